@@ -1,0 +1,66 @@
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import * as schema from './schema';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** Applies the committed migrations (forward only). */
+  migrate(): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
+
+export type DatabaseOptions =
+  | { url: string; poolSize?: number }
+  /** `dataDir` undefined keeps the database in memory; `loadDataDir` starts from a dumped copy. */
+  | { dataDir?: string; loadDataDir?: Blob | File };
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if ('url' in options) {
+    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    // An idle client's error (server restart) must not crash the process; the next query reconnects.
+    pool.on('error', () => {});
+    const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+    return {
+      db,
+      kind: 'postgres',
+      migrate: () => migratePg(drizzlePg({ client: pool }), { migrationsFolder: MIGRATIONS_DIR }),
+      ping: async () => {
+        await pool.query('select 1');
+      },
+      close: () => pool.end(),
+    };
+  }
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const client = new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir });
+  await client.waitReady;
+  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  return {
+    db,
+    kind: 'pglite',
+    migrate: () => migratePglite(drizzlePglite({ client }), { migrationsFolder: MIGRATIONS_DIR }),
+    ping: async () => {
+      await db.execute(sql`select 1`);
+    },
+    close: () => client.close(),
+  };
+}
+
+/** Dumps an in-memory PGlite so tests can start new databases from a migrated copy cheaply. */
+export async function dumpPglite(database: Database): Promise<Blob> {
+  const client = (database.db as unknown as { $client: PGlite }).$client;
+  return client.dumpDataDir('none');
+}

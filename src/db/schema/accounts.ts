@@ -1,0 +1,61 @@
+import { boolean, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+export const merchants = pgTable('merchants', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  fullName: text('full_name').notNull(),
+  email: text('email').notNull(),
+  mobileNumber: text('mobile_number').notNull(),
+  companyName: text('company_name').notNull(),
+  businessCategory: text('business_category').notNull(),
+  isDeveloper: boolean('is_developer').notNull().default(false),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const users = pgTable('users', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  fullName: text('full_name').notNull(),
+  /** Stored lower-cased; unique. */
+  email: text('email').notNull().unique(),
+  mobileNumber: text('mobile_number').notNull().default(''),
+  companyName: text('company_name').notNull().default(''),
+  passwordHash: text('password_hash').notNull(),
+  /** 'user' | 'internal_admin' | 'merchant' (shared/roles.ts). */
+  userType: text('user_type').notNull().default('user'),
+  /** Role names: ADMIN, MERCHANT, DEVELOPER, SUPPORT, CHATBOT, super_admin. */
+  roles: text('roles').array().notNull().default([]),
+  merchantId: uuid('merchant_id').references(() => merchants.id, { onDelete: 'set null' }),
+  isDeveloper: boolean('is_developer').notNull().default(false),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Opaque bearer tokens, stored as SHA-256 hashes so a database leak gives no usable token. */
+export const authTokens = pgTable(
+  'auth_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [index('auth_tokens_user_idx').on(t.userId)],
+);
+
+export const passwordResets = pgTable(
+  'password_resets',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('password_resets_user_idx').on(t.userId)],
+);

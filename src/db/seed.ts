@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto';
+import { count } from 'drizzle-orm';
+import type { Db } from './client';
+import { merchants, users } from './schema';
+import { createUser } from '../server/features/auth/auth.service';
+
+export const DEMO_USER = { email: 'demo@dialflow.local', password: 'demo1234', fullName: 'Ama Mensah' } as const;
+export const DEMO_MERCHANT_USER = { email: 'merchant@dialflow.local', password: 'merchant1234', fullName: 'Kofi Boateng' } as const;
+
+export interface SeedOptions {
+  adminEmail: string;
+  adminPassword?: string;
+  demo: boolean;
+}
+
+export interface SeedResult {
+  seeded: boolean;
+  adminEmail?: string;
+  /** Set only when the password was generated, so the caller prints it once. */
+  generatedAdminPassword?: string;
+}
+
+/** Seeds an empty database: a super admin, and unless disabled a demo user and a demo merchant. */
+export async function seedDatabase(db: Db, options: SeedOptions): Promise<SeedResult> {
+  const [{ value }] = (await db.select({ value: count() }).from(users)) as [{ value: number }];
+  if (value > 0) return { seeded: false };
+
+  const generatedAdminPassword = options.adminPassword ? undefined : randomBytes(12).toString('base64url');
+  await createUser(db, {
+    fullName: 'Super Admin',
+    email: options.adminEmail,
+    password: options.adminPassword ?? generatedAdminPassword!,
+    userType: 'internal_admin',
+    roles: ['ADMIN', 'super_admin'],
+  });
+
+  if (options.demo) {
+    await createUser(db, { ...DEMO_USER, mobileNumber: '233241234567', companyName: 'Mensah Ventures' });
+    const [merchant] = await db
+      .insert(merchants)
+      .values({ fullName: 'Kofi Boateng', email: 'kofi@boateng.example', mobileNumber: '233201112223', companyName: 'Boateng Retail', businessCategory: 'retail' })
+      .returning();
+    await createUser(db, { ...DEMO_MERCHANT_USER, mobileNumber: '233201112223', companyName: 'Boateng Retail', userType: 'merchant', roles: ['MERCHANT'], merchantId: merchant!.id });
+  }
+  return { seeded: true, adminEmail: options.adminEmail, generatedAdminPassword };
+}

@@ -1,0 +1,111 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import fastifyRateLimit from '@fastify/rate-limit';
+import { Redis } from 'ioredis';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config';
+import type { AppContext } from './context';
+import { openDatabase, type Database } from '../db/client';
+import { createOutboxMailer, createSmtpMailer, type Mailer } from '../integrations/mail/mailer';
+import { AppError, STATUS } from '../shared/errors';
+import { registerErrorHandler } from './plugins/errors';
+import { createGuard } from './plugins/guard';
+import { registerAuthRoutes } from './features/auth/auth.routes';
+import { registerContactRoutes } from './features/contact/contact.routes';
+import { registerHealthRoutes } from './features/health/health.routes';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+}
+
+export interface BuildOptions {
+  /** An open, migrated database; when absent buildApp opens one from the config and closes it on close. */
+  database?: Database;
+  mailer?: Mailer;
+  now?: () => Date;
+  /** pino options or false; tests pass false. */
+  logger?: boolean | { level: string };
+}
+
+/** Builds the whole server without listening (STYLE.md idea 6); tests drive it with app.inject(). */
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? { level: config.LOG_LEVEL },
+    trustProxy: config.TRUST_PROXY,
+    forceCloseConnections: 'idle',
+    bodyLimit: 1024 * 1024,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  const ownsDatabase = !options.database;
+  const database =
+    options.database ?? (await openDatabase(config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: resolve(config.DATA_DIR, 'pglite') }));
+  if (ownsDatabase) await database.migrate();
+  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
+
+  const ctx: AppContext = {
+    config,
+    database,
+    db: database.db,
+    mailer: options.mailer ?? (config.SMTP_URL ? createSmtpMailer(config.SMTP_URL, config.MAIL_FROM) : createOutboxMailer()),
+    log: app.log,
+    now: options.now ?? (() => new Date()),
+  };
+  app.decorate('ctx', ctx);
+  app.addHook('onClose', async () => {
+    redis?.disconnect();
+    if (ownsDatabase) await database.close();
+  });
+
+  await app.register(fastifyRateLimit, {
+    global: false,
+    ...(redis ? { redis } : {}),
+    errorResponseBuilder: () => new AppError('notAllowed', 'Too many attempts. Please wait a minute and try again.', { httpStatus: 429 }),
+  });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Dialflow API', version: '1.0.0', description: 'Every call answers { status, message, data? }; status "00" is success.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  const guard = createGuard(ctx);
+  const isConsole = config.MODE !== 'runtime';
+  registerHealthRoutes(app, ctx, { pingRedis: redis ? async () => void (await redis.ping()) : undefined });
+  if (isConsole) {
+    registerAuthRoutes(app, ctx, guard);
+    registerContactRoutes(app, ctx, guard);
+  }
+
+  registerWebApp(app, config, isConsole);
+  return app;
+}
+
+/** Serves the built console with a fallback to index.html for client routes; API paths get the envelope's 404. */
+function registerWebApp(app: FastifyInstance, config: Config, isConsole: boolean): void {
+  const root = resolve(config.WEB_DIST);
+  const hasWeb = isConsole && existsSync(resolve(root, 'index.html'));
+  if (hasWeb) {
+    app.register(fastifyStatic, { root, wildcard: false, index: false, maxAge: '1h', immutable: false });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    // A browser navigating asks for HTML; API clients and gateways do not. /api/* never falls back.
+    const isPage = (request.method === 'GET' || request.method === 'HEAD') && !path.startsWith('/api/') && !!request.headers.accept?.includes('text/html');
+    if (hasWeb && isPage) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply.code(404).send({ status: STATUS.notFound, message: `No route for ${request.method} ${path}` });
+  });
+}

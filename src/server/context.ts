@@ -1,0 +1,15 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config';
+import type { Database, Db } from '../db/client';
+import type { Mailer } from '../integrations/mail/mailer';
+
+/** What services need, built once by buildApp and passed explicitly (services never import Fastify). */
+export interface AppContext {
+  config: Config;
+  database: Database;
+  db: Db;
+  mailer: Mailer;
+  log: FastifyBaseLogger;
+  /** Injected so tests can move time (reset-token expiry). */
+  now: () => Date;
+}

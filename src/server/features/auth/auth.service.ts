@@ -1,0 +1,174 @@
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { Db } from '../../../db/client';
+import { authTokens, merchants, passwordResets, users } from '../../../db/schema';
+import type { LoginBody, RegisterBody, SessionUser } from '../../../shared/api/auth.schema';
+import { getRoleLabel } from '../../../shared/roles';
+import { AppError, invalid, notFound, unauthenticated } from '../../../shared/errors';
+import type { AppContext } from '../../context';
+import { sendMail } from '../mail/mail.service';
+import { getDummyHash, hashPassword, verifyPassword } from './passwords';
+import { createOpaqueToken, hashToken } from './tokens';
+
+export type UserRow = typeof users.$inferSelect;
+
+/** The signed-in user as routes see it (request.user). */
+export interface AuthUser {
+  id: string;
+  email: string;
+  fullName: string;
+  userType: string;
+  roles: string[];
+  merchantId: string | null;
+  tokenHash: string;
+}
+
+export const RESET_TOKEN_MINUTES = 30;
+const INVALID_LOGIN = 'Invalid email or password';
+export const FORGOT_PASSWORD_MESSAGE =
+  'If an account exists for this email, we have sent a link to reset the password. The link is valid for 30 minutes.';
+
+export interface CreateUserInput {
+  fullName: string;
+  email: string;
+  password: string;
+  mobileNumber?: string;
+  companyName?: string;
+  userType?: 'user' | 'internal_admin' | 'merchant';
+  roles?: string[];
+  merchantId?: string | null;
+  isDeveloper?: boolean;
+}
+
+/** Creates an account. Used by registration, the seed, admin and merchant management, and tests. */
+export async function createUser(db: Db, input: CreateUserInput): Promise<UserRow> {
+  const email = input.email.trim().toLowerCase();
+  const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
+  if (existing) throw new AppError('invalid', 'An account with this email already exists', { httpStatus: 409 });
+  const [user] = await db
+    .insert(users)
+    .values({
+      fullName: input.fullName.trim(),
+      email,
+      passwordHash: await hashPassword(input.password),
+      mobileNumber: input.mobileNumber ?? '',
+      companyName: input.companyName ?? '',
+      userType: input.userType ?? 'user',
+      roles: input.roles ?? [],
+      merchantId: input.merchantId ?? null,
+      isDeveloper: input.isDeveloper ?? false,
+    })
+    .returning();
+  return user!;
+}
+
+export async function getSessionUser(db: Db, userId: string): Promise<SessionUser> {
+  const [row] = await db
+    .select({ user: users, merchantName: merchants.companyName })
+    .from(users)
+    .leftJoin(merchants, eq(merchants.id, users.merchantId))
+    .where(eq(users.id, userId));
+  if (!row) throw notFound('User not found');
+  return toSessionUser(row.user, row.merchantName);
+}
+
+export function toSessionUser(user: UserRow, merchantName: string | null): SessionUser {
+  return {
+    uuid: user.id,
+    fullName: user.fullName,
+    email: user.email,
+    mobileNumber: user.mobileNumber,
+    companyName: user.companyName,
+    role: getRoleLabel(user),
+    roles: user.roles,
+    userType: user.userType,
+    merchantUser: user.userType === 'merchant',
+    merchantUuid: user.merchantId,
+    merchantName,
+  };
+}
+
+async function issueToken(ctx: AppContext, userId: string): Promise<string> {
+  const { token, tokenHash } = createOpaqueToken();
+  const expiresAt = new Date(ctx.now().getTime() + ctx.config.TOKEN_TTL_DAYS * 86_400_000);
+  await ctx.db.insert(authTokens).values({ userId, tokenHash, expiresAt });
+  return token;
+}
+
+async function createLoginReply(ctx: AppContext, user: UserRow, message: string) {
+  const token = await issueToken(ctx, user.id);
+  return { status: '00' as const, message, token, data: await getSessionUser(ctx.db, user.id) };
+}
+
+export async function register(ctx: AppContext, body: RegisterBody) {
+  const user = await createUser(ctx.db, body);
+  return createLoginReply(ctx, user, 'Account created');
+}
+
+/** `merchantOnly` is the merchant login screen: only merchant users may sign in there. */
+export async function login(ctx: AppContext, body: LoginBody, options: { merchantOnly?: boolean } = {}) {
+  const [user] = await ctx.db.select().from(users).where(eq(users.email, body.email));
+  const isMatch = await verifyPassword(user?.passwordHash ?? (await getDummyHash()), body.password);
+  if (!user || !isMatch) throw unauthenticated(INVALID_LOGIN);
+  if (options.merchantOnly && user.userType !== 'merchant') throw unauthenticated('This account is not a merchant account');
+  return createLoginReply(ctx, user, 'Login successful');
+}
+
+/** Finds the user behind a bearer token; undefined when it is unknown, revoked or expired. */
+export async function findUserByToken(ctx: AppContext, token: string): Promise<AuthUser | undefined> {
+  const tokenHash = hashToken(token);
+  const [row] = await ctx.db
+    .select({ user: users })
+    .from(authTokens)
+    .innerJoin(users, eq(users.id, authTokens.userId))
+    .where(and(eq(authTokens.tokenHash, tokenHash), isNull(authTokens.revokedAt), gt(authTokens.expiresAt, ctx.now())));
+  if (!row) return undefined;
+  const { id, email, fullName, userType, roles, merchantId } = row.user;
+  return { id, email, fullName, userType, roles, merchantId, tokenHash };
+}
+
+export async function logout(ctx: AppContext, user: AuthUser): Promise<void> {
+  await ctx.db.update(authTokens).set({ revokedAt: ctx.now() }).where(eq(authTokens.tokenHash, user.tokenHash));
+}
+
+async function revokeAllTokens(db: Db, userId: string, at: Date): Promise<void> {
+  await db.update(authTokens).set({ revokedAt: at }).where(and(eq(authTokens.userId, userId), isNull(authTokens.revokedAt)));
+}
+
+/** Revokes every token of the user (other devices too) and returns a fresh one for this session. */
+export async function changePassword(ctx: AppContext, user: AuthUser, body: { password: string; newPassword: string }) {
+  const [row] = await ctx.db.select().from(users).where(eq(users.id, user.id));
+  if (!row) throw unauthenticated();
+  if (!(await verifyPassword(row.passwordHash, body.password))) throw invalid('Old password is incorrect.');
+  await ctx.db.update(users).set({ passwordHash: await hashPassword(body.newPassword), updatedAt: ctx.now() }).where(eq(users.id, user.id));
+  await revokeAllTokens(ctx.db, user.id, ctx.now());
+  const token = await issueToken(ctx, user.id);
+  return { status: '00' as const, message: 'Password changed successfully.', token };
+}
+
+/** Answers the same whether or not the account exists; the link goes to the mail outbox or SMTP. */
+export async function requestPasswordReset(ctx: AppContext, email: string, origin: string): Promise<void> {
+  const [user] = await ctx.db.select().from(users).where(eq(users.email, email));
+  if (!user) return;
+  const { token, tokenHash } = createOpaqueToken();
+  const expiresAt = new Date(ctx.now().getTime() + RESET_TOKEN_MINUTES * 60_000);
+  await ctx.db.insert(passwordResets).values({ userId: user.id, tokenHash, expiresAt });
+  const link = `${ctx.config.PUBLIC_URL ?? origin}/reset-password/${token}`;
+  await sendMail(ctx, {
+    to: user.email,
+    subject: 'Reset your Dialflow password',
+    text: `Hello ${user.fullName},\n\nUse this link within ${RESET_TOKEN_MINUTES} minutes to choose a new password:\n${link}\n\nIf you did not ask for this, ignore this mail.`,
+  });
+}
+
+export async function resetPassword(ctx: AppContext, token: string, password: string): Promise<void> {
+  const now = ctx.now();
+  // Marking the token used in the same statement that finds it makes a reused token fail even under a race.
+  const [used] = await ctx.db
+    .update(passwordResets)
+    .set({ usedAt: now })
+    .where(and(eq(passwordResets.tokenHash, hashToken(token)), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, now)))
+    .returning({ userId: passwordResets.userId });
+  if (!used) throw invalid('This reset link is invalid or has expired. Please ask for a new one.');
+  await ctx.db.update(users).set({ passwordHash: await hashPassword(password), updatedAt: now }).where(eq(users.id, used.userId));
+  await revokeAllTokens(ctx.db, used.userId, now);
+}

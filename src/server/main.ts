@@ -1,0 +1,51 @@
+import { buildApp } from './app';
+import { ConfigError, loadConfig, type Config } from './config';
+import { seedDatabase, DEMO_USER, DEMO_MERCHANT_USER } from '../db/seed';
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (err) {
+  if (err instanceof ConfigError) {
+    console.error(err.message);
+    process.exit(1);
+  }
+  throw err;
+}
+
+const app = await buildApp(config);
+const seed = await seedDatabase(app.ctx.db, { adminEmail: config.ADMIN_EMAIL, adminPassword: config.ADMIN_PASSWORD, demo: config.SEED_DEMO });
+if (seed.seeded) {
+  const lines = [`Seeded an empty database. Super admin: ${seed.adminEmail}`];
+  if (seed.generatedAdminPassword) lines.push(`  generated password (shown once): ${seed.generatedAdminPassword}`);
+  if (config.SEED_DEMO) {
+    lines.push(`  demo user: ${DEMO_USER.email} / ${DEMO_USER.password}`);
+    lines.push(`  demo merchant user: ${DEMO_MERCHANT_USER.email} / ${DEMO_MERCHANT_USER.password}`);
+  }
+  console.log(lines.join('\n'));
+}
+
+await app.listen({ port: config.PORT, host: config.HOST });
+console.log(`Dialflow is running: http://localhost:${config.PORT} (API docs at /api/docs, database ${app.ctx.database.kind})`);
+
+// Graceful shutdown: stop accepting, let in-flight requests finish, then close the database (onClose hooks).
+let isClosing = false;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, async () => {
+    if (isClosing) return;
+    isClosing = true;
+    app.log.info({ signal }, 'shutting down');
+    const timer = setTimeout(() => {
+      app.log.error('shutdown took longer than 10 s; exiting');
+      process.exit(1);
+    }, 10_000);
+    timer.unref();
+    try {
+      await app.close();
+      process.exit(0);
+    } catch (err) {
+      app.log.error({ err }, 'error during shutdown');
+      process.exit(1);
+    }
+  });
+}
