@@ -1,0 +1,52 @@
+import { mkdirSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { describe, inject } from 'vitest';
+import { E2E_USERS, type E2eUserKind } from './fixtures';
+
+export const baseUrl = () => inject('baseUrl');
+
+/** `describe` when Chromium is there, else a skipped describe (global setup already said so loudly). */
+export const describeBrowser: typeof describe = (inject('hasBrowser') ? describe : describe.skip) as typeof describe;
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+export const DESKTOP = { width: 1366, height: 900 };
+export const PHONE = { width: 390, height: 844 };
+
+export async function openPage(browser: Browser, viewport = DESKTOP): Promise<Page> {
+  const context = await browser.newContext({ viewport, baseURL: baseUrl() });
+  return context.newPage();
+}
+
+/** Screenshots land in test-results/screenshots/ so a person can look at them. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync('test-results/screenshots', { recursive: true });
+  await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true });
+}
+
+/** Signs in through the API and stores the session the way the login screen does. */
+export async function signIn(page: Page, kind: E2eUserKind): Promise<void> {
+  const user = E2E_USERS[kind];
+  const path = kind === 'merchant' ? '/api/merchant/login' : '/api/auth/login';
+  const res = await fetch(`${baseUrl()}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(user) });
+  const reply = (await res.json()) as { token: string; data: Record<string, unknown> };
+  if (!reply.token) throw new Error(`sign-in failed for ${kind}: ${JSON.stringify(reply)}`);
+  await page.goto('/');
+  await page.evaluate((r) => {
+    const u = r.data as { role: string; userType: string; roles: string[]; merchantUser: boolean; merchantUuid: string | null; merchantName: string | null; uuid: string };
+    localStorage.setItem('token', r.token);
+    localStorage.setItem('user', JSON.stringify(u));
+    localStorage.setItem('userRole', u.role);
+    localStorage.setItem('userType', u.userType);
+    localStorage.setItem('roles', JSON.stringify(u.roles));
+    localStorage.setItem('merchantUser', String(u.merchantUser));
+    localStorage.setItem('merchantUuid', u.merchantUuid ?? '');
+    localStorage.setItem('merchantName', u.merchantName ?? '');
+    localStorage.setItem('uuid', u.uuid);
+  }, reply);
+}

@@ -1,0 +1,49 @@
+import { existsSync } from 'node:fs';
+import { execSync } from 'node:child_process';
+import type { TestProject } from 'vitest/node';
+import { buildApp } from '../../src/server/app';
+import { createConfig } from '../../src/server/config';
+import { openDatabase } from '../../src/db/client';
+import { seedDatabase } from '../../src/db/seed';
+import { createUser } from '../../src/server/features/auth/auth.service';
+import { reportMissingService } from '../support/services';
+import { E2E_USERS } from './fixtures';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseUrl: string;
+    hasBrowser: boolean;
+  }
+}
+
+/** One real server for the browser tests: the built console, an in-memory PGlite, seeded demo data. */
+export default async function setup(project: TestProject) {
+  const hasBrowser = existsSync(CHROMIUM_PATH);
+  if (!hasBrowser) {
+    reportMissingService('e2e (browser)', `Chromium not found at ${CHROMIUM_PATH}; install Debian's chromium`);
+    project.provide('hasBrowser', false);
+    project.provide('baseUrl', '');
+    return;
+  }
+  execSync('node scripts/build-web-if-needed.mjs', { stdio: 'inherit' });
+
+  const database = await openDatabase({});
+  await database.migrate();
+  await seedDatabase(database.db, { adminEmail: E2E_USERS.superAdmin.email, adminPassword: E2E_USERS.superAdmin.password, demo: true });
+  await createUser(database.db, { fullName: 'Esi Operations', ...E2E_USERS.admin, userType: 'internal_admin', roles: ['ADMIN'] });
+  await createUser(database.db, { fullName: 'Yaw Bots', ...E2E_USERS.chatbot, roles: ['CHATBOT'] });
+
+  const app = await buildApp(createConfig({ NODE_ENV: 'test', LOGIN_RATE_LIMIT: 1000 }), { database, logger: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  project.provide('baseUrl', `http://127.0.0.1:${port}`);
+  project.provide('hasBrowser', true);
+
+  return async () => {
+    await app.close();
+    await database.close();
+  };
+}
