@@ -7,6 +7,7 @@ const intFiles = ['src/**/*.int.test.ts', 'tests/**/*.int.test.ts'];
 
 export default defineConfig({
   test: {
+    reporters: ['default', './tests/support/summary-reporter.ts'],
     projects: [
       {
         test: { name: 'unit', include: ['src/**/*.test.ts', 'tests/**/*.test.ts'], exclude: intFiles },

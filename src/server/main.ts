@@ -1,6 +1,6 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
-import { seedDatabase, DEMO_USER, DEMO_MERCHANT_USER } from '../db/seed';
+import { seedDatabase, DEMO_USER, DEMO_MERCHANT_USER } from './seed';
 
 let config: Config;
 try {

@@ -4,7 +4,7 @@ import type { TestProject } from 'vitest/node';
 import { buildApp } from '../../src/server/app';
 import { createConfig } from '../../src/server/config';
 import { openDatabase } from '../../src/db/client';
-import { seedDatabase } from '../../src/db/seed';
+import { seedDatabase } from '../../src/server/seed';
 import { createUser } from '../../src/server/features/auth/auth.service';
 import { reportMissingService } from '../support/services';
 import { E2E_USERS } from './fixtures';

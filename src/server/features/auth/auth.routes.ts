@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -17,7 +17,14 @@ import * as auth from './auth.service';
 
 export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const rateLimit = { max: ctx.config.LOGIN_RATE_LIMIT, timeWindow: '1 minute' };
+  // Keyed on address and account, after the body is parsed: one address cannot hammer one account, and
+  // users behind one NAT (common on mobile networks) do not lock each other out.
+  const rateLimit = {
+    max: ctx.config.LOGIN_RATE_LIMIT,
+    timeWindow: '1 minute',
+    hook: 'preHandler' as const,
+    keyGenerator: (req: FastifyRequest) => `${req.ip}|${String((req.body as { email?: unknown } | undefined)?.email ?? '').toLowerCase()}`,
+  };
   const tags = ['auth'];
 
   r.post('/api/auth/register', {

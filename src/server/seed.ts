@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { count } from 'drizzle-orm';
-import type { Db } from './client';
-import { merchants, users } from './schema';
-import { createUser } from '../server/features/auth/auth.service';
+import type { Db } from '../db/client';
+import { merchants, users } from '../db/schema';
+import { createUser } from './features/auth/auth.service';
 
 export const DEMO_USER = { email: 'demo@dialflow.local', password: 'demo1234', fullName: 'Ama Mensah' } as const;
 export const DEMO_MERCHANT_USER = { email: 'merchant@dialflow.local', password: 'merchant1234', fullName: 'Kofi Boateng' } as const;

@@ -1,0 +1,38 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeDb, testDbKind } from '../../tests/support/test-db';
+import { createTestApp, type TestApp } from '../../tests/support/test-app';
+
+describeDb('server shell', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('reports the database in /api/health', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ status: '00', data: { database: 'up', databaseKind: testDbKind, redis: 'not configured' } });
+  });
+
+  it('answers unknown API paths with the envelope and 404', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/no-such-thing', headers: { accept: 'text/html' } });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ status: '04', message: 'No route for GET /api/no-such-thing' });
+  });
+
+  it('answers malformed JSON with 400 and status 02', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: '{"email":', headers: { 'content-type': 'application/json' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().status).toBe('02');
+  });
+
+  it('publishes an OpenAPI document built from the route schemas', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/auth/login', '/api/changePassword', '/api/contactus', '/api/health']));
+    expect(doc.paths['/api/auth/login'].post.requestBody.content['application/json'].schema.required).toEqual(['email', 'password']);
+  });
+});
