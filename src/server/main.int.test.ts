@@ -1,0 +1,79 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { testDbKind } from '../../tests/support/test-db';
+
+/** The README's promise, as a process: start on an empty PGlite, seed, serve, shut down cleanly on SIGTERM. */
+describe.runIf(testDbKind === 'pglite')('npm start on a fresh data folder', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'dialflow-start-'));
+  let child: ChildProcess | undefined;
+  afterAll(() => {
+    child?.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  function startServer(env: Record<string, string>) {
+    const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+      // Vitest sets MODE=test (Vite's mode); the server's MODE means something else.
+      env: { ...process.env, MODE: 'all', DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    proc.stdout!.on('data', (d) => (output += d));
+    proc.stderr!.on('data', (d) => (output += d));
+    const ready = new Promise<number>((resolve, reject) => {
+      const timer = setInterval(() => {
+        const match = output.match(/"msg":"Server listening at http:\/\/127\.0\.0\.1:(\d+)"/);
+        if (match) {
+          clearInterval(timer);
+          resolve(Number(match[1]));
+        }
+      }, 50);
+      proc.on('exit', (code) => {
+        clearInterval(timer);
+        reject(new Error(`exited with ${code} before listening:\n${output}`));
+      });
+    });
+    const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+    return { proc, ready, exited, output: () => output };
+  }
+
+  it('migrates, seeds a super admin with a printed password, serves, and exits 0 on SIGTERM', async () => {
+    const server = startServer({});
+    child = server.proc;
+    const port = await server.ready;
+    const password = server.output().match(/generated password \(shown once\): (\S+)/)?.[1];
+    expect(password).toBeTruthy();
+    expect(server.output()).toContain('demo user: demo@dialflow.local / demo1234');
+
+    const login = await fetch(`http://127.0.0.1:${port}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'admin@localhost', password }),
+    });
+    expect((await login.json()).data.role).toBe('super_admin');
+
+    server.proc.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    expect(server.output()).toContain('shutting down');
+  }, 60_000);
+
+  it('keeps the data on restart and does not seed again', async () => {
+    const server = startServer({ ADMIN_PASSWORD: 'ignored-now' });
+    child = server.proc;
+    const port = await server.ready;
+    expect(server.output()).not.toContain('Seeded an empty database');
+    const health = await (await fetch(`http://127.0.0.1:${port}/api/health`)).json();
+    expect(health.data.database).toBe('up');
+    server.proc.kill('SIGINT');
+    expect(await server.exited).toBe(0);
+  }, 60_000);
+
+  it('refuses to start with a bad setting and names it', async () => {
+    const server = startServer({ PORT: 'not-a-port' });
+    await expect(server.ready).rejects.toThrow(/PORT/);
+    expect(await server.exited).toBe(1);
+  }, 30_000);
+});
