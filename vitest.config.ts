@@ -16,7 +16,8 @@ export default defineConfig({
         test: { name: 'int-pglite', include: intFiles, env: { TEST_DB: 'pglite' }, testTimeout: 30_000, hookTimeout: 60_000 },
       },
       {
-        test: { name: 'int-postgres', include: intFiles, env: { TEST_DB: 'postgres' }, testTimeout: 30_000, hookTimeout: 60_000 },
+        // The start-as-a-process test is about the embedded database; it runs in int-pglite only.
+        test: { name: 'int-postgres', include: intFiles, exclude: ['src/server/main.int.test.ts'], env: { TEST_DB: 'postgres' }, testTimeout: 30_000, hookTimeout: 60_000 },
       },
       {
         test: {

@@ -3,10 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { testDbKind } from '../../tests/support/test-db';
 
 /** The README's promise, as a process: start on an empty PGlite, seed, serve, shut down cleanly on SIGTERM. */
-describe.runIf(testDbKind === 'pglite')('npm start on a fresh data folder', () => {
+describe('npm start on a fresh data folder', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'dialflow-start-'));
   let child: ChildProcess | undefined;
   afterAll(() => {

@@ -1,2 +1,4 @@
 export * from './accounts';
 export * from './messages';
+export * from './apps';
+export * from './events';

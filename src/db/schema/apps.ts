@@ -1,0 +1,75 @@
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { users } from './accounts';
+
+export const apps = pgTable(
+  'apps',
+  {
+    /** Random 128-bit value, hex: it is part of the unguessable gateway URLs. */
+    id: text('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    appName: text('app_name').notNull(),
+    description: text('description').notNull().default(''),
+    country: text('country').notNull(),
+    useTemplateTag: boolean('use_template_tag').notNull().default(false),
+    shortCode: text('short_code').notNull(),
+    connectionMode: text('connection_mode').notNull(),
+    baseShortCode: text('base_short_code').notNull().default(''),
+    customShortCode: text('custom_short_code').notNull().default(''),
+    screenLimit: integer('screen_limit').notNull().default(160),
+    /** Featured templates are apps too: runnable in the emulator and cloneable by anyone. */
+    isTemplate: boolean('is_template').notNull().default(false),
+    flagIcon: text('flag_icon').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('apps_user_idx').on(t.userId)],
+);
+
+/** The draft: menus as the designer edits them, in order. */
+export const menus = pgTable(
+  'menus',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    appId: text('app_id')
+      .notNull()
+      .references(() => apps.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    isFirst: boolean('is_first').notNull().default(false),
+    userDefinedName: text('user_defined_name').notNull(),
+    displayText: text('display_text').notNull(),
+    headerText: text('header_text').notNull().default(''),
+    footerText: text('footer_text').notNull().default(''),
+    inputHolder: text('input_holder').notNull().default(''),
+    allowGoBack: boolean('allow_go_back').notNull().default(false),
+    goBackInputIndicator: text('go_back_input_indicator').notNull().default(''),
+    terminate: boolean('terminate').notNull().default(false),
+    parentMenuId: text('parent_menu_id'),
+    switchOperations: jsonb('switch_operations').notNull().default([]),
+    actions: jsonb('actions').notNull().default([]),
+    inputValidations: jsonb('input_validations').notNull().default([]),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('menus_app_identifier_uq').on(t.appId, t.userDefinedName), index('menus_app_position_idx').on(t.appId, t.position)],
+);
+
+/** Immutable numbered deploys; the live URL serves the highest number. A rollback deploys an old one anew. */
+export const appVersions = pgTable(
+  'app_versions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    appId: text('app_id')
+      .notNull()
+      .references(() => apps.id, { onDelete: 'cascade' }),
+    number: integer('number').notNull(),
+    /** The AppVersion the engine runs (shared/app/app-version.schema.ts). */
+    definition: jsonb('definition').notNull(),
+    warnings: jsonb('warnings').notNull().default([]),
+    rolledBackFrom: integer('rolled_back_from'),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('app_versions_app_number_uq').on(t.appId, t.number)],
+);

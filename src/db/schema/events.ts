@@ -1,0 +1,76 @@
+import { bigserial, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+/** Application logs (the Application Logs screen and the emulator's log panel). */
+export const appLogs = pgTable(
+  'app_logs',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    appId: text('app_id').notNull(),
+    sessionId: text('session_id').notNull().default(''),
+    environment: text('environment').notNull().default(''),
+    level: text('level').notNull(),
+    type: text('type').notNull(),
+    menuId: text('menu_id'),
+    menu: text('menu'),
+    plugin: text('plugin'),
+    action: text('action'),
+    message: text('message').notNull(),
+    data: jsonb('data'),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [index('app_logs_app_time_idx').on(t.appId, t.createdAt), index('app_logs_session_idx').on(t.appId, t.sessionId)],
+);
+
+/** Each input as given (the debugger's User Inputs). */
+export const sessionInputs = pgTable(
+  'session_inputs',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    appId: text('app_id').notNull(),
+    sessionId: text('session_id').notNull(),
+    fieldName: text('field_name').notNull(),
+    fieldValue: text('field_value').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [index('session_inputs_session_idx').on(t.appId, t.sessionId)],
+);
+
+/** Each action's result (the debugger's Action Results). */
+export const actionResults = pgTable(
+  'action_results',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    appId: text('app_id').notNull(),
+    sessionId: text('session_id').notNull(),
+    actionName: text('action_name').notNull(),
+    menuName: text('menu_name').notNull(),
+    plugin: text('plugin').notNull(),
+    result: jsonb('result'),
+    isOk: integer('is_ok').notNull().default(1),
+    durationMs: integer('duration_ms'),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [index('action_results_session_idx').on(t.appId, t.sessionId)],
+);
+
+/** A finished session: completed (the app ended it) or abandoned (timed out, released by the gateway). */
+export const sessionRecords = pgTable(
+  'session_records',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    appId: text('app_id').notNull(),
+    sessionId: text('session_id').notNull(),
+    environment: text('environment').notNull(),
+    gateway: text('gateway').notNull(),
+    mobile: text('mobile').notNull(),
+    network: text('network').notNull(),
+    serviceCode: text('service_code').notNull(),
+    status: text('status').notNull(),
+    lastMenu: text('last_menu'),
+    inputs: jsonb('inputs').notNull(),
+    hopCount: integer('hop_count').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true, precision: 3 }).notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [index('session_records_app_ended_idx').on(t.appId, t.status, t.endedAt)],
+);

@@ -1,0 +1,167 @@
+/**
+ * The steps of a hop (DESIGN section 5): entering a menu, and handling one input on the current menu.
+ */
+import { runActions } from './actions';
+import type { CompiledMenu } from './compile';
+import { findMenu } from './compile';
+import {
+  emitEvent,
+  endSession,
+  failHop,
+  getCurrentMenu,
+  getScope,
+  getShownPages,
+  isHalted,
+  showScreen,
+  showScreenAgain,
+  type HopContext,
+} from './context';
+import { cleanInput, findOptionLabel } from './input';
+import { DEFAULT_END_TEXT, INVALID_CHOICE_TEXT } from './limits';
+import { pickRule } from './navigation';
+import { NEXT_PAGE_INPUT } from './pagination';
+import { joinScreenParts, renderTemplate, type CompiledTemplate } from './render';
+import { validateInput } from './validation';
+
+/** Renders a template or reports the fault (and ends the hop); null on a fault. */
+function renderOrFail(ctx: HopContext, menu: CompiledMenu, template: CompiledTemplate, part: string): string | null {
+  try {
+    return renderTemplate(template, getScope(ctx));
+  } catch (err) {
+    failHop(ctx, `Template error in ${part}: ${(err as Error).message}`, { menu, data: { part } });
+    return null;
+  }
+}
+
+export function renderMenuScreen(ctx: HopContext, menu: CompiledMenu): string | null {
+  const header = renderOrFail(ctx, menu, menu.header, 'headerText');
+  if (header === null) return null;
+  const text = renderOrFail(ctx, menu, menu.text, 'displayText');
+  if (text === null) return null;
+  const footer = renderOrFail(ctx, menu, menu.footer, 'footerText');
+  if (footer === null) return null;
+  return joinScreenParts([header, text, footer]);
+}
+
+/**
+ * Enters a menu: `pre` actions, render, reply. `from` is the menu left behind (pushed for Back), or null
+ * when nothing is to be pushed (start, Back itself, a pre-action redirect).
+ */
+export async function enterMenu(ctx: HopContext, menu: CompiledMenu, from: CompiledMenu | null): Promise<void> {
+  ctx.menuEntries += 1;
+  if (ctx.menuEntries > ctx.limits.maxMenuEntriesPerHop) {
+    failHop(ctx, `Entered ${ctx.limits.maxMenuEntriesPerHop} menus in one hop without input; is there a goto loop?`, { menu });
+    return;
+  }
+  const { state } = ctx;
+  if (from) {
+    state.history.push(from.uniqueId);
+    if (state.history.length > ctx.limits.maxHistory) state.history.splice(0, state.history.length - ctx.limits.maxHistory);
+  }
+  state.currentMenuId = menu.uniqueId;
+  state.screen = '';
+  state.notice = '';
+  state.page = 0;
+
+  const flow = await runActions(ctx, menu, 'pre');
+  if (flow.kind === 'halted') return;
+  if (flow.kind === 'end') return endSession(ctx, flow.text, 'steered', menu);
+  if (flow.kind === 'goto') return enterMenu(ctx, flow.menu, null);
+
+  const screen = renderMenuScreen(ctx, menu);
+  if (screen === null) return;
+  if (menu.menu.terminate) return endSession(ctx, screen, 'terminate_menu', menu);
+  state.screen = screen;
+  showScreen(ctx, menu);
+}
+
+/**
+ * Handles one input on the current menu. Returns true when the session moved on (a new page or menu),
+ * false when it stayed put (validation failure, invalid choice) or halted; deep dial stops on false.
+ */
+export async function handleInput(ctx: HopContext, raw: unknown, isReplayed = false): Promise<boolean> {
+  const { state } = ctx;
+  const menu = getCurrentMenu(ctx);
+  const { value: input, isTruncated } = cleanInput(raw, ctx.limits.maxInputLength);
+  ctx.input = input;
+  if (!menu) {
+    failHop(ctx, `The current menu ${String(state.currentMenuId)} is not in this app version`);
+    return false;
+  }
+  emitEvent(ctx, 'input_received', 'info', `Received input on ${menu.identifier || menu.uniqueId}`, {
+    menu,
+    data: { input, ...(isReplayed ? { replayed: true } : {}), ...(isTruncated ? { truncated: true } : {}) },
+  });
+
+  if (input === NEXT_PAGE_INPUT && state.page < getShownPages(ctx).length - 1) {
+    state.page += 1;
+    showScreen(ctx, menu);
+    return true;
+  }
+
+  if (menu.backIndicator !== '' && input === menu.backIndicator && state.history.length > 0) {
+    const previous = findMenu(ctx.compiled, state.history.pop() as string);
+    if (!previous) {
+      failHop(ctx, 'The previous menu is not in this app version', { menu });
+      return false;
+    }
+    emitEvent(ctx, 'navigated_back', 'info', `Went back to ${previous.identifier}`, { menu, data: { to: previous.identifier, toId: previous.uniqueId } });
+    await enterMenu(ctx, previous, null);
+    return !isHalted(ctx);
+  }
+
+  const verdict = await validateInput(ctx, menu, input);
+  if (verdict === null) return false;
+  if (!verdict.ok) {
+    showScreenAgain(ctx, menu, verdict.message);
+    return false;
+  }
+
+  if (menu.identifier !== '') {
+    state.inputs[menu.identifier] = input;
+    const label = findOptionLabel(state.screen, input);
+    if (label !== null) state.inputs[`${menu.identifier}Label`] = label;
+    else delete state.inputs[`${menu.identifier}Label`];
+  }
+
+  const flow = await runActions(ctx, menu, 'post');
+  if (flow.kind === 'halted') return false;
+  if (flow.kind === 'end') {
+    endSession(ctx, flow.text, 'steered', menu);
+    return true;
+  }
+  if (flow.kind === 'goto') {
+    await enterMenu(ctx, flow.menu, menu);
+    return !isHalted(ctx);
+  }
+
+  const rule = pickRule(menu, input);
+  if (!rule) {
+    emitEvent(ctx, 'navigation_failed', 'info', INVALID_CHOICE_TEXT, { menu, data: { input } });
+    showScreenAgain(ctx, menu, INVALID_CHOICE_TEXT);
+    return false;
+  }
+  const ruleData = { rule: rule.index, operator: rule.rule.operator, compareVal: rule.rule.compareVal };
+  if (rule.rule.action === 'Terminate') {
+    let text = DEFAULT_END_TEXT;
+    if (rule.closing) {
+      const rendered = renderOrFail(ctx, menu, rule.closing, `switchOperations.${rule.index}.actionParam`);
+      if (rendered === null) return false;
+      text = rendered.trim() || DEFAULT_END_TEXT;
+    }
+    emitEvent(ctx, 'navigated', 'info', `Rule ${rule.index + 1} ended the session`, { menu, data: ruleData });
+    endSession(ctx, text, 'terminate_rule', menu);
+    return true;
+  }
+  const target = findMenu(ctx.compiled, rule.rule.actionParam);
+  if (!target) {
+    failHop(ctx, `Rule ${rule.index + 1} goes to a menu that does not exist: ${rule.rule.actionParam}`, { menu, data: ruleData });
+    return false;
+  }
+  emitEvent(ctx, 'navigated', 'info', `Rule ${rule.index + 1} went to ${target.identifier}`, {
+    menu,
+    data: { ...ruleData, to: target.identifier, toId: target.uniqueId },
+  });
+  await enterMenu(ctx, target, menu);
+  return !isHalted(ctx);
+}

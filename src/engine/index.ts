@@ -1,0 +1,32 @@
+/**
+ * The Dialflow engine: a pure library with a small surface (after goflow).
+ *
+ *   const compiled = compileApp(appVersion);            // once per version, cache it
+ *   const first = await startSession(compiled, hop, deps);
+ *   const next = await continueSession(compiled, first.state, hop2, deps);
+ *   const issues = lintApp(appVersion);                  // before a deploy
+ *
+ * It imports only src/shared and liquidjs: no clock, ids, network, database or environment of its own.
+ */
+export { compileApp, type CompiledApp } from './compile';
+export { startSession, continueSession } from './session';
+export { lintApp, formatLintIssue } from './lint';
+export { previewMenu, type PreviewSample } from './preview';
+export { DEFAULT_LIMITS, UNAVAILABLE_TEXT, INVALID_CHOICE_TEXT, DEFAULT_END_TEXT } from './limits';
+export { MORE_LINE, NEXT_PAGE_INPUT, paginateScreen } from './pagination';
+export type {
+  ActionLogLine,
+  ActionOutcome,
+  ActionRequest,
+  EngineDeps,
+  EngineEvent,
+  EngineLimits,
+  EventLevel,
+  Hop,
+  HopResult,
+  LintIssue,
+  LintLevel,
+  Reply,
+  SessionState,
+  TemplateScope,
+} from './types';

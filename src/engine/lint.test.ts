@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { appVersionSchema, type AppVersionInput } from '../shared/app';
+import { compileApp } from './compile';
+import { formatLintIssue, lintApp } from './lint';
+import { previewMenu } from './preview';
+
+function buildApp(menus: Array<Record<string, unknown>>, extra: Partial<AppVersionInput> = {}) {
+  return appVersionSchema.parse({
+    appId: 'a1',
+    shortCode: '*920#',
+    ...extra,
+    menus: menus.map((m) => ({ appId: 'a1', uniqueId: `id-${String(m.userDefinedName)}`, displayText: 'Text', ...m })),
+  });
+}
+const goto = (target: string, compareVal = '1') => ({ operator: 'eq', compareVal, action: 'goto', actionParam: `id-${target}` });
+
+describe('lintApp', () => {
+  it('passes a sound app', () => {
+    const app = buildApp([
+      { userDefinedName: 'home', isFirst: true, switchOperations: [goto('end')] },
+      { userDefinedName: 'end', terminate: true },
+    ]);
+    expect(lintApp(app)).toEqual([]);
+  });
+
+  it('reports no menus and no first menu as errors', () => {
+    expect(lintApp(buildApp([]))).toEqual([{ level: 'error', menuId: null, menu: null, message: 'The app has no menus.' }]);
+    expect(lintApp(buildApp([{ userDefinedName: 'home', terminate: true }]))).toContainEqual({
+      level: 'error',
+      menuId: null,
+      menu: null,
+      message: 'No menu is marked as the first menu.',
+    });
+  });
+
+  it('reports a goto to a missing menu, invalid javascript and invalid templates, naming the menu', () => {
+    const issues = lintApp(
+      buildApp([
+        {
+          userDefinedName: 'home',
+          isFirst: true,
+          displayText: 'Hi {{ session.mobile | nosuchfilter }}',
+          switchOperations: [goto('ghost'), goto('end', '2')],
+          actions: [{ actionName: 'calc', inheritsPlugin: 'javascript', code: 'return (' }],
+        },
+        { userDefinedName: 'end', terminate: true, footerText: '{% if %}' },
+      ]),
+    );
+    const errors = issues.filter((i) => i.level === 'error');
+    expect(errors.map((i) => [i.menuId, i.menu, i.field])).toEqual([
+      ['id-home', 'home', 'switchOperations.0.actionParam'],
+      ['id-home', 'home', 'actions.0.code'],
+      ['id-home', 'home', 'actions.0'],
+      ['id-home', 'home', 'displayText'],
+      ['id-end', 'end', 'footerText'],
+    ]);
+    expect(formatLintIssue(errors[0])).toBe('Menu "home": The target menu does not exist in this app.');
+  });
+
+  it('warns about unreachable menus, overlong screens and dead ends', () => {
+    const issues = lintApp(
+      buildApp(
+        [
+          { userDefinedName: 'home', isFirst: true, displayText: 'x'.repeat(200), switchOperations: [goto('bye')] },
+          { userDefinedName: 'bye', terminate: true, displayText: 'y'.repeat(100) },
+          { userDefinedName: 'lost', displayText: 'Lost' },
+          { userDefinedName: 'steered', terminate: true, actions: [] },
+          {
+            userDefinedName: 'router',
+            actions: [{ actionName: 'go', inheritsPlugin: 'javascript', code: 'return { goto: "steered" }' }],
+            switchOperations: [goto('home')],
+          },
+        ],
+        { screenLimit: 80 },
+      ),
+    );
+    expect(issues.filter((i) => i.level === 'error')).toEqual([]);
+    expect(issues.map((i) => [i.menu, i.message.slice(0, 40)])).toEqual([
+      ['home', 'The screen is 200 characters, over the 8'],
+      ['bye', 'The closing screen is 100 characters, ov'],
+      ['lost', 'No navigation rule and no end: every inp'],
+      ['lost', 'No rule, Back or script leads to this me'],
+      ['router', 'No rule, Back or script leads to this me'],
+    ]);
+  });
+
+  it('warns when the template-tag flag and the shortcode disagree', () => {
+    const menus = [{ userDefinedName: 'home', isFirst: true, terminate: true }];
+    expect(lintApp(buildApp(menus, { useTemplateTag: true })).map((i) => i.message)).toEqual([
+      'The app is template formatted but its shortcode has no {tags}.',
+    ]);
+    expect(lintApp(buildApp(menus, { shortCode: '*920*{code}#' })).map((i) => i.level)).toEqual(['warning']);
+  });
+});
+
+describe('previewMenu', () => {
+  it('renders and pages a menu over sample values', () => {
+    const compiled = compileApp(buildApp([{ userDefinedName: 'home', displayText: 'Hi {{ session.inputs.name }}\n{{ actions.q.text }}' }], { screenLimit: 60 }));
+    expect(previewMenu(compiled, 'id-home', { inputs: { name: 'Ama' }, actions: { q: { text: 'x'.repeat(70) } } })).toEqual({
+      ok: true,
+      pages: ['Hi Ama\n98. More', 'x'.repeat(70).slice(0, 51) + '\n98. More', 'x'.repeat(19)],
+    });
+    expect(previewMenu(compiled, 'nope')).toEqual({ ok: false, error: 'No such menu' });
+  });
+});

@@ -1,0 +1,129 @@
+/**
+ * Pre-deploy checks. Errors (no menus, no first menu, a goto to a missing menu, invalid javascript, a
+ * template that does not parse, any rule validateMenu refuses) block a deploy; warnings (unreachable
+ * menus, screens over the length limit, dead ends) are shown to the builder.
+ */
+import { validateMenu, type AppVersion } from '../shared/app';
+import { compileApp, findActionTemplates, getActionTemplate, type CompiledApp, type CompiledMenu } from './compile';
+import { paginateScreen } from './pagination';
+import { buildScope, joinScreenParts, renderTemplate, type CompiledTemplate } from './render';
+import type { LintIssue, SessionState } from './types';
+
+function issueAt(level: LintIssue['level'], menu: CompiledMenu | null, message: string, field?: string): LintIssue {
+  return { level, menuId: menu?.uniqueId ?? null, menu: menu?.identifier ?? null, ...(field ? { field } : {}), message };
+}
+
+/** `Menu "checkBalance": Template error in displayText: ...` for a deploy refusal message. */
+export function formatLintIssue(issue: LintIssue): string {
+  return issue.menu !== null || issue.menuId !== null ? `Menu "${issue.menu || issue.menuId}": ${issue.message}` : issue.message;
+}
+
+/** @example lintApp(version).filter((i) => i.level === 'error') // empty: the version can be deployed */
+export function lintApp(app: AppVersion): LintIssue[] {
+  const issues: LintIssue[] = [];
+  if (app.menus.length === 0) return [issueAt('error', null, 'The app has no menus.')];
+  const compiled = compileApp(app);
+
+  const firsts = compiled.order.filter((m) => m.menu.isFirst);
+  if (firsts.length === 0) issues.push(issueAt('error', null, 'No menu is marked as the first menu.'));
+  if (firsts.length > 1) {
+    for (const m of firsts.slice(1)) issues.push(issueAt('warning', m, `Also marked first; the session starts at ${firsts[0].identifier}.`, 'isFirst'));
+  }
+  const seenIds = new Set<string>();
+  for (const m of compiled.order) {
+    if (seenIds.has(m.uniqueId)) issues.push(issueAt('error', m, 'Two menus share this uniqueId.'));
+    seenIds.add(m.uniqueId);
+  }
+
+  const refs = app.menus.map((m) => ({ uniqueId: m.uniqueId, userDefinedName: m.userDefinedName }));
+  for (const m of compiled.order) {
+    for (const error of validateMenu(m.menu, refs)) issues.push(issueAt('error', m, error.message, error.field));
+    issues.push(...lintTemplates(compiled, m));
+    const screen = lintScreen(compiled, m);
+    if (screen) issues.push(screen);
+    const hasScriptAfter = m.postActions.some((a) => a.inheritsPlugin === 'javascript' || a.inheritsPlugin === 'customAction');
+    if (!m.menu.terminate && !m.alwaysRule && m.rules.length === 0 && !hasScriptAfter) {
+      issues.push(issueAt('warning', m, 'No navigation rule and no end: every input gets "Invalid choice".', 'switchOperations'));
+    }
+  }
+  for (const m of findUnreachableMenus(compiled)) issues.push(issueAt('warning', m, 'No rule, Back or script leads to this menu.'));
+
+  const hasTags = compiled.dial.hasTags;
+  if (app.useTemplateTag && !hasTags) issues.push(issueAt('warning', null, 'The app is template formatted but its shortcode has no {tags}.'));
+  if (!app.useTemplateTag && hasTags) issues.push(issueAt('warning', null, 'The shortcode has {tags} but the app is not marked template formatted.'));
+  return issues;
+}
+
+function lintTemplates(compiled: CompiledApp, m: CompiledMenu): LintIssue[] {
+  const issues: LintIssue[] = [];
+  const check = (template: CompiledTemplate | null, field: string) => {
+    if (template && !template.ok) issues.push(issueAt('error', m, `Template error in ${field}: ${template.error}`, field));
+  };
+  check(m.header, 'headerText');
+  check(m.text, 'displayText');
+  check(m.footer, 'footerText');
+  for (const rule of [m.alwaysRule, ...m.rules]) if (rule) check(rule.closing, `switchOperations.${rule.index}.actionParam`);
+  m.menu.actions.forEach((action, i) => {
+    for (const source of findActionTemplates(action)) check(getActionTemplate(compiled, source), `actions.${i}.code`);
+  });
+  return issues;
+}
+
+/** Renders the screen with empty inputs: its length is a floor on what users will see. */
+function lintScreen(compiled: CompiledApp, m: CompiledMenu): LintIssue | null {
+  if (!m.header.ok || !m.text.ok || !m.footer.ok) return null;
+  const state = { sessionId: '', msisdn: '', network: '', serviceCode: '', inputs: {}, vars: {}, actionResults: {} } as unknown as SessionState;
+  const scope = buildScope(state, '', compiled.app);
+  let screen: string;
+  try {
+    screen = joinScreenParts([renderTemplate(m.header, scope), renderTemplate(m.text, scope), renderTemplate(m.footer, scope)]);
+  } catch (err) {
+    return issueAt('warning', m, `The screen fails to render with empty inputs: ${(err as Error).message}`, 'displayText');
+  }
+  const limit = compiled.app.screenLimit;
+  if (screen.length <= limit) return null;
+  if (m.menu.terminate) {
+    return issueAt('warning', m, `The closing screen is ${screen.length} characters, over the ${limit}-character limit; it will be cut.`, 'displayText');
+  }
+  const pages = paginateScreen(screen, limit).length;
+  return issueAt('warning', m, `The screen is ${screen.length} characters, over the ${limit}-character limit; it will be split into ${pages} pages.`, 'displayText');
+}
+
+/**
+ * Menus no path reaches from the first menu. A script may steer by identifier, so a menu whose
+ * identifier appears as a quoted string in any script counts as reachable.
+ */
+function findUnreachableMenus(compiled: CompiledApp): CompiledMenu[] {
+  if (!compiled.first) return [];
+  const scripts = compiled.order
+    .flatMap((m) => [
+      ...m.menu.actions.map((a) => (a.inheritsPlugin === 'javascript' ? a.code : '')),
+      ...m.menu.inputValidations.map((v) => v.validationFunction),
+    ])
+    .join('\n');
+  const hasCustomActions = compiled.order.some((m) => m.menu.actions.some((a) => a.inheritsPlugin === 'customAction'));
+  const reached = new Set<string>([compiled.first.uniqueId]);
+  const queue = [compiled.first];
+  while (queue.length > 0) {
+    const m = queue.pop() as CompiledMenu;
+    for (const rule of [m.alwaysRule, ...m.rules]) {
+      if (!rule || rule.rule.action !== 'goto') continue;
+      const target = compiled.menus.get(rule.rule.actionParam) ?? compiled.byIdentifier.get(rule.rule.actionParam);
+      if (target && !reached.has(target.uniqueId)) {
+        reached.add(target.uniqueId);
+        queue.push(target);
+      }
+    }
+    for (const target of compiled.order) {
+      if (reached.has(target.uniqueId) || !target.identifier) continue;
+      const quoted = [`"${target.identifier}"`, `'${target.identifier}'`, `\`${target.identifier}\``];
+      if (quoted.some((q) => scripts.includes(q))) {
+        reached.add(target.uniqueId);
+        queue.push(target);
+      }
+    }
+  }
+  // A saved custom function can steer anywhere, and we cannot read it here.
+  if (hasCustomActions) return [];
+  return compiled.order.filter((m) => !reached.has(m.uniqueId));
+}

@@ -1,0 +1,60 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { appSchema, cloneAppBodySchema, createAppBodySchema, updateAppBodySchema } from '../../../shared/api/apps.schema';
+import { envelopeSchema, messageSchema } from '../../../shared/api/envelope';
+import type { AppContext } from '../../context';
+import type { Guard } from '../../plugins/guard';
+import { getOrigin, ok } from '../../http';
+import * as appsService from './apps.service';
+
+const appIdParams = z.object({ appId: z.string().min(1).max(64) });
+
+export function registerAppsRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['apps'];
+
+  r.post('/api/createApp', {
+    schema: { tags, body: createAppBodySchema, response: { 200: envelopeSchema(appSchema) } },
+    preHandler: guard(),
+    handler: async (req) => ok('App created successfully', await appsService.createApp(ctx, req.user, req.body, getOrigin(ctx, req))),
+  });
+
+  r.get('/api/getAllApps', {
+    schema: { tags, response: { 200: envelopeSchema(z.array(appSchema)).extend({ error: z.null() }) } },
+    preHandler: guard(),
+    handler: async (req) => ({ ...ok('OK', await appsService.findApps(ctx, req.user, getOrigin(ctx, req))), error: null }),
+  });
+
+  r.post('/api/updateApp', {
+    schema: { tags, body: updateAppBodySchema, response: { 200: envelopeSchema(appSchema) } },
+    preHandler: guard(),
+    handler: async (req) => ok('App updated successfully', await appsService.updateApp(ctx, req.user, req.body, getOrigin(ctx, req))),
+  });
+
+  r.post('/api/cloneApp', {
+    schema: { tags, body: cloneAppBodySchema, response: { 200: envelopeSchema(appSchema) } },
+    preHandler: guard(),
+    handler: async (req) => ok('App cloned successfully', await appsService.cloneApp(ctx, req.user, req.body, getOrigin(ctx, req))),
+  });
+
+  r.get('/api/getAppByAppId/:appId', {
+    schema: { tags, params: appIdParams, response: { 200: envelopeSchema(appSchema) } },
+    preHandler: guard(),
+    handler: async (req) => ok('OK', await appsService.getApp(ctx, req.user, req.params.appId, getOrigin(ctx, req))),
+  });
+
+  r.get('/deleteApp/:appId', {
+    schema: { tags, params: appIdParams, response: { 200: messageSchema } },
+    preHandler: guard(),
+    handler: async (req) => {
+      await appsService.deleteApp(ctx, req.user, req.params.appId);
+      return { status: '00' as const, message: 'App deleted' };
+    },
+  });
+
+  r.get('/featuredTemplates', {
+    schema: { tags, response: { 200: envelopeSchema(z.array(appSchema)) } },
+    handler: async (req) => ok('OK', await appsService.findFeaturedTemplates(ctx, getOrigin(ctx, req))),
+  });
+}

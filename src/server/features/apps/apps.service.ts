@@ -1,0 +1,239 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { and, asc, desc, eq, inArray, max, or } from 'drizzle-orm';
+import { apps, appVersions, menus, users } from '../../../db/schema';
+import type { Db } from '../../../db/client';
+import {
+  APP_COUNTRIES,
+  APP_MESSAGES,
+  resolveAppShortCode,
+  type App,
+  type CloneAppBody,
+  type CreateAppBody,
+} from '../../../shared/api/apps.schema';
+import { getRoles } from '../../../shared/roles';
+import { invalid, notFound } from '../../../shared/errors';
+import type { AppContext } from '../../context';
+import type { AuthUser } from '../auth/auth.service';
+
+export type AppRow = typeof apps.$inferSelect;
+
+/** App ids are random 128-bit values: they are the unguessable part of the gateway URLs. */
+export const createAppId = () => randomBytes(16).toString('hex');
+
+export function getGatewayUrls(origin: string, appId: string) {
+  return { testUrl: `${origin}/ussd/${appId}/test`, productionUrl: `${origin}/ussd/${appId}/live` };
+}
+
+function toApp(row: AppRow, origin: string, owner: { companyName: string; email: string } | null, liveVersion: number | null): App {
+  return {
+    appId: row.id,
+    appName: row.appName,
+    description: row.description,
+    country: row.country,
+    useTemplateTag: row.useTemplateTag,
+    shortCode: row.shortCode,
+    connectionMode: row.connectionMode,
+    baseShortCode: row.baseShortCode,
+    customShortCode: row.customShortCode,
+    screenLimit: row.screenLimit,
+    flagIcon: row.flagIcon,
+    isTemplate: row.isTemplate,
+    ...getGatewayUrls(origin, row.id),
+    companyName: owner?.companyName ?? '',
+    userEmail: owner?.email ?? '',
+    liveVersion,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+async function findLiveVersions(db: Db, appIds: string[]): Promise<Map<string, number>> {
+  if (appIds.length === 0) return new Map();
+  const rows = await db
+    .select({ appId: appVersions.appId, number: max(appVersions.number) })
+    .from(appVersions)
+    .where(inArray(appVersions.appId, appIds))
+    .groupBy(appVersions.appId);
+  return new Map(rows.map((r) => [r.appId, r.number ?? 0]));
+}
+
+async function toApps(db: Db, rows: Array<{ app: AppRow; owner: { companyName: string; email: string } | null }>, origin: string) {
+  const live = await findLiveVersions(db, rows.map((r) => r.app.id));
+  return rows.map((r) => toApp(r.app, origin, r.owner, live.get(r.app.id) ?? null));
+}
+
+/** The app if the user may change it (its owner, or an admin); else not found, never the object. */
+export async function getOwnedApp(ctx: AppContext, user: AuthUser, appId: string): Promise<AppRow> {
+  const isAdmin = getRoles(user).isAdmin;
+  const [row] = await ctx.db
+    .select()
+    .from(apps)
+    .where(isAdmin ? eq(apps.id, appId) : and(eq(apps.id, appId), eq(apps.userId, user.id)));
+  if (!row) throw notFound('App not found');
+  return row;
+}
+
+/** The app if the user may read it: owned (or admin), or a featured template anyone may run and clone. */
+export async function getReadableApp(ctx: AppContext, user: AuthUser, appId: string): Promise<AppRow> {
+  const isAdmin = getRoles(user).isAdmin;
+  const [row] = await ctx.db
+    .select()
+    .from(apps)
+    .where(isAdmin ? eq(apps.id, appId) : and(eq(apps.id, appId), or(eq(apps.userId, user.id), eq(apps.isTemplate, true))));
+  if (!row) throw notFound('App not found');
+  return row;
+}
+
+function checkAppFields(body: { appName: string; description: string; country: string }) {
+  if (!body.appName || !body.description || !body.country) throw invalid(APP_MESSAGES.incomplete);
+  if (!(APP_COUNTRIES as readonly string[]).includes(body.country)) throw invalid(APP_MESSAGES.unknownCountry, { field: 'country' });
+}
+
+function resolveShortCodeOrThrow(body: CreateAppBody): string {
+  const result = resolveAppShortCode(body);
+  if (!result.ok) throw invalid(result.message, { field: result.field });
+  return result.shortCode;
+}
+
+export async function createApp(ctx: AppContext, user: AuthUser, body: CreateAppBody, origin: string): Promise<App> {
+  checkAppFields(body);
+  const shortCode = resolveShortCodeOrThrow(body);
+  const [row] = await ctx.db
+    .insert(apps)
+    .values({
+      id: createAppId(),
+      userId: user.id,
+      appName: body.appName,
+      description: body.description,
+      country: body.country,
+      useTemplateTag: body.useTemplateTag,
+      shortCode,
+      connectionMode: body.connectionMode,
+      baseShortCode: body.connectionMode === 'new-shortcode' ? body.baseShortCode : '',
+      customShortCode: body.connectionMode === 'existing-shortcode' ? shortCode : '',
+    })
+    .returning();
+  return toApp(row!, origin, null, null);
+}
+
+/** Own apps, newest first; admins see every account's apps with the owner's company and email. */
+export async function findApps(ctx: AppContext, user: AuthUser, origin: string): Promise<App[]> {
+  const isAdmin = getRoles(user).isAdmin;
+  const rows = await ctx.db
+    .select({ app: apps, owner: { companyName: users.companyName, email: users.email } })
+    .from(apps)
+    .innerJoin(users, eq(users.id, apps.userId))
+    .where(isAdmin ? eq(apps.isTemplate, false) : and(eq(apps.userId, user.id), eq(apps.isTemplate, false)))
+    .orderBy(desc(apps.createdAt));
+  return toApps(ctx.db, rows, origin);
+}
+
+export async function getApp(ctx: AppContext, user: AuthUser, appId: string, origin: string): Promise<App> {
+  const row = await getReadableApp(ctx, user, appId);
+  const [owner] = await ctx.db.select({ companyName: users.companyName, email: users.email }).from(users).where(eq(users.id, row.userId));
+  return (await toApps(ctx.db, [{ app: row, owner: owner ?? null }], origin))[0]!;
+}
+
+export async function updateApp(ctx: AppContext, user: AuthUser, body: CreateAppBody & { appId: string; screenLimit?: number }, origin: string): Promise<App> {
+  const existing = await getOwnedApp(ctx, user, body.appId);
+  checkAppFields(body);
+  const typed = body.connectionMode === 'existing-shortcode' ? body.customShortCode || body.shortCode : body.shortCode;
+  if (!typed) throw invalid(APP_MESSAGES.noShortCode, { field: 'shortCode' });
+  // The settings screen shows the provisioned shortcode read-only in new-shortcode mode: keep it as stored.
+  const shortCode =
+    body.connectionMode === 'new-shortcode' && body.shortCode === existing.shortCode ? existing.shortCode : resolveShortCodeOrThrow(body);
+  const [row] = await ctx.db
+    .update(apps)
+    .set({
+      appName: body.appName,
+      description: body.description,
+      country: body.country,
+      useTemplateTag: body.useTemplateTag,
+      shortCode,
+      connectionMode: body.connectionMode,
+      baseShortCode: body.connectionMode === 'new-shortcode' ? body.baseShortCode || existing.baseShortCode : '',
+      customShortCode: body.connectionMode === 'existing-shortcode' ? shortCode : '',
+      screenLimit: body.screenLimit ?? existing.screenLimit,
+      updatedAt: ctx.now(),
+    })
+    .where(eq(apps.id, existing.id))
+    .returning();
+  return getApp(ctx, user, row!.id, origin);
+}
+
+export async function deleteApp(ctx: AppContext, user: AuthUser, appId: string): Promise<void> {
+  const row = await getOwnedApp(ctx, user, appId);
+  await ctx.db.delete(apps).where(eq(apps.id, row.id));
+}
+
+/**
+ * Copies an app and its draft menus into a new app, remapping menu ids inside navigation targets and parents
+ * so the copy's gotos point at the copy's menus. Admins may clone into a merchant's account.
+ */
+export async function cloneApp(ctx: AppContext, user: AuthUser, body: CloneAppBody, origin: string): Promise<App> {
+  const source = await getReadableApp(ctx, user, body.appId);
+  if (!body.appName || !body.description) throw invalid(APP_MESSAGES.incomplete);
+  let ownerId = user.id;
+  if (body.merchantUuid) {
+    if (!getRoles(user).isAdmin) throw notFound('No merchant account found');
+    const [merchantUser] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.merchantId, body.merchantUuid)).orderBy(asc(users.createdAt)).limit(1);
+    if (!merchantUser) throw notFound('No merchant account found');
+    ownerId = merchantUser.id;
+  }
+  const useTemplateTag = body.useTemplateTag ?? source.useTemplateTag;
+  let shortCode = source.shortCode;
+  if (body.shortCode) {
+    shortCode = body.shortCode;
+    const check = resolveAppShortCode({ connectionMode: 'existing-shortcode', customShortCode: shortCode, useTemplateTag });
+    if (!check.ok) throw invalid(check.message, { field: 'shortCode' });
+  }
+
+  const sourceMenus = await ctx.db.select().from(menus).where(eq(menus.appId, source.id)).orderBy(asc(menus.position));
+  const idMap = new Map(sourceMenus.map((m) => [m.id, randomUUID()]));
+  const remap = (id: string | null) => (id && idMap.get(id)) || id;
+  const newId = createAppId();
+
+  await ctx.db.transaction(async (tx) => {
+    await tx.insert(apps).values({
+      ...source,
+      id: newId,
+      userId: ownerId,
+      appName: body.appName,
+      description: body.description,
+      useTemplateTag,
+      shortCode,
+      connectionMode: body.shortCode ? 'existing-shortcode' : source.connectionMode,
+      customShortCode: body.shortCode ? shortCode : source.customShortCode,
+      isTemplate: false,
+      createdAt: ctx.now(),
+      updatedAt: ctx.now(),
+    });
+    if (sourceMenus.length > 0) {
+      await tx.insert(menus).values(
+        sourceMenus.map((m) => ({
+          ...m,
+          id: idMap.get(m.id)!,
+          appId: newId,
+          parentMenuId: remap(m.parentMenuId),
+          switchOperations: (m.switchOperations as Array<{ actionParam?: string; action?: string }>).map((op) =>
+            op.action === 'goto' && op.actionParam ? { ...op, actionParam: remap(op.actionParam) } : op,
+          ),
+          createdAt: ctx.now(),
+          updatedAt: ctx.now(),
+        })),
+      );
+    }
+  });
+  return getApp(ctx, { ...user, id: ownerId }, newId, origin);
+}
+
+/** Featured templates for the public and logged-in galleries. */
+export async function findFeaturedTemplates(ctx: AppContext, origin: string): Promise<App[]> {
+  const rows = await ctx.db.select().from(apps).where(eq(apps.isTemplate, true)).orderBy(asc(apps.createdAt));
+  return toApps(ctx.db, rows.map((app) => ({ app, owner: null })), origin);
+}
+
+export async function findLiveVersionNumber(db: Db, appId: string): Promise<number | null> {
+  const [row] = await db.select({ number: appVersions.number }).from(appVersions).where(eq(appVersions.appId, appId)).orderBy(desc(appVersions.number)).limit(1);
+  return row?.number ?? null;
+}

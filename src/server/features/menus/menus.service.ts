@@ -1,0 +1,233 @@
+import { and, asc, desc, eq, gt, sql } from 'drizzle-orm';
+import { apps, appVersions, menus, users } from '../../../db/schema';
+import type { Db } from '../../../db/client';
+import { appVersionSchema, menuSchema, validateMenu, type AppVersion, type Menu, type MenuBody, type MenuLite } from '../../../shared/app';
+import type { AppVersionInfo, LintIssueDto } from '../../../shared/api/menus.schema';
+import { lintApp } from '../../../engine';
+import { AppError, invalid, notFound } from '../../../shared/errors';
+import type { AppContext } from '../../context';
+import type { AuthUser } from '../auth/auth.service';
+import { getOwnedApp, getReadableApp, type AppRow } from '../apps/apps.service';
+
+type MenuRow = typeof menus.$inferSelect;
+
+export function toMenu(row: MenuRow): Menu {
+  return menuSchema.parse({
+    uniqueId: row.id,
+    appId: row.appId,
+    isFirst: row.isFirst,
+    displayText: row.displayText,
+    headerText: row.headerText,
+    footerText: row.footerText,
+    userDefinedName: row.userDefinedName,
+    inputHolder: row.inputHolder,
+    allowGoBack: row.allowGoBack,
+    goBackInputIndicator: row.goBackInputIndicator,
+    terminate: row.terminate,
+    parentMenuId: row.parentMenuId,
+    switchOperations: row.switchOperations,
+    actions: row.actions,
+    inputValidations: row.inputValidations,
+  });
+}
+
+async function findMenuRows(db: Db, appId: string): Promise<MenuRow[]> {
+  return db.select().from(menus).where(eq(menus.appId, appId)).orderBy(asc(menus.position), asc(menus.createdAt));
+}
+
+export async function findMenus(ctx: AppContext, user: AuthUser, appId: string): Promise<Menu[]> {
+  const app = await getReadableApp(ctx, user, appId);
+  return (await findMenuRows(ctx.db, app.id)).map(toMenu);
+}
+
+export async function findMenusLite(ctx: AppContext, user: AuthUser, appId: string): Promise<MenuLite[]> {
+  return (await findMenus(ctx, user, appId)).map(({ uniqueId, displayText, userDefinedName }) => ({ uniqueId, displayText, userDefinedName }));
+}
+
+/** `isFirst` is derived: the first menu in order is the first menu (spec: "true for the first in order"). */
+async function markFirstMenu(db: Db, appId: string): Promise<void> {
+  await db.execute(sql`
+    update menus set is_first = (id = (select id from menus where app_id = ${appId} order by position, created_at limit 1))
+    where app_id = ${appId}`);
+}
+
+/** Moves the app's `updatedAt`, which tells the runtime its draft changed. */
+async function touchApp(db: Db, appId: string, at: Date): Promise<void> {
+  await db.update(apps).set({ updatedAt: at }).where(eq(apps.id, appId));
+}
+
+function throwIfInvalid(menu: MenuBody, others: MenuLite[]): void {
+  const errors = validateMenu(menu, others);
+  if (errors.length > 0) throw invalid(errors[0]!.message, { field: errors[0]!.field, errors });
+}
+
+function toRowValues(menu: MenuBody) {
+  return {
+    userDefinedName: menu.userDefinedName.trim(),
+    displayText: menu.displayText,
+    headerText: menu.headerText,
+    footerText: menu.footerText,
+    inputHolder: menu.inputHolder,
+    allowGoBack: menu.allowGoBack,
+    goBackInputIndicator: menu.goBackInputIndicator,
+    terminate: menu.terminate,
+    parentMenuId: menu.parentMenuId,
+    switchOperations: menu.switchOperations,
+    actions: menu.actions,
+    inputValidations: menu.inputValidations,
+  };
+}
+
+/**
+ * Saves a new menu. `parentMenuId` names the menu whose plus button was pressed: the new menu goes right
+ * after it; without one it goes at the top (the designer's lone plus button on an empty list) when
+ * `isFirst` is set, else at the end.
+ */
+export async function createMenu(ctx: AppContext, user: AuthUser, body: MenuBody): Promise<string> {
+  const app = await getOwnedApp(ctx, user, body.appId);
+  return ctx.db.transaction(async (tx) => {
+    const rows = await findMenuRows(tx as unknown as Db, app.id);
+    throwIfInvalid(body, rows.map(toMenu));
+    const after = body.parentMenuId ? rows.findIndex((r) => r.id === body.parentMenuId) : -1;
+    const position = after >= 0 ? rows[after]!.position + 1 : body.isFirst || rows.length === 0 ? 0 : rows[rows.length - 1]!.position + 1;
+    await tx.update(menus).set({ position: sql`${menus.position} + 1` }).where(and(eq(menus.appId, app.id), gt(menus.position, position - 1)));
+    const [row] = await tx.insert(menus).values({ ...toRowValues(body), appId: app.id, position, isFirst: false }).returning({ id: menus.id });
+    await markFirstMenu(tx as unknown as Db, app.id);
+    await touchApp(tx as unknown as Db, app.id, ctx.now());
+    return row!.id;
+  });
+}
+
+async function getOwnedMenu(ctx: AppContext, user: AuthUser, uniqueId: string): Promise<{ menu: MenuRow; app: AppRow }> {
+  const [row] = await ctx.db.select().from(menus).where(eq(menus.id, uniqueId));
+  if (!row) throw notFound('Menu not found');
+  const app = await getOwnedApp(ctx, user, row.appId).catch(() => {
+    throw notFound('Menu not found');
+  });
+  return { menu: row, app };
+}
+
+export async function updateMenu(ctx: AppContext, user: AuthUser, body: MenuBody): Promise<string> {
+  if (!body.uniqueId) throw invalid('uniqueId is required to update a menu', { field: 'uniqueId' });
+  const { menu, app } = await getOwnedMenu(ctx, user, body.uniqueId);
+  if (body.appId && body.appId !== app.id) throw notFound('Menu not found');
+  const others = (await findMenuRows(ctx.db, app.id)).map(toMenu);
+  throwIfInvalid({ ...body, uniqueId: menu.id }, others);
+  await ctx.db.update(menus).set({ ...toRowValues(body), updatedAt: ctx.now() }).where(eq(menus.id, menu.id));
+  await touchApp(ctx.db, app.id, ctx.now());
+  return menu.id;
+}
+
+export async function deleteMenu(ctx: AppContext, user: AuthUser, uniqueId: string): Promise<void> {
+  const { menu, app } = await getOwnedMenu(ctx, user, uniqueId);
+  await ctx.db.delete(menus).where(eq(menus.id, menu.id));
+  await markFirstMenu(ctx.db, app.id);
+  await touchApp(ctx.db, app.id, ctx.now());
+}
+
+export async function saveMenuOrder(ctx: AppContext, user: AuthUser, appId: string, menuIds: string[]): Promise<void> {
+  const app = await getOwnedApp(ctx, user, appId);
+  const rows = await findMenuRows(ctx.db, app.id);
+  const known = new Set(rows.map((r) => r.id));
+  if (menuIds.length !== rows.length || new Set(menuIds).size !== menuIds.length || menuIds.some((id) => !known.has(id))) {
+    throw invalid('The order must list every menu of the app exactly once.');
+  }
+  await ctx.db.transaction(async (tx) => {
+    for (const [position, id] of menuIds.entries()) await tx.update(menus).set({ position }).where(eq(menus.id, id));
+    await markFirstMenu(tx as unknown as Db, app.id);
+    await touchApp(tx as unknown as Db, app.id, ctx.now());
+  });
+}
+
+/** The draft as the engine runs it (the test URL and the emulator). */
+export async function getDraftVersion(db: Db, app: AppRow): Promise<AppVersion> {
+  const rows = await findMenuRows(db, app.id);
+  return appVersionSchema.parse({
+    appId: app.id,
+    versionId: 'draft',
+    appName: app.appName,
+    shortCode: app.shortCode,
+    useTemplateTag: app.useTemplateTag,
+    screenLimit: app.screenLimit,
+    menus: rows.map(toMenu),
+  });
+}
+
+type VersionRow = typeof appVersions.$inferSelect;
+
+function toVersionInfo(row: VersionRow, createdBy: string | null, liveNumber: number): AppVersionInfo {
+  return {
+    version: row.number,
+    createdAt: row.createdAt.toISOString(),
+    createdBy: createdBy ?? '',
+    rolledBackFrom: row.rolledBackFrom,
+    menuCount: (row.definition as AppVersion).menus.length,
+    warnings: row.warnings as LintIssueDto[],
+    isLive: row.number === liveNumber,
+  };
+}
+
+/**
+ * Runs the pre-deploy checks and freezes the draft as the next numbered version. Errors refuse the deploy
+ * with every issue listed; warnings are kept on the version. The app row is locked so two deploys of one
+ * app take turns instead of racing for a number.
+ */
+export async function deployApp(ctx: AppContext, user: AuthUser, appId: string): Promise<AppVersionInfo> {
+  const app = await getOwnedApp(ctx, user, appId);
+  return ctx.db.transaction(async (tx) => {
+    const db = tx as unknown as Db;
+    await tx.select({ id: apps.id }).from(apps).where(eq(apps.id, app.id)).for('update');
+    const draft = await getDraftVersion(db, app);
+    const issues = lintApp(draft) as LintIssueDto[];
+    const errors = issues.filter((i) => i.level === 'error');
+    const warnings = issues.filter((i) => i.level === 'warning');
+    if (errors.length > 0) {
+      const first = errors[0]!;
+      throw new AppError('invalid', `Deploy refused: ${first.menu ? `${first.menu}: ` : ''}${first.message}`, { extra: { errors, warnings } });
+    }
+    const [last] = await tx.select({ number: appVersions.number }).from(appVersions).where(eq(appVersions.appId, app.id)).orderBy(desc(appVersions.number)).limit(1);
+    const number = (last?.number ?? 0) + 1;
+    const [row] = await tx
+      .insert(appVersions)
+      .values({ appId: app.id, number, definition: { ...draft, versionId: `v${number}` }, warnings, createdBy: user.id })
+      .returning();
+    return toVersionInfo(row!, user.email, number);
+  });
+}
+
+export async function findVersions(ctx: AppContext, user: AuthUser, appId: string): Promise<AppVersionInfo[]> {
+  const app = await getOwnedApp(ctx, user, appId);
+  const rows = await ctx.db
+    .select({ version: appVersions, email: users.email })
+    .from(appVersions)
+    .leftJoin(users, eq(users.id, appVersions.createdBy))
+    .where(eq(appVersions.appId, app.id))
+    .orderBy(desc(appVersions.number));
+  const liveNumber = rows[0]?.version.number ?? 0;
+  return rows.map((r) => toVersionInfo(r.version, r.email, liveNumber));
+}
+
+/** Rolls the live URL back by deploying an earlier version's frozen definition anew; history stays whole. */
+export async function rollbackVersion(ctx: AppContext, user: AuthUser, appId: string, version: number): Promise<AppVersionInfo> {
+  const app = await getOwnedApp(ctx, user, appId);
+  return ctx.db.transaction(async (tx) => {
+    await tx.select({ id: apps.id }).from(apps).where(eq(apps.id, app.id)).for('update');
+    const [target] = await tx.select().from(appVersions).where(and(eq(appVersions.appId, app.id), eq(appVersions.number, version)));
+    if (!target) throw notFound(`Version ${version} not found`);
+    const [last] = await tx.select({ number: appVersions.number }).from(appVersions).where(eq(appVersions.appId, app.id)).orderBy(desc(appVersions.number)).limit(1);
+    if (last!.number === version) throw invalid(`Version ${version} is already live.`);
+    const number = last!.number + 1;
+    const definition = { ...(target.definition as AppVersion), versionId: `v${number}` };
+    const [row] = await tx
+      .insert(appVersions)
+      .values({ appId: app.id, number, definition, warnings: target.warnings, rolledBackFrom: version, createdBy: user.id })
+      .returning();
+    return toVersionInfo(row!, user.email, number);
+  });
+}
+
+/** The live version the production URL serves, or undefined before the first deploy. */
+export async function findLiveVersion(db: Db, appId: string): Promise<AppVersion | undefined> {
+  const [row] = await db.select({ definition: appVersions.definition }).from(appVersions).where(eq(appVersions.appId, appId)).orderBy(desc(appVersions.number)).limit(1);
+  return row ? appVersionSchema.parse(row.definition) : undefined;
+}

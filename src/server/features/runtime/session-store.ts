@@ -1,0 +1,123 @@
+import { LRUCache } from 'lru-cache';
+import type { Redis } from 'ioredis';
+
+/**
+ * Where live USSD sessions are kept between hops: in this process (an LRU) by default, or in Redis when
+ * REDIS_URL is set, so any process behind the load balancer can serve a session's next hop. Values are
+ * plain JSON. A session is live until `ttlSeconds` pass without a hop; after that `get` no longer returns
+ * it, and `takeExpired` hands it over once so the runtime can record it as abandoned.
+ */
+export interface SessionStore<T> {
+  readonly kind: 'memory' | 'redis';
+  get(key: string): Promise<T | undefined>;
+  /** Saves the state and (re)starts its inactivity timer. */
+  set(key: string, value: T, options: { appId: string; ttlSeconds: number }): Promise<void>;
+  delete(key: string, appId: string): Promise<void>;
+  findActive(appId: string, limit?: number): Promise<T[]>;
+  /** Removes and returns sessions whose inactivity timer ran out (each one once, across processes). */
+  takeExpired(limit?: number): Promise<T[]>;
+}
+
+/** How long an expired session is kept for `takeExpired` before it is dropped without a record. */
+const GRACE_SECONDS = 900;
+
+interface Entry<T> {
+  value: T;
+  appId: string;
+  expiresAt: number;
+}
+
+export function createMemorySessionStore<T extends object>(options: { maxSessions?: number; now?: () => number } = {}): SessionStore<T> {
+  const now = options.now ?? Date.now;
+  const sessions = new LRUCache<string, Entry<T>>({ max: options.maxSessions ?? 200_000 });
+  const byApp = new Map<string, Set<string>>();
+  const live = (entry: Entry<T> | undefined) => (entry && entry.expiresAt > now() ? entry : undefined);
+  return {
+    kind: 'memory',
+    async get(key) {
+      return live(sessions.get(key))?.value;
+    },
+    async set(key, value, { appId, ttlSeconds }) {
+      sessions.set(key, { value, appId, expiresAt: now() + ttlSeconds * 1000 }, { ttl: (ttlSeconds + GRACE_SECONDS) * 1000 });
+      let keys = byApp.get(appId);
+      if (!keys) byApp.set(appId, (keys = new Set()));
+      keys.add(key);
+    },
+    async delete(key, appId) {
+      sessions.delete(key);
+      byApp.get(appId)?.delete(key);
+    },
+    async findActive(appId, limit = 500) {
+      const keys = byApp.get(appId);
+      if (!keys) return [];
+      const found: T[] = [];
+      for (const key of keys) {
+        const entry = sessions.peek(key);
+        if (!entry) keys.delete(key);
+        else if (live(entry) && found.length < limit) found.push(entry.value);
+      }
+      return found;
+    },
+    async takeExpired(limit = 1000) {
+      const expired: T[] = [];
+      for (const [key, entry] of sessions.entries()) {
+        if (expired.length >= limit) break;
+        if (entry.expiresAt <= now()) {
+          expired.push(entry.value);
+          sessions.delete(key);
+          byApp.get(entry.appId)?.delete(key);
+        }
+      }
+      return expired;
+    },
+  };
+}
+
+const sessionKey = (key: string) => `df:session:${key}`;
+const activeKey = (appId: string) => `df:active:${appId}`;
+/** Every live session of every app, scored by expiry: the sweeper's index. */
+const EXPIRY_INDEX = 'df:expiry';
+
+export function createRedisSessionStore<T extends object>(redis: Redis): SessionStore<T> {
+  return {
+    kind: 'redis',
+    async get(key) {
+      const [raw, expiresAt] = await Promise.all([redis.get(sessionKey(key)), redis.zscore(EXPIRY_INDEX, key)]);
+      if (!raw || !expiresAt || Number(expiresAt) <= Date.now()) return undefined;
+      return (JSON.parse(raw) as { value: T }).value;
+    },
+    async set(key, value, { appId, ttlSeconds }) {
+      const expiresAt = Date.now() + ttlSeconds * 1000;
+      await redis
+        .multi()
+        .set(sessionKey(key), JSON.stringify({ value, appId }), 'EX', ttlSeconds + GRACE_SECONDS)
+        .zadd(activeKey(appId), expiresAt, key)
+        .zadd(EXPIRY_INDEX, expiresAt, key)
+        .exec();
+    },
+    async delete(key, appId) {
+      await redis.multi().del(sessionKey(key)).zrem(activeKey(appId), key).zrem(EXPIRY_INDEX, key).exec();
+    },
+    async findActive(appId, limit = 500) {
+      const keys = await redis.zrangebyscore(activeKey(appId), Date.now(), '+inf', 'LIMIT', 0, limit);
+      if (keys.length === 0) return [];
+      const values = await redis.mget(keys.map(sessionKey));
+      return values.filter((v): v is string => v !== null).map((v) => (JSON.parse(v) as { value: T }).value);
+    },
+    async takeExpired(limit = 1000) {
+      const keys = await redis.zrangebyscore(EXPIRY_INDEX, '-inf', Date.now(), 'LIMIT', 0, limit);
+      const taken: T[] = [];
+      for (const key of keys) {
+        // ZREM answers 1 for exactly one process: that one records the session.
+        if ((await redis.zrem(EXPIRY_INDEX, key)) !== 1) continue;
+        const raw = await redis.get(sessionKey(key));
+        await redis.del(sessionKey(key));
+        if (!raw) continue;
+        const { value, appId } = JSON.parse(raw) as { value: T; appId: string };
+        await redis.zrem(activeKey(appId), key);
+        taken.push(value);
+      }
+      return taken;
+    },
+  };
+}

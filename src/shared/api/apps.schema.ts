@@ -1,0 +1,112 @@
+import { z } from 'zod';
+
+/** Spec section 9: countries for app creation (values). */
+export const APP_COUNTRIES = [
+  'ghana', 'nigeria', 'swaziland', 'kenya', 'sierra-leone', 'rwanda', 'liberia', 'gabon', 'guinea', 'gambia', 'malawi',
+  'burundi', 'mauritius', 'eritrea', 'dr-congo', 'niger', 'tunisia', 'algeria', 'south-africa', 'cape-verde',
+  'ivory-coast', 'togo', 'lesotho', 'morocco', 'zimbabwe', 'namibia', 'chad', 'seychelles', 'equitorial-guinea',
+] as const;
+
+/** Spec section 9: base shortcodes; 'custom' means the typed shortcode is used as it is. */
+export const BASE_SHORTCODES = ['*800*', '*389*', '*790*', '*920*', 'custom'] as const;
+export const CONNECTION_MODES = ['new-shortcode', 'existing-shortcode'] as const;
+export type ConnectionMode = (typeof CONNECTION_MODES)[number];
+
+export const APP_MESSAGES = {
+  incomplete: 'Please complete all fields',
+  noBase: 'Please select top level shortcode',
+  noHash: "Shortcode must end with '#'",
+  existingFormat: 'Shortcode must start with * and end with # . examples: *966#, *900*200#',
+  noShortCode: 'Please enter Short Code',
+  unknownCountry: 'Please select a country from the list',
+} as const;
+
+const TAG = String.raw`\{[A-Za-z_][A-Za-z0-9_]*\}`;
+/** `*966#`, `*900*200#`; with template tags also `*920*{merchantCode}*{amount}#`. */
+const EXISTING_PLAIN = /^\*[\d*]+#$/;
+const EXISTING_TEMPLATED = new RegExp(String.raw`^\*(?:\d+|${TAG})(?:\*(?:\d+|${TAG}))*#$`);
+
+export function isValidExistingShortCode(shortCode: string, useTemplateTag: boolean): boolean {
+  return EXISTING_PLAIN.test(shortCode) || (useTemplateTag && EXISTING_TEMPLATED.test(shortCode));
+}
+
+/**
+ * The create-app rules of spec section 5, shared by the form and the server. Returns the first message, or
+ * the final shortcode: for new-shortcode, a leading `*` on the typed part is dropped and the base prefixed
+ * (unless the base is custom).
+ */
+export function resolveAppShortCode(input: {
+  connectionMode: string;
+  baseShortCode?: string;
+  shortCode?: string;
+  customShortCode?: string;
+  useTemplateTag: boolean;
+}): { ok: true; shortCode: string } | { ok: false; message: string; field: string } {
+  if (input.connectionMode === 'existing-shortcode') {
+    const shortCode = (input.customShortCode || input.shortCode || '').trim();
+    if (!isValidExistingShortCode(shortCode, input.useTemplateTag)) return { ok: false, message: APP_MESSAGES.existingFormat, field: 'customShortCode' };
+    return { ok: true, shortCode };
+  }
+  const base = input.baseShortCode ?? '';
+  if (!(BASE_SHORTCODES as readonly string[]).includes(base)) return { ok: false, message: APP_MESSAGES.noBase, field: 'baseShortCode' };
+  const typed = (input.shortCode ?? '').trim();
+  if (!typed.includes('#')) return { ok: false, message: APP_MESSAGES.noHash, field: 'shortCode' };
+  const shortCode = base === 'custom' ? typed : `${base}${typed.replace(/^\*/, '')}`;
+  if (!isValidExistingShortCode(shortCode, input.useTemplateTag)) return { ok: false, message: APP_MESSAGES.existingFormat, field: 'shortCode' };
+  return { ok: true, shortCode };
+}
+
+const text = (max: number) => z.string().trim().max(max).default('');
+
+/** Create-app payload (spec section 3). Presence rules give the spec's messages in the service. */
+export const createAppBodySchema = z.object({
+  appName: text(120),
+  description: text(1000),
+  country: text(40),
+  connectionMode: z.enum(CONNECTION_MODES, { message: 'Please choose how the app connects to a shortcode' }),
+  useTemplateTag: z.boolean().default(false),
+  shortCode: text(100),
+  baseShortCode: text(20),
+  customShortCode: text(100),
+});
+export type CreateAppBody = z.infer<typeof createAppBodySchema>;
+
+export const appSchema = z.object({
+  appId: z.string(),
+  appName: z.string(),
+  description: z.string(),
+  country: z.string(),
+  useTemplateTag: z.boolean(),
+  shortCode: z.string(),
+  connectionMode: z.string(),
+  baseShortCode: z.string(),
+  customShortCode: z.string(),
+  screenLimit: z.number(),
+  flagIcon: z.string(),
+  isTemplate: z.boolean(),
+  testUrl: z.string(),
+  productionUrl: z.string(),
+  companyName: z.string(),
+  userEmail: z.string(),
+  liveVersion: z.number().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type App = z.infer<typeof appSchema>;
+
+/** POST /api/updateApp: the whole app object; only the editable fields are read. */
+export const updateAppBodySchema = createAppBodySchema.extend({
+  appId: z.string().min(1).max(64),
+  screenLimit: z.number().int().min(60).max(182).optional(),
+}).passthrough();
+
+export const cloneAppBodySchema = z.object({
+  appId: z.string().min(1).max(64),
+  appName: text(120),
+  description: text(1000),
+  useTemplateTag: z.boolean().optional(),
+  /** Admins: clone into a merchant's account. */
+  merchantUuid: z.string().max(64).optional(),
+  shortCode: z.string().trim().max(100).optional(),
+});
+export type CloneAppBody = z.infer<typeof cloneAppBodySchema>;

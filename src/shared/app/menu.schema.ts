@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { actionSchema } from './actions.schema';
+import { inputValidationSchema } from './input-validation.schema';
+import { switchOperationSchema } from './switch-operation.schema';
+
+/** Short text in the menu list: displayText cut at 95 characters plus an ellipsis (spec section 3). */
+export const SHORT_TEXT_LENGTH = 95;
+
+/**
+ * A menu as stored and as the engine runs it. Field names are the spec's (the API contract). The schema
+ * checks shape and size only; `validateMenu` applies the rules and gives the spec's messages, so a form and
+ * the API report the same words.
+ */
+export const menuSchema = z.object({
+  uniqueId: z.string().min(1).max(64),
+  appId: z.string().max(64),
+  isFirst: z.boolean().default(false),
+  displayText: z.string().max(4000).default(''),
+  headerText: z.string().max(1000).default(''),
+  footerText: z.string().max(1000).default(''),
+  /** The menu identifier: `session.inputs.<userDefinedName>` holds the input given on this menu. */
+  userDefinedName: z.string().max(200).default(''),
+  inputHolder: z.string().max(200).default(''),
+  allowGoBack: z.boolean().default(false),
+  goBackInputIndicator: z.string().max(20).default(''),
+  terminate: z.boolean().default(false),
+  parentMenuId: z.string().max(64).nullable().default(null),
+  switchOperations: z.array(switchOperationSchema).max(100).default([]),
+  actions: z.array(actionSchema).max(50).default([]),
+  inputValidations: z.array(inputValidationSchema).max(50).default([]),
+});
+export type Menu = z.infer<typeof menuSchema>;
+export type MenuInput = z.input<typeof menuSchema>;
+
+/** POST /api/createMenu and /api/updateMenu: the menu, with uniqueId only when editing. */
+export const menuBodySchema = menuSchema.extend({ uniqueId: z.string().min(1).max(64).optional() });
+export type MenuBody = z.infer<typeof menuBodySchema>;
+
+/** The lite menu list (spec section 3). */
+export const menuLiteSchema = menuSchema.pick({ uniqueId: true, displayText: true, userDefinedName: true });
+export type MenuLite = z.infer<typeof menuLiteSchema>;
+
+/** A new menu in the form: Back Menu on with indicator '0', empty lists (spec section 4). */
+export function createMenuDraft(appId: string): Omit<Menu, 'uniqueId'> {
+  return {
+    appId,
+    isFirst: false,
+    displayText: '',
+    headerText: '',
+    footerText: '',
+    userDefinedName: '',
+    inputHolder: '',
+    allowGoBack: true,
+    goBackInputIndicator: '0',
+    terminate: false,
+    parentMenuId: null,
+    switchOperations: [],
+    actions: [],
+    inputValidations: [],
+  };
+}
+
+export function getShortText(displayText: string): string {
+  return displayText.length > SHORT_TEXT_LENGTH ? `${displayText.slice(0, SHORT_TEXT_LENGTH)}...` : displayText;
+}

@@ -1,0 +1,186 @@
+/**
+ * The menu form's and the menus API's rules, with the spec's messages (section 5). Pure and free of
+ * Node-only APIs: the browser form runs the same function before it saves.
+ */
+import type { Action } from './actions.schema';
+import { checkJavascriptSyntax, formatSyntaxError, isJavascriptIdentifier } from './javascript-syntax';
+import type { Menu } from './menu.schema';
+import { ALWAYS_OPERATOR, compileComparison } from './operators';
+
+export interface FieldError {
+  /** Path in the menu, e.g. `userDefinedName`, `actions.0.code`, `switchOperations.2.compareVal`. */
+  field: string;
+  message: string;
+  /** For javascript syntax errors: where the parser stopped (1-based). */
+  line?: number;
+  column?: number;
+}
+
+export const MENU_MESSAGES = {
+  identifierRequired: 'Menu identifier is required.',
+  identifierInvalid: 'Menu identifier cannot begin with a number, contain spaces or special characters',
+  identifierTaken: 'Menu identifier must be unique in this app.',
+  identifierTooLong: 'Menu identifier must be at most 64 characters.',
+  textRequired: 'Menu Text cannot be empty.',
+  indicatorRequired: 'Indicator cannot be empty when Back Menu is checked.',
+  actionNameRequired: 'Action name is required.',
+  actionNameInvalid: 'Action name must be a valid JavaScript identifier.',
+  actionNameTaken: 'Action name must be unique in this menu.',
+  javascriptRequired: 'Enter javascript code',
+  urlRequired: 'Request URL is required.',
+  methodRequired: 'HTTP method is required.',
+  bodyRequired: 'Request body is required for non-GET methods.',
+  bodyInvalidJson: 'Request body must be valid JSON.',
+  dbUrlRequired: 'Database URL is required.',
+  queryRequired: 'Database query is required.',
+  smsMobileRequired: 'Recipient mobile is required.',
+  smsMessageRequired: 'SMS message is required.',
+  paymentMobileRequired: 'Mobile number is required.',
+  paymentAmountRequired: 'Amount is required.',
+  customActionRequired: 'Select a custom function.',
+  targetRequired: 'Select a target menu.',
+  targetMissing: 'The target menu does not exist in this app.',
+  alwaysNeedsGoto: 'An Always goto rule must go to a menu.',
+} as const;
+
+/** The plugin-level error shown on an action card, per kind (the first two are the spec's). */
+export const ACTION_PLUGIN_ERRORS: Record<Action['inheritsPlugin'], string> = {
+  javascript: 'Validation failed in the Javascript action component.',
+  restapi: 'Validation failed in the Rest API action component.',
+  dbaccess: 'Validation failed in the Database Query action component.',
+  sendsms: 'Validation failed in the Send Sms action component.',
+  paymentprompt: 'Validation failed in the Payment Prompt action component.',
+  customAction: 'Validation failed in the Custom Function action component.',
+};
+
+const MENU_IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+const MAX_IDENTIFIER = 64;
+
+/** What validateMenu needs to know of the app's other menus (the lite list is enough). */
+export type MenuRef = Pick<Menu, 'uniqueId' | 'userDefinedName'>;
+
+/**
+ * Checks one menu against the spec's rules and its app's other menus. Returns every problem, each at
+ * its field, so a form can mark them all at once; an empty list means the menu can be saved.
+ * @example validateMenu({ ...menu, userDefinedName: '1abc' }, others)
+ *   // [{ field: 'userDefinedName', message: 'Menu identifier cannot begin with a number, ...' }]
+ */
+export function validateMenu(menu: Menu | Omit<Menu, 'uniqueId'> & { uniqueId?: string }, otherMenusOfApp: readonly MenuRef[]): FieldError[] {
+  const errors: FieldError[] = [];
+  const others = otherMenusOfApp.filter((m) => !menu.uniqueId || m.uniqueId !== menu.uniqueId);
+
+  const name = menu.userDefinedName.trim();
+  if (name === '') errors.push({ field: 'userDefinedName', message: MENU_MESSAGES.identifierRequired });
+  else if (!MENU_IDENTIFIER.test(name)) errors.push({ field: 'userDefinedName', message: MENU_MESSAGES.identifierInvalid });
+  else if (name.length > MAX_IDENTIFIER) errors.push({ field: 'userDefinedName', message: MENU_MESSAGES.identifierTooLong });
+  // Case-insensitive: `Amount` and `amount` would be two inputs a builder cannot tell apart.
+  else if (others.some((m) => m.userDefinedName.trim().toLowerCase() === name.toLowerCase()))
+    errors.push({ field: 'userDefinedName', message: MENU_MESSAGES.identifierTaken });
+
+  if (menu.displayText.trim() === '') errors.push({ field: 'displayText', message: MENU_MESSAGES.textRequired });
+  if (menu.allowGoBack && menu.goBackInputIndicator.trim() === '')
+    errors.push({ field: 'goBackInputIndicator', message: MENU_MESSAGES.indicatorRequired });
+
+  const menuIds = new Set(others.map((m) => m.uniqueId));
+  if (menu.uniqueId) menuIds.add(menu.uniqueId);
+  menu.switchOperations.forEach((rule, i) => {
+    const at = `switchOperations.${i}`;
+    if (rule.operator === ALWAYS_OPERATOR && rule.action !== 'goto') errors.push({ field: `${at}.action`, message: MENU_MESSAGES.alwaysNeedsGoto });
+    if (rule.operator !== ALWAYS_OPERATOR) {
+      const comparison = compileComparison(rule.operator, rule.compareVal);
+      if (!comparison.ok) errors.push({ field: `${at}.compareVal`, message: comparison.error });
+    }
+    if (rule.action === 'goto') {
+      if (rule.actionParam.trim() === '') errors.push({ field: `${at}.actionParam`, message: MENU_MESSAGES.targetRequired });
+      else if (!menuIds.has(rule.actionParam)) errors.push({ field: `${at}.actionParam`, message: MENU_MESSAGES.targetMissing });
+    }
+  });
+
+  const seenNames = new Set<string>();
+  menu.actions.forEach((action, i) => {
+    const at = `actions.${i}`;
+    const before = errors.length;
+    const actionName = action.actionName.trim();
+    if (actionName === '') errors.push({ field: `${at}.actionName`, message: MENU_MESSAGES.actionNameRequired });
+    else if (!isJavascriptIdentifier(actionName)) errors.push({ field: `${at}.actionName`, message: MENU_MESSAGES.actionNameInvalid });
+    else if (seenNames.has(actionName)) errors.push({ field: `${at}.actionName`, message: MENU_MESSAGES.actionNameTaken });
+    seenNames.add(actionName);
+    errors.push(...validateActionCode(action, at));
+    if (errors.length > before) errors.push({ field: at, message: ACTION_PLUGIN_ERRORS[action.inheritsPlugin] });
+  });
+
+  menu.inputValidations.forEach((validation, i) => {
+    const at = `inputValidations.${i}`;
+    if (validation.validationMethod === 'javascript') {
+      errors.push(...validateJavascript(validation.validationFunction, `${at}.validationFunction`));
+      return;
+    }
+    const comparison = compileComparison(validation.validationMethod, validation.compareValue);
+    if (!comparison.ok) errors.push({ field: `${at}.compareValue`, message: comparison.error });
+  });
+
+  return errors;
+}
+
+function validateJavascript(code: string, field: string): FieldError[] {
+  if (code.trim() === '') return [{ field, message: MENU_MESSAGES.javascriptRequired }];
+  const check = checkJavascriptSyntax(code);
+  if (check.ok) return [];
+  return [{ field, message: formatSyntaxError(check), line: check.line, column: check.column }];
+}
+
+/** Kind-specific rules; `at` is the action's path, e.g. `actions.0`. */
+export function validateActionCode(action: Action, at: string): FieldError[] {
+  const field = (name: string) => `${at}.code${name ? `.${name}` : ''}`;
+  const required = (value: string, name: string, message: string): FieldError[] =>
+    value.trim() === '' ? [{ field: field(name), message }] : [];
+  switch (action.inheritsPlugin) {
+    case 'javascript':
+      return validateJavascript(action.code, field(''));
+    case 'restapi': {
+      const code = action.code;
+      const errors = [
+        ...required(code.url, 'url', MENU_MESSAGES.urlRequired),
+        ...required(code.method, 'method', MENU_MESSAGES.methodRequired),
+      ];
+      if (code.method !== '' && code.method !== 'GET') {
+        if (code.payload.trim() === '') errors.push({ field: field('payload'), message: MENU_MESSAGES.bodyRequired });
+        else if (code.contentType === 'application/json' && !isJsonTemplate(code.payload))
+          errors.push({ field: field('payload'), message: MENU_MESSAGES.bodyInvalidJson });
+      }
+      return errors;
+    }
+    case 'dbaccess':
+      return [
+        ...required(action.code.dburl, 'dburl', MENU_MESSAGES.dbUrlRequired),
+        ...required(action.code.query, 'query', MENU_MESSAGES.queryRequired),
+      ];
+    case 'sendsms':
+      return [
+        ...required(action.code.mobile, 'mobile', MENU_MESSAGES.smsMobileRequired),
+        ...required(action.code.smsMessage, 'smsMessage', MENU_MESSAGES.smsMessageRequired),
+      ];
+    case 'paymentprompt':
+      return [
+        ...required(action.code.mobile, 'mobile', MENU_MESSAGES.paymentMobileRequired),
+        ...required(action.code.amount, 'amount', MENU_MESSAGES.paymentAmountRequired),
+      ];
+    case 'customAction':
+      return required(action.code.uuid, 'uuid', MENU_MESSAGES.customActionRequired);
+  }
+}
+
+/**
+ * A JSON payload may hold template expressions (`{"amount": {{ session.inputs.amount }}}`), which are only
+ * JSON once rendered. Each `{{ ... }}` is replaced by a number and each `{% ... %}` tag dropped before parsing,
+ * so `"{{ x }}"` and `{{ x }}` both count as valid while a missing brace still does not.
+ */
+export function isJsonTemplate(payload: string): boolean {
+  const probe = payload.replace(/\{\{[\s\S]*?\}\}/g, '0').replace(/\{%[\s\S]*?%\}/g, '');
+  try {
+    JSON.parse(probe);
+    return true;
+  } catch {
+    return false;
+  }
+}
