@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyFormbody from '@fastify/formbody';
 import { Redis } from 'ioredis';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
@@ -17,10 +18,19 @@ import { createGuard } from './plugins/guard';
 import { registerAuthRoutes } from './features/auth/auth.routes';
 import { registerContactRoutes } from './features/contact/contact.routes';
 import { registerHealthRoutes } from './features/health/health.routes';
+import { registerAppsRoutes } from './features/apps/apps.routes';
+import { registerMenusRoutes } from './features/menus/menus.routes';
+import { registerRuntimeRoutes } from './features/runtime/runtime.routes';
+import { createRuntime, type Runtime, type StoredSession } from './features/runtime/runtime.service';
+import { createMemorySessionStore, createRedisSessionStore } from './features/runtime/session-store';
+import { createVersionCache } from './features/runtime/version-cache';
+import { createEventSink } from './features/runtime/event-sink';
+import { runUnavailableAction } from './features/runtime/unavailable-actions';
 
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
+    runtime: Runtime;
   }
 }
 
@@ -60,10 +70,27 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     now: options.now ?? (() => new Date()),
   };
   app.decorate('ctx', ctx);
+
+  const versions = createVersionCache(database.db, redis);
+  ctx.versions = versions;
+  const runtime = createRuntime(ctx, {
+    sessions: redis ? createRedisSessionStore<StoredSession>(redis) : createMemorySessionStore<StoredSession>(),
+    versions,
+    sink: createEventSink(database.db, app.log),
+    runAction: runUnavailableAction,
+  });
+  app.decorate('runtime', runtime);
+
+  // One hook, in order: drain the event buffer while the database is still open, then close it.
   app.addHook('onClose', async () => {
+    await runtime.close();
     redis?.disconnect();
     if (ownsDatabase) await database.close();
   });
+
+  await app.register(fastifyFormbody);
+  // Gateways send XML or plain text too; the adapters read the raw string.
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 1024 * 1024 }, (_req, body, done) => done(null, body));
 
   await app.register(fastifyRateLimit, {
     global: false,
@@ -83,9 +110,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const guard = createGuard(ctx);
   const isConsole = config.MODE !== 'runtime';
   registerHealthRoutes(app, ctx, { pingRedis: redis ? async () => void (await redis.ping()) : undefined });
+  if (config.MODE !== 'console') registerRuntimeRoutes(app, runtime);
   if (isConsole) {
     registerAuthRoutes(app, ctx, guard);
     registerContactRoutes(app, ctx, guard);
+    registerAppsRoutes(app, ctx, guard);
+    registerMenusRoutes(app, ctx, guard);
   }
 
   registerWebApp(app, config, isConsole);

@@ -164,6 +164,7 @@ export async function updateApp(ctx: AppContext, user: AuthUser, body: CreateApp
 export async function deleteApp(ctx: AppContext, user: AuthUser, appId: string): Promise<void> {
   const row = await getOwnedApp(ctx, user, appId);
   await ctx.db.delete(apps).where(eq(apps.id, row.id));
+  ctx.versions?.invalidate(row.id);
 }
 
 /**

@@ -174,7 +174,7 @@ function toVersionInfo(row: VersionRow, createdBy: string | null, liveNumber: nu
  */
 export async function deployApp(ctx: AppContext, user: AuthUser, appId: string): Promise<AppVersionInfo> {
   const app = await getOwnedApp(ctx, user, appId);
-  return ctx.db.transaction(async (tx) => {
+  const info = await ctx.db.transaction(async (tx) => {
     const db = tx as unknown as Db;
     await tx.select({ id: apps.id }).from(apps).where(eq(apps.id, app.id)).for('update');
     const draft = await getDraftVersion(db, app);
@@ -193,6 +193,8 @@ export async function deployApp(ctx: AppContext, user: AuthUser, appId: string):
       .returning();
     return toVersionInfo(row!, user.email, number);
   });
+  ctx.versions?.invalidate(app.id);
+  return info;
 }
 
 export async function findVersions(ctx: AppContext, user: AuthUser, appId: string): Promise<AppVersionInfo[]> {
@@ -210,7 +212,7 @@ export async function findVersions(ctx: AppContext, user: AuthUser, appId: strin
 /** Rolls the live URL back by deploying an earlier version's frozen definition anew; history stays whole. */
 export async function rollbackVersion(ctx: AppContext, user: AuthUser, appId: string, version: number): Promise<AppVersionInfo> {
   const app = await getOwnedApp(ctx, user, appId);
-  return ctx.db.transaction(async (tx) => {
+  const info = await ctx.db.transaction(async (tx) => {
     await tx.select({ id: apps.id }).from(apps).where(eq(apps.id, app.id)).for('update');
     const [target] = await tx.select().from(appVersions).where(and(eq(appVersions.appId, app.id), eq(appVersions.number, version)));
     if (!target) throw notFound(`Version ${version} not found`);
@@ -224,6 +226,8 @@ export async function rollbackVersion(ctx: AppContext, user: AuthUser, appId: st
       .returning();
     return toVersionInfo(row!, user.email, number);
   });
+  ctx.versions?.invalidate(app.id);
+  return info;
 }
 
 /** The live version the production URL serves, or undefined before the first deploy. */

@@ -1,0 +1,194 @@
+import { describe, expect, it } from 'vitest';
+import {
+  africastalking,
+  deriveNewInput,
+  detectGateway,
+  isSessionEndNotification,
+  parseSessionEndNotification,
+  sessionEndHop,
+  ChannelError,
+  type GatewayRequest,
+} from './index';
+
+const FORM = 'application/x-www-form-urlencoded';
+const form = (body: unknown): GatewayRequest => ({ method: 'POST', query: {}, body, contentType: FORM });
+
+function errorOf(fn: () => unknown): ChannelError {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(ChannelError);
+    return err as ChannelError;
+  }
+  throw new Error('expected a ChannelError');
+}
+
+// Samples from https://www.mintlify.com/DaggieBlanqx/Google-Africastalking-AI-Course/api/ussd-endpoints
+// ("Example Request (Initial)"):
+//   curl -X POST http://localhost:5000/ussd/session \
+//     -d "sessionId=ATUid_abc123" -d "serviceCode=*123#" -d "phoneNumber=+254711XXXYYY" -d "text="
+// and the parameter list in AT's docs as copied in github.com/DanNduati/at-ussd AT-USSD.md:
+//   sessionId, phoneNumber, networkCode, serviceCode, text ("an empty string in the first notification").
+const initial = { sessionId: 'ATUid_abc123', serviceCode: '*123#', phoneNumber: '+254711XXXYYY', text: '' };
+
+describe("africastalking: documented samples", () => {
+  it('reads the initial request as a new session', () => {
+    const hop = africastalking.parseRequest(form(initial));
+    expect(hop).toEqual({
+      gateway: 'africastalking',
+      sessionId: 'ATUid_abc123',
+      msisdn: '+254711XXXYYY',
+      network: '',
+      serviceCode: '*123#',
+      input: '',
+      kind: 'start',
+      dialString: '*123#',
+      path: '',
+      raw: {},
+    });
+  });
+
+  it('reads the same request sent as an unparsed form string, with networkCode', () => {
+    const body = 'sessionId=ATUid_abc123&serviceCode=%2A123%23&phoneNumber=%2B254711XXXYYY&networkCode=63902&text=';
+    const hop = africastalking.parseRequest(form(body));
+    expect(hop.kind).toBe('start');
+    expect(hop.serviceCode).toBe('*123#');
+    expect(hop.msisdn).toBe('+254711XXXYYY');
+    expect(hop.network).toBe('63902');
+  });
+
+  it('reads "text=1" then "text=1*1" as the inputs 1 and 1 (Example Request User Selected 1*1)', () => {
+    const first = africastalking.parseRequest(form({ ...initial, text: '1' }), '');
+    expect(first).toMatchObject({ kind: 'continue', input: '1', path: '1' });
+    const second = africastalking.parseRequest(form({ ...initial, text: '1*1' }), first.path);
+    expect(second).toMatchObject({ kind: 'continue', input: '1', path: '1*1' });
+  });
+
+  it('formats CON and END replies as plain text (Example Response (Initial))', () => {
+    const hop = africastalking.parseRequest(form(initial));
+    expect(africastalking.formatReply({ text: 'What would you want to check \n1. My Account \n2. My phone number', end: false }, hop)).toEqual({
+      contentType: 'text/plain; charset=utf-8',
+      body: 'CON What would you want to check \n1. My Account \n2. My phone number',
+    });
+    expect(africastalking.formatReply({ text: 'Your phone number is +254711XXXYYY', end: true }, hop).body).toBe(
+      'END Your phone number is +254711XXXYYY',
+    );
+  });
+});
+
+describe('africastalking: cumulative text', () => {
+  it('keeps a * typed inside an input', () => {
+    expect(deriveNewInput('1', '1*2*3')).toBe('2*3');
+    expect(deriveNewInput('', '*')).toBe('*');
+    expect(deriveNewInput('1*2', '1*2*')).toBe('');
+    const hop = africastalking.parseRequest(form({ ...initial, text: '1*0244*555' }), '1');
+    expect(hop.input).toBe('0244*555');
+  });
+
+  it('handles a thousand * as one input and passes an over-long one on for the engine to cut', () => {
+    const stars = '*'.repeat(1000);
+    expect(africastalking.parseRequest(form({ ...initial, text: stars }), '').input).toBe(stars);
+    expect(africastalking.parseRequest(form({ ...initial, text: 'x'.repeat(200_000) }), '').input).toHaveLength(200_000);
+  });
+
+  it('treats text on a hop with no known session as a deep dial', () => {
+    const hop = africastalking.parseRequest(form({ ...initial, text: '1*2' }));
+    expect(hop).toMatchObject({ kind: 'start', input: '', dialString: '*123*1*2#', path: '1*2' });
+  });
+
+  it('refuses text that does not continue the previous text', () => {
+    const err = errorOf(() => africastalking.parseRequest(form({ ...initial, text: '2*1' }), '1'));
+    expect(err.code).toBe('path_mismatch');
+    expect(err.message).toContain('"2*1" does not continue the previous hop\'s text "1"');
+    expect(() => deriveNewInput('1', '1')).toThrow(ChannelError);
+  });
+
+  it('accepts GET requests carrying the fields in the query string', () => {
+    const hop = africastalking.parseRequest({ method: 'GET', query: { ...initial, text: '3' }, body: undefined, contentType: '' }, '');
+    expect(hop).toMatchObject({ kind: 'continue', input: '3' });
+  });
+});
+
+describe('africastalking: end-of-session notification', () => {
+  // Fields per gateways.md and the notification parameters listed at
+  // https://www.mintlify.com/DaggieBlanqx/Google-Africastalking-AI-Course/api/ussd-endpoints ("POST /ussd/status"):
+  // date, sessionId, serviceCode, networkCode, phoneNumber, status, cost, durationInMillis, hopsCount, input,
+  // lastAppResponse, errorMessage.
+  const notification = {
+    date: '2025-09-29 12:00:00',
+    sessionId: 'ATUid_abc123',
+    serviceCode: '*123#',
+    networkCode: '63902',
+    phoneNumber: '+254711XXXYYY',
+    status: 'Success',
+    cost: 'KES 0.10',
+    durationInMillis: '4500',
+    hopsCount: '3',
+    input: '1*1',
+    lastAppResponse: 'END Your account number is ACC1001',
+    errorMessage: '',
+  };
+
+  it('is told apart from a hop and read', () => {
+    expect(isSessionEndNotification(form(notification))).toBe(true);
+    expect(isSessionEndNotification(form(initial))).toBe(false);
+    expect(parseSessionEndNotification(form(notification))).toEqual({
+      gateway: 'africastalking',
+      sessionId: 'ATUid_abc123',
+      msisdn: '+254711XXXYYY',
+      network: '63902',
+      serviceCode: '*123#',
+      status: 'Success',
+      cost: 'KES 0.10',
+      durationMs: 4500,
+      hopsCount: 3,
+      input: '1*1',
+      lastAppResponse: 'END Your account number is ACC1001',
+      errorMessage: '',
+      date: '2025-09-29 12:00:00',
+    });
+  });
+
+  it('reads a Failed notification with an error message and bad numbers as null', () => {
+    const parsed = parseSessionEndNotification(
+      form({ ...notification, status: 'Failed', errorMessage: 'Callback timed out', durationInMillis: 'soon', hopsCount: '' }),
+    );
+    expect(parsed).toMatchObject({ status: 'Failed', errorMessage: 'Callback timed out', durationMs: null, hopsCount: null });
+    expect(sessionEndHop(parsed)).toMatchObject({ kind: 'end', sessionId: 'ATUid_abc123', input: '', path: '1*1' });
+  });
+
+  it('is not detected as a hop, and a notification without sessionId is refused', () => {
+    expect(() => detectGateway(form(notification))).toThrow(/Unrecognised USSD request/);
+    const { sessionId: _omit, ...rest } = notification;
+    expect(errorOf(() => parseSessionEndNotification(form(rest))).message).toMatch(/missing field "sessionId"/);
+  });
+});
+
+describe('africastalking: detection and malformed requests', () => {
+  it('is detected by shape and can be forced', () => {
+    expect(detectGateway(form(initial)).name).toBe('africastalking');
+    expect(detectGateway(form('sessionId=a&phoneNumber=1&serviceCode=*1%23&text=')).name).toBe('africastalking');
+    expect(detectGateway(form({ foo: 'bar' }), 'AfricasTalking').name).toBe('africastalking');
+  });
+
+  it('names the missing or mistyped field', () => {
+    expect(errorOf(() => africastalking.parseRequest(form({ ...initial, sessionId: undefined }))).message).toBe(
+      'Africa\'s Talking request: missing field "sessionId"',
+    );
+    expect(errorOf(() => africastalking.parseRequest(form('sessionId=a&sessionId=b&phoneNumber=1&text='))).message).toMatch(
+      /field "sessionId" must be text, got a list/,
+    );
+    expect(errorOf(() => africastalking.parseRequest(form({ ...initial, text: { a: 1 } }))).message).toMatch(/field "text" must be text, got an object/);
+    expect(errorOf(() => africastalking.parseRequest(form({ ...initial, phoneNumber: '' }))).message).toMatch(/field "phoneNumber" is empty/);
+    expect(errorOf(() => africastalking.parseRequest(form([initial]))).message).toMatch(/JSON array/);
+  });
+
+  it('survives invalid UTF-8 and emoji', () => {
+    const bytes = new Uint8Array([...new TextEncoder().encode('sessionId=s1&phoneNumber=254&serviceCode=*1%23&text=1'), 0xff, 0xfe]);
+    const hop = africastalking.parseRequest(form(bytes), '');
+    expect(hop.input).toBe('1\uFFFD\uFFFD');
+    const emoji = africastalking.parseRequest(form({ ...initial, text: '1*😀' }), '1');
+    expect(emoji.input).toBe('😀');
+    expect(africastalking.formatReply({ text: 'Hi 😀 \uD800', end: false }, hop).body).toBe('CON Hi 😀 \uFFFD');
+  });
+});

@@ -1,0 +1,182 @@
+/**
+ * Africa's Talking USSD. Sources: AT's USSD docs as copied in github.com/DanNduati/at-ussd (AT-USSD.md),
+ * the end-of-session notification fields as typed by AT SDK wrappers (pkg.go.dev/github.com/astianmuchui/at-ussd-gofiber)
+ * and https://www.mintlify.com/DaggieBlanqx/Google-Africastalking-AI-Course/api/ussd-endpoints.
+ *
+ * Request: a form POST `sessionId, serviceCode, phoneNumber, networkCode, text`. `text` is cumulative: every
+ * input so far joined by `*` ("" on the first hop, then "1", then "1*2*4"), so the new input is what follows
+ * the previous hop's text. Reply: `text/plain`, `CON <screen>` to continue or `END <screen>` to end.
+ *
+ * Example:
+ *   previous path "1", text "1*2*3" -> input "2*3" (the user typed `2*3`; splitting on `*` would be wrong)
+ *   formatReply({ text: 'Pick one\n1. Airtime', end: false }) -> "CON Pick one\n1. Airtime"
+ *
+ * The end of a session arrives as a separate notification POST (`parseSessionEndNotification`), answered
+ * with an empty 200; it is never a hop.
+ */
+import {
+  FIELD_LIMITS,
+  cleanText,
+  getText,
+  hasKeys,
+  malformed,
+  peekFields,
+  readFields,
+} from './fields';
+import {
+  ChannelError,
+  type ChannelAdapter,
+  type GatewayRequest,
+  type InboundHop,
+  type OutboundReply,
+} from './types';
+
+const NAME = 'africastalking' as const;
+
+/**
+ * The input typed on this hop, given the previous hop's cumulative text and this one's. The previous text
+ * is a prefix followed by `*`; whatever follows is the new input, `*` included. Throws when `path` does
+ * not continue `previousPath` (a corrupt session or a replayed request).
+ *
+ * Example: deriveNewInput('1', '1*2*3') === '2*3'; deriveNewInput('', '5') === '5'; deriveNewInput('1', '1*') === ''.
+ */
+export function deriveNewInput(previousPath: string, path: string): string {
+  if (previousPath === '') return path;
+  const prefix = `${previousPath}*`;
+  if (path.startsWith(prefix)) return path.slice(prefix.length);
+  throw new ChannelError(
+    'path_mismatch',
+    `Africa's Talking request: text "${preview(path)}" does not continue the previous hop's text "${preview(previousPath)}"`,
+    NAME,
+  );
+}
+
+function preview(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 40)}...` : text;
+}
+
+/** `*384*1234#` dialled with `1*2` already in `text` is the dial string `*384*1234*1*2#`. */
+function joinDialString(serviceCode: string, text: string): string {
+  if (text === '') return serviceCode;
+  const base = serviceCode.replace(/#+$/, '');
+  return `${base}*${text}#`;
+}
+
+function readCommon(req: GatewayRequest) {
+  const fields = readFields(req, NAME);
+  return {
+    fields,
+    sessionId: getText(fields, NAME, 'sessionId', { nonEmpty: true, max: FIELD_LIMITS.id }),
+    serviceCode: getText(fields, NAME, 'serviceCode', { max: FIELD_LIMITS.serviceCode }),
+    network: getText(fields, NAME, 'networkCode', { max: FIELD_LIMITS.network }),
+  };
+}
+
+export const africastalking: ChannelAdapter<typeof NAME> = {
+  name: NAME,
+  signature: 'sessionId, serviceCode, phoneNumber, text',
+
+  matches(req: GatewayRequest): boolean {
+    const fields = peekFields(req);
+    if (!fields) return false;
+    return hasKeys(fields, ['sessionId', 'phoneNumber']) && (hasKeys(fields, ['text']) || hasKeys(fields, ['serviceCode'])) && !hasKeys(fields, ['status']);
+  },
+
+  /**
+   * `previousPath`: the `path` stored with this session, or undefined when no session exists yet. Without
+   * one, a non-empty `text` starts a session whose dial string carries those inputs: a deep dial
+   * (`*384*1234*1*2#` seen as text "1*2" on the first hop; unverified against AT's docs) or a session
+   * whose state expired.
+   */
+  parseRequest(req: GatewayRequest, previousPath?: string): InboundHop {
+    const { fields, sessionId, serviceCode, network } = readCommon(req);
+    const msisdn = getText(fields, NAME, 'phoneNumber', { nonEmpty: true, max: FIELD_LIMITS.msisdn });
+    const path = getText(fields, NAME, 'text', { max: FIELD_LIMITS.path });
+    const base = { gateway: NAME, sessionId, msisdn, network, serviceCode, path, raw: {} };
+    if (path === '' || previousPath === undefined) {
+      return { ...base, kind: 'start', input: '', dialString: joinDialString(serviceCode, path) };
+    }
+    const input = deriveNewInput(previousPath, path);
+    return { ...base, kind: 'continue', input };
+  },
+
+  formatReply(reply: OutboundReply): { contentType: string; body: string } {
+    // Plain text: nothing to escape. AT ends the session gracefully on anything not starting CON/END.
+    return { contentType: 'text/plain; charset=utf-8', body: `${reply.end ? 'END' : 'CON'} ${cleanText(reply.text)}` };
+  },
+};
+
+/** The end-of-session notification Africa's Talking POSTs once a session is over. */
+export interface SessionEndNotification {
+  gateway: 'africastalking';
+  sessionId: string;
+  msisdn: string;
+  network: string;
+  serviceCode: string;
+  /** `Success` (reached its end), `Incomplete` (the user left a screen waiting for input), `Failed` (our error). */
+  status: 'Success' | 'Incomplete' | 'Failed' | (string & {});
+  /** As given, currency included: "KES 0.0100". */
+  cost: string;
+  durationMs: number | null;
+  hopsCount: number | null;
+  /** The session's cumulative text. */
+  input: string;
+  lastAppResponse: string;
+  errorMessage: string;
+  /** As given: "2024-01-31 10:00:00". */
+  date: string;
+}
+
+/** True when the request is an end-of-session notification rather than a hop. Never throws. */
+export function isSessionEndNotification(req: GatewayRequest): boolean {
+  const fields = peekFields(req);
+  return !!fields && hasKeys(fields, ['sessionId', 'status']) && !hasKeys(fields, ['text']);
+}
+
+function toCount(text: string): number | null {
+  if (!/^\d{1,15}$/.test(text.trim())) return null;
+  return Number(text.trim());
+}
+
+/**
+ * Reads Africa's Talking's end-of-session notification: `date, sessionId, serviceCode, networkCode,
+ * phoneNumber, status, cost, durationInMillis, hopsCount, input, lastAppResponse, errorMessage`.
+ * (gateways.md omits `date`; the notification carries it.) Answer it with an empty 200.
+ *
+ * Example: { sessionId: 'ATUid_1', status: 'Incomplete', durationInMillis: '4500', ... }
+ *   -> { sessionId: 'ATUid_1', status: 'Incomplete', durationMs: 4500, ... }
+ */
+export function parseSessionEndNotification(req: GatewayRequest): SessionEndNotification {
+  const { fields, sessionId, serviceCode, network } = readCommon(req);
+  const text = (name: string, max: number = FIELD_LIMITS.echo) => getText(fields, NAME, name, { max });
+  return {
+    gateway: NAME,
+    sessionId,
+    msisdn: text('phoneNumber', FIELD_LIMITS.msisdn),
+    network,
+    serviceCode,
+    status: getText(fields, NAME, 'status', { nonEmpty: true, max: 64 }),
+    cost: text('cost', 64),
+    durationMs: toCount(text('durationInMillis', 64)),
+    hopsCount: toCount(text('hopsCount', 64)),
+    input: text('input', FIELD_LIMITS.path),
+    lastAppResponse: text('lastAppResponse'),
+    errorMessage: text('errorMessage'),
+    date: text('date', 64),
+  };
+}
+
+/** The notification as an `end` hop, so the runtime can close the session the same way for every gateway. */
+export function sessionEndHop(notification: SessionEndNotification): InboundHop {
+  return {
+    gateway: NAME,
+    sessionId: notification.sessionId,
+    msisdn: notification.msisdn,
+    network: notification.network,
+    serviceCode: notification.serviceCode,
+    input: '',
+    kind: 'end',
+    path: notification.input,
+    raw: { status: notification.status },
+  };
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { ChannelError, detectGateway, emergent, type GatewayRequest } from './index';
+
+const json = (body: unknown): GatewayRequest => ({ method: 'POST', query: {}, body, contentType: 'application/json' });
+
+// No public Emergent/InterPay documentation was found; the shape is gateways.md's ("JSON like Hubtel:
+// SessionId, Mobile, USERID (service code), Operator, Type, Message"; reply {Message, Type, MaskNextRoute: true}).
+const initiation = {
+  SessionId: '5d7c1b9e',
+  Mobile: '233244123456',
+  USERID: '*718*22#',
+  Operator: 'MTN',
+  Type: 'Initiation',
+  Message: '*718*22*5#',
+};
+
+describe('emergent', () => {
+  it('reads an initiation: Message is the dialled string, USERID the service code', () => {
+    expect(emergent.parseRequest(json(initiation))).toEqual({
+      gateway: 'emergent',
+      sessionId: '5d7c1b9e',
+      msisdn: '233244123456',
+      network: 'MTN',
+      serviceCode: '*718*22#',
+      input: '',
+      kind: 'start',
+      dialString: '*718*22*5#',
+      raw: { Type: 'Initiation', USERID: '*718*22#' },
+    });
+  });
+
+  it('reads a Response as the new input and Release/Timeout as the end', () => {
+    expect(emergent.parseRequest(json({ ...initiation, Type: 'Response', Message: '2' }))).toMatchObject({ kind: 'continue', input: '2' });
+    expect(emergent.parseRequest(json({ ...initiation, Type: 'Release', Message: '' })).kind).toBe('end');
+    expect(emergent.parseRequest(json({ SessionId: 'x', Type: 'Timeout', USERID: '' })).kind).toBe('end');
+  });
+
+  it('formats replies with MaskNextRoute', () => {
+    const hop = emergent.parseRequest(json(initiation));
+    expect(JSON.parse(emergent.formatReply({ text: 'Menu\n1. Pay', end: false }, hop).body)).toEqual({
+      Message: 'Menu\n1. Pay',
+      Type: 'Response',
+      MaskNextRoute: true,
+    });
+    expect(JSON.parse(emergent.formatReply({ text: 'Bye', end: true }, hop).body).Type).toBe('Release');
+  });
+
+  it('is detected by shape (Hubtel plus USERID) and can be forced', () => {
+    expect(detectGateway(json(initiation)).name).toBe('emergent');
+    expect(detectGateway(json({ SessionId: 'a', Type: 'Initiation', Mobile: '1' }), 'emergent').name).toBe('emergent');
+  });
+
+  it('refuses malformed requests with a clear message', () => {
+    expect(() => emergent.parseRequest(json({ ...initiation, Type: 'Begin' }))).toThrow(
+      new ChannelError('malformed_request', 'Emergent request: field "Type" is "Begin"; expected Initiation, Response, Release or Timeout', 'emergent'),
+    );
+    expect(() => emergent.parseRequest(json({ ...initiation, Mobile: undefined }))).toThrow(/missing field "Mobile"/);
+    expect(() => emergent.parseRequest(json({ ...initiation, SessionId: { id: 1 } }))).toThrow(/"SessionId" must be text, got an object/);
+  });
+});

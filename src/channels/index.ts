@@ -1,0 +1,105 @@
+/**
+ * The gateway adapters and how a request finds its adapter.
+ *
+ * A hop through the runtime:
+ *   const adapter = detectGateway(req, query.gateway);        // by shape, or forced with ?gateway=<name>
+ *   let hop = adapter.parseRequest(req);                        // sessionId, kind, input...
+ *   const state = await sessions.get(hop.sessionId);
+ *   if (hop.path !== undefined) hop = adapter.parseRequest(req, state?.path); // Africa's Talking: cumulative text
+ *   if (hop.kind === 'end') -> close the session, answer an empty 200
+ *   else -> run the engine, then send adapter.formatReply(reply, hop) with status 200 (store hop.path when set)
+ *
+ * Africa's Talking's end-of-session notification is not a hop: check `isSessionEndNotification(req)` first
+ * and read it with `parseSessionEndNotification`.
+ */
+import { africastalking } from './africastalking';
+import { arkesel } from './arkesel';
+import { beem } from './beem';
+import { emergent } from './emergent';
+import { emulator } from './emulator';
+import { hubtel } from './hubtel';
+import { mobiverse } from './mobiverse';
+import { nalo } from './nalo';
+import { southpawslab } from './southpawslab';
+import { cleanText, peekFields } from './fields';
+import { ChannelError, GATEWAY_NAMES, isGatewayName, type ChannelAdapter, type GatewayName, type GatewayRequest } from './types';
+
+export const channelAdapters = {
+  africastalking,
+  hubtel,
+  emergent,
+  nalo,
+  arkesel,
+  beem,
+  southpawslab,
+  mobiverse,
+  emulator,
+} satisfies { [Name in GatewayName]: ChannelAdapter<Name> };
+
+/**
+ * The order shapes are tried in: the most specific first, so that a request matching two shapes goes to the
+ * stricter one (Emergent is Hubtel's shape plus USERID; Nalo also sends USERID).
+ */
+const DETECTION_ORDER: readonly ChannelAdapter[] = [
+  emulator,
+  nalo,
+  emergent,
+  hubtel,
+  mobiverse,
+  beem,
+  arkesel,
+  southpawslab,
+  africastalking,
+];
+
+export function getChannelAdapter(name: GatewayName): ChannelAdapter {
+  return channelAdapters[name];
+}
+
+function expected(): string {
+  return DETECTION_ORDER.map((adapter) => `${adapter.name} (${adapter.signature})`).join('; ');
+}
+
+function fieldNames(req: GatewayRequest): string {
+  const fields = peekFields(req);
+  if (!fields) return 'no readable fields';
+  const names = Object.keys(fields);
+  if (names.length === 0) return 'no fields';
+  const shown = names.slice(0, 12).map((name) => cleanText(name.length > 40 ? `${name.slice(0, 40)}...` : name));
+  return `fields ${shown.join(', ')}${names.length > 12 ? `, and ${names.length - 12} more` : ''}`;
+}
+
+/**
+ * The adapter for a request. `override` (the `?gateway=` query value) forces one by name; otherwise the
+ * request's shape decides. Throws a ChannelError naming what was expected when the name is unknown or no
+ * shape matches.
+ *
+ * Example: detectGateway({ method: 'POST', query: {}, contentType: 'application/json',
+ *   body: { USERID: 'NALOTest', MSISDN: '233200000000', USERDATA: '*920#', MSGTYPE: true, SESSIONID: '1' } }).name === 'nalo'
+ */
+export function detectGateway(req: GatewayRequest, override?: unknown): ChannelAdapter {
+  if (override !== undefined && override !== null && override !== '') {
+    if (typeof override !== 'string') {
+      throw new ChannelError('unknown_gateway', `Give ?gateway= once, as one of: ${GATEWAY_NAMES.join(', ')}`);
+    }
+    const name = override.trim().toLowerCase();
+    if (!isGatewayName(name)) {
+      const shown = cleanText(override.length > 40 ? `${override.slice(0, 40)}...` : override);
+      throw new ChannelError('unknown_gateway', `Unknown gateway "${shown}"; expected one of: ${GATEWAY_NAMES.join(', ')}`);
+    }
+    return channelAdapters[name];
+  }
+  for (const adapter of DETECTION_ORDER) {
+    if (adapter.matches(req)) return adapter;
+  }
+  throw new ChannelError(
+    'unrecognised_request',
+    `Unrecognised USSD request (${fieldNames(req)}). Expected the fields of one of: ${expected()}. Add ?gateway=<name> to choose one.`,
+  );
+}
+
+export { deriveNewInput, isSessionEndNotification, parseSessionEndNotification, sessionEndHop } from './africastalking';
+export type { SessionEndNotification } from './africastalking';
+export { FIELD_LIMITS } from './fields';
+export { africastalking, arkesel, beem, emergent, emulator, hubtel, mobiverse, nalo, southpawslab };
+export * from './types';

@@ -1,0 +1,55 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { FormattedReply } from '../../../channels';
+import type { Runtime } from './runtime.service';
+
+const gatewayQuery = z.object({ gateway: z.string().max(40).optional() }).passthrough();
+
+function toGatewayRequest(req: FastifyRequest) {
+  return { method: req.method, query: req.query, body: req.body ?? {}, contentType: String(req.headers['content-type'] ?? '') };
+}
+
+function send(reply: FastifyReply, formatted: FormattedReply | null) {
+  if (!formatted) return reply.code(200).type('text/plain; charset=utf-8').send('');
+  return reply.code(200).type(formatted.contentType).send(formatted.body);
+}
+
+/**
+ * The runtime's URLs (DESIGN.md section 5). Gateway replies are in each gateway's own format, so these
+ * routes declare their inputs but answer with the adapter's body rather than the envelope; errors (an
+ * unreadable request, an unknown app) still get the envelope with 400 or 404.
+ */
+export function registerRuntimeRoutes(app: FastifyInstance, runtime: Runtime): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.route({
+    method: ['GET', 'POST', 'PUT'],
+    url: '/ussd/:appId/:environment',
+    schema: {
+      tags: ['runtime'],
+      summary: 'Gateway traffic: test runs the draft, live the last deployed version. ?gateway= forces an adapter.',
+      params: z.object({ appId: z.string().min(1).max(64), environment: z.enum(['test', 'live']) }),
+      querystring: gatewayQuery,
+    },
+    handler: async (req, reply) =>
+      send(reply, await runtime.handleRequest(req.params.appId, req.params.environment, toGatewayRequest(req), req.query.gateway)),
+  });
+
+  r.post('/ussd-emulator/:appId', {
+    schema: {
+      tags: ['runtime'],
+      summary: "The console emulator's channel (spec format); runs the draft.",
+      params: z.object({ appId: z.string().min(1).max(64) }),
+      body: z.object({
+        session_id: z.string().min(1).max(100),
+        userdata: z.string().max(1_000_000).default(''),
+        msisdn: z.string().max(32).default(''),
+        session_mode: z.enum(['start', 'continue', 'end']),
+        network_id: z.string().max(40).default(''),
+        appId: z.string().max(64).optional(),
+      }),
+    },
+    handler: async (req, reply) => send(reply, await runtime.handleRequest(req.params.appId, 'test', toGatewayRequest(req), 'emulator')),
+  });
+}

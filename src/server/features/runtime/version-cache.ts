@@ -1,0 +1,70 @@
+import { LRUCache } from 'lru-cache';
+import { eq } from 'drizzle-orm';
+import type { Redis } from 'ioredis';
+import { compileApp, type CompiledApp } from '../../../engine';
+import { apps } from '../../../db/schema';
+import type { Db } from '../../../db/client';
+import { findLiveVersion, getDraftVersion } from '../menus/menus.service';
+
+/** A compiled app ready to run, or why it cannot run. */
+export type LoadedApp = { compiled: CompiledApp; appName: string } | { missing: 'app' | 'version' };
+
+/**
+ * Compiled app versions, parsed once (LiquidJS templates included) and kept until a deploy, rollback or
+ * delete invalidates them. The draft is recompiled when the app's `updatedAt` moves (every menu change
+ * touches it). With Redis, an invalidation reaches every process through pub/sub.
+ */
+export interface VersionCache {
+  getLive(appId: string): Promise<LoadedApp>;
+  getDraft(appId: string): Promise<LoadedApp>;
+  /** Drops the cached versions of an app here, and in every process when Redis is configured. */
+  invalidate(appId: string): void;
+  close(): Promise<void>;
+}
+
+const CHANNEL = 'df:invalidate';
+
+export function createVersionCache(db: Db, redis?: Redis): VersionCache {
+  const live = new LRUCache<string, LoadedApp>({ max: 5000 });
+  const drafts = new LRUCache<string, { stamp: number; loaded: LoadedApp }>({ max: 1000 });
+  const subscriber = redis?.duplicate();
+  if (subscriber) {
+    subscriber.on('error', () => {});
+    void subscriber.subscribe(CHANNEL);
+    subscriber.on('message', (_channel, appId: string) => {
+      live.delete(appId);
+      drafts.delete(appId);
+    });
+  }
+
+  return {
+    async getLive(appId) {
+      const cached = live.get(appId);
+      if (cached) return cached;
+      const [app] = await db.select({ id: apps.id, appName: apps.appName }).from(apps).where(eq(apps.id, appId));
+      if (!app) return { missing: 'app' };
+      const version = await findLiveVersion(db, appId);
+      const loaded: LoadedApp = version ? { compiled: compileApp(version), appName: app.appName } : { missing: 'version' };
+      live.set(appId, loaded);
+      return loaded;
+    },
+    async getDraft(appId) {
+      const [app] = await db.select().from(apps).where(eq(apps.id, appId));
+      if (!app) return { missing: 'app' };
+      const stamp = app.updatedAt.getTime();
+      const cached = drafts.get(appId);
+      if (cached && cached.stamp === stamp) return cached.loaded;
+      const loaded: LoadedApp = { compiled: compileApp(await getDraftVersion(db, app)), appName: app.appName };
+      drafts.set(appId, { stamp, loaded });
+      return loaded;
+    },
+    invalidate(appId) {
+      live.delete(appId);
+      drafts.delete(appId);
+      if (redis) void redis.publish(CHANNEL, appId).catch(() => {});
+    },
+    async close() {
+      subscriber?.disconnect();
+    },
+  };
+}
