@@ -21,6 +21,7 @@ import { registerHealthRoutes } from './features/health/health.routes';
 import { registerAppsRoutes } from './features/apps/apps.routes';
 import { registerMenusRoutes } from './features/menus/menus.routes';
 import { registerRuntimeRoutes } from './features/runtime/runtime.routes';
+import { registerSandboxRoutes } from './features/sandbox/sandbox.routes';
 import { createRuntime, type Runtime, type StoredSession } from './features/runtime/runtime.service';
 import { createMemorySessionStore, createRedisSessionStore } from './features/runtime/session-store';
 import { createVersionCache } from './features/runtime/version-cache';
@@ -116,6 +117,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerContactRoutes(app, ctx, guard);
     registerAppsRoutes(app, ctx, guard);
     registerMenusRoutes(app, ctx, guard);
+    registerSandboxRoutes(app);
   }
 
   registerWebApp(app, config, isConsole);

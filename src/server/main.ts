@@ -14,7 +14,12 @@ try {
 }
 
 const app = await buildApp(config);
-const seed = await seedDatabase(app.ctx.db, { adminEmail: config.ADMIN_EMAIL, adminPassword: config.ADMIN_PASSWORD, demo: config.SEED_DEMO });
+const seed = await seedDatabase(app.ctx.db, {
+  adminEmail: config.ADMIN_EMAIL,
+  adminPassword: config.ADMIN_PASSWORD,
+  demo: config.SEED_DEMO,
+  sandboxOrigin: config.PUBLIC_URL ?? `http://127.0.0.1:${config.PORT}`,
+});
 if (seed.seeded) {
   const lines = [`Seeded an empty database. Super admin: ${seed.adminEmail}`];
   if (seed.generatedAdminPassword) lines.push(`  generated password (shown once): ${seed.generatedAdminPassword}`);

@@ -3,6 +3,8 @@ import { count } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { merchants, users } from '../db/schema';
 import { createUser } from './features/auth/auth.service';
+import { getFeaturedTemplates } from './features/templates/featured-templates';
+import { insertAppFromDefinition, seedFeaturedTemplates } from './features/templates/templates.service';
 
 export const DEMO_USER = { email: 'demo@dialflow.local', password: 'demo1234', fullName: 'Ama Mensah' } as const;
 export const DEMO_MERCHANT_USER = { email: 'merchant@dialflow.local', password: 'merchant1234', fullName: 'Kofi Boateng' } as const;
@@ -11,6 +13,8 @@ export interface SeedOptions {
   adminEmail: string;
   adminPassword?: string;
   demo: boolean;
+  /** Where this server answers, for the Balance Enquiry template's demo REST API. */
+  sandboxOrigin: string;
 }
 
 export interface SeedResult {
@@ -20,13 +24,16 @@ export interface SeedResult {
   generatedAdminPassword?: string;
 }
 
-/** Seeds an empty database: a super admin, and unless disabled a demo user and a demo merchant. */
+/**
+ * Seeds an empty database: a super admin and the featured templates; unless disabled, a demo user with a
+ * deployed sample app, and a demo merchant.
+ */
 export async function seedDatabase(db: Db, options: SeedOptions): Promise<SeedResult> {
   const [{ value }] = (await db.select({ value: count() }).from(users)) as [{ value: number }];
   if (value > 0) return { seeded: false };
 
   const generatedAdminPassword = options.adminPassword ? undefined : randomBytes(12).toString('base64url');
-  await createUser(db, {
+  const admin = await createUser(db, {
     fullName: 'Super Admin',
     email: options.adminEmail,
     password: options.adminPassword ?? generatedAdminPassword!,
@@ -34,8 +41,12 @@ export async function seedDatabase(db: Db, options: SeedOptions): Promise<SeedRe
     roles: ['ADMIN', 'super_admin'],
   });
 
+  await seedFeaturedTemplates(db, admin.id, options.sandboxOrigin);
+
   if (options.demo) {
-    await createUser(db, { ...DEMO_USER, mobileNumber: '233241234567', companyName: 'Mensah Ventures' });
+    const demo = await createUser(db, { ...DEMO_USER, mobileNumber: '233241234567', companyName: 'Mensah Ventures' });
+    const airtime = getFeaturedTemplates(options.sandboxOrigin)[0]!;
+    await insertAppFromDefinition(db, airtime, { ownerId: demo.id, isTemplate: false, appName: 'Mensah Airtime', deploy: true });
     const [merchant] = await db
       .insert(merchants)
       .values({ fullName: 'Kofi Boateng', email: 'kofi@boateng.example', mobileNumber: '233201112223', companyName: 'Boateng Retail', businessCategory: 'retail' })

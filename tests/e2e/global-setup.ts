@@ -31,7 +31,7 @@ export default async function setup(project: TestProject) {
 
   const database = await openDatabase({});
   await database.migrate();
-  await seedDatabase(database.db, { adminEmail: E2E_USERS.superAdmin.email, adminPassword: E2E_USERS.superAdmin.password, demo: true });
+  await seedDatabase(database.db, { adminEmail: E2E_USERS.superAdmin.email, adminPassword: E2E_USERS.superAdmin.password, demo: true, sandboxOrigin: 'http://127.0.0.1' });
   await createUser(database.db, { fullName: 'Esi Operations', ...E2E_USERS.admin, userType: 'internal_admin', roles: ['ADMIN'] });
   await createUser(database.db, { fullName: 'Yaw Bots', ...E2E_USERS.chatbot, roles: ['CHATBOT'] });
 
