@@ -12,7 +12,7 @@ describeDb('server shell', () => {
   it('reports the database in /api/health', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/health' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ status: '00', data: { database: 'up', databaseKind: testDbKind, redis: 'not configured' } });
+    expect(res.json()).toMatchObject({ status: '00', data: { database: 'up', databaseKind: testDbKind, redis: 'not configured', events: { shed: 0 } } });
   });
 
   it('answers unknown API paths with the envelope and 404', async () => {

@@ -13,12 +13,15 @@ const healthSchema = z.object({
     databaseKind: z.enum(['pglite', 'postgres']),
     redis: componentSchema,
     uptimeSeconds: z.number(),
+    /** The runtime's event buffer: lines written, waiting, and debug/info lines shed under load. */
+    events: z.object({ buffered: z.number(), written: z.number(), shed: z.number(), failedBatches: z.number() }).optional(),
   }),
 });
 
 export interface HealthProbe {
   /** Undefined when Redis is not configured. */
   pingRedis?: () => Promise<void>;
+  getEventStats?: () => { buffered: number; written: number; shed: number; failedBatches: number };
 }
 
 async function check(probe: () => Promise<void>): Promise<'up' | 'down'> {
@@ -40,7 +43,7 @@ export function registerHealthRoutes(app: FastifyInstance, ctx: AppContext, prob
       return reply.code(isUp ? 200 : 503).send({
         status: isUp ? '00' : '03',
         message: isUp ? 'ok' : 'degraded',
-        data: { database, databaseKind: ctx.database.kind, redis, uptimeSeconds: Math.round(process.uptime()) },
+        data: { database, databaseKind: ctx.database.kind, redis, uptimeSeconds: Math.round(process.uptime()), events: probe.getEventStats?.() },
       });
     },
   });

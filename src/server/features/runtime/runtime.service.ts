@@ -10,7 +10,7 @@ import {
 import { continueSession, startSession, UNAVAILABLE_TEXT, type EngineDeps, type EngineEvent, type Hop, type HopResult, type SessionState } from '../../../engine';
 import { notFound } from '../../../shared/errors';
 import type { AppContext } from '../../context';
-import type { EventSink } from './event-sink';
+import type { EventSink, EventSinkStats } from './event-sink';
 import type { SessionStore } from './session-store';
 import type { VersionCache } from './version-cache';
 
@@ -39,6 +39,7 @@ export interface Runtime {
   sweepExpired(): Promise<number>;
   /** Writes buffered events now (tests, and the logs screens' "refresh"). */
   flushEvents(): Promise<void>;
+  getEventStats(): EventSinkStats;
   close(): Promise<void>;
 }
 
@@ -201,6 +202,7 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     findActiveSessions: async (appId) => (await deps.sessions.findActive(appId)).map((s) => s.state),
     sweepExpired,
     flushEvents: () => deps.sink.flush(),
+    getEventStats: () => deps.sink.stats(),
     async close() {
       clearInterval(sweeper);
       await deps.versions.close();

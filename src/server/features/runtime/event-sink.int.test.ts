@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { count, eq } from 'drizzle-orm';
+import pino from 'pino';
+import { appLogs, sessionRecords } from '../../../db/schema';
+import { describeDb, createTestDatabase, type TestDatabase } from '../../../../tests/support/test-db';
+import { createEventSink, type EventRecord } from './event-sink';
+
+const log = pino({ level: 'silent' });
+const logLine = (appId: string, level: string, i: number): EventRecord => ({
+  table: 'logs',
+  row: { appId, level, type: 'menu_shown', message: `line ${i}`, createdAt: new Date() },
+});
+const session = (appId: string, i: number): EventRecord => ({
+  table: 'sessions',
+  row: { appId, sessionId: `s${i}`, environment: 'test', gateway: 'emulator', mobile: '1', network: 'MTN', serviceCode: '*1#', status: 'completed', inputs: { a: String(i) }, hopCount: 1, startedAt: new Date(), endedAt: new Date() },
+});
+
+describeDb('event sink', () => {
+  let testDb: TestDatabase;
+  beforeAll(async () => {
+    testDb = await createTestDatabase();
+  });
+  afterAll(() => testDb.close());
+
+  const countRows = async (table: typeof appLogs | typeof sessionRecords, appId: string) =>
+    (await testDb.database.db.select({ n: count() }).from(table).where(eq(table.appId, appId)))[0]!.n;
+
+  it('writes in batches and drains everything on close', async () => {
+    const sink = createEventSink(testDb.database.db, log, { flushEveryMs: 60_000, batchSize: 100 });
+    for (let i = 0; i < 250; i++) sink.push(logLine('drain', 'info', i));
+    for (let i = 0; i < 5; i++) sink.push(session('drain', i));
+    await sink.close();
+    expect(await countRows(appLogs, 'drain')).toBe(250);
+    expect(await countRows(sessionRecords, 'drain')).toBe(5);
+    expect(sink.stats()).toMatchObject({ buffered: 0, written: 255, shed: 0 });
+  });
+
+  it('sheds the oldest debug and info lines first when the buffer is full, never sessions or errors', async () => {
+    // A buffer of 10 sheddable lines and a flush that never comes until close: the store "cannot keep up".
+    const sink = createEventSink(testDb.database.db, log, { flushEveryMs: 60_000, batchSize: 100_000, maxBuffered: 10 });
+    for (let i = 0; i < 50; i++) sink.push(logLine('shed', i % 2 ? 'debug' : 'info', i));
+    for (let i = 0; i < 20; i++) sink.push(logLine('shed', 'error', i));
+    for (let i = 0; i < 20; i++) sink.push(session('shed', i));
+    expect(sink.stats().shed).toBe(40);
+    await sink.close();
+    const rows = await testDb.database.db.select().from(appLogs).where(eq(appLogs.appId, 'shed'));
+    expect(rows.filter((r) => r.level === 'error')).toHaveLength(20);
+    expect(rows.filter((r) => r.level !== 'error').map((r) => r.message)).toEqual(Array.from({ length: 10 }, (_, i) => `line ${40 + i}`));
+    expect(await countRows(sessionRecords, 'shed')).toBe(20);
+  });
+});

@@ -1,0 +1,86 @@
+import { Badge, Box, Button, Card, Container, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { api, isOk } from '../../lib/api';
+import { getToken } from '../../lib/session';
+
+/** A featured template as GET /featuredTemplates returns it (spec: flag icon, appName, description). */
+export interface FeaturedTemplate {
+  appId: string;
+  appName: string;
+  description?: string;
+  flagIcon?: string;
+  country?: string;
+}
+
+export async function findFeaturedTemplates(): Promise<FeaturedTemplate[]> {
+  const reply = await api<FeaturedTemplate[]>('/featuredTemplates', { auth: false });
+  return isOk(reply) && Array.isArray(reply.data) ? reply.data : [];
+}
+
+function TemplateFlag({ template }: { template: FeaturedTemplate }) {
+  const flag = template.flagIcon;
+  if (!flag) return null;
+  const isImage = /^(https?:|\/|data:image)/.test(flag);
+  if (isImage) return <img src={flag} alt={template.country ? `${template.country} flag` : ''} width={28} height={20} style={{ borderRadius: 3, objectFit: 'cover' }} />;
+  return (
+    <Badge variant="light" color="gray" aria-label={template.country ? `${template.country}` : undefined}>
+      {flag}
+    </Badge>
+  );
+}
+
+/**
+ * SLOT: the 'Things you can build' template gallery on the public home page (spec: Public home).
+ * It renders nothing until GET /featuredTemplates answers '00' with at least one template: no placeholder
+ * or invented templates are ever shown. Test Run opens the template emulator; Clone needs an account.
+ */
+export function FeaturedTemplateGallery() {
+  const { data: templates = [] } = useQuery({ queryKey: ['featuredTemplates'], queryFn: findFeaturedTemplates, staleTime: 5 * 60_000 });
+  if (templates.length === 0) return null;
+  const cloneTarget = getToken() ? '/app-templates' : '/register';
+
+  return (
+    <Box component="section" aria-labelledby="templates-heading" py={{ base: 56, sm: 88 }}>
+      <Container size="lg">
+        <Title id="templates-heading" order={2} ta="center" fz={{ base: 28, sm: 36 }}>
+          Things you can build
+        </Title>
+        <Text ta="center" c="gray.7" mt="sm" mb={40} size="lg">
+          Start from a working app, try it in the emulator, then make it yours.
+        </Text>
+        <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="lg">
+          {templates.map((template) => (
+            <Card key={template.appId} withBorder radius="lg" padding="lg" component="article">
+              <Stack gap="sm" h="100%">
+                <Group gap="sm" wrap="nowrap">
+                  <TemplateFlag template={template} />
+                  <Title order={3} fz="lg">
+                    {template.appName}
+                  </Title>
+                </Group>
+                <Text c="gray.7" size="sm" style={{ flex: 1 }}>
+                  {template.description}
+                </Text>
+                <Group gap="sm">
+                  <Button
+                    component={Link}
+                    to={`/apptemplate/emulator/${encodeURIComponent(template.appId)}?returnUrl=${encodeURIComponent('/')}`}
+                    variant="light"
+                    color="teal.9"
+                    aria-label={`Test Run ${template.appName}`}
+                  >
+                    Test Run
+                  </Button>
+                  <Button component={Link} to={cloneTarget} variant="default" aria-label={`Clone ${template.appName}`}>
+                    Clone
+                  </Button>
+                </Group>
+              </Stack>
+            </Card>
+          ))}
+        </SimpleGrid>
+      </Container>
+    </Box>
+  );
+}
