@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { getRoles, getSidebar, SIDEBAR, type RoleSubject } from './roles';
+
+// The spec's section 6 sidebar table, written out by hand from the spec text (not derived from SIDEBAR).
+const EVERYONE = ['Get Started', 'Create App', 'My Custom Actions', 'Templates', 'Buy USSD ShortCode', 'My USSD Extensions', 'Account Billing'];
+const NON_ADMINS = ['My USSD Apps'];
+const ADMINS = ['USSD Apps', 'Merchant Management', 'ShortCode Providers', 'Available USSD Extensions', 'WhatsApp Bots'];
+const CHATBOT_USERS = ['WhatsApp Bots'];
+const SUPER_ADMINS = ['User Management'];
+const MERCHANTS = ['Manage Merchant Account', 'Merchant Transactions'];
+
+const SUBJECTS = {
+  private: { userType: 'user', roles: [] },
+  admin: { userType: 'internal_admin', roles: ['ADMIN'] },
+  superAdmin: { userType: 'internal_admin', roles: ['ADMIN', 'super_admin'] },
+  chatbot: { userType: 'user', roles: ['CHATBOT'] },
+  merchant: { userType: 'merchant', roles: ['MERCHANT'] },
+} satisfies Record<string, RoleSubject>;
+
+const EXPECTED: Record<keyof typeof SUBJECTS, string[]> = {
+  private: [...EVERYONE, ...NON_ADMINS],
+  admin: [...EVERYONE, ...ADMINS],
+  superAdmin: [...EVERYONE, ...ADMINS, ...SUPER_ADMINS],
+  chatbot: [...EVERYONE, ...NON_ADMINS, ...CHATBOT_USERS],
+  merchant: [...EVERYONE, ...NON_ADMINS, ...MERCHANTS],
+};
+
+const labelsOf = (subject: RoleSubject) => getSidebar(subject).map((entry) => entry.label);
+const sorted = (labels: string[]) => [...labels].sort();
+
+describe('getRoles (spec section 6, role determination)', () => {
+  it('makes userType internal_admin an admin', () => {
+    expect(getRoles({ userType: 'internal_admin', roles: [] }).isAdmin).toBe(true);
+  });
+  it('makes role ADMIN an admin whatever the user type', () => {
+    expect(getRoles({ userType: 'user', roles: ['ADMIN'] }).isAdmin).toBe(true);
+  });
+  it('makes a super admin only of an admin whose roles include super_admin', () => {
+    expect(getRoles(SUBJECTS.superAdmin).isSuperAdmin).toBe(true);
+    expect(getRoles({ userType: 'user', roles: ['super_admin'] }).isSuperAdmin).toBe(false);
+  });
+  it('makes role CHATBOT a chatbot user and userType merchant a merchant', () => {
+    expect(getRoles(SUBJECTS.chatbot).isChatbotUser).toBe(true);
+    expect(getRoles(SUBJECTS.merchant).isMerchant).toBe(true);
+  });
+  it('labels only the remaining accounts private users', () => {
+    expect(getRoles(SUBJECTS.private).isPrivateUser).toBe(true);
+    for (const kind of ['admin', 'superAdmin', 'chatbot', 'merchant'] as const) expect(getRoles(SUBJECTS[kind]).isPrivateUser).toBe(false);
+  });
+});
+
+describe('getSidebar (spec section 6, sidebar visibility)', () => {
+  for (const kind of Object.keys(SUBJECTS) as (keyof typeof SUBJECTS)[]) {
+    it(`shows a ${kind} user exactly the table's entries`, () => {
+      const labels = labelsOf(SUBJECTS[kind]);
+      expect(new Set(labels).size).toBe(labels.length);
+      expect(sorted(labels)).toEqual(sorted(EXPECTED[kind]));
+    });
+  }
+
+  it('shows admins USSD Apps and never My USSD Apps, and non-admins the reverse', () => {
+    expect(labelsOf(SUBJECTS.admin)).toContain('USSD Apps');
+    expect(labelsOf(SUBJECTS.admin)).not.toContain('My USSD Apps');
+    expect(labelsOf(SUBJECTS.private)).toContain('My USSD Apps');
+    expect(labelsOf(SUBJECTS.private)).not.toContain('USSD Apps');
+  });
+
+  it('shows WhatsApp Bots once to an admin who is also a chatbot user', () => {
+    const labels = labelsOf({ userType: 'internal_admin', roles: ['ADMIN', 'CHATBOT'] });
+    expect(labels.filter((label) => label === 'WhatsApp Bots')).toHaveLength(1);
+  });
+
+  it('nests the Merchant Management and User Management entries as the spec lists them', () => {
+    const children = (label: string) => SIDEBAR.find((entry) => entry.label === label)?.children?.map((child) => child.label);
+    expect(children('Merchant Management')).toEqual(['All Merchants', 'My Merchants', 'Register Merchant']);
+    expect(children('User Management')).toEqual(['All Users', 'Create Admin']);
+  });
+
+  it('points every entry at a route of the spec route table', () => {
+    const paths = Object.fromEntries(
+      SIDEBAR.flatMap((entry) => [...(entry.path ? [[entry.label, entry.path]] : []), ...(entry.children ?? []).map((c) => [c.label, c.path])]),
+    );
+    expect(paths).toEqual({
+      'Get Started': '/get-started',
+      'Create App': '/create-app',
+      'My USSD Apps': '/app-list',
+      'USSD Apps': '/app-list-admin',
+      'My Custom Actions': '/custom-functions',
+      Templates: '/app-templates',
+      'Buy USSD ShortCode': '/buy-shortcode',
+      'My USSD Extensions': '/my-shortcodes',
+      'WhatsApp Bots': '/whatsapp-bots',
+      'All Merchants': '/merchant/list',
+      'My Merchants': '/merchant/my-merchants',
+      'Register Merchant': '/merchant/register',
+      'ShortCode Providers': '/shortcode-providers',
+      'Available USSD Extensions': '/provision-shortcode',
+      'All Users': '/admin/list',
+      'Create Admin': '/admin/create',
+      'Manage Merchant Account': '/merchant/manage-account',
+      'Merchant Transactions': '/merchant/trxns',
+      'Account Billing': '/account-billing',
+    });
+  });
+});

@@ -1,0 +1,33 @@
+import { Alert } from '@mantine/core';
+import { IconAlertTriangle, IconCircleCheck } from '@tabler/icons-react';
+
+interface FormAlertProps {
+  message: string | null;
+  onClose: () => void;
+  /** `warning` for refused input and server errors (spec section 8), `success` for a confirmation. */
+  kind?: 'warning' | 'success';
+  title?: string;
+}
+
+/**
+ * The dismissible box that form screens (logins, register, create app, settings...) show a server or
+ * validation message in, instead of a toast (spec section 8). Renders nothing without a message.
+ */
+export function FormAlert({ message, onClose, kind = 'warning', title }: FormAlertProps) {
+  if (!message) return null;
+  const isWarning = kind === 'warning';
+  return (
+    <Alert
+      variant="light"
+      color={isWarning ? 'orange' : 'teal'}
+      icon={isWarning ? <IconAlertTriangle size={20} /> : <IconCircleCheck size={20} />}
+      title={title}
+      withCloseButton
+      closeButtonLabel="Dismiss message"
+      onClose={onClose}
+      data-testid="form-alert"
+    >
+      {message}
+    </Alert>
+  );
+}

@@ -1,0 +1,97 @@
+import { Avatar, Badge, Card, Divider, Grid, Group, Stack, Tabs, Text, Title } from '@mantine/core';
+import { IconLock } from '@tabler/icons-react';
+import type { SessionUser } from '../../../shared/api/auth.schema';
+import { getRoles } from '../../../shared/roles';
+import { useCurrentUser } from '../console/use-current-user';
+import { PasswordChangeForm } from './password-change-form';
+
+/** A readable name for the role the spec's section 6 gives the user. */
+export function describeRole(user: SessionUser): string {
+  const roles = getRoles(user);
+  if (roles.isSuperAdmin) return 'Super admin';
+  if (roles.isAdmin) return 'Admin';
+  if (roles.isMerchant) return 'Merchant';
+  if (roles.isChatbotUser) return 'Chatbot user';
+  return 'Private user';
+}
+
+function ProfileDetail({ label, value }: { label: string; value: string }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600} style={{ letterSpacing: '0.04em' }}>
+        {label}
+      </Text>
+      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+        {value || '—'}
+      </Text>
+    </div>
+  );
+}
+
+export function AccountProfilePage() {
+  const user = useCurrentUser();
+  const initials = (user?.fullName ?? '')
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((part) => part[0])
+    .slice(0, 2)
+    .join('')
+    .toUpperCase();
+
+  return (
+    <Stack gap="xl">
+      <div>
+        <Title order={1} fz={{ base: 26, sm: 32 }}>
+          Account Settings
+        </Title>
+        <Text c="dimmed" mt={6}>
+          Your profile and sign-in details.
+        </Text>
+      </div>
+      <Grid gap="lg" align="flex-start">
+        <Grid.Col span={{ base: 12, md: 4 }}>
+          <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="profile-heading">
+            <Group gap="md" wrap="nowrap" mb="md">
+              <Avatar size={52} radius="xl" color="teal">
+                {initials || '?'}
+              </Avatar>
+              <div style={{ minWidth: 0 }}>
+                <Text fw={700} id="profile-heading" truncate>
+                  {user?.fullName}
+                </Text>
+                {user && (
+                  <Badge variant="light" mt={4}>
+                    {describeRole(user)}
+                  </Badge>
+                )}
+              </div>
+            </Group>
+            <Divider mb="md" />
+            <Stack gap="sm" data-testid="profile-details">
+              <ProfileDetail label="Full name" value={user?.fullName ?? ''} />
+              <ProfileDetail label="Email" value={user?.email ?? ''} />
+              <ProfileDetail label="Mobile number" value={user?.mobileNumber ?? ''} />
+              <ProfileDetail label="Company" value={user?.companyName ?? ''} />
+              <ProfileDetail label="Role" value={user ? describeRole(user) : ''} />
+              {user?.merchantName && <ProfileDetail label="Merchant" value={user.merchantName} />}
+            </Stack>
+          </Card>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 8 }}>
+          <Card withBorder radius="lg" padding="lg">
+            <Tabs defaultValue="change-password">
+              <Tabs.List mb="lg">
+                <Tabs.Tab value="change-password" leftSection={<IconLock size={16} />}>
+                  Change Password
+                </Tabs.Tab>
+              </Tabs.List>
+              <Tabs.Panel value="change-password">
+                <PasswordChangeForm />
+              </Tabs.Panel>
+            </Tabs>
+          </Card>
+        </Grid.Col>
+      </Grid>
+    </Stack>
+  );
+}

@@ -1,0 +1,84 @@
+import { Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconAt, IconLock } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { loginBodySchema } from '../../../shared/api/auth.schema';
+import { FormAlert } from '../../components/form-alert';
+import { saveSession } from '../../lib/session';
+import { isLoginReply, loginMerchant, loginUser } from './auth.api';
+
+export const AFTER_LOGIN_PATH = '/get-started';
+
+interface LoginFormProps {
+  /** `merchant` signs in through POST /api/merchant/login, which accepts merchant accounts only. */
+  variant: 'user' | 'merchant';
+}
+
+/** Email and password, shared by /login and /merchant/login. Messages go to the dismissible warning box. */
+export function LoginForm({ variant }: LoginFormProps) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [message, setMessage] = useState<string | null>(null);
+  const [isSubmitting, setSubmitting] = useState(false);
+  const form = useForm({ mode: 'controlled', initialValues: { email: '', password: '' } });
+
+  async function handleSubmit(event: FormEvent) {
+    event.preventDefault();
+    const parsed = loginBodySchema.safeParse(form.getValues());
+    if (!parsed.success) {
+      setMessage(parsed.error.issues[0]?.message ?? 'Please fill all the fields');
+      return;
+    }
+    setMessage(null);
+    setSubmitting(true);
+    const reply = await (variant === 'merchant' ? loginMerchant : loginUser)(parsed.data);
+    setSubmitting(false);
+    if (!isLoginReply(reply)) {
+      setMessage(reply.message || 'Login failed');
+      return;
+    }
+    saveSession(reply);
+    // Nothing cached for a previous user may leak into this one's console.
+    queryClient.clear();
+    navigate(AFTER_LOGIN_PATH, { replace: true });
+  }
+
+  return (
+    <form onSubmit={handleSubmit} noValidate aria-label={variant === 'merchant' ? 'Merchant login' : 'Login'}>
+      <Stack gap="md">
+        <FormAlert message={message} onClose={() => setMessage(null)} />
+        <TextInput
+          label="Email"
+          placeholder="you@company.com"
+          type="email"
+          autoComplete="email"
+          leftSection={<IconAt size={16} />}
+          size="md"
+          {...form.getInputProps('email')}
+          name="email"
+        />
+        <div>
+          <PasswordInput
+            label="Password"
+            placeholder="Your password"
+            autoComplete="current-password"
+            leftSection={<IconLock size={16} />}
+            size="md"
+            {...form.getInputProps('password')}
+            name="password"
+          />
+          <Group justify="flex-end" mt={6}>
+            <Anchor component={Link} to="/forgot-password" size="sm">
+              Forgot password?
+            </Anchor>
+          </Group>
+        </div>
+        <Button type="submit" size="md" fullWidth loading={isSubmitting}>
+          {variant === 'merchant' ? 'SIGN IN' : 'Log in'}
+        </Button>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,93 @@
+import { Button, PasswordInput, Stack, Text } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { useState } from 'react';
+import { changePasswordBodySchema, PASSWORD_MIN } from '../../../shared/api/auth.schema';
+import { getStoredUser, saveSession } from '../../lib/session';
+import { changePassword, isNetworkFailure } from './auth.api';
+import { PASSWORD_MISMATCH } from './password-reset-page';
+
+/** Spec section 8's texts for the password change. */
+export const PASSWORD_CHANGE_MESSAGES = {
+  success: 'Password changed successfully.',
+  failure: 'Failed to change password.',
+  networkError: 'An error occurred. Please try again!! ',
+} as const;
+
+interface PasswordChangeValues {
+  oldPassword: string;
+  newPassword: string;
+  confirmPassword: string;
+}
+
+/** Checks with the shared request schema (its messages are the spec's), plus the confirmation. */
+function validatePasswordChange(values: PasswordChangeValues) {
+  const errors: Partial<Record<keyof PasswordChangeValues, string>> = {};
+  const parsed = changePasswordBodySchema.safeParse({ password: values.oldPassword, newPassword: values.newPassword });
+  for (const issue of parsed.error?.issues ?? []) {
+    const field = issue.path[0] === 'password' ? 'oldPassword' : 'newPassword';
+    errors[field] ??= issue.message;
+  }
+  if (values.confirmPassword !== values.newPassword) errors.confirmPassword = PASSWORD_MISMATCH;
+  return errors;
+}
+
+function showError(message: string) {
+  notifications.show({ color: 'red', title: 'Password not changed', message });
+}
+
+export function PasswordChangeForm() {
+  const [isSubmitting, setSubmitting] = useState(false);
+  const form = useForm<PasswordChangeValues>({
+    mode: 'controlled',
+    initialValues: { oldPassword: '', newPassword: '', confirmPassword: '' },
+    validate: validatePasswordChange,
+  });
+
+  const handleSubmit = form.onSubmit(async ({ oldPassword, newPassword }) => {
+    setSubmitting(true);
+    try {
+      const reply = await changePassword({ password: oldPassword, newPassword });
+      if (reply.status === '00') {
+        // Every older token was revoked; this session continues with the one the reply carries.
+        const user = getStoredUser();
+        if (reply.token && user) saveSession({ token: reply.token, data: user });
+        notifications.show({ color: 'teal', title: 'Done', message: PASSWORD_CHANGE_MESSAGES.success });
+        form.reset();
+      } else if (isNetworkFailure(reply)) {
+        showError(`${PASSWORD_CHANGE_MESSAGES.networkError}Could not reach the server.`);
+      } else {
+        showError(reply.message || PASSWORD_CHANGE_MESSAGES.failure);
+      }
+    } catch (error) {
+      showError(PASSWORD_CHANGE_MESSAGES.networkError + (error instanceof Error ? error.message : String(error)));
+    } finally {
+      setSubmitting(false);
+    }
+  });
+
+  return (
+    <form onSubmit={handleSubmit} noValidate aria-label="Change password">
+      <Stack gap="md" maw={440}>
+        <Text size="sm" c="dimmed">
+          Changing your password signs you out everywhere else. This browser stays signed in.
+        </Text>
+        <PasswordInput label="Old Password" autoComplete="current-password" withAsterisk {...form.getInputProps('oldPassword')} name="oldPassword" />
+        <PasswordInput
+          label="New Password"
+          description={`At least ${PASSWORD_MIN} characters`}
+          autoComplete="new-password"
+          withAsterisk
+          {...form.getInputProps('newPassword')}
+          name="newPassword"
+        />
+        <PasswordInput label="Confirm Password" autoComplete="new-password" withAsterisk {...form.getInputProps('confirmPassword')} name="confirmPassword" />
+        <div>
+          <Button type="submit" loading={isSubmitting}>
+            Change Password
+          </Button>
+        </div>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,85 @@
+import { AppShell, Box, ScrollArea, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
+import { UNAUTHORIZED_EVENT } from '../../lib/api';
+import { clearSession, getToken } from '../../lib/session';
+import { BuiltRoutesContext } from './built-routes';
+import { ConsoleHeader } from './console-header';
+import { ConsoleSidebar } from './console-sidebar';
+import { useCurrentUser } from './use-current-user';
+
+export const LOGIN_PATH = '/login';
+
+/**
+ * Sends the user to /login when the server says the token is no longer valid (the API helper's unauthorized
+ * event) or when another tab logs out (the token disappears from local storage).
+ */
+function useSignedOutRedirect() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    function handleUnauthorized() {
+      clearSession();
+      queryClient.clear();
+      notifications.show({ id: 'session-expired', color: 'orange', title: 'Signed out', message: 'Your session has ended. Please log in again.' });
+      navigate(LOGIN_PATH, { replace: true });
+    }
+    function handleStorage(event: StorageEvent) {
+      if ((event.key === 'token' || event.key === null) && !getToken()) {
+        queryClient.clear();
+        navigate(LOGIN_PATH, { replace: true });
+      }
+    }
+    window.addEventListener(UNAUTHORIZED_EVENT, handleUnauthorized);
+    window.addEventListener('storage', handleStorage);
+    return () => {
+      window.removeEventListener(UNAUTHORIZED_EVENT, handleUnauthorized);
+      window.removeEventListener('storage', handleStorage);
+    };
+  }, [navigate, queryClient]);
+}
+
+/** The signed-in console: top bar, the role's sidebar, and the page. Without a stored token it goes to /login. */
+export function ConsoleLayout({ builtRoutes }: { builtRoutes: ReadonlySet<string> }) {
+  const [isNavbarOpened, navbar] = useDisclosure(false);
+  const { pathname } = useLocation();
+  const user = useCurrentUser();
+  useSignedOutRedirect();
+
+  // The phone drawer closes whenever the page changes, whatever way the user got there.
+  useEffect(() => navbar.close(), [pathname]);
+
+  if (!getToken()) return <Navigate to={LOGIN_PATH} replace />;
+
+  return (
+    <BuiltRoutesContext.Provider value={builtRoutes}>
+      <AppShell
+        header={{ height: 60 }}
+        navbar={{ width: 288, breakpoint: 'sm', collapsed: { mobile: !isNavbarOpened } }}
+        padding={0}
+      >
+        <AppShell.Header>
+          <ConsoleHeader user={user} isNavbarOpened={isNavbarOpened} onToggleNavbar={navbar.toggle} />
+        </AppShell.Header>
+        <AppShell.Navbar p="sm" aria-label="Sidebar">
+          <AppShell.Section grow component={ScrollArea} scrollbarSize={6}>
+            <ConsoleSidebar user={user} onNavigate={navbar.close} />
+          </AppShell.Section>
+          <AppShell.Section pt="sm" style={{ borderTop: '1px solid var(--mantine-color-gray-2)' }}>
+            <Text size="xs" c="dimmed" px="sm" truncate>
+              {user ? `Signed in as ${user.email}` : ''}
+            </Text>
+          </AppShell.Section>
+        </AppShell.Navbar>
+        <AppShell.Main bg="gray.0">
+          <Box p={{ base: 'md', sm: 'xl' }} maw={1280} mx="auto">
+            <Outlet />
+          </Box>
+        </AppShell.Main>
+      </AppShell>
+    </BuiltRoutesContext.Provider>
+  );
+}

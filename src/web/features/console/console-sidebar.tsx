@@ -1,0 +1,128 @@
+import { Badge, NavLink, Skeleton, Stack, Tooltip } from '@mantine/core';
+import {
+  IconApps,
+  IconBrandWhatsapp,
+  IconBuildingStore,
+  IconCode,
+  IconCreditCard,
+  IconHash,
+  IconLayoutGrid,
+  IconListNumbers,
+  IconPlugConnected,
+  IconPoint,
+  IconReceipt,
+  IconRocket,
+  IconSettings,
+  IconShoppingCart,
+  IconSquarePlus,
+  IconUsersGroup,
+  type Icon,
+} from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { Link, useLocation } from 'react-router';
+import type { SessionUser } from '../../../shared/api/auth.schema';
+import { getSidebar, type SidebarEntry } from '../../../shared/roles';
+import { useIsRouteBuilt } from './built-routes';
+
+/** Icons are the web's business; the entries themselves come only from getSidebar in shared/roles.ts. */
+const ICONS: Record<string, Icon> = {
+  'Get Started': IconRocket,
+  'Create App': IconSquarePlus,
+  'My USSD Apps': IconApps,
+  'USSD Apps': IconApps,
+  'My Custom Actions': IconCode,
+  Templates: IconLayoutGrid,
+  'Buy USSD ShortCode': IconShoppingCart,
+  'My USSD Extensions': IconHash,
+  'WhatsApp Bots': IconBrandWhatsapp,
+  'Merchant Management': IconBuildingStore,
+  'ShortCode Providers': IconPlugConnected,
+  'Available USSD Extensions': IconListNumbers,
+  'User Management': IconUsersGroup,
+  'Manage Merchant Account': IconSettings,
+  'Merchant Transactions': IconReceipt,
+  'Account Billing': IconCreditCard,
+};
+
+export const SOON_TOOLTIP = 'Coming soon';
+
+const isActivePath = (pathname: string, path: string) => pathname === path || pathname.startsWith(`${path}/`);
+
+interface ConsoleSidebarProps {
+  user: SessionUser | null;
+  /** Called after a link is followed, so the phone drawer closes. */
+  onNavigate?: () => void;
+}
+
+export function ConsoleSidebar({ user, onNavigate }: ConsoleSidebarProps) {
+  const { pathname } = useLocation();
+  const isBuilt = useIsRouteBuilt();
+  if (!user) {
+    return (
+      <Stack gap="xs" aria-busy="true">
+        {Array.from({ length: 8 }, (_, i) => (
+          <Skeleton key={i} height={30} radius="sm" />
+        ))}
+      </Stack>
+    );
+  }
+
+  function renderLink(label: string, path: string, entryProps: Record<string, string>, icon?: ReactNode) {
+    if (!isBuilt(path)) {
+      return (
+        <Tooltip key={path} label={SOON_TOOLTIP} position="right" withArrow events={{ hover: true, focus: true, touch: true }}>
+          <NavLink
+            component="div"
+            role="link"
+            aria-disabled="true"
+            tabIndex={0}
+            label={label}
+            leftSection={icon}
+            rightSection={
+              <Badge size="xs" variant="light" color="gray" radius="sm">
+                Soon
+              </Badge>
+            }
+            c="dimmed"
+            style={{ cursor: 'not-allowed' }}
+            data-soon=""
+            {...entryProps}
+          />
+        </Tooltip>
+      );
+    }
+    return (
+      <NavLink
+        key={path}
+        component={Link}
+        to={path}
+        label={label}
+        leftSection={icon}
+        active={isActivePath(pathname, path)}
+        aria-current={isActivePath(pathname, path) ? 'page' : undefined}
+        onClick={onNavigate}
+        {...entryProps}
+      />
+    );
+  }
+
+  function renderEntry(entry: SidebarEntry) {
+    const Icon = ICONS[entry.label] ?? IconPoint;
+    const icon = <Icon size={18} stroke={1.6} />;
+    if (entry.children) {
+      const hasActiveChild = entry.children.some((child) => isActivePath(pathname, child.path));
+      return (
+        <NavLink key={entry.label} label={entry.label} leftSection={icon} defaultOpened={hasActiveChild} component="button" type="button" data-sidebar-entry={entry.label}>
+          {entry.children.map((child) => renderLink(child.label, child.path, { 'data-sidebar-child': child.label }))}
+        </NavLink>
+      );
+    }
+    return renderLink(entry.label, entry.path ?? '', { 'data-sidebar-entry': entry.label }, icon);
+  }
+
+  return (
+    <nav aria-label="Main navigation">
+      <Stack gap={2}>{getSidebar(user).map(renderEntry)}</Stack>
+    </nav>
+  );
+}

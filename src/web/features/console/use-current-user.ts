@@ -1,0 +1,34 @@
+import { useQuery } from '@tanstack/react-query';
+import type { SessionUser } from '../../../shared/api/auth.schema';
+import { getToken, getStoredUser, updateStoredUser } from '../../lib/session';
+import { getCurrentUser } from '../auth/auth.api';
+
+export const CURRENT_USER_QUERY_KEY = ['auth', 'me'] as const;
+
+/**
+ * The signed-in user: the stored copy at once, then refreshed from GET /api/auth/me when the console opens,
+ * so a role given or taken away since login shows in the sidebar. A 401 there fires the helper's
+ * unauthorized event, which the layout turns into a redirect to /login.
+ */
+export function useCurrentUser(): SessionUser | null {
+  const { data } = useQuery({
+    queryKey: CURRENT_USER_QUERY_KEY,
+    queryFn: async (): Promise<SessionUser | null> => {
+      const reply = await getCurrentUser();
+      if (reply.status === '00' && reply.data) {
+        updateStoredUser(reply.data);
+        return reply.data;
+      }
+      return getStoredUser();
+    },
+    initialData: () => getStoredUser() ?? undefined,
+    initialDataUpdatedAt: 0,
+    staleTime: 5 * 60_000,
+    enabled: !!getToken(),
+  });
+  return data ?? null;
+}
+
+export function getFirstName(user: Pick<SessionUser, 'fullName'> | null): string {
+  return user?.fullName.trim().split(/\s+/)[0] ?? '';
+}

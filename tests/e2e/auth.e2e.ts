@@ -1,0 +1,190 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { registerAccount, storeSession, waitForPath } from './accounts';
+import { describeBrowser, launchBrowser, openPage, signIn } from './browser';
+import { E2E_USERS } from './fixtures';
+
+describeBrowser('auth screens', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('shows the server message in a dismissible warning box when the password is wrong', async () => {
+    const page = await openPage(browser);
+    await page.goto('/login');
+    await page.getByLabel('Email').fill(E2E_USERS.private.email);
+    await page.getByLabel('Password', { exact: true }).fill('not-the-password');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    const alert = page.getByTestId('form-alert');
+    await expect(alert.textContent()).resolves.toContain('Invalid email or password');
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+    await alert.getByRole('button', { name: 'Dismiss message' }).click();
+    await alert.waitFor({ state: 'detached' });
+    await page.context().close();
+  });
+
+  it('asks for both fields before calling the server', async () => {
+    const page = await openPage(browser);
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await expect(page.getByTestId('form-alert').textContent()).resolves.toContain('Please fill all the fields');
+    await page.context().close();
+  });
+
+  it('logs in and lands on /get-started with the greeting', async () => {
+    const page = await openPage(browser);
+    await page.goto('/login');
+    await page.getByLabel('Email').fill(E2E_USERS.private.email);
+    await page.getByLabel('Password', { exact: true }).fill(E2E_USERS.private.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await waitForPath(page, '/get-started');
+    await expect(page.getByTestId('greeting').textContent()).resolves.toBe('Hello, Ama');
+    await page.getByRole('heading', { name: 'Hello, Welcome to Dialflow' }).waitFor();
+    expect(await page.evaluate(() => [localStorage.getItem('userType'), localStorage.getItem('uuid') !== null])).toEqual(['user', true]);
+    await page.context().close();
+  });
+
+  it('links the login page to register and forgot password', async () => {
+    const page = await openPage(browser);
+    await page.goto('/login');
+    await page.getByRole('link', { name: 'Create an account' }).click();
+    await waitForPath(page, '/register');
+    await page.goto('/login');
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    await waitForPath(page, '/forgot-password');
+    await page.context().close();
+  });
+
+  it('merchant login: spec texts, empty fields, non-merchant refused, merchant signed in', async () => {
+    const page = await openPage(browser);
+    await page.goto('/merchant/login');
+    await page.getByRole('heading', { name: 'Login As Merchant' }).waitFor();
+    await page.getByRole('link', { name: /Forgot password/ }).waitFor();
+    expect(await page.getByRole('link', { name: /Forgot password/ }).getAttribute('href')).toBe('/forgot-password');
+    await page.getByRole('button', { name: 'SIGN IN' }).click();
+    await expect(page.getByTestId('form-alert').textContent()).resolves.toContain('Please fill all the fields');
+
+    await page.getByLabel('Email').fill(E2E_USERS.private.email);
+    await page.getByLabel('Password', { exact: true }).fill(E2E_USERS.private.password);
+    await page.getByRole('button', { name: 'SIGN IN' }).click();
+    await page.getByText('This account is not a merchant account').waitFor();
+
+    await page.getByLabel('Email').fill(E2E_USERS.merchant.email);
+    await page.getByLabel('Password', { exact: true }).fill(E2E_USERS.merchant.password);
+    await page.getByRole('button', { name: 'SIGN IN' }).click();
+    await waitForPath(page, '/get-started');
+    await expect(page.getByTestId('greeting').textContent()).resolves.toBe('Hello, Kofi');
+    await page.context().close();
+  });
+
+  it('registers a new account and signs it in', async () => {
+    const page = await openPage(browser);
+    const email = `new-${Date.now()}@e2e.test`;
+    await page.goto('/register');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByText('Full name is required').waitFor();
+    await page.getByLabel('Full name').fill('Abena Owusu');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Mobile number').fill('233209876543');
+    await page.getByLabel('Company name').fill('Owusu Farms');
+    await page.getByLabel(/^Password/).fill('12345');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByText('Password must be at least 6 characters long.').waitFor();
+    await page.getByLabel(/^Password/).fill('abena-pass-1');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await waitForPath(page, '/get-started');
+    await expect(page.getByTestId('greeting').textContent()).resolves.toBe('Hello, Abena');
+
+    // The same email again is refused with the server's message in the warning box.
+    const again = await openPage(browser);
+    await again.goto('/register');
+    await again.getByLabel('Full name').fill('Abena Owusu');
+    await again.getByLabel('Email').fill(email);
+    await again.getByLabel('Mobile number').fill('233209876543');
+    await again.getByLabel(/^Password/).fill('abena-pass-1');
+    await again.getByRole('button', { name: 'Create account' }).click();
+    await expect(again.getByTestId('form-alert').textContent()).resolves.toContain('An account with this email already exists');
+    await page.context().close();
+    await again.context().close();
+  });
+
+  it('forgot password answers the same for a known and an unknown email', async () => {
+    const page = await openPage(browser);
+    const messages: string[] = [];
+    for (const email of [E2E_USERS.private.email, `nobody-${Date.now()}@e2e.test`]) {
+      await page.goto('/forgot-password');
+      await page.getByLabel('Email').fill(email);
+      await page.getByRole('button', { name: 'Send reset link' }).click();
+      const alert = page.getByTestId('form-alert');
+      await alert.waitFor();
+      messages.push((await alert.textContent()) ?? '');
+    }
+    expect(messages[0]).toContain('If an account exists for this email');
+    expect(messages[1]).toBe(messages[0]);
+    await page.context().close();
+  });
+
+  it('reset password checks the fields and shows the server message for a bad link', async () => {
+    const page = await openPage(browser);
+    await page.goto('/reset-password/not-a-real-token');
+    await page.getByLabel('New password').fill('abc');
+    await page.getByRole('button', { name: 'Reset password' }).click();
+    await page.getByText('New password must be at least 6 characters long.').waitFor();
+    await page.getByLabel('New password').fill('abcdef1');
+    await page.getByLabel('Confirm password').fill('abcdef2');
+    await page.getByRole('button', { name: 'Reset password' }).click();
+    await page.getByText('New password and confirmation do not match.').waitFor();
+    await page.getByLabel('Confirm password').fill('abcdef1');
+    await page.getByRole('button', { name: 'Reset password' }).click();
+    await expect(page.getByTestId('form-alert').textContent()).resolves.toContain('invalid or has expired');
+    await page.context().close();
+  });
+
+  it('logout shows Logging out..., clears the session and goes to /login', async () => {
+    const page = await openPage(browser);
+    const { reply } = await registerAccount('Logout Tester');
+    await storeSession(page, reply);
+    await page.goto('/get-started');
+    await page.getByRole('link', { name: 'Logout' }).click();
+    await page.getByText('Logging out...').waitFor();
+    await waitForPath(page, '/login');
+    expect(await page.evaluate(() => [localStorage.getItem('token'), localStorage.getItem('user')])).toEqual([null, null]);
+    // The server revoked the token, not only the browser forgetting it.
+    const me = await fetch(new URL('/api/auth/me', page.url()), { headers: { authorization: `Bearer ${reply.token}` } });
+    expect(me.status).toBe(401);
+    await page.context().close();
+  });
+
+  it('logout of a merchant goes to /merchant/login', async () => {
+    const page = await openPage(browser);
+    await signIn(page, 'merchant');
+    await page.goto('/logout');
+    await page.getByText('Logging out...').waitFor();
+    await waitForPath(page, '/merchant/login');
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+    await page.context().close();
+  });
+
+  it('sends a visitor without a token from /get-started to /login', async () => {
+    const page = await openPage(browser);
+    await page.goto('/get-started');
+    await waitForPath(page, '/login');
+    await page.goto('/account-profile');
+    await waitForPath(page, '/login');
+    await page.context().close();
+  });
+
+  it('sends the user to /login when the server no longer accepts the stored token', async () => {
+    const page = await openPage(browser);
+    const { reply } = await registerAccount('Stale Token');
+    await storeSession(page, { ...reply, token: 'revoked-or-made-up-token' });
+    await page.goto('/get-started');
+    await waitForPath(page, '/login');
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+    await page.context().close();
+  });
+});
