@@ -1,5 +1,6 @@
 import { createBrowserRouter } from 'react-router';
 import { publicRoutes } from './features/public/public.routes';
 import { consoleRoutes } from './features/console/console.routes';
+import { NotFoundPage } from './components/not-found-page';
 
-export const router = createBrowserRouter([...publicRoutes, ...consoleRoutes]);
+export const router = createBrowserRouter([...publicRoutes, ...consoleRoutes, { path: '*', element: <NotFoundPage /> }]);

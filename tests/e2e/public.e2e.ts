@@ -152,15 +152,26 @@ describeBrowser('public site', () => {
     await page.waitForLoadState('networkidle');
     expect(await page.getByText('Things you can build').count()).toBe(0);
 
+    // The real gallery: the seeded featured templates, each with Clone leading a visitor to an account.
+    // Test Run appears once the template emulator screen exists; until then no link leads nowhere.
     await page.unroute('**/featuredTemplates');
-    const template = { appId: 'tpl-1', appName: 'School fees', description: 'Parents pay fees by mobile money.', flagIcon: 'GH', country: 'Ghana' };
-    await page.route('**/featuredTemplates', (route) => route.fulfill({ json: { status: '00', message: 'OK', data: [template] } }));
     await page.reload();
     const gallery = page.getByRole('region', { name: 'Things you can build' });
-    await visible(gallery.getByRole('heading', { name: 'School fees' }));
-    await visible(gallery.getByText('Parents pay fees by mobile money.'));
-    expect(await gallery.getByRole('link', { name: 'Test Run School fees' }).getAttribute('href')).toBe('/apptemplate/emulator/tpl-1?returnUrl=%2F');
-    await visible(gallery.getByRole('link', { name: 'Clone School fees' }));
+    for (const name of ['Airtime Top-Up', 'Pay a Merchant', 'Community Poll', 'Customer Survey', 'Balance Enquiry', 'Event Registration']) {
+      await visible(gallery.getByRole('heading', { name }));
+      expect(await gallery.getByRole('link', { name: `Clone ${name}` }).getAttribute('href')).toBe('/register');
+    }
+    expect(await gallery.getByRole('link', { name: /^Test Run/ }).count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('shows a page-not-found screen for an unknown address', async () => {
+    const page = await openPage(browser);
+    await page.goto('/no-such-page');
+    await visible(page.getByRole('heading', { name: 'Page not found' }));
+    await screenshot(page, 'public-not-found-desktop');
+    await page.getByRole('link', { name: 'Home' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
     await page.context().close();
   });
 

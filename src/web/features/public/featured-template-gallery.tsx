@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, isOk } from '../../lib/api';
 import { getToken } from '../../lib/session';
+import { hasScreen } from '../../lib/routes';
 
 /** A featured template as GET /featuredTemplates returns it (spec: flag icon, appName, description). */
 export interface FeaturedTemplate {
@@ -38,7 +39,9 @@ function TemplateFlag({ template }: { template: FeaturedTemplate }) {
 export function FeaturedTemplateGallery() {
   const { data: templates = [] } = useQuery({ queryKey: ['featuredTemplates'], queryFn: findFeaturedTemplates, staleTime: 5 * 60_000 });
   if (templates.length === 0) return null;
-  const cloneTarget = getToken() ? '/app-templates' : '/register';
+  // Signed out, Clone starts with an account; signed in, it goes to the templates screen once that exists.
+  const cloneTarget = getToken() ? (hasScreen('/app-templates') ? '/app-templates' : null) : '/register';
+  const canTestRun = hasScreen('/apptemplate/emulator/x');
 
   return (
     <Box component="section" aria-labelledby="templates-heading" py={{ base: 56, sm: 88 }}>
@@ -63,18 +66,21 @@ export function FeaturedTemplateGallery() {
                   {template.description}
                 </Text>
                 <Group gap="sm">
-                  <Button
-                    component={Link}
-                    to={`/apptemplate/emulator/${encodeURIComponent(template.appId)}?returnUrl=${encodeURIComponent('/')}`}
-                    variant="light"
-                    color="teal.9"
-                    aria-label={`Test Run ${template.appName}`}
-                  >
-                    Test Run
-                  </Button>
-                  <Button component={Link} to={cloneTarget} variant="default" aria-label={`Clone ${template.appName}`}>
-                    Clone
-                  </Button>
+                  {canTestRun && (
+                    <Button
+                      component={Link}
+                      to={`/apptemplate/emulator/${encodeURIComponent(template.appId)}?returnUrl=${encodeURIComponent('/')}`}
+                      color="teal.9"
+                      aria-label={`Test Run ${template.appName}`}
+                    >
+                      Test Run
+                    </Button>
+                  )}
+                  {cloneTarget && (
+                    <Button component={Link} to={cloneTarget} variant="default" aria-label={`Clone ${template.appName}`}>
+                      Clone
+                    </Button>
+                  )}
                 </Group>
               </Stack>
             </Card>
