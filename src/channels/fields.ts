@@ -46,7 +46,11 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 /** Lone surrogates become U+FFFD and NUL is dropped: both break JSON consumers and Postgres text. */
+const NEEDS_CLEANING = /[\uD800-\uDFFF\u0000]/;
+
 export function cleanText(text: string): string {
+  // Almost every text is clean: test once before running the two replacements.
+  if (!NEEDS_CLEANING.test(text)) return text;
   return text
     .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
     .replace(/\u0000/g, '');

@@ -26,7 +26,7 @@ describeDb('event sink', () => {
     (await testDb.database.db.select({ n: count() }).from(table).where(eq(table.appId, appId)))[0]!.n;
 
   it('writes in batches and drains everything on close', async () => {
-    const sink = createEventSink(testDb.database.db, log, { flushEveryMs: 60_000, batchSize: 100 });
+    const sink = createEventSink(testDb.database.db, log, { flushEveryMs: 60_000, flushAt: 100_000, batchSize: 100 });
     for (let i = 0; i < 250; i++) sink.push(logLine('drain', 'info', i));
     for (let i = 0; i < 5; i++) sink.push(session('drain', i));
     await sink.close();
@@ -37,7 +37,7 @@ describeDb('event sink', () => {
 
   it('sheds the oldest debug and info lines first when the buffer is full, never sessions or errors', async () => {
     // A buffer of 10 sheddable lines and a flush that never comes until close: the store "cannot keep up".
-    const sink = createEventSink(testDb.database.db, log, { flushEveryMs: 60_000, batchSize: 100_000, maxBuffered: 10 });
+    const sink = createEventSink(testDb.database.db, log, { flushEveryMs: 60_000, flushAt: 100_000, maxBuffered: 10 });
     for (let i = 0; i < 50; i++) sink.push(logLine('shed', i % 2 ? 'debug' : 'info', i));
     for (let i = 0; i < 20; i++) sink.push(logLine('shed', 'error', i));
     for (let i = 0; i < 20; i++) sink.push(session('shed', i));

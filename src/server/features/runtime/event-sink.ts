@@ -1,4 +1,7 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
+import { getTableColumns, getTableName, sql, type SQL } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../../../db/client';
 import { actionResults, appLogs, sessionInputs, sessionRecords } from '../../../db/schema';
 
@@ -8,7 +11,36 @@ export type EventRecord =
   | { table: 'actionResults'; row: typeof actionResults.$inferInsert }
   | { table: 'sessions'; row: typeof sessionRecords.$inferInsert };
 
-const TABLES = { logs: appLogs, inputs: sessionInputs, actionResults, sessions: sessionRecords } as const;
+/**
+ * A batch is sent as one JSON parameter (`jsonb_to_recordset`) rather than a multi-row VALUES list: building
+ * VALUES for hundreds of rows was most of a hop's CPU in the benchmark (bench/README.md), and one parameter
+ * costs the same on PGlite and PostgreSQL.
+ */
+function createBatchInsert(table: PgTable): (rows: Array<Record<string, unknown>>) => SQL {
+  const columns = Object.entries(getTableColumns(table)).filter(([, column]) => column.name !== 'id');
+  const names = columns.map(([, c]) => `"${c.name}"`).join(', ');
+  const types = columns.map(([, c]) => `"${c.name}" ${c.getSQLType()}`).join(', ');
+  const head = sql.raw(`insert into "${getTableName(table)}" (${names}) select ${names} from jsonb_to_recordset(`);
+  const tail = sql.raw(`::jsonb) as x(${types})`);
+  return (rows) => {
+    const records = rows.map((row) => {
+      const record: Record<string, unknown> = {};
+      for (const [key, column] of columns) {
+        const value = row[key] ?? (column.hasDefault ? column.default : null);
+        record[column.name] = value instanceof Date ? value.toISOString() : value;
+      }
+      return record;
+    });
+    return sql`${head}${JSON.stringify(records)}${tail}`;
+  };
+}
+
+const INSERTS = {
+  logs: createBatchInsert(appLogs),
+  inputs: createBatchInsert(sessionInputs),
+  actionResults: createBatchInsert(actionResults),
+  sessions: createBatchInsert(sessionRecords),
+} satisfies Record<EventRecord['table'], unknown>;
 
 export interface EventSinkStats {
   buffered: number;
@@ -31,12 +63,18 @@ export interface EventSink {
 const isSheddable = (r: EventRecord) => r.table === 'logs' && (r.row.level === 'debug' || r.row.level === 'info');
 
 /**
- * Writes events in batches: every `flushEveryMs` or as soon as `batchSize` are waiting. The buffer is
+ * Writes events in batches: every `flushEveryMs` (250) or as soon as `flushAt` (500) are waiting. The buffer is
  * bounded for sheddable lines (`maxBuffered`); past it the oldest debug/info lines go first and are counted.
  */
-export function createEventSink(db: Db, log: FastifyBaseLogger, options: { flushEveryMs?: number; batchSize?: number; maxBuffered?: number } = {}): EventSink {
+export function createEventSink(
+  db: Db,
+  log: FastifyBaseLogger,
+  options: { flushEveryMs?: number; flushAt?: number; batchSize?: number; maxBuffered?: number } = {},
+): EventSink {
   const flushEveryMs = options.flushEveryMs ?? 250;
-  const batchSize = options.batchSize ?? 500;
+  const flushAt = options.flushAt ?? 500;
+  /** Rows per statement. */
+  const batchSize = options.batchSize ?? 100;
   const maxBuffered = options.maxBuffered ?? 20_000;
   const essential: EventRecord[] = [];
   const sheddable: EventRecord[] = [];
@@ -53,7 +91,7 @@ export function createEventSink(db: Db, log: FastifyBaseLogger, options: { flush
     }
     for (const [table, rows] of groups) {
       try {
-        await db.insert(TABLES[table]).values(rows as never[]);
+        await db.execute(INSERTS[table](rows as Array<Record<string, unknown>>));
         counters.written += rows.length;
       } catch (err) {
         counters.failedBatches++;
@@ -62,11 +100,14 @@ export function createEventSink(db: Db, log: FastifyBaseLogger, options: { flush
     }
   }
 
+  // Short batches with a turn of the event loop between them: an embedded database runs on this thread,
+  // and one long write would hold every hop waiting behind it.
   async function drain(): Promise<void> {
     while (essential.length + sheddable.length > 0) {
       const batch = essential.splice(0, batchSize);
       if (batch.length < batchSize) batch.push(...sheddable.splice(0, batchSize - batch.length));
       await writeBatch(batch);
+      await yieldToEventLoop();
     }
   }
 
@@ -91,7 +132,7 @@ export function createEventSink(db: Db, log: FastifyBaseLogger, options: { flush
       } else {
         essential.push(record);
       }
-      if (!isClosed && essential.length + sheddable.length >= batchSize) void flush();
+      if (!isClosed && essential.length + sheddable.length >= flushAt) void flush();
     },
     flush,
     async close() {

@@ -1,0 +1,108 @@
+/**
+ * The server under test: the whole Dialflow server (buildApp, every plugin and route) on an in-memory
+ * PGlite, logging off, sessions in memory or in Redis (BENCH_REDIS_URL). It seeds a user and the
+ * three-menu shop through the HTTP API, deploys it, checks one session end to end, then listens on
+ * 127.0.0.1 and tells the harness its port and app id.
+ */
+import { and, count, eq } from 'drizzle-orm';
+import { buildApp } from '../../src/server/app';
+import { createConfig } from '../../src/server/config';
+import { openDatabase } from '../../src/db/client';
+import { actionResults, appLogs, sessionInputs, sessionRecords } from '../../src/db/schema';
+import { createUser } from '../../src/server/features/auth/auth.service';
+import { reportFailed, reportReady, serveCommands } from './child';
+import { SHOP, atForm, expectedReply } from '../shop';
+
+try {
+  const redisUrl = process.env.BENCH_REDIS_URL || undefined;
+  const ablateSink = process.env.BENCH_ABLATE === 'sink';
+  // Diagnostic `--only=postgres`: a real PostgreSQL (a database the harness made for this run) instead of PGlite.
+  const databaseUrl = process.env.BENCH_DATABASE_URL || undefined;
+  const opened = await openDatabase(databaseUrl ? { url: databaseUrl } : {});
+  await opened.migrate();
+  // Diagnostic only (`--only=nosink`): once seeded, inserts into the event tables are dropped, to measure
+  // what the event sink's database writes cost the hop. The server code is untouched; its db is wrapped.
+  let isSinkStubbed = false;
+  const eventTables = new Set<unknown>([appLogs, sessionInputs, sessionRecords, actionResults]);
+  const db = ablateSink
+    ? new Proxy(opened.db, {
+        get(target, prop) {
+          if (prop === 'insert' && isSinkStubbed) {
+            return (table: unknown) => (eventTables.has(table) ? { values: async () => [] } : target.insert(table as never));
+          }
+          const value = Reflect.get(target, prop, target) as unknown;
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      })
+    : opened.db;
+  const database = { ...opened, db };
+  const app = await buildApp(createConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', REDIS_URL: redisUrl }), { database, logger: false });
+  await app.ready();
+
+  const api = async (method: 'GET' | 'POST', url: string, auth?: Record<string, string>, payload?: object) => {
+    const res = await app.inject({ method, url, headers: auth, payload });
+    const body = res.json();
+    if (res.statusCode !== 200 || body.status !== '00') throw new Error(`${method} ${url} failed (${res.statusCode}): ${res.body}`);
+    return body;
+  };
+
+  const email = 'bench@bench.dialflow';
+  const password = 'bench-secret-123';
+  await createUser(database.db, { fullName: 'Bench User', mobileNumber: '233200000000', email, password });
+  const login = await api('POST', '/api/auth/login', undefined, { email, password });
+  const auth = { authorization: `Bearer ${login.token as string}` };
+
+  // The three-menu shop (same as runtime.int.test.ts): options + valueIn navigation, an isNumeric
+  // validation with an Always goto, and a terminating menu rendering templates from session.inputs.
+  const appId = (await api('POST', '/api/createApp', auth, { ...SHOP.app })).data.appId as string;
+  const menu = async (fields: object) => (await api('POST', '/api/createMenu', auth, { appId, ...fields })).uniqueId as string;
+  const done = await menu(SHOP.done);
+  const amount = await menu({ ...SHOP.amount, switchOperations: [{ ...SHOP.amount.switchOperations[0], actionParam: done }] });
+  await menu({ ...SHOP.product, switchOperations: [{ ...SHOP.product.switchOperations[0], actionParam: amount }] });
+  const deployed = await api('GET', `/api/deployChanges/${appId}`, auth);
+
+  // One session through inject before any load: a wrong screen here means the figures would be meaningless.
+  for (let step = 0; step < 3; step++) {
+    const res = await app.inject({
+      method: 'POST',
+      url: `/ussd/${appId}/live`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: atForm('bench-selfcheck', step, 7),
+    });
+    const want = expectedReply(step, 7);
+    if (res.body !== want) throw new Error(`self-check hop ${step + 1}: expected ${JSON.stringify(want)}, got ${res.statusCode} ${JSON.stringify(res.body)}`);
+  }
+
+  isSinkStubbed = ablateSink;
+
+  serveCommands({
+    server: app.server,
+    async counts() {
+      const started = performance.now();
+      await app.runtime.flushEvents();
+      const flushMs = performance.now() - started;
+      const [sessions] = await db
+        .select({ n: count() })
+        .from(sessionRecords)
+        .where(and(eq(sessionRecords.appId, appId), eq(sessionRecords.status, 'completed')));
+      const [logs] = await db.select({ n: count() }).from(appLogs).where(eq(appLogs.appId, appId));
+      const [inputs] = await db.select({ n: count() }).from(sessionInputs).where(eq(sessionInputs.appId, appId));
+      return { completedSessions: sessions!.n, logRows: logs!.n, inputRows: inputs!.n, flushMs };
+    },
+    async stop() {
+      await app.close();
+      await opened.close();
+    },
+  });
+
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  reportReady({
+    port,
+    appId,
+    info: `Dialflow (${deployed.message}), ${databaseUrl ? 'PostgreSQL' : 'PGlite in memory'}, sessions ${redisUrl ? `in Redis ${redisUrl}` : 'in memory'}, logger off${ablateSink ? ', EVENT WRITES DROPPED (diagnostic)' : ''}`,
+  });
+} catch (err) {
+  reportFailed(err);
+}

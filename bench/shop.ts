@@ -1,0 +1,50 @@
+/**
+ * The benchmarked app and its traffic: the three-menu shop of runtime.int.test.ts, and one Africa's
+ * Talking session (start -> choose -> amount, cumulative `text`) with the screen each hop must answer.
+ * Session `n` picks Airtime or Data and an amount from n, so both labels and many amounts are rendered.
+ */
+export const SHOP = {
+  app: { appName: 'Bench shop', description: 'npm run bench', country: 'ghana', connectionMode: 'existing-shortcode', customShortCode: '*920*55#', useTemplateTag: false },
+  product: {
+    userDefinedName: 'product',
+    displayText: 'Welcome to the shop\n1. Airtime\n2. Data',
+    isFirst: true,
+    switchOperations: [{ operator: 'valueIn', compareVal: '1,2', action: 'goto', actionParam: '' }],
+  },
+  amount: {
+    userDefinedName: 'amount',
+    displayText: 'Enter amount',
+    inputValidations: [{ validationMethod: 'isNumeric', compareValue: '', errorMessage: 'Enter a number' }],
+    switchOperations: [{ operator: 'always', compareVal: '', action: 'goto', actionParam: '' }],
+  },
+  done: {
+    userDefinedName: 'done',
+    displayText: 'You chose {{ session.inputs.productLabel }} for GHS {{ session.inputs.amount }}',
+    terminate: true,
+  },
+};
+
+export const HOPS_PER_SESSION = 3;
+
+const choiceOf = (n: number) => (n % 2 === 0 ? '1' : '2');
+const amountOf = (n: number) => String(10 + (n % 990));
+
+/** The cumulative `text` Africa's Talking sends on hop `step` (0, 1, 2) of session n. */
+export function atText(step: number, n: number): string {
+  if (step === 0) return '';
+  if (step === 1) return choiceOf(n);
+  return `${choiceOf(n)}*${amountOf(n)}`;
+}
+
+export function atForm(sessionId: string, step: number, n: number): string {
+  return `sessionId=${encodeURIComponent(sessionId)}&serviceCode=${encodeURIComponent('*920*55#')}&phoneNumber=%2B233241112222&networkCode=62001&text=${encodeURIComponent(atText(step, n))}`;
+}
+
+export function expectedReply(step: number, n: number): string {
+  if (step === 0) return 'CON Welcome to the shop\n1. Airtime\n2. Data';
+  if (step === 1) return 'CON Enter amount';
+  return `END You chose ${choiceOf(n) === '1' ? 'Airtime' : 'Data'} for GHS ${amountOf(n)}`;
+}
+
+/** The bare server answers the same three requests with a constant. */
+export const BARE_REPLY = 'CON hello';
