@@ -22,6 +22,8 @@ import { registerAppsRoutes } from './features/apps/apps.routes';
 import { registerMenusRoutes } from './features/menus/menus.routes';
 import { registerRuntimeRoutes } from './features/runtime/runtime.routes';
 import { registerSandboxRoutes } from './features/sandbox/sandbox.routes';
+import { registerLogsRoutes } from './features/logs/logs.routes';
+import { registerDashboardRoutes } from './features/dashboard/dashboard.routes';
 import { createRuntime, type Runtime, type StoredSession } from './features/runtime/runtime.service';
 import { createMemorySessionStore, createRedisSessionStore } from './features/runtime/session-store';
 import { createVersionCache } from './features/runtime/version-cache';
@@ -118,6 +120,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerAppsRoutes(app, ctx, guard);
     registerMenusRoutes(app, ctx, guard);
     registerSandboxRoutes(app);
+    registerLogsRoutes(app, ctx, guard, runtime);
+    registerDashboardRoutes(app, ctx, guard, runtime);
   }
 
   registerWebApp(app, config, isConsole);

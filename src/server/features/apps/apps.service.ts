@@ -238,3 +238,14 @@ export async function findLiveVersionNumber(db: Db, appId: string): Promise<numb
   const [row] = await db.select({ number: appVersions.number }).from(appVersions).where(eq(appVersions.appId, appId)).orderBy(desc(appVersions.number)).limit(1);
   return row?.number ?? null;
 }
+
+/**
+ * The app whose logs, debug data and sessions the user may read: their own (or any, for admins). A featured
+ * template's data is shared by everyone who test-runs it, so it is readable only one session at a time.
+ */
+export async function getMonitoredApp(ctx: AppContext, user: AuthUser, appId: string, sessionId?: string): Promise<AppRow> {
+  const app = await getReadableApp(ctx, user, appId);
+  const isOwner = app.userId === user.id || getRoles(user).isAdmin;
+  if (!isOwner && !sessionId) throw notFound('App not found');
+  return app;
+}

@@ -1,0 +1,62 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { envelopeSchema } from '../../../shared/api/envelope';
+import { dashboardSchema, flatSearchSchema, liveItemSchema, searchBodySchema, searchRowSchema, sessionRowSchema } from '../../../shared/api/monitoring.schema';
+import type { AppContext } from '../../context';
+import type { Guard } from '../../plugins/guard';
+import type { Runtime } from '../runtime/runtime.service';
+import { ok } from '../../http';
+import { findLiveSessions, getAppDashboard } from './dashboard.service';
+import { findSessions, searchSessions } from '../sessions/sessions.service';
+
+const appIdParams = z.object({ appId: z.string().min(1).max(64) });
+
+/** Live view, dashboard, finished sessions and search (the spec's paths, some without /api). */
+export function registerDashboardRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard, runtime: Runtime): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['dashboard'];
+
+  r.get('/dashboard/liveView/:appId', {
+    schema: { tags, params: appIdParams, response: { 200: envelopeSchema(z.array(liveItemSchema)) } },
+    preHandler: guard(),
+    handler: async (req) => ok('OK', await findLiveSessions(ctx, req.user, runtime, req.params.appId)),
+  });
+
+  r.get('/api/dashboard/appDashboard/:appId', {
+    schema: { tags, params: appIdParams, response: { 200: envelopeSchema(dashboardSchema) } },
+    preHandler: guard(),
+    handler: async (req) => {
+      await runtime.flushEvents();
+      return ok('OK', await getAppDashboard(ctx, req.user, runtime, req.params.appId));
+    },
+  });
+
+  r.get('/dashboard/completedSessions/:appId', {
+    schema: { tags, params: appIdParams, response: { 200: envelopeSchema(z.array(sessionRowSchema)) } },
+    preHandler: guard(),
+    handler: async (req) => {
+      await runtime.flushEvents();
+      return ok('OK', await findSessions(ctx, req.user, req.params.appId, 'completed'));
+    },
+  });
+
+  r.get('/dashboard/uncompletedSessions/:appId', {
+    schema: { tags, params: appIdParams, response: { 200: envelopeSchema(z.array(sessionRowSchema)) } },
+    preHandler: guard(),
+    handler: async (req) => {
+      await runtime.flushEvents();
+      await runtime.sweepExpired();
+      return ok('OK', await findSessions(ctx, req.user, req.params.appId, 'abandoned'));
+    },
+  });
+
+  r.post('/dashboard/search', {
+    schema: { tags, body: searchBodySchema, response: { 200: envelopeSchema(z.union([z.array(searchRowSchema), flatSearchSchema])) } },
+    preHandler: guard(),
+    handler: async (req) => {
+      await runtime.flushEvents();
+      return ok('OK', await searchSessions(ctx, req.user, req.body));
+    },
+  });
+}

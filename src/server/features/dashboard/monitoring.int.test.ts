@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeDb } from '../../../../tests/support/test-db';
+import { createTestApp, seedUser, type TestApp } from '../../../../tests/support/test-app';
+import { seedApp, seedMenu } from '../../../../tests/support/seed-app';
+
+describeDb('logs, debug, live view, dashboard and sessions', () => {
+  let t: TestApp;
+  let owner: Awaited<ReturnType<typeof seedUser>>;
+  let stranger: Awaited<ReturnType<typeof seedUser>>;
+  let appId: string;
+  const startedAt = Date.now() - 1000;
+
+  const post = (url: string, payload: object, auth = owner.auth) => t.app.inject({ method: 'POST', url, headers: auth, payload });
+  const get = (url: string, auth = owner.auth) => t.app.inject({ method: 'GET', url, headers: auth });
+  const hop = (sessionId: string, text: string, network = '62001') =>
+    t.app.inject({ method: 'POST', url: `/ussd/${appId}/test`, payload: { sessionId, serviceCode: '*920*55#', phoneNumber: `23324${sessionId.length}000111`, networkCode: network, text } });
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    owner = await seedUser(t);
+    stranger = await seedUser(t);
+    appId = await seedApp(t, owner.auth);
+    const done = await seedMenu(t, owner.auth, appId, { userDefinedName: 'done', displayText: 'Thanks {{ session.inputs.nameLabel }}', terminate: true });
+    await seedMenu(t, owner.auth, appId, {
+      userDefinedName: 'name',
+      displayText: 'Pick\n1. Kwame\n2. Akosua',
+      isFirst: true,
+      switchOperations: [{ operator: 'valueIn', compareVal: '1,2', action: 'goto', actionParam: done }],
+    });
+    await hop('done-1', '');
+    await hop('done-1', '2');
+    await hop('done-22', '', '62002');
+    await hop('done-22', '1', '62002');
+    await hop('open-1', '');
+  });
+  afterAll(() => t.close());
+
+  it('streams log lines after a time stamp, and debug inputs of a session', async () => {
+    const all = await post('/streamLogs', { appId, timeStamp: startedAt });
+    expect(all.json().status).toBe('00');
+    const lines = all.json().data as Array<{ logLevel: string; message: string; timestamp: string; sessionId: string }>;
+    expect(lines.length).toBeGreaterThan(5);
+    expect(new Set(lines.map((l) => l.sessionId))).toEqual(new Set(['done-1', 'done-22', 'open-1']));
+    const later = await post('/streamLogs', { appId, timeStamp: lines.at(-1)!.timestamp });
+    expect(later.json().data).toEqual([]);
+
+    const inputs = await post('/debug/userInputs', { appId, sessionId: 'done-1' });
+    expect(inputs.json().data.map((i: { fieldName: string; fieldValue: string }) => [i.fieldName, i.fieldValue])).toEqual([
+      ['name', '2'],
+      ['nameLabel', 'Akosua'],
+    ]);
+    expect((await post('/debug/actionResults', { appId, sessionId: 'done-1' })).json()).toMatchObject({ status: '00', data: [] });
+  });
+
+  it('filters logs by level and menu, orders them by level, and clears them', async () => {
+    const menus = (await get(`/api/getAllMenusLite/${appId}`)).json().data as Array<{ uniqueId: string; userDefinedName: string }>;
+    const nameMenu = menus.find((m) => m.userDefinedName === 'name')!.uniqueId;
+    const all = (await post('/actionlogs/searchLogs', { appId, filterByMenu: false, filterByLevel: false, filterByPlugin: false, level: '', menuId: '', plugin: '' })).json().data;
+    const order = { system: 0, debug: 1, info: 2, error: 3 } as Record<string, number>;
+    const levels = all.map((l: { logLevel: string }) => order[l.logLevel]);
+    expect(levels).toEqual([...levels].sort((a: number, b: number) => a - b));
+    expect(all[0].pluginActionMenu).toMatch(/^.+:.+:.+$/);
+
+    const info = (await post('/actionlogs/searchLogs', { appId, filterByLevel: true, level: 'info' })).json().data;
+    expect(info.length).toBeGreaterThan(0);
+    expect(info.every((l: { logLevel: string }) => l.logLevel === 'info')).toBe(true);
+    const byMenu = (await post('/actionlogs/searchLogs', { appId, filterByMenu: true, menuId: nameMenu })).json().data;
+    expect(byMenu.length).toBeGreaterThan(0);
+    expect(byMenu.every((l: { pluginActionMenu: string }) => l.pluginActionMenu.endsWith(':name'))).toBe(true);
+
+    expect((await post('/actionlogs/clearLogs', { appId }, stranger.auth)).statusCode).toBe(404);
+    expect((await post('/actionlogs/clearLogs', { appId })).json().status).toBe('00');
+    expect((await post('/actionlogs/searchLogs', { appId })).json().data).toEqual([]);
+  });
+
+  it('shows sessions in progress in the live view and counts the dashboard', async () => {
+    const live = (await get(`/dashboard/liveView/${appId}`)).json().data;
+    expect(live).toEqual([expect.objectContaining({ sessionId: 'open-1', menuText: 'Pick\n1. Kwame\n2. Akosua', network: '62001' })]);
+    const dashboard = (await get(`/api/dashboard/appDashboard/${appId}`)).json().data;
+    expect(dashboard).toMatchObject({ connectedSessions: 1, transactions: 0, totalUsers: 2, menuCount: 2 });
+    expect(dashboard.sessionsByHour.reduce((n: number, h: { sessions: number }) => n + h.sessions, 0)).toBe(2);
+    expect(dashboard.sessionsByHour.map((h: { network: string }) => h.network).sort()).toEqual(['62001', '62002']);
+    expect(dashboard.menuOutcomes).toEqual([expect.objectContaining({ menu: 'done', completed: 2, abandoned: 0 })]);
+  });
+
+  it('lists completed sessions with their inputs, and abandoned ones where they stopped', async () => {
+    const done = (await get(`/dashboard/completedSessions/${appId}`)).json().data;
+    expect(done.map((s: { sessionId: string }) => s.sessionId).sort()).toEqual(['done-1', 'done-22']);
+    expect(done.find((s: { sessionId: string }) => s.sessionId === 'done-1').inputs).toEqual({ name: '2', nameLabel: 'Akosua' });
+
+    await t.app.inject({ method: 'POST', url: `/ussd/${appId}/test`, payload: { SessionId: 'hb-9', Type: 'Initiation', Message: '*920*55#', ServiceCode: '920', Operator: 'mtn', Mobile: '233200000009' } });
+    await t.app.inject({ method: 'POST', url: `/ussd/${appId}/test`, payload: { SessionId: 'hb-9', Type: 'Timeout', Message: '', ServiceCode: '920', Operator: 'mtn', Mobile: '233200000009' } });
+    const abandoned = (await get(`/dashboard/uncompletedSessions/${appId}`)).json().data;
+    expect(abandoned).toEqual([expect.objectContaining({ sessionId: 'hb-9', status: 'abandoned', lastMenu: expect.any(String) })]);
+  });
+
+  it('searches by word and by date, flat or not', async () => {
+    const word = (await post('/dashboard/search', { appId, searchBy: 'word', searchQuery: 'akosua', startDate: '', endDate: '', flatResults: false })).json();
+    expect(word.data).toEqual([expect.objectContaining({ inputs: { name: '2', nameLabel: 'Akosua' } })]);
+    const today = new Date().toISOString().slice(0, 10);
+    const byDate = (await post('/dashboard/search', { appId, searchBy: 'date', startDate: today, endDate: today, searchQuery: '', flatResults: true })).json().data;
+    expect(byDate.headers).toEqual(['mobile', 'network', 'date', 'name', 'nameLabel']);
+    expect(byDate.rows.map((r: { nameLabel: string }) => r.nameLabel).sort()).toEqual(['', 'Akosua', 'Kwame']);
+    const noRange = await post('/dashboard/search', { appId, searchBy: 'date', startDate: '', endDate: '' });
+    expect(noRange.json()).toMatchObject({ status: '02', message: 'Please select a date range' });
+    const yesterday = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
+    expect((await post('/dashboard/search', { appId, searchBy: 'date', startDate: yesterday, endDate: yesterday })).json().data).toEqual([]);
+  });
+
+  it("answers another account's app with not found everywhere", async () => {
+    for (const [method, url, payload] of [
+      ['POST', '/streamLogs', { appId }],
+      ['POST', '/actionlogs/searchLogs', { appId }],
+      ['GET', `/dashboard/liveView/${appId}`],
+      ['GET', `/api/dashboard/appDashboard/${appId}`],
+      ['GET', `/dashboard/completedSessions/${appId}`],
+      ['POST', '/dashboard/search', { appId, searchBy: 'word', searchQuery: 'a' }],
+    ] as const) {
+      const res = await t.app.inject({ method, url, headers: stranger.auth, ...(payload ? { payload } : {}) });
+      expect(res.statusCode, url).toBe(404);
+    }
+    // Debug data of one session is readable by its id only for a featured template; this app is not one.
+    expect((await post('/debug/userInputs', { appId, sessionId: 'done-1' }, stranger.auth)).statusCode).toBe(404);
+  });
+});

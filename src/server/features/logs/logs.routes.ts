@@ -1,0 +1,70 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { envelopeSchema, messageSchema } from '../../../shared/api/envelope';
+import {
+  actionResultEntrySchema,
+  debugBodySchema,
+  logEntrySchema,
+  searchLogsBodySchema,
+  streamLogEntrySchema,
+  streamLogsBodySchema,
+  userInputEntrySchema,
+} from '../../../shared/api/monitoring.schema';
+import type { AppContext } from '../../context';
+import type { Guard } from '../../plugins/guard';
+import type { Runtime } from '../runtime/runtime.service';
+import { ok } from '../../http';
+import * as logs from './logs.service';
+
+/** Logs and debug data of an app's sessions (spec: emulator panels, Application Logs). */
+export function registerLogsRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard, runtime: Runtime): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['logs'];
+
+  r.post('/streamLogs', {
+    schema: { tags, body: streamLogsBodySchema, response: { 200: envelopeSchema(z.array(streamLogEntrySchema)) } },
+    preHandler: guard(),
+    handler: async (req) => {
+      await runtime.flushEvents();
+      return ok('OK', await logs.streamLogs(ctx, req.user, req.body));
+    },
+  });
+
+  r.post('/actionlogs/searchLogs', {
+    schema: { tags, body: searchLogsBodySchema, response: { 200: envelopeSchema(z.array(logEntrySchema)) } },
+    preHandler: guard(),
+    handler: async (req) => {
+      await runtime.flushEvents();
+      return ok('OK', await logs.searchLogs(ctx, req.user, req.body));
+    },
+  });
+
+  r.post('/actionlogs/clearLogs', {
+    schema: { tags, body: z.object({ appId: z.string().min(1).max(64) }), response: { 200: messageSchema } },
+    preHandler: guard(),
+    handler: async (req) => {
+      await runtime.flushEvents();
+      const count = await logs.clearLogs(ctx, req.user, req.body.appId);
+      return { status: '00' as const, message: `Logs cleared successfully (${count} lines)` };
+    },
+  });
+
+  r.post('/debug/userInputs', {
+    schema: { tags, body: debugBodySchema, response: { 200: envelopeSchema(z.array(userInputEntrySchema)) } },
+    preHandler: guard(),
+    handler: async (req) => {
+      await runtime.flushEvents();
+      return ok('OK', await logs.findUserInputs(ctx, req.user, req.body.appId, req.body.sessionId));
+    },
+  });
+
+  r.post('/debug/actionResults', {
+    schema: { tags, body: debugBodySchema, response: { 200: envelopeSchema(z.array(actionResultEntrySchema)) } },
+    preHandler: guard(),
+    handler: async (req) => {
+      await runtime.flushEvents();
+      return ok('OK', await logs.findActionResults(ctx, req.user, req.body.appId, req.body.sessionId));
+    },
+  });
+}

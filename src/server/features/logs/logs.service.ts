@@ -1,0 +1,87 @@
+import { and, asc, desc, eq, gt, type SQL } from 'drizzle-orm';
+import { actionResults, appLogs, sessionInputs } from '../../../db/schema';
+import { LOG_LEVEL_ORDER } from '../../../shared/api/monitoring.schema';
+import { invalid, notAllowed } from '../../../shared/errors';
+import type { AppContext } from '../../context';
+import type { AuthUser } from '../auth/auth.service';
+import { getMonitoredApp } from '../apps/apps.service';
+
+const STREAM_LIMIT = 500;
+const SEARCH_LIMIT = 2000;
+
+function toDate(instant: number | string | undefined): Date {
+  if (instant === undefined || instant === '') return new Date(0);
+  const date = typeof instant === 'number' || /^\d+$/.test(instant) ? new Date(Number(instant)) : new Date(instant);
+  if (Number.isNaN(date.getTime())) throw invalid('timeStamp must be a time in milliseconds or an ISO date');
+  return date;
+}
+
+/** New log lines since `timeStamp` (the emulator's polling): oldest first. */
+export async function streamLogs(ctx: AppContext, user: AuthUser, body: { appId: string; timeStamp?: number | string; sessionId?: string }) {
+  const app = await getMonitoredApp(ctx, user, body.appId, body.sessionId);
+  const conditions: SQL[] = [eq(appLogs.appId, app.id), gt(appLogs.createdAt, toDate(body.timeStamp))];
+  if (body.sessionId) conditions.push(eq(appLogs.sessionId, body.sessionId));
+  const rows = await ctx.db.select().from(appLogs).where(and(...conditions)).orderBy(asc(appLogs.createdAt), asc(appLogs.id)).limit(STREAM_LIMIT);
+  return rows.map((r) => ({
+    id: r.id,
+    logLevel: r.level,
+    message: r.message,
+    timestamp: r.createdAt.toISOString(),
+    sessionId: r.sessionId,
+    menu: r.menu,
+    plugin: r.plugin,
+    action: r.action,
+    data: r.data ?? null,
+  }));
+}
+
+/** The Application Logs screen: the newest lines matching the filters, ordered by level ascending. */
+export async function searchLogs(
+  ctx: AppContext,
+  user: AuthUser,
+  body: { appId: string; filterByMenu: boolean; filterByLevel: boolean; filterByPlugin: boolean; level: string; menuId: string; plugin: string },
+) {
+  const app = await getMonitoredApp(ctx, user, body.appId);
+  const conditions: SQL[] = [eq(appLogs.appId, app.id)];
+  if (body.filterByLevel && body.level) conditions.push(eq(appLogs.level, body.level));
+  if (body.filterByPlugin && body.plugin) conditions.push(eq(appLogs.plugin, body.plugin));
+  if (body.filterByMenu && body.menuId) conditions.push(eq(appLogs.menuId, body.menuId));
+  const rows = await ctx.db.select().from(appLogs).where(and(...conditions)).orderBy(desc(appLogs.createdAt), desc(appLogs.id)).limit(SEARCH_LIMIT);
+  return rows
+    .map((r) => ({
+      id: r.id,
+      time: r.createdAt.toISOString(),
+      logLevel: r.level,
+      pluginActionMenu: `${r.plugin ?? '-'}:${r.action ?? '-'}:${r.menu ?? '-'}`,
+      message: r.message,
+      data: r.data ?? null,
+    }))
+    .sort((a, b) => (LOG_LEVEL_ORDER[a.logLevel] ?? 9) - (LOG_LEVEL_ORDER[b.logLevel] ?? 9));
+}
+
+export async function clearLogs(ctx: AppContext, user: AuthUser, appId: string): Promise<number> {
+  const app = await getMonitoredApp(ctx, user, appId);
+  if (app.isTemplate) throw notAllowed('The logs of a featured template cannot be cleared');
+  const deleted = await ctx.db.delete(appLogs).where(eq(appLogs.appId, app.id)).returning({ id: appLogs.id });
+  return deleted.length;
+}
+
+export async function findUserInputs(ctx: AppContext, user: AuthUser, appId: string, sessionId: string) {
+  const app = await getMonitoredApp(ctx, user, appId, sessionId);
+  const rows = await ctx.db
+    .select()
+    .from(sessionInputs)
+    .where(and(eq(sessionInputs.appId, app.id), eq(sessionInputs.sessionId, sessionId)))
+    .orderBy(asc(sessionInputs.id));
+  return rows.map((r) => ({ fieldName: r.fieldName, fieldValue: r.fieldValue, time: r.createdAt.toISOString() }));
+}
+
+export async function findActionResults(ctx: AppContext, user: AuthUser, appId: string, sessionId: string) {
+  const app = await getMonitoredApp(ctx, user, appId, sessionId);
+  const rows = await ctx.db
+    .select()
+    .from(actionResults)
+    .where(and(eq(actionResults.appId, app.id), eq(actionResults.sessionId, sessionId)))
+    .orderBy(asc(actionResults.id));
+  return rows.map((r) => ({ actionName: r.actionName, menuName: r.menuName, actionResult: r.result ?? null, isOk: r.isOk === 1, time: r.createdAt.toISOString() }));
+}

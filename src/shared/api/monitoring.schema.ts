@@ -1,0 +1,84 @@
+import { z } from 'zod';
+
+export const LOG_LEVELS = ['system', 'debug', 'info', 'error'] as const;
+/** Ascending order of the table view ("ordered by level ascending"). */
+export const LOG_LEVEL_ORDER: Record<string, number> = { system: 0, debug: 1, info: 2, error: 3 };
+
+const appId = z.string().min(1).max(64);
+/** Milliseconds since the epoch, or an ISO date. */
+const instant = z.union([z.number(), z.string().max(64)]);
+
+export const streamLogsBodySchema = z.object({ appId, timeStamp: instant.optional(), sessionId: z.string().max(100).optional() });
+export const streamLogEntrySchema = z.object({
+  id: z.number(),
+  logLevel: z.string(),
+  message: z.string(),
+  timestamp: z.string(),
+  sessionId: z.string(),
+  menu: z.string().nullable(),
+  plugin: z.string().nullable(),
+  action: z.string().nullable(),
+  data: z.unknown(),
+});
+
+export const searchLogsBodySchema = z.object({
+  appId,
+  filterByMenu: z.boolean().default(false),
+  filterByLevel: z.boolean().default(false),
+  filterByPlugin: z.boolean().default(false),
+  level: z.string().max(20).default(''),
+  menuId: z.string().max(200).default(''),
+  plugin: z.string().max(40).default(''),
+});
+export const logEntrySchema = z.object({
+  id: z.number(),
+  time: z.string(),
+  logLevel: z.string(),
+  pluginActionMenu: z.string(),
+  message: z.string(),
+  data: z.unknown(),
+});
+
+export const debugBodySchema = z.object({ appId, sessionId: z.string().min(1).max(100) });
+export const userInputEntrySchema = z.object({ fieldName: z.string(), fieldValue: z.string(), time: z.string() });
+export const actionResultEntrySchema = z.object({ actionName: z.string(), menuName: z.string(), actionResult: z.unknown(), isOk: z.boolean(), time: z.string() });
+
+export const liveItemSchema = z.object({ id: z.string(), menuText: z.string(), sessionId: z.string(), network: z.string(), mobile: z.string(), updatedAt: z.string() });
+
+export const dashboardSchema = z.object({
+  connectedSessions: z.number(),
+  transactions: z.number(),
+  totalUsers: z.number(),
+  menuCount: z.number(),
+  /** Sessions that ended in each hour of the last 24, by network. */
+  sessionsByHour: z.array(z.object({ hour: z.string(), network: z.string(), sessions: z.number() })),
+  /** For each menu where sessions stopped: how many ended there completed and how many were abandoned. */
+  menuOutcomes: z.array(z.object({ menuId: z.string(), menu: z.string(), completed: z.number(), abandoned: z.number() })),
+});
+
+export const sessionRowSchema = z.object({
+  id: z.number(),
+  sessionId: z.string(),
+  mobile: z.string(),
+  network: z.string(),
+  createdAt: z.string(),
+  inputs: z.record(z.string(), z.string()),
+  lastMenu: z.string().nullable(),
+  status: z.string(),
+});
+
+export const searchBodySchema = z
+  .object({
+    appId,
+    startDate: z.string().max(64).default(''),
+    endDate: z.string().max(64).default(''),
+    searchBy: z.enum(['date', 'word']).default('date'),
+    searchQuery: z.string().max(200).default(''),
+    flatResults: z.boolean().default(false),
+  })
+  .refine((b) => b.searchBy !== 'date' || (b.startDate && b.endDate), { message: 'Please select a date range', path: ['startDate'] })
+  .refine((b) => b.searchBy !== 'word' || b.searchQuery.trim().length > 0, { message: 'Please enter a word to search for', path: ['searchQuery'] });
+export type SearchBody = z.infer<typeof searchBodySchema>;
+
+export const searchRowSchema = z.object({ mobile: z.string(), network: z.string(), date: z.string(), inputs: z.record(z.string(), z.string()) });
+export const flatSearchSchema = z.object({ headers: z.array(z.string()), rows: z.array(z.record(z.string(), z.string())) });
