@@ -72,5 +72,5 @@ export const sessionRecords = pgTable(
     startedAt: timestamp('started_at', { withTimezone: true, precision: 3 }).notNull(),
     endedAt: timestamp('ended_at', { withTimezone: true, precision: 3 }).notNull(),
   },
-  (t) => [index('session_records_app_ended_idx').on(t.appId, t.status, t.endedAt)],
+  (t) => [index('session_records_app_ended_idx').on(t.appId, t.status, t.endedAt), index('session_records_app_time_idx').on(t.appId, t.endedAt)],
 );

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, lte, sql, type SQL } from 'drizzle-orm';
 import { sessionRecords } from '../../../db/schema';
 import type { SearchBody } from '../../../shared/api/monitoring.schema';
 import { invalid } from '../../../shared/errors';
@@ -51,7 +51,8 @@ export async function searchSessions(ctx: AppContext, user: AuthUser, body: Sear
     conditions.push(gte(sessionRecords.endedAt, parseDate(body.startDate, false)), lte(sessionRecords.endedAt, parseDate(body.endDate, true)));
   } else {
     const pattern = `%${body.searchQuery.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    conditions.push(or(sql`${sessionRecords.mobile} ilike ${pattern}`, sql`${sessionRecords.inputs}::text ilike ${pattern}`)!);
+    // The same expression as the trigram index (migration 0004), so the index answers it.
+    conditions.push(sql`(${sessionRecords.mobile} || ' ' || ${sessionRecords.inputs}::text) ilike ${pattern}`);
   }
   const rows = await ctx.db.select().from(sessionRecords).where(and(...conditions)).orderBy(desc(sessionRecords.endedAt)).limit(SEARCH_LIMIT);
   const results = rows.map((r) => ({ mobile: r.mobile, network: r.network, date: r.endedAt.toISOString(), inputs: r.inputs as Record<string, string> }));

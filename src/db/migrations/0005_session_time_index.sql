@@ -1,0 +1,1 @@
+CREATE INDEX "session_records_app_time_idx" ON "session_records" USING btree ("app_id","ended_at");
