@@ -113,7 +113,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const guard = createGuard(ctx);
   const isConsole = config.MODE !== 'runtime';
   registerHealthRoutes(app, ctx, { pingRedis: redis ? async () => void (await redis.ping()) : undefined, getEventStats: runtime.getEventStats });
-  if (config.MODE !== 'console') registerRuntimeRoutes(app, runtime);
+  if (config.MODE !== 'console') registerRuntimeRoutes(app, ctx, guard, runtime);
   if (isConsole) {
     registerAuthRoutes(app, ctx, guard);
     registerContactRoutes(app, ctx, guard);

@@ -152,16 +152,18 @@ describeBrowser('public site', () => {
     await page.waitForLoadState('networkidle');
     expect(await page.getByText('Things you can build').count()).toBe(0);
 
-    // The real gallery: the seeded featured templates, each with Clone leading a visitor to an account.
-    // Test Run appears once the template emulator screen exists; until then no link leads nowhere.
+    // The real gallery: the seeded featured templates, each with Test Run opening the template emulator
+    // and Clone leading a visitor to an account.
     await page.unroute('**/featuredTemplates');
     await page.reload();
     const gallery = page.getByRole('region', { name: 'Things you can build' });
-    for (const name of ['Airtime Top-Up', 'Pay a Merchant', 'Community Poll', 'Customer Survey', 'Balance Enquiry', 'Event Registration']) {
-      await visible(gallery.getByRole('heading', { name }));
-      expect(await gallery.getByRole('link', { name: `Clone ${name}` }).getAttribute('href')).toBe('/register');
+    const templates = (await (await fetch(`${baseUrl()}/featuredTemplates`)).json()).data as Array<{ appId: string; appName: string }>;
+    expect(templates.map((t) => t.appName)).toEqual(['Airtime Top-Up', 'Pay a Merchant', 'Community Poll', 'Customer Survey', 'Balance Enquiry', 'Event Registration']);
+    for (const { appId, appName } of templates) {
+      await visible(gallery.getByRole('heading', { name: appName }));
+      expect(await gallery.getByRole('link', { name: `Test Run ${appName}` }).getAttribute('href')).toBe(`/apptemplate/emulator/${appId}?returnUrl=%2F`);
+      expect(await gallery.getByRole('link', { name: `Clone ${appName}` }).getAttribute('href')).toBe('/register');
     }
-    expect(await gallery.getByRole('link', { name: /^Test Run/ }).count()).toBe(0);
     await page.context().close();
   });
 

@@ -8,7 +8,11 @@ const appId = z.string().min(1).max(64);
 /** Milliseconds since the epoch, or an ISO date. */
 const instant = z.union([z.number(), z.string().max(64)]);
 
-export const streamLogsBodySchema = z.object({ appId, timeStamp: instant.optional(), sessionId: z.string().max(100).optional() });
+/**
+ * `timeStamp` is the spec's cursor (lines after it). `afterId` is ours and exact: lines written after the
+ * line with that id, so two lines of the same millisecond are never lost between polls.
+ */
+export const streamLogsBodySchema = z.object({ appId, timeStamp: instant.optional(), afterId: z.number().int().min(0).optional(), sessionId: z.string().max(100).optional() });
 export const streamLogEntrySchema = z.object({
   id: z.number(),
   logLevel: z.string(),

@@ -11,7 +11,7 @@ import {
   type CreateAppBody,
 } from '../../../shared/api/apps.schema';
 import { getRoles } from '../../../shared/roles';
-import { invalid, notFound } from '../../../shared/errors';
+import { invalid, notFound, unauthenticated } from '../../../shared/errors';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../auth/auth.service';
 
@@ -248,4 +248,18 @@ export async function getMonitoredApp(ctx: AppContext, user: AuthUser, appId: st
   const isOwner = app.userId === user.id || getRoles(user).isAdmin;
   if (!isOwner && !sessionId) throw notFound('App not found');
   return app;
+}
+
+/**
+ * Who may run an app in the emulator: anyone for a featured template; its owner (or an admin) otherwise.
+ * The gateway URLs stay open (gateways do not sign in); their 128-bit app id is the secret there.
+ */
+export async function checkEmulatorAccess(ctx: AppContext, user: AuthUser | undefined, appId: string): Promise<void> {
+  if (user) {
+    await getReadableApp(ctx, user, appId);
+    return;
+  }
+  const [row] = await ctx.db.select({ isTemplate: apps.isTemplate }).from(apps).where(eq(apps.id, appId));
+  if (!row) throw notFound('App not found');
+  if (!row.isTemplate) throw unauthenticated('Please log in to test this app');
 }

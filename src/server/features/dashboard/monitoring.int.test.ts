@@ -43,6 +43,12 @@ describeDb('logs, debug, live view, dashboard and sessions', () => {
     expect(new Set(lines.map((l) => l.sessionId))).toEqual(new Set(['done-1', 'done-22', 'open-1']));
     const later = await post('/streamLogs', { appId, timeStamp: lines.at(-1)!.timestamp });
     expect(later.json().data).toEqual([]);
+    const afterId = await post('/streamLogs', { appId, afterId: (lines as unknown as Array<{ id: number }>)[2]!.id });
+    expect(afterId.json().data).toHaveLength(lines.length - 3);
+    // Within a session, lines come in the order they happened.
+    const one = lines.filter((l) => l.sessionId === 'done-1').map((l) => (l as unknown as { message: string }).message);
+    expect(one[0]).toMatch(/started/i);
+    expect(one.at(-1)).toMatch(/ended/i);
 
     const inputs = await post('/debug/userInputs', { appId, sessionId: 'done-1' });
     expect(inputs.json().data.map((i: { fieldName: string; fieldValue: string }) => [i.fieldName, i.fieldValue])).toEqual([

@@ -16,12 +16,12 @@ function toDate(instant: number | string | undefined): Date {
   return date;
 }
 
-/** New log lines since `timeStamp` (the emulator's polling): oldest first. */
-export async function streamLogs(ctx: AppContext, user: AuthUser, body: { appId: string; timeStamp?: number | string; sessionId?: string }) {
+/** New log lines since `timeStamp` or `afterId` (the emulator's polling), in the order they were written. */
+export async function streamLogs(ctx: AppContext, user: AuthUser, body: { appId: string; timeStamp?: number | string; afterId?: number; sessionId?: string }) {
   const app = await getMonitoredApp(ctx, user, body.appId, body.sessionId);
-  const conditions: SQL[] = [eq(appLogs.appId, app.id), gt(appLogs.createdAt, toDate(body.timeStamp))];
+  const conditions: SQL[] = [eq(appLogs.appId, app.id), body.afterId !== undefined ? gt(appLogs.id, body.afterId) : gt(appLogs.createdAt, toDate(body.timeStamp))];
   if (body.sessionId) conditions.push(eq(appLogs.sessionId, body.sessionId));
-  const rows = await ctx.db.select().from(appLogs).where(and(...conditions)).orderBy(asc(appLogs.createdAt), asc(appLogs.id)).limit(STREAM_LIMIT);
+  const rows = await ctx.db.select().from(appLogs).where(and(...conditions)).orderBy(asc(appLogs.id)).limit(STREAM_LIMIT);
   return rows.map((r) => ({
     id: r.id,
     logLevel: r.level,

@@ -76,11 +76,20 @@ export function createEventSink(
   /** Rows per statement. */
   const batchSize = options.batchSize ?? 100;
   const maxBuffered = options.maxBuffered ?? 20_000;
-  const essential: EventRecord[] = [];
-  const sheddable: EventRecord[] = [];
+  // One queue in arrival order, so rows get ids in the order things happened; sheddable lines are counted
+  // and, when too many wait, the oldest tenth of them is dropped in one pass.
+  let queue: EventRecord[] = [];
+  let sheddableCount = 0;
   const counters = { written: 0, shed: 0, failedBatches: 0 };
   let flushing: Promise<void> | undefined;
   let isClosed = false;
+
+  function shedOldest(): void {
+    let toDrop = Math.ceil(maxBuffered / 10);
+    counters.shed += toDrop;
+    sheddableCount -= toDrop;
+    queue = queue.filter((record) => !(toDrop > 0 && isSheddable(record) && toDrop--));
+  }
 
   async function writeBatch(batch: EventRecord[]): Promise<void> {
     const groups = new Map<EventRecord['table'], unknown[]>();
@@ -103,9 +112,9 @@ export function createEventSink(
   // Short batches with a turn of the event loop between them: an embedded database runs on this thread,
   // and one long write would hold every hop waiting behind it.
   async function drain(): Promise<void> {
-    while (essential.length + sheddable.length > 0) {
-      const batch = essential.splice(0, batchSize);
-      if (batch.length < batchSize) batch.push(...sheddable.splice(0, batchSize - batch.length));
+    while (queue.length > 0) {
+      const batch = queue.splice(0, batchSize);
+      sheddableCount -= batch.filter(isSheddable).length;
       await writeBatch(batch);
       await yieldToEventLoop();
     }
@@ -123,19 +132,9 @@ export function createEventSink(
 
   return {
     push(record) {
-      if (isSheddable(record)) {
-        if (sheddable.length >= maxBuffered) {
-          // Drop a tenth at once: shifting one line per push is O(n) on a full buffer, exactly when the
-          // server is busiest.
-          const dropped = Math.ceil(maxBuffered / 10);
-          sheddable.splice(0, dropped);
-          counters.shed += dropped;
-        }
-        sheddable.push(record);
-      } else {
-        essential.push(record);
-      }
-      if (!isClosed && essential.length + sheddable.length >= flushAt) void flush();
+      queue.push(record);
+      if (isSheddable(record) && ++sheddableCount > maxBuffered) shedOldest();
+      if (!isClosed && queue.length >= flushAt) void flush();
     },
     flush,
     async close() {
@@ -144,6 +143,6 @@ export function createEventSink(
       await flushing;
       await flush();
     },
-    stats: () => ({ buffered: essential.length + sheddable.length, ...counters }),
+    stats: () => ({ buffered: queue.length, ...counters }),
   };
 }

@@ -103,9 +103,12 @@ describeDb('USSD runtime', () => {
     expect((await at('L-4', '', 'live')).body).toBe('CON New shop\n1. Airtime\n2. Data');
   });
 
-  it('runs the emulator channel in the spec format', async () => {
-    const emu = (session_mode: string, userdata: string) =>
-      t.app.inject({ method: 'POST', url: `/ussd-emulator/${appId}`, payload: { session_id: '20261121101500', userdata, msisdn: '233241234567', session_mode, network_id: 'MTN', appId } });
+  it('runs the emulator channel in the spec format, for the signed-in owner only', async () => {
+    const emu = (session_mode: string, userdata: string, headers: Record<string, string> = owner.auth) =>
+      t.app.inject({ method: 'POST', url: `/ussd-emulator/${appId}`, headers, payload: { session_id: '20261121101500', userdata, msisdn: '233241234567', session_mode, network_id: 'MTN', appId } });
+    expect((await emu('start', '*920*55#', {})).statusCode).toBe(401);
+    const stranger = await seedUser(t);
+    expect((await emu('start', '*920*55#', stranger.auth)).statusCode).toBe(404);
     const start = await emu('start', '*920*55#');
     expect(start.json()).toMatchObject({ session_mode: 'continue' });
     expect(start.json().text).toContain('1. Airtime');

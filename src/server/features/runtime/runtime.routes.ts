@@ -3,6 +3,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { FormattedReply } from '../../../channels';
 import type { Runtime } from './runtime.service';
+import type { AppContext } from '../../context';
+import type { Guard } from '../../plugins/guard';
+import { checkEmulatorAccess } from '../apps/apps.service';
 
 const gatewayQuery = z.object({ gateway: z.string().max(40).optional() }).passthrough();
 
@@ -20,7 +23,8 @@ function send(reply: FastifyReply, formatted: FormattedReply | null) {
  * routes declare their inputs but answer with the adapter's body rather than the envelope; errors (an
  * unreadable request, an unknown app) still get the envelope with 400 or 404.
  */
-export function registerRuntimeRoutes(app: FastifyInstance, runtime: Runtime): void {
+export function registerRuntimeRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard, runtime: Runtime): void {
+  const signedIn = guard();
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.route({
@@ -50,6 +54,13 @@ export function registerRuntimeRoutes(app: FastifyInstance, runtime: Runtime): v
         appId: z.string().max(64).optional(),
       }),
     },
-    handler: async (req, reply) => send(reply, await runtime.handleRequest(req.params.appId, 'test', toGatewayRequest(req), 'emulator')),
+    // Signed in: the caller's own apps and the templates. Signed out: the featured templates only.
+    preHandler: async (req, reply) => {
+      if (req.headers.authorization) await signedIn.call(app, req, reply);
+    },
+    handler: async (req, reply) => {
+      await checkEmulatorAccess(ctx, req.user, req.params.appId);
+      return send(reply, await runtime.handleRequest(req.params.appId, 'test', toGatewayRequest(req), 'emulator'));
+    },
   });
 }

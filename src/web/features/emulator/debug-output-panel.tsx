@@ -1,0 +1,172 @@
+import { Badge, Box, Button, Group, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { IconArrowLeft, IconBug, IconInfoCircle } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import type { ActionResultEntry, UserInputEntry } from './emulator.api';
+import type { DebugList } from './use-debug-output';
+import { LOGS_UNAVAILABLE_NOTE } from './action-logs-panel';
+import classes from './emulator.module.css';
+
+interface DebugOutputPanelProps {
+  msisdn: string;
+  msisdnError: string | null;
+  network: string;
+  /** Locked while a session runs: the server knows the session by this number. */
+  isMsisdnLocked: boolean;
+  sessionId: string | null;
+  /** Debug data needs a signed-in user: a visitor trying a template sees how to get it. */
+  isSignedOut: boolean;
+  userInputs: DebugList<UserInputEntry>;
+  actionResults: DebugList<ActionResultEntry>;
+  onMsisdnChange: (value: string) => void;
+  onBack: () => void;
+}
+
+interface ListStateProps<T> {
+  list: DebugList<T>;
+  sessionId: string | null;
+  isSignedOut: boolean;
+  noun: string;
+  children: (items: T[]) => ReactNode;
+}
+
+function ListState<T>({ list, sessionId, isSignedOut, noun, children }: ListStateProps<T>) {
+  const { result, failure } = list;
+  const items = result?.kind === 'ok' ? result.data : [];
+  return (
+    <Stack gap={6}>
+      {items.length > 0 ? (
+        children(items)
+      ) : (
+        <Box py="md" px="sm" bg="gray.0" style={{ borderRadius: 8, border: '1px dashed var(--mantine-color-gray-3)' }}>
+          <Text size="sm" c="gray.7" ta="center">
+            {isSignedOut
+              ? `Log in to see the ${noun} of your test runs.`
+              : !sessionId
+                ? `Dial the app to see the ${noun} of a session.`
+                : result
+                  ? `No ${noun} in this session yet.`
+                  : `Waiting for the ${noun}…`}
+          </Text>
+          {result?.kind === 'unavailable' && (
+            <Group gap={4} justify="center" mt={4} data-testid="debug-unavailable">
+              <IconInfoCircle size={14} color="var(--mantine-color-orange-8)" aria-hidden="true" />
+              <Text size="xs" c="orange.9">
+                {LOGS_UNAVAILABLE_NOTE}
+              </Text>
+            </Group>
+          )}
+        </Box>
+      )}
+      {failure && (
+        <Text size="xs" c="red.8" role="alert">
+          Could not refresh: {failure}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+/**
+ * The debug output panel (spec: Emulator home): a Back button, the Dial Number (the msisdn sent), the session's
+ * User Inputs (field name, value) and Action Results (action name, menu name, result).
+ */
+export function DebugOutputPanel(props: DebugOutputPanelProps) {
+  const { msisdn, msisdnError, network, isMsisdnLocked, sessionId, isSignedOut, userInputs, actionResults, onMsisdnChange, onBack } = props;
+  return (
+    <Paper component="section" withBorder radius="lg" p="lg" shadow="xs" aria-labelledby="debug-title" data-testid="debug-panel">
+      <Group justify="space-between" mb="md" wrap="nowrap">
+        <Group gap={8} wrap="nowrap">
+          <IconBug size={20} color="var(--mantine-color-teal-8)" aria-hidden="true" />
+          <Title order={2} fz="md" id="debug-title">
+            Debug output
+          </Title>
+        </Group>
+        <Button variant="default" size="xs" leftSection={<IconArrowLeft size={14} />} onClick={onBack}>
+          Back
+        </Button>
+      </Group>
+
+      <Group align="flex-start" gap="md" mb="lg" wrap="wrap">
+        <TextInput
+          label="Dial Number"
+          description={isMsisdnLocked ? 'Locked while a session runs' : `Sent as the msisdn, on network ${network}`}
+          value={msisdn}
+          onChange={(event) => onMsisdnChange(event.currentTarget.value)}
+          readOnly={isMsisdnLocked}
+          error={msisdnError}
+          inputMode="tel"
+          autoComplete="off"
+          w={{ base: '100%', xs: 300 }}
+          styles={{ input: { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' } }}
+        />
+        <Stack gap={4}>
+          <Text size="sm" fw={500}>
+            Session
+          </Text>
+          <Badge variant="light" color={sessionId ? 'teal' : 'gray'} size="lg" radius="sm" ff="monospace" data-testid="debug-session-id" styles={{ label: { textTransform: 'none' } }}>
+            {sessionId ?? 'none yet'}
+          </Badge>
+        </Stack>
+      </Group>
+
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
+        <Stack gap="xs">
+          <Title order={3} fz="sm" c="gray.8">
+            User Inputs
+          </Title>
+          <ListState list={userInputs} sessionId={sessionId} isSignedOut={isSignedOut} noun="user inputs">
+            {(items) => (
+              <Table withTableBorder striped fz="sm" data-testid="debug-user-inputs">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Field</Table.Th>
+                    <Table.Th>Value</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {items.map((item, index) => (
+                    <Table.Tr key={`${item.fieldName}-${index}`}>
+                      <Table.Td ff="monospace">{item.fieldName}</Table.Td>
+                      <Table.Td style={{ overflowWrap: 'anywhere' }}>{item.fieldValue}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            )}
+          </ListState>
+        </Stack>
+        <Stack gap="xs">
+          <Title order={3} fz="sm" c="gray.8">
+            Action Results
+          </Title>
+          <ListState list={actionResults} sessionId={sessionId} isSignedOut={isSignedOut} noun="action results">
+            {(items) => (
+              <Stack gap="xs" data-testid="debug-action-results">
+                {items.map((item, index) => (
+                  <Paper key={`${item.actionName}-${index}`} withBorder radius="md" p="sm">
+                    <Group gap={6} justify="space-between" wrap="nowrap">
+                      <Group gap={6} wrap="nowrap" style={{ minWidth: 0 }}>
+                        {item.isOk !== undefined && (
+                          <Badge size="xs" variant="light" color={item.isOk ? 'teal' : 'red'}>
+                            {item.isOk ? 'ok' : 'failed'}
+                          </Badge>
+                        )}
+                        <Text size="sm" fw={600} ff="monospace" truncate>
+                          {item.actionName}
+                        </Text>
+                      </Group>
+                      <Badge variant="light" color="gray" radius="sm" title="Menu" styles={{ label: { textTransform: 'none' } }}>
+                        {item.menuName}
+                      </Badge>
+                    </Group>
+                    <pre className={classes.resultBlock}>{item.actionResult}</pre>
+                  </Paper>
+                ))}
+              </Stack>
+            )}
+          </ListState>
+        </Stack>
+      </SimpleGrid>
+    </Paper>
+  );
+}

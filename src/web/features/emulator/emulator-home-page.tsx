@@ -1,0 +1,250 @@
+import { Badge, Group, Stack, Text, Title } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
+import { BrandLogo } from '../../components/brand-logo';
+import { UNAUTHORIZED_EVENT } from '../../lib/api';
+import { hasScreen } from '../../lib/routes';
+import { clearSession, getToken } from '../../lib/session';
+import { getEmulatorApp, getTemplateApp, type EmulatorApp } from './emulator.api';
+import { DEFAULT_MSISDN, DEFAULT_NETWORK, MAX_DIAL_LENGTH, isDialKey, isUssdCode, toDialDigits, toMsisdn, toSafeReturnUrl } from './emulator-session';
+import { ActionLogsPanel } from './action-logs-panel';
+import { DebugOutputPanel } from './debug-output-panel';
+import { EmulatorPhoneFrame } from './emulator-phone-frame';
+import { EmulatorStatusPage } from './emulator-status-page';
+import { MenuDisplayModal, MenuRunningIndicator } from './menu-display-modal';
+import { PhoneDialPad } from './phone-dial-pad';
+import { useActionLogs } from './use-action-logs';
+import { useDebugOutput } from './use-debug-output';
+import { useEmulatorSession } from './use-emulator-session';
+import classes from './emulator.module.css';
+
+const LOGIN_PATH = '/login';
+const DIALER_MOBILE_KEY = 'dialerMobile';
+
+/** Where a signed-in user's apps live: the first of these screens that exists. */
+function findAppsHome(): string {
+  return hasScreen('/app-list') ? '/app-list' : '/get-started';
+}
+
+/** The dial pad's home link for an app: its design view when that screen exists (spec: Emulator home). */
+function findAppHome(appId: string): string {
+  const design = `/app/design/${encodeURIComponent(appId)}`;
+  return hasScreen(design) ? design : findAppsHome();
+}
+
+/** The signed-in route has no console layout to catch a 401, so the page does it itself. */
+function useUnauthorizedRedirect(isActive: boolean) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (!isActive) return;
+    function handleUnauthorized() {
+      clearSession();
+      queryClient.clear();
+      navigate(LOGIN_PATH, { replace: true });
+    }
+    window.addEventListener(UNAUTHORIZED_EVENT, handleUnauthorized);
+    return () => window.removeEventListener(UNAUTHORIZED_EVENT, handleUnauthorized);
+  }, [isActive, navigate, queryClient]);
+}
+
+/**
+ * Emulator home for /app/emulator/{appId} (a signed-in user's app, read with the token) and
+ * /apptemplate/emulator/{appId}?returnUrl= (a featured template, no sign-in). Both run outside the console layout.
+ */
+export function EmulatorHomePage({ source }: { source: 'app' | 'template' }) {
+  const { appId = '' } = useParams();
+  const [searchParams] = useSearchParams();
+  const isTemplate = source === 'template';
+  const hasToken = !!getToken();
+  useUnauthorizedRedirect(!isTemplate);
+
+  const lookup = useQuery({
+    queryKey: ['emulator', 'app', source, appId],
+    queryFn: () => (isTemplate ? getTemplateApp(appId) : getEmulatorApp(appId)),
+    enabled: isTemplate || hasToken,
+    retry: false,
+    staleTime: 60_000,
+  });
+
+  if (!isTemplate && !hasToken) return <Navigate to={LOGIN_PATH} replace />;
+
+  const homeUrl = isTemplate ? toSafeReturnUrl(searchParams.get('returnUrl')) : findAppHome(appId);
+  if (lookup.isPending) return <EmulatorStatusPage kind="loading" />;
+  const result = lookup.data;
+  if (!result || result.kind === 'failed') {
+    return <EmulatorStatusPage kind="failed" detail={result?.detail ?? 'unexpected error'} homeUrl={isTemplate ? homeUrl : findAppsHome()} onRetry={() => void lookup.refetch()} />;
+  }
+  if (result.kind === 'not-found') {
+    return <EmulatorStatusPage kind="not-found" appId={appId} isTemplate={isTemplate} homeUrl={isTemplate ? homeUrl : findAppsHome()} />;
+  }
+  return <EmulatorWorkspace key={result.app.appId} app={result.app} homeUrl={homeUrl} isTemplate={isTemplate} />;
+}
+
+function readStoredMsisdn(): string {
+  return localStorage.getItem(DIALER_MOBILE_KEY) || DEFAULT_MSISDN;
+}
+
+const isTypingTarget = (target: EventTarget | null) =>
+  target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+
+function EmulatorWorkspace({ app, homeUrl, isTemplate }: { app: EmulatorApp; homeUrl: string; isTemplate: boolean }) {
+  const navigate = useNavigate();
+  const [number, setNumber] = useState(() => toDialDigits(app.shortCode));
+  const [dialError, setDialError] = useState<string | null>(null);
+  const [msisdn, setMsisdn] = useState(readStoredMsisdn);
+  const [pressedKey, setPressedKey] = useState<string | null>(null);
+  const pressTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+
+  const session = useEmulatorSession({ appId: app.appId, msisdn, network: DEFAULT_NETWORK });
+  // Logs and debug data need a signed-in user; a template's are given out one session at a time.
+  const canReadLogs = !!getToken();
+  const logs = useActionLogs(app.appId, session.sessionId, !canReadLogs ? 'off' : isTemplate ? 'session' : 'always');
+  const debug = useDebugOutput(app.appId, session.sessionId, canReadLogs);
+
+  useEffect(() => {
+    const previous = document.title;
+    document.title = `${app.appName} · Emulator · Dialflow`;
+    return () => {
+      document.title = previous;
+    };
+  }, [app.appName]);
+
+  useEffect(() => () => clearTimeout(pressTimer.current), []);
+
+  const flashKey = useCallback((key: string) => {
+    setPressedKey(key);
+    clearTimeout(pressTimer.current);
+    pressTimer.current = setTimeout(() => setPressedKey(null), 140);
+  }, []);
+
+  const press = useCallback((key: string) => {
+    setDialError(null);
+    setNumber((current) => (current.length >= MAX_DIAL_LENGTH ? current : current + key));
+  }, []);
+
+  const backspace = useCallback(() => {
+    setDialError(null);
+    setNumber((current) => current.slice(0, -1));
+  }, []);
+
+  const { dial: dialSession, phase } = session;
+  const dial = useCallback(() => {
+    if (!number) return setDialError('Type a USSD code to dial');
+    if (!isUssdCode(number)) return setDialError('A USSD code starts with * and ends with #');
+    if (!msisdn) return setDialError('Enter a Dial Number in the debug panel');
+    setDialError(null);
+    void dialSession(number);
+  }, [number, msisdn, dialSession]);
+
+  // Typing on the keyboard works like the keys: digits, * and #, Backspace, Enter to call.
+  useEffect(() => {
+    if (phase !== 'idle') return;
+    function handleKeyDown(event: KeyboardEvent) {
+      if (event.ctrlKey || event.metaKey || event.altKey || isTypingTarget(event.target)) return;
+      if (isDialKey(event.key)) {
+        event.preventDefault();
+        press(event.key);
+        flashKey(event.key);
+      } else if (event.key === 'Backspace') {
+        event.preventDefault();
+        backspace();
+      } else if (event.key === 'Enter' && !(event.target instanceof HTMLButtonElement || event.target instanceof HTMLAnchorElement)) {
+        event.preventDefault();
+        dial();
+      }
+    }
+    window.addEventListener('keydown', handleKeyDown);
+    return () => window.removeEventListener('keydown', handleKeyDown);
+  }, [phase, press, backspace, dial, flashKey]);
+
+  function changeMsisdn(value: string) {
+    const next = toMsisdn(value);
+    setMsisdn(next);
+    if (next) localStorage.setItem(DIALER_MOBILE_KEY, next);
+  }
+
+  function goBack() {
+    const index = (window.history.state as { idx?: number } | null)?.idx ?? 0;
+    if (index > 0) navigate(-1);
+    else navigate(homeUrl || '/');
+  }
+
+  const isSessionOpen = phase !== 'idle' && session.screen?.sessionMode !== 'end';
+  const hint = dialError
+    ? { text: dialError, isError: true }
+    : { text: isTemplate ? 'Press the green key to try this template' : 'Press the green key to run your draft', isError: false };
+
+  return (
+    <main className={classes.page}>
+      <header className={classes.topbar}>
+        <BrandLogo size={30} />
+        <span className={classes.topbarDivider} aria-hidden="true" />
+        <Stack gap={2} style={{ minWidth: 0, flex: 1 }}>
+          <Text size="xs" fw={700} c="teal.9" tt="uppercase" style={{ letterSpacing: '0.08em' }}>
+            {isTemplate ? 'Template test run' : 'Emulator'}
+          </Text>
+          <Group gap="sm" wrap="wrap">
+            <Title order={1} fz={{ base: 20, sm: 24 }} lh={1.2}>
+              {app.appName}
+            </Title>
+            {app.shortCode && (
+              <Badge variant="light" color="teal" radius="sm" size="lg" ff="monospace" styles={{ label: { textTransform: 'none' } }}>
+                {app.shortCode}
+              </Badge>
+            )}
+            <Badge variant="outline" color="gray" radius="sm">
+              {isTemplate ? 'Template' : 'Draft'}
+            </Badge>
+          </Group>
+        </Stack>
+        <Text size="sm" c="gray.7" maw={340} visibleFrom="md">
+          {isTemplate
+            ? 'Dial the template as your customers would, then clone it to make it your own.'
+            : 'The emulator runs your latest saved draft, so you can test changes before you deploy them.'}
+        </Text>
+      </header>
+
+      <div className={classes.layout}>
+        <div className={classes.phoneColumn}>
+          <EmulatorPhoneFrame network={DEFAULT_NETWORK}>
+            <PhoneDialPad
+              number={number}
+              appName={app.appName}
+              hint={hint}
+              pressedKey={pressedKey}
+              homeUrl={homeUrl}
+              isDialling={phase !== 'idle'}
+              onPress={press}
+              onBackspace={backspace}
+              onDial={dial}
+            />
+            {phase === 'waiting' && <MenuRunningIndicator />}
+            {phase === 'open' && session.screen && <MenuDisplayModal screen={session.screen} onSend={(input) => void session.reply(input)} onCancel={session.cancel} />}
+          </EmulatorPhoneFrame>
+          <div className={classes.keyboardHint}>
+            Or type: <span className={classes.kbd}>0–9</span> <span className={classes.kbd}>*</span> <span className={classes.kbd}>#</span>{' '}
+            <span className={classes.kbd}>⌫</span> <span className={classes.kbd}>Enter</span> to call
+          </div>
+        </div>
+
+        <div className={classes.panels}>
+          <ActionLogsPanel lines={logs.lines} status={logs.status} onClear={logs.clear} />
+          <DebugOutputPanel
+            msisdn={msisdn}
+            msisdnError={msisdn ? null : 'Enter the number to dial from'}
+            network={DEFAULT_NETWORK}
+            isMsisdnLocked={isSessionOpen}
+            sessionId={session.sessionId}
+            isSignedOut={!canReadLogs}
+            userInputs={debug.userInputs}
+            actionResults={debug.actionResults}
+            onMsisdnChange={changeMsisdn}
+            onBack={goBack}
+          />
+        </div>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,385 @@
+import { mkdirSync } from 'node:fs';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Browser, Locator, Page, Request } from 'playwright-core';
+import { pathOf, registerAccount, storeSession, waitForPath, type LoginReplyBody } from './accounts';
+import { DESKTOP, PHONE, baseUrl, describeBrowser, launchBrowser, openPage } from './browser';
+
+interface TemplateRow {
+  appId: string;
+  appName: string;
+  shortCode: string;
+}
+
+interface EmulatorBody {
+  session_id: string;
+  userdata: string;
+  msisdn: string;
+  session_mode: string;
+  network_id: string;
+  appId: string;
+}
+
+const POLL_QUESTION = 'Which project should the community fund first?';
+const POLL_THANKS = 'Thank you! Your vote for Street lights has been counted.';
+const SURVEY_QUESTION = 'How happy are you with our service? Reply 1 (poor) to 5 (excellent)';
+const SURVEY_ERROR = 'Reply with a number from 1 to 5';
+const SURVEY_RECOMMEND = 'Would you recommend us to a friend?';
+const UNAVAILABLE_NOTE = 'Logs appear here once logging is available';
+
+const visible = (locator: Locator, timeout = 10_000) => locator.waitFor({ state: 'visible', timeout });
+const hidden = (locator: Locator, timeout = 10_000) => locator.waitFor({ state: 'hidden', timeout });
+
+/** The phone's screen as the customer sees it (the viewport, not the full page, so the modal shows as it looks). */
+async function shot(page: Page, name: string, fullPage = true): Promise<void> {
+  mkdirSync('test-results/screenshots', { recursive: true });
+  await page.waitForTimeout(350); // let the dialog's pop-in finish
+  await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage, animations: 'disabled' });
+}
+
+async function findTemplate(name: string): Promise<TemplateRow> {
+  const res = await fetch(`${baseUrl()}/featuredTemplates`);
+  const reply = (await res.json()) as { status: string; data: TemplateRow[] };
+  const template = reply.data.find((row) => row.appName === name);
+  if (!template) throw new Error(`template ${name} is not seeded`);
+  return template;
+}
+
+async function callApi<T>(token: string, path: string, body: unknown): Promise<{ status: string; message?: string; data?: T; uniqueId?: string }> {
+  const res = await fetch(`${baseUrl()}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
+  return (await res.json()) as { status: string; data?: T; uniqueId?: string };
+}
+
+/** A two-menu app of the user's own: asks a name, thanks them, with a post action that leaves an action result. */
+async function createOwnApp(token: string): Promise<{ appId: string; shortCode: string }> {
+  const shortCode = '*920*55#';
+  const app = await callApi<{ appId: string }>(token, '/api/createApp', {
+    appName: 'Kofi Shop',
+    description: 'A shop on a shortcode',
+    country: 'ghana',
+    connectionMode: 'existing-shortcode',
+    customShortCode: shortCode,
+    shortCode: '',
+    baseShortCode: '',
+    useTemplateTag: false,
+  });
+  if (app.status !== '00' || !app.data) throw new Error(`createApp failed: ${JSON.stringify(app)}`);
+  const appId = app.data.appId;
+  const done = await callApi(token, '/api/createMenu', { appId, userDefinedName: 'done', displayText: 'Thanks {{ session.inputs.name }}, see you soon.', terminate: true });
+  if (done.status !== '00') throw new Error(`createMenu failed: ${JSON.stringify(done)}`);
+  const first = await callApi(token, '/api/createMenu', {
+    appId,
+    isFirst: true,
+    userDefinedName: 'name',
+    displayText: 'Welcome to Kofi Shop\nWhat is your name?',
+    switchOperations: [{ operator: 'always', compareVal: '', action: 'goto', actionParam: done.uniqueId }],
+    actions: [{ actionName: 'greet', actionType: 'post', inheritsPlugin: 'javascript', code: "return { greeting: 'Akwaaba' };" }],
+  });
+  if (first.status !== '00') throw new Error(`createMenu failed: ${JSON.stringify(first)}`);
+  return { appId, shortCode };
+}
+
+const isEmulatorCall = (request: Request) => request.method() === 'POST' && new URL(request.url()).pathname.startsWith('/ussd-emulator/');
+const bodyOf = (request: Request) => request.postDataJSON() as EmulatorBody;
+
+const menuText = (page: Page) => page.getByTestId('menu-text');
+const replyInput = (page: Page) => page.getByRole('textbox', { name: 'Reply' });
+const sendButton = (page: Page) => page.getByRole('button', { name: 'Send', exact: true });
+const cancelButton = (page: Page) => page.getByRole('button', { name: 'Cancel', exact: true });
+const callButton = (page: Page) => page.getByRole('button', { name: 'Call', exact: true });
+
+/** Dials and returns the start request the page sent. */
+async function dial(page: Page): Promise<EmulatorBody> {
+  const [request] = await Promise.all([page.waitForRequest(isEmulatorCall), callButton(page).click()]);
+  await visible(page.getByTestId('menu-display'));
+  return bodyOf(request);
+}
+
+/** Types a reply, sends it and waits for the next screen to show the expected text. */
+async function reply(page: Page, input: string, expected: string): Promise<EmulatorBody> {
+  await replyInput(page).fill(input);
+  const [request] = await Promise.all([page.waitForRequest(isEmulatorCall), sendButton(page).click()]);
+  await visible(menuText(page).getByText(expected, { exact: false }));
+  return bodyOf(request);
+}
+
+describeBrowser('emulator', () => {
+  let browser: Browser;
+  let poll: TemplateRow;
+  let survey: TemplateRow;
+  let owner: { reply: LoginReplyBody };
+  let ownApp: { appId: string; shortCode: string };
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    [poll, survey] = await Promise.all([findTemplate('Community Poll'), findTemplate('Customer Survey')]);
+    owner = await registerAccount('Kofi Mensah');
+    ownApp = await createOwnApp(owner.reply.token);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('runs the Community Poll template: pre-filled shortcode, dial, reply 3, ended session, home link', async () => {
+    const page = await openPage(browser, DESKTOP);
+    await page.goto(`/apptemplate/emulator/${poll.appId}?returnUrl=/`);
+    await expect.poll(() => page.getByTestId('dial-number').textContent()).toBe('*920*13#');
+    expect(poll.shortCode).toBe('*920*13#');
+    await expect.poll(() => page.title()).toContain('Community Poll');
+    // The keypad: 12 keys with the letters under 2-9.
+    for (const [key, letters] of [['2', 'ABC'], ['7', 'PQRS'], ['9', 'WXYZ']]) {
+      expect(await page.locator(`[data-key="${key}"]`).textContent()).toBe(`${key}${letters}`);
+    }
+    expect(await page.getByRole('group', { name: 'Dial pad' }).getByRole('button').count()).toBe(12);
+    await shot(page, 'emulator-desktop-idle');
+
+    const before = new Date();
+    const start = await dial(page);
+    expect(start.session_id).toMatch(/^\d{14}$/);
+    // The id is the local time (yyyyMMddHHmmss) of the dial.
+    const year = start.session_id.slice(0, 4);
+    expect(Number(year)).toBe(before.getFullYear());
+    expect(start).toMatchObject({ session_mode: 'start', userdata: '*920*13#', network_id: 'MTN', appId: poll.appId, msisdn: '233241234567' });
+
+    const lines = await menuText(page).locator(':scope > div').allTextContents();
+    expect(lines).toEqual([POLL_QUESTION, '1. Borehole', '2. School library', '3. Street lights']);
+    await expect.poll(() => replyInput(page).isVisible()).toBe(true);
+    await shot(page, 'emulator-desktop-mid');
+
+    const next = await reply(page, '3', POLL_THANKS);
+    expect(next).toMatchObject({ session_id: start.session_id, session_mode: 'continue', userdata: '3' });
+    expect(await menuText(page).textContent()).toBe(POLL_THANKS);
+    expect(await page.getByTestId('menu-display').getAttribute('data-session-mode')).toBe('end');
+    expect(await replyInput(page).count()).toBe(0);
+    expect(await sendButton(page).count()).toBe(0);
+    await shot(page, 'emulator-desktop-ended');
+
+    await cancelButton(page).click();
+    await hidden(page.getByTestId('menu-display'));
+    expect(await page.getByTestId('dial-home').getAttribute('href')).toBe('/');
+    await page.getByTestId('dial-home').click();
+    await waitForPath(page, '/');
+    await page.context().close();
+  });
+
+  it("opens from the home page gallery's Test Run, with the home link back to /", async () => {
+    const page = await openPage(browser, DESKTOP);
+    await page.goto('/');
+    const gallery = page.getByRole('region', { name: 'Things you can build' });
+    await gallery.getByRole('link', { name: 'Test Run Community Poll' }).click();
+    await waitForPath(page, `/apptemplate/emulator/${poll.appId}`);
+    await expect.poll(() => page.getByTestId('dial-number').textContent()).toBe('*920*13#');
+    expect(await page.getByTestId('dial-home').getAttribute('href')).toBe('/');
+    await page.context().close();
+  });
+
+  it('hides the modal after a reply and shows it again no sooner than 500 ms later', async () => {
+    const page = await openPage(browser, DESKTOP);
+    await page.goto(`/apptemplate/emulator/${poll.appId}?returnUrl=/`);
+    await dial(page);
+    await replyInput(page).fill('1');
+    await sendButton(page).click();
+    const sentAt = Date.now();
+    await hidden(page.getByTestId('menu-display'), 400);
+    await visible(page.getByRole('status').getByText('USSD code running'));
+    await visible(page.getByTestId('menu-display'));
+    expect(Date.now() - sentAt).toBeGreaterThanOrEqual(450);
+    expect(await menuText(page).textContent()).toContain('Borehole has been counted');
+    await page.context().close();
+  });
+
+  it('shows the Customer Survey validation error, goes Back with 0, and Cancel ends the session', async () => {
+    const page = await openPage(browser, DESKTOP);
+    await page.goto(`/apptemplate/emulator/${survey.appId}`);
+    await expect.poll(() => page.getByTestId('dial-number').textContent()).toBe('*920*14#');
+    // No returnUrl: the home link takes the empty value (spec section 2), i.e. it stays on this page.
+    expect(new URL((await page.getByTestId('dial-home').getAttribute('href')) ?? '', baseUrl()).pathname).toBe(`/apptemplate/emulator/${survey.appId}`);
+
+    // Keyboard typing works like the keys: clear, type the code, Enter to call.
+    for (let i = 0; i < 8; i += 1) await page.keyboard.press('Backspace');
+    await expect.poll(() => page.getByTestId('dial-number').textContent()).toBe('Enter a USSD code');
+    await page.keyboard.type('*920*14#');
+    await expect.poll(() => page.getByTestId('dial-number').textContent()).toBe('*920*14#');
+    const [start] = await Promise.all([page.waitForRequest(isEmulatorCall), page.keyboard.press('Enter')]);
+    expect(bodyOf(start)).toMatchObject({ session_mode: 'start', userdata: '*920*14#' });
+    await visible(menuText(page).getByText(SURVEY_QUESTION));
+
+    await reply(page, '9', SURVEY_ERROR);
+    expect(await menuText(page).locator(':scope > div').allTextContents()).toEqual([SURVEY_ERROR, SURVEY_QUESTION]);
+    await reply(page, '4', SURVEY_RECOMMEND);
+    await reply(page, '0', SURVEY_QUESTION);
+    expect(await menuText(page).textContent()).toBe(SURVEY_QUESTION);
+
+    const [end] = await Promise.all([page.waitForRequest(isEmulatorCall), cancelButton(page).click()]);
+    expect(bodyOf(end)).toMatchObject({ session_mode: 'end', session_id: bodyOf(start).session_id });
+    await hidden(page.getByTestId('menu-display'));
+    await page.context().close();
+  });
+
+  it('rejects a number that is not a USSD code without calling the server', async () => {
+    const page = await openPage(browser, DESKTOP);
+    await page.goto(`/apptemplate/emulator/${poll.appId}?returnUrl=/`);
+    await visible(callButton(page));
+    let calls = 0;
+    page.on('request', (request) => {
+      if (isEmulatorCall(request)) calls += 1;
+    });
+    await page.getByRole('button', { name: 'Backspace' }).click(); // '*920*13'
+    await callButton(page).click();
+    await visible(page.getByRole('alert').getByText('A USSD code starts with * and ends with #'));
+    await page.getByRole('button', { name: 'Hash' }).click();
+    await hidden(page.getByRole('alert').getByText('A USSD code starts with'));
+    expect(calls).toBe(0);
+    await page.context().close();
+  });
+
+  it("runs a signed-in user's own app at /app/emulator, with logs, inputs and action results", async () => {
+    const page = await openPage(browser, DESKTOP);
+    await storeSession(page, owner.reply);
+    await page.evaluate(() => localStorage.setItem('dialerMobile', '233209998877'));
+    await page.goto(`/app/emulator/${ownApp.appId}`);
+    await expect.poll(() => page.getByTestId('dial-number').textContent()).toBe(ownApp.shortCode);
+    await visible(page.getByRole('heading', { name: 'Kofi Shop' }));
+    const home = await page.getByTestId('dial-home').getAttribute('href');
+    expect([`/app/design/${ownApp.appId}`, '/app-list', '/get-started']).toContain(home);
+    expect(await page.getByLabel('Dial Number').inputValue()).toBe('233209998877');
+
+    const start = await dial(page);
+    expect(start).toMatchObject({ session_mode: 'start', userdata: '*920*55#', msisdn: '233209998877', appId: ownApp.appId });
+    expect(start.session_id).toMatch(/^\d{14}$/);
+    expect(await menuText(page).locator(':scope > div').allTextContents()).toEqual(['Welcome to Kofi Shop', 'What is your name?']);
+    expect(await page.getByLabel('Dial Number').getAttribute('readonly')).not.toBeNull();
+    expect(await page.getByTestId('debug-session-id').textContent()).toBe(start.session_id);
+    await reply(page, 'Ama', 'Thanks Ama, see you soon.');
+
+    // The panels poll every 2.5 s: the session's log lines, its inputs and the action's result show up.
+    const logs = page.getByTestId('action-logs');
+    await visible(logs.getByText('Session started for 233209998877'), 15_000);
+    await visible(page.getByTestId('debug-user-inputs').getByRole('cell', { name: 'Ama' }), 15_000);
+    await visible(page.getByTestId('debug-action-results').getByText('greet', { exact: true }), 15_000);
+    expect(await logs.locator('[data-level]').first().locator('span').first().textContent()).toBe('1'); // numbered lines
+    const systemLine = logs.locator('[data-level="system"]').first();
+    expect(await systemLine.evaluate((el) => getComputedStyle(el).color)).toBe('rgb(248, 249, 250)'); // system: white
+    const infoLine = logs.locator('[data-level="info"]').first();
+    expect(await infoLine.evaluate((el) => getComputedStyle(el).color)).toBe('rgb(116, 192, 252)'); // info: light blue
+    await shot(page, 'emulator-desktop-signed-in');
+
+    // Filters narrow the lines by level; CLEAR empties the panel.
+    await logs.getByRole('button', { name: 'SYSTEM', exact: true }).click();
+    const levels = await logs.locator('[data-level]').evaluateAll((els) => els.map((el) => el.getAttribute('data-level')));
+    expect(levels.length).toBeGreaterThan(0);
+    expect(new Set(levels)).toEqual(new Set(['system']));
+    await logs.getByRole('button', { name: 'ALL', exact: true }).click();
+    await logs.getByRole('button', { name: 'CLEAR', exact: true }).click();
+    expect(await logs.locator('[data-level]').count()).toBe(0);
+    await visible(logs.getByText('No logs yet'));
+    await page.context().close();
+  });
+
+  it('sends a signed-out visitor of /app/emulator to /login', async () => {
+    const page = await openPage(browser, DESKTOP);
+    await page.goto(`/app/emulator/${ownApp.appId}`);
+    await waitForPath(page, '/login');
+    expect(pathOf(page)).toBe('/login');
+    await page.context().close();
+  });
+
+  it('shows a clear not-found state for an unknown app or template', async () => {
+    const page = await openPage(browser, DESKTOP);
+    await storeSession(page, owner.reply);
+    await page.goto('/app/emulator/no-such-app-123');
+    await visible(page.getByRole('heading', { name: 'App not found' }));
+    await visible(page.getByText('no-such-app-123', { exact: false }));
+    expect(await callButton(page).count()).toBe(0);
+
+    await page.goto('/apptemplate/emulator/no-such-template?returnUrl=/');
+    await visible(page.getByRole('heading', { name: 'Template not found' }));
+    await page.getByRole('link', { name: 'Go back' }).click();
+    await waitForPath(page, '/');
+    await page.context().close();
+  });
+
+  it("turns a network or server error into the spec's ended-session text", async () => {
+    const page = await openPage(browser, DESKTOP);
+    await page.goto(`/apptemplate/emulator/${poll.appId}?returnUrl=/`);
+    await page.route('**/ussd-emulator/**', (route) => route.fulfill({ status: 404, contentType: 'application/json', body: JSON.stringify({ status: '04', message: 'App not found' }) }));
+    await dial(page);
+    expect(await menuText(page).textContent()).toBe('Error making webservice call : App not found');
+    expect(await replyInput(page).count()).toBe(0);
+    expect(await sendButton(page).count()).toBe(0);
+    await cancelButton(page).click();
+
+    await page.unroute('**/ussd-emulator/**');
+    await page.route('**/ussd-emulator/**', (route) => route.abort());
+    await dial(page);
+    expect(await menuText(page).textContent()).toMatch(/^Error making webservice call : .+/);
+    expect(await sendButton(page).count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('degrades the log and debug panels when their calls are missing or failing', async () => {
+    const page = await openPage(browser, DESKTOP);
+    await storeSession(page, owner.reply);
+    const missing = (route: import('playwright-core').Route) =>
+      route.fulfill({ status: 404, contentType: 'application/json', body: JSON.stringify({ status: '04', message: 'No route' }) });
+    await page.route('**/streamLogs', missing);
+    await page.route('**/debug/**', missing);
+    await page.goto(`/app/emulator/${ownApp.appId}`);
+    await visible(page.getByTestId('logs-unavailable').getByText(UNAVAILABLE_NOTE), 10_000);
+    await dial(page);
+    await visible(page.getByTestId('debug-unavailable').first(), 10_000);
+    expect(await page.getByText('Error getting logs').count()).toBe(0);
+
+    // A call that gets no answer is a real failure: the spec's error line, once, not once per poll.
+    await page.unroute('**/streamLogs');
+    await page.route('**/streamLogs', (route) => route.abort());
+    const errorLine = page.getByTestId('action-logs').locator('[data-level="error"]', { hasText: 'Error getting logs>>' });
+    await visible(errorLine, 10_000);
+    await page.waitForTimeout(5_500);
+    expect(await errorLine.count()).toBe(1);
+    expect(await errorLine.evaluate((el) => getComputedStyle(el).color)).toBe('rgb(255, 107, 107)'); // error: red
+    await page.context().close();
+  });
+
+  it('shows a visitor trying a template how to see logs, without calling the sign-in-only endpoints', async () => {
+    const page = await openPage(browser, DESKTOP);
+    let logCalls = 0;
+    page.on('request', (request) => {
+      const path = new URL(request.url()).pathname;
+      if (path === '/streamLogs' || path.startsWith('/debug/')) logCalls += 1;
+    });
+    await page.goto(`/apptemplate/emulator/${poll.appId}?returnUrl=/`);
+    await visible(page.getByTestId('logs-signed-out'));
+    await dial(page);
+    await page.waitForTimeout(3_000);
+    expect(logCalls).toBe(0);
+    await page.context().close();
+  });
+
+  it('stacks the panels under the phone at phone width', async () => {
+    const page = await openPage(browser, PHONE);
+    await storeSession(page, owner.reply);
+    await page.goto(`/apptemplate/emulator/${poll.appId}?returnUrl=/`);
+    await visible(callButton(page));
+    const phone = await page.getByRole('group', { name: 'Dial pad' }).boundingBox();
+    const logs = await page.getByTestId('action-logs').boundingBox();
+    const debug = await page.getByTestId('debug-panel').boundingBox();
+    expect(phone && logs && debug).toBeTruthy();
+    expect(logs!.y).toBeGreaterThan(phone!.y + phone!.height);
+    expect(debug!.y).toBeGreaterThan(logs!.y + logs!.height);
+    // Nothing sticks out sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await shot(page, 'emulator-phone-idle');
+
+    await dial(page);
+    await shot(page, 'emulator-phone-mid', false);
+    await reply(page, '2', 'School library');
+    await page.waitForTimeout(3_000); // one poll of the panels
+    await shot(page, 'emulator-phone-ended');
+    await page.context().close();
+  });
+});
