@@ -92,20 +92,20 @@ describeBrowser('console shell', () => {
     expect(await getStarted.getAttribute('href')).toBe('/get-started');
     expect(await getStarted.getAttribute('aria-current')).toBe('page');
 
-    const createApp = sidebar(page).locator('[data-sidebar-entry="Create App"]');
-    expect(await createApp.getAttribute('aria-disabled')).toBe('true');
-    expect(await createApp.getAttribute('href')).toBeNull();
-    expect(await createApp.textContent()).toContain('Soon');
-    await createApp.hover();
+    const customActions = sidebar(page).locator('[data-sidebar-entry="My Custom Actions"]');
+    expect(await customActions.getAttribute('aria-disabled')).toBe('true');
+    expect(await customActions.getAttribute('href')).toBeNull();
+    expect(await customActions.textContent()).toContain('Soon');
+    await customActions.hover();
     await page.getByRole('tooltip').filter({ hasText: 'Coming soon' }).waitFor();
     // Playwright treats aria-disabled as disabled; force the click to prove nothing happens.
-    await createApp.click({ force: true });
+    await customActions.click({ force: true });
     await page.waitForTimeout(200);
     expect(pathOf(page)).toBe('/get-started');
 
     // No entry links anywhere but to a built screen.
     const hrefs = await sidebar(page).locator('a[href]').evaluateAll((links) => links.map((link) => link.getAttribute('href')));
-    expect(hrefs).toEqual(['/get-started']);
+    expect(hrefs).toEqual(['/get-started', '/create-app', '/app-list', '/app-templates']);
     await page.context().close();
   });
 
@@ -133,7 +133,7 @@ describeBrowser('console shell', () => {
     await merchantPage.context().close();
   });
 
-  it('get started: heading, the four steps, and New App disabled until /create-app exists', async () => {
+  it('get started: heading, the four steps, and New App leading to /create-app', async () => {
     const page = await openPage(browser);
     await signIn(page, 'private');
     await page.goto('/get-started');
@@ -141,10 +141,8 @@ describeBrowser('console shell', () => {
     const steps = await page.locator('section[aria-labelledby="getting-started-heading"] li').allTextContents();
     expect(steps).toHaveLength(4);
     expect(steps.join(' ')).toMatch(/Create an app.*Design your menus.*Test in the emulator.*Deploy/);
-    const newApp = page.getByRole('button', { name: 'New App' });
-    expect(await newApp.getAttribute('aria-disabled')).toBe('true');
-    await newApp.hover();
-    await page.getByRole('tooltip').filter({ hasText: 'Coming soon' }).waitFor();
+    await page.getByRole('link', { name: 'New App' }).click();
+    await waitForPath(page, '/create-app');
     await page.context().close();
   });
 

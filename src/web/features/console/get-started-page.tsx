@@ -1,6 +1,7 @@
 import { Anchor, Badge, Button, Card, Group, Paper, SimpleGrid, Stack, Text, ThemeIcon, Title, Tooltip } from '@mantine/core';
 import { IconBook2, IconDeviceMobile, IconPlus, IconRocket, IconSitemap, IconSquarePlus, type Icon } from '@tabler/icons-react';
 import { Link } from 'react-router';
+import { TemplateFeaturedSection } from '../templates/template-featured-section';
 import { useIsRouteBuilt } from './built-routes';
 import { DOCS_URL } from './console-header';
 import { SOON_TOOLTIP } from './console-sidebar';
@@ -36,7 +37,7 @@ const STEPS: Step[] = [
   },
 ];
 
-/** The logged-in home. Featured templates join this page in a later issue. */
+/** The logged-in home: the New App button, the getting-started steps and the featured templates. */
 export function GetStartedPage() {
   const isBuilt = useIsRouteBuilt();
   const canCreateApp = isBuilt(CREATE_APP_PATH);
@@ -95,6 +96,8 @@ export function GetStartedPage() {
           ))}
         </SimpleGrid>
       </Paper>
+
+      <TemplateFeaturedSection />
 
       <Paper withBorder radius="lg" p="lg">
         <Group gap="md" wrap="nowrap" align="flex-start">

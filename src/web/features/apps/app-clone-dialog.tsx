@@ -1,0 +1,172 @@
+import { Button, Group, Modal, Select, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { APP_MESSAGES } from '../../../shared/api/apps.schema';
+import { FormAlert } from '../../components/form-alert';
+import { isOk } from '../../lib/api';
+import { AppTemplateTagField } from './app-template-tag-field';
+import { APPS_QUERY_KEY, cloneApp, findMerchants, isNetworkFailure, type MerchantAccount } from './apps.api';
+
+/** What the dialog needs of the app being copied: an app from the list, or a featured template. */
+export interface CloneSource {
+  appId: string;
+  appName: string;
+  description: string;
+  useTemplateTag: boolean;
+}
+
+interface AppCloneDialogProps {
+  /** The app to copy; the dialog is open while there is one. */
+  source: CloneSource | null;
+  onClose: () => void;
+  /** Name the copy gets by default: the source's name for templates, '... (copy)' for own apps. */
+  getDefaultName?: (source: CloneSource) => string;
+  /** After a clone: stay here (toast and close), or show the success box and go there after the delay. */
+  redirect?: { path: string; delayMs: number };
+  /** Admins may clone into a merchant's account when the merchant list answers. */
+  canCloneIntoAccount?: boolean;
+}
+
+const MERCHANTS_QUERY_KEY = ['merchants', 'list'] as const;
+
+function describeMerchant(merchant: MerchantAccount): string {
+  const name = merchant.companyName || merchant.fullName || merchant.uuid;
+  return merchant.email ? `${name} (${merchant.email})` : name;
+}
+
+/**
+ * The clone modal of the app lists and the templates page: new name, description and template tag, and for
+ * admins an optional 'Clone into Different Account' picker. Clone stays disabled while that option is on and
+ * no account is chosen (spec section 5).
+ */
+export function AppCloneDialog({ source, onClose, getDefaultName = (s) => `${s.appName} (copy)`, redirect, canCloneIntoAccount = false }: AppCloneDialogProps) {
+  // Keeps the content in place while the modal animates closed.
+  const lastSource = useRef<CloneSource | null>(null);
+  if (source) lastSource.current = source;
+  const shown = source ?? lastSource.current;
+
+  return (
+    <Modal opened={!!source} onClose={onClose} title={shown ? `Clone ${shown.appName}` : 'Clone app'} size="lg" centered>
+      {shown && <CloneForm key={shown.appId} source={shown} onClose={onClose} defaultName={getDefaultName(shown)} redirect={redirect} canCloneIntoAccount={canCloneIntoAccount} />}
+    </Modal>
+  );
+}
+
+interface CloneFormProps {
+  source: CloneSource;
+  onClose: () => void;
+  defaultName: string;
+  redirect?: { path: string; delayMs: number };
+  canCloneIntoAccount: boolean;
+}
+
+function CloneForm({ source, onClose, defaultName, redirect, canCloneIntoAccount }: CloneFormProps) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [appName, setAppName] = useState(defaultName);
+  const [description, setDescription] = useState(source.description);
+  const [useTemplateTag, setUseTemplateTag] = useState(source.useTemplateTag);
+  const [isIntoAccount, setIntoAccount] = useState(false);
+  const [merchantUuid, setMerchantUuid] = useState<string | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const [successMessage, setSuccessMessage] = useState<string | null>(null);
+  const [isSubmitting, setSubmitting] = useState(false);
+  const redirectTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(redirectTimer.current), []);
+
+  // The picker appears only when the merchant list answers '00': without it there is nobody to choose.
+  const { data: merchants } = useQuery({
+    queryKey: MERCHANTS_QUERY_KEY,
+    queryFn: async () => {
+      const reply = await findMerchants();
+      return isOk(reply) && Array.isArray(reply.data) ? reply.data : null;
+    },
+    enabled: canCloneIntoAccount,
+    staleTime: 60_000,
+    retry: false,
+  });
+  const hasAccountPicker = canCloneIntoAccount && !!merchants;
+  const isCloneDisabled = !!successMessage || (isIntoAccount && !merchantUuid);
+
+  async function handleSubmit(event: React.FormEvent) {
+    event.preventDefault();
+    if (!appName.trim() || !description.trim()) {
+      setMessage(APP_MESSAGES.incomplete);
+      return;
+    }
+    setMessage(null);
+    setSubmitting(true);
+    const reply = await cloneApp({
+      appId: source.appId,
+      appName: appName.trim(),
+      description: description.trim(),
+      useTemplateTag,
+      ...(isIntoAccount && merchantUuid ? { merchantUuid } : {}),
+    });
+    if (!isOk(reply)) {
+      setSubmitting(false);
+      setMessage(isNetworkFailure(reply) ? 'An error occurred while cloning the app. Check your connection and try again.' : reply.message || 'The app could not be cloned.');
+      return;
+    }
+    await queryClient.invalidateQueries({ queryKey: APPS_QUERY_KEY });
+    const text = reply.message || 'App cloned successfully';
+    if (redirect) {
+      setSuccessMessage(`${text}. Taking you to your apps…`);
+      redirectTimer.current = setTimeout(() => navigate(redirect.path), redirect.delayMs);
+      return;
+    }
+    setSubmitting(false);
+    notifications.show({ color: 'teal', title: 'App cloned', message: `${appName.trim()} was added${isIntoAccount ? ' to the chosen account' : ' to your apps'}.` });
+    onClose();
+  }
+
+  return (
+    <form onSubmit={handleSubmit} noValidate aria-label="Clone app">
+      <Stack gap="md">
+        <Text size="sm" c="dimmed">
+          The copy gets every menu and action of {source.appName}. Its shortcode stays the same until you change it in the settings.
+        </Text>
+        <FormAlert message={message} onClose={() => setMessage(null)} />
+        <FormAlert message={successMessage} onClose={() => setSuccessMessage(null)} kind="success" />
+        <TextInput label="App Name" withAsterisk maxLength={120} value={appName} onChange={(e) => setAppName(e.currentTarget.value)} name="appName" data-autofocus />
+        <Textarea label="Description" withAsterisk autosize minRows={2} maxRows={5} maxLength={1000} value={description} onChange={(e) => setDescription(e.currentTarget.value)} name="description" />
+        <AppTemplateTagField label="Is Template Formated" checked={useTemplateTag} onChange={setUseTemplateTag} />
+        {hasAccountPicker && (
+          <Stack gap="xs">
+            <Switch
+              label="Clone into Different Account"
+              checked={isIntoAccount}
+              onChange={(e) => {
+                setIntoAccount(e.currentTarget.checked);
+                if (!e.currentTarget.checked) setMerchantUuid(null);
+              }}
+            />
+            {isIntoAccount && (
+              <Select
+                label="Account"
+                placeholder="Search accounts"
+                searchable
+                clearable
+                nothingFoundMessage="No account matches"
+                data={merchants.map((m) => ({ value: m.uuid, label: describeMerchant(m) }))}
+                value={merchantUuid}
+                onChange={setMerchantUuid}
+                comboboxProps={{ withinPortal: true }}
+              />
+            )}
+          </Stack>
+        )}
+        <Group justify="flex-end" gap="sm" mt="xs">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={isSubmitting} disabled={isCloneDisabled}>
+            Clone
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

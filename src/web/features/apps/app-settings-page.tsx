@@ -1,0 +1,237 @@
+import { Anchor, Badge, Button, Card, Group, Paper, Select, SimpleGrid, Skeleton, Stack, Text, Textarea, TextInput, Title, EmptyState } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconArrowLeft, IconLockSquareRounded, IconSearchOff } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { APP_MESSAGES, isValidExistingShortCode, type App } from '../../../shared/api/apps.schema';
+import { FormAlert } from '../../components/form-alert';
+import { isOk } from '../../lib/api';
+import { COUNTRY_OPTIONS } from './app-countries.data';
+import { APP_LIST_PATH, SAVE_REDIRECT_MS } from './app-create-page';
+import { useScrollIntoViewOn } from './use-scroll-into-view-on';
+import { AppTemplateTagField, getShortCodeExamples } from './app-template-tag-field';
+import { AppUrlCopyField } from './app-url-copy-field';
+import { APPS_QUERY_KEY, appQueryKey, getApp, isNetworkFailure, isNotFound, updateApp } from './apps.api';
+
+class AppNotFoundError extends Error {}
+
+interface SettingsValues {
+  appName: string;
+  description: string;
+  country: string;
+  useTemplateTag: boolean;
+  customShortCode: string;
+}
+
+/** The spec's settings checks, in order; the format rule is the create rule the server applies too. */
+export function checkAppSettings(values: SettingsValues, isExisting: boolean, storedShortCode: string): string | null {
+  if (!values.appName.trim() || !values.description.trim() || !values.country) return APP_MESSAGES.incomplete;
+  const shortCode = isExisting ? values.customShortCode.trim() : storedShortCode;
+  if (!shortCode) return APP_MESSAGES.noShortCode;
+  if (!shortCode.includes('#')) return APP_MESSAGES.noHash;
+  if (isExisting && !isValidExistingShortCode(shortCode, values.useTemplateTag)) return APP_MESSAGES.existingFormat;
+  return null;
+}
+
+/** 'Application Settings' (/app-settings/{id}): gateway URLs to copy, and the app's editable fields. */
+export function AppSettingsPage() {
+  const { id = '' } = useParams();
+  const { data: app, error, isPending, refetch } = useQuery({
+    queryKey: appQueryKey(id),
+    queryFn: async (): Promise<App> => {
+      const reply = await getApp(id);
+      if (isOk(reply) && reply.data) return reply.data;
+      if (isNotFound(reply)) throw new AppNotFoundError(reply.message || 'App not found');
+      throw new Error(isNetworkFailure(reply) ? 'An error occurred while loading the app. Check your connection and try again.' : reply.message || 'The app could not be loaded.');
+    },
+    retry: (count, err) => !(err instanceof AppNotFoundError) && count < 1,
+  });
+
+  return (
+    <Stack gap="xl" maw={880}>
+      <div>
+        <Anchor component={Link} to={APP_LIST_PATH} size="sm" c="dimmed">
+          <Group gap={4} component="span">
+            <IconArrowLeft size={14} /> My USSD Apps
+          </Group>
+        </Anchor>
+        <Title order={1} fz={{ base: 26, sm: 32 }} mt={6}>
+          Application Settings
+        </Title>
+        {app && (
+          <Text c="dimmed" mt={6}>
+            {app.appName}
+          </Text>
+        )}
+      </div>
+
+      {isPending && (
+        <Stack gap="lg" aria-busy="true" aria-label="Loading the app">
+          <Skeleton height={150} radius="lg" />
+          <Skeleton height={380} radius="lg" />
+        </Stack>
+      )}
+      {error instanceof AppNotFoundError && (
+        <Paper withBorder radius="lg" p="xl" data-testid="app-not-found">
+          <EmptyState
+            icon={<IconSearchOff size={28} />}
+            withIndicatorBackground
+            title="App not found"
+            description="This app does not exist, was deleted, or belongs to another account."
+          >
+            <EmptyState.Actions>
+              <Button component={Link} to={APP_LIST_PATH} variant="default">
+                Back to My USSD Apps
+              </Button>
+            </EmptyState.Actions>
+          </EmptyState>
+        </Paper>
+      )}
+      {error && !(error instanceof AppNotFoundError) && (
+        <Paper withBorder radius="lg" p="lg">
+          <Text c="red.8">{error.message}</Text>
+          <Button mt="sm" size="xs" variant="default" onClick={() => void refetch()}>
+            Try again
+          </Button>
+        </Paper>
+      )}
+      {app && (
+        <>
+          <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="gateway-urls-heading">
+            <Title order={2} fz="lg" id="gateway-urls-heading">
+              Gateway URLs
+            </Title>
+            <Text size="sm" c="dimmed" mt={4} mb="md">
+              Give these to your USSD provider so it forwards callers' sessions to this app.
+            </Text>
+            <Stack gap="md">
+              <AppUrlCopyField label="Test Url" value={app.testUrl} description="Runs your latest draft, for trying changes." />
+              <AppUrlCopyField
+                label="Production Url"
+                value={app.productionUrl}
+                description={
+                  <Group gap={6} component="span">
+                    Runs the deployed version.
+                    {app.liveVersion ? (
+                      <Badge size="xs" variant="light" color="teal" component="span">
+                        Version {app.liveVersion} live
+                      </Badge>
+                    ) : (
+                      <Badge size="xs" variant="light" color="gray" component="span">
+                        Not deployed yet
+                      </Badge>
+                    )}
+                  </Group>
+                }
+              />
+            </Stack>
+          </Card>
+          <AppSettingsForm key={app.appId} app={app} />
+        </>
+      )}
+    </Stack>
+  );
+}
+
+function AppSettingsForm({ app }: { app: App }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const isExisting = app.connectionMode === 'existing-shortcode';
+  const [values, setValues] = useState<SettingsValues>({
+    appName: app.appName,
+    description: app.description,
+    country: app.country,
+    useTemplateTag: app.useTemplateTag,
+    customShortCode: app.customShortCode || app.shortCode,
+  });
+  const [message, setMessage] = useState<string | null>(null);
+  const [successMessage, setSuccessMessage] = useState<string | null>(null);
+  const [isSaving, setSaving] = useState(false);
+  const redirectTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(redirectTimer.current), []);
+  const [attempt, setAttempt] = useState(0);
+  const alertRef = useScrollIntoViewOn(message || successMessage ? `${attempt}:${message ?? successMessage}` : null);
+  const set = <K extends keyof SettingsValues>(key: K, value: SettingsValues[K]) => setValues((v) => ({ ...v, [key]: value }));
+
+  async function handleSubmit(event: React.FormEvent) {
+    event.preventDefault();
+    setAttempt((n) => n + 1);
+    const problem = checkAppSettings(values, isExisting, app.shortCode);
+    setMessage(problem);
+    if (problem) return;
+    setSaving(true);
+    const customShortCode = values.customShortCode.trim();
+    const reply = await updateApp({
+      ...app,
+      appName: values.appName.trim(),
+      description: values.description.trim(),
+      country: values.country,
+      useTemplateTag: values.useTemplateTag,
+      shortCode: isExisting ? customShortCode : app.shortCode,
+      customShortCode: isExisting ? customShortCode : '',
+    });
+    if (isOk(reply)) {
+      await queryClient.invalidateQueries({ queryKey: APPS_QUERY_KEY });
+      setSuccessMessage(reply.message || 'App updated successfully');
+      notifications.show({ color: 'teal', title: 'Settings saved', message: `${values.appName.trim()} was updated.` });
+      redirectTimer.current = setTimeout(() => navigate(APP_LIST_PATH), SAVE_REDIRECT_MS);
+      return;
+    }
+    setSaving(false);
+    setMessage(isNetworkFailure(reply) ? 'An error occurred while saving the settings. Check your connection and try again.' : reply.message || 'The settings could not be saved.');
+  }
+
+  return (
+    <Card withBorder radius="lg" padding="lg" component="form" onSubmit={handleSubmit} noValidate aria-label="Application Settings">
+      <Title order={2} fz="lg" mb="md">
+        App details
+      </Title>
+      <Stack gap="md">
+        {(message || successMessage) && (
+          <div ref={alertRef} style={{ scrollMarginTop: 80 }}>
+            <FormAlert message={message} onClose={() => setMessage(null)} title="Check the form" />
+            <FormAlert message={successMessage} onClose={() => setSuccessMessage(null)} kind="success" title="Saved" />
+          </div>
+        )}
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+          <TextInput label="App Name" withAsterisk maxLength={120} value={values.appName} onChange={(e) => set('appName', e.currentTarget.value)} name="appName" />
+          <Select label="Country" withAsterisk searchable nothingFoundMessage="No country matches" data={COUNTRY_OPTIONS} value={values.country || null} onChange={(value) => set('country', value ?? '')} name="country" />
+        </SimpleGrid>
+        <Textarea label="Description" withAsterisk autosize minRows={2} maxRows={6} maxLength={1000} value={values.description} onChange={(e) => set('description', e.currentTarget.value)} name="description" />
+        <AppTemplateTagField label="Is Template Formated" checked={values.useTemplateTag} onChange={(checked) => set('useTemplateTag', checked)} />
+        {isExisting ? (
+          <TextInput
+            label="Custom Short Code"
+            description="Start with * and end with #"
+            placeholder={getShortCodeExamples('existing', values.useTemplateTag)}
+            withAsterisk
+            maxLength={100}
+            value={values.customShortCode}
+            onChange={(e) => set('customShortCode', e.currentTarget.value)}
+            name="customShortCode"
+          />
+        ) : (
+          <TextInput
+            label="Short Code"
+            description="Provisioned for this app. To use a different code, create a new app or connect a shortcode you bought."
+            value={app.shortCode}
+            readOnly
+            variant="filled"
+            leftSection={<IconLockSquareRounded size={16} />}
+            name="shortCode"
+            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+          />
+        )}
+        <Group justify="flex-end" mt="xs">
+          <Button variant="default" component={Link} to={APP_LIST_PATH}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={isSaving} disabled={!!successMessage}>
+            Save
+          </Button>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}

@@ -1,0 +1,37 @@
+import { ActionIcon, TextInput, Tooltip } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconCopy } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+
+export const COPY_FAILED = 'Failed to copy to clipboard';
+
+export async function copyToClipboard(text: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(text);
+    notifications.show({ color: 'teal', message: 'Copied', autoClose: 1500 });
+  } catch {
+    notifications.show({ color: 'red', message: COPY_FAILED });
+  }
+}
+
+/** A read-only URL with a copy button (the Test Url and Production Url of Application Settings). */
+export function AppUrlCopyField({ label, value, description }: { label: string; value: string; description?: ReactNode }) {
+  return (
+    <TextInput
+      label={label}
+      description={description}
+      value={value}
+      readOnly
+      onFocus={(event) => event.currentTarget.select()}
+      styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 } }}
+      rightSectionWidth={40}
+      rightSection={
+        <Tooltip label={`Copy ${label}`} withArrow>
+          <ActionIcon variant="subtle" onClick={() => void copyToClipboard(value)} aria-label={`Copy ${label}`}>
+            <IconCopy size={16} />
+          </ActionIcon>
+        </Tooltip>
+      }
+    />
+  );
+}

@@ -1,0 +1,66 @@
+import { Badge, Button, Card, Code, Group, Text, Title, Tooltip } from '@mantine/core';
+import { IconCopy, IconPlayerPlay } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import type { App } from '../../../shared/api/apps.schema';
+import { hasScreen } from '../../lib/routes';
+import { getCountryLabel } from '../apps/app-countries.data';
+
+export const templateEmulatorPath = (appId: string, returnUrl: string) =>
+  `/apptemplate/emulator/${encodeURIComponent(appId)}?returnUrl=${encodeURIComponent(returnUrl)}`;
+
+/** The spec's flag icon: the template's country code, with the country's name for people and screen readers. */
+function TemplateFlagBadge({ template }: { template: App }) {
+  const country = getCountryLabel(template.country);
+  const code = (template.flagIcon || template.country.slice(0, 2)).toUpperCase();
+  return (
+    <Tooltip label={country} withArrow>
+      <Badge variant="light" color="teal" radius="sm" size="lg" aria-label={country} style={{ flexShrink: 0, fontFamily: 'var(--mantine-font-family-monospace)' }}>
+        {code}
+      </Badge>
+    </Tooltip>
+  );
+}
+
+interface TemplateCardProps {
+  template: App;
+  /** Where the emulator's back button returns to. */
+  returnUrl: string;
+  onClone: (template: App) => void;
+}
+
+/** One template: flag, name, description, its shortcode, Test Run (once the emulator exists) and Clone. */
+export function TemplateCard({ template, returnUrl, onClone }: TemplateCardProps) {
+  const emulator = templateEmulatorPath(template.appId, returnUrl);
+  const canTestRun = hasScreen(`/apptemplate/emulator/${encodeURIComponent(template.appId)}`);
+  return (
+    <Card withBorder radius="lg" padding="lg" component="article" aria-label={template.appName} data-template={template.appName} style={{ display: 'flex', flexDirection: 'column' }}>
+      <Group gap="sm" wrap="nowrap" mb="sm">
+        <TemplateFlagBadge template={template} />
+        <Title order={3} fz="lg" lh={1.25}>
+          {template.appName}
+        </Title>
+      </Group>
+      <Text size="sm" c="gray.7" lh={1.55} style={{ flex: 1 }}>
+        {template.description}
+      </Text>
+      <Group gap={6} mt="md">
+        <Text size="xs" c="dimmed">
+          Dial
+        </Text>
+        <Code fz="xs" style={{ overflowWrap: 'anywhere' }}>
+          {template.shortCode}
+        </Code>
+      </Group>
+      <Group gap="sm" mt="md">
+        {canTestRun && (
+          <Button component={Link} to={emulator} size="sm" leftSection={<IconPlayerPlay size={16} />} aria-label={`Test Run ${template.appName}`}>
+            Test Run
+          </Button>
+        )}
+        <Button variant="default" size="sm" leftSection={<IconCopy size={16} />} onClick={() => onClone(template)} aria-label={`Clone ${template.appName}`}>
+          Clone
+        </Button>
+      </Group>
+    </Card>
+  );
+}

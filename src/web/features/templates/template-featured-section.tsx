@@ -1,0 +1,34 @@
+import { Anchor, Group, Stack, Text, Title } from '@mantine/core';
+import { Link } from 'react-router';
+import { useIsRouteBuilt } from '../console/built-routes';
+import { TemplateCardGrid } from './template-card-grid';
+import { TEMPLATES_PATH } from './template-list-page';
+import { useFeaturedTemplates } from './templates.api';
+
+/** The logged-in home's featured templates (spec: Logged-in home). Hidden when none can be loaded. */
+export function TemplateFeaturedSection() {
+  const isBuilt = useIsRouteBuilt();
+  const { data: templates, error } = useFeaturedTemplates();
+  if (error || templates?.length === 0) return null;
+
+  return (
+    <Stack gap="md" component="section" aria-labelledby="featured-templates-heading">
+      <Group justify="space-between" gap="xs" align="flex-end">
+        <div>
+          <Title order={2} fz="lg" id="featured-templates-heading">
+            Featured templates
+          </Title>
+          <Text size="sm" c="dimmed">
+            Start from a working app: try it, then clone it into your account.
+          </Text>
+        </div>
+        {isBuilt(TEMPLATES_PATH) && (
+          <Anchor component={Link} to={TEMPLATES_PATH} size="sm" fw={600}>
+            All templates
+          </Anchor>
+        )}
+      </Group>
+      <TemplateCardGrid returnUrl="/get-started" />
+    </Stack>
+  );
+}
