@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { describe, inject } from 'vitest';
 import { E2E_USERS, type E2eUserKind } from './fixtures';
+import { storeSession, type LoginReplyBody } from './accounts';
 
 export const baseUrl = () => inject('baseUrl');
 
@@ -34,19 +35,7 @@ export async function signIn(page: Page, kind: E2eUserKind): Promise<void> {
   const user = E2E_USERS[kind];
   const path = kind === 'merchant' ? '/api/merchant/login' : '/api/auth/login';
   const res = await fetch(`${baseUrl()}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(user) });
-  const reply = (await res.json()) as { token: string; data: Record<string, unknown> };
+  const reply = (await res.json()) as LoginReplyBody;
   if (!reply.token) throw new Error(`sign-in failed for ${kind}: ${JSON.stringify(reply)}`);
-  await page.goto('/');
-  await page.evaluate((r) => {
-    const u = r.data as { role: string; userType: string; roles: string[]; merchantUser: boolean; merchantUuid: string | null; merchantName: string | null; uuid: string };
-    localStorage.setItem('token', r.token);
-    localStorage.setItem('user', JSON.stringify(u));
-    localStorage.setItem('userRole', u.role);
-    localStorage.setItem('userType', u.userType);
-    localStorage.setItem('roles', JSON.stringify(u.roles));
-    localStorage.setItem('merchantUser', String(u.merchantUser));
-    localStorage.setItem('merchantUuid', u.merchantUuid ?? '');
-    localStorage.setItem('merchantName', u.merchantName ?? '');
-    localStorage.setItem('uuid', u.uuid);
-  }, reply);
+  await storeSession(page, reply);
 }
