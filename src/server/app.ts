@@ -24,11 +24,19 @@ import { registerRuntimeRoutes } from './features/runtime/runtime.routes';
 import { registerSandboxRoutes } from './features/sandbox/sandbox.routes';
 import { registerLogsRoutes } from './features/logs/logs.routes';
 import { registerDashboardRoutes } from './features/dashboard/dashboard.routes';
+import { registerSmsRoutes } from './features/sms/sms.routes';
+import { registerPaymentsRoutes } from './features/payments/payments.routes';
 import { createRuntime, type Runtime, type StoredSession } from './features/runtime/runtime.service';
 import { createMemorySessionStore, createRedisSessionStore } from './features/runtime/session-store';
 import { createVersionCache } from './features/runtime/version-cache';
 import { createEventSink } from './features/runtime/event-sink';
-import { runUnavailableAction } from './features/runtime/unavailable-actions';
+import { createActionRunner } from './features/runtime/action-runner';
+import { createServerRunners } from './features/runtime/runners';
+import { registerCustomActionsRoutes } from './features/custom-actions/custom-actions.routes';
+import { createSendsmsRunner } from '../actions/sendsms';
+import { createPaymentpromptRunner } from '../actions/paymentprompt';
+import { queueSms } from './features/sms/sms.service';
+import { getPaymentProvider, startPayment } from './features/payments/payments.service';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -76,17 +84,24 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const versions = createVersionCache(database.db, redis);
   ctx.versions = versions;
+  const serverRunners = createServerRunners(ctx);
+  const runAction = createActionRunner({
+    ...serverRunners.runners,
+    sendsms: createSendsmsRunner({ queueSms: (sms) => queueSms(ctx, sms) }),
+    paymentprompt: createPaymentpromptRunner({ startPayment: (payment) => startPayment(ctx, getPaymentProvider(ctx.config), payment) }),
+  });
   const runtime = createRuntime(ctx, {
     sessions: redis ? createRedisSessionStore<StoredSession>(redis) : createMemorySessionStore<StoredSession>(),
     versions,
     sink: createEventSink(database.db, app.log),
-    runAction: runUnavailableAction,
+    runAction,
   });
   app.decorate('runtime', runtime);
 
   // One hook, in order: drain the event buffer while the database is still open, then close it.
   app.addHook('onClose', async () => {
     await runtime.close();
+    await serverRunners.close();
     redis?.disconnect();
     if (ownsDatabase) await database.close();
   });
@@ -121,9 +136,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerMenusRoutes(app, ctx, guard);
     registerSandboxRoutes(app);
     registerLogsRoutes(app, ctx, guard, runtime);
+    registerCustomActionsRoutes(app, ctx, guard, serverRunners.tester);
     registerDashboardRoutes(app, ctx, guard, runtime);
   }
 
+  registerSmsRoutes(app, ctx, guard);
+  registerPaymentsRoutes(app, ctx, guard);
   registerWebApp(app, config, isConsole);
   return app;
 }

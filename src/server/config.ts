@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 
 /**
@@ -27,7 +28,34 @@ export const configSchema = z.object({
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().min(3).default('Dialflow <no-reply@dialflow.local>'),
   WEB_DIST: z.string().default('./dist/web'),
-});
+  // Outbound calls from actions (restapi, dbaccess): private, loopback and link-local addresses are refused
+  // unless allowed (self-hosting next to your own systems); host:port pairs listed here are always allowed.
+  ALLOW_PRIVATE_NETWORK: bool.default(false),
+  OUTBOUND_ALLOW_HOSTS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((h) => h.trim()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^[^\s:/]+:\d{1,5}$/, 'host:port pairs separated by commas'))),
+  // SMS (sendsms) and payments (paymentprompt): DESIGN.md section 6. Real providers need their keys (checked below).
+  SMS_PROVIDER: z.enum(['outbox', 'africastalking']).default('outbox'),
+  AT_USERNAME: z.string().min(1).optional(),
+  AT_API_KEY: z.string().min(1).optional(),
+  AT_SMS_URL: z.string().url().default('https://api.africastalking.com/version1/messaging'),
+  SMS_DISPATCH_INTERVAL_MS: z.coerce.number().int().min(0).default(2000),
+  PAYMENT_PROVIDER: z.enum(['sandbox', 'paystack']).default('sandbox'),
+  PAYSTACK_SECRET_KEY: z.string().min(1).optional(),
+  PAYSTACK_BASE_URL: z.string().url().default('https://api.paystack.co'),
+  PAYMENT_CURRENCY: z.string().regex(/^[A-Z]{3}$/, 'A three-letter currency code, e.g. GHS').default('GHS'),
+  SANDBOX_PAYMENT_SECRET: z.string().min(16).default(() => randomBytes(32).toString('hex')),
+})
+  .refine(...requiredWith('AT_USERNAME', 'SMS_PROVIDER', 'africastalking'))
+  .refine(...requiredWith('AT_API_KEY', 'SMS_PROVIDER', 'africastalking'))
+  .refine(...requiredWith('PAYSTACK_SECRET_KEY', 'PAYMENT_PROVIDER', 'paystack'));
+
+/** A real provider chosen without its key fails at boot, listed with every other bad key (`when` runs it anyway). */
+function requiredWith(key: string, selector: string, value: string): [(c: Record<string, unknown>) => boolean, { path: string[]; message: string; when: () => boolean }] {
+  return [(c) => c[selector] !== value || !!c[key], { path: [key], message: `required when ${selector}=${value}`, when: () => true }];
+}
 
 export type Config = z.infer<typeof configSchema>;
 

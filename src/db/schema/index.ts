@@ -3,3 +3,5 @@ export * from './messages';
 export * from './apps';
 export * from './events';
 export * from './transactions';
+export * from './custom-actions';
+export * from './messaging';

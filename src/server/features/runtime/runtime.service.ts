@@ -7,7 +7,18 @@ import {
   type FormattedReply,
   type GatewayRequest,
 } from '../../../channels';
-import { continueSession, startSession, UNAVAILABLE_TEXT, type EngineDeps, type EngineEvent, type Hop, type HopResult, type SessionState } from '../../../engine';
+import {
+  continueSession,
+  startSession,
+  UNAVAILABLE_TEXT,
+  type ActionOutcome,
+  type ActionRequest,
+  type EngineDeps,
+  type EngineEvent,
+  type Hop,
+  type HopResult,
+  type SessionState,
+} from '../../../engine';
 import { notFound } from '../../../shared/errors';
 import type { AppContext } from '../../context';
 import type { EventSink, EventSinkStats } from './event-sink';
@@ -26,7 +37,8 @@ export interface RuntimeDeps {
   sessions: SessionStore<StoredSession>;
   versions: VersionCache;
   sink: EventSink;
-  runAction: EngineDeps['runAction'];
+  /** Runs one action for an app; `owner` is whose outbox, transactions and custom functions it uses. */
+  runAction: (request: ActionRequest, app: { appId: string; ownerId: string }) => Promise<ActionOutcome>;
   /** Inactivity after which a session is over (DESIGN.md: 180 s). */
   sessionTimeoutSeconds?: number;
 }
@@ -49,12 +61,7 @@ const NOT_DEPLOYED_TEXT = 'This service is not available yet. Please try again l
 
 export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
   const ttlSeconds = deps.sessionTimeoutSeconds ?? 180;
-  const engineDeps: EngineDeps = {
-    now: () => ctx.now().getTime(),
-    newId: randomUUID,
-    runAction: deps.runAction,
-    limits: { sessionTimeoutMs: ttlSeconds * 1000 },
-  };
+  const baseDeps = { now: () => ctx.now().getTime(), newId: randomUUID, limits: { sessionTimeoutMs: ttlSeconds * 1000 } };
 
   function recordEvents(events: EngineEvent[], environment: Environment): void {
     for (const e of events) {
@@ -165,6 +172,8 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
       environment,
     };
 
+    const appRef = { appId, ownerId: loaded.ownerId };
+    const engineDeps: EngineDeps = { ...baseDeps, runAction: (request) => deps.runAction(request, appRef) };
     let result: HopResult;
     try {
       result = stored && !stored.state.ended

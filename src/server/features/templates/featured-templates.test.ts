@@ -4,7 +4,6 @@ import { validateMenu } from '../../../shared/app';
 import { getFeaturedTemplates } from './featured-templates';
 import { buildTemplateVersion } from './templates.service';
 import { getSandboxAccount } from '../sandbox/sandbox.routes';
-import { runUnavailableAction } from '../runtime/unavailable-actions';
 
 const templates = getFeaturedTemplates('http://127.0.0.1:3000');
 
@@ -99,7 +98,8 @@ describe('featured templates', () => {
   });
 
   it('ends cleanly with a clear screen when an action cannot run', async () => {
-    const run = await dial('Balance Enquiry', '*920*15#', ['123456'], runUnavailableAction);
+    const unreachable = async () => ({ ok: false as const, error: 'connect ECONNREFUSED' });
+    const run = await dial('Balance Enquiry', '*920*15#', ['123456'], unreachable);
     expect(run.screens[1]).toBe('We could not reach the bank. Please try again later.');
     expect(run.end).toBe(true);
   });

@@ -1,0 +1,353 @@
+/**
+ * The javascript pool: QuickJS in worker threads, one job per worker at a time, a FIFO queue in front, and
+ * watchdogs per running job. The sandbox stops a script itself at its CPU or wall limit; the watchdogs are
+ * for what it cannot stop (long native calls inside QuickJS that never reach its interrupt check): once the
+ * worker thread has used the CPU limit plus a grace (read from /proc on Linux), or the wall deadline plus a
+ * grace has passed, the worker is terminated, the job answered, and a replacement started. A stuck tenant
+ * costs one worker for a moment, never the whole pool.
+ *
+ * Workers start from worker-entry.mjs, which registers tsx inside the thread and imports worker.ts, so the
+ * same code runs under `tsx` (the server) and under vitest, with no build step.
+ *
+ * @example
+ *   const pool = createJavascriptPool({ size: 2 });
+ *   await pool.run({ code: 'return { goto: "balance" }', scope: { session, input: '1', actions: {} } });
+ *   // { ok: true, result: { goto: 'balance' }, logs: [] }
+ */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { DEFAULT_JS_LIMITS, type JsJob, type JsLimits, type JsOutcome, type RunMessage, type WorkerMessage } from './limits';
+import { readThreadCpuMs } from './thread-cpu';
+
+export interface JavascriptPoolOptions {
+  /** Worker threads; default the CPU count, at least 2 and at most 8. */
+  size?: number;
+  /**
+   * Started workers kept idle to take a lost worker's place at once: starting one takes 200-600 ms, during
+   * which the pool would otherwise be a worker short. Default 1.
+   */
+  spares?: number;
+  limits?: Partial<JsLimits>;
+  /** How long past a run's wall deadline the watchdog waits before it terminates the worker. */
+  graceMs?: number;
+  /**
+   * CPU time past the CPU limit after which the watchdog terminates a worker that has not stopped itself
+   * (Linux only; elsewhere the wall deadline is the backstop).
+   */
+  cpuGraceMs?: number;
+}
+
+export interface JavascriptPoolStats {
+  size: number;
+  /** Active workers that have started. */
+  ready: number;
+  /** Started spares. */
+  spares: number;
+  busy: number;
+  queued: number;
+  /** Workers terminated by the watchdog since the pool started. */
+  killed: number;
+  /** Workers that exited on their own (a crash) since the pool started. */
+  crashed: number;
+}
+
+export interface JavascriptPool {
+  readonly limits: Readonly<JsLimits>;
+  /** Never rejects: every failure is an outcome with `ok: false`. */
+  run(job: JsJob): Promise<JsOutcome>;
+  /** Resolves once every worker has loaded QuickJS (server start-up, tests); jobs may be sent before. */
+  ready(): Promise<void>;
+  stats(): JavascriptPoolStats;
+  /** Fails queued and running jobs and terminates the workers. */
+  close(): Promise<void>;
+}
+
+interface PendingJob {
+  id: number;
+  code: string;
+  scopeJson: string;
+  deadline: number;
+  resolve(outcome: JsOutcome): void;
+  queueTimer?: NodeJS.Timeout;
+}
+
+interface Slot {
+  worker: Worker;
+  /** Spares get no jobs until promoted. */
+  role: 'active' | 'spare';
+  state: 'starting' | 'idle' | 'busy' | 'gone';
+  job: PendingJob | null;
+  watchdog: NodeJS.Timeout | null;
+  cpuWatchdog: NodeJS.Timeout | null;
+  /** /proc/self/task/<tid> of the worker thread, when the OS lets us read its CPU time. */
+  taskDir: string | null;
+}
+
+const WORKER_URL = new URL('./worker-entry.mjs', import.meta.url);
+const MAX_DEFAULT_SIZE = 8;
+const MAX_START_FAILURES = 3;
+
+export function createJavascriptPool(options: JavascriptPoolOptions = {}): JavascriptPool {
+  const limits: JsLimits = { ...DEFAULT_JS_LIMITS, ...options.limits };
+  const size = Math.max(1, options.size ?? Math.min(MAX_DEFAULT_SIZE, Math.max(2, availableParallelism())));
+  const spares = Math.max(0, options.spares ?? 1);
+  const graceMs = options.graceMs ?? 250;
+  const cpuGraceMs = options.cpuGraceMs ?? 250;
+  const slots = new Set<Slot>();
+  const queue: PendingJob[] = [];
+  let nextId = 1;
+  let isClosed = false;
+  let killed = 0;
+  let crashed = 0;
+  let startFailures = 0;
+  let lastStartError = '';
+  let readyWaiters: Array<() => void> = [];
+  let respawnTimer: NodeJS.Timeout | null = null;
+
+  function settle(job: PendingJob, outcome: JsOutcome): void {
+    if (job.queueTimer) clearTimeout(job.queueTimer);
+    job.resolve(outcome);
+  }
+
+  function spawn(role: Slot['role']): void {
+    if (isClosed) return;
+    const worker = new Worker(WORKER_URL, {
+      workerData: { limits },
+      // QuickJS keeps its heap in wasm memory, outside these; they bound the thread's own JavaScript. The
+      // larger native stack keeps QuickJS's 512 KiB stack check ahead of V8's own overflow of the thread.
+      resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16, stackSizeMb: 8 },
+    });
+    const slot: Slot = { worker, role, state: 'starting', job: null, watchdog: null, cpuWatchdog: null, taskDir: null };
+    slots.add(slot);
+    worker.unref();
+    worker.on('message', (message: WorkerMessage) => onMessage(slot, message));
+    worker.on('error', (err: unknown) => {
+      const message = err instanceof Error ? err.message : String(err);
+      if (slot.state === 'starting') lastStartError = message;
+      onGone(slot, `Script worker failed: ${message}`);
+    });
+    worker.on('exit', (code) => onGone(slot, `Script worker exited (code ${code})`));
+  }
+
+  function onMessage(slot: Slot, message: WorkerMessage): void {
+    if (slot.state === 'gone') return;
+    if (message.type === 'ready') {
+      startFailures = 0;
+      lastStartError = '';
+      slot.state = 'idle';
+      slot.taskDir = message.tid && readThreadCpuMs(`/proc/self/task/${message.tid}`) !== null ? `/proc/self/task/${message.tid}` : null;
+      if (isAllReady()) {
+        for (const wake of readyWaiters) wake();
+        readyWaiters = [];
+      }
+      dispatch();
+      return;
+    }
+    if (message.type === 'done' && slot.job?.id === message.id) {
+      const job = slot.job;
+      clearWatchdogs(slot);
+      slot.job = null;
+      slot.state = 'idle';
+      slot.worker.unref();
+      settle(job, message.outcome);
+      dispatch();
+    }
+  }
+
+  /** The worker is gone (crashed, exited, or killed by us): answer its job, replace it. */
+  function onGone(slot: Slot, reason: string, isKill = false): void {
+    if (slot.state === 'gone') return;
+    const wasStarting = slot.state === 'starting';
+    slot.state = 'gone';
+    slots.delete(slot);
+    clearWatchdogs(slot);
+    if (slot.job) settle(slot.job, { ok: false, error: reason, logs: [] });
+    slot.job = null;
+    void slot.worker.terminate();
+    if (isClosed) return;
+    if (!wasStarting) {
+      if (!isKill) crashed += 1;
+      const spare = slot.role === 'active' ? [...slots].find((s) => s.role === 'spare') : undefined;
+      if (spare) {
+        spare.role = 'active';
+        dispatch();
+      }
+      spawn(spare ? 'spare' : slot.role);
+      return;
+    }
+    // A worker that cannot even start (a missing package, a broken install) would fail forever: after a few
+    // tries, fail what waits with the reason instead of letting it run into its deadline, and retry slowly.
+    startFailures += 1;
+    if (startFailures >= MAX_START_FAILURES && readyCount() === 0) {
+      const error = `The javascript sandbox is unavailable: ${lastStartError || reason}`;
+      for (const job of queue.splice(0)) settle(job, { ok: false, error, logs: [] });
+    }
+    if (startFailures < MAX_START_FAILURES) {
+      spawn(slot.role);
+    } else if (!respawnTimer) {
+      const delay = Math.min(30_000, 1000 * 2 ** (startFailures - MAX_START_FAILURES));
+      respawnTimer = setTimeout(() => {
+        respawnTimer = null;
+        const count = (role: Slot['role']) => [...slots].filter((s) => s.role === role).length;
+        while (count('active') < size) spawn('active');
+        while (count('spare') < spares) spawn('spare');
+      }, delay);
+      respawnTimer.unref();
+    }
+  }
+
+  function clearWatchdogs(slot: Slot): void {
+    if (slot.watchdog) clearTimeout(slot.watchdog);
+    if (slot.cpuWatchdog) clearTimeout(slot.cpuWatchdog);
+    slot.watchdog = null;
+    slot.cpuWatchdog = null;
+  }
+
+  /** Terminates a worker that holds a job past a limit; the job is answered with `outcome`. */
+  function kill(slot: Slot, job: PendingJob, outcome: JsOutcome): void {
+    if (slot.job !== job) return;
+    killed += 1;
+    slot.job = null;
+    settle(job, outcome);
+    onGone(slot, outcome.ok ? '' : outcome.error, true);
+  }
+
+  /**
+   * QuickJS checks for interrupts every so many bytecode operations, so a script that spends its time in
+   * long native calls (`for (;;) Array.from({ length: 1e6 })`) can run far past its CPU limit without being
+   * asked to stop. Watching the worker thread's CPU time from here catches it at the limit plus a grace.
+   */
+  function watchCpu(slot: Slot, job: PendingJob): void {
+    const taskDir = slot.taskDir;
+    const cpuAtStart = taskDir ? readThreadCpuMs(taskDir) : null;
+    if (!taskDir || cpuAtStart === null) return;
+    const check = (): void => {
+      if (slot.job !== job) return;
+      const used = (readThreadCpuMs(taskDir) ?? cpuAtStart) - cpuAtStart;
+      if (used >= limits.cpuMs + cpuGraceMs) {
+        kill(slot, job, { ok: false, error: `Script used more than ${limits.cpuMs} ms of CPU`, logs: [] });
+        return;
+      }
+      slot.cpuWatchdog = setTimeout(check, Math.max(20, limits.cpuMs + cpuGraceMs - used));
+    };
+    slot.cpuWatchdog = setTimeout(check, limits.cpuMs + cpuGraceMs);
+  }
+
+  function isAllReady(): boolean {
+    let started = 0;
+    for (const slot of slots) if (slot.state !== 'starting') started += 1;
+    return started === size + spares && slots.size === size + spares;
+  }
+
+  function readyCount(): number {
+    let n = 0;
+    for (const slot of slots) if (slot.role === 'active' && (slot.state === 'idle' || slot.state === 'busy')) n += 1;
+    return n;
+  }
+
+  function dispatch(): void {
+    for (const slot of slots) {
+      if (slot.state !== 'idle' || slot.role !== 'active') continue;
+      const job = takeNextJob();
+      if (!job) return;
+      start(slot, job);
+    }
+  }
+
+  function takeNextJob(): PendingJob | undefined {
+    for (;;) {
+      const job = queue.shift();
+      if (!job) return undefined;
+      if (job.deadline - Date.now() > 0) return job;
+      settle(job, timedOutWaiting());
+    }
+  }
+
+  function start(slot: Slot, job: PendingJob): void {
+    if (job.queueTimer) clearTimeout(job.queueTimer);
+    job.queueTimer = undefined;
+    // The wall limit counts from the start of the run; time spent queued counts only against the job's deadline.
+    const deadline = Math.min(job.deadline, Date.now() + limits.wallMs);
+    slot.state = 'busy';
+    slot.job = job;
+    slot.worker.ref();
+    slot.watchdog = setTimeout(() => kill(slot, job, { ok: false, error: 'Script timed out', timedOut: true, logs: [] }), deadline - Date.now() + graceMs);
+    watchCpu(slot, job);
+    const message: RunMessage = { type: 'run', id: job.id, code: job.code, scopeJson: job.scopeJson, limits, deadline };
+    slot.worker.postMessage(message);
+  }
+
+  function run(job: JsJob): Promise<JsOutcome> {
+    if (isClosed) return Promise.resolve({ ok: false, error: 'The javascript pool is closed', logs: [] });
+    if (typeof job.code !== 'string') return Promise.resolve({ ok: false, error: 'Script code must be a string', logs: [] });
+    if (job.code.length > limits.codeChars) {
+      return Promise.resolve({ ok: false, error: `Script is longer than ${limits.codeChars} characters`, logs: [] });
+    }
+    let scopeJson: string;
+    try {
+      scopeJson = JSON.stringify({ session: job.scope.session ?? null, input: job.scope.input ?? null, actions: job.scope.actions ?? {} });
+    } catch (err) {
+      return Promise.resolve({ ok: false, error: `The script input is not JSON: ${(err as Error).message}`, logs: [] });
+    }
+    const deadline = job.deadline ?? Date.now() + limits.wallMs;
+    if (deadline <= Date.now()) return Promise.resolve(timedOutWaiting());
+    if (startFailures >= MAX_START_FAILURES && readyCount() === 0) {
+      return Promise.resolve({ ok: false, error: `The javascript sandbox is unavailable: ${lastStartError}`, logs: [] });
+    }
+    return new Promise<JsOutcome>((resolve) => {
+      const pending: PendingJob = { id: nextId++, code: job.code, scopeJson, deadline, resolve };
+      queue.push(pending);
+      dispatch();
+      if (queue.includes(pending)) {
+        // Waits for a worker no longer than its deadline. Idle workers are unref'd, so this timer is also
+        // what keeps a process alive while a job waits for a worker that is still starting.
+        pending.queueTimer = setTimeout(() => {
+          const index = queue.indexOf(pending);
+          if (index === -1) return;
+          queue.splice(index, 1);
+          settle(pending, timedOutWaiting());
+        }, deadline - Date.now());
+      }
+    });
+  }
+
+  function ready(): Promise<void> {
+    if (isAllReady()) return Promise.resolve();
+    return new Promise((resolve) => readyWaiters.push(resolve));
+  }
+
+  async function close(): Promise<void> {
+    if (isClosed) return;
+    isClosed = true;
+    if (respawnTimer) clearTimeout(respawnTimer);
+    for (const job of queue.splice(0)) settle(job, { ok: false, error: 'The javascript pool is closed', logs: [] });
+    const exits: Promise<number>[] = [];
+    for (const slot of [...slots]) {
+      clearWatchdogs(slot);
+      if (slot.job) settle(slot.job, { ok: false, error: 'The javascript pool is closed', logs: [] });
+      slot.job = null;
+      slot.state = 'gone';
+      exits.push(slot.worker.terminate());
+    }
+    slots.clear();
+    for (const wake of readyWaiters) wake();
+    readyWaiters = [];
+    await Promise.allSettled(exits);
+  }
+
+  function stats(): JavascriptPoolStats {
+    let busy = 0;
+    for (const slot of slots) if (slot.state === 'busy') busy += 1;
+    let readySpares = 0;
+    for (const slot of slots) if (slot.role === 'spare' && slot.state === 'idle') readySpares += 1;
+    return { size, ready: readyCount(), spares: readySpares, busy, queued: queue.length, killed, crashed };
+  }
+
+  for (let i = 0; i < size; i += 1) spawn('active');
+  for (let i = 0; i < spares; i += 1) spawn('spare');
+  return { limits, run, ready, stats, close };
+}
+
+function timedOutWaiting(): JsOutcome {
+  return { ok: false, error: 'Script timed out waiting for a free worker', timedOut: true, logs: [] };
+}

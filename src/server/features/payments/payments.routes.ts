@@ -1,0 +1,100 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { envelopeSchema } from '../../../shared/api/envelope';
+import { notFound } from '../../../shared/errors';
+import type { AppContext } from '../../context';
+import { ok } from '../../http';
+import type { Guard } from '../../plugins/guard';
+import { callbackAnswerSchema, paymentReferenceSchema, sandboxDecisionSchema, transactionSchema, transactionsQuerySchema } from './payments.schema';
+import { decideSandboxPayment, findTransactions, getPaymentProvider, getSandboxTransaction, handlePaymentCallback, isSandboxProvider, toTransaction } from './payments.service';
+import { renderCheckoutPage } from './sandbox-checkout-page';
+
+const CALLBACK_MESSAGES = {
+  settled: 'OK',
+  duplicate: 'Already processed',
+  already_settled: 'Already settled',
+  ignored: 'OK',
+  unknown_reference: 'Unknown reference',
+} as const;
+
+const CHECKOUT_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+/**
+ * Payment callbacks (every mode: providers call them), the sandbox checkout page (when the sandbox is the
+ * provider), and the owner's transactions (console).
+ */
+export function registerPaymentsRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard): void {
+  const provider = getPaymentProvider(ctx.config);
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['payments'];
+
+  // The signature covers the exact bytes sent, so this route must see them unparsed: an encapsulated context
+  // whose only content-type parser keeps the body as a Buffer. Other routes keep the app's JSON and form parsers.
+  app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 256 * 1024 }, (_req, body, done) => done(null, body));
+    scope.withTypeProvider<ZodTypeProvider>().post('/api/payments/callback/:provider', {
+      schema: {
+        tags,
+        summary: 'Payment provider callback (webhook): verified, stored once by event id, settles a PENDING transaction',
+        params: z.object({ provider: z.string().max(40) }),
+        response: { 200: callbackAnswerSchema },
+      },
+      handler: async (req) => {
+        if (req.params.provider !== provider.kind) throw notFound('Unknown payment provider');
+        const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+        const result = await handlePaymentCallback(ctx, provider, { rawBody, headers: req.headers });
+        return { status: '00' as const, message: CALLBACK_MESSAGES[result.outcome] };
+      },
+    });
+  });
+
+  if (isSandboxProvider(provider)) {
+    const referenceParams = z.object({ reference: paymentReferenceSchema });
+
+    r.get('/payments/sandbox/:reference', {
+      schema: { tags, summary: 'Sandbox checkout page (HTML) with Approve and Decline', params: referenceParams },
+      handler: async (req, reply) => {
+        const row = toTransaction(await getSandboxTransaction(ctx, req.params.reference));
+        return reply
+          .type('text/html; charset=utf-8')
+          .header('cache-control', 'no-store')
+          .header('content-security-policy', CHECKOUT_CSP)
+          .header('x-frame-options', 'DENY')
+          .send(renderCheckoutPage(row));
+      },
+    });
+
+    r.post('/payments/sandbox/:reference/decide', {
+      schema: {
+        tags,
+        summary: "Approve or decline a sandbox payment: signs a callback and settles it like a provider's would",
+        params: referenceParams,
+        body: sandboxDecisionSchema,
+        response: { 200: envelopeSchema(z.object({ reference: z.string(), status: z.string() })) },
+      },
+      handler: async (req, reply) => {
+        const status = await decideSandboxPayment(ctx, provider, req.params.reference, req.body.decision);
+        // The page's form posts urlencoded: answer it Post/Redirect/Get, back to the page showing the outcome.
+        if (req.headers['content-type']?.startsWith('application/x-www-form-urlencoded')) {
+          return reply.redirect(`/payments/sandbox/${encodeURIComponent(req.params.reference)}`, 303);
+        }
+        return ok('OK', { reference: req.params.reference, status });
+      },
+    });
+  }
+
+  if (ctx.config.MODE !== 'runtime') {
+    r.get('/api/payments/transactions', {
+      schema: {
+        tags,
+        summary: "The owner's payment transactions (an app's with ?appId=), newest first; admins see everyone's",
+        querystring: transactionsQuerySchema,
+        response: { 200: envelopeSchema(z.array(transactionSchema)) },
+      },
+      preHandler: guard(),
+      handler: async (req) => ok('OK', await findTransactions(ctx, req.user, req.query)),
+    });
+  }
+}

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+// API shapes of payments. They import only zod, so they can move to src/shared/api when the console needs them.
+
+export const TRANSACTION_STATUSES = ['PENDING', 'SUCCESS', 'FAILED'] as const;
+export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+
+export const transactionSchema = z.object({
+  id: z.string(),
+  reference: z.string(),
+  transactionType: z.string(),
+  amount: z.string(),
+  currency: z.string(),
+  status: z.enum(TRANSACTION_STATUSES),
+  appId: z.string().nullable(),
+  shortcode: z.string(),
+  mobile: z.string(),
+  network: z.string(),
+  provider: z.string(),
+  metadata: z.record(z.string(), z.unknown()),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Transaction = z.infer<typeof transactionSchema>;
+
+export const transactionsQuerySchema = z.object({
+  appId: z.string().min(1).max(64).optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+
+/** Our references: `DF-` and 20 hex digits (80 random bits). */
+export const paymentReferenceSchema = z.string().regex(/^DF-[0-9A-F]{20}$/, 'Unknown payment reference');
+
+export const sandboxDecisionSchema = z.object({ decision: z.enum(['approve', 'decline']) });
+
+export const callbackAnswerSchema = z.object({ status: z.enum(['00']), message: z.string() });

@@ -1,0 +1,260 @@
+import { and, desc, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { smsMessages } from '../../../db/schema';
+import { createAfricasTalkingSmsProvider } from '../../../integrations/sms/africastalking-sms';
+import { createOutboxSmsProvider, type SmsProvider } from '../../../integrations/sms/sms-provider';
+import { invalid } from '../../../shared/errors';
+import { getRoles } from '../../../shared/roles';
+import type { Config } from '../../config';
+import type { AppContext } from '../../context';
+import type { AuthUser } from '../auth/auth.service';
+import { getOwnedApp } from '../apps/apps.service';
+import type { SmsMessage } from './sms.schema';
+
+export type SmsMessageRow = typeof smsMessages.$inferSelect;
+
+/** Six concatenated GSM-7 segments of 153 characters. */
+export const SMS_MAX_LENGTH = 918;
+
+export interface QueueSmsRequest {
+  appId: string | null;
+  ownerId: string | null;
+  sessionId?: string;
+  sender: string;
+  recipient: string;
+  message: string;
+}
+
+const providers = new WeakMap<Config, SmsProvider>();
+
+/** The configured provider, one per config (the routes, the dispatcher and tests share it). */
+export function getSmsProvider(config: Config): SmsProvider {
+  let provider = providers.get(config);
+  if (!provider) {
+    provider =
+      config.SMS_PROVIDER === 'africastalking'
+        ? createAfricasTalkingSmsProvider({ username: requireKey(config.AT_USERNAME, 'AT_USERNAME'), apiKey: requireKey(config.AT_API_KEY, 'AT_API_KEY'), baseUrl: config.AT_SMS_URL })
+        : createOutboxSmsProvider();
+    providers.set(config, provider);
+  }
+  return provider;
+}
+
+function requireKey(value: string | undefined, key: string): string {
+  // loadConfig already refuses this at boot; createConfig (tests, tools) skips that check.
+  if (!value) throw new Error(`${key} is required for the chosen SMS provider`);
+  return value;
+}
+
+/** `+233 20-123 4567` -> `+233201234567`; answers null when it is not 7 to 15 digits with an optional +. */
+export function normalizeMsisdn(value: string): string | null {
+  const compact = value.trim().replace(/[\s\-().]/g, '');
+  return /^\+?\d{7,15}$/.test(compact) ? compact : null;
+}
+
+function checkSender(sender: string): string {
+  const value = sender.trim();
+  if (value === '') return value;
+  // An alphanumeric sender id has at most 11 characters (GSM); a numeric one is a shortcode or a number.
+  if (/^\+?\d{3,15}$/.test(value) || /^[A-Za-z0-9][A-Za-z0-9 .&_-]{0,10}$/.test(value)) return value;
+  throw invalid('The SMS sender must be a shortcode, a number, or a name of at most 11 letters and digits', { field: 'smsSender' });
+}
+
+/**
+ * Queues one SMS: validates it and inserts a QUEUED row; the dispatcher delivers it outside the hop.
+ * @example `await queueSms(ctx, { appId, ownerId, sessionId, sender: 'Dialflow', recipient: '+233201234567', message: 'Paid' })`
+ */
+export async function queueSms(ctx: AppContext, request: QueueSmsRequest): Promise<{ id: string }> {
+  const recipient = normalizeMsisdn(request.recipient);
+  if (!recipient) throw invalid('The SMS recipient must be a phone number of 7 to 15 digits, with an optional +', { field: 'mobile' });
+  const sender = checkSender(request.sender);
+  if (request.message.trim() === '') throw invalid('The SMS message is empty', { field: 'smsMessage' });
+  if (request.message.length > SMS_MAX_LENGTH) throw invalid(`The SMS message cannot be longer than ${SMS_MAX_LENGTH} characters (6 parts)`, { field: 'smsMessage' });
+  const [row] = await ctx.db
+    .insert(smsMessages)
+    .values({
+      appId: request.appId,
+      ownerId: request.ownerId,
+      sessionId: request.sessionId ?? '',
+      sender,
+      recipient,
+      message: request.message,
+      provider: ctx.config.SMS_PROVIDER,
+      nextAttemptAt: ctx.now(),
+      createdAt: ctx.now(),
+    })
+    .returning({ id: smsMessages.id });
+  return { id: row!.id };
+}
+
+/** The outbox: an app's messages (its owner or an admin), or all of the user's (an admin: everyone's), newest first. */
+export async function findSmsMessages(ctx: AppContext, user: AuthUser, query: { appId?: string; limit?: number }): Promise<SmsMessage[]> {
+  const filters: SQL[] = [];
+  if (query.appId) {
+    await getOwnedApp(ctx, user, query.appId);
+    filters.push(eq(smsMessages.appId, query.appId));
+  } else if (!getRoles(user).isAdmin) {
+    filters.push(eq(smsMessages.ownerId, user.id));
+  }
+  const rows = await ctx.db
+    .select()
+    .from(smsMessages)
+    .where(filters.length ? and(...filters) : undefined)
+    .orderBy(desc(smsMessages.createdAt), desc(smsMessages.id))
+    .limit(query.limit ?? 100);
+  return rows.map(toSmsMessage);
+}
+
+function toSmsMessage(row: SmsMessageRow): SmsMessage {
+  return {
+    id: row.id,
+    appId: row.appId,
+    sessionId: row.sessionId,
+    sender: row.sender,
+    recipient: row.recipient,
+    message: row.message,
+    status: row.status as SmsMessage['status'],
+    provider: row.provider,
+    providerMessageId: row.providerMessageId,
+    attempts: row.attempts,
+    lastError: row.lastError,
+    // Only a queued message has a next attempt; on a finished one the column is the last lease.
+    nextAttemptAt: row.status === 'QUEUED' ? row.nextAttemptAt.toISOString() : null,
+    createdAt: row.createdAt.toISOString(),
+    sentAt: row.sentAt?.toISOString() ?? null,
+  };
+}
+
+export interface SmsDispatcherOptions {
+  /** Poll period; 0 disables the timer (tests call runOnce). */
+  intervalMs?: number;
+  batchSize?: number;
+  maxAttempts?: number;
+  /** First retry delay; doubled per attempt, capped at an hour. */
+  baseDelayMs?: number;
+  /** How long a claimed row is reserved for this process before another may pick it up (crash safety). */
+  leaseMs?: number;
+}
+
+export interface SmsDispatchReport {
+  sent: number;
+  retried: number;
+  failed: number;
+}
+
+export interface SmsDispatcher {
+  start(): void;
+  stop(): Promise<void>;
+  /** Sends every due message once; runs never overlap within a process. */
+  runOnce(): Promise<SmsDispatchReport>;
+}
+
+/** Delay before attempt n+1 after n failed attempts: base, 2x base, 4x base, ... at most an hour. */
+export function getRetryDelayMs(attempts: number, baseDelayMs: number): number {
+  return Math.min(baseDelayMs * 2 ** Math.max(0, attempts - 1), 60 * 60 * 1000);
+}
+
+/**
+ * Delivers queued SMS outside the hop. Each run claims due rows in one statement (`UPDATE ... WHERE id IN
+ * (SELECT ... FOR UPDATE SKIP LOCKED)`), which counts the attempt and pushes `next_attempt_at` forward as a lease,
+ * so several processes (or a crash mid-send) never deliver a row twice at once. Then it sends and marks SENT,
+ * or schedules a retry with exponential backoff, or marks FAILED after `maxAttempts` or a permanent error.
+ */
+export function createSmsDispatcher(ctx: AppContext, provider: SmsProvider, options: SmsDispatcherOptions = {}): SmsDispatcher {
+  const intervalMs = options.intervalMs ?? 2000;
+  const batchSize = options.batchSize ?? 20;
+  const maxAttempts = options.maxAttempts ?? 5;
+  const baseDelayMs = options.baseDelayMs ?? 30_000;
+  const leaseMs = options.leaseMs ?? 5 * 60_000;
+  let timer: NodeJS.Timeout | undefined;
+  let running = false;
+  let chain: Promise<unknown> = Promise.resolve();
+
+  async function claim(): Promise<SmsMessageRow[]> {
+    const now = ctx.now();
+    const due = ctx.db
+      .select({ id: smsMessages.id })
+      .from(smsMessages)
+      .where(and(eq(smsMessages.status, 'QUEUED'), lte(smsMessages.nextAttemptAt, now)))
+      .orderBy(smsMessages.nextAttemptAt)
+      .limit(batchSize)
+      .for('update', { skipLocked: true });
+    return ctx.db
+      .update(smsMessages)
+      .set({ attempts: sql`${smsMessages.attempts} + 1`, nextAttemptAt: new Date(now.getTime() + leaseMs), provider: provider.kind })
+      .where(and(inArray(smsMessages.id, due), eq(smsMessages.status, 'QUEUED')))
+      .returning();
+  }
+
+  async function deliver(row: SmsMessageRow, report: SmsDispatchReport): Promise<void> {
+    const result = await provider.send({ from: row.sender, to: row.recipient, message: row.message }).catch((err: unknown) => ({
+      status: 'FAILED' as const,
+      providerMessageId: null,
+      error: err instanceof Error ? err.message : String(err),
+      retryable: true,
+    }));
+    if (result.status === 'SENT') {
+      await ctx.db
+        .update(smsMessages)
+        .set({ status: 'SENT', providerMessageId: result.providerMessageId, sentAt: ctx.now(), lastError: null })
+        .where(eq(smsMessages.id, row.id));
+      report.sent++;
+      if (provider.kind === 'outbox') ctx.log.info({ sms: { id: row.id, to: row.recipient, from: row.sender, message: row.message } }, 'SMS kept in the local outbox');
+      return;
+    }
+    const isFinal = !result.retryable || row.attempts >= maxAttempts;
+    await ctx.db
+      .update(smsMessages)
+      .set({
+        status: isFinal ? 'FAILED' : 'QUEUED',
+        providerMessageId: result.providerMessageId,
+        lastError: result.error.slice(0, 1000),
+        nextAttemptAt: new Date(ctx.now().getTime() + (isFinal ? 0 : getRetryDelayMs(row.attempts, baseDelayMs))),
+      })
+      .where(eq(smsMessages.id, row.id));
+    if (isFinal) {
+      report.failed++;
+      ctx.log.warn({ smsId: row.id, attempts: row.attempts, error: result.error }, 'SMS could not be delivered');
+    } else {
+      report.retried++;
+    }
+  }
+
+  async function run(): Promise<SmsDispatchReport> {
+    const report: SmsDispatchReport = { sent: 0, retried: 0, failed: 0 };
+    for (;;) {
+      const rows = await claim();
+      await Promise.all(rows.map((row) => deliver(row, report)));
+      if (rows.length < batchSize) return report;
+    }
+  }
+
+  function runOnce(): Promise<SmsDispatchReport> {
+    const next = chain.then(run, run);
+    chain = next.catch(() => undefined);
+    return next;
+  }
+
+  function schedule(): void {
+    if (!running) return;
+    timer = setTimeout(() => {
+      runOnce()
+        .catch((err: unknown) => ctx.log.error({ err }, 'SMS dispatcher run failed'))
+        .finally(schedule);
+    }, intervalMs);
+    timer.unref();
+  }
+
+  return {
+    runOnce,
+    start() {
+      if (running || intervalMs <= 0) return;
+      running = true;
+      schedule();
+    },
+    async stop() {
+      running = false;
+      if (timer) clearTimeout(timer);
+      await chain;
+    },
+  };
+}
