@@ -92,7 +92,7 @@ describeBrowser('console shell', () => {
     expect(await getStarted.getAttribute('href')).toBe('/get-started');
     expect(await getStarted.getAttribute('aria-current')).toBe('page');
 
-    const customActions = sidebar(page).locator('[data-sidebar-entry="My Custom Actions"]');
+    const customActions = sidebar(page).locator('[data-sidebar-entry="Buy USSD ShortCode"]');
     expect(await customActions.getAttribute('aria-disabled')).toBe('true');
     expect(await customActions.getAttribute('href')).toBeNull();
     expect(await customActions.textContent()).toContain('Soon');
@@ -105,7 +105,7 @@ describeBrowser('console shell', () => {
 
     // No entry links anywhere but to a built screen.
     const hrefs = await sidebar(page).locator('a[href]').evaluateAll((links) => links.map((link) => link.getAttribute('href')));
-    expect(hrefs).toEqual(['/get-started', '/create-app', '/app-list', '/app-templates']);
+    expect(hrefs).toEqual(['/get-started', '/create-app', '/app-list', '/custom-functions', '/app-templates']);
     await page.context().close();
   });
 

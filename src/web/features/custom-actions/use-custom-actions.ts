@@ -1,0 +1,67 @@
+import { modals } from '@mantine/modals';
+import { notifications } from '@mantine/notifications';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { isOk } from '../../lib/api';
+import {
+  CUSTOM_ACTION_FALLBACKS,
+  CUSTOM_ACTION_TEMPLATES_QUERY_KEY,
+  CUSTOM_ACTIONS_QUERY_KEY,
+  deleteCustomAction,
+  findCustomActions,
+  findCustomActionTemplates,
+  replyMessage,
+  type CustomActionListItem,
+  type CustomActionTemplate,
+} from './custom-actions.api';
+
+export const DELETE_CUSTOM_ACTION_QUESTION = 'Are you sure you want to delete this custom action?';
+
+/** GET /api/custom-actions; a non-'00' reply becomes the query's error with the server's message. */
+export function useCustomActions() {
+  return useQuery({
+    queryKey: CUSTOM_ACTIONS_QUERY_KEY,
+    queryFn: async (): Promise<CustomActionListItem[]> => {
+      const reply = await findCustomActions();
+      if (isOk(reply) && Array.isArray(reply.data)) return reply.data;
+      throw new Error(replyMessage(reply, 'An error occurred while loading your custom actions. Check your connection and try again.'));
+    },
+  });
+}
+
+/** GET /api/template/custom-actions; a failure toasts 'Failed to load templates' (or the server's message) once. */
+export function useCustomActionTemplates() {
+  return useQuery({
+    queryKey: CUSTOM_ACTION_TEMPLATES_QUERY_KEY,
+    queryFn: async (): Promise<CustomActionTemplate[]> => {
+      const reply = await findCustomActionTemplates();
+      if (isOk(reply) && Array.isArray(reply.data)) return reply.data;
+      const message = replyMessage(reply, CUSTOM_ACTION_FALLBACKS.templates);
+      notifications.show({ id: 'custom-action-templates-failed', color: 'red', title: 'Templates', message });
+      throw new Error(message);
+    },
+    staleTime: 5 * 60_000,
+    retry: false,
+  });
+}
+
+/** Asks first (spec section 5), then GET /api/custom-action/delete/{uuid}; toasts the outcome and refreshes the list. */
+export function useDeleteCustomActionConfirm(): (action: Pick<CustomActionListItem, 'uuid' | 'actionName'>) => void {
+  const queryClient = useQueryClient();
+  return (action) =>
+    modals.openConfirmModal({
+      title: `Delete ${action.actionName}`,
+      centered: true,
+      children: DELETE_CUSTOM_ACTION_QUESTION,
+      labels: { confirm: 'Delete', cancel: 'Cancel' },
+      confirmProps: { color: 'red' },
+      onConfirm: async () => {
+        const reply = await deleteCustomAction(action.uuid);
+        if (isOk(reply)) {
+          notifications.show({ color: 'teal', title: 'Deleted', message: replyMessage(reply, `${action.actionName} was deleted.`) });
+          await queryClient.invalidateQueries({ queryKey: CUSTOM_ACTIONS_QUERY_KEY });
+        } else {
+          notifications.show({ color: 'red', title: 'Not deleted', message: replyMessage(reply, CUSTOM_ACTION_FALLBACKS.delete) });
+        }
+      },
+    });
+}
