@@ -1,0 +1,471 @@
+import { mkdirSync } from 'node:fs';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { MENU_MESSAGES } from '../../src/shared/app';
+import { registerAccount, storeSession, type LoginReplyBody } from './accounts';
+import { baseUrl, describeBrowser, DESKTOP, launchBrowser, openPage, PHONE } from './browser';
+
+/**
+ * The Menu Design View: a builder's day. Empty list and form errors, five menus with navigation (Always goto and
+ * Terminate), a validation and a javascript action, reorder by drag and Save order, the filter, the live preview
+ * and its count, deploy refused by a check then fixed, versions and a rollback. One fresh account for the file.
+ */
+
+interface MenuRow {
+  uniqueId: string;
+  userDefinedName: string;
+  isFirst: boolean;
+  displayText: string;
+  switchOperations: { operator: string; compareVal: string; action: string; actionParam: string }[];
+  actions: { actionName: string; inheritsPlugin: string; actionType: string; code: unknown }[];
+  inputValidations: { validationMethod: string; errorMessage: string }[];
+}
+
+async function callApi<T>(token: string, path: string, body?: unknown): Promise<{ status: string; message: string; data: T; uniqueId?: string }> {
+  const res = await fetch(`${baseUrl()}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return (await res.json()) as { status: string; message: string; data: T; uniqueId?: string };
+}
+
+/** The whole page: the viewport grows to the page's height, so the console's fixed header and sidebar stay in place. */
+async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync('test-results/screenshots', { recursive: true });
+  await closeToasts(page);
+  await page.waitForTimeout(350);
+  const viewport = page.viewportSize()!;
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  if (height > viewport.height) await page.setViewportSize({ width: viewport.width, height });
+  await page.screenshot({ path: `test-results/screenshots/${name}.png`, animations: 'disabled' });
+  if (height > viewport.height) await page.setViewportSize(viewport);
+}
+
+const visible = (locator: Locator, timeout = 10_000) => locator.waitFor({ state: 'visible', timeout });
+const hidden = (locator: Locator, timeout = 10_000) => locator.waitFor({ state: 'hidden', timeout });
+
+const form = (page: Page) => page.getByTestId('menu-edit-form');
+const card = (page: Page, identifier: string) => page.locator(`[data-testid="menu-card"][data-menu="${identifier}"]`);
+const fieldError = (scope: Locator, message: string) => scope.getByText(message, { exact: true });
+
+async function pick(page: Page, combobox: string, option: string | RegExp) {
+  await page.getByRole('combobox', { name: combobox, exact: true }).click();
+  await page.getByRole('option', { name: option }).first().click();
+}
+
+async function toast(page: Page, text: string | RegExp) {
+  await visible(page.locator('.mantine-Notification-root').filter({ hasText: text }).first());
+}
+
+async function closeToasts(page: Page) {
+  for (const button of await page.locator('.mantine-Notification-root button').all()) await button.click().catch(() => undefined);
+  await page.locator('.mantine-Notification-root').first().waitFor({ state: 'detached', timeout: 1500 }).catch(() => undefined);
+}
+
+async function openTab(page: Page, name: string) {
+  await form(page).getByRole('tab', { name: new RegExp(`^${name}`) }).click();
+}
+
+/** Replaces a CodeMirror editor's text (insertText: no auto-closed brackets, no completion popup). */
+async function typeCode(page: Page, editorLabel: string, code: string) {
+  const editor = page.getByRole('textbox', { name: editorLabel });
+  await editor.click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(code);
+}
+
+async function saveMenu(page: Page, expectToast: string | RegExp = /Menu (saved|updated)/) {
+  await form(page).getByRole('button', { name: 'Save', exact: true }).click();
+  await toast(page, expectToast);
+  await hidden(form(page));
+}
+
+async function addMenu(page: Page, after: string | null, identifier: string, text: string) {
+  if (after === null) await page.getByRole('button', { name: 'Add the first menu' }).click();
+  else await page.getByRole('button', { name: `Add a menu after ${after}` }).click();
+  await visible(form(page).getByText('New menu', { exact: true }));
+  await form(page).getByRole('textbox', { name: 'Menu identifier' }).fill(identifier);
+  await form(page).getByRole('textbox', { name: 'Menu text' }).fill(text);
+}
+
+async function editMenu(page: Page, identifier: string) {
+  await page.getByRole('button', { name: `Edit ${identifier}`, exact: true }).click();
+  await visible(form(page).getByText(`Edit menu ${identifier}`, { exact: true }));
+}
+
+describeBrowser('menu designer', () => {
+  let browser: Browser;
+  let owner: { reply: LoginReplyBody };
+  let appId = '';
+  let page: Page;
+  const menus = async () => (await callApi<MenuRow[]>(owner.reply.token, `/api/getAllMenus/${appId}`)).data;
+  const idOf = async (identifier: string) => (await menus()).find((m) => m.userDefinedName === identifier)!.uniqueId;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    owner = await registerAccount('Ama Designer');
+    const app = await callApi<{ appId: string }>(owner.reply.token, '/api/createApp', {
+      appName: 'Kofi Shop',
+      description: 'Airtime and balance for the designer tests',
+      country: 'ghana',
+      connectionMode: 'existing-shortcode',
+      useTemplateTag: false,
+      customShortCode: '*920*71#',
+    });
+    if (app.status !== '00') throw new Error(`createApp failed: ${JSON.stringify(app)}`);
+    appId = app.data.appId;
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  async function openDesigner(viewport = DESKTOP): Promise<Page> {
+    const p = await openPage(browser, viewport);
+    await storeSession(p, owner.reply);
+    await p.goto(`/app/design/${appId}`);
+    await visible(p.getByRole('heading', { name: 'Kofi Shop' }));
+    return p;
+  }
+
+  it('an empty app shows the lone plus; a new menu has Back Menu on with 0; each invalid field shows its message at its tab', async () => {
+    page = await openDesigner();
+    await visible(page.getByTestId('menu-list-empty'));
+    expect(await page.getByRole('link', { name: 'Emulator' }).getAttribute('href')).toBe(`/app/emulator/${appId}`);
+    await shot(page, 'designer-empty-desktop');
+
+    await page.getByRole('button', { name: 'Add the first menu' }).click();
+    await visible(form(page));
+    expect(await form(page).getByRole('checkbox', { name: /Back Menu/ }).isChecked()).toBe(true);
+    expect(await form(page).getByRole('textbox', { name: 'Back indicator' }).inputValue()).toBe('0');
+    // The identifier's tooltip.
+    await form(page).getByRole('button', { name: 'About the menu identifier' }).hover();
+    await visible(page.getByRole('tooltip').filter({ hasText: 'unique, no spaces' }));
+
+    // Required identifier and text, then an invalid identifier and an empty indicator.
+    await form(page).getByRole('button', { name: 'Save', exact: true }).click();
+    await visible(fieldError(form(page), MENU_MESSAGES.identifierRequired));
+    await visible(fieldError(form(page), MENU_MESSAGES.textRequired));
+    expect(await form(page).getByRole('tab', { name: /^Menu/ }).getAttribute('data-has-errors')).toBe('true');
+    await shot(page, 'designer-form-errors-desktop');
+    await form(page).getByRole('textbox', { name: 'Menu identifier' }).fill('1 home');
+    await form(page).getByRole('textbox', { name: 'Back indicator' }).fill('');
+    await form(page).getByRole('button', { name: 'Save', exact: true }).click();
+    await visible(fieldError(form(page), MENU_MESSAGES.identifierInvalid));
+    await visible(fieldError(form(page), MENU_MESSAGES.indicatorRequired));
+
+    // Actions: a new action is post, Rest Api, POST, application/json; its rules, then a javascript one.
+    await openTab(page, 'Actions');
+    await form(page).getByRole('button', { name: 'Add action' }).click();
+    const actionForm = page.getByTestId('action-form');
+    expect(await actionForm.getByRole('combobox', { name: 'Type', exact: true }).inputValue()).toBe('Rest Api');
+    expect(await actionForm.getByRole('combobox', { name: 'Method', exact: true }).inputValue()).toBe('POST');
+    expect(await actionForm.getByRole('combobox', { name: 'Content type' }).inputValue()).toBe('application/json');
+    expect(await actionForm.getByRole('radio', { name: 'Post' }).isChecked()).toBe(true);
+    await actionForm.getByRole('button', { name: 'Save', exact: true }).click();
+    await visible(fieldError(actionForm, MENU_MESSAGES.actionNameRequired));
+    await visible(fieldError(actionForm, MENU_MESSAGES.urlRequired));
+    await visible(fieldError(actionForm, MENU_MESSAGES.bodyRequired));
+    await visible(actionForm.getByText('Validation failed in the Rest API action component.'));
+    await actionForm.getByRole('textbox', { name: 'Action name' }).fill('2charge');
+    await actionForm.getByRole('textbox', { name: 'Request URL' }).fill('https://api.example.com/charge');
+    await actionForm.getByRole('textbox', { name: 'Request body' }).fill('{"amount": ');
+    await actionForm.getByRole('button', { name: 'Save', exact: true }).click();
+    await visible(fieldError(actionForm, MENU_MESSAGES.actionNameInvalid));
+    await visible(fieldError(actionForm, MENU_MESSAGES.bodyInvalidJson));
+    await shot(page, 'designer-action-restapi-errors-desktop');
+
+    await pick(page, 'Type', 'Javascript');
+    await actionForm.getByRole('textbox', { name: 'Action name' }).fill('greet');
+    await typeCode(page, 'Javascript code', 'const name = session.mobile;\nreturn { greeting: "hi " + name ');
+    await actionForm.getByRole('button', { name: 'Save', exact: true }).click();
+    await visible(actionForm.getByText(/Unexpected token \(line 2, column \d+\)/).first());
+    await visible(actionForm.getByText('Validation failed in the Javascript action component.'));
+    await visible(page.locator('.cm-lint-marker-error').first());
+    await shot(page, 'designer-action-javascript-error-desktop');
+    await typeCode(page, 'Javascript code', 'const name = session.mobile;\nreturn { greeting: "hi " + name };');
+    await visible(actionForm.getByText('Parses as ECMAScript 2020'));
+    await actionForm.getByRole('button', { name: 'Save', exact: true }).click();
+    await hidden(actionForm);
+    await visible(form(page).getByTestId('action-card').filter({ hasText: 'greet' }));
+
+    // Fix the Menu tab and save: the first menu.
+    await openTab(page, 'Menu');
+    await form(page).getByRole('textbox', { name: 'Menu identifier' }).fill('home');
+    await form(page).getByRole('textbox', { name: 'Back indicator' }).fill('0');
+    await form(page).getByRole('textbox', { name: 'Menu text' }).fill('Welcome to Kofi Shop\n1. Buy airtime\n2. Check balance\n3. Exit');
+    await saveMenu(page, 'Menu saved');
+    await visible(card(page, 'home'));
+    const [home] = await menus();
+    expect(home).toMatchObject({ userDefinedName: 'home', isFirst: true, actions: [{ actionName: 'greet', inheritsPlugin: 'javascript', actionType: 'post' }] });
+    await page.context().close();
+  });
+
+  it("a builder's day: five menus inserted in place, navigation with rules, Always goto and Terminate, a validation", async () => {
+    page = await openDesigner();
+    await visible(card(page, 'home'));
+    // A new menu pressed between cards sits where its plus was, not yet saved; deleting it is local only.
+    const deletes: string[] = [];
+    page.on('request', (r) => r.url().includes('/api/deleteMenu') && deletes.push(r.url()));
+    await page.getByRole('button', { name: 'Add a menu after home' }).click();
+    await visible(page.locator('[data-testid="menu-card"][data-key="new-menu"]'));
+    await page.getByRole('button', { name: 'Delete New menu' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await hidden(page.locator('[data-testid="menu-card"][data-key="new-menu"]'));
+    await hidden(form(page));
+    expect(deletes).toEqual([]);
+
+    await addMenu(page, 'home', 'buyAirtime', 'Enter the amount of airtime to buy');
+    await form(page).getByRole('textbox', { name: 'Input holder' }).fill('Amount');
+    await openTab(page, 'Validation');
+    await form(page).getByRole('button', { name: 'Add validation' }).click();
+    expect(await form(page).getByRole('combobox', { name: 'Validation 1 method' }).inputValue()).toBe('numeric');
+    // Every method carries its own label: lt and lte are not mislabelled.
+    await form(page).getByRole('combobox', { name: 'Validation 1 method' }).click();
+    for (const label of ['alphanumeric', 'less than', 'less than or equal to', 'greater than or equal to', 'javascript']) {
+      await visible(page.getByRole('option', { name: label, exact: true }));
+    }
+    await shot(page, 'designer-validation-methods-desktop');
+    await page.getByRole('option', { name: 'numeric', exact: true }).click();
+    await form(page).getByRole('textbox', { name: 'Validation 1 error message' }).fill('Enter a number, e.g. 5');
+    await saveMenu(page, 'Menu saved');
+
+    await addMenu(page, 'buyAirtime', 'confirm', 'Buy GHS {{ session.inputs.buyAirtime }} of airtime for {{ session.mobile }}?\n1. Yes\n2. No');
+    await saveMenu(page, 'Menu saved');
+    await addMenu(page, 'confirm', 'balance', 'Your balance is GHS 20.00.');
+    await form(page).getByRole('checkbox', { name: /Terminate/ }).check();
+    await saveMenu(page, 'Menu saved');
+    await addMenu(page, 'confirm', 'goodbye', 'Thank you for using Kofi Shop.');
+    await form(page).getByRole('checkbox', { name: /Terminate/ }).check();
+    await saveMenu(page, 'Menu saved');
+    // Inserted in place: goodbye went after confirm, before balance.
+    const order = async () => (await menus()).map((m) => m.userDefinedName);
+    expect(await order()).toEqual(['home', 'buyAirtime', 'confirm', 'goodbye', 'balance']);
+    expect(await page.getByTestId('menu-card').evaluateAll((els) => els.map((e) => e.getAttribute('data-menu')))).toEqual(['home', 'buyAirtime', 'confirm', 'goodbye', 'balance']);
+
+    // home: 1 -> buyAirtime, 2 -> balance, 3 ends with a closing text; an empty rule is dropped on save.
+    await editMenu(page, 'home');
+    await openTab(page, 'Navigation');
+    for (let i = 0; i < 4; i++) await form(page).getByRole('button', { name: 'Add rule' }).click();
+    await form(page).getByRole('textbox', { name: 'Rule 1 compare value' }).fill('1');
+    await pick(page, 'Rule 1 target menu', /^buyAirtime/);
+    await form(page).getByRole('textbox', { name: 'Rule 2 compare value' }).fill('2');
+    await pick(page, 'Rule 2 target menu', /^balance/);
+    await form(page).getByRole('textbox', { name: 'Rule 3 compare value' }).fill('3');
+    await pick(page, 'Rule 3 action', 'Terminate');
+    await form(page).getByRole('textbox', { name: 'Rule 3 closing text' }).fill('Goodbye from Kofi Shop');
+    await form(page).getByRole('combobox', { name: 'Rule 1 operator' }).click();
+    for (const label of ['equal to', 'not equal to', 'value in', 'between', 'matches regexp']) await visible(page.getByRole('option', { name: label, exact: true }));
+    await page.keyboard.press('Escape');
+    expect(await form(page).getByRole('textbox', { name: 'Rule 1 compare value' }).getAttribute('placeholder')).toBe('1 or 1,2,3');
+    await shot(page, 'designer-navigation-rules-desktop');
+    await saveMenu(page);
+    const ids = Object.fromEntries((await menus()).map((m) => [m.userDefinedName, m.uniqueId]));
+    expect((await menus()).find((m) => m.userDefinedName === 'home')!.switchOperations).toEqual([
+      { operator: 'eq', compareVal: '1', action: 'goto', actionParam: ids.buyAirtime },
+      { operator: 'eq', compareVal: '2', action: 'goto', actionParam: ids.balance },
+      { operator: 'eq', compareVal: '3', action: 'Terminate', actionParam: 'Goodbye from Kofi Shop' },
+    ]);
+
+    // buyAirtime: Always goto confirm. Loading it again shows the checkbox on and no rules.
+    await editMenu(page, 'buyAirtime');
+    await openTab(page, 'Navigation');
+    await form(page).getByRole('checkbox', { name: /Always goto/ }).check();
+    await pick(page, 'Always go to', /^confirm/);
+    await saveMenu(page);
+    expect((await menus()).find((m) => m.userDefinedName === 'buyAirtime')!.switchOperations).toEqual([{ operator: 'always', compareVal: '', action: 'goto', actionParam: ids.confirm }]);
+    await editMenu(page, 'buyAirtime');
+    await openTab(page, 'Navigation');
+    expect(await form(page).getByRole('checkbox', { name: /Always goto/ }).isChecked()).toBe(true);
+    expect(await form(page).getByTestId('navigation-rule').count()).toBe(0);
+    await shot(page, 'designer-always-goto-desktop');
+    await form(page).getByRole('button', { name: 'Cancel' }).click();
+
+    // confirm: 1 -> goodbye, 2 -> home.
+    await editMenu(page, 'confirm');
+    await openTab(page, 'Navigation');
+    await form(page).getByRole('button', { name: 'Add rule' }).click();
+    await form(page).getByRole('button', { name: 'Add rule' }).click();
+    await form(page).getByRole('textbox', { name: 'Rule 1 compare value' }).fill('1');
+    await pick(page, 'Rule 1 target menu', /^goodbye/);
+    await form(page).getByRole('textbox', { name: 'Rule 2 compare value' }).fill('2');
+    await pick(page, 'Rule 2 target menu', /^home/);
+    await saveMenu(page);
+    await closeToasts(page);
+    await shot(page, 'designer-five-menus-desktop');
+    await page.context().close();
+  }, 120_000);
+
+  it('reorder by drag, then Save order; the filter narrows from 3 characters', async () => {
+    page = await openDesigner();
+    await visible(card(page, 'balance'));
+    const handle = page.getByRole('button', { name: 'Drag balance to reorder' });
+    const target = card(page, 'goodbye');
+    await handle.scrollIntoViewIfNeeded();
+    const from = (await handle.boundingBox())!;
+    const to = (await target.boundingBox())!;
+    const x = from.x + from.width / 2;
+    const startY = from.y + from.height / 2;
+    const endY = to.y + 8;
+    await page.mouse.move(x, startY);
+    await page.mouse.down();
+    for (let y = startY; y > endY; y -= 12) await page.mouse.move(x, y);
+    await page.mouse.move(x, endY);
+    await visible(page.locator('[data-testid="menu-card"][data-menu="balance"]').and(page.locator('[class*="cardDragging"]')));
+    await page.screenshot({ path: 'test-results/screenshots/designer-dragging-desktop.png', animations: 'disabled' });
+    await page.mouse.up();
+    await visible(page.getByTestId('order-unsaved'));
+    const cardOrder = () => page.getByTestId('menu-card').evaluateAll((els) => els.map((e) => e.getAttribute('data-menu')));
+    expect(await cardOrder()).toEqual(['home', 'buyAirtime', 'confirm', 'balance', 'goodbye']);
+    await shot(page, 'designer-order-changed-desktop');
+    await page.getByRole('button', { name: 'Save order' }).click();
+    await toast(page, 'Menu order saved');
+    await hidden(page.getByTestId('order-unsaved'));
+    expect((await menus()).map((m) => m.userDefinedName)).toEqual(['home', 'buyAirtime', 'confirm', 'balance', 'goodbye']);
+
+    // Keyboard drag: focus goodbye's handle, space, up, space.
+    await page.getByRole('button', { name: 'Drag goodbye to reorder' }).focus();
+    // The keyboard sensor measures on the next frames: give each step a moment.
+    for (const key of ['Space', 'ArrowUp', 'Space']) {
+      await page.keyboard.press(key);
+      await page.waitForTimeout(250);
+    }
+    await visible(page.getByTestId('order-unsaved'));
+    expect(await cardOrder()).toEqual(['home', 'buyAirtime', 'confirm', 'goodbye', 'balance']);
+    await page.getByRole('button', { name: 'Save order' }).click();
+    await toast(page, 'Menu order saved');
+    expect((await menus()).map((m) => m.userDefinedName)).toEqual(['home', 'buyAirtime', 'confirm', 'goodbye', 'balance']);
+
+    const filter = page.getByRole('textbox', { name: 'Filter menus' });
+    await filter.fill('go');
+    await page.waitForTimeout(500);
+    expect(await page.getByTestId('menu-card').count()).toBe(5);
+    await visible(page.getByText('Type at least 3 characters to filter'));
+    await filter.fill('goo');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="menu-card"]').length === 1);
+    expect(await cardOrder()).toEqual(['goodbye']);
+    await filter.fill('KOFI');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="menu-card"]').length === 2);
+    expect(await cardOrder()).toEqual(['home', 'goodbye']);
+    // While filtering, the handles are off.
+    expect(await page.getByRole('button', { name: 'Drag home to reorder' }).isDisabled()).toBe(true);
+    await shot(page, 'designer-filter-desktop');
+    await filter.fill('');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="menu-card"]').length === 5);
+    await page.context().close();
+  });
+
+  it('the live preview renders the screen and counts its characters against the limit, red when over', async () => {
+    page = await openDesigner();
+    await editMenu(page, 'confirm');
+    const preview = form(page).getByTestId('menu-preview');
+    await visible(preview.getByTestId('menu-preview-text').filter({ hasText: 'of airtime for 233244000111?' }));
+    await preview.getByRole('textbox', { name: 'session.inputs.buyAirtime' }).fill('5');
+    await visible(preview.getByTestId('menu-preview-text').filter({ hasText: 'Buy GHS 5 of airtime for 233244000111?' }));
+    const count = preview.getByTestId('menu-char-count');
+    const length = 'Buy GHS 5 of airtime for 233244000111?\n1. Yes\n2. No'.length;
+    expect(await count.textContent()).toBe(`${length} / 160 characters`);
+    expect(await count.getAttribute('data-over')).toBe('false');
+    await shot(page, 'designer-preview-desktop');
+
+    await form(page).getByRole('textbox', { name: 'Menu text' }).fill(`${'Airtime bundles for every network. '.repeat(6)}\n1. Yes\n2. No`);
+    await page.waitForFunction(() => document.querySelector('[data-testid="menu-char-count"]')?.getAttribute('data-over') === 'true');
+    await visible(preview.getByText(/callers see 2 pages/));
+    await visible(preview.getByText('Page 1 of 2'));
+    await visible(preview.getByTestId('menu-preview-text').filter({ hasText: '98. More' }));
+    await shot(page, 'designer-preview-over-limit-desktop');
+    // Leaving with unsaved changes asks first.
+    await form(page).getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Discard' }).click();
+    await hidden(form(page));
+    await page.context().close();
+  });
+
+  it('deploy: version 1; a check refuses a goto to a deleted menu and links to it; fixed, version 2; roll back with confirmation', async () => {
+    page = await openDesigner();
+    await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+    await toast(page, 'Deployed version 1');
+    await visible(page.getByText('Version 1 live'));
+    await closeToasts(page);
+
+    // Delete balance: home's rule 2 now goes nowhere.
+    await page.getByRole('button', { name: 'Delete balance' }).click();
+    await visible(page.getByRole('dialog').getByText('Are you sure you want to delete this menu?'));
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await toast(page, 'Menu deleted');
+    await hidden(card(page, 'balance'));
+    await closeToasts(page);
+
+    // The running call shows 'Deployment in progress'; a refusal shows the server's message and each issue.
+    await page.route('**/api/deployChanges/**', async (route) => {
+      await new Promise((r) => setTimeout(r, 600));
+      await route.continue();
+    });
+    await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+    await visible(page.getByRole('button', { name: 'Deployment in progress' }));
+    await visible(page.getByTestId('deploy-panel'));
+    await toast(page, /Deploy refused/);
+    expect(await page.getByText('Deployment in progress').count()).toBe(0);
+    const issue = page.getByTestId('deploy-errors').getByTestId('deploy-issue').filter({ hasText: MENU_MESSAGES.targetMissing });
+    await visible(issue);
+    await shot(page, 'designer-deploy-refused-desktop');
+    await issue.getByRole('button', { name: 'home' }).click();
+    await visible(form(page).getByText('Edit menu home', { exact: true }));
+    await visible(form(page).getByRole('tab', { name: /^Navigation/, selected: true }));
+    await visible(fieldError(form(page), MENU_MESSAGES.targetMissing));
+    await shot(page, 'designer-deploy-issue-opened-desktop');
+    await pick(page, 'Rule 2 target menu', /^goodbye/);
+    await saveMenu(page);
+    await closeToasts(page);
+
+    await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+    await toast(page, 'Deployed version 2');
+    await visible(page.getByText('Version 2 live'));
+    await closeToasts(page);
+
+    await page.getByRole('button', { name: 'Versions' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Versions' });
+    await visible(drawer.locator('[data-testid="version-row"][data-version="2"]').getByText('Live'));
+    await visible(drawer.locator('[data-testid="version-row"][data-version="1"]'));
+    await shot(page, 'designer-versions-desktop');
+    await drawer.getByRole('button', { name: 'Roll back to version 1' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Roll back to version 1?' });
+    await visible(confirm);
+    await shot(page, 'designer-rollback-confirm-desktop');
+    await confirm.getByRole('button', { name: 'Roll back' }).click();
+    await toast(page, /Rolled back/);
+    const v3 = drawer.locator('[data-testid="version-row"][data-version="3"]');
+    await visible(v3.getByText('Live'));
+    await visible(v3.getByText(/rolled back to version 1/));
+    await shot(page, 'designer-versions-after-rollback-desktop');
+    await page.context().close();
+  });
+
+  it('at phone width: the list, the form above it, the actions tab and the versions drawer', async () => {
+    page = await openDesigner(PHONE);
+    await visible(card(page, 'home'));
+    await shot(page, 'designer-list-phone');
+    await editMenu(page, 'confirm');
+    await shot(page, 'designer-form-phone');
+    await openTab(page, 'Navigation');
+    await shot(page, 'designer-navigation-phone');
+    await editMenu(page, 'home');
+    await openTab(page, 'Actions');
+    await form(page).getByRole('button', { name: 'Edit action greet' }).click();
+    await visible(page.getByTestId('action-form').getByRole('button', { name: 'Done' }));
+    await shot(page, 'designer-action-edit-phone');
+    await page.getByTestId('action-form').getByRole('button', { name: 'Cancel' }).click();
+    await form(page).getByRole('button', { name: 'Add action' }).click();
+    await pick(page, 'Type', 'My Custom Functions');
+    await visible(page.getByTestId('custom-functions-empty'));
+    await pick(page, 'Type', 'Database Query');
+    await shot(page, 'designer-action-dbaccess-phone');
+    await page.getByTestId('action-form').getByRole('button', { name: 'Cancel' }).click();
+    await form(page).getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('button', { name: 'Versions' }).click();
+    await visible(page.getByRole('dialog', { name: 'Versions' }).locator('[data-testid="version-row"]').first());
+    await shot(page, 'designer-versions-phone');
+    await page.context().close();
+  });
+});
