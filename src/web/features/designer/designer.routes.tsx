@@ -6,4 +6,6 @@ import type { RouteObject } from 'react-router';
  */
 export const designerRoutes: RouteObject[] = [
   { path: '/app/design/:appId', lazy: async () => ({ Component: (await import('./menu-design-page')).MenuDesignPage }) },
+  // The flow map carries React Flow and dagre: its own chunk too.
+  { path: '/app/design/:appId/flow', lazy: async () => ({ Component: (await import('../flowmap/flow-map-page')).FlowMapPage }) },
 ];

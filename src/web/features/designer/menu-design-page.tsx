@@ -10,10 +10,11 @@ import {
   IconRocket,
   IconSearch,
   IconSearchOff,
+  IconSitemap,
 } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useMemo, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
 import type { LintIssueDto } from '../../../shared/api/menus.schema';
 import { createMenuDraft, type Menu, type MenuBody } from '../../../shared/app';
 import { isOk, type ApiReply } from '../../lib/api';
@@ -65,6 +66,7 @@ export function MenuDesignPage() {
   const [deployOutcome, setDeployOutcome] = useState<DeployOutcome | null>(null);
   const [isVersionsOpen, setVersionsOpen] = useState(false);
   const [isSavingOrder, setSavingOrder] = useState(false);
+  const [searchParams, setSearchParams] = useSearchParams();
 
   const menus = useMemo(() => menusQuery.data ?? [], [menusQuery.data]);
   const serverIds = useMemo(() => menus.map((m) => m.uniqueId), [menus]);
@@ -107,6 +109,18 @@ export function MenuDesignPage() {
       // On a narrow screen the form sits above the list.
       requestAnimationFrame(() => document.getElementById('menu-editor')?.scrollIntoView({ behavior: 'smooth', block: 'start' }));
     });
+
+  // The flow map links here with ?menu=<uniqueId>[&tab=navigation]: open that menu once the list is loaded.
+  const menuParam = searchParams.get('menu');
+  useEffect(() => {
+    if (!menuParam || menusQuery.isPending) return;
+    if (menus.some((m) => m.uniqueId === menuParam)) {
+      const tab = searchParams.get('tab');
+      open(menuParam, { tab: tab === 'navigation' || tab === 'actions' || tab === 'validation' ? tab : 'menu' });
+    }
+    setSearchParams({}, { replace: true });
+    // Once per link: open and the lists are read from the render that sees the loaded menus.
+  }, [menuParam, menusQuery.isPending]);
 
   const close = () => {
     if (editing?.key === NEW_MENU_KEY) setNewMenu(null);
@@ -277,6 +291,9 @@ export function MenuDesignPage() {
             )}
           </div>
           <Group gap="sm">
+            <Button component={Link} to={`/app/design/${encodeURIComponent(appId)}/flow`} variant="default" leftSection={<IconSitemap size={18} />}>
+              Flow map
+            </Button>
             <Button component={Link} to={emulatorPath(appId)} variant="default" leftSection={<IconDeviceMobile size={18} />}>
               Emulator
             </Button>

@@ -1,0 +1,209 @@
+/**
+ * The flow map's graph, pure: one node per menu, an edge per navigation rule, a synthetic End node per menu
+ * with Terminate rules, a synthetic 'missing menu' node per unknown goto target, dashed Back edges, and the
+ * lint marks (unreachable, broken target). `layoutFlowGraph` places the nodes with dagre.
+ */
+import dagre from '@dagrejs/dagre';
+import { ALWAYS_OPERATOR, MENU_MESSAGES, OPERATOR_LABELS, type Menu, type SwitchOperation } from '../../../shared/app';
+
+/** The lint issue fields the map reads (the engine's LintIssue and the API's LintIssueDto both fit). */
+export interface FlowLintIssue {
+  level: 'error' | 'warning';
+  menuId: string | null;
+  field?: string;
+  message: string;
+}
+
+export type FlowNodeKind = 'menu' | 'end' | 'missing';
+export type FlowBadge = 'First' | 'Terminate' | 'Back' | 'Unreachable' | 'Broken target';
+
+export type FlowNodeData = {
+  kind: FlowNodeKind;
+  /** The menu identifier, 'End', or the missing id. */
+  title: string;
+  /** Up to SCREEN_LINES lines of the screen (menus) or the closing text (End). */
+  lines: string[];
+  badges: FlowBadge[];
+  /** The Back indicator when Back is on. */
+  backIndicator?: string;
+  /** The menu a click opens: the menu itself, the End node's menu, the first menu pointing at a missing one. */
+  menuId: string;
+  width: number;
+  height: number;
+};
+
+export interface FlowNode {
+  id: string;
+  data: FlowNodeData;
+}
+
+export type FlowEdgeKind = 'rule' | 'terminate' | 'back' | 'broken';
+export interface FlowEdge {
+  id: string;
+  source: string;
+  target: string;
+  label: string;
+  kind: FlowEdgeKind;
+}
+
+export interface FlowGraph {
+  nodes: FlowNode[];
+  edges: FlowEdge[];
+}
+
+export const SCREEN_LINES = 4;
+const LINE_LENGTH = 34;
+export const MENU_NODE_WIDTH = 250;
+const SMALL_NODE_WIDTH = 170;
+
+/** Node heights follow their content so a layout never lets boxes overlap: title, lines, badge row. */
+function nodeHeight(lineCount: number, hasBadges: boolean): number {
+  return 40 + Math.max(1, lineCount) * 17 + (hasBadges ? 28 : 0);
+}
+
+export const UNREACHABLE_MESSAGE_START = 'No rule, Back or script leads to this menu';
+
+const SYMBOLS: Partial<Record<SwitchOperation['operator'], string>> = { eq: '=', neq: '≠', gt: '>', gte: '≥', lt: '<', lte: '≤', valueIn: 'in', valueNotIn: 'not in' };
+
+/** '= 1', 'in 1,2,3', 'always', 'starts with 07'. */
+export function ruleLabel(rule: Pick<SwitchOperation, 'operator' | 'compareVal'>): string {
+  if (rule.operator === ALWAYS_OPERATOR) return 'always';
+  const op = SYMBOLS[rule.operator] ?? OPERATOR_LABELS[rule.operator] ?? rule.operator;
+  return `${op} ${trimText(rule.compareVal, 24)}`.trim();
+}
+
+export function trimText(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** A screen cut to a few short lines: blank lines dropped, long lines cut, '…' when more follows. */
+export function screenLines(screen: string, maxLines = SCREEN_LINES, lineLength = LINE_LENGTH): string[] {
+  const lines = screen.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
+  const shown = lines.slice(0, maxLines).map((l) => trimText(l, lineLength));
+  if (lines.length > maxLines) shown[maxLines - 1] = `${trimText(lines[maxLines - 1]!, lineLength - 2)} …`;
+  return shown;
+}
+
+const rawScreen = (m: Menu) => [m.headerText, m.displayText, m.footerText].filter((t) => t.trim() !== '').join('\n');
+
+export const endNodeId = (menuId: string) => `end:${menuId}`;
+export const missingNodeId = (target: string) => `missing:${target}`;
+
+/**
+ * @param screenOf the screen text of a menu (rendered with sample values); the raw texts when absent.
+ * @example buildFlowGraph(menus, lintApp(version)).edges.map((e) => e.label) // ['= 1', 'always', ...]
+ */
+export function buildFlowGraph(menus: Menu[], lintIssues: FlowLintIssue[], screenOf: (menu: Menu) => string = rawScreen): FlowGraph {
+  const byId = new Map(menus.map((m) => [m.uniqueId, m]));
+  const unreachable = new Set(lintIssues.filter((i) => i.menuId && i.message.startsWith(UNREACHABLE_MESSAGE_START)).map((i) => i.menuId!));
+  const broken = new Set(
+    lintIssues.filter((i) => i.menuId && i.level === 'error' && (i.message === MENU_MESSAGES.targetMissing || i.message === MENU_MESSAGES.targetRequired)).map((i) => i.menuId!),
+  );
+
+  const edges: FlowEdge[] = [];
+  const endNodes: FlowNode[] = [];
+  const missing = new Map<string, FlowNode>();
+  /** target uniqueId -> menus with a goto to it, for the Back edges. */
+  const leadsTo = new Map<string, Set<string>>();
+
+  for (const m of menus) {
+    const closings: string[] = [];
+    m.switchOperations.forEach((rule, i) => {
+      const id = `rule:${m.uniqueId}:${i}`;
+      const condition = ruleLabel(rule);
+      if (rule.action === 'Terminate') {
+        const closing = rule.actionParam.trim() ? trimText(rule.actionParam, 28) : 'end';
+        closings.push(closing);
+        edges.push({ id, source: m.uniqueId, target: endNodeId(m.uniqueId), label: `${condition} → ${closing}`, kind: 'terminate' });
+        return;
+      }
+      const target = rule.actionParam.trim();
+      if (byId.has(target)) {
+        edges.push({ id, source: m.uniqueId, target, label: condition, kind: 'rule' });
+        if (target !== m.uniqueId) {
+          if (!leadsTo.has(target)) leadsTo.set(target, new Set());
+          leadsTo.get(target)!.add(m.uniqueId);
+        }
+        return;
+      }
+      broken.add(m.uniqueId);
+      const nodeId = missingNodeId(target);
+      if (!missing.has(target)) {
+        const lines = [target ? `id ${trimText(target, 26)}` : 'no target chosen'];
+        missing.set(target, { id: nodeId, data: { kind: 'missing', title: 'Missing menu', lines, badges: [], menuId: m.uniqueId, width: SMALL_NODE_WIDTH, height: nodeHeight(1, false) } });
+      }
+      edges.push({ id, source: m.uniqueId, target: nodeId, label: condition, kind: 'broken' });
+    });
+    if (closings.length > 0) {
+      const lines = screenLines(closings.join('\n'), 2, 24);
+      endNodes.push({ id: endNodeId(m.uniqueId), data: { kind: 'end', title: 'End', lines, badges: [], menuId: m.uniqueId, width: SMALL_NODE_WIDTH, height: nodeHeight(lines.length, false) } });
+    }
+  }
+
+  // Back goes to the menu the caller came from: any menu with a goto to this one.
+  for (const m of menus) {
+    if (!m.allowGoBack) continue;
+    for (const from of leadsTo.get(m.uniqueId) ?? []) {
+      edges.push({ id: `back:${m.uniqueId}:${from}`, source: m.uniqueId, target: from, label: `back ${m.goBackInputIndicator}`.trim(), kind: 'back' });
+    }
+  }
+
+  const menuNodes: FlowNode[] = menus.map((m) => {
+    const badges: FlowBadge[] = [];
+    if (m.isFirst) badges.push('First');
+    if (m.terminate) badges.push('Terminate');
+    if (m.allowGoBack) badges.push('Back');
+    if (unreachable.has(m.uniqueId)) badges.push('Unreachable');
+    if (broken.has(m.uniqueId)) badges.push('Broken target');
+    let lines: string[];
+    try {
+      lines = screenLines(screenOf(m));
+    } catch {
+      lines = screenLines(rawScreen(m));
+    }
+    if (lines.length === 0) lines = ['(no text)'];
+    return {
+      id: m.uniqueId,
+      data: {
+        kind: 'menu',
+        title: m.userDefinedName || m.uniqueId,
+        lines,
+        badges,
+        ...(m.allowGoBack ? { backIndicator: m.goBackInputIndicator } : {}),
+        menuId: m.uniqueId,
+        width: MENU_NODE_WIDTH,
+        height: nodeHeight(lines.length, badges.length > 0),
+      },
+    };
+  });
+
+  return { nodes: [...menuNodes, ...endNodes, ...missing.values()], edges };
+}
+
+export type FlowDirection = 'TB' | 'LR';
+
+export interface PositionedNode extends FlowNode {
+  /** Top-left corner, as React Flow places nodes. */
+  position: { x: number; y: number };
+}
+
+/**
+ * Places the nodes with dagre. Back edges are left out of the ranking (they point up the flow and would
+ * otherwise pull menus out of their reading order); edge labels get room between the ranks.
+ */
+export function layoutFlowGraph(graph: FlowGraph, direction: FlowDirection = 'TB'): PositionedNode[] {
+  const g = new dagre.graphlib.Graph({ multigraph: true });
+  g.setGraph({ rankdir: direction, nodesep: 36, ranksep: direction === 'TB' ? 90 : 120, edgesep: 16, marginx: 20, marginy: 20 });
+  g.setDefaultEdgeLabel(() => ({}));
+  for (const n of graph.nodes) g.setNode(n.id, { width: n.data.width, height: n.data.height });
+  for (const e of graph.edges) {
+    if (e.kind === 'back' || e.source === e.target) continue;
+    g.setEdge(e.source, e.target, { width: Math.min(160, e.label.length * 7), height: 18, labelpos: 'c' }, e.id);
+  }
+  dagre.layout(g);
+  return graph.nodes.map((n) => {
+    const p = g.node(n.id) as { x: number; y: number };
+    return { ...n, position: { x: p.x - n.data.width / 2, y: p.y - n.data.height / 2 } };
+  });
+}

@@ -1,0 +1,362 @@
+import { Anchor, Badge, Button, Group, Paper, SegmentedControl, Skeleton, Stack, Switch, Text, Title, useComputedColorScheme } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { IconArrowLeft, IconListDetails, IconSitemap } from '@tabler/icons-react';
+import {
+  Background,
+  Controls,
+  Handle,
+  MarkerType,
+  MiniMap,
+  Position,
+  ReactFlow,
+  type Edge,
+  type Node,
+  type NodeProps,
+} from '@xyflow/react';
+import '@xyflow/react/dist/style.css';
+import { useMemo, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { compileApp, lintApp, previewMenu } from '../../../engine';
+import { DEFAULT_SCREEN_LIMIT, type AppVersion, type Menu } from '../../../shared/app';
+import { findSampleInputs } from '../designer/menu-screen-preview';
+import { AppNotFoundError, useDesignerApp, useMenus } from '../designer/use-designer';
+import { buildFlowGraph, layoutFlowGraph, type FlowBadge, type FlowDirection, type FlowEdgeKind, type FlowLintIssue, type FlowNodeData } from './flow-graph';
+
+export const flowMapPath = (appId: string) => `/app/design/${encodeURIComponent(appId)}/flow`;
+/** The designer opens this menu's edit form (on a tab) when it loads. */
+export const designMenuPath = (appId: string, menuId: string, tab?: string) =>
+  `/app/design/${encodeURIComponent(appId)}?menu=${encodeURIComponent(menuId)}${tab ? `&tab=${tab}` : ''}`;
+
+type MapNode = Node<FlowNodeData & { direction: FlowDirection }, 'flow'>;
+
+const BADGE_COLORS: Record<FlowBadge, string> = { First: 'teal', Terminate: 'grape', Back: 'blue', Unreachable: 'yellow', 'Broken target': 'red' };
+const EDGE_COLORS: Record<FlowEdgeKind, string> = {
+  rule: 'var(--mantine-color-gray-6)',
+  terminate: 'var(--mantine-color-grape-6)',
+  back: 'var(--mantine-color-blue-5)',
+  broken: 'var(--mantine-color-red-6)',
+};
+
+function borderOf(data: FlowNodeData): string {
+  if (data.kind === 'missing' || data.badges.includes('Broken target')) return 'var(--mantine-color-red-6)';
+  if (data.badges.includes('Unreachable')) return 'var(--mantine-color-yellow-6)';
+  if (data.kind === 'end') return 'var(--mantine-color-grape-5)';
+  if (data.badges.includes('First')) return 'var(--mantine-color-teal-6)';
+  return 'var(--mantine-color-default-border)';
+}
+
+/** Plain colours: the minimap draws SVG fills. */
+function minimapColor(data: FlowNodeData | undefined): string {
+  if (!data) return '#ced4da';
+  if (data.kind === 'missing' || data.badges.includes('Broken target')) return '#fa5252';
+  if (data.badges.includes('Unreachable')) return '#fab005';
+  if (data.kind === 'end') return '#cc5de8';
+  if (data.badges.includes('First')) return '#12b886';
+  return '#adb5bd';
+}
+
+function backgroundOf(data: FlowNodeData): string {
+  if (data.kind === 'missing') return 'var(--mantine-color-red-light)';
+  if (data.kind === 'end') return 'var(--mantine-color-grape-light)';
+  if (data.badges.includes('Unreachable')) return 'var(--mantine-color-yellow-light)';
+  return 'var(--mantine-color-body)';
+}
+
+function FlowNodeBox({ data }: NodeProps<MapNode>) {
+  const vertical = data.direction === 'TB';
+  const dashed = data.kind !== 'menu' || data.badges.includes('Unreachable');
+  return (
+    <div
+      data-testid="flow-node"
+      data-kind={data.kind}
+      data-menu={data.kind === 'menu' ? data.title : undefined}
+      data-badges={data.badges.join(',')}
+      title={data.kind === 'menu' ? `Edit ${data.title}` : data.kind === 'end' ? 'Open the menu that ends here' : 'Open the menu with this target'}
+      style={{
+        width: data.width,
+        height: data.height,
+        boxSizing: 'border-box',
+        padding: '6px 10px',
+        borderRadius: 10,
+        border: `2px ${dashed ? 'dashed' : 'solid'} ${borderOf(data)}`,
+        background: backgroundOf(data),
+        overflow: 'hidden',
+        cursor: 'pointer',
+        boxShadow: data.kind === 'menu' ? 'var(--mantine-shadow-xs)' : undefined,
+      }}
+    >
+      <Handle type="target" position={vertical ? Position.Top : Position.Left} style={{ opacity: 0 }} />
+      <Text fw={700} size="sm" truncate="end" ff={data.kind === 'menu' ? 'monospace' : undefined} c={data.kind === 'missing' ? 'red.8' : undefined}>
+        {data.title}
+      </Text>
+      <div style={{ marginTop: 2 }}>
+        {data.lines.map((line, i) => (
+          <Text key={i} size="xs" c="dimmed" lh="17px" truncate="end" ff="monospace">
+            {line}
+          </Text>
+        ))}
+      </div>
+      {data.badges.length > 0 && (
+        <Group gap={4} mt={6} wrap="nowrap" style={{ overflow: 'hidden' }}>
+          {data.badges.map((b) => (
+            <Badge key={b} size="xs" variant={b === 'Unreachable' || b === 'Broken target' ? 'filled' : 'light'} color={BADGE_COLORS[b]} data-testid="flow-badge">
+              {b === 'Back' ? `Back ${data.backIndicator ?? ''}`.trim() : b}
+            </Badge>
+          ))}
+        </Group>
+      )}
+      <Handle type="source" position={vertical ? Position.Bottom : Position.Right} style={{ opacity: 0 }} />
+      {/* Back edges leave and arrive at the side, apart from the rules' flow. */}
+      <Handle id="back-out" type="source" position={vertical ? Position.Right : Position.Bottom} style={{ opacity: 0 }} />
+      <Handle id="back-in" type="target" position={vertical ? Position.Right : Position.Bottom} style={{ opacity: 0 }} />
+    </div>
+  );
+}
+
+const nodeTypes = { flow: FlowNodeBox };
+
+/** Each menu's screen rendered by the engine with sample values (`<name>` for each session.inputs.name). */
+function renderScreens(version: AppVersion): (menu: Menu) => string {
+  const compiled = compileApp({ ...version, screenLimit: Number.MAX_SAFE_INTEGER });
+  return (menu) => {
+    const names = findSampleInputs([menu.headerText, menu.displayText, menu.footerText]);
+    const inputs = Object.fromEntries(names.map((n) => [n, `<${n}>`]));
+    const result = previewMenu(compiled, menu.uniqueId, { inputs, mobile: '233244000111', network: 'MTN' });
+    if (!result.ok) throw new Error(result.error);
+    return result.pages.join('\n');
+  };
+}
+
+function Legend() {
+  const swatch = (border: string, background = 'var(--mantine-color-body)', dashed = false) => (
+    <span style={{ display: 'inline-block', width: 18, height: 12, borderRadius: 3, border: `2px ${dashed ? 'dashed' : 'solid'} ${border}`, background }} />
+  );
+  const line = (color: string, dashed = false) => <span style={{ display: 'inline-block', width: 24, borderTop: `2px ${dashed ? 'dashed' : 'solid'} ${color}` }} />;
+  const items: [React.ReactNode, string][] = [
+    [swatch('var(--mantine-color-teal-6)'), 'First menu'],
+    [swatch('var(--mantine-color-default-border)'), 'Menu (click to edit)'],
+    [swatch('var(--mantine-color-yellow-6)', 'var(--mantine-color-yellow-light)', true), 'Unreachable'],
+    [swatch('var(--mantine-color-red-6)'), 'Broken target'],
+    [swatch('var(--mantine-color-red-6)', 'var(--mantine-color-red-light)', true), 'Missing menu'],
+    [swatch('var(--mantine-color-grape-5)', 'var(--mantine-color-grape-light)', true), 'End (Terminate)'],
+    [line(EDGE_COLORS.rule), 'Rule: condition'],
+    [line(EDGE_COLORS.back, true), 'Back'],
+  ];
+  return (
+    <Group gap="md" data-testid="flow-legend" aria-label="Legend" role="list">
+      {items.map(([icon, label]) => (
+        <Group key={label} gap={6} wrap="nowrap" role="listitem">
+          {icon}
+          <Text size="xs" c="dimmed">
+            {label}
+          </Text>
+        </Group>
+      ))}
+    </Group>
+  );
+}
+
+/** Flow map (/app/design/{appId}/flow): the app's menus as a graph; a click opens the menu in the designer. */
+export function FlowMapPage() {
+  const { appId = '' } = useParams();
+  const navigate = useNavigate();
+  const appQuery = useDesignerApp(appId);
+  const menusQuery = useMenus(appId);
+  const scheme = useComputedColorScheme('light');
+  const [direction, setDirection] = useState<FlowDirection>('TB');
+  const [showBack, setShowBack] = useState(true);
+  const isPhone = useMediaQuery('(max-width: 36em)');
+  const app = appQuery.data;
+  const menus = useMemo(() => menusQuery.data ?? [], [menusQuery.data]);
+
+  const graph = useMemo(() => {
+    if (menus.length === 0) return null;
+    const version: AppVersion = {
+      appId,
+      versionId: 'draft',
+      appName: app?.appName ?? '',
+      shortCode: app?.shortCode ?? '',
+      useTemplateTag: false,
+      screenLimit: app?.screenLimit ?? DEFAULT_SCREEN_LIMIT,
+      menus,
+    };
+    let issues: FlowLintIssue[] = [];
+    let screenOf: ((m: Menu) => string) | undefined;
+    try {
+      issues = lintApp(version);
+      screenOf = renderScreens(version);
+    } catch {
+      // A draft the engine cannot compile still shows, with raw texts and no lint marks.
+    }
+    return buildFlowGraph(menus, issues, screenOf);
+  }, [menus, app, appId]);
+
+  const { nodes, edges } = useMemo(() => {
+    if (!graph) return { nodes: [] as MapNode[], edges: [] as Edge[] };
+    const placed = layoutFlowGraph(graph, direction);
+    const nodes: MapNode[] = placed.map((n) => ({
+      id: n.id,
+      type: 'flow',
+      position: n.position,
+      data: { ...n.data, direction },
+      width: n.data.width,
+      height: n.data.height,
+      draggable: true,
+      connectable: false,
+    }));
+    const edges: Edge[] = graph.edges.map((e) => {
+      const color = EDGE_COLORS[e.kind];
+      return {
+        id: e.id,
+        source: e.source,
+        target: e.target,
+        ...(e.kind === 'back' ? { sourceHandle: 'back-out', targetHandle: 'back-in' } : {}),
+        label: e.label,
+        type: e.kind === 'back' ? 'default' : 'smoothstep',
+        className: `flow-edge-${e.kind}`,
+        style: { stroke: color, strokeWidth: e.kind === 'back' ? 1.2 : 1.6, ...(e.kind === 'back' ? { strokeDasharray: '6 4' } : {}) },
+        markerEnd: { type: MarkerType.ArrowClosed, color, width: 16, height: 16 },
+        labelStyle: { fontSize: 11, fill: e.kind === 'back' ? EDGE_COLORS.back : 'var(--mantine-color-text)' },
+        labelBgStyle: { fill: 'var(--mantine-color-body)', fillOpacity: 0.9 },
+        labelBgPadding: [4, 2] as [number, number],
+        labelBgBorderRadius: 4,
+        focusable: false,
+      };
+    });
+    return { nodes, edges };
+  }, [graph, direction]);
+  const shownEdges = useMemo(() => (showBack ? edges : edges.filter((e) => !e.id.startsWith('back:'))), [edges, showBack]);
+
+  /** A big app opens on its first menu at a readable zoom (the controls' fit view shows it all); a small one fits. */
+  const startAt = useMemo(() => {
+    if (nodes.length <= 20) return null;
+    const firstId = menus.find((m) => m.isFirst)?.uniqueId ?? menus[0]?.uniqueId;
+    const first = nodes.find((n) => n.id === firstId);
+    if (!first) return null;
+    const zoom = 0.75;
+    return { x: first.position.x + first.data.width / 2, y: first.position.y + 260 / zoom, zoom };
+  }, [nodes, menus]);
+
+  const counts = useMemo(() => {
+    const list = graph?.edges ?? [];
+    return {
+      menus: menus.length,
+      rules: list.filter((e) => e.kind !== 'back').length,
+      back: list.filter((e) => e.kind === 'back').length,
+      unreachable: graph?.nodes.filter((n) => n.data.badges.includes('Unreachable')).length ?? 0,
+      broken: graph?.nodes.filter((n) => n.data.badges.includes('Broken target')).length ?? 0,
+    };
+  }, [graph, menus]);
+
+  const openNode = (data: FlowNodeData) => void navigate(designMenuPath(appId, data.menuId, data.kind === 'menu' ? undefined : 'navigation'));
+
+  const loadError = appQuery.error ?? menusQuery.error;
+  return (
+    <Stack gap="md">
+      <div>
+        <Anchor component={Link} to={`/app/design/${encodeURIComponent(appId)}`} size="sm" c="dimmed">
+          <Group gap={4} component="span">
+            <IconArrowLeft size={14} /> Menu list
+          </Group>
+        </Anchor>
+        <Group justify="space-between" align="flex-end" mt={6} gap="md">
+          <div style={{ minWidth: 0 }}>
+            <Text size="xs" tt="uppercase" fw={700} c="dimmed" lts={0.6}>
+              Flow map
+            </Text>
+            {app ? (
+              <Title order={1} fz={{ base: 24, sm: 30 }} style={{ overflowWrap: 'anywhere' }}>
+                {app.appName}
+              </Title>
+            ) : (
+              <Skeleton height={34} width={240} mt={4} />
+            )}
+          </div>
+          <Group gap="sm">
+            <Switch label="Back links" checked={showBack} onChange={(e) => setShowBack(e.currentTarget.checked)} size="sm" />
+            <SegmentedControl
+              aria-label="Layout direction"
+              size="xs"
+              value={direction}
+              onChange={(v) => setDirection(v as FlowDirection)}
+              data={[
+                { value: 'TB', label: 'Top to bottom' },
+                { value: 'LR', label: 'Left to right' },
+              ]}
+            />
+            <Button component={Link} to={`/app/design/${encodeURIComponent(appId)}`} variant="default" leftSection={<IconListDetails size={18} />}>
+              Menu list
+            </Button>
+          </Group>
+        </Group>
+      </div>
+
+      {appQuery.error instanceof AppNotFoundError ? (
+        <Paper withBorder radius="lg" p="xl" data-testid="app-not-found">
+          <Text fw={600}>App not found</Text>
+          <Text size="sm" c="dimmed">
+            This app does not exist, was deleted, or belongs to another account.
+          </Text>
+        </Paper>
+      ) : loadError ? (
+        <Paper withBorder radius="lg" p="lg">
+          <Text c="red.8">{loadError.message}</Text>
+          <Button mt="sm" size="xs" variant="default" onClick={() => void Promise.all([appQuery.refetch(), menusQuery.refetch()])}>
+            Try again
+          </Button>
+        </Paper>
+      ) : menusQuery.isPending ? (
+        <Skeleton height={480} radius="lg" aria-busy="true" aria-label="Loading the flow map" data-testid="flow-loading" />
+      ) : menus.length === 0 ? (
+        <Paper withBorder radius="lg" p="xl" data-testid="flow-empty">
+          <Stack align="center" gap="sm">
+            <IconSitemap size={30} color="var(--mantine-color-gray-5)" />
+            <Text fw={600}>No menus yet</Text>
+            <Text size="sm" c="dimmed" ta="center">
+              Add menus in the menu list; the map draws them and their navigation rules.
+            </Text>
+            <Button component={Link} to={`/app/design/${encodeURIComponent(appId)}`} variant="default">
+              Open the menu list
+            </Button>
+          </Stack>
+        </Paper>
+      ) : (
+        <>
+          <Group justify="space-between" gap="xs">
+            <Text size="sm" c="dimmed" data-testid="flow-summary">
+              {counts.menus} menus · {counts.rules} rules · {counts.back} back links
+              {counts.unreachable > 0 && ` · ${counts.unreachable} unreachable`}
+              {counts.broken > 0 && ` · ${counts.broken} with a broken target`}
+            </Text>
+            <Text size="xs" c="dimmed">
+              Click a menu to edit it. Scroll or pinch to zoom, drag to pan.
+            </Text>
+          </Group>
+          <Paper withBorder radius="lg" style={{ height: 'max(440px, calc(100dvh - 290px))', overflow: 'hidden' }} data-testid="flow-map">
+            <ReactFlow
+              key={direction}
+              nodes={nodes}
+              edges={shownEdges}
+              nodeTypes={nodeTypes}
+              colorMode={scheme}
+              fitView={!startAt}
+              fitViewOptions={{ padding: 0.1, maxZoom: 1.1 }}
+              onInit={(flow) => startAt && void flow.setCenter(startAt.x, startAt.y, { zoom: startAt.zoom })}
+              minZoom={0.05}
+              maxZoom={2}
+              nodesConnectable={false}
+              edgesFocusable={false}
+              elementsSelectable
+              onNodeClick={(_, node) => openNode(node.data)}
+            >
+              <Background gap={24} />
+              <Controls showInteractive={false} />
+              {!isPhone && <MiniMap<MapNode> pannable zoomable nodeColor={(n) => minimapColor(n.data as FlowNodeData | undefined)} />}
+            </ReactFlow>
+          </Paper>
+          <Legend />
+        </>
+      )}
+    </Stack>
+  );
+}

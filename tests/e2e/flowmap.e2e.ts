@@ -1,0 +1,189 @@
+import { mkdirSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { registerAccount, storeSession, type LoginReplyBody } from './accounts';
+import { baseUrl, describeBrowser, DESKTOP, launchBrowser, openPage, PHONE } from './browser';
+
+/**
+ * The flow map: an app with a Terminate rule, an Always goto, a back-enabled menu, an unreachable menu and a
+ * goto to a deleted menu, drawn as a graph; a click opens the menu's edit form. Also a 50-menu app for readability.
+ */
+
+interface Rule {
+  operator: string;
+  compareVal: string;
+  action: 'goto' | 'Terminate';
+  actionParam: string;
+}
+
+async function callApi<T>(token: string, path: string, body?: unknown): Promise<{ status: string; message: string; data: T; uniqueId?: string }> {
+  const res = await fetch(`${baseUrl()}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return (await res.json()) as { status: string; message: string; data: T; uniqueId?: string };
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync('test-results/screenshots', { recursive: true });
+  await page.waitForTimeout(400);
+  await page.screenshot({ path: `test-results/screenshots/${name}.png`, animations: 'disabled' });
+}
+
+const visible = (page: Page, selector: string, timeout = 15_000) => page.locator(selector).first().waitFor({ state: 'visible', timeout });
+const flowNode = (page: Page, identifier: string) => page.locator(`[data-testid="flow-node"][data-menu="${identifier}"]`);
+
+describeBrowser('flow map', () => {
+  let browser: Browser;
+  let owner: { reply: LoginReplyBody };
+  let token = '';
+
+  async function createApp(appName: string, shortCode: string): Promise<string> {
+    const app = await callApi<{ appId: string }>(token, '/api/createApp', {
+      appName,
+      description: 'Flow map tests',
+      country: 'ghana',
+      connectionMode: 'existing-shortcode',
+      useTemplateTag: false,
+      customShortCode: shortCode,
+    });
+    if (app.status !== '00') throw new Error(`createApp failed: ${JSON.stringify(app)}`);
+    return app.data.appId;
+  }
+
+  /** Creates a menu at the top of the list (parentMenuId null); returns its uniqueId. */
+  async function createMenu(appId: string, identifier: string, fields: { displayText?: string; isFirst?: boolean; terminate?: boolean; allowGoBack?: boolean; rules?: Rule[] } = {}): Promise<string> {
+    const reply = await callApi(token, '/api/createMenu', {
+      appId,
+      isFirst: fields.isFirst ?? false,
+      displayText: fields.displayText ?? `${identifier} screen`,
+      headerText: '',
+      footerText: '',
+      userDefinedName: identifier,
+      inputHolder: '',
+      allowGoBack: fields.allowGoBack ?? false,
+      goBackInputIndicator: fields.allowGoBack ? '0' : '',
+      terminate: fields.terminate ?? false,
+      parentMenuId: null,
+      switchOperations: fields.rules ?? [],
+      actions: [],
+      inputValidations: [],
+    });
+    if (reply.status !== '00' || !reply.uniqueId) throw new Error(`createMenu ${identifier} failed: ${JSON.stringify(reply)}`);
+    return reply.uniqueId;
+  }
+
+  async function openMap(appId: string, viewport = DESKTOP): Promise<Page> {
+    const page = await openPage(browser, viewport);
+    await storeSession(page, owner.reply);
+    await page.goto(`/app/design/${appId}/flow`);
+    await visible(page, '[data-testid="flow-node"]');
+    return page;
+  }
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    owner = await registerAccount('Kwame Mapper');
+    token = owner.reply.token;
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  let appId = '';
+  it('draws menus, rules, End, Back and missing targets with their marks; a click opens the edit form', async () => {
+    appId = await createApp('Mapped Shop', '*920*81#');
+    const goto = (target: string, operator = 'eq', compareVal = '1'): Rule => ({ operator, compareVal, action: 'goto', actionParam: target });
+    // Each new menu goes to the top: create from the last to the first.
+    await createMenu(appId, 'orphan', { displayText: 'Nobody comes here' });
+    const gone = await createMenu(appId, 'gone');
+    const confirm = await createMenu(appId, 'confirm', { displayText: 'Confirm airtime\n1. Yes', rules: [goto(gone)] });
+    const airtime = await createMenu(appId, 'airtime', { displayText: 'Enter amount\n0. Back', allowGoBack: true, rules: [goto(confirm, 'always', '')] });
+    const balance = await createMenu(appId, 'balance', { displayText: 'Your balance is GHS 10.00', terminate: true });
+    await createMenu(appId, 'home', {
+      isFirst: true,
+      displayText: 'Welcome to Mapped Shop\n1. Balance\n2. Airtime\n3. Data\n9. Exit',
+      rules: [goto(balance), goto(airtime, 'valueIn', '2,3'), { operator: 'eq', compareVal: '9', action: 'Terminate', actionParam: 'Goodbye and thank you' }],
+    });
+    expect((await callApi(token, `/api/deleteMenu/${gone}`)).status).toBe('00');
+
+    // The designer links to the map.
+    const page = await openPage(browser, DESKTOP);
+    await storeSession(page, owner.reply);
+    await page.goto(`/app/design/${appId}`);
+    await page.getByRole('link', { name: 'Flow map' }).click();
+    await page.waitForURL((url) => url.pathname === `/app/design/${appId}/flow`);
+    await visible(page, '[data-testid="flow-node"]');
+
+    // 5 menus + End (home's Terminate rule) + the missing menu; 5 rules + 1 Back edge.
+    expect(await page.locator('[data-testid="flow-node"]').count()).toBe(7);
+    expect(await page.locator('[data-testid="flow-node"][data-kind="menu"]').count()).toBe(5);
+    expect(await page.locator('[data-testid="flow-node"][data-kind="end"]').count()).toBe(1);
+    expect(await page.locator('[data-testid="flow-node"][data-kind="missing"]').count()).toBe(1);
+    expect(await page.locator('.react-flow__edge').count()).toBe(6);
+    expect(await page.locator('.react-flow__edge.flow-edge-back').count()).toBe(1);
+    expect(await page.locator('.react-flow__edge.flow-edge-terminate').count()).toBe(1);
+    expect(await page.getByTestId('flow-summary').textContent()).toContain('5 menus · 5 rules · 1 back links · 1 unreachable · 1 with a broken target');
+
+    // Edge labels: conditions, always, the closing text.
+    const labels = await page.locator('.react-flow__edge-textwrapper, .react-flow__edge-text').allTextContents();
+    const all = labels.join('|');
+    for (const label of ['= 1', 'in 2,3', 'always', 'back 0', 'Goodbye and thank you']) expect(all).toContain(label);
+
+    // Marks.
+    expect(await flowNode(page, 'home').getAttribute('data-badges')).toBe('First');
+    expect(await flowNode(page, 'balance').getAttribute('data-badges')).toBe('Terminate');
+    expect(await flowNode(page, 'airtime').getAttribute('data-badges')).toBe('Back');
+    await flowNode(page, 'airtime').getByText('Back 0').waitFor();
+    expect(await flowNode(page, 'orphan').getAttribute('data-badges')).toBe('Unreachable');
+    expect(await flowNode(page, 'confirm').getAttribute('data-badges')).toContain('Broken target');
+    await flowNode(page, 'home').getByText('Welcome to Mapped Shop').waitFor();
+    await visible(page, '[data-testid="flow-legend"]');
+    await visible(page, '.react-flow__minimap');
+    await visible(page, '.react-flow__controls');
+    await shot(page, 'flowmap-desktop');
+
+    // A click opens that menu's edit form in the designer.
+    await flowNode(page, 'airtime').click();
+    await page.waitForURL((url) => url.pathname === `/app/design/${appId}`);
+    await page.getByTestId('menu-edit-form').getByText('Edit menu airtime', { exact: true }).waitFor({ timeout: 15_000 });
+    await page.context().close();
+  });
+
+  it('fits a phone', async () => {
+    const page = await openMap(appId, PHONE);
+    expect(await page.locator('[data-testid="flow-node"]').count()).toBe(7);
+    await shot(page, 'flowmap-phone');
+    await page.context().close();
+  });
+
+  it('an app without menus shows the empty state', async () => {
+    const emptyId = await createApp('Empty Map', '*920*82#');
+    const page = await openPage(browser, DESKTOP);
+    await storeSession(page, owner.reply);
+    await page.goto(`/app/design/${emptyId}/flow`);
+    await page.getByTestId('flow-empty').waitFor({ timeout: 15_000 });
+    await page.context().close();
+  });
+
+  it('lays out 50 menus', async () => {
+    const bigId = await createApp('Fifty Menus', '*920*83#');
+    const ids: string[] = new Array(50);
+    // Children first (each new menu goes to the top), so every goto has its target.
+    for (let i = 49; i >= 0; i--) {
+      const children = [i * 3 + 1, i * 3 + 2, i * 3 + 3].filter((c) => c < 50);
+      const rules: Rule[] = children.map((c, k) => ({ operator: 'eq', compareVal: String(k + 1), action: 'goto', actionParam: ids[c]! }));
+      if (i % 4 === 0) rules.push({ operator: 'eq', compareVal: '9', action: 'Terminate', actionParam: 'Thank you' });
+      const text = `Menu ${i}\n${children.map((c, k) => `${k + 1}. Option ${c}`).join('\n')}`;
+      ids[i] = await createMenu(bigId, `menu${i}`, { isFirst: i === 0, displayText: children.length ? text : `Menu ${i}: done`, terminate: children.length === 0 && i % 2 === 0, allowGoBack: i % 2 === 1, rules });
+    }
+    const page = await openMap(bigId, { width: 1600, height: 1000 });
+    expect(await page.locator('[data-testid="flow-node"][data-kind="menu"]').count()).toBe(50);
+    await shot(page, 'flowmap-50-desktop');
+    await page.getByText('Left to right', { exact: true }).click();
+    await page.waitForTimeout(300);
+    await shot(page, 'flowmap-50-desktop-lr');
+    await page.context().close();
+  });
+});
