@@ -9,6 +9,9 @@ import { paginateScreen } from './pagination';
 import { buildScope, joinScreenParts, renderTemplate, type CompiledTemplate } from './render';
 import type { LintIssue, SessionState } from './types';
 
+/** The unreachable-menu warning; `code: 'unreachable'` marks it for tools such as the flow map. */
+export const UNREACHABLE_MESSAGE = 'No rule, Back or script leads to this menu.';
+
 function issueAt(level: LintIssue['level'], menu: CompiledMenu | null, message: string, field?: string): LintIssue {
   return { level, menuId: menu?.uniqueId ?? null, menu: menu?.identifier ?? null, ...(field ? { field } : {}), message };
 }
@@ -46,7 +49,7 @@ export function lintApp(app: AppVersion): LintIssue[] {
       issues.push(issueAt('warning', m, 'No navigation rule and no end: every input gets "Invalid choice".', 'switchOperations'));
     }
   }
-  for (const m of findUnreachableMenus(compiled)) issues.push(issueAt('warning', m, 'No rule, Back or script leads to this menu.'));
+  for (const m of findUnreachableMenus(compiled)) issues.push({ ...issueAt('warning', m, UNREACHABLE_MESSAGE), code: 'unreachable' });
 
   const hasTags = compiled.dial.hasTags;
   if (app.useTemplateTag && !hasTags) issues.push(issueAt('warning', null, 'The app is template formatted but its shortcode has no {tags}.'));

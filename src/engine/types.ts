@@ -170,4 +170,6 @@ export interface LintIssue {
   /** Path in the menu, as in validateMenu (`actions.0.code`), when it concerns one field. */
   field?: string;
   message: string;
+  /** A stable name for issues other tools read, e.g. 'unreachable'. */
+  code?: 'unreachable';
 }

@@ -7,11 +7,13 @@ import dagre from '@dagrejs/dagre';
 import { ALWAYS_OPERATOR, MENU_MESSAGES, OPERATOR_LABELS, type Menu, type SwitchOperation } from '../../../shared/app';
 
 /** The lint issue fields the map reads (the engine's LintIssue and the API's LintIssueDto both fit). */
+/** The engine's LintIssue fields the map reads; `code: 'unreachable'` marks an unreachable menu. */
 export interface FlowLintIssue {
   level: 'error' | 'warning';
   menuId: string | null;
   field?: string;
   message: string;
+  code?: string;
 }
 
 export type FlowNodeKind = 'menu' | 'end' | 'missing';
@@ -61,8 +63,6 @@ function nodeHeight(lineCount: number, hasBadges: boolean): number {
   return 40 + Math.max(1, lineCount) * 17 + (hasBadges ? 28 : 0);
 }
 
-export const UNREACHABLE_MESSAGE_START = 'No rule, Back or script leads to this menu';
-
 const SYMBOLS: Partial<Record<SwitchOperation['operator'], string>> = { eq: '=', neq: '≠', gt: '>', gte: '≥', lt: '<', lte: '≤', valueIn: 'in', valueNotIn: 'not in' };
 
 /** '= 1', 'in 1,2,3', 'always', 'starts with 07'. */
@@ -96,7 +96,7 @@ export const missingNodeId = (target: string) => `missing:${target}`;
  */
 export function buildFlowGraph(menus: Menu[], lintIssues: FlowLintIssue[], screenOf: (menu: Menu) => string = rawScreen): FlowGraph {
   const byId = new Map(menus.map((m) => [m.uniqueId, m]));
-  const unreachable = new Set(lintIssues.filter((i) => i.menuId && i.message.startsWith(UNREACHABLE_MESSAGE_START)).map((i) => i.menuId!));
+  const unreachable = new Set(lintIssues.filter((i) => i.menuId && i.code === 'unreachable').map((i) => i.menuId!));
   const broken = new Set(
     lintIssues.filter((i) => i.menuId && i.level === 'error' && (i.message === MENU_MESSAGES.targetMissing || i.message === MENU_MESSAGES.targetRequired)).map((i) => i.menuId!),
   );
