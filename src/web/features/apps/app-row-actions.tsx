@@ -1,10 +1,11 @@
 import { ActionIcon, Group, Tooltip } from '@mantine/core';
-import { IconCopy, IconPencil, IconSettings, IconTrash } from '@tabler/icons-react';
+import { IconChartBar, IconCopy, IconPencil, IconSettings, IconTrash } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { App } from '../../../shared/api/apps.schema';
 import { hasScreen } from '../../lib/routes';
 
 export const designerPath = (appId: string) => `/app/design/${encodeURIComponent(appId)}`;
+export const dashboardPath = (appId: string) => `/app/dashboard/${encodeURIComponent(appId)}`;
 export const settingsPath = (appId: string) => `/app-settings/${encodeURIComponent(appId)}`;
 
 interface AppRowActionsProps {
@@ -22,6 +23,13 @@ export function AppRowActions({ app, onClone, onDelete }: AppRowActionsProps) {
         <Tooltip label="Design menus" withArrow>
           <ActionIcon component={Link} to={designer} variant="subtle" size="lg" aria-label={`Design ${app.appName}`}>
             <IconPencil size={18} />
+          </ActionIcon>
+        </Tooltip>
+      )}
+      {hasScreen(dashboardPath(app.appId)) && (
+        <Tooltip label="Dashboard, logs and sessions" withArrow>
+          <ActionIcon component={Link} to={dashboardPath(app.appId)} variant="subtle" color="teal" size="lg" aria-label={`Monitor ${app.appName}`}>
+            <IconChartBar size={18} />
           </ActionIcon>
         </Tooltip>
       )}

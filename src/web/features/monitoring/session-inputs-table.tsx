@@ -1,0 +1,30 @@
+import { Table, Text } from '@mantine/core';
+
+/** The detail table under an expanded row: Input Field and Data pairs from the session's inputs. */
+export function SessionInputsTable({ inputs }: { inputs: Record<string, string> }) {
+  const entries = Object.entries(inputs);
+  if (entries.length === 0)
+    return (
+      <Text size="sm" c="dimmed" py="xs">
+        No inputs were collected in this session.
+      </Text>
+    );
+  return (
+    <Table withTableBorder fz="sm" bg="white" data-testid="session-inputs">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>Input Field</Table.Th>
+          <Table.Th>Data</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {entries.map(([field, value]) => (
+          <Table.Tr key={field}>
+            <Table.Td>{field}</Table.Td>
+            <Table.Td style={{ wordBreak: 'break-word' }}>{value}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}

@@ -1,0 +1,304 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
+import { registerAccount, storeSession, type LoginReplyBody } from './accounts';
+import { DESKTOP, PHONE, baseUrl, describeBrowser, launchBrowser } from './browser';
+
+/**
+ * The monitoring screens against real traffic: an app of three menus, two sessions completed and one left open
+ * through the Africa's Talking format, one released through Hubtel's JSON; then each screen must show them.
+ */
+const WELCOME = 'Welcome to Kofi Shop\nWhat is your name?';
+const ITEM = 'Pick an item\n1. Rice\n2. Beans';
+
+interface Reply<T> {
+  status: string;
+  message?: string;
+  data?: T;
+  uniqueId?: string;
+}
+
+async function callApi<T>(token: string, path: string, body?: unknown): Promise<Reply<T>> {
+  const res = await fetch(`${baseUrl()}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return (await res.json()) as Reply<T>;
+}
+
+async function createShopApp(token: string): Promise<string> {
+  const app = await callApi<{ appId: string }>(token, '/api/createApp', {
+    appName: 'Kofi Shop Monitor',
+    description: 'Monitoring e2e app',
+    country: 'ghana',
+    connectionMode: 'existing-shortcode',
+    customShortCode: '*920*77#',
+    shortCode: '',
+    baseShortCode: '',
+    useTemplateTag: false,
+  });
+  if (app.status !== '00' || !app.data) throw new Error(`createApp failed: ${JSON.stringify(app)}`);
+  const appId = app.data.appId;
+  const menu = async (body: Record<string, unknown>) => {
+    const reply = await callApi(token, '/api/createMenu', { appId, ...body });
+    if (reply.status !== '00' || !reply.uniqueId) throw new Error(`createMenu failed: ${JSON.stringify(reply)}`);
+    return reply.uniqueId;
+  };
+  const done = await menu({ userDefinedName: 'done', displayText: 'Thanks {{ session.inputs.name }}, your order is placed.', terminate: true });
+  const item = await menu({ userDefinedName: 'item', displayText: ITEM, switchOperations: [{ operator: 'always', compareVal: '', action: 'goto', actionParam: done }] });
+  await menu({
+    isFirst: true,
+    userDefinedName: 'name',
+    displayText: WELCOME,
+    switchOperations: [{ operator: 'always', compareVal: '', action: 'goto', actionParam: item }],
+    actions: [{ actionName: 'greet', actionType: 'post', inheritsPlugin: 'javascript', code: "return { greeting: 'Akwaaba' };" }],
+  });
+  return appId;
+}
+
+/** One Africa's Talking hop; `text` is cumulative. */
+async function atHop(appId: string, sessionId: string, phoneNumber: string, text: string): Promise<string> {
+  const res = await fetch(`${baseUrl()}/ussd/${appId}/test`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ sessionId, serviceCode: '*920*77#', phoneNumber, networkCode: '62001', text }).toString(),
+  });
+  return res.text();
+}
+
+async function hubtelHop(appId: string, body: Record<string, string>): Promise<string> {
+  const res = await fetch(`${baseUrl()}/ussd/${appId}/test`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return res.text();
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync('test-results/screenshots', { recursive: true });
+  await page.waitForTimeout(400);
+  await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true, animations: 'disabled' });
+}
+
+async function readDownload(download: Download): Promise<string> {
+  const path = await download.path();
+  return readFileSync(path, 'utf8');
+}
+
+describeBrowser('monitoring screens', () => {
+  let browser: Browser;
+  let owner: { reply: LoginReplyBody };
+  let appId: string;
+  const contexts: BrowserContext[] = [];
+
+  async function open(path: string, viewport = DESKTOP): Promise<Page> {
+    const context = await browser.newContext({ viewport, baseURL: baseUrl(), permissions: ['clipboard-read', 'clipboard-write'], acceptDownloads: true });
+    contexts.push(context);
+    const page = await context.newPage();
+    await storeSession(page, owner.reply);
+    await page.goto(path);
+    await page.getByTestId('monitoring-app-name').getByText('Kofi Shop Monitor').waitFor({ timeout: 10_000 });
+    return page;
+  }
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    owner = await registerAccount('Kofi Mensah');
+    appId = await createShopApp(owner.reply.token);
+    // Two completed sessions (Africa's Talking).
+    for (const [sessionId, mobile, name, choice] of [
+      ['at-1', '+233241000001', 'Ama', '1'],
+      ['at-2', '+233241000002', 'Kwesi', '2'],
+    ]) {
+      expect(await atHop(appId, sessionId, mobile, '')).toContain('CON Welcome to Kofi Shop');
+      expect(await atHop(appId, sessionId, mobile, name)).toContain('CON Pick an item');
+      expect(await atHop(appId, sessionId, mobile, `${name}*${choice}`)).toContain(`END Thanks ${name}`);
+    }
+    // One left open at the item menu: the live view's.
+    expect(await atHop(appId, 'at-open', '+233241000003', '')).toContain('CON');
+    expect(await atHop(appId, 'at-open', '+233241000003', 'Yaw')).toContain('CON Pick an item');
+    // One released by Hubtel at the item menu: abandoned.
+    const hubtel = { SessionId: 'hub-1', ServiceCode: '920', Operator: 'vodafone', Mobile: '233201000004' };
+    expect(await hubtelHop(appId, { ...hubtel, Type: 'Initiation', Message: '*920*77#' })).toContain('Welcome');
+    expect(await hubtelHop(appId, { ...hubtel, Type: 'Response', Message: 'Esi' })).toContain('Pick an item');
+    await hubtelHop(appId, { ...hubtel, Type: 'Release', Message: '' });
+  });
+
+  afterAll(async () => {
+    for (const context of contexts) await context.close().catch(() => undefined);
+    await browser?.close();
+  });
+
+  it('live view shows the open session after the 2 s delay', async () => {
+    const page = await open(`/app/liveview/${appId}`);
+    const item = page.getByTestId('live-item').filter({ hasText: '233241000003' });
+    await item.waitFor({ timeout: 10_000 });
+    expect(await item.textContent()).toContain('Pick an item');
+    expect(await item.textContent()).toContain('at-open');
+    await shot(page, 'monitoring-live-desktop');
+    const phone = await open(`/app/liveview/${appId}`, PHONE);
+    await phone.getByTestId('live-item').first().waitFor({ timeout: 10_000 });
+    await shot(phone, 'monitoring-live-phone');
+  });
+
+  it('application logs: auto-load, level filter, table view, CSV, clear logs', async () => {
+    const all = await callApi<{ logLevel: string }[]>(owner.reply.token, '/actionlogs/searchLogs', { appId });
+    expect(all.data?.length ?? 0).toBeGreaterThan(0);
+    const level = all.data![0]!.logLevel;
+
+    const page = await open(`/app/actionlogs/${appId}`);
+    await page.getByTestId('log-line').first().waitFor({ timeout: 10_000 });
+    await shot(page, 'monitoring-logs-desktop');
+
+    await page.getByRole('combobox', { name: 'Level' }).click();
+    await page.getByRole('option', { name: level, exact: true }).click();
+    expect(await page.getByRole('checkbox', { name: 'Filter by level' }).isChecked()).toBe(true);
+    const [request] = await Promise.all([page.waitForRequest((r) => r.url().endsWith('/actionlogs/searchLogs')), page.getByRole('button', { name: 'Filter', exact: true }).click()]);
+    expect(request.postDataJSON()).toMatchObject({ appId, filterByLevel: true, level });
+    await page.waitForTimeout(500);
+    const levels = await page.getByTestId('log-line').evaluateAll((lines) => lines.map((l) => l.getAttribute('data-level')));
+    expect(levels.length).toBeGreaterThan(0);
+    expect(new Set(levels)).toEqual(new Set([level]));
+
+    await page.getByRole('button', { name: 'Clear', exact: true }).click();
+    expect(await page.getByRole('checkbox', { name: 'Filter by level' }).isChecked()).toBe(false);
+
+    await page.getByText('Table View').click();
+    const table = page.getByTestId('log-table');
+    await table.waitFor();
+    const headers = await table.locator('thead th').allTextContents();
+    expect(headers).toEqual(['Time', 'Level', 'Plugin:Action:Menu', 'Message', 'Details']);
+    await table.getByRole('button', { name: 'Show details' }).first().click();
+    await page.getByTestId('log-details').waitFor();
+    await shot(page, 'monitoring-logs-table-desktop');
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'CSV' }).click()]);
+    const csv = await readDownload(download);
+    expect(csv.split('\r\n')[0]).toBe('Time,Level,Plugin:Action:Menu,Message,Details');
+    expect(csv.split('\r\n').length).toBeGreaterThan(2);
+
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.getByText('Copied', { exact: true }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('Plugin:Action:Menu');
+
+    const phone = await open(`/app/actionlogs/${appId}`, PHONE);
+    await phone.getByTestId('log-line').first().waitFor({ timeout: 10_000 });
+    await shot(phone, 'monitoring-logs-phone');
+
+    await page.getByRole('button', { name: 'Clear Logs' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Clear Logs' }).click();
+    await page.getByText('Logs cleared successfully').waitFor();
+    expect(await page.getByTestId('log-table').getByText('No logs found').count()).toBe(1);
+    const after = await callApi<unknown[]>(owner.reply.token, '/actionlogs/searchLogs', { appId });
+    expect(after.data).toEqual([]);
+  });
+
+  it('dashboard: the four cards and both charts', async () => {
+    const page = await open(`/app/dashboard/${appId}`);
+    const value = (label: string) => page.getByRole('group', { name: label }).getByTestId('dashboard-card-value');
+    await value('Total Menus').waitFor({ timeout: 10_000 });
+    expect(await value('Total Menus').textContent()).toBe('3');
+    expect(await value('Total Users').textContent()).toBe('3');
+    expect(Number(await value('Connected Users').textContent())).toBeGreaterThanOrEqual(1);
+    expect(await value('Transactions').textContent()).toBe('0');
+    await page.getByTestId('chart-sessions-by-hour').locator('path.recharts-rectangle').first().waitFor();
+    await page.getByTestId('chart-menu-outcomes').locator('path.recharts-rectangle').first().waitFor();
+    await shot(page, 'monitoring-dashboard-desktop');
+    const phone = await open(`/app/dashboard/${appId}`, PHONE);
+    await phone.getByTestId('chart-menu-outcomes').locator('path.recharts-rectangle').first().waitFor({ timeout: 10_000 });
+    await shot(phone, 'monitoring-dashboard-phone');
+  });
+
+  it('completed sessions: sorted by mobile, the plus button shows the inputs', async () => {
+    const page = await open(`/app/completesession/${appId}`);
+    const rows = page.getByTestId('session-row');
+    await rows.first().waitFor({ timeout: 10_000 });
+    expect(await rows.count()).toBe(2);
+    const mobiles = await rows.locator('td:nth-child(2)').allTextContents();
+    expect(mobiles).toEqual([...mobiles].sort());
+    await rows.first().getByRole('button', { name: /Show inputs/ }).click();
+    const inputs = page.getByTestId('session-inputs');
+    await inputs.waitFor();
+    expect(await inputs.locator('thead th').allTextContents()).toEqual(['Input Field', 'Data']);
+    expect(await inputs.textContent()).toContain('Ama');
+    await shot(page, 'monitoring-completed-desktop');
+    const phone = await open(`/app/completesession/${appId}`, PHONE);
+    await phone.getByTestId('session-row').first().waitFor({ timeout: 10_000 });
+    await shot(phone, 'monitoring-completed-phone');
+  });
+
+  it('uncompleted sessions show the menu where the dialer stopped', async () => {
+    const page = await open(`/app/uncompletedsession/${appId}`);
+    const row = page.getByTestId('session-row').filter({ hasText: '233201000004' });
+    await row.waitFor({ timeout: 10_000 });
+    await page.getByTestId('stop-menu').getByText('item', { exact: true }).first().waitFor();
+    await row.getByRole('button', { name: /Show inputs/ }).click();
+    expect(await page.getByTestId('session-inputs').textContent()).toContain('Esi');
+    await shot(page, 'monitoring-uncompleted-desktop');
+    const phone = await open(`/app/uncompletedsession/${appId}`, PHONE);
+    await phone.getByTestId('session-row').first().waitFor({ timeout: 10_000 });
+    await shot(phone, 'monitoring-uncompleted-phone');
+  });
+
+  it('search: range required, by date, by word, flat headers, CSV and Excel downloads', async () => {
+    const page = await open(`/app/search/${appId}`);
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByText('Please select a date range').waitFor();
+    await shot(page, 'monitoring-search-empty-desktop');
+
+    // By date: today as both ends of the range.
+    await page.getByRole('button', { name: 'Date range' }).click();
+    const today = page.locator('[data-today]:not([data-outside])').first();
+    await today.click();
+    await today.click();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByTestId('search-table').waitFor();
+    expect(await page.getByTestId('search-row').count()).toBe(3);
+    await page.getByTestId('search-row').first().getByRole('button', { name: 'Show inputs' }).click();
+    await page.getByTestId('session-inputs').waitFor();
+    await shot(page, 'monitoring-search-date-desktop');
+
+    // By word.
+    await page.getByText('Search By Word').click();
+    await page.getByRole('textbox', { name: 'Word' }).fill('Kwesi');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByTestId('search-count').getByText('1 session found').waitFor();
+    expect(await page.getByTestId('search-row').first().textContent()).toContain('233241000002');
+
+    // Flat.
+    await page.getByRole('checkbox', { name: 'Flatten Results' }).check();
+    await page.getByRole('textbox', { name: 'Word' }).fill('2332');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const flat = page.getByTestId('flat-table');
+    await flat.waitFor();
+    const headers = await flat.locator('thead th').allTextContents();
+    expect(headers.slice(0, 3)).toEqual(['mobile', 'network', 'date']);
+    expect(headers).toContain('name');
+    await shot(page, 'monitoring-search-flat-desktop');
+
+    const [csvDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'CSV' }).click()]);
+    expect(csvDownload.suggestedFilename()).toMatch(/\.csv$/);
+    const csv = await readDownload(csvDownload);
+    expect(csv.split('\r\n')[0]).toBe(headers.join(','));
+    expect(csv).toContain('Kwesi');
+    const [xlsDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Excel' }).click()]);
+    expect(xlsDownload.suggestedFilename()).toMatch(/\.xls$/);
+    const xml = await readDownload(xlsDownload);
+    expect(xml).toContain('<Workbook');
+    expect(xml).toContain('<Data ss:Type="String">Ama</Data>');
+
+    const phone = await open(`/app/search/${appId}`, PHONE);
+    await phone.getByText('Search By Word').click();
+    await phone.getByRole('textbox', { name: 'Word' }).fill('2332');
+    await phone.getByRole('button', { name: 'Search', exact: true }).click();
+    await phone.getByTestId('search-table').waitFor();
+    await shot(phone, 'monitoring-search-phone');
+  });
+
+  it('the app list links to the dashboard, and the tabs move between the screens', async () => {
+    const page = await open(`/app/dashboard/${appId}`);
+    await page.getByRole('tab', { name: 'Completed', exact: true }).click();
+    await page.waitForURL((url) => url.pathname === `/app/completesession/${appId}`);
+    await page.goto('/app-list');
+    await page.getByRole('link', { name: 'Monitor Kofi Shop Monitor' }).first().click();
+    await page.waitForURL((url) => url.pathname === `/app/dashboard/${appId}`);
+  });
+});
