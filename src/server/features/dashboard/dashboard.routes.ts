@@ -8,7 +8,8 @@ import type { Guard } from '../../plugins/guard';
 import type { Runtime } from '../runtime/runtime.service';
 import { ok } from '../../http';
 import { findLiveSessions, getAppDashboard } from './dashboard.service';
-import { findSessions, searchSessions } from '../sessions/sessions.service';
+import { exportSessions, findSessions, searchSessions } from '../sessions/sessions.service';
+import { Readable } from 'node:stream';
 
 const appIdParams = z.object({ appId: z.string().min(1).max(64) });
 
@@ -48,6 +49,30 @@ export function registerDashboardRoutes(app: FastifyInstance, ctx: AppContext, g
       await runtime.flushEvents();
       await runtime.sweepExpired();
       return ok('OK', await findSessions(ctx, req.user, req.params.appId, 'abandoned'));
+    },
+  });
+
+  // Ours: the whole result of a search as a file, streamed page by page (the screen shows the first 5,000).
+  r.post('/dashboard/search/export', {
+    schema: { tags, body: searchBodySchema.and(z.object({ format: z.enum(['csv', 'xls']).default('csv') })) },
+    preHandler: guard(),
+    handler: async (req, reply) => {
+      await runtime.flushEvents();
+      const { format, ...search } = req.body;
+      const chunks = exportSessions(ctx, req.user, search, format);
+      // The first chunk runs the access and input checks, so a refusal is still an ordinary error reply.
+      const first = await chunks.next();
+      const stream = Readable.from(
+        (async function* () {
+          if (!first.done) yield first.value;
+          yield* chunks;
+        })(),
+      );
+      const isCsv = format === 'csv';
+      return reply
+        .type(isCsv ? 'text/csv; charset=utf-8' : 'application/vnd.ms-excel')
+        .header('content-disposition', `attachment; filename="sessions.${isCsv ? 'csv' : 'xls'}"`)
+        .send(stream);
     },
   });
 

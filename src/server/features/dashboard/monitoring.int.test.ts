@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeDb } from '../../../../tests/support/test-db';
 import { createTestApp, seedUser, type TestApp } from '../../../../tests/support/test-app';
@@ -127,5 +128,50 @@ describeDb('logs, debug, live view, dashboard and sessions', () => {
     }
     // Debug data of one session is readable by its id only for a featured template; this app is not one.
     expect((await post('/debug/userInputs', { appId, sessionId: 'done-1' }, stranger.auth)).statusCode).toBe(404);
+  });
+});
+
+describeDb('session export', () => {
+  let t: TestApp;
+  let owner: Awaited<ReturnType<typeof seedUser>>;
+  let appId: string;
+  beforeAll(async () => {
+    t = await createTestApp();
+    owner = await seedUser(t);
+    appId = await seedApp(t, owner.auth);
+    // A hundred thousand finished sessions, generated in SQL.
+    await t.db.execute(sql`
+      insert into session_records (app_id, session_id, environment, gateway, mobile, network, service_code, status, inputs, hop_count, started_at, ended_at)
+      select ${appId}, 's' || g, 'live', 'africastalking', '23324' || lpad(g::text, 7, '0'), 'MTN', '*920*55#', 'completed',
+        jsonb_build_object('name', case when g % 2 = 0 then 'Ama' else '=cmd' end, 'amount', (g % 500)::text), 3, now(), now()
+      from generate_series(1, 100000) g`);
+  }, 120_000);
+  afterAll(() => t.close());
+
+  const exportFile = (payload: object, auth = owner.auth) =>
+    t.app.inject({ method: 'POST', url: '/dashboard/search/export', headers: auth, payload: { appId, startDate: '', endDate: '', searchQuery: '', flatResults: true, ...payload } });
+
+  it('streams every matching session as CSV, past the 5,000 rows the screen shows', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const res = await exportFile({ searchBy: 'date', startDate: today, endDate: today, format: 'csv' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/csv/);
+    expect(res.headers['content-disposition']).toBe('attachment; filename="sessions.csv"');
+    const lines = res.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    expect(lines[0]).toBe('"mobile","network","date","amount","name"');
+    expect(lines).toHaveLength(100_001);
+    // A cell that a spreadsheet would run as a formula is defused.
+    expect(lines.some((l) => l.endsWith(`"'=cmd"`))).toBe(true);
+  }, 60_000);
+
+  it('exports a word search as an Excel workbook, and refuses another account', async () => {
+    const res = await exportFile({ searchBy: 'word', searchQuery: '233240000042', format: 'xls' });
+    expect(res.headers['content-type']).toMatch(/application\/vnd\.ms-excel/);
+    expect(res.body).toMatch(/^<\?xml/);
+    expect(res.body.match(/<Row>/g)).toHaveLength(2);
+    expect(res.body).toContain('<Data ss:Type="String">233240000042</Data>');
+    const stranger = await seedUser(t);
+    expect((await exportFile({ searchBy: 'word', searchQuery: 'Ama', format: 'csv' }, stranger.auth)).statusCode).toBe(404);
+    expect((await exportFile({ searchBy: 'date', format: 'csv' })).json()).toMatchObject({ status: '02', message: 'Please select a date range' });
   });
 });

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, lte, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
 import { sessionRecords } from '../../../db/schema';
 import type { SearchBody } from '../../../shared/api/monitoring.schema';
 import { invalid } from '../../../shared/errors';
@@ -43,10 +43,9 @@ function parseDate(value: string, endOfDay: boolean): Date {
   return date;
 }
 
-/** Finished sessions by date range or by a word in the mobile number or any input. */
-export async function searchSessions(ctx: AppContext, user: AuthUser, body: SearchBody) {
-  const app = await getMonitoredApp(ctx, user, body.appId);
-  const conditions: SQL[] = [eq(sessionRecords.appId, app.id)];
+/** The search's conditions: the app, and a date range or a word in the mobile number or any input. */
+function getSearchConditions(appId: string, body: SearchBody): SQL[] {
+  const conditions: SQL[] = [eq(sessionRecords.appId, appId)];
   if (body.searchBy === 'date') {
     conditions.push(gte(sessionRecords.endedAt, parseDate(body.startDate, false)), lte(sessionRecords.endedAt, parseDate(body.endDate, true)));
   } else {
@@ -54,6 +53,13 @@ export async function searchSessions(ctx: AppContext, user: AuthUser, body: Sear
     // The same expression as the trigram index (migration 0004), so the index answers it.
     conditions.push(sql`(${sessionRecords.mobile} || ' ' || ${sessionRecords.inputs}::text) ilike ${pattern}`);
   }
+  return conditions;
+}
+
+/** Finished sessions by date range or by a word in the mobile number or any input. */
+export async function searchSessions(ctx: AppContext, user: AuthUser, body: SearchBody) {
+  const app = await getMonitoredApp(ctx, user, body.appId);
+  const conditions = getSearchConditions(app.id, body);
   const rows = await ctx.db.select().from(sessionRecords).where(and(...conditions)).orderBy(desc(sessionRecords.endedAt)).limit(SEARCH_LIMIT);
   const results = rows.map((r) => ({ mobile: r.mobile, network: r.network, date: r.endedAt.toISOString(), inputs: r.inputs as Record<string, string> }));
   if (!body.flatResults) return results;
@@ -68,4 +74,56 @@ export async function searchSessions(ctx: AppContext, user: AuthUser, body: Sear
       ...Object.fromEntries(inputNames.map((name) => [name, r.inputs[name] ?? ''])),
     })),
   };
+}
+
+const EXPORT_PAGE = 2000;
+const BASE_COLUMNS = ['mobile', 'network', 'date'] as const;
+
+function toCsvCell(value: string): string {
+  // Quote every cell; a leading = + - @ is prefixed so a spreadsheet never runs it as a formula.
+  const safe = /^[=+\-@]/.test(value) ? `'${value}` : value;
+  return `"${safe.replace(/"/g, '""')}"`;
+}
+
+function toXmlCell(value: string): string {
+  const escaped = value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return `<Cell><Data ss:Type="String">${escaped}</Data></Cell>`;
+}
+
+/**
+ * Every session the search matches (no 5,000 cap), as CSV or an Excel 2003 XML workbook, produced page by page
+ * (keyset on id) so memory stays flat however many rows there are. Columns: mobile, network, date, then every
+ * input name found in the matching sessions.
+ */
+export async function* exportSessions(ctx: AppContext, user: AuthUser, body: SearchBody, format: 'csv' | 'xls'): AsyncGenerator<string> {
+  const app = await getMonitoredApp(ctx, user, body.appId);
+  const conditions = getSearchConditions(app.id, body);
+  const keys = await ctx.db.execute(
+    sql`select distinct jsonb_object_keys(${sessionRecords.inputs}) as key from ${sessionRecords} where ${and(...conditions)} order by 1`,
+  );
+  // PGlite and node-postgres both answer { rows }.
+  const inputNames = (keys as unknown as { rows: Array<{ key: string }> }).rows.map((r) => r.key).filter((k) => !(BASE_COLUMNS as readonly string[]).includes(k));
+  const headers = [...BASE_COLUMNS, ...inputNames];
+  const line = (cells: string[]) =>
+    format === 'csv' ? `${cells.map(toCsvCell).join(',')}\r\n` : `<Row>${cells.map(toXmlCell).join('')}</Row>\n`;
+
+  yield format === 'csv'
+    ? '\uFEFF'
+    : '<?xml version="1.0" encoding="UTF-8"?>\n<?mso-application progid="Excel.Sheet"?>\n<Workbook xmlns="urn:schemas-microsoft-com:office:spreadsheet" xmlns:ss="urn:schemas-microsoft-com:office:spreadsheet">\n<Worksheet ss:Name="Sessions"><Table>\n';
+  yield line(headers);
+  let lastId: number | undefined;
+  for (;;) {
+    const where = lastId === undefined ? and(...conditions) : and(...conditions, lt(sessionRecords.id, lastId));
+    const rows = await ctx.db.select().from(sessionRecords).where(where).orderBy(desc(sessionRecords.id)).limit(EXPORT_PAGE);
+    if (rows.length === 0) break;
+    let chunk = '';
+    for (const r of rows) {
+      const inputs = r.inputs as Record<string, string>;
+      chunk += line([r.mobile, r.network, r.endedAt.toISOString(), ...inputNames.map((name) => String(inputs[name] ?? ''))]);
+    }
+    yield chunk;
+    lastId = rows[rows.length - 1]!.id;
+    if (rows.length < EXPORT_PAGE) break;
+  }
+  if (format === 'xls') yield '</Table></Worksheet>\n</Workbook>\n';
 }
