@@ -10,6 +10,7 @@
  *   (status FAILED, with a message, when the provider refused the charge at once)
  */
 import type { ActionInput, ActionOutcome, ActionRunner } from './types';
+import { beforeDeadline, TIMED_OUT } from './deadline';
 
 export interface PaymentToStart {
   appId: string;
@@ -70,18 +71,4 @@ export function createPaymentpromptRunner(deps: PaymentpromptDeps): ActionRunner
       }
     },
   };
-}
-
-const TIMED_OUT = Symbol('timed out');
-
-async function beforeDeadline<T>(work: Promise<T>, deadline: number): Promise<T | typeof TIMED_OUT> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
-    timer = setTimeout(() => resolve(TIMED_OUT), Math.max(0, deadline - Date.now()));
-  });
-  try {
-    return await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -7,6 +7,7 @@
  *   actions.<name> = { id: '3f0c...', status: 'QUEUED' }
  */
 import type { ActionInput, ActionOutcome, ActionRunner } from './types';
+import { beforeDeadline, TIMED_OUT } from './deadline';
 
 export interface SmsToQueue {
   appId: string;
@@ -50,18 +51,4 @@ export function createSendsmsRunner(deps: SendsmsDeps): ActionRunner<'sendsms'> 
       }
     },
   };
-}
-
-const TIMED_OUT = Symbol('timed out');
-
-async function beforeDeadline<T>(work: Promise<T>, deadline: number): Promise<T | typeof TIMED_OUT> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
-    timer = setTimeout(() => resolve(TIMED_OUT), Math.max(0, deadline - Date.now()));
-  });
-  try {
-    return await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -1,11 +1,11 @@
 import { completeFromList, type Completion } from '@codemirror/autocomplete';
 import { javascript, javascriptLanguage } from '@codemirror/lang-javascript';
-import { linter, lintGutter, type Diagnostic } from '@codemirror/lint';
+import { lintGutter } from '@codemirror/lint';
 import { EditorView } from '@codemirror/view';
 import { Box, Input } from '@mantine/core';
 import CodeMirror from '@uiw/react-codemirror';
 import { useMemo } from 'react';
-import { checkJavascriptSyntax, formatSyntaxError } from '../../../shared/app';
+import { javascriptSyntaxLinter } from '../../components/javascript-syntax-linter';
 
 /** Spec section 9: the code editor is 400px high. */
 export const CODE_EDITOR_HEIGHT = '400px';
@@ -30,19 +30,6 @@ const SDK_COMPLETIONS: Completion[] = [
   { label: 'return { end: "Thank you" };', type: 'text', info: 'End the session with this text' },
 ];
 
-/** Parse errors marked at their line, with the same check the server applies (ECMAScript 2020). */
-const syntaxLinter = linter(
-  (view): Diagnostic[] => {
-    const code = view.state.doc.toString();
-    if (code.trim() === '') return [];
-    const check = checkJavascriptSyntax(code);
-    if (check.ok) return [];
-    const line = view.state.doc.line(Math.min(Math.max(check.line, 1), view.state.doc.lines));
-    const from = Math.min(line.from + check.column - 1, line.to);
-    return [{ from, to: Math.min(from + 1, view.state.doc.length), severity: 'error', message: formatSyntaxError(check) }];
-  },
-  { delay: 300 },
-);
 
 interface CustomActionCodeEditorProps {
   value: string;
@@ -57,7 +44,7 @@ export function CustomActionCodeEditor({ value, onChange, placeholder }: CustomA
     () => [
       javascript(),
       javascriptLanguage.data.of({ autocomplete: completeFromList(SDK_COMPLETIONS) }),
-      syntaxLinter,
+      javascriptSyntaxLinter,
       lintGutter(),
       // The default code is mostly long comment lines; wrapping keeps them readable on a phone.
       EditorView.lineWrapping,

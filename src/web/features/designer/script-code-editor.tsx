@@ -1,11 +1,12 @@
 import { completeFromList, type Completion } from '@codemirror/autocomplete';
 import { javascript, javascriptLanguage } from '@codemirror/lang-javascript';
-import { linter, lintGutter, type Diagnostic } from '@codemirror/lint';
+import { lintGutter } from '@codemirror/lint';
 import { EditorView } from '@codemirror/view';
 import { Box, Input, Text } from '@mantine/core';
 import CodeMirror from '@uiw/react-codemirror';
 import { useMemo } from 'react';
 import { checkJavascriptSyntax, formatSyntaxError, type FieldError } from '../../../shared/app';
+import { javascriptSyntaxLinter } from '../../components/javascript-syntax-linter';
 
 /** Script editor height (spec section 9). */
 export const SCRIPT_EDITOR_HEIGHT = '300px';
@@ -25,19 +26,6 @@ const SDK_COMPLETIONS: Completion[] = [
   { label: 'return { vars: {} };', type: 'text', info: 'Set session variables' },
 ];
 
-/** Parse errors as ECMAScript 2020 (the shared check), marked at their line and column. */
-const syntaxLinter = linter(
-  (view): Diagnostic[] => {
-    const code = view.state.doc.toString();
-    if (code.trim() === '') return [];
-    const check = checkJavascriptSyntax(code);
-    if (check.ok) return [];
-    const line = view.state.doc.line(Math.min(Math.max(check.line, 1), view.state.doc.lines));
-    const from = Math.min(line.from + check.column - 1, line.to);
-    return [{ from, to: Math.min(from + 1, view.state.doc.length), severity: 'error', message: formatSyntaxError(check) }];
-  },
-  { delay: 300 },
-);
 
 interface ScriptCodeEditorProps {
   label: string;
@@ -54,7 +42,7 @@ export function ScriptCodeEditor({ label, value, onChange, error, description, t
     () => [
       javascript(),
       javascriptLanguage.data.of({ autocomplete: completeFromList(SDK_COMPLETIONS) }),
-      syntaxLinter,
+      javascriptSyntaxLinter,
       lintGutter(),
       EditorView.contentAttributes.of({ 'aria-label': label }),
     ],
