@@ -83,6 +83,23 @@ async function readDownload(download: Download): Promise<string> {
   return readFileSync(path, 'utf8');
 }
 
+/** On a phone a table fits the screen: nothing to scroll sideways to. */
+async function expectTableFits(page: Page, testId: string): Promise<void> {
+  const box = await page.getByTestId(testId).boundingBox();
+  expect(box).not.toBeNull();
+  expect(box!.x + box!.width).toBeLessThanOrEqual(page.viewportSize()!.width);
+}
+
+/** The cells of a downloaded CSV (BOM first, every cell quoted; the test data has no line breaks in cells). */
+function csvCells(text: string): string[][] {
+  expect(text.startsWith('\uFEFF')).toBe(true);
+  return text
+    .slice(1)
+    .split('\r\n')
+    .filter(Boolean)
+    .map((line) => [...line.matchAll(/"((?:[^"]|"")*)"/g)].map((m) => m[1]!.replaceAll('""', '"')));
+}
+
 describeBrowser('monitoring screens', () => {
   let browser: Browser;
   let owner: { reply: LoginReplyBody };
@@ -171,9 +188,9 @@ describeBrowser('monitoring screens', () => {
     await shot(page, 'monitoring-logs-table-desktop');
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'CSV' }).click()]);
-    const csv = await readDownload(download);
-    expect(csv.split('\r\n')[0]).toBe('Time,Level,Plugin:Action:Menu,Message,Details');
-    expect(csv.split('\r\n').length).toBeGreaterThan(2);
+    const csv = csvCells(await readDownload(download));
+    expect(csv[0]).toEqual(['Time', 'Level', 'Plugin:Action:Menu', 'Message', 'Details']);
+    expect(csv.length).toBeGreaterThan(2);
 
     await page.getByRole('button', { name: 'Copy' }).click();
     await page.getByText('Copied', { exact: true }).waitFor();
@@ -222,6 +239,8 @@ describeBrowser('monitoring screens', () => {
     await shot(page, 'monitoring-completed-desktop');
     const phone = await open(`/app/completesession/${appId}`, PHONE);
     await phone.getByTestId('session-row').first().waitFor({ timeout: 10_000 });
+    await expectTableFits(phone, 'session-table');
+    expect(await phone.getByTestId('session-row-details').first().textContent()).toMatch(/62001 · \d{4}-\d\d-\d\d/);
     await shot(phone, 'monitoring-completed-phone');
   });
 
@@ -235,6 +254,7 @@ describeBrowser('monitoring screens', () => {
     await shot(page, 'monitoring-uncompleted-desktop');
     const phone = await open(`/app/uncompletedsession/${appId}`, PHONE);
     await phone.getByTestId('session-row').first().waitFor({ timeout: 10_000 });
+    await expectTableFits(phone, 'session-table');
     await shot(phone, 'monitoring-uncompleted-phone');
   });
 
@@ -274,11 +294,18 @@ describeBrowser('monitoring screens', () => {
     expect(headers).toContain('name');
     await shot(page, 'monitoring-search-flat-desktop');
 
-    const [csvDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'CSV' }).click()]);
+    // The files come from the server (every matching session, streamed), not from the rows on screen.
+    const [csvDownload, csvRequest] = await Promise.all([
+      page.waitForEvent('download'),
+      page.waitForRequest((r) => r.url().endsWith('/dashboard/search/export') && r.postDataJSON().format === 'csv'),
+      page.getByRole('button', { name: 'CSV' }).click(),
+    ]);
+    expect(csvRequest.postDataJSON()).toMatchObject({ appId, searchBy: 'word', searchQuery: '2332', flatResults: true });
     expect(csvDownload.suggestedFilename()).toMatch(/\.csv$/);
-    const csv = await readDownload(csvDownload);
-    expect(csv.split('\r\n')[0]).toBe(headers.join(','));
-    expect(csv).toContain('Kwesi');
+    const csv = csvCells(await readDownload(csvDownload));
+    expect(csv[0]).toEqual(headers);
+    expect(csv.length - 1).toBe(await flat.locator('tbody tr').count());
+    expect(csv.flat()).toContain('Kwesi');
     const [xlsDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Excel' }).click()]);
     expect(xlsDownload.suggestedFilename()).toMatch(/\.xls$/);
     const xml = await readDownload(xlsDownload);
@@ -290,6 +317,7 @@ describeBrowser('monitoring screens', () => {
     await phone.getByRole('textbox', { name: 'Word' }).fill('2332');
     await phone.getByRole('button', { name: 'Search', exact: true }).click();
     await phone.getByTestId('search-table').waitFor();
+    await expectTableFits(phone, 'search-table');
     await shot(phone, 'monitoring-search-phone');
   });
 

@@ -1,3 +1,4 @@
+import { saveBlob } from './save-blob';
 import { getToken } from './session';
 
 /** Every reply is the spec's envelope: `status` '00' is success; other fields depend on the call. */
@@ -38,4 +39,30 @@ export async function api<T = unknown>(
   } catch {
     return { status: '99', message: `Unexpected reply (HTTP ${res.status})` };
   }
+}
+
+/**
+ * A file the server builds (an export): POSTs the body with the bearer token and saves the reply under
+ * `fileName`. A refusal comes back as the envelope; it is returned so the caller can show its message.
+ */
+export async function downloadFile(path: string, body: unknown, fileName: string): Promise<ApiReply> {
+  const token = getToken();
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  let res: Response;
+  try {
+    res = await fetch(path, { method: 'POST', headers, body: JSON.stringify(body) });
+  } catch {
+    return {};
+  }
+  if (res.status === 401 && token) window.dispatchEvent(new Event(UNAUTHORIZED_EVENT));
+  if (!res.ok || (res.headers.get('content-type') ?? '').includes('application/json')) {
+    try {
+      return (await res.json()) as ApiReply;
+    } catch {
+      return { status: '99', message: `Unexpected reply (HTTP ${res.status})` };
+    }
+  }
+  saveBlob(fileName, await res.blob());
+  return { status: '00', message: 'OK' };
 }

@@ -5,6 +5,7 @@ import { invalid } from '../../../shared/errors';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../auth/auth.service';
 import { getMonitoredApp } from '../apps/apps.service';
+import { toCsvLine, toXmlCell } from '../../../shared/table-file';
 
 const LIST_LIMIT = 1000;
 export const SEARCH_LIMIT = 5000;
@@ -79,17 +80,6 @@ export async function searchSessions(ctx: AppContext, user: AuthUser, body: Sear
 const EXPORT_PAGE = 2000;
 const BASE_COLUMNS = ['mobile', 'network', 'date'] as const;
 
-function toCsvCell(value: string): string {
-  // Quote every cell; a leading = + - @ is prefixed so a spreadsheet never runs it as a formula.
-  const safe = /^[=+\-@]/.test(value) ? `'${value}` : value;
-  return `"${safe.replace(/"/g, '""')}"`;
-}
-
-function toXmlCell(value: string): string {
-  const escaped = value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-  return `<Cell><Data ss:Type="String">${escaped}</Data></Cell>`;
-}
-
 /**
  * Every session the search matches (no 5,000 cap), as CSV or an Excel 2003 XML workbook, produced page by page
  * (keyset on id) so memory stays flat however many rows there are. Columns: mobile, network, date, then every
@@ -105,7 +95,7 @@ export async function* exportSessions(ctx: AppContext, user: AuthUser, body: Sea
   const inputNames = (keys as unknown as { rows: Array<{ key: string }> }).rows.map((r) => r.key).filter((k) => !(BASE_COLUMNS as readonly string[]).includes(k));
   const headers = [...BASE_COLUMNS, ...inputNames];
   const line = (cells: string[]) =>
-    format === 'csv' ? `${cells.map(toCsvCell).join(',')}\r\n` : `<Row>${cells.map(toXmlCell).join('')}</Row>\n`;
+    format === 'csv' ? toCsvLine(cells) : `<Row>${cells.map(toXmlCell).join('')}</Row>\n`;
 
   yield format === 'csv'
     ? '\uFEFF'

@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import type { dashboardSchema, flatSearchSchema, liveItemSchema, logEntrySchema, searchRowSchema, sessionRowSchema } from '../../../shared/api/monitoring.schema';
 import type { MenuLite } from '../../../shared/app/menu.schema';
-import { api, type ApiReply } from '../../lib/api';
+import { api, downloadFile, type ApiReply } from '../../lib/api';
 
 export type LiveItem = z.infer<typeof liveItemSchema>;
 export type LogEntry = z.infer<typeof logEntrySchema>;
@@ -60,3 +60,6 @@ export const findCompletedSessions = (appId: string) => api<SessionRow[]>(`/dash
 export const findUncompletedSessions = (appId: string) => api<SessionRow[]>(`/dashboard/uncompletedSessions/${id(appId)}`);
 
 export const searchSessions = (request: SearchRequest) => api<SearchRow[] | FlatSearch>('/dashboard/search', { body: request });
+/** Every session the search matches (not only the loaded ones), as a file the server streams. */
+export const exportSessions = (request: SearchRequest, format: 'csv' | 'xls', fileName: string) =>
+  downloadFile('/dashboard/search/export', { ...request, format }, `${fileName}.${format}`);

@@ -1,4 +1,5 @@
 import { ActionIcon, Group, Pagination, Paper, Stack, Table, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconMinus, IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Fragment, useMemo, useState } from 'react';
@@ -56,6 +57,8 @@ export function SessionListPage({ kind }: { kind: SessionListKind }) {
   const [openId, setOpenId] = useState<number | null>(null);
   const isUncompleted = kind === 'uncompleted';
   const columns = isUncompleted ? 6 : 5;
+  // On a phone the table keeps MOBILE and ACTIONS; the other columns fold into a line under the number.
+  const isWide = useMediaQuery('(min-width: 48em)', true);
 
   const getTable = () => ({
     headers: ['ID', 'MOBILE', 'NETWORK', 'DATE', ...(isUncompleted ? ['STOPPED AT'] : []), 'INPUTS'],
@@ -72,15 +75,15 @@ export function SessionListPage({ kind }: { kind: SessionListKind }) {
           </Text>
           <TableExportButtons fileName={`${kind}-sessions-${id}`} getTable={getTable} disabled={rows.length === 0} />
         </Group>
-        <Table.ScrollContainer minWidth={isUncompleted ? 720 : 600}>
+        <Table.ScrollContainer minWidth={isWide ? (isUncompleted ? 720 : 600) : 0}>
           <Table striped highlightOnHover verticalSpacing="sm" data-testid="session-table">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>ID</Table.Th>
+                <Table.Th visibleFrom="sm">ID</Table.Th>
                 <Table.Th aria-sort="ascending">MOBILE</Table.Th>
-                <Table.Th>NETWORK</Table.Th>
-                <Table.Th>DATE</Table.Th>
-                {isUncompleted && <Table.Th>STOPPED AT</Table.Th>}
+                <Table.Th visibleFrom="sm">NETWORK</Table.Th>
+                <Table.Th visibleFrom="sm">DATE</Table.Th>
+                {isUncompleted && <Table.Th visibleFrom="sm">STOPPED AT</Table.Th>}
                 <Table.Th w={90}>ACTIONS</Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -99,13 +102,29 @@ export function SessionListPage({ kind }: { kind: SessionListKind }) {
                 return (
                   <Fragment key={row.id}>
                     <Table.Tr data-testid="session-row">
-                      <Table.Td ff="monospace" fz="sm">
+                      <Table.Td ff="monospace" fz="sm" visibleFrom="sm">
                         {row.sessionId}
                       </Table.Td>
-                      <Table.Td>{row.mobile}</Table.Td>
-                      <Table.Td>{row.network}</Table.Td>
-                      <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatTime(row.createdAt)}</Table.Td>
-                      {isUncompleted && <Table.Td data-testid="stop-menu">{stopMenu(row)}</Table.Td>}
+                      <Table.Td>
+                        {row.mobile}
+                        <Text hiddenFrom="sm" size="xs" c="dimmed" data-testid="session-row-details">
+                          {row.network} · {formatTime(row.createdAt)}
+                          {isUncompleted && ` · stopped at ${stopMenu(row)}`}
+                          <br />
+                          <Text span ff="monospace" fz="xs">
+                            {row.sessionId}
+                          </Text>
+                        </Text>
+                      </Table.Td>
+                      <Table.Td visibleFrom="sm">{row.network}</Table.Td>
+                      <Table.Td visibleFrom="sm" style={{ whiteSpace: 'nowrap' }}>
+                        {formatTime(row.createdAt)}
+                      </Table.Td>
+                      {isUncompleted && (
+                        <Table.Td visibleFrom="sm" data-testid="stop-menu">
+                          {stopMenu(row)}
+                        </Table.Td>
+                      )}
                       <Table.Td>
                         <ActionIcon
                           variant="light"

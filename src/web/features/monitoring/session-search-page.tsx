@@ -1,29 +1,40 @@
 import '@mantine/dates/styles.css';
 import { ActionIcon, Button, Checkbox, Group, Pagination, Paper, SegmentedControl, Stack, Table, Text, TextInput } from '@mantine/core';
 import { DatePickerInput, type DatesRangeValue } from '@mantine/dates';
+import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconCalendar, IconMinus, IconPlus, IconSearch } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { Fragment, useState } from 'react';
 import { useParams } from 'react-router';
 import { isOk } from '../../lib/api';
-import { searchSessions, type FlatSearch, type SearchRow } from './monitoring.api';
+import { exportSessions, searchSessions, type FlatSearch, type SearchRequest, type SearchRow } from './monitoring.api';
 import { MonitoringAppHeader } from './monitoring-app-header';
 import { SessionInputsTable } from './session-inputs-table';
 import { formatTime, inputsAsText, type ExportTable } from './table-export';
-import { TableExportButtons } from './table-export-buttons';
+import { TableExportButtons, type ExportFormat } from './table-export-buttons';
 import { usePagedRows } from './use-paged-rows';
 
 export const DATE_RANGE_MESSAGE = 'Please select a date range';
 const WORD_MESSAGE = 'Please enter a word to search for';
 
-type SearchResults = { kind: 'rows'; rows: SearchRow[] } | { kind: 'flat'; flat: FlatSearch };
+/** What a search found, with the request that found it (the exports repeat that request on the server). */
+type SearchResults = ({ kind: 'rows'; rows: SearchRow[] } | { kind: 'flat'; flat: FlatSearch }) & { request: SearchRequest };
+type Download = (format: ExportFormat) => Promise<void>;
+
+/** CSV and Excel hold every session the search matches, not only the loaded ones: the server streams them. */
+async function downloadResults(request: SearchRequest, format: ExportFormat, fileName: string) {
+  const reply = await exportSessions(request, format, fileName);
+  if (!isOk(reply)) notifications.show({ message: reply.message || 'The export failed. Try again.', color: 'red' });
+}
 
 const isFlat = (data: unknown): data is FlatSearch => !!data && typeof data === 'object' && Array.isArray((data as FlatSearch).headers);
 
-function NormalResults({ rows, fileName }: { rows: SearchRow[]; fileName: string }) {
+function NormalResults({ rows, fileName, download }: { rows: SearchRow[]; fileName: string; download: Download }) {
   const { page, setPage, total, pageRows } = usePagedRows(rows);
   const [openIndex, setOpenIndex] = useState<number | null>(null);
+  // On a phone NETWORK and DATE fold into a line under the number, so the table fits the screen.
+  const isWide = useMediaQuery('(min-width: 48em)', true);
   const getTable = (): ExportTable => ({ headers: ['mobile', 'network', 'date', 'inputs'], rows: rows.map((r) => [r.mobile, r.network, r.date, inputsAsText(r.inputs)]) });
   return (
     <>
@@ -31,15 +42,15 @@ function NormalResults({ rows, fileName }: { rows: SearchRow[]; fileName: string
         <Text size="sm" c="dimmed" data-testid="search-count">
           {rows.length} {rows.length === 1 ? 'session' : 'sessions'} found
         </Text>
-        <TableExportButtons fileName={fileName} getTable={getTable} withExcel disabled={rows.length === 0} />
+        <TableExportButtons fileName={fileName} getTable={getTable} download={download} disabled={rows.length === 0} />
       </Group>
-      <Table.ScrollContainer minWidth={560}>
+      <Table.ScrollContainer minWidth={isWide ? 560 : 0}>
         <Table striped highlightOnHover verticalSpacing="sm" data-testid="search-table">
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Mobile</Table.Th>
-              <Table.Th>Network</Table.Th>
-              <Table.Th>Date</Table.Th>
+              <Table.Th visibleFrom="sm">Network</Table.Th>
+              <Table.Th visibleFrom="sm">Date</Table.Th>
               <Table.Th w={80}>Inputs</Table.Th>
             </Table.Tr>
           </Table.Thead>
@@ -50,9 +61,16 @@ function NormalResults({ rows, fileName }: { rows: SearchRow[]; fileName: string
               return (
                 <Fragment key={index}>
                   <Table.Tr data-testid="search-row">
-                    <Table.Td>{row.mobile}</Table.Td>
-                    <Table.Td>{row.network}</Table.Td>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatTime(row.date)}</Table.Td>
+                    <Table.Td>
+                      {row.mobile}
+                      <Text hiddenFrom="sm" size="xs" c="dimmed">
+                        {row.network} · {formatTime(row.date)}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td visibleFrom="sm">{row.network}</Table.Td>
+                    <Table.Td visibleFrom="sm" style={{ whiteSpace: 'nowrap' }}>
+                      {formatTime(row.date)}
+                    </Table.Td>
                     <Table.Td>
                       <ActionIcon variant="light" radius="xl" aria-label={isOpen ? 'Hide inputs' : 'Show inputs'} aria-expanded={isOpen} onClick={() => setOpenIndex(isOpen ? null : index)}>
                         {isOpen ? <IconMinus size={16} /> : <IconPlus size={16} />}
@@ -77,7 +95,7 @@ function NormalResults({ rows, fileName }: { rows: SearchRow[]; fileName: string
   );
 }
 
-function FlatResults({ flat, fileName }: { flat: FlatSearch; fileName: string }) {
+function FlatResults({ flat, fileName, download }: { flat: FlatSearch; fileName: string; download: Download }) {
   const { page, setPage, total, pageRows } = usePagedRows(flat.rows);
   const getTable = (): ExportTable => ({ headers: flat.headers, rows: flat.rows.map((row) => flat.headers.map((h) => row[h] ?? '')) });
   return (
@@ -86,7 +104,7 @@ function FlatResults({ flat, fileName }: { flat: FlatSearch; fileName: string })
         <Text size="sm" c="dimmed" data-testid="search-count">
           {flat.rows.length} {flat.rows.length === 1 ? 'session' : 'sessions'} found
         </Text>
-        <TableExportButtons fileName={fileName} getTable={getTable} withExcel disabled={flat.rows.length === 0} />
+        <TableExportButtons fileName={fileName} getTable={getTable} download={download} disabled={flat.rows.length === 0} />
       </Group>
       <Table.ScrollContainer minWidth={Math.max(560, flat.headers.length * 130)}>
         <Table striped highlightOnHover verticalSpacing="sm" data-testid="flat-table">
@@ -139,14 +157,15 @@ export function SessionSearchPage() {
     if (searchBy === 'word' && !word.trim()) return setError(WORD_MESSAGE);
     setError(null);
     setIsSearching(true);
-    const reply = await searchSessions({
+    const request: SearchRequest = {
       appId: id,
       searchBy,
       startDate: searchBy === 'date' && start ? dayjs(start).format('YYYY-MM-DD') : '',
       endDate: searchBy === 'date' && end ? dayjs(end).format('YYYY-MM-DD') : '',
       searchQuery: searchBy === 'word' ? word.trim() : '',
       flatResults: isFlatResults,
-    });
+    };
+    const reply = await searchSessions(request);
     setIsSearching(false);
     if (!isOk(reply)) {
       // Spec section 4: a failed search resets the search fields.
@@ -155,10 +174,11 @@ export function SessionSearchPage() {
       notifications.show({ message: reply.message || 'The search failed. Try again.', color: 'red' });
       return;
     }
-    setResults(isFlat(reply.data) ? { kind: 'flat', flat: reply.data } : { kind: 'rows', rows: Array.isArray(reply.data) ? reply.data : [] });
+    setResults(isFlat(reply.data) ? { kind: 'flat', flat: reply.data, request } : { kind: 'rows', rows: Array.isArray(reply.data) ? reply.data : [], request });
   }
 
   const fileName = `sessions-${id}`;
+  const download: Download = (format) => (results ? downloadResults(results.request, format, fileName) : Promise.resolve());
   return (
     <Stack gap="lg">
       <MonitoringAppHeader appId={id} screen="search" title="Session Search" description="Find finished sessions by date or by a word in the number or inputs." />
@@ -219,7 +239,7 @@ export function SessionSearchPage() {
       </Paper>
       {results && (
         <Paper withBorder radius="lg" p={{ base: 'sm', sm: 'lg' }}>
-          {results.kind === 'flat' ? <FlatResults flat={results.flat} fileName={fileName} /> : <NormalResults rows={results.rows} fileName={fileName} />}
+          {results.kind === 'flat' ? <FlatResults flat={results.flat} fileName={fileName} download={download} /> : <NormalResults rows={results.rows} fileName={fileName} download={download} />}
           {(results.kind === 'flat' ? results.flat.rows.length : results.rows.length) === 0 && (
             <Text c="dimmed" ta="center" py="md">
               No sessions match this search

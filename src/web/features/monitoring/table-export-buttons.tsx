@@ -1,18 +1,24 @@
 import { Button, Group } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconCopy, IconFileSpreadsheet, IconFileTypeCsv } from '@tabler/icons-react';
-import { downloadCsv, downloadExcel, toTsv, type ExportTable } from './table-export';
+import { useState } from 'react';
+import { downloadCsv, toTsv, type ExportTable } from './table-export';
+
+export type ExportFormat = 'csv' | 'xls';
 
 interface TableExportButtonsProps {
   fileName: string;
-  /** Built on click, so a large table is only serialised when asked. */
+  /** Built on click, so a large table is only serialised when asked. Copy always uses it. */
   getTable: () => ExportTable;
-  withExcel?: boolean;
+  /** When set, CSV and Excel come from here (a file the server builds); without it, CSV is made from `getTable`. */
+  download?: (format: ExportFormat) => Promise<void>;
   disabled?: boolean;
 }
 
-/** Copy (tab-separated, toast 'Copied'), CSV and, where the spec asks, Excel (SpreadsheetML .xls). */
-export function TableExportButtons({ fileName, getTable, withExcel = false, disabled = false }: TableExportButtonsProps) {
+/** Copy (tab-separated, toast 'Copied'), CSV and, for server-built exports, Excel (SpreadsheetML .xls). */
+export function TableExportButtons({ fileName, getTable, download, disabled = false }: TableExportButtonsProps) {
+  const [pending, setPending] = useState<ExportFormat | null>(null);
+
   async function copy() {
     try {
       await navigator.clipboard.writeText(toTsv(getTable()));
@@ -21,16 +27,27 @@ export function TableExportButtons({ fileName, getTable, withExcel = false, disa
       notifications.show({ message: 'Could not copy to the clipboard', color: 'red' });
     }
   }
+
+  async function save(format: ExportFormat) {
+    if (!download) return downloadCsv(fileName, getTable());
+    setPending(format);
+    try {
+      await download(format);
+    } finally {
+      setPending(null);
+    }
+  }
+
   return (
     <Group gap="xs">
       <Button size="xs" variant="default" leftSection={<IconCopy size={14} />} onClick={copy} disabled={disabled}>
         Copy
       </Button>
-      <Button size="xs" variant="default" leftSection={<IconFileTypeCsv size={14} />} onClick={() => downloadCsv(fileName, getTable())} disabled={disabled}>
+      <Button size="xs" variant="default" leftSection={<IconFileTypeCsv size={14} />} onClick={() => void save('csv')} loading={pending === 'csv'} disabled={disabled || (pending !== null && pending !== 'csv')}>
         CSV
       </Button>
-      {withExcel && (
-        <Button size="xs" variant="default" leftSection={<IconFileSpreadsheet size={14} />} onClick={() => downloadExcel(fileName, getTable())} disabled={disabled}>
+      {download && (
+        <Button size="xs" variant="default" leftSection={<IconFileSpreadsheet size={14} />} onClick={() => void save('xls')} loading={pending === 'xls'} disabled={disabled || (pending !== null && pending !== 'xls')}>
           Excel
         </Button>
       )}
