@@ -4,7 +4,8 @@
  * three-menu shop through the HTTP API, deploys it, checks one session end to end, then listens on
  * 127.0.0.1 and tells the harness its port and app id.
  */
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, eq, getTableName, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { buildApp } from '../../src/server/app';
 import { createConfig } from '../../src/server/config';
 import { openDatabase } from '../../src/db/client';
@@ -18,17 +19,24 @@ try {
   const ablateSink = process.env.BENCH_ABLATE === 'sink';
   // Diagnostic `--only=postgres`: a real PostgreSQL (a database the harness made for this run) instead of PGlite.
   const databaseUrl = process.env.BENCH_DATABASE_URL || undefined;
-  const opened = await openDatabase(databaseUrl ? { url: databaseUrl } : {});
+  // As the server opens it (src/server/app.ts), in memory: PGlite on its own low-priority thread.
+  const opened = await openDatabase(databaseUrl ? { url: databaseUrl } : { thread: true, lowPriority: true });
   await opened.migrate();
-  // Diagnostic only (`--only=nosink`): once seeded, inserts into the event tables are dropped, to measure
-  // what the event sink's database writes cost the hop. The server code is untouched; its db is wrapped.
+  // Diagnostic only (`--only=nosink`): once seeded, the event sink's statements (inserts into the event
+  // tables, sent through db.execute) are dropped, to measure what its database writes cost the hop. The
+  // server code is untouched; its db is wrapped.
   let isSinkStubbed = false;
-  const eventTables = new Set<unknown>([appLogs, sessionInputs, sessionRecords, actionResults]);
+  const dialect = new PgDialect();
+  const eventTables = [appLogs, sessionInputs, sessionRecords, actionResults].map((t) => `insert into "${getTableName(t)}"`);
+  const isEventInsert = (query: unknown) => {
+    const text = dialect.sqlToQuery(query as SQL).sql;
+    return eventTables.some((prefix) => text.startsWith(prefix));
+  };
   const db = ablateSink
     ? new Proxy(opened.db, {
         get(target, prop) {
-          if (prop === 'insert' && isSinkStubbed) {
-            return (table: unknown) => (eventTables.has(table) ? { values: async () => [] } : target.insert(table as never));
+          if (prop === 'execute' && isSinkStubbed) {
+            return (query: unknown) => (isEventInsert(query) ? Promise.resolve({ rows: [] }) : target.execute(query as SQL));
           }
           const value = Reflect.get(target, prop, target) as unknown;
           return typeof value === 'function' ? value.bind(target) : value;

@@ -9,6 +9,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
+import { PgliteThreadClient } from './pglite-thread-client';
 import * as schema from './schema';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -26,8 +27,12 @@ export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.
 
 export type DatabaseOptions =
   | { url: string; poolSize?: number }
-  /** `dataDir` undefined keeps the database in memory; `loadDataDir` starts from a dumped copy. */
-  | { dataDir?: string; loadDataDir?: Blob | File };
+  /**
+   * `dataDir` undefined keeps the database in memory; `loadDataDir` starts from a dumped copy. `thread`
+   * runs PGlite on its own worker thread (the server does: its CPU work then never delays a hop), with
+   * `lowPriority` below the process's priority.
+   */
+  | { dataDir?: string; loadDataDir?: Blob | File; thread?: boolean; lowPriority?: boolean };
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if ('url' in options) {
@@ -46,8 +51,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     };
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  // pg_trgm backs the session word search (migration 0004), as on PostgreSQL.
-  const client = new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir, extensions: { pg_trgm } });
+  // pg_trgm backs the session word search (migration 0004), as on PostgreSQL (the thread loads it too).
+  const client = options.thread
+    ? ((await PgliteThreadClient.start({ dataDir: options.dataDir, loadDataDir: options.loadDataDir, lowPriority: options.lowPriority })) as unknown as PGlite)
+    : new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir, extensions: { pg_trgm } });
   await client.waitReady;
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   return {
@@ -63,6 +70,6 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 
 /** Dumps an in-memory PGlite so tests can start new databases from a migrated copy cheaply. */
 export async function dumpPglite(database: Database): Promise<Blob> {
-  const client = (database.db as unknown as { $client: PGlite }).$client;
+  const client = (database.db as unknown as { $client: Pick<PGlite, 'dumpDataDir'> }).$client;
   return client.dumpDataDir('none');
 }

@@ -5,8 +5,8 @@ import { dumpPglite, openDatabase, type Database } from '../../src/db/client';
 import { reportMissingService } from './services';
 
 /**
- * Each integration test file gets its own database: a PGlite cloned from a migrated template
- * (TEST_DB=pglite), or a new database on the real PostgreSQL (TEST_DB=postgres, TEST_DATABASE_URL).
+ * Each integration test file gets its own database: a PGlite cloned from a migrated template, on its own
+ * thread (TEST_DB=pglite), or a new database on the real PostgreSQL (TEST_DB=postgres, TEST_DATABASE_URL).
  */
 export const testDbKind = (process.env.TEST_DB ?? 'pglite') as 'pglite' | 'postgres';
 const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -49,7 +49,8 @@ export interface TestDatabase {
 
 export async function createTestDatabase(): Promise<TestDatabase> {
   if (testDbKind === 'pglite') {
-    const database = await openDatabase({ loadDataDir: await getPgliteTemplate() });
+    // On its own thread, as the server opens it (src/server/app.ts).
+    const database = await openDatabase({ loadDataDir: await getPgliteTemplate(), thread: true });
     return { database, close: () => database.close() };
   }
   const name = `dialflow_test_${randomBytes(6).toString('hex')}`;
