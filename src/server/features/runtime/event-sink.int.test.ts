@@ -48,4 +48,14 @@ describeDb('event sink', () => {
     expect(rows.filter((r) => r.level !== 'error').map((r) => r.message)).toEqual(Array.from({ length: 10 }, (_, i) => `line ${40 + i}`));
     expect(await countRows(sessionRecords, 'shed')).toBe(20);
   });
+
+  it('writes kept and sheddable lines merged in arrival order, across batches', async () => {
+    const sink = createEventSink(testDb.database.db, log, { flushEveryMs: 60_000, flushAt: 100_000, batchSize: 7 });
+    const levels = ['info', 'error', 'debug', 'system', 'info', 'info', 'error'];
+    for (let i = 0; i < 40; i++) sink.push(logLine('order', levels[i % levels.length]!, i));
+    await sink.close();
+    const rows = await testDb.database.db.select().from(appLogs).where(eq(appLogs.appId, 'order')).orderBy(appLogs.id);
+    expect(rows.map((r) => r.message)).toEqual(Array.from({ length: 40 }, (_, i) => `line ${i}`));
+    expect(rows.map((r) => r.level)).toEqual(Array.from({ length: 40 }, (_, i) => levels[i % levels.length]));
+  });
 });

@@ -62,9 +62,46 @@ export interface EventSink {
 /** debug and info log lines may be shed; session records, inputs, action results and errors never are. */
 const isSheddable = (r: EventRecord) => r.table === 'logs' && (r.row.level === 'debug' || r.row.level === 'info');
 
+type Queued = { seq: number; record: EventRecord };
+
+/** A FIFO with O(1) push, shift and drop-from-the-front (an array and a moving head, compacted now and then). */
+class Fifo {
+  #items: Queued[] = [];
+  #head = 0;
+  get length(): number {
+    return this.#items.length - this.#head;
+  }
+  push(item: Queued): void {
+    this.#items.push(item);
+  }
+  peek(): Queued | undefined {
+    return this.#items[this.#head];
+  }
+  shift(): Queued | undefined {
+    const item = this.#items[this.#head];
+    if (item) this.#drop(1);
+    return item;
+  }
+  /** Drops up to n items from the front; returns how many went. */
+  dropFront(n: number): number {
+    const dropped = Math.min(n, this.length);
+    this.#drop(dropped);
+    return dropped;
+  }
+  #drop(n: number): void {
+    this.#head += n;
+    if (this.#head >= 1024 && this.#head * 2 >= this.#items.length) {
+      this.#items = this.#items.slice(this.#head);
+      this.#head = 0;
+    }
+  }
+}
+
 /**
- * Writes events in batches: every `flushEveryMs` (250) or as soon as `flushAt` (500) are waiting. The buffer is
- * bounded for sheddable lines (`maxBuffered`); past it the oldest debug/info lines go first and are counted.
+ * Writes events in batches: every `flushEveryMs` (250) or as soon as `flushAt` (500) are waiting, `batchSize`
+ * (500) rows a statement. Sheddable lines wait in their own queue, bounded by `maxBuffered`: past it the
+ * oldest tenth goes at once and is counted. Both queues are written merged in arrival order, so rows get
+ * ids in the order things happened. Every operation on the hop's path is O(1).
  */
 export function createEventSink(
   db: Db,
@@ -73,22 +110,27 @@ export function createEventSink(
 ): EventSink {
   const flushEveryMs = options.flushEveryMs ?? 250;
   const flushAt = options.flushAt ?? 500;
-  /** Rows per statement. */
-  const batchSize = options.batchSize ?? 100;
+  const batchSize = options.batchSize ?? 500;
   const maxBuffered = options.maxBuffered ?? 20_000;
-  // One queue in arrival order, so rows get ids in the order things happened; sheddable lines are counted
-  // and, when too many wait, the oldest tenth of them is dropped in one pass.
-  let queue: EventRecord[] = [];
-  let sheddableCount = 0;
+  const kept = new Fifo();
+  const sheddable = new Fifo();
+  let seq = 0;
   const counters = { written: 0, shed: 0, failedBatches: 0 };
   let flushing: Promise<void> | undefined;
   let isClosed = false;
+  const buffered = () => kept.length + sheddable.length;
 
-  function shedOldest(): void {
-    let toDrop = Math.ceil(maxBuffered / 10);
-    counters.shed += toDrop;
-    sheddableCount -= toDrop;
-    queue = queue.filter((record) => !(toDrop > 0 && isSheddable(record) && toDrop--));
+  /** The next `batchSize` records in arrival order, taken from the front of both queues. */
+  function takeBatch(): EventRecord[] {
+    const batch: EventRecord[] = [];
+    while (batch.length < batchSize) {
+      const a = kept.peek();
+      const b = sheddable.peek();
+      if (!a && !b) break;
+      const next = !b || (a && a.seq < b.seq) ? kept.shift()! : sheddable.shift()!;
+      batch.push(next.record);
+    }
+    return batch;
   }
 
   async function writeBatch(batch: EventRecord[]): Promise<void> {
@@ -109,13 +151,11 @@ export function createEventSink(
     }
   }
 
-  // Short batches with a turn of the event loop between them: an embedded database runs on this thread,
-  // and one long write would hold every hop waiting behind it.
+  // One statement at a time with a turn of the event loop between them: an embedded database on this thread
+  // (tests) would otherwise hold every hop waiting behind a long write.
   async function drain(): Promise<void> {
-    while (queue.length > 0) {
-      const batch = queue.splice(0, batchSize);
-      sheddableCount -= batch.filter(isSheddable).length;
-      await writeBatch(batch);
+    while (buffered() > 0) {
+      await writeBatch(takeBatch());
       await yieldToEventLoop();
     }
   }
@@ -132,9 +172,14 @@ export function createEventSink(
 
   return {
     push(record) {
-      queue.push(record);
-      if (isSheddable(record) && ++sheddableCount > maxBuffered) shedOldest();
-      if (!isClosed && queue.length >= flushAt) void flush();
+      const item = { seq: seq++, record };
+      if (isSheddable(record)) {
+        sheddable.push(item);
+        if (sheddable.length > maxBuffered) counters.shed += sheddable.dropFront(Math.ceil(maxBuffered / 10));
+      } else {
+        kept.push(item);
+      }
+      if (!isClosed && buffered() >= flushAt && !flushing) void flush();
     },
     flush,
     async close() {
@@ -143,6 +188,6 @@ export function createEventSink(
       await flushing;
       await flush();
     },
-    stats: () => ({ buffered: queue.length, ...counters }),
+    stats: () => ({ buffered: buffered(), ...counters }),
   };
 }
