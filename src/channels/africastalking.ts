@@ -72,6 +72,16 @@ function readCommon(req: GatewayRequest) {
   };
 }
 
+/** A hop's kind and input from its cumulative `path` and the session's previous one (see parseRequest). */
+function resumePath(hop: InboundHop, previousPath: string | undefined): InboundHop {
+  const path = hop.path ?? '';
+  if (path === '' || previousPath === undefined) {
+    return { ...hop, kind: 'start', input: '', dialString: joinDialString(hop.serviceCode, path) };
+  }
+  const { dialString: _unused, ...rest } = hop;
+  return { ...rest, kind: 'continue', input: deriveNewInput(previousPath, path) };
+}
+
 export const africastalking: ChannelAdapter<typeof NAME> = {
   name: NAME,
   signature: 'sessionId, serviceCode, phoneNumber, text',
@@ -92,13 +102,10 @@ export const africastalking: ChannelAdapter<typeof NAME> = {
     const { fields, sessionId, serviceCode, network } = readCommon(req);
     const msisdn = getText(fields, NAME, 'phoneNumber', { nonEmpty: true, max: FIELD_LIMITS.msisdn });
     const path = getText(fields, NAME, 'text', { max: FIELD_LIMITS.path });
-    const base = { gateway: NAME, sessionId, msisdn, network, serviceCode, path, raw: {} };
-    if (path === '' || previousPath === undefined) {
-      return { ...base, kind: 'start', input: '', dialString: joinDialString(serviceCode, path) };
-    }
-    const input = deriveNewInput(previousPath, path);
-    return { ...base, kind: 'continue', input };
+    return resumePath({ gateway: NAME, sessionId, msisdn, network, serviceCode, path, raw: {}, kind: 'start', input: '' }, previousPath);
   },
+
+  resumePath,
 
   formatReply(reply: OutboundReply): { contentType: string; body: string } {
     // Plain text: nothing to escape. AT ends the session gracefully on anything not starting CON/END.

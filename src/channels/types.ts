@@ -94,6 +94,11 @@ export interface ChannelAdapter<Name extends GatewayName = GatewayName> {
    * session exists yet for this session id.
    */
   parseRequest(req: GatewayRequest, previousPath?: string): InboundHop;
+  /**
+   * Cumulative gateways: a hop read without the session (`parseRequest(req)`), read again against the
+   * session's stored `path` without parsing the request twice. Same result as `parseRequest(req, previousPath)`.
+   */
+  resumePath?(hop: InboundHop, previousPath: string | undefined): InboundHop;
   formatReply(reply: OutboundReply, hop: InboundHop): FormattedReply;
 }
 

@@ -158,7 +158,7 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     // path decides, so their session is always looked up and the request read again against it.
     const isCumulative = hop.path !== undefined;
     const stored = hop.kind === 'start' && !isCumulative ? undefined : await deps.sessions.get(key);
-    if (isCumulative) hop = adapter.parseRequest(req, stored?.path);
+    if (isCumulative) hop = adapter.resumePath ? adapter.resumePath(hop, stored?.path) : adapter.parseRequest(req, stored?.path);
     if ('missing' in loaded) return adapter.formatReply({ text: NOT_DEPLOYED_TEXT, end: true }, hop);
 
     const engineHop: Hop = {
