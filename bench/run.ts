@@ -226,7 +226,7 @@ async function measure(target: Target, profileDir: string | undefined): Promise<
     const base = { port: child.ready.port, path, connections: options.connections, expect: isRuntime ? ('runtime' as const) : ('bare' as const) };
     const runTag = `${target}${Date.now().toString(36)}`;
 
-    const profileFile = profileDir && isRuntime ? join(profileDir, `${target}.cpuprofile`) : undefined;
+    const profileFile = profileDir ? join(profileDir, `${target}.cpuprofile`) : undefined;
     let usage: ChildUsage | undefined;
     const { warmup, measured: load } = await runLoad({
       ...base,
@@ -253,7 +253,7 @@ async function measure(target: Target, profileDir: string | undefined): Promise<
     }
     if (load.hops === 0) problems.push('no hop completed');
 
-    const pacedProfileFile = profileDir && isRuntime ? join(profileDir, `${target}-paced.cpuprofile`) : undefined;
+    const pacedProfileFile = profileDir ? join(profileDir, `${target}-paced.cpuprofile`) : undefined;
     let paced: PacedResult | undefined;
     let pacedUsage: ChildUsage | undefined;
     if (options.pacedS > 0) {

@@ -1,0 +1,75 @@
+/**
+ * Diagnostic: the runtime's own cost per hop, without HTTP. Seeds the bench shop like servers/dialflow.ts,
+ * then drives `runtime.handleRequest` in-process with the same Africa's Talking requests, N sessions at a
+ * time, and prints µs per hop. Run it bundled so a CPU profile keeps line numbers:
+ *
+ *   npx esbuild bench/hop-loop.ts --bundle --platform=node --format=esm --packages=external --outfile=/tmp/hop-loop.mjs
+ *   node --cpu-prof --cpu-prof-dir=/tmp/hop-prof /tmp/hop-loop.mjs
+ */
+import { buildApp } from '../src/server/app';
+import { createConfig } from '../src/server/config';
+import { openDatabase } from '../src/db/client';
+import { createUser } from '../src/server/features/auth/auth.service';
+import { SHOP, atText, expectedReply } from './shop';
+
+const SESSIONS = Number(process.env.HOPS_SESSIONS ?? 20_000);
+const CONCURRENCY = 500;
+
+const database = await openDatabase({ thread: true, lowPriority: true });
+await database.migrate();
+const app = await buildApp(createConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent' }), { database, logger: false });
+await app.ready();
+const api = async (method: 'GET' | 'POST', url: string, auth?: Record<string, string>, payload?: object) => {
+  const res = await app.inject({ method, url, headers: auth, payload });
+  const body = res.json();
+  if (res.statusCode !== 200 || body.status !== '00') throw new Error(`${method} ${url} failed (${res.statusCode}): ${res.body}`);
+  return body;
+};
+await createUser(app.ctx.db, { fullName: 'Bench User', mobileNumber: '233200000000', email: 'bench@bench.dialflow', password: 'bench-secret-123' });
+const login = await api('POST', '/api/auth/login', undefined, { email: 'bench@bench.dialflow', password: 'bench-secret-123' });
+const auth = { authorization: `Bearer ${login.token as string}` };
+const appId = (await api('POST', '/api/createApp', auth, { ...SHOP.app })).data.appId as string;
+const menu = async (fields: object) => (await api('POST', '/api/createMenu', auth, { appId, ...fields })).uniqueId as string;
+const done = await menu(SHOP.done);
+const amount = await menu({ ...SHOP.amount, switchOperations: [{ ...SHOP.amount.switchOperations[0], actionParam: done }] });
+await menu({ ...SHOP.product, switchOperations: [{ ...SHOP.product.switchOperations[0], actionParam: amount }] });
+await api('GET', `/api/deployChanges/${appId}`, auth);
+
+async function session(n: number) {
+  for (let step = 0; step < 3; step++) {
+    const body = { sessionId: `s${n}`, serviceCode: '*920*55#', phoneNumber: '+233241112222', networkCode: '62001', text: atText(step, n) };
+    const reply = await app.runtime.handleRequest(appId, 'live', { method: 'POST', query: {}, body, contentType: 'application/x-www-form-urlencoded' });
+    if (reply?.body !== expectedReply(step, n)) throw new Error(`hop ${step} of ${n}: ${reply?.body}`);
+  }
+}
+
+async function run(total: number) {
+  let next = 0;
+  const started = process.hrtime.bigint();
+  const cpu = process.cpuUsage();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      // A turn of the event loop now and then, as a server's I/O gives: the event sink's timer and
+      // writes get their chance.
+      while (next < total) {
+        await session(next++);
+        if (next % 64 === 0) await new Promise((resolve) => setImmediate(resolve));
+      }
+    }),
+  );
+  const wallUs = Number(process.hrtime.bigint() - started) / 1000;
+  const used = process.cpuUsage(cpu);
+  return { wallPerHop: wallUs / (total * 3), cpuPerHop: (used.user + used.system) / (total * 3) };
+}
+
+await run(2000); // warm-up
+const result = await run(SESSIONS);
+const before = app.runtime.getEventStats();
+const flushStarted = process.cpuUsage();
+await app.runtime.flushEvents();
+const flushCpu = process.cpuUsage(flushStarted);
+const stats = app.runtime.getEventStats();
+console.log(`${SESSIONS * 3} hops: ${result.wallPerHop.toFixed(1)} µs/hop wall, ${result.cpuPerHop.toFixed(1)} µs/hop CPU`);
+console.log(`events: ${before.written} written during the run, ${before.buffered} left (final flush ${((flushCpu.user + flushCpu.system) / (SESSIONS * 3)).toFixed(1)} µs/hop CPU), ${stats.shed} shed, ${stats.written} written in all`);
+await app.close();
+await database.close();
