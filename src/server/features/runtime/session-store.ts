@@ -1,4 +1,3 @@
-import { LRUCache } from 'lru-cache';
 import type { Redis } from 'ioredis';
 
 /**
@@ -27,46 +26,59 @@ interface Entry<T> {
   expiresAt: number;
 }
 
+/**
+ * A Map kept in least-recently-saved order (a save moves the session to the end), bounded by `maxSessions`:
+ * past it the least recently saved session is dropped. (lru-cache was used before; it clears all its
+ * preallocated arrays whenever its last entry is deleted, which cost about a millisecond each time a quiet
+ * app's last session ended.)
+ */
 export function createMemorySessionStore<T extends object>(options: { maxSessions?: number; now?: () => number } = {}): SessionStore<T> {
   const now = options.now ?? Date.now;
-  const sessions = new LRUCache<string, Entry<T>>({ max: options.maxSessions ?? 200_000 });
+  const maxSessions = options.maxSessions ?? 200_000;
+  const sessions = new Map<string, Entry<T>>();
   const byApp = new Map<string, Set<string>>();
   const live = (entry: Entry<T> | undefined) => (entry && entry.expiresAt > now() ? entry : undefined);
+  function remove(key: string, appId: string): void {
+    sessions.delete(key);
+    const keys = byApp.get(appId);
+    if (keys?.delete(key) && keys.size === 0) byApp.delete(appId);
+  }
   return {
     kind: 'memory',
     async get(key) {
       return live(sessions.get(key))?.value;
     },
     async set(key, value, { appId, ttlSeconds }) {
-      sessions.set(key, { value, appId, expiresAt: now() + ttlSeconds * 1000 }, { ttl: (ttlSeconds + GRACE_SECONDS) * 1000 });
+      sessions.delete(key);
+      sessions.set(key, { value, appId, expiresAt: now() + ttlSeconds * 1000 });
       let keys = byApp.get(appId);
       if (!keys) byApp.set(appId, (keys = new Set()));
       keys.add(key);
+      if (sessions.size > maxSessions) {
+        const [oldestKey, oldest] = sessions.entries().next().value as [string, Entry<T>];
+        remove(oldestKey, oldest.appId);
+      }
     },
     async delete(key, appId) {
-      sessions.delete(key);
-      byApp.get(appId)?.delete(key);
+      remove(key, appId);
     },
     async findActive(appId, limit = 500) {
-      const keys = byApp.get(appId);
-      if (!keys) return [];
       const found: T[] = [];
-      for (const key of keys) {
-        const entry = sessions.peek(key);
-        if (!entry) keys.delete(key);
-        else if (live(entry) && found.length < limit) found.push(entry.value);
+      for (const key of byApp.get(appId) ?? []) {
+        const entry = live(sessions.get(key));
+        if (entry && found.length < limit) found.push(entry.value);
       }
       return found;
     },
     async takeExpired(limit = 1000) {
       const expired: T[] = [];
-      for (const [key, entry] of sessions.entries()) {
+      const time = now();
+      for (const [key, entry] of sessions) {
         if (expired.length >= limit) break;
-        if (entry.expiresAt <= now()) {
-          expired.push(entry.value);
-          sessions.delete(key);
-          byApp.get(entry.appId)?.delete(key);
-        }
+        if (entry.expiresAt > time) continue;
+        remove(key, entry.appId);
+        // Past the grace period nobody is waiting for the record: dropped as before.
+        if (entry.expiresAt + GRACE_SECONDS * 1000 > time) expired.push(entry.value);
       }
       return expired;
     },
