@@ -1,16 +1,21 @@
 /**
  * Diagnostic: the runtime's own cost per hop, without HTTP. Seeds the bench shop like servers/dialflow.ts,
  * then drives `runtime.handleRequest` in-process with the same Africa's Talking requests, N sessions at a
- * time, and prints µs per hop. Run it bundled so a CPU profile keeps line numbers:
+ * time, and prints µs per hop (it varies by ±30% from run to run on this 2-core machine):
  *
- *   npx esbuild bench/hop-loop.ts --bundle --platform=node --format=esm --packages=external --outfile=/tmp/hop-loop.mjs
- *   node --cpu-prof --cpu-prof-dir=/tmp/hop-prof /tmp/hop-loop.mjs
+ *   npx tsx bench/hop-loop.ts
+ *
+ * For a CPU profile with line numbers, bundle it next to the migrations folder (gitignored) and profile that:
+ *
+ *   npx esbuild bench/hop-loop.ts --bundle --platform=node --format=esm --packages=external --outfile=src/db/.hop-loop.mjs
+ *   node --cpu-prof --cpu-prof-dir=/tmp/hop-prof src/db/.hop-loop.mjs
  */
 import { buildApp } from '../src/server/app';
 import { createConfig } from '../src/server/config';
 import { openDatabase } from '../src/db/client';
 import { createUser } from '../src/server/features/auth/auth.service';
-import { SHOP, atText, expectedReply } from './shop';
+import { parse as parseForm } from 'node:querystring';
+import { SHOP, atForm, expectedReply } from './shop';
 
 const SESSIONS = Number(process.env.HOPS_SESSIONS ?? 20_000);
 const CONCURRENCY = 500;
@@ -37,7 +42,8 @@ await api('GET', `/api/deployChanges/${appId}`, auth);
 
 async function session(n: number) {
   for (let step = 0; step < 3; step++) {
-    const body = { sessionId: `s${n}`, serviceCode: '*920*55#', phoneNumber: '+233241112222', networkCode: '62001', text: atText(step, n) };
+    // The gateway's form, parsed into a null-prototype object as @fastify/formbody does.
+    const body = parseForm(atForm(`s${n}`, step, n));
     const reply = await app.runtime.handleRequest(appId, 'live', { method: 'POST', query: {}, body, contentType: 'application/x-www-form-urlencoded' });
     if (reply?.body !== expectedReply(step, n)) throw new Error(`hop ${step} of ${n}: ${reply?.body}`);
   }

@@ -74,12 +74,11 @@ function readCommon(req: GatewayRequest) {
 
 /** A hop's kind and input from its cumulative `path` and the session's previous one (see parseRequest). */
 function resumePath(hop: InboundHop, previousPath: string | undefined): InboundHop {
+  const { sessionId, msisdn, network, serviceCode, raw } = hop;
   const path = hop.path ?? '';
-  if (path === '' || previousPath === undefined) {
-    return { ...hop, kind: 'start', input: '', dialString: joinDialString(hop.serviceCode, path) };
-  }
-  const { dialString: _unused, ...rest } = hop;
-  return { ...rest, kind: 'continue', input: deriveNewInput(previousPath, path) };
+  const base = { gateway: NAME, sessionId, msisdn, network, serviceCode, path, raw };
+  if (path === '' || previousPath === undefined) return { ...base, kind: 'start', input: '', dialString: joinDialString(serviceCode, path) };
+  return { ...base, kind: 'continue', input: deriveNewInput(previousPath, path) };
 }
 
 export const africastalking: ChannelAdapter<typeof NAME> = {

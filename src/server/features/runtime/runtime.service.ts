@@ -130,6 +130,18 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     });
   }
 
+  /** The engine's dependencies for one loaded app (version or draft), made once rather than on every hop. */
+  const depsByApp = new WeakMap<object, EngineDeps>();
+  function getEngineDeps(loaded: { ownerId: string }, appId: string): EngineDeps {
+    let engineDeps = depsByApp.get(loaded);
+    if (!engineDeps) {
+      const appRef = { appId, ownerId: loaded.ownerId };
+      engineDeps = { ...baseDeps, runAction: (request) => deps.runAction(request, appRef) };
+      depsByApp.set(loaded, engineDeps);
+    }
+    return engineDeps;
+  }
+
   /** The gateway ended the session (released, timed out): it is abandoned where it stood. */
   async function closeSession(key: string, appId: string): Promise<null> {
     const stored = await deps.sessions.get(key);
@@ -172,8 +184,7 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
       environment,
     };
 
-    const appRef = { appId, ownerId: loaded.ownerId };
-    const engineDeps: EngineDeps = { ...baseDeps, runAction: (request) => deps.runAction(request, appRef) };
+    const engineDeps = getEngineDeps(loaded, appId);
     let result: HopResult;
     try {
       result = stored && !stored.state.ended
