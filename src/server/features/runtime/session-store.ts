@@ -93,16 +93,18 @@ const EXPIRY_INDEX = 'df:expiry';
 export function createRedisSessionStore<T extends object>(redis: Redis): SessionStore<T> {
   return {
     kind: 'redis',
+    // One GET a hop: the expiry travels inside the value (the sorted sets are for listing and sweeping).
     async get(key) {
-      const [raw, expiresAt] = await Promise.all([redis.get(sessionKey(key)), redis.zscore(EXPIRY_INDEX, key)]);
-      if (!raw || !expiresAt || Number(expiresAt) <= Date.now()) return undefined;
-      return (JSON.parse(raw) as { value: T }).value;
+      const raw = await redis.get(sessionKey(key));
+      if (!raw) return undefined;
+      const stored = JSON.parse(raw) as { value: T; expiresAt?: number };
+      return stored.expiresAt !== undefined && stored.expiresAt > Date.now() ? stored.value : undefined;
     },
     async set(key, value, { appId, ttlSeconds }) {
       const expiresAt = Date.now() + ttlSeconds * 1000;
       await redis
         .multi()
-        .set(sessionKey(key), JSON.stringify({ value, appId }), 'EX', ttlSeconds + GRACE_SECONDS)
+        .set(sessionKey(key), JSON.stringify({ value, appId, expiresAt }), 'EX', ttlSeconds + GRACE_SECONDS)
         .zadd(activeKey(appId), expiresAt, key)
         .zadd(EXPIRY_INDEX, expiresAt, key)
         .exec();
