@@ -106,8 +106,8 @@ describeBrowser('monitoring screens', () => {
   let appId: string;
   const contexts: BrowserContext[] = [];
 
-  async function open(path: string, viewport = DESKTOP): Promise<Page> {
-    const context = await browser.newContext({ viewport, baseURL: baseUrl(), permissions: ['clipboard-read', 'clipboard-write'], acceptDownloads: true });
+  async function open(path: string, viewport = DESKTOP, timezoneId?: string): Promise<Page> {
+    const context = await browser.newContext({ viewport, timezoneId, baseURL: baseUrl(), permissions: ['clipboard-read', 'clipboard-write'], acceptDownloads: true });
     contexts.push(context);
     const page = await context.newPage();
     await storeSession(page, owner.reply);
@@ -272,6 +272,23 @@ describeBrowser('monitoring screens', () => {
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByTestId('search-table').waitFor();
     expect(await page.getByTestId('search-row').count()).toBe(3);
+
+    // The days are the viewer's own: in Nairobi (UTC+3) "today" starts at 21:00 UTC the day before.
+    const nairobi = await open(`/app/search/${appId}`, DESKTOP, 'Africa/Nairobi');
+    await nairobi.getByRole('button', { name: 'Date range' }).click();
+    const nairobiToday = nairobi.locator('[data-today]:not([data-outside])').first();
+    await nairobiToday.click();
+    await nairobiToday.click();
+    const [request] = await Promise.all([
+      nairobi.waitForRequest((r) => r.url().endsWith('/dashboard/search')),
+      nairobi.getByRole('button', { name: 'Search', exact: true }).click(),
+    ]);
+    const { startDate, endDate } = request.postDataJSON() as { startDate: string; endDate: string };
+    expect(startDate).toMatch(/T21:00:00\.000Z$/);
+    expect(endDate).toMatch(/T20:59:59\.999Z$/);
+    expect(new Date(endDate).getTime() - new Date(startDate).getTime()).toBe(24 * 3600 * 1000 - 1);
+    await nairobi.getByTestId('search-table').waitFor();
+    expect(await nairobi.getByTestId('search-row').count()).toBe(3);
     await page.getByTestId('search-row').first().getByRole('button', { name: 'Show inputs' }).click();
     await page.getByTestId('session-inputs').waitFor();
     await shot(page, 'monitoring-search-date-desktop');

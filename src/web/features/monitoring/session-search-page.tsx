@@ -160,8 +160,9 @@ export function SessionSearchPage() {
     const request: SearchRequest = {
       appId: id,
       searchBy,
-      startDate: searchBy === 'date' && start ? dayjs(start).format('YYYY-MM-DD') : '',
-      endDate: searchBy === 'date' && end ? dayjs(end).format('YYYY-MM-DD') : '',
+      // The picked days in the viewer's own time zone, as instants (the server also takes bare dates, as UTC days).
+      startDate: searchBy === 'date' && start ? dayjs(start).startOf('day').toISOString() : '',
+      endDate: searchBy === 'date' && end ? dayjs(end).endOf('day').toISOString() : '',
       searchQuery: searchBy === 'word' ? word.trim() : '',
       flatResults: isFlatResults,
     };
