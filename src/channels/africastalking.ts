@@ -76,9 +76,11 @@ function readCommon(req: GatewayRequest) {
 function resumePath(hop: InboundHop, previousPath: string | undefined): InboundHop {
   const { sessionId, msisdn, network, serviceCode, raw } = hop;
   const path = hop.path ?? '';
-  const base = { gateway: NAME, sessionId, msisdn, network, serviceCode, path, raw };
-  if (path === '' || previousPath === undefined) return { ...base, kind: 'start', input: '', dialString: joinDialString(serviceCode, path) };
-  return { ...base, kind: 'continue', input: deriveNewInput(previousPath, path) };
+  if (path === '' || previousPath === undefined) {
+    const dialString = joinDialString(serviceCode, path);
+    return { gateway: NAME, sessionId, msisdn, network, serviceCode, path, raw, kind: 'start', input: '', dialString };
+  }
+  return { gateway: NAME, sessionId, msisdn, network, serviceCode, path, raw, kind: 'continue', input: deriveNewInput(previousPath, path) };
 }
 
 export const africastalking: ChannelAdapter<typeof NAME> = {
