@@ -16,6 +16,12 @@ export const INVALID_CHOICE_TEXT = 'Invalid choice';
 /** Closing text of a Terminate rule that has none of its own. */
 export const DEFAULT_END_TEXT = 'Thank you.';
 
+/** Resolved once per overrides object (a runtime passes the same one on every hop). */
+const resolved = new WeakMap<Partial<EngineLimits>, EngineLimits>();
+
 export function resolveLimits(overrides: Partial<EngineLimits> | undefined): EngineLimits {
-  return overrides ? { ...DEFAULT_LIMITS, ...overrides } : DEFAULT_LIMITS;
+  if (!overrides) return DEFAULT_LIMITS;
+  let limits = resolved.get(overrides);
+  if (!limits) resolved.set(overrides, (limits = { ...DEFAULT_LIMITS, ...overrides }));
+  return limits;
 }

@@ -11,8 +11,9 @@ import type { EngineDeps, Hop, HopResult, SessionState } from './types';
 
 const MAX_FIELD = 200;
 
+const field = (value: unknown) => (typeof value === 'string' ? value.slice(0, MAX_FIELD) : '');
+
 function createState(compiled: CompiledApp, hop: Hop, deps: EngineDeps, now: number): SessionState {
-  const field = (value: unknown) => (typeof value === 'string' ? value.slice(0, MAX_FIELD) : '');
   return {
     version: 1,
     appId: compiled.app.appId,
@@ -43,10 +44,13 @@ function createContext(compiled: CompiledApp, deps: EngineDeps, state: SessionSt
   return { compiled, deps, limits, state, events: [], deadline: now + limits.hopBudgetMs, input: '', menuEntries: 0, reply: null };
 }
 
-/** Runs a hop's steps; an unexpected throw still ends in a defined reply and an error event. */
-async function runGuarded(ctx: HopContext, steps: () => Promise<void>): Promise<HopResult> {
+/**
+ * Runs a hop's step; an unexpected throw still ends in a defined reply and an error event. The step is a
+ * module-level function and its argument, not a closure made on every hop.
+ */
+async function runGuarded<A>(ctx: HopContext, step: (ctx: HopContext, arg: A) => Promise<unknown>, arg: A): Promise<HopResult> {
   try {
-    await steps();
+    await step(ctx, arg);
     if (!ctx.reply) failHop(ctx, 'The hop produced no screen');
     else if (!isHalted(ctx) && isOverBudget(ctx)) failHop(ctx, `Hop answered with END: past the ${ctx.limits.hopBudgetMs} ms budget`);
   } catch (err) {
@@ -55,19 +59,20 @@ async function runGuarded(ctx: HopContext, steps: () => Promise<void>): Promise<
   return { state: ctx.state, reply: ctx.reply ?? { text: '', end: true }, events: ctx.events };
 }
 
+function startedData(state: SessionState, dialString: string | undefined, reading: { vars: Record<string, string>; inputs: string[] }) {
+  const data: Record<string, unknown> = { msisdn: state.msisdn, network: state.network, serviceCode: state.serviceCode };
+  if (dialString) data.dialString = dialString.slice(0, MAX_FIELD);
+  data.vars = reading.vars;
+  data.deepDialInputs = reading.inputs.length;
+  return data;
+}
+
 async function beginSession(ctx: HopContext, dialString: string | undefined): Promise<void> {
   const { compiled, state, limits } = ctx;
   const reading = readDialString(compiled.dial, typeof dialString === 'string' ? dialString : undefined, limits.maxDeepDialInputs);
   Object.assign(state.vars, reading.vars);
   emitEvent(ctx, 'session_started', 'system', `Session started for ${state.msisdn || 'unknown number'}`, {
-    data: {
-      msisdn: state.msisdn,
-      network: state.network,
-      serviceCode: state.serviceCode,
-      ...(dialString ? { dialString: dialString.slice(0, MAX_FIELD) } : {}),
-      vars: reading.vars,
-      deepDialInputs: reading.inputs.length,
-    },
+    data: startedData(state, dialString, reading),
   });
   if (!compiled.first) return failHop(ctx, 'The app has no menus');
   await enterMenu(ctx, compiled.first, null);
@@ -87,7 +92,7 @@ async function beginSession(ctx: HopContext, dialString: string | undefined): Pr
 export function startSession(compiled: CompiledApp, hop: Hop, deps: EngineDeps): Promise<HopResult> {
   const now = deps.now();
   const ctx = createContext(compiled, deps, createState(compiled, hop, deps, now), now);
-  return runGuarded(ctx, () => beginSession(ctx, hop.dialString));
+  return runGuarded(ctx, beginSession, hop.dialString);
 }
 
 function findRestartReason(compiled: CompiledApp, state: SessionState, now: number, timeoutMs: number): string | null {
@@ -111,7 +116,7 @@ export function continueSession(compiled: CompiledApp, state: SessionState, hop:
     const ctx = createContext(compiled, deps, createState(compiled, hop, deps, now), now);
     const type = reason === 'timeout' ? 'session_expired' : 'session_restarted';
     emitEvent(ctx, type, 'system', reason === 'timeout' ? 'Session expired; starting over' : 'Session starting over', { data: { reason } });
-    return runGuarded(ctx, () => beginSession(ctx, undefined));
+    return runGuarded(ctx, beginSession, undefined);
   }
   // Copy what a hop changes, so the caller's stored object is never modified in place.
   const next: SessionState = {
@@ -125,7 +130,5 @@ export function continueSession(compiled: CompiledApp, state: SessionState, hop:
     lastHopAt: now,
   };
   const ctx = createContext(compiled, deps, next, now);
-  return runGuarded(ctx, async () => {
-    await handleInput(ctx, hop.input);
-  });
+  return runGuarded(ctx, handleInput, hop.input);
 }
