@@ -73,8 +73,8 @@ function readOptions() {
 }
 const options = readOptions();
 const GOAL_RATIO = 0.5;
-/** Extra node flags for the server processes (BENCH_NODE_FLAGS="--max-semi-space-size=64"), to try V8 settings. */
-const SERVER_NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+/** Node flags for the server processes: the ones `npm start` runs the server with (package.json), or BENCH_NODE_FLAGS. */
+const SERVER_NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '--max-semi-space-size=32').split(' ').filter(Boolean);
 const GOAL_P99_MS = 20;
 /** Connection errors and non-2xx above this share of hops make the figures meaningless (timeouts do not:
  * they are the server being too slow, and they count in p99 at the timeout). */

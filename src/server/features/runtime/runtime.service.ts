@@ -61,7 +61,12 @@ const NOT_DEPLOYED_TEXT = 'This service is not available yet. Please try again l
 
 export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
   const ttlSeconds = deps.sessionTimeoutSeconds ?? 180;
-  const baseDeps = { now: () => ctx.now().getTime(), newId: randomUUID, limits: { sessionTimeoutMs: ttlSeconds * 1000 } };
+  // Event ids only need to be unique (they are never stored): a random process prefix and a counter cost
+  // far less than a UUID per event. They also name a session whose gateway sent no id.
+  const idPrefix = randomUUID().slice(0, 8);
+  let idCounter = 0;
+  const newId = () => `${idPrefix}-${(++idCounter).toString(36)}`;
+  const baseDeps = { now: () => ctx.now().getTime(), newId, limits: { sessionTimeoutMs: ttlSeconds * 1000 } };
 
   function recordEvents(events: EngineEvent[], environment: Environment): void {
     for (const e of events) {
