@@ -30,6 +30,9 @@ export function registerRuntimeRoutes(app: FastifyInstance, ctx: AppContext, gua
   r.route({
     method: ['GET', 'POST', 'PUT'],
     url: '/ussd/:appId/:environment',
+    // Gateway traffic is thousands of hops a second: no access-log lines per request (the events record
+    // every hop); warnings and errors are still logged.
+    logLevel: 'warn',
     schema: {
       tags: ['runtime'],
       summary: 'Gateway traffic: test runs the draft, live the last deployed version. ?gateway= forces an adapter.',
@@ -41,6 +44,7 @@ export function registerRuntimeRoutes(app: FastifyInstance, ctx: AppContext, gua
   });
 
   r.post('/ussd-emulator/:appId', {
+    logLevel: 'warn',
     schema: {
       tags: ['runtime'],
       summary: "The console emulator's channel (spec format); runs the draft.",
