@@ -7,8 +7,9 @@ describe('table file cells', () => {
   });
 
   it('defuses cells a spreadsheet would run as formulas', () => {
-    for (const value of ['=HYPERLINK("x")', '+233', '-1', '@SUM(A1)', '\t=1', '\r=1']) expect(toCsvCell(value)).toBe(`"'${value.replaceAll('"', '""')}"`);
-    expect(toCsvCell('233241')).toBe('"233241"');
+    for (const value of ['=HYPERLINK("x")', '+SUM(A1)', '-1+cmd|x', '@SUM(A1)', '\t=1', '\r=1', '+233 1']) expect(toCsvCell(value)).toBe(`"'${value.replaceAll('"', '""')}"`);
+    // Numbers stay readable: a mobile number keeps its +, an amount its sign.
+    for (const value of ['233241', '+233241000002', '-5', '-12.50']) expect(toCsvCell(value)).toBe(`"${value}"`);
   });
 
   it('escapes XML cells and drops characters XML cannot hold', () => {

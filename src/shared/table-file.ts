@@ -3,9 +3,15 @@
  * client-side CSV and the server's streamed exports.
  */
 
-/** A CSV cell: always quoted; a value starting with = + - @ or a tab/CR gets a leading ' so a spreadsheet never runs it as a formula (OWASP CSV injection). */
+/** A plain signed number (`+233241000002`, `-5`, `12.50`): a spreadsheet reads it as a number, never as a formula. */
+const PLAIN_NUMBER = /^[+-]?\d[\d.,]*$/;
+
+/**
+ * A CSV cell: always quoted; a value starting with = + - @ or a tab/CR gets a leading ' so a spreadsheet
+ * never runs it as a formula (OWASP CSV injection), unless it is a plain number such as a mobile number.
+ */
 export function toCsvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  const safe = /^[=+\-@\t\r]/.test(value) && !PLAIN_NUMBER.test(value) ? `'${value}` : value;
   return `"${safe.replaceAll('"', '""')}"`;
 }
 
