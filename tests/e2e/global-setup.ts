@@ -29,7 +29,8 @@ export default async function setup(project: TestProject) {
   }
   execSync('node scripts/build-web-if-needed.mjs', { stdio: 'inherit' });
 
-  const database = await openDatabase({});
+  // In memory, on its own thread as the server opens it (src/server/app.ts).
+  const database = await openDatabase({ thread: true });
   await database.migrate();
   await seedDatabase(database.db, { adminEmail: E2E_USERS.superAdmin.email, adminPassword: E2E_USERS.superAdmin.password, demo: true, sandboxOrigin: 'http://127.0.0.1' });
   await createUser(database.db, { fullName: 'Esi Operations', ...E2E_USERS.admin, userType: 'internal_admin', roles: ['ADMIN'] });
