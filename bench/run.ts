@@ -7,7 +7,7 @@
  * same load: N concurrent USSD sessions (start -> choose -> amount), a warm-up, then a measured window.
  *
  *   npm run bench                      # the full run (~70 s)
- *   npm run bench -- --profile         # also CPU-profile each Dialflow server (measured window, paced probe)
+ *   npm run bench -- --profile         # also CPU-profile every server (measured window, paced probe)
  *   npm run bench -- --only=bare,memory --duration=5 --connections=200 --json=/tmp/bench.json
  *
  * Exit code: 0 when the figures are sound, whether or not the goals are met (it is a report); 1 when
@@ -469,7 +469,7 @@ async function main(): Promise<number> {
       ` ${options.warmupS} s warm-up + ${options.durationS} s measured per target, loopback 127.0.0.1, autocannon in the parent, each server in its own child process.`,
   );
   log(machineLine('before the run'));
-  if (options.profile) log(`Profiling the Dialflow servers over the measured window and the paced probe (figures are slowed by the profiler; compare them with care). Profiles: ${profileDir}`);
+  if (options.profile) log(`Profiling every server over the measured window and the paced probe (figures are slowed by the profiler; compare them with care). Profiles: ${profileDir}`);
 
   const results: TargetResult[] = [];
   const skipped: string[] = [];
