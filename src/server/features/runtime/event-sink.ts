@@ -22,16 +22,24 @@ function createBatchInsert(table: PgTable): (rows: Array<Record<string, unknown>
   const types = columns.map(([, c]) => `"${c.name}" ${c.getSQLType()}`).join(', ');
   const head = sql.raw(`insert into "${getTableName(table)}" (${names}) select ${names} from jsonb_to_recordset(`);
   const tail = sql.raw(`::jsonb) as x(${types})`);
+  // The JSON is written directly, key by key, rather than through an object per row and JSON.stringify of
+  // the lot: this runs on the hop thread for every event (1.5 µs a row the other way).
+  const keys = columns.map(([key]) => key);
+  const prefixes = columns.map(([, c], i) => `${i === 0 ? '{' : ','}${JSON.stringify(c.name)}:`);
+  const fallbacks = columns.map(([, c]) => (c.hasDefault && ['string', 'number', 'boolean'].includes(typeof c.default) ? c.default : null));
+  function toJson(row: Record<string, unknown>): string {
+    let json = '';
+    for (let i = 0; i < keys.length; i++) {
+      let value = row[keys[i]!] ?? fallbacks[i];
+      if (value instanceof Date) value = value.toISOString();
+      json += prefixes[i]! + (value === undefined ? 'null' : JSON.stringify(value));
+    }
+    return `${json}}`;
+  }
   return (rows) => {
-    const records = rows.map((row) => {
-      const record: Record<string, unknown> = {};
-      for (const [key, column] of columns) {
-        const value = row[key] ?? (column.hasDefault ? column.default : null);
-        record[column.name] = value instanceof Date ? value.toISOString() : value;
-      }
-      return record;
-    });
-    return sql`${head}${JSON.stringify(records)}${tail}`;
+    let json = '[';
+    for (let i = 0; i < rows.length; i++) json += (i === 0 ? '' : ',') + toJson(rows[i]!);
+    return sql`${head}${`${json}]`}${tail}`;
   };
 }
 
