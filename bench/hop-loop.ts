@@ -13,9 +13,9 @@
 import { buildApp } from '../src/server/app';
 import { createConfig } from '../src/server/config';
 import { openDatabase } from '../src/db/client';
-import { createUser } from '../src/server/features/auth/auth.service';
 import { parse as parseForm } from 'node:querystring';
-import { SHOP, atForm, expectedReply } from './shop';
+import { atForm, expectedReply } from './shop';
+import { seedShop } from './seed-shop';
 
 const SESSIONS = Number(process.env.HOPS_SESSIONS ?? 20_000);
 const CONCURRENCY = 500;
@@ -24,21 +24,7 @@ const database = await openDatabase({ thread: true, lowPriority: true });
 await database.migrate();
 const app = await buildApp(createConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent' }), { database, logger: false });
 await app.ready();
-const api = async (method: 'GET' | 'POST', url: string, auth?: Record<string, string>, payload?: object) => {
-  const res = await app.inject({ method, url, headers: auth, payload });
-  const body = res.json();
-  if (res.statusCode !== 200 || body.status !== '00') throw new Error(`${method} ${url} failed (${res.statusCode}): ${res.body}`);
-  return body;
-};
-await createUser(app.ctx.db, { fullName: 'Bench User', mobileNumber: '233200000000', email: 'bench@bench.dialflow', password: 'bench-secret-123' });
-const login = await api('POST', '/api/auth/login', undefined, { email: 'bench@bench.dialflow', password: 'bench-secret-123' });
-const auth = { authorization: `Bearer ${login.token as string}` };
-const appId = (await api('POST', '/api/createApp', auth, { ...SHOP.app })).data.appId as string;
-const menu = async (fields: object) => (await api('POST', '/api/createMenu', auth, { appId, ...fields })).uniqueId as string;
-const done = await menu(SHOP.done);
-const amount = await menu({ ...SHOP.amount, switchOperations: [{ ...SHOP.amount.switchOperations[0], actionParam: done }] });
-await menu({ ...SHOP.product, switchOperations: [{ ...SHOP.product.switchOperations[0], actionParam: amount }] });
-await api('GET', `/api/deployChanges/${appId}`, auth);
+const { appId } = await seedShop(app);
 
 async function session(n: number) {
   for (let step = 0; step < 3; step++) {

@@ -10,9 +10,9 @@ import { buildApp } from '../../src/server/app';
 import { createConfig } from '../../src/server/config';
 import { openDatabase } from '../../src/db/client';
 import { actionResults, appLogs, sessionInputs, sessionRecords } from '../../src/db/schema';
-import { createUser } from '../../src/server/features/auth/auth.service';
 import { reportFailed, reportReady, serveCommands } from './child';
-import { SHOP, atForm, expectedReply } from '../shop';
+import { atForm, expectedReply } from '../shop';
+import { seedShop } from '../seed-shop';
 
 try {
   const redisUrl = process.env.BENCH_REDIS_URL || undefined;
@@ -47,27 +47,7 @@ try {
   const app = await buildApp(createConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', REDIS_URL: redisUrl }), { database, logger: false });
   await app.ready();
 
-  const api = async (method: 'GET' | 'POST', url: string, auth?: Record<string, string>, payload?: object) => {
-    const res = await app.inject({ method, url, headers: auth, payload });
-    const body = res.json();
-    if (res.statusCode !== 200 || body.status !== '00') throw new Error(`${method} ${url} failed (${res.statusCode}): ${res.body}`);
-    return body;
-  };
-
-  const email = 'bench@bench.dialflow';
-  const password = 'bench-secret-123';
-  await createUser(database.db, { fullName: 'Bench User', mobileNumber: '233200000000', email, password });
-  const login = await api('POST', '/api/auth/login', undefined, { email, password });
-  const auth = { authorization: `Bearer ${login.token as string}` };
-
-  // The three-menu shop (same as runtime.int.test.ts): options + valueIn navigation, an isNumeric
-  // validation with an Always goto, and a terminating menu rendering templates from session.inputs.
-  const appId = (await api('POST', '/api/createApp', auth, { ...SHOP.app })).data.appId as string;
-  const menu = async (fields: object) => (await api('POST', '/api/createMenu', auth, { appId, ...fields })).uniqueId as string;
-  const done = await menu(SHOP.done);
-  const amount = await menu({ ...SHOP.amount, switchOperations: [{ ...SHOP.amount.switchOperations[0], actionParam: done }] });
-  await menu({ ...SHOP.product, switchOperations: [{ ...SHOP.product.switchOperations[0], actionParam: amount }] });
-  const deployed = await api('GET', `/api/deployChanges/${appId}`, auth);
+  const { appId, deployMessage } = await seedShop(app);
 
   // One session through inject before any load: a wrong screen here means the figures would be meaningless.
   for (let step = 0; step < 3; step++) {
@@ -109,7 +89,7 @@ try {
   reportReady({
     port,
     appId,
-    info: `Dialflow (${deployed.message}), ${databaseUrl ? 'PostgreSQL' : 'PGlite in memory'}, sessions ${redisUrl ? `in Redis ${redisUrl}` : 'in memory'}, logger off${ablateSink ? ', EVENT WRITES DROPPED (diagnostic)' : ''}`,
+    info: `Dialflow (${deployMessage}), ${databaseUrl ? 'PostgreSQL' : 'PGlite in memory'}, sessions ${redisUrl ? `in Redis ${redisUrl}` : 'in memory'}, logger off${ablateSink ? ', EVENT WRITES DROPPED (diagnostic)' : ''}`,
   });
 } catch (err) {
   reportFailed(err);
