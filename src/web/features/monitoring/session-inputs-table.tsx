@@ -1,4 +1,5 @@
-import { Table, Text } from '@mantine/core';
+import { ActionIcon, Table, Text } from '@mantine/core';
+import { IconMinus, IconPlus } from '@tabler/icons-react';
 
 /** The detail table under an expanded row: Input Field and Data pairs from the session's inputs. */
 export function SessionInputsTable({ inputs }: { inputs: Record<string, string> }) {
@@ -26,5 +27,15 @@ export function SessionInputsTable({ inputs }: { inputs: Record<string, string> 
         ))}
       </Table.Tbody>
     </Table>
+  );
+}
+
+/** The plus/minus button that opens a row's inputs; `of` names the row for screen readers. */
+export function InputsToggle({ isOpen, of, onToggle }: { isOpen: boolean; of?: string; onToggle: () => void }) {
+  const suffix = of ? ` of ${of}` : '';
+  return (
+    <ActionIcon variant="light" radius="xl" aria-label={`${isOpen ? 'Hide' : 'Show'} inputs${suffix}`} aria-expanded={isOpen} onClick={onToggle}>
+      {isOpen ? <IconMinus size={16} /> : <IconPlus size={16} />}
+    </ActionIcon>
   );
 }

@@ -1,13 +1,12 @@
-import { ActionIcon, Group, Pagination, Paper, Stack, Table, Text } from '@mantine/core';
+import { Group, Pagination, Paper, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconMinus, IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Fragment, useMemo, useState } from 'react';
 import { useParams } from 'react-router';
 import { isOk } from '../../lib/api';
 import { findCompletedSessions, findMenusLite, findUncompletedSessions, type SessionRow } from './monitoring.api';
 import { MonitoringAppHeader } from './monitoring-app-header';
-import { SessionInputsTable } from './session-inputs-table';
+import { InputsToggle, SessionInputsTable } from './session-inputs-table';
 import { formatTime, inputsAsText } from './table-export';
 import { TableExportButtons } from './table-export-buttons';
 import { usePagedRows } from './use-paged-rows';
@@ -126,15 +125,7 @@ export function SessionListPage({ kind }: { kind: SessionListKind }) {
                         </Table.Td>
                       )}
                       <Table.Td>
-                        <ActionIcon
-                          variant="light"
-                          radius="xl"
-                          aria-label={isOpen ? `Hide inputs of ${row.sessionId}` : `Show inputs of ${row.sessionId}`}
-                          aria-expanded={isOpen}
-                          onClick={() => setOpenId(isOpen ? null : row.id)}
-                        >
-                          {isOpen ? <IconMinus size={16} /> : <IconPlus size={16} />}
-                        </ActionIcon>
+                        <InputsToggle isOpen={isOpen} of={row.sessionId} onToggle={() => setOpenId(isOpen ? null : row.id)} />
                       </Table.Td>
                     </Table.Tr>
                     {isOpen && (

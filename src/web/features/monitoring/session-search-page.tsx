@@ -1,16 +1,16 @@
 import '@mantine/dates/styles.css';
-import { ActionIcon, Button, Checkbox, Group, Pagination, Paper, SegmentedControl, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Button, Checkbox, Group, Pagination, Paper, SegmentedControl, Stack, Table, Text, TextInput } from '@mantine/core';
 import { DatePickerInput, type DatesRangeValue } from '@mantine/dates';
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconCalendar, IconMinus, IconPlus, IconSearch } from '@tabler/icons-react';
+import { IconCalendar, IconSearch } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { Fragment, useState } from 'react';
 import { useParams } from 'react-router';
 import { isOk } from '../../lib/api';
 import { exportSessions, searchSessions, type FlatSearch, type SearchRequest, type SearchRow } from './monitoring.api';
 import { MonitoringAppHeader } from './monitoring-app-header';
-import { SessionInputsTable } from './session-inputs-table';
+import { InputsToggle, SessionInputsTable } from './session-inputs-table';
 import { formatTime, inputsAsText, type ExportTable } from './table-export';
 import { TableExportButtons, type ExportFormat } from './table-export-buttons';
 import { usePagedRows } from './use-paged-rows';
@@ -72,9 +72,7 @@ function NormalResults({ rows, fileName, download }: { rows: SearchRow[]; fileNa
                       {formatTime(row.date)}
                     </Table.Td>
                     <Table.Td>
-                      <ActionIcon variant="light" radius="xl" aria-label={isOpen ? 'Hide inputs' : 'Show inputs'} aria-expanded={isOpen} onClick={() => setOpenIndex(isOpen ? null : index)}>
-                        {isOpen ? <IconMinus size={16} /> : <IconPlus size={16} />}
-                      </ActionIcon>
+                      <InputsToggle isOpen={isOpen} onToggle={() => setOpenIndex(isOpen ? null : index)} />
                     </Table.Td>
                   </Table.Tr>
                   {isOpen && (
