@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
-import { Liquid } from 'liquidjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportMissingService } from '../../tests/support/services';
 import { dbaccessCodeSchema, type DbaccessCode } from '../shared/app';
 import { buildMssqlConfig, buildMysqlConfig, buildPgConfig, createDbaccessRunner, parseDbUrl, type DbaccessResult, type DbaccessRunner } from './dbaccess';
 import { bindQueryTemplate } from './net/sql-template';
-import type { ActionInput, ActionScope } from './types';
+import { testInput, testScope } from './test-input';
 
 // The machine's services (see the brief): PostgreSQL trust auth, MariaDB root without a password.
 const PG = { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' };
@@ -40,25 +39,8 @@ const mysqlUp = await isMysqlUp();
 if (!pgUp) reportMissingService('dbaccess postgres tests', `PostgreSQL not reachable at ${PG.host}:${PG.port}/${PG.database}`);
 if (!mysqlUp) reportMissingService('dbaccess mysql tests', `MariaDB/MySQL not reachable at ${MY.host}:${MY.port}/${MY.database}`);
 
-const liquid = new Liquid({ templates: {}, ownPropertyOnly: true });
-
-function makeInput(code: Partial<DbaccessCode>, inputs: Record<string, string> = {}, deadlineMs = 3_000): ActionInput<'dbaccess'> {
-  const scope: ActionScope = {
-    session: { sessionId: 's1', mobile: '233244000000', network: 'MTN', serviceCode: '*123#', inputs, vars: {} },
-    inRequest: { input: '' },
-    actions: {},
-    app: { name: 'Shop', shortCode: '*123#' },
-  };
-  return {
-    action: { actionName: 'q', actionType: 'pre', inheritsPlugin: 'dbaccess', code: dbaccessCodeSchema.parse(code) },
-    appId: 'app1',
-    ownerId: 'owner1',
-    menu: { uniqueId: 'm1', identifier: 'main' },
-    scope,
-    deadline: Date.now() + deadlineMs,
-    renderTemplate: (source) => liquid.parseAndRenderSync(source, scope),
-  };
-}
+const makeInput = (code: Partial<DbaccessCode>, inputs: Record<string, string> = {}, deadlineMs = 3_000) =>
+  testInput('dbaccess', dbaccessCodeSchema.parse(code), { scope: testScope({ inputs }), actionName: 'q', actionType: 'pre', deadline: Date.now() + deadlineMs });
 
 function rowsOf(outcome: Awaited<ReturnType<DbaccessRunner['run']>>): DbaccessResult {
   if (!outcome.ok) throw new Error(`expected success, got: ${outcome.error}`);

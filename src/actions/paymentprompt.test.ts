@@ -1,28 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createPaymentpromptRunner, type PaymentToStart } from './paymentprompt';
-import type { ActionInput, ActionScope } from './types';
+import { testInput, testScope } from './test-input';
 
-const scope: ActionScope = {
-  session: { sessionId: 'sess-9', mobile: '+233244000111', network: 'VODAFONE', serviceCode: '*920#', inputs: { amount: '15.5' }, vars: {} },
-  inRequest: { input: '15.5' },
-  actions: {},
-  app: { name: 'Shop', shortCode: '*920*55#' },
-};
+const scope = testScope({ sessionId: 'sess-9', mobile: '+233244000111', network: 'VODAFONE', serviceCode: '*920#', inputs: { amount: '15.5' } }, '15.5', { name: 'Shop', shortCode: '*920*55#' });
 
-const render = (source: string) =>
-  source.replace(/\{\{\s*([\w.]+)\s*\}\}/g, (_m, path: string) => String(path.split('.').reduce<unknown>((v, k) => (v as Record<string, unknown>)?.[k], scope) ?? ''));
-
-function input(code: { mobile: string; amount: string; network: string }, deadline = Date.now() + 3000): ActionInput<'paymentprompt'> {
-  return {
-    action: { actionName: 'pay', actionType: 'post', inheritsPlugin: 'paymentprompt', code },
-    appId: 'app-1',
-    ownerId: 'owner-1',
-    menu: { uniqueId: 'm1', identifier: 'pay' },
-    scope,
-    deadline,
-    renderTemplate: render,
-  };
-}
+const input = (code: { mobile: string; amount: string; network: string }, deadline = Date.now() + 3000) =>
+  testInput('paymentprompt', code, { scope, actionName: 'pay', menu: 'pay', deadline });
 
 const started = { reference: 'DF-0123456789ABCDEF0123', status: 'PENDING' as const, checkoutUrl: 'https://x.test/payments/sandbox/DF-0123456789ABCDEF0123' };
 

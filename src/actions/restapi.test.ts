@@ -1,31 +1,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Liquid } from 'liquidjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { restapiCodeSchema, type RestapiCode } from '../shared/app';
 import { createRestapiRunner, type RestapiResult, type RestapiRunner } from './restapi';
-import type { ActionInput, ActionScope } from './types';
+import { testInput, testScope } from './test-input';
 
-const liquid = new Liquid({ templates: {}, ownPropertyOnly: true });
+const scope = testScope({ inputs: { amount: '20', name: 'Ama "A" & <b>', hostile: '", "admin": true, "x": "' } }, 'a&b=c/d?e');
 
-const scope: ActionScope = {
-  session: { sessionId: 's1', mobile: '233244000000', network: 'MTN', serviceCode: '*123#', inputs: { amount: '20', name: 'Ama "A" & <b>', hostile: '", "admin": true, "x": "' }, vars: {} },
-  inRequest: { input: 'a&b=c/d?e' },
-  actions: {},
-  app: { name: 'Shop', shortCode: '*123#' },
-};
-
-function makeInput(code: Partial<RestapiCode>, deadlineMs = 3_000): ActionInput<'restapi'> {
-  return {
-    action: { actionName: 'call', actionType: 'post', inheritsPlugin: 'restapi', code: restapiCodeSchema.parse(code) },
-    appId: 'app1',
-    ownerId: 'owner1',
-    menu: { uniqueId: 'm1', identifier: 'main' },
-    scope,
-    deadline: Date.now() + deadlineMs,
-    renderTemplate: (source) => liquid.parseAndRenderSync(source, scope),
-  };
-}
+const makeInput = (code: Partial<RestapiCode>, deadlineMs = 3_000) =>
+  testInput('restapi', restapiCodeSchema.parse(code), { scope, actionName: 'call', deadline: Date.now() + deadlineMs });
 
 interface Echo {
   method: string;
@@ -140,8 +123,8 @@ describe('restapi: requests (private addresses allowed for the local test server
   });
 
   it('takes a base url from a template in the host part as written', async () => {
-    const input = makeInput({ method: 'GET', url: '{{ session.vars.base }}/echo' });
-    input.renderTemplate = (source) => liquid.parseAndRenderSync(source, { ...scope, session: { ...scope.session, vars: { base: main.base } } });
+    const withBase = { ...scope, session: { ...scope.session, vars: { base: main.base } } };
+    const input = testInput('restapi', restapiCodeSchema.parse({ method: 'GET', url: '{{ session.vars.base }}/echo' }), { scope: withBase, actionName: 'call' });
     const outcome = await open.run(input);
     expect(outcome.ok && (outcome.result as RestapiResult).status).toBe(200);
   });

@@ -1,29 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createSendsmsRunner, type SmsToQueue } from './sendsms';
-import type { ActionInput, ActionScope } from './types';
+import { testInput, testScope } from './test-input';
 
-const scope: ActionScope = {
-  session: { sessionId: 'sess-9', mobile: '+233244000111', network: 'MTN', serviceCode: '*920#', inputs: { amount: '15' }, vars: {} },
-  inRequest: { input: '1' },
-  actions: {},
-  app: { name: 'Shop', shortCode: '*920*55#' },
-};
+const scope = testScope({ sessionId: 'sess-9', mobile: '+233244000111', serviceCode: '*920#', inputs: { amount: '15' } }, '1', { name: 'Shop', shortCode: '*920*55#' });
 
-/** A stand-in for LiquidJS: `{{ path.to.value }}` looked up in the scope. */
-const render = (source: string) =>
-  source.replace(/\{\{\s*([\w.]+)\s*\}\}/g, (_m, path: string) => String(path.split('.').reduce<unknown>((v, k) => (v as Record<string, unknown>)?.[k], scope) ?? ''));
-
-function input(code: { smsSender: string; mobile: string; smsMessage: string }, deadline = Date.now() + 3000): ActionInput<'sendsms'> {
-  return {
-    action: { actionName: 'notify', actionType: 'post', inheritsPlugin: 'sendsms', code },
-    appId: 'app-1',
-    ownerId: 'owner-1',
-    menu: { uniqueId: 'm1', identifier: 'pay' },
-    scope,
-    deadline,
-    renderTemplate: render,
-  };
-}
+const input = (code: { smsSender: string; mobile: string; smsMessage: string }, deadline = Date.now() + 3000) =>
+  testInput('sendsms', code, { scope, actionName: 'notify', menu: 'pay', deadline });
 
 describe('sendsms runner', () => {
   it('renders every field, queues the message and answers { id, status: QUEUED }', async () => {
