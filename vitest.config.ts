@@ -1,23 +1,36 @@
 import { defineConfig } from 'vitest/config';
 
-// Tiers: unit (pure code), int-pglite and int-postgres (the same server and database tests on both
-// databases), e2e (a real server and Chromium). Tiers that need a service skip loudly when it is down,
-// and fail instead when REQUIRE_SERVICES=1 (CI).
+// Tiers: unit (pure code: no service, no database, nothing to start), int-pglite and int-postgres (the same
+// server and database tests on both databases), int-services (code against PostgreSQL, MariaDB and Redis
+// that does not depend on the app's database, so once), e2e (a real server and Chromium). Tiers that need a
+// service skip loudly when it is down, and fail instead when REQUIRE_SERVICES=1 (CI).
 const intFiles = ['src/**/*.int.test.ts', 'tests/**/*.int.test.ts'];
+const servicesFiles = ['src/**/*.services.test.ts', 'tests/**/*.services.test.ts'];
+// About the embedded database (PGlite on its thread, started as a process): int-pglite only.
+const embeddedDatabaseFiles = ['src/server/main.int.test.ts', 'src/db/pglite-thread-client.int.test.ts'];
 
 export default defineConfig({
   test: {
     reporters: ['default', './tests/support/summary-reporter.ts'],
     projects: [
       {
-        test: { name: 'unit', include: ['src/**/*.test.ts', 'tests/**/*.test.ts'], exclude: intFiles },
+        test: { name: 'unit', include: ['src/**/*.test.ts', 'tests/**/*.test.ts'], exclude: [...intFiles, ...servicesFiles] },
       },
       {
         test: { name: 'int-pglite', include: intFiles, env: { TEST_DB: 'pglite' }, testTimeout: 30_000, hookTimeout: 60_000 },
       },
       {
-        // The start-as-a-process test is about the embedded database; it runs in int-pglite only.
-        test: { name: 'int-postgres', include: intFiles, exclude: ['src/server/main.int.test.ts'], env: { TEST_DB: 'postgres' }, testTimeout: 30_000, hookTimeout: 60_000 },
+        test: {
+          name: 'int-postgres',
+          include: intFiles,
+          exclude: embeddedDatabaseFiles,
+          env: { TEST_DB: 'postgres' },
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: { name: 'int-services', include: servicesFiles, testTimeout: 30_000, hookTimeout: 60_000 },
       },
       {
         test: {

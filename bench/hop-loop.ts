@@ -30,7 +30,12 @@ async function session(n: number) {
   for (let step = 0; step < 3; step++) {
     // The gateway's form, parsed into a null-prototype object as @fastify/formbody does.
     const body = parseForm(atForm(`s${n}`, step, n));
-    const reply = await app.runtime.handleRequest(appId, 'live', { method: 'POST', query: {}, body, contentType: 'application/x-www-form-urlencoded' });
+    const reply = await app.runtime.handleRequest(appId, 'live', {
+      method: 'POST',
+      query: {},
+      body,
+      contentType: 'application/x-www-form-urlencoded',
+    });
     if (reply?.body !== expectedReply(step, n)) throw new Error(`hop ${step} of ${n}: ${reply?.body}`);
   }
 }
@@ -62,6 +67,8 @@ await app.runtime.flushEvents();
 const flushCpu = process.cpuUsage(flushStarted);
 const stats = app.runtime.getEventStats();
 console.log(`${SESSIONS * 3} hops: ${result.wallPerHop.toFixed(1)} µs/hop wall, ${result.cpuPerHop.toFixed(1)} µs/hop CPU`);
-console.log(`events: ${before.written} written during the run, ${before.buffered} left (final flush ${((flushCpu.user + flushCpu.system) / (SESSIONS * 3)).toFixed(1)} µs/hop CPU), ${stats.shed} shed, ${stats.written} written in all`);
+console.log(
+  `events: ${before.written} written during the run, ${before.buffered} left (final flush ${((flushCpu.user + flushCpu.system) / (SESSIONS * 3)).toFixed(1)} µs/hop CPU), ${stats.shed} shed, ${stats.written} written in all`,
+);
 await app.close();
 await database.close();

@@ -19,6 +19,8 @@ export interface LoadOptions {
   expect: 'bare' | 'runtime';
   /** Prefix of the sessionIds, unique per run so runs never share sessions. */
   tag: string;
+  /** What session n dials (the serviceCode); default the shop's own code. */
+  serviceCodeOf?: (n: number) => string;
   timeoutS?: number;
   /** Called when the warm-up ends and the measured window starts (mark the server's CPU, start a profile). */
   onMeasureStart?: () => Promise<void>;
@@ -145,7 +147,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       return;
     }
     phase.wrongReplies++;
-    if (phase.wrongSamples.length < 5) phase.wrongSamples.push(`hop ${step + 1} of session ${String(context.sid)}: expected ${JSON.stringify(want)}, got ${status} ${JSON.stringify(body.slice(0, 200))}`);
+    if (phase.wrongSamples.length < 5)
+      phase.wrongSamples.push(
+        `hop ${step + 1} of session ${String(context.sid)}: expected ${JSON.stringify(want)}, got ${status} ${JSON.stringify(body.slice(0, 200))}`,
+      );
   };
 
   const requests: AutocannonRequest[] = Array.from({ length: HOPS_PER_SESSION }, (_, step) => ({
@@ -157,7 +162,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         context.n = nextSession++;
         context.sid = `${options.tag}-${context.n as number}`;
       }
-      return { ...request, body: atForm(context.sid as string, step, context.n as number) };
+      const n = context.n as number;
+      return { ...request, body: atForm(context.sid as string, step, n, options.serviceCodeOf?.(n)) };
     },
     onResponse(status, body, context) {
       check(step, status, body, context);

@@ -20,6 +20,8 @@ export interface PacedOptions {
   durationS: number;
   expect: 'bare' | 'runtime';
   tag: string;
+  /** What session n dials (the serviceCode); default the shop's own code. */
+  serviceCodeOf?: (n: number) => string;
   timeoutS?: number;
 }
 
@@ -86,7 +88,7 @@ export async function runPaced(options: PacedOptions): Promise<PacedResult> {
       for (let step = 0; step < HOPS_PER_SESSION; step++) {
         if (performance.now() >= endAt) return;
         const sent = performance.now();
-        const reply = await hop(atForm(sid, step, n));
+        const reply = await hop(atForm(sid, step, n, options.serviceCodeOf?.(n)));
         const ms = performance.now() - sent;
         if (reply === 'timeout') {
           result.timeouts++;
@@ -103,7 +105,10 @@ export async function runPaced(options: PacedOptions): Promise<PacedResult> {
         const want = options.expect === 'bare' ? BARE_REPLY : expectedReply(step, n);
         if (reply.status !== 200 || reply.body !== want) {
           result.wrongReplies++;
-          if (result.wrongSamples.length < 5) result.wrongSamples.push(`hop ${step + 1} of session ${sid}: expected ${JSON.stringify(want)}, got ${reply.status} ${JSON.stringify(reply.body.slice(0, 200))}`);
+          if (result.wrongSamples.length < 5)
+            result.wrongSamples.push(
+              `hop ${step + 1} of session ${sid}: expected ${JSON.stringify(want)}, got ${reply.status} ${JSON.stringify(reply.body.slice(0, 200))}`,
+            );
           break;
         }
         if (step === HOPS_PER_SESSION - 1) result.sessionsCompleted++;

@@ -76,7 +76,8 @@ function functionOf(frame: CallFrame): string {
   const file = decodeURIComponent(frame.url.replace(/^file:\/\//, ''));
   const nm = file.lastIndexOf('/node_modules/');
   const src = file.lastIndexOf('/src/');
-  const short = nm >= 0 ? file.slice(nm + '/node_modules/'.length) : src >= 0 ? file.slice(src + 1) : file.replace(/^.*\/(?=[^/]+\/[^/]+$)/, '');
+  const short =
+    nm >= 0 ? file.slice(nm + '/node_modules/'.length) : src >= 0 ? file.slice(src + 1) : file.replace(/^.*\/(?=[^/]+\/[^/]+$)/, '');
   return `${name} ${short}:${frame.lineNumber + 1}`;
 }
 
@@ -136,7 +137,8 @@ export function summarizeProfile(profile: CpuProfile, topN = 20): ProfileSummary
 const pct = (x: number) => `${(x * 100).toFixed(1).padStart(5)}%`;
 
 export function formatSummary(title: string, s: ProfileSummary): string {
-  const block = (heading: string, rows: Share[]) => [`  ${heading}`, ...rows.map((r) => `    ${pct(r.share)}  ${r.ms.toFixed(0).padStart(7)} ms  ${r.name}`)].join('\n');
+  const block = (heading: string, rows: Share[]) =>
+    [`  ${heading}`, ...rows.map((r) => `    ${pct(r.share)}  ${r.ms.toFixed(0).padStart(7)} ms  ${r.name}`)].join('\n');
   return [
     `Profile: ${title}: ${s.samples} samples over ${(s.totalMs / 1000).toFixed(1)} s, main thread busy ${pct(s.busyShare).trim()}`,
     block('Self time by module (where the CPU actually was):', s.selfByModule),

@@ -1,12 +1,14 @@
 /**
- * `npm run bench`: the runtime's throughput and latency beside a bare node:http server (DESIGN.md section 7).
+ * `npm run bench`: the runtime's throughput and latency beside a bare node:http server, against the
+ * quality bar in bench/README.md.
  *
  * Each server runs in its own child process, so the load generator (autocannon, in this process) never
  * shares an event loop with the server it measures. In turn: the bare server, Dialflow with sessions in
- * memory, Dialflow with sessions in Redis (skipped with a line when Redis does not answer). Each gets the
+ * memory, Dialflow with sessions in memory reached through a shared shortcode's provider URL (1,000 purchased
+ * extensions), Dialflow with sessions in Redis (skipped with a line when Redis does not answer). Each gets the
  * same load: N concurrent USSD sessions (start -> choose -> amount), a warm-up, then a measured window.
  *
- *   npm run bench                      # the full run (~70 s)
+ *   npm run bench                      # the full run (~90 s)
  *   npm run bench -- --profile         # also CPU-profile every server (measured window, paced probe)
  *   npm run bench -- --only=bare,memory --duration=5 --connections=200 --json=/tmp/bench.json
  *
@@ -24,7 +26,7 @@ import { runLoad, type PhaseResult } from './load';
 import { runPaced, type PacedResult } from './paced';
 import { formatSummary, summarizeProfile, type CpuProfile } from './profile-summary';
 import type { ChildCounts, ChildReady, ChildReply, ChildUsage, ParentCommand } from './servers/protocol';
-import { HOPS_PER_SESSION } from './shop';
+import { HOPS_PER_SESSION, SHORTCODE_COUNT, shortcodeDialOf } from './shop';
 
 /** ParentCommand minus its id, per member of the union. */
 type CommandWithoutId = ParentCommand extends infer C ? (C extends ParentCommand ? Omit<C, 'id'> : never) : never;
@@ -34,10 +36,13 @@ const ROOT = resolve(BENCH_DIR, '..');
 
 // ---- options --------------------------------------------------------------------------------------
 
-/** The issue's three runs, plus three diagnostics that say where a gap comes from (never run by default). */
-type Target = 'bare' | 'memory' | 'redis' | 'fastify' | 'nosink' | 'postgres';
-const DEFAULT_TARGETS: Target[] = ['bare', 'memory', 'redis'];
-const ALL_TARGETS: Target[] = ['bare', 'fastify', 'memory', 'nosink', 'postgres', 'redis'];
+/**
+ * The four runs (provider: the same shop, sessions in memory, reached through a shared shortcode's provider URL),
+ * plus three diagnostics that say where a gap comes from (never run by default).
+ */
+type Target = 'bare' | 'memory' | 'provider' | 'redis' | 'fastify' | 'nosink' | 'postgres';
+const DEFAULT_TARGETS: Target[] = ['bare', 'memory', 'provider', 'redis'];
+const ALL_TARGETS: Target[] = ['bare', 'fastify', 'memory', 'provider', 'nosink', 'postgres', 'redis'];
 
 function parseArgs(argv: string[]) {
   const get = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
@@ -73,6 +78,8 @@ function readOptions() {
 }
 const options = readOptions();
 const GOAL_RATIO = 0.5;
+/** Hops through the provider URL against hops to the app's own URL, both with sessions in memory. */
+const PROVIDER_GOAL_RATIO = 0.9;
 /** Node flags for the server processes: the ones `npm start` runs the server with (package.json), or BENCH_NODE_FLAGS. */
 const SERVER_NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '--max-semi-space-size=32').split(' ').filter(Boolean);
 const GOAL_P99_MS = 20;
@@ -89,7 +96,10 @@ class ServerChild {
   private readonly pending = new Map<number, { resolve: (r: Extract<ChildReply, { ok: true }>) => void; reject: (e: Error) => void }>();
   ready!: ChildReady;
 
-  private constructor(readonly name: string, readonly proc: ChildProcess) {}
+  private constructor(
+    readonly name: string,
+    readonly proc: ChildProcess,
+  ) {}
 
   static start(name: string, script: string, env: Record<string, string>): Promise<ServerChild> {
     const proc = spawn(process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', join(BENCH_DIR, 'servers', script)], {
@@ -135,8 +145,14 @@ class ServerChild {
         reject(new Error(`${this.name}: no answer to ${command.type} within ${timeoutMs} ms`));
       }, timeoutMs);
       this.pending.set(id, {
-        resolve: (r) => (clearTimeout(timer), resolvePromise(r)),
-        reject: (e) => (clearTimeout(timer), reject(e)),
+        resolve: (r) => {
+          clearTimeout(timer);
+          resolvePromise(r);
+        },
+        reject: (e) => {
+          clearTimeout(timer);
+          reject(e);
+        },
       });
       this.proc.send({ ...command, id } as ParentCommand);
     });
@@ -191,6 +207,7 @@ const LABELS: Record<Target, string> = {
   bare: 'bare node:http (constant)',
   fastify: 'diag: Fastify+formbody (constant)',
   memory: 'Dialflow, sessions in memory',
+  provider: `Dialflow, memory, via provider URL (${SHORTCODE_COUNT} extensions)`,
   nosink: 'diag: Dialflow, memory, no event writes',
   postgres: 'diag: Dialflow, memory, PostgreSQL',
   redis: 'Dialflow, sessions in Redis',
@@ -200,6 +217,7 @@ const SCRIPTS: Record<Target, { script: string; env: () => Record<string, string
   bare: { script: 'bare.ts', env: () => ({}) },
   fastify: { script: 'fastify-floor.ts', env: () => ({}) },
   memory: { script: 'dialflow.ts', env: () => ({}) },
+  provider: { script: 'dialflow.ts', env: () => ({ BENCH_SHORTCODES: '1' }) },
   nosink: { script: 'dialflow.ts', env: () => ({ BENCH_ABLATE: 'sink' }) },
   postgres: { script: 'dialflow.ts', env: () => ({ BENCH_DATABASE_URL: postgresDatabase!.url }) },
   redis: { script: 'dialflow.ts', env: () => ({ BENCH_REDIS_URL: options.redisUrl }) },
@@ -224,8 +242,14 @@ async function measure(target: Target, profileDir: string | undefined): Promise<
   }
   log(`  ${target}: ready in ${((performance.now() - startedAt) / 1000).toFixed(1)} s (${child.ready.info})`);
   try {
-    const path = isRuntime ? `/ussd/${child.ready.appId}/live` : `/ussd/bare/live`;
-    const base = { port: child.ready.port, path, connections: options.connections, expect: isRuntime ? ('runtime' as const) : ('bare' as const) };
+    const path = child.ready.path ?? (isRuntime ? `/ussd/${child.ready.appId}/live` : `/ussd/bare/live`);
+    const base = {
+      port: child.ready.port,
+      path,
+      connections: options.connections,
+      expect: isRuntime ? ('runtime' as const) : ('bare' as const),
+      serviceCodeOf: target === 'provider' ? shortcodeDialOf : undefined,
+    };
     const runTag = `${target}${Date.now().toString(36)}`;
 
     const profileFile = profileDir ? join(profileDir, `${target}.cpuprofile`) : undefined;
@@ -245,13 +269,19 @@ async function measure(target: Target, profileDir: string | undefined): Promise<
     });
     if (!usage) throw new Error(`${target}: no usage figures from the server`);
     if (profileFile) await child.call({ type: 'profile-stop', file: profileFile }, 60_000);
-    log(`  ${target}: warm-up ${warmup.hopsPerSecond.toFixed(0)} hops/s, measured ${load.hopsPerSecond.toFixed(0)} hops/s, p99 ${load.p99.toFixed(2)} ms`);
+    log(
+      `  ${target}: warm-up ${warmup.hopsPerSecond.toFixed(0)} hops/s, measured ${load.hopsPerSecond.toFixed(0)} hops/s, p99 ${load.p99.toFixed(2)} ms`,
+    );
 
     const problems: string[] = [];
-    for (const [phase, r] of [['warm-up', warmup], ['measured', load]] as const) {
+    for (const [phase, r] of [
+      ['warm-up', warmup],
+      ['measured', load],
+    ] as const) {
       if (r.wrongReplies > 0) problems.push(`${phase}: ${r.wrongReplies} wrong replies, e.g. ${r.wrongSamples[0]}`);
       const failed = r.errors + r.non2xx;
-      if (failed > r.hops * MAX_FAILED_SHARE) problems.push(`${phase}: ${r.errors} connection errors, ${r.non2xx} non-2xx of ${r.hops} hops`);
+      if (failed > r.hops * MAX_FAILED_SHARE)
+        problems.push(`${phase}: ${r.errors} connection errors, ${r.non2xx} non-2xx of ${r.hops} hops`);
     }
     if (load.hops === 0) problems.push('no hop completed');
 
@@ -268,7 +298,8 @@ async function measure(target: Target, profileDir: string | undefined): Promise<
       if (pacedProfileFile) await child.call({ type: 'profile-stop', file: pacedProfileFile }, 60_000);
       log(`  ${target}: paced ${paced.hopsPerSecond.toFixed(0)} hops/s, p99 ${paced.p99.toFixed(2)} ms`);
       if (paced.wrongReplies > 0) problems.push(`paced: ${paced.wrongReplies} wrong replies, e.g. ${paced.wrongSamples[0]}`);
-      if (paced.errors + paced.non2xx > paced.hops * MAX_FAILED_SHARE) problems.push(`paced: ${paced.errors} connection errors, ${paced.non2xx} non-2xx of ${paced.hops} hops`);
+      if (paced.errors + paced.non2xx > paced.hops * MAX_FAILED_SHARE)
+        problems.push(`paced: ${paced.errors} connection errors, ${paced.non2xx} non-2xx of ${paced.hops} hops`);
     }
 
     let counts: ChildCounts | undefined;
@@ -277,9 +308,23 @@ async function measure(target: Target, profileDir: string | undefined): Promise<
       // Every END the load generator saw is a completed session the server must have recorded (+1: the
       // child's own self-check session). The server may have more: sessions ended after the load stopped.
       const seen = warmup.sessionsCompleted + load.sessionsCompleted + (paced?.sessionsCompleted ?? 0) + 1;
-      if (counts.completedSessions < seen) problems.push(`session records lost: the load saw ${seen} sessions end, the database has ${counts.completedSessions}`);
+      if (counts.completedSessions < seen)
+        problems.push(`session records lost: the load saw ${seen} sessions end, the database has ${counts.completedSessions}`);
     }
-    return { target, label: LABELS[target], info: child.ready.info, warmup, load, paced, usage, pacedUsage, counts, profileFile, pacedProfileFile: paced ? pacedProfileFile : undefined, problems };
+    return {
+      target,
+      label: LABELS[target],
+      info: child.ready.info,
+      warmup,
+      load,
+      paced,
+      usage,
+      pacedUsage,
+      counts,
+      profileFile,
+      pacedProfileFile: paced ? pacedProfileFile : undefined,
+      problems,
+    };
   } finally {
     await child.stop();
     if (target === 'redis') await cleanRedis(child.ready.appId);
@@ -324,7 +369,12 @@ async function dropPostgresDatabase(): Promise<void> {
 // ---- Redis ------------------------------------------------------------------------------------------
 
 function connectRedis(): Redis {
-  const redis = new Redis(options.redisUrl, { lazyConnect: true, connectTimeout: 1500, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const redis = new Redis(options.redisUrl, {
+    lazyConnect: true,
+    connectTimeout: 1500,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   redis.on('error', () => {});
   return redis;
 }
@@ -384,7 +434,8 @@ const cpuPerHop = (r: TargetResult) => ((r.usage.cpuUserMs + r.usage.cpuSystemMs
 function machineLine(when: string): string {
   const [one] = loadavg();
   const cores = availableParallelism();
-  const busy = one! > cores * 0.75 ? ' (busy: other processes compete for the CPU, so the figures are noisy; run again on a quiet machine)' : '';
+  const busy =
+    one! > cores * 0.75 ? ' (busy: other processes compete for the CPU, so the figures are noisy; run again on a quiet machine)' : '';
   return `machine ${when}: ${cores} cores, load average ${one!.toFixed(1)}${busy}`;
 }
 
@@ -415,7 +466,17 @@ function throughputTable(results: TargetResult[], bare: TargetResult | undefined
 
 function serverTable(results: TargetResult[]): string {
   return renderTable(
-    ['target', 'CPU µs/hop', 'server CPU', 'server ELU', 'loop delay p99/max ms', 'GC total/max ms', 'conns open/accepted', 'server RSS MB', 'loadgen CPU'],
+    [
+      'target',
+      'CPU µs/hop',
+      'server CPU',
+      'server ELU',
+      'loop delay p99/max ms',
+      'GC total/max ms',
+      'conns open/accepted',
+      'server RSS MB',
+      'loadgen CPU',
+    ],
     results.map((r) => [
       r.label,
       cpuPerHop(r).toFixed(0),
@@ -432,7 +493,21 @@ function serverTable(results: TargetResult[]): string {
 
 function pacedTable(results: TargetResult[]): string {
   return renderTable(
-    ['target', 'hops/s', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'timeouts', 'conn errors', 'non-2xx', 'wrong', 'server CPU', 'loop delay p99/max ms', 'GC total/max ms'],
+    [
+      'target',
+      'hops/s',
+      'p50 ms',
+      'p90 ms',
+      'p99 ms',
+      'max ms',
+      'timeouts',
+      'conn errors',
+      'non-2xx',
+      'wrong',
+      'server CPU',
+      'loop delay p99/max ms',
+      'GC total/max ms',
+    ],
     results.flatMap((r) => {
       const p = r.paced;
       const u = r.pacedUsage;
@@ -469,7 +544,10 @@ async function main(): Promise<number> {
       ` ${options.warmupS} s warm-up + ${options.durationS} s measured per target, loopback 127.0.0.1, autocannon in the parent, each server in its own child process.`,
   );
   log(machineLine('before the run'));
-  if (options.profile) log(`Profiling every server over the measured window and the paced probe (figures are slowed by the profiler; compare them with care). Profiles: ${profileDir}`);
+  if (options.profile)
+    log(
+      `Profiling every server over the measured window and the paced probe (figures are slowed by the profiler; compare them with care). Profiles: ${profileDir}`,
+    );
 
   const results: TargetResult[] = [];
   const skipped: string[] = [];
@@ -497,10 +575,13 @@ async function main(): Promise<number> {
 
   const bare = results.find((r) => r.target === 'bare');
   const memory = results.find((r) => r.target === 'memory');
+  const provider = results.find((r) => r.target === 'provider');
   const redis = results.find((r) => r.target === 'redis');
 
   log('');
-  log(`Throughput: ${options.connections} sessions, each firing its next hop as soon as a reply lands (saturating; ${options.durationS} s window after ${options.warmupS} s warm-up)`);
+  log(
+    `Throughput: ${options.connections} sessions, each firing its next hop as soon as a reply lands (saturating; ${options.durationS} s window after ${options.warmupS} s warm-up)`,
+  );
   log(throughputTable(results, bare));
   for (const line of skipped) log(line);
   log('hops/s: hops answered per second in the window (3 hops make a session); latency as the load generator saw it, a timeout');
@@ -515,13 +596,16 @@ async function main(): Promise<number> {
   log('replaced by a new one); loadgen CPU: autocannon (this process).');
   if (results.some((r) => r.paced)) {
     log('');
-    log(`Latency: ${options.connections} sessions with think time (mean ${fmt(1 / options.pace, 1)} s between a reply and the next hop), ${options.pacedS} s`);
+    log(
+      `Latency: ${options.connections} sessions with think time (mean ${fmt(1 / options.pace, 1)} s between a reply and the next hop), ${options.pacedS} s`,
+    );
     log(pacedTable(results));
   }
   log('');
   for (const r of results) {
     const unchecked = r.load.uncheckedAfterTimeout + r.warmup.uncheckedAfterTimeout;
-    if (unchecked) log(`${r.label}: ${unchecked} ${unchecked === 1 ? 'reply' : 'replies'} not checked (later hops of sessions broken by a timeout).`);
+    if (unchecked)
+      log(`${r.label}: ${unchecked} ${unchecked === 1 ? 'reply' : 'replies'} not checked (later hops of sessions broken by a timeout).`);
     if (r.usage.openConnections < options.connections) {
       log(
         `${r.label}: only ${r.usage.openConnections} of the load's ${options.connections} connections were open at the end of the window: the server` +
@@ -540,8 +624,12 @@ async function main(): Promise<number> {
   const verdicts: string[] = [];
   if (memory && bare) {
     const ratio = memory.load.hopsPerSecond / bare.load.hopsPerSecond;
-    verdicts.push(`${ratio >= GOAL_RATIO ? 'PASS' : 'FAIL'}  throughput, sessions in memory: ${pct(ratio)} of the bare server (goal >= ${pct(GOAL_RATIO)})`);
-    verdicts.push(`info  CPU per hop, sessions in memory: ${cpuPerHop(memory).toFixed(0)} µs vs ${cpuPerHop(bare).toFixed(0)} µs bare = ${pct(cpuPerHop(bare) / cpuPerHop(memory))} of bare's efficiency (the same comparison, less sensitive to a busy machine)`);
+    verdicts.push(
+      `${ratio >= GOAL_RATIO ? 'PASS' : 'FAIL'}  throughput, sessions in memory: ${pct(ratio)} of the bare server (goal >= ${pct(GOAL_RATIO)})`,
+    );
+    verdicts.push(
+      `info  CPU per hop, sessions in memory: ${cpuPerHop(memory).toFixed(0)} µs vs ${cpuPerHop(bare).toFixed(0)} µs bare = ${pct(cpuPerHop(bare) / cpuPerHop(memory))} of bare's efficiency (the same comparison, less sensitive to a busy machine)`,
+    );
   } else {
     verdicts.push('n/a   throughput goal: needs both the bare and the in-memory run');
   }
@@ -556,10 +644,20 @@ async function main(): Promise<number> {
       );
     }
   }
+  if (provider && memory) {
+    const ratio = provider.load.hopsPerSecond / memory.load.hopsPerSecond;
+    verdicts.push(
+      `${ratio >= PROVIDER_GOAL_RATIO ? 'PASS' : 'FAIL'}  throughput through the provider URL (${SHORTCODE_COUNT} purchased extensions): ${provider.load.hopsPerSecond.toFixed(0)} hops/s = ${pct(ratio)} of the app's own URL's ${memory.load.hopsPerSecond.toFixed(0)} (goal >= ${pct(PROVIDER_GOAL_RATIO)}); CPU per hop ${cpuPerHop(provider).toFixed(0)} µs vs ${cpuPerHop(memory).toFixed(0)} µs`,
+    );
+  } else if (provider) {
+    verdicts.push('n/a   provider URL goal: needs the in-memory run too');
+  }
   if (redis) {
     const ratio = bare ? ` = ${pct(redis.load.hopsPerSecond / bare.load.hopsPerSecond)} of bare` : '';
     const paced = redis.paced ? `; paced p99 ${fmt(redis.paced.p99)} ms` : '';
-    verdicts.push(`info  sessions in Redis (reported, no bar): ${redis.load.hopsPerSecond.toFixed(0)} hops/s${ratio}, saturating p99 ${fmt(redis.load.p99)} ms${paced}`);
+    verdicts.push(
+      `info  sessions in Redis (reported, no bar): ${redis.load.hopsPerSecond.toFixed(0)} hops/s${ratio}, saturating p99 ${fmt(redis.load.p99)} ms${paced}`,
+    );
   }
   for (const v of verdicts) log(v);
   if (bare && bare.usage.elu < 0.9 && bare.load.generatorCpu > 0.85) {
@@ -580,7 +678,10 @@ async function main(): Promise<number> {
   }
 
   for (const r of results) {
-    for (const [window, file] of [['saturating load', r.profileFile], ['paced sessions', r.pacedProfileFile]] as const) {
+    for (const [window, file] of [
+      ['saturating load', r.profileFile],
+      ['paced sessions', r.pacedProfileFile],
+    ] as const) {
       if (!file) continue;
       log('');
       log(formatSummary(`${r.label}, ${window} (${file})`, summarizeProfile(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile, 15)));

@@ -1,5 +1,6 @@
 /**
- * Session search over a million stored sessions on PostgreSQL (DESIGN.md section 7: under half a second).
+ * Session search over a million stored sessions on PostgreSQL; our bar is an answer in under half
+ * a second.
  * Creates a scratch database, fills it with generated sessions through SQL, then times the real search
  * API (`POST /dashboard/search` through app.inject) by word and by date, flat and not.
  *
@@ -27,7 +28,7 @@ url.pathname = `/${name}`;
 const database = await openDatabase({ url: url.toString() });
 try {
   await database.migrate();
-  const user = await createUser(database.db, { fullName: 'Bench', email: 'bench@example.com', password: 'bench-pass' });
+  const _user = await createUser(database.db, { fullName: 'Bench', email: 'bench@example.com', password: 'bench-pass' });
   const app = await buildApp(createConfig({ NODE_ENV: 'test', LOGIN_RATE_LIMIT: 1000 }), { database, logger: false });
   const created = await app.inject({
     method: 'POST',
@@ -35,7 +36,18 @@ try {
     payload: { email: 'bench@example.com', password: 'bench-pass' },
   });
   const auth = { authorization: `Bearer ${created.json().token}` };
-  const appRes = await app.inject({ method: 'POST', url: '/api/createApp', headers: auth, payload: { appName: 'Search', description: 'bench', country: 'ghana', connectionMode: 'existing-shortcode', customShortCode: '*920*1#' } });
+  const appRes = await app.inject({
+    method: 'POST',
+    url: '/api/createApp',
+    headers: auth,
+    payload: {
+      appName: 'Search',
+      description: 'bench',
+      country: 'ghana',
+      connectionMode: 'existing-shortcode',
+      customShortCode: '*920*1#',
+    },
+  });
   const appId = appRes.json().data.appId as string;
 
   console.log(`Filling ${rows.toLocaleString()} sessions for one app (the worst case for a per-app search)...`);
@@ -67,16 +79,25 @@ try {
     let count = 0;
     for (let i = 0; i < 5; i++) {
       const start = performance.now();
-      const res = await app.inject({ method: 'POST', url: '/dashboard/search', headers: auth, payload: { appId, searchQuery: '', startDate: '', endDate: '', flatResults: false, ...body } });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/dashboard/search',
+        headers: auth,
+        payload: { appId, searchQuery: '', startDate: '', endDate: '', flatResults: false, ...body },
+      });
       times.push(performance.now() - start);
       const data = res.json().data;
       count = Array.isArray(data) ? data.length : data.rows.length;
     }
     times.sort((a, b) => a - b);
     worst = Math.max(worst, times[2]!);
-    console.log(`${label.padEnd(55)} ${String(count).padStart(5)}  ${times[0]!.toFixed(0).padStart(7)}  ${times[2]!.toFixed(0).padStart(9)}`);
+    console.log(
+      `${label.padEnd(55)} ${String(count).padStart(5)}  ${times[0]!.toFixed(0).padStart(7)}  ${times[2]!.toFixed(0).padStart(9)}`,
+    );
   }
-  console.log(`\n${worst < 500 ? 'PASS' : 'FAIL'}  slowest median ${worst.toFixed(0)} ms over ${rows.toLocaleString()} sessions (goal < 500 ms)`);
+  console.log(
+    `\n${worst < 500 ? 'PASS' : 'FAIL'}  slowest median ${worst.toFixed(0)} ms over ${rows.toLocaleString()} sessions (goal < 500 ms)`,
+  );
   await app.close();
 } finally {
   await database.close();

@@ -4,7 +4,14 @@
  * Session `n` picks Airtime or Data and an amount from n, so both labels and many amounts are rendered.
  */
 export const SHOP = {
-  app: { appName: 'Bench shop', description: 'npm run bench', country: 'ghana', connectionMode: 'existing-shortcode', customShortCode: '*920*55#', useTemplateTag: false },
+  app: {
+    appName: 'Bench shop',
+    description: 'npm run bench',
+    country: 'ghana',
+    connectionMode: 'existing-shortcode',
+    customShortCode: '*920*55#',
+    useTemplateTag: false,
+  },
   product: {
     userDefinedName: 'product',
     displayText: 'Welcome to the shop\n1. Airtime\n2. Data',
@@ -36,9 +43,19 @@ export function atText(step: number, n: number): string {
   return `${choiceOf(n)}*${amountOf(n)}`;
 }
 
-export function atForm(sessionId: string, step: number, n: number): string {
-  return `sessionId=${encodeURIComponent(sessionId)}&serviceCode=${encodeURIComponent('*920*55#')}&phoneNumber=%2B233241112222&networkCode=62001&text=${encodeURIComponent(atText(step, n))}`;
+/** The form Africa's Talking posts on hop `step` of session n, dialled on `serviceCode` (the shop's own code by default). */
+export function atForm(sessionId: string, step: number, n: number, serviceCode = '*920*55#'): string {
+  return `sessionId=${encodeURIComponent(sessionId)}&serviceCode=${encodeURIComponent(serviceCode)}&phoneNumber=%2B233241112222&networkCode=62001&text=${encodeURIComponent(atText(step, n))}`;
 }
+
+/**
+ * The provider target: this many purchased extensions `*920*1000#` .. `*920*1999#` of the provider `benchgh`, all
+ * connected to the shop's deployed version; session n dials the extension n mod the count, so every hop's lookup
+ * runs against the full table.
+ */
+export const SHORTCODE_COUNT = 1000;
+export const SHORTCODE_PROVIDER = 'benchgh';
+export const shortcodeDialOf = (n: number) => `*920*${1000 + (n % SHORTCODE_COUNT)}#`;
 
 export function expectedReply(step: number, n: number): string {
   if (step === 0) return 'CON Welcome to the shop\n1. Airtime\n2. Data';

@@ -1,5 +1,6 @@
-// Keeps the architecture picture true (STYLE.md "Who may import whom"): fails when a folder under src/
-// imports one it may not. web may import engine's pure parts, which is all of engine.
+// Keeps the architecture picture true (docs/architecture.md, "Folders and who may import whom"): fails when a
+// folder under src/ imports one it may not. web may import engine's pure parts, which is all of engine.
+// TypeScript and JavaScript modules alike (.ts, .tsx, .mjs, .js: the worker and database-thread entries are .mjs).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, dirname, sep } from 'node:path';
 
@@ -26,7 +27,7 @@ function walk(dir) {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) walk(path);
-    else if (/\.(ts|tsx)$/.test(name) && !/\.(int\.)?test\.ts$/.test(name)) check(path);
+    else if (/\.(ts|tsx|mjs|js)$/.test(name) && !/\.(int\.)?test\.ts$/.test(name)) check(path);
   }
 }
 
@@ -37,7 +38,8 @@ function check(file) {
     const spec = match[1] ?? match[2];
     if (spec.startsWith('.')) {
       const target = relative(root, resolve(dirname(file), spec)).split(sep)[0];
-      if (target !== area && !(ALLOWED[area] ?? []).includes(target)) problems.push(`${relative('.', file)}: ${area} may not import ${target} (${spec})`);
+      if (target !== area && !(ALLOWED[area] ?? []).includes(target))
+        problems.push(`${relative('.', file)}: ${area} may not import ${target} (${spec})`);
     } else if ((FORBIDDEN_PACKAGES[area] ?? []).some((re) => re.test(spec))) {
       problems.push(`${relative('.', file)}: ${area} may not import the package ${spec}`);
     }
@@ -49,7 +51,7 @@ function check(file) {
 
 walk(root);
 if (problems.length) {
-  console.error(`Import rules broken (STYLE.md):\n${problems.map((p) => `  ${p}`).join('\n')}`);
+  console.error(`Import rules broken (docs/architecture.md):\n${problems.map((p) => `  ${p}`).join('\n')}`);
   process.exit(1);
 }
 console.log('import rules: ok');

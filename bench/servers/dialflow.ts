@@ -2,7 +2,8 @@
  * The server under test: the whole Dialflow server (buildApp, every plugin and route) on an in-memory
  * PGlite, logging off, sessions in memory or in Redis (BENCH_REDIS_URL). It seeds a user and the
  * three-menu shop through the HTTP API, deploys it, checks one session end to end, then listens on
- * 127.0.0.1 and tells the harness its port and app id.
+ * 127.0.0.1 and tells the harness its port and app id. With BENCH_SHORTCODES=1 (the provider target) it also
+ * seeds SHORTCODE_COUNT purchased extensions connected to the shop, and the hops go to the provider's URL.
  */
 import { and, count, eq, getTableName, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
@@ -11,11 +12,12 @@ import { createConfig } from '../../src/server/config';
 import { openDatabase } from '../../src/db/client';
 import { actionResults, appLogs, sessionInputs, sessionRecords } from '../../src/db/schema';
 import { reportFailed, reportReady, serveCommands } from './child';
-import { atForm, expectedReply } from '../shop';
-import { seedShop } from '../seed-shop';
+import { atForm, expectedReply, SHORTCODE_COUNT, SHORTCODE_PROVIDER, shortcodeDialOf } from '../shop';
+import { seedShop, seedShortcodes } from '../seed-shop';
 
 try {
   const redisUrl = process.env.BENCH_REDIS_URL || undefined;
+  const viaProvider = process.env.BENCH_SHORTCODES === '1';
   const ablateSink = process.env.BENCH_ABLATE === 'sink';
   // Diagnostic `--only=postgres`: a real PostgreSQL (a database the harness made for this run) instead of PGlite.
   const databaseUrl = process.env.BENCH_DATABASE_URL || undefined;
@@ -44,21 +46,27 @@ try {
       })
     : opened.db;
   const database = { ...opened, db };
-  const app = await buildApp(createConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', REDIS_URL: redisUrl }), { database, logger: false });
+  const app = await buildApp(createConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', REDIS_URL: redisUrl }), {
+    database,
+    logger: false,
+  });
   await app.ready();
 
   const { appId, deployMessage } = await seedShop(app);
+  if (viaProvider) await seedShortcodes(app, appId);
+  const path = viaProvider ? `/ussd/provider/${SHORTCODE_PROVIDER}` : `/ussd/${appId}/live`;
 
   // One session through inject before any load: a wrong screen here means the figures would be meaningless.
   for (let step = 0; step < 3; step++) {
     const res = await app.inject({
       method: 'POST',
-      url: `/ussd/${appId}/live`,
+      url: path,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: atForm('bench-selfcheck', step, 7),
+      payload: atForm('bench-selfcheck', step, 7, viaProvider ? shortcodeDialOf(7) : undefined),
     });
     const want = expectedReply(step, 7);
-    if (res.body !== want) throw new Error(`self-check hop ${step + 1}: expected ${JSON.stringify(want)}, got ${res.statusCode} ${JSON.stringify(res.body)}`);
+    if (res.body !== want)
+      throw new Error(`self-check hop ${step + 1}: expected ${JSON.stringify(want)}, got ${res.statusCode} ${JSON.stringify(res.body)}`);
   }
 
   isSinkStubbed = ablateSink;
@@ -89,7 +97,8 @@ try {
   reportReady({
     port,
     appId,
-    info: `Dialflow (${deployMessage}), ${databaseUrl ? 'PostgreSQL' : 'PGlite in memory'}, sessions ${redisUrl ? `in Redis ${redisUrl}` : 'in memory'}, logger off${ablateSink ? ', EVENT WRITES DROPPED (diagnostic)' : ''}`,
+    path,
+    info: `Dialflow (${deployMessage}), ${databaseUrl ? 'PostgreSQL' : 'PGlite in memory'}, sessions ${redisUrl ? `in Redis ${redisUrl}` : 'in memory'}, logger off${ablateSink ? ', EVENT WRITES DROPPED (diagnostic)' : ''}${viaProvider ? `, hops through /ussd/provider/${SHORTCODE_PROVIDER} to 1 of ${SHORTCODE_COUNT} purchased extensions` : ''}`,
   });
 } catch (err) {
   reportFailed(err);

@@ -14,7 +14,11 @@ try {
   serveCommands({ server: app.server, stop: () => app.close() });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
-  reportReady({ port: typeof address === 'object' && address ? address.port : 0, appId: '', info: 'Fastify + formbody, one route, constant reply' });
+  reportReady({
+    port: typeof address === 'object' && address ? address.port : 0,
+    appId: '',
+    info: 'Fastify + formbody, one route, constant reply',
+  });
 } catch (err) {
   reportFailed(err);
 }

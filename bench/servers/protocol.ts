@@ -2,7 +2,8 @@
  * Messages between bench/run.ts and a server child (Node IPC). Every child answers the same commands, so
  * the harness treats the bare server and Dialflow alike.
  */
-export type ChildReady = { type: 'ready'; port: number; appId: string; info: string };
+/** `path`: where the load sends its hops, when not the app's own live URL (the provider target's). */
+export type ChildReady = { type: 'ready'; port: number; appId: string; info: string; path?: string };
 export type ChildFailed = { type: 'failed'; error: string };
 
 /** CPU and event-loop use since the last `mark` (what the child spent while the load ran). */

@@ -2,19 +2,37 @@ import { describe, expect, it, vi } from 'vitest';
 import { createPaymentpromptRunner, type PaymentToStart } from './paymentprompt';
 import { testInput, testScope } from './test-input';
 
-const scope = testScope({ sessionId: 'sess-9', mobile: '+233244000111', network: 'VODAFONE', serviceCode: '*920#', inputs: { amount: '15.5' } }, '15.5', { name: 'Shop', shortCode: '*920*55#' });
+const scope = testScope(
+  { sessionId: 'sess-9', mobile: '+233244000111', network: 'VODAFONE', serviceCode: '*920#', inputs: { amount: '15.5' } },
+  '15.5',
+  { name: 'Shop', shortCode: '*920*55#' },
+);
 
 const input = (code: { mobile: string; amount: string; network: string }, deadline = Date.now() + 3000) =>
   testInput('paymentprompt', code, { scope, actionName: 'pay', menu: 'pay', deadline });
 
-const started = { reference: 'DF-0123456789ABCDEF0123', status: 'PENDING' as const, checkoutUrl: 'https://x.test/payments/sandbox/DF-0123456789ABCDEF0123' };
+const started = {
+  reference: 'DF-0123456789ABCDEF0123',
+  status: 'PENDING' as const,
+  checkoutUrl: 'https://x.test/payments/sandbox/DF-0123456789ABCDEF0123',
+};
 
 describe('paymentprompt runner', () => {
   it('renders the fields, starts the payment, and answers { reference, status, checkoutUrl }', async () => {
     const startPayment = vi.fn(async (_p: PaymentToStart) => started);
-    const outcome = await createPaymentpromptRunner({ startPayment }).run(input({ mobile: '{{ session.mobile }}', amount: '{{ session.inputs.amount }}', network: 'MTN' }));
+    const outcome = await createPaymentpromptRunner({ startPayment }).run(
+      input({ mobile: '{{ session.mobile }}', amount: '{{ session.inputs.amount }}', network: 'MTN' }),
+    );
     expect(outcome).toMatchObject({ ok: true, result: started });
-    expect(startPayment).toHaveBeenCalledWith({ appId: 'app-1', ownerId: 'owner-1', sessionId: 'sess-9', mobile: '+233244000111', amount: '15.5', network: 'MTN', shortcode: '*920*55#' });
+    expect(startPayment).toHaveBeenCalledWith({
+      appId: 'app-1',
+      ownerId: 'owner-1',
+      sessionId: 'sess-9',
+      mobile: '+233244000111',
+      amount: '15.5',
+      network: 'MTN',
+      shortcode: '*920*55#',
+    });
   });
 
   it("empty mobile and network mean the session's", async () => {
@@ -42,8 +60,13 @@ describe('paymentprompt runner', () => {
     const down = vi.fn(async () => {
       throw new Error('The payment provider could not be reached. Please try again.');
     });
-    await expect(createPaymentpromptRunner({ startPayment: down }).run(input({ mobile: '', amount: '5', network: '' }))).resolves.toEqual({ ok: false, error: 'The payment provider could not be reached. Please try again.' });
+    await expect(createPaymentpromptRunner({ startPayment: down }).run(input({ mobile: '', amount: '5', network: '' }))).resolves.toEqual({
+      ok: false,
+      error: 'The payment provider could not be reached. Please try again.',
+    });
     const slow = () => new Promise<typeof started>(() => {});
-    await expect(createPaymentpromptRunner({ startPayment: slow }).run(input({ mobile: '', amount: '5', network: '' }, Date.now() + 20))).resolves.toMatchObject({ ok: false, timedOut: true });
+    await expect(
+      createPaymentpromptRunner({ startPayment: slow }).run(input({ mobile: '', amount: '5', network: '' }, Date.now() + 20)),
+    ).resolves.toMatchObject({ ok: false, timedOut: true });
   });
 });

@@ -1,6 +1,6 @@
 /**
- * paymentprompt: starts a mobile-money charge through the configured payment provider (DESIGN.md section 5,
- * Actions). The server records a PENDING transaction under a new reference and settles it when the provider's
+ * paymentprompt: starts a mobile-money charge through the configured payment provider (docs/runtime.md,
+ * Action kinds). The server records a PENDING transaction under a new reference and settles it when the provider's
  * verified callback arrives; the action never waits for the payer. Every field is a template; an empty mobile or
  * network means the session's.
  *
@@ -9,7 +9,8 @@
  *   actions.<name> = { reference: 'DF-9C1E...', status: 'PENDING', checkoutUrl: 'https://.../payments/sandbox/DF-9C1E...' }
  *   (status FAILED, with a message, when the provider refused the charge at once)
  */
-import type { ActionInput, ActionOutcome, ActionRunner } from './types';
+import type { ActionInput, ActionOutcome, ActionRunner } from '../shared/actions/runner';
+import { toErrorMessage } from '../shared/errors';
 import { beforeDeadline, TIMED_OUT } from './deadline';
 
 export interface PaymentToStart {
@@ -65,9 +66,18 @@ export function createPaymentpromptRunner(deps: PaymentpromptDeps): ActionRunner
         if (started.checkoutUrl) result.checkoutUrl = started.checkoutUrl;
         if (started.message) result.message = started.message;
         const level = started.status === 'FAILED' ? 'error' : 'info';
-        return { ok: true, result, logs: [{ level, message: `Payment ${started.reference} of ${amount} from ${payment.mobile}: ${started.status}${started.message ? ` (${started.message})` : ''}` }] };
+        return {
+          ok: true,
+          result,
+          logs: [
+            {
+              level,
+              message: `Payment ${started.reference} of ${amount} from ${payment.mobile}: ${started.status}${started.message ? ` (${started.message})` : ''}`,
+            },
+          ],
+        };
       } catch (err) {
-        return { ok: false, error: err instanceof Error ? err.message : String(err) };
+        return { ok: false, error: toErrorMessage(err) };
       }
     },
   };

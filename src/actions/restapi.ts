@@ -1,28 +1,32 @@
 /**
- * restapi: one HTTP call a builder configured (DESIGN.md section 5, Actions), made from our servers inside a
- * USSD hop. Url, header values, basic auth and payload are templates; each `{{ expression }}` is rendered on
- * its own and placed by context (JSON-escaped in JSON, percent-encoded in the url path and query, XML-escaped
- * in XML), so a user's input stays data. Connections go through the address guard at connect time, every
- * redirect hop again (at most 5); the response body is capped; the call ends at the action's deadline.
+ * restapi: one HTTP call a builder configured, made from our servers inside a USSD hop. Url, header values,
+ * basic auth and payload are templates; each `{{ expression }}` is rendered on its own and placed by context
+ * (JSON-escaped in JSON, percent-encoded in the url path and query, XML-escaped in XML), so a user's input
+ * stays data. Connections go through the address guard at connect time, every redirect hop again (at most 5);
+ * the platform's own servers are never reached; the response body is capped; the call ends at the action's
+ * deadline.
  *
  * @example
  *   code: { method: 'POST', url: 'https://api.example.com/users/{{ session.mobile }}', contentType: 'application/json',
  *           payload: '{"amount": {{ session.inputs.amount }}, "note": "{{ inRequest.input }}"}', headers: [], basicAuth: null }
  *   actions.<name> = { status: 200, ok: true, headers: { 'content-type': 'application/json' }, body: { ... } }
  */
-import net from 'node:net';
+import net, { type Socket } from 'node:net';
 import { Agent, buildConnector, request, type Dispatcher } from 'undici';
 import type { RestapiCode } from '../shared/app';
-import type { ActionInput, ActionLogLine, ActionOutcome, ActionRunner } from './types';
+import type { ActionInput, ActionLogLine, ActionOutcome, ActionRunner } from '../shared/actions/runner';
 import {
   RefusedAddressError,
+  assertNotPlatformService,
   createGuardedLookup,
   findAddressProblem,
   isHostAllowed,
-  isRefusedAddressError,
+  findRefusedAddressError,
+  resolveGuarded,
   type AddressRules,
 } from './net/address-guard';
 import { hasTags, splitTemplate } from './net/template-parts';
+import { toErrorMessage } from '../shared/errors';
 
 export interface RestapiRunnerOptions extends AddressRules {
   /** Largest response body read, in bytes; a larger one fails the action. Default 256 KB. */
@@ -45,41 +49,71 @@ export type RestapiRunner = ActionRunner<'restapi'> & { close(): Promise<void> }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** Headers the runner owns; a builder's value for them is ignored. */
-const RESERVED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'accept-encoding', 'proxy-authorization', 'expect']);
+const RESERVED_HEADERS = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'accept-encoding',
+  'proxy-authorization',
+  'expect',
+]);
 
 class ActionFailure extends Error {}
 
 /**
  * An undici connector that applies the address rules when the socket is opened: IP literals are checked
  * before connecting, names through a guarded DNS lookup (so the address actually dialled is the one checked),
- * and the connected socket's remote address once more. `allowHosts` entries skip the rules for that host:port.
+ * and the connected socket's remote address and port once more. `allowHosts` entries skip the address rules
+ * for that host:port, never the platform-service rule.
  */
 export function createGuardedConnector(rules: AddressRules, connectTimeoutMs = 10_000): buildConnector.connector {
   const open = buildConnector({ timeout: connectTimeoutMs });
-  const guarded = buildConnector({ timeout: connectTimeoutMs, lookup: createGuardedLookup({ allowPrivate: rules.allowPrivate }) });
+  // The lookup needs the port (allowHosts entries and platform services are host:port): one connector per
+  // port, each keeping its own TLS session cache.
+  const byPort = new Map<number, buildConnector.connector>();
+  const getGuarded = (port: number) => {
+    let connector = byPort.get(port);
+    if (!connector) {
+      if (byPort.size >= 64) byPort.delete(byPort.keys().next().value!);
+      connector = buildConnector({ timeout: connectTimeoutMs, lookup: createGuardedLookup({ ...rules, port }) });
+      byPort.set(port, connector);
+    }
+    return connector;
+  };
+  const checkConnected = async (host: string, socket: Socket, isAllowed: boolean): Promise<void> => {
+    const remote = socket.remoteAddress;
+    if (!remote) throw new RefusedAddressError(`Refused: ${host} connected to an unknown address`);
+    const problem = isAllowed ? null : findAddressProblem(remote, rules);
+    if (problem) throw new RefusedAddressError(`Refused: ${host} resolves to a private address (${remote}, ${problem})`);
+    await assertNotPlatformService(host, socket.remotePort ?? 0, [{ address: remote }], rules);
+  };
   return (options, callback) => {
     const port = Number(options.port) || (options.protocol === 'https:' ? 443 : 80);
     const host = options.hostname;
-    if (isHostAllowed(rules.allowHosts, host, port)) return open(options, callback);
-    if (net.isIP(host)) {
-      const problem = findAddressProblem(host, rules);
-      if (problem) {
-        const message = problem === 'metadata' ? `Refused: ${host} is a cloud metadata address` : `Refused: ${host} is a private address (${problem})`;
-        return callback(new RefusedAddressError(message), null);
-      }
-      return open(options, callback);
-    }
-    guarded(options, (...args) => {
-      const [err, socket] = args;
-      if (err) return callback(err, null);
-      const remote = socket!.remoteAddress;
-      const problem = remote ? findAddressProblem(remote, rules) : 'unknown';
-      if (problem) {
-        socket!.destroy();
-        return callback(new RefusedAddressError(`Refused: ${host} resolves to a private address (${remote ?? 'unknown'}, ${problem})`), null);
-      }
-      callback(null, socket!);
-    });
+    const isAllowed = isHostAllowed(rules.allowHosts, host, port);
+    const connect = (dial: buildConnector.connector) =>
+      dial(options, (...args) => {
+        const [err, socket] = args;
+        if (err) return callback(err, null);
+        checkConnected(host, socket!, isAllowed).then(
+          () => callback(null, socket!),
+          (refused: Error) => {
+            socket!.destroy();
+            callback(refused, null);
+          },
+        );
+      });
+    if (!net.isIP(host)) return connect(getGuarded(port));
+    // A literal dials no lookup: check it (and whether it is a platform service) before the socket opens.
+    resolveGuarded(host, port, rules).then(
+      () => connect(open),
+      (refused: Error) => callback(refused, null),
+    );
   };
 }
 
@@ -167,7 +201,7 @@ export function buildBody(input: ActionInput<'restapi'>, code: RestapiCode): str
       try {
         JSON.parse(body);
       } catch (err) {
-        throw new ActionFailure(`Request body must be valid JSON after templates: ${(err as Error).message}`);
+        throw new ActionFailure(`Request body must be valid JSON after templates: ${toErrorMessage(err)}`);
       }
       return body;
     }
@@ -178,7 +212,7 @@ export function buildBody(input: ActionInput<'restapi'>, code: RestapiCode): str
         try {
           parsed = JSON.parse(json);
         } catch (err) {
-          throw new ActionFailure(`Form payload written as JSON must be valid JSON after templates: ${(err as Error).message}`);
+          throw new ActionFailure(`Form payload written as JSON must be valid JSON after templates: ${toErrorMessage(err)}`);
         }
         const form = toFormBody(parsed);
         if (form === null) throw new ActionFailure('Form payload written as JSON must be an object');
@@ -261,7 +295,11 @@ export function createRestapiRunner(options: RestapiRunnerOptions): RestapiRunne
   const maxRedirects = options.maxRedirects ?? 5;
   const userAgent = options.userAgent ?? 'Dialflow/1.0';
   const agent = new Agent({
-    connect: createGuardedConnector({ allowPrivate: options.allowPrivate, allowHosts: options.allowHosts }),
+    connect: createGuardedConnector({
+      allowPrivate: options.allowPrivate,
+      allowHosts: options.allowHosts,
+      platformServices: options.platformServices,
+    }),
     keepAliveTimeout: 4_000,
     connections: 32,
   });
@@ -279,7 +317,7 @@ export function createRestapiRunner(options: RestapiRunnerOptions): RestapiRunne
       try {
         rendered = renderUrl(input, code.url ?? '');
       } catch (err) {
-        throw new ActionFailure(`Request URL template failed: ${(err as Error).message}`);
+        throw new ActionFailure(`Request URL template failed: ${toErrorMessage(err)}`);
       }
       if (!rendered) throw new ActionFailure('Request URL is required.');
       try {
@@ -287,7 +325,8 @@ export function createRestapiRunner(options: RestapiRunnerOptions): RestapiRunne
       } catch {
         throw new ActionFailure(`Request URL is not a valid URL: ${rendered.slice(0, 200)}`);
       }
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ActionFailure(`Request URL must be http or https, not ${url.protocol}`);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        throw new ActionFailure(`Request URL must be http or https, not ${url.protocol}`);
 
       let method = resolveMethod(code);
       let headers: Record<string, string>;
@@ -297,7 +336,7 @@ export function createRestapiRunner(options: RestapiRunnerOptions): RestapiRunne
         body = method === 'GET' ? null : buildBody(input, code);
       } catch (err) {
         if (err instanceof ActionFailure) throw err;
-        throw new ActionFailure(`Template failed: ${(err as Error).message}`);
+        throw new ActionFailure(`Template failed: ${toErrorMessage(err)}`);
       }
       if (url.username || url.password) {
         if (!headers.authorization) {
@@ -311,7 +350,13 @@ export function createRestapiRunner(options: RestapiRunnerOptions): RestapiRunne
 
       const visited = new Set<string>([url.href]);
       for (let redirects = 0; ; redirects++) {
-        const response = await request(url, { dispatcher: agent, method: method as Dispatcher.HttpMethod, headers, body, signal: controller.signal });
+        const response = await request(url, {
+          dispatcher: agent,
+          method: method as Dispatcher.HttpMethod,
+          headers,
+          body,
+          signal: controller.signal,
+        });
         const location = response.headers.location;
         if (REDIRECT_STATUSES.has(response.statusCode) && typeof location === 'string' && location) {
           await response.body.dump();
@@ -322,11 +367,16 @@ export function createRestapiRunner(options: RestapiRunnerOptions): RestapiRunne
           } catch {
             throw new ActionFailure(`Redirect from ${describeUrl(url)} to an invalid URL`);
           }
-          if (next.protocol !== 'http:' && next.protocol !== 'https:') throw new ActionFailure(`Redirect from ${describeUrl(url)} to a ${next.protocol} URL refused`);
+          if (next.protocol !== 'http:' && next.protocol !== 'https:')
+            throw new ActionFailure(`Redirect from ${describeUrl(url)} to a ${next.protocol} URL refused`);
           if (visited.has(next.href)) throw new ActionFailure(`Redirect loop at ${describeUrl(next)}`);
           visited.add(next.href);
           // 303 always, 301 and 302 for POST, become a GET without a body (as browsers and fetch do).
-          if (response.statusCode === 303 ? method !== 'HEAD' : (response.statusCode === 301 || response.statusCode === 302) && method === 'POST') {
+          if (
+            response.statusCode === 303
+              ? method !== 'HEAD'
+              : (response.statusCode === 301 || response.statusCode === 302) && method === 'POST'
+          ) {
             method = 'GET';
             body = null;
             delete headers['content-type'];
@@ -362,7 +412,8 @@ export function createRestapiRunner(options: RestapiRunnerOptions): RestapiRunne
       if (controller.signal.aborted || (err as Error).name === 'AbortError') {
         return { ok: false, timedOut: true, error: `Request to ${where} timed out after ${Math.max(0, budget)} ms`, logs };
       }
-      if (isRefusedAddressError(err)) return { ok: false, error: findRefusal(err), logs };
+      const refusal = findRefusedAddressError(err);
+      if (refusal) return { ok: false, error: refusal.message, logs };
       if (err instanceof ActionFailure) return { ok: false, error: err.message, logs };
       return { ok: false, error: `Request to ${where} failed: ${describeError(err)}`, logs };
     } finally {
@@ -374,13 +425,6 @@ export function createRestapiRunner(options: RestapiRunnerOptions): RestapiRunne
     run,
     close: () => agent.close(),
   };
-}
-
-function findRefusal(err: unknown): string {
-  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
-    if (e instanceof RefusedAddressError || (e as { code?: string }).code === 'ERR_DIALFLOW_ADDRESS_REFUSED') return (e as Error).message;
-  }
-  return 'Refused: the address is not allowed';
 }
 
 function describeError(err: unknown): string {

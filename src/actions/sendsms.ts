@@ -1,12 +1,13 @@
 /**
- * sendsms: queues one SMS through the configured SMS provider (DESIGN.md section 5, Actions). The hop only
+ * sendsms: queues one SMS through the configured SMS provider (docs/runtime.md, Action kinds). The hop only
  * records the message; delivery happens outside it, with retries. Every field is a template.
  *
  * @example
  *   code: { smsSender: 'Dialflow', mobile: '{{ session.mobile }}', smsMessage: 'You paid GHS {{ session.inputs.amount }}' }
  *   actions.<name> = { id: '3f0c...', status: 'QUEUED' }
  */
-import type { ActionInput, ActionOutcome, ActionRunner } from './types';
+import type { ActionInput, ActionOutcome, ActionRunner } from '../shared/actions/runner';
+import { toErrorMessage } from '../shared/errors';
 import { beforeDeadline, TIMED_OUT } from './deadline';
 
 export interface SmsToQueue {
@@ -47,7 +48,7 @@ export function createSendsmsRunner(deps: SendsmsDeps): ActionRunner<'sendsms'> 
         const result: SendsmsResult = { id: queued.id, status: 'QUEUED' };
         return { ok: true, result, logs: [{ level: 'info', message: `SMS to ${sms.recipient} queued (${queued.id})` }] };
       } catch (err) {
-        return { ok: false, error: err instanceof Error ? err.message : String(err) };
+        return { ok: false, error: toErrorMessage(err) };
       }
     },
   };

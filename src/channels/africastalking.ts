@@ -1,5 +1,5 @@
 /**
- * Africa's Talking USSD. Sources: AT's USSD docs as copied in github.com/DanNduati/at-ussd (AT-USSD.md),
+ * Africa's Talking USSD (summary in docs/gateways.md). Sources: AT's USSD docs as copied in github.com/DanNduati/at-ussd (AT-USSD.md),
  * the end-of-session notification fields as typed by AT SDK wrappers (pkg.go.dev/github.com/astianmuchui/at-ussd-gofiber)
  * and https://www.mintlify.com/DaggieBlanqx/Google-Africastalking-AI-Course/api/ussd-endpoints.
  *
@@ -13,30 +13,23 @@
  *
  * The end of a session arrives as a separate notification POST (`parseSessionEndNotification`), answered
  * with an empty 200; it is never a hop.
+ *
+ * Retries and lost sessions: AT sends a hop again, unchanged, when our answer is late. The text grows on every
+ * hop, so it names the hop (`hopId`) and the runtime answers a repeat with the reply it already gave. AT's docs
+ * say `text` "is an empty string in the first notification of a session", so a non-empty text with no stored
+ * session is never a new session (a dialled extension such as `*384*1234*2#` arrives as the `serviceCode`):
+ * it continues a session we lost (a restart, an eviction) or one that already ended, and is read as a
+ * `continue` whose input is unknown. Replaying it as a deep dial would run its actions a second time.
  */
-import {
-  FIELD_LIMITS,
-  cleanText,
-  getText,
-  hasKeys,
-  malformed,
-  peekFields,
-  readFields,
-} from './fields';
-import {
-  ChannelError,
-  type ChannelAdapter,
-  type GatewayRequest,
-  type InboundHop,
-  type OutboundReply,
-} from './types';
+import { FIELD_LIMITS, cleanText, getText, hasKeys, peekFields, readFields } from './fields';
+import { ChannelError, type ChannelAdapter, type GatewayRequest, type InboundHop, type OutboundReply } from './types';
 
 const NAME = 'africastalking' as const;
 
 /**
  * The input typed on this hop, given the previous hop's cumulative text and this one's. The previous text
  * is a prefix followed by `*`; whatever follows is the new input, `*` included. Throws when `path` does
- * not continue `previousPath` (a corrupt session or a replayed request).
+ * not continue `previousPath` (a corrupt session, or a late copy of a hop older than the last one).
  *
  * Example: deriveNewInput('1', '1*2*3') === '2*3'; deriveNewInput('', '5') === '5'; deriveNewInput('1', '1*') === ''.
  */
@@ -44,7 +37,11 @@ export function deriveNewInput(previousPath: string, path: string): string {
   if (previousPath === '') return path;
   const prefix = `${previousPath}*`;
   if (path.startsWith(prefix)) return path.slice(prefix.length);
-  throw new ChannelError(
+  throw refuseMismatch(previousPath, path);
+}
+
+function refuseMismatch(previousPath: string, path: string): ChannelError {
+  return new ChannelError(
     'path_mismatch',
     `Africa's Talking request: text "${preview(path)}" does not continue the previous hop's text "${preview(previousPath)}"`,
     NAME,
@@ -53,13 +50,6 @@ export function deriveNewInput(previousPath: string, path: string): string {
 
 function preview(text: string): string {
   return text.length > 40 ? `${text.slice(0, 40)}...` : text;
-}
-
-/** `*384*1234#` dialled with `1*2` already in `text` is the dial string `*384*1234*1*2#`. */
-function joinDialString(serviceCode: string, text: string): string {
-  if (text === '') return serviceCode;
-  const base = serviceCode.replace(/#+$/, '');
-  return `${base}*${text}#`;
 }
 
 function readCommon(req: GatewayRequest) {
@@ -72,15 +62,35 @@ function readCommon(req: GatewayRequest) {
   };
 }
 
-/** A hop's kind and input from its cumulative `path` and the session's previous one (see parseRequest). */
-function resumePath(hop: InboundHop, previousPath: string | undefined): InboundHop {
+/**
+ * A hop's kind and input from its cumulative text (`channelState`) and the previous hop's, kept with the
+ * session (undefined when none is stored). An empty text starts a session whose dial string is the
+ * `serviceCode` (where a dialled extension such as `*384*1234*2#` arrives); a non-empty one continues a
+ * session, with no known input when no previous text is stored.
+ */
+function resumeHop(hop: InboundHop, previousPath: string | undefined): InboundHop {
   const { sessionId, msisdn, network, serviceCode, raw } = hop;
-  const path = hop.path ?? '';
-  if (path === '' || previousPath === undefined) {
-    const dialString = joinDialString(serviceCode, path);
-    return { gateway: NAME, sessionId, msisdn, network, serviceCode, path, raw, kind: 'start', input: '', dialString };
+  const path = hop.channelState ?? '';
+  if (path === '') {
+    // An empty text on a session already past its first hop: a late copy of that first hop, not a new session.
+    if (previousPath) throw refuseMismatch(previousPath, path);
+    return {
+      gateway: NAME,
+      sessionId,
+      msisdn,
+      network,
+      serviceCode,
+      channelState: path,
+      hopId: path,
+      raw,
+      kind: 'start',
+      input: '',
+      dialString: serviceCode,
+    };
   }
-  return { gateway: NAME, sessionId, msisdn, network, serviceCode, path, raw, kind: 'continue', input: deriveNewInput(previousPath, path) };
+  // Not a first request (its text would be empty): a session we no longer have. Its input is unknown.
+  const input = previousPath === undefined ? '' : deriveNewInput(previousPath, path);
+  return { gateway: NAME, sessionId, msisdn, network, serviceCode, channelState: path, hopId: path, raw, kind: 'continue', input };
 }
 
 export const africastalking: ChannelAdapter<typeof NAME> = {
@@ -90,23 +100,25 @@ export const africastalking: ChannelAdapter<typeof NAME> = {
   matches(req: GatewayRequest): boolean {
     const fields = peekFields(req);
     if (!fields) return false;
-    return hasKeys(fields, ['sessionId', 'phoneNumber']) && (hasKeys(fields, ['text']) || hasKeys(fields, ['serviceCode'])) && !hasKeys(fields, ['status']);
+    return (
+      hasKeys(fields, ['sessionId', 'phoneNumber']) &&
+      (hasKeys(fields, ['text']) || hasKeys(fields, ['serviceCode'])) &&
+      !hasKeys(fields, ['status'])
+    );
   },
 
-  /**
-   * `previousPath`: the `path` stored with this session, or undefined when no session exists yet. Without
-   * one, a non-empty `text` starts a session whose dial string carries those inputs: a deep dial
-   * (`*384*1234*1*2#` seen as text "1*2" on the first hop; unverified against AT's docs) or a session
-   * whose state expired.
-   */
-  parseRequest(req: GatewayRequest, previousPath?: string): InboundHop {
+  /** Reads the hop as if no session were stored; `resumeHop` reads it again against the session's previous text. */
+  parseRequest(req: GatewayRequest): InboundHop {
     const { fields, sessionId, serviceCode, network } = readCommon(req);
     const msisdn = getText(fields, NAME, 'phoneNumber', { nonEmpty: true, max: FIELD_LIMITS.msisdn });
     const path = getText(fields, NAME, 'text', { max: FIELD_LIMITS.path });
-    return resumePath({ gateway: NAME, sessionId, msisdn, network, serviceCode, path, raw: {}, kind: 'start', input: '' }, previousPath);
+    return resumeHop(
+      { gateway: NAME, sessionId, msisdn, network, serviceCode, channelState: path, raw: {}, kind: 'start', input: '' },
+      undefined,
+    );
   },
 
-  resumePath,
+  resumeHop,
 
   formatReply(reply: OutboundReply): { contentType: string; body: string } {
     // Plain text: nothing to escape. AT ends the session gracefully on anything not starting CON/END.
@@ -149,7 +161,7 @@ function toCount(text: string): number | null {
 /**
  * Reads Africa's Talking's end-of-session notification: `date, sessionId, serviceCode, networkCode,
  * phoneNumber, status, cost, durationInMillis, hopsCount, input, lastAppResponse, errorMessage`.
- * (gateways.md omits `date`; the notification carries it.) Answer it with an empty 200.
+ * Answer it with an empty 200.
  *
  * Example: { sessionId: 'ATUid_1', status: 'Incomplete', durationInMillis: '4500', ... }
  *   -> { sessionId: 'ATUid_1', status: 'Incomplete', durationMs: 4500, ... }
@@ -184,7 +196,6 @@ export function sessionEndHop(notification: SessionEndNotification): InboundHop 
     serviceCode: notification.serviceCode,
     input: '',
     kind: 'end',
-    path: notification.input,
     raw: { status: notification.status },
   };
 }

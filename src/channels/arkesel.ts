@@ -1,6 +1,6 @@
 /**
- * Arkesel USSD. Arkesel's own page was not found among the sources searched; the shape below is
- * gateways.md's, and matches integrations built against Arkesel's sandbox (public code quoting the payload).
+ * Arkesel USSD (summary in docs/gateways.md). Arkesel's own page was not found among the sources searched; the
+ * shape below is the one integrations built against Arkesel's sandbox send (public code quoting the payload).
  *
  * Request: JSON `sessionID, userID, newSession, msisdn, userData, network`. `newSession: true` starts a
  * session and `userData` is then the dialled string (`*920*24#`); afterwards `userData` is the new input

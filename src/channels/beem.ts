@@ -1,6 +1,6 @@
 /**
- * Beem Africa USSD hub. Beem's own page was not found among the sources searched; this follows
- * gateways.md and the payload quoted by integrations built against the hub.
+ * Beem Africa USSD hub (summary in docs/gateways.md). Beem's own page was not found among the sources
+ * searched; this follows the payload quoted by integrations built against the hub.
  *
  * Request: JSON `{ command: "initiate" | "continue" | "terminate", msisdn, session_id, operator,
  * payload: { request_id, response } }`. `payload.response` is the new input (`0` on initiate, ignored).
@@ -11,12 +11,29 @@
  *   { "command": "continue", "msisdn": "255762089337", "session_id": "4574", "operator": "vodacom", "payload": { "request_id": 1, "response": "2" } }
  *     -> { kind: 'continue', input: '2', raw: { request_id: 1 } }
  */
-import { FIELD_LIMITS, cleanText, getEcho, getText, hasKeys, isPlainObject, jsonReply, lookup, malformed, peekFields, readFields } from './fields';
+import {
+  FIELD_LIMITS,
+  cleanText,
+  getEcho,
+  getText,
+  hasKeys,
+  isPlainObject,
+  jsonReply,
+  lookup,
+  malformed,
+  peekFields,
+  readFields,
+} from './fields';
 import type { ChannelAdapter, GatewayRequest, HopKind, InboundHop, JsonValue, OutboundReply } from './types';
 
 const NAME = 'beem' as const;
 
-const KINDS: Record<string, HopKind> = { initiate: 'start', continue: 'continue', terminate: 'end' };
+// A Map, not an object literal: `__proto__`, `constructor` or `toString` must not name a kind.
+const KINDS = new Map<string, HopKind>([
+  ['initiate', 'start'],
+  ['continue', 'continue'],
+  ['terminate', 'end'],
+]);
 
 function readPayload(fields: Record<string, unknown>): Record<string, unknown> {
   let payload = lookup(fields, 'payload');
@@ -29,7 +46,8 @@ function readPayload(fields: Record<string, unknown>): Record<string, unknown> {
     }
   }
   if (payload === undefined || payload === null) return {};
-  if (!isPlainObject(payload)) throw malformed(NAME, `field "payload" must be an object, got ${Array.isArray(payload) ? 'a list' : `a ${typeof payload}`}`);
+  if (!isPlainObject(payload))
+    throw malformed(NAME, `field "payload" must be an object, got ${Array.isArray(payload) ? 'a list' : `a ${typeof payload}`}`);
   return payload;
 }
 
@@ -46,7 +64,7 @@ export const beem: ChannelAdapter<typeof NAME> = {
     const fields = readFields(req, NAME);
     const sessionId = getText(fields, NAME, 'session_id', { nonEmpty: true, max: FIELD_LIMITS.id });
     const command = getText(fields, NAME, 'command', { nonEmpty: true, max: 32 });
-    const kind = KINDS[command.trim().toLowerCase()];
+    const kind = KINDS.get(command.trim().toLowerCase());
     if (!kind) throw malformed(NAME, `field "command" is "${command}"; expected initiate, continue or terminate`);
     const payload = readPayload(fields);
     if (kind !== 'end' && Object.keys(payload).length === 0) throw malformed(NAME, 'missing field "payload"');

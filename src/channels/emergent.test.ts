@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ChannelError, detectGateway, emergent, type GatewayRequest } from './index';
+import { ChannelError, detectGateway, emergent } from './index';
+import { jsonRequest } from './test-requests';
 
-const json = (body: unknown): GatewayRequest => ({ method: 'POST', query: {}, body, contentType: 'application/json' });
-
-// No public Emergent/InterPay documentation was found; the shape is gateways.md's ("JSON like Hubtel:
-// SessionId, Mobile, USERID (service code), Operator, Type, Message"; reply {Message, Type, MaskNextRoute: true}).
+// No public Emergent/InterPay documentation was found; the shape is the one docs/gateways.md records (JSON like
+// Hubtel's: SessionId, Mobile, USERID (service code), Operator, Type, Message; reply {Message, Type, MaskNextRoute: true}).
 const initiation = {
   SessionId: '5d7c1b9e',
   Mobile: '233244123456',
@@ -16,7 +15,7 @@ const initiation = {
 
 describe('emergent', () => {
   it('reads an initiation: Message is the dialled string, USERID the service code', () => {
-    expect(emergent.parseRequest(json(initiation))).toEqual({
+    expect(emergent.parseRequest(jsonRequest(initiation))).toEqual({
       gateway: 'emergent',
       sessionId: '5d7c1b9e',
       msisdn: '233244123456',
@@ -30,13 +29,16 @@ describe('emergent', () => {
   });
 
   it('reads a Response as the new input and Release/Timeout as the end', () => {
-    expect(emergent.parseRequest(json({ ...initiation, Type: 'Response', Message: '2' }))).toMatchObject({ kind: 'continue', input: '2' });
-    expect(emergent.parseRequest(json({ ...initiation, Type: 'Release', Message: '' })).kind).toBe('end');
-    expect(emergent.parseRequest(json({ SessionId: 'x', Type: 'Timeout', USERID: '' })).kind).toBe('end');
+    expect(emergent.parseRequest(jsonRequest({ ...initiation, Type: 'Response', Message: '2' }))).toMatchObject({
+      kind: 'continue',
+      input: '2',
+    });
+    expect(emergent.parseRequest(jsonRequest({ ...initiation, Type: 'Release', Message: '' })).kind).toBe('end');
+    expect(emergent.parseRequest(jsonRequest({ SessionId: 'x', Type: 'Timeout', USERID: '' })).kind).toBe('end');
   });
 
   it('formats replies with MaskNextRoute', () => {
-    const hop = emergent.parseRequest(json(initiation));
+    const hop = emergent.parseRequest(jsonRequest(initiation));
     expect(JSON.parse(emergent.formatReply({ text: 'Menu\n1. Pay', end: false }, hop).body)).toEqual({
       Message: 'Menu\n1. Pay',
       Type: 'Response',
@@ -46,15 +48,21 @@ describe('emergent', () => {
   });
 
   it('is detected by shape (Hubtel plus USERID) and can be forced', () => {
-    expect(detectGateway(json(initiation)).name).toBe('emergent');
-    expect(detectGateway(json({ SessionId: 'a', Type: 'Initiation', Mobile: '1' }), 'emergent').name).toBe('emergent');
+    expect(detectGateway(jsonRequest(initiation)).name).toBe('emergent');
+    expect(detectGateway(jsonRequest({ SessionId: 'a', Type: 'Initiation', Mobile: '1' }), 'emergent').name).toBe('emergent');
   });
 
   it('refuses malformed requests with a clear message', () => {
-    expect(() => emergent.parseRequest(json({ ...initiation, Type: 'Begin' }))).toThrow(
-      new ChannelError('malformed_request', 'Emergent request: field "Type" is "Begin"; expected Initiation, Response, Release or Timeout', 'emergent'),
+    expect(() => emergent.parseRequest(jsonRequest({ ...initiation, Type: 'Begin' }))).toThrow(
+      new ChannelError(
+        'malformed_request',
+        'Emergent request: field "Type" is "Begin"; expected Initiation, Response, Release or Timeout',
+        'emergent',
+      ),
     );
-    expect(() => emergent.parseRequest(json({ ...initiation, Mobile: undefined }))).toThrow(/missing field "Mobile"/);
-    expect(() => emergent.parseRequest(json({ ...initiation, SessionId: { id: 1 } }))).toThrow(/"SessionId" must be text, got an object/);
+    expect(() => emergent.parseRequest(jsonRequest({ ...initiation, Mobile: undefined }))).toThrow(/missing field "Mobile"/);
+    expect(() => emergent.parseRequest(jsonRequest({ ...initiation, SessionId: { id: 1 } }))).toThrow(
+      /"SessionId" must be text, got an object/,
+    );
   });
 });

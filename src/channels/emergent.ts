@@ -1,6 +1,6 @@
 /**
  * Emergent Technology / InterPay (also sold as "cross-switch") USSD. No public documentation was found;
- * this follows gateways.md and the Hubtel-derived shape its SDKs copy.
+ * this follows the Hubtel-derived shape its integrations send (docs/gateways.md).
  *
  * Request: JSON `SessionId, Mobile, USERID (the service code), Operator, Type, Message`, with `Type`
  * `Initiation` (`Message` is the dialled string), `Response` (`Message` is the new input), `Release` or
@@ -48,7 +48,7 @@ export const emergent: ChannelAdapter<typeof NAME> = {
   },
 
   formatReply(reply: OutboundReply): { contentType: string; body: string } {
-    // MaskNextRoute: true as gateways.md records it (the gateway masks the next input in its own logs).
+    // MaskNextRoute: true asks the gateway to mask the next input in its own logs.
     return jsonReply({ Message: cleanText(reply.text), Type: reply.end ? 'Release' : 'Response', MaskNextRoute: true });
   },
 };

@@ -51,9 +51,7 @@ const NEEDS_CLEANING = /[\uD800-\uDFFF\u0000]/;
 export function cleanText(text: string): string {
   // Almost every text is clean: test once before running the two replacements.
   if (!NEEDS_CLEANING.test(text)) return text;
-  return text
-    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
-    .replace(/\u0000/g, '');
+  return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD').replace(/\u0000/g, '');
 }
 
 const decoder = new TextDecoder('utf-8'); // not fatal: invalid sequences become U+FFFD
@@ -76,13 +74,13 @@ function fieldsFromText(text: string, contentType: string): ReadResult {
     return { fields: parsed };
   }
   if (trimmed.includes('=')) {
-    const fields: Fields = {};
+    // Collected in a Map: on a plain object a field named `__proto__` would read and set the prototype.
+    const byName = new Map<string, string | string[]>();
     for (const [key, value] of new URLSearchParams(trimmed)) {
-      const previous = fields[key];
-      if (previous === undefined) fields[key] = value;
-      else fields[key] = Array.isArray(previous) ? [...previous, value] : [previous, value];
+      const previous = byName.get(key);
+      byName.set(key, previous === undefined ? value : Array.isArray(previous) ? [...previous, value] : [previous, value]);
     }
-    return { fields };
+    return { fields: Object.fromEntries(byName) };
   }
   return { error: 'the body is neither JSON nor form fields' };
 }
@@ -208,9 +206,8 @@ function cleanJson(value: JsonValue, depth: number): JsonValue {
   if (typeof value === 'string') return cleanText(value);
   if (Array.isArray(value)) return value.map((item) => cleanJson(item, depth + 1));
   if (isPlainObject(value)) {
-    const out: { [key: string]: JsonValue } = {};
-    for (const [key, item] of Object.entries(value)) out[cleanText(key)] = cleanJson(item as JsonValue, depth + 1);
-    return out;
+    // fromEntries defines own keys, so an echoed `__proto__` stays data instead of becoming the prototype.
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [cleanText(key), cleanJson(item as JsonValue, depth + 1)]));
   }
   return value;
 }

@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ChannelError, detectGateway, hubtel, type GatewayRequest } from './index';
-
-const json = (body: unknown): GatewayRequest => ({ method: 'POST', query: {}, body, contentType: 'application/json' });
-
-function errorOf(fn: () => unknown): ChannelError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(ChannelError);
-    return err as ChannelError;
-  }
-  throw new Error('expected a ChannelError');
-}
+import { detectGateway, hubtel } from './index';
+import { catchChannelError, jsonRequest } from './test-requests';
 
 // https://hubtel.readme.io/reference/sample-general-services-interaction, STEP 1 (Hubtel app, so no dial string):
 const docInitiation = {
@@ -26,8 +15,8 @@ const docInitiation = {
 };
 
 // A USSD initiation with the fields of https://developers.hubtel.com/docs/api-reference-prog-services
-// ("Message ... will represent the USSD string entered by the subscriber during initiation") and gateways.md's
-// example dial string; Type capitalised as the .NET SDK (github.com/hubtel/programmable-services-sdk-dotnet) writes it.
+// ("Message ... will represent the USSD string entered by the subscriber during initiation") and the example
+// dial string of docs/gateways.md; Type capitalised as the .NET SDK (github.com/hubtel/programmable-services-sdk-dotnet) writes it.
 const ussdInitiation = {
   Type: 'Initiation',
   Mobile: '233200585542',
@@ -42,7 +31,7 @@ const ussdInitiation = {
 
 describe('hubtel: documented samples', () => {
   it('reads the documented initiation (Hubtel app: blank Message)', () => {
-    const hop = hubtel.parseRequest(json(docInitiation));
+    const hop = hubtel.parseRequest(jsonRequest(docInitiation));
     expect(hop).toEqual({
       gateway: 'hubtel',
       sessionId: '8d440a43a98b4614b9df22b79c8190b8',
@@ -56,25 +45,25 @@ describe('hubtel: documented samples', () => {
   });
 
   it('reads a USSD initiation: Message is the whole dialled string', () => {
-    const hop = hubtel.parseRequest(json(ussdInitiation));
+    const hop = hubtel.parseRequest(jsonRequest(ussdInitiation));
     expect(hop).toMatchObject({ kind: 'start', input: '', serviceCode: '714', dialString: '*714*5*3*100*1#', network: 'vodafone' });
     expect(hop.raw).toMatchObject({ Platform: 'USSD', Sequence: '1' });
   });
 
   it('reads a Response as the new input only', () => {
-    const hop = hubtel.parseRequest(json({ ...ussdInitiation, Type: 'Response', Message: '2', Sequence: 2, ClientState: 'menu-1' }));
+    const hop = hubtel.parseRequest(jsonRequest({ ...ussdInitiation, Type: 'Response', Message: '2', Sequence: 2, ClientState: 'menu-1' }));
     expect(hop).toMatchObject({ kind: 'continue', input: '2', serviceCode: '714', raw: { ClientState: 'menu-1' } });
     expect(hop.dialString).toBeUndefined();
   });
 
   it('reads Release and Timeout as the end, even without the subscriber', () => {
-    expect(hubtel.parseRequest(json({ ...ussdInitiation, Type: 'Release', Message: '' })).kind).toBe('end');
-    const timeout = hubtel.parseRequest(json({ SessionId: 's1', Type: 'timeout' }));
+    expect(hubtel.parseRequest(jsonRequest({ ...ussdInitiation, Type: 'Release', Message: '' })).kind).toBe('end');
+    const timeout = hubtel.parseRequest(jsonRequest({ SessionId: 's1', Type: 'timeout' }));
     expect(timeout).toMatchObject({ kind: 'end', msisdn: '', input: '' });
   });
 
   it('formats Response and Release replies with the documented fields', () => {
-    const hop = hubtel.parseRequest(json({ ...ussdInitiation, ClientState: 'abc' }));
+    const hop = hubtel.parseRequest(jsonRequest({ ...ussdInitiation, ClientState: 'abc' }));
     expect(JSON.parse(hubtel.formatReply({ text: 'Welcome\n1. Buy data\n2. "Quit"', end: false }, hop).body)).toEqual({
       SessionId: '3c796dac28174f739de4262d08409c51',
       Type: 'Response',
@@ -92,29 +81,37 @@ describe('hubtel: documented samples', () => {
 
 describe('hubtel: detection and malformed requests', () => {
   it('is detected by shape, not confused with Emergent, and can be forced', () => {
-    expect(detectGateway(json(ussdInitiation)).name).toBe('hubtel');
-    expect(detectGateway(json({ ...ussdInitiation, USERID: '*714#' })).name).toBe('emergent');
-    expect(detectGateway(json({ ...ussdInitiation, USERID: '*714#' }), 'hubtel').name).toBe('hubtel');
+    expect(detectGateway(jsonRequest(ussdInitiation)).name).toBe('hubtel');
+    expect(detectGateway(jsonRequest({ ...ussdInitiation, USERID: '*714#' })).name).toBe('emergent');
+    expect(detectGateway(jsonRequest({ ...ussdInitiation, USERID: '*714#' }), 'hubtel').name).toBe('hubtel');
   });
 
   it('accepts the documented lower-case serviceCode spelling', () => {
     const { ServiceCode: _omit, ...rest } = ussdInitiation;
-    expect(hubtel.parseRequest(json({ ...rest, serviceCode: '711*2' })).serviceCode).toBe('711*2');
+    expect(hubtel.parseRequest(jsonRequest({ ...rest, serviceCode: '711*2' })).serviceCode).toBe('711*2');
   });
 
   it('refuses unknown types, missing ids and wrong types with a clear message', () => {
-    expect(errorOf(() => hubtel.parseRequest(json({ ...ussdInitiation, Type: 'AddToCart' }))).message).toBe(
+    expect(catchChannelError(() => hubtel.parseRequest(jsonRequest({ ...ussdInitiation, Type: 'AddToCart' }))).message).toBe(
       'Hubtel request: field "Type" is "AddToCart"; expected Initiation, Response, Release or Timeout',
     );
-    expect(errorOf(() => hubtel.parseRequest(json({ ...ussdInitiation, SessionId: undefined }))).message).toMatch(/missing field "SessionId"/);
-    expect(errorOf(() => hubtel.parseRequest(json({ ...ussdInitiation, Mobile: ['233'] }))).message).toMatch(/"Mobile" must be text, got a list/);
-    expect(errorOf(() => hubtel.parseRequest(json({ ...ussdInitiation, Type: true }))).message).toMatch(/"Type" must be text, got a boolean/);
-    expect(errorOf(() => hubtel.parseRequest(json({ ...ussdInitiation, SessionId: 'x'.repeat(5000) }))).message).toMatch(/"SessionId" is too long/);
-    expect(errorOf(() => hubtel.parseRequest(json('{"SessionId": "s1", "Type": '))).message).toMatch(/not valid JSON/);
+    expect(catchChannelError(() => hubtel.parseRequest(jsonRequest({ ...ussdInitiation, SessionId: undefined }))).message).toMatch(
+      /missing field "SessionId"/,
+    );
+    expect(catchChannelError(() => hubtel.parseRequest(jsonRequest({ ...ussdInitiation, Mobile: ['233'] }))).message).toMatch(
+      /"Mobile" must be text, got a list/,
+    );
+    expect(catchChannelError(() => hubtel.parseRequest(jsonRequest({ ...ussdInitiation, Type: true }))).message).toMatch(
+      /"Type" must be text, got a boolean/,
+    );
+    expect(catchChannelError(() => hubtel.parseRequest(jsonRequest({ ...ussdInitiation, SessionId: 'x'.repeat(5000) }))).message).toMatch(
+      /"SessionId" is too long/,
+    );
+    expect(catchChannelError(() => hubtel.parseRequest(jsonRequest('{"SessionId": "s1", "Type": '))).message).toMatch(/not valid JSON/);
   });
 
   it('keeps emoji and replaces lone surrogates in replies', () => {
-    const hop = hubtel.parseRequest(json({ ...ussdInitiation, Type: 'Response', Message: '👍' }));
+    const hop = hubtel.parseRequest(jsonRequest({ ...ussdInitiation, Type: 'Response', Message: '👍' }));
     expect(hop.input).toBe('👍');
     expect(JSON.parse(hubtel.formatReply({ text: 'ok \uDC00 👍', end: false }, hop).body).Message).toBe('ok \uFFFD 👍');
   });

@@ -1,5 +1,5 @@
 /**
- * Hubtel Programmable Services (https://developers.hubtel.com/docs/api-reference-prog-services; the
+ * Hubtel Programmable Services (summary in docs/gateways.md; sources: https://developers.hubtel.com/docs/api-reference-prog-services; the
  * official .NET SDK github.com/hubtel/programmable-services-sdk-dotnet).
  *
  * Request: JSON `SessionId, Type, Message, ServiceCode, Operator, ClientState, Mobile, Sequence, Platform`.
@@ -20,20 +20,21 @@ const NAME = 'hubtel' as const;
 
 /**
  * Hubtel's request types (SDK `ProgrammableServiceActionType`). `Favorite` is documented by the SDK as an
- * initiation that skips steps; `Query` and `AddToCart` are not USSD hops.
+ * initiation that skips steps; `Query` and `AddToCart` are not USSD hops. A Map, not an object literal:
+ * `__proto__`, `constructor` or `toString` must not name a kind.
  */
-const KINDS: Record<string, HopKind> = {
-  initiation: 'start',
-  favorite: 'start',
-  response: 'continue',
-  release: 'end',
-  timeout: 'end',
-};
+const KINDS = new Map<string, HopKind>([
+  ['initiation', 'start'],
+  ['favorite', 'start'],
+  ['response', 'continue'],
+  ['release', 'end'],
+  ['timeout', 'end'],
+]);
 
 /** Shared with Emergent, whose requests copy Hubtel's. */
 export function readHubtelStyleType(fields: Fields, gateway: GatewayName): { kind: HopKind; type: string } {
   const type = getText(fields, gateway, 'Type', { nonEmpty: true, max: 32 });
-  const kind = KINDS[type.trim().toLowerCase()];
+  const kind = KINDS.get(type.trim().toLowerCase());
   if (!kind) throw malformed(gateway, `field "Type" is "${type}"; expected Initiation, Response, Release or Timeout`);
   return { kind, type };
 }

@@ -1,13 +1,14 @@
 /**
- * The gateway adapters and how a request finds its adapter.
+ * The gateway adapters and how a request finds its adapter. Each gateway's wire format: docs/gateways.md.
  *
  * A hop through the runtime:
  *   const adapter = detectGateway(req, query.gateway);        // by shape, or forced with ?gateway=<name>
  *   let hop = adapter.parseRequest(req);                        // sessionId, kind, input...
- *   const state = await sessions.get(hop.sessionId);
- *   if (hop.path !== undefined) hop = adapter.parseRequest(req, state?.path); // Africa's Talking: cumulative text
+ *   const stored = await sessions.get(hop.sessionId);
+ *   if (hop.hopId !== undefined && hop.hopId === stored?.lastHopId) -> answer the stored reply again (a retry)
+ *   if (adapter.resumeHop) hop = adapter.resumeHop(hop, stored?.channelState); // read against the session
  *   if (hop.kind === 'end') -> close the session, answer an empty 200
- *   else -> run the engine, then send adapter.formatReply(reply, hop) with status 200 (store hop.path when set)
+ *   else -> run the engine, then send adapter.formatReply(reply, hop) with status 200 (store hop.channelState)
  *
  * Africa's Talking's end-of-session notification is not a hop: check `isSessionEndNotification(req)` first
  * and read it with `parseSessionEndNotification`.

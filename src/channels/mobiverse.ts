@@ -1,12 +1,10 @@
 /**
- * Mobiverse Uzo USSD (github.com/mobiverse-solutions/uzo-documentation, index.markdown). The codes are
+ * Mobiverse Uzo USSD (summary in docs/gateways.md; source: github.com/mobiverse-solutions/uzo-documentation, index.markdown). The codes are
  * SMPP's `ussd_service_op` values.
  *
  * Request: JSON `ussdString, msisdn, ussdServiceOp, sessionID, network (the MNC), code (the dialled code),
  * country`. `ussdServiceOp` 1 begins a session (`ussdString` is then the dialled string), 18 continues
  * (`ussdString` is the new input), 29 or more terminates. The documented sample sends it as text ("1").
- * Note: gateways.md gives only `>= 29` for the end; the doc also names 18 for "continuing request", which
- * gateways.md leaves implicit.
  * Reply: JSON `{ message, ussdServiceOp: 2 (continue) | 17 (end) }`. (The doc's sample reply shows
  * `ussdServiceOp: 1`, contradicting its own table; the table's 2/17 are the SMPP values and are used.)
  *

@@ -1,16 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { detectGateway, southpawslab, type GatewayRequest } from './index';
+import { detectGateway, southpawslab } from './index';
+import { jsonRequest } from './test-requests';
 
-const json = (body: unknown): GatewayRequest => ({ method: 'POST', query: {}, body, contentType: 'application/json' });
-
-// Southpawslab publishes no documentation we could find; the shape is gateways.md's: request sessionId, msisdn,
+// Southpawslab publishes no documentation we could find; the shape is docs/gateways.md's: request sessionId, msisdn,
 // menuId, ussdString, inputOption, network, ussdParameters; new session when inputOption == ussdString; reply
 // {message, state: "CONTINUE" | "END", menuId, ussdString, option, ussdParameter}.
-const start = { sessionId: 's9', msisdn: '233200000000', menuId: 'main', ussdString: '*365*1#', inputOption: '*365*1#', network: 'MTN', ussdParameters: { lang: 'en' } };
+const start = {
+  sessionId: 's9',
+  msisdn: '233200000000',
+  menuId: 'main',
+  ussdString: '*365*1#',
+  inputOption: '*365*1#',
+  network: 'MTN',
+  ussdParameters: { lang: 'en' },
+};
 
 describe('southpawslab', () => {
   it('reads a new session: inputOption equals ussdString', () => {
-    expect(southpawslab.parseRequest(json(start))).toEqual({
+    expect(southpawslab.parseRequest(jsonRequest(start))).toEqual({
       gateway: 'southpawslab',
       sessionId: 's9',
       msisdn: '233200000000',
@@ -24,11 +31,15 @@ describe('southpawslab', () => {
   });
 
   it('reads a continuing hop: inputOption is the new input', () => {
-    expect(southpawslab.parseRequest(json({ ...start, inputOption: '2' }))).toMatchObject({ kind: 'continue', input: '2', serviceCode: '' });
+    expect(southpawslab.parseRequest(jsonRequest({ ...start, inputOption: '2' }))).toMatchObject({
+      kind: 'continue',
+      input: '2',
+      serviceCode: '',
+    });
   });
 
   it('formats the reply echoing menuId, ussdString, option and ussdParameter', () => {
-    const hop = southpawslab.parseRequest(json({ ...start, inputOption: '2' }));
+    const hop = southpawslab.parseRequest(jsonRequest({ ...start, inputOption: '2' }));
     expect(JSON.parse(southpawslab.formatReply({ text: 'Pick one', end: false }, hop).body)).toEqual({
       message: 'Pick one',
       state: 'CONTINUE',
@@ -41,16 +52,22 @@ describe('southpawslab', () => {
   });
 
   it('is detected by shape and can be forced', () => {
-    expect(detectGateway(json(start)).name).toBe('southpawslab');
+    expect(detectGateway(jsonRequest(start)).name).toBe('southpawslab');
     expect(detectGateway({ method: 'GET', query: { ...start, ussdParameters: 'x' }, body: '', contentType: '' }).name).toBe('southpawslab');
-    expect(detectGateway(json(start), 'southpawslab').name).toBe('southpawslab');
+    expect(detectGateway(jsonRequest(start), 'southpawslab').name).toBe('southpawslab');
   });
 
   it('refuses malformed requests with a clear message', () => {
-    expect(() => southpawslab.parseRequest(json({ ...start, inputOption: undefined }))).toThrow('Southpawslab request: missing field "inputOption"');
-    expect(() => southpawslab.parseRequest(json({ ...start, ussdParameters: { big: 'x'.repeat(20_000) } }))).toThrow(/"ussdParameters" is too large/);
+    expect(() => southpawslab.parseRequest(jsonRequest({ ...start, inputOption: undefined }))).toThrow(
+      'Southpawslab request: missing field "inputOption"',
+    );
+    expect(() => southpawslab.parseRequest(jsonRequest({ ...start, ussdParameters: { big: 'x'.repeat(20_000) } }))).toThrow(
+      /"ussdParameters" is too large/,
+    );
     let deep: unknown = 'leaf';
     for (let i = 0; i < 100; i++) deep = [deep];
-    expect(() => southpawslab.parseRequest(json({ ...start, ussdParameters: deep }))).toThrow(/"ussdParameters" is nested too deeply/);
+    expect(() => southpawslab.parseRequest(jsonRequest({ ...start, ussdParameters: deep }))).toThrow(
+      /"ussdParameters" is nested too deeply/,
+    );
   });
 });

@@ -1,6 +1,6 @@
 /**
- * Southpawslab USSD. Its documentation is not public (none was found among the sources searched); this
- * follows gateways.md.
+ * Southpawslab USSD (summary in docs/gateways.md). Its documentation is not public (none was found among the
+ * sources searched); this follows the shape integrations built against it use.
  *
  * Request: `sessionId, msisdn, menuId, ussdString, inputOption, network, ussdParameters`. A session is new
  * when `inputOption` equals `ussdString` (both are then the dialled string); afterwards `inputOption` is the

@@ -44,7 +44,10 @@ export interface InboundHop {
    * the runtime keeps the one from the start.
    */
   serviceCode: string;
-  /** Only what the user typed on this hop; '' on `start` and `end`. */
+  /**
+   * Only what the user typed on this hop; '' on `start` and `end`, and on a `continue` whose input cannot be
+   * known without the session (see `resumeHop`: with no session stored, the runtime resumes it as lost).
+   */
   input: string;
   kind: HopKind;
   /**
@@ -53,10 +56,18 @@ export interface InboundHop {
    */
   dialString?: string;
   /**
-   * Cumulative gateways only (Africa's Talking): every input so far, joined by `*`. The runtime stores it
-   * with the session and passes it back as `previousPath` on the next hop.
+   * Set by an adapter with `resumeHop`: what it needs from this hop to read the session's next one (Africa's
+   * Talking: the cumulative text). The runtime stores it with the session, as it is, and hands it back.
    */
-  path?: string;
+  channelState?: string;
+  /**
+   * Names this hop within its session, for gateways that resend a hop unchanged when our answer is late: the
+   * same request again carries the same hopId, the next hop a different one. The runtime answers a repeated
+   * hopId with the reply it already gave instead of running the hop twice. Set only where the gateway's
+   * documentation makes it unique per hop (Africa's Talking: the cumulative text, which grows on every hop);
+   * a wrong one would swallow a real input, so gateways without such a field leave it undefined.
+   */
+  hopId?: string;
   /** Per-gateway values the reply must echo (Nalo USERID, Beem request_id, Southpawslab menuId...). */
   raw: Record<string, JsonValue>;
 }
@@ -66,6 +77,8 @@ export interface OutboundReply {
   text: string;
   /** True to end the session (`END`, `Release`, `MSGTYPE: false`...). */
   end: boolean;
+  /** The menu's input holder, a hint for the reply box; only a channel with a reply box of its own shows it. */
+  inputHolder?: string;
 }
 
 /** An HTTP request as the server hands it over; `body` already parsed (object for JSON or form, else string). */
@@ -88,18 +101,22 @@ export interface ChannelAdapter<Name extends GatewayName = GatewayName> {
   readonly signature: string;
   /** True when the request has this gateway's shape. Never throws. */
   matches(req: GatewayRequest): boolean;
+  /** Reads one hop; throws a ChannelError naming the field on malformed input. */
+  parseRequest(req: GatewayRequest): InboundHop;
   /**
-   * Reads one hop; throws a ChannelError naming the field on malformed input. `previousPath` is only used
-   * by cumulative gateways (Africa's Talking): the `path` stored with the session, or undefined when no
-   * session exists yet for this session id.
+   * For a gateway whose request cannot be read without its session (Africa's Talking sends every input so
+   * far, not the new one): the hop `parseRequest` read, read again against the `channelState` its session's
+   * previous hop left (undefined when no session is stored). Its kind and input are then final. The runtime
+   * looks the session up for every hop of such a gateway.
    */
-  parseRequest(req: GatewayRequest, previousPath?: string): InboundHop;
-  /**
-   * Cumulative gateways: a hop read without the session (`parseRequest(req)`), read again against the
-   * session's stored `path` without parsing the request twice. Same result as `parseRequest(req, previousPath)`.
-   */
-  resumePath?(hop: InboundHop, previousPath: string | undefined): InboundHop;
+  resumeHop?(hop: InboundHop, channelState: string | undefined): InboundHop;
   formatReply(reply: OutboundReply, hop: InboundHop): FormattedReply;
+  /**
+   * Set when the channel stands in for the mobile network as well as a gateway (the emulator). A network only
+   * hands an app the sessions dialled on its code, so a new session whose dialled string is not the app's
+   * code (or an extension of it) is answered with `unknownCodeText` as an ended screen and never reaches the app.
+   */
+  readonly network?: { unknownCodeText: string };
 }
 
 export type ChannelErrorCode = 'unknown_gateway' | 'unrecognised_request' | 'malformed_request' | 'path_mismatch';

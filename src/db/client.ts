@@ -12,6 +12,10 @@ import pg from 'pg';
 import { PgliteThreadClient } from './pglite-thread-client';
 import * as schema from './schema';
 
+/**
+ * The database, or a transaction on it: drizzle's PgTransaction extends PgDatabase, so a helper that takes a
+ * `Db` runs inside `db.transaction(async (tx) => helper(tx))` as it is, with no cast.
+ */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 export interface Database {
@@ -39,7 +43,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
     // An idle client's error (server restart) must not crash the process; the next query reconnects.
     pool.on('error', () => {});
-    const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+    const db: Db = drizzlePg({ client: pool, schema });
     return {
       db,
       kind: 'postgres',
@@ -53,10 +57,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   // pg_trgm backs the session word search (migration 0004), as on PostgreSQL (the thread loads it too).
   const client = options.thread
-    ? ((await PgliteThreadClient.start({ dataDir: options.dataDir, loadDataDir: options.loadDataDir, lowPriority: options.lowPriority })) as unknown as PGlite)
+    ? ((await PgliteThreadClient.start({
+        dataDir: options.dataDir,
+        loadDataDir: options.loadDataDir,
+        lowPriority: options.lowPriority,
+      })) as unknown as PGlite)
     : new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir, extensions: { pg_trgm } });
   await client.waitReady;
-  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  const db: Db = drizzlePglite({ client, schema });
   return {
     db,
     kind: 'pglite',

@@ -103,7 +103,8 @@ export class PgliteThreadClient implements Queryable {
 
   #queryable(txId?: number): Queryable {
     return {
-      query: (sql, params = [], options = {}) => this.#call({ op: 'query', sql, params, rowMode: options.rowMode ?? 'object', rawTimes: !!options.parsers, txId }),
+      query: (sql, params = [], options = {}) =>
+        this.#call({ op: 'query', sql, params, rowMode: options.rowMode ?? 'object', rawTimes: !!options.parsers, txId }),
       exec: (sql) => this.#call({ op: 'exec', sql, txId }),
     };
   }
@@ -125,8 +126,14 @@ export class PgliteThreadClient implements Queryable {
       if (closed) throw new Error('Transaction is closed');
     };
     const tx: ThreadTransaction = {
-      query: async (...args) => (guard(), inner.query(...args)),
-      exec: async (sql) => (guard(), inner.exec(sql)),
+      query: async (...args) => {
+        guard();
+        return inner.query(...args);
+      },
+      exec: async (sql) => {
+        guard();
+        return inner.exec(sql);
+      },
       rollback: async () => {
         guard();
         closed = true;

@@ -13,8 +13,8 @@
  *
  * workerData: { dataDir?, loadDataDir?: ArrayBuffer, lowPriority: boolean }. With lowPriority the thread
  * runs at nice 10 (Linux: a thread id is a valid target of setpriority), so under a CPU shortage the main
- * thread answering USSD hops is served first and the event writes catch up afterwards (DESIGN.md section 5:
- * the hop is never slowed by logging).
+ * thread answering USSD hops is served first and the event writes catch up afterwards (docs/runtime.md,
+ * Events: the hop is never slowed by logging).
  */
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';

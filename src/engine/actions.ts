@@ -4,16 +4,14 @@
  * steering from it.
  */
 import type { Action, ActionOf } from '../shared/app';
+import { toErrorMessage } from '../shared/errors';
 import { findMenu, getActionTemplate, type CompiledMenu, type CompiledValidation } from './compile';
 import { emitEvent, failHop, getScope, type HopContext } from './context';
+import { MISSING_MENU_TEXT } from './limits';
 import { renderTemplate } from './render';
 import type { ActionOutcome, ActionRequest, EventLevel } from './types';
 
-export type ActionFlow =
-  | { kind: 'next' }
-  | { kind: 'halted' }
-  | { kind: 'goto'; menu: CompiledMenu }
-  | { kind: 'end'; text: string };
+export type ActionFlow = { kind: 'next' } | { kind: 'halted' } | { kind: 'goto'; menu: CompiledMenu } | { kind: 'end'; text: string };
 
 const NEXT: ActionFlow = { kind: 'next' };
 const HALTED: ActionFlow = { kind: 'halted' };
@@ -24,10 +22,6 @@ const LEVELS = new Set<EventLevel>(['system', 'info', 'debug', 'error']);
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function toMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 /** A runner is ours, but a bug in it must still not crash the hop. */
@@ -48,7 +42,11 @@ async function callRunner(
 ): Promise<{ outcome: ActionOutcome; elapsedMs: number } | null> {
   const started = ctx.deps.now();
   const deadline = Math.min(started + ctx.limits.actionBudgetMs, ctx.deadline);
-  emitEvent(ctx, 'action_started', 'debug', `Started ${action.actionName}`, { menu, action, data: { purpose, actionType: action.actionType } });
+  emitEvent(ctx, 'action_started', 'debug', `Started ${action.actionName}`, {
+    menu,
+    action,
+    data: { purpose, actionType: action.actionType },
+  });
   const scope = getScope(ctx);
   const request: ActionRequest = {
     purpose,
@@ -57,13 +55,14 @@ async function callRunner(
     menu: { uniqueId: menu.uniqueId, identifier: menu.identifier },
     scope,
     deadline,
-    renderTemplate: (source) => renderTemplate(getActionTemplate(ctx.compiled, source), scope),
+    // Action fields share the hop's render time with its screens.
+    renderTemplate: (source) => renderTemplate(getActionTemplate(ctx.compiled, source), scope, ctx.renderTime),
   };
   let outcome: ActionOutcome;
   try {
     outcome = normalizeOutcome(await ctx.deps.runAction(request));
   } catch (err) {
-    outcome = { ok: false, error: toMessage(err) };
+    outcome = { ok: false, error: toErrorMessage(err) };
   }
   const finished = ctx.deps.now();
   const elapsedMs = finished - started;
@@ -130,7 +129,12 @@ function readSteering(ctx: HopContext, menu: CompiledMenu, action: Action, resul
   if (typeof result.goto === 'string' && result.goto !== '') {
     const target = findMenu(ctx.compiled, result.goto);
     if (!target) {
-      failHop(ctx, `${action.actionName} steered to a menu that does not exist: ${result.goto.slice(0, 100)}`, { menu, action });
+      failHop(
+        ctx,
+        `${action.actionName} steered to a menu that does not exist: ${result.goto.slice(0, 100)}`,
+        { menu, action, data: { goto: result.goto.slice(0, 100) } },
+        MISSING_MENU_TEXT,
+      );
       return HALTED;
     }
     emitEvent(ctx, 'session_steered', 'info', `${action.actionName} steered to ${target.identifier}`, {
@@ -161,10 +165,18 @@ export async function runScriptValidation(ctx: HopContext, menu: CompiledMenu, c
   if (!call) return null;
   const { outcome, elapsedMs } = call;
   if (!outcome.ok) {
-    emitEvent(ctx, 'action_failed', 'error', `Validation script failed: ${outcome.error}`, { menu, action, data: { error: outcome.error, elapsedMs } });
+    emitEvent(ctx, 'action_failed', 'error', `Validation script failed: ${outcome.error}`, {
+      menu,
+      action,
+      data: { error: outcome.error, elapsedMs },
+    });
     return { passed: false, message: null };
   }
-  emitEvent(ctx, 'action_finished', 'debug', 'Validation script finished', { menu, action, data: { result: outcome.result ?? null, elapsedMs } });
+  emitEvent(ctx, 'action_finished', 'debug', 'Validation script finished', {
+    menu,
+    action,
+    data: { result: outcome.result ?? null, elapsedMs },
+  });
   const result = outcome.result;
   if (isPlainObject(result) && 'valid' in result) {
     return result.valid ? { passed: true } : { passed: false, message: typeof result.message === 'string' ? result.message : null };

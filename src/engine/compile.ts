@@ -5,6 +5,7 @@
 import {
   ALWAYS_OPERATOR,
   compileComparison,
+  createMenuRegExpBudget,
   type Action,
   type AppVersion,
   type InputValidation,
@@ -17,8 +18,10 @@ import { compileTemplate, type CompiledTemplate } from './render';
 export interface CompiledRule {
   index: number;
   rule: SwitchOperation;
-  /** null when the compare value is unusable: the rule never matches (lint reports it). */
+  /** null when the compare value is unusable: the rule never matches (lint reports it, a hop logs it). */
   test: ((input: string) => boolean) | null;
+  /** Why `test` is null. */
+  error: string | null;
   /** The closing text of a Terminate rule. */
   closing: CompiledTemplate | null;
 }
@@ -77,17 +80,21 @@ export function compileApp(app: AppVersion): CompiledApp {
     dial: compileDialPattern(app.shortCode),
     actionTemplates: new Map(),
   };
-  for (const m of order) for (const action of m.menu.actions) for (const source of findActionTemplates(action)) getActionTemplate(compiled, source);
+  for (const m of order)
+    for (const action of m.menu.actions) for (const source of findActionTemplates(action)) getActionTemplate(compiled, source);
   return compiled;
 }
 
 function compileMenu(menu: Menu): CompiledMenu {
+  // In validateMenu's order, so a menu saved under older rules has the same patterns refused here.
+  const regexps = createMenuRegExpBudget();
   const rules = menu.switchOperations.map((rule, index): CompiledRule => {
-    const comparison = rule.operator === ALWAYS_OPERATOR ? null : compileComparison(rule.operator, rule.compareVal);
+    const comparison = rule.operator === ALWAYS_OPERATOR ? null : compileComparison(rule.operator, rule.compareVal, regexps);
     return {
       index,
       rule,
       test: comparison === null ? () => true : comparison.ok ? comparison.test : null,
+      error: comparison === null || comparison.ok ? null : comparison.error,
       closing: rule.action === 'Terminate' && rule.actionParam.trim() !== '' ? compileTemplate(rule.actionParam) : null,
     };
   });
@@ -102,7 +109,7 @@ function compileMenu(menu: Menu): CompiledMenu {
     rules: rules.filter((r) => r.rule.operator !== ALWAYS_OPERATOR),
     validations: menu.inputValidations.map((validation, index): CompiledValidation => {
       if (validation.validationMethod === 'javascript') return { index, validation, test: null, error: null };
-      const comparison = compileComparison(validation.validationMethod, validation.compareValue);
+      const comparison = compileComparison(validation.validationMethod, validation.compareValue, regexps);
       return comparison.ok
         ? { index, validation, test: comparison.test, error: null }
         : { index, validation, test: null, error: comparison.error };

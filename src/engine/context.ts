@@ -7,7 +7,19 @@ import type { CompiledApp, CompiledMenu } from './compile';
 import { INVALID_CHOICE_TEXT, UNAVAILABLE_TEXT } from './limits';
 import { paginateScreen, truncateScreen } from './pagination';
 import { buildScope } from './render';
-import type { EngineDeps, EngineEvent, EngineLimits, EventLevel, Reply, SessionState, TemplateScope } from './types';
+import type {
+  EndReason,
+  EngineDeps,
+  EngineEvent,
+  EngineEventData,
+  EngineEventType,
+  EngineLimits,
+  EventLevel,
+  RenderTimeAccount,
+  Reply,
+  SessionState,
+  TemplateScope,
+} from './types';
 
 export interface HopContext {
   compiled: CompiledApp;
@@ -21,16 +33,54 @@ export interface HopContext {
   input: string;
   menuEntries: number;
   reply: Reply | null;
+  /** The hop's Liquid time, for every render of the hop (screens, closing texts, action fields). */
+  renderTime: HopRenderTime;
 }
 
-export interface EventAbout {
+/**
+ * A hop's render time: `limits.renderBudgetMs` for the whole hop, within the tenant's share when the caller
+ * keeps one (deps.renderTime). A class, not closures: one is made on every hop.
+ */
+export class HopRenderTime implements RenderTimeAccount {
+  spentMs = 0;
+  constructor(
+    private readonly deps: EngineDeps,
+    private readonly budgetMs: number,
+  ) {}
+  now(): number {
+    return this.deps.renderTime ? this.deps.renderTime.now() : this.deps.now();
+  }
+  getAvailableMs(): number {
+    const own = this.budgetMs - this.spentMs;
+    return this.deps.renderTime ? Math.min(own, this.deps.renderTime.getAvailableMs()) : own;
+  }
+  spend(ms: number): void {
+    this.spentMs += ms;
+    this.deps.renderTime?.spend(ms);
+  }
+  /** Why a render was refused or stopped: the tenant's share used up, else the hop's own budget. */
+  describeOverrun(): string {
+    if (this.deps.renderTime && !(this.deps.renderTime.getAvailableMs() > 0))
+      return "this account's share of render time is used up for now";
+    return `${Math.round(this.spentMs)} ms used, the hop's budget is ${this.budgetMs} ms`;
+  }
+}
+
+/** What an event concerns, and its data: required for a type that has data, optional where it may have none. */
+export type EventAbout<T extends EngineEventType> = {
   menu?: CompiledMenu | null;
   action?: Action | null;
-  data?: Record<string, unknown>;
-}
+} & (undefined extends EngineEventData[T] ? { data?: EngineEventData[T] } : { data: EngineEventData[T] });
 
-export function emitEvent(ctx: HopContext, type: string, level: EventLevel, message: string, about: EventAbout = {}): void {
-  const event: EngineEvent = {
+export function emitEvent<T extends EngineEventType>(
+  ctx: HopContext,
+  type: T,
+  level: EventLevel,
+  message: string,
+  about: EventAbout<T>,
+): void {
+  // One literal for every type (the union's variants differ only in `type` and `data`).
+  const event = {
     id: ctx.deps.newId(),
     type,
     level,
@@ -42,8 +92,8 @@ export function emitEvent(ctx: HopContext, type: string, level: EventLevel, mess
     plugin: about.action?.inheritsPlugin ?? null,
     action: about.action?.actionName ?? null,
     message,
-  };
-  if (about.data) event.data = about.data;
+    data: about.data,
+  } as EngineEvent;
   ctx.events.push(event);
 }
 
@@ -52,11 +102,11 @@ export function getScope(ctx: HopContext): TemplateScope {
 }
 
 export function isHalted(ctx: HopContext): boolean {
-  return ctx.reply !== null && ctx.reply.end;
+  return ctx.reply?.end === true;
 }
 
 /** Ends the session with `text`; an END screen cannot page, so an overlong one is cut. */
-export function endSession(ctx: HopContext, text: string, reason: string, menu: CompiledMenu | null = null): void {
+export function endSession(ctx: HopContext, text: string, reason: EndReason, menu: CompiledMenu | null = null): void {
   const limit = ctx.compiled.app.screenLimit;
   let shown = text;
   if (text.length > limit) {
@@ -73,11 +123,16 @@ export function endSession(ctx: HopContext, text: string, reason: string, menu: 
 
 /**
  * An authoring fault or a blown budget: logged as an error, and the user gets a defined END screen
- * rather than a hung or broken session.
+ * (`closing`, UNAVAILABLE_TEXT unless the fault has words of its own) rather than a hung or broken session.
  */
-export function failHop(ctx: HopContext, message: string, about: EventAbout = {}): void {
+export function failHop(
+  ctx: HopContext,
+  message: string,
+  about: EventAbout<'error_logged'> = {},
+  closing: string = UNAVAILABLE_TEXT,
+): void {
   emitEvent(ctx, 'error_logged', 'error', message, about);
-  endSession(ctx, UNAVAILABLE_TEXT, 'fault', about.menu ?? null);
+  endSession(ctx, closing, 'fault', about.menu ?? null);
 }
 
 export function isOverBudget(ctx: HopContext): boolean {
@@ -101,6 +156,7 @@ export function showScreen(ctx: HopContext, menu: CompiledMenu): void {
   const page = Math.min(ctx.state.page, pages.length - 1);
   ctx.state.page = page;
   ctx.reply = { text: pages[page], end: false };
+  if (menu.menu.inputHolder) ctx.reply.inputHolder = menu.menu.inputHolder;
   emitEvent(ctx, 'menu_shown', 'info', `Showed ${menu.identifier || menu.uniqueId}`, {
     menu,
     data: { text: pages[page], page, pages: pages.length, notice: ctx.state.notice || undefined },

@@ -1,5 +1,5 @@
 /**
- * The steps of a hop (DESIGN section 5): entering a menu, and handling one input on the current menu.
+ * The steps of a hop (docs/runtime.md, A hop): entering a menu, and handling one input on the current menu.
  */
 import { runActions } from './actions';
 import type { CompiledMenu } from './compile';
@@ -17,18 +17,27 @@ import {
   type HopContext,
 } from './context';
 import { cleanInput, findOptionLabel } from './input';
-import { DEFAULT_END_TEXT, INVALID_CHOICE_TEXT } from './limits';
+import { DEFAULT_END_TEXT, INVALID_CHOICE_TEXT, MISSING_MENU_TEXT } from './limits';
 import { pickRule } from './navigation';
 import { NEXT_PAGE_INPUT } from './pagination';
-import { joinScreenParts, renderTemplate, type CompiledTemplate } from './render';
+import { joinScreenParts, RenderBudgetError, renderTemplate, type CompiledTemplate } from './render';
+import type { EngineEventData, RuleData } from './types';
 import { validateInput } from './validation';
+import { toErrorMessage } from '../shared/errors';
 
-/** Renders a template or reports the fault (and ends the hop); null on a fault. */
+/** Renders a template or reports the fault, or the time budget run out (and ends the hop); null then. */
 function renderOrFail(ctx: HopContext, menu: CompiledMenu, template: CompiledTemplate, part: string): string | null {
   try {
-    return renderTemplate(template, getScope(ctx));
+    return renderTemplate(template, getScope(ctx), ctx.renderTime);
   } catch (err) {
-    failHop(ctx, `Template error in ${part}: ${(err as Error).message}`, { menu, data: { part } });
+    if (err instanceof RenderBudgetError) {
+      failHop(ctx, `${err.message} in ${part}: ${ctx.renderTime.describeOverrun()}`, {
+        menu,
+        data: { part, renderMs: Math.round(ctx.renderTime.spentMs) },
+      });
+    } else {
+      failHop(ctx, `Template error in ${part}: ${toErrorMessage(err)}`, { menu, data: { part } });
+    }
     return null;
   }
 }
@@ -89,7 +98,7 @@ export async function handleInput(ctx: HopContext, raw: unknown, isReplayed = fa
     return false;
   }
   // Built without object spread: spreading on this path cost microseconds a hop (bench/README.md).
-  const inputData: Record<string, unknown> = { input };
+  const inputData: EngineEventData['input_received'] = { input };
   if (isReplayed) inputData.replayed = true;
   if (isTruncated) inputData.truncated = true;
   emitEvent(ctx, 'input_received', 'info', `Received input on ${menu.identifier || menu.uniqueId}`, { menu, data: inputData });
@@ -106,7 +115,10 @@ export async function handleInput(ctx: HopContext, raw: unknown, isReplayed = fa
       failHop(ctx, 'The previous menu is not in this app version', { menu });
       return false;
     }
-    emitEvent(ctx, 'navigated_back', 'info', `Went back to ${previous.identifier}`, { menu, data: { to: previous.identifier, toId: previous.uniqueId } });
+    emitEvent(ctx, 'navigated_back', 'info', `Went back to ${previous.identifier}`, {
+      menu,
+      data: { to: previous.identifier, toId: previous.uniqueId },
+    });
     await enterMenu(ctx, previous, null);
     return !isHalted(ctx);
   }
@@ -136,13 +148,13 @@ export async function handleInput(ctx: HopContext, raw: unknown, isReplayed = fa
     return !isHalted(ctx);
   }
 
-  const rule = pickRule(menu, input);
+  const rule = pickRule(ctx, menu, input);
   if (!rule) {
     emitEvent(ctx, 'navigation_failed', 'info', INVALID_CHOICE_TEXT, { menu, data: { input } });
     showScreenAgain(ctx, menu, INVALID_CHOICE_TEXT);
     return false;
   }
-  const ruleData = { rule: rule.index, operator: rule.rule.operator, compareVal: rule.rule.compareVal };
+  const ruleData: RuleData = { rule: rule.index, operator: rule.rule.operator, compareVal: rule.rule.compareVal };
   if (rule.rule.action === 'Terminate') {
     let text = DEFAULT_END_TEXT;
     if (rule.closing) {
@@ -156,12 +168,25 @@ export async function handleInput(ctx: HopContext, raw: unknown, isReplayed = fa
   }
   const target = findMenu(ctx.compiled, rule.rule.actionParam);
   if (!target) {
-    failHop(ctx, `Rule ${rule.index + 1} goes to a menu that does not exist: ${rule.rule.actionParam}`, { menu, data: ruleData });
+    // A draft whose target was deleted (a deploy refuses such a version): the caller is told, the logs say which rule.
+    const name = rule === menu.alwaysRule ? 'Always goto' : `Rule ${rule.index + 1} (${rule.rule.operator} ${rule.rule.compareVal})`;
+    failHop(
+      ctx,
+      `${name} goes to a menu that no longer exists: ${rule.rule.actionParam || '(none chosen)'}`,
+      { menu, data: { ...ruleData, target: rule.rule.actionParam } },
+      MISSING_MENU_TEXT,
+    );
     return false;
   }
   emitEvent(ctx, 'navigated', 'info', `Rule ${rule.index + 1} went to ${target.identifier}`, {
     menu,
-    data: { rule: ruleData.rule, operator: ruleData.operator, compareVal: ruleData.compareVal, to: target.identifier, toId: target.uniqueId },
+    data: {
+      rule: ruleData.rule,
+      operator: ruleData.operator,
+      compareVal: ruleData.compareVal,
+      to: target.identifier,
+      toId: target.uniqueId,
+    },
   });
   await enterMenu(ctx, target, menu);
   return !isHalted(ctx);

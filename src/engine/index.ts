@@ -9,24 +9,31 @@
  * It imports only src/shared and liquidjs: no clock, ids, network, database or environment of its own.
  */
 export { compileApp, type CompiledApp } from './compile';
-export { startSession, continueSession } from './session';
+export { startSession, continueSession, resumeLostSession } from './session';
+export { extendDialOfApp, isDialOfApp } from './dial';
 export { lintApp, formatLintIssue } from './lint';
 export { previewMenu, type PreviewSample } from './preview';
-export { DEFAULT_LIMITS, UNAVAILABLE_TEXT, INVALID_CHOICE_TEXT, DEFAULT_END_TEXT } from './limits';
+export { DEFAULT_LIMITS, UNAVAILABLE_TEXT, MISSING_MENU_TEXT, INVALID_CHOICE_TEXT, DEFAULT_END_TEXT, SESSION_LOST_TEXT } from './limits';
 export { MORE_LINE, NEXT_PAGE_INPUT, paginateScreen } from './pagination';
 export type {
   ActionLogLine,
   ActionOutcome,
   ActionRequest,
   EngineDeps,
+  EndReason,
   EngineEvent,
+  EngineEventData,
+  EngineEventType,
   EngineLimits,
   EventLevel,
   Hop,
   HopResult,
   LintIssue,
   LintLevel,
+  RenderTimeAccount,
   Reply,
+  RestartReason,
+  RuleData,
   SessionState,
   TemplateScope,
 } from './types';

@@ -1,6 +1,6 @@
 import type { EngineLimits } from './types';
 
-/** DESIGN section 5: a hop has 5 s, an action 3 s, a session 180 s of inactivity. */
+/** A hop has 5 s, an action 3 s, a session 180 s of inactivity; Liquid 20 ms of a hop (docs/runtime.md). */
 export const DEFAULT_LIMITS: EngineLimits = {
   hopBudgetMs: 5000,
   actionBudgetMs: 3000,
@@ -9,12 +9,17 @@ export const DEFAULT_LIMITS: EngineLimits = {
   maxInputLength: 512,
   maxDeepDialInputs: 10,
   maxHistory: 50,
+  renderBudgetMs: 20,
 };
 
 export const UNAVAILABLE_TEXT = 'Service temporarily unavailable. Please try again.';
+/** Closing text when a rule or a script leads to a menu the app no longer has (a draft after a delete). */
+export const MISSING_MENU_TEXT = 'This option leads to a menu that no longer exists.';
 export const INVALID_CHOICE_TEXT = 'Invalid choice';
 /** Closing text of a Terminate rule that has none of its own. */
 export const DEFAULT_END_TEXT = 'Thank you.';
+/** Closing text of a session the runtime no longer has, when starting it over would run an action (resumeLostSession). */
+export const SESSION_LOST_TEXT = 'Your session has ended. Please dial again.';
 
 /** Resolved once per overrides object (a runtime passes the same one on every hop). */
 const resolved = new WeakMap<Partial<EngineLimits>, EngineLimits>();
@@ -22,6 +27,9 @@ const resolved = new WeakMap<Partial<EngineLimits>, EngineLimits>();
 export function resolveLimits(overrides: Partial<EngineLimits> | undefined): EngineLimits {
   if (!overrides) return DEFAULT_LIMITS;
   let limits = resolved.get(overrides);
-  if (!limits) resolved.set(overrides, (limits = { ...DEFAULT_LIMITS, ...overrides }));
+  if (!limits) {
+    limits = { ...DEFAULT_LIMITS, ...overrides };
+    resolved.set(overrides, limits);
+  }
   return limits;
 }

@@ -1,20 +1,52 @@
 import { describe, expect, it } from 'vitest';
-import { appVersionSchema, type AppVersionInput } from '../shared/app';
+import type { AppVersionInput, MenuInput } from '../shared/app';
 import { compileApp } from './compile';
 import { formatLintIssue, lintApp } from './lint';
 import { previewMenu } from './preview';
+import { buildTestApp } from './test-app';
 
-function buildApp(menus: Array<Record<string, unknown>>, extra: Partial<AppVersionInput> = {}) {
-  return appVersionSchema.parse({
-    appId: 'a1',
-    shortCode: '*920#',
-    ...extra,
-    menus: menus.map((m) => ({ appId: 'a1', uniqueId: `id-${String(m.userDefinedName)}`, displayText: 'Text', ...m })),
-  });
+/** Menus named by userDefinedName (their ids id-<name>), with a plain text unless given one. */
+function buildApp(menus: Array<Partial<MenuInput>>, extra: Partial<AppVersionInput> = {}) {
+  return buildTestApp(
+    menus.map((m) => ({ uniqueId: `id-${String(m.userDefinedName)}`, displayText: 'Text', ...m })),
+    extra,
+  );
 }
-const goto = (target: string, compareVal = '1') => ({ operator: 'eq', compareVal, action: 'goto', actionParam: `id-${target}` });
+const goto = (target: string, compareVal = '1') => ({ operator: 'eq', compareVal, action: 'goto', actionParam: `id-${target}` }) as const;
 
 describe('lintApp', () => {
+  it('renders the screens within the render time it is given, and warns for a screen past it', () => {
+    const upper = '{{ app.name | upcase }}';
+    const app = buildApp([
+      { userDefinedName: 'home', isFirst: true, displayText: upper, switchOperations: [goto('end')] },
+      { userDefinedName: 'end', terminate: true, displayText: upper },
+    ]);
+    // Each render takes 10 ms by this clock, and the lint may take 10 in all: the second screen is refused.
+    let time = 0;
+    let left = 10;
+    // Every reading of the clock is 10 ms later.
+    const now = () => {
+      time += 10;
+      return time - 10;
+    };
+    const renderTime = {
+      now,
+      getAvailableMs: () => left,
+      spend: (ms: number) => {
+        left -= ms;
+      },
+    };
+    expect(lintApp(app, renderTime)).toEqual([
+      {
+        level: 'warning',
+        menuId: 'id-end',
+        menu: 'end',
+        field: 'displayText',
+        message: 'The screen fails to render with empty inputs: Template rendering exceeded its time budget',
+      },
+    ]);
+  });
+
   it('passes a sound app', () => {
     const app = buildApp([
       { userDefinedName: 'home', isFirst: true, switchOperations: [goto('end')] },
@@ -55,6 +87,9 @@ describe('lintApp', () => {
       ['id-end', 'end', 'footerText'],
     ]);
     expect(formatLintIssue(errors[0])).toBe('Menu "home": The target menu does not exist in this app.');
+    // Tools mark it by its stable code (the flow map, the designer's cards), not by its wording.
+    expect(errors[0]).toMatchObject({ code: 'missing_target' });
+    expect(errors.slice(1).every((i) => i.code === undefined)).toBe(true);
   });
 
   it('warns about unreachable menus, overlong screens and dead ends', () => {
@@ -95,10 +130,12 @@ describe('lintApp', () => {
 
 describe('previewMenu', () => {
   it('renders and pages a menu over sample values', () => {
-    const compiled = compileApp(buildApp([{ userDefinedName: 'home', displayText: 'Hi {{ session.inputs.name }}\n{{ actions.q.text }}' }], { screenLimit: 60 }));
+    const compiled = compileApp(
+      buildApp([{ userDefinedName: 'home', displayText: 'Hi {{ session.inputs.name }}\n{{ actions.q.text }}' }], { screenLimit: 60 }),
+    );
     expect(previewMenu(compiled, 'id-home', { inputs: { name: 'Ama' }, actions: { q: { text: 'x'.repeat(70) } } })).toEqual({
       ok: true,
-      pages: ['Hi Ama\n98. More', 'x'.repeat(70).slice(0, 51) + '\n98. More', 'x'.repeat(19)],
+      pages: ['Hi Ama\n98. More', `${'x'.repeat(70).slice(0, 51)}\n98. More`, 'x'.repeat(19)],
     });
     expect(previewMenu(compiled, 'nope')).toEqual({ ok: false, error: 'No such menu' });
   });

@@ -7,7 +7,8 @@ import { validateMenu, type AppVersion } from '../shared/app';
 import { compileApp, findActionTemplates, getActionTemplate, type CompiledApp, type CompiledMenu } from './compile';
 import { paginateScreen } from './pagination';
 import { buildScope, joinScreenParts, renderTemplate, type CompiledTemplate } from './render';
-import type { LintIssue, SessionState } from './types';
+import type { LintIssue, RenderTimeAccount, SessionState } from './types';
+import { toErrorMessage } from '../shared/errors';
 
 /** The unreachable-menu warning; `code: 'unreachable'` marks it for tools such as the flow map. */
 export const UNREACHABLE_MESSAGE = 'No rule, Back or script leads to this menu.';
@@ -21,8 +22,13 @@ export function formatLintIssue(issue: LintIssue): string {
   return issue.menu !== null || issue.menuId !== null ? `Menu "${issue.menu || issue.menuId}": ${issue.message}` : issue.message;
 }
 
-/** @example lintApp(version).filter((i) => i.level === 'error') // empty: the version can be deployed */
-export function lintApp(app: AppVersion): LintIssue[] {
+/**
+ * `renderTime`, when given, is what all the screens rendered here may take together (the server's deploy
+ * gives one, so a deploy of many heavy menus holds its thread no longer than a few hops); a screen past it
+ * gets a warning instead of its length check. Without it each render has a hop's budget.
+ * @example lintApp(version).filter((i) => i.level === 'error') // empty: the version can be deployed
+ */
+export function lintApp(app: AppVersion, renderTime?: RenderTimeAccount): LintIssue[] {
   const issues: LintIssue[] = [];
   if (app.menus.length === 0) return [issueAt('error', null, 'The app has no menus.')];
   const compiled = compileApp(app);
@@ -30,7 +36,8 @@ export function lintApp(app: AppVersion): LintIssue[] {
   const firsts = compiled.order.filter((m) => m.menu.isFirst);
   if (firsts.length === 0) issues.push(issueAt('error', null, 'No menu is marked as the first menu.'));
   if (firsts.length > 1) {
-    for (const m of firsts.slice(1)) issues.push(issueAt('warning', m, `Also marked first; the session starts at ${firsts[0].identifier}.`, 'isFirst'));
+    for (const m of firsts.slice(1))
+      issues.push(issueAt('warning', m, `Also marked first; the session starts at ${firsts[0].identifier}.`, 'isFirst'));
   }
   const seenIds = new Set<string>();
   for (const m of compiled.order) {
@@ -40,9 +47,10 @@ export function lintApp(app: AppVersion): LintIssue[] {
 
   const refs = app.menus.map((m) => ({ uniqueId: m.uniqueId, userDefinedName: m.userDefinedName }));
   for (const m of compiled.order) {
-    for (const error of validateMenu(m.menu, refs)) issues.push(issueAt('error', m, error.message, error.field));
+    for (const error of validateMenu(m.menu, refs))
+      issues.push({ ...issueAt('error', m, error.message, error.field), ...(error.code ? { code: error.code } : {}) });
     issues.push(...lintTemplates(compiled, m));
-    const screen = lintScreen(compiled, m);
+    const screen = lintScreen(compiled, m, renderTime);
     if (screen) issues.push(screen);
     const hasScriptAfter = m.postActions.some((a) => a.inheritsPlugin === 'javascript' || a.inheritsPlugin === 'customAction');
     if (!m.menu.terminate && !m.alwaysRule && m.rules.length === 0 && !hasScriptAfter) {
@@ -52,8 +60,10 @@ export function lintApp(app: AppVersion): LintIssue[] {
   for (const m of findUnreachableMenus(compiled)) issues.push({ ...issueAt('warning', m, UNREACHABLE_MESSAGE), code: 'unreachable' });
 
   const hasTags = compiled.dial.hasTags;
-  if (app.useTemplateTag && !hasTags) issues.push(issueAt('warning', null, 'The app is template formatted but its shortcode has no {tags}.'));
-  if (!app.useTemplateTag && hasTags) issues.push(issueAt('warning', null, 'The shortcode has {tags} but the app is not marked template formatted.'));
+  if (app.useTemplateTag && !hasTags)
+    issues.push(issueAt('warning', null, 'The app is template formatted but its shortcode has no {tags}.'));
+  if (!app.useTemplateTag && hasTags)
+    issues.push(issueAt('warning', null, 'The shortcode has {tags} but the app is not marked template formatted.'));
   return issues;
 }
 
@@ -73,23 +83,45 @@ function lintTemplates(compiled: CompiledApp, m: CompiledMenu): LintIssue[] {
 }
 
 /** Renders the screen with empty inputs: its length is a floor on what users will see. */
-function lintScreen(compiled: CompiledApp, m: CompiledMenu): LintIssue | null {
+function lintScreen(compiled: CompiledApp, m: CompiledMenu, renderTime: RenderTimeAccount | undefined): LintIssue | null {
   if (!m.header.ok || !m.text.ok || !m.footer.ok) return null;
-  const state = { sessionId: '', msisdn: '', network: '', serviceCode: '', inputs: {}, vars: {}, actionResults: {} } as unknown as SessionState;
+  const state = {
+    sessionId: '',
+    msisdn: '',
+    network: '',
+    serviceCode: '',
+    inputs: {},
+    vars: {},
+    actionResults: {},
+  } as unknown as SessionState;
   const scope = buildScope(state, '', compiled.app);
   let screen: string;
   try {
-    screen = joinScreenParts([renderTemplate(m.header, scope), renderTemplate(m.text, scope), renderTemplate(m.footer, scope)]);
+    screen = joinScreenParts([
+      renderTemplate(m.header, scope, renderTime),
+      renderTemplate(m.text, scope, renderTime),
+      renderTemplate(m.footer, scope, renderTime),
+    ]);
   } catch (err) {
-    return issueAt('warning', m, `The screen fails to render with empty inputs: ${(err as Error).message}`, 'displayText');
+    return issueAt('warning', m, `The screen fails to render with empty inputs: ${toErrorMessage(err)}`, 'displayText');
   }
   const limit = compiled.app.screenLimit;
   if (screen.length <= limit) return null;
   if (m.menu.terminate) {
-    return issueAt('warning', m, `The closing screen is ${screen.length} characters, over the ${limit}-character limit; it will be cut.`, 'displayText');
+    return issueAt(
+      'warning',
+      m,
+      `The closing screen is ${screen.length} characters, over the ${limit}-character limit; it will be cut.`,
+      'displayText',
+    );
   }
   const pages = paginateScreen(screen, limit).length;
-  return issueAt('warning', m, `The screen is ${screen.length} characters, over the ${limit}-character limit; it will be split into ${pages} pages.`, 'displayText');
+  return issueAt(
+    'warning',
+    m,
+    `The screen is ${screen.length} characters, over the ${limit}-character limit; it will be split into ${pages} pages.`,
+    'displayText',
+  );
 }
 
 /**
@@ -110,7 +142,7 @@ function findUnreachableMenus(compiled: CompiledApp): CompiledMenu[] {
   while (queue.length > 0) {
     const m = queue.pop() as CompiledMenu;
     for (const rule of [m.alwaysRule, ...m.rules]) {
-      if (!rule || rule.rule.action !== 'goto') continue;
+      if (rule?.rule.action !== 'goto') continue;
       const target = compiled.menus.get(rule.rule.actionParam) ?? compiled.byIdentifier.get(rule.rule.actionParam);
       if (target && !reached.has(target.uniqueId)) {
         reached.add(target.uniqueId);

@@ -24,7 +24,7 @@ describe('paginateScreen', () => {
 
   it('cuts a single overlong line at a space, never inside an emoji', () => {
     const pages = paginateScreen(`${'word '.repeat(60)}`.trim(), 100);
-    pages.forEach((p) => expect(p.length).toBeLessThanOrEqual(100));
+    for (const p of pages) expect(p.length).toBeLessThanOrEqual(100);
     expect(pages.join(' ').replaceAll(`\n${MORE_LINE}`, '').split(/\s+/).filter(Boolean)).toHaveLength(60);
     const emoji = paginateScreen('😀'.repeat(100), 60);
     for (const page of emoji) expect(page.replace(`\n${MORE_LINE}`, '')).toMatch(/^(😀)+$/u);

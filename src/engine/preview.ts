@@ -6,6 +6,7 @@ import type { CompiledApp } from './compile';
 import { paginateScreen } from './pagination';
 import { buildScope, joinScreenParts, renderTemplate } from './render';
 import type { SessionState } from './types';
+import { toErrorMessage } from '../shared/errors';
 
 export interface PreviewSample {
   inputs?: Record<string, string>;
@@ -34,9 +35,13 @@ export function previewMenu(
   } as SessionState;
   try {
     const scope = buildScope(state, '', compiled.app);
-    const screen = joinScreenParts([renderTemplate(menu.header, scope), renderTemplate(menu.text, scope), renderTemplate(menu.footer, scope)]);
+    const screen = joinScreenParts([
+      renderTemplate(menu.header, scope),
+      renderTemplate(menu.text, scope),
+      renderTemplate(menu.footer, scope),
+    ]);
     return { ok: true, pages: menu.menu.terminate ? [screen] : paginateScreen(screen, compiled.app.screenLimit) };
   } catch (err) {
-    return { ok: false, error: (err as Error).message };
+    return { ok: false, error: toErrorMessage(err) };
   }
 }

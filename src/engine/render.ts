@@ -4,9 +4,17 @@
  * only tags are plain variables (`{{ session.inputs.amount }}`: a dotted path, no filters) is rendered by
  * looking the paths up directly, as Liquid would with `ownPropertyOnly`; when a value is missing or not text,
  * a number or a boolean, Liquid renders it instead, so the output is always Liquid's.
+ *
+ * A builder's template runs on the thread that answers every hop, so Liquid gets a time budget: the hop's
+ * (limits.renderBudgetMs, shared by all its templates) within the tenant's share (EngineDeps.renderTime).
+ * Liquid checks its renderLimit before each node it renders (each tag, output and loop iteration), so a render
+ * stops within one node of its budget; a node's own cost is bounded by the filter input caps below and by
+ * the memory limit (characters and items allocated by filters, ranges and strings in one render).
  */
 import { Liquid, type Template } from 'liquidjs';
-import type { SessionState, TemplateScope } from './types';
+import { DEFAULT_LIMITS } from './limits';
+import type { RenderTimeAccount, SessionState, TemplateScope } from './types';
+import { toErrorMessage } from '../shared/errors';
 
 // `templates: {}` gives Liquid an empty in-memory file system, so `{% include %}` and `{% render %}`
 // can never read the server's disk. strictFilters turns a misspelt filter into a parse error that
@@ -19,11 +27,54 @@ const liquid = new Liquid({
   parseLimit: 100_000,
 });
 
+/** Allocation in one render, e.g. `(1..1000000)` or a string doubled in a loop. */
+const MEMORY_LIMIT = 1_000_000;
+
 /**
- * A builder's template cannot stall the runtime: allocation is capped (e.g. `(1..1000000000)` loops),
- * and render time is capped as a backstop for loops over large action results.
+ * What one filter call may be given. Liquid cannot stop a filter midway, and some cost a lot per item
+ * (`where` about 6 µs, `sort` n log n): 25,000 items from an API result took 150 ms in one call, and
+ * `strip_html`'s own regular expression is quadratic on some text (15 ms for 10,000 characters). A screen
+ * shows a few lines, so larger inputs are refused. size, first, last, slice, truncate and default cost the
+ * same whatever the input and take any.
  */
-const RENDER_OPTIONS = { memoryLimit: 1_000_000, renderLimit: 250 };
+export const FILTER_INPUT_LIMITS = { maxItems: 1000, maxTextLength: 5000 } as const;
+const UNCAPPED_FILTERS = new Set(['size', 'first', 'last', 'slice', 'truncate', 'default']);
+
+for (const [name, filter] of Object.entries(liquid.filters)) {
+  if (UNCAPPED_FILTERS.has(name)) continue;
+  const handler = typeof filter === 'function' ? filter : filter.handler;
+  if (!handler) continue;
+  const raw = typeof filter === 'function' ? false : filter.raw;
+  liquid.registerFilter(name, {
+    raw,
+    handler(this: unknown, value: unknown, ...args: unknown[]) {
+      checkFilterInput(name, value);
+      for (const arg of args) if (Array.isArray(arg)) checkFilterInput(name, arg);
+      return handler.call(this as never, value, ...args);
+    },
+  });
+}
+
+function checkFilterInput(name: string, value: unknown): void {
+  if (Array.isArray(value) && value.length > FILTER_INPUT_LIMITS.maxItems) {
+    throw new Error(`The ${name} filter was given ${value.length} items; a filter takes at most ${FILTER_INPUT_LIMITS.maxItems}`);
+  }
+  if (typeof value === 'string' && value.length > FILTER_INPUT_LIMITS.maxTextLength) {
+    throw new Error(`The ${name} filter was given ${value.length} characters; a filter takes at most ${FILTER_INPUT_LIMITS.maxTextLength}`);
+  }
+}
+
+export const RENDER_BUDGET_MESSAGE = 'Template rendering exceeded its time budget';
+
+/** A render refused or stopped for time (not a fault of the template's text). */
+export class RenderBudgetError extends Error {
+  constructor() {
+    super(RENDER_BUDGET_MESSAGE);
+  }
+}
+
+/** Renders outside a hop (lint, the designer preview): each render alone has a hop's budget. */
+const UNMETERED: RenderTimeAccount = { now: () => 0, getAvailableMs: () => DEFAULT_LIMITS.renderBudgetMs, spend: () => {} };
 
 /** Text, or a variable's path (`['session', 'inputs', 'amount']`). */
 type SimplePart = string | string[];
@@ -55,7 +106,7 @@ export function compileTemplate(source: string): CompiledTemplate {
   try {
     return { ok: true, source, parts: liquid.parse(source), simple: toSimpleParts(source) };
   } catch (err) {
-    return { ok: false, source, error: (err as Error).message };
+    return { ok: false, source, error: toErrorMessage(err) };
   }
 }
 
@@ -85,14 +136,32 @@ function renderSimple(parts: SimplePart[], scope: TemplateScope): string | undef
   return out;
 }
 
-/** Renders a compiled template; throws on a render fault (callers turn it into an error event). */
-export function renderTemplate(template: CompiledTemplate, scope: TemplateScope): string {
+/**
+ * Renders a compiled template; throws on a render fault (callers turn it into an error event), and
+ * RenderBudgetError when `time` has none left or the render runs out of it. Only Liquid renders are timed.
+ */
+export function renderTemplate(template: CompiledTemplate, scope: TemplateScope, time: RenderTimeAccount = UNMETERED): string {
   if (!template.ok) throw new Error(template.error);
   if (template.parts === null) return template.source;
   const simple = template.simple && renderSimple(template.simple, scope);
   if (simple !== undefined) return simple;
-  const out: unknown = liquid.renderSync(template.parts, scope, RENDER_OPTIONS);
-  return typeof out === 'string' ? out : String(out ?? '');
+  const availableMs = time.getAvailableMs();
+  if (!(availableMs > 0)) throw new RenderBudgetError();
+  const started = time.now();
+  try {
+    const out: unknown = liquid.renderSync(template.parts, scope, { memoryLimit: MEMORY_LIMIT, renderLimit: availableMs });
+    return typeof out === 'string' ? out : String(out ?? '');
+  } catch (err) {
+    throw isRenderLimitError(err) ? new RenderBudgetError() : err;
+  } finally {
+    time.spend(time.now() - started);
+  }
+}
+
+/** Liquid's renderLimit error, as its RenderError wraps it. */
+function isRenderLimitError(err: unknown): boolean {
+  const cause = (err as { originalError?: unknown } | null)?.originalError ?? err;
+  return cause instanceof Error && cause.message.startsWith('template render limit exceeded');
 }
 
 export function buildScope(state: SessionState, input: string, app: { appName: string; shortCode: string }): TemplateScope {

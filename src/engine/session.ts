@@ -3,11 +3,12 @@
  * next input. Both resolve (never reject) with the new state, the reply and what happened.
  */
 import type { CompiledApp } from './compile';
-import { emitEvent, failHop, isHalted, isOverBudget, type HopContext } from './context';
+import { toErrorMessage } from '../shared/errors';
+import { emitEvent, endSession, failHop, HopRenderTime, isHalted, isOverBudget, type HopContext } from './context';
 import { readDialString } from './dial';
 import { enterMenu, handleInput } from './hop';
-import { resolveLimits } from './limits';
-import type { EngineDeps, Hop, HopResult, SessionState } from './types';
+import { resolveLimits, SESSION_LOST_TEXT } from './limits';
+import type { EngineDeps, EngineEventData, Hop, HopResult, RestartReason, SessionState } from './types';
 
 const MAX_FIELD = 200;
 
@@ -41,7 +42,19 @@ function createState(compiled: CompiledApp, hop: Hop, deps: EngineDeps, now: num
 
 function createContext(compiled: CompiledApp, deps: EngineDeps, state: SessionState, now: number): HopContext {
   const limits = resolveLimits(deps.limits);
-  return { compiled, deps, limits, state, events: [], deadline: now + limits.hopBudgetMs, input: '', menuEntries: 0, reply: null };
+  const renderTime = new HopRenderTime(deps, limits.renderBudgetMs);
+  return {
+    compiled,
+    deps,
+    limits,
+    state,
+    events: [],
+    deadline: now + limits.hopBudgetMs,
+    input: '',
+    menuEntries: 0,
+    reply: null,
+    renderTime,
+  };
 }
 
 /**
@@ -54,16 +67,24 @@ async function runGuarded<A>(ctx: HopContext, step: (ctx: HopContext, arg: A) =>
     if (!ctx.reply) failHop(ctx, 'The hop produced no screen');
     else if (!isHalted(ctx) && isOverBudget(ctx)) failHop(ctx, `Hop answered with END: past the ${ctx.limits.hopBudgetMs} ms budget`);
   } catch (err) {
-    failHop(ctx, `Engine fault: ${err instanceof Error ? err.message : String(err)}`);
+    failHop(ctx, `Engine fault: ${toErrorMessage(err)}`);
   }
   return { state: ctx.state, reply: ctx.reply ?? { text: '', end: true }, events: ctx.events };
 }
 
-function startedData(state: SessionState, dialString: string | undefined, reading: { vars: Record<string, string>; inputs: string[] }) {
-  const data: Record<string, unknown> = { msisdn: state.msisdn, network: state.network, serviceCode: state.serviceCode };
+function startedData(
+  state: SessionState,
+  dialString: string | undefined,
+  reading: { vars: Record<string, string>; inputs: string[] },
+): EngineEventData['session_started'] {
+  const data: EngineEventData['session_started'] = {
+    msisdn: state.msisdn,
+    network: state.network,
+    serviceCode: state.serviceCode,
+    vars: reading.vars,
+    deepDialInputs: reading.inputs.length,
+  };
   if (dialString) data.dialString = dialString.slice(0, MAX_FIELD);
-  data.vars = reading.vars;
-  data.deepDialInputs = reading.inputs.length;
   return data;
 }
 
@@ -95,7 +116,7 @@ export function startSession(compiled: CompiledApp, hop: Hop, deps: EngineDeps):
   return runGuarded(ctx, beginSession, hop.dialString);
 }
 
-function findRestartReason(compiled: CompiledApp, state: SessionState, now: number, timeoutMs: number): string | null {
+function findRestartReason(compiled: CompiledApp, state: SessionState, now: number, timeoutMs: number): RestartReason | 'timeout' | null {
   if (typeof state !== 'object' || state === null || state.version !== 1) return 'unreadable_state';
   if (state.appId !== compiled.app.appId) return 'app_changed';
   if (state.ended) return 'ended';
@@ -114,8 +135,8 @@ export function continueSession(compiled: CompiledApp, state: SessionState, hop:
   const reason = findRestartReason(compiled, state, now, limits.sessionTimeoutMs);
   if (reason) {
     const ctx = createContext(compiled, deps, createState(compiled, hop, deps, now), now);
-    const type = reason === 'timeout' ? 'session_expired' : 'session_restarted';
-    emitEvent(ctx, type, 'system', reason === 'timeout' ? 'Session expired; starting over' : 'Session starting over', { data: { reason } });
+    if (reason === 'timeout') emitEvent(ctx, 'session_expired', 'system', 'Session expired; starting over', { data: { reason } });
+    else emitEvent(ctx, 'session_restarted', 'system', 'Session starting over', { data: { reason } });
     return runGuarded(ctx, beginSession, undefined);
   }
   // Copy what a hop changes, so the caller's stored object is never modified in place.
@@ -131,4 +152,32 @@ export function continueSession(compiled: CompiledApp, state: SessionState, hop:
   };
   const ctx = createContext(compiled, deps, next, now);
   return runGuarded(ctx, handleInput, hop.input);
+}
+
+async function endLostSession(ctx: HopContext): Promise<void> {
+  endSession(ctx, SESSION_LOST_TEXT, 'session_lost');
+}
+
+/**
+ * A hop that continues a session the runtime no longer has (its store lost it in a restart or an eviction,
+ * or it already ended). Its earlier inputs are not replayed: that would run their actions a second time.
+ * The session starts over at the first menu when entering that menu runs no action (its screen is shown,
+ * the hop's input ignored); otherwise it ends with SESSION_LOST_TEXT. Either way no action runs.
+ * @example const { reply } = await resumeLostSession(compiled, { ...hop, input: '' }, deps);
+ *   // reply: the first menu's screen, or { text: 'Your session has ended. Please dial again.', end: true }
+ */
+export function resumeLostSession(compiled: CompiledApp, hop: Hop, deps: EngineDeps): Promise<HopResult> {
+  const now = deps.now();
+  const ctx = createContext(compiled, deps, createState(compiled, hop, deps, now), now);
+  const canStartOver = compiled.first !== null && compiled.first.preActions.length === 0;
+  emitEvent(
+    ctx,
+    'session_restarted',
+    'system',
+    canStartOver ? 'Session lost; starting over' : "Session lost; ended without running the first menu's actions",
+    {
+      data: { reason: 'session_lost' },
+    },
+  );
+  return canStartOver ? runGuarded(ctx, beginSession, undefined) : runGuarded(ctx, endLostSession, undefined);
 }

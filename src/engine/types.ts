@@ -2,7 +2,10 @@
  * The engine's contract with its caller (the runtime service, the emulator, tests). Everything here is
  * plain data except `EngineDeps`, which injects the clock, ids and the action runner.
  */
-import type { Action, ActionKind } from '../shared/app';
+import type { ActionOutcome, ActionRequest, EventLevel } from '../shared/actions/runner';
+import type { Action, ActionKind, InputValidation, MenuIssueCode, SwitchOperation } from '../shared/app';
+
+export type { ActionLogLine, ActionOutcome, ActionRequest, EventLevel, TemplateScope } from '../shared/actions/runner';
 
 /** One request from a channel adapter, gateway-neutral. */
 export interface Hop {
@@ -24,14 +27,66 @@ export interface Hop {
   environment?: string;
 }
 
-export type EventLevel = 'system' | 'info' | 'debug' | 'error';
+/** Why a stored session was not continued but started over. `session_lost`: the runtime no longer had it. */
+export type RestartReason = 'unreadable_state' | 'app_changed' | 'ended' | 'menu_missing' | 'session_lost';
+
+/** Why a session ended: a fault, a terminating menu or rule, a script's `{ end }`, or a lost session. */
+export type EndReason = 'fault' | 'terminate_menu' | 'terminate_rule' | 'steered' | 'session_lost';
+
+/** The navigation rule an input matched (or that failed): its index in the menu, operator and compare value. */
+export interface RuleData {
+  rule: number;
+  operator: SwitchOperation['operator'];
+  compareVal: string;
+}
+
+/**
+ * What each event type carries, by type: the compiler checks every emitter and every reader. `undefined`
+ * marks a type without data; `| undefined` one whose data is optional.
+ */
+export interface EngineEventData {
+  session_started: {
+    msisdn: string;
+    network: string;
+    serviceCode: string;
+    /** As dialled, when the gateway gave it (cut at 200 characters). */
+    dialString?: string;
+    /** Template-tag values read from the dial string. */
+    vars: Record<string, string>;
+    /** How many dialled parts are replayed as inputs. */
+    deepDialInputs: number;
+  };
+  session_expired: { reason: 'timeout' };
+  session_restarted: { reason: RestartReason };
+  session_ended: { reason: EndReason; text: string };
+  /** A closing text longer than the screen, cut. */
+  screen_truncated: { length: number; limit: number };
+  /** An authoring fault, a blown budget or a skipped rule; the data says where, when it concerns one field. */
+  error_logged: { part: string; renderMs?: number } | { goto: string } | (RuleData & { target: string }) | undefined;
+  menu_shown: { text: string; page: number; pages: number; notice?: string };
+  input_received: { input: string; replayed?: true; truncated?: true };
+  validation_failed: { index: number; method: InputValidation['validationMethod']; input: string };
+  navigation_failed: { input: string };
+  /** Without `to`: the rule ended the session. */
+  navigated: RuleData & { to?: string; toId?: string };
+  navigated_back: { to: string; toId: string };
+  action_started: { purpose: ActionRequest['purpose']; actionType: Action['actionType'] };
+  /** One line an action logged, at its level: the message is the line. */
+  action_logged: undefined;
+  action_finished: { result: unknown; elapsedMs: number };
+  action_failed: { error: string; elapsedMs: number } | { elapsedMs: number; timedOut: true };
+  /** A script's result ended the session or went to a menu. */
+  session_steered: { end: string } | { goto: string; menuId: string };
+}
+
+export type EngineEventType = keyof EngineEventData;
 
 /** What happened during a hop; the caller turns events into logs, live view, debug data and billing. */
-export interface EngineEvent {
+interface EngineEventOf<T extends EngineEventType> {
   /** From the injected id generator, so a sink can store each event once. */
   id: string;
-  /** snake_case, past tense: `session_started`, `menu_shown`, `action_failed`, ... */
-  type: string;
+  /** snake_case, past tense. */
+  type: T;
   level: EventLevel;
   /** From the injected clock (ms since epoch). */
   time: number;
@@ -43,13 +98,24 @@ export interface EngineEvent {
   plugin: ActionKind | null;
   action: string | null;
   message: string;
-  data?: Record<string, unknown>;
+  data: EngineEventData[T];
 }
+
+/**
+ * One event, a union keyed by `type`: `if (e.type === 'action_finished') e.data.result` needs no cast.
+ * `data` is absent (undefined) on a type without data.
+ */
+export type EngineEvent = { [T in EngineEventType]: EngineEventOf<T> }[EngineEventType];
 
 export interface Reply {
   text: string;
   /** True when the session is over (`END`); false to wait for input (`CON`). */
   end: boolean;
+  /**
+   * The shown menu's input holder (a hint such as `e.g. 0241234567`), when the screen waits for input and the
+   * menu has one. Plain text, not a template. Handsets have no place for it; the emulator's reply box shows it.
+   */
+  inputHolder?: string;
 }
 
 /**
@@ -88,33 +154,6 @@ export interface SessionState {
   ended: boolean;
 }
 
-/** What the runner is asked to do. `scope` is the template scope of the moment. */
-export interface ActionRequest {
-  /** `action` for a menu action; `validation` for a javascript input validation. */
-  purpose: 'action' | 'validation';
-  kind: ActionKind;
-  action: Action;
-  menu: { uniqueId: string; identifier: string };
-  scope: TemplateScope;
-  /** Absolute time (injected clock) by which the runner must settle; past it, the hop is answered with END. */
-  deadline: number;
-  /** Renders a template string over `scope` (cached parse), for url, headers, payload and SMS fields. */
-  renderTemplate: (source: string) => string;
-}
-
-export interface ActionLogLine {
-  level: EventLevel;
-  message: string;
-}
-
-/**
- * The runner's answer. `timedOut` marks a budget overrun (the hop ends with the unavailable text);
- * any other failure is reported and the session goes on with `actions.<name>` = `{ error }`.
- */
-export type ActionOutcome =
-  | { ok: true; result: unknown; logs?: ActionLogLine[] }
-  | { ok: false; error: string; timedOut?: boolean; logs?: ActionLogLine[] };
-
 export interface EngineLimits {
   /** A hop's whole budget. */
   hopBudgetMs: number;
@@ -130,6 +169,24 @@ export interface EngineLimits {
   maxDeepDialInputs: number;
   /** Depth of the Back history. */
   maxHistory: number;
+  /**
+   * Milliseconds of Liquid rendering one hop may use, all its templates together (screens, closing texts,
+   * action fields); one render past it stops and the hop ends with the unavailable text.
+   */
+  renderBudgetMs: number;
+}
+
+/**
+ * Time spent rendering templates through Liquid on the caller's thread. The runtime gives each account
+ * one (its share of the thread); the engine keeps one per hop within `renderBudgetMs`.
+ */
+export interface RenderTimeAccount {
+  /** A monotonic clock in ms, fine enough to time one render (performance.now). */
+  now(): number;
+  /** Milliseconds of rendering allowed now; 0 or less refuses the render. */
+  getAvailableMs(): number;
+  /** Records milliseconds spent rendering. */
+  spend(ms: number): void;
 }
 
 export interface EngineDeps {
@@ -137,26 +194,14 @@ export interface EngineDeps {
   newId(): string;
   runAction(request: ActionRequest): Promise<ActionOutcome>;
   limits?: Partial<EngineLimits>;
+  /** The tenant's share of render time; without it a hop still has `limits.renderBudgetMs`, timed with `now`. */
+  renderTime?: RenderTimeAccount;
 }
 
 export interface HopResult {
   state: SessionState;
   reply: Reply;
   events: EngineEvent[];
-}
-
-export interface TemplateScope {
-  session: {
-    sessionId: string;
-    mobile: string;
-    network: string;
-    serviceCode: string;
-    inputs: Record<string, string>;
-    vars: Record<string, unknown>;
-  };
-  inRequest: { input: string };
-  actions: Record<string, unknown>;
-  app: { name: string; shortCode: string };
 }
 
 export type LintLevel = 'error' | 'warning';
@@ -170,6 +215,6 @@ export interface LintIssue {
   /** Path in the menu, as in validateMenu (`actions.0.code`), when it concerns one field. */
   field?: string;
   message: string;
-  /** A stable name for issues other tools read, e.g. 'unreachable'. */
-  code?: 'unreachable';
+  /** A stable name for issues other tools mark (the flow map, the designer's cards): see MenuIssueCode. */
+  code?: 'unreachable' | MenuIssueCode;
 }

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -8,12 +8,17 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyFormbody from '@fastify/formbody';
 import { Redis } from 'ioredis';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import type { Config } from './config';
+import { getTrustProxy, type Config } from './config';
 import type { AppContext } from './context';
 import { openDatabase, type Database } from '../db/client';
 import { createOutboxMailer, createSmtpMailer, type Mailer } from '../integrations/mail/mailer';
-import { AppError, STATUS } from '../shared/errors';
+import { STATUS, tooManyAttempts } from '../shared/errors';
+import { createBackgroundTasks } from './background';
 import { registerErrorHandler } from './plugins/errors';
+import { registerInputGuard } from './plugins/input-guard';
+import { registerRouteTable } from './plugins/route-table';
+import { registerSecurityHeaders } from './plugins/security-headers';
+import { createLoggerOptions, registerRequestLog, type LoggerOverrides } from './log';
 import { createGuard } from './plugins/guard';
 import { registerAuthRoutes } from './features/auth/auth.routes';
 import { registerContactRoutes } from './features/contact/contact.routes';
@@ -29,6 +34,8 @@ import { registerPaymentsRoutes } from './features/payments/payments.routes';
 import { createRuntime, type Runtime, type StoredSession } from './features/runtime/runtime.service';
 import { createMemorySessionStore, createRedisSessionStore } from './features/runtime/session-store';
 import { createVersionCache } from './features/runtime/version-cache';
+import { createShortcodeRouteTable } from './features/shortcodes/route-table';
+import { registerShortcodesRoutes } from './features/shortcodes/shortcodes.routes';
 import { createEventSink } from './features/runtime/event-sink';
 import { createActionRunner } from './features/runtime/action-runner';
 import { createServerRunners } from './features/runtime/runners';
@@ -36,12 +43,14 @@ import { registerCustomActionsRoutes } from './features/custom-actions/custom-ac
 import { createSendsmsRunner } from '../actions/sendsms';
 import { createPaymentpromptRunner } from '../actions/paymentprompt';
 import { queueSms } from './features/sms/sms.service';
-import { getPaymentProvider, startPayment } from './features/payments/payments.service';
+import { getPaymentProvider, getSandboxPaymentProvider, startPayment } from './features/payments/payments.service';
 
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
     runtime: Runtime;
+    /** Loads the JavaScript workers now (see ServerRunners.startScripts); resolves when they are ready. */
+    startScripts(): Promise<void>;
   }
 }
 
@@ -51,26 +60,32 @@ export interface BuildOptions {
   mailer?: Mailer;
   now?: () => Date;
   /** pino options or false; tests pass false. */
-  logger?: boolean | { level: string };
+  logger?: boolean | LoggerOverrides;
 }
 
-/** Builds the whole server without listening (STYLE.md idea 6); tests drive it with app.inject(). */
+/** Builds the whole server without listening (docs/architecture.md, The server shell); tests drive it with app.inject(). */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? { level: config.LOG_LEVEL },
-    trustProxy: config.TRUST_PROXY,
+    logger: options.logger === false ? false : createLoggerOptions(config, typeof options.logger === 'object' ? options.logger : {}),
+    logController: new LogController({ disableRequestLogging: true }),
+    trustProxy: getTrustProxy(config),
     forceCloseConnections: 'idle',
     bodyLimit: 1024 * 1024,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerInputGuard(app);
+  registerRequestLog(app);
+  registerRouteTable(app);
 
   const ownsDatabase = !options.database;
   const database =
     options.database ??
     // PGlite on its own low-priority thread: the database's CPU work never delays a hop (docs/runtime.md).
-    (await openDatabase(config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: resolve(config.DATA_DIR, 'pglite'), thread: true, lowPriority: true }));
+    (await openDatabase(
+      config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: resolve(config.DATA_DIR, 'pglite'), thread: true, lowPriority: true },
+    ));
   if (ownsDatabase) await database.migrate();
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
 
@@ -81,33 +96,53 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     mailer: options.mailer ?? (config.SMTP_URL ? createSmtpMailer(config.SMTP_URL, config.MAIL_FROM) : createOutboxMailer()),
     log: app.log,
     now: options.now ?? (() => new Date()),
+    background: createBackgroundTasks(app.log),
+    versions: createVersionCache(database.db, redis),
+    shortcodeRoutes: createShortcodeRouteTable(database.db, { redis, now: () => ctx.now() }),
   };
   app.decorate('ctx', ctx);
 
-  const versions = createVersionCache(database.db, redis);
-  ctx.versions = versions;
+  // The one clock, in milliseconds, for the parts that count in them (session expiry, action deadlines).
+  const nowMs = () => ctx.now().getTime();
   const serverRunners = createServerRunners(ctx);
-  const runAction = createActionRunner({
-    ...serverRunners.runners,
-    sendsms: createSendsmsRunner({ queueSms: (sms) => queueSms(ctx, sms) }),
-    paymentprompt: createPaymentpromptRunner({ startPayment: (payment) => startPayment(ctx, getPaymentProvider(ctx.config), payment) }),
-  });
+  const runAction = createActionRunner(
+    nowMs,
+    {
+      ...serverRunners.runners,
+      sendsms: createSendsmsRunner({ queueSms: (sms) => queueSms(ctx, sms) }),
+      paymentprompt: createPaymentpromptRunner({ startPayment: (payment) => startPayment(ctx, getPaymentProvider(ctx.config), payment) }),
+    },
+    // Anyone may run a featured template: its payments go to the sandbox and its SMS stay in the outbox,
+    // whatever providers are configured, and their rows are owned by no account (only admins list them).
+    {
+      sendsms: createSendsmsRunner({ queueSms: (sms) => queueSms(ctx, { ...sms, ownerId: null }, { keepInOutbox: true }) }),
+      paymentprompt: createPaymentpromptRunner({
+        startPayment: (payment) => startPayment(ctx, getSandboxPaymentProvider(ctx.config), { ...payment, ownerId: null }),
+      }),
+    },
+  );
   const runtime = createRuntime(ctx, {
-    sessions: redis ? createRedisSessionStore<StoredSession>(redis) : createMemorySessionStore<StoredSession>(),
-    versions,
+    sessions: redis
+      ? createRedisSessionStore<StoredSession>(redis, { now: nowMs })
+      : createMemorySessionStore<StoredSession>({ now: nowMs }),
     sink: createEventSink(database.db, app.log),
     runAction,
   });
   app.decorate('runtime', runtime);
+  app.decorate('startScripts', serverRunners.startScripts);
 
-  // One hook, in order: drain the event buffer while the database is still open, then close it.
+  // One hook, in order: finish background work and drain the event buffer while the database is still open,
+  // then close it.
   app.addHook('onClose', async () => {
+    await ctx.background.settle();
     await runtime.close();
+    await ctx.shortcodeRoutes.close();
     await serverRunners.close();
     redis?.disconnect();
     if (ownsDatabase) await database.close();
   });
 
+  await registerSecurityHeaders(app);
   await app.register(fastifyFormbody);
   // Gateways send XML or plain text too; the adapters read the raw string.
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 1024 * 1024 }, (_req, body, done) => done(null, body));
@@ -115,12 +150,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(fastifyRateLimit, {
     global: false,
     ...(redis ? { redis } : {}),
-    errorResponseBuilder: () => new AppError('notAllowed', 'Too many attempts. Please wait a minute and try again.', { httpStatus: 429 }),
+    errorResponseBuilder: () => tooManyAttempts(),
   });
 
   await app.register(fastifySwagger, {
     openapi: {
-      info: { title: 'Dialflow API', version: '1.0.0', description: 'Every call answers { status, message, data? }; status "00" is success.' },
+      info: {
+        title: 'Dialflow API',
+        version: '1.0.0',
+        description: 'Every call answers { status, message, data? }; status "00" is success.',
+      },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     },
     transform: jsonSchemaTransform,
@@ -129,7 +168,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const guard = createGuard(ctx);
   const isConsole = config.MODE !== 'runtime';
-  registerHealthRoutes(app, ctx, { pingRedis: redis ? async () => void (await redis.ping()) : undefined, getEventStats: runtime.getEventStats });
+  registerHealthRoutes(app, ctx, {
+    pingRedis: redis ? async () => void (await redis.ping()) : undefined,
+    getEventStats: runtime.getEventStats,
+  });
   if (config.MODE !== 'console') registerRuntimeRoutes(app, ctx, guard, runtime);
   if (isConsole) {
     registerAuthRoutes(app, ctx, guard);
@@ -144,6 +186,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   registerSmsRoutes(app, ctx, guard);
   registerPaymentsRoutes(app, ctx, guard);
+  registerShortcodesRoutes(app, ctx, guard, runtime);
   registerWebApp(app, config, isConsole);
   return app;
 }
@@ -157,8 +200,12 @@ function registerWebApp(app: FastifyInstance, config: Config, isConsole: boolean
   }
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!;
-    // A browser navigating asks for HTML; API clients and gateways do not. /api/* never falls back.
-    const isPage = (request.method === 'GET' || request.method === 'HEAD') && !path.startsWith('/api/') && !!request.headers.accept?.includes('text/html');
+    // A browser navigating asks for HTML; API clients and gateways do not. /api/* never falls back. The
+    // home page is the console's page for any client (`curl http://localhost:3000/` shows it is up).
+    const isPage =
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !path.startsWith('/api/') &&
+      (path === '/' || !!request.headers.accept?.includes('text/html'));
     if (hasWeb && isPage) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { loadConfig } from './config';
+import { getPublicOrigin, getTrustProxy, loadConfig } from './config';
 
 it('lists every bad configuration key at once', () => {
   expect(() => loadConfig({ PORT: 'abc', DATABASE_URL: 'nope', SEED_DEMO: 'maybe' })).toThrow(/PORT[\s\S]*DATABASE_URL[\s\S]*SEED_DEMO/);
@@ -9,4 +9,30 @@ it('defaults to port 3000, ./data and demo data', () => {
   const config = loadConfig({});
   expect(config).toMatchObject({ PORT: 3000, DATA_DIR: './data', SEED_DEMO: true, MODE: 'all' });
   expect(loadConfig({ SEED_DEMO: 'false', PORT: '8080' })).toMatchObject({ SEED_DEMO: false, PORT: 8080 });
+});
+
+it('reads TRUST_PROXY as a hop count or a list of proxies, never as "believe every hop"', () => {
+  const read = (value: string) => loadConfig({ TRUST_PROXY: value }).TRUST_PROXY;
+  expect(read('false')).toBe(false);
+  expect(read('0')).toBe(false);
+  expect(read('true')).toBe(1);
+  expect(read('2')).toBe(2);
+  expect(read('10.0.0.0/8, 127.0.0.1,::1 ,loopback')).toEqual(['10.0.0.0/8', '127.0.0.1', '::1', 'loopback']);
+  expect(() => read('10.0.0.0/33')).toThrow(/TRUST_PROXY[\s\S]*10\.0\.0\.0\/33/);
+  expect(() => read('proxy.example.com')).toThrow(/TRUST_PROXY/);
+  expect(loadConfig({}).TRUST_PROXY).toBe(false);
+
+  // A hop count trusts the socket's peer and the entries our own proxies appended (read right to left).
+  const trust = getTrustProxy(loadConfig({ TRUST_PROXY: 'true' }));
+  expect(typeof trust === 'function' && [trust('127.0.0.1', 0), trust('6.6.6.6', 1)]).toEqual([true, false]);
+});
+
+it("fixes the public origin at boot: PUBLIC_URL, else this server's port", () => {
+  expect(getPublicOrigin(loadConfig({ PORT: '8080' }))).toBe('http://localhost:8080');
+  expect(getPublicOrigin(loadConfig({ PUBLIC_URL: 'https://console.example.com/' }))).toBe('https://console.example.com');
+});
+
+it('refuses an ADMIN_PASSWORD of spaces', () => {
+  expect(() => loadConfig({ ADMIN_PASSWORD: '        ' })).toThrow(/ADMIN_PASSWORD/);
+  expect(loadConfig({ ADMIN_PASSWORD: 'long enough' }).ADMIN_PASSWORD).toBe('long enough');
 });

@@ -1,59 +1,123 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { z } from 'zod';
+import { newPasswordSchema } from '../shared/api/auth.schema';
 
 /**
- * The only reader of process.env (STYLE.md). Every setting is listed in the README's table; a bad value is
+ * The only reader of process.env (docs/architecture.md, How the code looks). Every setting is listed in the README's table; a bad value is
  * reported with all the others before the process exits.
  */
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
-export const configSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default('0.0.0.0'),
-  MODE: z.enum(['all', 'console', 'runtime']).default('all'),
-  DATA_DIR: z.string().min(1).default('./data'),
-  DATABASE_URL: z.string().url().optional(),
-  REDIS_URL: z.string().url().optional(),
-  PUBLIC_URL: z.string().url().optional(),
-  ADMIN_EMAIL: z.string().email().default('admin@localhost'),
-  ADMIN_PASSWORD: z.string().min(6).optional(),
-  SEED_DEMO: bool.default(true),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TRUST_PROXY: bool.default(false),
-  TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
-  LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
-  SMTP_URL: z.string().url().optional(),
-  MAIL_FROM: z.string().min(3).default('Dialflow <no-reply@dialflow.local>'),
-  WEB_DIST: z.string().default('./dist/web'),
-  // Outbound calls from actions (restapi, dbaccess): private, loopback and link-local addresses are refused
-  // unless allowed (self-hosting next to your own systems); host:port pairs listed here are always allowed.
-  ALLOW_PRIVATE_NETWORK: bool.default(false),
-  OUTBOUND_ALLOW_HOSTS: z
-    .string()
-    .default('')
-    .transform((v) => v.split(',').map((h) => h.trim()).filter(Boolean))
-    .pipe(z.array(z.string().regex(/^[^\s:/]+:\d{1,5}$/, 'host:port pairs separated by commas'))),
-  // SMS (sendsms) and payments (paymentprompt): DESIGN.md section 6. Real providers need their keys (checked below).
-  SMS_PROVIDER: z.enum(['outbox', 'africastalking']).default('outbox'),
-  AT_USERNAME: z.string().min(1).optional(),
-  AT_API_KEY: z.string().min(1).optional(),
-  AT_SMS_URL: z.string().url().default('https://api.africastalking.com/version1/messaging'),
-  SMS_DISPATCH_INTERVAL_MS: z.coerce.number().int().min(0).default(2000),
-  PAYMENT_PROVIDER: z.enum(['sandbox', 'paystack']).default('sandbox'),
-  PAYSTACK_SECRET_KEY: z.string().min(1).optional(),
-  PAYSTACK_BASE_URL: z.string().url().default('https://api.paystack.co'),
-  PAYMENT_CURRENCY: z.string().regex(/^[A-Z]{3}$/, 'A three-letter currency code, e.g. GHS').default('GHS'),
-  SANDBOX_PAYMENT_SECRET: z.string().min(16).default(() => randomBytes(32).toString('hex')),
-})
+/** proxy-addr's names for address ranges, accepted in TRUST_PROXY's list. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (!version || rest.length > 0) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128));
+}
+
+/**
+ * Which X-Forwarded-For entries to believe. `false` (none), a hop count (`true` is 1: the address our own
+ * proxy appended, the right-most), or a list of proxy addresses and CIDR ranges. Never "every hop": the
+ * left-most address is whatever the client wrote, so rate limits keyed on it could be dodged at will.
+ */
+const trustProxy = z.string().transform((value, ctx): false | number | string[] => {
+  const v = value.trim().toLowerCase();
+  if (['false', 'no', '0'].includes(v)) return false;
+  if (['true', 'yes'].includes(v)) return 1;
+  if (/^\d+$/.test(v) && Number(v) <= 10) return Number(v);
+  const entries = v
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
+  const bad = entries.filter((e) => !isProxyAddress(e));
+  if (entries.length === 0 || bad.length > 0) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `false, true, a hop count (1-10) or proxy addresses/CIDR ranges separated by commas (not: ${bad.join(', ') || value})`,
+    });
+    return z.NEVER;
+  }
+  return entries;
+});
+
+export const configSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    MODE: z.enum(['all', 'console', 'runtime']).default('all'),
+    DATA_DIR: z.string().min(1).default('./data'),
+    DATABASE_URL: z.string().url().optional(),
+    REDIS_URL: z.string().url().optional(),
+    PUBLIC_URL: z.string().url().optional(),
+    ADMIN_EMAIL: z.string().email().default('admin@localhost'),
+    ADMIN_PASSWORD: newPasswordSchema('ADMIN_PASSWORD').optional(),
+    SEED_DEMO: bool.default(true),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    // auto: readable lines at a terminal (outside production), JSON lines when piped or in production.
+    LOG_FORMAT: z.enum(['auto', 'pretty', 'json']).default('auto'),
+    TRUST_PROXY: trustProxy.default(false),
+    TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+    // Sign-in limits, per minute (docs/operations.md): per account, per address, and for all sign-ins together.
+    LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
+    LOGIN_ADDRESS_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
+    LOGIN_GLOBAL_RATE_LIMIT: z.coerce.number().int().min(1).default(100),
+    // Signed-out visitors run featured templates in the emulator: hops per minute, per address.
+    EMULATOR_RATE_LIMIT: z.coerce.number().int().min(1).default(60),
+    SMTP_URL: z.string().url().optional(),
+    MAIL_FROM: z.string().min(3).default('Dialflow <no-reply@dialflow.local>'),
+    WEB_DIST: z.string().default('./dist/web'),
+    // Outbound calls from actions (restapi, dbaccess): private, loopback and link-local addresses are refused
+    // unless allowed (self-hosting next to your own systems); host:port pairs listed here are always allowed.
+    ALLOW_PRIVATE_NETWORK: bool.default(false),
+    OUTBOUND_ALLOW_HOSTS: z
+      .string()
+      .default('')
+      .transform((v) =>
+        v
+          .split(',')
+          .map((h) => h.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.string().regex(/^[^\s:/]+:\d{1,5}$/, 'host:port pairs separated by commas'))),
+    // The server that holds DATABASE_URL is never reachable from actions (any database on it can reach ours);
+    // true lets database actions use other databases on it: only where every builder is trusted.
+    ALLOW_PLATFORM_DATABASE_SERVER: bool.default(false),
+    // SMS (sendsms) and payments (paymentprompt): a local default and one real provider each. Real providers need their keys (checked below).
+    SMS_PROVIDER: z.enum(['outbox', 'africastalking']).default('outbox'),
+    AT_USERNAME: z.string().min(1).optional(),
+    AT_API_KEY: z.string().min(1).optional(),
+    AT_SMS_URL: z.string().url().default('https://api.africastalking.com/version1/messaging'),
+    SMS_DISPATCH_INTERVAL_MS: z.coerce.number().int().min(0).default(2000),
+    // How often shortcode purchases that ran out are marked and expiry reminders mailed; 0 turns the timer off.
+    SHORTCODE_TIMER_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
+    PAYMENT_PROVIDER: z.enum(['sandbox', 'paystack']).default('sandbox'),
+    PAYSTACK_SECRET_KEY: z.string().min(1).optional(),
+    PAYSTACK_BASE_URL: z.string().url().default('https://api.paystack.co'),
+    PAYMENT_CURRENCY: z
+      .string()
+      .regex(/^[A-Z]{3}$/, 'A three-letter currency code, e.g. GHS')
+      .default('GHS'),
+    SANDBOX_PAYMENT_SECRET: z
+      .string()
+      .min(16)
+      .default(() => randomBytes(32).toString('hex')),
+  })
   .refine(...requiredWith('AT_USERNAME', 'SMS_PROVIDER', 'africastalking'))
   .refine(...requiredWith('AT_API_KEY', 'SMS_PROVIDER', 'africastalking'))
   .refine(...requiredWith('PAYSTACK_SECRET_KEY', 'PAYMENT_PROVIDER', 'paystack'));
 
 /** A real provider chosen without its key fails at boot, listed with every other bad key (`when` runs it anyway). */
-function requiredWith(key: string, selector: string, value: string): [(c: Record<string, unknown>) => boolean, { path: string[]; message: string; when: () => boolean }] {
+function requiredWith(
+  key: string,
+  selector: string,
+  value: string,
+): [(c: Record<string, unknown>) => boolean, { path: string[]; message: string; when: () => boolean }] {
   return [(c) => c[selector] !== value || !!c[key], { path: [key], message: `required when ${selector}=${value}`, when: () => true }];
 }
 
@@ -70,6 +134,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   return result.data;
+}
+
+/**
+ * Where mailed links (password reset) and payment callbacks point: PUBLIC_URL, else this server's own port.
+ * Fixed at boot and never taken from a request's Host header, which the sender controls.
+ */
+export function getPublicOrigin(config: Config): string {
+  return (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
+}
+
+/** TRUST_PROXY as Fastify reads it; a hop count becomes a function because Fastify ignores plain numbers. */
+export function getTrustProxy(config: Config): false | string[] | ((address: string, hop: number) => boolean) {
+  const trust = config.TRUST_PROXY;
+  if (typeof trust !== 'number') return trust;
+  return (_address, hop) => hop < trust;
 }
 
 /** A config for tests and tools: defaults plus overrides, never the process environment. */

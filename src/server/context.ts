@@ -1,8 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { BackgroundTasks } from './background';
 import type { Config } from './config';
 import type { Database, Db } from '../db/client';
 import type { Mailer } from '../integrations/mail/mailer';
 import type { VersionCache } from './features/runtime/version-cache';
+import type { ShortcodeRouteTable } from './features/shortcodes/route-table';
 
 /** What services need, built once by buildApp and passed explicitly (services never import Fastify). */
 export interface AppContext {
@@ -13,6 +15,10 @@ export interface AppContext {
   log: FastifyBaseLogger;
   /** Injected so tests can move time (reset-token expiry). */
   now: () => Date;
+  /** Work a reply does not wait for (the reset mail); settled before the database closes. */
+  background: BackgroundTasks;
   /** Compiled app versions for the runtime; deploys, rollbacks and deletes invalidate them. */
-  versions?: VersionCache;
+  versions: VersionCache;
+  /** Which app each purchased shortcode extension reaches; every change to a purchase invalidates it. */
+  shortcodeRoutes: ShortcodeRouteTable;
 }

@@ -1,7 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from './context';
 
-/** The console's public origin: PUBLIC_URL when set, else the request's own scheme and host. */
+/**
+ * The origin of the gateway URLs an app's settings show: PUBLIC_URL when set, else the address the browser
+ * used. The answer goes only back to the caller, is never stored or mailed, and so a forged Host header can
+ * only mislead its own sender. Anything stored or mailed uses getPublicOrigin (config.ts) instead.
+ */
 export function getOrigin(ctx: AppContext, request: FastifyRequest): string {
   return ctx.config.PUBLIC_URL?.replace(/\/$/, '') ?? `${request.protocol}://${request.host}`;
 }

@@ -55,22 +55,47 @@ describe('npm start on a fresh data folder', () => {
     expect((await login.json()).data.role).toBe('super_admin');
 
     // Featured templates are seeded and run in the emulator without a sign-in.
-    const templates = (await (await fetch(`http://127.0.0.1:${port}/featuredTemplates`)).json()).data as Array<{ appId: string; appName: string }>;
+    const templates = (await (await fetch(`http://127.0.0.1:${port}/featuredTemplates`)).json()).data as Array<{
+      appId: string;
+      appName: string;
+    }>;
     expect(templates.map((t) => t.appName)).toContain('Community Poll');
     expect(templates).toHaveLength(6);
     const poll = templates.find((t) => t.appName === 'Community Poll')!;
-    const emulate = (session_mode: string, userdata: string) =>
-      fetch(`http://127.0.0.1:${port}/ussd-emulator/${poll.appId}`, {
+    // A visitor's session is bound to the browser id the first answer sets as a cookie.
+    let cookie = '';
+    const emulate = async (session_mode: string, userdata: string) => {
+      const res = await fetch(`http://127.0.0.1:${port}/ussd-emulator/${poll.appId}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ session_id: '20261121120000', userdata, msisdn: '233241234567', session_mode, network_id: 'MTN' }),
-      }).then((r) => r.json());
+        headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+        body: JSON.stringify({
+          session_id: '20261121120000-Vb2xZr0Hq8N1',
+          userdata,
+          msisdn: '233241234567',
+          session_mode,
+          network_id: 'MTN',
+        }),
+      });
+      cookie ||= (res.headers.get('set-cookie') ?? '').split(';')[0]!;
+      return res.json();
+    };
     expect((await emulate('start', '*920*13#')).text).toMatch(/^Which project/);
-    expect(await emulate('continue', '3')).toEqual({ text: 'Thank you! Your vote for Street lights has been counted.', session_mode: 'end' });
+    expect(await emulate('continue', '3')).toEqual({
+      text: 'Thank you! Your vote for Street lights has been counted.',
+      session_mode: 'end',
+    });
 
     // The demo user's sample app is deployed: its production URL answers.
-    const demoLogin = await (await fetch(`http://127.0.0.1:${port}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'demo@dialflow.local', password: 'demo1234' }) })).json();
-    const demoApps = (await (await fetch(`http://127.0.0.1:${port}/api/getAllApps`, { headers: { authorization: `Bearer ${demoLogin.token}` } })).json()).data;
+    const demoLogin = await (
+      await fetch(`http://127.0.0.1:${port}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'demo@dialflow.local', password: 'demo1234' }),
+      })
+    ).json();
+    const demoApps = (
+      await (await fetch(`http://127.0.0.1:${port}/api/getAllApps`, { headers: { authorization: `Bearer ${demoLogin.token}` } })).json()
+    ).data;
     expect(demoApps.map((a: { appName: string }) => a.appName)).toEqual(['Mensah Airtime']);
     const live = await fetch(demoApps[0].productionUrl.replace(/^https?:\/\/[^/]+/, `http://127.0.0.1:${port}`), {
       method: 'POST',

@@ -1,5 +1,5 @@
 import { buildApp } from './app';
-import { ConfigError, loadConfig, type Config } from './config';
+import { ConfigError, getPublicOrigin, loadConfig, type Config } from './config';
 import { seedDatabase, DEMO_USER, DEMO_MERCHANT_USER } from './seed';
 
 let config: Config;
@@ -31,7 +31,12 @@ if (seed.seeded) {
 }
 
 await app.listen({ port: config.PORT, host: config.HOST });
+// Gateway traffic may run scripts from the first hop: load the workers now, in the background.
+if (config.MODE !== 'console') void app.startScripts();
 console.log(`Dialflow is running: http://localhost:${config.PORT} (API docs at /api/docs, database ${app.ctx.database.kind})`);
+if (!config.PUBLIC_URL) {
+  console.log(`Links in mail (password reset) point to ${getPublicOrigin(config)}; set PUBLIC_URL to the console's public address.`);
+}
 
 // Graceful shutdown: stop accepting, let in-flight requests finish, then close the database (onClose hooks).
 let isClosing = false;

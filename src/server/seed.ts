@@ -3,6 +3,7 @@ import { count } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { merchants, users } from '../db/schema';
 import { createUser } from './features/auth/auth.service';
+import { seedShortcodeCatalogue } from './features/shortcodes/catalogue-seed';
 import { getFeaturedTemplates } from './features/templates/featured-templates';
 import { insertAppFromDefinition, seedFeaturedTemplates } from './features/templates/templates.service';
 
@@ -25,8 +26,8 @@ export interface SeedResult {
 }
 
 /**
- * Seeds an empty database: a super admin and the featured templates; unless disabled, a demo user with a
- * deployed sample app, and a demo merchant.
+ * Seeds an empty database: a super admin, the featured templates and the shortcode providers and catalogue; unless
+ * disabled, a demo user with a deployed sample app, and a demo merchant.
  */
 export async function seedDatabase(db: Db, options: SeedOptions): Promise<SeedResult> {
   const [{ value }] = (await db.select({ value: count() }).from(users)) as [{ value: number }];
@@ -42,6 +43,7 @@ export async function seedDatabase(db: Db, options: SeedOptions): Promise<SeedRe
   });
 
   await seedFeaturedTemplates(db, admin.id, options.sandboxOrigin);
+  await seedShortcodeCatalogue(db);
 
   if (options.demo) {
     const demo = await createUser(db, { ...DEMO_USER, mobileNumber: '233241234567', companyName: 'Mensah Ventures' });
@@ -49,9 +51,22 @@ export async function seedDatabase(db: Db, options: SeedOptions): Promise<SeedRe
     await insertAppFromDefinition(db, airtime, { ownerId: demo.id, isTemplate: false, appName: 'Mensah Airtime', deploy: true });
     const [merchant] = await db
       .insert(merchants)
-      .values({ fullName: 'Kofi Boateng', email: 'kofi@boateng.example', mobileNumber: '233201112223', companyName: 'Boateng Retail', businessCategory: 'retail' })
+      .values({
+        fullName: 'Kofi Boateng',
+        email: 'kofi@boateng.example',
+        mobileNumber: '233201112223',
+        companyName: 'Boateng Retail',
+        businessCategory: 'retail',
+      })
       .returning();
-    await createUser(db, { ...DEMO_MERCHANT_USER, mobileNumber: '233201112223', companyName: 'Boateng Retail', userType: 'merchant', roles: ['MERCHANT'], merchantId: merchant!.id });
+    await createUser(db, {
+      ...DEMO_MERCHANT_USER,
+      mobileNumber: '233201112223',
+      companyName: 'Boateng Retail',
+      userType: 'merchant',
+      roles: ['MERCHANT'],
+      merchantId: merchant!.id,
+    });
   }
   return { seeded: true, adminEmail: options.adminEmail, generatedAdminPassword };
 }

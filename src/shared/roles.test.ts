@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { getRoles, getSidebar, SIDEBAR, type RoleSubject } from './roles';
 
-// The spec's section 6 sidebar table, written out by hand from the spec text (not derived from SIDEBAR).
-const EVERYONE = ['Get Started', 'Create App', 'My Custom Actions', 'Templates', 'Buy USSD ShortCode', 'My USSD Extensions', 'Account Billing'];
+// The sidebar table of docs/product.md (Roles and the sidebar), written out by hand from that page (not derived from SIDEBAR).
+const EVERYONE = [
+  'Get Started',
+  'Create App',
+  'My Custom Actions',
+  'Templates',
+  'Buy USSD ShortCode',
+  'My USSD Extensions',
+  'Account Billing',
+];
 const NON_ADMINS = ['My USSD Apps'];
 const ADMINS = ['USSD Apps', 'Merchant Management', 'ShortCode Providers', 'Available USSD Extensions', 'WhatsApp Bots'];
 const CHATBOT_USERS = ['WhatsApp Bots'];
@@ -28,7 +36,7 @@ const EXPECTED: Record<keyof typeof SUBJECTS, string[]> = {
 const labelsOf = (subject: RoleSubject) => getSidebar(subject).map((entry) => entry.label);
 const sorted = (labels: string[]) => [...labels].sort();
 
-describe('getRoles (spec section 6, role determination)', () => {
+describe('getRoles (who a user is)', () => {
   it('makes userType internal_admin an admin', () => {
     expect(getRoles({ userType: 'internal_admin', roles: [] }).isAdmin).toBe(true);
   });
@@ -49,7 +57,7 @@ describe('getRoles (spec section 6, role determination)', () => {
   });
 });
 
-describe('getSidebar (spec section 6, sidebar visibility)', () => {
+describe('getSidebar (who sees which entry)', () => {
   for (const kind of Object.keys(SUBJECTS) as (keyof typeof SUBJECTS)[]) {
     it(`shows a ${kind} user exactly the table's entries`, () => {
       const labels = labelsOf(SUBJECTS[kind]);
@@ -70,15 +78,18 @@ describe('getSidebar (spec section 6, sidebar visibility)', () => {
     expect(labels.filter((label) => label === 'WhatsApp Bots')).toHaveLength(1);
   });
 
-  it('nests the Merchant Management and User Management entries as the spec lists them', () => {
+  it('nests the Merchant Management and User Management entries', () => {
     const children = (label: string) => SIDEBAR.find((entry) => entry.label === label)?.children?.map((child) => child.label);
     expect(children('Merchant Management')).toEqual(['All Merchants', 'My Merchants', 'Register Merchant']);
     expect(children('User Management')).toEqual(['All Users', 'Create Admin']);
   });
 
-  it('points every entry at a route of the spec route table', () => {
+  it('points every entry at its route', () => {
     const paths = Object.fromEntries(
-      SIDEBAR.flatMap((entry) => [...(entry.path ? [[entry.label, entry.path]] : []), ...(entry.children ?? []).map((c) => [c.label, c.path])]),
+      SIDEBAR.flatMap((entry) => [
+        ...(entry.path ? [[entry.label, entry.path]] : []),
+        ...(entry.children ?? []).map((c) => [c.label, c.path]),
+      ]),
     );
     expect(paths).toEqual({
       'Get Started': '/get-started',

@@ -1,11 +1,11 @@
 /**
- * Who a user is, as the spec's section 6 decides it, and which sidebar entries each kind of user sees.
- * The web sidebar, the server's role guard and the unit test that checks the spec all read this file.
+ * Who a user is and which sidebar entries each kind of user sees (docs/product.md, Roles and the sidebar).
+ * The web sidebar, the server's role guard and the unit test that checks that table all read this file.
  */
 export const USER_TYPES = ['user', 'internal_admin', 'merchant'] as const;
 export type UserType = (typeof USER_TYPES)[number];
 
-/** Role names kept on a user. ADMIN..SUPPORT are the spec's roles on admin creation. */
+/** Role names kept on a user. ADMIN..SUPPORT are the roles offered on admin creation. */
 export const ROLE_NAMES = ['ADMIN', 'MERCHANT', 'DEVELOPER', 'SUPPORT', 'CHATBOT', 'super_admin'] as const;
 export type RoleName = (typeof ROLE_NAMES)[number];
 
@@ -74,7 +74,7 @@ export interface SidebarEntry {
   children?: SidebarLink[];
 }
 
-/** The spec's sidebar table (section 6), in display order. */
+/** The sidebar table (docs/product.md), in display order. */
 export const SIDEBAR: SidebarEntry[] = [
   { label: 'Get Started', path: '/get-started', audiences: ['everyone'] },
   { label: 'Create App', path: '/create-app', audiences: ['everyone'] },

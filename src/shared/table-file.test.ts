@@ -7,7 +7,8 @@ describe('table file cells', () => {
   });
 
   it('defuses cells a spreadsheet would run as formulas', () => {
-    for (const value of ['=HYPERLINK("x")', '+SUM(A1)', '-1+cmd|x', '@SUM(A1)', '\t=1', '\r=1', '+233 1']) expect(toCsvCell(value)).toBe(`"'${value.replaceAll('"', '""')}"`);
+    for (const value of ['=HYPERLINK("x")', '+SUM(A1)', '-1+cmd|x', '@SUM(A1)', '\t=1', '\r=1', '+233 1'])
+      expect(toCsvCell(value)).toBe(`"'${value.replaceAll('"', '""')}"`);
     // Numbers stay readable: a mobile number keeps its +, an amount its sign.
     for (const value of ['233241', '+233241000002', '-5', '-12.50']) expect(toCsvCell(value)).toBe(`"${value}"`);
   });

@@ -37,7 +37,7 @@ describeBrowser('account profile', () => {
     await page.context().close();
   });
 
-  it('checks the three fields with the spec messages', async () => {
+  it('checks the three fields with their messages', async () => {
     const page = await openPage(browser);
     const { reply } = await registerAccount();
     await storeSession(page, reply);
@@ -52,6 +52,12 @@ describeBrowser('account profile', () => {
 
     await fillPasswords(page, 'first-pass-1', 'second-pass-2', 'second-pass-3');
     await page.getByText('New password and confirmation do not match.').waitFor();
+
+    // The server's rules, checked in the form with the same shared schema.
+    await fillPasswords(page, 'first-pass-1', '        ', '        ');
+    await page.getByText('New password must have at least 6 characters other than spaces.').waitFor();
+    await fillPasswords(page, 'first-pass-1', 'first-pass-1', 'first-pass-1');
+    await page.getByText('New password must be different from the old password.').waitFor();
     await page.context().close();
   });
 
@@ -90,7 +96,7 @@ describeBrowser('account profile', () => {
     await page.context().close();
   });
 
-  it('reports a network failure with the spec text', async () => {
+  it('reports a network failure with its text', async () => {
     const page = await openPage(browser);
     const { reply } = await registerAccount();
     await storeSession(page, reply);

@@ -5,7 +5,17 @@ export interface LoginReplyBody {
   status: string;
   message: string;
   token: string;
-  data: { fullName: string; email: string; role: string; userType: string; roles: string[]; merchantUser: boolean; merchantUuid: string | null; merchantName: string | null; uuid: string };
+  data: {
+    fullName: string;
+    email: string;
+    role: string;
+    userType: string;
+    roles: string[];
+    merchantUser: boolean;
+    merchantUuid: string | null;
+    merchantName: string | null;
+    uuid: string;
+  };
 }
 
 let counter = 0;
@@ -25,7 +35,7 @@ export async function registerAccount(fullName = 'Efua Asante'): Promise<{ email
   return { email, password, reply };
 }
 
-/** Stores a login reply the way the login screen does (the spec's stored session values). */
+/** Stores a login reply the way the login screen does (the stored session values of docs/product.md). */
 export async function storeSession(page: Page, reply: Pick<LoginReplyBody, 'token' | 'data'>): Promise<void> {
   await page.goto('/login');
   await page.evaluate((r) => {

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { APP_MESSAGES } from '../../src/shared/api/apps.schema';
 import { pathOf, registerAccount, storeSession, waitForPath, type LoginReplyBody } from './accounts';
-import { baseUrl, describeBrowser, DESKTOP, launchBrowser, openPage, PHONE, screenshot, signIn } from './browser';
+import { baseUrl, describeBrowser, DESKTOP, launchBrowser, openPage, PHONE, screenshot, signIn, waitForAnimations } from './browser';
 import { E2E_USERS } from './fixtures';
 
 /**
@@ -45,10 +45,27 @@ async function createAppByApi(token: string, appName: string, shortCode: string)
   return reply.data;
 }
 
-async function shoot(page: Page, name: string) {
+/** With the page's clock paused nothing moves, and no animation frame would come to wait for. */
+async function shoot(page: Page, name: string, isClockPaused = false) {
   await page.evaluate(() => window.scrollTo(0, 0));
-  await page.waitForTimeout(400);
+  if (!isClockPaused) await waitForAnimations(page);
   await screenshot(page, name);
+}
+
+/**
+ * On the page's clock, paused from before `act` (which ends on the success box): the page stays where it is for
+ * `delayMs` and moves to `path` at `delayMs`; then the clock runs on. The page needs `page.clock.install()` before
+ * it loads. Screenshots inside `act` say the clock is paused.
+ */
+async function expectRedirectAfter(page: Page, delayMs: number, path: string, act: () => Promise<void>): Promise<void> {
+  const startPath = pathOf(page);
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
+  await act();
+  await page.clock.runFor(delayMs - 1);
+  expect(pathOf(page)).toBe(startPath);
+  await page.clock.runFor(1);
+  await waitForPath(page, path);
+  await page.clock.resume();
 }
 
 /** The dismissible warning (or success) box of the form screens, holding this text. */
@@ -95,7 +112,11 @@ describeBrowser('apps and templates', () => {
     expect(await cards.count()).toBe(6);
     // The sidebar entries of this area are links now, and New App leads to the form.
     const sidebar = page.getByRole('navigation', { name: 'Main navigation' });
-    for (const [entry, path] of [['Create App', '/create-app'], ['My USSD Apps', '/app-list'], ['Templates', '/app-templates']]) {
+    for (const [entry, path] of [
+      ['Create App', '/create-app'],
+      ['My USSD Apps', '/app-list'],
+      ['Templates', '/app-templates'],
+    ]) {
       expect(await sidebar.locator(`[data-sidebar-entry="${entry}"]`).getAttribute('href')).toBe(path);
     }
     await shoot(page, 'apps-get-started-templates-desktop');
@@ -104,7 +125,7 @@ describeBrowser('apps and templates', () => {
     await page.context().close();
   });
 
-  it('create app: every message of the spec, in a dismissible warning box', async () => {
+  it('create app: every create-app message, in a dismissible warning box', async () => {
     page = await openAsOwner();
     await page.goto('/create-app');
     await page.getByRole('heading', { name: 'Create Ussd App' }).waitFor();
@@ -148,7 +169,7 @@ describeBrowser('apps and templates', () => {
     expect(await shortCode.getAttribute('placeholder')).toContain('{merchantCode}');
     await page.getByRole('button', { name: 'What is a template-formatted shortcode?' }).hover();
     await page.getByRole('tooltip').filter({ hasText: '{amount}' }).waitFor();
-    await page.waitForTimeout(300);
+    await waitForAnimations(page);
     // The viewport only: a full-page picture of a scrolled page would draw the fixed header mid-page.
     await page.screenshot({ path: 'test-results/screenshots/apps-create-tooltip-desktop.png' });
     expect(await findApps(owner.reply.token)).toEqual([]);
@@ -157,6 +178,7 @@ describeBrowser('apps and templates', () => {
 
   it('creates an app on a new shortcode extension: base *920* and *12# make *920*12#, then /app-list after 1000 ms', async () => {
     page = await openAsOwner();
+    await page.clock.install();
     await page.goto('/create-app');
     await page.getByRole('textbox', { name: 'App Name', exact: true }).fill('Kojo Airtime');
     await page.getByRole('textbox', { name: 'Description', exact: true }).fill('Airtime for Kojo customers');
@@ -165,15 +187,19 @@ describeBrowser('apps and templates', () => {
     await page.getByRole('textbox', { name: 'Extension', exact: true }).fill('*12#');
     expect(await page.getByTestId('dial-preview').textContent()).toBe('*920*12#');
     await shoot(page, 'apps-create-filled-desktop');
-    const started = Date.now();
-    await page.getByRole('button', { name: 'Create App' }).click();
-    await expectFormAlert(page, 'App created successfully');
-    await shoot(page, 'apps-create-success-desktop');
-    await waitForPath(page, '/app-list');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    await expectRedirectAfter(page, 1_000, '/app-list', async () => {
+      await page.getByRole('button', { name: 'Create App' }).click();
+      await expectFormAlert(page, 'App created successfully');
+      await shoot(page, 'apps-create-success-desktop', true);
+    });
 
     const [stored] = await findApps(owner.reply.token);
-    expect(stored).toMatchObject({ appName: 'Kojo Airtime', shortCode: '*920*12#', connectionMode: 'new-shortcode', useTemplateTag: false });
+    expect(stored).toMatchObject({
+      appName: 'Kojo Airtime',
+      shortCode: '*920*12#',
+      connectionMode: 'new-shortcode',
+      useTemplateTag: false,
+    });
     await tableRow(page, 'Kojo Airtime').filter({ hasText: '*920*12#' }).waitFor();
     await page.context().close();
   });
@@ -220,8 +246,9 @@ describeBrowser('apps and templates', () => {
     await page.context().close();
   });
 
-  it('settings: Test and Production Urls to copy, the spec messages, save and back to /app-list after 1 s', async () => {
+  it('settings: Test and Production Urls to copy, the settings messages, save and back to /app-list after 1 s', async () => {
     page = await openAsOwner();
+    await page.clock.install();
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl() });
     const apps = await findApps(owner.reply.token);
     const merchantPay = apps.find((a) => a.appName === 'Kojo Merchant Pay')!;
@@ -233,7 +260,9 @@ describeBrowser('apps and templates', () => {
     const testUrl = page.getByRole('textbox', { name: 'Test Url', exact: true });
     await testUrl.waitFor();
     expect(await testUrl.inputValue()).toBe(`${baseUrl()}/ussd/${merchantPay.appId}/test`);
-    expect(await page.getByRole('textbox', { name: 'Production Url', exact: true }).inputValue()).toBe(`${baseUrl()}/ussd/${merchantPay.appId}/live`);
+    expect(await page.getByRole('textbox', { name: 'Production Url', exact: true }).inputValue()).toBe(
+      `${baseUrl()}/ussd/${merchantPay.appId}/live`,
+    );
     await page.getByRole('button', { name: 'Copy Production Url' }).click();
     await page.getByRole('alert').filter({ hasText: 'Copied' }).waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${baseUrl()}/ussd/${merchantPay.appId}/live`);
@@ -254,11 +283,10 @@ describeBrowser('apps and templates', () => {
     await shoot(page, 'apps-settings-errors-desktop');
     await page.getByRole('textbox', { name: 'Custom Short Code', exact: true }).fill('*384*7#');
     await page.getByLabel('Is Template Formated').uncheck();
-    const started = Date.now();
-    await save.click();
-    await expectFormAlert(page, 'App updated successfully');
-    await waitForPath(page, '/app-list');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    await expectRedirectAfter(page, 1_000, '/app-list', async () => {
+      await save.click();
+      await expectFormAlert(page, 'App updated successfully');
+    });
     await tableRow(page, 'Kojo Merchant Pay 2').filter({ hasText: '*384*7#' }).waitFor();
     const saved = (await findApps(owner.reply.token)).find((a) => a.appId === merchantPay.appId);
     expect(saved).toMatchObject({ appName: 'Kojo Merchant Pay 2', shortCode: '*384*7#', useTemplateTag: false });
@@ -287,6 +315,38 @@ describeBrowser('apps and templates', () => {
     await page.getByRole('link', { name: 'Back to My USSD Apps' }).click();
     await waitForPath(page, '/app-list');
     await page.context().close();
+  });
+
+  it('every screen of an unknown app says App not found, once, with the way back to the app list', async () => {
+    const appId = 'no-such-app-0000';
+    const screens = [
+      `/app/design/${appId}`,
+      `/app/design/${appId}/flow`,
+      `/app-settings/${appId}`,
+      `/app/dashboard/${appId}`,
+      `/app/liveview/${appId}`,
+      `/app/actionlogs/${appId}`,
+      `/app/completesession/${appId}`,
+      `/app/uncompletedsession/${appId}`,
+      `/app/search/${appId}`,
+    ];
+    for (const [viewport, width] of [
+      [DESKTOP, 'desktop'],
+      [PHONE, 'phone'],
+    ] as const) {
+      page = await openAsOwner(viewport);
+      for (const path of width === 'desktop' ? screens : [`/app/dashboard/${appId}`]) {
+        await page.goto(path);
+        const panel = page.getByTestId('app-not-found');
+        await panel.getByRole('heading', { name: 'App not found' }).waitFor({ timeout: 10_000 });
+        expect(await panel.count(), path).toBe(1);
+        expect(await panel.getByRole('link', { name: 'Back to My USSD Apps' }).getAttribute('href'), path).toBe('/app-list');
+      }
+      await shoot(page, `apps-dashboard-not-found-${width}`);
+      await page.getByRole('link', { name: 'Back to My USSD Apps' }).click();
+      await waitForPath(page, '/app-list');
+      await page.context().close();
+    }
   });
 
   it('clones an app from the list, then deletes the copy after the confirmation', async () => {
@@ -323,6 +383,7 @@ describeBrowser('apps and templates', () => {
 
   it('templates page lists the six seeded templates; cloning one lands in /app-list after 1500 ms', async () => {
     page = await openAsOwner();
+    await page.clock.install();
     await page.goto('/app-templates');
     await page.getByRole('heading', { name: 'Templates - Things you can build' }).waitFor();
     const cards = page.getByTestId('template-grid').locator('article');
@@ -336,19 +397,18 @@ describeBrowser('apps and templates', () => {
     expect(await dialog.getByRole('textbox', { name: 'App Name', exact: true }).inputValue()).toBe('Pay a Merchant');
     expect(await dialog.getByRole('textbox', { name: 'Description', exact: true }).inputValue()).not.toBe('');
     await dialog.getByRole('textbox', { name: 'App Name', exact: true }).fill('Kojo Merchant Collect');
-    const started = Date.now();
-    await dialog.getByRole('button', { name: 'Clone' }).click();
-    await dialog.getByTestId('form-alert').filter({ hasText: 'App cloned successfully' }).waitFor();
-    await shoot(page, 'apps-templates-clone-success-desktop');
-    await waitForPath(page, '/app-list');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1400);
+    await expectRedirectAfter(page, 1_500, '/app-list', async () => {
+      await dialog.getByRole('button', { name: 'Clone' }).click();
+      await dialog.getByTestId('form-alert').filter({ hasText: 'App cloned successfully' }).waitFor();
+      await shoot(page, 'apps-templates-clone-success-desktop', true);
+    });
     await tableRow(page, 'Kojo Merchant Collect').filter({ hasText: '{merchantCode}' }).waitFor();
     const cloned = (await findApps(owner.reply.token)).find((a) => a.appName === 'Kojo Merchant Collect');
     expect(cloned).toMatchObject({ shortCode: '*920*12*{merchantCode}*{amount}#', useTemplateTag: true });
     await page.context().close();
   });
 
-  it('admins: USSD Apps with company, email and search; the spec lists are kept apart by role', async () => {
+  it('admins: USSD Apps with company, email and search; the two lists are kept apart by role', async () => {
     page = await openPage(browser, DESKTOP);
     await signIn(page, 'admin');
     await page.goto('/app-list');
@@ -373,21 +433,29 @@ describeBrowser('apps and templates', () => {
     await shoot(page, 'apps-admin-search-empty-desktop');
 
     await page.getByPlaceholder('Search apps...').fill('Kojo Airtime');
-    await tableRow(page, 'Kojo Airtime').getByRole('button', { name: 'Clone Kojo Airtime' }).click();
+    // The account picker needs the merchant list; it shows only when GET /api/merchant/list answers '00'.
+    const [merchantList] = await Promise.all([
+      page.waitForResponse((response) => new URL(response.url()).pathname === '/api/merchant/list'),
+      tableRow(page, 'Kojo Airtime').getByRole('button', { name: 'Clone Kojo Airtime' }).click(),
+    ]);
     const dialog = page.getByRole('dialog', { name: 'Clone Kojo Airtime' });
     await dialog.getByRole('textbox', { name: 'App Name', exact: true }).waitFor();
-    // The account picker needs the merchant list; it shows only when GET /api/merchant/list answers '00'.
-    const merchantList = await callApi<unknown[]>((await adminToken())!, '/api/merchant/list').catch(() => null);
-    await page.waitForTimeout(300);
-    expect(await dialog.getByText('Clone into Different Account').count()).toBe(merchantList?.status === '00' ? 1 : 0);
+    const hasMerchants = ((await merchantList.json()) as { status: string }).status === '00';
+    await expect.poll(() => dialog.getByText('Clone into Different Account').count()).toBe(hasMerchants ? 1 : 0);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await page.context().close();
 
-    // With a merchant list, the picker appears and Clone waits until an account is chosen (spec section 5).
+    // With a merchant list, the picker appears and Clone waits until an account is chosen.
     page = await openPage(browser, DESKTOP);
     await signIn(page, 'admin');
     await page.route('**/api/merchant/list', (route) =>
-      route.fulfill({ json: { status: '00', message: 'OK', data: [{ uuid: 'm-1', fullName: 'Kofi Mensah', companyName: 'Mensah Traders', email: 'kofi@example.com' }] } }),
+      route.fulfill({
+        json: {
+          status: '00',
+          message: 'OK',
+          data: [{ uuid: 'm-1', fullName: 'Kofi Mensah', companyName: 'Mensah Traders', email: 'kofi@example.com' }],
+        },
+      }),
     );
     await page.goto('/app-list-admin');
     await page.getByPlaceholder('Search apps...').fill('Kojo Airtime');
@@ -447,9 +515,3 @@ describeBrowser('apps and templates', () => {
     await page.context().close();
   });
 });
-
-async function adminToken(): Promise<string | null> {
-  const res = await fetch(`${baseUrl()}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(E2E_USERS.admin) });
-  const reply = (await res.json()) as { token?: string };
-  return reply.token ?? null;
-}

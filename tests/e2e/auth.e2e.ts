@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { registerAccount, storeSession, waitForPath } from './accounts';
-import { describeBrowser, launchBrowser, openPage, signIn } from './browser';
+import { DESKTOP, describeBrowser, launchBrowser, openPage, PHONE, screenshot, signIn } from './browser';
 import { E2E_USERS } from './fixtures';
 
 describeBrowser('auth screens', () => {
@@ -59,7 +59,7 @@ describeBrowser('auth screens', () => {
     await page.context().close();
   });
 
-  it('merchant login: spec texts, empty fields, non-merchant refused, merchant signed in', async () => {
+  it('merchant login: its texts, empty fields, non-merchant refused, merchant signed in', async () => {
     const page = await openPage(browser);
     await page.goto('/merchant/login');
     await page.getByRole('heading', { name: 'Login As Merchant' }).waitFor();
@@ -112,6 +112,25 @@ describeBrowser('auth screens', () => {
     await again.context().close();
   });
 
+  it('register: an empty email says it is required, a malformed one that it is invalid', async () => {
+    for (const viewport of [DESKTOP, PHONE]) {
+      const page = await openPage(browser, viewport);
+      await page.goto('/register');
+      await page.getByLabel('Full name').fill('Esi Badu');
+      await page.getByLabel('Mobile number').fill('233209876500');
+      await page.getByLabel(/^Password/).fill('esi-pass-12');
+      await page.getByRole('button', { name: 'Create account' }).click();
+      await page.getByText('Email is required', { exact: true }).waitFor();
+      expect(await page.getByText('Invalid email', { exact: true }).count()).toBe(0);
+      await screenshot(page, `auth-register-email-required-${viewport === DESKTOP ? 'desktop' : 'phone'}`);
+      await page.getByLabel('Email').fill('esi.example.com');
+      await page.getByRole('button', { name: 'Create account' }).click();
+      await page.getByText('Invalid email', { exact: true }).waitFor();
+      expect(await page.getByText('Email is required', { exact: true }).count()).toBe(0);
+      await page.context().close();
+    }
+  });
+
   it('forgot password answers the same for a known and an unknown email', async () => {
     const page = await openPage(browser);
     const messages: string[] = [];
@@ -134,6 +153,9 @@ describeBrowser('auth screens', () => {
     await page.getByLabel('New password').fill('abc');
     await page.getByRole('button', { name: 'Reset password' }).click();
     await page.getByText('New password must be at least 6 characters long.').waitFor();
+    await page.getByLabel('New password').fill('         ');
+    await page.getByRole('button', { name: 'Reset password' }).click();
+    await page.getByText('New password must have at least 6 characters other than spaces.').waitFor();
     await page.getByLabel('New password').fill('abcdef1');
     await page.getByLabel('Confirm password').fill('abcdef2');
     await page.getByRole('button', { name: 'Reset password' }).click();

@@ -12,7 +12,16 @@ export const describeBrowser: typeof describe = (inject('hasBrowser') ? describe
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 }
 
@@ -22,6 +31,38 @@ export const PHONE = { width: 390, height: 844 };
 export async function openPage(browser: Browser, viewport = DESKTOP): Promise<Page> {
   const context = await browser.newContext({ viewport, baseURL: baseUrl() });
   return context.newPage();
+}
+
+/**
+ * Resolves once the page has drawn two more frames and no animation or transition that ends is still running
+ * (a dialog's pop-in, a drawer sliding open, a layout moving): what a screenshot waits for. Endless ones
+ * (spinners) are not waited for.
+ */
+export async function waitForAnimations(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((animation) => animation.playState !== 'running' || animation.effect?.getComputedTiming().endTime === Infinity),
+  );
+}
+
+/**
+ * Resolves once every request the page started before this call has been reported: the page asks for
+ * /api/health and this waits for that request, which comes after them. For checking that a page sent nothing.
+ */
+export async function waitForEarlierRequests(page: Page): Promise<void> {
+  await Promise.all([
+    page.waitForRequest((request) => new URL(request.url()).pathname === '/api/health'),
+    page.evaluate(() => fetch('/api/health')),
+  ]);
+}
+
+/** Closes every toast with its own button and waits until none is left (a toast can cover what a test clicks or shows). */
+export async function closeToasts(page: Page): Promise<void> {
+  const toasts = page.locator('.mantine-Notification-root');
+  for (const close of await toasts.locator('button').all()) await close.click().catch(() => undefined);
+  await toasts.first().waitFor({ state: 'detached' });
 }
 
 /** Screenshots land in test-results/screenshots/ so a person can look at them. */
@@ -34,7 +75,11 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 export async function signIn(page: Page, kind: E2eUserKind): Promise<void> {
   const user = E2E_USERS[kind];
   const path = kind === 'merchant' ? '/api/merchant/login' : '/api/auth/login';
-  const res = await fetch(`${baseUrl()}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(user) });
+  const res = await fetch(`${baseUrl()}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(user),
+  });
   const reply = (await res.json()) as LoginReplyBody;
   if (!reply.token) throw new Error(`sign-in failed for ${kind}: ${JSON.stringify(reply)}`);
   await storeSession(page, reply);

@@ -1,12 +1,20 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { getSidebar } from '../../src/shared/roles';
-import { pathOf, waitForPath } from './accounts';
-import { describeBrowser, launchBrowser, openPage, PHONE, signIn } from './browser';
+import { pathOf, registerAccount, storeSession, waitForPath, type LoginReplyBody } from './accounts';
+import { baseUrl, DESKTOP, describeBrowser, launchBrowser, openPage, PHONE, screenshot, signIn, waitForAnimations } from './browser';
 import type { E2eUserKind } from './fixtures';
 
-// The spec's section 6 table, written out per kind of user (the UI must show exactly these).
-const EVERYONE = ['Get Started', 'Create App', 'My Custom Actions', 'Templates', 'Buy USSD ShortCode', 'My USSD Extensions', 'Account Billing'];
+// The sidebar table of docs/product.md, written out per kind of user (the UI must show exactly these).
+const EVERYONE = [
+  'Get Started',
+  'Create App',
+  'My Custom Actions',
+  'Templates',
+  'Buy USSD ShortCode',
+  'My USSD Extensions',
+  'Account Billing',
+];
 const ADMIN = [...EVERYONE, 'USSD Apps', 'Merchant Management', 'ShortCode Providers', 'Available USSD Extensions', 'WhatsApp Bots'];
 const EXPECTED_SIDEBAR: Record<E2eUserKind, string[]> = {
   private: [...EVERYONE, 'My USSD Apps'],
@@ -34,6 +42,39 @@ const isOffScreen = (page: Page) => page.evaluate(IS_NAV_OFF_SCREEN);
 
 const sorted = (labels: string[]) => [...labels].sort();
 
+async function postApi<T>(token: string, path: string, body: unknown): Promise<T> {
+  const res = await fetch(`${baseUrl()}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return (await res.json()) as T;
+}
+
+/** Everything a page load complains about: console warnings and errors, uncaught errors, and failed requests. */
+function collectComplaints(page: Page): string[] {
+  const complaints: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'warning' || message.type() === 'error') complaints.push(`${message.type()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => complaints.push(`uncaught: ${error.message}`));
+  page.on('response', (response) => {
+    if (response.status() >= 400) complaints.push(`${response.status()} ${new URL(response.url()).pathname}`);
+  });
+  return complaints;
+}
+
+/** A logo's mark as markup, without what differs between two copies of it (size, the gradient's generated id). */
+async function readMarkMarkup(page: Page, link: string): Promise<string> {
+  const svg = page.getByRole('link', { name: link }).first().locator('svg').first();
+  const html = await svg.evaluate((element) => element.outerHTML);
+  return html.replace(/\s(width|height|id)="[^"]*"/g, '').replace(/url\(#[^)]*\)/g, 'url()');
+}
+
+/** True when two boxes share any area. */
+const overlaps = (a: { x: number; y: number; width: number; height: number }, b: typeof a) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
 describeBrowser('console shell', () => {
   let browser: Browser;
   beforeAll(async () => {
@@ -44,7 +85,7 @@ describeBrowser('console shell', () => {
   });
 
   for (const kind of Object.keys(EXPECTED_SIDEBAR) as E2eUserKind[]) {
-    it(`shows a ${kind} user exactly the spec's sidebar entries, in getSidebar's order`, async () => {
+    it(`shows a ${kind} user exactly its sidebar entries, in getSidebar's order`, async () => {
       const page = await openPage(browser);
       await signIn(page, kind);
       await page.goto('/get-started');
@@ -92,20 +133,31 @@ describeBrowser('console shell', () => {
     expect(await getStarted.getAttribute('href')).toBe('/get-started');
     expect(await getStarted.getAttribute('aria-current')).toBe('page');
 
-    const customActions = sidebar(page).locator('[data-sidebar-entry="Buy USSD ShortCode"]');
-    expect(await customActions.getAttribute('aria-disabled')).toBe('true');
-    expect(await customActions.getAttribute('href')).toBeNull();
-    expect(await customActions.textContent()).toContain('Soon');
-    await customActions.hover();
+    const billing = sidebar(page).locator('[data-sidebar-entry="Account Billing"]');
+    expect(await billing.getAttribute('aria-disabled')).toBe('true');
+    expect(await billing.getAttribute('href')).toBeNull();
+    expect(await billing.textContent()).toContain('Soon');
+    await billing.hover();
     await page.getByRole('tooltip').filter({ hasText: 'Coming soon' }).waitFor();
-    // Playwright treats aria-disabled as disabled; force the click to prove nothing happens.
-    await customActions.click({ force: true });
-    await page.waitForTimeout(200);
+    // Playwright treats aria-disabled as disabled; force the click to prove nothing happens: a link would have
+    // moved the page within the click, a state change by the frames drawn after it.
+    await billing.click({ force: true });
+    await waitForAnimations(page);
     expect(pathOf(page)).toBe('/get-started');
 
     // No entry links anywhere but to a built screen.
-    const hrefs = await sidebar(page).locator('a[href]').evaluateAll((links) => links.map((link) => link.getAttribute('href')));
-    expect(hrefs).toEqual(['/get-started', '/create-app', '/app-list', '/custom-functions', '/app-templates']);
+    const hrefs = await sidebar(page)
+      .locator('a[href]')
+      .evaluateAll((links) => links.map((link) => link.getAttribute('href')));
+    expect(hrefs).toEqual([
+      '/get-started',
+      '/create-app',
+      '/app-list',
+      '/custom-functions',
+      '/app-templates',
+      '/buy-shortcode',
+      '/my-shortcodes',
+    ]);
     await page.context().close();
   });
 
@@ -144,6 +196,85 @@ describeBrowser('console shell', () => {
     await page.getByRole('link', { name: 'New App' }).click();
     await waitForPath(page, '/create-app');
     await page.context().close();
+  });
+
+  it('loads pages, lazily loaded screens included, without a warning or a failed request; the tab has the favicon', async () => {
+    const owner = await registerAccount('Akua Boateng');
+    const app = await postApi<{ data: { appId: string } }>(owner.reply.token, '/api/createApp', {
+      appName: 'Akua Shop',
+      description: 'Console shell e2e',
+      country: 'ghana',
+      connectionMode: 'existing-shortcode',
+      customShortCode: '*920*78#',
+      useTemplateTag: false,
+    });
+    const appId = app.data.appId;
+    const complaints: Record<string, string[]> = {};
+    const icons: Record<string, string[]> = {};
+    for (const path of ['/', '/login', '/get-started', `/app/dashboard/${appId}`, `/app/design/${appId}`, '/custom-functions']) {
+      const page = await openPage(browser);
+      await storeSession(page, owner.reply);
+      const heard = collectComplaints(page);
+      await page.goto(path);
+      await page.waitForLoadState('networkidle');
+      if (heard.length > 0) complaints[path] = heard;
+      icons[path] = await page.locator('link[rel="icon"]').evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
+      await page.context().close();
+    }
+    expect(complaints).toEqual({});
+    for (const [path, hrefs] of Object.entries(icons)) expect(hrefs, path).toEqual(['/favicon.svg']);
+    const favicon = await fetch(`${baseUrl()}/favicon.svg`);
+    expect(favicon.status).toBe(200);
+    expect(favicon.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+    expect(await favicon.text()).toMatch(/^<svg[^>]+viewBox="0 0 32 32"/);
+  });
+
+  it('the public site and the console show one logo', async () => {
+    const page = await openPage(browser);
+    await page.goto('/');
+    const publicMark = await readMarkMarkup(page, 'Dialflow home');
+    expect(publicMark.match(/<circle/g)).toHaveLength(9);
+    await screenshot(page, 'console-shell-public-logo-desktop');
+    await signIn(page, 'private');
+    await page.goto('/get-started');
+    expect(await readMarkMarkup(page, 'Dialflow, get started')).toBe(publicMark);
+    await page.context().close();
+
+    const phone = await openPage(browser, PHONE);
+    await phone.goto('/');
+    expect(await readMarkMarkup(phone, 'Dialflow home')).toBe(publicMark);
+    await screenshot(phone, 'console-shell-public-logo-phone');
+    await phone.context().close();
+  });
+
+  it("notifications never cover the top bar's Account and Logout", async () => {
+    const owner: { reply: LoginReplyBody } = await registerAccount('Kojo Antwi');
+    const action = await postApi<{ uuid: string }>(owner.reply.token, '/api/custom-action/create', {
+      actionName: 'toaster',
+      description: 'Shows a toast',
+      code: 'return 1;',
+    });
+    for (const [viewport, name] of [
+      [DESKTOP, 'desktop'],
+      [PHONE, 'phone'],
+    ] as const) {
+      const page = await openPage(browser, viewport);
+      await storeSession(page, owner.reply);
+      await page.goto(`/custom-functions/${action.uuid}`);
+      await page.getByRole('button', { name: 'Save Function' }).click();
+      const toast = page.getByRole('alert').filter({ hasText: 'Function code saved' });
+      await toast.waitFor();
+      await toast.click({ trial: true }); // waits until the toast has stopped moving
+      const header = page.locator('header');
+      const targets =
+        viewport === DESKTOP
+          ? [header.getByRole('link', { name: 'Account' }), header.getByRole('link', { name: 'Logout' })]
+          : [page.getByRole('button', { name: 'Account menu' })];
+      const toastBox = (await toast.boundingBox())!;
+      for (const target of targets) expect(overlaps(toastBox, (await target.boundingBox())!), name).toBe(false);
+      await page.screenshot({ path: `test-results/screenshots/console-shell-toast-${name}.png` });
+      await page.context().close();
+    }
   });
 
   it('on a phone: burger opens the sidebar, following a link closes it, the account menu has the top-bar links', async () => {

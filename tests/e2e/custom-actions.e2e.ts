@@ -1,8 +1,19 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CUSTOM_ACTION_MESSAGES } from '../../src/shared/api/custom-actions.schema';
 import { registerAccount, storeSession, waitForPath, type LoginReplyBody } from './accounts';
-import { baseUrl, describeBrowser, DESKTOP, launchBrowser, openPage, PHONE, screenshot } from './browser';
+import {
+  baseUrl,
+  closeToasts,
+  describeBrowser,
+  DESKTOP,
+  launchBrowser,
+  openPage,
+  PHONE,
+  screenshot,
+  waitForAnimations,
+  waitForEarlierRequests,
+} from './browser';
 
 /**
  * My Custom Actions (/custom-functions) and the custom function editor (/custom-functions/{id}): create, list,
@@ -29,18 +40,42 @@ async function callApi<T>(token: string, path: string, body?: unknown): Promise<
   return (await res.json()) as Reply<T>;
 }
 
-async function createByApi(token: string, actionName: string, code: string, description = `${actionName} for the e2e tests`): Promise<string> {
+async function createByApi(
+  token: string,
+  actionName: string,
+  code: string,
+  description = `${actionName} for the e2e tests`,
+): Promise<string> {
   const reply = await callApi(token, '/api/custom-action/create', { actionName, description, code });
   if (reply.status !== '00' || !reply.uuid) throw new Error(`create failed: ${JSON.stringify(reply)}`);
   return reply.uuid;
 }
 
-const getByApi = async (token: string, uuid: string) => (await callApi<{ actionName: string; description: string; code: string }>(token, `/api/custom-action/${uuid}`)).data;
+const getByApi = async (token: string, uuid: string) =>
+  (await callApi<{ actionName: string; description: string; code: string }>(token, `/api/custom-action/${uuid}`)).data;
 
 async function shoot(page: Page, name: string) {
   await page.evaluate(() => window.scrollTo(0, 0));
-  await page.waitForTimeout(400);
+  await waitForAnimations(page);
   await screenshot(page, name);
+}
+
+/** Counts the page's requests for the default code from now on. */
+function countDefaultCodeRequests(page: Page): () => number {
+  let count = 0;
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/api/docs/javascript') count += 1;
+  });
+  return () => count;
+}
+
+/** Moves the page's paused clock a millisecond at a time until the locator shows. */
+async function tickUntilVisible(page: Page, locator: Locator): Promise<void> {
+  for (let ticks = 0; ticks < 10_000; ticks += 1) {
+    if (await locator.isVisible()) return;
+    await page.clock.runFor(1);
+  }
+  throw new Error('never shown while the clock ticked');
 }
 
 const toast = (page: Page, text: string) => page.getByRole('alert').filter({ hasText: text });
@@ -91,6 +126,7 @@ describeBrowser('custom actions', () => {
 
   it('an empty list; New Action asks for the name, creates, and opens the editor, which loads the default code after 1 s', async () => {
     page = await openAsOwner();
+    await page.clock.install();
     await page.goto('/custom-functions');
     await page.getByRole('heading', { name: 'My Custom Actions' }).waitFor();
     await page.getByTestId('custom-actions-empty').waitFor();
@@ -112,16 +148,23 @@ describeBrowser('custom actions', () => {
     await dialog.getByRole('textbox', { name: 'Action Name' }).fill('computeFee');
     await dialog.getByRole('textbox', { name: 'Description' }).fill('A 1% fee on the amount typed');
     await shoot(page, 'custom-actions-create-filled-desktop');
+    // From the click on, the page's clock moves a millisecond at a time until the editor shows: its timer for
+    // the default code starts within a few milliseconds of the heading.
+    const defaultCodeRequests = countDefaultCodeRequests(page);
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
     await dialog.getByRole('button', { name: 'Create Action' }).click();
-    await toast(page, 'Custom action created').waitFor();
-    await page.waitForURL((url) => /^\/custom-functions\/[0-9a-f-]{36}$/.test(url.pathname));
-    await page.getByRole('heading', { name: 'Edit Custom Function - computeFee' }).waitFor();
-    const shownAt = Date.now();
+    await tickUntilVisible(page, page.getByRole('heading', { name: 'Edit Custom Function - computeFee' }));
+    await page.clock.runFor(900);
+    await waitForEarlierRequests(page);
+    expect(defaultCodeRequests()).toBe(0);
     expect(await codeContent(page).textContent()).not.toContain(DEFAULT_CODE_MARK);
+    await page.clock.resume();
     await codeContent(page).filter({ hasText: DEFAULT_CODE_MARK }).waitFor({ timeout: 5000 });
-    expect(Date.now() - shownAt).toBeGreaterThanOrEqual(700);
+    expect(defaultCodeRequests()).toBe(1);
+    await toast(page, 'Custom action created').waitFor();
+    expect(new URL(page.url()).pathname).toMatch(/^\/custom-functions\/[0-9a-f-]{36}$/);
     await page.getByTestId('unsaved-badge').waitFor();
-    // The test inputs start from the spec's samples: mobile empty with sample inputs, a REST result with status true.
+    // The test inputs start from the samples: mobile empty with sample inputs, a REST result with status true.
     const session = JSON.parse(await page.getByRole('textbox', { name: 'Session values' }).inputValue());
     expect(session).toMatchObject({ mobile: '', inputs: { amount: '20' } });
     const results = JSON.parse(await page.getByRole('textbox', { name: 'Action results' }).inputValue());
@@ -162,6 +205,28 @@ describeBrowser('custom actions', () => {
     await page.context().close();
   });
 
+  it('the template dropdown names a template only while the code is that template', async () => {
+    const uuid = await createByApi(owner.reply.token, 'retemplated', '');
+    page = await openEditor(uuid);
+    const dropdown = page.getByRole('combobox', { name: 'Example template' });
+    await codeContent(page).filter({ hasText: DEFAULT_CODE_MARK }).waitFor();
+    await typeCode(page, '');
+    await pickTemplate(page, 'formatAmount');
+    await codeContent(page).filter({ hasText: FORMAT_AMOUNT_MARK }).waitFor();
+    expect(await dropdown.inputValue()).toBe('formatAmount');
+
+    await codeContent(page).click();
+    await page.keyboard.press('ControlOrMeta+End');
+    await page.keyboard.insertText('\n// my change');
+    await expect.poll(() => dropdown.inputValue()).toBe('');
+    await shoot(page, 'custom-actions-template-edited-desktop');
+
+    // Undoing the change makes it the template's code again.
+    await page.keyboard.press('ControlOrMeta+z');
+    await expect.poll(() => dropdown.inputValue()).toBe('formatAmount');
+    await page.context().close();
+  });
+
   it('Save Function saves the code (invalid test JSON does not stop it), and a reload shows it', async () => {
     const uuid = await createByApi(owner.reply.token, 'saver', 'return 0;');
     page = await openEditor(uuid);
@@ -174,10 +239,14 @@ describeBrowser('custom actions', () => {
     await shoot(page, 'custom-actions-saved-desktop');
     expect((await getByApi(owner.reply.token, uuid)).code).toBe('log.info("saved version");\nreturn { saved: true };');
 
+    // The default code is only for empty functions: two seconds on the page's clock bring no request for it.
+    await page.clock.install();
+    const defaultCodeRequests = countDefaultCodeRequests(page);
     await page.reload();
     await codeContent(page).filter({ hasText: 'log.info("saved version");' }).waitFor();
-    // The default code is only for empty functions.
-    await page.waitForTimeout(1300);
+    await page.clock.fastForward(2_000);
+    await waitForEarlierRequests(page);
+    expect(defaultCodeRequests()).toBe(0);
     expect(await codeContent(page).textContent()).not.toContain(DEFAULT_CODE_MARK);
     await page.context().close();
   });
@@ -204,14 +273,16 @@ describeBrowser('custom actions', () => {
     const output = (await terminalLines(page, 'output').first().locator('span').last().textContent()) ?? '';
     expect(JSON.parse(output)).toEqual({ amount: 45, balance: 120, ok: true });
     // Log lines come first, the output last, then the prompt.
-    const kinds = await terminalLog(page).locator('[data-kind]').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-kind')));
+    const kinds = await terminalLog(page)
+      .locator('[data-kind]')
+      .evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-kind')));
     expect(kinds).toEqual(['info', 'debug', 'error', 'output']);
     expect(await page.getByTestId('terminal-prompt').textContent()).toContain('Ready');
     await shoot(page, 'custom-actions-test-output-desktop');
     await page.context().close();
   });
 
-  it('Test Function refuses invalid JSON with the spec message; a script error shows an error line', async () => {
+  it('Test Function refuses invalid JSON with its message; a script error shows an error line', async () => {
     const uuid = await createByApi(owner.reply.token, 'breaker', 'return notDefinedAnywhere.value;');
     page = await openEditor(uuid);
     const results = page.getByRole('textbox', { name: 'Action results' });
@@ -227,6 +298,30 @@ describeBrowser('custom actions', () => {
     await terminalLines(page, 'error').filter({ hasText: 'notDefinedAnywhere' }).waitFor();
     expect(await terminalLines(page, 'output').count()).toBe(0);
     await shoot(page, 'custom-actions-script-error-desktop');
+    await page.context().close();
+  });
+
+  it('log() writes an info line; a call to something that is not a function names it and its line; the editor offers log', async () => {
+    const uuid = await createByApi(owner.reply.token, 'logger', 'log("hello from log");\nlog.warn("low balance");');
+    page = await openEditor(uuid);
+    await page.getByRole('button', { name: 'Test Function' }).click();
+    await terminalLines(page, 'error').filter({ hasText: 'log.warn is not a function' }).waitFor();
+    expect(await terminalLines(page, 'info').allTextContents()).toEqual([expect.stringMatching(/INFOhello from log$/)]);
+    expect(await terminalLines(page, 'error').allTextContents()).toEqual([
+      expect.stringContaining('log.warn is not a function: use log(), log.info(), log.debug() or log.error() (line 2)'),
+    ]);
+    await shoot(page, 'custom-actions-not-a-function-desktop');
+
+    // The completions are the sandbox's SDK: log itself is offered as a function.
+    await codeContent(page).click();
+    await page.keyboard.press('ControlOrMeta+End');
+    await page.keyboard.insertText('\nlo');
+    await page.keyboard.press('Control+Space');
+    const completions = page.locator('.cm-tooltip-autocomplete li');
+    await completions.first().waitFor();
+    expect(await completions.allTextContents()).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^log/), expect.stringMatching(/^log\.info/)]),
+    );
     await page.context().close();
   });
 
@@ -320,7 +415,12 @@ describeBrowser('custom actions', () => {
     await shoot(page, 'custom-actions-empty-phone');
     await page.context().close();
 
-    const uuid = await createByApi(owner.reply.token, 'phoneCheck', 'log.info("from a phone");\nreturn { amount: Number(session.inputs.amount) };', 'Checked at phone width');
+    const uuid = await createByApi(
+      owner.reply.token,
+      'phoneCheck',
+      'log.info("from a phone");\nreturn { amount: Number(session.inputs.amount) };',
+      'Checked at phone width',
+    );
     page = await openAsOwner(PHONE);
     await page.goto('/custom-functions');
     await page.getByRole('article', { name: 'phoneCheck' }).waitFor();
@@ -352,10 +452,12 @@ describeBrowser('custom actions', () => {
     await shoot(page, 'custom-actions-template-confirm-phone');
     await page.getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('dialog').waitFor({ state: 'detached' });
-    await page.waitForTimeout(3500);
+    // The invalid-JSON toast sits over the buttons at this width.
+    await closeToasts(page);
     await page.getByRole('button', { name: 'Test Function' }).click();
     await terminalLines(page, 'output').first().waitFor();
-    await page.waitForTimeout(3000);
+    await toast(page, 'Function ran').waitFor();
+    await closeToasts(page);
     await shoot(page, 'custom-actions-test-output-phone');
     await page.getByRole('tab', { name: 'Details' }).click();
     await shoot(page, 'custom-actions-details-phone');
@@ -365,16 +467,26 @@ describeBrowser('custom actions', () => {
   it('desktop: the loading skeleton of the editor and of the list', async () => {
     const uuid = await createByApi(owner.reply.token, 'slowOne', 'return 1;');
     page = await openAsOwner();
-    // Hold the replies so the skeletons stay on screen.
-    await page.route('**/api/custom-action/*', (route) => setTimeout(() => void route.continue(), 1500));
+    // The replies are held until the screenshots are taken, so the skeletons stay on screen.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const holdReply = async (route: Route) => {
+      await released;
+      await route.continue().catch(() => undefined);
+    };
+    await page.route('**/api/custom-action/*', holdReply);
+    await page.route('**/api/custom-actions', holdReply);
     await page.goto(`/custom-functions/${uuid}`);
     await page.getByTestId('custom-action-loading').waitFor();
     await page.getByRole('heading', { name: 'Create Custom Function' }).waitFor();
     await screenshot(page, 'custom-actions-editor-loading-desktop');
-    await page.route('**/api/custom-actions', (route) => setTimeout(() => void route.continue(), 1500));
     await page.goto('/custom-functions');
     await page.getByTestId('custom-actions-loading').waitFor();
     await screenshot(page, 'custom-actions-list-loading-desktop');
+    release();
+    await page.getByTestId('custom-actions-loading').waitFor({ state: 'detached' });
     await page.context().close();
   });
 });

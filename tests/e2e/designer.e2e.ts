@@ -1,9 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { MISSING_MENU_TEXT } from '../../src/engine';
 import { MENU_MESSAGES } from '../../src/shared/app';
+import { FORM_MESSAGES } from '../../src/web/features/menus/menu-form-state';
+import { FILTER_DEBOUNCE_MS, SAVE_ORDER_FILTERED_HINT } from '../../src/web/features/menus/menu-list-order';
 import { registerAccount, storeSession, type LoginReplyBody } from './accounts';
-import { baseUrl, describeBrowser, DESKTOP, launchBrowser, openPage, PHONE } from './browser';
+import { baseUrl, closeToasts, describeBrowser, DESKTOP, launchBrowser, openPage, PHONE, waitForAnimations } from './browser';
 
 /**
  * The Menu Design View: a builder's day. Empty list and form errors, five menus with navigation (Always goto and
@@ -15,13 +18,19 @@ interface MenuRow {
   uniqueId: string;
   userDefinedName: string;
   isFirst: boolean;
+  terminate: boolean;
+  allowGoBack: boolean;
   displayText: string;
   switchOperations: { operator: string; compareVal: string; action: string; actionParam: string }[];
   actions: { actionName: string; inheritsPlugin: string; actionType: string; code: unknown }[];
   inputValidations: { validationMethod: string; errorMessage: string }[];
 }
 
-async function callApi<T>(token: string, path: string, body?: unknown): Promise<{ status: string; message: string; data: T; uniqueId?: string }> {
+async function callApi<T>(
+  token: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: string; message: string; data: T; uniqueId?: string }> {
   const res = await fetch(`${baseUrl()}${path}`, {
     method: body === undefined ? 'GET' : 'POST',
     headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -34,7 +43,7 @@ async function callApi<T>(token: string, path: string, body?: unknown): Promise<
 async function shot(page: Page, name: string): Promise<void> {
   mkdirSync('test-results/screenshots', { recursive: true });
   await closeToasts(page);
-  await page.waitForTimeout(350);
+  await waitForAnimations(page);
   const viewport = page.viewportSize()!;
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
   if (height > viewport.height) await page.setViewportSize({ width: viewport.width, height });
@@ -58,13 +67,10 @@ async function toast(page: Page, text: string | RegExp) {
   await visible(page.locator('.mantine-Notification-root').filter({ hasText: text }).first());
 }
 
-async function closeToasts(page: Page) {
-  for (const button of await page.locator('.mantine-Notification-root button').all()) await button.click().catch(() => undefined);
-  await page.locator('.mantine-Notification-root').first().waitFor({ state: 'detached', timeout: 1500 }).catch(() => undefined);
-}
-
 async function openTab(page: Page, name: string) {
-  await form(page).getByRole('tab', { name: new RegExp(`^${name}`) }).click();
+  await form(page)
+    .getByRole('tab', { name: new RegExp(`^${name}`) })
+    .click();
 }
 
 /** Replaces a CodeMirror editor's text (insertText: no auto-closed brackets, no completion popup). */
@@ -101,7 +107,7 @@ describeBrowser('menu designer', () => {
   let appId = '';
   let page: Page;
   const menus = async () => (await callApi<MenuRow[]>(owner.reply.token, `/api/getAllMenus/${appId}`)).data;
-  const idOf = async (identifier: string) => (await menus()).find((m) => m.userDefinedName === identifier)!.uniqueId;
+  const _idOf = async (identifier: string) => (await menus()).find((m) => m.userDefinedName === identifier)!.uniqueId;
 
   beforeAll(async () => {
     browser = await launchBrowser();
@@ -121,9 +127,11 @@ describeBrowser('menu designer', () => {
     await browser?.close();
   });
 
-  async function openDesigner(viewport = DESKTOP): Promise<Page> {
+  /** `withClock`: the page's clock is Playwright's, running until the test moves or pauses it. */
+  async function openDesigner(viewport = DESKTOP, withClock = false): Promise<Page> {
     const p = await openPage(browser, viewport);
     await storeSession(p, owner.reply);
+    if (withClock) await p.clock.install();
     await p.goto(`/app/design/${appId}`);
     await visible(p.getByRole('heading', { name: 'Kofi Shop' }));
     return p;
@@ -137,7 +145,11 @@ describeBrowser('menu designer', () => {
 
     await page.getByRole('button', { name: 'Add the first menu' }).click();
     await visible(form(page));
-    expect(await form(page).getByRole('checkbox', { name: /Back Menu/ }).isChecked()).toBe(true);
+    expect(
+      await form(page)
+        .getByRole('checkbox', { name: /Back Menu/ })
+        .isChecked(),
+    ).toBe(true);
     expect(await form(page).getByRole('textbox', { name: 'Back indicator' }).inputValue()).toBe('0');
     // The identifier's tooltip.
     await form(page).getByRole('button', { name: 'About the menu identifier' }).hover();
@@ -163,7 +175,16 @@ describeBrowser('menu designer', () => {
     expect(await actionForm.getByRole('combobox', { name: 'Method', exact: true }).inputValue()).toBe('POST');
     expect(await actionForm.getByRole('combobox', { name: 'Content type' }).inputValue()).toBe('application/json');
     expect(await actionForm.getByRole('radio', { name: 'Post' }).isChecked()).toBe(true);
-    await actionForm.getByRole('button', { name: 'Save', exact: true }).click();
+    // Two sets of buttons, each named for what it saves: the action's in its panel, the menu's (off for now) below.
+    expect(
+      await actionForm
+        .getByRole('button')
+        .filter({ hasText: /^(Cancel|Save)/ })
+        .allTextContents(),
+    ).toEqual(['Cancel action', 'Save action']);
+    expect(await page.getByTestId('menu-form-footer').getByRole('button', { name: 'Save', exact: true }).isDisabled()).toBe(true);
+    await visible(page.getByTestId('menu-save-hint').filter({ hasText: FORM_MESSAGES.actionOpen }));
+    await actionForm.getByRole('button', { name: 'Save action', exact: true }).click();
     await visible(fieldError(actionForm, MENU_MESSAGES.actionNameRequired));
     await visible(fieldError(actionForm, MENU_MESSAGES.urlRequired));
     await visible(fieldError(actionForm, MENU_MESSAGES.bodyRequired));
@@ -171,7 +192,7 @@ describeBrowser('menu designer', () => {
     await actionForm.getByRole('textbox', { name: 'Action name' }).fill('2charge');
     await actionForm.getByRole('textbox', { name: 'Request URL' }).fill('https://api.example.com/charge');
     await actionForm.getByRole('textbox', { name: 'Request body' }).fill('{"amount": ');
-    await actionForm.getByRole('button', { name: 'Save', exact: true }).click();
+    await actionForm.getByRole('button', { name: 'Save action', exact: true }).click();
     await visible(fieldError(actionForm, MENU_MESSAGES.actionNameInvalid));
     await visible(fieldError(actionForm, MENU_MESSAGES.bodyInvalidJson));
     await shot(page, 'designer-action-restapi-errors-desktop');
@@ -179,15 +200,17 @@ describeBrowser('menu designer', () => {
     await pick(page, 'Type', 'Javascript');
     await actionForm.getByRole('textbox', { name: 'Action name' }).fill('greet');
     await typeCode(page, 'Javascript code', 'const name = session.mobile;\nreturn { greeting: "hi " + name ');
-    await actionForm.getByRole('button', { name: 'Save', exact: true }).click();
+    await actionForm.getByRole('button', { name: 'Save action', exact: true }).click();
     await visible(actionForm.getByText(/Unexpected token \(line 2, column \d+\)/).first());
     await visible(actionForm.getByText('Validation failed in the Javascript action component.'));
     await visible(page.locator('.cm-lint-marker-error').first());
     await shot(page, 'designer-action-javascript-error-desktop');
     await typeCode(page, 'Javascript code', 'const name = session.mobile;\nreturn { greeting: "hi " + name };');
     await visible(actionForm.getByText('Parses as ECMAScript 2020'));
-    await actionForm.getByRole('button', { name: 'Save', exact: true }).click();
+    await actionForm.getByRole('button', { name: 'Save action', exact: true }).click();
     await hidden(actionForm);
+    await hidden(page.getByTestId('menu-save-hint'));
+    expect(await page.getByTestId('menu-form-footer').getByRole('button', { name: 'Save', exact: true }).isEnabled()).toBe(true);
     await visible(form(page).getByTestId('action-card').filter({ hasText: 'greet' }));
 
     // Fix the Menu tab and save: the first menu.
@@ -198,7 +221,11 @@ describeBrowser('menu designer', () => {
     await saveMenu(page, 'Menu saved');
     await visible(card(page, 'home'));
     const [home] = await menus();
-    expect(home).toMatchObject({ userDefinedName: 'home', isFirst: true, actions: [{ actionName: 'greet', inheritsPlugin: 'javascript', actionType: 'post' }] });
+    expect(home).toMatchObject({
+      userDefinedName: 'home',
+      isFirst: true,
+      actions: [{ actionName: 'greet', inheritsPlugin: 'javascript', actionType: 'post' }],
+    });
     await page.context().close();
   });
 
@@ -231,18 +258,51 @@ describeBrowser('menu designer', () => {
     await form(page).getByRole('textbox', { name: 'Validation 1 error message' }).fill('Enter a number, e.g. 5');
     await saveMenu(page, 'Menu saved');
 
-    await addMenu(page, 'buyAirtime', 'confirm', 'Buy GHS {{ session.inputs.buyAirtime }} of airtime for {{ session.mobile }}?\n1. Yes\n2. No');
+    await addMenu(
+      page,
+      'buyAirtime',
+      'confirm',
+      'Buy GHS {{ session.inputs.buyAirtime }} of airtime for {{ session.mobile }}?\n1. Yes\n2. No',
+    );
     await saveMenu(page, 'Menu saved');
     await addMenu(page, 'confirm', 'balance', 'Your balance is GHS 20.00.');
-    await form(page).getByRole('checkbox', { name: /Terminate/ }).check();
+    // A new menu has Back Menu on; an ending one has no Back: Terminate turns it off and locks it.
+    const back = form(page).getByRole('checkbox', { name: /Back Menu/ });
+    expect(await back.isChecked()).toBe(true);
+    await form(page)
+      .getByRole('checkbox', { name: /Terminate/ })
+      .check();
+    expect(await back.isChecked()).toBe(false);
+    expect(await back.isDisabled()).toBe(true);
+    await visible(form(page).getByText('A menu that ends the session has no Back'));
+    await shot(page, 'designer-terminate-no-back-desktop');
+    await form(page)
+      .getByRole('checkbox', { name: /Terminate/ })
+      .uncheck();
+    expect(await back.isChecked()).toBe(true);
+    await form(page)
+      .getByRole('checkbox', { name: /Terminate/ })
+      .check();
     await saveMenu(page, 'Menu saved');
     await addMenu(page, 'confirm', 'goodbye', 'Thank you for using Kofi Shop.');
-    await form(page).getByRole('checkbox', { name: /Terminate/ }).check();
+    await form(page)
+      .getByRole('checkbox', { name: /Terminate/ })
+      .check();
     await saveMenu(page, 'Menu saved');
     // Inserted in place: goodbye went after confirm, before balance.
     const order = async () => (await menus()).map((m) => m.userDefinedName);
+    expect((await menus()).filter((m) => m.terminate).map((m) => [m.userDefinedName, m.allowGoBack])).toEqual([
+      ['goodbye', false],
+      ['balance', false],
+    ]);
     expect(await order()).toEqual(['home', 'buyAirtime', 'confirm', 'goodbye', 'balance']);
-    expect(await page.getByTestId('menu-card').evaluateAll((els) => els.map((e) => e.getAttribute('data-menu')))).toEqual(['home', 'buyAirtime', 'confirm', 'goodbye', 'balance']);
+    expect(await page.getByTestId('menu-card').evaluateAll((els) => els.map((e) => e.getAttribute('data-menu')))).toEqual([
+      'home',
+      'buyAirtime',
+      'confirm',
+      'goodbye',
+      'balance',
+    ]);
 
     // home: 1 -> buyAirtime, 2 -> balance, 3 ends with a closing text; an empty rule is dropped on save.
     await editMenu(page, 'home');
@@ -256,7 +316,8 @@ describeBrowser('menu designer', () => {
     await pick(page, 'Rule 3 action', 'Terminate');
     await form(page).getByRole('textbox', { name: 'Rule 3 closing text' }).fill('Goodbye from Kofi Shop');
     await form(page).getByRole('combobox', { name: 'Rule 1 operator' }).click();
-    for (const label of ['equal to', 'not equal to', 'value in', 'between', 'matches regexp']) await visible(page.getByRole('option', { name: label, exact: true }));
+    for (const label of ['equal to', 'not equal to', 'value in', 'between', 'matches regexp'])
+      await visible(page.getByRole('option', { name: label, exact: true }));
     await page.keyboard.press('Escape');
     expect(await form(page).getByRole('textbox', { name: 'Rule 1 compare value' }).getAttribute('placeholder')).toBe('1 or 1,2,3');
     await shot(page, 'designer-navigation-rules-desktop');
@@ -271,13 +332,21 @@ describeBrowser('menu designer', () => {
     // buyAirtime: Always goto confirm. Loading it again shows the checkbox on and no rules.
     await editMenu(page, 'buyAirtime');
     await openTab(page, 'Navigation');
-    await form(page).getByRole('checkbox', { name: /Always goto/ }).check();
+    await form(page)
+      .getByRole('checkbox', { name: /Always goto/ })
+      .check();
     await pick(page, 'Always go to', /^confirm/);
     await saveMenu(page);
-    expect((await menus()).find((m) => m.userDefinedName === 'buyAirtime')!.switchOperations).toEqual([{ operator: 'always', compareVal: '', action: 'goto', actionParam: ids.confirm }]);
+    expect((await menus()).find((m) => m.userDefinedName === 'buyAirtime')!.switchOperations).toEqual([
+      { operator: 'always', compareVal: '', action: 'goto', actionParam: ids.confirm },
+    ]);
     await editMenu(page, 'buyAirtime');
     await openTab(page, 'Navigation');
-    expect(await form(page).getByRole('checkbox', { name: /Always goto/ }).isChecked()).toBe(true);
+    expect(
+      await form(page)
+        .getByRole('checkbox', { name: /Always goto/ })
+        .isChecked(),
+    ).toBe(true);
     expect(await form(page).getByTestId('navigation-rule').count()).toBe(0);
     await shot(page, 'designer-always-goto-desktop');
     await form(page).getByRole('button', { name: 'Cancel' }).click();
@@ -298,7 +367,7 @@ describeBrowser('menu designer', () => {
   }, 120_000);
 
   it('reorder by drag, then Save order; the filter narrows from 3 characters', async () => {
-    page = await openDesigner();
+    page = await openDesigner(DESKTOP, true);
     await visible(card(page, 'balance'));
     const handle = page.getByRole('button', { name: 'Drag balance to reorder' });
     const target = card(page, 'goodbye');
@@ -324,12 +393,20 @@ describeBrowser('menu designer', () => {
     await hidden(page.getByTestId('order-unsaved'));
     expect((await menus()).map((m) => m.userDefinedName)).toEqual(['home', 'buyAirtime', 'confirm', 'balance', 'goodbye']);
 
-    // Keyboard drag: focus goodbye's handle, space, up, space.
+    // Keyboard drag: focus goodbye's handle, space, up, space. Each step waits for dnd-kit's announcement of it
+    // (its live region) and for the cards to stop moving, as the keyboard sensor measures them before the next.
     await page.getByRole('button', { name: 'Drag goodbye to reorder' }).focus();
-    // The keyboard sensor measures on the next frames: give each step a moment.
-    for (const key of ['Space', 'ArrowUp', 'Space']) {
+    const announcement = page.locator('[id^="DndLiveRegion"]');
+    const id = Object.fromEntries((await menus()).map((m) => [m.userDefinedName, m.uniqueId]));
+    for (const [key, said] of [
+      // Picked up, and at once over its own place.
+      ['Space', [`Picked up draggable item ${id.goodbye}.`, `Draggable item ${id.goodbye} was moved over droppable area ${id.goodbye}.`]],
+      ['ArrowUp', [`Draggable item ${id.goodbye} was moved over droppable area ${id.balance}.`]],
+      ['Space', [`Draggable item ${id.goodbye} was dropped over droppable area ${id.balance}`]],
+    ] as const) {
       await page.keyboard.press(key);
-      await page.waitForTimeout(250);
+      await expect.poll(() => announcement.textContent()).toBeOneOf([...said]);
+      await waitForAnimations(page);
     }
     await visible(page.getByTestId('order-unsaved'));
     expect(await cardOrder()).toEqual(['home', 'buyAirtime', 'confirm', 'goodbye', 'balance']);
@@ -339,12 +416,20 @@ describeBrowser('menu designer', () => {
 
     const filter = page.getByRole('textbox', { name: 'Filter menus' });
     await filter.fill('go');
-    await page.waitForTimeout(500);
-    expect(await page.getByTestId('menu-card').count()).toBe(5);
     await visible(page.getByText('Type at least 3 characters to filter'));
+    // The list follows the box once typing has paused: past that on the page's clock, two characters narrow nothing.
+    await page.clock.fastForward(FILTER_DEBOUNCE_MS);
+    await waitForAnimations(page);
+    expect(await page.getByTestId('menu-card').count()).toBe(5);
     await filter.fill('goo');
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="menu-card"]').length === 1);
     expect(await cardOrder()).toEqual(['goodbye']);
+    // Save order saves the whole list: off while a filter narrows it, and the page says why.
+    const saveOrder = page.getByRole('button', { name: 'Save order' });
+    expect(await saveOrder.isDisabled()).toBe(true);
+    await visible(page.getByTestId('save-order-hint').filter({ hasText: SAVE_ORDER_FILTERED_HINT }));
+    await page.getByTestId('save-order-wrapper').hover();
+    await visible(page.getByRole('tooltip').filter({ hasText: SAVE_ORDER_FILTERED_HINT }));
     await filter.fill('KOFI');
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="menu-card"]').length === 2);
     expect(await cardOrder()).toEqual(['home', 'goodbye']);
@@ -353,6 +438,8 @@ describeBrowser('menu designer', () => {
     await shot(page, 'designer-filter-desktop');
     await filter.fill('');
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="menu-card"]').length === 5);
+    expect(await saveOrder.isEnabled()).toBe(true);
+    await hidden(page.getByTestId('save-order-hint'));
     await page.context().close();
   });
 
@@ -369,7 +456,9 @@ describeBrowser('menu designer', () => {
     expect(await count.getAttribute('data-over')).toBe('false');
     await shot(page, 'designer-preview-desktop');
 
-    await form(page).getByRole('textbox', { name: 'Menu text' }).fill(`${'Airtime bundles for every network. '.repeat(6)}\n1. Yes\n2. No`);
+    await form(page)
+      .getByRole('textbox', { name: 'Menu text' })
+      .fill(`${'Airtime bundles for every network. '.repeat(6)}\n1. Yes\n2. No`);
     await page.waitForFunction(() => document.querySelector('[data-testid="menu-char-count"]')?.getAttribute('data-over') === 'true');
     await visible(preview.getByText(/callers see 2 pages/));
     await visible(preview.getByText('Page 1 of 2'));
@@ -389,21 +478,70 @@ describeBrowser('menu designer', () => {
     await visible(page.getByText('Version 1 live'));
     await closeToasts(page);
 
-    // Delete balance: home's rule 2 now goes nowhere.
+    // Deploying again with nothing changed makes no version: a blue notice says since which.
+    await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+    await toast(page, 'No changes since version 1');
+    expect(await page.locator('.mantine-Notification-root').filter({ hasText: 'Nothing to deploy' }).getAttribute('style')).toContain(
+      '--notification-color: var(--mantine-color-blue-filled)',
+    );
+    await closeToasts(page);
+
+    // Delete balance: the confirmation names home's rule 2, which goes there.
     await page.getByRole('button', { name: 'Delete balance' }).click();
     await visible(page.getByRole('dialog').getByText('Are you sure you want to delete this menu?'));
+    const referrers = page.getByRole('dialog').getByTestId('delete-menu-referrers');
+    await visible(referrers);
+    expect(await referrers.getByRole('listitem').allTextContents()).toEqual(['home: Rule 2']);
+    await visible(referrers.getByText(MISSING_MENU_TEXT, { exact: false }));
+    await shot(page, 'designer-delete-referrers-desktop');
+    await page.setViewportSize(PHONE);
+    await shot(page, 'designer-delete-referrers-phone');
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await toast(page, 'Menu deleted');
     await hidden(card(page, 'balance'));
     await closeToasts(page);
 
+    // The designer marks the broken rule where it is, before any deploy: home's card, then its Navigation tab.
+    await visible(card(page, 'home').getByTestId('menu-broken-rules').getByText('Rule 2 goes to a menu that no longer exists.'));
+    expect(await card(page, 'confirm').getByTestId('menu-broken-rules').count()).toBe(0);
+    await shot(page, 'designer-broken-rule-card-phone');
+    await page.setViewportSize(DESKTOP);
+    await shot(page, 'designer-broken-rule-card-desktop');
+    // Opened with its edit button, the form marks the Navigation tab and, there, the rule's target.
+    await editMenu(page, 'home');
+    expect(
+      await form(page)
+        .getByRole('tab', { name: /^Navigation/ })
+        .getAttribute('data-has-errors'),
+    ).toBe('true');
+    await openTab(page, 'Navigation');
+    await visible(fieldError(form(page), MENU_MESSAGES.targetMissing));
+    expect(await form(page).getByRole('combobox', { name: 'Rule 2 target menu' }).inputValue()).toBe(
+      'Deleted menu (no longer in this app)',
+    );
+    await shot(page, 'designer-broken-rule-navigation-desktop');
+    await form(page).getByRole('button', { name: 'Cancel', exact: true }).click();
+    await hidden(form(page));
+    // The card's link opens the Navigation tab at once.
+    await card(page, 'home').getByRole('button', { name: 'Fix the rules of home' }).click();
+    await visible(form(page).getByRole('tab', { name: /^Navigation/, selected: true }));
+    await visible(fieldError(form(page), MENU_MESSAGES.targetMissing));
+    await form(page).getByRole('button', { name: 'Cancel', exact: true }).click();
+    await hidden(form(page));
+
     // The running call shows 'Deployment in progress'; a refusal shows the server's message and each issue.
+    // The deploy's reply is held until the page has shown it running.
+    let releaseDeploy = () => {};
+    const deployReleased = new Promise<void>((resolve) => {
+      releaseDeploy = resolve;
+    });
     await page.route('**/api/deployChanges/**', async (route) => {
-      await new Promise((r) => setTimeout(r, 600));
+      await deployReleased;
       await route.continue();
     });
     await page.getByRole('button', { name: 'Deploy', exact: true }).click();
     await visible(page.getByRole('button', { name: 'Deployment in progress' }));
+    releaseDeploy();
     await visible(page.getByTestId('deploy-panel'));
     await toast(page, /Deploy refused/);
     expect(await page.getByText('Deployment in progress').count()).toBe(0);
@@ -423,6 +561,7 @@ describeBrowser('menu designer', () => {
     await toast(page, 'Deployed version 2');
     await visible(page.getByText('Version 2 live'));
     await closeToasts(page);
+    await hidden(card(page, 'home').getByTestId('menu-broken-rules'));
 
     await page.getByRole('button', { name: 'Versions' }).click();
     const drawer = page.getByRole('dialog', { name: 'Versions' });
@@ -446,6 +585,11 @@ describeBrowser('menu designer', () => {
     page = await openDesigner(PHONE);
     await visible(card(page, 'home'));
     await shot(page, 'designer-list-phone');
+    await page.getByRole('textbox', { name: 'Filter menus' }).fill('KOFI');
+    await visible(page.getByTestId('save-order-hint'));
+    await shot(page, 'designer-filter-phone');
+    await page.getByRole('textbox', { name: 'Filter menus' }).fill('');
+    await hidden(page.getByTestId('save-order-hint'));
     await editMenu(page, 'confirm');
     await shot(page, 'designer-form-phone');
     await openTab(page, 'Navigation');
@@ -455,13 +599,13 @@ describeBrowser('menu designer', () => {
     await form(page).getByRole('button', { name: 'Edit action greet' }).click();
     await visible(page.getByTestId('action-form').getByRole('button', { name: 'Done' }));
     await shot(page, 'designer-action-edit-phone');
-    await page.getByTestId('action-form').getByRole('button', { name: 'Cancel' }).click();
+    await page.getByTestId('action-form').getByRole('button', { name: 'Cancel action' }).click();
     await form(page).getByRole('button', { name: 'Add action' }).click();
     await pick(page, 'Type', 'My Custom Functions');
     await visible(page.getByTestId('custom-functions-empty'));
     await pick(page, 'Type', 'Database Query');
     await shot(page, 'designer-action-dbaccess-phone');
-    await page.getByTestId('action-form').getByRole('button', { name: 'Cancel' }).click();
+    await page.getByTestId('action-form').getByRole('button', { name: 'Cancel action' }).click();
     await form(page).getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('button', { name: 'Versions' }).click();
     await visible(page.getByRole('dialog', { name: 'Versions' }).locator('[data-testid="version-row"]').first());

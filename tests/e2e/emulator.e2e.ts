@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Browser, Locator, Page, Request } from 'playwright-core';
+import type { Browser, Locator, Page, Request, Response } from 'playwright-core';
+import { POLL_INTERVAL_MS } from '../../src/web/features/emulator/emulator-session';
 import { pathOf, registerAccount, storeSession, waitForPath, type LoginReplyBody } from './accounts';
-import { DESKTOP, PHONE, baseUrl, describeBrowser, launchBrowser, openPage } from './browser';
+import { DESKTOP, PHONE, baseUrl, describeBrowser, launchBrowser, openPage, waitForAnimations, waitForEarlierRequests } from './browser';
 
 interface TemplateRow {
   appId: string;
@@ -32,7 +33,7 @@ const hidden = (locator: Locator, timeout = 10_000) => locator.waitFor({ state: 
 /** The phone's screen as the customer sees it (the viewport, not the full page, so the modal shows as it looks). */
 async function shot(page: Page, name: string, fullPage = true): Promise<void> {
   mkdirSync('test-results/screenshots', { recursive: true });
-  await page.waitForTimeout(350); // let the dialog's pop-in finish
+  await waitForAnimations(page); // the dialog's pop-in
   await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage, animations: 'disabled' });
 }
 
@@ -44,7 +45,11 @@ async function findTemplate(name: string): Promise<TemplateRow> {
   return template;
 }
 
-async function callApi<T>(token: string, path: string, body: unknown): Promise<{ status: string; message?: string; data?: T; uniqueId?: string }> {
+async function callApi<T>(
+  token: string,
+  path: string,
+  body: unknown,
+): Promise<{ status: string; message?: string; data?: T; uniqueId?: string }> {
   const res = await fetch(`${baseUrl()}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
@@ -68,13 +73,19 @@ async function createOwnApp(token: string): Promise<{ appId: string; shortCode: 
   });
   if (app.status !== '00' || !app.data) throw new Error(`createApp failed: ${JSON.stringify(app)}`);
   const appId = app.data.appId;
-  const done = await callApi(token, '/api/createMenu', { appId, userDefinedName: 'done', displayText: 'Thanks {{ session.inputs.name }}, see you soon.', terminate: true });
+  const done = await callApi(token, '/api/createMenu', {
+    appId,
+    userDefinedName: 'done',
+    displayText: 'Thanks {{ session.inputs.name }}, see you soon.',
+    terminate: true,
+  });
   if (done.status !== '00') throw new Error(`createMenu failed: ${JSON.stringify(done)}`);
   const first = await callApi(token, '/api/createMenu', {
     appId,
     isFirst: true,
     userDefinedName: 'name',
     displayText: 'Welcome to Kofi Shop\nWhat is your name?',
+    inputHolder: 'e.g. Ama',
     switchOperations: [{ operator: 'always', compareVal: '', action: 'goto', actionParam: done.uniqueId }],
     actions: [{ actionName: 'greet', actionType: 'post', inheritsPlugin: 'javascript', code: "return { greeting: 'Akwaaba' };" }],
   });
@@ -96,6 +107,13 @@ async function dial(page: Page): Promise<EmulatorBody> {
   const [request] = await Promise.all([page.waitForRequest(isEmulatorCall), callButton(page).click()]);
   await visible(page.getByTestId('menu-display'));
   return bodyOf(request);
+}
+
+/** Empties the number on the dial pad with the keyboard's Backspace. */
+async function clearNumber(page: Page): Promise<void> {
+  const shown = (await page.getByTestId('dial-number').textContent()) ?? '';
+  for (let i = 0; i < shown.length; i += 1) await page.keyboard.press('Backspace');
+  await expect.poll(() => page.getByTestId('dial-number').textContent()).toBe('Enter a USSD code');
 }
 
 /** Types a reply, sends it and waits for the next screen to show the expected text. */
@@ -130,20 +148,36 @@ describeBrowser('emulator', () => {
     await expect.poll(() => page.getByTestId('dial-number').textContent()).toBe('*920*13#');
     expect(poll.shortCode).toBe('*920*13#');
     await expect.poll(() => page.title()).toContain('Community Poll');
-    // The keypad: 12 keys with the letters under 2-9.
-    for (const [key, letters] of [['2', 'ABC'], ['7', 'PQRS'], ['9', 'WXYZ']]) {
-      expect(await page.locator(`[data-key="${key}"]`).textContent()).toBe(`${key}${letters}`);
+    // The keypad: 12 keys with the letters under 2-9, named by both ('2 ABC') as a screen reader says them.
+    for (const [key, letters] of [
+      ['2', 'ABC'],
+      ['7', 'PQRS'],
+      ['9', 'WXYZ'],
+    ]) {
+      expect(await page.locator(`[data-key="${key}"]`).getAttribute('aria-label')).toBeNull();
+      expect(await page.getByRole('button', { name: `${key} ${letters}`, exact: true }).getAttribute('data-key')).toBe(key);
     }
+    expect(await page.getByRole('button', { name: '1', exact: true }).getAttribute('data-key')).toBe('1');
     expect(await page.getByRole('group', { name: 'Dial pad' }).getByRole('button').count()).toBe(12);
     await shot(page, 'emulator-desktop-idle');
 
     const before = new Date();
     const start = await dial(page);
-    expect(start.session_id).toMatch(/^\d{14}$/);
-    // The id is the local time (yyyyMMddHHmmss) of the dial.
+    // The id is the local time (yyyyMMddHHmmss) of the dial, then 128 random bits: it cannot be guessed.
+    expect(start.session_id).toMatch(/^\d{14}-[A-Za-z0-9_-]{22}$/);
     const year = start.session_id.slice(0, 4);
     expect(Number(year)).toBe(before.getFullYear());
-    expect(start).toMatchObject({ session_mode: 'start', userdata: '*920*13#', network_id: 'MTN', appId: poll.appId, msisdn: '233241234567' });
+    // The visitor's session is bound to the browser id the server set, which page scripts cannot read.
+    const [browserId] = (await page.context().cookies()).filter((cookie) => cookie.name === 'df_emulator');
+    expect(browserId).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/ussd-emulator' });
+    expect(await page.evaluate(() => document.cookie)).not.toContain('df_emulator');
+    expect(start).toMatchObject({
+      session_mode: 'start',
+      userdata: '*920*13#',
+      network_id: 'MTN',
+      appId: poll.appId,
+      msisdn: '233241234567',
+    });
 
     const lines = await menuText(page).locator(':scope > div').allTextContents();
     expect(lines).toEqual([POLL_QUESTION, '1. Borehole', '2. School library', '3. Street lights']);
@@ -179,15 +213,21 @@ describeBrowser('emulator', () => {
 
   it('hides the modal after a reply and shows it again no sooner than 500 ms later', async () => {
     const page = await openPage(browser, DESKTOP);
+    await page.clock.install();
     await page.goto(`/apptemplate/emulator/${poll.appId}?returnUrl=/`);
     await dial(page);
     await replyInput(page).fill('1');
-    await sendButton(page).click();
-    const sentAt = Date.now();
-    await hidden(page.getByTestId('menu-display'), 400);
+    // The page's clock stands still from here: only runFor moves it.
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
+    const [answer] = await Promise.all([page.waitForResponse((r) => isEmulatorCall(r.request())), sendButton(page).click()]);
+    await answer.finished();
+    await hidden(page.getByTestId('menu-display'));
     await visible(page.getByRole('status').getByText('USSD code running'));
+    // The answer is in; 499 ms later the phone still shows the running code, at 500 ms the new screen.
+    await page.clock.runFor(499);
+    expect(await page.getByTestId('menu-display').count()).toBe(0);
+    await page.clock.runFor(1);
     await visible(page.getByTestId('menu-display'));
-    expect(Date.now() - sentAt).toBeGreaterThanOrEqual(450);
     expect(await menuText(page).textContent()).toContain('Borehole has been counted');
     await page.context().close();
   });
@@ -196,8 +236,10 @@ describeBrowser('emulator', () => {
     const page = await openPage(browser, DESKTOP);
     await page.goto(`/apptemplate/emulator/${survey.appId}`);
     await expect.poll(() => page.getByTestId('dial-number').textContent()).toBe('*920*14#');
-    // No returnUrl: the home link takes the empty value (spec section 2), i.e. it stays on this page.
-    expect(new URL((await page.getByTestId('dial-home').getAttribute('href')) ?? '', baseUrl()).pathname).toBe(`/apptemplate/emulator/${survey.appId}`);
+    // No returnUrl: the home link takes the empty value, i.e. it stays on this page.
+    expect(new URL((await page.getByTestId('dial-home').getAttribute('href')) ?? '', baseUrl()).pathname).toBe(
+      `/apptemplate/emulator/${survey.appId}`,
+    );
 
     // Keyboard typing works like the keys: clear, type the code, Enter to call.
     for (let i = 0; i < 8; i += 1) await page.keyboard.press('Backspace');
@@ -250,7 +292,7 @@ describeBrowser('emulator', () => {
 
     const start = await dial(page);
     expect(start).toMatchObject({ session_mode: 'start', userdata: '*920*55#', msisdn: '233209998877', appId: ownApp.appId });
-    expect(start.session_id).toMatch(/^\d{14}$/);
+    expect(start.session_id).toMatch(/^\d{14}-[A-Za-z0-9_-]{22}$/);
     expect(await menuText(page).locator(':scope > div').allTextContents()).toEqual(['Welcome to Kofi Shop', 'What is your name?']);
     expect(await page.getByLabel('Dial Number').getAttribute('readonly')).not.toBeNull();
     expect(await page.getByTestId('debug-session-id').textContent()).toBe(start.session_id);
@@ -303,10 +345,120 @@ describeBrowser('emulator', () => {
     await page.context().close();
   });
 
-  it("turns a network or server error into the spec's ended-session text", async () => {
+  it("shows the menu's input holder in the reply box, at desktop and phone width", async () => {
+    for (const [viewport, name] of [
+      [DESKTOP, 'desktop'],
+      [PHONE, 'phone'],
+    ] as const) {
+      const page = await openPage(browser, viewport);
+      await storeSession(page, owner.reply);
+      await page.goto(`/app/emulator/${ownApp.appId}`);
+      await expect.poll(() => page.getByTestId('dial-number').textContent()).toBe(ownApp.shortCode);
+      await dial(page);
+      expect(await replyInput(page).getAttribute('placeholder')).toBe('e.g. Ama');
+      await shot(page, `emulator-${name}-input-holder`, false);
+      // The next screen ends the session: no reply box, so no holder.
+      await reply(page, 'Kwame', 'Thanks Kwame, see you soon.');
+      expect(await replyInput(page).count()).toBe(0);
+      await page.context().close();
+    }
+    // A menu without an input holder keeps the box empty of hints.
     const page = await openPage(browser, DESKTOP);
     await page.goto(`/apptemplate/emulator/${poll.appId}?returnUrl=/`);
-    await page.route('**/ussd-emulator/**', (route) => route.fulfill({ status: 404, contentType: 'application/json', body: JSON.stringify({ status: '04', message: 'App not found' }) }));
+    await dial(page);
+    expect(await replyInput(page).getAttribute('placeholder')).toBeNull();
+    await page.context().close();
+  });
+
+  it('places the call and sends the reply with Enter wherever the mouse clicked last; Space still presses a focused key', async () => {
+    const page = await openPage(browser, DESKTOP);
+    await page.goto(`/apptemplate/emulator/${poll.appId}?returnUrl=/`);
+    await expect.poll(() => page.getByTestId('dial-number').textContent()).toBe('*920*13#');
+    // Mouse on the pad: Backspace, then #. The # key now has the focus; Enter calls instead of typing # again.
+    await page.getByRole('button', { name: 'Backspace' }).click();
+    await page.getByRole('button', { name: 'Hash' }).click();
+    const [start] = await Promise.all([page.waitForRequest(isEmulatorCall, { timeout: 5_000 }), page.keyboard.press('Enter')]);
+    expect(bodyOf(start)).toMatchObject({ session_mode: 'start', userdata: '*920*13#' });
+    await visible(menuText(page).getByText(POLL_QUESTION));
+
+    // A click on the screen's text takes the focus from the reply box: typing still goes there, Enter sends it.
+    await menuText(page).click();
+    await page.keyboard.type('3');
+    expect(await replyInput(page).inputValue()).toBe('3');
+    await menuText(page).click();
+    const [next] = await Promise.all([page.waitForRequest(isEmulatorCall, { timeout: 5_000 }), page.keyboard.press('Enter')]);
+    expect(bodyOf(next)).toMatchObject({ session_mode: 'continue', userdata: '3', session_id: bodyOf(start).session_id });
+    await visible(menuText(page).getByText(POLL_THANKS));
+
+    // The ended screen closes with Enter too, wherever the click was.
+    await menuText(page).click();
+    await page.keyboard.press('Enter');
+    await hidden(page.getByTestId('menu-display'));
+
+    // Keyboard users still press a focused key with Space: it types its digit, and Enter from there calls.
+    await page.locator('[data-key="5"]').focus();
+    await page.keyboard.press('Space');
+    await expect.poll(() => page.getByTestId('dial-number').textContent()).toBe('*920*13#5');
+    await page.context().close();
+  });
+
+  it("answers a number that is not the app's code as the network does, and keeps deep dials and template codes working", async () => {
+    const page = await openPage(browser, DESKTOP);
+    await page.goto(`/apptemplate/emulator/${poll.appId}?returnUrl=/`);
+    await expect.poll(() => page.getByTestId('dial-number').textContent()).toBe('*920*13#');
+    await clearNumber(page);
+    await page.keyboard.type('*1#');
+    const [start] = await Promise.all([page.waitForRequest(isEmulatorCall), page.keyboard.press('Enter')]);
+    expect(bodyOf(start)).toMatchObject({ session_mode: 'start', userdata: '*1#' });
+    await visible(page.getByTestId('menu-display'));
+    expect(await menuText(page).textContent()).toBe('UNKNOWN APPLICATION');
+    expect(await page.getByTestId('menu-display').getAttribute('data-session-mode')).toBe('end');
+    expect(await replyInput(page).count()).toBe(0);
+    await shot(page, 'emulator-desktop-unknown-code', false);
+    await cancelButton(page).click();
+    await hidden(page.getByTestId('menu-display'));
+
+    // Another template's code is not this one's either.
+    await clearNumber(page);
+    await page.keyboard.type('*920*14#');
+    await dial(page);
+    expect(await menuText(page).textContent()).toBe('UNKNOWN APPLICATION');
+    await cancelButton(page).click();
+
+    // A deep dial is the app's code extended: it votes for 3 in one go.
+    await clearNumber(page);
+    await page.keyboard.type('*920*13*3#');
+    await dial(page);
+    expect(await menuText(page).textContent()).toBe(POLL_THANKS);
+    await page.context().close();
+
+    // A template whose code carries tags runs on its pre-filled code and on the values dialled in its place.
+    const merchant = await findTemplate('Pay a Merchant');
+    const tagged = await openPage(browser, PHONE);
+    await tagged.goto(`/apptemplate/emulator/${merchant.appId}?returnUrl=/`);
+    await expect.poll(() => tagged.getByTestId('dial-number').textContent()).toBe('*920*12**#');
+    await dial(tagged);
+    expect(await menuText(tagged).textContent()).not.toBe('UNKNOWN APPLICATION');
+    await cancelButton(tagged).click();
+    for (let i = 0; i < 2; i += 1) await tagged.keyboard.press('Backspace'); // '*920*12*'
+    await tagged.keyboard.type('77*50#');
+    await dial(tagged);
+    expect(await menuText(tagged).locator(':scope > div').first().textContent()).toBe('Pay GHS 50 to merchant 77?');
+    await cancelButton(tagged).click();
+    await clearNumber(tagged);
+    await tagged.keyboard.type('*920*1#');
+    await dial(tagged);
+    expect(await menuText(tagged).textContent()).toBe('UNKNOWN APPLICATION');
+    await shot(tagged, 'emulator-phone-unknown-code', false);
+    await tagged.context().close();
+  });
+
+  it('turns a network or server error into the ended-session error text', async () => {
+    const page = await openPage(browser, DESKTOP);
+    await page.goto(`/apptemplate/emulator/${poll.appId}?returnUrl=/`);
+    await page.route('**/ussd-emulator/**', (route) =>
+      route.fulfill({ status: 404, contentType: 'application/json', body: JSON.stringify({ status: '04', message: 'App not found' }) }),
+    );
     await dial(page);
     expect(await menuText(page).textContent()).toBe('Error making webservice call : App not found');
     expect(await replyInput(page).count()).toBe(0);
@@ -334,12 +486,18 @@ describeBrowser('emulator', () => {
     await visible(page.getByTestId('debug-unavailable').first(), 10_000);
     expect(await page.getByText('Error getting logs').count()).toBe(0);
 
-    // A call that gets no answer is a real failure: the spec's error line, once, not once per poll.
+    // A call that gets no answer is a real failure: the 'Error getting logs>>' line, once, not once per poll.
     await page.unroute('**/streamLogs');
     await page.route('**/streamLogs', (route) => route.abort());
+    let logPolls = 0;
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/streamLogs') logPolls += 1;
+    });
     const errorLine = page.getByTestId('action-logs').locator('[data-level="error"]', { hasText: 'Error getting logs>>' });
     await visible(errorLine, 10_000);
-    await page.waitForTimeout(5_500);
+    // A poll starts only once the one before has been handled: two more starts, one more failure handled.
+    const pollsAtFirstError = logPolls;
+    await expect.poll(() => logPolls, { timeout: 15_000 }).toBeGreaterThanOrEqual(pollsAtFirstError + 2);
     expect(await errorLine.count()).toBe(1);
     expect(await errorLine.evaluate((el) => getComputedStyle(el).color)).toBe('rgb(255, 107, 107)'); // error: red
     await page.context().close();
@@ -352,11 +510,15 @@ describeBrowser('emulator', () => {
       const path = new URL(request.url()).pathname;
       if (path === '/streamLogs' || path.startsWith('/debug/')) logCalls += 1;
     });
+    await page.clock.install();
     await page.goto(`/apptemplate/emulator/${poll.appId}?returnUrl=/`);
     await visible(page.getByTestId('logs-signed-out'));
     await dial(page);
-    await page.waitForTimeout(3_000);
+    // Four polling periods pass on the page's clock.
+    await page.clock.fastForward(4 * POLL_INTERVAL_MS);
+    await waitForEarlierRequests(page);
     expect(logCalls).toBe(0);
+    await visible(page.getByTestId('logs-signed-out'));
     await page.context().close();
   });
 
@@ -377,8 +539,10 @@ describeBrowser('emulator', () => {
 
     await dial(page);
     await shot(page, 'emulator-phone-mid', false);
+    const isPanelPoll = (prefix: string) => (response: Response) => new URL(response.url()).pathname.startsWith(prefix);
+    const panelsPolled = Promise.all([page.waitForResponse(isPanelPoll('/streamLogs')), page.waitForResponse(isPanelPoll('/debug/'))]);
     await reply(page, '2', 'School library');
-    await page.waitForTimeout(3_000); // one poll of the panels
+    await panelsPolled;
     await shot(page, 'emulator-phone-ended');
     await page.context().close();
   });

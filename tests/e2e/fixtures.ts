@@ -1,4 +1,4 @@
-/** Accounts the e2e server is seeded with, one per kind of user the spec's section 6 names. */
+/** Accounts the e2e server is seeded with, one per kind of user docs/product.md names (Roles and the sidebar). */
 export const E2E_USERS = {
   superAdmin: { email: 'admin@e2e.test', password: 'admin-e2e-1' },
   admin: { email: 'ops@e2e.test', password: 'ops-e2e-1' },

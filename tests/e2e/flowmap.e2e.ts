@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { registerAccount, storeSession, type LoginReplyBody } from './accounts';
-import { baseUrl, describeBrowser, DESKTOP, launchBrowser, openPage, PHONE } from './browser';
+import { baseUrl, describeBrowser, DESKTOP, launchBrowser, openPage, PHONE, waitForAnimations } from './browser';
 
 /**
  * The flow map: an app with a Terminate rule, an Always goto, a back-enabled menu, an unreachable menu and a
@@ -16,7 +16,11 @@ interface Rule {
   actionParam: string;
 }
 
-async function callApi<T>(token: string, path: string, body?: unknown): Promise<{ status: string; message: string; data: T; uniqueId?: string }> {
+async function callApi<T>(
+  token: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: string; message: string; data: T; uniqueId?: string }> {
   const res = await fetch(`${baseUrl()}${path}`, {
     method: body === undefined ? 'GET' : 'POST',
     headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -27,12 +31,22 @@ async function callApi<T>(token: string, path: string, body?: unknown): Promise<
 
 async function shot(page: Page, name: string): Promise<void> {
   mkdirSync('test-results/screenshots', { recursive: true });
-  await page.waitForTimeout(400);
+  await waitForAnimations(page);
   await page.screenshot({ path: `test-results/screenshots/${name}.png`, animations: 'disabled' });
 }
 
 const visible = (page: Page, selector: string, timeout = 15_000) => page.locator(selector).first().waitFor({ state: 'visible', timeout });
 const flowNode = (page: Page, identifier: string) => page.locator(`[data-testid="flow-node"][data-menu="${identifier}"]`);
+
+/** Where a menu's children are drawn from it: all below it, all right of it, or neither. */
+async function readChildrenSide(page: Page, parent: string, children: string[]): Promise<'below' | 'right' | 'mixed'> {
+  const box = async (identifier: string) => (await flowNode(page, identifier).boundingBox())!;
+  const from = await box(parent);
+  const boxes = await Promise.all(children.map(box));
+  if (boxes.every((b) => b.y >= from.y + from.height)) return 'below';
+  if (boxes.every((b) => b.x >= from.x + from.width)) return 'right';
+  return 'mixed';
+}
 
 describeBrowser('flow map', () => {
   let browser: Browser;
@@ -53,7 +67,11 @@ describeBrowser('flow map', () => {
   }
 
   /** Creates a menu at the top of the list (parentMenuId null); returns its uniqueId. */
-  async function createMenu(appId: string, identifier: string, fields: { displayText?: string; isFirst?: boolean; terminate?: boolean; allowGoBack?: boolean; rules?: Rule[] } = {}): Promise<string> {
+  async function createMenu(
+    appId: string,
+    identifier: string,
+    fields: { displayText?: string; isFirst?: boolean; terminate?: boolean; allowGoBack?: boolean; rules?: Rule[] } = {},
+  ): Promise<string> {
     const reply = await callApi(token, '/api/createMenu', {
       appId,
       isFirst: fields.isFirst ?? false,
@@ -94,17 +112,30 @@ describeBrowser('flow map', () => {
   let appId = '';
   it('draws menus, rules, End, Back and missing targets with their marks; a click opens the edit form', async () => {
     appId = await createApp('Mapped Shop', '*920*81#');
-    const goto = (target: string, operator = 'eq', compareVal = '1'): Rule => ({ operator, compareVal, action: 'goto', actionParam: target });
+    const goto = (target: string, operator = 'eq', compareVal = '1'): Rule => ({
+      operator,
+      compareVal,
+      action: 'goto',
+      actionParam: target,
+    });
     // Each new menu goes to the top: create from the last to the first.
     await createMenu(appId, 'orphan', { displayText: 'Nobody comes here' });
     const gone = await createMenu(appId, 'gone');
     const confirm = await createMenu(appId, 'confirm', { displayText: 'Confirm airtime\n1. Yes', rules: [goto(gone)] });
-    const airtime = await createMenu(appId, 'airtime', { displayText: 'Enter amount\n0. Back', allowGoBack: true, rules: [goto(confirm, 'always', '')] });
+    const airtime = await createMenu(appId, 'airtime', {
+      displayText: 'Enter amount\n0. Back',
+      allowGoBack: true,
+      rules: [goto(confirm, 'always', '')],
+    });
     const balance = await createMenu(appId, 'balance', { displayText: 'Your balance is GHS 10.00', terminate: true });
     await createMenu(appId, 'home', {
       isFirst: true,
       displayText: 'Welcome to Mapped Shop\n1. Balance\n2. Airtime\n3. Data\n9. Exit',
-      rules: [goto(balance), goto(airtime, 'valueIn', '2,3'), { operator: 'eq', compareVal: '9', action: 'Terminate', actionParam: 'Goodbye and thank you' }],
+      rules: [
+        goto(balance),
+        goto(airtime, 'valueIn', '2,3'),
+        { operator: 'eq', compareVal: '9', action: 'Terminate', actionParam: 'Goodbye and thank you' },
+      ],
     });
     expect((await callApi(token, `/api/deleteMenu/${gone}`)).status).toBe('00');
 
@@ -124,7 +155,9 @@ describeBrowser('flow map', () => {
     expect(await page.locator('.react-flow__edge').count()).toBe(6);
     expect(await page.locator('.react-flow__edge.flow-edge-back').count()).toBe(1);
     expect(await page.locator('.react-flow__edge.flow-edge-terminate').count()).toBe(1);
-    expect(await page.getByTestId('flow-summary').textContent()).toContain('5 menus · 5 rules · 1 back links · 1 unreachable · 1 with a broken target');
+    expect(await page.getByTestId('flow-summary').textContent()).toContain(
+      '5 menus · 5 rules · 1 back links · 1 unreachable · 1 with a broken target',
+    );
 
     // Edge labels: conditions, always, the closing text.
     const labels = await page.locator('.react-flow__edge-textwrapper, .react-flow__edge-text').allTextContents();
@@ -176,13 +209,24 @@ describeBrowser('flow map', () => {
       const rules: Rule[] = children.map((c, k) => ({ operator: 'eq', compareVal: String(k + 1), action: 'goto', actionParam: ids[c]! }));
       if (i % 4 === 0) rules.push({ operator: 'eq', compareVal: '9', action: 'Terminate', actionParam: 'Thank you' });
       const text = `Menu ${i}\n${children.map((c, k) => `${k + 1}. Option ${c}`).join('\n')}`;
-      ids[i] = await createMenu(bigId, `menu${i}`, { isFirst: i === 0, displayText: children.length ? text : `Menu ${i}: done`, terminate: children.length === 0 && i % 2 === 0, allowGoBack: i % 2 === 1, rules });
+      ids[i] = await createMenu(bigId, `menu${i}`, {
+        isFirst: i === 0,
+        displayText: children.length ? text : `Menu ${i}: done`,
+        terminate: children.length === 0 && i % 2 === 0,
+        allowGoBack: i % 2 === 1,
+        rules,
+      });
     }
     const page = await openMap(bigId, { width: 1600, height: 1000 });
     expect(await page.locator('[data-testid="flow-node"][data-kind="menu"]').count()).toBe(50);
+    // Top to bottom first: a menu's children in the row below it; left to right, in the column right of it.
+    expect(await readChildrenSide(page, 'menu0', ['menu1', 'menu2', 'menu3'])).toBe('below');
+    expect(await readChildrenSide(page, 'menu5', ['menu16', 'menu17', 'menu18'])).toBe('below');
     await shot(page, 'flowmap-50-desktop');
     await page.getByText('Left to right', { exact: true }).click();
-    await page.waitForTimeout(300);
+    await expect.poll(() => readChildrenSide(page, 'menu0', ['menu1', 'menu2', 'menu3'])).toBe('right');
+    expect(await readChildrenSide(page, 'menu5', ['menu16', 'menu17', 'menu18'])).toBe('right');
+    expect(await page.locator('[data-testid="flow-node"][data-kind="menu"]').count()).toBe(50);
     await shot(page, 'flowmap-50-desktop-lr');
     await page.context().close();
   });

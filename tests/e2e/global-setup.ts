@@ -32,12 +32,28 @@ export default async function setup(project: TestProject) {
   // In memory, on its own thread as the server opens it (src/server/app.ts).
   const database = await openDatabase({ thread: true });
   await database.migrate();
-  await seedDatabase(database.db, { adminEmail: E2E_USERS.superAdmin.email, adminPassword: E2E_USERS.superAdmin.password, demo: true, sandboxOrigin: 'http://127.0.0.1' });
+  await seedDatabase(database.db, {
+    adminEmail: E2E_USERS.superAdmin.email,
+    adminPassword: E2E_USERS.superAdmin.password,
+    demo: true,
+    sandboxOrigin: 'http://127.0.0.1',
+  });
   await createUser(database.db, { fullName: 'Esi Operations', ...E2E_USERS.admin, userType: 'internal_admin', roles: ['ADMIN'] });
   await createUser(database.db, { fullName: 'Yaw Bots', ...E2E_USERS.chatbot, roles: ['CHATBOT'] });
 
-  const app = await buildApp(createConfig({ NODE_ENV: 'test', LOGIN_RATE_LIMIT: 1000 }), { database, logger: false });
+  const app = await buildApp(
+    createConfig({
+      NODE_ENV: 'test',
+      LOGIN_RATE_LIMIT: 1000,
+      LOGIN_ADDRESS_RATE_LIMIT: 1000,
+      LOGIN_GLOBAL_RATE_LIMIT: 1000,
+      EMULATOR_RATE_LIMIT: 1000,
+    }),
+    { database, logger: false },
+  );
   await app.listen({ port: 0, host: '127.0.0.1' });
+  // As npm start does: scripts in the apps under test never wait for workers to load.
+  await app.startScripts();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   project.provide('baseUrl', `http://127.0.0.1:${port}`);

@@ -2,11 +2,12 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
 import { registerAccount, storeSession, type LoginReplyBody } from './accounts';
-import { DESKTOP, PHONE, baseUrl, describeBrowser, launchBrowser } from './browser';
+import { DESKTOP, PHONE, baseUrl, describeBrowser, launchBrowser, waitForAnimations } from './browser';
 
 /**
  * The monitoring screens against real traffic: an app of three menus, two sessions completed and one left open
- * through the Africa's Talking format, one released through Hubtel's JSON; then each screen must show them.
+ * through the Africa's Talking format on the test URL, one released through Hubtel's JSON; one completed on the
+ * live URL after a deploy, and one in the emulator; then each screen must show them, saying which is which.
  */
 const WELCOME = 'Welcome to Kofi Shop\nWhat is your name?';
 const ITEM = 'Pick an item\n1. Rice\n2. Beans';
@@ -45,8 +46,16 @@ async function createShopApp(token: string): Promise<string> {
     if (reply.status !== '00' || !reply.uniqueId) throw new Error(`createMenu failed: ${JSON.stringify(reply)}`);
     return reply.uniqueId;
   };
-  const done = await menu({ userDefinedName: 'done', displayText: 'Thanks {{ session.inputs.name }}, your order is placed.', terminate: true });
-  const item = await menu({ userDefinedName: 'item', displayText: ITEM, switchOperations: [{ operator: 'always', compareVal: '', action: 'goto', actionParam: done }] });
+  const done = await menu({
+    userDefinedName: 'done',
+    displayText: 'Thanks {{ session.inputs.name }}, your order is placed.',
+    terminate: true,
+  });
+  const item = await menu({
+    userDefinedName: 'item',
+    displayText: ITEM,
+    switchOperations: [{ operator: 'always', compareVal: '', action: 'goto', actionParam: done }],
+  });
   await menu({
     isFirst: true,
     userDefinedName: 'name',
@@ -58,23 +67,43 @@ async function createShopApp(token: string): Promise<string> {
 }
 
 /** One Africa's Talking hop; `text` is cumulative. */
-async function atHop(appId: string, sessionId: string, phoneNumber: string, text: string): Promise<string> {
-  const res = await fetch(`${baseUrl()}/ussd/${appId}/test`, {
+async function atHop(
+  appId: string,
+  sessionId: string,
+  phoneNumber: string,
+  text: string,
+  { environment = 'test', networkCode = '62001' } = {},
+): Promise<string> {
+  const res = await fetch(`${baseUrl()}/ussd/${appId}/${environment}`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ sessionId, serviceCode: '*920*77#', phoneNumber, networkCode: '62001', text }).toString(),
+    body: new URLSearchParams({ sessionId, serviceCode: '*920*77#', phoneNumber, networkCode, text }).toString(),
+  });
+  return res.text();
+}
+
+/** One hop of the console's emulator, signed in as the app's owner. */
+async function emulatorHop(token: string, appId: string, sessionId: string, userdata: string, mode: 'start' | 'continue'): Promise<string> {
+  const res = await fetch(`${baseUrl()}/ussd-emulator/${appId}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ session_id: sessionId, userdata, msisdn: '233200000077', session_mode: mode, network_id: 'MTN', appId }),
   });
   return res.text();
 }
 
 async function hubtelHop(appId: string, body: Record<string, string>): Promise<string> {
-  const res = await fetch(`${baseUrl()}/ussd/${appId}/test`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${baseUrl()}/ussd/${appId}/test`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return res.text();
 }
 
 async function shot(page: Page, name: string): Promise<void> {
   mkdirSync('test-results/screenshots', { recursive: true });
-  await page.waitForTimeout(400);
+  await waitForAnimations(page);
   await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true, animations: 'disabled' });
 }
 
@@ -107,7 +136,13 @@ describeBrowser('monitoring screens', () => {
   const contexts: BrowserContext[] = [];
 
   async function open(path: string, viewport = DESKTOP, timezoneId?: string): Promise<Page> {
-    const context = await browser.newContext({ viewport, timezoneId, baseURL: baseUrl(), permissions: ['clipboard-read', 'clipboard-write'], acceptDownloads: true });
+    const context = await browser.newContext({
+      viewport,
+      timezoneId,
+      baseURL: baseUrl(),
+      permissions: ['clipboard-read', 'clipboard-write'],
+      acceptDownloads: true,
+    });
     contexts.push(context);
     const page = await context.newPage();
     await storeSession(page, owner.reply);
@@ -137,6 +172,17 @@ describeBrowser('monitoring screens', () => {
     expect(await hubtelHop(appId, { ...hubtel, Type: 'Initiation', Message: '*920*77#' })).toContain('Welcome');
     expect(await hubtelHop(appId, { ...hubtel, Type: 'Response', Message: 'Esi' })).toContain('Pick an item');
     await hubtelHop(appId, { ...hubtel, Type: 'Release', Message: '' });
+    // One completed on the live URL (Telecel's network code), once deployed.
+    expect((await callApi(owner.reply.token, `/api/deployChanges/${appId}`)).status).toBe('00');
+    const live = { environment: 'live', networkCode: '62002' };
+    expect(await atHop(appId, 'live-1', '+233201000005', '', live)).toContain('CON Welcome');
+    expect(await atHop(appId, 'live-1', '+233201000005', 'Abena', live)).toContain('CON Pick an item');
+    expect(await atHop(appId, 'live-1', '+233201000005', 'Abena*1', live)).toContain('END Thanks Abena');
+    // One completed in the emulator.
+    const token = owner.reply.token;
+    expect(await emulatorHop(token, appId, 'emu-1', '*920*77#', 'start')).toContain('Welcome');
+    expect(await emulatorHop(token, appId, 'emu-1', 'Efua', 'continue')).toContain('Pick an item');
+    expect(await emulatorHop(token, appId, 'emu-1', '2', 'continue')).toContain('Thanks Efua');
   });
 
   afterAll(async () => {
@@ -150,6 +196,9 @@ describeBrowser('monitoring screens', () => {
     await item.waitFor({ timeout: 10_000 });
     expect(await item.textContent()).toContain('Pick an item');
     expect(await item.textContent()).toContain('at-open');
+    expect(await item.getByTestId('session-source').textContent()).toBe('Test URL');
+    const network = item.getByTestId('network-name');
+    expect([await network.textContent(), await network.getAttribute('title')]).toEqual(['MTN', 'MTN Ghana, network code 62001']);
     await shot(page, 'monitoring-live-desktop');
     const phone = await open(`/app/liveview/${appId}`, PHONE);
     await phone.getByTestId('live-item').first().waitFor({ timeout: 10_000 });
@@ -168,12 +217,14 @@ describeBrowser('monitoring screens', () => {
     await page.getByRole('combobox', { name: 'Level' }).click();
     await page.getByRole('option', { name: level, exact: true }).click();
     expect(await page.getByRole('checkbox', { name: 'Filter by level' }).isChecked()).toBe(true);
-    const [request] = await Promise.all([page.waitForRequest((r) => r.url().endsWith('/actionlogs/searchLogs')), page.getByRole('button', { name: 'Filter', exact: true }).click()]);
+    const [request] = await Promise.all([
+      page.waitForRequest((r) => r.url().endsWith('/actionlogs/searchLogs')),
+      page.getByRole('button', { name: 'Filter', exact: true }).click(),
+    ]);
     expect(request.postDataJSON()).toMatchObject({ appId, filterByLevel: true, level });
-    await page.waitForTimeout(500);
-    const levels = await page.getByTestId('log-line').evaluateAll((lines) => lines.map((l) => l.getAttribute('data-level')));
-    expect(levels.length).toBeGreaterThan(0);
-    expect(new Set(levels)).toEqual(new Set([level]));
+    await request.response();
+    const readLevels = () => page.getByTestId('log-line').evaluateAll((lines) => lines.map((l) => l.getAttribute('data-level')));
+    await expect.poll(async () => new Set(await readLevels())).toEqual(new Set([level]));
 
     await page.getByRole('button', { name: 'Clear', exact: true }).click();
     expect(await page.getByRole('checkbox', { name: 'Filter by level' }).isChecked()).toBe(false);
@@ -208,19 +259,40 @@ describeBrowser('monitoring screens', () => {
     expect(after.data).toEqual([]);
   });
 
-  it('dashboard: the four cards and both charts', async () => {
+  it('dashboard: live traffic by default, test runs on request; the four cards and both charts, networks by name', async () => {
     const page = await open(`/app/dashboard/${appId}`);
     const value = (label: string) => page.getByRole('group', { name: label }).getByTestId('dashboard-card-value');
+    const legend = page.getByTestId('network-legend-item');
     await value('Total Menus').waitFor({ timeout: 10_000 });
+    // Live: only the session on the live URL.
+    expect(await page.getByRole('radio', { name: 'Live' }).isChecked()).toBe(true);
     expect(await value('Total Menus').textContent()).toBe('3');
-    expect(await value('Total Users').textContent()).toBe('3');
-    expect(Number(await value('Connected Users').textContent())).toBeGreaterThanOrEqual(1);
+    expect(await value('Total Users').textContent()).toBe('1');
+    expect(await value('Connected Users').textContent()).toBe('0');
     expect(await value('Transactions').textContent()).toBe('0');
+    await legend.first().waitFor();
+    expect(await legend.allTextContents()).toEqual(['Telecel']);
+    expect(await legend.first().getAttribute('title')).toBe('Telecel Ghana (formerly Vodafone), network code 62002');
     await page.getByTestId('chart-sessions-by-hour').locator('path.recharts-rectangle').first().waitFor();
     await page.getByTestId('chart-menu-outcomes').locator('path.recharts-rectangle').first().waitFor();
     await shot(page, 'monitoring-dashboard-desktop');
-    const phone = await open(`/app/dashboard/${appId}`, PHONE);
+
+    // Test runs: the test URL's sessions (Africa's Talking, Hubtel) and the emulator's.
+    await page.getByText('Test runs', { exact: true }).click();
+    await page.waitForURL((url) => url.searchParams.get('environment') === 'test');
+    await page
+      .getByTestId('dashboard-environment-text')
+      .getByText(/^Test runs/)
+      .waitFor();
+    await expect.poll(() => value('Total Users').textContent()).toBe('4');
+    expect(Number(await value('Connected Users').textContent())).toBeGreaterThanOrEqual(1);
+    expect(await legend.allTextContents()).toEqual(['MTN', 'Vodafone']);
+    expect(await legend.first().getAttribute('title')).toBe('MTN Ghana, network code 62001; Sent by the gateway as "MTN"');
+    await shot(page, 'monitoring-dashboard-test-desktop');
+
+    const phone = await open(`/app/dashboard/${appId}?environment=test`, PHONE);
     await phone.getByTestId('chart-menu-outcomes').locator('path.recharts-rectangle').first().waitFor({ timeout: 10_000 });
+    expect(await phone.getByRole('radio', { name: 'Test runs' }).isChecked()).toBe(true);
     await shot(phone, 'monitoring-dashboard-phone');
   });
 
@@ -228,10 +300,30 @@ describeBrowser('monitoring screens', () => {
     const page = await open(`/app/completesession/${appId}`);
     const rows = page.getByTestId('session-row');
     await rows.first().waitFor({ timeout: 10_000 });
-    expect(await rows.count()).toBe(2);
-    const mobiles = await rows.locator('td:nth-child(2)').allTextContents();
+    expect(await rows.count()).toBe(4);
+    const mobiles = await rows.locator('td:nth-child(2)').evaluateAll((cells) => cells.map((cell) => cell.firstChild?.textContent ?? ''));
     expect(mobiles).toEqual([...mobiles].sort());
-    await rows.first().getByRole('button', { name: /Show inputs/ }).click();
+    // Each row says where it came from, and names its network with the code on hover.
+    const source = (mobile: string) => rows.filter({ hasText: mobile }).getByTestId('session-source').last().textContent();
+    expect(await source('233241000001')).toBe('Test URL');
+    expect(await source('233201000005')).toBe('Live');
+    expect(await source('233200000077')).toBe('Emulator');
+    const network = rows.filter({ hasText: '233201000005' }).getByTestId('network-name').last();
+    expect([await network.textContent(), await network.getAttribute('title')]).toEqual([
+      'Telecel',
+      'Telecel Ghana (formerly Vodafone), network code 62002',
+    ]);
+    expect(await page.locator('thead th').allTextContents()).toEqual(['ID', 'MOBILE', 'NETWORK', 'DATE', 'SOURCE', 'ACTIONS']);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'CSV' }).click()]);
+    const csv = csvCells(await readDownload(download));
+    expect(csv[0]).toEqual(['ID', 'MOBILE', 'NETWORK', 'NETWORK CODE', 'DATE', 'SOURCE', 'INPUTS']);
+    expect(csv.find((row) => row[0] === 'live-1')?.slice(1, 4)).toEqual(['+233201000005', 'Telecel', '62002']);
+    expect(csv.find((row) => row[0] === 'emu-1')?.slice(2, 4)).toEqual(['MTN', '']);
+    expect(csv.find((row) => row[0] === 'emu-1')?.[5]).toBe('Emulator');
+    await rows
+      .filter({ hasText: '233241000001' })
+      .getByRole('button', { name: /Show inputs/ })
+      .click();
     const inputs = page.getByTestId('session-inputs');
     await inputs.waitFor();
     expect(await inputs.locator('thead th').allTextContents()).toEqual(['Input Field', 'Data']);
@@ -240,7 +332,9 @@ describeBrowser('monitoring screens', () => {
     const phone = await open(`/app/completesession/${appId}`, PHONE);
     await phone.getByTestId('session-row').first().waitFor({ timeout: 10_000 });
     await expectTableFits(phone, 'session-table');
-    expect(await phone.getByTestId('session-row-details').first().textContent()).toMatch(/62001 · \d{4}-\d\d-\d\d/);
+    expect(
+      await phone.getByTestId('session-row').filter({ hasText: '233241000001' }).getByTestId('session-row-details').textContent(),
+    ).toMatch(/^MTN · \d{4}-\d\d-\d\d.*Test URL/);
     await shot(phone, 'monitoring-completed-phone');
   });
 
@@ -271,7 +365,13 @@ describeBrowser('monitoring screens', () => {
     await today.click();
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByTestId('search-table').waitFor();
-    expect(await page.getByTestId('search-row').count()).toBe(3);
+    expect(await page.getByTestId('search-row').count()).toBe(5);
+    expect(await page.getByTestId('search-row').filter({ hasText: '233201000004' }).getByTestId('network-name').last().textContent()).toBe(
+      'Vodafone',
+    );
+    expect(
+      await page.getByTestId('search-row').filter({ hasText: '233201000005' }).getByTestId('session-source').last().textContent(),
+    ).toBe('Live');
 
     // The days are the viewer's own: in Nairobi (UTC+3) "today" starts at 21:00 UTC the day before.
     const nairobi = await open(`/app/search/${appId}`, DESKTOP, 'Africa/Nairobi');
@@ -288,7 +388,7 @@ describeBrowser('monitoring screens', () => {
     expect(endDate).toMatch(/T20:59:59\.999Z$/);
     expect(new Date(endDate).getTime() - new Date(startDate).getTime()).toBe(24 * 3600 * 1000 - 1);
     await nairobi.getByTestId('search-table').waitFor();
-    expect(await nairobi.getByTestId('search-row').count()).toBe(3);
+    expect(await nairobi.getByTestId('search-row').count()).toBe(5);
     await page.getByTestId('search-row').first().getByRole('button', { name: 'Show inputs' }).click();
     await page.getByTestId('session-inputs').waitFor();
     await shot(page, 'monitoring-search-date-desktop');
@@ -307,8 +407,14 @@ describeBrowser('monitoring screens', () => {
     const flat = page.getByTestId('flat-table');
     await flat.waitFor();
     const headers = await flat.locator('thead th').allTextContents();
-    expect(headers.slice(0, 3)).toEqual(['mobile', 'network', 'date']);
+    expect(headers.slice(0, 5)).toEqual(['mobile', 'network', 'networkCode', 'date', 'source']);
     expect(headers).toContain('name');
+    const liveRow = flat.locator('tbody tr').filter({ hasText: '233201000005' });
+    expect(await liveRow.locator('td').nth(1).textContent()).toBe('Telecel');
+    expect(await liveRow.locator('td').nth(1).getByTestId('network-name').getAttribute('title')).toBe(
+      'Telecel Ghana (formerly Vodafone), network code 62002',
+    );
+    expect(await liveRow.locator('td').nth(4).textContent()).toBe('Live');
     await shot(page, 'monitoring-search-flat-desktop');
 
     // The files come from the server (every matching session, streamed), not from the rows on screen.
@@ -323,6 +429,7 @@ describeBrowser('monitoring screens', () => {
     expect(csv[0]).toEqual(headers);
     expect(csv.length - 1).toBe(await flat.locator('tbody tr').count());
     expect(csv.flat()).toContain('Kwesi');
+    expect(csv.find((row) => row[0] === '+233201000005')?.slice(1, 3)).toEqual(['Telecel', '62002']);
     const [xlsDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Excel' }).click()]);
     expect(xlsDownload.suggestedFilename()).toMatch(/\.xls$/);
     const xml = await readDownload(xlsDownload);

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { DESKTOP, PHONE, baseUrl, describeBrowser, launchBrowser, openPage, screenshot } from './browser';
+import { DESKTOP, PHONE, baseUrl, describeBrowser, launchBrowser, openPage, screenshot, waitForAnimations } from './browser';
 import { E2E_USERS } from './fixtures';
 import { FAQ_ENTRIES } from '../../src/web/features/public/faq.data';
 import { OFFICES } from '../../src/web/features/public/offices.data';
@@ -28,7 +28,7 @@ const PAGES = [
 /** Modals and sticky headers look wrong in a full-page capture: this one shows what the visitor sees. */
 async function viewportShot(page: Page, name: string): Promise<void> {
   mkdirSync('test-results/screenshots', { recursive: true });
-  await page.waitForTimeout(400); // let the modal or drawer finish opening
+  await waitForAnimations(page); // the modal or drawer opening
   await page.screenshot({ path: `test-results/screenshots/${name}.png`, animations: 'disabled' });
 }
 
@@ -103,7 +103,12 @@ describeBrowser('public site', () => {
     const page = await openPage(browser, DESKTOP);
     await page.goto('/');
     const nav = page.getByRole('navigation', { name: 'Main' });
-    for (const [label, path] of [['Pricing', '/pricing'], ['FAQ', '/faq'], ['About', '/about'], ['Contact', '/contact']] as const) {
+    for (const [label, path] of [
+      ['Pricing', '/pricing'],
+      ['FAQ', '/faq'],
+      ['About', '/about'],
+      ['Contact', '/contact'],
+    ] as const) {
       await nav.getByRole('link', { name: label, exact: true }).click();
       await page.waitForURL(`**${path}`);
       await visible(nav.locator('a[aria-current="page"]', { hasText: label }));
@@ -158,10 +163,19 @@ describeBrowser('public site', () => {
     await page.reload();
     const gallery = page.getByRole('region', { name: 'Things you can build' });
     const templates = (await (await fetch(`${baseUrl()}/featuredTemplates`)).json()).data as Array<{ appId: string; appName: string }>;
-    expect(templates.map((t) => t.appName)).toEqual(['Airtime Top-Up', 'Pay a Merchant', 'Community Poll', 'Customer Survey', 'Balance Enquiry', 'Event Registration']);
+    expect(templates.map((t) => t.appName)).toEqual([
+      'Airtime Top-Up',
+      'Pay a Merchant',
+      'Community Poll',
+      'Customer Survey',
+      'Balance Enquiry',
+      'Event Registration',
+    ]);
     for (const { appId, appName } of templates) {
       await visible(gallery.getByRole('heading', { name: appName }));
-      expect(await gallery.getByRole('link', { name: `Test Run ${appName}` }).getAttribute('href')).toBe(`/apptemplate/emulator/${appId}?returnUrl=%2F`);
+      expect(await gallery.getByRole('link', { name: `Test Run ${appName}` }).getAttribute('href')).toBe(
+        `/apptemplate/emulator/${appId}?returnUrl=%2F`,
+      );
       expect(await gallery.getByRole('link', { name: `Clone ${appName}` }).getAttribute('href')).toBe('/register');
     }
     await page.context().close();
@@ -201,7 +215,7 @@ describeBrowser('public site', () => {
     await page.context().close();
   });
 
-  it('contact validates with the spec messages, sends, clears the form, and the request is stored', async () => {
+  it('contact validates with its messages, sends, clears the form, and the request is stored', async () => {
     const page = await openPage(browser);
     await page.goto('/contact');
     const form = page.getByRole('form', { name: 'Contact form' });
@@ -211,7 +225,8 @@ describeBrowser('public site', () => {
     }
 
     await form.getByRole('button', { name: 'Send message' }).click();
-    for (const message of ['Email is required', 'Subject is required', 'Message is required']) await visible(form.getByText(message, { exact: true }));
+    for (const message of ['Email is required', 'Subject is required', 'Message is required'])
+      await visible(form.getByText(message, { exact: true }));
     expect(await form.getByText('Invalid email').count()).toBe(0);
     await viewportShot(page, 'public-contact-errors-desktop');
 
@@ -227,7 +242,8 @@ describeBrowser('public site', () => {
     await visible(form.getByText('42/500'));
     await form.getByRole('button', { name: 'Send message' }).click();
     await visible(page.getByText(SERVER_THANKS));
-    for (const label of ['Email', 'Mobile (optional)', 'Subject', 'Message']) expect(await form.getByRole('textbox', { name: label, exact: true }).inputValue()).toBe('');
+    for (const label of ['Email', 'Mobile (optional)', 'Subject', 'Message'])
+      expect(await form.getByRole('textbox', { name: label, exact: true }).inputValue()).toBe('');
     await visible(form.getByText('0/500'));
 
     expect(await findStoredContactSubjects()).toContain(subject);
@@ -264,13 +280,26 @@ describeBrowser('public site', () => {
     await page.goto('/pricing');
     for (const plan of PLANS) {
       const card = page.locator(`article[data-plan="${plan.name}"]`);
-      expect((await card.getByRole('heading', { level: 3 }).textContent())?.replace(/\s+/g, ' ').trim()).toBe(`${plan.tier} ${plan.period}`);
+      expect((await card.getByRole('heading', { level: 3 }).textContent())?.replace(/\s+/g, ' ').trim()).toBe(
+        `${plan.tier} ${plan.period}`,
+      );
       await visible(card.getByText(`$${plan.price}`, { exact: true }));
       for (const feature of plan.features) await visible(card.getByText(feature, { exact: true }));
     }
-    expect(PLANS.map((p) => [p.title, p.price])).toEqual([['Basic 3 months', 50], ['Basic 6 months', 85], ['Standard 1 year', 150], ['Premium 1 year', 250]]);
+    expect(PLANS.map((p) => [p.title, p.price])).toEqual([
+      ['Basic 3 months', 50],
+      ['Basic 6 months', 85],
+      ['Standard 1 year', 150],
+      ['Premium 1 year', 250],
+    ]);
     const standard = page.locator('article[data-plan="STANDARD"]');
-    for (const feature of ['10 apps', 'Unlimited menus', '50,000 sessions monthly', '2000 SMS monthly', 'Application support and development']) {
+    for (const feature of [
+      '10 apps',
+      'Unlimited menus',
+      '50,000 sessions monthly',
+      '2000 SMS monthly',
+      'Application support and development',
+    ]) {
       await visible(standard.getByText(feature, { exact: true }));
     }
     expect(await page.locator('article[data-plan="BASIC-3"]').getByText('Application support and development').count()).toBe(0);
@@ -300,7 +329,11 @@ describeBrowser('public site', () => {
       await visible(shared);
       for (const format of SHARED_SHORTCODE.formats) await visible(shared.getByText(format, { exact: true }));
       await visible(shared.getByText(formatMoney(country.currency, 0.005), { exact: true }));
-      for (const [label, amount] of [['Setup, 1 year', 1700], ['Setup, 6 months', 900], ['Setup, 3 months', 500]] as const) {
+      for (const [label, amount] of [
+        ['Setup, 1 year', 1700],
+        ['Setup, 6 months', 900],
+        ['Setup, 3 months', 500],
+      ] as const) {
         await visible(shared.getByText(label, { exact: true }));
         await visible(shared.getByText(formatMoney(country.currency, amount), { exact: true }));
       }
@@ -339,7 +372,7 @@ describeBrowser('public site', () => {
     await visible(dialog);
     expect(await dialog.getByRole('textbox', { name: 'Email', exact: true }).inputValue()).toBe('');
 
-    // The close button closes too; validation uses the spec's messages.
+    // The close button closes too; validation uses the contact form's messages.
     await dialog.getByRole('button', { name: 'Submit' }).click();
     await visible(dialog.getByText('Email is required'));
     await dialog.getByRole('button', { name: 'Close' }).click();
@@ -355,9 +388,14 @@ describeBrowser('public site', () => {
 
     // OTHERS, then a real submit that closes the modal and is stored.
     await tabs.getByRole('tab', { name: 'OTHERS' }).click();
-    await page.getByRole('tabpanel', { name: 'OTHERS' }).getByRole('button', { name: /^Talk to us/ }).click();
+    await page
+      .getByRole('tabpanel', { name: 'OTHERS' })
+      .getByRole('button', { name: /^Talk to us/ })
+      .click();
     await visible(dialog);
-    expect(await dialog.getByRole('textbox', { name: 'Subject', exact: true }).inputValue()).toBe('I want a Shared Shortcode for Another Country');
+    expect(await dialog.getByRole('textbox', { name: 'Subject', exact: true }).inputValue()).toBe(
+      'I want a Shared Shortcode for Another Country',
+    );
     const subject = unique('I want a Shared Shortcode for Another Country');
     await dialog.getByRole('textbox', { name: 'Subject', exact: true }).fill(subject);
     await dialog.getByRole('textbox', { name: 'Email', exact: true }).fill('kofi@example.com');

@@ -1,13 +1,13 @@
 /**
  * Golden cases for the engine (after goflow): each file in cases/ holds an app, the hops a user types
- * (with fake action outcomes) and the expected screens and event types. A fixed clock and counter ids
+ * (with fake action outcomes) and the expected screens and events (type and data). A fixed clock and counter ids
  * make every run identical. `UPDATE_GOLDEN=1 npx vitest run tests/golden` rewrites the expected parts;
  * review the diff like code.
  *
  * Case file shape:
  *   { description, limits?, app: { appId, shortCode?, screenLimit?, menus: [menu...] },
  *     hops: [{ start?, dial?, input?, waitMs?, outcomes?: { <actionName>: outcome | outcome[] },
- *              expect: { text, end, events, errors?, inputs?, vars? } }] }
+ *              expect: { text, end, events: [{ type, data? }...], errors?, inputs?, vars? } }] }
  * A menu's uniqueId defaults to its userDefinedName and appId to the app's. The first hop always starts a
  * session; `start: true` starts a new one later. An outcome is `{ ok, result | error, timedOut?, logs? }`
  * plus `ms` (time the action takes on the fake clock), `throws` (the runner rejects) or `render`
@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appVersionSchema } from '../../src/shared/app';
 import { compileApp, continueSession, startSession } from '../../src/engine';
-import type { ActionOutcome, ActionRequest, EngineDeps, EngineLimits, HopResult, SessionState } from '../../src/engine';
+import type { ActionOutcome, ActionRequest, EngineDeps, EngineEventType, EngineLimits, HopResult, SessionState } from '../../src/engine';
 
 interface FakeOutcome {
   ok?: boolean;
@@ -31,10 +31,16 @@ interface FakeOutcome {
   render?: string;
 }
 
+/** An event as a case records it: its type and, when it has any, its data (the rest is ids and the clock). */
+interface GoldenEvent {
+  type: EngineEventType;
+  data?: unknown;
+}
+
 interface GoldenExpect {
   text: string;
   end: boolean;
-  events: string[];
+  events: GoldenEvent[];
   errors?: string[];
   inputs?: Record<string, string>;
   vars?: Record<string, unknown>;
@@ -103,7 +109,8 @@ function readApp(golden: GoldenCase) {
 }
 
 function describeHop(result: HopResult, previous: GoldenExpect | undefined): GoldenExpect {
-  const actual: GoldenExpect = { text: result.reply.text, end: result.reply.end, events: result.events.map((e) => e.type) };
+  const events = result.events.map((e): GoldenEvent => (e.data === undefined ? { type: e.type } : { type: e.type, data: e.data }));
+  const actual: GoldenExpect = { text: result.reply.text, end: result.reply.end, events };
   const errors = result.events.filter((e) => e.level === 'error').map((e) => e.message);
   if (errors.length > 0) actual.errors = errors;
   if (previous?.inputs !== undefined) actual.inputs = result.state.inputs;
@@ -120,7 +127,13 @@ async function runCase(golden: GoldenCase): Promise<GoldenExpect[]> {
     advance(hop.waitMs ?? 0);
     setHop(hop);
     const input = hop.repeat ? (hop.input ?? '').repeat(hop.repeat) : (hop.input ?? '');
-    const base = { sessionId: `session-${i}`, msisdn: '233200000001', network: 'MTN', serviceCode: String(golden.app.shortCode ?? ''), input };
+    const base = {
+      sessionId: `session-${i}`,
+      msisdn: '233200000001',
+      network: 'MTN',
+      serviceCode: String(golden.app.shortCode ?? ''),
+      input,
+    };
     const result: HopResult =
       state === null || hop.start || i === 0
         ? await startSession(compiled, { ...base, dialString: hop.dial }, deps)
@@ -143,7 +156,9 @@ function formatJson(value: unknown, indent = ''): string {
   return `{\n${entries.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${formatJson(v, inner)}`).join(',\n')}\n${indent}}`;
 }
 
-const files = readdirSync(CASES_DIR).filter((f) => f.endsWith('.json')).sort();
+const files = readdirSync(CASES_DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 
 describe('golden cases', () => {
   it('has cases', () => {

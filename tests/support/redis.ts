@@ -1,6 +1,5 @@
 import { Redis } from 'ioredis';
-import { describe } from 'vitest';
-import { reportMissingService } from './services';
+import { describeWithService } from './services';
 
 export const testRedisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -22,6 +21,5 @@ export const isRedisAvailable = await isRedisReachable();
 
 /** `describe` when Redis answers, else a skipped describe after a loud line (a failure with REQUIRE_SERVICES=1). */
 export function describeRedis(name: string, fn: () => void): void {
-  if (!isRedisAvailable) reportMissingService(`redis tests (${name})`, `Redis not reachable at ${testRedisUrl}`);
-  (isRedisAvailable ? describe : describe.skip)(name, fn);
+  describeWithService(name, isRedisAvailable, `Redis not reachable at ${testRedisUrl}`, fn);
 }

@@ -6,7 +6,15 @@ export async function seedApp(t: TestApp, auth: Record<string, string>, override
     method: 'POST',
     url: '/api/createApp',
     headers: auth,
-    payload: { appName: 'Shop', description: 'A shop', country: 'ghana', connectionMode: 'existing-shortcode', customShortCode: '*920*55#', useTemplateTag: false, ...overrides },
+    payload: {
+      appName: 'Shop',
+      description: 'A shop',
+      country: 'ghana',
+      connectionMode: 'existing-shortcode',
+      customShortCode: '*920*55#',
+      useTemplateTag: false,
+      ...overrides,
+    },
   });
   const body = res.json();
   if (body.status !== '00') throw new Error(`seedApp failed: ${res.body}`);
@@ -19,4 +27,51 @@ export async function seedMenu(t: TestApp, auth: Record<string, string>, appId: 
   const body = res.json();
   if (body.status !== '00') throw new Error(`seedMenu failed: ${res.body}`);
   return body.uniqueId as string;
+}
+
+/**
+ * The three-menu shop the runtime tests dial: a menu with options, an amount with a validation, a closing screen
+ * with templates (`You chose Airtime for GHS 20`). On `*920*55#` unless `app` says otherwise; returns its id.
+ */
+export async function seedShop(t: TestApp, auth: Record<string, string>, app: Record<string, unknown> = {}): Promise<string> {
+  const appId = await seedApp(t, auth, { customShortCode: '*920*55#', ...app });
+  const done = await seedMenu(t, auth, appId, {
+    userDefinedName: 'done',
+    displayText: 'You chose {{ session.inputs.productLabel }} for GHS {{ session.inputs.amount }}',
+    terminate: true,
+  });
+  const amount = await seedMenu(t, auth, appId, {
+    userDefinedName: 'amount',
+    displayText: 'Enter amount',
+    inputValidations: [{ validationMethod: 'isNumeric', compareValue: '', errorMessage: 'Enter a number' }],
+    switchOperations: [{ operator: 'always', compareVal: '', action: 'goto', actionParam: done }],
+  });
+  await seedMenu(t, auth, appId, {
+    userDefinedName: 'product',
+    displayText: 'Welcome to the shop\n1. Airtime\n2. Data',
+    isFirst: true,
+    switchOperations: [{ operator: 'valueIn', compareVal: '1,2', action: 'goto', actionParam: amount }],
+  });
+  return appId;
+}
+
+/**
+ * Seeds the smallest flow: `first`, the app's first menu, goes by one rule (`eq 1` unless given) to `last`, a
+ * menu that ends the session. Returns both uniqueIds.
+ */
+export async function seedTwoMenus(
+  t: TestApp,
+  auth: Record<string, string>,
+  appId: string,
+  first: Record<string, unknown>,
+  last: Record<string, unknown>,
+  rule: { operator: string; compareVal: string } = { operator: 'eq', compareVal: '1' },
+): Promise<{ first: string; last: string }> {
+  const lastId = await seedMenu(t, auth, appId, { ...last, terminate: true });
+  const firstId = await seedMenu(t, auth, appId, {
+    ...first,
+    isFirst: true,
+    switchOperations: [{ ...rule, action: 'goto', actionParam: lastId }],
+  });
+  return { first: firstId, last: lastId };
 }

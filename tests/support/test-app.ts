@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/server/app';
+import { afterAll, beforeAll } from 'vitest';
+import { buildApp, type BuildOptions } from '../../src/server/app';
 import { createConfig, type Config } from '../../src/server/config';
 import { createUser, type CreateUserInput } from '../../src/server/features/auth/auth.service';
 import type { Db } from '../../src/db/client';
@@ -13,11 +14,18 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/**
+ * Every request of a test comes from one address (app.inject) and signs in often (seedUser): the per-address
+ * and global sign-in limits are raised unless a test sets them. The per-account limit keeps its default.
+ */
+const TEST_SIGN_IN_LIMITS = { LOGIN_ADDRESS_RATE_LIMIT: 10_000, LOGIN_GLOBAL_RATE_LIMIT: 10_000 } satisfies Partial<Config>;
+
 /** A whole server on its own database, driven with app.inject() (it never listens). */
-export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+export async function createTestApp(overrides: Partial<Config> = {}, options: Pick<BuildOptions, 'mailer'> = {}): Promise<TestApp> {
   const testDb = await createTestDatabase();
   let offset = 0;
-  const app = await buildApp(createConfig({ NODE_ENV: 'test', ...overrides }), {
+  const app = await buildApp(createConfig({ NODE_ENV: 'test', ...TEST_SIGN_IN_LIMITS, ...overrides }), {
+    ...options,
     database: testDb.database,
     logger: false,
     now: () => new Date(Date.now() + offset),
@@ -33,6 +41,44 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
       await app.close();
       await testDb.close();
     },
+  };
+}
+
+/**
+ * A test app for the enclosing describe: created before its first test, closed after its last. The object is
+ * filled in by that beforeAll hook, so read its fields in hooks and tests, not while the describe is declared.
+ */
+export function useTestApp(overrides: Partial<Config> = {}, options: Pick<BuildOptions, 'mailer'> = {}): TestApp {
+  const t = {} as TestApp;
+  let created: TestApp | undefined;
+  beforeAll(async () => {
+    created = await createTestApp(overrides, options);
+    Object.assign(t, created);
+  });
+  afterAll(() => created?.close());
+  return t;
+}
+
+export type SeededUser = Awaited<ReturnType<typeof seedUser>>;
+
+/**
+ * A user of `t` for the enclosing describe, seeded in a beforeAll hook declared after useTestApp's (hooks run in
+ * the order they are declared), and filled in like it.
+ */
+export function useUser(t: TestApp, input: Partial<CreateUserInput> = {}): SeededUser {
+  const user = {} as SeededUser;
+  beforeAll(async () => {
+    Object.assign(user, await seedUser(t, input));
+  });
+  return user;
+}
+
+/** GET and POST to the API as `user`, or with the headers given (another user's, or none). */
+export function createApiClient(t: TestApp, user: Pick<SeededUser, 'auth'>) {
+  return {
+    get: (url: string, headers: Record<string, string> = user.auth) => t.app.inject({ method: 'GET', url, headers }),
+    post: (url: string, payload: object, headers: Record<string, string> = user.auth) =>
+      t.app.inject({ method: 'POST', url, headers, payload }),
   };
 }
 

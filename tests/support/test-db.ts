@@ -1,31 +1,14 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { describe } from 'vitest';
 import { dumpPglite, openDatabase, type Database } from '../../src/db/client';
-import { reportMissingService } from './services';
+import { createPostgresDatabase, isPostgresReachable, reportMissingService, testDatabaseUrl } from './services';
 
 /**
  * Each integration test file gets its own database: a PGlite cloned from a migrated template, on its own
  * thread (TEST_DB=pglite), or a new database on the real PostgreSQL (TEST_DB=postgres, TEST_DATABASE_URL).
  */
 export const testDbKind = (process.env.TEST_DB ?? 'pglite') as 'pglite' | 'postgres';
-const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-async function isPostgresReachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.query('select 1');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
-
-const isAvailable = testDbKind === 'pglite' || (await isPostgresReachable());
-if (!isAvailable) reportMissingService('int-postgres', `PostgreSQL not reachable at ${adminUrl}`);
+const isAvailable = testDbKind === 'pglite' || (await isPostgresReachable(testDatabaseUrl));
+if (!isAvailable) reportMissingService('int-postgres', `PostgreSQL not reachable at ${testDatabaseUrl}`);
 
 /** `describe` when this tier's database is there, else a skipped describe (already reported loudly). */
 export const describeDb: typeof describe = (isAvailable ? describe : describe.skip) as typeof describe;
@@ -53,23 +36,14 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     const database = await openDatabase({ loadDataDir: await getPgliteTemplate(), thread: true });
     return { database, close: () => database.close() };
   }
-  const name = `dialflow_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString(), poolSize: 4 });
+  const scratch = await createPostgresDatabase('dialflow_test');
+  const database = await openDatabase({ url: scratch.url, poolSize: 4 });
   await database.migrate();
   return {
     database,
     async close() {
       await database.close();
-      const drop = new pg.Client({ connectionString: adminUrl });
-      await drop.connect();
-      await drop.query(`drop database if exists ${name} with (force)`);
-      await drop.end();
+      await scratch.drop();
     },
   };
 }

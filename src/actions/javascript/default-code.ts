@@ -15,7 +15,9 @@ export const DEFAULT_JAVASCRIPT_CODE = `// This code runs on our servers each ti
 //   actions.<actionName>              an earlier action's result, e.g. a Rest Api call's
 //                                     { status, ok, headers, body } (body parsed when JSON)
 //
-// log.debug(...), log.info(...), log.error(...) write to the app's logs (console.log is log.debug).
+// log(...) writes a line to the app's logs; it is short for log.info(...). There are also
+// log.debug(...) and log.error(...); console.log(...) is log.debug(...).
+// An error names the line, e.g. "log.warn is not a function: use log(), ... (line 3)".
 //
 // Limits: 250 ms of CPU, 3 s in all, 32 MB of memory, 64 KB of logs and result together.
 // There is no network, no timers, no require/import and no process: call APIs with a Rest Api

@@ -7,7 +7,7 @@
  *   const runner = createJavascriptRunner(createJavascriptPool());
  *   await runner.run(input) // code: 'return { goto: "balance" }' -> { ok: true, result: { goto: 'balance' }, logs: [] }
  */
-import type { ActionInput, ActionLogLine, ActionOutcome, ActionRunner } from '../types';
+import type { ActionInput, ActionLogLine, ActionOutcome, ActionRunner } from '../../shared/actions/runner';
 import type { JsOutcome } from './limits';
 import type { JavascriptPool } from './pool';
 
@@ -21,6 +21,7 @@ export function createJavascriptRunner(pool: JavascriptPool): ActionRunner<'java
         code,
         scope: { session: input.scope.session, input: input.scope.inRequest.input, actions: input.scope.actions },
         deadline: input.deadline,
+        tenant: input.ownerId,
       });
       return toActionOutcome(outcome);
     },

@@ -3,7 +3,7 @@
  * side (pool.ts) and the worker side (worker.ts, sandbox.ts); nothing here imports Node or QuickJS.
  */
 
-/** DESIGN.md section 5: 32 MB heap, 512 KiB stack, 250 ms CPU, 3 s wall, 64 KB output, 100 KB code. */
+/** The sandbox's limits (docs/runtime.md, Action kinds): 32 MB heap, 512 KiB stack, 250 ms CPU, 3 s wall, 64 KB output, 100 KB code. */
 export interface JsLimits {
   /** QuickJS heap (malloc) limit, bytes. */
   memoryBytes: number;
@@ -41,6 +41,11 @@ export interface JsJob {
   scope: JsScope;
   /** Absolute time (ms since epoch) by which the job must be answered, queue wait included. */
   deadline?: number;
+  /**
+   * Whose job this is (the account that owns the app, or that asked for a test run): the pool shares its
+   * workers and its queue between tenants (pool.ts). A job without one is a tenant of its own.
+   */
+  tenant?: string;
 }
 
 export interface JsLogLine {
@@ -67,8 +72,7 @@ export interface RunMessage {
 /** worker -> main */
 export type WorkerMessage =
   /** `tid`: the worker's kernel thread id (Linux), so the pool can read its CPU time from outside. */
-  | { type: 'ready'; tid: number | null }
-  | { type: 'done'; id: number; outcome: JsOutcome; cpuMs: number };
+  { type: 'ready'; tid: number | null } | { type: 'done'; id: number; outcome: JsOutcome; cpuMs: number };
 
 export function formatBytes(bytes: number): string {
   if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MB`;

@@ -13,6 +13,8 @@ const session = {
 const scope = { session, input: '2', actions: { getBalance: { status: 200, ok: true, body: { balance: 50 } } } };
 
 let pool: JavascriptPool;
+/** Starting four QuickJS workers takes a few seconds of CPU on a loaded 2-core machine. */
+const WORKERS_START_TIMEOUT_MS = 30_000;
 
 beforeAll(async () => {
   pool = createJavascriptPool({ size: 2, spares: 0 });
@@ -23,10 +25,8 @@ afterAll(async () => {
   await pool.close();
 });
 
-async function run(code: string, job: Partial<JsJob> = {}, on: JavascriptPool = pool): Promise<JsOutcome & { ms: number }> {
-  const started = performance.now();
-  const outcome = await on.run({ code, scope, ...job });
-  return { ...outcome, ms: performance.now() - started };
+function run(code: string, job: Partial<JsJob> = {}, on: JavascriptPool = pool): Promise<JsOutcome> {
+  return on.run({ code, scope, ...job });
 }
 
 function errorOf(outcome: JsOutcome): string {
@@ -50,23 +50,33 @@ describe('javascript pool: results', () => {
   });
 
   it('sees session, input and actions as plain data', async () => {
-    const outcome = await run('return [session.mobile, session.inputs.amount, session.inputs.menuLabel, session.vars.tier, input, actions.getBalance.body.balance]');
+    const outcome = await run(
+      'return [session.mobile, session.inputs.amount, session.inputs.menuLabel, session.vars.tier, input, actions.getBalance.body.balance]',
+    );
     expect(outcome).toMatchObject({ ok: true, result: ['233241234567', '20', 'Data', 'gold', '2', 50] });
   });
 
   it('hands steering objects back intact', async () => {
-    expect(await run('return { goto: "balance", vars: { a: 1, b: [1, "x"] } }')).toMatchObject({ ok: true, result: { goto: 'balance', vars: { a: 1, b: [1, 'x'] } } });
+    expect(await run('return { goto: "balance", vars: { a: 1, b: [1, "x"] } }')).toMatchObject({
+      ok: true,
+      result: { goto: 'balance', vars: { a: 1, b: [1, 'x'] } },
+    });
     expect(await run('return { end: "Bye" }')).toMatchObject({ ok: true, result: { end: 'Bye' } });
   });
 
   it('awaits promises, and copies only JSON out', async () => {
     expect(await run('const v = await Promise.resolve(5); return v * 2')).toMatchObject({ ok: true, result: 10 });
     expect(await run('log.info("nothing returned")')).toMatchObject({ ok: true, result: null });
-    expect(await run('return { f() {}, n: undefined, d: new Date(0) }')).toMatchObject({ ok: true, result: { d: '1970-01-01T00:00:00.000Z' } });
+    expect(await run('return { f() {}, n: undefined, d: new Date(0) }')).toMatchObject({
+      ok: true,
+      result: { d: '1970-01-01T00:00:00.000Z' },
+    });
     expect(await run('return () => 1')).toMatchObject({ ok: true, result: null });
     expect(errorOf(await run('const o = {}; o.self = o; return o'))).toMatch(/not JSON: TypeError: circular reference/);
     expect(errorOf(await run('return await new Promise(() => {})'))).toBe('Script awaited something that never settles');
-    expect(errorOf(await run('let o = 1; for (let i = 0; i < 100; i++) o = [o]; return o'))).toBe('The returned value is nested deeper than 64 levels');
+    expect(errorOf(await run('let o = 1; for (let i = 0; i < 100; i++) o = [o]; return o'))).toBe(
+      'The returned value is nested deeper than 64 levels',
+    );
   });
 
   it('reports a syntax error with its line', async () => {
@@ -89,7 +99,10 @@ describe('javascript pool: results', () => {
   it('leaves nothing of one run for the next', async () => {
     await run('globalThis.leak = "secret"; Object.prototype.polluted = 1; Array.prototype.push = null; log = null');
     for (let i = 0; i < 4; i++) {
-      expect(await run('const a = []; a.push(1); return [typeof leak, typeof ({}).polluted, a.length]')).toMatchObject({ ok: true, result: ['undefined', 'undefined', 1] });
+      expect(await run('const a = []; a.push(1); return [typeof leak, typeof ({}).polluted, a.length]')).toMatchObject({
+        ok: true,
+        result: ['undefined', 'undefined', 1],
+      });
     }
   });
 });
@@ -110,7 +123,11 @@ describe('javascript pool: nothing of the host is reachable', () => {
         globals: Object.getOwnPropertyNames(g),
       };`);
     expect(outcome.ok).toBe(true);
-    const result = (outcome as { result: { kinds: string[]; viaCtor: string; viaLog: string; imported: string; logIsSandboxed: boolean; globals: string[] } }).result;
+    const result = (
+      outcome as {
+        result: { kinds: string[]; viaCtor: string; viaLog: string; imported: string; logIsSandboxed: boolean; globals: string[] };
+      }
+    ).result;
     expect(result.kinds.every((kind) => kind === 'undefined')).toBe(true);
     expect(result.viaCtor).toBe('undefined');
     expect(result.viaLog).toBe('undefined');
@@ -122,43 +139,61 @@ describe('javascript pool: nothing of the host is reachable', () => {
   });
 
   it('finds no process by calling the Function constructor outright', async () => {
-    expect(errorOf(await run(`return this.constructor.constructor('return process')()`))).toMatch(/ReferenceError: 'process' is not defined/);
+    expect(errorOf(await run(`return this.constructor.constructor('return process')()`))).toMatch(
+      /ReferenceError: 'process' is not defined/,
+    );
     expect(errorOf(await run(`return Function('return require("fs")')()`))).toMatch(/ReferenceError: 'require' is not defined/);
   });
 });
 
 describe('javascript pool: hostile scripts', () => {
   it('stops an endless loop at 250 ms of CPU, even one that catches', async () => {
-    const outcome = await run('while (true) {}');
-    expect(errorOf(outcome)).toBe('Script used more than 250 ms of CPU');
-    expect(outcome.ms).toBeGreaterThan(240);
-    expect(outcome.ms).toBeLessThan(1500);
-    expect(errorOf(await run('for (;;) { try { for (;;) {} } catch (e) {} finally { continue; } }'))).toBe('Script used more than 250 ms of CPU');
+    const { killed } = pool.stats();
+    expect(errorOf(await run('while (true) {}'))).toBe('Script used more than 250 ms of CPU');
+    expect(errorOf(await run('for (;;) { try { for (;;) {} } catch (e) {} finally { continue; } }'))).toBe(
+      'Script used more than 250 ms of CPU',
+    );
+    // The sandbox stopped both itself: no worker was terminated, and they go on answering.
+    expect(pool.stats().killed).toBe(killed);
+    expect(await run('return 1')).toMatchObject({ ok: true, result: 1 });
   });
 
-  it('keeps the other worker answering while one loops', async () => {
-    await pool.ready();
-    await run('return 1');
-    const looping = run('while (true) {}');
-    const latencies: number[] = [];
-    for (let i = 0; i < 10; i++) latencies.push((await run('return session.mobile')).ms);
-    expect((await looping).ok).toBe(false);
-    latencies.sort((a, b) => a - b);
-    // Typically 1-3 ms each; generous bounds for a loaded 2-core machine.
-    expect(latencies[4]).toBeLessThan(50);
-    expect(latencies[9]).toBeLessThan(200);
-  });
+  it(
+    'keeps the other worker answering while one loops',
+    async () => {
+      // A CPU limit far past the test's end: the loop holds its worker until the pool closes.
+      const own = createJavascriptPool({ size: 2, spares: 0, limits: { cpuMs: 60_000, wallMs: 120_000 } });
+      try {
+        await own.ready();
+        let hasLoopEnded = false;
+        const looping = run('while (true) {}', {}, own).finally(() => {
+          hasLoopEnded = true;
+        });
+        for (let i = 0; i < 10; i++) {
+          expect(await run('return session.mobile', {}, own)).toMatchObject({ ok: true, result: '233241234567' });
+          expect(own.stats()).toMatchObject({ busy: 1, queued: 0 });
+        }
+        expect(hasLoopEnded).toBe(false);
+        await own.close();
+        expect(errorOf(await looping)).toBe('The javascript pool is closed');
+      } finally {
+        await own.close();
+      }
+    },
+    WORKERS_START_TIMEOUT_MS,
+  );
 
   it('ends an allocation bomb with out of memory, and the worker serves the next job', async () => {
     // QuickJS's `new Array(1e6)` is cheap, so this one may meet the CPU limit before the heap limit.
     const literal = await run('let a = []; while (true) a.push(new Array(1e6))');
     expect(errorOf(literal)).toMatch(/Script ran out of memory \(limit 32 MB\)|Script used more than 250 ms of CPU/);
-    expect(literal.ms).toBeLessThan(1500);
     // Typed arrays and big strings slip past QuickJS's own malloc limit; the capped wasm memory stops them.
-    for (const bomb of ['let a = []; while (true) a.push(new Uint8Array(1 << 20))', 'let a = []; while (true) a.push("x".repeat(1 << 20) + a.length)']) {
+    for (const bomb of [
+      'let a = []; while (true) a.push(new Uint8Array(1 << 20))',
+      'let a = []; while (true) a.push("x".repeat(1 << 20) + a.length)',
+    ]) {
       const outcome = await run(bomb);
       expect(errorOf(outcome)).toMatch(/^Script ran out of memory \(limit 32 MB\)/);
-      expect(outcome.ms).toBeLessThan(1500);
     }
     // Both workers have been through a bomb by now (round robin is not guaranteed, so run a few).
     for (let i = 0; i < 4; i++) expect(await run('return new Array(1e5).fill(1).length')).toMatchObject({ ok: true, result: 100_000 });
@@ -167,18 +202,19 @@ describe('javascript pool: hostile scripts', () => {
   it('ends deep recursion with a stack error', async () => {
     const outcome = await run('function f(n) { return f(n + 1) + 1; }\nreturn f(0);');
     expect(errorOf(outcome)).toMatch(/^Script overflowed its stack \(limit 512 KB\): too deep a recursion\? \(line 1\)$/);
-    expect(outcome.ms).toBeLessThan(1500);
     expect(await run('function f(n) { return n === 0 ? 0 : f(n - 1) + 1; } return f(500)')).toMatchObject({ ok: true, result: 500 });
   });
 
   it('truncates a 10 MB log flood to 64 KB', async () => {
-    for (const flood of ['for (let i = 0; i < 100000; i++) log.info("x".repeat(100)); return "done"', 'log.info("y".repeat(10 * 1024 * 1024)); return "done"']) {
+    for (const flood of [
+      'for (let i = 0; i < 100000; i++) log.info("x".repeat(100)); return "done"',
+      'log.info("y".repeat(10 * 1024 * 1024)); return "done"',
+    ]) {
       const outcome = await run(flood);
       expect(outcome).toMatchObject({ ok: true, result: 'done' });
       const bytes = outcome.logs.reduce((sum, line) => sum + Buffer.byteLength(line.message), 0);
       expect(bytes).toBeLessThanOrEqual(64 * 1024 + 200);
       expect(outcome.logs.at(-1)).toEqual({ level: 'error', message: 'Log output truncated: logs and result may use 64 KB in all' });
-      expect(outcome.ms).toBeLessThan(1500);
     }
   });
 
@@ -197,6 +233,85 @@ describe('javascript pool: hostile scripts', () => {
   });
 });
 
+describe('javascript pool: tenants', () => {
+  it(
+    "starts another tenant's jobs at once while one tenant floods the pool",
+    async () => {
+      const own = createJavascriptPool({ size: 2, spares: 0 });
+      try {
+        await own.ready();
+        // A deadline far past the test's end: A's jobs are still waiting however slow the machine is.
+        const deadline = Date.now() + 60_000;
+        const flood = Array.from({ length: 32 }, () => run('for (;;) {}', { tenant: 'a', deadline }, own));
+        // A tenant alone holds at most size - 1 workers; the rest of its jobs wait.
+        expect(own.stats()).toMatchObject({ busy: 1, queued: 31, tenants: 1 });
+        for (let i = 0; i < 10; i++) {
+          const { queued } = own.stats();
+          const job = run('return input * 2', { tenant: 'b', scope: { ...scope, input: i } }, own);
+          // B's job went to the free worker when it was sent: it never joined the queue behind A's jobs.
+          expect(own.stats()).toMatchObject({ busy: 2, queued, tenants: 2 });
+          expect(queued).toBeGreaterThan(0);
+          expect(await job).toMatchObject({ ok: true, result: i * 2 });
+        }
+        await own.close();
+        for (const outcome of await Promise.all(flood)) {
+          expect(errorOf(outcome)).toMatch(/^(Script used more than 250 ms of CPU|The javascript pool is closed)$/);
+        }
+        expect(own.stats()).toMatchObject({ busy: 0, queued: 0, tenants: 0 });
+      } finally {
+        await own.close();
+      }
+    },
+    WORKERS_START_TIMEOUT_MS,
+  );
+
+  it(
+    'lets one tenant hold at most half the workers, and keeps the last idle one for a tenant holding none',
+    async () => {
+      const own = createJavascriptPool({ size: 4, spares: 0 });
+      try {
+        await own.ready();
+        const deadline = Date.now() + 1000;
+        const floods = ['a', 'a', 'a', 'a', 'c', 'c', 'c', 'c'].map((tenant) => run('for (;;) {}', { tenant, deadline }, own));
+        // A: two of four (half); C: one, as the fourth is the last idle one.
+        expect(own.stats()).toMatchObject({ busy: 3, queued: 5, tenants: 2 });
+        const job = run('return "b"', { tenant: 'b' }, own);
+        expect(own.stats()).toMatchObject({ busy: 4, queued: 5, tenants: 3 });
+        expect(await job).toMatchObject({ ok: true, result: 'b' });
+        await Promise.all(floods);
+      } finally {
+        await own.close();
+      }
+    },
+    WORKERS_START_TIMEOUT_MS,
+  );
+
+  it(
+    "refuses a tenant's job at once when it already has the most jobs waiting, and serves the others",
+    async () => {
+      const own = createJavascriptPool({ size: 2, spares: 0, maxQueuedPerTenant: 4 });
+      try {
+        await own.ready();
+        const deadline = Date.now() + 1000;
+        const flood = Array.from({ length: 5 }, () => run('for (;;) {}', { tenant: 'a', deadline }, own));
+        const refused = await run('return 1', { tenant: 'a' }, own);
+        expect(refused).toMatchObject({
+          ok: false,
+          error: 'Too many scripts of this account are waiting for a worker (4); try again shortly',
+          logs: [],
+        });
+        expect(own.stats()).toMatchObject({ busy: 1, queued: 4, refused: 1 });
+        expect(await run('return 2', { tenant: 'b' }, own)).toMatchObject({ ok: true, result: 2 });
+        await Promise.all(flood);
+        expect(await run('return 3', { tenant: 'a' }, own)).toMatchObject({ ok: true, result: 3 });
+      } finally {
+        await own.close();
+      }
+    },
+    WORKERS_START_TIMEOUT_MS,
+  );
+});
+
 describe('javascript pool: watchdog and queue', () => {
   it('kills a worker stuck in native code at its CPU limit, and a spare takes its place at once', async () => {
     const own = createJavascriptPool({ size: 1, spares: 1 });
@@ -205,11 +320,10 @@ describe('javascript pool: watchdog and queue', () => {
       // Array.from over a million slots is one long native call; QuickJS never reaches an interrupt check.
       const stuck = await run('for (let i = 0; i < 1000; i++) Array.from({ length: 1e6 });', {}, own);
       expect(errorOf(stuck)).toBe('Script used more than 250 ms of CPU');
-      expect(stuck.ms).toBeLessThan(2000);
-      expect(own.stats()).toMatchObject({ killed: 1, ready: 1 });
-      const next = await run('return "still here"', {}, own);
-      expect(next).toMatchObject({ ok: true, result: 'still here' });
-      expect(next.ms).toBeLessThan(500);
+      // Killed by the CPU watchdog (the wall one answers "Script timed out"), and at that instant the spare is
+      // the active worker while a new spare starts: without it no worker would be ready.
+      expect(own.stats()).toMatchObject({ killed: 1, ready: 1, spares: 0 });
+      expect(await run('return "still here"', {}, own)).toMatchObject({ ok: true, result: 'still here' });
     } finally {
       await own.close();
     }
@@ -222,8 +336,6 @@ describe('javascript pool: watchdog and queue', () => {
       await own.ready();
       const stuck = await run('for (let i = 0; i < 1000; i++) Array.from({ length: 1e6 });', { deadline: Date.now() + 300 }, own);
       expect(stuck).toMatchObject({ ok: false, error: 'Script timed out', timedOut: true });
-      expect(stuck.ms).toBeGreaterThan(300);
-      expect(stuck.ms).toBeLessThan(1500);
       // A job sent while the replacement starts waits for it.
       expect(await run('return 7', {}, own)).toMatchObject({ ok: true, result: 7 });
       expect(own.stats()).toMatchObject({ size: 1, ready: 1, killed: 1, crashed: 0 });
@@ -238,8 +350,8 @@ describe('javascript pool: watchdog and queue', () => {
       await own.ready();
       const looping = run('while (true) {}', {}, own);
       const queued = await run('log.info("ran"); return 1', { deadline: Date.now() + 100 }, own);
+      // Never ran (no "ran" line).
       expect(queued).toMatchObject({ ok: false, error: 'Script timed out waiting for a free worker', timedOut: true, logs: [] });
-      expect(queued.ms).toBeLessThan(250);
       expect(errorOf(await looping)).toBe('Script used more than 250 ms of CPU');
       expect(await run('return 2', { deadline: Date.now() - 1 }, own)).toMatchObject({ ok: false, timedOut: true });
     } finally {

@@ -1,10 +1,27 @@
 /**
- * The javascript pool: QuickJS in worker threads, one job per worker at a time, a FIFO queue in front, and
- * watchdogs per running job. The sandbox stops a script itself at its CPU or wall limit; the watchdogs are
- * for what it cannot stop (long native calls inside QuickJS that never reach its interrupt check): once the
- * worker thread has used the CPU limit plus a grace (read from /proc on Linux), or the wall deadline plus a
- * grace has passed, the worker is terminated, the job answered, and a replacement started. A stuck tenant
- * costs one worker for a moment, never the whole pool.
+ * The javascript pool: QuickJS in worker threads, one job per worker at a time, a queue per tenant in front,
+ * and watchdogs per running job.
+ *
+ * Tenants (JsJob.tenant: the account that owns the app) share the workers fairly, so one account flooding
+ * the pool slows only itself:
+ * - A tenant holds at most half the workers (rounded up): one account's scripts can keep at most half the
+ *   cores busy, whatever else the server (hops, the database thread) and the other tenants need.
+ * - A tenant that already holds a worker never takes the last idle one: it stays free for a tenant that
+ *   holds none, whose job then starts at once instead of waiting for a running script to end (up to the
+ *   250 ms CPU limit, where a typical hop's script takes a millisecond or two). With 4 or more workers this
+ *   holds even while two tenants flood the pool together (2 + 1 held, 1 idle).
+ * - When a worker frees up, the waiting tenant holding the fewest workers goes first, ties to whoever has
+ *   waited longest for a turn; each tenant's own jobs run in the order they came.
+ * - A tenant may have at most `maxQueuedPerTenant` jobs waiting; past that a job is refused at once with
+ *   an error that says so, rather than queueing into its deadline.
+ * Fairness is per tenant key: an attacker with several accounts holds several shares. When every worker
+ * is held, a tenant holding none is still first in line for the next one that frees up.
+ *
+ * The sandbox stops a script itself at its CPU or wall limit; the watchdogs are for what it cannot stop
+ * (long native calls inside QuickJS that never reach its interrupt check): once the worker thread has used
+ * the CPU limit plus a grace (read from /proc on Linux), or the wall deadline plus a grace has passed, the
+ * worker is terminated, the job answered, and a replacement started. A stuck tenant costs one worker for a
+ * moment, never the whole pool.
  *
  * Workers start from worker-entry.mjs, which registers tsx inside the thread and imports worker.ts, so the
  * same code runs under `tsx` (the server) and under vitest, with no build step.
@@ -16,6 +33,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { toErrorMessage } from '../../shared/errors';
 import { DEFAULT_JS_LIMITS, type JsJob, type JsLimits, type JsOutcome, type RunMessage, type WorkerMessage } from './limits';
 import { readThreadCpuMs } from './thread-cpu';
 
@@ -35,6 +53,8 @@ export interface JavascriptPoolOptions {
    * (Linux only; elsewhere the wall deadline is the backstop).
    */
   cpuGraceMs?: number;
+  /** Jobs one tenant may have waiting for a worker; more are refused at once. Default 64. */
+  maxQueuedPerTenant?: number;
 }
 
 export interface JavascriptPoolStats {
@@ -45,6 +65,10 @@ export interface JavascriptPoolStats {
   spares: number;
   busy: number;
   queued: number;
+  /** Tenants with a job running or waiting. */
+  tenants: number;
+  /** Jobs refused since the pool started because their tenant already had `maxQueuedPerTenant` waiting. */
+  refused: number;
   /** Workers terminated by the watchdog since the pool started. */
   killed: number;
   /** Workers that exited on their own (a crash) since the pool started. */
@@ -64,11 +88,21 @@ export interface JavascriptPool {
 
 interface PendingJob {
   id: number;
+  tenant: Tenant;
   code: string;
   scopeJson: string;
   deadline: number;
   resolve(outcome: JsOutcome): void;
   queueTimer?: NodeJS.Timeout;
+}
+
+interface Tenant {
+  /** undefined for a job sent without a tenant: it is a tenant of its own, never looked up. */
+  key: string | undefined;
+  /** Waiting jobs, oldest first. */
+  queue: PendingJob[];
+  /** Workers running this tenant's jobs now. */
+  running: number;
 }
 
 interface Slot {
@@ -86,6 +120,7 @@ interface Slot {
 const WORKER_URL = new URL('./worker-entry.mjs', import.meta.url);
 const MAX_DEFAULT_SIZE = 8;
 const MAX_START_FAILURES = 3;
+const DEFAULT_MAX_QUEUED_PER_TENANT = 64;
 
 export function createJavascriptPool(options: JavascriptPoolOptions = {}): JavascriptPool {
   const limits: JsLimits = { ...DEFAULT_JS_LIMITS, ...options.limits };
@@ -93,12 +128,21 @@ export function createJavascriptPool(options: JavascriptPoolOptions = {}): Javas
   const spares = Math.max(0, options.spares ?? 1);
   const graceMs = options.graceMs ?? 250;
   const cpuGraceMs = options.cpuGraceMs ?? 250;
+  const maxQueuedPerTenant = Math.max(1, options.maxQueuedPerTenant ?? DEFAULT_MAX_QUEUED_PER_TENANT);
+  const maxWorkersPerTenant = Math.ceil(size / 2);
+  /** Idle workers only a tenant holding none may take (see the doc comment). */
+  const reservedWorkers = size > 1 ? 1 : 0;
   const slots = new Set<Slot>();
-  const queue: PendingJob[] = [];
+  /** Tenants with a job running or waiting, by key. */
+  const tenants = new Map<string, Tenant>();
+  /** Tenants with jobs waiting, in the order of their turns (round robin among equals). */
+  const waiting: Tenant[] = [];
+  let queued = 0;
   let nextId = 1;
   let isClosed = false;
   let killed = 0;
   let crashed = 0;
+  let refused = 0;
   let startFailures = 0;
   let lastStartError = '';
   let readyWaiters: Array<() => void> = [];
@@ -107,6 +151,49 @@ export function createJavascriptPool(options: JavascriptPoolOptions = {}): Javas
   function settle(job: PendingJob, outcome: JsOutcome): void {
     if (job.queueTimer) clearTimeout(job.queueTimer);
     job.resolve(outcome);
+  }
+
+  function getTenant(key: string | undefined): Tenant {
+    if (key === undefined) return { key, queue: [], running: 0 };
+    let tenant = tenants.get(key);
+    if (!tenant) {
+      tenant = { key, queue: [], running: 0 };
+      tenants.set(key, tenant);
+    }
+    return tenant;
+  }
+
+  function forgetIfIdle(tenant: Tenant): void {
+    if (tenant.running === 0 && tenant.queue.length === 0 && tenant.key !== undefined) tenants.delete(tenant.key);
+  }
+
+  function enqueue(job: PendingJob): void {
+    if (job.tenant.queue.length === 0) waiting.push(job.tenant);
+    job.tenant.queue.push(job);
+    queued += 1;
+  }
+
+  /** Takes a waiting job out of its tenant's queue (its deadline passed); false if it had left it already. */
+  function unqueue(job: PendingJob): boolean {
+    const queue = job.tenant.queue;
+    const index = queue.indexOf(job);
+    if (index === -1) return false;
+    queue.splice(index, 1);
+    queued -= 1;
+    if (queue.length === 0) waiting.splice(waiting.indexOf(job.tenant), 1);
+    forgetIfIdle(job.tenant);
+    return true;
+  }
+
+  /** The slot's job has been answered or lost: its tenant holds one worker fewer. */
+  function releaseJob(slot: Slot): PendingJob | null {
+    const job = slot.job;
+    slot.job = null;
+    if (job) {
+      job.tenant.running -= 1;
+      forgetIfIdle(job.tenant);
+    }
+    return job;
   }
 
   function spawn(role: Slot['role']): void {
@@ -122,7 +209,7 @@ export function createJavascriptPool(options: JavascriptPoolOptions = {}): Javas
     worker.unref();
     worker.on('message', (message: WorkerMessage) => onMessage(slot, message));
     worker.on('error', (err: unknown) => {
-      const message = err instanceof Error ? err.message : String(err);
+      const message = toErrorMessage(err);
       if (slot.state === 'starting') lastStartError = message;
       onGone(slot, `Script worker failed: ${message}`);
     });
@@ -144,9 +231,8 @@ export function createJavascriptPool(options: JavascriptPoolOptions = {}): Javas
       return;
     }
     if (message.type === 'done' && slot.job?.id === message.id) {
-      const job = slot.job;
+      const job = releaseJob(slot)!;
       clearWatchdogs(slot);
-      slot.job = null;
       slot.state = 'idle';
       slot.worker.unref();
       settle(job, message.outcome);
@@ -161,8 +247,8 @@ export function createJavascriptPool(options: JavascriptPoolOptions = {}): Javas
     slot.state = 'gone';
     slots.delete(slot);
     clearWatchdogs(slot);
-    if (slot.job) settle(slot.job, { ok: false, error: reason, logs: [] });
-    slot.job = null;
+    const job = releaseJob(slot);
+    if (job) settle(job, { ok: false, error: reason, logs: [] });
     void slot.worker.terminate();
     if (isClosed) return;
     if (!wasStarting) {
@@ -179,8 +265,7 @@ export function createJavascriptPool(options: JavascriptPoolOptions = {}): Javas
     // tries, fail what waits with the reason instead of letting it run into its deadline, and retry slowly.
     startFailures += 1;
     if (startFailures >= MAX_START_FAILURES && readyCount() === 0) {
-      const error = `The javascript sandbox is unavailable: ${lastStartError || reason}`;
-      for (const job of queue.splice(0)) settle(job, { ok: false, error, logs: [] });
+      failQueued(`The javascript sandbox is unavailable: ${lastStartError || reason}`);
     }
     if (startFailures < MAX_START_FAILURES) {
       spawn(slot.role);
@@ -207,7 +292,7 @@ export function createJavascriptPool(options: JavascriptPoolOptions = {}): Javas
   function kill(slot: Slot, job: PendingJob, outcome: JsOutcome): void {
     if (slot.job !== job) return;
     killed += 1;
-    slot.job = null;
+    releaseJob(slot);
     settle(job, outcome);
     onGone(slot, outcome.ok ? '' : outcome.error, true);
   }
@@ -246,21 +331,46 @@ export function createJavascriptPool(options: JavascriptPoolOptions = {}): Javas
   }
 
   function dispatch(): void {
+    if (queued === 0) return;
+    let idle = 0;
+    for (const slot of slots) if (slot.state === 'idle' && slot.role === 'active') idle += 1;
     for (const slot of slots) {
       if (slot.state !== 'idle' || slot.role !== 'active') continue;
-      const job = takeNextJob();
+      const job = takeNextJob(idle);
       if (!job) return;
       start(slot, job);
+      idle -= 1;
     }
   }
 
-  function takeNextJob(): PendingJob | undefined {
+  /** The next job to start on one of `idle` idle workers, by the rules in the doc comment; undefined when none may. */
+  function takeNextJob(idle: number): PendingJob | undefined {
     for (;;) {
-      const job = queue.shift();
-      if (!job) return undefined;
+      let chosen = -1;
+      for (let i = 0; i < waiting.length; i += 1) {
+        const tenant = waiting[i]!;
+        if (tenant.running >= maxWorkersPerTenant || (tenant.running > 0 && idle <= reservedWorkers)) continue;
+        if (chosen === -1 || tenant.running < waiting[chosen]!.running) chosen = i;
+      }
+      if (chosen === -1) return undefined;
+      const tenant = waiting[chosen]!;
+      const job = tenant.queue.shift()!;
+      queued -= 1;
+      // Its turn is taken: to the back of the line, or out of it.
+      waiting.splice(chosen, 1);
+      if (tenant.queue.length > 0) waiting.push(tenant);
       if (job.deadline - Date.now() > 0) return job;
+      forgetIfIdle(tenant);
       settle(job, timedOutWaiting());
     }
+  }
+
+  function failQueued(error: string): void {
+    for (const tenant of waiting.splice(0)) {
+      for (const job of tenant.queue.splice(0)) settle(job, { ok: false, error, logs: [] });
+      forgetIfIdle(tenant);
+    }
+    queued = 0;
   }
 
   function start(slot: Slot, job: PendingJob): void {
@@ -270,8 +380,12 @@ export function createJavascriptPool(options: JavascriptPoolOptions = {}): Javas
     const deadline = Math.min(job.deadline, Date.now() + limits.wallMs);
     slot.state = 'busy';
     slot.job = job;
+    job.tenant.running += 1;
     slot.worker.ref();
-    slot.watchdog = setTimeout(() => kill(slot, job, { ok: false, error: 'Script timed out', timedOut: true, logs: [] }), deadline - Date.now() + graceMs);
+    slot.watchdog = setTimeout(
+      () => kill(slot, job, { ok: false, error: 'Script timed out', timedOut: true, logs: [] }),
+      deadline - Date.now() + graceMs,
+    );
     watchCpu(slot, job);
     const message: RunMessage = { type: 'run', id: job.id, code: job.code, scopeJson: job.scopeJson, limits, deadline };
     slot.worker.postMessage(message);
@@ -287,25 +401,31 @@ export function createJavascriptPool(options: JavascriptPoolOptions = {}): Javas
     try {
       scopeJson = JSON.stringify({ session: job.scope.session ?? null, input: job.scope.input ?? null, actions: job.scope.actions ?? {} });
     } catch (err) {
-      return Promise.resolve({ ok: false, error: `The script input is not JSON: ${(err as Error).message}`, logs: [] });
+      return Promise.resolve({ ok: false, error: `The script input is not JSON: ${toErrorMessage(err)}`, logs: [] });
     }
     const deadline = job.deadline ?? Date.now() + limits.wallMs;
     if (deadline <= Date.now()) return Promise.resolve(timedOutWaiting());
     if (startFailures >= MAX_START_FAILURES && readyCount() === 0) {
       return Promise.resolve({ ok: false, error: `The javascript sandbox is unavailable: ${lastStartError}`, logs: [] });
     }
+    const tenant = getTenant(job.tenant);
+    if (tenant.queue.length >= maxQueuedPerTenant) {
+      refused += 1;
+      return Promise.resolve({
+        ok: false,
+        error: `Too many scripts of this account are waiting for a worker (${maxQueuedPerTenant}); try again shortly`,
+        logs: [],
+      });
+    }
     return new Promise<JsOutcome>((resolve) => {
-      const pending: PendingJob = { id: nextId++, code: job.code, scopeJson, deadline, resolve };
-      queue.push(pending);
+      const pending: PendingJob = { id: nextId++, tenant, code: job.code, scopeJson, deadline, resolve };
+      enqueue(pending);
       dispatch();
-      if (queue.includes(pending)) {
+      if (tenant.queue.includes(pending)) {
         // Waits for a worker no longer than its deadline. Idle workers are unref'd, so this timer is also
         // what keeps a process alive while a job waits for a worker that is still starting.
         pending.queueTimer = setTimeout(() => {
-          const index = queue.indexOf(pending);
-          if (index === -1) return;
-          queue.splice(index, 1);
-          settle(pending, timedOutWaiting());
+          if (unqueue(pending)) settle(pending, timedOutWaiting());
         }, deadline - Date.now());
       }
     });
@@ -320,12 +440,12 @@ export function createJavascriptPool(options: JavascriptPoolOptions = {}): Javas
     if (isClosed) return;
     isClosed = true;
     if (respawnTimer) clearTimeout(respawnTimer);
-    for (const job of queue.splice(0)) settle(job, { ok: false, error: 'The javascript pool is closed', logs: [] });
+    failQueued('The javascript pool is closed');
     const exits: Promise<number>[] = [];
     for (const slot of [...slots]) {
       clearWatchdogs(slot);
-      if (slot.job) settle(slot.job, { ok: false, error: 'The javascript pool is closed', logs: [] });
-      slot.job = null;
+      const job = releaseJob(slot);
+      if (job) settle(job, { ok: false, error: 'The javascript pool is closed', logs: [] });
       slot.state = 'gone';
       exits.push(slot.worker.terminate());
     }
@@ -340,7 +460,7 @@ export function createJavascriptPool(options: JavascriptPoolOptions = {}): Javas
     for (const slot of slots) if (slot.state === 'busy') busy += 1;
     let readySpares = 0;
     for (const slot of slots) if (slot.role === 'spare' && slot.state === 'idle') readySpares += 1;
-    return { size, ready: readyCount(), spares: readySpares, busy, queued: queue.length, killed, crashed };
+    return { size, ready: readyCount(), spares: readySpares, busy, queued, tenants: tenants.size, refused, killed, crashed };
   }
 
   for (let i = 0; i < size; i += 1) spawn('active');

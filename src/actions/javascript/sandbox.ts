@@ -2,12 +2,14 @@
  * One script run in QuickJS: a fresh runtime and context per job (nothing of one tenant's run is left for
  * the next), the heap, stack, CPU, wall and output limits, `log`/`console`, and the result copied out as
  * JSON. Runs inside a pool worker (worker.ts); it never sees the network, timers, modules or host objects
- * because QuickJS has none and we give it none: the only host function is the log sink.
+ * because QuickJS has none and we give it none: the only host function is the log sink. What a script can
+ * reach is listed once, in src/shared/app/javascript-sdk.ts (the editors' completions, checked against this).
  *
  * @example runInSandbox(module, { code: 'return input * 2', scopeJson: '{"input":21}', limits, deadline })
  *   // { ok: true, result: 42, logs: [] }
  */
 import type { QuickJSContext, QuickJSHandle, QuickJSWASMModule } from 'quickjs-emscripten';
+import { toErrorMessage } from '../../shared/errors';
 import { formatBytes, type JsLimits, type JsLogLine, type JsOutcome } from './limits';
 import { readThreadCpuMs } from './thread-cpu';
 
@@ -62,7 +64,12 @@ const PRELUDE = `(function (hostLog, maxMessage) {
       full = hostLog(level, msg) === true;
     };
   }
-  var log = Object.freeze({ debug: emit('debug'), info: emit('info'), error: emit('error') });
+  // log('x') is log.info('x'): the SDK's one callable object, so the obvious first try works.
+  var log = emit('info');
+  log.debug = emit('debug');
+  log.info = emit('info');
+  log.error = emit('error');
+  Object.freeze(log);
   Object.defineProperty(globalThis, 'console', {
     value: Object.freeze({ log: log.debug, debug: log.debug, info: log.info, warn: log.error, error: log.error }),
     writable: true,
@@ -109,13 +116,62 @@ interface ErrorInfo {
   line?: number | null;
 }
 
-function formatError(info: ErrorInfo, limits: JsLimits): string {
+function formatError(info: ErrorInfo, limits: JsLimits, source = ''): string {
   let text = info.name && info.message ? `${info.name}: ${info.message}` : info.message || info.name || 'Script failed';
   // QuickJS's own words for its limits are terse; say which limit it was.
-  if (info.name === 'InternalError' && info.message === 'out of memory') text = `Script ran out of memory (limit ${formatBytes(limits.memoryBytes)})`;
-  if (info.name === 'InternalError' && info.message === 'stack overflow') text = `Script overflowed its stack (limit ${formatBytes(limits.stackBytes)}): too deep a recursion?`;
+  if (info.name === 'InternalError' && info.message === 'out of memory')
+    text = `Script ran out of memory (limit ${formatBytes(limits.memoryBytes)})`;
+  if (info.name === 'InternalError' && info.message === 'stack overflow')
+    text = `Script overflowed its stack (limit ${formatBytes(limits.stackBytes)}): too deep a recursion?`;
+  // QuickJS says only "not a function"; the call it points at names the culprit.
+  if (info.name === 'TypeError' && info.message === 'not a function') text = describeNotAFunction(source, info.stack ?? '') ?? text;
   const line = typeof info.line === 'number' ? info.line : Number(new RegExp(`${FILENAME}:(\\d+)`).exec(info.stack ?? '')?.[1] ?? NaN);
   return Number.isFinite(line) && line > 0 ? `${text} (line ${line})` : text;
+}
+
+const MAX_CALLEE_LOOK = 200;
+/** `log`, `session.mobile`, `opt?.run`, `api\n  .get`: a name and its dotted members. */
+const CALLEE = String.raw`(?:[A-Za-z_$][\w$]*\s*\??\.\s*)*[A-Za-z_$][\w$]*`;
+
+/** The SDK objects whose members builders guess at, with what they do have. */
+const SDK_MEMBER_HINTS: Record<string, string> = {
+  log: 'use log(), log.info(), log.debug() or log.error()',
+  console: 'use console.log(), console.info(), console.warn() or console.error()',
+};
+
+/**
+ * "log.warn is not a function: use log(), log.info(), log.debug() or log.error()" from QuickJS's bare
+ * "not a function", when the innermost frame is the builder's code: its line and column point at the call's
+ * `(` (or a tagged template's backtick), and the name before it is what was called. Null when the frame is
+ * native (e.g. a bad callback passed to map) or no name stands before the call.
+ * @example describeNotAFunction('x.foo()', '    at <eval> (script.js:1:6)') // 'x.foo is not a function'
+ */
+export function describeNotAFunction(source: string, stack: string): string | null {
+  const frame = stack.split('\n').find((l) => l.trim() !== '') ?? '';
+  const at = new RegExp(`\\(${FILENAME}:(\\d+):(\\d+)\\)`).exec(frame);
+  if (!at) return null;
+  const text = source.split('\n')[Number(at[1]) - 1] ?? '';
+  const column = Number(at[2]) - 1;
+  // Bounded looks: a name is short, and a 100,000-character line must not cost a regexp scan.
+  const after = text.slice(column, column + MAX_CALLEE_LOOK);
+  const before = text.slice(Math.max(0, column - MAX_CALLEE_LOOK), column);
+  let name: string | undefined;
+  let isNew = false;
+  if (after.startsWith('(') || after.startsWith('`')) {
+    const callee = new RegExp(`(${CALLEE})\\s*$`).exec(before);
+    name = callee?.[1];
+    isNew = !!callee && /\bnew\s+$/.test(before.slice(0, callee.index));
+  } else {
+    // A tail call (`return f()` in a plain function) is reported at its `return`.
+    const tail = new RegExp(`^return\\s+(new\\s+)?(${CALLEE})\\s*[(\`]`).exec(after);
+    name = tail?.[2];
+    isNew = !!tail?.[1];
+  }
+  if (!name) return null;
+  name = name.replace(/\s+/g, '');
+  if (isNew) return `${name} is not a constructor`;
+  const hint = SDK_MEMBER_HINTS[name.split(/\??\./)[0]!];
+  return hint && name.includes('.') ? `${name} is not a function: ${hint}` : `${name} is not a function`;
 }
 
 /** Nesting depth of JSON text, counted without parsing it. */
@@ -126,7 +182,8 @@ function getJsonDepth(text: string): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped character
+      if (c === 92)
+        i++; // backslash: skip the escaped character
       else if (c === 34) inString = false;
     } else if (c === 34) inString = true;
     else if (c === 91 || c === 123) max = Math.max(max, ++depth);
@@ -139,7 +196,10 @@ function truncateUtf8(text: string, maxBytes: number): string {
   if (maxBytes <= 0) return '';
   const buf = Buffer.from(text, 'utf8');
   if (buf.length <= maxBytes) return text;
-  return buf.subarray(0, maxBytes).toString('utf8').replace(/\uFFFD$/, '');
+  return buf
+    .subarray(0, maxBytes)
+    .toString('utf8')
+    .replace(/\uFFFD$/, '');
 }
 
 /**
@@ -155,7 +215,12 @@ export function runInSandbox(module: QuickJSWASMModule, job: SandboxJob, isMemor
   const wallLeft = () => wallDeadline - Date.now();
 
   if (job.code.length > limits.codeChars) {
-    return { outcome: { ok: false, error: `Script is longer than ${limits.codeChars} characters`, logs: [] }, cpuMs: 0, isModuleSuspect: false, isOutOfMemory: false };
+    return {
+      outcome: { ok: false, error: `Script is longer than ${limits.codeChars} characters`, logs: [] },
+      cpuMs: 0,
+      isModuleSuspect: false,
+      isOutOfMemory: false,
+    };
   }
 
   let stopReason: 'cpu' | 'wall' | null = null;
@@ -192,6 +257,8 @@ export function runInSandbox(module: QuickJSWASMModule, job: SandboxJob, isMemor
     return h;
   };
 
+  // The builder's code on the wrapper's first line, so QuickJS's line numbers are the builder's.
+  const source = `(async function (session, input, actions, log) {${job.code}\n})`;
   let outcome: JsOutcome;
   let isModuleSuspect = false;
   try {
@@ -227,15 +294,16 @@ export function runInSandbox(module: QuickJSWASMModule, job: SandboxJob, isMemor
       res.value.dispose();
       try {
         const info = JSON.parse(text) as ErrorInfo;
-        if (!info.name && info.message === 'null' && isMemoryFull()) return formatError({ name: 'InternalError', message: 'out of memory' }, limits);
-        return formatError(info, limits);
+        if (!info.name && info.message === 'null' && isMemoryFull())
+          return formatError({ name: 'InternalError', message: 'out of memory' }, limits);
+        return formatError(info, limits, source);
       } catch {
         return 'Script failed';
       }
     };
 
     outcome = (() => {
-      const compiled = ctx.evalCode(`(async function (session, input, actions, log) {${job.code}\n})`, FILENAME, { type: 'global' });
+      const compiled = ctx.evalCode(source, FILENAME, { type: 'global' });
       if (compiled.error) {
         const message = describeError(compiled.error);
         compiled.error.dispose();
@@ -290,20 +358,29 @@ export function runInSandbox(module: QuickJSWASMModule, job: SandboxJob, isMemor
       }
       const jsonH = own(json.value);
       if (ctx.typeof(jsonH) === 'number' || stopReason) {
-        return { ok: false, error: stopReason ? limitMessage(stopReason, limits) : `The returned value is larger than ${formatBytes(limits.outputBytes)}`, logs };
+        return {
+          ok: false,
+          error: stopReason ? limitMessage(stopReason, limits) : `The returned value is larger than ${formatBytes(limits.outputBytes)}`,
+          logs,
+        };
       }
       const text = ctx.getString(jsonH);
       const resultBytes = Buffer.byteLength(text, 'utf8');
       if (resultBytes > limits.outputBytes) {
         return { ok: false, error: `The returned value is larger than ${formatBytes(limits.outputBytes)}`, logs };
       }
-      if (getJsonDepth(text) > MAX_RESULT_DEPTH) return { ok: false, error: `The returned value is nested deeper than ${MAX_RESULT_DEPTH} levels`, logs };
+      if (getJsonDepth(text) > MAX_RESULT_DEPTH)
+        return { ok: false, error: `The returned value is nested deeper than ${MAX_RESULT_DEPTH} levels`, logs };
       return { ok: true, result: JSON.parse(text) as unknown, logs };
     })();
   } catch (err) {
     // Only a bug or a wasm-level failure (an abort, the thread's own stack) lands here.
     isModuleSuspect = true;
-    outcome = { ok: false, error: stopReason ? limitMessage(stopReason, limits) : `Script failed: ${err instanceof Error ? err.message : String(err)}`, logs };
+    outcome = {
+      ok: false,
+      error: stopReason ? limitMessage(stopReason, limits) : `Script failed: ${toErrorMessage(err)}`,
+      logs,
+    };
   } finally {
     for (const h of handles) if (h.alive) h.dispose();
     try {

@@ -2,10 +2,13 @@ import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import {
   createGuardedLookup,
+  createPlatformServices,
+  readPlatformService,
   findAddressProblem,
   isForbiddenAddress,
   isHostAllowed,
-  isRefusedAddressError,
+  findRefusedAddressError,
+  isThisHostAddress,
   normalizeHost,
   resolveGuarded,
   splitHostPort,
@@ -49,6 +52,50 @@ describe('isForbiddenAddress', () => {
     expect(isForbiddenAddress(ip)).toBe(false);
   });
 
+  // Every way IPv6 carries an IPv4 address is judged as that IPv4 address (ipaddr.js calls ::7f00:1 unicast).
+  it.each([
+    ['::127.0.0.1', 'IPv4-compatible, as written'],
+    ['[::127.0.0.1]', 'IPv4-compatible, bracketed'],
+    ['::7f00:1', 'IPv4-compatible, as WHATWG URL writes it'],
+    ['::10.0.0.1', 'IPv4-compatible private'],
+    ['::a9fe:a9fe', 'IPv4-compatible metadata'],
+    ['::ffff:0:127.0.0.1', 'SIIT'],
+    ['64:ff9b::127.0.0.1', 'NAT64'],
+    ['64:ff9b::a00:1', 'NAT64 private'],
+    ['64:ff9b:1::7f00:1', 'local-use NAT64'],
+    ['2002:7f00:1::', '6to4 of loopback'],
+    ['2002:808:808::', '6to4 (a tunnel, refused whatever it carries)'],
+    ['2001:0:4136:e378:8000:63bf:80ff:fffe', 'Teredo'],
+  ])('refuses %s (%s)', (ip) => {
+    expect(isForbiddenAddress(ip)).toBe(true);
+  });
+
+  it('judges NAT64 of a public address as that address (IPv6-only hosts reach IPv4 APIs through it)', () => {
+    expect(isForbiddenAddress('64:ff9b::8.8.8.8')).toBe(false);
+    expect(findAddressProblem('64:ff9b::7f00:1', { allowPrivate: false })).toBe('loopback');
+    expect(findAddressProblem('::7f00:1', { allowPrivate: false })).toBe('loopback');
+  });
+
+  it('finds metadata inside every IPv4 embedding, even when private addresses are allowed', () => {
+    for (const ip of [
+      '::169.254.169.254',
+      '64:ff9b::169.254.169.254',
+      '::ffff:0:a9fe:a9fe',
+      '2002:a9fe:a9fe::',
+      '2001:0:a9fe:a9fe::5601:5601',
+    ]) {
+      expect(findAddressProblem(ip, { allowPrivate: true }), ip).toBe('metadata');
+    }
+  });
+
+  it('counts every IPv6 form of loopback as this host', () => {
+    for (const ip of ['::1', '127.0.0.2', '::7f00:1', '::ffff:127.0.0.1', '64:ff9b::7f00:1', '2002:7f00:1::', '0.0.0.0', '::']) {
+      expect(isThisHostAddress(ip), ip).toBe(true);
+    }
+    expect(isThisHostAddress('8.8.8.8')).toBe(false);
+    expect(isThisHostAddress('::808:808')).toBe(false);
+  });
+
   it('allowPrivate lets loopback and private through but never metadata', () => {
     expect(findAddressProblem('127.0.0.1', { allowPrivate: true })).toBeNull();
     expect(findAddressProblem('10.1.1.1', { allowPrivate: true })).toBeNull();
@@ -66,6 +113,13 @@ describe('host forms', () => {
     expect(normalizeHost('0x7f.1')).toBe('127.0.0.1');
     expect(normalizeHost('127.1')).toBe('127.0.0.1');
     expect(normalizeHost('[::1]')).toBe('::1');
+    expect(normalizeHost('::ffff:127.0.0.1')).toBe('127.0.0.1');
+    // Read as the operating system reads it (ipaddr.js alone would make it ::ffff:7f00:1), and kept IPv6.
+    expect(normalizeHost('[::127.0.0.1]')).toBe('::7f00:1');
+    expect(normalizeHost('64:ff9b::127.0.0.1')).toBe('64:ff9b::7f00:1');
+    // inet_pton takes no octal inside IPv6 (ipaddr.js would read 0177 as 177): not an address at all.
+    expect(normalizeHost('::ffff:0177.0.0.1')).toBe('::ffff:0177.0.0.1');
+    expect(isForbiddenAddress('::ffff:0177.0.0.1')).toBe(true);
     expect(normalizeHost('LocalHost.')).toBe('localhost');
     expect(normalizeHost('api.example.com')).toBe('api.example.com');
   });
@@ -75,6 +129,8 @@ describe('host forms', () => {
     expect(new URL('http://2130706433/').hostname).toBe('127.0.0.1');
     expect(new URL('http://0x7f.0.0.1/').hostname).toBe('127.0.0.1');
     expect(new URL('http://[::ffff:127.0.0.1]/').hostname).toBe('[::ffff:7f00:1]');
+    expect(new URL('http://[::127.0.0.1]/').hostname).toBe('[::7f00:1]');
+    expect(() => new URL('http://[::ffff:127.1]/')).toThrow();
     // Not for other schemes (database URLs): there the guard's normalizeHost does it.
     expect(new URL('postgres://0177.0.0.1/db').hostname).toBe('0177.0.0.1');
   });
@@ -97,7 +153,7 @@ describe('guarded lookup', () => {
 
   it('refuses localhost with a clear message, in both lookup forms', async () => {
     await expect(lookup('localhost', false, { allowPrivate: false })).rejects.toThrow(/^Refused: localhost resolves to a private address/);
-    await expect(lookup('localhost', true, { allowPrivate: false })).rejects.toSatisfy(isRefusedAddressError);
+    await expect(lookup('localhost', true, { allowPrivate: false })).rejects.toSatisfy((err) => findRefusedAddressError(err) !== undefined);
   });
 
   it('resolves localhost when private addresses are allowed', async () => {
@@ -112,10 +168,68 @@ describe('guarded lookup', () => {
   });
 
   it('resolveGuarded checks literals in any spelling without DNS', async () => {
-    await expect(resolveGuarded('0177.0.0.1', 5432, { allowPrivate: false })).rejects.toThrow('Refused: 0177.0.0.1 is a private address (loopback)');
+    await expect(resolveGuarded('0177.0.0.1', 5432, { allowPrivate: false })).rejects.toThrow(
+      'Refused: 0177.0.0.1 is a private address (loopback)',
+    );
     await expect(resolveGuarded('2130706433', 5432, { allowPrivate: false })).rejects.toThrow(/Refused/);
     await expect(resolveGuarded('::1', 5432, { allowPrivate: false })).rejects.toThrow(/Refused/);
-    expect(await resolveGuarded('127.0.0.1', 5432, { allowPrivate: false, allowHosts: ['127.0.0.1:5432'] })).toEqual([{ address: '127.0.0.1', family: 4 }]);
+    await expect(resolveGuarded('[::127.0.0.1]', 5432, { allowPrivate: false })).rejects.toThrow(
+      'Refused: [::127.0.0.1] is a private address (loopback)',
+    );
+    await expect(resolveGuarded('64:ff9b::a9fe:a9fe', 80, { allowPrivate: true })).rejects.toThrow(
+      'Refused: 64:ff9b::a9fe:a9fe is a cloud metadata address',
+    );
+    expect(await resolveGuarded('127.0.0.1', 5432, { allowPrivate: false, allowHosts: ['127.0.0.1:5432'] })).toEqual([
+      { address: '127.0.0.1', family: 4 },
+    ]);
     await expect(resolveGuarded('127.0.0.1', 5433, { allowPrivate: false, allowHosts: ['127.0.0.1:5432'] })).rejects.toThrow(/Refused/);
+  });
+});
+
+describe('platform services', () => {
+  const database = { name: "the platform's own database server", host: '127.0.0.1', port: 5432 };
+
+  it('match by address and port, every local spelling of this host being one host', async () => {
+    const services = createPlatformServices([database]);
+    for (const address of ['127.0.0.1', '127.0.0.2', '::1', '::ffff:127.0.0.1', '::7f00:1', '0.0.0.0']) {
+      expect(await services.findService(address, 5432), address).toBe(database);
+    }
+    expect(await services.findService('127.0.0.1', 3306)).toBeUndefined();
+    expect(await services.findService('8.8.8.8', 5432)).toBeUndefined();
+  });
+
+  it('reads where a service listens from its URL, as node-postgres and ioredis do', () => {
+    expect(readPlatformService('db', 'postgres://u:p@DB.internal:6543/x', 5432)).toEqual({ name: 'db', host: 'db.internal', port: 6543 });
+    expect(readPlatformService('db', 'postgres://u@localhost/x?host=10.0.0.5&port=5433', 5432)).toEqual({
+      name: 'db',
+      host: '10.0.0.5',
+      port: 5433,
+    });
+    expect(readPlatformService('db', 'postgres:///dialflow?host=/var/run/postgresql', 5432)).toEqual({ name: 'db', host: '', port: 5432 });
+    expect(readPlatformService('db', 'socket:/var/run/postgresql?db=dialflow', 5432)).toEqual({ name: 'db', host: '', port: 5432 });
+    expect(readPlatformService('redis', 'rediss://:secret@[::1]:6380/0', 6379)).toEqual({ name: 'redis', host: '::1', port: 6380 });
+  });
+
+  it('a socket DATABASE_URL (no host) is this host', async () => {
+    const services = createPlatformServices([{ ...database, host: '' }]);
+    expect(await services.findService('127.0.0.1', 5432)).toMatchObject({ port: 5432 });
+  });
+
+  it('refuse the port when the service name does not resolve, rather than guess', async () => {
+    const services = createPlatformServices([{ ...database, host: 'no-such-host.invalid' }]);
+    await expect(services.findService('8.8.8.8', 5432)).rejects.toThrow(
+      "Refused: port 5432 is where the platform's own database server listens, and its address (no-such-host.invalid) does not resolve now",
+    );
+    expect(await services.findService('8.8.8.8', 443)).toBeUndefined();
+  });
+
+  it('resolveGuarded refuses them whatever allowPrivate and allowHosts say', async () => {
+    const platformServices = createPlatformServices([database]);
+    await expect(
+      resolveGuarded('localhost', 5432, { allowPrivate: true, allowHosts: ['localhost:5432'], platformServices }),
+    ).rejects.toThrow(/^Refused: localhost:5432 \((127\.0\.0\.1|::1)\) is the platform's own database server$/);
+    expect(await resolveGuarded('127.0.0.1', 5433, { allowPrivate: true, platformServices })).toEqual([
+      { address: '127.0.0.1', family: 4 },
+    ]);
   });
 });

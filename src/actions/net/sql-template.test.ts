@@ -7,7 +7,10 @@ const render = (source: string) => scope[source.replace(/^\{\{-?\s*|\s*-?\}\}$/g
 describe('bindQueryTemplate', () => {
   it('turns expressions into each dialect placeholder and binds the rendered values', () => {
     const q = 'select * from users where msisdn = {{ session.mobile }} and name = {{ name }}';
-    expect(bindQueryTemplate(q, 'postgres', render)).toEqual({ text: 'select * from users where msisdn = $1 and name = $2', values: ['233244000000', "' or '1'='1"] });
+    expect(bindQueryTemplate(q, 'postgres', render)).toEqual({
+      text: 'select * from users where msisdn = $1 and name = $2',
+      values: ['233244000000', "' or '1'='1"],
+    });
     expect(bindQueryTemplate(q, 'mysql', render).text).toBe('select * from users where msisdn = ? and name = ?');
     expect(bindQueryTemplate(q, 'mssql', render).text).toBe('select * from users where msisdn = @p1 and name = @p2');
   });
@@ -19,7 +22,10 @@ describe('bindQueryTemplate', () => {
   });
 
   it("treats '{{ x }}' (quotes around one expression) as a parameter", () => {
-    expect(bindQueryTemplate("select 1 where a = '{{ name }}' and b = 'it''s'", 'postgres', render)).toEqual({ text: "select 1 where a = $1 and b = 'it''s'", values: ["' or '1'='1"] });
+    expect(bindQueryTemplate("select 1 where a = '{{ name }}' and b = 'it''s'", 'postgres', render)).toEqual({
+      text: "select 1 where a = $1 and b = 'it''s'",
+      values: ["' or '1'='1"],
+    });
     expect(bindQueryTemplate('select 1 where a = "{{ name }}"', 'mysql', render).text).toBe('select 1 where a = ?');
   });
 

@@ -131,7 +131,9 @@ export function bindQueryTemplate(query: string, dialect: DbDialect, render: (so
   let skipClosingQuote: string | null = null;
   for (const part of parts) {
     if (part.kind === 'tag') {
-      throw new QueryTemplateError('Template tags ({% ... %}) are not allowed in a query: use {{ expressions }}, which are sent as bind parameters');
+      throw new QueryTemplateError(
+        'Template tags ({% ... %}) are not allowed in a query: use {{ expressions }}, which are sent as bind parameters',
+      );
     }
     if (part.kind === 'text') {
       let text = part.text;

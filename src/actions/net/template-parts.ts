@@ -7,10 +7,7 @@
  * @example splitTemplate('a={{ x }}&b=2') // [{ kind:'text', text:'a=' }, { kind:'output', source:'{{ x }}' }, { kind:'text', text:'&b=2' }]
  */
 
-export type TemplatePart =
-  | { kind: 'text'; text: string }
-  | { kind: 'output'; source: string }
-  | { kind: 'tag'; source: string };
+export type TemplatePart = { kind: 'text'; text: string } | { kind: 'output'; source: string } | { kind: 'tag'; source: string };
 
 /** Index just past the closing delimiter, skipping quoted strings inside the expression; -1 when unclosed. */
 function findClose(source: string, from: number, close: string): number {

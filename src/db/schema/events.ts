@@ -8,6 +8,8 @@ export const appLogs = pgTable(
     appId: text('app_id').notNull(),
     sessionId: text('session_id').notNull().default(''),
     environment: text('environment').notNull().default(''),
+    /** Whose emulator run wrote the row (`user:<id>` or `anon:<browser id>`); null for gateway traffic. */
+    caller: text('caller'),
     level: text('level').notNull(),
     type: text('type').notNull(),
     menuId: text('menu_id'),
@@ -28,6 +30,8 @@ export const sessionInputs = pgTable(
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     appId: text('app_id').notNull(),
     sessionId: text('session_id').notNull(),
+    /** Whose emulator run wrote the row (`user:<id>` or `anon:<browser id>`); null for gateway traffic. */
+    caller: text('caller'),
     fieldName: text('field_name').notNull(),
     fieldValue: text('field_value').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull(),
@@ -42,6 +46,8 @@ export const actionResults = pgTable(
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     appId: text('app_id').notNull(),
     sessionId: text('session_id').notNull(),
+    /** Whose emulator run wrote the row (`user:<id>` or `anon:<browser id>`); null for gateway traffic. */
+    caller: text('caller'),
     actionName: text('action_name').notNull(),
     menuName: text('menu_name').notNull(),
     plugin: text('plugin').notNull(),
@@ -61,6 +67,8 @@ export const sessionRecords = pgTable(
     appId: text('app_id').notNull(),
     sessionId: text('session_id').notNull(),
     environment: text('environment').notNull(),
+    /** Whose emulator run wrote the row (`user:<id>` or `anon:<browser id>`); null for gateway traffic. */
+    caller: text('caller'),
     gateway: text('gateway').notNull(),
     mobile: text('mobile').notNull(),
     network: text('network').notNull(),
@@ -72,5 +80,8 @@ export const sessionRecords = pgTable(
     startedAt: timestamp('started_at', { withTimezone: true, precision: 3 }).notNull(),
     endedAt: timestamp('ended_at', { withTimezone: true, precision: 3 }).notNull(),
   },
-  (t) => [index('session_records_app_ended_idx').on(t.appId, t.status, t.endedAt), index('session_records_app_time_idx').on(t.appId, t.endedAt)],
+  (t) => [
+    index('session_records_app_ended_idx').on(t.appId, t.status, t.endedAt),
+    index('session_records_app_time_idx').on(t.appId, t.endedAt),
+  ],
 );

@@ -5,3 +5,4 @@ export * from './events';
 export * from './transactions';
 export * from './custom-actions';
 export * from './messaging';
+export * from './shortcodes';

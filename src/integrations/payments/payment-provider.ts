@@ -32,6 +32,11 @@ export interface ChargeStart {
   status: 'PENDING' | 'FAILED';
   /** Where the payer can complete the payment, when the provider has such a page. */
   checkoutUrl?: string;
+  /**
+   * The secret that page asks for besides the reference (the sandbox's, carried in `checkoutUrl`): kept with
+   * the transaction, so knowing a reference is not enough to approve its payment.
+   */
+  checkoutToken?: string;
   providerReference?: string;
   /** The provider's words for the payer, e.g. "Please complete authorization on your mobile phone". */
   displayText?: string;
@@ -50,10 +55,21 @@ export interface VerifiedCallback {
   reference: string;
   /** IGNORED: a genuine event that settles nothing (e.g. a transfer notification). */
   status: 'SUCCESS' | 'FAILED' | 'IGNORED';
-  /** Major units, when the event carries the amount; checked against the transaction's. */
+  /** Major units, when the event carries the amount. A success without amount and currency settles nothing. */
   amount?: number;
   currency?: string;
   payload: unknown;
+}
+
+/** The provider's own record of a charge, asked for before a success callback settles anything. */
+export interface ConfirmedCharge {
+  /** SUCCESS: paid; FAILED: final and not paid, or unknown to the provider; PENDING: not final yet. */
+  status: 'SUCCESS' | 'FAILED' | 'PENDING';
+  /** Major units, as the provider recorded the charge. */
+  amount?: number;
+  currency?: string;
+  /** The provider's words when the charge is not paid. */
+  reason?: string;
 }
 
 export interface PaymentProvider {
@@ -61,6 +77,11 @@ export interface PaymentProvider {
   startCharge(request: ChargeRequest): Promise<ChargeStart>;
   /** The event when the signature is right, else null (tampered, unsigned, or not JSON). */
   verifyCallback(request: CallbackRequest): VerifiedCallback | null;
+  /**
+   * Asks the provider for the charge behind a success callback, whose amount and currency then settle it.
+   * Throws when the provider cannot be reached. Absent where we sign the callbacks ourselves (the sandbox).
+   */
+  confirmCharge?(reference: string): Promise<ConfirmedCharge>;
 }
 
 export function readHeader(headers: CallbackRequest['headers'], name: string): string | undefined {
@@ -69,7 +90,12 @@ export function readHeader(headers: CallbackRequest['headers'], name: string): s
 }
 
 /** Constant-time comparison of a received hex signature with HMAC(secret, body). */
-export function isHexHmacValid(algorithm: 'sha256' | 'sha512', secret: string, body: Buffer | string, received: string | undefined): boolean {
+export function isHexHmacValid(
+  algorithm: 'sha256' | 'sha512',
+  secret: string,
+  body: Buffer | string,
+  received: string | undefined,
+): boolean {
   if (!received || !/^[0-9a-f]+$/i.test(received)) return false;
   const expected = createHmac(algorithm, secret).update(body).digest();
   const given = Buffer.from(received, 'hex');

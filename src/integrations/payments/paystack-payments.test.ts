@@ -42,7 +42,18 @@ describe('Paystack provider', () => {
   };
 
   it('charges the wallet: amount in pesewas, mobile_money {phone, provider}, our reference, Bearer secret', async () => {
-    answer = { status: 200, body: { status: true, message: 'Charge attempted', data: { reference: charge.reference, status: 'pay_offline', display_text: 'Please complete authorization process on your mobile phone' } } };
+    answer = {
+      status: 200,
+      body: {
+        status: true,
+        message: 'Charge attempted',
+        data: {
+          reference: charge.reference,
+          status: 'pay_offline',
+          display_text: 'Please complete authorization process on your mobile phone',
+        },
+      },
+    };
     const provider = createPaystackPaymentProvider({ secretKey: SECRET, baseUrl });
     await expect(provider.startCharge(charge)).resolves.toEqual({
       status: 'PENDING',
@@ -73,7 +84,10 @@ describe('Paystack provider', () => {
   });
 
   it('a refused charge is FAILED with the reason', async () => {
-    answer = { status: 400, body: { status: false, message: 'Charge attempted', data: { status: 'failed', message: 'Invalid phone number' } } };
+    answer = {
+      status: 400,
+      body: { status: false, message: 'Charge attempted', data: { status: 'failed', message: 'Invalid phone number' } },
+    };
     const provider = createPaystackPaymentProvider({ secretKey: SECRET, baseUrl });
     await expect(provider.startCharge(charge)).resolves.toEqual({ status: 'FAILED', error: 'Invalid phone number' });
   });
@@ -85,15 +99,31 @@ describe('Paystack provider', () => {
   });
 
   it("an unknown network falls back to Paystack's checkout page (mobile money only)", async () => {
-    answer = { status: 200, body: { status: true, message: 'Authorization URL created', data: { authorization_url: 'https://checkout.paystack.com/abc', access_code: 'abc', reference: charge.reference } } };
+    answer = {
+      status: 200,
+      body: {
+        status: true,
+        message: 'Authorization URL created',
+        data: { authorization_url: 'https://checkout.paystack.com/abc', access_code: 'abc', reference: charge.reference },
+      },
+    };
     const provider = createPaystackPaymentProvider({ secretKey: SECRET, baseUrl });
-    await expect(provider.startCharge({ ...charge, network: '' })).resolves.toMatchObject({ status: 'PENDING', checkoutUrl: 'https://checkout.paystack.com/abc' });
-    expect(seen[0]).toMatchObject({ url: '/transaction/initialize', body: { amount: 1250, channels: ['mobile_money'], reference: charge.reference } });
+    await expect(provider.startCharge({ ...charge, network: '' })).resolves.toMatchObject({
+      status: 'PENDING',
+      checkoutUrl: 'https://checkout.paystack.com/abc',
+    });
+    expect(seen[0]).toMatchObject({
+      url: '/transaction/initialize',
+      body: { amount: 1250, channels: ['mobile_money'], reference: charge.reference },
+    });
   });
 
   describe('webhook', () => {
     const provider = createPaystackPaymentProvider({ secretKey: SECRET, baseUrl: 'http://unused' });
-    const body = JSON.stringify({ event: 'charge.success', data: { id: 302961, reference: charge.reference, status: 'success', amount: 1250, currency: 'GHS' } });
+    const body = JSON.stringify({
+      event: 'charge.success',
+      data: { id: 302961, reference: charge.reference, status: 'success', amount: 1250, currency: 'GHS' },
+    });
     const sign = (raw: string, key = SECRET) => createHmac('sha512', key).update(raw).digest('hex');
 
     it('accepts the HMAC-SHA512 of the raw body', () => {
@@ -117,7 +147,9 @@ describe('Paystack provider', () => {
 
     it('a genuine event that settles nothing is IGNORED', () => {
       const other = JSON.stringify({ event: 'transfer.success', data: { id: 9, reference: 'T-1' } });
-      expect(provider.verifyCallback({ rawBody: other, headers: { 'x-paystack-signature': sign(other) } })).toMatchObject({ status: 'IGNORED' });
+      expect(provider.verifyCallback({ rawBody: other, headers: { 'x-paystack-signature': sign(other) } })).toMatchObject({
+        status: 'IGNORED',
+      });
     });
   });
 });

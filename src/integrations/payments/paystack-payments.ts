@@ -1,4 +1,12 @@
-import { isHexHmacValid, parseJson, readHeader, type ChargeRequest, type ChargeStart, type PaymentProvider } from './payment-provider';
+import {
+  isHexHmacValid,
+  parseJson,
+  readHeader,
+  type ChargeRequest,
+  type ChargeStart,
+  type ConfirmedCharge,
+  type PaymentProvider,
+} from './payment-provider';
 
 export interface PaystackOptions {
   /** `sk_test_...` or `sk_live_...`: authorizes API calls and signs webhooks. */
@@ -44,8 +52,25 @@ export const toMinorUnits = (amount: number) => Math.round(amount * 100);
 interface PaystackAnswer {
   status?: boolean;
   message?: string;
-  data?: { reference?: string; status?: string; display_text?: string; message?: string; gateway_response?: string; authorization_url?: string };
+  data?: {
+    reference?: string;
+    status?: string;
+    display_text?: string;
+    message?: string;
+    gateway_response?: string;
+    authorization_url?: string;
+  };
 }
+
+/** `GET /transaction/verify/:reference`: Paystack's record of the charge. */
+interface PaystackVerifyAnswer {
+  status?: boolean;
+  message?: string;
+  data?: { reference?: string; status?: string; amount?: number; currency?: string; gateway_response?: string };
+}
+
+/** Paystack's transaction states that will not change to paid. */
+const FINAL_UNPAID = new Set(['failed', 'abandoned', 'reversed']);
 
 interface PaystackEvent {
   event?: string;
@@ -57,7 +82,9 @@ interface PaystackEvent {
  * unit), currency, reference, mobile_money: { phone, provider } }` and `Authorization: Bearer <secret>`; the
  * payer approves on the phone. An unknown network falls back to Paystack's checkout page
  * (`POST /transaction/initialize`, mobile money only). Either way the payment is settled by the webhook:
- * `x-paystack-signature` is the hex HMAC-SHA512 of the raw body with the secret key; `charge.success` settles it.
+ * `x-paystack-signature` is the hex HMAC-SHA512 of the raw body with the secret key. A `charge.success` is
+ * then confirmed with `GET /transaction/verify/:reference`, as Paystack asks before value is given: its
+ * answer's status, amount (lowest unit) and currency are what settle the payment.
  */
 export function createPaystackPaymentProvider(options: PaystackOptions): PaymentProvider {
   const baseUrl = options.baseUrl.replace(/\/$/, '');
@@ -76,19 +103,58 @@ export function createPaystackPaymentProvider(options: PaystackOptions): Payment
     return { httpStatus: res.status, answer: (parseJson(text) ?? {}) as PaystackAnswer };
   }
 
+  async function confirmCharge(reference: string): Promise<ConfirmedCharge> {
+    const res = await fetch(`${baseUrl}/transaction/verify/${encodeURIComponent(reference)}`, {
+      headers: { authorization: `Bearer ${options.secretKey}`, accept: 'application/json' },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const text = await res.text();
+    if (res.status >= 500 || res.status === 429) throw new Error(`Paystack answered HTTP ${res.status}`);
+    const answer = (parseJson(text) ?? {}) as PaystackVerifyAnswer;
+    const data = answer.data;
+    if (!answer.status || !data)
+      return { status: 'FAILED', reason: `Paystack has no such charge (${answer.message || `HTTP ${res.status}`})` };
+    if (data.reference !== reference)
+      return { status: 'FAILED', reason: `Paystack answered for another reference (${String(data.reference)})` };
+    const amount = typeof data.amount === 'number' ? data.amount / 100 : undefined;
+    const currency = typeof data.currency === 'string' ? data.currency : undefined;
+    if (data.status === 'success') return { status: 'SUCCESS', amount, currency };
+    if (FINAL_UNPAID.has(data.status ?? ''))
+      return {
+        status: 'FAILED',
+        amount,
+        currency,
+        reason: `Paystack reports the charge ${data.status}${data.gateway_response ? `: ${data.gateway_response}` : ''}`,
+      };
+    return { status: 'PENDING', amount, currency };
+  }
+
   function refused(answer: PaystackAnswer, httpStatus: number): ChargeStart {
-    return { status: 'FAILED', error: answer.data?.message || answer.data?.gateway_response || answer.message || `Paystack answered HTTP ${httpStatus}` };
+    return {
+      status: 'FAILED',
+      error: answer.data?.message || answer.data?.gateway_response || answer.message || `Paystack answered HTTP ${httpStatus}`,
+    };
   }
 
   return {
     kind: 'paystack',
+    confirmCharge,
     async startCharge(request: ChargeRequest): Promise<ChargeStart> {
-      const common = { email: request.email, amount: toMinorUnits(request.amount), currency: request.currency, reference: request.reference };
+      const common = {
+        email: request.email,
+        amount: toMinorUnits(request.amount),
+        currency: request.currency,
+        reference: request.reference,
+      };
       const provider = toPaystackProvider(request.network);
       if (!provider) {
         const { httpStatus, answer } = await call('/transaction/initialize', { ...common, channels: ['mobile_money'] });
         if (!answer.status || !answer.data?.authorization_url) return refused(answer, httpStatus);
-        return { status: 'PENDING', checkoutUrl: answer.data.authorization_url, providerReference: answer.data.reference ?? request.reference };
+        return {
+          status: 'PENDING',
+          checkoutUrl: answer.data.authorization_url,
+          providerReference: answer.data.reference ?? request.reference,
+        };
       }
       const { httpStatus, answer } = await call('/charge', {
         ...common,

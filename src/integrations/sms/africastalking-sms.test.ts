@@ -36,13 +36,28 @@ describe("Africa's Talking SMS provider", () => {
   const recipients = (r: object) => JSON.stringify({ SMSMessageData: { Message: 'Sent to 1/1 Total Cost: KES 0.8000', Recipients: [r] } });
 
   it('posts the form fields with the apiKey header and reads the message id', async () => {
-    answer = { status: 201, body: recipients({ statusCode: 101, number: '+254711000111', status: 'Success', cost: 'KES 0.8000', messageId: 'ATXid_1' }) };
+    answer = {
+      status: 201,
+      body: recipients({ statusCode: 101, number: '+254711000111', status: 'Success', cost: 'KES 0.8000', messageId: 'ATXid_1' }),
+    };
     const provider = createAfricasTalkingSmsProvider({ username: 'sandbox', apiKey: 'key-123', baseUrl: url });
-    await expect(provider.send({ from: 'Dialflow', to: '+254711000111', message: 'Hello & welcome' })).resolves.toEqual({ status: 'SENT', providerMessageId: 'ATXid_1' });
+    await expect(provider.send({ from: 'Dialflow', to: '+254711000111', message: 'Hello & welcome' })).resolves.toEqual({
+      status: 'SENT',
+      providerMessageId: 'ATXid_1',
+    });
     const [req] = seen;
     expect(req).toMatchObject({ method: 'POST', url: '/version1/messaging' });
-    expect(req!.headers).toMatchObject({ apikey: 'key-123', accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' });
-    expect(Object.fromEntries(req!.form)).toEqual({ username: 'sandbox', to: '+254711000111', message: 'Hello & welcome', from: 'Dialflow' });
+    expect(req!.headers).toMatchObject({
+      apikey: 'key-123',
+      accept: 'application/json',
+      'content-type': 'application/x-www-form-urlencoded',
+    });
+    expect(Object.fromEntries(req!.form)).toEqual({
+      username: 'sandbox',
+      to: '+254711000111',
+      message: 'Hello & welcome',
+      from: 'Dialflow',
+    });
   });
 
   it("leaves out `from` so the account's default sender is used", async () => {
@@ -71,21 +86,43 @@ describe("Africa's Talking SMS provider", () => {
   it('an empty recipient list (e.g. a refused sender id) fails for good', async () => {
     answer = { status: 201, body: JSON.stringify({ SMSMessageData: { Message: 'InvalidSenderId', Recipients: [] } }) };
     const provider = createAfricasTalkingSmsProvider({ username: 'u', apiKey: 'k', baseUrl: url });
-    await expect(provider.send({ from: 'X', to: '+254711000111', message: 'Hi' })).resolves.toMatchObject({ status: 'FAILED', error: 'InvalidSenderId', retryable: false });
+    await expect(provider.send({ from: 'X', to: '+254711000111', message: 'Hi' })).resolves.toMatchObject({
+      status: 'FAILED',
+      error: 'InvalidSenderId',
+      retryable: false,
+    });
   });
 
   it('HTTP errors: a bad key or a 5xx may be retried, a 400 not', async () => {
     const provider = createAfricasTalkingSmsProvider({ username: 'u', apiKey: 'k', baseUrl: url });
     answer = { status: 401, body: 'The supplied authentication is invalid' };
-    await expect(provider.send({ from: '', to: '+1555000111', message: 'x' })).resolves.toMatchObject({ status: 'FAILED', retryable: true, error: expect.stringContaining('HTTP 401') });
+    await expect(provider.send({ from: '', to: '+1555000111', message: 'x' })).resolves.toMatchObject({
+      status: 'FAILED',
+      retryable: true,
+      error: expect.stringContaining('HTTP 401'),
+    });
     answer = { status: 503, body: '' };
-    await expect(provider.send({ from: '', to: '+1555000111', message: 'x' })).resolves.toMatchObject({ status: 'FAILED', retryable: true });
+    await expect(provider.send({ from: '', to: '+1555000111', message: 'x' })).resolves.toMatchObject({
+      status: 'FAILED',
+      retryable: true,
+    });
     answer = { status: 400, body: 'bad' };
-    await expect(provider.send({ from: '', to: '+1555000111', message: 'x' })).resolves.toMatchObject({ status: 'FAILED', retryable: false });
+    await expect(provider.send({ from: '', to: '+1555000111', message: 'x' })).resolves.toMatchObject({
+      status: 'FAILED',
+      retryable: false,
+    });
   });
 
   it('an unreachable server is a retryable failure, not a crash', async () => {
-    const provider = createAfricasTalkingSmsProvider({ username: 'u', apiKey: 'k', baseUrl: 'http://127.0.0.1:1/version1/messaging', timeoutMs: 2000 });
-    await expect(provider.send({ from: '', to: '+1555000111', message: 'x' })).resolves.toMatchObject({ status: 'FAILED', retryable: true });
+    const provider = createAfricasTalkingSmsProvider({
+      username: 'u',
+      apiKey: 'k',
+      baseUrl: 'http://127.0.0.1:1/version1/messaging',
+      timeoutMs: 2000,
+    });
+    await expect(provider.send({ from: '', to: '+1555000111', message: 'x' })).resolves.toMatchObject({
+      status: 'FAILED',
+      retryable: true,
+    });
   });
 });

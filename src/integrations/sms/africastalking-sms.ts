@@ -1,4 +1,5 @@
 import type { SmsProvider, SmsSendResult } from './sms-provider';
+import { toErrorMessage } from '../../shared/errors';
 
 export interface AfricasTalkingSmsOptions {
   username: string;
@@ -52,29 +53,54 @@ export function createAfricasTalkingSmsProvider(options: AfricasTalkingSmsOption
           signal: AbortSignal.timeout(timeoutMs),
         });
       } catch (err) {
-        return { status: 'FAILED', providerMessageId: null, error: `Africa's Talking unreachable: ${(err as Error).message}`, retryable: true };
+        return {
+          status: 'FAILED',
+          providerMessageId: null,
+          error: `Africa's Talking unreachable: ${toErrorMessage(err)}`,
+          retryable: true,
+        };
       }
       const text = await res.text().catch(() => '');
       if (!res.ok) {
         // 401 (bad key) and 5xx may be fixed by the operator or pass; a 4xx request error will not.
         const retryable = res.status === 401 || res.status === 429 || res.status >= 500;
-        return { status: 'FAILED', providerMessageId: null, error: `Africa's Talking answered HTTP ${res.status}: ${text.slice(0, 200)}`, retryable };
+        return {
+          status: 'FAILED',
+          providerMessageId: null,
+          error: `Africa's Talking answered HTTP ${res.status}: ${text.slice(0, 200)}`,
+          retryable,
+        };
       }
       let answer: AtAnswer;
       try {
         answer = JSON.parse(text) as AtAnswer;
       } catch {
-        return { status: 'FAILED', providerMessageId: null, error: `Africa's Talking answered something that is not JSON: ${text.slice(0, 200)}`, retryable: true };
+        return {
+          status: 'FAILED',
+          providerMessageId: null,
+          error: `Africa's Talking answered something that is not JSON: ${text.slice(0, 200)}`,
+          retryable: true,
+        };
       }
       const recipient = answer.SMSMessageData?.Recipients?.[0];
       if (!recipient) {
         // e.g. { "SMSMessageData": { "Message": "InvalidSenderId", "Recipients": [] } }
-        return { status: 'FAILED', providerMessageId: null, error: answer.SMSMessageData?.Message || 'Africa\'s Talking accepted no recipient', retryable: false };
+        return {
+          status: 'FAILED',
+          providerMessageId: null,
+          error: answer.SMSMessageData?.Message || "Africa's Talking accepted no recipient",
+          retryable: false,
+        };
       }
       const code = Number(recipient.statusCode);
       const messageId = recipient.messageId && recipient.messageId !== 'None' ? recipient.messageId : null;
       if (ACCEPTED.has(code)) return { status: 'SENT', providerMessageId: messageId };
-      return { status: 'FAILED', providerMessageId: messageId, error: `${recipient.status ?? 'Failed'} (${code})`, retryable: RETRYABLE.has(code) };
+      return {
+        status: 'FAILED',
+        providerMessageId: messageId,
+        error: `${recipient.status ?? 'Failed'} (${code})`,
+        retryable: RETRYABLE.has(code),
+      };
     },
   };
 }

@@ -1,11 +1,13 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { AppError, STATUS } from '../../shared/errors';
+import { AppError, ERROR_KINDS, STATUS, findErrorKind } from '../../shared/errors';
+import { findSqlState } from '../log';
 
 const INTERNAL_MESSAGE = 'Something went wrong on our side. Please try again.';
+export const INVALID_VALUE_MESSAGE = 'A value in the request is not valid (out of range or malformed).';
 
 /**
- * The one error handler (STYLE.md idea 5): services throw AppError, schemas reject bad input, and this maps
+ * The one error handler (docs/architecture.md, The server shell): services throw AppError, schemas reject bad input, and this maps
  * both to the envelope. 5xx replies never carry internals; they are logged instead.
  */
 export function registerErrorHandler(app: FastifyInstance): void {
@@ -29,10 +31,16 @@ export function registerErrorHandler(app: FastifyInstance): void {
       request.log.error({ err: error, cause: error.cause }, 'response did not match its schema');
       return reply.code(500).send({ status: STATUS.internal, message: INTERNAL_MESSAGE });
     }
+    // PostgreSQL's "data exception" class (22xxx: a date or number out of range, a malformed uuid, bad text)
+    // means a value from the request reached a query that the schemas should have refused: the caller gets a
+    // 400, and the log a warning so the schema can be tightened.
+    if (findSqlState(error)?.startsWith('22')) {
+      request.log.warn({ err: error }, 'a request value was refused by the database');
+      return reply.code(400).send({ status: STATUS.invalid, message: INVALID_VALUE_MESSAGE });
+    }
     const statusCode = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (statusCode >= 400 && statusCode < 500) {
-      const status = statusCode === 404 ? STATUS.notFound : statusCode === 401 || statusCode === 403 || statusCode === 429 ? STATUS.notAllowed : STATUS.invalid;
-      return reply.code(statusCode).send({ status, message: error.message });
+      return reply.code(statusCode).send({ status: ERROR_KINDS[findErrorKind(statusCode)].status, message: error.message });
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send({ status: STATUS.internal, message: INTERNAL_MESSAGE });

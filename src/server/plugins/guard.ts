@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { isInAudience, type Audience } from '../../shared/roles';
 import { notAllowed, unauthenticated } from '../../shared/errors';
 import type { AppContext } from '../context';
@@ -6,12 +6,22 @@ import { findUserByToken, type AuthUser } from '../features/auth/auth.service';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Set by the guard; routes without a guard never read it. */
-    user: AuthUser;
+    /** Set by the guard; absent on a route without one (or a signed-out call to a route whose guard is optional). */
+    user?: AuthUser;
   }
 }
 
-export type Guard = (...audiences: Audience[]) => preHandlerAsyncHookHandler;
+/**
+ * The user the route's guard signed in. A guarded handler (or its rate limit's key) reads the user through
+ * this; on a route without a guard it answers 401 rather than letting a handler run with no user.
+ * @example handler: async (req) => ok('OK', await findApps(ctx, getSignedInUser(req)))
+ */
+export function getSignedInUser(request: FastifyRequest): AuthUser {
+  if (!request.user) throw unauthenticated();
+  return request.user;
+}
+
+export type Guard = (...audiences: Audience[]) => onRequestAsyncHookHandler;
 
 function readBearer(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
@@ -21,16 +31,27 @@ function readBearer(request: FastifyRequest): string | undefined {
 }
 
 /**
- * The server-side role guard every signed-in route uses: `preHandler: guard()` for any account,
+ * The server-side role guard every signed-in route uses: `onRequest: guard()` for any account,
  * `guard('admin')`, `guard('superAdmin')`, `guard('admin', 'chatbot')` (any one audience is enough).
  */
 export function createGuard(ctx: AppContext): Guard {
-  return (...audiences) =>
-    async function guard(request: FastifyRequest, _reply: FastifyReply) {
+  return (...audiences) => {
+    const hook = async function guard(request: FastifyRequest, _reply: FastifyReply) {
       const token = readBearer(request);
       const user = token ? await findUserByToken(ctx, token) : undefined;
       if (!user) throw unauthenticated();
       if (audiences.length > 0 && !audiences.some((a) => isInAudience(a, user))) throw notAllowed();
       request.user = user;
     };
+    guardAudiences.set(hook, audiences);
+    return hook;
+  };
+}
+
+/** Each guard hook's audiences, so the route table can say who may call a route (plugins/route-table.ts). */
+const guardAudiences = new WeakMap<object, Audience[]>();
+
+/** The audiences of a route's guard hook (`[]`: any signed-in account), or undefined for any other hook. */
+export function getGuardAudiences(hook: unknown): Audience[] | undefined {
+  return typeof hook === 'function' ? guardAudiences.get(hook) : undefined;
 }

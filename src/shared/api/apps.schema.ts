@@ -1,13 +1,39 @@
 import { z } from 'zod';
 
-/** Spec section 9: countries for app creation (values). */
+/** Countries for app creation (values, in the product's order). */
 export const APP_COUNTRIES = [
-  'ghana', 'nigeria', 'swaziland', 'kenya', 'sierra-leone', 'rwanda', 'liberia', 'gabon', 'guinea', 'gambia', 'malawi',
-  'burundi', 'mauritius', 'eritrea', 'dr-congo', 'niger', 'tunisia', 'algeria', 'south-africa', 'cape-verde',
-  'ivory-coast', 'togo', 'lesotho', 'morocco', 'zimbabwe', 'namibia', 'chad', 'seychelles', 'equitorial-guinea',
+  'ghana',
+  'nigeria',
+  'swaziland',
+  'kenya',
+  'sierra-leone',
+  'rwanda',
+  'liberia',
+  'gabon',
+  'guinea',
+  'gambia',
+  'malawi',
+  'burundi',
+  'mauritius',
+  'eritrea',
+  'dr-congo',
+  'niger',
+  'tunisia',
+  'algeria',
+  'south-africa',
+  'cape-verde',
+  'ivory-coast',
+  'togo',
+  'lesotho',
+  'morocco',
+  'zimbabwe',
+  'namibia',
+  'chad',
+  'seychelles',
+  'equitorial-guinea',
 ] as const;
 
-/** Spec section 9: base shortcodes; 'custom' means the typed shortcode is used as it is. */
+/** Base shortcodes; 'custom' means the typed shortcode is used as it is. */
 export const BASE_SHORTCODES = ['*800*', '*389*', '*790*', '*920*', 'custom'] as const;
 export const CONNECTION_MODES = ['new-shortcode', 'existing-shortcode'] as const;
 export type ConnectionMode = (typeof CONNECTION_MODES)[number];
@@ -31,7 +57,7 @@ export function isValidExistingShortCode(shortCode: string, useTemplateTag: bool
 }
 
 /**
- * The create-app rules of spec section 5, shared by the form and the server. Returns the first message, or
+ * The create-app rules (docs/product.md, Apps), shared by the form and the server. Returns the first message, or
  * the final shortcode: for new-shortcode, a leading `*` on the typed part is dropped and the base prefixed
  * (unless the base is custom).
  */
@@ -44,7 +70,8 @@ export function resolveAppShortCode(input: {
 }): { ok: true; shortCode: string } | { ok: false; message: string; field: string } {
   if (input.connectionMode === 'existing-shortcode') {
     const shortCode = (input.customShortCode || input.shortCode || '').trim();
-    if (!isValidExistingShortCode(shortCode, input.useTemplateTag)) return { ok: false, message: APP_MESSAGES.existingFormat, field: 'customShortCode' };
+    if (!isValidExistingShortCode(shortCode, input.useTemplateTag))
+      return { ok: false, message: APP_MESSAGES.existingFormat, field: 'customShortCode' };
     return { ok: true, shortCode };
   }
   const base = input.baseShortCode ?? '';
@@ -52,13 +79,14 @@ export function resolveAppShortCode(input: {
   const typed = (input.shortCode ?? '').trim();
   if (!typed.includes('#')) return { ok: false, message: APP_MESSAGES.noHash, field: 'shortCode' };
   const shortCode = base === 'custom' ? typed : `${base}${typed.replace(/^\*/, '')}`;
-  if (!isValidExistingShortCode(shortCode, input.useTemplateTag)) return { ok: false, message: APP_MESSAGES.existingFormat, field: 'shortCode' };
+  if (!isValidExistingShortCode(shortCode, input.useTemplateTag))
+    return { ok: false, message: APP_MESSAGES.existingFormat, field: 'shortCode' };
   return { ok: true, shortCode };
 }
 
 const text = (max: number) => z.string().trim().max(max).default('');
 
-/** Create-app payload (spec section 3). Presence rules give the spec's messages in the service. */
+/** Create-app payload. Presence rules give the product's messages in the service. */
 export const createAppBodySchema = z.object({
   appName: text(120),
   description: text(1000),
@@ -95,10 +123,12 @@ export const appSchema = z.object({
 export type App = z.infer<typeof appSchema>;
 
 /** POST /api/updateApp: the whole app object; only the editable fields are read. */
-export const updateAppBodySchema = createAppBodySchema.extend({
-  appId: z.string().min(1).max(64),
-  screenLimit: z.number().int().min(60).max(182).optional(),
-}).passthrough();
+export const updateAppBodySchema = createAppBodySchema
+  .extend({
+    appId: z.string().min(1).max(64),
+    screenLimit: z.number().int().min(60).max(182).optional(),
+  })
+  .passthrough();
 
 export const cloneAppBodySchema = z.object({
   appId: z.string().min(1).max(64),

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 
-/** Spec: contact message limit is 500 characters. */
+/** A contact message has at most 500 characters. */
 export const CONTACT_MESSAGE_MAX = 500;
 
-/** The spec's contact form rules and messages, used by the form and by POST /api/contactus. */
+/** The contact form's rules and messages, used by the form and by POST /api/contactus. */
 export const contactBodySchema = z.object({
   subject: z.string().trim().min(1, 'Subject is required').max(200, 'Subject is too long'),
   email: z

@@ -11,6 +11,8 @@ export const lintIssueSchema = z.object({
   menu: z.string().nullable(),
   field: z.string().optional(),
   message: z.string(),
+  /** The engine's stable issue names (LintIssue.code). */
+  code: z.enum(['unreachable', 'missing_target', 'no_target']).optional(),
 });
 export type LintIssueDto = z.infer<typeof lintIssueSchema>;
 

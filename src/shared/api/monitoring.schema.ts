@@ -9,10 +9,15 @@ const appId = z.string().min(1).max(64);
 const instant = z.union([z.number(), z.string().max(64)]);
 
 /**
- * `timeStamp` is the spec's cursor (lines after it). `afterId` is ours and exact: lines written after the
+ * `timeStamp` is the emulator's cursor (lines after it). `afterId` is ours and exact: lines written after the
  * line with that id, so two lines of the same millisecond are never lost between polls.
  */
-export const streamLogsBodySchema = z.object({ appId, timeStamp: instant.optional(), afterId: z.number().int().min(0).optional(), sessionId: z.string().max(100).optional() });
+export const streamLogsBodySchema = z.object({
+  appId,
+  timeStamp: instant.optional(),
+  afterId: z.number().int().min(0).optional(),
+  sessionId: z.string().max(100).optional(),
+});
 export const streamLogEntrySchema = z.object({
   id: z.number(),
   logLevel: z.string(),
@@ -45,16 +50,42 @@ export const logEntrySchema = z.object({
 
 export const debugBodySchema = z.object({ appId, sessionId: z.string().min(1).max(100) });
 export const userInputEntrySchema = z.object({ fieldName: z.string(), fieldValue: z.string(), time: z.string() });
-export const actionResultEntrySchema = z.object({ actionName: z.string(), menuName: z.string(), actionResult: z.unknown(), isOk: z.boolean(), time: z.string() });
+export const actionResultEntrySchema = z.object({
+  actionName: z.string(),
+  menuName: z.string(),
+  actionResult: z.unknown(),
+  isOk: z.boolean(),
+  time: z.string(),
+});
 
-export const liveItemSchema = z.object({ id: z.string(), menuText: z.string(), sessionId: z.string(), network: z.string(), mobile: z.string(), updatedAt: z.string() });
+/**
+ * Where a session ran, on every session the monitoring screens list: `environment` (`live`, `test`) and the
+ * `gateway` that carried it (`emulator`, `africastalking`...); see shared/session-source.ts.
+ */
+const sessionOrigin = { environment: z.string(), gateway: z.string() };
+
+export const liveItemSchema = z.object({
+  id: z.string(),
+  menuText: z.string(),
+  sessionId: z.string(),
+  network: z.string(),
+  mobile: z.string(),
+  updatedAt: z.string(),
+  ...sessionOrigin,
+});
+
+/** The dashboard counts one environment at a time: live traffic unless test runs (test URL and emulator) are asked for. */
+export const dashboardQuerySchema = z.object({
+  environment: z.enum(['live', 'test'], { message: 'The environment must be live or test' }).default('live'),
+});
+export type DashboardEnvironment = z.infer<typeof dashboardQuerySchema>['environment'];
 
 export const dashboardSchema = z.object({
   connectedSessions: z.number(),
   transactions: z.number(),
   totalUsers: z.number(),
   menuCount: z.number(),
-  /** Sessions that ended in each hour of the last 24, by network. */
+  /** Sessions that ended in each hour of the last 24, by network as the gateway sent it ('' when it did not). */
   sessionsByHour: z.array(z.object({ hour: z.string(), network: z.string(), sessions: z.number() })),
   /** For each menu where sessions stopped: how many ended there completed and how many were abandoned. */
   menuOutcomes: z.array(z.object({ menuId: z.string(), menu: z.string(), completed: z.number(), abandoned: z.number() })),
@@ -69,6 +100,7 @@ export const sessionRowSchema = z.object({
   inputs: z.record(z.string(), z.string()),
   lastMenu: z.string().nullable(),
   status: z.string(),
+  ...sessionOrigin,
 });
 
 export const searchBodySchema = z
@@ -81,8 +113,17 @@ export const searchBodySchema = z
     flatResults: z.boolean().default(false),
   })
   .refine((b) => b.searchBy !== 'date' || (b.startDate && b.endDate), { message: 'Please select a date range', path: ['startDate'] })
-  .refine((b) => b.searchBy !== 'word' || b.searchQuery.trim().length > 0, { message: 'Please enter a word to search for', path: ['searchQuery'] });
+  .refine((b) => b.searchBy !== 'word' || b.searchQuery.trim().length > 0, {
+    message: 'Please enter a word to search for',
+    path: ['searchQuery'],
+  });
 export type SearchBody = z.infer<typeof searchBodySchema>;
 
-export const searchRowSchema = z.object({ mobile: z.string(), network: z.string(), date: z.string(), inputs: z.record(z.string(), z.string()) });
+export const searchRowSchema = z.object({
+  mobile: z.string(),
+  network: z.string(),
+  date: z.string(),
+  inputs: z.record(z.string(), z.string()),
+  ...sessionOrigin,
+});
 export const flatSearchSchema = z.object({ headers: z.array(z.string()), rows: z.array(z.record(z.string(), z.string())) });

@@ -11,7 +11,7 @@ export type ActionKind = (typeof ACTION_KINDS)[number];
 export const ACTION_TYPES = ['pre', 'post'] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
 
-/** The designer's type dropdown labels (spec section 2). */
+/** The designer's type dropdown labels (docs/product.md, Menu edit form). */
 export const ACTION_KIND_LABELS: Record<ActionKind, string> = {
   restapi: 'Rest Api',
   dbaccess: 'Database Query',
@@ -51,8 +51,14 @@ export const restapiCodeSchema = z.object({
   url: text(2000),
   contentType: z.enum(CONTENT_TYPES).default('application/json'),
   payload: text(20_000),
-  headers: z.array(z.object({ key: z.string().max(200), value: z.string().max(2000) })).max(50).default([]),
-  basicAuth: z.object({ username: z.string().max(200), password: z.string().max(200) }).nullable().default(null),
+  headers: z
+    .array(z.object({ key: z.string().max(200), value: z.string().max(2000) }))
+    .max(50)
+    .default([]),
+  basicAuth: z
+    .object({ username: z.string().max(200), password: z.string().max(200) })
+    .nullable()
+    .default(null),
 });
 
 /**
@@ -133,7 +139,7 @@ export type SendsmsCode = z.infer<typeof sendsmsCodeSchema>;
 export type PaymentpromptCode = z.infer<typeof paymentpromptCodeSchema>;
 export type CustomActionCode = z.infer<typeof customActionCodeSchema>;
 
-/** A new action in the form: post, restapi, POST, application/json (spec section 4). */
+/** A new action in the form: post, restapi, POST, application/json. */
 export function createActionDraft(): ActionOf<'restapi'> {
   return {
     actionName: '',

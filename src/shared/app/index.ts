@@ -1,4 +1,5 @@
 export * from './operators';
+export * from './regexp';
 export * from './switch-operation.schema';
 export * from './input-validation.schema';
 export * from './actions.schema';
@@ -6,3 +7,4 @@ export * from './menu.schema';
 export * from './app-version.schema';
 export * from './javascript-syntax';
 export * from './menu.validation';
+export * from './javascript-sdk';

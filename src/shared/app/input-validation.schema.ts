@@ -17,7 +17,7 @@ export type InputValidation = z.infer<typeof inputValidationSchema>;
 /** Shown when a failing validation has no error message of its own. */
 export const DEFAULT_VALIDATION_MESSAGE = 'Invalid input';
 
-/** A new validation in the form: the spec's default method is isNumeric. */
+/** A new validation in the form: the default method is isNumeric. */
 export function createValidationDraft(): InputValidation {
   return { validationMethod: 'isNumeric', compareValue: '', errorMessage: '', validationFunction: '' };
 }

@@ -3,12 +3,12 @@ import { actionSchema } from './actions.schema';
 import { inputValidationSchema } from './input-validation.schema';
 import { switchOperationSchema } from './switch-operation.schema';
 
-/** Short text in the menu list: displayText cut at 95 characters plus an ellipsis (spec section 3). */
+/** Short text in the menu list: displayText cut at 95 characters plus an ellipsis. */
 export const SHORT_TEXT_LENGTH = 95;
 
 /**
- * A menu as stored and as the engine runs it. Field names are the spec's (the API contract). The schema
- * checks shape and size only; `validateMenu` applies the rules and gives the spec's messages, so a form and
+ * A menu as stored and as the engine runs it. Field names are the API contract (docs/product.md). The schema
+ * checks shape and size only; `validateMenu` applies the rules and gives their messages, so a form and
  * the API report the same words.
  */
 export const menuSchema = z.object({
@@ -36,11 +36,33 @@ export type MenuInput = z.input<typeof menuSchema>;
 export const menuBodySchema = menuSchema.extend({ uniqueId: z.string().min(1).max(64).optional() });
 export type MenuBody = z.infer<typeof menuBodySchema>;
 
-/** The lite menu list (spec section 3). */
+/** The lite menu list. */
 export const menuLiteSchema = menuSchema.pick({ uniqueId: true, displayText: true, userDefinedName: true });
 export type MenuLite = z.infer<typeof menuLiteSchema>;
 
-/** A new menu in the form: Back Menu on with indicator '0', empty lists (spec section 4). */
+/** The fields of a menu's screen. */
+export type MenuScreen = Pick<
+  Menu,
+  'displayText' | 'headerText' | 'footerText' | 'inputHolder' | 'allowGoBack' | 'goBackInputIndicator' | 'terminate'
+>;
+
+/**
+ * A menu's screen fields as the server saves them and the form loads them. A terminating menu ends the session
+ * on its screen: it takes no input, so it has no Back (nor a Back link on the map), whatever was sent or stored.
+ */
+export function toMenuScreen(menu: MenuScreen): MenuScreen {
+  return {
+    displayText: menu.displayText,
+    headerText: menu.headerText,
+    footerText: menu.footerText,
+    inputHolder: menu.inputHolder,
+    allowGoBack: menu.allowGoBack && !menu.terminate,
+    goBackInputIndicator: menu.goBackInputIndicator,
+    terminate: menu.terminate,
+  };
+}
+
+/** A new menu in the form: Back Menu on with indicator '0', empty lists. */
 export function createMenuDraft(appId: string): Omit<Menu, 'uniqueId'> {
   return {
     appId,

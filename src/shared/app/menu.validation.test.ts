@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { menuSchema, type Menu, type MenuInput } from './menu.schema';
 import { ACTION_PLUGIN_ERRORS, MENU_MESSAGES, isJsonTemplate, validateMenu, type FieldError } from './menu.validation';
 import { COMPARE_MESSAGES } from './operators';
+import { REGEXP_MESSAGES } from './regexp';
 import { checkJavascriptSyntax } from './javascript-syntax';
 
 function buildMenu(overrides: Partial<MenuInput> = {}): Menu {
@@ -18,8 +19,10 @@ describe('validateMenu', () => {
     expect(validateMenu(buildMenu(), others)).toEqual([]);
   });
 
-  it('checks the identifier with the spec messages and uniqueness within the app', () => {
-    expect(messagesOf(validateMenu(buildMenu({ userDefinedName: '' }), others))).toEqual([`userDefinedName: ${MENU_MESSAGES.identifierRequired}`]);
+  it('checks the identifier with its messages and uniqueness within the app', () => {
+    expect(messagesOf(validateMenu(buildMenu({ userDefinedName: '' }), others))).toEqual([
+      `userDefinedName: ${MENU_MESSAGES.identifierRequired}`,
+    ]);
     for (const bad of ['1abc', 'my menu', 'a-b', 'é']) {
       expect(validateMenu(buildMenu({ userDefinedName: bad }), others)[0].message).toBe(
         'Menu identifier cannot begin with a number, contain spaces or special characters',
@@ -36,6 +39,8 @@ describe('validateMenu', () => {
       'displayText: Menu Text cannot be empty.',
       'goBackInputIndicator: Indicator cannot be empty when Back Menu is checked.',
     ]);
+    // A terminating menu takes no input, so it has no Back (the server saves it off): no indicator is asked for.
+    expect(validateMenu(buildMenu({ terminate: true, allowGoBack: true, goBackInputIndicator: '' }), others)).toEqual([]);
   });
 
   it('checks compare values and goto targets', () => {
@@ -44,7 +49,7 @@ describe('validateMenu', () => {
         switchOperations: [
           { operator: 'between', compareVal: '5', action: 'goto', actionParam: 'm2' },
           { operator: 'valueIn', compareVal: '1,2', action: 'goto', actionParam: 'nope' },
-          { operator: 'regexp', compareVal: '(x+x+)+y', action: 'Terminate', actionParam: '' },
+          { operator: 'regexp', compareVal: '(x)\\1', action: 'Terminate', actionParam: '' },
           { operator: 'eq', compareVal: '1', action: 'goto', actionParam: '' },
           { operator: 'always', compareVal: '', action: 'goto', actionParam: 'm1' },
         ],
@@ -54,7 +59,7 @@ describe('validateMenu', () => {
     expect(messagesOf(errors)).toEqual([
       `switchOperations.0.compareVal: ${COMPARE_MESSAGES.range}`,
       `switchOperations.1.actionParam: ${MENU_MESSAGES.targetMissing}`,
-      `switchOperations.2.compareVal: ${COMPARE_MESSAGES.regexpUnsafe}`,
+      `switchOperations.2.compareVal: ${REGEXP_MESSAGES.backreference}`,
       `switchOperations.3.actionParam: ${MENU_MESSAGES.targetRequired}`,
     ]);
   });
@@ -65,7 +70,12 @@ describe('validateMenu', () => {
         actions: [
           { actionName: '', actionType: 'pre', inheritsPlugin: 'javascript', code: '' },
           { actionName: 'class', actionType: 'post', inheritsPlugin: 'javascript', code: 'let x = 1;\nreturn x +;' },
-          { actionName: 'ok', actionType: 'post', inheritsPlugin: 'javascript', code: 'const r = await fetchIt();\nreturn { goto: "pay" };' },
+          {
+            actionName: 'ok',
+            actionType: 'post',
+            inheritsPlugin: 'javascript',
+            code: 'const r = await fetchIt();\nreturn { goto: "pay" };',
+          },
         ],
       }),
       others,
@@ -86,7 +96,7 @@ describe('validateMenu', () => {
     expect(checkJavascriptSyntax('a ||= 1').ok).toBe(false);
   });
 
-  it('checks rest api actions with the spec messages', () => {
+  it('checks rest api actions with their messages', () => {
     const rest = (code: Record<string, unknown>) =>
       validateMenu(buildMenu({ actions: [{ actionName: 'call', actionType: 'post', inheritsPlugin: 'restapi', code } as never] }), others);
     expect(messagesOf(rest({ method: '', url: '' }))).toEqual([
@@ -94,11 +104,17 @@ describe('validateMenu', () => {
       'actions.0.code.method: HTTP method is required.',
       'actions.0: Validation failed in the Rest API action component.',
     ]);
-    expect(messagesOf(rest({ method: 'POST', url: 'https://x', payload: '' }))[0]).toBe('actions.0.code.payload: Request body is required for non-GET methods.');
-    expect(messagesOf(rest({ method: 'PUT', url: 'https://x', payload: '{"a": 1' }))[0]).toBe('actions.0.code.payload: Request body must be valid JSON.');
+    expect(messagesOf(rest({ method: 'POST', url: 'https://x', payload: '' }))[0]).toBe(
+      'actions.0.code.payload: Request body is required for non-GET methods.',
+    );
+    expect(messagesOf(rest({ method: 'PUT', url: 'https://x', payload: '{"a": 1' }))[0]).toBe(
+      'actions.0.code.payload: Request body must be valid JSON.',
+    );
     expect(rest({ method: 'GET', url: 'https://x' })).toEqual([]);
     expect(rest({ method: 'POST', url: 'https://x', contentType: 'text/xml', payload: '<a/>' })).toEqual([]);
-    expect(rest({ method: 'POST', url: 'https://x', payload: '{"amount": {{ session.inputs.amount }}, "to": "{{ session.mobile }}"}' })).toEqual([]);
+    expect(
+      rest({ method: 'POST', url: 'https://x', payload: '{"amount": {{ session.inputs.amount }}, "to": "{{ session.mobile }}"}' }),
+    ).toEqual([]);
   });
 
   it('checks the other action kinds and duplicate names', () => {
@@ -134,7 +150,7 @@ describe('validateMenu', () => {
           { validationMethod: 'notBetween', compareValue: '1;2' },
           { validationMethod: 'javascript', validationFunction: '' },
           { validationMethod: 'javascript', validationFunction: 'return input.length == 4' },
-          { validationMethod: 'regexp', compareValue: '^([a-z]+)*@x$' },
+          { validationMethod: 'regexp', compareValue: '^(?=.*\\d).{8,}$' },
         ],
       }),
       others,
@@ -142,8 +158,24 @@ describe('validateMenu', () => {
     expect(messagesOf(errors)).toEqual([
       `inputValidations.1.compareValue: ${COMPARE_MESSAGES.range}`,
       'inputValidations.2.validationFunction: Enter javascript code',
-      `inputValidations.4.compareValue: ${COMPARE_MESSAGES.regexpUnsafe}`,
+      `inputValidations.4.compareValue: ${REGEXP_MESSAGES.lookahead}`,
     ]);
+  });
+
+  it('gives the regular expressions of a menu one size budget, in the order the engine compiles them', () => {
+    // About 440 steps each: each fits alone, the third does not fit beside the other two.
+    const menu = buildMenu({
+      switchOperations: [{ operator: 'regexp', compareVal: '^[a-z ]{1,220}$', action: 'goto', actionParam: 'm1' }],
+      inputValidations: [
+        { validationMethod: 'regexp', compareValue: '^[0-9]{1,220}$' },
+        { validationMethod: 'notRegexp', compareValue: '^[0-9]{1,100}$' },
+      ],
+    });
+    const errors = messagesOf(validateMenu(menu, others));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(
+      /^inputValidations\.1\.compareValue: The regular expressions of this menu are too large together: about \d+ steps \(at most 1000\)/,
+    );
   });
 });
 

@@ -1,16 +1,29 @@
 /**
- * The menu form's and the menus API's rules, with the spec's messages (section 5). Pure and free of
+ * The menu form's and the menus API's rules, with the product's messages (docs/product.md, Menu edit form). Pure and free of
  * Node-only APIs: the browser form runs the same function before it saves.
  */
 import type { Action } from './actions.schema';
 import { checkJavascriptSyntax, formatSyntaxError, isJavascriptIdentifier } from './javascript-syntax';
 import type { Menu } from './menu.schema';
 import { ALWAYS_OPERATOR, compileComparison } from './operators';
+import { createMenuRegExpBudget } from './regexp';
+
+/**
+ * Stable names for the problems other tools mark without reading messages: a goto whose target is not in
+ * the app (`missing_target`, e.g. the menu was deleted) or was never chosen (`no_target`).
+ */
+export type MenuIssueCode = 'missing_target' | 'no_target';
+
+/** A goto that leads nowhere (its target deleted or never chosen), from validateMenu or the engine's lint. */
+export function isBrokenTargetIssue(issue: { code?: string }): boolean {
+  return issue.code === 'missing_target' || issue.code === 'no_target';
+}
 
 export interface FieldError {
   /** Path in the menu, e.g. `userDefinedName`, `actions.0.code`, `switchOperations.2.compareVal`. */
   field: string;
   message: string;
+  code?: MenuIssueCode;
   /** For javascript syntax errors: where the parser stopped (1-based). */
   line?: number;
   column?: number;
@@ -43,7 +56,7 @@ export const MENU_MESSAGES = {
   alwaysNeedsGoto: 'An Always goto rule must go to a menu.',
 } as const;
 
-/** The plugin-level error shown on an action card, per kind (the first two are the spec's). */
+/** The plugin-level error shown on an action card, per kind (the first two are fixed texts of docs/product.md). */
 export const ACTION_PLUGIN_ERRORS: Record<Action['inheritsPlugin'], string> = {
   javascript: 'Validation failed in the Javascript action component.',
   restapi: 'Validation failed in the Rest API action component.',
@@ -60,12 +73,15 @@ const MAX_IDENTIFIER = 64;
 export type MenuRef = Pick<Menu, 'uniqueId' | 'userDefinedName'>;
 
 /**
- * Checks one menu against the spec's rules and its app's other menus. Returns every problem, each at
+ * Checks one menu against the menu rules and its app's other menus. Returns every problem, each at
  * its field, so a form can mark them all at once; an empty list means the menu can be saved.
  * @example validateMenu({ ...menu, userDefinedName: '1abc' }, others)
  *   // [{ field: 'userDefinedName', message: 'Menu identifier cannot begin with a number, ...' }]
  */
-export function validateMenu(menu: Menu | Omit<Menu, 'uniqueId'> & { uniqueId?: string }, otherMenusOfApp: readonly MenuRef[]): FieldError[] {
+export function validateMenu(
+  menu: Menu | (Omit<Menu, 'uniqueId'> & { uniqueId?: string }),
+  otherMenusOfApp: readonly MenuRef[],
+): FieldError[] {
   const errors: FieldError[] = [];
   const others = otherMenusOfApp.filter((m) => !menu.uniqueId || m.uniqueId !== menu.uniqueId);
 
@@ -78,21 +94,27 @@ export function validateMenu(menu: Menu | Omit<Menu, 'uniqueId'> & { uniqueId?: 
     errors.push({ field: 'userDefinedName', message: MENU_MESSAGES.identifierTaken });
 
   if (menu.displayText.trim() === '') errors.push({ field: 'displayText', message: MENU_MESSAGES.textRequired });
-  if (menu.allowGoBack && menu.goBackInputIndicator.trim() === '')
+  // A terminating menu is saved with Back off (it takes no input), so its indicator does not matter.
+  if (menu.allowGoBack && !menu.terminate && menu.goBackInputIndicator.trim() === '')
     errors.push({ field: 'goBackInputIndicator', message: MENU_MESSAGES.indicatorRequired });
 
   const menuIds = new Set(others.map((m) => m.uniqueId));
   if (menu.uniqueId) menuIds.add(menu.uniqueId);
+  // The same order as the engine's compileMenu, so the same pattern is the one over the budget.
+  const regexps = createMenuRegExpBudget();
   menu.switchOperations.forEach((rule, i) => {
     const at = `switchOperations.${i}`;
-    if (rule.operator === ALWAYS_OPERATOR && rule.action !== 'goto') errors.push({ field: `${at}.action`, message: MENU_MESSAGES.alwaysNeedsGoto });
+    if (rule.operator === ALWAYS_OPERATOR && rule.action !== 'goto')
+      errors.push({ field: `${at}.action`, message: MENU_MESSAGES.alwaysNeedsGoto });
     if (rule.operator !== ALWAYS_OPERATOR) {
-      const comparison = compileComparison(rule.operator, rule.compareVal);
+      const comparison = compileComparison(rule.operator, rule.compareVal, regexps);
       if (!comparison.ok) errors.push({ field: `${at}.compareVal`, message: comparison.error });
     }
     if (rule.action === 'goto') {
-      if (rule.actionParam.trim() === '') errors.push({ field: `${at}.actionParam`, message: MENU_MESSAGES.targetRequired });
-      else if (!menuIds.has(rule.actionParam)) errors.push({ field: `${at}.actionParam`, message: MENU_MESSAGES.targetMissing });
+      if (rule.actionParam.trim() === '')
+        errors.push({ field: `${at}.actionParam`, message: MENU_MESSAGES.targetRequired, code: 'no_target' });
+      else if (!menuIds.has(rule.actionParam))
+        errors.push({ field: `${at}.actionParam`, message: MENU_MESSAGES.targetMissing, code: 'missing_target' });
     }
   });
 
@@ -115,7 +137,7 @@ export function validateMenu(menu: Menu | Omit<Menu, 'uniqueId'> & { uniqueId?: 
       errors.push(...validateJavascript(validation.validationFunction, `${at}.validationFunction`));
       return;
     }
-    const comparison = compileComparison(validation.validationMethod, validation.compareValue);
+    const comparison = compileComparison(validation.validationMethod, validation.compareValue, regexps);
     if (!comparison.ok) errors.push({ field: `${at}.compareValue`, message: comparison.error });
   });
 

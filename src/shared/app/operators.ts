@@ -8,7 +8,7 @@
  * Common rule: numbers compare as numbers when both sides are numeric ("10" > "9"); otherwise text
  * compares as text, code point by code point, case-sensitively. Inputs and compare values are trimmed.
  */
-import safeRegex from 'safe-regex2';
+import { compileRegExp, type RegExpBudget } from './regexp';
 
 export const NAVIGATION_OPERATORS = [
   'eq',
@@ -75,8 +75,8 @@ export const OPERATOR_LABELS: Record<SwitchOperator, string> = {
 };
 
 /**
- * Labels for the validation form's method dropdown. The spec's source list repeats gte, so its lt and
- * lte options were mislabelled; each method here carries its own label. isAlpha keeps the spec's label.
+ * Labels for the validation form's method dropdown: each method carries its own label (a list that reused
+ * gte's label for lt and lte would mislabel them). isAlpha is labelled alphanumeric: it accepts letters and digits.
  */
 export const VALIDATION_METHOD_LABELS: Record<ValidationMethod, string> = {
   isAlpha: 'alphanumeric',
@@ -100,22 +100,17 @@ export const VALIDATION_METHOD_LABELS: Record<ValidationMethod, string> = {
 /** Every operator a comparison can use: navigation operators, always, and the validation type checks. */
 export type ComparisonOperator = SwitchOperator | Exclude<ValidationMethod, 'javascript'>;
 
-export type Comparison =
-  | { ok: true; test: (input: string) => boolean }
-  | { ok: false; error: string };
+export type Comparison = { ok: true; test: (input: string) => boolean } | { ok: false; error: string };
 
 export const COMPARE_MESSAGES = {
   required: 'Enter a value to compare with.',
   list: 'Enter a value or a comma-separated list, e.g. 1 or 1,2,3.',
   range: 'Enter two numbers as low,high, e.g. 1,10.',
   rangeOrder: 'The low number must not be greater than the high number.',
-  regexpUnsafe: 'This regular expression could take too long to run (catastrophic backtracking). Simplify it.',
 } as const;
 
 const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)$/;
 const ALPHANUMERIC = /^[\p{L}\p{N}]+$/u;
-/** A compare value written as /pattern/flags; stateful flags (g, y) are not allowed. */
-const REGEXP_LITERAL = /^\/([\s\S]+)\/([imsu]*)$/;
 
 /** Numeric text per the shared rule: optional sign, digits, optional decimals. `"1e3"` is text. */
 export function isNumericText(value: string): boolean {
@@ -167,24 +162,6 @@ export function parseRange(compareVal: string): { low: number; high: number } | 
 }
 
 /**
- * Compiles a builder's pattern: either the whole text (`^\d{4}$`) or a literal (`/^yes$/i`). Refuses
- * patterns at risk of catastrophic backtracking, since a builder's regexp runs on every hop.
- */
-export function parseRegExp(compareVal: string): RegExp | { error: string } {
-  const literal = REGEXP_LITERAL.exec(compareVal);
-  const source = literal ? literal[1] : compareVal;
-  const flags = literal ? literal[2] : '';
-  let regexp: RegExp;
-  try {
-    regexp = new RegExp(source, flags);
-  } catch (err) {
-    return { error: `Invalid regular expression: ${(err as Error).message}` };
-  }
-  if (!safeRegex(regexp)) return { error: COMPARE_MESSAGES.regexpUnsafe };
-  return regexp;
-}
-
-/**
  * Compiles `input <operator> compareVal` into a test. The form calls it to check a compare value, the
  * engine to run one. Families:
  *
@@ -196,11 +173,12 @@ export function parseRegExp(compareVal: string): RegExp | { error: string } {
  *   a number never orders against text.
  * - membership: `valueIn 1,2,3` matches "2"; `valueNotIn 1,2` matches "3"; a single value is a list of one.
  * - text: `startsWith 233`, `endsWith #`, `contains bank`; case-sensitive.
- * - pattern: `regexp ^\d{10}$` or `regexp /^yes$/i`; `notRegexp` is its negation.
+ * - pattern: `regexp ^\d{10}$` or `regexp /^yes$/i` (RE2 syntax, see regexp.ts); `notRegexp` is its negation.
+ *   `regexps` is the menu's size budget for patterns (createMenuRegExpBudget), shared by its comparisons.
  * - range: `between 1,10` matches "1" to "10" inclusive; `notBetween 1,10` matches numbers outside it.
  *   A non-numeric input matches neither.
  */
-export function compileComparison(operator: ComparisonOperator, compareVal: string): Comparison {
+export function compileComparison(operator: ComparisonOperator, compareVal: string, regexps?: RegExpBudget): Comparison {
   const value = compareVal.trim();
   switch (operator) {
     case 'always':
@@ -245,8 +223,8 @@ export function compileComparison(operator: ComparisonOperator, compareVal: stri
       return { ok: true, test: (input) => input.includes(value) };
     case 'regexp':
     case 'notRegexp': {
-      const regexp = parseRegExp(value);
-      if (!(regexp instanceof RegExp)) return { ok: false, error: regexp.error };
+      const regexp = compileRegExp(value, regexps);
+      if ('error' in regexp) return { ok: false, error: regexp.error };
       const expected = operator === 'regexp';
       return { ok: true, test: (input) => regexp.test(input.trim()) === expected };
     }

@@ -9,7 +9,10 @@ interface BrandLogoProps {
   inverted?: boolean;
 }
 
-/** The Dialflow mark: a keypad of nine keys with a dialled path running through it, and the wordmark. */
+/**
+ * The Dialflow mark: a keypad of nine keys with a dialled path running through it, and the wordmark. The one
+ * logo of the public site, the sign-in screens and the console; src/web/public/favicon.svg is the same mark.
+ */
 export function BrandLogo({ size = 32, withWordmark = true, inverted = false }: BrandLogoProps) {
   const gradientId = useId();
   const keys = [9, 16, 23];
@@ -32,9 +35,7 @@ export function BrandLogo({ size = 32, withWordmark = true, inverted = false }: 
           strokeLinejoin="round"
           opacity="0.9"
         />
-        {keys.flatMap((y) =>
-          keys.map((x) => <circle key={`${x}-${y}`} cx={x} cy={y} r="2.4" fill={inverted ? '#0c8599' : '#ffffff'} />),
-        )}
+        {keys.flatMap((y) => keys.map((x) => <circle key={`${x}-${y}`} cx={x} cy={y} r="2.4" fill={inverted ? '#0c8599' : '#ffffff'} />))}
       </svg>
       {withWordmark && (
         <Text component="span" fw={800} fz={size * 0.66} lh={1} c={inverted ? 'white' : 'dark.8'} style={{ letterSpacing: '-0.02em' }}>

@@ -4,14 +4,14 @@ import { IconAlertTriangle, IconCircleCheck } from '@tabler/icons-react';
 interface FormAlertProps {
   message: string | null;
   onClose: () => void;
-  /** `warning` for refused input and server errors (spec section 8), `success` for a confirmation. */
+  /** `warning` for refused input and server errors (docs/product.md, Showing results), `success` for a confirmation. */
   kind?: 'warning' | 'success';
   title?: string;
 }
 
 /**
  * The dismissible box that form screens (logins, register, create app, settings...) show a server or
- * validation message in, instead of a toast (spec section 8). Renders nothing without a message.
+ * validation message in, instead of a toast (docs/product.md, Showing results). Renders nothing without a message.
  */
 export function FormAlert({ message, onClose, kind = 'warning', title }: FormAlertProps) {
   if (!message) return null;

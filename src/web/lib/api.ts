@@ -1,7 +1,13 @@
+/**
+ * The console's one API client. Every call to the server goes through `api` (or `downloadFile` for a file), from
+ * the features' `*.api.ts` files, whose functions give each reply and body its type from the shared zod schemas
+ * (src/shared/api, src/shared/app): `api<App>(...)`, `(body: CreateAppBody) => ...`. The helpers below read a
+ * reply the same way on every screen.
+ */
 import { saveBlob } from './save-blob';
 import { getToken } from './session';
 
-/** Every reply is the spec's envelope: `status` '00' is success; other fields depend on the call. */
+/** Every reply is the envelope (docs/product.md, Conventions): `status` '00' is success; other fields depend on the call. */
 export interface ApiReply<T = unknown> {
   status?: string;
   message?: string;
@@ -11,12 +17,25 @@ export interface ApiReply<T = unknown> {
 
 export const isOk = (reply: ApiReply) => reply.status === '00';
 
+/** The envelope's 'not found' status: another account's record, or one deleted since. */
+export const isNotFound = (reply: ApiReply) => reply.status === '04';
+
+/** The request never reached the server (offline, refused): `api` then answers an empty object, never the server. */
+export const isNetworkFailure = (reply: ApiReply) => Object.keys(reply).length === 0;
+
+/** The server's message, or the fallback when it gave none (or was never reached). */
+export const replyMessage = (reply: ApiReply, fallback: string) => reply.message || fallback;
+
+/** The server's message, or the fallback, with a hint to check the connection when the server was never reached. */
+export const failureText = (reply: ApiReply, fallback: string) =>
+  isNetworkFailure(reply) ? `${fallback} Check your connection and try again.` : replyMessage(reply, fallback);
+
 /** Fired when the server answers 401: the stored token is no longer valid. */
 export const UNAUTHORIZED_EVENT = 'dialflow:unauthorized';
 
 /**
- * The spec's shared helper: sends the stored token as a bearer header and returns the envelope.
- * A network error returns an empty object, as the spec says, so callers show their fallback message.
+ * The shared call helper: sends the stored token as a bearer header and returns the envelope.
+ * A network error returns an empty object, so callers show their fallback message.
  */
 export async function api<T = unknown>(
   path: string,

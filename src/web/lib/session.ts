@@ -1,7 +1,7 @@
 import type { LoginReply, SessionUser } from '../../shared/api/auth.schema';
 
 /**
- * The spec's stored session values (local storage): token, user, userRole, userType, roles, merchantUser,
+ * The stored session values (local storage, docs/product.md): token, user, userRole, userType, roles, merchantUser,
  * merchantUuid, merchantName, uuid, dialerMobile. `user` holds the whole signed-in user as JSON.
  */
 const KEYS = ['token', 'user', 'userRole', 'userType', 'roles', 'merchantUser', 'merchantUuid', 'merchantName', 'uuid'] as const;

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { appSchema, cloneAppBodySchema, createAppBodySchema, updateAppBodySchema } from '../../../shared/api/apps.schema';
 import { envelopeSchema, messageSchema } from '../../../shared/api/envelope';
 import type { AppContext } from '../../context';
-import type { Guard } from '../../plugins/guard';
+import { getSignedInUser, type Guard } from '../../plugins/guard';
 import { getOrigin, ok } from '../../http';
 import * as appsService from './apps.service';
 
@@ -16,39 +16,42 @@ export function registerAppsRoutes(app: FastifyInstance, ctx: AppContext, guard:
 
   r.post('/api/createApp', {
     schema: { tags, body: createAppBodySchema, response: { 200: envelopeSchema(appSchema) } },
-    preHandler: guard(),
-    handler: async (req) => ok('App created successfully', await appsService.createApp(ctx, req.user, req.body, getOrigin(ctx, req))),
+    onRequest: guard(),
+    handler: async (req) =>
+      ok('App created successfully', await appsService.createApp(ctx, getSignedInUser(req), req.body, getOrigin(ctx, req))),
   });
 
   r.get('/api/getAllApps', {
     schema: { tags, response: { 200: envelopeSchema(z.array(appSchema)).extend({ error: z.null() }) } },
-    preHandler: guard(),
-    handler: async (req) => ({ ...ok('OK', await appsService.findApps(ctx, req.user, getOrigin(ctx, req))), error: null }),
+    onRequest: guard(),
+    handler: async (req) => ({ ...ok('OK', await appsService.findApps(ctx, getSignedInUser(req), getOrigin(ctx, req))), error: null }),
   });
 
   r.post('/api/updateApp', {
     schema: { tags, body: updateAppBodySchema, response: { 200: envelopeSchema(appSchema) } },
-    preHandler: guard(),
-    handler: async (req) => ok('App updated successfully', await appsService.updateApp(ctx, req.user, req.body, getOrigin(ctx, req))),
+    onRequest: guard(),
+    handler: async (req) =>
+      ok('App updated successfully', await appsService.updateApp(ctx, getSignedInUser(req), req.body, getOrigin(ctx, req))),
   });
 
   r.post('/api/cloneApp', {
     schema: { tags, body: cloneAppBodySchema, response: { 200: envelopeSchema(appSchema) } },
-    preHandler: guard(),
-    handler: async (req) => ok('App cloned successfully', await appsService.cloneApp(ctx, req.user, req.body, getOrigin(ctx, req))),
+    onRequest: guard(),
+    handler: async (req) =>
+      ok('App cloned successfully', await appsService.cloneApp(ctx, getSignedInUser(req), req.body, getOrigin(ctx, req))),
   });
 
   r.get('/api/getAppByAppId/:appId', {
     schema: { tags, params: appIdParams, response: { 200: envelopeSchema(appSchema) } },
-    preHandler: guard(),
-    handler: async (req) => ok('OK', await appsService.getApp(ctx, req.user, req.params.appId, getOrigin(ctx, req))),
+    onRequest: guard(),
+    handler: async (req) => ok('OK', await appsService.getApp(ctx, getSignedInUser(req), req.params.appId, getOrigin(ctx, req))),
   });
 
   r.get('/deleteApp/:appId', {
     schema: { tags, params: appIdParams, response: { 200: messageSchema } },
-    preHandler: guard(),
+    onRequest: guard(),
     handler: async (req) => {
-      await appsService.deleteApp(ctx, req.user, req.params.appId);
+      await appsService.deleteApp(ctx, getSignedInUser(req), req.params.appId);
       return { status: '00' as const, message: 'App deleted' };
     },
   });

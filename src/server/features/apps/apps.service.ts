@@ -58,7 +58,10 @@ async function findLiveVersions(db: Db, appIds: string[]): Promise<Map<string, n
 }
 
 async function toApps(db: Db, rows: Array<{ app: AppRow; owner: { companyName: string; email: string } | null }>, origin: string) {
-  const live = await findLiveVersions(db, rows.map((r) => r.app.id));
+  const live = await findLiveVersions(
+    db,
+    rows.map((r) => r.app.id),
+  );
   return rows.map((r) => toApp(r.app, origin, r.owner, live.get(r.app.id) ?? null));
 }
 
@@ -95,23 +98,26 @@ function resolveShortCodeOrThrow(body: CreateAppBody): string {
   return result.shortCode;
 }
 
+/** The columns the create and settings forms set; `baseShortCode` is kept in new-shortcode mode only. */
+function toAppColumns(body: CreateAppBody, shortCode: string, baseShortCode: string) {
+  return {
+    appName: body.appName,
+    description: body.description,
+    country: body.country,
+    useTemplateTag: body.useTemplateTag,
+    shortCode,
+    connectionMode: body.connectionMode,
+    baseShortCode: body.connectionMode === 'new-shortcode' ? baseShortCode : '',
+    customShortCode: body.connectionMode === 'existing-shortcode' ? shortCode : '',
+  };
+}
+
 export async function createApp(ctx: AppContext, user: AuthUser, body: CreateAppBody, origin: string): Promise<App> {
   checkAppFields(body);
   const shortCode = resolveShortCodeOrThrow(body);
   const [row] = await ctx.db
     .insert(apps)
-    .values({
-      id: createAppId(),
-      userId: user.id,
-      appName: body.appName,
-      description: body.description,
-      country: body.country,
-      useTemplateTag: body.useTemplateTag,
-      shortCode,
-      connectionMode: body.connectionMode,
-      baseShortCode: body.connectionMode === 'new-shortcode' ? body.baseShortCode : '',
-      customShortCode: body.connectionMode === 'existing-shortcode' ? shortCode : '',
-    })
+    .values({ id: createAppId(), userId: user.id, ...toAppColumns(body, shortCode, body.baseShortCode) })
     .returning();
   return toApp(row!, origin, null, null);
 }
@@ -134,7 +140,12 @@ export async function getApp(ctx: AppContext, user: AuthUser, appId: string, ori
   return (await toApps(ctx.db, [{ app: row, owner: owner ?? null }], origin))[0]!;
 }
 
-export async function updateApp(ctx: AppContext, user: AuthUser, body: CreateAppBody & { appId: string; screenLimit?: number }, origin: string): Promise<App> {
+export async function updateApp(
+  ctx: AppContext,
+  user: AuthUser,
+  body: CreateAppBody & { appId: string; screenLimit?: number },
+  origin: string,
+): Promise<App> {
   const existing = await getOwnedApp(ctx, user, body.appId);
   checkAppFields(body);
   const typed = body.connectionMode === 'existing-shortcode' ? body.customShortCode || body.shortCode : body.shortCode;
@@ -145,14 +156,7 @@ export async function updateApp(ctx: AppContext, user: AuthUser, body: CreateApp
   const [row] = await ctx.db
     .update(apps)
     .set({
-      appName: body.appName,
-      description: body.description,
-      country: body.country,
-      useTemplateTag: body.useTemplateTag,
-      shortCode,
-      connectionMode: body.connectionMode,
-      baseShortCode: body.connectionMode === 'new-shortcode' ? body.baseShortCode || existing.baseShortCode : '',
-      customShortCode: body.connectionMode === 'existing-shortcode' ? shortCode : '',
+      ...toAppColumns(body, shortCode, body.baseShortCode || existing.baseShortCode),
       screenLimit: body.screenLimit ?? existing.screenLimit,
       updatedAt: ctx.now(),
     })
@@ -164,7 +168,7 @@ export async function updateApp(ctx: AppContext, user: AuthUser, body: CreateApp
 export async function deleteApp(ctx: AppContext, user: AuthUser, appId: string): Promise<void> {
   const row = await getOwnedApp(ctx, user, appId);
   await ctx.db.delete(apps).where(eq(apps.id, row.id));
-  ctx.versions?.invalidate(row.id);
+  ctx.versions.invalidate(row.id);
 }
 
 /**
@@ -177,7 +181,12 @@ export async function cloneApp(ctx: AppContext, user: AuthUser, body: CloneAppBo
   let ownerId = user.id;
   if (body.merchantUuid) {
     if (!getRoles(user).isAdmin) throw notFound('No merchant account found');
-    const [merchantUser] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.merchantId, body.merchantUuid)).orderBy(asc(users.createdAt)).limit(1);
+    const [merchantUser] = await ctx.db
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.merchantId, body.merchantUuid))
+      .orderBy(asc(users.createdAt))
+      .limit(1);
     if (!merchantUser) throw notFound('No merchant account found');
     ownerId = merchantUser.id;
   }
@@ -231,17 +240,27 @@ export async function cloneApp(ctx: AppContext, user: AuthUser, body: CloneAppBo
 /** Featured templates for the public and logged-in galleries. */
 export async function findFeaturedTemplates(ctx: AppContext, origin: string): Promise<App[]> {
   const rows = await ctx.db.select().from(apps).where(eq(apps.isTemplate, true)).orderBy(asc(apps.createdAt));
-  return toApps(ctx.db, rows.map((app) => ({ app, owner: null })), origin);
+  return toApps(
+    ctx.db,
+    rows.map((app) => ({ app, owner: null })),
+    origin,
+  );
 }
 
 export async function findLiveVersionNumber(db: Db, appId: string): Promise<number | null> {
-  const [row] = await db.select({ number: appVersions.number }).from(appVersions).where(eq(appVersions.appId, appId)).orderBy(desc(appVersions.number)).limit(1);
+  const [row] = await db
+    .select({ number: appVersions.number })
+    .from(appVersions)
+    .where(eq(appVersions.appId, appId))
+    .orderBy(desc(appVersions.number))
+    .limit(1);
   return row?.number ?? null;
 }
 
 /**
- * The app whose logs, debug data and sessions the user may read: their own (or any, for admins). A featured
- * template's data is shared by everyone who test-runs it, so it is readable only one session at a time.
+ * The app whose logs, debug data and sessions the user may read: their own (or any, for admins). Anyone may
+ * test-run a featured template, so others read its data one session at a time, and only sessions they ran
+ * themselves (logs.service filters a template's rows by caller).
  */
 export async function getMonitoredApp(ctx: AppContext, user: AuthUser, appId: string, sessionId?: string): Promise<AppRow> {
   const app = await getReadableApp(ctx, user, appId);

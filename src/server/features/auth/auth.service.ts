@@ -1,9 +1,10 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { authTokens, merchants, passwordResets, users } from '../../../db/schema';
-import type { LoginBody, RegisterBody, SessionUser } from '../../../shared/api/auth.schema';
+import { SAME_PASSWORD_MESSAGE, type LoginBody, type RegisterBody, type SessionUser } from '../../../shared/api/auth.schema';
 import { getRoleLabel } from '../../../shared/roles';
-import { AppError, invalid, notFound, unauthenticated } from '../../../shared/errors';
+import { conflict, invalid, notFound, unauthenticated } from '../../../shared/errors';
+import { getPublicOrigin } from '../../config';
 import type { AppContext } from '../../context';
 import { sendMail } from '../mail/mail.service';
 import { getDummyHash, hashPassword, verifyPassword } from './passwords';
@@ -11,7 +12,7 @@ import { createOpaqueToken, hashToken } from './tokens';
 
 export type UserRow = typeof users.$inferSelect;
 
-/** The signed-in user as routes see it (request.user). */
+/** The signed-in user as routes see it (`getSignedInUser(req)`, plugins/guard.ts). */
 export interface AuthUser {
   id: string;
   email: string;
@@ -24,6 +25,7 @@ export interface AuthUser {
 
 export const RESET_TOKEN_MINUTES = 30;
 const INVALID_LOGIN = 'Invalid email or password';
+const INVALID_RESET = 'This reset link is invalid or has expired. Please ask for a new one.';
 export const FORGOT_PASSWORD_MESSAGE =
   'If an account exists for this email, we have sent a link to reset the password. The link is valid for 30 minutes.';
 
@@ -43,7 +45,7 @@ export interface CreateUserInput {
 export async function createUser(db: Db, input: CreateUserInput): Promise<UserRow> {
   const email = input.email.trim().toLowerCase();
   const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
-  if (existing) throw new AppError('invalid', 'An account with this email already exists', { httpStatus: 409 });
+  if (existing) throw conflict('An account with this email already exists');
   const [user] = await db
     .insert(users)
     .values({
@@ -113,6 +115,16 @@ export async function login(ctx: AppContext, body: LoginBody, options: { merchan
   return createLoginReply(ctx, user, 'Login successful');
 }
 
+/**
+ * The key the per-account sign-in limit counts under: the email with the account's current password hash,
+ * both hashed. A password reset changes the hash and so starts a new count: the owner of an account that
+ * someone else's guesses have locked gets back in with the mailed link.
+ */
+export async function getSignInLimitKey(ctx: AppContext, email: string): Promise<string> {
+  const [user] = await ctx.db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.email, email));
+  return hashToken(`${email}\n${user?.passwordHash ?? ''}`);
+}
+
 /** Finds the user behind a bearer token; undefined when it is unknown, revoked or expired. */
 export async function findUserByToken(ctx: AppContext, token: string): Promise<AuthUser | undefined> {
   const tokenHash = hashToken(token);
@@ -131,7 +143,10 @@ export async function logout(ctx: AppContext, user: AuthUser): Promise<void> {
 }
 
 async function revokeAllTokens(db: Db, userId: string, at: Date): Promise<void> {
-  await db.update(authTokens).set({ revokedAt: at }).where(and(eq(authTokens.userId, userId), isNull(authTokens.revokedAt)));
+  await db
+    .update(authTokens)
+    .set({ revokedAt: at })
+    .where(and(eq(authTokens.userId, userId), isNull(authTokens.revokedAt)));
 }
 
 /** Revokes every token of the user (other devices too) and returns a fresh one for this session. */
@@ -139,20 +154,31 @@ export async function changePassword(ctx: AppContext, user: AuthUser, body: { pa
   const [row] = await ctx.db.select().from(users).where(eq(users.id, user.id));
   if (!row) throw unauthenticated();
   if (!(await verifyPassword(row.passwordHash, body.password))) throw invalid('Old password is incorrect.');
-  await ctx.db.update(users).set({ passwordHash: await hashPassword(body.newPassword), updatedAt: ctx.now() }).where(eq(users.id, user.id));
+  await ctx.db
+    .update(users)
+    .set({ passwordHash: await hashPassword(body.newPassword), updatedAt: ctx.now() })
+    .where(eq(users.id, user.id));
   await revokeAllTokens(ctx.db, user.id, ctx.now());
   const token = await issueToken(ctx, user.id);
   return { status: '00' as const, message: 'Password changed successfully.', token };
 }
 
-/** Answers the same whether or not the account exists; the link goes to the mail outbox or SMTP. */
-export async function requestPasswordReset(ctx: AppContext, email: string, origin: string): Promise<void> {
+/**
+ * Looks the account up and mails the link in the background: the caller answers at once, with the same
+ * words and after the same work whether or not the account exists.
+ */
+export function requestPasswordReset(ctx: AppContext, email: string): void {
+  ctx.background.run('password reset mail', () => sendPasswordResetMail(ctx, email));
+}
+
+/** The link's origin is fixed at boot (PUBLIC_URL or this server's port), never a request's Host header. */
+async function sendPasswordResetMail(ctx: AppContext, email: string): Promise<void> {
   const [user] = await ctx.db.select().from(users).where(eq(users.email, email));
   if (!user) return;
   const { token, tokenHash } = createOpaqueToken();
   const expiresAt = new Date(ctx.now().getTime() + RESET_TOKEN_MINUTES * 60_000);
   await ctx.db.insert(passwordResets).values({ userId: user.id, tokenHash, expiresAt });
-  const link = `${ctx.config.PUBLIC_URL ?? origin}/reset-password/${token}`;
+  const link = `${getPublicOrigin(ctx.config)}/reset-password/${token}`;
   await sendMail(ctx, {
     to: user.email,
     subject: 'Reset your Dialflow password',
@@ -162,13 +188,21 @@ export async function requestPasswordReset(ctx: AppContext, email: string, origi
 
 export async function resetPassword(ctx: AppContext, token: string, password: string): Promise<void> {
   const now = ctx.now();
+  const isUsable = and(eq(passwordResets.tokenHash, hashToken(token)), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, now));
+  const [reset] = await ctx.db
+    .select({ passwordHash: users.passwordHash })
+    .from(passwordResets)
+    .innerJoin(users, eq(users.id, passwordResets.userId))
+    .where(isUsable);
+  if (!reset) throw invalid(INVALID_RESET);
+  // Before the token is used up, so the same link still works with a different password.
+  if (await verifyPassword(reset.passwordHash, password)) throw invalid(SAME_PASSWORD_MESSAGE, { field: 'password' });
   // Marking the token used in the same statement that finds it makes a reused token fail even under a race.
-  const [used] = await ctx.db
-    .update(passwordResets)
-    .set({ usedAt: now })
-    .where(and(eq(passwordResets.tokenHash, hashToken(token)), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, now)))
-    .returning({ userId: passwordResets.userId });
-  if (!used) throw invalid('This reset link is invalid or has expired. Please ask for a new one.');
-  await ctx.db.update(users).set({ passwordHash: await hashPassword(password), updatedAt: now }).where(eq(users.id, used.userId));
+  const [used] = await ctx.db.update(passwordResets).set({ usedAt: now }).where(isUsable).returning({ userId: passwordResets.userId });
+  if (!used) throw invalid(INVALID_RESET);
+  await ctx.db
+    .update(users)
+    .set({ passwordHash: await hashPassword(password), updatedAt: now })
+    .where(eq(users.id, used.userId));
   await revokeAllTokens(ctx.db, used.userId, now);
 }

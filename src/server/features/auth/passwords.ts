@@ -3,7 +3,7 @@ import { hash, verify } from '@node-rs/argon2';
 /** `Algorithm.Argon2id` (a const enum, which isolated modules cannot read). */
 const ARGON2ID = 2;
 
-/** argon2id with OWASP's minimum: 19 MiB, 2 iterations, 1 lane (DESIGN.md section 2). */
+/** argon2id with OWASP's minimum: 19 MiB, 2 iterations, 1 lane. */
 const OPTIONS = { algorithm: ARGON2ID, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
 export const hashPassword = (password: string) => hash(password, OPTIONS);

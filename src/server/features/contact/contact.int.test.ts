@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeDb } from '../../../../tests/support/test-db';
-import { createTestApp, seedUser, type TestApp } from '../../../../tests/support/test-app';
+import { seedUser, useTestApp } from '../../../../tests/support/test-app';
 
 describeDb('contact requests', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const send = (payload: object) => t.app.inject({ method: 'POST', url: '/api/contactus', payload });
   const valid = { subject: 'I want a Shared Shortcode for Ghana', email: 'kojo@example.com', mobile: '', message: 'Hello' };

@@ -21,7 +21,7 @@ export function registerContactRoutes(app: FastifyInstance, ctx: AppContext, gua
 
   r.get('/api/admin/contact-requests', {
     schema: { tags: ['contact'], response: { 200: envelopeSchema(z.array(contactRequestSchema)) } },
-    preHandler: guard('admin'),
+    onRequest: guard('admin'),
     handler: async () => ({ status: '00' as const, message: 'OK', data: await findContactRequests(ctx) }),
   });
 }

@@ -1,33 +1,36 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeDb } from '../../../../tests/support/test-db';
-import { createTestApp, seedUser, type TestApp } from '../../../../tests/support/test-app';
+import { createApiClient, useTestApp, useUser } from '../../../../tests/support/test-app';
 import { seedApp, seedMenu } from '../../../../tests/support/seed-app';
 
 describeDb('custom functions', () => {
-  let t: TestApp;
-  let owner: Awaited<ReturnType<typeof seedUser>>;
-  let stranger: Awaited<ReturnType<typeof seedUser>>;
-  beforeAll(async () => {
-    t = await createTestApp();
-    owner = await seedUser(t);
-    stranger = await seedUser(t);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
+  const owner = useUser(t);
+  const stranger = useUser(t);
 
-  const post = (url: string, payload: object, auth = owner.auth) => t.app.inject({ method: 'POST', url, headers: auth, payload });
-  const get = (url: string, auth = owner.auth) => t.app.inject({ method: 'GET', url, headers: auth });
+  const { get, post } = createApiClient(t, owner);
 
   it('creates, lists, renames, saves code and deletes, for its owner only', async () => {
-    expect((await post('/api/custom-action/create', { actionName: '', description: '' })).json()).toMatchObject({ status: '02', message: 'Action name is required.' });
+    expect((await post('/api/custom-action/create', { actionName: '', description: '' })).json()).toMatchObject({
+      status: '02',
+      message: 'Action name is required.',
+    });
     const created = await post('/api/custom-action/create', { actionName: 'fee', description: 'Computes a fee', code: 'return 1;' });
     const uuid = created.json().uuid as string;
     expect(created.json().status).toBe('00');
-    expect((await get('/api/custom-actions')).json().data).toEqual([expect.objectContaining({ uuid, actionName: 'fee', description: 'Computes a fee' })]);
+    expect((await get('/api/custom-actions')).json().data).toEqual([
+      expect.objectContaining({ uuid, actionName: 'fee', description: 'Computes a fee' }),
+    ]);
     expect((await get('/api/custom-actions', stranger.auth)).json().data).toEqual([]);
 
     expect((await post('/api/custom-action/update-code', { uuid, code: 'return 2;' })).json().status).toBe('00');
     expect((await post('/api/custom-action/update-name', { uuid, actionName: 'fee2', description: 'New' })).json().status).toBe('00');
-    expect((await get(`/api/custom-action/${uuid}`)).json().data).toMatchObject({ uuid, actionName: 'fee2', description: 'New', code: 'return 2;' });
+    expect((await get(`/api/custom-action/${uuid}`)).json().data).toMatchObject({
+      uuid,
+      actionName: 'fee2',
+      description: 'New',
+      code: 'return 2;',
+    });
 
     for (const res of [
       await get(`/api/custom-action/${uuid}`, stranger.auth),
@@ -56,22 +59,43 @@ describeDb('custom functions', () => {
       sessionValues: { mobile: '233241234567', inputs: { amount: '20' } },
       actionResults: { lookup: { status: 200, ok: true, body: { fee: 1.5 } } },
     });
-    expect(res.json()).toMatchObject({ status: '00', data: { output: { total: 21.5 }, consoleMessages: [{ message: 'mobile 233241234567', type: 'info' }] } });
+    expect(res.json()).toMatchObject({
+      status: '00',
+      data: { output: { total: 21.5 }, consoleMessages: [{ message: 'mobile 233241234567', type: 'info' }] },
+    });
     const broken = (await post('/api/custom-action/test', { code: 'return (;', sessionValues: {}, actionResults: {} })).json();
     expect(broken.data.consoleMessages).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'error' })]));
   });
 
   it('runs a saved function from a menu through the customAction kind', async () => {
-    const uuid = (await post('/api/custom-action/create', { actionName: 'greet', description: '', code: "return { vars: { greeting: 'Akwaaba ' + session.inputs.name } };" })).json().uuid;
+    const uuid = (
+      await post('/api/custom-action/create', {
+        actionName: 'greet',
+        description: '',
+        code: "return { vars: { greeting: 'Akwaaba ' + session.inputs.name } };",
+      })
+    ).json().uuid;
     const appId = await seedApp(t, owner.auth);
     const done = await seedMenu(t, owner.auth, appId, {
       userDefinedName: 'done',
       displayText: '{{ session.vars.greeting }}',
       terminate: true,
-      actions: [{ actionName: 'greet', actionType: 'pre', inheritsPlugin: 'customAction', code: { uuid, actionName: 'greet', description: '' } }],
+      actions: [
+        { actionName: 'greet', actionType: 'pre', inheritsPlugin: 'customAction', code: { uuid, actionName: 'greet', description: '' } },
+      ],
     });
-    await seedMenu(t, owner.auth, appId, { userDefinedName: 'name', displayText: 'Your name?', isFirst: true, switchOperations: [{ operator: 'always', compareVal: '', action: 'goto', actionParam: done }] });
-    const hop = (text: string) => t.app.inject({ method: 'POST', url: `/ussd/${appId}/test`, payload: { sessionId: 'ca-1', serviceCode: '*920*55#', phoneNumber: '233241234567', networkCode: '62001', text } });
+    await seedMenu(t, owner.auth, appId, {
+      userDefinedName: 'name',
+      displayText: 'Your name?',
+      isFirst: true,
+      switchOperations: [{ operator: 'always', compareVal: '', action: 'goto', actionParam: done }],
+    });
+    const hop = (text: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/ussd/${appId}/test`,
+        payload: { sessionId: 'ca-1', serviceCode: '*920*55#', phoneNumber: '233241234567', networkCode: '62001', text },
+      });
     await hop('');
     expect((await hop('Esi')).body).toBe('END Akwaaba Esi');
   });

@@ -2,6 +2,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import { customActions } from '../../../db/schema';
 import { getRoles } from '../../../shared/roles';
 import { notFound } from '../../../shared/errors';
+import { isUuid } from '../../../shared/ids';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../auth/auth.service';
 
@@ -17,8 +18,6 @@ function toCustomAction(row: CustomActionRow) {
     updatedAt: row.updatedAt.toISOString(),
   };
 }
-
-const isUuid = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
 
 /** The user's own function (admins: any); another account's answers not found. */
 async function getOwnedRow(ctx: AppContext, user: AuthUser, uuid: string): Promise<CustomActionRow> {
@@ -42,7 +41,10 @@ export async function getCustomAction(ctx: AppContext, user: AuthUser, uuid: str
 }
 
 export async function createCustomAction(ctx: AppContext, user: AuthUser, body: { actionName: string; description: string; code: string }) {
-  const [row] = await ctx.db.insert(customActions).values({ userId: user.id, ...body }).returning();
+  const [row] = await ctx.db
+    .insert(customActions)
+    .values({ userId: user.id, ...body })
+    .returning();
   return row!.id;
 }
 
@@ -51,9 +53,16 @@ export async function updateCustomActionCode(ctx: AppContext, user: AuthUser, uu
   await ctx.db.update(customActions).set({ code, updatedAt: ctx.now() }).where(eq(customActions.id, row.id));
 }
 
-export async function updateCustomActionName(ctx: AppContext, user: AuthUser, body: { uuid: string; actionName: string; description: string }) {
+export async function updateCustomActionName(
+  ctx: AppContext,
+  user: AuthUser,
+  body: { uuid: string; actionName: string; description: string },
+) {
   const row = await getOwnedRow(ctx, user, body.uuid);
-  await ctx.db.update(customActions).set({ actionName: body.actionName, description: body.description, updatedAt: ctx.now() }).where(eq(customActions.id, row.id));
+  await ctx.db
+    .update(customActions)
+    .set({ actionName: body.actionName, description: body.description, updatedAt: ctx.now() })
+    .where(eq(customActions.id, row.id));
 }
 
 export async function deleteCustomAction(ctx: AppContext, user: AuthUser, uuid: string) {

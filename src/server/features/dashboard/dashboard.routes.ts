@@ -2,9 +2,17 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelopeSchema } from '../../../shared/api/envelope';
-import { dashboardSchema, flatSearchSchema, liveItemSchema, searchBodySchema, searchRowSchema, sessionRowSchema } from '../../../shared/api/monitoring.schema';
+import {
+  dashboardQuerySchema,
+  dashboardSchema,
+  flatSearchSchema,
+  liveItemSchema,
+  searchBodySchema,
+  searchRowSchema,
+  sessionRowSchema,
+} from '../../../shared/api/monitoring.schema';
 import type { AppContext } from '../../context';
-import type { Guard } from '../../plugins/guard';
+import { getSignedInUser, type Guard } from '../../plugins/guard';
 import type { Runtime } from '../runtime/runtime.service';
 import { ok } from '../../http';
 import { findLiveSessions, getAppDashboard } from './dashboard.service';
@@ -13,53 +21,53 @@ import { Readable } from 'node:stream';
 
 const appIdParams = z.object({ appId: z.string().min(1).max(64) });
 
-/** Live view, dashboard, finished sessions and search (the spec's paths, some without /api). */
+/** Live view, dashboard, finished sessions and search (the product's paths, some without /api: docs/product.md). */
 export function registerDashboardRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard, runtime: Runtime): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['dashboard'];
 
   r.get('/dashboard/liveView/:appId', {
     schema: { tags, params: appIdParams, response: { 200: envelopeSchema(z.array(liveItemSchema)) } },
-    preHandler: guard(),
-    handler: async (req) => ok('OK', await findLiveSessions(ctx, req.user, runtime, req.params.appId)),
+    onRequest: guard(),
+    handler: async (req) => ok('OK', await findLiveSessions(ctx, getSignedInUser(req), runtime, req.params.appId)),
   });
 
   r.get('/api/dashboard/appDashboard/:appId', {
-    schema: { tags, params: appIdParams, response: { 200: envelopeSchema(dashboardSchema) } },
-    preHandler: guard(),
+    schema: { tags, params: appIdParams, querystring: dashboardQuerySchema, response: { 200: envelopeSchema(dashboardSchema) } },
+    onRequest: guard(),
     handler: async (req) => {
       await runtime.flushEvents();
-      return ok('OK', await getAppDashboard(ctx, req.user, runtime, req.params.appId));
+      return ok('OK', await getAppDashboard(ctx, getSignedInUser(req), runtime, req.params.appId, req.query.environment));
     },
   });
 
   r.get('/dashboard/completedSessions/:appId', {
     schema: { tags, params: appIdParams, response: { 200: envelopeSchema(z.array(sessionRowSchema)) } },
-    preHandler: guard(),
+    onRequest: guard(),
     handler: async (req) => {
       await runtime.flushEvents();
-      return ok('OK', await findSessions(ctx, req.user, req.params.appId, 'completed'));
+      return ok('OK', await findSessions(ctx, getSignedInUser(req), req.params.appId, 'completed'));
     },
   });
 
   r.get('/dashboard/uncompletedSessions/:appId', {
     schema: { tags, params: appIdParams, response: { 200: envelopeSchema(z.array(sessionRowSchema)) } },
-    preHandler: guard(),
+    onRequest: guard(),
     handler: async (req) => {
       await runtime.flushEvents();
       await runtime.sweepExpired();
-      return ok('OK', await findSessions(ctx, req.user, req.params.appId, 'abandoned'));
+      return ok('OK', await findSessions(ctx, getSignedInUser(req), req.params.appId, 'abandoned'));
     },
   });
 
   // Ours: the whole result of a search as a file, streamed page by page (the screen shows the first 5,000).
   r.post('/dashboard/search/export', {
     schema: { tags, body: searchBodySchema.and(z.object({ format: z.enum(['csv', 'xls']).default('csv') })) },
-    preHandler: guard(),
+    onRequest: guard(),
     handler: async (req, reply) => {
       await runtime.flushEvents();
       const { format, ...search } = req.body;
-      const chunks = exportSessions(ctx, req.user, search, format);
+      const chunks = exportSessions(ctx, getSignedInUser(req), search, format);
       // The first chunk runs the access and input checks, so a refusal is still an ordinary error reply.
       const first = await chunks.next();
       const stream = Readable.from(
@@ -78,10 +86,10 @@ export function registerDashboardRoutes(app: FastifyInstance, ctx: AppContext, g
 
   r.post('/dashboard/search', {
     schema: { tags, body: searchBodySchema, response: { 200: envelopeSchema(z.union([z.array(searchRowSchema), flatSearchSchema])) } },
-    preHandler: guard(),
+    onRequest: guard(),
     handler: async (req) => {
       await runtime.flushEvents();
-      return ok('OK', await searchSessions(ctx, req.user, req.body));
+      return ok('OK', await searchSessions(ctx, getSignedInUser(req), req.body));
     },
   });
 }

@@ -1,5 +1,6 @@
-import { and, count, countDistinct, eq, gte, sql } from 'drizzle-orm';
-import { menus, sessionRecords, transactions } from '../../../db/schema';
+import { and, count, countDistinct, eq, gte, sql, type SQL } from 'drizzle-orm';
+import { appLogs, menus, sessionRecords, transactions } from '../../../db/schema';
+import type { DashboardEnvironment } from '../../../shared/api/monitoring.schema';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../auth/auth.service';
 import { getMonitoredApp } from '../apps/apps.service';
@@ -18,17 +19,41 @@ export async function findLiveSessions(ctx: AppContext, user: AuthUser, runtime:
       network: s.network,
       mobile: s.msisdn,
       updatedAt: new Date(s.lastHopAt).toISOString(),
+      environment: s.environment,
+      gateway: s.gateway,
     }));
 }
 
-/** The four cards, plus what a manager reads at a glance: sessions per hour by network, outcomes per menu. */
-export async function getAppDashboard(ctx: AppContext, user: AuthUser, runtime: Runtime, appId: string) {
+/**
+ * Whether a transaction was paid in a test run (test URL or emulator). A transaction keeps the id of the session
+ * that started it, not its environment, so a test run is recognised by that session: finished (its record) or
+ * still open (its log lines). Any other transaction, one without a session included, counts as live.
+ */
+function isTestTransaction(): SQL {
+  const sessionId = sql`${transactions.metadata}->>'sessionId'`;
+  return sql`(exists (select 1 from ${sessionRecords} where ${sessionRecords.appId} = ${transactions.appId} and ${sessionRecords.sessionId} = ${sessionId} and ${sessionRecords.environment} = 'test')
+    or exists (select 1 from ${appLogs} where ${appLogs.appId} = ${transactions.appId} and ${appLogs.sessionId} = ${sessionId} and ${appLogs.environment} = 'test'))`;
+}
+
+/**
+ * The four cards, plus what a manager reads at a glance: sessions per hour by network, outcomes per menu. One
+ * environment at a time (live traffic by default), so emulator runs never inflate the live figures.
+ */
+export async function getAppDashboard(ctx: AppContext, user: AuthUser, runtime: Runtime, appId: string, environment: DashboardEnvironment) {
   const app = await getMonitoredApp(ctx, user, appId);
   const since = new Date(ctx.now().getTime() - 24 * 3_600_000);
+  const ofApp = and(eq(sessionRecords.appId, app.id), eq(sessionRecords.environment, environment));
+  const isTest = isTestTransaction();
   const [active, [tx], [users], [menuCount], byHour, outcomes, menuNames] = await Promise.all([
     runtime.findActiveSessions(app.id),
-    ctx.db.select({ n: count() }).from(transactions).where(eq(transactions.appId, app.id)),
-    ctx.db.select({ n: countDistinct(sessionRecords.mobile) }).from(sessionRecords).where(eq(sessionRecords.appId, app.id)),
+    ctx.db
+      .select({ n: count() })
+      .from(transactions)
+      .where(and(eq(transactions.appId, app.id), environment === 'test' ? isTest : sql`not ${isTest}`)),
+    ctx.db
+      .select({ n: countDistinct(sessionRecords.mobile) })
+      .from(sessionRecords)
+      .where(ofApp),
     ctx.db.select({ n: count() }).from(menus).where(eq(menus.appId, app.id)),
     ctx.db
       .select({
@@ -37,7 +62,7 @@ export async function getAppDashboard(ctx: AppContext, user: AuthUser, runtime: 
         sessions: count(),
       })
       .from(sessionRecords)
-      .where(and(eq(sessionRecords.appId, app.id), gte(sessionRecords.endedAt, since)))
+      .where(and(ofApp, gte(sessionRecords.endedAt, since)))
       .groupBy(sql`1`, sessionRecords.network)
       .orderBy(sql`1`),
     ctx.db
@@ -47,17 +72,22 @@ export async function getAppDashboard(ctx: AppContext, user: AuthUser, runtime: 
         abandoned: sql<number>`count(*) filter (where ${sessionRecords.status} = 'abandoned')`.mapWith(Number),
       })
       .from(sessionRecords)
-      .where(eq(sessionRecords.appId, app.id))
+      .where(ofApp)
       .groupBy(sql`1`),
     ctx.db.select({ id: menus.id, name: menus.userDefinedName }).from(menus).where(eq(menus.appId, app.id)),
   ]);
   const names = new Map(menuNames.map((m) => [m.id, m.name]));
   return {
-    connectedSessions: active.length,
+    connectedSessions: active.filter((s) => s.environment === environment).length,
     transactions: tx!.n,
     totalUsers: users!.n,
     menuCount: menuCount!.n,
-    sessionsByHour: byHour.map((r) => ({ hour: r.hour, network: r.network || 'unknown', sessions: r.sessions })),
-    menuOutcomes: outcomes.map((o) => ({ menuId: o.menuId, menu: names.get(o.menuId) ?? (o.menuId ? 'deleted menu' : 'before the first menu'), completed: o.completed, abandoned: o.abandoned })),
+    sessionsByHour: byHour.map((r) => ({ hour: r.hour, network: r.network, sessions: r.sessions })),
+    menuOutcomes: outcomes.map((o) => ({
+      menuId: o.menuId,
+      menu: names.get(o.menuId) ?? (o.menuId ? 'deleted menu' : 'before the first menu'),
+      completed: o.completed,
+      abandoned: o.abandoned,
+    })),
   };
 }

@@ -1,40 +1,35 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { describeDb } from '../../../../tests/support/test-db';
-import { createTestApp, seedUser, type TestApp } from '../../../../tests/support/test-app';
-import { seedApp, seedMenu } from '../../../../tests/support/seed-app';
+import { createApiClient, seedUser, useTestApp, useUser } from '../../../../tests/support/test-app';
+import { seedApp, seedTwoMenus } from '../../../../tests/support/seed-app';
 
 describeDb('logs, debug, live view, dashboard and sessions', () => {
-  let t: TestApp;
-  let owner: Awaited<ReturnType<typeof seedUser>>;
-  let stranger: Awaited<ReturnType<typeof seedUser>>;
+  const t = useTestApp();
+  const owner = useUser(t);
+  const stranger = useUser(t);
   let appId: string;
   const startedAt = Date.now() - 1000;
 
-  const post = (url: string, payload: object, auth = owner.auth) => t.app.inject({ method: 'POST', url, headers: auth, payload });
-  const get = (url: string, auth = owner.auth) => t.app.inject({ method: 'GET', url, headers: auth });
+  const { get, post } = createApiClient(t, owner);
   const hop = (sessionId: string, text: string, network = '62001') =>
-    t.app.inject({ method: 'POST', url: `/ussd/${appId}/test`, payload: { sessionId, serviceCode: '*920*55#', phoneNumber: `23324${sessionId.length}000111`, networkCode: network, text } });
+    t.app.inject({
+      method: 'POST',
+      url: `/ussd/${appId}/test`,
+      payload: { sessionId, serviceCode: '*920*55#', phoneNumber: `23324${sessionId.length}000111`, networkCode: network, text },
+    });
 
   beforeAll(async () => {
-    t = await createTestApp();
-    owner = await seedUser(t);
-    stranger = await seedUser(t);
     appId = await seedApp(t, owner.auth);
-    const done = await seedMenu(t, owner.auth, appId, { userDefinedName: 'done', displayText: 'Thanks {{ session.inputs.nameLabel }}', terminate: true });
-    await seedMenu(t, owner.auth, appId, {
-      userDefinedName: 'name',
-      displayText: 'Pick\n1. Kwame\n2. Akosua',
-      isFirst: true,
-      switchOperations: [{ operator: 'valueIn', compareVal: '1,2', action: 'goto', actionParam: done }],
-    });
+    const name = { userDefinedName: 'name', displayText: 'Pick\n1. Kwame\n2. Akosua' };
+    const done = { userDefinedName: 'done', displayText: 'Thanks {{ session.inputs.nameLabel }}' };
+    await seedTwoMenus(t, owner.auth, appId, name, done, { operator: 'valueIn', compareVal: '1,2' });
     await hop('done-1', '');
     await hop('done-1', '2');
     await hop('done-22', '', '62002');
     await hop('done-22', '1', '62002');
     await hop('open-1', '');
   });
-  afterAll(() => t.close());
 
   it('streams log lines after a time stamp, and debug inputs of a session', async () => {
     const all = await post('/streamLogs', { appId, timeStamp: startedAt });
@@ -62,7 +57,17 @@ describeDb('logs, debug, live view, dashboard and sessions', () => {
   it('filters logs by level and menu, orders them by level, and clears them', async () => {
     const menus = (await get(`/api/getAllMenusLite/${appId}`)).json().data as Array<{ uniqueId: string; userDefinedName: string }>;
     const nameMenu = menus.find((m) => m.userDefinedName === 'name')!.uniqueId;
-    const all = (await post('/actionlogs/searchLogs', { appId, filterByMenu: false, filterByLevel: false, filterByPlugin: false, level: '', menuId: '', plugin: '' })).json().data;
+    const all = (
+      await post('/actionlogs/searchLogs', {
+        appId,
+        filterByMenu: false,
+        filterByLevel: false,
+        filterByPlugin: false,
+        level: '',
+        menuId: '',
+        plugin: '',
+      })
+    ).json().data;
     const order = { system: 0, debug: 1, info: 2, error: 3 } as Record<string, number>;
     const levels = all.map((l: { logLevel: string }) => order[l.logLevel]);
     expect(levels).toEqual([...levels].sort((a: number, b: number) => a - b));
@@ -83,7 +88,8 @@ describeDb('logs, debug, live view, dashboard and sessions', () => {
   it('shows sessions in progress in the live view and counts the dashboard', async () => {
     const live = (await get(`/dashboard/liveView/${appId}`)).json().data;
     expect(live).toEqual([expect.objectContaining({ sessionId: 'open-1', menuText: 'Pick\n1. Kwame\n2. Akosua', network: '62001' })]);
-    const dashboard = (await get(`/api/dashboard/appDashboard/${appId}`)).json().data;
+    // These sessions ran on the test URL: the dashboard shows them when asked for test runs.
+    const dashboard = (await get(`/api/dashboard/appDashboard/${appId}?environment=test`)).json().data;
     expect(dashboard).toMatchObject({ connectedSessions: 1, transactions: 0, totalUsers: 2, menuCount: 2 });
     expect(dashboard.sessionsByHour.reduce((n: number, h: { sessions: number }) => n + h.sessions, 0)).toBe(2);
     expect(dashboard.sessionsByHour.map((h: { network: string }) => h.network).sort()).toEqual(['62001', '62002']);
@@ -95,23 +101,37 @@ describeDb('logs, debug, live view, dashboard and sessions', () => {
     expect(done.map((s: { sessionId: string }) => s.sessionId).sort()).toEqual(['done-1', 'done-22']);
     expect(done.find((s: { sessionId: string }) => s.sessionId === 'done-1').inputs).toEqual({ name: '2', nameLabel: 'Akosua' });
 
-    await t.app.inject({ method: 'POST', url: `/ussd/${appId}/test`, payload: { SessionId: 'hb-9', Type: 'Initiation', Message: '*920*55#', ServiceCode: '920', Operator: 'mtn', Mobile: '233200000009' } });
-    await t.app.inject({ method: 'POST', url: `/ussd/${appId}/test`, payload: { SessionId: 'hb-9', Type: 'Timeout', Message: '', ServiceCode: '920', Operator: 'mtn', Mobile: '233200000009' } });
+    await t.app.inject({
+      method: 'POST',
+      url: `/ussd/${appId}/test`,
+      payload: { SessionId: 'hb-9', Type: 'Initiation', Message: '*920*55#', ServiceCode: '920', Operator: 'mtn', Mobile: '233200000009' },
+    });
+    await t.app.inject({
+      method: 'POST',
+      url: `/ussd/${appId}/test`,
+      payload: { SessionId: 'hb-9', Type: 'Timeout', Message: '', ServiceCode: '920', Operator: 'mtn', Mobile: '233200000009' },
+    });
     const abandoned = (await get(`/dashboard/uncompletedSessions/${appId}`)).json().data;
     expect(abandoned).toEqual([expect.objectContaining({ sessionId: 'hb-9', status: 'abandoned', lastMenu: expect.any(String) })]);
   });
 
   it('searches by word and by date, flat or not', async () => {
-    const word = (await post('/dashboard/search', { appId, searchBy: 'word', searchQuery: 'akosua', startDate: '', endDate: '', flatResults: false })).json();
+    const word = (
+      await post('/dashboard/search', { appId, searchBy: 'word', searchQuery: 'akosua', startDate: '', endDate: '', flatResults: false })
+    ).json();
     expect(word.data).toEqual([expect.objectContaining({ inputs: { name: '2', nameLabel: 'Akosua' } })]);
     const today = new Date().toISOString().slice(0, 10);
-    const byDate = (await post('/dashboard/search', { appId, searchBy: 'date', startDate: today, endDate: today, searchQuery: '', flatResults: true })).json().data;
-    expect(byDate.headers).toEqual(['mobile', 'network', 'date', 'name', 'nameLabel']);
+    const byDate = (
+      await post('/dashboard/search', { appId, searchBy: 'date', startDate: today, endDate: today, searchQuery: '', flatResults: true })
+    ).json().data;
+    expect(byDate.headers).toEqual(['mobile', 'network', 'networkCode', 'date', 'source', 'name', 'nameLabel']);
     expect(byDate.rows.map((r: { nameLabel: string }) => r.nameLabel).sort()).toEqual(['', 'Akosua', 'Kwame']);
     const noRange = await post('/dashboard/search', { appId, searchBy: 'date', startDate: '', endDate: '' });
     expect(noRange.json()).toMatchObject({ status: '02', message: 'Please select a date range' });
     const yesterday = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
-    expect((await post('/dashboard/search', { appId, searchBy: 'date', startDate: yesterday, endDate: yesterday })).json().data).toEqual([]);
+    expect((await post('/dashboard/search', { appId, searchBy: 'date', startDate: yesterday, endDate: yesterday })).json().data).toEqual(
+      [],
+    );
   });
 
   it("answers another account's app with not found everywhere", async () => {
@@ -132,12 +152,10 @@ describeDb('logs, debug, live view, dashboard and sessions', () => {
 });
 
 describeDb('session export', () => {
-  let t: TestApp;
-  let owner: Awaited<ReturnType<typeof seedUser>>;
+  const t = useTestApp();
+  const owner = useUser(t);
   let appId: string;
   beforeAll(async () => {
-    t = await createTestApp();
-    owner = await seedUser(t);
     appId = await seedApp(t, owner.auth);
     // A hundred thousand finished sessions, generated in SQL.
     await t.db.execute(sql`
@@ -146,10 +164,10 @@ describeDb('session export', () => {
         jsonb_build_object('name', case when g % 2 = 0 then 'Ama' else '=cmd' end, 'amount', (g % 500)::text), 3, now(), now()
       from generate_series(1, 100000) g`);
   }, 120_000);
-  afterAll(() => t.close());
 
+  const { post } = createApiClient(t, owner);
   const exportFile = (payload: object, auth = owner.auth) =>
-    t.app.inject({ method: 'POST', url: '/dashboard/search/export', headers: auth, payload: { appId, startDate: '', endDate: '', searchQuery: '', flatResults: true, ...payload } });
+    post('/dashboard/search/export', { appId, startDate: '', endDate: '', searchQuery: '', flatResults: true, ...payload }, auth);
 
   it('streams every matching session as CSV, past the 5,000 rows the screen shows', async () => {
     const today = new Date().toISOString().slice(0, 10);
@@ -157,8 +175,11 @@ describeDb('session export', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/text\/csv/);
     expect(res.headers['content-disposition']).toBe('attachment; filename="sessions.csv"');
-    const lines = res.body.replace(/^\uFEFF/, '').trim().split('\r\n');
-    expect(lines[0]).toBe('"mobile","network","date","amount","name"');
+    const lines = res.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    expect(lines[0]).toBe('"mobile","network","networkCode","date","source","amount","name"');
     expect(lines).toHaveLength(100_001);
     // A cell that a spreadsheet would run as a formula is defused.
     expect(lines.some((l) => l.endsWith(`"'=cmd"`))).toBe(true);
@@ -172,6 +193,108 @@ describeDb('session export', () => {
     expect(res.body).toContain('<Data ss:Type="String">233240000042</Data>');
     const stranger = await seedUser(t);
     expect((await exportFile({ searchBy: 'word', searchQuery: 'Ama', format: 'csv' }, stranger.auth)).statusCode).toBe(404);
-    expect((await exportFile({ searchBy: 'date', format: 'csv' })).json()).toMatchObject({ status: '02', message: 'Please select a date range' });
+    expect((await exportFile({ searchBy: 'date', format: 'csv' })).json()).toMatchObject({
+      status: '02',
+      message: 'Please select a date range',
+    });
+  });
+});
+
+describeDb('test runs and live traffic, told apart', () => {
+  const t = useTestApp();
+  const owner = useUser(t);
+  let appId: string;
+
+  const { get, post } = createApiClient(t, owner);
+  const gatewayHop = (environment: 'test' | 'live', sessionId: string, phoneNumber: string, networkCode: string, text: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/ussd/${appId}/${environment}`,
+      payload: { sessionId, serviceCode: '*920*55#', phoneNumber, networkCode, text },
+    });
+  const emulatorHop = (sessionId: string, userdata: string, mode: 'start' | 'continue') =>
+    t.app.inject({
+      method: 'POST',
+      url: `/ussd-emulator/${appId}`,
+      headers: owner.auth,
+      payload: { session_id: sessionId, userdata, msisdn: '233200000077', session_mode: mode, network_id: 'MTN', appId },
+    });
+  const bySession = (rows: Array<{ sessionId: string }>) => Object.fromEntries(rows.map((r) => [r.sessionId, r]));
+
+  beforeAll(async () => {
+    appId = await seedApp(t, owner.auth);
+    const pick = { userDefinedName: 'pick', displayText: 'Pick\n1. Rice' };
+    const done = { userDefinedName: 'done', displayText: 'Thanks' };
+    await seedTwoMenus(t, owner.auth, appId, pick, done, { operator: 'always', compareVal: '' });
+    expect((await get(`/api/deployChanges/${appId}`)).json().status).toBe('00');
+    // Live: one finished, one open. Test URL: one finished. Emulator: one finished, one open.
+    await gatewayHop('live', 'live-1', '233240000001', '62001', '');
+    await gatewayHop('live', 'live-1', '233240000001', '62001', '1');
+    await gatewayHop('live', 'live-open', '233240000002', '62001', '');
+    await gatewayHop('test', 'test-1', '233240000003', '62002', '');
+    await gatewayHop('test', 'test-1', '233240000003', '62002', '1');
+    await emulatorHop('emu-1', '*920*55#', 'start');
+    await emulatorHop('emu-1', '1', 'continue');
+    await emulatorHop('emu-open', '*920*55#', 'start');
+    // A payment in a test session and one in a live session.
+    await t.db.execute(sql`
+      insert into transactions (reference, transaction_type, amount, app_id, metadata)
+      values ('DF-TEST-1', 'PAYMENT', '5.00', ${appId}, ${JSON.stringify({ sessionId: 'emu-1' })}::jsonb),
+             ('DF-LIVE-1', 'PAYMENT', '5.00', ${appId}, ${JSON.stringify({ sessionId: 'live-1' })}::jsonb),
+             ('DF-LIVE-2', 'PAYMENT', '7.00', ${appId}, ${JSON.stringify({ sessionId: 'live-open' })}::jsonb)`);
+  });
+
+  it('counts live traffic on the dashboard by default, and test runs when asked', async () => {
+    const live = (await get(`/api/dashboard/appDashboard/${appId}`)).json().data;
+    expect(live).toMatchObject({ connectedSessions: 1, transactions: 2, totalUsers: 1, menuCount: 2 });
+    expect(live.sessionsByHour.map((h: { network: string }) => h.network)).toEqual(['62001']);
+    expect(live.menuOutcomes).toEqual([expect.objectContaining({ menu: 'done', completed: 1, abandoned: 0 })]);
+    expect((await get(`/api/dashboard/appDashboard/${appId}?environment=live`)).json().data).toEqual(live);
+
+    const test = (await get(`/api/dashboard/appDashboard/${appId}?environment=test`)).json().data;
+    expect(test).toMatchObject({ connectedSessions: 1, transactions: 1, totalUsers: 2, menuCount: 2 });
+    expect(test.sessionsByHour.map((h: { network: string }) => h.network).sort()).toEqual(['62002', 'MTN']);
+    expect(test.menuOutcomes).toEqual([expect.objectContaining({ menu: 'done', completed: 2, abandoned: 0 })]);
+
+    const bad = await get(`/api/dashboard/appDashboard/${appId}?environment=staging`);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/environment/i);
+  });
+
+  it('says where each session came from in the lists, the live view and the search', async () => {
+    const completed = bySession((await get(`/dashboard/completedSessions/${appId}`)).json().data);
+    expect(completed['live-1']).toMatchObject({ environment: 'live', gateway: 'africastalking', network: '62001' });
+    expect(completed['test-1']).toMatchObject({ environment: 'test', gateway: 'africastalking', network: '62002' });
+    expect(completed['emu-1']).toMatchObject({ environment: 'test', gateway: 'emulator', network: 'MTN' });
+
+    const live = bySession((await get(`/dashboard/liveView/${appId}`)).json().data);
+    expect(live['live-open']).toMatchObject({ environment: 'live', gateway: 'africastalking' });
+    expect(live['emu-open']).toMatchObject({ environment: 'test', gateway: 'emulator' });
+
+    const rows = (await post('/dashboard/search', { appId, searchBy: 'word', searchQuery: '2332', flatResults: false })).json()
+      .data as Array<{ mobile: string }>;
+    expect(Object.fromEntries(rows.map((r) => [r.mobile, r]))).toMatchObject({
+      '233240000001': { environment: 'live', gateway: 'africastalking' },
+      '233240000003': { environment: 'test', gateway: 'africastalking' },
+      '233200000077': { environment: 'test', gateway: 'emulator' },
+    });
+  });
+
+  it('names networks in the flat search and the exported file, with the code and the source in their own columns', async () => {
+    const flat = (await post('/dashboard/search', { appId, searchBy: 'word', searchQuery: '2332', flatResults: true })).json().data;
+    expect(flat.headers).toEqual(['mobile', 'network', 'networkCode', 'date', 'source', 'pick', 'pickLabel']);
+    expect(Object.fromEntries(flat.rows.map((r: Record<string, string>) => [r.mobile, [r.network, r.networkCode, r.source]]))).toEqual({
+      '233240000001': ['MTN', '62001', 'Live'],
+      '233240000003': ['Telecel', '62002', 'Test URL'],
+      '233200000077': ['MTN', '', 'Emulator'],
+    });
+
+    const file = await post('/dashboard/search/export', { appId, searchBy: 'word', searchQuery: '2332', flatResults: true, format: 'csv' });
+    const lines = file.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    expect(lines[0]).toBe('"mobile","network","networkCode","date","source","pick","pickLabel"');
+    expect(lines.find((l) => l.startsWith('"233240000003"'))).toMatch(/^"233240000003","Telecel","62002","[^"]+","Test URL","1","Rice"$/);
   });
 });

@@ -43,7 +43,13 @@ export function registerHealthRoutes(app: FastifyInstance, ctx: AppContext, prob
       return reply.code(isUp ? 200 : 503).send({
         status: isUp ? '00' : '03',
         message: isUp ? 'ok' : 'degraded',
-        data: { database, databaseKind: ctx.database.kind, redis, uptimeSeconds: Math.round(process.uptime()), events: probe.getEventStats?.() },
+        data: {
+          database,
+          databaseKind: ctx.database.kind,
+          redis,
+          uptimeSeconds: Math.round(process.uptime()),
+          events: probe.getEventStats?.(),
+        },
       });
     },
   });

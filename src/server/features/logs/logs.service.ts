@@ -1,10 +1,11 @@
-import { and, asc, desc, eq, gt, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, type Column, type SQL } from 'drizzle-orm';
 import { actionResults, appLogs, sessionInputs } from '../../../db/schema';
 import { LOG_LEVEL_ORDER } from '../../../shared/api/monitoring.schema';
 import { invalid, notAllowed } from '../../../shared/errors';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../auth/auth.service';
-import { getMonitoredApp } from '../apps/apps.service';
+import { getMonitoredApp, type AppRow } from '../apps/apps.service';
+import { getUserCaller } from '../runtime/emulator-caller';
 
 const STREAM_LIMIT = 500;
 const SEARCH_LIMIT = 2000;
@@ -16,12 +17,33 @@ function toDate(instant: number | string | undefined): Date {
   return date;
 }
 
+/**
+ * A featured template is run by anyone: its sessions' lines, inputs and action results are read back only by
+ * the user who ran them (the caller their emulator rows carry), whatever session id is asked for.
+ */
+function filterToOwnRuns(app: AppRow, user: AuthUser, callerColumn: Column): SQL[] {
+  return app.isTemplate ? [eq(callerColumn, getUserCaller(user.id))] : [];
+}
+
 /** New log lines since `timeStamp` or `afterId` (the emulator's polling), in the order they were written. */
-export async function streamLogs(ctx: AppContext, user: AuthUser, body: { appId: string; timeStamp?: number | string; afterId?: number; sessionId?: string }) {
+export async function streamLogs(
+  ctx: AppContext,
+  user: AuthUser,
+  body: { appId: string; timeStamp?: number | string; afterId?: number; sessionId?: string },
+) {
   const app = await getMonitoredApp(ctx, user, body.appId, body.sessionId);
-  const conditions: SQL[] = [eq(appLogs.appId, app.id), body.afterId !== undefined ? gt(appLogs.id, body.afterId) : gt(appLogs.createdAt, toDate(body.timeStamp))];
+  const conditions: SQL[] = [
+    eq(appLogs.appId, app.id),
+    body.afterId !== undefined ? gt(appLogs.id, body.afterId) : gt(appLogs.createdAt, toDate(body.timeStamp)),
+    ...filterToOwnRuns(app, user, appLogs.caller),
+  ];
   if (body.sessionId) conditions.push(eq(appLogs.sessionId, body.sessionId));
-  const rows = await ctx.db.select().from(appLogs).where(and(...conditions)).orderBy(asc(appLogs.id)).limit(STREAM_LIMIT);
+  const rows = await ctx.db
+    .select()
+    .from(appLogs)
+    .where(and(...conditions))
+    .orderBy(asc(appLogs.id))
+    .limit(STREAM_LIMIT);
   return rows.map((r) => ({
     id: r.id,
     logLevel: r.level,
@@ -39,14 +61,27 @@ export async function streamLogs(ctx: AppContext, user: AuthUser, body: { appId:
 export async function searchLogs(
   ctx: AppContext,
   user: AuthUser,
-  body: { appId: string; filterByMenu: boolean; filterByLevel: boolean; filterByPlugin: boolean; level: string; menuId: string; plugin: string },
+  body: {
+    appId: string;
+    filterByMenu: boolean;
+    filterByLevel: boolean;
+    filterByPlugin: boolean;
+    level: string;
+    menuId: string;
+    plugin: string;
+  },
 ) {
   const app = await getMonitoredApp(ctx, user, body.appId);
   const conditions: SQL[] = [eq(appLogs.appId, app.id)];
   if (body.filterByLevel && body.level) conditions.push(eq(appLogs.level, body.level));
   if (body.filterByPlugin && body.plugin) conditions.push(eq(appLogs.plugin, body.plugin));
   if (body.filterByMenu && body.menuId) conditions.push(eq(appLogs.menuId, body.menuId));
-  const rows = await ctx.db.select().from(appLogs).where(and(...conditions)).orderBy(desc(appLogs.createdAt), desc(appLogs.id)).limit(SEARCH_LIMIT);
+  const rows = await ctx.db
+    .select()
+    .from(appLogs)
+    .where(and(...conditions))
+    .orderBy(desc(appLogs.createdAt), desc(appLogs.id))
+    .limit(SEARCH_LIMIT);
   return rows
     .map((r) => ({
       id: r.id,
@@ -71,7 +106,9 @@ export async function findUserInputs(ctx: AppContext, user: AuthUser, appId: str
   const rows = await ctx.db
     .select()
     .from(sessionInputs)
-    .where(and(eq(sessionInputs.appId, app.id), eq(sessionInputs.sessionId, sessionId)))
+    .where(
+      and(eq(sessionInputs.appId, app.id), eq(sessionInputs.sessionId, sessionId), ...filterToOwnRuns(app, user, sessionInputs.caller)),
+    )
     .orderBy(asc(sessionInputs.id));
   return rows.map((r) => ({ fieldName: r.fieldName, fieldValue: r.fieldValue, time: r.createdAt.toISOString() }));
 }
@@ -81,7 +118,15 @@ export async function findActionResults(ctx: AppContext, user: AuthUser, appId: 
   const rows = await ctx.db
     .select()
     .from(actionResults)
-    .where(and(eq(actionResults.appId, app.id), eq(actionResults.sessionId, sessionId)))
+    .where(
+      and(eq(actionResults.appId, app.id), eq(actionResults.sessionId, sessionId), ...filterToOwnRuns(app, user, actionResults.caller)),
+    )
     .orderBy(asc(actionResults.id));
-  return rows.map((r) => ({ actionName: r.actionName, menuName: r.menuName, actionResult: r.result ?? null, isOk: r.isOk === 1, time: r.createdAt.toISOString() }));
+  return rows.map((r) => ({
+    actionName: r.actionName,
+    menuName: r.menuName,
+    actionResult: r.result ?? null,
+    isOk: r.isOk === 1,
+    time: r.createdAt.toISOString(),
+  }));
 }

@@ -8,7 +8,10 @@ import type { AppContext } from '../../context';
  * reads it (e.g. a password-reset link on a laptop install).
  */
 export async function sendMail(ctx: AppContext, message: MailMessage): Promise<void> {
-  const [row] = await ctx.db.insert(mailOutbox).values({ to: message.to, subject: message.subject, body: message.text }).returning({ id: mailOutbox.id });
+  const [row] = await ctx.db
+    .insert(mailOutbox)
+    .values({ to: message.to, subject: message.subject, body: message.text })
+    .returning({ id: mailOutbox.id });
   if (ctx.mailer.kind === 'outbox') {
     ctx.log.info({ mail: { to: message.to, subject: message.subject, body: message.text } }, 'mail kept in the local outbox');
     return;

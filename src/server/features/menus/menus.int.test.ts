@@ -1,35 +1,50 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import { expect, it } from 'vitest';
+import { appLogs } from '../../../db/schema';
+import { MISSING_MENU_TEXT } from '../../../engine';
+import { REGEXP_MESSAGES } from '../../../shared/app';
 import { describeDb } from '../../../../tests/support/test-db';
-import { createTestApp, seedUser, type TestApp } from '../../../../tests/support/test-app';
-import { seedApp, seedMenu } from '../../../../tests/support/seed-app';
+import { createApiClient, useTestApp, useUser } from '../../../../tests/support/test-app';
+import { seedApp, seedMenu, seedTwoMenus } from '../../../../tests/support/seed-app';
 
 describeDb('menus API, deploy and versions', () => {
-  let t: TestApp;
-  let owner: Awaited<ReturnType<typeof seedUser>>;
-  let stranger: Awaited<ReturnType<typeof seedUser>>;
-  beforeAll(async () => {
-    t = await createTestApp();
-    owner = await seedUser(t);
-    stranger = await seedUser(t);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
+  const owner = useUser(t);
+  const stranger = useUser(t);
 
-  const get = (url: string, auth = owner.auth) => t.app.inject({ method: 'GET', url, headers: auth });
-  const post = (url: string, payload: object, auth = owner.auth) => t.app.inject({ method: 'POST', url, headers: auth, payload });
-  const identifiers = async (appId: string) => (await get(`/api/getAllMenus/${appId}`)).json().data.map((m: { userDefinedName: string }) => m.userDefinedName);
+  const { get, post } = createApiClient(t, owner);
+  const identifiers = async (appId: string) =>
+    (await get(`/api/getAllMenus/${appId}`)).json().data.map((m: { userDefinedName: string }) => m.userDefinedName);
+
+  /** A valid menu but for its one action. */
+  const withAction = (action: object) => ({ userDefinedName: 'ok', displayText: 'Hi', actions: [action] });
+  /** A valid menu but for its restapi action, a POST request with these fields changed. */
+  const withRequest = (code: object) =>
+    withAction({
+      actionName: 'api',
+      actionType: 'post',
+      inheritsPlugin: 'restapi',
+      code: { method: 'POST', url: 'https://example.com', contentType: 'application/json', payload: '{}', headers: [], ...code },
+    });
 
   it.each([
     [{ userDefinedName: '', displayText: 'Hi' }, 'Menu identifier is required.'],
     [{ userDefinedName: '1menu', displayText: 'Hi' }, 'Menu identifier cannot begin with a number, contain spaces or special characters'],
     [{ userDefinedName: 'my menu', displayText: 'Hi' }, 'Menu identifier cannot begin with a number, contain spaces or special characters'],
     [{ userDefinedName: 'ok', displayText: '  ' }, 'Menu Text cannot be empty.'],
-    [{ userDefinedName: 'ok', displayText: 'Hi', allowGoBack: true, goBackInputIndicator: '' }, 'Indicator cannot be empty when Back Menu is checked.'],
-    [{ userDefinedName: 'ok', displayText: 'Hi', actions: [{ actionName: '', actionType: 'pre', inheritsPlugin: 'javascript', code: 'return 1' }] }, 'Action name is required.'],
-    [{ userDefinedName: 'ok', displayText: 'Hi', actions: [{ actionName: 'my-action', actionType: 'pre', inheritsPlugin: 'javascript', code: 'return 1' }] }, 'Action name must be a valid JavaScript identifier.'],
-    [{ userDefinedName: 'ok', displayText: 'Hi', actions: [{ actionName: 'js', actionType: 'pre', inheritsPlugin: 'javascript', code: '' }] }, 'Enter javascript code'],
-    [{ userDefinedName: 'ok', displayText: 'Hi', actions: [{ actionName: 'api', actionType: 'post', inheritsPlugin: 'restapi', code: { method: 'POST', url: '', contentType: 'application/json', payload: '{}', headers: [] } }] }, 'Request URL is required.'],
-    [{ userDefinedName: 'ok', displayText: 'Hi', actions: [{ actionName: 'api', actionType: 'post', inheritsPlugin: 'restapi', code: { method: 'POST', url: 'https://example.com', contentType: 'application/json', payload: '', headers: [] } }] }, 'Request body is required for non-GET methods.'],
-    [{ userDefinedName: 'ok', displayText: 'Hi', actions: [{ actionName: 'api', actionType: 'post', inheritsPlugin: 'restapi', code: { method: 'POST', url: 'https://example.com', contentType: 'application/json', payload: '{bad', headers: [] } }] }, 'Request body must be valid JSON.'],
+    [
+      { userDefinedName: 'ok', displayText: 'Hi', allowGoBack: true, goBackInputIndicator: '' },
+      'Indicator cannot be empty when Back Menu is checked.',
+    ],
+    [withAction({ actionName: '', actionType: 'pre', inheritsPlugin: 'javascript', code: 'return 1' }), 'Action name is required.'],
+    [
+      withAction({ actionName: 'my-action', actionType: 'pre', inheritsPlugin: 'javascript', code: 'return 1' }),
+      'Action name must be a valid JavaScript identifier.',
+    ],
+    [withAction({ actionName: 'js', actionType: 'pre', inheritsPlugin: 'javascript', code: '' }), 'Enter javascript code'],
+    [withRequest({ url: '' }), 'Request URL is required.'],
+    [withRequest({ payload: '' }), 'Request body is required for non-GET methods.'],
+    [withRequest({ payload: '{bad' }), 'Request body must be valid JSON.'],
   ])('refuses %j with "%s" and saves nothing', async (menu, message) => {
     const appId = await seedApp(t, owner.auth);
     const res = await post('/api/createMenu', { appId, ...menu });
@@ -40,16 +55,29 @@ describeDb('menus API, deploy and versions', () => {
 
   it('refuses javascript that does not parse as ECMAScript 2020, naming the line', async () => {
     const appId = await seedApp(t, owner.auth);
-    const res = await post('/api/createMenu', { appId, userDefinedName: 'ok', displayText: 'Hi', actions: [{ actionName: 'js', actionType: 'pre', inheritsPlugin: 'javascript', code: 'const a = 1;\nreturn a +;' }] });
+    const res = await post('/api/createMenu', {
+      appId,
+      userDefinedName: 'ok',
+      displayText: 'Hi',
+      actions: [{ actionName: 'js', actionType: 'pre', inheritsPlugin: 'javascript', code: 'const a = 1;\nreturn a +;' }],
+    });
     expect(res.json().status).toBe('02');
     expect(JSON.stringify(res.json().errors)).toMatch(/line 2|"line":2/);
   });
 
-  it('refuses a regular expression at risk of catastrophic backtracking', async () => {
+  it('refuses a regular expression RE2 cannot run, saying why and where, and takes one it can', async () => {
     const appId = await seedApp(t, owner.auth);
-    const res = await post('/api/createMenu', { appId, userDefinedName: 'ok', displayText: 'Hi', inputValidations: [{ validationMethod: 'regexp', compareValue: '^(a+)+$', errorMessage: 'no' }] });
+    const menu = (compareValue: string) => ({
+      appId,
+      userDefinedName: 'pin',
+      displayText: 'PIN?',
+      inputValidations: [{ validationMethod: 'regexp', compareValue, errorMessage: 'no' }],
+    });
+    const res = await post('/api/createMenu', menu('^(?=.*\\d).{4}$'));
     expect(res.statusCode).toBe(400);
-    expect(res.json().status).toBe('02');
+    expect(res.json()).toMatchObject({ status: '02', field: 'inputValidations.0.compareValue', message: REGEXP_MESSAGES.lookahead });
+    // Linear on RE2, so the ambiguous patterns the old check had to refuse are fine.
+    expect((await post('/api/createMenu', menu('^(a+)+$'))).json().status).toBe('00');
   });
 
   it('keeps identifiers unique within an app', async () => {
@@ -95,7 +123,9 @@ describeDb('menus API, deploy and versions', () => {
     expect(updated.json()).toMatchObject({ status: '00', uniqueId: id });
 
     expect((await get(`/api/getAllMenus/${appId}`, stranger.auth)).statusCode).toBe(404);
-    expect((await post('/api/updateMenu', { appId, uniqueId: id, userDefinedName: 'home', displayText: 'Hacked' }, stranger.auth)).statusCode).toBe(404);
+    expect(
+      (await post('/api/updateMenu', { appId, uniqueId: id, userDefinedName: 'home', displayText: 'Hacked' }, stranger.auth)).statusCode,
+    ).toBe(404);
     expect((await get(`/api/deleteMenu/${id}`, stranger.auth)).statusCode).toBe(404);
     expect((await post('/api/createMenu', { appId, userDefinedName: 'x', displayText: 'x' }, stranger.auth)).statusCode).toBe(404);
     expect((await get(`/api/deployChanges/${appId}`, stranger.auth)).statusCode).toBe(404);
@@ -109,8 +139,8 @@ describeDb('menus API, deploy and versions', () => {
     expect(empty.json().status).toBe('02');
     expect(empty.json().errors.length).toBeGreaterThan(0);
 
-    const target = await seedMenu(t, owner.auth, appId, { userDefinedName: 'target', displayText: 'T', terminate: true });
-    await seedMenu(t, owner.auth, appId, { userDefinedName: 'home', displayText: '1. Go', isFirst: true, switchOperations: [{ operator: 'eq', compareVal: '1', action: 'goto', actionParam: target }] });
+    const home = { userDefinedName: 'home', displayText: '1. Go' };
+    const { last: target } = await seedTwoMenus(t, owner.auth, appId, home, { userDefinedName: 'target', displayText: 'T' });
     await get(`/api/deleteMenu/${target}`);
     const broken = await get(`/api/deployChanges/${appId}`);
     expect(broken.json().status).toBe('02');
@@ -118,28 +148,119 @@ describeDb('menus API, deploy and versions', () => {
     expect((await get(`/api/getAppVersions/${appId}`)).json().data).toEqual([]);
   });
 
+  it('a draft run that reaches a deleted menu ends with a screen that says so, and logs the rule and the missing id', async () => {
+    const appId = await seedApp(t, owner.auth);
+    const home = { userDefinedName: 'home', displayText: '1. Buy\n2. Balance' };
+    const ending = { userDefinedName: 'balance', displayText: 'Your balance is GHS 20' };
+    const { last: balance } = await seedTwoMenus(t, owner.auth, appId, home, ending, { operator: 'eq', compareVal: '2' });
+    expect((await get(`/api/deleteMenu/${balance}`)).json().status).toBe('00');
+
+    const emu = (session_mode: string, userdata: string) =>
+      post(`/ussd-emulator/${appId}`, {
+        session_id: '20261121101501',
+        userdata,
+        msisdn: '233241234567',
+        session_mode,
+        network_id: 'MTN',
+        appId,
+      });
+    expect((await emu('start', '*920*55#')).json().text).toContain('2. Balance');
+    expect((await emu('continue', '2')).json()).toMatchObject({ session_mode: 'end', text: MISSING_MENU_TEXT });
+
+    await t.app.runtime.flushEvents();
+    const errors = await t.db
+      .select()
+      .from(appLogs)
+      .where(and(eq(appLogs.appId, appId), eq(appLogs.level, 'error')));
+    expect(errors).toEqual([
+      expect.objectContaining({
+        type: 'error_logged',
+        menu: 'home',
+        message: `Rule 1 (eq 2) goes to a menu that no longer exists: ${balance}`,
+        data: expect.objectContaining({ target: balance }),
+      }),
+    ]);
+  });
+
+  it('a terminating menu has no Back option: saved with Back Menu off, whatever the form sent', async () => {
+    const appId = await seedApp(t, owner.auth);
+    const bye = await seedMenu(t, owner.auth, appId, {
+      userDefinedName: 'bye',
+      displayText: 'Goodbye',
+      terminate: true,
+      allowGoBack: true,
+      goBackInputIndicator: '',
+    });
+    const home = await seedMenu(t, owner.auth, appId, {
+      userDefinedName: 'home',
+      displayText: '1. Leave',
+      isFirst: true,
+      allowGoBack: true,
+      goBackInputIndicator: '0',
+    });
+    const byId = async () =>
+      new Map((await get(`/api/getAllMenus/${appId}`)).json().data.map((m: { uniqueId: string }) => [m.uniqueId, m]));
+    expect((await byId()).get(bye)).toMatchObject({ terminate: true, allowGoBack: false });
+    // A menu that does not end keeps the Back Menu it was given.
+    expect((await byId()).get(home)).toMatchObject({ terminate: false, allowGoBack: true, goBackInputIndicator: '0' });
+
+    const update = await post('/api/updateMenu', {
+      appId,
+      uniqueId: home,
+      userDefinedName: 'home',
+      displayText: 'Bye now',
+      terminate: true,
+      allowGoBack: true,
+      goBackInputIndicator: '0',
+    });
+    expect(update.json().status).toBe('00');
+    expect((await byId()).get(home)).toMatchObject({ terminate: true, allowGoBack: false });
+  });
+
   it('deploys numbered versions with warnings, lists them, and rolls back', async () => {
     const appId = await seedApp(t, owner.auth);
-    const bye = await seedMenu(t, owner.auth, appId, { userDefinedName: 'bye', displayText: 'Goodbye', terminate: true });
-    await seedMenu(t, owner.auth, appId, { userDefinedName: 'home', displayText: '1. Leave', isFirst: true, switchOperations: [{ operator: 'eq', compareVal: '1', action: 'goto', actionParam: bye }] });
+    const home = { userDefinedName: 'home', displayText: '1. Leave' };
+    await seedTwoMenus(t, owner.auth, appId, home, { userDefinedName: 'bye', displayText: 'Goodbye' });
     await seedMenu(t, owner.auth, appId, { userDefinedName: 'orphan', displayText: 'Nobody comes here' });
 
     const v1 = await get(`/api/deployChanges/${appId}`);
     expect(v1.json()).toMatchObject({ status: '00', data: { version: 1, isLive: true } });
     expect(v1.json().data.warnings).toEqual(expect.arrayContaining([expect.objectContaining({ level: 'warning', menu: 'orphan' })]));
 
-    await get(`/api/deleteMenu/${(await get(`/api/getAllMenusLite/${appId}`)).json().data.find((m: { userDefinedName: string }) => m.userDefinedName === 'orphan').uniqueId}`);
+    await get(
+      `/api/deleteMenu/${(await get(`/api/getAllMenusLite/${appId}`)).json().data.find((m: { userDefinedName: string }) => m.userDefinedName === 'orphan').uniqueId}`,
+    );
     const v2 = await get(`/api/deployChanges/${appId}`);
     expect(v2.json().data).toMatchObject({ version: 2, warnings: [], menuCount: 2 });
 
     const rolled = await post('/api/rollbackVersion', { appId, version: 1 });
     expect(rolled.json()).toMatchObject({ status: '00', data: { version: 3, rolledBackFrom: 1, menuCount: 3, isLive: true } });
     const versions = (await get(`/api/getAppVersions/${appId}`)).json().data;
-    expect(versions.map((v: { version: number; isLive: boolean }) => [v.version, v.isLive])).toEqual([[3, true], [2, false], [1, false]]);
+    expect(versions.map((v: { version: number; isLive: boolean }) => [v.version, v.isLive])).toEqual([
+      [3, true],
+      [2, false],
+      [1, false],
+    ]);
     expect(versions[0].createdBy).toBe(owner.email);
     expect((await post('/api/rollbackVersion', { appId, version: 3 })).json().status).toBe('02');
     expect((await post('/api/rollbackVersion', { appId, version: 9 })).statusCode).toBe(404);
     // The draft is untouched by a rollback.
     expect(await identifiers(appId)).toEqual(['home', 'bye']);
+  });
+
+  it('a deploy with no change since the last version makes no new version and says so', async () => {
+    const appId = await seedApp(t, owner.auth);
+    const home = await seedMenu(t, owner.auth, appId, { userDefinedName: 'home', displayText: 'Welcome', terminate: true });
+    expect((await get(`/api/deployChanges/${appId}`)).json().data.version).toBe(1);
+    const again = await get(`/api/deployChanges/${appId}`);
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ status: '02', message: 'No changes since version 1', unchangedSince: 1 });
+    expect((await get(`/api/getAppVersions/${appId}`)).json().data).toHaveLength(1);
+    // Any change, even of one character, deploys.
+    await post('/api/updateMenu', { appId, uniqueId: home, userDefinedName: 'home', displayText: 'Welcome!', terminate: true });
+    expect((await get(`/api/deployChanges/${appId}`)).json().data.version).toBe(2);
+    // After a rollback the live version is 1's copy: the draft (2's text) differs from it and deploys again.
+    expect((await post('/api/rollbackVersion', { appId, version: 1 })).json().data.version).toBe(3);
+    expect((await get(`/api/deployChanges/${appId}`)).json().data.version).toBe(4);
   });
 });

@@ -5,7 +5,7 @@ import { menuBodySchema, menuLiteSchema, menuSchema } from '../../../shared/app'
 import { appVersionInfoSchema, deployReplySchema, rollbackBodySchema, saveMenuOrderBodySchema } from '../../../shared/api/menus.schema';
 import { envelopeSchema, messageSchema } from '../../../shared/api/envelope';
 import type { AppContext } from '../../context';
-import type { Guard } from '../../plugins/guard';
+import { getSignedInUser, type Guard } from '../../plugins/guard';
 import { ok } from '../../http';
 import * as menusService from './menus.service';
 
@@ -18,51 +18,59 @@ export function registerMenusRoutes(app: FastifyInstance, ctx: AppContext, guard
 
   r.get('/api/getAllMenus/:appId', {
     schema: { tags, params: appIdParams, response: { 200: envelopeSchema(z.array(menuSchema)) } },
-    preHandler: guard(),
-    handler: async (req) => ok('OK', await menusService.findMenus(ctx, req.user, req.params.appId)),
+    onRequest: guard(),
+    handler: async (req) => ok('OK', await menusService.findMenus(ctx, getSignedInUser(req), req.params.appId)),
   });
 
   r.get('/api/getAllMenusLite/:appId', {
     schema: { tags, params: appIdParams, response: { 200: envelopeSchema(z.array(menuLiteSchema)) } },
-    preHandler: guard(),
-    handler: async (req) => ok('OK', await menusService.findMenusLite(ctx, req.user, req.params.appId)),
+    onRequest: guard(),
+    handler: async (req) => ok('OK', await menusService.findMenusLite(ctx, getSignedInUser(req), req.params.appId)),
   });
 
   r.post('/api/createMenu', {
     schema: { tags, body: menuBodySchema, response: { 200: savedReply } },
-    preHandler: guard(),
-    handler: async (req) => ({ status: '00' as const, message: 'Menu saved', uniqueId: await menusService.createMenu(ctx, req.user, req.body) }),
+    onRequest: guard(),
+    handler: async (req) => ({
+      status: '00' as const,
+      message: 'Menu saved',
+      uniqueId: await menusService.createMenu(ctx, getSignedInUser(req), req.body),
+    }),
   });
 
   r.post('/api/updateMenu', {
     schema: { tags, body: menuBodySchema, response: { 200: savedReply } },
-    preHandler: guard(),
-    handler: async (req) => ({ status: '00' as const, message: 'Menu updated', uniqueId: await menusService.updateMenu(ctx, req.user, req.body) }),
+    onRequest: guard(),
+    handler: async (req) => ({
+      status: '00' as const,
+      message: 'Menu updated',
+      uniqueId: await menusService.updateMenu(ctx, getSignedInUser(req), req.body),
+    }),
   });
 
   r.get('/api/deleteMenu/:uniqueId', {
     schema: { tags, params: z.object({ uniqueId: z.string().min(1).max(64) }), response: { 200: messageSchema } },
-    preHandler: guard(),
+    onRequest: guard(),
     handler: async (req) => {
-      await menusService.deleteMenu(ctx, req.user, req.params.uniqueId);
+      await menusService.deleteMenu(ctx, getSignedInUser(req), req.params.uniqueId);
       return { status: '00' as const, message: 'Menu deleted' };
     },
   });
 
   r.post('/api/saveMenuOrder', {
     schema: { tags, body: saveMenuOrderBodySchema, response: { 200: messageSchema } },
-    preHandler: guard(),
+    onRequest: guard(),
     handler: async (req) => {
-      await menusService.saveMenuOrder(ctx, req.user, req.body.appId, req.body.menuIds);
+      await menusService.saveMenuOrder(ctx, getSignedInUser(req), req.body.appId, req.body.menuIds);
       return { status: '00' as const, message: 'Menu order saved' };
     },
   });
 
   r.get('/api/deployChanges/:appId', {
     schema: { tags, params: appIdParams, response: { 200: deployReplySchema } },
-    preHandler: guard(),
+    onRequest: guard(),
     handler: async (req) => {
-      const info = await menusService.deployApp(ctx, req.user, req.params.appId);
+      const info = await menusService.deployApp(ctx, getSignedInUser(req), req.params.appId);
       const note = info.warnings.length ? ` with ${info.warnings.length} warning${info.warnings.length > 1 ? 's' : ''}` : '';
       return { status: '00' as const, message: `Deployed version ${info.version}${note}`, data: info };
     },
@@ -70,15 +78,15 @@ export function registerMenusRoutes(app: FastifyInstance, ctx: AppContext, guard
 
   r.get('/api/getAppVersions/:appId', {
     schema: { tags, params: appIdParams, response: { 200: envelopeSchema(z.array(appVersionInfoSchema)) } },
-    preHandler: guard(),
-    handler: async (req) => ok('OK', await menusService.findVersions(ctx, req.user, req.params.appId)),
+    onRequest: guard(),
+    handler: async (req) => ok('OK', await menusService.findVersions(ctx, getSignedInUser(req), req.params.appId)),
   });
 
   r.post('/api/rollbackVersion', {
     schema: { tags, body: rollbackBodySchema, response: { 200: envelopeSchema(appVersionInfoSchema) } },
-    preHandler: guard(),
+    onRequest: guard(),
     handler: async (req) => {
-      const info = await menusService.rollbackVersion(ctx, req.user, req.body.appId, req.body.version);
+      const info = await menusService.rollbackVersion(ctx, getSignedInUser(req), req.body.appId, req.body.version);
       return ok(`Rolled back: version ${info.version} now serves version ${req.body.version}`, info);
     },
   });

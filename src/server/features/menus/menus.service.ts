@@ -1,13 +1,25 @@
+import { isDeepStrictEqual } from 'node:util';
 import { and, asc, desc, eq, gt, sql } from 'drizzle-orm';
 import { apps, appVersions, menus, users } from '../../../db/schema';
 import type { Db } from '../../../db/client';
-import { appVersionSchema, menuSchema, validateMenu, type AppVersion, type Menu, type MenuBody, type MenuLite } from '../../../shared/app';
+import {
+  appVersionSchema,
+  menuSchema,
+  toMenuScreen,
+  validateMenu,
+  type AppVersion,
+  type Menu,
+  type MenuBody,
+  type MenuLite,
+} from '../../../shared/app';
 import type { AppVersionInfo, LintIssueDto } from '../../../shared/api/menus.schema';
 import { lintApp } from '../../../engine';
-import { AppError, invalid, notFound } from '../../../shared/errors';
+import { AppError, conflict, invalid, notFound } from '../../../shared/errors';
+import { isUuid } from '../../../shared/ids';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../auth/auth.service';
 import { getOwnedApp, getReadableApp, type AppRow } from '../apps/apps.service';
+import { createRenderAllowance, DEPLOY_LINT_RENDER_MS } from '../runtime/render-shares';
 
 type MenuRow = typeof menus.$inferSelect;
 
@@ -41,10 +53,14 @@ export async function findMenus(ctx: AppContext, user: AuthUser, appId: string):
 }
 
 export async function findMenusLite(ctx: AppContext, user: AuthUser, appId: string): Promise<MenuLite[]> {
-  return (await findMenus(ctx, user, appId)).map(({ uniqueId, displayText, userDefinedName }) => ({ uniqueId, displayText, userDefinedName }));
+  return (await findMenus(ctx, user, appId)).map(({ uniqueId, displayText, userDefinedName }) => ({
+    uniqueId,
+    displayText,
+    userDefinedName,
+  }));
 }
 
-/** `isFirst` is derived: the first menu in order is the first menu (spec: "true for the first in order"). */
+/** `isFirst` is derived: the first menu in order is the first menu (docs/product.md: "true for the first menu in order"). */
 async function markFirstMenu(db: Db, appId: string): Promise<void> {
   await db.execute(sql`
     update menus set is_first = (id = (select id from menus where app_id = ${appId} order by position, created_at limit 1))
@@ -64,13 +80,7 @@ function throwIfInvalid(menu: MenuBody, others: MenuLite[]): void {
 function toRowValues(menu: MenuBody) {
   return {
     userDefinedName: menu.userDefinedName.trim(),
-    displayText: menu.displayText,
-    headerText: menu.headerText,
-    footerText: menu.footerText,
-    inputHolder: menu.inputHolder,
-    allowGoBack: menu.allowGoBack,
-    goBackInputIndicator: menu.goBackInputIndicator,
-    terminate: menu.terminate,
+    ...toMenuScreen(menu),
     parentMenuId: menu.parentMenuId,
     switchOperations: menu.switchOperations,
     actions: menu.actions,
@@ -86,19 +96,26 @@ function toRowValues(menu: MenuBody) {
 export async function createMenu(ctx: AppContext, user: AuthUser, body: MenuBody): Promise<string> {
   const app = await getOwnedApp(ctx, user, body.appId);
   return ctx.db.transaction(async (tx) => {
-    const rows = await findMenuRows(tx as unknown as Db, app.id);
+    const rows = await findMenuRows(tx, app.id);
     throwIfInvalid(body, rows.map(toMenu));
     const after = body.parentMenuId ? rows.findIndex((r) => r.id === body.parentMenuId) : -1;
     const position = after >= 0 ? rows[after]!.position + 1 : body.isFirst || rows.length === 0 ? 0 : rows[rows.length - 1]!.position + 1;
-    await tx.update(menus).set({ position: sql`${menus.position} + 1` }).where(and(eq(menus.appId, app.id), gt(menus.position, position - 1)));
-    const [row] = await tx.insert(menus).values({ ...toRowValues(body), appId: app.id, position, isFirst: false }).returning({ id: menus.id });
-    await markFirstMenu(tx as unknown as Db, app.id);
-    await touchApp(tx as unknown as Db, app.id, ctx.now());
+    await tx
+      .update(menus)
+      .set({ position: sql`${menus.position} + 1` })
+      .where(and(eq(menus.appId, app.id), gt(menus.position, position - 1)));
+    const [row] = await tx
+      .insert(menus)
+      .values({ ...toRowValues(body), appId: app.id, position, isFirst: false })
+      .returning({ id: menus.id });
+    await markFirstMenu(tx, app.id);
+    await touchApp(tx, app.id, ctx.now());
     return row!.id;
   });
 }
 
 async function getOwnedMenu(ctx: AppContext, user: AuthUser, uniqueId: string): Promise<{ menu: MenuRow; app: AppRow }> {
+  if (!isUuid(uniqueId)) throw notFound('Menu not found');
   const [row] = await ctx.db.select().from(menus).where(eq(menus.id, uniqueId));
   if (!row) throw notFound('Menu not found');
   const app = await getOwnedApp(ctx, user, row.appId).catch(() => {
@@ -113,7 +130,10 @@ export async function updateMenu(ctx: AppContext, user: AuthUser, body: MenuBody
   if (body.appId && body.appId !== app.id) throw notFound('Menu not found');
   const others = (await findMenuRows(ctx.db, app.id)).map(toMenu);
   throwIfInvalid({ ...body, uniqueId: menu.id }, others);
-  await ctx.db.update(menus).set({ ...toRowValues(body), updatedAt: ctx.now() }).where(eq(menus.id, menu.id));
+  await ctx.db
+    .update(menus)
+    .set({ ...toRowValues(body), updatedAt: ctx.now() })
+    .where(eq(menus.id, menu.id));
   await touchApp(ctx.db, app.id, ctx.now());
   return menu.id;
 }
@@ -134,8 +154,8 @@ export async function saveMenuOrder(ctx: AppContext, user: AuthUser, appId: stri
   }
   await ctx.db.transaction(async (tx) => {
     for (const [position, id] of menuIds.entries()) await tx.update(menus).set({ position }).where(eq(menus.id, id));
-    await markFirstMenu(tx as unknown as Db, app.id);
-    await touchApp(tx as unknown as Db, app.id, ctx.now());
+    await markFirstMenu(tx, app.id);
+    await touchApp(tx, app.id, ctx.now());
   });
 }
 
@@ -151,6 +171,12 @@ export async function getDraftVersion(db: Db, app: AppRow): Promise<AppVersion> 
     screenLimit: app.screenLimit,
     menus: rows.map(toMenu),
   });
+}
+
+/** The draft against a stored version, ignoring the version's own id (jsonb keeps no key order; parse both). */
+function isSameDefinition(draft: AppVersion, stored: unknown): boolean {
+  const parsed = appVersionSchema.safeParse(stored);
+  return parsed.success && isDeepStrictEqual({ ...parsed.data, versionId: '' }, { ...draft, versionId: '' });
 }
 
 type VersionRow = typeof appVersions.$inferSelect;
@@ -175,17 +201,28 @@ function toVersionInfo(row: VersionRow, createdBy: string | null, liveNumber: nu
 export async function deployApp(ctx: AppContext, user: AuthUser, appId: string): Promise<AppVersionInfo> {
   const app = await getOwnedApp(ctx, user, appId);
   const info = await ctx.db.transaction(async (tx) => {
-    const db = tx as unknown as Db;
     await tx.select({ id: apps.id }).from(apps).where(eq(apps.id, app.id)).for('update');
-    const draft = await getDraftVersion(db, app);
-    const issues = lintApp(draft) as LintIssueDto[];
+    const draft = await getDraftVersion(tx, app);
+    // The lint renders every screen on this thread: all of them share a bounded time (docs/runtime.md).
+    const issues = lintApp(draft, createRenderAllowance(DEPLOY_LINT_RENDER_MS)) as LintIssueDto[];
     const errors = issues.filter((i) => i.level === 'error');
     const warnings = issues.filter((i) => i.level === 'warning');
     if (errors.length > 0) {
       const first = errors[0]!;
-      throw new AppError('invalid', `Deploy refused: ${first.menu ? `${first.menu}: ` : ''}${first.message}`, { extra: { errors, warnings } });
+      throw new AppError('invalid', `Deploy refused: ${first.menu ? `${first.menu}: ` : ''}${first.message}`, {
+        extra: { errors, warnings },
+      });
     }
-    const [last] = await tx.select({ number: appVersions.number }).from(appVersions).where(eq(appVersions.appId, app.id)).orderBy(desc(appVersions.number)).limit(1);
+    const [last] = await tx
+      .select({ number: appVersions.number, definition: appVersions.definition })
+      .from(appVersions)
+      .where(eq(appVersions.appId, app.id))
+      .orderBy(desc(appVersions.number))
+      .limit(1);
+    // A deploy with nothing new would only add a copy of the live version to the history.
+    if (last && isSameDefinition(draft, last.definition)) {
+      throw conflict(`No changes since version ${last.number}`, { unchangedSince: last.number });
+    }
     const number = (last?.number ?? 0) + 1;
     const [row] = await tx
       .insert(appVersions)
@@ -193,7 +230,7 @@ export async function deployApp(ctx: AppContext, user: AuthUser, appId: string):
       .returning();
     return toVersionInfo(row!, user.email, number);
   });
-  ctx.versions?.invalidate(app.id);
+  ctx.versions.invalidate(app.id);
   return info;
 }
 
@@ -214,9 +251,17 @@ export async function rollbackVersion(ctx: AppContext, user: AuthUser, appId: st
   const app = await getOwnedApp(ctx, user, appId);
   const info = await ctx.db.transaction(async (tx) => {
     await tx.select({ id: apps.id }).from(apps).where(eq(apps.id, app.id)).for('update');
-    const [target] = await tx.select().from(appVersions).where(and(eq(appVersions.appId, app.id), eq(appVersions.number, version)));
+    const [target] = await tx
+      .select()
+      .from(appVersions)
+      .where(and(eq(appVersions.appId, app.id), eq(appVersions.number, version)));
     if (!target) throw notFound(`Version ${version} not found`);
-    const [last] = await tx.select({ number: appVersions.number }).from(appVersions).where(eq(appVersions.appId, app.id)).orderBy(desc(appVersions.number)).limit(1);
+    const [last] = await tx
+      .select({ number: appVersions.number })
+      .from(appVersions)
+      .where(eq(appVersions.appId, app.id))
+      .orderBy(desc(appVersions.number))
+      .limit(1);
     if (last!.number === version) throw invalid(`Version ${version} is already live.`);
     const number = last!.number + 1;
     const definition = { ...(target.definition as AppVersion), versionId: `v${number}` };
@@ -226,12 +271,17 @@ export async function rollbackVersion(ctx: AppContext, user: AuthUser, appId: st
       .returning();
     return toVersionInfo(row!, user.email, number);
   });
-  ctx.versions?.invalidate(app.id);
+  ctx.versions.invalidate(app.id);
   return info;
 }
 
 /** The live version the production URL serves, or undefined before the first deploy. */
 export async function findLiveVersion(db: Db, appId: string): Promise<AppVersion | undefined> {
-  const [row] = await db.select({ definition: appVersions.definition }).from(appVersions).where(eq(appVersions.appId, appId)).orderBy(desc(appVersions.number)).limit(1);
+  const [row] = await db
+    .select({ definition: appVersions.definition })
+    .from(appVersions)
+    .where(eq(appVersions.appId, appId))
+    .orderBy(desc(appVersions.number))
+    .limit(1);
   return row ? appVersionSchema.parse(row.definition) : undefined;
 }

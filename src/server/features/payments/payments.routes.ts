@@ -5,10 +5,25 @@ import { envelopeSchema } from '../../../shared/api/envelope';
 import { notFound } from '../../../shared/errors';
 import type { AppContext } from '../../context';
 import { ok } from '../../http';
-import type { Guard } from '../../plugins/guard';
-import { callbackAnswerSchema, paymentReferenceSchema, sandboxDecisionSchema, transactionSchema, transactionsQuerySchema } from './payments.schema';
-import { decideSandboxPayment, findTransactions, getPaymentProvider, getSandboxTransaction, handlePaymentCallback, isSandboxProvider, toTransaction } from './payments.service';
-import { renderCheckoutPage } from './sandbox-checkout-page';
+import { getSignedInUser, type Guard } from '../../plugins/guard';
+import {
+  callbackAnswerSchema,
+  paymentReferenceSchema,
+  sandboxCheckoutQuerySchema,
+  sandboxDecisionSchema,
+  transactionSchema,
+  transactionsQuerySchema,
+} from './payments.schema';
+import {
+  decideSandboxPayment,
+  findTransactions,
+  getPaymentProvider,
+  getSandboxPaymentProvider,
+  getSandboxTransaction,
+  handlePaymentCallback,
+  toTransaction,
+} from './payments.service';
+import { buildCheckoutPath, renderCheckoutPage } from './sandbox-checkout-page';
 
 const CALLBACK_MESSAGES = {
   settled: 'OK',
@@ -21,8 +36,9 @@ const CALLBACK_MESSAGES = {
 const CHECKOUT_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 /**
- * Payment callbacks (every mode: providers call them), the sandbox checkout page (when the sandbox is the
- * provider), and the owner's transactions (console).
+ * Payment callbacks (every mode: providers call them), the sandbox checkout page (the sandbox provider's, and
+ * featured templates' test runs, which use the sandbox whatever the provider), and the owner's transactions
+ * (console).
  */
 export function registerPaymentsRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard): void {
   const provider = getPaymentProvider(ctx.config);
@@ -50,40 +66,48 @@ export function registerPaymentsRoutes(app: FastifyInstance, ctx: AppContext, gu
     });
   });
 
-  if (isSandboxProvider(provider)) {
-    const referenceParams = z.object({ reference: paymentReferenceSchema });
+  const sandbox = getSandboxPaymentProvider(ctx.config);
+  const referenceParams = z.object({ reference: paymentReferenceSchema });
 
-    r.get('/payments/sandbox/:reference', {
-      schema: { tags, summary: 'Sandbox checkout page (HTML) with Approve and Decline', params: referenceParams },
-      handler: async (req, reply) => {
-        const row = toTransaction(await getSandboxTransaction(ctx, req.params.reference));
-        return reply
+  r.get('/payments/sandbox/:reference', {
+    schema: {
+      tags,
+      summary: 'Sandbox checkout page (HTML) with Approve and Decline; needs the token its link carries',
+      params: referenceParams,
+      querystring: sandboxCheckoutQuerySchema,
+    },
+    handler: async (req, reply) => {
+      const row = toTransaction(await getSandboxTransaction(ctx, req.params.reference, req.query.token));
+      return (
+        reply
           .type('text/html; charset=utf-8')
           .header('cache-control', 'no-store')
           .header('content-security-policy', CHECKOUT_CSP)
           .header('x-frame-options', 'DENY')
-          .send(renderCheckoutPage(row));
-      },
-    });
+          // The address carries the checkout token: never hand it to another site.
+          .header('referrer-policy', 'no-referrer')
+          .send(renderCheckoutPage(row, req.query.token!))
+      );
+    },
+  });
 
-    r.post('/payments/sandbox/:reference/decide', {
-      schema: {
-        tags,
-        summary: "Approve or decline a sandbox payment: signs a callback and settles it like a provider's would",
-        params: referenceParams,
-        body: sandboxDecisionSchema,
-        response: { 200: envelopeSchema(z.object({ reference: z.string(), status: z.string() })) },
-      },
-      handler: async (req, reply) => {
-        const status = await decideSandboxPayment(ctx, provider, req.params.reference, req.body.decision);
-        // The page's form posts urlencoded: answer it Post/Redirect/Get, back to the page showing the outcome.
-        if (req.headers['content-type']?.startsWith('application/x-www-form-urlencoded')) {
-          return reply.redirect(`/payments/sandbox/${encodeURIComponent(req.params.reference)}`, 303);
-        }
-        return ok('OK', { reference: req.params.reference, status });
-      },
-    });
-  }
+  r.post('/payments/sandbox/:reference/decide', {
+    schema: {
+      tags,
+      summary: "Approve or decline a sandbox payment (with its checkout token): signs a callback and settles it like a provider's would",
+      params: referenceParams,
+      body: sandboxDecisionSchema,
+      response: { 200: envelopeSchema(z.object({ reference: z.string(), status: z.string() })) },
+    },
+    handler: async (req, reply) => {
+      const status = await decideSandboxPayment(ctx, sandbox, req.params.reference, req.body.token, req.body.decision);
+      // The page's form posts urlencoded: answer it Post/Redirect/Get, back to the page showing the outcome.
+      if (req.headers['content-type']?.startsWith('application/x-www-form-urlencoded')) {
+        return reply.redirect(buildCheckoutPath(req.params.reference, req.body.token!), 303);
+      }
+      return ok('OK', { reference: req.params.reference, status });
+    },
+  });
 
   if (ctx.config.MODE !== 'runtime') {
     r.get('/api/payments/transactions', {
@@ -93,8 +117,8 @@ export function registerPaymentsRoutes(app: FastifyInstance, ctx: AppContext, gu
         querystring: transactionsQuerySchema,
         response: { 200: envelopeSchema(z.array(transactionSchema)) },
       },
-      preHandler: guard(),
-      handler: async (req) => ok('OK', await findTransactions(ctx, req.user, req.query)),
+      onRequest: guard(),
+      handler: async (req) => ok('OK', await findTransactions(ctx, getSignedInUser(req), req.query)),
     });
   }
 }

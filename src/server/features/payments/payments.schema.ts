@@ -31,6 +31,11 @@ export const transactionsQuerySchema = z.object({
 /** Our references: `DF-` and 20 hex digits (80 random bits). */
 export const paymentReferenceSchema = z.string().regex(/^DF-[0-9A-F]{20}$/, 'Unknown payment reference');
 
-export const sandboxDecisionSchema = z.object({ decision: z.enum(['approve', 'decline']) });
+/** The sandbox checkout's secret, from its link (`?token=`) and the page's form; a missing one is refused like a wrong one. */
+const checkoutTokenSchema = z.string().max(100).optional();
+
+export const sandboxCheckoutQuerySchema = z.object({ token: checkoutTokenSchema });
+
+export const sandboxDecisionSchema = z.object({ decision: z.enum(['approve', 'decline']), token: checkoutTokenSchema });
 
 export const callbackAnswerSchema = z.object({ status: z.enum(['00']), message: z.string() });

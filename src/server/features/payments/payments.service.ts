@@ -1,17 +1,18 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { paymentEvents, transactions, users } from '../../../db/schema';
-import type { CallbackRequest, PaymentProvider } from '../../../integrations/payments/payment-provider';
+import type { CallbackRequest, ConfirmedCharge, PaymentProvider, VerifiedCallback } from '../../../integrations/payments/payment-provider';
 import { createPaystackPaymentProvider } from '../../../integrations/payments/paystack-payments';
 import { createSandboxPaymentProvider, type SandboxPaymentProvider } from '../../../integrations/payments/sandbox-payments';
-import { AppError, invalid, notFound } from '../../../shared/errors';
+import { AppError, invalid, notFound, unauthenticated } from '../../../shared/errors';
 import { getRoles } from '../../../shared/roles';
-import type { Config } from '../../config';
+import { getPublicOrigin, type Config } from '../../config';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../auth/auth.service';
 import { getOwnedApp } from '../apps/apps.service';
 import { normalizeMsisdn } from '../sms/sms.service';
 import type { Transaction, TransactionStatus } from './payments.schema';
+import { SETTLEMENT_HANDLERS, type AfterSettlement } from './settlements';
 
 type TransactionRow = typeof transactions.$inferSelect;
 
@@ -23,6 +24,8 @@ interface PaymentMetadata {
   sessionId?: string;
   providerReference?: string;
   checkoutUrl?: string;
+  /** The sandbox checkout's secret (in checkoutUrl): the page and its Approve need it with the reference. */
+  checkoutToken?: string;
   error?: string;
   settledBy?: string;
   failureReason?: string;
@@ -32,6 +35,20 @@ export const PAYMENT_TRANSACTION_TYPE = 'paymentprompt';
 const MAX_AMOUNT = 1_000_000_000;
 
 const providers = new WeakMap<Config, PaymentProvider>();
+const sandboxProviders = new WeakMap<Config, SandboxPaymentProvider>();
+
+/**
+ * The sandbox provider, whatever PAYMENT_PROVIDER says: featured templates' test runs always charge through it
+ * (no money moves), and its checkout page serves them. One per config, shared with getPaymentProvider.
+ */
+export function getSandboxPaymentProvider(config: Config): SandboxPaymentProvider {
+  let provider = sandboxProviders.get(config);
+  if (!provider) {
+    provider = createSandboxPaymentProvider({ secret: config.SANDBOX_PAYMENT_SECRET });
+    sandboxProviders.set(config, provider);
+  }
+  return provider;
+}
 
 /** The configured provider, one per config, so the action runner and the callback routes share it (and its secret). */
 export function getPaymentProvider(config: Config): PaymentProvider {
@@ -42,7 +59,7 @@ export function getPaymentProvider(config: Config): PaymentProvider {
       if (!config.PAYSTACK_SECRET_KEY) throw new Error('PAYSTACK_SECRET_KEY is required when PAYMENT_PROVIDER=paystack');
       provider = createPaystackPaymentProvider({ secretKey: config.PAYSTACK_SECRET_KEY, baseUrl: config.PAYSTACK_BASE_URL });
     } else {
-      provider = createSandboxPaymentProvider({ secret: config.SANDBOX_PAYMENT_SECRET });
+      provider = getSandboxPaymentProvider(config);
     }
     providers.set(config, provider);
   }
@@ -66,14 +83,26 @@ export interface StartPaymentRequest {
   /** The app's owner: the transaction is theirs. */
   ownerId: string | null;
   sessionId?: string;
+  /** The payer's number; ignored with `onCheckoutPage`. */
   mobile: string;
   amount: string | number;
   network: string;
   shortcode?: string;
   /** For providers that need one (Paystack); default: the owner's email, never an address we do not control. */
   email?: string;
-  /** Our public origin for checkout pages and callback URLs; default PUBLIC_URL, else localhost:PORT. */
+  /** Our public origin for checkout pages and callback URLs; default getPublicOrigin (PUBLIC_URL, else localhost:PORT). */
   origin?: string;
+  /** Default PAYMENT_CURRENCY. */
+  currency?: string;
+  /**
+   * The payer pays on the provider's checkout page (a console purchase), not by a prompt on a phone: no mobile
+   * number or network is asked for.
+   */
+  onCheckoutPage?: boolean;
+  /** Default `paymentprompt`. A type with a settlement handler (settlements.ts) acts once its payment settles. */
+  transactionType?: string;
+  /** Kept with the transaction for its settlement handler, e.g. the purchase it pays for. */
+  metadata?: Record<string, unknown>;
 }
 
 export interface StartPaymentResult {
@@ -94,19 +123,19 @@ function mergeMetadata(patch: PaymentMetadata): SQL {
  * a late callback can still settle it) and throws `upstream`. Only a verified callback makes it SUCCESS.
  */
 export async function startPayment(ctx: AppContext, provider: PaymentProvider, request: StartPaymentRequest): Promise<StartPaymentResult> {
-  const mobile = normalizeMsisdn(request.mobile);
-  if (!mobile) throw invalid('The payer\'s mobile number must have 7 to 15 digits, with an optional +', { field: 'mobile' });
+  const mobile = request.onCheckoutPage ? '' : normalizeMsisdn(request.mobile);
+  if (mobile === null) throw invalid("The payer's mobile number must have 7 to 15 digits, with an optional +", { field: 'mobile' });
   const amount = parseAmount(request.amount);
   if (amount === null) throw invalid('The amount must be a positive number with at most two decimals', { field: 'amount' });
-  const network = request.network.trim().toUpperCase();
+  const network = request.onCheckoutPage ? '' : request.network.trim().toUpperCase();
   const reference = createPaymentReference();
-  const currency = ctx.config.PAYMENT_CURRENCY;
-  const origin = (request.origin ?? ctx.config.PUBLIC_URL ?? `http://localhost:${ctx.config.PORT}`).replace(/\/$/, '');
+  const currency = request.currency ?? ctx.config.PAYMENT_CURRENCY;
+  const origin = (request.origin ?? getPublicOrigin(ctx.config)).replace(/\/$/, '');
   const now = ctx.now();
-  const metadata: PaymentMetadata = { provider: provider.kind, mobile, network, sessionId: request.sessionId ?? '' };
+  const metadata: PaymentMetadata = { ...request.metadata, provider: provider.kind, mobile, network, sessionId: request.sessionId ?? '' };
   await ctx.db.insert(transactions).values({
     reference,
-    transactionType: PAYMENT_TRANSACTION_TYPE,
+    transactionType: request.transactionType ?? PAYMENT_TRANSACTION_TYPE,
     amount: amount.toFixed(2),
     currency,
     status: 'PENDING',
@@ -119,7 +148,7 @@ export async function startPayment(ctx: AppContext, provider: PaymentProvider, r
   });
 
   const email = request.email ?? (await findOwnerEmail(ctx, request.ownerId)) ?? `payments@${new URL(origin).hostname}`;
-  let start;
+  let start: Awaited<ReturnType<typeof provider.startCharge>>;
   try {
     start = await provider.startCharge({
       reference,
@@ -133,7 +162,10 @@ export async function startPayment(ctx: AppContext, provider: PaymentProvider, r
     });
   } catch (err) {
     ctx.log.error({ err, reference }, 'payment provider unreachable; the transaction stays PENDING');
-    await ctx.db.update(transactions).set({ metadata: mergeMetadata({ error: 'provider unreachable' }) }).where(eq(transactions.reference, reference));
+    await ctx.db
+      .update(transactions)
+      .set({ metadata: mergeMetadata({ error: 'provider unreachable' }) })
+      .where(eq(transactions.reference, reference));
     throw new AppError('upstream', 'The payment provider could not be reached. Please try again.');
   }
   if (start.status === 'FAILED') {
@@ -146,7 +178,13 @@ export async function startPayment(ctx: AppContext, provider: PaymentProvider, r
   }
   await ctx.db
     .update(transactions)
-    .set({ metadata: mergeMetadata({ providerReference: start.providerReference, checkoutUrl: start.checkoutUrl }) })
+    .set({
+      metadata: mergeMetadata({
+        providerReference: start.providerReference,
+        checkoutUrl: start.checkoutUrl,
+        checkoutToken: start.checkoutToken,
+      }),
+    })
     .where(eq(transactions.reference, reference));
   return {
     reference,
@@ -172,19 +210,72 @@ export interface CallbackResult {
 }
 
 /**
- * A provider's callback: verified (a tampered or unsigned one is refused with 401 and changes nothing), stored
- * once by its event id (a redelivery answers `duplicate` and settles nothing), then the transaction is settled
- * only from PENDING. Storing and settling share one database transaction, so a crash between them cannot leave
- * an event recorded but its payment unsettled.
+ * Asks the provider for the charge behind a success callback (Paystack's verify endpoint), for a payment that
+ * can still settle: a redelivery or an unknown reference needs no question. When the provider cannot answer,
+ * or the charge is not final there yet, nothing is stored and the callback answers 502, so the provider sends
+ * it again later.
+ */
+async function confirmSuccess(ctx: AppContext, provider: PaymentProvider, event: VerifiedCallback): Promise<ConfirmedCharge | undefined> {
+  if (event.status !== 'SUCCESS' || !provider.confirmCharge) return undefined;
+  const [row] = await ctx.db
+    .select({ status: transactions.status, metadata: transactions.metadata })
+    .from(transactions)
+    .where(eq(transactions.reference, event.reference));
+  if (row?.status !== 'PENDING' || (row.metadata as PaymentMetadata).provider !== provider.kind) return undefined;
+  let confirmed: ConfirmedCharge;
+  try {
+    confirmed = await provider.confirmCharge(event.reference);
+  } catch (err) {
+    ctx.log.warn(
+      { err, provider: provider.kind, reference: event.reference },
+      'payment provider unreachable while confirming a success callback',
+    );
+    throw new AppError('upstream', 'The payment provider could not confirm the charge. Send the callback again later.');
+  }
+  if (confirmed.status === 'PENDING')
+    throw new AppError('upstream', 'The payment provider does not report the charge as final yet. Send the callback again later.');
+  return confirmed;
+}
+
+/**
+ * Why a success may not settle the transaction as SUCCESS, or null: the amount and currency paid must be
+ * stated (by the provider's own record when it keeps one, else by the signed callback) and be the
+ * transaction's.
+ */
+function findUnpaidReason(row: TransactionRow, event: VerifiedCallback, confirmed: ConfirmedCharge | undefined): string | null {
+  if (confirmed?.status === 'FAILED') return confirmed.reason ?? 'the payment provider reports the charge unpaid';
+  const paid = confirmed ?? event;
+  if (paid.amount === undefined || !paid.currency) return 'the success did not state the amount and currency paid';
+  if (Math.abs(paid.amount - Number(row.amount)) >= 0.005 || paid.currency !== row.currency)
+    return `paid ${paid.currency} ${paid.amount} instead of ${row.currency} ${row.amount}`;
+  return null;
+}
+
+/**
+ * A provider's callback: verified (a tampered or unsigned one is refused with 401 and changes nothing), a
+ * success confirmed with the provider where it can be (confirmSuccess), stored once by its event id (a
+ * redelivery answers `duplicate` and settles nothing), then the transaction is settled only from PENDING, and
+ * as SUCCESS only for its own amount and currency (else FAILED with `failureReason`). Storing and settling
+ * share one database transaction, so a crash between them cannot leave an event recorded but its payment
+ * unsettled. The transaction type's settlement handler (settlements.ts: a shortcode purchase's activation) runs
+ * in that same database transaction, so what a payment pays for is applied exactly once, with its settlement.
  */
 export async function handlePaymentCallback(ctx: AppContext, provider: PaymentProvider, request: CallbackRequest): Promise<CallbackResult> {
   const event = provider.verifyCallback(request);
-  if (!event) throw new AppError('notAllowed', 'Invalid signature', { httpStatus: 401 });
+  if (!event) throw unauthenticated('Invalid signature');
+  const confirmed = await confirmSuccess(ctx, provider, event);
 
+  let after: AfterSettlement | undefined;
   const result = await ctx.db.transaction(async (tx): Promise<CallbackResult> => {
     const stored = await tx
       .insert(paymentEvents)
-      .values({ provider: provider.kind, eventId: event.eventId, reference: event.reference, payload: event.payload ?? {}, receivedAt: ctx.now() })
+      .values({
+        provider: provider.kind,
+        eventId: event.eventId,
+        reference: event.reference,
+        payload: event.payload ?? {},
+        receivedAt: ctx.now(),
+      })
       .onConflictDoNothing()
       .returning({ id: paymentEvents.id });
     if (stored.length === 0) return { outcome: 'duplicate', reference: event.reference };
@@ -196,30 +287,49 @@ export async function handlePaymentCallback(ctx: AppContext, provider: PaymentPr
     // A provider settles only the charges it started.
     if (meta.provider !== provider.kind) return { outcome: 'ignored', reference: event.reference };
 
-    let status: TransactionStatus = event.status;
-    let failureReason: string | undefined;
-    if (status === 'SUCCESS' && event.amount !== undefined && (Math.abs(event.amount - Number(row.amount)) >= 0.005 || (event.currency && event.currency !== row.currency))) {
-      status = 'FAILED';
-      failureReason = `paid ${event.currency ?? ''} ${event.amount} instead of ${row.currency} ${row.amount}`.replace(/ +/g, ' ');
-    }
+    const failureReason = event.status === 'SUCCESS' ? findUnpaidReason(row, event, confirmed) : null;
+    const status: TransactionStatus = failureReason ? 'FAILED' : event.status;
     const settled = await tx
       .update(transactions)
-      .set({ status, updatedAt: ctx.now(), metadata: mergeMetadata({ settledBy: event.eventId, ...(failureReason ? { failureReason } : {}) }) })
+      .set({
+        status,
+        updatedAt: ctx.now(),
+        metadata: mergeMetadata({ settledBy: event.eventId, ...(failureReason ? { failureReason } : {}) }),
+      })
       .where(and(eq(transactions.id, row.id), eq(transactions.status, 'PENDING')))
       .returning({ status: transactions.status });
     if (settled.length === 0) return { outcome: 'already_settled', reference: event.reference, status: row.status as TransactionStatus };
+    const handler = SETTLEMENT_HANDLERS[row.transactionType];
+    after = handler ? await handler(ctx, tx, { ...row, status }) : undefined;
     return { outcome: 'settled', reference: event.reference, status };
   });
+  // Only once committed: what it does (a cache invalidation, a receipt) must never announce a rolled-back settlement.
+  if (after) await after();
 
-  if (result.outcome === 'unknown_reference') ctx.log.warn({ provider: provider.kind, reference: event.reference }, 'payment callback for an unknown reference');
-  else if (result.outcome === 'settled') ctx.log.info({ provider: provider.kind, reference: event.reference, status: result.status }, 'payment settled');
+  if (result.outcome === 'unknown_reference')
+    ctx.log.warn({ provider: provider.kind, reference: event.reference }, 'payment callback for an unknown reference');
+  else if (result.outcome === 'settled')
+    ctx.log.info({ provider: provider.kind, reference: event.reference, status: result.status }, 'payment settled');
   return result;
 }
 
-/** A sandbox transaction for its checkout page (public: the 80-bit reference is the secret, as with a checkout link). */
-export async function getSandboxTransaction(ctx: AppContext, reference: string): Promise<TransactionRow> {
+/** Constant-time comparison of a token given with one kept (hashed first, so lengths leak nothing either). */
+function isSameToken(given: string, kept: string): boolean {
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(given), digest(kept));
+}
+
+/**
+ * A sandbox transaction for its checkout page: public, but only with the checkout token its link carries (a
+ * reference alone shows up in USSD screens, logs and SMS). A wrong or missing token answers as an unknown
+ * reference does, so it tells nothing of which references exist.
+ */
+export async function getSandboxTransaction(ctx: AppContext, reference: string, token: string | undefined): Promise<TransactionRow> {
   const [row] = await ctx.db.select().from(transactions).where(eq(transactions.reference, reference));
-  if (!row || (row.metadata as PaymentMetadata).provider !== 'sandbox') throw notFound('Payment not found');
+  const meta = row?.metadata as PaymentMetadata | undefined;
+  if (!row || meta?.provider !== 'sandbox' || !meta.checkoutToken || !token || !isSameToken(token, meta.checkoutToken)) {
+    throw notFound('Payment not found: open the checkout link exactly as it was given (with its token)');
+  }
   return row;
 }
 
@@ -227,10 +337,20 @@ export async function getSandboxTransaction(ctx: AppContext, reference: string):
  * The sandbox checkout's Approve or Decline: builds the callback the sandbox provider signs and hands it to the
  * same handler a real provider's callback reaches. Deciding an already settled payment changes nothing.
  */
-export async function decideSandboxPayment(ctx: AppContext, provider: SandboxPaymentProvider, reference: string, decision: 'approve' | 'decline'): Promise<TransactionStatus> {
-  const row = await getSandboxTransaction(ctx, reference);
+export async function decideSandboxPayment(
+  ctx: AppContext,
+  provider: SandboxPaymentProvider,
+  reference: string,
+  token: string | undefined,
+  decision: 'approve' | 'decline',
+): Promise<TransactionStatus> {
+  const row = await getSandboxTransaction(ctx, reference, token);
   if (row.status !== 'PENDING') return row.status as TransactionStatus;
-  const result = await handlePaymentCallback(ctx, provider, provider.buildCallback(reference, decision));
+  const result = await handlePaymentCallback(
+    ctx,
+    provider,
+    provider.buildCallback(reference, decision, { amount: Number(row.amount), currency: row.currency }),
+  );
   return result.status ?? (row.status as TransactionStatus);
 }
 

@@ -13,18 +13,28 @@ export interface CheckoutPageModel {
 }
 
 const STATUS_TEXT: Record<string, { title: string; text: string; tone: string }> = {
-  PENDING: { title: 'Approve this payment?', text: 'This is the Dialflow payment sandbox: no money moves. Approve or decline to see how your app handles each answer.', tone: '#b26a00' },
+  PENDING: {
+    title: 'Approve this payment?',
+    text: 'This is the Dialflow payment sandbox: no money moves. Approve or decline to see how your app handles each answer.',
+    tone: '#b26a00',
+  },
   SUCCESS: { title: 'Payment approved', text: 'The app was told the payment succeeded. You can close this page.', tone: '#1b7f3b' },
   FAILED: { title: 'Payment declined', text: 'The app was told the payment failed. You can close this page.', tone: '#b3261e' },
 };
 
-export function renderCheckoutPage(model: CheckoutPageModel): string {
+/** The page's own path: the reference and the checkout token its link carried. */
+export const buildCheckoutPath = (reference: string, token: string) =>
+  `/payments/sandbox/${encodeURIComponent(reference)}?token=${encodeURIComponent(token)}`;
+
+/** `token` is the one the page was opened with (already checked): the form sends it back with the decision. */
+export function renderCheckoutPage(model: CheckoutPageModel, token: string): string {
   const state = STATUS_TEXT[model.status] ?? STATUS_TEXT.PENDING!;
   const e = escapeHtml;
   const action = `/payments/sandbox/${encodeURIComponent(model.reference)}/decide`;
   const buttons =
     model.status === 'PENDING'
       ? `<form method="post" action="${e(action)}" class="actions">
+      <input type="hidden" name="token" value="${e(token)}">
       <button type="submit" name="decision" value="decline" class="decline">Decline</button>
       <button type="submit" name="decision" value="approve" class="approve">Approve</button>
     </form>`

@@ -12,7 +12,20 @@ const logLine = (appId: string, level: string, i: number): EventRecord => ({
 });
 const session = (appId: string, i: number): EventRecord => ({
   table: 'sessions',
-  row: { appId, sessionId: `s${i}`, environment: 'test', gateway: 'emulator', mobile: '1', network: 'MTN', serviceCode: '*1#', status: 'completed', inputs: { a: String(i) }, hopCount: 1, startedAt: new Date(), endedAt: new Date() },
+  row: {
+    appId,
+    sessionId: `s${i}`,
+    environment: 'test',
+    gateway: 'emulator',
+    mobile: '1',
+    network: 'MTN',
+    serviceCode: '*1#',
+    status: 'completed',
+    inputs: { a: String(i) },
+    hopCount: 1,
+    startedAt: new Date(),
+    endedAt: new Date(),
+  },
 });
 
 describeDb('event sink', () => {
@@ -57,5 +70,26 @@ describeDb('event sink', () => {
     const rows = await testDb.database.db.select().from(appLogs).where(eq(appLogs.appId, 'order')).orderBy(appLogs.id);
     expect(rows.map((r) => r.message)).toEqual(Array.from({ length: 40 }, (_, i) => `line ${i}`));
     expect(rows.map((r) => r.level)).toEqual(Array.from({ length: 40 }, (_, i) => levels[i % levels.length]));
+  });
+
+  it("one tenant's unstorable row (NUL in text or JSON) costs only that row, never the batch it shares", async () => {
+    // A script can log or return "\u0000"; PostgreSQL's text and jsonb refuse it.
+    const sink = createEventSink(testDb.database.db, log, { flushEveryMs: 60_000, flushAt: 100_000 });
+    for (let i = 0; i < 20; i++) sink.push(logLine('victim', 'info', i));
+    sink.push({
+      table: 'logs',
+      row: { appId: 'poison', level: 'info', type: 'action_log', message: 'a\u0000b', data: { result: 'x\u0000y' }, createdAt: new Date() },
+    });
+    for (let i = 20; i < 40; i++) sink.push(logLine('victim', 'info', i));
+    sink.push({ ...session('poison', 1), row: { ...session('poison', 1).row, inputs: { a: 'x\u0000' } } } as EventRecord);
+    sink.push(session('victim', 1));
+    await sink.close();
+    expect(await countRows(appLogs, 'victim')).toBe(40);
+    expect(await countRows(sessionRecords, 'victim')).toBe(1);
+    // The poisoned rows are kept with the NUL dropped, so the session record stays whole.
+    const [poisoned] = await testDb.database.db.select().from(appLogs).where(eq(appLogs.appId, 'poison'));
+    expect(poisoned?.message).toBe('ab');
+    expect(await countRows(sessionRecords, 'poison')).toBe(1);
+    expect(sink.stats()).toMatchObject({ buffered: 0, written: 43, failedBatches: 0 });
   });
 });

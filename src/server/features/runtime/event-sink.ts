@@ -4,6 +4,7 @@ import { getTableColumns, getTableName, sql, type SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../../../db/client';
 import { actionResults, appLogs, sessionInputs, sessionRecords } from '../../../db/schema';
+import { cleanText } from '../../../channels/fields';
 
 export type EventRecord =
   | { table: 'logs'; row: typeof appLogs.$inferInsert }
@@ -41,6 +42,16 @@ function createBatchInsert(table: PgTable): (rows: Array<Record<string, unknown>
     for (let i = 0; i < rows.length; i++) json += (i === 0 ? '' : ',') + toJson(rows[i]!);
     return sql`${head}${`${json}]`}${tail}`;
   };
+}
+
+/** Text PostgreSQL cannot store (NUL, lone surrogates) made storable, deep; Dates and numbers untouched. */
+function cleanValue(value: unknown): unknown {
+  if (typeof value === 'string') return cleanText(value);
+  if (Array.isArray(value)) return value.map(cleanValue);
+  if (typeof value !== 'object' || value === null || value instanceof Date) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) out[cleanValue(key) as string] = cleanValue(item);
+  return out;
 }
 
 const INSERTS = {
@@ -148,13 +159,34 @@ export function createEventSink(
       rows.push(record.row);
       groups.set(record.table, rows);
     }
-    for (const [table, rows] of groups) {
+    for (const [table, rows] of groups) await writeRows(table, rows as Array<Record<string, unknown>>);
+  }
+
+  /**
+   * Rows from many tenants share a statement, so one unstorable row must not cost the others: a script can
+   * log or return text with NUL or a lone surrogate, which PostgreSQL's text and jsonb refuse. On a failure
+   * the rows are cleaned as the gateways' text is (NUL dropped, lone surrogates become U+FFFD) and written again;
+   * if that fails too, one by one, so only a row that still cannot be stored is lost (and counted).
+   */
+  async function writeRows(table: EventRecord['table'], rows: Array<Record<string, unknown>>): Promise<void> {
+    try {
+      await db.execute(INSERTS[table](rows));
+      counters.written += rows.length;
+      return;
+    } catch (err) {
+      log.warn({ err, table, rows: rows.length }, 'event batch refused; writing it again with its text cleaned');
+    }
+    const cleaned = rows.map((row) => cleanValue(row) as Record<string, unknown>);
+    const attempts = [cleaned, ...(cleaned.length > 1 ? cleaned.map((row) => [row]) : [])];
+    for (const [i, attempt] of attempts.entries()) {
       try {
-        await db.execute(INSERTS[table](rows as Array<Record<string, unknown>>));
-        counters.written += rows.length;
+        await db.execute(INSERTS[table](attempt));
+        counters.written += attempt.length;
+        if (i === 0) return;
       } catch (err) {
+        if (i === 0 && attempts.length > 1) continue;
         counters.failedBatches++;
-        log.error({ err, table, rows: rows.length }, 'event batch could not be written');
+        log.error({ err, table, rows: attempt.length }, 'event rows could not be written');
       }
     }
   }

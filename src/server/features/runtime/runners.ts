@@ -1,10 +1,12 @@
 import type { ActionOf } from '../../../shared/app';
-import type { ActionRunner } from '../../../actions/types';
+import type { ActionRunner } from '../../../shared/actions/runner';
 import { createJavascriptPool, type JavascriptPool } from '../../../actions/javascript/pool';
 import { createJavascriptRunner } from '../../../actions/javascript/javascript.runner';
 import { DEFAULT_JAVASCRIPT_CODE } from '../../../actions/javascript/default-code';
 import { createRestapiRunner } from '../../../actions/restapi';
 import { createDbaccessRunner } from '../../../actions/dbaccess';
+import { createPlatformServices, readPlatformService, type PlatformService } from '../../../actions/net/address-guard';
+import type { Config } from '../../config';
 import type { AppContext } from '../../context';
 import { findCustomActionCode } from '../custom-actions/custom-actions.service';
 import type { ScriptTester } from '../custom-actions/custom-actions.routes';
@@ -48,6 +50,12 @@ export interface ServerRunners {
   /** Every kind but the two that need the messaging services (sendsms, paymentprompt), added by the caller. */
   runners: Omit<ActionRunners, 'sendsms' | 'paymentprompt'>;
   tester: ScriptTester;
+  /**
+   * Starts the JavaScript workers now rather than on the first script: a server that takes traffic calls it
+   * at start, so the first javascript action after a boot does not spend its 3 s waiting for workers to load
+   * (on a loaded machine that can take seconds). Test servers leave the pool lazy.
+   */
+  startScripts(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -61,24 +69,53 @@ function getOwnHosts(ctx: AppContext): string[] {
   return hosts;
 }
 
+/**
+ * The servers the platform itself uses. Actions never reach them, whatever ALLOW_PRIVATE_NETWORK and
+ * OUTBOUND_ALLOW_HOSTS allow: compared by resolved address and port, so another database name, `localhost`
+ * or an IPv6 spelling of the same address is the same server. Only ALLOW_PLATFORM_DATABASE_SERVER opens the
+ * database's server to database actions (never Redis, never REST calls).
+ */
+function readPlatformServices(config: Config): { database: PlatformService[]; redis: PlatformService[] } {
+  return {
+    database: config.DATABASE_URL ? [readPlatformService("the platform's own database server", config.DATABASE_URL, 5432)] : [],
+    redis: config.REDIS_URL ? [readPlatformService("the platform's own Redis", config.REDIS_URL, 6379)] : [],
+  };
+}
+
 export function createServerRunners(ctx: AppContext): ServerRunners {
   const pool = createLazyPool();
   const javascript = createJavascriptRunner(pool);
   const rules = { allowPrivate: ctx.config.ALLOW_PRIVATE_NETWORK, allowHosts: [...getOwnHosts(ctx), ...ctx.config.OUTBOUND_ALLOW_HOSTS] };
-  const restapi = createRestapiRunner(rules);
-  const dbaccess = createDbaccessRunner({ ...rules, forbiddenDatabases: ctx.config.DATABASE_URL ? [ctx.config.DATABASE_URL] : [] });
+  const { database, redis } = readPlatformServices(ctx.config);
+  const restapi = createRestapiRunner({ ...rules, platformServices: createPlatformServices([...database, ...redis]) });
+  const databaseServer = ctx.config.ALLOW_PLATFORM_DATABASE_SERVER ? [] : database;
+  const dbaccess = createDbaccessRunner({ ...rules, platformServices: createPlatformServices([...databaseServer, ...redis]) });
   return {
     runners: { javascript, restapi, dbaccess, customAction: createCustomActionRunner(ctx, javascript) },
     tester: {
       defaultCode: DEFAULT_JAVASCRIPT_CODE,
-      async test(code, sessionValues, actionResults) {
-        const session = { sessionId: 'test', network: 'MTN', serviceCode: '', vars: {}, ...sessionValues, inputs: { ...((sessionValues.inputs as object) ?? {}) } };
-        const outcome = await pool.run({ code, scope: { session, input: '', actions: actionResults }, deadline: Date.now() + pool.limits.wallMs });
+      async test(accountId, code, sessionValues, actionResults) {
+        const session = {
+          sessionId: 'test',
+          network: 'MTN',
+          serviceCode: '',
+          vars: {},
+          ...sessionValues,
+          inputs: { ...((sessionValues.inputs as object) ?? {}) },
+        };
+        // The account's test runs share its hops' part of the pool: testing cannot buy a tenant a second share.
+        const outcome = await pool.run({
+          code,
+          scope: { session, input: '', actions: actionResults },
+          deadline: Date.now() + pool.limits.wallMs,
+          tenant: accountId,
+        });
         const consoleMessages = outcome.logs.map((line) => ({ message: line.message, type: line.level }));
         if (!outcome.ok) consoleMessages.push({ message: outcome.error, type: 'error' });
         return { output: outcome.ok ? outcome.result : null, consoleMessages };
       },
     },
+    startScripts: () => pool.ready(),
     async close() {
       await Promise.all([pool.close(), restapi.close(), dbaccess.close()]);
     },

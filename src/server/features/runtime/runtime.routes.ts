@@ -6,20 +6,23 @@ import type { Runtime } from './runtime.service';
 import type { AppContext } from '../../context';
 import type { Guard } from '../../plugins/guard';
 import { checkEmulatorAccess } from '../apps/apps.service';
+import { getEmulatorCaller } from './emulator-caller';
 
 const gatewayQuery = z.object({ gateway: z.string().max(40).optional() }).passthrough();
 
-function toGatewayRequest(req: FastifyRequest) {
+/** A request as the gateway adapters read it. */
+export function toGatewayRequest(req: FastifyRequest) {
   return { method: req.method, query: req.query, body: req.body ?? {}, contentType: String(req.headers['content-type'] ?? '') };
 }
 
-function send(reply: FastifyReply, formatted: FormattedReply | null) {
+/** A gateway's reply in its own format, or an empty 200 (an end-of-session notification). */
+export function sendGatewayReply(reply: FastifyReply, formatted: FormattedReply | null) {
   if (!formatted) return reply.code(200).type('text/plain; charset=utf-8').send('');
   return reply.code(200).type(formatted.contentType).send(formatted.body);
 }
 
 /**
- * The runtime's URLs (DESIGN.md section 5). Gateway replies are in each gateway's own format, so these
+ * The runtime's URLs (docs/gateways.md). Gateway replies are in each gateway's own format, so these
  * routes declare their inputs but answer with the adapter's body rather than the envelope; errors (an
  * unreadable request, an unknown app) still get the envelope with 400 or 404.
  */
@@ -33,6 +36,9 @@ export function registerRuntimeRoutes(app: FastifyInstance, ctx: AppContext, gua
     // Gateway traffic is thousands of hops a second: no access-log lines per request (the events record
     // every hop); warnings and errors are still logged.
     logLevel: 'warn',
+    // Adapters clean what gateways send (input guard) and gateways read no security headers.
+    config: { isGatewayTraffic: true },
+    helmet: false,
     schema: {
       tags: ['runtime'],
       summary: 'Gateway traffic: test runs the draft, live the last deployed version. ?gateway= forces an adapter.',
@@ -40,14 +46,17 @@ export function registerRuntimeRoutes(app: FastifyInstance, ctx: AppContext, gua
       querystring: gatewayQuery,
     },
     handler: async (req, reply) =>
-      send(reply, await runtime.handleRequest(req.params.appId, req.params.environment, toGatewayRequest(req), req.query.gateway)),
+      sendGatewayReply(
+        reply,
+        await runtime.handleRequest(req.params.appId, req.params.environment, toGatewayRequest(req), req.query.gateway),
+      ),
   });
 
   r.post('/ussd-emulator/:appId', {
     logLevel: 'warn',
     schema: {
       tags: ['runtime'],
-      summary: "The console emulator's channel (spec format); runs the draft.",
+      summary: "The console emulator's channel (its own JSON format); runs the draft.",
       params: z.object({ appId: z.string().min(1).max(64) }),
       body: z.object({
         session_id: z.string().min(1).max(100),
@@ -58,13 +67,24 @@ export function registerRuntimeRoutes(app: FastifyInstance, ctx: AppContext, gua
         appId: z.string().max(64).optional(),
       }),
     },
+    // Signed-out visitors (featured templates only) are limited per address; the limit runs after sign-in is
+    // checked, so a signed-in user is never counted and a bad token is still a 401.
+    config: {
+      rateLimit: {
+        max: ctx.config.EMULATOR_RATE_LIMIT,
+        timeWindow: '1 minute',
+        hook: 'preHandler' as const,
+        allowList: (req: FastifyRequest) => !!req.user,
+      },
+    },
     // Signed in: the caller's own apps and the templates. Signed out: the featured templates only.
     preHandler: async (req, reply) => {
       if (req.headers.authorization) await signedIn.call(app, req, reply);
     },
     handler: async (req, reply) => {
       await checkEmulatorAccess(ctx, req.user, req.params.appId);
-      return send(reply, await runtime.handleRequest(req.params.appId, 'test', toGatewayRequest(req), 'emulator'));
+      const caller = getEmulatorCaller(req, reply);
+      return sendGatewayReply(reply, await runtime.handleRequest(req.params.appId, 'test', toGatewayRequest(req), 'emulator', caller));
     },
   });
 }

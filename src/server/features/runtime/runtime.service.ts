@@ -1,14 +1,20 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import {
   detectGateway,
   isSessionEndNotification,
   parseSessionEndNotification,
   sessionEndHop,
+  type ChannelAdapter,
   type FormattedReply,
   type GatewayRequest,
+  type InboundHop,
+  type OutboundReply,
 } from '../../../channels';
 import {
   continueSession,
+  extendDialOfApp,
+  isDialOfApp,
+  resumeLostSession,
   startSession,
   UNAVAILABLE_TEXT,
   type ActionOutcome,
@@ -21,31 +27,70 @@ import {
 } from '../../../engine';
 import { notFound } from '../../../shared/errors';
 import type { AppContext } from '../../context';
+import type { ActionApp } from './action-runner';
 import type { EventSink, EventSinkStats } from './event-sink';
+import { createHopTurns } from './hop-turns';
+import { createRenderShares } from './render-shares';
 import type { SessionStore } from './session-store';
-import type { VersionCache } from './version-cache';
+import type { LoadedApp } from './version-cache';
 
 export type Environment = 'test' | 'live';
 
-/** What the store keeps per session: the engine's state, plus the cumulative path for Africa's Talking. */
+/** What the store keeps per session: the engine's state, and what the channel and the runtime need of it. */
 export interface StoredSession {
   state: SessionState;
-  path?: string;
+  /** What the gateway's adapter kept from the last hop to read the next one (`InboundHop.channelState`). */
+  channelState?: string;
+  /**
+   * The last hop of a gateway that names its hops (`InboundHop.hopId`) and the reply it got: the same hop
+   * sent again is answered with that reply. `id` as `toStoredHopId` keeps it.
+   */
+  lastHop?: { id: string; reply: OutboundReply };
+  /** The emulator caller the session belongs to (emulator-caller.ts), kept so its abandoned record is marked too. */
+  caller?: string | null;
 }
 
 export interface RuntimeDeps {
   sessions: SessionStore<StoredSession>;
-  versions: VersionCache;
   sink: EventSink;
   /** Runs one action for an app; `owner` is whose outbox, transactions and custom functions it uses. */
-  runAction: (request: ActionRequest, app: { appId: string; ownerId: string }) => Promise<ActionOutcome>;
-  /** Inactivity after which a session is over (DESIGN.md: 180 s). */
+  runAction: (request: ActionRequest, app: ActionApp) => Promise<ActionOutcome>;
+  /** Inactivity after which a session is over (180 s by default, docs/runtime.md). */
   sessionTimeoutSeconds?: number;
 }
 
+/**
+ * Where a routed hop goes (a shared shortcode's traffic: one gateway URL for many apps, features/shortcodes): the
+ * app and environment the dialled string reaches, with the parts dialled after the code that matched (template-tag
+ * values or deep-dial input for the app); or the sentence that ends the session when it reaches none.
+ */
+export type RouteDecision = { appId: string; environment: Environment; rest: string[] } | { refusal: string };
+
 export interface Runtime {
-  /** One gateway request to `/ussd/{appId}/{test|live}` or the emulator; null means "answer an empty 200". */
-  handleRequest(appId: string, environment: Environment, req: GatewayRequest, gateway?: string): Promise<FormattedReply | null>;
+  /**
+   * One gateway request to `/ussd/{appId}/{test|live}` or the emulator; null means "answer an empty 200".
+   * `caller` (emulator only) scopes the session to whoever runs it: the same session id sent by anyone else
+   * reaches another session, and every row the session writes is marked with it.
+   */
+  handleRequest(
+    appId: string,
+    environment: Environment,
+    req: GatewayRequest,
+    gateway?: string,
+    caller?: string | null,
+  ): Promise<FormattedReply | null>;
+  /**
+   * One gateway request to a URL that serves many apps (`/ussd/provider/{providerId}`). A new session's app comes
+   * from `route`, given what was dialled (the dial string, else the service code); its later hops stay on that app
+   * whatever they carry, as sessions are kept under `routeKey` rather than an app id. A session the store lost is
+   * routed again by its service code.
+   */
+  handleRoutedRequest(
+    routeKey: string,
+    req: GatewayRequest,
+    gateway: string | undefined,
+    route: (dialled: string) => Promise<RouteDecision>,
+  ): Promise<FormattedReply | null>;
   findActiveSessions(appId: string): Promise<SessionState[]>;
   /** Records sessions that timed out as abandoned; runs on a timer, callable from tests. */
   sweepExpired(): Promise<number>;
@@ -55,9 +100,42 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-const sessionKey = (appId: string, environment: Environment, gateway: string, sessionId: string) => `${appId}:${environment}:${gateway}:${sessionId}`;
+/**
+ * The store key of a session. A caller joins the gateway's name with `@`, which no adapter name holds, so no
+ * session id sent to a gateway URL can spell an emulator caller's key.
+ */
+const sessionKey = (appId: string, environment: Environment, gateway: string, sessionId: string, caller: string | null = null) =>
+  `${appId}:${environment}:${caller ? `${gateway}@${caller}` : gateway}:${sessionId}`;
+
+/** The store key of a routed session: the route key (`provider/mtngh`) holds a `/`, which no app id does. */
+const routedSessionKey = (routeKey: string, gateway: string, sessionId: string) => `${routeKey}:${gateway}:${sessionId}`;
 
 const NOT_DEPLOYED_TEXT = 'This service is not available yet. Please try again later.';
+
+/**
+ * How long a finished session of a gateway that resends hops stays stored (ended) so that its last hop, sent
+ * again, gets the same closing screen. Africa's Talking waits 15 s for an answer before it gives up on one;
+ * 60 s covers several resends.
+ */
+const ENDED_SESSION_KEEP_SECONDS = 60;
+
+/** A hop id as stored: short ones as they are, long ones (Africa's Talking text may reach the body limit) as a digest. */
+const toStoredHopId = (id: string) => (id.length <= 64 ? id : `sha256:${createHash('sha256').update(id).digest('base64url')}`);
+
+/** One hop on its way through the runtime, once its adapter and session key are known. */
+interface HopRequest {
+  appId: string;
+  environment: Environment;
+  caller: string | null;
+  key: string;
+  loaded: LoadedApp;
+  adapter: ChannelAdapter;
+  hop: InboundHop;
+  /** Routed hops: the session as already looked up (a routed hop needs it to find its app). */
+  lookedUp?: { stored: StoredSession | undefined };
+  /** Routed hops: the parts dialled after the code that reached the app; a new session reads them as dialled on the app's code. */
+  rest?: string[];
+}
 
 export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
   const ttlSeconds = deps.sessionTimeoutSeconds ?? 180;
@@ -68,7 +146,7 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
   const newId = () => `${idPrefix}-${(++idCounter).toString(36)}`;
   const baseDeps = { now: () => ctx.now().getTime(), newId, limits: { sessionTimeoutMs: ttlSeconds * 1000 } };
 
-  function recordEvents(events: EngineEvent[], environment: Environment): void {
+  function recordEvents(events: EngineEvent[], environment: Environment, caller: string | null): void {
     for (const e of events) {
       deps.sink.push({
         table: 'logs',
@@ -76,6 +154,7 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
           appId: e.appId,
           sessionId: e.sessionId,
           environment,
+          caller,
           level: e.level,
           type: e.type,
           menuId: e.menuId,
@@ -93,12 +172,13 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
           row: {
             appId: e.appId,
             sessionId: e.sessionId,
+            caller,
             actionName: e.action,
             menuName: e.menu ?? '',
             plugin: e.plugin ?? '',
-            result: e.type === 'action_finished' ? (e.data?.result ?? null) : { error: e.message },
+            result: e.type === 'action_finished' ? e.data.result : { error: e.message },
             isOk: e.type === 'action_finished' ? 1 : 0,
-            durationMs: typeof e.data?.elapsedMs === 'number' ? Math.round(e.data.elapsedMs) : null,
+            durationMs: Math.round(e.data.elapsedMs),
             createdAt: new Date(e.time),
           },
         });
@@ -107,20 +187,24 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
   }
 
   /** Inputs the hop stored (`session.inputs` entries that are new or changed): the debugger's User Inputs. */
-  function recordInputs(before: Record<string, string>, after: SessionState): void {
+  function recordInputs(before: Record<string, string>, after: SessionState, caller: string | null): void {
     for (const [fieldName, fieldValue] of Object.entries(after.inputs)) {
       if (before[fieldName] === fieldValue) continue;
-      deps.sink.push({ table: 'inputs', row: { appId: after.appId, sessionId: after.sessionId, fieldName, fieldValue, createdAt: new Date(after.lastHopAt) } });
+      deps.sink.push({
+        table: 'inputs',
+        row: { appId: after.appId, sessionId: after.sessionId, caller, fieldName, fieldValue, createdAt: new Date(after.lastHopAt) },
+      });
     }
   }
 
-  function recordSession(state: SessionState, status: 'completed' | 'abandoned', lastMenu: string | null): void {
+  function recordSession(state: SessionState, status: 'completed' | 'abandoned', lastMenu: string | null, caller: string | null): void {
     deps.sink.push({
       table: 'sessions',
       row: {
         appId: state.appId,
         sessionId: state.sessionId,
         environment: state.environment,
+        caller,
         gateway: state.gateway,
         mobile: state.msisdn,
         network: state.network,
@@ -135,48 +219,156 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     });
   }
 
+  /**
+   * The network refused a dialled code that is not the app's: no session, one system line in the app's logs
+   * (the emulator's log panel shows it) so the developer sees why the app did not answer.
+   */
+  function recordRefusedDial({ appId, environment, caller, hop }: HopRequest, shortCode: string, answer: string): void {
+    const dialled = (hop.dialString ?? '').slice(0, 100);
+    deps.sink.push({
+      table: 'logs',
+      row: {
+        appId,
+        sessionId: hop.sessionId,
+        environment,
+        caller,
+        level: 'system',
+        type: 'dial_refused',
+        menuId: null,
+        menu: null,
+        plugin: null,
+        action: null,
+        message: `${dialled} is not this app's code (${shortCode}); the network answered ${answer}`,
+        data: { dialString: dialled, shortCode },
+        createdAt: ctx.now(),
+      },
+    });
+  }
+
   /** The engine's dependencies for one loaded app (version or draft), made once rather than on every hop. */
   const depsByApp = new WeakMap<object, EngineDeps>();
-  function getEngineDeps(loaded: { ownerId: string }, appId: string): EngineDeps {
+  // Liquid time on this thread, shared out per account: all of an owner's apps draw on one share.
+  const renderShares = createRenderShares();
+  function getEngineDeps(loaded: { ownerId: string; isTemplate: boolean }, appId: string): EngineDeps {
     let engineDeps = depsByApp.get(loaded);
     if (!engineDeps) {
-      const appRef = { appId, ownerId: loaded.ownerId };
-      engineDeps = { ...baseDeps, runAction: (request) => deps.runAction(request, appRef) };
+      const appRef: ActionApp = { appId, ownerId: loaded.ownerId, isTemplate: loaded.isTemplate };
+      engineDeps = {
+        ...baseDeps,
+        runAction: (request) => deps.runAction(request, appRef),
+        renderTime: renderShares.forAccount(loaded.ownerId),
+      };
       depsByApp.set(loaded, engineDeps);
     }
     return engineDeps;
   }
 
-  /** The gateway ended the session (released, timed out): it is abandoned where it stood. */
-  async function closeSession(key: string, appId: string): Promise<null> {
+  /** The gateway ended the session (released, timed out): it is abandoned where it stood. `appId` defaults to the session's. */
+  async function closeSession(key: string, appId?: string): Promise<null> {
     const stored = await deps.sessions.get(key);
     if (stored) {
-      await deps.sessions.delete(key, appId);
-      recordSession(stored.state, 'abandoned', stored.state.currentMenuId);
+      await deps.sessions.delete(key, appId ?? stored.state.appId);
+      // A finished session kept for resent hops was recorded as completed when it ended.
+      if (stored.state.ended) return null;
+      recordSession(stored.state, 'abandoned', stored.state.currentMenuId, stored.caller ?? null);
     }
     return null;
   }
 
-  async function handleRequest(appId: string, environment: Environment, req: GatewayRequest, gateway?: string): Promise<FormattedReply | null> {
-    const loaded = environment === 'live' ? await deps.versions.getLive(appId) : await deps.versions.getDraft(appId);
+  // The hops of one session take turns; a resent hop that is still running shares its reply.
+  const hopTurns = createHopTurns<FormattedReply | null>();
+
+  async function handleRequest(
+    appId: string,
+    environment: Environment,
+    req: GatewayRequest,
+    gateway?: string,
+    caller: string | null = null,
+  ): Promise<FormattedReply | null> {
+    const loaded = environment === 'live' ? await ctx.versions.getLive(appId) : await ctx.versions.getDraft(appId);
     if ('missing' in loaded && loaded.missing === 'app') throw notFound('App not found');
 
     if (!gateway && isSessionEndNotification(req)) {
       const hop = sessionEndHop(parseSessionEndNotification(req));
-      return closeSession(sessionKey(appId, environment, hop.gateway, hop.sessionId), appId);
+      const key = sessionKey(appId, environment, hop.gateway, hop.sessionId);
+      return hopTurns.take(key, undefined, () => closeSession(key, appId));
     }
 
     const adapter = detectGateway(req, gateway);
-    let hop = adapter.parseRequest(req);
-    const key = sessionKey(appId, environment, adapter.name, hop.sessionId);
+    const hop = adapter.parseRequest(req);
+    const key = sessionKey(appId, environment, adapter.name, hop.sessionId, caller);
+    return hopTurns.take(key, hop.hopId, () => answerHop({ appId, environment, caller, key, loaded, adapter, hop }));
+  }
+
+  async function handleRoutedRequest(
+    routeKey: string,
+    req: GatewayRequest,
+    gateway: string | undefined,
+    route: (dialled: string) => Promise<RouteDecision>,
+  ): Promise<FormattedReply | null> {
+    if (!gateway && isSessionEndNotification(req)) {
+      const hop = sessionEndHop(parseSessionEndNotification(req));
+      const key = routedSessionKey(routeKey, hop.gateway, hop.sessionId);
+      return hopTurns.take(key, undefined, () => closeSession(key));
+    }
+    const adapter = detectGateway(req, gateway);
+    const hop = adapter.parseRequest(req);
+    const key = routedSessionKey(routeKey, adapter.name, hop.sessionId);
+    return hopTurns.take(key, hop.hopId, () => answerRoutedHop(key, adapter, hop, route));
+  }
+
+  /** A routed hop, its session's previous hop done: its app from its session, or routed by what was dialled. */
+  async function answerRoutedHop(
+    key: string,
+    adapter: ChannelAdapter,
+    hop: InboundHop,
+    route: (dialled: string) => Promise<RouteDecision>,
+  ): Promise<FormattedReply | null> {
+    if (hop.kind === 'end') return closeSession(key);
+    const stored = await deps.sessions.get(key);
+    const isResent = hop.hopId !== undefined && stored?.lastHop?.id === toStoredHopId(hop.hopId);
+    let target: { appId: string; environment: Environment; rest?: string[] };
+    if (stored && (hop.kind !== 'start' || isResent)) {
+      target = { appId: stored.state.appId, environment: stored.state.environment === 'live' ? 'live' : 'test' };
+    } else {
+      const decision = await route(hop.dialString || hop.serviceCode);
+      if ('refusal' in decision) return adapter.formatReply({ text: decision.refusal, end: true }, hop);
+      target = decision;
+    }
+    const { appId, environment, rest } = target;
+    const loaded = environment === 'live' ? await ctx.versions.getLive(appId) : await ctx.versions.getDraft(appId);
+    return answerHop({ appId, environment, caller: null, key, loaded, adapter, hop, lookedUp: { stored }, rest });
+  }
+
+  /** One hop, its session's previous hop done (hop-turns.ts). */
+  async function answerHop(request: HopRequest): Promise<FormattedReply | null> {
+    const { appId, environment, caller, key, loaded, adapter } = request;
+    let hop = request.hop;
     if (hop.kind === 'end') return closeSession(key, appId);
 
-    // Cumulative gateways (Africa's Talking) cannot tell a new session from the request alone: the stored
-    // path decides, so their session is always looked up and the request read again against it.
-    const isCumulative = hop.path !== undefined;
-    const stored = hop.kind === 'start' && !isCumulative ? undefined : await deps.sessions.get(key);
-    if (isCumulative) hop = adapter.resumePath ? adapter.resumePath(hop, stored?.path) : adapter.parseRequest(req, stored?.path);
+    // A gateway whose hop is read against its session (`resumeHop`), or that names its hops, needs the session
+    // looked up even for what reads as a start.
+    let stored = request.lookedUp
+      ? request.lookedUp.stored
+      : hop.kind === 'start' && !adapter.resumeHop && hop.hopId === undefined
+        ? undefined
+        : await deps.sessions.get(key);
+    // The gateway sent the last hop again (our answer was late): the same screen again, and nothing runs twice.
+    if (hop.hopId !== undefined && stored?.lastHop && stored.lastHop.id === toStoredHopId(hop.hopId)) {
+      ctx.log.debug({ appId, sessionId: hop.sessionId }, 'a resent hop answered with its stored reply');
+      return adapter.formatReply(stored.lastHop.reply, hop);
+    }
+    // A new session on the id of a finished one (kept only for resends) replaces it.
+    if (hop.kind === 'start' && stored?.state.ended) stored = undefined;
+    if (adapter.resumeHop) hop = adapter.resumeHop(hop, stored?.channelState);
     if ('missing' in loaded) return adapter.formatReply({ text: NOT_DEPLOYED_TEXT, end: true }, hop);
+    // Routed here by another code: the app reads what followed that code as if dialled after its own.
+    const dialString = request.rest && hop.kind === 'start' ? extendDialOfApp(loaded.compiled.dial, request.rest) : hop.dialString;
+    // A channel that is the network too (the emulator) never hands the app a session dialled on another code.
+    if (adapter.network && hop.kind === 'start' && dialString !== undefined && !isDialOfApp(loaded.compiled.dial, dialString)) {
+      recordRefusedDial(request, loaded.compiled.app.shortCode, adapter.network.unknownCodeText);
+      return adapter.formatReply({ text: adapter.network.unknownCodeText, end: true }, hop);
+    }
 
     const engineHop: Hop = {
       sessionId: hop.sessionId,
@@ -184,7 +376,7 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
       network: hop.network || stored?.state.network || '',
       serviceCode: hop.serviceCode || stored?.state.serviceCode || '',
       input: hop.input,
-      dialString: hop.dialString,
+      dialString,
       gateway: adapter.name,
       environment,
     };
@@ -192,9 +384,12 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     const engineDeps = getEngineDeps(loaded, appId);
     let result: HopResult;
     try {
-      result = stored && !stored.state.ended
-        ? await continueSession(loaded.compiled, stored.state, engineHop, engineDeps)
-        : await startSession(loaded.compiled, engineHop, engineDeps);
+      result =
+        stored && !stored.state.ended
+          ? await continueSession(loaded.compiled, stored.state, engineHop, engineDeps)
+          : hop.kind === 'continue'
+            ? await resumeLostSession(loaded.compiled, engineHop, engineDeps) // never replays: see resumeLostSession
+            : await startSession(loaded.compiled, engineHop, engineDeps);
     } catch (err) {
       // The engine turns authoring faults into screens; reaching here is our bug. Answer the gateway cleanly.
       ctx.log.error({ err, appId }, 'engine failed on a hop');
@@ -202,20 +397,27 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
       return adapter.formatReply({ text: UNAVAILABLE_TEXT, end: true }, hop);
     }
 
-    recordEvents(result.events, environment);
-    recordInputs(stored?.state.inputs ?? {}, result.state);
+    recordEvents(result.events, environment, caller);
+    recordInputs(stored?.state.inputs ?? {}, result.state, caller);
+    const lastHop = hop.hopId === undefined ? undefined : { id: toStoredHopId(hop.hopId), reply: result.reply };
     if (result.reply.end) {
-      await deps.sessions.delete(key, appId);
-      recordSession(result.state, 'completed', result.state.currentMenuId);
+      if (lastHop)
+        await deps.sessions.keep(
+          key,
+          { state: result.state, channelState: hop.channelState, caller, lastHop },
+          { appId, ttlSeconds: ENDED_SESSION_KEEP_SECONDS },
+        );
+      else await deps.sessions.delete(key, appId);
+      recordSession(result.state, 'completed', result.state.currentMenuId, caller);
     } else {
-      await deps.sessions.set(key, { state: result.state, path: hop.path }, { appId, ttlSeconds });
+      await deps.sessions.set(key, { state: result.state, channelState: hop.channelState, caller, lastHop }, { appId, ttlSeconds });
     }
     return adapter.formatReply(result.reply, hop);
   }
 
   async function sweepExpired(): Promise<number> {
     const expired = await deps.sessions.takeExpired();
-    for (const { state } of expired) recordSession(state, 'abandoned', state.currentMenuId);
+    for (const { state, caller } of expired) recordSession(state, 'abandoned', state.currentMenuId, caller ?? null);
     return expired.length;
   }
 
@@ -224,13 +426,14 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
 
   return {
     handleRequest,
+    handleRoutedRequest,
     findActiveSessions: async (appId) => (await deps.sessions.findActive(appId)).map((s) => s.state),
     sweepExpired,
     flushEvents: () => deps.sink.flush(),
     getEventStats: () => deps.sink.stats(),
     async close() {
       clearInterval(sweeper);
-      await deps.versions.close();
+      await ctx.versions.close();
       await deps.sink.close();
     },
   };

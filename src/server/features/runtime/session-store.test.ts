@@ -1,51 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
-import { afterAll, describe, expect, it } from 'vitest';
-import { describeRedis, testRedisUrl } from '../../../../tests/support/redis';
-import { createMemorySessionStore, createRedisSessionStore, type SessionStore } from './session-store';
+import { describe, expect, it } from 'vitest';
+import { createMemorySessionStore } from './session-store';
+import { runSessionStoreContract, type State } from './session-store.contract';
 
-type State = { id: string; hop: number };
-
-function runStoreContract(makeStore: () => SessionStore<State>) {
-  const appId = `app-${randomBytes(4).toString('hex')}`;
-
-  it('keeps a session, replaces it, and deletes it', async () => {
-    const store = makeStore();
-    await store.set(`${appId}:s1`, { id: 's1', hop: 1 }, { appId, ttlSeconds: 60 });
-    expect(await store.get(`${appId}:s1`)).toEqual({ id: 's1', hop: 1 });
-    await store.set(`${appId}:s1`, { id: 's1', hop: 2 }, { appId, ttlSeconds: 60 });
-    expect(await store.get(`${appId}:s1`)).toEqual({ id: 's1', hop: 2 });
-    await store.delete(`${appId}:s1`, appId);
-    expect(await store.get(`${appId}:s1`)).toBeUndefined();
-  });
-
-  it('forgets a session after its inactivity timeout', async () => {
-    const store = makeStore();
-    await store.set(`${appId}:short`, { id: 'short', hop: 1 }, { appId, ttlSeconds: 1 });
-    expect(await store.get(`${appId}:short`)).toBeDefined();
-    await new Promise((r) => setTimeout(r, 1100));
-    expect(await store.get(`${appId}:short`)).toBeUndefined();
-    expect(await store.findActive(appId)).not.toContainEqual({ id: 'short', hop: 1 });
-    const expired = await store.takeExpired();
-    expect(expired).toContainEqual({ id: 'short', hop: 1 });
-    expect(await store.takeExpired()).not.toContainEqual({ id: 'short', hop: 1 });
-  });
-
-  it('lists the active sessions of one app only', async () => {
-    const store = makeStore();
-    const other = `${appId}-other`;
-    await store.set(`${appId}:a`, { id: 'a', hop: 1 }, { appId, ttlSeconds: 60 });
-    await store.set(`${appId}:b`, { id: 'b', hop: 3 }, { appId, ttlSeconds: 60 });
-    await store.set(`${other}:c`, { id: 'c', hop: 1 }, { appId: other, ttlSeconds: 60 });
-    const active = await store.findActive(appId);
-    expect(active.map((s) => s.id).sort()).toEqual(['a', 'b']);
-    await store.delete(`${appId}:a`, appId);
-    expect((await store.findActive(appId)).map((s) => s.id)).toEqual(['b']);
-  });
-}
+// The same contract against Redis: session-store.services.test.ts.
 
 describe('memory session store', () => {
-  runStoreContract(() => createMemorySessionStore<State>());
+  runSessionStoreContract((now) => createMemorySessionStore<State>({ now }));
 
   it('evicts the least recently used session past its capacity', async () => {
     const store = createMemorySessionStore<State>({ maxSessions: 2 });
@@ -53,20 +13,23 @@ describe('memory session store', () => {
     expect(await store.get('1')).toBeUndefined();
     expect(await store.get('3')).toEqual({ id: '3', hop: 1 });
   });
-});
 
-describeRedis('redis session store', () => {
-  const redis = new Redis(testRedisUrl);
-  afterAll(() => redis.disconnect());
-  runStoreContract(() => createRedisSessionStore<State>(redis));
-
-  it('lets a second process (another connection) continue the session', async () => {
-    const other = new Redis(testRedisUrl);
-    try {
-      await createRedisSessionStore<State>(redis).set('handoff:1', { id: 'h', hop: 4 }, { appId: 'handoff', ttlSeconds: 60 });
-      expect(await createRedisSessionStore<State>(other).get('handoff:1')).toEqual({ id: 'h', hop: 4 });
-    } finally {
-      other.disconnect();
-    }
+  it('holds kept sessions apart: they never push out a live one, are bounded, and expire', async () => {
+    let time = 0;
+    const store = createMemorySessionStore<State>({ maxSessions: 2, maxKept: 2, now: () => time });
+    await store.set('live-1', { id: 'live-1', hop: 1 }, { appId: 'x', ttlSeconds: 600 });
+    await store.set('live-2', { id: 'live-2', hop: 1 }, { appId: 'x', ttlSeconds: 600 });
+    for (const id of ['k1', 'k2', 'k3']) await store.keep(id, { id, hop: 9 }, { appId: 'x', ttlSeconds: 60 });
+    expect(await store.get('live-1')).toEqual({ id: 'live-1', hop: 1 });
+    expect(await store.get('live-2')).toEqual({ id: 'live-2', hop: 1 });
+    expect(await store.get('k1')).toBeUndefined();
+    expect(await store.get('k3')).toEqual({ id: 'k3', hop: 9 });
+    time += 60_000;
+    expect(await store.get('k3')).toBeUndefined();
+    expect(await store.get('live-1')).toEqual({ id: 'live-1', hop: 1 });
+    // Expired kept sessions are never handed over for an abandoned record.
+    await store.keep('k4', { id: 'k4', hop: 9 }, { appId: 'x', ttlSeconds: 60 });
+    time += 60_000;
+    expect(await store.takeExpired()).toEqual([]);
   });
 });

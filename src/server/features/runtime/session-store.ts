@@ -12,6 +12,12 @@ export interface SessionStore<T> {
   /** Saves the state and (re)starts its inactivity timer. */
   set(key: string, value: T, options: { appId: string; ttlSeconds: number }): Promise<void>;
   delete(key: string, appId: string): Promise<void>;
+  /**
+   * Replaces a session that has ended with a value kept `ttlSeconds` for `get` only (a gateway may resend
+   * the last hop): never listed by findActive, never handed over by takeExpired, and in memory held apart
+   * from live sessions, so that it never pushes a live one out.
+   */
+  keep(key: string, value: T, options: { appId: string; ttlSeconds: number }): Promise<void>;
   findActive(appId: string, limit?: number): Promise<T[]>;
   /** Removes and returns sessions whose inactivity timer ran out (each one once, across processes). */
   takeExpired(limit?: number): Promise<T[]>;
@@ -30,14 +36,26 @@ interface Entry<T> {
  * A Map kept in least-recently-saved order (a save moves the session to the end), bounded by `maxSessions`:
  * past it the least recently saved session is dropped. (lru-cache was used before; it clears all its
  * preallocated arrays whenever its last entry is deleted, which cost about a millisecond each time a quiet
- * app's last session ended.)
+ * app's last session ended.) Ended sessions kept for resends (`keep`) sit in a second Map, in the order
+ * they were kept, bounded by `maxKept`.
  */
-export function createMemorySessionStore<T extends object>(options: { maxSessions?: number; now?: () => number } = {}): SessionStore<T> {
+export function createMemorySessionStore<T extends object>(
+  options: { maxSessions?: number; maxKept?: number; now?: () => number } = {},
+): SessionStore<T> {
   const now = options.now ?? Date.now;
   const maxSessions = options.maxSessions ?? 200_000;
+  const maxKept = options.maxKept ?? 50_000;
   const sessions = new Map<string, Entry<T>>();
   const byApp = new Map<string, Set<string>>();
+  const kept = new Map<string, { value: T; expiresAt: number }>();
   const live = (entry: Entry<T> | undefined) => (entry && entry.expiresAt > now() ? entry : undefined);
+  function readKept(key: string): T | undefined {
+    const entry = kept.get(key);
+    if (!entry) return undefined;
+    if (entry.expiresAt > now()) return entry.value;
+    kept.delete(key);
+    return undefined;
+  }
   function remove(key: string, appId: string): void {
     sessions.delete(key);
     const keys = byApp.get(appId);
@@ -46,13 +64,17 @@ export function createMemorySessionStore<T extends object>(options: { maxSession
   return {
     kind: 'memory',
     async get(key) {
-      return live(sessions.get(key))?.value;
+      return live(sessions.get(key))?.value ?? readKept(key);
     },
     async set(key, value, { appId, ttlSeconds }) {
+      kept.delete(key);
       sessions.delete(key);
       sessions.set(key, { value, appId, expiresAt: now() + ttlSeconds * 1000 });
       let keys = byApp.get(appId);
-      if (!keys) byApp.set(appId, (keys = new Set()));
+      if (!keys) {
+        keys = new Set();
+        byApp.set(appId, keys);
+      }
       keys.add(key);
       if (sessions.size > maxSessions) {
         const [oldestKey, oldest] = sessions.entries().next().value as [string, Entry<T>];
@@ -61,6 +83,18 @@ export function createMemorySessionStore<T extends object>(options: { maxSession
     },
     async delete(key, appId) {
       remove(key, appId);
+      kept.delete(key);
+    },
+    async keep(key, value, { appId, ttlSeconds }) {
+      remove(key, appId);
+      kept.delete(key);
+      const time = now();
+      kept.set(key, { value, expiresAt: time + ttlSeconds * 1000 });
+      // Oldest first: drop the expired ones at the front, and any past the bound.
+      for (const [oldKey, entry] of kept) {
+        if (entry.expiresAt > time && kept.size <= maxKept) break;
+        kept.delete(oldKey);
+      }
     },
     async findActive(appId, limit = 500) {
       const found: T[] = [];
@@ -85,12 +119,20 @@ export function createMemorySessionStore<T extends object>(options: { maxSession
   };
 }
 
-const sessionKey = (key: string) => `df:session:${key}`;
-const activeKey = (appId: string) => `df:active:${appId}`;
-/** Every live session of every app, scored by expiry: the sweeper's index. */
-const EXPIRY_INDEX = 'df:expiry';
-
-export function createRedisSessionStore<T extends object>(redis: Redis): SessionStore<T> {
+/**
+ * Keys live under `prefix` (`df` unless given): `<prefix>:session:<key>` holds the value, `<prefix>:active:<appId>`
+ * lists an app's live sessions and `<prefix>:expiry` indexes every live session by expiry for the sweeper.
+ * A separate prefix gives a separate store on the same Redis (tests use one each).
+ */
+export function createRedisSessionStore<T extends object>(
+  redis: Redis,
+  options: { now?: () => number; prefix?: string } = {},
+): SessionStore<T> {
+  const now = options.now ?? Date.now;
+  const prefix = options.prefix ?? 'df';
+  const sessionKey = (key: string) => `${prefix}:session:${key}`;
+  const activeKey = (appId: string) => `${prefix}:active:${appId}`;
+  const EXPIRY_INDEX = `${prefix}:expiry`;
   return {
     kind: 'redis',
     // One GET a hop: the expiry travels inside the value (the sorted sets are for listing and sweeping).
@@ -98,10 +140,10 @@ export function createRedisSessionStore<T extends object>(redis: Redis): Session
       const raw = await redis.get(sessionKey(key));
       if (!raw) return undefined;
       const stored = JSON.parse(raw) as { value: T; expiresAt?: number };
-      return stored.expiresAt !== undefined && stored.expiresAt > Date.now() ? stored.value : undefined;
+      return stored.expiresAt !== undefined && stored.expiresAt > now() ? stored.value : undefined;
     },
     async set(key, value, { appId, ttlSeconds }) {
-      const expiresAt = Date.now() + ttlSeconds * 1000;
+      const expiresAt = now() + ttlSeconds * 1000;
       await redis
         .multi()
         .set(sessionKey(key), JSON.stringify({ value, appId, expiresAt }), 'EX', ttlSeconds + GRACE_SECONDS)
@@ -112,14 +154,25 @@ export function createRedisSessionStore<T extends object>(redis: Redis): Session
     async delete(key, appId) {
       await redis.multi().del(sessionKey(key)).zrem(activeKey(appId), key).zrem(EXPIRY_INDEX, key).exec();
     },
+    // Out of both sorted sets: never listed or swept; Redis drops the key when it expires.
+    async keep(key, value, { appId, ttlSeconds }) {
+      const expiresAt = now() + ttlSeconds * 1000;
+      await redis
+        .multi()
+        .set(sessionKey(key), JSON.stringify({ value, appId, expiresAt }), 'EX', ttlSeconds)
+        .zrem(activeKey(appId), key)
+        .zrem(EXPIRY_INDEX, key)
+        .exec();
+    },
     async findActive(appId, limit = 500) {
-      const keys = await redis.zrangebyscore(activeKey(appId), Date.now(), '+inf', 'LIMIT', 0, limit);
+      // Live means expiring after now (exclusive, as `get` and the memory store judge it).
+      const keys = await redis.zrangebyscore(activeKey(appId), `(${now()}`, '+inf', 'LIMIT', 0, limit);
       if (keys.length === 0) return [];
       const values = await redis.mget(keys.map(sessionKey));
       return values.filter((v): v is string => v !== null).map((v) => (JSON.parse(v) as { value: T }).value);
     },
     async takeExpired(limit = 1000) {
-      const keys = await redis.zrangebyscore(EXPIRY_INDEX, '-inf', Date.now(), 'LIMIT', 0, limit);
+      const keys = await redis.zrangebyscore(EXPIRY_INDEX, '-inf', now(), 'LIMIT', 0, limit);
       const taken: T[] = [];
       for (const key of keys) {
         // ZREM answers 1 for exactly one process: that one records the session.

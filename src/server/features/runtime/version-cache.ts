@@ -7,7 +7,7 @@ import type { Db } from '../../../db/client';
 import { findLiveVersion, getDraftVersion } from '../menus/menus.service';
 
 /** A compiled app ready to run, or why it cannot run. */
-export type LoadedApp = { compiled: CompiledApp; appName: string; ownerId: string } | { missing: 'app' | 'version' };
+export type LoadedApp = { compiled: CompiledApp; appName: string; ownerId: string; isTemplate: boolean } | { missing: 'app' | 'version' };
 
 /**
  * Compiled app versions, parsed once (LiquidJS templates included) and kept until a deploy, rollback or
@@ -41,10 +41,15 @@ export function createVersionCache(db: Db, redis?: Redis): VersionCache {
     async getLive(appId) {
       const cached = live.get(appId);
       if (cached) return cached;
-      const [app] = await db.select({ id: apps.id, appName: apps.appName, ownerId: apps.userId }).from(apps).where(eq(apps.id, appId));
+      const [app] = await db
+        .select({ id: apps.id, appName: apps.appName, ownerId: apps.userId, isTemplate: apps.isTemplate })
+        .from(apps)
+        .where(eq(apps.id, appId));
       if (!app) return { missing: 'app' };
       const version = await findLiveVersion(db, appId);
-      const loaded: LoadedApp = version ? { compiled: compileApp(version), appName: app.appName, ownerId: app.ownerId } : { missing: 'version' };
+      const loaded: LoadedApp = version
+        ? { compiled: compileApp(version), appName: app.appName, ownerId: app.ownerId, isTemplate: app.isTemplate }
+        : { missing: 'version' };
       live.set(appId, loaded);
       return loaded;
     },
@@ -54,7 +59,12 @@ export function createVersionCache(db: Db, redis?: Redis): VersionCache {
       const stamp = app.updatedAt.getTime();
       const cached = drafts.get(appId);
       if (cached && cached.stamp === stamp) return cached.loaded;
-      const loaded: LoadedApp = { compiled: compileApp(await getDraftVersion(db, app)), appName: app.appName, ownerId: app.userId };
+      const loaded: LoadedApp = {
+        compiled: compileApp(await getDraftVersion(db, app)),
+        appName: app.appName,
+        ownerId: app.userId,
+        isTemplate: app.isTemplate,
+      };
       drafts.set(appId, { stamp, loaded });
       return loaded;
     },

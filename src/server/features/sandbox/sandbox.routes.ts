@@ -15,7 +15,7 @@ export function getSandboxAccount(accountNumber: string) {
   return {
     accountNumber,
     name: NAMES[n % NAMES.length]!,
-    balance: ((n * 7919) % 5_000_000 / 100).toFixed(2),
+    balance: (((n * 7919) % 5_000_000) / 100).toFixed(2),
     currency: 'KES',
   };
 }

@@ -6,6 +6,8 @@ import type { AppContext } from '../../context';
 import type { AuthUser } from '../auth/auth.service';
 import { getMonitoredApp } from '../apps/apps.service';
 import { toCsvLine, toXmlCell } from '../../../shared/table-file';
+import { describeNetwork } from '../../../shared/mobile-networks';
+import { getSessionSource, SESSION_SOURCE_LABELS } from '../../../shared/session-source';
 
 const LIST_LIMIT = 1000;
 export const SEARCH_LIMIT = 5000;
@@ -22,6 +24,8 @@ function toSessionRow(r: SessionRecordRow) {
     inputs: r.inputs as Record<string, string>,
     lastMenu: r.lastMenu,
     status: r.status,
+    environment: r.environment,
+    gateway: r.gateway,
   };
 }
 
@@ -48,7 +52,10 @@ function parseDate(value: string, endOfDay: boolean): Date {
 function getSearchConditions(appId: string, body: SearchBody): SQL[] {
   const conditions: SQL[] = [eq(sessionRecords.appId, appId)];
   if (body.searchBy === 'date') {
-    conditions.push(gte(sessionRecords.endedAt, parseDate(body.startDate, false)), lte(sessionRecords.endedAt, parseDate(body.endDate, true)));
+    conditions.push(
+      gte(sessionRecords.endedAt, parseDate(body.startDate, false)),
+      lte(sessionRecords.endedAt, parseDate(body.endDate, true)),
+    );
   } else {
     const pattern = `%${body.searchQuery.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     // The same expression as the trigram index (migration 0004), so the index answers it.
@@ -57,33 +64,65 @@ function getSearchConditions(appId: string, body: SearchBody): SQL[] {
   return conditions;
 }
 
+/**
+ * The columns a flat search and an exported file start with, before one column per input: the network as
+ * people name it, then the code the gateway sent (empty when it sent a name), and where the session came from.
+ */
+const BASE_COLUMNS = ['mobile', 'network', 'networkCode', 'date', 'source'] as const;
+const isBaseColumn = (name: string) => (BASE_COLUMNS as readonly string[]).includes(name);
+
+/** A session as one row of a flat table: the base columns, then each input (empty when the session has none). */
+function toFlatCells(r: SessionRecordRow, inputNames: string[]): string[] {
+  const inputs = r.inputs as Record<string, string>;
+  const network = describeNetwork(r.network);
+  return [
+    r.mobile,
+    network.name,
+    network.code,
+    r.endedAt.toISOString(),
+    SESSION_SOURCE_LABELS[getSessionSource(r.environment, r.gateway)],
+    ...inputNames.map((name) => String(inputs[name] ?? '')),
+  ];
+}
+
 /** Finished sessions by date range or by a word in the mobile number or any input. */
 export async function searchSessions(ctx: AppContext, user: AuthUser, body: SearchBody) {
   const app = await getMonitoredApp(ctx, user, body.appId);
   const conditions = getSearchConditions(app.id, body);
-  const rows = await ctx.db.select().from(sessionRecords).where(and(...conditions)).orderBy(desc(sessionRecords.endedAt)).limit(SEARCH_LIMIT);
-  const results = rows.map((r) => ({ mobile: r.mobile, network: r.network, date: r.endedAt.toISOString(), inputs: r.inputs as Record<string, string> }));
-  if (!body.flatResults) return results;
-  const base = ['mobile', 'network', 'date'] as const;
-  const inputNames = [...new Set(results.flatMap((r) => Object.keys(r.inputs)))].filter((n) => !(base as readonly string[]).includes(n)).sort();
-  return {
-    headers: [...base, ...inputNames],
-    rows: results.map((r) => ({
+  const rows = await ctx.db
+    .select()
+    .from(sessionRecords)
+    .where(and(...conditions))
+    .orderBy(desc(sessionRecords.endedAt))
+    .limit(SEARCH_LIMIT);
+  if (!body.flatResults) {
+    return rows.map((r) => ({
       mobile: r.mobile,
       network: r.network,
-      date: r.date,
-      ...Object.fromEntries(inputNames.map((name) => [name, r.inputs[name] ?? ''])),
-    })),
+      date: r.endedAt.toISOString(),
+      inputs: r.inputs as Record<string, string>,
+      environment: r.environment,
+      gateway: r.gateway,
+    }));
+  }
+  const inputNames = [...new Set(rows.flatMap((r) => Object.keys(r.inputs as Record<string, string>)))]
+    .filter((n) => !isBaseColumn(n))
+    .sort();
+  return {
+    headers: [...BASE_COLUMNS, ...inputNames],
+    rows: rows.map((r) => {
+      const cells = toFlatCells(r, inputNames);
+      return Object.fromEntries([...BASE_COLUMNS, ...inputNames].map((column, i) => [column, cells[i]!]));
+    }),
   };
 }
 
 const EXPORT_PAGE = 2000;
-const BASE_COLUMNS = ['mobile', 'network', 'date'] as const;
 
 /**
  * Every session the search matches (no 5,000 cap), as CSV or an Excel 2003 XML workbook, produced page by page
- * (keyset on id) so memory stays flat however many rows there are. Columns: mobile, network, date, then every
- * input name found in the matching sessions.
+ * (keyset on id) so memory stays flat however many rows there are. Columns: those of a flat search (BASE_COLUMNS,
+ * then every input name found in the matching sessions).
  */
 export async function* exportSessions(ctx: AppContext, user: AuthUser, body: SearchBody, format: 'csv' | 'xls'): AsyncGenerator<string> {
   const app = await getMonitoredApp(ctx, user, body.appId);
@@ -92,10 +131,9 @@ export async function* exportSessions(ctx: AppContext, user: AuthUser, body: Sea
     sql`select distinct jsonb_object_keys(${sessionRecords.inputs}) as key from ${sessionRecords} where ${and(...conditions)} order by 1`,
   );
   // PGlite and node-postgres both answer { rows }.
-  const inputNames = (keys as unknown as { rows: Array<{ key: string }> }).rows.map((r) => r.key).filter((k) => !(BASE_COLUMNS as readonly string[]).includes(k));
+  const inputNames = (keys as unknown as { rows: Array<{ key: string }> }).rows.map((r) => r.key).filter((k) => !isBaseColumn(k));
   const headers = [...BASE_COLUMNS, ...inputNames];
-  const line = (cells: string[]) =>
-    format === 'csv' ? toCsvLine(cells) : `<Row>${cells.map(toXmlCell).join('')}</Row>\n`;
+  const line = (cells: string[]) => (format === 'csv' ? toCsvLine(cells) : `<Row>${cells.map(toXmlCell).join('')}</Row>\n`);
 
   yield format === 'csv'
     ? '\uFEFF'
@@ -107,10 +145,7 @@ export async function* exportSessions(ctx: AppContext, user: AuthUser, body: Sea
     const rows = await ctx.db.select().from(sessionRecords).where(where).orderBy(desc(sessionRecords.id)).limit(EXPORT_PAGE);
     if (rows.length === 0) break;
     let chunk = '';
-    for (const r of rows) {
-      const inputs = r.inputs as Record<string, string>;
-      chunk += line([r.mobile, r.network, r.endedAt.toISOString(), ...inputNames.map((name) => String(inputs[name] ?? ''))]);
-    }
+    for (const r of rows) chunk += line(toFlatCells(r, inputNames));
     yield chunk;
     lastId = rows[rows.length - 1]!.id;
     if (rows.length < EXPORT_PAGE) break;

@@ -1,28 +1,39 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { smsMessages } from '../../../db/schema';
 import { describeDb } from '../../../../tests/support/test-db';
-import { createTestApp, seedUser, type TestApp } from '../../../../tests/support/test-app';
+import { createTestApp, seedUser, type TestApp, useTestApp } from '../../../../tests/support/test-app';
 import { seedApp } from '../../../../tests/support/seed-app';
 import { createSendsmsRunner } from '../../../actions/sendsms';
+import { testInput, testScope } from '../../../actions/test-input';
 import { createSmsDispatcher, getRetryDelayMs, getSmsProvider, queueSms } from './sms.service';
 
 describeDb('SMS outbox (default provider)', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ SMS_DISPATCH_INTERVAL_MS: 0 });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ SMS_DISPATCH_INTERVAL_MS: 0 });
 
   it('queues a message, the dispatcher marks it SENT, and its owner lists it newest first', async () => {
     const owner = await seedUser(t);
     const appId = await seedApp(t, owner.auth);
     const ctx = t.app.ctx;
-    const first = await queueSms(ctx, { appId, ownerId: owner.user.id, sessionId: 's1', sender: 'Dialflow', recipient: '+233 20 123 4567', message: 'First' });
+    const first = await queueSms(ctx, {
+      appId,
+      ownerId: owner.user.id,
+      sessionId: 's1',
+      sender: 'Dialflow',
+      recipient: '+233 20 123 4567',
+      message: 'First',
+    });
     t.advanceClock(10);
-    const second = await queueSms(ctx, { appId, ownerId: owner.user.id, sessionId: 's1', sender: '', recipient: '233201234567', message: 'Second' });
+    const second = await queueSms(ctx, {
+      appId,
+      ownerId: owner.user.id,
+      sessionId: 's1',
+      sender: '',
+      recipient: '233201234567',
+      message: 'Second',
+    });
 
     const queued = await t.app.inject({ method: 'GET', url: `/api/sms/outbox?appId=${appId}`, headers: owner.auth });
     expect(queued.json().data.map((m: { id: string; status: string }) => [m.id, m.status])).toEqual([
@@ -37,7 +48,18 @@ describeDb('SMS outbox (default provider)', () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/sms/outbox', headers: owner.auth });
     expect(res.statusCode).toBe(200);
     const [latest, earlier] = res.json().data;
-    expect(earlier).toMatchObject({ id: first.id, appId, sessionId: 's1', sender: 'Dialflow', recipient: '+233201234567', message: 'First', status: 'SENT', provider: 'outbox', attempts: 1, nextAttemptAt: null });
+    expect(earlier).toMatchObject({
+      id: first.id,
+      appId,
+      sessionId: 's1',
+      sender: 'Dialflow',
+      recipient: '+233201234567',
+      message: 'First',
+      status: 'SENT',
+      provider: 'outbox',
+      attempts: 1,
+      nextAttemptAt: null,
+    });
     expect(earlier.sentAt).toEqual(expect.any(String));
     expect(earlier.providerMessageId).toMatch(/^outbox-/);
     expect(latest).toMatchObject({ id: second.id, status: 'SENT' });
@@ -60,7 +82,9 @@ describeDb('SMS outbox (default provider)', () => {
 
   it('accepts a message of exactly 918 characters', async () => {
     const owner = await seedUser(t);
-    await expect(queueSms(t.app.ctx, { appId: null, ownerId: owner.user.id, sender: '', recipient: '+233201234567', message: 'x'.repeat(918) })).resolves.toEqual({ id: expect.any(String) });
+    await expect(
+      queueSms(t.app.ctx, { appId: null, ownerId: owner.user.id, sender: '', recipient: '+233201234567', message: 'x'.repeat(918) }),
+    ).resolves.toEqual({ id: expect.any(String) });
   });
 
   it("scopes the outbox: another account sees none of the owner's messages and gets 404 for the owner's app", async () => {
@@ -85,9 +109,19 @@ describeDb('SMS outbox (default provider)', () => {
   it('two dispatchers running at once send each message exactly once (claims skip locked rows)', async () => {
     const owner = await seedUser(t);
     const ctx = t.app.ctx;
-    const ids = await Promise.all(Array.from({ length: 30 }, (_, i) => queueSms(ctx, { appId: null, ownerId: owner.user.id, sender: '', recipient: '+233201234567', message: `m${i}` })));
+    const ids = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        queueSms(ctx, { appId: null, ownerId: owner.user.id, sender: '', recipient: '+233201234567', message: `m${i}` }),
+      ),
+    );
     const sent: string[] = [];
-    const counting = { kind: 'outbox' as const, send: async (sms: { message: string }) => (sent.push(sms.message), { status: 'SENT' as const, providerMessageId: `c-${sent.length}` }) };
+    const counting = {
+      kind: 'outbox' as const,
+      send: async (sms: { message: string }) => {
+        sent.push(sms.message);
+        return { status: 'SENT' as const, providerMessageId: `c-${sent.length}` };
+      },
+    };
     const a = createSmsDispatcher(ctx, counting, { batchSize: 7 });
     const b = createSmsDispatcher(ctx, counting, { batchSize: 5 });
     await Promise.all([a.runOnce(), b.runOnce()]);
@@ -103,27 +137,32 @@ describeDb('SMS outbox (default provider)', () => {
     const owner = await seedUser(t);
     const appId = await seedApp(t, owner.auth);
     const runner = createSendsmsRunner({ queueSms: (sms) => queueSms(t.app.ctx, sms) });
-    const outcome = await runner.run({
-      action: { actionName: 'notify', actionType: 'post', inheritsPlugin: 'sendsms', code: { smsSender: 'Shop', mobile: '', smsMessage: 'Thanks {{ name }}' } },
-      appId,
-      ownerId: owner.user.id,
-      menu: { uniqueId: 'm1', identifier: 'done' },
-      scope: { session: { sessionId: 's-1', mobile: '+233244000111', network: 'MTN', serviceCode: '*920#', inputs: {}, vars: {} }, inRequest: { input: '' }, actions: {}, app: { name: 'Shop', shortCode: '*920#' } },
-      deadline: Date.now() + 3000,
-      renderTemplate: (source) => source.replace('{{ name }}', 'Ama'),
-    });
+    const notify = { appId, ownerId: owner.user.id, actionName: 'notify', menu: 'done' };
+    const outcome = await runner.run(
+      testInput(
+        'sendsms',
+        { smsSender: 'Shop', mobile: '', smsMessage: 'Thanks {{ session.inputs.name }}' },
+        {
+          ...notify,
+          scope: testScope({ sessionId: 's-1', mobile: '+233244000111', serviceCode: '*920#', inputs: { name: 'Ama' } }, '', {
+            name: 'Shop',
+            shortCode: '*920#',
+          }),
+        },
+      ),
+    );
     expect(outcome).toMatchObject({ ok: true, result: { id: expect.any(String), status: 'QUEUED' } });
     const list = await t.app.inject({ method: 'GET', url: `/api/sms/outbox?appId=${appId}`, headers: owner.auth });
-    expect(list.json().data).toEqual([expect.objectContaining({ recipient: '+233244000111', sender: 'Shop', message: 'Thanks Ama', sessionId: 's-1', status: 'QUEUED' })]);
-    const refused = await runner.run({
-      action: { actionName: 'notify', actionType: 'post', inheritsPlugin: 'sendsms', code: { smsSender: '', mobile: 'not a number', smsMessage: 'x' } },
-      appId,
-      ownerId: owner.user.id,
-      menu: { uniqueId: 'm1', identifier: 'done' },
-      scope: { session: { sessionId: 's-2', mobile: '', network: '', serviceCode: '', inputs: {}, vars: {} }, inRequest: { input: '' }, actions: {}, app: { name: '', shortCode: '' } },
-      deadline: Date.now() + 3000,
-      renderTemplate: (source) => source,
-    });
+    expect(list.json().data).toEqual([
+      expect.objectContaining({ recipient: '+233244000111', sender: 'Shop', message: 'Thanks Ama', sessionId: 's-1', status: 'QUEUED' }),
+    ]);
+    const refused = await runner.run(
+      testInput(
+        'sendsms',
+        { smsSender: '', mobile: 'not a number', smsMessage: 'x' },
+        { ...notify, scope: testScope({ sessionId: 's-2', mobile: '', network: '', serviceCode: '' }, '', { name: '', shortCode: '' }) },
+      ),
+    );
     expect(refused).toEqual({ ok: false, error: expect.stringContaining('7 to 15 digits') });
   });
 });
@@ -143,43 +182,63 @@ describeDb("SMS through Africa's Talking (a local server answering as their API 
         if (mode === 'down') return void res.writeHead(500, { 'content-type': 'text/plain' }).end('Internal Server Error');
         const n = requests.length;
         res.writeHead(201, { 'content-type': 'application/json' }).end(
-          JSON.stringify({ SMSMessageData: { Message: 'Sent to 1/1 Total Cost: KES 0.8000', Recipients: [{ statusCode: 101, number: '+254711000111', status: 'Success', cost: 'KES 0.8000', messageId: `ATXid_${n}` }] } }),
+          JSON.stringify({
+            SMSMessageData: {
+              Message: 'Sent to 1/1 Total Cost: KES 0.8000',
+              Recipients: [{ statusCode: 101, number: '+254711000111', status: 'Success', cost: 'KES 0.8000', messageId: `ATXid_${n}` }],
+            },
+          }),
         );
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/version1/messaging`;
-    t = await createTestApp({ SMS_PROVIDER: 'africastalking', AT_USERNAME: 'sandbox', AT_API_KEY: 'at-key', AT_SMS_URL: url, SMS_DISPATCH_INTERVAL_MS: 0 });
+    t = await createTestApp({
+      SMS_PROVIDER: 'africastalking',
+      AT_USERNAME: 'sandbox',
+      AT_API_KEY: 'at-key',
+      AT_SMS_URL: url,
+      SMS_DISPATCH_INTERVAL_MS: 0,
+    });
   });
   afterAll(async () => {
     await t.close();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 
-  it('delivers a queued message with the documented form fields and apiKey header', async () => {
+  /** Queues a message from a new account; from now on the local server answers as `answer` says (sent, or a 500). */
+  async function queueMessage(answer: typeof mode, sender: string, message: string) {
     requests.length = 0;
-    mode = 'ok';
+    mode = answer;
     const owner = await seedUser(t);
-    const { id } = await queueSms(t.app.ctx, { appId: null, ownerId: owner.user.id, sender: 'Dialflow', recipient: '+254711000111', message: 'Your code is 1234' });
+    return queueSms(t.app.ctx, { appId: null, ownerId: owner.user.id, sender, recipient: '+254711000111', message });
+  }
+  const readSms = async (id: string) => (await t.db.select().from(smsMessages).where(eq(smsMessages.id, id)))[0]!;
+
+  it('delivers a queued message with the documented form fields and apiKey header', async () => {
+    const { id } = await queueMessage('ok', 'Dialflow', 'Your code is 1234');
     const dispatcher = createSmsDispatcher(t.app.ctx, getSmsProvider(t.app.ctx.config));
     await expect(dispatcher.runOnce()).resolves.toMatchObject({ sent: 1 });
-    expect(requests).toEqual([{ apiKey: 'at-key', form: { username: 'sandbox', to: '+254711000111', message: 'Your code is 1234', from: 'Dialflow' } }]);
-    const [row] = await t.db.select().from(smsMessages).where(eq(smsMessages.id, id));
-    expect(row).toMatchObject({ status: 'SENT', provider: 'africastalking', providerMessageId: 'ATXid_1', attempts: 1, lastError: null });
+    expect(requests).toEqual([
+      { apiKey: 'at-key', form: { username: 'sandbox', to: '+254711000111', message: 'Your code is 1234', from: 'Dialflow' } },
+    ]);
+    expect(await readSms(id)).toMatchObject({
+      status: 'SENT',
+      provider: 'africastalking',
+      providerMessageId: 'ATXid_1',
+      attempts: 1,
+      lastError: null,
+    });
   });
 
   it('retries a failing send with exponential backoff and marks it FAILED after 5 attempts', async () => {
-    requests.length = 0;
-    mode = 'down';
-    const owner = await seedUser(t);
-    const { id } = await queueSms(t.app.ctx, { appId: null, ownerId: owner.user.id, sender: '', recipient: '+254711000111', message: 'Retry me' });
+    const { id } = await queueMessage('down', '', 'Retry me');
     const base = 1000;
     const dispatcher = createSmsDispatcher(t.app.ctx, getSmsProvider(t.app.ctx.config), { baseDelayMs: base });
-    const read = async () => (await t.db.select().from(smsMessages).where(eq(smsMessages.id, id)))[0]!;
 
     for (let attempt = 1; attempt <= 4; attempt++) {
       await expect(dispatcher.runOnce()).resolves.toMatchObject({ retried: 1, failed: 0 });
-      const row = await read();
+      const row = await readSms(id);
       expect(row).toMatchObject({ status: 'QUEUED', attempts: attempt, lastError: expect.stringContaining('HTTP 500') });
       const delay = getRetryDelayMs(attempt, base);
       expect(delay).toBe(base * 2 ** (attempt - 1));
@@ -189,23 +248,19 @@ describeDb("SMS through Africa's Talking (a local server answering as their API 
       t.advanceClock(delay + 1);
     }
     await expect(dispatcher.runOnce()).resolves.toMatchObject({ failed: 1 });
-    expect(await read()).toMatchObject({ status: 'FAILED', attempts: 5, lastError: expect.stringContaining('HTTP 500') });
+    expect(await readSms(id)).toMatchObject({ status: 'FAILED', attempts: 5, lastError: expect.stringContaining('HTTP 500') });
     expect(requests.filter((r) => r.form.message === 'Retry me')).toHaveLength(5);
     t.advanceClock(24 * 3600 * 1000);
     await expect(dispatcher.runOnce()).resolves.toEqual({ sent: 0, retried: 0, failed: 0 });
   });
 
   it('a message that failed once is sent on a later attempt', async () => {
-    requests.length = 0;
-    mode = 'down';
-    const owner = await seedUser(t);
-    const { id } = await queueSms(t.app.ctx, { appId: null, ownerId: owner.user.id, sender: '', recipient: '+254711000111', message: 'Second time lucky' });
+    const { id } = await queueMessage('down', '', 'Second time lucky');
     const dispatcher = createSmsDispatcher(t.app.ctx, getSmsProvider(t.app.ctx.config), { baseDelayMs: 500 });
     await dispatcher.runOnce();
     mode = 'ok';
     t.advanceClock(501);
     await expect(dispatcher.runOnce()).resolves.toMatchObject({ sent: 1 });
-    const [row] = await t.db.select().from(smsMessages).where(eq(smsMessages.id, id));
-    expect(row).toMatchObject({ status: 'SENT', attempts: 2, lastError: null });
+    expect(await readSms(id)).toMatchObject({ status: 'SENT', attempts: 2, lastError: null });
   });
 });

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { envelopeSchema } from '../../../shared/api/envelope';
 import type { AppContext } from '../../context';
 import { ok } from '../../http';
-import type { Guard } from '../../plugins/guard';
+import { getSignedInUser, type Guard } from '../../plugins/guard';
 import { smsMessageSchema, smsOutboxQuerySchema } from './sms.schema';
 import { createSmsDispatcher, findSmsMessages, getSmsProvider, type SmsDispatcher } from './sms.service';
 
@@ -26,8 +26,8 @@ export function registerSmsRoutes(app: FastifyInstance, ctx: AppContext, guard: 
         querystring: smsOutboxQuerySchema,
         response: { 200: envelopeSchema(z.array(smsMessageSchema)) },
       },
-      preHandler: guard(),
-      handler: async (req) => ok('OK', await findSmsMessages(ctx, req.user, req.query)),
+      onRequest: guard(),
+      handler: async (req) => ok('OK', await findSmsMessages(ctx, getSignedInUser(req), req.query)),
     });
   }
   return dispatcher;

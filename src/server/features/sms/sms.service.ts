@@ -2,10 +2,11 @@ import { and, desc, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import { smsMessages } from '../../../db/schema';
 import { createAfricasTalkingSmsProvider } from '../../../integrations/sms/africastalking-sms';
 import { createOutboxSmsProvider, type SmsProvider } from '../../../integrations/sms/sms-provider';
-import { invalid } from '../../../shared/errors';
+import { invalid, toErrorMessage } from '../../../shared/errors';
 import { getRoles } from '../../../shared/roles';
 import type { Config } from '../../config';
 import type { AppContext } from '../../context';
+import { createPeriodicTask, type PeriodicTask } from '../../periodic-task';
 import type { AuthUser } from '../auth/auth.service';
 import { getOwnedApp } from '../apps/apps.service';
 import type { SmsMessage } from './sms.schema';
@@ -32,7 +33,11 @@ export function getSmsProvider(config: Config): SmsProvider {
   if (!provider) {
     provider =
       config.SMS_PROVIDER === 'africastalking'
-        ? createAfricasTalkingSmsProvider({ username: requireKey(config.AT_USERNAME, 'AT_USERNAME'), apiKey: requireKey(config.AT_API_KEY, 'AT_API_KEY'), baseUrl: config.AT_SMS_URL })
+        ? createAfricasTalkingSmsProvider({
+            username: requireKey(config.AT_USERNAME, 'AT_USERNAME'),
+            apiKey: requireKey(config.AT_API_KEY, 'AT_API_KEY'),
+            baseUrl: config.AT_SMS_URL,
+          })
         : createOutboxSmsProvider();
     providers.set(config, provider);
   }
@@ -61,14 +66,21 @@ function checkSender(sender: string): string {
 
 /**
  * Queues one SMS: validates it and inserts a QUEUED row; the dispatcher delivers it outside the hop.
+ * With `keepInOutbox` (a featured template's test run) the row is kept in the local outbox as sent, whatever
+ * SMS_PROVIDER says: the dispatcher never sees it, so nothing leaves the machine.
  * @example `await queueSms(ctx, { appId, ownerId, sessionId, sender: 'Dialflow', recipient: '+233201234567', message: 'Paid' })`
  */
-export async function queueSms(ctx: AppContext, request: QueueSmsRequest): Promise<{ id: string }> {
+export async function queueSms(
+  ctx: AppContext,
+  request: QueueSmsRequest,
+  options: { keepInOutbox?: boolean } = {},
+): Promise<{ id: string }> {
   const recipient = normalizeMsisdn(request.recipient);
   if (!recipient) throw invalid('The SMS recipient must be a phone number of 7 to 15 digits, with an optional +', { field: 'mobile' });
   const sender = checkSender(request.sender);
   if (request.message.trim() === '') throw invalid('The SMS message is empty', { field: 'smsMessage' });
-  if (request.message.length > SMS_MAX_LENGTH) throw invalid(`The SMS message cannot be longer than ${SMS_MAX_LENGTH} characters (6 parts)`, { field: 'smsMessage' });
+  if (request.message.length > SMS_MAX_LENGTH)
+    throw invalid(`The SMS message cannot be longer than ${SMS_MAX_LENGTH} characters (6 parts)`, { field: 'smsMessage' });
   const [row] = await ctx.db
     .insert(smsMessages)
     .values({
@@ -78,7 +90,7 @@ export async function queueSms(ctx: AppContext, request: QueueSmsRequest): Promi
       sender,
       recipient,
       message: request.message,
-      provider: ctx.config.SMS_PROVIDER,
+      ...(options.keepInOutbox ? { status: 'SENT', provider: 'outbox', sentAt: ctx.now() } : { provider: ctx.config.SMS_PROVIDER }),
       nextAttemptAt: ctx.now(),
       createdAt: ctx.now(),
     })
@@ -141,12 +153,7 @@ export interface SmsDispatchReport {
   failed: number;
 }
 
-export interface SmsDispatcher {
-  start(): void;
-  stop(): Promise<void>;
-  /** Sends every due message once; runs never overlap within a process. */
-  runOnce(): Promise<SmsDispatchReport>;
-}
+export type SmsDispatcher = PeriodicTask<SmsDispatchReport>;
 
 /** Delay before attempt n+1 after n failed attempts: base, 2x base, 4x base, ... at most an hour. */
 export function getRetryDelayMs(attempts: number, baseDelayMs: number): number {
@@ -165,9 +172,6 @@ export function createSmsDispatcher(ctx: AppContext, provider: SmsProvider, opti
   const maxAttempts = options.maxAttempts ?? 5;
   const baseDelayMs = options.baseDelayMs ?? 30_000;
   const leaseMs = options.leaseMs ?? 5 * 60_000;
-  let timer: NodeJS.Timeout | undefined;
-  let running = false;
-  let chain: Promise<unknown> = Promise.resolve();
 
   async function claim(): Promise<SmsMessageRow[]> {
     const now = ctx.now();
@@ -189,7 +193,7 @@ export function createSmsDispatcher(ctx: AppContext, provider: SmsProvider, opti
     const result = await provider.send({ from: row.sender, to: row.recipient, message: row.message }).catch((err: unknown) => ({
       status: 'FAILED' as const,
       providerMessageId: null,
-      error: err instanceof Error ? err.message : String(err),
+      error: toErrorMessage(err),
       retryable: true,
     }));
     if (result.status === 'SENT') {
@@ -198,7 +202,8 @@ export function createSmsDispatcher(ctx: AppContext, provider: SmsProvider, opti
         .set({ status: 'SENT', providerMessageId: result.providerMessageId, sentAt: ctx.now(), lastError: null })
         .where(eq(smsMessages.id, row.id));
       report.sent++;
-      if (provider.kind === 'outbox') ctx.log.info({ sms: { id: row.id, to: row.recipient, from: row.sender, message: row.message } }, 'SMS kept in the local outbox');
+      if (provider.kind === 'outbox')
+        ctx.log.info({ sms: { id: row.id, to: row.recipient, from: row.sender, message: row.message } }, 'SMS kept in the local outbox');
       return;
     }
     const isFinal = !result.retryable || row.attempts >= maxAttempts;
@@ -228,33 +233,5 @@ export function createSmsDispatcher(ctx: AppContext, provider: SmsProvider, opti
     }
   }
 
-  function runOnce(): Promise<SmsDispatchReport> {
-    const next = chain.then(run, run);
-    chain = next.catch(() => undefined);
-    return next;
-  }
-
-  function schedule(): void {
-    if (!running) return;
-    timer = setTimeout(() => {
-      runOnce()
-        .catch((err: unknown) => ctx.log.error({ err }, 'SMS dispatcher run failed'))
-        .finally(schedule);
-    }, intervalMs);
-    timer.unref();
-  }
-
-  return {
-    runOnce,
-    start() {
-      if (running || intervalMs <= 0) return;
-      running = true;
-      schedule();
-    },
-    async stop() {
-      running = false;
-      if (timer) clearTimeout(timer);
-      await chain;
-    },
-  };
+  return createPeriodicTask('SMS dispatcher', run, { intervalMs, log: ctx.log });
 }

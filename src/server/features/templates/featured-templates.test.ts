@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { compileApp, continueSession, lintApp, startSession, type ActionRequest, type EngineDeps, type SessionState } from '../../../engine';
+import {
+  compileApp,
+  continueSession,
+  lintApp,
+  startSession,
+  type ActionRequest,
+  type EngineDeps,
+  type SessionState,
+} from '../../../engine';
 import { validateMenu } from '../../../shared/app';
 import { getFeaturedTemplates } from './featured-templates';
 import { buildTemplateVersion } from './templates.service';
@@ -23,12 +31,14 @@ async function dial(name: string, dialString: string, inputs: string[], runActio
   const compiled = compileApp(buildTemplateVersion(def));
   let clock = 1_700_000_000_000;
   let ids = 0;
-  const deps: EngineDeps = { now: () => (clock += 1000), newId: () => `id${ids++}`, runAction };
+  // A second passes between hops; within a hop the clock stands still (the engine times renders with it).
+  const deps: EngineDeps = { now: () => clock, newId: () => `id${ids++}`, runAction };
   const hop = { sessionId: 's1', msisdn: '233241234567', network: 'MTN', serviceCode: def.shortCode, dialString, input: '' };
   let result = await startSession(compiled, hop, deps);
   const screens = [result.reply.text];
   let state: SessionState = result.state;
   for (const input of inputs) {
+    clock += 1000;
     result = await continueSession(compiled, state, { ...hop, input }, deps);
     state = result.state;
     screens.push(result.reply.text);
@@ -38,7 +48,14 @@ async function dial(name: string, dialString: string, inputs: string[], runActio
 
 describe('featured templates', () => {
   it('are at least the six the product promises', () => {
-    expect(templates.map((t) => t.appName)).toEqual(['Airtime Top-Up', 'Pay a Merchant', 'Community Poll', 'Customer Survey', 'Balance Enquiry', 'Event Registration']);
+    expect(templates.map((t) => t.appName)).toEqual([
+      'Airtime Top-Up',
+      'Pay a Merchant',
+      'Community Poll',
+      'Customer Survey',
+      'Balance Enquiry',
+      'Event Registration',
+    ]);
   });
 
   it.each(templates.map((t) => [t.appName, t] as const))('%s passes the menu rules and the pre-deploy checks', (_name, def) => {

@@ -40,14 +40,24 @@ export function getFeaturedTemplates(sandboxOrigin: string): TemplateDefinition[
       shortCode: '*920*11#',
       useTemplateTag: false,
       menus: [
-        { key: 'who', userDefinedName: 'recipient', displayText: 'Airtime Top-Up\n1. My number\n2. Another number', routes: [['eq', '1', { goto: 'amount' }], ['eq', '2', { goto: 'number' }]] },
+        {
+          key: 'who',
+          userDefinedName: 'recipient',
+          displayText: 'Airtime Top-Up\n1. My number\n2. Another number',
+          routes: [
+            ['eq', '1', { goto: 'amount' }],
+            ['eq', '2', { goto: 'number' }],
+          ],
+        },
         {
           key: 'number',
           userDefinedName: 'otherNumber',
           displayText: 'Enter the phone number to top up',
           allowGoBack: true,
           goBackInputIndicator: '0',
-          validations: [{ validationMethod: 'regexp', compareValue: '^0[2-5][0-9]{8}$', errorMessage: 'Enter a 10-digit number like 0241234567' }],
+          validations: [
+            { validationMethod: 'regexp', compareValue: '^0[2-5][0-9]{8}$', errorMessage: 'Enter a 10-digit number like 0241234567' },
+          ],
           routes: [['always', '', { goto: 'amount' }]],
         },
         {
@@ -65,7 +75,10 @@ export function getFeaturedTemplates(sandboxOrigin: string): TemplateDefinition[
           userDefinedName: 'confirm',
           displayText:
             'Top up {% if session.inputs.otherNumber %}{{ session.inputs.otherNumber }}{% else %}{{ session.mobile }}{% endif %} with GHS {{ session.inputs.amount }}?\n1. Confirm\n2. Cancel',
-          routes: [['eq', '1', { goto: 'pay' }], ['eq', '2', { terminate: 'Top-up cancelled. Dial again any time.' }]],
+          routes: [
+            ['eq', '1', { goto: 'pay' }],
+            ['eq', '2', { terminate: 'Top-up cancelled. Dial again any time.' }],
+          ],
         },
         {
           key: 'pay',
@@ -73,7 +86,14 @@ export function getFeaturedTemplates(sandboxOrigin: string): TemplateDefinition[
           displayText:
             '{% if actions.payment.reference %}Approve the GHS {{ session.inputs.amount }} prompt on your phone. Ref {{ actions.payment.reference }}{% else %}Payment could not start. Please try again later.{% endif %}',
           terminate: true,
-          actions: [{ actionName: 'payment', actionType: 'pre', inheritsPlugin: 'paymentprompt', code: { mobile: '{{ session.mobile }}', amount: '{{ session.inputs.amount }}', network: '{{ session.network }}' } }],
+          actions: [
+            {
+              actionName: 'payment',
+              actionType: 'pre',
+              inheritsPlugin: 'paymentprompt',
+              code: { mobile: '{{ session.mobile }}', amount: '{{ session.inputs.amount }}', network: '{{ session.network }}' },
+            },
+          ],
         },
       ],
     },
@@ -89,7 +109,10 @@ export function getFeaturedTemplates(sandboxOrigin: string): TemplateDefinition[
           key: 'confirm',
           userDefinedName: 'confirmPayment',
           displayText: 'Pay GHS {{ session.vars.amount }} to merchant {{ session.vars.merchantCode }}?\n1. Pay now\n2. Cancel',
-          routes: [['eq', '1', { goto: 'charge' }], ['eq', '2', { terminate: 'Payment cancelled.' }]],
+          routes: [
+            ['eq', '1', { goto: 'charge' }],
+            ['eq', '2', { terminate: 'Payment cancelled.' }],
+          ],
         },
         {
           key: 'charge',
@@ -97,7 +120,14 @@ export function getFeaturedTemplates(sandboxOrigin: string): TemplateDefinition[
           displayText:
             '{% if actions.charge.reference %}Approve GHS {{ session.vars.amount }} on your phone to pay merchant {{ session.vars.merchantCode }}. Ref {{ actions.charge.reference }}{% else %}We could not start the payment. Try again later.{% endif %}',
           terminate: true,
-          actions: [{ actionName: 'charge', actionType: 'pre', inheritsPlugin: 'paymentprompt', code: { mobile: '{{ session.mobile }}', amount: '{{ session.vars.amount }}', network: '{{ session.network }}' } }],
+          actions: [
+            {
+              actionName: 'charge',
+              actionType: 'pre',
+              inheritsPlugin: 'paymentprompt',
+              code: { mobile: '{{ session.mobile }}', amount: '{{ session.vars.amount }}', network: '{{ session.network }}' },
+            },
+          ],
         },
       ],
     },
@@ -115,7 +145,12 @@ export function getFeaturedTemplates(sandboxOrigin: string): TemplateDefinition[
           displayText: 'Which project should the community fund first?\n1. Borehole\n2. School library\n3. Street lights',
           routes: [['valueIn', '1,2,3', { goto: 'thanks' }]],
         },
-        { key: 'thanks', userDefinedName: 'thanks', displayText: 'Thank you! Your vote for {{ session.inputs.voteLabel }} has been counted.', terminate: true },
+        {
+          key: 'thanks',
+          userDefinedName: 'thanks',
+          displayText: 'Thank you! Your vote for {{ session.inputs.voteLabel }} has been counted.',
+          terminate: true,
+        },
       ],
     },
     {
@@ -150,7 +185,8 @@ export function getFeaturedTemplates(sandboxOrigin: string): TemplateDefinition[
         {
           key: 'done',
           userDefinedName: 'done',
-          displayText: 'Thank you! You rated us {{ session.inputs.rating }}/5{% if session.inputs.recommend == "1" %} and would recommend us{% endif %}.',
+          displayText:
+            'Thank you! You rated us {{ session.inputs.rating }}/5{% if session.inputs.recommend == "1" %} and would recommend us{% endif %}.',
           terminate: true,
         },
       ],
@@ -181,7 +217,14 @@ export function getFeaturedTemplates(sandboxOrigin: string): TemplateDefinition[
               actionName: 'lookup',
               actionType: 'pre',
               inheritsPlugin: 'restapi',
-              code: { method: 'GET', url: `${sandboxOrigin}/api/sandbox/accounts/{{ session.inputs.account }}`, contentType: 'application/json', payload: '', headers: [], basicAuth: null },
+              code: {
+                method: 'GET',
+                url: `${sandboxOrigin}/api/sandbox/accounts/{{ session.inputs.account }}`,
+                contentType: 'application/json',
+                payload: '',
+                headers: [],
+                basicAuth: null,
+              },
             },
           ],
         },
@@ -199,7 +242,9 @@ export function getFeaturedTemplates(sandboxOrigin: string): TemplateDefinition[
           key: 'name',
           userDefinedName: 'fullName',
           displayText: 'Tech Summit Accra\nEnter your first name',
-          validations: [{ validationMethod: 'regexp', compareValue: "^[A-Za-z][A-Za-z '-]{1,39}$", errorMessage: 'Enter your name in letters' }],
+          validations: [
+            { validationMethod: 'regexp', compareValue: "^[A-Za-z][A-Za-z '-]{1,39}$", errorMessage: 'Enter your name in letters' },
+          ],
           routes: [['always', '', { goto: 'session' }]],
         },
         {
@@ -213,14 +258,20 @@ export function getFeaturedTemplates(sandboxOrigin: string): TemplateDefinition[
         {
           key: 'done',
           userDefinedName: 'registered',
-          displayText: "You're registered for {{ session.inputs.sessionLabel }}, {{ session.inputs.fullName }}. We'll text your confirmation.",
+          displayText:
+            "You're registered for {{ session.inputs.sessionLabel }}, {{ session.inputs.fullName }}. We'll text your confirmation.",
           terminate: true,
           actions: [
             {
               actionName: 'confirmation',
               actionType: 'pre',
               inheritsPlugin: 'sendsms',
-              code: { smsSender: 'TechSummit', mobile: '{{ session.mobile }}', smsMessage: 'Hi {{ session.inputs.fullName }}, you are registered for {{ session.inputs.sessionLabel }} at Tech Summit Accra.' },
+              code: {
+                smsSender: 'TechSummit',
+                mobile: '{{ session.mobile }}',
+                smsMessage:
+                  'Hi {{ session.inputs.fullName }}, you are registered for {{ session.inputs.sessionLabel }} at Tech Summit Accra.',
+              },
             },
           ],
         },

@@ -32,7 +32,13 @@ export function buildTemplateMenus(def: TemplateDefinition, appId: string, newId
 }
 
 export function buildTemplateVersion(def: TemplateDefinition, appId = 'template'): AppVersion {
-  return appVersionSchema.parse({ appId, appName: def.appName, shortCode: def.shortCode, useTemplateTag: def.useTemplateTag, menus: buildTemplateMenus(def, appId) });
+  return appVersionSchema.parse({
+    appId,
+    appName: def.appName,
+    shortCode: def.shortCode,
+    useTemplateTag: def.useTemplateTag,
+    menus: buildTemplateMenus(def, appId),
+  });
 }
 
 /** Inserts an app with its menus from a definition; returns the app id. Optionally deploys version 1. */
@@ -78,7 +84,14 @@ export async function insertAppFromDefinition(
       })),
     );
     if (options.deploy) {
-      const definition = appVersionSchema.parse({ appId, versionId: 'v1', appName: options.appName ?? def.appName, shortCode: def.shortCode, useTemplateTag: def.useTemplateTag, menus: menuList });
+      const definition = appVersionSchema.parse({
+        appId,
+        versionId: 'v1',
+        appName: options.appName ?? def.appName,
+        shortCode: def.shortCode,
+        useTemplateTag: def.useTemplateTag,
+        menus: menuList,
+      });
       await tx.insert(appVersions).values({ appId, number: 1, definition, createdBy: options.ownerId });
     }
   });

@@ -5,9 +5,10 @@ import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { APP_MESSAGES } from '../../../shared/api/apps.schema';
 import { FormAlert } from '../../components/form-alert';
-import { isOk } from '../../lib/api';
+import { isNetworkFailure, isOk } from '../../lib/api';
+import { queryKeys } from '../../lib/query-keys';
 import { AppTemplateTagField } from './app-template-tag-field';
-import { APPS_QUERY_KEY, cloneApp, findMerchants, isNetworkFailure, type MerchantAccount } from './apps.api';
+import { cloneApp, findMerchants, type MerchantAccount } from './apps.api';
 
 /** What the dialog needs of the app being copied: an app from the list, or a featured template. */
 export interface CloneSource {
@@ -29,8 +30,6 @@ interface AppCloneDialogProps {
   canCloneIntoAccount?: boolean;
 }
 
-const MERCHANTS_QUERY_KEY = ['merchants', 'list'] as const;
-
 function describeMerchant(merchant: MerchantAccount): string {
   const name = merchant.companyName || merchant.fullName || merchant.uuid;
   return merchant.email ? `${name} (${merchant.email})` : name;
@@ -39,9 +38,15 @@ function describeMerchant(merchant: MerchantAccount): string {
 /**
  * The clone modal of the app lists and the templates page: new name, description and template tag, and for
  * admins an optional 'Clone into Different Account' picker. Clone stays disabled while that option is on and
- * no account is chosen (spec section 5).
+ * no account is chosen.
  */
-export function AppCloneDialog({ source, onClose, getDefaultName = (s) => `${s.appName} (copy)`, redirect, canCloneIntoAccount = false }: AppCloneDialogProps) {
+export function AppCloneDialog({
+  source,
+  onClose,
+  getDefaultName = (s) => `${s.appName} (copy)`,
+  redirect,
+  canCloneIntoAccount = false,
+}: AppCloneDialogProps) {
   // Keeps the content in place while the modal animates closed.
   const lastSource = useRef<CloneSource | null>(null);
   if (source) lastSource.current = source;
@@ -49,7 +54,16 @@ export function AppCloneDialog({ source, onClose, getDefaultName = (s) => `${s.a
 
   return (
     <Modal opened={!!source} onClose={onClose} title={shown ? `Clone ${shown.appName}` : 'Clone app'} size="lg" centered>
-      {shown && <CloneForm key={shown.appId} source={shown} onClose={onClose} defaultName={getDefaultName(shown)} redirect={redirect} canCloneIntoAccount={canCloneIntoAccount} />}
+      {shown && (
+        <CloneForm
+          key={shown.appId}
+          source={shown}
+          onClose={onClose}
+          defaultName={getDefaultName(shown)}
+          redirect={redirect}
+          canCloneIntoAccount={canCloneIntoAccount}
+        />
+      )}
     </Modal>
   );
 }
@@ -78,7 +92,7 @@ function CloneForm({ source, onClose, defaultName, redirect, canCloneIntoAccount
 
   // The picker appears only when the merchant list answers '00': without it there is nobody to choose.
   const { data: merchants } = useQuery({
-    queryKey: MERCHANTS_QUERY_KEY,
+    queryKey: queryKeys.merchants,
     queryFn: async () => {
       const reply = await findMerchants();
       return isOk(reply) && Array.isArray(reply.data) ? reply.data : null;
@@ -107,10 +121,14 @@ function CloneForm({ source, onClose, defaultName, redirect, canCloneIntoAccount
     });
     if (!isOk(reply)) {
       setSubmitting(false);
-      setMessage(isNetworkFailure(reply) ? 'An error occurred while cloning the app. Check your connection and try again.' : reply.message || 'The app could not be cloned.');
+      setMessage(
+        isNetworkFailure(reply)
+          ? 'An error occurred while cloning the app. Check your connection and try again.'
+          : reply.message || 'The app could not be cloned.',
+      );
       return;
     }
-    await queryClient.invalidateQueries({ queryKey: APPS_QUERY_KEY });
+    await queryClient.invalidateQueries({ queryKey: queryKeys.apps });
     const text = reply.message || 'App cloned successfully';
     if (redirect) {
       setSuccessMessage(`${text}. Taking you to your apps…`);
@@ -118,7 +136,11 @@ function CloneForm({ source, onClose, defaultName, redirect, canCloneIntoAccount
       return;
     }
     setSubmitting(false);
-    notifications.show({ color: 'teal', title: 'App cloned', message: `${appName.trim()} was added${isIntoAccount ? ' to the chosen account' : ' to your apps'}.` });
+    notifications.show({
+      color: 'teal',
+      title: 'App cloned',
+      message: `${appName.trim()} was added${isIntoAccount ? ' to the chosen account' : ' to your apps'}.`,
+    });
     onClose();
   }
 
@@ -130,8 +152,26 @@ function CloneForm({ source, onClose, defaultName, redirect, canCloneIntoAccount
         </Text>
         <FormAlert message={message} onClose={() => setMessage(null)} />
         <FormAlert message={successMessage} onClose={() => setSuccessMessage(null)} kind="success" />
-        <TextInput label="App Name" withAsterisk maxLength={120} value={appName} onChange={(e) => setAppName(e.currentTarget.value)} name="appName" data-autofocus />
-        <Textarea label="Description" withAsterisk autosize minRows={2} maxRows={5} maxLength={1000} value={description} onChange={(e) => setDescription(e.currentTarget.value)} name="description" />
+        <TextInput
+          label="App Name"
+          withAsterisk
+          maxLength={120}
+          value={appName}
+          onChange={(e) => setAppName(e.currentTarget.value)}
+          name="appName"
+          data-autofocus
+        />
+        <Textarea
+          label="Description"
+          withAsterisk
+          autosize
+          minRows={2}
+          maxRows={5}
+          maxLength={1000}
+          value={description}
+          onChange={(e) => setDescription(e.currentTarget.value)}
+          name="description"
+        />
         <AppTemplateTagField label="Is Template Formated" checked={useTemplateTag} onChange={setUseTemplateTag} />
         {hasAccountPicker && (
           <Stack gap="xs">

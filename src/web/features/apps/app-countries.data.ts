@@ -2,7 +2,7 @@ import { APP_COUNTRIES } from '../../../shared/api/apps.schema';
 
 type AppCountry = (typeof APP_COUNTRIES)[number];
 
-/** Readable names for the spec's country values; the values themselves (even 'equitorial-guinea') are the API's. */
+/** Readable names for the country values; the values themselves (even 'equitorial-guinea') are the API's. */
 const COUNTRY_LABELS: Record<AppCountry, string> = {
   ghana: 'Ghana',
   nigeria: 'Nigeria',
@@ -35,7 +35,7 @@ const COUNTRY_LABELS: Record<AppCountry, string> = {
   'equitorial-guinea': 'Equatorial Guinea',
 };
 
-/** Options for a country select, in the spec's order. */
+/** Options for a country select, in the product's order. */
 export const COUNTRY_OPTIONS = APP_COUNTRIES.map((value) => ({ value, label: COUNTRY_LABELS[value] }));
 
 export function getCountryLabel(value: string): string {

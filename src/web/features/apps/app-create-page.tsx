@@ -5,25 +5,34 @@ import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { APP_MESSAGES, BASE_SHORTCODES, resolveAppShortCode, type ConnectionMode, type CreateAppBody } from '../../../shared/api/apps.schema';
+import {
+  APP_MESSAGES,
+  BASE_SHORTCODES,
+  resolveAppShortCode,
+  type ConnectionMode,
+  type CreateAppBody,
+} from '../../../shared/api/apps.schema';
 import { FormAlert } from '../../components/form-alert';
-import { isOk } from '../../lib/api';
+import { isNetworkFailure, isOk } from '../../lib/api';
+import { queryKeys } from '../../lib/query-keys';
 import { COUNTRY_OPTIONS } from './app-countries.data';
 import { useScrollIntoViewOn } from './use-scroll-into-view-on';
 import { AppTemplateTagField, getShortCodeExamples } from './app-template-tag-field';
-import { APPS_QUERY_KEY, createApp, isNetworkFailure } from './apps.api';
+import { createApp } from './apps.api';
 
 export const APP_LIST_PATH = '/app-list';
-/** Spec section 9: the redirect after creating an app or saving its settings. */
+/** The redirect after creating an app or saving its settings. */
 export const SAVE_REDIRECT_MS = 1000;
 
 const BASE_OPTIONS = BASE_SHORTCODES.map((value) => ({ value, label: value === 'custom' ? 'Custom' : value }));
 
-type CreateAppValues = Required<Pick<CreateAppBody, 'appName' | 'description' | 'country' | 'useTemplateTag' | 'shortCode' | 'baseShortCode' | 'customShortCode'>> & {
+type CreateAppValues = Required<
+  Pick<CreateAppBody, 'appName' | 'description' | 'country' | 'useTemplateTag' | 'shortCode' | 'baseShortCode' | 'customShortCode'>
+> & {
   connectionMode: ConnectionMode;
 };
 
-/** The spec's create-app checks in its order: required fields first, then the shortcode rules shared with the server. */
+/** The create-app checks in their order: required fields first, then the shortcode rules shared with the server. */
 export function checkCreateApp(values: CreateAppValues): string | null {
   if (!values.appName.trim() || !values.description.trim() || !values.country) return APP_MESSAGES.incomplete;
   const result = resolveAppShortCode(values);
@@ -93,14 +102,18 @@ export function AppCreatePage() {
       customShortCode: submitted.connectionMode === 'existing-shortcode' ? submitted.customShortCode.trim() : '',
     });
     if (isOk(reply)) {
-      await queryClient.invalidateQueries({ queryKey: APPS_QUERY_KEY });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.apps });
       setSuccessMessage(reply.message || 'App created successfully');
       notifications.show({ color: 'teal', title: 'App created', message: `${submitted.appName.trim()} is ready to design.` });
       redirectTimer.current = setTimeout(() => navigate(APP_LIST_PATH), SAVE_REDIRECT_MS);
       return;
     }
     setSubmitting(false);
-    setMessage(isNetworkFailure(reply) ? 'An error occurred while creating the app. Check your connection and try again.' : reply.message || 'The app could not be created.');
+    setMessage(
+      isNetworkFailure(reply)
+        ? 'An error occurred while creating the app. Check your connection and try again.'
+        : reply.message || 'The app could not be created.',
+    );
   });
 
   return (
@@ -124,8 +137,25 @@ export function AppCreatePage() {
           )}
 
           <Stack gap="md">
-            <TextInput label="App Name" placeholder="e.g. Mensah Airtime" withAsterisk maxLength={120} {...form.getInputProps('appName')} name="appName" />
-            <Textarea label="Description" placeholder="What callers can do with this app" withAsterisk autosize minRows={2} maxRows={6} maxLength={1000} {...form.getInputProps('description')} name="description" />
+            <TextInput
+              label="App Name"
+              placeholder="e.g. Mensah Airtime"
+              withAsterisk
+              maxLength={120}
+              {...form.getInputProps('appName')}
+              name="appName"
+            />
+            <Textarea
+              label="Description"
+              placeholder="What callers can do with this app"
+              withAsterisk
+              autosize
+              minRows={2}
+              maxRows={6}
+              maxLength={1000}
+              {...form.getInputProps('description')}
+              name="description"
+            />
             <Select
               label="Country"
               placeholder="Pick a country"
@@ -139,7 +169,13 @@ export function AppCreatePage() {
             />
           </Stack>
 
-          <Radio.Group label="Shortcode" description="How callers reach the app" value={values.connectionMode} onChange={(value) => form.setFieldValue('connectionMode', value as ConnectionMode)} name="connectionMode">
+          <Radio.Group
+            label="Shortcode"
+            description="How callers reach the app"
+            value={values.connectionMode}
+            onChange={(value) => form.setFieldValue('connectionMode', value as ConnectionMode)}
+            name="connectionMode"
+          >
             <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm" mt="xs">
               {MODES.map((mode) => (
                 <Radio.Card key={mode.value} value={mode.value} radius="md" p="md" aria-label={mode.title}>
@@ -159,7 +195,11 @@ export function AppCreatePage() {
             </SimpleGrid>
           </Radio.Group>
 
-          <AppTemplateTagField label="Template Formatted" checked={values.useTemplateTag} onChange={(checked) => form.setFieldValue('useTemplateTag', checked)} />
+          <AppTemplateTagField
+            label="Template Formatted"
+            checked={values.useTemplateTag}
+            onChange={(checked) => form.setFieldValue('useTemplateTag', checked)}
+          />
 
           {values.connectionMode === 'new-shortcode' ? (
             <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
@@ -195,13 +235,22 @@ export function AppCreatePage() {
             />
           )}
 
-          <Box bg="gray.0" p="md" style={{ borderRadius: 'var(--mantine-radius-md)', border: '1px dashed var(--mantine-color-gray-3)' }} aria-live="polite">
+          <Box
+            bg="gray.0"
+            p="md"
+            style={{ borderRadius: 'var(--mantine-radius-md)', border: '1px dashed var(--mantine-color-gray-3)' }}
+            aria-live="polite"
+          >
             <Text size="xs" c="dimmed" tt="uppercase" fw={600} style={{ letterSpacing: '0.04em' }}>
               Callers will dial
             </Text>
             {preview ? (
               <Group gap="xs" mt={6} wrap="nowrap">
-                {preview.isValid ? <IconCircleCheck size={18} color="var(--mantine-color-teal-7)" /> : <IconAlertCircle size={18} color="var(--mantine-color-orange-6)" />}
+                {preview.isValid ? (
+                  <IconCircleCheck size={18} color="var(--mantine-color-teal-7)" />
+                ) : (
+                  <IconAlertCircle size={18} color="var(--mantine-color-orange-6)" />
+                )}
                 <Code fz="lg" fw={700} bg="transparent" data-testid="dial-preview" style={{ overflowWrap: 'anywhere' }}>
                   {preview.text}
                 </Code>

@@ -1,4 +1,4 @@
-import { Card, Code, EmptyState, Group, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Code, EmptyState, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconApps, IconSearch } from '@tabler/icons-react';
 import { useDeferredValue, useState } from 'react';
 import { Navigate } from 'react-router';
@@ -8,7 +8,7 @@ import { useCurrentUser } from '../console/use-current-user';
 import { AppCloneDialog, type CloneSource } from './app-clone-dialog';
 import { APP_LIST_PATH } from './app-create-page';
 import { AppListError, AppListSkeleton } from './app-list-states';
-import { AppRowActions } from './app-row-actions';
+import { type AppListColumn, AppListTable } from './app-list-table';
 import { useApps, useDeleteAppConfirm } from './use-apps';
 
 function matchesSearch(app: App, search: string): boolean {
@@ -17,7 +17,30 @@ function matchesSearch(app: App, search: string): boolean {
   return [app.appName, app.companyName, app.userEmail, app.shortCode].some((field) => field.toLowerCase().includes(needle));
 }
 
-/** 'USSD Apps' for admins (spec: Admin-style app list): every account's apps with company and email. */
+const COLUMNS: AppListColumn[] = [
+  {
+    header: 'App Name',
+    render: (app) => (
+      <>
+        <Text fw={600} size="sm">
+          {app.appName}
+        </Text>
+        <Code fz="xs">{app.shortCode}</Code>
+      </>
+    ),
+  },
+  { header: 'Company Name', render: (app) => <Text size="sm">{app.companyName || '—'}</Text> },
+  {
+    header: 'User Email',
+    render: (app) => (
+      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+        {app.userEmail}
+      </Text>
+    ),
+  },
+];
+
+/** 'USSD Apps' for admins (the admin app list): every account's apps with company and email. */
 export function AppListAdminPage() {
   const user = useCurrentUser();
   const { data: apps, error, isPending, refetch } = useApps();
@@ -59,68 +82,32 @@ export function AppListAdminPage() {
             icon={<IconApps size={28} />}
             withIndicatorBackground
             title={apps.length === 0 ? 'No apps yet' : 'No apps match your search'}
-            description={apps.length === 0 ? 'Apps that any account creates appear here.' : `Nothing matches “${deferredSearch.trim()}”. Search by app name, company, email or shortcode.`}
+            description={
+              apps.length === 0
+                ? 'Apps that any account creates appear here.'
+                : `Nothing matches “${deferredSearch.trim()}”. Search by app name, company, email or shortcode.`
+            }
           />
         </Paper>
       )}
       {shown.length > 0 && (
-        <>
-          <Paper withBorder radius="lg" visibleFrom="sm" style={{ overflow: 'hidden' }}>
-            <Table.ScrollContainer minWidth={760}>
-              <Table verticalSpacing="sm" horizontalSpacing="lg" highlightOnHover aria-label="USSD Apps" data-testid="app-table">
-                <Table.Thead bg="gray.0">
-                  <Table.Tr>
-                    <Table.Th>App Name</Table.Th>
-                    <Table.Th>Company Name</Table.Th>
-                    <Table.Th>User Email</Table.Th>
-                    <Table.Th ta="right">Actions</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {shown.map((app) => (
-                    <Table.Tr key={app.appId} data-app-id={app.appId}>
-                      <Table.Td>
-                        <Text fw={600} size="sm">
-                          {app.appName}
-                        </Text>
-                        <Code fz="xs">{app.shortCode}</Code>
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm">{app.companyName || '—'}</Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-                          {app.userEmail}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <AppRowActions app={app} onClone={setCloneSource} onDelete={confirmDelete} />
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          </Paper>
-
-          <Stack gap="sm" hiddenFrom="sm" data-testid="app-cards">
-            {shown.map((app) => (
-              <Card key={app.appId} withBorder radius="md" padding="md">
-                <Text fw={600}>{app.appName}</Text>
-                <Text size="sm">{app.companyName || '—'}</Text>
-                <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                  {app.userEmail}
-                </Text>
-                <Group justify="space-between" mt="sm" gap="xs">
-                  <Code fz="sm" style={{ overflowWrap: 'anywhere' }}>
-                    {app.shortCode}
-                  </Code>
-                  <AppRowActions app={app} onClone={setCloneSource} onDelete={confirmDelete} />
-                </Group>
-              </Card>
-            ))}
-          </Stack>
-        </>
+        <AppListTable
+          apps={shown}
+          label="USSD Apps"
+          columns={COLUMNS}
+          minWidth={760}
+          renderCard={(app) => (
+            <>
+              <Text fw={600}>{app.appName}</Text>
+              <Text size="sm">{app.companyName || '—'}</Text>
+              <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                {app.userEmail}
+              </Text>
+            </>
+          )}
+          onClone={setCloneSource}
+          onDelete={confirmDelete}
+        />
       )}
 
       <AppCloneDialog source={cloneSource} onClose={() => setCloneSource(null)} canCloneIntoAccount />

@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Checkbox, Code, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Button, Checkbox, Code, Group, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconPlus } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
@@ -8,17 +8,52 @@ import { getRoles } from '../../../shared/roles';
 import { useCurrentUser } from '../console/use-current-user';
 import { AppCloneDialog, type CloneSource } from './app-clone-dialog';
 import { AppListError, AppListSkeleton } from './app-list-states';
-import { AppRowActions } from './app-row-actions';
+import { type AppListColumn, AppListTable } from './app-list-table';
 import { useApps, useDeleteAppConfirm } from './use-apps';
 
 export const GET_STARTED_PATH = '/get-started';
 export const APP_LIST_ADMIN_PATH = '/app-list-admin';
 
 function TemplateTagCheckbox({ app }: { app: App }) {
-  return <Checkbox checked={app.useTemplateTag} readOnly tabIndex={-1} aria-label={app.useTemplateTag ? 'Template formatted' : 'Not template formatted'} styles={{ input: { cursor: 'default' } }} />;
+  return (
+    <Checkbox
+      checked={app.useTemplateTag}
+      readOnly
+      tabIndex={-1}
+      aria-label={app.useTemplateTag ? 'Template formatted' : 'Not template formatted'}
+      styles={{ input: { cursor: 'default' } }}
+    />
+  );
 }
 
-/** 'My USSD Apps' (spec: List of USSD Apps). A user with no apps is sent to /get-started. */
+const COLUMNS: AppListColumn[] = [
+  {
+    header: 'App Name',
+    cellProps: { maw: 360 },
+    render: (app) => (
+      <>
+        <Text fw={600} size="sm">
+          {app.appName}
+        </Text>
+        <Text size="xs" c="dimmed" lineClamp={1}>
+          {app.description}
+        </Text>
+      </>
+    ),
+  },
+  { header: 'Shortcode', render: (app) => <Code fz="sm">{app.shortCode}</Code> },
+  {
+    header: 'Template Tag',
+    align: 'center',
+    render: (app) => (
+      <Group justify="center">
+        <TemplateTagCheckbox app={app} />
+      </Group>
+    ),
+  },
+];
+
+/** 'My USSD Apps' (List of USSD Apps). A user with no apps is sent to /get-started. */
 export function AppListPage() {
   const user = useCurrentUser();
   const isAdmin = !!user && getRoles(user).isAdmin;
@@ -28,10 +63,16 @@ export function AppListPage() {
   const isEmpty = !isAdmin && apps?.length === 0;
 
   useEffect(() => {
-    if (isEmpty) notifications.show({ id: 'no-apps', color: 'blue', title: 'No apps yet', message: 'Create your first app, or start from a template.' });
+    if (isEmpty)
+      notifications.show({
+        id: 'no-apps',
+        color: 'blue',
+        title: 'No apps yet',
+        message: 'Create your first app, or start from a template.',
+      });
   }, [isEmpty]);
 
-  // Admins have the cross-account list instead (spec section 6: My USSD Apps is for non-admins).
+  // Admins have the cross-account list instead (the sidebar shows My USSD Apps to non-admins only).
   if (isAdmin) return <Navigate to={APP_LIST_ADMIN_PATH} replace />;
   if (isEmpty) return <Navigate to={GET_STARTED_PATH} replace />;
 
@@ -43,7 +84,9 @@ export function AppListPage() {
             My USSD Apps
           </Title>
           <Text c="dimmed" mt={6}>
-            {apps ? `${apps.length} ${apps.length === 1 ? 'app' : 'apps'}. Design menus, change settings, or copy an app to start a new one.` : 'Your apps and their shortcodes.'}
+            {apps
+              ? `${apps.length} ${apps.length === 1 ? 'app' : 'apps'}. Design menus, change settings, or copy an app to start a new one.`
+              : 'Your apps and their shortcodes.'}
           </Text>
         </div>
         <Button component={Link} to="/create-app" leftSection={<IconPlus size={18} />}>
@@ -54,71 +97,28 @@ export function AppListPage() {
       {isPending && <AppListSkeleton />}
       {error && <AppListError message={error.message} onRetry={() => void refetch()} />}
       {apps && apps.length > 0 && (
-        <>
-          <Paper withBorder radius="lg" visibleFrom="sm" style={{ overflow: 'hidden' }}>
-            <Table verticalSpacing="sm" horizontalSpacing="lg" highlightOnHover aria-label="My USSD Apps" data-testid="app-table">
-              <Table.Thead bg="gray.0">
-                <Table.Tr>
-                  <Table.Th>App Name</Table.Th>
-                  <Table.Th>Shortcode</Table.Th>
-                  <Table.Th ta="center">Template Tag</Table.Th>
-                  <Table.Th ta="right">Actions</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {apps.map((app) => (
-                  <Table.Tr key={app.appId} data-app-id={app.appId}>
-                    <Table.Td maw={360}>
-                      <Text fw={600} size="sm">
-                        {app.appName}
-                      </Text>
-                      <Text size="xs" c="dimmed" lineClamp={1}>
-                        {app.description}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Code fz="sm">{app.shortCode}</Code>
-                    </Table.Td>
-                    <Table.Td>
-                      <Group justify="center">
-                        <TemplateTagCheckbox app={app} />
-                      </Group>
-                    </Table.Td>
-                    <Table.Td>
-                      <AppRowActions app={app} onClone={setCloneSource} onDelete={confirmDelete} />
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Paper>
-
-          <Stack gap="sm" hiddenFrom="sm" data-testid="app-cards">
-            {apps.map((app) => (
-              <Card key={app.appId} withBorder radius="md" padding="md">
-                <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
-                  <div style={{ minWidth: 0 }}>
-                    <Text fw={600}>{app.appName}</Text>
-                    <Text size="xs" c="dimmed" lineClamp={2}>
-                      {app.description}
-                    </Text>
-                  </div>
-                  {app.useTemplateTag && (
-                    <Badge variant="light" size="sm" style={{ flexShrink: 0 }}>
-                      Template
-                    </Badge>
-                  )}
-                </Group>
-                <Group justify="space-between" mt="sm" gap="xs">
-                  <Code fz="sm" style={{ overflowWrap: 'anywhere' }}>
-                    {app.shortCode}
-                  </Code>
-                  <AppRowActions app={app} onClone={setCloneSource} onDelete={confirmDelete} />
-                </Group>
-              </Card>
-            ))}
-          </Stack>
-        </>
+        <AppListTable
+          apps={apps}
+          label="My USSD Apps"
+          columns={COLUMNS}
+          renderCard={(app) => (
+            <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
+              <div style={{ minWidth: 0 }}>
+                <Text fw={600}>{app.appName}</Text>
+                <Text size="xs" c="dimmed" lineClamp={2}>
+                  {app.description}
+                </Text>
+              </div>
+              {app.useTemplateTag && (
+                <Badge variant="light" size="sm" style={{ flexShrink: 0 }}>
+                  Template
+                </Badge>
+              )}
+            </Group>
+          )}
+          onClone={setCloneSource}
+          onDelete={confirmDelete}
+        />
       )}
 
       <AppCloneDialog source={cloneSource} onClose={() => setCloneSource(null)} />

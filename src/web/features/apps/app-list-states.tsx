@@ -4,7 +4,7 @@ import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
 /** Placeholder rows while the app list loads, shaped like the table (desktop) or the cards (phone). */
 export function AppListSkeleton({ rows = 4 }: { rows?: number }) {
   return (
-    <div aria-busy="true" aria-label="Loading apps" data-testid="apps-loading">
+    <div role="status" aria-busy="true" aria-label="Loading apps" data-testid="apps-loading">
       <Paper withBorder radius="lg" p="md" visibleFrom="sm">
         <Stack gap="md">
           <Skeleton height={14} width="40%" />

@@ -28,13 +28,27 @@ export function AppRowActions({ app, onClone, onDelete }: AppRowActionsProps) {
       )}
       {hasScreen(dashboardPath(app.appId)) && (
         <Tooltip label="Dashboard, logs and sessions" withArrow>
-          <ActionIcon component={Link} to={dashboardPath(app.appId)} variant="subtle" color="teal" size="lg" aria-label={`Monitor ${app.appName}`}>
+          <ActionIcon
+            component={Link}
+            to={dashboardPath(app.appId)}
+            variant="subtle"
+            color="teal"
+            size="lg"
+            aria-label={`Monitor ${app.appName}`}
+          >
             <IconChartBar size={18} />
           </ActionIcon>
         </Tooltip>
       )}
       <Tooltip label="Settings" withArrow>
-        <ActionIcon component={Link} to={settingsPath(app.appId)} variant="subtle" color="gray" size="lg" aria-label={`Settings of ${app.appName}`}>
+        <ActionIcon
+          component={Link}
+          to={settingsPath(app.appId)}
+          variant="subtle"
+          color="gray"
+          size="lg"
+          aria-label={`Settings of ${app.appName}`}
+        >
           <IconSettings size={18} />
         </ActionIcon>
       </Tooltip>

@@ -1,20 +1,21 @@
-import { Anchor, Badge, Button, Card, Group, Paper, Select, SimpleGrid, Skeleton, Stack, Text, Textarea, TextInput, Title, EmptyState } from '@mantine/core';
+import { Badge, Button, Card, Group, Paper, Select, SimpleGrid, Skeleton, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconArrowLeft, IconLockSquareRounded, IconSearchOff } from '@tabler/icons-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { IconLockSquareRounded } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { APP_MESSAGES, isValidExistingShortCode, type App } from '../../../shared/api/apps.schema';
 import { FormAlert } from '../../components/form-alert';
-import { isOk } from '../../lib/api';
+import { isNetworkFailure, isOk } from '../../lib/api';
+import { queryKeys } from '../../lib/query-keys';
 import { COUNTRY_OPTIONS } from './app-countries.data';
 import { APP_LIST_PATH, SAVE_REDIRECT_MS } from './app-create-page';
 import { useScrollIntoViewOn } from './use-scroll-into-view-on';
 import { AppTemplateTagField, getShortCodeExamples } from './app-template-tag-field';
 import { AppUrlCopyField } from './app-url-copy-field';
-import { APPS_QUERY_KEY, appQueryKey, getApp, isNetworkFailure, isNotFound, updateApp } from './apps.api';
-
-class AppNotFoundError extends Error {}
+import { updateApp } from './apps.api';
+import { AppNotFoundError, useApp } from './use-apps';
+import { BackLink } from '../../components/back-link';
 
 interface SettingsValues {
   appName: string;
@@ -24,7 +25,7 @@ interface SettingsValues {
   customShortCode: string;
 }
 
-/** The spec's settings checks, in order; the format rule is the create rule the server applies too. */
+/** The settings checks, in order; the format rule is the create rule the server applies too. */
 export function checkAppSettings(values: SettingsValues, isExisting: boolean, storedShortCode: string): string | null {
   if (!values.appName.trim() || !values.description.trim() || !values.country) return APP_MESSAGES.incomplete;
   const shortCode = isExisting ? values.customShortCode.trim() : storedShortCode;
@@ -37,25 +38,12 @@ export function checkAppSettings(values: SettingsValues, isExisting: boolean, st
 /** 'Application Settings' (/app-settings/{id}): gateway URLs to copy, and the app's editable fields. */
 export function AppSettingsPage() {
   const { id = '' } = useParams();
-  const { data: app, error, isPending, refetch } = useQuery({
-    queryKey: appQueryKey(id),
-    queryFn: async (): Promise<App> => {
-      const reply = await getApp(id);
-      if (isOk(reply) && reply.data) return reply.data;
-      if (isNotFound(reply)) throw new AppNotFoundError(reply.message || 'App not found');
-      throw new Error(isNetworkFailure(reply) ? 'An error occurred while loading the app. Check your connection and try again.' : reply.message || 'The app could not be loaded.');
-    },
-    retry: (count, err) => !(err instanceof AppNotFoundError) && count < 1,
-  });
+  const { data: app, error, isPending, refetch } = useApp(id);
 
   return (
     <Stack gap="xl" maw={880}>
       <div>
-        <Anchor component={Link} to={APP_LIST_PATH} size="sm" c="dimmed">
-          <Group gap={4} component="span">
-            <IconArrowLeft size={14} /> My USSD Apps
-          </Group>
-        </Anchor>
+        <BackLink to={APP_LIST_PATH} label="My USSD Apps" />
         <Title order={1} fz={{ base: 26, sm: 32 }} mt={6}>
           Application Settings
         </Title>
@@ -72,22 +60,7 @@ export function AppSettingsPage() {
           <Skeleton height={380} radius="lg" />
         </Stack>
       )}
-      {error instanceof AppNotFoundError && (
-        <Paper withBorder radius="lg" p="xl" data-testid="app-not-found">
-          <EmptyState
-            icon={<IconSearchOff size={28} />}
-            withIndicatorBackground
-            title="App not found"
-            description="This app does not exist, was deleted, or belongs to another account."
-          >
-            <EmptyState.Actions>
-              <Button component={Link} to={APP_LIST_PATH} variant="default">
-                Back to My USSD Apps
-              </Button>
-            </EmptyState.Actions>
-          </EmptyState>
-        </Paper>
-      )}
+      {/* 'App not found' is AppScreenGuard's, around every screen of an app. */}
       {error && !(error instanceof AppNotFoundError) && (
         <Paper withBorder radius="lg" p="lg">
           <Text c="red.8">{error.message}</Text>
@@ -172,14 +145,18 @@ function AppSettingsForm({ app }: { app: App }) {
       customShortCode: isExisting ? customShortCode : '',
     });
     if (isOk(reply)) {
-      await queryClient.invalidateQueries({ queryKey: APPS_QUERY_KEY });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.apps });
       setSuccessMessage(reply.message || 'App updated successfully');
       notifications.show({ color: 'teal', title: 'Settings saved', message: `${values.appName.trim()} was updated.` });
       redirectTimer.current = setTimeout(() => navigate(APP_LIST_PATH), SAVE_REDIRECT_MS);
       return;
     }
     setSaving(false);
-    setMessage(isNetworkFailure(reply) ? 'An error occurred while saving the settings. Check your connection and try again.' : reply.message || 'The settings could not be saved.');
+    setMessage(
+      isNetworkFailure(reply)
+        ? 'An error occurred while saving the settings. Check your connection and try again.'
+        : reply.message || 'The settings could not be saved.',
+    );
   }
 
   return (
@@ -195,11 +172,41 @@ function AppSettingsForm({ app }: { app: App }) {
           </div>
         )}
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-          <TextInput label="App Name" withAsterisk maxLength={120} value={values.appName} onChange={(e) => set('appName', e.currentTarget.value)} name="appName" />
-          <Select label="Country" withAsterisk searchable nothingFoundMessage="No country matches" data={COUNTRY_OPTIONS} value={values.country || null} onChange={(value) => set('country', value ?? '')} name="country" />
+          <TextInput
+            label="App Name"
+            withAsterisk
+            maxLength={120}
+            value={values.appName}
+            onChange={(e) => set('appName', e.currentTarget.value)}
+            name="appName"
+          />
+          <Select
+            label="Country"
+            withAsterisk
+            searchable
+            nothingFoundMessage="No country matches"
+            data={COUNTRY_OPTIONS}
+            value={values.country || null}
+            onChange={(value) => set('country', value ?? '')}
+            name="country"
+          />
         </SimpleGrid>
-        <Textarea label="Description" withAsterisk autosize minRows={2} maxRows={6} maxLength={1000} value={values.description} onChange={(e) => set('description', e.currentTarget.value)} name="description" />
-        <AppTemplateTagField label="Is Template Formated" checked={values.useTemplateTag} onChange={(checked) => set('useTemplateTag', checked)} />
+        <Textarea
+          label="Description"
+          withAsterisk
+          autosize
+          minRows={2}
+          maxRows={6}
+          maxLength={1000}
+          value={values.description}
+          onChange={(e) => set('description', e.currentTarget.value)}
+          name="description"
+        />
+        <AppTemplateTagField
+          label="Is Template Formated"
+          checked={values.useTemplateTag}
+          onChange={(checked) => set('useTemplateTag', checked)}
+        />
         {isExisting ? (
           <TextInput
             label="Custom Short Code"

@@ -9,5 +9,7 @@ export const appsRoutes: RouteObject[] = [
   { path: '/create-app', element: <AppCreatePage /> },
   { path: '/app-list', element: <AppListPage /> },
   { path: '/app-list-admin', element: <AppListAdminPage /> },
-  { path: '/app-settings/:id', element: <AppSettingsPage /> },
 ];
+
+/** The apps area's screens of one app, which console.routes.tsx puts behind AppScreenGuard. */
+export const appScreenRoutes: RouteObject[] = [{ path: '/app-settings/:id', element: <AppSettingsPage /> }];

@@ -5,7 +5,7 @@ import { getRoles } from '../../../shared/roles';
 import { useCurrentUser } from '../console/use-current-user';
 import { PasswordChangeForm } from './password-change-form';
 
-/** A readable name for the role the spec's section 6 gives the user. */
+/** A readable name for the user's role (src/shared/roles.ts). */
 export function describeRole(user: SessionUser): string {
   const roles = getRoles(user);
   if (roles.isSuperAdmin) return 'Super admin';

@@ -79,7 +79,8 @@ export function AuthLayout({ title, subtitle, children, footer }: AuthLayoutProp
             </div>
             {children}
             {footer && (
-              <Text size="sm" c="dimmed" ta="center">
+              // A div: a footer may hold paragraphs of its own (the login screen's two links).
+              <Text component="div" size="sm" c="dimmed" ta="center">
                 {footer}
               </Text>
             )}

@@ -8,17 +8,12 @@ export function isLoginReply(reply: LoginResult): reply is LoginResult & Pick<Lo
   return reply.status === '00' && typeof reply.token === 'string' && !!reply.data;
 }
 
-/** An empty reply is what the shared helper returns when the request never reached the server. */
-export const isNetworkFailure = (reply: ApiReply) => reply.status === undefined;
-
 // Sign-in calls never send a stored token: a stale one would only make the server answer 401 for it.
 export const loginUser = (body: LoginBody) => api<SessionUser>('/api/auth/login', { body, auth: false }) as Promise<LoginResult>;
 
-export const loginMerchant = (body: LoginBody) =>
-  api<SessionUser>('/api/merchant/login', { body, auth: false }) as Promise<LoginResult>;
+export const loginMerchant = (body: LoginBody) => api<SessionUser>('/api/merchant/login', { body, auth: false }) as Promise<LoginResult>;
 
-export const registerUser = (body: RegisterBody) =>
-  api<SessionUser>('/api/auth/register', { body, auth: false }) as Promise<LoginResult>;
+export const registerUser = (body: RegisterBody) => api<SessionUser>('/api/auth/register', { body, auth: false }) as Promise<LoginResult>;
 
 export const requestPasswordReset = (email: string) => api('/api/auth/forgot-password', { body: { email }, auth: false });
 
@@ -29,6 +24,6 @@ export const logoutUser = () => api('/api/auth/logout', { method: 'POST' });
 
 export const getCurrentUser = () => api<SessionUser>('/api/auth/me');
 
-/** Spec: POST /api/changePassword `{password, newPassword}`; the reply carries a new token (old ones are revoked). */
+/** POST /api/changePassword `{password, newPassword}`; the reply carries a new token (old ones are revoked). */
 export const changePassword = (body: { password: string; newPassword: string }) =>
   api('/api/changePassword', { body }) as Promise<ApiReply & { token?: string }>;

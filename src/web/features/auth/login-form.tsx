@@ -1,13 +1,13 @@
-import { Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Anchor, Group, PasswordInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconAt, IconLock } from '@tabler/icons-react';
+import { IconLock } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { loginBodySchema } from '../../../shared/api/auth.schema';
-import { FormAlert } from '../../components/form-alert';
 import { saveSession } from '../../lib/session';
 import { isLoginReply, loginMerchant, loginUser } from './auth.api';
+import { AuthEmailInput, AuthForm } from './auth-form';
 
 export const AFTER_LOGIN_PATH = '/get-started';
 
@@ -42,43 +42,35 @@ export function LoginForm({ variant }: LoginFormProps) {
     saveSession(reply);
     // Nothing cached for a previous user may leak into this one's console.
     queryClient.clear();
-    navigate(AFTER_LOGIN_PATH, { replace: true });
+    void navigate(AFTER_LOGIN_PATH, { replace: true });
   }
 
   return (
-    <form onSubmit={handleSubmit} noValidate aria-label={variant === 'merchant' ? 'Merchant login' : 'Login'}>
-      <Stack gap="md">
-        <FormAlert message={message} onClose={() => setMessage(null)} />
-        <TextInput
-          label="Email"
-          placeholder="you@company.com"
-          type="email"
-          autoComplete="email"
-          leftSection={<IconAt size={16} />}
+    <AuthForm
+      label={variant === 'merchant' ? 'Merchant login' : 'Login'}
+      onSubmit={handleSubmit}
+      message={message}
+      onDismissMessage={() => setMessage(null)}
+      submitLabel={variant === 'merchant' ? 'SIGN IN' : 'Log in'}
+      isSubmitting={isSubmitting}
+    >
+      <AuthEmailInput {...form.getInputProps('email')} />
+      <div>
+        <PasswordInput
+          label="Password"
+          placeholder="Your password"
+          autoComplete="current-password"
+          leftSection={<IconLock size={16} />}
           size="md"
-          {...form.getInputProps('email')}
-          name="email"
+          {...form.getInputProps('password')}
+          name="password"
         />
-        <div>
-          <PasswordInput
-            label="Password"
-            placeholder="Your password"
-            autoComplete="current-password"
-            leftSection={<IconLock size={16} />}
-            size="md"
-            {...form.getInputProps('password')}
-            name="password"
-          />
-          <Group justify="flex-end" mt={6}>
-            <Anchor component={Link} to="/forgot-password" size="sm">
-              Forgot password?
-            </Anchor>
-          </Group>
-        </div>
-        <Button type="submit" size="md" fullWidth loading={isSubmitting}>
-          {variant === 'merchant' ? 'SIGN IN' : 'Log in'}
-        </Button>
-      </Stack>
-    </form>
+        <Group justify="flex-end" mt={6}>
+          <Anchor component={Link} to="/forgot-password" size="sm">
+            Forgot password?
+          </Anchor>
+        </Group>
+      </div>
+    </AuthForm>
   );
 }

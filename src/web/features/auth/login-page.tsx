@@ -1,5 +1,5 @@
-import { Anchor, Divider, Stack, Text } from '@mantine/core';
-import { Link } from 'react-router';
+import { Divider, Stack, Text } from '@mantine/core';
+import { AuthSwitchLink } from './auth-form';
 import { AuthLayout } from './auth-layout';
 import { LoginForm } from './login-form';
 
@@ -11,17 +11,11 @@ export function LoginPage() {
       footer={
         <Stack gap={6}>
           <Text size="sm" c="dimmed">
-            New to Dialflow?{' '}
-            <Anchor component={Link} to="/register" fw={600}>
-              Create an account
-            </Anchor>
+            <AuthSwitchLink question="New to Dialflow?" to="/register" label="Create an account" />
           </Text>
           <Divider label="or" labelPosition="center" my={4} />
           <Text size="sm" c="dimmed">
-            Signing in for a business account?{' '}
-            <Anchor component={Link} to="/merchant/login" fw={600}>
-              Log in as merchant
-            </Anchor>
+            <AuthSwitchLink question="Signing in for a business account?" to="/merchant/login" label="Log in as merchant" />
           </Text>
         </Stack>
       }

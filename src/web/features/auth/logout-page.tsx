@@ -6,10 +6,10 @@ import { BrandLogo } from '../../components/brand-logo';
 import { clearSession } from '../../lib/session';
 import { logoutUser } from './auth.api';
 
-/** Spec section 9: the redirect after logout waits 1 second. */
+/** The redirect after logout waits 1 second. */
 export const LOGOUT_REDIRECT_MS = 1000;
 
-/** Spec section 4: clears the session and, after 1 s, goes to /merchant/login for merchants, else /login. */
+/** Clears the session and, after 1 s, goes to /merchant/login for merchants, else /login. */
 export function LogoutPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();

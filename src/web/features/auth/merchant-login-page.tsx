@@ -1,22 +1,14 @@
-import { Anchor } from '@mantine/core';
-import { Link } from 'react-router';
+import { AuthSwitchLink } from './auth-form';
 import { AuthLayout } from './auth-layout';
 import { LoginForm } from './login-form';
 
-/** Spec: 'Login As Merchant' with Email, password, SIGN IN and a Forgot password link. */
+/** 'Login As Merchant' with Email, password, SIGN IN and a Forgot password link. */
 export function MerchantLoginPage() {
   return (
     <AuthLayout
       title="Login As Merchant"
       subtitle="For merchant (enterprise) accounts. Use the email your administrator registered."
-      footer={
-        <>
-          Not a merchant?{' '}
-          <Anchor component={Link} to="/login" fw={600}>
-            Log in to your Dialflow account
-          </Anchor>
-        </>
-      }
+      footer={<AuthSwitchLink question="Not a merchant?" to="/login" label="Log in to your Dialflow account" />}
     >
       <LoginForm variant="merchant" />
     </AuthLayout>

@@ -4,10 +4,11 @@ import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { changePasswordBodySchema, PASSWORD_MIN } from '../../../shared/api/auth.schema';
 import { getStoredUser, saveSession } from '../../lib/session';
-import { changePassword, isNetworkFailure } from './auth.api';
+import { changePassword } from './auth.api';
 import { PASSWORD_MISMATCH } from './password-reset-page';
+import { isNetworkFailure } from '../../lib/api';
 
-/** Spec section 8's texts for the password change. */
+/** The password change's texts (docs/product.md, Account Settings). */
 export const PASSWORD_CHANGE_MESSAGES = {
   success: 'Password changed successfully.',
   failure: 'Failed to change password.',
@@ -20,7 +21,7 @@ interface PasswordChangeValues {
   confirmPassword: string;
 }
 
-/** Checks with the shared request schema (its messages are the spec's), plus the confirmation. */
+/** Checks with the shared request schema (its messages are the product's), plus the confirmation. */
 function validatePasswordChange(values: PasswordChangeValues) {
   const errors: Partial<Record<keyof PasswordChangeValues, string>> = {};
   const parsed = changePasswordBodySchema.safeParse({ password: values.oldPassword, newPassword: values.newPassword });
@@ -72,7 +73,13 @@ export function PasswordChangeForm() {
         <Text size="sm" c="dimmed">
           Changing your password signs you out everywhere else. This browser stays signed in.
         </Text>
-        <PasswordInput label="Old Password" autoComplete="current-password" withAsterisk {...form.getInputProps('oldPassword')} name="oldPassword" />
+        <PasswordInput
+          label="Old Password"
+          autoComplete="current-password"
+          withAsterisk
+          {...form.getInputProps('oldPassword')}
+          name="oldPassword"
+        />
         <PasswordInput
           label="New Password"
           description={`At least ${PASSWORD_MIN} characters`}
@@ -81,7 +88,13 @@ export function PasswordChangeForm() {
           {...form.getInputProps('newPassword')}
           name="newPassword"
         />
-        <PasswordInput label="Confirm Password" autoComplete="new-password" withAsterisk {...form.getInputProps('confirmPassword')} name="confirmPassword" />
+        <PasswordInput
+          label="Confirm Password"
+          autoComplete="new-password"
+          withAsterisk
+          {...form.getInputProps('confirmPassword')}
+          name="confirmPassword"
+        />
         <div>
           <Button type="submit" loading={isSubmitting}>
             Change Password

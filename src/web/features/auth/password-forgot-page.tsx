@@ -1,11 +1,12 @@
-import { Anchor, Button, Stack, TextInput } from '@mantine/core';
+import { Anchor } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
-import { IconArrowLeft, IconAt } from '@tabler/icons-react';
+import { IconArrowLeft } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { forgotPasswordBodySchema } from '../../../shared/api/auth.schema';
 import { FormAlert } from '../../components/form-alert';
 import { requestPasswordReset } from './auth.api';
+import { AuthEmailInput, AuthForm } from './auth-form';
 import { AuthLayout } from './auth-layout';
 
 /** The server answers the same for a known and an unknown email, so this screen cannot reveal accounts. */
@@ -39,25 +40,17 @@ export function PasswordForgotPage() {
         </Anchor>
       }
     >
-      <form onSubmit={handleSubmit} noValidate aria-label="Forgot password">
-        <Stack gap="md">
-          <FormAlert message={message} onClose={() => setMessage(null)} />
-          <FormAlert kind="success" title="Check your email" message={sentMessage} onClose={() => setSentMessage(null)} />
-          <TextInput
-            label="Email"
-            placeholder="you@company.com"
-            type="email"
-            autoComplete="email"
-            leftSection={<IconAt size={16} />}
-            size="md"
-            {...form.getInputProps('email')}
-            name="email"
-          />
-          <Button type="submit" size="md" fullWidth loading={isSubmitting}>
-            Send reset link
-          </Button>
-        </Stack>
-      </form>
+      <AuthForm
+        label="Forgot password"
+        onSubmit={handleSubmit}
+        message={message}
+        onDismissMessage={() => setMessage(null)}
+        notice={<FormAlert kind="success" title="Check your email" message={sentMessage} onClose={() => setSentMessage(null)} />}
+        submitLabel="Send reset link"
+        isSubmitting={isSubmitting}
+      >
+        <AuthEmailInput {...form.getInputProps('email')} />
+      </AuthForm>
     </AuthLayout>
   );
 }

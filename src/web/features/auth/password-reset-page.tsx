@@ -1,10 +1,11 @@
-import { Anchor, Button, PasswordInput, Stack } from '@mantine/core';
+import { Button, PasswordInput, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { PASSWORD_MIN, resetPasswordBodySchema } from '../../../shared/api/auth.schema';
 import { FormAlert } from '../../components/form-alert';
 import { resetPassword } from './auth.api';
+import { AuthForm, AuthSwitchLink } from './auth-form';
 import { AuthLayout } from './auth-layout';
 
 export const PASSWORD_MISMATCH = 'New password and confirmation do not match.';
@@ -54,31 +55,25 @@ export function PasswordResetPage() {
     <AuthLayout
       title="Choose a new password"
       subtitle={`Pick a password of at least ${PASSWORD_MIN} characters. You will be signed out of other devices.`}
-      footer={
-        <>
-          Link expired?{' '}
-          <Anchor component={Link} to="/forgot-password" fw={600}>
-            Ask for a new one
-          </Anchor>
-        </>
-      }
+      footer={<AuthSwitchLink question="Link expired?" to="/forgot-password" label="Ask for a new one" />}
     >
-      <form onSubmit={handleSubmit} noValidate aria-label="Reset password">
-        <Stack gap="md">
-          <FormAlert message={message} onClose={() => setMessage(null)} />
-          <PasswordInput label="New password" autoComplete="new-password" size="md" {...form.getInputProps('password')} name="password" />
-          <PasswordInput
-            label="Confirm password"
-            autoComplete="new-password"
-            size="md"
-            {...form.getInputProps('confirmPassword')}
-            name="confirmPassword"
-          />
-          <Button type="submit" size="md" fullWidth loading={isSubmitting}>
-            Reset password
-          </Button>
-        </Stack>
-      </form>
+      <AuthForm
+        label="Reset password"
+        onSubmit={handleSubmit}
+        message={message}
+        onDismissMessage={() => setMessage(null)}
+        submitLabel="Reset password"
+        isSubmitting={isSubmitting}
+      >
+        <PasswordInput label="New password" autoComplete="new-password" size="md" {...form.getInputProps('password')} name="password" />
+        <PasswordInput
+          label="Confirm password"
+          autoComplete="new-password"
+          size="md"
+          {...form.getInputProps('confirmPassword')}
+          name="confirmPassword"
+        />
+      </AuthForm>
     </AuthLayout>
   );
 }

@@ -1,12 +1,12 @@
-import { Anchor, Button, PasswordInput, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { PasswordInput, SimpleGrid, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { PASSWORD_MIN, registerBodySchema } from '../../../shared/api/auth.schema';
-import { FormAlert } from '../../components/form-alert';
 import { saveSession } from '../../lib/session';
 import { isLoginReply, registerUser } from './auth.api';
+import { AuthForm, AuthSwitchLink } from './auth-form';
 import { AuthLayout } from './auth-layout';
 import { AFTER_LOGIN_PATH } from './login-form';
 
@@ -32,60 +32,67 @@ export function RegisterPage() {
     }
     saveSession(reply);
     queryClient.clear();
-    navigate(AFTER_LOGIN_PATH, { replace: true });
+    void navigate(AFTER_LOGIN_PATH, { replace: true });
   });
 
   return (
     <AuthLayout
       title="Create your account"
       subtitle="Start building USSD apps in minutes. No card needed to try it."
-      footer={
-        <>
-          Already have an account?{' '}
-          <Anchor component={Link} to="/login" fw={600}>
-            Log in
-          </Anchor>
-        </>
-      }
+      footer={<AuthSwitchLink question="Already have an account?" to="/login" label="Log in" />}
     >
-      <form onSubmit={handleSubmit} noValidate aria-label="Register">
-        <Stack gap="md">
-          <FormAlert message={message} onClose={() => setMessage(null)} />
-          <TextInput label="Full name" placeholder="Ama Mensah" autoComplete="name" withAsterisk {...form.getInputProps('fullName')} name="fullName" />
+      <AuthForm
+        label="Register"
+        onSubmit={handleSubmit}
+        message={message}
+        onDismissMessage={() => setMessage(null)}
+        submitLabel="Create account"
+        isSubmitting={isSubmitting}
+      >
+        <TextInput
+          label="Full name"
+          placeholder="Ama Mensah"
+          autoComplete="name"
+          withAsterisk
+          {...form.getInputProps('fullName')}
+          name="fullName"
+        />
+        <TextInput
+          label="Email"
+          placeholder="you@company.com"
+          type="email"
+          autoComplete="email"
+          withAsterisk
+          {...form.getInputProps('email')}
+          name="email"
+        />
+        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
           <TextInput
-            label="Email"
-            placeholder="you@company.com"
-            type="email"
-            autoComplete="email"
+            label="Mobile number"
+            placeholder="233201234567"
+            type="tel"
+            autoComplete="tel"
             withAsterisk
-            {...form.getInputProps('email')}
-            name="email"
+            {...form.getInputProps('mobileNumber')}
+            name="mobileNumber"
           />
-          <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
-            <TextInput
-              label="Mobile number"
-              placeholder="233201234567"
-              type="tel"
-              autoComplete="tel"
-              withAsterisk
-              {...form.getInputProps('mobileNumber')}
-              name="mobileNumber"
-            />
-            <TextInput label="Company name" placeholder="Optional" autoComplete="organization" {...form.getInputProps('companyName')} name="companyName" />
-          </SimpleGrid>
-          <PasswordInput
-            label="Password"
-            description={`At least ${PASSWORD_MIN} characters`}
-            autoComplete="new-password"
-            withAsterisk
-            {...form.getInputProps('password')}
-            name="password"
+          <TextInput
+            label="Company name"
+            placeholder="Optional"
+            autoComplete="organization"
+            {...form.getInputProps('companyName')}
+            name="companyName"
           />
-          <Button type="submit" size="md" fullWidth loading={isSubmitting}>
-            Create account
-          </Button>
-        </Stack>
-      </form>
+        </SimpleGrid>
+        <PasswordInput
+          label="Password"
+          description={`At least ${PASSWORD_MIN} characters`}
+          autoComplete="new-password"
+          withAsterisk
+          {...form.getInputProps('password')}
+          name="password"
+        />
+      </AuthForm>
     </AuthLayout>
   );
 }

@@ -1,4 +1,4 @@
-import { Anchor, Avatar, Badge, Burger, Button, Group, Menu, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import { Anchor, Avatar, Badge, Burger, Button, Group, Menu, Text, Tooltip, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconBook2, IconBuildingStore, IconChevronDown, IconExternalLink, IconLogout, IconUserCircle } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { SessionUser } from '../../../shared/api/auth.schema';
@@ -22,7 +22,7 @@ function getInitials(fullName: string): string {
   return ((parts[0]?.[0] ?? '') + (parts.length > 1 ? (parts.at(-1)?.[0] ?? '') : '')).toUpperCase() || '?';
 }
 
-/** Spec's top bar: a greeting, Account, Manage Merchant Account (merchants only), Logout and a Docs link. */
+/** The top bar: a greeting, Account, Manage Merchant Account (merchants only), Logout and a Docs link. */
 export function ConsoleHeader({ user, isNavbarOpened, onToggleNavbar }: ConsoleHeaderProps) {
   const isBuilt = useIsRouteBuilt();
   const isMerchant = !!user && getRoles(user).isMerchant;
@@ -32,7 +32,13 @@ export function ConsoleHeader({ user, isNavbarOpened, onToggleNavbar }: ConsoleH
   return (
     <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="sm">
       <Group gap="sm" wrap="nowrap">
-        <Burger opened={isNavbarOpened} onClick={onToggleNavbar} hiddenFrom="sm" size="sm" aria-label={isNavbarOpened ? 'Close navigation' : 'Open navigation'} />
+        <Burger
+          opened={isNavbarOpened}
+          onClick={onToggleNavbar}
+          hiddenFrom="sm"
+          size="sm"
+          aria-label={isNavbarOpened ? 'Close navigation' : 'Open navigation'}
+        />
         <Anchor component={Link} to="/get-started" underline="never" aria-label="Dialflow, get started">
           <BrandLogo size={28} />
         </Anchor>
@@ -42,7 +48,16 @@ export function ConsoleHeader({ user, isNavbarOpened, onToggleNavbar }: ConsoleH
         <Text fw={600} mr="xs" data-testid="greeting">
           Hello, {firstName}
         </Text>
-        <Button component="a" href={DOCS_URL} target="_blank" rel="noopener noreferrer" variant="subtle" color="gray" leftSection={<IconBook2 size={16} />} rightSection={<IconExternalLink size={12} />}>
+        <Button
+          component="a"
+          href={DOCS_URL}
+          target="_blank"
+          rel="noopener noreferrer"
+          variant="subtle"
+          color="gray"
+          leftSection={<IconBook2 size={16} />}
+          rightSection={<IconExternalLink size={12} />}
+        >
           Docs
         </Button>
         <Button component={Link} to="/account-profile" variant="subtle" color="gray" leftSection={<IconUserCircle size={16} />}>
@@ -79,12 +94,15 @@ export function ConsoleHeader({ user, isNavbarOpened, onToggleNavbar }: ConsoleH
 
       <Menu position="bottom-end" width={240} withArrow shadow="md">
         <Menu.Target>
-          <UnstyledButton hiddenFrom="md" aria-label="Account menu">
+          {/* Named by its content, 'Hello, Ama, Account menu': the greeting it shows (so voice control finds it by
+              its text) and what it opens. The initials repeat the name for the eye only. */}
+          <UnstyledButton hiddenFrom="md">
             <Group gap={8} wrap="nowrap">
               <Text fw={600} size="sm" truncate maw={140} data-testid="greeting-compact">
                 Hello, {firstName}
               </Text>
-              <Avatar size={32} radius="xl" color="teal">
+              <VisuallyHidden>, Account menu</VisuallyHidden>
+              <Avatar size={32} radius="xl" color="teal" aria-hidden="true">
                 {getInitials(user?.fullName ?? '')}
               </Avatar>
               <IconChevronDown size={14} />
@@ -114,7 +132,14 @@ export function ConsoleHeader({ user, isNavbarOpened, onToggleNavbar }: ConsoleH
                 Manage Merchant Account
               </Menu.Item>
             ))}
-          <Menu.Item component="a" href={DOCS_URL} target="_blank" rel="noopener noreferrer" leftSection={<IconBook2 size={16} />} rightSection={<IconExternalLink size={12} />}>
+          <Menu.Item
+            component="a"
+            href={DOCS_URL}
+            target="_blank"
+            rel="noopener noreferrer"
+            leftSection={<IconBook2 size={16} />}
+            rightSection={<IconExternalLink size={12} />}
+          >
             Docs
           </Menu.Item>
           <Menu.Divider />

@@ -24,13 +24,18 @@ function useSignedOutRedirect() {
     function handleUnauthorized() {
       clearSession();
       queryClient.clear();
-      notifications.show({ id: 'session-expired', color: 'orange', title: 'Signed out', message: 'Your session has ended. Please log in again.' });
-      navigate(LOGIN_PATH, { replace: true });
+      notifications.show({
+        id: 'session-expired',
+        color: 'orange',
+        title: 'Signed out',
+        message: 'Your session has ended. Please log in again.',
+      });
+      void navigate(LOGIN_PATH, { replace: true });
     }
     function handleStorage(event: StorageEvent) {
       if ((event.key === 'token' || event.key === null) && !getToken()) {
         queryClient.clear();
-        navigate(LOGIN_PATH, { replace: true });
+        void navigate(LOGIN_PATH, { replace: true });
       }
     }
     window.addEventListener(UNAUTHORIZED_EVENT, handleUnauthorized);
@@ -50,17 +55,14 @@ export function ConsoleLayout({ builtRoutes }: { builtRoutes: ReadonlySet<string
   useSignedOutRedirect();
 
   // The phone drawer closes whenever the page changes, whatever way the user got there.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the path is the trigger, not an input
   useEffect(() => navbar.close(), [pathname]);
 
   if (!getToken()) return <Navigate to={LOGIN_PATH} replace />;
 
   return (
     <BuiltRoutesContext.Provider value={builtRoutes}>
-      <AppShell
-        header={{ height: 60 }}
-        navbar={{ width: 288, breakpoint: 'sm', collapsed: { mobile: !isNavbarOpened } }}
-        padding={0}
-      >
+      <AppShell header={{ height: 60 }} navbar={{ width: 288, breakpoint: 'sm', collapsed: { mobile: !isNavbarOpened } }} padding={0}>
         <AppShell.Header>
           <ConsoleHeader user={user} isNavbarOpened={isNavbarOpened} onToggleNavbar={navbar.toggle} />
         </AppShell.Header>

@@ -112,7 +112,15 @@ export function ConsoleSidebar({ user, onNavigate }: ConsoleSidebarProps) {
     if (entry.children) {
       const hasActiveChild = entry.children.some((child) => isActivePath(pathname, child.path));
       return (
-        <NavLink key={entry.label} label={entry.label} leftSection={icon} defaultOpened={hasActiveChild} component="button" type="button" data-sidebar-entry={entry.label}>
+        <NavLink
+          key={entry.label}
+          label={entry.label}
+          leftSection={icon}
+          defaultOpened={hasActiveChild}
+          component="button"
+          type="button"
+          data-sidebar-entry={entry.label}
+        >
           {entry.children.map((child) => renderLink(child.label, child.path, { 'data-sidebar-child': child.label }))}
         </NavLink>
       );

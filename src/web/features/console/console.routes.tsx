@@ -1,10 +1,15 @@
 import type { RouteObject } from 'react-router';
-import { appsRoutes } from '../apps/apps.routes';
+import { appScreenRoutes, appsRoutes } from '../apps/apps.routes';
+import { AppScreenGuard } from '../apps/app-screen-guard';
 import { accountRoutes, authRoutes } from '../auth/auth.routes';
 import { templatesRoutes } from '../templates/templates.routes';
-import { designerRoutes } from '../designer/designer.routes';
+import { menusRoutes } from '../menus/menus.routes';
+import { flowmapRoutes } from '../flowmap/flowmap.routes';
 import { customActionsRoutes } from '../custom-actions/custom-actions.routes';
-import { monitoringRoutes } from '../monitoring/monitoring.routes';
+import { dashboardRoutes } from '../dashboard/dashboard.routes';
+import { logsRoutes } from '../logs/logs.routes';
+import { sessionsRoutes } from '../sessions/sessions.routes';
+import { shortcodesRoutes } from '../shortcodes/shortcodes.routes';
 import { ConsoleLayout } from './console-layout';
 import { GetStartedPage } from './get-started-page';
 
@@ -13,10 +18,25 @@ import { GetStartedPage } from './get-started-page';
  * sidebar entries, top-bar links and buttons stop showing 'Soon' by themselves: BUILT_ROUTES is derived
  * from this list.
  */
-const signedInRoutes: RouteObject[] = [{ path: '/get-started', element: <GetStartedPage /> }, ...accountRoutes, ...appsRoutes, ...templatesRoutes, ...designerRoutes, ...customActionsRoutes, ...monitoringRoutes];
+const signedInRoutes: RouteObject[] = [
+  { path: '/get-started', element: <GetStartedPage /> },
+  ...accountRoutes,
+  ...appsRoutes,
+  ...templatesRoutes,
+  ...customActionsRoutes,
+  ...shortcodesRoutes,
+  // Every screen of one app: an unknown or foreign app id shows 'App not found' once, here, for all of them.
+  {
+    element: <AppScreenGuard />,
+    children: [...appScreenRoutes, ...menusRoutes, ...flowmapRoutes, ...dashboardRoutes, ...logsRoutes, ...sessionsRoutes],
+  },
+];
+
+const findPaths = (routes: RouteObject[]): string[] =>
+  routes.flatMap((route) => [...(route.path ? [route.path] : []), ...findPaths(route.children ?? [])]);
 
 /** The paths that have a screen, e.g. '/get-started'. Sidebar paths carry no parameters, so a set of strings will do. */
-export const BUILT_ROUTES: ReadonlySet<string> = new Set(signedInRoutes.flatMap((route) => (route.path ? [route.path] : [])));
+export const BUILT_ROUTES: ReadonlySet<string> = new Set(findPaths(signedInRoutes));
 
 export const consoleRoutes: RouteObject[] = [
   ...authRoutes,

@@ -59,7 +59,13 @@ export function GetStartedPage() {
           </Button>
         ) : (
           <Tooltip label={SOON_TOOLTIP} withArrow>
-            <Button size="md" leftSection={<IconPlus size={18} />} data-disabled aria-disabled="true" onClick={(event) => event.preventDefault()}>
+            <Button
+              size="md"
+              leftSection={<IconPlus size={18} />}
+              data-disabled
+              aria-disabled="true"
+              onClick={(event) => event.preventDefault()}
+            >
               New App
             </Button>
           </Tooltip>

@@ -2,8 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { SessionUser } from '../../../shared/api/auth.schema';
 import { getToken, getStoredUser, updateStoredUser } from '../../lib/session';
 import { getCurrentUser } from '../auth/auth.api';
-
-export const CURRENT_USER_QUERY_KEY = ['auth', 'me'] as const;
+import { queryKeys } from '../../lib/query-keys';
 
 /**
  * The signed-in user: the stored copy at once, then refreshed from GET /api/auth/me when the console opens,
@@ -12,7 +11,7 @@ export const CURRENT_USER_QUERY_KEY = ['auth', 'me'] as const;
  */
 export function useCurrentUser(): SessionUser | null {
   const { data } = useQuery({
-    queryKey: CURRENT_USER_QUERY_KEY,
+    queryKey: queryKeys.currentUser,
     queryFn: async (): Promise<SessionUser | null> => {
       const reply = await getCurrentUser();
       if (reply.status === '00' && reply.data) {

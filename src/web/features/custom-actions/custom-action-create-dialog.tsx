@@ -3,9 +3,10 @@ import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { CUSTOM_ACTION_MESSAGES } from '../../../shared/api/custom-actions.schema';
-import { isOk } from '../../lib/api';
-import { createCustomAction, CUSTOM_ACTION_FALLBACKS, CUSTOM_ACTIONS_QUERY_KEY, customActionPath, replyMessage } from './custom-actions.api';
+import { isOk, replyMessage } from '../../lib/api';
+import { queryKeys } from '../../lib/query-keys';
+import { createCustomAction, CUSTOM_ACTION_FALLBACKS, customActionPath } from './custom-actions.api';
+import { useCustomActionDetails } from './use-custom-action-details';
 
 interface CustomActionCreateDialogProps {
   opened: boolean;
@@ -24,20 +25,16 @@ export function CustomActionCreateDialog({ opened, onClose }: CustomActionCreate
 function CreateForm({ onClose }: { onClose: () => void }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [actionName, setActionName] = useState('');
-  const [description, setDescription] = useState('');
-  const [nameError, setNameError] = useState<string | null>(null);
+  const fields = useCustomActionDetails({ actionName: '', description: '' });
   const [isSubmitting, setSubmitting] = useState(false);
 
   async function handleSubmit(event: React.FormEvent) {
     event.preventDefault();
-    if (!actionName.trim()) {
-      setNameError(CUSTOM_ACTION_MESSAGES.nameRequired);
-      return;
-    }
+    const details = fields.read();
+    if (!details) return;
     setSubmitting(true);
-    // Empty code: the editor fills in the default code a second after it opens (spec section 9).
-    const reply = await createCustomAction({ actionName: actionName.trim(), description: description.trim(), code: '' });
+    // Empty code: the editor fills in the default code a second after it opens.
+    const reply = await createCustomAction({ ...details, code: '' });
     const uuid = typeof reply.uuid === 'string' ? reply.uuid : '';
     if (!isOk(reply) || !uuid) {
       setSubmitting(false);
@@ -45,38 +42,21 @@ function CreateForm({ onClose }: { onClose: () => void }) {
       return;
     }
     notifications.show({ color: 'teal', title: 'Created', message: replyMessage(reply, 'Custom action created') });
-    await queryClient.invalidateQueries({ queryKey: CUSTOM_ACTIONS_QUERY_KEY });
+    await queryClient.invalidateQueries({ queryKey: queryKeys.customActions });
     onClose();
-    navigate(customActionPath(uuid));
+    void navigate(customActionPath(uuid));
   }
 
   return (
     <form onSubmit={handleSubmit} noValidate aria-label="Create New Action">
       <Stack gap="md">
-        <TextInput
-          label="Action Name"
-          withAsterisk
-          placeholder="e.g. computeFee"
-          maxLength={120}
-          value={actionName}
-          error={nameError}
-          onChange={(e) => {
-            setActionName(e.currentTarget.value);
-            setNameError(null);
-          }}
-          name="actionName"
-          data-autofocus
-        />
+        <TextInput label="Action Name" placeholder="e.g. computeFee" {...fields.nameProps} data-autofocus />
         <Textarea
           label="Description"
           placeholder="What the function does (optional)"
-          autosize
           minRows={2}
           maxRows={5}
-          maxLength={1000}
-          value={description}
-          onChange={(e) => setDescription(e.currentTarget.value)}
-          name="description"
+          {...fields.descriptionProps}
         />
         <Group justify="flex-end" gap="sm" mt="xs">
           <Button variant="default" onClick={onClose}>

@@ -1,32 +1,38 @@
-import { Anchor, Badge, Button, Group, Paper, Select, SimpleGrid, Skeleton, Stack, Tabs, Text, Textarea, Title } from '@mantine/core';
+import { Badge, Button, Group, Paper, Select, SimpleGrid, Skeleton, Stack, Tabs, Text, Textarea, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
-import { IconArrowLeft, IconCode, IconDeviceFloppy, IconFileDescription, IconPlayerPlay } from '@tabler/icons-react';
+import { IconCode, IconDeviceFloppy, IconFileDescription, IconPlayerPlay } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { CUSTOM_ACTION_MESSAGES } from '../../../shared/api/custom-actions.schema';
-import { isOk } from '../../lib/api';
-import { CustomActionCodeEditor } from './custom-action-code-editor';
+import { isOk, replyMessage } from '../../lib/api';
+import { queryKeys } from '../../lib/query-keys';
+import { JavascriptCodeEditor } from '../../components/javascript-code-editor';
 import { CustomActionDetailsForm } from './custom-action-details-form';
 import { CustomActionTerminalPanel } from './custom-action-terminal-panel';
-import { createTerminalLine, DEFAULT_ACTION_RESULTS, DEFAULT_SESSION_VALUES, parseTestInputs, toTerminalLines, type TerminalLine } from './custom-action-test-run';
+import {
+  createTerminalLine,
+  DEFAULT_ACTION_RESULTS,
+  DEFAULT_SESSION_VALUES,
+  parseTestInputs,
+  toTerminalLines,
+  type TerminalLine,
+} from './custom-action-test-run';
 import {
   CUSTOM_ACTION_FALLBACKS,
   CUSTOM_ACTIONS_PATH,
-  CUSTOM_ACTIONS_QUERY_KEY,
-  customActionQueryKey,
   getCustomAction,
-  getDefaultCode,
-  replyMessage,
   testCustomAction,
   updateCustomActionCode,
   type CustomAction,
 } from './custom-actions.api';
 import { useCustomActionTemplates } from './use-custom-actions';
+import { useDefaultCode } from './use-default-code';
+import { BackLink } from '../../components/back-link';
 
-/** Spec section 9: an empty function gets the default code one second after the editor loads. */
-export const DEFAULT_CODE_DELAY_MS = 1000;
+/** The function editor is taller than the menu form's script editors (docs/product.md: 400px). */
+const FUNCTION_EDITOR_HEIGHT = '400px';
 
 export const REPLACE_CODE_QUESTION = 'This will replace your current code. Are you sure you want to proceed?';
 
@@ -36,7 +42,7 @@ export function CustomActionEditPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { data: action, error } = useQuery({
-    queryKey: customActionQueryKey(id),
+    queryKey: queryKeys.customAction(id),
     queryFn: async (): Promise<CustomAction> => {
       const reply = await getCustomAction(id);
       if (isOk(reply) && reply.data) return reply.data;
@@ -47,26 +53,22 @@ export function CustomActionEditPage() {
     refetchOnWindowFocus: false,
   });
 
-  // Spec section 8: a failure loading a custom action sends the user back to the list.
+  // A failure loading a custom action sends the user back to the list.
   useEffect(() => {
     if (!error) return;
     notifications.show({ id: 'custom-action-load-failed', color: 'red', title: CUSTOM_ACTION_FALLBACKS.load, message: error.message });
-    navigate(CUSTOM_ACTIONS_PATH, { replace: true });
+    void navigate(CUSTOM_ACTIONS_PATH, { replace: true });
   }, [error, navigate]);
 
   function updateCached(patch: Partial<CustomAction>) {
-    queryClient.setQueryData<CustomAction>(customActionQueryKey(id), (old) => (old ? { ...old, ...patch } : old));
-    void queryClient.invalidateQueries({ queryKey: CUSTOM_ACTIONS_QUERY_KEY, exact: true });
+    queryClient.setQueryData<CustomAction>(queryKeys.customAction(id), (old) => (old ? { ...old, ...patch } : old));
+    void queryClient.invalidateQueries({ queryKey: queryKeys.customActions, exact: true });
   }
 
   return (
     <Stack gap="lg">
       <div>
-        <Anchor component={Link} to={CUSTOM_ACTIONS_PATH} size="sm" c="dimmed">
-          <Group gap={4} component="span">
-            <IconArrowLeft size={14} /> Back to List
-          </Group>
-        </Anchor>
+        <BackLink to={CUSTOM_ACTIONS_PATH} label="Back to List" />
         <Title order={1} fz={{ base: 24, sm: 30 }} mt={6} style={{ overflowWrap: 'anywhere' }}>
           {action ? `Edit Custom Function - ${action.actionName}` : 'Create Custom Function'}
         </Title>
@@ -103,42 +105,22 @@ interface EditorTabsProps {
 function EditorTabs({ action, onChange }: EditorTabsProps) {
   const [code, setCode] = useState(action.code);
   const [savedCode, setSavedCode] = useState(action.code);
-  const [isDefaultPending, setDefaultPending] = useState(action.code.trim() === '');
   const [sessionText, setSessionText] = useState(DEFAULT_SESSION_VALUES);
   const [resultsText, setResultsText] = useState(DEFAULT_ACTION_RESULTS);
   const [jsonErrors, setJsonErrors] = useState({ session: false, results: false });
-  const [templateId, setTemplateId] = useState<string | null>(null);
   const [lines, setLines] = useState<TerminalLine[]>([]);
   const [isTerminalOpen, setTerminalOpen] = useState(true);
   const [isSaving, setSaving] = useState(false);
   const [isRunning, setRunning] = useState(false);
   const templates = useCustomActionTemplates();
 
-  // Spec section 9: an empty function gets the default code (the SDK by example) after a second.
-  const [initialCode] = useState(action.code);
-  useEffect(() => {
-    if (initialCode.trim() !== '') return;
-    let isCancelled = false;
-    const timer = setTimeout(async () => {
-      const reply = await getDefaultCode();
-      if (isCancelled) return;
-      setDefaultPending(false);
-      const text = isOk(reply) && typeof reply.data === 'string' ? reply.data : '';
-      if (text) setCode((current) => (current.trim() === '' ? text : current));
-    }, DEFAULT_CODE_DELAY_MS);
-    return () => {
-      isCancelled = true;
-      clearTimeout(timer);
-    };
-  }, [initialCode]);
+  // An empty function gets the default code (the SDK by example) after a second.
+  const isDefaultPending = useDefaultCode(code, setCode);
 
   function chooseTemplate(uuid: string | null) {
     const template = templates.data?.find((t) => t.uuid === uuid);
     if (!template) return;
-    const apply = () => {
-      setTemplateId(template.uuid);
-      setCode(template.code);
-    };
+    const apply = () => setCode(template.code);
     if (code.trim() === '' || code === template.code) {
       apply();
       return;
@@ -153,7 +135,7 @@ function EditorTabs({ action, onChange }: EditorTabsProps) {
     });
   }
 
-  // Saving sends the code only; the test inputs are not part of the function (spec section 5).
+  // Saving sends the code only; the test inputs are not part of the function.
   async function saveCode() {
     setSaving(true);
     const reply = await updateCustomActionCode({ uuid: action.uuid, code });
@@ -191,6 +173,8 @@ function EditorTabs({ action, onChange }: EditorTabsProps) {
   }
 
   const isDirty = code !== savedCode;
+  // The dropdown names a template only while the code is that template's: once edited, it is the user's own.
+  const templateId = templates.data?.find((t) => t.code === code)?.uuid ?? null;
   const jsonErrorText = 'Not a valid JSON object';
 
   return (
@@ -254,7 +238,17 @@ function EditorTabs({ action, onChange }: EditorTabsProps) {
               styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 } }}
             />
           </SimpleGrid>
-          <CustomActionCodeEditor value={code} onChange={setCode} placeholder={isDefaultPending ? 'Loading the default code…' : '// Write your function here'} />
+          <JavascriptCodeEditor
+            label="Code"
+            ariaLabel="Function code"
+            description="The body of async function (session, input, actions, log). Press Ctrl+Space for suggestions."
+            value={code}
+            onChange={setCode}
+            height={FUNCTION_EDITOR_HEIGHT}
+            placeholder={isDefaultPending ? 'Loading the default code…' : '// Write your function here'}
+            wrapLines
+            testId="custom-action-code"
+          />
           <Group gap="sm" justify="flex-end">
             <Button variant="default" leftSection={<IconPlayerPlay size={16} />} onClick={() => void runTest()} loading={isRunning}>
               Test Function

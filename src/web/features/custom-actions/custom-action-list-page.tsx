@@ -1,4 +1,19 @@
-import { ActionIcon, Alert, Button, Card, EmptyState, Group, Paper, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Card,
+  EmptyState,
+  Group,
+  Paper,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  ThemeIcon,
+  Title,
+  Tooltip,
+} from '@mantine/core';
 import { IconAlertTriangle, IconCode, IconPencil, IconPlus, IconRefresh, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -8,7 +23,9 @@ import { useCustomActions, useDeleteCustomActionConfirm } from './use-custom-act
 
 const formatUpdated = (iso: string) => {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? '' : `Updated ${date.toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' })}`;
+  return Number.isNaN(date.getTime())
+    ? ''
+    : `Updated ${date.toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' })}`;
 };
 
 /** 'My Custom Actions' (/custom-functions): the account's JavaScript functions as cards. */
@@ -90,11 +107,25 @@ function CustomActionCard({ action, onDelete }: { action: CustomActionListItem; 
           </Text>
         </div>
       </Group>
-      <Text size="sm" c={action.description ? undefined : 'dimmed'} fs={action.description ? undefined : 'italic'} mt="sm" lineClamp={3} style={{ flexGrow: 1 }}>
+      <Text
+        size="sm"
+        c={action.description ? undefined : 'dimmed'}
+        fs={action.description ? undefined : 'italic'}
+        mt="sm"
+        lineClamp={3}
+        style={{ flexGrow: 1 }}
+      >
         {action.description || 'No description'}
       </Text>
       <Group justify="space-between" mt="md" gap="xs">
-        <Button component={Link} to={customActionPath(action.uuid)} variant="light" size="xs" leftSection={<IconPencil size={14} />} aria-label={`Edit ${action.actionName}`}>
+        <Button
+          component={Link}
+          to={customActionPath(action.uuid)}
+          variant="light"
+          size="xs"
+          leftSection={<IconPencil size={14} />}
+          aria-label={`Edit ${action.actionName}`}
+        >
           Edit
         </Button>
         <Tooltip label="Delete" withArrow>
@@ -109,7 +140,13 @@ function CustomActionCard({ action, onDelete }: { action: CustomActionListItem; 
 
 function CustomActionListSkeleton() {
   return (
-    <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md" aria-busy="true" aria-label="Loading custom actions" data-testid="custom-actions-loading">
+    <SimpleGrid
+      cols={{ base: 1, sm: 2, lg: 3 }}
+      spacing="md"
+      aria-busy="true"
+      aria-label="Loading custom actions"
+      data-testid="custom-actions-loading"
+    >
       {Array.from({ length: 6 }, (_, i) => (
         <Card key={i} withBorder radius="lg" padding="lg">
           <Group gap="sm" wrap="nowrap">

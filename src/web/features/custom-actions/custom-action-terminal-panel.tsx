@@ -25,6 +25,7 @@ export function CustomActionTerminalPanel({ lines, isRunning, isExpanded, onTogg
   const bodyRef = useRef<HTMLDivElement>(null);
 
   // New lines arrive at the bottom; keep them in view.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: these are the triggers (the panel's content or size changed); it reads the DOM
   useEffect(() => {
     const body = bodyRef.current;
     if (body) body.scrollTop = body.scrollHeight;
@@ -33,18 +34,38 @@ export function CustomActionTerminalPanel({ lines, isRunning, isExpanded, onTogg
   async function copyLines() {
     try {
       await navigator.clipboard.writeText(formatTerminalText(lines));
-      notifications.show({ color: 'teal', title: 'Copied', message: lines.length ? 'Terminal output copied to clipboard' : 'The terminal is empty' });
+      notifications.show({
+        color: 'teal',
+        title: 'Copied',
+        message: lines.length ? 'Terminal output copied to clipboard' : 'The terminal is empty',
+      });
     } catch {
       notifications.show({ color: 'red', title: 'Copy', message: CUSTOM_ACTION_FALLBACKS.copy });
     }
   }
 
   return (
-    <Paper radius="lg" bg="dark.8" style={{ overflow: 'hidden', border: '1px solid var(--mantine-color-dark-4)' }} component="section" aria-label="Terminal" data-testid="custom-action-terminal">
+    <Paper
+      radius="lg"
+      bg="dark.8"
+      style={{ overflow: 'hidden', border: '1px solid var(--mantine-color-dark-4)' }}
+      component="section"
+      aria-label="Terminal"
+      data-testid="custom-action-terminal"
+    >
       <Group justify="space-between" px="md" py={8} gap="xs" wrap="nowrap" bg="dark.7">
-        <UnstyledButton onClick={onToggle} aria-expanded={isExpanded} aria-label={isExpanded ? 'Collapse terminal' : 'Expand terminal'} c="gray.3" style={{ flexGrow: 1 }}>
+        <UnstyledButton
+          onClick={onToggle}
+          aria-expanded={isExpanded}
+          aria-label={isExpanded ? 'Collapse terminal' : 'Expand terminal'}
+          c="gray.3"
+          style={{ flexGrow: 1 }}
+        >
           <Group gap={8} wrap="nowrap">
-            <IconChevronDown size={16} style={{ transform: isExpanded ? undefined : 'rotate(-90deg)', transition: 'transform 150ms ease' }} />
+            <IconChevronDown
+              size={16}
+              style={{ transform: isExpanded ? undefined : 'rotate(-90deg)', transition: 'transform 150ms ease' }}
+            />
             <IconTerminal2 size={16} />
             <Text size="sm" fw={600}>
               Terminal
@@ -85,12 +106,32 @@ export function CustomActionTerminalPanel({ lines, isRunning, isExpanded, onTogg
             <div key={line.id} data-kind={line.kind} style={{ display: 'flex', gap: 10, alignItems: 'baseline' }}>
               <span style={{ color: 'var(--mantine-color-dark-2)', flexShrink: 0 }}>[{line.time}]</span>
               <span style={{ color: KIND_COLORS[line.kind], flexShrink: 0, width: '6ch', fontWeight: 600 }}>{line.kind.toUpperCase()}</span>
-              <span style={{ color: line.kind === 'output' ? 'var(--mantine-color-gray-1)' : KIND_COLORS[line.kind], whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', minWidth: 0 }}>{line.text}</span>
+              <span
+                style={{
+                  color: line.kind === 'output' ? 'var(--mantine-color-gray-1)' : KIND_COLORS[line.kind],
+                  whiteSpace: 'pre-wrap',
+                  overflowWrap: 'anywhere',
+                  minWidth: 0,
+                }}
+              >
+                {line.text}
+              </span>
             </div>
           ))}
           <div data-testid="terminal-prompt" style={{ color: 'var(--mantine-color-green-5)' }}>
             $ {isRunning ? 'Running…' : 'Ready'}
-            {!isRunning && <span style={{ display: 'inline-block', width: '0.6em', height: '1.1em', marginLeft: 4, verticalAlign: 'text-bottom', background: 'var(--mantine-color-gray-5)' }} />}
+            {!isRunning && (
+              <span
+                style={{
+                  display: 'inline-block',
+                  width: '0.6em',
+                  height: '1.1em',
+                  marginLeft: 4,
+                  verticalAlign: 'text-bottom',
+                  background: 'var(--mantine-color-gray-5)',
+                }}
+              />
+            )}
           </div>
         </Box>
       </Collapse>

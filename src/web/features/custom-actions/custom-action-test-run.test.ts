@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ACTION_RESULTS, DEFAULT_SESSION_VALUES, formatOutput, formatTerminalText, parseJsonObject, parseTestInputs, toTerminalLines } from './custom-action-test-run';
+import {
+  DEFAULT_ACTION_RESULTS,
+  DEFAULT_SESSION_VALUES,
+  formatOutput,
+  formatTerminalText,
+  parseJsonObject,
+  parseTestInputs,
+  toTerminalLines,
+} from './custom-action-test-run';
 
 describe('custom action test inputs', () => {
   it('the defaults are objects: mobile empty, sample inputs, a REST result with status true', () => {
@@ -23,7 +31,16 @@ describe('terminal lines', () => {
   const now = new Date(2024, 0, 2, 9, 5, 7);
 
   it('lists each console message by kind, then the output pretty-printed', () => {
-    const lines = toTerminalLines({ output: { fee: 0.5 }, consoleMessages: [{ message: 'hi', type: 'info' }, { message: 'x', type: 'debug' }] }, now);
+    const lines = toTerminalLines(
+      {
+        output: { fee: 0.5 },
+        consoleMessages: [
+          { message: 'hi', type: 'info' },
+          { message: 'x', type: 'debug' },
+        ],
+      },
+      now,
+    );
     expect(lines.map((l) => [l.time, l.kind, l.text])).toEqual([
       ['09:05:07', 'info', 'hi'],
       ['09:05:07', 'debug', 'x'],

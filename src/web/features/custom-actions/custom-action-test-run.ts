@@ -1,10 +1,10 @@
 import type { ConsoleMessage } from './custom-actions.api';
 
-/** Spec section 9: mobile empty, inputs with sample values. */
+/** The session values a test starts from: mobile empty, inputs with sample values. */
 export const DEFAULT_SESSION_VALUES = JSON.stringify({ mobile: '', inputs: { amount: '20', name: 'Ama' } }, null, 2);
 
 /**
- * Spec section 9: a sample REST result with status true. Named `getBalance` for the default code and `lookup`
+ * The action results a test starts from: a sample REST result with status true. Named `getBalance` for the default code and `lookup`
  * for the 'readBalance' template, so both run to a useful result as they stand.
  */
 export const DEFAULT_ACTION_RESULTS = JSON.stringify(
@@ -28,8 +28,11 @@ export function parseJsonObject(text: string): Record<string, unknown> | null {
   }
 }
 
-/** Both textareas as objects, or which of them is not valid (spec section 5: Test function). */
-export function parseTestInputs(sessionText: string, resultsText: string): { ok: true; inputs: TestInputs } | { ok: false; isSessionBad: boolean; isResultsBad: boolean } {
+/** Both textareas as objects, or which of them is not valid. */
+export function parseTestInputs(
+  sessionText: string,
+  resultsText: string,
+): { ok: true; inputs: TestInputs } | { ok: false; isSessionBad: boolean; isResultsBad: boolean } {
   const sessionValues = parseJsonObject(sessionText);
   const actionResults = parseJsonObject(resultsText);
   if (sessionValues && actionResults) return { ok: true, inputs: { sessionValues, actionResults } };
@@ -72,4 +75,5 @@ export function toTerminalLines(reply: { output?: unknown; consoleMessages?: Con
 }
 
 /** What Copy puts on the clipboard: one line per entry, as the terminal shows them. */
-export const formatTerminalText = (lines: TerminalLine[]) => lines.map((line) => `[${line.time}] ${line.kind.toUpperCase()} ${line.text}`).join('\n');
+export const formatTerminalText = (lines: TerminalLine[]) =>
+  lines.map((line) => `[${line.time}] ${line.kind.toUpperCase()} ${line.text}`).join('\n');

@@ -1,29 +1,34 @@
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { isOk } from '../../lib/api';
+import { isNetworkFailure, isOk, replyMessage } from '../../lib/api';
+import { queryKeys } from '../../lib/query-keys';
 import {
   CUSTOM_ACTION_FALLBACKS,
-  CUSTOM_ACTION_TEMPLATES_QUERY_KEY,
-  CUSTOM_ACTIONS_QUERY_KEY,
   deleteCustomAction,
   findCustomActions,
   findCustomActionTemplates,
-  replyMessage,
   type CustomActionListItem,
   type CustomActionTemplate,
 } from './custom-actions.api';
 
 export const DELETE_CUSTOM_ACTION_QUESTION = 'Are you sure you want to delete this custom action?';
 
-/** GET /api/custom-actions; a non-'00' reply becomes the query's error with the server's message. */
+/**
+ * GET /api/custom-actions: the list screen's and the designer's 'My Custom Functions' action. A non-'00' reply
+ * becomes the query's error with the server's message ('Failed to fetch custom actions' when it gave none).
+ */
 export function useCustomActions() {
   return useQuery({
-    queryKey: CUSTOM_ACTIONS_QUERY_KEY,
+    queryKey: queryKeys.customActions,
     queryFn: async (): Promise<CustomActionListItem[]> => {
       const reply = await findCustomActions();
       if (isOk(reply) && Array.isArray(reply.data)) return reply.data;
-      throw new Error(replyMessage(reply, 'An error occurred while loading your custom actions. Check your connection and try again.'));
+      throw new Error(
+        isNetworkFailure(reply)
+          ? 'An error occurred while loading your custom actions. Check your connection and try again.'
+          : replyMessage(reply, 'Failed to fetch custom actions'),
+      );
     },
   });
 }
@@ -31,7 +36,7 @@ export function useCustomActions() {
 /** GET /api/template/custom-actions; a failure toasts 'Failed to load templates' (or the server's message) once. */
 export function useCustomActionTemplates() {
   return useQuery({
-    queryKey: CUSTOM_ACTION_TEMPLATES_QUERY_KEY,
+    queryKey: queryKeys.customActionTemplates,
     queryFn: async (): Promise<CustomActionTemplate[]> => {
       const reply = await findCustomActionTemplates();
       if (isOk(reply) && Array.isArray(reply.data)) return reply.data;
@@ -44,7 +49,7 @@ export function useCustomActionTemplates() {
   });
 }
 
-/** Asks first (spec section 5), then GET /api/custom-action/delete/{uuid}; toasts the outcome and refreshes the list. */
+/** Asks first, then GET /api/custom-action/delete/{uuid}; toasts the outcome and refreshes the list. */
 export function useDeleteCustomActionConfirm(): (action: Pick<CustomActionListItem, 'uuid' | 'actionName'>) => void {
   const queryClient = useQueryClient();
   return (action) =>
@@ -58,7 +63,7 @@ export function useDeleteCustomActionConfirm(): (action: Pick<CustomActionListIt
         const reply = await deleteCustomAction(action.uuid);
         if (isOk(reply)) {
           notifications.show({ color: 'teal', title: 'Deleted', message: replyMessage(reply, `${action.actionName} was deleted.`) });
-          await queryClient.invalidateQueries({ queryKey: CUSTOM_ACTIONS_QUERY_KEY });
+          await queryClient.invalidateQueries({ queryKey: queryKeys.customActions });
         } else {
           notifications.show({ color: 'red', title: 'Not deleted', message: replyMessage(reply, CUSTOM_ACTION_FALLBACKS.delete) });
         }

@@ -16,7 +16,12 @@ function formatTime(timestamp: string | number): string {
   return Number.isNaN(date.getTime()) ? String(timestamp) : date.toLocaleTimeString([], { hour12: false });
 }
 
-const STATUS_LABEL: Record<LogStreamStatus, string> = { waiting: 'Connecting', live: 'Live', unavailable: 'Not available', 'signed-out': 'Log in to see logs' };
+const STATUS_LABEL: Record<LogStreamStatus, string> = {
+  waiting: 'Connecting',
+  live: 'Live',
+  unavailable: 'Not available',
+  'signed-out': 'Log in to see logs',
+};
 
 interface ActionLogsPanelProps {
   lines: LogLine[];
@@ -25,7 +30,7 @@ interface ActionLogsPanelProps {
 }
 
 /**
- * The action logs panel (spec: Emulator home): filter buttons ALL, SYSTEM, INFO, ERROR, DEBUG and CLEAR over
+ * The action logs panel: filter buttons ALL, SYSTEM, INFO, ERROR, DEBUG and CLEAR over
  * numbered lines coloured by level (system white, info light blue, error red, debug orange).
  */
 export function ActionLogsPanel({ lines, status, onClear }: ActionLogsPanelProps) {
@@ -35,6 +40,7 @@ export function ActionLogsPanel({ lines, status, onClear }: ActionLogsPanelProps
 
   // New lines scroll into view unless the reader has scrolled up to read older ones.
   const isPinned = useRef(true);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when lines are added; it reads the DOM, not the lines
   useEffect(() => {
     const body = bodyRef.current;
     if (body && isPinned.current) body.scrollTop = body.scrollHeight;
@@ -48,12 +54,23 @@ export function ActionLogsPanel({ lines, status, onClear }: ActionLogsPanelProps
         <h2 className={classes.terminalTitle} id="action-logs-title">
           <IconTerminal2 size={18} aria-hidden="true" />
           Action logs
-          <span className={`${classes.streamDot} ${dotClass}`} title={STATUS_LABEL[status]} aria-label={`Stream: ${STATUS_LABEL[status]}`} role="img" />
+          <span
+            className={`${classes.streamDot} ${dotClass}`}
+            title={STATUS_LABEL[status]}
+            aria-label={`Stream: ${STATUS_LABEL[status]}`}
+            role="img"
+          />
         </h2>
         <div className={classes.terminalTools}>
           <div className={classes.filters} role="toolbar" aria-label="Filter logs by level">
             {FILTERS.map((level) => (
-              <button key={level} type="button" className={classes.filterButton} aria-pressed={filter === level} onClick={() => setFilter(level)}>
+              <button
+                key={level}
+                type="button"
+                className={classes.filterButton}
+                aria-pressed={filter === level}
+                onClick={() => setFilter(level)}
+              >
                 {level.toUpperCase()}
               </button>
             ))}
@@ -69,6 +86,7 @@ export function ActionLogsPanel({ lines, status, onClear }: ActionLogsPanelProps
         className={classes.logBody}
         role="log"
         aria-label="Log lines"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so keyboard users can scroll it
         tabIndex={0}
         onScroll={(event) => {
           const body = event.currentTarget;

@@ -67,7 +67,7 @@ function ListState<T>({ list, sessionId, isSignedOut, noun, children }: ListStat
 }
 
 /**
- * The debug output panel (spec: Emulator home): a Back button, the Dial Number (the msisdn sent), the session's
+ * The debug output panel: a Back button, the Dial Number (the msisdn sent), the session's
  * User Inputs (field name, value) and Action Results (action name, menu name, result).
  */
 export function DebugOutputPanel(props: DebugOutputPanelProps) {
@@ -103,7 +103,19 @@ export function DebugOutputPanel(props: DebugOutputPanelProps) {
           <Text size="sm" fw={500}>
             Session
           </Text>
-          <Badge variant="light" color={sessionId ? 'teal' : 'gray'} size="lg" radius="sm" ff="monospace" data-testid="debug-session-id" styles={{ label: { textTransform: 'none' } }}>
+          <Badge
+            variant="light"
+            color={sessionId ? 'teal' : 'gray'}
+            size="lg"
+            radius="sm"
+            ff="monospace"
+            data-testid="debug-session-id"
+            // A session id (time plus 22 random characters) wraps at phone width rather than being cut off.
+            styles={{
+              root: { height: 'auto', maxWidth: '100%' },
+              label: { textTransform: 'none', whiteSpace: 'normal', overflowWrap: 'anywhere' },
+            }}
+          >
             {sessionId ?? 'none yet'}
           </Badge>
         </Stack>

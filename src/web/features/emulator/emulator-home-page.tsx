@@ -4,15 +4,26 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { BrandLogo } from '../../components/brand-logo';
 import { UNAUTHORIZED_EVENT } from '../../lib/api';
+import { queryKeys } from '../../lib/query-keys';
 import { hasScreen } from '../../lib/routes';
 import { clearSession, getToken } from '../../lib/session';
 import { getEmulatorApp, getTemplateApp, type EmulatorApp } from './emulator.api';
-import { DEFAULT_MSISDN, DEFAULT_NETWORK, MAX_DIAL_LENGTH, isDialKey, isUssdCode, toDialDigits, toMsisdn, toSafeReturnUrl } from './emulator-session';
+import {
+  DEFAULT_MSISDN,
+  DEFAULT_NETWORK,
+  MAX_DIAL_LENGTH,
+  isDialKey,
+  isUssdCode,
+  toDialDigits,
+  toMsisdn,
+  toSafeReturnUrl,
+} from './emulator-session';
+import { isControl, isDialPadButton, isTypingTarget } from './emulator-keyboard';
 import { ActionLogsPanel } from './action-logs-panel';
 import { DebugOutputPanel } from './debug-output-panel';
 import { EmulatorPhoneFrame } from './emulator-phone-frame';
 import { EmulatorStatusPage } from './emulator-status-page';
-import { MenuDisplayModal, MenuRunningIndicator } from './menu-display-modal';
+import { MenuDisplayModal, MenuRunningIndicator, MenuScreenAnnouncer } from './menu-display-modal';
 import { PhoneDialPad } from './phone-dial-pad';
 import { useActionLogs } from './use-action-logs';
 import { useDebugOutput } from './use-debug-output';
@@ -27,7 +38,7 @@ function findAppsHome(): string {
   return hasScreen('/app-list') ? '/app-list' : '/get-started';
 }
 
-/** The dial pad's home link for an app: its design view when that screen exists (spec: Emulator home). */
+/** The dial pad's home link for an app: its design view when that screen exists. */
 function findAppHome(appId: string): string {
   const design = `/app/design/${encodeURIComponent(appId)}`;
   return hasScreen(design) ? design : findAppsHome();
@@ -42,7 +53,7 @@ function useUnauthorizedRedirect(isActive: boolean) {
     function handleUnauthorized() {
       clearSession();
       queryClient.clear();
-      navigate(LOGIN_PATH, { replace: true });
+      void navigate(LOGIN_PATH, { replace: true });
     }
     window.addEventListener(UNAUTHORIZED_EVENT, handleUnauthorized);
     return () => window.removeEventListener(UNAUTHORIZED_EVENT, handleUnauthorized);
@@ -61,7 +72,7 @@ export function EmulatorHomePage({ source }: { source: 'app' | 'template' }) {
   useUnauthorizedRedirect(!isTemplate);
 
   const lookup = useQuery({
-    queryKey: ['emulator', 'app', source, appId],
+    queryKey: queryKeys.emulatorApp(source, appId),
     queryFn: () => (isTemplate ? getTemplateApp(appId) : getEmulatorApp(appId)),
     enabled: isTemplate || hasToken,
     retry: false,
@@ -74,7 +85,14 @@ export function EmulatorHomePage({ source }: { source: 'app' | 'template' }) {
   if (lookup.isPending) return <EmulatorStatusPage kind="loading" />;
   const result = lookup.data;
   if (!result || result.kind === 'failed') {
-    return <EmulatorStatusPage kind="failed" detail={result?.detail ?? 'unexpected error'} homeUrl={isTemplate ? homeUrl : findAppsHome()} onRetry={() => void lookup.refetch()} />;
+    return (
+      <EmulatorStatusPage
+        kind="failed"
+        detail={result?.detail ?? 'unexpected error'}
+        homeUrl={isTemplate ? homeUrl : findAppsHome()}
+        onRetry={() => void lookup.refetch()}
+      />
+    );
   }
   if (result.kind === 'not-found') {
     return <EmulatorStatusPage kind="not-found" appId={appId} isTemplate={isTemplate} homeUrl={isTemplate ? homeUrl : findAppsHome()} />;
@@ -85,9 +103,6 @@ export function EmulatorHomePage({ source }: { source: 'app' | 'template' }) {
 function readStoredMsisdn(): string {
   return localStorage.getItem(DIALER_MOBILE_KEY) || DEFAULT_MSISDN;
 }
-
-const isTypingTarget = (target: EventTarget | null) =>
-  target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
 
 function EmulatorWorkspace({ app, homeUrl, isTemplate }: { app: EmulatorApp; homeUrl: string; isTemplate: boolean }) {
   const navigate = useNavigate();
@@ -130,6 +145,16 @@ function EmulatorWorkspace({ app, homeUrl, isTemplate }: { app: EmulatorApp; hom
   }, []);
 
   const { dial: dialSession, phase } = session;
+
+  // When the phone's screen closes (ended, cancelled) the focus it held would fall to the page: it goes back to
+  // the Call key that opened it, so the keyboard carries on from there.
+  const callButtonRef = useRef<HTMLButtonElement>(null);
+  const previousPhase = useRef(phase);
+  useEffect(() => {
+    const isClosed = previousPhase.current !== 'idle' && phase === 'idle';
+    previousPhase.current = phase;
+    if (isClosed && (!document.activeElement || document.activeElement === document.body)) callButtonRef.current?.focus();
+  }, [phase]);
   const dial = useCallback(() => {
     if (!number) return setDialError('Type a USSD code to dial');
     if (!isUssdCode(number)) return setDialError('A USSD code starts with * and ends with #');
@@ -138,7 +163,8 @@ function EmulatorWorkspace({ app, homeUrl, isTemplate }: { app: EmulatorApp; hom
     void dialSession(number);
   }, [number, msisdn, dialSession]);
 
-  // Typing on the keyboard works like the keys: digits, * and #, Backspace, Enter to call.
+  // Typing on the keyboard works like the keys: digits, * and #, Backspace, Enter to call. Enter calls from
+  // the dial pad's own buttons too (a clicked key keeps the focus); Space still presses a focused key.
   useEffect(() => {
     if (phase !== 'idle') return;
     function handleKeyDown(event: KeyboardEvent) {
@@ -150,7 +176,7 @@ function EmulatorWorkspace({ app, homeUrl, isTemplate }: { app: EmulatorApp; hom
       } else if (event.key === 'Backspace') {
         event.preventDefault();
         backspace();
-      } else if (event.key === 'Enter' && !(event.target instanceof HTMLButtonElement || event.target instanceof HTMLAnchorElement)) {
+      } else if (event.key === 'Enter' && (isDialPadButton(event.target) || !isControl(event.target))) {
         event.preventDefault();
         dial();
       }
@@ -167,8 +193,8 @@ function EmulatorWorkspace({ app, homeUrl, isTemplate }: { app: EmulatorApp; hom
 
   function goBack() {
     const index = (window.history.state as { idx?: number } | null)?.idx ?? 0;
-    if (index > 0) navigate(-1);
-    else navigate(homeUrl || '/');
+    if (index > 0) void navigate(-1);
+    else void navigate(homeUrl || '/');
   }
 
   const isSessionOpen = phase !== 'idle' && session.screen?.sessionMode !== 'end';
@@ -216,12 +242,16 @@ function EmulatorWorkspace({ app, homeUrl, isTemplate }: { app: EmulatorApp; hom
               pressedKey={pressedKey}
               homeUrl={homeUrl}
               isDialling={phase !== 'idle'}
+              callButtonRef={callButtonRef}
               onPress={press}
               onBackspace={backspace}
               onDial={dial}
             />
             {phase === 'waiting' && <MenuRunningIndicator />}
-            {phase === 'open' && session.screen && <MenuDisplayModal screen={session.screen} onSend={(input) => void session.reply(input)} onCancel={session.cancel} />}
+            {phase === 'open' && session.screen && (
+              <MenuDisplayModal screen={session.screen} onSend={(input) => void session.reply(input)} onCancel={session.cancel} />
+            )}
+            <MenuScreenAnnouncer screen={phase === 'open' ? session.screen : null} />
           </EmulatorPhoneFrame>
           <div className={classes.keyboardHint}>
             Or type: <span className={classes.kbd}>0–9</span> <span className={classes.kbd}>*</span> <span className={classes.kbd}>#</span>{' '}

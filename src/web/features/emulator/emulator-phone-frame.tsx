@@ -1,11 +1,12 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import classes from './emulator.module.css';
 
+const readClock = () => new Date().toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false });
+
 function useClock(): string {
-  const read = () => new Date().toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false });
-  const [time, setTime] = useState(read);
+  const [time, setTime] = useState(readClock);
   useEffect(() => {
-    const timer = setInterval(() => setTime(read()), 15_000);
+    const timer = setInterval(() => setTime(readClock()), 15_000);
     return () => clearInterval(timer);
   }, []);
   return time;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  createSessionId,
   formatSessionId,
   isUssdCode,
   splitMenuLines,
@@ -24,6 +25,21 @@ describe('formatSessionId', () => {
   });
 });
 
+describe('createSessionId', () => {
+  it('starts with the time of the dial and ends with 128 random bits', () => {
+    const id = createSessionId(new Date(2024, 0, 31, 9, 5, 7), new Uint8Array(16).fill(255));
+    expect(id).toBe('20240131090507-_____________________w');
+    expect(createSessionId(new Date(2024, 0, 31, 9, 5, 7), new Uint8Array(16))).toBe('20240131090507-AAAAAAAAAAAAAAAAAAAAAA');
+  });
+
+  it('gives two dials in the same second different ids', () => {
+    const now = new Date();
+    const ids = new Set(Array.from({ length: 100 }, () => createSessionId(now)));
+    expect(ids.size).toBe(100);
+    for (const id of ids) expect(id).toMatch(/^\d{14}-[A-Za-z0-9_-]{22}$/);
+  });
+});
+
 describe('dial helpers', () => {
   it('keeps only what a dial pad can type', () => {
     expect(toDialDigits(' *920*13# ')).toBe('*920*13#');
@@ -39,7 +55,7 @@ describe('dial helpers', () => {
     expect(isUssdCode('*920*55')).toBe(false);
   });
 
-  it('builds the spec error text', () => {
+  it('builds the error text', () => {
     expect(toEmulatorErrorText('App not found')).toBe('Error making webservice call : App not found');
   });
 

@@ -1,14 +1,14 @@
 /**
- * Pure rules of an emulator session (spec 000 sections 4 and 9), kept apart from React so they are unit-tested.
+ * Pure rules of an emulator session (docs/product.md, Emulator), kept apart from React so they are unit-tested.
  */
 
-/** Spec section 9: log and debug polling. */
+/** Log and debug polling. */
 export const POLL_INTERVAL_MS = 2500;
-/** Spec section 9: after a reply the menu display modal is hidden and shown again this long after. */
+/** After a reply the menu display modal is hidden and shown again this long after. */
 export const MODAL_REOPEN_DELAY_MS = 500;
-/** Spec section 9: a Ghana-format msisdn when the user has not stored a `dialerMobile`. */
+/** A Ghana-format msisdn when the user has not stored a `dialerMobile`. */
 export const DEFAULT_MSISDN = '233241234567';
-/** Spec section 9: the network sent with every emulator request. */
+/** The network sent with every emulator request. */
 export const DEFAULT_NETWORK = 'MTN';
 /** Longest string the number display takes; a USSD string is at most 182 characters, a dialled code far less. */
 export const MAX_DIAL_LENGTH = 40;
@@ -32,11 +32,22 @@ export const DIAL_KEYS = [
 const pad = (value: number, width = 2) => String(value).padStart(width, '0');
 
 /**
- * The emulator's session id: the local time formatted yyyyMMddHHmmss (spec section 4).
+ * The local time formatted yyyyMMddHHmmss: the readable start of a session id.
  * Example: `formatSessionId(new Date(2024, 0, 31, 9, 5, 7))` -> `'20240131090507'`.
  */
 export function formatSessionId(date: Date): string {
   return `${pad(date.getFullYear(), 4)}${pad(date.getMonth() + 1)}${pad(date.getDate())}${pad(date.getHours())}${pad(date.getMinutes())}${pad(date.getSeconds())}`;
+}
+
+/**
+ * A new emulator session id: the dial's local time then 128 random bits (base64url), so the id
+ * still says when it was dialled but cannot be guessed from the time. (The server also binds each session to
+ * its caller, so even a known id reaches nothing of anyone else's.)
+ * Example: `createSessionId(new Date(2024, 0, 31, 9, 5, 7))` -> `'20240131090507-q3V0xYbK2m9dT1fZrA8LwQ'`.
+ */
+export function createSessionId(date: Date, random: Uint8Array = crypto.getRandomValues(new Uint8Array(16))): string {
+  const base64 = btoa(String.fromCharCode(...random));
+  return `${formatSessionId(date)}-${base64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}`;
 }
 
 /** The characters a dial pad can type: digits, * and #. `toDialDigits(' *920*13# ')` -> `'*920*13#'`. */
@@ -51,18 +62,18 @@ export function isUssdCode(value: string): boolean {
   return /^\*[0-9*]*[0-9][0-9*]*#$/.test(value);
 }
 
-/** Spec section 8: what the modal shows, as an ended session, when the emulator call fails. */
+/** What the modal shows, as an ended session, when the emulator call fails. */
 export function toEmulatorErrorText(detail: string): string {
   return `Error making webservice call : ${detail}`;
 }
 
-/** The menu display modal shows the response text one line per row (spec: Menu display modal). */
+/** The menu display modal shows the response text one line per row. */
 export function splitMenuLines(text: string): string[] {
   return text.replace(/\r\n?/g, '\n').split('\n');
 }
 
 /**
- * The template route's returnUrl becomes the home link (spec section 2); an empty value when none is given.
+ * The template route's returnUrl becomes the home link; an empty value when none is given.
  * Only a path on this site is accepted, so a crafted link cannot send the visitor elsewhere.
  */
 export function toSafeReturnUrl(value: string | null): string {

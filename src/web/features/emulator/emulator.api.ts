@@ -1,29 +1,30 @@
 /**
- * Every call the emulator makes (spec 000 section 7), in one place.
+ * Every call the emulator makes (docs/product.md, Design and testing: Calls), in one place.
  *
  * `POST /ussd-emulator/{appId}` runs the app's draft. The log stream and the two debug lists (`POST /streamLogs`,
  * `POST /debug/userInputs`, `POST /debug/actionResults`) are polled every 2.5 s and need a signed-in user; a
- * featured template's data is readable one session at a time, so those calls carry the session id when one
- * exists. `toPollResult` turns a 404 or any other non-'00' answer into `unavailable` (the panels show their
+ * featured template's data is readable one session at a time, and only for sessions the user ran, so those
+ * calls carry the session id when one exists. The server binds each emulator session to its caller: the
+ * signed-in user (the bearer token), or for a visitor a browser id it sets as an HttpOnly cookie, which
+ * fetch sends back on its own. `toPollResult` turns a 404 or any other non-'00' answer into `unavailable` (the panels show their
  * empty state with a note instead of an error per poll) and keeps `failed` for calls that got no answer,
- * which the log panel shows as the spec's 'Error getting logs>>{detail}' line.
+ * which the log panel shows as the 'Error getting logs>>{detail}' line.
  */
-import { api, isOk, type ApiReply } from '../../lib/api';
+import type { App } from '../../../shared/api/apps.schema';
+import type { z } from 'zod';
+import { type actionResultEntrySchema, LOG_LEVELS, type userInputEntrySchema } from '../../../shared/api/monitoring.schema';
+import { api, isNetworkFailure, isOk, type ApiReply } from '../../lib/api';
+import { getApp } from '../apps/apps.api';
+import { findActionResults, findStreamLogs, findUserInputs } from '../logs/logs.api';
+import { findFeaturedTemplates } from '../templates/templates.api';
 import { toEmulatorErrorText } from './emulator-session';
 
 /** App (read here): the fields the emulator shows. */
-export interface EmulatorApp {
-  appId: string;
-  appName: string;
-  shortCode: string;
-}
+export type EmulatorApp = Pick<App, 'appId' | 'appName' | 'shortCode'>;
 
 export type AppLookup = { kind: 'found'; app: EmulatorApp } | { kind: 'not-found' } | { kind: 'failed'; detail: string };
 
 const NETWORK_DETAIL = 'the server could not be reached';
-
-/** An empty object is what the shared helper returns when the request never reached the server. */
-const isNetworkFailure = (reply: ApiReply) => Object.keys(reply).length === 0;
 
 function toEmulatorApp(value: unknown): EmulatorApp | null {
   if (!value || typeof value !== 'object') return null;
@@ -34,7 +35,7 @@ function toEmulatorApp(value: unknown): EmulatorApp | null {
 
 /** A signed-in user's app: GET /api/getAppByAppId/{appId} with the bearer token. */
 export async function getEmulatorApp(appId: string): Promise<AppLookup> {
-  const reply = await api(`/api/getAppByAppId/${encodeURIComponent(appId)}`);
+  const reply = await getApp(appId);
   if (isNetworkFailure(reply)) return { kind: 'failed', detail: NETWORK_DETAIL };
   const app = isOk(reply) ? toEmulatorApp(reply.data) : null;
   if (app) return { kind: 'found', app };
@@ -45,14 +46,14 @@ export async function getEmulatorApp(appId: string): Promise<AppLookup> {
 
 /** A featured template, from the public GET /featuredTemplates list (no sign-in needed). */
 export async function getTemplateApp(appId: string): Promise<AppLookup> {
-  const reply = await api<unknown[]>('/featuredTemplates', { auth: false });
+  const reply = await findFeaturedTemplates();
   if (isNetworkFailure(reply)) return { kind: 'failed', detail: NETWORK_DETAIL };
   if (!isOk(reply) || !Array.isArray(reply.data)) return { kind: 'failed', detail: reply.message ?? 'unexpected reply' };
   const app = reply.data.map(toEmulatorApp).find((candidate) => candidate?.appId === appId);
   return app ? { kind: 'found', app } : { kind: 'not-found' };
 }
 
-/** Emulator request (spec section 3). */
+/** Emulator request. */
 export interface EmulatorRequest {
   session_id: string;
   userdata: string;
@@ -62,26 +63,30 @@ export interface EmulatorRequest {
   appId: string;
 }
 
-/** What the menu display modal shows; an error is an ended session whose text is the spec's error text. */
+/** What the menu display modal shows; an error is an ended session whose text is the error text. */
 export interface EmulatorScreen {
   text: string;
   sessionMode: 'continue' | 'end';
   isError: boolean;
+  /** The shown menu's input holder (the server's optional `inputHolder`), '' when it has none. */
+  inputHolder: string;
 }
 
 /**
- * POST /ussd-emulator/{appId}. A network failure or an error reply (HTTP 400 `{status:'02', message}`,
+ * POST /ussd-emulator/{appId}. The reply's optional `inputHolder` (ours, beside text and session_mode)
+ * is the reply box's placeholder. A network failure or an error reply (HTTP 400 `{status:'02', message}`,
  * 404 `{status:'04', message:'App not found'}`, or a reply carrying `error`) becomes
- * `Error making webservice call : {detail}` with mode 'end' (spec section 8).
+ * `Error making webservice call : {detail}` with mode 'end'.
  */
 export async function sendEmulatorRequest(request: EmulatorRequest): Promise<EmulatorScreen> {
   const reply = await api(`/ussd-emulator/${encodeURIComponent(request.appId)}`, { body: request });
-  if (isNetworkFailure(reply)) return { text: toEmulatorErrorText(NETWORK_DETAIL), sessionMode: 'end', isError: true };
+  if (isNetworkFailure(reply)) return { text: toEmulatorErrorText(NETWORK_DETAIL), sessionMode: 'end', isError: true, inputHolder: '' };
   if (typeof reply.text === 'string' && !reply.error) {
-    return { text: reply.text, sessionMode: reply.session_mode === 'end' ? 'end' : 'continue', isError: false };
+    const inputHolder = typeof reply.inputHolder === 'string' ? reply.inputHolder : '';
+    return { text: reply.text, sessionMode: reply.session_mode === 'end' ? 'end' : 'continue', isError: false, inputHolder };
   }
   const detail = reply.message ?? (typeof reply.error === 'string' ? reply.error : 'unexpected reply');
-  return { text: toEmulatorErrorText(detail), sessionMode: 'end', isError: true };
+  return { text: toEmulatorErrorText(detail), sessionMode: 'end', isError: true, inputHolder: '' };
 }
 
 /** Ends the session on the server when the user presses Cancel; nobody waits for the answer. */
@@ -101,12 +106,18 @@ function toPollResult<T>(reply: ApiReply<unknown>, read: (item: unknown) => T | 
 
 /** A value as text; objects (an action's JSON result) are pretty-printed. */
 const asText = (value: unknown): string =>
-  typeof value === 'string' ? value : value === undefined || value === null ? '' : typeof value === 'object' ? JSON.stringify(value, null, 2) : String(value);
+  typeof value === 'string'
+    ? value
+    : value === undefined || value === null
+      ? ''
+      : typeof value === 'object'
+        ? JSON.stringify(value, null, 2)
+        : String(value);
 
-export type LogLevel = 'system' | 'info' | 'error' | 'debug';
-export const LOG_LEVELS: readonly LogLevel[] = ['system', 'info', 'error', 'debug'];
+export type LogLevel = (typeof LOG_LEVELS)[number];
+const isLogLevel = (level: string): level is LogLevel => (LOG_LEVELS as readonly string[]).includes(level);
 
-/** Emulator log entry (spec section 3). `timestamp` is passed back as the next poll's `timeStamp` untouched. */
+/** Emulator log entry. `timestamp` is passed back as the next poll's `timeStamp` untouched. */
 export interface EmulatorLogEntry {
   /** The server's line id: the exact cursor for the next poll (`afterId`). */
   id?: number;
@@ -118,42 +129,37 @@ export interface EmulatorLogEntry {
 function toLogEntry(item: unknown): EmulatorLogEntry | null {
   if (!item || typeof item !== 'object') return null;
   const { id, logLevel, message, timestamp } = item as Record<string, unknown>;
-  const level = String(logLevel ?? '').toLowerCase() as LogLevel;
+  const level = String(logLevel ?? '').toLowerCase();
   return {
     id: typeof id === 'number' ? id : undefined,
-    logLevel: LOG_LEVELS.includes(level) ? level : 'info',
+    logLevel: isLogLevel(level) ? level : 'info',
     message: asText(message),
     timestamp: typeof timestamp === 'number' || typeof timestamp === 'string' ? timestamp : '',
   };
 }
 
 /**
- * POST /streamLogs `{appId, timeStamp}`: entries newer than `timeStamp` (spec section 7). The server's optional
+ * POST /streamLogs `{appId, timeStamp}`: entries newer than `timeStamp`. The server's optional
  * `sessionId` narrows the stream to the emulator's session (and is what lets a signed-in visitor read a template's lines).
  */
-export async function findStreamLogs(
+export async function pollStreamLogs(
   appId: string,
   cursor: { timeStamp: string | number; afterId?: number },
   sessionId: string | null,
 ): Promise<PollResult<EmulatorLogEntry>> {
   const body = { appId, ...cursor, ...(sessionId ? { sessionId } : {}) };
-  return toPollResult(await api('/streamLogs', { body }), toLogEntry);
+  return toPollResult(await findStreamLogs(body), toLogEntry);
 }
 
-/** User input entry (spec section 3). */
-export interface UserInputEntry {
-  fieldName: string;
-  fieldValue: string;
-}
+/** User input entry, as the debug panel shows it. */
+export type UserInputEntry = Pick<z.infer<typeof userInputEntrySchema>, 'fieldName' | 'fieldValue'>;
 
-/** Action result entry (spec section 3). */
-export interface ActionResultEntry {
-  actionName: string;
-  menuName: string;
+/** Action result entry, as the debug panel shows it: the result as text. */
+export type ActionResultEntry = Pick<z.infer<typeof actionResultEntrySchema>, 'actionName' | 'menuName'> & {
   actionResult: string;
-  /** Not in the spec's entity; the server says whether the action succeeded, and the panel shows it when given. */
+  /** Ours, beyond the entry's three fields; the server says whether the action succeeded, and the panel shows it when given. */
   isOk?: boolean;
-}
+};
 
 function toUserInput(item: unknown): UserInputEntry | null {
   if (!item || typeof item !== 'object') return null;
@@ -169,12 +175,12 @@ function toActionResult(item: unknown): ActionResultEntry | null {
   return entry;
 }
 
-/** POST /debug/userInputs `{appId, sessionId}` (spec section 7). */
-export async function findUserInputs(appId: string, sessionId: string): Promise<PollResult<UserInputEntry>> {
-  return toPollResult(await api('/debug/userInputs', { body: { appId, sessionId } }), toUserInput);
+/** POST /debug/userInputs `{appId, sessionId}`. */
+export async function pollUserInputs(appId: string, sessionId: string): Promise<PollResult<UserInputEntry>> {
+  return toPollResult(await findUserInputs({ appId, sessionId }), toUserInput);
 }
 
-/** POST /debug/actionResults `{appId, sessionId}` (spec section 7). */
-export async function findActionResults(appId: string, sessionId: string): Promise<PollResult<ActionResultEntry>> {
-  return toPollResult(await api('/debug/actionResults', { body: { appId, sessionId } }), toActionResult);
+/** POST /debug/actionResults `{appId, sessionId}`. */
+export async function pollActionResults(appId: string, sessionId: string): Promise<PollResult<ActionResultEntry>> {
+  return toPollResult(await findActionResults({ appId, sessionId }), toActionResult);
 }

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { findStreamLogs, type EmulatorLogEntry } from './emulator.api';
+import { pollStreamLogs, type EmulatorLogEntry } from './emulator.api';
 import { POLL_INTERVAL_MS } from './emulator-session';
 
 export interface LogLine extends EmulatorLogEntry {
@@ -20,14 +20,14 @@ export type LogStreamStatus = 'waiting' | 'live' | 'unavailable' | 'signed-out';
 export type LogPolling = 'always' | 'session' | 'off';
 
 /**
- * Polls POST /streamLogs every 2.5 s (spec sections 4 and 9). The timestamp starts at the mount time and moves
- * to the timestamp of the last entry received. A call that never gets an answer adds the spec's error line
+ * Polls POST /streamLogs every 2.5 s. The timestamp starts at the mount time and moves
+ * to the timestamp of the last entry received. A call that never gets an answer adds the error line
  * 'Error getting logs>>{detail}', once per outage rather than once per poll.
  */
 export function useActionLogs(appId: string, sessionId: string | null, polling: LogPolling) {
   const [lines, setLines] = useState<LogLine[]>([]);
   const [status, setStatus] = useState<LogStreamStatus>(polling === 'off' ? 'signed-out' : 'waiting');
-  // The spec's cursor starts at the mount time; once a line arrives, its id is the exact cursor.
+  // The `timeStamp` cursor starts at the mount time; once a line arrives, its id is the exact cursor.
   const cursor = useRef<{ timeStamp: string | number; afterId?: number }>({ timeStamp: Date.now() });
   const counter = useRef(0);
   const isFailing = useRef(false);
@@ -44,12 +44,15 @@ export function useActionLogs(appId: string, sessionId: string | null, polling: 
       if (isBusy || (polling === 'session' && !sessionId)) return;
       isBusy = true;
       try {
-        const result = await findStreamLogs(appId, cursor.current, sessionId);
+        const result = await pollStreamLogs(appId, cursor.current, sessionId);
         if (!isActive) return;
         if (result.kind === 'failed') {
           if (!isFailing.current) {
             const number = ++counter.current;
-            setLines((current) => [...current, { number, logLevel: 'error', message: `Error getting logs>>${result.detail}`, timestamp: Date.now() }]);
+            setLines((current) => [
+              ...current,
+              { number, logLevel: 'error', message: `Error getting logs>>${result.detail}`, timestamp: Date.now() },
+            ]);
           }
           isFailing.current = true;
           return;
@@ -62,7 +65,10 @@ export function useActionLogs(appId: string, sessionId: string | null, polling: 
         setStatus('live');
         const last = result.data.at(-1);
         if (!last) return;
-        cursor.current = { timeStamp: last.timestamp !== '' ? last.timestamp : cursor.current.timeStamp, afterId: last.id ?? cursor.current.afterId };
+        cursor.current = {
+          timeStamp: last.timestamp !== '' ? last.timestamp : cursor.current.timeStamp,
+          afterId: last.id ?? cursor.current.afterId,
+        };
         const added = result.data.map((entry) => ({ ...entry, number: ++counter.current }));
         setLines((current) => [...current, ...added]);
       } finally {

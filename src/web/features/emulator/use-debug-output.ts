@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { findActionResults, findUserInputs, type PollResult } from './emulator.api';
+import { queryKeys } from '../../lib/query-keys';
+import { pollActionResults, pollUserInputs, type PollResult } from './emulator.api';
 import { POLL_INTERVAL_MS } from './emulator-session';
 
 /** What a debug list shows: the last answer (`undefined` before the first) and why the latest poll failed. */
@@ -15,20 +16,20 @@ async function orThrow<T>(poll: Promise<PollResult<T>>): Promise<Exclude<PollRes
 }
 
 /**
- * The debug panel's two lists, polled every 2.5 s only while a session id exists (spec section 4) and someone
+ * The debug panel's two lists, polled every 2.5 s only while a session id exists and someone
  * is signed in to read them. A poll that never gets an answer keeps the last lists on screen and reports the
  * failure beside them.
  */
 export function useDebugOutput(appId: string, sessionId: string | null, canRead: boolean) {
   const options = { enabled: !!sessionId && canRead, refetchInterval: POLL_INTERVAL_MS, retry: false, staleTime: 0 } as const;
   const userInputs = useQuery({
-    queryKey: ['emulator', 'userInputs', appId, sessionId],
-    queryFn: () => orThrow(findUserInputs(appId, sessionId!)),
+    queryKey: queryKeys.emulatorUserInputs(appId, sessionId),
+    queryFn: () => orThrow(pollUserInputs(appId, sessionId!)),
     ...options,
   });
   const actionResults = useQuery({
-    queryKey: ['emulator', 'actionResults', appId, sessionId],
-    queryFn: () => orThrow(findActionResults(appId, sessionId!)),
+    queryKey: queryKeys.emulatorActionResults(appId, sessionId),
+    queryFn: () => orThrow(pollActionResults(appId, sessionId!)),
     ...options,
   });
   return {

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { endEmulatorSession, sendEmulatorRequest, type EmulatorScreen } from './emulator.api';
-import { MODAL_REOPEN_DELAY_MS, formatSessionId } from './emulator-session';
+import { MODAL_REOPEN_DELAY_MS, createSessionId } from './emulator-session';
 
 /**
  * `idle`: the dial pad; `waiting`: a request is out (the phone shows 'USSD code running...');
@@ -24,8 +24,8 @@ interface SessionOptions {
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * One emulator session (spec section 4): dialling sends mode 'start' with a session id of the current time
- * (yyyyMMddHHmmss) and the dialled string as userdata; a reply sends 'continue', hides the modal and shows it
+ * One emulator session: dialling sends mode 'start' with a new session id (the current time,
+ * yyyyMMddHHmmss, then random characters: createSessionId) and the dialled string as userdata; a reply sends 'continue', hides the modal and shows it
  * again no sooner than 500 ms later with the new text; Cancel sends 'end'. Answers to a session that was
  * cancelled or replaced meanwhile are dropped.
  */
@@ -40,12 +40,19 @@ export function useEmulatorSession({ appId, msisdn, network }: SessionOptions) {
 
   const dial = useCallback(async (dialled: string) => {
     const myTurn = ++turn.current;
-    const sessionId = formatSessionId(new Date());
+    const sessionId = createSessionId(new Date());
     const { msisdn, network, appId } = live.current;
     live.current.sessionId = sessionId;
     live.current.isOpen = true;
     setState({ phase: 'waiting', screen: null, sessionId });
-    const screen = await sendEmulatorRequest({ session_id: sessionId, userdata: dialled, msisdn, session_mode: 'start', network_id: network, appId });
+    const screen = await sendEmulatorRequest({
+      session_id: sessionId,
+      userdata: dialled,
+      msisdn,
+      session_mode: 'start',
+      network_id: network,
+      appId,
+    });
     if (turn.current !== myTurn) return;
     live.current.isOpen = screen.sessionMode === 'continue';
     setState({ phase: 'open', screen, sessionId });

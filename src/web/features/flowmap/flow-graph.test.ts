@@ -3,18 +3,41 @@ import { lintApp } from '../../../engine';
 import { createMenuDraft, type Menu, type SwitchOperation } from '../../../shared/app';
 import { buildFlowGraph, endNodeId, layoutFlowGraph, missingNodeId, ruleLabel, screenLines, type FlowDirection } from './flow-graph';
 
-const goto = (target: string, operator: SwitchOperation['operator'] = 'eq', compareVal = '1'): SwitchOperation => ({ operator, compareVal, action: 'goto', actionParam: target });
-const end = (closing: string, operator: SwitchOperation['operator'] = 'eq', compareVal = '9'): SwitchOperation => ({ operator, compareVal, action: 'Terminate', actionParam: closing });
+const goto = (target: string, operator: SwitchOperation['operator'] = 'eq', compareVal = '1'): SwitchOperation => ({
+  operator,
+  compareVal,
+  action: 'goto',
+  actionParam: target,
+});
+const end = (closing: string, operator: SwitchOperation['operator'] = 'eq', compareVal = '9'): SwitchOperation => ({
+  operator,
+  compareVal,
+  action: 'Terminate',
+  actionParam: closing,
+});
 
 function menu(id: string, overrides: Partial<Menu> = {}): Menu {
-  return { ...createMenuDraft('app1'), allowGoBack: false, goBackInputIndicator: '', uniqueId: id, userDefinedName: id, displayText: `${id} screen`, ...overrides };
+  return {
+    ...createMenuDraft('app1'),
+    allowGoBack: false,
+    goBackInputIndicator: '',
+    uniqueId: id,
+    userDefinedName: id,
+    displayText: `${id} screen`,
+    ...overrides,
+  };
 }
 
-const lint = (menus: Menu[]) => lintApp({ appId: 'app1', versionId: 'draft', appName: 'A', shortCode: '*1#', useTemplateTag: false, screenLimit: 160, menus });
+const lint = (menus: Menu[]) =>
+  lintApp({ appId: 'app1', versionId: 'draft', appName: 'A', shortCode: '*1#', useTemplateTag: false, screenLimit: 160, menus });
 
 describe('buildFlowGraph', () => {
   const menus = [
-    menu('home', { isFirst: true, displayText: 'Welcome\n1. Balance\n2. Airtime\n3. Data\n4. Help\n5. Exit', switchOperations: [goto('balance'), goto('airtime', 'valueIn', '2,3'), end('Goodbye {{session.msisdn}}', 'eq', '5')] }),
+    menu('home', {
+      isFirst: true,
+      displayText: 'Welcome\n1. Balance\n2. Airtime\n3. Data\n4. Help\n5. Exit',
+      switchOperations: [goto('balance'), goto('airtime', 'valueIn', '2,3'), end('Goodbye {{session.msisdn}}', 'eq', '5')],
+    }),
     menu('balance', { terminate: true, displayText: 'Your balance is 10' }),
     menu('airtime', { allowGoBack: true, goBackInputIndicator: '0', switchOperations: [goto('confirm', 'always', '')] }),
     menu('confirm', { switchOperations: [goto('deleted-id')] }),
@@ -25,7 +48,15 @@ describe('buildFlowGraph', () => {
   const edge = (id: string) => graph.edges.find((e) => e.id === id)!;
 
   it('has a node per menu plus End and missing menu nodes', () => {
-    expect(graph.nodes.map((n) => n.id)).toEqual(['home', 'balance', 'airtime', 'confirm', 'orphan', endNodeId('home'), missingNodeId('deleted-id')]);
+    expect(graph.nodes.map((n) => n.id)).toEqual([
+      'home',
+      'balance',
+      'airtime',
+      'confirm',
+      'orphan',
+      endNodeId('home'),
+      missingNodeId('deleted-id'),
+    ]);
     expect(node(endNodeId('home')).data.kind).toBe('end');
     expect(node(missingNodeId('deleted-id')).data).toMatchObject({ kind: 'missing', title: 'Missing menu', menuId: 'confirm' });
   });
@@ -67,6 +98,25 @@ describe('buildFlowGraph', () => {
     expect(failed.nodes[0]!.data.lines).toEqual(['Hi {{x}}']);
   });
 
+  it('draws no Back link and no Back mark out of a terminating menu, even one stored with Back Menu on', () => {
+    const ending = [
+      menu('home', { isFirst: true, switchOperations: [goto('bye')] }),
+      menu('bye', { terminate: true, allowGoBack: true, goBackInputIndicator: '0', displayText: 'Goodbye' }),
+    ];
+    const graph = buildFlowGraph(ending, lint(ending));
+    expect(graph.edges.filter((e) => e.kind === 'back')).toEqual([]);
+    expect(graph.nodes.find((n) => n.id === 'bye')!.data).toMatchObject({ badges: ['Terminate'] });
+    expect(graph.nodes.find((n) => n.id === 'bye')!.data.backIndicator).toBeUndefined();
+  });
+
+  it('marks a broken target from the lint code, not its wording', () => {
+    const graph = buildFlowGraph(
+      [menu('a')],
+      [{ level: 'error', menuId: 'a', field: 'switchOperations.0.actionParam', message: 'anything', code: 'missing_target' }],
+    );
+    expect(graph.nodes[0]!.data.badges).toContain('Broken target');
+  });
+
   it('labels operators', () => {
     expect(ruleLabel({ operator: 'always', compareVal: '' })).toBe('always');
     expect(ruleLabel({ operator: 'valueIn', compareVal: '1,2,3' })).toBe('in 1,2,3');
@@ -83,7 +133,15 @@ function fiftyMenus(): Menu[] {
     const children = [i * 3 + 1, i * 3 + 2, i * 3 + 3].filter((c) => c < 50).map((c) => ids[c]!);
     const rules = children.map((c, k) => goto(c, 'eq', String(k + 1)));
     if (i % 4 === 0) rules.push(end('Thank you for using the service', 'eq', '9'));
-    menus.push(menu(id, { isFirst: i === 0, allowGoBack: i % 2 === 1, goBackInputIndicator: '0', displayText: `Menu ${i}\n1. First choice\n2. Second choice\n3. Third choice\n0. Back`, switchOperations: rules }));
+    menus.push(
+      menu(id, {
+        isFirst: i === 0,
+        allowGoBack: i % 2 === 1,
+        goBackInputIndicator: '0',
+        displayText: `Menu ${i}\n1. First choice\n2. Second choice\n3. Third choice\n0. Back`,
+        switchOperations: rules,
+      }),
+    );
   });
   return menus;
 }

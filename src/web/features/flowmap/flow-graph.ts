@@ -4,17 +4,11 @@
  * lint marks (unreachable, broken target). `layoutFlowGraph` places the nodes with dagre.
  */
 import dagre from '@dagrejs/dagre';
-import { ALWAYS_OPERATOR, MENU_MESSAGES, OPERATOR_LABELS, type Menu, type SwitchOperation } from '../../../shared/app';
+import type { LintIssue } from '../../../engine';
+import { ALWAYS_OPERATOR, isBrokenTargetIssue, OPERATOR_LABELS, type Menu, type SwitchOperation } from '../../../shared/app';
 
 /** The lint issue fields the map reads (the engine's LintIssue and the API's LintIssueDto both fit). */
-/** The engine's LintIssue fields the map reads; `code: 'unreachable'` marks an unreachable menu. */
-export interface FlowLintIssue {
-  level: 'error' | 'warning';
-  menuId: string | null;
-  field?: string;
-  message: string;
-  code?: string;
-}
+export type FlowLintIssue = Pick<LintIssue, 'level' | 'menuId' | 'field' | 'message' | 'code'>;
 
 export type FlowNodeKind = 'menu' | 'end' | 'missing';
 export type FlowBadge = 'First' | 'Terminate' | 'Back' | 'Unreachable' | 'Broken target';
@@ -63,7 +57,16 @@ function nodeHeight(lineCount: number, hasBadges: boolean): number {
   return 40 + Math.max(1, lineCount) * 17 + (hasBadges ? 28 : 0);
 }
 
-const SYMBOLS: Partial<Record<SwitchOperation['operator'], string>> = { eq: '=', neq: '≠', gt: '>', gte: '≥', lt: '<', lte: '≤', valueIn: 'in', valueNotIn: 'not in' };
+const SYMBOLS: Partial<Record<SwitchOperation['operator'], string>> = {
+  eq: '=',
+  neq: '≠',
+  gt: '>',
+  gte: '≥',
+  lt: '<',
+  lte: '≤',
+  valueIn: 'in',
+  valueNotIn: 'not in',
+};
 
 /** '= 1', 'in 1,2,3', 'always', 'starts with 07'. */
 export function ruleLabel(rule: Pick<SwitchOperation, 'operator' | 'compareVal'>): string {
@@ -79,13 +82,18 @@ export function trimText(text: string, max: number): string {
 
 /** A screen cut to a few short lines: blank lines dropped, long lines cut, '…' when more follows. */
 export function screenLines(screen: string, maxLines = SCREEN_LINES, lineLength = LINE_LENGTH): string[] {
-  const lines = screen.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
+  const lines = screen
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
   const shown = lines.slice(0, maxLines).map((l) => trimText(l, lineLength));
   if (lines.length > maxLines) shown[maxLines - 1] = `${trimText(lines[maxLines - 1]!, lineLength - 2)} …`;
   return shown;
 }
 
 const rawScreen = (m: Menu) => [m.headerText, m.displayText, m.footerText].filter((t) => t.trim() !== '').join('\n');
+
+const hasBack = (m: Menu) => m.allowGoBack && !m.terminate;
 
 export const endNodeId = (menuId: string) => `end:${menuId}`;
 export const missingNodeId = (target: string) => `missing:${target}`;
@@ -97,9 +105,7 @@ export const missingNodeId = (target: string) => `missing:${target}`;
 export function buildFlowGraph(menus: Menu[], lintIssues: FlowLintIssue[], screenOf: (menu: Menu) => string = rawScreen): FlowGraph {
   const byId = new Map(menus.map((m) => [m.uniqueId, m]));
   const unreachable = new Set(lintIssues.filter((i) => i.menuId && i.code === 'unreachable').map((i) => i.menuId!));
-  const broken = new Set(
-    lintIssues.filter((i) => i.menuId && i.level === 'error' && (i.message === MENU_MESSAGES.targetMissing || i.message === MENU_MESSAGES.targetRequired)).map((i) => i.menuId!),
-  );
+  const broken = new Set(lintIssues.filter((i) => i.menuId && isBrokenTargetIssue(i)).map((i) => i.menuId!));
 
   const edges: FlowEdge[] = [];
   const endNodes: FlowNode[] = [];
@@ -131,21 +137,50 @@ export function buildFlowGraph(menus: Menu[], lintIssues: FlowLintIssue[], scree
       const nodeId = missingNodeId(target);
       if (!missing.has(target)) {
         const lines = [target ? `id ${trimText(target, 26)}` : 'no target chosen'];
-        missing.set(target, { id: nodeId, data: { kind: 'missing', title: 'Missing menu', lines, badges: [], menuId: m.uniqueId, width: SMALL_NODE_WIDTH, height: nodeHeight(1, false) } });
+        missing.set(target, {
+          id: nodeId,
+          data: {
+            kind: 'missing',
+            title: 'Missing menu',
+            lines,
+            badges: [],
+            menuId: m.uniqueId,
+            width: SMALL_NODE_WIDTH,
+            height: nodeHeight(1, false),
+          },
+        });
       }
       edges.push({ id, source: m.uniqueId, target: nodeId, label: condition, kind: 'broken' });
     });
     if (closings.length > 0) {
       const lines = screenLines(closings.join('\n'), 2, 24);
-      endNodes.push({ id: endNodeId(m.uniqueId), data: { kind: 'end', title: 'End', lines, badges: [], menuId: m.uniqueId, width: SMALL_NODE_WIDTH, height: nodeHeight(lines.length, false) } });
+      endNodes.push({
+        id: endNodeId(m.uniqueId),
+        data: {
+          kind: 'end',
+          title: 'End',
+          lines,
+          badges: [],
+          menuId: m.uniqueId,
+          width: SMALL_NODE_WIDTH,
+          height: nodeHeight(lines.length, false),
+        },
+      });
     }
   }
 
-  // Back goes to the menu the caller came from: any menu with a goto to this one.
+  // Back goes to the menu the caller came from: any menu with a goto to this one. A terminating menu ends
+  // the session on its screen, so it has no Back whatever its stored flag says (menus saved before it was cleared).
   for (const m of menus) {
-    if (!m.allowGoBack) continue;
+    if (!hasBack(m)) continue;
     for (const from of leadsTo.get(m.uniqueId) ?? []) {
-      edges.push({ id: `back:${m.uniqueId}:${from}`, source: m.uniqueId, target: from, label: `back ${m.goBackInputIndicator}`.trim(), kind: 'back' });
+      edges.push({
+        id: `back:${m.uniqueId}:${from}`,
+        source: m.uniqueId,
+        target: from,
+        label: `back ${m.goBackInputIndicator}`.trim(),
+        kind: 'back',
+      });
     }
   }
 
@@ -153,7 +188,7 @@ export function buildFlowGraph(menus: Menu[], lintIssues: FlowLintIssue[], scree
     const badges: FlowBadge[] = [];
     if (m.isFirst) badges.push('First');
     if (m.terminate) badges.push('Terminate');
-    if (m.allowGoBack) badges.push('Back');
+    if (hasBack(m)) badges.push('Back');
     if (unreachable.has(m.uniqueId)) badges.push('Unreachable');
     if (broken.has(m.uniqueId)) badges.push('Broken target');
     let lines: string[];
@@ -170,7 +205,7 @@ export function buildFlowGraph(menus: Menu[], lintIssues: FlowLintIssue[], scree
         title: m.userDefinedName || m.uniqueId,
         lines,
         badges,
-        ...(m.allowGoBack ? { backIndicator: m.goBackInputIndicator } : {}),
+        ...(hasBack(m) ? { backIndicator: m.goBackInputIndicator } : {}),
         menuId: m.uniqueId,
         width: MENU_NODE_WIDTH,
         height: nodeHeight(lines.length, badges.length > 0),

@@ -1,6 +1,6 @@
-import { Anchor, Badge, Button, Group, Paper, SegmentedControl, Skeleton, Stack, Switch, Text, Title, useComputedColorScheme } from '@mantine/core';
+import { Badge, Button, Group, Paper, SegmentedControl, Skeleton, Stack, Switch, Text, Title, useComputedColorScheme } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconArrowLeft, IconListDetails, IconSitemap } from '@tabler/icons-react';
+import { IconListDetails, IconSitemap } from '@tabler/icons-react';
 import {
   Background,
   Controls,
@@ -16,11 +16,13 @@ import {
 import '@xyflow/react/dist/style.css';
 import { useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { compileApp, lintApp, previewMenu } from '../../../engine';
-import { DEFAULT_SCREEN_LIMIT, type AppVersion, type Menu } from '../../../shared/app';
-import { findSampleInputs } from '../designer/menu-screen-preview';
-import { AppNotFoundError, useDesignerApp, useMenus } from '../designer/use-designer';
-import { buildFlowGraph, layoutFlowGraph, type FlowBadge, type FlowDirection, type FlowEdgeKind, type FlowLintIssue, type FlowNodeData } from './flow-graph';
+import { compileApp, previewMenu } from '../../../engine';
+import type { AppVersion, Menu } from '../../../shared/app';
+import { findSampleInputs } from '../menus/menu-screen-preview';
+import { useApp } from '../apps/use-apps';
+import { lintDraft, toDraftVersion, useMenus } from '../menus/use-menus';
+import { buildFlowGraph, layoutFlowGraph, type FlowBadge, type FlowDirection, type FlowEdgeKind, type FlowNodeData } from './flow-graph';
+import { BackLink } from '../../components/back-link';
 
 export const flowMapPath = (appId: string) => `/app/design/${encodeURIComponent(appId)}/flow`;
 /** The designer opens this menu's edit form (on a tab) when it loads. */
@@ -29,7 +31,13 @@ export const designMenuPath = (appId: string, menuId: string, tab?: string) =>
 
 type MapNode = Node<FlowNodeData & { direction: FlowDirection }, 'flow'>;
 
-const BADGE_COLORS: Record<FlowBadge, string> = { First: 'teal', Terminate: 'grape', Back: 'blue', Unreachable: 'yellow', 'Broken target': 'red' };
+const BADGE_COLORS: Record<FlowBadge, string> = {
+  First: 'teal',
+  Terminate: 'grape',
+  Back: 'blue',
+  Unreachable: 'yellow',
+  'Broken target': 'red',
+};
 const EDGE_COLORS: Record<FlowEdgeKind, string> = {
   rule: 'var(--mantine-color-gray-6)',
   terminate: 'var(--mantine-color-grape-6)',
@@ -71,7 +79,13 @@ function FlowNodeBox({ data }: NodeProps<MapNode>) {
       data-kind={data.kind}
       data-menu={data.kind === 'menu' ? data.title : undefined}
       data-badges={data.badges.join(',')}
-      title={data.kind === 'menu' ? `Edit ${data.title}` : data.kind === 'end' ? 'Open the menu that ends here' : 'Open the menu with this target'}
+      title={
+        data.kind === 'menu'
+          ? `Edit ${data.title}`
+          : data.kind === 'end'
+            ? 'Open the menu that ends here'
+            : 'Open the menu with this target'
+      }
       style={{
         width: data.width,
         height: data.height,
@@ -86,7 +100,13 @@ function FlowNodeBox({ data }: NodeProps<MapNode>) {
       }}
     >
       <Handle type="target" position={vertical ? Position.Top : Position.Left} style={{ opacity: 0 }} />
-      <Text fw={700} size="sm" truncate="end" ff={data.kind === 'menu' ? 'monospace' : undefined} c={data.kind === 'missing' ? 'red.8' : undefined}>
+      <Text
+        fw={700}
+        size="sm"
+        truncate="end"
+        ff={data.kind === 'menu' ? 'monospace' : undefined}
+        c={data.kind === 'missing' ? 'red.8' : undefined}
+      >
         {data.title}
       </Text>
       <div style={{ marginTop: 2 }}>
@@ -99,7 +119,13 @@ function FlowNodeBox({ data }: NodeProps<MapNode>) {
       {data.badges.length > 0 && (
         <Group gap={4} mt={6} wrap="nowrap" style={{ overflow: 'hidden' }}>
           {data.badges.map((b) => (
-            <Badge key={b} size="xs" variant={b === 'Unreachable' || b === 'Broken target' ? 'filled' : 'light'} color={BADGE_COLORS[b]} data-testid="flow-badge">
+            <Badge
+              key={b}
+              size="xs"
+              variant={b === 'Unreachable' || b === 'Broken target' ? 'filled' : 'light'}
+              color={BADGE_COLORS[b]}
+              data-testid="flow-badge"
+            >
               {b === 'Back' ? `Back ${data.backIndicator ?? ''}`.trim() : b}
             </Badge>
           ))}
@@ -129,9 +155,20 @@ function renderScreens(version: AppVersion): (menu: Menu) => string {
 
 function Legend() {
   const swatch = (border: string, background = 'var(--mantine-color-body)', dashed = false) => (
-    <span style={{ display: 'inline-block', width: 18, height: 12, borderRadius: 3, border: `2px ${dashed ? 'dashed' : 'solid'} ${border}`, background }} />
+    <span
+      style={{
+        display: 'inline-block',
+        width: 18,
+        height: 12,
+        borderRadius: 3,
+        border: `2px ${dashed ? 'dashed' : 'solid'} ${border}`,
+        background,
+      }}
+    />
   );
-  const line = (color: string, dashed = false) => <span style={{ display: 'inline-block', width: 24, borderTop: `2px ${dashed ? 'dashed' : 'solid'} ${color}` }} />;
+  const line = (color: string, dashed = false) => (
+    <span style={{ display: 'inline-block', width: 24, borderTop: `2px ${dashed ? 'dashed' : 'solid'} ${color}` }} />
+  );
   const items: [React.ReactNode, string][] = [
     [swatch('var(--mantine-color-teal-6)'), 'First menu'],
     [swatch('var(--mantine-color-default-border)'), 'Menu (click to edit)'],
@@ -160,7 +197,7 @@ function Legend() {
 export function FlowMapPage() {
   const { appId = '' } = useParams();
   const navigate = useNavigate();
-  const appQuery = useDesignerApp(appId);
+  const appQuery = useApp(appId);
   const menusQuery = useMenus(appId);
   const scheme = useComputedColorScheme('light');
   const [direction, setDirection] = useState<FlowDirection>('TB');
@@ -171,24 +208,14 @@ export function FlowMapPage() {
 
   const graph = useMemo(() => {
     if (menus.length === 0) return null;
-    const version: AppVersion = {
-      appId,
-      versionId: 'draft',
-      appName: app?.appName ?? '',
-      shortCode: app?.shortCode ?? '',
-      useTemplateTag: false,
-      screenLimit: app?.screenLimit ?? DEFAULT_SCREEN_LIMIT,
-      menus,
-    };
-    let issues: FlowLintIssue[] = [];
+    const version = toDraftVersion(appId, app, menus);
     let screenOf: ((m: Menu) => string) | undefined;
     try {
-      issues = lintApp(version);
       screenOf = renderScreens(version);
     } catch {
-      // A draft the engine cannot compile still shows, with raw texts and no lint marks.
+      // A draft the engine cannot compile still shows, with raw texts (and no lint marks: lintDraft gives none).
     }
-    return buildFlowGraph(menus, issues, screenOf);
+    return buildFlowGraph(menus, lintDraft(version), screenOf);
   }, [menus, app, appId]);
 
   const { nodes, edges } = useMemo(() => {
@@ -248,17 +275,14 @@ export function FlowMapPage() {
     };
   }, [graph, menus]);
 
-  const openNode = (data: FlowNodeData) => void navigate(designMenuPath(appId, data.menuId, data.kind === 'menu' ? undefined : 'navigation'));
+  const openNode = (data: FlowNodeData) =>
+    void navigate(designMenuPath(appId, data.menuId, data.kind === 'menu' ? undefined : 'navigation'));
 
   const loadError = appQuery.error ?? menusQuery.error;
   return (
     <Stack gap="md">
       <div>
-        <Anchor component={Link} to={`/app/design/${encodeURIComponent(appId)}`} size="sm" c="dimmed">
-          <Group gap={4} component="span">
-            <IconArrowLeft size={14} /> Menu list
-          </Group>
-        </Anchor>
+        <BackLink to={`/app/design/${encodeURIComponent(appId)}`} label="Menu list" />
         <Group justify="space-between" align="flex-end" mt={6} gap="md">
           <div style={{ minWidth: 0 }}>
             <Text size="xs" tt="uppercase" fw={700} c="dimmed" lts={0.6}>
@@ -284,21 +308,19 @@ export function FlowMapPage() {
                 { value: 'LR', label: 'Left to right' },
               ]}
             />
-            <Button component={Link} to={`/app/design/${encodeURIComponent(appId)}`} variant="default" leftSection={<IconListDetails size={18} />}>
+            <Button
+              component={Link}
+              to={`/app/design/${encodeURIComponent(appId)}`}
+              variant="default"
+              leftSection={<IconListDetails size={18} />}
+            >
               Menu list
             </Button>
           </Group>
         </Group>
       </div>
 
-      {appQuery.error instanceof AppNotFoundError ? (
-        <Paper withBorder radius="lg" p="xl" data-testid="app-not-found">
-          <Text fw={600}>App not found</Text>
-          <Text size="sm" c="dimmed">
-            This app does not exist, was deleted, or belongs to another account.
-          </Text>
-        </Paper>
-      ) : loadError ? (
+      {loadError ? (
         <Paper withBorder radius="lg" p="lg">
           <Text c="red.8">{loadError.message}</Text>
           <Button mt="sm" size="xs" variant="default" onClick={() => void Promise.all([appQuery.refetch(), menusQuery.refetch()])}>

@@ -46,25 +46,29 @@ export function AboutPage() {
             </Title>
             <Stack gap="md" mt="md">
               <Text c="gray.8" lh={1.7}>
-                A bank wants balance checks on <strong>*920*12#</strong>. A school wants fees paid by mobile money. A
-                co-operative wants farmers to register from a basic phone. Each of them needs a USSD app, and until now each
-                of them needed a development team, a server and months of telecom paperwork.
+                A bank wants balance checks on <strong>*920*12#</strong>. A school wants fees paid by mobile money. A co-operative wants
+                farmers to register from a basic phone. Each of them needs a USSD app, and until now each of them needed a development team,
+                a server and months of telecom paperwork.
               </Text>
               <Text c="gray.8" lh={1.7}>
-                Dialflow turns that into an afternoon. You design your menus in the browser, test them in the emulator, connect
-                a shared or dedicated shortcode and deploy. We host the sessions, talk to the mobile networks and payment
-                providers, and keep your app running.
+                Dialflow turns that into an afternoon. You design your menus in the browser, test them in the emulator, connect a shared or
+                dedicated shortcode and deploy. We host the sessions, talk to the mobile networks and payment providers, and keep your app
+                running.
               </Text>
               <Text c="gray.8" lh={1.7}>
-                Dialflow is built and operated by a software company, so the same engineers who write the platform are the
-                ones who help you ship your app.
+                Dialflow is built and operated by a software company, so the same engineers who write the platform are the ones who help you
+                ship your app.
               </Text>
             </Stack>
           </Grid.Col>
           <Grid.Col span={{ base: 12, md: 6 }}>
             <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
               {PRINCIPLES.map((item) => (
-                <Box key={item.title} p="lg" style={{ border: '1px solid var(--mantine-color-gray-3)', borderRadius: 'var(--mantine-radius-lg)' }}>
+                <Box
+                  key={item.title}
+                  p="lg"
+                  style={{ border: '1px solid var(--mantine-color-gray-3)', borderRadius: 'var(--mantine-radius-lg)' }}
+                >
                   <ThemeIcon variant="light" color="teal" size={40} radius="md" aria-hidden="true">
                     <item.icon size={22} />
                   </ThemeIcon>

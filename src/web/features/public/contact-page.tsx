@@ -7,15 +7,42 @@ import { PublicPageHeader } from './public-page-header';
 
 function OfficeCard({ office }: { office: Office }) {
   const rows = [
-    { icon: IconMapPin, label: 'Address', content: office.addressLines.map((line) => <span key={line} style={{ display: 'block' }}>{line}</span>) },
-    { icon: IconPhone, label: 'Phone', content: <Anchor href={`tel:${office.phone.replace(/\s/g, '')}`} c="teal.9">{office.phone}</Anchor> },
-    { icon: IconMail, label: 'Email', content: <Anchor href={`mailto:${office.email}`} c="teal.9">{office.email}</Anchor> },
+    {
+      icon: IconMapPin,
+      label: 'Address',
+      content: office.addressLines.map((line) => (
+        <span key={line} style={{ display: 'block' }}>
+          {line}
+        </span>
+      )),
+    },
+    {
+      icon: IconPhone,
+      label: 'Phone',
+      content: (
+        <Anchor href={`tel:${office.phone.replace(/\s/g, '')}`} c="teal.9">
+          {office.phone}
+        </Anchor>
+      ),
+    },
+    {
+      icon: IconMail,
+      label: 'Email',
+      content: (
+        <Anchor href={`mailto:${office.email}`} c="teal.9">
+          {office.email}
+        </Anchor>
+      ),
+    },
     { icon: IconClock, label: 'Hours', content: office.hours },
   ];
   return (
     <Card withBorder radius="lg" padding="lg" component="article" aria-labelledby={`office-${office.country}`}>
       <Title order={3} fz="lg" id={`office-${office.country}`}>
-        {office.country} office <Text span c="gray.7" fw={400}>· {office.city}</Text>
+        {office.country} office{' '}
+        <Text span c="gray.7" fw={400}>
+          · {office.city}
+        </Text>
       </Title>
       <Stack gap="sm" mt="md">
         {rows.map((row) => (

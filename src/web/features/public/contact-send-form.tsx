@@ -4,7 +4,8 @@ import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { IconCheck, IconX } from '@tabler/icons-react';
 import { CONTACT_MESSAGE_MAX, contactBodySchema, type ContactBody } from '../../../shared/api/contact.schema';
-import { api, isOk } from '../../lib/api';
+import { isOk } from '../../lib/api';
+import { sendContactRequest } from './public.api';
 import { CONTACT_FAILED_MESSAGE } from './public.constants';
 import classes from './public.module.css';
 
@@ -23,9 +24,14 @@ export function validateContact(values: ContactValues): Partial<Record<keyof Con
 }
 
 export async function sendContact(values: ContactValues): Promise<boolean> {
-  const reply = await api('/api/contactus', { body: contactBodySchema.parse(values), auth: false });
+  const reply = await sendContactRequest(contactBodySchema.parse(values));
   if (isOk(reply)) {
-    notifications.show({ color: 'green', title: 'Message sent', message: reply.message ?? 'Thank you, we will be in touch.', icon: <IconCheck size={18} /> });
+    notifications.show({
+      color: 'green',
+      title: 'Message sent',
+      message: reply.message ?? 'Thank you, we will be in touch.',
+      icon: <IconCheck size={18} />,
+    });
     return true;
   }
   notifications.show({ color: 'red', title: 'Not sent', message: CONTACT_FAILED_MESSAGE, icon: <IconX size={18} /> });
@@ -44,8 +50,15 @@ interface ContactSendFormProps {
   idPrefix: string;
 }
 
-/** The contact form of the spec (section 5 rules, section 8 messages), used by /contact and the Talk to us modal. */
-export function ContactSendForm({ layout, initialSubject = '', onSent, onCancel, submitLabel = 'Send message', idPrefix }: ContactSendFormProps) {
+/** The contact form (rules and messages of docs/product.md, Public pages), used by /contact and the Talk to us modal. */
+export function ContactSendForm({
+  layout,
+  initialSubject = '',
+  onSent,
+  onCancel,
+  submitLabel = 'Send message',
+  idPrefix,
+}: ContactSendFormProps) {
   const [isSending, setIsSending] = useState(false);
   const form = useForm<ContactValues>({
     mode: 'controlled',
@@ -67,10 +80,26 @@ export function ContactSendForm({ layout, initialSubject = '', onSent, onCancel,
 
   const messageLength = form.values.message.length;
   const subjectInput = (
-    <TextInput key="subject" id={`${idPrefix}-subject`} label="Subject" withAsterisk placeholder="What can we help with?" {...form.getInputProps('subject')} />
+    <TextInput
+      key="subject"
+      id={`${idPrefix}-subject`}
+      label="Subject"
+      withAsterisk
+      placeholder="What can we help with?"
+      {...form.getInputProps('subject')}
+    />
   );
   const fields = [
-    <TextInput key="email" id={`${idPrefix}-email`} label="Email" withAsterisk type="email" autoComplete="email" placeholder="you@company.com" {...form.getInputProps('email')} />,
+    <TextInput
+      key="email"
+      id={`${idPrefix}-email`}
+      label="Email"
+      withAsterisk
+      type="email"
+      autoComplete="email"
+      placeholder="you@company.com"
+      {...form.getInputProps('email')}
+    />,
     <TextInput
       key="mobile"
       id={`${idPrefix}-mobile`}
@@ -83,7 +112,12 @@ export function ContactSendForm({ layout, initialSubject = '', onSent, onCancel,
   ];
 
   return (
-    <form onSubmit={handleSubmit} noValidate className={classes.contactForm} aria-label={layout === 'modal' ? 'Talk to us' : 'Contact form'}>
+    <form
+      onSubmit={handleSubmit}
+      noValidate
+      className={classes.contactForm}
+      aria-label={layout === 'modal' ? 'Talk to us' : 'Contact form'}
+    >
       <Stack gap="md">
         {layout === 'modal' ? [subjectInput, ...fields] : [...fields, subjectInput]}
         <Textarea

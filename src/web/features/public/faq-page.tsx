@@ -7,7 +7,11 @@ export function FaqPage() {
   return (
     <>
       <title>FAQ · Dialflow</title>
-      <PublicPageHeader eyebrow="FAQ" title="Frequently asked questions" lead="Quick answers about going live, getting help, hosting, countries and payments." />
+      <PublicPageHeader
+        eyebrow="FAQ"
+        title="Frequently asked questions"
+        lead="Quick answers about going live, getting help, hosting, countries and payments."
+      />
       <Container size="md" py={{ base: 40, sm: 64 }}>
         <Accordion variant="separated" radius="md" multiple defaultValue={['q0']} chevronPosition="right">
           {FAQ_ENTRIES.map((entry, index) => (

@@ -1,4 +1,4 @@
-/** The spec's five FAQ answers, phrased for visitors. */
+/** The five FAQ answers (docs/product.md, Public pages), phrased for visitors. */
 export interface FaqEntry {
   question: string;
   answer: string;

@@ -1,29 +1,24 @@
 import { Badge, Box, Button, Card, Container, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { api, isOk } from '../../lib/api';
+import type { App } from '../../../shared/api/apps.schema';
 import { getToken } from '../../lib/session';
 import { hasScreen } from '../../lib/routes';
+import { useFeaturedTemplates } from '../templates/use-featured-templates';
 
-/** A featured template as GET /featuredTemplates returns it (spec: flag icon, appName, description). */
-export interface FeaturedTemplate {
-  appId: string;
-  appName: string;
-  description?: string;
-  flagIcon?: string;
-  country?: string;
-}
-
-export async function findFeaturedTemplates(): Promise<FeaturedTemplate[]> {
-  const reply = await api<FeaturedTemplate[]>('/featuredTemplates', { auth: false });
-  return isOk(reply) && Array.isArray(reply.data) ? reply.data : [];
-}
-
-function TemplateFlag({ template }: { template: FeaturedTemplate }) {
+function TemplateFlag({ template }: { template: App }) {
   const flag = template.flagIcon;
   if (!flag) return null;
   const isImage = /^(https?:|\/|data:image)/.test(flag);
-  if (isImage) return <img src={flag} alt={template.country ? `${template.country} flag` : ''} width={28} height={20} style={{ borderRadius: 3, objectFit: 'cover' }} />;
+  if (isImage)
+    return (
+      <img
+        src={flag}
+        alt={template.country ? `${template.country} flag` : ''}
+        width={28}
+        height={20}
+        style={{ borderRadius: 3, objectFit: 'cover' }}
+      />
+    );
   return (
     <Badge variant="light" color="gray" aria-label={template.country ? `${template.country}` : undefined}>
       {flag}
@@ -32,12 +27,12 @@ function TemplateFlag({ template }: { template: FeaturedTemplate }) {
 }
 
 /**
- * SLOT: the 'Things you can build' template gallery on the public home page (spec: Public home).
+ * SLOT: the 'Things you can build' template gallery on the public home page.
  * It renders nothing until GET /featuredTemplates answers '00' with at least one template: no placeholder
  * or invented templates are ever shown. Test Run opens the template emulator; Clone needs an account.
  */
 export function FeaturedTemplateGallery() {
-  const { data: templates = [] } = useQuery({ queryKey: ['featuredTemplates'], queryFn: findFeaturedTemplates, staleTime: 5 * 60_000 });
+  const { data: templates = [] } = useFeaturedTemplates();
   if (templates.length === 0) return null;
   // Signed out, Clone starts with an account; signed in, it goes to the templates screen once that exists.
   const cloneTarget = getToken() ? (hasScreen('/app-templates') ? '/app-templates' : null) : '/register';

@@ -1,5 +1,14 @@
 import { Badge, Box, Button, Card, Container, Grid, Group, List, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { IconArrowRight, IconCash, IconCheck, IconDeviceMobile, IconMessage2, IconPlayerPlay, IconRocket, IconSitemap } from '@tabler/icons-react';
+import {
+  IconArrowRight,
+  IconCash,
+  IconCheck,
+  IconDeviceMobile,
+  IconMessage2,
+  IconPlayerPlay,
+  IconRocket,
+  IconSitemap,
+} from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { DEPLOYMENT_COUNTRIES } from './public.constants';
 import { FeaturedTemplateGallery } from './featured-template-gallery';
@@ -31,9 +40,21 @@ const PRODUCTS = [
 ] as const;
 
 const STEPS = [
-  { icon: IconSitemap, title: 'Design your menus', text: 'Lay out screens, options and inputs in the designer. Call your APIs, take payments, send SMS.' },
-  { icon: IconPlayerPlay, title: 'Test in the emulator', text: 'Dial your app in the browser emulator and walk through every path before a customer does.' },
-  { icon: IconRocket, title: 'Connect a shortcode and go live', text: 'Pick a shortcode like *920*12#, click Deploy, and your app is live within minutes.' },
+  {
+    icon: IconSitemap,
+    title: 'Design your menus',
+    text: 'Lay out screens, options and inputs in the designer. Call your APIs, take payments, send SMS.',
+  },
+  {
+    icon: IconPlayerPlay,
+    title: 'Test in the emulator',
+    text: 'Dial your app in the browser emulator and walk through every path before a customer does.',
+  },
+  {
+    icon: IconRocket,
+    title: 'Connect a shortcode and go live',
+    text: 'Pick a shortcode like *920*12#, click Deploy, and your app is live within minutes.',
+  },
 ];
 
 function Hero() {
@@ -48,11 +69,19 @@ function Hero() {
                 Build your USSD app now. <span className={classes.heroAccent}>Collect payments instantly.</span>
               </Title>
               <Text className={classes.heroLead}>
-                Dialflow is the fastest way for African businesses to reach customers on any phone: design a USSD menu, take
-                mobile-money payments and send SMS, all from one console.
+                Dialflow is the fastest way for African businesses to reach customers on any phone: design a USSD menu, take mobile-money
+                payments and send SMS, all from one console.
               </Text>
               <Group gap="sm" mt="xs">
-                <Button component={Link} to="/register" size="lg" color="teal.3" c="dark.9" w={{ base: '100%', xs: 'auto' }} rightSection={<IconArrowRight size={18} aria-hidden="true" />}>
+                <Button
+                  component={Link}
+                  to="/register"
+                  size="lg"
+                  color="teal.3"
+                  c="dark.9"
+                  w={{ base: '100%', xs: 'auto' }}
+                  rightSection={<IconArrowRight size={18} aria-hidden="true" />}
+                >
                   Get Started
                 </Button>
                 <Button component={Link} to="/pricing" size="lg" variant="outline" color="gray.0" w={{ base: '100%', xs: 'auto' }}>
@@ -123,7 +152,12 @@ function HowItWorks() {
         <Text ta="center" c="gray.7" mt="sm" mb={40} size="lg">
           From idea to a live shortcode in three steps.
         </Text>
-        <SimpleGrid cols={{ base: 1, md: 3 }} spacing={{ base: 'xl', md: 40 }} component="ol" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+        <SimpleGrid
+          cols={{ base: 1, md: 3 }}
+          spacing={{ base: 'xl', md: 40 }}
+          component="ol"
+          style={{ listStyle: 'none', padding: 0, margin: 0 }}
+        >
           {STEPS.map((step, index) => (
             <Stack key={step.title} component="li" gap="sm">
               <Group gap="sm">

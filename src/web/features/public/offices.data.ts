@@ -1,4 +1,4 @@
-/** Office details shown on the contact page (spec: a Ghana office and a Nigeria office). */
+/** Office details shown on the contact page (a Ghana office and a Nigeria office). */
 export interface Office {
   country: string;
   city: string;

@@ -15,7 +15,10 @@ function PlanCard({ plan }: { plan: PlanDefinition }) {
       <Stack gap="md" h="100%">
         <div>
           <Title order={3} fz="xl" id={headingId}>
-            {plan.tier} <Text span c="gray.7" fw={500} fz="md">{plan.period}</Text>
+            {plan.tier}{' '}
+            <Text span c="gray.7" fw={500} fz="md">
+              {plan.period}
+            </Text>
           </Title>
         </div>
         <Group gap={6} align="baseline">
@@ -114,7 +117,13 @@ export function PricingPage() {
         </Container>
       </Box>
 
-      <Box component="section" aria-labelledby="shortcode-pricing-heading" id="shortcode-pricing" className={classes.sectionAlt} style={{ scrollMarginTop: 72 }}>
+      <Box
+        component="section"
+        aria-labelledby="shortcode-pricing-heading"
+        id="shortcode-pricing"
+        className={classes.sectionAlt}
+        style={{ scrollMarginTop: 72 }}
+      >
         <Container size="lg" py={{ base: 40, sm: 64 }}>
           <Title order={2} id="shortcode-pricing-heading" fz={{ base: 26, sm: 32 }}>
             Shortcode pricing

@@ -1,27 +1,27 @@
 /**
- * Every plan and price figure the public pricing page shows (spec section 9), in one place so the page,
+ * Every plan and price figure the public pricing page shows (docs/product.md, Public pages), in one place so the page,
  * its tests and any later change read the same numbers.
  */
 
 export type PlanName = 'BASIC-3' | 'BASIC-6' | 'STANDARD' | 'PREMIUM';
 
 export interface PlanDefinition {
-  /** The spec's plan key (subscription `plan`). */
+  /** The plan key (subscription `plan`). */
   name: PlanName;
   /** Tier shown as the card heading. */
   tier: string;
   /** Billing period shown under the tier. */
   period: string;
-  /** The spec's plan title, e.g. 'Basic 3 months'. */
+  /** The plan title, e.g. 'Basic 3 months'. */
   title: string;
   /** Price in USD for the whole period. */
   price: number;
   features: string[];
 }
 
-/** Spec: all plans include API calls support and connecting any external shortcode. */
+/** All plans include API calls support and connecting any external shortcode. */
 export const ALL_PLANS_INCLUDE = ['API calls support', 'Connecting any external shortcode'];
-/** Spec: Standard and Premium also include application support and development. */
+/** Standard and Premium also include application support and development. */
 const SUPPORT_AND_DEVELOPMENT = 'Application support and development';
 
 const BASIC_FEATURES = ['2 apps', '50 screen menus', '30,000 sessions monthly', '1000 free SMS', ...ALL_PLANS_INCLUDE];
@@ -67,7 +67,7 @@ export interface ShortcodeCountry {
   currency: string;
 }
 
-/** Spec: the figures are the same in all four countries, in the local currency. */
+/** The figures are the same in all four countries, in the local currency. */
 export const SHORTCODE_COUNTRIES: ShortcodeCountry[] = [
   { name: 'Ghana', currency: 'GHS' },
   { name: 'Nigeria', currency: 'NGN' },

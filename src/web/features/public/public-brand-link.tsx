@@ -1,15 +1,12 @@
 import { Link } from 'react-router';
-import { IconAsterisk } from '@tabler/icons-react';
+import { BrandLogo } from '../../components/brand-logo';
 import classes from './public.module.css';
 
-/** The Dialflow logo: a mark (the USSD star) and the name, linking home. */
+/** The Dialflow logo linking home: the console's mark and wordmark (white on the dark footer). */
 export function PublicBrandLink({ light = false, onClick }: { light?: boolean; onClick?: () => void }) {
   return (
-    <Link to="/" className={light ? `${classes.brand} ${classes.brandLight}` : classes.brand} aria-label="Dialflow home" onClick={onClick}>
-      <span className={classes.brandMark} aria-hidden="true">
-        <IconAsterisk size={18} stroke={3} />
-      </span>
-      <span>Dialflow</span>
+    <Link to="/" className={classes.brand} aria-label="Dialflow home" onClick={onClick}>
+      <BrandLogo size={32} inverted={light} />
     </Link>
   );
 }

@@ -1,5 +1,5 @@
-/** Spec section 9: where apps can be deployed. */
+/** Where apps can be deployed. */
 export const DEPLOYMENT_COUNTRIES = ['Ghana', 'Nigeria', 'Kenya', 'Eswatini', 'Burundi'];
 
-/** The spec's public contact failure message (section 8). */
+/** The public contact form's failure message. */
 export const CONTACT_FAILED_MESSAGE = 'Failed to send contact info';

@@ -6,7 +6,7 @@ import { HomePage } from './home-page';
 import { PricingPage } from './pricing-page';
 import { PublicLayout } from './public-layout';
 
-/** Spec route table, public part: /, /faq, /pricing, /about, /contact, all inside the public header and footer. */
+/** The public routes: /, /faq, /pricing, /about, /contact, all inside the public header and footer. */
 export const publicRoutes: RouteObject[] = [
   {
     element: <PublicLayout />,

@@ -10,7 +10,7 @@ interface ShortcodeEnquiryModalProps {
 }
 
 /**
- * The spec's Contact modal ('Confirm Purchase'): opens with the subject prefilled, posts to /api/contactus,
+ * The Contact modal ('Confirm Purchase'): opens with the subject prefilled, posts to /api/contactus,
  * and closes and resets on success, Cancel or the close button.
  */
 export function ShortcodeEnquiryModal({ opened, subject, openCount, onClose }: ShortcodeEnquiryModalProps) {
@@ -28,7 +28,15 @@ export function ShortcodeEnquiryModal({ opened, subject, openCount, onClose }: S
       <Text c="gray.7" size="sm" mb="md">
         Leave your details and our team will contact you to set up your shortcode.
       </Text>
-      <ContactSendForm key={openCount} layout="modal" idPrefix="enquiry" initialSubject={subject} submitLabel="Submit" onSent={onClose} onCancel={onClose} />
+      <ContactSendForm
+        key={openCount}
+        layout="modal"
+        idPrefix="enquiry"
+        initialSubject={subject}
+        submitLabel="Submit"
+        onSent={onClose}
+        onCancel={onClose}
+      />
     </Modal>
   );
 }

@@ -61,7 +61,7 @@ function SharedShortcodeCard({ country, onTalk }: { country: ShortcodeCountry; o
         </Group>
         <Group gap="xs">
           {SHARED_SHORTCODE.formats.map((format) => (
-            <Badge key={format} variant="light" color="teal" c="teal.9" size="lg" radius="sm" tt="none" ff="monospace" fw={700}>
+            <Badge key={format} variant="light" color="teal" size="lg" radius="sm" tt="none" ff="monospace" fw={700}>
               {format}
             </Badge>
           ))}
@@ -134,8 +134,8 @@ function OtherCountriesPanel({ onTalk }: { onTalk: () => void }) {
             Launching somewhere else?
           </Title>
           <Text c="gray.7" maw={560}>
-            We cover other countries too. Tell us where your customers are and we will come back with shared and dedicated
-            shortcode options and prices for that market.
+            We cover other countries too. Tell us where your customers are and we will come back with shared and dedicated shortcode options
+            and prices for that market.
           </Text>
           <ProvisioningNote />
           <Group>
@@ -149,7 +149,7 @@ function OtherCountriesPanel({ onTalk }: { onTalk: () => void }) {
   );
 }
 
-/** Spec: Public shortcode pricing. Vertical country tabs (Ghana first) with a Talk to us modal per card. */
+/** Public shortcode pricing. Vertical country tabs (Ghana first) with a Talk to us modal per card. */
 export function ShortcodePricingTabs() {
   const isWide = useMediaQuery('(min-width: 48em)', true);
   const [enquiry, setEnquiry] = useState({ opened: false, subject: '', openCount: 0 });
@@ -199,4 +199,3 @@ export function ShortcodePricingTabs() {
     </>
   );
 }
-

@@ -5,9 +5,9 @@ import type { App } from '../../../shared/api/apps.schema';
 import { AppCloneDialog } from '../apps/app-clone-dialog';
 import { APP_LIST_PATH } from '../apps/app-create-page';
 import { TemplateCard } from './template-card';
-import { useFeaturedTemplates } from './templates.api';
+import { useFeaturedTemplates } from './use-featured-templates';
 
-/** Spec section 9: the redirect after cloning from the template page. */
+/** The redirect after cloning from the template page. */
 export const TEMPLATE_CLONE_REDIRECT_MS = 1500;
 
 /** The featured templates as cards, with the clone modal (name and description prefilled). */
@@ -37,7 +37,9 @@ export function TemplateCardGrid({ returnUrl }: { returnUrl: string }) {
               <Skeleton height={32} width={180} />
             </Card>
           ))}
-        {templates?.map((template) => <TemplateCard key={template.appId} template={template} returnUrl={returnUrl} onClone={setCloneSource} />)}
+        {templates?.map((template) => (
+          <TemplateCard key={template.appId} template={template} returnUrl={returnUrl} onClone={setCloneSource} />
+        ))}
       </SimpleGrid>
       <AppCloneDialog
         source={cloneSource}

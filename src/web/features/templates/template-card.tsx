@@ -8,13 +8,20 @@ import { getCountryLabel } from '../apps/app-countries.data';
 export const templateEmulatorPath = (appId: string, returnUrl: string) =>
   `/apptemplate/emulator/${encodeURIComponent(appId)}?returnUrl=${encodeURIComponent(returnUrl)}`;
 
-/** The spec's flag icon: the template's country code, with the country's name for people and screen readers. */
+/** The flag icon: the template's country code, with the country's name for people and screen readers. */
 function TemplateFlagBadge({ template }: { template: App }) {
   const country = getCountryLabel(template.country);
   const code = (template.flagIcon || template.country.slice(0, 2)).toUpperCase();
   return (
     <Tooltip label={country} withArrow>
-      <Badge variant="light" color="teal" radius="sm" size="lg" aria-label={country} style={{ flexShrink: 0, fontFamily: 'var(--mantine-font-family-monospace)' }}>
+      <Badge
+        variant="light"
+        color="teal"
+        radius="sm"
+        size="lg"
+        aria-label={country}
+        style={{ flexShrink: 0, fontFamily: 'var(--mantine-font-family-monospace)' }}
+      >
         {code}
       </Badge>
     </Tooltip>
@@ -33,7 +40,15 @@ export function TemplateCard({ template, returnUrl, onClone }: TemplateCardProps
   const emulator = templateEmulatorPath(template.appId, returnUrl);
   const canTestRun = hasScreen(`/apptemplate/emulator/${encodeURIComponent(template.appId)}`);
   return (
-    <Card withBorder radius="lg" padding="lg" component="article" aria-label={template.appName} data-template={template.appName} style={{ display: 'flex', flexDirection: 'column' }}>
+    <Card
+      withBorder
+      radius="lg"
+      padding="lg"
+      component="article"
+      aria-label={template.appName}
+      data-template={template.appName}
+      style={{ display: 'flex', flexDirection: 'column' }}
+    >
       <Group gap="sm" wrap="nowrap" mb="sm">
         <TemplateFlagBadge template={template} />
         <Title order={3} fz="lg" lh={1.25}>
@@ -53,11 +68,23 @@ export function TemplateCard({ template, returnUrl, onClone }: TemplateCardProps
       </Group>
       <Group gap="sm" mt="md">
         {canTestRun && (
-          <Button component={Link} to={emulator} size="sm" leftSection={<IconPlayerPlay size={16} />} aria-label={`Test Run ${template.appName}`}>
+          <Button
+            component={Link}
+            to={emulator}
+            size="sm"
+            leftSection={<IconPlayerPlay size={16} />}
+            aria-label={`Test Run ${template.appName}`}
+          >
             Test Run
           </Button>
         )}
-        <Button variant="default" size="sm" leftSection={<IconCopy size={16} />} onClick={() => onClone(template)} aria-label={`Clone ${template.appName}`}>
+        <Button
+          variant="default"
+          size="sm"
+          leftSection={<IconCopy size={16} />}
+          onClick={() => onClone(template)}
+          aria-label={`Clone ${template.appName}`}
+        >
           Clone
         </Button>
       </Group>

@@ -3,9 +3,9 @@ import { Link } from 'react-router';
 import { useIsRouteBuilt } from '../console/built-routes';
 import { TemplateCardGrid } from './template-card-grid';
 import { TEMPLATES_PATH } from './template-list-page';
-import { useFeaturedTemplates } from './templates.api';
+import { useFeaturedTemplates } from './use-featured-templates';
 
-/** The logged-in home's featured templates (spec: Logged-in home). Hidden when none can be loaded. */
+/** The logged-in home's featured templates (the signed-in home, /get-started). Hidden when none can be loaded. */
 export function TemplateFeaturedSection() {
   const isBuilt = useIsRouteBuilt();
   const { data: templates, error } = useFeaturedTemplates();

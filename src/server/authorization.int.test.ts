@@ -1,0 +1,298 @@
+import { beforeAll, expect, it } from 'vitest';
+import { describeDb } from '../../tests/support/test-db';
+import { useTestApp, useUser } from '../../tests/support/test-app';
+import { seedApp, seedMenu } from '../../tests/support/seed-app';
+import type { RouteAccess } from './plugins/route-table';
+
+/**
+ * Who may call every route, written out by hand. The server's own route table (plugins/route-table.ts,
+ * from each route's guard) must match it exactly: a new route without a line here, or a route whose guard
+ * changed, fails this test. Public routes say why they are safe without a sign-in.
+ */
+const ACCESS: Record<string, RouteAccess> = {
+  'GET /api/health': 'public', // up/down and counters, nothing of any account
+  'GET /ussd/:appId/:environment': 'public', // gateway traffic; the app id (128 random bits) is the address
+  'POST /ussd/:appId/:environment': 'public',
+  'PUT /ussd/:appId/:environment': 'public',
+  'GET /ussd/provider/:providerId': 'public', // a shared shortcode's gateway traffic; answers only in the gateway's format
+  'POST /ussd/provider/:providerId': 'public',
+  'PUT /ussd/provider/:providerId': 'public',
+  'POST /ussd-emulator/:appId': 'public', // signed out: featured templates only, sessions bound to the caller
+  'POST /api/auth/register': 'public',
+  'POST /api/auth/login': 'public',
+  'POST /api/merchant/login': 'public',
+  'POST /api/auth/logout': 'signedIn',
+  'GET /api/auth/me': 'signedIn',
+  'POST /api/auth/forgot-password': 'public',
+  'POST /api/auth/reset-password': 'public', // the single-use reset token is the credential
+  'POST /api/changePassword': 'signedIn',
+  'POST /api/contactus': 'public',
+  'GET /api/admin/contact-requests': ['admin'],
+  'POST /api/createApp': 'signedIn',
+  'GET /api/getAllApps': 'signedIn',
+  'POST /api/updateApp': 'signedIn',
+  'POST /api/cloneApp': 'signedIn',
+  'GET /api/getAppByAppId/:appId': 'signedIn',
+  'GET /deleteApp/:appId': 'signedIn',
+  'GET /featuredTemplates': 'public', // the public template gallery
+  'GET /api/getAllMenus/:appId': 'signedIn',
+  'GET /api/getAllMenusLite/:appId': 'signedIn',
+  'POST /api/createMenu': 'signedIn',
+  'POST /api/updateMenu': 'signedIn',
+  'GET /api/deleteMenu/:uniqueId': 'signedIn',
+  'POST /api/saveMenuOrder': 'signedIn',
+  'GET /api/deployChanges/:appId': 'signedIn',
+  'GET /api/getAppVersions/:appId': 'signedIn',
+  'POST /api/rollbackVersion': 'signedIn',
+  'GET /api/sandbox/accounts/:accountNumber': 'public', // the built-in demo bank's made-up balances
+  'POST /streamLogs': 'signedIn',
+  'POST /actionlogs/searchLogs': 'signedIn',
+  'POST /actionlogs/clearLogs': 'signedIn',
+  'POST /debug/userInputs': 'signedIn',
+  'POST /debug/actionResults': 'signedIn',
+  'GET /api/docs/javascript': 'signedIn',
+  'GET /api/custom-actions': 'signedIn',
+  'GET /api/template/custom-actions': 'signedIn',
+  'GET /api/custom-action/:uuid': 'signedIn',
+  'POST /api/custom-action/create': 'signedIn',
+  'POST /api/custom-action/update-code': 'signedIn',
+  'POST /api/custom-action/update-name': 'signedIn',
+  'GET /api/custom-action/delete/:uuid': 'signedIn',
+  'POST /api/custom-action/test': 'signedIn',
+  'GET /dashboard/liveView/:appId': 'signedIn',
+  'GET /api/dashboard/appDashboard/:appId': 'signedIn',
+  'GET /dashboard/completedSessions/:appId': 'signedIn',
+  'GET /dashboard/uncompletedSessions/:appId': 'signedIn',
+  'POST /dashboard/search/export': 'signedIn',
+  'POST /dashboard/search': 'signedIn',
+  'GET /api/sms/outbox': 'signedIn',
+  'GET /payments/sandbox/:reference': 'public', // the checkout token in the link is the credential
+  'POST /payments/sandbox/:reference/decide': 'public',
+  'GET /api/payments/transactions': 'signedIn',
+  'POST /api/payments/callback/:provider': 'public', // verified by the provider's signature
+  'POST /api/registerProvider': ['admin'],
+  'GET /api/getAllProviders': ['admin'],
+  'GET /api/deleteProvider/:uuid': ['admin'],
+  'POST /api/subscription/createShortCode': ['admin'],
+  'GET /api/getAllAvailableShortCodes': ['admin'],
+  'GET /api/deleteShortCode/:uuid': ['admin'],
+  'POST /api/subscription/provisionShortCode': ['admin'],
+  'GET /api/getAvailableShortCodes/:country': 'signedIn',
+  'POST /api/subscription/buyshortcode': 'signedIn',
+  'POST /api/subscription/renewShortcode': 'signedIn',
+  'GET /api/myPurchasedShortCodes': 'signedIn',
+  'GET /api/getShortCodeByUuid/:uuid': 'signedIn',
+  'POST /api/connectAppToShortCode/': 'signedIn',
+};
+
+describeDb('authorization, route by route', () => {
+  const t = useTestApp();
+  const owner = useUser(t);
+  const stranger = useUser(t);
+  const admin = useUser(t, { userType: 'internal_admin', roles: ['ADMIN'] });
+  const merchant = useUser(t, { userType: 'merchant' });
+  const chatbot = useUser(t, { roles: ['CHATBOT'] });
+  let appId: string;
+  let menuId: string;
+  let actionUuid: string;
+  let purchaseUuid: string;
+  beforeAll(async () => {
+    appId = await seedApp(t, owner.auth);
+    menuId = await seedMenu(t, owner.auth, appId, { userDefinedName: 'home', displayText: 'Welcome', terminate: true });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/custom-action/create',
+      headers: owner.auth,
+      payload: { actionName: 'fee', code: 'return 1' },
+    });
+    actionUuid = created.json().uuid;
+    // A shortcode extension of the owner's, given by an admin.
+    const extension = await t.app.inject({
+      method: 'POST',
+      url: '/api/subscription/createShortCode',
+      headers: admin.auth,
+      payload: { country: 'Ghana', shortCode: '*920*', provider: 'mtngh', method: 'POST', extension: '34', price: '150' },
+    });
+    const provisioned = await t.app.inject({
+      method: 'POST',
+      url: '/api/subscription/provisionShortCode',
+      headers: admin.auth,
+      payload: { extensionUuid: extension.json().data.uuid, userEmail: owner.email },
+    });
+    purchaseUuid = provisioned.json().data.uuid;
+  });
+
+  const declared = () => t.app.routeTable.filter((r) => !r.isHidden);
+  const fill = (url: string) =>
+    url
+      .replace(':appId', appId)
+      .replace(':environment', 'test')
+      .replace(':uniqueId', menuId)
+      .replace(':uuid', actionUuid)
+      .replace(':reference', 'ref')
+      .replace(':provider', 'sandbox')
+      .replace(':accountNumber', '1001')
+      .replace(':providerId', 'mtngh')
+      .replace(':country', 'Ghana');
+
+  it('every declared route has a rule here, and its guard says the same', () => {
+    const actual = Object.fromEntries(declared().map((r) => [`${r.method} ${r.url}`, r.access]));
+    expect(actual).toEqual(ACCESS);
+    // Hidden routes are only files: the API document's viewer and the console's build.
+    for (const route of t.app.routeTable.filter((r) => r.isHidden)) expect(route.method, route.url).toBe('GET');
+  });
+
+  it('every guarded route answers 401 without a token or with a bad one, whatever the body', async () => {
+    for (const route of declared().filter((r) => r.access !== 'public')) {
+      for (const headers of [{}, { authorization: 'Bearer not-a-token' }, { authorization: `Basic ${owner.token}` }]) {
+        const res = await t.app.inject({
+          method: route.method as 'GET',
+          url: fill(route.url),
+          headers,
+          ...(route.method === 'GET' ? {} : { payload: { junk: true } }),
+        });
+        expect(res.statusCode, `${route.method} ${route.url} ${JSON.stringify(headers)}`).toBe(401);
+        expect(res.json().status).toBe('05');
+      }
+    }
+  });
+
+  it('role-restricted routes answer 403 to every account outside their audiences, and let their audiences in', async () => {
+    const accounts = { owner, merchant, chatbot, admin };
+    const isIn: Record<string, (name: string) => boolean> = { admin: (name) => name === 'admin' };
+    for (const route of declared().filter((r) => Array.isArray(r.access))) {
+      for (const [name, account] of Object.entries(accounts)) {
+        const allowed = (route.access as string[]).some((audience) => isIn[audience]?.(name));
+        const res = await t.app.inject({ method: route.method as 'GET', url: fill(route.url), headers: account.auth });
+        const label = `${route.method} ${route.url} as ${name}`;
+        if (!allowed) expect(res.statusCode, label).toBe(403);
+        // Past the guard: calls that need a body or an object's id answer this empty request 400 or 404.
+        else expect([200, 400, 404], label).toContain(res.statusCode);
+      }
+    }
+  });
+
+  /** Calls that name one of the owner's objects, sent by another account: each must answer 404, never the object. */
+  const foreign: Array<[string, () => { method: 'GET' | 'POST'; url: string; payload?: object }]> = [
+    ['GET /api/getAppByAppId/:appId', () => ({ method: 'GET', url: `/api/getAppByAppId/${appId}` })],
+    [
+      'POST /api/updateApp',
+      () => ({
+        method: 'POST',
+        url: '/api/updateApp',
+        payload: {
+          appId,
+          appName: 'Taken',
+          description: 'x',
+          country: 'ghana',
+          useTemplateTag: false,
+          connectionMode: 'new-shortcode',
+          baseShortCode: '*920*',
+          shortCode: '55#',
+        },
+      }),
+    ],
+    ['POST /api/cloneApp', () => ({ method: 'POST', url: '/api/cloneApp', payload: { appId, appName: 'Copy', description: 'x' } })],
+    ['GET /api/getAllMenus/:appId', () => ({ method: 'GET', url: `/api/getAllMenus/${appId}` })],
+    ['GET /api/getAllMenusLite/:appId', () => ({ method: 'GET', url: `/api/getAllMenusLite/${appId}` })],
+    [
+      'POST /api/createMenu',
+      () => ({ method: 'POST', url: '/api/createMenu', payload: { appId, userDefinedName: 'intruder', displayText: 'x' } }),
+    ],
+    [
+      'POST /api/updateMenu',
+      () => ({
+        method: 'POST',
+        url: '/api/updateMenu',
+        payload: { appId, uniqueId: menuId, userDefinedName: 'home', displayText: 'Hijacked' },
+      }),
+    ],
+    ['GET /api/deleteMenu/:uniqueId', () => ({ method: 'GET', url: `/api/deleteMenu/${menuId}` })],
+    ['POST /api/saveMenuOrder', () => ({ method: 'POST', url: '/api/saveMenuOrder', payload: { appId, menuIds: [menuId] } })],
+    ['GET /api/deployChanges/:appId', () => ({ method: 'GET', url: `/api/deployChanges/${appId}` })],
+    ['GET /api/getAppVersions/:appId', () => ({ method: 'GET', url: `/api/getAppVersions/${appId}` })],
+    ['POST /api/rollbackVersion', () => ({ method: 'POST', url: '/api/rollbackVersion', payload: { appId, version: 1 } })],
+    ['POST /streamLogs', () => ({ method: 'POST', url: '/streamLogs', payload: { appId } })],
+    ['POST /actionlogs/searchLogs', () => ({ method: 'POST', url: '/actionlogs/searchLogs', payload: { appId } })],
+    ['POST /actionlogs/clearLogs', () => ({ method: 'POST', url: '/actionlogs/clearLogs', payload: { appId } })],
+    ['POST /debug/userInputs', () => ({ method: 'POST', url: '/debug/userInputs', payload: { appId, sessionId: 's1' } })],
+    ['POST /debug/actionResults', () => ({ method: 'POST', url: '/debug/actionResults', payload: { appId, sessionId: 's1' } })],
+    ['GET /api/custom-action/:uuid', () => ({ method: 'GET', url: `/api/custom-action/${actionUuid}` })],
+    [
+      'POST /api/custom-action/update-code',
+      () => ({ method: 'POST', url: '/api/custom-action/update-code', payload: { uuid: actionUuid, code: 'return 2' } }),
+    ],
+    [
+      'POST /api/custom-action/update-name',
+      () => ({ method: 'POST', url: '/api/custom-action/update-name', payload: { uuid: actionUuid, actionName: 'stolen' } }),
+    ],
+    ['GET /api/custom-action/delete/:uuid', () => ({ method: 'GET', url: `/api/custom-action/delete/${actionUuid}` })],
+    ['GET /dashboard/liveView/:appId', () => ({ method: 'GET', url: `/dashboard/liveView/${appId}` })],
+    ['GET /api/dashboard/appDashboard/:appId', () => ({ method: 'GET', url: `/api/dashboard/appDashboard/${appId}` })],
+    ['GET /dashboard/completedSessions/:appId', () => ({ method: 'GET', url: `/dashboard/completedSessions/${appId}` })],
+    ['GET /dashboard/uncompletedSessions/:appId', () => ({ method: 'GET', url: `/dashboard/uncompletedSessions/${appId}` })],
+    [
+      'POST /dashboard/search',
+      () => ({ method: 'POST', url: '/dashboard/search', payload: { appId, searchBy: 'word', searchQuery: 'x' } }),
+    ],
+    [
+      'POST /dashboard/search/export',
+      () => ({ method: 'POST', url: '/dashboard/search/export', payload: { appId, searchBy: 'word', searchQuery: 'x' } }),
+    ],
+    ['GET /api/sms/outbox', () => ({ method: 'GET', url: `/api/sms/outbox?appId=${appId}` })],
+    ['GET /api/payments/transactions', () => ({ method: 'GET', url: `/api/payments/transactions?appId=${appId}` })],
+    [
+      'POST /ussd-emulator/:appId',
+      () => ({
+        method: 'POST',
+        url: `/ussd-emulator/${appId}`,
+        payload: { session_id: 'x1', userdata: '*920*12#', msisdn: '233200000000', session_mode: 'start', network_id: 'MTN' },
+      }),
+    ],
+    ['GET /api/getShortCodeByUuid/:uuid', () => ({ method: 'GET', url: `/api/getShortCodeByUuid/${purchaseUuid}` })],
+    [
+      'POST /api/subscription/renewShortcode',
+      () => ({ method: 'POST', url: '/api/subscription/renewShortcode', payload: { id: purchaseUuid, leaseCount: 1 } }),
+    ],
+    [
+      'POST /api/connectAppToShortCode/',
+      () => ({ method: 'POST', url: '/api/connectAppToShortCode/', payload: { uuid: purchaseUuid, appId, linkedAppEnv: 'test' } }),
+    ],
+    ['GET /deleteApp/:appId', () => ({ method: 'GET', url: `/deleteApp/${appId}` })],
+  ];
+
+  it("another account's ids answer 404 on every call that names one, and change nothing", async () => {
+    for (const [name, build] of foreign) {
+      const res = await t.app.inject({ ...build(), headers: stranger.auth });
+      expect(res.statusCode, `${name}: ${res.body}`).toBe(404);
+      expect(res.json().status, name).toBe('04');
+    }
+    // The owner still has the app, the menu (unchanged) and the custom function; no copy went to the stranger.
+    const menus = (await t.app.inject({ method: 'GET', url: `/api/getAllMenus/${appId}`, headers: owner.auth })).json().data;
+    expect(menus).toMatchObject([{ uniqueId: menuId, userDefinedName: 'home', displayText: 'Welcome' }]);
+    expect((await t.app.inject({ method: 'GET', url: `/api/custom-action/${actionUuid}`, headers: owner.auth })).json().data).toMatchObject(
+      { actionName: 'fee', code: 'return 1' },
+    );
+    expect((await t.app.inject({ method: 'GET', url: '/api/getAllApps', headers: stranger.auth })).json().data).toEqual([]);
+    // The owner's shortcode is still unconnected and the stranger holds none.
+    const purchase = await t.app.inject({ method: 'GET', url: `/api/getShortCodeByUuid/${purchaseUuid}`, headers: owner.auth });
+    expect(purchase.json().data).toMatchObject({ connected: false, status: 'active' });
+    expect((await t.app.inject({ method: 'GET', url: '/api/myPurchasedShortCodes', headers: stranger.auth })).json().data).toEqual([]);
+  });
+
+  it('every call in the foreign-id list is a real call: the owner gets past the ownership check with the same request', async () => {
+    // Without this, a malformed request in the list above could answer 404 for the wrong reason.
+    for (const [name, build] of foreign.filter(([n]) => n !== 'GET /deleteApp/:appId' && n !== 'GET /api/custom-action/delete/:uuid')) {
+      const res = await t.app.inject({ ...build(), headers: owner.auth });
+      expect(res.statusCode, `${name}: ${res.body}`).not.toBe(404);
+      expect(res.statusCode, `${name}: ${res.body}`).toBeLessThan(500);
+    }
+  });
+
+  it('the foreign-id list covers every signed-in route that takes an app, menu or function id', () => {
+    const covered = new Set(foreign.map(([name]) => name));
+    // Admins' routes take ids of the shortcode catalogue (providers, extensions), which belongs to no account.
+    const takesId = declared().filter((r) => r.access === 'signedIn' && /:(appId|uniqueId|uuid)/.test(r.url));
+    for (const route of takesId) expect(covered.has(`${route.method} ${route.url}`), `${route.method} ${route.url}`).toBe(true);
+  });
+});

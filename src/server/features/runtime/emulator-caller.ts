@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/**
+ * Who runs an emulator session. Featured templates can be run by anyone, so a session id alone must not be
+ * enough to continue a session or read what it collected: the runtime keys each emulator session by its
+ * caller, and marks every row the session writes with it.
+ *
+ * - a signed-in user: `user:<user id>`;
+ * - a browser without an account: `anon:<id>`, where the id is 128 random bits the server issued in an
+ *   HttpOnly, SameSite=Strict cookie on the browser's first emulator call (scoped to the emulator's path).
+ *
+ * A request without that cookie (or with a malformed one) gets a new id, so a replayed or guessed session id
+ * reaches a new, empty session of its own.
+ *
+ * @example getUserCaller('9b2f...') === 'user:9b2f...'
+ */
+export type EmulatorCaller = `user:${string}` | `anon:${string}`;
+
+export const EMULATOR_CALLER_COOKIE = 'df_emulator';
+const ANONYMOUS_ID = /^[A-Za-z0-9_-]{22}$/;
+
+export const getUserCaller = (userId: string): EmulatorCaller => `user:${userId}`;
+
+/** The anonymous id the request's cookie carries, if it is one the server could have issued. */
+function readAnonymousId(cookieHeader: string | undefined): string | null {
+  if (!cookieHeader) return null;
+  for (const part of cookieHeader.split(';')) {
+    const separator = part.indexOf('=');
+    if (separator < 0 || part.slice(0, separator).trim() !== EMULATOR_CALLER_COOKIE) continue;
+    const value = part.slice(separator + 1).trim();
+    if (ANONYMOUS_ID.test(value)) return value;
+  }
+  return null;
+}
+
+/** The caller of an emulator request; issues an anonymous id (Set-Cookie) when a signed-out browser has none. */
+export function getEmulatorCaller(req: FastifyRequest, reply: FastifyReply): EmulatorCaller {
+  if (req.user) return getUserCaller(req.user.id);
+  const existing = readAnonymousId(req.headers.cookie);
+  if (existing) return `anon:${existing}`;
+  const id = randomBytes(16).toString('base64url');
+  const secure = req.protocol === 'https' ? '; Secure' : '';
+  reply.header('set-cookie', `${EMULATOR_CALLER_COOKIE}=${id}; Path=/ussd-emulator; HttpOnly; SameSite=Strict${secure}`);
+  return `anon:${id}`;
+}

@@ -1,0 +1,142 @@
+import { and, eq, gt, or } from 'drizzle-orm';
+import type { Redis } from 'ioredis';
+import type { Db } from '../../../db/client';
+import { shortcodePurchases } from '../../../db/schema';
+import type { LinkedAppEnv } from '../../../shared/api/shortcodes.schema';
+
+/** How a purchased dial string routes: to an app, or why not. */
+export interface ShortcodeRoute {
+  purchaseId: string;
+  /** null: bought but not connected (or its app was deleted). */
+  appId: string | null;
+  linkedAppEnv: LinkedAppEnv | null;
+  /** Epoch ms; the route answers as expired from then, before the timer marks the purchase expired. */
+  expiresAt: number;
+}
+
+export interface RouteMatch {
+  /** The purchase's dial string that matched, `*920*34#`. */
+  dialString: string;
+  route: ShortcodeRoute;
+  /** The parts dialled after it: `*920*34*5*7#` matched by `*920*34#` leaves ['5', '7']. */
+  rest: string[];
+}
+
+/**
+ * Every routable purchase (active ones, and those expired lately, so their callers hear "expired" rather than
+ * "unknown") in one Map per process, keyed by provider and dial string: a hop costs one Map lookup per part of
+ * what was dialled, whatever the number of purchases. Any change to a purchase that routing reads (activation,
+ * renewal, connection, expiry) calls `invalidate`, which drops the Map here and, with Redis, in every process;
+ * the next hop loads it again in one query.
+ */
+export interface ShortcodeRouteTable {
+  /** The purchase of the longest prefix of `dialled` on the provider, or null when none matches. */
+  findRoute(providerKey: string, dialled: string): Promise<RouteMatch | null>;
+  invalidate(): void;
+  close(): Promise<void>;
+}
+
+const CHANNEL = 'df:shortcodes:invalidate';
+/** Expired purchases still answered as "expired" (not "unknown") for this long after their expiry. */
+const EXPIRED_KEPT_MS = 90 * 24 * 60 * 60 * 1000;
+/** A dialled string is read up to this many `*`-separated parts (deep-dial input included). */
+export const MAX_DIAL_PARTS = 20;
+
+const routeKey = (providerKey: string, dialString: string) => `${providerKey}\n${dialString}`;
+
+/** `*920*34*5#` -> ['920', '34', '5']; `920` (a gateway's bare service code) -> ['920']. */
+export function splitDialled(dialled: string): string[] {
+  const body = dialled.trim().replace(/^\*+/, '').replace(/#+$/, '');
+  return body === '' ? [] : body.split('*', MAX_DIAL_PARTS);
+}
+
+export function createShortcodeRouteTable(db: Db, options: { redis?: Redis; now: () => Date }): ShortcodeRouteTable {
+  let table: Map<string, ShortcodeRoute> | undefined;
+  let loading: Promise<Map<string, ShortcodeRoute>> | undefined;
+  // Bumped by every invalidation: a load that started before one is used for the hop that asked, never kept.
+  let generation = 0;
+
+  async function load(): Promise<Map<string, ShortcodeRoute>> {
+    const since = new Date(options.now().getTime() - EXPIRED_KEPT_MS);
+    const rows = await db
+      .select({
+        id: shortcodePurchases.id,
+        providerKey: shortcodePurchases.providerKey,
+        dialString: shortcodePurchases.dialString,
+        status: shortcodePurchases.status,
+        appId: shortcodePurchases.appId,
+        linkedAppEnv: shortcodePurchases.linkedAppEnv,
+        expiryDate: shortcodePurchases.expiryDate,
+      })
+      .from(shortcodePurchases)
+      .where(
+        or(
+          eq(shortcodePurchases.status, 'active'),
+          and(eq(shortcodePurchases.status, 'expired'), gt(shortcodePurchases.expiryDate, since)),
+        ),
+      );
+    const map = new Map<string, ShortcodeRoute>();
+    // Active purchases win over expired ones of the same dial string (a new holder after an old one).
+    for (const row of rows.sort((a, b) => Number(a.status === 'active') - Number(b.status === 'active'))) {
+      map.set(routeKey(row.providerKey, row.dialString), {
+        purchaseId: row.id,
+        appId: row.appId,
+        linkedAppEnv: row.appId ? (row.linkedAppEnv as LinkedAppEnv | null) : null,
+        expiresAt: row.status === 'active' && row.expiryDate ? row.expiryDate.getTime() : 0,
+      });
+    }
+    return map;
+  }
+
+  async function getTable(): Promise<Map<string, ShortcodeRoute>> {
+    if (table) return table;
+    if (!loading) {
+      const started = generation;
+      loading = load().then(
+        (map) => {
+          if (generation === started) table = map;
+          loading = undefined;
+          return map;
+        },
+        (err: unknown) => {
+          loading = undefined;
+          throw err;
+        },
+      );
+    }
+    return loading;
+  }
+
+  function drop(): void {
+    generation++;
+    table = undefined;
+    loading = undefined;
+  }
+
+  const subscriber = options.redis?.duplicate();
+  if (subscriber) {
+    subscriber.on('error', () => {});
+    void subscriber.subscribe(CHANNEL);
+    subscriber.on('message', drop);
+  }
+
+  return {
+    async findRoute(providerKey, dialled) {
+      const map = table ?? (await getTable());
+      const parts = splitDialled(dialled);
+      for (let n = parts.length; n > 0; n--) {
+        const dialString = `*${parts.slice(0, n).join('*')}#`;
+        const route = map.get(routeKey(providerKey, dialString));
+        if (route) return { dialString, route, rest: parts.slice(n) };
+      }
+      return null;
+    },
+    invalidate() {
+      drop();
+      if (options.redis) void options.redis.publish(CHANNEL, '1').catch(() => {});
+    },
+    async close() {
+      subscriber?.disconnect();
+    },
+  };
+}

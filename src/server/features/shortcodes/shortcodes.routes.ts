@@ -1,0 +1,156 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { envelopeSchema, messageSchema } from '../../../shared/api/envelope';
+import {
+  buyShortCodeBodySchema,
+  checkoutReplySchema,
+  connectAppBodySchema,
+  countryParamsSchema,
+  createShortCodeBodySchema,
+  extensionSchema,
+  providerSchema,
+  provisionShortCodeBodySchema,
+  purchaseSchema,
+  registerProviderBodySchema,
+  renewShortCodeBodySchema,
+  SHORTCODE_MESSAGES,
+  uuidParamsSchema,
+} from '../../../shared/api/shortcodes.schema';
+import type { AppContext } from '../../context';
+import { getOrigin, ok } from '../../http';
+import { getSignedInUser, type Guard } from '../../plugins/guard';
+import { toGatewayRequest, sendGatewayReply } from '../runtime/runtime.routes';
+import type { Runtime } from '../runtime/runtime.service';
+import { createExtension, deleteExtension, findAllExtensions, findAvailableExtensions } from './extensions.service';
+import { deleteProvider, findProviders, registerProvider } from './providers.service';
+import { buyShortCode, connectApp, findMyPurchases, getPurchase, provisionShortCode, renewShortCode } from './purchases.service';
+import { createShortcodeTimer } from './shortcode-reminders';
+import { handleProviderRequest } from './shortcodes.service';
+
+/**
+ * Shortcodes (docs/shortcodes.md): the console's calls (providers and the catalogue for admins; buying, renewing,
+ * listing and connecting for everyone signed in), the provider URL that receives a shared shortcode's traffic
+ * (gateway processes), and the timer that ends purchases and mails expiry reminders (every process: each
+ * reminder goes out once).
+ */
+export function registerShortcodesRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard, runtime: Runtime): void {
+  const timer = createShortcodeTimer(ctx, { intervalMs: ctx.config.SHORTCODE_TIMER_INTERVAL_MS });
+  app.addHook('onReady', async () => timer.start());
+  app.addHook('preClose', async () => timer.stop());
+
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  if (ctx.config.MODE !== 'console') {
+    r.route({
+      method: ['GET', 'POST', 'PUT'],
+      url: '/ussd/provider/:providerId',
+      // As the app gateway URL (runtime.routes.ts): no access-log line per hop, no security headers for gateways.
+      logLevel: 'warn',
+      config: { isGatewayTraffic: true },
+      helmet: false,
+      schema: {
+        tags: ['runtime'],
+        summary:
+          "A shared shortcode's traffic, any gateway format: each new session goes to the app connected to the longest purchased prefix of the dialled string",
+        params: z.object({ providerId: z.string().min(1).max(40) }),
+        querystring: z.object({ gateway: z.string().max(40).optional() }).passthrough(),
+      },
+      handler: async (req, reply) =>
+        sendGatewayReply(reply, await handleProviderRequest(ctx, runtime, req.params.providerId, toGatewayRequest(req), req.query.gateway)),
+    });
+  }
+  if (ctx.config.MODE === 'runtime') return;
+
+  const tags = ['shortcodes'];
+  const admins = guard('admin');
+  const signedIn = guard();
+
+  r.post('/api/registerProvider', {
+    schema: { tags, body: registerProviderBodySchema, response: { 200: envelopeSchema(providerSchema) } },
+    onRequest: admins,
+    handler: async (req) => ok('Provider registered', await registerProvider(ctx, req.body, getOrigin(ctx, req))),
+  });
+
+  r.get('/api/getAllProviders', {
+    schema: { tags, response: { 200: envelopeSchema(z.array(providerSchema)) } },
+    onRequest: admins,
+    handler: async (req) => {
+      const providers = await findProviders(ctx, getOrigin(ctx, req));
+      return ok(providers.length ? 'OK' : SHORTCODE_MESSAGES.noProviders, providers);
+    },
+  });
+
+  r.get('/api/deleteProvider/:uuid', {
+    schema: { tags, params: uuidParamsSchema, response: { 200: messageSchema } },
+    onRequest: admins,
+    handler: async (req) => {
+      await deleteProvider(ctx, req.params.uuid);
+      return { status: '00' as const, message: 'Provider deleted' };
+    },
+  });
+
+  r.post('/api/subscription/createShortCode', {
+    schema: { tags, body: createShortCodeBodySchema, response: { 200: envelopeSchema(extensionSchema) } },
+    onRequest: admins,
+    handler: async (req) => ok('Extension created', await createExtension(ctx, req.body)),
+  });
+
+  r.get('/api/getAllAvailableShortCodes', {
+    schema: { tags, response: { 200: envelopeSchema(z.array(extensionSchema)) } },
+    onRequest: admins,
+    handler: async () => ok('OK', await findAllExtensions(ctx)),
+  });
+
+  r.get('/api/deleteShortCode/:uuid', {
+    schema: { tags, params: uuidParamsSchema, response: { 200: messageSchema } },
+    onRequest: admins,
+    handler: async (req) => {
+      await deleteExtension(ctx, req.params.uuid);
+      return { status: '00' as const, message: 'Extension deleted' };
+    },
+  });
+
+  r.post('/api/subscription/provisionShortCode', {
+    schema: { tags, body: provisionShortCodeBodySchema, response: { 200: envelopeSchema(purchaseSchema) } },
+    onRequest: admins,
+    handler: async (req) => ok(SHORTCODE_MESSAGES.provisioned, await provisionShortCode(ctx, getSignedInUser(req), req.body)),
+  });
+
+  r.get('/api/getAvailableShortCodes/:country', {
+    schema: { tags, params: countryParamsSchema, response: { 200: envelopeSchema(z.array(extensionSchema)) } },
+    onRequest: signedIn,
+    handler: async (req) => ok('OK', await findAvailableExtensions(ctx, req.params.country)),
+  });
+
+  r.post('/api/subscription/buyshortcode', {
+    schema: { tags, body: buyShortCodeBodySchema, response: { 200: checkoutReplySchema } },
+    onRequest: signedIn,
+    handler: async (req) => buyShortCode(ctx, getSignedInUser(req), req.body),
+  });
+
+  r.post('/api/subscription/renewShortcode', {
+    schema: { tags, body: renewShortCodeBodySchema, response: { 200: checkoutReplySchema } },
+    onRequest: signedIn,
+    handler: async (req) => renewShortCode(ctx, getSignedInUser(req), req.body),
+  });
+
+  r.get('/api/myPurchasedShortCodes', {
+    schema: { tags, response: { 200: envelopeSchema(z.array(purchaseSchema)) } },
+    onRequest: signedIn,
+    handler: async (req) => ok('OK', await findMyPurchases(ctx, getSignedInUser(req))),
+  });
+
+  r.get('/api/getShortCodeByUuid/:uuid', {
+    schema: { tags, params: uuidParamsSchema, response: { 200: envelopeSchema(purchaseSchema) } },
+    onRequest: signedIn,
+    handler: async (req) => ok('OK', await getPurchase(ctx, getSignedInUser(req), req.params.uuid)),
+  });
+
+  // The trailing slash is the product's path.
+  r.post('/api/connectAppToShortCode/', {
+    schema: { tags, body: connectAppBodySchema, response: { 200: envelopeSchema(purchaseSchema) } },
+    onRequest: signedIn,
+    handler: async (req) => ok(SHORTCODE_MESSAGES.connected, await connectApp(ctx, getSignedInUser(req), req.body)),
+  });
+}

@@ -1,0 +1,43 @@
+import { expect, it } from 'vitest';
+import { describeDb } from '../../../tests/support/test-db';
+import { useTestApp } from '../../../tests/support/test-app';
+
+describeDb('security headers', () => {
+  const t = useTestApp();
+  const proxied = useTestApp({ TRUST_PROXY: 1 });
+
+  it('the console and API send a CSP that forbids framing and foreign scripts, nosniff and no-referrer', async () => {
+    for (const url of ['/api/health', '/login', '/api/getAllApps']) {
+      const res = await t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp, url).toContain("frame-ancestors 'none'");
+      expect(csp, url).toContain("script-src 'self'");
+      expect(csp, url).toContain("object-src 'none'");
+      expect(csp, url).not.toContain('upgrade-insecure-requests');
+      expect(res.headers['x-frame-options'], url).toBe('DENY');
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(res.headers['referrer-policy'], url).toBe('no-referrer');
+    }
+  });
+
+  it('HSTS only over HTTPS: never on plain HTTP, and from a trusted proxy that says https', async () => {
+    const plain = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(plain.headers['strict-transport-security']).toBeUndefined();
+    // Not trusted: a client's own X-Forwarded-Proto changes nothing.
+    const forged = await t.app.inject({ method: 'GET', url: '/api/health', headers: { 'x-forwarded-proto': 'https' } });
+    expect(forged.headers['strict-transport-security']).toBeUndefined();
+    const viaProxy = await proxied.app.inject({ method: 'GET', url: '/api/health', headers: { 'x-forwarded-proto': 'https' } });
+    expect(viaProxy.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+  });
+
+  it('gateway replies carry none of them (a gateway reads no headers; every byte costs every hop)', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/ussd/no-such-app/test',
+      payload: { sessionId: '1', phoneNumber: '233200000000', serviceCode: '*920#', text: '' },
+    });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-security-policy']).toBeUndefined();
+    expect(res.headers['x-frame-options']).toBeUndefined();
+  });
+});

@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+import fastifyHelmet from '@fastify/helmet';
+
+/** A year, with subdomains: the usual HSTS policy once a site is served over HTTPS. */
+const HSTS_VALUE = 'max-age=31536000; includeSubDomains';
+
+/**
+ * Security headers for the console, the API and the server-rendered pages (sandbox checkout, API docs):
+ * a Content-Security-Policy that loads scripts only from our origin and lets no other site frame us
+ * (frame-ancestors 'none', X-Frame-Options DENY), nosniff, `Referrer-Policy: no-referrer` (reset tokens live
+ * in the reset page's path). Styles may be inline: Mantine, CodeMirror and the charts set style attributes
+ * and style elements at run time.
+ *
+ * No `upgrade-insecure-requests`, and HSTS only on requests that arrived over HTTPS (directly or, with
+ * TRUST_PROXY, through a proxy that says so): a self-hosted console served over plain HTTP on a LAN address
+ * must keep working. Gateway traffic (`isGatewayTraffic` routes) gets none of this; the headers would cost
+ * every hop and a gateway reads none of them.
+ */
+export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
+  await app.register(fastifyHelmet, {
+    global: true,
+    contentSecurityPolicy: {
+      useDefaults: true,
+      directives: {
+        'frame-ancestors': ["'none'"],
+        'upgrade-insecure-requests': null,
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'font-src': ["'self'", 'data:'],
+        'img-src': ["'self'", 'data:', 'blob:'],
+      },
+    },
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+    strictTransportSecurity: false,
+    crossOriginEmbedderPolicy: false,
+  });
+  app.addHook('onSend', async (request, reply) => {
+    if (request.protocol === 'https' && !request.routeOptions.config?.isGatewayTraffic)
+      reply.header('strict-transport-security', HSTS_VALUE);
+  });
+}

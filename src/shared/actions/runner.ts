@@ -1,0 +1,73 @@
+/**
+ * The action runner contract, in one place: the engine asks for an action with an `ActionRequest`, the server
+ * adapts it to an `ActionInput` (adding whose app it runs for) and hands it to the runner registered for its
+ * kind (`ActionRunner`), which answers an `ActionOutcome`. The engine, the runners and the server import it
+ * from here.
+ */
+import type { Action, ActionKind, ActionOf } from '../app';
+
+/** The level of an engine event, and of an action's log line (each line becomes an event at its level). */
+export type EventLevel = 'system' | 'info' | 'debug' | 'error';
+
+/** What a template (and a running action) may read at the moment: plain JSON. */
+export interface TemplateScope {
+  session: {
+    sessionId: string;
+    mobile: string;
+    network: string;
+    serviceCode: string;
+    inputs: Record<string, string>;
+    vars: Record<string, unknown>;
+  };
+  inRequest: { input: string };
+  actions: Record<string, unknown>;
+  app: { name: string; shortCode: string };
+}
+
+/** What every run of an action is given, whoever asks. */
+interface ActionCall {
+  menu: { uniqueId: string; identifier: string };
+  /** The template scope of the moment. */
+  scope: TemplateScope;
+  /**
+   * Absolute time (ms since epoch) by which the runner must settle; past it, the hop ends. In an ActionRequest
+   * it is on the engine's injected clock; the server hands a runner the same time left on the real clock
+   * (`Date.now()`), which its timers and sockets run on.
+   */
+  deadline: number;
+  /** Renders a template string over `scope` (cached parse), for url, headers, payload and SMS fields. */
+  renderTemplate(source: string): string;
+}
+
+/** What the engine asks its injected runner to do. */
+export interface ActionRequest extends ActionCall {
+  /** `action` for a menu action; `validation` for a javascript input validation. */
+  purpose: 'action' | 'validation';
+  kind: ActionKind;
+  action: Action;
+}
+
+/** What one kind's runner is given: the request, and the app it runs for. */
+export interface ActionInput<K extends ActionKind = ActionKind> extends ActionCall {
+  action: ActionOf<K>;
+  appId: string;
+  /** The app's owner: whose outbox, transactions and custom functions an action uses. */
+  ownerId: string;
+}
+
+export interface ActionLogLine {
+  level: EventLevel;
+  message: string;
+}
+
+/**
+ * The runner's answer. `timedOut` marks a budget overrun (the hop ends with the unavailable text);
+ * any other failure is reported and the session goes on with `actions.<name>` = `{ error }`.
+ */
+export type ActionOutcome =
+  | { ok: true; result: unknown; logs?: ActionLogLine[] }
+  | { ok: false; error: string; timedOut?: boolean; logs?: ActionLogLine[] };
+
+export interface ActionRunner<K extends ActionKind> {
+  run(input: ActionInput<K>): Promise<ActionOutcome>;
+}

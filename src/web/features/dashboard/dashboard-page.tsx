@@ -1,0 +1,193 @@
+import '@mantine/charts/styles.css';
+import { BarChart } from '@mantine/charts';
+import { ColorSwatch, Group, Paper, SegmentedControl, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconCash, IconListDetails, IconUsers, IconUsersGroup } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useParams, useSearchParams } from 'react-router';
+import type { DashboardEnvironment } from '../../../shared/api/monitoring.schema';
+import { isOk } from '../../lib/api';
+import { queryKeys } from '../../lib/query-keys';
+import { toHourlyRows, type ChartNetwork } from './dashboard-chart';
+import { DashboardChartTable } from './dashboard-chart-table';
+import { getDashboard, type DashboardData } from './dashboard.api';
+import { AppMonitoringHeader } from '../apps/app-monitoring-header';
+
+export const DASHBOARD_REFRESH_MS = 6000;
+
+/** The dashboard only takes a response whose data has more than 3 keys. */
+export const isDashboardUpdate = (data: unknown): data is DashboardData =>
+  !!data && typeof data === 'object' && Object.keys(data).length > 3;
+
+const NETWORK_COLOURS = ['yellow.6', 'red.6', 'blue.6', 'teal.6', 'grape.6', 'orange.6', 'cyan.6', 'gray.6'];
+
+function StatCard({ label, value, icon, color }: { label: string; value: number | undefined; icon: ReactNode; color: string }) {
+  return (
+    <Paper withBorder radius="lg" p="lg" data-testid="dashboard-card" role="group" aria-label={label}>
+      <Group justify="space-between" align="flex-start" wrap="nowrap">
+        <div>
+          <Text size="sm" c="dimmed" fw={500}>
+            {label}
+          </Text>
+          {value === undefined ? (
+            <Skeleton h={32} w={60} mt={6} />
+          ) : (
+            <Text fz={32} fw={700} lh={1.2} mt={4} data-testid="dashboard-card-value">
+              {value.toLocaleString()}
+            </Text>
+          )}
+        </div>
+        <ThemeIcon variant="light" color={color} size={44} radius="md">
+          {icon}
+        </ThemeIcon>
+      </Group>
+    </Paper>
+  );
+}
+
+/** The chart's legend, drawn here so each network shows its codes on hover. */
+function NetworkLegend({ networks }: { networks: ChartNetwork[] }) {
+  return (
+    <Group gap="md" justify="center" mt="xs" data-testid="network-legend">
+      {networks.map((network, i) => (
+        <Group key={network.key} gap={6} wrap="nowrap" title={network.detail} data-testid="network-legend-item">
+          <ColorSwatch
+            color={`var(--mantine-color-${NETWORK_COLOURS[i % NETWORK_COLOURS.length]!.replace('.', '-')})`}
+            size={10}
+            withShadow={false}
+          />
+          <Text size="sm">{network.name}</Text>
+        </Group>
+      ))}
+    </Group>
+  );
+}
+
+const ENVIRONMENT_TEXT: Record<DashboardEnvironment, string> = {
+  live: "Live traffic: sessions on the app's live URL. Counts refresh every 6 seconds.",
+  test: 'Test runs: sessions on the test URL and in the emulator, which run the draft. Counts refresh every 6 seconds.',
+};
+
+/** Dashboard (/app/dashboard/{appId}): four counts refreshed every 6 s, sessions per hour and outcomes per menu. */
+export function DashboardPage() {
+  const { appId = '' } = useParams();
+  // Live traffic unless ?environment=test: test runs never mix into the live figures, and the choice survives a reload.
+  const [searchParams, setSearchParams] = useSearchParams();
+  const environment: DashboardEnvironment = searchParams.get('environment') === 'test' ? 'test' : 'live';
+  const [update, setUpdate] = useState<{ environment: DashboardEnvironment; data: DashboardData } | null>(null);
+  const { data } = useQuery({
+    queryKey: queryKeys.dashboard(appId, environment),
+    queryFn: async () => {
+      const reply = await getDashboard(appId, environment);
+      return isOk(reply) ? (reply.data ?? null) : null;
+    },
+    refetchInterval: DASHBOARD_REFRESH_MS,
+  });
+  useEffect(() => {
+    if (isDashboardUpdate(data)) setUpdate({ environment, data });
+  }, [data, environment]);
+  const shown = update?.environment === environment ? update.data : null;
+
+  const hourly = useMemo(() => toHourlyRows(shown?.sessionsByHour ?? []), [shown]);
+  const outcomes = (shown?.menuOutcomes ?? []).map((o) => ({ menu: o.menu, Completed: o.completed, 'Dropped off': o.abandoned }));
+
+  return (
+    <Stack gap="lg">
+      <AppMonitoringHeader appId={appId} screen="dashboard" title="Dashboard" />
+      <Group justify="space-between" gap="sm">
+        <SegmentedControl
+          value={environment}
+          onChange={(value) => setSearchParams(value === 'test' ? { environment: 'test' } : {}, { replace: true })}
+          data={[
+            { value: 'live', label: 'Live' },
+            { value: 'test', label: 'Test runs' },
+          ]}
+          aria-label="Sessions counted"
+          data-testid="dashboard-environment"
+        />
+        <Text size="sm" c="dimmed" data-testid="dashboard-environment-text" style={{ flex: '1 1 260px' }}>
+          {ENVIRONMENT_TEXT[environment]}
+        </Text>
+      </Group>
+      <SimpleGrid cols={{ base: 2, md: 4 }} spacing={{ base: 'sm', sm: 'md' }}>
+        <StatCard label="Connected Users" value={shown?.connectedSessions} icon={<IconUsers size={22} />} color="teal" />
+        <StatCard label="Transactions" value={shown?.transactions} icon={<IconCash size={22} />} color="yellow" />
+        <StatCard label="Total Users" value={shown?.totalUsers} icon={<IconUsersGroup size={22} />} color="blue" />
+        <StatCard label="Total Menus" value={shown?.menuCount} icon={<IconListDetails size={22} />} color="grape" />
+      </SimpleGrid>
+      <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
+        <Paper withBorder radius="lg" p="lg" data-testid="chart-sessions-by-hour">
+          <Title order={2} fz="lg">
+            Sessions per hour
+          </Title>
+          <Text size="sm" c="dimmed" mb="md">
+            Finished sessions over the last 24 hours, by network (hover a name for its code).
+          </Text>
+          {hourly.networks.length === 0 ? (
+            <Text c="dimmed" ta="center" py={60}>
+              No sessions in the last 24 hours
+            </Text>
+          ) : (
+            <DashboardChartTable
+              caption="Finished sessions per hour, by network"
+              headers={['Hour', ...hourly.networks.map((network) => network.name), 'Total']}
+              rows={hourly.rows.map((row) => {
+                const figures = hourly.networks.map((network) => Number(row[network.key]));
+                return [String(row.hour), ...figures, figures.reduce((sum, figure) => sum + figure, 0)];
+              })}
+              testId="table-sessions-by-hour"
+            >
+              <BarChart
+                h={260}
+                data={hourly.rows}
+                dataKey="hour"
+                type="stacked"
+                series={hourly.networks.map((network, i) => ({
+                  name: network.key,
+                  label: network.name,
+                  color: NETWORK_COLOURS[i % NETWORK_COLOURS.length]!,
+                }))}
+                xAxisProps={{ interval: 'preserveStartEnd', minTickGap: 16 }}
+                yAxisProps={{ allowDecimals: false }}
+              />
+              <NetworkLegend networks={hourly.networks} />
+            </DashboardChartTable>
+          )}
+        </Paper>
+        <Paper withBorder radius="lg" p="lg" data-testid="chart-menu-outcomes">
+          <Title order={2} fz="lg">
+            Completion and drop-off by menu
+          </Title>
+          <Text size="sm" c="dimmed" mb="md">
+            Where sessions ended: completed by the app, or abandoned by the dialer.
+          </Text>
+          {outcomes.length === 0 ? (
+            <Text c="dimmed" ta="center" py={60}>
+              No finished sessions yet
+            </Text>
+          ) : (
+            <DashboardChartTable
+              caption="Sessions that ended at each menu"
+              headers={['Menu', 'Completed', 'Dropped off']}
+              rows={outcomes.map((outcome) => [outcome.menu, outcome.Completed, outcome['Dropped off']])}
+              testId="table-menu-outcomes"
+            >
+              <BarChart
+                h={260}
+                data={outcomes}
+                dataKey="menu"
+                withLegend
+                legendProps={{ verticalAlign: 'bottom', height: 40 }}
+                series={[
+                  { name: 'Completed', color: 'teal.6' },
+                  { name: 'Dropped off', color: 'red.5' },
+                ]}
+                yAxisProps={{ allowDecimals: false }}
+              />
+            </DashboardChartTable>
+          )}
+        </Paper>
+      </SimpleGrid>
+    </Stack>
+  );
+}

@@ -1,0 +1,34 @@
+import { SimpleGrid, TextInput } from '@mantine/core';
+import type { PaymentpromptCode } from '../../../../shared/app';
+import { errorText, type ActionCodeFormProps } from './action-code-form.types';
+
+/** paymentprompt: starts a mobile-money charge on the caller's phone; every field is a template. */
+export function PaymentpromptForm({ code, onChange, errors }: ActionCodeFormProps<'paymentprompt'>) {
+  const set = (patch: Partial<PaymentpromptCode>) => onChange({ ...code, ...patch });
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
+      <TextInput
+        label="Mobile"
+        placeholder="{{ session.mobile }}"
+        value={code.mobile}
+        onChange={(e) => set({ mobile: e.currentTarget.value })}
+        error={errorText(errors, 'mobile')}
+        withAsterisk
+      />
+      <TextInput
+        label="Amount"
+        placeholder="{{ session.inputs.amount }}"
+        value={code.amount}
+        onChange={(e) => set({ amount: e.currentTarget.value })}
+        error={errorText(errors, 'amount')}
+        withAsterisk
+      />
+      <TextInput
+        label="Network"
+        placeholder="{{ session.network }}"
+        value={code.network}
+        onChange={(e) => set({ network: e.currentTarget.value })}
+      />
+    </SimpleGrid>
+  );
+}

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { createMenuDraft, MENU_MESSAGES } from '../../../shared/app';
+import {
+  checkMenuForm,
+  countErrorsByTab,
+  createActionId,
+  createRuleDraft,
+  FORM_MESSAGES,
+  loadMenuForm,
+  readMenuForm,
+  toggleTerminate,
+} from './menu-form-state';
+
+const others = [
+  { uniqueId: 'm1', userDefinedName: 'home' },
+  { uniqueId: 'm2', userDefinedName: 'pay' },
+];
+
+function form(overrides: Partial<ReturnType<typeof createMenuDraft>> = {}) {
+  return loadMenuForm({ ...createMenuDraft('app1'), userDefinedName: 'amount', displayText: 'Enter amount', ...overrides });
+}
+
+describe('menu form load and read rules', () => {
+  it('a new menu starts with Back Menu on, indicator 0 and empty lists', () => {
+    const values = loadMenuForm(createMenuDraft('app1'));
+    expect(values.allowGoBack).toBe(true);
+    expect(values.goBackInputIndicator).toBe('0');
+    expect(values.rules).toEqual([]);
+    expect(values.alwaysGoto).toBe(false);
+  });
+
+  it('a terminating menu has no Back: Terminate turns it off, and a stored one loads with it off', () => {
+    expect(toggleTerminate({ goBackInputIndicator: '0' }, true)).toEqual({ terminate: true, allowGoBack: false });
+    // Off again: a new menu's default, with an indicator to go with it.
+    expect(toggleTerminate({ goBackInputIndicator: '' }, false)).toEqual({
+      terminate: false,
+      allowGoBack: true,
+      goBackInputIndicator: '0',
+    });
+    expect(form({ terminate: true, allowGoBack: true }).allowGoBack).toBe(false);
+    expect(form({ terminate: false, allowGoBack: true }).allowGoBack).toBe(true);
+  });
+
+  it('a single stored always rule turns the checkbox on and leaves the list empty', () => {
+    const values = form({ switchOperations: [{ operator: 'always', compareVal: '', action: 'goto', actionParam: 'm2' }] });
+    expect(values.alwaysGoto).toBe(true);
+    expect(values.alwaysTarget).toBe('m2');
+    expect(values.rules).toEqual([]);
+  });
+
+  it('an active Always goto saves only that rule', () => {
+    const values = {
+      ...form(),
+      alwaysGoto: true,
+      alwaysTarget: 'm1',
+      rules: [{ ...createRuleDraft(), compareVal: '1', action: 'goto' as const, actionParam: 'm2' }],
+    };
+    expect(readMenuForm(values).body.switchOperations).toEqual([{ operator: 'always', compareVal: '', action: 'goto', actionParam: 'm1' }]);
+  });
+
+  it('drops rules with an empty compare value and no action, reports a value without an action', () => {
+    const values = {
+      ...form(),
+      rules: [
+        createRuleDraft(),
+        { ...createRuleDraft(), compareVal: '1' },
+        { ...createRuleDraft(), compareVal: '2', action: 'Terminate' as const, actionParam: 'Bye' },
+      ],
+    };
+    const read = readMenuForm(values);
+    expect(read.body.switchOperations).toEqual([{ operator: 'eq', compareVal: '2', action: 'Terminate', actionParam: 'Bye' }]);
+    expect(read.errors).toEqual([{ field: 'rules.1.action', message: FORM_MESSAGES.ruleActionRequired }]);
+    expect(read.toFormPath('switchOperations.0.compareVal')).toBe('rules.2.compareVal');
+  });
+
+  it('maps validateMenu errors to form paths and counts them per tab', () => {
+    const values = {
+      ...form({ userDefinedName: '1abc', displayText: ' ' }),
+      rules: [
+        createRuleDraft(),
+        { ...createRuleDraft(), operator: 'between' as const, compareVal: '5', action: 'goto' as const, actionParam: 'm1' },
+      ],
+      validations: [{ key: 'v', validationMethod: 'valueIn' as const, compareValue: '', errorMessage: '', validationFunction: '' }],
+    };
+    const { errors } = checkMenuForm(values, others);
+    expect(errors.userDefinedName?.message).toBe(MENU_MESSAGES.identifierInvalid);
+    expect(errors.displayText?.message).toBe(MENU_MESSAGES.textRequired);
+    expect(errors['rules.1.compareVal']).toBeDefined();
+    expect(errors['validations.0.compareValue']).toBeDefined();
+    expect(countErrorsByTab(errors)).toEqual({ menu: 2, navigation: 1, actions: 0, validation: 1 });
+  });
+
+  it('an action id is two digits then the time in milliseconds', () => {
+    expect(createActionId(1_718_000_000_123)).toMatch(/^[1-9]\d1718000000123$/);
+  });
+});

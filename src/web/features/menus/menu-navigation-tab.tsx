@@ -1,0 +1,193 @@
+import { Alert, Button, Checkbox, Group, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
+import {
+  ALWAYS_OPERATOR,
+  getShortText,
+  NAVIGATION_OPERATORS,
+  OPERATOR_LABELS,
+  SWITCH_ACTIONS,
+  type MenuLite,
+  type SwitchAction,
+  type SwitchOperator,
+} from '../../../shared/app';
+import { createRuleDraft, type FormErrors, type MenuFormValues, type RuleDraft } from './menu-form-state';
+import { MenuRowMoveButtons, MenuRowRemoveButton, moveItem } from './menu-row-buttons';
+
+interface MenuNavigationTabProps {
+  values: MenuFormValues;
+  set: (patch: Partial<MenuFormValues>) => void;
+  errors: FormErrors;
+  menus: MenuLite[];
+}
+
+const OPERATOR_OPTIONS = NAVIGATION_OPERATORS.map((op) => ({ value: op, label: OPERATOR_LABELS[op] }));
+const ACTION_OPTIONS = SWITCH_ACTIONS.map((a) => ({ value: a, label: a === 'goto' ? 'goto' : 'Terminate' }));
+
+/** Target menus from the lite list: the identifier, with the start of the text to tell them apart. */
+export function toMenuOptions(menus: MenuLite[], selfId?: string) {
+  return menus.map((m) => ({
+    value: m.uniqueId,
+    label: `${m.userDefinedName || '(no identifier)'}${m.uniqueId === selfId ? ' (this menu)' : ''} · ${getShortText(m.displayText).replace(/\s+/g, ' ').slice(0, 40)}`,
+  }));
+}
+
+/** The options, plus the saved target when it is no longer a menu (deleted), so the field shows it rather than looking empty. */
+export function withMissingTarget(options: { value: string; label: string }[], target: string) {
+  if (target === '' || options.some((o) => o.value === target)) return options;
+  return [...options, { value: target, label: 'Deleted menu (no longer in this app)', disabled: true }];
+}
+
+/** Navigation tab: Always goto with its target, or the ordered rules (first match wins). */
+export function MenuNavigationTab({ values, set, errors, menus }: MenuNavigationTabProps) {
+  const options = toMenuOptions(menus, values.uniqueId);
+  const setRule = (index: number, patch: Partial<RuleDraft>) =>
+    set({ rules: values.rules.map((r, i) => (i === index ? { ...r, ...patch } : r)) });
+  const move = (index: number, by: number) => set({ rules: moveItem(values.rules, index, by) });
+  const err = (field: string) => errors[field]?.message;
+
+  return (
+    <Stack gap="md">
+      <Paper withBorder radius="md" p="md" bg={values.alwaysGoto ? 'teal.0' : undefined}>
+        <Group align="flex-start" gap="md" wrap="wrap">
+          <Checkbox
+            label="Always goto"
+            description="Whatever the input, go to this menu"
+            checked={values.alwaysGoto}
+            onChange={(e) => set({ alwaysGoto: e.currentTarget.checked })}
+            mt={4}
+            style={{ flex: '0 0 auto' }}
+          />
+          <Select
+            label="Always go to"
+            placeholder="Pick a menu"
+            data={withMissingTarget(options, values.alwaysTarget)}
+            value={values.alwaysTarget || null}
+            onChange={(v) => set({ alwaysTarget: v ?? '' })}
+            disabled={!values.alwaysGoto}
+            error={err('alwaysTarget')}
+            searchable
+            nothingFoundMessage="No menu matches"
+            style={{ flex: '1 1 240px' }}
+          />
+        </Group>
+      </Paper>
+
+      {values.alwaysGoto && values.rules.length > 0 && (
+        <Alert color="yellow" variant="light">
+          Always goto is on: only it is saved, the rules below are dropped.
+        </Alert>
+      )}
+
+      <Stack gap="sm" style={{ opacity: values.alwaysGoto ? 0.5 : 1 }}>
+        <Group justify="space-between">
+          <div>
+            <Text fw={600} size="sm">
+              Rules
+            </Text>
+            <Text size="xs" c="dimmed">
+              Checked in order against the caller's input; the first match wins.
+            </Text>
+          </div>
+          <Button
+            size="xs"
+            variant="light"
+            leftSection={<IconPlus size={14} />}
+            onClick={() => set({ rules: [...values.rules, createRuleDraft()] })}
+            disabled={values.alwaysGoto}
+          >
+            Add rule
+          </Button>
+        </Group>
+        {values.rules.length === 0 && (
+          <Text size="sm" c="dimmed" ta="center" py="md">
+            No rules yet. Add one to send an input such as 1 to another menu.
+          </Text>
+        )}
+        {values.rules.map((rule, i) => {
+          const at = `rules.${i}`;
+          const operatorOptions =
+            rule.operator === ALWAYS_OPERATOR
+              ? [...OPERATOR_OPTIONS, { value: ALWAYS_OPERATOR, label: OPERATOR_LABELS.always }]
+              : OPERATOR_OPTIONS;
+          return (
+            <Paper key={rule.key} withBorder radius="md" p="sm" data-testid="navigation-rule">
+              <Group gap="xs" align="flex-start" wrap="wrap">
+                <Select
+                  label={`${i + 1}. If input is`}
+                  aria-label={`Rule ${i + 1} operator`}
+                  data={operatorOptions}
+                  value={rule.operator}
+                  onChange={(v) => v && setRule(i, { operator: v as SwitchOperator })}
+                  allowDeselect={false}
+                  disabled={values.alwaysGoto}
+                  w={{ base: '100%', xs: 190 }}
+                />
+                <TextInput
+                  label="Compare value"
+                  aria-label={`Rule ${i + 1} compare value`}
+                  placeholder="1 or 1,2,3"
+                  value={rule.compareVal}
+                  onChange={(e) => setRule(i, { compareVal: e.currentTarget.value })}
+                  error={err(`${at}.compareVal`)}
+                  disabled={values.alwaysGoto}
+                  style={{ flex: '1 1 120px' }}
+                />
+                <Select
+                  label="Then"
+                  aria-label={`Rule ${i + 1} action`}
+                  placeholder="Action"
+                  data={ACTION_OPTIONS}
+                  value={rule.action || null}
+                  onChange={(v) => setRule(i, { action: (v ?? '') as SwitchAction | '', actionParam: '' })}
+                  error={err(`${at}.action`)}
+                  disabled={values.alwaysGoto}
+                  w={130}
+                />
+                {rule.action === 'Terminate' ? (
+                  <TextInput
+                    label="Closing text"
+                    aria-label={`Rule ${i + 1} closing text`}
+                    placeholder="Thank you."
+                    value={rule.actionParam}
+                    onChange={(e) => setRule(i, { actionParam: e.currentTarget.value })}
+                    error={err(`${at}.actionParam`)}
+                    disabled={values.alwaysGoto}
+                    style={{ flex: '2 1 200px' }}
+                  />
+                ) : (
+                  <Select
+                    label="Target menu"
+                    aria-label={`Rule ${i + 1} target menu`}
+                    placeholder="Pick a menu"
+                    data={withMissingTarget(options, rule.actionParam)}
+                    value={rule.actionParam || null}
+                    onChange={(v) => setRule(i, { actionParam: v ?? '', action: rule.action || 'goto' })}
+                    error={err(`${at}.actionParam`)}
+                    disabled={values.alwaysGoto}
+                    searchable
+                    nothingFoundMessage="No menu matches"
+                    style={{ flex: '2 1 200px' }}
+                  />
+                )}
+                <Group gap={2} mt={26} wrap="nowrap">
+                  <MenuRowMoveButtons
+                    name={`rule ${i + 1}`}
+                    index={i}
+                    count={values.rules.length}
+                    disabled={values.alwaysGoto}
+                    onMove={(by) => move(i, by)}
+                  />
+                  <MenuRowRemoveButton
+                    tooltip="Remove rule"
+                    label={`Remove rule ${i + 1}`}
+                    onClick={() => set({ rules: values.rules.filter((_, j) => j !== i) })}
+                  />
+                </Group>
+              </Group>
+            </Paper>
+          );
+        })}
+      </Stack>
+    </Stack>
+  );
+}

@@ -1,0 +1,182 @@
+import { ActionIcon, Badge, Group, Progress, Stack, Text, TextInput } from '@mantine/core';
+import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
+import { useMemo, useState } from 'react';
+import { DEFAULT_SCREEN_LIMIT, type AppVersion, type Menu } from '../../../shared/app';
+import { compileApp, previewMenu } from '../../../engine';
+import classes from './menus.module.css';
+
+/** Sample caller for the preview. */
+const SAMPLE_MOBILE = '233244000111';
+const SAMPLE_NETWORK = 'MTN';
+const PREVIEW_ID = 'preview';
+
+export interface PreviewApp {
+  appId: string;
+  appName: string;
+  shortCode: string;
+  screenLimit?: number;
+}
+
+type PreviewMenu = Pick<Menu, 'headerText' | 'displayText' | 'footerText' | 'terminate' | 'inputHolder'>;
+
+/** `session.inputs.amount` and `session.inputs.amountLabel` in a menu's texts, in order of appearance. */
+export function findSampleInputs(texts: string[]): string[] {
+  const names = new Set<string>();
+  for (const text of texts) for (const match of text.matchAll(/session\.inputs\.([A-Za-z_$][\w$]*)/g)) names.add(match[1]!);
+  return [...names];
+}
+
+/** Renders one menu with the engine's real rendering and pagination, over sample values. */
+export function renderMenuPreview(app: PreviewApp, menu: PreviewMenu, inputs: Record<string, string>, limit: number) {
+  const version = (screenLimit: number): AppVersion => ({
+    appId: app.appId,
+    versionId: PREVIEW_ID,
+    appName: app.appName,
+    shortCode: app.shortCode,
+    useTemplateTag: false,
+    screenLimit,
+    menus: [
+      {
+        uniqueId: PREVIEW_ID,
+        appId: app.appId,
+        isFirst: true,
+        displayText: menu.displayText,
+        headerText: menu.headerText,
+        footerText: menu.footerText,
+        userDefinedName: PREVIEW_ID,
+        inputHolder: menu.inputHolder,
+        allowGoBack: false,
+        goBackInputIndicator: '',
+        terminate: menu.terminate,
+        parentMenuId: null,
+        switchOperations: [],
+        actions: [],
+        inputValidations: [],
+      },
+    ],
+  });
+  const sample = { inputs, mobile: SAMPLE_MOBILE, network: SAMPLE_NETWORK };
+  // The whole screen (no page limit) gives the count; the app's limit gives the pages users see.
+  const whole = previewMenu(compileApp(version(Number.MAX_SAFE_INTEGER)), PREVIEW_ID, sample);
+  const paged = previewMenu(compileApp(version(limit)), PREVIEW_ID, sample);
+  if (!whole.ok) return { ok: false as const, error: whole.error };
+  if (!paged.ok) return { ok: false as const, error: paged.error };
+  return { ok: true as const, length: whole.pages[0]?.length ?? 0, pages: paged.pages };
+}
+
+/** The live phone preview of the menu being edited, and its character count against the app's screen limit. */
+export function MenuScreenPreview({ app, menu }: { app: PreviewApp; menu: PreviewMenu }) {
+  const limit = app.screenLimit ?? DEFAULT_SCREEN_LIMIT;
+  const sampleNames = findSampleInputs([menu.headerText, menu.displayText, menu.footerText]);
+  const [samples, setSamples] = useState<Record<string, string>>({});
+  const [page, setPage] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the names as one string: a new array with the same names keeps the inputs
+  const inputs = useMemo(() => Object.fromEntries(sampleNames.map((n) => [n, samples[n] ?? ''])), [sampleNames.join(','), samples]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the menu's rendered fields, not the object (a new one comes with every keystroke elsewhere in the form)
+  const result = useMemo(
+    () => renderMenuPreview(app, menu, inputs, limit),
+    [app, menu.headerText, menu.displayText, menu.footerText, menu.terminate, menu.inputHolder, inputs, limit],
+  );
+  const pages = result.ok ? result.pages : [];
+  const current = Math.min(page, Math.max(pages.length - 1, 0));
+  const isOver = result.ok && result.length > limit;
+  const isEmpty = result.ok && result.length === 0;
+
+  return (
+    <Stack gap="sm" data-testid="menu-preview" aria-label="Screen preview">
+      <Group justify="space-between" gap="xs">
+        <Text size="sm" fw={600}>
+          Preview
+        </Text>
+        {result.ok && (
+          <Badge color={isOver ? 'red' : 'teal'} variant={isOver ? 'filled' : 'light'} data-testid="menu-char-count" data-over={isOver}>
+            {result.length} / {limit} characters
+          </Badge>
+        )}
+      </Group>
+      {result.ok && (
+        <Progress
+          value={Math.min((result.length / limit) * 100, 100)}
+          color={isOver ? 'red' : 'teal'}
+          size="xs"
+          aria-label="Characters used"
+        />
+      )}
+      <div className={classes.phone}>
+        <div className={classes.phoneScreen}>
+          <div className={classes.dialog}>
+            {result.ok ? (
+              <pre className={classes.dialogText} data-testid="menu-preview-text">
+                {isEmpty ? (
+                  <span style={{ color: 'var(--mantine-color-placeholder)' }}>Type the menu text to see the screen</span>
+                ) : (
+                  pages[current]
+                )}
+              </pre>
+            ) : (
+              <Text size="xs" c="red.8" data-testid="menu-preview-error">
+                {result.error}
+              </Text>
+            )}
+            {!menu.terminate && <div className={classes.dialogInput}>{menu.inputHolder}</div>}
+            <div className={classes.dialogButtons}>
+              {menu.terminate ? (
+                <span>OK</span>
+              ) : (
+                <>
+                  <span>Cancel</span>
+                  <span>Send</span>
+                </>
+              )}
+            </div>
+          </div>
+        </div>
+      </div>
+      {pages.length > 1 && (
+        <Group justify="center" gap={6}>
+          <ActionIcon variant="default" size="sm" aria-label="Previous page" disabled={current === 0} onClick={() => setPage(current - 1)}>
+            <IconChevronLeft size={14} />
+          </ActionIcon>
+          <Text size="xs" c="dimmed">
+            Page {current + 1} of {pages.length}
+          </Text>
+          <ActionIcon
+            variant="default"
+            size="sm"
+            aria-label="Next page"
+            disabled={current === pages.length - 1}
+            onClick={() => setPage(current + 1)}
+          >
+            <IconChevronRight size={14} />
+          </ActionIcon>
+        </Group>
+      )}
+      {isOver && (
+        <Text size="xs" c="red.8">
+          {menu.terminate
+            ? `Over the ${limit}-character screen: an ending screen cannot page, so the text will be cut.`
+            : `Over the ${limit}-character screen: callers see ${pages.length} pages, each ending in "98. More".`}
+        </Text>
+      )}
+      {sampleNames.length > 0 && (
+        <Stack gap={6}>
+          <Text size="xs" c="dimmed">
+            Sample values
+          </Text>
+          {sampleNames.map((name) => (
+            <TextInput
+              key={name}
+              size="xs"
+              label={`session.inputs.${name}`}
+              value={samples[name] ?? ''}
+              onChange={(e) => {
+                const value = e.currentTarget.value;
+                setSamples((s) => ({ ...s, [name]: value }));
+              }}
+            />
+          ))}
+        </Stack>
+      )}
+    </Stack>
+  );
+}

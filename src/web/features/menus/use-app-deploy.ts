@@ -1,0 +1,49 @@
+import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { failureText, isOk } from '../../lib/api';
+import { queryKeys } from '../../lib/query-keys';
+import type { DeployOutcome } from './app-deploy-panel';
+import { deployChanges } from './menus.api';
+
+/**
+ * Deploy: GET /api/deployChanges/{appId}, toasted; the outcome (refused with the checks' errors, or deployed
+ * with warnings) stays for the deploy panel until dismissed or the next deploy.
+ */
+export function useAppDeploy(appId: string) {
+  const queryClient = useQueryClient();
+  const [isDeploying, setDeploying] = useState(false);
+  const [outcome, setOutcome] = useState<DeployOutcome | null>(null);
+
+  const deploy = async () => {
+    setDeploying(true);
+    setOutcome(null);
+    const reply = await deployChanges(appId);
+    setDeploying(false);
+    if (isOk(reply) && reply.data) {
+      const version = reply.data.version;
+      setOutcome({ kind: 'deployed', message: reply.message ?? '', version, warnings: reply.data.warnings });
+      const warnings = reply.data.warnings.length;
+      notifications.show({
+        color: 'teal',
+        title: `Deployed version ${version}`,
+        message: warnings ? `Live now, with ${warnings} warning${warnings > 1 ? 's' : ''} to look at.` : 'Your changes are live.',
+      });
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.appVersions(appId) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.app(appId) }),
+      ]);
+      return;
+    }
+    const message = failureText(reply, 'The app could not be deployed.');
+    if (reply.unchangedSince) {
+      // Nothing went wrong: the live version already is the draft.
+      notifications.show({ color: 'blue', title: 'Nothing to deploy', message });
+      return;
+    }
+    notifications.show({ color: 'red', title: 'Not deployed', message });
+    setOutcome({ kind: 'refused', message, errors: reply.errors ?? [], warnings: reply.warnings ?? [] });
+  };
+
+  return { isDeploying, outcome, deploy, dismiss: () => setOutcome(null) };
+}

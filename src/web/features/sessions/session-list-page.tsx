@@ -1,0 +1,145 @@
+import { Paper, Stack, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { useParams } from 'react-router';
+import { isOk } from '../../lib/api';
+import { queryKeys } from '../../lib/query-keys';
+import { useMenusLite } from '../menus/use-menus';
+import { findCompletedSessions, findUncompletedSessions, type SessionRow } from './sessions.api';
+import { describeNetwork } from '../../../shared/mobile-networks';
+import { AppMonitoringHeader } from '../apps/app-monitoring-header';
+import { InputsToggle, SessionInputsTable } from './session-inputs-table';
+import { NetworkName } from '../../components/network-name';
+import { getSourceLabel, SessionSourceBadge } from './session-source-badge';
+import { formatTime, inputsAsText } from '../../lib/table-export';
+import { DataTable, type DataTableColumn } from '../../components/data-table';
+
+type SessionListKind = 'completed' | 'uncompleted';
+
+const COPY: Record<SessionListKind, { title: string; description: string; empty: string }> = {
+  completed: { title: 'Recent Completed Sessions', description: 'Sessions the app brought to an end.', empty: 'No completed sessions yet' },
+  uncompleted: {
+    title: 'Uncompleted Sessions',
+    description: 'Sessions the dialer abandoned, and the menu where they stopped.',
+    empty: 'No uncompleted sessions yet',
+  },
+};
+
+/** Sorted by the second column (MOBILE) ascending (docs/product.md); ties keep the newest first. */
+export const sortByMobile = (rows: SessionRow[]) =>
+  [...rows].sort((a, b) => a.mobile.localeCompare(b.mobile, undefined, { numeric: true }));
+
+/**
+ * Recent Completed Sessions (/app/completesession/{id}) and Uncompleted Sessions (/app/uncompletedsession/{id}):
+ * ID, MOBILE, NETWORK, DATE, SOURCE (Live, Test URL, Emulator; and STOPPED AT for abandoned ones), a plus button
+ * per row for the inputs.
+ */
+export function SessionListPage({ kind }: { kind: SessionListKind }) {
+  const { id = '' } = useParams();
+  const copy = COPY[kind];
+  const sessions = useQuery({
+    queryKey: queryKeys.finishedSessions(kind, id),
+    queryFn: async (): Promise<SessionRow[]> => {
+      const reply = await (kind === 'completed' ? findCompletedSessions(id) : findUncompletedSessions(id));
+      if (isOk(reply) && Array.isArray(reply.data)) return reply.data;
+      // These errors are only logged.
+      console.error(`Loading ${kind} sessions failed`, reply.message ?? reply);
+      return [];
+    },
+  });
+  const menus = useMenusLite(id, { enabled: kind === 'uncompleted', retry: false });
+  const menuNames = useMemo(() => new Map((menus.data ?? []).map((m) => [m.uniqueId, m.userDefinedName || m.uniqueId])), [menus.data]);
+  const stopMenu = (row: SessionRow) => (row.lastMenu ? (menuNames.get(row.lastMenu) ?? row.lastMenu) : 'Before the first menu');
+
+  const rows = useMemo(() => sortByMobile(sessions.data ?? []), [sessions.data]);
+  const isUncompleted = kind === 'uncompleted';
+  // On a phone the table keeps MOBILE and ACTIONS; the other columns fold into a line under the number.
+  const isWide = useMediaQuery('(min-width: 48em)', true);
+
+  const getTable = () => ({
+    headers: ['ID', 'MOBILE', 'NETWORK', 'NETWORK CODE', 'DATE', 'SOURCE', ...(isUncompleted ? ['STOPPED AT'] : []), 'INPUTS'],
+    rows: rows.map((r) => {
+      const network = describeNetwork(r.network);
+      return [
+        r.sessionId,
+        r.mobile,
+        network.name,
+        network.code,
+        formatTime(r.createdAt),
+        getSourceLabel(r),
+        ...(isUncompleted ? [stopMenu(r)] : []),
+        inputsAsText(r.inputs),
+      ];
+    }),
+  });
+
+  const stopColumn: DataTableColumn<SessionRow> = { header: 'STOPPED AT', visibleFrom: 'sm', cellTestId: 'stop-menu', render: stopMenu };
+  const columns: DataTableColumn<SessionRow>[] = [
+    { header: 'ID', visibleFrom: 'sm', cellProps: { ff: 'monospace', fz: 'sm' }, render: (row) => row.sessionId },
+    {
+      header: 'MOBILE',
+      headerProps: { 'aria-sort': 'ascending' },
+      render: (row) => (
+        <>
+          {row.mobile}
+          <Text hiddenFrom="sm" size="xs" c="dimmed" data-testid="session-row-details">
+            <NetworkName network={row.network} /> · {formatTime(row.createdAt)}
+            {isUncompleted && ` · stopped at ${stopMenu(row)}`}
+            <br />
+            <SessionSourceBadge environment={row.environment} gateway={row.gateway} />{' '}
+            <Text span ff="monospace" fz="xs">
+              {row.sessionId}
+            </Text>
+          </Text>
+        </>
+      ),
+    },
+    { header: 'NETWORK', visibleFrom: 'sm', render: (row) => <NetworkName network={row.network} /> },
+    { header: 'DATE', visibleFrom: 'sm', cellProps: { style: { whiteSpace: 'nowrap' } }, render: (row) => formatTime(row.createdAt) },
+    {
+      header: 'SOURCE',
+      visibleFrom: 'sm',
+      render: (row) => <SessionSourceBadge environment={row.environment} gateway={row.gateway} />,
+    },
+    ...(isUncompleted ? [stopColumn] : []),
+    {
+      header: 'ACTIONS',
+      width: 90,
+      render: (row, { isOpen, toggle }) => <InputsToggle isOpen={isOpen} of={row.sessionId} onToggle={toggle} />,
+    },
+  ];
+
+  return (
+    <Stack gap="lg">
+      <AppMonitoringHeader appId={id} screen={kind} title={copy.title} description={copy.description} />
+      <Paper withBorder radius="lg" p={{ base: 'sm', sm: 'lg' }}>
+        <DataTable
+          rows={rows}
+          columns={columns}
+          getRowKey={(row) => row.id}
+          summary={
+            <Text size="sm" c="dimmed" data-testid="session-count">
+              {sessions.isPending ? 'Loading…' : `${rows.length} ${rows.length === 1 ? 'session' : 'sessions'}`}
+            </Text>
+          }
+          exportButtons={{ fileName: `${kind}-sessions-${id}`, getTable, disabled: rows.length === 0 }}
+          minWidth={isWide ? (isUncompleted ? 820 : 700) : 0}
+          testId="session-table"
+          rowTestId="session-row"
+          emptyText={sessions.isPending ? null : copy.empty}
+          renderDetails={(row) => <SessionInputsTable inputs={row.inputs} />}
+          detailsBackground="gray.0"
+        />
+      </Paper>
+    </Stack>
+  );
+}
+
+export function CompletedSessionsPage() {
+  return <SessionListPage kind="completed" />;
+}
+
+export function UncompletedSessionsPage() {
+  return <SessionListPage kind="uncompleted" />;
+}

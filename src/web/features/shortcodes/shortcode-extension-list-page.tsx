@@ -1,0 +1,159 @@
+import { ActionIcon, Badge, Button, Code, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { IconListNumbers, IconPlus, IconTrash } from '@tabler/icons-react';
+import { useState } from 'react';
+import type { Extension } from '../../../shared/api/shortcodes.schema';
+import { LoadErrorAlert } from '../../components/load-error-alert';
+import { ShortCodeAdminGuard } from './shortcode-admin-guard';
+import { ShortCodeExtensionCreateDialog } from './shortcode-extension-create-dialog';
+import { ShortCodeExtensionProvisionDialog } from './shortcode-extension-provision-dialog';
+import { formatMonthlyPrice, WHOLE_BADGE_STYLES } from './shortcode-format';
+import { ShortCodeListEmpty, ShortCodeListSkeleton, ShortCodePageHeader } from './shortcode-list-states';
+import { type ShortCodeColumn, ShortCodeTable } from './shortcode-table';
+import { useCatalogue, useDeleteExtensionConfirm } from './use-shortcodes';
+
+function StatusBadge({ extension }: { extension: Extension }) {
+  return extension.status === 'taken' ? (
+    <Badge color="gray" variant="dot" styles={WHOLE_BADGE_STYLES}>
+      Taken
+    </Badge>
+  ) : (
+    <Badge color="teal" variant="dot" styles={WHOLE_BADGE_STYLES}>
+      Available
+    </Badge>
+  );
+}
+
+function MethodBadge({ extension }: { extension: Extension }) {
+  return (
+    <Badge variant="outline" color="gray" radius="sm" styles={WHOLE_BADGE_STYLES}>
+      {extension.requestMethod}
+    </Badge>
+  );
+}
+
+/** 'Available USSD Extensions' (admins, /provision-shortcode): the catalogue buyers choose from, and provisioning. */
+export function ShortCodeExtensionListPage() {
+  return (
+    <ShortCodeAdminGuard>
+      <ExtensionList />
+    </ShortCodeAdminGuard>
+  );
+}
+
+function ExtensionList() {
+  const { data: extensions, error, isPending, refetch } = useCatalogue();
+  const [isCreateOpen, setCreateOpen] = useState(false);
+  const [provisioned, setProvisioned] = useState<Extension | null>(null);
+  const confirmDelete = useDeleteExtensionConfirm();
+
+  const columns: ShortCodeColumn<Extension>[] = [
+    {
+      header: 'Short Code',
+      render: (extension) => (
+        <>
+          <Code fz="sm" fw={600}>
+            {extension.example}
+          </Code>
+          <Text size="xs" c="gray.7" mt={4}>
+            {extension.country} · {formatMonthlyPrice(extension.price, extension.currency)}
+            {extension.extLength > 0 && ` · buyer chooses ${extension.extLength} digits`}
+          </Text>
+          {/* On a phone the provider, method and status fold in here. */}
+          <Group hiddenFrom="md" gap={6} mt={6}>
+            <Text size="xs">{extension.providerName}</Text>
+            <MethodBadge extension={extension} />
+            <StatusBadge extension={extension} />
+          </Group>
+        </>
+      ),
+    },
+    {
+      header: 'Provider',
+      visibleFrom: 'md',
+      render: (extension) => (
+        <>
+          <Text size="sm">{extension.providerName}</Text>
+          <Code fz="xs">{extension.provider}</Code>
+        </>
+      ),
+    },
+    { header: 'Http Method', visibleFrom: 'md', render: (extension) => <MethodBadge extension={extension} /> },
+    { header: 'Status', visibleFrom: 'md', render: (extension) => <StatusBadge extension={extension} /> },
+    {
+      header: 'Provision',
+      align: 'right',
+      render: (extension) => (
+        <Button
+          size="xs"
+          variant="outline"
+          onClick={() => setProvisioned(extension)}
+          disabled={extension.status === 'taken'}
+          aria-label={`Provision ${extension.example}`}
+        >
+          Provision
+        </Button>
+      ),
+    },
+    {
+      header: 'Delete',
+      align: 'right',
+      width: 72,
+      render: (extension) => (
+        <Tooltip label="Delete" withArrow>
+          <ActionIcon
+            variant="subtle"
+            color="red"
+            size="lg"
+            onClick={() => confirmDelete(extension)}
+            aria-label={`Delete ${extension.example}`}
+          >
+            <IconTrash size={18} />
+          </ActionIcon>
+        </Tooltip>
+      ),
+    },
+  ];
+
+  const newButton = (
+    <Button leftSection={<IconPlus size={18} />} onClick={() => setCreateOpen(true)}>
+      New Extension
+    </Button>
+  );
+
+  return (
+    <Stack gap="xl">
+      <ShortCodePageHeader
+        title="Available USSD Extensions"
+        description="The extensions buyers can rent, by country. Provision one to give it to an account without payment."
+        action={newButton}
+      />
+
+      {isPending && <ShortCodeListSkeleton label="Loading extensions" />}
+      {error && (
+        <LoadErrorAlert testId="shortcodes-error" title="Extensions not loaded" message={error.message} onRetry={() => void refetch()} />
+      )}
+      {extensions?.length === 0 && (
+        <ShortCodeListEmpty
+          testId="extensions-empty"
+          icon={<IconListNumbers size={28} />}
+          title="There are no USSD extensions"
+          description="Add an extension of a shared shortcode, such as *920*34#, with its provider and price per month."
+          action={newButton}
+        />
+      )}
+      {extensions && extensions.length > 0 && (
+        <ShortCodeTable
+          rows={extensions}
+          columns={columns}
+          getRowKey={(extension) => extension.uuid}
+          getRowMark={(extension) => extension.example}
+          label="Available USSD Extensions"
+          testId="extensions-table"
+        />
+      )}
+
+      <ShortCodeExtensionCreateDialog opened={isCreateOpen} onClose={() => setCreateOpen(false)} />
+      <ShortCodeExtensionProvisionDialog extension={provisioned} onClose={() => setProvisioned(null)} />
+    </Stack>
+  );
+}

@@ -1,0 +1,57 @@
+import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { SHORTCODE_MESSAGES } from '../../../shared/api/shortcodes.schema';
+import { failureText, isNetworkFailure, isOk } from '../../lib/api';
+import { queryKeys } from '../../lib/query-keys';
+import type { buyShortCode } from './shortcodes.api';
+
+type CheckoutAnswer = Awaited<ReturnType<typeof buyShortCode>>;
+
+/** A checkout answered '01': the payment page, opened in a new tab, and what the screen says meanwhile. */
+export interface PaymentInProgress {
+  redirectUrl: string;
+  shortCode: string;
+  message: string;
+  /** Until when the dial string is held for this payment. */
+  reservedUntil: string | null;
+}
+
+/**
+ * Buy and renew answer the same way: '01' opens `redirectUrl` (the payment page) in a new tab and the screen says
+ * so, with a link in case the browser blocked the tab; '00' (the provider asks the payer on the phone) and every
+ * refusal show the server's message as information. The purchases reload either way.
+ */
+export function useShortCodeCheckout() {
+  const queryClient = useQueryClient();
+  const [payment, setPayment] = useState<PaymentInProgress | null>(null);
+
+  async function handleCheckout(reply: CheckoutAnswer, shortCode: string): Promise<void> {
+    await queryClient.invalidateQueries({ queryKey: queryKeys.shortcodes });
+    if (reply.status === '01' && reply.redirectUrl) {
+      const tab = window.open(reply.redirectUrl, '_blank');
+      // The payment page never needs to reach back into the console.
+      if (tab) tab.opener = null;
+      setPayment({
+        redirectUrl: reply.redirectUrl,
+        shortCode: reply.data?.shortCode ?? shortCode,
+        message: reply.message || SHORTCODE_MESSAGES.checkout,
+        reservedUntil: reply.data?.reservedUntil ?? null,
+      });
+      return;
+    }
+    setPayment(null);
+    if (isOk(reply)) {
+      notifications.show({ color: 'teal', title: shortCode, message: reply.message || 'Payment requested.', autoClose: 10_000 });
+      return;
+    }
+    notifications.show({
+      color: isNetworkFailure(reply) ? 'red' : 'blue',
+      title: shortCode,
+      message: failureText(reply, 'The payment could not be started.'),
+      autoClose: 10_000,
+    });
+  }
+
+  return { payment, handleCheckout, clearPayment: () => setPayment(null) };
+}

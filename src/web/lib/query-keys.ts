@@ -1,0 +1,35 @@
+import type { DashboardEnvironment } from '../../shared/api/monitoring.schema';
+import type { ShortCodeCountry } from '../../shared/api/shortcodes.schema';
+
+/**
+ * Every cached query's key, in one place, so a screen that changes something invalidates exactly what other
+ * screens read: `['apps']` holds the app list and, below it, each app and its versions; `['menus', appId]` an
+ * app's menus and their lite list; `['custom-actions']` the functions, each function and the templates;
+ * `['shortcodes']` the providers, the catalogue, what each country offers and the account's purchases.
+ */
+export const queryKeys = {
+  currentUser: ['auth', 'me'],
+  apps: ['apps'],
+  app: (appId: string) => ['apps', appId],
+  appVersions: (appId: string) => ['apps', appId, 'versions'],
+  merchants: ['merchants', 'list'],
+  menus: (appId: string) => ['menus', appId],
+  menusLite: (appId: string) => ['menus', appId, 'lite'],
+  customActions: ['custom-actions'],
+  customAction: (uuid: string) => ['custom-actions', uuid],
+  customActionTemplates: ['custom-actions', 'templates'],
+  defaultJavascriptCode: ['docs', 'javascript'],
+  featuredTemplates: ['templates', 'featured'],
+  liveSessions: (appId: string) => ['monitoring', 'live', appId],
+  dashboard: (appId: string, environment: DashboardEnvironment) => ['monitoring', 'dashboard', appId, environment],
+  finishedSessions: (kind: 'completed' | 'uncompleted', appId: string) => ['monitoring', kind, appId],
+  emulatorApp: (source: 'app' | 'template', appId: string) => ['emulator', 'app', source, appId],
+  emulatorUserInputs: (appId: string, sessionId: string | null) => ['emulator', 'userInputs', appId, sessionId],
+  emulatorActionResults: (appId: string, sessionId: string | null) => ['emulator', 'actionResults', appId, sessionId],
+  shortcodes: ['shortcodes'],
+  shortcodeProviders: ['shortcodes', 'providers'],
+  shortcodeCatalogue: ['shortcodes', 'catalogue'],
+  shortcodesOnSale: (country: ShortCodeCountry) => ['shortcodes', 'on-sale', country],
+  shortcodePurchases: ['shortcodes', 'purchases'],
+  shortcodePurchase: (uuid: string) => ['shortcodes', 'purchases', uuid],
+} as const;

@@ -1,0 +1,401 @@
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type { AxeResults } from 'axe-core';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { registerAccount, storeSession, type LoginReplyBody } from './accounts';
+import { baseUrl, describeBrowser, DESKTOP, launchBrowser, openPage, PHONE, signIn, waitForAnimations } from './browser';
+import type { E2eUserKind } from './fixtures';
+
+/**
+ * axe-core over every route of the console and the public site, at desktop and phone width in light mode, and
+ * over the states that matter (a dialog open, the emulator's screen, a confirmation, an error). Any serious or
+ * critical violation fails the test with its rule, its impact and the elements it found. docs/accessibility.md
+ * says what is checked and why; no rule is switched off here.
+ */
+// Evaluated through the DevTools protocol: the server's Content-Security-Policy (script-src 'self') refuses an
+// injected <script> tag, and the page is tested as it is served.
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const VIEWPORTS = { desktop: DESKTOP, phone: PHONE } as const;
+type ViewportName = keyof typeof VIEWPORTS;
+const FAILING_IMPACTS = new Set(['serious', 'critical']);
+
+/** The ids a visit needs, made in beforeAll: the owner's app (cloned from a template), a custom function, a template. */
+interface Ids {
+  appId: string;
+  customActionId: string;
+  templateId: string;
+}
+
+/**
+ * Who looks at a screen: nobody (public screens), 'owner' (a fresh account owning the app the app screens show),
+ * or one of the seeded roles of fixtures.ts.
+ */
+type Visitor = 'nobody' | 'owner' | E2eUserKind;
+
+interface Visit {
+  as: Visitor;
+  url: (ids: Ids) => string;
+  /** What the screen shows once its content is in (not its loading state). */
+  ready: (page: Page) => Locator;
+}
+
+const heading = (name: string | RegExp) => (page: Page) => page.getByRole('heading', { level: 1, name });
+/** Text that shows once the screen's data is in (the desktop table or the phone's cards, whichever is drawn). */
+const shown = (text: string) => (page: Page) => page.getByText(text).filter({ visible: true }).first();
+
+/**
+ * One row per route path exactly as the route modules declare it. A route added to src/web/router.tsx or a
+ * src/web/features/<area>/<area>.routes.tsx fails 'every route has a visit' until it gets a row here.
+ */
+const ROUTE_VISITS: Record<string, Visit> = {
+  '/': { as: 'nobody', url: () => '/', ready: (page) => page.locator('#hero-heading') },
+  '/faq': { as: 'nobody', url: () => '/faq', ready: heading('Frequently asked questions') },
+  '/about': { as: 'nobody', url: () => '/about', ready: heading('The USSD cloud for African businesses') },
+  '/contact': { as: 'nobody', url: () => '/contact', ready: heading('Talk to the Dialflow team') },
+  '/pricing': { as: 'nobody', url: () => '/pricing', ready: heading('Simple plans. Shortcodes in your currency.') },
+  '/login': { as: 'nobody', url: () => '/login', ready: heading('Log in to Dialflow') },
+  '/register': { as: 'nobody', url: () => '/register', ready: heading('Create your account') },
+  '/forgot-password': { as: 'nobody', url: () => '/forgot-password', ready: heading('Forgot your password?') },
+  '/reset-password/:token': { as: 'nobody', url: () => '/reset-password/example-token', ready: heading('Choose a new password') },
+  '/merchant/login': { as: 'nobody', url: () => '/merchant/login', ready: heading('Login As Merchant') },
+  '/logout': { as: 'private', url: () => '/logout', ready: (page) => page.getByText('Logging out...') },
+  '/get-started': { as: 'private', url: () => '/get-started', ready: heading('Hello, Welcome to Dialflow') },
+  '/account-profile': { as: 'private', url: () => '/account-profile', ready: heading('Account Settings') },
+  '/create-app': { as: 'private', url: () => '/create-app', ready: heading(/Create/) },
+  '/app-list': { as: 'owner', url: () => '/app-list', ready: shown('Survey Shop') },
+  '/app-list-admin': { as: 'admin', url: () => '/app-list-admin', ready: shown('Mensah Airtime') },
+  '/app-templates': {
+    as: 'private',
+    url: () => '/app-templates',
+    ready: (page) => page.getByRole('button', { name: 'Clone Community Poll' }),
+  },
+  '/custom-functions': { as: 'owner', url: () => '/custom-functions', ready: shown('formatAmount') },
+  '/custom-functions/:id': { as: 'owner', url: (ids) => `/custom-functions/${ids.customActionId}`, ready: heading('formatAmount') },
+  '/app-settings/:id': { as: 'owner', url: (ids) => `/app-settings/${ids.appId}`, ready: (page) => page.getByLabel('App Name') },
+  '/app/design/:appId': {
+    as: 'owner',
+    url: (ids) => `/app/design/${ids.appId}`,
+    ready: (page) => page.getByRole('button', { name: /^Edit / }).first(),
+  },
+  '/app/design/:appId/flow': {
+    as: 'owner',
+    url: (ids) => `/app/design/${ids.appId}/flow`,
+    ready: (page) => page.locator('.react-flow__node').first(),
+  },
+  '/app/dashboard/:appId': {
+    as: 'owner',
+    url: (ids) => `/app/dashboard/${ids.appId}?environment=test`,
+    ready: (page) => page.getByTestId('chart-menu-outcomes').locator('path.recharts-rectangle').first(),
+  },
+  '/app/liveview/:id': { as: 'owner', url: (ids) => `/app/liveview/${ids.appId}`, ready: heading('Live Data') },
+  '/app/actionlogs/:id': { as: 'owner', url: (ids) => `/app/actionlogs/${ids.appId}`, ready: heading('Application Logs') },
+  '/app/completesession/:id': { as: 'owner', url: (ids) => `/app/completesession/${ids.appId}`, ready: shown('233200000071') },
+  '/app/uncompletedsession/:id': { as: 'owner', url: (ids) => `/app/uncompletedsession/${ids.appId}`, ready: shown('233200000072') },
+  '/app/search/:id': { as: 'owner', url: (ids) => `/app/search/${ids.appId}`, ready: heading('Session Search') },
+  '/app/emulator/:appId': {
+    as: 'owner',
+    url: (ids) => `/app/emulator/${ids.appId}`,
+    ready: (page) => page.getByRole('group', { name: 'Dial pad' }),
+  },
+  '/apptemplate/emulator/:appId': {
+    as: 'nobody',
+    url: (ids) => `/apptemplate/emulator/${ids.templateId}`,
+    ready: (page) => page.getByRole('group', { name: 'Dial pad' }),
+  },
+  '/shortcode-providers': { as: 'admin', url: () => '/shortcode-providers', ready: heading('ShortCode Providers') },
+  '/provision-shortcode': { as: 'admin', url: () => '/provision-shortcode', ready: heading('Available USSD Extensions') },
+  '/buy-shortcode': { as: 'owner', url: () => '/buy-shortcode', ready: heading('Buy ShortCode Extension') },
+  '/my-shortcodes': { as: 'owner', url: () => '/my-shortcodes', ready: heading('My Shortcode Extensions') },
+  '/connect-shortcode/:uuid': { as: 'owner', url: () => '/connect-shortcode/no-such-purchase', ready: heading('Connect ShortCode to App') },
+  '*': { as: 'nobody', url: () => '/no-such-page', ready: heading('Page not found') },
+};
+
+/** Every `const NAME = '/path'` of the console's sources, for route paths written as a constant. */
+function findPathConstants(dir: string): Map<string, string> {
+  const constants = new Map<string, string>();
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const file = join(dir, entry.name);
+    if (entry.isDirectory()) for (const [name, value] of findPathConstants(file)) constants.set(name, value);
+    else if (/\.tsx?$/.test(entry.name))
+      for (const match of readFileSync(file, 'utf8').matchAll(/\bconst\s+([A-Z][A-Z0-9_]*)\s*=\s*'(\/[^']*)'/g))
+        constants.set(match[1]!, match[2]!);
+  }
+  return constants;
+}
+
+/**
+ * The route paths the console declares, read from the route modules' source: `path: '...'`, `path: A_CONSTANT`
+ * and `index: true`. Importing the modules would build the browser router (lib/routes.ts reads it), so they are
+ * read as text; a path this cannot read fails the test rather than going unchecked. The public routes sit under
+ * a layout route without a path, so a relative path such as 'faq' means '/faq'.
+ */
+function findDeclaredRoutePaths(): string[] {
+  const featuresDir = 'src/web/features';
+  const constants = findPathConstants('src/web');
+  const files = [
+    'src/web/router.tsx',
+    ...readdirSync(featuresDir).flatMap((area) =>
+      readdirSync(join(featuresDir, area))
+        .filter((name) => /\.routes\.tsx?$/.test(name))
+        .map((name) => join(featuresDir, area, name)),
+    ),
+  ];
+  const paths = files.flatMap((file) => {
+    const source = readFileSync(file, 'utf8');
+    const declared = [...source.matchAll(/\bpath:\s*([^,}\s]+)/g)].map(([, value]) => {
+      const literal = /^'([^'$]*)'$/.exec(value!)?.[1] ?? constants.get(value!);
+      if (literal === undefined) throw new Error(`${file}: cannot read the route path ${value}; write it as a string or a const`);
+      return literal;
+    });
+    const index = /\bindex:\s*true\b/.test(source) ? ['/'] : [];
+    return [...index, ...declared].map((path) => (path === '*' || path.startsWith('/') ? path : `/${path}`));
+  });
+  return [...new Set(paths)].sort();
+}
+
+interface Finding {
+  rule: string;
+  impact: string;
+  help: string;
+  /** Each element's selector, then what axe found wrong with it (the colours and ratio, the missing name...). */
+  targets: string[];
+}
+
+/** Runs axe on the page as it is now and returns its serious and critical violations. */
+async function findViolations(page: Page): Promise<Finding[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  const results = await page.evaluate(() => (window as unknown as { axe: { run: () => Promise<AxeResults> } }).axe.run());
+  return results.violations
+    .filter((violation) => FAILING_IMPACTS.has(violation.impact ?? ''))
+    .map((violation) => ({
+      rule: violation.id,
+      impact: violation.impact ?? '',
+      help: violation.help,
+      targets: violation.nodes.map((node) => `${node.target.join(' ')} :: ${node.failureSummary?.replace(/\s+/g, ' ') ?? ''}`),
+    }));
+}
+
+/** What each screen and state had, by viewport: written to test-results/ for docs/accessibility.md's table. */
+const report: Record<string, Record<string, Finding[]>> = {};
+
+function describeFindings(findings: Finding[]): string {
+  return findings.map((f) => `  ${f.rule} (${f.impact}, ${f.targets.length}): ${f.help}\n    ${f.targets.join('\n    ')}`).join('\n');
+}
+
+async function check(page: Page, screen: string, viewport: ViewportName): Promise<void> {
+  // Skeletons stand in for content still loading: axe looks at the content.
+  await page.waitForFunction(() => !document.querySelector('.mantine-Skeleton-root[data-visible]'));
+  await waitForAnimations(page);
+  const findings = await findViolations(page);
+  report[screen] = { ...report[screen], [viewport]: findings };
+}
+
+/** Fails with every screen that has a serious or critical violation, naming its rules and elements. */
+function expectNoViolations(screens: string[], viewport: ViewportName): void {
+  const failures = screens
+    .filter((screen) => (report[screen]?.[viewport] ?? []).length > 0)
+    .map((screen) => `${screen} at ${viewport} width:\n${describeFindings(report[screen]![viewport]!)}`);
+  expect(failures.join('\n\n'), 'serious or critical axe violations').toBe('');
+}
+
+interface Reply<T> {
+  status: string;
+  message?: string;
+  data?: T;
+  uniqueId?: string;
+  uuid?: string;
+}
+
+async function callApi<T>(token: string, path: string, body?: unknown): Promise<Reply<T>> {
+  const res = await fetch(`${baseUrl()}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return (await res.json()) as Reply<T>;
+}
+
+async function emulatorHop(
+  token: string,
+  appId: string,
+  sessionId: string,
+  msisdn: string,
+  userdata: string,
+  mode: 'start' | 'continue' | 'end',
+) {
+  const res = await fetch(`${baseUrl()}/ussd-emulator/${appId}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ session_id: sessionId, userdata, msisdn, session_mode: mode, network_id: 'MTN', appId }),
+  });
+  if (!res.ok) throw new Error(`emulator hop failed: ${res.status} ${await res.text()}`);
+}
+
+/** The owner's app: the Customer Survey template cloned, with one session completed and one abandoned in the emulator. */
+async function createOwnerData(token: string): Promise<Ids> {
+  const templates = (await (await fetch(`${baseUrl()}/featuredTemplates`)).json()) as { data: { appId: string; appName: string }[] };
+  const survey = templates.data.find((template) => template.appName === 'Customer Survey');
+  if (!survey) throw new Error('the Customer Survey template is not seeded');
+  const clone = await callApi<{ appId: string }>(token, '/api/cloneApp', {
+    appId: survey.appId,
+    appName: 'Survey Shop',
+    description: 'Survey',
+  });
+  if (clone.status !== '00' || !clone.data) throw new Error(`cloneApp failed: ${JSON.stringify(clone)}`);
+  const appId = clone.data.appId;
+  const app = await callApi<{ shortCode: string }>(token, `/api/getAppByAppId/${appId}`);
+  const code = app.data?.shortCode ?? '*920*14#';
+  for (const [userdata, mode] of [
+    [code, 'start'],
+    ['5', 'continue'],
+    ['1', 'continue'],
+    ['0', 'continue'],
+  ] as const)
+    await emulatorHop(token, appId, 'a11y-done', '233200000071', userdata, mode);
+  await emulatorHop(token, appId, 'a11y-open', '233200000072', code, 'start');
+  await emulatorHop(token, appId, 'a11y-open', '233200000072', '9', 'continue');
+  await emulatorHop(token, appId, 'a11y-open', '233200000072', '', 'end');
+  const action = await callApi(token, '/api/custom-action/create', {
+    actionName: 'formatAmount',
+    description: 'Formats an amount in cedis',
+    code: 'return { amount: 1 };',
+  });
+  const customActionId = action.uuid;
+  if (!customActionId) throw new Error(`custom action create failed: ${JSON.stringify(action)}`);
+  return { appId, customActionId, templateId: survey.appId };
+}
+
+it('every route has a visit, and every visit a route', () => {
+  expect(Object.keys(ROUTE_VISITS).sort()).toEqual(findDeclaredRoutePaths());
+});
+
+describeBrowser('accessibility (axe-core, serious and critical)', () => {
+  let browser: Browser;
+  let owner: { reply: LoginReplyBody };
+  let ids: Ids;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    owner = await registerAccount('Adwoa Owusu');
+    ids = await createOwnerData(owner.reply.token);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    mkdirSync('test-results', { recursive: true });
+    writeFileSync('test-results/accessibility.json', `${JSON.stringify(report, null, 2)}\n`);
+  });
+
+  async function openAs(visitor: Visitor, viewport: ViewportName): Promise<Page> {
+    const page = await openPage(browser, VIEWPORTS[viewport]);
+    if (visitor === 'owner') await storeSession(page, owner.reply);
+    else if (visitor !== 'nobody') await signIn(page, visitor);
+    return page;
+  }
+
+  /** Visits each route with the visitor it needs (one page per visitor) and checks it. */
+  async function checkRoutes(viewport: ViewportName, paths: string[]): Promise<void> {
+    const pages = new Map<Visitor, Page>();
+    for (const path of paths) {
+      const visit = ROUTE_VISITS[path]!;
+      let page = pages.get(visit.as);
+      if (!page) {
+        page = await openAs(visit.as, viewport);
+        pages.set(visit.as, page);
+      }
+      // The logout screen goes to /login after a second: the page's clock holds it while axe runs.
+      if (path === '/logout') {
+        const logoutPage = await openAs(visit.as, viewport);
+        await logoutPage.clock.install();
+        page = logoutPage;
+      }
+      await page.goto(visit.url(ids));
+      await visit.ready(page).waitFor({ state: 'visible', timeout: 15_000 });
+      await check(page, path, viewport);
+      if (path === '/logout') await page.context().close();
+    }
+    for (const page of pages.values()) await page.context().close();
+    expectNoViolations(paths, viewport);
+  }
+
+  const publicPaths = Object.keys(ROUTE_VISITS).filter((path) => ROUTE_VISITS[path]!.as === 'nobody');
+  const signedInPaths = Object.keys(ROUTE_VISITS).filter((path) => ROUTE_VISITS[path]!.as !== 'nobody');
+
+  for (const viewport of Object.keys(VIEWPORTS) as ViewportName[]) {
+    it(`public and sign-in routes at ${viewport} width`, async () => {
+      await checkRoutes(viewport, publicPaths);
+    }, 180_000);
+
+    it(`signed-in routes at ${viewport} width`, async () => {
+      await checkRoutes(viewport, signedInPaths);
+    }, 240_000);
+
+    it(`dialogs, the emulator's screens and error states at ${viewport} width`, async () => {
+      const states: string[] = [];
+      const checkState = async (page: Page, name: string) => {
+        states.push(name);
+        await check(page, name, viewport);
+      };
+
+      const page = await openAs('owner', viewport);
+      // The clone dialog of the templates screen.
+      await page.goto('/app-templates');
+      await page.getByRole('button', { name: 'Clone Community Poll' }).click();
+      await page.getByRole('dialog', { name: 'Clone Community Poll' }).waitFor();
+      await checkState(page, 'state: clone dialog (/app-templates)');
+
+      // The designer's delete confirmation.
+      await page.goto(`/app/design/${ids.appId}`);
+      await page
+        .getByRole('button', { name: /^Delete / })
+        .first()
+        .click();
+      await page.getByRole('dialog', { name: /^Delete / }).waitFor();
+      await checkState(page, 'state: menu delete confirmation (designer)');
+
+      // The emulator: a number typed on the dial pad, its menu screen, a validation error, the ended screen.
+      await page.goto(`/app/emulator/${ids.appId}`);
+      await page.getByRole('group', { name: 'Dial pad' }).waitFor();
+      await page.getByRole('button', { name: 'Call', exact: true }).click();
+      const screen = page.getByTestId('menu-display');
+      await screen.waitFor();
+      await checkState(page, 'state: emulator menu screen');
+      await page.getByRole('textbox', { name: 'Reply' }).fill('9');
+      await page.getByRole('button', { name: 'Send', exact: true }).click();
+      await screen.getByText('Reply with a number from 1 to 5').waitFor();
+      await checkState(page, 'state: emulator validation error');
+      await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+      await screen.waitFor({ state: 'detached' });
+      await page.keyboard.press('Backspace');
+      await page.getByTestId('dial-number').getByText(/#$/).waitFor({ state: 'detached' });
+      await page.getByRole('button', { name: 'Call', exact: true }).click();
+      await page.getByRole('alert').filter({ hasText: 'A USSD code starts with * and ends with #' }).waitFor();
+      await checkState(page, 'state: emulator dial error');
+
+      // An unknown app: the 'App not found' panel.
+      await page.goto('/app/design/no-such-app');
+      await page.getByText('App not found').first().waitFor();
+      await checkState(page, 'state: app not found');
+      await page.context().close();
+
+      // The login form's error.
+      const visitor = await openAs('nobody', viewport);
+      await visitor.goto('/login');
+      await visitor.getByLabel('Email').fill('demo@dialflow.local');
+      await visitor.getByLabel('Password', { exact: true }).fill('wrong-password');
+      await visitor.getByRole('button', { name: 'Log in' }).click();
+      await visitor.getByTestId('form-alert').filter({ hasText: 'Invalid email or password' }).waitFor();
+      await checkState(visitor, 'state: login error');
+      // The register form's field errors.
+      await visitor.goto('/register');
+      await visitor.getByRole('button', { name: 'Create account' }).click();
+      await visitor.getByText('Full name is required', { exact: true }).waitFor();
+      await checkState(visitor, 'state: register field errors');
+      await visitor.context().close();
+
+      expectNoViolations(states, viewport);
+    }, 180_000);
+  }
+});

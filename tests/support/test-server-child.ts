@@ -1,0 +1,17 @@
+/**
+ * The child side of startTestServer (test-server.ts): a whole server (createTestApp: its own database) that
+ * listens on 127.0.0.1, with `TEST_SERVER_USERS` users signed in. It prints one `READY {json}` line with the
+ * port and the users' auth headers, and closes on SIGTERM. Run with `node --import tsx`.
+ */
+import { createTestApp, seedUser } from './test-app';
+
+const t = await createTestApp(JSON.parse(process.env.TEST_SERVER_CONFIG ?? '{}'));
+const users: Array<{ auth: Record<string, string> }> = [];
+for (let i = 0; i < Number(process.env.TEST_SERVER_USERS ?? 1); i++) users.push({ auth: (await seedUser(t)).auth });
+await t.app.listen({ port: 0, host: '127.0.0.1' });
+const address = t.app.server.address();
+const port = typeof address === 'object' && address ? address.port : 0;
+process.stdout.write(`READY ${JSON.stringify({ port, users })}\n`);
+process.on('SIGTERM', () => {
+  void t.close().finally(() => process.exit(0));
+});
