@@ -3,7 +3,8 @@ import { boolean, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-c
 export const merchants = pgTable('merchants', {
   id: uuid('id').primaryKey().defaultRandom(),
   fullName: text('full_name').notNull(),
-  email: text('email').notNull(),
+  /** Stored lower-cased; unique. */
+  email: text('email').notNull().unique(),
   mobileNumber: text('mobile_number').notNull(),
   companyName: text('company_name').notNull(),
   businessCategory: text('business_category').notNull(),
@@ -11,23 +12,27 @@ export const merchants = pgTable('merchants', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-export const users = pgTable('users', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  fullName: text('full_name').notNull(),
-  /** Stored lower-cased; unique. */
-  email: text('email').notNull().unique(),
-  mobileNumber: text('mobile_number').notNull().default(''),
-  companyName: text('company_name').notNull().default(''),
-  passwordHash: text('password_hash').notNull(),
-  /** 'user' | 'internal_admin' | 'merchant' (shared/roles.ts). */
-  userType: text('user_type').notNull().default('user'),
-  /** Role names: ADMIN, MERCHANT, DEVELOPER, SUPPORT, CHATBOT, super_admin. */
-  roles: text('roles').array().notNull().default([]),
-  merchantId: uuid('merchant_id').references(() => merchants.id, { onDelete: 'set null' }),
-  isDeveloper: boolean('is_developer').notNull().default(false),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    fullName: text('full_name').notNull(),
+    /** Stored lower-cased; unique. */
+    email: text('email').notNull().unique(),
+    mobileNumber: text('mobile_number').notNull().default(''),
+    companyName: text('company_name').notNull().default(''),
+    passwordHash: text('password_hash').notNull(),
+    /** 'user' | 'internal_admin' | 'merchant' (shared/roles.ts). */
+    userType: text('user_type').notNull().default('user'),
+    /** Role names: ADMIN, MERCHANT, DEVELOPER, SUPPORT, CHATBOT, super_admin. */
+    roles: text('roles').array().notNull().default([]),
+    merchantId: uuid('merchant_id').references(() => merchants.id, { onDelete: 'set null' }),
+    isDeveloper: boolean('is_developer').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('users_merchant_idx').on(t.merchantId)],
+);
 
 /** Opaque bearer tokens, stored as SHA-256 hashes so a database leak gives no usable token. */
 export const authTokens = pgTable(

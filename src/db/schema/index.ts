@@ -6,3 +6,4 @@ export * from './transactions';
 export * from './custom-actions';
 export * from './messaging';
 export * from './shortcodes';
+export * from './admins';
