@@ -7,3 +7,4 @@ export * from './custom-actions';
 export * from './messaging';
 export * from './shortcodes';
 export * from './admins';
+export * from './billing';
