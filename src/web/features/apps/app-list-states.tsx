@@ -1,5 +1,5 @@
-import { Alert, Button, Card, Group, Paper, Skeleton, Stack } from '@mantine/core';
-import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
+import { Card, Group, Paper, Skeleton, Stack } from '@mantine/core';
+import { LoadErrorAlert } from '../../components/load-error-alert';
 
 /** Placeholder rows while the app list loads, shaped like the table (desktop) or the cards (phone). */
 export function AppListSkeleton({ rows = 4 }: { rows?: number }) {
@@ -32,14 +32,5 @@ export function AppListSkeleton({ rows = 4 }: { rows?: number }) {
 }
 
 export function AppListError({ message, onRetry }: { message: string; onRetry: () => void }) {
-  return (
-    <Alert color="red" variant="light" icon={<IconAlertTriangle size={20} />} title="Apps not loaded">
-      {message}
-      <div>
-        <Button mt="sm" size="xs" variant="default" leftSection={<IconRefresh size={14} />} onClick={onRetry}>
-          Try again
-        </Button>
-      </div>
-    </Alert>
-  );
+  return <LoadErrorAlert title="Apps not loaded" message={message} onRetry={onRetry} />;
 }

@@ -1,6 +1,5 @@
 import {
   ActionIcon,
-  Alert,
   Button,
   Card,
   EmptyState,
@@ -14,9 +13,10 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core';
-import { IconAlertTriangle, IconCode, IconPencil, IconPlus, IconRefresh, IconTrash } from '@tabler/icons-react';
+import { IconCode, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { LoadErrorAlert } from '../../components/load-error-alert';
 import { CustomActionCreateDialog } from './custom-action-create-dialog';
 import { customActionPath, type CustomActionListItem } from './custom-actions.api';
 import { useCustomActions, useDeleteCustomActionConfirm } from './use-custom-actions';
@@ -52,16 +52,7 @@ export function CustomActionListPage() {
       </Group>
 
       {isPending && <CustomActionListSkeleton />}
-      {error && (
-        <Alert color="red" variant="light" icon={<IconAlertTriangle size={20} />} title="Custom actions not loaded">
-          {error.message}
-          <div>
-            <Button mt="sm" size="xs" variant="default" leftSection={<IconRefresh size={14} />} onClick={() => void refetch()}>
-              Try again
-            </Button>
-          </div>
-        </Alert>
-      )}
+      {error && <LoadErrorAlert title="Custom actions not loaded" message={error.message} onRetry={() => void refetch()} />}
       {actions?.length === 0 && (
         <Paper withBorder radius="lg" p="xl" data-testid="custom-actions-empty">
           <EmptyState

@@ -1,5 +1,5 @@
-import { Alert, Button, Card, SimpleGrid, Skeleton } from '@mantine/core';
-import { IconAlertTriangle } from '@tabler/icons-react';
+import { Card, SimpleGrid, Skeleton } from '@mantine/core';
+import { LoadErrorAlert } from '../../components/load-error-alert';
 import { useState } from 'react';
 import type { App } from '../../../shared/api/apps.schema';
 import { AppCloneDialog } from '../apps/app-clone-dialog';
@@ -17,16 +17,7 @@ export function TemplateCardGrid({ returnUrl }: { returnUrl: string }) {
 
   return (
     <>
-      {error && (
-        <Alert color="red" variant="light" icon={<IconAlertTriangle size={20} />} title="Templates not loaded">
-          {error.message}
-          <div>
-            <Button mt="sm" size="xs" variant="default" onClick={() => void refetch()}>
-              Try again
-            </Button>
-          </div>
-        </Alert>
-      )}
+      {error && <LoadErrorAlert title="Templates not loaded" message={error.message} onRetry={() => void refetch()} />}
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="lg" data-testid="template-grid">
         {isPending &&
           Array.from({ length: 6 }, (_, i) => (
