@@ -1,9 +1,10 @@
-import { Badge, Button, Group, Paper, Stack, Text } from '@mantine/core';
+import { Badge, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconPencil, IconPlus } from '@tabler/icons-react';
 import { ACTION_KIND_LABELS, createActionDraft } from '../../../shared/app';
 import { ActionEditForm, describeAction, type ActionEditor } from './action-edit-form';
 import { createActionId, errorsUnder, type ActionDraft, type FormErrors, type MenuFormValues } from './menu-form-state';
-import { MenuRowButton, MenuRowMoveButtons, MenuRowRemoveButton, moveItem } from './menu-row-buttons';
+import { MenuRowButton, MenuRowMoveButtons, MenuRowRemoveButton, moveItem, removeItem } from './menu-row-buttons';
+import { MenuRowList } from './menu-row-list';
 
 interface MenuActionsTabProps {
   values: MenuFormValues;
@@ -54,32 +55,15 @@ export function MenuActionsTab({ values, set, errors, editor, setEditor, checkAc
     );
 
   return (
-    <Stack gap="sm">
-      <Group justify="space-between" wrap="nowrap">
-        <div>
-          <Text fw={600} size="sm">
-            Actions
-          </Text>
-          <Text size="xs" c="dimmed">
-            Pre actions run before the screen shows, post actions after the input is accepted, in this order.
-          </Text>
-        </div>
-        <Button
-          size="xs"
-          variant="light"
-          leftSection={<IconPlus size={14} />}
-          onClick={() => startAdd(actions.length)}
-          disabled={isBusy}
-          style={{ flexShrink: 0 }}
-        >
-          Add action
-        </Button>
-      </Group>
-      {actions.length === 0 && editor.mode === 'idle' && (
-        <Text size="sm" c="dimmed" ta="center" py="md">
-          No actions. Add one to call an API, query a database, run a script, send an SMS or ask for a payment.
-        </Text>
-      )}
+    <MenuRowList
+      title="Actions"
+      description="Pre actions run before the screen shows, post actions after the input is accepted, in this order."
+      addLabel="Add action"
+      onAdd={() => startAdd(actions.length)}
+      isAddDisabled={isBusy}
+      emptyText="No actions. Add one to call an API, query a database, run a script, send an SMS or ask for a payment."
+      isEmpty={actions.length === 0 && editor.mode === 'idle'}
+    >
       {actions.map((action, i) => {
         const problems = errorsUnder(errors, `actions.${i}`);
         const hasProblems = Object.keys(problems).length > 0;
@@ -147,7 +131,7 @@ export function MenuActionsTab({ values, set, errors, editor, setEditor, checkAc
                       tooltip="Delete"
                       label={`Delete action ${action.actionName}`}
                       disabled={isBusy}
-                      onClick={() => set({ actions: actions.filter((_, j) => j !== i) })}
+                      onClick={() => set({ actions: removeItem(actions, i) })}
                     />
                   </Group>
                 </Group>
@@ -157,7 +141,7 @@ export function MenuActionsTab({ values, set, errors, editor, setEditor, checkAc
         );
       })}
       {editor.mode === 'add' && editor.at >= actions.length && form}
-    </Stack>
+    </MenuRowList>
   );
 }
 

@@ -1,5 +1,4 @@
-import { Alert, Button, Checkbox, Group, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
-import { IconPlus } from '@tabler/icons-react';
+import { Alert, Checkbox, Group, Paper, Select, Stack, TextInput } from '@mantine/core';
 import {
   ALWAYS_OPERATOR,
   getShortText,
@@ -11,7 +10,8 @@ import {
   type SwitchOperator,
 } from '../../../shared/app';
 import { createRuleDraft, type FormErrors, type MenuFormValues, type RuleDraft } from './menu-form-state';
-import { MenuRowMoveButtons, MenuRowRemoveButton, moveItem } from './menu-row-buttons';
+import { MenuRowControls, moveItem, removeItem, updateItem } from './menu-row-buttons';
+import { MenuRowList } from './menu-row-list';
 
 interface MenuNavigationTabProps {
   values: MenuFormValues;
@@ -40,8 +40,7 @@ export function withMissingTarget(options: { value: string; label: string }[], t
 /** Navigation tab: Always goto with its target, or the ordered rules (first match wins). */
 export function MenuNavigationTab({ values, set, errors, menus }: MenuNavigationTabProps) {
   const options = toMenuOptions(menus, values.uniqueId);
-  const setRule = (index: number, patch: Partial<RuleDraft>) =>
-    set({ rules: values.rules.map((r, i) => (i === index ? { ...r, ...patch } : r)) });
+  const setRule = (index: number, patch: Partial<RuleDraft>) => set({ rules: updateItem(values.rules, index, patch) });
   const move = (index: number, by: number) => set({ rules: moveItem(values.rules, index, by) });
   const err = (field: string) => errors[field]?.message;
 
@@ -78,31 +77,16 @@ export function MenuNavigationTab({ values, set, errors, menus }: MenuNavigation
         </Alert>
       )}
 
-      <Stack gap="sm" style={{ opacity: values.alwaysGoto ? 0.5 : 1 }}>
-        <Group justify="space-between">
-          <div>
-            <Text fw={600} size="sm">
-              Rules
-            </Text>
-            <Text size="xs" c="dimmed">
-              Checked in order against the caller's input; the first match wins.
-            </Text>
-          </div>
-          <Button
-            size="xs"
-            variant="light"
-            leftSection={<IconPlus size={14} />}
-            onClick={() => set({ rules: [...values.rules, createRuleDraft()] })}
-            disabled={values.alwaysGoto}
-          >
-            Add rule
-          </Button>
-        </Group>
-        {values.rules.length === 0 && (
-          <Text size="sm" c="dimmed" ta="center" py="md">
-            No rules yet. Add one to send an input such as 1 to another menu.
-          </Text>
-        )}
+      <MenuRowList
+        title="Rules"
+        description="Checked in order against the caller's input; the first match wins."
+        addLabel="Add rule"
+        onAdd={() => set({ rules: [...values.rules, createRuleDraft()] })}
+        isAddDisabled={values.alwaysGoto}
+        emptyText="No rules yet. Add one to send an input such as 1 to another menu."
+        isEmpty={values.rules.length === 0}
+        style={{ opacity: values.alwaysGoto ? 0.5 : 1 }}
+      >
         {values.rules.map((rule, i) => {
           const at = `rules.${i}`;
           const operatorOptions =
@@ -169,25 +153,19 @@ export function MenuNavigationTab({ values, set, errors, menus }: MenuNavigation
                     style={{ flex: '2 1 200px' }}
                   />
                 )}
-                <Group gap={2} mt={26} wrap="nowrap">
-                  <MenuRowMoveButtons
-                    name={`rule ${i + 1}`}
-                    index={i}
-                    count={values.rules.length}
-                    disabled={values.alwaysGoto}
-                    onMove={(by) => move(i, by)}
-                  />
-                  <MenuRowRemoveButton
-                    tooltip="Remove rule"
-                    label={`Remove rule ${i + 1}`}
-                    onClick={() => set({ rules: values.rules.filter((_, j) => j !== i) })}
-                  />
-                </Group>
+                <MenuRowControls
+                  noun="rule"
+                  index={i}
+                  count={values.rules.length}
+                  isMoveDisabled={values.alwaysGoto}
+                  onMove={(by) => move(i, by)}
+                  onRemove={() => set({ rules: removeItem(values.rules, i) })}
+                />
               </Group>
             </Paper>
           );
         })}
-      </Stack>
+      </MenuRowList>
     </Stack>
   );
 }

@@ -1,4 +1,4 @@
-import { ActionIcon, Tooltip } from '@mantine/core';
+import { ActionIcon, Group, Tooltip } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconTrash } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 
@@ -60,6 +60,38 @@ export function MenuRowRemoveButton({ tooltip, label, disabled, onClick }: Omit<
       <IconTrash size={16} />
     </MenuRowButton>
   );
+}
+
+interface MenuRowControlsProps {
+  /** What a row is, 'rule' or 'validation': the buttons name the row by it and its number ('Remove rule 2'). */
+  noun: string;
+  index: number;
+  count: number;
+  /** Moving is off (the rules while Always goto is on); removing never is. */
+  isMoveDisabled?: boolean;
+  onMove: (by: -1 | 1) => void;
+  onRemove: () => void;
+}
+
+/** Move up, Move down and Remove of a numbered row, beside its fields (a rule, a validation). */
+export function MenuRowControls({ noun, index, count, isMoveDisabled, onMove, onRemove }: MenuRowControlsProps) {
+  const name = `${noun} ${index + 1}`;
+  return (
+    <Group gap={2} mt={26} wrap="nowrap">
+      <MenuRowMoveButtons name={name} index={index} count={count} disabled={isMoveDisabled} onMove={onMove} />
+      <MenuRowRemoveButton tooltip={`Remove ${noun}`} label={`Remove ${name}`} onClick={onRemove} />
+    </Group>
+  );
+}
+
+/** The list with `patch` applied to `items[index]`. */
+export function updateItem<T>(items: readonly T[], index: number, patch: Partial<T>): T[] {
+  return items.map((item, i) => (i === index ? { ...item, ...patch } : item));
+}
+
+/** The list without `items[index]`. */
+export function removeItem<T>(items: readonly T[], index: number): T[] {
+  return items.filter((_, i) => i !== index);
 }
 
 /** The list with `items[index]` moved `by` places (-1 up, 1 down). */

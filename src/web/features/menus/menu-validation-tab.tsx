@@ -1,9 +1,9 @@
-import { Button, Group, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
-import { IconPlus } from '@tabler/icons-react';
+import { Group, Paper, Select, Stack, TextInput } from '@mantine/core';
 import { createValidationDraft, VALIDATION_METHOD_LABELS, VALIDATION_METHODS, type ValidationMethod } from '../../../shared/app';
 import { nextKey, type FormErrors, type MenuFormValues, type ValidationDraft } from './menu-form-state';
 import { JavascriptCodeEditor } from '../../components/javascript-code-editor';
-import { MenuRowMoveButtons, MenuRowRemoveButton, moveItem } from './menu-row-buttons';
+import { MenuRowControls, moveItem, removeItem, updateItem } from './menu-row-buttons';
+import { MenuRowList } from './menu-row-list';
 
 interface MenuValidationTabProps {
   values: MenuFormValues;
@@ -27,35 +27,18 @@ const FUNCTION_HINT = 'Sees input and session; passes when it returns a truthy v
 
 /** Validation tab: checks on the caller's input, in order; the first failure re-shows the menu with its message. */
 export function MenuValidationTab({ values, set, errors }: MenuValidationTabProps) {
-  const setRow = (index: number, patch: Partial<ValidationDraft>) =>
-    set({ validations: values.validations.map((v, i) => (i === index ? { ...v, ...patch } : v)) });
+  const setRow = (index: number, patch: Partial<ValidationDraft>) => set({ validations: updateItem(values.validations, index, patch) });
   const move = (index: number, by: number) => set({ validations: moveItem(values.validations, index, by) });
   const err = (field: string) => errors[field];
   return (
-    <Stack gap="sm">
-      <Group justify="space-between">
-        <div>
-          <Text fw={600} size="sm">
-            Input validations
-          </Text>
-          <Text size="xs" c="dimmed">
-            Run in order before the input is stored; the first failure shows its error message.
-          </Text>
-        </div>
-        <Button
-          size="xs"
-          variant="light"
-          leftSection={<IconPlus size={14} />}
-          onClick={() => set({ validations: [...values.validations, { ...createValidationDraft(), key: nextKey('validation') }] })}
-        >
-          Add validation
-        </Button>
-      </Group>
-      {values.validations.length === 0 && (
-        <Text size="sm" c="dimmed" ta="center" py="md">
-          No validations: any input is accepted.
-        </Text>
-      )}
+    <MenuRowList
+      title="Input validations"
+      description="Run in order before the input is stored; the first failure shows its error message."
+      addLabel="Add validation"
+      onAdd={() => set({ validations: [...values.validations, { ...createValidationDraft(), key: nextKey('validation') }] })}
+      emptyText="No validations: any input is accepted."
+      isEmpty={values.validations.length === 0}
+    >
       {values.validations.map((row, i) => {
         const at = `validations.${i}`;
         return (
@@ -91,19 +74,13 @@ export function MenuValidationTab({ values, set, errors }: MenuValidationTabProp
                   error={err(`${at}.errorMessage`)?.message}
                   style={{ flex: '2 1 200px' }}
                 />
-                <Group gap={2} mt={26} wrap="nowrap">
-                  <MenuRowMoveButtons
-                    name={`validation ${i + 1}`}
-                    index={i}
-                    count={values.validations.length}
-                    onMove={(by) => move(i, by)}
-                  />
-                  <MenuRowRemoveButton
-                    tooltip="Remove validation"
-                    label={`Remove validation ${i + 1}`}
-                    onClick={() => set({ validations: values.validations.filter((_, j) => j !== i) })}
-                  />
-                </Group>
+                <MenuRowControls
+                  noun="validation"
+                  index={i}
+                  count={values.validations.length}
+                  onMove={(by) => move(i, by)}
+                  onRemove={() => set({ validations: removeItem(values.validations, i) })}
+                />
               </Group>
               {row.validationMethod === 'javascript' && (
                 <JavascriptCodeEditor
@@ -118,6 +95,6 @@ export function MenuValidationTab({ values, set, errors }: MenuValidationTabProp
           </Paper>
         );
       })}
-    </Stack>
+    </MenuRowList>
   );
 }

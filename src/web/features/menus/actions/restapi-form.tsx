@@ -14,6 +14,7 @@ import {
 } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { CONTENT_TYPES, HTTP_METHODS, type RestapiCode } from '../../../../shared/app';
+import { removeItem, updateItem } from '../menu-row-buttons';
 import { errorText, type ActionCodeFormProps } from './action-code-form.types';
 
 /**
@@ -23,7 +24,7 @@ import { errorText, type ActionCodeFormProps } from './action-code-form.types';
 export function RestapiForm({ code, onChange, errors }: ActionCodeFormProps<'restapi'>) {
   const set = (patch: Partial<RestapiCode>) => onChange({ ...code, ...patch });
   const setHeader = (index: number, patch: Partial<RestapiCode['headers'][number]>) =>
-    set({ headers: code.headers.map((h, i) => (i === index ? { ...h, ...patch } : h)) });
+    set({ headers: updateItem(code.headers, index, patch) });
   return (
     <Stack gap="sm">
       <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
@@ -105,7 +106,7 @@ export function RestapiForm({ code, onChange, errors }: ActionCodeFormProps<'res
                 color="red"
                 size="lg"
                 aria-label={`Remove header ${i + 1}`}
-                onClick={() => set({ headers: code.headers.filter((_, j) => j !== i) })}
+                onClick={() => set({ headers: removeItem(code.headers, i) })}
               >
                 <IconTrash size={16} />
               </ActionIcon>
