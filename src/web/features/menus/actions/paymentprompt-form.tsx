@@ -1,20 +1,14 @@
 import { SimpleGrid, TextInput } from '@mantine/core';
 import type { PaymentpromptCode } from '../../../../shared/app';
 import { errorText, type ActionCodeFormProps } from './action-code-form.types';
+import { ActionMobileInput } from './action-mobile-input';
 
 /** paymentprompt: starts a mobile-money charge on the caller's phone; every field is a template. */
 export function PaymentpromptForm({ code, onChange, errors }: ActionCodeFormProps<'paymentprompt'>) {
   const set = (patch: Partial<PaymentpromptCode>) => onChange({ ...code, ...patch });
   return (
     <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
-      <TextInput
-        label="Mobile"
-        placeholder="{{ session.mobile }}"
-        value={code.mobile}
-        onChange={(e) => set({ mobile: e.currentTarget.value })}
-        error={errorText(errors, 'mobile')}
-        withAsterisk
-      />
+      <ActionMobileInput value={code.mobile} onChange={(mobile) => set({ mobile })} errors={errors} />
       <TextInput
         label="Amount"
         placeholder="{{ session.inputs.amount }}"

@@ -1,6 +1,7 @@
 import { SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import type { SendsmsCode } from '../../../../shared/app';
 import { errorText, type ActionCodeFormProps } from './action-code-form.types';
+import { ActionMobileInput } from './action-mobile-input';
 
 /** sendsms: queues one SMS; every field is a template, e.g. mobile `{{ session.mobile }}`. */
 export function SendsmsForm({ code, onChange, errors }: ActionCodeFormProps<'sendsms'>) {
@@ -15,14 +16,7 @@ export function SendsmsForm({ code, onChange, errors }: ActionCodeFormProps<'sen
           value={code.smsSender}
           onChange={(e) => set({ smsSender: e.currentTarget.value })}
         />
-        <TextInput
-          label="Mobile"
-          placeholder="{{ session.mobile }}"
-          value={code.mobile}
-          onChange={(e) => set({ mobile: e.currentTarget.value })}
-          error={errorText(errors, 'mobile')}
-          withAsterisk
-        />
+        <ActionMobileInput value={code.mobile} onChange={(mobile) => set({ mobile })} errors={errors} />
       </SimpleGrid>
       <Textarea
         label="Message"
