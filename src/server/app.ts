@@ -40,6 +40,8 @@ import { createEventSink } from './features/runtime/event-sink';
 import { createActionRunner } from './features/runtime/action-runner';
 import { createServerRunners } from './features/runtime/runners';
 import { registerCustomActionsRoutes } from './features/custom-actions/custom-actions.routes';
+import { registerMerchantsRoutes } from './features/merchants/merchants.routes';
+import { registerAdminsRoutes } from './features/admins/admins.routes';
 import { createSendsmsRunner } from '../actions/sendsms';
 import { createPaymentpromptRunner } from '../actions/paymentprompt';
 import { queueSms } from './features/sms/sms.service';
@@ -182,6 +184,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerLogsRoutes(app, ctx, guard, runtime);
     registerCustomActionsRoutes(app, ctx, guard, serverRunners.tester);
     registerDashboardRoutes(app, ctx, guard, runtime);
+    registerMerchantsRoutes(app, ctx, guard);
+    registerAdminsRoutes(app, ctx, guard);
   }
 
   registerSmsRoutes(app, ctx, guard);

@@ -83,6 +83,28 @@ const ACCESS: Record<string, RouteAccess> = {
   'GET /api/myPurchasedShortCodes': 'signedIn',
   'GET /api/getShortCodeByUuid/:uuid': 'signedIn',
   'POST /api/connectAppToShortCode/': 'signedIn',
+  // Merchants and admins (docs/merchants.md): the guard lets the audiences in, the role table narrows each call.
+  'GET /api/merchant/list': ['admin'],
+  'GET /api/merchant/my-merchants': ['admin'],
+  'POST /api/merchant/create': ['admin'],
+  'POST /merchant/update': ['admin'],
+  'POST /merchant/delete': ['admin'],
+  'GET /api/admin/merchants/:uuid': ['admin'],
+  'GET /api/merchant/profile': ['merchant'],
+  'GET /api/merchant/:merchantUuid/users': ['admin', 'merchant'],
+  'POST /api/merchant/user/create': ['admin'],
+  'POST /merchant/user/delete': ['admin'],
+  'GET /api/merchant/transaction-types': ['admin', 'merchant'],
+  'POST /api/merchant/transactions': ['admin', 'merchant'],
+  'GET /api/admin/list': ['superAdmin'],
+  'POST /api/admin/create': ['superAdmin'],
+  'POST /api/admin/delete': ['superAdmin'],
+  'GET /api/admin/profile/:adminUuid': ['superAdmin'],
+  'GET /api/admin/role-types': ['superAdmin'],
+  'POST /api/admin/update-profile': ['superAdmin'],
+  'POST /api/admin/assign-merchant': ['superAdmin'],
+  'POST /api/admin/unassign-merchant': ['superAdmin'],
+  'GET /api/admin/audit-log': ['superAdmin'],
 };
 
 describeDb('authorization, route by route', () => {
@@ -90,6 +112,7 @@ describeDb('authorization, route by route', () => {
   const owner = useUser(t);
   const stranger = useUser(t);
   const admin = useUser(t, { userType: 'internal_admin', roles: ['ADMIN'] });
+  const superAdmin = useUser(t, { userType: 'internal_admin', roles: ['ADMIN', 'super_admin'] });
   const merchant = useUser(t, { userType: 'merchant' });
   const chatbot = useUser(t, { roles: ['CHATBOT'] });
   let appId: string;
@@ -133,7 +156,9 @@ describeDb('authorization, route by route', () => {
       .replace(':provider', 'sandbox')
       .replace(':accountNumber', '1001')
       .replace(':providerId', 'mtngh')
-      .replace(':country', 'Ghana');
+      .replace(':country', 'Ghana')
+      .replace(':merchantUuid', actionUuid)
+      .replace(':adminUuid', actionUuid);
 
   it('every declared route has a rule here, and its guard says the same', () => {
     const actual = Object.fromEntries(declared().map((r) => [`${r.method} ${r.url}`, r.access]));
@@ -158,8 +183,12 @@ describeDb('authorization, route by route', () => {
   });
 
   it('role-restricted routes answer 403 to every account outside their audiences, and let their audiences in', async () => {
-    const accounts = { owner, merchant, chatbot, admin };
-    const isIn: Record<string, (name: string) => boolean> = { admin: (name) => name === 'admin' };
+    const accounts = { owner, merchant, chatbot, admin, superAdmin };
+    const isIn: Record<string, (name: string) => boolean> = {
+      admin: (name) => name === 'admin' || name === 'superAdmin',
+      superAdmin: (name) => name === 'superAdmin',
+      merchant: (name) => name === 'merchant',
+    };
     for (const route of declared().filter((r) => Array.isArray(r.access))) {
       for (const [name, account] of Object.entries(accounts)) {
         const allowed = (route.access as string[]).some((audience) => isIn[audience]?.(name));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { getRoles, getSidebar, SIDEBAR, type RoleSubject } from './roles';
+import { getPermissionScope, getRoles, getSidebar, SIDEBAR, type RoleSubject } from './roles';
 
 // The sidebar table of docs/product.md (Roles and the sidebar), written out by hand from that page (not derived from SIDEBAR).
 const EVERYONE = [
@@ -112,5 +112,29 @@ describe('getSidebar (who sees which entry)', () => {
       'Merchant Transactions': '/merchant/trxns',
       'Account Billing': '/account-billing',
     });
+  });
+});
+
+describe('the merchant and admin role table', () => {
+  const admin = (...roles: string[]) => ({ userType: 'internal_admin', roles });
+  it.each([
+    [admin('ADMIN', 'super_admin'), 'admin.manage', 'all'],
+    [admin('ADMIN'), 'admin.manage', null],
+    [admin('ADMIN'), 'merchant.delete', 'all'],
+    [admin('MERCHANT'), 'merchant.update', 'assigned'],
+    [admin('MERCHANT'), 'merchant.delete', null],
+    [admin('SUPPORT', 'ADMIN'), 'transaction.read', 'all'],
+    [admin('DEVELOPER'), 'app.cloneIntoMerchant', 'assigned'],
+    [admin('SUPPORT'), 'contactRequest.read', 'all'],
+    [admin(), 'merchant.read', null],
+    // A merchant user's stored MERCHANT role is their login's label, never the admin role.
+    [{ userType: 'merchant', roles: ['MERCHANT'] }, 'merchant.update', null],
+    [{ userType: 'merchant', roles: ['MERCHANT'] }, 'transaction.read', 'own'],
+    [{ userType: 'merchant', roles: ['MERCHANT', 'DEVELOPER'] }, 'merchantApp.build', 'own'],
+    [{ userType: 'merchant', roles: ['MERCHANT'] }, 'merchantApp.build', null],
+    // super_admin counts only for admins.
+    [{ userType: 'user', roles: ['super_admin'] }, 'admin.manage', null],
+  ] as const)('%j may %s: %s', (subject, permission, scope) => {
+    expect(getPermissionScope(subject, permission)).toBe(scope);
   });
 });

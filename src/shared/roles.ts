@@ -112,3 +112,91 @@ export const SIDEBAR: SidebarEntry[] = [
 export function getSidebar(subject: RoleSubject): SidebarEntry[] {
   return SIDEBAR.filter((entry) => entry.audiences.some((a) => isInAudience(a, subject)));
 }
+
+/**
+ * What each role may do in the merchant and admin area, and over which merchants (docs/merchants.md). The
+ * server's guard lets the audiences in (`admin`, `merchant`, `superAdmin`); the services then ask
+ * {@link getPermissionScope} for the call's permission and the merchant it names.
+ */
+export const PERMISSIONS = [
+  'merchant.read',
+  'merchant.register',
+  'merchant.update',
+  'merchant.delete',
+  'merchantUser.manage',
+  'transaction.read',
+  'app.cloneIntoMerchant',
+  'merchantApp.build',
+  'contactRequest.read',
+  'admin.manage',
+  'audit.read',
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+/** `all` merchants, those `assigned` to the admin (My Merchants), or the user's `own` merchant. */
+export type PermissionScope = 'all' | 'assigned' | 'own';
+
+/** The rows of the role table: the admin roles, and merchant users (developers or not). */
+export type PermissionHolder = 'super_admin' | 'ADMIN' | 'MERCHANT' | 'DEVELOPER' | 'SUPPORT' | 'merchantUser' | 'merchantDeveloper';
+
+const EVERYTHING = Object.fromEntries(PERMISSIONS.map((p) => [p, 'all'])) as Record<Permission, PermissionScope>;
+
+/**
+ * The role table. Admin roles count only for admins (a merchant user's stored `MERCHANT` role is the login's
+ * label, not the admin role); an admin holding several roles gets the widest scope of each permission.
+ */
+export const ROLE_PERMISSIONS: Record<PermissionHolder, Partial<Record<Permission, PermissionScope>>> = {
+  super_admin: EVERYTHING,
+  /** Runs the platform's merchants: every merchant, its users, transactions and apps. */
+  ADMIN: {
+    'merchant.read': 'all',
+    'merchant.register': 'all',
+    'merchant.update': 'all',
+    'merchant.delete': 'all',
+    'merchantUser.manage': 'all',
+    'transaction.read': 'all',
+    'app.cloneIntoMerchant': 'all',
+    'contactRequest.read': 'all',
+  },
+  /** An account manager: registers merchants and looks after the ones assigned to them. */
+  MERCHANT: {
+    'merchant.read': 'assigned',
+    'merchant.register': 'all',
+    'merchant.update': 'assigned',
+    'merchantUser.manage': 'assigned',
+    'transaction.read': 'assigned',
+    'app.cloneIntoMerchant': 'assigned',
+  },
+  /** Builds apps for the assigned merchants and clones them into their accounts. */
+  DEVELOPER: { 'merchant.read': 'assigned', 'app.cloneIntoMerchant': 'assigned' },
+  /** Answers the assigned merchants' questions: reads them and their transactions, and the contact requests. */
+  SUPPORT: { 'merchant.read': 'assigned', 'transaction.read': 'assigned', 'contactRequest.read': 'all' },
+  merchantUser: { 'merchant.read': 'own', 'transaction.read': 'own' },
+  /** A merchant user marked Developer also builds the merchant's apps. */
+  merchantDeveloper: { 'merchant.read': 'own', 'transaction.read': 'own', 'merchantApp.build': 'own' },
+};
+
+const SCOPE_WIDTH: Record<PermissionScope, number> = { own: 0, assigned: 1, all: 2 };
+
+/** Which rows of the role table a user holds. A merchant user marked Developer carries the `DEVELOPER` role. */
+export function getPermissionHolders(subject: RoleSubject): PermissionHolder[] {
+  const r = getRoles(subject);
+  if (r.isMerchant) return [subject.roles.includes('DEVELOPER') ? 'merchantDeveloper' : 'merchantUser'];
+  if (!r.isAdmin) return [];
+  const adminRoles: PermissionHolder[] = ['super_admin', 'ADMIN', 'MERCHANT', 'DEVELOPER', 'SUPPORT'];
+  return adminRoles.filter((role) => subject.roles.includes(role));
+}
+
+/** The widest scope any of the user's roles gives for a permission; null when none gives it. */
+export function getPermissionScope(subject: RoleSubject, permission: Permission): PermissionScope | null {
+  let best: PermissionScope | null = null;
+  for (const holder of getPermissionHolders(subject)) {
+    const scope = ROLE_PERMISSIONS[holder][permission];
+    if (scope && (!best || SCOPE_WIDTH[scope] > SCOPE_WIDTH[best])) best = scope;
+  }
+  return best;
+}
+
+/** The roles an admin may be given on Create Admin and Manage Admin (`GET /api/admin/role-types`). */
+export const ADMIN_ROLE_CHOICES = ['ADMIN', 'MERCHANT', 'DEVELOPER', 'SUPPORT'] as const;
+export type AdminRoleChoice = (typeof ADMIN_ROLE_CHOICES)[number];

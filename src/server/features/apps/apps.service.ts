@@ -10,10 +10,13 @@ import {
   type CloneAppBody,
   type CreateAppBody,
 } from '../../../shared/api/apps.schema';
+import { MERCHANT_MESSAGES } from '../../../shared/api/merchants.schema';
 import { getRoles } from '../../../shared/roles';
 import { invalid, notFound, unauthenticated } from '../../../shared/errors';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../auth/auth.service';
+import { recordAdminAction } from '../admins/audit-log';
+import { getAccessibleMerchant } from '../merchants/merchant-access';
 
 export type AppRow = typeof apps.$inferSelect;
 
@@ -179,15 +182,17 @@ export async function cloneApp(ctx: AppContext, user: AuthUser, body: CloneAppBo
   const source = await getReadableApp(ctx, user, body.appId);
   if (!body.appName || !body.description) throw invalid(APP_MESSAGES.incomplete);
   let ownerId = user.id;
+  let merchant: { id: string; companyName: string } | undefined;
   if (body.merchantUuid) {
-    if (!getRoles(user).isAdmin) throw notFound('No merchant account found');
+    // The role table (src/shared/roles.ts) says into which merchants' accounts the caller may clone.
+    merchant = await getAccessibleMerchant(ctx, user, 'app.cloneIntoMerchant', body.merchantUuid);
     const [merchantUser] = await ctx.db
       .select({ id: users.id })
       .from(users)
-      .where(eq(users.merchantId, body.merchantUuid))
+      .where(eq(users.merchantId, merchant.id))
       .orderBy(asc(users.createdAt))
       .limit(1);
-    if (!merchantUser) throw notFound('No merchant account found');
+    if (!merchantUser) throw invalid(MERCHANT_MESSAGES.merchantHasNoUsers, { field: 'merchantUuid' });
     ownerId = merchantUser.id;
   }
   const useTemplateTag = body.useTemplateTag ?? source.useTemplateTag;
@@ -233,6 +238,12 @@ export async function cloneApp(ctx: AppContext, user: AuthUser, body: CloneAppBo
         })),
       );
     }
+    if (merchant)
+      await recordAdminAction(tx, user, 'app_cloned_into_merchant', newId, {
+        sourceAppId: source.id,
+        merchantUuid: merchant.id,
+        companyName: merchant.companyName,
+      });
   });
   return getApp(ctx, { ...user, id: ownerId }, newId, origin);
 }

@@ -1,0 +1,178 @@
+import { z } from 'zod';
+
+/**
+ * Merchants, their users and their transactions: the calls, bodies, replies and messages shared by the
+ * console's screens and the server (docs/merchants.md has the model and the role table). Every reply is the
+ * envelope `{ status, message, data? }`; a merchant the caller may not see answers '04' like one that does not
+ * exist.
+ *
+ * Admins (audience `admin`; the role table in src/shared/roles.ts narrows each call to all or assigned merchants):
+ * - `GET  /api/merchant/list` -> `data`: {@link merchantSchema}[] (All Merchants: those the caller may read)
+ * - `GET  /api/merchant/my-merchants` -> `data`: merchantSchema[] (My Merchants: those assigned to the caller)
+ * - `POST /api/merchant/create` {@link merchantBodySchema} -> `data`: merchantSchema
+ * - `POST /merchant/update` {@link updateMerchantBodySchema} -> `data`: merchantSchema
+ * - `POST /merchant/delete` {@link uuidBodySchema} -> `{ status, message }` (its users and apps go with it)
+ * - `GET  /api/admin/merchants/{uuid}` -> `data`: merchantSchema
+ * - `POST /api/merchant/user/create` {@link createMerchantUserBodySchema} -> `data`: {@link merchantUserSchema}
+ * - `POST /merchant/user/delete` {@link uuidBodySchema} -> `{ status, message }`
+ *
+ * Admins and merchant users (a merchant user only ever reaches their own merchant):
+ * - `GET  /api/merchant/{merchantUuid}/users` -> `data`: merchantUserSchema[]
+ * - `GET  /api/merchant/profile` -> `data`: merchantSchema, the caller's own merchant ('No merchant account found')
+ * - `GET  /api/merchant/transaction-types` -> `data`: {@link transactionTypeSchema}[]
+ * - `POST /api/merchant/transactions` {@link transactionSearchBodySchema} -> `data`: {@link transactionSchema}[]
+ *   (newest first, at most {@link TRANSACTIONS_SHOWN_MAX}) and `totals` by status and currency over every match
+ */
+
+export const BUSINESS_CATEGORIES = ['retail', 'service', 'wholesale', 'technology', 'finance', 'other'] as const;
+export type BusinessCategory = (typeof BUSINESS_CATEGORIES)[number];
+
+export const TRANSACTION_STATUSES = ['SUCCESS', 'FAILED', 'PENDING'] as const;
+
+/** What a merchant's transactions are: its apps' payment prompts, and its own plan, credit and shortcode payments. */
+export const TRANSACTION_TYPES = [
+  { value: 'paymentprompt', label: 'App payment' },
+  { value: 'plan', label: 'Plan' },
+  { value: 'credit', label: 'Account credit' },
+  { value: 'shortcode', label: 'Shortcode' },
+] as const;
+
+/** The transaction screen's range starts this many days before now. */
+export const TRANSACTION_RANGE_DEFAULT_DAYS = 2;
+/** The screen searches this long after the transaction types have loaded. */
+export const TRANSACTION_AUTO_SEARCH_MS = 3000;
+/** Rows a search returns (the totals count every match). */
+export const TRANSACTIONS_SHOWN_MAX = 500;
+/** A search covers at most this many days. */
+export const TRANSACTION_RANGE_MAX_DAYS = 366;
+
+export const MERCHANT_MESSAGES = {
+  requiredFields: 'Please complete all required fields',
+  requiredProfileFields: 'Please fill in all required fields',
+  passwordsDiffer: 'Passwords do not match',
+  selectRole: 'Please select at least one role',
+  invalidEmail: 'Invalid email',
+  businessCategory: 'Choose a business category',
+  noMerchant: 'No merchant account found',
+  merchantNotFound: 'Merchant not found',
+  userNotFound: 'User not found',
+  merchantHasNoUsers: 'This merchant has no users yet: create one before cloning an app into its account',
+  merchantEmailTaken: 'A merchant with this email already exists',
+  dateRange: 'Please select a date range',
+  rangeTooLong: `Choose a date range of at most ${TRANSACTION_RANGE_MAX_DAYS} days`,
+  noTransactions: 'No transactions found',
+  registered: 'Merchant registered successfully',
+  updated: 'Merchant updated successfully',
+  deleted: 'Merchant deleted',
+  userCreated: 'User created successfully',
+  userDeleted: 'User deleted',
+} as const;
+
+const required = (max: number, message: string = MERCHANT_MESSAGES.requiredFields) => z.string().trim().min(1, message).max(max);
+const emailOf = (message: string) =>
+  required(254, message)
+    .toLowerCase()
+    .refine((v) => /^[^\s@]+@[^\s@]+$/.test(v), MERCHANT_MESSAGES.invalidEmail);
+const uuidText = z.string().trim().max(64);
+
+/** Register New Merchant and the edit modal: every field but isDeveloper is required. */
+export const merchantBodySchema = z.object({
+  fullName: required(120),
+  email: emailOf(MERCHANT_MESSAGES.requiredFields),
+  mobileNumber: required(32),
+  companyName: required(120),
+  businessCategory: z.enum(BUSINESS_CATEGORIES, { message: MERCHANT_MESSAGES.requiredFields }),
+  isDeveloper: z.boolean().default(false),
+});
+export type MerchantBody = z.infer<typeof merchantBodySchema>;
+
+export const updateMerchantBodySchema = merchantBodySchema.extend({ uuid: uuidText });
+export type UpdateMerchantBody = z.infer<typeof updateMerchantBodySchema>;
+
+export const uuidBodySchema = z.object({ uuid: uuidText });
+
+export const merchantSchema = z.object({
+  uuid: z.string(),
+  fullName: z.string(),
+  email: z.string(),
+  mobileNumber: z.string(),
+  companyName: z.string(),
+  businessCategory: z.string(),
+  isDeveloper: z.boolean(),
+  createdAt: z.string(),
+});
+export type Merchant = z.infer<typeof merchantSchema>;
+
+/** The form's fields for a new account with a password chosen twice (Create New User, Create New Admin User). */
+export const accountFormSchema = z
+  .object({
+    fullName: required(120),
+    email: emailOf(MERCHANT_MESSAGES.requiredFields),
+    mobileNumber: required(32),
+    password: z.string().min(1, MERCHANT_MESSAGES.requiredFields).max(200),
+    confirmPassword: z.string().min(1, MERCHANT_MESSAGES.requiredFields).max(200),
+  })
+  .refine((v) => v.password === v.confirmPassword, { path: ['confirmPassword'], message: MERCHANT_MESSAGES.passwordsDiffer });
+
+/** POST /api/merchant/user/create: the form's fields without confirmPassword, which is never sent. */
+export const createMerchantUserBodySchema = z.object({
+  fullName: required(120),
+  email: emailOf(MERCHANT_MESSAGES.requiredFields),
+  mobileNumber: required(32),
+  password: z.string().min(1, MERCHANT_MESSAGES.requiredFields).max(200),
+  isDeveloper: z.boolean().default(false),
+  merchantUuid: uuidText,
+});
+export type CreateMerchantUserBody = z.infer<typeof createMerchantUserBodySchema>;
+
+export const merchantUserSchema = z.object({
+  uuid: z.string(),
+  fullName: z.string(),
+  email: z.string(),
+  mobileNumber: z.string(),
+  isDeveloper: z.boolean(),
+  merchantUuid: z.string(),
+});
+export type MerchantUser = z.infer<typeof merchantUserSchema>;
+
+export const transactionTypeSchema = z.object({ value: z.string(), label: z.string() });
+
+/**
+ * POST /api/merchant/transactions. `userUuid` is the merchant's uuid (an admin's `/merchant/trxns/{merchantUuid}`);
+ * empty for the caller's own merchant. `status` and `transactionType` empty: all.
+ */
+export const transactionSearchBodySchema = z.object({
+  startDate: z.string().trim().max(40).default(''),
+  endDate: z.string().trim().max(40).default(''),
+  userUuid: uuidText.default(''),
+  status: z.union([z.enum(TRANSACTION_STATUSES), z.literal('')]).default(''),
+  transactionType: z.string().trim().max(40).default(''),
+});
+export type TransactionSearchBody = z.input<typeof transactionSearchBodySchema>;
+
+/** The range the search reads, or the message the screen and the server give. */
+export function parseTransactionRange(startDate: string, endDate: string): { start: Date; end: Date } | { message: string } {
+  const start = new Date(startDate);
+  const end = new Date(endDate);
+  if (!startDate || !endDate || Number.isNaN(start.getTime()) || Number.isNaN(end.getTime()) || start > end)
+    return { message: MERCHANT_MESSAGES.dateRange };
+  if (end.getTime() - start.getTime() > TRANSACTION_RANGE_MAX_DAYS * 86_400_000) return { message: MERCHANT_MESSAGES.rangeTooLong };
+  return { start, end };
+}
+
+export const transactionSchema = z.object({
+  reference: z.string(),
+  transactionType: z.string(),
+  amount: z.string(),
+  currency: z.string(),
+  status: z.string(),
+  createdAt: z.string(),
+  userUuid: z.string().nullable(),
+  appId: z.string().nullable(),
+  shortcode: z.string(),
+  metadata: z.record(z.string(), z.unknown()),
+});
+export type Transaction = z.infer<typeof transactionSchema>;
+
+export const transactionTotalSchema = z.object({ status: z.string(), currency: z.string(), count: z.number(), amount: z.string() });
+export type TransactionTotal = z.infer<typeof transactionTotalSchema>;
