@@ -109,6 +109,11 @@ const ROUTE_VISITS: Record<string, Visit> = {
   '/buy-shortcode': { as: 'owner', url: () => '/buy-shortcode', ready: heading('Buy ShortCode Extension') },
   '/my-shortcodes': { as: 'owner', url: () => '/my-shortcodes', ready: heading('My Shortcode Extensions') },
   '/connect-shortcode/:uuid': { as: 'owner', url: () => '/connect-shortcode/no-such-purchase', ready: heading('Connect ShortCode to App') },
+  '/account-billing': {
+    as: 'owner',
+    url: () => '/account-billing',
+    ready: (page) => page.getByTestId('billing-current').or(page.getByTestId('billing-error')),
+  },
   '*': { as: 'nobody', url: () => '/no-such-page', ready: heading('Page not found') },
 };
 

@@ -5,16 +5,18 @@ import { DESKTOP, PHONE, baseUrl, describeBrowser, launchBrowser, openPage, scre
 import { E2E_USERS } from './fixtures';
 import { FAQ_ENTRIES } from '../../src/web/features/public/faq.data';
 import { OFFICES } from '../../src/web/features/public/offices.data';
+import { PAID_PLAN_NAMES, PLAN_NOTES, PLANS as PLAN_TABLE } from '../../src/shared/billing/plans';
 import {
   DEDICATED_SHORTCODE,
-  ENTERPRISE_FEATURES,
-  PLANS,
-  PLAN_NOTES,
   PROVISIONING_NOTE,
   SHARED_SHORTCODE,
   SHORTCODE_COUNTRIES,
   formatMoney,
 } from '../../src/web/features/public/pricing.data';
+
+/** The pricing page's plan cards: the paid plans of the one plan table, in its order. */
+const PLANS = PAID_PLAN_NAMES.map((name) => PLAN_TABLE[name]);
+const ENTERPRISE_FEATURES = PLAN_TABLE.ENTERPRISE.features;
 
 const SERVER_THANKS = 'Thank you. We have received your message and will get back to you shortly.';
 const PAGES = [

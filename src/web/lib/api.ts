@@ -30,6 +30,12 @@ export const replyMessage = (reply: ApiReply, fallback: string) => reply.message
 export const failureText = (reply: ApiReply, fallback: string) =>
   isNetworkFailure(reply) ? `${fallback} Check your connection and try again.` : replyMessage(reply, fallback);
 
+/** A reply's data, or an Error with the server's message (the fallback when it gave none): what a query function returns. */
+export function readData<T>(reply: ApiReply<T>, fallback: string): T {
+  if (isOk(reply) && reply.data !== undefined) return reply.data;
+  throw new Error(failureText(reply, fallback));
+}
+
 /** Fired when the server answers 401: the stored token is no longer valid. */
 export const UNAUTHORIZED_EVENT = 'dialflow:unauthorized';
 

@@ -5,7 +5,8 @@ import type { ShortCodeCountry } from '../../shared/api/shortcodes.schema';
  * Every cached query's key, in one place, so a screen that changes something invalidates exactly what other
  * screens read: `['apps']` holds the app list and, below it, each app and its versions; `['menus', appId]` an
  * app's menus and their lite list; `['custom-actions']` the functions, each function and the templates;
- * `['shortcodes']` the providers, the catalogue, what each country offers and the account's purchases.
+ * `['shortcodes']` the providers, the catalogue, what each country offers and the account's purchases;
+ * `['billing']` the account's subscription and its payment history (a shortcode payment appears there too).
  */
 export const queryKeys = {
   currentUser: ['auth', 'me'],
@@ -32,4 +33,7 @@ export const queryKeys = {
   shortcodesOnSale: (country: ShortCodeCountry) => ['shortcodes', 'on-sale', country],
   shortcodePurchases: ['shortcodes', 'purchases'],
   shortcodePurchase: (uuid: string) => ['shortcodes', 'purchases', uuid],
+  billing: ['billing'],
+  subscription: ['billing', 'subscription'],
+  paymentHistory: (page: number) => ['billing', 'history', page],
 } as const;

@@ -10,6 +10,7 @@ import { dashboardRoutes } from '../dashboard/dashboard.routes';
 import { logsRoutes } from '../logs/logs.routes';
 import { sessionsRoutes } from '../sessions/sessions.routes';
 import { shortcodesRoutes } from '../shortcodes/shortcodes.routes';
+import { billingRoutes } from '../billing/billing.routes';
 import { ConsoleLayout } from './console-layout';
 import { GetStartedPage } from './get-started-page';
 
@@ -25,6 +26,7 @@ const signedInRoutes: RouteObject[] = [
   ...templatesRoutes,
   ...customActionsRoutes,
   ...shortcodesRoutes,
+  ...billingRoutes,
   // Every screen of one app: an unknown or foreign app id shows 'App not found' once, here, for all of them.
   {
     element: <AppScreenGuard />,

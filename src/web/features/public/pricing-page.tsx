@@ -1,44 +1,24 @@
-import { Badge, Box, Button, Card, Container, Group, List, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Badge, Box, Button, Card, Container, Group, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconBuildingSkyscraper, IconCheck, IconInfoCircle } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { ENTERPRISE_FEATURES, PLANS, PLAN_NOTES, formatAmount, type PlanDefinition } from './pricing.data';
+import { PAID_PLAN_NAMES, PLAN_NOTES, PLANS, type Plan } from '../../../shared/billing/plans';
+import { PlanCard } from '../billing/billing-plan-card';
 import { PublicPageHeader } from './public-page-header';
 import { ShortcodePricingTabs } from './shortcode-pricing-tabs';
 import classes from './public.module.css';
 
-const checkIcon = <IconCheck size={16} color="var(--mantine-color-teal-8)" aria-hidden="true" />;
-
-function PlanCard({ plan }: { plan: PlanDefinition }) {
-  const headingId = `plan-${plan.name}`;
+function PricingPlanCard({ plan }: { plan: Plan }) {
   return (
-    <Card withBorder radius="lg" padding="lg" component="article" aria-labelledby={headingId} data-plan={plan.name}>
-      <Stack gap="md" h="100%">
-        <div>
-          <Title order={3} fz="xl" id={headingId}>
-            {plan.tier}{' '}
-            <Text span c="gray.7" fw={500} fz="md">
-              {plan.period}
-            </Text>
-          </Title>
-        </div>
-        <Group gap={6} align="baseline">
-          <Text fz={40} fw={800} lh={1} c="gray.9" style={{ letterSpacing: '-0.02em' }}>
-            ${formatAmount(plan.price)}
-          </Text>
-          <Text c="gray.7" size="sm">
-            / {plan.period}
-          </Text>
-        </Group>
-        <List spacing={8} size="sm" icon={checkIcon} style={{ flex: 1 }}>
-          {plan.features.map((feature) => (
-            <List.Item key={feature}>{feature}</List.Item>
-          ))}
-        </List>
+    <PlanCard
+      plan={plan}
+      price={plan.price ?? 0}
+      per={plan.period}
+      action={
         <Button component={Link} to="/account-billing" color="teal.9" fullWidth aria-label={`Start Now with ${plan.title}`}>
           Start Now
         </Button>
-      </Stack>
-    </Card>
+      }
+    />
   );
 }
 
@@ -61,7 +41,7 @@ function EnterpriseCard() {
             </Group>
             <Text c="rgba(255,255,255,0.82)">For banks, telcos and large organisations with high volumes.</Text>
             <Group gap="md" mt={4}>
-              {ENTERPRISE_FEATURES.map((feature) => (
+              {PLANS.ENTERPRISE.features.map((feature) => (
                 <Group key={feature} gap={6} wrap="nowrap">
                   <IconCheck size={16} color="#63e6be" aria-hidden="true" />
                   <Text size="sm" c="white">
@@ -99,8 +79,8 @@ export function PricingPage() {
             Prices in US dollars, paid once for the period.
           </Text>
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="lg">
-            {PLANS.map((plan) => (
-              <PlanCard key={plan.name} plan={plan} />
+            {PAID_PLAN_NAMES.map((name) => (
+              <PricingPlanCard key={name} plan={PLANS[name]} />
             ))}
           </SimpleGrid>
           <EnterpriseCard />

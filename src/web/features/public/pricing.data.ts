@@ -1,65 +1,8 @@
 /**
- * Every plan and price figure the public pricing page shows (docs/product.md, Public pages), in one place so the page,
- * its tests and any later change read the same numbers.
+ * The shortcode figures the public pricing page shows (docs/product.md, Public pages), in one place so the page,
+ * its tests and any later change read the same numbers. The plans are the one plan table, src/shared/billing/plans.ts,
+ * which the billing page and the server read too.
  */
-
-export type PlanName = 'BASIC-3' | 'BASIC-6' | 'STANDARD' | 'PREMIUM';
-
-export interface PlanDefinition {
-  /** The plan key (subscription `plan`). */
-  name: PlanName;
-  /** Tier shown as the card heading. */
-  tier: string;
-  /** Billing period shown under the tier. */
-  period: string;
-  /** The plan title, e.g. 'Basic 3 months'. */
-  title: string;
-  /** Price in USD for the whole period. */
-  price: number;
-  features: string[];
-}
-
-/** All plans include API calls support and connecting any external shortcode. */
-export const ALL_PLANS_INCLUDE = ['API calls support', 'Connecting any external shortcode'];
-/** Standard and Premium also include application support and development. */
-const SUPPORT_AND_DEVELOPMENT = 'Application support and development';
-
-const BASIC_FEATURES = ['2 apps', '50 screen menus', '30,000 sessions monthly', '1000 free SMS', ...ALL_PLANS_INCLUDE];
-
-export const PLANS: PlanDefinition[] = [
-  { name: 'BASIC-3', tier: 'Basic', period: '3 months', title: 'Basic 3 months', price: 50, features: BASIC_FEATURES },
-  { name: 'BASIC-6', tier: 'Basic', period: '6 months', title: 'Basic 6 months', price: 85, features: BASIC_FEATURES },
-  {
-    name: 'STANDARD',
-    tier: 'Standard',
-    period: '1 year',
-    title: 'Standard 1 year',
-    price: 150,
-    features: ['10 apps', 'Unlimited menus', '50,000 sessions monthly', '2000 SMS monthly', ...ALL_PLANS_INCLUDE, SUPPORT_AND_DEVELOPMENT],
-  },
-  {
-    name: 'PREMIUM',
-    tier: 'Premium',
-    period: '1 year',
-    title: 'Premium 1 year',
-    price: 250,
-    features: ['Unlimited menus', '100,000 sessions monthly', '3000 SMS monthly', ...ALL_PLANS_INCLUDE, SUPPORT_AND_DEVELOPMENT],
-  },
-];
-
-export const ENTERPRISE_FEATURES = [
-  'Unlimited menus and sessions',
-  'API call support',
-  '3000 bulk SMS monthly',
-  'Connecting any external shortcode',
-  'Support',
-];
-
-export const PLAN_NOTES = {
-  allPlans: 'All plans include API calls support and connecting any external shortcode.',
-  support: 'Standard and Premium also include application support and development.',
-  designOnly: 'App plan prices cover design only and do not include a shortcode.',
-};
 
 export interface ShortcodeCountry {
   /** Tab value and the name used in the enquiry subject. */

@@ -2,7 +2,7 @@ import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Extension, Provider, Purchase, ShortCodeCountry } from '../../../shared/api/shortcodes.schema';
-import { type ApiReply, failureText, isNotFound, isOk } from '../../lib/api';
+import { type ApiReply, failureText, isNotFound, isOk, readData } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
 import {
   deleteExtension,
@@ -13,12 +13,6 @@ import {
   findPurchases,
   getPurchase,
 } from './shortcodes.api';
-
-/** A reply's data, or the query's error with the server's message (the fallback when it gave none). */
-function readData<T>(reply: ApiReply<T>, fallback: string): T {
-  if (isOk(reply) && reply.data !== undefined) return reply.data;
-  throw new Error(failureText(reply, fallback));
-}
 
 /** GET /api/getAllProviders (admins). */
 export function useProviders() {

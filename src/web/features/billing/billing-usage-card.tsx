@@ -1,0 +1,63 @@
+import { Card, Group, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { USAGE_WARNING_PERCENTS, type Subscription } from '../../../shared/api/billing.schema';
+import { formatUsageMonth } from './billing-format';
+
+type UsageKey = Exclude<keyof Subscription['usage'], 'month'>;
+
+/** Each limit of the plan table, as the page names it. */
+const USAGE_ROWS: { key: UsageKey; label: string; unit: string }[] = [
+  { key: 'apps', label: 'Apps', unit: 'apps' },
+  { key: 'menus', label: 'Menus in your largest app', unit: 'menus' },
+  { key: 'sessions', label: 'Live sessions this month', unit: 'sessions' },
+  { key: 'sms', label: 'SMS this month', unit: 'SMS' },
+];
+
+const [WARNING_PERCENT] = USAGE_WARNING_PERCENTS;
+const formatCount = (value: number) => value.toLocaleString('en-US');
+
+function UsageRow({ label, unit, used, limit }: { label: string; unit: string; used: number; limit: number | null }) {
+  const percent = limit === null ? 0 : limit === 0 ? 100 : Math.min(100, (used / limit) * 100);
+  const color = percent >= 100 ? 'red' : percent >= WARNING_PERCENT ? 'yellow' : 'teal';
+  const text = limit === null ? `${formatCount(used)} ${unit} · Unlimited` : `${formatCount(used)} of ${formatCount(limit)} ${unit}`;
+  return (
+    <Stack gap={6}>
+      <Group justify="space-between" gap="xs" wrap="nowrap" align="baseline">
+        <Text size="sm" fw={600}>
+          {label}
+        </Text>
+        <Text size="sm" c={percent >= 100 ? 'red.8' : 'gray.7'} ta="right">
+          {text}
+        </Text>
+      </Group>
+      <Progress
+        value={limit === null ? 0 : percent}
+        color={color}
+        size="md"
+        radius="xl"
+        aria-label={`${label}: ${text}`}
+        bg={limit === null ? 'gray.1' : undefined}
+      />
+    </Stack>
+  );
+}
+
+/** This month's use against the plan's limits: a bar each for apps, menus, live sessions and SMS. */
+export function BillingUsageCard({ subscription }: { subscription: Subscription }) {
+  const { usage } = subscription;
+  return (
+    <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="usage-heading" data-testid="billing-usage">
+      <Title order={2} fz="lg" id="usage-heading">
+        Use in {formatUsageMonth(usage.month)}
+      </Title>
+      <Text size="sm" c="gray.7" mt={4} mb="md">
+        Against the limits of your plan ({subscription.title}). Only live traffic counts: sessions in the emulator and on an app's Test URL
+        do not.
+      </Text>
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg" verticalSpacing="md">
+        {USAGE_ROWS.map((row) => (
+          <UsageRow key={row.key} label={row.label} unit={row.unit} used={usage[row.key].used} limit={usage[row.key].limit} />
+        ))}
+      </SimpleGrid>
+    </Card>
+  );
+}
