@@ -22,7 +22,7 @@ const CONCURRENCY = 500;
 
 const database = await openDatabase({ thread: true, lowPriority: true });
 await database.migrate();
-const app = await buildApp(createConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent' }), { database, logger: false });
+const app = await buildApp(createConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', BILLING: 'off' }), { database, logger: false });
 await app.ready();
 const { appId } = await seedShop(app);
 

@@ -46,7 +46,7 @@ try {
       })
     : opened.db;
   const database = { ...opened, db };
-  const app = await buildApp(createConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', REDIS_URL: redisUrl }), {
+  const app = await buildApp(createConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', REDIS_URL: redisUrl, BILLING: 'off' }), {
     database,
     logger: false,
   });

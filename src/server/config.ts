@@ -103,6 +103,16 @@ export const configSchema = z
       .string()
       .regex(/^[A-Z]{3}$/, 'A three-letter currency code, e.g. GHS')
       .default('GHS'),
+    // Plans and limits (docs/billing.md): `off` lifts every limit and asks no plan payment (self-hosted, benches).
+    BILLING: z.enum(['on', 'off']).default('on'),
+    // The currency plan and credit payments are charged in, and how many of it make one USD (prices are USD).
+    BILLING_CURRENCY: z
+      .string()
+      .regex(/^[A-Z]{3}$/, 'A three-letter currency code, e.g. USD')
+      .default('USD'),
+    BILLING_USD_RATE: z.coerce.number().positive().max(1_000_000).default(1),
+    // How often subscriptions are checked (reminders, lapses) and stale PENDING payments verified or expired; 0: off.
+    BILLING_TIMER_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
     SANDBOX_PAYMENT_SECRET: z
       .string()
       .min(16)
@@ -110,7 +120,12 @@ export const configSchema = z
   })
   .refine(...requiredWith('AT_USERNAME', 'SMS_PROVIDER', 'africastalking'))
   .refine(...requiredWith('AT_API_KEY', 'SMS_PROVIDER', 'africastalking'))
-  .refine(...requiredWith('PAYSTACK_SECRET_KEY', 'PAYMENT_PROVIDER', 'paystack'));
+  .refine(...requiredWith('PAYSTACK_SECRET_KEY', 'PAYMENT_PROVIDER', 'paystack'))
+  .refine((c) => c.BILLING_CURRENCY !== 'USD' || c.BILLING_USD_RATE === 1, {
+    path: ['BILLING_USD_RATE'],
+    message: 'must be 1 when BILLING_CURRENCY=USD',
+    when: () => true,
+  });
 
 /** A real provider chosen without its key fails at boot, listed with every other bad key (`when` runs it anyway). */
 function requiredWith(

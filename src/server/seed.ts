@@ -3,6 +3,7 @@ import { count } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { merchants, users } from '../db/schema';
 import { createUser } from './features/auth/auth.service';
+import { applyPlanPeriod } from './features/billing/plan-settlement';
 import { seedShortcodeCatalogue } from './features/shortcodes/catalogue-seed';
 import { getFeaturedTemplates } from './features/templates/featured-templates';
 import { insertAppFromDefinition, seedFeaturedTemplates } from './features/templates/templates.service';
@@ -25,9 +26,12 @@ export interface SeedResult {
   generatedAdminPassword?: string;
 }
 
+/** The demo accounts' plan, for a year from seeding: no app or menu limit, so a newcomer (and the browser tests) build freely. */
+export const DEMO_PLAN = 'PREMIUM';
+
 /**
  * Seeds an empty database: a super admin, the featured templates and the shortcode providers and catalogue; unless
- * disabled, a demo user with a deployed sample app, and a demo merchant.
+ * disabled, a demo user with a deployed sample app, and a demo merchant, both on DEMO_PLAN.
  */
 export async function seedDatabase(db: Db, options: SeedOptions): Promise<SeedResult> {
   const [{ value }] = (await db.select({ value: count() }).from(users)) as [{ value: number }];
@@ -47,6 +51,7 @@ export async function seedDatabase(db: Db, options: SeedOptions): Promise<SeedRe
 
   if (options.demo) {
     const demo = await createUser(db, { ...DEMO_USER, mobileNumber: '233241234567', companyName: 'Mensah Ventures' });
+    await applyPlanPeriod(db, demo.id, DEMO_PLAN, 12, new Date());
     const airtime = getFeaturedTemplates(options.sandboxOrigin)[0]!;
     await insertAppFromDefinition(db, airtime, { ownerId: demo.id, isTemplate: false, appName: 'Mensah Airtime', deploy: true });
     const [merchant] = await db
@@ -59,7 +64,7 @@ export async function seedDatabase(db: Db, options: SeedOptions): Promise<SeedRe
         businessCategory: 'retail',
       })
       .returning();
-    await createUser(db, {
+    const merchantUser = await createUser(db, {
       ...DEMO_MERCHANT_USER,
       mobileNumber: '233201112223',
       companyName: 'Boateng Retail',
@@ -67,6 +72,7 @@ export async function seedDatabase(db: Db, options: SeedOptions): Promise<SeedRe
       roles: ['MERCHANT'],
       merchantId: merchant!.id,
     });
+    await applyPlanPeriod(db, merchantUser.id, DEMO_PLAN, 12, new Date());
   }
   return { seeded: true, adminEmail: options.adminEmail, generatedAdminPassword };
 }

@@ -23,6 +23,8 @@ export const ERROR_KINDS = {
   invalid: { httpStatus: 400, status: STATUS.invalid },
   /** The request clashes with what is stored: a duplicate, or nothing to do (a deploy without changes). */
   conflict: { httpStatus: 409, status: STATUS.invalid },
+  /** A plan limit was reached (apps, menus, SMS): nothing changed; a payment or upgrade lifts it (docs/billing.md). */
+  limitReached: { httpStatus: 402, status: STATUS.invalid },
   upstream: { httpStatus: 502, status: STATUS.upstream },
   notFound: { httpStatus: 404, status: STATUS.notFound },
   /** Not signed in, or a credential (token, password, signature) that does not check out. */

@@ -4,6 +4,8 @@ import { buildApp, type BuildOptions } from '../../src/server/app';
 import { createConfig, type Config } from '../../src/server/config';
 import { createUser, type CreateUserInput } from '../../src/server/features/auth/auth.service';
 import type { Db } from '../../src/db/client';
+import { subscriptions } from '../../src/db/schema';
+import type { PlanName } from '../../src/shared/billing/plans';
 import { createTestDatabase } from './test-db';
 
 export interface TestApp {
@@ -65,7 +67,7 @@ export type SeededUser = Awaited<ReturnType<typeof seedUser>>;
  * A user of `t` for the enclosing describe, seeded in a beforeAll hook declared after useTestApp's (hooks run in
  * the order they are declared), and filled in like it.
  */
-export function useUser(t: TestApp, input: Partial<CreateUserInput> = {}): SeededUser {
+export function useUser(t: TestApp, input: Partial<CreateUserInput> & { plan?: PlanName } = {}): SeededUser {
   const user = {} as SeededUser;
   beforeAll(async () => {
     Object.assign(user, await seedUser(t, input));
@@ -83,11 +85,22 @@ export function createApiClient(t: TestApp, user: Pick<SeededUser, 'auth'>) {
 }
 
 let counter = 0;
-/** Creates a user with a unique email (tests run in parallel) and signs in; returns the bearer token. */
-export async function seedUser(t: TestApp, input: Partial<CreateUserInput> = {}) {
-  const email = input.email ?? `user${Date.now()}${counter++}@test.dialflow`;
-  const password = input.password ?? 'secret-123';
-  const user = await createUser(t.db, { fullName: 'Test User', mobileNumber: '233200000000', ...input, email, password });
+/**
+ * Creates a user with a unique email (tests run in parallel) and signs in; returns the bearer token. The account
+ * is on ENTERPRISE for a century (no app, menu or session limit: tests create freely) unless `plan` says
+ * otherwise; `TRIAL` leaves it without a subscription, as a newly registered account (billing tests).
+ */
+export async function seedUser(t: TestApp, input: Partial<CreateUserInput> & { plan?: PlanName } = {}) {
+  const { plan = 'ENTERPRISE', ...fields } = input;
+  const email = fields.email ?? `user${Date.now()}${counter++}@test.dialflow`;
+  const password = fields.password ?? 'secret-123';
+  const user = await createUser(t.db, { fullName: 'Test User', mobileNumber: '233200000000', ...fields, email, password });
+  if (plan !== 'TRIAL') {
+    const now = new Date();
+    await t.db
+      .insert(subscriptions)
+      .values({ userId: user.id, plan, periodStart: now, periodEnd: new Date(now.getTime() + 100 * 365 * 86_400_000) });
+  }
   const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
   const token = res.json().token as string;
   if (!token) throw new Error(`seedUser: login failed: ${res.body}`);

@@ -18,6 +18,7 @@ import { AppError, conflict, invalid, notFound } from '../../../shared/errors';
 import { isUuid } from '../../../shared/ids';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../auth/auth.service';
+import { checkDeployAllowed, checkMenuLimit } from '../billing/plan-limits';
 import { getOwnedApp, getReadableApp, type AppRow } from '../apps/apps.service';
 import { createRenderAllowance, DEPLOY_LINT_RENDER_MS } from '../runtime/render-shares';
 
@@ -95,6 +96,7 @@ function toRowValues(menu: MenuBody) {
  */
 export async function createMenu(ctx: AppContext, user: AuthUser, body: MenuBody): Promise<string> {
   const app = await getOwnedApp(ctx, user, body.appId);
+  await checkMenuLimit(ctx, user, app.id);
   return ctx.db.transaction(async (tx) => {
     const rows = await findMenuRows(tx, app.id);
     throwIfInvalid(body, rows.map(toMenu));
@@ -200,6 +202,7 @@ function toVersionInfo(row: VersionRow, createdBy: string | null, liveNumber: nu
  */
 export async function deployApp(ctx: AppContext, user: AuthUser, appId: string): Promise<AppVersionInfo> {
   const app = await getOwnedApp(ctx, user, appId);
+  await checkDeployAllowed(ctx, user);
   const info = await ctx.db.transaction(async (tx) => {
     await tx.select({ id: apps.id }).from(apps).where(eq(apps.id, app.id)).for('update');
     const draft = await getDraftVersion(tx, app);

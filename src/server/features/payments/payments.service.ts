@@ -263,8 +263,20 @@ function findUnpaidReason(row: TransactionRow, event: VerifiedCallback, confirme
 export async function handlePaymentCallback(ctx: AppContext, provider: PaymentProvider, request: CallbackRequest): Promise<CallbackResult> {
   const event = provider.verifyCallback(request);
   if (!event) throw unauthenticated('Invalid signature');
-  const confirmed = await confirmSuccess(ctx, provider, event);
+  return settleEvent(ctx, provider, event, await confirmSuccess(ctx, provider, event));
+}
 
+/**
+ * Stores a verified event once and settles its transaction from PENDING (handlePaymentCallback's work, also
+ * reached by verifyPendingPayment). `failureReason` is recorded with a FAILED event we decided ourselves (expiry).
+ */
+async function settleEvent(
+  ctx: AppContext,
+  provider: PaymentProvider,
+  event: VerifiedCallback,
+  confirmed: ConfirmedCharge | undefined,
+  failureReasonOfEvent?: string,
+): Promise<CallbackResult> {
   let after: AfterSettlement | undefined;
   const result = await ctx.db.transaction(async (tx): Promise<CallbackResult> => {
     const stored = await tx
@@ -287,7 +299,7 @@ export async function handlePaymentCallback(ctx: AppContext, provider: PaymentPr
     // A provider settles only the charges it started.
     if (meta.provider !== provider.kind) return { outcome: 'ignored', reference: event.reference };
 
-    const failureReason = event.status === 'SUCCESS' ? findUnpaidReason(row, event, confirmed) : null;
+    const failureReason = event.status === 'SUCCESS' ? findUnpaidReason(row, event, confirmed) : (failureReasonOfEvent ?? null);
     const status: TransactionStatus = failureReason ? 'FAILED' : event.status;
     const settled = await tx
       .update(transactions)
@@ -308,9 +320,55 @@ export async function handlePaymentCallback(ctx: AppContext, provider: PaymentPr
 
   if (result.outcome === 'unknown_reference')
     ctx.log.warn({ provider: provider.kind, reference: event.reference }, 'payment callback for an unknown reference');
+  else if (result.outcome === 'settled' && result.status === 'FAILED' && event.status === 'SUCCESS')
+    ctx.log.warn(
+      { provider: provider.kind, reference: event.reference },
+      'a success callback was refused: the amount or currency paid differs',
+    );
   else if (result.outcome === 'settled')
     ctx.log.info({ provider: provider.kind, reference: event.reference, status: result.status }, 'payment settled');
   return result;
+}
+
+/**
+ * A payment still PENDING (its callback lost or never sent): asked again with the provider's verify call where it
+ * has one, and settled as its callback would have settled it (SUCCESS only for its own amount and currency).
+ * With `expire` (the payment is older than its time), a payment the provider cannot call paid is marked FAILED,
+ * recorded as expired; its settlement handler runs as for any failure. Answers undefined when nothing changed.
+ */
+export async function verifyPendingPayment(
+  ctx: AppContext,
+  provider: PaymentProvider,
+  reference: string,
+  options: { expire: boolean },
+): Promise<CallbackResult | undefined> {
+  const [row] = await ctx.db
+    .select({ status: transactions.status, metadata: transactions.metadata })
+    .from(transactions)
+    .where(eq(transactions.reference, reference));
+  if (row?.status !== 'PENDING' || (row.metadata as PaymentMetadata).provider !== provider.kind) return undefined;
+  let confirmed: ConfirmedCharge | undefined;
+  if (provider.confirmCharge) {
+    try {
+      confirmed = await provider.confirmCharge(reference);
+    } catch (err) {
+      ctx.log.warn({ err, provider: provider.kind, reference }, 'payment provider unreachable while verifying a pending payment');
+    }
+  }
+  if (confirmed && confirmed.status !== 'PENDING') {
+    const event: VerifiedCallback = {
+      eventId: `verify:${reference}`,
+      reference,
+      status: confirmed.status,
+      amount: confirmed.amount,
+      currency: confirmed.currency,
+      payload: { verified: confirmed },
+    };
+    return settleEvent(ctx, provider, event, confirmed);
+  }
+  if (!options.expire) return undefined;
+  const event: VerifiedCallback = { eventId: `expired:${reference}`, reference, status: 'FAILED', payload: { expired: true } };
+  return settleEvent(ctx, provider, event, undefined, 'expired unpaid: no confirmed payment in time');
 }
 
 /** Constant-time comparison of a token given with one kept (hashed first, so lengths leak nothing either). */

@@ -1,6 +1,7 @@
 import type { Db } from '../../../db/client';
 import type { transactions } from '../../../db/schema';
 import type { AppContext } from '../../context';
+import { CREDIT_TRANSACTION_TYPE, PLAN_TRANSACTION_TYPE, settleCreditPayment, settlePlanPayment } from '../billing/plan-settlement';
 import { SHORTCODE_TRANSACTION_TYPE, settleShortcodePayment } from '../shortcodes/purchase-settlement';
 import type { TransactionStatus } from './payments.schema';
 
@@ -16,9 +17,12 @@ export type AfterSettlement = () => Promise<void>;
 export type SettlementHandler = (ctx: AppContext, tx: Db, transaction: SettledTransaction) => Promise<AfterSettlement | undefined>;
 
 /**
- * Settlement handlers by transaction type. `paymentprompt` has none: the app that asked for the payment reads
+ * Settlement handlers by transaction type (a plan's period, a credit to the balance, a shortcode purchase).
+ * `paymentprompt` has none: the app that asked for the payment reads
  * its transaction.
  */
 export const SETTLEMENT_HANDLERS: Partial<Record<string, SettlementHandler>> = {
   [SHORTCODE_TRANSACTION_TYPE]: settleShortcodePayment,
+  [PLAN_TRANSACTION_TYPE]: settlePlanPayment,
+  [CREDIT_TRANSACTION_TYPE]: settleCreditPayment,
 };

@@ -55,6 +55,12 @@ export interface RuntimeDeps {
   sink: EventSink;
   /** Runs one action for an app; `owner` is whose outbox, transactions and custom functions it uses. */
   runAction: (request: ActionRequest, app: ActionApp) => Promise<ActionOutcome>;
+  /**
+   * Asked before a new session on live traffic (the production URL, a shared shortcode's URL; never test URLs
+   * or the emulator) with the app owner's id: null admits it, a sentence ends it on the gateway's end screen
+   * (the plan's monthly allowance, an inactive subscription: features/billing).
+   */
+  admitLiveSession?: (ownerId: string) => Promise<string | null>;
   /** Inactivity after which a session is over (180 s by default, docs/runtime.md). */
   sessionTimeoutSeconds?: number;
 }
@@ -380,6 +386,12 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
       gateway: adapter.name,
       environment,
     };
+
+    const isNewSession = !(stored && !stored.state.ended) && hop.kind !== 'continue';
+    if (isNewSession && deps.admitLiveSession && !loaded.isTemplate && (environment === 'live' || request.rest !== undefined)) {
+      const refusal = await deps.admitLiveSession(loaded.ownerId);
+      if (refusal !== null) return adapter.formatReply({ text: refusal, end: true }, hop);
+    }
 
     const engineDeps = getEngineDeps(loaded, appId);
     let result: HopResult;

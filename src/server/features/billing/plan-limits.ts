@@ -1,0 +1,229 @@
+import { and, count, eq, lt, sql } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
+import { apps, menus, usageCounters, users } from '../../../db/schema';
+import { BILLING_MESSAGES, USAGE_WARNING_PERCENTS } from '../../../shared/api/billing.schema';
+import { PLANS, type PlanName } from '../../../shared/billing/plans';
+import { AppError, invalid } from '../../../shared/errors';
+import { getRoles, type RoleSubject } from '../../../shared/roles';
+import { getPublicOrigin } from '../../config';
+import type { AppContext } from '../../context';
+import { sendMail } from '../mail/mail.service';
+import { findSubscriptionRow, getLimits, getPlanName, getSubscriptionState, type SubscriptionRow, toUsageMonth } from './subscription';
+
+/**
+ * Plan limits, checked on the server (docs/billing.md, Enforcement): apps and menus when they are created,
+ * deploys while inactive, and on live traffic one counter per account and month: a new live session or an SMS
+ * costs one upsert that adds 1 only while the count is under the allowance, so the check is O(1) whatever the
+ * number of sessions, and holds across restarts and processes. Admins' accounts have no limits.
+ */
+
+export type UsageKind = 'sessions' | 'sms';
+
+/** A plan limit was reached: 402, the envelope's '02', and the sentence that says what to do. */
+const limitReached = (message: string) => new AppError('limitReached', message);
+
+const isExempt = (subject: RoleSubject) => getRoles(subject).isAdmin;
+
+/** What the runtime needs of an app's owner to admit a session, cached: the plan and period, and whether limits apply. */
+interface OwnerStanding {
+  exempt: boolean;
+  email: string;
+  fullName: string;
+  row: Pick<SubscriptionRow, 'plan' | 'periodEnd'> | undefined;
+}
+
+/**
+ * Per process. A change made here (a payment settled, an admin's change) drops the owner's entry at once; a change
+ * made by another process is seen within the TTL. The state is computed from the period and the clock on every
+ * use, so a lapse needs no invalidation.
+ */
+const standings = new WeakMap<AppContext, LRUCache<string, OwnerStanding>>();
+const STANDING_TTL_MS = 10_000;
+
+function getStandingCache(ctx: AppContext): LRUCache<string, OwnerStanding> {
+  let cache = standings.get(ctx);
+  if (!cache) {
+    cache = new LRUCache<string, OwnerStanding>({ max: 20_000, ttl: STANDING_TTL_MS });
+    standings.set(ctx, cache);
+  }
+  return cache;
+}
+
+/** Forget what this process cached about the account's subscription (after a payment or an admin's change). */
+export function forgetStanding(ctx: AppContext, userId: string): void {
+  getStandingCache(ctx).delete(userId);
+}
+
+async function getOwnerStanding(ctx: AppContext, ownerId: string): Promise<OwnerStanding | undefined> {
+  const cache = getStandingCache(ctx);
+  const cached = cache.get(ownerId);
+  if (cached) return cached;
+  const [owner] = await ctx.db
+    .select({ userType: users.userType, roles: users.roles, email: users.email, fullName: users.fullName })
+    .from(users)
+    .where(eq(users.id, ownerId));
+  if (!owner) return undefined;
+  const standing: OwnerStanding = {
+    exempt: isExempt(owner),
+    email: owner.email,
+    fullName: owner.fullName,
+    row: await findSubscriptionRow(ctx.db, ownerId),
+  };
+  cache.set(ownerId, standing);
+  return standing;
+}
+
+/**
+ * Adds one to the account's counter of `kind` this month unless it is at `limit` (null: unlimited, counted for
+ * the usage bars). Answers the new count, or null when the allowance is used up (nothing is added). One
+ * statement: the conditional upsert is atomic, so racing processes never pass the limit together.
+ */
+export async function countUsage(
+  ctx: AppContext,
+  ownerId: string,
+  kind: UsageKind,
+  limit: number | null,
+): Promise<{ count: number; warnedPercent: number } | null> {
+  const [row] = await ctx.db
+    .insert(usageCounters)
+    .values({ userId: ownerId, month: toUsageMonth(ctx.now()), kind, count: 1 })
+    .onConflictDoUpdate({
+      target: [usageCounters.userId, usageCounters.month, usageCounters.kind],
+      set: { count: sql`${usageCounters.count} + 1` },
+      ...(limit === null ? {} : { setWhere: lt(usageCounters.count, limit) }),
+    })
+    .returning({ count: usageCounters.count, warnedPercent: usageCounters.warnedPercent });
+  return row ?? null;
+}
+
+const KIND_NAMES: Record<UsageKind, string> = { sessions: 'live sessions', sms: 'SMS' };
+
+/** Mails the owner once per month and threshold (80 %, 100 %) when a counter reaches it; the conditional update decides who mails. */
+async function warnIfDue(
+  ctx: AppContext,
+  ownerId: string,
+  standing: OwnerStanding,
+  kind: UsageKind,
+  limit: number,
+  counted: { count: number; warnedPercent: number },
+): Promise<void> {
+  const percent = Math.max(0, ...USAGE_WARNING_PERCENTS.filter((p) => counted.count * 100 >= p * limit));
+  if (percent <= counted.warnedPercent) return;
+  const month = toUsageMonth(ctx.now());
+  const [marked] = await ctx.db
+    .update(usageCounters)
+    .set({ warnedPercent: percent })
+    .where(
+      and(
+        eq(usageCounters.userId, ownerId),
+        eq(usageCounters.month, month),
+        eq(usageCounters.kind, kind),
+        lt(usageCounters.warnedPercent, percent),
+      ),
+    )
+    .returning({ month: usageCounters.month });
+  if (!marked) return;
+  const title = PLANS[getPlanName(standing.row)].title;
+  const what = KIND_NAMES[kind];
+  ctx.background.run('usage warning', () =>
+    sendMail(ctx, {
+      to: standing.email,
+      subject: percent >= 100 ? `You have used all your ${what} for ${month}` : `You have used ${percent}% of your ${what} for ${month}`,
+      text: [
+        `Hello ${standing.fullName},`,
+        '',
+        `Your apps have used ${counted.count} of the ${limit.toLocaleString('en-US')} ${what} your plan (${title}) allows in ${month}.`,
+        percent >= 100
+          ? kind === 'sessions'
+            ? 'New live sessions are now answered that the service has reached its limit, until the month ends or you upgrade.'
+            : 'Your apps send no more SMS this month, until the month ends or you upgrade.'
+          : 'When they are used up, new ones are refused until the month ends.',
+        `Upgrade on Account Billing: ${getPublicOrigin(ctx.config)}/account-billing`,
+      ].join('\n'),
+    }),
+  );
+}
+
+/**
+ * A new session on live traffic (the production URL, or a shared shortcode's): null when admitted, else the
+ * sentence the caller's end screen shows. Inactive accounts are refused; otherwise the month's counter decides.
+ * Test URLs and the emulator never come here.
+ */
+export async function admitLiveSession(ctx: AppContext, ownerId: string): Promise<string | null> {
+  if (ctx.config.BILLING === 'off') return null;
+  const standing = await getOwnerStanding(ctx, ownerId);
+  if (!standing || standing.exempt) return null;
+  if (getSubscriptionState(standing.row, ctx.now()) === 'inactive') return BILLING_MESSAGES.liveInactive;
+  const limit = getLimits(ctx.config, getPlanName(standing.row)).sessions;
+  const counted = await countUsage(ctx, ownerId, 'sessions', limit);
+  if (!counted) return BILLING_MESSAGES.liveSessionLimit;
+  if (limit !== null) await warnIfDue(ctx, ownerId, standing, 'sessions', limit, counted);
+  return null;
+}
+
+/** Before an app's SMS is queued: throws the reason the sendsms action's result shows when the plan allows no more. */
+export async function admitSms(ctx: AppContext, ownerId: string): Promise<void> {
+  if (ctx.config.BILLING === 'off') return;
+  const standing = await getOwnerStanding(ctx, ownerId);
+  if (!standing || standing.exempt) return;
+  if (getSubscriptionState(standing.row, ctx.now()) === 'inactive') throw limitReached(BILLING_MESSAGES.smsInactive);
+  const limit = getLimits(ctx.config, getPlanName(standing.row)).sms;
+  const counted = await countUsage(ctx, ownerId, 'sms', limit);
+  if (!counted) throw limitReached(BILLING_MESSAGES.smsLimit(limit ?? 0));
+  if (limit !== null) await warnIfDue(ctx, ownerId, standing, 'sms', limit, counted);
+}
+
+async function findPlan(ctx: AppContext, user: RoleSubject & { id: string }): Promise<PlanName | null> {
+  if (ctx.config.BILLING === 'off' || isExempt(user)) return null;
+  return getPlanName(await findSubscriptionRow(ctx.db, user.id));
+}
+
+/** Before an app is created or cloned into the account: refused at the plan's app limit. */
+export async function checkAppLimit(ctx: AppContext, user: RoleSubject & { id: string }): Promise<void> {
+  const plan = await findPlan(ctx, user);
+  const limit = plan && PLANS[plan].limits.apps;
+  if (!plan || limit === null) return;
+  const [row] = await ctx.db
+    .select({ n: count() })
+    .from(apps)
+    .where(and(eq(apps.userId, user.id), eq(apps.isTemplate, false)));
+  if ((row?.n ?? 0) >= limit) throw limitReached(BILLING_MESSAGES.appLimit(limit, PLANS[plan].title));
+}
+
+/** Before a menu is added to the app: refused at the plan's menus per app. */
+export async function checkMenuLimit(ctx: AppContext, user: RoleSubject & { id: string }, appId: string): Promise<void> {
+  const plan = await findPlan(ctx, user);
+  const limit = plan && PLANS[plan].limits.menus;
+  if (!plan || limit === null) return;
+  const [row] = await ctx.db.select({ n: count() }).from(menus).where(eq(menus.appId, appId));
+  if ((row?.n ?? 0) >= limit) throw limitReached(BILLING_MESSAGES.menuLimit(limit, PLANS[plan].title));
+}
+
+/** Deploys are refused while the subscription is inactive (the draft can still be edited and tested). */
+export async function checkDeployAllowed(ctx: AppContext, user: RoleSubject & { id: string }): Promise<void> {
+  if (ctx.config.BILLING === 'off' || isExempt(user)) return;
+  if (getSubscriptionState(await findSubscriptionRow(ctx.db, user.id), ctx.now()) === 'inactive')
+    throw invalid(BILLING_MESSAGES.deployInactive);
+}
+
+/** This month's use by the account: apps, the fullest app's menus, and the counters. */
+export async function findUsage(ctx: AppContext, userId: string): Promise<{ apps: number; menus: number; sessions: number; sms: number }> {
+  const [appCount] = await ctx.db
+    .select({ n: count() })
+    .from(apps)
+    .where(and(eq(apps.userId, userId), eq(apps.isTemplate, false)));
+  const perApp = ctx.db
+    .select({ n: count().as('n') })
+    .from(menus)
+    .innerJoin(apps, eq(apps.id, menus.appId))
+    .where(and(eq(apps.userId, userId), eq(apps.isTemplate, false)))
+    .groupBy(menus.appId)
+    .as('per_app');
+  const [fullest] = await ctx.db.select({ n: sql<number>`coalesce(max(${perApp.n}), 0)`.mapWith(Number) }).from(perApp);
+  const counters = await ctx.db
+    .select({ kind: usageCounters.kind, count: usageCounters.count })
+    .from(usageCounters)
+    .where(and(eq(usageCounters.userId, userId), eq(usageCounters.month, toUsageMonth(ctx.now()))));
+  const counter = (kind: UsageKind) => counters.find((c) => c.kind === kind)?.count ?? 0;
+  return { apps: appCount?.n ?? 0, menus: fullest?.n ?? 0, sessions: counter('sessions'), sms: counter('sms') };
+}
