@@ -36,6 +36,8 @@ import { createMemorySessionStore, createRedisSessionStore } from './features/ru
 import { createVersionCache } from './features/runtime/version-cache';
 import { createShortcodeRouteTable } from './features/shortcodes/route-table';
 import { registerShortcodesRoutes } from './features/shortcodes/shortcodes.routes';
+import { registerBillingRoutes } from './features/billing/billing.routes';
+import { admitLiveSession, admitSms } from './features/billing/plan-limits';
 import { createEventSink } from './features/runtime/event-sink';
 import { createActionRunner } from './features/runtime/action-runner';
 import { createServerRunners } from './features/runtime/runners';
@@ -111,7 +113,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     nowMs,
     {
       ...serverRunners.runners,
-      sendsms: createSendsmsRunner({ queueSms: (sms) => queueSms(ctx, sms) }),
+      // An SMS beyond the owner's plan is refused with the reason (the action's result shows it).
+      sendsms: createSendsmsRunner({ queueSms: async (sms) => (await admitSms(ctx, sms.ownerId), queueSms(ctx, sms)) }),
       paymentprompt: createPaymentpromptRunner({ startPayment: (payment) => startPayment(ctx, getPaymentProvider(ctx.config), payment) }),
     },
     // Anyone may run a featured template: its payments go to the sandbox and its SMS stay in the outbox,
@@ -129,6 +132,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       : createMemorySessionStore<StoredSession>({ now: nowMs }),
     sink: createEventSink(database.db, app.log),
     runAction,
+    admitLiveSession: (ownerId) => admitLiveSession(ctx, ownerId),
   });
   app.decorate('runtime', runtime);
   app.decorate('startScripts', serverRunners.startScripts);
@@ -186,6 +190,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerDashboardRoutes(app, ctx, guard, runtime);
     registerMerchantsRoutes(app, ctx, guard);
     registerAdminsRoutes(app, ctx, guard);
+    registerBillingRoutes(app, ctx, guard);
   }
 
   registerSmsRoutes(app, ctx, guard);

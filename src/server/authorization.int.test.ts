@@ -105,6 +105,16 @@ const ACCESS: Record<string, RouteAccess> = {
   'POST /api/admin/assign-merchant': ['superAdmin'],
   'POST /api/admin/unassign-merchant': ['superAdmin'],
   'GET /api/admin/audit-log': ['superAdmin'],
+  // Billing (docs/billing.md)
+  'GET /api/subscription/current': 'signedIn',
+  'GET /api/subscription/types': 'signedIn',
+  'POST /api/subscription/makePayment': 'signedIn',
+  'POST /api/subscription/creditAccount': 'signedIn',
+  'POST /api/subscription/changePlan': 'signedIn',
+  'GET /api/subscription/paymentHistory': 'signedIn',
+  'GET /api/subscription/account': ['admin'],
+  'POST /api/subscription/extend': ['admin'],
+  'POST /api/subscription/activate': ['admin'],
 };
 
 describeDb('authorization, route by route', () => {

@@ -15,6 +15,7 @@ import { getRoles } from '../../../shared/roles';
 import { invalid, notFound, unauthenticated } from '../../../shared/errors';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../auth/auth.service';
+import { checkAppLimit } from '../billing/plan-limits';
 import { recordAdminAction } from '../admins/audit-log';
 import { getAccessibleMerchant } from '../merchants/merchant-access';
 
@@ -117,6 +118,7 @@ function toAppColumns(body: CreateAppBody, shortCode: string, baseShortCode: str
 
 export async function createApp(ctx: AppContext, user: AuthUser, body: CreateAppBody, origin: string): Promise<App> {
   checkAppFields(body);
+  await checkAppLimit(ctx, user);
   const shortCode = resolveShortCodeOrThrow(body);
   const [row] = await ctx.db
     .insert(apps)
@@ -195,6 +197,8 @@ export async function cloneApp(ctx: AppContext, user: AuthUser, body: CloneAppBo
     if (!merchantUser) throw invalid(MERCHANT_MESSAGES.merchantHasNoUsers, { field: 'merchantUuid' });
     ownerId = merchantUser.id;
   }
+  // An admin's clone into a merchant's account is the admin's decision, not the merchant's plan's.
+  if (ownerId === user.id) await checkAppLimit(ctx, user);
   const useTemplateTag = body.useTemplateTag ?? source.useTemplateTag;
   let shortCode = source.shortCode;
   if (body.shortCode) {
