@@ -1,10 +1,11 @@
-import { Badge, Button, Checkbox, Code, Group, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Checkbox, Code, Group, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconPlus } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Link, Navigate } from 'react-router';
 import type { App } from '../../../shared/api/apps.schema';
 import { getRoles } from '../../../shared/roles';
+import { PageHeader } from '../../components/page-header';
 import { useCurrentUser } from '../console/use-current-user';
 import { AppCloneDialog, type CloneSource } from './app-clone-dialog';
 import { AppListError, AppListSkeleton } from './app-list-states';
@@ -78,21 +79,19 @@ export function AppListPage() {
 
   return (
     <Stack gap="xl">
-      <Group justify="space-between" align="flex-end" gap="md">
-        <div>
-          <Title order={1} fz={{ base: 26, sm: 32 }}>
-            My USSD Apps
-          </Title>
-          <Text c="dimmed" mt={6}>
-            {apps
-              ? `${apps.length} ${apps.length === 1 ? 'app' : 'apps'}. Design menus, change settings, or copy an app to start a new one.`
-              : 'Your apps and their shortcodes.'}
-          </Text>
-        </div>
-        <Button component={Link} to="/create-app" leftSection={<IconPlus size={18} />}>
-          New App
-        </Button>
-      </Group>
+      <PageHeader
+        title="My USSD Apps"
+        description={
+          apps
+            ? `${apps.length} ${apps.length === 1 ? 'app' : 'apps'}. Design menus, change settings, or copy an app to start a new one.`
+            : 'Your apps and their shortcodes.'
+        }
+        action={
+          <Button component={Link} to="/create-app" leftSection={<IconPlus size={18} />}>
+            New App
+          </Button>
+        }
+      />
 
       {isPending && <AppListSkeleton />}
       {error && <AppListError message={error.message} onRetry={() => void refetch()} />}

@@ -1,22 +1,9 @@
-import {
-  ActionIcon,
-  Button,
-  Card,
-  EmptyState,
-  Group,
-  Paper,
-  SimpleGrid,
-  Skeleton,
-  Stack,
-  Text,
-  ThemeIcon,
-  Title,
-  Tooltip,
-} from '@mantine/core';
+import { ActionIcon, Button, Card, EmptyState, Group, Paper, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
 import { IconCode, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { LoadErrorAlert } from '../../components/load-error-alert';
+import { PageHeader } from '../../components/page-header';
 import { CustomActionCreateDialog } from './custom-action-create-dialog';
 import { customActionPath, type CustomActionListItem } from './custom-actions.api';
 import { useCustomActions, useDeleteCustomActionConfirm } from './use-custom-actions';
@@ -37,19 +24,15 @@ export function CustomActionListPage() {
 
   return (
     <Stack gap="xl">
-      <Group justify="space-between" align="flex-end" gap="md">
-        <div>
-          <Title order={1} fz={{ base: 26, sm: 32 }}>
-            My Custom Actions
-          </Title>
-          <Text c="dimmed" mt={6}>
-            JavaScript functions your menus can run: compute values, check input, read earlier actions' results.
-          </Text>
-        </div>
-        <Button leftSection={<IconPlus size={18} />} onClick={openCreate}>
-          New Action
-        </Button>
-      </Group>
+      <PageHeader
+        title="My Custom Actions"
+        description="JavaScript functions your menus can run: compute values, check input, read earlier actions' results."
+        action={
+          <Button leftSection={<IconPlus size={18} />} onClick={openCreate}>
+            New Action
+          </Button>
+        }
+      />
 
       {isPending && <CustomActionListSkeleton />}
       {error && <LoadErrorAlert title="Custom actions not loaded" message={error.message} onRetry={() => void refetch()} />}

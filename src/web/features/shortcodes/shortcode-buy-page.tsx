@@ -13,8 +13,9 @@ import {
   type ShortCodeCountry,
 } from '../../../shared/api/shortcodes.schema';
 import { LoadErrorAlert } from '../../components/load-error-alert';
+import { PageHeader } from '../../components/page-header';
 import { formatAmount, formatMonthlyPrice, monthOptions } from './shortcode-format';
-import { ShortCodeListEmpty, ShortCodeListSkeleton, ShortCodePageHeader } from './shortcode-list-states';
+import { ShortCodeListEmpty, ShortCodeListSkeleton } from './shortcode-list-states';
 import { ShortCodePaymentNotice } from './shortcode-payment-notice';
 import { type PurchaseSummary, ShortCodePurchaseConfirmDialog } from './shortcode-purchase-confirm-dialog';
 import { type ShortCodeColumn, ShortCodeTable } from './shortcode-table';
@@ -139,7 +140,7 @@ export function ShortCodeBuyPage() {
 
   return (
     <Stack gap="xl">
-      <ShortCodePageHeader
+      <PageHeader
         title="Buy ShortCode Extension"
         description="Rent an extension of a shared shortcode, such as *920*34#, by the month, then connect it to one of your apps."
         action={

@@ -1,22 +1,9 @@
-import { EmptyState, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { EmptyState, Paper, Skeleton, Stack } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { PageHeader } from '../../components/page-header';
 
-/** A shortcode screen's title, what it is for, and its main button or link. */
-export function ShortCodePageHeader({ title, description, action }: { title: string; description: string; action?: ReactNode }) {
-  return (
-    <Group justify="space-between" align="flex-end" gap="md">
-      <div>
-        <Title order={1} fz={{ base: 26, sm: 32 }}>
-          {title}
-        </Title>
-        <Text c="gray.7" mt={6} maw={640}>
-          {description}
-        </Text>
-      </div>
-      {action}
-    </Group>
-  );
-}
+/** The one PageHeader, under the name the admin shortcode and billing screens still import (move them to PageHeader). */
+export const ShortCodePageHeader = PageHeader;
 
 /** Placeholder rows while a shortcode list loads; announced as busy with `label`. */
 export function ShortCodeListSkeleton({ label, rows = 4 }: { label: string; rows?: number }) {

@@ -4,8 +4,9 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import type { Purchase } from '../../../shared/api/shortcodes.schema';
 import { LoadErrorAlert } from '../../components/load-error-alert';
+import { PageHeader } from '../../components/page-header';
 import { formatDay, formatTime, getPurchaseState, WHOLE_BADGE_STYLES } from './shortcode-format';
-import { ShortCodeListEmpty, ShortCodeListSkeleton, ShortCodePageHeader } from './shortcode-list-states';
+import { ShortCodeListEmpty, ShortCodeListSkeleton } from './shortcode-list-states';
 import { ShortCodePaymentNotice } from './shortcode-payment-notice';
 import { ShortCodePurchaseRenewDialog } from './shortcode-purchase-renew-dialog';
 import { type ShortCodeColumn, ShortCodeTable } from './shortcode-table';
@@ -139,7 +140,7 @@ export function ShortCodePurchaseListPage() {
 
   return (
     <Stack gap="xl">
-      <ShortCodePageHeader
+      <PageHeader
         title="My Shortcode Extensions"
         description="The shortcodes you rent: connect each to an app, and renew before it expires."
         action={buyLink}

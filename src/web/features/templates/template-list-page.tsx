@@ -1,4 +1,5 @@
-import { Stack, Text, Title } from '@mantine/core';
+import { Stack, Text } from '@mantine/core';
+import { PageHeader } from '../../components/page-header';
 import { TemplateCardGrid } from './template-card-grid';
 
 export const TEMPLATES_PATH = '/app-templates';
@@ -7,17 +8,17 @@ export const TEMPLATES_PATH = '/app-templates';
 export function TemplateListPage() {
   return (
     <Stack gap="xl">
-      <div>
-        <Title order={1} fz={{ base: 26, sm: 32 }}>
-          Templates{' '}
-          <Text span inherit c="dimmed" fw={500}>
-            - Things you can build
-          </Text>
-        </Title>
-        <Text c="dimmed" mt={6} maw={640}>
-          Working apps to start from. Try one in the emulator, then clone it into your account and make it yours.
-        </Text>
-      </div>
+      <PageHeader
+        title={
+          <>
+            Templates{' '}
+            <Text span inherit c="dimmed" fw={500}>
+              - Things you can build
+            </Text>
+          </>
+        }
+        description="Working apps to start from. Try one in the emulator, then clone it into your account and make it yours."
+      />
       <TemplateCardGrid returnUrl={TEMPLATES_PATH} />
     </Stack>
   );
