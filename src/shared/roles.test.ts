@@ -12,7 +12,14 @@ const EVERYONE = [
   'Account Billing',
 ];
 const NON_ADMINS = ['My USSD Apps'];
-const ADMINS = ['USSD Apps', 'Merchant Management', 'ShortCode Providers', 'Available USSD Extensions', 'WhatsApp Bots'];
+const ADMINS = [
+  'USSD Apps',
+  'Merchant Management',
+  'ShortCode Providers',
+  'Available USSD Extensions',
+  'WhatsApp Bots',
+  'Contact Requests',
+];
 const CHATBOT_USERS = ['WhatsApp Bots'];
 const SUPER_ADMINS = ['User Management'];
 const MERCHANTS = ['Manage Merchant Account', 'Merchant Transactions'];
@@ -81,7 +88,7 @@ describe('getSidebar (who sees which entry)', () => {
   it('nests the Merchant Management and User Management entries', () => {
     const children = (label: string) => SIDEBAR.find((entry) => entry.label === label)?.children?.map((child) => child.label);
     expect(children('Merchant Management')).toEqual(['All Merchants', 'My Merchants', 'Register Merchant']);
-    expect(children('User Management')).toEqual(['All Users', 'Create Admin']);
+    expect(children('User Management')).toEqual(['All Users', 'Create Admin', 'Audit Log']);
   });
 
   it('points every entry at its route', () => {
@@ -108,6 +115,8 @@ describe('getSidebar (who sees which entry)', () => {
       'Available USSD Extensions': '/provision-shortcode',
       'All Users': '/admin/list',
       'Create Admin': '/admin/create',
+      'Audit Log': '/admin/audit-log',
+      'Contact Requests': '/admin/contact-requests',
       'Manage Merchant Account': '/merchant/manage-account',
       'Merchant Transactions': '/merchant/trxns',
       'Account Billing': '/account-billing',

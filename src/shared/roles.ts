@@ -102,8 +102,10 @@ export const SIDEBAR: SidebarEntry[] = [
     children: [
       { label: 'All Users', path: '/admin/list' },
       { label: 'Create Admin', path: '/admin/create' },
+      { label: 'Audit Log', path: '/admin/audit-log' },
     ],
   },
+  { label: 'Contact Requests', path: '/admin/contact-requests', audiences: ['admin'] },
   { label: 'Manage Merchant Account', path: '/merchant/manage-account', audiences: ['merchant'] },
   { label: 'Merchant Transactions', path: '/merchant/trxns', audiences: ['merchant'] },
   { label: 'Account Billing', path: '/account-billing', audiences: ['everyone'] },

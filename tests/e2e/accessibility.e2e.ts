@@ -6,7 +6,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { registerAccount, storeSession, type LoginReplyBody } from './accounts';
 import { baseUrl, describeBrowser, DESKTOP, launchBrowser, openPage, PHONE, signIn, waitForAnimations } from './browser';
-import type { E2eUserKind } from './fixtures';
+import { E2E_USERS, type E2eUserKind } from './fixtures';
 
 /**
  * axe-core over every route of the console and the public site, at desktop and phone width in light mode, and
@@ -26,6 +26,9 @@ interface Ids {
   appId: string;
   customActionId: string;
   templateId: string;
+  /** The seeded demo merchant (Boateng Retail) and admin (ops@e2e.test). */
+  merchantUuid: string;
+  adminUuid: string;
 }
 
 /**
@@ -114,6 +117,35 @@ const ROUTE_VISITS: Record<string, Visit> = {
     url: () => '/account-billing',
     ready: (page) => page.getByTestId('billing-current').or(page.getByTestId('billing-error')),
   },
+  '/merchant/list': { as: 'admin', url: () => '/merchant/list', ready: shown('Boateng Retail') },
+  '/merchant/my-merchants': { as: 'admin', url: () => '/merchant/my-merchants', ready: heading('My Merchants') },
+  '/merchant/register': { as: 'admin', url: () => '/merchant/register', ready: heading('Register New Merchant') },
+  '/merchant/profile/:merchantUuid': {
+    as: 'admin',
+    url: (ids) => `/merchant/profile/${ids.merchantUuid}`,
+    ready: (page) => page.getByTestId('merchant-users-table'),
+  },
+  '/merchant/list-users/:merchantUuid': {
+    as: 'admin',
+    url: (ids) => `/merchant/list-users/${ids.merchantUuid}`,
+    ready: (page) => page.getByTestId('merchant-users-table'),
+  },
+  '/merchant/manage-account': {
+    as: 'merchant',
+    url: () => '/merchant/manage-account',
+    ready: (page) => page.getByTestId('merchant-users-table'),
+  },
+  '/merchant/trxns': { as: 'merchant', url: () => '/merchant/trxns', ready: heading('Merchant Transactions') },
+  '/merchant/trxns/:merchantUuid': { as: 'admin', url: (ids) => `/merchant/trxns/${ids.merchantUuid}`, ready: shown('Boateng Retail') },
+  '/admin/list': { as: 'superAdmin', url: () => '/admin/list', ready: shown('ops@e2e.test') },
+  '/admin/create': { as: 'superAdmin', url: () => '/admin/create', ready: heading('Create New Admin User') },
+  '/admin/manage/:adminUuid': {
+    as: 'superAdmin',
+    url: (ids) => `/admin/manage/${ids.adminUuid}`,
+    ready: (page) => page.getByRole('tab', { name: 'Profile Details' }),
+  },
+  '/admin/audit-log': { as: 'superAdmin', url: () => '/admin/audit-log', ready: heading('Audit Log') },
+  '/admin/contact-requests': { as: 'admin', url: () => '/admin/contact-requests', ready: heading('Contact Requests') },
   '*': { as: 'nobody', url: () => '/no-such-page', ready: heading('Page not found') },
 };
 
@@ -269,7 +301,24 @@ async function createOwnerData(token: string): Promise<Ids> {
   });
   const customActionId = action.uuid;
   if (!customActionId) throw new Error(`custom action create failed: ${JSON.stringify(action)}`);
-  return { appId, customActionId, templateId: survey.appId };
+  const { merchantUuid, adminUuid } = await findSeededMerchantAndAdmin();
+  return { appId, customActionId, templateId: survey.appId, merchantUuid, adminUuid };
+}
+
+/** The demo merchant and the seeded admin, read as the super admin. */
+async function findSeededMerchantAndAdmin(): Promise<Pick<Ids, 'merchantUuid' | 'adminUuid'>> {
+  const res = await fetch(`${baseUrl()}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(E2E_USERS.superAdmin),
+  });
+  const { token } = (await res.json()) as LoginReplyBody;
+  const merchants = await callApi<Array<{ uuid: string; companyName: string }>>(token, '/api/merchant/list');
+  const admins = await callApi<Array<{ uuid: string; email: string }>>(token, '/api/admin/list');
+  const merchantUuid = merchants.data?.find((m) => m.companyName === 'Boateng Retail')?.uuid;
+  const adminUuid = admins.data?.find((a) => a.email === E2E_USERS.admin.email)?.uuid;
+  if (!merchantUuid || !adminUuid) throw new Error('the demo merchant or the seeded admin is missing');
+  return { merchantUuid, adminUuid };
 }
 
 it('every route has a visit, and every visit a route', () => {

@@ -22,6 +22,15 @@ import { MERCHANT_MESSAGES, merchantSchema } from './merchants.schema';
 export const ADMIN_ROLE_TYPES = [...ADMIN_ROLE_CHOICES, 'super_admin'] as const;
 export type AdminRoleType = (typeof ADMIN_ROLE_TYPES)[number];
 
+/** What the role checkboxes say of each role (docs/merchants.md has what each may do). */
+export const ADMIN_ROLE_LABELS: Record<AdminRoleType, { label: string; description: string }> = {
+  ADMIN: { label: 'ADMIN', description: 'Every merchant: register, edit, delete, users, transactions, clone apps' },
+  MERCHANT: { label: 'MERCHANT', description: 'Registers merchants and manages those assigned' },
+  DEVELOPER: { label: 'DEVELOPER', description: "Clones apps into assigned merchants' accounts" },
+  SUPPORT: { label: 'SUPPORT', description: 'Reads assigned merchants, their transactions, and contact requests' },
+  super_admin: { label: 'Super admin', description: 'Everything, and manages admins and the audit log' },
+};
+
 export const ADMIN_MESSAGES = {
   adminNotFound: 'Admin not found',
   notYourself: 'You cannot delete your own account or remove your own super admin role',

@@ -11,6 +11,8 @@ import { logsRoutes } from '../logs/logs.routes';
 import { sessionsRoutes } from '../sessions/sessions.routes';
 import { shortcodesRoutes } from '../shortcodes/shortcodes.routes';
 import { billingRoutes } from '../billing/billing.routes';
+import { merchantsRoutes } from '../merchants/merchants.routes';
+import { adminsRoutes } from '../admins/admins.routes';
 import { ConsoleLayout } from './console-layout';
 import { GetStartedPage } from './get-started-page';
 
@@ -27,6 +29,8 @@ const signedInRoutes: RouteObject[] = [
   ...customActionsRoutes,
   ...shortcodesRoutes,
   ...billingRoutes,
+  ...merchantsRoutes,
+  ...adminsRoutes,
   // Every screen of one app: an unknown or foreign app id shows 'App not found' once, here, for all of them.
   {
     element: <AppScreenGuard />,

@@ -1,0 +1,88 @@
+import { Code, Stack, Text } from '@mantine/core';
+import { IconHistory } from '@tabler/icons-react';
+import type { AuditEntry } from '../../../shared/api/admins.schema';
+import { LoadErrorAlert } from '../../components/load-error-alert';
+import { formatTime } from '../../lib/table-export';
+import { MerchantAudienceGuard } from '../merchants/merchant-audience-guard';
+import { ShortCodeListEmpty, ShortCodeListSkeleton, ShortCodePageHeader } from '../shortcodes/shortcode-list-states';
+import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
+import { useAuditEntries } from './use-admins';
+
+/** `merchant_user_created` -> `Merchant user created`. */
+const describeAction = (action: string) => {
+  const text = action.replaceAll('_', ' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+};
+
+const describeDetails = (details: Record<string, unknown>) =>
+  Object.entries(details)
+    .map(([key, value]) => `${key}: ${Array.isArray(value) ? value.join(', ') : String(value)}`)
+    .join(' · ');
+
+/** Audit Log (super admins): every admin action, newest first, with who and when. */
+export function AdminAuditLogPage() {
+  return (
+    <MerchantAudienceGuard audience="superAdmin">
+      <AuditLog />
+    </MerchantAudienceGuard>
+  );
+}
+
+function AuditLog() {
+  const { data: entries, error, isPending, refetch } = useAuditEntries();
+  const columns: ShortCodeColumn<AuditEntry>[] = [
+    {
+      header: 'When',
+      width: 180,
+      render: (e) => (
+        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+          {formatTime(e.createdAt)}
+        </Text>
+      ),
+    },
+    { header: 'Who', visibleFrom: 'sm', render: (e) => <Text size="sm">{e.actorEmail}</Text> },
+    {
+      header: 'What',
+      cellProps: { style: { minWidth: 0 } },
+      render: (e) => (
+        <>
+          <Text size="sm" fw={600}>
+            {describeAction(e.action)}
+          </Text>
+          <Text size="xs" c="gray.7" hiddenFrom="sm">
+            {e.actorEmail}
+          </Text>
+          <Text size="xs" c="gray.7" style={{ overflowWrap: 'anywhere' }}>
+            {describeDetails(e.details)}
+          </Text>
+        </>
+      ),
+    },
+    { header: 'Object', visibleFrom: 'lg', render: (e) => <Code fz="xs">{e.targetId}</Code> },
+  ];
+  return (
+    <Stack gap="xl">
+      <ShortCodePageHeader title="Audit Log" description="Every admin action: who did what, to which object, and when. The newest 500." />
+      {isPending && <ShortCodeListSkeleton label="Loading the audit log" />}
+      {error && <LoadErrorAlert title="Audit log not loaded" message={error.message} onRetry={() => void refetch()} />}
+      {entries?.length === 0 && (
+        <ShortCodeListEmpty
+          testId="audit-empty"
+          icon={<IconHistory size={28} />}
+          title="Nothing recorded yet"
+          description="Admin actions appear here as they happen."
+        />
+      )}
+      {entries && entries.length > 0 && (
+        <ShortCodeTable
+          rows={entries}
+          columns={columns}
+          getRowKey={(e) => e.uuid}
+          getRowMark={(e) => e.action}
+          label="Audit Log"
+          testId="audit-table"
+        />
+      )}
+    </Stack>
+  );
+}

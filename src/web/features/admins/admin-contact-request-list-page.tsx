@@ -1,0 +1,95 @@
+import { Anchor, Stack, Text } from '@mantine/core';
+import { IconMail } from '@tabler/icons-react';
+import { LoadErrorAlert } from '../../components/load-error-alert';
+import { formatTime } from '../../lib/table-export';
+import { MerchantAudienceGuard } from '../merchants/merchant-audience-guard';
+import { ShortCodeListEmpty, ShortCodeListSkeleton, ShortCodePageHeader } from '../shortcodes/shortcode-list-states';
+import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
+import type { ContactRequest } from './admins.api';
+import { useContactRequests } from './use-admins';
+
+/** Contact Requests (admins): what /contact and the pricing page's Talk to us sent, newest first. */
+export function AdminContactRequestListPage() {
+  return (
+    <MerchantAudienceGuard audience="admin">
+      <ContactRequests />
+    </MerchantAudienceGuard>
+  );
+}
+
+function ContactRequests() {
+  const { data: requests, error, isPending, refetch } = useContactRequests();
+  const columns: ShortCodeColumn<ContactRequest>[] = [
+    {
+      header: 'Received',
+      width: 180,
+      render: (r) => (
+        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+          {formatTime(r.createdAt)}
+        </Text>
+      ),
+    },
+    {
+      header: 'From',
+      visibleFrom: 'sm',
+      render: (r) => (
+        <>
+          <Anchor href={`mailto:${r.email}`} size="sm">
+            {r.email}
+          </Anchor>
+          {r.mobile && (
+            <Text size="xs" c="gray.7">
+              {r.mobile}
+            </Text>
+          )}
+        </>
+      ),
+    },
+    {
+      header: 'Message',
+      cellProps: { style: { minWidth: 0 } },
+      render: (r) => (
+        <>
+          <Text size="sm" fw={600}>
+            {r.subject}
+          </Text>
+          <Text size="xs" c="gray.7" hiddenFrom="sm">
+            {r.email}
+            {r.mobile ? ` · ${r.mobile}` : ''}
+          </Text>
+          <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+            {r.message}
+          </Text>
+        </>
+      ),
+    },
+  ];
+  return (
+    <Stack gap="xl">
+      <ShortCodePageHeader
+        title="Contact Requests"
+        description="Messages from the contact page and the pricing page's Talk to us. Reply by mail."
+      />
+      {isPending && <ShortCodeListSkeleton label="Loading contact requests" />}
+      {error && <LoadErrorAlert title="Contact requests not loaded" message={error.message} onRetry={() => void refetch()} />}
+      {requests?.length === 0 && (
+        <ShortCodeListEmpty
+          testId="contact-empty"
+          icon={<IconMail size={28} />}
+          title="No contact requests"
+          description="Messages sent from the contact form appear here."
+        />
+      )}
+      {requests && requests.length > 0 && (
+        <ShortCodeTable
+          rows={requests}
+          columns={columns}
+          getRowKey={(r) => r.id}
+          getRowMark={(r) => r.email}
+          label="Contact Requests"
+          testId="contact-requests-table"
+        />
+      )}
+    </Stack>
+  );
+}

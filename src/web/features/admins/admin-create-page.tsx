@@ -1,0 +1,121 @@
+import { Button, Group, Paper, PasswordInput, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { ADMIN_ROLE_CHOICES } from '../../../shared/roles';
+import type { Admin, AdminRoleType } from '../../../shared/api/admins.schema';
+import { accountFormSchema, MERCHANT_MESSAGES } from '../../../shared/api/merchants.schema';
+import { BackLink } from '../../components/back-link';
+import { FormAlert } from '../../components/form-alert';
+import { failureText, isOk } from '../../lib/api';
+import { MerchantAudienceGuard } from '../merchants/merchant-audience-guard';
+import { ShortCodePageHeader } from '../shortcodes/shortcode-list-states';
+import { AdminRoleCheckboxes } from './admin-role-checkboxes';
+import { ADMIN_LIST_PATH, adminManagePath, createAdmin, updateAdminProfile } from './admins.api';
+import { adminKeys } from './use-admins';
+
+const EMPTY = { fullName: '', email: '', mobileNumber: '', password: '', confirmPassword: '', roles: [] as string[] };
+
+/**
+ * Create New Admin User (super admins). The create call carries only the account's fields; the chosen roles
+ * are set right after with update-profile (docs/merchants.md), then Manage Admin opens.
+ */
+export function AdminCreatePage() {
+  return (
+    <MerchantAudienceGuard audience="superAdmin">
+      <AdminCreateForm />
+    </MerchantAudienceGuard>
+  );
+}
+
+function AdminCreateForm() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [message, setMessage] = useState<string | null>(null);
+  const [isSubmitting, setSubmitting] = useState(false);
+  const form = useForm({ mode: 'controlled', initialValues: EMPTY });
+
+  const handleSubmit = form.onSubmit(async (values) => {
+    const parsed = accountFormSchema.safeParse(values);
+    if (!parsed.success) return setMessage(parsed.error.issues[0]?.message ?? null);
+    if (values.roles.length === 0) return setMessage(MERCHANT_MESSAGES.selectRole);
+    setMessage(null);
+    setSubmitting(true);
+    const { fullName, email, mobileNumber, password } = parsed.data;
+    const created = await createAdmin({ fullName, email, mobileNumber, password });
+    if (!isOk(created) || !created.data) {
+      setSubmitting(false);
+      return setMessage(failureText(created, 'Failed to create admin user'));
+    }
+    const admin = created.data as Admin;
+    const withRoles = await updateAdminProfile({
+      adminUuid: admin.uuid,
+      fullName,
+      email,
+      mobileNumber,
+      roles: values.roles as AdminRoleType[],
+    });
+    setSubmitting(false);
+    await queryClient.invalidateQueries({ queryKey: adminKeys.all });
+    if (!isOk(withRoles)) {
+      // The account exists without roles: Manage Admin is where they are set again.
+      notifications.show({
+        color: 'orange',
+        title: 'Admin created without roles',
+        message: failureText(withRoles, 'Failed to update profile'),
+      });
+    } else notifications.show({ color: 'teal', title: 'Admin created', message: created.message || fullName });
+    void navigate(adminManagePath(admin.uuid));
+  });
+
+  return (
+    <Stack gap="xl" maw={820}>
+      <div>
+        <BackLink to={ADMIN_LIST_PATH} label="System Users" />
+        <ShortCodePageHeader
+          title="Create New Admin User"
+          description="An admin of the platform. Choose at least one role: it says what they may do."
+        />
+      </div>
+      <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
+        <form onSubmit={handleSubmit} noValidate aria-label="Create New Admin User">
+          <Stack gap="md">
+            <FormAlert message={message} onClose={() => setMessage(null)} />
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+              <TextInput label="Full Name" withAsterisk maxLength={120} {...form.getInputProps('fullName')} />
+              <TextInput label="Email" type="email" withAsterisk maxLength={254} {...form.getInputProps('email')} />
+              <TextInput label="Mobile Number" type="tel" withAsterisk maxLength={32} {...form.getInputProps('mobileNumber')} />
+              <div />
+              <PasswordInput
+                label="Password"
+                withAsterisk
+                maxLength={200}
+                autoComplete="new-password"
+                {...form.getInputProps('password')}
+              />
+              <PasswordInput
+                label="Confirm Password"
+                withAsterisk
+                maxLength={200}
+                autoComplete="new-password"
+                {...form.getInputProps('confirmPassword')}
+              />
+            </SimpleGrid>
+            <AdminRoleCheckboxes
+              roles={ADMIN_ROLE_CHOICES}
+              value={form.values.roles}
+              onChange={(roles) => form.setFieldValue('roles', roles)}
+            />
+            <Group justify="flex-end">
+              <Button type="submit" loading={isSubmitting}>
+                Create Admin
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Paper>
+    </Stack>
+  );
+}

@@ -1,0 +1,125 @@
+import { ActionIcon, Badge, Button, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { IconPlus, IconSettings, IconTrash, IconUsers } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import type { Admin } from '../../../shared/api/admins.schema';
+import { LoadErrorAlert } from '../../components/load-error-alert';
+import { useCurrentUser } from '../console/use-current-user';
+import { MerchantAudienceGuard } from '../merchants/merchant-audience-guard';
+import { ShortCodeListEmpty, ShortCodeListSkeleton, ShortCodePageHeader } from '../shortcodes/shortcode-list-states';
+import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
+import { ADMIN_CREATE_PATH, adminManagePath } from './admins.api';
+import { useAdmins, useDeleteAdminConfirm } from './use-admins';
+
+export function RoleBadges({ roles }: { roles: string[] }) {
+  if (roles.length === 0)
+    return (
+      <Text size="xs" c="gray.7">
+        No roles yet
+      </Text>
+    );
+  return (
+    <Group gap={4}>
+      {roles.map((role) => (
+        <Badge key={role} variant="outline" color={role === 'super_admin' ? 'grape' : 'gray'} radius="sm">
+          {role === 'super_admin' ? 'Super admin' : role}
+        </Badge>
+      ))}
+    </Group>
+  );
+}
+
+/** System Users (super admins): every admin, always Active; manage and delete. */
+export function AdminListPage() {
+  return (
+    <MerchantAudienceGuard audience="superAdmin">
+      <AdminList />
+    </MerchantAudienceGuard>
+  );
+}
+
+function AdminList() {
+  const { data: admins, error, isPending, refetch } = useAdmins();
+  const me = useCurrentUser();
+  const confirmDelete = useDeleteAdminConfirm();
+  const columns: ShortCodeColumn<Admin>[] = [
+    {
+      header: 'Full Name',
+      render: (a) => (
+        <>
+          <Text fw={600} size="sm">
+            {a.fullName}
+          </Text>
+          <Text size="xs" c="gray.7" hiddenFrom="md">
+            {a.email}
+          </Text>
+        </>
+      ),
+    },
+    { header: 'Email', visibleFrom: 'md', render: (a) => <Text size="sm">{a.email}</Text> },
+    { header: 'Mobile Number', visibleFrom: 'lg', render: (a) => <Text size="sm">{a.mobileNumber}</Text> },
+    { header: 'Roles', visibleFrom: 'sm', render: (a) => <RoleBadges roles={a.roles} /> },
+    {
+      header: 'Status',
+      render: () => (
+        <Badge color="teal" variant="light">
+          Active
+        </Badge>
+      ),
+    },
+    {
+      header: 'Actions',
+      align: 'right',
+      render: (a) => (
+        <Group gap={2} justify="flex-end" wrap="nowrap">
+          <Tooltip label="Manage" withArrow>
+            <ActionIcon component={Link} to={adminManagePath(a.uuid)} variant="subtle" size="lg" aria-label={`Manage ${a.fullName}`}>
+              <IconSettings size={18} />
+            </ActionIcon>
+          </Tooltip>
+          {a.uuid !== me?.uuid && (
+            <Tooltip label="Delete" withArrow>
+              <ActionIcon variant="subtle" color="red" size="lg" onClick={() => confirmDelete(a)} aria-label={`Delete ${a.fullName}`}>
+                <IconTrash size={18} />
+              </ActionIcon>
+            </Tooltip>
+          )}
+        </Group>
+      ),
+    },
+  ];
+  const newLink = (
+    <Button component={Link} to={ADMIN_CREATE_PATH} leftSection={<IconPlus size={18} />}>
+      Create Admin
+    </Button>
+  );
+  return (
+    <Stack gap="xl">
+      <ShortCodePageHeader
+        title="System Users"
+        description="The platform's admins and their roles. Only super admins see this."
+        action={newLink}
+      />
+      {isPending && <ShortCodeListSkeleton label="Loading admins" />}
+      {error && <LoadErrorAlert title="Admins not loaded" message={error.message} onRetry={() => void refetch()} />}
+      {admins?.length === 0 && (
+        <ShortCodeListEmpty
+          testId="admins-empty"
+          icon={<IconUsers size={28} />}
+          title="No admins"
+          description="Create the first admin."
+          action={newLink}
+        />
+      )}
+      {admins && admins.length > 0 && (
+        <ShortCodeTable
+          rows={admins}
+          columns={columns}
+          getRowKey={(a) => a.uuid}
+          getRowMark={(a) => a.email}
+          label="System Users"
+          testId="admins-table"
+        />
+      )}
+    </Stack>
+  );
+}

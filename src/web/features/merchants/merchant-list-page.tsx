@@ -1,0 +1,189 @@
+import { ActionIcon, Badge, Button, Group, Modal, Stack, Text, Tooltip } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconBuildingStore, IconEdit, IconPlus, IconReceipt, IconSettings, IconTrash } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import type { Merchant, MerchantBody } from '../../../shared/api/merchants.schema';
+import { LoadErrorAlert } from '../../components/load-error-alert';
+import { ShortCodeListEmpty, ShortCodeListSkeleton, ShortCodePageHeader } from '../shortcodes/shortcode-list-states';
+import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
+import { MerchantAudienceGuard } from './merchant-audience-guard';
+import { MerchantForm } from './merchant-form';
+import { merchantProfilePath, merchantTransactionsPath, REGISTER_MERCHANT_PATH, updateMerchant } from './merchants.api';
+import { merchantKeys, useDeleteMerchantConfirm, useMerchants } from './use-merchants';
+
+/** All Merchants (`mine` false) and My Merchants: the same table, My Merchants without Full Name. */
+export function MerchantListPage({ mine = false }: { mine?: boolean }) {
+  return (
+    <MerchantAudienceGuard audience="admin">
+      <MerchantList mine={mine} />
+    </MerchantAudienceGuard>
+  );
+}
+
+function MerchantList({ mine }: { mine: boolean }) {
+  const { data: merchants, error, isPending, refetch } = useMerchants(mine);
+  const [editing, setEditing] = useState<Merchant | null>(null);
+  const confirmDelete = useDeleteMerchantConfirm();
+  const title = mine ? 'My Merchants' : 'All Merchants';
+
+  const actions = (merchant: Merchant) => (
+    <Group gap={2} justify="flex-end" wrap="nowrap">
+      <Tooltip label="Manage" withArrow>
+        <ActionIcon
+          component={Link}
+          to={merchantProfilePath(merchant.uuid)}
+          variant="subtle"
+          size="lg"
+          aria-label={`Manage ${merchant.companyName}`}
+        >
+          <IconSettings size={18} />
+        </ActionIcon>
+      </Tooltip>
+      <Tooltip label="Edit" withArrow>
+        <ActionIcon variant="subtle" size="lg" onClick={() => setEditing(merchant)} aria-label={`Edit ${merchant.companyName}`}>
+          <IconEdit size={18} />
+        </ActionIcon>
+      </Tooltip>
+      <Tooltip label="Transactions" withArrow>
+        <ActionIcon
+          component={Link}
+          to={merchantTransactionsPath(merchant.uuid)}
+          variant="subtle"
+          size="lg"
+          aria-label={`Transactions of ${merchant.companyName}`}
+        >
+          <IconReceipt size={18} />
+        </ActionIcon>
+      </Tooltip>
+      <Tooltip label="Delete" withArrow>
+        <ActionIcon
+          variant="subtle"
+          color="red"
+          size="lg"
+          onClick={() => confirmDelete(merchant)}
+          aria-label={`Delete ${merchant.companyName}`}
+        >
+          <IconTrash size={18} />
+        </ActionIcon>
+      </Tooltip>
+    </Group>
+  );
+
+  const columns: ShortCodeColumn<Merchant>[] = [
+    ...(mine
+      ? []
+      : [
+          {
+            header: 'Full Name',
+            render: (m: Merchant) => (
+              <>
+                <Text fw={600} size="sm">
+                  {m.fullName}
+                </Text>
+                <Text size="xs" c="gray.7" hiddenFrom="md">
+                  {m.companyName} · {m.email}
+                </Text>
+              </>
+            ),
+          },
+        ]),
+    { header: 'Email', visibleFrom: 'md', render: (m) => <Text size="sm">{m.email}</Text> },
+    { header: 'Mobile Number', visibleFrom: 'md', render: (m) => <Text size="sm">{m.mobileNumber}</Text> },
+    {
+      header: 'Company Name',
+      visibleFrom: mine ? undefined : 'md',
+      render: (m) => (
+        <Text size="sm" fw={mine ? 600 : undefined}>
+          {m.companyName}
+        </Text>
+      ),
+    },
+    {
+      header: 'Business Category',
+      visibleFrom: 'md',
+      render: (m) => (
+        <Badge variant="light" color="gray" tt="capitalize">
+          {m.businessCategory}
+        </Badge>
+      ),
+    },
+    { header: 'Actions', align: 'right', render: actions },
+  ];
+
+  const newLink = (
+    <Button component={Link} to={REGISTER_MERCHANT_PATH} leftSection={<IconPlus size={18} />}>
+      New Merchant
+    </Button>
+  );
+
+  return (
+    <Stack gap="xl">
+      <ShortCodePageHeader
+        title={title}
+        description={
+          mine
+            ? 'The merchants assigned to you: their users, apps and transactions.'
+            : 'Enterprise customers: companies that own apps, collect payments through them and have their own users.'
+        }
+        action={newLink}
+      />
+      {isPending && <ShortCodeListSkeleton label="Loading merchants" />}
+      {error && (
+        <LoadErrorAlert testId="merchants-error" title="Merchants not loaded" message={error.message} onRetry={() => void refetch()} />
+      )}
+      {merchants?.length === 0 && (
+        <ShortCodeListEmpty
+          testId="merchants-empty"
+          icon={<IconBuildingStore size={28} />}
+          title={mine ? 'No merchants are assigned to you' : 'There are no merchants yet'}
+          description={mine ? 'A super admin assigns merchants on Manage Admin.' : 'Register the first enterprise customer.'}
+          action={mine ? undefined : newLink}
+        />
+      )}
+      {merchants && merchants.length > 0 && (
+        <ShortCodeTable
+          rows={merchants}
+          columns={columns}
+          getRowKey={(m) => m.uuid}
+          getRowMark={(m) => m.email}
+          label={title}
+          testId="merchants-table"
+        />
+      )}
+      <MerchantEditDialog merchant={editing} onClose={() => setEditing(null)} />
+    </Stack>
+  );
+}
+
+/** The edit modal of the merchant lists and the profile. */
+export function MerchantEditDialog({ merchant, onClose }: { merchant: Merchant | null; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  return (
+    <Modal opened={!!merchant} onClose={onClose} title={merchant ? `Edit ${merchant.companyName}` : 'Edit merchant'} size="lg" centered>
+      {merchant && (
+        <MerchantForm
+          key={merchant.uuid}
+          initialValues={{
+            fullName: merchant.fullName,
+            email: merchant.email,
+            mobileNumber: merchant.mobileNumber,
+            companyName: merchant.companyName,
+            businessCategory: merchant.businessCategory as MerchantBody['businessCategory'],
+            isDeveloper: merchant.isDeveloper,
+          }}
+          submitLabel="Save Changes"
+          failure="Failed to update merchant"
+          onSubmit={(values) => updateMerchant({ ...values, uuid: merchant.uuid })}
+          onDone={async (reply) => {
+            notifications.show({ color: 'teal', title: 'Merchant updated', message: reply.message || merchant.companyName });
+            await queryClient.invalidateQueries({ queryKey: merchantKeys.all });
+            onClose();
+          }}
+          onCancel={onClose}
+        />
+      )}
+    </Modal>
+  );
+}

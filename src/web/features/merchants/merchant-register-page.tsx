@@ -1,0 +1,40 @@
+import { Paper, Stack } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import type { Merchant } from '../../../shared/api/merchants.schema';
+import { ShortCodePageHeader } from '../shortcodes/shortcode-list-states';
+import { EMPTY_MERCHANT, MerchantForm } from './merchant-form';
+import { merchantUsersPath, registerMerchant } from './merchants.api';
+import { MerchantAudienceGuard } from './merchant-audience-guard';
+import { merchantKeys } from './use-merchants';
+
+/** Register New Merchant (admins): on success, the new merchant's users, to add its first one. */
+export function MerchantRegisterPage() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  return (
+    <MerchantAudienceGuard audience="admin">
+      <Stack gap="xl" maw={820}>
+        <ShortCodePageHeader
+          title="Register New Merchant"
+          description="An enterprise customer's company account. Add its users next; they sign in at Login As Merchant."
+        />
+        <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
+          <MerchantForm
+            initialValues={EMPTY_MERCHANT}
+            submitLabel="Register Merchant"
+            failure="Failed to register merchant"
+            onSubmit={registerMerchant}
+            onDone={async (reply) => {
+              const merchant = reply.data as Merchant;
+              notifications.show({ color: 'teal', title: 'Merchant registered', message: reply.message || merchant.companyName });
+              await queryClient.invalidateQueries({ queryKey: merchantKeys.all });
+              void navigate(merchantUsersPath(merchant.uuid));
+            }}
+          />
+        </Paper>
+      </Stack>
+    </MerchantAudienceGuard>
+  );
+}

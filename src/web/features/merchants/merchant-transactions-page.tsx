@@ -1,0 +1,338 @@
+import '@mantine/dates/styles.css';
+import { ActionIcon, Badge, Box, Button, Code, Group, Modal, Paper, Select, SimpleGrid, Stack, Text, Tooltip } from '@mantine/core';
+import { DatePickerInput, type DatesRangeValue } from '@mantine/dates';
+import { IconCalendar, IconEye, IconReceiptOff, IconSearch } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import dayjs from 'dayjs';
+import { useEffect, useRef, useState } from 'react';
+import { useParams } from 'react-router';
+import {
+  MERCHANT_MESSAGES,
+  TRANSACTION_AUTO_SEARCH_MS,
+  TRANSACTION_RANGE_DEFAULT_DAYS,
+  TRANSACTION_STATUSES,
+  type Transaction,
+  type TransactionTotal,
+} from '../../../shared/api/merchants.schema';
+import { BackLink } from '../../components/back-link';
+import { LoadErrorAlert } from '../../components/load-error-alert';
+import { TableExportButtons } from '../../components/table-export-buttons';
+import { failureText, isOk, readData } from '../../lib/api';
+import { formatTime } from '../../lib/table-export';
+import { WHOLE_BADGE_STYLES } from '../shortcodes/shortcode-format';
+import { ShortCodeListEmpty, ShortCodePageHeader } from '../shortcodes/shortcode-list-states';
+import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
+import { MerchantAudienceGuard } from './merchant-audience-guard';
+import { findTransactionTypes, merchantProfilePath, searchTransactions } from './merchants.api';
+import { useMerchant } from './use-merchants';
+
+const STATUS_COLORS: Record<string, string> = { SUCCESS: 'teal', FAILED: 'red', PENDING: 'yellow' };
+
+export function TransactionStatusBadge({ status }: { status: string }) {
+  return (
+    <Badge color={STATUS_COLORS[status] ?? 'blue'} variant="light" styles={WHOLE_BADGE_STYLES}>
+      {status}
+    </Badge>
+  );
+}
+
+const formatAmount = (t: Pick<Transaction, 'amount' | 'currency'>) => `${t.currency} ${t.amount}`;
+
+/**
+ * Merchant Transactions: `/merchant/trxns` (the signed-in merchant user's company) and
+ * `/merchant/trxns/{merchantUuid}` (admins). The range starts two days ago; the first search runs by itself
+ * 3 seconds after the transaction types have loaded.
+ */
+export function MerchantTransactionsPage() {
+  const { merchantUuid } = useParams();
+  return (
+    <MerchantAudienceGuard audience={merchantUuid ? 'admin' : 'merchant'}>
+      <MerchantTransactions merchantUuid={merchantUuid ?? ''} />
+    </MerchantAudienceGuard>
+  );
+}
+
+interface Results {
+  rows: Transaction[];
+  totals: TransactionTotal[];
+}
+
+function MerchantTransactions({ merchantUuid }: { merchantUuid: string }) {
+  const merchant = useMerchant(merchantUuid || undefined);
+  const types = useQuery({
+    queryKey: ['merchants', 'transaction-types'],
+    queryFn: async () => readData(await findTransactionTypes(), 'Failed to fetch transaction types'),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  const [range, setRange] = useState<DatesRangeValue<string>>(() => [
+    dayjs().subtract(TRANSACTION_RANGE_DEFAULT_DAYS, 'day').format('YYYY-MM-DD'),
+    dayjs().format('YYYY-MM-DD'),
+  ]);
+  const [status, setStatus] = useState<string | null>(null);
+  const [transactionType, setTransactionType] = useState<string | null>(null);
+  const [rangeError, setRangeError] = useState<string | null>(null);
+  const [searchError, setSearchError] = useState<string | null>(null);
+  const [results, setResults] = useState<Results | null>(null);
+  const [isSearching, setSearching] = useState(false);
+  const [shown, setShown] = useState<Transaction | null>(null);
+
+  async function search() {
+    const [start, end] = range;
+    if (!start || !end) {
+      setRangeError(MERCHANT_MESSAGES.dateRange);
+      return;
+    }
+    setRangeError(null);
+    setSearching(true);
+    const reply = await searchTransactions({
+      startDate: dayjs(start).startOf('day').toISOString(),
+      endDate: dayjs(end).endOf('day').toISOString(),
+      userUuid: merchantUuid,
+      status: (status ?? '') as '',
+      transactionType: transactionType ?? '',
+    });
+    setSearching(false);
+    if (!isOk(reply)) {
+      setSearchError(failureText(reply, 'Failed to fetch transactions'));
+      return;
+    }
+    setSearchError(null);
+    setResults({ rows: reply.data ?? [], totals: reply.totals ?? [] });
+  }
+
+  // The screen's first search, once the types have loaded.
+  const searchRef = useRef(search);
+  searchRef.current = search;
+  const isTypesLoaded = types.isSuccess;
+  useEffect(() => {
+    if (!isTypesLoaded) return;
+    const timer = setTimeout(() => void searchRef.current(), TRANSACTION_AUTO_SEARCH_MS);
+    return () => clearTimeout(timer);
+  }, [isTypesLoaded]);
+
+  const typeLabel = (value: string) => types.data?.find((t) => t.value === value)?.label ?? value;
+  const columns: ShortCodeColumn<Transaction>[] = [
+    {
+      header: 'Reference',
+      cellProps: { style: { minWidth: 0 } },
+      render: (t) => (
+        <>
+          <Code fz="xs" style={{ overflowWrap: 'anywhere' }}>
+            {t.reference}
+          </Code>
+          <Text size="xs" c="gray.7" hiddenFrom="md" mt={4}>
+            {typeLabel(t.transactionType)} · {formatTime(t.createdAt)}
+          </Text>
+          {/* On a phone the status folds in here. */}
+          <Box hiddenFrom="sm" mt={4}>
+            <TransactionStatusBadge status={t.status} />
+          </Box>
+        </>
+      ),
+    },
+    { header: 'Type', visibleFrom: 'md', render: (t) => <Text size="sm">{typeLabel(t.transactionType)}</Text> },
+    {
+      header: 'Amount',
+      align: 'right',
+      render: (t) => (
+        <Text size="sm" ff="monospace">
+          {formatAmount(t)}
+        </Text>
+      ),
+    },
+    { header: 'Status', render: (t) => <TransactionStatusBadge status={t.status} /> },
+    { header: 'Date', visibleFrom: 'md', render: (t) => <Text size="sm">{formatTime(t.createdAt)}</Text> },
+    {
+      header: 'View',
+      align: 'right',
+      width: 64,
+      render: (t) => (
+        <Tooltip label="View" withArrow>
+          <ActionIcon variant="subtle" size="lg" onClick={() => setShown(t)} aria-label={`View ${t.reference}`}>
+            <IconEye size={18} />
+          </ActionIcon>
+        </Tooltip>
+      ),
+    },
+  ];
+
+  const companyName = merchant.data?.companyName;
+  return (
+    <Stack gap="xl">
+      <div>
+        {merchantUuid && <BackLink to={merchantProfilePath(merchantUuid)} label={companyName ?? 'Merchant'} />}
+        <ShortCodePageHeader
+          title="Merchant Transactions"
+          description={`Payments through ${companyName ?? 'the merchant'}'s apps, and its own plan and shortcode payments.`}
+        />
+      </div>
+      {merchant.error && <LoadErrorAlert title={merchant.error.message} message="" onRetry={() => void merchant.refetch()} />}
+      {types.error && (
+        <LoadErrorAlert title="Transaction types not loaded" message={types.error.message} onRetry={() => void types.refetch()} />
+      )}
+
+      <Paper withBorder radius="lg" p="md">
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void search();
+          }}
+          aria-label="Search transactions"
+        >
+          <Group align="flex-end" gap="md" wrap="wrap">
+            <DatePickerInput
+              type="range"
+              label="Date range"
+              placeholder="Pick the first and last day"
+              value={range}
+              onChange={(value) => {
+                setRange(value);
+                setRangeError(null);
+              }}
+              leftSection={<IconCalendar size={16} />}
+              valueFormat="D MMM YYYY"
+              clearable
+              clearButtonProps={{ 'aria-label': 'Clear the date range' }}
+              allowSingleDateInRange
+              error={rangeError}
+              w={{ base: '100%', sm: 300 }}
+            />
+            <Select
+              label="Status"
+              placeholder="All statuses"
+              clearable
+              data={[...TRANSACTION_STATUSES]}
+              value={status}
+              onChange={setStatus}
+              w={{ base: '100%', sm: 170 }}
+            />
+            <Select
+              label="Type"
+              placeholder="All types"
+              clearable
+              data={(types.data ?? []).map((t) => ({ value: t.value, label: t.label }))}
+              value={transactionType}
+              onChange={setTransactionType}
+              w={{ base: '100%', sm: 190 }}
+            />
+            <Button type="submit" leftSection={<IconSearch size={16} />} loading={isSearching}>
+              Search
+            </Button>
+          </Group>
+        </form>
+      </Paper>
+
+      {searchError && <LoadErrorAlert title="Transactions not loaded" message={searchError} onRetry={() => void search()} />}
+      {results && results.totals.length > 0 && (
+        <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="md" data-testid="transaction-totals">
+          {results.totals.map((total) => (
+            <Paper key={`${total.status}-${total.currency}`} withBorder radius="lg" p="md">
+              <Group justify="space-between">
+                <TransactionStatusBadge status={total.status} />
+                <Text size="sm" c="gray.7">
+                  {total.count} {total.count === 1 ? 'payment' : 'payments'}
+                </Text>
+              </Group>
+              <Text fw={700} fz="xl" mt="xs" ff="monospace">
+                {total.currency} {total.amount}
+              </Text>
+            </Paper>
+          ))}
+        </SimpleGrid>
+      )}
+      {results?.rows.length === 0 && (
+        <ShortCodeListEmpty
+          testId="transactions-empty"
+          icon={<IconReceiptOff size={28} />}
+          title={MERCHANT_MESSAGES.noTransactions}
+          description="Nothing in this range with these filters. Widen the range or clear a filter."
+        />
+      )}
+      {results && results.rows.length > 0 && (
+        <Stack gap="sm">
+          <Group justify="space-between">
+            <Text size="sm" c="gray.7">
+              {results.rows.length} {results.rows.length === 1 ? 'transaction' : 'transactions'}, newest first
+            </Text>
+            <TableExportButtons
+              fileName="merchant-transactions"
+              getTable={() => ({
+                headers: ['Reference', 'Type', 'Amount', 'Currency', 'Status', 'Date'],
+                rows: results.rows.map((t) => [
+                  t.reference,
+                  typeLabel(t.transactionType),
+                  t.amount,
+                  t.currency,
+                  t.status,
+                  formatTime(t.createdAt),
+                ]),
+              })}
+            />
+          </Group>
+          <ShortCodeTable
+            rows={results.rows}
+            columns={columns}
+            getRowKey={(t) => t.reference}
+            getRowMark={(t) => t.reference}
+            label="Transactions"
+            testId="transactions-table"
+          />
+        </Stack>
+      )}
+      <TransactionDetailsDialog transaction={shown} typeLabel={typeLabel} onClose={() => setShown(null)} />
+    </Stack>
+  );
+}
+
+function TransactionDetailsDialog({
+  transaction,
+  typeLabel,
+  onClose,
+}: {
+  transaction: Transaction | null;
+  typeLabel: (value: string) => string;
+  onClose: () => void;
+}) {
+  const t = transaction;
+  const fields: Array<[string, string]> = t
+    ? [
+        ['Reference', t.reference],
+        ['Type', typeLabel(t.transactionType)],
+        ['Amount', formatAmount(t)],
+        ['Date', formatTime(t.createdAt)],
+        ...(t.shortcode ? ([['Shortcode', t.shortcode]] as Array<[string, string]>) : []),
+        ...(t.appId ? ([['App', t.appId]] as Array<[string, string]>) : []),
+      ]
+    : [];
+  return (
+    <Modal opened={!!t} onClose={onClose} title="Transaction Details" size="lg" centered>
+      {t && (
+        <Stack gap="md" data-testid="transaction-details">
+          <Group>
+            <TransactionStatusBadge status={t.status} />
+          </Group>
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+            {fields.map(([label, value]) => (
+              <div key={label}>
+                <Text size="xs" c="gray.7" fw={600} tt="uppercase">
+                  {label}
+                </Text>
+                <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                  {value}
+                </Text>
+              </div>
+            ))}
+          </SimpleGrid>
+          <div>
+            <Text size="xs" c="gray.7" fw={600} tt="uppercase" mb={4}>
+              Metadata
+            </Text>
+            <Code block fz="xs" style={{ maxHeight: 280, overflow: 'auto' }}>
+              {JSON.stringify(t.metadata, null, 2)}
+            </Code>
+          </div>
+        </Stack>
+      )}
+    </Modal>
+  );
+}

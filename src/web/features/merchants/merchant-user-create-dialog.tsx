@@ -1,0 +1,92 @@
+import { Button, Checkbox, Group, Modal, PasswordInput, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { accountFormSchema } from '../../../shared/api/merchants.schema';
+import { FormAlert } from '../../components/form-alert';
+import { failureText, isOk } from '../../lib/api';
+import { createMerchantUser } from './merchants.api';
+import { merchantKeys } from './use-merchants';
+
+const EMPTY = { fullName: '', email: '', mobileNumber: '', password: '', confirmPassword: '', isDeveloper: false };
+
+/** 'Create New User' of a merchant; confirmPassword is checked here and never sent. */
+export function MerchantUserCreateDialog({
+  merchantUuid,
+  opened,
+  onClose,
+}: {
+  merchantUuid: string;
+  opened: boolean;
+  onClose: () => void;
+}) {
+  return (
+    <Modal opened={opened} onClose={onClose} title="Create New User" size="lg" centered>
+      <UserForm merchantUuid={merchantUuid} onClose={onClose} />
+    </Modal>
+  );
+}
+
+function UserForm({ merchantUuid, onClose }: { merchantUuid: string; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const [message, setMessage] = useState<string | null>(null);
+  const [isSubmitting, setSubmitting] = useState(false);
+  const form = useForm({ mode: 'controlled', initialValues: EMPTY });
+
+  const handleSubmit = form.onSubmit(async (values) => {
+    const parsed = accountFormSchema.safeParse(values);
+    if (!parsed.success) {
+      setMessage(parsed.error.issues[0]?.message ?? null);
+      return;
+    }
+    setMessage(null);
+    setSubmitting(true);
+    const { confirmPassword: _confirm, ...fields } = parsed.data;
+    const reply = await createMerchantUser({ ...fields, isDeveloper: values.isDeveloper, merchantUuid });
+    setSubmitting(false);
+    if (!isOk(reply)) {
+      setMessage(failureText(reply, 'Failed to create user'));
+      return;
+    }
+    notifications.show({ color: 'teal', title: 'User created', message: reply.message || fields.fullName });
+    await queryClient.invalidateQueries({ queryKey: merchantKeys.users(merchantUuid) });
+    form.reset();
+    onClose();
+  });
+
+  return (
+    <form onSubmit={handleSubmit} noValidate aria-label="Create New User">
+      <Stack gap="md">
+        <FormAlert message={message} onClose={() => setMessage(null)} />
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+          <TextInput label="Full Name" withAsterisk maxLength={120} data-autofocus {...form.getInputProps('fullName')} />
+          <TextInput label="Email" type="email" withAsterisk maxLength={254} {...form.getInputProps('email')} />
+          <TextInput label="Mobile Number" type="tel" withAsterisk maxLength={32} {...form.getInputProps('mobileNumber')} />
+          <div />
+          <PasswordInput label="Password" withAsterisk maxLength={200} autoComplete="new-password" {...form.getInputProps('password')} />
+          <PasswordInput
+            label="Confirm Password"
+            withAsterisk
+            maxLength={200}
+            autoComplete="new-password"
+            {...form.getInputProps('confirmPassword')}
+          />
+        </SimpleGrid>
+        <Checkbox
+          label="Developer"
+          description="May also build the merchant's apps"
+          {...form.getInputProps('isDeveloper', { type: 'checkbox' })}
+        />
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={isSubmitting}>
+            Create User
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,61 @@
+import { ActionIcon, Badge, Text, Tooltip } from '@mantine/core';
+import { IconTrash } from '@tabler/icons-react';
+import type { MerchantUser } from '../../../shared/api/merchants.schema';
+import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
+import { useDeleteMerchantUserConfirm } from './use-merchants';
+
+/** A merchant's users: Full Name, Email, Mobile Number, Developer Yes/No, and delete for those who may. */
+export function MerchantUserTable({ users, canDelete }: { users: MerchantUser[]; canDelete: boolean }) {
+  const confirmDelete = useDeleteMerchantUserConfirm();
+  const columns: ShortCodeColumn<MerchantUser>[] = [
+    {
+      header: 'Full Name',
+      render: (u) => (
+        <>
+          <Text fw={600} size="sm">
+            {u.fullName}
+          </Text>
+          <Text size="xs" c="gray.7" hiddenFrom="md">
+            {u.email} · {u.mobileNumber}
+          </Text>
+        </>
+      ),
+    },
+    { header: 'Email', visibleFrom: 'md', render: (u) => <Text size="sm">{u.email}</Text> },
+    { header: 'Mobile Number', visibleFrom: 'md', render: (u) => <Text size="sm">{u.mobileNumber}</Text> },
+    {
+      header: 'Developer',
+      render: (u) => (
+        <Badge color={u.isDeveloper ? 'teal' : 'gray'} variant="light" data-testid="developer-badge">
+          {u.isDeveloper ? 'Yes' : 'No'}
+        </Badge>
+      ),
+    },
+    ...(canDelete
+      ? [
+          {
+            header: 'Delete',
+            align: 'right' as const,
+            width: 80,
+            render: (u: MerchantUser) => (
+              <Tooltip label="Delete" withArrow>
+                <ActionIcon variant="subtle" color="red" size="lg" onClick={() => confirmDelete(u)} aria-label={`Delete ${u.fullName}`}>
+                  <IconTrash size={18} />
+                </ActionIcon>
+              </Tooltip>
+            ),
+          },
+        ]
+      : []),
+  ];
+  return (
+    <ShortCodeTable
+      rows={users}
+      columns={columns}
+      getRowKey={(u) => u.uuid}
+      getRowMark={(u) => u.email}
+      label="Merchant users"
+      testId="merchant-users-table"
+    />
+  );
+}
