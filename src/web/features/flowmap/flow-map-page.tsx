@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Paper, SegmentedControl, Skeleton, Stack, Switch, Text, Title, useComputedColorScheme } from '@mantine/core';
+import { Badge, Button, Group, Paper, SegmentedControl, Skeleton, Stack, Switch, Text, useComputedColorScheme } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconListDetails, IconSitemap } from '@tabler/icons-react';
 import {
@@ -19,6 +19,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { compileApp, previewMenu } from '../../../engine';
 import type { AppVersion, Menu } from '../../../shared/app';
 import { findSampleInputs } from '../menus/menu-screen-preview';
+import { AppScreenTitle } from '../apps/app-screen-title';
 import { useApp } from '../apps/use-apps';
 import { lintDraft, toDraftVersion, useMenus } from '../menus/use-menus';
 import { buildFlowGraph, layoutFlowGraph, type FlowBadge, type FlowDirection, type FlowEdgeKind, type FlowNodeData } from './flow-graph';
@@ -284,18 +285,7 @@ export function FlowMapPage() {
       <div>
         <BackLink to={`/app/design/${encodeURIComponent(appId)}`} label="Menu list" />
         <Group justify="space-between" align="flex-end" mt={6} gap="md">
-          <div style={{ minWidth: 0 }}>
-            <Text size="xs" tt="uppercase" fw={700} c="dimmed" lts={0.6}>
-              Flow map
-            </Text>
-            {app ? (
-              <Title order={1} fz={{ base: 24, sm: 30 }} style={{ overflowWrap: 'anywhere' }}>
-                {app.appName}
-              </Title>
-            ) : (
-              <Skeleton height={34} width={240} mt={4} />
-            )}
-          </div>
+          <AppScreenTitle screen="Flow map" app={app} />
           <Group gap="sm">
             <Switch label="Back links" checked={showBack} onChange={(e) => setShowBack(e.currentTarget.checked)} size="sm" />
             <SegmentedControl

@@ -1,8 +1,9 @@
-import { Badge, Button, Group, Loader, Skeleton, Text, Title } from '@mantine/core';
+import { Badge, Button, Group, Loader, Text } from '@mantine/core';
 import { IconDeviceMobile, IconHistory, IconRocket, IconSitemap } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { App } from '../../../shared/api/apps.schema';
 import { APP_LIST_PATH } from '../apps/app-create-page';
+import { AppScreenTitle } from '../apps/app-screen-title';
 import { BackLink } from '../../components/back-link';
 
 export const emulatorPath = (appId: string) => `/app/emulator/${encodeURIComponent(appId)}`;
@@ -23,17 +24,7 @@ export function MenuDesignHeader({ appId, app, isDeploying, onDeploy, onOpenVers
     <div>
       <BackLink to={APP_LIST_PATH} label="My USSD Apps" />
       <Group justify="space-between" align="flex-end" mt={6} gap="md">
-        <div style={{ minWidth: 0 }}>
-          <Text size="xs" tt="uppercase" fw={700} c="dimmed" lts={0.6}>
-            Menu Design View
-          </Text>
-          {app ? (
-            <Title order={1} fz={{ base: 24, sm: 30 }} style={{ overflowWrap: 'anywhere' }}>
-              {app.appName}
-            </Title>
-          ) : (
-            <Skeleton height={34} width={240} mt={4} />
-          )}
+        <AppScreenTitle screen="Menu Design View" app={app}>
           {app && (
             <Group gap={8} mt={4}>
               <Text size="sm" c="dimmed" ff="monospace">
@@ -50,7 +41,7 @@ export function MenuDesignHeader({ appId, app, isDeploying, onDeploy, onOpenVers
               )}
             </Group>
           )}
-        </div>
+        </AppScreenTitle>
         <Group gap="sm">
           <Button
             component={Link}
