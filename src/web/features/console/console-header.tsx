@@ -1,4 +1,4 @@
-import { Anchor, Avatar, Badge, Burger, Button, Group, Menu, Text, Tooltip, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { Anchor, Avatar, Burger, Button, Group, Menu, Text, Tooltip, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconBook2, IconBuildingStore, IconChevronDown, IconExternalLink, IconLogout, IconUserCircle } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { SessionUser } from '../../../shared/api/auth.schema';
@@ -6,6 +6,7 @@ import { getRoles } from '../../../shared/roles';
 import { BrandLogo } from '../../components/brand-logo';
 import { useIsRouteBuilt } from './built-routes';
 import { SOON_TOOLTIP } from './console-sidebar';
+import { SoonBadge } from './soon-badge';
 import { getFirstName } from './use-current-user';
 
 export const DOCS_URL = '/api/docs';
@@ -77,11 +78,7 @@ export function ConsoleHeader({ user, isNavbarOpened, onToggleNavbar }: ConsoleH
                 aria-disabled="true"
                 onClick={(event) => event.preventDefault()}
                 leftSection={<IconBuildingStore size={16} />}
-                rightSection={
-                  <Badge size="xs" variant="light" color="gray" radius="sm">
-                    Soon
-                  </Badge>
-                }
+                rightSection={<SoonBadge />}
               >
                 Manage Merchant Account
               </Button>
@@ -120,15 +117,7 @@ export function ConsoleHeader({ user, isNavbarOpened, onToggleNavbar }: ConsoleH
                 Manage Merchant Account
               </Menu.Item>
             ) : (
-              <Menu.Item
-                disabled
-                leftSection={<IconBuildingStore size={16} />}
-                rightSection={
-                  <Badge size="xs" variant="light" color="gray" radius="sm">
-                    Soon
-                  </Badge>
-                }
-              >
+              <Menu.Item disabled leftSection={<IconBuildingStore size={16} />} rightSection={<SoonBadge />}>
                 Manage Merchant Account
               </Menu.Item>
             ))}
