@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { describe, inject } from 'vitest';
+import { describe, expect, inject } from 'vitest';
 import { E2E_USERS, type E2eUserKind } from './fixtures';
 import { storeSession, type LoginReplyBody } from './accounts';
 
@@ -69,6 +69,45 @@ export async function closeToasts(page: Page): Promise<void> {
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync('test-results/screenshots', { recursive: true });
   await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true });
+}
+
+/** The top of the page, once nothing moves, in test-results/screenshots/. */
+export async function screenshotTop(page: Page, name: string): Promise<void> {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await waitForAnimations(page);
+  await screenshot(page, name);
+}
+
+/** What the viewport shows, once nothing moves: for a dialog over the page (a full page would leave the page below uncovered). */
+export async function screenshotViewport(page: Page, name: string): Promise<void> {
+  await waitForAnimations(page);
+  mkdirSync('test-results/screenshots', { recursive: true });
+  await page.screenshot({ path: `test-results/screenshots/${name}.png` });
+}
+
+/** Nothing on the page scrolls sideways (a phone's width). */
+export async function expectNoSidewaysScroll(page: Page): Promise<void> {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, `${new URL(page.url()).pathname} scrolls sideways`).toBeLessThanOrEqual(0);
+}
+
+/**
+ * Holds the page's requests to `url` (a glob) until the returned function is called, to look at a loading
+ * state; calling it lets them through and stops holding.
+ */
+export async function holdRequests(page: Page, url: string): Promise<() => Promise<void>> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(url, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return async () => {
+    release();
+    await page.unroute(url);
+  };
 }
 
 /** Signs in through the API and stores the session the way the login screen does. */

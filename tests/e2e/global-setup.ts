@@ -6,6 +6,7 @@ import { createConfig } from '../../src/server/config';
 import { openDatabase } from '../../src/db/client';
 import { seedDatabase } from '../../src/server/seed';
 import { createUser } from '../../src/server/features/auth/auth.service';
+import { findFreePort } from '../support/free-port';
 import { reportMissingService } from '../support/services';
 import { E2E_USERS } from './fixtures';
 
@@ -41,9 +42,13 @@ export default async function setup(project: TestProject) {
   await createUser(database.db, { fullName: 'Esi Operations', ...E2E_USERS.admin, userType: 'internal_admin', roles: ['ADMIN'] });
   await createUser(database.db, { fullName: 'Yaw Bots', ...E2E_USERS.chatbot, roles: ['CHATBOT'] });
 
+  // Its own address as PUBLIC_URL: the sandbox checkout a payment opens in a new tab is served from there.
+  const port = await findFreePort();
   const app = await buildApp(
     createConfig({
       NODE_ENV: 'test',
+      PORT: port,
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
       LOGIN_RATE_LIMIT: 1000,
       LOGIN_ADDRESS_RATE_LIMIT: 1000,
       LOGIN_GLOBAL_RATE_LIMIT: 1000,
@@ -51,11 +56,9 @@ export default async function setup(project: TestProject) {
     }),
     { database, logger: false },
   );
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  await app.listen({ port, host: '127.0.0.1' });
   // As npm start does: scripts in the apps under test never wait for workers to load.
   await app.startScripts();
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
   project.provide('baseUrl', `http://127.0.0.1:${port}`);
   project.provide('hasBrowser', true);
 

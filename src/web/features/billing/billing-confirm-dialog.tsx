@@ -55,7 +55,7 @@ export function BillingConfirmDialog({ request, accountBalance, onConfirm, onClo
           </Table>
           <Text size="sm">
             {isChange
-              ? `Your balance (${formatUsd(accountBalance)}) pays for it when it covers the price, and the plan changes at once. Otherwise the payment page opens in a new tab.`
+              ? `The new plan starts now for the period above; days left of your current plan are not carried over. Your balance (${formatUsd(accountBalance)}) pays for it when it covers the price; otherwise the payment page opens in a new tab.`
               : 'The payment page opens in a new tab. Your plan runs for the period above from the day the payment is confirmed, or from the end of the period you have already paid for.'}
           </Text>
           <Group justify="flex-end" gap="sm">

@@ -23,6 +23,10 @@ type BillingTab = (typeof TABS)[number];
 /** The spec's retry: the current plan again, or Basic when the account is on TRIAL (or a plan that is not paid for here). */
 const getRetryPlan = (subscription: Subscription): PaidPlanName => (isPaidPlanName(subscription.plan) ? subscription.plan : BASIC_PLAN);
 
+/** The current plan's Make Payment (a custom amount) is offered while billing is on and the account works; Enterprise is paid by contract. */
+const canCredit = (subscription: Subscription) =>
+  subscription.billing === 'on' && subscription.state !== 'inactive' && subscription.plan !== 'ENTERPRISE';
+
 /** What the account must know before anything else: billing is off, the account is deactivated, or a payment is due. */
 function SubscriptionAlert({ subscription, onRetry }: { subscription: Subscription; onRetry: () => void }) {
   if (subscription.billing === 'off')
@@ -136,7 +140,7 @@ export function BillingPage() {
             <Stack gap="xl">
               <BillingSubscriptionCard
                 subscription={subscription}
-                onMakePayment={canPay && subscription.state !== 'inactive' ? () => setCreditOpen(true) : undefined}
+                onMakePayment={canCredit(subscription) ? () => setCreditOpen(true) : undefined}
               />
               <BillingUsageCard subscription={subscription} />
               <BillingPlanCards

@@ -93,7 +93,7 @@ export function useBillingPayment() {
     if (isOk(reply)) {
       notifications.show({
         color: 'teal',
-        title: 'Plan changed',
+        title: reply.data?.title ?? 'Plan changed',
         message: reply.message || BILLING_MESSAGES.changedFromBalance,
         autoClose: 10_000,
       });
