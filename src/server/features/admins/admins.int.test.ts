@@ -69,6 +69,24 @@ describeDb('system users: admins, roles, assigned merchants, audit log', () => {
     );
   });
 
+  it('records provisioning in the audit log', async () => {
+    const extension = await api.post('/api/subscription/createShortCode', {
+      country: 'Ghana',
+      shortCode: '*920*',
+      provider: 'mtngh',
+      method: 'POST',
+      extension: '77',
+      price: '150',
+    });
+    const provisioned = await api.post('/api/subscription/provisionShortCode', { extensionUuid: extension.json().data.uuid, self: true });
+    expect(provisioned.json().status).toBe('00');
+    const entries = (await api.get('/api/admin/audit-log')).json().data as Array<{ action: string; targetId: string; actorEmail: string }>;
+    expect(entries.find((e) => e.action === 'shortcode_provisioned')).toMatchObject({
+      targetId: provisioned.json().data.uuid,
+      actorEmail: superAdmin.email,
+    });
+  });
+
   it('nobody deletes or demotes themselves or the last super admin', async () => {
     const self = superAdmin.user.id;
     const me = { adminUuid: self, fullName: 'Super', email: superAdmin.email, mobileNumber: '1' };

@@ -38,5 +38,11 @@ describeDb('contact requests', () => {
     expect(rows.filter((r) => r.subject === 'Talk to sales')).toEqual([expect.objectContaining({ mobile: '', message: 'x'.repeat(500) })]);
     // The five refused requests above left nothing behind.
     expect(rows).toHaveLength(1);
+
+    // The role table: support reads them, an admin who only builds apps (DEVELOPER) does not.
+    const support = await seedUser(t, { userType: 'internal_admin', roles: ['SUPPORT'] });
+    expect((await t.app.inject({ method: 'GET', url: '/api/admin/contact-requests', headers: support.auth })).json().status).toBe('00');
+    const developer = await seedUser(t, { userType: 'internal_admin', roles: ['DEVELOPER'] });
+    expect((await t.app.inject({ method: 'GET', url: '/api/admin/contact-requests', headers: developer.auth })).statusCode).toBe(403);
   });
 });

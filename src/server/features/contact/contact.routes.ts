@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { contactBodySchema, contactRequestSchema } from '../../../shared/api/contact.schema';
 import { envelopeSchema, messageSchema } from '../../../shared/api/envelope';
 import type { AppContext } from '../../context';
-import type { Guard } from '../../plugins/guard';
+import { getSignedInUser, type Guard } from '../../plugins/guard';
+import { requireScope } from '../merchants/merchant-access';
 import { createContactRequest, findContactRequests } from './contact.service';
 
 export function registerContactRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard): void {
@@ -22,6 +23,10 @@ export function registerContactRoutes(app: FastifyInstance, ctx: AppContext, gua
   r.get('/api/admin/contact-requests', {
     schema: { tags: ['contact'], response: { 200: envelopeSchema(z.array(contactRequestSchema)) } },
     onRequest: guard('admin'),
-    handler: async () => ({ status: '00' as const, message: 'OK', data: await findContactRequests(ctx) }),
+    handler: async (req) => {
+      // Admins whose roles read contact requests (src/shared/roles.ts): ADMIN, SUPPORT, super admins.
+      requireScope(getSignedInUser(req), 'contactRequest.read');
+      return { status: '00' as const, message: 'OK', data: await findContactRequests(ctx) };
+    },
   });
 }

@@ -30,6 +30,7 @@ import {
   SHORTCODE_TRANSACTION_TYPE,
   type ShortcodePaymentMetadata,
 } from './purchase-settlement';
+import { recordAdminAction } from '../admins/audit-log';
 
 export type PurchaseRow = typeof shortcodePurchases.$inferSelect;
 
@@ -288,6 +289,7 @@ export async function provisionShortCode(
   if (!row) throw conflict(SHORTCODE_MESSAGES.taken, { field: 'shortCode' });
   ctx.shortcodeRoutes.invalidate();
   ctx.log.info({ purchaseId: row.id, dialString, ownerId, adminId: admin.id }, 'shortcode provisioned');
+  await recordAdminAction(ctx.db, admin, 'shortcode_provisioned', row.id, { dialString, ownerId, months: body.leaseCount });
   return toPurchase(row, null, now);
 }
 
