@@ -114,7 +114,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     {
       ...serverRunners.runners,
       // An SMS beyond the owner's plan is refused with the reason (the action's result shows it).
-      sendsms: createSendsmsRunner({ queueSms: async (sms) => (await admitSms(ctx, sms.ownerId), queueSms(ctx, sms)) }),
+      sendsms: createSendsmsRunner({
+        queueSms: async (sms) => {
+          await admitSms(ctx, sms.ownerId);
+          return queueSms(ctx, sms);
+        },
+      }),
       paymentprompt: createPaymentpromptRunner({ startPayment: (payment) => startPayment(ctx, getPaymentProvider(ctx.config), payment) }),
     },
     // Anyone may run a featured template: its payments go to the sandbox and its SMS stay in the outbox,
@@ -190,12 +195,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerDashboardRoutes(app, ctx, guard, runtime);
     registerMerchantsRoutes(app, ctx, guard);
     registerAdminsRoutes(app, ctx, guard);
-    registerBillingRoutes(app, ctx, guard);
   }
 
   registerSmsRoutes(app, ctx, guard);
   registerPaymentsRoutes(app, ctx, guard);
   registerShortcodesRoutes(app, ctx, guard, runtime);
+  registerBillingRoutes(app, ctx, guard);
   registerWebApp(app, config, isConsole);
   return app;
 }

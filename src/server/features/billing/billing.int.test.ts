@@ -77,7 +77,9 @@ async function dial(t: TestApp, appId: string, environment: 'live' | 'test', ser
   return res.body;
 }
 
+/** Sets the month's count in the table, as other processes' sessions would; reading the usage first writes this process's tallies. */
 async function setCounter(t: TestApp, user: SeededUser, kind: 'sessions' | 'sms', count: number) {
+  await current(t, user);
   await t.db
     .insert(usageCounters)
     .values({ userId: user.user.id, month: toUsageMonth(t.app.ctx.now()), kind, count })
@@ -386,12 +388,13 @@ describeDb('billing: limits on apps, menus, live sessions and SMS', () => {
     await setCounter(t, user, 'sms', limit - 1);
     await expect(admitSms(t.app.ctx, user.user.id)).resolves.toBeUndefined();
     await expect(admitSms(t.app.ctx, user.user.id)).rejects.toThrow(BILLING_MESSAGES.smsLimit(limit));
+    expect((await current(t, user)).usage.sms).toEqual({ used: limit, limit });
     const [row] = await t.db
       .select()
       .from(usageCounters)
       .where(and(eq(usageCounters.userId, user.user.id), eq(usageCounters.kind, 'sms')));
-    expect(row!.count).toBe(limit);
-    expect(row!.warnedPercent).toBe(100);
+    expect(row).toMatchObject({ count: limit, warnedPercent: 100 });
+    expect(await mailsTo(t, user, 'You have used all your SMS')).toHaveLength(1);
   });
 });
 

@@ -8,16 +8,15 @@ import { getRoles, type RoleSubject } from '../../../shared/roles';
 import { getPublicOrigin } from '../../config';
 import type { AppContext } from '../../context';
 import { sendMail } from '../mail/mail.service';
+import { createUsageTallies, type UsageKind, type UsageTallies } from './usage-tallies';
 import { findSubscriptionRow, getLimits, getPlanName, getSubscriptionState, type SubscriptionRow, toUsageMonth } from './subscription';
 
 /**
  * Plan limits, checked on the server (docs/billing.md, Enforcement): apps and menus when they are created,
- * deploys while inactive, and on live traffic one counter per account and month: a new live session or an SMS
- * costs one upsert that adds 1 only while the count is under the allowance, so the check is O(1) whatever the
- * number of sessions, and holds across restarts and processes. Admins' accounts have no limits.
+ * deploys while inactive, and on live traffic one counter per account and month (usage-tallies.ts): a new live
+ * session or an SMS costs a Map lookup and an addition, whatever the number of sessions; the counts are flushed
+ * to the table every second, so they hold across restarts and processes. Admins' accounts have no limits.
  */
-
-export type UsageKind = 'sessions' | 'sms';
 
 /** A plan limit was reached: 402, the envelope's '02', and the sentence that says what to do. */
 const limitReached = (message: string) => new AppError('limitReached', message);
@@ -73,27 +72,16 @@ async function getOwnerStanding(ctx: AppContext, ownerId: string): Promise<Owner
   return standing;
 }
 
-/**
- * Adds one to the account's counter of `kind` this month unless it is at `limit` (null: unlimited, counted for
- * the usage bars). Answers the new count, or null when the allowance is used up (nothing is added). One
- * statement: the conditional upsert is atomic, so racing processes never pass the limit together.
- */
-export async function countUsage(
-  ctx: AppContext,
-  ownerId: string,
-  kind: UsageKind,
-  limit: number | null,
-): Promise<{ count: number; warnedPercent: number } | null> {
-  const [row] = await ctx.db
-    .insert(usageCounters)
-    .values({ userId: ownerId, month: toUsageMonth(ctx.now()), kind, count: 1 })
-    .onConflictDoUpdate({
-      target: [usageCounters.userId, usageCounters.month, usageCounters.kind],
-      set: { count: sql`${usageCounters.count} + 1` },
-      ...(limit === null ? {} : { setWhere: lt(usageCounters.count, limit) }),
-    })
-    .returning({ count: usageCounters.count, warnedPercent: usageCounters.warnedPercent });
-  return row ?? null;
+const tallies = new WeakMap<AppContext, UsageTallies>();
+
+/** This process's usage tallies (usage-tallies.ts), one per server. */
+export function getUsageTallies(ctx: AppContext): UsageTallies {
+  let found = tallies.get(ctx);
+  if (!found) {
+    found = createUsageTallies(ctx);
+    tallies.set(ctx, found);
+  }
+  return found;
 }
 
 const KIND_NAMES: Record<UsageKind, string> = { sessions: 'live sessions', sms: 'SMS' };
@@ -110,18 +98,17 @@ async function warnIfDue(
   const percent = Math.max(0, ...USAGE_WARNING_PERCENTS.filter((p) => counted.count * 100 >= p * limit));
   if (percent <= counted.warnedPercent) return;
   const month = toUsageMonth(ctx.now());
+  // The row may not be written yet (the tallies flush every second): insert it with no count, or raise its mark.
   const [marked] = await ctx.db
-    .update(usageCounters)
-    .set({ warnedPercent: percent })
-    .where(
-      and(
-        eq(usageCounters.userId, ownerId),
-        eq(usageCounters.month, month),
-        eq(usageCounters.kind, kind),
-        lt(usageCounters.warnedPercent, percent),
-      ),
-    )
+    .insert(usageCounters)
+    .values({ userId: ownerId, month, kind, count: 0, warnedPercent: percent })
+    .onConflictDoUpdate({
+      target: [usageCounters.userId, usageCounters.month, usageCounters.kind],
+      set: { warnedPercent: percent },
+      setWhere: lt(usageCounters.warnedPercent, percent),
+    })
     .returning({ month: usageCounters.month });
+  getUsageTallies(ctx).markWarned(ownerId, kind, percent);
   if (!marked) return;
   const title = PLANS[getPlanName(standing.row)].title;
   const what = KIND_NAMES[kind];
@@ -155,7 +142,7 @@ export async function admitLiveSession(ctx: AppContext, ownerId: string): Promis
   if (!standing || standing.exempt) return null;
   if (getSubscriptionState(standing.row, ctx.now()) === 'inactive') return BILLING_MESSAGES.liveInactive;
   const limit = getLimits(ctx.config, getPlanName(standing.row)).sessions;
-  const counted = await countUsage(ctx, ownerId, 'sessions', limit);
+  const counted = await getUsageTallies(ctx).count(ownerId, 'sessions', limit);
   if (!counted) return BILLING_MESSAGES.liveSessionLimit;
   if (limit !== null) await warnIfDue(ctx, ownerId, standing, 'sessions', limit, counted);
   return null;
@@ -168,7 +155,7 @@ export async function admitSms(ctx: AppContext, ownerId: string): Promise<void> 
   if (!standing || standing.exempt) return;
   if (getSubscriptionState(standing.row, ctx.now()) === 'inactive') throw limitReached(BILLING_MESSAGES.smsInactive);
   const limit = getLimits(ctx.config, getPlanName(standing.row)).sms;
-  const counted = await countUsage(ctx, ownerId, 'sms', limit);
+  const counted = await getUsageTallies(ctx).count(ownerId, 'sms', limit);
   if (!counted) throw limitReached(BILLING_MESSAGES.smsLimit(limit ?? 0));
   if (limit !== null) await warnIfDue(ctx, ownerId, standing, 'sms', limit, counted);
 }
@@ -208,6 +195,7 @@ export async function checkDeployAllowed(ctx: AppContext, user: RoleSubject & { 
 
 /** This month's use by the account: apps, the fullest app's menus, and the counters. */
 export async function findUsage(ctx: AppContext, userId: string): Promise<{ apps: number; menus: number; sessions: number; sms: number }> {
+  await getUsageTallies(ctx).flush(userId);
   const [appCount] = await ctx.db
     .select({ n: count() })
     .from(apps)
