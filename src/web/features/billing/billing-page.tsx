@@ -5,9 +5,10 @@ import { useSearchParams } from 'react-router';
 import { BILLING_MESSAGES, type Subscription } from '../../../shared/api/billing.schema';
 import { BASIC_PLAN, isPaidPlanName, type PaidPlanName } from '../../../shared/billing/plans';
 import { LoadErrorAlert } from '../../components/load-error-alert';
+import { PageHeader } from '../../components/page-header';
 import { PaymentPageNotice } from '../../components/payment-page-notice';
 import { formatDay } from '../shortcodes/shortcode-format';
-import { ShortCodeListSkeleton, ShortCodePageHeader } from '../shortcodes/shortcode-list-states';
+import { ShortCodeListSkeleton } from '../shortcodes/shortcode-list-states';
 import { BillingConfirmDialog, type PlanRequest } from './billing-confirm-dialog';
 import { BillingCreditDialog } from './billing-credit-dialog';
 import { BillingHistoryPanel } from './billing-history-panel';
@@ -96,7 +97,7 @@ export function BillingPage() {
   return (
     <Stack gap="xl">
       <title>Account Billing · Dialflow</title>
-      <ShortCodePageHeader
+      <PageHeader
         title="Account Billing"
         description="Your plan and this month's use, the plans you can pay for, and every payment you made."
       />
