@@ -21,12 +21,14 @@ export interface TestApp {
  * and global sign-in limits are raised unless a test sets them. The per-account limit keeps its default.
  */
 const TEST_SIGN_IN_LIMITS = { LOGIN_ADDRESS_RATE_LIMIT: 10_000, LOGIN_GLOBAL_RATE_LIMIT: 10_000 } satisfies Partial<Config>;
+/** The billing timer expires payments left PENDING for an hour of the (moved) clock: tests run it themselves (runOnce). */
+const TEST_TIMERS = { BILLING_TIMER_INTERVAL_MS: 0 } satisfies Partial<Config>;
 
 /** A whole server on its own database, driven with app.inject() (it never listens). */
 export async function createTestApp(overrides: Partial<Config> = {}, options: Pick<BuildOptions, 'mailer'> = {}): Promise<TestApp> {
   const testDb = await createTestDatabase();
   let offset = 0;
-  const app = await buildApp(createConfig({ NODE_ENV: 'test', ...TEST_SIGN_IN_LIMITS, ...overrides }), {
+  const app = await buildApp(createConfig({ NODE_ENV: 'test', ...TEST_SIGN_IN_LIMITS, ...TEST_TIMERS, ...overrides }), {
     ...options,
     database: testDb.database,
     logger: false,
