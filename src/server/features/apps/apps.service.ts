@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, inArray, max, or } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, max, or, type SQL } from 'drizzle-orm';
 import { apps, appVersions, menus, users } from '../../../db/schema';
 import type { Db } from '../../../db/client';
 import {
@@ -11,7 +11,7 @@ import {
   type CreateAppBody,
 } from '../../../shared/api/apps.schema';
 import { MERCHANT_MESSAGES } from '../../../shared/api/merchants.schema';
-import { getRoles } from '../../../shared/roles';
+import { getPermissionScope, getRoles } from '../../../shared/roles';
 import { invalid, notFound, unauthenticated } from '../../../shared/errors';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../auth/auth.service';
@@ -69,13 +69,23 @@ async function toApps(db: Db, rows: Array<{ app: AppRow; owner: { companyName: s
   return rows.map((r) => toApp(r.app, origin, r.owner, live.get(r.app.id) ?? null));
 }
 
-/** The app if the user may change it (its owner, or an admin); else not found, never the object. */
+/**
+ * The apps a user builds: their own and, for a merchant user marked Developer (the role table's
+ * `merchantApp.build`, src/shared/roles.ts), every app of their merchant's users.
+ */
+function isBuiltBy(ctx: AppContext, user: AuthUser): SQL {
+  if (user.merchantId && getPermissionScope(user, 'merchantApp.build') === 'own')
+    return inArray(apps.userId, ctx.db.select({ id: users.id }).from(users).where(eq(users.merchantId, user.merchantId)));
+  return eq(apps.userId, user.id);
+}
+
+/** The app if the user may change it (its builder, or an admin); else not found, never the object. */
 export async function getOwnedApp(ctx: AppContext, user: AuthUser, appId: string): Promise<AppRow> {
   const isAdmin = getRoles(user).isAdmin;
   const [row] = await ctx.db
     .select()
     .from(apps)
-    .where(isAdmin ? eq(apps.id, appId) : and(eq(apps.id, appId), eq(apps.userId, user.id)));
+    .where(isAdmin ? eq(apps.id, appId) : and(eq(apps.id, appId), isBuiltBy(ctx, user)));
   if (!row) throw notFound('App not found');
   return row;
 }
@@ -86,7 +96,7 @@ export async function getReadableApp(ctx: AppContext, user: AuthUser, appId: str
   const [row] = await ctx.db
     .select()
     .from(apps)
-    .where(isAdmin ? eq(apps.id, appId) : and(eq(apps.id, appId), or(eq(apps.userId, user.id), eq(apps.isTemplate, true))));
+    .where(isAdmin ? eq(apps.id, appId) : and(eq(apps.id, appId), or(isBuiltBy(ctx, user), eq(apps.isTemplate, true))));
   if (!row) throw notFound('App not found');
   return row;
 }
@@ -127,14 +137,14 @@ export async function createApp(ctx: AppContext, user: AuthUser, body: CreateApp
   return toApp(row!, origin, null, null);
 }
 
-/** Own apps, newest first; admins see every account's apps with the owner's company and email. */
+/** Own apps (a merchant developer's: the merchant's), newest first; admins see every account's apps with the owner's company and email. */
 export async function findApps(ctx: AppContext, user: AuthUser, origin: string): Promise<App[]> {
   const isAdmin = getRoles(user).isAdmin;
   const rows = await ctx.db
     .select({ app: apps, owner: { companyName: users.companyName, email: users.email } })
     .from(apps)
     .innerJoin(users, eq(users.id, apps.userId))
-    .where(isAdmin ? eq(apps.isTemplate, false) : and(eq(apps.userId, user.id), eq(apps.isTemplate, false)))
+    .where(isAdmin ? eq(apps.isTemplate, false) : and(isBuiltBy(ctx, user), eq(apps.isTemplate, false)))
     .orderBy(desc(apps.createdAt));
   return toApps(ctx.db, rows, origin);
 }
@@ -279,7 +289,8 @@ export async function findLiveVersionNumber(db: Db, appId: string): Promise<numb
  */
 export async function getMonitoredApp(ctx: AppContext, user: AuthUser, appId: string, sessionId?: string): Promise<AppRow> {
   const app = await getReadableApp(ctx, user, appId);
-  const isOwner = app.userId === user.id || getRoles(user).isAdmin;
+  // Readable and not a template: the user builds it (or is an admin). A template someone else owns: their sessions only.
+  const isOwner = !app.isTemplate || app.userId === user.id || getRoles(user).isAdmin;
   if (!isOwner && !sessionId) throw notFound('App not found');
   return app;
 }

@@ -208,6 +208,31 @@ describeDb('merchants, their users and transactions', () => {
     });
   });
 
+  it("a merchant user marked Developer builds the merchant's apps; one who is not cannot see them", async () => {
+    const create = (email: string, isDeveloper: boolean) =>
+      api.post('/api/merchant/user/create', {
+        fullName: 'U',
+        email,
+        mobileNumber: '1',
+        password: 'secret-12',
+        isDeveloper,
+        merchantUuid: merchantA,
+      });
+    await create('builder@owusu.example', true);
+    await create('viewer@owusu.example', false);
+    const builder = { authorization: `Bearer ${(await signIn('builder@owusu.example', 'secret-12')).token}` };
+    const viewer = { authorization: `Bearer ${(await signIn('viewer@owusu.example', 'secret-12')).token}` };
+    // The app cloned into merchant A's account belongs to its first user; the other developer builds it too.
+    const merchantApps = (await api.get('/api/getAllApps', builder)).json().data as Array<{ appId: string; appName: string }>;
+    const app = merchantApps.find((a) => a.appName === 'Owusu Pay')!;
+    expect(app).toBeDefined();
+    const menu = await api.post('/api/createMenu', { appId: app.appId, userDefinedName: 'extra', displayText: 'Extra' }, builder);
+    expect(menu.json().status).toBe('00');
+    expect((await api.get('/api/getAllApps', viewer)).json().data).toEqual([]);
+    expect((await api.get(`/api/getAppByAppId/${app.appId}`, viewer)).statusCode).toBe(404);
+    expect((await api.post('/api/createMenu', { appId: app.appId, userDefinedName: 'x', displayText: 'x' }, viewer)).statusCode).toBe(404);
+  });
+
   it('clones into a merchant only with a role that allows it, and never into one without users', async () => {
     const appId = await seedApp(t, admin.auth);
     const body = { appId, appName: 'Copy', description: 'x' };
