@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { baseUrl } from './browser';
+import { E2E_USERS } from './fixtures';
 
 export interface LoginReplyBody {
   status: string;
@@ -20,8 +21,30 @@ export interface LoginReplyBody {
 
 let counter = 0;
 
-/** A fresh account for tests that change it (password...), so the seeded accounts stay as other files expect. */
-export async function registerAccount(fullName = 'Efua Asante'): Promise<{ email: string; password: string; reply: LoginReplyBody }> {
+/** Puts an account on a plan through the super admin's call, as support would for a customer (docs/billing.md). */
+async function activatePlan(email: string, plan: 'ENTERPRISE'): Promise<void> {
+  const post = async (path: string, body: object, token?: string) => {
+    const res = await fetch(`${baseUrl()}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    return (await res.json()) as { status: string; token?: string };
+  };
+  const admin = await post('/api/auth/login', E2E_USERS.superAdmin);
+  const activated = await post('/api/subscription/activate', { email, plan, reason: 'browser tests build freely' }, admin.token);
+  if (activated.status !== '00') throw new Error(`activating ${plan} failed: ${JSON.stringify(activated)}`);
+}
+
+/**
+ * A fresh account for tests that change it (password...), so the seeded accounts stay as other files expect. It
+ * is on TRIAL, as a newly registered account is; `plan: 'ENTERPRISE'` lifts the plan limits for tests that build
+ * more apps or menus than TRIAL allows.
+ */
+export async function registerAccount(
+  fullName = 'Efua Asante',
+  options: { plan?: 'TRIAL' | 'ENTERPRISE' } = {},
+): Promise<{ email: string; password: string; reply: LoginReplyBody }> {
   counter += 1;
   const email = `e2e-${Date.now()}-${counter}@e2e.test`;
   const password = 'first-pass-1';
@@ -32,6 +55,7 @@ export async function registerAccount(fullName = 'Efua Asante'): Promise<{ email
   });
   const reply = (await res.json()) as LoginReplyBody;
   if (!reply.token) throw new Error(`registration failed: ${JSON.stringify(reply)}`);
+  if (options.plan === 'ENTERPRISE') await activatePlan(email, options.plan);
   return { email, password, reply };
 }
 

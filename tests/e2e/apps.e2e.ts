@@ -90,7 +90,7 @@ describeBrowser('apps and templates', () => {
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    owner = await registerAccount('Kojo Boateng');
+    owner = await registerAccount('Kojo Boateng', { plan: 'ENTERPRISE' });
   });
   afterAll(async () => {
     await browser?.close();

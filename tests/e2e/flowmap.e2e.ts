@@ -102,7 +102,7 @@ describeBrowser('flow map', () => {
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    owner = await registerAccount('Kwame Mapper');
+    owner = await registerAccount('Kwame Mapper', { plan: 'ENTERPRISE' });
     token = owner.reply.token;
   });
   afterAll(async () => {
