@@ -511,3 +511,29 @@ describe('billing off', () => {
     });
   });
 });
+
+describeDb('billing charged in another currency', () => {
+  const t = useTestApp({ ...SETTINGS, BILLING_CURRENCY: 'GHS', BILLING_USD_RATE: 15.5 });
+  const user = useUser(t, { plan: 'TRIAL' });
+
+  it('charges the USD price at the rate, keeps both amounts, and settles only the charged amount', async () => {
+    const api = createApiClient(t, user);
+    const started = await api.post('/api/subscription/makePayment', { plan: 'BASIC-3', isAnnual: false });
+    const { reference } = readCheckout(started.json().redirectUrl);
+    const [row] = await t.db.select().from(transactions).where(eq(transactions.reference, reference));
+    expect(row).toMatchObject({ amount: '775.00', currency: 'GHS' });
+    expect(row!.metadata).toMatchObject({ amountUsd: 50, usdRate: 15.5 });
+
+    // The USD figure is not what was charged: refused.
+    await postCallback(t, reference, { amount: 50, currency: 'USD' });
+    expect((await t.db.select().from(transactions).where(eq(transactions.reference, reference)))[0]!.status).toBe('FAILED');
+
+    const again = await api.post('/api/subscription/makePayment', { plan: 'BASIC-3', isAnnual: false });
+    expect(await decide(t, again.json().redirectUrl)).toBe('SUCCESS');
+    expect((await current(t, user)).plan).toBe('BASIC-3');
+    const history = (await api.get('/api/subscription/paymentHistory')).json().data;
+    expect(history[0]).toMatchObject({ amountUsd: 50, amount: 775, currency: 'GHS', status: 'SUCCESS' });
+    const receipt = await mailsTo(t, user, 'Receipt: Basic 3 months');
+    expect(receipt[0]!.body).toContain('GHS 775.00 (USD 50.00)');
+  });
+});
