@@ -418,6 +418,19 @@ describeBrowser('account billing', () => {
       await openBilling(fresh);
       await expectNoSidewaysScroll(fresh);
       await screenshotTop(fresh, 'billing-trial-phone');
+      await fresh.getByRole('tab', { name: 'Payment History' }).click();
+      await fresh.getByTestId('history-empty').waitFor();
+      await screenshotTop(fresh, 'billing-history-empty-phone');
+      const release = await holdRequests(fresh, '**/api/subscription/current');
+      await fresh.goto('/account-billing');
+      await fresh.getByRole('status', { name: 'Loading your plan' }).waitFor();
+      await screenshotTop(fresh, 'billing-loading-phone');
+      await release();
+      await fresh.route('**/api/subscription/current', (route) => route.abort());
+      await fresh.reload();
+      await fresh.getByTestId('billing-error').waitFor();
+      await expectNoSidewaysScroll(fresh);
+      await screenshotTop(fresh, 'billing-error-phone');
     });
   });
 
@@ -450,6 +463,11 @@ describeBrowser('account billing', () => {
       await page.getByTestId('billing-grace').getByText('Payment due').waitFor();
       expect(await statusBadge(page).textContent()).toBe('Active');
       await screenshotTop(page, 'billing-grace-desktop');
+      const gracePhone = await open(await account.signIn(), PHONE, own.origin);
+      await openBilling(gracePhone);
+      await gracePhone.getByTestId('billing-grace').waitFor();
+      await expectNoSidewaysScroll(gracePhone);
+      await screenshotTop(gracePhone, 'billing-grace-phone');
 
       // Past the grace period: inactive.
       own.t.advanceClock(GRACE_DAYS * DAY_MS);

@@ -100,12 +100,17 @@ export async function holdRequests(page: Page, url: string): Promise<() => Promi
   const held = new Promise<void>((resolve) => {
     release = resolve;
   });
-  await page.route(url, async (route) => {
-    await held;
-    await route.continue();
+  const handlers: Promise<void>[] = [];
+  await page.route(url, (route) => {
+    const handler = held.then(() => route.continue());
+    handlers.push(handler);
+    return handler;
   });
   return async () => {
     release();
+    // Unrouted while a request is still held, Playwright would let it through itself and the handler's own
+    // continue would fail: the held ones go first.
+    await Promise.all(handlers);
     await page.unroute(url);
   };
 }
