@@ -461,6 +461,8 @@ describeDb("billing: a subscription's life with an injected clock, and admins", 
 
   it("admins read any account's subscription and extend or activate it with a recorded reason; others may not", async () => {
     const api = createApiClient(t, admin);
+    // Admins' own accounts are held to no plan.
+    expect((await current(t, admin)).usage).toMatchObject({ apps: { limit: null }, menus: { limit: null }, sessions: { limit: null } });
     const before = await current(t, user);
     const read = await api.get(`/api/subscription/account?email=${encodeURIComponent(user.email.toUpperCase())}`);
     expect(read.json()).toMatchObject({ status: '00', data: { email: user.email, subscription: { plan: 'BASIC-3' }, changes: [] } });

@@ -19,6 +19,7 @@ import {
 } from '../../../shared/api/billing.schema';
 import { getPlanAmountUsd, getPlanMonths, PAID_PLAN_NAMES, type PaidPlanName, PLANS, type PlanName } from '../../../shared/billing/plans';
 import { AppError, invalid, notFound } from '../../../shared/errors';
+import { getRoles } from '../../../shared/roles';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../auth/auth.service';
 import { createPaymentReference, getPaymentProvider, startPayment } from '../payments/payments.service';
@@ -50,11 +51,17 @@ function refuseWhenBillingOff(ctx: AppContext): void {
 }
 
 /** The subscription as the billing page shows it, with this month's usage against the plan. */
-export async function toSubscription(ctx: AppContext, userId: string, row: SubscriptionRow | undefined): Promise<Subscription> {
+export async function toSubscription(
+  ctx: AppContext,
+  userId: string,
+  row: SubscriptionRow | undefined,
+  options: { isExempt?: boolean } = {},
+): Promise<Subscription> {
   const now = ctx.now();
   const plan = getPlanName(row);
   const state = getSubscriptionState(row, now);
-  const limits = getLimits(ctx.config, plan);
+  // Admins' accounts are held to no plan (plan-limits.ts): their bars show no limit.
+  const limits = options.isExempt ? getLimits({ ...ctx.config, BILLING: 'off' }, plan) : getLimits(ctx.config, plan);
   const usage = await findUsage(ctx, userId);
   const periodEnd = state === 'trial' ? null : (row?.periodEnd ?? null);
   return {
@@ -80,7 +87,7 @@ export async function toSubscription(ctx: AppContext, userId: string, row: Subsc
 
 /** GET /api/subscription/current */
 export async function getCurrentSubscription(ctx: AppContext, user: AuthUser): Promise<Subscription> {
-  return toSubscription(ctx, user.id, await findSubscriptionRow(ctx.db, user.id));
+  return toSubscription(ctx, user.id, await findSubscriptionRow(ctx.db, user.id), { isExempt: getRoles(user).isAdmin });
 }
 
 /** GET /api/subscription/types */
@@ -256,9 +263,12 @@ export async function findPaymentHistory(
 
 // ---- admins ----
 
-async function getAccountByEmail(ctx: AppContext, email: string): Promise<{ id: string; email: string; fullName: string }> {
+async function getAccountByEmail(
+  ctx: AppContext,
+  email: string,
+): Promise<{ id: string; email: string; fullName: string; userType: string; roles: string[] }> {
   const [account] = await ctx.db
-    .select({ id: users.id, email: users.email, fullName: users.fullName })
+    .select({ id: users.id, email: users.email, fullName: users.fullName, userType: users.userType, roles: users.roles })
     .from(users)
     .where(eq(users.email, email.toLowerCase()));
   if (!account) throw notFound(BILLING_MESSAGES.accountNotFound);
@@ -277,7 +287,9 @@ export async function getAccountSubscription(ctx: AppContext, query: z.infer<typ
   return {
     email: account.email,
     fullName: account.fullName,
-    subscription: await getCurrentSubscription(ctx, { id: account.id } as AuthUser),
+    subscription: await toSubscription(ctx, account.id, await findSubscriptionRow(ctx.db, account.id), {
+      isExempt: getRoles(account).isAdmin,
+    }),
     changes: changes.map((c) => ({
       kind: c.kind as 'extend' | 'activate',
       plan: c.plan as PlanName,
