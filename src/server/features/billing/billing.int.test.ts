@@ -436,6 +436,8 @@ describeDb("billing: a subscription's life with an injected clock, and admins", 
     const deploy = await api.get(`/api/deployChanges/${appId}`);
     expect(deploy.statusCode).toBe(400);
     expect(deploy.json().message).toBe(BILLING_MESSAGES.deployInactive);
+    const rollback = await api.post('/api/rollbackVersion', { appId, version: 1 });
+    expect(rollback.json()).toMatchObject({ status: '02', message: BILLING_MESSAGES.deployInactive });
     await expect(admitSms(t.app.ctx, user.user.id)).rejects.toThrow(BILLING_MESSAGES.smsInactive);
 
     // Retry on the current plan: active again from now.

@@ -252,6 +252,8 @@ export async function findVersions(ctx: AppContext, user: AuthUser, appId: strin
 /** Rolls the live URL back by deploying an earlier version's frozen definition anew; history stays whole. */
 export async function rollbackVersion(ctx: AppContext, user: AuthUser, appId: string, version: number): Promise<AppVersionInfo> {
   const app = await getOwnedApp(ctx, user, appId);
+  // A rollback deploys an older version: refused while inactive, as a deploy is.
+  await checkDeployAllowed(ctx, user);
   const info = await ctx.db.transaction(async (tx) => {
     await tx.select({ id: apps.id }).from(apps).where(eq(apps.id, app.id)).for('update');
     const [target] = await tx
