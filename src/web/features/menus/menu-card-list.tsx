@@ -1,4 +1,14 @@
-import { closestCenter, DndContext, KeyboardSensor, PointerSensor, useSensor, useSensors, type DragEndEvent } from '@dnd-kit/core';
+import {
+  type Announcements,
+  closestCenter,
+  DndContext,
+  KeyboardSensor,
+  PointerSensor,
+  type ScreenReaderInstructions,
+  useSensor,
+  useSensors,
+  type DragEndEvent,
+} from '@dnd-kit/core';
 import { SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { ActionIcon, Anchor, Badge, Group, Stack, Text, Tooltip } from '@mantine/core';
@@ -20,6 +30,26 @@ interface MenuCardListProps {
   onAddAfter: (item: MenuListItem | null) => void;
 }
 
+const REORDER_INSTRUCTIONS: ScreenReaderInstructions = {
+  draggable: 'To move this menu, press Space, then the up and down arrows; Space again drops it, Escape puts it back.',
+};
+
+/** What a screen reader says while a menu is moved: the menus by their identifiers, not dnd-kit's ids. */
+function describeMoves(items: MenuListItem[]): Announcements {
+  const nameOf = (id: string | number) => items.find((i) => i.key === id)?.userDefinedName || 'the new menu';
+  return {
+    onDragStart: ({ active }) => `Picked up menu ${nameOf(active.id)}.`,
+    // Over itself (where every move starts) says nothing: the pick-up sentence stays.
+    onDragOver: ({ active, over }) =>
+      over && over.id !== active.id ? `Menu ${nameOf(active.id)} is now at the place of ${nameOf(over.id)}.` : undefined,
+    onDragEnd: ({ active, over }) =>
+      over && over.id !== active.id
+        ? `Menu ${nameOf(active.id)} was dropped at the place of ${nameOf(over.id)}. Save order keeps it.`
+        : `Menu ${nameOf(active.id)} was dropped at its place.`,
+    onDragCancel: ({ active }) => `Moving menu ${nameOf(active.id)} was cancelled; it is back at its place.`,
+  };
+}
+
 /** The draggable menu cards (dnd-kit, pointer and keyboard), each followed by its plus button. */
 export function MenuCardList({ items, activeKey, canDrag, onMove, onEdit, onDelete, onFixRules, onAddAfter }: MenuCardListProps) {
   const sensors = useSensors(
@@ -30,7 +60,12 @@ export function MenuCardList({ items, activeKey, canDrag, onMove, onEdit, onDele
     if (over && active.id !== over.id) onMove(String(active.id), String(over.id));
   };
   return (
-    <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
+    <DndContext
+      sensors={sensors}
+      collisionDetection={closestCenter}
+      onDragEnd={onDragEnd}
+      accessibility={{ announcements: describeMoves(items), screenReaderInstructions: REORDER_INSTRUCTIONS }}
+    >
       <SortableContext items={items.map((i) => i.key)} strategy={verticalListSortingStrategy}>
         <Stack gap={0} component="ol" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label="Menus" data-testid="menu-list">
           {items.map((item) => (

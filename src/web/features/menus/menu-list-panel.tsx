@@ -2,7 +2,7 @@ import { Button, Group, Paper, Skeleton, Stack, Text, TextInput, Tooltip } from 
 import { IconListDetails, IconSearch } from '@tabler/icons-react';
 import { MenuAddButton, MenuCardList } from './menu-card-list';
 import { FILTER_MIN_LENGTH, NEW_MENU_KEY, SAVE_ORDER_FILTERED_HINT, type MenuListItem } from './menu-list-order';
-import type { MenuOpenOptions } from './use-menu-editor';
+import { MENU_LIST_ID, type MenuOpenOptions } from './use-menu-editor';
 import type { useMenuList } from './use-menu-list';
 
 interface MenuListPanelProps {
@@ -32,7 +32,7 @@ export function MenuListPanel({
 }: MenuListPanelProps) {
   const { query, isFiltering, isOrderChanged, items, visibleItems } = list;
   return (
-    <Stack gap="sm" component="section" aria-label="Menu list">
+    <Stack gap="sm" component="section" aria-label="Menu list" id={MENU_LIST_ID} tabIndex={-1}>
       <Group gap="sm" align="flex-start" wrap="nowrap">
         <TextInput
           aria-label="Filter menus"

@@ -1,10 +1,13 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { createMenuDraft, type Menu } from '../../../shared/app';
 import { confirmDiscard } from './menu-edit-form';
 import type { MenuDraft, MenuFormTab } from './menu-form-state';
 import { NEW_MENU_KEY } from './menu-list-order';
 import type { NewMenuPlace } from './use-menu-list';
+
+/** The menu list's section, where the focus goes when the form closes and its opener is gone. */
+export const MENU_LIST_ID = 'menu-list';
 
 export interface MenuEditing {
   key: string;
@@ -38,6 +41,8 @@ export function useMenuEditor({ appId, menus, isPending, newMenu, setNewMenu }: 
   const [editing, setEditing] = useState<MenuEditing | null>(null);
   const [isDirty, setDirty] = useState(false);
   const [searchParams, setSearchParams] = useSearchParams();
+  /** What had the focus when the form opened (an Edit or Add button): it gets it back when the form closes. */
+  const openerRef = useRef<HTMLElement | null>(null);
 
   const editedMenu: MenuDraft | null = useMemo(() => {
     if (!editing) return null;
@@ -50,18 +55,36 @@ export function useMenuEditor({ appId, menus, isPending, newMenu, setNewMenu }: 
   /** Opens a menu (or the new one) in the form, asking first when the open form has unsaved changes. */
   const open = (key: string, options: MenuOpenOptions = {}) =>
     confirmDiscard(isDirty, () => {
+      const focused = document.activeElement;
+      if (focused instanceof HTMLElement && !focused.closest('#menu-editor')) openerRef.current = focused;
       if (key === NEW_MENU_KEY) setNewMenu({ afterKey: options.afterKey ?? null });
       else if (editing?.key === NEW_MENU_KEY) setNewMenu(null);
       setDirty(false);
       setEditing({ key, tab: options.tab ?? 'menu', showProblems: !!options.showProblems, nonce: Date.now() });
-      // On a narrow screen the form sits above the list.
-      requestAnimationFrame(() => document.getElementById('menu-editor')?.scrollIntoView({ behavior: 'smooth', block: 'start' }));
+      requestAnimationFrame(() => {
+        const form = document.getElementById('menu-editor');
+        // On a narrow screen the form sits above the list.
+        form?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+        // The focus goes to the form's first field, so the keyboard carries on where the eyes go.
+        const panel = [...(form?.querySelectorAll<HTMLElement>('[role="tabpanel"]') ?? [])].find((p) => p.checkVisibility());
+        panel?.querySelector<HTMLElement>('input:not([type="hidden"]), textarea')?.focus({ preventScroll: true });
+      });
     });
 
+  /**
+   * Closes the form and gives the focus back to what opened it, or, when that is gone (the "Add the first menu"
+   * button once a menu exists), to the menu list: never to the page, where the next Tab would start over.
+   */
   const close = () => {
     if (editing?.key === NEW_MENU_KEY) setNewMenu(null);
     setEditing(null);
     setDirty(false);
+    const opener = openerRef.current;
+    openerRef.current = null;
+    requestAnimationFrame(() => {
+      if (opener?.isConnected) opener.focus();
+      else document.getElementById(MENU_LIST_ID)?.focus();
+    });
   };
 
   const menuParam = searchParams.get('menu');
