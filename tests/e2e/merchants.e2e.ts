@@ -2,7 +2,18 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MERCHANT_MESSAGES } from '../../src/shared/api/merchants.schema';
 import { waitForPath } from './accounts';
-import { baseUrl, closeToasts, describeBrowser, DESKTOP, launchBrowser, PHONE, screenshot, signIn, waitForAnimations } from './browser';
+import {
+  baseUrl,
+  closeToasts,
+  describeBrowser,
+  DESKTOP,
+  expectNoSidewaysScroll,
+  launchBrowser,
+  PHONE,
+  screenshotTop,
+  screenshotViewport,
+  signIn,
+} from './browser';
 import { E2E_USERS, type E2eUserKind } from './fixtures';
 
 /**
@@ -94,22 +105,6 @@ async function hop(appId: string, sessionId: string, text: string): Promise<stri
   return res.text();
 }
 
-async function shoot(page: Page, name: string) {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await waitForAnimations(page);
-  await screenshot(page, name);
-}
-
-async function shootDialog(page: Page, name: string) {
-  await waitForAnimations(page);
-  await page.screenshot({ path: `test-results/screenshots/${name}.png` });
-}
-
-async function expectNoSidewaysScroll(page: Page) {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
-}
-
 const alertText = (page: Page) => page.getByTestId('form-alert').textContent();
 
 describeBrowser('merchants and admins', () => {
@@ -142,7 +137,7 @@ describeBrowser('merchants and admins', () => {
     await page.getByRole('heading', { name: 'Register New Merchant' }).waitFor();
     await page.getByRole('button', { name: 'Register Merchant' }).click();
     expect(await alertText(page)).toContain(MERCHANT_MESSAGES.requiredFields);
-    await shoot(page, 'merchants-register-refused-desktop');
+    await screenshotTop(page, 'merchants-register-refused-desktop');
 
     await page.getByLabel('Full Name').fill('Kojo Antwi');
     await page.getByLabel('Company Name').fill(COMPANY);
@@ -168,7 +163,7 @@ describeBrowser('merchants and admins', () => {
     expect(await dialog.getByTestId('form-alert').textContent()).toContain(MERCHANT_MESSAGES.passwordsDiffer);
     await dialog.getByLabel('Confirm Password').fill(DEV_PASSWORD);
     await dialog.getByLabel('Developer', { exact: true }).check();
-    await shootDialog(page, 'merchants-user-create-desktop');
+    await screenshotViewport(page, 'merchants-user-create-desktop');
     const sent = page.waitForRequest('**/api/merchant/user/create');
     await dialog.getByRole('button', { name: 'Create User' }).click();
     expect(Object.keys((await sent).postDataJSON()).sort()).toEqual([
@@ -183,11 +178,11 @@ describeBrowser('merchants and admins', () => {
     await row.waitFor();
     expect(await row.getByTestId('developer-badge').textContent()).toBe('Yes');
     await closeToasts(page);
-    await shoot(page, 'merchants-users-desktop');
+    await screenshotTop(page, 'merchants-users-desktop');
 
     await page.goto('/merchant/list');
     await page.getByTestId('merchants-table').locator(`tr[data-row="${MERCHANT_EMAIL}"]`).waitFor();
-    await shoot(page, 'merchants-all-desktop');
+    await screenshotTop(page, 'merchants-all-desktop');
   });
 
   it('the admin clones the payment app into the merchant account (Clone stays disabled until one is chosen)', async () => {
@@ -203,7 +198,7 @@ describeBrowser('merchants and admins', () => {
     expect(await dialog.getByRole('button', { name: 'Clone' }).isDisabled()).toBe(true);
     await dialog.getByRole('combobox', { name: 'Account' }).fill('Kente');
     await page.getByRole('option', { name: new RegExp(COMPANY) }).click();
-    await shootDialog(page, 'merchants-clone-into-account-desktop');
+    await screenshotViewport(page, 'merchants-clone-into-account-desktop');
     expect(await dialog.getByRole('button', { name: 'Clone' }).isDisabled()).toBe(false);
     await dialog.getByRole('button', { name: 'Clone' }).click();
     await dialog.waitFor({ state: 'detached' });
@@ -232,12 +227,12 @@ describeBrowser('merchants and admins', () => {
     expect(await table.locator('tbody tr').count()).toBe(1);
     expect(await table.textContent()).toContain('GHS 25.00');
     expect(await page.getByTestId('transaction-totals').textContent()).toContain('PENDING');
-    await shoot(page, 'merchants-transactions-desktop');
+    await screenshotTop(page, 'merchants-transactions-desktop');
     await page.getByRole('button', { name: /^View / }).click();
     const details = page.getByTestId('transaction-details');
     await details.waitFor();
     expect(await details.textContent()).toContain(cloned.appId);
-    await shootDialog(page, 'merchants-transaction-details-desktop');
+    await screenshotViewport(page, 'merchants-transaction-details-desktop');
     await page.keyboard.press('Escape');
 
     // A filter that matches nothing.
@@ -264,7 +259,7 @@ describeBrowser('merchants and admins', () => {
       await page.goto(path);
       await page.getByTestId(ready).waitFor({ timeout: 15_000 });
       await expectNoSidewaysScroll(page);
-      await shoot(page, name);
+      await screenshotTop(page, name);
     }
   });
 
@@ -279,7 +274,7 @@ describeBrowser('merchants and admins', () => {
     await page.getByRole('button', { name: 'Create Admin' }).click();
     expect(await alertText(page)).toContain(MERCHANT_MESSAGES.selectRole);
     await page.getByRole('checkbox', { name: 'SUPPORT' }).check();
-    await shoot(page, 'admins-create-desktop');
+    await screenshotTop(page, 'admins-create-desktop');
     await page.getByRole('button', { name: 'Create Admin' }).click();
     await page.waitForURL(/\/admin\/manage\//);
     await page.getByRole('tab', { name: 'Profile Details' }).waitFor();
@@ -292,11 +287,11 @@ describeBrowser('merchants and admins', () => {
     const dialog = page.getByRole('dialog', { name: 'Assign Merchant' });
     await dialog.getByRole('combobox', { name: 'Merchant' }).fill('Kente');
     await page.getByRole('option', { name: new RegExp(COMPANY) }).click();
-    await shootDialog(page, 'admins-assign-desktop');
+    await screenshotViewport(page, 'admins-assign-desktop');
     await dialog.getByRole('button', { name: 'Assign' }).click();
     await page.getByTestId('assigned-merchants-table').locator(`tr[data-row="${MERCHANT_EMAIL}"]`).waitFor();
     await closeToasts(page);
-    await shoot(page, 'admins-assigned-desktop');
+    await screenshotTop(page, 'admins-assigned-desktop');
 
     await page.getByRole('tab', { name: 'Profile Details' }).click();
     await page.getByRole('checkbox', { name: 'MERCHANT' }).check();
@@ -317,16 +312,16 @@ describeBrowser('merchants and admins', () => {
     await audit.waitFor();
     for (const action of ['Admin created', 'Admin roles changed', 'Merchant assigned', 'App cloned into merchant', 'Merchant registered'])
       await audit.getByText(action, { exact: true }).first().waitFor();
-    await shoot(page, 'admins-audit-log-desktop');
+    await screenshotTop(page, 'admins-audit-log-desktop');
 
     const phone = await open('superAdmin', PHONE);
     await phone.goto('/admin/list');
     await phone.getByTestId('admins-table').locator(`tr[data-row="${NEW_ADMIN_EMAIL}"]`).waitFor();
     await expectNoSidewaysScroll(phone);
-    await shoot(phone, 'admins-list-phone');
+    await screenshotTop(phone, 'admins-list-phone');
     await phone.goto(`/admin/manage/${created.uuid}`);
     await phone.getByRole('tab', { name: 'Profile Details' }).waitFor();
     await expectNoSidewaysScroll(phone);
-    await shoot(phone, 'admins-manage-phone');
+    await screenshotTop(phone, 'admins-manage-phone');
   });
 });

@@ -1,4 +1,4 @@
-import { Button, Group, Paper, PasswordInput, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Button, Group, Paper, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
@@ -10,6 +10,7 @@ import { accountFormSchema, MERCHANT_MESSAGES } from '../../../shared/api/mercha
 import { BackLink } from '../../components/back-link';
 import { FormAlert } from '../../components/form-alert';
 import { failureText, isOk } from '../../lib/api';
+import { AccountFields } from '../merchants/account-fields';
 import { MerchantAudienceGuard } from '../merchants/merchant-audience-guard';
 import { ShortCodePageHeader } from '../shortcodes/shortcode-list-states';
 import { AdminRoleCheckboxes } from './admin-role-checkboxes';
@@ -83,26 +84,7 @@ function AdminCreateForm() {
         <form onSubmit={handleSubmit} noValidate aria-label="Create New Admin User">
           <Stack gap="md">
             <FormAlert message={message} onClose={() => setMessage(null)} />
-            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-              <TextInput label="Full Name" withAsterisk maxLength={120} {...form.getInputProps('fullName')} />
-              <TextInput label="Email" type="email" withAsterisk maxLength={254} {...form.getInputProps('email')} />
-              <TextInput label="Mobile Number" type="tel" withAsterisk maxLength={32} {...form.getInputProps('mobileNumber')} />
-              <div />
-              <PasswordInput
-                label="Password"
-                withAsterisk
-                maxLength={200}
-                autoComplete="new-password"
-                {...form.getInputProps('password')}
-              />
-              <PasswordInput
-                label="Confirm Password"
-                withAsterisk
-                maxLength={200}
-                autoComplete="new-password"
-                {...form.getInputProps('confirmPassword')}
-              />
-            </SimpleGrid>
+            <AccountFields getInputProps={form.getInputProps} />
             <AdminRoleCheckboxes
               roles={ADMIN_ROLE_CHOICES}
               value={form.values.roles}

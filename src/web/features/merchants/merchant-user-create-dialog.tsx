@@ -1,10 +1,11 @@
-import { Button, Checkbox, Group, Modal, PasswordInput, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Button, Checkbox, Group, Modal, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { accountFormSchema } from '../../../shared/api/merchants.schema';
 import { FormAlert } from '../../components/form-alert';
+import { AccountFields } from './account-fields';
 import { failureText, isOk } from '../../lib/api';
 import { createMerchantUser } from './merchants.api';
 import { merchantKeys } from './use-merchants';
@@ -59,20 +60,7 @@ function UserForm({ merchantUuid, onClose }: { merchantUuid: string; onClose: ()
     <form onSubmit={handleSubmit} noValidate aria-label="Create New User">
       <Stack gap="md">
         <FormAlert message={message} onClose={() => setMessage(null)} />
-        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-          <TextInput label="Full Name" withAsterisk maxLength={120} data-autofocus {...form.getInputProps('fullName')} />
-          <TextInput label="Email" type="email" withAsterisk maxLength={254} {...form.getInputProps('email')} />
-          <TextInput label="Mobile Number" type="tel" withAsterisk maxLength={32} {...form.getInputProps('mobileNumber')} />
-          <div />
-          <PasswordInput label="Password" withAsterisk maxLength={200} autoComplete="new-password" {...form.getInputProps('password')} />
-          <PasswordInput
-            label="Confirm Password"
-            withAsterisk
-            maxLength={200}
-            autoComplete="new-password"
-            {...form.getInputProps('confirmPassword')}
-          />
-        </SimpleGrid>
+        <AccountFields getInputProps={form.getInputProps} />
         <Checkbox
           label="Developer"
           description="May also build the merchant's apps"
