@@ -1,4 +1,4 @@
-import { Box, Button, Card, Code, Group, Radio, Select, SimpleGrid, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Box, Button, Card, Code, Group, Select, SimpleGrid, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
@@ -13,6 +13,7 @@ import {
   type CreateAppBody,
 } from '../../../shared/api/apps.schema';
 import { FormAlert } from '../../components/form-alert';
+import { RadioCardGroup, type RadioCardOption } from '../../components/radio-card-group';
 import { isNetworkFailure, isOk } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
 import { COUNTRY_OPTIONS } from './app-countries.data';
@@ -53,7 +54,7 @@ function previewDialString(values: CreateAppValues): { text: string; isValid: bo
   return { text: `${values.baseShortCode}${typed.replace(/^\*/, '') || '…'}`, isValid: false };
 }
 
-const MODES: Array<{ value: ConnectionMode; title: string; text: string }> = [
+const MODES: RadioCardOption<ConnectionMode>[] = [
   { value: 'new-shortcode', title: 'New shortcode extension', text: 'An extension on one of our shared shortcodes, such as *920*12#.' },
   { value: 'existing-shortcode', title: 'Existing shortcode', text: 'A shortcode you already own or lease from a provider.' },
 ];
@@ -169,31 +170,14 @@ export function AppCreatePage() {
             />
           </Stack>
 
-          <Radio.Group
+          <RadioCardGroup
             label="Shortcode"
             description="How callers reach the app"
-            value={values.connectionMode}
-            onChange={(value) => form.setFieldValue('connectionMode', value as ConnectionMode)}
             name="connectionMode"
-          >
-            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm" mt="xs">
-              {MODES.map((mode) => (
-                <Radio.Card key={mode.value} value={mode.value} radius="md" p="md" aria-label={mode.title}>
-                  <Group wrap="nowrap" align="flex-start" gap="sm">
-                    <Radio.Indicator mt={2} />
-                    <div>
-                      <Text fw={600} size="sm">
-                        {mode.title}
-                      </Text>
-                      <Text size="xs" c="dimmed" mt={2}>
-                        {mode.text}
-                      </Text>
-                    </div>
-                  </Group>
-                </Radio.Card>
-              ))}
-            </SimpleGrid>
-          </Radio.Group>
+            value={values.connectionMode}
+            onChange={(value) => form.setFieldValue('connectionMode', value)}
+            options={MODES}
+          />
 
           <AppTemplateTagField
             label="Template Formatted"

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Card, Code, Group, Radio, Select, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Code, Group, Select, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconInfoCircle, IconPlugConnected } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -10,6 +10,7 @@ import { getRoles } from '../../../shared/roles';
 import { BackLink } from '../../components/back-link';
 import { FormAlert } from '../../components/form-alert';
 import { LoadErrorAlert } from '../../components/load-error-alert';
+import { RadioCardGroup, type RadioCardOption } from '../../components/radio-card-group';
 import { failureText, isOk } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
 import { useApps } from '../apps/use-apps';
@@ -18,7 +19,7 @@ import { formatDay, getPurchaseState } from './shortcode-format';
 import { connectApp, MY_SHORTCODES_PATH } from './shortcodes.api';
 import { PurchaseNotFoundError, usePurchase } from './use-shortcodes';
 
-const ENVIRONMENTS: Array<{ value: LinkedAppEnv; title: string; text: string }> = [
+const ENVIRONMENTS: RadioCardOption<LinkedAppEnv>[] = [
   { value: 'test', title: 'Test', text: "Callers reach the app's draft, as you design it." },
   { value: 'production', title: 'Production', text: 'Callers reach the version you last deployed.' },
 ];
@@ -166,30 +167,7 @@ function ConnectForm({ purchase }: { purchase: Purchase }) {
           </Text>
         )}
 
-        <Radio.Group
-          label="Environment"
-          value={environment}
-          onChange={(value) => setEnvironment(value as LinkedAppEnv)}
-          name="linkedAppEnv"
-        >
-          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm" mt="xs">
-            {ENVIRONMENTS.map((option) => (
-              <Radio.Card key={option.value} value={option.value} radius="md" p="md" aria-label={option.title}>
-                <Group wrap="nowrap" align="flex-start" gap="sm">
-                  <Radio.Indicator mt={2} />
-                  <div>
-                    <Text fw={600} size="sm">
-                      {option.title}
-                    </Text>
-                    <Text size="xs" mt={2}>
-                      {option.text}
-                    </Text>
-                  </div>
-                </Group>
-              </Radio.Card>
-            ))}
-          </SimpleGrid>
-        </Radio.Group>
+        <RadioCardGroup label="Environment" name="linkedAppEnv" value={environment} onChange={setEnvironment} options={ENVIRONMENTS} />
 
         <Group justify="flex-end" gap="sm">
           <Button component={Link} to={MY_SHORTCODES_PATH} variant="default">
