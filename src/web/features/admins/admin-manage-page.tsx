@@ -1,5 +1,6 @@
 import {
   ActionIcon,
+  Anchor,
   Badge,
   Button,
   Group,
@@ -157,9 +158,9 @@ function AssignedMerchants({ admin }: { admin: AdminProfile }) {
       header: 'Company Name',
       render: (m) => (
         <>
-          <Text fw={600} size="sm" component={Link} to={merchantProfilePath(m.uuid)}>
+          <Anchor fw={600} size="sm" component={Link} to={merchantProfilePath(m.uuid)}>
             {m.companyName}
-          </Text>
+          </Anchor>
           <Text size="xs" c="gray.7" hiddenFrom="md">
             {m.email}
           </Text>
