@@ -87,6 +87,20 @@ describeDb('system users: admins, roles, assigned merchants, audit log', () => {
     });
   });
 
+  it('records a manual subscription change in the audit log', async () => {
+    const activated = await api.post('/api/subscription/activate', {
+      email: superAdmin.email,
+      plan: 'ENTERPRISE',
+      reason: 'Enterprise contract',
+    });
+    expect(activated.json().status).toBe('00');
+    const entries = (await api.get('/api/admin/audit-log')).json().data as Array<{ action: string; targetId: string; details: object }>;
+    expect(entries.find((e) => e.action === 'subscription_changed')).toMatchObject({
+      targetId: superAdmin.user.id,
+      details: { kind: 'activate', plan: 'ENTERPRISE', reason: 'Enterprise contract' },
+    });
+  });
+
   it('nobody deletes or demotes themselves or the last super admin', async () => {
     const self = superAdmin.user.id;
     const me = { adminUuid: self, fullName: 'Super', email: superAdmin.email, mobileNumber: '1' };

@@ -42,6 +42,7 @@ import {
   roundMoney,
   type SubscriptionRow,
 } from './subscription';
+import { recordAdminAction } from '../admins/audit-log';
 
 /** Every payment of an account the history lists. */
 export const HISTORY_TYPES = [PLAN_TRANSACTION_TYPE, CREDIT_TRANSACTION_TYPE, SHORTCODE_TRANSACTION_TYPE];
@@ -336,6 +337,12 @@ async function changeByAdmin(
       adminEmail: admin.email,
       periodEnd: change.periodEnd,
       createdAt: now,
+    });
+    await recordAdminAction(tx, admin, 'subscription_changed', accountId, {
+      kind: change.kind,
+      plan: change.plan,
+      days: change.days,
+      reason: change.reason,
     });
     return saved!;
   });
