@@ -108,6 +108,8 @@ async function saveMenu(page: Page): Promise<void> {
   await page.keyboard.press('Enter');
   await toast(page, /Menu (saved|updated)/).waitFor();
   await form(page).waitFor({ state: 'hidden' });
+  // The focus goes back to what opened the form (or the menu list), never to the page.
+  await expect.poll(() => page.evaluate(() => document.activeElement !== document.body)).toBe(true);
 }
 
 describeBrowser('keyboard only: the builder journey', () => {
@@ -142,8 +144,8 @@ describeBrowser('keyboard only: the builder journey', () => {
       await page.keyboard.type('Keyboard Shop');
       await tabTo(page, page.getByRole('textbox', { name: 'Description', exact: true }));
       await page.keyboard.type('Built without a mouse');
-      await chooseOption(page, page.getByRole('textbox', { name: 'Country' }), 'Ghana', 'Gha');
-      await chooseOption(page, page.getByRole('textbox', { name: 'Base Shortcode' }), '*920*');
+      await chooseOption(page, page.getByRole('combobox', { name: 'Country' }), 'Ghana', 'Gha');
+      await chooseOption(page, page.getByRole('combobox', { name: 'Base Shortcode' }), '*920*');
       await tabTo(page, page.getByRole('textbox', { name: 'Extension', exact: true }));
       await page.keyboard.type('*47#');
       await expect.poll(() => page.getByTestId('dial-preview').textContent()).toBe(SHORT_CODE);
@@ -176,7 +178,7 @@ describeBrowser('keyboard only: the builder journey', () => {
       await openFormTab(page, 'Validation');
       await tabTo(page, form(page).getByRole('button', { name: 'Add validation' }));
       await page.keyboard.press('Enter');
-      expect(await form(page).getByRole('textbox', { name: 'Validation 1 method' }).inputValue()).toBe('numeric');
+      expect(await form(page).getByRole('combobox', { name: 'Validation 1 method' }).inputValue()).toBe('numeric');
       await tabTo(page, form(page).getByRole('textbox', { name: 'Validation 1 error message' }));
       await page.keyboard.type('Type a number');
       await saveMenu(page);
@@ -204,26 +206,27 @@ describeBrowser('keyboard only: the builder journey', () => {
       await page.keyboard.press('Enter');
       await tabTo(page, form(page).getByRole('textbox', { name: 'Rule 1 compare value' }));
       await page.keyboard.type('1');
-      await chooseOption(page, form(page).getByRole('textbox', { name: 'Rule 1 target menu' }), /^amount/);
+      await chooseOption(page, form(page).getByRole('combobox', { name: 'Rule 1 target menu' }), /^amount/);
       await saveMenu(page);
 
-      await tabTo(page, page.getByRole('button', { name: 'Edit amount', exact: true }), { backwards: true });
+      // Saving gave the focus back to Edit home: amount's card comes next.
+      await tabTo(page, page.getByRole('button', { name: 'Edit amount', exact: true }));
       await page.keyboard.press('Enter');
       await openFormTab(page, 'Navigation');
       await tabTo(page, form(page).getByRole('checkbox', { name: /Always goto/ }));
       await page.keyboard.press('Space');
-      await chooseOption(page, form(page).getByRole('textbox', { name: 'Always go to' }), /^done/);
+      await chooseOption(page, form(page).getByRole('combobox', { name: 'Always go to' }), /^done/);
       await saveMenu(page);
 
       // Reorder with the keyboard: done's handle, Space, up, Space; then Save order.
       const order = () => page.getByTestId('menu-card').evaluateAll((cards) => cards.map((card) => card.getAttribute('data-menu')));
       expect(await order()).toEqual(['home', 'amount', 'done']);
-      await tabTo(page, page.getByRole('button', { name: 'Drag done to reorder' }), { backwards: true });
+      await tabTo(page, page.getByRole('button', { name: 'Drag done to reorder' }));
       const announcement = page.locator('[id^="DndLiveRegion"]');
       for (const [key, said] of [
-        ['Space', /Picked up/],
-        ['ArrowUp', /was moved over droppable area/],
-        ['Space', /was dropped over droppable area/],
+        ['Space', /^Picked up menu done\./],
+        ['ArrowUp', /^Menu done is now at the place of amount\./],
+        ['Space', /^Menu done was dropped at the place of amount\./],
       ] as const) {
         await page.keyboard.press(key);
         await expect.poll(() => announcement.textContent()).toMatch(said);

@@ -1,6 +1,7 @@
 import { Button, Group, Tabs, Text, Title } from '@mantine/core';
 import { IconDeviceMobile, IconPencil } from '@tabler/icons-react';
-import { Link, useNavigate } from 'react-router';
+import { useEffect, useRef } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { hasScreen } from '../../lib/routes';
 import { APP_LIST_PATH } from './app-create-page';
 import { designerPath } from './app-row-actions';
@@ -35,7 +36,14 @@ interface AppMonitoringHeaderProps {
 /** Title, the app's name, Designer/Emulator links and tabs between the app's monitoring screens. */
 export function AppMonitoringHeader({ appId, screen, title, description }: AppMonitoringHeaderProps) {
   const navigate = useNavigate();
+  const location = useLocation();
+  const tabListRef = useRef<HTMLDivElement>(null);
   const appName = useAppName(appId);
+  // Each screen is its own page: one reached from these tabs gives the focus to its tab, as a tab list keeps it.
+  const isFromTabs = (location.state as { fromMonitoringTabs?: boolean } | null)?.fromMonitoringTabs === true;
+  useEffect(() => {
+    if (isFromTabs) tabListRef.current?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]')?.focus();
+  }, [isFromTabs]);
   const designer = designerPath(appId);
   return (
     <div>
@@ -74,11 +82,11 @@ export function AppMonitoringHeader({ appId, screen, title, description }: AppMo
       <Tabs
         mt="md"
         value={screen}
-        onChange={(value) => value && navigate(monitoringPath(value as MonitoringScreen, appId))}
+        onChange={(value) => value && navigate(monitoringPath(value as MonitoringScreen, appId), { state: { fromMonitoringTabs: true } })}
         variant="pills"
         radius="xl"
       >
-        <Tabs.List aria-label="App monitoring screens">
+        <Tabs.List aria-label="App monitoring screens" ref={tabListRef}>
           {SCREENS.map((s) => (
             <Tabs.Tab key={s.value} value={s.value}>
               {s.label}
