@@ -497,7 +497,8 @@ describeBrowser('shortcodes', () => {
     // Opened again: the connected app is shown and chosen.
     await page.goto(connectPath);
     await page.getByTestId('current-connection').getByText(APP_NAME).waitFor();
-    expect(await page.getByRole('combobox', { name: 'App' }).inputValue()).toBe(APP_NAME);
+    // The field shows the app's name once the app list (asked for with the form) is in.
+    await expect.poll(() => page.getByRole('combobox', { name: 'App' }).inputValue()).toBe(APP_NAME);
     await screenshotTop(page, 'shortcodes-connect-desktop');
 
     // Dialled through the provider's URL: Africa's Talking (form body, cumulative text)...
