@@ -8,7 +8,9 @@ import { FormAlert } from '../../components/form-alert';
 import { isNetworkFailure, isOk } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
 import { AppTemplateTagField } from './app-template-tag-field';
-import { cloneApp, findMerchants, type MerchantAccount } from './apps.api';
+import type { Merchant } from '../../../shared/api/merchants.schema';
+import { findMerchants } from '../merchants/merchants.api';
+import { cloneApp } from './apps.api';
 
 /** What the dialog needs of the app being copied: an app from the list, or a featured template. */
 export interface CloneSource {
@@ -30,7 +32,7 @@ interface AppCloneDialogProps {
   canCloneIntoAccount?: boolean;
 }
 
-function describeMerchant(merchant: MerchantAccount): string {
+function describeMerchant(merchant: Merchant): string {
   const name = merchant.companyName || merchant.fullName || merchant.uuid;
   return merchant.email ? `${name} (${merchant.email})` : name;
 }
@@ -92,7 +94,8 @@ function CloneForm({ source, onClose, defaultName, redirect, canCloneIntoAccount
 
   // The picker appears only when the merchant list answers '00': without it there is nobody to choose.
   const { data: merchants } = useQuery({
-    queryKey: queryKeys.merchants,
+    // Its own key below ['merchants']: a refused list is null here (no picker), an error on the merchant screens.
+    queryKey: [...queryKeys.merchants, 'clone-picker'],
     queryFn: async () => {
       const reply = await findMerchants();
       return isOk(reply) && Array.isArray(reply.data) ? reply.data : null;

@@ -13,13 +13,3 @@ export const updateApp = (app: App) => api<App>('/api/updateApp', { body: app })
 export const cloneApp = (body: CloneAppBody) => api<App>('/api/cloneApp', { body });
 
 export const deleteApp = (appId: string) => api(`/deleteApp/${encodeURIComponent(appId)}`);
-
-/** A merchant account an admin may clone an app into (accounts come from the merchant list). */
-export interface MerchantAccount {
-  uuid: string;
-  fullName?: string;
-  companyName?: string;
-  email?: string;
-}
-
-export const findMerchants = () => api<MerchantAccount[]>('/api/merchant/list');
