@@ -19,6 +19,7 @@ const ADMINS = [
   'Available USSD Extensions',
   'WhatsApp Bots',
   'Contact Requests',
+  'Subscriptions',
 ];
 const CHATBOT_USERS = ['WhatsApp Bots'];
 const SUPER_ADMINS = ['User Management'];
@@ -117,6 +118,7 @@ describe('getSidebar (who sees which entry)', () => {
       'Create Admin': '/admin/create',
       'Audit Log': '/admin/audit-log',
       'Contact Requests': '/admin/contact-requests',
+      Subscriptions: '/admin/subscriptions',
       'Manage Merchant Account': '/merchant/manage-account',
       'Merchant Transactions': '/merchant/trxns',
       'Account Billing': '/account-billing',

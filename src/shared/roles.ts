@@ -106,6 +106,7 @@ export const SIDEBAR: SidebarEntry[] = [
     ],
   },
   { label: 'Contact Requests', path: '/admin/contact-requests', audiences: ['admin'] },
+  { label: 'Subscriptions', path: '/admin/subscriptions', audiences: ['admin'] },
   { label: 'Manage Merchant Account', path: '/merchant/manage-account', audiences: ['merchant'] },
   { label: 'Merchant Transactions', path: '/merchant/trxns', audiences: ['merchant'] },
   { label: 'Account Billing', path: '/account-billing', audiences: ['everyone'] },

@@ -146,6 +146,11 @@ const ROUTE_VISITS: Record<string, Visit> = {
   },
   '/admin/audit-log': { as: 'superAdmin', url: () => '/admin/audit-log', ready: heading('Audit Log') },
   '/admin/contact-requests': { as: 'admin', url: () => '/admin/contact-requests', ready: heading('Contact Requests') },
+  '/admin/subscriptions': {
+    as: 'admin',
+    url: () => '/admin/subscriptions?email=demo@dialflow.local',
+    ready: (page) => page.getByTestId('account-subscription'),
+  },
   '*': { as: 'nobody', url: () => '/no-such-page', ready: heading('Page not found') },
 };
 

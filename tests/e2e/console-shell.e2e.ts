@@ -15,7 +15,16 @@ const EVERYONE = [
   'My USSD Extensions',
   'Account Billing',
 ];
-const ADMIN = [...EVERYONE, 'USSD Apps', 'Merchant Management', 'ShortCode Providers', 'Available USSD Extensions', 'WhatsApp Bots'];
+const ADMIN = [
+  ...EVERYONE,
+  'USSD Apps',
+  'Merchant Management',
+  'ShortCode Providers',
+  'Available USSD Extensions',
+  'WhatsApp Bots',
+  'Contact Requests',
+  'Subscriptions',
+];
 const EXPECTED_SIDEBAR: Record<E2eUserKind, string[]> = {
   private: [...EVERYONE, 'My USSD Apps'],
   admin: ADMIN,
@@ -120,28 +129,28 @@ describeBrowser('console shell', () => {
     const children = sidebar(page).locator('[data-sidebar-child]');
     await children.last().waitFor();
     const childLabels = await children.evaluateAll((elements) => elements.map((element) => (element as HTMLElement).dataset.sidebarChild));
-    expect(childLabels).toEqual(['All Merchants', 'My Merchants', 'Register Merchant', 'All Users', 'Create Admin']);
+    expect(childLabels).toEqual(['All Merchants', 'My Merchants', 'Register Merchant', 'All Users', 'Create Admin', 'Audit Log']);
     await page.context().close();
   });
 
   it('links built screens and shows the rest disabled with a Soon badge and a tooltip', async () => {
     const page = await openPage(browser);
-    await signIn(page, 'private');
+    await signIn(page, 'chatbot');
     await page.goto('/get-started');
     await readSidebarLabels(page);
     const getStarted = sidebar(page).locator('[data-sidebar-entry="Get Started"]');
     expect(await getStarted.getAttribute('href')).toBe('/get-started');
     expect(await getStarted.getAttribute('aria-current')).toBe('page');
 
-    const billing = sidebar(page).locator('[data-sidebar-entry="Account Billing"]');
-    expect(await billing.getAttribute('aria-disabled')).toBe('true');
-    expect(await billing.getAttribute('href')).toBeNull();
-    expect(await billing.textContent()).toContain('Soon');
-    await billing.hover();
+    const bots = sidebar(page).locator('[data-sidebar-entry="WhatsApp Bots"]');
+    expect(await bots.getAttribute('aria-disabled')).toBe('true');
+    expect(await bots.getAttribute('href')).toBeNull();
+    expect(await bots.textContent()).toContain('Soon');
+    await bots.hover();
     await page.getByRole('tooltip').filter({ hasText: 'Coming soon' }).waitFor();
     // Playwright treats aria-disabled as disabled; force the click to prove nothing happens: a link would have
     // moved the page within the click, a state change by the frames drawn after it.
-    await billing.click({ force: true });
+    await bots.click({ force: true });
     await waitForAnimations(page);
     expect(pathOf(page)).toBe('/get-started');
 
@@ -157,6 +166,7 @@ describeBrowser('console shell', () => {
       '/app-templates',
       '/buy-shortcode',
       '/my-shortcodes',
+      '/account-billing',
     ]);
     await page.context().close();
   });
@@ -178,9 +188,9 @@ describeBrowser('console shell', () => {
     const merchantPage = await openPage(browser);
     await signIn(merchantPage, 'merchant');
     await merchantPage.goto('/get-started');
-    const manage = merchantPage.locator('header').getByRole('button', { name: /Manage Merchant Account/ });
+    const manage = merchantPage.locator('header').getByRole('link', { name: 'Manage Merchant Account' });
     await manage.waitFor();
-    expect(await manage.getAttribute('aria-disabled')).toBe('true');
+    expect(await manage.getAttribute('href')).toBe('/merchant/manage-account');
     await expect(merchantPage.getByTestId('greeting').textContent()).resolves.toBe('Hello, Kofi');
     await merchantPage.context().close();
   });

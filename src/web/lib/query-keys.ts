@@ -36,4 +36,5 @@ export const queryKeys = {
   billing: ['billing'],
   subscription: ['billing', 'subscription'],
   paymentHistory: (page: number) => ['billing', 'history', page],
+  accountSubscription: (email: string) => ['billing', 'account', email],
 } as const;

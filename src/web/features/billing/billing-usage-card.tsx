@@ -41,8 +41,11 @@ function UsageRow({ label, unit, used, limit }: { label: string; unit: string; u
   );
 }
 
-/** This month's use against the plan's limits: a bar each for apps, menus, live sessions and SMS. */
-export function BillingUsageCard({ subscription }: { subscription: Subscription }) {
+/**
+ * This month's use against the plan's limits: a bar each for apps, menus, live sessions and SMS. `whose` names
+ * the plan's owner: the signed-in account's (`your`) on Account Billing, `the account's` on Subscriptions.
+ */
+export function BillingUsageCard({ subscription, whose = 'your' }: { subscription: Subscription; whose?: string }) {
   const { usage } = subscription;
   return (
     <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="usage-heading" data-testid="billing-usage">
@@ -50,8 +53,8 @@ export function BillingUsageCard({ subscription }: { subscription: Subscription 
         Use in {formatUsageMonth(usage.month)}
       </Title>
       <Text size="sm" c="gray.7" mt={4} mb="md">
-        Against the limits of your plan ({subscription.title}). Only live traffic counts: sessions in the emulator and on an app's Test URL
-        do not.
+        Against the limits of {whose} plan ({subscription.title}). Only live traffic counts: sessions in the emulator and on an app's Test
+        URL do not.
       </Text>
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg" verticalSpacing="md">
         {USAGE_ROWS.map((row) => (

@@ -1,6 +1,9 @@
 import type {
+  ActivateSubscriptionBody,
+  AdminSubscription,
   ChangePlanBody,
   CreditAccountBody,
+  ExtendSubscriptionBody,
   MakePaymentBody,
   PaymentHistoryReply,
   PaymentReply,
@@ -9,6 +12,8 @@ import type {
 import { api, type ApiReply } from '../../lib/api';
 
 export const BILLING_PATH = '/account-billing';
+/** Subscriptions (admins): any account's subscription, extended or activated by hand. */
+export const ADMIN_SUBSCRIPTIONS_PATH = '/admin/subscriptions';
 
 /** The three payment calls answer the payment reply; a refusal (or no server) is only the envelope. */
 export type PaymentAnswer = ApiReply<PaymentReply['data']> & Partial<Pick<PaymentReply, 'redirectUrl' | 'reference'>>;
@@ -26,3 +31,10 @@ export const makePayment = (body: MakePaymentBody): Promise<PaymentAnswer> => ap
 export const creditAccount = (body: CreditAccountBody): Promise<PaymentAnswer> => api('/api/subscription/creditAccount', { body });
 
 export const changePlan = (body: ChangePlanBody): Promise<PaymentAnswer> => api('/api/subscription/changePlan', { body });
+
+export const getAccountSubscription = (email: string) =>
+  api<AdminSubscription>(`/api/subscription/account?email=${encodeURIComponent(email)}`);
+
+export const extendSubscription = (body: ExtendSubscriptionBody) => api<Subscription>('/api/subscription/extend', { body });
+
+export const activateSubscription = (body: ActivateSubscriptionBody) => api<Subscription>('/api/subscription/activate', { body });

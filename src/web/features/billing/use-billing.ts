@@ -1,11 +1,29 @@
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { BILLING_MESSAGES, PROGRESS_CLOSE_MS, type Subscription } from '../../../shared/api/billing.schema';
+import {
+  type ActivateSubscriptionBody,
+  type AdminSubscription,
+  BILLING_MESSAGES,
+  type ExtendSubscriptionBody,
+  PROGRESS_CLOSE_MS,
+  type Subscription,
+} from '../../../shared/api/billing.schema';
 import type { PaidPlanName, PlanName } from '../../../shared/billing/plans';
-import { failureText, isNetworkFailure, isOk, readData } from '../../lib/api';
+import { type ApiReply, failureText, isNetworkFailure, isNotFound, isOk, readData } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
-import { changePlan, creditAccount, findPaymentHistory, getSubscription, makePayment, type PaymentAnswer } from './billing.api';
+import { formatDay } from '../shortcodes/shortcode-format';
+import {
+  activateSubscription,
+  changePlan,
+  creditAccount,
+  extendSubscription,
+  findPaymentHistory,
+  getAccountSubscription,
+  getSubscription,
+  makePayment,
+  type PaymentAnswer,
+} from './billing.api';
 
 /**
  * GET /api/subscription/current. Read again when the window regains focus: the payment is made in another tab,
@@ -108,4 +126,45 @@ export function useBillingPayment() {
   }
 
   return { progress, openedPage, pay, closeProgress: () => setProgress(null), clearOpenedPage: () => setOpenedPage(null) };
+}
+
+/** GET /api/subscription/account (admins): the account with this email, or null when no account has it. */
+export function useAccountSubscription(email: string) {
+  return useQuery({
+    queryKey: queryKeys.accountSubscription(email),
+    queryFn: async (): Promise<AdminSubscription | null> => {
+      const reply = await getAccountSubscription(email);
+      if (isNotFound(reply)) return null;
+      return readData(reply, 'The account could not be loaded.');
+    },
+    enabled: email !== '',
+  });
+}
+
+/** What an admin changes by hand: days more on the period, or a plan from now. The reason is recorded. */
+export type SubscriptionChange = ({ kind: 'extend' } & ExtendSubscriptionBody) | ({ kind: 'activate' } & ActivateSubscriptionBody);
+
+/**
+ * POST /api/subscription/extend or /activate (admins). On success the figures read again (the account's and,
+ * when it is the admin's own, Account Billing's) and a toast says what changed; a refusal is returned for the
+ * dialog to show.
+ */
+export function useChangeSubscription() {
+  const queryClient = useQueryClient();
+  return async (change: SubscriptionChange): Promise<ApiReply<Subscription>> => {
+    const { email, reason } = change;
+    const reply =
+      change.kind === 'extend'
+        ? await extendSubscription({ email, reason, days: change.days })
+        : await activateSubscription({ email, reason, plan: change.plan, days: change.days });
+    if (!isOk(reply)) return reply;
+    await queryClient.invalidateQueries({ queryKey: queryKeys.billing });
+    notifications.show({
+      color: 'teal',
+      title: reply.message || (change.kind === 'extend' ? 'Subscription extended' : 'Subscription activated'),
+      message: reply.data ? `${reply.data.title}, until ${formatDay(reply.data.periodEnd)}` : '',
+      autoClose: 10_000,
+    });
+    return reply;
+  };
 }
