@@ -79,8 +79,8 @@ async function confirmAndApprove(page: Page, confirmLabel: 'Confirm and Pay' | '
     await page.getByRole('dialog', { name: 'Payment' }).getByText('Payment page opened in a new tab').waitFor();
     await page.screenshot({ path: `test-results/screenshots/${progressShot}.png` });
   }
-  await checkoutTab.waitForLoadState();
-  expect(new URL(checkoutTab.url()).pathname).toMatch(/^\/payments\/sandbox\//);
+  // A new tab starts at about:blank: wait for the checkout's own address.
+  await checkoutTab.waitForURL(/\/payments\/sandbox\//);
   const reference = decodeURIComponent(new URL(checkoutTab.url()).pathname.split('/').at(-1)!);
   await checkoutTab.getByRole('heading', { name: 'Approve this payment?' }).waitFor();
   await checkoutTab.getByRole('button', { name: 'Approve' }).click();
@@ -252,12 +252,12 @@ describeBrowser('account billing', () => {
       await page.clock.runFor(1);
       await page.clock.resume();
       await progress.waitFor({ state: 'detached' });
-      // The page keeps the link in case the tab was blocked.
+      // The page keeps the link in case the tab was blocked (the new tab starts at about:blank: wait for its address).
+      await checkoutTab.waitForURL(/\/payments\/sandbox\//);
       expect(
         await page.getByTestId('billing-payment-notice').getByRole('link', { name: 'Open the payment page' }).getAttribute('href'),
       ).toBe(checkoutTab.url());
 
-      await checkoutTab.waitForLoadState();
       expect(await checkoutTab.getByLabel('Amount').textContent()).toContain('200');
       const reference = decodeURIComponent(new URL(checkoutTab.url()).pathname.split('/').at(-1)!);
       await checkoutTab.getByRole('button', { name: 'Approve' }).click();

@@ -428,8 +428,8 @@ describeBrowser('shortcodes', () => {
     await page.getByTestId('payment-notice').getByText('Payment page opened in a new tab').waitFor();
     expect(await page.getByTestId('payment-notice').textContent()).toContain(FIXED_DIAL);
     await screenshotTop(page, 'shortcodes-buy-payment-opened-desktop');
-    await checkoutTab.waitForLoadState();
-    expect(new URL(checkoutTab.url()).pathname).toMatch(/^\/payments\/sandbox\//);
+    // A new tab starts at about:blank: wait for the checkout's own address.
+    await checkoutTab.waitForURL(/\/payments\/sandbox\//);
     await checkoutTab.getByRole('heading', { name: 'Approve this payment?' }).waitFor();
     expect(await checkoutTab.getByLabel('Amount').textContent()).toContain('450');
     await checkoutTab.getByRole('button', { name: 'Approve' }).click();
