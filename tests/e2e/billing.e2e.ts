@@ -76,7 +76,7 @@ async function confirmAndApprove(page: Page, confirmLabel: 'Confirm and Pay' | '
   ]);
   if (progressShot) {
     // It closes by itself after PROGRESS_CLOSE_MS: photographed as soon as it says so.
-    await page.getByRole('dialog', { name: 'Payment' }).getByText('Payment page opened in a new tab').waitFor();
+    await page.getByRole('dialog', { name: 'Payment', exact: true }).getByText('Payment page opened in a new tab').waitFor();
     await page.screenshot({ path: `test-results/screenshots/${progressShot}.png` });
   }
   // A new tab starts at about:blank: wait for the checkout's own address.
@@ -239,7 +239,7 @@ describeBrowser('account billing', () => {
       // The reply is held: the progress dialog shows while the server starts the payment.
       const release = await holdRequests(page, '**/api/subscription/makePayment');
       await confirm.getByRole('button', { name: 'Confirm and Pay' }).click();
-      const progress = page.getByRole('dialog', { name: 'Payment' });
+      const progress = page.getByRole('dialog', { name: 'Payment', exact: true });
       await progress.getByText('Starting the payment…').waitFor();
       await screenshotViewport(page, 'billing-progress-starting-desktop');
       // On the page's clock, paused: the dialog is there 2999 ms after the payment page opened, gone at 3000.
@@ -346,7 +346,7 @@ describeBrowser('account billing', () => {
       await planCard(page, 'STANDARD').getByRole('button', { name: 'Make Payment: Standard 1 year' }).click();
       await page.getByRole('dialog', { name: 'Make Payment' }).getByRole('button', { name: 'Confirm and Pay' }).click();
       await page.locator('.mantine-Notification-root').getByText(refusal).waitFor();
-      await page.getByRole('dialog', { name: 'Payment' }).waitFor({ state: 'detached' });
+      await page.getByRole('dialog', { name: 'Payment', exact: true }).waitFor({ state: 'detached' });
       await screenshotTop(page, 'billing-refused-desktop');
       await page.unroute('**/api/subscription/makePayment');
 
