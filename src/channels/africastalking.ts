@@ -1,5 +1,5 @@
 /**
- * Africa's Talking USSD (summary in docs/gateways.md). Sources: AT's USSD docs as copied in github.com/DanNduati/at-ussd (AT-USSD.md),
+ * Africa's Talking USSD (summary in docs/gateway-formats.md). Sources: AT's USSD docs as copied in github.com/DanNduati/at-ussd (AT-USSD.md),
  * the end-of-session notification fields as typed by AT SDK wrappers (pkg.go.dev/github.com/astianmuchui/at-ussd-gofiber)
  * and https://www.mintlify.com/DaggieBlanqx/Google-Africastalking-AI-Course/api/ussd-endpoints.
  *

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { arkesel, detectGateway } from './index';
 import { jsonRequest } from './test-requests';
 
-// Arkesel's own documentation page was not found; the shape is docs/gateways.md's (request sessionID, userID,
+// Arkesel's own documentation page was not found; the shape is docs/gateway-formats.md's (request sessionID, userID,
 // newSession, msisdn, userData, network; reply {sessionID, userID, msisdn, message, continueSession}), and
 // this sample is the one public integrations against Arkesel's sandbox send:
 //   { "sessionID": "test-session-001", "userID": "user-123", "msisdn": "+233241234567", "newSession": true, "userData": "*920*24#" }

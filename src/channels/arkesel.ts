@@ -1,5 +1,5 @@
 /**
- * Arkesel USSD (summary in docs/gateways.md). Arkesel's own page was not found among the sources searched; the
+ * Arkesel USSD (summary in docs/gateway-formats.md). Arkesel's own page was not found among the sources searched; the
  * shape below is the one integrations built against Arkesel's sandbox send (public code quoting the payload).
  *
  * Request: JSON `sessionID, userID, newSession, msisdn, userData, network`. `newSession: true` starts a

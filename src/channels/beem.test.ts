@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { beem, detectGateway } from './index';
 import { jsonRequest } from './test-requests';
 
-// Beem's own USSD hub page was not found; the shape is docs/gateways.md's (command initiate/continue/terminate, msisdn,
+// Beem's own USSD hub page was not found; the shape is docs/gateway-formats.md's (command initiate/continue/terminate, msisdn,
 // session_id, operator, payload {request_id, response}; reply {msisdn, operator, session_id, command,
 // payload {request_id, request}}), and these payloads are the ones public integrations quote from the hub:
 //   { "command": "initiate", "msisdn": "255692189307", "session_id": "689970", "operator": "tigotz",

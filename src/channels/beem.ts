@@ -1,5 +1,5 @@
 /**
- * Beem Africa USSD hub (summary in docs/gateways.md). Beem's own page was not found among the sources
+ * Beem Africa USSD hub (summary in docs/gateway-formats.md). Beem's own page was not found among the sources
  * searched; this follows the payload quoted by integrations built against the hub.
  *
  * Request: JSON `{ command: "initiate" | "continue" | "terminate", msisdn, session_id, operator,

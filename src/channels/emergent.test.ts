@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ChannelError, detectGateway, emergent } from './index';
 import { jsonRequest } from './test-requests';
 
-// No public Emergent/InterPay documentation was found; the shape is the one docs/gateways.md records (JSON like
+// No public Emergent/InterPay documentation was found; the shape is the one docs/gateway-formats.md records (JSON like
 // Hubtel's: SessionId, Mobile, USERID (service code), Operator, Type, Message; reply {Message, Type, MaskNextRoute: true}).
 const initiation = {
   SessionId: '5d7c1b9e',

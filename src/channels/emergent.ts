@@ -1,6 +1,6 @@
 /**
  * Emergent Technology / InterPay (also sold as "cross-switch") USSD. No public documentation was found;
- * this follows the Hubtel-derived shape its integrations send (docs/gateways.md).
+ * this follows the Hubtel-derived shape its integrations send (docs/gateway-formats.md).
  *
  * Request: JSON `SessionId, Mobile, USERID (the service code), Operator, Type, Message`, with `Type`
  * `Initiation` (`Message` is the dialled string), `Response` (`Message` is the new input), `Release` or

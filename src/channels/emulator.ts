@@ -1,5 +1,5 @@
 /**
- * The browser emulator's channel (`POST /ussd-emulator/{appId}`; docs/gateways.md, and the emulator in docs/product.md).
+ * The browser emulator's channel (`POST /ussd-emulator/{appId}`; docs/gateway-formats.md, and the emulator in docs/product.md).
  *
  * Request: JSON `session_id, userdata, msisdn, session_mode, network_id, appId`. `session_mode` is `start`
  * (dialling; `userdata` is the number on the dial pad, e.g. `*920*1#`), `continue` (`userdata` is the reply

@@ -16,7 +16,7 @@ const docInitiation = {
 
 // A USSD initiation with the fields of https://developers.hubtel.com/docs/api-reference-prog-services
 // ("Message ... will represent the USSD string entered by the subscriber during initiation") and the example
-// dial string of docs/gateways.md; Type capitalised as the .NET SDK (github.com/hubtel/programmable-services-sdk-dotnet) writes it.
+// dial string of docs/gateway-formats.md; Type capitalised as the .NET SDK (github.com/hubtel/programmable-services-sdk-dotnet) writes it.
 const ussdInitiation = {
   Type: 'Initiation',
   Mobile: '233200585542',

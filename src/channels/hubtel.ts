@@ -1,5 +1,5 @@
 /**
- * Hubtel Programmable Services (summary in docs/gateways.md; sources: https://developers.hubtel.com/docs/api-reference-prog-services; the
+ * Hubtel Programmable Services (summary in docs/gateway-formats.md; sources: https://developers.hubtel.com/docs/api-reference-prog-services; the
  * official .NET SDK github.com/hubtel/programmable-services-sdk-dotnet).
  *
  * Request: JSON `SessionId, Type, Message, ServiceCode, Operator, ClientState, Mobile, Sequence, Platform`.

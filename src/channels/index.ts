@@ -1,5 +1,5 @@
 /**
- * The gateway adapters and how a request finds its adapter. Each gateway's wire format: docs/gateways.md.
+ * The gateway adapters and how a request finds its adapter. Each gateway's wire format: docs/gateway-formats.md.
  *
  * A hop through the runtime:
  *   const adapter = detectGateway(req, query.gateway);        // by shape, or forced with ?gateway=<name>

@@ -1,5 +1,5 @@
 /**
- * Mobiverse Uzo USSD (summary in docs/gateways.md; source: github.com/mobiverse-solutions/uzo-documentation, index.markdown). The codes are
+ * Mobiverse Uzo USSD (summary in docs/gateway-formats.md; source: github.com/mobiverse-solutions/uzo-documentation, index.markdown). The codes are
  * SMPP's `ussd_service_op` values.
  *
  * Request: JSON `ussdString, msisdn, ussdServiceOp, sessionID, network (the MNC), code (the dialled code),

@@ -1,5 +1,5 @@
 /**
- * Nalo Solutions USSD (summary in docs/gateways.md; source: "USSD API DOCUMENTATION", Postman collection 7705958/UyrEhaLQ at
+ * Nalo Solutions USSD (summary in docs/gateway-formats.md; source: "USSD API DOCUMENTATION", Postman collection 7705958/UyrEhaLQ at
  * https://documenter.gw.postman.com/api/collections/7705958/UyrEhaLQ; field table as quoted by the
  * nunyakata SDK's docs/ussd_api_compliance.md).
  *

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { detectGateway, southpawslab } from './index';
 import { jsonRequest } from './test-requests';
 
-// Southpawslab publishes no documentation we could find; the shape is docs/gateways.md's: request sessionId, msisdn,
+// Southpawslab publishes no documentation we could find; the shape is docs/gateway-formats.md's: request sessionId, msisdn,
 // menuId, ussdString, inputOption, network, ussdParameters; new session when inputOption == ussdString; reply
 // {message, state: "CONTINUE" | "END", menuId, ussdString, option, ussdParameter}.
 const start = {

@@ -1,5 +1,5 @@
 /**
- * Southpawslab USSD (summary in docs/gateways.md). Its documentation is not public (none was found among the
+ * Southpawslab USSD (summary in docs/gateway-formats.md). Its documentation is not public (none was found among the
  * sources searched); this follows the shape integrations built against it use.
  *
  * Request: `sessionId, msisdn, menuId, ussdString, inputOption, network, ussdParameters`. A session is new

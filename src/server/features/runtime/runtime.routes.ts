@@ -22,7 +22,7 @@ export function sendGatewayReply(reply: FastifyReply, formatted: FormattedReply 
 }
 
 /**
- * The runtime's URLs (docs/gateways.md). Gateway replies are in each gateway's own format, so these
+ * The runtime's URLs (docs/gateway-formats.md). Gateway replies are in each gateway's own format, so these
  * routes declare their inputs but answer with the adapter's body rather than the envelope; errors (an
  * unreadable request, an unknown app) still get the envelope with 400 or 404.
  */
