@@ -21,10 +21,14 @@ export const apps = pgTable(
     /** Featured templates are apps too: runnable in the emulator and cloneable by anyone. */
     isTemplate: boolean('is_template').notNull().default(false),
     flagIcon: text('flag_icon').notNull().default(''),
+    /** `ussd`, or `whatsapp` for a bot: same menus, engine and versions, another channel (docs/bots.md). */
+    channel: text('channel').notNull().default('ussd'),
+    /** A bot's `active` or `inactive` (an inactive bot answers with a polite sentence and runs nothing). */
+    status: text('status').notNull().default('active'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('apps_user_idx').on(t.userId)],
+  (t) => [index('apps_user_idx').on(t.userId, t.channel)],
 );
 
 /** The draft: menus as the designer edits them, in order. */

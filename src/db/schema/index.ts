@@ -8,3 +8,4 @@ export * from './messaging';
 export * from './shortcodes';
 export * from './admins';
 export * from './billing';
+export * from './whatsapp';

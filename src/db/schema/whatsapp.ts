@@ -1,0 +1,50 @@
+import { index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { apps } from './apps';
+
+/**
+ * A WhatsApp number linked to a bot (the spec's "linked number"; its `id` is the linkId). The connector that
+ * linked it moves it through PENDING, QR, CONNECTED, FAILED and DISCONNECTED (docs/bots.md).
+ */
+export const whatsappLinks = pgTable(
+  'whatsapp_links',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    appId: text('app_id')
+      .notNull()
+      .references(() => apps.id, { onDelete: 'cascade' }),
+    /** simulator, baileys or cloud: the connector that owns the link. */
+    connector: text('connector').notNull(),
+    /** The linked number, digits with a leading + (known once CONNECTED). */
+    mobileNumber: text('mobile_number').notNull().default(''),
+    /** PENDING, QR, CONNECTED, FAILED or DISCONNECTED. */
+    status: text('status').notNull().default('PENDING'),
+    /** The latest QR content while the status is QR (what the phone scans); null otherwise. */
+    qrCode: text('qr_code'),
+    /** Why a link FAILED or was DISCONNECTED, in words for the console. */
+    statusMessage: text('status_message').notNull().default(''),
+    /** The connector's own address of the number: the Cloud API's phone number id; the simulator's scan secret. */
+    externalId: text('external_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    connectedAt: timestamp('connected_at', { withTimezone: true }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('whatsapp_links_app_idx').on(t.appId), uniqueIndex('whatsapp_links_external_uq').on(t.connector, t.externalId)],
+);
+
+/**
+ * A linked device's keys (Baileys' AuthenticationState): `type` `creds` with id '' holds the credentials, the
+ * others are its signal key store. Values are BufferJSON text encrypted with WHATSAPP_CREDENTIALS_KEY.
+ */
+export const whatsappAuthKeys = pgTable(
+  'whatsapp_auth_keys',
+  {
+    linkId: uuid('link_id')
+      .notNull()
+      .references(() => whatsappLinks.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    keyId: text('key_id').notNull(),
+    value: text('value').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.linkId, t.type, t.keyId] })],
+);

@@ -1,0 +1,53 @@
+/**
+ * A WhatsApp connector: how linked numbers reach WhatsApp (docs/bots.md). One is chosen by WHATSAPP_CONNECTOR:
+ * - `simulator` (the default): a local stand-in for WhatsApp. Linking shows a real QR code whose content opens
+ *   a simulated phone page on this server; "scanning" there links the number, and the page is then a chat.
+ * - `baileys`: a real number as a linked device (WhatsApp Web's protocol, through Baileys), linked by QR.
+ * - `cloud`: the WhatsApp Cloud API, for businesses on Meta's official route; numbers are linked by their
+ *   phone number id, messages arrive on a signed webhook.
+ *
+ * The server owns the links (rows in `whatsapp_links`) and the conversations; a connector only moves a link
+ * through its states and carries messages, reporting both through {@link ConnectorEvents}.
+ */
+import type { LinkStatus, WhatsAppConnectorName, WhatsAppInbound, WhatsAppMessage } from '../../shared/whatsapp';
+
+/** A change of a link's state, as the connector saw it. */
+export interface LinkUpdate {
+  status: LinkStatus;
+  /** The QR's content while `status` is QR (what the phone scans); null clears it. */
+  qrCode?: string | null;
+  /** The linked number (digits), once known. */
+  mobileNumber?: string;
+  /** Why it FAILED or was DISCONNECTED, in words for the console. */
+  message?: string;
+}
+
+/** What a connector reports; the server stores the link's state and runs the bot on each message. */
+export interface ConnectorEvents {
+  onLinkUpdate(linkId: string, update: LinkUpdate): Promise<void>;
+  onMessage(linkId: string, message: WhatsAppInbound): Promise<void>;
+}
+
+export interface StartLinkOptions {
+  /** Cloud API: the number's phone number id (required there, ignored by the QR connectors). */
+  phoneNumberId?: string;
+  /** True when the link was CONNECTED before a restart: reconnect with the stored credentials, no new QR. */
+  resume?: boolean;
+}
+
+export interface WhatsAppConnector {
+  readonly name: WhatsAppConnectorName;
+  /** True when the connector can show list and button messages; otherwise every reply is numbered text. */
+  readonly supportsInteractive: boolean;
+  /**
+   * Starts linking (or, with `resume`, reconnects a linked number). Resolves once the attempt is under way;
+   * the outcome comes through `onLinkUpdate` (QR, then CONNECTED or FAILED).
+   */
+  startLink(linkId: string, options: StartLinkOptions): Promise<void>;
+  /** Ends a link: logs the device out where the protocol has one, and forgets its credentials. */
+  unlink(linkId: string): Promise<void>;
+  /** Sends one message to a user of a linked number. Rejects when the number is not connected. */
+  send(linkId: string, to: string, message: WhatsAppMessage): Promise<void>;
+  /** Closes every socket (on shutdown); linked numbers stay linked and are resumed on the next start. */
+  close(): Promise<void>;
+}
