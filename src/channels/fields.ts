@@ -35,6 +35,7 @@ const LABELS: Record<GatewayName, string> = {
   southpawslab: 'Southpawslab',
   mobiverse: 'Mobiverse',
   emulator: 'Emulator',
+  whatsapp: 'WhatsApp',
 };
 
 export function malformed(gateway: GatewayName, message: string): ChannelError {

@@ -22,6 +22,7 @@ import { hubtel } from './hubtel';
 import { mobiverse } from './mobiverse';
 import { nalo } from './nalo';
 import { southpawslab } from './southpawslab';
+import { whatsapp } from './whatsapp';
 import { cleanText, peekFields } from './fields';
 import { ChannelError, GATEWAY_NAMES, isGatewayName, type ChannelAdapter, type GatewayName, type GatewayRequest } from './types';
 
@@ -35,6 +36,7 @@ export const channelAdapters = {
   southpawslab,
   mobiverse,
   emulator,
+  whatsapp,
 } satisfies { [Name in GatewayName]: ChannelAdapter<Name> };
 
 /**
@@ -88,7 +90,14 @@ export function detectGateway(req: GatewayRequest, override?: unknown): ChannelA
       const shown = cleanText(override.length > 40 ? `${override.slice(0, 40)}...` : override);
       throw new ChannelError('unknown_gateway', `Unknown gateway "${shown}"; expected one of: ${GATEWAY_NAMES.join(', ')}`);
     }
-    return channelAdapters[name];
+    const adapter = channelAdapters[name];
+    // A chat channel's requests are built by the bots service, never sent by a gateway to a USSD URL.
+    if (adapter.conversation)
+      throw new ChannelError(
+        'unknown_gateway',
+        `"${name}" is not a USSD gateway; WhatsApp messages reach bots through their linked numbers`,
+      );
+    return adapter;
   }
   for (const adapter of DETECTION_ORDER) {
     if (adapter.matches(req)) return adapter;
@@ -102,5 +111,6 @@ export function detectGateway(req: GatewayRequest, override?: unknown): ChannelA
 export { deriveNewInput, isSessionEndNotification, parseSessionEndNotification, sessionEndHop } from './africastalking';
 export type { SessionEndNotification } from './africastalking';
 export { FIELD_LIMITS } from './fields';
-export { africastalking, arkesel, beem, emergent, emulator, hubtel, mobiverse, nalo, southpawslab };
+export { africastalking, arkesel, beem, emergent, emulator, hubtel, mobiverse, nalo, southpawslab, whatsapp };
+export { toPlainText, toWhatsAppMessages } from './whatsapp';
 export * from './types';

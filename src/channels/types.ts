@@ -15,6 +15,7 @@ export const GATEWAY_NAMES = [
   'southpawslab',
   'mobiverse',
   'emulator',
+  'whatsapp',
 ] as const;
 
 export type GatewayName = (typeof GATEWAY_NAMES)[number];
@@ -117,6 +118,13 @@ export interface ChannelAdapter<Name extends GatewayName = GatewayName> {
    * code (or an extension of it) is answered with `unknownCodeText` as an ended screen and never reaches the app.
    */
   readonly network?: { unknownCodeText: string };
+  /**
+   * Set for a chat channel (WhatsApp), whose messages carry no session id and no start signal. The hop's
+   * `sessionId` is the conversation (number and user): a `continue` with no open session starts one, a `start`
+   * (a restart word) starts over even when one is open, and each session gets an id of its own so its logs and
+   * records never mix with the conversation's earlier sessions. Sessions wait `timeoutSeconds` for the next message.
+   */
+  readonly conversation?: { timeoutSeconds: number };
 }
 
 export type ChannelErrorCode = 'unknown_gateway' | 'unrecognised_request' | 'malformed_request' | 'path_mismatch';

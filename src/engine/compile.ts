@@ -6,6 +6,7 @@ import {
   ALWAYS_OPERATOR,
   compileComparison,
   createMenuRegExpBudget,
+  getScreenLimit,
   type Action,
   type AppVersion,
   type InputValidation,
@@ -58,6 +59,8 @@ export interface CompiledApp {
   order: CompiledMenu[];
   first: CompiledMenu | null;
   dial: DialPattern;
+  /** Characters one screen may hold (getScreenLimit: the USSD limit, or a WhatsApp message's). */
+  screenLimit: number;
   /** Templates inside action fields (url, payload, SMS text...), parsed on first use and kept. */
   actionTemplates: Map<string, CompiledTemplate>;
 }
@@ -78,6 +81,7 @@ export function compileApp(app: AppVersion): CompiledApp {
     order,
     first: order.find((m) => m.menu.isFirst) ?? order[0] ?? null,
     dial: compileDialPattern(app.shortCode),
+    screenLimit: getScreenLimit(app),
     actionTemplates: new Map(),
   };
   for (const m of order)

@@ -107,7 +107,7 @@ export function isHalted(ctx: HopContext): boolean {
 
 /** Ends the session with `text`; an END screen cannot page, so an overlong one is cut. */
 export function endSession(ctx: HopContext, text: string, reason: EndReason, menu: CompiledMenu | null = null): void {
-  const limit = ctx.compiled.app.screenLimit;
+  const limit = ctx.compiled.screenLimit;
   let shown = text;
   if (text.length > limit) {
     shown = truncateScreen(text, limit);
@@ -147,7 +147,7 @@ export function getCurrentMenu(ctx: HopContext): CompiledMenu | null {
 export function getShownPages(ctx: HopContext): string[] {
   const { notice, screen } = ctx.state;
   const text = notice === '' ? screen : screen === '' ? notice : `${notice}\n${screen}`;
-  return paginateScreen(text, ctx.compiled.app.screenLimit);
+  return paginateScreen(text, ctx.compiled.screenLimit);
 }
 
 /** Replies with the current page of the current screen. */

@@ -105,7 +105,7 @@ function lintScreen(compiled: CompiledApp, m: CompiledMenu, renderTime: RenderTi
   } catch (err) {
     return issueAt('warning', m, `The screen fails to render with empty inputs: ${toErrorMessage(err)}`, 'displayText');
   }
-  const limit = compiled.app.screenLimit;
+  const limit = compiled.screenLimit;
   if (screen.length <= limit) return null;
   if (m.menu.terminate) {
     return issueAt(

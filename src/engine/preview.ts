@@ -40,7 +40,7 @@ export function previewMenu(
       renderTemplate(menu.text, scope),
       renderTemplate(menu.footer, scope),
     ]);
-    return { ok: true, pages: menu.menu.terminate ? [screen] : paginateScreen(screen, compiled.app.screenLimit) };
+    return { ok: true, pages: menu.menu.terminate ? [screen] : paginateScreen(screen, compiled.screenLimit) };
   } catch (err) {
     return { ok: false, error: toErrorMessage(err) };
   }

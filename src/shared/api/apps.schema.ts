@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { APP_CHANNELS } from '../app/app-version.schema';
 
 /** Countries for app creation (values, in the product's order). */
 export const APP_COUNTRIES = [
@@ -40,6 +41,7 @@ export type ConnectionMode = (typeof CONNECTION_MODES)[number];
 
 export const APP_MESSAGES = {
   incomplete: 'Please complete all fields',
+  isBot: 'This is a WhatsApp bot: change it on its Bot Settings',
   noBase: 'Please select top level shortcode',
   noHash: "Shortcode must end with '#'",
   existingFormat: 'Shortcode must start with * and end with # . examples: *966#, *900*200#',
@@ -112,6 +114,10 @@ export const appSchema = z.object({
   screenLimit: z.number(),
   flagIcon: z.string(),
   isTemplate: z.boolean(),
+  /** `whatsapp` for a bot (its screens are on /whatsapp-bot/...); every menu, deploy and monitoring call takes either. */
+  channel: z.enum(APP_CHANNELS),
+  /** A bot's active or inactive; always active for a USSD app. */
+  status: z.enum(['active', 'inactive']),
   testUrl: z.string(),
   productionUrl: z.string(),
   companyName: z.string(),

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { menuSchema } from './menu.schema';
 
+/** Where an app runs: USSD gateways, or WhatsApp (a bot; docs/bots.md). */
+export const APP_CHANNELS = ['ussd', 'whatsapp'] as const;
+export type AppChannel = (typeof APP_CHANNELS)[number];
+/** A WhatsApp text message's limit: a bot's screens page past it instead of the USSD screen limit. */
+export const WHATSAPP_SCREEN_LIMIT = 4096;
+
 /** 160 characters is the safe screen on many networks; 182 is the USSD protocol maximum. */
 export const DEFAULT_SCREEN_LIMIT = 160;
 export const MAX_SCREEN_LIMIT = 182;
@@ -19,7 +25,14 @@ export const appVersionSchema = z.object({
   shortCode: z.string().max(100).default(''),
   useTemplateTag: z.boolean().default(false),
   screenLimit: z.number().int().min(MIN_SCREEN_LIMIT).max(MAX_SCREEN_LIMIT).default(DEFAULT_SCREEN_LIMIT),
+  /** A bot's screens are WhatsApp messages: `screenLimit` gives way to WHATSAPP_SCREEN_LIMIT. */
+  channel: z.enum(APP_CHANNELS).default('ussd'),
   menus: z.array(menuSchema).max(2000),
 });
 export type AppVersion = z.infer<typeof appVersionSchema>;
 export type AppVersionInput = z.input<typeof appVersionSchema>;
+
+/** The characters one screen may hold: the app's USSD screen limit, or a WhatsApp message's for a bot. */
+export function getScreenLimit(app: Pick<AppVersion, 'channel' | 'screenLimit'>): number {
+  return app.channel === 'whatsapp' ? WHATSAPP_SCREEN_LIMIT : app.screenLimit;
+}

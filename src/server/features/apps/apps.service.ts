@@ -42,6 +42,8 @@ function toApp(row: AppRow, origin: string, owner: { companyName: string; email:
     screenLimit: row.screenLimit,
     flagIcon: row.flagIcon,
     isTemplate: row.isTemplate,
+    channel: row.channel === 'whatsapp' ? 'whatsapp' : 'ussd',
+    status: row.status === 'inactive' ? 'inactive' : 'active',
     ...getGatewayUrls(origin, row.id),
     companyName: owner?.companyName ?? '',
     userEmail: owner?.email ?? '',
@@ -101,6 +103,11 @@ export async function getReadableApp(ctx: AppContext, user: AuthUser, appId: str
   return row;
 }
 
+/** A bot is an app too, but its settings and copies are the bots area's (features/bots): the USSD calls refuse it. */
+function checkIsUssdApp(row: AppRow): void {
+  if (row.channel !== 'ussd') throw invalid(APP_MESSAGES.isBot);
+}
+
 function checkAppFields(body: { appName: string; description: string; country: string }) {
   if (!body.appName || !body.description || !body.country) throw invalid(APP_MESSAGES.incomplete);
   if (!(APP_COUNTRIES as readonly string[]).includes(body.country)) throw invalid(APP_MESSAGES.unknownCountry, { field: 'country' });
@@ -144,7 +151,11 @@ export async function findApps(ctx: AppContext, user: AuthUser, origin: string):
     .select({ app: apps, owner: { companyName: users.companyName, email: users.email } })
     .from(apps)
     .innerJoin(users, eq(users.id, apps.userId))
-    .where(isAdmin ? eq(apps.isTemplate, false) : and(isBuiltBy(ctx, user), eq(apps.isTemplate, false)))
+    .where(
+      isAdmin
+        ? and(eq(apps.isTemplate, false), eq(apps.channel, 'ussd'))
+        : and(isBuiltBy(ctx, user), eq(apps.isTemplate, false), eq(apps.channel, 'ussd')),
+    )
     .orderBy(desc(apps.createdAt));
   return toApps(ctx.db, rows, origin);
 }
@@ -162,6 +173,7 @@ export async function updateApp(
   origin: string,
 ): Promise<App> {
   const existing = await getOwnedApp(ctx, user, body.appId);
+  checkIsUssdApp(existing);
   checkAppFields(body);
   const typed = body.connectionMode === 'existing-shortcode' ? body.customShortCode || body.shortCode : body.shortCode;
   if (!typed) throw invalid(APP_MESSAGES.noShortCode, { field: 'shortCode' });
@@ -192,6 +204,7 @@ export async function deleteApp(ctx: AppContext, user: AuthUser, appId: string):
  */
 export async function cloneApp(ctx: AppContext, user: AuthUser, body: CloneAppBody, origin: string): Promise<App> {
   const source = await getReadableApp(ctx, user, body.appId);
+  checkIsUssdApp(source);
   if (!body.appName || !body.description) throw invalid(APP_MESSAGES.incomplete);
   let ownerId = user.id;
   let merchant: { id: string; companyName: string } | undefined;

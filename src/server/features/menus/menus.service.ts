@@ -171,6 +171,7 @@ export async function getDraftVersion(db: Db, app: AppRow): Promise<AppVersion> 
     shortCode: app.shortCode,
     useTemplateTag: app.useTemplateTag,
     screenLimit: app.screenLimit,
+    channel: app.channel,
     menus: rows.map(toMenu),
   });
 }

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import {
   detectGateway,
+  getChannelAdapter,
   isSessionEndNotification,
   parseSessionEndNotification,
   sessionEndHop,
@@ -26,6 +27,7 @@ import {
   type SessionState,
 } from '../../../engine';
 import { notFound } from '../../../shared/errors';
+import type { WhatsAppInbound, WhatsAppMessage } from '../../../shared/whatsapp';
 import type { AppContext } from '../../context';
 import type { ActionApp } from './action-runner';
 import type { EventSink, EventSinkStats } from './event-sink';
@@ -72,6 +74,20 @@ export interface RuntimeDeps {
  */
 export type RouteDecision = { appId: string; environment: Environment; rest: string[] } | { refusal: string };
 
+/** One WhatsApp message for a bot: its conversation (linked number and user), and whether lists and buttons can be shown. */
+export interface ChatMessage {
+  conversation: string;
+  inbound: WhatsAppInbound;
+  interactive: boolean;
+}
+
+/** The bot's answer to one message: the messages to send, and the session they belong to. */
+export interface ChatReply {
+  sessionId: string;
+  end: boolean;
+  messages: WhatsAppMessage[];
+}
+
 export interface Runtime {
   /**
    * One gateway request to `/ussd/{appId}/{test|live}` or the emulator; null means "answer an empty 200".
@@ -97,6 +113,11 @@ export interface Runtime {
     gateway: string | undefined,
     route: (dialled: string) => Promise<RouteDecision>,
   ): Promise<FormattedReply | null>;
+  /**
+   * One WhatsApp message for a bot (features/bots, and the console's chat simulator with its `caller`): the
+   * same hop as a gateway's, through the WhatsApp channel (channels/whatsapp.ts).
+   */
+  handleMessage(appId: string, environment: Environment, message: ChatMessage, caller?: string | null): Promise<ChatReply>;
   findActiveSessions(appId: string): Promise<SessionState[]>;
   /** Records sessions that timed out as abandoned; runs on a timer, callable from tests. */
   sweepExpired(): Promise<number>;
@@ -144,13 +165,17 @@ interface HopRequest {
 }
 
 export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
-  const ttlSeconds = deps.sessionTimeoutSeconds ?? 180;
+  const ussdTtlSeconds = deps.sessionTimeoutSeconds ?? 180;
   // Event ids only need to be unique (they are never stored): a random process prefix and a counter cost
   // far less than a UUID per event. They also name a session whose gateway sent no id.
   const idPrefix = randomUUID().slice(0, 8);
   let idCounter = 0;
   const newId = () => `${idPrefix}-${(++idCounter).toString(36)}`;
-  const baseDeps = { now: () => ctx.now().getTime(), newId, limits: { sessionTimeoutMs: ttlSeconds * 1000 } };
+  const now = () => ctx.now().getTime();
+  const whatsappAdapter = getChannelAdapter('whatsapp');
+  // One limits object per kind of channel, made once: the engine resolves limits by object.
+  const ussdLimits = { sessionTimeoutMs: ussdTtlSeconds * 1000 };
+  const chatLimits = { sessionTimeoutMs: (whatsappAdapter.conversation?.timeoutSeconds ?? ussdTtlSeconds) * 1000 };
 
   function recordEvents(events: EngineEvent[], environment: Environment, caller: string | null): void {
     for (const e of events) {
@@ -255,12 +280,15 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
   const depsByApp = new WeakMap<object, EngineDeps>();
   // Liquid time on this thread, shared out per account: all of an owner's apps draw on one share.
   const renderShares = createRenderShares();
-  function getEngineDeps(loaded: { ownerId: string; isTemplate: boolean }, appId: string): EngineDeps {
+  function getEngineDeps(loaded: { ownerId: string; isTemplate: boolean }, appId: string, adapter: ChannelAdapter): EngineDeps {
+    // A loaded app runs on one kind of channel only (answerHop refuses a bot on a USSD URL and back).
     let engineDeps = depsByApp.get(loaded);
     if (!engineDeps) {
       const appRef: ActionApp = { appId, ownerId: loaded.ownerId, isTemplate: loaded.isTemplate };
       engineDeps = {
-        ...baseDeps,
+        now,
+        newId,
+        limits: adapter.conversation ? chatLimits : ussdLimits,
         runAction: (request) => deps.runAction(request, appRef),
         renderTime: renderShares.forAccount(loaded.ownerId),
       };
@@ -346,6 +374,36 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     return answerHop({ appId, environment, caller: null, key, loaded, adapter, hop, lookedUp: { stored }, rest });
   }
 
+  /**
+   * A chat channel's message against its conversation's stored session (ChannelAdapter.conversation): the open
+   * session goes on, or a new one starts under an id of its own; a restart word abandons the open one first.
+   */
+  function readConversation(hop: InboundHop, stored: StoredSession | undefined): { hop: InboundHop; stored: StoredSession | undefined } {
+    const open = stored && !stored.state.ended ? stored : undefined;
+    if (open && hop.kind !== 'start') return { hop: { ...hop, sessionId: open.state.sessionId }, stored: open };
+    if (open) recordSession(open.state, 'abandoned', open.state.currentMenuId, open.caller ?? null);
+    return { hop: { ...hop, kind: 'start', sessionId: randomUUID() }, stored: undefined };
+  }
+
+  async function handleMessage(
+    appId: string,
+    environment: Environment,
+    message: ChatMessage,
+    caller: string | null = null,
+  ): Promise<ChatReply> {
+    const loaded = environment === 'live' ? await ctx.versions.getLive(appId) : await ctx.versions.getDraft(appId);
+    if ('missing' in loaded && loaded.missing === 'app') throw notFound('App not found');
+    const { conversation, inbound, interactive } = message;
+    const body = { conversation, from: inbound.from, text: inbound.text, kind: inbound.kind, messageId: inbound.messageId, interactive };
+    const hop = whatsappAdapter.parseRequest({ method: 'POST', query: {}, body, contentType: 'application/json' });
+    const key = sessionKey(appId, environment, whatsappAdapter.name, hop.sessionId, caller);
+    const formatted = await hopTurns.take(key, hop.hopId, () =>
+      answerHop({ appId, environment, caller, key, loaded, adapter: whatsappAdapter, hop }),
+    );
+    // The WhatsApp adapter always answers (it has no end notifications) with the JSON of a ChatReply.
+    return JSON.parse(formatted?.body ?? '{"sessionId":"","end":true,"messages":[]}') as ChatReply;
+  }
+
   /** One hop, its session's previous hop done (hop-turns.ts). */
   async function answerHop(request: HopRequest): Promise<FormattedReply | null> {
     const { appId, environment, caller, key, loaded, adapter } = request;
@@ -356,7 +414,7 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     // looked up even for what reads as a start.
     let stored = request.lookedUp
       ? request.lookedUp.stored
-      : hop.kind === 'start' && !adapter.resumeHop && hop.hopId === undefined
+      : hop.kind === 'start' && !adapter.resumeHop && !adapter.conversation && hop.hopId === undefined
         ? undefined
         : await deps.sessions.get(key);
     // The gateway sent the last hop again (our answer was late): the same screen again, and nothing runs twice.
@@ -367,7 +425,10 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     // A new session on the id of a finished one (kept only for resends) replaces it.
     if (hop.kind === 'start' && stored?.state.ended) stored = undefined;
     if (adapter.resumeHop) hop = adapter.resumeHop(hop, stored?.channelState);
+    if (adapter.conversation) ({ hop, stored } = readConversation(hop, stored));
     if ('missing' in loaded) return adapter.formatReply({ text: NOT_DEPLOYED_TEXT, end: true }, hop);
+    // A bot answers on WhatsApp only, and a USSD app on USSD URLs only.
+    if ((loaded.compiled.app.channel === 'whatsapp') !== !!adapter.conversation) throw notFound('App not found');
     // Routed here by another code: the app reads what followed that code as if dialled after its own.
     const dialString = request.rest && hop.kind === 'start' ? extendDialOfApp(loaded.compiled.dial, request.rest) : hop.dialString;
     // A channel that is the network too (the emulator) never hands the app a session dialled on another code.
@@ -393,7 +454,7 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
       if (refusal !== null) return adapter.formatReply({ text: refusal, end: true }, hop);
     }
 
-    const engineDeps = getEngineDeps(loaded, appId);
+    const engineDeps = getEngineDeps(loaded, appId, adapter);
     let result: HopResult;
     try {
       result =
@@ -412,6 +473,7 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     recordEvents(result.events, environment, caller);
     recordInputs(stored?.state.inputs ?? {}, result.state, caller);
     const lastHop = hop.hopId === undefined ? undefined : { id: toStoredHopId(hop.hopId), reply: result.reply };
+    const ttlSeconds = adapter.conversation?.timeoutSeconds ?? ussdTtlSeconds;
     if (result.reply.end) {
       if (lastHop)
         await deps.sessions.keep(
@@ -439,6 +501,7 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
   return {
     handleRequest,
     handleRoutedRequest,
+    handleMessage,
     findActiveSessions: async (appId) => (await deps.sessions.findActive(appId)).map((s) => s.state),
     sweepExpired,
     flushEvents: () => deps.sink.flush(),

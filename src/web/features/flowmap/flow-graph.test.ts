@@ -29,7 +29,16 @@ function menu(id: string, overrides: Partial<Menu> = {}): Menu {
 }
 
 const lint = (menus: Menu[]) =>
-  lintApp({ appId: 'app1', versionId: 'draft', appName: 'A', shortCode: '*1#', useTemplateTag: false, screenLimit: 160, menus });
+  lintApp({
+    appId: 'app1',
+    versionId: 'draft',
+    appName: 'A',
+    shortCode: '*1#',
+    useTemplateTag: false,
+    screenLimit: 160,
+    channel: 'ussd',
+    menus,
+  });
 
 describe('buildFlowGraph', () => {
   const menus = [

@@ -64,7 +64,16 @@ describe('broken rules', () => {
   it('finds the gotos the deploy checks call broken, named as the navigation tab names them', () => {
     const broken = findBrokenRules(
       menus,
-      lintApp({ appId: 'app1', versionId: 'draft', appName: 'A', shortCode: '*1#', useTemplateTag: false, screenLimit: 160, menus }),
+      lintApp({
+        appId: 'app1',
+        versionId: 'draft',
+        appName: 'A',
+        shortCode: '*1#',
+        useTemplateTag: false,
+        screenLimit: 160,
+        channel: 'ussd',
+        menus,
+      }),
     );
     expect(Object.fromEntries(broken)).toEqual({
       home: [{ rule: 'Rule 2', problem: 'goes to a menu that no longer exists' }],

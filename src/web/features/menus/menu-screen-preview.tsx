@@ -35,6 +35,7 @@ export function renderMenuPreview(app: PreviewApp, menu: PreviewMenu, inputs: Re
     shortCode: app.shortCode,
     useTemplateTag: false,
     screenLimit,
+    channel: 'ussd',
     menus: [
       {
         uniqueId: PREVIEW_ID,

@@ -28,6 +28,7 @@ export function toDraftVersion(appId: string, app: App | undefined, menus: Menu[
     shortCode: app?.shortCode ?? '',
     useTemplateTag: app?.useTemplateTag ?? false,
     screenLimit: app?.screenLimit ?? DEFAULT_SCREEN_LIMIT,
+    channel: app?.channel ?? 'ussd',
     menus,
   };
 }

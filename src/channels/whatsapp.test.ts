@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { WHATSAPP_LIMITS } from '../shared/whatsapp';
+import { detectGateway } from './index';
+import { ChannelError, type GatewayRequest } from './types';
+import { cutText, toPlainText, toWhatsAppMessages, whatsapp } from './whatsapp';
+
+const request = (body: Record<string, unknown>): GatewayRequest => ({ method: 'POST', query: {}, body, contentType: 'application/json' });
+const message = (fields: Record<string, unknown> = {}) =>
+  request({ conversation: 'link-1:233241234567', from: '233241234567', text: '1', kind: 'text', interactive: true, ...fields });
+
+describe('whatsapp channel: reading a message', () => {
+  it('reads a message as an answer to the open screen, keyed by its conversation, named by its message id', () => {
+    const hop = whatsapp.parseRequest(message({ messageId: 'wamid.1' }));
+    expect(hop).toMatchObject({ kind: 'continue', input: '1', msisdn: '233241234567', sessionId: 'link-1:233241234567', hopId: 'wamid.1' });
+    expect(hop.raw.interactive).toBe(true);
+  });
+
+  it('reads a restart word, in any case and with spaces, as a new start; a picked choice never is one', () => {
+    expect(whatsapp.parseRequest(message({ text: '  MENU ' })).kind).toBe('start');
+    expect(whatsapp.parseRequest(message({ text: 'restart' })).kind).toBe('start');
+    expect(whatsapp.parseRequest(message({ text: '#' })).kind).toBe('start');
+    expect(whatsapp.parseRequest(message({ text: 'menu', kind: 'choice' })).kind).toBe('continue');
+    expect(whatsapp.parseRequest(message({ text: 'menus' })).kind).toBe('continue');
+  });
+
+  it('leaves hopId unset without a message id (the console simulator), and interactive false unless it is true', () => {
+    const hop = whatsapp.parseRequest(message({ interactive: 'yes' }));
+    expect(hop.hopId).toBeUndefined();
+    expect(hop.raw.interactive).toBe(false);
+  });
+
+  it('refuses a message without its conversation or sender, or of an unknown kind, naming the field', () => {
+    expect(() => whatsapp.parseRequest(message({ conversation: '' }))).toThrow(/conversation/);
+    expect(() => whatsapp.parseRequest(message({ from: undefined }))).toThrow(/from/);
+    expect(() => whatsapp.parseRequest(message({ kind: 'sticker' }))).toThrow(/kind/);
+  });
+
+  it('is never detected from a gateway request, nor forced onto a USSD URL with ?gateway=', () => {
+    expect(whatsapp.matches(message())).toBe(false);
+    expect(() => detectGateway(message(), 'whatsapp')).toThrow(ChannelError);
+    expect(() => detectGateway(message(), 'whatsapp')).toThrow(/not a USSD gateway/);
+  });
+});
+
+describe('whatsapp channel: replies', () => {
+  const reply = (text: string, interactive: boolean, end = false) =>
+    JSON.parse(whatsapp.formatReply({ text, end }, { ...whatsapp.parseRequest(message({ interactive })), sessionId: 's-9' }).body);
+
+  it('sends up to three short options as reply buttons whose ids are the numbers typed', () => {
+    expect(reply('Welcome to Ama Shop\n1. Balance\n2) Help', true)).toEqual({
+      sessionId: 's-9',
+      end: false,
+      messages: [
+        {
+          type: 'buttons',
+          body: 'Welcome to Ama Shop',
+          buttons: [
+            { id: '1', title: 'Balance' },
+            { id: '2', title: 'Help' },
+          ],
+        },
+      ],
+    });
+  });
+
+  it('sends four to ten options as a list; a long title is cut with the whole of it as the description', () => {
+    const long = 'Pay a merchant with mobile money';
+    const [list] = reply(`Menu\n1. Airtime\n2. Data\n3. Bills\n4. ${long}`, true).messages;
+    expect(list.type).toBe('list');
+    expect(list.rows).toHaveLength(4);
+    expect(list.rows[3]).toEqual({ id: '4', title: cutText(long, WHATSAPP_LIMITS.listRowTitle), description: long });
+    expect(list.rows[3].title.length).toBeLessThanOrEqual(WHATSAPP_LIMITS.listRowTitle);
+    expect(list.button.length).toBeLessThanOrEqual(WHATSAPP_LIMITS.listButton);
+  });
+
+  it('sends numbered text when the connector cannot show lists, the options do not fit, or the session ended', () => {
+    const eleven = ['Pick', ...Array.from({ length: 11 }, (_, i) => `${i + 1}. Item ${i + 1}`)].join('\n');
+    expect(reply(eleven, true).messages).toEqual([{ type: 'text', text: eleven }]);
+    expect(reply('Menu\n1. Balance\n2. Help', false).messages).toEqual([{ type: 'text', text: 'Menu\n1. Balance\n2. Help' }]);
+    expect(reply('Thanks\n1. Not an option now', true, true)).toMatchObject({ end: true, messages: [{ type: 'text' }] });
+    expect(reply('What is your name?', true).messages).toEqual([{ type: 'text', text: 'What is your name?' }]);
+    // A body over the interactive bound goes as text.
+    const wordy = `${'x'.repeat(WHATSAPP_LIMITS.interactiveBody + 1)}\n1. A\n2. B`;
+    expect(reply(wordy, true).messages[0].type).toBe('text');
+  });
+
+  it('keeps text within the message limit and never splits a surrogate pair', () => {
+    const text = `${'a'.repeat(WHATSAPP_LIMITS.text - 2)}😀😀`;
+    const [sent] = toWhatsAppMessages(text, { interactive: false, end: false });
+    expect(sent).toMatchObject({ type: 'text' });
+    const body = (sent as { text: string }).text;
+    expect(body.length).toBeLessThanOrEqual(WHATSAPP_LIMITS.text);
+    expect(body.endsWith('…')).toBe(true);
+    expect(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/.test(body)).toBe(false);
+  });
+
+  it('writes a list or buttons as numbered text for a connector without them', () => {
+    expect(
+      toPlainText({
+        type: 'buttons',
+        body: 'Pick',
+        buttons: [
+          { id: '1', title: 'Yes' },
+          { id: '2', title: 'No' },
+        ],
+      }),
+    ).toBe('Pick\n1. Yes\n2. No');
+    expect(
+      toPlainText({ type: 'list', body: 'Pick', button: 'Open', rows: [{ id: '1', title: 'Pay a mer…', description: 'Pay a merchant' }] }),
+    ).toBe('Pick\n1. Pay a merchant');
+  });
+});
