@@ -1,0 +1,403 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { toErrorMessage } from '../../shared/errors';
+import { WHATSAPP_LIMITS, type WhatsAppInbound, type WhatsAppMessage } from '../../shared/whatsapp';
+import { isHexHmacValid, parseJson } from '../payments/payment-provider';
+import type { ConnectorEvents, StartLinkOptions, WhatsAppConnector } from './whatsapp-connector';
+
+/**
+ * The WhatsApp Cloud API connector (docs/whatsapp-connectors.md), written to Meta's public documentation.
+ * A number is linked by its phone number id: `GET {apiUrl}/{phone-number-id}` checks it exists and our token
+ * may use it. Messages arrive on one webhook for every number of the Meta app (signed with the app secret) and
+ * are sent with `POST {apiUrl}/{phone-number-id}/messages`, `Authorization: Bearer <access token>`.
+ */
+
+/** One `value` of a webhook's `messages` change: what one business number received. */
+export interface CloudDelivery {
+  phoneNumberId: string;
+  displayPhoneNumber: string;
+  messages: WhatsAppInbound[];
+  statuses: CloudStatus[];
+}
+
+/** The fate of a message we sent (sent, delivered, read, failed), as Meta reports it later. */
+export interface CloudStatus {
+  /** The `wamid...` our send was answered with. */
+  id: string;
+  status: string;
+  recipientId: string;
+  /** Why it failed, e.g. a reply sent after the 24-hour window: "Re-engagement message (131047)". */
+  error?: string;
+}
+
+export interface CloudApiOptions {
+  /** `https://graph.facebook.com/v21.0`; tests point it at a local server. */
+  apiUrl: string;
+  accessToken: string;
+  /** The Meta app's secret: signs every webhook POST. */
+  appSecret: string;
+  /** The word we chose when subscribing the webhook; Meta echoes it in the GET handshake. */
+  verifyToken: string;
+  events: ConnectorEvents;
+  fetch?: typeof fetch;
+  /** The link that owns a phone number id (the server's `whatsapp_links.external_id`), or null. */
+  findLinkId(phoneNumberId: string): Promise<string | null>;
+  timeoutMs?: number;
+  /** How many message ids are remembered to drop redeliveries. */
+  seenIdsLimit?: number;
+}
+
+export type CloudApiConnector = WhatsAppConnector & {
+  /** The GET handshake: the challenge to answer with 200, or null (answer 403). */
+  verifyWebhook(query: unknown): string | null;
+  /**
+   * A POST to the webhook, from its exact bytes. `bad_signature`: nothing was read (answer 401); `ok`: every
+   * message was handed to `onMessage` (answer 200, also for deliveries that carried nothing of ours).
+   */
+  handleWebhook(rawBody: Buffer | string, signature: string | undefined): Promise<'ok' | 'bad_signature'>;
+};
+
+/**
+ * Checks `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body under the app secret>`. The bytes must be
+ * the ones received: re-serialized JSON hashes differently. False for a missing, malformed or wrong signature,
+ * and always false with no app secret (an empty key would let anyone sign).
+ */
+export function verifyCloudSignature(rawBody: Buffer | string, header: string | undefined, appSecret: string): boolean {
+  if (!appSecret || !header?.startsWith('sha256=')) return false;
+  return isHexHmacValid('sha256', appSecret, rawBody, header.slice('sha256='.length));
+}
+
+/**
+ * Meta's subscription handshake: `GET ?hub.mode=subscribe&hub.verify_token=<ours>&hub.challenge=<n>` is
+ * answered with the challenge alone; anything else is refused (null).
+ */
+export function answerVerification(query: unknown, verifyToken: string): string | null {
+  if (!isRecord(query) || !verifyToken) return null;
+  const mode = query['hub.mode'];
+  const token = query['hub.verify_token'];
+  const challenge = query['hub.challenge'];
+  if (mode !== 'subscribe' || typeof token !== 'string' || typeof challenge !== 'string') return null;
+  return isSameSecret(token, verifyToken) ? challenge : null;
+}
+
+/** Constant-time equality of two strings of any lengths (compared as SHA-256 digests). */
+function isSameSecret(given: string, expected: string): boolean {
+  const digest = (s: string) => createHash('sha256').update(s).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+/**
+ * Reads a webhook POST's body: `{ entry: [{ changes: [{ field: 'messages', value: { metadata, contacts,
+ * messages, statuses } }] }] }`, one delivery per `value`. Never throws: whatever it cannot read (another
+ * field, a message without id or sender, a reaction) is left out.
+ */
+export function readCloudWebhook(body: unknown): CloudDelivery[] {
+  const deliveries: CloudDelivery[] = [];
+  for (const entry of readArray(body, 'entry')) {
+    for (const change of readArray(entry, 'changes')) {
+      if (!isRecord(change) || change.field !== 'messages' || !isRecord(change.value)) continue;
+      const value = change.value;
+      const metadata = isRecord(value.metadata) ? value.metadata : {};
+      const phoneNumberId = readString(metadata, 'phone_number_id');
+      if (!phoneNumberId) continue;
+      const names = readContactNames(value);
+      deliveries.push({
+        phoneNumberId,
+        displayPhoneNumber: readString(metadata, 'display_phone_number') ?? '',
+        messages: readArray(value, 'messages').flatMap((m) => readCloudMessage(m, names) ?? []),
+        statuses: readArray(value, 'statuses').flatMap((s) => readCloudStatus(s) ?? []),
+      });
+    }
+  }
+  return deliveries;
+}
+
+/** `contacts[{ wa_id, profile: { name } }]`: the senders' profile names by their WhatsApp id. */
+function readContactNames(value: Record<string, unknown>): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const contact of readArray(value, 'contacts')) {
+    if (!isRecord(contact) || !isRecord(contact.profile)) continue;
+    const id = readString(contact, 'wa_id') ?? readString(contact, 'user_id');
+    const name = readString(contact.profile, 'name');
+    if (id && name) names.set(id, name);
+  }
+  return names;
+}
+
+/** Media and other messages with nothing typed: the bot answers them with a request for text. */
+const MEDIA_TYPES = new Set(['image', 'video', 'document', 'audio', 'sticker', 'location', 'contacts', 'order', 'unsupported', 'unknown']);
+/** Types that carry a caption the user typed (read as text when there is one). */
+const CAPTIONED_TYPES = ['image', 'video', 'document'] as const;
+/** Not something the user asked of the bot: a reaction to a message, a number change, a welcome request. */
+const IGNORED_TYPES = new Set(['reaction', 'system', 'request_welcome', 'ephemeral']);
+
+function readCloudMessage(message: unknown, names: Map<string, string>): WhatsAppInbound | null {
+  if (!isRecord(message)) return null;
+  const messageId = readString(message, 'id');
+  // Users known only by a business-scoped user id (no phone number shared) come with `from_user_id`.
+  const sender = readString(message, 'from') ?? readString(message, 'from_user_id');
+  const from = sender?.replace(/\D/g, '');
+  const type = readString(message, 'type') ?? 'unknown';
+  if (!messageId || !sender || !from || IGNORED_TYPES.has(type)) return null;
+  const read = readCloudContent(message, type);
+  if (!read) return null;
+  const inbound: WhatsAppInbound = { messageId, from, text: read.text, kind: read.kind };
+  const name = names.get(sender) ?? (names.size === 1 ? [...names.values()][0] : undefined);
+  if (name) inbound.name = name;
+  const seconds = Number(readString(message, 'timestamp') ?? Number.NaN);
+  if (Number.isFinite(seconds) && seconds > 0) inbound.sentAt = seconds * 1000;
+  return inbound;
+}
+
+function readCloudContent(message: Record<string, unknown>, type: string): Pick<WhatsAppInbound, 'text' | 'kind'> | null {
+  if (type === 'text') {
+    const body = isRecord(message.text) ? readString(message.text, 'body') : undefined;
+    return body === undefined ? null : { kind: 'text', text: body };
+  }
+  if (type === 'interactive' && isRecord(message.interactive)) {
+    const { interactive } = message;
+    const reply = isRecord(interactive.list_reply) ? interactive.list_reply : interactive.button_reply;
+    const id = isRecord(reply) ? readString(reply, 'id') : undefined;
+    // Other interactive replies (a WhatsApp Flow's answers) hold nothing the bot can read as a choice.
+    return id === undefined ? { kind: 'media', text: '' } : { kind: 'choice', text: id };
+  }
+  if (type === 'button' && isRecord(message.button)) {
+    // A template's quick-reply button: the payload is what we set on it, the text what the user saw.
+    const picked = readString(message.button, 'payload') || readString(message.button, 'text');
+    return picked === undefined ? null : { kind: 'choice', text: picked };
+  }
+  for (const captioned of CAPTIONED_TYPES) {
+    const media = message[captioned];
+    const caption = type === captioned && isRecord(media) ? readString(media, 'caption')?.trim() : undefined;
+    if (caption) return { kind: 'text', text: caption };
+  }
+  return MEDIA_TYPES.has(type) ? { kind: 'media', text: '' } : null;
+}
+
+function readCloudStatus(status: unknown): CloudStatus | null {
+  if (!isRecord(status)) return null;
+  const id = readString(status, 'id');
+  const state = readString(status, 'status');
+  if (!id || !state) return null;
+  const read: CloudStatus = { id, status: state, recipientId: readString(status, 'recipient_id') ?? '' };
+  const [error] = readArray(status, 'errors');
+  if (isRecord(error)) read.error = describeCloudError(readString(error, 'title') ?? readString(error, 'message'), readCode(error));
+  return read;
+}
+
+/** What a Cloud API error code means for a bot, where it is one a bot meets (Meta's error code reference). */
+const CODE_MEANINGS: Record<number, string> = {
+  131047: 're-engagement: more than 24 hours have passed since the user last wrote, so only an approved template message can reach them',
+  130429: 'rate limit hit: the number sent faster than its Cloud API throughput allows; try again shortly',
+  131056: 'too many messages went to this one user in a short time; try again later',
+  131026: 'the message could not be delivered (the number may not be on WhatsApp, or has not accepted the terms)',
+  131000: 'WhatsApp failed to send it; trying again may work',
+  190: 'the access token is invalid or has expired (WHATSAPP_CLOUD_ACCESS_TOKEN)',
+};
+
+function describeCloudError(message: string | undefined, code: number | undefined): string {
+  const said = message || 'Unknown error';
+  if (code === undefined) return said;
+  const meaning = CODE_MEANINGS[code];
+  return meaning ? `${said} (${code}): ${meaning}` : `${said} (${code})`;
+}
+
+/** A refusal from the Graph API: `{ error: { message, type, code, error_subcode?, fbtrace_id } }`. */
+export class CloudApiError extends Error {
+  constructor(
+    message: string,
+    readonly code: number | undefined,
+  ) {
+    super(message);
+    this.name = 'CloudApiError';
+  }
+}
+
+/**
+ * Cuts a text to `max` UTF-16 units, the unit Meta's limits are counted in at most, without leaving half of a
+ * surrogate pair (an emoji) at the end: the API refuses invalid UTF-16.
+ */
+export function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  const last = cut.charCodeAt(cut.length - 1);
+  return last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut;
+}
+
+/** Meta's bound on a list row's or reply button's id; ours are option numbers, far below it. */
+const ROW_ID_LIMIT = 200;
+const BUTTON_ID_LIMIT = 256;
+/** A list section's title (Meta: at most 24 characters). */
+const SECTION_TITLE_LIMIT = 24;
+
+/**
+ * The body of `POST /{phone-number-id}/messages` for one message, every field within WhatsApp's bounds
+ * (WHATSAPP_LIMITS): `{ messaging_product: 'whatsapp', recipient_type: 'individual', to, type: 'text', text:
+ * { body } }`, or an interactive `list` (one section, at most 10 rows) or `button` (at most 3 reply buttons).
+ */
+export function toCloudMessageBody(to: string, message: WhatsAppMessage): Record<string, unknown> {
+  const envelope = { messaging_product: 'whatsapp', recipient_type: 'individual', to };
+  if (message.type === 'text') {
+    return { ...envelope, type: 'text', text: { body: cutText(message.text, WHATSAPP_LIMITS.text) } };
+  }
+  if (message.type === 'list') {
+    const button = cutText(message.button, WHATSAPP_LIMITS.listButton);
+    const rows = message.rows.slice(0, WHATSAPP_LIMITS.listRows).map((row) => ({
+      id: cutText(row.id, ROW_ID_LIMIT),
+      title: cutText(row.title, WHATSAPP_LIMITS.listRowTitle),
+      ...(row.description ? { description: cutText(row.description, WHATSAPP_LIMITS.listRowDescription) } : {}),
+    }));
+    return {
+      ...envelope,
+      type: 'interactive',
+      interactive: {
+        type: 'list',
+        body: { text: cutText(message.body, WHATSAPP_LIMITS.interactiveBody) },
+        action: { button, sections: [{ title: cutText(message.button, SECTION_TITLE_LIMIT), rows }] },
+      },
+    };
+  }
+  return {
+    ...envelope,
+    type: 'interactive',
+    interactive: {
+      type: 'button',
+      body: { text: cutText(message.body, WHATSAPP_LIMITS.interactiveBody) },
+      action: {
+        buttons: message.buttons.slice(0, WHATSAPP_LIMITS.buttons).map((b) => ({
+          type: 'reply',
+          reply: { id: cutText(b.id, BUTTON_ID_LIMIT), title: cutText(b.title, WHATSAPP_LIMITS.buttonTitle) },
+        })),
+      },
+    },
+  };
+}
+
+/**
+ * Remembers the last `limit` ids, oldest forgotten first. Meta redelivers a webhook for up to a day when it got
+ * no 200, so a message id seen once is dropped the second time.
+ */
+function createSeenIds(limit: number) {
+  const ids = new Set<string>();
+  return {
+    /** True the first time an id is given, false afterwards (while it is remembered). */
+    isNew(id: string): boolean {
+      if (ids.has(id)) return false;
+      ids.add(id);
+      if (ids.size > limit) {
+        const [oldest] = ids;
+        ids.delete(oldest);
+      }
+      return true;
+    },
+  };
+}
+
+export function createCloudApiConnector(options: CloudApiOptions): CloudApiConnector {
+  const apiUrl = options.apiUrl.replace(/\/+$/, '');
+  const doFetch = options.fetch ?? fetch;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const seen = createSeenIds(options.seenIdsLimit ?? 10_000);
+  /** linkId -> phone number id: where a link's sends go. */
+  const numbers = new Map<string, string>();
+
+  /** One Graph API call; a refusal or a network failure rejects with the reason in words. */
+  async function callGraph(path: string, init: { method: 'GET' } | { method: 'POST'; body: unknown }) {
+    let res: Response;
+    try {
+      res = await doFetch(`${apiUrl}${path}`, {
+        method: init.method,
+        headers: {
+          authorization: `Bearer ${options.accessToken}`,
+          accept: 'application/json',
+          ...(init.method === 'POST' ? { 'content-type': 'application/json' } : {}),
+        },
+        ...(init.method === 'POST' ? { body: JSON.stringify(init.body) } : {}),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (err) {
+      throw new CloudApiError(`Could not reach the WhatsApp Cloud API: ${toErrorMessage(err)}`, undefined);
+    }
+    const answer = parseJson(await res.text().catch(() => ''));
+    const error = isRecord(answer) && isRecord(answer.error) ? answer.error : undefined;
+    if (error || !res.ok) {
+      const code = error ? readCode(error) : undefined;
+      const said = (error && readString(error, 'message')) || `HTTP ${res.status}`;
+      throw new CloudApiError(`WhatsApp Cloud API: ${describeCloudError(said, code)}`, code);
+    }
+    return isRecord(answer) ? answer : {};
+  }
+
+  async function startLink(linkId: string, { phoneNumberId }: StartLinkOptions): Promise<void> {
+    if (!phoneNumberId) {
+      await options.events.onLinkUpdate(linkId, { status: 'FAILED', message: 'A phone number id is required to link a Cloud API number' });
+      return;
+    }
+    try {
+      const number = await callGraph(`/${encodeURIComponent(phoneNumberId)}?fields=display_phone_number,verified_name`, { method: 'GET' });
+      const mobileNumber = (readString(number, 'display_phone_number') ?? '').replace(/\D/g, '');
+      if (!mobileNumber) throw new Error(`WhatsApp Cloud API: phone number id ${phoneNumberId} has no display phone number`);
+      numbers.set(linkId, phoneNumberId);
+      await options.events.onLinkUpdate(linkId, { status: 'CONNECTED', mobileNumber, qrCode: null });
+    } catch (err) {
+      numbers.delete(linkId);
+      await options.events.onLinkUpdate(linkId, { status: 'FAILED', message: toErrorMessage(err) });
+    }
+  }
+
+  return {
+    name: 'cloud',
+    supportsInteractive: true,
+    startLink,
+    async unlink(linkId) {
+      // Meta has nothing to log out of: the number stays registered to the business; we stop using it.
+      numbers.delete(linkId);
+    },
+    async send(linkId, to, message) {
+      const phoneNumberId = numbers.get(linkId);
+      if (!phoneNumberId) throw new Error(`WhatsApp link ${linkId} is not connected to a Cloud API number`);
+      await callGraph(`/${encodeURIComponent(phoneNumberId)}/messages`, { method: 'POST', body: toCloudMessageBody(to, message) });
+    },
+    async close() {
+      // No sockets: the webhook stops with the server. Links are resumed (checked again) on the next start.
+    },
+    verifyWebhook: (query) => answerVerification(query, options.verifyToken),
+    async handleWebhook(rawBody, signature) {
+      if (!verifyCloudSignature(rawBody, signature, options.appSecret)) return 'bad_signature';
+      for (const delivery of readCloudWebhook(parseJson(rawBody))) {
+        if (delivery.messages.length === 0) continue;
+        // A number no link owns (another app's, or unlinked since) is not ours to answer.
+        const linkId = await options.findLinkId(delivery.phoneNumberId);
+        if (!linkId) continue;
+        // A webhook proves the number is the link's: replies work even when the start-up check could not run.
+        numbers.set(linkId, delivery.phoneNumberId);
+        // In order: one user's messages must reach the bot in the order they were written. An id is marked
+        // before its run, so a failure is not retried by Meta's redelivery (a half-run bot must not run twice).
+        for (const message of delivery.messages) {
+          if (seen.isNew(message.messageId)) await options.events.onMessage(linkId, message);
+        }
+      }
+      return 'ok';
+    },
+  };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function readArray(value: unknown, key: string): unknown[] {
+  if (!isRecord(value)) return [];
+  const found = value[key];
+  return Array.isArray(found) ? found : [];
+}
+
+function readString(value: Record<string, unknown>, key: string): string | undefined {
+  const found = value[key];
+  return typeof found === 'string' ? found : typeof found === 'number' ? String(found) : undefined;
+}
+
+function readCode(error: Record<string, unknown>): number | undefined {
+  const { code } = error;
+  const number = typeof code === 'number' ? code : typeof code === 'string' && /^\d+$/.test(code) ? Number(code) : Number.NaN;
+  return Number.isInteger(number) ? number : undefined;
+}
