@@ -44,6 +44,9 @@ import { createServerRunners } from './features/runtime/runners';
 import { registerCustomActionsRoutes } from './features/custom-actions/custom-actions.routes';
 import { registerMerchantsRoutes } from './features/merchants/merchants.routes';
 import { registerAdminsRoutes } from './features/admins/admins.routes';
+import { registerBotsRoutes } from './features/bots/bots.routes';
+import { registerWhatsAppRoutes } from './features/bots/whatsapp.routes';
+import { createWhatsApp } from './features/bots/whatsapp-connectors';
 import { createSendsmsRunner } from '../actions/sendsms';
 import { createPaymentpromptRunner } from '../actions/paymentprompt';
 import { queueSms } from './features/sms/sms.service';
@@ -140,12 +143,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     admitLiveSession: (ownerId) => admitLiveSession(ctx, ownerId),
   });
   app.decorate('runtime', runtime);
+  const whatsapp = createWhatsApp(ctx, runtime);
   app.decorate('startScripts', serverRunners.startScripts);
 
   // One hook, in order: finish background work and drain the event buffer while the database is still open,
   // then close it.
   app.addHook('onClose', async () => {
     await ctx.background.settle();
+    await whatsapp.close();
     await runtime.close();
     await ctx.shortcodeRoutes.close();
     await serverRunners.close();
@@ -195,6 +200,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerDashboardRoutes(app, ctx, guard, runtime);
     registerMerchantsRoutes(app, ctx, guard);
     registerAdminsRoutes(app, ctx, guard);
+    // Linked numbers' connections live in the process that links them (docs/bots.md): the console's.
+    registerBotsRoutes(app, ctx, guard, whatsapp);
+    registerWhatsAppRoutes(app, ctx, guard, runtime, whatsapp);
+    ctx.background.run('resume linked WhatsApp numbers', () => whatsapp.resumeLinks());
   }
 
   registerSmsRoutes(app, ctx, guard);

@@ -115,6 +115,26 @@ const ACCESS: Record<string, RouteAccess> = {
   'GET /api/subscription/account': ['admin'],
   'POST /api/subscription/extend': ['admin'],
   'POST /api/subscription/activate': ['admin'],
+  // WhatsApp bots (docs/bots.md): admins and chatbot users; other accounts' bots and links answer 404 (bots.int.test.ts).
+  'POST /api/chatbot/app/create': ['admin', 'chatbot'],
+  'GET /api/chatbot/apps': ['admin', 'chatbot'],
+  'GET /api/chatbot/app/:id': ['admin', 'chatbot'],
+  'DELETE /api/chatbot/app/:id': ['admin', 'chatbot'],
+  'POST /chatbot/app/update': ['admin', 'chatbot'],
+  'POST /api/chatbot/app/:id/status': ['admin', 'chatbot'],
+  'GET /api/chatbot/whatsapp/connector': ['admin', 'chatbot'],
+  'POST /api/chatbot/whatsapp/link': ['admin', 'chatbot'],
+  'GET /api/chatbot/whatsapp/unlink/:id': ['admin', 'chatbot'],
+  'GET /api/chatbot/whatsapp/list-numbers/:id': ['admin', 'chatbot'],
+  'GET /api/chatbot/whatsapp/link-status/:id': ['admin', 'chatbot'],
+  'POST /whatsapp-emulator/:appId': ['admin', 'chatbot'],
+  'POST /api/admin/chatbot-access': ['admin'],
+  // The simulated phone the simulator connector's QR opens: the link's secret (in the QR) is the credential.
+  'GET /api/whatsapp-simulator/:linkId': 'public',
+  'POST /api/whatsapp-simulator/:linkId/scan': 'public',
+  'POST /api/whatsapp-simulator/:linkId/messages': 'public',
+  'GET /api/whatsapp-simulator/:linkId/messages': 'public',
+  'POST /api/whatsapp-simulator/:linkId/state': 'public',
 };
 
 describeDb('authorization, route by route', () => {
@@ -198,6 +218,7 @@ describeDb('authorization, route by route', () => {
       admin: (name) => name === 'admin' || name === 'superAdmin',
       superAdmin: (name) => name === 'superAdmin',
       merchant: (name) => name === 'merchant',
+      chatbot: (name) => name === 'chatbot',
     };
     for (const route of declared().filter((r) => Array.isArray(r.access))) {
       for (const [name, account] of Object.entries(accounts)) {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { newPasswordSchema } from '../shared/api/auth.schema';
+import { WHATSAPP_CONNECTORS } from '../shared/whatsapp';
 
 /**
  * The only reader of process.env (docs/architecture.md, How the code looks). Every setting is listed in the README's table; a bad value is
@@ -113,6 +114,17 @@ export const configSchema = z
     BILLING_USD_RATE: z.coerce.number().positive().max(1_000_000).default(1),
     // How often subscriptions are checked (reminders, lapses) and stale PENDING payments verified or expired; 0: off.
     BILLING_TIMER_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
+    // WhatsApp bots (docs/bots.md): the local simulator by default; a linked device (Baileys) or the Cloud API for real numbers.
+    WHATSAPP_CONNECTOR: z.enum(WHATSAPP_CONNECTORS).default('simulator'),
+    // Encrypts linked devices' credentials at rest: 32 bytes as 64 hex characters.
+    WHATSAPP_CREDENTIALS_KEY: z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, '64 hex characters (32 bytes), e.g. from `openssl rand -hex 32`')
+      .optional(),
+    WHATSAPP_CLOUD_API_URL: z.string().url().default('https://graph.facebook.com/v21.0'),
+    WHATSAPP_CLOUD_ACCESS_TOKEN: z.string().min(1).optional(),
+    WHATSAPP_CLOUD_APP_SECRET: z.string().min(1).optional(),
+    WHATSAPP_CLOUD_VERIFY_TOKEN: z.string().min(1).optional(),
     SANDBOX_PAYMENT_SECRET: z
       .string()
       .min(16)
@@ -121,6 +133,10 @@ export const configSchema = z
   .refine(...requiredWith('AT_USERNAME', 'SMS_PROVIDER', 'africastalking'))
   .refine(...requiredWith('AT_API_KEY', 'SMS_PROVIDER', 'africastalking'))
   .refine(...requiredWith('PAYSTACK_SECRET_KEY', 'PAYMENT_PROVIDER', 'paystack'))
+  .refine(...requiredWith('WHATSAPP_CREDENTIALS_KEY', 'WHATSAPP_CONNECTOR', 'baileys'))
+  .refine(...requiredWith('WHATSAPP_CLOUD_ACCESS_TOKEN', 'WHATSAPP_CONNECTOR', 'cloud'))
+  .refine(...requiredWith('WHATSAPP_CLOUD_APP_SECRET', 'WHATSAPP_CONNECTOR', 'cloud'))
+  .refine(...requiredWith('WHATSAPP_CLOUD_VERIFY_TOKEN', 'WHATSAPP_CONNECTOR', 'cloud'))
   .refine((c) => c.BILLING_CURRENCY !== 'USD' || c.BILLING_USD_RATE === 1, {
     path: ['BILLING_USD_RATE'],
     message: 'must be 1 when BILLING_CURRENCY=USD',

@@ -20,6 +20,11 @@ export interface LinkUpdate {
   mobileNumber?: string;
   /** Why it FAILED or was DISCONNECTED, in words for the console. */
   message?: string;
+  /**
+   * The connector's own address of the number, kept with the link and handed back on `startLink` after a
+   * restart: the Cloud API's phone number id, the simulator's scan secret.
+   */
+  externalId?: string;
 }
 
 /** What a connector reports; the server stores the link's state and runs the bot on each message. */
@@ -33,6 +38,8 @@ export interface StartLinkOptions {
   phoneNumberId?: string;
   /** True when the link was CONNECTED before a restart: reconnect with the stored credentials, no new QR. */
   resume?: boolean;
+  /** On `resume`: the `externalId` the connector reported for the link. */
+  externalId?: string;
 }
 
 export interface WhatsAppConnector {

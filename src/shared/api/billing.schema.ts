@@ -259,6 +259,8 @@ export type SubscriptionChange = z.infer<typeof subscriptionChangeSchema>;
 export const adminSubscriptionSchema = z.object({
   email: z.string(),
   fullName: z.string(),
+  /** The account may build WhatsApp bots (the CHATBOT role; POST /api/admin/chatbot-access). */
+  chatbotAccess: z.boolean(),
   subscription: subscriptionSchema,
   changes: z.array(subscriptionChangeSchema),
 });

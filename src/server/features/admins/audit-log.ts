@@ -18,7 +18,8 @@ export type AdminAction =
   | 'merchant_assigned'
   | 'merchant_unassigned'
   | 'shortcode_provisioned'
-  | 'subscription_changed';
+  | 'subscription_changed'
+  | 'chatbot_access_changed';
 
 /** The audit log's shown rows: the newest this many. */
 export const AUDIT_ENTRIES_SHOWN = 500;

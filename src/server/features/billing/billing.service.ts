@@ -288,6 +288,7 @@ export async function getAccountSubscription(ctx: AppContext, query: z.infer<typ
   return {
     email: account.email,
     fullName: account.fullName,
+    chatbotAccess: getRoles(account).isChatbotUser,
     subscription: await toSubscription(ctx, account.id, await findSubscriptionRow(ctx.db, account.id), {
       isExempt: getRoles(account).isAdmin,
     }),

@@ -420,7 +420,8 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     // The gateway sent the last hop again (our answer was late): the same screen again, and nothing runs twice.
     if (hop.hopId !== undefined && stored?.lastHop && stored.lastHop.id === toStoredHopId(hop.hopId)) {
       ctx.log.debug({ appId, sessionId: hop.sessionId }, 'a resent hop answered with its stored reply');
-      return adapter.formatReply(stored.lastHop.reply, hop);
+      // A conversation's reply names the session it was given in, not the conversation.
+      return adapter.formatReply(stored.lastHop.reply, adapter.conversation ? { ...hop, sessionId: stored.state.sessionId } : hop);
     }
     // A new session on the id of a finished one (kept only for resends) replaces it.
     if (hop.kind === 'start' && stored?.state.ended) stored = undefined;

@@ -1,0 +1,252 @@
+/**
+ * WhatsApp bots (docs/bots.md): a bot is an app whose channel is WhatsApp. Its menus, deploys, versions and
+ * monitoring are the apps' own (features/menus, features/logs...); this service holds what only bots have:
+ * their list and settings, and the WhatsApp numbers linked to them.
+ */
+import { and, count, desc, eq, inArray } from 'drizzle-orm';
+import { apps, users, whatsappLinks } from '../../../db/schema';
+import {
+  BOT_MESSAGES,
+  type Bot,
+  type CreateBotBody,
+  type LinkedNumber,
+  type LinkNumberBody,
+  type UpdateBotBody,
+} from '../../../shared/api/bots.schema';
+import { invalid, notFound } from '../../../shared/errors';
+import { LINK_STATUSES, WHATSAPP_CONNECTORS, type LinkStatus } from '../../../shared/whatsapp';
+import type { LinkUpdate, WhatsAppConnector } from '../../../integrations/whatsapp/whatsapp-connector';
+import type { AppContext } from '../../context';
+import { createAppId, findLiveVersionNumber, getOwnedApp, type AppRow } from '../apps/apps.service';
+import type { AuthUser } from '../auth/auth.service';
+import { checkAppLimit } from '../billing/plan-limits';
+import { recordAdminAction } from '../admins/audit-log';
+
+type LinkRow = typeof whatsappLinks.$inferSelect;
+
+const asLinkStatus = (value: string): LinkStatus =>
+  (LINK_STATUSES as readonly string[]).includes(value) ? (value as LinkStatus) : 'FAILED';
+
+function toLinkedNumber(row: LinkRow): LinkedNumber {
+  return {
+    linkId: row.id,
+    mobileNumber: row.mobileNumber,
+    status: asLinkStatus(row.status),
+    connector: (WHATSAPP_CONNECTORS as readonly string[]).includes(row.connector)
+      ? (row.connector as LinkedNumber['connector'])
+      : 'simulator',
+    statusMessage: row.statusMessage,
+    createdAt: row.createdAt.toISOString(),
+    connectedAt: row.connectedAt?.toISOString() ?? null,
+  };
+}
+
+async function toBots(ctx: AppContext, rows: AppRow[]): Promise<Bot[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const connected = await ctx.db
+    .select({ appId: whatsappLinks.appId, n: count() })
+    .from(whatsappLinks)
+    .where(and(inArray(whatsappLinks.appId, ids), eq(whatsappLinks.status, 'CONNECTED')))
+    .groupBy(whatsappLinks.appId);
+  const byApp = new Map(connected.map((c) => [c.appId, c.n]));
+  return Promise.all(
+    rows.map(async (row) => ({
+      appId: row.id,
+      appName: row.appName,
+      description: row.description,
+      botType: 'whatsapp' as const,
+      status: row.status === 'inactive' ? ('inactive' as const) : ('active' as const),
+      liveVersion: await findLiveVersionNumber(ctx.db, row.id),
+      connectedNumbers: byApp.get(row.id) ?? 0,
+      createdAt: row.createdAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
+    })),
+  );
+}
+
+/** The bot if the user may change it (its builder, or an admin); a USSD app's id is not found here. */
+export async function getOwnedBot(ctx: AppContext, user: AuthUser, appId: string): Promise<AppRow> {
+  const row = await getOwnedApp(ctx, user, appId).catch(() => null);
+  if (row?.channel !== 'whatsapp') throw notFound(BOT_MESSAGES.notFound);
+  return row;
+}
+
+export async function createBot(ctx: AppContext, user: AuthUser, body: CreateBotBody): Promise<Bot> {
+  // A bot is an app: it counts towards the plan's apps.
+  await checkAppLimit(ctx, user);
+  const [row] = await ctx.db
+    .insert(apps)
+    .values({
+      id: createAppId(),
+      userId: user.id,
+      appName: body.appName,
+      description: body.description,
+      channel: 'whatsapp',
+      status: 'active',
+      country: '',
+      shortCode: '',
+      connectionMode: '',
+    })
+    .returning();
+  return (await toBots(ctx, [row!]))[0]!;
+}
+
+/** The user's own bots, newest first. */
+export async function findBots(ctx: AppContext, user: AuthUser): Promise<Bot[]> {
+  const rows = await ctx.db
+    .select()
+    .from(apps)
+    .where(and(eq(apps.userId, user.id), eq(apps.channel, 'whatsapp')))
+    .orderBy(desc(apps.createdAt));
+  return toBots(ctx, rows);
+}
+
+export async function getBot(ctx: AppContext, user: AuthUser, appId: string): Promise<Bot> {
+  return (await toBots(ctx, [await getOwnedBot(ctx, user, appId)]))[0]!;
+}
+
+export async function updateBot(ctx: AppContext, user: AuthUser, body: UpdateBotBody): Promise<Bot> {
+  const bot = await getOwnedBot(ctx, user, body.appId);
+  const [row] = await ctx.db
+    .update(apps)
+    .set({ appName: body.appName, description: body.description, status: body.status ?? bot.status, updatedAt: ctx.now() })
+    .where(eq(apps.id, bot.id))
+    .returning();
+  return (await toBots(ctx, [row!]))[0]!;
+}
+
+export async function setBotStatus(ctx: AppContext, user: AuthUser, appId: string, status: Bot['status']): Promise<Bot> {
+  const bot = await getOwnedBot(ctx, user, appId);
+  const [row] = await ctx.db.update(apps).set({ status, updatedAt: ctx.now() }).where(eq(apps.id, bot.id)).returning();
+  return (await toBots(ctx, [row!]))[0]!;
+}
+
+/** Deletes the bot after ending its links (a linked device is logged out, not left running). */
+export async function deleteBot(ctx: AppContext, user: AuthUser, appId: string, connector: WhatsAppConnector): Promise<void> {
+  const bot = await getOwnedBot(ctx, user, appId);
+  const links = await ctx.db.select({ id: whatsappLinks.id }).from(whatsappLinks).where(eq(whatsappLinks.appId, bot.id));
+  for (const link of links) await endLink(ctx, connector, link.id);
+  await ctx.db.delete(apps).where(eq(apps.id, bot.id));
+  ctx.versions.invalidate(bot.id);
+}
+
+// ---- linked numbers ----
+
+async function getOwnedLink(ctx: AppContext, user: AuthUser, linkId: string): Promise<LinkRow> {
+  const [link] = await ctx.db.select().from(whatsappLinks).where(eq(whatsappLinks.id, linkId));
+  if (!link) throw notFound(BOT_MESSAGES.linkNotFound);
+  await getOwnedBot(ctx, user, link.appId).catch(() => {
+    throw notFound(BOT_MESSAGES.linkNotFound);
+  });
+  return link;
+}
+
+/** Starts linking a number to the bot; the link's state then moves as the connector reports (onLinkUpdate). */
+export async function linkNumber(
+  ctx: AppContext,
+  user: AuthUser,
+  body: LinkNumberBody,
+  connector: WhatsAppConnector,
+): Promise<LinkedNumber> {
+  const bot = await getOwnedBot(ctx, user, body.chatBotAppId);
+  if (connector.name === 'cloud' && !body.phoneNumberId) throw invalid(BOT_MESSAGES.phoneNumberIdRequired, { field: 'phoneNumberId' });
+  const [link] = await ctx.db
+    .insert(whatsappLinks)
+    .values({ appId: bot.id, connector: connector.name, status: 'PENDING', createdAt: ctx.now(), updatedAt: ctx.now() })
+    .returning();
+  try {
+    await connector.startLink(link!.id, { phoneNumberId: body.phoneNumberId });
+  } catch (err) {
+    ctx.log.warn({ err, linkId: link!.id }, 'linking a WhatsApp number failed to start');
+    await applyLinkUpdate(ctx, link!.id, { status: 'FAILED', qrCode: null, message: 'Linking could not start; try again' });
+  }
+  return toLinkedNumber((await ctx.db.select().from(whatsappLinks).where(eq(whatsappLinks.id, link!.id)))[0] ?? link!);
+}
+
+export async function findLinkedNumbers(ctx: AppContext, user: AuthUser, appId: string): Promise<LinkedNumber[]> {
+  const bot = await getOwnedBot(ctx, user, appId);
+  const rows = await ctx.db.select().from(whatsappLinks).where(eq(whatsappLinks.appId, bot.id)).orderBy(desc(whatsappLinks.createdAt));
+  return rows.map(toLinkedNumber);
+}
+
+export async function getLinkStatus(
+  ctx: AppContext,
+  user: AuthUser,
+  linkId: string,
+): Promise<{ linkStatus: LinkStatus; qrCode: string | null }> {
+  const link = await getOwnedLink(ctx, user, linkId);
+  const linkStatus = asLinkStatus(link.status);
+  return { linkStatus, qrCode: linkStatus === 'QR' ? link.qrCode : null };
+}
+
+async function endLink(ctx: AppContext, connector: WhatsAppConnector, linkId: string): Promise<void> {
+  try {
+    await connector.unlink(linkId);
+  } catch (err) {
+    // The link goes either way: a device that cannot be reached now is logged out when it next connects.
+    ctx.log.warn({ err, linkId }, 'the connector could not end a WhatsApp link cleanly');
+  }
+  await ctx.db.delete(whatsappLinks).where(eq(whatsappLinks.id, linkId));
+}
+
+/** Unlinks a number: the connector ends it and the link is gone from the bot's list. */
+export async function unlinkNumber(ctx: AppContext, user: AuthUser, linkId: string, connector: WhatsAppConnector): Promise<void> {
+  const link = await getOwnedLink(ctx, user, linkId);
+  await endLink(ctx, connector, link.id);
+}
+
+/** Stores what a connector reported of a link (ConnectorEvents.onLinkUpdate); a link deleted meanwhile is left alone. */
+export async function applyLinkUpdate(ctx: AppContext, linkId: string, update: LinkUpdate): Promise<void> {
+  const now = ctx.now();
+  await ctx.db
+    .update(whatsappLinks)
+    .set({
+      status: update.status,
+      qrCode: update.status === 'QR' ? (update.qrCode ?? null) : null,
+      ...(update.mobileNumber !== undefined ? { mobileNumber: update.mobileNumber } : {}),
+      ...(update.externalId !== undefined ? { externalId: update.externalId } : {}),
+      statusMessage: update.message ?? '',
+      ...(update.status === 'CONNECTED' ? { connectedAt: now } : {}),
+      updatedAt: now,
+    })
+    .where(eq(whatsappLinks.id, linkId));
+}
+
+/** A link with its bot, as a message to the linked number needs them. */
+export async function findLinkTarget(ctx: AppContext, linkId: string) {
+  const [row] = await ctx.db
+    .select({ link: whatsappLinks, botStatus: apps.status })
+    .from(whatsappLinks)
+    .innerJoin(apps, eq(apps.id, whatsappLinks.appId))
+    .where(eq(whatsappLinks.id, linkId));
+  return row ?? null;
+}
+
+/** Links to take up again after a restart: CONNECTED ones reconnect; ones caught half-linked have failed. */
+export async function findLinksToResume(ctx: AppContext, connector: WhatsAppConnector['name']): Promise<LinkRow[]> {
+  return ctx.db.select().from(whatsappLinks).where(eq(whatsappLinks.connector, connector));
+}
+
+// ---- who may build bots ----
+
+/** POST /api/admin/chatbot-access: an admin lets an account build bots (the CHATBOT role), or stops it. */
+export async function setChatbotAccess(
+  ctx: AppContext,
+  admin: AuthUser,
+  email: string,
+  enabled: boolean,
+): Promise<{ email: string; chatbotAccess: boolean }> {
+  const [account] = await ctx.db
+    .select({ id: users.id, email: users.email, roles: users.roles })
+    .from(users)
+    .where(eq(users.email, email.toLowerCase()));
+  if (!account) throw notFound('No account with that email');
+  const roles = account.roles.filter((r) => r !== 'CHATBOT');
+  if (enabled) roles.push('CHATBOT');
+  await ctx.db.transaction(async (tx) => {
+    await tx.update(users).set({ roles }).where(eq(users.id, account.id));
+    await recordAdminAction(tx, admin, 'chatbot_access_changed', account.id, { email: account.email, enabled });
+  });
+  return { email: account.email, chatbotAccess: enabled };
+}

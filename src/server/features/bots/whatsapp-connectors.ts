@@ -1,0 +1,86 @@
+/**
+ * The WhatsApp connector this server uses (WHATSAPP_CONNECTOR; docs/bots.md) and the path of a message from
+ * a linked number to the bot and back. One connector per process: a linked device's socket must live in one
+ * place (two sockets on one set of credentials throw each other off).
+ */
+import { getPublicOrigin } from '../../config';
+import type { AppContext } from '../../context';
+import { INACTIVE_BOT_TEXT, MEDIA_REPLY_TEXT, type WhatsAppInbound, type WhatsAppMessage } from '../../../shared/whatsapp';
+import { createSimulatorConnector, type SimulatorConnector } from '../../../integrations/whatsapp/simulator';
+import type { ConnectorEvents, WhatsAppConnector } from '../../../integrations/whatsapp/whatsapp-connector';
+import type { Runtime } from '../runtime/runtime.service';
+import { applyLinkUpdate, findLinksToResume, findLinkTarget } from './bots.service';
+
+export interface WhatsApp {
+  connector: WhatsAppConnector;
+  /** The simulator's extra calls (its phone page), when it is the connector. */
+  simulator: SimulatorConnector | null;
+  /** Takes up the links this connector held before a restart. */
+  resumeLinks(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * One message to a linked number: the bot answers it on its deployed version, in the conversation of that
+ * number and user. A message for a link that is gone or not connected is dropped (unlinked mid-conversation);
+ * an inactive bot and a message without text get a sentence, and nothing runs.
+ */
+async function answerMessage(ctx: AppContext, runtime: Runtime, connector: WhatsAppConnector, linkId: string, inbound: WhatsAppInbound) {
+  const target = await findLinkTarget(ctx, linkId);
+  if (target?.link.status !== 'CONNECTED') {
+    ctx.log.info({ linkId }, 'a WhatsApp message for a link that is not connected was dropped');
+    return;
+  }
+  const send = async (messages: WhatsAppMessage[]) => {
+    for (const message of messages) await connector.send(linkId, inbound.from, message);
+  };
+  if (target.botStatus === 'inactive') return send([{ type: 'text', text: INACTIVE_BOT_TEXT }]);
+  if (inbound.kind === 'media' && inbound.text.trim() === '') return send([{ type: 'text', text: MEDIA_REPLY_TEXT }]);
+  const reply = await runtime.handleMessage(target.link.appId, 'live', {
+    conversation: `${linkId}:${inbound.from}`,
+    inbound,
+    interactive: connector.supportsInteractive,
+  });
+  await send(reply.messages);
+}
+
+export function createWhatsApp(ctx: AppContext, runtime: Runtime): WhatsApp {
+  const events: ConnectorEvents = {
+    onLinkUpdate: (linkId, update) => applyLinkUpdate(ctx, linkId, update),
+    onMessage: async (linkId, inbound) => {
+      try {
+        await answerMessage(ctx, runtime, connector, linkId, inbound);
+      } catch (err) {
+        ctx.log.error({ err, linkId }, 'answering a WhatsApp message failed');
+      }
+    },
+  };
+  let simulator: SimulatorConnector | null = null;
+  let connector: WhatsAppConnector;
+  switch (ctx.config.WHATSAPP_CONNECTOR) {
+    default:
+      simulator = createSimulatorConnector({ origin: getPublicOrigin(ctx.config), events, now: ctx.now });
+      connector = simulator;
+  }
+
+  return {
+    connector,
+    simulator,
+    async resumeLinks() {
+      for (const link of await findLinksToResume(ctx, connector.name)) {
+        if (link.status === 'CONNECTED') {
+          await connector
+            .startLink(link.id, { resume: true, externalId: link.externalId ?? undefined, phoneNumberId: link.externalId ?? undefined })
+            .catch((err: unknown) => ctx.log.error({ err, linkId: link.id }, 'a linked WhatsApp number could not reconnect'));
+        } else if (link.status === 'PENDING' || link.status === 'QR') {
+          await applyLinkUpdate(ctx, link.id, {
+            status: 'FAILED',
+            qrCode: null,
+            message: 'Linking was interrupted by a restart; link the number again',
+          });
+        }
+      }
+    },
+    close: () => connector.close(),
+  };
+}

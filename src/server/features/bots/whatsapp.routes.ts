@@ -1,0 +1,179 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { apps, whatsappLinks } from '../../../db/schema';
+import { BOT_MESSAGES } from '../../../shared/api/bots.schema';
+import { envelopeSchema } from '../../../shared/api/envelope';
+import { invalid, notFound } from '../../../shared/errors';
+import { LINK_STATUSES, type WhatsAppMessage } from '../../../shared/whatsapp';
+import type { AppContext } from '../../context';
+import { ok } from '../../http';
+import { getSignedInUser, type Guard } from '../../plugins/guard';
+import type { Runtime } from '../runtime/runtime.service';
+import { getUserCaller } from '../runtime/emulator-caller';
+import { getOwnedBot } from './bots.service';
+import type { WhatsApp } from './whatsapp-connectors';
+
+/** A customer's number as typed (`+233 24 123 4567`): digits only, 5 to 20 of them. */
+const phoneNumber = z
+  .string()
+  .transform((v) => v.replace(/[\s()+-]/g, ''))
+  .pipe(z.string().regex(/^\d{5,20}$/, 'A phone number: digits, with an optional leading +'));
+
+/** WhatsApp takes messages of up to 65,536 characters; the engine keeps the first 512 of an answer. */
+const messageText = z.string().max(65_536);
+
+/**
+ * The loose shape of a WhatsApp message in replies: the adapter builds them (channels/whatsapp.ts), so the
+ * response schema only keeps the serializer from dropping their fields.
+ */
+const whatsappMessageSchema = z.object({ type: z.enum(['text', 'list', 'buttons']) }).passthrough();
+
+const chatReplySchema = z.object({ sessionId: z.string(), end: z.boolean(), messages: z.array(whatsappMessageSchema) });
+
+/**
+ * WhatsApp traffic that is not the bots' settings: the console's chat simulator (the draft, like the USSD
+ * emulator), and the simulated phone that the simulator connector's QR opens (docs/bots.md).
+ */
+export function registerWhatsAppRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard, runtime: Runtime, whatsapp: WhatsApp): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['bots'];
+
+  r.post('/whatsapp-emulator/:appId', {
+    logLevel: 'warn',
+    schema: {
+      tags,
+      summary: "The console's chat simulator: one message to the bot's draft, answered as WhatsApp would show it",
+      params: z.object({ appId: z.string().min(1).max(64) }),
+      body: z.object({
+        from: phoneNumber,
+        text: messageText,
+        kind: z.enum(['text', 'choice']).default('text'),
+        interactive: z.boolean().default(true),
+      }),
+      response: { 200: chatReplySchema },
+    },
+    onRequest: guard('admin', 'chatbot'),
+    handler: async (req) => {
+      const user = getSignedInUser(req);
+      const bot = await getOwnedBot(ctx, user, req.params.appId);
+      const { from, text, kind, interactive } = req.body;
+      return runtime.handleMessage(
+        bot.id,
+        'test',
+        { conversation: `console:${from}`, inbound: { messageId: '', from, text, kind }, interactive },
+        getUserCaller(user.id),
+      );
+    },
+  });
+
+  const simulator = whatsapp.simulator;
+  if (!simulator) return;
+
+  /** The link the page's secret opens; any mismatch reads as not found, whatever the reason. */
+  async function getSimulatedLink(linkId: string, secret: string) {
+    const [row] = await ctx.db
+      .select({ link: whatsappLinks, botName: apps.appName })
+      .from(whatsappLinks)
+      .innerJoin(apps, eq(apps.id, whatsappLinks.appId))
+      .where(eq(whatsappLinks.id, linkId));
+    const expected = Buffer.from(row?.link.externalId ?? '');
+    const given = Buffer.from(secret);
+    if (
+      row?.link.connector !== 'simulator' ||
+      expected.length === 0 ||
+      expected.length !== given.length ||
+      !timingSafeEqual(expected, given)
+    )
+      throw notFound(BOT_MESSAGES.linkNotFound);
+    return row;
+  }
+
+  const phoneStateSchema = z.object({ linkId: z.string(), status: z.enum(LINK_STATUSES), mobileNumber: z.string(), botName: z.string() });
+  const toPhoneState = (row: Awaited<ReturnType<typeof getSimulatedLink>>) => ({
+    linkId: row.link.id,
+    status: row.link.status as (typeof LINK_STATUSES)[number],
+    mobileNumber: row.link.mobileNumber,
+    botName: row.botName,
+  });
+  const linkParams = z.object({ linkId: z.string().uuid() });
+  const secret = z.string().min(1).max(100);
+  // The page is public (its secret is its credential): limited per address like the signed-out emulator.
+  const config = { rateLimit: { max: ctx.config.EMULATOR_RATE_LIMIT * 2, timeWindow: '1 minute' } };
+
+  r.get('/api/whatsapp-simulator/:linkId', {
+    schema: { tags, params: linkParams, querystring: z.object({ secret }), response: { 200: envelopeSchema(phoneStateSchema) } },
+    config,
+    handler: async (req) => ok('OK', toPhoneState(await getSimulatedLink(req.params.linkId, req.query.secret))),
+  });
+
+  r.post('/api/whatsapp-simulator/:linkId/scan', {
+    schema: {
+      tags,
+      summary: 'The simulated phone scans the QR: the link is CONNECTED as the number typed',
+      params: linkParams,
+      body: z.object({ secret, mobileNumber: phoneNumber }),
+      response: { 200: envelopeSchema(phoneStateSchema) },
+    },
+    config,
+    handler: async (req) => {
+      const row = await getSimulatedLink(req.params.linkId, req.body.secret);
+      if (row.link.status !== 'QR') throw invalid('This QR code is no longer waiting to be scanned; link the number again');
+      await simulator.scan(row.link.id, `+${req.body.mobileNumber}`);
+      return ok(BOT_MESSAGES.connected, toPhoneState(await getSimulatedLink(req.params.linkId, req.body.secret)));
+    },
+  });
+
+  r.post('/api/whatsapp-simulator/:linkId/messages', {
+    schema: {
+      tags,
+      summary: "A customer's message to the linked number; answers with what the bot sent back",
+      params: linkParams,
+      body: z.object({ secret, from: phoneNumber, text: messageText, kind: z.enum(['text', 'choice', 'media']).default('text') }),
+      response: { 200: envelopeSchema(z.object({ messages: z.array(whatsappMessageSchema) })) },
+    },
+    config,
+    handler: async (req) => {
+      const row = await getSimulatedLink(req.params.linkId, req.body.secret);
+      if (row.link.status !== 'CONNECTED') throw invalid('This number is not linked: scan the QR code first');
+      const messages: WhatsAppMessage[] = await simulator.receive(row.link.id, req.body.from, req.body.text, req.body.kind);
+      return ok('OK', { messages });
+    },
+  });
+
+  r.get('/api/whatsapp-simulator/:linkId/messages', {
+    schema: {
+      tags,
+      params: linkParams,
+      querystring: z.object({ secret, from: phoneNumber }),
+      response: {
+        200: envelopeSchema(
+          z.object({ transcript: z.array(z.object({ direction: z.enum(['in', 'out']), message: whatsappMessageSchema, at: z.string() })) }),
+        ),
+      },
+    },
+    config,
+    handler: async (req) => {
+      const row = await getSimulatedLink(req.params.linkId, req.query.secret);
+      return ok('OK', { transcript: simulator.getTranscript(row.link.id, req.query.from) });
+    },
+  });
+
+  r.post('/api/whatsapp-simulator/:linkId/state', {
+    schema: {
+      tags,
+      summary: 'Makes the simulated link fail or log out on the phone, to try those states',
+      params: linkParams,
+      body: z.object({ secret, status: z.enum(['FAILED', 'DISCONNECTED']) }),
+      response: { 200: envelopeSchema(phoneStateSchema) },
+    },
+    config,
+    handler: async (req) => {
+      const row = await getSimulatedLink(req.params.linkId, req.body.secret);
+      await simulator.setLinkState(row.link.id, req.body.status);
+      return ok('OK', toPhoneState(await getSimulatedLink(req.params.linkId, req.body.secret)));
+    },
+  });
+}
