@@ -1,6 +1,6 @@
 import { buildApp } from './app';
 import { ConfigError, getPublicOrigin, loadConfig, type Config } from './config';
-import { seedDatabase, DEMO_USER, DEMO_MERCHANT_USER } from './seed';
+import { seedDatabase, DEMO_BOT_USER, DEMO_USER, DEMO_MERCHANT_USER } from './seed';
 
 let config: Config;
 try {
@@ -26,6 +26,7 @@ if (seed.seeded) {
   if (config.SEED_DEMO) {
     lines.push(`  demo user: ${DEMO_USER.email} / ${DEMO_USER.password}`);
     lines.push(`  demo merchant user: ${DEMO_MERCHANT_USER.email} / ${DEMO_MERCHANT_USER.password}`);
+    lines.push(`  demo bot builder (WhatsApp bots): ${DEMO_BOT_USER.email} / ${DEMO_BOT_USER.password}`);
   }
   console.log(lines.join('\n'));
 }

@@ -5,10 +5,13 @@ import { merchants, users } from '../db/schema';
 import { createUser } from './features/auth/auth.service';
 import { applyPlanPeriod } from './features/billing/plan-settlement';
 import { seedShortcodeCatalogue } from './features/shortcodes/catalogue-seed';
+import { DEMO_BOT } from './features/bots/demo-bot';
 import { getFeaturedTemplates } from './features/templates/featured-templates';
 import { insertAppFromDefinition, seedFeaturedTemplates } from './features/templates/templates.service';
 
 export const DEMO_USER = { email: 'demo@dialflow.local', password: 'demo1234', fullName: 'Ama Mensah' } as const;
+/** Builds WhatsApp bots (the CHATBOT role), with a deployed sample bot. */
+export const DEMO_BOT_USER = { email: 'bots@dialflow.local', password: 'bots1234', fullName: 'Yaa Owusu' } as const;
 export const DEMO_MERCHANT_USER = { email: 'merchant@dialflow.local', password: 'merchant1234', fullName: 'Kofi Boateng' } as const;
 
 export interface SeedOptions {
@@ -31,7 +34,8 @@ export const DEMO_PLAN = 'PREMIUM';
 
 /**
  * Seeds an empty database: a super admin, the featured templates and the shortcode providers and catalogue; unless
- * disabled, a demo user with a deployed sample app, and a demo merchant, both on DEMO_PLAN.
+ * disabled, a demo user with a deployed sample app, a demo merchant, and a demo bot builder with a deployed sample
+ * bot, all on DEMO_PLAN.
  */
 export async function seedDatabase(db: Db, options: SeedOptions): Promise<SeedResult> {
   const [{ value }] = (await db.select({ value: count() }).from(users)) as [{ value: number }];
@@ -73,6 +77,14 @@ export async function seedDatabase(db: Db, options: SeedOptions): Promise<SeedRe
       merchantId: merchant!.id,
     });
     await applyPlanPeriod(db, merchantUser.id, DEMO_PLAN, 12, new Date());
+    const botUser = await createUser(db, {
+      ...DEMO_BOT_USER,
+      mobileNumber: '233245556667',
+      companyName: 'Mensah Ventures',
+      roles: ['CHATBOT'],
+    });
+    await applyPlanPeriod(db, botUser.id, DEMO_PLAN, 12, new Date());
+    await insertAppFromDefinition(db, DEMO_BOT, { ownerId: botUser.id, isTemplate: false, deploy: true, channel: 'whatsapp' });
   }
   return { seeded: true, adminEmail: options.adminEmail, generatedAdminPassword };
 }

@@ -3,6 +3,7 @@ import { describeDb } from '../../../../tests/support/test-db';
 import { createApiClient, useTestApp, useUser } from '../../../../tests/support/test-app';
 import { seedApp, seedMenu } from '../../../../tests/support/seed-app';
 import { INACTIVE_BOT_TEXT, MEDIA_REPLY_TEXT } from '../../../shared/whatsapp';
+import { DEMO_BOT_USER, seedDatabase } from '../../seed';
 
 describeDb('WhatsApp bots', () => {
   const t = useTestApp();
@@ -248,5 +249,33 @@ describeDb('WhatsApp bots', () => {
     expect((await get('/api/chatbot/apps', plain.auth)).statusCode).toBe(200);
     await post('/api/admin/chatbot-access', { email: plain.email, enabled: false }, admin.auth);
     expect((await get('/api/chatbot/apps', plain.auth)).statusCode).toBe(403);
+  });
+});
+
+describeDb('the demo bot on a freshly seeded server', () => {
+  const t = useTestApp();
+
+  it('signs the demo bot builder in to a deployed bot that answers in the chat simulator, with a list for its order menu', async () => {
+    await seedDatabase(t.db, { adminEmail: 'admin@seed.test', demo: true, sandboxOrigin: 'http://127.0.0.1:3000' });
+    const login = (await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: DEMO_BOT_USER })).json();
+    expect(login.data.role).toBe('CHATBOT');
+    const api = createApiClient(t, { auth: { authorization: `Bearer ${login.token}` } });
+    const [bot] = (await api.get('/api/chatbot/apps')).json().data;
+    expect(bot).toMatchObject({ appName: 'Mensah Shop Bot', liveVersion: 1, status: 'active' });
+    const say = async (text: string, kind = 'text') =>
+      (await api.post(`/whatsapp-emulator/${bot.appId}`, { from: '233240000001', text, kind })).json().messages[0];
+    expect(await say('hi')).toMatchObject({
+      type: 'buttons',
+      buttons: [{ title: 'Order' }, { title: 'Opening hours' }, { title: 'Talk to us' }],
+    });
+    expect(await say('1', 'choice')).toMatchObject({
+      type: 'list',
+      rows: expect.arrayContaining([
+        { id: '1', title: 'Rice 5kg' },
+        { id: '0', title: 'Back' },
+      ]),
+    });
+    expect(await say('2', 'choice')).toEqual({ type: 'text', text: 'How many Cooking oil 1L?' });
+    expect(await say('3')).toEqual({ type: 'text', text: 'Thank you! 3 x Cooking oil 1L will be ready for pickup today.' });
   });
 });

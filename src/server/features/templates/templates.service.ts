@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { apps, appVersions, menus } from '../../../db/schema';
 import type { Db } from '../../../db/client';
-import { appVersionSchema, menuSchema, type AppVersion, type Menu } from '../../../shared/app';
+import { appVersionSchema, menuSchema, type AppChannel, type AppVersion, type Menu } from '../../../shared/app';
 import { createAppId } from '../apps/apps.service';
 import { getFeaturedTemplates, type TemplateDefinition } from './featured-templates';
 
@@ -45,7 +45,7 @@ export function buildTemplateVersion(def: TemplateDefinition, appId = 'template'
 export async function insertAppFromDefinition(
   db: Db,
   def: TemplateDefinition,
-  options: { ownerId: string; isTemplate: boolean; appName?: string; deploy?: boolean },
+  options: { ownerId: string; isTemplate: boolean; appName?: string; deploy?: boolean; channel?: AppChannel },
 ): Promise<string> {
   const appId = createAppId();
   const menuList = buildTemplateMenus(def, appId);
@@ -62,6 +62,7 @@ export async function insertAppFromDefinition(
       customShortCode: def.shortCode,
       isTemplate: options.isTemplate,
       flagIcon: def.flagIcon,
+      channel: options.channel ?? 'ussd',
     });
     await tx.insert(menus).values(
       menuList.map((m, position) => ({
@@ -90,6 +91,7 @@ export async function insertAppFromDefinition(
         appName: options.appName ?? def.appName,
         shortCode: def.shortCode,
         useTemplateTag: def.useTemplateTag,
+        channel: options.channel ?? 'ussd',
         menus: menuList,
       });
       await tx.insert(appVersions).values({ appId, number: 1, definition, createdBy: options.ownerId });
