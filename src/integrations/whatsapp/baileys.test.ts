@@ -1,0 +1,555 @@
+import { EventEmitter } from 'node:events';
+import {
+  Browsers,
+  initAuthCreds,
+  makeCacheableSignalKeyStore,
+  type AuthenticationCreds,
+  type BaileysEventMap,
+  type SignalKeyStore,
+  type UserFacingSocketConfig,
+  type WAMessage,
+} from 'baileys';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { WhatsAppInbound } from '../../shared/whatsapp';
+import {
+  APPEND_MAX_AGE_MS,
+  MAX_RECONNECT_ATTEMPTS,
+  createBaileysConnector,
+  readConnectionUpdate,
+  readMessagesUpsert,
+  type AuthStateStore,
+  type BaileysSocket,
+  type ConnectorLog,
+} from './baileys';
+import type { LinkUpdate } from './whatsapp-connector';
+
+/** A close as Baileys reports it: `lastDisconnect.error` is a Boom, its code in `output.statusCode`. */
+function closedWith(statusCode: number | undefined, message = 'Connection Failure'): BaileysEventMap['connection.update'] {
+  const error = Object.assign(
+    new Error(message),
+    statusCode === undefined ? {} : { output: { statusCode, payload: { statusCode, message } } },
+  );
+  return { connection: 'close', lastDisconnect: { error, date: new Date(0) } };
+}
+
+describe('readConnectionUpdate', () => {
+  const linked = { attempt: 0, isLinked: true };
+  const linking = { attempt: 0, isLinked: false };
+
+  it('shows a QR, and reports the number CONNECTED from the socket’s own jid when open', () => {
+    expect(readConnectionUpdate({ qr: '2@abc,def,ghi' }, linking)).toEqual({
+      linkUpdate: { status: 'QR', qrCode: '2@abc,def,ghi' },
+      next: 'wait',
+    });
+    expect(readConnectionUpdate({ connection: 'open' }, { ...linked, userJid: '233241234567:12@s.whatsapp.net' })).toEqual({
+      linkUpdate: { status: 'CONNECTED', qrCode: null, mobileNumber: '233241234567' },
+      next: 'wait',
+    });
+    expect(readConnectionUpdate({ connection: 'connecting', qr: undefined }, linking)).toEqual({ next: 'wait' });
+    expect(readConnectionUpdate({ isNewLogin: true, qr: undefined }, linking)).toEqual({ next: 'wait' });
+    expect(readConnectionUpdate({ receivedPendingNotifications: true }, linked)).toEqual({ next: 'wait' });
+  });
+
+  it('restarts at once after a scan (515), whether linking or linked', () => {
+    expect(readConnectionUpdate(closedWith(515, 'Stream Errored (restart required)'), linking)).toEqual({ next: 'restart' });
+    expect(readConnectionUpdate(closedWith(515), { ...linked, attempt: MAX_RECONNECT_ATTEMPTS })).toEqual({ next: 'restart' });
+  });
+
+  it('stops for good on a logout (401), a takeover (440), a refusal (403) and a device mismatch (411)', () => {
+    expect(readConnectionUpdate(closedWith(401, 'Intentional Logout'), linked)).toEqual({
+      linkUpdate: { status: 'DISCONNECTED', qrCode: null, message: 'Logged out on the phone' },
+      next: 'logged_out',
+    });
+    for (const code of [440, 403, 411]) {
+      const step = readConnectionUpdate(closedWith(code), linked);
+      expect(step.next).toBe('stop');
+      expect(step.linkUpdate).toMatchObject({ status: 'FAILED', qrCode: null, message: expect.any(String) });
+    }
+    expect(readConnectionUpdate(closedWith(440), linked).linkUpdate?.message).toMatch(/took over/);
+  });
+
+  it('fails a QR that ran out of refreshes, so the console offers a new link', () => {
+    const expired = { linkUpdate: { status: 'FAILED', qrCode: null, message: 'The QR code expired before it was scanned' }, next: 'stop' };
+    expect(readConnectionUpdate(closedWith(408, 'QR refs attempts ended'), linking)).toEqual(expired);
+    expect(readConnectionUpdate(closedWith(408), linking)).toEqual(expired);
+  });
+
+  it('reconnects a lost connection with back-off, then gives up as DISCONNECTED', () => {
+    for (const code of [408, 428, 500, 503, undefined]) {
+      expect(readConnectionUpdate(closedWith(code), { ...linked, attempt: 2 })).toEqual({ next: 'reconnect' });
+    }
+    expect(readConnectionUpdate(closedWith(428, 'Connection Closed'), { ...linking, attempt: 1 })).toEqual({ next: 'reconnect' });
+    const gaveUp = readConnectionUpdate(closedWith(503), { ...linked, attempt: MAX_RECONNECT_ATTEMPTS });
+    expect(gaveUp).toEqual({
+      linkUpdate: { status: 'DISCONNECTED', qrCode: null, message: expect.stringMatching(/^Lost the connection to WhatsApp \(code 503\)/) },
+      next: 'stop',
+    });
+  });
+
+  it('reads the code defensively: a plain error or none at all is a lost connection', () => {
+    expect(readConnectionUpdate({ connection: 'close' }, linked)).toEqual({ next: 'reconnect' });
+    expect(readConnectionUpdate({ connection: 'close', lastDisconnect: { error: undefined, date: new Date(0) } }, linked)).toEqual({
+      next: 'reconnect',
+    });
+    const odd = Object.assign(new Error('odd'), { output: { statusCode: '401' } });
+    expect(readConnectionUpdate({ connection: 'close', lastDisconnect: { error: odd, date: new Date(0) } }, linked)).toEqual({
+      next: 'reconnect',
+    });
+  });
+});
+
+const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
+const seconds = (ms: number) => Math.floor(ms / 1000);
+
+/** A message as `messages.upsert` carries it (WAMessage: key, message, messageTimestamp in seconds, pushName). */
+function waMessage(id: string, message: WAMessage['message'], key: Partial<WAMessage['key']> = {}, sentAt = NOW): WAMessage {
+  return {
+    key: { remoteJid: '233241234567@s.whatsapp.net', fromMe: false, id, ...key },
+    message,
+    messageTimestamp: seconds(sentAt),
+    pushName: 'Ama',
+  };
+}
+
+describe('readMessagesUpsert', () => {
+  const read = (messages: WAMessage[], type: 'notify' | 'append' = 'notify') => readMessagesUpsert({ messages, type }, { now: NOW });
+
+  it('reads typed text, with the sender, name, time and reply address', () => {
+    expect(read([waMessage('A1', { conversation: 'Hi' }), waMessage('A2', { extendedTextMessage: { text: '2' } })])).toEqual([
+      {
+        inbound: { messageId: 'A1', from: '233241234567', name: 'Ama', text: 'Hi', kind: 'text', sentAt: seconds(NOW) * 1000 },
+        replyTo: '233241234567@s.whatsapp.net',
+      },
+      {
+        inbound: { messageId: 'A2', from: '233241234567', name: 'Ama', text: '2', kind: 'text', sentAt: seconds(NOW) * 1000 },
+        replyTo: '233241234567@s.whatsapp.net',
+      },
+    ]);
+  });
+
+  it('takes the phone number from remoteJidAlt when the chat is a LID, and replies to the LID', () => {
+    const lid = { remoteJid: '123456789012345@lid', remoteJidAlt: '233241234567@s.whatsapp.net' };
+    expect(read([waMessage('L1', { conversation: 'Hi' }, lid)])).toEqual([
+      expect.objectContaining({ inbound: expect.objectContaining({ from: '233241234567' }), replyTo: '123456789012345@lid' }),
+    ]);
+    // Without it the number is hidden: the LID's digits stand for the user, and replies still reach them.
+    expect(read([waMessage('L2', { conversation: 'Hi' }, { remoteJid: '123456789012345@lid' })])).toEqual([
+      expect.objectContaining({ inbound: expect.objectContaining({ from: '123456789012345' }), replyTo: '123456789012345@lid' }),
+    ]);
+  });
+
+  it('reads legacy list and button replies as choices', () => {
+    const picked = read([
+      waMessage('C1', { listResponseMessage: { title: 'Balance', singleSelectReply: { selectedRowId: '2' } } }),
+      waMessage('C2', { buttonsResponseMessage: { selectedButtonId: '1', selectedDisplayText: 'Yes' } }),
+      waMessage('C3', { templateButtonReplyMessage: { selectedId: '3', selectedDisplayText: 'Later' } }),
+    ]);
+    expect(picked.map(({ inbound }) => [inbound.kind, inbound.text])).toEqual([
+      ['choice', '2'],
+      ['choice', '1'],
+      ['choice', '3'],
+    ]);
+  });
+
+  it('reads captions as text, other media as media, and unwraps disappearing and view-once messages', () => {
+    const media = read([
+      waMessage('M1', { imageMessage: { caption: ' 1 ', mimetype: 'image/jpeg' } }),
+      waMessage('M2', { imageMessage: { mimetype: 'image/jpeg' } }),
+      waMessage('M3', { audioMessage: { ptt: true, seconds: 3 } }),
+      waMessage('M4', { documentWithCaptionMessage: { message: { documentMessage: { caption: 'invoice', fileName: 'a.pdf' } } } }),
+      waMessage('M5', { stickerMessage: {} }),
+      waMessage('M6', { locationMessage: { degreesLatitude: 5.6, degreesLongitude: -0.2 } }),
+      waMessage('M7', { ephemeralMessage: { message: { extendedTextMessage: { text: 'hidden' } } } }),
+      waMessage('M8', { viewOnceMessageV2: { message: { videoMessage: {} } } }),
+    ]);
+    expect(media.map(({ inbound }) => [inbound.messageId, inbound.kind, inbound.text])).toEqual([
+      ['M1', 'text', '1'],
+      ['M2', 'media', ''],
+      ['M3', 'media', ''],
+      ['M4', 'text', 'invoice'],
+      ['M5', 'media', ''],
+      ['M6', 'media', ''],
+      ['M7', 'text', 'hidden'],
+      ['M8', 'media', ''],
+    ]);
+  });
+
+  it('skips our own messages, groups, status, broadcasts, channels, empty messages, reactions and edits', () => {
+    expect(
+      read([
+        waMessage('S1', { conversation: 'echo' }, { fromMe: true }),
+        waMessage('S2', { conversation: 'group' }, { remoteJid: '120363000000000000@g.us', participant: '233241234567@s.whatsapp.net' }),
+        waMessage('S3', { conversation: 'story' }, { remoteJid: 'status@broadcast' }),
+        waMessage('S4', { conversation: 'list' }, { remoteJid: '1700000000@broadcast' }),
+        waMessage('S5', { conversation: 'news' }, { remoteJid: '120363000000000000@newsletter' }),
+        waMessage('S6', null),
+        waMessage('S7', { reactionMessage: { text: '👍', key: { id: 'OUT1' } } }),
+        waMessage('S8', { protocolMessage: { type: 14, editedMessage: { conversation: 'edited' } } }),
+        waMessage('S9', { senderKeyDistributionMessage: { groupId: 'x' } }),
+        waMessage('', { conversation: 'no id' }),
+      ]),
+    ).toEqual([]);
+  });
+
+  it('answers offline (append) messages only when they are recent', () => {
+    const recent = waMessage('R1', { conversation: 'recent' }, {}, NOW - APPEND_MAX_AGE_MS + 1000);
+    const old = waMessage('R2', { conversation: 'old' }, {}, NOW - APPEND_MAX_AGE_MS - 1000);
+    const undated = { ...waMessage('R3', { conversation: 'undated' }), messageTimestamp: null };
+    expect(read([recent, old, undated], 'append').map(({ inbound }) => inbound.messageId)).toEqual(['R1']);
+    expect(read([old, undated], 'notify').map(({ inbound }) => inbound.messageId)).toEqual(['R2', 'R3']);
+  });
+});
+
+/**
+ * A stand-in for Baileys' socket. This machine cannot reach WhatsApp's servers, so the connector's wiring is
+ * driven through the events a real socket emits (Baileys' BaileysEventMap shapes), while the rest of Baileys
+ * (its key cache, browser names, new credentials) is the real library.
+ */
+class FakeSocket implements BaileysSocket {
+  private readonly emitter = new EventEmitter();
+  readonly ev = {
+    on: <E extends keyof BaileysEventMap>(event: E, listener: (arg: BaileysEventMap[E]) => void) => {
+      this.emitter.on(event, listener);
+    },
+  };
+  user: { id: string } | undefined;
+  readonly sent: Array<{ jid: string; text: string }> = [];
+  logouts = 0;
+  ends = 0;
+
+  constructor(readonly config: UserFacingSocketConfig) {}
+
+  emit<E extends keyof BaileysEventMap>(event: E, arg: BaileysEventMap[E]) {
+    // As in Baileys, whose own listener (registered first) merges a creds change into `auth.creds`.
+    if (event === 'creds.update' && this.config.auth) Object.assign(this.config.auth.creds, arg);
+    this.emitter.emit(event, arg);
+  }
+
+  async sendMessage(jid: string, content: { text: string }) {
+    this.sent.push({ jid, text: content.text });
+    return { key: { remoteJid: jid, fromMe: true, id: `OUT${this.sent.length}` }, message: { conversation: content.text } };
+  }
+
+  async logout() {
+    this.logouts += 1;
+    this.emit('creds.update', { lastPropHash: 'after-logout' });
+    this.emit('connection.update', closedWith(401, 'Intentional Logout'));
+  }
+
+  async end() {
+    this.ends += 1;
+  }
+}
+
+/** The server's store, in memory: credentials saved as copies, as a database would hold them. */
+function createMemoryAuthStore() {
+  const saved = new Map<string, AuthenticationCreds>();
+  const calls: string[] = [];
+  const store: AuthStateStore = {
+    async load(linkId) {
+      calls.push(`load ${linkId}`);
+      const stored = saved.get(linkId);
+      const creds = stored ? structuredClone(stored) : initAuthCreds();
+      const keys: SignalKeyStore = { get: async () => ({}), set: async () => {} };
+      return {
+        state: { creds, keys },
+        saveCreds: async () => {
+          calls.push(`save ${linkId}`);
+          saved.set(linkId, structuredClone(creds));
+        },
+      };
+    },
+    async clear(linkId) {
+      calls.push(`clear ${linkId}`);
+      saved.delete(linkId);
+    },
+  };
+  return { store, saved, calls };
+}
+
+const ME = { id: '233241234567:7@s.whatsapp.net', lid: '123456789012345:7@lid', name: 'Shop' };
+const silentLog: ConnectorLog = { info() {}, warn() {}, error() {} };
+
+describe('Baileys connector, driven through a stand-in socket', () => {
+  let sockets: FakeSocket[];
+  let updates: Array<[string, LinkUpdate]>;
+  let received: Array<[string, WhatsAppInbound]>;
+  let timers: Array<{ run: () => void; delayMs: number; cancelled: boolean }>;
+  let auth: ReturnType<typeof createMemoryAuthStore>;
+
+  beforeEach(() => {
+    sockets = [];
+    updates = [];
+    received = [];
+    timers = [];
+    auth = createMemoryAuthStore();
+  });
+
+  function connect(overrides: { onMessage?: (linkId: string, message: WhatsAppInbound) => Promise<void> } = {}) {
+    return createBaileysConnector({
+      authStore: auth.store,
+      log: silentLog,
+      now: () => NOW,
+      events: {
+        onLinkUpdate: async (linkId, update) => void updates.push([linkId, update]),
+        onMessage: overrides.onMessage ?? (async (linkId, message) => void received.push([linkId, message])),
+      },
+      loadBaileys: async () => ({
+        makeWASocket: (config) => {
+          const socket = new FakeSocket(config);
+          sockets.push(socket);
+          return socket;
+        },
+        makeCacheableSignalKeyStore,
+        Browsers,
+      }),
+      schedule: (run, delayMs) => {
+        const timer = { run, delayMs, cancelled: false };
+        timers.push(timer);
+        return {
+          cancel: () => {
+            timer.cancelled = true;
+          },
+        };
+      },
+    });
+  }
+
+  /** Links `link-1` the way a scan does: QR, new credentials, 515, then an open second socket. */
+  async function linkByScan(connector: ReturnType<typeof connect>) {
+    await connector.startLink('link-1', {});
+    sockets[0]!.emit('connection.update', { qr: 'QR-1' });
+    sockets[0]!.emit('creds.update', { me: ME });
+    sockets[0]!.emit('connection.update', closedWith(515, 'Stream Errored (restart required)'));
+    await vi.waitFor(() => expect(sockets).toHaveLength(2));
+    sockets[1]!.user = { id: ME.id };
+    sockets[1]!.emit('connection.update', { connection: 'open' });
+    await vi.waitFor(() => expect(updates.at(-1)?.[1].status).toBe('CONNECTED'));
+  }
+
+  it('opens a socket as Baileys asks: stored keys behind its cache, a realistic browser, not online on connect', async () => {
+    const connector = connect();
+    expect(connector.supportsInteractive).toBe(false);
+    await connector.startLink('link-1', {});
+    expect(auth.calls).toEqual(['clear link-1', 'load link-1']);
+    const { config } = sockets[0]!;
+    expect(config.browser).toEqual(Browsers.ubuntu('Dialflow'));
+    expect(config.markOnlineOnConnect).toBe(false);
+    expect(config.auth?.creds.noiseKey.public).toBeInstanceOf(Uint8Array);
+    expect(config.logger?.level).toBe('warn');
+    expect(typeof config.getMessage).toBe('function');
+  });
+
+  it('links by QR: QR -> saves the new credentials -> 515 -> a second socket on the same keys -> CONNECTED', async () => {
+    const connector = connect();
+    await linkByScan(connector);
+    expect(updates).toEqual([
+      ['link-1', { status: 'QR', qrCode: 'QR-1' }],
+      ['link-1', { status: 'CONNECTED', qrCode: null, mobileNumber: '233241234567' }],
+    ]);
+    expect(sockets[1]!.config.auth?.creds).toBe(sockets[0]!.config.auth?.creds);
+    expect(sockets[1]!.config.auth?.keys).toBe(sockets[0]!.config.auth?.keys);
+    expect(auth.saved.get('link-1')?.me).toEqual(ME);
+    expect(timers).toEqual([]);
+  });
+
+  it('hands messages to the bot in order and replies to the jid they came from', async () => {
+    const connector = connect();
+    await linkByScan(connector);
+    const lid = { remoteJid: '123456789012345@lid', remoteJidAlt: '233200000001@s.whatsapp.net' };
+    sockets[1]!.emit('messages.upsert', {
+      type: 'notify',
+      messages: [waMessage('IN1', { conversation: 'Hi' }, lid), waMessage('IN2', { conversation: 'mine' }, { fromMe: true })],
+    });
+    sockets[1]!.emit('messages.upsert', { type: 'notify', messages: [waMessage('IN3', { conversation: '1' }, lid)] });
+    await vi.waitFor(() => expect(received).toHaveLength(2));
+    expect(received.map(([linkId, m]) => [linkId, m.messageId, m.from, m.text])).toEqual([
+      ['link-1', 'IN1', '233200000001', 'Hi'],
+      ['link-1', 'IN3', '233200000001', '1'],
+    ]);
+
+    await connector.send('link-1', '233200000001', { type: 'text', text: 'Welcome' });
+    await connector.send('link-1', '233299999999', { type: 'text', text: 'Someone new' });
+    await connector.send('link-1', '233200000001', {
+      type: 'list',
+      body: 'Pick one',
+      button: 'Choose an option',
+      rows: [
+        { id: '1', title: 'Balance' },
+        { id: '2', title: 'Buy airtime for a frie…', description: 'Buy airtime for a friend' },
+      ],
+    });
+    expect(sockets[1]!.sent).toEqual([
+      { jid: '123456789012345@lid', text: 'Welcome' },
+      { jid: '233299999999@s.whatsapp.net', text: 'Someone new' },
+      { jid: '123456789012345@lid', text: 'Pick one\n1. Balance\n2. Buy airtime for a friend' },
+    ]);
+    // What it sent is kept for Baileys' retries (a recipient's device asking for it again).
+    await expect(sockets[1]!.config.getMessage?.({ id: 'OUT1' })).resolves.toEqual({ conversation: 'Welcome' });
+  });
+
+  it('keeps handing messages to the bot after one run fails', async () => {
+    const connector = connect({
+      onMessage: async (linkId, message) => {
+        if (message.text === 'boom') throw new Error('bot failed');
+        received.push([linkId, message]);
+      },
+    });
+    await linkByScan(connector);
+    sockets[1]!.emit('messages.upsert', {
+      type: 'notify',
+      messages: [waMessage('B1', { conversation: 'boom' }), waMessage('B2', { conversation: 'ok' })],
+    });
+    await vi.waitFor(() => expect(received.map(([, m]) => m.messageId)).toEqual(['B2']));
+  });
+
+  it('refuses to send before the number is connected', async () => {
+    const connector = connect();
+    await expect(connector.send('link-1', '233241234567', { type: 'text', text: 'x' })).rejects.toThrow(/not connected/);
+    await connector.startLink('link-1', {});
+    sockets[0]!.emit('connection.update', { qr: 'QR-1' });
+    await expect(connector.send('link-1', '233241234567', { type: 'text', text: 'x' })).rejects.toThrow(/not connected/);
+  });
+
+  it('deletes the keys and reports DISCONNECTED when the phone logs the device out (401), without reconnecting', async () => {
+    const connector = connect();
+    await linkByScan(connector);
+    sockets[1]!.emit('connection.update', closedWith(401, 'Connection Failure'));
+    await vi.waitFor(() =>
+      expect(updates.at(-1)).toEqual(['link-1', { status: 'DISCONNECTED', qrCode: null, message: 'Logged out on the phone' }]),
+    );
+    expect(auth.calls.at(-1)).toBe('clear link-1');
+    expect(auth.saved.has('link-1')).toBe(false);
+    expect(sockets).toHaveLength(2);
+    expect(timers).toEqual([]);
+    // A late credentials change from the dead socket does not bring the keys back.
+    sockets[1]!.emit('creds.update', { lastPropHash: 'late' });
+    await connector.close();
+    expect(auth.saved.has('link-1')).toBe(false);
+  });
+
+  it('reconnects a lost connection after 2, 4, 8... seconds on the same keys, and starts counting again once open', async () => {
+    const connector = connect();
+    await linkByScan(connector);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      sockets.at(-1)!.emit('connection.update', closedWith(428, 'Connection Closed'));
+      await vi.waitFor(() => expect(timers).toHaveLength(attempt + 1));
+      timers.at(-1)!.run();
+      await vi.waitFor(() => expect(sockets).toHaveLength(3 + attempt));
+    }
+    expect(timers.map((t) => t.delayMs)).toEqual([2000, 4000, 8000]);
+    expect(new Set(sockets.map((s) => s.config.auth?.creds)).size).toBe(1);
+    sockets.at(-1)!.user = { id: ME.id };
+    sockets.at(-1)!.emit('connection.update', { connection: 'open' });
+    sockets.at(-1)!.emit('connection.update', closedWith(503, 'Service Unavailable'));
+    await vi.waitFor(() => expect(timers).toHaveLength(4));
+    expect(timers[3]!.delayMs).toBe(2000);
+    // Closing cancels the pending reconnection; a late run opens nothing.
+    await connector.close();
+    expect(timers[3]!.cancelled).toBe(true);
+    const opened = sockets.length;
+    timers[3]!.run();
+    expect(sockets).toHaveLength(opened);
+  });
+
+  it('gives up after the last reconnection and reports DISCONNECTED', async () => {
+    const connector = connect();
+    await linkByScan(connector);
+    for (let attempt = 0; attempt < MAX_RECONNECT_ATTEMPTS; attempt++) {
+      sockets.at(-1)!.emit('connection.update', closedWith(408, 'Connection was lost'));
+      await vi.waitFor(() => expect(timers).toHaveLength(attempt + 1));
+      timers.at(-1)!.run();
+      await vi.waitFor(() => expect(sockets).toHaveLength(3 + attempt));
+    }
+    sockets.at(-1)!.emit('connection.update', closedWith(408, 'Connection was lost'));
+    await vi.waitFor(() =>
+      expect(updates.at(-1)?.[1]).toMatchObject({ status: 'DISCONNECTED', message: expect.stringMatching(/^Lost the connection/) }),
+    );
+    expect(timers).toHaveLength(MAX_RECONNECT_ATTEMPTS);
+    await expect(connector.send('link-1', '233241234567', { type: 'text', text: 'x' })).rejects.toThrow(/not connected/);
+  });
+
+  it('stops on a takeover (440): no second socket fighting for the same keys', async () => {
+    const connector = connect();
+    await linkByScan(connector);
+    sockets[1]!.emit('connection.update', closedWith(440, 'Stream Errored (conflict)'));
+    await vi.waitFor(() => expect(updates.at(-1)?.[1]).toMatchObject({ status: 'FAILED' }));
+    expect(sockets).toHaveLength(2);
+    expect(timers).toEqual([]);
+    expect(auth.saved.has('link-1')).toBe(true);
+  });
+
+  it('fails a link whose QR expired unscanned', async () => {
+    const connector = connect();
+    await connector.startLink('link-1', {});
+    sockets[0]!.emit('connection.update', { qr: 'QR-1' });
+    sockets[0]!.emit('connection.update', closedWith(408, 'QR refs attempts ended'));
+    await vi.waitFor(() => expect(updates).toHaveLength(2));
+    expect(updates[1]).toEqual(['link-1', { status: 'FAILED', qrCode: null, message: 'The QR code expired before it was scanned' }]);
+    expect(sockets).toHaveLength(1);
+  });
+
+  it('resumes with the stored keys (no new QR), and refuses to resume a link that has none', async () => {
+    const first = connect();
+    await linkByScan(first);
+    await first.close();
+    expect(sockets[1]!.ends).toBe(1);
+    expect(sockets[1]!.logouts).toBe(0);
+
+    auth.calls.length = 0;
+    const second = connect();
+    await second.startLink('link-1', { resume: true });
+    expect(auth.calls).toEqual(['load link-1']);
+    expect(sockets).toHaveLength(3);
+    expect(sockets[2]!.config.auth?.creds.me).toEqual(ME);
+    const noiseKey = (socket: FakeSocket) => Buffer.from(socket.config.auth!.creds.noiseKey.private);
+    expect(noiseKey(sockets[2]!)).toEqual(noiseKey(sockets[0]!));
+
+    await second.startLink('link-2', { resume: true });
+    expect(updates.at(-1)).toEqual([
+      'link-2',
+      { status: 'DISCONNECTED', qrCode: null, message: 'No stored credentials for this number: link it again' },
+    ]);
+    expect(sockets).toHaveLength(3);
+  });
+
+  it('keeps one socket per link: starting again ends the first, whose events are then ignored', async () => {
+    const connector = connect();
+    await Promise.all([connector.startLink('link-1', {}), connector.startLink('link-1', {})]);
+    expect(sockets).toHaveLength(2);
+    expect(sockets[0]!.ends).toBe(1);
+    expect(sockets[1]!.ends).toBe(0);
+    sockets[0]!.emit('connection.update', { qr: 'OLD' });
+    sockets[1]!.emit('connection.update', { qr: 'NEW' });
+    await vi.waitFor(() => expect(updates).toEqual([['link-1', { status: 'QR', qrCode: 'NEW' }]]));
+  });
+
+  it('unlinks: logs the device out, deletes its keys, and takes the logout’s close for no failure', async () => {
+    const connector = connect();
+    await linkByScan(connector);
+    const before = updates.length;
+    await connector.unlink('link-1');
+    expect(sockets[1]!.logouts).toBe(1);
+    expect(auth.calls.at(-1)).toBe('clear link-1');
+    expect(auth.saved.has('link-1')).toBe(false);
+    await connector.close();
+    expect(updates).toHaveLength(before);
+    expect(auth.saved.has('link-1')).toBe(false);
+    await expect(connector.send('link-1', '233241234567', { type: 'text', text: 'x' })).rejects.toThrow(/not connected/);
+  });
+
+  it('reports FAILED when the stored keys cannot be read', async () => {
+    const failing: AuthStateStore = {
+      load: async () => Promise.reject(new Error('WhatsApp credentials cannot be decrypted: check WHATSAPP_CREDENTIALS_KEY')),
+      clear: async () => {},
+    };
+    const connector = createBaileysConnector({
+      authStore: failing,
+      log: silentLog,
+      events: { onLinkUpdate: async (linkId, update) => void updates.push([linkId, update]), onMessage: async () => {} },
+      loadBaileys: async () => ({ makeWASocket: (config) => new FakeSocket(config), makeCacheableSignalKeyStore, Browsers }),
+    });
+    await connector.startLink('link-1', { resume: true });
+    expect(updates).toEqual([['link-1', { status: 'FAILED', qrCode: null, message: expect.stringContaining('WHATSAPP_CREDENTIALS_KEY') }]]);
+  });
+});
