@@ -2,6 +2,7 @@ import { createBrowserRouter } from 'react-router';
 import { publicRoutes } from './features/public/public.routes';
 import { consoleRoutes } from './features/console/console.routes';
 import { emulatorRoutes } from './features/emulator/emulator.routes';
+import { botFullScreenRoutes } from './features/bots/bots.routes';
 import { NotFoundPage } from './components/not-found-page';
 import { PageLoading } from './components/page-loading';
 
@@ -13,6 +14,6 @@ import { PageLoading } from './components/page-loading';
 export const router = createBrowserRouter([
   {
     HydrateFallback: PageLoading,
-    children: [...publicRoutes, ...consoleRoutes, ...emulatorRoutes, { path: '*', element: <NotFoundPage /> }],
+    children: [...publicRoutes, ...consoleRoutes, ...emulatorRoutes, ...botFullScreenRoutes, { path: '*', element: <NotFoundPage /> }],
   },
 ]);

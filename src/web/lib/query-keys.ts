@@ -6,7 +6,9 @@ import type { ShortCodeCountry } from '../../shared/api/shortcodes.schema';
  * screens read: `['apps']` holds the app list and, below it, each app and its versions; `['menus', appId]` an
  * app's menus and their lite list; `['custom-actions']` the functions, each function and the templates;
  * `['shortcodes']` the providers, the catalogue, what each country offers and the account's purchases;
- * `['billing']` the account's subscription and its payment history (a shortcode payment appears there too).
+ * `['billing']` the account's subscription and its payment history (a shortcode payment appears there too);
+ * `['bots']` the bot list and, below it, each bot and its linked numbers; `['simulated-phone', linkId]` a simulated
+ * phone's link and its chats.
  */
 export const queryKeys = {
   currentUser: ['auth', 'me'],
@@ -37,4 +39,10 @@ export const queryKeys = {
   subscription: ['billing', 'subscription'],
   paymentHistory: (page: number) => ['billing', 'history', page],
   accountSubscription: (email: string) => ['billing', 'account', email],
+  bots: ['bots'],
+  bot: (appId: string) => ['bots', appId],
+  linkedNumbers: (appId: string) => ['bots', appId, 'numbers'],
+  whatsappConnector: ['whatsapp', 'connector'],
+  simulatedPhone: (linkId: string) => ['simulated-phone', linkId],
+  simulatedPhoneTranscript: (linkId: string, from: string) => ['simulated-phone', linkId, 'transcript', from],
 } as const;

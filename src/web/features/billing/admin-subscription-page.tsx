@@ -6,6 +6,7 @@ import type { AdminSubscription } from '../../../shared/api/billing.schema';
 import { PLANS } from '../../../shared/billing/plans';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { PageHeader } from '../../components/page-header';
+import { BotAccessSwitch } from '../bots/bot-access-switch';
 import { MerchantAudienceGuard } from '../merchants/merchant-audience-guard';
 import { formatDay } from '../shortcodes/shortcode-format';
 import { ShortCodeListEmpty, ShortCodeListSkeleton } from '../shortcodes/shortcode-list-states';
@@ -106,6 +107,7 @@ function AccountSubscription({ account }: { account: AdminSubscription }) {
       </Group>
       <BillingSubscriptionCard subscription={account.subscription} />
       <BillingUsageCard subscription={account.subscription} whose="the account's" />
+      <BotAccessSwitch email={account.email} isEnabled={account.chatbotAccess} />
       <ChangeHistory changes={account.changes} />
       <AdminSubscriptionDialog kind={dialog} email={account.email} onClose={() => setDialog(null)} />
     </Stack>

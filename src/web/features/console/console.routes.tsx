@@ -13,6 +13,7 @@ import { shortcodesRoutes } from '../shortcodes/shortcodes.routes';
 import { billingRoutes } from '../billing/billing.routes';
 import { merchantsRoutes } from '../merchants/merchants.routes';
 import { adminsRoutes } from '../admins/admins.routes';
+import { botsRoutes } from '../bots/bots.routes';
 import { ConsoleLayout } from './console-layout';
 import { GetStartedPage } from './get-started-page';
 
@@ -31,6 +32,7 @@ const signedInRoutes: RouteObject[] = [
   ...billingRoutes,
   ...merchantsRoutes,
   ...adminsRoutes,
+  ...botsRoutes,
   // Every screen of one app: an unknown or foreign app id shows 'App not found' once, here, for all of them.
   {
     element: <AppScreenGuard />,

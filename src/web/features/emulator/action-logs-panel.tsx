@@ -27,13 +27,20 @@ interface ActionLogsPanelProps {
   lines: LogLine[];
   status: LogStreamStatus;
   onClear: () => void;
+  /** What an empty log says to do (a bot's chat simulator: send a message). */
+  emptyText?: string;
 }
 
 /**
  * The action logs panel: filter buttons ALL, SYSTEM, INFO, ERROR, DEBUG and CLEAR over
  * numbered lines coloured by level (system white, info light blue, error red, debug orange).
  */
-export function ActionLogsPanel({ lines, status, onClear }: ActionLogsPanelProps) {
+export function ActionLogsPanel({
+  lines,
+  status,
+  onClear,
+  emptyText = 'No logs yet. Dial the app to see its actions run.',
+}: ActionLogsPanelProps) {
   const [filter, setFilter] = useState<LogFilter>('all');
   const bodyRef = useRef<HTMLDivElement>(null);
   const shown = filter === 'all' ? lines : lines.filter((line) => line.logLevel === filter);
@@ -95,7 +102,7 @@ export function ActionLogsPanel({ lines, status, onClear }: ActionLogsPanelProps
       >
         {shown.length === 0 ? (
           <div className={classes.terminalEmpty}>
-            <span>{lines.length === 0 ? 'No logs yet. Dial the app to see its actions run.' : `No ${filter.toUpperCase()} lines.`}</span>
+            <span>{lines.length === 0 ? emptyText : `No ${filter.toUpperCase()} lines.`}</span>
             {status === 'signed-out' && (
               <span className={classes.terminalNote} data-testid="logs-signed-out">
                 <IconInfoCircle size={14} aria-hidden="true" />

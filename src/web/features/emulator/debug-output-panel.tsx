@@ -6,7 +6,19 @@ import type { DebugList } from './use-debug-output';
 import { LOGS_UNAVAILABLE_NOTE } from './action-logs-panel';
 import classes from './emulator.module.css';
 
+/** The panel's words where a bot's chat simulator differs from the USSD emulator. */
+export interface DebugOutputCopy {
+  /** The number field's label: 'Dial Number', 'Customer number'. */
+  numberLabel: string;
+  /** Under the field while it can be changed. */
+  numberDescription: string;
+  /** How a session starts: 'Dial the app', 'Send the bot a message'. */
+  start: string;
+}
+
 interface DebugOutputPanelProps {
+  /** Defaults to the USSD emulator's words. */
+  copy?: DebugOutputCopy;
   msisdn: string;
   msisdnError: string | null;
   network: string;
@@ -22,6 +34,7 @@ interface DebugOutputPanelProps {
 }
 
 interface ListStateProps<T> {
+  start: string;
   list: DebugList<T>;
   sessionId: string | null;
   isSignedOut: boolean;
@@ -29,7 +42,7 @@ interface ListStateProps<T> {
   children: (items: T[]) => ReactNode;
 }
 
-function ListState<T>({ list, sessionId, isSignedOut, noun, children }: ListStateProps<T>) {
+function ListState<T>({ start, list, sessionId, isSignedOut, noun, children }: ListStateProps<T>) {
   const { result, failure } = list;
   const items = result?.kind === 'ok' ? result.data : [];
   return (
@@ -42,7 +55,7 @@ function ListState<T>({ list, sessionId, isSignedOut, noun, children }: ListStat
             {isSignedOut
               ? `Log in to see the ${noun} of your test runs.`
               : !sessionId
-                ? `Dial the app to see the ${noun} of a session.`
+                ? `${start} to see the ${noun} of a session.`
                 : result
                   ? `No ${noun} in this session yet.`
                   : `Waiting for the ${noun}…`}
@@ -72,6 +85,11 @@ function ListState<T>({ list, sessionId, isSignedOut, noun, children }: ListStat
  */
 export function DebugOutputPanel(props: DebugOutputPanelProps) {
   const { msisdn, msisdnError, network, isMsisdnLocked, sessionId, isSignedOut, userInputs, actionResults, onMsisdnChange, onBack } = props;
+  const copy = props.copy ?? {
+    numberLabel: 'Dial Number',
+    numberDescription: `Sent as the msisdn, on network ${network}`,
+    start: 'Dial the app',
+  };
   return (
     <Paper component="section" withBorder radius="lg" p="lg" shadow="xs" aria-labelledby="debug-title" data-testid="debug-panel">
       <Group justify="space-between" mb="md" wrap="nowrap">
@@ -88,8 +106,8 @@ export function DebugOutputPanel(props: DebugOutputPanelProps) {
 
       <Group align="flex-start" gap="md" mb="lg" wrap="wrap">
         <TextInput
-          label="Dial Number"
-          description={isMsisdnLocked ? 'Locked while a session runs' : `Sent as the msisdn, on network ${network}`}
+          label={copy.numberLabel}
+          description={isMsisdnLocked ? 'Locked while a session runs' : copy.numberDescription}
           value={msisdn}
           onChange={(event) => onMsisdnChange(event.currentTarget.value)}
           readOnly={isMsisdnLocked}
@@ -126,7 +144,7 @@ export function DebugOutputPanel(props: DebugOutputPanelProps) {
           <Title order={3} fz="sm" c="gray.8">
             User Inputs
           </Title>
-          <ListState list={userInputs} sessionId={sessionId} isSignedOut={isSignedOut} noun="user inputs">
+          <ListState start={copy.start} list={userInputs} sessionId={sessionId} isSignedOut={isSignedOut} noun="user inputs">
             {(items) => (
               <Table withTableBorder striped fz="sm" data-testid="debug-user-inputs">
                 <Table.Thead>
@@ -151,7 +169,7 @@ export function DebugOutputPanel(props: DebugOutputPanelProps) {
           <Title order={3} fz="sm" c="gray.8">
             Action Results
           </Title>
-          <ListState list={actionResults} sessionId={sessionId} isSignedOut={isSignedOut} noun="action results">
+          <ListState start={copy.start} list={actionResults} sessionId={sessionId} isSignedOut={isSignedOut} noun="action results">
             {(items) => (
               <Stack gap="xs" data-testid="debug-action-results">
                 {items.map((item, index) => (

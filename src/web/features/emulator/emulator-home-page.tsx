@@ -44,8 +44,8 @@ function findAppHome(appId: string): string {
   return hasScreen(design) ? design : findAppsHome();
 }
 
-/** The signed-in route has no console layout to catch a 401, so the page does it itself. */
-function useUnauthorizedRedirect(isActive: boolean) {
+/** The signed-in route has no console layout to catch a 401, so the page does it itself (the bots' chat simulator too). */
+export function useUnauthorizedRedirect(isActive: boolean) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   useEffect(() => {

@@ -1,0 +1,84 @@
+import { Button, Group, Modal, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { BOT_MESSAGES, createBotBodySchema } from '../../../shared/api/bots.schema';
+import { failureText, isOk } from '../../lib/api';
+import { queryKeys } from '../../lib/query-keys';
+import { createBot } from './bots.api';
+
+interface BotCreateDialogProps {
+  opened: boolean;
+  onClose: () => void;
+}
+
+/** 'New Bot': Bot Name and Description (a WhatsApp bot). '00' toasts, refreshes the list and closes; else an error toast. */
+export function BotCreateDialog({ opened, onClose }: BotCreateDialogProps) {
+  return (
+    <Modal opened={opened} onClose={onClose} title="New Bot" centered size="md">
+      <BotCreateForm onClose={onClose} />
+    </Modal>
+  );
+}
+
+function BotCreateForm({ onClose }: { onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const [isSubmitting, setSubmitting] = useState(false);
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: { appName: '', description: '' },
+    validate: {
+      appName: (value) => (value.trim() ? null : BOT_MESSAGES.incomplete),
+      description: (value) => (value.trim() ? null : BOT_MESSAGES.incomplete),
+    },
+  });
+
+  const handleSubmit = form.onSubmit(async (values) => {
+    setSubmitting(true);
+    const reply = await createBot(createBotBodySchema.parse({ ...values, botType: 'whatsapp' }));
+    setSubmitting(false);
+    if (!isOk(reply)) {
+      notifications.show({ color: 'red', title: 'Bot not created', message: failureText(reply, 'The bot could not be created.') });
+      return;
+    }
+    notifications.show({ color: 'teal', title: 'Bot created', message: reply.message || BOT_MESSAGES.created });
+    await queryClient.invalidateQueries({ queryKey: queryKeys.bots });
+    onClose();
+  });
+
+  return (
+    <form onSubmit={handleSubmit} noValidate aria-label="New Bot">
+      <Stack gap="md">
+        <Text size="sm">
+          A WhatsApp bot runs menus like a USSD app: design them, try them in the chat simulator, then link a WhatsApp number to it.
+        </Text>
+        <TextInput
+          label="Bot Name"
+          placeholder="e.g. Mensah Support"
+          withAsterisk
+          maxLength={120}
+          data-autofocus
+          {...form.getInputProps('appName')}
+        />
+        <Textarea
+          label="Description"
+          placeholder="What customers can do with it"
+          withAsterisk
+          autosize
+          minRows={2}
+          maxLength={1000}
+          {...form.getInputProps('description')}
+        />
+        <Group justify="flex-end" gap="sm" mt="xs">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={isSubmitting}>
+            Create Bot
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

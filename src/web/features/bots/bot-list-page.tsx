@@ -1,0 +1,115 @@
+import { Button, Stack, Text } from '@mantine/core';
+import { IconBrandWhatsapp, IconPlus } from '@tabler/icons-react';
+import { useState } from 'react';
+import type { Bot } from '../../../shared/api/bots.schema';
+import { LoadErrorAlert } from '../../components/load-error-alert';
+import { PageHeader } from '../../components/page-header';
+import { MerchantAudienceGuard } from '../merchants/merchant-audience-guard';
+import { ShortCodeListEmpty, ShortCodeListSkeleton } from '../shortcodes/shortcode-list-states';
+import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
+import { BotCreateDialog } from './bot-create-dialog';
+import { BotRowActions } from './bot-row-actions';
+import { BotStatusBadge } from './bot-status-badge';
+import { useBots, useDeleteBotConfirm } from './use-bots';
+
+const countNumbers = (count: number) => (count === 0 ? 'No number connected' : `${count} ${count === 1 ? 'number' : 'numbers'} connected`);
+
+/** WhatsApp bot list (/whatsapp-bots, admins and chatbot users): Bot Name, Description, Status, Actions and New Bot. */
+export function BotListPage() {
+  return (
+    <MerchantAudienceGuard audience={['admin', 'chatbot']}>
+      <BotList />
+    </MerchantAudienceGuard>
+  );
+}
+
+function BotList() {
+  const { data: bots, error, isPending, refetch } = useBots();
+  const [isCreateOpen, setCreateOpen] = useState(false);
+  const confirmDelete = useDeleteBotConfirm();
+
+  const columns: ShortCodeColumn<Bot>[] = [
+    {
+      header: 'Bot Name',
+      cellProps: { style: { minWidth: 0 } },
+      render: (bot) => (
+        <>
+          <Text fw={600} size="sm" style={{ overflowWrap: 'anywhere' }}>
+            {bot.appName}
+          </Text>
+          {/* On a phone the description folds in here. */}
+          <Text size="xs" c="dimmed" lineClamp={2} hiddenFrom="md">
+            {bot.description}
+          </Text>
+        </>
+      ),
+    },
+    {
+      header: 'Description',
+      visibleFrom: 'md',
+      cellProps: { maw: 420 },
+      render: (bot) => (
+        <Text size="sm" lineClamp={2}>
+          {bot.description}
+        </Text>
+      ),
+    },
+    {
+      header: 'Status',
+      render: (bot) => (
+        <Stack gap={4} align="flex-start">
+          <BotStatusBadge status={bot.status} />
+          <Text size="xs" c="dimmed" visibleFrom="sm">
+            {countNumbers(bot.connectedNumbers)}
+          </Text>
+        </Stack>
+      ),
+    },
+    { header: 'Actions', align: 'right', render: (bot) => <BotRowActions bot={bot} onDelete={confirmDelete} /> },
+  ];
+
+  const newButton = (
+    <Button leftSection={<IconPlus size={18} />} onClick={() => setCreateOpen(true)}>
+      New Bot
+    </Button>
+  );
+
+  return (
+    <Stack gap="xl">
+      <title>WhatsApp Bots · Dialflow</title>
+      <PageHeader
+        title="WhatsApp Bots"
+        description={
+          bots && bots.length > 0
+            ? `${bots.length} ${bots.length === 1 ? 'bot' : 'bots'}. Design their menus, try them in the chat simulator, and link the WhatsApp numbers they answer on.`
+            : 'Bots answer your customers on WhatsApp with the same menus as a USSD app.'
+        }
+        action={newButton}
+      />
+
+      {isPending && <ShortCodeListSkeleton label="Loading bots" />}
+      {error && <LoadErrorAlert testId="bots-error" title="Bots not loaded" message={error.message} onRetry={() => void refetch()} />}
+      {bots?.length === 0 && (
+        <ShortCodeListEmpty
+          testId="bots-empty"
+          icon={<IconBrandWhatsapp size={28} />}
+          title="No bots yet"
+          description="Create a bot, design its menus, then link a WhatsApp number so customers can chat with it."
+          action={newButton}
+        />
+      )}
+      {bots && bots.length > 0 && (
+        <ShortCodeTable
+          rows={bots}
+          columns={columns}
+          getRowKey={(bot) => bot.appId}
+          getRowMark={(bot) => bot.appName}
+          label="WhatsApp Bots"
+          testId="bots-table"
+        />
+      )}
+
+      <BotCreateDialog opened={isCreateOpen} onClose={() => setCreateOpen(false)} />
+    </Stack>
+  );
+}

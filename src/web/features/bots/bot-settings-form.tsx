@@ -1,0 +1,97 @@
+import { Button, Card, Group, Radio, Stack, Textarea, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { type Bot, BOT_MESSAGES, type BotStatus } from '../../../shared/api/bots.schema';
+import { LoadErrorAlert } from '../../components/load-error-alert';
+import { failureText, isOk } from '../../lib/api';
+import { queryKeys } from '../../lib/query-keys';
+import { ShortCodeListSkeleton } from '../shortcodes/shortcode-list-states';
+import { updateBot } from './bots.api';
+import { useBot } from './use-bots';
+
+/** The Bot Settings tab: Bot Name, Description, Status (Active or Inactive) and Update Settings. */
+export function BotSettingsPanel({ appId }: { appId: string }) {
+  const { data: bot, error, isPending, refetch } = useBot(appId);
+  if (isPending) return <ShortCodeListSkeleton label="Loading the bot settings" rows={3} />;
+  if (!bot)
+    return (
+      <LoadErrorAlert
+        testId="bot-settings-error"
+        title={BOT_MESSAGES.fetchSettingsFailed}
+        message={
+          error?.message === BOT_MESSAGES.fetchSettingsFailed
+            ? 'The settings could not be read. Try again in a moment.'
+            : (error?.message ?? '')
+        }
+        onRetry={() => void refetch()}
+      />
+    );
+  return <BotSettingsForm key={bot.updatedAt} bot={bot} />;
+}
+
+function BotSettingsForm({ bot }: { bot: Bot }) {
+  const queryClient = useQueryClient();
+  const [isSaving, setSaving] = useState(false);
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: { appName: bot.appName, description: bot.description, status: bot.status },
+    validate: {
+      appName: (value) => (value.trim() ? null : BOT_MESSAGES.incomplete),
+      description: (value) => (value.trim() ? null : BOT_MESSAGES.incomplete),
+    },
+  });
+
+  const handleSubmit = form.onSubmit(async (values) => {
+    setSaving(true);
+    // The bot data object with its edits (the call's contract).
+    const reply = await updateBot({
+      ...bot,
+      appName: values.appName.trim(),
+      description: values.description.trim(),
+      status: values.status,
+    });
+    setSaving(false);
+    if (!isOk(reply)) {
+      notifications.show({
+        color: 'red',
+        title: 'Settings not updated',
+        message: failureText(reply, 'The bot settings could not be updated.'),
+      });
+      return;
+    }
+    notifications.show({ color: 'teal', title: 'Settings updated', message: reply.message || BOT_MESSAGES.updated });
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: queryKeys.bots }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.app(bot.appId), exact: true }),
+    ]);
+  });
+
+  return (
+    <Card withBorder radius="lg" padding="lg" maw={640}>
+      <form onSubmit={handleSubmit} noValidate aria-label="Bot Settings">
+        <Stack gap="md">
+          <TextInput label="Bot Name" withAsterisk maxLength={120} {...form.getInputProps('appName')} />
+          <Textarea label="Description" withAsterisk autosize minRows={2} maxLength={1000} {...form.getInputProps('description')} />
+          <Radio.Group
+            label="Status"
+            description="An inactive bot answers every message with a note that the service is not available."
+            value={form.values.status}
+            onChange={(value) => form.setFieldValue('status', value as BotStatus)}
+          >
+            <Group gap="lg" mt={6}>
+              <Radio value="active" label="Active" />
+              <Radio value="inactive" label="Inactive" />
+            </Group>
+          </Radio.Group>
+          <Group justify="flex-end">
+            <Button type="submit" loading={isSaving}>
+              Update Settings
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Card>
+  );
+}

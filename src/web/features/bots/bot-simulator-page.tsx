@@ -1,0 +1,178 @@
+import { Badge, Button, Group, Stack, Switch, Text, Title } from '@mantine/core';
+import { IconRefresh } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import { Navigate, useNavigate, useParams } from 'react-router';
+import type { App } from '../../../shared/api/apps.schema';
+import type { RESTART_WORDS } from '../../../shared/whatsapp';
+import { BrandLogo } from '../../components/brand-logo';
+import { getToken } from '../../lib/session';
+import { AppNotFoundError, useApp } from '../apps/use-apps';
+import { ActionLogsPanel } from '../emulator/action-logs-panel';
+import { DebugOutputPanel } from '../emulator/debug-output-panel';
+import { useUnauthorizedRedirect } from '../emulator/emulator-home-page';
+import { EmulatorStatusPage } from '../emulator/emulator-status-page';
+import { useActionLogs } from '../emulator/use-action-logs';
+import { useDebugOutput } from '../emulator/use-debug-output';
+import emulatorClasses from '../emulator/emulator.module.css';
+import { BOT_LIST_PATH, botDesignerPath } from './bots.api';
+import { DEFAULT_CUSTOMER_NUMBER, isCustomerNumber, toCustomerNumber } from './chat-entries';
+import { ChatScreen } from './chat-screen';
+import { useChatSimulator } from './use-chat-simulator';
+
+/** What Restart sends: one of the words that start a conversation over. */
+const RESTART_TEXT: (typeof RESTART_WORDS)[number] = 'restart';
+const CUSTOMER_NUMBER_ERROR = "Enter the customer's number: 8 to 15 digits";
+
+/**
+ * The chat simulator (/whatsapp-bot/simulator/{appId}), full screen like the USSD emulator: a WhatsApp chat with
+ * the bot's draft, with the emulator's action logs and debug panels beside it.
+ */
+export function BotSimulatorPage() {
+  const { appId = '' } = useParams();
+  const hasToken = !!getToken();
+  useUnauthorizedRedirect(true);
+  const { data: app, error, isPending, refetch } = useApp(appId);
+
+  if (!hasToken) return <Navigate to="/login" replace />;
+  if (isPending) return <EmulatorStatusPage kind="loading" isBot />;
+  if (error instanceof AppNotFoundError)
+    return <EmulatorStatusPage kind="not-found" appId={appId} isTemplate={false} homeUrl={BOT_LIST_PATH} isBot />;
+  if (!app)
+    return (
+      <EmulatorStatusPage
+        kind="failed"
+        detail={error?.message ?? 'unexpected error'}
+        homeUrl={BOT_LIST_PATH}
+        onRetry={() => void refetch()}
+        isBot
+      />
+    );
+  return <ChatSimulatorWorkspace key={app.appId} app={app} />;
+}
+
+function ChatSimulatorWorkspace({ app }: { app: App }) {
+  const navigate = useNavigate();
+  const [from, setFrom] = useState(DEFAULT_CUSTOMER_NUMBER);
+  const [isInteractive, setInteractive] = useState(true);
+  const chat = useChatSimulator(app.appId, from, isInteractive);
+  const logs = useActionLogs(app.appId, chat.sessionId, 'always');
+  const debug = useDebugOutput(app.appId, chat.sessionId, true);
+  const isNumberValid = isCustomerNumber(from);
+
+  useEffect(() => {
+    const previous = document.title;
+    document.title = `${app.appName} · Chat simulator · Dialflow`;
+    return () => {
+      document.title = previous;
+    };
+  }, [app.appName]);
+
+  function changeNumber(value: string) {
+    setFrom(toCustomerNumber(value));
+    // Another customer is another chat.
+    chat.reset();
+  }
+
+  function send(text: string, kind: 'text' | 'choice' = 'text', shown?: string) {
+    if (isNumberValid) void chat.send({ text, kind, shown });
+  }
+
+  function goBack() {
+    const index = (window.history.state as { idx?: number } | null)?.idx ?? 0;
+    if (index > 0) void navigate(-1);
+    else void navigate(botDesignerPath(app.appId));
+  }
+
+  return (
+    <main className={emulatorClasses.page}>
+      <header className={emulatorClasses.topbar}>
+        <BrandLogo size={30} />
+        <span className={emulatorClasses.topbarDivider} aria-hidden="true" />
+        <Stack gap={2} style={{ minWidth: 0, flex: 1 }}>
+          <Text size="xs" fw={700} c="teal.9" tt="uppercase" style={{ letterSpacing: '0.08em' }}>
+            Chat simulator
+          </Text>
+          <Group gap="sm" wrap="wrap">
+            <Title order={1} fz={{ base: 20, sm: 24 }} lh={1.2} style={{ overflowWrap: 'anywhere' }}>
+              {app.appName}
+            </Title>
+            <Badge variant="light" color="teal" radius="sm">
+              WhatsApp bot
+            </Badge>
+            <Badge variant="outline" color="gray" radius="sm">
+              Draft
+            </Badge>
+          </Group>
+        </Stack>
+        <Text size="sm" c="gray.7" maw={340} visibleFrom="md">
+          The simulator runs your latest saved draft, so you can try changes before you deploy them.
+        </Text>
+      </header>
+
+      <div className={emulatorClasses.layout}>
+        <div className={emulatorClasses.phoneColumn}>
+          <ChatScreen
+            botName={app.appName}
+            subtitle={`Chatting as +${from || '…'}`}
+            entries={chat.entries}
+            isEnded={chat.isEnded}
+            isWaiting={chat.isWaiting}
+            error={isNumberValid ? chat.error : CUSTOMER_NUMBER_ERROR}
+            emptyText="Send a message, as a customer would, to start the bot's first menu."
+            onSend={(text) => send(text)}
+            onChoose={(choice) => send(choice.id, 'choice', choice.title)}
+          />
+          <Stack gap="xs" w="100%" maw={340}>
+            <Group justify="space-between" gap="xs" wrap="nowrap">
+              <Switch
+                label="Interactive messages (Cloud API)"
+                checked={isInteractive}
+                onChange={(event) => setInteractive(event.currentTarget.checked)}
+              />
+              <Button
+                variant="default"
+                size="xs"
+                leftSection={<IconRefresh size={14} />}
+                onClick={() => send(RESTART_TEXT)}
+                disabled={chat.isWaiting || !isNumberValid}
+              >
+                Restart
+              </Button>
+            </Group>
+            <Text size="xs" c="gray.7">
+              {isInteractive
+                ? 'Menus come as lists and buttons, as a Cloud API number shows them.'
+                : 'Menus come as numbered text, as a number linked as a device shows them.'}
+            </Text>
+          </Stack>
+        </div>
+
+        <div className={emulatorClasses.panels}>
+          <ActionLogsPanel
+            lines={logs.lines}
+            status={logs.status}
+            onClear={logs.clear}
+            emptyText="No logs yet. Send the bot a message to see its actions run."
+          />
+          <DebugOutputPanel
+            copy={{
+              numberLabel: 'Customer number',
+              numberDescription: 'Who the bot is chatting with; each number is its own chat',
+              start: 'Send the bot a message',
+            }}
+            msisdn={from}
+            msisdnError={isNumberValid ? null : CUSTOMER_NUMBER_ERROR}
+            network="WhatsApp"
+            isMsisdnLocked={false}
+            sessionId={chat.sessionId}
+            isSignedOut={false}
+            userInputs={debug.userInputs}
+            actionResults={debug.actionResults}
+            onMsisdnChange={changeNumber}
+            onBack={goBack}
+          />
+        </div>
+      </div>
+    </main>
+  );
+}

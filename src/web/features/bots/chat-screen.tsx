@@ -1,0 +1,52 @@
+import { IconRobot } from '@tabler/icons-react';
+import type { WhatsAppChoice } from '../../../shared/whatsapp';
+import { EmulatorPhoneFrame } from '../emulator/emulator-phone-frame';
+import { ChatComposer } from './chat-composer';
+import type { ChatEntry } from './chat-entries';
+import { ChatThread } from './chat-thread';
+import classes from './chat.module.css';
+
+interface ChatScreenProps {
+  botName: string;
+  /** Under the name in the header: who is chatting, or the bot's number. */
+  subtitle: string;
+  entries: ChatEntry[];
+  isEnded: boolean;
+  isWaiting: boolean;
+  error: string | null;
+  emptyText: string;
+  onSend: (text: string) => void;
+  onChoose: (choice: WhatsAppChoice) => void;
+}
+
+/**
+ * A WhatsApp chat with the bot on the emulator's handset: the console's chat simulator and the simulated phone
+ * both draw it.
+ */
+export function ChatScreen({ botName, subtitle, entries, isEnded, isWaiting, error, emptyText, onSend, onChoose }: ChatScreenProps) {
+  return (
+    <EmulatorPhoneFrame network="WhatsApp">
+      <div className={classes.header}>
+        <span className={classes.avatar} aria-hidden="true">
+          <IconRobot size={20} />
+        </span>
+        <div className={classes.headerText}>
+          <h2 className={classes.headerName}>{botName}</h2>
+          <div className={classes.headerSub}>{subtitle}</div>
+        </div>
+      </div>
+      <div className={classes.screenBody}>
+        <ChatThread
+          entries={entries}
+          botName={botName}
+          isEnded={isEnded}
+          isWaiting={isWaiting}
+          error={error}
+          emptyText={emptyText}
+          onChoose={onChoose}
+        />
+        <ChatComposer isWaiting={isWaiting} onSend={onSend} />
+      </div>
+    </EmulatorPhoneFrame>
+  );
+}

@@ -1,0 +1,193 @@
+import { Alert, Anchor, Button, Group, Loader, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconClockExclamation, IconDeviceMobileMessage } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { BOT_MESSAGES } from '../../../shared/api/bots.schema';
+import type { WhatsAppConnectorName } from '../../../shared/whatsapp';
+import { failureText, isOk } from '../../lib/api';
+import { queryKeys } from '../../lib/query-keys';
+import { linkNumber } from './bots.api';
+import { isPhoneNumberId } from './linked-number-link';
+import { LinkedNumberQrCanvas } from './linked-number-qr-canvas';
+import { useWhatsAppConnector } from './use-bots';
+import { useLinkStatusPolling } from './use-link-status-polling';
+
+export const GENERATING_QR_TEXT = 'Generating QR code...';
+export const SCAN_QR_TEXT = 'Scan this QR code with your WhatsApp to connect';
+
+/** Add Number ('Connect WhatsApp Number'), or a row's QR button ('WhatsApp QR Code') on a link already started. */
+export type LinkDialogTarget = { kind: 'add' } | { kind: 'qr'; linkId: string; connector: WhatsAppConnectorName };
+
+interface LinkedNumberLinkDialogProps {
+  appId: string;
+  target: LinkDialogTarget | null;
+  /** Closing stops the polling; the list reloads 12 s later (the caller's timer). */
+  onClose: () => void;
+}
+
+/**
+ * Links a WhatsApp number to the bot: Continue starts the link (POST /api/chatbot/whatsapp/link), then its status
+ * is polled until CONNECTED ('Number connected successfully') or FAILED ('Number failed to connect', shown as the
+ * product shows it: a success-style toast); either refreshes the list and closes. While the status is QR the
+ * code is drawn to be scanned. The Cloud API takes the number's phone number ID instead and shows no code.
+ */
+export function LinkedNumberLinkDialog({ appId, target, onClose }: LinkedNumberLinkDialogProps) {
+  // The title stays while the dialog closes (its target is gone by then).
+  const [shown, setShown] = useState(target);
+  if (target && target !== shown) setShown(target);
+  return (
+    <Modal
+      opened={!!target}
+      onClose={onClose}
+      title={shown?.kind === 'qr' ? 'WhatsApp QR Code' : 'Connect WhatsApp Number'}
+      centered
+      size="lg"
+    >
+      {target && <LinkFlow appId={appId} target={target} onClose={onClose} />}
+    </Modal>
+  );
+}
+
+function LinkFlow({ appId, target, onClose }: { appId: string; target: LinkDialogTarget; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const installed = useWhatsAppConnector();
+  const connector = target.kind === 'qr' ? target.connector : installed;
+  const isCloud = connector === 'cloud';
+  const [linkId, setLinkId] = useState<string | null>(target.kind === 'qr' ? target.linkId : null);
+  const [phoneNumberId, setPhoneNumberId] = useState('');
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const [isStarting, setStarting] = useState(false);
+
+  const poll = useLinkStatusPolling(linkId, {
+    isImmediate: true,
+    onSettled: (status) => {
+      // FAILED as a success-style toast, as the product shows it.
+      notifications.show({ color: 'teal', message: status === 'CONNECTED' ? BOT_MESSAGES.connected : BOT_MESSAGES.failed });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.linkedNumbers(appId) });
+      onClose();
+    },
+  });
+
+  async function start() {
+    if (isCloud && !isPhoneNumberId(phoneNumberId)) {
+      setFieldError(BOT_MESSAGES.phoneNumberIdRequired);
+      return;
+    }
+    setStarting(true);
+    const reply = await linkNumber({ chatBotAppId: appId, ...(isCloud ? { phoneNumberId: phoneNumberId.trim() } : {}) });
+    setStarting(false);
+    if (!isOk(reply) || typeof reply.linkId !== 'string') {
+      notifications.show({ color: 'red', title: 'Number not linked', message: failureText(reply, 'The number could not be linked.') });
+      return;
+    }
+    setLinkId(reply.linkId);
+    await queryClient.invalidateQueries({ queryKey: queryKeys.linkedNumbers(appId) });
+  }
+
+  if (!linkId) {
+    return (
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void start();
+        }}
+        noValidate
+        aria-label="Connect WhatsApp Number"
+      >
+        <Stack gap="md">
+          {isCloud ? (
+            <Text size="sm">
+              Link a number of your WhatsApp Business account (Cloud API) to this bot: enter its phone number ID, found in Meta's WhatsApp
+              Manager under Phone numbers, and press Continue. From then on the bot answers every chat on that number.
+            </Text>
+          ) : (
+            <Text size="sm">
+              Link a WhatsApp number to this bot as a linked device. Press Continue, then on the phone that has the number open WhatsApp, go
+              to Settings, Linked devices, Link a device, and scan the QR code shown here. From then on the bot answers every chat on that
+              number.
+            </Text>
+          )}
+          {connector === 'simulator' && (
+            <Text size="sm" c="gray.7">
+              This installation uses the WhatsApp simulator: the QR code opens a simulated phone in your browser, so no real WhatsApp is
+              needed.
+            </Text>
+          )}
+          {isCloud && (
+            <TextInput
+              label="Phone number ID"
+              description="Digits only, e.g. 106540352242922"
+              withAsterisk
+              inputMode="numeric"
+              autoComplete="off"
+              maxLength={30}
+              data-autofocus
+              value={phoneNumberId}
+              error={fieldError}
+              onChange={(event) => {
+                setPhoneNumberId(event.currentTarget.value);
+                setFieldError(null);
+              }}
+            />
+          )}
+          <Group justify="flex-end" gap="sm" mt="xs">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={isStarting} disabled={!connector}>
+              Continue
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    );
+  }
+
+  return (
+    <Stack gap="md" align="center">
+      {poll.isGivenUp ? (
+        <Alert
+          color="yellow"
+          variant="light"
+          icon={<IconClockExclamation size={20} />}
+          title="Not linked yet"
+          w="100%"
+          data-testid="link-given-up"
+        >
+          {isCloud
+            ? 'WhatsApp has not confirmed the number yet. Close this window and check its status in the list.'
+            : 'The QR code was not scanned in time. Close this window and use the QR button on the number to get a new code.'}
+        </Alert>
+      ) : poll.status === 'QR' && poll.qrCode ? (
+        <>
+          <LinkedNumberQrCanvas value={poll.qrCode} />
+          <Text ta="center" fw={500}>
+            {SCAN_QR_TEXT}
+          </Text>
+          {connector === 'simulator' && (
+            <Group gap={6} justify="center">
+              <IconDeviceMobileMessage size={16} aria-hidden="true" />
+              <Text size="sm">
+                No second device?{' '}
+                <Anchor href={poll.qrCode} target="_blank" rel="noopener" underline="always" data-testid="simulated-phone-link">
+                  Open the simulated phone
+                </Anchor>
+              </Text>
+            </Group>
+          )}
+        </>
+      ) : (
+        <Stack align="center" gap="sm" py="xl" role="status">
+          <Loader color="teal" />
+          <Text>{isCloud ? 'Connecting the number to WhatsApp…' : GENERATING_QR_TEXT}</Text>
+        </Stack>
+      )}
+      <Group justify="flex-end" w="100%">
+        <Button variant="default" onClick={onClose}>
+          Close
+        </Button>
+      </Group>
+    </Stack>
+  );
+}

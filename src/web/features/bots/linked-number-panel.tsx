@@ -1,0 +1,182 @@
+import { ActionIcon, Box, Button, Code, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { IconLinkOff, IconPlus, IconQrcode } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { BOT_MESSAGES, type LinkedNumber } from '../../../shared/api/bots.schema';
+import { LoadErrorAlert } from '../../components/load-error-alert';
+import { queryKeys } from '../../lib/query-keys';
+import { formatDateTime } from '../billing/billing-format';
+import { ShortCodeListEmpty, ShortCodeListSkeleton } from '../shortcodes/shortcode-list-states';
+import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
+import { hasQrButton, NUMBER_LIST_RELOAD_DELAY_MS } from './linked-number-link';
+import { type LinkDialogTarget, LinkedNumberLinkDialog } from './linked-number-link-dialog';
+import { LinkedNumberStatusBadge } from './linked-number-status-badge';
+import { useLinkedNumbers, useUnlinkNumberConfirm } from './use-bots';
+import { useLinkStatusPolling } from './use-link-status-polling';
+
+/** A PENDING number's own poller: when its status moves on, the list is read again (and this row stops polling). */
+function PendingNumberWatcher({ appId, linkId }: { appId: string; linkId: string }) {
+  const queryClient = useQueryClient();
+  useLinkStatusPolling(linkId, {
+    isImmediate: false,
+    onStatus: (status) => {
+      if (status !== 'PENDING') void queryClient.invalidateQueries({ queryKey: queryKeys.linkedNumbers(appId) });
+    },
+  });
+  return null;
+}
+
+const numberLabel = (number: LinkedNumber) => number.mobileNumber || 'this number';
+
+/** Connected Numbers: the bot's linked WhatsApp numbers, Add Number, a row's QR code and unlink. */
+export function LinkedNumberPanel({ appId }: { appId: string }) {
+  const queryClient = useQueryClient();
+  const { data: numbers, error, isPending, refetch } = useLinkedNumbers(appId);
+  const confirmUnlink = useUnlinkNumberConfirm(appId);
+  const [target, setTarget] = useState<LinkDialogTarget | null>(null);
+  const reloadTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(reloadTimer.current), []);
+
+  function closeDialog() {
+    setTarget(null);
+    // The link may still be settling after the dialog stops polling: the list is read again a little later.
+    clearTimeout(reloadTimer.current);
+    reloadTimer.current = setTimeout(
+      () => void queryClient.invalidateQueries({ queryKey: queryKeys.linkedNumbers(appId) }),
+      NUMBER_LIST_RELOAD_DELAY_MS,
+    );
+  }
+
+  const actions = (number: LinkedNumber) => (
+    <Group gap={2} justify="flex-end" wrap="nowrap">
+      {hasQrButton(number.status) && (
+        <Tooltip label="QR code" withArrow>
+          <ActionIcon
+            variant="subtle"
+            size="lg"
+            onClick={() => setTarget({ kind: 'qr', linkId: number.linkId, connector: number.connector })}
+            aria-label={`QR code of ${numberLabel(number)}`}
+          >
+            <IconQrcode size={18} />
+          </ActionIcon>
+        </Tooltip>
+      )}
+      <Tooltip label="Unlink" withArrow>
+        <ActionIcon
+          variant="subtle"
+          color="red"
+          size="lg"
+          onClick={() => confirmUnlink(number)}
+          aria-label={`Unlink ${numberLabel(number)}`}
+        >
+          <IconLinkOff size={18} />
+        </ActionIcon>
+      </Tooltip>
+    </Group>
+  );
+
+  const connectedDate = (number: LinkedNumber) =>
+    number.connectedAt ? (
+      <Text size="sm">{formatDateTime(number.connectedAt)}</Text>
+    ) : (
+      <Text size="sm" c="dimmed">
+        Not connected
+      </Text>
+    );
+
+  const columns: ShortCodeColumn<LinkedNumber>[] = [
+    { header: 'Link ID', visibleFrom: 'md', render: (number) => <Code fz="xs">{number.linkId}</Code> },
+    {
+      header: 'Phone Number',
+      render: (number) => (
+        <>
+          <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
+            {number.mobileNumber || 'Not linked yet'}
+          </Text>
+          {/* On a phone the link id and the date fold in here. */}
+          <Box hiddenFrom="md" mt={4}>
+            <Code fz="xs" style={{ overflowWrap: 'anywhere' }}>
+              {number.linkId}
+            </Code>
+            <Box mt={2}>{connectedDate(number)}</Box>
+          </Box>
+        </>
+      ),
+    },
+    {
+      header: 'Status',
+      render: (number) => (
+        <Stack gap={4} align="flex-start">
+          <LinkedNumberStatusBadge status={number.status} />
+          {number.statusMessage && (number.status === 'FAILED' || number.status === 'DISCONNECTED') && (
+            <Text size="xs" c="gray.7" maw={240}>
+              {number.statusMessage}
+            </Text>
+          )}
+        </Stack>
+      ),
+    },
+    { header: 'Connected Date', visibleFrom: 'md', render: connectedDate },
+    { header: 'Actions', align: 'right', render: actions },
+  ];
+
+  const addButton = (
+    <Button leftSection={<IconPlus size={18} />} onClick={() => setTarget({ kind: 'add' })}>
+      Add Number
+    </Button>
+  );
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="flex-end" gap="sm">
+        <div>
+          <Title order={2} fz="lg">
+            Connected Numbers
+          </Title>
+          <Text size="sm" c="dimmed">
+            The WhatsApp numbers this bot answers. Customers chat with the deployed version.
+          </Text>
+        </div>
+        {numbers?.length !== 0 && addButton}
+      </Group>
+
+      {isPending && <ShortCodeListSkeleton label="Loading the numbers" rows={2} />}
+      {error && (
+        <LoadErrorAlert
+          testId="numbers-error"
+          title={BOT_MESSAGES.fetchNumbersFailed}
+          message={
+            error.message === BOT_MESSAGES.fetchNumbersFailed ? 'The numbers could not be read. Try again in a moment.' : error.message
+          }
+          onRetry={() => void refetch()}
+        />
+      )}
+      {numbers?.length === 0 && (
+        <ShortCodeListEmpty
+          testId="numbers-empty"
+          icon={<IconQrcode size={28} />}
+          title={BOT_MESSAGES.noNumbers}
+          description="Link a WhatsApp number so customers can chat with this bot."
+          action={addButton}
+        />
+      )}
+      {numbers && numbers.length > 0 && (
+        <ShortCodeTable
+          rows={numbers}
+          columns={columns}
+          getRowKey={(number) => number.linkId}
+          getRowMark={(number) => number.linkId}
+          label="Connected Numbers"
+          testId="numbers-table"
+        />
+      )}
+      {numbers
+        ?.filter((number) => number.status === 'PENDING')
+        .map((number) => (
+          <PendingNumberWatcher key={number.linkId} appId={appId} linkId={number.linkId} />
+        ))}
+
+      <LinkedNumberLinkDialog appId={appId} target={target} onClose={closeDialog} />
+    </Stack>
+  );
+}
