@@ -1,10 +1,9 @@
-import { Button, Group, Tabs, Text, Title } from '@mantine/core';
-import { IconDeviceMobile, IconPencil } from '@tabler/icons-react';
+import { Button, Group, Skeleton, Tabs, Text, Title } from '@mantine/core';
+import { IconDeviceMobile, IconMessageChatbot, IconPencil } from '@tabler/icons-react';
 import { useEffect, useRef } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { hasScreen } from '../../lib/routes';
-import { APP_LIST_PATH } from './app-create-page';
-import { designerPath } from './app-row-actions';
+import { getAppLinks } from './app-channel-links';
 import { useApp } from './use-apps';
 import { BackLink } from '../../components/back-link';
 
@@ -21,11 +20,6 @@ const SCREENS: { value: MonitoringScreen; label: string; path: (appId: string) =
 
 export const monitoringPath = (screen: MonitoringScreen, appId: string) => SCREENS.find((s) => s.value === screen)!.path(appId);
 
-/** The app's name (useApp, the query every screen of the app shares); '' until it answers. */
-export function useAppName(appId: string): string {
-  return useApp(appId).data?.appName ?? '';
-}
-
 interface AppMonitoringHeaderProps {
   appId: string;
   screen: MonitoringScreen;
@@ -33,21 +27,27 @@ interface AppMonitoringHeaderProps {
   description?: string;
 }
 
-/** Title, the app's name, Designer/Emulator links and tabs between the app's monitoring screens. */
+/**
+ * Title, the app's name, Designer/Emulator links and tabs between the app's monitoring screens. A WhatsApp bot's
+ * (the same screens serve both) leads back to the bot list, its designer and its chat simulator.
+ */
 export function AppMonitoringHeader({ appId, screen, title, description }: AppMonitoringHeaderProps) {
   const navigate = useNavigate();
   const location = useLocation();
   const tabListRef = useRef<HTMLDivElement>(null);
-  const appName = useAppName(appId);
+  const { data: app, isError } = useApp(appId);
+  const appName = app?.appName ?? '';
+  // Until the app answers, its channel (and so where its links go) is unknown: the links wait for it (a USSD
+  // app's when it cannot be read).
+  const links = app ? getAppLinks(app) : isError ? getAppLinks({ appId, channel: 'ussd' }) : null;
   // Each screen is its own page: one reached from these tabs gives the focus to its tab, as a tab list keeps it.
   const isFromTabs = (location.state as { fromMonitoringTabs?: boolean } | null)?.fromMonitoringTabs === true;
   useEffect(() => {
     if (isFromTabs) tabListRef.current?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]')?.focus();
   }, [isFromTabs]);
-  const designer = designerPath(appId);
   return (
     <div>
-      <BackLink to={APP_LIST_PATH} label="My USSD Apps" />
+      {links ? <BackLink to={links.list.path} label={links.list.label} /> : <Skeleton height={20} width={120} />}
       <Group justify="space-between" align="flex-end" mt={6} gap="sm">
         <div style={{ minWidth: 0 }}>
           <Title order={1} fz={{ base: 24, sm: 30 }}>
@@ -57,22 +57,24 @@ export function AppMonitoringHeader({ appId, screen, title, description }: AppMo
             {appName || '\u00a0'}
           </Text>
         </div>
-        <Group gap="xs">
-          {hasScreen(designer) && (
-            <Button component={Link} to={designer} variant="default" size="xs" leftSection={<IconPencil size={14} />}>
-              Designer
+        {links && (
+          <Group gap="xs">
+            {hasScreen(links.designer) && (
+              <Button component={Link} to={links.designer} variant="default" size="xs" leftSection={<IconPencil size={14} />}>
+                Designer
+              </Button>
+            )}
+            <Button
+              component={Link}
+              to={links.tester.path}
+              variant="default"
+              size="xs"
+              leftSection={links.isBot ? <IconMessageChatbot size={14} /> : <IconDeviceMobile size={14} />}
+            >
+              {links.tester.label}
             </Button>
-          )}
-          <Button
-            component={Link}
-            to={`/app/emulator/${encodeURIComponent(appId)}`}
-            variant="default"
-            size="xs"
-            leftSection={<IconDeviceMobile size={14} />}
-          >
-            Emulator
-          </Button>
-        </Group>
+          </Group>
+        )}
       </Group>
       {description && (
         <Text size="sm" c="dimmed" mt="xs">

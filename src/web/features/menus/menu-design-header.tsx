@@ -1,12 +1,11 @@
-import { Badge, Button, Group, Loader, Text } from '@mantine/core';
-import { IconDeviceMobile, IconHistory, IconRocket, IconSitemap } from '@tabler/icons-react';
+import { Badge, Button, Group, Loader, Skeleton, Text } from '@mantine/core';
+import { IconBrandWhatsapp, IconDeviceMobile, IconHistory, IconMessageChatbot, IconRocket, IconSitemap } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { App } from '../../../shared/api/apps.schema';
-import { APP_LIST_PATH } from '../apps/app-create-page';
+import { getAppLinks } from '../apps/app-channel-links';
 import { AppScreenTitle } from '../apps/app-screen-title';
 import { BackLink } from '../../components/back-link';
 
-export const emulatorPath = (appId: string) => `/app/emulator/${encodeURIComponent(appId)}`;
 export const DEPLOY_RUNNING_LABEL = 'Deployment in progress';
 
 interface MenuDesignHeaderProps {
@@ -18,18 +17,29 @@ interface MenuDesignHeaderProps {
   onOpenVersions: () => void;
 }
 
-/** The designer's title (the app's name, shortcode and live version) and its Flow map, Emulator, Versions and Deploy buttons. */
+/**
+ * The designer's title (the app's name, shortcode and live version) and its Flow map, Emulator, Versions and
+ * Deploy buttons. A bot's leads back to the bot list and tries the bot in its chat simulator instead.
+ */
 export function MenuDesignHeader({ appId, app, isDeploying, onDeploy, onOpenVersions }: MenuDesignHeaderProps) {
+  // Until the app answers, where its links go (its channel) is unknown.
+  const links = app ? getAppLinks(app) : null;
   return (
     <div>
-      <BackLink to={APP_LIST_PATH} label="My USSD Apps" />
+      {links ? <BackLink to={links.list.path} label={links.list.label} /> : <Skeleton height={20} width={120} />}
       <Group justify="space-between" align="flex-end" mt={6} gap="md">
         <AppScreenTitle screen="Menu Design View" app={app}>
           {app && (
             <Group gap={8} mt={4}>
-              <Text size="sm" c="dimmed" ff="monospace">
-                {app.shortCode}
-              </Text>
+              {links?.isBot ? (
+                <Badge size="sm" variant="light" color="green" leftSection={<IconBrandWhatsapp size={12} />}>
+                  WhatsApp bot
+                </Badge>
+              ) : (
+                <Text size="sm" c="dimmed" ff="monospace">
+                  {app.shortCode}
+                </Text>
+              )}
               {app.liveVersion ? (
                 <Badge size="sm" variant="light" color="teal">
                   Version {app.liveVersion} live
@@ -51,9 +61,16 @@ export function MenuDesignHeader({ appId, app, isDeploying, onDeploy, onOpenVers
           >
             Flow map
           </Button>
-          <Button component={Link} to={emulatorPath(appId)} variant="default" leftSection={<IconDeviceMobile size={18} />}>
-            Emulator
-          </Button>
+          {links && (
+            <Button
+              component={Link}
+              to={links.tester.path}
+              variant="default"
+              leftSection={links.isBot ? <IconMessageChatbot size={18} /> : <IconDeviceMobile size={18} />}
+            >
+              {links.tester.label}
+            </Button>
+          )}
           <Button variant="default" leftSection={<IconHistory size={18} />} onClick={onOpenVersions}>
             Versions
           </Button>

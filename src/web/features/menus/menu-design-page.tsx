@@ -1,9 +1,10 @@
 import { Button, Paper, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
-import { useParams } from 'react-router';
+import { Navigate, useLocation, useParams } from 'react-router';
 import type { LintIssueDto } from '../../../shared/api/menus.schema';
 import type { MenuBody } from '../../../shared/app';
+import { getAppLinks } from '../apps/app-channel-links';
 import { AppDeployPanel } from './app-deploy-panel';
 import { AppVersionsDrawer } from './app-versions-drawer';
 import classes from './menus.module.css';
@@ -24,9 +25,14 @@ export const MENU_REFRESH_DELAY_MS = 500;
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Menu Design View (/app/design/{appId}): the app's menus, their edit form, deploy and versions. */
+/**
+ * Menu Design View (/app/design/{appId}): the app's menus, their edit form, deploy and versions. A WhatsApp bot's
+ * designer (/whatsapp-bot/design/{id}) is this screen too, with the bot's list, chat simulator and message limit.
+ */
 export function MenuDesignPage() {
-  const { appId = '' } = useParams();
+  const params = useParams();
+  const appId = params.appId ?? params.id ?? '';
+  const location = useLocation();
   const data = useAppMenus(appId);
   const list = useMenuList(data.menus, data.lintIssues);
   const editor = useMenuEditor({ appId, menus: data.menus, isPending: data.isPending, newMenu: list.newMenu, setNewMenu: list.setNewMenu });
@@ -86,8 +92,12 @@ export function MenuDesignPage() {
 
   const { app } = data;
   const previewApp = app
-    ? { appId: app.appId, appName: app.appName, shortCode: app.shortCode, screenLimit: app.screenLimit }
+    ? { appId: app.appId, appName: app.appName, shortCode: app.shortCode, screenLimit: app.screenLimit, channel: app.channel }
     : { appId, appName: '', shortCode: '' };
+
+  // One address per designer: a bot opened under /app/design (or an app under the bots' path) moves to its own.
+  const canonical = app && getAppLinks(app).designer;
+  if (canonical && canonical !== location.pathname) return <Navigate to={`${canonical}${location.search}`} replace />;
 
   return (
     <Stack gap="lg">
@@ -112,7 +122,7 @@ export function MenuDesignPage() {
           list={list}
           isPending={data.isPending}
           hasMenus={data.menus.length > 0}
-          shortCode={app?.shortCode}
+          app={app}
           activeKey={editor.editing?.key ?? null}
           isSavingOrder={data.isSavingOrder}
           onSaveOrder={() => void saveOrder()}

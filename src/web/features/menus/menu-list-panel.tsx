@@ -1,5 +1,6 @@
 import { Button, Group, Paper, Skeleton, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconListDetails, IconSearch } from '@tabler/icons-react';
+import type { App } from '../../../shared/api/apps.schema';
 import { MenuAddButton, MenuCardList } from './menu-card-list';
 import { FILTER_MIN_LENGTH, NEW_MENU_KEY, SAVE_ORDER_FILTERED_HINT, type MenuListItem } from './menu-list-order';
 import { MENU_LIST_ID, type MenuOpenOptions } from './use-menu-editor';
@@ -10,7 +11,8 @@ interface MenuListPanelProps {
   isPending: boolean;
   /** Whether the app has saved menus (Save order has nothing to save without). */
   hasMenus: boolean;
-  shortCode: string | undefined;
+  /** Undefined while it loads. */
+  app: App | undefined;
   activeKey: string | null;
   isSavingOrder: boolean;
   onSaveOrder: () => void;
@@ -23,7 +25,7 @@ export function MenuListPanel({
   list,
   isPending,
   hasMenus,
-  shortCode,
+  app,
   activeKey,
   isSavingOrder,
   onSaveOrder,
@@ -93,7 +95,9 @@ export function MenuListPanel({
             <IconListDetails size={30} color="var(--mantine-color-gray-5)" />
             <Text fw={600}>No menus yet</Text>
             <Text size="sm" c="dimmed" ta="center">
-              Add the first menu: the screen callers see when they dial {shortCode ?? 'your code'}.
+              {app?.channel === 'whatsapp'
+                ? 'Add the first menu: the message customers get when they write to the bot.'
+                : `Add the first menu: the screen callers see when they dial ${app?.shortCode ?? 'your code'}.`}
             </Text>
             <MenuAddButton label="Add the first menu" isAlone onClick={() => onOpen(NEW_MENU_KEY, { afterKey: null })} />
           </Stack>

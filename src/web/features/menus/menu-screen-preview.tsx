@@ -1,8 +1,12 @@
 import { ActionIcon, Badge, Group, Progress, Stack, Text, TextInput } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
+import type { AppChannel } from '../../../shared/app/app-version.schema';
 import { DEFAULT_SCREEN_LIMIT, type AppVersion, type Menu } from '../../../shared/app';
+import { WHATSAPP_LIMITS } from '../../../shared/whatsapp';
 import { compileApp, previewMenu } from '../../../engine';
+import { ChatBubble } from '../bots/chat-bubble';
+import chatClasses from '../bots/chat.module.css';
 import classes from './menus.module.css';
 
 /** Sample caller for the preview. */
@@ -15,6 +19,8 @@ export interface PreviewApp {
   appName: string;
   shortCode: string;
   screenLimit?: number;
+  /** A bot's screens are WhatsApp messages: a bubble, and a message's limit instead of the USSD screen's. */
+  channel?: AppChannel;
 }
 
 type PreviewMenu = Pick<Menu, 'headerText' | 'displayText' | 'footerText' | 'terminate' | 'inputHolder'>;
@@ -67,7 +73,8 @@ export function renderMenuPreview(app: PreviewApp, menu: PreviewMenu, inputs: Re
 
 /** The live phone preview of the menu being edited, and its character count against the app's screen limit. */
 export function MenuScreenPreview({ app, menu }: { app: PreviewApp; menu: PreviewMenu }) {
-  const limit = app.screenLimit ?? DEFAULT_SCREEN_LIMIT;
+  const isBot = app.channel === 'whatsapp';
+  const limit = isBot ? WHATSAPP_LIMITS.text : (app.screenLimit ?? DEFAULT_SCREEN_LIMIT);
   const sampleNames = findSampleInputs([menu.headerText, menu.displayText, menu.footerText]);
   const [samples, setSamples] = useState<Record<string, string>>({});
   const [page, setPage] = useState(0);
@@ -103,36 +110,59 @@ export function MenuScreenPreview({ app, menu }: { app: PreviewApp; menu: Previe
           aria-label="Characters used"
         />
       )}
-      <div className={classes.phone}>
-        <div className={classes.phoneScreen}>
-          <div className={classes.dialog}>
-            {result.ok ? (
-              <pre className={classes.dialogText} data-testid="menu-preview-text">
-                {isEmpty ? (
-                  <span style={{ color: 'var(--mantine-color-placeholder)' }}>Type the menu text to see the screen</span>
-                ) : (
-                  pages[current]
-                )}
-              </pre>
-            ) : (
-              <Text size="xs" c="red.8" data-testid="menu-preview-error">
-                {result.error}
+      {isBot ? (
+        <div className={chatClasses.preview}>
+          {result.ok ? (
+            isEmpty ? (
+              <Text size="sm" c="gray.7" ta="center">
+                Type the menu text to see the message
               </Text>
-            )}
-            {!menu.terminate && <div className={classes.dialogInput}>{menu.inputHolder}</div>}
-            <div className={classes.dialogButtons}>
-              {menu.terminate ? (
-                <span>OK</span>
+            ) : (
+              <div data-testid="menu-preview-text">
+                <ChatBubble
+                  entry={{ direction: 'out', message: { type: 'text', text: pages[current] ?? '' }, at: '' }}
+                  botName={app.appName}
+                />
+              </div>
+            )
+          ) : (
+            <Text size="xs" c="red.8" data-testid="menu-preview-error">
+              {result.error}
+            </Text>
+          )}
+        </div>
+      ) : (
+        <div className={classes.phone}>
+          <div className={classes.phoneScreen}>
+            <div className={classes.dialog}>
+              {result.ok ? (
+                <pre className={classes.dialogText} data-testid="menu-preview-text">
+                  {isEmpty ? (
+                    <span style={{ color: 'var(--mantine-color-placeholder)' }}>Type the menu text to see the screen</span>
+                  ) : (
+                    pages[current]
+                  )}
+                </pre>
               ) : (
-                <>
-                  <span>Cancel</span>
-                  <span>Send</span>
-                </>
+                <Text size="xs" c="red.8" data-testid="menu-preview-error">
+                  {result.error}
+                </Text>
               )}
+              {!menu.terminate && <div className={classes.dialogInput}>{menu.inputHolder}</div>}
+              <div className={classes.dialogButtons}>
+                {menu.terminate ? (
+                  <span>OK</span>
+                ) : (
+                  <>
+                    <span>Cancel</span>
+                    <span>Send</span>
+                  </>
+                )}
+              </div>
             </div>
           </div>
         </div>
-      </div>
+      )}
       {pages.length > 1 && (
         <Group justify="center" gap={6}>
           <ActionIcon variant="default" size="sm" aria-label="Previous page" disabled={current === 0} onClick={() => setPage(current - 1)}>
@@ -155,8 +185,8 @@ export function MenuScreenPreview({ app, menu }: { app: PreviewApp; menu: Previe
       {isOver && (
         <Text size="xs" c="red.8">
           {menu.terminate
-            ? `Over the ${limit}-character screen: an ending screen cannot page, so the text will be cut.`
-            : `Over the ${limit}-character screen: callers see ${pages.length} pages, each ending in "98. More".`}
+            ? `Over the ${limit}-character ${isBot ? 'message' : 'screen'}: an ending ${isBot ? 'message' : 'screen'} cannot page, so the text will be cut.`
+            : `Over the ${limit}-character ${isBot ? 'message' : 'screen'}: ${isBot ? 'customers' : 'callers'} see ${pages.length} pages, each ending in "98. More".`}
         </Text>
       )}
       {sampleNames.length > 0 && (
