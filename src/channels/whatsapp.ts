@@ -115,7 +115,8 @@ export const whatsapp: ChannelAdapter<typeof NAME> = {
       gateway: NAME,
       sessionId: conversation,
       msisdn: from,
-      network: '',
+      // The dashboard's networks chart shows a bot's traffic as WhatsApp's.
+      network: 'WhatsApp',
       serviceCode: '',
       // A restart word starts over; any other message answers the open screen (or, with none open, starts one).
       kind: kind === 'text' && isRestartWord(text) ? 'start' : 'continue',
