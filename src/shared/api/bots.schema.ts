@@ -36,6 +36,7 @@ export const BOT_MESSAGES = {
   noNumbers: 'No Phone Numbers connected',
   qrImageFailed: 'Error generating QR code image',
   phoneNumberIdRequired: 'Enter the phone number ID from your WhatsApp Business settings',
+  numberTaken: 'This number is already linked to a bot; unlink it there first',
 } as const;
 
 const text = (max: number) => z.string().trim().min(1, BOT_MESSAGES.incomplete).max(max);

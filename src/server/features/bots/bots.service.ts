@@ -13,7 +13,7 @@ import {
   type LinkNumberBody,
   type UpdateBotBody,
 } from '../../../shared/api/bots.schema';
-import { invalid, notFound } from '../../../shared/errors';
+import { conflict, invalid, notFound } from '../../../shared/errors';
 import { LINK_STATUSES, WHATSAPP_CONNECTORS, type LinkStatus } from '../../../shared/whatsapp';
 import type { LinkUpdate, WhatsAppConnector } from '../../../integrations/whatsapp/whatsapp-connector';
 import type { AppContext } from '../../context';
@@ -150,10 +150,19 @@ export async function linkNumber(
   connector: WhatsAppConnector,
 ): Promise<LinkedNumber> {
   const bot = await getOwnedBot(ctx, user, body.chatBotAppId);
-  if (connector.name === 'cloud' && !body.phoneNumberId) throw invalid(BOT_MESSAGES.phoneNumberIdRequired, { field: 'phoneNumberId' });
+  // A Cloud API number is addressed by its phone number id: kept with the link, so webhooks find it.
+  const externalId = connector.name === 'cloud' ? body.phoneNumberId : undefined;
+  if (connector.name === 'cloud' && !externalId) throw invalid(BOT_MESSAGES.phoneNumberIdRequired, { field: 'phoneNumberId' });
+  if (externalId) {
+    const [taken] = await ctx.db
+      .select({ id: whatsappLinks.id })
+      .from(whatsappLinks)
+      .where(and(eq(whatsappLinks.connector, connector.name), eq(whatsappLinks.externalId, externalId)));
+    if (taken) throw conflict(BOT_MESSAGES.numberTaken);
+  }
   const [link] = await ctx.db
     .insert(whatsappLinks)
-    .values({ appId: bot.id, connector: connector.name, status: 'PENDING', createdAt: ctx.now(), updatedAt: ctx.now() })
+    .values({ appId: bot.id, connector: connector.name, status: 'PENDING', externalId, createdAt: ctx.now(), updatedAt: ctx.now() })
     .returning();
   try {
     await connector.startLink(link!.id, { phoneNumberId: body.phoneNumberId });
@@ -221,6 +230,19 @@ export async function findLinkTarget(ctx: AppContext, linkId: string) {
     .innerJoin(apps, eq(apps.id, whatsappLinks.appId))
     .where(eq(whatsappLinks.id, linkId));
   return row ?? null;
+}
+
+/** The link a Cloud API phone number id belongs to (its webhook deliveries name the number by it). */
+export async function findLinkIdByExternalId(
+  ctx: AppContext,
+  connector: WhatsAppConnector['name'],
+  externalId: string,
+): Promise<string | null> {
+  const [row] = await ctx.db
+    .select({ id: whatsappLinks.id })
+    .from(whatsappLinks)
+    .where(and(eq(whatsappLinks.connector, connector), eq(whatsappLinks.externalId, externalId)));
+  return row?.id ?? null;
 }
 
 /** Links to take up again after a restart: CONNECTED ones reconnect; ones caught half-linked have failed. */

@@ -9,12 +9,17 @@ import { INACTIVE_BOT_TEXT, MEDIA_REPLY_TEXT, type WhatsAppInbound, type WhatsAp
 import { createSimulatorConnector, type SimulatorConnector } from '../../../integrations/whatsapp/simulator';
 import type { ConnectorEvents, WhatsAppConnector } from '../../../integrations/whatsapp/whatsapp-connector';
 import type { Runtime } from '../runtime/runtime.service';
-import { applyLinkUpdate, findLinksToResume, findLinkTarget } from './bots.service';
+import { createBaileysConnector } from '../../../integrations/whatsapp/baileys';
+import { createCloudApiConnector, type CloudApiConnector } from '../../../integrations/whatsapp/cloud-api';
+import { applyLinkUpdate, findLinkIdByExternalId, findLinksToResume, findLinkTarget } from './bots.service';
+import { createWhatsAppAuthStore } from './whatsapp-auth-store';
 
 export interface WhatsApp {
   connector: WhatsAppConnector;
   /** The simulator's extra calls (its phone page), when it is the connector. */
   simulator: SimulatorConnector | null;
+  /** The Cloud API's webhook, when it is the connector. */
+  cloud: CloudApiConnector | null;
   /** Takes up the links this connector held before a restart. */
   resumeLinks(): Promise<void>;
   close(): Promise<void>;
@@ -55,17 +60,40 @@ export function createWhatsApp(ctx: AppContext, runtime: Runtime): WhatsApp {
       }
     },
   };
+  const { config } = ctx;
   let simulator: SimulatorConnector | null = null;
+  let cloud: CloudApiConnector | null = null;
   let connector: WhatsAppConnector;
-  switch (ctx.config.WHATSAPP_CONNECTOR) {
+  switch (config.WHATSAPP_CONNECTOR) {
+    case 'cloud':
+      cloud = createCloudApiConnector({
+        apiUrl: config.WHATSAPP_CLOUD_API_URL,
+        // The config refuses to start without these three when the connector is `cloud`.
+        accessToken: config.WHATSAPP_CLOUD_ACCESS_TOKEN ?? '',
+        appSecret: config.WHATSAPP_CLOUD_APP_SECRET ?? '',
+        verifyToken: config.WHATSAPP_CLOUD_VERIFY_TOKEN ?? '',
+        events,
+        findLinkId: (phoneNumberId) => findLinkIdByExternalId(ctx, 'cloud', phoneNumberId),
+      });
+      connector = cloud;
+      break;
+    case 'baileys':
+      connector = createBaileysConnector({
+        authStore: createWhatsAppAuthStore(ctx.db, { key: Buffer.from(config.WHATSAPP_CREDENTIALS_KEY ?? '', 'hex') }),
+        events,
+        log: ctx.log,
+        now: () => ctx.now().getTime(),
+      });
+      break;
     default:
-      simulator = createSimulatorConnector({ origin: getPublicOrigin(ctx.config), events, now: ctx.now });
+      simulator = createSimulatorConnector({ origin: getPublicOrigin(config), events, now: ctx.now });
       connector = simulator;
   }
 
   return {
     connector,
     simulator,
+    cloud,
     async resumeLinks() {
       for (const link of await findLinksToResume(ctx, connector.name)) {
         if (link.status === 'CONNECTED') {

@@ -6,7 +6,9 @@ import { z } from 'zod';
 import { apps, whatsappLinks } from '../../../db/schema';
 import { BOT_MESSAGES } from '../../../shared/api/bots.schema';
 import { envelopeSchema } from '../../../shared/api/envelope';
-import { invalid, notFound } from '../../../shared/errors';
+import { invalid, notAllowed, notFound, unauthenticated } from '../../../shared/errors';
+import type { CloudApiConnector } from '../../../integrations/whatsapp/cloud-api';
+import type { SimulatorConnector } from '../../../integrations/whatsapp/simulator';
 import { LINK_STATUSES, type WhatsAppMessage } from '../../../shared/whatsapp';
 import type { AppContext } from '../../context';
 import { ok } from '../../http';
@@ -69,8 +71,48 @@ export function registerWhatsAppRoutes(app: FastifyInstance, ctx: AppContext, gu
     },
   });
 
-  const simulator = whatsapp.simulator;
-  if (!simulator) return;
+  if (whatsapp.cloud) registerCloudWebhook(app, whatsapp.cloud);
+  if (whatsapp.simulator) registerSimulatorRoutes(app, ctx, whatsapp.simulator);
+}
+
+/**
+ * The Cloud API's webhook: Meta's GET handshake, then signed POSTs. The signature covers the exact bytes, so
+ * this route reads its body raw (its own scope's parser) instead of parsed JSON.
+ */
+function registerCloudWebhook(app: FastifyInstance, cloud: CloudApiConnector): void {
+  void app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_req, body, done) => done(null, body));
+    const r = scope.withTypeProvider<ZodTypeProvider>();
+    const url = '/api/whatsapp/cloud/webhook';
+    r.get(url, {
+      logLevel: 'warn',
+      config: { isGatewayTraffic: true },
+      schema: { tags: ['bots'], summary: "Meta's webhook handshake (hub.mode, hub.verify_token, hub.challenge)" },
+      handler: async (req, reply) => {
+        const challenge = cloud.verifyWebhook(req.query);
+        if (challenge === null) throw notAllowed('The verify token does not match WHATSAPP_CLOUD_VERIFY_TOKEN');
+        return reply.type('text/plain; charset=utf-8').send(challenge);
+      },
+    });
+    r.post(url, {
+      logLevel: 'warn',
+      config: { isGatewayTraffic: true },
+      schema: { tags: ['bots'], summary: 'Cloud API deliveries, signed with X-Hub-Signature-256; answered 200 once read' },
+      handler: async (req, reply) => {
+        const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.from(typeof req.body === 'string' ? req.body : '');
+        const header = req.headers['x-hub-signature-256'];
+        const outcome = await cloud.handleWebhook(raw, typeof header === 'string' ? header : undefined);
+        if (outcome === 'bad_signature') throw unauthenticated('The delivery is not signed with WHATSAPP_CLOUD_APP_SECRET');
+        return reply.code(200).send({ status: '00', message: 'OK' });
+      },
+    });
+  });
+}
+
+function registerSimulatorRoutes(app: FastifyInstance, ctx: AppContext, simulator: SimulatorConnector): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['bots'];
 
   /** The link the page's secret opens; any mismatch reads as not found, whatever the reason. */
   async function getSimulatedLink(linkId: string, secret: string) {
