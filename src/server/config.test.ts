@@ -36,3 +36,12 @@ it('refuses an ADMIN_PASSWORD of spaces', () => {
   expect(() => loadConfig({ ADMIN_PASSWORD: '        ' })).toThrow(/ADMIN_PASSWORD/);
   expect(loadConfig({ ADMIN_PASSWORD: 'long enough' }).ADMIN_PASSWORD).toBe('long enough');
 });
+
+it('asks for what the chosen WhatsApp connector needs, and nothing for the default simulator', () => {
+  expect(loadConfig({}).WHATSAPP_CONNECTOR).toBe('simulator');
+  expect(() => loadConfig({ WHATSAPP_CONNECTOR: 'baileys' })).toThrow(/WHATSAPP_CREDENTIALS_KEY: required when WHATSAPP_CONNECTOR=baileys/);
+  expect(() => loadConfig({ WHATSAPP_CONNECTOR: 'baileys', WHATSAPP_CREDENTIALS_KEY: 'abc' })).toThrow(/64 hex characters/);
+  expect(loadConfig({ WHATSAPP_CONNECTOR: 'baileys', WHATSAPP_CREDENTIALS_KEY: 'ab'.repeat(32) }).WHATSAPP_CONNECTOR).toBe('baileys');
+  const cloud = () => loadConfig({ WHATSAPP_CONNECTOR: 'cloud' });
+  for (const key of ['WHATSAPP_CLOUD_ACCESS_TOKEN', 'WHATSAPP_CLOUD_APP_SECRET', 'WHATSAPP_CLOUD_VERIFY_TOKEN']) expect(cloud).toThrow(key);
+});
