@@ -6,7 +6,7 @@ import type { WhatsAppInbound } from '../../shared/whatsapp';
 import {
   answerVerification,
   createCloudApiConnector,
-  cutText,
+  clipText,
   readCloudWebhook,
   toCloudMessageBody,
   verifyCloudSignature,
@@ -206,9 +206,9 @@ describe('toCloudMessageBody', () => {
     expect(long.text.body).toBe('a'.repeat(4096));
     const emoji = toCloudMessageBody('1', { type: 'text', text: `${'a'.repeat(4095)}😀b` }) as { text: { body: string } };
     expect(emoji.text.body).toBe('a'.repeat(4095));
-    expect(cutText('ab😀', 3)).toBe('ab');
-    expect(cutText('ab😀', 4)).toBe('ab😀');
-    expect(cutText('short', 24)).toBe('short');
+    expect(clipText('ab😀', 3)).toBe('ab');
+    expect(clipText('ab😀', 4)).toBe('ab😀');
+    expect(clipText('short', 24)).toBe('short');
   });
 
   it('sends a list: one section, at most 10 rows, every field within its bound', () => {

@@ -216,7 +216,7 @@ export class CloudApiError extends Error {
  * Cuts a text to `max` UTF-16 units, the unit Meta's limits are counted in at most, without leaving half of a
  * surrogate pair (an emoji) at the end: the API refuses invalid UTF-16.
  */
-export function cutText(text: string, max: number): string {
+export function clipText(text: string, max: number): string {
   if (text.length <= max) return text;
   const cut = text.slice(0, max);
   const last = cut.charCodeAt(cut.length - 1);
@@ -237,22 +237,22 @@ const SECTION_TITLE_LIMIT = 24;
 export function toCloudMessageBody(to: string, message: WhatsAppMessage): Record<string, unknown> {
   const envelope = { messaging_product: 'whatsapp', recipient_type: 'individual', to };
   if (message.type === 'text') {
-    return { ...envelope, type: 'text', text: { body: cutText(message.text, WHATSAPP_LIMITS.text) } };
+    return { ...envelope, type: 'text', text: { body: clipText(message.text, WHATSAPP_LIMITS.text) } };
   }
   if (message.type === 'list') {
-    const button = cutText(message.button, WHATSAPP_LIMITS.listButton);
+    const button = clipText(message.button, WHATSAPP_LIMITS.listButton);
     const rows = message.rows.slice(0, WHATSAPP_LIMITS.listRows).map((row) => ({
-      id: cutText(row.id, ROW_ID_LIMIT),
-      title: cutText(row.title, WHATSAPP_LIMITS.listRowTitle),
-      ...(row.description ? { description: cutText(row.description, WHATSAPP_LIMITS.listRowDescription) } : {}),
+      id: clipText(row.id, ROW_ID_LIMIT),
+      title: clipText(row.title, WHATSAPP_LIMITS.listRowTitle),
+      ...(row.description ? { description: clipText(row.description, WHATSAPP_LIMITS.listRowDescription) } : {}),
     }));
     return {
       ...envelope,
       type: 'interactive',
       interactive: {
         type: 'list',
-        body: { text: cutText(message.body, WHATSAPP_LIMITS.interactiveBody) },
-        action: { button, sections: [{ title: cutText(message.button, SECTION_TITLE_LIMIT), rows }] },
+        body: { text: clipText(message.body, WHATSAPP_LIMITS.interactiveBody) },
+        action: { button, sections: [{ title: clipText(message.button, SECTION_TITLE_LIMIT), rows }] },
       },
     };
   }
@@ -261,11 +261,11 @@ export function toCloudMessageBody(to: string, message: WhatsAppMessage): Record
     type: 'interactive',
     interactive: {
       type: 'button',
-      body: { text: cutText(message.body, WHATSAPP_LIMITS.interactiveBody) },
+      body: { text: clipText(message.body, WHATSAPP_LIMITS.interactiveBody) },
       action: {
         buttons: message.buttons.slice(0, WHATSAPP_LIMITS.buttons).map((b) => ({
           type: 'reply',
-          reply: { id: cutText(b.id, BUTTON_ID_LIMIT), title: cutText(b.title, WHATSAPP_LIMITS.buttonTitle) },
+          reply: { id: clipText(b.id, BUTTON_ID_LIMIT), title: clipText(b.title, WHATSAPP_LIMITS.buttonTitle) },
         })),
       },
     },
