@@ -370,6 +370,28 @@ describe('Cloud API connector against a local Graph API', () => {
     expect(updates).toEqual([['link-2', { status: 'FAILED', message: 'A phone number id is required to link a Cloud API number' }]]);
   });
 
+  it('resuming while Meta is unreachable keeps the link as it was and rejects; a refusal still fails it', async () => {
+    const offline = connect({ fetch: async () => Promise.reject(new TypeError('fetch failed')) });
+    await expect(offline.startLink('link-1', { phoneNumberId: 'PN1', resume: true })).rejects.toThrow(
+      'Could not reach the WhatsApp Cloud API: fetch failed',
+    );
+    expect(updates).toEqual([]);
+
+    answers['GET /v21.0/PN1'] = { status: 503, body: 'Service Unavailable' };
+    const connector = connect();
+    await expect(connector.startLink('link-1', { phoneNumberId: 'PN1', resume: true })).rejects.toThrow('WhatsApp Cloud API: HTTP 503');
+    expect(updates).toEqual([]);
+    await connector.send('link-1', '233241234567', { type: 'text', text: 'Still here' });
+    expect(seen.at(-1)).toMatchObject({ method: 'POST', url: '/v21.0/PN1/messages' });
+
+    answers['GET /v21.0/PN1'] = graphError('Error validating access token: Session has expired', 190, 401);
+    await connector.startLink('link-1', { phoneNumberId: 'PN1', resume: true });
+    expect(updates).toEqual([
+      ['link-1', { status: 'FAILED', message: expect.stringContaining('(190): the access token is invalid or has expired') }],
+    ]);
+    await expect(connector.send('link-1', '233241234567', { type: 'text', text: 'x' })).rejects.toThrow(/not connected/);
+  });
+
   it('sends: the exact body and Authorization header to /{phone-number-id}/messages', async () => {
     const connector = connect();
     await connector.startLink('link-1', { phoneNumberId: 'PN1' });

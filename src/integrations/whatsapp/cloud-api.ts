@@ -206,6 +206,8 @@ export class CloudApiError extends Error {
   constructor(
     message: string,
     readonly code: number | undefined,
+    /** True when Meta could not be reached or failed on its side (5xx): the same call may work later. */
+    readonly isTransient = false,
   ) {
     super(message);
     this.name = 'CloudApiError';
@@ -315,19 +317,24 @@ export function createCloudApiConnector(options: CloudApiOptions): CloudApiConne
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (err) {
-      throw new CloudApiError(`Could not reach the WhatsApp Cloud API: ${toErrorMessage(err)}`, undefined);
+      throw new CloudApiError(`Could not reach the WhatsApp Cloud API: ${toErrorMessage(err)}`, undefined, true);
     }
     const answer = parseJson(await res.text().catch(() => ''));
     const error = isRecord(answer) && isRecord(answer.error) ? answer.error : undefined;
     if (error || !res.ok) {
       const code = error ? readCode(error) : undefined;
       const said = (error && readString(error, 'message')) || `HTTP ${res.status}`;
-      throw new CloudApiError(`WhatsApp Cloud API: ${describeCloudError(said, code)}`, code);
+      throw new CloudApiError(`WhatsApp Cloud API: ${describeCloudError(said, code)}`, code, !error && res.status >= 500);
     }
     return isRecord(answer) ? answer : {};
   }
 
-  async function startLink(linkId: string, { phoneNumberId }: StartLinkOptions): Promise<void> {
+  /**
+   * Checks the number with Meta, then reports CONNECTED or FAILED. Resuming after a restart, a check that could
+   * not be made (Meta unreachable, or failing on its side) leaves the link as it was, still sending through the
+   * number it was linked with, and rejects so the caller can log it: a network blip must not unlink every bot.
+   */
+  async function startLink(linkId: string, { phoneNumberId, resume }: StartLinkOptions): Promise<void> {
     if (!phoneNumberId) {
       await options.events.onLinkUpdate(linkId, { status: 'FAILED', message: 'A phone number id is required to link a Cloud API number' });
       return;
@@ -339,6 +346,10 @@ export function createCloudApiConnector(options: CloudApiOptions): CloudApiConne
       numbers.set(linkId, phoneNumberId);
       await options.events.onLinkUpdate(linkId, { status: 'CONNECTED', mobileNumber, qrCode: null });
     } catch (err) {
+      if (resume && err instanceof CloudApiError && err.isTransient) {
+        numbers.set(linkId, phoneNumberId);
+        throw err;
+      }
       numbers.delete(linkId);
       await options.events.onLinkUpdate(linkId, { status: 'FAILED', message: toErrorMessage(err) });
     }
