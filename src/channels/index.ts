@@ -112,5 +112,5 @@ export { deriveNewInput, isSessionEndNotification, parseSessionEndNotification, 
 export type { SessionEndNotification } from './africastalking';
 export { FIELD_LIMITS } from './fields';
 export { africastalking, arkesel, beem, emergent, emulator, hubtel, mobiverse, nalo, southpawslab, whatsapp };
-export { toPlainText, toWhatsAppMessages } from './whatsapp';
+export { toWhatsAppMessages } from './whatsapp';
 export * from './types';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { WHATSAPP_LIMITS } from '../shared/whatsapp';
+import { toPlainText, WHATSAPP_LIMITS } from '../shared/whatsapp';
 import { detectGateway } from './index';
 import { ChannelError, type GatewayRequest } from './types';
-import { cutText, toPlainText, toWhatsAppMessages, whatsapp } from './whatsapp';
+import { cutText, toWhatsAppMessages, whatsapp } from './whatsapp';
 
 const request = (body: Record<string, unknown>): GatewayRequest => ({ method: 'POST', query: {}, body, contentType: 'application/json' });
 const message = (fields: Record<string, unknown> = {}) =>

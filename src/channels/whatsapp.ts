@@ -85,13 +85,6 @@ export function toWhatsAppMessages(text: string, options: { interactive: boolean
   return [{ type: 'text', text: cutText(screen, WHATSAPP_LIMITS.text) }];
 }
 
-/** The text a connector without interactive messages sends for any message: the body, then numbered choices. */
-export function toPlainText(message: WhatsAppMessage): string {
-  if (message.type === 'text') return message.text;
-  const choices = message.type === 'list' ? message.rows : message.buttons;
-  return [message.body, ...choices.map((c) => `${c.id}. ${c.description ?? c.title}`)].join('\n');
-}
-
 const KINDS = new Set(['text', 'choice', 'media']);
 
 export const whatsapp: ChannelAdapter<typeof NAME> = {

@@ -45,6 +45,16 @@ export type WhatsAppMessage =
   | { type: 'buttons'; body: string; buttons: WhatsAppChoice[] };
 
 /**
+ * A message as text, for a connector that cannot show lists or buttons: the body, then one numbered line per
+ * choice (its id is its number, so the typed answer is the same as a tap).
+ */
+export function toPlainText(message: WhatsAppMessage): string {
+  if (message.type === 'text') return message.text;
+  const choices = message.type === 'list' ? message.rows : message.buttons;
+  return [message.body, ...choices.map((c) => `${c.id}. ${c.description ?? c.title}`)].join('\n');
+}
+
+/**
  * What one inbound message carries once its connector has read it. `text` is what the user typed, or the id
  * of the choice they picked; `kind` says which, and `media` marks a picture, voice note or file with no text.
  */

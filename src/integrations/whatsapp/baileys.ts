@@ -19,7 +19,7 @@ import type {
   proto,
 } from 'baileys';
 import { toErrorMessage } from '../../shared/errors';
-import type { WhatsAppInbound, WhatsAppMessage } from '../../shared/whatsapp';
+import { toPlainText, type WhatsAppInbound } from '../../shared/whatsapp';
 import type { ConnectorEvents, LinkUpdate, StartLinkOptions, WhatsAppConnector } from './whatsapp-connector';
 
 /** Baileys' logger interface (not exported by name from its index). */
@@ -222,16 +222,6 @@ function readMessageContent(message: proto.IMessage | null | undefined): Pick<Wh
   const caption = (content.imageMessage?.caption ?? content.videoMessage?.caption ?? content.documentMessage?.caption)?.trim();
   if (caption) return { kind: 'text', text: caption };
   return MEDIA_KEYS.some((k) => content[k]) ? { kind: 'media', text: '' } : null;
-}
-
-/**
- * A message as text, for a connector that cannot show lists or buttons: the body, then one numbered line per
- * choice (its id is its number). The channel adapter already sends such connectors text only; this is the net.
- */
-function toPlainText(message: WhatsAppMessage): string {
-  if (message.type === 'text') return message.text;
-  const choices = message.type === 'list' ? message.rows : message.buttons;
-  return [message.body, ...choices.map((c) => `${c.id}. ${c.description ?? c.title}`)].join('\n');
 }
 
 /** The part of a Baileys socket this connector uses (lib/Socket/socket.d.ts). */

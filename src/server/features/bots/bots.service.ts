@@ -205,6 +205,8 @@ export async function unlinkNumber(ctx: AppContext, user: AuthUser, linkId: stri
   await endLink(ctx, connector, link.id);
 }
 
+const toShownNumber = (number: string) => (number.replace(/\D/g, '') ? `+${number.replace(/\D/g, '')}` : '');
+
 /** Stores what a connector reported of a link (ConnectorEvents.onLinkUpdate); a link deleted meanwhile is left alone. */
 export async function applyLinkUpdate(ctx: AppContext, linkId: string, update: LinkUpdate): Promise<void> {
   const now = ctx.now();
@@ -213,7 +215,8 @@ export async function applyLinkUpdate(ctx: AppContext, linkId: string, update: L
     .set({
       status: update.status,
       qrCode: update.status === 'QR' ? (update.qrCode ?? null) : null,
-      ...(update.mobileNumber !== undefined ? { mobileNumber: update.mobileNumber } : {}),
+      // Connectors report digits; the console shows numbers as +<country code><number>.
+      ...(update.mobileNumber !== undefined ? { mobileNumber: toShownNumber(update.mobileNumber) } : {}),
       ...(update.externalId !== undefined ? { externalId: update.externalId } : {}),
       statusMessage: update.message ?? '',
       ...(update.status === 'CONNECTED' ? { connectedAt: now } : {}),

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { describeDb } from '../../../../tests/support/test-db';
 import { createApiClient, createTestApp, seedUser, type SeededUser, type TestApp } from '../../../../tests/support/test-app';
 import { seedMenu } from '../../../../tests/support/seed-app';
@@ -129,7 +129,7 @@ describeDb('WhatsApp Cloud API connector, through the server', () => {
     const refused = (await post('/api/chatbot/whatsapp/link', { chatBotAppId: appId, phoneNumberId: '555555' })).json();
     expect(refused.data).toMatchObject({ status: 'FAILED', statusMessage: expect.stringContaining('Unsupported get request') });
     const linked = (await post('/api/chatbot/whatsapp/link', { chatBotAppId: appId, phoneNumberId: PHONE_NUMBER_ID })).json();
-    expect(linked.data).toMatchObject({ status: 'CONNECTED', mobileNumber: '233301234567', connector: 'cloud' });
+    expect(linked.data).toMatchObject({ status: 'CONNECTED', mobileNumber: '+233301234567', connector: 'cloud' });
     expect((await post('/api/chatbot/whatsapp/link', { chatBotAppId: appId, phoneNumberId: PHONE_NUMBER_ID })).statusCode).toBe(409);
 
     // Forged, unsigned and wrongly signed deliveries are refused and answered with nothing.
@@ -140,6 +140,8 @@ describeDb('WhatsApp Cloud API connector, through the server', () => {
     expect(sent).toEqual([]);
 
     expect((await deliver(hello, sign(hello))).statusCode).toBe(200);
+    // Meta gets its 200 at once; the reply follows.
+    await vi.waitFor(() => expect(sent).toHaveLength(1));
     expect(sent).toEqual([
       {
         url: `/v21.0/${PHONE_NUMBER_ID}/messages`,
@@ -161,10 +163,12 @@ describeDb('WhatsApp Cloud API connector, through the server', () => {
       interactive: { type: 'button_reply', button_reply: { id: '2', title: 'Help' } },
     });
     await deliver(tapped, sign(tapped));
+    await vi.waitFor(() => expect(sent).toHaveLength(2));
     expect(sent[1]!.body).toMatchObject({ type: 'text', text: { body: 'Bye, Help' } });
     // A number no link owns is not answered.
     const stranger = delivery('wamid.in3', { type: 'text', text: { body: 'hi' } }, '999999');
     expect((await deliver(stranger, sign(stranger))).statusCode).toBe(200);
+    // Its link was looked up (and not found) before the 200: nothing was queued for it.
     expect(sent).toHaveLength(2);
 
     const sessions = (await get(`/dashboard/completedSessions/${appId}`)).json().data;

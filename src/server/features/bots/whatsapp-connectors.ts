@@ -50,14 +50,26 @@ async function answerMessage(ctx: AppContext, runtime: Runtime, connector: Whats
 }
 
 export function createWhatsApp(ctx: AppContext, runtime: Runtime): WhatsApp {
+  // One user's messages are answered one after the other, in the order the connector handed them over.
+  const turns = new Map<string, Promise<void>>();
+  function queueMessage(linkId: string, inbound: WhatsAppInbound): Promise<void> {
+    const key = `${linkId}:${inbound.from}`;
+    const run = (turns.get(key) ?? Promise.resolve())
+      .then(() => answerMessage(ctx, runtime, connector, linkId, inbound))
+      .catch((err: unknown) => ctx.log.error({ err, linkId }, 'answering a WhatsApp message failed'));
+    turns.set(key, run);
+    void run.finally(() => {
+      if (turns.get(key) === run) turns.delete(key);
+    });
+    return run;
+  }
   const events: ConnectorEvents = {
     onLinkUpdate: (linkId, update) => applyLinkUpdate(ctx, linkId, update),
+    // A webhook or socket hands a message over and goes on at once (Meta wants its 200 quickly and retries
+    // otherwise); the simulator's page waits for the replies to show them.
     onMessage: async (linkId, inbound) => {
-      try {
-        await answerMessage(ctx, runtime, connector, linkId, inbound);
-      } catch (err) {
-        ctx.log.error({ err, linkId }, 'answering a WhatsApp message failed');
-      }
+      const run = queueMessage(linkId, inbound);
+      if (connector === simulator) await run;
     },
   };
   const { config } = ctx;
@@ -109,6 +121,10 @@ export function createWhatsApp(ctx: AppContext, runtime: Runtime): WhatsApp {
         }
       }
     },
-    close: () => connector.close(),
+    async close() {
+      // Messages being answered finish first: their replies and records must not be cut off.
+      while (turns.size > 0) await Promise.all(turns.values());
+      await connector.close();
+    },
   };
 }
