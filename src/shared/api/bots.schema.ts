@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LINK_STATUSES, WHATSAPP_CONNECTORS } from '../whatsapp';
 
 /**
- * The WhatsApp bots calls (docs/product.md, WhatsApp bots), at the spec's paths:
+ * The WhatsApp bots calls (docs/product.md, WhatsApp bots), at the product's paths:
  * - `POST   /api/chatbot/app/create`             body {@link createBotBodySchema} -> `data`: Bot
  * - `GET    /api/chatbot/apps`                    -> `data`: Bot[]
  * - `GET    /api/chatbot/app/{id}`                -> `data`: Bot
@@ -99,5 +99,5 @@ export const linkedNumberSchema = z.object({
 });
 export type LinkedNumber = z.infer<typeof linkedNumberSchema>;
 
-/** GET link-status: the spec's `linkStatus` and `qrCode` (the QR's content, to draw; null unless the status is QR). */
+/** GET link-status: the product's `linkStatus` and `qrCode` (the QR's content, to draw; null unless the status is QR). */
 export const linkStatusSchema = z.object({ linkStatus: z.enum(LINK_STATUSES), qrCode: z.string().nullable() });

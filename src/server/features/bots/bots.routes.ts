@@ -21,7 +21,7 @@ import type { WhatsApp } from './whatsapp-connectors';
 
 const idParams = z.object({ id: z.string().min(1).max(64) });
 
-/** The WhatsApp bots calls at the spec's paths (docs/product.md, WhatsApp bots), for admins and chatbot users. */
+/** The WhatsApp bots calls at the product's paths (docs/product.md, WhatsApp bots), for admins and chatbot users. */
 export function registerBotsRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard, whatsapp: WhatsApp): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['bots'];
@@ -55,7 +55,7 @@ export function registerBotsRoutes(app: FastifyInstance, ctx: AppContext, guard:
     },
   });
 
-  // The spec's path has no /api prefix.
+  // The product's path has no /api prefix (docs/product.md).
   r.post('/chatbot/app/update', {
     schema: { tags, body: updateBotBodySchema, response: { 200: envelopeSchema(botSchema) } },
     onRequest: botBuilders,
