@@ -1,4 +1,4 @@
-import { Button, Stack, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import { IconBrandWhatsapp, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { Bot } from '../../../shared/api/bots.schema';
@@ -37,10 +37,19 @@ function BotList() {
           <Text fw={600} size="sm" style={{ overflowWrap: 'anywhere' }}>
             {bot.appName}
           </Text>
-          {/* On a phone the description folds in here. */}
+          {/* Narrower, the description folds in here; on a phone the status and the actions too. */}
           <Text size="xs" c="dimmed" lineClamp={2} hiddenFrom="md">
             {bot.description}
           </Text>
+          <Stack gap={6} mt={8} hiddenFrom="sm">
+            <Group gap="xs">
+              <BotStatusBadge status={bot.status} />
+              <Text size="xs" c="dimmed">
+                {countNumbers(bot.connectedNumbers)}
+              </Text>
+            </Group>
+            <BotRowActions bot={bot} onDelete={confirmDelete} justify="flex-start" />
+          </Stack>
         </>
       ),
     },
@@ -56,16 +65,17 @@ function BotList() {
     },
     {
       header: 'Status',
+      visibleFrom: 'sm',
       render: (bot) => (
         <Stack gap={4} align="flex-start">
           <BotStatusBadge status={bot.status} />
-          <Text size="xs" c="dimmed" visibleFrom="sm">
+          <Text size="xs" c="dimmed">
             {countNumbers(bot.connectedNumbers)}
           </Text>
         </Stack>
       ),
     },
-    { header: 'Actions', align: 'right', render: (bot) => <BotRowActions bot={bot} onDelete={confirmDelete} /> },
+    { header: 'Actions', align: 'right', visibleFrom: 'sm', render: (bot) => <BotRowActions bot={bot} onDelete={confirmDelete} /> },
   ];
 
   const newButton = (

@@ -8,12 +8,14 @@ import { botDesignerPath, botSettingsPath, botSimulatorPath } from './bots.api';
 interface BotRowActionsProps {
   bot: Bot;
   onDelete: (bot: Bot) => void;
+  /** At the row's end (a table's Actions column), or at the start (under the name on a phone). */
+  justify?: 'flex-start' | 'flex-end';
 }
 
 /** Designer, chat simulator, monitoring, settings and delete for one bot. */
-export function BotRowActions({ bot, onDelete }: BotRowActionsProps) {
+export function BotRowActions({ bot, onDelete, justify = 'flex-end' }: BotRowActionsProps) {
   return (
-    <Group gap={2} wrap="nowrap" justify="flex-end">
+    <Group gap={2} wrap="nowrap" justify={justify} ml={justify === 'flex-start' ? -8 : 0}>
       <Tooltip label="Design menus" withArrow>
         <ActionIcon component={Link} to={botDesignerPath(bot.appId)} variant="subtle" size="lg" aria-label={`Design ${bot.appName}`}>
           <IconPencil size={18} />

@@ -122,28 +122,32 @@ function ChatSimulatorWorkspace({ app }: { app: App }) {
             onSend={(text) => send(text)}
             onChoose={(choice) => send(choice.id, 'choice', choice.title)}
           />
-          <Stack gap="xs" w="100%" maw={340}>
-            <Group justify="space-between" gap="xs" wrap="nowrap">
-              <Switch
-                label="Interactive messages (Cloud API)"
-                checked={isInteractive}
-                onChange={(event) => setInteractive(event.currentTarget.checked)}
-              />
+          <Stack gap="sm" w="100%" maw={340}>
+            <Switch
+              label="Interactive messages (Cloud API)"
+              description={
+                isInteractive
+                  ? 'Menus come as lists and buttons, as a Cloud API number shows them.'
+                  : 'Menus come as numbered text, as a number linked as a device shows them.'
+              }
+              checked={isInteractive}
+              onChange={(event) => setInteractive(event.currentTarget.checked)}
+            />
+            <Group gap="sm" wrap="nowrap">
               <Button
                 variant="default"
                 size="xs"
                 leftSection={<IconRefresh size={14} />}
                 onClick={() => send(RESTART_TEXT)}
                 disabled={chat.isWaiting || !isNumberValid}
+                style={{ flexShrink: 0 }}
               >
                 Restart
               </Button>
+              <Text size="xs" c="gray.7">
+                Sends “{RESTART_TEXT}”: the bot starts again from its first menu.
+              </Text>
             </Group>
-            <Text size="xs" c="gray.7">
-              {isInteractive
-                ? 'Menus come as lists and buttons, as a Cloud API number shows them.'
-                : 'Menus come as numbered text, as a number linked as a device shows them.'}
-            </Text>
           </Stack>
         </div>
 

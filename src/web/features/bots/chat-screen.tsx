@@ -1,6 +1,7 @@
 import { IconRobot } from '@tabler/icons-react';
 import type { WhatsAppChoice } from '../../../shared/whatsapp';
 import { EmulatorPhoneFrame } from '../emulator/emulator-phone-frame';
+import { DEFAULT_NETWORK } from '../emulator/emulator-session';
 import { ChatComposer } from './chat-composer';
 import type { ChatEntry } from './chat-entries';
 import { ChatThread } from './chat-thread';
@@ -25,7 +26,7 @@ interface ChatScreenProps {
  */
 export function ChatScreen({ botName, subtitle, entries, isEnded, isWaiting, error, emptyText, onSend, onChoose }: ChatScreenProps) {
   return (
-    <EmulatorPhoneFrame network="WhatsApp">
+    <EmulatorPhoneFrame network={DEFAULT_NETWORK}>
       <div className={classes.header}>
         <span className={classes.avatar} aria-hidden="true">
           <IconRobot size={20} />

@@ -57,7 +57,7 @@ export function ChatThread({ entries, botName, isEnded, isWaiting, error, emptyT
         tabIndex={0}
         data-testid="chat-thread"
       >
-        <div className={classes.dayNote}>{entries.length === 0 ? emptyText : 'Messages to this bot are answered by your menus.'}</div>
+        {entries.length === 0 && <div className={classes.dayNote}>{emptyText}</div>}
         {entries.map((entry) => (
           <ChatBubble
             key={entry.id}

@@ -161,10 +161,7 @@ function LinkFlow({ appId, target, onClose }: { appId: string; target: LinkDialo
         </Alert>
       ) : poll.status === 'QR' && poll.qrCode ? (
         <>
-          <LinkedNumberQrCanvas value={poll.qrCode} />
-          <Text ta="center" fw={500}>
-            {SCAN_QR_TEXT}
-          </Text>
+          <LinkedNumberQrCanvas value={poll.qrCode} caption={SCAN_QR_TEXT} />
           {connector === 'simulator' && (
             <Group gap={6} justify="center">
               <IconDeviceMobileMessage size={16} aria-hidden="true" />

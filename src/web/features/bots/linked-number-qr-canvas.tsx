@@ -8,11 +8,11 @@ import { QR_CANVAS_OPTIONS } from './linked-number-link';
 const CANVAS_STYLE = { width: '100%', maxWidth: QR_CANVAS_OPTIONS.width, height: 'auto', aspectRatio: '1' } as const;
 
 /**
- * Draws the QR's content with the `qrcode` package on a canvas 400 px wide with a margin of 4. A code that cannot
- * be drawn says 'Error generating QR code image' instead. A new content (the connector refreshes its code) is
+ * Draws the QR's content with the `qrcode` package on a canvas 400 px wide with a margin of 4, the caption under
+ * it. A code that cannot be drawn says 'Error generating QR code image' instead. A new content (the connector refreshes its code) is
  * drawn over the old one.
  */
-export function LinkedNumberQrCanvas({ value }: { value: string }) {
+export function LinkedNumberQrCanvas({ value, caption }: { value: string; caption: string }) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const [hasFailed, setFailed] = useState(false);
 
@@ -50,6 +50,11 @@ export function LinkedNumberQrCanvas({ value }: { value: string }) {
         data-testid="qr-canvas"
         style={{ ...CANVAS_STYLE, display: hasFailed ? 'none' : 'block' }}
       />
+      {!hasFailed && (
+        <Text ta="center" fw={500}>
+          {caption}
+        </Text>
+      )}
     </>
   );
 }

@@ -8,6 +8,7 @@ import { BrandLogo } from '../../components/brand-logo';
 import { failureText, isOk, readData } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
 import { EmulatorPhoneFrame } from '../emulator/emulator-phone-frame';
+import { DEFAULT_NETWORK } from '../emulator/emulator-session';
 import emulatorClasses from '../emulator/emulator.module.css';
 import {
   findSimulatedPhoneTranscript,
@@ -77,7 +78,7 @@ export function SimulatedPhonePage() {
       <div className={emulatorClasses.layout}>
         {link.isPending ? (
           <div className={emulatorClasses.phoneColumn}>
-            <EmulatorPhoneFrame network="MTN">
+            <EmulatorPhoneFrame network={DEFAULT_NETWORK}>
               <Center className={classes.screenBody} role="status">
                 <Loader color="teal" />
               </Center>
@@ -138,7 +139,7 @@ function LinkedPhone({ link, linkId, secret }: LinkedPhoneProps) {
         ) : link.status === 'CONNECTED' ? (
           <PhoneChat link={link} linkId={linkId} secret={secret} />
         ) : (
-          <EmulatorPhoneFrame network="MTN">
+          <EmulatorPhoneFrame network={DEFAULT_NETWORK}>
             <Center className={classes.screenBody} p="lg" data-testid="simulated-phone-ended">
               <Stack align="center" ta="center" gap="sm">
                 <IconDeviceMobileOff size={36} color="#54656f" aria-hidden="true" />
@@ -224,7 +225,7 @@ function LinkDeviceScreen({ link, linkId, secret }: LinkedPhoneProps) {
   }
 
   return (
-    <EmulatorPhoneFrame network="MTN">
+    <EmulatorPhoneFrame network={DEFAULT_NETWORK}>
       <div className={classes.header}>
         <IconBrandWhatsapp size={22} aria-hidden="true" />
         <div className={classes.headerText}>

@@ -25,8 +25,9 @@ interface LinkStatusPollingOptions {
 
 /**
  * Polls GET /api/chatbot/whatsapp/link-status/{linkId} every 10 s, at most 15 times, until the link is CONNECTED
- * or FAILED. A null `linkId`, or unmounting (the dialog closing), stops it. Timers, not an interval: a slow answer
- * never overlaps the next check, and the browser tests move the page's clock over them.
+ * or FAILED. A null `linkId`, or unmounting (the dialog closing), stops it. The checks keep their 10 s beat
+ * whatever the server's answer time (an interval, as the product polls; a late answer is still read unless the
+ * link has settled meanwhile), so the browser tests can move the page's clock over them check by check.
  */
 export function useLinkStatusPolling(linkId: string | null, { isImmediate, onStatus, onSettled }: LinkStatusPollingOptions): LinkPoll {
   const [poll, setPoll] = useState<LinkPoll>(START);
@@ -38,31 +39,34 @@ export function useLinkStatusPolling(linkId: string | null, { isImmediate, onSta
     if (!linkId) return;
     let isActive = true;
     let checks = 0;
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let answers = 0;
+    const stop = () => {
+      isActive = false;
+      clearInterval(timer);
+    };
     async function check(id: string) {
       checks += 1;
+      if (checks >= LINK_POLL_MAX_CHECKS) clearInterval(timer);
       const read = readLinkStatus(await getLinkStatus(id));
+      answers += 1;
       if (!isActive) return;
       if (read) {
         setPoll({ status: read.linkStatus, qrCode: read.qrCode, isGivenUp: false });
         callbacks.current.onStatus?.(read.linkStatus);
         if (isLinkSettled(read.linkStatus)) {
+          stop();
           callbacks.current.onSettled?.(read.linkStatus);
           return;
         }
       }
-      if (checks >= LINK_POLL_MAX_CHECKS) {
+      if (answers >= LINK_POLL_MAX_CHECKS) {
+        stop();
         setPoll((current) => ({ ...current, isGivenUp: true }));
-        return;
       }
-      timer = setTimeout(() => void check(id), LINK_POLL_INTERVAL_MS);
     }
+    const timer = setInterval(() => void check(linkId), LINK_POLL_INTERVAL_MS);
     if (isImmediate) void check(linkId);
-    else timer = setTimeout(() => void check(linkId), LINK_POLL_INTERVAL_MS);
-    return () => {
-      isActive = false;
-      clearTimeout(timer);
-    };
+    return stop;
   }, [linkId, isImmediate]);
 
   return poll;

@@ -10,7 +10,19 @@ import { queryKeys } from '../../lib/query-keys';
  * unauthorized event, which the layout turns into a redirect to /login.
  */
 export function useCurrentUser(): SessionUser | null {
-  const { data } = useQuery({
+  return useCurrentUserQuery().data ?? null;
+}
+
+/**
+ * Whether the user has been read from the server since the console opened, rather than only from storage: a
+ * screen that turns away users without a role waits for it, as an admin may have just given the role.
+ */
+export function useIsCurrentUserChecked(): boolean {
+  return useCurrentUserQuery().dataUpdatedAt > 0;
+}
+
+function useCurrentUserQuery() {
+  return useQuery({
     queryKey: queryKeys.currentUser,
     queryFn: async (): Promise<SessionUser | null> => {
       const reply = await getCurrentUser();
@@ -25,7 +37,6 @@ export function useCurrentUser(): SessionUser | null {
     staleTime: 5 * 60_000,
     enabled: !!getToken(),
   });
-  return data ?? null;
 }
 
 export function getFirstName(user: Pick<SessionUser, 'fullName'> | null): string {

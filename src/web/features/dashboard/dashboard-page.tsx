@@ -12,6 +12,7 @@ import { toHourlyRows, type ChartNetwork } from './dashboard-chart';
 import { DashboardChartTable } from './dashboard-chart-table';
 import { getDashboard, type DashboardData } from './dashboard.api';
 import { AppMonitoringHeader } from '../apps/app-monitoring-header';
+import { useApp } from '../apps/use-apps';
 
 export const DASHBOARD_REFRESH_MS = 6000;
 
@@ -67,10 +68,16 @@ const ENVIRONMENT_TEXT: Record<DashboardEnvironment, string> = {
   live: "Live traffic: sessions on the app's live URL. Counts refresh every 6 seconds.",
   test: 'Test runs: sessions on the test URL and in the emulator, which run the draft. Counts refresh every 6 seconds.',
 };
+/** A bot's traffic comes from its linked numbers and its chat simulator instead. */
+const BOT_ENVIRONMENT_TEXT: Record<DashboardEnvironment, string> = {
+  live: "Live traffic: chats with the bot's linked WhatsApp numbers. Counts refresh every 6 seconds.",
+  test: 'Test runs: chats in the chat simulator, which runs the draft. Counts refresh every 6 seconds.',
+};
 
 /** Dashboard (/app/dashboard/{appId}): four counts refreshed every 6 s, sessions per hour and outcomes per menu. */
 export function DashboardPage() {
   const { appId = '' } = useParams();
+  const isBot = useApp(appId).data?.channel === 'whatsapp';
   // Live traffic unless ?environment=test: test runs never mix into the live figures, and the choice survives a reload.
   const [searchParams, setSearchParams] = useSearchParams();
   const environment: DashboardEnvironment = searchParams.get('environment') === 'test' ? 'test' : 'live';
@@ -106,7 +113,7 @@ export function DashboardPage() {
           data-testid="dashboard-environment"
         />
         <Text size="sm" c="dimmed" data-testid="dashboard-environment-text" style={{ flex: '1 1 260px' }}>
-          {ENVIRONMENT_TEXT[environment]}
+          {(isBot ? BOT_ENVIRONMENT_TEXT : ENVIRONMENT_TEXT)[environment]}
         </Text>
       </Group>
       <SimpleGrid cols={{ base: 2, md: 4 }} spacing={{ base: 'sm', sm: 'md' }}>

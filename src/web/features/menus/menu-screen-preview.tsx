@@ -130,6 +130,9 @@ export function MenuScreenPreview({ app, menu }: { app: PreviewApp; menu: Previe
               {result.error}
             </Text>
           )}
+          <Text size="xs" c="gray.7" mt="xs">
+            As a linked device shows it. On the Cloud API, numbered options come as buttons (up to 3) or a list (up to 10).
+          </Text>
         </div>
       ) : (
         <div className={classes.phone}>
