@@ -29,6 +29,9 @@ interface Ids {
   /** The seeded demo merchant (Boateng Retail) and admin (ops@e2e.test). */
   merchantUuid: string;
   adminUuid: string;
+  /** The chatbot user's bot, with one menu and a number being linked (its simulated phone's path). */
+  botId: string;
+  simulatedPhonePath: string;
 }
 
 /**
@@ -150,6 +153,27 @@ const ROUTE_VISITS: Record<string, Visit> = {
     as: 'admin',
     url: () => '/admin/subscriptions?email=demo@dialflow.local',
     ready: (page) => page.getByTestId('account-subscription'),
+  },
+  '/whatsapp-bots': { as: 'chatbot', url: () => '/whatsapp-bots', ready: shown('Akua Orders') },
+  '/whatsapp-bot/settings/:appId': {
+    as: 'chatbot',
+    url: (ids) => `/whatsapp-bot/settings/${ids.botId}`,
+    ready: (page) => page.getByTestId('numbers-table'),
+  },
+  '/whatsapp-bot/design/:id': {
+    as: 'chatbot',
+    url: (ids) => `/whatsapp-bot/design/${ids.botId}`,
+    ready: (page) => page.getByRole('button', { name: /^Edit / }).first(),
+  },
+  '/whatsapp-bot/simulator/:appId': {
+    as: 'chatbot',
+    url: (ids) => `/whatsapp-bot/simulator/${ids.botId}`,
+    ready: (page) => page.getByRole('textbox', { name: 'Message', exact: true }),
+  },
+  '/whatsapp-simulator/:linkId': {
+    as: 'nobody',
+    url: (ids) => ids.simulatedPhonePath,
+    ready: (page) => page.getByRole('button', { name: 'Link device' }),
   },
   '*': { as: 'nobody', url: () => '/no-such-page', ready: heading('Page not found') },
 };
@@ -307,7 +331,44 @@ async function createOwnerData(token: string): Promise<Ids> {
   const customActionId = action.uuid;
   if (!customActionId) throw new Error(`custom action create failed: ${JSON.stringify(action)}`);
   const { merchantUuid, adminUuid } = await findSeededMerchantAndAdmin();
-  return { appId, customActionId, templateId: survey.appId, merchantUuid, adminUuid };
+  const { botId, simulatedPhonePath } = await createBotData();
+  return { appId, customActionId, templateId: survey.appId, merchantUuid, adminUuid, botId, simulatedPhonePath };
+}
+
+/** The chatbot user's bot: one menu with two options, and a number waiting for its QR code to be scanned. */
+async function createBotData(): Promise<Pick<Ids, 'botId' | 'simulatedPhonePath'>> {
+  const res = await fetch(`${baseUrl()}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(E2E_USERS.chatbot),
+  });
+  const { token } = (await res.json()) as LoginReplyBody;
+  const bot = await callApi<{ appId: string }>(token, '/api/chatbot/app/create', {
+    appName: 'Akua Orders',
+    description: 'Order status on WhatsApp',
+    botType: 'whatsapp',
+  });
+  if (bot.status !== '00' || !bot.data) throw new Error(`bot create failed: ${JSON.stringify(bot)}`);
+  const botId = bot.data.appId;
+  const menu = await callApi(token, '/api/createMenu', {
+    appId: botId,
+    userDefinedName: 'home',
+    isFirst: true,
+    displayText: 'Welcome to Akua Orders\n1. Last order\n2. Talk to us',
+  });
+  if (menu.status !== '00') throw new Error(`createMenu failed: ${JSON.stringify(menu)}`);
+  const link = (await callApi(token, '/api/chatbot/whatsapp/link', { chatBotAppId: botId })) as Reply<unknown> & { linkId?: string };
+  if (!link.linkId) throw new Error(`link failed: ${JSON.stringify(link)}`);
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const status = (await callApi(token, `/api/chatbot/whatsapp/link-status/${link.linkId}`)) as Reply<unknown> & {
+      qrCode?: string | null;
+    };
+    if (status.qrCode) {
+      const url = new URL(status.qrCode);
+      return { botId, simulatedPhonePath: `${url.pathname}${url.search}` };
+    }
+  }
+  throw new Error('the simulator gave the link no QR code');
 }
 
 /** The demo merchant and the seeded admin, read as the super admin. */
@@ -389,7 +450,7 @@ describeBrowser('accessibility (axe-core, serious and critical)', () => {
 
     it(`signed-in routes at ${viewport} width`, async () => {
       await checkRoutes(viewport, signedInPaths);
-    }, 240_000);
+    }, 300_000);
 
     it(`dialogs, the emulator's screens and error states at ${viewport} width`, async () => {
       const states: string[] = [];
@@ -438,6 +499,24 @@ describeBrowser('accessibility (axe-core, serious and critical)', () => {
       await page.getByText('App not found').first().waitFor();
       await checkState(page, 'state: app not found');
       await page.context().close();
+
+      // The bots: New Bot, the QR code of a number being linked, a chat with reply buttons.
+      const bots = await openAs('chatbot', viewport);
+      await bots.goto('/whatsapp-bots');
+      await bots.getByRole('button', { name: 'New Bot' }).click();
+      await bots.getByRole('dialog', { name: 'New Bot' }).waitFor();
+      await checkState(bots, 'state: New Bot dialog');
+      await bots.goto(`/whatsapp-bot/settings/${ids.botId}`);
+      await bots.getByRole('button', { name: 'Add Number' }).click();
+      await bots.getByRole('dialog', { name: 'Connect WhatsApp Number' }).getByRole('button', { name: 'Continue' }).click();
+      await bots.getByTestId('qr-canvas').waitFor({ timeout: 15_000 });
+      await checkState(bots, 'state: WhatsApp QR code');
+      await bots.goto(`/whatsapp-bot/simulator/${ids.botId}`);
+      await bots.getByRole('textbox', { name: 'Message', exact: true }).fill('hi');
+      await bots.getByRole('button', { name: 'Send', exact: true }).click();
+      await bots.getByRole('button', { name: 'Last order' }).waitFor();
+      await checkState(bots, 'state: chat simulator with reply buttons');
+      await bots.context().close();
 
       // The login form's error.
       const visitor = await openAs('nobody', viewport);

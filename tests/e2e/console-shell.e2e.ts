@@ -1,8 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { getSidebar } from '../../src/shared/roles';
-import { pathOf, registerAccount, storeSession, waitForPath, type LoginReplyBody } from './accounts';
-import { baseUrl, DESKTOP, describeBrowser, launchBrowser, openPage, PHONE, screenshot, signIn, waitForAnimations } from './browser';
+import { registerAccount, storeSession, waitForPath, type LoginReplyBody } from './accounts';
+import { baseUrl, DESKTOP, describeBrowser, launchBrowser, openPage, PHONE, screenshot, signIn } from './browser';
 import type { E2eUserKind } from './fixtures';
 
 // The sidebar table of docs/product.md, written out per kind of user (the UI must show exactly these).
@@ -133,7 +133,7 @@ describeBrowser('console shell', () => {
     await page.context().close();
   });
 
-  it('links built screens and shows the rest disabled with a Soon badge and a tooltip', async () => {
+  it('links every entry to its screen: WhatsApp Bots is built, so no entry shows Soon', async () => {
     const page = await openPage(browser);
     await signIn(page, 'chatbot');
     await page.goto('/get-started');
@@ -141,18 +141,13 @@ describeBrowser('console shell', () => {
     const getStarted = sidebar(page).locator('[data-sidebar-entry="Get Started"]');
     expect(await getStarted.getAttribute('href')).toBe('/get-started');
     expect(await getStarted.getAttribute('aria-current')).toBe('page');
+    expect(await sidebar(page).locator('[data-soon]').count()).toBe(0);
 
     const bots = sidebar(page).locator('[data-sidebar-entry="WhatsApp Bots"]');
-    expect(await bots.getAttribute('aria-disabled')).toBe('true');
-    expect(await bots.getAttribute('href')).toBeNull();
-    expect(await bots.textContent()).toContain('Soon');
-    await bots.hover();
-    await page.getByRole('tooltip').filter({ hasText: 'Coming soon' }).waitFor();
-    // Playwright treats aria-disabled as disabled; force the click to prove nothing happens: a link would have
-    // moved the page within the click, a state change by the frames drawn after it.
-    await bots.click({ force: true });
-    await waitForAnimations(page);
-    expect(pathOf(page)).toBe('/get-started');
+    expect(await bots.getAttribute('href')).toBe('/whatsapp-bots');
+    await bots.click();
+    await waitForPath(page, '/whatsapp-bots');
+    expect(await bots.getAttribute('aria-current')).toBe('page');
 
     // No entry links anywhere but to a built screen.
     const hrefs = await sidebar(page)
@@ -166,6 +161,7 @@ describeBrowser('console shell', () => {
       '/app-templates',
       '/buy-shortcode',
       '/my-shortcodes',
+      '/whatsapp-bots',
       '/account-billing',
     ]);
     await page.context().close();
