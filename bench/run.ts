@@ -16,7 +16,7 @@
  * they are not (a wrong screen, errors, a server that failed to start, session records lost).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +26,7 @@ import { runLoad, type PhaseResult } from './load';
 import { runPaced, type PacedResult } from './paced';
 import { formatSummary, summarizeProfile, type CpuProfile } from './profile-summary';
 import type { ChildCounts, ChildReady, ChildReply, ChildUsage, ParentCommand } from './servers/protocol';
+import { countPersisted, ShippedServer, type EventStats, type PersistedCounts } from './shipped';
 import { HOPS_PER_SESSION, SHORTCODE_COUNT, shortcodeDialOf } from './shop';
 
 /** ParentCommand minus its id, per member of the union. */
@@ -37,12 +38,30 @@ const ROOT = resolve(BENCH_DIR, '..');
 // ---- options --------------------------------------------------------------------------------------
 
 /**
- * The four runs (provider: the same shop, sessions in memory, reached through a shared shortcode's provider URL),
- * plus three diagnostics that say where a gap comes from (never run by default).
+ * The default runs: the bare server, the peer (ussd-builder on express), the server as `npm start` runs it
+ * (shipped: file PGlite under DATA_DIR, default log) and with PostgreSQL + Redis (pgredis), the in-process child
+ * (memory: in-memory PGlite, logger off), through the provider URL, and with Redis sessions. Then three
+ * diagnostics that say where a gap comes from, and the scale-out pair (`--only=scaleout`: one runtime process
+ * against two behind one port, on PostgreSQL + Redis); none of these run by default.
  */
-type Target = 'bare' | 'memory' | 'provider' | 'redis' | 'fastify' | 'nosink' | 'postgres';
-const DEFAULT_TARGETS: Target[] = ['bare', 'memory', 'provider', 'redis'];
-const ALL_TARGETS: Target[] = ['bare', 'fastify', 'memory', 'provider', 'nosink', 'postgres', 'redis'];
+type Target =
+  | 'bare'
+  | 'peer'
+  | 'shipped'
+  | 'pgredis'
+  | 'memory'
+  | 'provider'
+  | 'redis'
+  | 'fastify'
+  | 'nosink'
+  | 'postgres'
+  | 'runtime1'
+  | 'runtime2';
+const DEFAULT_TARGETS: Target[] = ['bare', 'peer', 'shipped', 'pgredis', 'memory', 'provider', 'redis'];
+const ALL_TARGETS: Target[] = [...DEFAULT_TARGETS, 'fastify', 'nosink', 'postgres', 'runtime1', 'runtime2'];
+const SCALE_OUT_TARGETS: Target[] = ['runtime1', 'runtime2'];
+/** The targets that run src/server/main.ts itself (shipped.ts), not a bench child. */
+const SHIPPED_TARGETS: Target[] = ['shipped', 'pgredis', 'runtime1', 'runtime2'];
 
 function parseArgs(argv: string[]) {
   const get = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
@@ -52,7 +71,10 @@ function parseArgs(argv: string[]) {
     if (!Number.isFinite(value) || value < min || value > max) throw new Error(`--${name} must be a number from ${min} to ${max}`);
     return value;
   };
-  const only = (get('only') ?? DEFAULT_TARGETS.join(',')).split(',').filter(Boolean) as Target[];
+  const only = (get('only') ?? DEFAULT_TARGETS.join(','))
+    .split(',')
+    .filter(Boolean)
+    .flatMap((t) => (t === 'scaleout' ? SCALE_OUT_TARGETS : [t])) as Target[];
   for (const t of only) if (!ALL_TARGETS.includes(t)) throw new Error(`--only: unknown target ${t} (${ALL_TARGETS.join(', ')})`);
   return {
     durationS: num('duration', 10, 1, 60),
@@ -78,6 +100,12 @@ function readOptions() {
 }
 const options = readOptions();
 const GOAL_RATIO = 0.5;
+/** Issue 17's goals, as ratios measured in one run: shipped against bare and against the peer, pgredis against bare. */
+const SHIPPED_GOAL_RATIO = 0.5;
+const SHIPPED_PEER_GOAL = 3;
+const PGREDIS_GOAL_RATIO = 0.35;
+/** Paced p99 under this in every configuration. */
+const GOAL_PACED_P99_MS = 10;
 /** Hops through the provider URL against hops to the app's own URL, both with sessions in memory. */
 const PROVIDER_GOAL_RATIO = 0.9;
 /** Node flags for the server processes: the ones `npm start` runs the server with (package.json), or BENCH_NODE_FLAGS. */
@@ -86,8 +114,8 @@ const GOAL_P99_MS = 20;
 /** Connection errors and non-2xx above this share of hops make the figures meaningless (timeouts do not:
  * they are the server being too slow, and they count in p99 at the timeout). */
 const MAX_FAILED_SHARE = 0.001;
-/** The whole run is bounded; a hung server cannot keep it going. */
-const WATCHDOG_MS = 240_000;
+/** The whole run is bounded (a minute of start-up and shutdown allowed per target); a hung server cannot keep it going. */
+const WATCHDOG_MS = (60 + options.only.length * (options.warmupS + options.durationS + options.pacedS + 60)) * 1000;
 
 // ---- server children --------------------------------------------------------------------------------
 
@@ -107,8 +135,7 @@ class ServerChild {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       env: { ...process.env, ...env },
     });
-    children.add(proc);
-    proc.on('exit', () => children.delete(proc));
+    trackChild(proc);
     const child = new ServerChild(name, proc);
     return new Promise((resolvePromise, reject) => {
       const timer = setTimeout(() => reject(new Error(`${name}: server did not start within 60 s`)), 60_000);
@@ -171,6 +198,10 @@ class ServerChild {
 }
 
 const children = new Set<ChildProcess>();
+function trackChild(proc: ChildProcess): void {
+  children.add(proc);
+  proc.on('exit', () => children.delete(proc));
+}
 function killChildren(): void {
   for (const proc of children) proc.kill('SIGKILL');
 }
@@ -188,6 +219,21 @@ watchdog.unref();
 
 // ---- one target -------------------------------------------------------------------------------------
 
+/** What the shipped targets add: the database's writes, the event buffer, Redis commands and the log. */
+interface Persistence {
+  /** Hops the server answered in all (warm-up, window, paced probe, the self-check). */
+  hopsServed: number;
+  /** END replies the load saw (+1 self-check per server start); for the scale-out pair, both runs so far. */
+  endsSeen: number;
+  /** /api/health's event stats at the end of the saturating window and just before the stop. */
+  eventsAfterLoad?: EventStats;
+  eventsAtStop?: EventStats;
+  counts: PersistedCounts;
+  /** From SIGTERM to exit: the drain of the event buffer. */
+  stopMs: number;
+  logBytes: number;
+}
+
 interface TargetResult {
   target: Target;
   label: string;
@@ -198,6 +244,9 @@ interface TargetResult {
   usage: ChildUsage;
   pacedUsage?: ChildUsage;
   counts?: ChildCounts;
+  persistence?: Persistence;
+  /** Redis commands a hop in the saturating window (INFO commandstats deltas, the machine's background subtracted). */
+  redis?: { perHop: number; top: string; backgroundPerSecond: number };
   profileFile?: string;
   pacedProfileFile?: string;
   problems: string[];
@@ -205,16 +254,22 @@ interface TargetResult {
 
 const LABELS: Record<Target, string> = {
   bare: 'bare node:http (constant)',
+  peer: 'peer: ussd-builder on express',
+  shipped: 'shipped: npm start, file PGlite',
+  pgredis: 'shipped: PostgreSQL + Redis',
   fastify: 'diag: Fastify+formbody (constant)',
   memory: 'Dialflow, sessions in memory',
   provider: `Dialflow, memory, via provider URL (${SHORTCODE_COUNT} extensions)`,
   nosink: 'diag: Dialflow, memory, no event writes',
   postgres: 'diag: Dialflow, memory, PostgreSQL',
   redis: 'Dialflow, sessions in Redis',
+  runtime1: 'scale-out: 1 runtime process, PG + Redis',
+  runtime2: 'scale-out: 2 runtime processes (cluster)',
 };
 
-const SCRIPTS: Record<Target, { script: string; env: () => Record<string, string> }> = {
+const SCRIPTS: Partial<Record<Target, { script: string; env: () => Record<string, string> }>> = {
   bare: { script: 'bare.ts', env: () => ({}) },
+  peer: { script: 'peer.ts', env: () => ({}) },
   fastify: { script: 'fastify-floor.ts', env: () => ({}) },
   memory: { script: 'dialflow.ts', env: () => ({}) },
   provider: { script: 'dialflow.ts', env: () => ({ BENCH_SHORTCODES: '1' }) },
@@ -223,52 +278,181 @@ const SCRIPTS: Record<Target, { script: string; env: () => Record<string, string
   redis: { script: 'dialflow.ts', env: () => ({ BENCH_REDIS_URL: options.redisUrl }) },
 };
 
+const usesRedis = (target: Target) => target === 'redis' || target === 'pgredis' || target === 'runtime1' || target === 'runtime2';
+
+/** The same surface for a bench child (IPC) and for the shipped server (/proc and HTTP). */
+interface ServerUnderTest {
+  port: number;
+  path: string;
+  appId: string;
+  info: string;
+  /** Runs the shop (its screens are checked), rather than answering a constant. */
+  servesShop: boolean;
+  mark(): Promise<void>;
+  usage(): Promise<ChildUsage>;
+  profileStart?(): Promise<void>;
+  profileStop?(file: string): Promise<void>;
+  /** Lets the server write what a load left buffered, before the next phase. */
+  settle(): Promise<void>;
+  /** What the in-process runtime child wrote (its database is in memory, so counted before it stops). */
+  counts?(): Promise<ChildCounts>;
+  stop(): Promise<void>;
+}
+
+function childUnderTest(target: Target, child: ServerChild): ServerUnderTest {
+  const isRuntime = SCRIPTS[target]!.script === 'dialflow.ts';
+  return {
+    port: child.ready.port,
+    path: child.ready.path ?? (isRuntime ? `/ussd/${child.ready.appId}/live` : `/ussd/${target}/live`),
+    appId: child.ready.appId,
+    info: child.ready.info,
+    servesShop: isRuntime || target === 'peer',
+    mark: async () => void (await child.call({ type: 'mark' })),
+    usage: async () => (await child.call({ type: 'usage' })).usage!,
+    profileStart: async () => void (await child.call({ type: 'profile-start', samplingIntervalUs: 200 })),
+    profileStop: async (file) => void (await child.call({ type: 'profile-stop', file }, 60_000)),
+    settle: async () => {
+      if (isRuntime && target !== 'nosink') await child.call({ type: 'counts' }, 60_000);
+    },
+    counts: isRuntime && target !== 'nosink' ? async () => (await child.call({ type: 'counts' }, 60_000)).counts! : undefined,
+    stop: () => child.stop(),
+  };
+}
+
+function shippedUnderTest(target: Target, server: ShippedServer, workers: number): ServerUnderTest {
+  const database = SHIPPED_DATABASE[target];
+  return {
+    port: server.port,
+    path: `/ussd/${server.appId}/live`,
+    appId: server.appId,
+    info:
+      `src/server/main.ts as npm start runs it (${workers > 1 ? `${workers} processes behind one port, Node's cluster module; ` : ''}${server.deployMessage}), ` +
+      `${database === 'pglite' ? 'file PGlite under a temporary DATA_DIR' : 'PostgreSQL + Redis'}, default settings` +
+      `${SHIPPED_ENV[target]().MODE ? `, MODE=${SHIPPED_ENV[target]().MODE}` : ''}, HOST=127.0.0.1, log (JSON, info) to ${server.logFile}`,
+    servesShop: true,
+    mark: async () => server.mark(),
+    usage: async () => server.usage(),
+    settle: () => server.settle(),
+    stop: async () => void (await server.stop()),
+  };
+}
+
+/** Settings each shipped target adds to the defaults (everything else as `npm start` has it). */
+const SHIPPED_ENV: Record<string, () => Record<string, string>> = {
+  shipped: () => ({}),
+  pgredis: () => ({ DATABASE_URL: postgresDatabase!.url, REDIS_URL: options.redisUrl }),
+  runtime1: () => ({ DATABASE_URL: scaleOut!.database.url, REDIS_URL: options.redisUrl, MODE: 'runtime' }),
+  runtime2: () => ({ DATABASE_URL: scaleOut!.database.url, REDIS_URL: options.redisUrl, MODE: 'runtime' }),
+};
+const SHIPPED_DATABASE: Record<string, 'pglite' | 'postgres'> = {
+  shipped: 'pglite',
+  pgredis: 'postgres',
+  runtime1: 'postgres',
+  runtime2: 'postgres',
+};
+
+/**
+ * The scale-out pair shares one PostgreSQL database: a console process (MODE all) builds and deploys the shop in
+ * it once, then each runtime target starts on it. Records are counted once both have run.
+ */
+let scaleOut: { database: { name: string; url: string }; appId: string; endsSeen: number; hopsServed: number } | undefined;
+
+async function prepareScaleOut(): Promise<void> {
+  if (scaleOut) return;
+  const database = await createPostgresDatabase();
+  try {
+    scaleOut = { database, appId: '', endsSeen: 0, hopsServed: 0 };
+    const console_ = await ShippedServer.start(
+      { env: { DATABASE_URL: database.url, REDIS_URL: options.redisUrl }, nodeFlags: SERVER_NODE_FLAGS },
+      trackChild,
+    );
+    scaleOut.appId = console_.appId;
+    scaleOut.endsSeen = 1; // its self-check
+    scaleOut.hopsServed = 3;
+    await console_.stop();
+    console_.remove();
+  } catch (err) {
+    await dropDatabase(database.name);
+    scaleOut = undefined;
+    throw err;
+  }
+}
+
 async function measure(target: Target, profileDir: string | undefined): Promise<TargetResult> {
-  const isRuntime = SCRIPTS[target].script === 'dialflow.ts';
-  if (target === 'postgres') {
+  const isShipped = SHIPPED_TARGETS.includes(target);
+  if (target === 'postgres' || target === 'pgredis') {
     try {
       postgresDatabase = await createPostgresDatabase();
     } catch (err) {
       throw new SkipTarget(`SKIPPED: ${LABELS[target]}: PostgreSQL not usable at ${options.postgresUrl}: ${(err as Error).message}`);
     }
   }
+  if (target === 'runtime1' || target === 'runtime2') {
+    try {
+      await prepareScaleOut();
+    } catch (err) {
+      throw new SkipTarget(`SKIPPED: ${LABELS[target]}: ${(err as Error).message}`);
+    }
+  }
+  const dropOwnDatabase = async () => {
+    if (postgresDatabase) await dropDatabase(postgresDatabase.name);
+    postgresDatabase = undefined;
+  };
   const startedAt = performance.now();
-  let child: ServerChild;
+  const workers = target === 'runtime2' ? 2 : 1;
+  let server: ServerUnderTest;
+  let shipped: ShippedServer | undefined;
   try {
-    child = await ServerChild.start(target, SCRIPTS[target].script, SCRIPTS[target].env());
+    if (isShipped) {
+      const nodeFlags = [...SERVER_NODE_FLAGS];
+      // --profile: the whole life of the process (start-up and seeding included) is profiled, written at exit.
+      if (profileDir && workers === 1) nodeFlags.push('--cpu-prof', `--cpu-prof-dir=${join(profileDir, target)}`);
+      shipped = await ShippedServer.start(
+        { env: SHIPPED_ENV[target]!(), workers, appId: target.startsWith('runtime') ? scaleOut!.appId : undefined, nodeFlags },
+        trackChild,
+      );
+      server = shippedUnderTest(target, shipped, workers);
+    } else {
+      server = childUnderTest(target, await ServerChild.start(target, SCRIPTS[target]!.script, SCRIPTS[target]!.env()));
+    }
   } catch (err) {
-    if (target === 'postgres') await dropPostgresDatabase();
+    await dropOwnDatabase();
     throw err;
   }
-  log(`  ${target}: ready in ${((performance.now() - startedAt) / 1000).toFixed(1)} s (${child.ready.info})`);
+  log(`  ${target}: ready in ${((performance.now() - startedAt) / 1000).toFixed(1)} s (${server.info})`);
+  let stopped = false;
   try {
-    const path = child.ready.path ?? (isRuntime ? `/ussd/${child.ready.appId}/live` : `/ussd/bare/live`);
     const base = {
-      port: child.ready.port,
-      path,
+      port: server.port,
+      path: server.path,
       connections: options.connections,
-      expect: isRuntime ? ('runtime' as const) : ('bare' as const),
+      expect: server.servesShop ? ('runtime' as const) : ('bare' as const),
       serviceCodeOf: target === 'provider' ? shortcodeDialOf : undefined,
     };
     const runTag = `${target}${Date.now().toString(36)}`;
+    const redisCounter = usesRedis(target) ? await RedisCommandCounter.start() : undefined;
 
-    const profileFile = profileDir ? join(profileDir, `${target}.cpuprofile`) : undefined;
+    const profileFile = profileDir && server.profileStart ? join(profileDir, `${target}.cpuprofile`) : undefined;
     let usage: ChildUsage | undefined;
+    let eventsAfterLoad: EventStats | undefined;
     const { warmup, measured: load } = await runLoad({
       ...base,
       warmupS: options.warmupS,
       durationS: options.durationS,
       tag: runTag,
       onMeasureStart: async () => {
-        await child.call({ type: 'mark' });
-        if (profileFile) await child.call({ type: 'profile-start', samplingIntervalUs: 200 });
+        await server.mark();
+        redisCounter?.mark();
+        if (profileFile) await server.profileStart!();
       },
       onMeasureEnd: async () => {
-        usage = (await child.call({ type: 'usage' })).usage!;
+        usage = await server.usage();
+        await redisCounter?.end();
+        if (shipped) eventsAfterLoad = await shipped.eventStats();
       },
     });
     if (!usage) throw new Error(`${target}: no usage figures from the server`);
-    if (profileFile) await child.call({ type: 'profile-stop', file: profileFile }, 60_000);
+    if (profileFile) await server.profileStop!(profileFile);
     log(
       `  ${target}: warm-up ${warmup.hopsPerSecond.toFixed(0)} hops/s, measured ${load.hopsPerSecond.toFixed(0)} hops/s, p99 ${load.p99.toFixed(2)} ms`,
     );
@@ -285,56 +469,112 @@ async function measure(target: Target, profileDir: string | undefined): Promise<
     }
     if (load.hops === 0) problems.push('no hop completed');
 
-    const pacedProfileFile = profileDir ? join(profileDir, `${target}-paced.cpuprofile`) : undefined;
+    const pacedProfileFile = profileDir && server.profileStart ? join(profileDir, `${target}-paced.cpuprofile`) : undefined;
     let paced: PacedResult | undefined;
     let pacedUsage: ChildUsage | undefined;
     if (options.pacedS > 0) {
       // Let the server finish what the saturating load left (buffered events) before the probe starts.
-      if (isRuntime && target !== 'nosink') await child.call({ type: 'counts' }, 60_000);
-      await child.call({ type: 'mark' });
-      if (pacedProfileFile) await child.call({ type: 'profile-start', samplingIntervalUs: 200 });
+      await server.settle();
+      await server.mark();
+      if (pacedProfileFile) await server.profileStart!();
       paced = await runPaced({ ...base, sessions: options.connections, pace: options.pace, durationS: options.pacedS, tag: `${runTag}p` });
-      pacedUsage = (await child.call({ type: 'usage' })).usage!;
-      if (pacedProfileFile) await child.call({ type: 'profile-stop', file: pacedProfileFile }, 60_000);
+      pacedUsage = await server.usage();
+      if (pacedProfileFile) await server.profileStop!(pacedProfileFile);
       log(`  ${target}: paced ${paced.hopsPerSecond.toFixed(0)} hops/s, p99 ${paced.p99.toFixed(2)} ms`);
       if (paced.wrongReplies > 0) problems.push(`paced: ${paced.wrongReplies} wrong replies, e.g. ${paced.wrongSamples[0]}`);
       if (paced.errors + paced.non2xx > paced.hops * MAX_FAILED_SHARE)
         problems.push(`paced: ${paced.errors} connection errors, ${paced.non2xx} non-2xx of ${paced.hops} hops`);
     }
+    // Every END the load generator saw is a completed session the server must have recorded (+1: the server's own
+    // self-check session). The server may have more: sessions ended after the load stopped.
+    const endsSeen = warmup.sessionsCompleted + load.sessionsCompleted + (paced?.sessionsCompleted ?? 0) + 1;
+    const hopsServed = warmup.hops + load.hops + (paced?.hops ?? 0) + HOPS_PER_SESSION;
 
     let counts: ChildCounts | undefined;
-    if (isRuntime && target !== 'nosink') {
-      counts = (await child.call({ type: 'counts' }, 60_000)).counts!;
-      // Every END the load generator saw is a completed session the server must have recorded (+1: the
-      // child's own self-check session). The server may have more: sessions ended after the load stopped.
-      const seen = warmup.sessionsCompleted + load.sessionsCompleted + (paced?.sessionsCompleted ?? 0) + 1;
-      if (counts.completedSessions < seen)
-        problems.push(`session records lost: the load saw ${seen} sessions end, the database has ${counts.completedSessions}`);
+    let persistence: Persistence | undefined;
+    let shippedProfileFile: string | undefined;
+    if (shipped) {
+      const eventsAtStop = await shipped.eventStats();
+      const logBytes = shipped.logBytes();
+      const stopMs = await shipped.stop();
+      stopped = true;
+      if (shipped.proc.exitCode !== 0)
+        problems.push(`the server exited with ${shipped.proc.exitCode ?? shipped.proc.signalCode} on SIGTERM`);
+      let persisted: PersistedCounts;
+      let seen = endsSeen;
+      let served = hopsServed;
+      if (target === 'shipped') {
+        persisted = await countPersisted({ dataDir: shipped.dataDir }, shipped.appId);
+      } else if (target === 'pgredis') {
+        persisted = await countPersisted({ url: postgresDatabase!.url, databaseName: postgresDatabase!.name }, shipped.appId);
+      } else {
+        // The scale-out pair writes into one database: counted together, so far.
+        scaleOut!.endsSeen += endsSeen;
+        scaleOut!.hopsServed += hopsServed;
+        seen = scaleOut!.endsSeen;
+        served = scaleOut!.hopsServed;
+        persisted = await countPersisted({ url: scaleOut!.database.url, databaseName: scaleOut!.database.name }, shipped.appId);
+      }
+      if (persisted.completedSessions < seen)
+        problems.push(`session records lost: the load saw ${seen} sessions end, the database has ${persisted.completedSessions}`);
+      const shed = eventsAtStop?.shed ?? 0;
+      if (eventsAtStop && eventsAtStop.failedBatches > 0) problems.push(`the event sink failed ${eventsAtStop.failedBatches} batches`);
+      counts = {
+        completedSessions: persisted.completedSessions,
+        logRows: persisted.logRows,
+        inputRows: persisted.inputRows,
+        flushMs: stopMs,
+      };
+      persistence = {
+        hopsServed: served,
+        endsSeen: seen,
+        eventsAfterLoad,
+        eventsAtStop,
+        counts: persisted,
+        stopMs,
+        logBytes,
+      };
+      log(
+        `  ${target}: stopped in ${stopMs.toFixed(0)} ms; ${persisted.completedSessions} completed session records for ${seen} ENDs seen; ${shed} log lines shed`,
+      );
+      shipped.remove();
+      // --profile: the process wrote its whole life's profile (--cpu-prof) on exit.
+      const wholeLife = profileDir ? join(profileDir, target) : undefined;
+      if (wholeLife && existsSync(wholeLife)) {
+        const file = readdirSync(wholeLife).find((f) => f.endsWith('.cpuprofile'));
+        if (file) shippedProfileFile = join(wholeLife, file);
+      }
+    } else if (server.counts) {
+      counts = await server.counts();
+      if (counts.completedSessions < endsSeen)
+        problems.push(`session records lost: the load saw ${endsSeen} sessions end, the database has ${counts.completedSessions}`);
     }
     return {
       target,
       label: LABELS[target],
-      info: child.ready.info,
+      info: server.info,
       warmup,
       load,
       paced,
       usage,
       pacedUsage,
       counts,
-      profileFile,
+      persistence,
+      redis: redisCounter?.result(load.hops),
+      profileFile: profileFile ?? shippedProfileFile,
       pacedProfileFile: paced ? pacedProfileFile : undefined,
       problems,
     };
   } finally {
-    await child.stop();
-    if (target === 'redis') await cleanRedis(child.ready.appId);
-    if (target === 'postgres') await dropPostgresDatabase();
+    if (!stopped) await server.stop();
+    if (target === 'redis' || usesRedis(target)) await cleanRedis(server.appId);
+    await dropOwnDatabase();
   }
 }
 
 class SkipTarget extends Error {}
 
-// ---- PostgreSQL (diagnostic) -------------------------------------------------------------------------
+// ---- PostgreSQL -------------------------------------------------------------------------
 
 let postgresDatabase: { name: string; url: string } | undefined;
 
@@ -352,17 +592,15 @@ async function createPostgresDatabase(): Promise<{ name: string; url: string }> 
   return { name, url: url.toString() };
 }
 
-async function dropPostgresDatabase(): Promise<void> {
-  if (!postgresDatabase) return;
+async function dropDatabase(name: string): Promise<void> {
   const admin = new pg.Client({ connectionString: options.postgresUrl, connectionTimeoutMillis: 3000 });
   try {
     await admin.connect();
-    await admin.query(`drop database if exists ${postgresDatabase.name} with (force)`);
+    await admin.query(`drop database if exists ${name} with (force)`);
   } catch (err) {
-    log(`  postgres: could not drop ${postgresDatabase.name}: ${(err as Error).message}`);
+    log(`  postgres: could not drop ${name}: ${(err as Error).message}`);
   } finally {
     await admin.end().catch(() => {});
-    postgresDatabase = undefined;
   }
 }
 
@@ -391,6 +629,71 @@ async function isRedisReachable(): Promise<boolean> {
     redis.disconnect();
   }
 }
+
+/**
+ * Redis commands the server sent while the saturating window ran: INFO commandstats before and after it. The
+ * machine's Redis is shared, so the rate of commands over the second before the load (the server idle) is taken as
+ * the background and subtracted.
+ */
+class RedisCommandCounter {
+  private atMark = new Map<string, number>();
+  private atEnd = new Map<string, number>();
+  private markedAt = 0;
+  private seconds = 0;
+
+  private constructor(
+    private readonly redis: Redis,
+    private readonly backgroundPerSecond: number,
+  ) {}
+
+  static async start(): Promise<RedisCommandCounter | undefined> {
+    const redis = connectRedis();
+    try {
+      await redis.connect();
+      const before = await readCommandStats(redis);
+      await new Promise((r) => setTimeout(r, 1000));
+      const after = await readCommandStats(redis);
+      return new RedisCommandCounter(redis, sumCalls(after) - sumCalls(before));
+    } catch {
+      redis.disconnect();
+      return undefined;
+    }
+  }
+
+  mark(): void {
+    this.markedAt = performance.now();
+    void readCommandStats(this.redis).then((stats) => {
+      this.atMark = stats;
+    });
+  }
+
+  async end(): Promise<void> {
+    this.seconds = (performance.now() - this.markedAt) / 1000;
+    this.atEnd = await readCommandStats(this.redis);
+    this.redis.disconnect();
+  }
+
+  result(hops: number): { perHop: number; top: string; backgroundPerSecond: number } {
+    const delta = [...this.atEnd].map(([name, calls]) => [name, calls - (this.atMark.get(name) ?? 0)] as const).filter(([, n]) => n > 0);
+    const total = delta.reduce((sum, [, n]) => sum + n, 0) - this.backgroundPerSecond * this.seconds;
+    const top = delta
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 5)
+      .map(([name, n]) => `${name} ${(n / Math.max(1, hops)).toFixed(2)}`)
+      .join(', ');
+    return { perHop: Math.max(0, total) / Math.max(1, hops), top, backgroundPerSecond: this.backgroundPerSecond };
+  }
+}
+
+/** Calls per command from INFO commandstats (the harness's own INFO left out). */
+async function readCommandStats(redis: Redis): Promise<Map<string, number>> {
+  const text = await redis.info('commandstats');
+  const stats = new Map<string, number>();
+  for (const match of text.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) if (match[1] !== 'info') stats.set(match[1]!, Number(match[2]));
+  return stats;
+}
+
+const sumCalls = (stats: Map<string, number>) => [...stats.values()].reduce((a, b) => a + b, 0);
 
 /** Removes what the bench left in Redis (sessions cut off when the load stopped), and only that. */
 async function cleanRedis(appId: string): Promise<void> {
@@ -445,13 +748,14 @@ function renderTable(header: string[], rows: string[][]): string {
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
-function throughputTable(results: TargetResult[], bare: TargetResult | undefined): string {
+function throughputTable(results: TargetResult[], bare: TargetResult | undefined, peer: TargetResult | undefined): string {
   return renderTable(
-    ['target', 'hops/s', 'vs bare', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'timeouts', 'conn errors', 'non-2xx', 'wrong'],
+    ['target', 'hops/s', 'vs bare', 'vs peer', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'timeouts', 'conn errors', 'non-2xx', 'wrong'],
     results.map((r) => [
       r.label,
       r.load.hopsPerSecond.toFixed(0),
       bare ? pct(r.load.hopsPerSecond / bare.load.hopsPerSecond) : '-',
+      peer ? `${fmt(r.load.hopsPerSecond / peer.load.hopsPerSecond)}x` : '-',
       fmt(r.load.p50),
       fmt(r.load.p90),
       fmt(r.load.p99),
@@ -484,10 +788,51 @@ function serverTable(results: TargetResult[]): string {
       fmt(r.usage.elu),
       `${fmt(r.usage.loopDelayP99Ms, 0)}/${fmt(r.usage.loopDelayMaxMs, 0)}`,
       `${fmt(r.usage.gcTotalMs, 0)}/${fmt(r.usage.gcMaxMs, 0)}`,
-      `${r.usage.openConnections}/${r.usage.acceptedConnections}`,
+      `${fmt(r.usage.openConnections, 0)}/${fmt(r.usage.acceptedConnections, 0)}`,
       r.usage.rssMb.toFixed(0),
       pct(r.load.generatorCpu),
     ]),
+  );
+}
+
+/** The shipped targets' database writes, event buffer, Redis commands and log, per hop the server answered. */
+function persistenceTable(results: TargetResult[]): string {
+  return renderTable(
+    [
+      'target',
+      'rows/hop',
+      'statements/hop',
+      'rows inserted/hop',
+      'sink written',
+      'shed',
+      'buffered after load',
+      'session records / ENDs seen',
+      'SIGTERM to exit ms',
+      'log bytes/hop',
+      'Redis cmds/hop',
+    ],
+    results.flatMap((r) => {
+      const p = r.persistence;
+      if (!p) return r.redis ? [[r.label, '-', '-', '-', '-', '-', '-', '-', '-', '-', fmt(r.redis.perHop)]] : [];
+      const c = p.counts;
+      const rows = c.sessionRows + c.logRows + c.inputRows + c.actionRows;
+      const perHop = (n: number | undefined) => (n === undefined ? '-' : fmt(n / p.hopsServed));
+      return [
+        [
+          r.label,
+          perHop(rows),
+          perHop(c.statements),
+          perHop(c.insertedRows),
+          String(p.eventsAtStop?.written ?? '-'),
+          String(p.eventsAtStop?.shed ?? '-'),
+          String(p.eventsAfterLoad?.buffered ?? '-'),
+          `${c.completedSessions} / ${p.endsSeen}`,
+          p.stopMs.toFixed(0),
+          fmt(p.logBytes / p.hopsServed, 1),
+          r.redis ? fmt(r.redis.perHop) : '-',
+        ],
+      ];
+    }),
   );
 }
 
@@ -553,8 +898,8 @@ async function main(): Promise<number> {
   const skipped: string[] = [];
   let fatal: string | undefined;
   for (const target of options.only) {
-    if (target === 'redis' && !(await isRedisReachable())) {
-      const line = `SKIPPED: Dialflow with Redis sessions: Redis not reachable at ${options.redisUrl}`;
+    if (usesRedis(target) && !(await isRedisReachable())) {
+      const line = `SKIPPED: ${LABELS[target]}: Redis not reachable at ${options.redisUrl}`;
       skipped.push(line);
       log(`  ${line}`);
       continue;
@@ -577,12 +922,20 @@ async function main(): Promise<number> {
   const memory = results.find((r) => r.target === 'memory');
   const provider = results.find((r) => r.target === 'provider');
   const redis = results.find((r) => r.target === 'redis');
+  const peer = results.find((r) => r.target === 'peer');
+  const shipped = results.find((r) => r.target === 'shipped');
+  const pgredis = results.find((r) => r.target === 'pgredis');
+  const runtime1 = results.find((r) => r.target === 'runtime1');
+  const runtime2 = results.find((r) => r.target === 'runtime2');
+  if (scaleOut) {
+    await dropDatabase(scaleOut.database.name);
+  }
 
   log('');
   log(
     `Throughput: ${options.connections} sessions, each firing its next hop as soon as a reply lands (saturating; ${options.durationS} s window after ${options.warmupS} s warm-up)`,
   );
-  log(throughputTable(results, bare));
+  log(throughputTable(results, bare, peer));
   for (const line of skipped) log(line);
   log('hops/s: hops answered per second in the window (3 hops make a session); latency as the load generator saw it, a timeout');
   log('counted as 10 s; wrong: replies that were not the expected screen (warm-up included).');
@@ -620,6 +973,20 @@ async function main(): Promise<number> {
     }
   }
 
+  if (results.some((r) => r.persistence || r.redis)) {
+    log('');
+    log('Persistence and shared services (per hop the server answered in all phases; the saturating window for Redis)');
+    log(persistenceTable(results));
+    log('rows/hop: event rows the app left in the database (session records, log lines, inputs, action results) per hop; statements and');
+    log(
+      "rows inserted: pg_stat_database over the server's life (reads included, seeding too); sink written/shed: /api/health's event stats",
+    );
+    log('just before SIGTERM (shed: debug/info log lines dropped when the buffer was full; session records and inputs are never shed);');
+    log('session records / ENDs seen: completed session records counted in the database after the stop, against the END replies the');
+    log("load saw (+1 self-check per server start); log bytes/hop: the server's stdout+stderr file (JSON lines at info).");
+    for (const r of results)
+      if (r.redis) log(`${r.label}: Redis commands a hop: ${r.redis.top} (background ${r.redis.backgroundPerSecond}/s subtracted)`);
+  }
   log('');
   const verdicts: string[] = [];
   if (memory && bare) {
@@ -638,11 +1005,35 @@ async function main(): Promise<number> {
     verdicts.push(
       `${memory.load.p99 < GOAL_P99_MS ? 'PASS' : 'FAIL'}  p99 hop latency, sessions in memory, saturating load: ${fmt(memory.load.p99)} ms (goal < ${GOAL_P99_MS} ms${bareNote})`,
     );
-    if (memory.paced) {
-      verdicts.push(
-        `${memory.paced.p99 < GOAL_P99_MS ? 'PASS' : 'FAIL'}  p99 hop latency, sessions in memory, ${options.connections} paced sessions (${memory.paced.hopsPerSecond.toFixed(0)} hops/s): ${fmt(memory.paced.p99)} ms (goal < ${GOAL_P99_MS} ms)`,
-      );
-    }
+  }
+  if (shipped && bare) {
+    const ratio = shipped.load.hopsPerSecond / bare.load.hopsPerSecond;
+    verdicts.push(
+      `${ratio >= SHIPPED_GOAL_RATIO ? 'PASS' : 'FAIL'}  shipped (npm start) vs bare: ${shipped.load.hopsPerSecond.toFixed(0)} / ${bare.load.hopsPerSecond.toFixed(0)} hops/s = ${fmt(ratio)} (goal >= ${SHIPPED_GOAL_RATIO}); CPU per hop ${cpuPerHop(shipped).toFixed(0)} µs vs ${cpuPerHop(bare).toFixed(0)} µs = ${fmt(cpuPerHop(bare) / cpuPerHop(shipped))}`,
+    );
+  }
+  if (shipped && peer) {
+    const ratio = shipped.load.hopsPerSecond / peer.load.hopsPerSecond;
+    verdicts.push(
+      `${ratio >= SHIPPED_PEER_GOAL ? 'PASS' : 'FAIL'}  shipped (npm start) vs peer (ussd-builder): ${shipped.load.hopsPerSecond.toFixed(0)} / ${peer.load.hopsPerSecond.toFixed(0)} hops/s = ${fmt(ratio)}x (goal >= ${SHIPPED_PEER_GOAL}x); CPU per hop ${cpuPerHop(shipped).toFixed(0)} µs vs ${cpuPerHop(peer).toFixed(0)} µs = ${fmt(cpuPerHop(peer) / cpuPerHop(shipped))}x`,
+    );
+  }
+  if (pgredis && bare) {
+    const ratio = pgredis.load.hopsPerSecond / bare.load.hopsPerSecond;
+    verdicts.push(
+      `${ratio >= PGREDIS_GOAL_RATIO ? 'PASS' : 'FAIL'}  shipped on PostgreSQL + Redis vs bare: ${pgredis.load.hopsPerSecond.toFixed(0)} / ${bare.load.hopsPerSecond.toFixed(0)} hops/s = ${fmt(ratio)} (goal >= ${PGREDIS_GOAL_RATIO}); CPU per hop ${cpuPerHop(pgredis).toFixed(0)} µs (server process only: PostgreSQL's and Redis's own CPU is not in it)`,
+    );
+  }
+  for (const r of results) {
+    if (!r.paced || r.target === 'bare' || r.target === 'fastify') continue;
+    verdicts.push(
+      `${r.paced.p99 < GOAL_PACED_P99_MS ? 'PASS' : 'FAIL'}  paced p99, ${r.label}: ${fmt(r.paced.p99)} ms at ${r.paced.hopsPerSecond.toFixed(0)} hops/s from ${options.connections} sessions (goal < ${GOAL_PACED_P99_MS} ms)`,
+    );
+  }
+  if (runtime1 && runtime2) {
+    verdicts.push(
+      `info  scale-out on PostgreSQL + Redis: 2 runtime processes ${runtime2.load.hopsPerSecond.toFixed(0)} hops/s vs 1 process ${runtime1.load.hopsPerSecond.toFixed(0)} = ${fmt(runtime2.load.hopsPerSecond / runtime1.load.hopsPerSecond)}x; CPU per hop ${cpuPerHop(runtime2).toFixed(0)} µs (all processes) vs ${cpuPerHop(runtime1).toFixed(0)} µs; on ${availableParallelism()} cores the load generator takes ${pct(runtime2.load.generatorCpu)} of one`,
+    );
   }
   if (provider && memory) {
     const ratio = provider.load.hopsPerSecond / memory.load.hopsPerSecond;
@@ -679,7 +1070,10 @@ async function main(): Promise<number> {
 
   for (const r of results) {
     for (const [window, file] of [
-      ['saturating load', r.profileFile],
+      [
+        SHIPPED_TARGETS.includes(r.target) ? 'whole life: start-up, seeding, saturating load, paced probe' : 'saturating load',
+        r.profileFile,
+      ],
       ['paced sessions', r.pacedProfileFile],
     ] as const) {
       if (!file) continue;

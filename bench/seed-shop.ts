@@ -1,6 +1,6 @@
 /**
  * Seeds the bench shop (shop.ts) into a built Dialflow app through its HTTP API, as a builder would: a user,
- * the app, its three menus wired together, and a deploy. Used by servers/dialflow.ts and hop-loop.ts; and for the
+ * the app, its three menus wired together, and a deploy. Used by servers/dialflow.ts, hop-loop.ts and (over HTTP) shipped.ts; and for the
  * provider target, the purchased extensions that route to it (seedShortcodes).
  */
 import { eq } from 'drizzle-orm';
@@ -9,28 +9,70 @@ import { apps, shortcodePurchases } from '../src/db/schema';
 import { createUser } from '../src/server/features/auth/auth.service';
 import { SHOP, SHORTCODE_COUNT, SHORTCODE_PROVIDER, shortcodeDialOf } from './shop';
 
-export async function seedShop(app: FastifyInstance): Promise<{ appId: string; deployMessage: string }> {
-  const api = async (method: 'GET' | 'POST', url: string, auth?: Record<string, string>, payload?: object) => {
-    const res = await app.inject({ method, url, headers: auth, payload });
-    const body = res.json();
-    if (res.statusCode !== 200 || body.status !== '00') throw new Error(`${method} ${url} failed (${res.statusCode}): ${res.body}`);
-    return body;
-  };
-  const email = 'bench@bench.dialflow';
-  const password = 'bench-secret-123';
-  await createUser(app.ctx.db, { fullName: 'Bench User', mobileNumber: '233200000000', email, password });
-  const login = await api('POST', '/api/auth/login', undefined, { email, password });
-  const auth = { authorization: `Bearer ${login.token as string}` };
+/** The parts of the API's envelope the seeding reads. */
+interface Envelope {
+  status: string;
+  message: string;
+  token?: string;
+  uniqueId?: string;
+  data?: { appId?: string };
+}
 
-  // The three-menu shop (same as runtime.int.test.ts): options + valueIn navigation, an isNumeric
-  // validation with an Always goto, and a terminating menu rendering templates from session.inputs.
-  const appId = (await api('POST', '/api/createApp', auth, { ...SHOP.app })).data.appId as string;
-  const menu = async (fields: object) => (await api('POST', '/api/createMenu', auth, { appId, ...fields })).uniqueId as string;
+/** One call to the API: resolves to the envelope when it answers 200 with status "00", else throws. */
+type ShopApi = (method: 'GET' | 'POST', url: string, token?: string, payload?: object) => Promise<Envelope>;
+
+function checkEnvelope(method: string, url: string, statusCode: number, text: string): Envelope {
+  const body = JSON.parse(text) as Envelope;
+  if (statusCode !== 200 || body.status !== '00') throw new Error(`${method} ${url} failed (${statusCode}): ${text}`);
+  return body;
+}
+
+/**
+ * The three-menu shop (same as runtime.int.test.ts): options + valueIn navigation, an isNumeric validation with
+ * an Always goto, and a terminating menu rendering templates from session.inputs; then a deploy.
+ */
+async function buildShop(api: ShopApi, email: string, password: string): Promise<{ appId: string; deployMessage: string }> {
+  const token = (await api('POST', '/api/auth/login', undefined, { email, password })).token!;
+  const appId = (await api('POST', '/api/createApp', token, { ...SHOP.app })).data!.appId!;
+  const menu = async (fields: object) => (await api('POST', '/api/createMenu', token, { appId, ...fields })).uniqueId!;
   const done = await menu(SHOP.done);
   const amount = await menu({ ...SHOP.amount, switchOperations: [{ ...SHOP.amount.switchOperations[0], actionParam: done }] });
   await menu({ ...SHOP.product, switchOperations: [{ ...SHOP.product.switchOperations[0], actionParam: amount }] });
-  const deployed = await api('GET', `/api/deployChanges/${appId}`, auth);
-  return { appId, deployMessage: deployed.message as string };
+  const deployed = await api('GET', `/api/deployChanges/${appId}`, token);
+  return { appId, deployMessage: deployed.message };
+}
+
+export async function seedShop(app: FastifyInstance): Promise<{ appId: string; deployMessage: string }> {
+  const email = 'bench@bench.dialflow';
+  const password = 'bench-secret-123';
+  await createUser(app.ctx.db, { fullName: 'Bench User', mobileNumber: '233200000000', email, password });
+  return buildShop(
+    async (method, url, token, payload) => {
+      const res = await app.inject({ method, url, headers: token ? { authorization: `Bearer ${token}` } : undefined, payload });
+      return checkEnvelope(method, url, res.statusCode, res.body);
+    },
+    email,
+    password,
+  );
+}
+
+/** The same shop built in a running server over HTTP (the shipped target), signed in as an existing user. */
+export async function seedShopOverHttp(
+  baseUrl: string,
+  user: { email: string; password: string },
+): Promise<{ appId: string; deployMessage: string }> {
+  return buildShop(
+    async (method, url, token, payload) => {
+      const res = await fetch(`${baseUrl}${url}`, {
+        method,
+        headers: { ...(payload ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: payload ? JSON.stringify(payload) : undefined,
+      });
+      return checkEnvelope(method, url, res.status, await res.text());
+    },
+    user.email,
+    user.password,
+  );
 }
 
 /**
