@@ -147,7 +147,7 @@ describeBrowser('console shell', () => {
     expect(await bots.getAttribute('href')).toBe('/whatsapp-bots');
     await bots.click();
     await waitForPath(page, '/whatsapp-bots');
-    expect(await bots.getAttribute('aria-current')).toBe('page');
+    await expect.poll(() => bots.getAttribute('aria-current')).toBe('page');
 
     // No entry links anywhere but to a built screen.
     const hrefs = await sidebar(page)
