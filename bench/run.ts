@@ -16,7 +16,7 @@
  * they are not (a wrong screen, errors, a server that failed to start, session records lost).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,10 +55,12 @@ type Target =
   | 'fastify'
   | 'nosink'
   | 'postgres'
+  | 'filedb'
+  | 'logged'
   | 'runtime1'
   | 'runtime2';
 const DEFAULT_TARGETS: Target[] = ['bare', 'peer', 'shipped', 'pgredis', 'memory', 'provider', 'redis'];
-const ALL_TARGETS: Target[] = [...DEFAULT_TARGETS, 'fastify', 'nosink', 'postgres', 'runtime1', 'runtime2'];
+const ALL_TARGETS: Target[] = [...DEFAULT_TARGETS, 'fastify', 'nosink', 'postgres', 'filedb', 'logged', 'runtime1', 'runtime2'];
 const SCALE_OUT_TARGETS: Target[] = ['runtime1', 'runtime2'];
 /** The targets that run src/server/main.ts itself (shipped.ts), not a bench child. */
 const SHIPPED_TARGETS: Target[] = ['shipped', 'pgredis', 'runtime1', 'runtime2'];
@@ -262,6 +264,8 @@ const LABELS: Record<Target, string> = {
   provider: `Dialflow, memory, via provider URL (${SHORTCODE_COUNT} extensions)`,
   nosink: 'diag: Dialflow, memory, no event writes',
   postgres: 'diag: Dialflow, memory, PostgreSQL',
+  filedb: 'diag: Dialflow, memory, file PGlite',
+  logged: 'diag: Dialflow, memory, log at info to a file',
   redis: 'Dialflow, sessions in Redis',
   runtime1: 'scale-out: 1 runtime process, PG + Redis',
   runtime2: 'scale-out: 2 runtime processes (cluster)',
@@ -276,7 +280,17 @@ const SCRIPTS: Partial<Record<Target, { script: string; env: () => Record<string
   nosink: { script: 'dialflow.ts', env: () => ({ BENCH_ABLATE: 'sink' }) },
   postgres: { script: 'dialflow.ts', env: () => ({ BENCH_DATABASE_URL: postgresDatabase!.url }) },
   redis: { script: 'dialflow.ts', env: () => ({ BENCH_REDIS_URL: options.redisUrl }) },
+  filedb: { script: 'dialflow.ts', env: () => ({ BENCH_PGLITE_DIR: join(diagnosticDir(), 'pglite') }) },
+  logged: { script: 'dialflow.ts', env: () => ({ BENCH_LOG_FILE: join(diagnosticDir(), 'server.log') }) },
 };
+
+/** A temporary folder for the diagnostics' files, removed when the run ends. */
+let diagnosticFolder: string | undefined;
+function diagnosticDir(): string {
+  diagnosticFolder ??= mkdtempSync(join(tmpdir(), 'dialflow-bench-diag-'));
+  return diagnosticFolder;
+}
+process.on('exit', () => diagnosticFolder && rmSync(diagnosticFolder, { recursive: true, force: true }));
 
 const usesRedis = (target: Target) => target === 'redis' || target === 'pgredis' || target === 'runtime1' || target === 'runtime2';
 

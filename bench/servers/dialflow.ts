@@ -7,6 +7,7 @@
  */
 import { and, count, eq, getTableName, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
+import pino from 'pino';
 import { buildApp } from '../../src/server/app';
 import { createConfig } from '../../src/server/config';
 import { openDatabase } from '../../src/db/client';
@@ -21,8 +22,12 @@ try {
   const ablateSink = process.env.BENCH_ABLATE === 'sink';
   // Diagnostic `--only=postgres`: a real PostgreSQL (a database the harness made for this run) instead of PGlite.
   const databaseUrl = process.env.BENCH_DATABASE_URL || undefined;
+  // Diagnostic `--only=filedb`: PGlite's files in a folder, as DATA_DIR has them, instead of in memory.
+  const pgliteDir = process.env.BENCH_PGLITE_DIR || undefined;
+  // Diagnostic `--only=logged`: the logger on at info, JSON lines to this file, as `npm start` logs when piped.
+  const logFile = process.env.BENCH_LOG_FILE || undefined;
   // As the server opens it (src/server/app.ts), in memory: PGlite on its own low-priority thread.
-  const opened = await openDatabase(databaseUrl ? { url: databaseUrl } : { thread: true, lowPriority: true });
+  const opened = await openDatabase(databaseUrl ? { url: databaseUrl } : { dataDir: pgliteDir, thread: true, lowPriority: true });
   await opened.migrate();
   // Diagnostic only (`--only=nosink`): once seeded, the event sink's statements (inserts into the event
   // tables, sent through db.execute) are dropped, to measure what its database writes cost the hop. The
@@ -46,10 +51,10 @@ try {
       })
     : opened.db;
   const database = { ...opened, db };
-  const app = await buildApp(createConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', REDIS_URL: redisUrl, BILLING: 'off' }), {
-    database,
-    logger: false,
-  });
+  const app = await buildApp(
+    createConfig({ NODE_ENV: 'production', LOG_LEVEL: logFile ? 'info' : 'silent', REDIS_URL: redisUrl, BILLING: 'off' }),
+    { database, logger: logFile ? { stream: pino.destination({ dest: logFile, sync: false }) } : false },
+  );
   await app.ready();
 
   const { appId, deployMessage } = await seedShop(app);
@@ -98,7 +103,7 @@ try {
     port,
     appId,
     path,
-    info: `Dialflow (${deployMessage}), ${databaseUrl ? 'PostgreSQL' : 'PGlite in memory'}, sessions ${redisUrl ? `in Redis ${redisUrl}` : 'in memory'}, logger off${ablateSink ? ', EVENT WRITES DROPPED (diagnostic)' : ''}${viaProvider ? `, hops through /ussd/provider/${SHORTCODE_PROVIDER} to 1 of ${SHORTCODE_COUNT} purchased extensions` : ''}`,
+    info: `Dialflow (${deployMessage}), ${databaseUrl ? 'PostgreSQL' : pgliteDir ? `PGlite in ${pgliteDir}` : 'PGlite in memory'}, sessions ${redisUrl ? `in Redis ${redisUrl}` : 'in memory'}, ${logFile ? `logger at info to ${logFile}` : 'logger off'}${ablateSink ? ', EVENT WRITES DROPPED (diagnostic)' : ''}${viaProvider ? `, hops through /ussd/provider/${SHORTCODE_PROVIDER} to 1 of ${SHORTCODE_COUNT} purchased extensions` : ''}`,
   });
 } catch (err) {
   reportFailed(err);
