@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { AxeResults } from 'axe-core';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { registerAccount, storeSession, type LoginReplyBody } from './accounts';
+import { callApi, type LoginReplyBody, loginByApi, registerAccount, storeSession } from './accounts';
 import { baseUrl, describeBrowser, DESKTOP, launchBrowser, openPage, PHONE, signIn, waitForAnimations } from './browser';
 import { E2E_USERS, type E2eUserKind } from './fixtures';
 
@@ -242,23 +242,6 @@ function expectNoViolations(screens: string[], viewport: ViewportName): void {
   expect(failures.join('\n\n'), 'serious or critical axe violations').toBe('');
 }
 
-interface Reply<T> {
-  status: string;
-  message?: string;
-  data?: T;
-  uniqueId?: string;
-  uuid?: string;
-}
-
-async function callApi<T>(token: string, path: string, body?: unknown): Promise<Reply<T>> {
-  const res = await fetch(`${baseUrl()}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return (await res.json()) as Reply<T>;
-}
-
 async function emulatorHop(
   token: string,
   appId: string,
@@ -312,12 +295,7 @@ async function createOwnerData(token: string): Promise<Ids> {
 
 /** The demo merchant and the seeded admin, read as the super admin. */
 async function findSeededMerchantAndAdmin(): Promise<Pick<Ids, 'merchantUuid' | 'adminUuid'>> {
-  const res = await fetch(`${baseUrl()}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(E2E_USERS.superAdmin),
-  });
-  const { token } = (await res.json()) as LoginReplyBody;
+  const { token } = await loginByApi(E2E_USERS.superAdmin);
   const merchants = await callApi<Array<{ uuid: string; companyName: string }>>(token, '/api/merchant/list');
   const admins = await callApi<Array<{ uuid: string; email: string }>>(token, '/api/admin/list');
   const merchantUuid = merchants.data?.find((m) => m.companyName === 'Boateng Retail')?.uuid;
