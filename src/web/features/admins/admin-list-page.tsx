@@ -5,10 +5,11 @@ import type { Admin } from '../../../shared/api/admins.schema';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { useCurrentUser } from '../console/use-current-user';
 import { MerchantAudienceGuard } from '../merchants/merchant-audience-guard';
-import { ShortCodeListEmpty, ShortCodeListSkeleton, ShortCodePageHeader } from '../shortcodes/shortcode-list-states';
+import { ShortCodeListEmpty, ShortCodeListSkeleton } from '../shortcodes/shortcode-list-states';
 import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
 import { ADMIN_CREATE_PATH, adminManagePath } from './admins.api';
 import { useAdmins, useDeleteAdminConfirm } from './use-admins';
+import { PageHeader } from '../../components/page-header';
 
 export function RoleBadges({ roles }: { roles: string[] }) {
   if (roles.length === 0)
@@ -94,11 +95,7 @@ function AdminList() {
   );
   return (
     <Stack gap="xl">
-      <ShortCodePageHeader
-        title="System Users"
-        description="The platform's admins and their roles. Only super admins see this."
-        action={newLink}
-      />
+      <PageHeader title="System Users" description="The platform's admins and their roles. Only super admins see this." action={newLink} />
       {isPending && <ShortCodeListSkeleton label="Loading admins" />}
       {error && <LoadErrorAlert title="Admins not loaded" message={error.message} onRetry={() => void refetch()} />}
       {admins?.length === 0 && (

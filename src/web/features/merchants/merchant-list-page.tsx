@@ -6,12 +6,13 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import type { Merchant, MerchantBody } from '../../../shared/api/merchants.schema';
 import { LoadErrorAlert } from '../../components/load-error-alert';
-import { ShortCodeListEmpty, ShortCodeListSkeleton, ShortCodePageHeader } from '../shortcodes/shortcode-list-states';
+import { ShortCodeListEmpty, ShortCodeListSkeleton } from '../shortcodes/shortcode-list-states';
 import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
 import { MerchantAudienceGuard } from './merchant-audience-guard';
 import { MerchantForm } from './merchant-form';
 import { merchantProfilePath, merchantTransactionsPath, REGISTER_MERCHANT_PATH, updateMerchant } from './merchants.api';
 import { merchantKeys, useDeleteMerchantConfirm, useMerchants } from './use-merchants';
+import { PageHeader } from '../../components/page-header';
 
 /** All Merchants (`mine` false) and My Merchants: the same table, My Merchants without Full Name. */
 export function MerchantListPage({ mine = false }: { mine?: boolean }) {
@@ -120,7 +121,7 @@ function MerchantList({ mine }: { mine: boolean }) {
 
   return (
     <Stack gap="xl">
-      <ShortCodePageHeader
+      <PageHeader
         title={title}
         description={
           mine

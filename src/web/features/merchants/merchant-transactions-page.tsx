@@ -20,11 +20,12 @@ import { TableExportButtons } from '../../components/table-export-buttons';
 import { failureText, isOk, readData } from '../../lib/api';
 import { formatTime } from '../../lib/table-export';
 import { WHOLE_BADGE_STYLES } from '../shortcodes/shortcode-format';
-import { ShortCodeListEmpty, ShortCodePageHeader } from '../shortcodes/shortcode-list-states';
+import { ShortCodeListEmpty } from '../shortcodes/shortcode-list-states';
 import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
 import { MerchantAudienceGuard } from './merchant-audience-guard';
 import { findTransactionTypes, merchantProfilePath, searchTransactions } from './merchants.api';
 import { useMerchant } from './use-merchants';
+import { PageHeader } from '../../components/page-header';
 
 const STATUS_COLORS: Record<string, string> = { SUCCESS: 'teal', FAILED: 'red', PENDING: 'yellow' };
 
@@ -161,7 +162,7 @@ function MerchantTransactions({ merchantUuid }: { merchantUuid: string }) {
     <Stack gap="xl">
       <div>
         {merchantUuid && <BackLink to={merchantProfilePath(merchantUuid)} label={companyName ?? 'Merchant'} />}
-        <ShortCodePageHeader
+        <PageHeader
           title="Merchant Transactions"
           description={`Payments through ${companyName ?? 'the merchant'}'s apps, and its own plan and shortcode payments.`}
         />

@@ -7,9 +7,10 @@ import { ShortCodeAdminGuard } from './shortcode-admin-guard';
 import { ShortCodeExtensionCreateDialog } from './shortcode-extension-create-dialog';
 import { ShortCodeExtensionProvisionDialog } from './shortcode-extension-provision-dialog';
 import { formatMonthlyPrice, WHOLE_BADGE_STYLES } from './shortcode-format';
-import { ShortCodeListEmpty, ShortCodeListSkeleton, ShortCodePageHeader } from './shortcode-list-states';
+import { ShortCodeListEmpty, ShortCodeListSkeleton } from './shortcode-list-states';
 import { type ShortCodeColumn, ShortCodeTable } from './shortcode-table';
 import { useCatalogue, useDeleteExtensionConfirm } from './use-shortcodes';
+import { PageHeader } from '../../components/page-header';
 
 function StatusBadge({ extension }: { extension: Extension }) {
   return extension.status === 'taken' ? (
@@ -122,7 +123,7 @@ function ExtensionList() {
 
   return (
     <Stack gap="xl">
-      <ShortCodePageHeader
+      <PageHeader
         title="Available USSD Extensions"
         description="The extensions buyers can rent, by country. Provision one to give it to an account without payment."
         action={newButton}

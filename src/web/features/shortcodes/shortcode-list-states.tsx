@@ -1,9 +1,5 @@
 import { EmptyState, Paper, Skeleton, Stack } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { PageHeader } from '../../components/page-header';
-
-/** The one PageHeader, under the name the admin shortcode and billing screens still import (move them to PageHeader). */
-export const ShortCodePageHeader = PageHeader;
 
 /** Placeholder rows while a shortcode list loads; announced as busy with `label`. */
 export function ShortCodeListSkeleton({ label, rows = 4 }: { label: string; rows?: number }) {

@@ -5,10 +5,11 @@ import { type Provider, SHORTCODE_MESSAGES } from '../../../shared/api/shortcode
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { copyToClipboard } from '../apps/app-url-copy-field';
 import { ShortCodeAdminGuard } from './shortcode-admin-guard';
-import { ShortCodeListEmpty, ShortCodeListSkeleton, ShortCodePageHeader } from './shortcode-list-states';
+import { ShortCodeListEmpty, ShortCodeListSkeleton } from './shortcode-list-states';
 import { ShortCodeProviderCreateDialog } from './shortcode-provider-create-dialog';
 import { type ShortCodeColumn, ShortCodeTable } from './shortcode-table';
 import { useDeleteProviderConfirm, useProviders } from './use-shortcodes';
+import { PageHeader } from '../../components/page-header';
 
 function ProviderUrl({ provider }: { provider: Provider }) {
   return (
@@ -92,7 +93,7 @@ function ProviderList() {
 
   return (
     <Stack gap="xl">
-      <ShortCodePageHeader
+      <PageHeader
         title="ShortCode Providers"
         description="Aggregators and networks that forward a shared shortcode's sessions to Dialflow. Give each its Provider Url."
         action={newButton}
