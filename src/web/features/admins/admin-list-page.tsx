@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Button, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { IconPlus, IconSettings, IconTrash, IconUsers } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { Admin } from '../../../shared/api/admins.schema';
@@ -10,6 +10,7 @@ import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-ta
 import { ADMIN_CREATE_PATH, adminManagePath } from './admins.api';
 import { useAdmins, useDeleteAdminConfirm } from './use-admins';
 import { PageHeader } from '../../components/page-header';
+import { RowAction } from '../../components/row-action';
 
 export function RoleBadges({ roles }: { roles: string[] }) {
   if (roles.length === 0)
@@ -72,17 +73,9 @@ function AdminList() {
       align: 'right',
       render: (a) => (
         <Group gap={2} justify="flex-end" wrap="nowrap">
-          <Tooltip label="Manage" withArrow>
-            <ActionIcon component={Link} to={adminManagePath(a.uuid)} variant="subtle" size="lg" aria-label={`Manage ${a.fullName}`}>
-              <IconSettings size={18} />
-            </ActionIcon>
-          </Tooltip>
+          <RowAction label="Manage" ariaLabel={`Manage ${a.fullName}`} icon={IconSettings} to={adminManagePath(a.uuid)} />
           {a.uuid !== me?.uuid && (
-            <Tooltip label="Delete" withArrow>
-              <ActionIcon variant="subtle" color="red" size="lg" onClick={() => confirmDelete(a)} aria-label={`Delete ${a.fullName}`}>
-                <IconTrash size={18} />
-              </ActionIcon>
-            </Tooltip>
+            <RowAction label="Delete" ariaLabel={`Delete ${a.fullName}`} icon={IconTrash} color="red" onClick={() => confirmDelete(a)} />
           )}
         </Group>
       ),

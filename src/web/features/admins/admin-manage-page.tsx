@@ -1,20 +1,4 @@
-import {
-  ActionIcon,
-  Anchor,
-  Badge,
-  Button,
-  Group,
-  Modal,
-  Paper,
-  Select,
-  SimpleGrid,
-  Stack,
-  Tabs,
-  Text,
-  TextInput,
-  Title,
-  Tooltip,
-} from '@mantine/core';
+import { Anchor, Badge, Button, Group, Modal, Paper, Select, SimpleGrid, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { IconBuildingStore, IconLinkOff, IconPlus, IconUserCog } from '@tabler/icons-react';
@@ -36,6 +20,7 @@ import { AdminRoleCheckboxes } from './admin-role-checkboxes';
 import { RoleBadges } from './admin-list-page';
 import { ADMIN_LIST_PATH, assignMerchant, updateAdminProfile } from './admins.api';
 import { AdminNotFoundError, adminKeys, useAdminProfile, useRoleTypes, useUnassignMerchantConfirm } from './use-admins';
+import { RowAction } from '../../components/row-action';
 
 /** Manage Admin (super admins): Profile Details (roles from the server's role types) and Assigned Merchants. */
 export function AdminManagePage() {
@@ -182,11 +167,13 @@ function AssignedMerchants({ admin }: { admin: AdminProfile }) {
       align: 'right',
       width: 90,
       render: (m) => (
-        <Tooltip label="Unassign" withArrow>
-          <ActionIcon variant="subtle" color="red" size="lg" onClick={() => confirmUnassign(m)} aria-label={`Unassign ${m.companyName}`}>
-            <IconLinkOff size={18} />
-          </ActionIcon>
-        </Tooltip>
+        <RowAction
+          label="Unassign"
+          ariaLabel={`Unassign ${m.companyName}`}
+          icon={IconLinkOff}
+          color="red"
+          onClick={() => confirmUnassign(m)}
+        />
       ),
     },
   ];

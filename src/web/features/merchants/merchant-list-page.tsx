@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Button, Group, Modal, Stack, Text, Tooltip } from '@mantine/core';
+import { Badge, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconBuildingStore, IconEdit, IconPlus, IconReceipt, IconSettings, IconTrash } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -13,6 +13,7 @@ import { MerchantForm } from './merchant-form';
 import { merchantProfilePath, merchantTransactionsPath, REGISTER_MERCHANT_PATH, updateMerchant } from './merchants.api';
 import { merchantKeys, useDeleteMerchantConfirm, useMerchants } from './use-merchants';
 import { PageHeader } from '../../components/page-header';
+import { RowAction } from '../../components/row-action';
 
 /** All Merchants (`mine` false) and My Merchants: the same table, My Merchants without Full Name. */
 export function MerchantListPage({ mine = false }: { mine?: boolean }) {
@@ -31,44 +32,21 @@ function MerchantList({ mine }: { mine: boolean }) {
 
   const actions = (merchant: Merchant) => (
     <Group gap={2} justify="flex-end" wrap="nowrap">
-      <Tooltip label="Manage" withArrow>
-        <ActionIcon
-          component={Link}
-          to={merchantProfilePath(merchant.uuid)}
-          variant="subtle"
-          size="lg"
-          aria-label={`Manage ${merchant.companyName}`}
-        >
-          <IconSettings size={18} />
-        </ActionIcon>
-      </Tooltip>
-      <Tooltip label="Edit" withArrow>
-        <ActionIcon variant="subtle" size="lg" onClick={() => setEditing(merchant)} aria-label={`Edit ${merchant.companyName}`}>
-          <IconEdit size={18} />
-        </ActionIcon>
-      </Tooltip>
-      <Tooltip label="Transactions" withArrow>
-        <ActionIcon
-          component={Link}
-          to={merchantTransactionsPath(merchant.uuid)}
-          variant="subtle"
-          size="lg"
-          aria-label={`Transactions of ${merchant.companyName}`}
-        >
-          <IconReceipt size={18} />
-        </ActionIcon>
-      </Tooltip>
-      <Tooltip label="Delete" withArrow>
-        <ActionIcon
-          variant="subtle"
-          color="red"
-          size="lg"
-          onClick={() => confirmDelete(merchant)}
-          aria-label={`Delete ${merchant.companyName}`}
-        >
-          <IconTrash size={18} />
-        </ActionIcon>
-      </Tooltip>
+      <RowAction label="Manage" ariaLabel={`Manage ${merchant.companyName}`} icon={IconSettings} to={merchantProfilePath(merchant.uuid)} />
+      <RowAction label="Edit" ariaLabel={`Edit ${merchant.companyName}`} icon={IconEdit} onClick={() => setEditing(merchant)} />
+      <RowAction
+        label="Transactions"
+        ariaLabel={`Transactions of ${merchant.companyName}`}
+        icon={IconReceipt}
+        to={merchantTransactionsPath(merchant.uuid)}
+      />
+      <RowAction
+        label="Delete"
+        ariaLabel={`Delete ${merchant.companyName}`}
+        icon={IconTrash}
+        color="red"
+        onClick={() => confirmDelete(merchant)}
+      />
     </Group>
   );
 

@@ -1,5 +1,5 @@
 import '@mantine/dates/styles.css';
-import { ActionIcon, Badge, Box, Button, Code, Group, Modal, Paper, Select, SimpleGrid, Stack, Text, Tooltip } from '@mantine/core';
+import { Badge, Box, Button, Code, Group, Modal, Paper, Select, SimpleGrid, Stack, Text } from '@mantine/core';
 import { DatePickerInput, type DatesRangeValue } from '@mantine/dates';
 import { IconCalendar, IconEye, IconReceiptOff, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -26,6 +26,7 @@ import { MerchantAudienceGuard } from './merchant-audience-guard';
 import { findTransactionTypes, merchantProfilePath, searchTransactions } from './merchants.api';
 import { useMerchant } from './use-merchants';
 import { PageHeader } from '../../components/page-header';
+import { RowAction } from '../../components/row-action';
 
 const STATUS_COLORS: Record<string, string> = { SUCCESS: 'teal', FAILED: 'red', PENDING: 'yellow' };
 
@@ -147,13 +148,7 @@ function MerchantTransactions({ merchantUuid }: { merchantUuid: string }) {
       header: 'View',
       align: 'right',
       width: 64,
-      render: (t) => (
-        <Tooltip label="View" withArrow>
-          <ActionIcon variant="subtle" size="lg" onClick={() => setShown(t)} aria-label={`View ${t.reference}`}>
-            <IconEye size={18} />
-          </ActionIcon>
-        </Tooltip>
-      ),
+      render: (t) => <RowAction label="View" ariaLabel={`View ${t.reference}`} icon={IconEye} onClick={() => setShown(t)} />,
     },
   ];
 

@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Button, Code, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { Badge, Button, Code, Group, Stack, Text } from '@mantine/core';
 import { IconListNumbers, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { Extension } from '../../../shared/api/shortcodes.schema';
@@ -11,6 +11,7 @@ import { ShortCodeListEmpty, ShortCodeListSkeleton } from './shortcode-list-stat
 import { type ShortCodeColumn, ShortCodeTable } from './shortcode-table';
 import { useCatalogue, useDeleteExtensionConfirm } from './use-shortcodes';
 import { PageHeader } from '../../components/page-header';
+import { RowAction } from '../../components/row-action';
 
 function StatusBadge({ extension }: { extension: Extension }) {
   return extension.status === 'taken' ? (
@@ -100,17 +101,13 @@ function ExtensionList() {
       align: 'right',
       width: 72,
       render: (extension) => (
-        <Tooltip label="Delete" withArrow>
-          <ActionIcon
-            variant="subtle"
-            color="red"
-            size="lg"
-            onClick={() => confirmDelete(extension)}
-            aria-label={`Delete ${extension.example}`}
-          >
-            <IconTrash size={18} />
-          </ActionIcon>
-        </Tooltip>
+        <RowAction
+          label="Delete"
+          ariaLabel={`Delete ${extension.example}`}
+          icon={IconTrash}
+          color="red"
+          onClick={() => confirmDelete(extension)}
+        />
       ),
     },
   ];

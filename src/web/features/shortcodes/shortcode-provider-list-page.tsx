@@ -10,6 +10,7 @@ import { ShortCodeProviderCreateDialog } from './shortcode-provider-create-dialo
 import { type ShortCodeColumn, ShortCodeTable } from './shortcode-table';
 import { useDeleteProviderConfirm, useProviders } from './use-shortcodes';
 import { PageHeader } from '../../components/page-header';
+import { RowAction } from '../../components/row-action';
 
 function ProviderUrl({ provider }: { provider: Provider }) {
   return (
@@ -70,17 +71,13 @@ function ProviderList() {
       align: 'right',
       width: 80,
       render: (provider) => (
-        <Tooltip label="Delete" withArrow>
-          <ActionIcon
-            variant="subtle"
-            color="red"
-            size="lg"
-            onClick={() => confirmDelete(provider)}
-            aria-label={`Delete ${provider.providerName}`}
-          >
-            <IconTrash size={18} />
-          </ActionIcon>
-        </Tooltip>
+        <RowAction
+          label="Delete"
+          ariaLabel={`Delete ${provider.providerName}`}
+          icon={IconTrash}
+          color="red"
+          onClick={() => confirmDelete(provider)}
+        />
       ),
     },
   ];
