@@ -4,7 +4,7 @@ import type { AuditEntry } from '../../../shared/api/admins.schema';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { formatTime } from '../../lib/table-export';
 import { MerchantAudienceGuard } from '../merchants/merchant-audience-guard';
-import { ShortCodeListEmpty, ShortCodeListSkeleton } from '../shortcodes/shortcode-list-states';
+import { EmptyPanel, ListSkeleton } from '../../components/list-states';
 import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
 import { useAuditEntries } from './use-admins';
 import { PageHeader } from '../../components/page-header';
@@ -64,10 +64,10 @@ function AuditLog() {
   return (
     <Stack gap="xl">
       <PageHeader title="Audit Log" description="Every admin action: who did what, to which object, and when. The newest 500." />
-      {isPending && <ShortCodeListSkeleton label="Loading the audit log" />}
+      {isPending && <ListSkeleton label="Loading the audit log" />}
       {error && <LoadErrorAlert title="Audit log not loaded" message={error.message} onRetry={() => void refetch()} />}
       {entries?.length === 0 && (
-        <ShortCodeListEmpty
+        <EmptyPanel
           testId="audit-empty"
           icon={<IconHistory size={28} />}
           title="Nothing recorded yet"

@@ -3,7 +3,7 @@ import { IconMail } from '@tabler/icons-react';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { formatTime } from '../../lib/table-export';
 import { MerchantAudienceGuard } from '../merchants/merchant-audience-guard';
-import { ShortCodeListEmpty, ShortCodeListSkeleton } from '../shortcodes/shortcode-list-states';
+import { EmptyPanel, ListSkeleton } from '../../components/list-states';
 import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
 import type { ContactRequest } from './admins.api';
 import { useContactRequests } from './use-admins';
@@ -68,10 +68,10 @@ function ContactRequests() {
   return (
     <Stack gap="xl">
       <PageHeader title="Contact Requests" description="Messages from the contact page and the pricing page's Talk to us. Reply by mail." />
-      {isPending && <ShortCodeListSkeleton label="Loading contact requests" />}
+      {isPending && <ListSkeleton label="Loading contact requests" />}
       {error && <LoadErrorAlert title="Contact requests not loaded" message={error.message} onRetry={() => void refetch()} />}
       {requests?.length === 0 && (
-        <ShortCodeListEmpty
+        <EmptyPanel
           testId="contact-empty"
           icon={<IconMail size={28} />}
           title="No contact requests"

@@ -5,7 +5,7 @@ import type { Admin } from '../../../shared/api/admins.schema';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { useCurrentUser } from '../console/use-current-user';
 import { MerchantAudienceGuard } from '../merchants/merchant-audience-guard';
-import { ShortCodeListEmpty, ShortCodeListSkeleton } from '../shortcodes/shortcode-list-states';
+import { EmptyPanel, ListSkeleton } from '../../components/list-states';
 import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
 import { ADMIN_CREATE_PATH, adminManagePath } from './admins.api';
 import { useAdmins, useDeleteAdminConfirm } from './use-admins';
@@ -89,10 +89,10 @@ function AdminList() {
   return (
     <Stack gap="xl">
       <PageHeader title="System Users" description="The platform's admins and their roles. Only super admins see this." action={newLink} />
-      {isPending && <ShortCodeListSkeleton label="Loading admins" />}
+      {isPending && <ListSkeleton label="Loading admins" />}
       {error && <LoadErrorAlert title="Admins not loaded" message={error.message} onRetry={() => void refetch()} />}
       {admins?.length === 0 && (
-        <ShortCodeListEmpty
+        <EmptyPanel
           testId="admins-empty"
           icon={<IconUsers size={28} />}
           title="No admins"

@@ -14,7 +14,7 @@ import { failureText, isOk } from '../../lib/api';
 import { MerchantAudienceGuard } from '../merchants/merchant-audience-guard';
 import { merchantProfilePath } from '../merchants/merchants.api';
 import { merchantKeys, useMerchants } from '../merchants/use-merchants';
-import { ShortCodeListEmpty, ShortCodeListSkeleton } from '../shortcodes/shortcode-list-states';
+import { EmptyPanel, ListSkeleton } from '../../components/list-states';
 import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
 import { AdminRoleCheckboxes } from './admin-role-checkboxes';
 import { RoleBadges } from './admin-list-page';
@@ -34,10 +34,10 @@ export function AdminManagePage() {
 function AdminManage() {
   const { adminUuid = '' } = useParams();
   const profile = useAdminProfile(adminUuid);
-  if (profile.isPending) return <ShortCodeListSkeleton label="Loading admin" />;
+  if (profile.isPending) return <ListSkeleton label="Loading admin" />;
   if (profile.error instanceof AdminNotFoundError)
     return (
-      <ShortCodeListEmpty
+      <EmptyPanel
         testId="admin-not-found"
         icon={<IconUserCog size={28} />}
         title="Admin not found"
@@ -191,7 +191,7 @@ function AssignedMerchants({ admin }: { admin: AdminProfile }) {
         {assignButton}
       </Group>
       {admin.assignedMerchants.length === 0 ? (
-        <ShortCodeListEmpty
+        <EmptyPanel
           testId="assigned-empty"
           icon={<IconBuildingStore size={28} />}
           title="No merchants assigned"

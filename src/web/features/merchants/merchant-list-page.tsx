@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import type { Merchant, MerchantBody } from '../../../shared/api/merchants.schema';
 import { LoadErrorAlert } from '../../components/load-error-alert';
-import { ShortCodeListEmpty, ShortCodeListSkeleton } from '../shortcodes/shortcode-list-states';
+import { EmptyPanel, ListSkeleton } from '../../components/list-states';
 import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
 import { MerchantAudienceGuard } from './merchant-audience-guard';
 import { MerchantForm } from './merchant-form';
@@ -108,12 +108,12 @@ function MerchantList({ mine }: { mine: boolean }) {
         }
         action={newLink}
       />
-      {isPending && <ShortCodeListSkeleton label="Loading merchants" />}
+      {isPending && <ListSkeleton label="Loading merchants" />}
       {error && (
         <LoadErrorAlert testId="merchants-error" title="Merchants not loaded" message={error.message} onRetry={() => void refetch()} />
       )}
       {merchants?.length === 0 && (
-        <ShortCodeListEmpty
+        <EmptyPanel
           testId="merchants-empty"
           icon={<IconBuildingStore size={28} />}
           title={mine ? 'No merchants are assigned to you' : 'There are no merchants yet'}

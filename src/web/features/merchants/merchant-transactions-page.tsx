@@ -20,7 +20,7 @@ import { TableExportButtons } from '../../components/table-export-buttons';
 import { failureText, isOk, readData } from '../../lib/api';
 import { formatTime } from '../../lib/table-export';
 import { WHOLE_BADGE_STYLES } from '../shortcodes/shortcode-format';
-import { ShortCodeListEmpty } from '../shortcodes/shortcode-list-states';
+import { EmptyPanel } from '../../components/list-states';
 import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
 import { MerchantAudienceGuard } from './merchant-audience-guard';
 import { findTransactionTypes, merchantProfilePath, searchTransactions } from './merchants.api';
@@ -237,7 +237,7 @@ function MerchantTransactions({ merchantUuid }: { merchantUuid: string }) {
         </SimpleGrid>
       )}
       {results?.rows.length === 0 && (
-        <ShortCodeListEmpty
+        <EmptyPanel
           testId="transactions-empty"
           icon={<IconReceiptOff size={28} />}
           title={MERCHANT_MESSAGES.noTransactions}

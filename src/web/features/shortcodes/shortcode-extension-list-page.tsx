@@ -7,7 +7,7 @@ import { ShortCodeAdminGuard } from './shortcode-admin-guard';
 import { ShortCodeExtensionCreateDialog } from './shortcode-extension-create-dialog';
 import { ShortCodeExtensionProvisionDialog } from './shortcode-extension-provision-dialog';
 import { formatMonthlyPrice, WHOLE_BADGE_STYLES } from './shortcode-format';
-import { ShortCodeListEmpty, ShortCodeListSkeleton } from './shortcode-list-states';
+import { EmptyPanel, ListSkeleton } from '../../components/list-states';
 import { type ShortCodeColumn, ShortCodeTable } from './shortcode-table';
 import { useCatalogue, useDeleteExtensionConfirm } from './use-shortcodes';
 import { PageHeader } from '../../components/page-header';
@@ -126,12 +126,12 @@ function ExtensionList() {
         action={newButton}
       />
 
-      {isPending && <ShortCodeListSkeleton label="Loading extensions" />}
+      {isPending && <ListSkeleton label="Loading extensions" />}
       {error && (
         <LoadErrorAlert testId="shortcodes-error" title="Extensions not loaded" message={error.message} onRetry={() => void refetch()} />
       )}
       {extensions?.length === 0 && (
-        <ShortCodeListEmpty
+        <EmptyPanel
           testId="extensions-empty"
           icon={<IconListNumbers size={28} />}
           title="There are no USSD extensions"

@@ -5,7 +5,7 @@ import { type Provider, SHORTCODE_MESSAGES } from '../../../shared/api/shortcode
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { copyToClipboard } from '../apps/app-url-copy-field';
 import { ShortCodeAdminGuard } from './shortcode-admin-guard';
-import { ShortCodeListEmpty, ShortCodeListSkeleton } from './shortcode-list-states';
+import { EmptyPanel, ListSkeleton } from '../../components/list-states';
 import { ShortCodeProviderCreateDialog } from './shortcode-provider-create-dialog';
 import { type ShortCodeColumn, ShortCodeTable } from './shortcode-table';
 import { useDeleteProviderConfirm, useProviders } from './use-shortcodes';
@@ -96,12 +96,12 @@ function ProviderList() {
         action={newButton}
       />
 
-      {isPending && <ShortCodeListSkeleton label="Loading providers" />}
+      {isPending && <ListSkeleton label="Loading providers" />}
       {error && (
         <LoadErrorAlert testId="shortcodes-error" title="Providers not loaded" message={error.message} onRetry={() => void refetch()} />
       )}
       {providers?.length === 0 && (
-        <ShortCodeListEmpty
+        <EmptyPanel
           testId="providers-empty"
           icon={<IconPlugConnected size={28} />}
           title={SHORTCODE_MESSAGES.noProviders}
