@@ -1,7 +1,7 @@
 import '@mantine/dates/styles.css';
 import { Badge, Box, Button, Code, Group, Modal, Paper, Select, SimpleGrid, Stack, Text } from '@mantine/core';
-import { DatePickerInput, type DatesRangeValue } from '@mantine/dates';
-import { IconCalendar, IconEye, IconReceiptOff, IconSearch } from '@tabler/icons-react';
+import type { DatesRangeValue } from '@mantine/dates';
+import { IconEye, IconReceiptOff, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useEffect, useRef, useState } from 'react';
@@ -27,6 +27,8 @@ import { findTransactionTypes, merchantProfilePath, searchTransactions } from '.
 import { useMerchant } from './use-merchants';
 import { PageHeader } from '../../components/page-header';
 import { RowAction } from '../../components/row-action';
+import { SearchForm } from '../../components/search-form';
+import { DateRangeInput } from '../../components/date-range-input';
 
 const STATUS_COLORS: Record<string, string> = { SUCCESS: 'teal', FAILED: 'red', PENDING: 'yellow' };
 
@@ -167,56 +169,41 @@ function MerchantTransactions({ merchantUuid }: { merchantUuid: string }) {
         <LoadErrorAlert title="Transaction types not loaded" message={types.error.message} onRetry={() => void types.refetch()} />
       )}
 
-      <Paper withBorder radius="lg" p="md">
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            void search();
-          }}
-          aria-label="Search transactions"
-        >
-          <Group align="flex-end" gap="md" wrap="wrap">
-            <DatePickerInput
-              type="range"
-              label="Date range"
-              placeholder="Pick the first and last day"
-              value={range}
-              onChange={(value) => {
-                setRange(value);
-                setRangeError(null);
-              }}
-              leftSection={<IconCalendar size={16} />}
-              valueFormat="D MMM YYYY"
-              clearable
-              clearButtonProps={{ 'aria-label': 'Clear the date range' }}
-              allowSingleDateInRange
-              error={rangeError}
-              w={{ base: '100%', sm: 300 }}
-            />
-            <Select
-              label="Status"
-              placeholder="All statuses"
-              clearable
-              data={[...TRANSACTION_STATUSES]}
-              value={status}
-              onChange={setStatus}
-              w={{ base: '100%', sm: 170 }}
-            />
-            <Select
-              label="Type"
-              placeholder="All types"
-              clearable
-              data={(types.data ?? []).map((t) => ({ value: t.value, label: t.label }))}
-              value={transactionType}
-              onChange={setTransactionType}
-              w={{ base: '100%', sm: 190 }}
-            />
-            <Button type="submit" leftSection={<IconSearch size={16} />} loading={isSearching}>
-              Search
-            </Button>
-          </Group>
-        </form>
-      </Paper>
+      <SearchForm label="Search transactions" onSearch={() => void search()}>
+        <Group align="flex-end" gap="md" wrap="wrap">
+          <DateRangeInput
+            value={range}
+            onChange={(value) => {
+              setRange(value);
+              setRangeError(null);
+            }}
+            clearLabel="Clear the date range"
+            error={rangeError}
+            w={{ base: '100%', sm: 300 }}
+          />
+          <Select
+            label="Status"
+            placeholder="All statuses"
+            clearable
+            data={[...TRANSACTION_STATUSES]}
+            value={status}
+            onChange={setStatus}
+            w={{ base: '100%', sm: 170 }}
+          />
+          <Select
+            label="Type"
+            placeholder="All types"
+            clearable
+            data={(types.data ?? []).map((t) => ({ value: t.value, label: t.label }))}
+            value={transactionType}
+            onChange={setTransactionType}
+            w={{ base: '100%', sm: 190 }}
+          />
+          <Button type="submit" leftSection={<IconSearch size={16} />} loading={isSearching}>
+            Search
+          </Button>
+        </Group>
+      </SearchForm>
 
       {searchError && <LoadErrorAlert title="Transactions not loaded" message={searchError} onRetry={() => void search()} />}
       {results && results.totals.length > 0 && (
