@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Group, Modal, Paper, Select, SimpleGrid, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Group, Modal, Paper, Select, SimpleGrid, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { IconBuildingStore, IconLinkOff, IconPlus, IconUserCog } from '@tabler/icons-react';
@@ -21,6 +21,7 @@ import { RoleBadges } from './admin-list-page';
 import { ADMIN_LIST_PATH, assignMerchant, updateAdminProfile } from './admins.api';
 import { AdminNotFoundError, adminKeys, useAdminProfile, useRoleTypes, useUnassignMerchantConfirm } from './use-admins';
 import { RowAction } from '../../components/row-action';
+import { BusinessCategoryBadge } from '../merchants/business-category-badge';
 
 /** Manage Admin (super admins): Profile Details (roles from the server's role types) and Assigned Merchants. */
 export function AdminManagePage() {
@@ -156,11 +157,7 @@ function AssignedMerchants({ admin }: { admin: AdminProfile }) {
     {
       header: 'Business Category',
       visibleFrom: 'md',
-      render: (m) => (
-        <Badge variant="light" color="gray" tt="capitalize">
-          {m.businessCategory}
-        </Badge>
-      ),
+      render: (m) => <BusinessCategoryBadge category={m.businessCategory} />,
     },
     {
       header: 'Unassign',

@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconBuildingStore, IconEdit, IconPlus, IconReceipt, IconSettings, IconTrash } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -14,6 +14,7 @@ import { merchantProfilePath, merchantTransactionsPath, REGISTER_MERCHANT_PATH, 
 import { merchantKeys, useDeleteMerchantConfirm, useMerchants } from './use-merchants';
 import { PageHeader } from '../../components/page-header';
 import { RowAction } from '../../components/row-action';
+import { BusinessCategoryBadge } from './business-category-badge';
 
 /** All Merchants (`mine` false) and My Merchants: the same table, My Merchants without Full Name. */
 export function MerchantListPage({ mine = false }: { mine?: boolean }) {
@@ -82,11 +83,7 @@ function MerchantList({ mine }: { mine: boolean }) {
     {
       header: 'Business Category',
       visibleFrom: 'md',
-      render: (m) => (
-        <Badge variant="light" color="gray" tt="capitalize">
-          {m.businessCategory}
-        </Badge>
-      ),
+      render: (m) => <BusinessCategoryBadge category={m.businessCategory} />,
     },
     { header: 'Actions', align: 'right', render: actions },
   ];

@@ -20,6 +20,7 @@ import {
   OWN_TRANSACTIONS_PATH,
 } from './merchants.api';
 import { MerchantNotFoundError, useMerchant, useMerchantUsers } from './use-merchants';
+import { BusinessCategoryBadge } from './business-category-badge';
 
 type View = 'profile' | 'users' | 'own';
 
@@ -174,9 +175,7 @@ function MerchantDetails({ merchant, onEdit }: { merchant: Merchant; onEdit?: ()
           <Text size="xs" c="gray.7" fw={600} tt="uppercase">
             Business Category
           </Text>
-          <Badge variant="light" color="gray" tt="capitalize" mt={4}>
-            {merchant.businessCategory}
-          </Badge>
+          <BusinessCategoryBadge category={merchant.businessCategory} mt={4} />
         </div>
         <div>
           <Text size="xs" c="gray.7" fw={600} tt="uppercase">
