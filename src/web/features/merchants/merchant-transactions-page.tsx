@@ -1,4 +1,3 @@
-import '@mantine/dates/styles.css';
 import { Badge, Box, Button, Code, Group, Modal, Paper, Select, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { DatesRangeValue } from '@mantine/dates';
 import { IconEye, IconReceiptOff, IconSearch } from '@tabler/icons-react';

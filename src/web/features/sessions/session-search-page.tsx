@@ -1,4 +1,3 @@
-import '@mantine/dates/styles.css';
 import { Button, Checkbox, Group, Paper, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import type { DatesRangeValue } from '@mantine/dates';
 import { useMediaQuery } from '@mantine/hooks';
