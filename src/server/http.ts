@@ -11,3 +11,6 @@ export function getOrigin(ctx: AppContext, request: FastifyRequest): string {
 }
 
 export const ok = <T>(message: string, data: T) => ({ status: '00' as const, message, data });
+
+/** A call that worked and returns nothing but its message ('Menu deleted'). */
+export const done = (message: string) => ({ status: '00' as const, message });

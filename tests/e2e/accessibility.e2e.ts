@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { AxeResults } from 'axe-core';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { registerAccount, storeSession, type LoginReplyBody } from './accounts';
+import { type ApiReply, callApi, type LoginReplyBody, loginByApi, registerAccount, storeSession } from './accounts';
 import { baseUrl, describeBrowser, DESKTOP, launchBrowser, openPage, PHONE, signIn, waitForAnimations } from './browser';
 import { E2E_USERS, type E2eUserKind } from './fixtures';
 
@@ -266,23 +266,6 @@ function expectNoViolations(screens: string[], viewport: ViewportName): void {
   expect(failures.join('\n\n'), 'serious or critical axe violations').toBe('');
 }
 
-interface Reply<T> {
-  status: string;
-  message?: string;
-  data?: T;
-  uniqueId?: string;
-  uuid?: string;
-}
-
-async function callApi<T>(token: string, path: string, body?: unknown): Promise<Reply<T>> {
-  const res = await fetch(`${baseUrl()}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return (await res.json()) as Reply<T>;
-}
-
 async function emulatorHop(
   token: string,
   appId: string,
@@ -357,10 +340,10 @@ async function createBotData(): Promise<Pick<Ids, 'botId' | 'simulatedPhonePath'
     displayText: 'Welcome to Akua Orders\n1. Last order\n2. Talk to us',
   });
   if (menu.status !== '00') throw new Error(`createMenu failed: ${JSON.stringify(menu)}`);
-  const link = (await callApi(token, '/api/chatbot/whatsapp/link', { chatBotAppId: botId })) as Reply<unknown> & { linkId?: string };
+  const link = (await callApi(token, '/api/chatbot/whatsapp/link', { chatBotAppId: botId })) as ApiReply<unknown> & { linkId?: string };
   if (!link.linkId) throw new Error(`link failed: ${JSON.stringify(link)}`);
   for (let attempt = 0; attempt < 50; attempt++) {
-    const status = (await callApi(token, `/api/chatbot/whatsapp/link-status/${link.linkId}`)) as Reply<unknown> & {
+    const status = (await callApi(token, `/api/chatbot/whatsapp/link-status/${link.linkId}`)) as ApiReply<unknown> & {
       qrCode?: string | null;
     };
     if (status.qrCode) {
@@ -373,12 +356,7 @@ async function createBotData(): Promise<Pick<Ids, 'botId' | 'simulatedPhonePath'
 
 /** The demo merchant and the seeded admin, read as the super admin. */
 async function findSeededMerchantAndAdmin(): Promise<Pick<Ids, 'merchantUuid' | 'adminUuid'>> {
-  const res = await fetch(`${baseUrl()}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(E2E_USERS.superAdmin),
-  });
-  const { token } = (await res.json()) as LoginReplyBody;
+  const { token } = await loginByApi(E2E_USERS.superAdmin);
   const merchants = await callApi<Array<{ uuid: string; companyName: string }>>(token, '/api/merchant/list');
   const admins = await callApi<Array<{ uuid: string; email: string }>>(token, '/api/admin/list');
   const merchantUuid = merchants.data?.find((m) => m.companyName === 'Boateng Retail')?.uuid;

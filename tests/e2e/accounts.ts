@@ -21,18 +21,39 @@ export interface LoginReplyBody {
 
 let counter = 0;
 
+/** A console API reply: the envelope and the ids some calls return beside it (`data` is absent on a refusal). */
+export interface ApiReply<T> {
+  status: string;
+  message: string;
+  data: T;
+  uniqueId?: string;
+  uuid?: string;
+}
+
+/** A console API call with a bearer token: GET without a body, POST with one; `origin` names a server of a test's own. */
+export async function callApi<T>(token: string, path: string, body?: unknown, origin = baseUrl()): Promise<ApiReply<T>> {
+  const res = await fetch(`${origin}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return (await res.json()) as ApiReply<T>;
+}
+
+/** Signs in through the API, as the login screen does; the reply holds the token. */
+export async function loginByApi(credentials: { email: string; password: string }, origin = baseUrl()): Promise<LoginReplyBody> {
+  const res = await fetch(`${origin}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(credentials),
+  });
+  return (await res.json()) as LoginReplyBody;
+}
+
 /** Puts an account on a plan through the super admin's call, as support would for a customer (docs/billing.md). */
 async function activatePlan(email: string, plan: 'ENTERPRISE'): Promise<void> {
-  const post = async (path: string, body: object, token?: string) => {
-    const res = await fetch(`${baseUrl()}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify(body),
-    });
-    return (await res.json()) as { status: string; token?: string };
-  };
-  const admin = await post('/api/auth/login', E2E_USERS.superAdmin);
-  const activated = await post('/api/subscription/activate', { email, plan, reason: 'browser tests build freely' }, admin.token);
+  const admin = await loginByApi(E2E_USERS.superAdmin);
+  const activated = await callApi(admin.token, '/api/subscription/activate', { email, plan, reason: 'browser tests build freely' });
   if (activated.status !== '00') throw new Error(`activating ${plan} failed: ${JSON.stringify(activated)}`);
 }
 

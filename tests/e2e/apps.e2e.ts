@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { APP_MESSAGES } from '../../src/shared/api/apps.schema';
-import { pathOf, registerAccount, storeSession, waitForPath, type LoginReplyBody } from './accounts';
+import { callApi, type LoginReplyBody, pathOf, registerAccount, storeSession, waitForPath } from './accounts';
 import { baseUrl, describeBrowser, DESKTOP, launchBrowser, openPage, PHONE, screenshot, signIn, waitForAnimations } from './browser';
 import { E2E_USERS } from './fixtures';
 
@@ -19,15 +19,6 @@ interface AppRow {
   connectionMode: string;
   companyName: string;
   userEmail: string;
-}
-
-async function callApi<T>(token: string, path: string, body?: unknown): Promise<{ status: string; message: string; data: T }> {
-  const res = await fetch(`${baseUrl()}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return (await res.json()) as { status: string; message: string; data: T };
 }
 
 const findApps = async (token: string) => (await callApi<AppRow[]>(token, '/api/getAllApps')).data;

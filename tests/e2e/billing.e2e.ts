@@ -4,7 +4,7 @@ import { BILLING_MESSAGES, GRACE_DAYS, PROGRESS_CLOSE_MS } from '../../src/share
 import { PLANS } from '../../src/shared/billing/plans';
 import { findFreePort } from '../support/free-port';
 import { createTestApp, type TestApp } from '../support/test-app';
-import { pathOf, registerAccount, storeSession, type LoginReplyBody } from './accounts';
+import { callApi, type LoginReplyBody, loginByApi, pathOf, registerAccount, storeSession } from './accounts';
 import {
   baseUrl,
   closeToasts,
@@ -28,12 +28,6 @@ import {
  */
 const DAY_MS = 86_400_000;
 
-interface Reply<T> {
-  status: string;
-  message?: string;
-  data?: T;
-}
-
 interface SubscriptionReply {
   plan: string;
   state: string;
@@ -41,17 +35,8 @@ interface SubscriptionReply {
   accountBalance: number;
 }
 
-async function callApi<T>(origin: string, token: string, path: string, body?: unknown): Promise<Reply<T>> {
-  const res = await fetch(`${origin}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return (await res.json()) as Reply<T>;
-}
-
 const getSubscription = async (origin: string, token: string) =>
-  (await callApi<SubscriptionReply>(origin, token, '/api/subscription/current')).data!;
+  (await callApi<SubscriptionReply>(token, '/api/subscription/current', undefined, origin)).data!;
 
 /** The page's plan card of a plan (`BASIC-3`). */
 const planCard = (page: Page, plan: string) => page.locator(`article[data-plan="${plan}"]`);
@@ -109,14 +94,7 @@ async function registerOn(origin: string, fullName: string) {
   });
   const reply = (await res.json()) as LoginReplyBody;
   if (!reply.token) throw new Error(`registration failed: ${JSON.stringify(reply)}`);
-  const signIn = async (): Promise<LoginReplyBody> => {
-    const login = await fetch(`${origin}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password }),
-    });
-    return (await login.json()) as LoginReplyBody;
-  };
+  const signIn = () => loginByApi({ email, password }, origin);
   return { reply, signIn };
 }
 
@@ -359,7 +337,7 @@ describeBrowser('account billing', () => {
     it("a plan's limit: TRIAL's third app is refused with its message and the apps bar is full", async () => {
       const owner = (await registerAccount('Kofi Limit')).reply;
       for (const name of ['Limit One', 'Limit Two']) {
-        const created = await callApi(baseUrl(), owner.token, '/api/createApp', {
+        const created = await callApi(owner.token, '/api/createApp', {
           appName: name,
           description: 'Counts against TRIAL',
           country: 'ghana',

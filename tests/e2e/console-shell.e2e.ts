@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { getSidebar } from '../../src/shared/roles';
-import { registerAccount, storeSession, waitForPath, type LoginReplyBody } from './accounts';
+import { callApi, registerAccount, storeSession, waitForPath, type LoginReplyBody } from './accounts';
 import { baseUrl, DESKTOP, describeBrowser, launchBrowser, openPage, PHONE, screenshot, signIn } from './browser';
 import type { E2eUserKind } from './fixtures';
 
@@ -50,15 +50,6 @@ const IS_NAV_OFF_SCREEN = () => {
 const isOffScreen = (page: Page) => page.evaluate(IS_NAV_OFF_SCREEN);
 
 const sorted = (labels: string[]) => [...labels].sort();
-
-async function postApi<T>(token: string, path: string, body: unknown): Promise<T> {
-  const res = await fetch(`${baseUrl()}${path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return (await res.json()) as T;
-}
 
 /** Everything a page load complains about: console warnings and errors, uncaught errors, and failed requests. */
 function collectComplaints(page: Page): string[] {
@@ -206,7 +197,7 @@ describeBrowser('console shell', () => {
 
   it('loads pages, lazily loaded screens included, without a warning or a failed request; the tab has the favicon', async () => {
     const owner = await registerAccount('Akua Boateng');
-    const app = await postApi<{ data: { appId: string } }>(owner.reply.token, '/api/createApp', {
+    const app = await callApi<{ appId: string }>(owner.reply.token, '/api/createApp', {
       appName: 'Akua Shop',
       description: 'Console shell e2e',
       country: 'ghana',
@@ -255,7 +246,7 @@ describeBrowser('console shell', () => {
 
   it("notifications never cover the top bar's Account and Logout", async () => {
     const owner: { reply: LoginReplyBody } = await registerAccount('Kojo Antwi');
-    const action = await postApi<{ uuid: string }>(owner.reply.token, '/api/custom-action/create', {
+    const action = await callApi(owner.reply.token, '/api/custom-action/create', {
       actionName: 'toaster',
       description: 'Shows a toast',
       code: 'return 1;',

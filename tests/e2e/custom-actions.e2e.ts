@@ -1,7 +1,7 @@
 import type { Browser, Locator, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CUSTOM_ACTION_MESSAGES } from '../../src/shared/api/custom-actions.schema';
-import { registerAccount, storeSession, waitForPath, type LoginReplyBody } from './accounts';
+import { callApi, type LoginReplyBody, registerAccount, storeSession, waitForPath } from './accounts';
 import {
   baseUrl,
   closeToasts,
@@ -23,22 +23,6 @@ import {
 const DEFAULT_CODE_MARK = 'This code runs on our servers';
 const FORMAT_AMOUNT_MARK = 'Formats the amount the caller typed as money';
 const REPLACE_QUESTION = 'This will replace your current code. Are you sure you want to proceed?';
-
-interface Reply<T> {
-  status: string;
-  message: string;
-  data: T;
-  uuid?: string;
-}
-
-async function callApi<T>(token: string, path: string, body?: unknown): Promise<Reply<T>> {
-  const res = await fetch(`${baseUrl()}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return (await res.json()) as Reply<T>;
-}
 
 async function createByApi(
   token: string,

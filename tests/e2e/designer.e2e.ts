@@ -5,8 +5,8 @@ import { MISSING_MENU_TEXT } from '../../src/engine';
 import { MENU_MESSAGES } from '../../src/shared/app';
 import { FORM_MESSAGES } from '../../src/web/features/menus/menu-form-state';
 import { FILTER_DEBOUNCE_MS, SAVE_ORDER_FILTERED_HINT } from '../../src/web/features/menus/menu-list-order';
-import { registerAccount, storeSession, type LoginReplyBody } from './accounts';
-import { baseUrl, closeToasts, describeBrowser, DESKTOP, launchBrowser, openPage, PHONE, waitForAnimations } from './browser';
+import { callApi, type LoginReplyBody, registerAccount, storeSession } from './accounts';
+import { closeToasts, describeBrowser, DESKTOP, launchBrowser, openPage, PHONE, waitForAnimations } from './browser';
 
 /**
  * The Menu Design View: a builder's day. Empty list and form errors, five menus with navigation (Always goto and
@@ -24,19 +24,6 @@ interface MenuRow {
   switchOperations: { operator: string; compareVal: string; action: string; actionParam: string }[];
   actions: { actionName: string; inheritsPlugin: string; actionType: string; code: unknown }[];
   inputValidations: { validationMethod: string; errorMessage: string }[];
-}
-
-async function callApi<T>(
-  token: string,
-  path: string,
-  body?: unknown,
-): Promise<{ status: string; message: string; data: T; uniqueId?: string }> {
-  const res = await fetch(`${baseUrl()}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return (await res.json()) as { status: string; message: string; data: T; uniqueId?: string };
 }
 
 /** The whole page: the viewport grows to the page's height, so the console's fixed header and sidebar stay in place. */

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Locator, Page, Request, Response } from 'playwright-core';
 import { POLL_INTERVAL_MS } from '../../src/web/features/emulator/emulator-session';
-import { pathOf, registerAccount, storeSession, waitForPath, type LoginReplyBody } from './accounts';
+import { callApi, type LoginReplyBody, pathOf, registerAccount, storeSession, waitForPath } from './accounts';
 import { DESKTOP, PHONE, baseUrl, describeBrowser, launchBrowser, openPage, waitForAnimations, waitForEarlierRequests } from './browser';
 
 interface TemplateRow {
@@ -43,19 +43,6 @@ async function findTemplate(name: string): Promise<TemplateRow> {
   const template = reply.data.find((row) => row.appName === name);
   if (!template) throw new Error(`template ${name} is not seeded`);
   return template;
-}
-
-async function callApi<T>(
-  token: string,
-  path: string,
-  body: unknown,
-): Promise<{ status: string; message?: string; data?: T; uniqueId?: string }> {
-  const res = await fetch(`${baseUrl()}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify(body),
-  });
-  return (await res.json()) as { status: string; data?: T; uniqueId?: string };
 }
 
 /** A two-menu app of the user's own: asks a name, thanks them, with a post action that leaves an action result. */

@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { registerAccount, storeSession, type LoginReplyBody } from './accounts';
-import { baseUrl, describeBrowser, DESKTOP, launchBrowser, openPage, PHONE, waitForAnimations } from './browser';
+import { callApi, type LoginReplyBody, registerAccount, storeSession } from './accounts';
+import { describeBrowser, DESKTOP, launchBrowser, openPage, PHONE, waitForAnimations } from './browser';
 
 /**
  * The flow map: an app with a Terminate rule, an Always goto, a back-enabled menu, an unreachable menu and a
@@ -14,19 +14,6 @@ interface Rule {
   compareVal: string;
   action: 'goto' | 'Terminate';
   actionParam: string;
-}
-
-async function callApi<T>(
-  token: string,
-  path: string,
-  body?: unknown,
-): Promise<{ status: string; message: string; data: T; uniqueId?: string }> {
-  const res = await fetch(`${baseUrl()}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return (await res.json()) as { status: string; message: string; data: T; uniqueId?: string };
 }
 
 async function shot(page: Page, name: string): Promise<void> {

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MERCHANT_MESSAGES } from '../../src/shared/api/merchants.schema';
-import { waitForPath } from './accounts';
+import { callApi, loginByApi, waitForPath } from './accounts';
 import {
   baseUrl,
   closeToasts,
@@ -30,31 +30,7 @@ const SOURCE_APP = 'Kente Checkout Source';
 const CLONED_APP = 'Kente Checkout';
 const NEW_ADMIN_EMAIL = 'abena.admin@e2e.test';
 
-interface Reply<T> {
-  status: string;
-  message?: string;
-  data?: T;
-  uniqueId?: string;
-  token?: string;
-}
-
-async function callApi<T>(token: string, path: string, body?: unknown): Promise<Reply<T>> {
-  const res = await fetch(`${baseUrl()}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return (await res.json()) as Reply<T>;
-}
-
-async function login(kind: E2eUserKind): Promise<string> {
-  const res = await fetch(`${baseUrl()}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(E2E_USERS[kind]),
-  });
-  return ((await res.json()) as Reply<unknown>).token!;
-}
+const login = async (kind: E2eUserKind) => (await loginByApi(E2E_USERS[kind])).token;
 
 /** An app that asks an amount and charges it with a payment prompt. */
 async function createPaymentApp(token: string): Promise<string> {

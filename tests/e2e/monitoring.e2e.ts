@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
-import { registerAccount, storeSession, type LoginReplyBody } from './accounts';
+import { callApi, type LoginReplyBody, registerAccount, storeSession } from './accounts';
 import { DESKTOP, PHONE, baseUrl, describeBrowser, launchBrowser, waitForAnimations } from './browser';
 
 /**
@@ -11,22 +11,6 @@ import { DESKTOP, PHONE, baseUrl, describeBrowser, launchBrowser, waitForAnimati
  */
 const WELCOME = 'Welcome to Kofi Shop\nWhat is your name?';
 const ITEM = 'Pick an item\n1. Rice\n2. Beans';
-
-interface Reply<T> {
-  status: string;
-  message?: string;
-  data?: T;
-  uniqueId?: string;
-}
-
-async function callApi<T>(token: string, path: string, body?: unknown): Promise<Reply<T>> {
-  const res = await fetch(`${baseUrl()}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return (await res.json()) as Reply<T>;
-}
 
 async function createShopApp(token: string): Promise<string> {
   const app = await callApi<{ appId: string }>(token, '/api/createApp', {

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { DESKTOP, PHONE, baseUrl, describeBrowser, launchBrowser, openPage, screenshot, waitForAnimations } from './browser';
+import { loginByApi } from './accounts';
 import { E2E_USERS } from './fixtures';
 import { FAQ_ENTRIES } from '../../src/web/features/public/faq.data';
 import { OFFICES } from '../../src/web/features/public/offices.data';
@@ -40,12 +41,7 @@ const unique = (label: string) => `${label} ${Date.now().toString(36)}${Math.ran
 
 /** The contact requests an admin sees, read straight from the API with a super admin's bearer token. */
 async function findStoredContactSubjects(): Promise<string[]> {
-  const login = await fetch(`${baseUrl()}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(E2E_USERS.superAdmin),
-  });
-  const { token } = (await login.json()) as { token: string };
+  const { token } = await loginByApi(E2E_USERS.superAdmin);
   expect(token).toBeTruthy();
   const res = await fetch(`${baseUrl()}/api/admin/contact-requests`, { headers: { authorization: `Bearer ${token}` } });
   const reply = (await res.json()) as { status: string; data: { subject: string }[] };

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SHORTCODE_MESSAGES, formatExtensionLengthMessage } from '../../src/shared/api/shortcodes.schema';
-import { pathOf, registerAccount, storeSession, waitForPath, type LoginReplyBody } from './accounts';
+import { callApi, type LoginReplyBody, pathOf, registerAccount, storeSession, waitForPath } from './accounts';
 import {
   baseUrl,
   closeToasts,
@@ -32,13 +32,6 @@ const OPEN_EXAMPLE = '*920*512#';
 const APP_NAME = 'Akua Shop';
 const WELCOME = 'Welcome to Akua Shop\nWhat is your name?';
 
-interface Reply<T> {
-  status: string;
-  message?: string;
-  data?: T;
-  uniqueId?: string;
-}
-
 interface PurchaseRow {
   uuid: string;
   shortCode: string;
@@ -47,15 +40,6 @@ interface PurchaseRow {
   expiryDate: string | null;
   existingConnection: { appId: string; appName: string } | null;
   linkedAppEnv: string | null;
-}
-
-async function callApi<T>(token: string, path: string, body?: unknown): Promise<Reply<T>> {
-  const res = await fetch(`${baseUrl()}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return (await res.json()) as Reply<T>;
 }
 
 /** An app of two menus: its first screen asks a name, the next greets it. */

@@ -14,7 +14,7 @@ import {
 } from '../../../shared/api/admins.schema';
 import { envelopeSchema, messageSchema } from '../../../shared/api/envelope';
 import type { AppContext } from '../../context';
-import { ok } from '../../http';
+import { done, ok } from '../../http';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
 import * as adminsService from './admins.service';
 import { findAuditEntries } from './audit-log';
@@ -25,7 +25,6 @@ const adminParams = z.object({ adminUuid: z.string().max(64) });
 export function registerAdminsRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['admins'];
-  const done = (message: string) => ({ status: '00' as const, message });
 
   r.get('/api/admin/list', {
     schema: { tags, response: { 200: envelopeSchema(z.array(adminSchema)) } },

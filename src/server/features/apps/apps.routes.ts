@@ -5,7 +5,7 @@ import { appSchema, cloneAppBodySchema, createAppBodySchema, updateAppBodySchema
 import { envelopeSchema, messageSchema } from '../../../shared/api/envelope';
 import type { AppContext } from '../../context';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
-import { getOrigin, ok } from '../../http';
+import { done, getOrigin, ok } from '../../http';
 import * as appsService from './apps.service';
 
 const appIdParams = z.object({ appId: z.string().min(1).max(64) });
@@ -52,7 +52,7 @@ export function registerAppsRoutes(app: FastifyInstance, ctx: AppContext, guard:
     onRequest: guard(),
     handler: async (req) => {
       await appsService.deleteApp(ctx, getSignedInUser(req), req.params.appId);
-      return { status: '00' as const, message: 'App deleted' };
+      return done('App deleted');
     },
   });
 

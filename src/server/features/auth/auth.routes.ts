@@ -15,6 +15,7 @@ import type { AppContext } from '../../context';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
 import { createAuthLimits } from './auth-limits';
 import * as auth from './auth.service';
+import { done, ok } from '../../http';
 
 export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -44,14 +45,14 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext, guard:
     onRequest: guard(),
     handler: async (req) => {
       await auth.logout(ctx, getSignedInUser(req));
-      return { status: '00' as const, message: 'Logged out' };
+      return done('Logged out');
     },
   });
 
   r.get('/api/auth/me', {
     schema: { tags, response: { 200: envelopeSchema(sessionUserSchema) } },
     onRequest: guard(),
-    handler: async (req) => ({ status: '00' as const, message: 'OK', data: await auth.getSessionUser(ctx.db, getSignedInUser(req).id) }),
+    handler: async (req) => ok('OK', await auth.getSessionUser(ctx.db, getSignedInUser(req).id)),
   });
 
   r.post('/api/auth/forgot-password', {
@@ -59,7 +60,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext, guard:
     preHandler: limits.forgotPassword,
     handler: async (req) => {
       auth.requestPasswordReset(ctx, req.body.email);
-      return { status: '00' as const, message: auth.FORGOT_PASSWORD_MESSAGE };
+      return done(auth.FORGOT_PASSWORD_MESSAGE);
     },
   });
 
@@ -68,7 +69,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext, guard:
     preHandler: limits.resetPassword,
     handler: async (req) => {
       await auth.resetPassword(ctx, req.body.token, req.body.password);
-      return { status: '00' as const, message: 'Your password has been reset. You can now log in.' };
+      return done('Your password has been reset. You can now log in.');
     },
   });
 

@@ -22,7 +22,7 @@ import { AppError, invalid, notFound } from '../../../shared/errors';
 import { getRoles } from '../../../shared/roles';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../auth/auth.service';
-import { createPaymentReference, getPaymentProvider, startPayment } from '../payments/payments.service';
+import { createPaymentReference, startCheckoutPayment } from '../payments/payments.service';
 import { addMonths, SHORTCODE_TRANSACTION_TYPE, type ShortcodePaymentMetadata } from '../shortcodes/purchase-settlement';
 import { findUsage, forgetStanding } from './plan-limits';
 import {
@@ -115,12 +115,7 @@ async function checkOut(
   metadata: PlanPaymentMetadata | CreditPaymentMetadata,
   message: string,
 ): Promise<PaymentReply> {
-  const payment = await startPayment(ctx, getPaymentProvider(ctx.config), {
-    appId: null,
-    ownerId: user.id,
-    mobile: '',
-    network: '',
-    onCheckoutPage: true,
+  const payment = await startCheckoutPayment(ctx, user.id, {
     amount: roundMoney(amountUsd * ctx.config.BILLING_USD_RATE).toFixed(2),
     currency: ctx.config.BILLING_CURRENCY,
     transactionType,

@@ -7,6 +7,7 @@ import type { AppContext } from '../../context';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
 import { requireScope } from '../merchants/merchant-access';
 import { createContactRequest, findContactRequests } from './contact.service';
+import { done, ok } from '../../http';
 
 export function registerContactRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -16,7 +17,7 @@ export function registerContactRoutes(app: FastifyInstance, ctx: AppContext, gua
     config: { rateLimit: { max: 20, timeWindow: '1 minute' } },
     handler: async (req) => {
       await createContactRequest(ctx, req.body);
-      return { status: '00' as const, message: 'Thank you. We have received your message and will get back to you shortly.' };
+      return done('Thank you. We have received your message and will get back to you shortly.');
     },
   });
 
@@ -26,7 +27,7 @@ export function registerContactRoutes(app: FastifyInstance, ctx: AppContext, gua
     handler: async (req) => {
       // Admins whose roles read contact requests (src/shared/roles.ts): ADMIN, SUPPORT, super admins.
       requireScope(getSignedInUser(req), 'contactRequest.read');
-      return { status: '00' as const, message: 'OK', data: await findContactRequests(ctx) };
+      return ok('OK', await findContactRequests(ctx));
     },
   });
 }

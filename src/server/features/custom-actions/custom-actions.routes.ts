@@ -14,7 +14,7 @@ import {
 } from '../../../shared/api/custom-actions.schema';
 import type { AppContext } from '../../context';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
-import { ok } from '../../http';
+import { done, ok } from '../../http';
 import { CUSTOM_ACTION_TEMPLATES } from './custom-action-templates';
 import * as service from './custom-actions.service';
 
@@ -88,7 +88,7 @@ export function registerCustomActionsRoutes(app: FastifyInstance, ctx: AppContex
     onRequest: guard(),
     handler: async (req) => {
       await service.updateCustomActionCode(ctx, getSignedInUser(req), req.body.uuid, req.body.code);
-      return { status: '00' as const, message: 'Function code saved' };
+      return done('Function code saved');
     },
   });
 
@@ -97,7 +97,7 @@ export function registerCustomActionsRoutes(app: FastifyInstance, ctx: AppContex
     onRequest: guard(),
     handler: async (req) => {
       await service.updateCustomActionName(ctx, getSignedInUser(req), req.body);
-      return { status: '00' as const, message: 'Function details saved' };
+      return done('Function details saved');
     },
   });
 
@@ -106,7 +106,7 @@ export function registerCustomActionsRoutes(app: FastifyInstance, ctx: AppContex
     onRequest: guard(),
     handler: async (req) => {
       await service.deleteCustomAction(ctx, getSignedInUser(req), req.params.uuid);
-      return { status: '00' as const, message: 'Custom action deleted' };
+      return done('Custom action deleted');
     },
   });
 

@@ -14,7 +14,7 @@ import {
 import type { AppContext } from '../../context';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
 import type { Runtime } from '../runtime/runtime.service';
-import { ok } from '../../http';
+import { done, ok } from '../../http';
 import * as logs from './logs.service';
 
 /** Logs and debug data of an app's sessions (the emulator's panels and Application Logs, docs/product.md). */
@@ -46,7 +46,7 @@ export function registerLogsRoutes(app: FastifyInstance, ctx: AppContext, guard:
     handler: async (req) => {
       await runtime.flushEvents();
       const count = await logs.clearLogs(ctx, getSignedInUser(req), req.body.appId);
-      return { status: '00' as const, message: `Logs cleared successfully (${count} lines)` };
+      return done(`Logs cleared successfully (${count} lines)`);
     },
   });
 

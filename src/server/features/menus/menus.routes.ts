@@ -6,7 +6,7 @@ import { appVersionInfoSchema, deployReplySchema, rollbackBodySchema, saveMenuOr
 import { envelopeSchema, messageSchema } from '../../../shared/api/envelope';
 import type { AppContext } from '../../context';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
-import { ok } from '../../http';
+import { done, ok } from '../../http';
 import * as menusService from './menus.service';
 
 const appIdParams = z.object({ appId: z.string().min(1).max(64) });
@@ -53,7 +53,7 @@ export function registerMenusRoutes(app: FastifyInstance, ctx: AppContext, guard
     onRequest: guard(),
     handler: async (req) => {
       await menusService.deleteMenu(ctx, getSignedInUser(req), req.params.uniqueId);
-      return { status: '00' as const, message: 'Menu deleted' };
+      return done('Menu deleted');
     },
   });
 
@@ -62,7 +62,7 @@ export function registerMenusRoutes(app: FastifyInstance, ctx: AppContext, guard
     onRequest: guard(),
     handler: async (req) => {
       await menusService.saveMenuOrder(ctx, getSignedInUser(req), req.body.appId, req.body.menuIds);
-      return { status: '00' as const, message: 'Menu order saved' };
+      return done('Menu order saved');
     },
   });
 
@@ -72,7 +72,7 @@ export function registerMenusRoutes(app: FastifyInstance, ctx: AppContext, guard
     handler: async (req) => {
       const info = await menusService.deployApp(ctx, getSignedInUser(req), req.params.appId);
       const note = info.warnings.length ? ` with ${info.warnings.length} warning${info.warnings.length > 1 ? 's' : ''}` : '';
-      return { status: '00' as const, message: `Deployed version ${info.version}${note}`, data: info };
+      return ok(`Deployed version ${info.version}${note}`, info);
     },
   });
 

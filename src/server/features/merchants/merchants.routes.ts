@@ -16,7 +16,7 @@ import {
   uuidBodySchema,
 } from '../../../shared/api/merchants.schema';
 import type { AppContext } from '../../context';
-import { ok } from '../../http';
+import { done, ok } from '../../http';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
 import { findTransactionTypes, searchMerchantTransactions } from './merchant-transactions.service';
 import * as merchantsService from './merchants.service';
@@ -58,7 +58,7 @@ export function registerMerchantsRoutes(app: FastifyInstance, ctx: AppContext, g
     onRequest: guard('admin'),
     handler: async (req) => {
       await merchantsService.deleteMerchant(ctx, getSignedInUser(req), req.body.uuid);
-      return { status: '00' as const, message: MERCHANT_MESSAGES.deleted };
+      return done(MERCHANT_MESSAGES.deleted);
     },
   });
 
@@ -92,7 +92,7 @@ export function registerMerchantsRoutes(app: FastifyInstance, ctx: AppContext, g
     onRequest: guard('admin'),
     handler: async (req) => {
       await merchantsService.deleteMerchantUser(ctx, getSignedInUser(req), req.body.uuid);
-      return { status: '00' as const, message: MERCHANT_MESSAGES.userDeleted };
+      return done(MERCHANT_MESSAGES.userDeleted);
     },
   });
 

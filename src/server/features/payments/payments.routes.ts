@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { envelopeSchema } from '../../../shared/api/envelope';
 import { notFound } from '../../../shared/errors';
 import type { AppContext } from '../../context';
-import { ok } from '../../http';
+import { done, ok } from '../../http';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
 import {
   callbackAnswerSchema,
@@ -61,7 +61,7 @@ export function registerPaymentsRoutes(app: FastifyInstance, ctx: AppContext, gu
         if (req.params.provider !== provider.kind) throw notFound('Unknown payment provider');
         const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
         const result = await handlePaymentCallback(ctx, provider, { rawBody, headers: req.headers });
-        return { status: '00' as const, message: CALLBACK_MESSAGES[result.outcome] };
+        return done(CALLBACK_MESSAGES[result.outcome]);
       },
     });
   });

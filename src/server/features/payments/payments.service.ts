@@ -194,6 +194,25 @@ export async function startPayment(ctx: AppContext, provider: PaymentProvider, r
   };
 }
 
+/**
+ * A console user's own purchase (a plan, credit, a shortcode) on the configured provider's checkout page: the
+ * transaction is theirs and belongs to no app. E.g. `{ amount: '150.00', currency: 'GHS', transactionType, metadata }`.
+ */
+export function startCheckoutPayment(
+  ctx: AppContext,
+  ownerId: string,
+  request: Pick<StartPaymentRequest, 'amount' | 'currency' | 'shortcode' | 'transactionType' | 'metadata'>,
+): Promise<StartPaymentResult> {
+  return startPayment(ctx, getPaymentProvider(ctx.config), {
+    ...request,
+    appId: null,
+    ownerId,
+    mobile: '',
+    network: '',
+    onCheckoutPage: true,
+  });
+}
+
 async function findOwnerEmail(ctx: AppContext, ownerId: string | null): Promise<string | undefined> {
   if (!ownerId) return undefined;
   const [row] = await ctx.db.select({ email: users.email }).from(users).where(eq(users.id, ownerId));

@@ -20,7 +20,7 @@ import { isUuid } from '../../../shared/ids';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../auth/auth.service';
 import { findLiveVersionNumber } from '../apps/apps.service';
-import { getPaymentProvider, startPayment } from '../payments/payments.service';
+import { startCheckoutPayment } from '../payments/payments.service';
 import { type CatalogueEntry, getCatalogueEntry } from './extensions.service';
 import {
   addMonths,
@@ -174,12 +174,7 @@ async function checkOut(
   kind: 'buy' | 'renew',
 ): Promise<CheckoutReply> {
   const metadata: ShortcodePaymentMetadata = { purchaseId: row.id, leaseCount, kind };
-  const payment = await startPayment(ctx, getPaymentProvider(ctx.config), {
-    appId: null,
-    ownerId: user.id,
-    mobile: '',
-    network: '',
-    onCheckoutPage: true,
+  const payment = await startCheckoutPayment(ctx, user.id, {
     amount: (Number(row.price) * leaseCount).toFixed(2),
     currency: row.currency,
     shortcode: row.dialString,

@@ -18,7 +18,7 @@ import {
   uuidParamsSchema,
 } from '../../../shared/api/shortcodes.schema';
 import type { AppContext } from '../../context';
-import { getOrigin, ok } from '../../http';
+import { done, getOrigin, ok } from '../../http';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
 import { toGatewayRequest, sendGatewayReply } from '../runtime/runtime.routes';
 import type { Runtime } from '../runtime/runtime.service';
@@ -86,7 +86,7 @@ export function registerShortcodesRoutes(app: FastifyInstance, ctx: AppContext, 
     onRequest: admins,
     handler: async (req) => {
       await deleteProvider(ctx, req.params.uuid);
-      return { status: '00' as const, message: 'Provider deleted' };
+      return done('Provider deleted');
     },
   });
 
@@ -107,7 +107,7 @@ export function registerShortcodesRoutes(app: FastifyInstance, ctx: AppContext, 
     onRequest: admins,
     handler: async (req) => {
       await deleteExtension(ctx, req.params.uuid);
-      return { status: '00' as const, message: 'Extension deleted' };
+      return done('Extension deleted');
     },
   });
 

@@ -4,9 +4,10 @@ import type { AuditEntry } from '../../../shared/api/admins.schema';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { formatTime } from '../../lib/table-export';
 import { MerchantAudienceGuard } from '../merchants/merchant-audience-guard';
-import { ShortCodeListEmpty, ShortCodeListSkeleton, ShortCodePageHeader } from '../shortcodes/shortcode-list-states';
+import { EmptyPanel, ListSkeleton } from '../../components/list-states';
 import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
 import { useAuditEntries } from './use-admins';
+import { PageHeader } from '../../components/page-header';
 
 /** `merchant_user_created` -> `Merchant user created`. */
 const describeAction = (action: string) => {
@@ -62,11 +63,11 @@ function AuditLog() {
   ];
   return (
     <Stack gap="xl">
-      <ShortCodePageHeader title="Audit Log" description="Every admin action: who did what, to which object, and when. The newest 500." />
-      {isPending && <ShortCodeListSkeleton label="Loading the audit log" />}
+      <PageHeader title="Audit Log" description="Every admin action: who did what, to which object, and when. The newest 500." />
+      {isPending && <ListSkeleton label="Loading the audit log" />}
       {error && <LoadErrorAlert title="Audit log not loaded" message={error.message} onRetry={() => void refetch()} />}
       {entries?.length === 0 && (
-        <ShortCodeListEmpty
+        <EmptyPanel
           testId="audit-empty"
           icon={<IconHistory size={28} />}
           title="Nothing recorded yet"

@@ -3,10 +3,11 @@ import { IconMail } from '@tabler/icons-react';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { formatTime } from '../../lib/table-export';
 import { MerchantAudienceGuard } from '../merchants/merchant-audience-guard';
-import { ShortCodeListEmpty, ShortCodeListSkeleton, ShortCodePageHeader } from '../shortcodes/shortcode-list-states';
+import { EmptyPanel, ListSkeleton } from '../../components/list-states';
 import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
 import type { ContactRequest } from './admins.api';
 import { useContactRequests } from './use-admins';
+import { PageHeader } from '../../components/page-header';
 
 /** Contact Requests (admins): what /contact and the pricing page's Talk to us sent, newest first. */
 export function AdminContactRequestListPage() {
@@ -66,14 +67,11 @@ function ContactRequests() {
   ];
   return (
     <Stack gap="xl">
-      <ShortCodePageHeader
-        title="Contact Requests"
-        description="Messages from the contact page and the pricing page's Talk to us. Reply by mail."
-      />
-      {isPending && <ShortCodeListSkeleton label="Loading contact requests" />}
+      <PageHeader title="Contact Requests" description="Messages from the contact page and the pricing page's Talk to us. Reply by mail." />
+      {isPending && <ListSkeleton label="Loading contact requests" />}
       {error && <LoadErrorAlert title="Contact requests not loaded" message={error.message} onRetry={() => void refetch()} />}
       {requests?.length === 0 && (
-        <ShortCodeListEmpty
+        <EmptyPanel
           testId="contact-empty"
           icon={<IconMail size={28} />}
           title="No contact requests"

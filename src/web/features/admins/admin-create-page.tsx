@@ -12,10 +12,11 @@ import { FormAlert } from '../../components/form-alert';
 import { failureText, isOk } from '../../lib/api';
 import { AccountFields } from '../merchants/account-fields';
 import { MerchantAudienceGuard } from '../merchants/merchant-audience-guard';
-import { ShortCodePageHeader } from '../shortcodes/shortcode-list-states';
+
 import { AdminRoleCheckboxes } from './admin-role-checkboxes';
 import { ADMIN_LIST_PATH, adminManagePath, createAdmin, updateAdminProfile } from './admins.api';
 import { adminKeys } from './use-admins';
+import { PageHeader } from '../../components/page-header';
 
 const EMPTY = { fullName: '', email: '', mobileNumber: '', password: '', confirmPassword: '', roles: [] as string[] };
 
@@ -75,7 +76,7 @@ function AdminCreateForm() {
     <Stack gap="xl" maw={820}>
       <div>
         <BackLink to={ADMIN_LIST_PATH} label="System Users" />
-        <ShortCodePageHeader
+        <PageHeader
           title="Create New Admin User"
           description="An admin of the platform. Choose at least one role: it says what they may do."
         />

@@ -1,14 +1,16 @@
-import { ActionIcon, Badge, Button, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { IconPlus, IconSettings, IconTrash, IconUsers } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { Admin } from '../../../shared/api/admins.schema';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { useCurrentUser } from '../console/use-current-user';
 import { MerchantAudienceGuard } from '../merchants/merchant-audience-guard';
-import { ShortCodeListEmpty, ShortCodeListSkeleton, ShortCodePageHeader } from '../shortcodes/shortcode-list-states';
+import { EmptyPanel, ListSkeleton } from '../../components/list-states';
 import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
 import { ADMIN_CREATE_PATH, adminManagePath } from './admins.api';
 import { useAdmins, useDeleteAdminConfirm } from './use-admins';
+import { PageHeader } from '../../components/page-header';
+import { RowAction } from '../../components/row-action';
 
 export function RoleBadges({ roles }: { roles: string[] }) {
   if (roles.length === 0)
@@ -71,17 +73,9 @@ function AdminList() {
       align: 'right',
       render: (a) => (
         <Group gap={2} justify="flex-end" wrap="nowrap">
-          <Tooltip label="Manage" withArrow>
-            <ActionIcon component={Link} to={adminManagePath(a.uuid)} variant="subtle" size="lg" aria-label={`Manage ${a.fullName}`}>
-              <IconSettings size={18} />
-            </ActionIcon>
-          </Tooltip>
+          <RowAction label="Manage" ariaLabel={`Manage ${a.fullName}`} icon={IconSettings} to={adminManagePath(a.uuid)} />
           {a.uuid !== me?.uuid && (
-            <Tooltip label="Delete" withArrow>
-              <ActionIcon variant="subtle" color="red" size="lg" onClick={() => confirmDelete(a)} aria-label={`Delete ${a.fullName}`}>
-                <IconTrash size={18} />
-              </ActionIcon>
-            </Tooltip>
+            <RowAction label="Delete" ariaLabel={`Delete ${a.fullName}`} icon={IconTrash} color="red" onClick={() => confirmDelete(a)} />
           )}
         </Group>
       ),
@@ -94,15 +88,11 @@ function AdminList() {
   );
   return (
     <Stack gap="xl">
-      <ShortCodePageHeader
-        title="System Users"
-        description="The platform's admins and their roles. Only super admins see this."
-        action={newLink}
-      />
-      {isPending && <ShortCodeListSkeleton label="Loading admins" />}
+      <PageHeader title="System Users" description="The platform's admins and their roles. Only super admins see this." action={newLink} />
+      {isPending && <ListSkeleton label="Loading admins" />}
       {error && <LoadErrorAlert title="Admins not loaded" message={error.message} onRetry={() => void refetch()} />}
       {admins?.length === 0 && (
-        <ShortCodeListEmpty
+        <EmptyPanel
           testId="admins-empty"
           icon={<IconUsers size={28} />}
           title="No admins"

@@ -1,20 +1,4 @@
-import {
-  ActionIcon,
-  Anchor,
-  Badge,
-  Button,
-  Group,
-  Modal,
-  Paper,
-  Select,
-  SimpleGrid,
-  Stack,
-  Tabs,
-  Text,
-  TextInput,
-  Title,
-  Tooltip,
-} from '@mantine/core';
+import { Anchor, Button, Group, Modal, Paper, Select, SimpleGrid, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { IconBuildingStore, IconLinkOff, IconPlus, IconUserCog } from '@tabler/icons-react';
@@ -30,12 +14,14 @@ import { failureText, isOk } from '../../lib/api';
 import { MerchantAudienceGuard } from '../merchants/merchant-audience-guard';
 import { merchantProfilePath } from '../merchants/merchants.api';
 import { merchantKeys, useMerchants } from '../merchants/use-merchants';
-import { ShortCodeListEmpty, ShortCodeListSkeleton } from '../shortcodes/shortcode-list-states';
+import { EmptyPanel, ListSkeleton } from '../../components/list-states';
 import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
 import { AdminRoleCheckboxes } from './admin-role-checkboxes';
 import { RoleBadges } from './admin-list-page';
 import { ADMIN_LIST_PATH, assignMerchant, updateAdminProfile } from './admins.api';
 import { AdminNotFoundError, adminKeys, useAdminProfile, useRoleTypes, useUnassignMerchantConfirm } from './use-admins';
+import { RowAction } from '../../components/row-action';
+import { BusinessCategoryBadge } from '../merchants/business-category-badge';
 
 /** Manage Admin (super admins): Profile Details (roles from the server's role types) and Assigned Merchants. */
 export function AdminManagePage() {
@@ -49,10 +35,10 @@ export function AdminManagePage() {
 function AdminManage() {
   const { adminUuid = '' } = useParams();
   const profile = useAdminProfile(adminUuid);
-  if (profile.isPending) return <ShortCodeListSkeleton label="Loading admin" />;
+  if (profile.isPending) return <ListSkeleton label="Loading admin" />;
   if (profile.error instanceof AdminNotFoundError)
     return (
-      <ShortCodeListEmpty
+      <EmptyPanel
         testId="admin-not-found"
         icon={<IconUserCog size={28} />}
         title="Admin not found"
@@ -171,22 +157,20 @@ function AssignedMerchants({ admin }: { admin: AdminProfile }) {
     {
       header: 'Business Category',
       visibleFrom: 'md',
-      render: (m) => (
-        <Badge variant="light" color="gray" tt="capitalize">
-          {m.businessCategory}
-        </Badge>
-      ),
+      render: (m) => <BusinessCategoryBadge category={m.businessCategory} />,
     },
     {
       header: 'Unassign',
       align: 'right',
       width: 90,
       render: (m) => (
-        <Tooltip label="Unassign" withArrow>
-          <ActionIcon variant="subtle" color="red" size="lg" onClick={() => confirmUnassign(m)} aria-label={`Unassign ${m.companyName}`}>
-            <IconLinkOff size={18} />
-          </ActionIcon>
-        </Tooltip>
+        <RowAction
+          label="Unassign"
+          ariaLabel={`Unassign ${m.companyName}`}
+          icon={IconLinkOff}
+          color="red"
+          onClick={() => confirmUnassign(m)}
+        />
       ),
     },
   ];
@@ -204,7 +188,7 @@ function AssignedMerchants({ admin }: { admin: AdminProfile }) {
         {assignButton}
       </Group>
       {admin.assignedMerchants.length === 0 ? (
-        <ShortCodeListEmpty
+        <EmptyPanel
           testId="assigned-empty"
           icon={<IconBuildingStore size={28} />}
           title="No merchants assigned"

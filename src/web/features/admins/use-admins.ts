@@ -1,9 +1,8 @@
-import { modals } from '@mantine/modals';
-import { notifications } from '@mantine/notifications';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { Admin, AdminProfile } from '../../../shared/api/admins.schema';
 import type { Merchant } from '../../../shared/api/merchants.schema';
-import { type ApiReply, failureText, isNotFound, isOk, readData } from '../../lib/api';
+import { isNotFound, readData } from '../../lib/api';
+import { useConfirmedCall } from '../../lib/use-confirmed-call';
 import {
   deleteAdmin,
   findAdmins,
@@ -67,53 +66,27 @@ export function useContactRequests() {
   });
 }
 
-function useConfirm() {
-  const queryClient = useQueryClient();
-  return (options: {
-    title: string;
-    question: string;
-    confirm: string;
-    failure: string;
-    call: () => Promise<ApiReply>;
-    onDone?: () => void;
-  }) =>
-    modals.openConfirmModal({
-      title: options.title,
-      centered: true,
-      children: options.question,
-      labels: { confirm: options.confirm, cancel: 'Cancel' },
-      confirmProps: { color: 'red' },
-      onConfirm: async () => {
-        const reply = await options.call();
-        if (isOk(reply)) {
-          notifications.show({ color: 'teal', title: options.confirm, message: reply.message || 'Done' });
-          options.onDone?.();
-        } else notifications.show({ color: 'red', title: options.failure, message: failureText(reply, options.failure), autoClose: 8000 });
-        await queryClient.invalidateQueries({ queryKey: adminKeys.all });
-      },
-    });
-}
-
 export function useDeleteAdminConfirm(): (admin: Admin) => void {
-  const confirm = useConfirm();
+  const confirm = useConfirmedCall(adminKeys.all);
   return (admin) =>
     confirm({
       title: `Delete ${admin.fullName}`,
       question: `Are you sure you want to delete the admin ${admin.fullName} (${admin.email})? They will no longer be able to sign in.`,
-      confirm: 'Delete',
-      failure: 'Failed to delete admin',
+      done: { title: 'Delete', message: 'Done' },
+      refused: { title: 'Failed to delete admin', message: 'Failed to delete admin' },
       call: () => deleteAdmin(admin.uuid),
     });
 }
 
 export function useUnassignMerchantConfirm(adminUuid: string): (merchant: Merchant) => void {
-  const confirm = useConfirm();
+  const confirm = useConfirmedCall(adminKeys.all);
   return (merchant) =>
     confirm({
       title: `Remove ${merchant.companyName}`,
       question: `Are you sure you want to unassign ${merchant.companyName} from this admin? It leaves their My Merchants.`,
-      confirm: 'Remove',
-      failure: 'Failed to remove merchant',
+      confirmLabel: 'Remove',
+      done: { title: 'Remove', message: 'Done' },
+      refused: { title: 'Failed to remove merchant', message: 'Failed to remove merchant' },
       call: () => unassignMerchant(adminUuid, merchant.uuid),
     });
 }

@@ -1,4 +1,4 @@
-import { Button, Group, Modal, Select, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
+import { Modal, Select, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
@@ -11,6 +11,7 @@ import { AppTemplateTagField } from './app-template-tag-field';
 import type { Merchant } from '../../../shared/api/merchants.schema';
 import { findMerchants } from '../merchants/merchants.api';
 import { cloneApp } from './apps.api';
+import { DialogActions } from '../../components/dialog-actions';
 
 /** What the dialog needs of the app being copied: an app from the list, or a featured template. */
 export interface CloneSource {
@@ -201,14 +202,7 @@ function CloneForm({ source, onClose, defaultName, redirect, canCloneIntoAccount
             )}
           </Stack>
         )}
-        <Group justify="flex-end" gap="sm" mt="xs">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={isSubmitting} disabled={isCloneDisabled}>
-            Clone
-          </Button>
-        </Group>
+        <DialogActions submitLabel="Clone" onCancel={onClose} isSubmitting={isSubmitting} isDisabled={isCloneDisabled} mt="xs" />
       </Stack>
     </form>
   );

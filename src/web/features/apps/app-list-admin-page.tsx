@@ -7,7 +7,8 @@ import { getRoles } from '../../../shared/roles';
 import { useCurrentUser } from '../console/use-current-user';
 import { AppCloneDialog, type CloneSource } from './app-clone-dialog';
 import { APP_LIST_PATH } from './app-create-page';
-import { AppListError, AppListSkeleton } from './app-list-states';
+import { LoadErrorAlert } from '../../components/load-error-alert';
+import { AppListSkeleton } from './app-list-states';
 import { type AppListColumn, AppListTable } from './app-list-table';
 import { useApps, useDeleteAppConfirm } from './use-apps';
 
@@ -75,7 +76,7 @@ export function AppListAdminPage() {
       </Group>
 
       {isPending && <AppListSkeleton />}
-      {error && <AppListError message={error.message} onRetry={() => void refetch()} />}
+      {error && <LoadErrorAlert title="Apps not loaded" message={error.message} onRetry={() => void refetch()} />}
       {apps && shown.length === 0 && (
         <Paper withBorder radius="lg" p="xl">
           <EmptyState

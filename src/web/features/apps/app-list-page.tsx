@@ -8,7 +8,8 @@ import { getRoles } from '../../../shared/roles';
 import { PageHeader } from '../../components/page-header';
 import { useCurrentUser } from '../console/use-current-user';
 import { AppCloneDialog, type CloneSource } from './app-clone-dialog';
-import { AppListError, AppListSkeleton } from './app-list-states';
+import { LoadErrorAlert } from '../../components/load-error-alert';
+import { AppListSkeleton } from './app-list-states';
 import { type AppListColumn, AppListTable } from './app-list-table';
 import { useApps, useDeleteAppConfirm } from './use-apps';
 
@@ -94,7 +95,7 @@ export function AppListPage() {
       />
 
       {isPending && <AppListSkeleton />}
-      {error && <AppListError message={error.message} onRetry={() => void refetch()} />}
+      {error && <LoadErrorAlert title="Apps not loaded" message={error.message} onRetry={() => void refetch()} />}
       {apps && apps.length > 0 && (
         <AppListTable
           apps={apps}

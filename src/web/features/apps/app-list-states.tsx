@@ -1,5 +1,4 @@
 import { Card, Group, Paper, Skeleton, Stack } from '@mantine/core';
-import { LoadErrorAlert } from '../../components/load-error-alert';
 
 /** Placeholder rows while the app list loads, shaped like the table (desktop) or the cards (phone). */
 export function AppListSkeleton({ rows = 4 }: { rows?: number }) {
@@ -29,8 +28,4 @@ export function AppListSkeleton({ rows = 4 }: { rows?: number }) {
       </Stack>
     </div>
   );
-}
-
-export function AppListError({ message, onRetry }: { message: string; onRetry: () => void }) {
-  return <LoadErrorAlert title="Apps not loaded" message={message} onRetry={onRetry} />;
 }

@@ -1,8 +1,8 @@
-import { ActionIcon, Group, Tooltip } from '@mantine/core';
+import { Group } from '@mantine/core';
 import { IconChartBar, IconCopy, IconPencil, IconSettings, IconTrash } from '@tabler/icons-react';
-import { Link } from 'react-router';
 import type { App } from '../../../shared/api/apps.schema';
 import { hasScreen } from '../../lib/routes';
+import { RowAction } from '../../components/row-action';
 
 export const designerPath = (appId: string) => `/app/design/${encodeURIComponent(appId)}`;
 export const dashboardPath = (appId: string) => `/app/dashboard/${encodeURIComponent(appId)}`;
@@ -19,49 +19,19 @@ export function AppRowActions({ app, onClone, onDelete }: AppRowActionsProps) {
   const designer = designerPath(app.appId);
   return (
     <Group gap={4} wrap="nowrap" justify="flex-end">
-      {hasScreen(designer) && (
-        <Tooltip label="Design menus" withArrow>
-          <ActionIcon component={Link} to={designer} variant="subtle" size="lg" aria-label={`Design ${app.appName}`}>
-            <IconPencil size={18} />
-          </ActionIcon>
-        </Tooltip>
-      )}
+      {hasScreen(designer) && <RowAction label="Design menus" ariaLabel={`Design ${app.appName}`} icon={IconPencil} to={designer} />}
       {hasScreen(dashboardPath(app.appId)) && (
-        <Tooltip label="Dashboard, logs and sessions" withArrow>
-          <ActionIcon
-            component={Link}
-            to={dashboardPath(app.appId)}
-            variant="subtle"
-            color="teal"
-            size="lg"
-            aria-label={`Monitor ${app.appName}`}
-          >
-            <IconChartBar size={18} />
-          </ActionIcon>
-        </Tooltip>
+        <RowAction
+          label="Dashboard, logs and sessions"
+          ariaLabel={`Monitor ${app.appName}`}
+          icon={IconChartBar}
+          color="teal"
+          to={dashboardPath(app.appId)}
+        />
       )}
-      <Tooltip label="Settings" withArrow>
-        <ActionIcon
-          component={Link}
-          to={settingsPath(app.appId)}
-          variant="subtle"
-          color="gray"
-          size="lg"
-          aria-label={`Settings of ${app.appName}`}
-        >
-          <IconSettings size={18} />
-        </ActionIcon>
-      </Tooltip>
-      <Tooltip label="Clone" withArrow>
-        <ActionIcon variant="subtle" color="gray" size="lg" onClick={() => onClone(app)} aria-label={`Clone ${app.appName}`}>
-          <IconCopy size={18} />
-        </ActionIcon>
-      </Tooltip>
-      <Tooltip label="Delete" withArrow>
-        <ActionIcon variant="subtle" color="red" size="lg" onClick={() => onDelete(app)} aria-label={`Delete ${app.appName}`}>
-          <IconTrash size={18} />
-        </ActionIcon>
-      </Tooltip>
+      <RowAction label="Settings" ariaLabel={`Settings of ${app.appName}`} icon={IconSettings} color="gray" to={settingsPath(app.appId)} />
+      <RowAction label="Clone" ariaLabel={`Clone ${app.appName}`} icon={IconCopy} color="gray" onClick={() => onClone(app)} />
+      <RowAction label="Delete" ariaLabel={`Delete ${app.appName}`} icon={IconTrash} color="red" onClick={() => onDelete(app)} />
     </Group>
   );
 }

@@ -1,10 +1,11 @@
-import { Button, Group, Modal, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Modal, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { activateSubscriptionBodySchema, extendSubscriptionBodySchema } from '../../../shared/api/billing.schema';
 import { PLAN_NAMES, PLANS } from '../../../shared/billing/plans';
 import { FormAlert } from '../../components/form-alert';
 import { failureText, isOk } from '../../lib/api';
 import { type SubscriptionChange, useChangeSubscription } from './use-billing';
+import { DialogActions } from '../../components/dialog-actions';
 
 export type SubscriptionChangeKind = SubscriptionChange['kind'];
 
@@ -125,14 +126,7 @@ function ChangeForm({ kind, email, onClose }: { kind: SubscriptionChangeKind; em
           }}
           error={errors.reason}
         />
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={isSaving}>
-            {kind === 'extend' ? 'Extend' : 'Activate plan'}
-          </Button>
-        </Group>
+        <DialogActions submitLabel={kind === 'extend' ? 'Extend' : 'Activate plan'} onCancel={onClose} isSubmitting={isSaving} />
       </Stack>
     </form>
   );

@@ -9,7 +9,7 @@ import { PageHeader } from '../../components/page-header';
 import { BotAccessSwitch } from '../bots/bot-access-switch';
 import { MerchantAudienceGuard } from '../merchants/merchant-audience-guard';
 import { formatDay } from '../shortcodes/shortcode-format';
-import { ShortCodeListEmpty, ShortCodeListSkeleton } from '../shortcodes/shortcode-list-states';
+import { EmptyPanel, ListSkeleton } from '../../components/list-states';
 import { AdminSubscriptionDialog, type SubscriptionChangeKind } from './admin-subscription-dialog';
 import { formatDateTime } from './billing-format';
 import { BillingSubscriptionCard } from './billing-subscription-card';
@@ -61,7 +61,7 @@ function Subscriptions() {
         </Group>
       </Card>
 
-      {email !== '' && isPending && <ShortCodeListSkeleton label="Loading the account" rows={4} />}
+      {email !== '' && isPending && <ListSkeleton label="Loading the account" rows={4} />}
       {error && (
         <LoadErrorAlert
           testId="subscription-error"
@@ -71,7 +71,7 @@ function Subscriptions() {
         />
       )}
       {account === null && (
-        <ShortCodeListEmpty
+        <EmptyPanel
           testId="subscription-empty"
           icon={<IconUserQuestion size={28} />}
           title="No account found"

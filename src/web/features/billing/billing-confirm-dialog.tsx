@@ -1,8 +1,9 @@
-import { Button, Group, Modal, Stack, Table, Text } from '@mantine/core';
+import { Modal, Stack, Table, Text } from '@mantine/core';
 import { getPeriodCount, getPlanAmountUsd, getPlanMonths, PLANS, type PaidPlanName } from '../../../shared/billing/plans';
 import { formatMonths } from '../shortcodes/shortcode-format';
 import { formatUsd } from './billing-format';
 import type { PaymentRequest } from './use-billing';
+import { DialogActions } from '../../components/dialog-actions';
 
 /** A plan payment or plan change waiting for the user's yes. */
 export type PlanRequest = Extract<PaymentRequest, { kind: 'makePayment' | 'changePlan' }>;
@@ -58,14 +59,11 @@ export function BillingConfirmDialog({ request, accountBalance, onConfirm, onClo
               ? `The new plan starts now for the period above; days left of your current plan are not carried over. Your balance (${formatUsd(accountBalance)}) pays for it when it covers the price; otherwise the payment page opens in a new tab.`
               : 'The payment page opens in a new tab. Your plan runs for the period above from the day the payment is confirmed, or from the end of the period you have already paid for.'}
           </Text>
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button onClick={() => onConfirm(request)} data-autofocus>
-              {isChange ? 'Change Plan' : 'Confirm and Pay'}
-            </Button>
-          </Group>
+          <DialogActions
+            submitLabel={isChange ? 'Change Plan' : 'Confirm and Pay'}
+            onCancel={onClose}
+            onConfirm={() => onConfirm(request)}
+          />
         </Stack>
       )}
     </Modal>

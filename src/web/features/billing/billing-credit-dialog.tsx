@@ -1,6 +1,7 @@
-import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { usdAmountSchema } from '../../../shared/api/billing.schema';
+import { DialogActions } from '../../components/dialog-actions';
 
 interface BillingCreditDialogProps {
   opened: boolean;
@@ -54,12 +55,7 @@ function CreditForm({ onPay, onClose }: Omit<BillingCreditDialogProps, 'opened'>
           data-autofocus
         />
         <Text size="sm">The payment page opens in a new tab.</Text>
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit">Pay</Button>
-        </Group>
+        <DialogActions submitLabel="Pay" onCancel={onClose} />
       </Stack>
     </form>
   );

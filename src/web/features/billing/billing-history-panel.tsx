@@ -5,7 +5,7 @@ import type { PaymentHistoryRow } from '../../../shared/api/billing.schema';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { PAGE_SIZE } from '../../lib/use-paged-rows';
 import { WHOLE_BADGE_STYLES, formatAmount } from '../shortcodes/shortcode-format';
-import { ShortCodeListEmpty, ShortCodeListSkeleton } from '../shortcodes/shortcode-list-states';
+import { EmptyPanel, ListSkeleton } from '../../components/list-states';
 import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
 import { formatDateTime, formatUsd } from './billing-format';
 import { usePaymentHistory } from './use-billing';
@@ -82,12 +82,12 @@ export function BillingHistoryPanel() {
   const { data, error, isPending, refetch } = usePaymentHistory(page, PAGE_SIZE);
   const pages = Math.max(1, Math.ceil((data?.total ?? 0) / PAGE_SIZE));
 
-  if (isPending) return <ShortCodeListSkeleton label="Loading your payments" />;
+  if (isPending) return <ListSkeleton label="Loading your payments" />;
   if (error)
     return <LoadErrorAlert testId="history-error" title="Payments not loaded" message={error.message} onRetry={() => void refetch()} />;
   if (data.total === 0)
     return (
-      <ShortCodeListEmpty
+      <EmptyPanel
         testId="history-empty"
         icon={<IconReceipt size={28} />}
         title="No payments yet"

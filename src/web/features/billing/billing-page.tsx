@@ -8,7 +8,7 @@ import { LoadErrorAlert } from '../../components/load-error-alert';
 import { PageHeader } from '../../components/page-header';
 import { PaymentPageNotice } from '../../components/payment-page-notice';
 import { formatDay } from '../shortcodes/shortcode-format';
-import { ShortCodeListSkeleton } from '../shortcodes/shortcode-list-states';
+import { ListSkeleton } from '../../components/list-states';
 import { BillingConfirmDialog, type PlanRequest } from './billing-confirm-dialog';
 import { BillingCreditDialog } from './billing-credit-dialog';
 import { BillingHistoryPanel } from './billing-history-panel';
@@ -128,7 +128,7 @@ export function BillingPage() {
         </Tabs.List>
 
         <Tabs.Panel value="plans">
-          {isPending && <ShortCodeListSkeleton label="Loading your plan" rows={6} />}
+          {isPending && <ListSkeleton label="Loading your plan" rows={6} />}
           {error && (
             <LoadErrorAlert
               testId="billing-error"

@@ -5,7 +5,7 @@ import type { Bot } from '../../../shared/api/bots.schema';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { PageHeader } from '../../components/page-header';
 import { MerchantAudienceGuard } from '../merchants/merchant-audience-guard';
-import { ShortCodeListEmpty, ShortCodeListSkeleton } from '../shortcodes/shortcode-list-states';
+import { EmptyPanel, ListSkeleton } from '../../components/list-states';
 import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
 import { BotCreateDialog } from './bot-create-dialog';
 import { BotRowActions } from './bot-row-actions';
@@ -97,10 +97,10 @@ function BotList() {
         action={newButton}
       />
 
-      {isPending && <ShortCodeListSkeleton label="Loading bots" />}
+      {isPending && <ListSkeleton label="Loading bots" />}
       {error && <LoadErrorAlert testId="bots-error" title="Bots not loaded" message={error.message} onRetry={() => void refetch()} />}
       {bots?.length === 0 && (
-        <ShortCodeListEmpty
+        <EmptyPanel
           testId="bots-empty"
           icon={<IconBrandWhatsapp size={28} />}
           title="No bots yet"

@@ -7,14 +7,14 @@ import { type Bot, BOT_MESSAGES, type BotStatus } from '../../../shared/api/bots
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { failureText, isOk } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
-import { ShortCodeListSkeleton } from '../shortcodes/shortcode-list-states';
+import { ListSkeleton } from '../../components/list-states';
 import { updateBot } from './bots.api';
 import { useBot } from './use-bots';
 
 /** The Bot Settings tab: Bot Name, Description, Status (Active or Inactive) and Update Settings. */
 export function BotSettingsPanel({ appId }: { appId: string }) {
   const { data: bot, error, isPending, refetch } = useBot(appId);
-  if (isPending) return <ShortCodeListSkeleton label="Loading the bot settings" rows={3} />;
+  if (isPending) return <ListSkeleton label="Loading the bot settings" rows={3} />;
   if (!bot)
     return (
       <LoadErrorAlert

@@ -6,7 +6,7 @@ import { BOT_MESSAGES, type LinkedNumber } from '../../../shared/api/bots.schema
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { queryKeys } from '../../lib/query-keys';
 import { formatDateTime } from '../billing/billing-format';
-import { ShortCodeListEmpty, ShortCodeListSkeleton } from '../shortcodes/shortcode-list-states';
+import { EmptyPanel, ListSkeleton } from '../../components/list-states';
 import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
 import { hasQrButton, NUMBER_LIST_RELOAD_DELAY_MS } from './linked-number-link';
 import { type LinkDialogTarget, LinkedNumberLinkDialog } from './linked-number-link-dialog';
@@ -140,7 +140,7 @@ export function LinkedNumberPanel({ appId }: { appId: string }) {
         {numbers?.length !== 0 && addButton}
       </Group>
 
-      {isPending && <ShortCodeListSkeleton label="Loading the numbers" rows={2} />}
+      {isPending && <ListSkeleton label="Loading the numbers" rows={2} />}
       {error && (
         <LoadErrorAlert
           testId="numbers-error"
@@ -152,7 +152,7 @@ export function LinkedNumberPanel({ appId }: { appId: string }) {
         />
       )}
       {numbers?.length === 0 && (
-        <ShortCodeListEmpty
+        <EmptyPanel
           testId="numbers-empty"
           icon={<IconQrcode size={28} />}
           title={BOT_MESSAGES.noNumbers}

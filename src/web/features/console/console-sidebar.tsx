@@ -1,4 +1,4 @@
-import { Badge, NavLink, Skeleton, Stack, Tooltip } from '@mantine/core';
+import { NavLink, Skeleton, Stack, Tooltip } from '@mantine/core';
 import {
   IconApps,
   IconBrandWhatsapp,
@@ -25,6 +25,7 @@ import { Link, useLocation } from 'react-router';
 import type { SessionUser } from '../../../shared/api/auth.schema';
 import { getSidebar, type SidebarEntry } from '../../../shared/roles';
 import { useIsRouteBuilt } from './built-routes';
+import { SoonBadge } from './soon-badge';
 
 /** Icons are the web's business; the entries themselves come only from getSidebar in shared/roles.ts. */
 const ICONS: Record<string, Icon> = {
@@ -82,11 +83,7 @@ export function ConsoleSidebar({ user, onNavigate }: ConsoleSidebarProps) {
             tabIndex={0}
             label={label}
             leftSection={icon}
-            rightSection={
-              <Badge size="xs" variant="light" color="gray" radius="sm">
-                Soon
-              </Badge>
-            }
+            rightSection={<SoonBadge />}
             c="dimmed"
             style={{ cursor: 'not-allowed' }}
             data-soon=""

@@ -1,4 +1,4 @@
-import { Button, Group, Modal, Stack, Textarea, TextInput } from '@mantine/core';
+import { Modal, Stack, Textarea, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -7,6 +7,7 @@ import { isOk, replyMessage } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
 import { createCustomAction, CUSTOM_ACTION_FALLBACKS, customActionPath } from './custom-actions.api';
 import { useCustomActionDetails } from './use-custom-action-details';
+import { DialogActions } from '../../components/dialog-actions';
 
 interface CustomActionCreateDialogProps {
   opened: boolean;
@@ -58,14 +59,7 @@ function CreateForm({ onClose }: { onClose: () => void }) {
           maxRows={5}
           {...fields.descriptionProps}
         />
-        <Group justify="flex-end" gap="sm" mt="xs">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={isSubmitting}>
-            Create Action
-          </Button>
-        </Group>
+        <DialogActions submitLabel="Create Action" onCancel={onClose} isSubmitting={isSubmitting} mt="xs" />
       </Stack>
     </form>
   );

@@ -1,4 +1,4 @@
-import { ActionIcon, Button, Card, EmptyState, Group, Paper, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
+import { Button, Card, EmptyState, Group, Paper, SimpleGrid, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconCode, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -7,6 +7,7 @@ import { PageHeader } from '../../components/page-header';
 import { CustomActionCreateDialog } from './custom-action-create-dialog';
 import { customActionPath, type CustomActionListItem } from './custom-actions.api';
 import { useCustomActions, useDeleteCustomActionConfirm } from './use-custom-actions';
+import { RowAction } from '../../components/row-action';
 
 const formatUpdated = (iso: string) => {
   const date = new Date(iso);
@@ -102,11 +103,7 @@ function CustomActionCard({ action, onDelete }: { action: CustomActionListItem; 
         >
           Edit
         </Button>
-        <Tooltip label="Delete" withArrow>
-          <ActionIcon variant="subtle" color="red" size="lg" onClick={() => onDelete(action)} aria-label={`Delete ${action.actionName}`}>
-            <IconTrash size={18} />
-          </ActionIcon>
-        </Tooltip>
+        <RowAction label="Delete" ariaLabel={`Delete ${action.actionName}`} icon={IconTrash} color="red" onClick={() => onDelete(action)} />
       </Group>
     </Card>
   );

@@ -24,6 +24,7 @@ import { useApp } from '../apps/use-apps';
 import { lintDraft, toDraftVersion, useMenus } from '../menus/use-menus';
 import { buildFlowGraph, layoutFlowGraph, type FlowBadge, type FlowDirection, type FlowEdgeKind, type FlowNodeData } from './flow-graph';
 import { BackLink } from '../../components/back-link';
+import { EmptyPanel } from '../../components/list-states';
 
 export const flowMapPath = (appId: string) => `/app/design/${encodeURIComponent(appId)}/flow`;
 /** The designer opens this menu's edit form (on a tab) when it loads. */
@@ -320,18 +321,17 @@ export function FlowMapPage() {
       ) : menusQuery.isPending ? (
         <Skeleton height={480} radius="lg" aria-busy="true" aria-label="Loading the flow map" data-testid="flow-loading" />
       ) : menus.length === 0 ? (
-        <Paper withBorder radius="lg" p="xl" data-testid="flow-empty">
-          <Stack align="center" gap="sm">
-            <IconSitemap size={30} color="var(--mantine-color-gray-5)" />
-            <Text fw={600}>No menus yet</Text>
-            <Text size="sm" c="dimmed" ta="center">
-              Add menus in the menu list; the map draws them and their navigation rules.
-            </Text>
+        <EmptyPanel
+          testId="flow-empty"
+          icon={<IconSitemap size={28} />}
+          title="No menus yet"
+          description="Add menus in the menu list; the map draws them and their navigation rules."
+          action={
             <Button component={Link} to={`/app/design/${encodeURIComponent(appId)}`} variant="default">
               Open the menu list
             </Button>
-          </Stack>
-        </Paper>
+          }
+        />
       ) : (
         <>
           <Group justify="space-between" gap="xs">

@@ -1,4 +1,4 @@
-import { Button, Checkbox, Group, Paper, SegmentedControl, Select, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Button, Checkbox, Group, SegmentedControl, Select, SimpleGrid, Stack, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { IconFilter, IconFilterOff, IconTrash } from '@tabler/icons-react';
@@ -12,6 +12,7 @@ import { useMenusLite } from '../menus/use-menus';
 import { clearLogs, LOG_PLUGINS, searchLogs, type LogEntry, type LogFilter } from './logs.api';
 import { AppMonitoringHeader } from '../apps/app-monitoring-header';
 import { useDelayPassed } from '../../lib/use-delay-passed';
+import { SearchForm } from '../../components/search-form';
 
 export const LOGS_AUTOLOAD_DELAY_MS = 2000;
 
@@ -125,17 +126,7 @@ export function ActionLogsPage() {
         title="Application Logs"
         description="What the app's actions logged, by menu, action type and level."
       />
-      <Paper
-        withBorder
-        radius="lg"
-        p={{ base: 'md', sm: 'lg' }}
-        component="form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void load(filter);
-        }}
-        aria-label="Log filters"
-      >
+      <SearchForm label="Log filters" onSearch={() => void load(filter)}>
         <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
           <FilterRow
             label="Menu"
@@ -173,7 +164,7 @@ export function ActionLogsPage() {
             Clear Logs
           </Button>
         </Group>
-      </Paper>
+      </SearchForm>
       <Group justify="space-between">
         <SegmentedControl
           value={view}

@@ -1,10 +1,11 @@
-import { Button, Group, Paper, Skeleton, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { Button, Group, Skeleton, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconListDetails, IconSearch } from '@tabler/icons-react';
 import type { App } from '../../../shared/api/apps.schema';
 import { MenuAddButton, MenuCardList } from './menu-card-list';
 import { FILTER_MIN_LENGTH, NEW_MENU_KEY, SAVE_ORDER_FILTERED_HINT, type MenuListItem } from './menu-list-order';
 import { MENU_LIST_ID, type MenuOpenOptions } from './use-menu-editor';
 import type { useMenuList } from './use-menu-list';
+import { EmptyPanel } from '../../components/list-states';
 
 interface MenuListPanelProps {
   list: ReturnType<typeof useMenuList>;
@@ -90,18 +91,17 @@ export function MenuListPanel({
           <Skeleton height={72} radius="md" />
         </Stack>
       ) : items.length === 0 ? (
-        <Paper withBorder radius="lg" p="xl" data-testid="menu-list-empty">
-          <Stack align="center" gap="sm">
-            <IconListDetails size={30} color="var(--mantine-color-gray-5)" />
-            <Text fw={600}>No menus yet</Text>
-            <Text size="sm" c="dimmed" ta="center">
-              {app?.channel === 'whatsapp'
-                ? 'Add the first menu: the message customers get when they write to the bot.'
-                : `Add the first menu: the screen callers see when they dial ${app?.shortCode ?? 'your code'}.`}
-            </Text>
-            <MenuAddButton label="Add the first menu" isAlone onClick={() => onOpen(NEW_MENU_KEY, { afterKey: null })} />
-          </Stack>
-        </Paper>
+        <EmptyPanel
+          testId="menu-list-empty"
+          icon={<IconListDetails size={28} />}
+          title="No menus yet"
+          description={
+            app?.channel === 'whatsapp'
+              ? 'Add the first menu: the message customers get when they write to the bot.'
+              : `Add the first menu: the screen callers see when they dial ${app?.shortCode ?? 'your code'}.`
+          }
+          action={<MenuAddButton label="Add the first menu" isAlone onClick={() => onOpen(NEW_MENU_KEY, { afterKey: null })} />}
+        />
       ) : visibleItems.length === 0 ? (
         <Text size="sm" c="dimmed" ta="center" py="lg" data-testid="menu-filter-empty">
           No menu matches “{list.debouncedQuery.trim()}”.

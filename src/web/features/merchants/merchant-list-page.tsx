@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Button, Group, Modal, Stack, Text, Tooltip } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconBuildingStore, IconEdit, IconPlus, IconReceipt, IconSettings, IconTrash } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -6,12 +6,15 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import type { Merchant, MerchantBody } from '../../../shared/api/merchants.schema';
 import { LoadErrorAlert } from '../../components/load-error-alert';
-import { ShortCodeListEmpty, ShortCodeListSkeleton, ShortCodePageHeader } from '../shortcodes/shortcode-list-states';
+import { EmptyPanel, ListSkeleton } from '../../components/list-states';
 import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
 import { MerchantAudienceGuard } from './merchant-audience-guard';
 import { MerchantForm } from './merchant-form';
 import { merchantProfilePath, merchantTransactionsPath, REGISTER_MERCHANT_PATH, updateMerchant } from './merchants.api';
 import { merchantKeys, useDeleteMerchantConfirm, useMerchants } from './use-merchants';
+import { PageHeader } from '../../components/page-header';
+import { RowAction } from '../../components/row-action';
+import { BusinessCategoryBadge } from './business-category-badge';
 
 /** All Merchants (`mine` false) and My Merchants: the same table, My Merchants without Full Name. */
 export function MerchantListPage({ mine = false }: { mine?: boolean }) {
@@ -30,44 +33,21 @@ function MerchantList({ mine }: { mine: boolean }) {
 
   const actions = (merchant: Merchant) => (
     <Group gap={2} justify="flex-end" wrap="nowrap">
-      <Tooltip label="Manage" withArrow>
-        <ActionIcon
-          component={Link}
-          to={merchantProfilePath(merchant.uuid)}
-          variant="subtle"
-          size="lg"
-          aria-label={`Manage ${merchant.companyName}`}
-        >
-          <IconSettings size={18} />
-        </ActionIcon>
-      </Tooltip>
-      <Tooltip label="Edit" withArrow>
-        <ActionIcon variant="subtle" size="lg" onClick={() => setEditing(merchant)} aria-label={`Edit ${merchant.companyName}`}>
-          <IconEdit size={18} />
-        </ActionIcon>
-      </Tooltip>
-      <Tooltip label="Transactions" withArrow>
-        <ActionIcon
-          component={Link}
-          to={merchantTransactionsPath(merchant.uuid)}
-          variant="subtle"
-          size="lg"
-          aria-label={`Transactions of ${merchant.companyName}`}
-        >
-          <IconReceipt size={18} />
-        </ActionIcon>
-      </Tooltip>
-      <Tooltip label="Delete" withArrow>
-        <ActionIcon
-          variant="subtle"
-          color="red"
-          size="lg"
-          onClick={() => confirmDelete(merchant)}
-          aria-label={`Delete ${merchant.companyName}`}
-        >
-          <IconTrash size={18} />
-        </ActionIcon>
-      </Tooltip>
+      <RowAction label="Manage" ariaLabel={`Manage ${merchant.companyName}`} icon={IconSettings} to={merchantProfilePath(merchant.uuid)} />
+      <RowAction label="Edit" ariaLabel={`Edit ${merchant.companyName}`} icon={IconEdit} onClick={() => setEditing(merchant)} />
+      <RowAction
+        label="Transactions"
+        ariaLabel={`Transactions of ${merchant.companyName}`}
+        icon={IconReceipt}
+        to={merchantTransactionsPath(merchant.uuid)}
+      />
+      <RowAction
+        label="Delete"
+        ariaLabel={`Delete ${merchant.companyName}`}
+        icon={IconTrash}
+        color="red"
+        onClick={() => confirmDelete(merchant)}
+      />
     </Group>
   );
 
@@ -103,11 +83,7 @@ function MerchantList({ mine }: { mine: boolean }) {
     {
       header: 'Business Category',
       visibleFrom: 'md',
-      render: (m) => (
-        <Badge variant="light" color="gray" tt="capitalize">
-          {m.businessCategory}
-        </Badge>
-      ),
+      render: (m) => <BusinessCategoryBadge category={m.businessCategory} />,
     },
     { header: 'Actions', align: 'right', render: actions },
   ];
@@ -120,7 +96,7 @@ function MerchantList({ mine }: { mine: boolean }) {
 
   return (
     <Stack gap="xl">
-      <ShortCodePageHeader
+      <PageHeader
         title={title}
         description={
           mine
@@ -129,12 +105,12 @@ function MerchantList({ mine }: { mine: boolean }) {
         }
         action={newLink}
       />
-      {isPending && <ShortCodeListSkeleton label="Loading merchants" />}
+      {isPending && <ListSkeleton label="Loading merchants" />}
       {error && (
         <LoadErrorAlert testId="merchants-error" title="Merchants not loaded" message={error.message} onRetry={() => void refetch()} />
       )}
       {merchants?.length === 0 && (
-        <ShortCodeListEmpty
+        <EmptyPanel
           testId="merchants-empty"
           icon={<IconBuildingStore size={28} />}
           title={mine ? 'No merchants are assigned to you' : 'There are no merchants yet'}

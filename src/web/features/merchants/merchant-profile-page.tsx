@@ -7,7 +7,7 @@ import { getPermissionScope } from '../../../shared/roles';
 import { BackLink } from '../../components/back-link';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { useCurrentUser } from '../console/use-current-user';
-import { ShortCodeListEmpty, ShortCodeListSkeleton } from '../shortcodes/shortcode-list-states';
+import { EmptyPanel, ListSkeleton } from '../../components/list-states';
 import { MerchantAudienceGuard } from './merchant-audience-guard';
 import { MerchantEditDialog } from './merchant-list-page';
 import { MerchantUserCreateDialog } from './merchant-user-create-dialog';
@@ -20,6 +20,7 @@ import {
   OWN_TRANSACTIONS_PATH,
 } from './merchants.api';
 import { MerchantNotFoundError, useMerchant, useMerchantUsers } from './use-merchants';
+import { BusinessCategoryBadge } from './business-category-badge';
 
 type View = 'profile' | 'users' | 'own';
 
@@ -45,10 +46,10 @@ function MerchantProfile({ view }: { view: View }) {
   const canManageUsers = view !== 'own' && !!user && !!getPermissionScope(user, 'merchantUser.manage');
   const canEdit = view === 'profile' && !!user && !!getPermissionScope(user, 'merchant.update');
 
-  if (merchant.isPending) return <ShortCodeListSkeleton label="Loading merchant" />;
+  if (merchant.isPending) return <ListSkeleton label="Loading merchant" />;
   if (merchant.error instanceof MerchantNotFoundError)
     return (
-      <ShortCodeListEmpty
+      <EmptyPanel
         testId="merchant-not-found"
         icon={<IconBuildingStore size={28} />}
         title={view === 'own' ? MERCHANT_MESSAGES.noMerchant : MERCHANT_MESSAGES.merchantNotFound}
@@ -123,10 +124,10 @@ function MerchantProfile({ view }: { view: View }) {
             )}
           </Group>
         </Group>
-        {users.isPending && <ShortCodeListSkeleton label="Loading users" rows={2} />}
+        {users.isPending && <ListSkeleton label="Loading users" rows={2} />}
         {users.error && <LoadErrorAlert title="Users not loaded" message={users.error.message} onRetry={() => void users.refetch()} />}
         {users.data?.length === 0 && (
-          <ShortCodeListEmpty
+          <EmptyPanel
             testId="merchant-users-empty"
             icon={<IconUsers size={28} />}
             title="No users yet"
@@ -174,9 +175,7 @@ function MerchantDetails({ merchant, onEdit }: { merchant: Merchant; onEdit?: ()
           <Text size="xs" c="gray.7" fw={600} tt="uppercase">
             Business Category
           </Text>
-          <Badge variant="light" color="gray" tt="capitalize" mt={4}>
-            {merchant.businessCategory}
-          </Badge>
+          <BusinessCategoryBadge category={merchant.businessCategory} mt={4} />
         </div>
         <div>
           <Text size="xs" c="gray.7" fw={600} tt="uppercase">

@@ -3,11 +3,12 @@ import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import type { Merchant } from '../../../shared/api/merchants.schema';
-import { ShortCodePageHeader } from '../shortcodes/shortcode-list-states';
+
 import { EMPTY_MERCHANT, MerchantForm } from './merchant-form';
 import { merchantUsersPath, registerMerchant } from './merchants.api';
 import { MerchantAudienceGuard } from './merchant-audience-guard';
 import { merchantKeys } from './use-merchants';
+import { PageHeader } from '../../components/page-header';
 
 /** Register New Merchant (admins): on success, the new merchant's users, to add its first one. */
 export function MerchantRegisterPage() {
@@ -16,7 +17,7 @@ export function MerchantRegisterPage() {
   return (
     <MerchantAudienceGuard audience="admin">
       <Stack gap="xl" maw={820}>
-        <ShortCodePageHeader
+        <PageHeader
           title="Register New Merchant"
           description="An enterprise customer's company account. Add its users next; they sign in at Login As Merchant."
         />

@@ -1,7 +1,6 @@
-import '@mantine/dates/styles.css';
-import { ActionIcon, Badge, Box, Button, Code, Group, Modal, Paper, Select, SimpleGrid, Stack, Text, Tooltip } from '@mantine/core';
-import { DatePickerInput, type DatesRangeValue } from '@mantine/dates';
-import { IconCalendar, IconEye, IconReceiptOff, IconSearch } from '@tabler/icons-react';
+import { Badge, Box, Button, Code, Group, Modal, Paper, Select, SimpleGrid, Stack, Text } from '@mantine/core';
+import type { DatesRangeValue } from '@mantine/dates';
+import { IconEye, IconReceiptOff, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useEffect, useRef, useState } from 'react';
@@ -20,11 +19,15 @@ import { TableExportButtons } from '../../components/table-export-buttons';
 import { failureText, isOk, readData } from '../../lib/api';
 import { formatTime } from '../../lib/table-export';
 import { WHOLE_BADGE_STYLES } from '../shortcodes/shortcode-format';
-import { ShortCodeListEmpty, ShortCodePageHeader } from '../shortcodes/shortcode-list-states';
+import { EmptyPanel } from '../../components/list-states';
 import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
 import { MerchantAudienceGuard } from './merchant-audience-guard';
 import { findTransactionTypes, merchantProfilePath, searchTransactions } from './merchants.api';
 import { useMerchant } from './use-merchants';
+import { PageHeader } from '../../components/page-header';
+import { RowAction } from '../../components/row-action';
+import { SearchForm } from '../../components/search-form';
+import { DateRangeInput } from '../../components/date-range-input';
 
 const STATUS_COLORS: Record<string, string> = { SUCCESS: 'teal', FAILED: 'red', PENDING: 'yellow' };
 
@@ -146,13 +149,7 @@ function MerchantTransactions({ merchantUuid }: { merchantUuid: string }) {
       header: 'View',
       align: 'right',
       width: 64,
-      render: (t) => (
-        <Tooltip label="View" withArrow>
-          <ActionIcon variant="subtle" size="lg" onClick={() => setShown(t)} aria-label={`View ${t.reference}`}>
-            <IconEye size={18} />
-          </ActionIcon>
-        </Tooltip>
-      ),
+      render: (t) => <RowAction label="View" ariaLabel={`View ${t.reference}`} icon={IconEye} onClick={() => setShown(t)} />,
     },
   ];
 
@@ -161,7 +158,7 @@ function MerchantTransactions({ merchantUuid }: { merchantUuid: string }) {
     <Stack gap="xl">
       <div>
         {merchantUuid && <BackLink to={merchantProfilePath(merchantUuid)} label={companyName ?? 'Merchant'} />}
-        <ShortCodePageHeader
+        <PageHeader
           title="Merchant Transactions"
           description={`Payments through ${companyName ?? 'the merchant'}'s apps, and its own plan and shortcode payments.`}
         />
@@ -171,56 +168,41 @@ function MerchantTransactions({ merchantUuid }: { merchantUuid: string }) {
         <LoadErrorAlert title="Transaction types not loaded" message={types.error.message} onRetry={() => void types.refetch()} />
       )}
 
-      <Paper withBorder radius="lg" p="md">
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            void search();
-          }}
-          aria-label="Search transactions"
-        >
-          <Group align="flex-end" gap="md" wrap="wrap">
-            <DatePickerInput
-              type="range"
-              label="Date range"
-              placeholder="Pick the first and last day"
-              value={range}
-              onChange={(value) => {
-                setRange(value);
-                setRangeError(null);
-              }}
-              leftSection={<IconCalendar size={16} />}
-              valueFormat="D MMM YYYY"
-              clearable
-              clearButtonProps={{ 'aria-label': 'Clear the date range' }}
-              allowSingleDateInRange
-              error={rangeError}
-              w={{ base: '100%', sm: 300 }}
-            />
-            <Select
-              label="Status"
-              placeholder="All statuses"
-              clearable
-              data={[...TRANSACTION_STATUSES]}
-              value={status}
-              onChange={setStatus}
-              w={{ base: '100%', sm: 170 }}
-            />
-            <Select
-              label="Type"
-              placeholder="All types"
-              clearable
-              data={(types.data ?? []).map((t) => ({ value: t.value, label: t.label }))}
-              value={transactionType}
-              onChange={setTransactionType}
-              w={{ base: '100%', sm: 190 }}
-            />
-            <Button type="submit" leftSection={<IconSearch size={16} />} loading={isSearching}>
-              Search
-            </Button>
-          </Group>
-        </form>
-      </Paper>
+      <SearchForm label="Search transactions" onSearch={() => void search()}>
+        <Group align="flex-end" gap="md" wrap="wrap">
+          <DateRangeInput
+            value={range}
+            onChange={(value) => {
+              setRange(value);
+              setRangeError(null);
+            }}
+            clearLabel="Clear the date range"
+            error={rangeError}
+            w={{ base: '100%', sm: 300 }}
+          />
+          <Select
+            label="Status"
+            placeholder="All statuses"
+            clearable
+            data={[...TRANSACTION_STATUSES]}
+            value={status}
+            onChange={setStatus}
+            w={{ base: '100%', sm: 170 }}
+          />
+          <Select
+            label="Type"
+            placeholder="All types"
+            clearable
+            data={(types.data ?? []).map((t) => ({ value: t.value, label: t.label }))}
+            value={transactionType}
+            onChange={setTransactionType}
+            w={{ base: '100%', sm: 190 }}
+          />
+          <Button type="submit" leftSection={<IconSearch size={16} />} loading={isSearching}>
+            Search
+          </Button>
+        </Group>
+      </SearchForm>
 
       {searchError && <LoadErrorAlert title="Transactions not loaded" message={searchError} onRetry={() => void search()} />}
       {results && results.totals.length > 0 && (
@@ -241,7 +223,7 @@ function MerchantTransactions({ merchantUuid }: { merchantUuid: string }) {
         </SimpleGrid>
       )}
       {results?.rows.length === 0 && (
-        <ShortCodeListEmpty
+        <EmptyPanel
           testId="transactions-empty"
           icon={<IconReceiptOff size={28} />}
           title={MERCHANT_MESSAGES.noTransactions}

@@ -1,4 +1,4 @@
-import { Button, Checkbox, Group, Modal, Stack } from '@mantine/core';
+import { Checkbox, Modal, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
@@ -9,6 +9,7 @@ import { AccountFields } from './account-fields';
 import { failureText, isOk } from '../../lib/api';
 import { createMerchantUser } from './merchants.api';
 import { merchantKeys } from './use-merchants';
+import { DialogActions } from '../../components/dialog-actions';
 
 const EMPTY = { fullName: '', email: '', mobileNumber: '', password: '', confirmPassword: '', isDeveloper: false };
 
@@ -66,14 +67,7 @@ function UserForm({ merchantUuid, onClose }: { merchantUuid: string; onClose: ()
           description="May also build the merchant's apps"
           {...form.getInputProps('isDeveloper', { type: 'checkbox' })}
         />
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={isSubmitting}>
-            Create User
-          </Button>
-        </Group>
+        <DialogActions submitLabel="Create User" onCancel={onClose} isSubmitting={isSubmitting} />
       </Stack>
     </form>
   );

@@ -1,8 +1,9 @@
-import { ActionIcon, Badge, Text, Tooltip } from '@mantine/core';
+import { Badge, Text } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import type { MerchantUser } from '../../../shared/api/merchants.schema';
 import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
 import { useDeleteMerchantUserConfirm } from './use-merchants';
+import { RowAction } from '../../components/row-action';
 
 /** A merchant's users: Full Name, Email, Mobile Number, Developer Yes/No, and delete for those who may. */
 export function MerchantUserTable({ users, canDelete }: { users: MerchantUser[]; canDelete: boolean }) {
@@ -38,11 +39,7 @@ export function MerchantUserTable({ users, canDelete }: { users: MerchantUser[];
             align: 'right' as const,
             width: 80,
             render: (u: MerchantUser) => (
-              <Tooltip label="Delete" withArrow>
-                <ActionIcon variant="subtle" color="red" size="lg" onClick={() => confirmDelete(u)} aria-label={`Delete ${u.fullName}`}>
-                  <IconTrash size={18} />
-                </ActionIcon>
-              </Tooltip>
+              <RowAction label="Delete" ariaLabel={`Delete ${u.fullName}`} icon={IconTrash} color="red" onClick={() => confirmDelete(u)} />
             ),
           },
         ]

@@ -1,8 +1,7 @@
-import { modals } from '@mantine/modals';
-import { notifications } from '@mantine/notifications';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { Merchant, MerchantUser } from '../../../shared/api/merchants.schema';
-import { type ApiReply, failureText, isNotFound, isOk, readData } from '../../lib/api';
+import { type ApiReply, isNotFound, readData } from '../../lib/api';
+import { useConfirmedCall } from '../../lib/use-confirmed-call';
 import { queryKeys } from '../../lib/query-keys';
 import {
   deleteMerchant,
@@ -61,54 +60,28 @@ export function useMerchantUsers(merchantUuid: string | undefined) {
   });
 }
 
-interface DeleteConfirm {
-  title: string;
-  question: string;
-  failure: string;
-  call: () => Promise<ApiReply>;
-  onDone?: () => void;
-}
-
 /** Asks first, then deletes; a toast with the server's message either way, and the merchant queries reload. */
-function useDeleteConfirm(): (confirm: DeleteConfirm) => void {
-  const queryClient = useQueryClient();
-  return ({ title, question, failure, call, onDone }) =>
-    modals.openConfirmModal({
-      title,
-      centered: true,
-      children: question,
-      labels: { confirm: 'Delete', cancel: 'Cancel' },
-      confirmProps: { color: 'red' },
-      onConfirm: async () => {
-        const reply = await call();
-        if (isOk(reply)) {
-          notifications.show({ color: 'teal', title: 'Deleted', message: reply.message || 'Deleted' });
-          onDone?.();
-        } else notifications.show({ color: 'red', title: failure, message: failureText(reply, failure), autoClose: 8000 });
-        await queryClient.invalidateQueries({ queryKey: merchantKeys.all });
-      },
-    });
-}
-
 export function useDeleteMerchantConfirm(): (merchant: Merchant, onDone?: () => void) => void {
-  const confirm = useDeleteConfirm();
+  const confirm = useConfirmedCall(merchantKeys.all);
   return (merchant, onDone) =>
     confirm({
       title: `Delete ${merchant.companyName}`,
       question: `Are you sure you want to delete the merchant ${merchant.companyName}? Its users and the apps they own are deleted with it.`,
-      failure: 'Failed to delete merchant',
+      done: { title: 'Deleted', message: 'Deleted' },
+      refused: { title: 'Failed to delete merchant', message: 'Failed to delete merchant' },
       call: () => deleteMerchant(merchant.uuid),
       onDone,
     });
 }
 
 export function useDeleteMerchantUserConfirm(): (user: MerchantUser) => void {
-  const confirm = useDeleteConfirm();
+  const confirm = useConfirmedCall(merchantKeys.all);
   return (user) =>
     confirm({
       title: `Delete ${user.fullName}`,
       question: `Are you sure you want to delete the user ${user.fullName} (${user.email})? They will no longer be able to sign in.`,
-      failure: 'Failed to delete user',
+      done: { title: 'Deleted', message: 'Deleted' },
+      refused: { title: 'Failed to delete user', message: 'Failed to delete user' },
       call: () => deleteMerchantUser(user.uuid),
     });
 }

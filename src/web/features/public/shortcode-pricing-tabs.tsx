@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { Badge, Button, Card, Group, SimpleGrid, Stack, Tabs, Text, ThemeIcon, Title } from '@mantine/core';
+import { type ReactNode, useState } from 'react';
+import { Badge, Button, Card, Group, type MantineColor, SimpleGrid, Stack, Tabs, Text, ThemeIcon, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconBuildingBroadcastTower, IconClockHour4, IconUsersGroup, IconWorld } from '@tabler/icons-react';
 import {
@@ -42,38 +42,45 @@ function ProvisioningNote() {
   );
 }
 
-function SharedShortcodeCard({ country, onTalk }: { country: ShortcodeCountry; onTalk: () => void }) {
+interface OfferCardProps {
+  /** The card's heading's id, so the article is named by it. */
+  headingId: string;
+  title: string;
+  subtitle: string;
+  icon: ReactNode;
+  color: MantineColor;
+  /** The formats or networks, as badges. */
+  badges: ReactNode;
+  prices: ReactNode;
+  /** A line below the prices, before the provisioning note. */
+  footnote?: ReactNode;
+  talkLabel: string;
+  onTalk: () => void;
+}
+
+/** One kind of shortcode for one country: what it is, its prices, and Talk to us. */
+function OfferCard({ headingId, title, subtitle, icon, color, badges, prices, footnote, talkLabel, onTalk }: OfferCardProps) {
   return (
-    <Card withBorder radius="lg" padding="lg" component="article" aria-labelledby={`shared-${country.name}`}>
+    <Card withBorder radius="lg" padding="lg" component="article" aria-labelledby={headingId}>
       <Stack gap="md" h="100%">
         <Group gap="sm" wrap="nowrap">
-          <ThemeIcon variant="light" color="teal" size={40} radius="md" aria-hidden="true">
-            <IconUsersGroup size={22} />
+          <ThemeIcon variant="light" color={color} size={40} radius="md" aria-hidden="true">
+            {icon}
           </ThemeIcon>
           <div>
-            <Title order={3} fz="lg" id={`shared-${country.name}`}>
-              Shared Shortcode
+            <Title order={3} fz="lg" id={headingId}>
+              {title}
             </Title>
             <Text size="sm" c="gray.7">
-              Your own extension on a shared code
+              {subtitle}
             </Text>
           </div>
         </Group>
-        <Group gap="xs">
-          {SHARED_SHORTCODE.formats.map((format) => (
-            <Badge key={format} variant="light" color="teal" size="lg" radius="sm" tt="none" ff="monospace" fw={700}>
-              {format}
-            </Badge>
-          ))}
-        </Group>
-        <div>
-          <PriceRow label="Per-session cost" value={formatMoney(country.currency, SHARED_SHORTCODE.sessionCost)} />
-          {SHARED_SHORTCODE.setup.map((row) => (
-            <PriceRow key={row.period} label={`Setup, ${row.period}`} value={formatMoney(country.currency, row.price)} />
-          ))}
-        </div>
+        {badges}
+        <div>{prices}</div>
+        {footnote}
         <ProvisioningNote />
-        <Button color="teal.9" onClick={onTalk} mt="auto" aria-label={`Talk to us about a Shared Shortcode for ${country.name}`}>
+        <Button color="teal.9" onClick={onTalk} mt="auto" aria-label={talkLabel}>
           Talk to us
         </Button>
       </Stack>
@@ -81,23 +88,46 @@ function SharedShortcodeCard({ country, onTalk }: { country: ShortcodeCountry; o
   );
 }
 
+function SharedShortcodeCard({ country, onTalk }: { country: ShortcodeCountry; onTalk: () => void }) {
+  return (
+    <OfferCard
+      headingId={`shared-${country.name}`}
+      title="Shared Shortcode"
+      subtitle="Your own extension on a shared code"
+      icon={<IconUsersGroup size={22} />}
+      color="teal"
+      badges={
+        <Group gap="xs">
+          {SHARED_SHORTCODE.formats.map((format) => (
+            <Badge key={format} variant="light" color="teal" size="lg" radius="sm" tt="none" ff="monospace" fw={700}>
+              {format}
+            </Badge>
+          ))}
+        </Group>
+      }
+      prices={
+        <>
+          <PriceRow label="Per-session cost" value={formatMoney(country.currency, SHARED_SHORTCODE.sessionCost)} />
+          {SHARED_SHORTCODE.setup.map((row) => (
+            <PriceRow key={row.period} label={`Setup, ${row.period}`} value={formatMoney(country.currency, row.price)} />
+          ))}
+        </>
+      }
+      talkLabel={`Talk to us about a Shared Shortcode for ${country.name}`}
+      onTalk={onTalk}
+    />
+  );
+}
+
 function DedicatedShortcodeCard({ country, onTalk }: { country: ShortcodeCountry; onTalk: () => void }) {
   return (
-    <Card withBorder radius="lg" padding="lg" component="article" aria-labelledby={`dedicated-${country.name}`}>
-      <Stack gap="md" h="100%">
-        <Group gap="sm" wrap="nowrap">
-          <ThemeIcon variant="light" color="indigo" size={40} radius="md" aria-hidden="true">
-            <IconBuildingBroadcastTower size={22} />
-          </ThemeIcon>
-          <div>
-            <Title order={3} fz="lg" id={`dedicated-${country.name}`}>
-              Dedicated Shortcode
-            </Title>
-            <Text size="sm" c="gray.7">
-              A shortcode that is yours alone, priced per network
-            </Text>
-          </div>
-        </Group>
+    <OfferCard
+      headingId={`dedicated-${country.name}`}
+      title="Dedicated Shortcode"
+      subtitle="A shortcode that is yours alone, priced per network"
+      icon={<IconBuildingBroadcastTower size={22} />}
+      color="indigo"
+      badges={
         <Group gap="xs" aria-label="Networks">
           {DEDICATED_SHORTCODE.networks.map((network) => (
             <Badge key={network} variant="outline" color="gray.7" size="lg" radius="sm">
@@ -105,20 +135,22 @@ function DedicatedShortcodeCard({ country, onTalk }: { country: ShortcodeCountry
             </Badge>
           ))}
         </Group>
-        <div>
+      }
+      prices={
+        <>
           <PriceRow label="Setup, 1 year" value={formatMoney(country.currency, DEDICATED_SHORTCODE.setupOneYear)} />
           <PriceRow label="Session cost" value={formatMoney(country.currency, DEDICATED_SHORTCODE.sessionCost)} />
           <PriceRow label="Monthly maintenance" value={formatMoney(country.currency, DEDICATED_SHORTCODE.monthlyMaintenance)} />
-        </div>
+        </>
+      }
+      footnote={
         <Text size="xs" c="gray.7">
           Prices per network, in {country.currency}.
         </Text>
-        <ProvisioningNote />
-        <Button color="teal.9" onClick={onTalk} mt="auto" aria-label={`Talk to us about a Dedicated Shortcode for ${country.name}`}>
-          Talk to us
-        </Button>
-      </Stack>
-    </Card>
+      }
+      talkLabel={`Talk to us about a Dedicated Shortcode for ${country.name}`}
+      onTalk={onTalk}
+    />
   );
 }
 

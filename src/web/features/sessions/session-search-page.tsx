@@ -1,9 +1,8 @@
-import '@mantine/dates/styles.css';
 import { Button, Checkbox, Group, Paper, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
-import { DatePickerInput, type DatesRangeValue } from '@mantine/dates';
+import type { DatesRangeValue } from '@mantine/dates';
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconCalendar, IconSearch } from '@tabler/icons-react';
+import { IconSearch } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useParams } from 'react-router';
@@ -18,6 +17,8 @@ import { getSourceLabel, SessionSourceBadge } from './session-source-badge';
 import { formatTime, inputsAsText, type ExportTable } from '../../lib/table-export';
 import { DataTable, type DataTableColumn } from '../../components/data-table';
 import type { ExportFormat } from '../../components/table-export-buttons';
+import { SearchForm } from '../../components/search-form';
+import { DateRangeInput } from '../../components/date-range-input';
 
 export const DATE_RANGE_MESSAGE = 'Please select a date range';
 const WORD_MESSAGE = 'Please enter a word to search for';
@@ -180,17 +181,7 @@ export function SessionSearchPage() {
         title="Session Search"
         description="Find finished sessions by date or by a word in the number or inputs."
       />
-      <Paper
-        withBorder
-        radius="lg"
-        p={{ base: 'md', sm: 'lg' }}
-        component="form"
-        aria-label="Search sessions"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void search();
-        }}
-      >
+      <SearchForm label="Search sessions" onSearch={() => void search()}>
         <Stack gap="md">
           <SegmentedControl
             value={searchBy}
@@ -207,19 +198,12 @@ export function SessionSearchPage() {
           />
           <Group align="flex-start" gap="md" wrap="wrap">
             {searchBy === 'date' ? (
-              <DatePickerInput
-                type="range"
-                label="Date range"
-                placeholder="Pick the first and last day"
+              <DateRangeInput
                 value={range}
                 onChange={(value) => {
                   setRange(value);
                   setError(null);
                 }}
-                leftSection={<IconCalendar size={16} />}
-                valueFormat="D MMM YYYY"
-                clearable
-                allowSingleDateInRange
                 error={error}
                 w={{ base: '100%', sm: 340 }}
               />
@@ -249,7 +233,7 @@ export function SessionSearchPage() {
             </Button>
           </Group>
         </Stack>
-      </Paper>
+      </SearchForm>
       {results && (
         <Paper withBorder radius="lg" p={{ base: 'sm', sm: 'lg' }}>
           {results.kind === 'flat' ? (

@@ -15,7 +15,7 @@ import {
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { PageHeader } from '../../components/page-header';
 import { formatAmount, formatMonthlyPrice, monthOptions } from './shortcode-format';
-import { ShortCodeListEmpty, ShortCodeListSkeleton } from './shortcode-list-states';
+import { EmptyPanel, ListSkeleton } from '../../components/list-states';
 import { ShortCodePaymentNotice } from './shortcode-payment-notice';
 import { type PurchaseSummary, ShortCodePurchaseConfirmDialog } from './shortcode-purchase-confirm-dialog';
 import { type ShortCodeColumn, ShortCodeTable } from './shortcode-table';
@@ -168,7 +168,7 @@ export function ShortCodeBuyPage() {
 
       <form onSubmit={handleCheckoutClick} noValidate aria-label="Buy ShortCode Extension">
         <Stack gap="lg">
-          {isPending && <ShortCodeListSkeleton label={`Loading the shortcodes of ${country}`} rows={3} />}
+          {isPending && <ListSkeleton label={`Loading the shortcodes of ${country}`} rows={3} />}
           {error && (
             <LoadErrorAlert
               testId="shortcodes-error"
@@ -178,7 +178,7 @@ export function ShortCodeBuyPage() {
             />
           )}
           {extensions?.length === 0 && (
-            <ShortCodeListEmpty
+            <EmptyPanel
               testId="buy-empty"
               icon={<IconHash size={28} />}
               title={`No shortcodes on sale in ${country} right now`}

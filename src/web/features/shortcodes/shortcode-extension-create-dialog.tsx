@@ -1,4 +1,4 @@
-import { Button, Code, Group, Modal, NumberInput, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Code, Modal, NumberInput, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
@@ -19,6 +19,7 @@ import { failureText, isOk } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
 import { createExtension } from './shortcodes.api';
 import { useProviders } from './use-shortcodes';
+import { DialogActions } from '../../components/dialog-actions';
 
 interface ExtensionValues {
   country: string;
@@ -212,14 +213,7 @@ function ExtensionForm({ onClose }: { onClose: () => void }) {
             {values.extLength > 0 && ` (the buyer chooses the last ${values.extLength} digits)`}
           </Text>
         )}
-        <Group justify="flex-end" gap="sm" mt="xs">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={isSubmitting}>
-            Save Extension
-          </Button>
-        </Group>
+        <DialogActions submitLabel="Save Extension" onCancel={onClose} isSubmitting={isSubmitting} mt="xs" />
       </Stack>
     </form>
   );

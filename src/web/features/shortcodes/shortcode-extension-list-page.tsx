@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Button, Code, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { Badge, Button, Code, Group, Stack, Text } from '@mantine/core';
 import { IconListNumbers, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { Extension } from '../../../shared/api/shortcodes.schema';
@@ -7,9 +7,11 @@ import { ShortCodeAdminGuard } from './shortcode-admin-guard';
 import { ShortCodeExtensionCreateDialog } from './shortcode-extension-create-dialog';
 import { ShortCodeExtensionProvisionDialog } from './shortcode-extension-provision-dialog';
 import { formatMonthlyPrice, WHOLE_BADGE_STYLES } from './shortcode-format';
-import { ShortCodeListEmpty, ShortCodeListSkeleton, ShortCodePageHeader } from './shortcode-list-states';
+import { EmptyPanel, ListSkeleton } from '../../components/list-states';
 import { type ShortCodeColumn, ShortCodeTable } from './shortcode-table';
 import { useCatalogue, useDeleteExtensionConfirm } from './use-shortcodes';
+import { PageHeader } from '../../components/page-header';
+import { RowAction } from '../../components/row-action';
 
 function StatusBadge({ extension }: { extension: Extension }) {
   return extension.status === 'taken' ? (
@@ -99,17 +101,13 @@ function ExtensionList() {
       align: 'right',
       width: 72,
       render: (extension) => (
-        <Tooltip label="Delete" withArrow>
-          <ActionIcon
-            variant="subtle"
-            color="red"
-            size="lg"
-            onClick={() => confirmDelete(extension)}
-            aria-label={`Delete ${extension.example}`}
-          >
-            <IconTrash size={18} />
-          </ActionIcon>
-        </Tooltip>
+        <RowAction
+          label="Delete"
+          ariaLabel={`Delete ${extension.example}`}
+          icon={IconTrash}
+          color="red"
+          onClick={() => confirmDelete(extension)}
+        />
       ),
     },
   ];
@@ -122,18 +120,18 @@ function ExtensionList() {
 
   return (
     <Stack gap="xl">
-      <ShortCodePageHeader
+      <PageHeader
         title="Available USSD Extensions"
         description="The extensions buyers can rent, by country. Provision one to give it to an account without payment."
         action={newButton}
       />
 
-      {isPending && <ShortCodeListSkeleton label="Loading extensions" />}
+      {isPending && <ListSkeleton label="Loading extensions" />}
       {error && (
         <LoadErrorAlert testId="shortcodes-error" title="Extensions not loaded" message={error.message} onRetry={() => void refetch()} />
       )}
       {extensions?.length === 0 && (
-        <ShortCodeListEmpty
+        <EmptyPanel
           testId="extensions-empty"
           icon={<IconListNumbers size={28} />}
           title="There are no USSD extensions"

@@ -1,4 +1,4 @@
-import { Button, Code, Group, Modal, Radio, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Code, Group, Modal, Radio, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
@@ -16,6 +16,7 @@ import { failureText, isOk } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
 import { monthOptions } from './shortcode-format';
 import { provisionExtension } from './shortcodes.api';
+import { DialogActions } from '../../components/dialog-actions';
 
 type Holder = 'self' | 'account';
 
@@ -126,14 +127,7 @@ function ProvisionForm({ extension, onClose }: { extension: Extension; onClose: 
           allowDeselect={false}
           {...form.getInputProps('months')}
         />
-        <Group justify="flex-end" gap="sm" mt="xs">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={isSubmitting}>
-            Provision
-          </Button>
-        </Group>
+        <DialogActions submitLabel="Provision" onCancel={onClose} isSubmitting={isSubmitting} mt="xs" />
       </Stack>
     </form>
   );

@@ -1,4 +1,4 @@
-import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
@@ -8,6 +8,7 @@ import { FormAlert } from '../../components/form-alert';
 import { failureText, isOk } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
 import { registerProvider } from './shortcodes.api';
+import { DialogActions } from '../../components/dialog-actions';
 
 interface ShortCodeProviderCreateDialogProps {
   opened: boolean;
@@ -79,14 +80,7 @@ function ProviderForm({ onClose }: { onClose: () => void }) {
           maxLength={40}
           {...form.getInputProps('providerId')}
         />
-        <Group justify="flex-end" gap="sm" mt="xs">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={isSubmitting}>
-            Save Provider
-          </Button>
-        </Group>
+        <DialogActions submitLabel="Save Provider" onCancel={onClose} isSubmitting={isSubmitting} mt="xs" />
       </Stack>
     </form>
   );

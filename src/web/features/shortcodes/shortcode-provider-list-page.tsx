@@ -5,10 +5,12 @@ import { type Provider, SHORTCODE_MESSAGES } from '../../../shared/api/shortcode
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { copyToClipboard } from '../apps/app-url-copy-field';
 import { ShortCodeAdminGuard } from './shortcode-admin-guard';
-import { ShortCodeListEmpty, ShortCodeListSkeleton, ShortCodePageHeader } from './shortcode-list-states';
+import { EmptyPanel, ListSkeleton } from '../../components/list-states';
 import { ShortCodeProviderCreateDialog } from './shortcode-provider-create-dialog';
 import { type ShortCodeColumn, ShortCodeTable } from './shortcode-table';
 import { useDeleteProviderConfirm, useProviders } from './use-shortcodes';
+import { PageHeader } from '../../components/page-header';
+import { RowAction } from '../../components/row-action';
 
 function ProviderUrl({ provider }: { provider: Provider }) {
   return (
@@ -69,17 +71,13 @@ function ProviderList() {
       align: 'right',
       width: 80,
       render: (provider) => (
-        <Tooltip label="Delete" withArrow>
-          <ActionIcon
-            variant="subtle"
-            color="red"
-            size="lg"
-            onClick={() => confirmDelete(provider)}
-            aria-label={`Delete ${provider.providerName}`}
-          >
-            <IconTrash size={18} />
-          </ActionIcon>
-        </Tooltip>
+        <RowAction
+          label="Delete"
+          ariaLabel={`Delete ${provider.providerName}`}
+          icon={IconTrash}
+          color="red"
+          onClick={() => confirmDelete(provider)}
+        />
       ),
     },
   ];
@@ -92,18 +90,18 @@ function ProviderList() {
 
   return (
     <Stack gap="xl">
-      <ShortCodePageHeader
+      <PageHeader
         title="ShortCode Providers"
         description="Aggregators and networks that forward a shared shortcode's sessions to Dialflow. Give each its Provider Url."
         action={newButton}
       />
 
-      {isPending && <ShortCodeListSkeleton label="Loading providers" />}
+      {isPending && <ListSkeleton label="Loading providers" />}
       {error && (
         <LoadErrorAlert testId="shortcodes-error" title="Providers not loaded" message={error.message} onRetry={() => void refetch()} />
       )}
       {providers?.length === 0 && (
-        <ShortCodeListEmpty
+        <EmptyPanel
           testId="providers-empty"
           icon={<IconPlugConnected size={28} />}
           title={SHORTCODE_MESSAGES.noProviders}

@@ -1,6 +1,7 @@
-import { Button, Code, Group, Modal, Stack, Table, Text } from '@mantine/core';
+import { Code, Modal, Stack, Table, Text } from '@mantine/core';
 import { RESERVATION_MINUTES } from '../../../shared/api/shortcodes.schema';
 import { formatAmount, formatMonthlyPrice, formatMonths } from './shortcode-format';
+import { DialogActions } from '../../components/dialog-actions';
 
 /** What the buyer is about to pay for. */
 export interface PurchaseSummary {
@@ -59,14 +60,7 @@ export function ShortCodePurchaseConfirmDialog({ summary, isSubmitting, onConfir
             The payment page opens in a new tab. The shortcode is held for you for {RESERVATION_MINUTES} minutes while you pay, and becomes
             active, starting today, once the payment succeeds.
           </Text>
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button onClick={onConfirm} loading={isSubmitting} data-autofocus>
-              Confirm and Pay
-            </Button>
-          </Group>
+          <DialogActions submitLabel="Confirm and Pay" onCancel={onClose} onConfirm={onConfirm} isSubmitting={isSubmitting} />
         </Stack>
       )}
     </Modal>

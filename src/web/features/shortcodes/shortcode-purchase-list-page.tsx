@@ -6,7 +6,7 @@ import type { Purchase } from '../../../shared/api/shortcodes.schema';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { PageHeader } from '../../components/page-header';
 import { formatDay, formatTime, getPurchaseState, WHOLE_BADGE_STYLES } from './shortcode-format';
-import { ShortCodeListEmpty, ShortCodeListSkeleton } from './shortcode-list-states';
+import { EmptyPanel, ListSkeleton } from '../../components/list-states';
 import { ShortCodePaymentNotice } from './shortcode-payment-notice';
 import { ShortCodePurchaseRenewDialog } from './shortcode-purchase-renew-dialog';
 import { type ShortCodeColumn, ShortCodeTable } from './shortcode-table';
@@ -148,12 +148,12 @@ export function ShortCodePurchaseListPage() {
 
       {payment && <ShortCodePaymentNotice payment={payment} onClose={clearPayment} />}
 
-      {isPending && <ShortCodeListSkeleton label="Loading your shortcodes" />}
+      {isPending && <ListSkeleton label="Loading your shortcodes" />}
       {error && (
         <LoadErrorAlert testId="shortcodes-error" title="Shortcodes not loaded" message={error.message} onRetry={() => void refetch()} />
       )}
       {purchases?.length === 0 && (
-        <ShortCodeListEmpty
+        <EmptyPanel
           testId="purchases-empty"
           icon={<IconHash size={28} />}
           title="You have no shortcode extensions yet"

@@ -1,9 +1,10 @@
-import { Button, Code, Group, Modal, Select, Stack, Text } from '@mantine/core';
+import { Code, Modal, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { LEASE_MONTHS_MAX, LEASE_MONTHS_MIN, type Purchase, RENEW_MONTHS_DEFAULT } from '../../../shared/api/shortcodes.schema';
 import { formatAmount, formatDay, formatMonthlyPrice, monthOptions } from './shortcode-format';
 import { renewShortCode } from './shortcodes.api';
 import type { useShortCodeCheckout } from './use-shortcode-checkout';
+import { DialogActions } from '../../components/dialog-actions';
 
 /** The new expiry: the months are added to the later of today and the current expiry. */
 function findNewExpiry(purchase: Purchase, months: number, now = new Date()): string {
@@ -72,14 +73,7 @@ function RenewForm({ purchase, handleCheckout, onClose }: { purchase: Purchase }
           </Text>
         </div>
         <Text size="sm">The payment page opens in a new tab.</Text>
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={isSubmitting}>
-            Pay
-          </Button>
-        </Group>
+        <DialogActions submitLabel="Pay" onCancel={onClose} isSubmitting={isSubmitting} />
       </Stack>
     </form>
   );

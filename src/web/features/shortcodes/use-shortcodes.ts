@@ -1,8 +1,7 @@
-import { modals } from '@mantine/modals';
-import { notifications } from '@mantine/notifications';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { Extension, Provider, Purchase, ShortCodeCountry } from '../../../shared/api/shortcodes.schema';
-import { type ApiReply, failureText, isNotFound, isOk, readData } from '../../lib/api';
+import { isNotFound, readData } from '../../lib/api';
+import { useConfirmedCall } from '../../lib/use-confirmed-call';
 import { queryKeys } from '../../lib/query-keys';
 import {
   deleteExtension,
@@ -67,54 +66,27 @@ export function usePurchase(uuid: string) {
   });
 }
 
-interface DeleteConfirm {
-  title: string;
-  question: string;
-  /** The toast's title when the server refuses ('This provider still has extensions...'). */
-  refusedTitle: string;
-  doneMessage: string;
-  call: () => Promise<ApiReply>;
-}
-
 /** Asks first, then deletes; the outcome is a toast with the server's message, and the shortcode queries reload. */
-function useDeleteConfirm(): (confirm: DeleteConfirm) => void {
-  const queryClient = useQueryClient();
-  return ({ title, question, refusedTitle, doneMessage, call }) =>
-    modals.openConfirmModal({
-      title,
-      centered: true,
-      children: question,
-      labels: { confirm: 'Delete', cancel: 'Cancel' },
-      confirmProps: { color: 'red' },
-      onConfirm: async () => {
-        const reply = await call();
-        if (isOk(reply)) notifications.show({ color: 'teal', title: 'Deleted', message: reply.message || doneMessage });
-        else notifications.show({ color: 'red', title: refusedTitle, message: failureText(reply, 'The delete failed.'), autoClose: 8000 });
-        await queryClient.invalidateQueries({ queryKey: queryKeys.shortcodes });
-      },
-    });
-}
-
 export function useDeleteProviderConfirm(): (provider: Provider) => void {
-  const confirm = useDeleteConfirm();
+  const confirm = useConfirmedCall(queryKeys.shortcodes);
   return (provider) =>
     confirm({
       title: `Delete ${provider.providerName}`,
       question: `Are you sure you want to delete the provider ${provider.providerName} (${provider.providerId})? Traffic its aggregator forwards to its Provider Url will no longer reach any app.`,
-      refusedTitle: 'Provider not deleted',
-      doneMessage: `${provider.providerName} was deleted.`,
+      done: { title: 'Deleted', message: `${provider.providerName} was deleted.` },
+      refused: { title: 'Provider not deleted', message: 'The delete failed.' },
       call: () => deleteProvider(provider.uuid),
     });
 }
 
 export function useDeleteExtensionConfirm(): (extension: Extension) => void {
-  const confirm = useDeleteConfirm();
+  const confirm = useConfirmedCall(queryKeys.shortcodes);
   return (extension) =>
     confirm({
       title: `Delete ${extension.example}`,
       question: `Are you sure you want to delete the extension ${extension.example}? It will no longer be offered to buyers.`,
-      refusedTitle: 'Extension not deleted',
-      doneMessage: `${extension.example} was deleted.`,
+      done: { title: 'Deleted', message: `${extension.example} was deleted.` },
+      refused: { title: 'Extension not deleted', message: 'The delete failed.' },
       call: () => deleteExtension(extension.uuid),
     });
 }

@@ -1,12 +1,11 @@
 import { EmptyState, Paper, Skeleton, Stack } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { PageHeader } from '../../components/page-header';
 
-/** The one PageHeader, under the name the admin shortcode and billing screens still import (move them to PageHeader). */
-export const ShortCodePageHeader = PageHeader;
-
-/** Placeholder rows while a shortcode list loads; announced as busy with `label`. */
-export function ShortCodeListSkeleton({ label, rows = 4 }: { label: string; rows?: number }) {
+/**
+ * Placeholder rows while a list loads (shortcodes, merchants, admins...); announced as busy with `label`. Its test id
+ * is the one the browser tests wait on.
+ */
+export function ListSkeleton({ label, rows = 4 }: { label: string; rows?: number }) {
   return (
     <Paper withBorder radius="lg" p="md" role="status" aria-busy="true" aria-label={label} data-testid="shortcodes-loading">
       <Stack gap="md">
@@ -19,17 +18,17 @@ export function ShortCodeListSkeleton({ label, rows = 4 }: { label: string; rows
   );
 }
 
-interface ShortCodeListEmptyProps {
+interface EmptyPanelProps {
   icon: ReactNode;
   title: string;
   description: string;
-  /** The button that fills the list (New Provider, Buy an Extension). */
+  /** The button that fills the list (New Provider, Buy an Extension, Add the first menu). */
   action?: ReactNode;
   testId: string;
 }
 
-/** An empty list: what would be here and how to add the first. */
-export function ShortCodeListEmpty({ icon, title, description, action, testId }: ShortCodeListEmptyProps) {
+/** An empty list or map: what would be here and how to add the first. */
+export function EmptyPanel({ icon, title, description, action, testId }: EmptyPanelProps) {
   return (
     <Paper withBorder radius="lg" p="xl" data-testid={testId}>
       <EmptyState icon={icon} withIndicatorBackground title={title} description={description}>
