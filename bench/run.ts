@@ -57,13 +57,24 @@ type Target =
   | 'postgres'
   | 'filedb'
   | 'logged'
+  | 'nobilling'
   | 'runtime1'
   | 'runtime2';
 const DEFAULT_TARGETS: Target[] = ['bare', 'peer', 'shipped', 'pgredis', 'memory', 'provider', 'redis'];
-const ALL_TARGETS: Target[] = [...DEFAULT_TARGETS, 'fastify', 'nosink', 'postgres', 'filedb', 'logged', 'runtime1', 'runtime2'];
+const ALL_TARGETS: Target[] = [
+  ...DEFAULT_TARGETS,
+  'fastify',
+  'nosink',
+  'postgres',
+  'filedb',
+  'logged',
+  'nobilling',
+  'runtime1',
+  'runtime2',
+];
 const SCALE_OUT_TARGETS: Target[] = ['runtime1', 'runtime2'];
 /** The targets that run src/server/main.ts itself (shipped.ts), not a bench child. */
-const SHIPPED_TARGETS: Target[] = ['shipped', 'pgredis', 'runtime1', 'runtime2'];
+const SHIPPED_TARGETS: Target[] = ['shipped', 'nobilling', 'pgredis', 'runtime1', 'runtime2'];
 
 function parseArgs(argv: string[]) {
   const get = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
@@ -266,6 +277,7 @@ const LABELS: Record<Target, string> = {
   postgres: 'diag: Dialflow, memory, PostgreSQL',
   filedb: 'diag: Dialflow, memory, file PGlite',
   logged: 'diag: Dialflow, memory, log at info to a file',
+  nobilling: 'diag: shipped with BILLING=off',
   redis: 'Dialflow, sessions in Redis',
   runtime1: 'scale-out: 1 runtime process, PG + Redis',
   runtime2: 'scale-out: 2 runtime processes (cluster)',
@@ -342,7 +354,10 @@ function shippedUnderTest(target: Target, server: ShippedServer, workers: number
     info:
       `src/server/main.ts as npm start runs it (${workers > 1 ? `${workers} processes behind one port, Node's cluster module; ` : ''}${server.deployMessage}), ` +
       `${database === 'pglite' ? 'file PGlite under a temporary DATA_DIR' : 'PostgreSQL + Redis'}, default settings` +
-      `${SHIPPED_ENV[target]().MODE ? `, MODE=${SHIPPED_ENV[target]().MODE}` : ''}, HOST=127.0.0.1, log (JSON, info) to ${server.logFile}`,
+      `${Object.entries(SHIPPED_ENV[target]!())
+        .filter(([key]) => key === 'MODE' || key === 'BILLING')
+        .map(([key, value]) => `, ${key}=${value}`)
+        .join('')}, HOST=127.0.0.1, log (JSON, info) to ${server.logFile}`,
     servesShop: true,
     mark: async () => server.mark(),
     usage: async () => server.usage(),
@@ -354,12 +369,14 @@ function shippedUnderTest(target: Target, server: ShippedServer, workers: number
 /** Settings each shipped target adds to the defaults (everything else as `npm start` has it). */
 const SHIPPED_ENV: Record<string, () => Record<string, string>> = {
   shipped: () => ({}),
+  nobilling: () => ({ BILLING: 'off' }),
   pgredis: () => ({ DATABASE_URL: postgresDatabase!.url, REDIS_URL: options.redisUrl }),
   runtime1: () => ({ DATABASE_URL: scaleOut!.database.url, REDIS_URL: options.redisUrl, MODE: 'runtime' }),
   runtime2: () => ({ DATABASE_URL: scaleOut!.database.url, REDIS_URL: options.redisUrl, MODE: 'runtime' }),
 };
 const SHIPPED_DATABASE: Record<string, 'pglite' | 'postgres'> = {
   shipped: 'pglite',
+  nobilling: 'pglite',
   pgredis: 'postgres',
   runtime1: 'postgres',
   runtime2: 'postgres',
@@ -517,7 +534,7 @@ async function measure(target: Target, profileDir: string | undefined): Promise<
       let persisted: PersistedCounts;
       let seen = endsSeen;
       let served = hopsServed;
-      if (target === 'shipped') {
+      if (target === 'shipped' || target === 'nobilling') {
         persisted = await countPersisted({ dataDir: shipped.dataDir }, shipped.appId);
       } else if (target === 'pgredis') {
         persisted = await countPersisted({ url: postgresDatabase!.url, databaseName: postgresDatabase!.name }, shipped.appId);
