@@ -21,7 +21,6 @@ import {
   type ActionOutcome,
   type ActionRequest,
   type EngineDeps,
-  type EngineEvent,
   type Hop,
   type HopResult,
   type SessionState,
@@ -32,6 +31,7 @@ import type { AppContext } from '../../context';
 import type { ActionApp } from './action-runner';
 import type { EventSink, EventSinkStats } from './event-sink';
 import { createHopTurns } from './hop-turns';
+import { createSessionRecorder } from './session-records';
 import { createRenderShares } from './render-shares';
 import type { SessionStore } from './session-store';
 import type { LoadedApp } from './version-cache';
@@ -177,104 +177,7 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
   const ussdLimits = { sessionTimeoutMs: ussdTtlSeconds * 1000 };
   const chatLimits = { sessionTimeoutMs: (whatsappAdapter.conversation?.timeoutSeconds ?? ussdTtlSeconds) * 1000 };
 
-  function recordEvents(events: EngineEvent[], environment: Environment, caller: string | null): void {
-    for (const e of events) {
-      deps.sink.push({
-        table: 'logs',
-        row: {
-          appId: e.appId,
-          sessionId: e.sessionId,
-          environment,
-          caller,
-          level: e.level,
-          type: e.type,
-          menuId: e.menuId,
-          menu: e.menu,
-          plugin: e.plugin,
-          action: e.action,
-          message: e.message,
-          data: e.data ?? null,
-          createdAt: new Date(e.time),
-        },
-      });
-      if ((e.type === 'action_finished' || e.type === 'action_failed') && e.action) {
-        deps.sink.push({
-          table: 'actionResults',
-          row: {
-            appId: e.appId,
-            sessionId: e.sessionId,
-            caller,
-            actionName: e.action,
-            menuName: e.menu ?? '',
-            plugin: e.plugin ?? '',
-            result: e.type === 'action_finished' ? e.data.result : { error: e.message },
-            isOk: e.type === 'action_finished' ? 1 : 0,
-            durationMs: Math.round(e.data.elapsedMs),
-            createdAt: new Date(e.time),
-          },
-        });
-      }
-    }
-  }
-
-  /** Inputs the hop stored (`session.inputs` entries that are new or changed): the debugger's User Inputs. */
-  function recordInputs(before: Record<string, string>, after: SessionState, caller: string | null): void {
-    for (const [fieldName, fieldValue] of Object.entries(after.inputs)) {
-      if (before[fieldName] === fieldValue) continue;
-      deps.sink.push({
-        table: 'inputs',
-        row: { appId: after.appId, sessionId: after.sessionId, caller, fieldName, fieldValue, createdAt: new Date(after.lastHopAt) },
-      });
-    }
-  }
-
-  function recordSession(state: SessionState, status: 'completed' | 'abandoned', lastMenu: string | null, caller: string | null): void {
-    deps.sink.push({
-      table: 'sessions',
-      row: {
-        appId: state.appId,
-        sessionId: state.sessionId,
-        environment: state.environment,
-        caller,
-        gateway: state.gateway,
-        mobile: state.msisdn,
-        network: state.network,
-        serviceCode: state.serviceCode,
-        status,
-        lastMenu,
-        inputs: state.inputs,
-        hopCount: state.hopCount,
-        startedAt: new Date(state.startedAt),
-        endedAt: ctx.now(),
-      },
-    });
-  }
-
-  /**
-   * The network refused a dialled code that is not the app's: no session, one system line in the app's logs
-   * (the emulator's log panel shows it) so the developer sees why the app did not answer.
-   */
-  function recordRefusedDial({ appId, environment, caller, hop }: HopRequest, shortCode: string, answer: string): void {
-    const dialled = (hop.dialString ?? '').slice(0, 100);
-    deps.sink.push({
-      table: 'logs',
-      row: {
-        appId,
-        sessionId: hop.sessionId,
-        environment,
-        caller,
-        level: 'system',
-        type: 'dial_refused',
-        menuId: null,
-        menu: null,
-        plugin: null,
-        action: null,
-        message: `${dialled} is not this app's code (${shortCode}); the network answered ${answer}`,
-        data: { dialString: dialled, shortCode },
-        createdAt: ctx.now(),
-      },
-    });
-  }
+  const { recordEvents, recordInputs, recordSession, recordRefusedDial } = createSessionRecorder(deps.sink, ctx.now);
 
   /** The engine's dependencies for one loaded app (version or draft), made once rather than on every hop. */
   const depsByApp = new WeakMap<object, EngineDeps>();
@@ -434,7 +337,11 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     const dialString = request.rest && hop.kind === 'start' ? extendDialOfApp(loaded.compiled.dial, request.rest) : hop.dialString;
     // A channel that is the network too (the emulator) never hands the app a session dialled on another code.
     if (adapter.network && hop.kind === 'start' && dialString !== undefined && !isDialOfApp(loaded.compiled.dial, dialString)) {
-      recordRefusedDial(request, loaded.compiled.app.shortCode, adapter.network.unknownCodeText);
+      recordRefusedDial(
+        { appId, environment, caller, sessionId: hop.sessionId, dialString: dialString ?? '' },
+        loaded.compiled.app.shortCode,
+        adapter.network.unknownCodeText,
+      );
       return adapter.formatReply({ text: adapter.network.unknownCodeText, end: true }, hop);
     }
 
