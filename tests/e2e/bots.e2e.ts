@@ -5,7 +5,7 @@ import { BOT_MESSAGES } from '../../src/shared/api/bots.schema';
 import { CONVERSATION_ENDED_TEXT } from '../../src/web/features/bots/chat-thread';
 import { GENERATING_QR_TEXT, SCAN_QR_TEXT } from '../../src/web/features/bots/linked-number-link-dialog';
 import { LINK_POLL_INTERVAL_MS, LINK_POLL_MAX_CHECKS, NUMBER_LIST_RELOAD_DELAY_MS } from '../../src/web/features/bots/linked-number-link';
-import { pathOf, registerAccount, storeSession, waitForPath, type LoginReplyBody } from './accounts';
+import { callApi, loginByApi, pathOf, registerAccount, storeSession, waitForPath } from './accounts';
 import {
   baseUrl,
   closeToasts,
@@ -43,31 +43,6 @@ const botRow = (page: Page, name: string) => page.getByTestId('bots-table').loca
 const form = (page: Page) => page.getByTestId('menu-edit-form');
 const messages = (page: Page) => page.getByTestId('chat-message');
 const lastBotMessage = (page: Page) => page.locator('[data-testid="chat-message"][data-direction="out"]').last();
-
-interface Reply<T> {
-  status: string;
-  message?: string;
-  data?: T;
-  linkId?: string;
-}
-
-async function callApi<T>(token: string, path: string, body?: unknown, method?: string): Promise<Reply<T>> {
-  const res = await fetch(`${baseUrl()}${path}`, {
-    method: method ?? (body === undefined ? 'GET' : 'POST'),
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return (await res.json()) as Reply<T>;
-}
-
-async function login(email: string, password: string): Promise<LoginReplyBody> {
-  const res = await fetch(`${baseUrl()}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password }),
-  });
-  return (await res.json()) as LoginReplyBody;
-}
 
 /** Reads the QR canvas's pixels in the page and decodes them here, as a phone's camera would. */
 async function decodeQr(page: Page): Promise<string> {
@@ -136,7 +111,7 @@ describeBrowser('WhatsApp bots', () => {
   async function openAsBuilder(viewport = DESKTOP, withClock = false): Promise<Page> {
     const page = await openPage(browser, viewport);
     // Signed in after the admin's grant: the stored roles hold CHATBOT.
-    await storeSession(page, await login(builder.email, builder.password));
+    await storeSession(page, await loginByApi(builder));
     if (withClock) await page.clock.install();
     return page;
   }
@@ -157,7 +132,7 @@ describeBrowser('WhatsApp bots', () => {
     await screenshotTop(page, 'bots-admin-access-desktop');
     await page.context().close();
 
-    const user = await login(builder.email, builder.password);
+    const user = await loginByApi(builder);
     expect(user.data.roles).toContain('CHATBOT');
     token = user.token;
     const bot = await callApi<{ appId: string }>(token, '/api/chatbot/app/create', {
@@ -247,6 +222,10 @@ describeBrowser('WhatsApp bots', () => {
     await visible(page.getByTestId('debug-session-id').filter({ hasNotText: 'none yet' }));
     // Older buttons stay on screen but no longer answer.
     expect(await page.getByRole('button', { name: 'Balance' }).isDisabled()).toBe(true);
+    // The emulator's panels follow the conversation: its log lines and the session's inputs.
+    await visible(page.getByTestId('action-logs').locator('[data-level]').first(), 15_000);
+    await visible(page.getByTestId('debug-user-inputs').getByText('home', { exact: true }), 15_000);
+    await closeToasts(page);
     await screenshotTop(page, 'bots-simulator-chat-desktop');
 
     // Interactive messages off: what a linked device gets, numbered text; Restart starts again.
@@ -411,14 +390,14 @@ describeBrowser('WhatsApp bots', () => {
 
     // Closing a dialog stops its polling and reads the list again 12 s later: a number waiting for its scan, its QR
     // opened from its row ('WhatsApp QR Code').
-    const link = await callApi<unknown>(token, '/api/chatbot/whatsapp/link', { chatBotAppId: sampleBotId });
+    const { linkId } = (await callApi<{ linkId: string }>(token, '/api/chatbot/whatsapp/link', { chatBotAppId: sampleBotId })).data;
     await expect
-      .poll(async () => (await callApi<{ linkStatus: string }>(token, `/api/chatbot/whatsapp/link-status/${link.linkId}`)).data?.linkStatus)
+      .poll(async () => (await callApi<{ linkStatus: string }>(token, `/api/chatbot/whatsapp/link-status/${linkId}`)).data.linkStatus)
       .toBe('QR');
     await botSettings(page, sampleBotId);
     await page
       .getByTestId('numbers-table')
-      .locator(`tr[data-row="${link.linkId}"]`)
+      .locator(`tr[data-row="${linkId}"]`)
       .getByRole('button', { name: /^QR code of / })
       .click();
     const rowQr = page.getByRole('dialog', { name: 'WhatsApp QR Code' });
@@ -484,7 +463,7 @@ describeBrowser('WhatsApp bots', () => {
     await page.context().close();
   });
 
-  it('error and empty states: a list that fails (and retries), no token, numbers and settings that fail, a QR that cannot be drawn', async () => {
+  it('error and empty states: a list that fails (and retries), no bots, no token, numbers and settings that fail, a QR that cannot be drawn', async () => {
     const page = await openAsBuilder(DESKTOP);
     // The bot list fails: the load error and Try again.
     await page.route('**/api/chatbot/apps', (route) =>
@@ -496,6 +475,16 @@ describeBrowser('WhatsApp bots', () => {
     await page.unroute('**/api/chatbot/apps');
     await page.getByTestId('bots-error').getByRole('button', { name: 'Try again' }).click();
     await visible(botRow(page, 'Asante Orders'));
+
+    // No bots: the empty state offers New Bot.
+    await page.route('**/api/chatbot/apps', (route) => route.fulfill({ json: { status: '00', message: 'OK', data: [] } }));
+    await page.reload();
+    await visible(page.getByTestId('bots-empty').getByText('No bots yet'));
+    await page.getByTestId('bots-empty').getByRole('button', { name: 'New Bot' }).click();
+    await visible(page.getByRole('dialog', { name: 'New Bot' }));
+    await page.keyboard.press('Escape');
+    await screenshotTop(page, 'bots-list-empty-desktop');
+    await page.unroute('**/api/chatbot/apps');
 
     // Numbers and settings that cannot be read.
     await page.route(`**/api/chatbot/whatsapp/list-numbers/${sampleBotId}`, (route) =>
@@ -527,7 +516,7 @@ describeBrowser('WhatsApp bots', () => {
     await signedOut.goto('/whatsapp-bots');
     await waitForPath(signedOut, '/login');
     const expired = await openPage(browser, DESKTOP);
-    const stale = await login(builder.email, builder.password);
+    const stale = await loginByApi(builder);
     await storeSession(expired, { ...stale, token: 'no-such-token' });
     await expired.goto('/whatsapp-bots');
     await waitForPath(expired, '/login');
@@ -623,12 +612,12 @@ describeBrowser('WhatsApp bots', () => {
       await check('live');
 
       // The simulated phone before linking.
-      const link = await callApi<{ linkId: string }>(token, '/api/chatbot/whatsapp/link', { chatBotAppId: sampleBotId });
+      const { linkId } = (await callApi<{ linkId: string }>(token, '/api/chatbot/whatsapp/link', { chatBotAppId: sampleBotId })).data;
       let qrCode: string | null = null;
       await expect
         .poll(async () => {
-          const status = await callApi<{ qrCode: string | null }>(token, `/api/chatbot/whatsapp/link-status/${link.linkId}`);
-          qrCode = status.data?.qrCode ?? null;
+          const status = await callApi<{ qrCode: string | null }>(token, `/api/chatbot/whatsapp/link-status/${linkId}`);
+          qrCode = status.data.qrCode;
           return qrCode;
         })
         .toBeTruthy();

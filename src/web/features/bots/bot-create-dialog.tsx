@@ -1,9 +1,10 @@
-import { Button, Group, Modal, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Modal, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { BOT_MESSAGES, createBotBodySchema } from '../../../shared/api/bots.schema';
+import { DialogActions } from '../../components/dialog-actions';
 import { failureText, isOk } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
 import { createBot } from './bots.api';
@@ -70,14 +71,7 @@ function BotCreateForm({ onClose }: { onClose: () => void }) {
           maxLength={1000}
           {...form.getInputProps('description')}
         />
-        <Group justify="flex-end" gap="sm" mt="xs">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={isSubmitting}>
-            Create Bot
-          </Button>
-        </Group>
+        <DialogActions submitLabel="Create Bot" onCancel={onClose} isSubmitting={isSubmitting} mt="xs" />
       </Stack>
     </form>
   );

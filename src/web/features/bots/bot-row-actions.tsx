@@ -1,7 +1,7 @@
-import { ActionIcon, Group, Tooltip } from '@mantine/core';
+import { Group } from '@mantine/core';
 import { IconChartBar, IconMessageChatbot, IconPencil, IconSettings, IconTrash } from '@tabler/icons-react';
-import { Link } from 'react-router';
 import type { Bot } from '../../../shared/api/bots.schema';
+import { RowAction } from '../../components/row-action';
 import { monitoringPath } from '../apps/app-monitoring-header';
 import { botDesignerPath, botSettingsPath, botSimulatorPath } from './bots.api';
 
@@ -16,52 +16,29 @@ interface BotRowActionsProps {
 export function BotRowActions({ bot, onDelete, justify = 'flex-end' }: BotRowActionsProps) {
   return (
     <Group gap={2} wrap="nowrap" justify={justify} ml={justify === 'flex-start' ? -8 : 0}>
-      <Tooltip label="Design menus" withArrow>
-        <ActionIcon component={Link} to={botDesignerPath(bot.appId)} variant="subtle" size="lg" aria-label={`Design ${bot.appName}`}>
-          <IconPencil size={18} />
-        </ActionIcon>
-      </Tooltip>
-      <Tooltip label="Chat simulator" withArrow>
-        <ActionIcon
-          component={Link}
-          to={botSimulatorPath(bot.appId)}
-          variant="subtle"
-          color="teal"
-          size="lg"
-          aria-label={`Chat with ${bot.appName} in the simulator`}
-        >
-          <IconMessageChatbot size={18} />
-        </ActionIcon>
-      </Tooltip>
-      <Tooltip label="Dashboard, logs and sessions" withArrow>
-        <ActionIcon
-          component={Link}
-          to={monitoringPath('dashboard', bot.appId)}
-          variant="subtle"
-          color="teal"
-          size="lg"
-          aria-label={`Monitor ${bot.appName}`}
-        >
-          <IconChartBar size={18} />
-        </ActionIcon>
-      </Tooltip>
-      <Tooltip label="Settings and numbers" withArrow>
-        <ActionIcon
-          component={Link}
-          to={botSettingsPath(bot.appId)}
-          variant="subtle"
-          color="gray"
-          size="lg"
-          aria-label={`Settings of ${bot.appName}`}
-        >
-          <IconSettings size={18} />
-        </ActionIcon>
-      </Tooltip>
-      <Tooltip label="Delete" withArrow>
-        <ActionIcon variant="subtle" color="red" size="lg" onClick={() => onDelete(bot)} aria-label={`Delete ${bot.appName}`}>
-          <IconTrash size={18} />
-        </ActionIcon>
-      </Tooltip>
+      <RowAction label="Design menus" ariaLabel={`Design ${bot.appName}`} icon={IconPencil} to={botDesignerPath(bot.appId)} />
+      <RowAction
+        label="Chat simulator"
+        ariaLabel={`Chat with ${bot.appName} in the simulator`}
+        icon={IconMessageChatbot}
+        color="teal"
+        to={botSimulatorPath(bot.appId)}
+      />
+      <RowAction
+        label="Dashboard, logs and sessions"
+        ariaLabel={`Monitor ${bot.appName}`}
+        icon={IconChartBar}
+        color="teal"
+        to={monitoringPath('dashboard', bot.appId)}
+      />
+      <RowAction
+        label="Settings and numbers"
+        ariaLabel={`Settings of ${bot.appName}`}
+        icon={IconSettings}
+        color="gray"
+        to={botSettingsPath(bot.appId)}
+      />
+      <RowAction label="Delete" ariaLabel={`Delete ${bot.appName}`} icon={IconTrash} color="red" onClick={() => onDelete(bot)} />
     </Group>
   );
 }

@@ -5,6 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { BOT_MESSAGES } from '../../../shared/api/bots.schema';
 import type { WhatsAppConnectorName } from '../../../shared/whatsapp';
+import { DialogActions } from '../../components/dialog-actions';
 import { failureText, isOk } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
 import { linkNumber } from './bots.api';
@@ -131,14 +132,7 @@ function LinkFlow({ appId, target, onClose }: { appId: string; target: LinkDialo
               }}
             />
           )}
-          <Group justify="flex-end" gap="sm" mt="xs">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={isStarting} disabled={!connector}>
-              Continue
-            </Button>
-          </Group>
+          <DialogActions submitLabel="Continue" onCancel={onClose} isSubmitting={isStarting} isDisabled={!connector} mt="xs" />
         </Stack>
       </form>
     );

@@ -1,9 +1,10 @@
-import { ActionIcon, Box, Button, Code, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { Box, Button, Code, Group, Stack, Text, Title } from '@mantine/core';
 import { IconLinkOff, IconPlus, IconQrcode } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { BOT_MESSAGES, type LinkedNumber } from '../../../shared/api/bots.schema';
 import { LoadErrorAlert } from '../../components/load-error-alert';
+import { RowAction } from '../../components/row-action';
 import { queryKeys } from '../../lib/query-keys';
 import { formatDateTime } from '../billing/billing-format';
 import { EmptyPanel, ListSkeleton } from '../../components/list-states';
@@ -50,28 +51,20 @@ export function LinkedNumberPanel({ appId }: { appId: string }) {
   const actions = (number: LinkedNumber) => (
     <Group gap={2} justify="flex-end" wrap="nowrap">
       {hasQrButton(number.status) && (
-        <Tooltip label="QR code" withArrow>
-          <ActionIcon
-            variant="subtle"
-            size="lg"
-            onClick={() => setTarget({ kind: 'qr', linkId: number.linkId, connector: number.connector })}
-            aria-label={`QR code of ${numberLabel(number)}`}
-          >
-            <IconQrcode size={18} />
-          </ActionIcon>
-        </Tooltip>
+        <RowAction
+          label="QR code"
+          ariaLabel={`QR code of ${numberLabel(number)}`}
+          icon={IconQrcode}
+          onClick={() => setTarget({ kind: 'qr', linkId: number.linkId, connector: number.connector })}
+        />
       )}
-      <Tooltip label="Unlink" withArrow>
-        <ActionIcon
-          variant="subtle"
-          color="red"
-          size="lg"
-          onClick={() => confirmUnlink(number)}
-          aria-label={`Unlink ${numberLabel(number)}`}
-        >
-          <IconLinkOff size={18} />
-        </ActionIcon>
-      </Tooltip>
+      <RowAction
+        label="Unlink"
+        ariaLabel={`Unlink ${numberLabel(number)}`}
+        icon={IconLinkOff}
+        color="red"
+        onClick={() => confirmUnlink(number)}
+      />
     </Group>
   );
 

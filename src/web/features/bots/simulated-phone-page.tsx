@@ -168,7 +168,7 @@ function LinkedPhone({ link, linkId, secret }: LinkedPhoneProps) {
               ? `On a real phone you would scan the QR code from WhatsApp's Linked devices. Here, enter the business number this phone stands for and press Link device: the bot's Connected Numbers then shows it CONNECTED.`
               : link.status === 'CONNECTED'
                 ? `This phone is the business number ${link.mobileNumber ? `+${link.mobileNumber.replace(/^\+/, '')}` : ''}. The chat is a customer writing to it: ${link.botName} answers with its deployed menus, and each conversation shows on the bot's sessions and dashboard.`
-                : 'Unlinked numbers answer nobody. Link it again from the bot in the console.'}
+                : `This phone is not linked, so ${link.botName} answers nobody here. Add the number again on the bot's Connected Numbers in the console.`}
           </Text>
           {(isLinking || link.status === 'CONNECTED') && (
             <Stack gap="xs" mt="md">

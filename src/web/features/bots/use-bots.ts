@@ -1,10 +1,9 @@
-import { modals } from '@mantine/modals';
-import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type Bot, BOT_MESSAGES, type LinkedNumber } from '../../../shared/api/bots.schema';
 import type { WhatsAppConnectorName } from '../../../shared/whatsapp';
-import { failureText, isOk, readData } from '../../lib/api';
+import { readData } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
+import { useConfirmedCall } from '../../lib/use-confirmed-call';
 import { deleteBot, findBots, findLinkedNumbers, getBot, getWhatsAppConnector, unlinkNumber } from './bots.api';
 
 /** GET /api/chatbot/apps: the signed-in account's bots, newest first. */
@@ -49,47 +48,28 @@ export function useWhatsAppConnector(): WhatsAppConnectorName | undefined {
 /** Asks 'Are you sure you want to delete this bot?', then DELETE /api/chatbot/app/{id}; toasts the server's message. */
 export function useDeleteBotConfirm(): (bot: Pick<Bot, 'appId' | 'appName'>) => void {
   const queryClient = useQueryClient();
+  const confirm = useConfirmedCall(queryKeys.bots);
   return (bot) =>
-    modals.openConfirmModal({
+    confirm({
       title: `Delete ${bot.appName}`,
-      centered: true,
-      children: BOT_MESSAGES.deleteConfirm,
-      labels: { confirm: 'Delete', cancel: 'Cancel' },
-      confirmProps: { color: 'red' },
-      onConfirm: async () => {
-        const reply = await deleteBot(bot.appId);
-        if (isOk(reply)) {
-          notifications.show({ color: 'teal', title: 'Bot deleted', message: reply.message || BOT_MESSAGES.deleted });
-          queryClient.removeQueries({ queryKey: queryKeys.bot(bot.appId) });
-          queryClient.removeQueries({ queryKey: queryKeys.app(bot.appId) });
-          await queryClient.invalidateQueries({ queryKey: queryKeys.bots });
-        } else {
-          notifications.show({ color: 'red', title: 'Bot not deleted', message: failureText(reply, 'The bot could not be deleted.') });
-        }
-      },
+      question: BOT_MESSAGES.deleteConfirm,
+      done: { title: 'Bot deleted', message: BOT_MESSAGES.deleted },
+      refused: { title: 'Bot not deleted', message: 'The bot could not be deleted.' },
+      call: () => deleteBot(bot.appId),
+      onDone: () => queryClient.removeQueries({ queryKey: queryKeys.app(bot.appId) }),
     });
 }
 
 /** Asks 'Are you sure you want to unlink this number?', then GET /api/chatbot/whatsapp/unlink/{linkId}. */
 export function useUnlinkNumberConfirm(appId: string): (number: Pick<LinkedNumber, 'linkId' | 'mobileNumber'>) => void {
-  const queryClient = useQueryClient();
+  const confirm = useConfirmedCall(queryKeys.linkedNumbers(appId));
   return (number) =>
-    modals.openConfirmModal({
+    confirm({
       title: number.mobileNumber ? `Unlink ${number.mobileNumber}` : 'Unlink this number',
-      centered: true,
-      children: BOT_MESSAGES.unlinkConfirm,
-      labels: { confirm: 'Unlink', cancel: 'Cancel' },
-      confirmProps: { color: 'red' },
-      onConfirm: async () => {
-        const reply = await unlinkNumber(number.linkId);
-        if (isOk(reply)) notifications.show({ color: 'teal', title: 'Number unlinked', message: reply.message || BOT_MESSAGES.unlinked });
-        else
-          notifications.show({
-            color: 'red',
-            title: 'Number not unlinked',
-            message: failureText(reply, 'The number could not be unlinked.'),
-          });
-        await queryClient.invalidateQueries({ queryKey: queryKeys.linkedNumbers(appId) });
-      },
+      question: BOT_MESSAGES.unlinkConfirm,
+      confirmLabel: 'Unlink',
+      done: { title: 'Number unlinked', message: BOT_MESSAGES.unlinked },
+      refused: { title: 'Number not unlinked', message: 'The number could not be unlinked.' },
+      call: () => unlinkNumber(number.linkId),
     });
 }
