@@ -58,6 +58,7 @@ type Target =
   | 'filedb'
   | 'logged'
   | 'nobilling'
+  | 'pgnobilling'
   | 'runtime1'
   | 'runtime2';
 const DEFAULT_TARGETS: Target[] = ['bare', 'peer', 'shipped', 'pgredis', 'memory', 'provider', 'redis'];
@@ -69,12 +70,13 @@ const ALL_TARGETS: Target[] = [
   'filedb',
   'logged',
   'nobilling',
+  'pgnobilling',
   'runtime1',
   'runtime2',
 ];
 const SCALE_OUT_TARGETS: Target[] = ['runtime1', 'runtime2'];
 /** The targets that run src/server/main.ts itself (shipped.ts), not a bench child. */
-const SHIPPED_TARGETS: Target[] = ['shipped', 'nobilling', 'pgredis', 'runtime1', 'runtime2'];
+const SHIPPED_TARGETS: Target[] = ['shipped', 'nobilling', 'pgredis', 'pgnobilling', 'runtime1', 'runtime2'];
 
 function parseArgs(argv: string[]) {
   const get = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
@@ -278,6 +280,7 @@ const LABELS: Record<Target, string> = {
   filedb: 'diag: Dialflow, memory, file PGlite',
   logged: 'diag: Dialflow, memory, log at info to a file',
   nobilling: 'diag: shipped with BILLING=off',
+  pgnobilling: 'diag: PostgreSQL + Redis, BILLING=off',
   redis: 'Dialflow, sessions in Redis',
   runtime1: 'scale-out: 1 runtime process, PG + Redis',
   runtime2: 'scale-out: 2 runtime processes (cluster)',
@@ -304,7 +307,8 @@ function diagnosticDir(): string {
 }
 process.on('exit', () => diagnosticFolder && rmSync(diagnosticFolder, { recursive: true, force: true }));
 
-const usesRedis = (target: Target) => target === 'redis' || target === 'pgredis' || target === 'runtime1' || target === 'runtime2';
+const usesRedis = (target: Target) =>
+  target === 'redis' || target === 'pgredis' || target === 'pgnobilling' || target === 'runtime1' || target === 'runtime2';
 
 /** The same surface for a bench child (IPC) and for the shipped server (/proc and HTTP). */
 interface ServerUnderTest {
@@ -370,6 +374,7 @@ function shippedUnderTest(target: Target, server: ShippedServer, workers: number
 const SHIPPED_ENV: Record<string, () => Record<string, string>> = {
   shipped: () => ({}),
   nobilling: () => ({ BILLING: 'off' }),
+  pgnobilling: () => ({ DATABASE_URL: postgresDatabase!.url, REDIS_URL: options.redisUrl, BILLING: 'off' }),
   pgredis: () => ({ DATABASE_URL: postgresDatabase!.url, REDIS_URL: options.redisUrl }),
   runtime1: () => ({ DATABASE_URL: scaleOut!.database.url, REDIS_URL: options.redisUrl, MODE: 'runtime' }),
   runtime2: () => ({ DATABASE_URL: scaleOut!.database.url, REDIS_URL: options.redisUrl, MODE: 'runtime' }),
@@ -378,6 +383,7 @@ const SHIPPED_DATABASE: Record<string, 'pglite' | 'postgres'> = {
   shipped: 'pglite',
   nobilling: 'pglite',
   pgredis: 'postgres',
+  pgnobilling: 'postgres',
   runtime1: 'postgres',
   runtime2: 'postgres',
 };
@@ -411,7 +417,7 @@ async function prepareScaleOut(): Promise<void> {
 
 async function measure(target: Target, profileDir: string | undefined): Promise<TargetResult> {
   const isShipped = SHIPPED_TARGETS.includes(target);
-  if (target === 'postgres' || target === 'pgredis') {
+  if (target === 'postgres' || target === 'pgredis' || target === 'pgnobilling') {
     try {
       postgresDatabase = await createPostgresDatabase();
     } catch (err) {
@@ -536,7 +542,7 @@ async function measure(target: Target, profileDir: string | undefined): Promise<
       let served = hopsServed;
       if (target === 'shipped' || target === 'nobilling') {
         persisted = await countPersisted({ dataDir: shipped.dataDir }, shipped.appId);
-      } else if (target === 'pgredis') {
+      } else if (target === 'pgredis' || target === 'pgnobilling') {
         persisted = await countPersisted({ url: postgresDatabase!.url, databaseName: postgresDatabase!.name }, shipped.appId);
       } else {
         // The scale-out pair writes into one database: counted together, so far.
