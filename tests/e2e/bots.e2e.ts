@@ -420,6 +420,41 @@ describeBrowser('WhatsApp bots', () => {
     await page.context().close();
   });
 
+  it('with the Cloud API connector, Add Number asks for the phone number ID and shows no QR code', async () => {
+    const page = await openAsBuilder(DESKTOP);
+    const linkId = '00000000-0000-4000-8000-000000000002';
+    await page.route('**/api/chatbot/whatsapp/connector', (route) =>
+      route.fulfill({ json: { status: '00', message: 'OK', data: { connector: 'cloud' } } }),
+    );
+    const bodies: unknown[] = [];
+    await page.route('**/api/chatbot/whatsapp/link', (route) => {
+      bodies.push(route.request().postDataJSON());
+      return route.fulfill({ json: { status: '00', message: BOT_MESSAGES.linkStarted, linkId } });
+    });
+    await page.route(`**/api/chatbot/whatsapp/link-status/${linkId}`, (route) =>
+      route.fulfill({ json: { status: '00', message: 'OK', linkStatus: 'CONNECTED', qrCode: null } }),
+    );
+    await botSettings(page, sampleBotId);
+    await page.getByRole('button', { name: 'Add Number' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Connect WhatsApp Number' });
+    const field = dialog.getByRole('textbox', { name: 'Phone number ID' });
+    await visible(field);
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    await visible(dialog.getByText(BOT_MESSAGES.phoneNumberIdRequired));
+    await field.fill('+233 20 000 0000');
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    await visible(dialog.getByText(BOT_MESSAGES.phoneNumberIdRequired));
+    expect(bodies).toEqual([]);
+    await screenshotViewport(page, 'bots-add-number-cloud-desktop');
+    await field.fill('106540352242922');
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    await toast(page, BOT_MESSAGES.connected);
+    await hidden(dialog);
+    expect(bodies).toEqual([{ chatBotAppId: sampleBotId, phoneNumberId: '106540352242922' }]);
+    expect(await page.getByTestId('qr-canvas').count()).toBe(0);
+    await page.context().close();
+  });
+
   it('a PENDING number is polled every 10 s, at most 15 times, until it moves on', async () => {
     const page = await openAsBuilder(DESKTOP, true);
     const pending = {
