@@ -26,7 +26,7 @@ export interface SimulatorConnector extends WhatsAppConnector {
   /** The phone scanned the QR: the link is CONNECTED as `mobileNumber`. */
   scan(linkId: string, mobileNumber: string): Promise<void>;
   /** A customer's message to the linked number; resolves with what the bot sent back to that customer for it. */
-  receive(linkId: string, from: string, text: string, kind: WhatsAppInbound['kind']): Promise<WhatsAppMessage[]>;
+  receive(linkId: string, from: string, text: string, kind: WhatsAppInbound['kind'], label?: string): Promise<WhatsAppMessage[]>;
   /** Makes the link FAILED or DISCONNECTED (logged out on the phone), as a real number can be. */
   setLinkState(linkId: string, status: 'FAILED' | 'DISCONNECTED'): Promise<void>;
   /** The chat between the linked number and one customer, oldest first. */
@@ -77,10 +77,11 @@ export function createSimulatorConnector(options: { origin: string; events: Conn
       await events.onLinkUpdate(linkId, { status: 'CONNECTED', qrCode: null, mobileNumber });
     },
 
-    async receive(linkId, from, text, kind) {
+    async receive(linkId, from, text, kind, label) {
       const key = chatKey(linkId, from);
       const inbound: WhatsAppInbound = { messageId: `sim-${now().getTime().toString(36)}-${(counter++).toString(36)}`, from, text, kind };
-      append(key, { direction: 'in', message: { type: 'text', text }, at: now().toISOString() });
+      // A picked choice shows in the chat as what it said (its title), as on a phone; the bot gets its id.
+      append(key, { direction: 'in', message: { type: 'text', text: kind === 'choice' && label ? label : text }, at: now().toISOString() });
       const replies: WhatsAppMessage[] = [];
       collecting.set(key, replies);
       try {

@@ -101,3 +101,61 @@ export type LinkedNumber = z.infer<typeof linkedNumberSchema>;
 
 /** GET link-status: the product's `linkStatus` and `qrCode` (the QR's content, to draw; null unless the status is QR). */
 export const linkStatusSchema = z.object({ linkStatus: z.enum(LINK_STATUSES), qrCode: z.string().nullable() });
+
+// ---- the chat simulator and the simulated phone (docs/bots.md) ----
+
+/** A customer's number as typed (`+233 24 123 4567`): digits only, 5 to 20 of them. */
+const customerNumberSchema = z
+  .string()
+  .transform((v) => v.replace(/[\s()+-]/g, ''))
+  .pipe(z.string().regex(/^\d{5,20}$/, 'A phone number: digits, with an optional leading +'));
+
+/** WhatsApp takes messages of up to 65,536 characters; the engine keeps the first 512 of an answer. */
+const messageTextSchema = z.string().max(65_536);
+
+/**
+ * A WhatsApp message in replies, loosely: the channel adapter builds them (src/shared/whatsapp.ts has the type),
+ * so the schema only keeps the serializer from dropping their fields.
+ */
+export const whatsappMessageSchema = z.object({ type: z.enum(['text', 'list', 'buttons']) }).passthrough();
+
+/** `POST /whatsapp-emulator/{appId}`: the console's chat simulator, one message to the bot's draft. */
+export const chatSimulatorBodySchema = z.object({
+  from: customerNumberSchema,
+  text: messageTextSchema,
+  /** `choice`: `text` is the id of a list row or button picked. */
+  kind: z.enum(['text', 'choice']).default('text'),
+  /** True: what a Cloud API number gets (lists and buttons); false: what a linked device gets (numbered text). */
+  interactive: z.boolean().default(true),
+});
+export type ChatSimulatorBody = z.input<typeof chatSimulatorBodySchema>;
+
+/** The bot's answer: its messages, the session they belong to, and whether the conversation ended. */
+export const chatReplySchema = z.object({ sessionId: z.string(), end: z.boolean(), messages: z.array(whatsappMessageSchema) });
+
+/** The simulated phone's view of its link. */
+export const simulatedPhoneSchema = z.object({
+  linkId: z.string(),
+  status: z.enum(LINK_STATUSES),
+  /** The business number linked to the bot ('' until linked). */
+  mobileNumber: z.string(),
+  botName: z.string(),
+});
+export type SimulatedPhone = z.infer<typeof simulatedPhoneSchema>;
+
+export const simulatedScanBodySchema = z.object({ secret: z.string().min(1).max(100), mobileNumber: customerNumberSchema });
+
+/** A customer's message on the simulated phone; `label` is what a picked choice showed (its title), for the chat. */
+export const simulatedMessageBodySchema = z.object({
+  secret: z.string().min(1).max(100),
+  from: customerNumberSchema,
+  text: messageTextSchema,
+  kind: z.enum(['text', 'choice', 'media']).default('text'),
+  label: z.string().max(200).optional(),
+});
+export type SimulatedMessageBody = z.input<typeof simulatedMessageBodySchema>;
+
+/** One line of a simulated chat: `in` from the customer, `out` the bot's. */
+export const transcriptEntrySchema = z.object({ direction: z.enum(['in', 'out']), message: whatsappMessageSchema, at: z.string() });
+
+export const customerQuerySchema = z.object({ secret: z.string().min(1).max(100), from: customerNumberSchema });

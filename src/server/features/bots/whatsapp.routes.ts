@@ -4,12 +4,22 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { apps, whatsappLinks } from '../../../db/schema';
-import { BOT_MESSAGES } from '../../../shared/api/bots.schema';
+import {
+  BOT_MESSAGES,
+  chatReplySchema,
+  chatSimulatorBodySchema,
+  customerQuerySchema,
+  simulatedMessageBodySchema,
+  simulatedPhoneSchema,
+  simulatedScanBodySchema,
+  transcriptEntrySchema,
+  whatsappMessageSchema,
+} from '../../../shared/api/bots.schema';
 import { envelopeSchema } from '../../../shared/api/envelope';
 import { invalid, notAllowed, notFound, unauthenticated } from '../../../shared/errors';
 import type { CloudApiConnector } from '../../../integrations/whatsapp/cloud-api';
 import type { SimulatorConnector } from '../../../integrations/whatsapp/simulator';
-import { LINK_STATUSES, type WhatsAppMessage } from '../../../shared/whatsapp';
+import type { LINK_STATUSES, WhatsAppMessage } from '../../../shared/whatsapp';
 import type { AppContext } from '../../context';
 import { ok } from '../../http';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
@@ -17,23 +27,6 @@ import type { Runtime } from '../runtime/runtime.service';
 import { getUserCaller } from '../runtime/emulator-caller';
 import { getOwnedBot } from './bots.service';
 import type { WhatsApp } from './whatsapp-connectors';
-
-/** A customer's number as typed (`+233 24 123 4567`): digits only, 5 to 20 of them. */
-const phoneNumber = z
-  .string()
-  .transform((v) => v.replace(/[\s()+-]/g, ''))
-  .pipe(z.string().regex(/^\d{5,20}$/, 'A phone number: digits, with an optional leading +'));
-
-/** WhatsApp takes messages of up to 65,536 characters; the engine keeps the first 512 of an answer. */
-const messageText = z.string().max(65_536);
-
-/**
- * The loose shape of a WhatsApp message in replies: the adapter builds them (channels/whatsapp.ts), so the
- * response schema only keeps the serializer from dropping their fields.
- */
-const whatsappMessageSchema = z.object({ type: z.enum(['text', 'list', 'buttons']) }).passthrough();
-
-const chatReplySchema = z.object({ sessionId: z.string(), end: z.boolean(), messages: z.array(whatsappMessageSchema) });
 
 /**
  * WhatsApp traffic that is not the bots' settings: the console's chat simulator (the draft, like the USSD
@@ -49,12 +42,7 @@ export function registerWhatsAppRoutes(app: FastifyInstance, ctx: AppContext, gu
       tags,
       summary: "The console's chat simulator: one message to the bot's draft, answered as WhatsApp would show it",
       params: z.object({ appId: z.string().min(1).max(64) }),
-      body: z.object({
-        from: phoneNumber,
-        text: messageText,
-        kind: z.enum(['text', 'choice']).default('text'),
-        interactive: z.boolean().default(true),
-      }),
+      body: chatSimulatorBodySchema,
       response: { 200: chatReplySchema },
     },
     onRequest: guard('admin', 'chatbot'),
@@ -133,7 +121,6 @@ function registerSimulatorRoutes(app: FastifyInstance, ctx: AppContext, simulato
     return row;
   }
 
-  const phoneStateSchema = z.object({ linkId: z.string(), status: z.enum(LINK_STATUSES), mobileNumber: z.string(), botName: z.string() });
   const toPhoneState = (row: Awaited<ReturnType<typeof getSimulatedLink>>) => ({
     linkId: row.link.id,
     status: row.link.status as (typeof LINK_STATUSES)[number],
@@ -146,7 +133,7 @@ function registerSimulatorRoutes(app: FastifyInstance, ctx: AppContext, simulato
   const config = { rateLimit: { max: ctx.config.EMULATOR_RATE_LIMIT * 2, timeWindow: '1 minute' } };
 
   r.get('/api/whatsapp-simulator/:linkId', {
-    schema: { tags, params: linkParams, querystring: z.object({ secret }), response: { 200: envelopeSchema(phoneStateSchema) } },
+    schema: { tags, params: linkParams, querystring: z.object({ secret }), response: { 200: envelopeSchema(simulatedPhoneSchema) } },
     config,
     handler: async (req) => ok('OK', toPhoneState(await getSimulatedLink(req.params.linkId, req.query.secret))),
   });
@@ -156,8 +143,8 @@ function registerSimulatorRoutes(app: FastifyInstance, ctx: AppContext, simulato
       tags,
       summary: 'The simulated phone scans the QR: the link is CONNECTED as the number typed',
       params: linkParams,
-      body: z.object({ secret, mobileNumber: phoneNumber }),
-      response: { 200: envelopeSchema(phoneStateSchema) },
+      body: simulatedScanBodySchema,
+      response: { 200: envelopeSchema(simulatedPhoneSchema) },
     },
     config,
     handler: async (req) => {
@@ -173,14 +160,15 @@ function registerSimulatorRoutes(app: FastifyInstance, ctx: AppContext, simulato
       tags,
       summary: "A customer's message to the linked number; answers with what the bot sent back",
       params: linkParams,
-      body: z.object({ secret, from: phoneNumber, text: messageText, kind: z.enum(['text', 'choice', 'media']).default('text') }),
+      body: simulatedMessageBodySchema,
       response: { 200: envelopeSchema(z.object({ messages: z.array(whatsappMessageSchema) })) },
     },
     config,
     handler: async (req) => {
       const row = await getSimulatedLink(req.params.linkId, req.body.secret);
       if (row.link.status !== 'CONNECTED') throw invalid('This number is not linked: scan the QR code first');
-      const messages: WhatsAppMessage[] = await simulator.receive(row.link.id, req.body.from, req.body.text, req.body.kind);
+      const { from, text, kind, label } = req.body;
+      const messages: WhatsAppMessage[] = await simulator.receive(row.link.id, from, text, kind, label);
       return ok('OK', { messages });
     },
   });
@@ -189,11 +177,9 @@ function registerSimulatorRoutes(app: FastifyInstance, ctx: AppContext, simulato
     schema: {
       tags,
       params: linkParams,
-      querystring: z.object({ secret, from: phoneNumber }),
+      querystring: customerQuerySchema,
       response: {
-        200: envelopeSchema(
-          z.object({ transcript: z.array(z.object({ direction: z.enum(['in', 'out']), message: whatsappMessageSchema, at: z.string() })) }),
-        ),
+        200: envelopeSchema(z.object({ transcript: z.array(transcriptEntrySchema) })),
       },
     },
     config,
@@ -209,7 +195,7 @@ function registerSimulatorRoutes(app: FastifyInstance, ctx: AppContext, simulato
       summary: 'Makes the simulated link fail or log out on the phone, to try those states',
       params: linkParams,
       body: z.object({ secret, status: z.enum(['FAILED', 'DISCONNECTED']) }),
-      response: { 200: envelopeSchema(phoneStateSchema) },
+      response: { 200: envelopeSchema(simulatedPhoneSchema) },
     },
     config,
     handler: async (req) => {

@@ -10,8 +10,17 @@
  * - the admins' switch that lets an account build bots.
  */
 import type { z } from 'zod';
-import type { Bot, createBotBodySchema, LinkedNumber, LinkNumberBody, UpdateBotBody } from '../../../shared/api/bots.schema';
-import type { LinkStatus, WhatsAppConnectorName, WhatsAppMessage } from '../../../shared/whatsapp';
+import type {
+  Bot,
+  ChatSimulatorBody,
+  createBotBodySchema,
+  LinkedNumber,
+  LinkNumberBody,
+  SimulatedMessageBody,
+  SimulatedPhone,
+  UpdateBotBody,
+} from '../../../shared/api/bots.schema';
+import type { WhatsAppConnectorName, WhatsAppMessage } from '../../../shared/whatsapp';
 import { api, type ApiReply } from '../../lib/api';
 
 export const BOT_LIST_PATH = '/whatsapp-bots';
@@ -49,16 +58,9 @@ export const getWhatsAppConnector = () => api<{ connector: WhatsAppConnectorName
 
 // ---- the chat simulator (console) ----
 
-export interface ChatSimulatorRequest {
-  /** The customer's number, digits only. */
-  from: string;
-  text: string;
-  /** `choice` when `text` is the id of a list row or a button picked. */
-  kind?: 'text' | 'choice';
-  /** What a Cloud API number gets (lists and buttons); false: what a linked device gets (numbered text). */
-  interactive?: boolean;
-}
+export type ChatSimulatorRequest = ChatSimulatorBody;
 
+/** The bot's answer (chatReplySchema), its messages typed as the adapter builds them. */
 export interface ChatSimulatorReply {
   sessionId: string;
   /** The conversation ended (a terminating menu): the next message starts again. */
@@ -77,15 +79,9 @@ export async function sendChatSimulatorMessage(appId: string, request: ChatSimul
 
 // ---- the simulated phone (public: the link's secret is the key) ----
 
-export interface SimulatedPhoneLink {
-  linkId: string;
-  status: LinkStatus;
-  /** The business number linked to the bot ('' until linked). */
-  mobileNumber: string;
-  botName: string;
-}
+export type SimulatedPhoneLink = SimulatedPhone;
 
-/** One message of a simulated phone's chat: `in` came from the customer, `out` is the bot's. */
+/** One message of a simulated phone's chat (transcriptEntrySchema): `in` came from the customer, `out` is the bot's. */
 export interface TranscriptEntry {
   direction: 'in' | 'out';
   message: WhatsAppMessage;
@@ -105,7 +101,7 @@ export const scanSimulatedPhone = (linkId: string, body: { secret: string; mobil
   api<SimulatedPhoneLink>(phoneUrl(linkId, '/scan'), { body, auth: false });
 
 /** A customer's message to the linked number; the bot's replies come back. */
-export const sendSimulatedPhoneMessage = (linkId: string, body: { secret: string; from: string; text: string; kind?: 'text' | 'choice' }) =>
+export const sendSimulatedPhoneMessage = (linkId: string, body: SimulatedMessageBody) =>
   api<{ messages: WhatsAppMessage[] }>(phoneUrl(linkId, '/messages'), { body, auth: false });
 
 export const findSimulatedPhoneTranscript = (linkId: string, secret: string, from: string) =>

@@ -297,7 +297,7 @@ function PhoneChat({ link, linkId, secret }: LinkedPhoneProps) {
     queryClient.setQueryData<ChatEntry[]>(key, (old = []) =>
       appendEntries(old, 'in', [toCustomerMessage(shown)], new Date().toISOString()),
     );
-    const reply = await sendSimulatedPhoneMessage(linkId, { secret, from, text, kind });
+    const reply = await sendSimulatedPhoneMessage(linkId, { secret, from, text, kind, label: shown });
     setWaiting(false);
     if (!isOk(reply) || !reply.data) {
       setError(failureText(reply, 'The message was not delivered.'));
