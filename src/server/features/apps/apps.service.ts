@@ -53,7 +53,8 @@ function toApp(row: AppRow, origin: string, owner: { companyName: string; email:
   };
 }
 
-async function findLiveVersions(db: Db, appIds: string[]): Promise<Map<string, number>> {
+/** The highest deployed version of each app, in one query. */
+export async function findLiveVersions(db: Db, appIds: string[]): Promise<Map<string, number>> {
   if (appIds.length === 0) return new Map();
   const rows = await db
     .select({ appId: appVersions.appId, number: max(appVersions.number) })

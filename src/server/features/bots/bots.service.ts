@@ -13,18 +13,19 @@ import {
   type LinkNumberBody,
   type UpdateBotBody,
 } from '../../../shared/api/bots.schema';
-import { conflict, invalid, notFound } from '../../../shared/errors';
+import { AppError, conflict, invalid, notFound } from '../../../shared/errors';
 import { LINK_STATUSES, WHATSAPP_CONNECTORS, type LinkStatus } from '../../../shared/whatsapp';
 import type { LinkUpdate, WhatsAppConnector } from '../../../integrations/whatsapp/whatsapp-connector';
 import type { AppContext } from '../../context';
-import { createAppId, findLiveVersionNumber, getOwnedApp, type AppRow } from '../apps/apps.service';
+import { createAppId, findLiveVersions, getOwnedApp, type AppRow } from '../apps/apps.service';
 import type { AuthUser } from '../auth/auth.service';
 import { checkAppLimit } from '../billing/plan-limits';
 import { recordAdminAction } from '../admins/audit-log';
 
 type LinkRow = typeof whatsappLinks.$inferSelect;
 
-const asLinkStatus = (value: string): LinkStatus =>
+/** A stored status as the API names it; anything unknown reads as FAILED. */
+export const asLinkStatus = (value: string): LinkStatus =>
   (LINK_STATUSES as readonly string[]).includes(value) ? (value as LinkStatus) : 'FAILED';
 
 function toLinkedNumber(row: LinkRow): LinkedNumber {
@@ -50,24 +51,31 @@ async function toBots(ctx: AppContext, rows: AppRow[]): Promise<Bot[]> {
     .where(and(inArray(whatsappLinks.appId, ids), eq(whatsappLinks.status, 'CONNECTED')))
     .groupBy(whatsappLinks.appId);
   const byApp = new Map(connected.map((c) => [c.appId, c.n]));
-  return Promise.all(
-    rows.map(async (row) => ({
-      appId: row.id,
-      appName: row.appName,
-      description: row.description,
-      botType: 'whatsapp' as const,
-      status: row.status === 'inactive' ? ('inactive' as const) : ('active' as const),
-      liveVersion: await findLiveVersionNumber(ctx.db, row.id),
-      connectedNumbers: byApp.get(row.id) ?? 0,
-      createdAt: row.createdAt.toISOString(),
-      updatedAt: row.updatedAt.toISOString(),
-    })),
-  );
+  const live = await findLiveVersions(ctx.db, ids);
+  return rows.map((row) => ({
+    appId: row.id,
+    appName: row.appName,
+    description: row.description,
+    botType: 'whatsapp' as const,
+    status: row.status === 'inactive' ? ('inactive' as const) : ('active' as const),
+    liveVersion: live.get(row.id) ?? null,
+    connectedNumbers: byApp.get(row.id) ?? 0,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  }));
 }
+
+/** A catch handler that turns a not-found into `value` and lets every other failure (the database's) through. */
+const whenNotFound =
+  <T>(value: T) =>
+  (err: unknown): T => {
+    if (err instanceof AppError && err.kind === 'notFound') return value;
+    throw err;
+  };
 
 /** The bot if the user may change it (its builder, or an admin); a USSD app's id is not found here. */
 export async function getOwnedBot(ctx: AppContext, user: AuthUser, appId: string): Promise<AppRow> {
-  const row = await getOwnedApp(ctx, user, appId).catch(() => null);
+  const row = await getOwnedApp(ctx, user, appId).catch(whenNotFound(null));
   if (row?.channel !== 'whatsapp') throw notFound(BOT_MESSAGES.notFound);
   return row;
 }
@@ -136,9 +144,8 @@ export async function deleteBot(ctx: AppContext, user: AuthUser, appId: string, 
 async function getOwnedLink(ctx: AppContext, user: AuthUser, linkId: string): Promise<LinkRow> {
   const [link] = await ctx.db.select().from(whatsappLinks).where(eq(whatsappLinks.id, linkId));
   if (!link) throw notFound(BOT_MESSAGES.linkNotFound);
-  await getOwnedBot(ctx, user, link.appId).catch(() => {
-    throw notFound(BOT_MESSAGES.linkNotFound);
-  });
+  const bot = await getOwnedBot(ctx, user, link.appId).catch(whenNotFound(null));
+  if (!bot) throw notFound(BOT_MESSAGES.linkNotFound);
   return link;
 }
 

@@ -19,13 +19,13 @@ import { envelopeSchema } from '../../../shared/api/envelope';
 import { invalid, notAllowed, notFound, unauthenticated } from '../../../shared/errors';
 import type { CloudApiConnector } from '../../../integrations/whatsapp/cloud-api';
 import type { SimulatorConnector } from '../../../integrations/whatsapp/simulator';
-import type { LINK_STATUSES, WhatsAppMessage } from '../../../shared/whatsapp';
+import type { WhatsAppMessage } from '../../../shared/whatsapp';
 import type { AppContext } from '../../context';
 import { ok } from '../../http';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
 import type { Runtime } from '../runtime/runtime.service';
 import { getUserCaller } from '../runtime/emulator-caller';
-import { getOwnedBot } from './bots.service';
+import { asLinkStatus, getOwnedBot } from './bots.service';
 import type { WhatsApp } from './whatsapp-connectors';
 
 /**
@@ -123,7 +123,7 @@ function registerSimulatorRoutes(app: FastifyInstance, ctx: AppContext, simulato
 
   const toPhoneState = (row: Awaited<ReturnType<typeof getSimulatedLink>>) => ({
     linkId: row.link.id,
-    status: row.link.status as (typeof LINK_STATUSES)[number],
+    status: asLinkStatus(row.link.status),
     mobileNumber: row.link.mobileNumber,
     botName: row.botName,
   });

@@ -1,10 +1,10 @@
-import { Badge, Button, Group, Stack, Switch, Text, Title } from '@mantine/core';
+import { EmulatorTopbar } from '../emulator/emulator-topbar';
+import { Badge, Button, Group, Stack, Switch, Text } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import type { App } from '../../../shared/api/apps.schema';
 import type { RESTART_WORDS } from '../../../shared/whatsapp';
-import { BrandLogo } from '../../components/brand-logo';
 import { getToken } from '../../lib/session';
 import { AppNotFoundError, useApp } from '../apps/use-apps';
 import { ActionLogsPanel } from '../emulator/action-logs-panel';
@@ -85,29 +85,21 @@ function ChatSimulatorWorkspace({ app }: { app: App }) {
 
   return (
     <main className={emulatorClasses.page}>
-      <header className={emulatorClasses.topbar}>
-        <BrandLogo size={30} />
-        <span className={emulatorClasses.topbarDivider} aria-hidden="true" />
-        <Stack gap={2} style={{ minWidth: 0, flex: 1 }}>
-          <Text size="xs" fw={700} c="teal.9" tt="uppercase" style={{ letterSpacing: '0.08em' }}>
-            Chat simulator
-          </Text>
-          <Group gap="sm" wrap="wrap">
-            <Title order={1} fz={{ base: 20, sm: 24 }} lh={1.2} style={{ overflowWrap: 'anywhere' }}>
-              {app.appName}
-            </Title>
+      <EmulatorTopbar
+        eyebrow="Chat simulator"
+        title={app.appName}
+        badges={
+          <>
             <Badge variant="light" color="teal" radius="sm">
               WhatsApp bot
             </Badge>
             <Badge variant="outline" color="gray" radius="sm">
               Draft
             </Badge>
-          </Group>
-        </Stack>
-        <Text size="sm" c="gray.7" maw={340} visibleFrom="md">
-          The simulator runs your latest saved draft, so you can try changes before you deploy them.
-        </Text>
-      </header>
+          </>
+        }
+        note="The simulator runs your latest saved draft, so you can try changes before you deploy them."
+      />
 
       <div className={emulatorClasses.layout}>
         <div className={emulatorClasses.phoneColumn}>

@@ -1,10 +1,10 @@
+import { EmulatorTopbar } from '../emulator/emulator-topbar';
 import { Button, Center, Group, Loader, Paper, Stack, Text, TextInput, ThemeIcon, Title } from '@mantine/core';
 import { IconAlertTriangle, IconBrandWhatsapp, IconDeviceMobileOff, IconLogout, IconPlugConnectedX } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import type { WhatsAppChoice } from '../../../shared/whatsapp';
-import { BrandLogo } from '../../components/brand-logo';
 import { failureText, isOk, readData } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
 import { EmulatorPhoneFrame } from '../emulator/emulator-phone-frame';
@@ -60,21 +60,11 @@ export function SimulatedPhonePage() {
 
   return (
     <main className={emulatorClasses.page}>
-      <header className={emulatorClasses.topbar}>
-        <BrandLogo size={30} />
-        <span className={emulatorClasses.topbarDivider} aria-hidden="true" />
-        <Stack gap={2} style={{ minWidth: 0, flex: 1 }}>
-          <Text size="xs" fw={700} c="teal.9" tt="uppercase" style={{ letterSpacing: '0.08em' }}>
-            WhatsApp simulator
-          </Text>
-          <Title order={1} fz={{ base: 20, sm: 24 }} lh={1.2}>
-            Simulated phone
-          </Title>
-        </Stack>
-        <Text size="sm" c="gray.7" maw={380} visibleFrom="md">
-          A stand-in for a phone with WhatsApp: link it to a bot as the QR code would, then chat with the bot as a customer.
-        </Text>
-      </header>
+      <EmulatorTopbar
+        eyebrow="WhatsApp simulator"
+        title="Simulated phone"
+        note="A stand-in for a phone with WhatsApp: link it to a bot as the QR code would, then chat with the bot as a customer."
+      />
       <div className={emulatorClasses.layout}>
         {link.isPending ? (
           <div className={emulatorClasses.phoneColumn}>

@@ -1,8 +1,8 @@
-import { Badge, Group, Stack, Text, Title } from '@mantine/core';
+import { EmulatorTopbar } from './emulator-topbar';
+import { Badge } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
-import { BrandLogo } from '../../components/brand-logo';
 import { UNAUTHORIZED_EVENT } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
 import { hasScreen } from '../../lib/routes';
@@ -204,17 +204,11 @@ function EmulatorWorkspace({ app, homeUrl, isTemplate }: { app: EmulatorApp; hom
 
   return (
     <main className={classes.page}>
-      <header className={classes.topbar}>
-        <BrandLogo size={30} />
-        <span className={classes.topbarDivider} aria-hidden="true" />
-        <Stack gap={2} style={{ minWidth: 0, flex: 1 }}>
-          <Text size="xs" fw={700} c="teal.9" tt="uppercase" style={{ letterSpacing: '0.08em' }}>
-            {isTemplate ? 'Template test run' : 'Emulator'}
-          </Text>
-          <Group gap="sm" wrap="wrap">
-            <Title order={1} fz={{ base: 20, sm: 24 }} lh={1.2}>
-              {app.appName}
-            </Title>
+      <EmulatorTopbar
+        eyebrow={isTemplate ? 'Template test run' : 'Emulator'}
+        title={app.appName}
+        badges={
+          <>
             {app.shortCode && (
               <Badge variant="light" color="teal" radius="sm" size="lg" ff="monospace" styles={{ label: { textTransform: 'none' } }}>
                 {app.shortCode}
@@ -223,14 +217,14 @@ function EmulatorWorkspace({ app, homeUrl, isTemplate }: { app: EmulatorApp; hom
             <Badge variant="outline" color="gray" radius="sm">
               {isTemplate ? 'Template' : 'Draft'}
             </Badge>
-          </Group>
-        </Stack>
-        <Text size="sm" c="gray.7" maw={340} visibleFrom="md">
-          {isTemplate
+          </>
+        }
+        note={
+          isTemplate
             ? 'Dial the template as your customers would, then clone it to make it your own.'
-            : 'The emulator runs your latest saved draft, so you can test changes before you deploy them.'}
-        </Text>
-      </header>
+            : 'The emulator runs your latest saved draft, so you can test changes before you deploy them.'
+        }
+      />
 
       <div className={classes.layout}>
         <div className={classes.phoneColumn}>
