@@ -842,6 +842,7 @@ function persistenceTable(results: TargetResult[]): string {
       'rows inserted/hop',
       'sink written',
       'shed',
+      'holds',
       'buffered after load',
       'session records / ENDs seen',
       'SIGTERM to exit ms',
@@ -850,7 +851,7 @@ function persistenceTable(results: TargetResult[]): string {
     ],
     results.flatMap((r) => {
       const p = r.persistence;
-      if (!p) return r.redis ? [[r.label, '-', '-', '-', '-', '-', '-', '-', '-', '-', fmt(r.redis.perHop)]] : [];
+      if (!p) return r.redis ? [[r.label, '-', '-', '-', '-', '-', '-', '-', '-', '-', '-', fmt(r.redis.perHop)]] : [];
       const c = p.counts;
       const rows = c.sessionRows + c.logRows + c.inputRows + c.actionRows;
       const perHop = (n: number | undefined) => (n === undefined ? '-' : fmt(n / p.hopsServed));
@@ -862,6 +863,7 @@ function persistenceTable(results: TargetResult[]): string {
           perHop(c.insertedRows),
           String(p.eventsAtStop?.written ?? '-'),
           String(p.eventsAtStop?.shed ?? '-'),
+          String(p.eventsAtStop?.holds ?? '-'),
           String(p.eventsAfterLoad?.buffered ?? '-'),
           `${c.completedSessions} / ${p.endsSeen}`,
           p.stopMs.toFixed(0),
@@ -1018,7 +1020,8 @@ async function main(): Promise<number> {
     log(
       "rows inserted: pg_stat_database over the server's life (reads included, seeding too); sink written/shed: /api/health's event stats",
     );
-    log('just before SIGTERM (shed: debug/info log lines dropped when the buffer was full; session records and inputs are never shed);');
+    log('just before SIGTERM (shed: debug/info log lines dropped, only while the database refuses writes; session records, inputs and');
+    log('errors are never shed; holds: times new hops waited for a writer that fell 20,000 rows behind);');
     log('session records / ENDs seen: completed session records counted in the database after the stop, against the END replies the');
     log("load saw (+1 self-check per server start); log bytes/hop: the server's stdout+stderr file (JSON lines at info).");
     for (const r of results)

@@ -42,6 +42,8 @@ export interface EventStats {
   written: number;
   shed: number;
   failedBatches: number;
+  /** Times new hops were held until the writer caught up. */
+  holds: number;
 }
 
 /** What the server left in its database, counted after it stopped. */

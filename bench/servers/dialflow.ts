@@ -5,13 +5,12 @@
  * 127.0.0.1 and tells the harness its port and app id. With BENCH_SHORTCODES=1 (the provider target) it also
  * seeds SHORTCODE_COUNT purchased extensions connected to the shop, and the hops go to the provider's URL.
  */
-import { and, count, eq, getTableName, type SQL } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
+import { and, count, eq } from 'drizzle-orm';
 import pino from 'pino';
 import { buildApp } from '../../src/server/app';
 import { createConfig } from '../../src/server/config';
 import { openDatabase } from '../../src/db/client';
-import { actionResults, appLogs, sessionInputs, sessionRecords } from '../../src/db/schema';
+import { appLogs, sessionInputs, sessionRecords } from '../../src/db/schema';
 import { reportFailed, reportReady, serveCommands } from './child';
 import { atForm, expectedReply, SHORTCODE_COUNT, SHORTCODE_PROVIDER, shortcodeDialOf } from '../shop';
 import { seedShop, seedShortcodes } from '../seed-shop';
@@ -29,28 +28,18 @@ try {
   // As the server opens it (src/server/app.ts), in memory: PGlite on its own low-priority thread.
   const opened = await openDatabase(databaseUrl ? { url: databaseUrl } : { dataDir: pgliteDir, thread: true, lowPriority: true });
   await opened.migrate();
-  // Diagnostic only (`--only=nosink`): once seeded, the event sink's statements (inserts into the event
-  // tables, sent through db.execute) are dropped, to measure what its database writes cost the hop. The
-  // server code is untouched; its db is wrapped.
+  // Diagnostic only (`--only=nosink`): once seeded, the event sink's writes (its COPYs through
+  // Database.copyRows) are dropped, to measure what its database writes cost. The server code is untouched;
+  // its database handle is wrapped.
   let isSinkStubbed = false;
-  const dialect = new PgDialect();
-  const eventTables = [appLogs, sessionInputs, sessionRecords, actionResults].map((t) => `insert into "${getTableName(t)}"`);
-  const isEventInsert = (query: unknown) => {
-    const text = dialect.sqlToQuery(query as SQL).sql;
-    return eventTables.some((prefix) => text.startsWith(prefix));
-  };
-  const db = ablateSink
-    ? new Proxy(opened.db, {
-        get(target, prop) {
-          if (prop === 'execute' && isSinkStubbed) {
-            return (query: unknown) => (isEventInsert(query) ? Promise.resolve({ rows: [] }) : target.execute(query as SQL));
-          }
-          const value = Reflect.get(target, prop, target) as unknown;
-          return typeof value === 'function' ? value.bind(target) : value;
-        },
-      })
-    : opened.db;
-  const database = { ...opened, db };
+  const database = ablateSink
+    ? {
+        ...opened,
+        copyRows: (table: string, columns: string[], text: string) =>
+          isSinkStubbed ? Promise.resolve() : opened.copyRows(table, columns, text),
+      }
+    : opened;
+  const db = opened.db;
   const app = await buildApp(
     createConfig({ NODE_ENV: 'production', LOG_LEVEL: logFile ? 'info' : 'silent', REDIS_URL: redisUrl, BILLING: 'off' }),
     { database, logger: logFile ? { stream: pino.destination({ dest: logFile, sync: false }) } : false },

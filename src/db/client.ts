@@ -9,6 +9,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import { PgliteThreadClient } from './pglite-thread-client';
 import * as schema from './schema';
 
@@ -24,8 +25,18 @@ export interface Database {
   /** Applies the committed migrations (forward only). */
   migrate(): Promise<void>;
   ping(): Promise<void>;
+  /**
+   * Bulk-loads rows with `COPY table (columns) FROM ...`: `text` is the rows in PostgreSQL's COPY text format
+   * (one line each, tab-separated, `\N` for null; copyText in copy-text.ts writes it). The event sink's
+   * batches go this way: a third cheaper than an INSERT of the same rows on PGlite, and on PostgreSQL one
+   * stream rather than a statement of parameters.
+   */
+  copyRows(table: string, columns: string[], text: string): Promise<void>;
   close(): Promise<void>;
 }
+
+const copyStatement = (table: string, columns: string[], source: string) =>
+  `copy "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) from ${source}`;
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
 
@@ -51,6 +62,22 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       ping: async () => {
         await pool.query('select 1');
       },
+      async copyRows(table, columns, text) {
+        const client = await pool.connect();
+        try {
+          const stream = client.query(copyFrom(copyStatement(table, columns, 'stdin')));
+          await new Promise<void>((resolve, reject) => {
+            stream.on('finish', resolve);
+            stream.on('error', reject);
+            stream.end(text);
+          });
+          client.release();
+        } catch (err) {
+          // A connection that failed mid-COPY is not given back to the pool as it is.
+          client.release(err as Error);
+          throw err;
+        }
+      },
       close: () => pool.end(),
     };
   }
@@ -71,6 +98,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     migrate: () => migratePglite(drizzlePglite({ client }), { migrationsFolder: MIGRATIONS_DIR }),
     ping: async () => {
       await db.execute(sql`select 1`);
+    },
+    // PGlite reads COPY's input from a blob it names /dev/blob.
+    copyRows: async (table, columns, text) => {
+      const statement = copyStatement(table, columns, "'/dev/blob'");
+      if (client instanceof PgliteThreadClient) await client.copy(statement, text);
+      else await client.query(statement, [], { blob: new Blob([text]) });
     },
     close: () => client.close(),
   };

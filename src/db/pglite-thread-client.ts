@@ -156,6 +156,11 @@ export class PgliteThreadClient implements Queryable {
     return result;
   }
 
+  /** `COPY ... FROM '/dev/blob'` with `text` as the blob (Database.copyRows). */
+  async copy(sql: string, text: string): Promise<void> {
+    await this.#call({ op: 'copy', sql, text });
+  }
+
   /** The data directory as a tarball (tests clone databases from a migrated copy). */
   async dumpDataDir(): Promise<Blob> {
     return new Blob([await this.#call<ArrayBuffer>({ op: 'dump' })]);

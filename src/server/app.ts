@@ -138,7 +138,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     sessions: redis
       ? createRedisSessionStore<StoredSession>(redis, { now: nowMs })
       : createMemorySessionStore<StoredSession>({ now: nowMs }),
-    sink: createEventSink(database.db, app.log),
+    sink: createEventSink(database, app.log),
     runAction,
     admitLiveSession: (ownerId) => admitLiveSession(ctx, ownerId),
   });

@@ -79,11 +79,13 @@ export interface LoggerOverrides {
  * terminal showed: 600 KB in half an hour of clicking around the console). Gateway routes log at warn.
  */
 export function registerRequestLog(app: FastifyInstance): void {
-  app.addHook('onResponse', async (request, reply) => {
-    if ((levels.values[request.log.level] ?? Infinity) > levels.values.debug!) return;
-    request.log.debug(
-      { method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
-      'request',
-    );
+  // A callback rather than an async hook: it runs on every hop, and a promise for nothing is most of its cost.
+  app.addHook('onResponse', (request, reply, done) => {
+    if ((levels.values[request.log.level] ?? Infinity) <= levels.values.debug!)
+      request.log.debug(
+        { method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+        'request',
+      );
+    done();
   });
 }

@@ -13,15 +13,17 @@ const healthSchema = z.object({
     databaseKind: z.enum(['pglite', 'postgres']),
     redis: componentSchema,
     uptimeSeconds: z.number(),
-    /** The runtime's event buffer: lines written, waiting, and debug/info lines shed under load. */
-    events: z.object({ buffered: z.number(), written: z.number(), shed: z.number(), failedBatches: z.number() }).optional(),
+    /** The runtime's event buffer: rows written and waiting, debug/info lines shed, times hops waited for the writer. */
+    events: z
+      .object({ buffered: z.number(), written: z.number(), shed: z.number(), failedBatches: z.number(), holds: z.number() })
+      .optional(),
   }),
 });
 
 export interface HealthProbe {
   /** Undefined when Redis is not configured. */
   pingRedis?: () => Promise<void>;
-  getEventStats?: () => { buffered: number; written: number; shed: number; failedBatches: number };
+  getEventStats?: () => { buffered: number; written: number; shed: number; failedBatches: number; holds: number };
 }
 
 async function check(probe: () => Promise<void>): Promise<'up' | 'down'> {

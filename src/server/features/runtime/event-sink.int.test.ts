@@ -39,7 +39,7 @@ describeDb('event sink', () => {
     (await testDb.database.db.select({ n: count() }).from(table).where(eq(table.appId, appId)))[0]!.n;
 
   it('writes in batches and drains everything on close', async () => {
-    const sink = createEventSink(testDb.database.db, log, { flushEveryMs: 60_000, flushAt: 100_000, batchSize: 100 });
+    const sink = createEventSink(testDb.database, log, { flushEveryMs: 60_000, flushAt: 100_000, batchSize: 100 });
     for (let i = 0; i < 250; i++) sink.push(logLine('drain', 'info', i));
     for (let i = 0; i < 5; i++) sink.push(session('drain', i));
     await sink.close();
@@ -50,7 +50,7 @@ describeDb('event sink', () => {
 
   it('sheds the oldest debug and info lines first when the buffer is full, never sessions or errors', async () => {
     // A buffer of 10 sheddable lines and a flush that never comes until close: the store "cannot keep up".
-    const sink = createEventSink(testDb.database.db, log, { flushEveryMs: 60_000, flushAt: 100_000, maxBuffered: 10 });
+    const sink = createEventSink(testDb.database, log, { flushEveryMs: 60_000, flushAt: 100_000, maxBuffered: 10 });
     for (let i = 0; i < 50; i++) sink.push(logLine('shed', i % 2 ? 'debug' : 'info', i));
     for (let i = 0; i < 20; i++) sink.push(logLine('shed', 'error', i));
     for (let i = 0; i < 20; i++) sink.push(session('shed', i));
@@ -63,7 +63,7 @@ describeDb('event sink', () => {
   });
 
   it('writes kept and sheddable lines merged in arrival order, across batches', async () => {
-    const sink = createEventSink(testDb.database.db, log, { flushEveryMs: 60_000, flushAt: 100_000, batchSize: 7 });
+    const sink = createEventSink(testDb.database, log, { flushEveryMs: 60_000, flushAt: 100_000, batchSize: 7 });
     const levels = ['info', 'error', 'debug', 'system', 'info', 'info', 'error'];
     for (let i = 0; i < 40; i++) sink.push(logLine('order', levels[i % levels.length]!, i));
     await sink.close();
@@ -74,7 +74,7 @@ describeDb('event sink', () => {
 
   it("one tenant's unstorable row (NUL in text or JSON) costs only that row, never the batch it shares", async () => {
     // A script can log or return "\u0000"; PostgreSQL's text and jsonb refuse it.
-    const sink = createEventSink(testDb.database.db, log, { flushEveryMs: 60_000, flushAt: 100_000 });
+    const sink = createEventSink(testDb.database, log, { flushEveryMs: 60_000, flushAt: 100_000 });
     for (let i = 0; i < 20; i++) sink.push(logLine('victim', 'info', i));
     sink.push({
       table: 'logs',
@@ -91,5 +91,119 @@ describeDb('event sink', () => {
     expect(poisoned?.message).toBe('ab');
     expect(await countRows(sessionRecords, 'poison')).toBe(1);
     expect(sink.stats()).toMatchObject({ buffered: 0, written: 43, failedBatches: 0 });
+  });
+
+  it('stores every value as pushed: tabs, newlines, backslashes, \\N and \\. as text, emoji, nested JSON, numbers, nulls', async () => {
+    const texts = ['a\tb', 'line 1\nline 2\r\n', 'C:\\path\\N', '\\N', '\\.', 'Ghana 🇬🇭 café', '', ' leading and trailing '];
+    const sink = createEventSink(testDb.database, log, { flushEveryMs: 60_000, flushAt: 100_000 });
+    for (const [i, text] of texts.entries()) {
+      sink.push({
+        table: 'logs',
+        row: {
+          appId: 'values',
+          sessionId: `s${i}`,
+          level: 'info',
+          type: 'action_logged',
+          menu: text,
+          message: text,
+          data: { text, list: [1, 2.5, true, null, { deep: text }], n: i },
+          createdAt: new Date(Date.UTC(2026, 10, 26, 12, 0, i, 123)),
+        },
+      });
+    }
+    sink.push({
+      table: 'logs',
+      row: {
+        appId: 'values',
+        sessionId: 'null-data',
+        level: 'system',
+        type: 'session_started',
+        message: 'm',
+        data: null,
+        createdAt: new Date(),
+      },
+    });
+    sink.push({
+      ...session('values', 99),
+      row: { ...session('values', 99).row, inputs: { amount: '50', note: 'tab\there', quote: 'say "hi"' }, hopCount: 7 },
+    } as EventRecord);
+    await sink.close();
+    const rows = await testDb.database.db.select().from(appLogs).where(eq(appLogs.appId, 'values')).orderBy(appLogs.id);
+    expect(rows.slice(0, texts.length).map((r) => [r.message, r.menu, r.data])).toEqual(
+      texts.map((text, i) => [text, text, { text, list: [1, 2.5, true, null, { deep: text }], n: i }]),
+    );
+    expect(rows[1]!.createdAt.toISOString()).toBe('2026-11-26T12:00:01.123Z');
+    expect(rows.at(-1)).toMatchObject({ sessionId: 'null-data', data: null, environment: '', caller: null });
+    const [record] = await testDb.database.db.select().from(sessionRecords).where(eq(sessionRecords.appId, 'values'));
+    expect(record).toMatchObject({ inputs: { amount: '50', note: 'tab\there', quote: 'say "hi"' }, hopCount: 7 });
+  });
+
+  it('a lone surrogate in text or JSON is stored as U+FFFD, the rest of the row as it was', async () => {
+    const sink = createEventSink(testDb.database, log, { flushEveryMs: 60_000, flushAt: 100_000 });
+    sink.push({
+      table: 'logs',
+      row: {
+        appId: 'surrogate',
+        level: 'info',
+        type: 'action_logged',
+        message: 'x\ud800y',
+        data: { v: 'p\udc00q', ok: '😀' },
+        createdAt: new Date(),
+      },
+    });
+    await sink.close();
+    const [row] = await testDb.database.db.select().from(appLogs).where(eq(appLogs.appId, 'surrogate'));
+    expect(row).toMatchObject({ message: 'x\ufffdy', data: { v: 'p\ufffdq', ok: '😀' } });
+    expect(sink.stats()).toMatchObject({ written: 1, failedBatches: 0 });
+  });
+
+  it('when the database refuses a batch, its rows are written one by one and only the refused row is lost', async () => {
+    // The real database, with one row it refuses (as a full disk or a constraint would for that row alone).
+    const refusing = {
+      copyRows: (table: string, columns: string[], text: string) =>
+        text.includes('refuse me') ? Promise.reject(new Error('refused')) : testDb.database.copyRows(table, columns, text),
+    };
+    const sink = createEventSink(refusing, log, { flushEveryMs: 60_000, flushAt: 100_000 });
+    for (let i = 0; i < 10; i++) sink.push(logLine('refused', 'info', i));
+    sink.push({ table: 'logs', row: { appId: 'refused', level: 'info', type: 'menu_shown', message: 'refuse me', createdAt: new Date() } });
+    for (let i = 10; i < 20; i++) sink.push(logLine('refused', 'info', i));
+    await sink.close();
+    const rows = await testDb.database.db.select().from(appLogs).where(eq(appLogs.appId, 'refused')).orderBy(appLogs.id);
+    expect(rows.map((r) => r.message)).toEqual(Array.from({ length: 20 }, (_, i) => `line ${i}`));
+    expect(sink.stats()).toMatchObject({ buffered: 0, written: 20, failedBatches: 1 });
+  });
+
+  it('holds new hops while the writer is behind, and lets them go once it is back under half', async () => {
+    const sink = createEventSink(testDb.database, log, { flushEveryMs: 60_000, flushAt: 100_000, batchSize: 1, holdAt: 100 });
+    for (let i = 0; i < 99; i++) sink.push(logLine('hold', 'info', i));
+    expect(sink.whenCaughtUp()).toBeNull();
+    sink.push(logLine('hold', 'info', 99));
+    const held = sink.whenCaughtUp();
+    expect(held).toBeInstanceOf(Promise);
+    // The writer has taken its first batch (20 rows: up to twenty times batchSize when more wait); a hop asking
+    // while rows still come in waits for the same catch-up.
+    for (let i = 100; i < 130; i++) sink.push(logLine('hold', 'info', i));
+    expect(sink.whenCaughtUp()).toBe(held);
+    await held;
+    expect(sink.stats().buffered).toBeLessThanOrEqual(50);
+    expect(sink.stats()).toMatchObject({ holds: 1, shed: 0 });
+    expect(sink.whenCaughtUp()).toBeNull();
+    await sink.close();
+    expect(await countRows(appLogs, 'hold')).toBe(130);
+  });
+
+  it('never holds hops for a database that refuses writes: its debug and info lines are shed past the bound instead', async () => {
+    const down = { copyRows: () => Promise.reject(new Error('connection refused')) };
+    const sink = createEventSink(down, log, { flushEveryMs: 60_000, flushAt: 100_000, holdAt: 10, maxBuffered: 20 });
+    for (let i = 0; i < 10; i++) sink.push(logLine('down', 'info', i));
+    const first = sink.whenCaughtUp();
+    expect(first).toBeInstanceOf(Promise);
+    // The writer's attempt fails: the hold is released, and no hop is held again while writes fail.
+    await first;
+    for (let i = 0; i < 30; i++) sink.push(logLine('down', 'info', i));
+    expect(sink.whenCaughtUp()).toBeNull();
+    expect(sink.stats().shed).toBeGreaterThan(0);
+    expect(sink.stats().holds).toBe(1);
+    await sink.close();
   });
 });

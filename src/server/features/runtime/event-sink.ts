@@ -1,8 +1,8 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
-import { getTableColumns, getTableName, sql, type SQL } from 'drizzle-orm';
+import { getTableColumns, getTableName } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import type { Db } from '../../../db/client';
+import type { Database } from '../../../db/client';
 import { actionResults, appLogs, sessionInputs, sessionRecords } from '../../../db/schema';
 import { cleanText } from '../../../channels/fields';
 
@@ -12,37 +12,16 @@ export type EventRecord =
   | { table: 'actionResults'; row: typeof actionResults.$inferInsert }
   | { table: 'sessions'; row: typeof sessionRecords.$inferInsert };
 
-/**
- * A batch is sent as one JSON parameter (`jsonb_to_recordset`) rather than a multi-row VALUES list: building
- * VALUES for hundreds of rows was most of a hop's CPU in the benchmark (bench/README.md), and one parameter
- * costs the same on PGlite and PostgreSQL.
- */
-function createBatchInsert(table: PgTable): (rows: Array<Record<string, unknown>>) => SQL {
-  const columns = Object.entries(getTableColumns(table)).filter(([, column]) => column.name !== 'id');
-  const names = columns.map(([, c]) => `"${c.name}"`).join(', ');
-  const types = columns.map(([, c]) => `"${c.name}" ${c.getSQLType()}`).join(', ');
-  const head = sql.raw(`insert into "${getTableName(table)}" (${names}) select ${names} from jsonb_to_recordset(`);
-  const tail = sql.raw(`::jsonb) as x(${types})`);
-  // The JSON is written directly, key by key, rather than through an object per row and JSON.stringify of
-  // the lot: this runs on the hop thread for every event (1.5 µs a row the other way).
-  const keys = columns.map(([key]) => key);
-  const prefixes = columns.map(([, c], i) => `${i === 0 ? '{' : ','}${JSON.stringify(c.name)}:`);
-  const fallbacks = columns.map(([, c]) => (c.hasDefault && ['string', 'number', 'boolean'].includes(typeof c.default) ? c.default : null));
-  function toJson(row: Record<string, unknown>): string {
-    let json = '';
-    for (let i = 0; i < keys.length; i++) {
-      let value = row[keys[i]!] ?? fallbacks[i];
-      if (value instanceof Date) value = value.toISOString();
-      json += prefixes[i]! + (value === undefined ? 'null' : JSON.stringify(value));
-    }
-    return `${json}}`;
-  }
-  return (rows) => {
-    let json = '[';
-    for (let i = 0; i < rows.length; i++) json += (i === 0 ? '' : ',') + toJson(rows[i]!);
-    return sql`${head}${`${json}]`}${tail}`;
-  };
-}
+/** The column of each kind the event tables hold, as COPY's text format writes it. */
+type ColumnKind = 'text' | 'json' | 'time' | 'other';
+
+/** COPY's text format: a backslash, newline, carriage return or tab in a value is written as an escape. */
+const COPY_SPECIAL = /[\\\n\r\t]/;
+const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+const escapeCopy = (text: string) => (COPY_SPECIAL.test(text) ? text.replace(/[\\\n\r\t]/g, (c) => COPY_ESCAPES[c]!) : text);
+
+/** JSON that jsonb refuses: an escaped NUL or a lone surrogate (JSON.stringify escapes those, and only those, as \ud8xx-\udfxx). */
+const UNSTORABLE_JSON = /\\u0000|\\ud[89a-f]/i;
 
 /** Text PostgreSQL cannot store (NUL, lone surrogates) made storable, deep; Dates and numbers untouched. */
 function cleanValue(value: unknown): unknown {
@@ -54,24 +33,70 @@ function cleanValue(value: unknown): unknown {
   return out;
 }
 
-const INSERTS = {
-  logs: createBatchInsert(appLogs),
-  inputs: createBatchInsert(sessionInputs),
-  actionResults: createBatchInsert(actionResults),
-  sessions: createBatchInsert(sessionRecords),
+/**
+ * A table's rows as lines of COPY's text format (Database.copyRows), every column but the serial id. A row is
+ * written when it is pushed, so the buffer holds one string a row rather than the row's objects (what the
+ * garbage collector walks while the writer catches up), and text PostgreSQL would refuse (NUL, a lone
+ * surrogate, from a script's log line or result) is made storable then: rows from many tenants share a COPY,
+ * and one tenant's text must not cost the others theirs.
+ */
+function createRowEncoder(table: PgTable) {
+  const columns = Object.entries(getTableColumns(table)).filter(([, column]) => column.name !== 'id');
+  const keys = columns.map(([key]) => key);
+  const kinds: ColumnKind[] = columns.map(([, c]) =>
+    c.dataType === 'json' ? 'json' : c.dataType === 'date' ? 'time' : c.dataType === 'string' ? 'text' : 'other',
+  );
+  // A column the row leaves out takes its default, as an INSERT naming every column would not.
+  const fallbacks = columns.map(([, c]) => (c.hasDefault && ['string', 'number', 'boolean'].includes(typeof c.default) ? c.default : null));
+  function encodeValue(value: unknown, kind: ColumnKind): string {
+    if (value === null || value === undefined) return '\\N';
+    if (kind === 'text') return escapeCopy(cleanText(String(value)));
+    if (kind === 'json') {
+      let json = JSON.stringify(value);
+      if (json === undefined) return '\\N';
+      if (UNSTORABLE_JSON.test(json)) json = JSON.stringify(cleanValue(value));
+      return escapeCopy(json);
+    }
+    if (kind === 'time') return value instanceof Date ? value.toISOString() : escapeCopy(String(value));
+    return typeof value === 'boolean' ? (value ? 't' : 'f') : escapeCopy(String(value));
+  }
+  return {
+    table: getTableName(table),
+    columns: columns.map(([, c]) => c.name),
+    encode(row: Record<string, unknown>): string {
+      let line = '';
+      for (let i = 0; i < keys.length; i++) line += (i === 0 ? '' : '\t') + encodeValue(row[keys[i]!] ?? fallbacks[i], kinds[i]!);
+      return `${line}\n`;
+    },
+  };
+}
+
+const ENCODERS = {
+  logs: createRowEncoder(appLogs),
+  inputs: createRowEncoder(sessionInputs),
+  actionResults: createRowEncoder(actionResults),
+  sessions: createRowEncoder(sessionRecords),
 } satisfies Record<EventRecord['table'], unknown>;
 
 export interface EventSinkStats {
   buffered: number;
   written: number;
-  /** debug and info log lines dropped because the store could not keep up. */
+  /** debug and info log lines dropped because the database refused writes for long (see createEventSink). */
   shed: number;
   failedBatches: number;
+  /** Times new hops were held until the writer caught up (whenCaughtUp). */
+  holds: number;
 }
 
 export interface EventSink {
-  /** Never waits and never throws: the hop is never slowed by logging. */
+  /** Never waits and never throws. */
   push(record: EventRecord): void;
+  /**
+   * null when the writer is keeping up (the usual case: nothing to wait for); else a promise that resolves once
+   * it has caught up. The runtime awaits it before a hop starts, so traffic the database cannot keep up with
+   * slows down rather than losing what it wrote.
+   */
+  whenCaughtUp(): Promise<void> | null;
   flush(): Promise<void>;
   /** Stops the timer and writes everything still buffered (shutdown). */
   close(): Promise<void>;
@@ -81,7 +106,8 @@ export interface EventSink {
 /** debug and info log lines may be shed; session records, inputs, action results and errors never are. */
 const isSheddable = (r: EventRecord) => r.table === 'logs' && (r.row.level === 'debug' || r.row.level === 'info');
 
-type Queued = { seq: number; record: EventRecord };
+/** A pushed record, encoded: its table and its COPY line. */
+type Queued = { seq: number; table: EventRecord['table']; line: string };
 
 /** A FIFO with O(1) push, shift and drop-from-the-front (an array and a moving head, compacted now and then). */
 class Fifo {
@@ -118,85 +144,102 @@ class Fifo {
 
 /**
  * Writes events in batches: every `flushEveryMs` (250) or as soon as `flushAt` (500) are waiting, `batchSize`
- * (500) rows a statement. Sheddable lines wait in their own queue, bounded by `maxBuffered`: past it the
- * oldest tenth goes at once and is counted. Both queues are written merged in arrival order, so rows get
- * ids in the order things happened. Every operation on the hop's path is O(1).
+ * (500) rows at a time, one COPY a table. Nothing pushed is dropped while the database takes writes: once
+ * `holdAt` (20,000) rows wait, new hops wait (whenCaughtUp) until the writer is back under half of that, which
+ * also hands it the CPU the hops were using. Only while the database refuses writes (down, full) are hops never
+ * held; debug and info lines then wait in their own queue, bounded by `maxBuffered` (50,000, above `holdAt` so that
+ * a writer that takes writes never reaches it): past it the oldest tenth goes at once and is counted. Session records, inputs, action results and error lines are never shed.
+ * Both queues are written merged in arrival order, so rows get ids in the order things happened. Every
+ * operation on the hop's path is O(1).
  */
 export function createEventSink(
-  db: Db,
+  database: Pick<Database, 'copyRows'>,
   log: FastifyBaseLogger,
-  options: { flushEveryMs?: number; flushAt?: number; batchSize?: number; maxBuffered?: number } = {},
+  options: { flushEveryMs?: number; flushAt?: number; batchSize?: number; maxBuffered?: number; holdAt?: number } = {},
 ): EventSink {
   const flushEveryMs = options.flushEveryMs ?? 250;
   const flushAt = options.flushAt ?? 500;
   const batchSize = options.batchSize ?? 500;
-  const maxBuffered = options.maxBuffered ?? 20_000;
+  const maxBuffered = options.maxBuffered ?? 50_000;
+  const holdAt = options.holdAt ?? 20_000;
+  const resumeAt = Math.floor(holdAt / 2);
   const kept = new Fifo();
   const sheddable = new Fifo();
   let seq = 0;
-  const counters = { written: 0, shed: 0, failedBatches: 0 };
+  const counters = { written: 0, shed: 0, failedBatches: 0, holds: 0 };
+  // Whether the last COPY was taken: hops are held for a writer that is behind, never for one that fails.
+  let isWriterHealthy = true;
+  let hold: { promise: Promise<void>; release: () => void } | undefined;
+  function releaseHold(): void {
+    hold?.release();
+    hold = undefined;
+  }
   let flushing: Promise<void> | undefined;
   let isClosed = false;
   const buffered = () => kept.length + sheddable.length;
 
-  /** The next `batchSize` records in arrival order, taken from the front of both queues. */
-  function takeBatch(): EventRecord[] {
-    const batch: EventRecord[] = [];
-    while (batch.length < batchSize) {
+  /**
+   * The next records in arrival order, taken from the front of both queues: `batchSize`, or up to twenty times
+   * that when more wait. A writer that is behind then needs fewer round trips to the database's thread, each of
+   * which waits for a turn of this thread's event loop, which a saturating load makes long.
+   */
+  function takeBatch(): Queued[] {
+    const size = Math.max(batchSize, Math.min(buffered(), batchSize * 20));
+    const batch: Queued[] = [];
+    while (batch.length < size) {
       const a = kept.peek();
       const b = sheddable.peek();
       if (!a && !b) break;
-      const next = !b || (a && a.seq < b.seq) ? kept.shift()! : sheddable.shift()!;
-      batch.push(next.record);
+      batch.push(!b || (a && a.seq < b.seq) ? kept.shift()! : sheddable.shift()!);
     }
     return batch;
   }
 
-  async function writeBatch(batch: EventRecord[]): Promise<void> {
-    const groups = new Map<EventRecord['table'], unknown[]>();
-    for (const record of batch) {
-      const rows = groups.get(record.table) ?? [];
-      rows.push(record.row);
-      groups.set(record.table, rows);
+  async function writeBatch(batch: Queued[]): Promise<void> {
+    const groups = new Map<EventRecord['table'], string[]>();
+    for (const { table, line } of batch) {
+      const lines = groups.get(table);
+      if (lines) lines.push(line);
+      else groups.set(table, [line]);
     }
-    for (const [table, rows] of groups) await writeRows(table, rows as Array<Record<string, unknown>>);
+    for (const [table, lines] of groups) await writeLines(table, lines);
   }
 
   /**
-   * Rows from many tenants share a statement, so one unstorable row must not cost the others: a script can
-   * log or return text with NUL or a lone surrogate, which PostgreSQL's text and jsonb refuse. On a failure
-   * the rows are cleaned as the gateways' text is (NUL dropped, lone surrogates become U+FFFD) and written again;
-   * if that fails too, one by one, so only a row that still cannot be stored is lost (and counted).
+   * One COPY a table a batch. Text was made storable when the rows were encoded, so a refusal is the database
+   * (gone, full) or a row we did not foresee: the rows are then written one by one, so only a row that still
+   * cannot be stored is lost (and counted), never its batch.
    */
-  async function writeRows(table: EventRecord['table'], rows: Array<Record<string, unknown>>): Promise<void> {
+  async function writeLines(table: EventRecord['table'], lines: string[]): Promise<void> {
+    const { table: name, columns } = ENCODERS[table];
     try {
-      await db.execute(INSERTS[table](rows));
-      counters.written += rows.length;
+      await database.copyRows(name, columns, lines.join(''));
+      counters.written += lines.length;
+      isWriterHealthy = true;
       return;
     } catch (err) {
-      log.warn({ err, table, rows: rows.length }, 'event batch refused; writing it again with its text cleaned');
-    }
-    const cleaned = rows.map((row) => cleanValue(row) as Record<string, unknown>);
-    const attempts = [cleaned, ...(cleaned.length > 1 ? cleaned.map((row) => [row]) : [])];
-    for (const [i, attempt] of attempts.entries()) {
-      try {
-        await db.execute(INSERTS[table](attempt));
-        counters.written += attempt.length;
-        if (i === 0) return;
-      } catch (err) {
-        if (i === 0 && attempts.length > 1) continue;
+      isWriterHealthy = false;
+      if (lines.length === 1) {
         counters.failedBatches++;
-        log.error({ err, table, rows: attempt.length }, 'event rows could not be written');
+        log.error({ err, table, rows: 1 }, 'an event row could not be written');
+        return;
       }
+      log.warn({ err, table, rows: lines.length }, 'event batch refused; writing its rows one by one');
     }
+    for (const line of lines) await writeLines(table, [line]);
   }
 
   // One statement at a time with a turn of the event loop between them: an embedded database on this thread
   // (tests) would otherwise hold every hop waiting behind a long write.
   async function drain(): Promise<void> {
-    while (buffered() > 0) {
-      await writeBatch(takeBatch());
-      await yieldToEventLoop();
+    try {
+      while (buffered() > 0) {
+        await writeBatch(takeBatch());
+        if (hold && (buffered() <= resumeAt || !isWriterHealthy)) releaseHold();
+        await yieldToEventLoop();
+      }
+    } finally {
+      releaseHold();
     }
   }
 
@@ -212,7 +255,7 @@ export function createEventSink(
 
   return {
     push(record) {
-      const item = { seq: seq++, record };
+      const item: Queued = { seq: seq++, table: record.table, line: ENCODERS[record.table].encode(record.row) };
       if (isSheddable(record)) {
         sheddable.push(item);
         if (sheddable.length > maxBuffered) counters.shed += sheddable.dropFront(Math.ceil(maxBuffered / 10));
@@ -221,9 +264,21 @@ export function createEventSink(
       }
       if (!isClosed && buffered() >= flushAt && !flushing) void flush();
     },
+    whenCaughtUp() {
+      if (buffered() < holdAt || !isWriterHealthy || isClosed) return null;
+      if (!hold) {
+        let release!: () => void;
+        const promise = new Promise<void>((resolve) => (release = resolve));
+        hold = { promise, release };
+        counters.holds++;
+      }
+      if (!flushing) void flush();
+      return hold.promise;
+    },
     flush,
     async close() {
       isClosed = true;
+      releaseHold();
       clearInterval(timer);
       await flushing;
       await flush();

@@ -312,6 +312,10 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     const { appId, environment, caller, key, loaded, adapter } = request;
     let hop = request.hop;
     if (hop.kind === 'end') return closeSession(key, appId);
+    // A database writing slower than the traffic comes holds new hops until it catches up, rather than losing
+    // their records (event-sink.ts); null, nothing to wait for, is the usual case.
+    const behind = deps.sink.whenCaughtUp();
+    if (behind) await behind;
 
     // A gateway whose hop is read against its session (`resumeHop`), or that names its hops, needs the session
     // looked up even for what reads as a start.
