@@ -194,12 +194,20 @@ describeDb('event sink', () => {
 
   it('never holds hops for a database that refuses writes: its debug and info lines are shed past the bound instead', async () => {
     const down = { copyRows: () => Promise.reject(new Error('connection refused')) };
-    const sink = createEventSink(down, log, { flushEveryMs: 60_000, flushAt: 100_000, holdAt: 10, maxBuffered: 20 });
+    const lines: Array<{ level: number; msg: string; rows: number }> = [];
+    const captured = pino({ level: 'warn' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const sink = createEventSink(down, captured, { flushEveryMs: 60_000, flushAt: 100_000, holdAt: 10, maxBuffered: 20 });
     for (let i = 0; i < 10; i++) sink.push(logLine('down', 'info', i));
     const first = sink.whenCaughtUp();
     expect(first).toBeInstanceOf(Promise);
     // The writer's attempt fails: the hold is released, and no hop is held again while writes fail.
     await first;
+    // Each row was tried alone, and the batch is one warning and one error, not a line a row.
+    expect(lines.map((l) => [l.level, l.msg, l.rows])).toEqual([
+      [40, 'event batch refused; writing its rows one by one', 10],
+      [50, 'event rows could not be written', 10],
+    ]);
+    expect(sink.stats().failedBatches).toBe(10);
     for (let i = 0; i < 30; i++) sink.push(logLine('down', 'info', i));
     expect(sink.whenCaughtUp()).toBeNull();
     expect(sink.stats().shed).toBeGreaterThan(0);

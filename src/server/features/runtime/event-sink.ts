@@ -184,7 +184,8 @@ export function createEventSink(
    * which waits for a turn of this thread's event loop, which a saturating load makes long.
    */
   function takeBatch(): Queued[] {
-    const size = Math.max(batchSize, Math.min(buffered(), batchSize * 20));
+    // A failing database gets batches of the usual size: each of their rows is tried alone.
+    const size = isWriterHealthy ? Math.max(batchSize, Math.min(buffered(), batchSize * 20)) : batchSize;
     const batch: Queued[] = [];
     while (batch.length < size) {
       const a = kept.peek();
@@ -205,28 +206,45 @@ export function createEventSink(
     for (const [table, lines] of groups) await writeLines(table, lines);
   }
 
-  /**
-   * One COPY a table a batch. Text was made storable when the rows were encoded, so a refusal is the database
-   * (gone, full) or a row we did not foresee: the rows are then written one by one, so only a row that still
-   * cannot be stored is lost (and counted), never its batch.
-   */
-  async function writeLines(table: EventRecord['table'], lines: string[]): Promise<void> {
+  /** One COPY; the error (and the writer marked failing) when the database refuses it. */
+  async function copy(table: EventRecord['table'], lines: string[]): Promise<{ err?: unknown }> {
     const { table: name, columns } = ENCODERS[table];
     try {
       await database.copyRows(name, columns, lines.join(''));
       counters.written += lines.length;
       isWriterHealthy = true;
-      return;
+      return {};
     } catch (err) {
       isWriterHealthy = false;
-      if (lines.length === 1) {
-        counters.failedBatches++;
-        log.error({ err, table, rows: 1 }, 'an event row could not be written');
-        return;
-      }
-      log.warn({ err, table, rows: lines.length }, 'event batch refused; writing its rows one by one');
+      return { err };
     }
-    for (const line of lines) await writeLines(table, [line]);
+  }
+
+  /**
+   * One COPY a table a batch. Text was made storable when the rows were encoded, so a refusal is the database
+   * (gone, full) or a row we did not foresee: the rows are then written one by one, so only a row that still
+   * cannot be stored is lost (and counted), never its batch. One line is logged for the batch, not one a row.
+   */
+  async function writeLines(table: EventRecord['table'], lines: string[]): Promise<void> {
+    const refused = await copy(table, lines);
+    if (!('err' in refused)) return;
+    let lost = lines.length;
+    let lastErr = refused.err;
+    if (lines.length > 1) {
+      log.warn({ err: refused.err, table, rows: lines.length }, 'event batch refused; writing its rows one by one');
+      lost = 0;
+      for (const line of lines) {
+        const result = await copy(table, [line]);
+        if ('err' in result) {
+          lost++;
+          lastErr = result.err;
+        }
+      }
+    }
+    if (lost > 0) {
+      counters.failedBatches += lost;
+      log.error({ err: lastErr, table, rows: lost }, 'event rows could not be written');
+    }
   }
 
   // One statement at a time with a turn of the event loop between them: an embedded database on this thread
