@@ -1,7 +1,8 @@
 /**
- * Diagnostic: the runtime's own cost per hop, without HTTP. Seeds the bench shop like servers/dialflow.ts,
- * then drives `runtime.handleRequest` in-process with the same Africa's Talking requests, N sessions at a
- * time, and prints µs per hop (it varies by ±30% from run to run on this 2-core machine):
+ * Diagnostic: the runtime's cost per hop without HTTP, its rows written. Seeds the bench shop like
+ * servers/dialflow.ts, then drives `runtime.handleRequest` in-process with the same Africa's Talking requests,
+ * N sessions at a time, and prints µs per hop, wall and CPU (the CPU of every thread: the database writer's
+ * included; it varies by ±30% from run to run on this 2-core machine):
  *
  *   npx tsx bench/hop-loop.ts
  *
@@ -13,6 +14,9 @@
 import { buildApp } from '../src/server/app';
 import { createConfig } from '../src/server/config';
 import { openDatabase } from '../src/db/client';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parse as parseForm } from 'node:querystring';
 import { atForm, expectedReply } from './shop';
 import { seedShop } from './seed-shop';
@@ -20,7 +24,10 @@ import { seedShop } from './seed-shop';
 const SESSIONS = Number(process.env.HOPS_SESSIONS ?? 20_000);
 const CONCURRENCY = 500;
 
-const database = await openDatabase({ thread: true, lowPriority: true });
+// As `npm start` opens it: PGlite's files in a folder (in memory, its writes slow down as the files grow), on its
+// own low-priority thread. The hops wait for the writer when it falls 20,000 rows behind (event-sink.ts), so the
+// figures are the hop with its rows written; `--only=nosink` in run.ts measures the hop without them.
+const database = await openDatabase({ dataDir: mkdtempSync(join(tmpdir(), 'dialflow-hop-loop-')), thread: true, lowPriority: true });
 await database.migrate();
 const app = await buildApp(createConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', BILLING: 'off' }), { database, logger: false });
 await app.ready();
