@@ -27,7 +27,7 @@ export interface Database {
   ping(): Promise<void>;
   /**
    * Bulk-loads rows with `COPY table (columns) FROM ...`: `text` is the rows in PostgreSQL's COPY text format
-   * (one line each, tab-separated, `\N` for null; copyText in copy-text.ts writes it). The event sink's
+   * (one line each, tab-separated, `\N` for null; the event sink's row encoder writes it). The event sink's
    * batches go this way: a third cheaper than an INSERT of the same rows on PGlite, and on PostgreSQL one
    * stream rather than a statement of parameters.
    */
