@@ -215,6 +215,34 @@ describeBrowser('flow map', () => {
     expect(await readChildrenSide(page, 'menu5', ['menu16', 'menu17', 'menu18'])).toBe('right');
     expect(await page.locator('[data-testid="flow-node"][data-kind="menu"]').count()).toBe(50);
     await shot(page, 'flowmap-50-desktop-lr');
+
+    // "Find a menu" centres the map on the menu chosen and rings it; clearing it takes the ring away.
+    const find = page.getByRole('combobox', { name: 'Find a menu' });
+    await find.fill('menu47');
+    await page.getByRole('option', { name: 'menu47', exact: true }).click();
+    await expect.poll(() => flowNode(page, 'menu47').getAttribute('data-found')).toBe('true');
+    expect(await page.locator('[data-testid="flow-node"][data-found="true"]').count()).toBe(1);
+    const map = (await page.getByTestId('flow-map').boundingBox())!;
+    const centreOf = async () => {
+      const box = (await flowNode(page, 'menu47').boundingBox())!;
+      return {
+        dx: Math.abs(box.x + box.width / 2 - (map.x + map.width / 2)),
+        dy: Math.abs(box.y + box.height / 2 - (map.y + map.height / 2)),
+      };
+    };
+    // The view moves there (a 300 ms animation): the menu ends up in the middle of the map.
+    await expect
+      .poll(async () => {
+        const c = await centreOf();
+        return c.dx < 20 && c.dy < 20;
+      })
+      .toBe(true);
+    await shot(page, 'flowmap-50-find');
+    // Mantine's clear button is a mouse shortcut (aria-hidden, out of the tab order; the keyboard picks another menu).
+    await page.locator('button[aria-label="Clear the menu search"]').click();
+    await expect.poll(() => page.locator('[data-testid="flow-node"][data-found="true"]').count()).toBe(0);
+    await find.fill('no such menu');
+    await page.getByText('No menu by that name').waitFor();
     await page.context().close();
   });
 });

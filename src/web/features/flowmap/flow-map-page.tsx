@@ -1,6 +1,18 @@
-import { Badge, Button, Group, Paper, SegmentedControl, Skeleton, Stack, Switch, Text, useComputedColorScheme } from '@mantine/core';
+import {
+  Badge,
+  Button,
+  Group,
+  Paper,
+  SegmentedControl,
+  Select,
+  Skeleton,
+  Stack,
+  Switch,
+  Text,
+  useComputedColorScheme,
+} from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconListDetails, IconSitemap } from '@tabler/icons-react';
+import { IconListDetails, IconSearch, IconSitemap } from '@tabler/icons-react';
 import {
   Background,
   Controls,
@@ -12,6 +24,7 @@ import {
   type Edge,
   type Node,
   type NodeProps,
+  type ReactFlowInstance,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { useMemo, useState } from 'react';
@@ -31,7 +44,7 @@ export const flowMapPath = (appId: string) => `/app/design/${encodeURIComponent(
 export const designMenuPath = (appId: string, menuId: string, tab?: string) =>
   `/app/design/${encodeURIComponent(appId)}?menu=${encodeURIComponent(menuId)}${tab ? `&tab=${tab}` : ''}`;
 
-type MapNode = Node<FlowNodeData & { direction: FlowDirection }, 'flow'>;
+type MapNode = Node<FlowNodeData & { direction: FlowDirection; isFound?: boolean }, 'flow'>;
 
 const BADGE_COLORS: Record<FlowBadge, string> = {
   First: 'teal',
@@ -81,6 +94,7 @@ function FlowNodeBox({ data }: NodeProps<MapNode>) {
       data-kind={data.kind}
       data-menu={data.kind === 'menu' ? data.title : undefined}
       data-badges={data.badges.join(',')}
+      data-found={data.isFound ? 'true' : undefined}
       title={
         data.kind === 'menu'
           ? `Edit ${data.title}`
@@ -98,7 +112,8 @@ function FlowNodeBox({ data }: NodeProps<MapNode>) {
         background: backgroundOf(data),
         overflow: 'hidden',
         cursor: 'pointer',
-        boxShadow: data.kind === 'menu' ? 'var(--mantine-shadow-xs)' : undefined,
+        // The menu found with "Find a menu": a ring around it, whatever its own border says.
+        boxShadow: data.isFound ? '0 0 0 4px var(--mantine-color-blue-5)' : data.kind === 'menu' ? 'var(--mantine-shadow-xs)' : undefined,
       }}
     >
       <Handle type="target" position={vertical ? Position.Top : Position.Left} style={{ opacity: 0 }} />
@@ -205,6 +220,8 @@ export function FlowMapPage() {
   const [direction, setDirection] = useState<FlowDirection>('TB');
   const [showBack, setShowBack] = useState(true);
   const isPhone = useMediaQuery('(max-width: 36em)');
+  const [flow, setFlow] = useState<ReactFlowInstance<MapNode, Edge> | null>(null);
+  const [foundId, setFoundId] = useState<string | null>(null);
   const app = appQuery.data;
   const menus = useMemo(() => menusQuery.data ?? [], [menusQuery.data]);
 
@@ -227,7 +244,7 @@ export function FlowMapPage() {
       id: n.id,
       type: 'flow',
       position: n.position,
-      data: { ...n.data, direction },
+      data: { ...n.data, direction, isFound: n.id === foundId },
       width: n.data.width,
       height: n.data.height,
       draggable: true,
@@ -253,7 +270,7 @@ export function FlowMapPage() {
       };
     });
     return { nodes, edges };
-  }, [graph, direction]);
+  }, [graph, direction, foundId]);
   const shownEdges = useMemo(() => (showBack ? edges : edges.filter((e) => !e.id.startsWith('back:'))), [edges, showBack]);
 
   /** A big app opens on its first menu at a readable zoom (the controls' fit view shows it all); a small one fits. */
@@ -276,6 +293,18 @@ export function FlowMapPage() {
       broken: graph?.nodes.filter((n) => n.data.badges.includes('Broken target')).length ?? 0,
     };
   }, [graph, menus]);
+
+  /** "Find a menu": the map centres on it at a readable zoom and rings it. */
+  function findMenu(menuId: string | null) {
+    setFoundId(menuId);
+    const node = menuId ? nodes.find((n) => n.id === menuId) : undefined;
+    if (node && flow)
+      void flow.setCenter(node.position.x + node.data.width / 2, node.position.y + node.data.height / 2, { zoom: 1, duration: 300 });
+  }
+  const menuChoices = useMemo(
+    () => menus.map((m) => ({ value: m.uniqueId, label: m.userDefinedName || m.uniqueId })).sort((a, b) => a.label.localeCompare(b.label)),
+    [menus],
+  );
 
   const openNode = (data: FlowNodeData) =>
     void navigate(designMenuPath(appId, data.menuId, data.kind === 'menu' ? undefined : 'navigation'));
@@ -340,9 +369,26 @@ export function FlowMapPage() {
               {counts.unreachable > 0 && ` · ${counts.unreachable} unreachable`}
               {counts.broken > 0 && ` · ${counts.broken} with a broken target`}
             </Text>
-            <Text size="xs" c="dimmed">
-              Click a menu to edit it. Scroll or pinch to zoom, drag to pan.
-            </Text>
+            <Group gap="sm">
+              <Text size="xs" c="dimmed">
+                Click a menu to edit it. Scroll or pinch to zoom, drag to pan.
+              </Text>
+              <Select
+                aria-label="Find a menu"
+                placeholder="Find a menu"
+                size="xs"
+                w={200}
+                searchable
+                clearable
+                clearButtonProps={{ 'aria-label': 'Clear the menu search' }}
+                nothingFoundMessage="No menu by that name"
+                leftSection={<IconSearch size={14} />}
+                data={menuChoices}
+                value={foundId}
+                onChange={findMenu}
+                data-testid="flow-find"
+              />
+            </Group>
           </Group>
           <Paper withBorder radius="lg" style={{ height: 'max(440px, calc(100dvh - 290px))', overflow: 'hidden' }} data-testid="flow-map">
             <ReactFlow
@@ -353,7 +399,10 @@ export function FlowMapPage() {
               colorMode={scheme}
               fitView={!startAt}
               fitViewOptions={{ padding: 0.1, maxZoom: 1.1 }}
-              onInit={(flow) => startAt && void flow.setCenter(startAt.x, startAt.y, { zoom: startAt.zoom })}
+              onInit={(instance) => {
+                setFlow(instance);
+                if (startAt) void instance.setCenter(startAt.x, startAt.y, { zoom: startAt.zoom });
+              }}
               minZoom={0.05}
               maxZoom={2}
               nodesConnectable={false}
