@@ -24,7 +24,7 @@ import { seedShop } from './seed-shop';
 const SESSIONS = Number(process.env.HOPS_SESSIONS ?? 20_000);
 const CONCURRENCY = 500;
 
-// As `npm start` opens it: PGlite's files in a folder (in memory, its writes slow down as the files grow), on its
+// As `npm start` opens it: PGlite's files in a folder (an in-memory PGlite's writes slow down as it grows), on its
 // own low-priority thread. The hops wait for the writer when it falls 20,000 rows behind (event-sink.ts), so the
 // figures are the hop with its rows written; `--only=nosink` in run.ts measures the hop without them.
 const database = await openDatabase({ dataDir: mkdtempSync(join(tmpdir(), 'dialflow-hop-loop-')), thread: true, lowPriority: true });

@@ -244,7 +244,7 @@ export function FlowMapPage() {
       id: n.id,
       type: 'flow',
       position: n.position,
-      data: { ...n.data, direction, isFound: n.id === foundId },
+      data: { ...n.data, direction },
       width: n.data.width,
       height: n.data.height,
       draggable: true,
@@ -270,7 +270,12 @@ export function FlowMapPage() {
       };
     });
     return { nodes, edges };
-  }, [graph, direction, foundId]);
+  }, [graph, direction]);
+  // The found menu's ring changes only its node: the layout above is not run again for it.
+  const shownNodes = useMemo(
+    () => (foundId ? nodes.map((n) => (n.id === foundId ? { ...n, data: { ...n.data, isFound: true } } : n)) : nodes),
+    [nodes, foundId],
+  );
   const shownEdges = useMemo(() => (showBack ? edges : edges.filter((e) => !e.id.startsWith('back:'))), [edges, showBack]);
 
   /** A big app opens on its first menu at a readable zoom (the controls' fit view shows it all); a small one fits. */
@@ -393,7 +398,7 @@ export function FlowMapPage() {
           <Paper withBorder radius="lg" style={{ height: 'max(440px, calc(100dvh - 290px))', overflow: 'hidden' }} data-testid="flow-map">
             <ReactFlow
               key={direction}
-              nodes={nodes}
+              nodes={shownNodes}
               edges={shownEdges}
               nodeTypes={nodeTypes}
               colorMode={scheme}
