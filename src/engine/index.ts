@@ -11,7 +11,7 @@
 export { compileApp, type CompiledApp } from './compile';
 export { startSession, continueSession, resumeLostSession } from './session';
 export { extendDialOfApp, isDialOfApp } from './dial';
-export { lintApp, formatLintIssue } from './lint';
+export { duplicateRuleMessage, formatLintIssue, lintApp, NO_EXIT_MESSAGE } from './lint';
 export { previewMenu, type PreviewSample } from './preview';
 export { DEFAULT_LIMITS, UNAVAILABLE_TEXT, MISSING_MENU_TEXT, INVALID_CHOICE_TEXT, DEFAULT_END_TEXT, SESSION_LOST_TEXT } from './limits';
 export { MORE_LINE, NEXT_PAGE_INPUT, paginateScreen } from './pagination';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AppVersionInput, MenuInput } from '../shared/app';
 import { compileApp } from './compile';
-import { formatLintIssue, lintApp } from './lint';
+import { duplicateRuleMessage, formatLintIssue, lintApp, NO_EXIT_MESSAGE } from './lint';
 import { previewMenu } from './preview';
 import { buildTestApp } from './test-app';
 
@@ -45,6 +45,82 @@ describe('lintApp', () => {
         message: 'The screen fails to render with empty inputs: Template rendering exceeded its time budget',
       },
     ]);
+  });
+
+  it('flags a rule with the same condition as an earlier one, and a second Always rule', () => {
+    const app = buildApp([
+      {
+        userDefinedName: 'home',
+        isFirst: true,
+        switchOperations: [
+          goto('end', '1'),
+          goto('end', '2'),
+          goto('other', ' 1 '),
+          { operator: 'always', action: 'goto', actionParam: 'id-end' },
+          { operator: 'always', action: 'goto', actionParam: 'id-other' },
+        ],
+      },
+      { userDefinedName: 'other', terminate: true },
+      { userDefinedName: 'end', terminate: true },
+    ]);
+    const duplicates = lintApp(app).filter((i) => i.code === 'duplicate_rule');
+    expect(duplicates).toEqual([
+      {
+        level: 'warning',
+        menuId: 'id-home',
+        menu: 'home',
+        field: 'switchOperations.2',
+        message: duplicateRuleMessage(3, 1),
+        code: 'duplicate_rule',
+      },
+      {
+        level: 'warning',
+        menuId: 'id-home',
+        menu: 'home',
+        field: 'switchOperations.4',
+        message: duplicateRuleMessage(5, 4),
+        code: 'duplicate_rule',
+      },
+    ]);
+    expect(duplicates[0]!.message).toBe('Rule 3 has the same condition as rule 1 and never runs.');
+  });
+
+  it('flags the menus of a loop with no way to an end, and not a loop with one', () => {
+    const loop = buildApp([
+      { userDefinedName: 'home', isFirst: true, switchOperations: [goto('a', '1'), goto('done', '2')] },
+      { userDefinedName: 'a', switchOperations: [goto('b')] },
+      { userDefinedName: 'b', switchOperations: [goto('a')] },
+      { userDefinedName: 'done', terminate: true },
+    ]);
+    const stuck = lintApp(loop).filter((i) => i.code === 'no_exit');
+    expect(stuck.map((i) => i.menu)).toEqual(['a', 'b']);
+    expect(stuck[0]!.message).toBe(NO_EXIT_MESSAGE);
+    // home is on no loop and can end; a self-loop with nothing else is a loop too.
+    const withExit = buildApp([
+      { userDefinedName: 'home', isFirst: true, switchOperations: [goto('a', '1')] },
+      {
+        userDefinedName: 'a',
+        switchOperations: [goto('b', '1'), { operator: 'eq', compareVal: '2', action: 'Terminate', actionParam: 'Bye' }],
+      },
+      { userDefinedName: 'b', switchOperations: [goto('a'), goto('b', '2')] },
+    ]);
+    expect(lintApp(withExit).filter((i) => i.code === 'no_exit')).toEqual([]);
+    const selfLoop = buildApp([{ userDefinedName: 'home', isFirst: true, switchOperations: [goto('home')] }]);
+    expect(
+      lintApp(selfLoop)
+        .filter((i) => i.code === 'no_exit')
+        .map((i) => i.menu),
+    ).toEqual(['home']);
+    // A script may end the session: its menu counts as a way out.
+    const scripted = buildApp([
+      {
+        userDefinedName: 'home',
+        isFirst: true,
+        switchOperations: [goto('home')],
+        actions: [{ actionName: 'x', actionType: 'post', inheritsPlugin: 'javascript', code: '' }],
+      },
+    ]);
+    expect(lintApp(scripted).filter((i) => i.code === 'no_exit')).toEqual([]);
   });
 
   it('passes a sound app', () => {

@@ -3,7 +3,7 @@
  * template that does not parse, any rule validateMenu refuses) block a deploy; warnings (unreachable
  * menus, screens over the length limit, dead ends) are shown to the builder.
  */
-import { validateMenu, type AppVersion } from '../shared/app';
+import { ALWAYS_OPERATOR, validateMenu, type AppVersion } from '../shared/app';
 import { compileApp, findActionTemplates, getActionTemplate, type CompiledApp, type CompiledMenu } from './compile';
 import { paginateScreen } from './pagination';
 import { buildScope, joinScreenParts, renderTemplate, type CompiledTemplate } from './render';
@@ -12,6 +12,11 @@ import { toErrorMessage } from '../shared/errors';
 
 /** The unreachable-menu warning; `code: 'unreachable'` marks it for tools such as the flow map. */
 export const UNREACHABLE_MESSAGE = 'No rule, Back or script leads to this menu.';
+/** A loop of menus none of which leads to an end (`code: 'no_exit'`): allowed, but callers can only hang up. */
+export const NO_EXIT_MESSAGE = 'This menu is in a loop with no way to an end: callers can only hang up.';
+/** `Rule 3 has the same condition as rule 1 and never runs.` (`code: 'duplicate_rule'`). */
+export const duplicateRuleMessage = (rule: number, earlier: number) =>
+  `Rule ${rule} has the same condition as rule ${earlier} and never runs.`;
 
 function issueAt(level: LintIssue['level'], menu: CompiledMenu | null, message: string, field?: string): LintIssue {
   return { level, menuId: menu?.uniqueId ?? null, menu: menu?.identifier ?? null, ...(field ? { field } : {}), message };
@@ -52,12 +57,14 @@ export function lintApp(app: AppVersion, renderTime?: RenderTimeAccount): LintIs
     issues.push(...lintTemplates(compiled, m));
     const screen = lintScreen(compiled, m, renderTime);
     if (screen) issues.push(screen);
+    issues.push(...lintDuplicateRules(m));
     const hasScriptAfter = m.postActions.some((a) => a.inheritsPlugin === 'javascript' || a.inheritsPlugin === 'customAction');
     if (!m.menu.terminate && !m.alwaysRule && m.rules.length === 0 && !hasScriptAfter) {
       issues.push(issueAt('warning', m, 'No navigation rule and no end: every input gets "Invalid choice".', 'switchOperations'));
     }
   }
   for (const m of findUnreachableMenus(compiled)) issues.push({ ...issueAt('warning', m, UNREACHABLE_MESSAGE), code: 'unreachable' });
+  for (const m of findLoopsWithoutExit(compiled)) issues.push({ ...issueAt('warning', m, NO_EXIT_MESSAGE), code: 'no_exit' });
 
   const hasTags = compiled.dial.hasTags;
   if (app.useTemplateTag && !hasTags)
@@ -78,6 +85,20 @@ function lintTemplates(compiled: CompiledApp, m: CompiledMenu): LintIssue[] {
   for (const rule of [m.alwaysRule, ...m.rules]) if (rule) check(rule.closing, `switchOperations.${rule.index}.actionParam`);
   m.menu.actions.forEach((action, i) => {
     for (const source of findActionTemplates(action)) check(getActionTemplate(compiled, source), `actions.${i}.code`);
+  });
+  return issues;
+}
+
+/** Rules after an earlier one with the same operator and value: the earlier always matches first. */
+function lintDuplicateRules(m: CompiledMenu): LintIssue[] {
+  const issues: LintIssue[] = [];
+  const seen = new Map<string, number>();
+  m.menu.switchOperations.forEach((rule, i) => {
+    const key = rule.operator === ALWAYS_OPERATOR ? ALWAYS_OPERATOR : `${rule.operator}\u0000${rule.compareVal.trim()}`;
+    const earlier = seen.get(key);
+    if (earlier === undefined) seen.set(key, i);
+    else
+      issues.push({ ...issueAt('warning', m, duplicateRuleMessage(i + 1, earlier + 1), `switchOperations.${i}`), code: 'duplicate_rule' });
   });
   return issues;
 }
@@ -108,20 +129,64 @@ function lintScreen(compiled: CompiledApp, m: CompiledMenu, renderTime: RenderTi
   const limit = compiled.screenLimit;
   if (screen.length <= limit) return null;
   if (m.menu.terminate) {
-    return issueAt(
-      'warning',
-      m,
-      `The closing screen is ${screen.length} characters, over the ${limit}-character limit; it will be cut.`,
-      'displayText',
-    );
+    const message = `The closing screen is ${screen.length} characters, over the ${limit}-character limit; it will be cut.`;
+    return { ...issueAt('warning', m, message, 'displayText'), code: 'over_length' };
   }
   const pages = paginateScreen(screen, limit).length;
-  return issueAt(
-    'warning',
-    m,
-    `The screen is ${screen.length} characters, over the ${limit}-character limit; it will be split into ${pages} pages.`,
-    'displayText',
-  );
+  const message = `The screen is ${screen.length} characters, over the ${limit}-character limit; it will be split into ${pages} pages.`;
+  return { ...issueAt('warning', m, message, 'displayText'), code: 'over_length' };
+}
+
+/** The menus a rule of `m` goes to (gotos to known menus only). */
+function findGotoTargets(compiled: CompiledApp, m: CompiledMenu): CompiledMenu[] {
+  const targets: CompiledMenu[] = [];
+  for (const rule of m.menu.switchOperations) {
+    if (rule.action !== 'goto') continue;
+    const target = compiled.menus.get(rule.actionParam) ?? compiled.byIdentifier.get(rule.actionParam);
+    if (target) targets.push(target);
+  }
+  return targets;
+}
+
+/**
+ * Menus on a loop from which no path of rules reaches an end: a terminating menu, a Terminate rule, or a menu
+ * with a script or custom function (which may end the session or steer anywhere, unseen here).
+ */
+function findLoopsWithoutExit(compiled: CompiledApp): CompiledMenu[] {
+  const isExit = (m: CompiledMenu) =>
+    m.menu.terminate ||
+    m.menu.switchOperations.some((r) => r.action === 'Terminate') ||
+    m.menu.actions.some((a) => a.inheritsPlugin === 'javascript' || a.inheritsPlugin === 'customAction');
+  const targets = new Map(compiled.order.map((m) => [m.uniqueId, findGotoTargets(compiled, m)]));
+  // Walk backwards from every exit: whatever reaches one has a way out.
+  const leadsTo = new Map<string, CompiledMenu[]>();
+  for (const m of compiled.order)
+    for (const t of targets.get(m.uniqueId)!) leadsTo.set(t.uniqueId, [...(leadsTo.get(t.uniqueId) ?? []), m]);
+  const canEnd = new Set<string>();
+  const queue = compiled.order.filter(isExit);
+  for (const m of queue) canEnd.add(m.uniqueId);
+  while (queue.length > 0) {
+    for (const from of leadsTo.get(queue.pop()!.uniqueId) ?? []) {
+      if (!canEnd.has(from.uniqueId)) {
+        canEnd.add(from.uniqueId);
+        queue.push(from);
+      }
+    }
+  }
+  // Of the rest, those on a loop: a menu that can reach itself again.
+  const stuck = compiled.order.filter((m) => !canEnd.has(m.uniqueId));
+  return stuck.filter((start) => {
+    const seen = new Set<string>();
+    const stack = [...targets.get(start.uniqueId)!];
+    while (stack.length > 0) {
+      const m = stack.pop()!;
+      if (m.uniqueId === start.uniqueId) return true;
+      if (seen.has(m.uniqueId)) continue;
+      seen.add(m.uniqueId);
+      stack.push(...targets.get(m.uniqueId)!);
+    }
+    return false;
+  });
 }
 
 /**

@@ -216,5 +216,5 @@ export interface LintIssue {
   field?: string;
   message: string;
   /** A stable name for issues other tools mark (the flow map, the designer's cards): see MenuIssueCode. */
-  code?: 'unreachable' | MenuIssueCode;
+  code?: 'unreachable' | 'duplicate_rule' | 'no_exit' | 'over_length' | MenuIssueCode;
 }

@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { callApi, type LoginReplyBody, registerAccount, storeSession } from './accounts';
 import { describeBrowser, DESKTOP, launchBrowser, openPage, PHONE, waitForAnimations } from './browser';
@@ -164,17 +164,163 @@ describeBrowser('flow map', () => {
     await visible(page, '.react-flow__controls');
     await shot(page, 'flowmap-desktop');
 
-    // A click opens that menu's edit form in the designer.
+    // A click opens that menu's edit form beside the map; the End node opens its menu's rules.
+    await flowNode(page, 'airtime').click();
+    const panel = page.getByTestId('flow-panel');
+    await panel.getByText('Edit menu airtime', { exact: true }).waitFor({ timeout: 15_000 });
+    await page.locator('[data-testid="flow-node"][data-kind="end"]').click();
+    await panel.getByText('Edit menu home', { exact: true }).waitFor();
+    expect(await panel.getByRole('tab', { name: /Navigation/ }).getAttribute('aria-selected')).toBe('true');
+    await shot(page, 'flowmap-desktop-panel');
+    await page.context().close();
+  });
+
+  it('reads only on a phone, where a tap opens the menu in the menu list', async () => {
+    const page = await openMap(appId, PHONE);
+    expect(await page.locator('[data-testid="flow-node"]').count()).toBe(7);
+    await page.getByTestId('flow-read-only').waitFor();
+    expect(await page.getByRole('button', { name: 'Add menu', exact: true }).count()).toBe(0);
+    expect(await page.getByTestId('flow-rule-handle').count()).toBe(0);
+    await shot(page, 'flowmap-phone');
     await flowNode(page, 'airtime').click();
     await page.waitForURL((url) => url.pathname === `/app/design/${appId}`);
     await page.getByTestId('menu-edit-form').getByText('Edit menu airtime', { exact: true }).waitFor({ timeout: 15_000 });
     await page.context().close();
   });
 
-  it('fits a phone', async () => {
-    const page = await openMap(appId, PHONE);
-    expect(await page.locator('[data-testid="flow-node"]').count()).toBe(7);
-    await shot(page, 'flowmap-phone');
+  /** The app's menus as saved, by identifier. */
+  async function readMenus(id: string): Promise<Map<string, { uniqueId: string; isFirst: boolean; switchOperations: Rule[] }>> {
+    const reply = await callApi<{ uniqueId: string; userDefinedName: string; isFirst: boolean; switchOperations: Rule[] }[]>(
+      token,
+      `/api/getAllMenus/${id}`,
+    );
+    return new Map(reply.data.map((m) => [m.userDefinedName, m]));
+  }
+
+  /** Drags with the mouse from one element's centre to another's, in steps, as a hand would. */
+  async function drag(page: Page, from: Locator, to: Locator): Promise<void> {
+    const a = (await from.boundingBox())!;
+    const b = (await to.boundingBox())!;
+    await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(a.x + a.width / 2 + 20, a.y + a.height / 2 + 20, { steps: 4 });
+    await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 12 });
+    await page.mouse.up();
+  }
+
+  it('builds a four-menu app on the map alone, rewires a rule, undoes, and the app runs in the emulator', async () => {
+    const canvasId = await createApp('Canvas Shop', '*920*84#');
+    const page = await openPage(browser, DESKTOP);
+    await storeSession(page, owner.reply);
+    await page.goto(`/app/design/${canvasId}/flow`);
+    await page.getByTestId('flow-empty').waitFor({ timeout: 15_000 });
+    const panel = page.getByTestId('flow-panel');
+
+    /** The side panel's form: identifier, text, Terminate; Save; the new box on the map. */
+    async function addMenu(identifier: string, text: string, terminate = false) {
+      await panel.getByText('New menu', { exact: true }).waitFor();
+      await panel.getByRole('textbox', { name: 'Menu identifier' }).fill(identifier);
+      await panel.getByRole('textbox', { name: 'Menu text' }).fill(text);
+      if (terminate) await panel.getByLabel('Terminate').check();
+      await panel.getByRole('button', { name: 'Save', exact: true }).click();
+      await flowNode(page, identifier).waitFor({ timeout: 15_000 });
+      await panel.waitFor({ state: 'detached' });
+    }
+    await page.getByRole('button', { name: 'Add the first menu' }).click();
+    await addMenu('home', 'Welcome to Canvas Shop\n1. Balance\n2. Airtime');
+    await page.getByRole('button', { name: 'Add menu', exact: true }).click();
+    await addMenu('balance', 'Your balance is GHS 10.00', true);
+    await page.getByRole('button', { name: 'Add menu', exact: true }).click();
+    await addMenu('airtime', 'Enter amount');
+    await page.getByRole('button', { name: 'Add menu', exact: true }).click();
+    await addMenu('done', 'Sent {{ session.inputs.airtime }} cedis of airtime', true);
+    expect(await flowNode(page, 'home').getAttribute('data-badges')).toContain('First');
+    expect(await flowNode(page, 'airtime').getAttribute('data-badges')).toContain('Unreachable');
+
+    /** A dot dragged to a menu: the rule dialog opens prefilled; Add rule saves it. */
+    const dialog = page.getByRole('dialog', { name: 'New navigation rule' });
+    async function drawRule(from: Locator, to: string, expected: { operator: string; value?: string }) {
+      await drag(page, from, flowNode(page, to));
+      await dialog.waitFor();
+      expect(await dialog.getByLabel('Operator', { exact: true }).inputValue()).toBe(expected.operator);
+      if (expected.value !== undefined) expect(await dialog.getByLabel('Compare value').inputValue()).toBe(expected.value);
+      await dialog.getByRole('button', { name: 'Add rule' }).click();
+      await dialog.waitFor({ state: 'detached' });
+    }
+    const option = (menu: string, n: string) => flowNode(page, menu).locator(`[data-testid="flow-option-handle"][data-option="${n}"]`);
+    await drawRule(option('home', '1'), 'balance', { operator: 'equal to', value: '1' });
+    // Option 2 drawn to the wrong menu first: rewired below.
+    await drawRule(option('home', '2'), 'balance', { operator: 'equal to', value: '2' });
+    await drawRule(flowNode(page, 'airtime').getByTestId('flow-rule-handle'), 'done', { operator: 'always' });
+    await expect.poll(() => page.locator('.react-flow__edge.flow-edge-rule').count()).toBe(3);
+    let saved = await readMenus(canvasId);
+    const ids = Object.fromEntries([...saved].map(([name, m]) => [name, m.uniqueId]));
+    expect(saved.get('home')!.switchOperations).toEqual([
+      { operator: 'eq', compareVal: '1', action: 'goto', actionParam: ids.balance },
+      { operator: 'eq', compareVal: '2', action: 'goto', actionParam: ids.balance },
+    ]);
+    expect(saved.get('airtime')!.switchOperations).toEqual([{ operator: 'always', compareVal: '', action: 'goto', actionParam: ids.done }]);
+
+    // Rewire: the end of home's rule 2 dragged from balance to airtime.
+    const ruleEdge = (menu: string, index: number) => page.locator(`.react-flow__edge[data-id="rule:${ids[menu]}:${index}"]`);
+    await drag(page, ruleEdge('home', 1).locator('.react-flow__edgeupdater-target'), flowNode(page, 'airtime'));
+    await expect.poll(async () => (await readMenus(canvasId)).get('home')!.switchOperations[1]!.actionParam).toBe(ids.airtime);
+    await expect.poll(() => flowNode(page, 'airtime').getAttribute('data-badges')).not.toContain('Unreachable');
+
+    // Delete a rule from its bar, then Undo brings it back.
+    await ruleEdge('home', 1).locator('.react-flow__edge-textwrapper, .react-flow__edge-text').first().click();
+    const bar = page.getByTestId('flow-rule-bar');
+    await bar.getByText('rule 2: = 2', { exact: false }).waitFor();
+    await shot(page, 'flowmap-edit-rule-bar');
+    await bar.getByRole('button', { name: 'Delete rule' }).click();
+    await expect.poll(async () => (await readMenus(canvasId)).get('home')!.switchOperations.length).toBe(1);
+    await page.getByTestId('flow-undo').click();
+    await expect.poll(async () => (await readMenus(canvasId)).get('home')!.switchOperations[1]?.actionParam).toBe(ids.airtime);
+
+    // Delete a menu (the usual question names the rule that leads there); Undo creates it again and the rule follows.
+    await flowNode(page, 'done').click();
+    await panel.getByRole('button', { name: 'Delete menu' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete done' });
+    await confirm.getByTestId('delete-menu-referrers').getByText('airtime', { exact: false }).waitFor();
+    await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
+    await flowNode(page, 'done').waitFor({ state: 'detached' });
+    await page.getByTestId('flow-undo').click();
+    await flowNode(page, 'done').waitFor();
+    await expect
+      .poll(async () => {
+        const now = await readMenus(canvasId);
+        return now.get('airtime')!.switchOperations[0]!.actionParam === now.get('done')!.uniqueId;
+      })
+      .toBe(true);
+    saved = await readMenus(canvasId);
+    expect(saved.get('done')!.uniqueId).not.toBe(ids.done);
+    expect([...saved.keys()]).toEqual(['home', 'balance', 'airtime', 'done']);
+
+    // Make first, and back.
+    await flowNode(page, 'balance').click();
+    await panel.getByRole('button', { name: 'Make first' }).click();
+    await expect.poll(async () => (await readMenus(canvasId)).get('balance')!.isFirst).toBe(true);
+    await page.keyboard.press('Control+z');
+    await expect.poll(async () => (await readMenus(canvasId)).get('home')!.isFirst).toBe(true);
+    await shot(page, 'flowmap-built-on-canvas');
+
+    // The menu list shows the same menus and rules.
+    await page.goto(`/app/design/${canvasId}`);
+    await page.getByTestId('menu-card').first().waitFor({ timeout: 15_000 });
+    expect(await page.getByTestId('menu-card').count()).toBe(4);
+    expect(await page.getByTestId('menu-broken-rules').count()).toBe(0);
+
+    // And the app runs: dial, 2, an amount.
+    await page.goto(`/app/emulator/${canvasId}`);
+    await expect.poll(() => page.getByTestId('dial-number').textContent()).toBe('*920*84#');
+    await page.getByRole('button', { name: 'Call', exact: true }).click();
+    await page.getByTestId('menu-text').getByText('Welcome to Canvas Shop').waitFor({ timeout: 15_000 });
+    await page.getByRole('textbox', { name: 'Reply' }).fill('2');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.getByTestId('menu-text').getByText('Enter amount').waitFor({ timeout: 15_000 });
+    await page.getByRole('textbox', { name: 'Reply' }).fill('5');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.getByTestId('menu-text').getByText('Sent 5 cedis of airtime').waitFor({ timeout: 15_000 });
     await page.context().close();
   });
 

@@ -5,13 +5,54 @@
  */
 import dagre from '@dagrejs/dagre';
 import type { LintIssue } from '../../../engine';
-import { ALWAYS_OPERATOR, isBrokenTargetIssue, OPERATOR_LABELS, type Menu, type SwitchOperation } from '../../../shared/app';
+import {
+  ALWAYS_OPERATOR,
+  isBrokenTargetIssue,
+  OPERATOR_LABELS,
+  type ActionKind,
+  type Menu,
+  type SwitchOperation,
+} from '../../../shared/app';
 
 /** The lint issue fields the map reads (the engine's LintIssue and the API's LintIssueDto both fit). */
 export type FlowLintIssue = Pick<LintIssue, 'level' | 'menuId' | 'field' | 'message' | 'code'>;
 
 export type FlowNodeKind = 'menu' | 'end' | 'missing';
-export type FlowBadge = 'First' | 'Terminate' | 'Back' | 'Unreachable' | 'Broken target';
+export type FlowBadge =
+  | 'First'
+  | 'Terminate'
+  | 'Back'
+  | 'Unreachable'
+  | 'Broken target'
+  | 'Loop without end'
+  | 'Duplicate rule'
+  | 'Over length';
+
+/** The pre-deploy checks' issue codes the map marks on a menu, and the mark each gets. */
+const LINT_BADGES = [
+  ['unreachable', 'Unreachable'],
+  ['no_exit', 'Loop without end'],
+  ['duplicate_rule', 'Duplicate rule'],
+  ['over_length', 'Over length'],
+] as const satisfies readonly (readonly [NonNullable<LintIssue['code']>, FlowBadge])[];
+
+/** Short names of the action kinds for the nodes' action badges. */
+export const ACTION_BADGE_KINDS: Record<ActionKind, string> = {
+  javascript: 'JS',
+  restapi: 'REST',
+  dbaccess: 'DB',
+  sendsms: 'SMS',
+  paymentprompt: 'Pay',
+  customAction: 'Fn',
+};
+
+export interface FlowActionBadge {
+  kind: ActionKind;
+  /** 'REST getBalance'. */
+  label: string;
+  /** Before the screen ('pre') or after the input ('post'). */
+  type: 'pre' | 'post';
+}
 
 export type FlowNodeData = {
   kind: FlowNodeKind;
@@ -22,6 +63,10 @@ export type FlowNodeData = {
   badges: FlowBadge[];
   /** The Back indicator when Back is on. */
   backIndicator?: string;
+  /** The menu's actions, in order, as small badges. */
+  actions: FlowActionBadge[];
+  /** The rendered screen's length (menus), for the counter against the app's screen limit. */
+  screenLength?: number;
   /** The menu a click opens: the menu itself, the End node's menu, the first menu pointing at a missing one. */
   menuId: string;
   width: number;
@@ -52,9 +97,9 @@ const LINE_LENGTH = 34;
 export const MENU_NODE_WIDTH = 250;
 const SMALL_NODE_WIDTH = 170;
 
-/** Node heights follow their content so a layout never lets boxes overlap: title, lines, badge row. */
-function nodeHeight(lineCount: number, hasBadges: boolean): number {
-  return 40 + Math.max(1, lineCount) * 17 + (hasBadges ? 28 : 0);
+/** Node heights follow their content so a layout never lets boxes overlap: title, lines, action and badge rows. */
+function nodeHeight(lineCount: number, hasBadges: boolean, hasActions = false): number {
+  return 40 + Math.max(1, lineCount) * 17 + (hasBadges ? 28 : 0) + (hasActions ? 24 : 0);
 }
 
 const SYMBOLS: Partial<Record<SwitchOperation['operator'], string>> = {
@@ -104,7 +149,9 @@ export const missingNodeId = (target: string) => `missing:${target}`;
  */
 export function buildFlowGraph(menus: Menu[], lintIssues: FlowLintIssue[], screenOf: (menu: Menu) => string = rawScreen): FlowGraph {
   const byId = new Map(menus.map((m) => [m.uniqueId, m]));
-  const unreachable = new Set(lintIssues.filter((i) => i.menuId && i.code === 'unreachable').map((i) => i.menuId!));
+  const marked = new Map(
+    LINT_BADGES.map(([code]) => [code, new Set(lintIssues.filter((i) => i.menuId && i.code === code).map((i) => i.menuId!))]),
+  );
   const broken = new Set(lintIssues.filter((i) => i.menuId && isBrokenTargetIssue(i)).map((i) => i.menuId!));
 
   const edges: FlowEdge[] = [];
@@ -144,6 +191,7 @@ export function buildFlowGraph(menus: Menu[], lintIssues: FlowLintIssue[], scree
             title: 'Missing menu',
             lines,
             badges: [],
+            actions: [],
             menuId: m.uniqueId,
             width: SMALL_NODE_WIDTH,
             height: nodeHeight(1, false),
@@ -161,6 +209,7 @@ export function buildFlowGraph(menus: Menu[], lintIssues: FlowLintIssue[], scree
           title: 'End',
           lines,
           badges: [],
+          actions: [],
           menuId: m.uniqueId,
           width: SMALL_NODE_WIDTH,
           height: nodeHeight(lines.length, false),
@@ -189,15 +238,21 @@ export function buildFlowGraph(menus: Menu[], lintIssues: FlowLintIssue[], scree
     if (m.isFirst) badges.push('First');
     if (m.terminate) badges.push('Terminate');
     if (hasBack(m)) badges.push('Back');
-    if (unreachable.has(m.uniqueId)) badges.push('Unreachable');
+    for (const [code, badge] of LINT_BADGES) if (marked.get(code)!.has(m.uniqueId)) badges.push(badge);
     if (broken.has(m.uniqueId)) badges.push('Broken target');
-    let lines: string[];
+    let screen: string;
     try {
-      lines = screenLines(screenOf(m));
+      screen = screenOf(m);
     } catch {
-      lines = screenLines(rawScreen(m));
+      screen = rawScreen(m);
     }
+    let lines = screenLines(screen);
     if (lines.length === 0) lines = ['(no text)'];
+    const actions = m.actions.map((a) => ({
+      kind: a.inheritsPlugin,
+      label: trimText(`${ACTION_BADGE_KINDS[a.inheritsPlugin]} ${a.actionName}`, 22),
+      type: a.actionType,
+    }));
     return {
       id: m.uniqueId,
       data: {
@@ -206,9 +261,11 @@ export function buildFlowGraph(menus: Menu[], lintIssues: FlowLintIssue[], scree
         lines,
         badges,
         ...(hasBack(m) ? { backIndicator: m.goBackInputIndicator } : {}),
+        actions,
+        screenLength: screen.length,
         menuId: m.uniqueId,
         width: MENU_NODE_WIDTH,
-        height: nodeHeight(lines.length, badges.length > 0),
+        height: nodeHeight(lines.length, badges.length > 0, actions.length > 0),
       },
     };
   });

@@ -1,5 +1,5 @@
 import {
-  Badge,
+  Alert,
   Button,
   Group,
   Paper,
@@ -9,33 +9,52 @@ import {
   Stack,
   Switch,
   Text,
+  Tooltip,
   useComputedColorScheme,
 } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
-import { IconListDetails, IconSearch, IconSitemap } from '@tabler/icons-react';
+import { useHotkeys, useMediaQuery } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import {
+  IconArrowBackUp,
+  IconDeviceMobile,
+  IconLayoutDistributeHorizontal,
+  IconListDetails,
+  IconPlus,
+  IconSearch,
+  IconSitemap,
+  IconTrash,
+} from '@tabler/icons-react';
 import {
   Background,
   Controls,
-  Handle,
   MarkerType,
   MiniMap,
-  Position,
+  Panel,
   ReactFlow,
+  type Connection,
   type Edge,
-  type Node,
-  type NodeProps,
+  type NodeChange,
   type ReactFlowInstance,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { compileApp, previewMenu } from '../../../engine';
-import type { AppVersion, Menu } from '../../../shared/app';
+import { createMenuDraft, type AppVersion, type Menu, type MenuBody } from '../../../shared/app';
 import { findSampleInputs } from '../menus/menu-screen-preview';
 import { AppScreenTitle } from '../apps/app-screen-title';
-import { useApp } from '../apps/use-apps';
-import { lintDraft, toDraftVersion, useMenus } from '../menus/use-menus';
-import { buildFlowGraph, layoutFlowGraph, type FlowBadge, type FlowDirection, type FlowEdgeKind, type FlowNodeData } from './flow-graph';
+import { confirmMenuDelete } from '../menus/menu-delete-confirm';
+import { confirmDiscard, type MenuSubmitResult } from '../menus/menu-edit-form';
+import { asSavedMenu, type MenuDraft, type MenuFormTab } from '../menus/menu-form-state';
+import { findRulesLeadingTo } from '../menus/menu-list-order';
+import { useAppMenus } from '../menus/use-app-menus';
+import { toDraftVersion } from '../menus/use-menus';
+import { parseRuleEdgeId, suggestRule } from './flow-edits';
+import { buildFlowGraph, layoutFlowGraph, ruleLabel, type FlowDirection, type FlowNodeData } from './flow-graph';
+import { FlowMenuPanel, type FlowPanelState } from './flow-menu-panel';
+import { EDGE_COLORS, FlowLegend, minimapColor, nodeTypes, RULE_IN, RULE_OUT, type MapNode } from './flow-node';
+import { FlowRuleDialog, type RuleRequest } from './flow-rule-dialog';
+import { useFlowEditor } from './use-flow-editor';
 import { BackLink } from '../../components/back-link';
 import { EmptyPanel } from '../../components/list-states';
 
@@ -43,120 +62,6 @@ export const flowMapPath = (appId: string) => `/app/design/${encodeURIComponent(
 /** The designer opens this menu's edit form (on a tab) when it loads. */
 export const designMenuPath = (appId: string, menuId: string, tab?: string) =>
   `/app/design/${encodeURIComponent(appId)}?menu=${encodeURIComponent(menuId)}${tab ? `&tab=${tab}` : ''}`;
-
-type MapNode = Node<FlowNodeData & { direction: FlowDirection; isFound?: boolean }, 'flow'>;
-
-const BADGE_COLORS: Record<FlowBadge, string> = {
-  First: 'teal',
-  Terminate: 'grape',
-  Back: 'blue',
-  Unreachable: 'yellow',
-  'Broken target': 'red',
-};
-const EDGE_COLORS: Record<FlowEdgeKind, string> = {
-  rule: 'var(--mantine-color-gray-6)',
-  terminate: 'var(--mantine-color-grape-6)',
-  back: 'var(--mantine-color-blue-5)',
-  broken: 'var(--mantine-color-red-6)',
-};
-
-function borderOf(data: FlowNodeData): string {
-  if (data.kind === 'missing' || data.badges.includes('Broken target')) return 'var(--mantine-color-red-6)';
-  if (data.badges.includes('Unreachable')) return 'var(--mantine-color-yellow-6)';
-  if (data.kind === 'end') return 'var(--mantine-color-grape-5)';
-  if (data.badges.includes('First')) return 'var(--mantine-color-teal-6)';
-  return 'var(--mantine-color-default-border)';
-}
-
-/** Plain colours: the minimap draws SVG fills. */
-function minimapColor(data: FlowNodeData | undefined): string {
-  if (!data) return '#ced4da';
-  if (data.kind === 'missing' || data.badges.includes('Broken target')) return '#fa5252';
-  if (data.badges.includes('Unreachable')) return '#fab005';
-  if (data.kind === 'end') return '#cc5de8';
-  if (data.badges.includes('First')) return '#12b886';
-  return '#adb5bd';
-}
-
-function backgroundOf(data: FlowNodeData): string {
-  if (data.kind === 'missing') return 'var(--mantine-color-red-light)';
-  if (data.kind === 'end') return 'var(--mantine-color-grape-light)';
-  if (data.badges.includes('Unreachable')) return 'var(--mantine-color-yellow-light)';
-  return 'var(--mantine-color-body)';
-}
-
-function FlowNodeBox({ data }: NodeProps<MapNode>) {
-  const vertical = data.direction === 'TB';
-  const dashed = data.kind !== 'menu' || data.badges.includes('Unreachable');
-  return (
-    <div
-      data-testid="flow-node"
-      data-kind={data.kind}
-      data-menu={data.kind === 'menu' ? data.title : undefined}
-      data-badges={data.badges.join(',')}
-      data-found={data.isFound ? 'true' : undefined}
-      title={
-        data.kind === 'menu'
-          ? `Edit ${data.title}`
-          : data.kind === 'end'
-            ? 'Open the menu that ends here'
-            : 'Open the menu with this target'
-      }
-      style={{
-        width: data.width,
-        height: data.height,
-        boxSizing: 'border-box',
-        padding: '6px 10px',
-        borderRadius: 10,
-        border: `2px ${dashed ? 'dashed' : 'solid'} ${borderOf(data)}`,
-        background: backgroundOf(data),
-        overflow: 'hidden',
-        cursor: 'pointer',
-        // The menu found with "Find a menu": a ring around it, whatever its own border says.
-        boxShadow: data.isFound ? '0 0 0 4px var(--mantine-color-blue-5)' : data.kind === 'menu' ? 'var(--mantine-shadow-xs)' : undefined,
-      }}
-    >
-      <Handle type="target" position={vertical ? Position.Top : Position.Left} style={{ opacity: 0 }} />
-      <Text
-        fw={700}
-        size="sm"
-        truncate="end"
-        ff={data.kind === 'menu' ? 'monospace' : undefined}
-        c={data.kind === 'missing' ? 'red.8' : undefined}
-      >
-        {data.title}
-      </Text>
-      <div style={{ marginTop: 2 }}>
-        {data.lines.map((line, i) => (
-          <Text key={i} size="xs" c="dimmed" lh="17px" truncate="end" ff="monospace">
-            {line}
-          </Text>
-        ))}
-      </div>
-      {data.badges.length > 0 && (
-        <Group gap={4} mt={6} wrap="nowrap" style={{ overflow: 'hidden' }}>
-          {data.badges.map((b) => (
-            <Badge
-              key={b}
-              size="xs"
-              variant={b === 'Unreachable' || b === 'Broken target' ? 'filled' : 'light'}
-              color={BADGE_COLORS[b]}
-              data-testid="flow-badge"
-            >
-              {b === 'Back' ? `Back ${data.backIndicator ?? ''}`.trim() : b}
-            </Badge>
-          ))}
-        </Group>
-      )}
-      <Handle type="source" position={vertical ? Position.Bottom : Position.Right} style={{ opacity: 0 }} />
-      {/* Back edges leave and arrive at the side, apart from the rules' flow. */}
-      <Handle id="back-out" type="source" position={vertical ? Position.Right : Position.Bottom} style={{ opacity: 0 }} />
-      <Handle id="back-in" type="target" position={vertical ? Position.Right : Position.Bottom} style={{ opacity: 0 }} />
-    </div>
-  );
-}
-
-const nodeTypes = { flow: FlowNodeBox };
 
 /** Each menu's screen rendered by the engine with sample values (`<name>` for each session.inputs.name). */
 function renderScreens(version: AppVersion): (menu: Menu) => string {
@@ -170,60 +75,34 @@ function renderScreens(version: AppVersion): (menu: Menu) => string {
   };
 }
 
-function Legend() {
-  const swatch = (border: string, background = 'var(--mantine-color-body)', dashed = false) => (
-    <span
-      style={{
-        display: 'inline-block',
-        width: 18,
-        height: 12,
-        borderRadius: 3,
-        border: `2px ${dashed ? 'dashed' : 'solid'} ${border}`,
-        background,
-      }}
-    />
-  );
-  const line = (color: string, dashed = false) => (
-    <span style={{ display: 'inline-block', width: 24, borderTop: `2px ${dashed ? 'dashed' : 'solid'} ${color}` }} />
-  );
-  const items: [React.ReactNode, string][] = [
-    [swatch('var(--mantine-color-teal-6)'), 'First menu'],
-    [swatch('var(--mantine-color-default-border)'), 'Menu (click to edit)'],
-    [swatch('var(--mantine-color-yellow-6)', 'var(--mantine-color-yellow-light)', true), 'Unreachable'],
-    [swatch('var(--mantine-color-red-6)'), 'Broken target'],
-    [swatch('var(--mantine-color-red-6)', 'var(--mantine-color-red-light)', true), 'Missing menu'],
-    [swatch('var(--mantine-color-grape-5)', 'var(--mantine-color-grape-light)', true), 'End (Terminate)'],
-    [line(EDGE_COLORS.rule), 'Rule: condition'],
-    [line(EDGE_COLORS.back, true), 'Back'],
-  ];
-  return (
-    <Group gap="md" data-testid="flow-legend" aria-label="Legend" role="list">
-      {items.map(([icon, label]) => (
-        <Group key={label} gap={6} wrap="nowrap" role="listitem">
-          {icon}
-          <Text size="xs" c="dimmed">
-            {label}
-          </Text>
-        </Group>
-      ))}
-    </Group>
-  );
-}
+type XY = { x: number; y: number };
 
-/** Flow map (/app/design/{appId}/flow): the app's menus as a graph; a click opens the menu in the designer. */
+/**
+ * Flow map (/app/design/{appId}/flow): the app's menus as a graph, and a second editor of the same draft. On a
+ * wide screen a click opens the menu's form in a side panel, a dot dragged to a menu draws a rule, a rule's end
+ * dragged elsewhere rewires it, Delete removes the selected rule or menu, and Undo takes back the last change. On
+ * a phone the map reads only, and a click opens the menu in the menu list.
+ */
 export function FlowMapPage() {
   const { appId = '' } = useParams();
   const navigate = useNavigate();
-  const appQuery = useApp(appId);
-  const menusQuery = useMenus(appId);
+  const data = useAppMenus(appId);
+  const editor = useFlowEditor(appId, data);
   const scheme = useComputedColorScheme('light');
   const [direction, setDirection] = useState<FlowDirection>('TB');
   const [showBack, setShowBack] = useState(true);
   const isPhone = useMediaQuery('(max-width: 36em)');
+  // Editing needs room for the map beside the form and a pointer to draw with.
+  const isEditable = useMediaQuery('(min-width: 62em)') ?? false;
   const [flow, setFlow] = useState<ReactFlowInstance<MapNode, Edge> | null>(null);
   const [foundId, setFoundId] = useState<string | null>(null);
-  const app = appQuery.data;
-  const menus = useMemo(() => menusQuery.data ?? [], [menusQuery.data]);
+  const [panel, setPanel] = useState<FlowPanelState | null>(null);
+  const [isDirty, setDirty] = useState(false);
+  const [selectedEdgeId, setSelectedEdgeId] = useState<string | null>(null);
+  const [ruleRequest, setRuleRequest] = useState<RuleRequest | null>(null);
+  /** Where the builder dragged boxes, for the layout direction they were dragged in. */
+  const [moved, setMoved] = useState<{ direction: FlowDirection; at: Record<string, XY> }>({ direction: 'TB', at: {} });
+  const { app, menus } = data;
 
   const graph = useMemo(() => {
     if (menus.length === 0) return null;
@@ -234,8 +113,8 @@ export function FlowMapPage() {
     } catch {
       // A draft the engine cannot compile still shows, with raw texts (and no lint marks: lintDraft gives none).
     }
-    return buildFlowGraph(menus, lintDraft(version), screenOf);
-  }, [menus, app, appId]);
+    return buildFlowGraph(menus, data.lintIssues, screenOf);
+  }, [menus, app, appId, data.lintIssues]);
 
   const { nodes, edges } = useMemo(() => {
     if (!graph) return { nodes: [] as MapNode[], edges: [] as Edge[] };
@@ -244,11 +123,11 @@ export function FlowMapPage() {
       id: n.id,
       type: 'flow',
       position: n.position,
-      data: { ...n.data, direction },
+      data: { ...n.data, direction, isEditable, screenLimit: app?.screenLimit },
       width: n.data.width,
       height: n.data.height,
       draggable: true,
-      connectable: false,
+      connectable: isEditable && n.data.kind === 'menu',
     }));
     const edges: Edge[] = graph.edges.map((e) => {
       const color = EDGE_COLORS[e.kind];
@@ -256,7 +135,7 @@ export function FlowMapPage() {
         id: e.id,
         source: e.source,
         target: e.target,
-        ...(e.kind === 'back' ? { sourceHandle: 'back-out', targetHandle: 'back-in' } : {}),
+        ...(e.kind === 'back' ? { sourceHandle: 'back-out', targetHandle: 'back-in' } : { sourceHandle: RULE_OUT, targetHandle: RULE_IN }),
         label: e.label,
         type: e.kind === 'back' ? 'default' : 'smoothstep',
         className: `flow-edge-${e.kind}`,
@@ -267,16 +146,35 @@ export function FlowMapPage() {
         labelBgPadding: [4, 2] as [number, number],
         labelBgBorderRadius: 4,
         focusable: false,
+        // A goto's end can be dragged to another menu; Terminate and Back edges stay.
+        reconnectable: isEditable && (e.kind === 'rule' || e.kind === 'broken') ? 'target' : false,
+        selectable: isEditable && e.kind !== 'back',
+        interactionWidth: 16,
       };
     });
     return { nodes, edges };
-  }, [graph, direction]);
-  // The found menu's ring changes only its node: the layout above is not run again for it.
+  }, [graph, direction, isEditable, app?.screenLimit]);
+
+  // The dragged boxes and the found menu's ring change only their nodes: the layout above is not run again for them.
+  const movedAt = moved.direction === direction ? moved.at : {};
   const shownNodes = useMemo(
-    () => (foundId ? nodes.map((n) => (n.id === foundId ? { ...n, data: { ...n.data, isFound: true } } : n)) : nodes),
-    [nodes, foundId],
+    () =>
+      nodes.map((n) => {
+        const at = movedAt[n.id];
+        const isFound = n.id === foundId;
+        return at || isFound ? { ...n, ...(at ? { position: at } : {}), data: isFound ? { ...n.data, isFound } : n.data } : n;
+      }),
+    [nodes, movedAt, foundId],
   );
-  const shownEdges = useMemo(() => (showBack ? edges : edges.filter((e) => !e.id.startsWith('back:'))), [edges, showBack]);
+  const shownEdges = useMemo(
+    () =>
+      (showBack ? edges : edges.filter((e) => !e.id.startsWith('back:'))).map((e) =>
+        e.id === selectedEdgeId
+          ? { ...e, selected: true, style: { ...e.style, stroke: 'var(--mantine-color-blue-6)', strokeWidth: 3 } }
+          : e,
+      ),
+    [edges, showBack, selectedEdgeId],
+  );
 
   /** A big app opens on its first menu at a readable zoom (the controls' fit view shows it all); a small one fits. */
   const startAt = useMemo(() => {
@@ -286,6 +184,7 @@ export function FlowMapPage() {
     if (!first) return null;
     const zoom = 0.75;
     return { x: first.position.x + first.data.width / 2, y: first.position.y + 260 / zoom, zoom };
+    // Where the map opens is read once, when it first draws.
   }, [nodes, menus]);
 
   const counts = useMemo(() => {
@@ -299,10 +198,22 @@ export function FlowMapPage() {
     };
   }, [graph, menus]);
 
+  // A menu added (here or in another tab) comes into view: a small app is fitted again, a big one centred on it.
+  const knownIds = useRef<Set<string> | null>(null);
+  useEffect(() => {
+    const ids = new Set(nodes.filter((n) => n.data.kind === 'menu').map((n) => n.id));
+    const before = knownIds.current;
+    knownIds.current = ids;
+    const added = before && flow ? nodes.find((n) => n.data.kind === 'menu' && !before.has(n.id)) : undefined;
+    if (!added || !flow) return;
+    if (nodes.length <= 20) void flow.fitView({ padding: 0.1, maxZoom: 1.1, duration: 200 });
+    else void flow.setCenter(added.position.x + added.data.width / 2, added.position.y + added.data.height / 2, { zoom: 1, duration: 200 });
+  }, [nodes, flow]);
+
   /** "Find a menu": the map centres on it at a readable zoom and rings it. */
   function findMenu(menuId: string | null) {
     setFoundId(menuId);
-    const node = menuId ? nodes.find((n) => n.id === menuId) : undefined;
+    const node = menuId ? shownNodes.find((n) => n.id === menuId) : undefined;
     if (node && flow)
       void flow.setCenter(node.position.x + node.data.width / 2, node.position.y + node.data.height / 2, { zoom: 1, duration: 300 });
   }
@@ -310,11 +221,128 @@ export function FlowMapPage() {
     () => menus.map((m) => ({ value: m.uniqueId, label: m.userDefinedName || m.uniqueId })).sort((a, b) => a.label.localeCompare(b.label)),
     [menus],
   );
+  const menuById = useMemo(() => new Map(menus.map((m) => [m.uniqueId, m])), [menus]);
+  const nameOf = (id: string) => menuById.get(id)?.userDefinedName || id;
 
-  const openNode = (data: FlowNodeData) =>
-    void navigate(designMenuPath(appId, data.menuId, data.kind === 'menu' ? undefined : 'navigation'));
+  /** Opens a menu (or a new one) in the side panel, asking first when the open form has unsaved changes. */
+  const openPanel = (menuId: string | null, tab: MenuFormTab = 'menu') =>
+    confirmDiscard(isDirty, () => {
+      setDirty(false);
+      setSelectedEdgeId(null);
+      setPanel({ menuId, tab, nonce: Date.now() });
+    });
+  const closePanel = () => {
+    setDirty(false);
+    setPanel(null);
+  };
 
-  const loadError = appQuery.error ?? menusQuery.error;
+  const openNode = (node: FlowNodeData, at: XY) => {
+    const tab = node.kind === 'menu' ? undefined : 'navigation';
+    if (!isEditable) return void navigate(designMenuPath(appId, node.menuId, tab));
+    openPanel(node.menuId, tab ?? 'menu');
+    // The map narrows for the panel: the box clicked stays in view, at the same zoom.
+    requestAnimationFrame(() => {
+      if (flow) void flow.setCenter(at.x + node.width / 2, at.y + node.height / 2, { zoom: flow.getZoom(), duration: 200 });
+    });
+  };
+
+  const panelMenu: MenuDraft | null = useMemo(() => {
+    if (!panel) return null;
+    if (panel.menuId === null) return { ...createMenuDraft(appId), isFirst: menus.length === 0 };
+    return menuById.get(panel.menuId) ?? null;
+  }, [panel, menuById, appId, menus.length]);
+
+  const submitPanel = async (body: MenuBody, opened: MenuDraft): Promise<MenuSubmitResult> => {
+    const saved = await editor.saveMenu(body, asSavedMenu(opened));
+    if (saved.ok) closePanel();
+    return saved;
+  };
+
+  const deleteMenu = (menu: Menu) =>
+    confirmMenuDelete({
+      name: menu.userDefinedName || 'this menu',
+      leadingHere: findRulesLeadingTo(menus, menu.uniqueId),
+      onConfirm: async () => {
+        if (await editor.deleteMenu(menu)) {
+          if (panel?.menuId === menu.uniqueId) closePanel();
+        }
+      },
+    });
+
+  /** A dot dragged to a menu: the rule dialog, prefilled from the option the drag started at. */
+  const connect = (connection: Connection) => {
+    const from = menuById.get(connection.source);
+    const to = menuById.get(connection.target);
+    if (!from || !to) {
+      notifications.show({ color: 'yellow', title: 'Not a menu', message: 'Draw a rule from one menu to another menu.' });
+      return;
+    }
+    const option = connection.sourceHandle?.startsWith('opt:') ? connection.sourceHandle.slice(4) : null;
+    setRuleRequest({
+      fromId: from.uniqueId,
+      fromName: nameOf(from.uniqueId),
+      toId: to.uniqueId,
+      toName: nameOf(to.uniqueId),
+      rule: suggestRule(from, option),
+    });
+  };
+
+  const saveRule = async (request: RuleRequest): Promise<string | null> => {
+    const result = await editor.addRule(request.fromId, request.toId, request.rule);
+    if (result.ok) {
+      setRuleRequest(null);
+      return null;
+    }
+    return result.errors?.[0]?.message ?? 'The rule was not added.';
+  };
+
+  /** A rule's end dropped on another menu. */
+  const reconnect = (edge: Edge, connection: Connection) => {
+    const rule = parseRuleEdgeId(edge.id);
+    const menu = rule && menuById.get(rule.menuId);
+    if (!rule || !menu || connection.target === edge.target) return;
+    if (!menuById.has(connection.target)) {
+      notifications.show({ color: 'yellow', title: 'Not a menu', message: 'A rule goes to a menu: drop its end on one.' });
+      return;
+    }
+    void editor.rewireRule(menu, rule.index, connection.target);
+  };
+
+  const selectedRule = useMemo(() => {
+    const parsed = selectedEdgeId ? parseRuleEdgeId(selectedEdgeId) : null;
+    const menu = parsed && menuById.get(parsed.menuId);
+    const rule = menu?.switchOperations[parsed!.index];
+    return menu && rule ? { menu, index: parsed!.index, rule } : null;
+  }, [selectedEdgeId, menuById]);
+
+  const deleteSelectedRule = async () => {
+    if (!selectedRule) return;
+    if (await editor.deleteRule(selectedRule.menu, selectedRule.index)) setSelectedEdgeId(null);
+  };
+
+  /** Delete or Backspace on the map: the selected rule, or the selected menu after the usual question. */
+  const onBeforeDelete = async ({ nodes: gone }: { nodes: MapNode[]; edges: Edge[] }) => {
+    if (!isEditable) return false;
+    const menu = gone.length > 0 ? menuById.get(gone[0]!.id) : undefined;
+    if (menu) deleteMenu(menu);
+    else if (selectedRule) await deleteSelectedRule();
+    return false;
+  };
+
+  const onNodesChange = (changes: NodeChange<MapNode>[]) => {
+    const dragged = changes.flatMap((c) => (c.type === 'position' && c.position ? [[c.id, c.position] as const] : []));
+    if (dragged.length === 0) return;
+    setMoved((old) => ({ direction, at: { ...(old.direction === direction ? old.at : {}), ...Object.fromEntries(dragged) } }));
+  };
+
+  const undo = () => void editor.undo();
+  useHotkeys([['mod+Z', () => isEditable && undo()]]);
+
+  const previewApp = app
+    ? { appId: app.appId, appName: app.appName, shortCode: app.shortCode, screenLimit: app.screenLimit, channel: app.channel }
+    : { appId, appName: '', shortCode: '' };
+  const hasMoved = Object.keys(movedAt).length > 0;
+
   return (
     <Stack gap="md">
       <div>
@@ -345,38 +373,89 @@ export function FlowMapPage() {
         </Group>
       </div>
 
-      {loadError ? (
+      {data.loadError ? (
         <Paper withBorder radius="lg" p="lg">
-          <Text c="red.8">{loadError.message}</Text>
-          <Button mt="sm" size="xs" variant="default" onClick={() => void Promise.all([appQuery.refetch(), menusQuery.refetch()])}>
+          <Text c="red.8">{data.loadError.message}</Text>
+          <Button mt="sm" size="xs" variant="default" onClick={() => void data.retry()}>
             Try again
           </Button>
         </Paper>
-      ) : menusQuery.isPending ? (
+      ) : data.isPending ? (
         <Skeleton height={480} radius="lg" aria-busy="true" aria-label="Loading the flow map" data-testid="flow-loading" />
-      ) : menus.length === 0 ? (
+      ) : menus.length === 0 && !panel ? (
         <EmptyPanel
           testId="flow-empty"
           icon={<IconSitemap size={28} />}
           title="No menus yet"
-          description="Add menus in the menu list; the map draws them and their navigation rules."
+          description={
+            isEditable
+              ? 'Add the first menu here or in the menu list; the map draws the menus and their navigation rules.'
+              : 'Add menus in the menu list; the map draws them and their navigation rules.'
+          }
           action={
-            <Button component={Link} to={`/app/design/${encodeURIComponent(appId)}`} variant="default">
-              Open the menu list
-            </Button>
+            isEditable ? (
+              <Button leftSection={<IconPlus size={16} />} onClick={() => openPanel(null)}>
+                Add the first menu
+              </Button>
+            ) : (
+              <Button component={Link} to={`/app/design/${encodeURIComponent(appId)}`} variant="default">
+                Open the menu list
+              </Button>
+            )
           }
         />
       ) : (
         <>
+          {!isEditable && (
+            <Alert color="blue" variant="light" icon={<IconDeviceMobile size={18} />} data-testid="flow-read-only">
+              The map is read-only on a small screen: tap a menu to edit it in the menu list, or open the map on a wider screen to edit it
+              here.
+            </Alert>
+          )}
           <Group justify="space-between" gap="xs">
-            <Text size="sm" c="dimmed" data-testid="flow-summary">
-              {counts.menus} menus · {counts.rules} rules · {counts.back} back links
-              {counts.unreachable > 0 && ` · ${counts.unreachable} unreachable`}
-              {counts.broken > 0 && ` · ${counts.broken} with a broken target`}
-            </Text>
+            <Group gap="xs">
+              {isEditable && (
+                <>
+                  <Button size="xs" leftSection={<IconPlus size={16} />} onClick={() => openPanel(null)} disabled={panel?.menuId === null}>
+                    Add menu
+                  </Button>
+                  <Tooltip label={editor.lastChange ? `Undo: ${editor.lastChange} (Ctrl+Z)` : 'Nothing to undo'}>
+                    <Button
+                      size="xs"
+                      variant="default"
+                      leftSection={<IconArrowBackUp size={16} />}
+                      onClick={undo}
+                      disabled={!editor.lastChange || editor.isBusy}
+                      aria-label={editor.lastChange ? `Undo: ${editor.lastChange}` : 'Undo'}
+                      data-testid="flow-undo"
+                    >
+                      Undo
+                    </Button>
+                  </Tooltip>
+                </>
+              )}
+              {(isEditable || hasMoved) && (
+                <Tooltip label="Lay the map out again (boxes you dragged go back in place)">
+                  <Button
+                    size="xs"
+                    variant="default"
+                    leftSection={<IconLayoutDistributeHorizontal size={16} />}
+                    onClick={() => setMoved({ direction, at: {} })}
+                    disabled={!hasMoved}
+                  >
+                    Tidy up
+                  </Button>
+                </Tooltip>
+              )}
+              <Text size="sm" c="dimmed" data-testid="flow-summary">
+                {counts.menus} menus · {counts.rules} rules · {counts.back} back links
+                {counts.unreachable > 0 && ` · ${counts.unreachable} unreachable`}
+                {counts.broken > 0 && ` · ${counts.broken} with a broken target`}
+              </Text>
+            </Group>
             <Group gap="sm">
               <Text size="xs" c="dimmed">
-                Click a menu to edit it. Scroll or pinch to zoom, drag to pan.
+                {isEditable ? 'Click a menu to edit it; drag a blue dot to a menu to add a rule.' : 'Scroll or pinch to zoom, drag to pan.'}
               </Text>
               <Select
                 aria-label="Find a menu"
@@ -395,34 +474,93 @@ export function FlowMapPage() {
               />
             </Group>
           </Group>
-          <Paper withBorder radius="lg" style={{ height: 'max(440px, calc(100dvh - 290px))', overflow: 'hidden' }} data-testid="flow-map">
-            <ReactFlow
-              key={direction}
-              nodes={shownNodes}
-              edges={shownEdges}
-              nodeTypes={nodeTypes}
-              colorMode={scheme}
-              fitView={!startAt}
-              fitViewOptions={{ padding: 0.1, maxZoom: 1.1 }}
-              onInit={(instance) => {
-                setFlow(instance);
-                if (startAt) void instance.setCenter(startAt.x, startAt.y, { zoom: startAt.zoom });
-              }}
-              minZoom={0.05}
-              maxZoom={2}
-              nodesConnectable={false}
-              edgesFocusable={false}
-              elementsSelectable
-              onNodeClick={(_, node) => openNode(node.data)}
+          <Group align="flex-start" gap="md" wrap="nowrap">
+            <Paper
+              withBorder
+              radius="lg"
+              style={{ flex: 1, minWidth: 0, height: 'max(440px, calc(100dvh - 290px))', overflow: 'hidden' }}
+              data-testid="flow-map"
+              aria-busy={editor.isBusy || undefined}
             >
-              <Background gap={24} />
-              <Controls showInteractive={false} />
-              {!isPhone && <MiniMap<MapNode> pannable zoomable nodeColor={(n) => minimapColor(n.data as FlowNodeData | undefined)} />}
-            </ReactFlow>
-          </Paper>
-          <Legend />
+              <ReactFlow<MapNode, Edge>
+                key={direction}
+                nodes={shownNodes}
+                edges={shownEdges}
+                nodeTypes={nodeTypes}
+                colorMode={scheme}
+                fitView={!startAt}
+                fitViewOptions={{ padding: 0.1, maxZoom: 1.1 }}
+                onInit={(instance) => {
+                  setFlow(instance);
+                  if (startAt) void instance.setCenter(startAt.x, startAt.y, { zoom: startAt.zoom });
+                }}
+                minZoom={0.05}
+                maxZoom={2}
+                nodesConnectable={isEditable && !editor.isBusy}
+                edgesFocusable={false}
+                elementsSelectable
+                deleteKeyCode={isEditable ? ['Backspace', 'Delete'] : null}
+                onNodesChange={onNodesChange}
+                onNodeClick={(_, node) => openNode(node.data, node.position)}
+                onEdgeClick={(_, edge) => setSelectedEdgeId(edge.id.startsWith('back:') ? null : edge.id)}
+                onPaneClick={() => setSelectedEdgeId(null)}
+                onConnect={connect}
+                onReconnect={reconnect}
+                onBeforeDelete={onBeforeDelete}
+              >
+                <Background gap={24} />
+                <Controls showInteractive={false} />
+                {!isPhone && <MiniMap<MapNode> pannable zoomable nodeColor={(n) => minimapColor(n.data as FlowNodeData | undefined)} />}
+                {selectedRule && (
+                  <Panel position="top-center">
+                    <Paper withBorder shadow="sm" radius="md" px="sm" py={6} data-testid="flow-rule-bar">
+                      <Group gap="sm">
+                        <Text size="sm">
+                          <b>{nameOf(selectedRule.menu.uniqueId)}</b> rule {selectedRule.index + 1}: {ruleLabel(selectedRule.rule)}
+                          {selectedRule.rule.action === 'goto' ? ` → ${nameOf(selectedRule.rule.actionParam)}` : ' → end'}
+                        </Text>
+                        <Button size="compact-sm" variant="default" onClick={() => openPanel(selectedRule.menu.uniqueId, 'navigation')}>
+                          Edit rules
+                        </Button>
+                        <Button
+                          size="compact-sm"
+                          color="red"
+                          variant="light"
+                          leftSection={<IconTrash size={14} />}
+                          onClick={() => void deleteSelectedRule()}
+                          disabled={editor.isBusy}
+                        >
+                          Delete rule
+                        </Button>
+                      </Group>
+                    </Paper>
+                  </Panel>
+                )}
+              </ReactFlow>
+            </Paper>
+            {isEditable && panel && panelMenu && (
+              <div style={{ width: 480, flexShrink: 0, maxHeight: 'max(440px, calc(100dvh - 290px))', overflowY: 'auto' }}>
+                <FlowMenuPanel
+                  app={previewApp}
+                  panel={panel}
+                  menu={panelMenu}
+                  saved={panel.menuId ? (menuById.get(panel.menuId) ?? null) : null}
+                  liteMenus={data.liteMenus}
+                  lintIssues={data.lintIssues}
+                  isBusy={editor.isBusy}
+                  onSubmit={submitPanel}
+                  onClose={closePanel}
+                  onDirtyChange={setDirty}
+                  onMakeFirst={(m) => void editor.makeFirst(m)}
+                  onDelete={deleteMenu}
+                />
+              </div>
+            )}
+          </Group>
+          <FlowLegend isEditable={isEditable} />
         </>
       )}
+      <FlowRuleDialog request={ruleRequest} onCancel={() => setRuleRequest(null)} onSave={saveRule} />
     </Stack>
   );
 }

@@ -12,7 +12,7 @@ import { confirmMenuDelete } from './menu-delete-confirm';
 import { MenuDesignHeader } from './menu-design-header';
 import type { MenuSubmitResult } from './menu-edit-form';
 import { MenuEditorPanel } from './menu-editor-panel';
-import { getTabOfField } from './menu-form-state';
+import { asSavedMenu, getTabOfField, type MenuDraft } from './menu-form-state';
 import { findRulesLeadingTo, NEW_MENU_KEY, type MenuListItem } from './menu-list-order';
 import { MenuListPanel } from './menu-list-panel';
 import { useAppDeploy } from './use-app-deploy';
@@ -40,8 +40,8 @@ export function MenuDesignPage() {
   const [isVersionsOpen, setVersionsOpen] = useState(false);
 
   /** Saves the open menu, closes the form, saves the order silently (unless a filter hides part of the list), reads the lists again. */
-  const submit = async (body: MenuBody): Promise<MenuSubmitResult> => {
-    const saved = await data.saveMenu(body);
+  const submit = async (body: MenuBody, opened: MenuDraft): Promise<MenuSubmitResult> => {
+    const saved = await data.saveMenu(body, asSavedMenu(opened));
     if (!saved.ok) return saved;
     const order = list.items.flatMap((i) => (i.key === NEW_MENU_KEY ? [saved.uniqueId] : i.uniqueId ? [i.uniqueId] : []));
     list.setNewMenu(null);

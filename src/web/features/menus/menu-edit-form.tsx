@@ -39,7 +39,8 @@ interface MenuEditFormProps {
   showProblemsOnOpen?: boolean;
   /** The deploy checks' broken gotos of this menu (lintApp, codes missing_target and no_target): marked on open. */
   brokenTargets?: readonly { field?: string; message: string }[];
-  onSubmit: (body: MenuBody) => Promise<MenuSubmitResult>;
+  /** `opened`: the menu as it was when the form opened, so a save can tell whether someone changed it meanwhile. */
+  onSubmit: (body: MenuBody, opened: MenuDraft) => Promise<MenuSubmitResult>;
   onClose: () => void;
   onDirtyChange?: (isDirty: boolean) => void;
 }
@@ -76,6 +77,7 @@ export function MenuEditForm({
 }: MenuEditFormProps) {
   const initial = useMemo(() => loadMenuForm(menu), [menu]);
   const [values, setValues] = useState<MenuFormValues>(initial);
+  const [opened] = useState(menu);
   const [errors, setErrors] = useState<FormErrors>(() => {
     if (showProblemsOnOpen)
       return checkMenuForm(
@@ -135,7 +137,7 @@ export function MenuEditForm({
     if (Object.keys(checked.errors).length > 0) return showErrors(checked.errors);
     setSaving(true);
     try {
-      const result = await onSubmit(checked.body);
+      const result = await onSubmit(checked.body, opened);
       if (!result.ok && result.errors?.length) {
         const read = readMenuForm(values);
         showErrors(toFormErrors(result.errors.map((e) => ({ ...e, field: read.toFormPath(e.field) }))));

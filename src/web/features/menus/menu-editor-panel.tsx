@@ -14,7 +14,7 @@ interface MenuEditorPanelProps {
   menu: MenuDraft | null;
   liteMenus: MenuLite[];
   lintIssues: LintIssue[];
-  onSubmit: (body: MenuBody) => Promise<MenuSubmitResult>;
+  onSubmit: (body: MenuBody, opened: MenuDraft) => Promise<MenuSubmitResult>;
   onClose: () => void;
   onDirtyChange: (isDirty: boolean) => void;
 }

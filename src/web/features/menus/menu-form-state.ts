@@ -51,6 +51,9 @@ export interface MenuFormValues {
 
 export type MenuDraft = Omit<Menu, 'uniqueId'> & { uniqueId?: string };
 
+/** The draft as a saved menu, or null for a new one. */
+export const asSavedMenu = (draft: MenuDraft): Menu | null => (draft.uniqueId ? (draft as Menu) : null);
+
 export const FORM_MESSAGES = {
   ruleActionRequired: 'Choose goto or Terminate.',
   actionOpen: 'Finish the open action first, with its own buttons above.',

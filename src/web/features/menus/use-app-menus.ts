@@ -1,14 +1,40 @@
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
-import type { FieldError, Menu, MenuBody } from '../../../shared/app';
+import { toMenuScreen, type FieldError, type Menu, type MenuBody } from '../../../shared/app';
 import { failureText, isOk } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
 import { useApp } from '../apps/use-apps';
-import { createMenu, deleteMenu, saveMenuOrder, updateMenu } from './menus.api';
+import { createMenu, deleteMenu, findMenus, saveMenuOrder, updateMenu } from './menus.api';
 import { lintDraft, toDraftVersion, useMenus, useMenusLite } from './use-menus';
 
-export type MenuSaveResult = { ok: true; uniqueId: string } | { ok: false; errors?: FieldError[] };
+/** `replaced`: the menu as another tab (or teammate) had saved it since the form opened, which this save replaced. */
+export type MenuSaveResult = { ok: true; uniqueId: string; replaced?: Menu } | { ok: false; errors?: FieldError[] };
+
+/** A menu's saved content, comparable whatever the key order (the cache and the server build them differently). */
+function menuContent(menu: Menu): string {
+  const { uniqueId: _id, parentMenuId: _parent, isFirst: _first, ...content } = menu;
+  const screen = toMenuScreen(content);
+  return stableStringify({ ...content, ...screen, userDefinedName: content.userDefinedName.trim() });
+}
+
+function stableStringify(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
+  if (value && typeof value === 'object')
+    return `{${Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([k, v]) => `${JSON.stringify(k)}:${stableStringify(v)}`)
+      .join(',')}}`;
+  return JSON.stringify(value);
+}
+
+/** The saved menu when it differs from the one a form opened: someone saved it in between. */
+async function findChangedSince(opened: Menu): Promise<Menu | null> {
+  const reply = await findMenus(opened.appId);
+  const saved = isOk(reply) ? reply.data?.find((m) => m.uniqueId === opened.uniqueId) : undefined;
+  return saved && menuContent(saved) !== menuContent(opened) ? saved : null;
+}
 
 /**
  * The designer's data: the app, its menus (whole and lite), the deploy checks on the draft, and the calls that
@@ -33,9 +59,14 @@ export function useAppMenus(appId: string) {
     [queryClient, appId],
   );
 
-  /** Creates or updates a menu and shows it at once in place (as the server put it), before the lists are read again. */
-  const saveMenu = async (body: MenuBody): Promise<MenuSaveResult> => {
+  /**
+   * Creates or updates a menu and shows it at once in place (as the server put it), before the lists are read again.
+   * `opened` is the menu as the form (or the map) read it: when the saved one differs, this later save still wins,
+   * and a warning names what it replaced. `quiet`: no toast when it works (the flow map shows a drawn rule at once).
+   */
+  const saveMenu = async (body: MenuBody, opened?: Menu | null, { quiet = false } = {}): Promise<MenuSaveResult> => {
     const isNew = !body.uniqueId;
+    const replaced = !isNew && opened ? await findChangedSince(opened) : null;
     const reply = isNew ? await createMenu(body) : await updateMenu(body);
     if (!isOk(reply) || !reply.uniqueId) {
       notifications.show({ color: 'red', title: 'Menu not saved', message: failureText(reply, 'The menu could not be saved.') });
@@ -46,7 +77,14 @@ export function useAppMenus(appId: string) {
           : undefined;
       return { ok: false, errors };
     }
-    notifications.show({ color: 'teal', title: 'Saved', message: reply.message || 'Menu saved' });
+    if (!quiet) notifications.show({ color: 'teal', title: 'Saved', message: reply.message || 'Menu saved' });
+    if (replaced)
+      notifications.show({
+        color: 'yellow',
+        title: 'Changed elsewhere',
+        message: `${replaced.userDefinedName || 'This menu'} had been changed in another tab or by a teammate since you opened it; your save replaced that change.`,
+        autoClose: 10_000,
+      });
     const uniqueId = reply.uniqueId;
     const saved = { ...body, uniqueId } as Menu;
     queryClient.setQueryData<Menu[]>(queryKeys.menus(appId), (old = []) => {
@@ -54,7 +92,7 @@ export function useAppMenus(appId: string) {
       const at = body.parentMenuId ? old.findIndex((m) => m.uniqueId === body.parentMenuId) + 1 : 0;
       return [...old.slice(0, at), saved, ...old.slice(at)];
     });
-    return { ok: true, uniqueId };
+    return { ok: true, uniqueId, ...(replaced ? { replaced } : {}) };
   };
 
   /** POST /api/saveMenuOrder; a refusal is toasted. Returns the reply when the order was saved. */
