@@ -41,6 +41,7 @@ const ACCESS: Record<string, RouteAccess> = {
   'POST /api/updateMenu': 'signedIn',
   'GET /api/deleteMenu/:uniqueId': 'signedIn',
   'POST /api/saveMenuOrder': 'signedIn',
+  'POST /api/saveMenuPositions': 'signedIn',
   'GET /api/deployChanges/:appId': 'signedIn',
   'GET /api/getAppVersions/:appId': 'signedIn',
   'POST /api/rollbackVersion': 'signedIn',
@@ -269,6 +270,14 @@ describeDb('authorization, route by route', () => {
     ],
     ['GET /api/deleteMenu/:uniqueId', () => ({ method: 'GET', url: `/api/deleteMenu/${menuId}` })],
     ['POST /api/saveMenuOrder', () => ({ method: 'POST', url: '/api/saveMenuOrder', payload: { appId, menuIds: [menuId] } })],
+    [
+      'POST /api/saveMenuPositions',
+      () => ({
+        method: 'POST',
+        url: '/api/saveMenuPositions',
+        payload: { appId, direction: 'TB', positions: [{ uniqueId: menuId, x: 1, y: 2 }] },
+      }),
+    ],
     ['GET /api/deployChanges/:appId', () => ({ method: 'GET', url: `/api/deployChanges/${appId}` })],
     ['GET /api/getAppVersions/:appId', () => ({ method: 'GET', url: `/api/getAppVersions/${appId}` })],
     ['POST /api/rollbackVersion', () => ({ method: 'POST', url: '/api/rollbackVersion', payload: { appId, version: 1 } })],

@@ -189,11 +189,9 @@ describeBrowser('flow map', () => {
   });
 
   /** The app's menus as saved, by identifier. */
-  async function readMenus(id: string): Promise<Map<string, { uniqueId: string; isFirst: boolean; switchOperations: Rule[] }>> {
-    const reply = await callApi<{ uniqueId: string; userDefinedName: string; isFirst: boolean; switchOperations: Rule[] }[]>(
-      token,
-      `/api/getAllMenus/${id}`,
-    );
+  type SavedMenu = { uniqueId: string; userDefinedName: string; isFirst: boolean; switchOperations: Rule[]; mapPosition?: object | null };
+  async function readMenus(id: string): Promise<Map<string, SavedMenu>> {
+    const reply = await callApi<SavedMenu[]>(token, `/api/getAllMenus/${id}`);
     return new Map(reply.data.map((m) => [m.userDefinedName, m]));
   }
 
@@ -303,6 +301,25 @@ describeBrowser('flow map', () => {
     await page.keyboard.press('Control+z');
     await expect.poll(async () => (await readMenus(canvasId)).get('home')!.isFirst).toBe(true);
     await shot(page, 'flowmap-built-on-canvas');
+
+    // A box dragged stays where it was put, after a reload too; Tidy up lays it out again.
+    const boxOf = async (identifier: string) => (await flowNode(page, identifier).boundingBox())!;
+    const before = await boxOf('balance');
+    await drag(page, flowNode(page, 'balance').getByText('balance', { exact: true }), page.getByTestId('flow-summary'));
+    await expect.poll(async () => (await readMenus(canvasId)).get('balance')!.mapPosition ?? null).not.toBeNull();
+    const placed = await boxOf('balance');
+    expect(Math.abs(placed.y - before.y)).toBeGreaterThan(100);
+    await page.reload();
+    await flowNode(page, 'balance').waitFor({ timeout: 15_000 });
+    const relative = async () => {
+      const [a, b] = [await boxOf('balance'), await boxOf('home')];
+      return { dx: Math.round(a.x - b.x), dy: Math.round(a.y - b.y) };
+    };
+    const placedRelative = await relative();
+    expect(placedRelative.dy).toBeLessThan(0); // dragged up, above home
+    await page.getByRole('button', { name: 'Tidy up' }).click();
+    await expect.poll(async () => (await readMenus(canvasId)).get('balance')!.mapPosition ?? null).toBeNull();
+    await expect.poll(async () => (await relative()).dy).toBeGreaterThan(0);
 
     // The menu list shows the same menus and rules.
     await page.goto(`/app/design/${canvasId}`);

@@ -53,6 +53,8 @@ export const menus = pgTable(
     switchOperations: jsonb('switch_operations').notNull().default([]),
     actions: jsonb('actions').notNull().default([]),
     inputValidations: jsonb('input_validations').notNull().default([]),
+    /** The flow map's saved box position `{ x, y, direction }`, or null where the map lays the menu out itself. */
+    mapPosition: jsonb('map_position'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,8 +1,18 @@
 import { z } from 'zod';
+import { MAP_DIRECTIONS, mapPositionSchema } from '../app/menu.schema';
 
 export const saveMenuOrderBodySchema = z.object({
   appId: z.string().min(1).max(64),
   menuIds: z.array(z.string().min(1).max(64)).max(2000),
+});
+
+/** POST /api/saveMenuPositions: the boxes the builder placed on the flow map; every other menu's position is cleared. */
+export const saveMenuPositionsBodySchema = z.object({
+  appId: z.string().min(1).max(64),
+  direction: z.enum(MAP_DIRECTIONS),
+  positions: z
+    .array(z.object({ uniqueId: z.string().min(1).max(64), x: mapPositionSchema.shape.x, y: mapPositionSchema.shape.y }))
+    .max(2000),
 });
 
 export const lintIssueSchema = z.object({

@@ -6,6 +6,18 @@ import { switchOperationSchema } from './switch-operation.schema';
 /** Short text in the menu list: displayText cut at 95 characters plus an ellipsis. */
 export const SHORT_TEXT_LENGTH = 95;
 
+/** The flow map's layout directions: top to bottom, left to right. */
+export const MAP_DIRECTIONS = ['TB', 'LR'] as const;
+export type MapDirection = (typeof MAP_DIRECTIONS)[number];
+
+/** Where the builder placed a menu's box on the flow map, in the layout direction it was placed in. */
+export const mapPositionSchema = z.object({
+  x: z.number().finite().min(-1_000_000).max(1_000_000),
+  y: z.number().finite().min(-1_000_000).max(1_000_000),
+  direction: z.enum(MAP_DIRECTIONS),
+});
+export type MapPosition = z.infer<typeof mapPositionSchema>;
+
 /**
  * A menu as stored and as the engine runs it. Field names are the API contract (docs/product.md). The schema
  * checks shape and size only; `validateMenu` applies the rules and gives their messages, so a form and
@@ -28,6 +40,8 @@ export const menuSchema = z.object({
   switchOperations: z.array(switchOperationSchema).max(100).default([]),
   actions: z.array(actionSchema).max(50).default([]),
   inputValidations: z.array(inputValidationSchema).max(50).default([]),
+  /** Set by POST /api/saveMenuPositions only (createMenu and updateMenu leave it); the engine ignores it. */
+  mapPosition: mapPositionSchema.nullish(),
 });
 export type Menu = z.infer<typeof menuSchema>;
 export type MenuInput = z.input<typeof menuSchema>;

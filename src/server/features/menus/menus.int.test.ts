@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
-import { appLogs } from '../../../db/schema';
+import { appLogs, appVersions } from '../../../db/schema';
 import { MISSING_MENU_TEXT } from '../../../engine';
 import { REGEXP_MESSAGES } from '../../../shared/app';
 import { describeDb } from '../../../../tests/support/test-db';
@@ -130,6 +130,79 @@ describeDb('menus API, deploy and versions', () => {
     expect((await post('/api/createMenu', { appId, userDefinedName: 'x', displayText: 'x' }, stranger.auth)).statusCode).toBe(404);
     expect((await get(`/api/deployChanges/${appId}`, stranger.auth)).statusCode).toBe(404);
     expect((await get(`/api/getAllMenus/${appId}`)).json().data[0].displayText).toBe('Welcome back');
+  });
+
+  it("saves the flow map's box positions, keeps them through menu saves, carries them into versions, and refuses bad ones", async () => {
+    const appId = await seedApp(t, owner.auth);
+    const { first, last } = await seedTwoMenus(
+      t,
+      owner.auth,
+      appId,
+      { userDefinedName: 'home', displayText: 'Hi\n1. Go' },
+      { userDefinedName: 'bye', displayText: 'Bye' },
+    );
+    const positions = async () =>
+      Object.fromEntries(
+        (await get(`/api/getAllMenus/${appId}`))
+          .json()
+          .data.map((m: { userDefinedName: string; mapPosition?: unknown }) => [m.userDefinedName, m.mapPosition ?? null]),
+      );
+    expect(await positions()).toEqual({ home: null, bye: null });
+    const saved = await post('/api/saveMenuPositions', {
+      appId,
+      direction: 'LR',
+      positions: [
+        { uniqueId: first, x: 10.5, y: -20 },
+        { uniqueId: last, x: 300, y: 40 },
+      ],
+    });
+    expect(saved.json()).toMatchObject({ status: '00', message: 'Menu positions saved' });
+    expect(await positions()).toEqual({ home: { x: 10.5, y: -20, direction: 'LR' }, bye: { x: 300, y: 40, direction: 'LR' } });
+
+    // A menu's save leaves its position (the form does not send it, and a stale one sent is ignored).
+    await post('/api/updateMenu', {
+      appId,
+      uniqueId: last,
+      userDefinedName: 'bye',
+      displayText: 'Goodbye',
+      terminate: true,
+      mapPosition: { x: 0, y: 0, direction: 'TB' },
+    });
+    expect((await positions()).bye).toEqual({ x: 300, y: 40, direction: 'LR' });
+
+    // The deployed version carries them; moving boxes alone is not a change to deploy.
+    const version = (await get(`/api/deployChanges/${appId}`)).json().data.version;
+    const [row] = await t.db
+      .select()
+      .from(appVersions)
+      .where(and(eq(appVersions.appId, appId), eq(appVersions.number, version)));
+    const definition = row!.definition as { menus: { userDefinedName: string; mapPosition?: unknown }[] };
+    expect(definition.menus.find((m) => m.userDefinedName === 'home')!.mapPosition).toEqual({ x: 10.5, y: -20, direction: 'LR' });
+    await post('/api/saveMenuPositions', { appId, direction: 'TB', positions: [{ uniqueId: first, x: 1, y: 2 }] });
+    expect((await get(`/api/deployChanges/${appId}`)).statusCode).toBe(409);
+    // Menus left out lose theirs (Tidy up sends none).
+    expect(await positions()).toEqual({ home: { x: 1, y: 2, direction: 'TB' }, bye: null });
+
+    // Bad input changes nothing: another app's menu, a menu twice, a position out of range, another account.
+    const otherApp = await seedApp(t, owner.auth);
+    const foreign = await seedMenu(t, owner.auth, otherApp, { userDefinedName: 'x', displayText: 'x' });
+    const refused = [
+      await post('/api/saveMenuPositions', { appId, direction: 'TB', positions: [{ uniqueId: foreign, x: 1, y: 1 }] }),
+      await post('/api/saveMenuPositions', {
+        appId,
+        direction: 'TB',
+        positions: [
+          { uniqueId: first, x: 1, y: 1 },
+          { uniqueId: first, x: 2, y: 2 },
+        ],
+      }),
+      await post('/api/saveMenuPositions', { appId, direction: 'TB', positions: [{ uniqueId: first, x: 1e9, y: 1 }] }),
+      await post('/api/saveMenuPositions', { appId, direction: 'diagonal', positions: [] }),
+    ];
+    expect(refused.map((r) => r.statusCode)).toEqual([400, 400, 400, 400]);
+    expect(refused[0]!.json().message).toBe(`No menu ${foreign} in this app.`);
+    expect((await post('/api/saveMenuPositions', { appId, direction: 'TB', positions: [] }, stranger.auth)).statusCode).toBe(404);
+    expect(await positions()).toEqual({ home: { x: 1, y: 2, direction: 'TB' }, bye: null });
   });
 
   it('refuses to deploy an app with no menus or a goto to a missing menu, listing the errors', async () => {

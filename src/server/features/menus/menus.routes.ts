@@ -2,7 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { menuBodySchema, menuLiteSchema, menuSchema } from '../../../shared/app';
-import { appVersionInfoSchema, deployReplySchema, rollbackBodySchema, saveMenuOrderBodySchema } from '../../../shared/api/menus.schema';
+import {
+  appVersionInfoSchema,
+  deployReplySchema,
+  rollbackBodySchema,
+  saveMenuOrderBodySchema,
+  saveMenuPositionsBodySchema,
+} from '../../../shared/api/menus.schema';
 import { envelopeSchema, messageSchema } from '../../../shared/api/envelope';
 import type { AppContext } from '../../context';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
@@ -63,6 +69,16 @@ export function registerMenusRoutes(app: FastifyInstance, ctx: AppContext, guard
     handler: async (req) => {
       await menusService.saveMenuOrder(ctx, getSignedInUser(req), req.body.appId, req.body.menuIds);
       return done('Menu order saved');
+    },
+  });
+
+  r.post('/api/saveMenuPositions', {
+    schema: { tags, body: saveMenuPositionsBodySchema, response: { 200: messageSchema } },
+    onRequest: guard(),
+    handler: async (req) => {
+      const { appId, direction, positions } = req.body;
+      await menusService.saveMenuPositions(ctx, getSignedInUser(req), appId, direction, positions);
+      return done('Menu positions saved');
     },
   });
 

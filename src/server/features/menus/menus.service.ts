@@ -11,6 +11,7 @@ import {
   type Menu,
   type MenuBody,
   type MenuLite,
+  type MapPosition,
 } from '../../../shared/app';
 import type { AppVersionInfo, LintIssueDto } from '../../../shared/api/menus.schema';
 import { lintApp } from '../../../engine';
@@ -41,6 +42,7 @@ export function toMenu(row: MenuRow): Menu {
     switchOperations: row.switchOperations,
     actions: row.actions,
     inputValidations: row.inputValidations,
+    ...(row.mapPosition ? { mapPosition: row.mapPosition } : {}),
   });
 }
 
@@ -161,6 +163,35 @@ export async function saveMenuOrder(ctx: AppContext, user: AuthUser, appId: stri
   });
 }
 
+/**
+ * The flow map's placed boxes: the listed menus get their positions, every other menu of the app loses its own
+ * (the map lays those out). A layout, not a change to the app: the runtime's draft is not marked changed.
+ */
+export async function saveMenuPositions(
+  ctx: AppContext,
+  user: AuthUser,
+  appId: string,
+  direction: MapPosition['direction'],
+  positions: { uniqueId: string; x: number; y: number }[],
+): Promise<void> {
+  const app = await getOwnedApp(ctx, user, appId);
+  const rows = await findMenuRows(ctx.db, app.id);
+  const known = new Set(rows.map((r) => r.id));
+  const unknown = positions.find((p) => !known.has(p.uniqueId));
+  if (unknown) throw invalid(`No menu ${unknown.uniqueId} in this app.`, { field: 'positions' });
+  if (new Set(positions.map((p) => p.uniqueId)).size !== positions.length)
+    throw invalid('Each menu may be placed once.', { field: 'positions' });
+  await ctx.db.transaction(async (tx) => {
+    await tx.update(menus).set({ mapPosition: null }).where(eq(menus.appId, app.id));
+    for (const { uniqueId, x, y } of positions) {
+      await tx
+        .update(menus)
+        .set({ mapPosition: { x, y, direction } satisfies MapPosition })
+        .where(eq(menus.id, uniqueId));
+    }
+  });
+}
+
 /** The draft as the engine runs it (the test URL and the emulator). */
 export async function getDraftVersion(db: Db, app: AppRow): Promise<AppVersion> {
   const rows = await findMenuRows(db, app.id);
@@ -176,10 +207,14 @@ export async function getDraftVersion(db: Db, app: AppRow): Promise<AppVersion> 
   });
 }
 
-/** The draft against a stored version, ignoring the version's own id (jsonb keeps no key order; parse both). */
+/**
+ * The draft against a stored version, ignoring the version's own id and the flow map's box positions (moving boxes
+ * is not a change worth a version; jsonb keeps no key order, so both are parsed).
+ */
 function isSameDefinition(draft: AppVersion, stored: unknown): boolean {
   const parsed = appVersionSchema.safeParse(stored);
-  return parsed.success && isDeepStrictEqual({ ...parsed.data, versionId: '' }, { ...draft, versionId: '' });
+  const definition = (v: AppVersion) => ({ ...v, versionId: '', menus: v.menus.map(({ mapPosition: _placed, ...m }) => m) });
+  return parsed.success && isDeepStrictEqual(definition(parsed.data), definition(draft));
 }
 
 type VersionRow = typeof appVersions.$inferSelect;

@@ -14,6 +14,7 @@ import {
 } from '@mantine/core';
 import { useHotkeys, useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
+import { failureText, isOk } from '../../lib/api';
 import {
   IconArrowBackUp,
   IconDeviceMobile,
@@ -47,6 +48,7 @@ import { confirmMenuDelete } from '../menus/menu-delete-confirm';
 import { confirmDiscard, type MenuSubmitResult } from '../menus/menu-edit-form';
 import { asSavedMenu, type MenuDraft, type MenuFormTab } from '../menus/menu-form-state';
 import { findRulesLeadingTo } from '../menus/menu-list-order';
+import { saveMenuPositions } from '../menus/menus.api';
 import { useAppMenus } from '../menus/use-app-menus';
 import { toDraftVersion } from '../menus/use-menus';
 import { parseRuleEdgeId, suggestRule } from './flow-edits';
@@ -100,9 +102,25 @@ export function FlowMapPage() {
   const [isDirty, setDirty] = useState(false);
   const [selectedEdgeId, setSelectedEdgeId] = useState<string | null>(null);
   const [ruleRequest, setRuleRequest] = useState<RuleRequest | null>(null);
-  /** Where the builder dragged boxes, for the layout direction they were dragged in. */
+  /** Where the builder dragged boxes, for the layout direction they were dragged in, until the saved ones are read. */
   const [moved, setMoved] = useState<{ direction: FlowDirection; at: Record<string, XY> }>({ direction: 'TB', at: {} });
   const { app, menus } = data;
+  /** The boxes placed and saved with the draft, for this direction. */
+  const savedAt = useMemo(
+    () =>
+      Object.fromEntries(
+        menus.flatMap((m) => (m.mapPosition?.direction === direction ? [[m.uniqueId, { x: m.mapPosition.x, y: m.mapPosition.y }]] : [])),
+      ) as Record<string, XY>,
+    [menus, direction],
+  );
+  // The map opens in the direction its boxes were placed in.
+  const placedDirection = menus.find((m) => m.mapPosition)?.mapPosition?.direction;
+  const directionRead = useRef(false);
+  useEffect(() => {
+    if (directionRead.current || data.isPending) return;
+    directionRead.current = true;
+    if (placedDirection) setDirection(placedDirection);
+  }, [data.isPending, placedDirection]);
 
   const graph = useMemo(() => {
     if (menus.length === 0) return null;
@@ -156,7 +174,7 @@ export function FlowMapPage() {
   }, [graph, direction, isEditable, app?.screenLimit]);
 
   // The dragged boxes and the found menu's ring change only their nodes: the layout above is not run again for them.
-  const movedAt = moved.direction === direction ? moved.at : {};
+  const movedAt = useMemo(() => ({ ...savedAt, ...(moved.direction === direction ? moved.at : {}) }), [savedAt, moved, direction]);
   const shownNodes = useMemo(
     () =>
       nodes.map((n) => {
@@ -329,6 +347,28 @@ export function FlowMapPage() {
     return false;
   };
 
+  /** A box dropped: the arrangement as it is now is saved with the draft (every menu's box, so none jumps later). */
+  const savePositions = async (dropped: MapNode[]) => {
+    const at = new Map(dropped.map((n) => [n.id, n.position]));
+    const positions = shownNodes
+      .filter((n) => n.data.kind === 'menu')
+      .map((n) => ({ uniqueId: n.id, ...(at.get(n.id) ?? n.position) }));
+    const reply = await saveMenuPositions({ appId, direction, positions });
+    if (!isOk(reply))
+      notifications.show({ color: 'red', title: 'Layout not saved', message: failureText(reply, 'The positions could not be saved.') });
+    else await data.refreshMenus();
+  };
+
+  /** Tidy up: the map lays every box out again, and the saved positions are cleared. */
+  const tidyUp = async () => {
+    setMoved({ direction, at: {} });
+    if (Object.keys(savedAt).length === 0) return;
+    const reply = await saveMenuPositions({ appId, direction, positions: [] });
+    if (!isOk(reply))
+      notifications.show({ color: 'red', title: 'Layout not saved', message: failureText(reply, 'The layout could not be reset.') });
+    await data.refreshMenus();
+  };
+
   const onNodesChange = (changes: NodeChange<MapNode>[]) => {
     const dragged = changes.flatMap((c) => (c.type === 'position' && c.position ? [[c.id, c.position] as const] : []));
     if (dragged.length === 0) return;
@@ -440,7 +480,7 @@ export function FlowMapPage() {
                     size="xs"
                     variant="default"
                     leftSection={<IconLayoutDistributeHorizontal size={16} />}
-                    onClick={() => setMoved({ direction, at: {} })}
+                    onClick={() => void tidyUp()}
                     disabled={!hasMoved}
                   >
                     Tidy up
@@ -501,6 +541,7 @@ export function FlowMapPage() {
                 elementsSelectable
                 deleteKeyCode={isEditable ? ['Backspace', 'Delete'] : null}
                 onNodesChange={onNodesChange}
+                onNodeDragStop={(_, __, dropped) => void savePositions(dropped)}
                 onNodeClick={(_, node) => openNode(node.data, node.position)}
                 onEdgeClick={(_, edge) => setSelectedEdgeId(edge.id.startsWith('back:') ? null : edge.id)}
                 onPaneClick={() => setSelectedEdgeId(null)}

@@ -1,10 +1,17 @@
 import type { z } from 'zod';
-import type { AppVersionInfo, LintIssueDto, rollbackBodySchema, saveMenuOrderBodySchema } from '../../../shared/api/menus.schema';
+import type {
+  AppVersionInfo,
+  LintIssueDto,
+  rollbackBodySchema,
+  saveMenuOrderBodySchema,
+  saveMenuPositionsBodySchema,
+} from '../../../shared/api/menus.schema';
 import type { FieldError, Menu, MenuBody, MenuLite } from '../../../shared/app';
 import { api, type ApiReply } from '../../lib/api';
 
 type SaveMenuOrderBody = z.input<typeof saveMenuOrderBodySchema>;
 type RollbackBody = z.input<typeof rollbackBodySchema>;
+type SaveMenuPositionsBody = z.input<typeof saveMenuPositionsBodySchema>;
 
 const id = encodeURIComponent;
 
@@ -18,6 +25,8 @@ export const updateMenu = (menu: MenuBody) => api('/api/updateMenu', { body: men
 export const deleteMenu = (uniqueId: string) => api(`/api/deleteMenu/${id(uniqueId)}`);
 export const saveMenuOrder = (appId: string, menuIds: string[]) =>
   api('/api/saveMenuOrder', { body: { appId, menuIds } satisfies SaveMenuOrderBody });
+/** The flow map's placed boxes; menus left out are laid out by the map again. */
+export const saveMenuPositions = (body: SaveMenuPositionsBody) => api('/api/saveMenuPositions', { body });
 
 /**
  * '00' with the new version; 400 '02' with the pre-deploy checks' errors and warnings; 409 '02' with
