@@ -51,6 +51,7 @@ const ACCESS: Record<string, RouteAccess> = {
   'POST /actionlogs/clearLogs': 'signedIn',
   'POST /debug/userInputs': 'signedIn',
   'POST /debug/actionResults': 'signedIn',
+  'POST /debug/sessionPath': 'signedIn',
   'GET /api/docs/javascript': 'signedIn',
   'GET /api/custom-actions': 'signedIn',
   'GET /api/template/custom-actions': 'signedIn',
@@ -286,6 +287,7 @@ describeDb('authorization, route by route', () => {
     ['POST /actionlogs/clearLogs', () => ({ method: 'POST', url: '/actionlogs/clearLogs', payload: { appId } })],
     ['POST /debug/userInputs', () => ({ method: 'POST', url: '/debug/userInputs', payload: { appId, sessionId: 's1' } })],
     ['POST /debug/actionResults', () => ({ method: 'POST', url: '/debug/actionResults', payload: { appId, sessionId: 's1' } })],
+    ['POST /debug/sessionPath', () => ({ method: 'POST', url: '/debug/sessionPath', payload: { appId, sessionId: 's1' } })],
     ['GET /api/custom-action/:uuid', () => ({ method: 'GET', url: `/api/custom-action/${actionUuid}` })],
     [
       'POST /api/custom-action/update-code',

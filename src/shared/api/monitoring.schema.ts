@@ -50,6 +50,17 @@ export const logEntrySchema = z.object({
 
 export const debugBodySchema = z.object({ appId, sessionId: z.string().min(1).max(100) });
 export const userInputEntrySchema = z.object({ fieldName: z.string(), fieldValue: z.string(), time: z.string() });
+/**
+ * POST /debug/sessionPath: the menus a session was shown, in order (a menu paged or shown again appears again), and
+ * the navigation rules it took (`rule`: the rule's index in its menu; `toId` null when the rule ended the session).
+ */
+export const sessionPathSchema = z.object({
+  steps: z.array(z.object({ menuId: z.string(), menu: z.string(), time: z.string() })),
+  rules: z.array(z.object({ menuId: z.string(), rule: z.number(), toId: z.string().nullable() })),
+  ended: z.boolean(),
+});
+export type SessionPath = z.infer<typeof sessionPathSchema>;
+
 export const actionResultEntrySchema = z.object({
   actionName: z.string(),
   menuName: z.string(),

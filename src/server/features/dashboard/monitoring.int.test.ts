@@ -54,6 +54,26 @@ describeDb('logs, debug, live view, dashboard and sessions', () => {
     expect((await post('/debug/actionResults', { appId, sessionId: 'done-1' })).json()).toMatchObject({ status: '00', data: [] });
   });
 
+  it('reads the path a session took: the menus shown in order and the rules taken', async () => {
+    const menus = (await get(`/api/getAllMenus/${appId}`)).json().data as Array<{ uniqueId: string; userDefinedName: string }>;
+    const id = (name: string) => menus.find((m) => m.userDefinedName === name)!.uniqueId;
+    const ended = await post('/debug/sessionPath', { appId, sessionId: 'done-1' });
+    expect(ended.json()).toMatchObject({ status: '00' });
+    const path = ended.json().data;
+    expect(path.steps.map((s: { menu: string }) => s.menu)).toEqual(['name', 'done']);
+    expect(path.steps[0].menuId).toBe(id('name'));
+    expect(path.rules).toEqual([{ menuId: id('name'), rule: 0, toId: id('done') }]);
+    expect(path.ended).toBe(true);
+    const open = (await post('/debug/sessionPath', { appId, sessionId: 'open-1' })).json().data;
+    expect(open).toEqual({ steps: [expect.objectContaining({ menu: 'name' })], rules: [], ended: false });
+    expect((await post('/debug/sessionPath', { appId, sessionId: 'no-such-session' })).json().data).toEqual({
+      steps: [],
+      rules: [],
+      ended: false,
+    });
+    expect((await post('/debug/sessionPath', { appId, sessionId: 'done-1' }, stranger.auth)).statusCode).toBe(404);
+  });
+
   it('filters logs by level and menu, orders them by level, and clears them', async () => {
     const menus = (await get(`/api/getAllMenusLite/${appId}`)).json().data as Array<{ uniqueId: string; userDefinedName: string }>;
     const nameMenu = menus.find((m) => m.userDefinedName === 'name')!.uniqueId;

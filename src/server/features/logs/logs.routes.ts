@@ -7,6 +7,7 @@ import {
   debugBodySchema,
   logEntrySchema,
   searchLogsBodySchema,
+  sessionPathSchema,
   streamLogEntrySchema,
   streamLogsBodySchema,
   userInputEntrySchema,
@@ -56,6 +57,15 @@ export function registerLogsRoutes(app: FastifyInstance, ctx: AppContext, guard:
     handler: async (req) => {
       await runtime.flushEvents();
       return ok('OK', await logs.findUserInputs(ctx, getSignedInUser(req), req.body.appId, req.body.sessionId));
+    },
+  });
+
+  r.post('/debug/sessionPath', {
+    schema: { tags, body: debugBodySchema, response: { 200: envelopeSchema(sessionPathSchema) } },
+    onRequest: guard(),
+    handler: async (req) => {
+      await runtime.flushEvents();
+      return ok('OK', await logs.findSessionPath(ctx, getSignedInUser(req), req.body.appId, req.body.sessionId));
     },
   });
 

@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, gt, type Column, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, type Column, type SQL } from 'drizzle-orm';
 import { actionResults, appLogs, sessionInputs } from '../../../db/schema';
-import { LOG_LEVEL_ORDER } from '../../../shared/api/monitoring.schema';
+import { LOG_LEVEL_ORDER, type SessionPath } from '../../../shared/api/monitoring.schema';
 import { invalid, notAllowed } from '../../../shared/errors';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../auth/auth.service';
@@ -9,6 +9,8 @@ import { getUserCaller } from '../runtime/emulator-caller';
 
 const STREAM_LIMIT = 500;
 const SEARCH_LIMIT = 2000;
+/** A session's path is read from at most this many of its lines (a session has a few per hop). */
+const PATH_LIMIT = 5000;
 
 function toDate(instant: number | string | undefined): Date {
   if (instant === undefined || instant === '') return new Date(0);
@@ -111,6 +113,41 @@ export async function findUserInputs(ctx: AppContext, user: AuthUser, appId: str
     )
     .orderBy(asc(sessionInputs.id));
   return rows.map((r) => ({ fieldName: r.fieldName, fieldValue: r.fieldValue, time: r.createdAt.toISOString() }));
+}
+
+/** The menus a session was shown and the rules it took, from its log lines (menu_shown, navigated, session_ended). */
+export async function findSessionPath(ctx: AppContext, user: AuthUser, appId: string, sessionId: string): Promise<SessionPath> {
+  const app = await getMonitoredApp(ctx, user, appId, sessionId);
+  const rows = await ctx.db
+    .select({ type: appLogs.type, menuId: appLogs.menuId, menu: appLogs.menu, data: appLogs.data, createdAt: appLogs.createdAt })
+    .from(appLogs)
+    .where(
+      and(
+        eq(appLogs.appId, app.id),
+        eq(appLogs.sessionId, sessionId),
+        inArray(appLogs.type, ['menu_shown', 'navigated', 'session_ended']),
+        ...filterToOwnRuns(app, user, appLogs.caller),
+      ),
+    )
+    .orderBy(asc(appLogs.id))
+    .limit(PATH_LIMIT);
+  const path: SessionPath = { steps: [], rules: [], ended: false };
+  for (const row of rows) {
+    if (row.type === 'session_ended') path.ended = true;
+    if (!row.menuId) continue;
+    // A terminating menu's screen ends the session: its step is the end line (a Terminate rule's is its own menu's).
+    const isClosingMenu = row.type === 'session_ended' && path.steps.at(-1)?.menuId !== row.menuId;
+    if (row.type === 'menu_shown' || isClosingMenu) {
+      // The next page of the same screen is not another step.
+      const page = (row.data as { page?: number } | null)?.page ?? 1;
+      if (page > 1 && path.steps.at(-1)?.menuId === row.menuId) continue;
+      path.steps.push({ menuId: row.menuId, menu: row.menu ?? '', time: row.createdAt.toISOString() });
+    } else if (row.type === 'navigated') {
+      const data = row.data as { rule?: number; toId?: string } | null;
+      if (typeof data?.rule === 'number') path.rules.push({ menuId: row.menuId, rule: data.rule, toId: data.toId ?? null });
+    }
+  }
+  return path;
 }
 
 export async function findActionResults(ctx: AppContext, user: AuthUser, appId: string, sessionId: string) {
