@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { callApi, registerAccount, storeSession, type LoginReplyBody } from './accounts';
-import { describeBrowser, launchBrowser, openPage, screenshotTop } from './browser';
+import { PHONE, describeBrowser, expectNoSidewaysScroll, launchBrowser, openPage, screenshotTop } from './browser';
 
 /**
  * The Webhooks screen against a real receiver: the URL is saved through the form (a private address is refused
@@ -96,5 +96,15 @@ describeBrowser('webhooks', () => {
     await expect.poll(() => row.getByTestId('delivery-status').textContent(), { timeout: 15_000 }).toBe('Delivered');
     await expect.poll(() => details.getByTestId('delivery-response').textContent()).toContain('"count":2');
     expect(await row.locator('td').nth(5).textContent()).toBe('2');
+  });
+
+  it('fits a phone: the deliveries table scrolls within its card, the page does not', async () => {
+    const phone = await openPage(browser, PHONE);
+    await storeSession(phone, owner.reply);
+    await phone.goto(`/app-webhooks/${appId}`);
+    await phone.getByTestId('delivery-row').first().waitFor();
+    await expectNoSidewaysScroll(phone);
+    await screenshotTop(phone, 'webhooks-phone');
+    await phone.context().close();
   });
 });

@@ -12,6 +12,9 @@ import { toWebhookBody, type WebhookDeliveryRow } from './webhooks.service';
 
 /** Waits after failed attempts 1, 2, ...: 30 s, 2 min, 10 min, 1 h, 6 h; the attempt after the last fails the delivery. */
 export const WEBHOOK_RETRY_DELAYS_MS = [30_000, 120_000, 600_000, 3_600_000, 21_600_000];
+/** Delivered and failed deliveries are kept this long (the console lists the latest 50), then deleted. */
+export const DELIVERY_RETENTION_MS = 30 * 86_400_000;
+const PRUNE_EVERY_MS = 3_600_000;
 /** How much of a response's body is kept to show in the console. */
 export const RESPONSE_EXCERPT_BYTES = 2048;
 
@@ -204,8 +207,25 @@ export function createWebhookDispatcher(ctx: AppContext, options: WebhookDispatc
     ofApp.add(job);
   }
 
+  let prunedAt = Number.NEGATIVE_INFINITY;
+  /** Deletes finished deliveries past their retention, at most once an hour per process. */
+  async function pruneFinished(): Promise<void> {
+    const now = ctx.now().getTime();
+    if (now - prunedAt < PRUNE_EVERY_MS) return;
+    prunedAt = now;
+    await ctx.db
+      .delete(webhookDeliveries)
+      .where(
+        and(
+          inArray(webhookDeliveries.status, ['delivered', 'failed']),
+          lte(webhookDeliveries.createdAt, new Date(now - DELIVERY_RETENTION_MS)),
+        ),
+      );
+  }
+
   /** Claims and starts what is due; does not wait for the attempts (a slow receiver must not hold the next tick). */
   async function tick(): Promise<number> {
+    await pruneFinished();
     const rows = await claim();
     for (const row of rows) track(row);
     return rows.length;

@@ -9,7 +9,7 @@ import { describeDb } from '../../../../tests/support/test-db';
 import { seedApp, seedShop } from '../../../../tests/support/seed-app';
 import { getPaymentProvider, startPayment } from '../payments/payments.service';
 import { createHttpCallRules } from '../runtime/runners';
-import { WEBHOOK_RETRY_DELAYS_MS, createWebhookDispatcher } from './webhook-dispatcher';
+import { DELIVERY_RETENTION_MS, WEBHOOK_RETRY_DELAYS_MS, createWebhookDispatcher } from './webhook-dispatcher';
 
 /** What a receiver got: the raw body, its headers, and the parsed event. */
 interface Received {
@@ -349,6 +349,29 @@ describeDb('webhooks', () => {
     const byId = Object.fromEntries((await readDeliveries(appId)).map((d) => [d.eventId, d]));
     expect(byId[`evt_test_lapsed_${appId}`]).toMatchObject({ status: 'delivered', attemptCount: 2 });
     expect(byId[`evt_test_leased_${appId}`]).toMatchObject({ status: 'sending', attemptCount: 1 });
+  });
+
+  it('deletes finished deliveries past their retention, and keeps pending ones however old', async () => {
+    const { appId } = await createHookedApp();
+    const old = new Date(Date.now() - DELIVERY_RETENTION_MS - 86_400_000);
+    const row = { appId, eventType: 'webhook.test', data: {}, occurredAt: old, createdAt: old };
+    await t.db.insert(webhookDeliveries).values([
+      { ...row, eventId: `evt_test_old_done_${appId}`, status: 'delivered' },
+      { ...row, eventId: `evt_test_old_failed_${appId}`, status: 'failed' },
+      { ...row, eventId: `evt_test_old_waiting_${appId}`, status: 'pending', nextAttemptAt: new Date(Date.now() + 365 * 86_400_000) },
+    ]);
+    await api().post(`/api/apps/${appId}/webhook/test`, {});
+    // A dispatcher of its own: the server's may have pruned in an earlier test (once an hour of its clock).
+    const fresh = createWebhookDispatcher(t.app.ctx, { intervalMs: 0, timeoutMs: 1000, rules: createHttpCallRules(t.app.ctx) });
+    try {
+      await fresh.deliverDue();
+    } finally {
+      await fresh.close();
+    }
+    expect((await readDeliveries(appId)).map((d) => [d.eventType, d.status]).sort()).toEqual([
+      ['webhook.test', 'delivered'],
+      ['webhook.test', 'pending'],
+    ]);
   });
 
   it("another account's app and delivery ids answer 404 and change nothing", async () => {
