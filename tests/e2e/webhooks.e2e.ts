@@ -50,6 +50,8 @@ describeBrowser('webhooks', () => {
 
   it('is reached from the app settings and starts empty', async () => {
     await page.goto(`/app-settings/${appId}`);
+    await page.getByLabel('App Name').waitFor();
+    await screenshotTop(page, 'webhooks-settings-link-desktop');
     await page.getByRole('link', { name: 'Set up webhooks' }).click();
     await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
     await page.getByTestId('deliveries-empty').waitFor();
