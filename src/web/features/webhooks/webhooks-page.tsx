@@ -5,7 +5,7 @@ import { LoadErrorAlert } from '../../components/load-error-alert';
 import { settingsPath } from '../apps/app-row-actions';
 import { useApp } from '../apps/use-apps';
 import { WebhookDeliveryList } from './webhook-delivery-list';
-import { WebhookSecretCard } from './webhook-secret-field';
+import { WebhookSecretCard } from './webhook-secret-card';
 import { WebhookSettingsForm } from './webhook-settings-form';
 import { useWebhook } from './use-webhooks';
 
