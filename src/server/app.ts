@@ -31,6 +31,8 @@ import { registerLogsRoutes } from './features/logs/logs.routes';
 import { registerDashboardRoutes } from './features/dashboard/dashboard.routes';
 import { registerSmsRoutes } from './features/sms/sms.routes';
 import { registerPaymentsRoutes } from './features/payments/payments.routes';
+import { registerWebhooksRoutes } from './features/webhooks/webhooks.routes';
+import type { WebhookDispatcher } from './features/webhooks/webhook-dispatcher';
 import { createRuntime, type Runtime, type StoredSession } from './features/runtime/runtime.service';
 import { createMemorySessionStore, createRedisSessionStore } from './features/runtime/session-store';
 import { createVersionCache } from './features/runtime/version-cache';
@@ -56,6 +58,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
     runtime: Runtime;
+    /** Sends queued webhook deliveries (features/webhooks); tests call its deliverDue. */
+    webhookDispatcher: WebhookDispatcher;
     /** Loads the JavaScript workers now (see ServerRunners.startScripts); resolves when they are ready. */
     startScripts(): Promise<void>;
   }
@@ -208,6 +212,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   registerSmsRoutes(app, ctx, guard);
   registerPaymentsRoutes(app, ctx, guard);
+  app.decorate('webhookDispatcher', registerWebhooksRoutes(app, ctx, guard));
   registerShortcodesRoutes(app, ctx, guard, runtime);
   registerBillingRoutes(app, ctx, guard);
   registerWebApp(app, config, isConsole);

@@ -3,6 +3,7 @@ import { describeDb } from '../../tests/support/test-db';
 import { useTestApp, useUser } from '../../tests/support/test-app';
 import { seedApp, seedMenu } from '../../tests/support/seed-app';
 import type { RouteAccess } from './plugins/route-table';
+import { webhookDeliveries, webhooks } from '../db/schema';
 
 /**
  * Who may call every route, written out by hand. The server's own route table (plugins/route-table.ts,
@@ -68,6 +69,12 @@ const ACCESS: Record<string, RouteAccess> = {
   'POST /dashboard/search/export': 'signedIn',
   'POST /dashboard/search': 'signedIn',
   'GET /api/sms/outbox': 'signedIn',
+  'GET /api/apps/:appId/webhook': 'signedIn',
+  'POST /api/apps/:appId/webhook': 'signedIn',
+  'POST /api/apps/:appId/webhook/rotate-secret': 'signedIn',
+  'POST /api/apps/:appId/webhook/test': 'signedIn',
+  'GET /api/apps/:appId/webhook/deliveries': 'signedIn',
+  'POST /api/apps/:appId/webhook/deliveries/:deliveryId/redeliver': 'signedIn',
   'GET /payments/sandbox/:reference': 'public', // the checkout token in the link is the credential
   'POST /payments/sandbox/:reference/decide': 'public',
   'GET /api/payments/transactions': 'signedIn',
@@ -151,6 +158,7 @@ describeDb('authorization, route by route', () => {
   let menuId: string;
   let actionUuid: string;
   let purchaseUuid: string;
+  let deliveryId: string;
   beforeAll(async () => {
     appId = await seedApp(t, owner.auth);
     menuId = await seedMenu(t, owner.auth, appId, { userDefinedName: 'home', displayText: 'Welcome', terminate: true });
@@ -175,6 +183,13 @@ describeDb('authorization, route by route', () => {
       payload: { extensionUuid: extension.json().data.uuid, userEmail: owner.email },
     });
     purchaseUuid = provisioned.json().data.uuid;
+    // A webhook delivery of the owner's app (stored as it is: saving a URL resolves its host).
+    await t.db.insert(webhooks).values({ appId, url: 'https://example.com/hook', events: ['session.completed'], secret: 'whsec_x' });
+    const [delivery] = await t.db
+      .insert(webhookDeliveries)
+      .values({ appId, eventId: `evt_test_${appId}`, eventType: 'webhook.test', data: {}, occurredAt: new Date(), status: 'failed' })
+      .returning();
+    deliveryId = delivery!.id;
   });
 
   const declared = () => t.app.routeTable.filter((r) => !r.isHidden);
@@ -190,7 +205,8 @@ describeDb('authorization, route by route', () => {
       .replace(':providerId', 'mtngh')
       .replace(':country', 'Ghana')
       .replace(':merchantUuid', actionUuid)
-      .replace(':adminUuid', actionUuid);
+      .replace(':adminUuid', actionUuid)
+      .replace(':deliveryId', actionUuid);
 
   it('every declared route has a rule here, and its guard says the same', () => {
     const actual = Object.fromEntries(declared().map((r) => [`${r.method} ${r.url}`, r.access]));
@@ -311,6 +327,22 @@ describeDb('authorization, route by route', () => {
       () => ({ method: 'POST', url: '/dashboard/search/export', payload: { appId, searchBy: 'word', searchQuery: 'x' } }),
     ],
     ['GET /api/sms/outbox', () => ({ method: 'GET', url: `/api/sms/outbox?appId=${appId}` })],
+    ['GET /api/apps/:appId/webhook', () => ({ method: 'GET', url: `/api/apps/${appId}/webhook` })],
+    [
+      'POST /api/apps/:appId/webhook',
+      () => ({
+        method: 'POST',
+        url: `/api/apps/${appId}/webhook`,
+        payload: { url: 'https://example.com/hook', events: ['session.completed'], isEnabled: true },
+      }),
+    ],
+    ['POST /api/apps/:appId/webhook/rotate-secret', () => ({ method: 'POST', url: `/api/apps/${appId}/webhook/rotate-secret` })],
+    ['POST /api/apps/:appId/webhook/test', () => ({ method: 'POST', url: `/api/apps/${appId}/webhook/test` })],
+    ['GET /api/apps/:appId/webhook/deliveries', () => ({ method: 'GET', url: `/api/apps/${appId}/webhook/deliveries` })],
+    [
+      'POST /api/apps/:appId/webhook/deliveries/:deliveryId/redeliver',
+      () => ({ method: 'POST', url: `/api/apps/${appId}/webhook/deliveries/${deliveryId}/redeliver` }),
+    ],
     ['GET /api/payments/transactions', () => ({ method: 'GET', url: `/api/payments/transactions?appId=${appId}` })],
     [
       'POST /ussd-emulator/:appId',

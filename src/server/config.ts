@@ -95,6 +95,9 @@ export const configSchema = z
     AT_API_KEY: z.string().min(1).optional(),
     AT_SMS_URL: z.string().url().default('https://api.africastalking.com/version1/messaging'),
     SMS_DISPATCH_INTERVAL_MS: z.coerce.number().int().min(0).default(2000),
+    // Webhooks (docs/webhooks.md): how often due deliveries are looked for (0 turns the timer off), and the limit on one attempt.
+    WEBHOOK_DISPATCH_INTERVAL_MS: z.coerce.number().int().min(0).default(1000),
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
     // How often shortcode purchases that ran out are marked and expiry reminders mailed; 0 turns the timer off.
     SHORTCODE_TIMER_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
     PAYMENT_PROVIDER: z.enum(['sandbox', 'paystack']).default('sandbox'),

@@ -80,6 +80,7 @@ const ROUTE_VISITS: Record<string, Visit> = {
   '/custom-functions': { as: 'owner', url: () => '/custom-functions', ready: shown('formatAmount') },
   '/custom-functions/:id': { as: 'owner', url: (ids) => `/custom-functions/${ids.customActionId}`, ready: heading('formatAmount') },
   '/app-settings/:id': { as: 'owner', url: (ids) => `/app-settings/${ids.appId}`, ready: (page) => page.getByLabel('App Name') },
+  '/app-webhooks/:appId': { as: 'owner', url: (ids) => `/app-webhooks/${ids.appId}`, ready: heading('Webhooks') },
   '/app/design/:appId': {
     as: 'owner',
     url: (ids) => `/app/design/${ids.appId}`,

@@ -16,6 +16,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
     hasBrowser: boolean;
+    /** Where webhooks.e2e.ts's receiver listens: the one local address the server's outbound rules allow. */
+    webhookReceiverPort: number;
   }
 }
 
@@ -26,6 +28,7 @@ export default async function setup(project: TestProject) {
     reportMissingService('e2e (browser)', `Chromium not found at ${CHROMIUM_PATH}; install Debian's chromium`);
     project.provide('hasBrowser', false);
     project.provide('baseUrl', '');
+    project.provide('webhookReceiverPort', 0);
     return;
   }
   execSync('node scripts/build-web-if-needed.mjs', { stdio: 'inherit' });
@@ -44,6 +47,7 @@ export default async function setup(project: TestProject) {
 
   // Its own address as PUBLIC_URL: the sandbox checkout a payment opens in a new tab is served from there.
   const port = await findFreePort();
+  const webhookReceiverPort = await findFreePort();
   const app = await buildApp(
     createConfig({
       NODE_ENV: 'test',
@@ -53,6 +57,7 @@ export default async function setup(project: TestProject) {
       LOGIN_ADDRESS_RATE_LIMIT: 1000,
       LOGIN_GLOBAL_RATE_LIMIT: 1000,
       EMULATOR_RATE_LIMIT: 1000,
+      OUTBOUND_ALLOW_HOSTS: [`127.0.0.1:${webhookReceiverPort}`],
     }),
     { database, logger: false },
   );
@@ -61,6 +66,7 @@ export default async function setup(project: TestProject) {
   await app.startScripts();
   project.provide('baseUrl', `http://127.0.0.1:${port}`);
   project.provide('hasBrowser', true);
+  project.provide('webhookReceiverPort', webhookReceiverPort);
 
   return async () => {
     await app.close();

@@ -21,8 +21,11 @@ export interface TestApp {
  * and global sign-in limits are raised unless a test sets them. The per-account limit keeps its default.
  */
 const TEST_SIGN_IN_LIMITS = { LOGIN_ADDRESS_RATE_LIMIT: 10_000, LOGIN_GLOBAL_RATE_LIMIT: 10_000 } satisfies Partial<Config>;
-/** The billing timer expires payments left PENDING for an hour of the (moved) clock: tests run it themselves (runOnce). */
-const TEST_TIMERS = { BILLING_TIMER_INTERVAL_MS: 0 } satisfies Partial<Config>;
+/**
+ * The billing timer expires payments left PENDING for an hour of the (moved) clock, and the webhook dispatcher
+ * would send what a test queued before it looked: tests run them themselves (runOnce, deliverDue).
+ */
+const TEST_TIMERS = { BILLING_TIMER_INTERVAL_MS: 0, WEBHOOK_DISPATCH_INTERVAL_MS: 0 } satisfies Partial<Config>;
 
 /** A whole server on its own database, driven with app.inject() (it never listens). */
 export async function createTestApp(overrides: Partial<Config> = {}, options: Pick<BuildOptions, 'mailer'> = {}): Promise<TestApp> {

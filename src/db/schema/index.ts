@@ -9,3 +9,4 @@ export * from './shortcodes';
 export * from './admins';
 export * from './billing';
 export * from './whatsapp';
+export * from './webhooks';

@@ -8,7 +8,7 @@ import type { ShortCodeCountry } from '../../shared/api/shortcodes.schema';
  * `['shortcodes']` the providers, the catalogue, what each country offers and the account's purchases;
  * `['billing']` the account's subscription and its payment history (a shortcode payment appears there too);
  * `['bots']` the bot list and, below it, each bot and its linked numbers; `['simulated-phone', linkId]` a simulated
- * phone's link and its chats.
+ * phone's link and its chats; `['webhooks', appId]` an app's webhook and, below it, its deliveries.
  */
 export const queryKeys = {
   currentUser: ['auth', 'me'],
@@ -45,4 +45,6 @@ export const queryKeys = {
   whatsappConnector: ['whatsapp', 'connector'],
   simulatedPhone: (linkId: string) => ['simulated-phone', linkId],
   simulatedPhoneTranscript: (linkId: string, from: string) => ['simulated-phone', linkId, 'transcript', from],
+  webhook: (appId: string) => ['webhooks', appId],
+  webhookDeliveries: (appId: string) => ['webhooks', appId, 'deliveries'],
 } as const;

@@ -12,7 +12,8 @@ import type { AuthUser } from '../auth/auth.service';
 import { getOwnedApp } from '../apps/apps.service';
 import { normalizeMsisdn } from '../sms/sms.service';
 import type { Transaction, TransactionStatus } from './payments.schema';
-import { SETTLEMENT_HANDLERS, type AfterSettlement } from './settlements';
+import { SETTLEMENT_HANDLERS, type AfterSettlement, type SettledTransaction } from './settlements';
+import { queueWebhookEvent } from '../webhooks/webhooks.service';
 
 type TransactionRow = typeof transactions.$inferSelect;
 
@@ -111,6 +112,28 @@ export interface StartPaymentResult {
   checkoutUrl?: string;
   /** The provider's instructions for the payer, or why it refused. */
   message?: string;
+}
+
+/** The `payment.settled` webhook event of an app's payment (docs/webhooks.md); its id is the transaction's, so it is sent once. */
+function toPaymentSettledEvent(row: SettledTransaction, meta: PaymentMetadata, failureReason: string | null, settledAt: Date) {
+  return {
+    appId: row.appId!,
+    eventId: `evt_pay_${row.id.replaceAll('-', '')}`,
+    eventType: 'payment.settled' as const,
+    occurredAt: settledAt,
+    data: {
+      reference: row.reference,
+      status: row.status,
+      amount: row.amount,
+      currency: row.currency,
+      mobile: meta.mobile ?? null,
+      network: meta.network ?? null,
+      sessionId: meta.sessionId || null,
+      failureReason,
+      createdAt: row.createdAt.toISOString(),
+      settledAt: settledAt.toISOString(),
+    },
+  };
 }
 
 function mergeMetadata(patch: PaymentMetadata): SQL {
@@ -332,6 +355,7 @@ async function settleEvent(
     if (settled.length === 0) return { outcome: 'already_settled', reference: event.reference, status: row.status as TransactionStatus };
     const handler = SETTLEMENT_HANDLERS[row.transactionType];
     after = handler ? await handler(ctx, tx, { ...row, status }) : undefined;
+    if (row.appId) await queueWebhookEvent(tx, toPaymentSettledEvent({ ...row, status }, meta, failureReason, ctx.now()));
     return { outcome: 'settled', reference: event.reference, status };
   });
   // Only once committed: what it does (a cache invalidation, a receipt) must never announce a rolled-back settlement.

@@ -5,7 +5,7 @@ import { createJavascriptRunner } from '../../../actions/javascript/javascript.r
 import { DEFAULT_JAVASCRIPT_CODE } from '../../../actions/javascript/default-code';
 import { createRestapiRunner } from '../../../actions/restapi';
 import { createDbaccessRunner } from '../../../actions/dbaccess';
-import { createPlatformServices, readPlatformService, type PlatformService } from '../../../actions/net/address-guard';
+import { createPlatformServices, readPlatformService, type AddressRules, type PlatformService } from '../../../actions/net/address-guard';
 import type { Config } from '../../config';
 import type { AppContext } from '../../context';
 import { findCustomActionCode } from '../custom-actions/custom-actions.service';
@@ -82,12 +82,26 @@ function readPlatformServices(config: Config): { database: PlatformService[]; re
   };
 }
 
+/** The operator's outbound rules (ALLOW_PRIVATE_NETWORK, OUTBOUND_ALLOW_HOSTS), without the platform's services. */
+function readOutboundRules(ctx: AppContext): AddressRules {
+  return { allowPrivate: ctx.config.ALLOW_PRIVATE_NETWORK, allowHosts: [...getOwnHosts(ctx), ...ctx.config.OUTBOUND_ALLOW_HOSTS] };
+}
+
+/**
+ * The address rules of an HTTP call a builder configured: the restapi action's, and the webhooks' (same guard,
+ * same operator settings; neither ever reaches the platform's database or Redis).
+ */
+export function createHttpCallRules(ctx: AppContext): AddressRules {
+  const { database, redis } = readPlatformServices(ctx.config);
+  return { ...readOutboundRules(ctx), platformServices: createPlatformServices([...database, ...redis]) };
+}
+
 export function createServerRunners(ctx: AppContext): ServerRunners {
   const pool = createLazyPool();
   const javascript = createJavascriptRunner(pool);
-  const rules = { allowPrivate: ctx.config.ALLOW_PRIVATE_NETWORK, allowHosts: [...getOwnHosts(ctx), ...ctx.config.OUTBOUND_ALLOW_HOSTS] };
+  const rules = readOutboundRules(ctx);
   const { database, redis } = readPlatformServices(ctx.config);
-  const restapi = createRestapiRunner({ ...rules, platformServices: createPlatformServices([...database, ...redis]) });
+  const restapi = createRestapiRunner(createHttpCallRules(ctx));
   const databaseServer = ctx.config.ALLOW_PLATFORM_DATABASE_SERVER ? [] : database;
   const dbaccess = createDbaccessRunner({ ...rules, platformServices: createPlatformServices([...databaseServer, ...redis]) });
   return {

@@ -1,6 +1,6 @@
 import { Badge, Button, Card, Group, Paper, Select, SimpleGrid, Skeleton, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconLockSquareRounded } from '@tabler/icons-react';
+import { IconLockSquareRounded, IconWebhook } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -16,6 +16,7 @@ import { AppUrlCopyField } from './app-url-copy-field';
 import { updateApp } from './apps.api';
 import { AppNotFoundError, useApp } from './use-apps';
 import { BackLink } from '../../components/back-link';
+import { webhooksPath } from '../webhooks/webhooks-page';
 
 interface SettingsValues {
   appName: string;
@@ -101,6 +102,21 @@ export function AppSettingsPage() {
             </Stack>
           </Card>
           <AppSettingsForm key={app.appId} app={app} />
+          <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="webhooks-heading">
+            <Group justify="space-between" gap="md">
+              <div>
+                <Title order={2} fz="lg" id="webhooks-heading">
+                  Webhooks
+                </Title>
+                <Text size="sm" c="dimmed" mt={4} maw={560}>
+                  Send signed events to your own server when a session completes or is abandoned and when a payment settles.
+                </Text>
+              </div>
+              <Button variant="light" component={Link} to={webhooksPath(app.appId)} leftSection={<IconWebhook size={16} />}>
+                Set up webhooks
+              </Button>
+            </Group>
+          </Card>
         </>
       )}
     </Stack>

@@ -1,6 +1,7 @@
 import type { RouteObject } from 'react-router';
 import { appScreenRoutes, appsRoutes } from '../apps/apps.routes';
 import { AppScreenGuard } from '../apps/app-screen-guard';
+import { webhooksRoutes } from '../webhooks/webhooks.routes';
 import { accountRoutes, authRoutes } from '../auth/auth.routes';
 import { templatesRoutes } from '../templates/templates.routes';
 import { menusRoutes } from '../menus/menus.routes';
@@ -36,7 +37,15 @@ const signedInRoutes: RouteObject[] = [
   // Every screen of one app: an unknown or foreign app id shows 'App not found' once, here, for all of them.
   {
     element: <AppScreenGuard />,
-    children: [...appScreenRoutes, ...menusRoutes, ...flowmapRoutes, ...dashboardRoutes, ...logsRoutes, ...sessionsRoutes],
+    children: [
+      ...appScreenRoutes,
+      ...menusRoutes,
+      ...flowmapRoutes,
+      ...dashboardRoutes,
+      ...logsRoutes,
+      ...sessionsRoutes,
+      ...webhooksRoutes,
+    ],
   },
 ];
 

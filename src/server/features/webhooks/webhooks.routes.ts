@@ -1,0 +1,113 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { envelopeSchema } from '../../../shared/api/envelope';
+import {
+  saveWebhookBodySchema,
+  webhookDeliveriesQuerySchema,
+  webhookDeliverySchema,
+  webhookSchema,
+} from '../../../shared/api/webhooks.schema';
+import type { AppContext } from '../../context';
+import { ok } from '../../http';
+import { getSignedInUser, type Guard } from '../../plugins/guard';
+import { createHttpCallRules } from '../runtime/runners';
+import { createWebhookDispatcher, type WebhookDispatcher } from './webhook-dispatcher';
+import * as webhooksService from './webhooks.service';
+
+const appIdParams = z.object({ appId: z.string().min(1).max(64) });
+const deliveryParams = appIdParams.extend({ deliveryId: z.uuid('Delivery not found') });
+
+/**
+ * An app's webhook settings and deliveries (console), and the dispatcher that sends deliveries (every mode:
+ * gateway processes queue session events, any process may send them). WEBHOOK_DISPATCH_INTERVAL_MS=0 leaves the
+ * dispatcher's timer off.
+ */
+export function registerWebhooksRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard): WebhookDispatcher {
+  const rules = createHttpCallRules(ctx);
+  const dispatcher = createWebhookDispatcher(ctx, {
+    intervalMs: ctx.config.WEBHOOK_DISPATCH_INTERVAL_MS,
+    timeoutMs: ctx.config.WEBHOOK_TIMEOUT_MS,
+    rules,
+  });
+  app.addHook('onReady', async () => dispatcher.start());
+  // preClose runs before onClose hooks, so the database is still open while the last attempts are recorded.
+  app.addHook('preClose', async () => dispatcher.close());
+  if (ctx.config.MODE === 'runtime') return dispatcher;
+
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['webhooks'];
+  r.get('/api/apps/:appId/webhook', {
+    schema: {
+      tags,
+      summary: "The app's webhook: URL, events, on or off, signing secret",
+      params: appIdParams,
+      response: { 200: envelopeSchema(webhookSchema) },
+    },
+    onRequest: guard(),
+    handler: async (req) => ok('OK', await webhooksService.getWebhook(ctx, getSignedInUser(req), req.params.appId)),
+  });
+  r.post('/api/apps/:appId/webhook', {
+    schema: {
+      tags,
+      summary: 'Saves the webhook; the URL must reach a public address',
+      params: appIdParams,
+      body: saveWebhookBodySchema,
+      response: { 200: envelopeSchema(webhookSchema) },
+    },
+    onRequest: guard(),
+    handler: async (req) =>
+      ok('Webhook saved', await webhooksService.saveWebhook(ctx, rules, getSignedInUser(req), req.params.appId, req.body)),
+  });
+  r.post('/api/apps/:appId/webhook/rotate-secret', {
+    schema: {
+      tags,
+      summary: 'A new signing secret, used from now on',
+      params: appIdParams,
+      response: { 200: envelopeSchema(webhookSchema) },
+    },
+    onRequest: guard(),
+    handler: async (req) => ok('Secret rotated', await webhooksService.rotateWebhookSecret(ctx, getSignedInUser(req), req.params.appId)),
+  });
+  r.post('/api/apps/:appId/webhook/test', {
+    schema: {
+      tags,
+      summary: 'Queues a webhook.test event, sent now',
+      params: appIdParams,
+      response: { 200: envelopeSchema(webhookDeliverySchema) },
+    },
+    onRequest: guard(),
+    handler: async (req) => {
+      const delivery = await webhooksService.queueTestEvent(ctx, getSignedInUser(req), req.params.appId);
+      dispatcher.wake();
+      return ok('Test event queued', delivery);
+    },
+  });
+  r.get('/api/apps/:appId/webhook/deliveries', {
+    schema: {
+      tags,
+      summary: "The app's webhook deliveries, newest first",
+      params: appIdParams,
+      querystring: webhookDeliveriesQuerySchema,
+      response: { 200: envelopeSchema(z.array(webhookDeliverySchema)) },
+    },
+    onRequest: guard(),
+    handler: async (req) =>
+      ok('OK', await webhooksService.findWebhookDeliveries(ctx, getSignedInUser(req), req.params.appId, req.query.limit)),
+  });
+  r.post('/api/apps/:appId/webhook/deliveries/:deliveryId/redeliver', {
+    schema: {
+      tags,
+      summary: 'Sends a delivery again now',
+      params: deliveryParams,
+      response: { 200: envelopeSchema(webhookDeliverySchema) },
+    },
+    onRequest: guard(),
+    handler: async (req) => {
+      const delivery = await webhooksService.redeliverWebhookDelivery(ctx, getSignedInUser(req), req.params.appId, req.params.deliveryId);
+      dispatcher.wake();
+      return ok('Redelivery queued', delivery);
+    },
+  });
+  return dispatcher;
+}
