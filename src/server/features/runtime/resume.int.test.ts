@@ -4,7 +4,8 @@ import { beforeAll, expect, it } from 'vitest';
 import { appLogs, sessionRecords } from '../../../db/schema';
 import { buildApp } from '../../app';
 import { createConfig } from '../../config';
-import { createTestApp, seedUser, useTestApp, type TestApp } from '../../../../tests/support/test-app';
+import { createTestApp, seedUser, useTestApp, useUser, type TestApp } from '../../../../tests/support/test-app';
+import { seedFeaturedTemplates } from '../templates/templates.service';
 import { describeDb } from '../../../../tests/support/test-db';
 import { describeRedis, testRedisUrl } from '../../../../tests/support/redis';
 import { seedApp, seedMenu } from '../../../../tests/support/seed-app';
@@ -220,6 +221,43 @@ describeDb('resume on redial', () => {
       payload: { ...app, resumeOnRedial: false },
     });
     expect(foreign.statusCode).toBe(404);
+  });
+});
+
+describeDb('resume on redial in the emulator', () => {
+  const t = useTestApp();
+  const operator = useUser(t);
+  const alice = useUser(t);
+  const bob = useUser(t);
+  const FIRST_SCREEN = 'Airtime Top-Up\n1. My number\n2. Another number';
+  let airtime: string;
+  beforeAll(async () => {
+    [airtime] = (await seedFeaturedTemplates(t.db, operator.user.id, 'http://127.0.0.1')) as [string];
+    expect((await updateSettings(t.app, operator.auth, airtime, { resumeOnRedial: true })).statusCode).toBe(200);
+  });
+
+  const emulate = (sessionId: string, mode: string, userdata: string, headers: Record<string, string> = {}) =>
+    t.app
+      .inject({
+        method: 'POST',
+        url: `/ussd-emulator/${airtime}`,
+        headers,
+        payload: { session_id: sessionId, userdata, msisdn: MSISDN, session_mode: mode, network_id: 'MTN', appId: airtime },
+      })
+      .then((r) => (r.body ? (r.json().text as string) : ''));
+
+  it("offers a caller's cancelled session to that caller only, never to another on the same number", async () => {
+    expect(await emulate('em-1', 'start', '*920*11#', alice.auth)).toBe(FIRST_SCREEN);
+    expect(await emulate('em-1', 'continue', '2', alice.auth)).toBe('Enter the phone number to top up');
+    await emulate('em-1', 'end', '', alice.auth); // the emulator's Cancel: a drop, as a gateway's end notice
+
+    expect(await emulate('em-2', 'start', '*920*11#', bob.auth)).toBe(FIRST_SCREEN);
+    expect(await emulate('em-3', 'start', '*920*11#')).toBe(FIRST_SCREEN);
+    const viaGateway = await atHop(t.app, airtime, 'em-4', '');
+    expect(viaGateway).toBe(`CON ${FIRST_SCREEN}`);
+
+    expect(await emulate('em-5', 'start', '*920*11#', alice.auth)).toBe(OFFER);
+    expect(await emulate('em-5', 'continue', '1', alice.auth)).toBe('Enter the phone number to top up');
   });
 });
 
