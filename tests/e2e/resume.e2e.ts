@@ -135,6 +135,12 @@ describeBrowser('resume on redial', () => {
     await waitForAnimations(page);
     await page.screenshot({ path: 'test-results/screenshots/resume-emulator-resumed-desktop.png', animations: 'disabled' });
     await reply(page, '1', 'Booked, Kwame.');
+
+    // Application Logs read the same lines: the offer, and which session the new one resumed.
+    await page.goto(`/app/actionlogs/${app.appId}`);
+    await visible(page.getByTestId('log-line').filter({ hasText: 'Resumed from session' }));
+    expect(await page.getByTestId('log-line').filter({ hasText: 'Offered to resume session' }).count()).toBe(1);
+    await screenshotTop(page, 'resume-logs-desktop');
     await page.context().close();
   });
 });
