@@ -62,6 +62,12 @@ describe('hubtel: documented samples', () => {
     expect(timeout).toMatchObject({ kind: 'end', msisdn: '', input: '' });
   });
 
+  it('marks Release, not Timeout, as ended by the user', () => {
+    expect(hubtel.parseRequest(jsonRequest({ SessionId: 's1', Type: 'Release' })).isEndedByUser).toBe(true);
+    expect(hubtel.parseRequest(jsonRequest({ SessionId: 's1', Type: 'Timeout' })).isEndedByUser).toBeUndefined();
+    expect(hubtel.parseRequest(jsonRequest({ ...ussdInitiation, Type: 'Response', Message: '1' })).isEndedByUser).toBeUndefined();
+  });
+
   it('formats Response and Release replies with the documented fields', () => {
     const hop = hubtel.parseRequest(jsonRequest({ ...ussdInitiation, ClientState: 'abc' }));
     expect(JSON.parse(hubtel.formatReply({ text: 'Welcome\n1. Buy data\n2. "Quit"', end: false }, hop).body)).toEqual({

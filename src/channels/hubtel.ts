@@ -39,6 +39,9 @@ export function readHubtelStyleType(fields: Fields, gateway: GatewayName): { kin
   return { kind, type };
 }
 
+/** `Release` is the user ending the session (`Timeout` is not): read for resume on redial (InboundHop.isEndedByUser). */
+export const isHubtelStyleRelease = (type: string) => type.trim().toLowerCase() === 'release';
+
 /** The first line of the screen, for the `Label` the Hubtel app and web show as a title. */
 function labelOf(text: string): string {
   const first = text.split('\n', 1)[0].trim();
@@ -82,6 +85,7 @@ export const hubtel: ChannelAdapter<typeof NAME> = {
     };
     // On the Hubtel app and web the initiation Message may be blank: there is no dial string then.
     if (kind === 'start' && message.trim() !== '') hop.dialString = message;
+    if (isHubtelStyleRelease(type)) hop.isEndedByUser = true;
     return hop;
   },
 

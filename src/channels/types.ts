@@ -69,6 +69,11 @@ export interface InboundHop {
    * a wrong one would swallow a real input, so gateways without such a field leave it undefined.
    */
   hopId?: string;
+  /**
+   * On `end`: the gateway says the user ended the session themselves (Hubtel's and Emergent's `Release`), as
+   * against a timeout or a drop. Resume on redial does not offer such a session back.
+   */
+  isEndedByUser?: true;
   /** Per-gateway values the reply must echo (Nalo USERID, Beem request_id, Southpawslab menuId...). */
   raw: Record<string, JsonValue>;
 }

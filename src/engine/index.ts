@@ -9,11 +9,19 @@
  * It imports only src/shared and liquidjs: no clock, ids, network, database or environment of its own.
  */
 export { compileApp, type CompiledApp } from './compile';
-export { startSession, continueSession, resumeLostSession } from './session';
+export { startSession, continueSession, resumeLostSession, offerResume } from './session';
 export { extendDialOfApp, isDialOfApp } from './dial';
 export { duplicateRuleMessage, formatLintIssue, lintApp, NO_EXIT_MESSAGE } from './lint';
 export { previewMenu, type PreviewSample } from './preview';
-export { DEFAULT_LIMITS, UNAVAILABLE_TEXT, MISSING_MENU_TEXT, INVALID_CHOICE_TEXT, DEFAULT_END_TEXT, SESSION_LOST_TEXT } from './limits';
+export {
+  DEFAULT_LIMITS,
+  UNAVAILABLE_TEXT,
+  MISSING_MENU_TEXT,
+  INVALID_CHOICE_TEXT,
+  DEFAULT_END_TEXT,
+  SESSION_LOST_TEXT,
+  RESUME_OFFER_TEXT,
+} from './limits';
 export { MORE_LINE, NEXT_PAGE_INPUT, paginateScreen } from './pagination';
 export type {
   ActionLogLine,
@@ -32,6 +40,7 @@ export type {
   LintLevel,
   RenderTimeAccount,
   Reply,
+  ResumeOffer,
   RestartReason,
   RuleData,
   SessionState,

@@ -33,3 +33,11 @@ export function resolveLimits(overrides: Partial<EngineLimits> | undefined): Eng
   }
   return limits;
 }
+
+/**
+ * Resume on redial: the screen offered to a dialler whose previous session dropped (offerResume), and the inputs
+ * that answer it. Short enough for the smallest screen (60) with `Invalid choice` above it.
+ */
+export const RESUME_OFFER_TEXT = '1. Continue where you left off\n2. Start again';
+export const RESUME_CONTINUE_INPUT = '1';
+export const RESUME_START_AGAIN_INPUT = '2';

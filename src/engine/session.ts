@@ -2,13 +2,31 @@
  * The engine's entry points for a hop: startSession for a new gateway session, continueSession for the
  * next input. Both resolve (never reject) with the new state, the reply and what happened.
  */
-import type { CompiledApp } from './compile';
+import type { CompiledApp, CompiledMenu } from './compile';
 import { toErrorMessage } from '../shared/errors';
-import { emitEvent, endSession, failHop, HopRenderTime, isHalted, isOverBudget, type HopContext } from './context';
+import {
+  emitEvent,
+  endSession,
+  failHop,
+  getCurrentMenu,
+  HopRenderTime,
+  isHalted,
+  isOverBudget,
+  showScreen,
+  type HopContext,
+} from './context';
 import { readDialString } from './dial';
 import { enterMenu, handleInput } from './hop';
-import { resolveLimits, SESSION_LOST_TEXT } from './limits';
-import type { EngineDeps, EngineEventData, Hop, HopResult, RestartReason, SessionState } from './types';
+import { cleanInput } from './input';
+import {
+  INVALID_CHOICE_TEXT,
+  resolveLimits,
+  RESUME_CONTINUE_INPUT,
+  RESUME_OFFER_TEXT,
+  RESUME_START_AGAIN_INPUT,
+  SESSION_LOST_TEXT,
+} from './limits';
+import type { EngineDeps, EngineEventData, Hop, HopResult, RestartReason, ResumeOffer, SessionState } from './types';
 
 const MAX_FIELD = 200;
 
@@ -89,15 +107,24 @@ function startedData(
 }
 
 async function beginSession(ctx: HopContext, dialString: string | undefined): Promise<void> {
-  const { compiled, state, limits } = ctx;
-  const reading = readDialString(compiled.dial, typeof dialString === 'string' ? dialString : undefined, limits.maxDeepDialInputs);
-  Object.assign(state.vars, reading.vars);
-  emitEvent(ctx, 'session_started', 'system', `Session started for ${state.msisdn || 'unknown number'}`, {
-    data: startedData(state, dialString, reading),
+  const reading = readDial(ctx, dialString);
+  emitEvent(ctx, 'session_started', 'system', `Session started for ${ctx.state.msisdn || 'unknown number'}`, {
+    data: startedData(ctx.state, dialString, reading),
   });
+  await enterFirstMenu(ctx, reading);
+}
+
+type DialReading = ReturnType<typeof readDialString>;
+
+const readDial = (ctx: HopContext, dialString: string | undefined): DialReading =>
+  readDialString(ctx.compiled.dial, typeof dialString === 'string' ? dialString : undefined, ctx.limits.maxDeepDialInputs);
+
+/** The dial string's variables, the first menu, then its deep-dial inputs replayed until one does not move the session on. */
+async function enterFirstMenu(ctx: HopContext, reading: DialReading): Promise<void> {
+  const { compiled } = ctx;
+  Object.assign(ctx.state.vars, reading.vars);
   if (!compiled.first) return failHop(ctx, 'The app has no menus');
   await enterMenu(ctx, compiled.first, null);
-  // Deep dial: replay the extra dialled parts as if typed, until one does not move the session on.
   for (const input of reading.inputs) {
     if (isHalted(ctx)) break;
     if (!(await handleInput(ctx, input, true))) break;
@@ -121,7 +148,8 @@ function findRestartReason(compiled: CompiledApp, state: SessionState, now: numb
   if (state.appId !== compiled.app.appId) return 'app_changed';
   if (state.ended) return 'ended';
   if (now - state.lastHopAt > timeoutMs) return 'timeout';
-  if (state.currentMenuId === null || !compiled.menus.has(state.currentMenuId)) return 'menu_missing';
+  // The resume offer's screen is no menu: its state has none.
+  if (state.resumeOffer === undefined && (state.currentMenuId === null || !compiled.menus.has(state.currentMenuId))) return 'menu_missing';
   return null;
 }
 
@@ -151,6 +179,7 @@ export function continueSession(compiled: CompiledApp, state: SessionState, hop:
     lastHopAt: now,
   };
   const ctx = createContext(compiled, deps, next, now);
+  if (next.resumeOffer) return runGuarded(ctx, answerResumeOffer, hop.input);
   return runGuarded(ctx, handleInput, hop.input);
 }
 
@@ -180,4 +209,102 @@ export function resumeLostSession(compiled: CompiledApp, hop: Hop, deps: EngineD
     },
   );
   return canStartOver ? runGuarded(ctx, beginSession, undefined) : runGuarded(ctx, endLostSession, undefined);
+}
+
+/** Whether a stored state can be offered back: this app's, readable, not ended, on a menu this version has. */
+function isResumable(compiled: CompiledApp, state: SessionState): boolean {
+  return (
+    typeof state === 'object' &&
+    state !== null &&
+    state.version === 1 &&
+    state.appId === compiled.app.appId &&
+    !state.ended &&
+    state.resumeOffer === undefined &&
+    state.currentMenuId !== null &&
+    compiled.menus.has(state.currentMenuId)
+  );
+}
+
+/**
+ * Resume on redial: a new session for a dialler whose previous session (`dropped`, as the runtime saved it after
+ * its last hop) timed out or dropped. Shows RESUME_OFFER_TEXT; the answer goes through continueSession: `1`
+ * restores `dropped` (menu, history, inputs, variables, action results) under this session's id and shows the
+ * screen it was on, without running its actions again; `2` starts afresh from what was dialled now; anything
+ * else shows the offer again under `Invalid choice`. A state that cannot be resumed (ended, another app's, its
+ * menu gone from this version) is not offered: the session simply starts.
+ * @example const { reply } = await offerResume(compiled, hop, saved.state, deps);
+ *   // reply: { text: '1. Continue where you left off\n2. Start again', end: false }
+ */
+export function offerResume(compiled: CompiledApp, hop: Hop, dropped: SessionState, deps: EngineDeps): Promise<HopResult> {
+  if (!isResumable(compiled, dropped)) return startSession(compiled, hop, deps);
+  const now = deps.now();
+  const state = createState(compiled, hop, deps, now);
+  state.resumeOffer = typeof hop.dialString === 'string' ? { from: dropped, dialString: hop.dialString } : { from: dropped };
+  return runGuarded(createContext(compiled, deps, state, now), beginResumeOffer, hop.dialString);
+}
+
+async function beginResumeOffer(ctx: HopContext, dialString: string | undefined): Promise<void> {
+  emitEvent(ctx, 'session_started', 'system', `Session started for ${ctx.state.msisdn || 'unknown number'}`, {
+    data: startedData(ctx.state, dialString, readDial(ctx, dialString)),
+  });
+  const fromSessionId = ctx.state.resumeOffer?.from.sessionId ?? '';
+  emitEvent(ctx, 'resume_offered', 'system', `Offered to resume session ${fromSessionId}`, { data: { fromSessionId } });
+  showResumeOffer(ctx, '');
+}
+
+function showResumeOffer(ctx: HopContext, notice: string): void {
+  const text = notice === '' ? RESUME_OFFER_TEXT : `${notice}\n${RESUME_OFFER_TEXT}`;
+  ctx.state.screen = RESUME_OFFER_TEXT;
+  ctx.state.notice = notice;
+  ctx.state.page = 0;
+  ctx.reply = { text, end: false };
+  const data: EngineEventData['menu_shown'] = { text, page: 0, pages: 1 };
+  if (notice !== '') data.notice = notice;
+  emitEvent(ctx, 'menu_shown', 'info', 'Showed the resume offer', { data });
+}
+
+async function answerResumeOffer(ctx: HopContext, raw: unknown): Promise<void> {
+  const offer = ctx.state.resumeOffer as ResumeOffer;
+  const { value: input } = cleanInput(raw, ctx.limits.maxInputLength);
+  ctx.input = input;
+  emitEvent(ctx, 'input_received', 'info', 'Received input on the resume offer', { data: { input } });
+  const fromSessionId = offer.from.sessionId;
+  if (input !== RESUME_CONTINUE_INPUT && input !== RESUME_START_AGAIN_INPUT) {
+    emitEvent(ctx, 'navigation_failed', 'info', INVALID_CHOICE_TEXT, { data: { input } });
+    return showResumeOffer(ctx, INVALID_CHOICE_TEXT);
+  }
+  delete ctx.state.resumeOffer;
+  const { compiled } = ctx;
+  if (input === RESUME_CONTINUE_INPUT && isResumable(compiled, offer.from)) {
+    const { from } = offer;
+    const fresh = ctx.state;
+    ctx.state = {
+      ...from,
+      environment: fresh.environment,
+      versionId: compiled.app.versionId,
+      gateway: fresh.gateway,
+      sessionId: fresh.sessionId,
+      msisdn: fresh.msisdn,
+      network: fresh.network,
+      serviceCode: fresh.serviceCode,
+      history: [...from.history],
+      inputs: { ...from.inputs },
+      vars: { ...from.vars },
+      actionResults: { ...from.actionResults },
+      notice: '',
+      hopCount: fresh.hopCount,
+      startedAt: fresh.startedAt,
+      lastHopAt: fresh.lastHopAt,
+    };
+    const menu = getCurrentMenu(ctx) as CompiledMenu;
+    emitEvent(ctx, 'session_resumed', 'system', `Resumed from session ${fromSessionId}`, { menu, data: { fromSessionId } });
+    return showScreen(ctx, menu);
+  }
+  // `2`, or `1` when the menu it was on left the app while the offer was on screen (a draft edited meanwhile).
+  const message =
+    input === RESUME_START_AGAIN_INPUT
+      ? `Started again instead of resuming session ${fromSessionId}`
+      : `Session ${fromSessionId} can no longer be resumed (its menu is gone); started again`;
+  emitEvent(ctx, 'resume_declined', 'system', message, { data: { fromSessionId } });
+  await enterFirstMenu(ctx, readDial(ctx, offer.dialString));
 }

@@ -77,6 +77,12 @@ export interface EngineEventData {
   action_failed: { error: string; elapsedMs: number } | { elapsedMs: number; timedOut: true };
   /** A script's result ended the session or went to a menu. */
   session_steered: { end: string } | { goto: string; menuId: string };
+  /** Resume on redial: the dialler's dropped session was offered back (offerResume). */
+  resume_offered: { fromSessionId: string };
+  /** The dialler chose to continue: the dropped session's menu, inputs and variables are this session's now. */
+  session_resumed: { fromSessionId: string };
+  /** The dialler chose to start again: the dropped session is not offered again. */
+  resume_declined: { fromSessionId: string };
 }
 
 export type EngineEventType = keyof EngineEventData;
@@ -152,6 +158,17 @@ export interface SessionState {
   startedAt: number;
   lastHopAt: number;
   ended: boolean;
+  /**
+   * Set while the resume offer is on screen (offerResume): the dropped session it would restore, and what was
+   * dialled this time, for a fresh start. Gone once the dialler answers.
+   */
+  resumeOffer?: ResumeOffer;
+}
+
+/** What a session showing the resume offer keeps until the dialler answers it. */
+export interface ResumeOffer {
+  from: SessionState;
+  dialString?: string;
 }
 
 export interface EngineLimits {

@@ -9,7 +9,8 @@
  *     hops: [{ start?, dial?, input?, waitMs?, outcomes?: { <actionName>: outcome | outcome[] },
  *              expect: { text, end, events: [{ type, data? }...], errors?, inputs?, vars? } }] }
  * A menu's uniqueId defaults to its userDefinedName and appId to the app's. The first hop always starts a
- * session; `start: true` starts a new one later. An outcome is `{ ok, result | error, timedOut?, logs? }`
+ * session; `start: true` starts a new one later, `resume: true` a new one that offers the last state back
+ * (offerResume, resume on redial). An outcome is `{ ok, result | error, timedOut?, logs? }`
  * plus `ms` (time the action takes on the fake clock), `throws` (the runner rejects) or `render`
  * (the result is `renderTemplate(render)`, to test action templates).
  */
@@ -17,7 +18,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appVersionSchema } from '../../src/shared/app';
-import { compileApp, continueSession, startSession } from '../../src/engine';
+import { compileApp, continueSession, offerResume, startSession } from '../../src/engine';
 import type { ActionOutcome, ActionRequest, EngineDeps, EngineEventType, EngineLimits, HopResult, SessionState } from '../../src/engine';
 
 interface FakeOutcome {
@@ -49,6 +50,8 @@ interface GoldenExpect {
 interface GoldenHop {
   note?: string;
   start?: boolean;
+  /** Starts a new session that offers the previous hop's state back (offerResume). */
+  resume?: boolean;
   dial?: string;
   input?: string;
   /** Repeat the input this many times (for untrusted-input cases: a megabyte of text). */
@@ -135,9 +138,11 @@ async function runCase(golden: GoldenCase): Promise<GoldenExpect[]> {
       input,
     };
     const result: HopResult =
-      state === null || hop.start || i === 0
-        ? await startSession(compiled, { ...base, dialString: hop.dial }, deps)
-        : await continueSession(compiled, state, base, deps);
+      hop.resume && state !== null
+        ? await offerResume(compiled, { ...base, dialString: hop.dial }, state, deps)
+        : state === null || hop.start || i === 0
+          ? await startSession(compiled, { ...base, dialString: hop.dial }, deps)
+          : await continueSession(compiled, state, base, deps);
     // The stored state must survive a round trip through JSON (Redis).
     state = JSON.parse(JSON.stringify(result.state)) as SessionState;
     actuals.push(describeHop(result, hop.expect));

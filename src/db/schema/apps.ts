@@ -18,6 +18,9 @@ export const apps = pgTable(
     baseShortCode: text('base_short_code').notNull().default(''),
     customShortCode: text('custom_short_code').notNull().default(''),
     screenLimit: integer('screen_limit').notNull().default(160),
+    /** Resume on redial (docs/runtime.md): a dialler whose session dropped may continue it within the window. */
+    resumeOnRedial: boolean('resume_on_redial').notNull().default(false),
+    resumeWindowMinutes: integer('resume_window_minutes').notNull().default(5),
     /** Featured templates are apps too: runnable in the emulator and cloneable by anyone. */
     isTemplate: boolean('is_template').notNull().default(false),
     flagIcon: text('flag_icon').notNull().default(''),

@@ -47,7 +47,20 @@ export const APP_MESSAGES = {
   existingFormat: 'Shortcode must start with * and end with # . examples: *966#, *900*200#',
   noShortCode: 'Please enter Short Code',
   unknownCountry: 'Please select a country from the list',
+  resumeWindow: 'Resume window must be a whole number of minutes from 1 to 60',
 } as const;
+
+/**
+ * Resume on redial (docs/runtime.md): off unless the builder turns it on; a dialler whose session dropped is offered
+ * it back when they dial again within the window, counted in minutes from their last answer.
+ */
+export const RESUME_WINDOW_MINUTES = { min: 1, max: 60, default: 5 } as const;
+
+export function isValidResumeWindow(minutes: unknown): boolean {
+  return (
+    typeof minutes === 'number' && Number.isInteger(minutes) && minutes >= RESUME_WINDOW_MINUTES.min && minutes <= RESUME_WINDOW_MINUTES.max
+  );
+}
 
 const TAG = String.raw`\{[A-Za-z_][A-Za-z0-9_]*\}`;
 /** `*966#`, `*900*200#`; with template tags also `*920*{merchantCode}*{amount}#`. */
@@ -112,6 +125,8 @@ export const appSchema = z.object({
   baseShortCode: z.string(),
   customShortCode: z.string(),
   screenLimit: z.number(),
+  resumeOnRedial: z.boolean(),
+  resumeWindowMinutes: z.number(),
   flagIcon: z.string(),
   isTemplate: z.boolean(),
   /** `whatsapp` for a bot (its screens are on /whatsapp-bot/...); every menu, deploy and monitoring call takes either. */
@@ -133,8 +148,17 @@ export const updateAppBodySchema = createAppBodySchema
   .extend({
     appId: z.string().min(1).max(64),
     screenLimit: z.number().int().min(60).max(182).optional(),
+    resumeOnRedial: z.boolean({ message: 'Resume on redial must be on or off' }).optional(),
+    resumeWindowMinutes: z
+      .number({ message: APP_MESSAGES.resumeWindow })
+      .int({ message: APP_MESSAGES.resumeWindow })
+      .min(RESUME_WINDOW_MINUTES.min, { message: APP_MESSAGES.resumeWindow })
+      .max(RESUME_WINDOW_MINUTES.max, { message: APP_MESSAGES.resumeWindow })
+      .optional(),
   })
   .passthrough();
+
+export type UpdateAppBody = z.infer<typeof updateAppBodySchema>;
 
 export const cloneAppBodySchema = z.object({
   appId: z.string().min(1).max(64),

@@ -9,6 +9,7 @@ import {
   type App,
   type CloneAppBody,
   type CreateAppBody,
+  type UpdateAppBody,
 } from '../../../shared/api/apps.schema';
 import { MERCHANT_MESSAGES } from '../../../shared/api/merchants.schema';
 import { getPermissionScope, getRoles } from '../../../shared/roles';
@@ -40,6 +41,8 @@ function toApp(row: AppRow, origin: string, owner: { companyName: string; email:
     baseShortCode: row.baseShortCode,
     customShortCode: row.customShortCode,
     screenLimit: row.screenLimit,
+    resumeOnRedial: row.resumeOnRedial,
+    resumeWindowMinutes: row.resumeWindowMinutes,
     flagIcon: row.flagIcon,
     isTemplate: row.isTemplate,
     channel: row.channel === 'whatsapp' ? 'whatsapp' : 'ussd',
@@ -167,12 +170,7 @@ export async function getApp(ctx: AppContext, user: AuthUser, appId: string, ori
   return (await toApps(ctx.db, [{ app: row, owner: owner ?? null }], origin))[0]!;
 }
 
-export async function updateApp(
-  ctx: AppContext,
-  user: AuthUser,
-  body: CreateAppBody & { appId: string; screenLimit?: number },
-  origin: string,
-): Promise<App> {
+export async function updateApp(ctx: AppContext, user: AuthUser, body: UpdateAppBody, origin: string): Promise<App> {
   const existing = await getOwnedApp(ctx, user, body.appId);
   checkIsUssdApp(existing);
   checkAppFields(body);
@@ -186,10 +184,14 @@ export async function updateApp(
     .set({
       ...toAppColumns(body, shortCode, body.baseShortCode || existing.baseShortCode),
       screenLimit: body.screenLimit ?? existing.screenLimit,
+      resumeOnRedial: body.resumeOnRedial ?? existing.resumeOnRedial,
+      resumeWindowMinutes: body.resumeWindowMinutes ?? existing.resumeWindowMinutes,
       updatedAt: ctx.now(),
     })
     .where(eq(apps.id, existing.id))
     .returning();
+  // The live URL's cached app carries the resume setting: a change applies from the next session.
+  ctx.versions.invalidate(existing.id);
   return getApp(ctx, user, row!.id, origin);
 }
 

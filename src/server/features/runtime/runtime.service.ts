@@ -15,6 +15,7 @@ import {
   continueSession,
   extendDialOfApp,
   isDialOfApp,
+  offerResume,
   resumeLostSession,
   startSession,
   UNAVAILABLE_TEXT,
@@ -134,6 +135,13 @@ export interface Runtime {
 const sessionKey = (appId: string, environment: Environment, gateway: string, sessionId: string, caller: string | null = null) =>
   `${appId}:${environment}:${caller ? `${gateway}@${caller}` : gateway}:${sessionId}`;
 
+/**
+ * Resume on redial's key for a dialler (not a session): the app, environment, emulator caller and number, so one
+ * caller's emulator sessions are never offered to another.
+ */
+const resumableKey = (appId: string, environment: string, caller: string | null, msisdn: string) =>
+  `${appId}:${environment}:${caller ?? ''}:${msisdn}`;
+
 /** The store key of a routed session: the route key (`provider/mtngh`) holds a `/`, which no app id does. */
 const routedSessionKey = (routeKey: string, gateway: string, sessionId: string) => `${routeKey}:${gateway}:${sessionId}`;
 
@@ -200,14 +208,20 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     return engineDeps;
   }
 
-  /** The gateway ended the session (released, timed out): it is abandoned where it stood. `appId` defaults to the session's. */
-  async function closeSession(key: string, appId?: string): Promise<null> {
+  /**
+   * The gateway ended the session (released, timed out): it is abandoned where it stood. `appId` defaults to the
+   * session's. One the user ended themselves (`isEndedByUser`) is not offered back on redial.
+   */
+  async function closeSession(key: string, appId?: string, isEndedByUser = false): Promise<null> {
     const stored = await deps.sessions.get(key);
     if (stored) {
       await deps.sessions.delete(key, appId ?? stored.state.appId);
       // A finished session kept for resent hops was recorded as completed when it ended.
       if (stored.state.ended) return null;
-      recordSession(stored.state, 'abandoned', stored.state.currentMenuId, stored.caller ?? null);
+      const { state } = stored;
+      if (isEndedByUser && state.msisdn)
+        await deps.sessions.deleteResumable(resumableKey(state.appId, state.environment, stored.caller ?? null, state.msisdn));
+      recordSession(state, 'abandoned', state.currentMenuId, stored.caller ?? null);
     }
     return null;
   }
@@ -261,7 +275,7 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     hop: InboundHop,
     route: (dialled: string) => Promise<RouteDecision>,
   ): Promise<FormattedReply | null> {
-    if (hop.kind === 'end') return closeSession(key);
+    if (hop.kind === 'end') return closeSession(key, undefined, hop.isEndedByUser);
     const stored = await deps.sessions.get(key);
     const isResent = hop.hopId !== undefined && stored?.lastHop?.id === toStoredHopId(hop.hopId);
     let target: { appId: string; environment: Environment; rest?: string[] };
@@ -311,7 +325,7 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
   async function answerHop(request: HopRequest): Promise<FormattedReply | null> {
     const { appId, environment, caller, key, loaded, adapter } = request;
     let hop = request.hop;
-    if (hop.kind === 'end') return closeSession(key, appId);
+    if (hop.kind === 'end') return closeSession(key, appId, hop.isEndedByUser);
     // A database writing slower than the traffic comes holds new hops until it catches up, rather than losing
     // their records (event-sink.ts); null, nothing to wait for, is the usual case.
     const behind = deps.sink.whenCaughtUp();
@@ -366,6 +380,15 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
       if (refusal !== null) return adapter.formatReply({ text: refusal, end: true }, hop);
     }
 
+    // Resume on redial (USSD apps that turned it on): the dialler's last session, saved after each of its hops.
+    const resumeWindowMinutes = adapter.conversation ? null : loaded.resumeWindowMinutes;
+    const diallerKey =
+      resumeWindowMinutes !== null && engineHop.msisdn !== '' ? resumableKey(appId, environment, caller, engineHop.msisdn) : null;
+    const saved = isNewSession && diallerKey ? await deps.sessions.takeResumable(diallerKey) : undefined;
+    // The store keeps it for the window it was saved with; a window shortened since counts too.
+    const dropped =
+      saved && resumeWindowMinutes !== null && saved.state.lastHopAt + resumeWindowMinutes * 60_000 > now() ? saved : undefined;
+
     const engineDeps = getEngineDeps(loaded, appId, adapter);
     let result: HopResult;
     try {
@@ -374,7 +397,9 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
           ? await continueSession(loaded.compiled, stored.state, engineHop, engineDeps)
           : hop.kind === 'continue'
             ? await resumeLostSession(loaded.compiled, engineHop, engineDeps) // never replays: see resumeLostSession
-            : await startSession(loaded.compiled, engineHop, engineDeps);
+            : dropped
+              ? await offerResume(loaded.compiled, engineHop, dropped.state, engineDeps)
+              : await startSession(loaded.compiled, engineHop, engineDeps);
     } catch (err) {
       // The engine turns authoring faults into screens; reaching here is our bug. Answer the gateway cleanly.
       ctx.log.error({ err, appId }, 'engine failed on a hop');
@@ -384,6 +409,7 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
 
     recordEvents(result.events, environment, caller);
     recordInputs(stored?.state.inputs ?? {}, result.state, caller);
+    if (diallerKey && resumeWindowMinutes !== null) await saveResumable(diallerKey, result, resumeWindowMinutes, caller);
     const lastHop = hop.hopId === undefined ? undefined : { id: toStoredHopId(hop.hopId), reply: result.reply };
     const ttlSeconds = adapter.conversation?.timeoutSeconds ?? ussdTtlSeconds;
     if (result.reply.end) {
@@ -399,6 +425,18 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
       await deps.sessions.set(key, { state: result.state, channelState: hop.channelState, caller, lastHop }, { appId, ttlSeconds });
     }
     return adapter.formatReply(result.reply, hop);
+  }
+
+  /**
+   * After a hop of an app with resume on redial: a session that ended is never offered back; one still open is
+   * saved for its dialler for the window, counted from its last answer. While the offer is on screen the dropped
+   * session stays saved (its own time left), so a drop on the offer loses nothing.
+   */
+  async function saveResumable(diallerKey: string, result: HopResult, windowMinutes: number, caller: string | null): Promise<void> {
+    if (result.reply.end) return deps.sessions.deleteResumable(diallerKey);
+    const state = result.state.resumeOffer?.from ?? result.state;
+    const ttlSeconds = Math.ceil((state.lastHopAt + windowMinutes * 60_000 - now()) / 1000);
+    if (ttlSeconds > 0) await deps.sessions.saveResumable(diallerKey, { state, caller }, ttlSeconds);
   }
 
   async function sweepExpired(): Promise<number> {

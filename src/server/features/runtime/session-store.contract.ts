@@ -62,4 +62,24 @@ export function runSessionStoreContract(makeStore: (now: () => number) => Sessio
     await store.delete(`${appId}:k`, appId);
     expect(await store.get(`${appId}:k`)).toBeUndefined();
   });
+
+  it("keeps a dialler's resumable state for its window, hands it over once, and never lists or sweeps it", async () => {
+    const store = startStore();
+    const dialler = `${appId}:test:233200000001`;
+    await store.saveResumable(dialler, { id: 'r', hop: 1 }, 60);
+    await store.saveResumable(dialler, { id: 'r', hop: 2 }, 60);
+    expect(await store.findActive(appId)).not.toContainEqual({ id: 'r', hop: 2 });
+    expect(await store.get(dialler)).toBeUndefined();
+    expect(await store.takeResumable(dialler)).toEqual({ id: 'r', hop: 2 });
+    expect(await store.takeResumable(dialler)).toBeUndefined();
+
+    await store.saveResumable(dialler, { id: 'r', hop: 3 }, 60);
+    time += 60_000;
+    expect(await store.takeExpired()).not.toContainEqual({ id: 'r', hop: 3 });
+    expect(await store.takeResumable(dialler)).toBeUndefined();
+
+    await store.saveResumable(dialler, { id: 'r', hop: 4 }, 60);
+    await store.deleteResumable(dialler);
+    expect(await store.takeResumable(dialler)).toBeUndefined();
+  });
 }

@@ -21,6 +21,14 @@ export interface SessionStore<T> {
   findActive(appId: string, limit?: number): Promise<T[]>;
   /** Removes and returns sessions whose inactivity timer ran out (each one once, across processes). */
   takeExpired(limit?: number): Promise<T[]>;
+  /**
+   * Resume on redial: the last state of a dialler's session (`key` names the dialler, not a session), saved after
+   * each of its hops and kept `ttlSeconds` (the app's window). Apart from live sessions: never listed or swept.
+   */
+  saveResumable(key: string, value: T, ttlSeconds: number): Promise<void>;
+  /** Removes and returns a dialler's saved state, once across processes; undefined when none or past its time. */
+  takeResumable(key: string): Promise<T | undefined>;
+  deleteResumable(key: string): Promise<void>;
 }
 
 /** How long an expired session is kept for `takeExpired` before it is dropped without a record. */
@@ -48,6 +56,18 @@ export function createMemorySessionStore<T extends object>(
   const sessions = new Map<string, Entry<T>>();
   const byApp = new Map<string, Set<string>>();
   const kept = new Map<string, { value: T; expiresAt: number }>();
+  // Resume on redial's saved states, by dialler, in the order saved; bounded like `kept`.
+  const resumable = new Map<string, { value: T; expiresAt: number }>();
+  /** Saves into one of the timed Maps, dropping its expired entries at the front and any past `max`. */
+  function saveTimed(map: Map<string, { value: T; expiresAt: number }>, key: string, value: T, ttlSeconds: number, max: number): void {
+    map.delete(key);
+    const time = now();
+    map.set(key, { value, expiresAt: time + ttlSeconds * 1000 });
+    for (const [oldKey, entry] of map) {
+      if (entry.expiresAt > time && map.size <= max) break;
+      map.delete(oldKey);
+    }
+  }
   const live = (entry: Entry<T> | undefined) => (entry && entry.expiresAt > now() ? entry : undefined);
   function readKept(key: string): T | undefined {
     const entry = kept.get(key);
@@ -87,14 +107,7 @@ export function createMemorySessionStore<T extends object>(
     },
     async keep(key, value, { appId, ttlSeconds }) {
       remove(key, appId);
-      kept.delete(key);
-      const time = now();
-      kept.set(key, { value, expiresAt: time + ttlSeconds * 1000 });
-      // Oldest first: drop the expired ones at the front, and any past the bound.
-      for (const [oldKey, entry] of kept) {
-        if (entry.expiresAt > time && kept.size <= maxKept) break;
-        kept.delete(oldKey);
-      }
+      saveTimed(kept, key, value, ttlSeconds, maxKept);
     },
     async findActive(appId, limit = 500) {
       const found: T[] = [];
@@ -116,6 +129,17 @@ export function createMemorySessionStore<T extends object>(
       }
       return expired;
     },
+    async saveResumable(key, value, ttlSeconds) {
+      saveTimed(resumable, key, value, ttlSeconds, maxKept);
+    },
+    async takeResumable(key) {
+      const entry = resumable.get(key);
+      resumable.delete(key);
+      return entry && entry.expiresAt > now() ? entry.value : undefined;
+    },
+    async deleteResumable(key) {
+      resumable.delete(key);
+    },
   };
 }
 
@@ -133,6 +157,7 @@ export function createRedisSessionStore<T extends object>(
   const sessionKey = (key: string) => `${prefix}:session:${key}`;
   const activeKey = (appId: string) => `${prefix}:active:${appId}`;
   const EXPIRY_INDEX = `${prefix}:expiry`;
+  const resumableKey = (key: string) => `${prefix}:resume:${key}`;
   return {
     kind: 'redis',
     // One GET a hop: the expiry travels inside the value (the sorted sets are for listing and sweeping).
@@ -185,6 +210,21 @@ export function createRedisSessionStore<T extends object>(
         taken.push(value);
       }
       return taken;
+    },
+    // Redis drops it when the window closes; the expiry inside the value serves a clock that is not Redis's (tests).
+    async saveResumable(key, value, ttlSeconds) {
+      const expiresAt = now() + ttlSeconds * 1000;
+      await redis.set(resumableKey(key), JSON.stringify({ value, expiresAt }), 'EX', ttlSeconds);
+    },
+    // GETDEL: one process gets it.
+    async takeResumable(key) {
+      const raw = await redis.getdel(resumableKey(key));
+      if (!raw) return undefined;
+      const stored = JSON.parse(raw) as { value: T; expiresAt: number };
+      return stored.expiresAt > now() ? stored.value : undefined;
+    },
+    async deleteResumable(key) {
+      await redis.del(resumableKey(key));
     },
   };
 }

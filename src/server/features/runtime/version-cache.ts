@@ -7,7 +7,19 @@ import type { Db } from '../../../db/client';
 import { findLiveVersion, getDraftVersion } from '../menus/menus.service';
 
 /** A compiled app ready to run, or why it cannot run. */
-export type LoadedApp = { compiled: CompiledApp; appName: string; ownerId: string; isTemplate: boolean } | { missing: 'app' | 'version' };
+export type LoadedApp =
+  | {
+      compiled: CompiledApp;
+      appName: string;
+      ownerId: string;
+      isTemplate: boolean;
+      /** Resume on redial's window in minutes, null when the app has it off (an app setting, not part of a version). */
+      resumeWindowMinutes: number | null;
+    }
+  | { missing: 'app' | 'version' };
+
+const toResumeWindow = (app: { resumeOnRedial: boolean; resumeWindowMinutes: number }) =>
+  app.resumeOnRedial ? app.resumeWindowMinutes : null;
 
 /**
  * Compiled app versions, parsed once (LiquidJS templates included) and kept until a deploy, rollback or
@@ -42,13 +54,26 @@ export function createVersionCache(db: Db, redis?: Redis): VersionCache {
       const cached = live.get(appId);
       if (cached) return cached;
       const [app] = await db
-        .select({ id: apps.id, appName: apps.appName, ownerId: apps.userId, isTemplate: apps.isTemplate })
+        .select({
+          id: apps.id,
+          appName: apps.appName,
+          ownerId: apps.userId,
+          isTemplate: apps.isTemplate,
+          resumeOnRedial: apps.resumeOnRedial,
+          resumeWindowMinutes: apps.resumeWindowMinutes,
+        })
         .from(apps)
         .where(eq(apps.id, appId));
       if (!app) return { missing: 'app' };
       const version = await findLiveVersion(db, appId);
       const loaded: LoadedApp = version
-        ? { compiled: compileApp(version), appName: app.appName, ownerId: app.ownerId, isTemplate: app.isTemplate }
+        ? {
+            compiled: compileApp(version),
+            appName: app.appName,
+            ownerId: app.ownerId,
+            isTemplate: app.isTemplate,
+            resumeWindowMinutes: toResumeWindow(app),
+          }
         : { missing: 'version' };
       live.set(appId, loaded);
       return loaded;
@@ -64,6 +89,7 @@ export function createVersionCache(db: Db, redis?: Redis): VersionCache {
         appName: app.appName,
         ownerId: app.userId,
         isTemplate: app.isTemplate,
+        resumeWindowMinutes: toResumeWindow(app),
       };
       drafts.set(appId, { stamp, loaded });
       return loaded;

@@ -1,10 +1,33 @@
-import { Badge, Button, Card, Group, Paper, Select, SimpleGrid, Skeleton, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import {
+  Badge,
+  Button,
+  Card,
+  Divider,
+  Group,
+  NumberInput,
+  Paper,
+  Select,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Switch,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconLockSquareRounded, IconWebhook } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { APP_MESSAGES, isValidExistingShortCode, type App } from '../../../shared/api/apps.schema';
+import {
+  APP_MESSAGES,
+  isValidExistingShortCode,
+  isValidResumeWindow,
+  RESUME_WINDOW_MINUTES,
+  type App,
+} from '../../../shared/api/apps.schema';
 import { FormAlert } from '../../components/form-alert';
 import { isNetworkFailure, isOk } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
@@ -24,6 +47,9 @@ interface SettingsValues {
   country: string;
   useTemplateTag: boolean;
   customShortCode: string;
+  resumeOnRedial: boolean;
+  /** As typed: a number, or '' while the field is empty. */
+  resumeWindowMinutes: number | string;
 }
 
 /** The settings checks, in order; the format rule is the create rule the server applies too. */
@@ -33,6 +59,7 @@ export function checkAppSettings(values: SettingsValues, isExisting: boolean, st
   if (!shortCode) return APP_MESSAGES.noShortCode;
   if (!shortCode.includes('#')) return APP_MESSAGES.noHash;
   if (isExisting && !isValidExistingShortCode(shortCode, values.useTemplateTag)) return APP_MESSAGES.existingFormat;
+  if (values.resumeOnRedial && !isValidResumeWindow(values.resumeWindowMinutes)) return APP_MESSAGES.resumeWindow;
   return null;
 }
 
@@ -133,6 +160,8 @@ function AppSettingsForm({ app }: { app: App }) {
     country: app.country,
     useTemplateTag: app.useTemplateTag,
     customShortCode: app.customShortCode || app.shortCode,
+    resumeOnRedial: app.resumeOnRedial,
+    resumeWindowMinutes: app.resumeWindowMinutes,
   });
   const [message, setMessage] = useState<string | null>(null);
   const [successMessage, setSuccessMessage] = useState<string | null>(null);
@@ -159,6 +188,9 @@ function AppSettingsForm({ app }: { app: App }) {
       useTemplateTag: values.useTemplateTag,
       shortCode: isExisting ? customShortCode : app.shortCode,
       customShortCode: isExisting ? customShortCode : '',
+      resumeOnRedial: values.resumeOnRedial,
+      // Off, the window field may hold anything: the stored window is kept.
+      resumeWindowMinutes: isValidResumeWindow(values.resumeWindowMinutes) ? Number(values.resumeWindowMinutes) : app.resumeWindowMinutes,
     });
     if (isOk(reply)) {
       await queryClient.invalidateQueries({ queryKey: queryKeys.apps });
@@ -246,6 +278,14 @@ function AppSettingsForm({ app }: { app: App }) {
             styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
           />
         )}
+        <Divider my="xs" />
+        <AppResumeFields
+          isOn={values.resumeOnRedial}
+          minutes={values.resumeWindowMinutes}
+          isInvalid={message === APP_MESSAGES.resumeWindow}
+          onToggle={(checked) => set('resumeOnRedial', checked)}
+          onMinutesChange={(minutes) => set('resumeWindowMinutes', minutes)}
+        />
         <Group justify="flex-end" mt="xs">
           <Button variant="default" component={Link} to={APP_LIST_PATH}>
             Cancel
@@ -256,5 +296,42 @@ function AppSettingsForm({ app }: { app: App }) {
         </Group>
       </Stack>
     </Card>
+  );
+}
+
+/** Resume on redial (docs/runtime.md): the switch, and the window in minutes while it is on. */
+function AppResumeFields(props: {
+  isOn: boolean;
+  minutes: number | string;
+  isInvalid: boolean;
+  onToggle: (checked: boolean) => void;
+  onMinutesChange: (minutes: number | string) => void;
+}) {
+  return (
+    <Stack gap="sm">
+      <Switch
+        label="Resume on redial"
+        description="A caller whose session timed out or dropped is offered “1. Continue where you left off” or “2. Start again” when they dial again within the window. Sessions that ended normally are never offered."
+        checked={props.isOn}
+        onChange={(e) => props.onToggle(e.currentTarget.checked)}
+        name="resumeOnRedial"
+      />
+      <NumberInput
+        label="Resume window (minutes)"
+        description={`${RESUME_WINDOW_MINUTES.min} to ${RESUME_WINDOW_MINUTES.max}, counted from the caller's last answer`}
+        min={RESUME_WINDOW_MINUTES.min}
+        max={RESUME_WINDOW_MINUTES.max}
+        allowDecimal={false}
+        allowNegative={false}
+        clampBehavior="none"
+        disabled={!props.isOn}
+        value={props.minutes}
+        onChange={props.onMinutesChange}
+        // The message is in the form's alert, as for every field; the field is marked.
+        error={props.isInvalid}
+        name="resumeWindowMinutes"
+        maw={340}
+      />
+    </Stack>
   );
 }
