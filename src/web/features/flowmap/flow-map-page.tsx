@@ -350,9 +350,7 @@ export function FlowMapPage() {
   /** A box dropped: the arrangement as it is now is saved with the draft (every menu's box, so none jumps later). */
   const savePositions = async (dropped: MapNode[]) => {
     const at = new Map(dropped.map((n) => [n.id, n.position]));
-    const positions = shownNodes
-      .filter((n) => n.data.kind === 'menu')
-      .map((n) => ({ uniqueId: n.id, ...(at.get(n.id) ?? n.position) }));
+    const positions = shownNodes.filter((n) => n.data.kind === 'menu').map((n) => ({ uniqueId: n.id, ...(at.get(n.id) ?? n.position) }));
     const reply = await saveMenuPositions({ appId, direction, positions });
     if (!isOk(reply))
       notifications.show({ color: 'red', title: 'Layout not saved', message: failureText(reply, 'The positions could not be saved.') });
