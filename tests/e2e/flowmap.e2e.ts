@@ -338,6 +338,25 @@ describeBrowser('flow map', () => {
     await page.getByRole('textbox', { name: 'Reply' }).fill('5');
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     await page.getByTestId('menu-text').getByText('Sent 5 cedis of airtime').waitFor({ timeout: 15_000 });
+
+    // Show path: from the emulator to the map, with the menus the session was shown and the rules it took.
+    await page.getByTestId('debug-show-path').click();
+    await page.waitForURL((url) => url.pathname === `/app/design/${canvasId}/flow` && url.searchParams.has('session'));
+    const banner = page.getByTestId('flow-path');
+    await banner.getByText('3 screens, 2 rules taken; the app ended it.').waitFor({ timeout: 15_000 });
+    expect(await flowNode(page, 'home').getAttribute('data-path')).toBe('1');
+    expect(await flowNode(page, 'airtime').getAttribute('data-path')).toBe('2');
+    expect(await flowNode(page, 'done').getAttribute('data-path')).toBe('3');
+    expect(await flowNode(page, 'balance').getAttribute('data-path')).toBeNull();
+    expect(await page.locator('.react-flow__edge.flow-edge-on-path').count()).toBe(2);
+    await shot(page, 'flowmap-session-path');
+    await banner.getByRole('button', { name: 'Clear path' }).click();
+    await expect.poll(() => page.locator('[data-testid="flow-node"][data-path]').count()).toBe(0);
+
+    // And from the completed sessions' list.
+    await page.goto(`/app/completesession/${canvasId}`);
+    await page.getByTestId('session-show-path').first().click();
+    await banner.getByText('3 screens', { exact: false }).waitFor({ timeout: 15_000 });
     await page.context().close();
   });
 

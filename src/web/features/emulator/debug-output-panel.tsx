@@ -1,5 +1,6 @@
-import { Badge, Box, Button, Group, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { IconArrowLeft, IconBug, IconInfoCircle } from '@tabler/icons-react';
+import { Anchor, Badge, Box, Button, Group, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { IconArrowLeft, IconBug, IconInfoCircle, IconRoute } from '@tabler/icons-react';
+import { Link } from 'react-router';
 import type { ReactNode } from 'react';
 import type { ActionResultEntry, UserInputEntry } from './emulator.api';
 import type { DebugList } from './use-debug-output';
@@ -25,6 +26,8 @@ interface DebugOutputPanelProps {
   /** Locked while a session runs: the server knows the session by this number. */
   isMsisdnLocked: boolean;
   sessionId: string | null;
+  /** The flow map with this session's path, for a builder's own app (not a template tried). */
+  pathUrl?: string | null;
   /** Debug data needs a signed-in user: a visitor trying a template sees how to get it. */
   isSignedOut: boolean;
   userInputs: DebugList<UserInputEntry>;
@@ -84,7 +87,19 @@ function ListState<T>({ start, list, sessionId, isSignedOut, noun, children }: L
  * User Inputs (field name, value) and Action Results (action name, menu name, result).
  */
 export function DebugOutputPanel(props: DebugOutputPanelProps) {
-  const { msisdn, msisdnError, network, isMsisdnLocked, sessionId, isSignedOut, userInputs, actionResults, onMsisdnChange, onBack } = props;
+  const {
+    msisdn,
+    msisdnError,
+    network,
+    isMsisdnLocked,
+    sessionId,
+    pathUrl,
+    isSignedOut,
+    userInputs,
+    actionResults,
+    onMsisdnChange,
+    onBack,
+  } = props;
   const copy = props.copy ?? {
     numberLabel: 'Dial Number',
     numberDescription: `Sent as the msisdn, on network ${network}`,
@@ -136,6 +151,14 @@ export function DebugOutputPanel(props: DebugOutputPanelProps) {
           >
             {sessionId ?? 'none yet'}
           </Badge>
+          {pathUrl && (
+            <Anchor component={Link} to={pathUrl} size="sm" data-testid="debug-show-path">
+              <Group gap={4} wrap="nowrap" component="span">
+                <IconRoute size={14} aria-hidden="true" />
+                Show path on the flow map
+              </Group>
+            </Anchor>
+          )}
         </Stack>
       </Group>
 

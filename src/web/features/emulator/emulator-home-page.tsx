@@ -3,6 +3,7 @@ import { Badge } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
+import { sessionPathUrl } from '../flowmap/flow-map-paths';
 import { UNAUTHORIZED_EVENT } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
 import { hasScreen } from '../../lib/routes';
@@ -261,6 +262,7 @@ function EmulatorWorkspace({ app, homeUrl, isTemplate }: { app: EmulatorApp; hom
             network={DEFAULT_NETWORK}
             isMsisdnLocked={isSessionOpen}
             sessionId={session.sessionId}
+            pathUrl={!isTemplate && session.sessionId ? sessionPathUrl(app.appId, session.sessionId) : null}
             isSignedOut={!canReadLogs}
             userInputs={debug.userInputs}
             actionResults={debug.actionResults}

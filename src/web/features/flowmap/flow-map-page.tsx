@@ -21,6 +21,7 @@ import {
   IconLayoutDistributeHorizontal,
   IconListDetails,
   IconPlus,
+  IconRoute,
   IconSearch,
   IconSitemap,
   IconTrash,
@@ -39,9 +40,12 @@ import {
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { queryKeys } from '../../lib/query-keys';
 import { compileApp, previewMenu } from '../../../engine';
 import { createMenuDraft, type AppVersion, type Menu, type MenuBody } from '../../../shared/app';
+import type { SessionPath } from '../../../shared/api/monitoring.schema';
 import { findSampleInputs } from '../menus/menu-screen-preview';
 import { AppScreenTitle } from '../apps/app-screen-title';
 import { confirmMenuDelete } from '../menus/menu-delete-confirm';
@@ -54,16 +58,13 @@ import { toDraftVersion } from '../menus/use-menus';
 import { parseRuleEdgeId, suggestRule } from './flow-edits';
 import { buildFlowGraph, layoutFlowGraph, ruleLabel, type FlowDirection, type FlowNodeData } from './flow-graph';
 import { FlowMenuPanel, type FlowPanelState } from './flow-menu-panel';
-import { EDGE_COLORS, FlowLegend, minimapColor, nodeTypes, RULE_IN, RULE_OUT, type MapNode } from './flow-node';
+import { EDGE_COLORS, FlowLegend, minimapColor, nodeTypes, PATH_COLOR, RULE_IN, RULE_OUT, type MapNode } from './flow-node';
 import { FlowRuleDialog, type RuleRequest } from './flow-rule-dialog';
+import { findSessionPath } from './flow-map.api';
+import { designMenuPath } from './flow-map-paths';
 import { useFlowEditor } from './use-flow-editor';
 import { BackLink } from '../../components/back-link';
 import { EmptyPanel } from '../../components/list-states';
-
-export const flowMapPath = (appId: string) => `/app/design/${encodeURIComponent(appId)}/flow`;
-/** The designer opens this menu's edit form (on a tab) when it loads. */
-export const designMenuPath = (appId: string, menuId: string, tab?: string) =>
-  `/app/design/${encodeURIComponent(appId)}?menu=${encodeURIComponent(menuId)}${tab ? `&tab=${tab}` : ''}`;
 
 /** Each menu's screen rendered by the engine with sample values (`<name>` for each session.inputs.name). */
 function renderScreens(version: AppVersion): (menu: Menu) => string {
@@ -105,6 +106,26 @@ export function FlowMapPage() {
   /** Where the builder dragged boxes, for the layout direction they were dragged in, until the saved ones are read. */
   const [moved, setMoved] = useState<{ direction: FlowDirection; at: Record<string, XY> }>({ direction: 'TB', at: {} });
   const { app, menus } = data;
+
+  // "Show path": ?session=<id> highlights the menus that session was shown and the rules it took.
+  const [searchParams, setSearchParams] = useSearchParams();
+  const pathSessionId = searchParams.get('session');
+  const pathQuery = useQuery({
+    queryKey: queryKeys.sessionPath(appId, pathSessionId ?? ''),
+    queryFn: async () => {
+      const reply = await findSessionPath(appId, pathSessionId!);
+      if (!isOk(reply) || !reply.data) throw new Error(failureText(reply, 'The session path could not be read.'));
+      return reply.data;
+    },
+    enabled: !!pathSessionId,
+  });
+  const path = pathSessionId ? pathQuery.data : undefined;
+  const onPath = useMemo(() => {
+    const steps = new Map<string, number[]>();
+    for (const [i, s] of (path?.steps ?? []).entries()) steps.set(s.menuId, [...(steps.get(s.menuId) ?? []), i + 1]);
+    return { steps, rules: new Set(path?.rules.map((r) => `rule:${r.menuId}:${r.rule}`)) };
+  }, [path]);
+  const clearPath = () => setSearchParams({}, { replace: true });
   /** The boxes placed and saved with the draft, for this direction. */
   const savedAt = useMemo(
     () =>
@@ -180,19 +201,42 @@ export function FlowMapPage() {
       nodes.map((n) => {
         const at = movedAt[n.id];
         const isFound = n.id === foundId;
-        return at || isFound ? { ...n, ...(at ? { position: at } : {}), data: isFound ? { ...n.data, isFound } : n.data } : n;
+        const pathSteps = n.data.kind === 'menu' ? onPath.steps.get(n.id) : undefined;
+        if (!at && !isFound && !pathSteps) return n;
+        return {
+          ...n,
+          ...(at ? { position: at } : {}),
+          data: { ...n.data, ...(isFound ? { isFound } : {}), ...(pathSteps ? { pathSteps } : {}) },
+        };
       }),
-    [nodes, movedAt, foundId],
+    [nodes, movedAt, foundId, onPath],
   );
   const shownEdges = useMemo(
     () =>
       (showBack ? edges : edges.filter((e) => !e.id.startsWith('back:'))).map((e) =>
         e.id === selectedEdgeId
           ? { ...e, selected: true, style: { ...e.style, stroke: 'var(--mantine-color-blue-6)', strokeWidth: 3 } }
-          : e,
+          : onPath.rules.has(e.id)
+            ? {
+                ...e,
+                animated: true,
+                zIndex: 1,
+                className: `${e.className} flow-edge-on-path`,
+                style: { ...e.style, stroke: PATH_COLOR, strokeWidth: 3 },
+                markerEnd: { type: MarkerType.ArrowClosed, color: PATH_COLOR, width: 16, height: 16 },
+              }
+            : e,
       ),
-    [edges, showBack, selectedEdgeId],
+    [edges, showBack, selectedEdgeId, onPath],
   );
+
+  // The map shows the session's menus when its path arrives (once per path: later edits do not move the view).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the menus are read, not watched
+  useEffect(() => {
+    if (!flow || !path) return;
+    const ids = [...new Set(path.steps.map((s) => s.menuId))].filter((id) => menuById.has(id));
+    if (ids.length > 0) void flow.fitView({ nodes: ids.map((id) => ({ id })), padding: 0.25, maxZoom: 1, duration: 300 });
+  }, [flow, path]);
 
   /** A big app opens on its first menu at a readable zoom (the controls' fit view shows it all); a small one fits. */
   const startAt = useMemo(() => {
@@ -444,6 +488,16 @@ export function FlowMapPage() {
         />
       ) : (
         <>
+          {pathSessionId && (
+            <SessionPathBanner
+              sessionId={pathSessionId}
+              isPending={pathQuery.isPending}
+              error={pathQuery.error}
+              path={path}
+              missing={path ? new Set(path.steps.filter((s) => !menuById.has(s.menuId)).map((s) => s.menuId)).size : 0}
+              onClear={clearPath}
+            />
+          )}
           {!isEditable && (
             <Alert color="blue" variant="light" icon={<IconDeviceMobile size={18} />} data-testid="flow-read-only">
               The map is read-only on a small screen: tap a menu to edit it in the menu list, or open the map on a wider screen to edit it
@@ -601,5 +655,45 @@ export function FlowMapPage() {
       )}
       <FlowRuleDialog request={ruleRequest} onCancel={() => setRuleRequest(null)} onSave={saveRule} />
     </Stack>
+  );
+}
+
+interface SessionPathBannerProps {
+  sessionId: string;
+  isPending: boolean;
+  error: Error | null;
+  path: SessionPath | undefined;
+  /** Menus of the path that are no longer in the draft. */
+  missing: number;
+  onClear: () => void;
+}
+
+/** What the highlighted path is: whose, how long, how it ended; or why it cannot be shown. */
+function SessionPathBanner({ sessionId, isPending, error, path, missing, onClear }: SessionPathBannerProps) {
+  const clear = (
+    <Button size="compact-sm" variant="default" onClick={onClear}>
+      Clear path
+    </Button>
+  );
+  const text = error
+    ? error.message
+    : isPending || !path
+      ? 'Reading the session’s path…'
+      : path.steps.length === 0
+        ? 'No screens are logged for this session (its logs may have been cleared).'
+        : `${path.steps.length} ${path.steps.length === 1 ? 'screen' : 'screens'}, ${path.rules.length} ${path.rules.length === 1 ? 'rule' : 'rules'} taken; ${path.ended ? 'the app ended it.' : 'it did not end in the app (still open, timed out or dropped).'}${missing > 0 ? ` ${missing} of its menus are no longer in the draft.` : ''}`;
+  return (
+    <Alert
+      color={error ? 'red' : 'violet'}
+      variant="light"
+      icon={<IconRoute size={18} />}
+      data-testid="flow-path"
+      title={`Path of session ${sessionId}`}
+    >
+      <Group justify="space-between" gap="xs" wrap="nowrap">
+        <Text size="sm">{text}</Text>
+        {clear}
+      </Group>
+    </Alert>
   );
 }

@@ -12,6 +12,8 @@ export type MapNodeData = FlowNodeData & {
   isEditable?: boolean;
   /** The app's screen limit, for the length counter. */
   screenLimit?: number;
+  /** On the session path shown: the numbers of the steps at this menu (1 is the first screen). */
+  pathSteps?: number[];
 };
 export type MapNode = Node<MapNodeData, 'flow'>;
 
@@ -64,6 +66,9 @@ function backgroundOf(data: FlowNodeData): string {
   return 'var(--mantine-color-body)';
 }
 
+/** The session path's colour: rings, step numbers and the rules taken. */
+export const PATH_COLOR = 'var(--mantine-color-violet-6)';
+
 const DOT = { width: 10, height: 10, background: 'var(--mantine-color-blue-6)', border: '2px solid var(--mantine-color-body)' };
 const HIDDEN = { opacity: 0 };
 
@@ -90,6 +95,8 @@ export function FlowNodeBox({ data }: NodeProps<MapNode>) {
   // While a rule is being drawn, the whole box takes its end (not only the small handle on top).
   const isDrawing = useConnection((c) => c.inProgress);
   const editable = data.kind === 'menu' && !!data.isEditable;
+  // A terminating menu takes no input: rules go to it, never from it.
+  const canDrawFrom = editable && !data.badges.includes('Terminate');
   return (
     <div
       data-testid="flow-node"
@@ -114,10 +121,35 @@ export function FlowNodeBox({ data }: NodeProps<MapNode>) {
         border: `2px ${dashed ? 'dashed' : 'solid'} ${borderOf(data)}`,
         background: backgroundOf(data),
         cursor: 'pointer',
-        // The menu found with "Find a menu": a ring around it, whatever its own border says.
-        boxShadow: data.isFound ? '0 0 0 4px var(--mantine-color-blue-5)' : data.kind === 'menu' ? 'var(--mantine-shadow-xs)' : undefined,
+        // The menu found with "Find a menu" and the menus of a session's path: a ring, whatever the border says.
+        boxShadow: data.isFound
+          ? '0 0 0 4px var(--mantine-color-blue-5)'
+          : data.pathSteps
+            ? `0 0 0 4px ${PATH_COLOR}`
+            : data.kind === 'menu'
+              ? 'var(--mantine-shadow-xs)'
+              : undefined,
       }}
+      data-path={data.pathSteps?.join(',')}
     >
+      {data.pathSteps && (
+        <Group
+          gap={2}
+          style={{ position: 'absolute', top: -12, left: -10, zIndex: 4 }}
+          aria-label={`Step ${data.pathSteps.join(', ')} of the session`}
+        >
+          {data.pathSteps.slice(0, 4).map((step) => (
+            <Badge key={step} size="sm" circle color="violet" variant="filled">
+              {step}
+            </Badge>
+          ))}
+          {data.pathSteps.length > 4 && (
+            <Badge size="sm" color="violet" variant="light">
+              +{data.pathSteps.length - 4}
+            </Badge>
+          )}
+        </Group>
+      )}
       <Handle id={RULE_IN} type="target" position={vertical ? Position.Top : Position.Left} style={HIDDEN} isConnectable={editable} />
       {editable && isDrawing && (
         <Handle
@@ -153,7 +185,7 @@ export function FlowNodeBox({ data }: NodeProps<MapNode>) {
       </Group>
       <div style={{ marginTop: 2 }}>
         {data.lines.map((line, i) => {
-          const option = editable ? findLineOption(line) : null;
+          const option = canDrawFrom ? findLineOption(line) : null;
           return (
             <div key={i} style={{ position: 'relative' }}>
               <Text size="xs" c="dimmed" lh="17px" truncate="end" ff="monospace">
@@ -198,10 +230,10 @@ export function FlowNodeBox({ data }: NodeProps<MapNode>) {
         id={RULE_OUT}
         type="source"
         position={vertical ? Position.Bottom : Position.Right}
-        title={editable ? 'Drag to a menu: a new rule' : undefined}
-        data-testid={editable ? 'flow-rule-handle' : undefined}
-        isConnectable={editable}
-        style={editable ? DOT : HIDDEN}
+        title={canDrawFrom ? 'Drag to a menu: a new rule' : undefined}
+        data-testid={canDrawFrom ? 'flow-rule-handle' : undefined}
+        isConnectable={canDrawFrom}
+        style={canDrawFrom ? DOT : HIDDEN}
       />
       {/* Back edges leave and arrive at the side, apart from the rules' flow. */}
       <Handle id="back-out" type="source" position={vertical ? Position.Right : Position.Bottom} style={HIDDEN} isConnectable={false} />

@@ -1,8 +1,10 @@
-import { Paper, Stack, Text } from '@mantine/core';
+import { ActionIcon, Group, Paper, Stack, Text, Tooltip } from '@mantine/core';
+import { IconRoute } from '@tabler/icons-react';
 import { useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
+import { sessionPathUrl } from '../flowmap/flow-map-paths';
 import { isOk } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
 import { useMenusLite } from '../menus/use-menus';
@@ -105,8 +107,25 @@ export function SessionListPage({ kind }: { kind: SessionListKind }) {
     ...(isUncompleted ? [stopColumn] : []),
     {
       header: 'ACTIONS',
-      width: 90,
-      render: (row, { isOpen, toggle }) => <InputsToggle isOpen={isOpen} of={row.sessionId} onToggle={toggle} />,
+      width: 110,
+      render: (row, { isOpen, toggle }) => (
+        <Group gap={6} wrap="nowrap">
+          <InputsToggle isOpen={isOpen} of={row.sessionId} onToggle={toggle} />
+          <Tooltip label="Show path on the flow map">
+            <ActionIcon
+              component={Link}
+              to={sessionPathUrl(id, row.sessionId)}
+              variant="light"
+              color="violet"
+              radius="xl"
+              aria-label={`Show the path of ${row.sessionId} on the flow map`}
+              data-testid="session-show-path"
+            >
+              <IconRoute size={16} />
+            </ActionIcon>
+          </Tooltip>
+        </Group>
+      ),
     },
   ];
 
