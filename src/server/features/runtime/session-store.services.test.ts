@@ -19,8 +19,9 @@ describeRedis('redis session store', () => {
   it('lets a second process (another connection) continue the session', async () => {
     const other = new Redis(testRedisUrl);
     try {
-      await createRedisSessionStore<State>(redis).set('handoff:1', { id: 'h', hop: 4 }, { appId: 'handoff', ttlSeconds: 60 });
-      expect(await createRedisSessionStore<State>(other).get('handoff:1')).toEqual({ id: 'h', hop: 4 });
+      // Under the test's own prefix: a state of this shape in the shared default prefix would trip another run's sweep.
+      await createRedisSessionStore<State>(redis, { prefix }).set('handoff:1', { id: 'h', hop: 4 }, { appId: 'handoff', ttlSeconds: 60 });
+      expect(await createRedisSessionStore<State>(other, { prefix }).get('handoff:1')).toEqual({ id: 'h', hop: 4 });
     } finally {
       other.disconnect();
     }
