@@ -143,7 +143,7 @@ describeBrowser('flow map', () => {
     expect(await page.locator('.react-flow__edge.flow-edge-back').count()).toBe(1);
     expect(await page.locator('.react-flow__edge.flow-edge-terminate').count()).toBe(1);
     expect(await page.getByTestId('flow-summary').textContent()).toContain(
-      '5 menus · 5 rules · 1 back links · 1 unreachable · 1 with a broken target',
+      '5 menus · 5 rules · 1 back link · 1 unreachable · 1 with a broken target',
     );
 
     // Edge labels: conditions, always, the closing text.
@@ -189,7 +189,14 @@ describeBrowser('flow map', () => {
   });
 
   /** The app's menus as saved, by identifier. */
-  type SavedMenu = { uniqueId: string; userDefinedName: string; isFirst: boolean; switchOperations: Rule[]; mapPosition?: object | null };
+  type SavedMenu = {
+    uniqueId: string;
+    userDefinedName: string;
+    displayText: string;
+    isFirst: boolean;
+    switchOperations: Rule[];
+    mapPosition?: object | null;
+  };
   async function readMenus(id: string): Promise<Map<string, SavedMenu>> {
     const reply = await callApi<SavedMenu[]>(token, `/api/getAllMenus/${id}`);
     return new Map(reply.data.map((m) => [m.userDefinedName, m]));
@@ -357,6 +364,33 @@ describeBrowser('flow map', () => {
     await page.goto(`/app/completesession/${canvasId}`);
     await page.getByTestId('session-show-path').first().click();
     await banner.getByText('3 screens', { exact: false }).waitFor({ timeout: 15_000 });
+    await page.context().close();
+  });
+
+  it('a form saved over a change made elsewhere still saves, says so, and Undo brings the other change back', async () => {
+    const twoTabsId = await createApp('Two Tabs', '*920*85#');
+    const home = await createMenu(twoTabsId, 'home', { isFirst: true, displayText: 'Welcome', terminate: true });
+    const page = await openMap(twoTabsId);
+    await flowNode(page, 'home').click();
+    const panel = page.getByTestId('flow-panel');
+    await panel.getByText('Edit menu home', { exact: true }).waitFor();
+    // Another tab saves the same menu meanwhile.
+    const elsewhere = await callApi(token, '/api/updateMenu', {
+      appId: twoTabsId,
+      uniqueId: home,
+      userDefinedName: 'home',
+      displayText: 'Welcome from the other tab',
+      terminate: true,
+    });
+    expect(elsewhere.status).toBe('00');
+    await panel.getByRole('textbox', { name: 'Menu text' }).fill('Welcome from the map');
+    await panel.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('had been changed in another tab or by a teammate since you opened it', { exact: false }).waitFor();
+    await shot(page, 'flowmap-changed-elsewhere');
+    const text = async () => (await readMenus(twoTabsId)).get('home')!.displayText;
+    expect(await text()).toBe('Welcome from the map');
+    await page.getByTestId('flow-undo').click();
+    await expect.poll(text).toBe('Welcome from the other tab');
     await page.context().close();
   });
 

@@ -80,6 +80,9 @@ function renderScreens(version: AppVersion): (menu: Menu) => string {
 
 type XY = { x: number; y: number };
 
+/** '1 menu', '3 menus'. */
+const countOf = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
 /**
  * Flow map (/app/design/{appId}/flow): the app's menus as a graph, and a second editor of the same draft. On a
  * wide screen a click opens the menu's form in a side panel, a dot dragged to a menu draws a rule, a rule's end
@@ -540,7 +543,7 @@ export function FlowMapPage() {
                 </Tooltip>
               )}
               <Text size="sm" c="dimmed" data-testid="flow-summary">
-                {counts.menus} menus · {counts.rules} rules · {counts.back} back links
+                {countOf(counts.menus, 'menu')} · {countOf(counts.rules, 'rule')} · {countOf(counts.back, 'back link')}
                 {counts.unreachable > 0 && ` · ${counts.unreachable} unreachable`}
                 {counts.broken > 0 && ` · ${counts.broken} with a broken target`}
               </Text>
@@ -681,7 +684,7 @@ function SessionPathBanner({ sessionId, isPending, error, path, missing, onClear
       ? 'Reading the session’s path…'
       : path.steps.length === 0
         ? 'No screens are logged for this session (its logs may have been cleared).'
-        : `${path.steps.length} ${path.steps.length === 1 ? 'screen' : 'screens'}, ${path.rules.length} ${path.rules.length === 1 ? 'rule' : 'rules'} taken; ${path.ended ? 'the app ended it.' : 'it did not end in the app (still open, timed out or dropped).'}${missing > 0 ? ` ${missing} of its menus are no longer in the draft.` : ''}`;
+        : `${countOf(path.steps.length, 'screen')}, ${countOf(path.rules.length, 'rule')} taken; ${path.ended ? 'the app ended it.' : 'it did not end in the app (still open, timed out or dropped).'}${missing > 0 ? ` ${missing} of its menus are no longer in the draft.` : ''}`;
   return (
     <Alert
       color={error ? 'red' : 'violet'}
