@@ -258,6 +258,11 @@ describeBrowser('flow map', () => {
     await drawRule(option('home', '2'), 'balance', { operator: 'equal to', value: '2' });
     await drawRule(flowNode(page, 'airtime').getByTestId('flow-rule-handle'), 'done', { operator: 'always' });
     await expect.poll(() => page.locator('.react-flow__edge.flow-edge-rule').count()).toBe(3);
+    // Option 1 again: the dialog says the rule would never run; Cancel changes nothing.
+    await drag(page, option('home', '1'), flowNode(page, 'airtime'));
+    await dialog.getByTestId('flow-rule-duplicate').getByText('Rule 1 of home has the same condition', { exact: false }).waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
     let saved = await readMenus(canvasId);
     const ids = Object.fromEntries([...saved].map(([name, m]) => [name, m.uniqueId]));
     expect(saved.get('home')!.switchOperations).toEqual([

@@ -349,6 +349,7 @@ export function FlowMapPage() {
       toId: to.uniqueId,
       toName: nameOf(to.uniqueId),
       rule: suggestRule(from, option),
+      existing: from.switchOperations,
     });
   };
 

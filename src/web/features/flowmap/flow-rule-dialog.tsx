@@ -14,6 +14,8 @@ export interface RuleRequest {
   toId: string;
   toName: string;
   rule: RuleDraft;
+  /** The menu's rules now, to say when the new one repeats a condition. */
+  existing: readonly RuleDraft[];
 }
 
 interface FlowRuleDialogProps {
@@ -38,6 +40,7 @@ function RuleForm({ request, onCancel, onSave }: { request: RuleRequest } & Omit
   const [error, setError] = useState<string | null>(null);
   const [isSaving, setSaving] = useState(false);
   const isAlways = operator === ALWAYS_OPERATOR;
+  const same = request.existing.findIndex((r) => r.operator === operator && (isAlways || r.compareVal.trim() === compareVal.trim()));
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
@@ -74,6 +77,11 @@ function RuleForm({ request, onCancel, onSave }: { request: RuleRequest } & Omit
           <Text size="xs" c="dimmed">
             Always: any input goes to {request.toName}; rules before it are tried first.
           </Text>
+        )}
+        {same >= 0 && (
+          <Alert color="yellow" variant="light" data-testid="flow-rule-duplicate">
+            Rule {same + 1} of {request.fromName} has the same condition and is tried first: this rule would never run.
+          </Alert>
         )}
         {error && (
           <Alert color="red" variant="light" role="alert" data-testid="flow-rule-error">
