@@ -34,6 +34,8 @@ const ACCESS: Record<string, RouteAccess> = {
   'POST /api/cloneApp': 'signedIn',
   'GET /api/getAppByAppId/:appId': 'signedIn',
   'GET /deleteApp/:appId': 'signedIn',
+  'GET /api/exportApp/:appId': 'signedIn',
+  'POST /api/importApp': 'signedIn',
   'GET /featuredTemplates': 'public', // the public template gallery
   'GET /api/getAllMenus/:appId': 'signedIn',
   'GET /api/getAllMenusLite/:appId': 'signedIn',
@@ -253,6 +255,7 @@ describeDb('authorization, route by route', () => {
       }),
     ],
     ['POST /api/cloneApp', () => ({ method: 'POST', url: '/api/cloneApp', payload: { appId, appName: 'Copy', description: 'x' } })],
+    ['GET /api/exportApp/:appId', () => ({ method: 'GET', url: `/api/exportApp/${appId}` })],
     ['GET /api/getAllMenus/:appId', () => ({ method: 'GET', url: `/api/getAllMenus/${appId}` })],
     ['GET /api/getAllMenusLite/:appId', () => ({ method: 'GET', url: `/api/getAllMenusLite/${appId}` })],
     [
