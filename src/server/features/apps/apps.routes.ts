@@ -18,6 +18,7 @@ export function registerAppsRoutes(app: FastifyInstance, ctx: AppContext, guard:
 
   r.post('/api/createApp', {
     schema: { tags, body: createAppBodySchema, response: { 200: envelopeSchema(appSchema) } },
+    config: { apiKeyScope: 'write' },
     onRequest: guard(),
     handler: async (req) =>
       ok('App created successfully', await appsService.createApp(ctx, getSignedInUser(req), req.body, getOrigin(ctx, req))),
@@ -25,12 +26,14 @@ export function registerAppsRoutes(app: FastifyInstance, ctx: AppContext, guard:
 
   r.get('/api/getAllApps', {
     schema: { tags, response: { 200: envelopeSchema(z.array(appSchema)).extend({ error: z.null() }) } },
+    config: { apiKeyScope: 'read' },
     onRequest: guard(),
     handler: async (req) => ({ ...ok('OK', await appsService.findApps(ctx, getSignedInUser(req), getOrigin(ctx, req))), error: null }),
   });
 
   r.post('/api/updateApp', {
     schema: { tags, body: updateAppBodySchema, response: { 200: envelopeSchema(appSchema) } },
+    config: { apiKeyScope: 'write' },
     onRequest: guard(),
     handler: async (req) =>
       ok('App updated successfully', await appsService.updateApp(ctx, getSignedInUser(req), req.body, getOrigin(ctx, req))),
@@ -45,6 +48,7 @@ export function registerAppsRoutes(app: FastifyInstance, ctx: AppContext, guard:
 
   r.get('/api/getAppByAppId/:appId', {
     schema: { tags, params: appIdParams, response: { 200: envelopeSchema(appSchema) } },
+    config: { apiKeyScope: 'read' },
     onRequest: guard(),
     handler: async (req) => ok('OK', await appsService.getApp(ctx, getSignedInUser(req), req.params.appId, getOrigin(ctx, req))),
   });
@@ -65,6 +69,7 @@ export function registerAppsRoutes(app: FastifyInstance, ctx: AppContext, guard:
       params: appIdParams,
       response: { 200: envelopeSchema(appExportSchema) },
     },
+    config: { apiKeyScope: 'read' },
     onRequest: guard(),
     handler: async (req) => ok('OK', await appTransferService.exportApp(ctx, getSignedInUser(req), req.params.appId)),
   });
@@ -78,6 +83,7 @@ export function registerAppsRoutes(app: FastifyInstance, ctx: AppContext, guard:
     },
     // An export is larger than the other calls' bodies; past this the reply names the limit (plugins/errors.ts).
     bodyLimit: APP_IMPORT_MAX_BYTES,
+    config: { apiKeyScope: 'write' },
     onRequest: guard(),
     handler: async (req) => {
       const { app: created, warnings } = await appTransferService.importApp(ctx, getSignedInUser(req), req.body, getOrigin(ctx, req));
