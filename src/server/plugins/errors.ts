@@ -4,7 +4,7 @@ import { AppError, ERROR_KINDS, STATUS, findErrorKind } from '../../shared/error
 import { findSqlState } from '../log';
 
 const INTERNAL_MESSAGE = 'Something went wrong on our side. Please try again.';
-export const TOO_LARGE_MESSAGE = 'The request is too large';
+const TOO_LARGE_MESSAGE = 'The request is too large';
 const formatBytes = (bytes: number) => (bytes >= 1024 * 1024 ? `${bytes / 1024 / 1024} MB` : `${Math.round(bytes / 1024)} KB`);
 export const INVALID_VALUE_MESSAGE = 'A value in the request is not valid (out of range or malformed).';
 
