@@ -127,6 +127,7 @@ function ImportForm({ onClose, thenGoTo }: Omit<AppImportDialogProps, 'opened'>)
           accept="application/json,.json"
           withAsterisk
           clearable
+          clearButtonProps={{ 'aria-label': 'Remove the file' }}
           leftSection={<IconFileImport size={18} />}
           value={file}
           onChange={(chosen) => void handleFile(chosen)}
