@@ -9,6 +9,7 @@ describeDb('app import and export', () => {
   const t = useTestApp();
   const owner = useUser(t);
   const stranger = useUser(t);
+  const trial = useUser(t, { plan: 'TRIAL' });
   const { get, post } = createApiClient(t, owner);
   let appId: string;
   let file: AppExport;
@@ -234,6 +235,25 @@ describeDb('app import and export', () => {
       if (errors) expect(res.json().errors).toEqual(errors);
       expect(await countApps(stranger.auth)).toBe(before);
     });
+  });
+
+  it('refuses a file with more menus than the plan allows, creating nothing (TRIAL: 20 menus an app)', async () => {
+    const menus = Array.from({ length: 21 }, (_, i) => ({
+      uniqueId: `m${i}`,
+      userDefinedName: `menu${i}`,
+      displayText: `Menu ${i}`,
+      terminate: true,
+    }));
+    const res = await importApp({ document: { ...file, menus, secretsRemoved: [] }, shortCode: '*920*98#' }, trial.auth);
+    expect(res.statusCode, res.body).toBe(402);
+    expect(res.json().message).toContain('20');
+    expect(await countApps(trial.auth)).toBe(0);
+    const fits = await importApp(
+      { document: { ...file, menus: menus.slice(0, 20), secretsRemoved: [] }, shortCode: '*920*98#' },
+      trial.auth,
+    );
+    expect(fits.json(), fits.body).toMatchObject({ status: '00' });
+    expect((await get(`/api/getAllMenus/${fits.json().data.appId}`, trial.auth)).json().data).toHaveLength(20);
   });
 
   it("answers 404 for another account's app, and for an app that does not exist", async () => {
