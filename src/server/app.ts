@@ -21,6 +21,7 @@ import { registerSecurityHeaders } from './plugins/security-headers';
 import { createLoggerOptions, registerRequestLog, type LoggerOverrides } from './log';
 import { createGuard } from './plugins/guard';
 import { registerAuthRoutes } from './features/auth/auth.routes';
+import { registerApiKeysRoutes } from './features/auth/api-keys.routes';
 import { registerContactRoutes } from './features/contact/contact.routes';
 import { registerHealthRoutes } from './features/health/health.routes';
 import { registerAppsRoutes } from './features/apps/apps.routes';
@@ -180,7 +181,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         version: '1.0.0',
         description: 'Every call answers { status, message, data? }; status "00" is success.',
       },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'The token a sign-in answers with.' },
+          apiKey: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'dfk_...',
+            description: "An account's API key (Account Settings, API keys); only the calls that say so accept one (docs/api-keys.md).",
+          },
+        },
+      },
     },
     transform: jsonSchemaTransform,
   });
@@ -195,6 +206,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (config.MODE !== 'console') registerRuntimeRoutes(app, ctx, guard, runtime);
   if (isConsole) {
     registerAuthRoutes(app, ctx, guard);
+    registerApiKeysRoutes(app, ctx, guard);
     registerContactRoutes(app, ctx, guard);
     registerAppsRoutes(app, ctx, guard);
     registerMenusRoutes(app, ctx, guard);

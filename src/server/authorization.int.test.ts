@@ -24,6 +24,9 @@ const ACCESS: Record<string, RouteAccess> = {
   'POST /api/merchant/login': 'public',
   'POST /api/auth/logout': 'signedIn',
   'GET /api/auth/me': 'signedIn',
+  'GET /api/apiKeys': 'signedIn',
+  'POST /api/apiKey/create': 'signedIn',
+  'POST /api/apiKey/revoke': 'signedIn',
   'POST /api/auth/forgot-password': 'public',
   'POST /api/auth/reset-password': 'public', // the single-use reset token is the credential
   'POST /api/changePassword': 'signedIn',
@@ -35,6 +38,8 @@ const ACCESS: Record<string, RouteAccess> = {
   'POST /api/cloneApp': 'signedIn',
   'GET /api/getAppByAppId/:appId': 'signedIn',
   'GET /deleteApp/:appId': 'signedIn',
+  'GET /api/exportApp/:appId': 'signedIn',
+  'POST /api/importApp': 'signedIn',
   'GET /featuredTemplates': 'public', // the public template gallery
   'GET /api/getAllMenus/:appId': 'signedIn',
   'GET /api/getAllMenusLite/:appId': 'signedIn',
@@ -146,6 +151,26 @@ const ACCESS: Record<string, RouteAccess> = {
   'POST /api/whatsapp-simulator/:linkId/state': 'public',
 };
 
+/** The routes that take an API key, and the scope each needs (docs/api-keys.md); every other route answers a key 403. */
+const API_KEY_ROUTES: Record<string, 'read' | 'write'> = {
+  'POST /api/createApp': 'write',
+  'GET /api/getAllApps': 'read',
+  'POST /api/updateApp': 'write',
+  'GET /api/getAppByAppId/:appId': 'read',
+  'GET /api/exportApp/:appId': 'read',
+  'POST /api/importApp': 'write',
+  'GET /api/getAllMenus/:appId': 'read',
+  'GET /api/getAllMenusLite/:appId': 'read',
+  'POST /api/createMenu': 'write',
+  'POST /api/updateMenu': 'write',
+  'GET /api/deleteMenu/:uniqueId': 'write',
+  'POST /api/saveMenuOrder': 'write',
+  'GET /api/deployChanges/:appId': 'write',
+  'GET /api/getAppVersions/:appId': 'read',
+  'POST /api/rollbackVersion': 'write',
+  'POST /dashboard/search': 'read',
+};
+
 describeDb('authorization, route by route', () => {
   const t = useTestApp();
   const owner = useUser(t);
@@ -159,7 +184,15 @@ describeDb('authorization, route by route', () => {
   let actionUuid: string;
   let purchaseUuid: string;
   let deliveryId: string;
+  let apiKeyUuid: string;
   beforeAll(async () => {
+    const key = await t.app.inject({
+      method: 'POST',
+      url: '/api/apiKey/create',
+      headers: owner.auth,
+      payload: { name: 'CI', scope: 'write' },
+    });
+    apiKeyUuid = key.json().data.uuid;
     appId = await seedApp(t, owner.auth);
     menuId = await seedMenu(t, owner.auth, appId, { userDefinedName: 'home', displayText: 'Welcome', terminate: true });
     const created = await t.app.inject({
@@ -213,6 +246,11 @@ describeDb('authorization, route by route', () => {
     expect(actual).toEqual(ACCESS);
     // Hidden routes are only files: the API document's viewer and the console's build.
     for (const route of t.app.routeTable.filter((r) => r.isHidden)) expect(route.method, route.url).toBe('GET');
+  });
+
+  it('the routes that take an API key, and their scopes, are the ones written here', () => {
+    const actual = Object.fromEntries(declared().flatMap((r) => (r.apiKeyScope ? [[`${r.method} ${r.url}`, r.apiKeyScope]] : [])));
+    expect(actual).toEqual(API_KEY_ROUTES);
   });
 
   it('every guarded route answers 401 without a token or with a bad one, whatever the body', async () => {
@@ -271,6 +309,7 @@ describeDb('authorization, route by route', () => {
       }),
     ],
     ['POST /api/cloneApp', () => ({ method: 'POST', url: '/api/cloneApp', payload: { appId, appName: 'Copy', description: 'x' } })],
+    ['GET /api/exportApp/:appId', () => ({ method: 'GET', url: `/api/exportApp/${appId}` })],
     ['GET /api/getAllMenus/:appId', () => ({ method: 'GET', url: `/api/getAllMenus/${appId}` })],
     ['GET /api/getAllMenusLite/:appId', () => ({ method: 'GET', url: `/api/getAllMenusLite/${appId}` })],
     [
@@ -361,6 +400,7 @@ describeDb('authorization, route by route', () => {
       'POST /api/connectAppToShortCode/',
       () => ({ method: 'POST', url: '/api/connectAppToShortCode/', payload: { uuid: purchaseUuid, appId, linkedAppEnv: 'test' } }),
     ],
+    ['POST /api/apiKey/revoke', () => ({ method: 'POST', url: '/api/apiKey/revoke', payload: { uuid: apiKeyUuid } })],
     ['GET /deleteApp/:appId', () => ({ method: 'GET', url: `/deleteApp/${appId}` })],
   ];
 

@@ -471,6 +471,32 @@ describeBrowser('accessibility (axe-core, serious and critical)', () => {
       await page.goto('/app/design/no-such-app');
       await page.getByText('App not found').first().waitFor();
       await checkState(page, 'state: app not found');
+
+      // Import app with a file the server refuses: the problems list.
+      await page.goto('/app-list');
+      await page.getByRole('button', { name: 'Import app' }).click();
+      const importDialog = page.getByRole('dialog', { name: 'Import app' });
+      const broken = { format: 'dialflow.app', version: 1, exportedAt: '', app: {}, menus: [{ uniqueId: 'm1' }] };
+      await importDialog
+        .locator('input[type="file"]')
+        .setInputFiles({ name: 'broken.dialflow.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(broken)) });
+      await importDialog.getByRole('button', { name: 'Import', exact: true }).click();
+      await importDialog.getByTestId('import-problems').waitFor();
+      await checkState(page, 'state: import app problems (app list)');
+
+      // Account Settings, API keys: a new key shown once, then the list.
+      await page.goto('/account-profile');
+      await page.getByRole('tab', { name: 'API keys' }).click();
+      await page.getByRole('button', { name: 'Create key' }).click();
+      const keyDialog = page.getByRole('dialog', { name: 'Create API key' });
+      await keyDialog.getByRole('textbox', { name: 'Name' }).fill(`Axe ${viewport}`);
+      await keyDialog.getByRole('button', { name: 'Create key' }).click();
+      await keyDialog.getByRole('textbox', { name: 'API key' }).waitFor();
+      await checkState(page, 'state: API key shown once');
+      await keyDialog.getByRole('button', { name: 'Done' }).click();
+      await keyDialog.waitFor({ state: 'detached' });
+      await page.getByTestId('api-key-table').waitFor();
+      await checkState(page, 'state: API keys tab');
       await page.context().close();
 
       // The bots: New Bot, the QR code of a number being linked, a chat with reply buttons.

@@ -4,6 +4,8 @@ import { AppError, ERROR_KINDS, STATUS, findErrorKind } from '../../shared/error
 import { findSqlState } from '../log';
 
 const INTERNAL_MESSAGE = 'Something went wrong on our side. Please try again.';
+const TOO_LARGE_MESSAGE = 'The request is too large';
+const formatBytes = (bytes: number) => (bytes >= 1024 * 1024 ? `${bytes / 1024 / 1024} MB` : `${Math.round(bytes / 1024)} KB`);
 export const INVALID_VALUE_MESSAGE = 'A value in the request is not valid (out of range or malformed).';
 
 /**
@@ -37,6 +39,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (findSqlState(error)?.startsWith('22')) {
       request.log.warn({ err: error }, 'a request value was refused by the database');
       return reply.code(400).send({ status: STATUS.invalid, message: INVALID_VALUE_MESSAGE });
+    }
+    // Fastify's own text ("Request body is too large") does not say how large a body may be.
+    if ('code' in error && error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      const limit = request.routeOptions.bodyLimit ?? 1024 * 1024;
+      return reply.code(413).send({ status: STATUS.invalid, message: `${TOO_LARGE_MESSAGE} (at most ${formatBytes(limit)}).` });
     }
     const statusCode = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (statusCode >= 400 && statusCode < 500) {

@@ -1,13 +1,22 @@
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { isInAudience, type Audience } from '../../shared/roles';
 import { notAllowed, unauthenticated } from '../../shared/errors';
+import { API_KEY_MESSAGES, API_KEY_PREFIX, type ApiKeyScope } from '../../shared/api/api-keys.schema';
 import type { AppContext } from '../context';
 import { findUserByToken, type AuthUser } from '../features/auth/auth.service';
+import { findUserByApiKey } from '../features/auth/api-keys.service';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the guard; absent on a route without one (or a signed-out call to a route whose guard is optional). */
     user?: AuthUser;
+  }
+  interface FastifyContextConfig {
+    /**
+     * The route takes an API key (docs/api-keys.md): `read` for a call that only reads (any key), `write` for one
+     * that changes something (write keys). Without it, a key gets 403.
+     */
+    apiKeyScope?: ApiKeyScope;
   }
 }
 
@@ -38,7 +47,11 @@ export function createGuard(ctx: AppContext): Guard {
   return (...audiences) => {
     const hook = async function guard(request: FastifyRequest, _reply: FastifyReply) {
       const token = readBearer(request);
-      const user = token ? await findUserByToken(ctx, token) : undefined;
+      const user = token?.startsWith(API_KEY_PREFIX)
+        ? await checkApiKey(request, token)
+        : token
+          ? await findUserByToken(ctx, token)
+          : undefined;
       if (!user) throw unauthenticated();
       if (audiences.length > 0 && !audiences.some((a) => isInAudience(a, user))) throw notAllowed();
       request.user = user;
@@ -46,6 +59,16 @@ export function createGuard(ctx: AppContext): Guard {
     guardAudiences.set(hook, audiences);
     return hook;
   };
+
+  /** A key's account, if the key is live (else 401) and the route takes keys of its scope (else 403). */
+  async function checkApiKey(request: FastifyRequest, key: string): Promise<AuthUser> {
+    const found = await findUserByApiKey(ctx, key);
+    if (!found) throw unauthenticated(API_KEY_MESSAGES.invalid);
+    const needed = request.routeOptions.config.apiKeyScope;
+    if (!needed) throw notAllowed(API_KEY_MESSAGES.notAccepted);
+    if (needed === 'write' && found.scope !== 'write') throw notAllowed(API_KEY_MESSAGES.readOnly);
+    return found.user;
+  }
 }
 
 /** Each guard hook's audiences, so the route table can say who may call a route (plugins/route-table.ts). */

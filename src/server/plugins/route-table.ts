@@ -1,4 +1,5 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { ApiKeyScope } from '../../shared/api/api-keys.schema';
 import type { Audience } from '../../shared/roles';
 import { getGuardAudiences } from './guard';
 
@@ -11,6 +12,8 @@ export interface DeclaredRoute {
   access: RouteAccess;
   /** Hidden from the API document: the documentation UI's and the console's static files. */
   isHidden: boolean;
+  /** The scope of API key the route takes (docs/api-keys.md); absent: keys get 403. */
+  apiKeyScope?: ApiKeyScope;
 }
 
 declare module 'fastify' {
@@ -19,6 +22,11 @@ declare module 'fastify' {
     routeTable: DeclaredRoute[];
   }
 }
+
+const API_KEY_NOTE: Record<ApiKeyScope, string> = {
+  read: 'Accepts an API key (`Authorization: Bearer dfk_...`) of either scope.',
+  write: 'Accepts an API key (`Authorization: Bearer dfk_...`) with the write scope.',
+};
 
 /**
  * Records every route's method, URL and guard as it is declared. The authorization test
@@ -36,8 +44,15 @@ export function registerRouteTable(app: FastifyInstance): void {
     const audiences = guards[0];
     const access: RouteAccess = audiences === undefined ? 'public' : audiences.length === 0 ? 'signedIn' : audiences;
     const isHidden = !!(route.schema as { hide?: boolean } | undefined)?.hide;
+    const apiKeyScope = route.config?.apiKeyScope;
+    // The API document says how to call each guarded route: a session's bearer token, and for some an API key.
+    if (access !== 'public' && route.schema) {
+      const schema = route.schema as { security?: unknown; description?: string };
+      schema.security = apiKeyScope ? [{ bearer: [] }, { apiKey: [] }] : [{ bearer: [] }];
+      if (apiKeyScope) schema.description = `${schema.description ? `${schema.description} ` : ''}${API_KEY_NOTE[apiKeyScope]}`;
+    }
     for (const method of [route.method].flat()) {
-      if (method !== 'HEAD') table.push({ method, url: route.url, access, isHidden });
+      if (method !== 'HEAD') table.push({ method, url: route.url, access, isHidden, ...(apiKeyScope ? { apiKeyScope } : {}) });
     }
   });
 }

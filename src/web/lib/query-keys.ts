@@ -12,6 +12,7 @@ import type { ShortCodeCountry } from '../../shared/api/shortcodes.schema';
  */
 export const queryKeys = {
   currentUser: ['auth', 'me'],
+  apiKeys: ['auth', 'api-keys'],
   apps: ['apps'],
   app: (appId: string) => ['apps', appId],
   appVersions: (appId: string) => ['apps', appId, 'versions'],

@@ -79,7 +79,7 @@ async function toApps(db: Db, rows: Array<{ app: AppRow; owner: { companyName: s
  * The apps a user builds: their own and, for a merchant user marked Developer (the role table's
  * `merchantApp.build`, src/shared/roles.ts), every app of their merchant's users.
  */
-function isBuiltBy(ctx: AppContext, user: AuthUser): SQL {
+export function isBuiltBy(ctx: AppContext, user: AuthUser): SQL {
   if (user.merchantId && getPermissionScope(user, 'merchantApp.build') === 'own')
     return inArray(apps.userId, ctx.db.select({ id: users.id }).from(users).where(eq(users.merchantId, user.merchantId)));
   return eq(apps.userId, user.id);
@@ -108,7 +108,7 @@ export async function getReadableApp(ctx: AppContext, user: AuthUser, appId: str
 }
 
 /** A bot is an app too, but its settings and copies are the bots area's (features/bots): the USSD calls refuse it. */
-function checkIsUssdApp(row: AppRow): void {
+export function checkIsUssdApp(row: AppRow): void {
   if (row.channel !== 'ussd') throw invalid(APP_MESSAGES.isBot);
 }
 

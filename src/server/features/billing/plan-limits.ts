@@ -177,13 +177,13 @@ export async function checkAppLimit(ctx: AppContext, user: RoleSubject & { id: s
   if ((row?.n ?? 0) >= limit) throw limitReached(BILLING_MESSAGES.appLimit(limit, PLANS[plan].title));
 }
 
-/** Before a menu is added to the app: refused at the plan's menus per app. */
-export async function checkMenuLimit(ctx: AppContext, user: RoleSubject & { id: string }, appId: string): Promise<void> {
+/** Before menus are added to the app (one from the designer, an import's all at once): refused past the plan's menus per app. */
+export async function checkMenuLimit(ctx: AppContext, user: RoleSubject & { id: string }, appId: string, adding = 1): Promise<void> {
   const plan = await findPlan(ctx, user);
   const limit = plan && PLANS[plan].limits.menus;
   if (!plan || limit === null) return;
   const [row] = await ctx.db.select({ n: count() }).from(menus).where(eq(menus.appId, appId));
-  if ((row?.n ?? 0) >= limit) throw limitReached(BILLING_MESSAGES.menuLimit(limit, PLANS[plan].title));
+  if ((row?.n ?? 0) + adding > limit) throw limitReached(BILLING_MESSAGES.menuLimit(limit, PLANS[plan].title));
 }
 
 /** Deploys are refused while the subscription is inactive (the draft can still be edited and tested). */

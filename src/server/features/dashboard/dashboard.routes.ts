@@ -86,6 +86,7 @@ export function registerDashboardRoutes(app: FastifyInstance, ctx: AppContext, g
 
   r.post('/dashboard/search', {
     schema: { tags, body: searchBodySchema, response: { 200: envelopeSchema(z.union([z.array(searchRowSchema), flatSearchSchema])) } },
+    config: { apiKeyScope: 'read' },
     onRequest: guard(),
     handler: async (req) => {
       await runtime.flushEvents();

@@ -24,18 +24,21 @@ export function registerMenusRoutes(app: FastifyInstance, ctx: AppContext, guard
 
   r.get('/api/getAllMenus/:appId', {
     schema: { tags, params: appIdParams, response: { 200: envelopeSchema(z.array(menuSchema)) } },
+    config: { apiKeyScope: 'read' },
     onRequest: guard(),
     handler: async (req) => ok('OK', await menusService.findMenus(ctx, getSignedInUser(req), req.params.appId)),
   });
 
   r.get('/api/getAllMenusLite/:appId', {
     schema: { tags, params: appIdParams, response: { 200: envelopeSchema(z.array(menuLiteSchema)) } },
+    config: { apiKeyScope: 'read' },
     onRequest: guard(),
     handler: async (req) => ok('OK', await menusService.findMenusLite(ctx, getSignedInUser(req), req.params.appId)),
   });
 
   r.post('/api/createMenu', {
     schema: { tags, body: menuBodySchema, response: { 200: savedReply } },
+    config: { apiKeyScope: 'write' },
     onRequest: guard(),
     handler: async (req) => ({
       status: '00' as const,
@@ -46,6 +49,7 @@ export function registerMenusRoutes(app: FastifyInstance, ctx: AppContext, guard
 
   r.post('/api/updateMenu', {
     schema: { tags, body: menuBodySchema, response: { 200: savedReply } },
+    config: { apiKeyScope: 'write' },
     onRequest: guard(),
     handler: async (req) => ({
       status: '00' as const,
@@ -56,6 +60,7 @@ export function registerMenusRoutes(app: FastifyInstance, ctx: AppContext, guard
 
   r.get('/api/deleteMenu/:uniqueId', {
     schema: { tags, params: z.object({ uniqueId: z.string().min(1).max(64) }), response: { 200: messageSchema } },
+    config: { apiKeyScope: 'write' },
     onRequest: guard(),
     handler: async (req) => {
       await menusService.deleteMenu(ctx, getSignedInUser(req), req.params.uniqueId);
@@ -65,6 +70,7 @@ export function registerMenusRoutes(app: FastifyInstance, ctx: AppContext, guard
 
   r.post('/api/saveMenuOrder', {
     schema: { tags, body: saveMenuOrderBodySchema, response: { 200: messageSchema } },
+    config: { apiKeyScope: 'write' },
     onRequest: guard(),
     handler: async (req) => {
       await menusService.saveMenuOrder(ctx, getSignedInUser(req), req.body.appId, req.body.menuIds);
@@ -84,6 +90,7 @@ export function registerMenusRoutes(app: FastifyInstance, ctx: AppContext, guard
 
   r.get('/api/deployChanges/:appId', {
     schema: { tags, params: appIdParams, response: { 200: deployReplySchema } },
+    config: { apiKeyScope: 'write' },
     onRequest: guard(),
     handler: async (req) => {
       const info = await menusService.deployApp(ctx, getSignedInUser(req), req.params.appId);
@@ -94,12 +101,14 @@ export function registerMenusRoutes(app: FastifyInstance, ctx: AppContext, guard
 
   r.get('/api/getAppVersions/:appId', {
     schema: { tags, params: appIdParams, response: { 200: envelopeSchema(z.array(appVersionInfoSchema)) } },
+    config: { apiKeyScope: 'read' },
     onRequest: guard(),
     handler: async (req) => ok('OK', await menusService.findVersions(ctx, getSignedInUser(req), req.params.appId)),
   });
 
   r.post('/api/rollbackVersion', {
     schema: { tags, body: rollbackBodySchema, response: { 200: envelopeSchema(appVersionInfoSchema) } },
+    config: { apiKeyScope: 'write' },
     onRequest: guard(),
     handler: async (req) => {
       const info = await menusService.rollbackVersion(ctx, getSignedInUser(req), req.body.appId, req.body.version);

@@ -80,7 +80,8 @@ function throwIfInvalid(menu: MenuBody, others: MenuLite[]): void {
   if (errors.length > 0) throw invalid(errors[0]!.message, { field: errors[0]!.field, errors });
 }
 
-function toRowValues(menu: MenuBody) {
+/** A menu's stored columns from the designer's body (or an imported menu), as createMenu and updateMenu save them. */
+export function toMenuRowValues(menu: MenuBody) {
   return {
     userDefinedName: menu.userDefinedName.trim(),
     ...toMenuScreen(menu),
@@ -110,7 +111,7 @@ export async function createMenu(ctx: AppContext, user: AuthUser, body: MenuBody
       .where(and(eq(menus.appId, app.id), gt(menus.position, position - 1)));
     const [row] = await tx
       .insert(menus)
-      .values({ ...toRowValues(body), appId: app.id, position, isFirst: false })
+      .values({ ...toMenuRowValues(body), appId: app.id, position, isFirst: false })
       .returning({ id: menus.id });
     await markFirstMenu(tx, app.id);
     await touchApp(tx, app.id, ctx.now());
@@ -136,7 +137,7 @@ export async function updateMenu(ctx: AppContext, user: AuthUser, body: MenuBody
   throwIfInvalid({ ...body, uniqueId: menu.id }, others);
   await ctx.db
     .update(menus)
-    .set({ ...toRowValues(body), updatedAt: ctx.now() })
+    .set({ ...toMenuRowValues(body), updatedAt: ctx.now() })
     .where(eq(menus.id, menu.id));
   await touchApp(ctx.db, app.id, ctx.now());
   return menu.id;

@@ -8,6 +8,7 @@ import { getRoles } from '../../../shared/roles';
 import { PageHeader } from '../../components/page-header';
 import { useCurrentUser } from '../console/use-current-user';
 import { AppCloneDialog, type CloneSource } from './app-clone-dialog';
+import { AppImportButton } from './app-import-dialog';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { AppListSkeleton } from './app-list-states';
 import { type AppListColumn, AppListTable } from './app-list-table';
@@ -88,9 +89,12 @@ export function AppListPage() {
             : 'Your apps and their shortcodes.'
         }
         action={
-          <Button component={Link} to="/create-app" leftSection={<IconPlus size={18} />}>
-            New App
-          </Button>
+          <Group gap="sm">
+            <AppImportButton />
+            <Button component={Link} to="/create-app" leftSection={<IconPlus size={18} />}>
+              New App
+            </Button>
+          </Group>
         }
       />
 

@@ -1,8 +1,9 @@
 import { Group } from '@mantine/core';
-import { IconChartBar, IconCopy, IconPencil, IconSettings, IconTrash } from '@tabler/icons-react';
+import { IconChartBar, IconCopy, IconDownload, IconPencil, IconSettings, IconTrash } from '@tabler/icons-react';
 import type { App } from '../../../shared/api/apps.schema';
 import { hasScreen } from '../../lib/routes';
 import { RowAction } from '../../components/row-action';
+import { useAppExport } from './use-app-export';
 
 export const designerPath = (appId: string) => `/app/design/${encodeURIComponent(appId)}`;
 export const dashboardPath = (appId: string) => `/app/dashboard/${encodeURIComponent(appId)}`;
@@ -14,9 +15,10 @@ interface AppRowActionsProps {
   onDelete: (app: App) => void;
 }
 
-/** Designer (only once the designer screen exists), settings, clone and delete for one app. */
+/** Designer (only once the designer screen exists), settings, export, clone and delete for one app. */
 export function AppRowActions({ app, onClone, onDelete }: AppRowActionsProps) {
   const designer = designerPath(app.appId);
+  const exportToFile = useAppExport();
   return (
     <Group gap={4} wrap="nowrap" justify="flex-end">
       {hasScreen(designer) && <RowAction label="Design menus" ariaLabel={`Design ${app.appName}`} icon={IconPencil} to={designer} />}
@@ -30,6 +32,13 @@ export function AppRowActions({ app, onClone, onDelete }: AppRowActionsProps) {
         />
       )}
       <RowAction label="Settings" ariaLabel={`Settings of ${app.appName}`} icon={IconSettings} color="gray" to={settingsPath(app.appId)} />
+      <RowAction
+        label="Export to a file"
+        ariaLabel={`Export ${app.appName}`}
+        icon={IconDownload}
+        color="gray"
+        onClick={() => void exportToFile(app)}
+      />
       <RowAction label="Clone" ariaLabel={`Clone ${app.appName}`} icon={IconCopy} color="gray" onClick={() => onClone(app)} />
       <RowAction label="Delete" ariaLabel={`Delete ${app.appName}`} icon={IconTrash} color="red" onClick={() => onDelete(app)} />
     </Group>

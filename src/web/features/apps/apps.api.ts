@@ -1,3 +1,4 @@
+import type { AppExport, ImportAppBody } from '../../../shared/api/app-transfer.schema';
 import type { App, CloneAppBody, CreateAppBody } from '../../../shared/api/apps.schema';
 import { api } from '../../lib/api';
 
@@ -13,3 +14,9 @@ export const updateApp = (app: App) => api<App>('/api/updateApp', { body: app })
 export const cloneApp = (body: CloneAppBody) => api<App>('/api/cloneApp', { body });
 
 export const deleteApp = (appId: string) => api(`/deleteApp/${encodeURIComponent(appId)}`);
+
+/** GET /api/exportApp/{appId}: the app as one file (settings and menus, secrets left out). */
+export const exportApp = (appId: string) => api<AppExport>(`/api/exportApp/${encodeURIComponent(appId)}`);
+
+/** POST /api/importApp: a new app from a file; a refusal carries `errors` ({ field, message }), a success `warnings`. */
+export const importApp = (body: ImportAppBody) => api<App>('/api/importApp', { body });

@@ -1,8 +1,9 @@
 import { Avatar, Badge, Card, Divider, Grid, Group, Stack, Tabs, Text, Title } from '@mantine/core';
-import { IconLock } from '@tabler/icons-react';
+import { IconKey, IconLock } from '@tabler/icons-react';
 import type { SessionUser } from '../../../shared/api/auth.schema';
 import { getRoles } from '../../../shared/roles';
 import { useCurrentUser } from '../console/use-current-user';
+import { ApiKeyListPanel } from './api-key-list-panel';
 import { PasswordChangeForm } from './password-change-form';
 
 /** A readable name for the user's role (src/shared/roles.ts). */
@@ -45,7 +46,7 @@ export function AccountProfilePage() {
           Account Settings
         </Title>
         <Text c="dimmed" mt={6}>
-          Your profile and sign-in details.
+          Your profile, sign-in details and API keys.
         </Text>
       </div>
       <Grid gap="lg" align="flex-start">
@@ -84,9 +85,15 @@ export function AccountProfilePage() {
                 <Tabs.Tab value="change-password" leftSection={<IconLock size={16} />}>
                   Change Password
                 </Tabs.Tab>
+                <Tabs.Tab value="api-keys" leftSection={<IconKey size={16} />}>
+                  API keys
+                </Tabs.Tab>
               </Tabs.List>
               <Tabs.Panel value="change-password">
                 <PasswordChangeForm />
+              </Tabs.Panel>
+              <Tabs.Panel value="api-keys">
+                <ApiKeyListPanel />
               </Tabs.Panel>
             </Tabs>
           </Card>

@@ -2,6 +2,7 @@ import { Anchor, Badge, Button, Card, Group, Paper, SimpleGrid, Stack, Text, The
 import { IconBook2, IconDeviceMobile, IconPlus, IconRocket, IconSitemap, IconSquarePlus, type Icon } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { TemplateFeaturedSection } from '../templates/template-featured-section';
+import { AppImportButton } from '../apps/app-import-dialog';
 import { useIsRouteBuilt } from './built-routes';
 import { DOCS_URL } from './console-header';
 import { SOON_TOOLTIP } from './console-sidebar';
@@ -54,9 +55,12 @@ export function GetStartedPage() {
           </Text>
         </div>
         {canCreateApp ? (
-          <Button component={Link} to={CREATE_APP_PATH} size="md" leftSection={<IconPlus size={18} />}>
-            New App
-          </Button>
+          <Group gap="sm">
+            <AppImportButton size="md" thenGoTo="/app-list" />
+            <Button component={Link} to={CREATE_APP_PATH} size="md" leftSection={<IconPlus size={18} />}>
+              New App
+            </Button>
+          </Group>
         ) : (
           <Tooltip label={SOON_TOOLTIP} withArrow>
             <Button

@@ -1,9 +1,18 @@
 import { Badge, Button, Group, Loader, Skeleton, Text } from '@mantine/core';
-import { IconBrandWhatsapp, IconDeviceMobile, IconHistory, IconMessageChatbot, IconRocket, IconSitemap } from '@tabler/icons-react';
+import {
+  IconBrandWhatsapp,
+  IconDeviceMobile,
+  IconDownload,
+  IconHistory,
+  IconMessageChatbot,
+  IconRocket,
+  IconSitemap,
+} from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { App } from '../../../shared/api/apps.schema';
 import { getAppLinks } from '../apps/app-channel-links';
 import { AppScreenTitle } from '../apps/app-screen-title';
+import { useAppExport } from '../apps/use-app-export';
 import { BackLink } from '../../components/back-link';
 
 export const DEPLOY_RUNNING_LABEL = 'Deployment in progress';
@@ -19,11 +28,12 @@ interface MenuDesignHeaderProps {
 
 /**
  * The designer's title (the app's name, shortcode and live version) and its Flow map, Emulator, Versions and
- * Deploy buttons. A bot's leads back to the bot list and tries the bot in its chat simulator instead.
+ * Deploy buttons, and Export for a USSD app (a file to import elsewhere). A bot's leads back to the bot list and tries the bot in its chat simulator instead.
  */
 export function MenuDesignHeader({ appId, app, isDeploying, onDeploy, onOpenVersions }: MenuDesignHeaderProps) {
   // Until the app answers, where its links go (its channel) is unknown.
   const links = app ? getAppLinks(app) : null;
+  const exportToFile = useAppExport();
   return (
     <div>
       {links ? <BackLink to={links.list.path} label={links.list.label} /> : <Skeleton height={20} width={120} />}
@@ -69,6 +79,11 @@ export function MenuDesignHeader({ appId, app, isDeploying, onDeploy, onOpenVers
               leftSection={links.isBot ? <IconMessageChatbot size={18} /> : <IconDeviceMobile size={18} />}
             >
               {links.tester.label}
+            </Button>
+          )}
+          {app && !links?.isBot && (
+            <Button variant="default" leftSection={<IconDownload size={18} />} onClick={() => void exportToFile(app)}>
+              Export
             </Button>
           )}
           <Button variant="default" leftSection={<IconHistory size={18} />} onClick={onOpenVersions}>

@@ -1,0 +1,266 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { describeDb } from '../../../../tests/support/test-db';
+import { createApiClient, useTestApp, useUser } from '../../../../tests/support/test-app';
+import { seedMenu, seedShop } from '../../../../tests/support/seed-app';
+import { APP_IMPORT_MAX_BYTES, type AppExport } from '../../../shared/api/app-transfer.schema';
+import type { ActionOf, Menu } from '../../../shared/app';
+
+describeDb('app import and export', () => {
+  const t = useTestApp();
+  const owner = useUser(t);
+  const stranger = useUser(t);
+  const trial = useUser(t, { plan: 'TRIAL' });
+  const { get, post } = createApiClient(t, owner);
+  let appId: string;
+  let file: AppExport;
+
+  beforeAll(async () => {
+    appId = await seedShop(t, owner.auth, { customShortCode: '*920*77#' });
+    const menus = (await get(`/api/getAllMenus/${appId}`)).json().data;
+    const done = menus.find((m: { userDefinedName: string }) => m.userDefinedName === 'done').uniqueId;
+    // A menu whose actions hold secrets: a basic-auth password, an Authorization header, a database password in two places.
+    await seedMenu(t, owner.auth, appId, {
+      userDefinedName: 'lookup',
+      displayText: 'Looking up',
+      parentMenuId: done,
+      switchOperations: [{ operator: 'always', action: 'goto', actionParam: done }],
+      actions: [
+        {
+          actionName: 'balance',
+          actionType: 'pre',
+          inheritsPlugin: 'restapi',
+          code: {
+            method: 'GET',
+            url: 'https://api.example.com/balance',
+            headers: [
+              { key: 'Authorization', value: 'Bearer sk_live_HEADER_SECRET' },
+              { key: 'Accept', value: 'application/json' },
+            ],
+            basicAuth: { username: 'shop', password: 'BASIC_SECRET' },
+          },
+        },
+        {
+          actionName: 'customer',
+          inheritsPlugin: 'dbaccess',
+          code: { dburl: 'postgres://shop:URL_SECRET@db.example.com:5432/shop', dbpass: 'DB_SECRET', query: 'select 1' },
+        },
+      ],
+    });
+    const res = await get(`/api/exportApp/${appId}`);
+    expect(res.statusCode, res.body).toBe(200);
+    file = res.json().data;
+  });
+
+  const countApps = async (auth: Record<string, string>) => (await get('/api/getAllApps', auth)).json().data.length;
+  const importApp = (payload: object, auth = owner.auth) => post('/api/importApp', payload, auth);
+
+  it('exports the settings and the menus in order, every secret blanked and listed', () => {
+    expect(file).toMatchObject({
+      format: 'dialflow.app',
+      version: 1,
+      app: { appName: 'Shop', country: 'ghana', shortCode: '*920*77#', connectionMode: 'existing-shortcode', screenLimit: 160 },
+    });
+    expect(file.menus.map((m) => m.userDefinedName)).toEqual(['product', 'done', 'lookup', 'amount']);
+    const text = JSON.stringify(file);
+    for (const secret of ['HEADER_SECRET', 'BASIC_SECRET', 'URL_SECRET', 'DB_SECRET']) expect(text).not.toContain(secret);
+    expect(file.secretsRemoved).toEqual([
+      'menus.2.actions.0.code.basicAuth.password',
+      'menus.2.actions.0.code.headers.0.value',
+      'menus.2.actions.1.code.dbpass',
+      'menus.2.actions.1.code.dburl',
+    ]);
+    // What is not a secret stays: the Accept header, the user names, the database host.
+    const [restapi, dbaccess] = file.menus[2]!.actions as [ActionOf<'restapi'>, ActionOf<'dbaccess'>];
+    expect(restapi.code.headers[1]).toEqual({ key: 'Accept', value: 'application/json' });
+    expect(dbaccess.code.dburl).toBe('postgres://shop@db.example.com:5432/shop');
+    expect(file.menus[0]).not.toHaveProperty('appId');
+  });
+
+  it('imports into another account as a new app equal to the original, menu ids new and gotos rewritten', async () => {
+    const before = await countApps(stranger.auth);
+    const res = await importApp({ document: file, appName: 'Shop (imported)' }, stranger.auth);
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ status: '00', data: { appName: 'Shop (imported)', shortCode: '*920*77#', description: 'A shop' } });
+    expect(body.data.appId).not.toBe(appId);
+    expect(body.warnings).toEqual(expect.arrayContaining([{ field: 'menus.2.actions.1.code.dbpass', message: expect.any(String) }]));
+    expect(await countApps(stranger.auth)).toBe(before + 1);
+
+    const original = (await get(`/api/getAllMenus/${appId}`)).json().data as Menu[];
+    const copy = (await get(`/api/getAllMenus/${body.data.appId}`, stranger.auth)).json().data as Menu[];
+    const originalIds = new Set(original.map((m) => m.uniqueId));
+    const nameOf = (menus: Menu[], id: string | null) => menus.find((m) => m.uniqueId === id)?.userDefinedName;
+    expect(copy.map((m) => m.userDefinedName)).toEqual(original.map((m) => m.userDefinedName));
+    for (const [i, menu] of copy.entries()) {
+      const source = original[i]!;
+      expect(originalIds.has(menu.uniqueId)).toBe(false);
+      expect(menu.appId).toBe(body.data.appId);
+      expect(menu.isFirst).toBe(source.isFirst);
+      expect(menu.displayText).toBe(source.displayText);
+      expect(menu.inputValidations).toEqual(source.inputValidations);
+      // Each goto leads to the copy of the menu the original led to.
+      expect(menu.switchOperations.map((r) => nameOf(copy, r.actionParam))).toEqual(
+        source.switchOperations.map((r) => nameOf(original, r.actionParam)),
+      );
+      expect(nameOf(copy, menu.parentMenuId)).toBe(nameOf(original, source.parentMenuId));
+    }
+    // The secrets stayed behind: the copy's actions have them blank.
+    const [restapi, dbaccess] = copy[2]!.actions as [ActionOf<'restapi'>, ActionOf<'dbaccess'>];
+    expect(restapi.code.basicAuth).toEqual({ username: 'shop', password: '' });
+    expect(dbaccess.code.dbpass).toBe('');
+
+    // Exported again, the copy is the same file but for the time and the menu ids.
+    const again = (await get(`/api/exportApp/${body.data.appId}`, stranger.auth)).json().data;
+    const strip = (doc: AppExport) => ({
+      ...doc,
+      exportedAt: '',
+      app: { ...doc.app, appName: '' },
+      menus: doc.menus.map((m) => ({ ...m, uniqueId: '', parentMenuId: null, switchOperations: [] })),
+      secretsRemoved: [],
+    });
+    expect(strip(again)).toEqual(strip(file));
+  });
+
+  it('refuses a shortcode another of the account apps uses, and takes a new one', async () => {
+    const before = await countApps(owner.auth);
+    const clash = await importApp({ document: file });
+    expect(clash.statusCode).toBe(400);
+    expect(clash.json().errors).toEqual([{ field: 'shortCode', message: expect.stringContaining('*920*77#') }]);
+    expect(await countApps(owner.auth)).toBe(before);
+
+    const badCode = await importApp({ document: file, shortCode: '920' });
+    expect(badCode.json().errors).toEqual([{ field: 'shortCode', message: expect.stringContaining('Shortcode must start with *') }]);
+
+    const res = await importApp({ document: file, shortCode: '*920*78#' });
+    expect(res.json()).toMatchObject({ status: '00', data: { shortCode: '*920*78#', connectionMode: 'existing-shortcode' } });
+    expect(await countApps(owner.auth)).toBe(before + 1);
+  });
+
+  describe('bad input is refused with a clear reason, and nothing is created', () => {
+    const withMenu = (i: number, change: Record<string, unknown>) => ({
+      ...file,
+      menus: file.menus.map((m: object, j: number) => (j === i ? { ...m, ...change } : m)),
+    });
+    const cases: Array<[string, () => object, number, string, Array<{ field: string; message: unknown }>?]> = [
+      ['a file that is not an export', () => ({ document: { hello: 'world' } }), 400, 'This is not a Dialflow app export'],
+      ['another format version', () => ({ document: { ...file, version: 2 } }), 400, 'This file is version 2'],
+      ['a document that is not an object', () => ({ document: [1, 2, 3] }), 400, 'This is not a Dialflow app export'],
+      [
+        'deeply nested JSON',
+        // Written as text: 5,000 levels are more than JSON.stringify (or a recursive reader) can walk.
+        () => ({ document: { ...file, app: { ...file.app, deep: '#DEEP#' } } }),
+        400,
+        'nested more than',
+      ],
+      [
+        'unknown fields, at the top and deep in an action',
+        () => ({
+          document: {
+            ...withMenu(2, {
+              actions: [{ ...file.menus[2]!.actions[0]!, code: { ...(file.menus[2]!.actions[0]!.code as object), evil: true } }],
+            }),
+            extra: 1,
+          },
+        }),
+        400,
+        'The file was not imported: 2 problems',
+        [
+          { field: 'menus.2.actions.0.code.evil', message: expect.stringContaining('Unknown field') },
+          { field: 'extra', message: expect.stringContaining('Unknown field') },
+        ],
+      ],
+      [
+        'a menu that breaks the designer rules',
+        () => ({ document: withMenu(1, { displayText: ' ', userDefinedName: '1amount' }) }),
+        400,
+        'The file was not imported: 2 problems',
+        [
+          { field: 'menus.1.userDefinedName', message: expect.stringContaining('cannot begin with a number') },
+          { field: 'menus.1.displayText', message: expect.stringContaining('Menu Text cannot be empty') },
+        ],
+      ],
+      [
+        'a goto to a menu the file does not hold (an id of another app or account)',
+        () => ({
+          document: withMenu(0, {
+            switchOperations: [{ operator: 'eq', compareVal: '1', action: 'goto', actionParam: '0c6f3e4e-6c1a-4b5e-9d7a-2f1f1b8d2a10' }],
+          }),
+        }),
+        400,
+        'The file was not imported: 1 problem',
+        [{ field: 'menus.0.switchOperations.0.actionParam', message: 'product: The target menu does not exist in this app.' }],
+      ],
+      [
+        'a custom function of another account',
+        () => ({
+          document: withMenu(2, {
+            actions: [
+              {
+                actionName: 'fee',
+                inheritsPlugin: 'customAction',
+                code: { uuid: '0c6f3e4e-6c1a-4b5e-9d7a-2f1f1b8d2a10', actionName: 'fee' },
+              },
+            ],
+          }),
+        }),
+        400,
+        'The file was not imported: 1 problem',
+        [{ field: 'menus.2.actions.0.code.uuid', message: expect.stringContaining('not one of your account') }],
+      ],
+      ['two menus with one id', () => ({ document: withMenu(1, { uniqueId: file.menus[0].uniqueId }) }), 400, 'The file was not imported'],
+      ['a wrong shape', () => ({ document: { ...file, menus: 'none' } }), 400, 'The file was not imported: 1 problem'],
+      ['an unknown field beside the document', () => ({ document: file, owner: 'someone' }), 400, 'Unrecognized key'],
+      [
+        'a file larger than the limit',
+        () => ({ document: { ...file, app: { ...file.app, description: 'x'.repeat(APP_IMPORT_MAX_BYTES) } } }),
+        413,
+        'The request is too large (at most 2 MB).',
+      ],
+    ];
+    it.each(cases)('%s', async (_name, payload, httpStatus, message, errors) => {
+      const before = await countApps(stranger.auth);
+      const text = JSON.stringify({ shortCode: '*920*99#', ...payload() }).replace(
+        '"#DEEP#"',
+        `${'{"deep":'.repeat(5000)}1${'}'.repeat(5000)}`,
+      );
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/importApp',
+        headers: { ...stranger.auth, 'content-type': 'application/json' },
+        payload: text,
+      });
+      expect(res.statusCode, res.body).toBe(httpStatus);
+      expect(res.json().status).toBe('02');
+      expect(res.json().message).toContain(message);
+      if (errors) expect(res.json().errors).toEqual(errors);
+      expect(await countApps(stranger.auth)).toBe(before);
+    });
+  });
+
+  it('refuses a file with more menus than the plan allows, creating nothing (TRIAL: 20 menus an app)', async () => {
+    const menus = Array.from({ length: 21 }, (_, i) => ({
+      uniqueId: `m${i}`,
+      userDefinedName: `menu${i}`,
+      displayText: `Menu ${i}`,
+      terminate: true,
+    }));
+    const res = await importApp({ document: { ...file, menus, secretsRemoved: [] }, shortCode: '*920*98#' }, trial.auth);
+    expect(res.statusCode, res.body).toBe(402);
+    expect(res.json().message).toContain('20');
+    expect(await countApps(trial.auth)).toBe(0);
+    const fits = await importApp(
+      { document: { ...file, menus: menus.slice(0, 20), secretsRemoved: [] }, shortCode: '*920*98#' },
+      trial.auth,
+    );
+    expect(fits.json(), fits.body).toMatchObject({ status: '00' });
+    expect((await get(`/api/getAllMenus/${fits.json().data.appId}`, trial.auth)).json().data).toHaveLength(20);
+  });
+
+  it("answers 404 for another account's app, and for an app that does not exist", async () => {
+    for (const id of [appId, 'no-such-app']) {
+      const res = await get(`/api/exportApp/${id}`, stranger.auth);
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ status: '04', message: 'App not found' });
+    }
+  });
+});

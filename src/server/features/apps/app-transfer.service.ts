@@ -1,0 +1,309 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { z } from 'zod';
+import { apps, customActions, menus } from '../../../db/schema';
+import { lintApp } from '../../../engine';
+import {
+  APP_EXPORT_FORMAT,
+  APP_EXPORT_VERSION,
+  APP_IMPORT_MAX_DEPTH,
+  APP_TRANSFER_MESSAGES,
+  appExportSchema,
+  type AppExport,
+  type ExportedMenu,
+  type ImportAppBody,
+  type ImportProblem,
+} from '../../../shared/api/app-transfer.schema';
+import { APP_COUNTRIES, APP_MESSAGES, resolveAppShortCode, type App } from '../../../shared/api/apps.schema';
+import { appVersionSchema, validateMenu, type Menu } from '../../../shared/app';
+import { invalid } from '../../../shared/errors';
+import { isUuid } from '../../../shared/ids';
+import type { AppContext } from '../../context';
+import type { AuthUser } from '../auth/auth.service';
+import { checkAppLimit, checkMenuLimit } from '../billing/plan-limits';
+import { getDraftVersion, toMenuRowValues } from '../menus/menus.service';
+import { createRenderAllowance, DEPLOY_LINT_RENDER_MS } from '../runtime/render-shares';
+import { checkIsUssdApp, createAppId, getApp, getOwnedApp, isBuiltBy } from './apps.service';
+
+/** Header names whose values are credentials: blanked in an export (`Authorization`, `X-Api-Key`, `X-Auth-Token`...). */
+const SECRET_HEADER = /authori[sz]ation|api[-_]?key|token|secret|passw(or)?d|signature|cookie/i;
+/** `postgres://user:pass@host/db`: the password between the user and `@`. */
+const URL_PASSWORD = /^([a-z][a-z0-9+.-]*:\/\/[^:/@\s]*):[^@/\s]+@/i;
+
+/** A menu's secrets blanked, and the paths (in the file) where one was. */
+function removeSecrets(menu: ExportedMenu, at: string, removed: string[]): ExportedMenu {
+  const actions = menu.actions.map((action, i) => {
+    const path = `${at}.actions.${i}.code`;
+    if (action.inheritsPlugin === 'restapi') {
+      const code = { ...action.code };
+      if (code.basicAuth?.password) {
+        code.basicAuth = { ...code.basicAuth, password: '' };
+        removed.push(`${path}.basicAuth.password`);
+      }
+      code.headers = code.headers.map((header, h) => {
+        if (!SECRET_HEADER.test(header.key) || header.value === '') return header;
+        removed.push(`${path}.headers.${h}.value`);
+        return { ...header, value: '' };
+      });
+      return { ...action, code };
+    }
+    if (action.inheritsPlugin === 'dbaccess') {
+      const code = { ...action.code };
+      if (code.dbpass) {
+        code.dbpass = '';
+        removed.push(`${path}.dbpass`);
+      }
+      if (URL_PASSWORD.test(code.dburl)) {
+        code.dburl = code.dburl.replace(URL_PASSWORD, '$1@');
+        removed.push(`${path}.dburl`);
+      }
+      return { ...action, code };
+    }
+    return action;
+  });
+  return { ...menu, actions };
+}
+
+/**
+ * The app as one file: its settings and its draft menus in order, with every secret blanked (passwords,
+ * credential headers). Gateway credentials, API keys and payment settings belong to the account, never to the
+ * app, so they are not in it to begin with. Only the app's builder (or an admin) may export it.
+ */
+export async function exportApp(ctx: AppContext, user: AuthUser, appId: string): Promise<AppExport> {
+  const app = await getOwnedApp(ctx, user, appId);
+  checkIsUssdApp(app);
+  const draft = await getDraftVersion(ctx.db, app);
+  const secretsRemoved: string[] = [];
+  return {
+    format: APP_EXPORT_FORMAT,
+    version: APP_EXPORT_VERSION,
+    exportedAt: ctx.now().toISOString(),
+    app: {
+      appName: app.appName,
+      description: app.description,
+      country: app.country,
+      connectionMode: app.connectionMode === 'new-shortcode' ? 'new-shortcode' : 'existing-shortcode',
+      useTemplateTag: app.useTemplateTag,
+      shortCode: app.shortCode,
+      baseShortCode: app.baseShortCode,
+      customShortCode: app.customShortCode,
+      screenLimit: app.screenLimit,
+    },
+    menus: draft.menus.map(({ appId: _appId, isFirst: _isFirst, ...menu }, i) => removeSecrets(menu, `menus.${i}`, secretsRemoved)),
+    secretsRemoved,
+  };
+}
+
+/** How deep a value nests, walked without recursion so a hostile document cannot exhaust the stack. */
+function measureDepth(value: unknown, limit: number): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (typeof item !== 'object' || item === null) continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > limit) return deepest;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Fields of the input the schema does not know (zod drops them quietly): each is a problem, not a silent loss. */
+function findUnknownFields(input: unknown, parsed: unknown, path: string[], problems: ImportProblem[]): void {
+  if (Array.isArray(input) && Array.isArray(parsed)) {
+    for (const [i, item] of input.entries()) findUnknownFields(item, parsed[i], [...path, String(i)], problems);
+  } else if (isPlainObject(input) && isPlainObject(parsed)) {
+    for (const [key, item] of Object.entries(input)) {
+      if (!(key in parsed)) problems.push({ field: [...path, key].join('.'), message: APP_TRANSFER_MESSAGES.unknownField });
+      else findUnknownFields(item, parsed[key], [...path, key], problems);
+    }
+  }
+}
+
+const toProblems = (error: z.ZodError): ImportProblem[] =>
+  error.issues.map((issue) => ({ field: issue.path.map(String).join('.'), message: issue.message }));
+
+function refuse(problems: ImportProblem[]): never {
+  throw invalid(APP_TRANSFER_MESSAGES.refused(problems.length), { errors: problems });
+}
+
+/**
+ * The document, if it is an export this server reads: refused at once when it is not one (too deep, another
+ * format or version, the wrong shape); its unknown fields are added to `problems`, so they are listed with the rest.
+ */
+function readAppExport(document: unknown, problems: ImportProblem[]): AppExport {
+  if (measureDepth(document, APP_IMPORT_MAX_DEPTH) > APP_IMPORT_MAX_DEPTH) throw invalid(APP_TRANSFER_MESSAGES.tooDeep);
+  if (!isPlainObject(document) || document.format !== APP_EXPORT_FORMAT)
+    throw invalid(APP_TRANSFER_MESSAGES.notAnExport, { errors: [{ field: 'format', message: APP_TRANSFER_MESSAGES.notAnExport }] });
+  if (document.version !== APP_EXPORT_VERSION) {
+    const message = APP_TRANSFER_MESSAGES.wrongVersion(document.version);
+    throw invalid(message, { errors: [{ field: 'version', message }] });
+  }
+  const parsed = appExportSchema.safeParse(document);
+  if (!parsed.success) refuse(toProblems(parsed.error));
+  findUnknownFields(document, parsed.data, [], problems);
+  return parsed.data;
+}
+
+/** The new app's columns from the file's settings and the caller's name and shortcode, by the create-app rules. */
+function toImportedAppColumns(doc: AppExport, body: ImportAppBody, problems: ImportProblem[]) {
+  const settings = doc.app;
+  const appName = body.appName || settings.appName;
+  if (!appName) problems.push({ field: body.appName === undefined ? 'app.appName' : 'appName', message: APP_MESSAGES.incomplete });
+  if (!settings.description) problems.push({ field: 'app.description', message: APP_MESSAGES.incomplete });
+  if (!(APP_COUNTRIES as readonly string[]).includes(settings.country))
+    problems.push({ field: 'app.country', message: APP_MESSAGES.unknownCountry });
+  const columns = {
+    appName,
+    description: settings.description,
+    country: settings.country,
+    useTemplateTag: settings.useTemplateTag,
+    screenLimit: settings.screenLimit,
+  };
+  // A new shortcode is typed whole, as when cloning; else the file's settings are checked as the create form's.
+  if (body.shortCode) {
+    const check = resolveAppShortCode({
+      connectionMode: 'existing-shortcode',
+      customShortCode: body.shortCode,
+      useTemplateTag: settings.useTemplateTag,
+    });
+    if (!check.ok) problems.push({ field: 'shortCode', message: check.message });
+    const shortCode = check.ok ? check.shortCode : body.shortCode;
+    return { ...columns, shortCode, connectionMode: 'existing-shortcode', baseShortCode: '', customShortCode: shortCode };
+  }
+  const check = resolveAppShortCode(settings);
+  if (!check.ok) problems.push({ field: `app.${check.field}`, message: check.message });
+  const shortCode = check.ok ? check.shortCode : settings.shortCode;
+  return {
+    ...columns,
+    shortCode,
+    connectionMode: settings.connectionMode,
+    baseShortCode: settings.connectionMode === 'new-shortcode' ? settings.baseShortCode : '',
+    customShortCode: settings.connectionMode === 'existing-shortcode' ? shortCode : '',
+  };
+}
+
+/**
+ * The file's menus with new ids: every goto and parentMenuId that names a menu of the file is rewritten to that
+ * menu's new id. An id the file does not define is never taken as an existing menu: validateMenu then reports
+ * the goto (`The target menu does not exist in this app.`), as the designer would.
+ */
+function remapMenus(doc: AppExport, appId: string, problems: ImportProblem[]): Menu[] {
+  const idMap = new Map<string, string>();
+  doc.menus.forEach((menu, i) => {
+    if (idMap.has(menu.uniqueId)) problems.push({ field: `menus.${i}.uniqueId`, message: APP_TRANSFER_MESSAGES.duplicateMenuId });
+    else idMap.set(menu.uniqueId, randomUUID());
+  });
+  return doc.menus.map((menu, i) => {
+    const parentMenuId = menu.parentMenuId === null ? null : (idMap.get(menu.parentMenuId) ?? null);
+    if (menu.parentMenuId !== null && parentMenuId === null)
+      problems.push({ field: `menus.${i}.parentMenuId`, message: APP_TRANSFER_MESSAGES.unknownParent });
+    return {
+      ...menu,
+      uniqueId: idMap.get(menu.uniqueId) ?? randomUUID(),
+      appId,
+      isFirst: i === 0,
+      parentMenuId,
+      switchOperations: menu.switchOperations.map((rule) =>
+        rule.action === 'goto' && idMap.has(rule.actionParam) ? { ...rule, actionParam: idMap.get(rule.actionParam)! } : rule,
+      ),
+    };
+  });
+}
+
+const describeAt = (menu: Pick<Menu, 'userDefinedName'>, message: string) =>
+  menu.userDefinedName ? `${menu.userDefinedName}: ${message}` : message;
+
+/** Every menu by the designer's rules, and every custom function it runs must be the importing account's. */
+async function checkMenus(ctx: AppContext, user: AuthUser, imported: Menu[], problems: ImportProblem[]): Promise<void> {
+  imported.forEach((menu, i) => {
+    for (const error of validateMenu(menu, imported))
+      problems.push({ field: `menus.${i}.${error.field}`, message: describeAt(menu, error.message) });
+  });
+  const uuids = imported.flatMap((menu) =>
+    menu.actions.flatMap((a) => (a.inheritsPlugin === 'customAction' && a.code.uuid ? [a.code.uuid] : [])),
+  );
+  const valid = uuids.filter(isUuid);
+  const owned = valid.length
+    ? new Set(
+        (
+          await ctx.db
+            .select({ id: customActions.id })
+            .from(customActions)
+            .where(and(inArray(customActions.id, valid), eq(customActions.userId, user.id)))
+        ).map((r) => r.id),
+      )
+    : new Set<string>();
+  for (const [i, menu] of imported.entries()) {
+    for (const [a, action] of menu.actions.entries()) {
+      if (action.inheritsPlugin === 'customAction' && action.code.uuid && !owned.has(action.code.uuid))
+        problems.push({ field: `menus.${i}.actions.${a}.code.uuid`, message: describeAt(menu, APP_TRANSFER_MESSAGES.unknownCustomAction) });
+    }
+  }
+}
+
+/**
+ * A new app in the caller's account from an export file: the file is checked as a whole (format, version,
+ * shape, unknown fields, the create-app and menu rules, its shortcode against the caller's other apps, custom
+ * functions) and refused with every problem at once, or created with its menus in one transaction. The reply's
+ * warnings are the engine's pre-deploy checks on the new draft and the secrets to enter again.
+ */
+export async function importApp(
+  ctx: AppContext,
+  user: AuthUser,
+  body: ImportAppBody,
+  origin: string,
+): Promise<{ app: App; warnings: ImportProblem[] }> {
+  const problems: ImportProblem[] = [];
+  const doc = readAppExport(body.document, problems);
+  const columns = toImportedAppColumns(doc, body, problems);
+  const appId = createAppId();
+  const imported = remapMenus(doc, appId, problems);
+  await checkMenus(ctx, user, imported, problems);
+  const [clash] = await ctx.db
+    .select({ id: apps.id })
+    .from(apps)
+    .where(and(isBuiltBy(ctx, user), eq(apps.channel, 'ussd'), eq(apps.shortCode, columns.shortCode)))
+    .limit(1);
+  if (clash) problems.push({ field: 'shortCode', message: APP_TRANSFER_MESSAGES.shortCodeTaken(columns.shortCode) });
+  if (problems.length > 0) refuse(problems);
+  await checkAppLimit(ctx, user);
+  await checkMenuLimit(ctx, user, appId, imported.length);
+
+  await ctx.db.transaction(async (tx) => {
+    await tx.insert(apps).values({ id: appId, userId: user.id, ...columns, createdAt: ctx.now(), updatedAt: ctx.now() });
+    if (imported.length > 0)
+      await tx.insert(menus).values(
+        imported.map((menu, position) => ({
+          id: menu.uniqueId,
+          appId,
+          position,
+          isFirst: position === 0,
+          ...toMenuRowValues(menu),
+          createdAt: ctx.now(),
+          updatedAt: ctx.now(),
+        })),
+      );
+  });
+
+  const draft = appVersionSchema.parse({
+    appId,
+    versionId: 'draft',
+    appName: columns.appName,
+    shortCode: columns.shortCode,
+    useTemplateTag: columns.useTemplateTag,
+    screenLimit: columns.screenLimit,
+    channel: 'ussd',
+    menus: imported,
+  });
+  const indexOf = new Map(imported.map((menu, i) => [menu.uniqueId, i]));
+  const warnings: ImportProblem[] = lintApp(draft, createRenderAllowance(DEPLOY_LINT_RENDER_MS)).map((issue) => {
+    const at = issue.menuId !== null && indexOf.has(issue.menuId) ? `menus.${indexOf.get(issue.menuId)}` : 'menus';
+    return { field: issue.field ? `${at}.${issue.field}` : at, message: issue.menu ? `${issue.menu}: ${issue.message}` : issue.message };
+  });
+  for (const field of doc.secretsRemoved) warnings.push({ field, message: APP_TRANSFER_MESSAGES.secretRemoved });
+  return { app: await getApp(ctx, user, appId, origin), warnings };
+}

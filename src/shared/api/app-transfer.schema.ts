@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { menuSchema } from '../app/menu.schema';
+import { appSchema, createAppBodySchema } from './apps.schema';
+
+/**
+ * An app as one file (docs/import-export.md): its settings and its draft menus, never a secret.
+ * `format` and `version` say what the file is; a reader refuses any other, so a later version can change the
+ * shape without an old server misreading it.
+ * @example { "format": "dialflow.app", "version": 1, "exportedAt": "2026-11-26T22:00:00.000Z",
+ *   "app": { "appName": "Balance", ... }, "menus": [{ "uniqueId": "…", "userDefinedName": "home", ... }], "secretsRemoved": [] }
+ */
+export const APP_EXPORT_FORMAT = 'dialflow.app';
+export const APP_EXPORT_VERSION = 1;
+/** The largest import the server reads; the console checks a file against it before sending. */
+export const APP_IMPORT_MAX_BYTES = 2 * 1024 * 1024;
+/** Deeper than any export goes (an action's header is 7 levels down): deeper input is not an export. */
+export const APP_IMPORT_MAX_DEPTH = 12;
+/** An export file's name: `<app-name>.dialflow.json`, the name made safe for every file system. */
+export function getAppExportFileName(appName: string): string {
+  const base = appName
+    .trim()
+    .replace(/[^A-Za-z0-9._ -]+/g, '')
+    .replace(/\s+/g, '-')
+    .replace(/^[.-]+/, '')
+    .slice(0, 80);
+  return `${base || 'app'}.dialflow.json`;
+}
+
+export const APP_TRANSFER_MESSAGES = {
+  notAnExport: `This is not a Dialflow app export (its "format" must be "${APP_EXPORT_FORMAT}").`,
+  wrongVersion: (version: unknown) =>
+    `This file is version ${JSON.stringify(version)} of the app export format; this server reads version ${APP_EXPORT_VERSION}.`,
+  tooDeep: `The file is nested more than ${APP_IMPORT_MAX_DEPTH} levels deep: it is not a Dialflow app export.`,
+  tooLarge: `The file is larger than ${APP_IMPORT_MAX_BYTES / 1024 / 1024} MB, the most an import may be.`,
+  unknownField: 'Unknown field: an app export has no such field.',
+  duplicateMenuId: 'Two menus of the file share this uniqueId.',
+  unknownParent: 'parentMenuId names no menu of the file.',
+  unknownCustomAction: 'This custom function is not one of your account: create it under My Custom Functions, then choose it here.',
+  shortCodeTaken: (shortCode: string) => `Another of your apps uses ${shortCode}: choose another shortcode for the imported app.`,
+  refused: (count: number) => `The file was not imported: ${count} problem${count === 1 ? '' : 's'} to fix.`,
+  secretRemoved: 'A secret was left out of the export: enter it again in the designer.',
+} as const;
+
+/** The app's settings in a file: what the create-app form sets, plus the screen limit. */
+export const exportedAppSchema = createAppBodySchema.extend({ screenLimit: z.number().int().min(60).max(182).default(160) });
+
+/** A menu in a file: `uniqueId` is the file's own name for it (gotos and parentMenuId use it), remapped on import. */
+export const exportedMenuSchema = menuSchema.omit({ appId: true, isFirst: true });
+export type ExportedMenu = z.infer<typeof exportedMenuSchema>;
+
+export const appExportSchema = z.object({
+  format: z.literal(APP_EXPORT_FORMAT),
+  version: z.literal(APP_EXPORT_VERSION),
+  exportedAt: z.string().max(40),
+  app: exportedAppSchema,
+  /** In order: the first is the app's first menu. */
+  menus: z.array(exportedMenuSchema).max(2000),
+  /** Where a secret (a password, an authorization header) was blanked, e.g. `menus.2.actions.0.code.dbpass`. */
+  secretsRemoved: z.array(z.string().max(200)).max(2000).default([]),
+});
+export type AppExport = z.infer<typeof appExportSchema>;
+
+/** A reason an import was refused, or a warning on one that was made: where in the file, and what. */
+export const importProblemSchema = z.object({ field: z.string(), message: z.string() });
+export type ImportProblem = z.infer<typeof importProblemSchema>;
+
+/**
+ * POST /api/importApp: the file as it was exported, and optionally the new app's name and shortcode (else the
+ * file's). The document is checked in the service, so every problem comes back at once with its path.
+ */
+export const importAppBodySchema = z
+  .object({
+    document: z.unknown().describe('An export from GET /api/exportApp/{appId}'),
+    appName: z.string().trim().max(120).optional(),
+    shortCode: z.string().trim().max(100).optional(),
+  })
+  .strict();
+export type ImportAppBody = z.infer<typeof importAppBodySchema>;
+
+export const importAppReplySchema = z.object({
+  status: z.literal('00'),
+  message: z.string(),
+  data: appSchema,
+  /** The engine's pre-deploy checks on the new draft, and secrets to enter again. */
+  warnings: z.array(importProblemSchema),
+});

@@ -1,0 +1,26 @@
+import { notifications } from '@mantine/notifications';
+import { getAppExportFileName } from '../../../shared/api/app-transfer.schema';
+import type { App } from '../../../shared/api/apps.schema';
+import { failureText, isOk } from '../../lib/api';
+import { saveBlob } from '../../lib/save-blob';
+import { exportApp } from './apps.api';
+
+/** Export on the app list and in the designer: downloads `<app-name>.dialflow.json`, or toasts why not. */
+export function useAppExport(): (app: Pick<App, 'appId' | 'appName'>) => Promise<void> {
+  return async (app) => {
+    const reply = await exportApp(app.appId);
+    if (!isOk(reply) || !reply.data) {
+      notifications.show({ color: 'red', title: 'Not exported', message: failureText(reply, 'The app could not be exported.') });
+      return;
+    }
+    const removed = reply.data.secretsRemoved.length;
+    saveBlob(getAppExportFileName(app.appName), new Blob([`${JSON.stringify(reply.data, null, 2)}\n`], { type: 'application/json' }));
+    notifications.show({
+      color: 'teal',
+      title: 'App exported',
+      message: removed
+        ? `${app.appName} was saved. ${removed} secret${removed === 1 ? ' was' : 's were'} left out: enter ${removed === 1 ? 'it' : 'them'} again after importing.`
+        : `${app.appName} was saved as a file you can import into any account.`,
+    });
+  };
+}
