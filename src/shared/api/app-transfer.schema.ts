@@ -44,8 +44,11 @@ export const APP_TRANSFER_MESSAGES = {
 /** The app's settings in a file: what the create-app form sets, plus the screen limit. */
 export const exportedAppSchema = createAppBodySchema.extend({ screenLimit: z.number().int().min(60).max(182).default(160) });
 
-/** A menu in a file: `uniqueId` is the file's own name for it (gotos and parentMenuId use it), remapped on import. */
-export const exportedMenuSchema = menuSchema.omit({ appId: true, isFirst: true });
+/**
+ * A menu in a file: `uniqueId` is the file's own name for it (gotos and parentMenuId use it), remapped on import.
+ * The flow map's box positions stay behind: an imported app is laid out afresh.
+ */
+export const exportedMenuSchema = menuSchema.omit({ appId: true, isFirst: true, mapPosition: true });
 export type ExportedMenu = z.infer<typeof exportedMenuSchema>;
 
 export const appExportSchema = z.object({

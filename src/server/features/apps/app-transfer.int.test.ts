@@ -46,6 +46,9 @@ describeDb('app import and export', () => {
         },
       ],
     });
+    // Boxes placed on the flow map stay with the draft: an import is laid out afresh.
+    const placed = await post('/api/saveMenuPositions', { appId, direction: 'TB', positions: [{ uniqueId: done, x: 5, y: 6 }] });
+    expect(placed.json().status).toBe('00');
     const res = await get(`/api/exportApp/${appId}`);
     expect(res.statusCode, res.body).toBe(200);
     file = res.json().data;
@@ -74,6 +77,7 @@ describeDb('app import and export', () => {
     expect(restapi.code.headers[1]).toEqual({ key: 'Accept', value: 'application/json' });
     expect(dbaccess.code.dburl).toBe('postgres://shop@db.example.com:5432/shop');
     expect(file.menus[0]).not.toHaveProperty('appId');
+    expect(file.menus.some((m) => 'mapPosition' in m)).toBe(false);
   });
 
   it('imports into another account as a new app equal to the original, menu ids new and gotos rewritten', async () => {

@@ -89,7 +89,9 @@ export async function exportApp(ctx: AppContext, user: AuthUser, appId: string):
       customShortCode: app.customShortCode,
       screenLimit: app.screenLimit,
     },
-    menus: draft.menus.map(({ appId: _appId, isFirst: _isFirst, ...menu }, i) => removeSecrets(menu, `menus.${i}`, secretsRemoved)),
+    menus: draft.menus.map(({ appId: _appId, isFirst: _isFirst, mapPosition: _placed, ...menu }, i) =>
+      removeSecrets(menu, `menus.${i}`, secretsRemoved),
+    ),
     secretsRemoved,
   };
 }
