@@ -24,13 +24,15 @@ export type MapPosition = z.infer<typeof mapPositionSchema>;
  * back to the default language's text. `errorMessages` follow `inputValidations` and `closingTexts` follow
  * `switchOperations` by index (a closing text is a Terminate rule's `actionParam`).
  */
+const translatedText = (what: string, max: number) =>
+  z.string().max(max, { message: `A translated ${what} is at most ${max} characters, as in the default language.` });
 export const menuTranslationSchema = z.object({
-  displayText: z.string().max(4000).optional(),
-  headerText: z.string().max(1000).optional(),
-  footerText: z.string().max(1000).optional(),
-  inputHolder: z.string().max(200).optional(),
-  errorMessages: z.array(z.string().max(500)).max(50).optional(),
-  closingTexts: z.array(z.string().max(2000)).max(100).optional(),
+  displayText: translatedText('menu text', 4000).optional(),
+  headerText: translatedText('header', 1000).optional(),
+  footerText: translatedText('footer', 1000).optional(),
+  inputHolder: translatedText('input holder', 200).optional(),
+  errorMessages: z.array(translatedText('error message', 500)).max(50).optional(),
+  closingTexts: z.array(translatedText('closing text', 2000)).max(100).optional(),
 });
 export type MenuTranslation = z.infer<typeof menuTranslationSchema>;
 
