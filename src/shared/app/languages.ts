@@ -49,6 +49,9 @@ export function isLanguageCode(code: unknown): code is LanguageCode {
   return typeof code === 'string' && NAMES.has(code);
 }
 
+/** `French`; the code itself for one not in the list. */
+export const getLanguageName = (code: string): string => NAMES.get(code) ?? code;
+
 /** `French (fr)`; the code alone for one not in the list. */
 export function describeLanguage(code: string): string {
   const name = NAMES.get(code);

@@ -10,6 +10,7 @@ import {
   type Action,
   type FieldError,
   type InputValidation,
+  type LanguageCode,
   type Menu,
   type MenuBody,
   type MenuRef,
@@ -24,6 +25,8 @@ export interface RuleDraft {
   compareVal: string;
   action: SwitchAction | '';
   actionParam: string;
+  /** The language the rule switches the session to (docs/languages.md), kept as loaded. */
+  setLanguage?: string;
 }
 
 export type ActionDraft = Action & { key: string };
@@ -47,6 +50,8 @@ export interface MenuFormValues {
   rules: RuleDraft[];
   actions: ActionDraft[];
   validations: ValidationDraft[];
+  /** Texts per other language of the app, edited side by side on the Menu tab. */
+  translations: NonNullable<Menu['translations']>;
 }
 
 export type MenuDraft = Omit<Menu, 'uniqueId'> & { uniqueId?: string };
@@ -91,6 +96,7 @@ export function loadMenuForm(menu: MenuDraft): MenuFormValues {
     rules: isAlwaysOnly ? [] : ops.map((op) => ({ ...op, key: nextKey('rule') })),
     actions: menu.actions.map((action) => ({ ...action, key: action.id ?? nextKey('action') })),
     validations: menu.inputValidations.map((v) => ({ ...v, key: nextKey('validation') })),
+    translations: menu.translations ?? {},
   };
 }
 
@@ -131,7 +137,13 @@ export function readMenuForm(values: MenuFormValues): ReadMenuForm {
         return;
       }
       savedToForm.push(formIndex);
-      switchOperations.push({ operator: rule.operator, compareVal: rule.compareVal, action: rule.action, actionParam: rule.actionParam });
+      switchOperations.push({
+        operator: rule.operator,
+        compareVal: rule.compareVal,
+        action: rule.action,
+        actionParam: rule.actionParam,
+        ...(rule.setLanguage ? { setLanguage: rule.setLanguage as LanguageCode } : {}),
+      });
     });
   }
   const body: MenuBody = {
@@ -150,6 +162,7 @@ export function readMenuForm(values: MenuFormValues): ReadMenuForm {
     switchOperations,
     actions: values.actions.map(({ key, ...action }) => ({ ...action, id: action.id ?? key }) as Action),
     inputValidations: values.validations.map(({ key: _key, ...v }) => v),
+    ...(hasTranslations(values.translations) ? { translations: values.translations } : {}),
   };
   const toFormPath = (field: string) => {
     const match = /^switchOperations\.(\d+)(\..*)?$/.exec(field);
@@ -158,6 +171,13 @@ export function readMenuForm(values: MenuFormValues): ReadMenuForm {
     return `rules.${savedToForm[Number(match[1])] ?? match[1]}${match[2] ?? ''}`;
   };
   return { body, errors, toFormPath };
+}
+
+/** Whether any translated text is filled in (an emptied one is not a change worth saving). */
+function hasTranslations(translations: MenuFormValues['translations']): boolean {
+  return Object.values(translations).some((t) =>
+    Object.values(t).some((v) => (typeof v === 'string' ? v.trim() !== '' : Array.isArray(v) && v.some((x) => x.trim() !== ''))),
+  );
 }
 
 export type FormErrors = Record<string, FieldError>;
