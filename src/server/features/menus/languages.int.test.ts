@@ -4,7 +4,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { apps, appVersions, menus } from '../../../db/schema';
 import { seedUser, useTestApp } from '../../../../tests/support/test-app';
 import { describeDb } from '../../../../tests/support/test-db';
-import { seedApp, seedMenu } from '../../../../tests/support/seed-app';
+import { seedApp, seedMenu, updateAppSettings } from '../../../../tests/support/seed-app';
 
 const LANGUAGES = {
   defaultLanguage: 'en',
@@ -12,11 +12,6 @@ const LANGUAGES = {
   labels: { fr: { invalidChoice: 'Choix invalide', more: 'Plus' } },
   prefixLanguages: [],
 };
-
-async function updateSettings(app: FastifyInstance, auth: Record<string, string>, appId: string, settings: Record<string, unknown>) {
-  const current = (await app.inject({ method: 'GET', url: `/api/getAppByAppId/${appId}`, headers: auth })).json().data;
-  return app.inject({ method: 'POST', url: '/api/updateApp', headers: auth, payload: { ...current, ...settings } });
-}
 
 /** Africa's Talking: cumulative text, the session's every answer joined by `*`. */
 const atHop = (app: FastifyInstance, appId: string, sessionId: string, text: string, phoneNumber = '+233241110000', env = 'test') =>
@@ -61,7 +56,7 @@ describeDb('app languages and menu translations', () => {
 
   it('saves the languages on the app and the translations on a menu, runs French after choosing it, and deploys them', async () => {
     const appId = await seedApp(t, auth, { customShortCode: '*920*66#' });
-    const saved = await updateSettings(t.app, auth, appId, { languages: LANGUAGES });
+    const saved = await updateAppSettings(t, auth, appId, { languages: LANGUAGES });
     expect(saved.statusCode).toBe(200);
     expect(saved.json().data.languages).toEqual(LANGUAGES);
     const { home } = await seedBank(appId);
@@ -95,7 +90,7 @@ describeDb('app languages and menu translations', () => {
     expect(await atHop(t.app, appId, 'live-fr', '2', '+233241110000', 'live')).toBe('CON MyBank\nBienvenue\n1. Solde');
 
     // A language change is a change worth a version; turning the languages off keeps the menus' translations.
-    const off = await updateSettings(t.app, auth, appId, { languages: null });
+    const off = await updateAppSettings(t, auth, appId, { languages: null });
     expect(off.json().data.languages).toBeNull();
     const [row] = await t.db.select({ translations: menus.translations }).from(menus).where(eq(menus.id, home));
     expect(row!.translations).toEqual(homeMenu.translations);
@@ -104,7 +99,7 @@ describeDb('app languages and menu translations', () => {
 
   it('starts a dialler from +225 in French when the calling code is mapped, others in the default', async () => {
     const appId = await seedApp(t, auth, { customShortCode: '*920*66#' });
-    await updateSettings(t.app, auth, appId, { languages: { ...LANGUAGES, prefixLanguages: [{ prefix: '225', language: 'fr' }] } });
+    await updateAppSettings(t, auth, appId, { languages: { ...LANGUAGES, prefixLanguages: [{ prefix: '225', language: 'fr' }] } });
     await seedMenu(t, auth, appId, {
       userDefinedName: 'home',
       displayText: 'Welcome ({{ session.language }})\n1. Balance',
@@ -116,13 +111,13 @@ describeDb('app languages and menu translations', () => {
     expect(await atHop(t.app, appId, 'gh-1', '', '+233241110000')).toBe('CON Welcome (en)\n1. Balance');
 
     // The mapping off: a +225 dialler starts in the default language too.
-    await updateSettings(t.app, auth, appId, { languages: LANGUAGES });
+    await updateAppSettings(t, auth, appId, { languages: LANGUAGES });
     expect(await atHop(t.app, appId, 'ci-2', '', '+2250701020304')).toBe('CON Welcome (en)\n1. Balance');
   });
 
   it('refuses unknown codes, languages the app lacks and texts too long, with a clear message, and saves nothing', async () => {
     const appId = await seedApp(t, auth, { customShortCode: '*920*66#' });
-    await updateSettings(t.app, auth, appId, { languages: LANGUAGES });
+    await updateAppSettings(t, auth, appId, { languages: LANGUAGES });
     const menuCount = async () => (await t.db.select({ id: menus.id }).from(menus).where(eq(menus.appId, appId))).length;
     const create = (menu: Record<string, unknown>) =>
       t.app.inject({
@@ -181,7 +176,7 @@ describeDb('app languages and menu translations', () => {
         'A country calling code is 1 to 4 digits, without + or 00 (e.g. 225).',
       ],
     ] as const) {
-      const res = await updateSettings(t.app, auth, appId, { languages });
+      const res = await updateAppSettings(t, auth, appId, { languages });
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toContain(message);
     }
