@@ -104,6 +104,7 @@ describeBrowser('multi-language apps', () => {
     expect(await text.getAttribute('placeholder')).toBe('Welcome\n1. Balance\n2. Statement');
     await text.fill('Bienvenue\n1. Solde\n2. Relevé');
     await fields.getByRole('textbox', { name: 'Footer text in French' }).fill('Répondez par un chiffre');
+    await fields.getByRole('textbox', { name: 'Rule 1 closing text in French' }).fill('Votre solde est de 20 GHS');
     // The header is left empty: the preview shows the English one.
     await expect
       .poll(() => form(page).getByTestId('menu-preview-text').textContent())
@@ -122,7 +123,13 @@ describeBrowser('multi-language apps', () => {
       `/api/getAllMenus/${appId}`,
     );
     const home = menus.data?.find((m) => m.userDefinedName === 'home');
-    expect(home?.translations).toEqual({ fr: { displayText: 'Bienvenue\n1. Solde\n2. Relevé', footerText: 'Répondez par un chiffre' } });
+    expect(home?.translations).toEqual({
+      fr: {
+        displayText: 'Bienvenue\n1. Solde\n2. Relevé',
+        footerText: 'Répondez par un chiffre',
+        closingTexts: ['Votre solde est de 20 GHS'],
+      },
+    });
 
     // The language menu: each rule switches the caller's language.
     await page.getByRole('button', { name: 'Edit language', exact: true }).click();
@@ -161,6 +168,9 @@ describeBrowser('multi-language apps', () => {
     expect(await page.getByTestId('menu-text').textContent()).toContain('Répondez par un chiffre');
     await waitForAnimations(page);
     await page.screenshot({ path: 'test-results/screenshots/languages-emulator-french-desktop.png', animations: 'disabled' });
+    await page.getByRole('textbox', { name: 'Reply' }).fill('1');
+    await Promise.all([page.waitForRequest(isEmulatorCall), page.getByRole('button', { name: 'Send', exact: true }).click()]);
+    await visible(page.getByTestId('menu-text').getByText('Votre solde est de 20 GHS'));
     await page.context().close();
   });
 });

@@ -38,13 +38,7 @@ export function MenuFieldsTab({ values, set, errors, app }: MenuFieldsTabProps) 
           />
         )}
         {languages && other !== '' ? (
-          <MenuTranslationFields
-            values={values}
-            defaultLanguage={languages.defaultLanguage}
-            language={other}
-            errors={errors}
-            onChange={(translation) => set({ translations: { ...values.translations, [other]: translation } })}
-          />
+          <MenuTranslationFields values={values} set={set} defaultLanguage={languages.defaultLanguage} language={other} errors={errors} />
         ) : (
           <MenuDefaultFields values={values} set={set} err={err} />
         )}

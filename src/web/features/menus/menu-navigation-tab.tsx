@@ -81,6 +81,18 @@ export function MenuNavigationTab({ values, set, errors, menus, languages = [] }
             nothingFoundMessage="No menu matches"
             style={{ flex: '1 1 240px' }}
           />
+          {(languages.length > 0 || values.alwaysLanguage) && (
+            <Select
+              label="Language"
+              aria-label="Always goto language"
+              data={withMissingLanguage(languageOptions, values.alwaysLanguage)}
+              value={values.alwaysLanguage}
+              onChange={(v) => set({ alwaysLanguage: v ?? '' })}
+              disabled={!values.alwaysGoto}
+              allowDeselect={false}
+              w={{ base: '100%', xs: 220 }}
+            />
+          )}
         </Group>
       </Paper>
 
