@@ -76,6 +76,9 @@ describeBrowser('multi-language apps', () => {
     await page.getByRole('textbox', { name: 'Calling code' }).fill('225');
     await page.getByRole('combobox', { name: 'Language', exact: true }).click();
     await page.getByRole('option', { name: 'French (fr)' }).click();
+    await page.getByRole('button', { name: "The engine's own words per language" }).click();
+    await page.getByRole('textbox', { name: 'More (in 98. More) in French (fr)' }).fill('Plus');
+    await page.getByRole('textbox', { name: 'Invalid choice in French (fr)' }).fill('Choix invalide');
     await waitForAnimations(page);
     await screenshotTop(page, 'languages-settings-desktop');
     await page.getByRole('button', { name: 'Save' }).click();
@@ -84,7 +87,7 @@ describeBrowser('multi-language apps', () => {
     expect(saved.data?.languages).toEqual({
       defaultLanguage: 'en',
       otherLanguages: ['fr'],
-      labels: {},
+      labels: { fr: { more: 'Plus', invalidChoice: 'Choix invalide' } },
       prefixLanguages: [{ prefix: '225', language: 'fr' }],
     });
     await waitForPath(page, '/app-list');
@@ -165,6 +168,9 @@ describeBrowser('multi-language apps', () => {
     await page.getByRole('textbox', { name: 'Reply' }).fill('2');
     await Promise.all([page.waitForRequest(isEmulatorCall), page.getByRole('button', { name: 'Send', exact: true }).click()]);
     await visible(page.getByTestId('menu-text').getByText('Bienvenue', { exact: false }));
+    await page.getByRole('textbox', { name: 'Reply' }).fill('7');
+    await Promise.all([page.waitForRequest(isEmulatorCall), page.getByRole('button', { name: 'Send', exact: true }).click()]);
+    await visible(page.getByTestId('menu-text').getByText('Choix invalide'));
     expect(await page.getByTestId('menu-text').textContent()).toContain('Répondez par un chiffre');
     await waitForAnimations(page);
     await page.screenshot({ path: 'test-results/screenshots/languages-emulator-french-desktop.png', animations: 'disabled' });

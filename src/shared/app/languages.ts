@@ -87,12 +87,22 @@ export const DEFAULT_ENGINE_LABELS: EngineLabels = {
   unavailable: 'Service temporarily unavailable. Please try again.',
 };
 
+/** The longest each word may be: `More` must leave room for text on a page. */
+export const ENGINE_LABEL_MAX: Record<EngineLabelKey, number> = {
+  more: 20,
+  invalidChoice: 60,
+  invalidInput: 60,
+  thankYou: 100,
+  unavailable: 100,
+};
+
+const label = (key: EngineLabelKey) => z.string().trim().max(ENGINE_LABEL_MAX[key]).optional();
 export const engineLabelsSchema = z.object({
-  more: z.string().trim().max(20).optional(),
-  invalidChoice: z.string().trim().max(60).optional(),
-  invalidInput: z.string().trim().max(60).optional(),
-  thankYou: z.string().trim().max(100).optional(),
-  unavailable: z.string().trim().max(100).optional(),
+  more: label('more'),
+  invalidChoice: label('invalidChoice'),
+  invalidInput: label('invalidInput'),
+  thankYou: label('thankYou'),
+  unavailable: label('unavailable'),
 });
 
 /** A map from language codes to values, every key a known code (unknown ones are refused with their own message). */

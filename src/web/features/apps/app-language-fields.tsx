@@ -1,6 +1,15 @@
-import { ActionIcon, Button, Group, MultiSelect, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Accordion, ActionIcon, Button, Group, MultiSelect, Select, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
-import { describeLanguage, LANGUAGES, type AppLanguages, type LanguageCode } from '../../../shared/app';
+import {
+  DEFAULT_ENGINE_LABELS,
+  describeLanguage,
+  ENGINE_LABEL_KEYS,
+  ENGINE_LABEL_MAX,
+  LANGUAGES,
+  type AppLanguages,
+  type EngineLabelKey,
+  type LanguageCode,
+} from '../../../shared/app';
 
 /** The languages part of the settings form: on or off, the default, the others, and calling codes to languages. */
 export interface LanguageValues {
@@ -8,23 +17,38 @@ export interface LanguageValues {
   defaultLanguage: string;
   otherLanguages: string[];
   prefixLanguages: { prefix: string; language: string }[];
+  /** The engine's words per language, as typed ('' or absent: the default language's, then English). */
+  labels: Record<string, Partial<Record<EngineLabelKey, string>>>;
 }
+
+const LABEL_NAMES: Record<EngineLabelKey, string> = {
+  more: 'More (in 98. More)',
+  invalidChoice: 'Invalid choice',
+  invalidInput: 'Invalid input',
+  thankYou: 'Closing without text',
+  unavailable: 'Service unavailable',
+};
 
 const OPTIONS = LANGUAGES.map((l) => ({ value: l.code, label: `${l.name} (${l.code})` }));
 
 export function toLanguageValues(languages: AppLanguages | null): LanguageValues {
   return languages
     ? { isOn: true, ...languages, otherLanguages: [...languages.otherLanguages], prefixLanguages: [...languages.prefixLanguages] }
-    : { isOn: false, defaultLanguage: 'en', otherLanguages: [], prefixLanguages: [] };
+    : { isOn: false, defaultLanguage: 'en', otherLanguages: [], prefixLanguages: [], labels: {} };
 }
 
-/** What updateApp takes: null when off; the engine's words per language (labels) are kept as stored. */
-export function readLanguageValues(values: LanguageValues, stored: AppLanguages | null): AppLanguages | null {
+/** What updateApp takes: null when off; the engine's words of the app's languages only, empty ones left out. */
+export function readLanguageValues(values: LanguageValues): AppLanguages | null {
   if (!values.isOn) return null;
+  const labels: AppLanguages['labels'] = {};
+  for (const code of [values.defaultLanguage, ...values.otherLanguages]) {
+    const words = Object.fromEntries(Object.entries(values.labels[code] ?? {}).filter(([, w]) => w?.trim()));
+    if (Object.keys(words).length > 0) labels[code as LanguageCode] = words;
+  }
   return {
     defaultLanguage: values.defaultLanguage as LanguageCode,
     otherLanguages: values.otherLanguages as LanguageCode[],
-    labels: stored?.labels ?? {},
+    labels,
     prefixLanguages: values.prefixLanguages
       .filter((p) => p.prefix.trim() !== '' || p.language !== '')
       .map((p) => ({ prefix: p.prefix.trim(), language: p.language as LanguageCode })),
@@ -116,6 +140,42 @@ export function AppLanguageFields({ values, onChange }: { values: LanguageValues
               Add calling code
             </Button>
           </Group>
+          <Accordion variant="contained" radius="md" mt="xs">
+            <Accordion.Item value="labels">
+              <Accordion.Control>The engine's own words per language</Accordion.Control>
+              <Accordion.Panel>
+                <Text size="xs" c="dimmed" mb="sm">
+                  Shown by the platform, not by your menus. Left empty: the default language's word, else English.
+                </Text>
+                <Stack gap="md">
+                  {[values.defaultLanguage, ...values.otherLanguages].map((code) => (
+                    <Stack key={code} gap={6}>
+                      <Text size="sm" fw={500}>
+                        {describeLanguage(code)}
+                      </Text>
+                      <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
+                        {ENGINE_LABEL_KEYS.map((key) => (
+                          <TextInput
+                            key={key}
+                            size="xs"
+                            label={LABEL_NAMES[key]}
+                            aria-label={`${LABEL_NAMES[key]} in ${describeLanguage(code)}`}
+                            placeholder={values.labels[values.defaultLanguage]?.[key] || DEFAULT_ENGINE_LABELS[key]}
+                            maxLength={ENGINE_LABEL_MAX[key]}
+                            value={values.labels[code]?.[key] ?? ''}
+                            onChange={(e) => {
+                              const word = e.currentTarget.value;
+                              set({ labels: { ...values.labels, [code]: { ...values.labels[code], [key]: word } } });
+                            }}
+                          />
+                        ))}
+                      </SimpleGrid>
+                    </Stack>
+                  ))}
+                </Stack>
+              </Accordion.Panel>
+            </Accordion.Item>
+          </Accordion>
         </>
       )}
     </Stack>

@@ -193,7 +193,7 @@ function AppSettingsForm({ app }: { app: App }) {
       resumeOnRedial: values.resumeOnRedial,
       // Off, the window field may hold anything: the stored window is kept.
       resumeWindowMinutes: isValidResumeWindow(values.resumeWindowMinutes) ? Number(values.resumeWindowMinutes) : app.resumeWindowMinutes,
-      languages: readLanguageValues(languages, app.languages),
+      languages: readLanguageValues(languages),
     });
     if (isOk(reply)) {
       await queryClient.invalidateQueries({ queryKey: queryKeys.apps });
