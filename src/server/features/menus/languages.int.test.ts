@@ -89,6 +89,18 @@ describeDb('app languages and menu translations', () => {
     expect(await atHop(t.app, appId, 'live-fr', '', '+233241110000', 'live')).toBe('CON 1. English\n2. Francais');
     expect(await atHop(t.app, appId, 'live-fr', '2', '+233241110000', 'live')).toBe('CON MyBank\nBienvenue\n1. Solde');
 
+    // A copy of the app has its languages, and its menus their translations and rule languages.
+    const clone = await t.app.inject({
+      method: 'POST',
+      url: '/api/cloneApp',
+      headers: auth,
+      payload: { appId, appName: 'Copy', description: 'Copied' },
+    });
+    expect(clone.json().data.languages).toEqual(LANGUAGES);
+    const copyId = clone.json().data.appId as string;
+    expect(await atHop(t.app, copyId, 'copy-fr', '')).toBe('CON 1. English\n2. Francais');
+    expect(await atHop(t.app, copyId, 'copy-fr', '2')).toBe('CON MyBank\nBienvenue\n1. Solde');
+
     // A language change is a change worth a version; turning the languages off keeps the menus' translations.
     const off = await updateAppSettings(t, auth, appId, { languages: null });
     expect(off.json().data.languages).toBeNull();
