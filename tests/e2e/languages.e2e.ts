@@ -1,7 +1,7 @@
 import type { Browser, Locator, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { callApi, type LoginReplyBody, registerAccount, storeSession, waitForPath } from './accounts';
-import { DESKTOP, describeBrowser, launchBrowser, openPage, screenshotTop, waitForAnimations } from './browser';
+import { DESKTOP, describeBrowser, PHONE, launchBrowser, openPage, screenshotTop, waitForAnimations } from './browser';
 
 /**
  * Multi-language apps from the console: French added on Application Settings, a menu translated side by side in the
@@ -114,6 +114,11 @@ describeBrowser('multi-language apps', () => {
       .toBe('Kofi Bank\nBienvenue\n1. Solde\n2. Relevé\nRépondez par un chiffre');
     await waitForAnimations(page);
     await screenshotTop(page, 'languages-menu-side-by-side-desktop');
+    await page.setViewportSize(PHONE);
+    await fields.getByRole('textbox', { name: 'Menu text in French' }).scrollIntoViewIfNeeded();
+    await waitForAnimations(page);
+    await page.screenshot({ path: 'test-results/screenshots/languages-menu-side-by-side-phone.png', animations: 'disabled' });
+    await page.setViewportSize(DESKTOP);
 
     await form(page).getByTestId('menu-language-switcher').getByText('English (en), default').click();
     await expect
@@ -177,6 +182,27 @@ describeBrowser('multi-language apps', () => {
     await page.getByRole('textbox', { name: 'Reply' }).fill('1');
     await Promise.all([page.waitForRequest(isEmulatorCall), page.getByRole('button', { name: 'Send', exact: true }).click()]);
     await visible(page.getByTestId('menu-text').getByText('Votre solde est de 20 GHS'));
+    await page.context().close();
+  });
+
+  it('lists the languages in a drop-down when there are more than fit as buttons, on a phone too', async () => {
+    const current = await callApi<Record<string, unknown>>(owner.reply.token, `/api/getAppByAppId/${appId}`);
+    const languages = { defaultLanguage: 'en', otherLanguages: ['fr', 'ha', 'yo'], labels: {}, prefixLanguages: [] };
+    expect((await callApi(owner.reply.token, '/api/updateApp', { ...current.data, languages })).status).toBe('00');
+    const page = await openPage(browser, PHONE);
+    await storeSession(page, owner.reply);
+    await page.goto(`/app/design/${appId}`);
+    await page.getByRole('button', { name: 'Edit home', exact: true }).click();
+    await visible(form(page).getByText('Edit menu home', { exact: true }));
+    await form(page).getByRole('combobox', { name: 'Language of the texts' }).click();
+    await page.getByRole('option', { name: 'Hausa (ha)' }).click();
+    const text = form(page).getByRole('textbox', { name: 'Menu text in Hausa' });
+    await visible(text);
+    await text.fill("Barka\n1. Ma'auni");
+    await expect.poll(() => form(page).getByTestId('menu-preview-text').textContent()).toContain('Barka');
+    await form(page).getByRole('combobox', { name: 'Language of the texts' }).scrollIntoViewIfNeeded();
+    await waitForAnimations(page);
+    await page.screenshot({ path: 'test-results/screenshots/languages-menu-switcher-phone.png', animations: 'disabled' });
     await page.context().close();
   });
 });

@@ -1,7 +1,19 @@
-import { ActionIcon, Checkbox, Group, SegmentedControl, SimpleGrid, Stack, Text, Textarea, TextInput, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Checkbox,
+  Group,
+  SegmentedControl,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useState } from 'react';
-import { describeLanguage } from '../../../shared/app';
+import { describeLanguage, type AppLanguages } from '../../../shared/app';
 import classes from './menus.module.css';
 import { MenuTranslationFields } from './menu-translation-fields';
 import { toggleTerminate, type FormErrors, type MenuFormValues } from './menu-form-state';
@@ -26,16 +38,7 @@ export function MenuFieldsTab({ values, set, errors, app }: MenuFieldsTabProps) 
     <div className={classes.previewGrid}>
       <Stack gap="md">
         {languages && languages.otherLanguages.length > 0 && (
-          <SegmentedControl
-            aria-label="Language of the texts"
-            data-testid="menu-language-switcher"
-            value={other}
-            onChange={setLanguage}
-            data={[
-              { value: '', label: `${describeLanguage(languages.defaultLanguage)}, default` },
-              ...languages.otherLanguages.map((code) => ({ value: code, label: describeLanguage(code) })),
-            ]}
-          />
+          <LanguageSwitcher languages={languages} value={other} onChange={setLanguage} />
         )}
         {languages && other !== '' ? (
           <MenuTranslationFields values={values} set={set} defaultLanguage={languages.defaultLanguage} language={other} errors={errors} />
@@ -143,5 +146,32 @@ function MenuDefaultFields({
         </Text>
       )}
     </Stack>
+  );
+}
+
+/** The language whose texts the tab shows: buttons for up to three languages, a list beyond (it fits a phone). */
+function LanguageSwitcher({ languages, value, onChange }: { languages: AppLanguages; value: string; onChange: (code: string) => void }) {
+  const data = [
+    { value: languages.defaultLanguage, label: `${describeLanguage(languages.defaultLanguage)}, default` },
+    ...languages.otherLanguages.map((code) => ({ value: code, label: describeLanguage(code) })),
+  ];
+  return data.length <= 3 ? (
+    <SegmentedControl
+      aria-label="Language of the texts"
+      data-testid="menu-language-switcher"
+      value={value}
+      onChange={onChange}
+      data={data}
+    />
+  ) : (
+    <Select
+      label="Language of the texts"
+      data-testid="menu-language-switcher"
+      data={data}
+      value={value || languages.defaultLanguage}
+      onChange={(code) => onChange(code ?? languages.defaultLanguage)}
+      allowDeselect={false}
+      maw={320}
+    />
   );
 }

@@ -53,7 +53,7 @@ export function MenuTranslationFields({ values, set, defaultLanguage, language, 
   return (
     <Stack gap="md" data-testid="menu-translation-fields">
       <Text size="sm" c="dimmed">
-        Left, the {defaultName} text; right, its {name} translation. A field left empty shows the {defaultName} text.
+        Each {defaultName} text is shown with its {name} translation. A field left empty shows the {defaultName} text.
       </Text>
       {FIELDS.filter(({ field }) => field !== 'inputHolder' || !values.terminate).map(({ field, label, rows }) =>
         row(
