@@ -14,7 +14,16 @@ export function testScope(
   app: TemplateScope['app'] = { name: 'Shop', shortCode: '*123#' },
 ): TemplateScope {
   return {
-    session: { sessionId: 's1', mobile: '233244000000', network: 'MTN', serviceCode: '*123#', inputs: {}, vars: {}, ...session },
+    session: {
+      sessionId: 's1',
+      mobile: '233244000000',
+      network: 'MTN',
+      serviceCode: '*123#',
+      language: '',
+      inputs: {},
+      vars: {},
+      ...session,
+    },
     inRequest: { input },
     actions: {},
     app,

@@ -6,11 +6,16 @@ import {
   ALWAYS_OPERATOR,
   compileComparison,
   createMenuRegExpBudget,
+  DEFAULT_ENGINE_LABELS,
+  ENGINE_LABEL_KEYS,
   getScreenLimit,
+  listAppLanguages,
   type Action,
   type AppVersion,
+  type EngineLabels,
   type InputValidation,
   type Menu,
+  type MenuTranslation,
   type SwitchOperation,
 } from '../shared/app';
 import { compileDialPattern, type DialPattern } from './dial';
@@ -35,6 +40,18 @@ export interface CompiledValidation {
   error: string | null;
 }
 
+/** A menu's texts in one other language; null (or '') where the default language's text is used. */
+export interface CompiledTranslation {
+  header: CompiledTemplate | null;
+  text: CompiledTemplate | null;
+  footer: CompiledTemplate | null;
+  inputHolder: string;
+  /** By validation index: the translated error message, '' for none. */
+  errorMessages: string[];
+  /** By rule index: the translated closing text of a Terminate rule. */
+  closing: (CompiledTemplate | null)[];
+}
+
 export interface CompiledMenu {
   menu: Menu;
   uniqueId: string;
@@ -50,6 +67,8 @@ export interface CompiledMenu {
   postActions: Action[];
   /** The back indicator when Back Menu is on, else ''. */
   backIndicator: string;
+  /** By language code, for the app's other languages only. */
+  translations: Map<string, CompiledTranslation>;
 }
 
 export interface CompiledApp {
@@ -63,6 +82,10 @@ export interface CompiledApp {
   screenLimit: number;
   /** Templates inside action fields (url, payload, SMS text...), parsed on first use and kept. */
   actionTemplates: Map<string, CompiledTemplate>;
+  /** The app's default language, '' for an app without languages. */
+  defaultLanguage: string;
+  /** The engine's words per language of the app, each falling back to the default language's, then to English. */
+  labels: Map<string, EngineLabels>;
 }
 
 /** Bound on the lazily filled action-template cache, so odd runner input cannot grow it forever. */
@@ -70,7 +93,8 @@ export const MAX_ACTION_TEMPLATES = 2000;
 
 /** @example const compiled = compileApp(appVersion); cache.set(appVersion.versionId, compiled); */
 export function compileApp(app: AppVersion): CompiledApp {
-  const order = app.menus.map(compileMenu);
+  const others = new Set(app.languages?.otherLanguages ?? []);
+  const order = app.menus.map((menu) => compileMenu(menu, others));
   const menus = new Map(order.map((m) => [m.uniqueId, m]));
   const byIdentifier = new Map<string, CompiledMenu>();
   for (const m of order) if (m.identifier && !byIdentifier.has(m.identifier)) byIdentifier.set(m.identifier, m);
@@ -83,13 +107,43 @@ export function compileApp(app: AppVersion): CompiledApp {
     dial: compileDialPattern(app.shortCode),
     screenLimit: getScreenLimit(app),
     actionTemplates: new Map(),
+    defaultLanguage: app.languages?.defaultLanguage ?? '',
+    labels: compileLabels(app),
   };
   for (const m of order)
     for (const action of m.menu.actions) for (const source of findActionTemplates(action)) getActionTemplate(compiled, source);
   return compiled;
 }
 
-function compileMenu(menu: Menu): CompiledMenu {
+function compileLabels(app: AppVersion): Map<string, EngineLabels> {
+  const labels = new Map<string, EngineLabels>();
+  const given = app.languages?.labels ?? {};
+  const defaults = { ...DEFAULT_ENGINE_LABELS };
+  const fallback = app.languages ? given[app.languages.defaultLanguage] : undefined;
+  for (const key of ENGINE_LABEL_KEYS) if (fallback?.[key]) defaults[key] = fallback[key];
+  for (const code of listAppLanguages(app.languages)) {
+    const own = { ...defaults };
+    for (const key of ENGINE_LABEL_KEYS) if (given[code]?.[key]) own[key] = given[code][key];
+    labels.set(code, own);
+  }
+  labels.set('', defaults);
+  return labels;
+}
+
+const compileOptional = (source: string | undefined) => (source && source.trim() !== '' ? compileTemplate(source) : null);
+
+function compileTranslation(menu: Menu, t: MenuTranslation): CompiledTranslation {
+  return {
+    header: compileOptional(t.headerText),
+    text: compileOptional(t.displayText),
+    footer: compileOptional(t.footerText),
+    inputHolder: t.inputHolder?.trim() ?? '',
+    errorMessages: menu.inputValidations.map((_, i) => t.errorMessages?.[i]?.trim() ?? ''),
+    closing: menu.switchOperations.map((rule, i) => (rule.action === 'Terminate' ? compileOptional(t.closingTexts?.[i]) : null)),
+  };
+}
+
+function compileMenu(menu: Menu, otherLanguages: Set<string>): CompiledMenu {
   // In validateMenu's order, so a menu saved under older rules has the same patterns refused here.
   const regexps = createMenuRegExpBudget();
   const rules = menu.switchOperations.map((rule, index): CompiledRule => {
@@ -121,6 +175,11 @@ function compileMenu(menu: Menu): CompiledMenu {
     preActions: menu.actions.filter((a) => a.actionType === 'pre'),
     postActions: menu.actions.filter((a) => a.actionType === 'post'),
     backIndicator: menu.allowGoBack ? menu.goBackInputIndicator.trim() : '',
+    translations: new Map(
+      Object.entries(menu.translations ?? {})
+        .filter(([code]) => otherLanguages.has(code))
+        .map(([code, t]) => [code, compileTranslation(menu, t)]),
+    ),
   };
 }
 

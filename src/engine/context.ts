@@ -2,10 +2,9 @@
  * The working state of one hop: the session being changed, the events so far, the clock's budget,
  * and the reply once it is decided. Helpers here are the only writers of `reply`.
  */
-import type { Action } from '../shared/app';
-import type { CompiledApp, CompiledMenu } from './compile';
-import { INVALID_CHOICE_TEXT, UNAVAILABLE_TEXT } from './limits';
-import { paginateScreen, truncateScreen } from './pagination';
+import type { Action, EngineLabels } from '../shared/app';
+import type { CompiledApp, CompiledMenu, CompiledTranslation } from './compile';
+import { paginateScreen, toMoreLine, truncateScreen } from './pagination';
 import { buildScope } from './render';
 import type {
   EndReason,
@@ -97,6 +96,23 @@ export function emitEvent<T extends EngineEventType>(
   ctx.events.push(event);
 }
 
+/** The session's language: the one chosen, else the app's default ('' for an app without languages). */
+export function getLanguage(ctx: HopContext): string {
+  return ctx.state.language ?? ctx.compiled.defaultLanguage;
+}
+
+/** The engine's words in the session's language (English where the app gives none). */
+export function getLabels(ctx: HopContext): EngineLabels {
+  const { labels } = ctx.compiled;
+  return labels.get(getLanguage(ctx)) ?? (labels.get('') as EngineLabels);
+}
+
+/** The menu's texts in the session's language, or null when it is the default language (or has no translation). */
+export function getTranslation(ctx: HopContext, menu: CompiledMenu): CompiledTranslation | null {
+  const { language } = ctx.state;
+  return language === undefined ? null : (menu.translations.get(language) ?? null);
+}
+
 export function getScope(ctx: HopContext): TemplateScope {
   return buildScope(ctx.state, ctx.input, ctx.compiled.app);
 }
@@ -123,13 +139,13 @@ export function endSession(ctx: HopContext, text: string, reason: EndReason, men
 
 /**
  * An authoring fault or a blown budget: logged as an error, and the user gets a defined END screen
- * (`closing`, UNAVAILABLE_TEXT unless the fault has words of its own) rather than a hung or broken session.
+ * (`closing`, the unavailable label, UNAVAILABLE_TEXT in English, unless the fault has words of its own) rather than a hung or broken session.
  */
 export function failHop(
   ctx: HopContext,
   message: string,
   about: EventAbout<'error_logged'> = {},
-  closing: string = UNAVAILABLE_TEXT,
+  closing: string = getLabels(ctx).unavailable,
 ): void {
   emitEvent(ctx, 'error_logged', 'error', message, about);
   endSession(ctx, closing, 'fault', about.menu ?? null);
@@ -147,7 +163,7 @@ export function getCurrentMenu(ctx: HopContext): CompiledMenu | null {
 export function getShownPages(ctx: HopContext): string[] {
   const { notice, screen } = ctx.state;
   const text = notice === '' ? screen : screen === '' ? notice : `${notice}\n${screen}`;
-  return paginateScreen(text, ctx.compiled.screenLimit);
+  return paginateScreen(text, ctx.compiled.screenLimit, toMoreLine(getLabels(ctx).more));
 }
 
 /** Replies with the current page of the current screen. */
@@ -156,7 +172,8 @@ export function showScreen(ctx: HopContext, menu: CompiledMenu): void {
   const page = Math.min(ctx.state.page, pages.length - 1);
   ctx.state.page = page;
   ctx.reply = { text: pages[page], end: false };
-  if (menu.menu.inputHolder) ctx.reply.inputHolder = menu.menu.inputHolder;
+  const inputHolder = getTranslation(ctx, menu)?.inputHolder || menu.menu.inputHolder;
+  if (inputHolder) ctx.reply.inputHolder = inputHolder;
   emitEvent(ctx, 'menu_shown', 'info', `Showed ${menu.identifier || menu.uniqueId}`, {
     menu,
     data: { text: pages[page], page, pages: pages.length, notice: ctx.state.notice || undefined },
@@ -164,7 +181,7 @@ export function showScreen(ctx: HopContext, menu: CompiledMenu): void {
 }
 
 /** Shows the current menu again, from its first page, under `notice`. */
-export function showScreenAgain(ctx: HopContext, menu: CompiledMenu, notice: string = INVALID_CHOICE_TEXT): void {
+export function showScreenAgain(ctx: HopContext, menu: CompiledMenu, notice: string): void {
   ctx.state.notice = notice;
   ctx.state.page = 0;
   showScreen(ctx, menu);

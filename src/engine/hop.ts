@@ -9,7 +9,9 @@ import {
   endSession,
   failHop,
   getCurrentMenu,
+  getLabels,
   getScope,
+  getTranslation,
   getShownPages,
   isHalted,
   showScreen,
@@ -17,7 +19,7 @@ import {
   type HopContext,
 } from './context';
 import { cleanInput, findOptionLabel } from './input';
-import { DEFAULT_END_TEXT, INVALID_CHOICE_TEXT, MISSING_MENU_TEXT } from './limits';
+import { MISSING_MENU_TEXT } from './limits';
 import { pickRule } from './navigation';
 import { NEXT_PAGE_INPUT } from './pagination';
 import { joinScreenParts, RenderBudgetError, renderTemplate, type CompiledTemplate } from './render';
@@ -42,12 +44,14 @@ function renderOrFail(ctx: HopContext, menu: CompiledMenu, template: CompiledTem
   }
 }
 
+/** Header, text and footer in the session's language, each field falling back to the default language's. */
 export function renderMenuScreen(ctx: HopContext, menu: CompiledMenu): string | null {
-  const header = renderOrFail(ctx, menu, menu.header, 'headerText');
+  const t = getTranslation(ctx, menu);
+  const header = renderOrFail(ctx, menu, t?.header ?? menu.header, 'headerText');
   if (header === null) return null;
-  const text = renderOrFail(ctx, menu, menu.text, 'displayText');
+  const text = renderOrFail(ctx, menu, t?.text ?? menu.text, 'displayText');
   if (text === null) return null;
-  const footer = renderOrFail(ctx, menu, menu.footer, 'footerText');
+  const footer = renderOrFail(ctx, menu, t?.footer ?? menu.footer, 'footerText');
   if (footer === null) return null;
   return joinScreenParts([header, text, footer]);
 }
@@ -150,17 +154,21 @@ export async function handleInput(ctx: HopContext, raw: unknown, isReplayed = fa
 
   const rule = pickRule(ctx, menu, input);
   if (!rule) {
-    emitEvent(ctx, 'navigation_failed', 'info', INVALID_CHOICE_TEXT, { menu, data: { input } });
-    showScreenAgain(ctx, menu, INVALID_CHOICE_TEXT);
+    const notice = getLabels(ctx).invalidChoice;
+    emitEvent(ctx, 'navigation_failed', 'info', notice, { menu, data: { input } });
+    showScreenAgain(ctx, menu, notice);
     return false;
   }
   const ruleData: RuleData = { rule: rule.index, operator: rule.rule.operator, compareVal: rule.rule.compareVal };
+  if (rule.rule.setLanguage !== undefined) setLanguage(ctx, rule.rule.setLanguage);
   if (rule.rule.action === 'Terminate') {
-    let text = DEFAULT_END_TEXT;
-    if (rule.closing) {
-      const rendered = renderOrFail(ctx, menu, rule.closing, `switchOperations.${rule.index}.actionParam`);
+    const thankYou = getLabels(ctx).thankYou;
+    let text = thankYou;
+    const closing = getTranslation(ctx, menu)?.closing[rule.index] ?? rule.closing;
+    if (closing) {
+      const rendered = renderOrFail(ctx, menu, closing, `switchOperations.${rule.index}.actionParam`);
       if (rendered === null) return false;
-      text = rendered.trim() || DEFAULT_END_TEXT;
+      text = rendered.trim() || thankYou;
     }
     emitEvent(ctx, 'navigated', 'info', `Rule ${rule.index + 1} ended the session`, { menu, data: ruleData });
     endSession(ctx, text, 'terminate_rule', menu);
@@ -190,4 +198,14 @@ export async function handleInput(ctx: HopContext, raw: unknown, isReplayed = fa
   });
   await enterMenu(ctx, target, menu);
   return !isHalted(ctx);
+}
+
+/**
+ * A rule's `setLanguage`: the session speaks that language from now on. The default language clears the field
+ * (absent means default); a language the app does not have (removed since the rule was written) is ignored.
+ */
+function setLanguage(ctx: HopContext, language: string): void {
+  const { compiled, state } = ctx;
+  if (language === compiled.defaultLanguage) delete state.language;
+  else if (compiled.labels.has(language) && language !== '') state.language = language;
 }

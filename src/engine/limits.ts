@@ -1,3 +1,4 @@
+import { DEFAULT_ENGINE_LABELS } from '../shared/app';
 import type { EngineLimits } from './types';
 
 /** A hop has 5 s, an action 3 s, a session 180 s of inactivity; Liquid 20 ms of a hop (docs/runtime.md). */
@@ -12,12 +13,13 @@ export const DEFAULT_LIMITS: EngineLimits = {
   renderBudgetMs: 20,
 };
 
-export const UNAVAILABLE_TEXT = 'Service temporarily unavailable. Please try again.';
+/** The engine's English words; an app with languages may give its own (CompiledApp.labels). */
+export const UNAVAILABLE_TEXT = DEFAULT_ENGINE_LABELS.unavailable;
 /** Closing text when a rule or a script leads to a menu the app no longer has (a draft after a delete). */
 export const MISSING_MENU_TEXT = 'This option leads to a menu that no longer exists.';
-export const INVALID_CHOICE_TEXT = 'Invalid choice';
+export const INVALID_CHOICE_TEXT = DEFAULT_ENGINE_LABELS.invalidChoice;
 /** Closing text of a Terminate rule that has none of its own. */
-export const DEFAULT_END_TEXT = 'Thank you.';
+export const DEFAULT_END_TEXT = DEFAULT_ENGINE_LABELS.thankYou;
 /** Closing text of a session the runtime no longer has, when starting it over would run an action (resumeLostSession). */
 export const SESSION_LOST_TEXT = 'Your session has ended. Please dial again.';
 

@@ -3,9 +3,17 @@
  * template that does not parse, any rule validateMenu refuses) block a deploy; warnings (unreachable
  * menus, screens over the length limit, dead ends) are shown to the builder.
  */
-import { ALWAYS_OPERATOR, validateMenu, type AppVersion } from '../shared/app';
+import {
+  ALWAYS_OPERATOR,
+  DEFAULT_ENGINE_LABELS,
+  describeLanguage,
+  listAppLanguages,
+  TRANSLATED_FIELDS,
+  validateMenu,
+  type AppVersion,
+} from '../shared/app';
 import { compileApp, findActionTemplates, getActionTemplate, type CompiledApp, type CompiledMenu } from './compile';
-import { paginateScreen } from './pagination';
+import { paginateScreen, toMoreLine } from './pagination';
 import { buildScope, joinScreenParts, renderTemplate, type CompiledTemplate } from './render';
 import type { LintIssue, RenderTimeAccount, SessionState } from './types';
 import { toErrorMessage } from '../shared/errors';
@@ -55,8 +63,8 @@ export function lintApp(app: AppVersion, renderTime?: RenderTimeAccount): LintIs
     for (const error of validateMenu(m.menu, refs))
       issues.push({ ...issueAt('error', m, error.message, error.field), ...(error.code ? { code: error.code } : {}) });
     issues.push(...lintTemplates(compiled, m));
-    const screen = lintScreen(compiled, m, renderTime);
-    if (screen) issues.push(screen);
+    issues.push(...lintScreens(compiled, m, renderTime));
+    issues.push(...lintTranslations(compiled, m));
     issues.push(...lintDuplicateRules(m));
     const hasScriptAfter = m.postActions.some((a) => a.inheritsPlugin === 'javascript' || a.inheritsPlugin === 'customAction');
     if (!m.menu.terminate && !m.alwaysRule && m.rules.length === 0 && !hasScriptAfter) {
@@ -83,6 +91,12 @@ function lintTemplates(compiled: CompiledApp, m: CompiledMenu): LintIssue[] {
   check(m.text, 'displayText');
   check(m.footer, 'footerText');
   for (const rule of [m.alwaysRule, ...m.rules]) if (rule) check(rule.closing, `switchOperations.${rule.index}.actionParam`);
+  for (const [language, t] of m.translations) {
+    check(t.header, `translations.${language}.headerText`);
+    check(t.text, `translations.${language}.displayText`);
+    check(t.footer, `translations.${language}.footerText`);
+    for (const [i, closing] of t.closing.entries()) check(closing, `translations.${language}.closingTexts.${i}`);
+  }
   m.menu.actions.forEach((action, i) => {
     for (const source of findActionTemplates(action)) check(getActionTemplate(compiled, source), `actions.${i}.code`);
   });
@@ -103,38 +117,98 @@ function lintDuplicateRules(m: CompiledMenu): LintIssue[] {
   return issues;
 }
 
-/** Renders the screen with empty inputs: its length is a floor on what users will see. */
-function lintScreen(compiled: CompiledApp, m: CompiledMenu, renderTime: RenderTimeAccount | undefined): LintIssue | null {
-  if (!m.header.ok || !m.text.ok || !m.footer.ok) return null;
+/**
+ * Renders the screen with empty inputs, in the default language and in each other language of the app (a field
+ * without translation falls back as in a session): its length is a floor on what users will see.
+ */
+function lintScreens(compiled: CompiledApp, m: CompiledMenu, renderTime: RenderTimeAccount | undefined): LintIssue[] {
+  const issues: LintIssue[] = [];
+  const languages = ['', ...(compiled.app.languages?.otherLanguages ?? [])];
+  for (const language of languages) {
+    const t = language ? m.translations.get(language) : undefined;
+    const issue = lintScreen(compiled, m, language, [t?.header ?? m.header, t?.text ?? m.text, t?.footer ?? m.footer], renderTime);
+    if (issue) issues.push(issue);
+  }
+  return issues;
+}
+
+function lintScreen(
+  compiled: CompiledApp,
+  m: CompiledMenu,
+  language: string,
+  templates: CompiledTemplate[],
+  renderTime: RenderTimeAccount | undefined,
+): LintIssue | null {
+  if (templates.some((t) => !t.ok)) return null;
   const state = {
     sessionId: '',
     msisdn: '',
     network: '',
     serviceCode: '',
+    language: language || undefined,
     inputs: {},
     vars: {},
     actionResults: {},
   } as unknown as SessionState;
   const scope = buildScope(state, '', compiled.app);
+  const field = language ? `translations.${language}.displayText` : 'displayText';
+  const what = language ? `The ${describeLanguage(language)} screen` : 'The screen';
   let screen: string;
   try {
-    screen = joinScreenParts([
-      renderTemplate(m.header, scope, renderTime),
-      renderTemplate(m.text, scope, renderTime),
-      renderTemplate(m.footer, scope, renderTime),
-    ]);
+    screen = joinScreenParts(templates.map((t) => renderTemplate(t, scope, renderTime)));
   } catch (err) {
-    return issueAt('warning', m, `The screen fails to render with empty inputs: ${toErrorMessage(err)}`, 'displayText');
+    return issueAt('warning', m, `${what} fails to render with empty inputs: ${toErrorMessage(err)}`, field);
   }
   const limit = compiled.screenLimit;
   if (screen.length <= limit) return null;
   if (m.menu.terminate) {
-    const message = `The closing screen is ${screen.length} characters, over the ${limit}-character limit; it will be cut.`;
-    return { ...issueAt('warning', m, message, 'displayText'), code: 'over_length' };
+    const message = `${language ? what.replace('screen', 'closing screen') : 'The closing screen'} is ${screen.length} characters, over the ${limit}-character limit; it will be cut.`;
+    return { ...issueAt('warning', m, message, field), code: 'over_length' };
   }
-  const pages = paginateScreen(screen, limit).length;
-  const message = `The screen is ${screen.length} characters, over the ${limit}-character limit; it will be split into ${pages} pages.`;
-  return { ...issueAt('warning', m, message, 'displayText'), code: 'over_length' };
+  const more = toMoreLine((compiled.labels.get(language) ?? DEFAULT_ENGINE_LABELS).more);
+  const pages = paginateScreen(screen, limit, more).length;
+  const message = `${what} is ${screen.length} characters, over the ${limit}-character limit; it will be split into ${pages} pages.`;
+  return { ...issueAt('warning', m, message, field), code: 'over_length' };
+}
+
+/**
+ * For each other language of the app, the menu's texts that have a default-language text but no translation
+ * (`code: 'missing_translation'`, one warning per menu and language naming the fields): those screens show the
+ * default language's words. Also a rule switching to a language the app does not have.
+ */
+function lintTranslations(compiled: CompiledApp, m: CompiledMenu): LintIssue[] {
+  const issues: LintIssue[] = [];
+  const { menu } = m;
+  const others = compiled.app.languages?.otherLanguages ?? [];
+  for (const language of others) {
+    const t = menu.translations?.[language] ?? {};
+    const missing: string[] = [];
+    for (const field of TRANSLATED_FIELDS) if (menu[field].trim() !== '' && !t[field]?.trim()) missing.push(field);
+    menu.inputValidations.forEach((v, i) => {
+      if (v.errorMessage.trim() !== '' && !t.errorMessages?.[i]?.trim()) missing.push(`inputValidations.${i}.errorMessage`);
+    });
+    menu.switchOperations.forEach((rule, i) => {
+      if (rule.action === 'Terminate' && rule.actionParam.trim() !== '' && !t.closingTexts?.[i]?.trim())
+        missing.push(`switchOperations.${i}.actionParam`);
+    });
+    if (missing.length > 0) {
+      const message = `No ${describeLanguage(language)} text for ${missing.join(', ')}: the default language's is shown.`;
+      issues.push({ ...issueAt('warning', m, message, `translations.${language}`), code: 'missing_translation' });
+    }
+  }
+  const known = new Set(listAppLanguages(compiled.app.languages));
+  menu.switchOperations.forEach((rule, i) => {
+    if (rule.setLanguage !== undefined && !known.has(rule.setLanguage))
+      issues.push(
+        issueAt(
+          'warning',
+          m,
+          `Rule ${i + 1} switches to ${describeLanguage(rule.setLanguage)}, which is not one of the app's languages: it is ignored.`,
+          `switchOperations.${i}.setLanguage`,
+        ),
+      );
+  });
+  return issues;
 }
 
 /** The menus a rule of `m` goes to (gotos to known menus only). */

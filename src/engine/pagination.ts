@@ -5,18 +5,22 @@
 export const NEXT_PAGE_INPUT = '98';
 export const MORE_LINE = `${NEXT_PAGE_INPUT}. More`;
 
+/** `98. Plus` for an app whose French `more` label is `Plus`. */
+export const toMoreLine = (label: string) => `${NEXT_PAGE_INPUT}. ${label}`;
+
 /**
  * @example paginateScreen('Pick:\n1. A\n2. B', 160) // ['Pick:\n1. A\n2. B']
  * paginateScreen(longText, 160) // ['...\n98. More', '...\n98. More', '...']
+ * paginateScreen(longText, 160, toMoreLine('Plus')) // ['...\n98. Plus', ...]
  */
-export function paginateScreen(text: string, limit: number): string[] {
+export function paginateScreen(text: string, limit: number, moreLine: string = MORE_LINE): string[] {
   if (text.length <= limit) return [text];
-  const budget = limit - MORE_LINE.length - 1;
+  const budget = limit - moreLine.length - 1;
   const pages: string[] = [];
   let rest = text;
   while (rest.length > limit) {
     const cut = findPageCut(rest, budget);
-    pages.push(`${rest.slice(0, cut).trimEnd()}\n${MORE_LINE}`);
+    pages.push(`${rest.slice(0, cut).trimEnd()}\n${moreLine}`);
     rest = rest.slice(cut).replace(/^\n+/, '');
   }
   pages.push(rest);

@@ -164,9 +164,14 @@ function isRenderLimitError(err: unknown): boolean {
   return cause instanceof Error && cause.message.startsWith('template render limit exceeded');
 }
 
-export function buildScope(state: SessionState, input: string, app: { appName: string; shortCode: string }): TemplateScope {
+export function buildScope(
+  state: SessionState,
+  input: string,
+  app: { appName: string; shortCode: string; languages?: { defaultLanguage: string } },
+): TemplateScope {
   return {
     session: {
+      language: state.language ?? app.languages?.defaultLanguage ?? '',
       sessionId: state.sessionId,
       mobile: state.msisdn,
       network: state.network,

@@ -2,6 +2,7 @@
  * The engine's entry points for a hop: startSession for a new gateway session, continueSession for the
  * next input. Both resolve (never reject) with the new state, the reply and what happened.
  */
+import { findPrefixLanguage } from '../shared/app';
 import type { CompiledApp, CompiledMenu } from './compile';
 import { toErrorMessage } from '../shared/errors';
 import {
@@ -9,6 +10,7 @@ import {
   endSession,
   failHop,
   getCurrentMenu,
+  getLabels,
   HopRenderTime,
   isHalted,
   isOverBudget,
@@ -18,14 +20,7 @@ import {
 import { readDialString } from './dial';
 import { enterMenu, handleInput } from './hop';
 import { cleanInput } from './input';
-import {
-  INVALID_CHOICE_TEXT,
-  resolveLimits,
-  RESUME_CONTINUE_INPUT,
-  RESUME_OFFER_TEXT,
-  RESUME_START_AGAIN_INPUT,
-  SESSION_LOST_TEXT,
-} from './limits';
+import { resolveLimits, RESUME_CONTINUE_INPUT, RESUME_OFFER_TEXT, RESUME_START_AGAIN_INPUT, SESSION_LOST_TEXT } from './limits';
 import type { EngineDeps, EngineEventData, Hop, HopResult, RestartReason, ResumeOffer, SessionState } from './types';
 
 const MAX_FIELD = 200;
@@ -33,7 +28,7 @@ const MAX_FIELD = 200;
 const field = (value: unknown) => (typeof value === 'string' ? value.slice(0, MAX_FIELD) : '');
 
 function createState(compiled: CompiledApp, hop: Hop, deps: EngineDeps, now: number): SessionState {
-  return {
+  const state: SessionState = {
     version: 1,
     appId: compiled.app.appId,
     environment: field(hop.environment),
@@ -56,6 +51,11 @@ function createState(compiled: CompiledApp, hop: Hop, deps: EngineDeps, now: num
     lastHopAt: now,
     ended: false,
   };
+  // The dialler's calling code may choose the language they start in (an app setting; docs/languages.md).
+  const prefixes = compiled.app.languages?.prefixLanguages;
+  const language = prefixes && prefixes.length > 0 ? findPrefixLanguage(prefixes, state.msisdn) : null;
+  if (language !== null && language !== compiled.defaultLanguage) state.language = language;
+  return state;
 }
 
 function createContext(compiled: CompiledApp, deps: EngineDeps, state: SessionState, now: number): HopContext {
@@ -270,8 +270,9 @@ async function answerResumeOffer(ctx: HopContext, raw: unknown): Promise<void> {
   emitEvent(ctx, 'input_received', 'info', 'Received input on the resume offer', { data: { input } });
   const fromSessionId = offer.from.sessionId;
   if (input !== RESUME_CONTINUE_INPUT && input !== RESUME_START_AGAIN_INPUT) {
-    emitEvent(ctx, 'navigation_failed', 'info', INVALID_CHOICE_TEXT, { data: { input } });
-    return showResumeOffer(ctx, INVALID_CHOICE_TEXT);
+    const notice = getLabels(ctx).invalidChoice;
+    emitEvent(ctx, 'navigation_failed', 'info', notice, { data: { input } });
+    return showResumeOffer(ctx, notice);
   }
   delete ctx.state.resumeOffer;
   const { compiled } = ctx;

@@ -155,6 +155,11 @@ export interface SessionState {
   /** 0-based page of `notice + screen` on display. */
   page: number;
   hopCount: number;
+  /**
+   * `session.language`: the language the session is shown in, set by a rule's `setLanguage` or, at the start, from
+   * the dialler's calling code (docs/languages.md). Absent: the app's default language.
+   */
+  language?: string;
   startedAt: number;
   lastHopAt: number;
   ended: boolean;
@@ -233,5 +238,5 @@ export interface LintIssue {
   field?: string;
   message: string;
   /** A stable name for issues other tools mark (the flow map, the designer's cards): see MenuIssueCode. */
-  code?: 'unreachable' | 'duplicate_rule' | 'no_exit' | 'over_length' | MenuIssueCode;
+  code?: 'unreachable' | 'duplicate_rule' | 'no_exit' | 'over_length' | 'missing_translation' | MenuIssueCode;
 }

@@ -1,17 +1,18 @@
 /** Input validation: the menu's checks in order; the first failure decides. */
-import { DEFAULT_VALIDATION_MESSAGE, type InputValidation } from '../shared/app';
+import type { InputValidation } from '../shared/app';
 import { runScriptValidation } from './actions';
 import type { CompiledMenu } from './compile';
-import { emitEvent, type HopContext } from './context';
+import { emitEvent, getLabels, getTranslation, type HopContext } from './context';
 
 export type ValidationVerdict = { ok: true } | { ok: false; message: string; validation: InputValidation };
 
 /** null when the hop was halted (a script blew the budget). */
 export async function validateInput(ctx: HopContext, menu: CompiledMenu, input: string): Promise<ValidationVerdict | null> {
+  const translated = getTranslation(ctx, menu)?.errorMessages;
   for (const check of menu.validations) {
     const { validation } = check;
     let passed: boolean;
-    let message = validation.errorMessage.trim() || DEFAULT_VALIDATION_MESSAGE;
+    let message = translated?.[check.index] || validation.errorMessage.trim() || getLabels(ctx).invalidInput;
     if (validation.validationMethod === 'javascript') {
       const verdict = await runScriptValidation(ctx, menu, check);
       if (verdict === null) return null;

@@ -75,3 +75,9 @@ export async function seedTwoMenus(
   });
   return { first: firstId, last: lastId };
 }
+
+/** POST /api/updateApp with the app as stored and `settings` over it; returns the reply. */
+export async function updateAppSettings(t: TestApp, auth: Record<string, string>, appId: string, settings: Record<string, unknown>) {
+  const current = (await t.app.inject({ method: 'GET', url: `/api/getAppByAppId/${appId}`, headers: auth })).json().data;
+  return t.app.inject({ method: 'POST', url: '/api/updateApp', headers: auth, payload: { ...current, ...settings } });
+}

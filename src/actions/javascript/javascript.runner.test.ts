@@ -4,7 +4,15 @@ import { DEFAULT_JAVASCRIPT_CODE } from './default-code';
 import { createJavascriptRunner, runValidationScript } from './javascript.runner';
 import { createJavascriptPool, type JavascriptPool } from './pool';
 
-const session = { sessionId: 's-1', mobile: '233241234567', network: 'MTN', serviceCode: '*123#', inputs: { amount: '20' }, vars: {} };
+const session = {
+  sessionId: 's-1',
+  mobile: '233241234567',
+  network: 'MTN',
+  serviceCode: '*123#',
+  language: '',
+  inputs: { amount: '20' },
+  vars: {},
+};
 
 function actionInput(
   code: string,

@@ -21,6 +21,8 @@ export const apps = pgTable(
     /** Resume on redial (docs/runtime.md): a dialler whose session dropped may continue it within the window. */
     resumeOnRedial: boolean('resume_on_redial').notNull().default(false),
     resumeWindowMinutes: integer('resume_window_minutes').notNull().default(5),
+    /** The app's languages (shared/app/languages.ts AppLanguages), null for an app in one language (docs/languages.md). */
+    languages: jsonb('languages'),
     /** Featured templates are apps too: runnable in the emulator and cloneable by anyone. */
     isTemplate: boolean('is_template').notNull().default(false),
     flagIcon: text('flag_icon').notNull().default(''),
@@ -58,6 +60,8 @@ export const menus = pgTable(
     inputValidations: jsonb('input_validations').notNull().default([]),
     /** The flow map's saved box position `{ x, y, direction }`, or null where the map lays the menu out itself. */
     mapPosition: jsonb('map_position'),
+    /** The menu's texts per other language of the app (MenuTranslation by language code), null when none. */
+    translations: jsonb('translations'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -16,6 +16,8 @@ export interface TemplateScope {
     mobile: string;
     network: string;
     serviceCode: string;
+    /** The session's language code (docs/languages.md); '' for an app without languages. */
+    language: string;
     inputs: Record<string, string>;
     vars: Record<string, unknown>;
   };

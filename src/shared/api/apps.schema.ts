@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { APP_CHANNELS } from '../app/app-version.schema';
+import { appLanguagesSchema } from '../app/languages';
 
 /** Countries for app creation (values, in the product's order). */
 export const APP_COUNTRIES = [
@@ -127,6 +128,8 @@ export const appSchema = z.object({
   screenLimit: z.number(),
   resumeOnRedial: z.boolean(),
   resumeWindowMinutes: z.number(),
+  /** The app's languages (docs/languages.md), null for an app in one language. */
+  languages: appLanguagesSchema.nullable(),
   flagIcon: z.string(),
   isTemplate: z.boolean(),
   /** `whatsapp` for a bot (its screens are on /whatsapp-bot/...); every menu, deploy and monitoring call takes either. */
@@ -155,6 +158,8 @@ export const updateAppBodySchema = createAppBodySchema
       .min(RESUME_WINDOW_MINUTES.min, { message: APP_MESSAGES.resumeWindow })
       .max(RESUME_WINDOW_MINUTES.max, { message: APP_MESSAGES.resumeWindow })
       .optional(),
+    /** The app's languages; null turns them off (the menus keep their translations), absent keeps them. */
+    languages: appLanguagesSchema.nullable().optional(),
   })
   .passthrough();
 

@@ -22,7 +22,9 @@ export const lintIssueSchema = z.object({
   field: z.string().optional(),
   message: z.string(),
   /** The engine's stable issue names (LintIssue.code). */
-  code: z.enum(['unreachable', 'duplicate_rule', 'no_exit', 'over_length', 'missing_target', 'no_target']).optional(),
+  code: z
+    .enum(['unreachable', 'duplicate_rule', 'no_exit', 'over_length', 'missing_translation', 'missing_target', 'no_target'])
+    .optional(),
 });
 export type LintIssueDto = z.infer<typeof lintIssueSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { appLanguagesSchema } from './languages';
 import { menuSchema } from './menu.schema';
 
 /** Where an app runs: USSD gateways, or WhatsApp (a bot; docs/bots.md). */
@@ -28,6 +29,8 @@ export const appVersionSchema = z.object({
   /** A bot's screens are WhatsApp messages: `screenLimit` gives way to WHATSAPP_SCREEN_LIMIT. */
   channel: z.enum(APP_CHANNELS).default('ussd'),
   menus: z.array(menuSchema).max(2000),
+  /** The app's languages (docs/languages.md); left out for an app in one language. */
+  languages: appLanguagesSchema.optional(),
 });
 export type AppVersion = z.infer<typeof appVersionSchema>;
 export type AppVersionInput = z.input<typeof appVersionSchema>;

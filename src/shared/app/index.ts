@@ -1,3 +1,4 @@
+export * from './languages';
 export * from './operators';
 export * from './regexp';
 export * from './switch-operation.schema';

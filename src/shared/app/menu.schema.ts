@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { actionSchema } from './actions.schema';
 import { inputValidationSchema } from './input-validation.schema';
+import { languageRecord } from './languages';
 import { switchOperationSchema } from './switch-operation.schema';
 
 /** Short text in the menu list: displayText cut at 95 characters plus an ellipsis. */
@@ -17,6 +18,27 @@ export const mapPositionSchema = z.object({
   direction: z.enum(MAP_DIRECTIONS),
 });
 export type MapPosition = z.infer<typeof mapPositionSchema>;
+
+/**
+ * A menu's texts in one other language (docs/languages.md). Every field is optional: an empty or missing one falls
+ * back to the default language's text. `errorMessages` follow `inputValidations` and `closingTexts` follow
+ * `switchOperations` by index (a closing text is a Terminate rule's `actionParam`).
+ */
+const translatedText = (what: string, max: number) =>
+  z.string().max(max, { message: `A translated ${what} is at most ${max} characters, as in the default language.` });
+export const menuTranslationSchema = z.object({
+  displayText: translatedText('menu text', 4000).optional(),
+  headerText: translatedText('header', 1000).optional(),
+  footerText: translatedText('footer', 1000).optional(),
+  inputHolder: translatedText('input holder', 200).optional(),
+  errorMessages: z.array(translatedText('error message', 500)).max(50).optional(),
+  closingTexts: z.array(translatedText('closing text', 2000)).max(100).optional(),
+});
+export type MenuTranslation = z.infer<typeof menuTranslationSchema>;
+
+/** The translated fields, as lint and the designer name them. */
+export const TRANSLATED_FIELDS = ['headerText', 'displayText', 'footerText', 'inputHolder'] as const;
+export type TranslatedField = (typeof TRANSLATED_FIELDS)[number];
 
 /**
  * A menu as stored and as the engine runs it. Field names are the API contract (docs/product.md). The schema
@@ -42,6 +64,8 @@ export const menuSchema = z.object({
   inputValidations: z.array(inputValidationSchema).max(50).default([]),
   /** Set by POST /api/saveMenuPositions only (createMenu and updateMenu leave it); the engine ignores it. */
   mapPosition: mapPositionSchema.nullish(),
+  /** Texts per other language of the app, keyed by language code; left out when the menu has none. */
+  translations: languageRecord(menuTranslationSchema).optional(),
 });
 export type Menu = z.infer<typeof menuSchema>;
 export type MenuInput = z.input<typeof menuSchema>;

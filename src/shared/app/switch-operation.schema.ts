@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { languageCodeSchema } from './languages';
 import { SWITCH_OPERATORS } from './operators';
 
 export const SWITCH_ACTIONS = ['goto', 'Terminate'] as const;
@@ -8,11 +9,14 @@ export type SwitchAction = (typeof SWITCH_ACTIONS)[number];
  * One navigation rule: `input <operator> compareVal` then `action`.
  * For `goto`, `actionParam` is the target menu's uniqueId; for `Terminate` it is the optional closing
  * text (a template). The Always goto rule is `{ operator: 'always', action: 'goto', actionParam }`.
+ * `setLanguage`, when given, switches the session to that language as the rule is taken, before the target
+ * menu (or the closing text) is shown: a language menu is a menu whose rules each set one (docs/languages.md).
  */
 export const switchOperationSchema = z.object({
   operator: z.enum(SWITCH_OPERATORS),
   compareVal: z.string().max(1000).default(''),
   action: z.enum(SWITCH_ACTIONS),
   actionParam: z.string().max(2000).default(''),
+  setLanguage: languageCodeSchema.optional(),
 });
 export type SwitchOperation = z.infer<typeof switchOperationSchema>;

@@ -12,6 +12,7 @@ import {
   type UpdateAppBody,
 } from '../../../shared/api/apps.schema';
 import { MERCHANT_MESSAGES } from '../../../shared/api/merchants.schema';
+import { appLanguagesSchema, type AppLanguages } from '../../../shared/app';
 import { getPermissionScope, getRoles } from '../../../shared/roles';
 import { invalid, notFound, unauthenticated } from '../../../shared/errors';
 import type { AppContext } from '../../context';
@@ -43,6 +44,7 @@ function toApp(row: AppRow, origin: string, owner: { companyName: string; email:
     screenLimit: row.screenLimit,
     resumeOnRedial: row.resumeOnRedial,
     resumeWindowMinutes: row.resumeWindowMinutes,
+    languages: toAppLanguages(row),
     flagIcon: row.flagIcon,
     isTemplate: row.isTemplate,
     channel: row.channel === 'whatsapp' ? 'whatsapp' : 'ussd',
@@ -54,6 +56,13 @@ function toApp(row: AppRow, origin: string, owner: { companyName: string; email:
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
+}
+
+/** The app's stored languages, or null for an app in one language (or a value no longer valid). */
+export function toAppLanguages(row: Pick<AppRow, 'languages'>): AppLanguages | null {
+  if (row.languages === null) return null;
+  const parsed = appLanguagesSchema.safeParse(row.languages);
+  return parsed.success ? parsed.data : null;
 }
 
 /** The highest deployed version of each app, in one query. */
@@ -186,6 +195,7 @@ export async function updateApp(ctx: AppContext, user: AuthUser, body: UpdateApp
       screenLimit: body.screenLimit ?? existing.screenLimit,
       resumeOnRedial: body.resumeOnRedial ?? existing.resumeOnRedial,
       resumeWindowMinutes: body.resumeWindowMinutes ?? existing.resumeWindowMinutes,
+      languages: body.languages === undefined ? existing.languages : body.languages,
       updatedAt: ctx.now(),
     })
     .where(eq(apps.id, existing.id))

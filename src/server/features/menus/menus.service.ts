@@ -4,6 +4,8 @@ import { apps, appVersions, menus, users } from '../../../db/schema';
 import type { Db } from '../../../db/client';
 import {
   appVersionSchema,
+  LANGUAGE_MESSAGES,
+  listAppLanguages,
   menuSchema,
   toMenuScreen,
   validateMenu,
@@ -20,7 +22,7 @@ import { isUuid } from '../../../shared/ids';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../auth/auth.service';
 import { checkDeployAllowed, checkMenuLimit } from '../billing/plan-limits';
-import { getOwnedApp, getReadableApp, type AppRow } from '../apps/apps.service';
+import { getOwnedApp, getReadableApp, toAppLanguages, type AppRow } from '../apps/apps.service';
 import { createRenderAllowance, DEPLOY_LINT_RENDER_MS } from '../runtime/render-shares';
 
 type MenuRow = typeof menus.$inferSelect;
@@ -43,6 +45,7 @@ export function toMenu(row: MenuRow): Menu {
     actions: row.actions,
     inputValidations: row.inputValidations,
     ...(row.mapPosition ? { mapPosition: row.mapPosition } : {}),
+    ...(row.translations ? { translations: row.translations } : {}),
   });
 }
 
@@ -75,9 +78,36 @@ async function touchApp(db: Db, appId: string, at: Date): Promise<void> {
   await db.update(apps).set({ updatedAt: at }).where(eq(apps.id, appId));
 }
 
-function throwIfInvalid(menu: MenuBody, others: MenuLite[]): void {
+function throwIfInvalid(menu: MenuBody, others: MenuLite[], app: AppRow): void {
   const errors = validateMenu(menu, others);
   if (errors.length > 0) throw invalid(errors[0]!.message, { field: errors[0]!.field, errors });
+  checkMenuLanguages(menu, app);
+}
+
+/** Translations are for the app's other languages only, and a rule switches to one of its languages. */
+function checkMenuLanguages(menu: MenuBody, app: AppRow): void {
+  const languages = toAppLanguages(app);
+  const others = new Set<string>(languages?.otherLanguages ?? []);
+  for (const code of Object.keys(menu.translations ?? {}))
+    if (!others.has(code)) throw invalid(LANGUAGE_MESSAGES.notInApp(code), { field: `translations.${code}` });
+  const known = new Set(listAppLanguages(languages));
+  menu.switchOperations.forEach((rule, i) => {
+    if (rule.setLanguage !== undefined && !known.has(rule.setLanguage))
+      throw invalid(LANGUAGE_MESSAGES.notInApp(rule.setLanguage), { field: `switchOperations.${i}.setLanguage` });
+  });
+}
+
+/** The translations with their empty texts left out, null when nothing is left (the column stays empty). */
+function toStoredTranslations(translations: MenuBody['translations']): Menu['translations'] | null {
+  const stored: NonNullable<Menu['translations']> = {};
+  for (const [code, t] of Object.entries(translations ?? {})) {
+    const kept: Record<string, unknown> = {};
+    for (const [field, value] of Object.entries(t)) {
+      if (typeof value === 'string' ? value.trim() !== '' : Array.isArray(value) && value.some((v) => v.trim() !== '')) kept[field] = value;
+    }
+    if (Object.keys(kept).length > 0) stored[code] = kept;
+  }
+  return Object.keys(stored).length > 0 ? stored : null;
 }
 
 /** A menu's stored columns from the designer's body (or an imported menu), as createMenu and updateMenu save them. */
@@ -89,6 +119,7 @@ export function toMenuRowValues(menu: MenuBody) {
     switchOperations: menu.switchOperations,
     actions: menu.actions,
     inputValidations: menu.inputValidations,
+    translations: toStoredTranslations(menu.translations),
   };
 }
 
@@ -102,7 +133,7 @@ export async function createMenu(ctx: AppContext, user: AuthUser, body: MenuBody
   await checkMenuLimit(ctx, user, app.id);
   return ctx.db.transaction(async (tx) => {
     const rows = await findMenuRows(tx, app.id);
-    throwIfInvalid(body, rows.map(toMenu));
+    throwIfInvalid(body, rows.map(toMenu), app);
     const after = body.parentMenuId ? rows.findIndex((r) => r.id === body.parentMenuId) : -1;
     const position = after >= 0 ? rows[after]!.position + 1 : body.isFirst || rows.length === 0 ? 0 : rows[rows.length - 1]!.position + 1;
     await tx
@@ -134,7 +165,7 @@ export async function updateMenu(ctx: AppContext, user: AuthUser, body: MenuBody
   const { menu, app } = await getOwnedMenu(ctx, user, body.uniqueId);
   if (body.appId && body.appId !== app.id) throw notFound('Menu not found');
   const others = (await findMenuRows(ctx.db, app.id)).map(toMenu);
-  throwIfInvalid({ ...body, uniqueId: menu.id }, others);
+  throwIfInvalid({ ...body, uniqueId: menu.id }, others, app);
   await ctx.db
     .update(menus)
     .set({ ...toMenuRowValues(body), updatedAt: ctx.now() })
@@ -196,6 +227,7 @@ export async function saveMenuPositions(
 /** The draft as the engine runs it (the test URL and the emulator). */
 export async function getDraftVersion(db: Db, app: AppRow): Promise<AppVersion> {
   const rows = await findMenuRows(db, app.id);
+  const languages = toAppLanguages(app);
   return appVersionSchema.parse({
     appId: app.id,
     versionId: 'draft',
@@ -205,6 +237,7 @@ export async function getDraftVersion(db: Db, app: AppRow): Promise<AppVersion> 
     screenLimit: app.screenLimit,
     channel: app.channel,
     menus: rows.map(toMenu),
+    ...(languages ? { languages } : {}),
   });
 }
 

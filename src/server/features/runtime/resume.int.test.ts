@@ -8,7 +8,7 @@ import { createTestApp, seedUser, useTestApp, useUser, type TestApp } from '../.
 import { seedFeaturedTemplates } from '../templates/templates.service';
 import { describeDb } from '../../../../tests/support/test-db';
 import { describeRedis, testRedisUrl } from '../../../../tests/support/redis';
-import { seedApp, seedMenu } from '../../../../tests/support/seed-app';
+import { seedApp, seedMenu, updateAppSettings } from '../../../../tests/support/seed-app';
 
 const OFFER = '1. Continue where you left off\n2. Start again';
 const MSISDN = '233241110000';
@@ -37,13 +37,8 @@ async function seedTrip(t: TestApp, auth: Record<string, string>, settings: { re
     isFirst: true,
     switchOperations: [{ operator: 'always', compareVal: '', action: 'goto', actionParam: city }],
   });
-  await updateSettings(t.app, auth, appId, settings);
+  await updateAppSettings(t, auth, appId, settings);
   return appId;
-}
-
-async function updateSettings(app: FastifyInstance, auth: Record<string, string>, appId: string, settings: Record<string, unknown>) {
-  const current = (await app.inject({ method: 'GET', url: `/api/getAppByAppId/${appId}`, headers: auth })).json().data;
-  return app.inject({ method: 'POST', url: '/api/updateApp', headers: auth, payload: { ...current, ...settings } });
 }
 
 /** Africa's Talking: cumulative text, the session's every answer joined by `*`. */
@@ -186,7 +181,7 @@ describeDb('resume on redial', () => {
     await atHop(t.app, appId, 'live-1', 'Ama', 'live');
     expect(await atHop(t.app, appId, 'live-2', '', 'live')).toBe('CON Your name?');
 
-    expect((await updateSettings(t.app, auth, appId, { resumeOnRedial: true, resumeWindowMinutes: 10 })).json().data).toMatchObject({
+    expect((await updateAppSettings(t, auth, appId, { resumeOnRedial: true, resumeWindowMinutes: 10 })).json().data).toMatchObject({
       resumeOnRedial: true,
       resumeWindowMinutes: 10,
     });
@@ -200,14 +195,14 @@ describeDb('resume on redial', () => {
   it('refuses a window outside 1 to 60 minutes with a clear message, and changes nothing', async () => {
     const appId = await seedTrip(t, auth, { resumeOnRedial: true, resumeWindowMinutes: 7 });
     for (const resumeWindowMinutes of [0, 61, 2.5, '5']) {
-      const res = await updateSettings(t.app, auth, appId, { resumeOnRedial: true, resumeWindowMinutes });
+      const res = await updateAppSettings(t, auth, appId, { resumeOnRedial: true, resumeWindowMinutes });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({
         message: 'Resume window must be a whole number of minutes from 1 to 60',
         field: 'resumeWindowMinutes',
       });
     }
-    const bad = await updateSettings(t.app, auth, appId, { resumeOnRedial: 'yes' });
+    const bad = await updateAppSettings(t, auth, appId, { resumeOnRedial: 'yes' });
     expect(bad.statusCode).toBe(400);
     const app = (await t.app.inject({ method: 'GET', url: `/api/getAppByAppId/${appId}`, headers: auth })).json().data;
     expect(app).toMatchObject({ resumeOnRedial: true, resumeWindowMinutes: 7 });
@@ -233,7 +228,7 @@ describeDb('resume on redial in the emulator', () => {
   let airtime: string;
   beforeAll(async () => {
     [airtime] = (await seedFeaturedTemplates(t.db, operator.user.id, 'http://127.0.0.1')) as [string];
-    expect((await updateSettings(t.app, operator.auth, airtime, { resumeOnRedial: true })).statusCode).toBe(200);
+    expect((await updateAppSettings(t, operator.auth, airtime, { resumeOnRedial: true })).statusCode).toBe(200);
   });
 
   const emulate = (sessionId: string, mode: string, userdata: string, headers: Record<string, string> = {}) =>

@@ -36,6 +36,7 @@ import { APP_LIST_PATH, SAVE_REDIRECT_MS } from './app-create-page';
 import { useScrollIntoViewOn } from './use-scroll-into-view-on';
 import { AppTemplateTagField, getShortCodeExamples } from './app-template-tag-field';
 import { AppUrlCopyField } from './app-url-copy-field';
+import { AppLanguageFields, readLanguageValues, toLanguageValues, type LanguageValues } from './app-language-fields';
 import { updateApp } from './apps.api';
 import { AppNotFoundError, useApp } from './use-apps';
 import { BackLink } from '../../components/back-link';
@@ -163,6 +164,7 @@ function AppSettingsForm({ app }: { app: App }) {
     resumeOnRedial: app.resumeOnRedial,
     resumeWindowMinutes: app.resumeWindowMinutes,
   });
+  const [languages, setLanguages] = useState<LanguageValues>(() => toLanguageValues(app.languages));
   const [message, setMessage] = useState<string | null>(null);
   const [successMessage, setSuccessMessage] = useState<string | null>(null);
   const [isSaving, setSaving] = useState(false);
@@ -191,6 +193,7 @@ function AppSettingsForm({ app }: { app: App }) {
       resumeOnRedial: values.resumeOnRedial,
       // Off, the window field may hold anything: the stored window is kept.
       resumeWindowMinutes: isValidResumeWindow(values.resumeWindowMinutes) ? Number(values.resumeWindowMinutes) : app.resumeWindowMinutes,
+      languages: readLanguageValues(languages),
     });
     if (isOk(reply)) {
       await queryClient.invalidateQueries({ queryKey: queryKeys.apps });
@@ -286,6 +289,8 @@ function AppSettingsForm({ app }: { app: App }) {
           onToggle={(checked) => set('resumeOnRedial', checked)}
           onMinutesChange={(minutes) => set('resumeWindowMinutes', minutes)}
         />
+        <Divider my="xs" />
+        <AppLanguageFields values={languages} onChange={setLanguages} />
         <Group justify="flex-end" mt="xs">
           <Button variant="default" component={Link} to={APP_LIST_PATH}>
             Cancel

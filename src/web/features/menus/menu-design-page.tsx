@@ -92,7 +92,14 @@ export function MenuDesignPage() {
 
   const { app } = data;
   const previewApp = app
-    ? { appId: app.appId, appName: app.appName, shortCode: app.shortCode, screenLimit: app.screenLimit, channel: app.channel }
+    ? {
+        appId: app.appId,
+        appName: app.appName,
+        shortCode: app.shortCode,
+        screenLimit: app.screenLimit,
+        channel: app.channel,
+        languages: app.languages,
+      }
     : { appId, appName: '', shortCode: '' };
 
   // One address per designer: a bot opened under /app/design (or an app under the bots' path) moves to its own.

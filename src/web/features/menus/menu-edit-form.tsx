@@ -2,7 +2,7 @@ import { ActionIcon, Alert, Badge, Box, Button, Collapse, Group, Paper, Tabs, Te
 import { modals } from '@mantine/modals';
 import { IconAlertTriangle, IconChevronDown, IconX } from '@tabler/icons-react';
 import { useEffect, useMemo, useState } from 'react';
-import { validateMenu, type FieldError, type MenuBody, type MenuLite } from '../../../shared/app';
+import { listAppLanguages, validateMenu, type FieldError, type MenuBody, type MenuLite } from '../../../shared/app';
 import type { ActionEditor } from './action-edit-form';
 import classes from './menus.module.css';
 import { MenuActionsTab } from './menu-actions-tab';
@@ -243,7 +243,7 @@ export function MenuEditForm({
               <MenuFieldsTab values={values} set={set} errors={errors} app={app} />
             </Tabs.Panel>
             <Tabs.Panel value="navigation">
-              <MenuNavigationTab values={values} set={set} errors={errors} menus={menus} />
+              <MenuNavigationTab values={values} set={set} errors={errors} menus={menus} languages={listAppLanguages(app.languages)} />
             </Tabs.Panel>
             <Tabs.Panel value="actions">
               <MenuActionsTab values={values} set={set} errors={errors} editor={editor} setEditor={setEditor} checkAction={checkAction} />

@@ -1,6 +1,21 @@
-import { ActionIcon, Checkbox, Group, SimpleGrid, Stack, Text, Textarea, TextInput, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Checkbox,
+  Group,
+  SegmentedControl,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
+import { useState } from 'react';
+import { describeLanguage, type AppLanguages } from '../../../shared/app';
 import classes from './menus.module.css';
+import { MenuTranslationFields } from './menu-translation-fields';
 import { toggleTerminate, type FormErrors, type MenuFormValues } from './menu-form-state';
 import { MenuScreenPreview, type PreviewApp } from './menu-screen-preview';
 
@@ -16,94 +31,147 @@ const IDENTIFIER_TOOLTIP = 'The menu identifier is unique, no spaces. It names t
 /** Menu tab: identifier, text with {{ }} variables, header, footer, input holder, Back Menu, terminate; the live preview beside. */
 export function MenuFieldsTab({ values, set, errors, app }: MenuFieldsTabProps) {
   const err = (field: string) => errors[field]?.message;
+  const languages = app.languages;
+  const [language, setLanguage] = useState('');
+  const other = languages?.otherLanguages.includes(language as never) ? language : '';
   return (
     <div className={classes.previewGrid}>
       <Stack gap="md">
-        <TextInput
-          label="Menu identifier"
-          rightSectionPointerEvents="all"
-          rightSection={
-            <Tooltip label={IDENTIFIER_TOOLTIP} multiline w={260} withArrow events={{ hover: true, focus: true, touch: true }}>
-              <ActionIcon variant="subtle" size="sm" color="gray" aria-label="About the menu identifier">
-                <IconInfoCircle size={16} />
-              </ActionIcon>
-            </Tooltip>
-          }
-          placeholder="e.g. enterAmount"
-          value={values.userDefinedName}
-          onChange={(e) => set({ userDefinedName: e.currentTarget.value })}
-          error={err('userDefinedName')}
-          withAsterisk
-          data-autofocus
-        />
-        <Textarea
-          label="Menu text"
-          description="Session variables go in double curly braces: {{ session.inputs.name }}"
-          placeholder={'Welcome to Kofi Shop\n1. Buy airtime\n2. Check balance'}
-          value={values.displayText}
-          onChange={(e) => set({ displayText: e.currentTarget.value })}
-          error={err('displayText')}
-          withAsterisk
-          autosize
-          minRows={4}
-          maxRows={14}
-        />
-        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-          <TextInput
-            label="Header text"
-            description="Shown above the menu text"
-            value={values.headerText}
-            onChange={(e) => set({ headerText: e.currentTarget.value })}
-            error={err('headerText')}
-          />
-          <TextInput
-            label="Footer text"
-            description="Shown below the menu text"
-            value={values.footerText}
-            onChange={(e) => set({ footerText: e.currentTarget.value })}
-            error={err('footerText')}
-          />
-        </SimpleGrid>
-        <TextInput
-          label="Input holder"
-          description="Hint in the reply box, e.g. Enter amount"
-          value={values.inputHolder}
-          onChange={(e) => set({ inputHolder: e.currentTarget.value })}
-          error={err('inputHolder')}
-          disabled={values.terminate}
-        />
-        <Group align="flex-start" gap="lg" wrap="wrap">
-          <Checkbox
-            label="Back Menu"
-            description={values.terminate ? 'A menu that ends the session has no Back' : 'The indicator returns to the previous menu'}
-            checked={values.allowGoBack}
-            onChange={(e) => set({ allowGoBack: e.currentTarget.checked })}
-            disabled={values.terminate}
-            mt={6}
-          />
-          <TextInput
-            label="Back indicator"
-            value={values.goBackInputIndicator}
-            onChange={(e) => set({ goBackInputIndicator: e.currentTarget.value })}
-            error={err('goBackInputIndicator')}
-            disabled={!values.allowGoBack}
-            w={150}
-            maxLength={20}
-          />
-        </Group>
-        <Checkbox
-          label="Terminate"
-          description="End the session after this screen (no reply is asked)"
-          checked={values.terminate}
-          onChange={(e) => set(toggleTerminate(values, e.currentTarget.checked))}
-        />
-        {values.isFirst && (
-          <Text size="xs" c="dimmed">
-            This is the first menu: sessions start here.
-          </Text>
+        {languages && languages.otherLanguages.length > 0 && (
+          <LanguageSwitcher languages={languages} value={other} onChange={setLanguage} />
+        )}
+        {languages && other !== '' ? (
+          <MenuTranslationFields values={values} set={set} defaultLanguage={languages.defaultLanguage} language={other} errors={errors} />
+        ) : (
+          <MenuDefaultFields values={values} set={set} err={err} />
         )}
       </Stack>
-      <MenuScreenPreview app={app} menu={values} />
+      <MenuScreenPreview app={app} menu={values} language={other || undefined} />
     </div>
+  );
+}
+
+function MenuDefaultFields({
+  values,
+  set,
+  err,
+}: {
+  values: MenuFormValues;
+  set: (patch: Partial<MenuFormValues>) => void;
+  err: (field: string) => string | undefined;
+}) {
+  return (
+    <Stack gap="md">
+      <TextInput
+        label="Menu identifier"
+        rightSectionPointerEvents="all"
+        rightSection={
+          <Tooltip label={IDENTIFIER_TOOLTIP} multiline w={260} withArrow events={{ hover: true, focus: true, touch: true }}>
+            <ActionIcon variant="subtle" size="sm" color="gray" aria-label="About the menu identifier">
+              <IconInfoCircle size={16} />
+            </ActionIcon>
+          </Tooltip>
+        }
+        placeholder="e.g. enterAmount"
+        value={values.userDefinedName}
+        onChange={(e) => set({ userDefinedName: e.currentTarget.value })}
+        error={err('userDefinedName')}
+        withAsterisk
+        data-autofocus
+      />
+      <Textarea
+        label="Menu text"
+        description="Session variables go in double curly braces: {{ session.inputs.name }}"
+        placeholder={'Welcome to Kofi Shop\n1. Buy airtime\n2. Check balance'}
+        value={values.displayText}
+        onChange={(e) => set({ displayText: e.currentTarget.value })}
+        error={err('displayText')}
+        withAsterisk
+        autosize
+        minRows={4}
+        maxRows={14}
+      />
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+        <TextInput
+          label="Header text"
+          description="Shown above the menu text"
+          value={values.headerText}
+          onChange={(e) => set({ headerText: e.currentTarget.value })}
+          error={err('headerText')}
+        />
+        <TextInput
+          label="Footer text"
+          description="Shown below the menu text"
+          value={values.footerText}
+          onChange={(e) => set({ footerText: e.currentTarget.value })}
+          error={err('footerText')}
+        />
+      </SimpleGrid>
+      <TextInput
+        label="Input holder"
+        description="Hint in the reply box, e.g. Enter amount"
+        value={values.inputHolder}
+        onChange={(e) => set({ inputHolder: e.currentTarget.value })}
+        error={err('inputHolder')}
+        disabled={values.terminate}
+      />
+      <Group align="flex-start" gap="lg" wrap="wrap">
+        <Checkbox
+          label="Back Menu"
+          description={values.terminate ? 'A menu that ends the session has no Back' : 'The indicator returns to the previous menu'}
+          checked={values.allowGoBack}
+          onChange={(e) => set({ allowGoBack: e.currentTarget.checked })}
+          disabled={values.terminate}
+          mt={6}
+        />
+        <TextInput
+          label="Back indicator"
+          value={values.goBackInputIndicator}
+          onChange={(e) => set({ goBackInputIndicator: e.currentTarget.value })}
+          error={err('goBackInputIndicator')}
+          disabled={!values.allowGoBack}
+          w={150}
+          maxLength={20}
+        />
+      </Group>
+      <Checkbox
+        label="Terminate"
+        description="End the session after this screen (no reply is asked)"
+        checked={values.terminate}
+        onChange={(e) => set(toggleTerminate(values, e.currentTarget.checked))}
+      />
+      {values.isFirst && (
+        <Text size="xs" c="dimmed">
+          This is the first menu: sessions start here.
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+/** The language whose texts the tab shows: buttons for up to three languages, a list beyond (it fits a phone). */
+function LanguageSwitcher({ languages, value, onChange }: { languages: AppLanguages; value: string; onChange: (code: string) => void }) {
+  const data = [
+    { value: languages.defaultLanguage, label: `${describeLanguage(languages.defaultLanguage)}, default` },
+    ...languages.otherLanguages.map((code) => ({ value: code, label: describeLanguage(code) })),
+  ];
+  return data.length <= 3 ? (
+    <SegmentedControl
+      aria-label="Language of the texts"
+      data-testid="menu-language-switcher"
+      value={value}
+      onChange={onChange}
+      data={data}
+    />
+  ) : (
+    <Select
+      label="Language of the texts"
+      data-testid="menu-language-switcher"
+      data={data}
+      value={value || languages.defaultLanguage}
+      onChange={(code) => onChange(code ?? languages.defaultLanguage)}
+      allowDeselect={false}
+      maw={320}
+    />
   );
 }

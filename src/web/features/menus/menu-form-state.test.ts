@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMenuDraft, MENU_MESSAGES } from '../../../shared/app';
+import { moveItem } from './menu-row-buttons';
 import {
   checkMenuForm,
   countErrorsByTab,
@@ -92,5 +93,46 @@ describe('menu form load and read rules', () => {
 
   it('an action id is two digits then the time in milliseconds', () => {
     expect(createActionId(1_718_000_000_123)).toMatch(/^[1-9]\d1718000000123$/);
+  });
+});
+
+describe('menu form translations', () => {
+  const stored = form({
+    displayText: 'Pick\n1. Bye\n2. Ciao',
+    inputValidations: [
+      { validationMethod: 'isNumeric', compareValue: '', errorMessage: 'Numbers only', validationFunction: '' },
+      { validationMethod: 'isAlpha', compareValue: '', errorMessage: '', validationFunction: '' },
+    ],
+    switchOperations: [
+      { operator: 'eq', compareVal: '1', action: 'Terminate', actionParam: 'Bye', setLanguage: 'fr' },
+      { operator: 'eq', compareVal: '2', action: 'Terminate', actionParam: 'Ciao' },
+    ],
+    translations: { fr: { displayText: 'Choisir', errorMessages: ['Chiffres', ''], closingTexts: ['Au revoir', 'Salut'] } },
+  });
+
+  it('loads and reads back unchanged: screen texts, closing texts, error messages and a rule language', () => {
+    const { body } = readMenuForm(stored);
+    expect(body.translations).toEqual({
+      fr: { displayText: 'Choisir', closingTexts: ['Au revoir', 'Salut'], errorMessages: ['Chiffres', ''] },
+    });
+    expect(body.switchOperations[0]).toMatchObject({ setLanguage: 'fr' });
+    expect(body.switchOperations[1]).not.toHaveProperty('setLanguage');
+  });
+
+  it('keeps each closing text with its rule when rules move or go, and leaves out emptied texts', () => {
+    const moved = { ...stored, rules: moveItem(stored.rules, 1, -1) };
+    expect(readMenuForm(moved).body.translations?.fr?.closingTexts).toEqual(['Salut', 'Au revoir']);
+    const emptied = { ...stored, rules: [], validations: [], translations: { fr: { displayText: ' ' } } };
+    expect(readMenuForm(emptied).body).not.toHaveProperty('translations');
+  });
+
+  it("keeps an Always goto rule's language", () => {
+    const values = form({
+      switchOperations: [{ operator: 'always', compareVal: '', action: 'goto', actionParam: 'm2', setLanguage: 'sw' }],
+    });
+    expect(values.alwaysLanguage).toBe('sw');
+    expect(readMenuForm(values).body.switchOperations).toEqual([
+      { operator: 'always', compareVal: '', action: 'goto', actionParam: 'm2', setLanguage: 'sw' },
+    ]);
   });
 });

@@ -10,7 +10,11 @@ import {
   type Action,
   type FieldError,
   type InputValidation,
+  TRANSLATED_FIELDS,
+  type LanguageCode,
   type Menu,
+  type MenuTranslation,
+  type TranslatedField,
   type MenuBody,
   type MenuRef,
   type SwitchAction,
@@ -24,10 +28,18 @@ export interface RuleDraft {
   compareVal: string;
   action: SwitchAction | '';
   actionParam: string;
+  /** The language the rule switches the session to (docs/languages.md). */
+  setLanguage?: string;
+  /** A Terminate rule's closing text per other language, kept with the rule when rules move. */
+  closingTranslations?: Record<string, string>;
 }
 
 export type ActionDraft = Action & { key: string };
-export type ValidationDraft = InputValidation & { key: string };
+/** A validation in the form, with its error message per other language (kept with it when validations move). */
+export type ValidationDraft = InputValidation & { key: string; errorTranslations?: Record<string, string> };
+
+/** A menu's screen texts in one other language; rules and validations carry their own translated texts. */
+export type ScreenTranslation = Pick<MenuTranslation, TranslatedField>;
 
 export interface MenuFormValues {
   uniqueId?: string;
@@ -44,9 +56,13 @@ export interface MenuFormValues {
   terminate: boolean;
   alwaysGoto: boolean;
   alwaysTarget: string;
+  /** The Always goto rule's language switch, '' for none. */
+  alwaysLanguage: string;
   rules: RuleDraft[];
   actions: ActionDraft[];
   validations: ValidationDraft[];
+  /** Screen texts per other language of the app, edited side by side on the Menu tab. */
+  translations: Record<string, ScreenTranslation>;
 }
 
 export type MenuDraft = Omit<Menu, 'uniqueId'> & { uniqueId?: string };
@@ -88,10 +104,59 @@ export function loadMenuForm(menu: MenuDraft): MenuFormValues {
     ...toMenuScreen(menu),
     alwaysGoto: isAlwaysOnly,
     alwaysTarget: isAlwaysOnly ? ops[0]!.actionParam : '',
-    rules: isAlwaysOnly ? [] : ops.map((op) => ({ ...op, key: nextKey('rule') })),
+    alwaysLanguage: (isAlwaysOnly && ops[0]!.setLanguage) || '',
+    rules: isAlwaysOnly
+      ? []
+      : ops.map((op, i) => withTranslations({ ...op, key: nextKey('rule') }, 'closingTranslations', pickByIndex(menu, 'closingTexts', i))),
     actions: menu.actions.map((action) => ({ ...action, key: action.id ?? nextKey('action') })),
-    validations: menu.inputValidations.map((v) => ({ ...v, key: nextKey('validation') })),
+    validations: menu.inputValidations.map((v, i) =>
+      withTranslations({ ...v, key: nextKey('validation') }, 'errorTranslations', pickByIndex(menu, 'errorMessages', i)),
+    ),
+    translations: Object.fromEntries(
+      Object.entries(menu.translations ?? {}).map(([code, t]) => [
+        code,
+        Object.fromEntries(TRANSLATED_FIELDS.filter((f) => t[f] !== undefined).map((f) => [f, t[f]])),
+      ]),
+    ),
   };
+}
+
+/** `{ fr: 'Au revoir' }`: the translations of the item at `index` of a by-index list (closing texts, error messages). */
+function pickByIndex(menu: MenuDraft, list: 'closingTexts' | 'errorMessages', index: number): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [code, t] of Object.entries(menu.translations ?? {})) {
+    const text = t[list]?.[index];
+    if (text) out[code] = text;
+  }
+  return out;
+}
+
+function withTranslations<T extends object, K extends string>(item: T, key: K, texts: Record<string, string>): T {
+  return Object.keys(texts).length > 0 ? { ...item, [key]: texts } : item;
+}
+
+/**
+ * The menu's translations as saved: screen texts, and the closing texts and error messages by the position of their
+ * rule and validation in the saved lists. Empty texts are left out, and a language with none at all.
+ */
+function readTranslations(values: MenuFormValues, savedRules: RuleDraft[]): Menu['translations'] | undefined {
+  const codes = new Set(Object.keys(values.translations));
+  for (const rule of savedRules) for (const code of Object.keys(rule.closingTranslations ?? {})) codes.add(code);
+  for (const v of values.validations) for (const code of Object.keys(v.errorTranslations ?? {})) codes.add(code);
+  const out: NonNullable<Menu['translations']> = {};
+  for (const code of codes) {
+    const t: MenuTranslation = {};
+    for (const field of TRANSLATED_FIELDS) {
+      const text = values.translations[code]?.[field];
+      if (text?.trim()) t[field] = text;
+    }
+    const closing = savedRules.map((r) => (r.action === 'Terminate' ? (r.closingTranslations?.[code] ?? '') : ''));
+    if (closing.some((c) => c.trim())) t.closingTexts = closing;
+    const messages = values.validations.map((v) => v.errorTranslations?.[code] ?? '');
+    if (messages.some((m) => m.trim())) t.errorMessages = messages;
+    if (Object.keys(t).length > 0) out[code as LanguageCode] = t;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /**
@@ -119,9 +184,18 @@ export interface ReadMenuForm {
 export function readMenuForm(values: MenuFormValues): ReadMenuForm {
   const errors: FieldError[] = [];
   const savedToForm: number[] = [];
+  const savedRules: RuleDraft[] = [];
   let switchOperations: Menu['switchOperations'];
   if (values.alwaysGoto) {
-    switchOperations = [{ operator: ALWAYS_OPERATOR, compareVal: '', action: 'goto', actionParam: values.alwaysTarget }];
+    switchOperations = [
+      {
+        operator: ALWAYS_OPERATOR,
+        compareVal: '',
+        action: 'goto',
+        actionParam: values.alwaysTarget,
+        ...(values.alwaysLanguage ? { setLanguage: values.alwaysLanguage as LanguageCode } : {}),
+      },
+    ];
   } else {
     switchOperations = [];
     values.rules.forEach((rule, formIndex) => {
@@ -131,7 +205,14 @@ export function readMenuForm(values: MenuFormValues): ReadMenuForm {
         return;
       }
       savedToForm.push(formIndex);
-      switchOperations.push({ operator: rule.operator, compareVal: rule.compareVal, action: rule.action, actionParam: rule.actionParam });
+      savedRules.push(rule);
+      switchOperations.push({
+        operator: rule.operator,
+        compareVal: rule.compareVal,
+        action: rule.action,
+        actionParam: rule.actionParam,
+        ...(rule.setLanguage ? { setLanguage: rule.setLanguage as LanguageCode } : {}),
+      });
     });
   }
   const body: MenuBody = {
@@ -149,8 +230,10 @@ export function readMenuForm(values: MenuFormValues): ReadMenuForm {
     terminate: values.terminate,
     switchOperations,
     actions: values.actions.map(({ key, ...action }) => ({ ...action, id: action.id ?? key }) as Action),
-    inputValidations: values.validations.map(({ key: _key, ...v }) => v),
+    inputValidations: values.validations.map(({ key: _key, errorTranslations: _translations, ...v }) => v),
   };
+  const translations = readTranslations(values, savedRules);
+  if (translations) body.translations = translations;
   const toFormPath = (field: string) => {
     const match = /^switchOperations\.(\d+)(\..*)?$/.exec(field);
     if (!match) return field.startsWith('inputValidations.') ? field.replace('inputValidations.', 'validations.') : field;

@@ -1,6 +1,7 @@
 import { Alert, Checkbox, Group, Paper, Select, Stack, TextInput } from '@mantine/core';
 import {
   ALWAYS_OPERATOR,
+  describeLanguage,
   getShortText,
   NAVIGATION_OPERATORS,
   OPERATOR_LABELS,
@@ -18,6 +19,8 @@ interface MenuNavigationTabProps {
   set: (patch: Partial<MenuFormValues>) => void;
   errors: FormErrors;
   menus: MenuLite[];
+  /** The app's languages, default first; empty for an app in one language (no Language field then). */
+  languages?: string[];
 }
 
 const OPERATOR_OPTIONS = NAVIGATION_OPERATORS.map((op) => ({ value: op, label: OPERATOR_LABELS[op] }));
@@ -37,8 +40,18 @@ export function withMissingTarget(options: { value: string; label: string }[], t
   return [...options, { value: target, label: 'Deleted menu (no longer in this app)', disabled: true }];
 }
 
+/** The options, plus a rule's language the app no longer has, so the field shows it. */
+function withMissingLanguage(options: { value: string; label: string }[], code: string | undefined) {
+  if (!code || options.some((o) => o.value === code)) return options;
+  return [...options, { value: code, label: `${describeLanguage(code)} (not an app language)` }];
+}
+
 /** Navigation tab: Always goto with its target, or the ordered rules (first match wins). */
-export function MenuNavigationTab({ values, set, errors, menus }: MenuNavigationTabProps) {
+export function MenuNavigationTab({ values, set, errors, menus, languages = [] }: MenuNavigationTabProps) {
+  const languageOptions = [
+    { value: '', label: 'Keep the language' },
+    ...languages.map((code) => ({ value: code, label: `Switch to ${describeLanguage(code)}` })),
+  ];
   const options = toMenuOptions(menus, values.uniqueId);
   const setRule = (index: number, patch: Partial<RuleDraft>) => set({ rules: updateItem(values.rules, index, patch) });
   const move = (index: number, by: number) => set({ rules: moveItem(values.rules, index, by) });
@@ -68,6 +81,18 @@ export function MenuNavigationTab({ values, set, errors, menus }: MenuNavigation
             nothingFoundMessage="No menu matches"
             style={{ flex: '1 1 240px' }}
           />
+          {(languages.length > 0 || values.alwaysLanguage) && (
+            <Select
+              label="Language"
+              aria-label="Always goto language"
+              data={withMissingLanguage(languageOptions, values.alwaysLanguage)}
+              value={values.alwaysLanguage}
+              onChange={(v) => set({ alwaysLanguage: v ?? '' })}
+              disabled={!values.alwaysGoto}
+              allowDeselect={false}
+              w={{ base: '100%', xs: 220 }}
+            />
+          )}
         </Group>
       </Paper>
 
@@ -151,6 +176,19 @@ export function MenuNavigationTab({ values, set, errors, menus }: MenuNavigation
                     searchable
                     nothingFoundMessage="No menu matches"
                     style={{ flex: '2 1 200px' }}
+                  />
+                )}
+                {(languages.length > 0 || rule.setLanguage) && (
+                  <Select
+                    label="Language"
+                    aria-label={`Rule ${i + 1} language`}
+                    data={withMissingLanguage(languageOptions, rule.setLanguage)}
+                    value={rule.setLanguage ?? ''}
+                    onChange={(v) => setRule(i, { setLanguage: v || undefined })}
+                    error={err(`${at}.setLanguage`)}
+                    disabled={values.alwaysGoto}
+                    allowDeselect={false}
+                    w={{ base: '100%', xs: 220 }}
                   />
                 )}
                 <MenuRowControls

@@ -2,7 +2,7 @@ import { ActionIcon, Badge, Group, Progress, Stack, Text, TextInput } from '@man
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import type { AppChannel } from '../../../shared/app/app-version.schema';
-import { DEFAULT_SCREEN_LIMIT, type AppVersion, type Menu } from '../../../shared/app';
+import { DEFAULT_SCREEN_LIMIT, type AppLanguages, type AppVersion, type Menu } from '../../../shared/app';
 import { WHATSAPP_LIMITS } from '../../../shared/whatsapp';
 import { compileApp, previewMenu } from '../../../engine';
 import { ChatBubble } from '../bots/chat-bubble';
@@ -21,9 +21,11 @@ export interface PreviewApp {
   screenLimit?: number;
   /** A bot's screens are WhatsApp messages: a bubble, and a message's limit instead of the USSD screen's. */
   channel?: AppChannel;
+  /** The app's languages: the preview can show each (docs/languages.md). */
+  languages?: AppLanguages | null;
 }
 
-type PreviewMenu = Pick<Menu, 'headerText' | 'displayText' | 'footerText' | 'terminate' | 'inputHolder'>;
+type PreviewMenu = Pick<Menu, 'headerText' | 'displayText' | 'footerText' | 'terminate' | 'inputHolder' | 'translations'>;
 
 /** `session.inputs.amount` and `session.inputs.amountLabel` in a menu's texts, in order of appearance. */
 export function findSampleInputs(texts: string[]): string[] {
@@ -33,7 +35,7 @@ export function findSampleInputs(texts: string[]): string[] {
 }
 
 /** Renders one menu with the engine's real rendering and pagination, over sample values. */
-export function renderMenuPreview(app: PreviewApp, menu: PreviewMenu, inputs: Record<string, string>, limit: number) {
+export function renderMenuPreview(app: PreviewApp, menu: PreviewMenu, inputs: Record<string, string>, limit: number, language?: string) {
   const version = (screenLimit: number): AppVersion => ({
     appId: app.appId,
     versionId: PREVIEW_ID,
@@ -59,10 +61,12 @@ export function renderMenuPreview(app: PreviewApp, menu: PreviewMenu, inputs: Re
         switchOperations: [],
         actions: [],
         inputValidations: [],
+        ...(menu.translations ? { translations: menu.translations } : {}),
       },
     ],
+    ...(app.languages ? { languages: app.languages } : {}),
   });
-  const sample = { inputs, mobile: SAMPLE_MOBILE, network: SAMPLE_NETWORK };
+  const sample = { inputs, mobile: SAMPLE_MOBILE, network: SAMPLE_NETWORK, language };
   // The whole screen (no page limit) gives the count; the app's limit gives the pages users see.
   const whole = previewMenu(compileApp(version(Number.MAX_SAFE_INTEGER)), PREVIEW_ID, sample);
   const paged = previewMenu(compileApp(version(limit)), PREVIEW_ID, sample);
@@ -72,7 +76,7 @@ export function renderMenuPreview(app: PreviewApp, menu: PreviewMenu, inputs: Re
 }
 
 /** The live phone preview of the menu being edited, and its character count against the app's screen limit. */
-export function MenuScreenPreview({ app, menu }: { app: PreviewApp; menu: PreviewMenu }) {
+export function MenuScreenPreview({ app, menu, language }: { app: PreviewApp; menu: PreviewMenu; language?: string }) {
   const isBot = app.channel === 'whatsapp';
   const limit = isBot ? WHATSAPP_LIMITS.text : (app.screenLimit ?? DEFAULT_SCREEN_LIMIT);
   const sampleNames = findSampleInputs([menu.headerText, menu.displayText, menu.footerText]);
@@ -82,8 +86,8 @@ export function MenuScreenPreview({ app, menu }: { app: PreviewApp; menu: Previe
   const inputs = useMemo(() => Object.fromEntries(sampleNames.map((n) => [n, samples[n] ?? ''])), [sampleNames.join(','), samples]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: the menu's rendered fields, not the object (a new one comes with every keystroke elsewhere in the form)
   const result = useMemo(
-    () => renderMenuPreview(app, menu, inputs, limit),
-    [app, menu.headerText, menu.displayText, menu.footerText, menu.terminate, menu.inputHolder, inputs, limit],
+    () => renderMenuPreview(app, menu, inputs, limit, language),
+    [app, menu.headerText, menu.displayText, menu.footerText, menu.terminate, menu.inputHolder, menu.translations, inputs, limit, language],
   );
   const pages = result.ok ? result.pages : [];
   const current = Math.min(page, Math.max(pages.length - 1, 0));
@@ -151,7 +155,9 @@ export function MenuScreenPreview({ app, menu }: { app: PreviewApp; menu: Previe
                   {result.error}
                 </Text>
               )}
-              {!menu.terminate && <div className={classes.dialogInput}>{menu.inputHolder}</div>}
+              {!menu.terminate && (
+                <div className={classes.dialogInput}>{(language && menu.translations?.[language]?.inputHolder) || menu.inputHolder}</div>
+              )}
               <div className={classes.dialogButtons}>
                 {menu.terminate ? (
                   <span>OK</span>

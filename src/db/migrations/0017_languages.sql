@@ -1,0 +1,2 @@
+ALTER TABLE "apps" ADD COLUMN "languages" jsonb;--> statement-breakpoint
+ALTER TABLE "menus" ADD COLUMN "translations" jsonb;
