@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { appLanguagesSchema } from '../app/languages';
 import { menuSchema } from '../app/menu.schema';
 import { appSchema, createAppBodySchema } from './apps.schema';
 
@@ -41,8 +42,11 @@ export const APP_TRANSFER_MESSAGES = {
   secretRemoved: 'A secret was left out of the export: enter it again in the designer.',
 } as const;
 
-/** The app's settings in a file: what the create-app form sets, plus the screen limit. */
-export const exportedAppSchema = createAppBodySchema.extend({ screenLimit: z.number().int().min(60).max(182).default(160) });
+/** The app's settings in a file: what the create-app form sets, plus the screen limit and its languages. */
+export const exportedAppSchema = createAppBodySchema.extend({
+  screenLimit: z.number().int().min(60).max(182).default(160),
+  languages: appLanguagesSchema.nullish(),
+});
 
 /**
  * A menu in a file: `uniqueId` is the file's own name for it (gotos and parentMenuId use it), remapped on import.

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeDb } from '../../../../tests/support/test-db';
 import { createApiClient, useTestApp, useUser } from '../../../../tests/support/test-app';
-import { seedMenu, seedShop } from '../../../../tests/support/seed-app';
+import { seedMenu, seedShop, updateAppSettings } from '../../../../tests/support/seed-app';
 import { APP_IMPORT_MAX_BYTES, type AppExport } from '../../../shared/api/app-transfer.schema';
 import type { ActionOf, Menu } from '../../../shared/app';
 
@@ -258,6 +258,54 @@ describeDb('app import and export', () => {
     );
     expect(fits.json(), fits.body).toMatchObject({ status: '00' });
     expect((await get(`/api/getAllMenus/${fits.json().data.appId}`, trial.auth)).json().data).toHaveLength(20);
+  });
+
+  it("carries the app's languages and the menus' translations, and refuses a translation into a language the file's app lacks", async () => {
+    const langApp = (
+      await post('/api/createApp', {
+        appName: 'Banque',
+        description: 'Two languages',
+        country: 'ghana',
+        connectionMode: 'existing-shortcode',
+        customShortCode: '*920*78#',
+        useTemplateTag: false,
+      })
+    ).json().data.appId;
+    const languages = { defaultLanguage: 'en', otherLanguages: ['fr'], labels: {}, prefixLanguages: [{ prefix: '225', language: 'fr' }] };
+    expect((await updateAppSettings(t, owner.auth, langApp, { languages })).json().status).toBe('00');
+    const home = await seedMenu(t, owner.auth, langApp, {
+      userDefinedName: 'home',
+      displayText: 'Welcome',
+      terminate: true,
+      translations: { fr: { displayText: 'Bienvenue' } },
+    });
+    await seedMenu(t, owner.auth, langApp, {
+      userDefinedName: 'language',
+      isFirst: true,
+      displayText: '1. English\n2. Francais',
+      switchOperations: [{ operator: 'eq', compareVal: '2', action: 'goto', actionParam: home, setLanguage: 'fr' }],
+    });
+    const exported = (await get(`/api/exportApp/${langApp}`)).json().data;
+    expect(exported.app.languages).toMatchObject({ defaultLanguage: 'en', otherLanguages: ['fr'] });
+    const made = await importApp({ document: exported, shortCode: '*920*79#' }, stranger.auth);
+    expect(made.json(), made.body).toMatchObject({ status: '00' });
+    const copy = made.json().data.appId;
+    expect((await get(`/api/getAppByAppId/${copy}`, stranger.auth)).json().data.languages).toMatchObject({ otherLanguages: ['fr'] });
+    const copied = (await get(`/api/getAllMenus/${copy}`, stranger.auth)).json().data;
+    expect(copied.find((m: { userDefinedName: string }) => m.userDefinedName === 'home').translations).toEqual({
+      fr: { displayText: 'Bienvenue' },
+    });
+
+    // Without its languages the file's French texts and rule have no language to belong to: refused, nothing made.
+    const before = await countApps(stranger.auth);
+    const refused = await importApp(
+      { document: { ...exported, app: { ...exported.app, languages: null } }, shortCode: '*920*80#' },
+      stranger.auth,
+    );
+    expect(refused.statusCode).toBe(400);
+    const fields = refused.json().errors.map((e: { field: string }) => e.field);
+    expect(fields).toEqual(expect.arrayContaining(['menus.0.switchOperations.0.setLanguage', 'menus.1.translations.fr']));
+    expect(await countApps(stranger.auth)).toBe(before);
   });
 
   it("answers 404 for another account's app, and for an app that does not exist", async () => {

@@ -16,6 +16,7 @@ import {
 } from '../../../shared/api/app-transfer.schema';
 import { APP_COUNTRIES, APP_MESSAGES, resolveAppShortCode, type App } from '../../../shared/api/apps.schema';
 import { appVersionSchema, validateMenu, type Menu } from '../../../shared/app';
+import { LANGUAGE_MESSAGES, listAppLanguages, type AppLanguages } from '../../../shared/app/languages';
 import { invalid } from '../../../shared/errors';
 import { isUuid } from '../../../shared/ids';
 import type { AppContext } from '../../context';
@@ -88,6 +89,7 @@ export async function exportApp(ctx: AppContext, user: AuthUser, appId: string):
       baseShortCode: app.baseShortCode,
       customShortCode: app.customShortCode,
       screenLimit: app.screenLimit,
+      ...(draft.languages ? { languages: draft.languages } : {}),
     },
     menus: draft.menus.map(({ appId: _appId, isFirst: _isFirst, mapPosition: _placed, ...menu }, i) =>
       removeSecrets(menu, `menus.${i}`, secretsRemoved),
@@ -164,6 +166,7 @@ function toImportedAppColumns(doc: AppExport, body: ImportAppBody, problems: Imp
     country: settings.country,
     useTemplateTag: settings.useTemplateTag,
     screenLimit: settings.screenLimit,
+    languages: settings.languages ?? null,
   };
   // A new shortcode is typed whole, as when cloning; else the file's settings are checked as the create form's.
   if (body.shortCode) {
@@ -247,6 +250,20 @@ async function checkMenus(ctx: AppContext, user: AuthUser, imported: Menu[], pro
   }
 }
 
+/** Translations only for the file's other languages, and rules switching only to one of its languages. */
+function checkMenuLanguages(imported: Menu[], languages: AppLanguages | null, problems: ImportProblem[]): void {
+  const others = new Set<string>(languages?.otherLanguages ?? []);
+  const known = new Set(listAppLanguages(languages));
+  imported.forEach((menu, i) => {
+    for (const code of Object.keys(menu.translations ?? {}))
+      if (!others.has(code)) problems.push({ field: `menus.${i}.translations.${code}`, message: LANGUAGE_MESSAGES.notInApp(code) });
+    menu.switchOperations.forEach((rule, r) => {
+      if (rule.setLanguage !== undefined && !known.has(rule.setLanguage))
+        problems.push({ field: `menus.${i}.switchOperations.${r}.setLanguage`, message: LANGUAGE_MESSAGES.notInApp(rule.setLanguage) });
+    });
+  });
+}
+
 /**
  * A new app in the caller's account from an export file: the file is checked as a whole (format, version,
  * shape, unknown fields, the create-app and menu rules, its shortcode against the caller's other apps, custom
@@ -265,6 +282,7 @@ export async function importApp(
   const appId = createAppId();
   const imported = remapMenus(doc, appId, problems);
   await checkMenus(ctx, user, imported, problems);
+  checkMenuLanguages(imported, columns.languages, problems);
   const [clash] = await ctx.db
     .select({ id: apps.id })
     .from(apps)
@@ -299,6 +317,7 @@ export async function importApp(
     useTemplateTag: columns.useTemplateTag,
     screenLimit: columns.screenLimit,
     channel: 'ussd',
+    ...(columns.languages ? { languages: columns.languages } : {}),
     menus: imported,
   });
   const indexOf = new Map(imported.map((menu, i) => [menu.uniqueId, i]));
