@@ -213,6 +213,7 @@ describeBrowser('flow map', () => {
     await page.mouse.up();
   }
 
+  // A whole journey (build, rewire, undo, place, run, show path): minutes on a loaded machine, not the usual minute.
   it('builds a four-menu app on the map alone, rewires a rule, undoes, and the app runs in the emulator', async () => {
     const canvasId = await createApp('Canvas Shop', '*920*84#');
     const page = await openPage(browser, DESKTOP);
@@ -370,7 +371,7 @@ describeBrowser('flow map', () => {
     await page.getByTestId('session-show-path').first().click();
     await banner.getByText('3 screens', { exact: false }).waitFor({ timeout: 15_000 });
     await page.context().close();
-  });
+  }, 180_000);
 
   it('a form saved over a change made elsewhere still saves, says so, and Undo brings the other change back', async () => {
     const twoTabsId = await createApp('Two Tabs', '*920*85#');
