@@ -3,6 +3,7 @@
  * frames a second. A report, never part of `npm test`.
  *
  *   npx tsx bench/flowmap-fps.ts                          # ~2 min: 100 menus, 20 menus, 100 without the minimap
+ *   npx tsx bench/flowmap-fps.ts --rounds=2               # the variants twice, interleaved
  *   npx tsx bench/flowmap-fps.ts --phase=3 --variants=100 --json=/tmp/fps.json
  *   npx tsx bench/flowmap-fps.ts --profile=/tmp/fps       # also a CPU profile of each variant's pan at fit view
  *   npx tsx bench/flowmap-fps.ts --trace=/tmp/fps         # or a Chromium trace of it: where a frame's time goes
@@ -17,9 +18,11 @@
  * Each variant opens /app/design/:appId/flow at 1600x1000 in a fresh context, presses the fit-view control (every
  * node in view), then, for --phase seconds each: idle, pan (the pane dragged round in circles), zoom (the wheel, in
  * then out by the same steps); then "Find a menu" centres it at 100% and pan and zoom again. Input is paced at one
- * event per 16.7 ms, as a hand on a mouse at 60 Hz. In the page a requestAnimationFrame loop records each frame's
- * timestamp; long animation frames (over 50 ms) are read from a PerformanceObserver; the renderer's main-thread
- * time from the DevTools protocol's Performance metrics; Chromium's CPU (all its processes) from /proc.
+ * event per 16.7 ms, as a hand on a mouse at 60 Hz, sent over the DevTools protocol without waiting for the page
+ * to take each (as a mouse does). In the page a requestAnimationFrame loop records each frame's timestamp and
+ * whether the map moved in it (React Flow's viewport transform changed): a frame drawn is not a frame that moved;
+ * long animation frames (over 50 ms) are read from a PerformanceObserver; the renderer's main-thread time from the
+ * DevTools protocol's Performance metrics; Chromium's CPU (all its processes) from /proc.
  *
  * Before anything starts it waits (up to --wait-quiet seconds) for the 1-minute load average to drop under
  * --max-load; the load is printed at the start and the end. Exit code 0 when the figures are sound, whether or not
@@ -50,6 +53,11 @@ const VARIANTS = {
     menus: 100,
     css: '.react-flow__viewport * { pointer-events: none !important; }',
     label: 'diag: 100 menus, nodes and edges not hit-tested',
+  },
+  nolabels: {
+    menus: 100,
+    css: '.react-flow__edge-textwrapper, .react-flow__edge-interaction { display: none; }',
+    label: 'diag: 100 menus, no edge labels',
   },
   layer: { menus: 100, css: '.react-flow__viewport { will-change: transform; }', label: 'diag: 100 menus, the viewport a layer' },
 } as const satisfies Record<string, { menus: number; css?: string; label: string }>;
@@ -233,7 +241,7 @@ function readBrowserCpuMs(serverPid: number): number {
 /** Installed in the page: a requestAnimationFrame loop and a long-animation-frame observer, started and stopped per phase. */
 function installRecorder(): void {
   type Loaf = { duration: number; blockingDuration: number };
-  const state = { running: false, times: [] as number[], loafs: [] as Loaf[] };
+  const state = { running: false, times: [] as number[], moved: [] as boolean[], loafs: [] as Loaf[], last: '' };
   const supportsLoaf = PerformanceObserver.supportedEntryTypes.includes('long-animation-frame');
   if (supportsLoaf)
     new PerformanceObserver((list) => {
@@ -243,9 +251,14 @@ function installRecorder(): void {
         state.loafs.push({ duration: entry.duration, blockingDuration: entry.blockingDuration });
       }
     }).observe({ type: 'long-animation-frame' });
+  // A frame moved the map when React Flow's viewport transform differs from the one the frame before showed.
+  const transform = () => document.querySelector<HTMLElement>('.react-flow__viewport')?.style.transform ?? '';
   const tick = (t: number) => {
     if (!state.running) return;
+    const now = transform();
     state.times.push(t);
+    state.moved.push(now !== state.last);
+    state.last = now;
     requestAnimationFrame(tick);
   };
   Object.assign(window, {
@@ -253,19 +266,21 @@ function installRecorder(): void {
       supportsLoaf,
       start() {
         state.times = [];
+        state.moved = [];
         state.loafs = [];
+        state.last = transform();
         state.running = true;
         requestAnimationFrame(tick);
       },
       stop() {
         state.running = false;
-        return { times: state.times, loafs: state.loafs };
+        return { times: state.times, moved: state.moved, loafs: state.loafs };
       },
     },
   });
 }
 
-type Recorded = { times: number[]; loafs: { duration: number; blockingDuration: number }[] };
+type Recorded = { times: number[]; moved: boolean[]; loafs: { duration: number; blockingDuration: number }[] };
 type FpsWindow = { __fps: { supportsLoaf: boolean; start(): void; stop(): Recorded } };
 
 /** The map's zoom, read from React Flow's viewport transform. */
@@ -355,12 +370,16 @@ function summarizeTrace(events: TraceEvent[], wallMs: number, topN = 8): string 
 
 interface PhaseResult {
   variant: string;
+  /** With --rounds: which pass over the variants (ratios compare phases of one round). */
+  round: number;
   phase: string;
   zoom: number;
   nodes: number;
   nodesInView: number;
   frames: number;
   fps: number;
+  /** Frames that showed the map moved (a new viewport transform), a second: what the eye sees of a pan or zoom. */
+  movedFps: number;
   medianMs: number;
   p95Ms: number;
   p99Ms: number;
@@ -377,19 +396,26 @@ interface PhaseResult {
   browserCores: number;
   browserMsPerFrame: number;
   inputs: number;
+  wallMs: number;
 }
 
-/** Calls `step` once per input interval for `ms`, never bunching up when a step comes back late. */
-async function paced(ms: number, step: (i: number) => Promise<void>): Promise<number> {
+/**
+ * Calls `step` once per input interval for `ms`, never bunching up when a step comes back late (the interval it
+ * missed is skipped); `step` gets how many steps came before it (a stroke goes on where it was, whatever was
+ * skipped); resolves with the number of steps made.
+ */
+async function paced(ms: number, step: (made: number) => Promise<void>): Promise<number> {
   const start = performance.now();
   let i = 0;
+  let made = 0;
   while (performance.now() - start < ms) {
     const wait = start + i * INPUT_INTERVAL_MS - performance.now();
     if (wait > 0) await sleep(wait);
     else if (wait < -INPUT_INTERVAL_MS) i = Math.ceil((performance.now() - start) / INPUT_INTERVAL_MS);
-    await step(i++);
+    i++;
+    await step(made++);
   }
-  return i;
+  return made;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -409,7 +435,7 @@ const PAN_STEPS = 60;
 const WHEEL_NOTCHES = 4;
 
 async function runPhase(
-  ctx: { browser: Browser; page: Page; cdp: CDPSession; variant: string; serverPid: number },
+  ctx: { browser: Browser; page: Page; cdp: CDPSession; variant: string; round: number; serverPid: number },
   phase: string,
   kind: 'idle' | 'pan' | 'zoom',
   ms: number,
@@ -430,31 +456,39 @@ async function runPhase(
   const wallBefore = performance.now();
   await page.evaluate(() => (window as unknown as FpsWindow).__fps.start());
 
+  // Input goes as a mouse sends it, whether or not the page has taken the one before: sent over the DevTools
+  // protocol without waiting for each to be handled (page.mouse waits, a round trip that would pace the hand).
+  const sent: Promise<unknown>[] = [];
+  const fire = (params: Record<string, unknown>) => sent.push(cdp.send('Input.dispatchMouseEvent', params as never));
   let inputs = 0;
   if (kind === 'idle') await sleep(ms);
   else if (kind === 'pan') {
     let from = { x: 0, y: 0 };
+    let at = { x: 0, y: 0 };
     inputs = await paced(ms, async (i) => {
-      const at = i % (PAN_STEPS + 2);
-      if (at === 0) {
+      const step = i % (PAN_STEPS + 2);
+      if (step === 0) {
         const point = await findPanePoint(page);
         if (!point) throw new Error(`${ctx.variant} ${phase}: no empty pane to grab`);
         from = point;
-        await page.mouse.move(from.x, from.y);
-        await page.mouse.down();
-      } else if (at <= PAN_STEPS) {
-        const angle = (2 * Math.PI * at) / PAN_STEPS;
-        await page.mouse.move(from.x + PAN_RADIUS - PAN_RADIUS * Math.cos(angle), from.y + PAN_RADIUS * Math.sin(angle));
-      } else await page.mouse.up();
+        at = point;
+        fire({ type: 'mouseMoved', ...at });
+        fire({ type: 'mousePressed', ...at, button: 'left', buttons: 1, clickCount: 1 });
+      } else if (step <= PAN_STEPS) {
+        const angle = (2 * Math.PI * step) / PAN_STEPS;
+        at = { x: from.x + PAN_RADIUS - PAN_RADIUS * Math.cos(angle), y: from.y + PAN_RADIUS * Math.sin(angle) };
+        fire({ type: 'mouseMoved', ...at, button: 'left', buttons: 1 });
+      } else fire({ type: 'mouseReleased', ...at, button: 'left', buttons: 0, clickCount: 1 });
     });
-    await page.mouse.up();
+    fire({ type: 'mouseReleased', ...at, button: 'left', buttons: 0, clickCount: 1 });
   } else {
-    await page.mouse.move(centre.x, centre.y);
+    fire({ type: 'mouseMoved', ...centre });
     inputs = await paced(ms, async (i) => {
-      const at = i % (2 * WHEEL_NOTCHES);
-      await page.mouse.wheel(0, at < WHEEL_NOTCHES ? -100 : 100);
+      const notch = i % (2 * WHEEL_NOTCHES);
+      fire({ type: 'mouseWheel', ...centre, deltaX: 0, deltaY: notch < WHEEL_NOTCHES ? -100 : 100 });
     });
   }
+  await Promise.all(sent);
 
   const recorded = await page.evaluate(() => (window as unknown as FpsWindow).__fps.stop());
   const wallMs = performance.now() - wallBefore;
@@ -480,18 +514,20 @@ async function runPhase(
   // The wheel's last notch and the drag's end settle before the next phase.
   await sleep(300);
 
-  const { times, loafs } = recorded;
+  const { times, moved, loafs } = recorded;
   const intervals = times.slice(1).map((t, i) => t - times[i]!);
   const sorted = [...intervals].sort((a, b) => a - b);
   const span = times.length > 1 ? times[times.length - 1]! - times[0]! : Number.NaN;
   return {
     variant: ctx.variant,
+    round: ctx.round,
     phase,
     zoom,
     nodes: nodes.all,
     nodesInView: nodes.inView,
     frames: intervals.length,
     fps: (intervals.length / span) * 1000,
+    movedFps: (moved.slice(1).filter(Boolean).length / span) * 1000,
     medianMs: percentile(sorted, 50),
     p95Ms: percentile(sorted, 95),
     p99Ms: percentile(sorted, 99),
@@ -504,6 +540,7 @@ async function runPhase(
     browserCores: cpuMs / wallMs,
     browserMsPerFrame: cpuMs / Math.max(1, intervals.length),
     inputs,
+    wallMs,
   };
 }
 
@@ -513,6 +550,7 @@ async function measureVariant(
   login: LoginReplyBody,
   name: VariantName,
   appId: string,
+  round: number,
   problems: string[],
 ): Promise<PhaseResult[]> {
   const variant = VARIANTS[name];
@@ -530,7 +568,7 @@ async function measureVariant(
     const cdp = await context.newCDPSession(page);
     await cdp.send('Performance.enable');
     if (options.profileDir) await cdp.send('Profiler.enable');
-    const ctx = { browser, page, cdp, variant: variant.label, serverPid: server.pids[0]! };
+    const ctx = { browser, page, cdp, variant: variant.label, round, serverPid: server.pids[0]! };
     const phaseMs = options.phaseS * 1000;
 
     await page.locator('.react-flow__controls-fitview').click();
@@ -563,11 +601,14 @@ async function measureVariant(
 
 function printTable(results: PhaseResult[]): void {
   const header = [
+    ...(options.rounds > 1 ? ['round'] : []),
     'variant',
     'phase',
     'zoom',
     'nodes (in view)',
     'fps',
+    'moved/s',
+    'inputs/s',
     'median ms',
     'p95 ms',
     'p99 ms',
@@ -580,11 +621,14 @@ function printTable(results: PhaseResult[]): void {
     'CPU ms/frame',
   ];
   const rows = results.map((r) => [
+    ...(options.rounds > 1 ? [String(r.round)] : []),
     r.variant,
     r.phase,
     r.zoom.toFixed(2),
     `${r.nodes} (${r.nodesInView})`,
     r.fps.toFixed(1),
+    r.movedFps.toFixed(1),
+    ((r.inputs / r.wallMs) * 1000).toFixed(0),
     r.medianMs.toFixed(1),
     r.p95Ms.toFixed(1),
     r.p99Ms.toFixed(1),
@@ -607,8 +651,9 @@ function printRatios(results: PhaseResult[]): void {
   if (base.length === 0 || others.length === 0) return;
   console.log('\nfps of 100 menus against each diagnostic, same run (1.00 = as smooth):');
   for (const r of others) {
-    const same = base.find((b) => b.phase === r.phase);
-    if (same) console.log(`  ${r.phase.padEnd(11)} 100 menus / ${r.variant}: ${(same.fps / r.fps).toFixed(2)}`);
+    const same = base.find((b) => b.phase === r.phase && b.round === r.round);
+    const round = options.rounds > 1 ? `round ${r.round}, ` : '';
+    if (same) console.log(`  ${round}${r.phase.padEnd(11)} 100 menus / ${r.variant}: ${(same.fps / r.fps).toFixed(2)}`);
   }
 }
 
@@ -662,7 +707,7 @@ async function main(): Promise<number> {
     console.log(`Chromium ${browser.version()}; viewport ${VIEWPORT.width}x${VIEWPORT.height}; ${options.phaseS} s a phase\n`);
     for (let round = 0; round < options.rounds; round++)
       for (const name of options.variants)
-        results.push(...(await measureVariant(browser, server, login, name, appIds.get(VARIANTS[name].menus)!, problems)));
+        results.push(...(await measureVariant(browser, server, login, name, appIds.get(VARIANTS[name].menus)!, round + 1, problems)));
   } finally {
     await browser?.close();
     await server.stop();
