@@ -290,6 +290,20 @@ const readZoom = (page: Page) =>
     return Number(/scale\(([\d.]+)\)/.exec(transform)?.[1] ?? Number.NaN);
   });
 
+/** Resolves once React Flow's viewport transform has not changed for half a second (5 s at most). */
+async function settle(page: Page): Promise<void> {
+  const read = () => page.evaluate(() => document.querySelector<HTMLElement>('.react-flow__viewport')?.style.transform ?? '');
+  const deadline = performance.now() + 5000;
+  let last = await read();
+  let still = 0;
+  while (still < 5 && performance.now() < deadline) {
+    await sleep(100);
+    const now = await read();
+    still = now === last ? still + 1 : 0;
+    last = now;
+  }
+}
+
 /** How many nodes there are, and how many lie at least partly inside the map. */
 const countNodes = (page: Page) =>
   page.evaluate(() => {
@@ -464,29 +478,35 @@ async function runPhase(
   if (kind === 'idle') await sleep(ms);
   else if (kind === 'pan') {
     let from = { x: 0, y: 0 };
-    let at = { x: 0, y: 0 };
     inputs = await paced(ms, async (i) => {
       const step = i % (PAN_STEPS + 2);
       if (step === 0) {
         const point = await findPanePoint(page);
         if (!point) throw new Error(`${ctx.variant} ${phase}: no empty pane to grab`);
         from = point;
-        at = point;
-        fire({ type: 'mouseMoved', ...at });
-        fire({ type: 'mousePressed', ...at, button: 'left', buttons: 1, clickCount: 1 });
+        fire({ type: 'mouseMoved', ...from });
+        fire({ type: 'mousePressed', ...from, button: 'left', buttons: 1, clickCount: 1 });
       } else if (step <= PAN_STEPS) {
         const angle = (2 * Math.PI * step) / PAN_STEPS;
-        at = { x: from.x + PAN_RADIUS - PAN_RADIUS * Math.cos(angle), y: from.y + PAN_RADIUS * Math.sin(angle) };
+        const at = { x: from.x + PAN_RADIUS - PAN_RADIUS * Math.cos(angle), y: from.y + PAN_RADIUS * Math.sin(angle) };
         fire({ type: 'mouseMoved', ...at, button: 'left', buttons: 1 });
-      } else fire({ type: 'mouseReleased', ...at, button: 'left', buttons: 0, clickCount: 1 });
+      } else fire({ type: 'mouseReleased', ...from, button: 'left', buttons: 0, clickCount: 1 });
     });
-    fire({ type: 'mouseReleased', ...at, button: 'left', buttons: 0, clickCount: 1 });
+    // A circle the window cut off goes back to where it grabbed the pane: the view ends where it started.
+    if (inputs > 0 && (inputs - 1) % (PAN_STEPS + 2) <= PAN_STEPS) {
+      fire({ type: 'mouseMoved', ...from, button: 'left', buttons: 1 });
+      fire({ type: 'mouseReleased', ...from, button: 'left', buttons: 0, clickCount: 1 });
+    }
   } else {
     fire({ type: 'mouseMoved', ...centre });
     inputs = await paced(ms, async (i) => {
       const notch = i % (2 * WHEEL_NOTCHES);
       fire({ type: 'mouseWheel', ...centre, deltaX: 0, deltaY: notch < WHEEL_NOTCHES ? -100 : 100 });
     });
+    // The notches in that the window cut off before their way back out: the view ends where it started.
+    const left = inputs % (2 * WHEEL_NOTCHES);
+    for (let n = 0; n < (left <= WHEEL_NOTCHES ? left : 2 * WHEEL_NOTCHES - left); n++)
+      fire({ type: 'mouseWheel', ...centre, deltaX: 0, deltaY: 100 });
   }
   await Promise.all(sent);
 
@@ -511,8 +531,8 @@ async function runPhase(
     const { traceEvents } = JSON.parse(trace.toString()) as { traceEvents: TraceEvent[] };
     console.log(`${ctx.variant}, ${phase}: self time by thread, share of the phase (${file})\n${summarizeTrace(traceEvents, wallMs)}\n`);
   }
-  // The wheel's last notch and the drag's end settle before the next phase.
-  await sleep(300);
+  // The last events sent are taken and the view stops moving before the next phase.
+  await settle(page);
 
   const { times, moved, loafs } = recorded;
   const intervals = times.slice(1).map((t, i) => t - times[i]!);
@@ -586,7 +606,7 @@ async function measureVariant(
     const find = page.getByRole('combobox', { name: 'Find a menu' });
     await find.fill('menu13');
     await page.getByRole('option', { name: 'menu13', exact: true }).click();
-    await sleep(800);
+    await settle(page);
     const zoom = await readZoom(page);
     if (Math.abs(zoom - 1) > 0.01) problems.push(`${variant.label}: "Find a menu" left the zoom at ${zoom}, not 1`);
     results.push(await runPhase(ctx, '100%: pan', 'pan', phaseMs), await runPhase(ctx, '100%: zoom', 'zoom', phaseMs));
