@@ -1,6 +1,7 @@
 /**
  * The server as it ships: src/server/main.ts started as `npm start` starts it (`node --max-semi-space-size=32
- * --import tsx src/server/main.ts`, the web build step skipped: WEB_DIST is an empty folder), default settings
+ * --import tsx src/server/main.ts`, the web build step skipped: WEB_DIST is an empty folder, unless `console` asks
+ * for the built console), default settings
  * but for the ones a target names (DATABASE_URL, REDIS_URL, MODE), a fresh temporary DATA_DIR, HOST=127.0.0.1
  * (a bench never listens beyond loopback), the log to a file as a service manager would keep it (stdout is not a
  * terminal, so LOG_FORMAT auto writes JSON lines at LOG_LEVEL info). No IPC, no hooks in the process: the
@@ -34,6 +35,11 @@ export interface ShippedOptions {
   /** The shop is built and deployed through the API when absent (the console must be served: MODE all). */
   appId?: string;
   nodeFlags: string[];
+  /**
+   * The console as `npm start` serves it: WEB_DIST keeps its default (the production build in dist/web, which the
+   * caller builds first), and no shop is seeded or checked (the caller builds what it measures).
+   */
+  console?: boolean;
 }
 
 /** The event buffer as /api/health reports it (src/server/features/runtime/event-sink.ts). */
@@ -114,10 +120,15 @@ export class ShippedServer {
   static async start(options: ShippedOptions, track: (proc: ChildProcess) => void): Promise<ShippedServer> {
     const port = await freePort();
     const dir = mkdtempSync(join(tmpdir(), 'dialflow-shipped-'));
-    mkdirSync(join(dir, 'web'));
+    if (!options.console) mkdirSync(join(dir, 'web'));
     const env: Record<string, string | undefined> = { ...process.env };
     for (const key of CONFIG_KEYS) delete env[key];
-    Object.assign(env, { DATA_DIR: join(dir, 'data'), WEB_DIST: join(dir, 'web'), PORT: String(port), HOST: '127.0.0.1' }, options.env);
+    Object.assign(
+      env,
+      { DATA_DIR: join(dir, 'data'), PORT: String(port), HOST: '127.0.0.1' },
+      options.console ? {} : { WEB_DIST: join(dir, 'web') },
+      options.env,
+    );
     const workers = options.workers ?? 1;
     if (workers > 1) env.BENCH_WORKERS = String(workers);
     const script = workers > 1 ? join(ROOT, 'bench', 'servers', 'cluster.ts') : join(ROOT, 'src', 'server', 'main.ts');
@@ -138,6 +149,7 @@ export class ShippedServer {
           : Promise.resolve([]);
       await server.waitHealthy(120_000);
       server.pids = [proc.pid!, ...(await workerPids)];
+      if (options.console) return server;
       if (options.appId) {
         server.appId = options.appId;
         server.deployMessage = 'deployed earlier';

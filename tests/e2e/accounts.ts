@@ -2,6 +2,8 @@ import type { Page } from 'playwright-core';
 import { baseUrl } from './browser';
 import { E2E_USERS } from './fixtures';
 
+export { storeSession } from './chromium';
+
 export interface LoginReplyBody {
   status: string;
   message: string;
@@ -78,23 +80,6 @@ export async function registerAccount(
   if (!reply.token) throw new Error(`registration failed: ${JSON.stringify(reply)}`);
   if (options.plan === 'ENTERPRISE') await activatePlan(email, options.plan);
   return { email, password, reply };
-}
-
-/** Stores a login reply the way the login screen does (the stored session values of docs/product.md). */
-export async function storeSession(page: Page, reply: Pick<LoginReplyBody, 'token' | 'data'>): Promise<void> {
-  await page.goto('/login');
-  await page.evaluate((r) => {
-    const u = r.data;
-    localStorage.setItem('token', r.token);
-    localStorage.setItem('user', JSON.stringify(u));
-    localStorage.setItem('userRole', u.role);
-    localStorage.setItem('userType', u.userType);
-    localStorage.setItem('roles', JSON.stringify(u.roles));
-    localStorage.setItem('merchantUser', String(u.merchantUser));
-    localStorage.setItem('merchantUuid', u.merchantUuid ?? '');
-    localStorage.setItem('merchantName', u.merchantName ?? '');
-    localStorage.setItem('uuid', u.uuid);
-  }, reply);
 }
 
 export const pathOf = (page: Page) => new URL(page.url()).pathname;

@@ -1,28 +1,17 @@
 import { mkdirSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { describe, expect, inject } from 'vitest';
 import { E2E_USERS, type E2eUserKind } from './fixtures';
 import { storeSession, type LoginReplyBody } from './accounts';
+import { launchChromium } from './chromium';
 
 export const baseUrl = () => inject('baseUrl');
 
 /** `describe` when Chromium is there, else a skipped describe (global setup already said so loudly). */
 export const describeBrowser: typeof describe = (inject('hasBrowser') ? describe : describe.skip) as typeof describe;
 
-export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+export function launchBrowser(): Promise<Browser> {
+  return launchChromium();
 }
 
 export const DESKTOP = { width: 1366, height: 900 };

@@ -8,9 +8,8 @@ import { seedDatabase } from '../../src/server/seed';
 import { createUser } from '../../src/server/features/auth/auth.service';
 import { findFreePort } from '../support/free-port';
 import { reportMissingService } from '../support/services';
+import { CHROMIUM_PATH } from './chromium';
 import { E2E_USERS } from './fixtures';
-
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -1,0 +1,40 @@
+import { chromium, type Browser, type Page } from 'playwright-core';
+import type { LoginReplyBody } from './accounts';
+
+/**
+ * Chromium as the browser tests run it, and the session the login screen stores. No vitest in here: a benchmark
+ * (bench/flowmap-fps.ts) drives the same browser the same way.
+ */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+}
+
+/** Stores a login reply the way the login screen does (the stored session values of docs/product.md). */
+export async function storeSession(page: Page, reply: Pick<LoginReplyBody, 'token' | 'data'>): Promise<void> {
+  await page.goto('/login');
+  await page.evaluate((r) => {
+    const u = r.data;
+    localStorage.setItem('token', r.token);
+    localStorage.setItem('user', JSON.stringify(u));
+    localStorage.setItem('userRole', u.role);
+    localStorage.setItem('userType', u.userType);
+    localStorage.setItem('roles', JSON.stringify(u.roles));
+    localStorage.setItem('merchantUser', String(u.merchantUser));
+    localStorage.setItem('merchantUuid', u.merchantUuid ?? '');
+    localStorage.setItem('merchantName', u.merchantName ?? '');
+    localStorage.setItem('uuid', u.uuid);
+  }, reply);
+}
