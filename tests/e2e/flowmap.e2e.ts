@@ -202,8 +202,23 @@ describeBrowser('flow map', () => {
     return new Map(reply.data.map((m) => [m.userDefinedName, m]));
   }
 
+  /** Resolves once the element has stopped moving (the map glides to fit a new menu in). */
+  async function waitForStill(target: Locator): Promise<void> {
+    let last = '';
+    await expect
+      .poll(async () => {
+        const box = JSON.stringify(await target.boundingBox());
+        const still = box === last;
+        last = box;
+        return still;
+      })
+      .toBe(true);
+  }
+
   /** Drags with the mouse from one element's centre to another's, in steps, as a hand would. */
   async function drag(page: Page, from: Locator, to: Locator): Promise<void> {
+    await waitForStill(from);
+    await waitForStill(to);
     const a = (await from.boundingBox())!;
     const b = (await to.boundingBox())!;
     await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
@@ -318,7 +333,14 @@ describeBrowser('flow map', () => {
     // A box dragged stays where it was put, after a reload too; Tidy up lays it out again.
     const boxOf = async (identifier: string) => (await flowNode(page, identifier).boundingBox())!;
     const before = await boxOf('balance');
-    await drag(page, flowNode(page, 'balance').getByText('balance', { exact: true }), page.getByTestId('flow-summary'));
+    // Up to the top of the map, above home.
+    const mapBox = (await page.getByTestId('flow-map').boundingBox())!;
+    const grip = (await flowNode(page, 'balance').getByText('balance', { exact: true }).boundingBox())!;
+    await page.mouse.move(grip.x + grip.width / 2, grip.y + grip.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(grip.x + 30, grip.y - 20, { steps: 4 });
+    await page.mouse.move(grip.x + 30, mapBox.y + 24, { steps: 12 });
+    await page.mouse.up();
     await expect.poll(async () => (await readMenus(canvasId)).get('balance')!.mapPosition ?? null).not.toBeNull();
     const placed = await boxOf('balance');
     expect(Math.abs(placed.y - before.y)).toBeGreaterThan(100);
@@ -427,12 +449,15 @@ describeBrowser('flow map', () => {
       });
     }
     const page = await openMap(bigId, { width: 1600, height: 1000 });
-    expect(await page.locator('[data-testid="flow-node"][data-kind="menu"]').count()).toBe(50);
+    // Zoomed in, the boxes out of view are not drawn: the fit view shows (and draws) all of them.
+    await page.locator('.react-flow__controls-fitview').click();
+    await expect.poll(() => page.locator('[data-testid="flow-node"][data-kind="menu"]').count()).toBe(50);
     // Top to bottom first: a menu's children in the row below it; left to right, in the column right of it.
     expect(await readChildrenSide(page, 'menu0', ['menu1', 'menu2', 'menu3'])).toBe('below');
     expect(await readChildrenSide(page, 'menu5', ['menu16', 'menu17', 'menu18'])).toBe('below');
     await shot(page, 'flowmap-50-desktop');
     await page.getByText('Left to right', { exact: true }).click();
+    await page.locator('.react-flow__controls-fitview').click();
     await expect.poll(() => readChildrenSide(page, 'menu0', ['menu1', 'menu2', 'menu3'])).toBe('right');
     expect(await readChildrenSide(page, 'menu5', ['menu16', 'menu17', 'menu18'])).toBe('right');
     expect(await page.locator('[data-testid="flow-node"][data-kind="menu"]').count()).toBe(50);

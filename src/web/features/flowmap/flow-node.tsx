@@ -1,5 +1,5 @@
 import { Badge, Group, Text, Tooltip } from '@mantine/core';
-import { Handle, Position, useConnection, type Node, type NodeProps } from '@xyflow/react';
+import { Handle, Position, useConnection, useStore, type Node, type NodeProps } from '@xyflow/react';
 import { ACTION_KIND_LABELS } from '../../../shared/app';
 import { findLineOption } from './flow-edits';
 import type { FlowBadge, FlowDirection, FlowEdgeKind, FlowNodeData } from './flow-graph';
@@ -16,6 +16,12 @@ export type MapNodeData = FlowNodeData & {
   pathSteps?: number[];
 };
 export type MapNode = Node<MapNodeData, 'flow'>;
+
+/**
+ * Below this zoom a box shows its identifier and colours only: its text would be unreadable, and a 100-menu map
+ * draws several times faster with a tenth of the elements (bench/flowmap-fps.ts).
+ */
+export const DETAIL_ZOOM = 0.45;
 
 /** The handle every rule leaves from and arrives at (option handles are `opt:<number>`). */
 export const RULE_OUT = 'out';
@@ -94,6 +100,8 @@ export function FlowNodeBox({ data }: NodeProps<MapNode>) {
   const dashed = data.kind !== 'menu' || data.badges.includes('Unreachable');
   // While a rule is being drawn, the whole box takes its end (not only the small handle on top).
   const isDrawing = useConnection((c) => c.inProgress);
+  // A selector of a boolean: the boxes render again only when the zoom crosses the line, not on every zoom step.
+  const isDetailed = useStore((s) => s.transform[2] >= DETAIL_ZOOM);
   const editable = data.kind === 'menu' && !!data.isEditable;
   // A terminating menu takes no input: rules go to it, never from it.
   const canDrawFrom = editable && !data.badges.includes('Terminate');
@@ -183,48 +191,65 @@ export function FlowNodeBox({ data }: NodeProps<MapNode>) {
           <LengthCounter length={data.screenLength} limit={data.screenLimit} />
         )}
       </Group>
-      <div style={{ marginTop: 2 }}>
-        {data.lines.map((line, i) => {
-          const option = canDrawFrom ? findLineOption(line) : null;
-          return (
-            <div key={i} style={{ position: 'relative' }}>
-              <Text size="xs" c="dimmed" lh="17px" truncate="end" ff="monospace">
-                {line}
-              </Text>
-              {option && (
-                <Handle
-                  id={optionHandleId(option)}
-                  type="source"
-                  position={Position.Right}
-                  title={`Drag to a menu: a rule for option ${option}`}
-                  data-testid="flow-option-handle"
-                  data-option={option}
-                  style={{ ...DOT, right: -16 }}
-                />
-              )}
-            </div>
-          );
-        })}
-      </div>
-      {data.actions.length > 0 && (
-        <Group gap={4} mt={4} wrap="nowrap" style={{ overflow: 'hidden' }}>
-          {data.actions.map((a, i) => (
-            <Tooltip key={i} label={`${ACTION_KIND_LABELS[a.kind]} action, ${a.type === 'pre' ? 'before the screen' : 'after the input'}`}>
-              <Badge size="xs" variant="outline" color="gray" radius="sm" tt="none" data-testid="flow-action">
-                {a.label}
-              </Badge>
-            </Tooltip>
-          ))}
-        </Group>
-      )}
-      {data.badges.length > 0 && (
-        <Group gap={4} mt={6} wrap="nowrap" style={{ overflow: 'hidden' }}>
-          {data.badges.map((b) => (
-            <Badge key={b} size="xs" variant={WARNING_BADGES.has(b) ? 'filled' : 'light'} color={BADGE_COLORS[b]} data-testid="flow-badge">
-              {b === 'Back' ? `Back ${data.backIndicator ?? ''}`.trim() : b}
-            </Badge>
-          ))}
-        </Group>
+      {isDetailed ? (
+        <>
+          <div style={{ marginTop: 2 }}>
+            {data.lines.map((line, i) => {
+              const option = canDrawFrom ? findLineOption(line) : null;
+              return (
+                <div key={i} style={{ position: 'relative' }}>
+                  <Text size="xs" c="dimmed" lh="17px" truncate="end" ff="monospace">
+                    {line}
+                  </Text>
+                  {option && (
+                    <Handle
+                      id={optionHandleId(option)}
+                      type="source"
+                      position={Position.Right}
+                      title={`Drag to a menu: a rule for option ${option}`}
+                      data-testid="flow-option-handle"
+                      data-option={option}
+                      style={{ ...DOT, right: -16 }}
+                    />
+                  )}
+                </div>
+              );
+            })}
+          </div>
+          {data.actions.length > 0 && (
+            <Group gap={4} mt={4} wrap="nowrap" style={{ overflow: 'hidden' }}>
+              {data.actions.map((a, i) => (
+                <Tooltip
+                  key={i}
+                  label={`${ACTION_KIND_LABELS[a.kind]} action, ${a.type === 'pre' ? 'before the screen' : 'after the input'}`}
+                >
+                  <Badge size="xs" variant="outline" color="gray" radius="sm" tt="none" data-testid="flow-action">
+                    {a.label}
+                  </Badge>
+                </Tooltip>
+              ))}
+            </Group>
+          )}
+          {data.badges.length > 0 && (
+            <Group gap={4} mt={6} wrap="nowrap" style={{ overflow: 'hidden' }}>
+              {data.badges.map((b) => (
+                <Badge
+                  key={b}
+                  size="xs"
+                  variant={WARNING_BADGES.has(b) ? 'filled' : 'light'}
+                  color={BADGE_COLORS[b]}
+                  data-testid="flow-badge"
+                >
+                  {b === 'Back' ? `Back ${data.backIndicator ?? ''}`.trim() : b}
+                </Badge>
+              ))}
+            </Group>
+          )}
+        </>
+      ) : (
+        <Text size="xs" c="dimmed" data-testid="flow-node-summary">
+          {data.badges.join(' · ')}
+        </Text>
       )}
       <Handle
         id={RULE_OUT}
