@@ -40,9 +40,6 @@ export function suggestRule(menu: Pick<Menu, 'displayText' | 'switchOperations'>
     : { operator: 'eq', compareVal: '' };
 }
 
-/** The menu as a body for updateMenu. */
-export const toMenuBody = (menu: Menu): MenuBody => ({ ...menu });
-
 /**
  * The menu with a goto rule added. Rules run in order and an Always rule takes any input, so a new conditional
  * rule goes before the first Always rule; a new Always rule goes last.

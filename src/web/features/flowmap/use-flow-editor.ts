@@ -3,17 +3,8 @@ import { useRef, useState } from 'react';
 import type { Menu, MenuBody } from '../../../shared/app';
 import { failureText, isOk } from '../../lib/api';
 import { findMenus } from '../menus/menus.api';
-import type { useAppMenus } from '../menus/use-app-menus';
-import {
-  orderWithFirst,
-  repointRules,
-  toMenuBody,
-  toRecreateBody,
-  withoutRule,
-  withRule,
-  withRuleTarget,
-  type RuleDraft,
-} from './flow-edits';
+import type { MenuSaveResult, useAppMenus } from '../menus/use-app-menus';
+import { orderWithFirst, repointRules, toRecreateBody, withoutRule, withRule, withRuleTarget, type RuleDraft } from './flow-edits';
 import { ruleLabel } from './flow-graph';
 
 type AppMenus = ReturnType<typeof useAppMenus>;
@@ -110,15 +101,15 @@ export function useFlowEditor(appId: string, data: AppMenus) {
         });
         return false;
       }
-      return updateRemembered(read.menu, change(read.menu), label);
+      return (await updateRemembered(read.menu, change(read.menu), label)).ok;
     });
   }
 
-  async function updateRemembered(before: Menu, after: Menu, label: string): Promise<boolean> {
-    const saved = await data.saveMenu(toMenuBody(after), null, QUIET);
-    if (!saved.ok) return false;
-    remember({ label, undo: async () => (await data.saveMenu(toMenuBody(before), null, QUIET)).ok });
-    return true;
+  /** Saves a menu's new state, Undo saving the state before it. */
+  async function updateRemembered(before: Menu, after: Menu, label: string): Promise<MenuSaveResult> {
+    const saved = await data.saveMenu(after, null, QUIET);
+    if (saved.ok) remember({ label, undo: async () => (await data.saveMenu(before, null, QUIET)).ok });
+    return saved;
   }
 
   /** A rule drawn from `fromId` to `toId`. Returns the server's field errors when it refuses the rule. */
@@ -132,17 +123,10 @@ export function useFlowEditor(appId: string, data: AppMenus) {
         notifications.show({ color: 'yellow', title: 'Not changed', message: 'The menu this rule goes to is no longer in the app.' });
         return false;
       }
-      const saved = await data.saveMenu(toMenuBody(withRule(read.menu, rule, toId)), null, QUIET);
-      if (!saved.ok) {
-        errors = saved.errors;
-        return false;
-      }
-      const before = read.menu;
-      remember({
-        label: `Add rule ${ruleLabel(rule)} from ${nameOf(before)} to ${nameOf(target)}`,
-        undo: async () => (await data.saveMenu(toMenuBody(before), null, QUIET)).ok,
-      });
-      return true;
+      const label = `Add rule ${ruleLabel(rule)} from ${nameOf(read.menu)} to ${nameOf(target)}`;
+      const saved = await updateRemembered(read.menu, withRule(read.menu, rule, toId), label);
+      if (!saved.ok) errors = saved.errors;
+      return saved.ok;
     });
     return { ok, errors };
   }
@@ -172,7 +156,7 @@ export function useFlowEditor(appId: string, data: AppMenus) {
       if (!body.uniqueId) remember({ label: `Add menu ${name}`, undo: () => data.removeMenu(saved.uniqueId) });
       else {
         const before = saved.replaced ?? opened;
-        if (before) remember({ label: `Edit menu ${name}`, undo: async () => (await data.saveMenu(toMenuBody(before), null, QUIET)).ok });
+        if (before) remember({ label: `Edit menu ${name}`, undo: async () => (await data.saveMenu(before, null, QUIET)).ok });
       }
       return true;
     }).then((ok) => (ok ? { ok: true as const } : { ok: false as const }));
@@ -192,7 +176,7 @@ export function useFlowEditor(appId: string, data: AppMenus) {
           if (!again.ok) return false;
           const now = await readMenus();
           for (const m of repointRules(now ?? [], saved.uniqueId, again.uniqueId)) {
-            if (!(await data.saveMenu(toMenuBody(m), null, QUIET)).ok) return false;
+            if (!(await data.saveMenu(m, null, QUIET)).ok) return false;
           }
           return true;
         },
