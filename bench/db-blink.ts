@@ -13,6 +13,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import pg from 'pg';
 import { countPersisted, ShippedServer } from './shipped';
@@ -122,6 +123,14 @@ try {
   if (isUpAfter) await server.settle(30_000);
   await server.stop();
   const log = server.logTail();
+  // What the event sinks said: a batch kept and tried again (this code), or written row by row (before it).
+  const fullLog = readFileSync(server.logFile, 'utf8');
+  const countLines = (text: string) => fullLog.split(text).length - 1;
+  const sinkLog = {
+    keptAndRetried: countLines('they are kept and tried again'),
+    rowByRow: countLines('writing its rows one by one'),
+    rowsNotWritten: countLines('event rows could not be written'),
+  };
 
   const counts = await countPersisted({ url: databaseUrl, databaseName }, server.appId);
   const [dupes] = await (async () => {
@@ -152,6 +161,7 @@ try {
     completedRecords: counts.completedSessions,
     lostRecords: lost,
     duplicateRecords: dupes?.extra ?? 0,
+    sinkLog,
     driveSeconds: Number(driveSeconds.toFixed(1)),
     loadAverage: { before: Number(loadBefore.toFixed(2)), during: Number(loadDuring.toFixed(2)) },
   };
@@ -160,6 +170,7 @@ try {
       `connections ended ${terminated.join(', ')}; END screens ${replies.ends}, unavailable screens ${replies.unavailable}, ` +
       `HTTP errors ${replies.httpErrors}, network errors ${replies.networkErrors}, other screens ${replies.otherScreens}; ` +
       `completed sessions ${endsSeen}, records ${counts.completedSessions}: ${lost} lost, ${result.duplicateRecords} twice; ` +
+      `sink log: ${sinkLog.keptAndRetried} outages kept and retried, ${sinkLog.rowByRow} batches written row by row, ${sinkLog.rowsNotWritten} "rows could not be written"; ` +
       `${result.driveSeconds} s, load average ${result.loadAverage.before} before, ${result.loadAverage.during} after`,
   );
   console.log(JSON.stringify(result));

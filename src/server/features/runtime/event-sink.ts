@@ -365,9 +365,12 @@ export function createEventSink(
       await flushing;
       // A database that does not take writes is tried again for a while; what still waits then is lost, and said.
       const deadline = performance.now() + closeWaitMs;
+      retryAt = 0;
       await flush();
       while (buffered() > 0 && performance.now() < deadline) {
         await sleep(Math.max(0, Math.min(retryAt, deadline) - performance.now()));
+        // The last try comes at the deadline even when the wait would run past it.
+        retryAt = Math.min(retryAt, performance.now());
         await flush();
       }
       if (buffered() > 0) {
