@@ -99,7 +99,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: resolve(config.DATA_DIR, 'pglite'), thread: true, lowPriority: true },
     ));
   if (ownsDatabase) await database.migrate();
-  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
+  // A command waits at most 2 s (reconnects included): with Redis gone a hop ends on the unavailable screen well
+  // within a gateway's timeout, while a blip shorter than that (a reconnect) is never seen.
+  const redis = config.REDIS_URL
+    ? new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2, commandTimeout: 2000 })
+    : undefined;
+  if (redis) watchRedis(redis, app.log);
 
   const ctx: AppContext = {
     config,
@@ -229,6 +234,26 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerBillingRoutes(app, ctx, guard);
   registerWebApp(app, config, isConsole);
   return app;
+}
+
+/**
+ * Redis going away (a restart, a failover, the network) must not crash the process or fill its log: ioredis
+ * reconnects by itself and emits an error for each failed try. One warning when it is lost, one line when it is
+ * back; meanwhile commands fail after their retries and hops answer the gateway's unavailable screen
+ * (runtime.service.ts).
+ */
+function watchRedis(redis: Redis, log: FastifyInstance['log']): void {
+  let isLost = false;
+  redis.on('error', (err: Error) => {
+    if (isLost) return;
+    isLost = true;
+    log.warn({ err }, 'Redis connection lost; reconnecting');
+  });
+  redis.on('ready', () => {
+    if (!isLost) return;
+    isLost = false;
+    log.info('Redis connection back');
+  });
 }
 
 /** Serves the built console with a fallback to index.html for client routes; API paths get the envelope's 404. */

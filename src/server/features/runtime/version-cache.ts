@@ -42,7 +42,8 @@ export function createVersionCache(db: Db, redis?: Redis): VersionCache {
   const subscriber = redis?.duplicate();
   if (subscriber) {
     subscriber.on('error', () => {});
-    void subscriber.subscribe(CHANNEL);
+    // On every (re)connection: a subscription asked for while Redis was down was refused, never sent.
+    subscriber.on('ready', () => void subscriber.subscribe(CHANNEL).catch(() => {}));
     subscriber.on('message', (_channel, appId: string) => {
       live.delete(appId);
       drafts.delete(appId);

@@ -116,7 +116,8 @@ export function createShortcodeRouteTable(db: Db, options: { redis?: Redis; now:
   const subscriber = options.redis?.duplicate();
   if (subscriber) {
     subscriber.on('error', () => {});
-    void subscriber.subscribe(CHANNEL);
+    // On every (re)connection: a subscription asked for while Redis was down was refused, never sent.
+    subscriber.on('ready', () => void subscriber.subscribe(CHANNEL).catch(() => {}));
     subscriber.on('message', drop);
   }
 
