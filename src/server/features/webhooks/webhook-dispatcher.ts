@@ -4,6 +4,7 @@ import { Agent, request } from 'undici';
 import { webhookDeliveries, webhooks } from '../../../db/schema';
 import type { AddressRules } from '../../../actions/net/address-guard';
 import { createGuardedConnector } from '../../../actions/restapi';
+import { ACTION_HOP_HEADER, ACTION_HOP_MARK } from '../../../actions/net/outbound-headers';
 import { WEBHOOK_SIGNATURE_HEADER } from '../../../shared/api/webhooks.schema';
 import { toErrorMessage } from '../../../shared/errors';
 import type { AppContext } from '../../context';
@@ -138,6 +139,9 @@ export function createWebhookDispatcher(ctx: AppContext, options: WebhookDispatc
           [WEBHOOK_SIGNATURE_HEADER]: signWebhookBody(secret, timestamp, body),
           'dialflow-event-id': row.eventId,
           'dialflow-event-type': row.eventType,
+          // Marks it as ours: should it reach this platform again (through a receiver that forwards it), it is
+          // refused there and starts nothing (actions/net/outbound-headers.ts).
+          [ACTION_HOP_HEADER]: ACTION_HOP_MARK,
         },
       });
       const chunks: Buffer[] = [];
