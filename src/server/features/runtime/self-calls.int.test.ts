@@ -81,7 +81,13 @@ describeDb.each([
     echoBase = `http://127.0.0.1:${(echo.address() as AddressInfo).port}`;
     const port = await findFreePort();
     base = `http://127.0.0.1:${port}`;
-    t = await createTestApp({ PORT: port, ALLOW_PRIVATE_NETWORK: allowPrivate, OUTBOUND_ALLOW_HOSTS: [new URL(echoBase).host] });
+    t = await createTestApp({
+      PORT: port,
+      // The name the public reaches the server by: refused by name (it never needs to resolve here).
+      PUBLIC_URL: 'https://public.dialflow.invalid:8443',
+      ALLOW_PRIVATE_NETWORK: allowPrivate,
+      OUTBOUND_ALLOW_HOSTS: [new URL(echoBase).host],
+    });
     await t.app.listen({ port, host: '127.0.0.1' });
     owner = await seedUser(t);
     target = await seedApp(t, owner.auth);
@@ -115,6 +121,9 @@ describeDb.each([
   it("refuses an action's call to a gateway URL, its own app's included, on the server's own address", async () => {
     expect(await dial(postHop(`${base}/ussd/${target}/test`))).toMatch(ended);
     expect(await dial(postHop(`${base.replace('127.0.0.1', 'localhost')}/ussd/${target}/test`))).toMatch(ended);
+    expect(await dial(postHop(`https://public.dialflow.invalid:8443/ussd/${target}/test`))).toBe(
+      "END Refused: public.dialflow.invalid:8443 is this platform's own server",
+    );
     // The loop: the app posts a new session to its own test URL. The session ends, and nothing runs on.
     expect(await dial((appId) => postHop(`${base}/ussd/${appId}/test`))).toMatch(ended);
   });

@@ -130,6 +130,8 @@ describeDb('webhooks', () => {
     });
     expect(headers['content-type']).toBe('application/json');
     expect(headers['dialflow-event-id']).toBe(event.id);
+    // Marked as ours: forwarded back to a gateway URL, it would be refused (plugins/action-hops.ts).
+    expect(headers['dialflow-hop']).toBe('1');
     const { t: timestamp, isValid } = verifySignature(String(headers['dialflow-signature']), body, secret);
     expect(isValid).toBe(true);
     expect(Math.abs(timestamp - Date.now() / 1000)).toBeLessThan(120);
