@@ -3,8 +3,9 @@
  * basic auth and payload are templates; each `{{ expression }}` is rendered on its own and placed by context
  * (JSON-escaped in JSON, percent-encoded in the url path and query, XML-escaped in XML), so a user's input
  * stays data. Connections go through the address guard at connect time, every redirect hop again (at most 5);
- * the platform's own servers are never reached; the response body is capped; the call ends at the action's
- * deadline.
+ * the platform's own servers are never reached, this server itself only on the demo bank's paths; every request
+ * carries `Dialflow-Hop` (refused wherever it arrives back) and no forwarding header; the response body is
+ * capped; the call ends at the action's deadline.
  *
  * @example
  *   code: { method: 'POST', url: 'https://api.example.com/users/{{ session.mobile }}', contentType: 'application/json',
