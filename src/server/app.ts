@@ -27,7 +27,8 @@ import { registerHealthRoutes } from './features/health/health.routes';
 import { registerAppsRoutes } from './features/apps/apps.routes';
 import { registerMenusRoutes } from './features/menus/menus.routes';
 import { registerRuntimeRoutes } from './features/runtime/runtime.routes';
-import { registerSandboxRoutes } from './features/sandbox/sandbox.routes';
+import { isSandboxBankPath, registerSandboxRoutes } from './features/sandbox/sandbox.routes';
+import { registerActionHopGuard } from './plugins/action-hops';
 import { registerLogsRoutes } from './features/logs/logs.routes';
 import { registerDashboardRoutes } from './features/dashboard/dashboard.routes';
 import { registerSmsRoutes } from './features/sms/sms.routes';
@@ -90,6 +91,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerInputGuard(app);
   registerRequestLog(app);
   registerRouteTable(app);
+  registerActionHopGuard(app, isSandboxBankPath);
 
   const ownsDatabase = !options.database;
   const database =

@@ -98,6 +98,8 @@ export const configSchema = z
     // Webhooks (docs/webhooks.md): how often due deliveries are looked for (0 turns the timer off), and the limit on one attempt.
     WEBHOOK_DISPATCH_INTERVAL_MS: z.coerce.number().int().min(0).default(1000),
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+    // "Send test event" presses per account per minute: each queues a delivery to a URL the builder chose.
+    WEBHOOK_TEST_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
     // How often shortcode purchases that ran out are marked and expiry reminders mailed; 0 turns the timer off.
     SHORTCODE_TIMER_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
     PAYMENT_PROVIDER: z.enum(['sandbox', 'paystack']).default('sandbox'),

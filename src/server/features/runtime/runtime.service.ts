@@ -119,6 +119,11 @@ export interface Runtime {
    * same hop as a gateway's, through the WhatsApp channel (channels/whatsapp.ts).
    */
   handleMessage(appId: string, environment: Environment, message: ChatMessage, caller?: string | null): Promise<ChatReply>;
+  /**
+   * The gateway's end screen with `text`, for a hop that may not run (one our own action or webhook sent): the
+   * request is read as any hop is, nothing is stored or recorded.
+   */
+  refuseHop(req: GatewayRequest, gateway: string | undefined, text: string): FormattedReply | null;
   findActiveSessions(appId: string): Promise<SessionState[]>;
   /** Records sessions that timed out as abandoned; runs on a timer, callable from tests. */
   sweepExpired(): Promise<number>;
@@ -504,6 +509,11 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
 
   return {
     handleRequest,
+    refuseHop(req, gateway, text) {
+      if (!gateway && isSessionEndNotification(req)) return null;
+      const adapter = detectGateway(req, gateway);
+      return adapter.formatReply({ text, end: true }, adapter.parseRequest(req));
+    },
     handleRoutedRequest,
     handleMessage,
     findActiveSessions: async (appId) => (await deps.sessions.findActive(appId)).map((s) => s.state),
