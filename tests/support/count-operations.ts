@@ -28,7 +28,8 @@ export async function countOperations(run: () => unknown): Promise<number> {
   try {
     await run();
   } finally {
-    targets.forEach(([owner, name], i) => Object.defineProperty(owner, name, { configurable: true, writable: true, value: originals[i] }));
+    for (const [i, [owner, name]] of targets.entries())
+      Object.defineProperty(owner, name, { configurable: true, writable: true, value: originals[i] });
   }
   return count;
 }
