@@ -18,7 +18,7 @@ export function registerAppsRoutes(app: FastifyInstance, ctx: AppContext, guard:
   const tags = ['apps'];
   // Each import reads and checks a whole file on the server's thread: a builder importing by hand never meets
   // these limits, a script looping over imports (from one account or many free ones) does. Counted after the
-  // guard and before the body is checked, successful or not.
+  // guard and before the body is read (a refused import costs no parse of its file), successful or not.
   const importLimits = [
     createLimit(app, 'import-account', ctx.config.IMPORT_RATE_LIMIT, (req) => getSignedInUser(req).id),
     createLimit(app, 'import-address', ctx.config.IMPORT_ADDRESS_RATE_LIMIT, readAddress),
@@ -92,8 +92,7 @@ export function registerAppsRoutes(app: FastifyInstance, ctx: AppContext, guard:
     // An export is larger than the other calls' bodies; past this the reply names the limit (plugins/errors.ts).
     bodyLimit: APP_IMPORT_MAX_BYTES,
     config: { apiKeyScope: 'write' },
-    onRequest: guard(),
-    preValidation: importLimits,
+    onRequest: [guard(), ...importLimits],
     handler: async (req) => {
       const { app: created, warnings } = await appTransferService.importApp(ctx, getSignedInUser(req), req.body, getOrigin(ctx, req));
       return { ...ok('App imported successfully', created), warnings };
