@@ -70,6 +70,9 @@ export const configSchema = z
     LOGIN_GLOBAL_RATE_LIMIT: z.coerce.number().int().min(1).default(100),
     // Signed-out visitors run featured templates in the emulator: hops per minute, per address.
     EMULATOR_RATE_LIMIT: z.coerce.number().int().min(1).default(60),
+    // App imports (POST /api/importApp), per minute: per account, and per address (docs/import-export.md).
+    IMPORT_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
+    IMPORT_ADDRESS_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
     SMTP_URL: z.string().url().optional(),
     MAIL_FROM: z.string().min(3).default('Dialflow <no-reply@dialflow.local>'),
     WEB_DIST: z.string().default('./dist/web'),
