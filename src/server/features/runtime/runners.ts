@@ -8,6 +8,7 @@ import { createDbaccessRunner } from '../../../actions/dbaccess';
 import { createPlatformServices, readPlatformService, type AddressRules, type PlatformService } from '../../../actions/net/address-guard';
 import type { Config } from '../../config';
 import type { AppContext } from '../../context';
+import { isPayingAccount } from '../billing/plan-limits';
 import { findCustomActionCode } from '../custom-actions/custom-actions.service';
 import type { ScriptTester } from '../custom-actions/custom-actions.routes';
 import type { ActionRunners } from './action-runner';
@@ -45,6 +46,19 @@ function createCustomActionRunner(ctx: AppContext, javascript: ActionRunner<'jav
     },
   };
 }
+
+/**
+ * The pool's share group (pool.ts) of every unpaid account's scripts (isPayingAccount): together they hold at most
+ * half the workers, each account a quarter, so paying tenants keep the other half however many free accounts run
+ * scripts. Accounts are free to make; per-account shares alone would multiply with them. While the account's plan
+ * cannot be read (a database blink) its scripts run in the group too: a blink must not open the paid half.
+ */
+async function readScriptGroup(ctx: AppContext, ownerId: string): Promise<string | undefined> {
+  const isPaying = await isPayingAccount(ctx, ownerId).catch(() => false);
+  return isPaying ? undefined : UNPAID_SCRIPT_GROUP;
+}
+
+export const UNPAID_SCRIPT_GROUP = 'unpaid';
 
 export interface ServerRunners {
   /** Every kind but the two that need the messaging services (sendsms, paymentprompt), added by the caller. */
@@ -98,7 +112,7 @@ export function createHttpCallRules(ctx: AppContext): AddressRules {
 
 export function createServerRunners(ctx: AppContext): ServerRunners {
   const pool = createLazyPool();
-  const javascript = createJavascriptRunner(pool);
+  const javascript = createJavascriptRunner(pool, (input) => readScriptGroup(ctx, input.ownerId));
   const rules = readOutboundRules(ctx);
   const { database, redis } = readPlatformServices(ctx.config);
   const restapi = createRestapiRunner(createHttpCallRules(ctx));
@@ -123,6 +137,7 @@ export function createServerRunners(ctx: AppContext): ServerRunners {
           scope: { session, input: '', actions: actionResults },
           deadline: Date.now() + pool.limits.wallMs,
           tenant: accountId,
+          group: await readScriptGroup(ctx, accountId),
         });
         const consoleMessages = outcome.logs.map((line) => ({ message: line.message, type: line.level }));
         if (!outcome.ok) consoleMessages.push({ message: outcome.error, type: 'error' });
