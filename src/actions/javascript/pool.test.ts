@@ -287,7 +287,7 @@ describe('javascript pool: tenants', () => {
   );
 
   it(
-    "keeps half the workers for paying tenants however many unpaid accounts flood the pool together",
+    'keeps half the workers for paying tenants however many unpaid accounts flood the pool together',
     async () => {
       const own = createJavascriptPool({ size: 4, spares: 0 });
       try {
