@@ -70,6 +70,7 @@ export const configSchema = z
     LOGIN_GLOBAL_RATE_LIMIT: z.coerce.number().int().min(1).default(100),
     // Signed-out visitors run featured templates in the emulator: hops per minute, per address.
     EMULATOR_RATE_LIMIT: z.coerce.number().int().min(1).default(60),
+    TEST_HOP_RATE_LIMIT: z.coerce.number().int().min(1).default(120),
     SMTP_URL: z.string().url().optional(),
     MAIL_FROM: z.string().min(3).default('Dialflow <no-reply@dialflow.local>'),
     WEB_DIST: z.string().default('./dist/web'),
