@@ -133,6 +133,12 @@ export const configSchema = z
       .string()
       .min(16)
       .default(() => randomBytes(32).toString('hex')),
+    // Signs known-device cookies and sign-in challenges (docs/operations.md, "Sign-in limits"). Random per process
+    // when unset: a restart forgets every known device, and processes do not know each other's.
+    SIGN_IN_SECRET: z
+      .string()
+      .min(16)
+      .default(() => randomBytes(32).toString('hex')),
   })
   .refine(...requiredWith('AT_USERNAME', 'SMS_PROVIDER', 'africastalking'))
   .refine(...requiredWith('AT_API_KEY', 'SMS_PROVIDER', 'africastalking'))

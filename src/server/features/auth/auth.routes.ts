@@ -31,12 +31,14 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext, guard:
   r.post('/api/auth/login', {
     schema: { tags, body: loginBodySchema, response: { 200: loginReplySchema } },
     preHandler: limits.signIn,
+    onSend: limits.rememberDevice,
     handler: (req) => auth.login(ctx, req.body),
   });
 
   r.post('/api/merchant/login', {
     schema: { tags, body: loginBodySchema, response: { 200: loginReplySchema } },
     preHandler: limits.signIn,
+    onSend: limits.rememberDevice,
     handler: (req) => auth.login(ctx, req.body, { merchantOnly: true }),
   });
 
