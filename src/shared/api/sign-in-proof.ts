@@ -34,8 +34,8 @@ export function hasLeadingZeroBits(hash: Uint8Array, bits: number): boolean {
 }
 
 /**
- * Finds the proof for a challenge. `sha256` is the platform's: WebCrypto in the browser (asynchronous, so
- * nonces are tried in batches), node:crypto in tests and benches.
+ * Finds the proof for a challenge. `sha256` may be synchronous (sha256.ts in the browser, node:crypto in tests
+ * and benches) or asynchronous (WebCrypto), so nonces are tried in batches.
  */
 export async function solveSignInChallenge(
   challenge: SignInChallenge,
