@@ -1,7 +1,10 @@
 import { beforeAll, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { describeDb } from '../../../../tests/support/test-db';
-import { useTestApp, useUser } from '../../../../tests/support/test-app';
+import { seedUser, useTestApp, useUser } from '../../../../tests/support/test-app';
+import { subscriptions } from '../../../db/schema';
+import { GRACE_DAYS } from '../../../shared/api/billing.schema';
+import { isPayingAccount } from '../billing/plan-limits';
 import { seedApp, seedMenu } from '../../../../tests/support/seed-app';
 import { SCRIPT_TEST_RATE_LIMIT } from '../custom-actions/custom-actions.routes';
 import { TEST_HOP_LIMIT_TEXT } from './test-hop-limit';
@@ -157,5 +160,30 @@ describeDb('test URL runs per account', () => {
     expect(refused.body).toBe(`END ${TEST_HOP_LIMIT_TEXT}`);
     expect((await hop(first, 'limit-1', '1*2')).body).toBe(`END ${TEST_HOP_LIMIT_TEXT}`);
     expect((await hop(others, 'limit-4', '')).body).toBe('CON Say something');
+  });
+});
+
+describeDb("the javascript pool's unpaid group", () => {
+  const t = useTestApp();
+  const off = useTestApp({ BILLING: 'off' });
+  const trial = useUser(t, { plan: 'TRIAL' });
+  const paying = useUser(t, { plan: 'STANDARD' });
+
+  async function subscribeEndingDaysAgo(days: number): Promise<string> {
+    const { user } = await seedUser(t, { plan: 'TRIAL' });
+    const periodEnd = new Date(Date.now() - days * 86_400_000);
+    await t.db
+      .insert(subscriptions)
+      .values({ userId: user.id, plan: 'STANDARD', periodStart: new Date(periodEnd.getTime() - 30 * 86_400_000), periodEnd });
+    return user.id;
+  }
+
+  it('holds TRIAL and inactive accounts to it; paying ones, those in their grace days, and every account with BILLING=off are not', async () => {
+    const ctx = t.app.ctx;
+    expect(await isPayingAccount(ctx, trial.user.id)).toBe(false);
+    expect(await isPayingAccount(ctx, paying.user.id)).toBe(true);
+    expect(await isPayingAccount(ctx, await subscribeEndingDaysAgo(1))).toBe(true);
+    expect(await isPayingAccount(ctx, await subscribeEndingDaysAgo(GRACE_DAYS + 1))).toBe(false);
+    expect(await isPayingAccount(off.app.ctx, trial.user.id)).toBe(true);
   });
 });

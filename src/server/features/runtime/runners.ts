@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { ActionOf } from '../../../shared/app';
 import type { ActionRunner } from '../../../shared/actions/runner';
 import { createJavascriptPool, type JavascriptPool } from '../../../actions/javascript/pool';
@@ -47,18 +48,51 @@ function createCustomActionRunner(ctx: AppContext, javascript: ActionRunner<'jav
   };
 }
 
+export const UNPAID_SCRIPT_GROUP = 'unpaid';
+
+/** How long a script waits to learn whether its owner pays, the first time; then it runs as unpaid. */
+const PLAN_READ_WAIT_MS = 100;
+
 /**
  * The pool's share group (pool.ts) of every unpaid account's scripts (isPayingAccount): together they hold at most
  * half the workers, each account a quarter, so paying tenants keep the other half however many free accounts run
- * scripts. Accounts are free to make; per-account shares alone would multiply with them. While the account's plan
- * cannot be read (a database blink) its scripts run in the group too: a blink must not open the paid half.
+ * scripts. Accounts are free to make; per-account shares alone would multiply with them.
+ *
+ * A script never waits on the database for this: what was last read is used, however old, while a fresh read
+ * (every 10 s) runs beside it, and a failed read keeps the last answer. An owner never read yet waits at most
+ * PLAN_READ_WAIT_MS, then runs as unpaid: a database blink neither stalls hops nor opens the paid half.
  */
-async function readScriptGroup(ctx: AppContext, ownerId: string): Promise<string | undefined> {
-  const isPaying = await isPayingAccount(ctx, ownerId).catch(() => false);
-  return isPaying ? undefined : UNPAID_SCRIPT_GROUP;
+function createScriptGroups(ctx: AppContext): (ownerId: string) => Promise<string | undefined> {
+  const known = new LRUCache<string, boolean>({ max: 20_000, ttl: 10_000, allowStale: true, noDeleteOnStaleGet: true });
+  const reading = new Map<string, Promise<boolean | undefined>>();
+  function read(ownerId: string): Promise<boolean | undefined> {
+    let pending = reading.get(ownerId);
+    if (!pending) {
+      pending = isPayingAccount(ctx, ownerId)
+        .then((isPaying) => {
+          known.set(ownerId, isPaying);
+          return isPaying;
+        })
+        .catch(() => known.get(ownerId))
+        .finally(() => reading.delete(ownerId));
+      reading.set(ownerId, pending);
+    }
+    return pending;
+  }
+  const toGroup = (isPaying: boolean | undefined) => (isPaying ? undefined : UNPAID_SCRIPT_GROUP);
+  return async (ownerId) => {
+    const last = known.get(ownerId);
+    if (last !== undefined) {
+      if (known.getRemainingTTL(ownerId) <= 0) void read(ownerId);
+      return toGroup(last);
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const waited = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), PLAN_READ_WAIT_MS)));
+    const isPaying = await Promise.race([read(ownerId), waited]);
+    clearTimeout(timer);
+    return toGroup(isPaying);
+  };
 }
-
-export const UNPAID_SCRIPT_GROUP = 'unpaid';
 
 export interface ServerRunners {
   /** Every kind but the two that need the messaging services (sendsms, paymentprompt), added by the caller. */
@@ -112,7 +146,8 @@ export function createHttpCallRules(ctx: AppContext): AddressRules {
 
 export function createServerRunners(ctx: AppContext): ServerRunners {
   const pool = createLazyPool();
-  const javascript = createJavascriptRunner(pool, (input) => readScriptGroup(ctx, input.ownerId));
+  const readScriptGroup = createScriptGroups(ctx);
+  const javascript = createJavascriptRunner(pool, (input) => readScriptGroup(input.ownerId));
   const rules = readOutboundRules(ctx);
   const { database, redis } = readPlatformServices(ctx.config);
   const restapi = createRestapiRunner(createHttpCallRules(ctx));
@@ -137,7 +172,7 @@ export function createServerRunners(ctx: AppContext): ServerRunners {
           scope: { session, input: '', actions: actionResults },
           deadline: Date.now() + pool.limits.wallMs,
           tenant: accountId,
-          group: await readScriptGroup(ctx, accountId),
+          group: await readScriptGroup(accountId),
         });
         const consoleMessages = outcome.logs.map((line) => ({ message: line.message, type: line.level }));
         if (!outcome.ok) consoleMessages.push({ message: outcome.error, type: 'error' });
