@@ -98,7 +98,7 @@ function hasProofOfWork(secret: string, req: FastifyRequest, email: string, now:
 
 export interface AuthLimits
   extends Record<'signIn' | 'register' | 'forgotPassword' | 'resetPassword' | 'changePassword', preHandlerAsyncHookHandler[]> {
-  /** onSend of the sign-in routes: a sign-in that issued a token marks the browser as a known device of that account. */
+  /** onSend of the sign-in and register routes: a reply that issued a token marks the browser as a known device of that account. */
   rememberDevice(req: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown>;
 }
 

@@ -384,6 +384,19 @@ describeDb('sign-in while the platform ceiling is used up', () => {
     const setCookie = String(first.headers['set-cookie']);
     expect(setCookie).toMatch(/^df_device=\d+\.[\w-]{43}; Path=\/api; Max-Age=7776000; HttpOnly; SameSite=Strict$/);
     const knownCookie = setCookie.split(';')[0]!;
+    // A registration signs in too, and marks its browser the same way.
+    const registered = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: {
+        fullName: 'New Comer',
+        email: `newcomer-${randomUUID()}@example.com`,
+        mobileNumber: '233200000000',
+        password: 'secret-123',
+      },
+    });
+    expect(registered.statusCode).toBe(200);
+    expect(String(registered.headers['set-cookie'])).toMatch(/^df_device=/);
 
     const spray: number[] = [];
     for (let a = 0; a < 4; a++)

@@ -25,6 +25,8 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext, guard:
   r.post('/api/auth/register', {
     schema: { tags, body: registerBodySchema, response: { 200: loginReplySchema } },
     preHandler: limits.register,
+    // A registration signs the new account in: its browser is a known device from the start.
+    onSend: limits.rememberDevice,
     handler: (req) => auth.register(ctx, req.body),
   });
 
