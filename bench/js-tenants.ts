@@ -19,6 +19,15 @@
  *   hop flood    A keeps `attackers` hops in flight on its own app, whose start menu runs the same script:
  *                USSD URLs have no per-account rate limit, so only the pool's scheduling protects B here.
  *
+ * With --trial (issue 26) billing is on, as a hosted install runs it: B is a paying account (the seeded user,
+ * on Enterprise) whose sessions run its deployed app on /ussd/{appId}/live, and the attack is
+ *
+ *   trial flood  `trial-accounts` (4) newly registered TRIAL accounts, each with its own app whose start menu
+ *                burns CPU, keep `attackers` hops in flight between them on their own test URLs. Accounts
+ *                are free: per-account fairness alone would give them four shares of the pool.
+ *
+ *   npx tsx bench/js-tenants.ts --trial
+ *
  * Each attack starts a second before B's measured window. Exit code 0 when the figures are sound (every hop of
  * B answered, with the right screen or not: the report says), 1 when the server could not be driven.
  *
@@ -44,6 +53,8 @@ const SUBSCRIBERS = Number(args.subscribers ?? 8);
 const ATTACKERS = Number(args.attackers ?? 32);
 const THINK_MS = 100;
 const BURN = 'for (;;) {}';
+const IS_TRIAL = 'trial' in args;
+const TRIAL_ACCOUNTS = Number(args['trial-accounts'] ?? 4);
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -52,6 +63,7 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const child = spawn(process.execPath, ['--max-semi-space-size=32', '--import', 'tsx', join(BENCH_DIR, 'servers', 'dialflow.ts')], {
   cwd: resolve(BENCH_DIR, '..'),
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  env: { ...process.env, BENCH_BILLING: IS_TRIAL ? 'on' : 'off' },
 });
 process.on('exit', () => child.kill('SIGKILL'));
 const watchdog = setTimeout(() => {
@@ -92,7 +104,12 @@ const js = (actionName: string, code: string) => ({ actionName, actionType: 'pre
 
 // ---- tenant B: paced sessions, every hop a javascript action ----------------------------------------------
 
-const tokenB = await client.registerAccount('b');
+/** The seeded user (bench/servers/dialflow.ts), who pays when billing is on. */
+async function signInSeededUser(): Promise<string> {
+  return (await client.api('/api/auth/login', { email: 'bench@bench.dialflow', password: 'bench-secret-123' })).token as string;
+}
+
+const tokenB = IS_TRIAL ? await signInSeededUser() : await client.registerAccount('b');
 const tokenA = await client.registerAccount('a');
 const appB = await client.createApp(tokenB, '*920*61#', [
   {
@@ -108,9 +125,18 @@ const appB = await client.createApp(tokenB, '*920*61#', [
     actions: [js('fee', 'return { vars: { fee: Number(session.inputs.start) * 2 } }')],
   },
 ]);
-const appA = await client.createApp(tokenA, '*920*62#', [
-  { userDefinedName: 'burn', displayText: 'Never shown', isFirst: true, terminate: true, actions: [js('burn', BURN)] },
-]);
+const burnMenus = [{ userDefinedName: 'burn', displayText: 'Never shown', isFirst: true, terminate: true, actions: [js('burn', BURN)] }];
+const appA = await client.createApp(tokenA, '*920*62#', burnMenus);
+// --trial: B's hops go to its deployed version, as its paying customers' would; the TRIAL accounts' to their drafts.
+const pathB = IS_TRIAL ? `/ussd/${appB}/live` : `/ussd/${appB}/test`;
+if (IS_TRIAL) {
+  const deployed = await client.send('GET', `/api/deployChanges/${appB}`, '', 'application/json', { auth: tokenB });
+  if (deployed.status !== 200) throw new Error(`deploy failed (${deployed.status}): ${deployed.body}`);
+}
+const trialApps: string[] = [];
+for (let i = 0; IS_TRIAL && i < TRIAL_ACCOUNTS; i++) {
+  trialApps.push(await client.createApp(await client.registerAccount(`trial${i}`), `*920*${70 + i}#`, burnMenus));
+}
 
 const mobileOf = (n: number) => `23324${String(1_000_000 + (n % 9_000_000)).padStart(7, '0')}`;
 const expectedB = (step: number, n: number) =>
@@ -141,7 +167,7 @@ async function runTenantB(tag: string, durationMs: number, result = newResult())
         const n = next++;
         for (let step = 0; step < 2; step++) {
           const sent = performance.now();
-          const reply = await client.postJson(`/ussd/${appB}/test`, {
+          const reply = await client.postJson(pathB, {
             sessionId: `${tag}-${n}`,
             serviceCode: '*920*61#',
             phoneNumber: mobileOf(n),
@@ -176,12 +202,12 @@ interface Flood {
   stop(): Promise<Record<string, number>>;
 }
 
-function startFlood(kind: 'test' | 'hops'): Flood {
+function startFlood(kind: 'test' | 'hops' | 'trial'): Flood {
   const counts: Record<string, number> = {};
   const count = (key: string) => (counts[key] = (counts[key] ?? 0) + 1);
   let isRunning = true;
   let n = 0;
-  const clients = Array.from({ length: ATTACKERS }, async () => {
+  const clients = Array.from({ length: ATTACKERS }, async (_, clientIndex) => {
     while (isRunning) {
       if (kind === 'test') {
         const res = await client.postJson('/api/custom-action/test', { code: BURN, sessionValues: {}, actionResults: {} }, tokenA);
@@ -197,7 +223,9 @@ function startFlood(kind: 'test' | 'hops'): Flood {
           .join(' ');
         count(res.status === 200 ? messages.replace(/\d+/g, 'N') || 'no message' : `HTTP ${res.status}`);
       } else {
-        const res = await client.postJson(`/ussd/${appA}/test`, {
+        // The trial flood spreads its requests over the TRIAL accounts' apps, round robin.
+        const target = kind === 'trial' ? trialApps[clientIndex % trialApps.length]! : appA;
+        const res = await client.postJson(`/ussd/${target}/test`, {
           sessionId: `flood-${n++}`,
           serviceCode: '*920*62#',
           phoneNumber: '233241000000',
@@ -229,7 +257,7 @@ const load = () =>
     .map((l) => l.toFixed(2))
     .join(' ');
 console.log(
-  `js-tenants: ${ready.info}; B: ${SUBSCRIBERS} paced sessions on /ussd/{app}/test; A: ${ATTACKERS} in flight; ${PHASE_S} s a phase; load average ${load()}`,
+  `js-tenants: ${ready.info}; B: ${SUBSCRIBERS} paced sessions on ${IS_TRIAL ? '/ussd/{app}/live (paying)' : '/ussd/{app}/test'}; A: ${ATTACKERS} in flight${IS_TRIAL ? ` over ${TRIAL_ACCOUNTS} TRIAL accounts` : ''}; ${PHASE_S} s a phase; load average ${load()}`,
 );
 
 // Warm-up: the pool starts its workers on first use.
@@ -239,7 +267,7 @@ await runTenantB('warm', 2000);
 const quiet = newResult();
 await runTenantB('quiet1', (PHASE_S * 1000) / 2, quiet);
 const results: Array<[string, BResult, Record<string, number> | null]> = [['quiet', quiet, null]];
-for (const kind of ['test', 'hops'] as const) {
+for (const kind of IS_TRIAL ? (['trial'] as const) : (['test', 'hops'] as const)) {
   const flood = startFlood(kind);
   await sleep(1000);
   const measured = await runTenantB(kind, PHASE_S * 1000);

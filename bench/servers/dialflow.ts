@@ -4,13 +4,15 @@
  * three-menu shop through the HTTP API, deploys it, checks one session end to end, then listens on
  * 127.0.0.1 and tells the harness its port and app id. With BENCH_SHORTCODES=1 (the provider target) it also
  * seeds SHORTCODE_COUNT purchased extensions connected to the shop, and the hops go to the provider's URL.
+ * With BENCH_BILLING=on (js-tenants.ts --trial) billing is on, as a hosted install runs it, and the seeded user
+ * (bench@bench.dialflow) pays (Enterprise); accounts registered over HTTP are then TRIAL accounts.
  */
 import { and, count, eq } from 'drizzle-orm';
 import pino from 'pino';
 import { buildApp } from '../../src/server/app';
 import { createConfig } from '../../src/server/config';
 import { openDatabase } from '../../src/db/client';
-import { appLogs, sessionInputs, sessionRecords } from '../../src/db/schema';
+import { appLogs, sessionInputs, sessionRecords, subscriptions, users } from '../../src/db/schema';
 import { reportFailed, reportReady, serveCommands } from './child';
 import { atForm, expectedReply, SHORTCODE_COUNT, SHORTCODE_PROVIDER, shortcodeDialOf } from '../shop';
 import { seedShop, seedShortcodes } from '../seed-shop';
@@ -18,6 +20,7 @@ import { seedShop, seedShortcodes } from '../seed-shop';
 try {
   const redisUrl = process.env.BENCH_REDIS_URL || undefined;
   const viaProvider = process.env.BENCH_SHORTCODES === '1';
+  const billing = process.env.BENCH_BILLING === 'on' ? 'on' : 'off';
   const ablateSink = process.env.BENCH_ABLATE === 'sink';
   // Diagnostic `--only=postgres`: a real PostgreSQL (a database the harness made for this run) instead of PGlite.
   const databaseUrl = process.env.BENCH_DATABASE_URL || undefined;
@@ -41,13 +44,29 @@ try {
     : opened;
   const db = opened.db;
   const app = await buildApp(
-    createConfig({ NODE_ENV: 'production', LOG_LEVEL: logFile ? 'info' : 'silent', REDIS_URL: redisUrl, BILLING: 'off' }),
+    createConfig({
+      NODE_ENV: 'production',
+      LOG_LEVEL: logFile ? 'info' : 'silent',
+      REDIS_URL: redisUrl,
+      BILLING: billing,
+      // Without billing (the runtime benches, hostile-tenant.ts, js-tenants.ts's default phases) the tenants' hops
+      // go to test URLs, and the attacks measure what the hop thread and the pool do about them: the per-account
+      // limit on test hops would end them first. With billing (js-tenants.ts --trial) it is on, as it ships.
+      ...(billing === 'off' ? { TEST_HOP_RATE_LIMIT: 1_000_000 } : {}),
+    }),
     { database, logger: logFile ? { stream: pino.destination({ dest: logFile, sync: false }) } : false },
   );
   await app.ready();
 
   const { appId, deployMessage } = await seedShop(app);
   if (viaProvider) await seedShortcodes(app, appId);
+  if (billing === 'on') {
+    const [owner] = await db.select({ id: users.id }).from(users).where(eq(users.email, 'bench@bench.dialflow'));
+    const now = new Date();
+    await db
+      .insert(subscriptions)
+      .values({ userId: owner!.id, plan: 'ENTERPRISE', periodStart: now, periodEnd: new Date(now.getTime() + 365 * 86_400_000) });
+  }
   const path = viaProvider ? `/ussd/provider/${SHORTCODE_PROVIDER}` : `/ussd/${appId}/live`;
 
   // One session through inject before any load: a wrong screen here means the figures would be meaningless.
@@ -92,7 +111,7 @@ try {
     port,
     appId,
     path,
-    info: `Dialflow (${deployMessage}), ${databaseUrl ? 'PostgreSQL' : pgliteDir ? `PGlite in ${pgliteDir}` : 'PGlite in memory'}, sessions ${redisUrl ? `in Redis ${redisUrl}` : 'in memory'}, ${logFile ? `logger at info to ${logFile}` : 'logger off'}${ablateSink ? ', EVENT WRITES DROPPED (diagnostic)' : ''}${viaProvider ? `, hops through /ussd/provider/${SHORTCODE_PROVIDER} to 1 of ${SHORTCODE_COUNT} purchased extensions` : ''}`,
+    info: `Dialflow (${deployMessage}), ${databaseUrl ? 'PostgreSQL' : pgliteDir ? `PGlite in ${pgliteDir}` : 'PGlite in memory'}, billing ${billing}, sessions ${redisUrl ? `in Redis ${redisUrl}` : 'in memory'}, ${logFile ? `logger at info to ${logFile}` : 'logger off'}${ablateSink ? ', EVENT WRITES DROPPED (diagnostic)' : ''}${viaProvider ? `, hops through /ussd/provider/${SHORTCODE_PROVIDER} to 1 of ${SHORTCODE_COUNT} purchased extensions` : ''}`,
   });
 } catch (err) {
   reportFailed(err);

@@ -41,6 +41,7 @@ import { createVersionCache } from './features/runtime/version-cache';
 import { createShortcodeRouteTable } from './features/shortcodes/route-table';
 import { registerShortcodesRoutes } from './features/shortcodes/shortcodes.routes';
 import { registerBillingRoutes } from './features/billing/billing.routes';
+import { createTestHopLimit } from './features/runtime/test-hop-limit';
 import { admitLiveSession, admitSms } from './features/billing/plan-limits';
 import { createEventSink } from './features/runtime/event-sink';
 import { createActionRunner } from './features/runtime/action-runner';
@@ -153,6 +154,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     sink: createEventSink(database, app.log),
     runAction,
     admitLiveSession: (ownerId) => admitLiveSession(ctx, ownerId),
+    admitTestHop: createTestHopLimit(app, config.TEST_HOP_RATE_LIMIT),
   });
   app.decorate('runtime', runtime);
   const whatsapp = createWhatsApp(ctx, runtime);

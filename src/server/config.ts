@@ -73,6 +73,7 @@ export const configSchema = z
     // App imports (POST /api/importApp), per minute: per account, and per address (docs/import-export.md).
     IMPORT_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
     IMPORT_ADDRESS_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
+    TEST_HOP_RATE_LIMIT: z.coerce.number().int().min(1).default(120),
     SMTP_URL: z.string().url().optional(),
     MAIL_FROM: z.string().min(3).default('Dialflow <no-reply@dialflow.local>'),
     WEB_DIST: z.string().default('./dist/web'),
@@ -134,6 +135,12 @@ export const configSchema = z
     WHATSAPP_CLOUD_APP_SECRET: z.string().min(1).optional(),
     WHATSAPP_CLOUD_VERIFY_TOKEN: z.string().min(1).optional(),
     SANDBOX_PAYMENT_SECRET: z
+      .string()
+      .min(16)
+      .default(() => randomBytes(32).toString('hex')),
+    // Signs known-device cookies and sign-in challenges (docs/operations.md, "Sign-in limits"). Random per process
+    // when unset: a restart forgets every known device, and processes do not know each other's.
+    SIGN_IN_SECRET: z
       .string()
       .min(16)
       .default(() => randomBytes(32).toString('hex')),

@@ -10,6 +10,19 @@ export function getOrigin(ctx: AppContext, request: FastifyRequest): string {
   return ctx.config.PUBLIC_URL?.replace(/\/$/, '') ?? `${request.protocol}://${request.host}`;
 }
 
+/** The value of cookie `name` in a Cookie header, or null. */
+export function readCookie(cookieHeader: string | undefined, name: string): string | null {
+  if (!cookieHeader) return null;
+  for (const part of cookieHeader.split(';')) {
+    const separator = part.indexOf('=');
+    if (separator >= 0 && part.slice(0, separator).trim() === name) return part.slice(separator + 1).trim();
+  }
+  return null;
+}
+
+/** `; Secure` for a request that came over HTTPS (directly, or through a proxy TRUST_PROXY believes). */
+export const secureAttribute = (request: FastifyRequest) => (request.protocol === 'https' ? '; Secure' : '');
+
 export const ok = <T>(message: string, data: T) => ({ status: '00' as const, message, data });
 
 /** A call that worked and returns nothing but its message ('Menu deleted'). */

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { registerAccount, storeSession, waitForPath } from './accounts';
 import { DESKTOP, describeBrowser, launchBrowser, openPage, PHONE, screenshot, signIn } from './browser';
 import { E2E_USERS } from './fixtures';
+import { findFreePort } from '../support/free-port';
+import { createTestApp, seedUser } from '../support/test-app';
 
 describeBrowser('auth screens', () => {
   let browser: Browser;
@@ -46,6 +48,36 @@ describeBrowser('auth screens', () => {
     await page.getByRole('heading', { name: 'Hello, Welcome to Dialflow' }).waitFor();
     expect(await page.evaluate(() => [localStorage.getItem('userType'), localStorage.getItem('uuid') !== null])).toEqual(['user', true]);
     await page.context().close();
+  });
+
+  it('signs in while the platform sign-in ceiling is used up: the form solves the proof of work by itself', async () => {
+    // A server of its own whose ceiling (1 a minute) one wrong sign-in uses up.
+    const port = await findFreePort();
+    const origin = `http://127.0.0.1:${port}`;
+    const own = await createTestApp({ PORT: port, PUBLIC_URL: origin, LOGIN_GLOBAL_RATE_LIMIT: 1 });
+    try {
+      await own.app.listen({ port, host: '127.0.0.1' });
+      const { email, password } = await seedUser(own);
+      const spray = await fetch(`${origin}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'sprayed@example.com', password: 'Summer2024!' }),
+      });
+      expect(spray.status).toBe(429);
+      const context = await browser.newContext({ viewport: DESKTOP, baseURL: origin });
+      const page = await context.newPage();
+      await page.goto('/login');
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password', { exact: true }).fill(password);
+      await page.getByRole('button', { name: 'Log in' }).click();
+      await waitForPath(page, '/get-started');
+      // The browser is now a known device of the account: its cookie is HttpOnly, for the API's paths only.
+      const [cookie] = await context.cookies(`${origin}/api/auth/login`);
+      expect(cookie).toMatchObject({ name: 'df_device', httpOnly: true, sameSite: 'Strict', path: '/api' });
+      await context.close();
+    } finally {
+      await own.close();
+    }
   });
 
   it('links the login page to register and forgot password', async () => {

@@ -30,13 +30,16 @@ const TEST_SIGN_IN_LIMITS = {
  * The billing timer expires payments left PENDING for an hour of the (moved) clock, and the webhook dispatcher
  * would send what a test queued before it looked: tests run them themselves (runOnce, deliverDue).
  */
+/** Tests hop on test URLs as fast as they like; the per-account limit has its own test (runners.int.test.ts). */
+const TEST_HOP_LIMIT = { TEST_HOP_RATE_LIMIT: 100_000 } satisfies Partial<Config>;
+
 const TEST_TIMERS = { BILLING_TIMER_INTERVAL_MS: 0, WEBHOOK_DISPATCH_INTERVAL_MS: 0 } satisfies Partial<Config>;
 
 /** A whole server on its own database, driven with app.inject() (it never listens). */
 export async function createTestApp(overrides: Partial<Config> = {}, options: Pick<BuildOptions, 'mailer'> = {}): Promise<TestApp> {
   const testDb = await createTestDatabase();
   let offset = 0;
-  const app = await buildApp(createConfig({ NODE_ENV: 'test', ...TEST_SIGN_IN_LIMITS, ...TEST_TIMERS, ...overrides }), {
+  const app = await buildApp(createConfig({ NODE_ENV: 'test', ...TEST_SIGN_IN_LIMITS, ...TEST_HOP_LIMIT, ...TEST_TIMERS, ...overrides }), {
     ...options,
     database: testDb.database,
     logger: false,

@@ -11,7 +11,14 @@ import type { ActionInput, ActionLogLine, ActionOutcome, ActionRunner } from '..
 import type { JsOutcome } from './limits';
 import type { JavascriptPool } from './pool';
 
-export function createJavascriptRunner(pool: JavascriptPool): ActionRunner<'javascript'> {
+/**
+ * `readGroup` names the pool's share group a run belongs to (JsJob.group), e.g. the server's group of unpaid
+ * accounts and test runs; without it every run is held only to its account's share.
+ */
+export function createJavascriptRunner(
+  pool: JavascriptPool,
+  readGroup: (input: ActionInput<'javascript'>) => Promise<string | undefined> = async () => undefined,
+): ActionRunner<'javascript'> {
   return {
     async run(input: ActionInput<'javascript'>): Promise<ActionOutcome> {
       const code = input.action.code ?? '';
@@ -22,6 +29,7 @@ export function createJavascriptRunner(pool: JavascriptPool): ActionRunner<'java
         scope: { session: input.scope.session, input: input.scope.inRequest.input, actions: input.scope.actions },
         deadline: input.deadline,
         tenant: input.ownerId,
+        group: await readGroup(input),
       });
       return toActionOutcome(outcome);
     },

@@ -46,6 +46,11 @@ export interface JsJob {
    * workers and its queue between tenants (pool.ts). A job without one is a tenant of its own.
    */
   tenant?: string;
+  /**
+   * Tenants held to a share of the pool together (pool.ts): all of a group's jobs at most half the workers,
+   * each of its tenants at most a quarter. The server names one group for all unpaid accounts.
+   */
+  group?: string;
 }
 
 export interface JsLogLine {

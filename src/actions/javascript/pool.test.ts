@@ -287,6 +287,38 @@ describe('javascript pool: tenants', () => {
   );
 
   it(
+    'keeps half the workers for paying tenants however many unpaid accounts flood the pool together',
+    async () => {
+      const own = createJavascriptPool({ size: 4, spares: 0 });
+      try {
+        await own.ready();
+        // A deadline far past the test's end: the floods are still waiting however slow the machine is.
+        const deadline = Date.now() + 60_000;
+        const floods = ['u1', 'u2', 'u3', 'u4'].flatMap((tenant) =>
+          Array.from({ length: 3 }, () => run('for (;;) {}', { tenant, group: 'unpaid', deadline }, own)),
+        );
+        // The unpaid group holds half the pool (two of four), each of its accounts a quarter (one); per
+        // account alone, four accounts would hold all four workers.
+        expect(own.stats()).toMatchObject({ busy: 2, queued: 10, tenants: 4 });
+        // Paying tenants' jobs start at once, each on a worker the group may not take.
+        const paid = run('return "p"', { tenant: 'p', deadline }, own);
+        expect(own.stats()).toMatchObject({ busy: 3, queued: 10, tenants: 5 });
+        const other = run('return "q"', { tenant: 'q', deadline }, own);
+        expect(own.stats()).toMatchObject({ busy: 4, queued: 10, tenants: 6 });
+        expect(await paid).toMatchObject({ ok: true, result: 'p' });
+        expect(await other).toMatchObject({ ok: true, result: 'q' });
+        // Freed workers go to paying tenants' next jobs, never to a third unpaid one.
+        expect(own.stats()).toMatchObject({ busy: 2, queued: 10 });
+        await own.close();
+        await Promise.all(floods);
+      } finally {
+        await own.close();
+      }
+    },
+    WORKERS_START_TIMEOUT_MS,
+  );
+
+  it(
     "refuses a tenant's job at once when it already has the most jobs waiting, and serves the others",
     async () => {
       const own = createJavascriptPool({ size: 2, spares: 0, maxQueuedPerTenant: 4 });

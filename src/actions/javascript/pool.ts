@@ -14,8 +14,12 @@
  *   waited longest for a turn; each tenant's own jobs run in the order they came.
  * - A tenant may have at most `maxQueuedPerTenant` jobs waiting; past that a job is refused at once with
  *   an error that says so, rather than queueing into its deadline.
- * Fairness is per tenant key: an attacker with several accounts holds several shares. When every worker
- * is held, a tenant holding none is still first in line for the next one that frees up.
+ * - Tenants may also share a group (JsJob.group): the server puts every unpaid account's scripts in one.
+ *   A group's jobs together hold at most half the workers (rounded up), and each of its tenants at most a
+ *   quarter (rounded up). Accounts are free, so per-tenant fairness alone gives an attacker with many
+ *   accounts many shares; the group cap leaves the other half to paying tenants however many free accounts
+ *   flood the pool.
+ * When every worker is held, a tenant holding none is still first in line for the next one that frees up.
  *
  * The sandbox stops a script itself at its CPU or wall limit; the watchdogs are for what it cannot stop
  * (long native calls inside QuickJS that never reach its interrupt check): once the worker thread has used
@@ -89,6 +93,7 @@ export interface JavascriptPool {
 interface PendingJob {
   id: number;
   tenant: Tenant;
+  group: Group | undefined;
   code: string;
   scopeJson: string;
   deadline: number;
@@ -102,6 +107,13 @@ interface Tenant {
   /** Waiting jobs, oldest first. */
   queue: PendingJob[];
   /** Workers running this tenant's jobs now. */
+  running: number;
+}
+
+/** Tenants whose jobs are held to a share of the pool together (JsJob.group). */
+interface Group {
+  key: string;
+  /** Workers running this group's jobs now. */
   running: number;
 }
 
@@ -130,11 +142,25 @@ export function createJavascriptPool(options: JavascriptPoolOptions = {}): Javas
   const cpuGraceMs = options.cpuGraceMs ?? 250;
   const maxQueuedPerTenant = Math.max(1, options.maxQueuedPerTenant ?? DEFAULT_MAX_QUEUED_PER_TENANT);
   const maxWorkersPerTenant = Math.ceil(size / 2);
+  const maxWorkersPerGroup = Math.ceil(size / 2);
+  const maxWorkersPerGroupTenant = Math.ceil(size / 4);
   /** Idle workers only a tenant holding none may take (see the doc comment). */
   const reservedWorkers = size > 1 ? 1 : 0;
   const slots = new Set<Slot>();
   /** Tenants with a job running or waiting, by key. */
   const tenants = new Map<string, Tenant>();
+  /** Groups by key, kept for the pool's life: a handful of keys (the server names one). */
+  const groups = new Map<string, Group>();
+
+  function getGroup(key: string | undefined): Group | undefined {
+    if (key === undefined) return undefined;
+    let group = groups.get(key);
+    if (!group) {
+      group = { key, running: 0 };
+      groups.set(key, group);
+    }
+    return group;
+  }
   /** Tenants with jobs waiting, in the order of their turns (round robin among equals). */
   const waiting: Tenant[] = [];
   let queued = 0;
@@ -192,6 +218,7 @@ export function createJavascriptPool(options: JavascriptPoolOptions = {}): Javas
     if (job) {
       job.tenant.running -= 1;
       forgetIfIdle(job.tenant);
+      if (job.group) job.group.running -= 1;
     }
     return job;
   }
@@ -350,6 +377,8 @@ export function createJavascriptPool(options: JavascriptPoolOptions = {}): Javas
       for (let i = 0; i < waiting.length; i += 1) {
         const tenant = waiting[i]!;
         if (tenant.running >= maxWorkersPerTenant || (tenant.running > 0 && idle <= reservedWorkers)) continue;
+        const group = tenant.queue[0]!.group;
+        if (group && (group.running >= maxWorkersPerGroup || tenant.running >= maxWorkersPerGroupTenant)) continue;
         if (chosen === -1 || tenant.running < waiting[chosen]!.running) chosen = i;
       }
       if (chosen === -1) return undefined;
@@ -381,6 +410,7 @@ export function createJavascriptPool(options: JavascriptPoolOptions = {}): Javas
     slot.state = 'busy';
     slot.job = job;
     job.tenant.running += 1;
+    if (job.group) job.group.running += 1;
     slot.worker.ref();
     slot.watchdog = setTimeout(
       () => kill(slot, job, { ok: false, error: 'Script timed out', timedOut: true, logs: [] }),
@@ -418,7 +448,7 @@ export function createJavascriptPool(options: JavascriptPoolOptions = {}): Javas
       });
     }
     return new Promise<JsOutcome>((resolve) => {
-      const pending: PendingJob = { id: nextId++, tenant, code: job.code, scopeJson, deadline, resolve };
+      const pending: PendingJob = { id: nextId++, tenant, group: getGroup(job.group), code: job.code, scopeJson, deadline, resolve };
       enqueue(pending);
       dispatch();
       if (tenant.queue.includes(pending)) {

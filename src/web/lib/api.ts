@@ -45,10 +45,10 @@ export const UNAUTHORIZED_EVENT = 'dialflow:unauthorized';
  */
 export async function api<T = unknown>(
   path: string,
-  options: { method?: 'GET' | 'POST' | 'PUT' | 'DELETE'; body?: unknown; auth?: boolean } = {},
+  options: { method?: 'GET' | 'POST' | 'PUT' | 'DELETE'; body?: unknown; auth?: boolean; headers?: Record<string, string> } = {},
 ): Promise<ApiReply<T>> {
   const { method = options.body === undefined ? 'GET' : 'POST', body, auth = true } = options;
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...options.headers };
   if (body !== undefined) headers['content-type'] = 'application/json';
   const token = auth ? getToken() : null;
   if (token) headers.authorization = `Bearer ${token}`;

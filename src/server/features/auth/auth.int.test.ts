@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { desc, eq } from 'drizzle-orm';
 import { mailOutbox } from '../../../db/schema';
@@ -7,6 +7,7 @@ import { describeDb } from '../../../../tests/support/test-db';
 import { describeRedis, testRedisUrl } from '../../../../tests/support/redis';
 import { createTestApp, seedUser, type TestApp, useTestApp } from '../../../../tests/support/test-app';
 import { loadConfig } from '../../config';
+import { hasLeadingZeroBits, SIGN_IN_PROOF_HEADER, solveSignInChallenge } from '../../../shared/api/sign-in-proof';
 
 const SPACES_MESSAGE = 'must have at least 6 characters other than spaces.';
 const SAME_MESSAGE = 'New password must be different from the old password.';
@@ -354,6 +355,86 @@ describeDb('sign-in limits behind a proxy', () => {
     // The right old password waits its turn too; nothing was changed.
     expect((await change(password)).statusCode).toBe(429);
     expect((await login(t, email, password, '203.0.113.60')).statusCode).toBe(200);
+  });
+});
+
+describeDb('sign-in while the platform ceiling is used up', () => {
+  // Four addresses of 5 attempts each use up the ceiling of 20, as four machines of 30 use up the default 100.
+  const t = useTestApp({
+    TRUST_PROXY: loadConfig({ TRUST_PROXY: 'true' }).TRUST_PROXY,
+    LOGIN_RATE_LIMIT: 3,
+    LOGIN_ADDRESS_RATE_LIMIT: 5,
+    LOGIN_GLOBAL_RATE_LIMIT: 20,
+  });
+  const login = (email: string, password: string, forwardedFor: string, headers: Record<string, string> = {}) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email, password },
+      headers: { 'x-forwarded-for': forwardedFor, ...headers },
+    });
+  const sha256 = (text: string) => createHash('sha256').update(text).digest();
+
+  it('lets a known device sign in at once, and a new one after its proof of work, while a spray holds the ceiling', async () => {
+    const known = await seedUser(t);
+    const stranger = await seedUser(t);
+    // The known user signed in from this browser before: the reply marks it as a known device of that account.
+    const first = await login(known.email, known.password, '203.0.113.10');
+    expect(first.statusCode).toBe(200);
+    const setCookie = String(first.headers['set-cookie']);
+    expect(setCookie).toMatch(/^df_device=\d+\.[\w-]{43}; Path=\/api; Max-Age=7776000; HttpOnly; SameSite=Strict$/);
+    const knownCookie = setCookie.split(';')[0]!;
+    // A registration signs in too, and marks its browser the same way.
+    const registered = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: {
+        fullName: 'New Comer',
+        email: `newcomer-${randomUUID()}@example.com`,
+        mobileNumber: '233200000000',
+        password: 'secret-123',
+      },
+    });
+    expect(registered.statusCode).toBe(200);
+    expect(String(registered.headers['set-cookie'])).toMatch(/^df_device=/);
+
+    const spray: number[] = [];
+    for (let a = 0; a < 4; a++)
+      for (let i = 0; i < 6; i++) spray.push((await login(`sprayed${a}-${i}@example.com`, 'Summer2024!', `192.0.2.${a + 1}`)).statusCode);
+    expect(spray.filter((s) => s === 401).length).toBeLessThan(20);
+    expect(spray.at(-1)).toBe(429);
+
+    // The known device: straight in, from an address it never used, however full the ceiling.
+    expect((await login(known.email, known.password, '198.51.100.1', { cookie: knownCookie })).statusCode).toBe(200);
+    // Its cookie names its own account only.
+    const borrowed = await login(stranger.email, stranger.password, '198.51.100.2', { cookie: knownCookie });
+    expect(borrowed.statusCode).toBe(429);
+
+    // A new browser is asked for a proof of work, not refused.
+    const asked = await login(stranger.email, stranger.password, '198.51.100.3');
+    expect(asked.statusCode).toBe(429);
+    const { challenge, ...envelope } = asked.json();
+    expect(envelope).toEqual({ status: '05', message: 'Too many attempts. Please wait a minute and try again.' });
+    expect(challenge).toEqual({ token: expect.stringMatching(/^v1\./), difficulty: 16 });
+    const proof = await solveSignInChallenge(challenge, sha256);
+    const proved = await login(stranger.email, stranger.password, '198.51.100.3', { [SIGN_IN_PROOF_HEADER]: proof });
+    expect(proved.statusCode).toBe(200);
+    expect(proved.json().token).toEqual(expect.any(String));
+
+    // A proof is worth nothing for another email, nor with another nonce.
+    expect(
+      (await login('someone-else@example.com', 'Summer2024!', '198.51.100.4', { [SIGN_IN_PROOF_HEADER]: proof })).json().challenge,
+    ).toBeDefined();
+    const [token = ''] = proof.split(':');
+    let nonce = Number(proof.split(':')[1]) + 1;
+    while (hasLeadingZeroBits(sha256(`${token}:${nonce}`), 16)) nonce += 1;
+    const wrong = await login(stranger.email, stranger.password, '198.51.100.5', { [SIGN_IN_PROOF_HEADER]: `${token}:${nonce}` });
+    expect(wrong.statusCode).toBe(429);
+    // Nor once its challenge has expired (5 minutes on the server's clock).
+    t.advanceClock(5 * 60_000 + 1);
+    const late = await login(stranger.email, stranger.password, '198.51.100.3', { [SIGN_IN_PROOF_HEADER]: proof });
+    expect(late.statusCode).toBe(429);
+    expect(late.json().challenge).toBeDefined();
   });
 });
 

@@ -25,18 +25,22 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext, guard:
   r.post('/api/auth/register', {
     schema: { tags, body: registerBodySchema, response: { 200: loginReplySchema } },
     preHandler: limits.register,
+    // A registration signs the new account in: its browser is a known device from the start.
+    onSend: limits.rememberDevice,
     handler: (req) => auth.register(ctx, req.body),
   });
 
   r.post('/api/auth/login', {
     schema: { tags, body: loginBodySchema, response: { 200: loginReplySchema } },
     preHandler: limits.signIn,
+    onSend: limits.rememberDevice,
     handler: (req) => auth.login(ctx, req.body),
   });
 
   r.post('/api/merchant/login', {
     schema: { tags, body: loginBodySchema, response: { 200: loginReplySchema } },
     preHandler: limits.signIn,
+    onSend: limits.rememberDevice,
     handler: (req) => auth.login(ctx, req.body, { merchantOnly: true }),
   });
 

@@ -149,6 +149,20 @@ export async function admitLiveSession(ctx: AppContext, ownerId: string): Promis
   return null;
 }
 
+/**
+ * Whether the account pays for its traffic: an active subscription or one in its grace days, an admin's account,
+ * or any account when BILLING=off (then all accounts are equal). TRIAL and inactive accounts are unpaid: anyone
+ * can make as many as they like, so the JavaScript pool holds their scripts to one share together (runners.ts).
+ */
+export async function isPayingAccount(ctx: AppContext, ownerId: string): Promise<boolean> {
+  if (ctx.config.BILLING === 'off') return true;
+  const standing = await getOwnerStanding(ctx, ownerId);
+  if (!standing) return false;
+  if (standing.exempt) return true;
+  const state = getSubscriptionState(standing.row, ctx.now());
+  return state === 'active' || state === 'grace';
+}
+
 /** Before an app's SMS is queued: throws the reason the sendsms action's result shows when the plan allows no more. */
 export async function admitSms(ctx: AppContext, ownerId: string): Promise<void> {
   if (ctx.config.BILLING === 'off') return;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { readCookie, secureAttribute } from '../../http';
 
 /**
  * Who runs an emulator session. Featured templates can be run by anyone, so a session id alone must not be
@@ -24,14 +25,8 @@ export const getUserCaller = (userId: string): EmulatorCaller => `user:${userId}
 
 /** The anonymous id the request's cookie carries, if it is one the server could have issued. */
 function readAnonymousId(cookieHeader: string | undefined): string | null {
-  if (!cookieHeader) return null;
-  for (const part of cookieHeader.split(';')) {
-    const separator = part.indexOf('=');
-    if (separator < 0 || part.slice(0, separator).trim() !== EMULATOR_CALLER_COOKIE) continue;
-    const value = part.slice(separator + 1).trim();
-    if (ANONYMOUS_ID.test(value)) return value;
-  }
-  return null;
+  const value = readCookie(cookieHeader, EMULATOR_CALLER_COOKIE);
+  return value !== null && ANONYMOUS_ID.test(value) ? value : null;
 }
 
 /** The caller of an emulator request; issues an anonymous id (Set-Cookie) when a signed-out browser has none. */
@@ -40,7 +35,6 @@ export function getEmulatorCaller(req: FastifyRequest, reply: FastifyReply): Emu
   const existing = readAnonymousId(req.headers.cookie);
   if (existing) return `anon:${existing}`;
   const id = randomBytes(16).toString('base64url');
-  const secure = req.protocol === 'https' ? '; Secure' : '';
-  reply.header('set-cookie', `${EMULATOR_CALLER_COOKIE}=${id}; Path=/ussd-emulator; HttpOnly; SameSite=Strict${secure}`);
+  reply.header('set-cookie', `${EMULATOR_CALLER_COOKIE}=${id}; Path=/ussd-emulator; HttpOnly; SameSite=Strict${secureAttribute(req)}`);
   return `anon:${id}`;
 }

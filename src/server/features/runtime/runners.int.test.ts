@@ -1,9 +1,13 @@
 import { beforeAll, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { describeDb } from '../../../../tests/support/test-db';
-import { useTestApp, useUser } from '../../../../tests/support/test-app';
+import { seedUser, useTestApp, useUser } from '../../../../tests/support/test-app';
+import { subscriptions } from '../../../db/schema';
+import { GRACE_DAYS } from '../../../shared/api/billing.schema';
+import { isPayingAccount } from '../billing/plan-limits';
 import { seedApp, seedMenu } from '../../../../tests/support/seed-app';
 import { SCRIPT_TEST_RATE_LIMIT } from '../custom-actions/custom-actions.routes';
+import { TEST_HOP_LIMIT_TEXT } from './test-hop-limit';
 
 /** Burns CPU until the sandbox stops it at its 250 ms limit. */
 const BURN = 'for (;;) {}';
@@ -122,5 +126,64 @@ describeDb('the javascript pool between accounts', () => {
     );
     expect(pendingAtFirstHop).toBeGreaterThan(0);
     for (const res of replies) expect(res.body).toMatch(/^END (Burnt|Service temporarily unavailable\. Please try again\.)$/);
+  });
+});
+
+describeDb('test URL runs per account', () => {
+  const t = useTestApp({ TEST_HOP_RATE_LIMIT: 3 });
+  const owner = useUser(t, { plan: 'TRIAL' });
+  const other = useUser(t, { plan: 'TRIAL' });
+
+  const hop = (appId: string, sessionId: string, text: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/ussd/${appId}/test`,
+      payload: { sessionId, serviceCode: '*920*63#', phoneNumber: '233241000001', networkCode: '62001', text },
+    });
+
+  async function seedEcho(auth: Record<string, string>, shortCode: string): Promise<string> {
+    const appId = await seedApp(t, auth, { customShortCode: shortCode });
+    await seedMenu(t, auth, appId, { userDefinedName: 'start', displayText: 'Say something', isFirst: true });
+    return appId;
+  }
+
+  it("answers the gateway's end screen once an account's test hops pass the limit, and other accounts' go on", async () => {
+    const first = await seedEcho(owner.auth, '*920*63#');
+    const second = await seedEcho(owner.auth, '*920*64#');
+    const others = await seedEcho(other.auth, '*920*65#');
+    // Counted per account, over all its apps and sessions, starts and continues alike.
+    expect((await hop(first, 'limit-1', '')).body).toBe('CON Say something');
+    expect((await hop(first, 'limit-1', '1')).body).toMatch(/^CON /);
+    expect((await hop(second, 'limit-2', '')).body).toBe('CON Say something');
+    const refused = await hop(second, 'limit-3', '');
+    expect(refused.statusCode).toBe(200);
+    expect(refused.body).toBe(`END ${TEST_HOP_LIMIT_TEXT}`);
+    expect((await hop(first, 'limit-1', '1*2')).body).toBe(`END ${TEST_HOP_LIMIT_TEXT}`);
+    expect((await hop(others, 'limit-4', '')).body).toBe('CON Say something');
+  });
+});
+
+describeDb("the javascript pool's unpaid group", () => {
+  const t = useTestApp();
+  const off = useTestApp({ BILLING: 'off' });
+  const trial = useUser(t, { plan: 'TRIAL' });
+  const paying = useUser(t, { plan: 'STANDARD' });
+
+  async function subscribeEndingDaysAgo(days: number): Promise<string> {
+    const { user } = await seedUser(t, { plan: 'TRIAL' });
+    const periodEnd = new Date(Date.now() - days * 86_400_000);
+    await t.db
+      .insert(subscriptions)
+      .values({ userId: user.id, plan: 'STANDARD', periodStart: new Date(periodEnd.getTime() - 30 * 86_400_000), periodEnd });
+    return user.id;
+  }
+
+  it('holds TRIAL and inactive accounts to it; paying ones, those in their grace days, and every account with BILLING=off are not', async () => {
+    const ctx = t.app.ctx;
+    expect(await isPayingAccount(ctx, trial.user.id)).toBe(false);
+    expect(await isPayingAccount(ctx, paying.user.id)).toBe(true);
+    expect(await isPayingAccount(ctx, await subscribeEndingDaysAgo(1))).toBe(true);
+    expect(await isPayingAccount(ctx, await subscribeEndingDaysAgo(GRACE_DAYS + 1))).toBe(false);
+    expect(await isPayingAccount(off.app.ctx, trial.user.id)).toBe(true);
   });
 });

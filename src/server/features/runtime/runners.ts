@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { ActionOf } from '../../../shared/app';
 import type { ActionRunner } from '../../../shared/actions/runner';
 import { createJavascriptPool, type JavascriptPool } from '../../../actions/javascript/pool';
@@ -8,6 +9,7 @@ import { createDbaccessRunner } from '../../../actions/dbaccess';
 import { createPlatformServices, readPlatformService, type AddressRules, type PlatformService } from '../../../actions/net/address-guard';
 import type { Config } from '../../config';
 import type { AppContext } from '../../context';
+import { isPayingAccount } from '../billing/plan-limits';
 import { findCustomActionCode } from '../custom-actions/custom-actions.service';
 import type { ScriptTester } from '../custom-actions/custom-actions.routes';
 import type { ActionRunners } from './action-runner';
@@ -44,6 +46,52 @@ function createCustomActionRunner(ctx: AppContext, javascript: ActionRunner<'jav
       const action: ActionOf<'javascript'> = { ...input.action, inheritsPlugin: 'javascript', code };
       return javascript.run({ ...input, action });
     },
+  };
+}
+
+export const UNPAID_SCRIPT_GROUP = 'unpaid';
+
+/** How long a script waits to learn whether its owner pays, the first time; then it runs as unpaid. */
+const PLAN_READ_WAIT_MS = 100;
+
+/**
+ * The pool's share group (pool.ts) of every unpaid account's scripts (isPayingAccount): together they hold at most
+ * half the workers, each account a quarter, so paying tenants keep the other half however many free accounts run
+ * scripts. Accounts are free to make; per-account shares alone would multiply with them.
+ *
+ * A script never waits on the database for this: what was last read is used, however old, while a fresh read
+ * (every 10 s) runs beside it, and a failed read keeps the last answer. An owner never read yet waits at most
+ * PLAN_READ_WAIT_MS, then runs as unpaid: a database blink neither stalls hops nor opens the paid half.
+ */
+function createScriptGroups(ctx: AppContext): (ownerId: string) => Promise<string | undefined> {
+  const known = new LRUCache<string, boolean>({ max: 20_000, ttl: 10_000, allowStale: true, noDeleteOnStaleGet: true });
+  const reading = new Map<string, Promise<boolean | undefined>>();
+  function read(ownerId: string): Promise<boolean | undefined> {
+    let pending = reading.get(ownerId);
+    if (!pending) {
+      pending = isPayingAccount(ctx, ownerId)
+        .then((isPaying) => {
+          known.set(ownerId, isPaying);
+          return isPaying;
+        })
+        .catch(() => known.get(ownerId))
+        .finally(() => reading.delete(ownerId));
+      reading.set(ownerId, pending);
+    }
+    return pending;
+  }
+  const toGroup = (isPaying: boolean | undefined) => (isPaying ? undefined : UNPAID_SCRIPT_GROUP);
+  return async (ownerId) => {
+    const last = known.get(ownerId);
+    if (last !== undefined) {
+      if (known.getRemainingTTL(ownerId) <= 0) void read(ownerId);
+      return toGroup(last);
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const waited = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), PLAN_READ_WAIT_MS)));
+    const isPaying = await Promise.race([read(ownerId), waited]);
+    clearTimeout(timer);
+    return toGroup(isPaying);
   };
 }
 
@@ -123,7 +171,8 @@ function createOwnPathRules(ctx: AppContext): AddressRules {
 
 export function createServerRunners(ctx: AppContext): ServerRunners {
   const pool = createLazyPool();
-  const javascript = createJavascriptRunner(pool);
+  const readScriptGroup = createScriptGroups(ctx);
+  const javascript = createJavascriptRunner(pool, (input) => readScriptGroup(input.ownerId));
   const rules = readOutboundRules(ctx);
   const { database, redis } = readPlatformServices(ctx.config);
   const restapi = createRestapiRunner({
@@ -151,6 +200,7 @@ export function createServerRunners(ctx: AppContext): ServerRunners {
           scope: { session, input: '', actions: actionResults },
           deadline: Date.now() + pool.limits.wallMs,
           tenant: accountId,
+          group: await readScriptGroup(accountId),
         });
         const consoleMessages = outcome.logs.map((line) => ({ message: line.message, type: line.level }));
         if (!outcome.ok) consoleMessages.push({ message: outcome.error, type: 'error' });

@@ -64,6 +64,11 @@ export interface RuntimeDeps {
    * (the plan's monthly allowance, an inactive subscription: features/billing).
    */
   admitLiveSession?: (ownerId: string) => Promise<string | null>;
+  /**
+   * Asked before each hop of a draft on its own URL (the test URL, the emulator; not featured templates) with the
+   * app owner's id: null runs it, a sentence ends the session on the gateway's end screen (TEST_HOP_RATE_LIMIT).
+   */
+  admitTestHop?: (ownerId: string) => Promise<string | null>;
   /** Inactivity after which a session is over (180 s by default, docs/runtime.md). */
   sessionTimeoutSeconds?: number;
 }
@@ -434,6 +439,11 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     };
 
     const isNewSession = !(stored && !stored.state.ended) && hop.kind !== 'continue';
+    // Test URLs take any account's traffic for free: each hop of a draft is counted against its owner.
+    if (environment === 'test' && request.rest === undefined && deps.admitTestHop && !loaded.isTemplate) {
+      const refusal = await deps.admitTestHop(loaded.ownerId);
+      if (refusal !== null) return adapter.formatReply({ text: refusal, end: true }, hop);
+    }
     if (isNewSession && deps.admitLiveSession && !loaded.isTemplate && (environment === 'live' || request.rest !== undefined)) {
       const refusal = await deps.admitLiveSession(loaded.ownerId);
       if (refusal !== null) return adapter.formatReply({ text: refusal, end: true }, hop);

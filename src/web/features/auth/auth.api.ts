@@ -1,4 +1,6 @@
 import type { LoginBody, LoginReply, RegisterBody, SessionUser } from '../../../shared/api/auth.schema';
+import { SIGN_IN_PROOF_HEADER, type SignInChallenge, signInChallengeSchema, solveSignInChallenge } from '../../../shared/api/sign-in-proof';
+import { sha256 } from '../../../shared/sha256';
 import { api, type ApiReply } from '../../lib/api';
 
 /** The login response entity as it arrives: `token` at the top level, the user in `data`. */
@@ -8,10 +10,28 @@ export function isLoginReply(reply: LoginResult): reply is LoginResult & Pick<Lo
   return reply.status === '00' && typeof reply.token === 'string' && !!reply.data;
 }
 
-// Sign-in calls never send a stored token: a stale one would only make the server answer 401 for it.
-export const loginUser = (body: LoginBody) => api<SessionUser>('/api/auth/login', { body, auth: false }) as Promise<LoginResult>;
+/** A sign-in's reply past the platform's ceiling: a challenge to solve (sign-in-proof.ts) before trying again. */
+export type LoginChallengeReply = LoginResult & { challenge: SignInChallenge };
 
-export const loginMerchant = (body: LoginBody) => api<SessionUser>('/api/merchant/login', { body, auth: false }) as Promise<LoginResult>;
+export function isLoginChallenge(reply: LoginResult): reply is LoginChallengeReply {
+  return signInChallengeSchema.safeParse((reply as { challenge?: unknown }).challenge).success;
+}
+
+/**
+ * POST the sign-in; past the platform's ceiling the server asks for a proof of work, which is solved here (under
+ * a second) and the same sign-in sent once more with it. Sign-in calls never send a stored token: a stale one
+ * would only make the server answer 401 for it.
+ */
+async function signIn(path: string, body: LoginBody): Promise<LoginResult> {
+  const reply = (await api<SessionUser>(path, { body, auth: false })) as LoginResult;
+  if (!isLoginChallenge(reply)) return reply;
+  const proof = await solveSignInChallenge(reply.challenge, sha256);
+  return (await api<SessionUser>(path, { body, auth: false, headers: { [SIGN_IN_PROOF_HEADER]: proof } })) as LoginResult;
+}
+
+export const loginUser = (body: LoginBody) => signIn('/api/auth/login', body);
+
+export const loginMerchant = (body: LoginBody) => signIn('/api/merchant/login', body);
 
 export const registerUser = (body: RegisterBody) => api<SessionUser>('/api/auth/register', { body, auth: false }) as Promise<LoginResult>;
 
