@@ -5,42 +5,44 @@ import type { AuditEntry } from '../../../shared/api/admins.schema';
 import { getRoles, type RoleSubject } from '../../../shared/roles';
 
 /** What admins do, in snake_case past tense: the audit log's `action`. */
-export type AdminAction =
-  | 'merchant_registered'
-  | 'merchant_updated'
-  | 'merchant_deleted'
-  | 'merchant_user_created'
-  | 'merchant_user_deleted'
-  | 'app_cloned_into_merchant'
-  | 'admin_created'
-  | 'admin_deleted'
-  | 'admin_profile_updated'
-  | 'admin_roles_changed'
-  | 'merchant_assigned'
-  | 'merchant_unassigned'
-  | 'shortcode_provisioned'
-  | 'subscription_changed'
-  | 'chatbot_access_changed'
-  | 'provider_registered'
-  | 'provider_deleted'
-  | 'extension_created'
-  | 'extension_deleted'
+export const ADMIN_ACTIONS = [
+  'merchant_registered',
+  'merchant_updated',
+  'merchant_deleted',
+  'merchant_user_created',
+  'merchant_user_deleted',
+  'app_cloned_into_merchant',
+  'admin_created',
+  'admin_deleted',
+  'admin_profile_updated',
+  'admin_roles_changed',
+  'merchant_assigned',
+  'merchant_unassigned',
+  'shortcode_provisioned',
+  'subscription_changed',
+  'chatbot_access_changed',
+  'provider_registered',
+  'provider_deleted',
+  'extension_created',
+  'extension_deleted',
   // An admin's change to an app (or its parts) that another account builds (the role table's tenantApp.edit).
-  | 'app_updated'
-  | 'app_deleted'
-  | 'app_deployed'
-  | 'app_rolled_back'
-  | 'menu_created'
-  | 'menu_updated'
-  | 'menu_deleted'
-  | 'menus_reordered'
-  | 'menus_moved'
-  | 'app_logs_cleared'
-  | 'webhook_changed'
-  | 'custom_action_changed'
-  | 'custom_action_deleted'
-  | 'bot_changed'
-  | 'bot_deleted';
+  'app_updated',
+  'app_deleted',
+  'app_deployed',
+  'app_rolled_back',
+  'menu_created',
+  'menu_updated',
+  'menu_deleted',
+  'menus_reordered',
+  'menus_moved',
+  'app_logs_cleared',
+  'webhook_changed',
+  'custom_action_changed',
+  'custom_action_deleted',
+  'bot_changed',
+  'bot_deleted',
+] as const;
+export type AdminAction = (typeof ADMIN_ACTIONS)[number];
 
 /** The audit log's shown rows: the newest this many. */
 export const AUDIT_ENTRIES_SHOWN = 500;

@@ -8,7 +8,7 @@ import type { Config } from '../../config';
 import type { AppContext } from '../../context';
 import { createPeriodicTask, type PeriodicTask } from '../../periodic-task';
 import type { AuthUser } from '../auth/auth.service';
-import { getOwnedApp } from '../apps/apps.service';
+import { getMonitoredApp } from '../apps/apps.service';
 import type { SmsMessage } from './sms.schema';
 
 export type SmsMessageRow = typeof smsMessages.$inferSelect;
@@ -99,13 +99,13 @@ export async function queueSms(
 }
 
 /**
- * The outbox: an app's messages (whoever may change the app), or all of the user's (an admin with
+ * The outbox: an app's messages (whoever reads its sessions: getMonitoredApp), or all of the user's (an admin with
  * `tenantSession.read`: everyone's; the messages went to callers), newest first.
  */
 export async function findSmsMessages(ctx: AppContext, user: AuthUser, query: { appId?: string; limit?: number }): Promise<SmsMessage[]> {
   const filters: SQL[] = [];
   if (query.appId) {
-    await getOwnedApp(ctx, user, query.appId);
+    await getMonitoredApp(ctx, user, query.appId);
     filters.push(eq(smsMessages.appId, query.appId));
   } else if (!hasAdminPermission(user, 'tenantSession.read')) {
     filters.push(eq(smsMessages.ownerId, user.id));
