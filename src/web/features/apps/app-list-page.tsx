@@ -125,7 +125,12 @@ export function AppListPage() {
         />
       )}
 
-      <AppCloneDialog source={cloneSource} onClose={() => setCloneSource(null)} />
+      {/* A MERCHANT or DEVELOPER admin clones their own apps into the merchants assigned to them. */}
+      <AppCloneDialog
+        source={cloneSource}
+        onClose={() => setCloneSource(null)}
+        canCloneIntoAccount={!!user && isInAudience('app.cloneIntoMerchant', user)}
+      />
     </Stack>
   );
 }
