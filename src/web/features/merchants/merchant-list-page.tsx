@@ -5,7 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { Merchant, MerchantBody } from '../../../shared/api/merchants.schema';
-import { isInAudience, type Permission } from '../../../shared/roles';
+import { getPermissionScope, isInAudience, type Permission } from '../../../shared/roles';
 import { useCurrentUser } from '../console/use-current-user';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { EmptyPanel, ListSkeleton } from '../../components/list-states';
@@ -34,6 +34,8 @@ function MerchantList({ mine }: { mine: boolean }) {
   const user = useCurrentUser();
   // The buttons are those the role table gives (src/shared/roles.ts): a SUPPORT admin sees no edit or delete.
   const can = (permission: Permission) => !!user && isInAudience(permission, user);
+  // MERCHANT, DEVELOPER and SUPPORT admins read only the merchants assigned to them, here too.
+  const readsAll = !!user && getPermissionScope(user, 'merchant.read') === 'all';
   const title = mine ? 'My Merchants' : 'All Merchants';
 
   const actions = (merchant: Merchant) => (
@@ -124,8 +126,8 @@ function MerchantList({ mine }: { mine: boolean }) {
         <EmptyPanel
           testId="merchants-empty"
           icon={<IconBuildingStore size={28} />}
-          title={mine ? 'No merchants are assigned to you' : 'There are no merchants yet'}
-          description={mine ? 'A super admin assigns merchants on Manage Admin.' : 'Register the first enterprise customer.'}
+          title={mine || !readsAll ? 'No merchants are assigned to you' : 'There are no merchants yet'}
+          description={mine || !readsAll ? 'A super admin assigns merchants on Manage Admin.' : 'Register the first enterprise customer.'}
           action={mine || !newLink ? undefined : newLink}
         />
       )}
