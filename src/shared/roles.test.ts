@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { getPermissionScope, getRoles, getSidebar, SIDEBAR, type RoleSubject } from './roles';
+import { getPermissionScope, getRoles, getSidebar, hasAdminPermission, SIDEBAR, type RoleSubject } from './roles';
 
 // The sidebar table of docs/product.md (Roles and the sidebar), written out by hand from that page (not derived from SIDEBAR).
 const EVERYONE = [
@@ -31,6 +31,11 @@ const SUBJECTS = {
   superAdmin: { userType: 'internal_admin', roles: ['ADMIN', 'super_admin'] },
   chatbot: { userType: 'user', roles: ['CHATBOT'] },
   merchant: { userType: 'merchant', roles: ['MERCHANT'] },
+  // Admins holding one role each, and none (docs/product.md, Admin roles).
+  adminNoRole: { userType: 'internal_admin', roles: [] },
+  adminMerchant: { userType: 'internal_admin', roles: ['MERCHANT'] },
+  adminDeveloper: { userType: 'internal_admin', roles: ['DEVELOPER'] },
+  adminSupport: { userType: 'internal_admin', roles: ['SUPPORT'] },
 } satisfies Record<string, RoleSubject>;
 
 const EXPECTED: Record<keyof typeof SUBJECTS, string[]> = {
@@ -39,6 +44,10 @@ const EXPECTED: Record<keyof typeof SUBJECTS, string[]> = {
   superAdmin: [...EVERYONE, ...ADMINS, ...SUPER_ADMINS],
   chatbot: [...EVERYONE, ...NON_ADMINS, ...CHATBOT_USERS],
   merchant: [...EVERYONE, ...NON_ADMINS, ...MERCHANTS],
+  adminNoRole: [...EVERYONE, ...NON_ADMINS],
+  adminMerchant: [...EVERYONE, ...NON_ADMINS, 'Merchant Management'],
+  adminDeveloper: [...EVERYONE, 'USSD Apps', 'WhatsApp Bots', 'Merchant Management'],
+  adminSupport: [...EVERYONE, 'USSD Apps', 'Merchant Management', 'Contact Requests', 'Subscriptions'],
 };
 
 const labelsOf = (subject: RoleSubject) => getSidebar(subject).map((entry) => entry.label);
@@ -84,6 +93,17 @@ describe('getSidebar (who sees which entry)', () => {
   it('shows WhatsApp Bots once to an admin who is also a chatbot user', () => {
     const labels = labelsOf({ userType: 'internal_admin', roles: ['ADMIN', 'CHATBOT'] });
     expect(labels.filter((label) => label === 'WhatsApp Bots')).toHaveLength(1);
+  });
+
+  it('shows only the Merchant Management links the admin role gives', () => {
+    const childrenOf = (subject: RoleSubject, label: string) =>
+      getSidebar(subject)
+        .find((entry) => entry.label === label)
+        ?.children?.map((child) => child.label);
+    expect(childrenOf(SUBJECTS.admin, 'Merchant Management')).toEqual(['All Merchants', 'My Merchants', 'Register Merchant']);
+    expect(childrenOf(SUBJECTS.adminMerchant, 'Merchant Management')).toEqual(['All Merchants', 'My Merchants', 'Register Merchant']);
+    expect(childrenOf(SUBJECTS.adminSupport, 'Merchant Management')).toEqual(['All Merchants', 'My Merchants']);
+    expect(childrenOf(SUBJECTS.superAdmin, 'User Management')).toEqual(['All Users', 'Create Admin', 'Audit Log']);
   });
 
   it('nests the Merchant Management and User Management entries', () => {
@@ -145,7 +165,33 @@ describe('the merchant and admin role table', () => {
     [{ userType: 'merchant', roles: ['MERCHANT'] }, 'merchantApp.build', null],
     // super_admin counts only for admins.
     [{ userType: 'user', roles: ['super_admin'] }, 'admin.manage', null],
+    // Least privilege: money and changes to other accounts belong to the roles that need them.
+    [admin('ADMIN'), 'subscription.manage', 'all'],
+    [admin('SUPPORT'), 'subscription.read', 'all'],
+    [admin('SUPPORT'), 'subscription.manage', null],
+    [admin('SUPPORT'), 'tenantApp.edit', null],
+    [admin('SUPPORT'), 'tenantSession.read', null],
+    [admin('DEVELOPER'), 'tenantApp.edit', 'all'],
+    [admin('DEVELOPER'), 'shortcode.provision', null],
+    [admin('MERCHANT'), 'chatbotAccess.manage', null],
+    [admin(), 'tenantApp.read', null],
+    [admin('ADMIN'), 'template.edit', 'all'],
+    [admin('DEVELOPER'), 'template.edit', null],
   ] as const)('%j may %s: %s', (subject, permission, scope) => {
     expect(getPermissionScope(subject, permission)).toBe(scope);
+  });
+});
+
+describe('hasAdminPermission (admin audiences and reach over other accounts)', () => {
+  it('is true only for an admin whose roles give the permission', () => {
+    expect(hasAdminPermission({ userType: 'internal_admin', roles: ['DEVELOPER'] }, 'tenantApp.edit')).toBe(true);
+    expect(hasAdminPermission({ userType: 'internal_admin', roles: [] }, 'tenantApp.read')).toBe(false);
+  });
+  it('is never true for a merchant user, whatever their own scope', () => {
+    expect(getPermissionScope({ userType: 'merchant', roles: ['MERCHANT'] }, 'merchant.read')).toBe('own');
+    expect(hasAdminPermission({ userType: 'merchant', roles: ['MERCHANT'] }, 'merchant.read')).toBe(false);
+  });
+  it("is never true for an API key's account (its admin roles and user type are dropped)", () => {
+    expect(hasAdminPermission({ userType: 'user', roles: ['DEVELOPER', 'SUPPORT'] }, 'tenantApp.read')).toBe(false);
   });
 });

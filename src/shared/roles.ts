@@ -9,7 +9,12 @@ export type UserType = (typeof USER_TYPES)[number];
 export const ROLE_NAMES = ['ADMIN', 'MERCHANT', 'DEVELOPER', 'SUPPORT', 'CHATBOT', 'super_admin'] as const;
 export type RoleName = (typeof ROLE_NAMES)[number];
 
-export type Audience = 'everyone' | 'nonAdmin' | 'admin' | 'chatbot' | 'superAdmin' | 'merchant';
+/**
+ * Who may call a route or see a sidebar entry: a kind of account, or an admin whose roles give a permission of
+ * the role table below (`'subscription.manage'`: an admin with ADMIN or super_admin). `ownAppsOnly` is every
+ * account that sees only the apps it builds (no `tenantApp.read`); `admin` is any admin, whatever their roles.
+ */
+export type Audience = 'everyone' | 'ownAppsOnly' | 'admin' | 'chatbot' | 'superAdmin' | 'merchant' | Permission;
 
 export interface RoleSubject {
   userType: string;
@@ -49,8 +54,8 @@ export function isInAudience(audience: Audience, subject: RoleSubject): boolean 
   switch (audience) {
     case 'everyone':
       return true;
-    case 'nonAdmin':
-      return !r.isAdmin;
+    case 'ownAppsOnly':
+      return !hasAdminPermission(subject, 'tenantApp.read');
     case 'admin':
       return r.isAdmin;
     case 'chatbot':
@@ -59,12 +64,16 @@ export function isInAudience(audience: Audience, subject: RoleSubject): boolean 
       return r.isSuperAdmin;
     case 'merchant':
       return r.isMerchant;
+    default:
+      return hasAdminPermission(subject, audience);
   }
 }
 
 export interface SidebarLink {
   label: string;
   path: string;
+  /** Narrower than the parent entry's: any one audience listed is enough. */
+  audiences?: Audience[];
 }
 export interface SidebarEntry {
   label: string;
@@ -74,52 +83,57 @@ export interface SidebarEntry {
   children?: SidebarLink[];
 }
 
-/** The sidebar table (docs/product.md), in display order. */
+/** The sidebar table (docs/product.md), in display order; admin entries name the permission their screen needs. */
 export const SIDEBAR: SidebarEntry[] = [
   { label: 'Get Started', path: '/get-started', audiences: ['everyone'] },
   { label: 'Create App', path: '/create-app', audiences: ['everyone'] },
-  { label: 'My USSD Apps', path: '/app-list', audiences: ['nonAdmin'] },
-  { label: 'USSD Apps', path: '/app-list-admin', audiences: ['admin'] },
+  { label: 'My USSD Apps', path: '/app-list', audiences: ['ownAppsOnly'] },
+  { label: 'USSD Apps', path: '/app-list-admin', audiences: ['tenantApp.read'] },
   { label: 'My Custom Actions', path: '/custom-functions', audiences: ['everyone'] },
   { label: 'Templates', path: '/app-templates', audiences: ['everyone'] },
   { label: 'Buy USSD ShortCode', path: '/buy-shortcode', audiences: ['everyone'] },
   { label: 'My USSD Extensions', path: '/my-shortcodes', audiences: ['everyone'] },
-  { label: 'WhatsApp Bots', path: '/whatsapp-bots', audiences: ['admin', 'chatbot'] },
+  { label: 'WhatsApp Bots', path: '/whatsapp-bots', audiences: ['bot.build', 'chatbot'] },
   {
     label: 'Merchant Management',
-    audiences: ['admin'],
+    audiences: ['merchant.read', 'merchant.register'],
     children: [
-      { label: 'All Merchants', path: '/merchant/list' },
-      { label: 'My Merchants', path: '/merchant/my-merchants' },
-      { label: 'Register Merchant', path: '/merchant/register' },
+      { label: 'All Merchants', path: '/merchant/list', audiences: ['merchant.read'] },
+      { label: 'My Merchants', path: '/merchant/my-merchants', audiences: ['merchant.read'] },
+      { label: 'Register Merchant', path: '/merchant/register', audiences: ['merchant.register'] },
     ],
   },
-  { label: 'ShortCode Providers', path: '/shortcode-providers', audiences: ['admin'] },
-  { label: 'Available USSD Extensions', path: '/provision-shortcode', audiences: ['admin'] },
+  { label: 'ShortCode Providers', path: '/shortcode-providers', audiences: ['shortcode.manage'] },
+  { label: 'Available USSD Extensions', path: '/provision-shortcode', audiences: ['shortcode.manage', 'shortcode.provision'] },
   {
     label: 'User Management',
-    audiences: ['superAdmin'],
+    audiences: ['admin.manage', 'audit.read'],
     children: [
-      { label: 'All Users', path: '/admin/list' },
-      { label: 'Create Admin', path: '/admin/create' },
-      { label: 'Audit Log', path: '/admin/audit-log' },
+      { label: 'All Users', path: '/admin/list', audiences: ['admin.manage'] },
+      { label: 'Create Admin', path: '/admin/create', audiences: ['admin.manage'] },
+      { label: 'Audit Log', path: '/admin/audit-log', audiences: ['audit.read'] },
     ],
   },
-  { label: 'Contact Requests', path: '/admin/contact-requests', audiences: ['admin'] },
-  { label: 'Subscriptions', path: '/admin/subscriptions', audiences: ['admin'] },
+  { label: 'Contact Requests', path: '/admin/contact-requests', audiences: ['contactRequest.read'] },
+  { label: 'Subscriptions', path: '/admin/subscriptions', audiences: ['subscription.read'] },
   { label: 'Manage Merchant Account', path: '/merchant/manage-account', audiences: ['merchant'] },
   { label: 'Merchant Transactions', path: '/merchant/trxns', audiences: ['merchant'] },
   { label: 'Account Billing', path: '/account-billing', audiences: ['everyone'] },
 ];
 
+/** The entries (and, inside them, the links) a user sees. */
 export function getSidebar(subject: RoleSubject): SidebarEntry[] {
-  return SIDEBAR.filter((entry) => entry.audiences.some((a) => isInAudience(a, subject)));
+  const sees = (audiences: Audience[]) => audiences.some((a) => isInAudience(a, subject));
+  return SIDEBAR.filter((entry) => sees(entry.audiences)).map((entry) =>
+    entry.children ? { ...entry, children: entry.children.filter((child) => !child.audiences || sees(child.audiences)) } : entry,
+  );
 }
 
 /**
- * What each role may do in the merchant and admin area, and over which merchants (docs/merchants.md). The
- * server's guard lets the audiences in (`admin`, `merchant`, `superAdmin`); the services then ask
- * {@link getPermissionScope} for the call's permission and the merchant it names.
+ * What each role may do (docs/product.md, Admin roles; docs/merchants.md for the merchant scopes). The server's
+ * guard lets a route's audiences in (an admin audience is a permission below); the services then ask
+ * {@link getPermissionScope} for the call's permission and the merchant it names, or {@link hasAdminPermission}
+ * for reach over another account's objects.
  */
 export const PERMISSIONS = [
   'merchant.read',
@@ -133,6 +147,26 @@ export const PERMISSIONS = [
   'contactRequest.read',
   'admin.manage',
   'audit.read',
+  /** See any account's plan and subscription (the Subscriptions screen). */
+  'subscription.read',
+  /** Extend or activate any account's subscription: money. */
+  'subscription.manage',
+  /** The shortcode catalogue: providers and extensions. */
+  'shortcode.manage',
+  /** Give an account a dial string without payment: money. */
+  'shortcode.provision',
+  /** Let an account build WhatsApp bots (the CHATBOT role), or stop it. */
+  'chatbotAccess.manage',
+  /** Build WhatsApp bots of one's own without the CHATBOT role. */
+  'bot.build',
+  /** Read any account's apps, menus and versions (not their sessions). */
+  'tenantApp.read',
+  /** Change, deploy, roll back or delete any account's app and its menus, webhooks, functions and bots (audited). */
+  'tenantApp.edit',
+  /** Read any account's sessions, their inputs and logs, and the SMS sent to callers: callers' personal data. */
+  'tenantSession.read',
+  /** Change the featured templates; only from a signed-in session, never an API key (docs/api-keys.md). */
+  'template.edit',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -146,11 +180,13 @@ const EVERYTHING = Object.fromEntries(PERMISSIONS.map((p) => [p, 'all'])) as Rec
 
 /**
  * The role table. Admin roles count only for admins (a merchant user's stored `MERCHANT` role is the login's
- * label, not the admin role); an admin holding several roles gets the widest scope of each permission.
+ * label, not the admin role); an admin holding several roles gets the widest scope of each permission. An admin
+ * with none of these roles holds no row: they build their own apps like any account, nothing more.
  */
 export const ROLE_PERMISSIONS: Record<PermissionHolder, Partial<Record<Permission, PermissionScope>>> = {
+  /** Everything, and the only one who manages admins and reads the audit log. */
   super_admin: EVERYTHING,
-  /** Runs the platform's merchants: every merchant, its users, transactions and apps. */
+  /** Runs the platform: billing, the shortcode catalogue and provisioning, chatbot access, every merchant, the featured templates. */
   ADMIN: {
     'merchant.read': 'all',
     'merchant.register': 'all',
@@ -160,6 +196,14 @@ export const ROLE_PERMISSIONS: Record<PermissionHolder, Partial<Record<Permissio
     'transaction.read': 'all',
     'app.cloneIntoMerchant': 'all',
     'contactRequest.read': 'all',
+    'subscription.read': 'all',
+    'subscription.manage': 'all',
+    'shortcode.manage': 'all',
+    'shortcode.provision': 'all',
+    'chatbotAccess.manage': 'all',
+    'bot.build': 'all',
+    'tenantApp.read': 'all',
+    'template.edit': 'all',
   },
   /** An account manager: registers merchants and looks after the ones assigned to them. */
   MERCHANT: {
@@ -170,10 +214,26 @@ export const ROLE_PERMISSIONS: Record<PermissionHolder, Partial<Record<Permissio
     'transaction.read': 'assigned',
     'app.cloneIntoMerchant': 'assigned',
   },
-  /** Builds apps for the assigned merchants and clones them into their accounts. */
-  DEVELOPER: { 'merchant.read': 'assigned', 'app.cloneIntoMerchant': 'assigned' },
-  /** Answers the assigned merchants' questions: reads them and their transactions, and the contact requests. */
-  SUPPORT: { 'merchant.read': 'assigned', 'transaction.read': 'assigned', 'contactRequest.read': 'all' },
+  /** Support engineering: reads, fixes and deploys any account's app, reads its sessions; builds for the assigned merchants. */
+  DEVELOPER: {
+    'merchant.read': 'assigned',
+    'app.cloneIntoMerchant': 'assigned',
+    'bot.build': 'all',
+    'tenantApp.read': 'all',
+    'tenantApp.edit': 'all',
+    'tenantSession.read': 'all',
+  },
+  /**
+   * Answers questions, read-only: accounts' subscriptions and apps, the assigned merchants and their
+   * transactions, the contact requests. No money, no changes, and not the callers' session data.
+   */
+  SUPPORT: {
+    'merchant.read': 'assigned',
+    'transaction.read': 'assigned',
+    'contactRequest.read': 'all',
+    'subscription.read': 'all',
+    'tenantApp.read': 'all',
+  },
   merchantUser: { 'merchant.read': 'own', 'transaction.read': 'own' },
   /** A merchant user marked Developer also builds the merchant's apps. */
   merchantDeveloper: { 'merchant.read': 'own', 'transaction.read': 'own', 'merchantApp.build': 'own' },
@@ -198,6 +258,15 @@ export function getPermissionScope(subject: RoleSubject, permission: Permission)
     if (scope && (!best || SCOPE_WIDTH[scope] > SCOPE_WIDTH[best])) best = scope;
   }
   return best;
+}
+
+/**
+ * Whether an admin's roles give the permission (over any merchant): the admin audiences of routes and sidebar
+ * entries, and an admin's reach over other accounts' objects. Never true for a merchant user or an API key
+ * (a key's account carries no admin role).
+ */
+export function hasAdminPermission(subject: RoleSubject, permission: Permission): boolean {
+  return getRoles(subject).isAdmin && getPermissionScope(subject, permission) !== null;
 }
 
 /** The roles an admin may be given on Create Admin and Manage Admin (`GET /api/admin/role-types`). */

@@ -31,6 +31,7 @@ const EXPECTED_SIDEBAR: Record<E2eUserKind, string[]> = {
   superAdmin: [...ADMIN, 'User Management'],
   chatbot: [...EVERYONE, 'My USSD Apps', 'WhatsApp Bots'],
   merchant: [...EVERYONE, 'My USSD Apps', 'Manage Merchant Account', 'Merchant Transactions'],
+  support: [...EVERYONE, 'USSD Apps', 'Merchant Management', 'Contact Requests', 'Subscriptions'],
 };
 
 const sidebar = (page: Page) => page.locator('nav[aria-label="Main navigation"]');

@@ -43,6 +43,7 @@ export default async function setup(project: TestProject) {
   });
   await createUser(database.db, { fullName: 'Esi Operations', ...E2E_USERS.admin, userType: 'internal_admin', roles: ['ADMIN'] });
   await createUser(database.db, { fullName: 'Yaw Bots', ...E2E_USERS.chatbot, roles: ['CHATBOT'] });
+  await createUser(database.db, { fullName: 'Abla Support', ...E2E_USERS.support, userType: 'internal_admin', roles: ['SUPPORT'] });
 
   // Its own address as PUBLIC_URL: the sandbox checkout a payment opens in a new tab is served from there.
   const port = await findFreePort();

@@ -40,8 +40,10 @@ function readBearer(request: FastifyRequest): string | undefined {
 }
 
 /**
- * The server-side role guard every signed-in route uses: `onRequest: guard()` for any account,
- * `guard('admin')`, `guard('superAdmin')`, `guard('admin', 'chatbot')` (any one audience is enough).
+ * The server-side role guard every signed-in route uses: `onRequest: guard()` for any account, `guard('merchant')`,
+ * or an admin permission of the role table (src/shared/roles.ts): `guard('subscription.manage')`,
+ * `guard('bot.build', 'chatbot')` (any one audience is enough). Admin routes name a permission, never `admin`:
+ * an admin's roles decide what they may do.
  */
 export function createGuard(ctx: AppContext): Guard {
   return (...audiences) => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ADMIN_ROLE_CHOICES } from '../roles';
-import { MERCHANT_MESSAGES, merchantSchema } from './merchants.schema';
+import { chosenPasswordSchema, MERCHANT_MESSAGES, merchantSchema } from './merchants.schema';
 
 /**
  * System users (admins), their roles and assigned merchants, and the audit log: super admins only
@@ -59,7 +59,7 @@ export const createAdminBodySchema = z.object({
   fullName: required(MERCHANT_MESSAGES.requiredFields),
   email: email(MERCHANT_MESSAGES.requiredFields),
   mobileNumber: required(MERCHANT_MESSAGES.requiredFields).max(32),
-  password: z.string().min(1, MERCHANT_MESSAGES.requiredFields).max(200),
+  password: chosenPasswordSchema,
 });
 export type CreateAdminBody = z.infer<typeof createAdminBodySchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { newPasswordSchema } from './auth.schema';
 
 /**
  * Merchants, their users and their transactions: the calls, bodies, replies and messages shared by the
@@ -103,13 +104,22 @@ export const merchantSchema = z.object({
 });
 export type Merchant = z.infer<typeof merchantSchema>;
 
+/**
+ * The password an admin chooses for a new merchant user or admin: required (the forms' message), then the
+ * registration rule (auth.schema.ts), so no account is made with a password its owner could not have chosen.
+ */
+export const chosenPasswordSchema = z
+  .string()
+  .min(1, { message: MERCHANT_MESSAGES.requiredFields, abort: true })
+  .pipe(newPasswordSchema('Password'));
+
 /** The form's fields for a new account with a password chosen twice (Create New User, Create New Admin User). */
 export const accountFormSchema = z
   .object({
     fullName: required(120),
     email: emailOf(MERCHANT_MESSAGES.requiredFields),
     mobileNumber: required(32),
-    password: z.string().min(1, MERCHANT_MESSAGES.requiredFields).max(200),
+    password: chosenPasswordSchema,
     confirmPassword: z.string().min(1, MERCHANT_MESSAGES.requiredFields).max(200),
   })
   .refine((v) => v.password === v.confirmPassword, { path: ['confirmPassword'], message: MERCHANT_MESSAGES.passwordsDiffer });
@@ -119,7 +129,7 @@ export const createMerchantUserBodySchema = z.object({
   fullName: required(120),
   email: emailOf(MERCHANT_MESSAGES.requiredFields),
   mobileNumber: required(32),
-  password: z.string().min(1, MERCHANT_MESSAGES.requiredFields).max(200),
+  password: chosenPasswordSchema,
   isDeveloper: z.boolean().default(false),
   merchantUuid: uuidText,
 });

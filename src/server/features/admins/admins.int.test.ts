@@ -24,8 +24,15 @@ describeDb('system users: admins, roles, assigned merchants, audit log', () => {
     [{ ...newAdmin, fullName: '' }, 'Please complete all required fields'],
     [{ ...newAdmin, password: '' }, 'Please complete all required fields'],
     [{ ...newAdmin, email: 'nope' }, 'Invalid email'],
+    // Registration's password rule (auth.schema.ts) holds for an account an admin makes too.
+    [{ ...newAdmin, password: '1' }, 'Password must be at least 6 characters long.'],
+    [{ ...newAdmin, password: '  a   ' }, 'Password must have at least 6 characters other than spaces.'],
   ])('Create Admin refuses %j with "%s"', async (payload, message) => {
-    expect((await api.post('/api/admin/create', payload)).json()).toMatchObject({ status: '02', message });
+    const res = await api.post('/api/admin/create', payload);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ status: '02', message });
+    // Nothing was made: the email can still be used.
+    expect((await api.get('/api/admin/list')).json().data.map((a: { email: string }) => a.email)).not.toContain(newAdmin.email);
   });
 
   it('creates an admin with no roles, the screen then sets them; assigns and unassigns a merchant; all in the audit log', async () => {

@@ -28,19 +28,19 @@ export function registerAdminsRoutes(app: FastifyInstance, ctx: AppContext, guar
 
   r.get('/api/admin/list', {
     schema: { tags, response: { 200: envelopeSchema(z.array(adminSchema)) } },
-    onRequest: guard('superAdmin'),
+    onRequest: guard('admin.manage'),
     handler: async () => ok('OK', await adminsService.findAdmins(ctx)),
   });
 
   r.post('/api/admin/create', {
     schema: { tags, body: createAdminBodySchema, response: { 200: envelopeSchema(adminSchema) } },
-    onRequest: guard('superAdmin'),
+    onRequest: guard('admin.manage'),
     handler: async (req) => ok(ADMIN_MESSAGES.created, await adminsService.createAdmin(ctx, getSignedInUser(req), req.body)),
   });
 
   r.post('/api/admin/delete', {
     schema: { tags, body: adminUuidBodySchema, response: { 200: messageSchema } },
-    onRequest: guard('superAdmin'),
+    onRequest: guard('admin.manage'),
     handler: async (req) => {
       await adminsService.deleteAdmin(ctx, getSignedInUser(req), req.body.uuid);
       return done(ADMIN_MESSAGES.deleted);
@@ -49,25 +49,25 @@ export function registerAdminsRoutes(app: FastifyInstance, ctx: AppContext, guar
 
   r.get('/api/admin/profile/:adminUuid', {
     schema: { tags, params: adminParams, response: { 200: envelopeSchema(adminProfileSchema) } },
-    onRequest: guard('superAdmin'),
+    onRequest: guard('admin.manage'),
     handler: async (req) => ok('OK', await adminsService.getAdminProfile(ctx, req.params.adminUuid)),
   });
 
   r.get('/api/admin/role-types', {
     schema: { tags, response: { 200: envelopeSchema(z.array(z.string())) } },
-    onRequest: guard('superAdmin'),
+    onRequest: guard('admin.manage'),
     handler: async () => ok('OK', [...ADMIN_ROLE_TYPES]),
   });
 
   r.post('/api/admin/update-profile', {
     schema: { tags, body: updateAdminBodySchema, response: { 200: envelopeSchema(adminSchema) } },
-    onRequest: guard('superAdmin'),
+    onRequest: guard('admin.manage'),
     handler: async (req) => ok(ADMIN_MESSAGES.updated, await adminsService.updateAdminProfile(ctx, getSignedInUser(req), req.body)),
   });
 
   r.post('/api/admin/assign-merchant', {
     schema: { tags, body: assignmentBodySchema, response: { 200: messageSchema } },
-    onRequest: guard('superAdmin'),
+    onRequest: guard('admin.manage'),
     handler: async (req) => {
       await adminsService.assignMerchant(ctx, getSignedInUser(req), req.body.adminUuid, req.body.merchantUuid);
       return done(ADMIN_MESSAGES.assigned);
@@ -76,7 +76,7 @@ export function registerAdminsRoutes(app: FastifyInstance, ctx: AppContext, guar
 
   r.post('/api/admin/unassign-merchant', {
     schema: { tags, body: assignmentBodySchema, response: { 200: messageSchema } },
-    onRequest: guard('superAdmin'),
+    onRequest: guard('admin.manage'),
     handler: async (req) => {
       await adminsService.unassignMerchant(ctx, getSignedInUser(req), req.body.adminUuid, req.body.merchantUuid);
       return done(ADMIN_MESSAGES.unassigned);
@@ -85,7 +85,7 @@ export function registerAdminsRoutes(app: FastifyInstance, ctx: AppContext, guar
 
   r.get('/api/admin/audit-log', {
     schema: { tags, response: { 200: envelopeSchema(z.array(auditEntrySchema)) } },
-    onRequest: guard('superAdmin'),
+    onRequest: guard('audit.read'),
     handler: async () => ok('OK', await findAuditEntries(ctx.db)),
   });
 }

@@ -2,24 +2,47 @@ import { desc } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { auditLog } from '../../../db/schema';
 import type { AuditEntry } from '../../../shared/api/admins.schema';
+import { getRoles, type RoleSubject } from '../../../shared/roles';
 
 /** What admins do, in snake_case past tense: the audit log's `action`. */
-export type AdminAction =
-  | 'merchant_registered'
-  | 'merchant_updated'
-  | 'merchant_deleted'
-  | 'merchant_user_created'
-  | 'merchant_user_deleted'
-  | 'app_cloned_into_merchant'
-  | 'admin_created'
-  | 'admin_deleted'
-  | 'admin_profile_updated'
-  | 'admin_roles_changed'
-  | 'merchant_assigned'
-  | 'merchant_unassigned'
-  | 'shortcode_provisioned'
-  | 'subscription_changed'
-  | 'chatbot_access_changed';
+export const ADMIN_ACTIONS = [
+  'merchant_registered',
+  'merchant_updated',
+  'merchant_deleted',
+  'merchant_user_created',
+  'merchant_user_deleted',
+  'app_cloned_into_merchant',
+  'admin_created',
+  'admin_deleted',
+  'admin_profile_updated',
+  'admin_roles_changed',
+  'merchant_assigned',
+  'merchant_unassigned',
+  'shortcode_provisioned',
+  'subscription_changed',
+  'chatbot_access_changed',
+  'provider_registered',
+  'provider_deleted',
+  'extension_created',
+  'extension_deleted',
+  // An admin's change to an app (or its parts) that another account builds (the role table's tenantApp.edit).
+  'app_updated',
+  'app_deleted',
+  'app_deployed',
+  'app_rolled_back',
+  'menu_created',
+  'menu_updated',
+  'menu_deleted',
+  'menus_reordered',
+  'menus_moved',
+  'app_logs_cleared',
+  'webhook_changed',
+  'custom_action_changed',
+  'custom_action_deleted',
+  'bot_changed',
+  'bot_deleted',
+] as const;
+export type AdminAction = (typeof ADMIN_ACTIONS)[number];
 
 /** The audit log's shown rows: the newest this many. */
 export const AUDIT_ENTRIES_SHOWN = 500;
@@ -37,6 +60,23 @@ export async function recordAdminAction(
   details: Record<string, unknown> = {},
 ): Promise<void> {
   await db.insert(auditLog).values({ actorId: actor.id, actorEmail: actor.email, action, targetId, details });
+}
+
+/**
+ * Records a change an admin made to another account's object (an app, its menus, webhook or functions, a bot,
+ * a featured template), after the change. An account's changes to what it builds itself are not admin actions.
+ * @example await recordChangeByAdmin(ctx.db, user, app.userId, 'app_deployed', app.id, { version })
+ */
+export async function recordChangeByAdmin(
+  db: Pick<Db, 'insert'>,
+  actor: RoleSubject & { id: string; email: string },
+  ownerId: string,
+  action: AdminAction,
+  targetId: string,
+  details: Record<string, unknown> = {},
+): Promise<void> {
+  if (ownerId === actor.id || !getRoles(actor).isAdmin) return;
+  await recordAdminAction(db, actor, action, targetId, { ownerId, ...details });
 }
 
 export async function findAuditEntries(db: Db): Promise<AuditEntry[]> {

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, inArray, max, or, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, max, sql, type SQL } from 'drizzle-orm';
 import { apps, appVersions, menus, users } from '../../../db/schema';
 import type { Db } from '../../../db/client';
 import {
@@ -13,12 +13,12 @@ import {
 } from '../../../shared/api/apps.schema';
 import { MERCHANT_MESSAGES } from '../../../shared/api/merchants.schema';
 import { appLanguagesSchema, type AppLanguages } from '../../../shared/app';
-import { getPermissionScope, getRoles } from '../../../shared/roles';
+import { getPermissionScope, hasAdminPermission } from '../../../shared/roles';
 import { invalid, notFound, unauthenticated } from '../../../shared/errors';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../auth/auth.service';
 import { checkAppLimit } from '../billing/plan-limits';
-import { recordAdminAction } from '../admins/audit-log';
+import { recordAdminAction, recordChangeByAdmin } from '../admins/audit-log';
 import { getAccessibleMerchant } from '../merchants/merchant-access';
 
 export type AppRow = typeof apps.$inferSelect;
@@ -94,26 +94,43 @@ export function isBuiltBy(ctx: AppContext, user: AuthUser): SQL {
   return eq(apps.userId, user.id);
 }
 
-/** The app if the user may change it (its builder, or an admin); else not found, never the object. */
-export async function getOwnedApp(ctx: AppContext, user: AuthUser, appId: string): Promise<AppRow> {
-  const isAdmin = getRoles(user).isAdmin;
+/** An app by id, and whether the user builds it (see {@link isBuiltBy}). */
+async function findAppOfUser(ctx: AppContext, user: AuthUser, appId: string): Promise<{ app: AppRow; isBuilder: boolean } | undefined> {
   const [row] = await ctx.db
-    .select()
+    .select({ app: apps, isBuilder: sql<boolean>`${isBuiltBy(ctx, user)}` })
     .from(apps)
-    .where(isAdmin ? eq(apps.id, appId) : and(eq(apps.id, appId), isBuiltBy(ctx, user)));
-  if (!row) throw notFound('App not found');
+    .where(eq(apps.id, appId));
   return row;
 }
 
-/** The app if the user may read it: owned (or admin), or a featured template anyone may run and clone. */
+/**
+ * Whether the user may `read` an app (its design) or `edit` it (change, deploy, delete). Its builder may do
+ * both; anyone reads a featured template, and only an admin with `template.edit` changes one (never an API key,
+ * whose account carries no admin role, even the templates' owner's); any other app is reached by an admin's
+ * `tenantApp.read` or `tenantApp.edit` (src/shared/roles.ts).
+ */
+function canReachApp(user: AuthUser, app: AppRow, isBuilder: boolean, need: 'read' | 'edit'): boolean {
+  if (app.isTemplate) return need === 'read' || hasAdminPermission(user, 'template.edit');
+  return isBuilder || hasAdminPermission(user, need === 'read' ? 'tenantApp.read' : 'tenantApp.edit');
+}
+
+async function getReachableApp(ctx: AppContext, user: AuthUser, appId: string, need: 'read' | 'edit') {
+  const found = await findAppOfUser(ctx, user, appId);
+  if (!found || !canReachApp(user, found.app, found.isBuilder, need)) throw notFound('App not found');
+  return found;
+}
+
+/**
+ * The app if the user may change it (its builder, or an admin whose roles reach it); else not found, never the
+ * object. An admin's change to an app of another account is recorded with {@link recordChangeByAdmin}.
+ */
+export async function getOwnedApp(ctx: AppContext, user: AuthUser, appId: string): Promise<AppRow> {
+  return (await getReachableApp(ctx, user, appId, 'edit')).app;
+}
+
+/** The app if the user may read it: built by them, a featured template anyone may run and clone, or any for `tenantApp.read`. */
 export async function getReadableApp(ctx: AppContext, user: AuthUser, appId: string): Promise<AppRow> {
-  const isAdmin = getRoles(user).isAdmin;
-  const [row] = await ctx.db
-    .select()
-    .from(apps)
-    .where(isAdmin ? eq(apps.id, appId) : and(eq(apps.id, appId), or(isBuiltBy(ctx, user), eq(apps.isTemplate, true))));
-  if (!row) throw notFound('App not found');
-  return row;
+  return (await getReachableApp(ctx, user, appId, 'read')).app;
 }
 
 /** A bot is an app too, but its settings and copies are the bots area's (features/bots): the USSD calls refuse it. */
@@ -161,9 +178,12 @@ export async function createApp(ctx: AppContext, user: AuthUser, body: CreateApp
   return toApp(row, origin, null, null);
 }
 
-/** Own apps (a merchant developer's: the merchant's), newest first; admins see every account's apps with the owner's company and email. */
+/**
+ * Own apps (a merchant developer's: the merchant's), newest first; admins with `tenantApp.read` see every
+ * account's apps with the owner's company and email.
+ */
 export async function findApps(ctx: AppContext, user: AuthUser, origin: string): Promise<App[]> {
-  const isAdmin = getRoles(user).isAdmin;
+  const isAdmin = hasAdminPermission(user, 'tenantApp.read');
   const rows = await ctx.db
     .select({ app: apps, owner: { companyName: users.companyName, email: users.email } })
     .from(apps)
@@ -206,12 +226,16 @@ export async function updateApp(ctx: AppContext, user: AuthUser, body: UpdateApp
     .returning();
   // The live URL's cached app carries the resume setting: a change applies from the next session.
   ctx.versions.invalidate(existing.id);
+  await recordChangeByAdmin(ctx.db, user, existing.userId, 'app_updated', existing.id, { appName: body.appName });
   return getApp(ctx, user, row!.id, origin);
 }
 
 export async function deleteApp(ctx: AppContext, user: AuthUser, appId: string): Promise<void> {
   const row = await getOwnedApp(ctx, user, appId);
-  await ctx.db.delete(apps).where(eq(apps.id, row.id));
+  await ctx.db.transaction(async (tx) => {
+    await tx.delete(apps).where(eq(apps.id, row.id));
+    await recordChangeByAdmin(tx, user, row.userId, 'app_deleted', row.id, { appName: row.appName });
+  });
   ctx.versions.invalidate(row.id);
 }
 
@@ -315,25 +339,27 @@ export async function findLiveVersionNumber(db: Db, appId: string): Promise<numb
 }
 
 /**
- * The app whose logs, debug data and sessions the user may read: their own (or any, for admins). Anyone may
- * test-run a featured template, so others read its data one session at a time, and only sessions they ran
- * themselves (logs.service filters a template's rows by caller).
+ * The app whose logs, debug data and sessions the user may read: one they build, or any for an admin with
+ * `tenantSession.read` (callers' inputs are personal data: `tenantApp.read` is not enough). Anyone may test-run
+ * a featured template, so others read its data one session at a time, and only sessions they ran themselves
+ * (logs.service filters a template's rows by caller); admins with `template.edit` read a template's as a whole.
  */
 export async function getMonitoredApp(ctx: AppContext, user: AuthUser, appId: string, sessionId?: string): Promise<AppRow> {
-  const app = await getReadableApp(ctx, user, appId);
-  // Readable and not a template: the user builds it (or is an admin). A template someone else owns: their sessions only.
-  const isOwner = !app.isTemplate || app.userId === user.id || getRoles(user).isAdmin;
-  if (!isOwner && !sessionId) throw notFound('App not found');
+  const { app, isBuilder } = await getReachableApp(ctx, user, appId, 'read');
+  const readsAll = app.isTemplate ? hasAdminPermission(user, 'template.edit') : isBuilder || hasAdminPermission(user, 'tenantSession.read');
+  if (!readsAll && !(app.isTemplate && sessionId)) throw notFound('App not found');
   return app;
 }
 
 /**
- * Who may run an app in the emulator: anyone for a featured template; its owner (or an admin) otherwise.
+ * Who may run an app in the emulator: anyone for a featured template; otherwise whoever may change it (a run
+ * calls the app's actions: payments, SMS, its APIs, so reading the design is not enough).
  * The gateway URLs stay open (gateways do not sign in); their 128-bit app id is the secret there.
  */
 export async function checkEmulatorAccess(ctx: AppContext, user: AuthUser | undefined, appId: string): Promise<void> {
   if (user) {
-    await getReadableApp(ctx, user, appId);
+    const { app, isBuilder } = await getReachableApp(ctx, user, appId, 'read');
+    if (!app.isTemplate && !canReachApp(user, app, isBuilder, 'edit')) throw notFound('App not found');
     return;
   }
   const [row] = await ctx.db.select({ isTemplate: apps.isTemplate }).from(apps).where(eq(apps.id, appId));

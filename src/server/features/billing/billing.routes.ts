@@ -58,7 +58,8 @@ export function registerBillingRoutes(app: FastifyInstance, ctx: AppContext, gua
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['billing'];
   const signedIn = guard();
-  const admins = guard('admin');
+  const subscriptionReaders = guard('subscription.read');
+  const subscriptionManagers = guard('subscription.manage');
 
   r.get('/api/subscription/current', {
     schema: { tags, response: { 200: envelopeSchema(subscriptionSchema) } },
@@ -98,19 +99,19 @@ export function registerBillingRoutes(app: FastifyInstance, ctx: AppContext, gua
 
   r.get('/api/subscription/account', {
     schema: { tags, querystring: accountQuerySchema, response: { 200: envelopeSchema(adminSubscriptionSchema) } },
-    onRequest: admins,
+    onRequest: subscriptionReaders,
     handler: async (req) => ok('OK', await getAccountSubscription(ctx, req.query)),
   });
 
   r.post('/api/subscription/extend', {
     schema: { tags, body: extendSubscriptionBodySchema, response: { 200: envelopeSchema(subscriptionSchema) } },
-    onRequest: admins,
+    onRequest: subscriptionManagers,
     handler: async (req) => ok('Subscription extended', await extendSubscription(ctx, getSignedInUser(req), req.body)),
   });
 
   r.post('/api/subscription/activate', {
     schema: { tags, body: activateSubscriptionBodySchema, response: { 200: envelopeSchema(subscriptionSchema) } },
-    onRequest: admins,
+    onRequest: subscriptionManagers,
     handler: async (req) => ok('Subscription activated', await activateSubscription(ctx, getSignedInUser(req), req.body)),
   });
 }

@@ -21,11 +21,11 @@ import type { WhatsApp } from './whatsapp-connectors';
 
 const idParams = z.object({ id: z.string().min(1).max(64) });
 
-/** The WhatsApp bots calls at the product's paths (docs/product.md, WhatsApp bots), for admins and chatbot users. */
+/** The WhatsApp bots calls at the product's paths (docs/product.md, WhatsApp bots), for chatbot users and admins who build bots (`bot.build`). */
 export function registerBotsRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard, whatsapp: WhatsApp): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['bots'];
-  const botBuilders = guard('admin', 'chatbot');
+  const botBuilders = guard('bot.build', 'chatbot');
   const { connector } = whatsapp;
 
   r.post('/api/chatbot/app/create', {
@@ -126,7 +126,7 @@ export function registerBotsRoutes(app: FastifyInstance, ctx: AppContext, guard:
       body: z.object({ email: z.string().trim().email().max(200), enabled: z.boolean() }),
       response: { 200: envelopeSchema(z.object({ email: z.string(), chatbotAccess: z.boolean() })) },
     },
-    onRequest: guard('admin'),
+    onRequest: guard('chatbotAccess.manage'),
     handler: async (req) => {
       const access = await service.setChatbotAccess(ctx, getSignedInUser(req), req.body.email, req.body.enabled);
       return ok(access.chatbotAccess ? 'The account can now build WhatsApp bots' : 'The account can no longer build WhatsApp bots', access);

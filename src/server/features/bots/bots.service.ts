@@ -20,7 +20,7 @@ import type { AppContext } from '../../context';
 import { createAppId, findLiveVersions, getOwnedApp, type AppRow } from '../apps/apps.service';
 import type { AuthUser } from '../auth/auth.service';
 import { checkAppLimit } from '../billing/plan-limits';
-import { recordAdminAction } from '../admins/audit-log';
+import { recordAdminAction, recordChangeByAdmin } from '../admins/audit-log';
 
 type LinkRow = typeof whatsappLinks.$inferSelect;
 
@@ -124,12 +124,14 @@ export async function updateBot(ctx: AppContext, user: AuthUser, body: UpdateBot
     .set({ appName: body.appName, description: body.description, status: body.status ?? bot.status, updatedAt: ctx.now() })
     .where(eq(apps.id, bot.id))
     .returning();
+  await recordChangeByAdmin(ctx.db, user, bot.userId, 'bot_changed', bot.id, { appName: body.appName, status: row!.status });
   return (await toBots(ctx, [row!]))[0]!;
 }
 
 export async function setBotStatus(ctx: AppContext, user: AuthUser, appId: string, status: Bot['status']): Promise<Bot> {
   const bot = await getOwnedBot(ctx, user, appId);
   const [row] = await ctx.db.update(apps).set({ status, updatedAt: ctx.now() }).where(eq(apps.id, bot.id)).returning();
+  await recordChangeByAdmin(ctx.db, user, bot.userId, 'bot_changed', bot.id, { status });
   return (await toBots(ctx, [row!]))[0]!;
 }
 
@@ -139,6 +141,7 @@ export async function deleteBot(ctx: AppContext, user: AuthUser, appId: string, 
   const links = await ctx.db.select({ id: whatsappLinks.id }).from(whatsappLinks).where(eq(whatsappLinks.appId, bot.id));
   for (const link of links) await endLink(ctx, connector, link.id);
   await ctx.db.delete(apps).where(eq(apps.id, bot.id));
+  await recordChangeByAdmin(ctx.db, user, bot.userId, 'bot_deleted', bot.id, { appName: bot.appName });
   ctx.versions.invalidate(bot.id);
 }
 

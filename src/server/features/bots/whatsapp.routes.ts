@@ -45,7 +45,7 @@ export function registerWhatsAppRoutes(app: FastifyInstance, ctx: AppContext, gu
       body: chatSimulatorBodySchema,
       response: { 200: chatReplySchema },
     },
-    onRequest: guard('admin', 'chatbot'),
+    onRequest: guard('bot.build', 'chatbot'),
     handler: async (req) => {
       const user = getSignedInUser(req);
       const bot = await getOwnedBot(ctx, user, req.params.appId);

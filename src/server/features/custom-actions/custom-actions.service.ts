@@ -1,10 +1,11 @@
 import { and, desc, eq } from 'drizzle-orm';
 import { customActions } from '../../../db/schema';
-import { getRoles } from '../../../shared/roles';
+import { hasAdminPermission } from '../../../shared/roles';
 import { notFound } from '../../../shared/errors';
 import { isUuid } from '../../../shared/ids';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../auth/auth.service';
+import { recordChangeByAdmin } from '../admins/audit-log';
 
 type CustomActionRow = typeof customActions.$inferSelect;
 
@@ -19,14 +20,17 @@ function toCustomAction(row: CustomActionRow) {
   };
 }
 
-/** The user's own function (admins: any); another account's answers not found. */
-async function getOwnedRow(ctx: AppContext, user: AuthUser, uuid: string): Promise<CustomActionRow> {
+/**
+ * The user's own function; another account's answers not found, except to an admin whose roles reach other
+ * accounts' apps (`tenantApp.read` to read it, `tenantApp.edit` to change it: src/shared/roles.ts).
+ */
+async function getOwnedRow(ctx: AppContext, user: AuthUser, uuid: string, need: 'read' | 'edit'): Promise<CustomActionRow> {
   if (!isUuid(uuid)) throw notFound('Custom action not found');
-  const isAdmin = getRoles(user).isAdmin;
+  const reachesAny = hasAdminPermission(user, need === 'read' ? 'tenantApp.read' : 'tenantApp.edit');
   const [row] = await ctx.db
     .select()
     .from(customActions)
-    .where(isAdmin ? eq(customActions.id, uuid) : and(eq(customActions.id, uuid), eq(customActions.userId, user.id)));
+    .where(reachesAny ? eq(customActions.id, uuid) : and(eq(customActions.id, uuid), eq(customActions.userId, user.id)));
   if (!row) throw notFound('Custom action not found');
   return row;
 }
@@ -37,7 +41,7 @@ export async function findCustomActions(ctx: AppContext, user: AuthUser) {
 }
 
 export async function getCustomAction(ctx: AppContext, user: AuthUser, uuid: string) {
-  return toCustomAction(await getOwnedRow(ctx, user, uuid));
+  return toCustomAction(await getOwnedRow(ctx, user, uuid, 'read'));
 }
 
 export async function createCustomAction(ctx: AppContext, user: AuthUser, body: { actionName: string; description: string; code: string }) {
@@ -49,8 +53,9 @@ export async function createCustomAction(ctx: AppContext, user: AuthUser, body: 
 }
 
 export async function updateCustomActionCode(ctx: AppContext, user: AuthUser, uuid: string, code: string) {
-  const row = await getOwnedRow(ctx, user, uuid);
+  const row = await getOwnedRow(ctx, user, uuid, 'edit');
   await ctx.db.update(customActions).set({ code, updatedAt: ctx.now() }).where(eq(customActions.id, row.id));
+  await recordChangeByAdmin(ctx.db, user, row.userId, 'custom_action_changed', row.id, { actionName: row.actionName });
 }
 
 export async function updateCustomActionName(
@@ -58,16 +63,18 @@ export async function updateCustomActionName(
   user: AuthUser,
   body: { uuid: string; actionName: string; description: string },
 ) {
-  const row = await getOwnedRow(ctx, user, body.uuid);
+  const row = await getOwnedRow(ctx, user, body.uuid, 'edit');
   await ctx.db
     .update(customActions)
     .set({ actionName: body.actionName, description: body.description, updatedAt: ctx.now() })
     .where(eq(customActions.id, row.id));
+  await recordChangeByAdmin(ctx.db, user, row.userId, 'custom_action_changed', row.id, { actionName: body.actionName });
 }
 
 export async function deleteCustomAction(ctx: AppContext, user: AuthUser, uuid: string) {
-  const row = await getOwnedRow(ctx, user, uuid);
+  const row = await getOwnedRow(ctx, user, uuid, 'edit');
   await ctx.db.delete(customActions).where(eq(customActions.id, row.id));
+  await recordChangeByAdmin(ctx.db, user, row.userId, 'custom_action_deleted', row.id, { actionName: row.actionName });
 }
 
 /** The code a menu's customAction runs: the app owner's function, looked up by uuid at run time. */

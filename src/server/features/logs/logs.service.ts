@@ -4,6 +4,7 @@ import { LOG_LEVEL_ORDER, type SessionPath } from '../../../shared/api/monitorin
 import { invalid, notAllowed } from '../../../shared/errors';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../auth/auth.service';
+import { recordChangeByAdmin } from '../admins/audit-log';
 import { getMonitoredApp, type AppRow } from '../apps/apps.service';
 import { getUserCaller } from '../runtime/emulator-caller';
 
@@ -100,6 +101,7 @@ export async function clearLogs(ctx: AppContext, user: AuthUser, appId: string):
   const app = await getMonitoredApp(ctx, user, appId);
   if (app.isTemplate) throw notAllowed('The logs of a featured template cannot be cleared');
   const deleted = await ctx.db.delete(appLogs).where(eq(appLogs.appId, app.id)).returning({ id: appLogs.id });
+  await recordChangeByAdmin(ctx.db, user, app.userId, 'app_logs_cleared', app.id, { lines: deleted.length });
   return deleted.length;
 }
 

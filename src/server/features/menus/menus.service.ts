@@ -23,6 +23,7 @@ import { isUuid } from '../../../shared/ids';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../auth/auth.service';
 import { checkDeployAllowed, checkMenuLimit } from '../billing/plan-limits';
+import { recordChangeByAdmin } from '../admins/audit-log';
 import { getOwnedApp, getReadableApp, toAppLanguages, type AppRow } from '../apps/apps.service';
 import { createRenderAllowance, DEPLOY_LINT_RENDER_MS } from '../runtime/render-shares';
 
@@ -157,6 +158,7 @@ export async function createMenu(ctx: AppContext, user: AuthUser, body: MenuBody
       .returning({ id: menus.id });
     await markFirstMenu(tx, app.id);
     await touchApp(tx, app.id, ctx.now());
+    await recordChangeByAdmin(tx, user, app.userId, 'menu_created', app.id, { menu: row!.id, userDefinedName: body.userDefinedName });
     return row!.id;
   });
 }
@@ -181,6 +183,7 @@ export async function updateMenu(ctx: AppContext, user: AuthUser, body: MenuBody
     .set({ ...toMenuRowValues(body), updatedAt: ctx.now() })
     .where(eq(menus.id, menu.id));
   await touchApp(ctx.db, app.id, ctx.now());
+  await recordChangeByAdmin(ctx.db, user, app.userId, 'menu_updated', app.id, { menu: menu.id, userDefinedName: body.userDefinedName });
   return menu.id;
 }
 
@@ -189,6 +192,7 @@ export async function deleteMenu(ctx: AppContext, user: AuthUser, uniqueId: stri
   await ctx.db.delete(menus).where(eq(menus.id, menu.id));
   await markFirstMenu(ctx.db, app.id);
   await touchApp(ctx.db, app.id, ctx.now());
+  await recordChangeByAdmin(ctx.db, user, app.userId, 'menu_deleted', app.id, { menu: menu.id, userDefinedName: menu.userDefinedName });
 }
 
 export async function saveMenuOrder(ctx: AppContext, user: AuthUser, appId: string, menuIds: string[]): Promise<void> {
@@ -202,6 +206,7 @@ export async function saveMenuOrder(ctx: AppContext, user: AuthUser, appId: stri
     for (const [position, id] of menuIds.entries()) await tx.update(menus).set({ position }).where(eq(menus.id, id));
     await markFirstMenu(tx, app.id);
     await touchApp(tx, app.id, ctx.now());
+    await recordChangeByAdmin(tx, user, app.userId, 'menus_reordered', app.id);
   });
 }
 
@@ -231,6 +236,7 @@ export async function saveMenuPositions(
         .set({ mapPosition: { x, y, direction } satisfies MapPosition })
         .where(eq(menus.id, uniqueId));
     }
+    await recordChangeByAdmin(tx, user, app.userId, 'menus_moved', app.id);
   });
 }
 
@@ -311,6 +317,7 @@ export async function deployApp(ctx: AppContext, user: AuthUser, appId: string):
       .insert(appVersions)
       .values({ appId: app.id, number, definition: { ...draft, versionId: `v${number}` }, warnings, createdBy: user.id })
       .returning();
+    await recordChangeByAdmin(tx, user, app.userId, 'app_deployed', app.id, { version: number });
     return toVersionInfo(row!, user.email, number);
   });
   ctx.versions.invalidate(app.id);
@@ -354,6 +361,7 @@ export async function rollbackVersion(ctx: AppContext, user: AuthUser, appId: st
       .insert(appVersions)
       .values({ appId: app.id, number, definition, warnings: target.warnings, rolledBackFrom: version, createdBy: user.id })
       .returning();
+    await recordChangeByAdmin(tx, user, app.userId, 'app_rolled_back', app.id, { version: number, rolledBackFrom: version });
     return toVersionInfo(row!, user.email, number);
   });
   ctx.versions.invalidate(app.id);

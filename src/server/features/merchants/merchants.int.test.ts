@@ -86,6 +86,23 @@ describeDb('merchants, their users and transactions', () => {
       merchantUuid: merchantA,
     });
     expect(bad.json()).toMatchObject({ status: '02', message: 'Please complete all required fields' });
+    // Registration's password rule (auth.schema.ts): no merchant user with the password 'a'.
+    for (const [password, message] of [
+      ['a', 'Password must be at least 6 characters long.'],
+      ['1', 'Password must be at least 6 characters long.'],
+      ['a     b', 'Password must have at least 6 characters other than spaces.'],
+    ]) {
+      const weak = await api.post('/api/merchant/user/create', {
+        fullName: 'Weak',
+        email: 'weak@owusu.example',
+        mobileNumber: '1',
+        password,
+        merchantUuid: merchantA,
+      });
+      expect(weak.statusCode, password).toBe(400);
+      expect(weak.json(), password).toMatchObject({ status: '02', message });
+    }
+    expect((await api.get(`/api/merchant/${merchantA}/users`)).json().data).toEqual([]);
     const created = await api.post('/api/merchant/user/create', {
       fullName: 'Dev User',
       email: 'dev@owusu.example',

@@ -31,31 +31,31 @@ export function registerMerchantsRoutes(app: FastifyInstance, ctx: AppContext, g
 
   r.get('/api/merchant/list', {
     schema: { tags, response: { 200: envelopeSchema(z.array(merchantSchema)) } },
-    onRequest: guard('admin'),
+    onRequest: guard('merchant.read'),
     handler: async (req) => ok('OK', await merchantsService.findMerchants(ctx, getSignedInUser(req))),
   });
 
   r.get('/api/merchant/my-merchants', {
     schema: { tags, response: { 200: envelopeSchema(z.array(merchantSchema)) } },
-    onRequest: guard('admin'),
+    onRequest: guard('merchant.read'),
     handler: async (req) => ok('OK', await merchantsService.findAssignedMerchants(ctx, getSignedInUser(req).id)),
   });
 
   r.post('/api/merchant/create', {
     schema: { tags, body: merchantBodySchema, response: { 200: envelopeSchema(merchantSchema) } },
-    onRequest: guard('admin'),
+    onRequest: guard('merchant.register'),
     handler: async (req) => ok(MERCHANT_MESSAGES.registered, await merchantsService.registerMerchant(ctx, getSignedInUser(req), req.body)),
   });
 
   r.post('/merchant/update', {
     schema: { tags, body: updateMerchantBodySchema, response: { 200: envelopeSchema(merchantSchema) } },
-    onRequest: guard('admin'),
+    onRequest: guard('merchant.update'),
     handler: async (req) => ok(MERCHANT_MESSAGES.updated, await merchantsService.updateMerchant(ctx, getSignedInUser(req), req.body)),
   });
 
   r.post('/merchant/delete', {
     schema: { tags, body: uuidBodySchema, response: { 200: messageSchema } },
-    onRequest: guard('admin'),
+    onRequest: guard('merchant.delete'),
     handler: async (req) => {
       await merchantsService.deleteMerchant(ctx, getSignedInUser(req), req.body.uuid);
       return done(MERCHANT_MESSAGES.deleted);
@@ -64,7 +64,7 @@ export function registerMerchantsRoutes(app: FastifyInstance, ctx: AppContext, g
 
   r.get('/api/admin/merchants/:uuid', {
     schema: { tags, params: merchantParams, response: { 200: envelopeSchema(merchantSchema) } },
-    onRequest: guard('admin'),
+    onRequest: guard('merchant.read'),
     handler: async (req) => ok('OK', await merchantsService.getMerchant(ctx, getSignedInUser(req), req.params.uuid)),
   });
 
@@ -76,20 +76,20 @@ export function registerMerchantsRoutes(app: FastifyInstance, ctx: AppContext, g
 
   r.get('/api/merchant/:merchantUuid/users', {
     schema: { tags, params: merchantUsersParams, response: { 200: envelopeSchema(z.array(merchantUserSchema)) } },
-    onRequest: guard('admin', 'merchant'),
+    onRequest: guard('merchant.read', 'merchant'),
     handler: async (req) => ok('OK', await merchantsService.findMerchantUsers(ctx, getSignedInUser(req), req.params.merchantUuid)),
   });
 
   r.post('/api/merchant/user/create', {
     schema: { tags, body: createMerchantUserBodySchema, response: { 200: envelopeSchema(merchantUserSchema) } },
-    onRequest: guard('admin'),
+    onRequest: guard('merchantUser.manage'),
     handler: async (req) =>
       ok(MERCHANT_MESSAGES.userCreated, await merchantsService.createMerchantUser(ctx, getSignedInUser(req), req.body)),
   });
 
   r.post('/merchant/user/delete', {
     schema: { tags, body: uuidBodySchema, response: { 200: messageSchema } },
-    onRequest: guard('admin'),
+    onRequest: guard('merchantUser.manage'),
     handler: async (req) => {
       await merchantsService.deleteMerchantUser(ctx, getSignedInUser(req), req.body.uuid);
       return done(MERCHANT_MESSAGES.userDeleted);
@@ -98,7 +98,7 @@ export function registerMerchantsRoutes(app: FastifyInstance, ctx: AppContext, g
 
   r.get('/api/merchant/transaction-types', {
     schema: { tags, response: { 200: envelopeSchema(z.array(transactionTypeSchema)) } },
-    onRequest: guard('admin', 'merchant'),
+    onRequest: guard('transaction.read', 'merchant'),
     handler: async () => ok('OK', findTransactionTypes()),
   });
 
@@ -108,7 +108,7 @@ export function registerMerchantsRoutes(app: FastifyInstance, ctx: AppContext, g
       body: transactionSearchBodySchema,
       response: { 200: envelopeSchema(z.array(transactionSchema)).extend({ totals: z.array(transactionTotalSchema) }) },
     },
-    onRequest: guard('admin', 'merchant'),
+    onRequest: guard('transaction.read', 'merchant'),
     handler: async (req) => {
       const found = await searchMerchantTransactions(ctx, getSignedInUser(req), req.body);
       return { ...ok(found.transactions.length > 0 ? 'OK' : MERCHANT_MESSAGES.noTransactions, found.transactions), totals: found.totals };

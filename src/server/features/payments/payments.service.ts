@@ -5,7 +5,7 @@ import type { CallbackRequest, ConfirmedCharge, PaymentProvider, VerifiedCallbac
 import { createPaystackPaymentProvider } from '../../../integrations/payments/paystack-payments';
 import { createSandboxPaymentProvider, type SandboxPaymentProvider } from '../../../integrations/payments/sandbox-payments';
 import { AppError, invalid, notFound, unauthenticated } from '../../../shared/errors';
-import { getRoles } from '../../../shared/roles';
+import { getPermissionScope } from '../../../shared/roles';
 import { getPublicOrigin, type Config } from '../../config';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../auth/auth.service';
@@ -455,13 +455,16 @@ export async function decideSandboxPayment(
   return result.status ?? (row.status as TransactionStatus);
 }
 
-/** The owner's payment transactions (an app's with appId; admins: everyone's), newest first. */
+/**
+ * The owner's payment transactions (an app's with appId), newest first; every account's for an admin whose
+ * roles read all transactions (`transaction.read` over all merchants: ADMIN, super_admin).
+ */
 export async function findTransactions(ctx: AppContext, user: AuthUser, query: { appId?: string; limit?: number }): Promise<Transaction[]> {
   const filters: SQL[] = [];
   if (query.appId) {
     await getOwnedApp(ctx, user, query.appId);
     filters.push(eq(transactions.appId, query.appId));
-  } else if (!getRoles(user).isAdmin) {
+  } else if (getPermissionScope(user, 'transaction.read') !== 'all') {
     filters.push(eq(transactions.userId, user.id));
   }
   const rows = await ctx.db

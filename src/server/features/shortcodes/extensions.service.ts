@@ -14,6 +14,8 @@ import {
 import { conflict, invalid, notFound } from '../../../shared/errors';
 import { isUuid } from '../../../shared/ids';
 import type { AppContext } from '../../context';
+import { recordAdminAction } from '../admins/audit-log';
+import type { AuthUser } from '../auth/auth.service';
 import type { z } from 'zod';
 import { isHeldAt } from './purchase-settlement';
 import { DEFAULT_PROVIDER_NAMES, getOrRegisterProvider } from './providers.service';
@@ -77,7 +79,11 @@ export async function getCatalogueEntry(ctx: AppContext, uuid: string): Promise<
  * POST /api/subscription/createShortCode (admins). The provider is a registered one or, for `other` and the
  * form's choices not yet registered, registered now: its URL is what the aggregator needs next.
  */
-export async function createExtension(ctx: AppContext, body: z.infer<typeof createShortCodeBodySchema>): Promise<Extension> {
+export async function createExtension(
+  ctx: AppContext,
+  admin: AuthUser,
+  body: z.infer<typeof createShortCodeBodySchema>,
+): Promise<Extension> {
   const problem = findExtensionProblem(body);
   if (problem) throw invalid(problem.message, { field: problem.field });
   const country = findShortCodeCountry(body.country)!;
@@ -104,6 +110,12 @@ export async function createExtension(ctx: AppContext, body: z.infer<typeof crea
     .onConflictDoNothing()
     .returning();
   if (!row) throw conflict(SHORTCODE_MESSAGES.extensionExists);
+  await recordAdminAction(ctx.db, admin, 'extension_created', row.id, {
+    dialString: buildDialString(row.shortCode, row.extension),
+    extLength: row.extLength,
+    providerId: provider.providerKey,
+    price: row.price,
+  });
   return toExtension({ ...row, providerKey: provider.providerKey, providerName: provider.providerName }, false);
 }
 
@@ -156,7 +168,7 @@ export async function findAvailableExtensions(ctx: AppContext, countryName: stri
 }
 
 /** GET /api/deleteShortCode/{uuid} (admins). An extension someone holds now stays until that purchase ends. */
-export async function deleteExtension(ctx: AppContext, uuid: string): Promise<void> {
+export async function deleteExtension(ctx: AppContext, admin: AuthUser, uuid: string): Promise<void> {
   const entry = await getCatalogueEntry(ctx, uuid);
   const now = ctx.now();
   await ctx.db.transaction(async (tx) => {
@@ -167,5 +179,9 @@ export async function deleteExtension(ctx: AppContext, uuid: string): Promise<vo
       .limit(1);
     if (held.length > 0) throw conflict(SHORTCODE_MESSAGES.extensionInUse);
     await tx.delete(shortcodeExtensions).where(eq(shortcodeExtensions.id, entry.id));
+    await recordAdminAction(tx, admin, 'extension_deleted', entry.id, {
+      dialString: buildDialString(entry.shortCode, entry.extension),
+      providerId: entry.providerKey,
+    });
   });
 }

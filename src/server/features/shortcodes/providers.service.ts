@@ -4,6 +4,8 @@ import { SHORTCODE_MESSAGES, type Provider, type RegisterProviderBody } from '..
 import { conflict, notFound } from '../../../shared/errors';
 import { isUuid } from '../../../shared/ids';
 import type { AppContext } from '../../context';
+import { recordAdminAction } from '../admins/audit-log';
+import type { AuthUser } from '../auth/auth.service';
 
 export type ProviderRow = typeof shortcodeProviders.$inferSelect;
 
@@ -28,13 +30,20 @@ export function toProvider(row: ProviderRow, origin: string): Provider {
 }
 
 /** Provider Ids are kept lower-cased: `MTNGH` and `mtngh` are one provider, and one URL. */
-export async function registerProvider(ctx: AppContext, body: RegisterProviderBody, origin: string): Promise<Provider> {
-  const [row] = await ctx.db
-    .insert(shortcodeProviders)
-    .values({ providerName: body.providerName, providerKey: body.providerId.toLowerCase() })
-    .onConflictDoNothing()
-    .returning();
-  if (!row) throw conflict(SHORTCODE_MESSAGES.providerIdTaken, { field: 'providerId' });
+export async function registerProvider(ctx: AppContext, admin: AuthUser, body: RegisterProviderBody, origin: string): Promise<Provider> {
+  const row = await ctx.db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(shortcodeProviders)
+      .values({ providerName: body.providerName, providerKey: body.providerId.toLowerCase() })
+      .onConflictDoNothing()
+      .returning();
+    if (!created) throw conflict(SHORTCODE_MESSAGES.providerIdTaken, { field: 'providerId' });
+    await recordAdminAction(tx, admin, 'provider_registered', created.id, {
+      providerId: created.providerKey,
+      providerName: created.providerName,
+    });
+    return created;
+  });
   return toProvider(row, origin);
 }
 
@@ -51,7 +60,7 @@ export async function getOrRegisterProvider(ctx: AppContext, providerKey: string
 }
 
 /** A provider whose extensions are still in the catalogue stays: its traffic would have nowhere to go. */
-export async function deleteProvider(ctx: AppContext, uuid: string): Promise<void> {
+export async function deleteProvider(ctx: AppContext, admin: AuthUser, uuid: string): Promise<void> {
   if (!isUuid(uuid)) throw notFound(SHORTCODE_MESSAGES.providerNotFound);
   await ctx.db.transaction(async (tx) => {
     const [row] = await tx.select().from(shortcodeProviders).where(eq(shortcodeProviders.id, uuid)).for('update');
@@ -61,5 +70,6 @@ export async function deleteProvider(ctx: AppContext, uuid: string): Promise<voi
     ];
     if (value > 0) throw conflict(SHORTCODE_MESSAGES.providerInUse);
     await tx.delete(shortcodeProviders).where(eq(shortcodeProviders.id, uuid));
+    await recordAdminAction(tx, admin, 'provider_deleted', row.id, { providerId: row.providerKey, providerName: row.providerName });
   });
 }

@@ -69,18 +69,21 @@ export function registerShortcodesRoutes(app: FastifyInstance, ctx: AppContext, 
   if (ctx.config.MODE === 'runtime') return;
 
   const tags = ['shortcodes'];
-  const admins = guard('admin');
+  // The catalogue and free provisioning are separate permissions of the role table (src/shared/roles.ts).
+  const catalogueManagers = guard('shortcode.manage');
+  const catalogueReaders = guard('shortcode.manage', 'shortcode.provision');
+  const provisioners = guard('shortcode.provision');
   const signedIn = guard();
 
   r.post('/api/registerProvider', {
     schema: { tags, body: registerProviderBodySchema, response: { 200: envelopeSchema(providerSchema) } },
-    onRequest: admins,
-    handler: async (req) => ok('Provider registered', await registerProvider(ctx, req.body, getOrigin(ctx, req))),
+    onRequest: catalogueManagers,
+    handler: async (req) => ok('Provider registered', await registerProvider(ctx, getSignedInUser(req), req.body, getOrigin(ctx, req))),
   });
 
   r.get('/api/getAllProviders', {
     schema: { tags, response: { 200: envelopeSchema(z.array(providerSchema)) } },
-    onRequest: admins,
+    onRequest: catalogueReaders,
     handler: async (req) => {
       const providers = await findProviders(ctx, getOrigin(ctx, req));
       return ok(providers.length ? 'OK' : SHORTCODE_MESSAGES.noProviders, providers);
@@ -89,37 +92,37 @@ export function registerShortcodesRoutes(app: FastifyInstance, ctx: AppContext, 
 
   r.get('/api/deleteProvider/:uuid', {
     schema: { tags, params: uuidParamsSchema, response: { 200: messageSchema } },
-    onRequest: admins,
+    onRequest: catalogueManagers,
     handler: async (req) => {
-      await deleteProvider(ctx, req.params.uuid);
+      await deleteProvider(ctx, getSignedInUser(req), req.params.uuid);
       return done('Provider deleted');
     },
   });
 
   r.post('/api/subscription/createShortCode', {
     schema: { tags, body: createShortCodeBodySchema, response: { 200: envelopeSchema(extensionSchema) } },
-    onRequest: admins,
-    handler: async (req) => ok('Extension created', await createExtension(ctx, req.body)),
+    onRequest: catalogueManagers,
+    handler: async (req) => ok('Extension created', await createExtension(ctx, getSignedInUser(req), req.body)),
   });
 
   r.get('/api/getAllAvailableShortCodes', {
     schema: { tags, response: { 200: envelopeSchema(z.array(extensionSchema)) } },
-    onRequest: admins,
+    onRequest: catalogueReaders,
     handler: async () => ok('OK', await findAllExtensions(ctx)),
   });
 
   r.get('/api/deleteShortCode/:uuid', {
     schema: { tags, params: uuidParamsSchema, response: { 200: messageSchema } },
-    onRequest: admins,
+    onRequest: catalogueManagers,
     handler: async (req) => {
-      await deleteExtension(ctx, req.params.uuid);
+      await deleteExtension(ctx, getSignedInUser(req), req.params.uuid);
       return done('Extension deleted');
     },
   });
 
   r.post('/api/subscription/provisionShortCode', {
     schema: { tags, body: provisionShortCodeBodySchema, response: { 200: envelopeSchema(purchaseSchema) } },
-    onRequest: admins,
+    onRequest: provisioners,
     handler: async (req) => ok(SHORTCODE_MESSAGES.provisioned, await provisionShortCode(ctx, getSignedInUser(req), req.body)),
   });
 

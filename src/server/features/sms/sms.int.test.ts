@@ -101,9 +101,12 @@ describeDb('SMS outbox (default provider)', () => {
     const anonymous = await t.app.inject({ method: 'GET', url: '/api/sms/outbox' });
     expect(anonymous.statusCode).toBe(401);
 
-    const admin = await seedUser(t, { userType: 'internal_admin', roles: ['ADMIN'] });
-    const all = await t.app.inject({ method: 'GET', url: `/api/sms/outbox?appId=${appId}`, headers: admin.auth });
+    // The messages went to callers: admins whose roles read other accounts' sessions (DEVELOPER) see them, ADMIN does not.
+    const developer = await seedUser(t, { userType: 'internal_admin', roles: ['DEVELOPER'] });
+    const all = await t.app.inject({ method: 'GET', url: `/api/sms/outbox?appId=${appId}`, headers: developer.auth });
     expect(all.json().data.map((m: { message: string }) => m.message)).toEqual(['Private']);
+    const admin = await seedUser(t, { userType: 'internal_admin', roles: ['ADMIN'] });
+    expect((await t.app.inject({ method: 'GET', url: `/api/sms/outbox?appId=${appId}`, headers: admin.auth })).statusCode).toBe(404);
   });
 
   it('two dispatchers running at once send each message exactly once (claims skip locked rows)', async () => {

@@ -3,12 +3,12 @@ import { smsMessages } from '../../../db/schema';
 import { createAfricasTalkingSmsProvider } from '../../../integrations/sms/africastalking-sms';
 import { createOutboxSmsProvider, type SmsProvider } from '../../../integrations/sms/sms-provider';
 import { invalid, toErrorMessage } from '../../../shared/errors';
-import { getRoles } from '../../../shared/roles';
+import { hasAdminPermission } from '../../../shared/roles';
 import type { Config } from '../../config';
 import type { AppContext } from '../../context';
 import { createPeriodicTask, type PeriodicTask } from '../../periodic-task';
 import type { AuthUser } from '../auth/auth.service';
-import { getOwnedApp } from '../apps/apps.service';
+import { getMonitoredApp } from '../apps/apps.service';
 import type { SmsMessage } from './sms.schema';
 
 export type SmsMessageRow = typeof smsMessages.$inferSelect;
@@ -98,13 +98,16 @@ export async function queueSms(
   return { id: row!.id };
 }
 
-/** The outbox: an app's messages (its owner or an admin), or all of the user's (an admin: everyone's), newest first. */
+/**
+ * The outbox: an app's messages (whoever reads its sessions: getMonitoredApp), or all of the user's (an admin with
+ * `tenantSession.read`: everyone's; the messages went to callers), newest first.
+ */
 export async function findSmsMessages(ctx: AppContext, user: AuthUser, query: { appId?: string; limit?: number }): Promise<SmsMessage[]> {
   const filters: SQL[] = [];
   if (query.appId) {
-    await getOwnedApp(ctx, user, query.appId);
+    await getMonitoredApp(ctx, user, query.appId);
     filters.push(eq(smsMessages.appId, query.appId));
-  } else if (!getRoles(user).isAdmin) {
+  } else if (!hasAdminPermission(user, 'tenantSession.read')) {
     filters.push(eq(smsMessages.ownerId, user.id));
   }
   const rows = await ctx.db

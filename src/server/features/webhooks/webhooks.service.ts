@@ -21,6 +21,7 @@ import {
 import { invalid, notFound } from '../../../shared/errors';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../auth/auth.service';
+import { recordChangeByAdmin } from '../admins/audit-log';
 import { getOwnedApp } from '../apps/apps.service';
 
 type WebhookRow = typeof webhooks.$inferSelect;
@@ -124,12 +125,14 @@ export async function saveWebhook(
     .values({ appId: app.id, url, events, isEnabled: body.isEnabled, secret: createSecret(), createdAt: now, updatedAt: now })
     .onConflictDoUpdate({ target: webhooks.appId, set: { url, events, isEnabled: body.isEnabled, updatedAt: now } })
     .returning();
+  await recordChangeByAdmin(ctx.db, user, app.userId, 'webhook_changed', app.id, { url, events, isEnabled: body.isEnabled });
   return toWebhook(app.id, row);
 }
 
 /** A new secret at once: deliveries from now on (retries included) are signed with it. */
 export async function rotateWebhookSecret(ctx: AppContext, user: AuthUser, appId: string): Promise<Webhook> {
   const app = await getOwnedApp(ctx, user, appId);
+  await recordChangeByAdmin(ctx.db, user, app.userId, 'webhook_changed', app.id, { secretRotated: true });
   const [row] = await ctx.db
     .update(webhooks)
     .set({ secret: createSecret(), updatedAt: ctx.now() })

@@ -23,7 +23,7 @@ const describeDetails = (details: Record<string, unknown>) =>
 /** Audit Log (super admins): every admin action, newest first, with who and when. */
 export function AdminAuditLogPage() {
   return (
-    <MerchantAudienceGuard audience="superAdmin">
+    <MerchantAudienceGuard audience="audit.read">
       <AuditLog />
     </MerchantAudienceGuard>
   );

@@ -12,7 +12,7 @@ import { PageHeader } from '../../components/page-header';
 /** Contact Requests (admins): what /contact and the pricing page's Talk to us sent, newest first. */
 export function AdminContactRequestListPage() {
   return (
-    <MerchantAudienceGuard audience="admin">
+    <MerchantAudienceGuard audience="contactRequest.read">
       <ContactRequests />
     </MerchantAudienceGuard>
   );

@@ -26,7 +26,7 @@ const EMPTY = { fullName: '', email: '', mobileNumber: '', password: '', confirm
  */
 export function AdminCreatePage() {
   return (
-    <MerchantAudienceGuard audience="superAdmin">
+    <MerchantAudienceGuard audience="admin.manage">
       <AdminCreateForm />
     </MerchantAudienceGuard>
   );

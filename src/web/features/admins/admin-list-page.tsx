@@ -33,7 +33,7 @@ export function RoleBadges({ roles }: { roles: string[] }) {
 /** System Users (super admins): every admin, always Active; manage and delete. */
 export function AdminListPage() {
   return (
-    <MerchantAudienceGuard audience="superAdmin">
+    <MerchantAudienceGuard audience="admin.manage">
       <AdminList />
     </MerchantAudienceGuard>
   );

@@ -26,7 +26,7 @@ import { BusinessCategoryBadge } from '../merchants/business-category-badge';
 /** Manage Admin (super admins): Profile Details (roles from the server's role types) and Assigned Merchants. */
 export function AdminManagePage() {
   return (
-    <MerchantAudienceGuard audience="superAdmin">
+    <MerchantAudienceGuard audience="admin.manage">
       <AdminManage />
     </MerchantAudienceGuard>
   );

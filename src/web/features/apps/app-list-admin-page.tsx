@@ -3,7 +3,7 @@ import { IconApps, IconSearch } from '@tabler/icons-react';
 import { useDeferredValue, useState } from 'react';
 import { Navigate } from 'react-router';
 import type { App } from '../../../shared/api/apps.schema';
-import { getRoles } from '../../../shared/roles';
+import { isInAudience } from '../../../shared/roles';
 import { useCurrentUser } from '../console/use-current-user';
 import { AppCloneDialog, type CloneSource } from './app-clone-dialog';
 import { APP_LIST_PATH } from './app-create-page';
@@ -41,7 +41,10 @@ const COLUMNS: AppListColumn[] = [
   },
 ];
 
-/** 'USSD Apps' for admins (the admin app list): every account's apps with company and email. */
+/**
+ * 'USSD Apps' for admins whose roles read every account's apps (the admin app list), with company and email.
+ * The row actions are those the role table gives over other accounts' apps: a SUPPORT admin only reads and clones.
+ */
 export function AppListAdminPage() {
   const user = useCurrentUser();
   const { data: apps, error, isPending, refetch } = useApps();
@@ -50,7 +53,13 @@ export function AppListAdminPage() {
   const [cloneSource, setCloneSource] = useState<CloneSource | null>(null);
   const confirmDelete = useDeleteAppConfirm();
 
-  if (user && !getRoles(user).isAdmin) return <Navigate to={APP_LIST_PATH} replace />;
+  if (user && !isInAudience('tenantApp.read', user)) return <Navigate to={APP_LIST_PATH} replace />;
+  const canEditAny = !!user && isInAudience('tenantApp.edit', user);
+  const canMonitorAny = !!user && isInAudience('tenantSession.read', user);
+  const getReach = (app: App) => {
+    const isOwn = app.userEmail === user?.email;
+    return { canEdit: isOwn || canEditAny, canMonitor: isOwn || canMonitorAny };
+  };
   const shown = apps?.filter((app) => matchesSearch(app, deferredSearch)) ?? [];
 
   return (
@@ -108,10 +117,15 @@ export function AppListAdminPage() {
           )}
           onClone={setCloneSource}
           onDelete={confirmDelete}
+          getReach={getReach}
         />
       )}
 
-      <AppCloneDialog source={cloneSource} onClose={() => setCloneSource(null)} canCloneIntoAccount />
+      <AppCloneDialog
+        source={cloneSource}
+        onClose={() => setCloneSource(null)}
+        canCloneIntoAccount={!!user && isInAudience('app.cloneIntoMerchant', user)}
+      />
     </Stack>
   );
 }

@@ -4,7 +4,7 @@ import { IconPlus } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Link, Navigate } from 'react-router';
 import type { App } from '../../../shared/api/apps.schema';
-import { getRoles } from '../../../shared/roles';
+import { isInAudience } from '../../../shared/roles';
 import { PageHeader } from '../../components/page-header';
 import { useCurrentUser } from '../console/use-current-user';
 import { AppCloneDialog, type CloneSource } from './app-clone-dialog';
@@ -59,11 +59,11 @@ const COLUMNS: AppListColumn[] = [
 /** 'My USSD Apps' (List of USSD Apps). A user with no apps is sent to /get-started. */
 export function AppListPage() {
   const user = useCurrentUser();
-  const isAdmin = !!user && getRoles(user).isAdmin;
+  const readsEveryApp = !!user && !isInAudience('ownAppsOnly', user);
   const { data: apps, error, isPending, refetch } = useApps();
   const [cloneSource, setCloneSource] = useState<CloneSource | null>(null);
   const confirmDelete = useDeleteAppConfirm();
-  const isEmpty = !isAdmin && apps?.length === 0;
+  const isEmpty = !readsEveryApp && apps?.length === 0;
 
   useEffect(() => {
     if (isEmpty)
@@ -75,8 +75,8 @@ export function AppListPage() {
       });
   }, [isEmpty]);
 
-  // Admins have the cross-account list instead (the sidebar shows My USSD Apps to non-admins only).
-  if (isAdmin) return <Navigate to={APP_LIST_ADMIN_PATH} replace />;
+  // Admins who read every account's apps have the cross-account list instead (the sidebar shows them only that).
+  if (readsEveryApp) return <Navigate to={APP_LIST_ADMIN_PATH} replace />;
   if (isEmpty) return <Navigate to={GET_STARTED_PATH} replace />;
 
   return (
@@ -125,7 +125,12 @@ export function AppListPage() {
         />
       )}
 
-      <AppCloneDialog source={cloneSource} onClose={() => setCloneSource(null)} />
+      {/* A MERCHANT or DEVELOPER admin clones their own apps into the merchants assigned to them. */}
+      <AppCloneDialog
+        source={cloneSource}
+        onClose={() => setCloneSource(null)}
+        canCloneIntoAccount={!!user && isInAudience('app.cloneIntoMerchant', user)}
+      />
     </Stack>
   );
 }

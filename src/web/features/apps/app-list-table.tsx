@@ -1,7 +1,7 @@
 import { Card, Code, Group, Paper, Stack, Table, type TableTdProps } from '@mantine/core';
 import type { ReactNode } from 'react';
 import type { App } from '../../../shared/api/apps.schema';
-import { AppRowActions } from './app-row-actions';
+import { type AppReach, AppRowActions } from './app-row-actions';
 
 export interface AppListColumn {
   header: string;
@@ -22,10 +22,12 @@ interface AppListTableProps {
   renderCard: (app: App) => ReactNode;
   onClone: (app: App) => void;
   onDelete: (app: App) => void;
+  /** What the user may do with each app; absent: everything (their own apps). */
+  getReach?: (app: App) => AppReach;
 }
 
 /** An app list: a table with each app's actions on wide screens, cards with the shortcode and actions on a phone. */
-export function AppListTable({ apps, label, columns, minWidth, renderCard, onClone, onDelete }: AppListTableProps) {
+export function AppListTable({ apps, label, columns, minWidth, renderCard, onClone, onDelete, getReach }: AppListTableProps) {
   const table = (
     <Table verticalSpacing="sm" horizontalSpacing="lg" highlightOnHover aria-label={label} data-testid="app-table">
       <Table.Thead bg="gray.0">
@@ -47,7 +49,7 @@ export function AppListTable({ apps, label, columns, minWidth, renderCard, onClo
               </Table.Td>
             ))}
             <Table.Td>
-              <AppRowActions app={app} onClone={onClone} onDelete={onDelete} />
+              <AppRowActions app={app} onClone={onClone} onDelete={onDelete} reach={getReach?.(app)} />
             </Table.Td>
           </Table.Tr>
         ))}
@@ -68,7 +70,7 @@ export function AppListTable({ apps, label, columns, minWidth, renderCard, onClo
               <Code fz="sm" style={{ overflowWrap: 'anywhere' }}>
                 {app.shortCode}
               </Code>
-              <AppRowActions app={app} onClone={onClone} onDelete={onDelete} />
+              <AppRowActions app={app} onClone={onClone} onDelete={onDelete} reach={getReach?.(app)} />
             </Group>
           </Card>
         ))}

@@ -9,20 +9,32 @@ export const designerPath = (appId: string) => `/app/design/${encodeURIComponent
 export const dashboardPath = (appId: string) => `/app/dashboard/${encodeURIComponent(appId)}`;
 export const settingsPath = (appId: string) => `/app-settings/${encodeURIComponent(appId)}`;
 
+/**
+ * What the signed-in user may do with an app of the list: change it (design, settings, export, delete) and read
+ * its sessions (the dashboard). Their own apps: both; another account's: as their admin roles say.
+ */
+export interface AppReach {
+  canEdit: boolean;
+  canMonitor: boolean;
+}
+
 interface AppRowActionsProps {
   app: App;
   onClone: (app: App) => void;
   onDelete: (app: App) => void;
+  reach?: AppReach;
 }
 
-/** Designer (only once the designer screen exists), settings, export, clone and delete for one app. */
-export function AppRowActions({ app, onClone, onDelete }: AppRowActionsProps) {
+/** Designer (only once the designer screen exists), settings, export, clone and delete for one app, as far as `reach` goes. */
+export function AppRowActions({ app, onClone, onDelete, reach = { canEdit: true, canMonitor: true } }: AppRowActionsProps) {
   const designer = designerPath(app.appId);
   const exportToFile = useAppExport();
   return (
     <Group gap={4} wrap="nowrap" justify="flex-end">
-      {hasScreen(designer) && <RowAction label="Design menus" ariaLabel={`Design ${app.appName}`} icon={IconPencil} to={designer} />}
-      {hasScreen(dashboardPath(app.appId)) && (
+      {reach.canEdit && hasScreen(designer) && (
+        <RowAction label="Design menus" ariaLabel={`Design ${app.appName}`} icon={IconPencil} to={designer} />
+      )}
+      {reach.canMonitor && hasScreen(dashboardPath(app.appId)) && (
         <RowAction
           label="Dashboard, logs and sessions"
           ariaLabel={`Monitor ${app.appName}`}
@@ -31,16 +43,28 @@ export function AppRowActions({ app, onClone, onDelete }: AppRowActionsProps) {
           to={dashboardPath(app.appId)}
         />
       )}
-      <RowAction label="Settings" ariaLabel={`Settings of ${app.appName}`} icon={IconSettings} color="gray" to={settingsPath(app.appId)} />
-      <RowAction
-        label="Export to a file"
-        ariaLabel={`Export ${app.appName}`}
-        icon={IconDownload}
-        color="gray"
-        onClick={() => void exportToFile(app)}
-      />
+      {reach.canEdit && (
+        <>
+          <RowAction
+            label="Settings"
+            ariaLabel={`Settings of ${app.appName}`}
+            icon={IconSettings}
+            color="gray"
+            to={settingsPath(app.appId)}
+          />
+          <RowAction
+            label="Export to a file"
+            ariaLabel={`Export ${app.appName}`}
+            icon={IconDownload}
+            color="gray"
+            onClick={() => void exportToFile(app)}
+          />
+        </>
+      )}
       <RowAction label="Clone" ariaLabel={`Clone ${app.appName}`} icon={IconCopy} color="gray" onClick={() => onClone(app)} />
-      <RowAction label="Delete" ariaLabel={`Delete ${app.appName}`} icon={IconTrash} color="red" onClick={() => onDelete(app)} />
+      {reach.canEdit && (
+        <RowAction label="Delete" ariaLabel={`Delete ${app.appName}`} icon={IconTrash} color="red" onClick={() => onDelete(app)} />
+      )}
     </Group>
   );
 }

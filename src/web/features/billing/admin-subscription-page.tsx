@@ -7,6 +7,8 @@ import { PLANS } from '../../../shared/billing/plans';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { PageHeader } from '../../components/page-header';
 import { BotAccessSwitch } from '../bots/bot-access-switch';
+import { isInAudience } from '../../../shared/roles';
+import { useCurrentUser } from '../console/use-current-user';
 import { MerchantAudienceGuard } from '../merchants/merchant-audience-guard';
 import { formatDay } from '../shortcodes/shortcode-format';
 import { EmptyPanel, ListSkeleton } from '../../components/list-states';
@@ -19,7 +21,7 @@ import { useAccountSubscription } from './use-billing';
 /** Subscriptions (/admin/subscriptions, admins): find an account by email, see its plan and use, extend or activate it. */
 export function AdminSubscriptionPage() {
   return (
-    <MerchantAudienceGuard audience="admin">
+    <MerchantAudienceGuard audience="subscription.read">
       <Subscriptions />
     </MerchantAudienceGuard>
   );
@@ -42,7 +44,7 @@ function Subscriptions() {
       <title>Subscriptions · Dialflow</title>
       <PageHeader
         title="Subscriptions"
-        description="Find an account by its email to see its plan and this month's use, and extend or activate its subscription by hand. Every change is recorded with its reason."
+        description="Find an account by its email to see its plan and this month's use, and (with the ADMIN role) extend or activate its subscription by hand. Every change is recorded with its reason."
       />
       <Card withBorder radius="lg" padding="lg" component="form" onSubmit={find} aria-label="Find an account">
         <Group align="flex-end" gap="sm" wrap="wrap">
@@ -85,6 +87,10 @@ function Subscriptions() {
 
 function AccountSubscription({ account }: { account: AdminSubscription }) {
   const [dialog, setDialog] = useState<SubscriptionChangeKind | null>(null);
+  const user = useCurrentUser();
+  // A SUPPORT admin reads the account; changing it is money (src/shared/roles.ts).
+  const canChangeSubscription = !!user && isInAudience('subscription.manage', user);
+  const canChangeBotAccess = !!user && isInAudience('chatbotAccess.manage', user);
   return (
     <Stack gap="xl" data-testid="account-subscription">
       <Group justify="space-between" align="flex-end" gap="md">
@@ -96,20 +102,22 @@ function AccountSubscription({ account }: { account: AdminSubscription }) {
             {account.email}
           </Text>
         </div>
-        <Group gap="sm">
-          <Button variant="default" leftSection={<IconCalendarPlus size={18} />} onClick={() => setDialog('extend')}>
-            Extend
-          </Button>
-          <Button leftSection={<IconRosetteDiscountCheck size={18} />} onClick={() => setDialog('activate')}>
-            Activate plan
-          </Button>
-        </Group>
+        {canChangeSubscription && (
+          <Group gap="sm">
+            <Button variant="default" leftSection={<IconCalendarPlus size={18} />} onClick={() => setDialog('extend')}>
+              Extend
+            </Button>
+            <Button leftSection={<IconRosetteDiscountCheck size={18} />} onClick={() => setDialog('activate')}>
+              Activate plan
+            </Button>
+          </Group>
+        )}
       </Group>
       <BillingSubscriptionCard subscription={account.subscription} />
       <BillingUsageCard subscription={account.subscription} whose="the account's" />
-      <BotAccessSwitch email={account.email} isEnabled={account.chatbotAccess} />
+      <BotAccessSwitch email={account.email} isEnabled={account.chatbotAccess} canChange={canChangeBotAccess} />
       <ChangeHistory changes={account.changes} />
-      <AdminSubscriptionDialog kind={dialog} email={account.email} onClose={() => setDialog(null)} />
+      {canChangeSubscription && <AdminSubscriptionDialog kind={dialog} email={account.email} onClose={() => setDialog(null)} />}
     </Stack>
   );
 }

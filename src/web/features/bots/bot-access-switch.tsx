@@ -11,13 +11,15 @@ interface BotAccessSwitchProps {
   email: string;
   /** The account may build bots now (it holds the CHATBOT role). */
   isEnabled: boolean;
+  /** The admin's roles change chatbot access (`chatbotAccess.manage`); else the state is shown without the switch. */
+  canChange: boolean;
 }
 
 /**
  * The admins' 'WhatsApp bots' switch on an account (POST /api/admin/chatbot-access): lets it build bots, or stops
  * it. The account's figures are read again afterwards, so the switch shows what the server holds.
  */
-export function BotAccessSwitch({ email, isEnabled }: BotAccessSwitchProps) {
+export function BotAccessSwitch({ email, isEnabled, canChange }: BotAccessSwitchProps) {
   const queryClient = useQueryClient();
   const [isSaving, setSaving] = useState(false);
 
@@ -44,14 +46,16 @@ export function BotAccessSwitch({ email, isEnabled }: BotAccessSwitchProps) {
             </Text>
           </div>
         </Group>
-        <Switch
-          aria-labelledby="bot-access-heading"
-          checked={isEnabled}
-          disabled={isSaving}
-          onChange={(event) => void change(event.currentTarget.checked)}
-          size="md"
-          data-testid="bot-access-switch"
-        />
+        {canChange && (
+          <Switch
+            aria-labelledby="bot-access-heading"
+            checked={isEnabled}
+            disabled={isSaving}
+            onChange={(event) => void change(event.currentTarget.checked)}
+            size="md"
+            data-testid="bot-access-switch"
+          />
+        )}
       </Group>
     </Paper>
   );

@@ -17,7 +17,7 @@ const countNumbers = (count: number) => (count === 0 ? 'No number connected' : `
 /** WhatsApp bot list (/whatsapp-bots, admins and chatbot users): Bot Name, Description, Status, Actions and New Bot. */
 export function BotListPage() {
   return (
-    <MerchantAudienceGuard audience={['admin', 'chatbot']}>
+    <MerchantAudienceGuard audience={['bot.build', 'chatbot']}>
       <BotList />
     </MerchantAudienceGuard>
   );

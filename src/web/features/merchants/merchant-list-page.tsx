@@ -5,6 +5,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { Merchant, MerchantBody } from '../../../shared/api/merchants.schema';
+import { getPermissionScope, isInAudience, type Permission } from '../../../shared/roles';
+import { useCurrentUser } from '../console/use-current-user';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { EmptyPanel, ListSkeleton } from '../../components/list-states';
 import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
@@ -19,7 +21,7 @@ import { BusinessCategoryBadge } from './business-category-badge';
 /** All Merchants (`mine` false) and My Merchants: the same table, My Merchants without Full Name. */
 export function MerchantListPage({ mine = false }: { mine?: boolean }) {
   return (
-    <MerchantAudienceGuard audience="admin">
+    <MerchantAudienceGuard audience="merchant.read">
       <MerchantList mine={mine} />
     </MerchantAudienceGuard>
   );
@@ -29,25 +31,36 @@ function MerchantList({ mine }: { mine: boolean }) {
   const { data: merchants, error, isPending, refetch } = useMerchants(mine);
   const [editing, setEditing] = useState<Merchant | null>(null);
   const confirmDelete = useDeleteMerchantConfirm();
+  const user = useCurrentUser();
+  // The buttons are those the role table gives (src/shared/roles.ts): a SUPPORT admin sees no edit or delete.
+  const can = (permission: Permission) => !!user && isInAudience(permission, user);
+  // MERCHANT, DEVELOPER and SUPPORT admins read only the merchants assigned to them, here too.
+  const readsAll = !!user && getPermissionScope(user, 'merchant.read') === 'all';
   const title = mine ? 'My Merchants' : 'All Merchants';
 
   const actions = (merchant: Merchant) => (
     <Group gap={2} justify="flex-end" wrap="nowrap">
       <RowAction label="Manage" ariaLabel={`Manage ${merchant.companyName}`} icon={IconSettings} to={merchantProfilePath(merchant.uuid)} />
-      <RowAction label="Edit" ariaLabel={`Edit ${merchant.companyName}`} icon={IconEdit} onClick={() => setEditing(merchant)} />
-      <RowAction
-        label="Transactions"
-        ariaLabel={`Transactions of ${merchant.companyName}`}
-        icon={IconReceipt}
-        to={merchantTransactionsPath(merchant.uuid)}
-      />
-      <RowAction
-        label="Delete"
-        ariaLabel={`Delete ${merchant.companyName}`}
-        icon={IconTrash}
-        color="red"
-        onClick={() => confirmDelete(merchant)}
-      />
+      {can('merchant.update') && (
+        <RowAction label="Edit" ariaLabel={`Edit ${merchant.companyName}`} icon={IconEdit} onClick={() => setEditing(merchant)} />
+      )}
+      {can('transaction.read') && (
+        <RowAction
+          label="Transactions"
+          ariaLabel={`Transactions of ${merchant.companyName}`}
+          icon={IconReceipt}
+          to={merchantTransactionsPath(merchant.uuid)}
+        />
+      )}
+      {can('merchant.delete') && (
+        <RowAction
+          label="Delete"
+          ariaLabel={`Delete ${merchant.companyName}`}
+          icon={IconTrash}
+          color="red"
+          onClick={() => confirmDelete(merchant)}
+        />
+      )}
     </Group>
   );
 
@@ -88,7 +101,7 @@ function MerchantList({ mine }: { mine: boolean }) {
     { header: 'Actions', align: 'right', render: actions },
   ];
 
-  const newLink = (
+  const newLink = can('merchant.register') && (
     <Button component={Link} to={REGISTER_MERCHANT_PATH} leftSection={<IconPlus size={18} />}>
       New Merchant
     </Button>
@@ -103,7 +116,7 @@ function MerchantList({ mine }: { mine: boolean }) {
             ? 'The merchants assigned to you: their users, apps and transactions.'
             : 'Enterprise customers: companies that own apps, collect payments through them and have their own users.'
         }
-        action={newLink}
+        action={newLink || undefined}
       />
       {isPending && <ListSkeleton label="Loading merchants" />}
       {error && (
@@ -113,9 +126,9 @@ function MerchantList({ mine }: { mine: boolean }) {
         <EmptyPanel
           testId="merchants-empty"
           icon={<IconBuildingStore size={28} />}
-          title={mine ? 'No merchants are assigned to you' : 'There are no merchants yet'}
-          description={mine ? 'A super admin assigns merchants on Manage Admin.' : 'Register the first enterprise customer.'}
-          action={mine ? undefined : newLink}
+          title={mine || !readsAll ? 'No merchants are assigned to you' : 'There are no merchants yet'}
+          description={mine || !readsAll ? 'A super admin assigns merchants on Manage Admin.' : 'Register the first enterprise customer.'}
+          action={mine || !newLink ? undefined : newLink}
         />
       )}
       {merchants && merchants.length > 0 && (

@@ -30,7 +30,7 @@ type View = 'profile' | 'users' | 'own';
  */
 export function MerchantProfilePage({ view }: { view: View }) {
   return (
-    <MerchantAudienceGuard audience={view === 'own' ? 'merchant' : 'admin'}>
+    <MerchantAudienceGuard audience={view === 'own' ? 'merchant' : 'merchant.read'}>
       <MerchantProfile view={view} />
     </MerchantAudienceGuard>
   );
@@ -45,6 +45,7 @@ function MerchantProfile({ view }: { view: View }) {
   const [isCreateOpen, setCreateOpen] = useState(false);
   const canManageUsers = view !== 'own' && !!user && !!getPermissionScope(user, 'merchantUser.manage');
   const canEdit = view === 'profile' && !!user && !!getPermissionScope(user, 'merchant.update');
+  const canReadTransactions = !!user && !!getPermissionScope(user, 'transaction.read');
 
   if (merchant.isPending) return <ListSkeleton label="Loading merchant" />;
   if (merchant.error instanceof MerchantNotFoundError)
@@ -92,14 +93,16 @@ function MerchantProfile({ view }: { view: View }) {
                 Profile
               </Button>
             )}
-            <Button
-              component={Link}
-              to={view === 'own' ? OWN_TRANSACTIONS_PATH : merchantTransactionsPath(m.uuid)}
-              variant="default"
-              leftSection={<IconReceipt size={18} />}
-            >
-              Transactions
-            </Button>
+            {canReadTransactions && (
+              <Button
+                component={Link}
+                to={view === 'own' ? OWN_TRANSACTIONS_PATH : merchantTransactionsPath(m.uuid)}
+                variant="default"
+                leftSection={<IconReceipt size={18} />}
+              >
+                Transactions
+              </Button>
+            )}
           </Group>
         </Group>
       </div>

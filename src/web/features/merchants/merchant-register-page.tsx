@@ -15,7 +15,7 @@ export function MerchantRegisterPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   return (
-    <MerchantAudienceGuard audience="admin">
+    <MerchantAudienceGuard audience="merchant.register">
       <Stack gap="xl" maw={820}>
         <PageHeader
           title="Register New Merchant"

@@ -49,7 +49,7 @@ const formatAmount = (t: Pick<Transaction, 'amount' | 'currency'>) => `${t.curre
 export function MerchantTransactionsPage() {
   const { merchantUuid } = useParams();
   return (
-    <MerchantAudienceGuard audience={merchantUuid ? 'admin' : 'merchant'}>
+    <MerchantAudienceGuard audience={merchantUuid ? 'transaction.read' : 'merchant'}>
       <MerchantTransactions merchantUuid={merchantUuid ?? ''} />
     </MerchantAudienceGuard>
   );

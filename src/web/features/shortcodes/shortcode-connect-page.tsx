@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { App } from '../../../shared/api/apps.schema';
 import { CONNECT_REDIRECT_MS, type LinkedAppEnv, type Purchase, SHORTCODE_MESSAGES } from '../../../shared/api/shortcodes.schema';
-import { getRoles } from '../../../shared/roles';
+import { isInAudience } from '../../../shared/roles';
 import { BackLink } from '../../components/back-link';
 import { FormAlert } from '../../components/form-alert';
 import { LoadErrorAlert } from '../../components/load-error-alert';
@@ -24,12 +24,12 @@ const ENVIRONMENTS: RadioCardOption<LinkedAppEnv>[] = [
   { value: 'production', title: 'Production', text: 'Callers reach the version you last deployed.' },
 ];
 
-/** The caller's own apps: an admin's app list holds every account's, and only one's own can be connected. */
+/** The caller's own apps: the app list of an admin with `tenantApp.read` holds every account's, and only one's own can be connected. */
 function useOwnApps(): { apps: App[] | undefined; error: Error | null; isPending: boolean } {
   const user = useCurrentUser();
   const { data, error, isPending } = useApps();
-  const isAdmin = !!user && getRoles(user).isAdmin;
-  const apps = isAdmin && user ? data?.filter((app) => app.userEmail === user.email) : data;
+  const readsEveryApp = !!user && !isInAudience('ownAppsOnly', user);
+  const apps = readsEveryApp && user ? data?.filter((app) => app.userEmail === user.email) : data;
   return { apps, error, isPending };
 }
 

@@ -36,7 +36,7 @@ function MethodBadge({ extension }: { extension: Extension }) {
 /** 'Available USSD Extensions' (admins, /provision-shortcode): the catalogue buyers choose from, and provisioning. */
 export function ShortCodeExtensionListPage() {
   return (
-    <ShortCodeAdminGuard>
+    <ShortCodeAdminGuard audiences={['shortcode.manage', 'shortcode.provision']}>
       <ExtensionList />
     </ShortCodeAdminGuard>
   );

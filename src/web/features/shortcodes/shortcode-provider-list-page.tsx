@@ -36,7 +36,7 @@ function ProviderUrl({ provider }: { provider: Provider }) {
 /** 'ShortCode Providers' (admins): the aggregators that forward shared shortcodes' traffic, and their Urls. */
 export function ShortCodeProviderListPage() {
   return (
-    <ShortCodeAdminGuard>
+    <ShortCodeAdminGuard audiences={['shortcode.manage']}>
       <ProviderList />
     </ShortCodeAdminGuard>
   );
