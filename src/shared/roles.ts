@@ -133,6 +133,8 @@ export const PERMISSIONS = [
   'contactRequest.read',
   'admin.manage',
   'audit.read',
+  /** Turning off another user's two-factor sign-in when they lost their device (docs/security.md). */
+  'twoFactor.reset',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -160,6 +162,7 @@ export const ROLE_PERMISSIONS: Record<PermissionHolder, Partial<Record<Permissio
     'transaction.read': 'all',
     'app.cloneIntoMerchant': 'all',
     'contactRequest.read': 'all',
+    'twoFactor.reset': 'all',
   },
   /** An account manager: registers merchants and looks after the ones assigned to them. */
   MERCHANT: {

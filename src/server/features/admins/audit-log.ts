@@ -19,7 +19,8 @@ export type AdminAction =
   | 'merchant_unassigned'
   | 'shortcode_provisioned'
   | 'subscription_changed'
-  | 'chatbot_access_changed';
+  | 'chatbot_access_changed'
+  | 'two_factor_reset';
 
 /** The audit log's shown rows: the newest this many. */
 export const AUDIT_ENTRIES_SHOWN = 500;

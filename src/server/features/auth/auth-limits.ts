@@ -5,6 +5,7 @@ import type { AppContext } from '../../context';
 import { getSignedInUser } from '../../plugins/guard';
 import { getSignInLimitKey } from './auth.service';
 import { hashToken } from './tokens';
+import { findChallengeUserId } from './two-factor.service';
 
 /**
  * At most `max` attempts a minute under each key, counted in Redis when REDIS_URL is set (shared by every
@@ -32,9 +33,15 @@ const readEmail = (req: FastifyRequest) => String((req.body as { email?: unknown
 const readEmailKey = (req: FastifyRequest) => hashToken(readEmail(req));
 
 export type AuthLimits = Record<
-  'signIn' | 'register' | 'forgotPassword' | 'resetPassword' | 'changePassword',
+  'signIn' | 'register' | 'forgotPassword' | 'resetPassword' | 'changePassword' | 'twoFactorSignIn' | 'twoFactorCode',
   preHandlerAsyncHookHandler[]
 >;
+
+/** The second step's account: the challenge's user, or the challenge itself when it is unknown (it fails anyway). */
+async function readChallengeAccount(ctx: AppContext, req: FastifyRequest): Promise<string> {
+  const challengeId = String((req.body as { challengeId?: unknown }).challengeId ?? '');
+  return (await findChallengeUserId(ctx.db, challengeId)) ?? `challenge:${hashToken(challengeId)}`;
+}
 
 /**
  * The limits on every route that checks a password or sends mail (docs/operations.md, "Sign-in limits").
@@ -63,5 +70,13 @@ export function createAuthLimits(app: FastifyInstance, ctx: AppContext): AuthLim
     resetPassword: [createLimit(app, 'reset-address', perAddress, readAddress)],
     // After the guard: the signed-in user's old-password guesses.
     changePassword: [createLimit(app, 'change-password-account', perAccount, (req) => getSignedInUser(req).id)],
+    // A six-digit code is guessable where a password is not: besides five tries per challenge, the account's
+    // codes a minute are counted whichever challenge brings them, so new challenges do not buy more guesses.
+    twoFactorSignIn: [
+      createLimit(app, 'two-factor-address', perAddress, readAddress),
+      createLimit(app, 'two-factor-account', perAccount, (req) => readChallengeAccount(ctx, req)),
+    ],
+    // After the guard: codes typed on the signed-in screens (enable, disable, new recovery codes).
+    twoFactorCode: [createLimit(app, 'two-factor-code-account', perAccount, (req) => getSignedInUser(req).id)],
   };
 }
