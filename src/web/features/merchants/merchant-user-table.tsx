@@ -1,13 +1,16 @@
 import { Badge, Text } from '@mantine/core';
-import { IconTrash } from '@tabler/icons-react';
+import { IconShieldOff, IconTrash } from '@tabler/icons-react';
 import type { MerchantUser } from '../../../shared/api/merchants.schema';
 import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
 import { useDeleteMerchantUserConfirm } from './use-merchants';
 import { RowAction } from '../../components/row-action';
+import { useCanResetTwoFactor, useTwoFactorResetConfirm } from '../admins/two-factor-reset-button';
 
 /** A merchant's users: Full Name, Email, Mobile Number, Developer Yes/No, and delete for those who may. */
 export function MerchantUserTable({ users, canDelete }: { users: MerchantUser[]; canDelete: boolean }) {
   const confirmDelete = useDeleteMerchantUserConfirm();
+  const canResetTwoFactor = useCanResetTwoFactor();
+  const confirmReset = useTwoFactorResetConfirm();
   const columns: ShortCodeColumn<MerchantUser>[] = [
     {
       header: 'Full Name',
@@ -32,6 +35,24 @@ export function MerchantUserTable({ users, canDelete }: { users: MerchantUser[];
         </Badge>
       ),
     },
+    ...(canResetTwoFactor
+      ? [
+          {
+            header: 'Two-factor',
+            align: 'right' as const,
+            width: 110,
+            render: (u: MerchantUser) => (
+              <RowAction
+                label="Reset"
+                ariaLabel={`Reset ${u.fullName}'s two-factor sign-in`}
+                icon={IconShieldOff}
+                color="orange"
+                onClick={() => confirmReset(u)}
+              />
+            ),
+          },
+        ]
+      : []),
     ...(canDelete
       ? [
           {
