@@ -1,9 +1,7 @@
 import { Alert, Button, Code, Group, Image, Loader, Stack, Text, TextInput } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { TwoFactorSetup } from '../../../shared/api/two-factor.schema';
 import { failureText, isOk } from '../../lib/api';
-import { queryKeys } from '../../lib/query-keys';
 import { FormAlert } from '../../components/form-alert';
 import { RecoveryCodesView } from './recovery-codes-view';
 import { enableTwoFactor, setupTwoFactor } from './two-factor.api';
@@ -12,6 +10,8 @@ interface TwoFactorEnrolStepsProps {
   email: string;
   /** After the recovery codes were shown and the user said they saved them. */
   onDone: () => void;
+  /** Two-factor was turned on; the recovery codes are showing. */
+  onEnabled?: () => void;
   onCancel?: () => void;
 }
 
@@ -22,8 +22,7 @@ const groupKey = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secre
  * Enrolment, in three steps: start (a new secret), scan the QR code or type the key and confirm with a code,
  * then the recovery codes. Used by Account Settings and by the admins' forced enrolment.
  */
-export function TwoFactorEnrolSteps({ email, onDone, onCancel }: TwoFactorEnrolStepsProps) {
-  const queryClient = useQueryClient();
+export function TwoFactorEnrolSteps({ email, onDone, onEnabled, onCancel }: TwoFactorEnrolStepsProps) {
   const [setup, setSetup] = useState<TwoFactorSetup | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   const [code, setCode] = useState('');
@@ -47,8 +46,9 @@ export function TwoFactorEnrolSteps({ email, onDone, onCancel }: TwoFactorEnrolS
       setMessage(failureText(reply, 'The code could not be checked.'));
       return;
     }
+    // The status is read again in onDone, once the codes were saved: read now, it would close this view.
     setCodes(reply.data.recoveryCodes);
-    await queryClient.invalidateQueries({ queryKey: queryKeys.twoFactor });
+    onEnabled?.();
   }
 
   if (codes)

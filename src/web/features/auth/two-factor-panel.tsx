@@ -14,11 +14,16 @@ import { RememberedDeviceList } from './remembered-device-list';
 import { disableTwoFactor, getTwoFactorStatus, regenerateRecoveryCodes } from './two-factor.api';
 import { TwoFactorEnrolSteps } from './two-factor-enrol-steps';
 
+/**
+ * The account's two-factor status. Read again only when a change invalidates it (never on a window's focus):
+ * the recovery codes shown after enrolment must stay until the user says they saved them.
+ */
 export function useTwoFactorStatus(isEnabled = true) {
   return useQuery({
     queryKey: queryKeys.twoFactor,
     queryFn: async () => readData(await getTwoFactorStatus(), 'The two-factor status could not be loaded.'),
     enabled: isEnabled,
+    staleTime: Number.POSITIVE_INFINITY,
   });
 }
 
@@ -34,39 +39,35 @@ const codeInputProps = {
 export function TwoFactorPanel() {
   const user = useCurrentUser();
   const { data: status, error, refetch } = useTwoFactorStatus();
-  const [isEnrolling, setEnrolling] = useState(false);
+  const [isShowingCodes, setShowingCodes] = useState(false);
 
   if (error) return <LoadErrorAlert title="Two-factor not loaded" message={error.message} onRetry={() => void refetch()} />;
   if (!status || !user) return <ListSkeleton label="Loading two-factor sign-in" />;
 
-  if (!status.enabled || isEnrolling)
+  if (!status.enabled)
     return (
       <Stack gap="md" data-testid="two-factor-panel">
-        <Group gap="xs">
-          <Badge color="gray" variant="light" leftSection={<IconShieldExclamation size={14} />}>
-            Off
-          </Badge>
-          <Text size="sm" c="dimmed">
-            Two-factor sign-in asks for a code from your phone after your password.
-          </Text>
-        </Group>
-        {status.required && (
+        {!isShowingCodes && (
+          <Group gap="xs">
+            <Badge color="gray" variant="light" leftSection={<IconShieldExclamation size={14} />}>
+              Off
+            </Badge>
+            <Text size="sm" c="dimmed">
+              Two-factor sign-in asks for a code from your phone after your password.
+            </Text>
+          </Group>
+        )}
+        {status.required && !isShowingCodes && (
           <Alert color="orange" variant="light" title="Required for admins">
             Admin accounts must turn on two-factor sign-in before using the console.
           </Alert>
         )}
-        {status.recommended && (
+        {status.recommended && !isShowingCodes && (
           <Alert color="blue" variant="light" title="Recommended for your account" data-testid="two-factor-recommendation">
             Your account handles payments. A second step at sign-in keeps your money safe even if your password leaks.
           </Alert>
         )}
-        <TwoFactorEnrolSteps
-          email={user.email}
-          onDone={() => {
-            setEnrolling(false);
-            void refetch();
-          }}
-        />
+        <TwoFactorEnrolSteps email={user.email} onDone={() => void refetch()} />
       </Stack>
     );
 
