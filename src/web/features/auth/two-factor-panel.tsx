@@ -67,7 +67,14 @@ export function TwoFactorPanel() {
             Your account handles payments. A second step at sign-in keeps your money safe even if your password leaks.
           </Alert>
         )}
-        <TwoFactorEnrolSteps email={user.email} onDone={() => void refetch()} />
+        <TwoFactorEnrolSteps
+          email={user.email}
+          onEnabled={() => setShowingCodes(true)}
+          onDone={() => {
+            setShowingCodes(false);
+            void refetch();
+          }}
+        />
       </Stack>
     );
 
