@@ -1,11 +1,10 @@
-import { Alert, Badge, Button, Divider, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Badge, Button, Divider, Group, Loader, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconShieldCheck, IconShieldExclamation } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { FormAlert } from '../../components/form-alert';
 import { LoadErrorAlert } from '../../components/load-error-alert';
-import { ListSkeleton } from '../../components/list-states';
 import { failureText, isOk, readData } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
 import { useCurrentUser } from '../console/use-current-user';
@@ -42,7 +41,8 @@ export function TwoFactorPanel() {
   const [isShowingCodes, setShowingCodes] = useState(false);
 
   if (error) return <LoadErrorAlert title="Two-factor not loaded" message={error.message} onRetry={() => void refetch()} />;
-  if (!status || !user) return <ListSkeleton label="Loading two-factor sign-in" />;
+  // A loader, not a skeleton: the tab's panel is rendered hidden (and its query held) until the tab is opened.
+  if (!status || !user) return <Loader size="sm" aria-label="Loading two-factor sign-in" />;
 
   if (!status.enabled)
     return (
