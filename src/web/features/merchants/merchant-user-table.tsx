@@ -38,9 +38,11 @@ export function MerchantUserTable({ users, canDelete }: { users: MerchantUser[];
     ...(canResetTwoFactor
       ? [
           {
+            // Wide screens only: on a phone the row keeps its delete button in view.
             header: 'Two-factor',
             align: 'right' as const,
-            width: 110,
+            width: 120,
+            visibleFrom: 'sm' as const,
             render: (u: MerchantUser) => (
               <RowAction
                 label="Reset"
