@@ -22,6 +22,7 @@ import { createLoggerOptions, registerRequestLog, type LoggerOverrides } from '.
 import { createGuard } from './plugins/guard';
 import { registerAuthRoutes } from './features/auth/auth.routes';
 import { registerApiKeysRoutes } from './features/auth/api-keys.routes';
+import { loadTwoFactorKey } from './features/auth/two-factor-key';
 import { registerContactRoutes } from './features/contact/contact.routes';
 import { registerHealthRoutes } from './features/health/health.routes';
 import { registerAppsRoutes } from './features/apps/apps.routes';
@@ -109,6 +110,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     : undefined;
   if (redis) watchRedis(redis, app.log);
 
+  let twoFactorKey: Buffer | undefined;
   const ctx: AppContext = {
     config,
     database,
@@ -119,6 +121,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     background: createBackgroundTasks(app.log),
     versions: createVersionCache(database.db, redis),
     shortcodeRoutes: createShortcodeRouteTable(database.db, { redis, now: () => ctx.now() }),
+    getTwoFactorKey: () => {
+      twoFactorKey ??= loadTwoFactorKey(config);
+      return twoFactorKey;
+    },
   };
   app.decorate('ctx', ctx);
 

@@ -31,6 +31,15 @@ const ACCESS: Record<string, RouteAccess> = {
   'POST /api/auth/forgot-password': 'public',
   'POST /api/auth/reset-password': 'public', // the single-use reset token is the credential
   'POST /api/changePassword': 'signedIn',
+  'POST /api/auth/login/two-factor': 'public', // the single-use challenge from a password sign-in is the credential
+  'GET /api/auth/two-factor': 'signedIn',
+  'POST /api/auth/two-factor/setup': 'signedIn',
+  'POST /api/auth/two-factor/enable': 'signedIn',
+  'POST /api/auth/two-factor/disable': 'signedIn',
+  'POST /api/auth/two-factor/recovery-codes': 'signedIn',
+  'GET /api/auth/two-factor/devices': 'signedIn',
+  'POST /api/auth/two-factor/devices/revoke': 'signedIn',
+  'POST /api/admin/two-factor/reset': ['admin'], // then ADMIN or super_admin only; an admin's, super_admin only
   'POST /api/contactus': 'public',
   'GET /api/admin/contact-requests': ['contactRequest.read'],
   'POST /api/createApp': 'signedIn',

@@ -68,6 +68,13 @@ export const configSchema = z
     LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
     LOGIN_ADDRESS_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
     LOGIN_GLOBAL_RATE_LIMIT: z.coerce.number().int().min(1).default(100),
+    // Two-factor sign-in (docs/security.md): admins must enrol before their console works (false: optional for
+    // them too); TOTP secrets are sealed with TWO_FACTOR_KEY, else with a key file created under DATA_DIR.
+    TWO_FACTOR_REQUIRED_FOR_ADMINS: bool.default(true),
+    TWO_FACTOR_KEY: z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, '64 hex characters (32 bytes), e.g. from `openssl rand -hex 32`')
+      .optional(),
     // Signed-out visitors run featured templates in the emulator: hops per minute, per address.
     EMULATOR_RATE_LIMIT: z.coerce.number().int().min(1).default(60),
     // App imports (POST /api/importApp), per minute: per account, and per address (docs/import-export.md).

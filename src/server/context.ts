@@ -21,4 +21,6 @@ export interface AppContext {
   versions: VersionCache;
   /** Which app each purchased shortcode extension reaches; every change to a purchase invalidates it. */
   shortcodeRoutes: ShortcodeRouteTable;
+  /** The key two-factor secrets are sealed with (features/auth/two-factor-key.ts), read on first use. */
+  getTwoFactorKey: () => Buffer;
 }

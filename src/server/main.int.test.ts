@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -52,7 +52,21 @@ describe('npm start on a fresh data folder', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email: 'admin@localhost', password }),
     });
-    expect((await login.json()).data.role).toBe('super_admin');
+    const admin = await login.json();
+    expect(admin.data.role).toBe('super_admin');
+    // Admins set up two-factor right after that first sign-in: until then the console's calls are refused. The
+    // secret is sealed with a key created under DATA_DIR, readable by its owner only.
+    const auth = { authorization: `Bearer ${admin.token}` };
+    expect((await fetch(`http://127.0.0.1:${port}/api/admin/list`, { headers: auth })).status).toBe(403);
+    expect((await fetch(`http://127.0.0.1:${port}/api/auth/two-factor/setup`, { method: 'POST', headers: auth })).status).toBe(200);
+    expect(statSync(join(dataDir, 'two-factor.key')).mode & 0o777).toBe(0o600);
+    // The demo users sign in with just their passwords.
+    const demo = await fetch(`http://127.0.0.1:${port}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'demo@dialflow.local', password: 'demo1234' }),
+    });
+    expect((await demo.json()).token).toBeTruthy();
 
     // Featured templates are seeded and run in the emulator without a sign-in.
     const templates = (await (await fetch(`http://127.0.0.1:${port}/featuredTemplates`)).json()).data as Array<{

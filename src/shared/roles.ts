@@ -167,6 +167,8 @@ export const PERMISSIONS = [
   'tenantSession.read',
   /** Change the featured templates; only from a signed-in session, never an API key (docs/api-keys.md). */
   'template.edit',
+  /** Turning off another user's two-factor sign-in when they lost their device (docs/security.md). */
+  'twoFactor.reset',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -204,6 +206,7 @@ export const ROLE_PERMISSIONS: Record<PermissionHolder, Partial<Record<Permissio
     'bot.build': 'all',
     'tenantApp.read': 'all',
     'template.edit': 'all',
+    'twoFactor.reset': 'all',
   },
   /** An account manager: registers merchants and looks after the ones assigned to them. */
   MERCHANT: {

@@ -24,13 +24,13 @@ describeBrowser('account profile', () => {
     await browser?.close();
   });
 
-  it('shows the profile read-only, the Change Password tab and the API keys tab', async () => {
+  it('shows the profile read-only, the Change Password, Two-factor and API keys tabs', async () => {
     const page = await openPage(browser);
     const { email, reply } = await registerAccount('Efua Asante');
     await storeSession(page, reply);
     await page.goto('/account-profile');
     await page.getByRole('heading', { name: 'Account Settings' }).waitFor();
-    expect(await page.getByRole('tab').allTextContents()).toEqual(['Change Password', 'API keys']);
+    expect(await page.getByRole('tab').allTextContents()).toEqual(['Change Password', 'Two-factor', 'API keys']);
     const details = await page.getByTestId('profile-details').textContent();
     for (const text of ['Efua Asante', email, '233244000111', 'Asante Foods', 'Private user']) expect(details).toContain(text);
     expect(await page.getByTestId('profile-details').locator('input').count()).toBe(0);

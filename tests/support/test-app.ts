@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp, type BuildOptions } from '../../src/server/app';
@@ -35,11 +36,20 @@ const TEST_HOP_LIMIT = { TEST_HOP_RATE_LIMIT: 100_000 } satisfies Partial<Config
 
 const TEST_TIMERS = { BILLING_TIMER_INTERVAL_MS: 0, WEBHOOK_DISPATCH_INTERVAL_MS: 0 } satisfies Partial<Config>;
 
+/**
+ * Admins' forced two-factor enrolment would stop every admin test at its first call: it is off unless a test
+ * turns it on (two-factor.int.test.ts does). Secrets are sealed with a key of the run's, not a file in DATA_DIR.
+ */
+const TEST_TWO_FACTOR = {
+  TWO_FACTOR_REQUIRED_FOR_ADMINS: false,
+  TWO_FACTOR_KEY: randomBytes(32).toString('hex'),
+} satisfies Partial<Config>;
+
 /** A whole server on its own database, driven with app.inject() (it never listens). */
 export async function createTestApp(overrides: Partial<Config> = {}, options: Pick<BuildOptions, 'mailer'> = {}): Promise<TestApp> {
   const testDb = await createTestDatabase();
   let offset = 0;
-  const app = await buildApp(createConfig({ NODE_ENV: 'test', ...TEST_SIGN_IN_LIMITS, ...TEST_HOP_LIMIT, ...TEST_TIMERS, ...overrides }), {
+  const app = await buildApp(createConfig({ NODE_ENV: 'test', ...TEST_SIGN_IN_LIMITS, ...TEST_HOP_LIMIT, ...TEST_TIMERS, ...TEST_TWO_FACTOR, ...overrides }), {
     ...options,
     database: testDb.database,
     logger: false,

@@ -10,3 +10,4 @@ export * from './admins';
 export * from './billing';
 export * from './whatsapp';
 export * from './webhooks';
+export * from './two-factor';

@@ -5,6 +5,8 @@ import { API_KEY_MESSAGES, API_KEY_PREFIX, type ApiKeyScope } from '../../shared
 import type { AppContext } from '../context';
 import { findUserByToken, type AuthUser } from '../features/auth/auth.service';
 import { findUserByApiKey } from '../features/auth/api-keys.service';
+import { isTwoFactorEnabled, isTwoFactorRequired } from '../features/auth/two-factor.service';
+import { TWO_FACTOR_MESSAGES } from '../../shared/api/two-factor.schema';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -17,6 +19,11 @@ declare module 'fastify' {
      * that changes something (write keys). Without it, a key gets 403.
      */
     apiKeyScope?: ApiKeyScope;
+    /**
+     * The route works for an admin who has not yet enrolled in two-factor sign-in (the enrolment itself, who am
+     * I, log out); every other route answers 403 until they have (docs/security.md, Two-factor sign-in).
+     */
+    beforeTwoFactorEnrolment?: boolean;
   }
 }
 
@@ -56,6 +63,9 @@ export function createGuard(ctx: AppContext): Guard {
           : undefined;
       if (!user) throw unauthenticated();
       if (audiences.length > 0 && !audiences.some((a) => isInAudience(a, user))) throw notAllowed();
+      if (!request.routeOptions.config.beforeTwoFactorEnrolment && isTwoFactorRequired(ctx, user)) {
+        if (!(await isTwoFactorEnabled(ctx.db, user.id))) throw notAllowed(TWO_FACTOR_MESSAGES.enrolmentRequired);
+      }
       request.user = user;
     };
     guardAudiences.set(hook, audiences);

@@ -36,6 +36,8 @@ export type RegisterBody = z.infer<typeof registerBodySchema>;
 export const loginBodySchema = z.object({
   email: z.string().trim().toLowerCase().min(1, 'Please fill all the fields').max(254),
   password: z.string().min(1, 'Please fill all the fields').max(200),
+  /** A remembered device's token (two-factor sign-in): with it the second step is skipped. */
+  deviceToken: z.string().max(200).optional(),
 });
 export type LoginBody = z.infer<typeof loginBodySchema>;
 

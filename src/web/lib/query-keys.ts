@@ -13,6 +13,8 @@ import type { ShortCodeCountry } from '../../shared/api/shortcodes.schema';
 export const queryKeys = {
   currentUser: ['auth', 'me'],
   apiKeys: ['auth', 'api-keys'],
+  twoFactor: ['auth', 'two-factor'],
+  rememberedDevices: ['auth', 'two-factor', 'devices'],
   apps: ['apps'],
   app: (appId: string) => ['apps', appId],
   appVersions: (appId: string) => ['apps', appId, 'versions'],

@@ -41,6 +41,7 @@ export const ADMIN_ACTIONS = [
   'custom_action_deleted',
   'bot_changed',
   'bot_deleted',
+  'two_factor_reset',
 ] as const;
 export type AdminAction = (typeof ADMIN_ACTIONS)[number];
 

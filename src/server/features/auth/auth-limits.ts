@@ -8,6 +8,7 @@ import { readCookie, secureAttribute } from '../../http';
 import { getSignedInUser } from '../../plugins/guard';
 import { getSignInLimitKey } from './auth.service';
 import { hashToken } from './tokens';
+import { findChallengeUserId } from './two-factor.service';
 
 type Count = (req: FastifyRequest) => Promise<boolean>;
 
@@ -97,9 +98,18 @@ function hasProofOfWork(secret: string, req: FastifyRequest, email: string, now:
 }
 
 export interface AuthLimits
-  extends Record<'signIn' | 'register' | 'forgotPassword' | 'resetPassword' | 'changePassword', preHandlerAsyncHookHandler[]> {
+  extends Record<
+    'signIn' | 'register' | 'forgotPassword' | 'resetPassword' | 'changePassword' | 'twoFactorSignIn' | 'twoFactorCode',
+    preHandlerAsyncHookHandler[]
+  > {
   /** onSend of the sign-in and register routes: a reply that issued a token marks the browser as a known device of that account. */
   rememberDevice(req: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown>;
+}
+
+/** The second step's account: the challenge's user, or the challenge itself when it is unknown (it fails anyway). */
+async function readChallengeAccount(ctx: AppContext, req: FastifyRequest): Promise<string> {
+  const challengeId = String((req.body as { challengeId?: unknown }).challengeId ?? '');
+  return (await findChallengeUserId(ctx.db, challengeId)) ?? `challenge:${hashToken(challengeId)}`;
 }
 
 /**
@@ -154,5 +164,13 @@ export function createAuthLimits(app: FastifyInstance, ctx: AppContext): AuthLim
     resetPassword: [createLimit(app, 'reset-address', perAddress, readAddress)],
     // After the guard: the signed-in user's old-password guesses.
     changePassword: [createLimit(app, 'change-password-account', perAccount, (req) => getSignedInUser(req).id)],
+    // A six-digit code is guessable where a password is not: besides five tries per challenge, the account's
+    // codes a minute are counted whichever challenge brings them, so new challenges do not buy more guesses.
+    twoFactorSignIn: [
+      createLimit(app, 'two-factor-address', perAddress, readAddress),
+      createLimit(app, 'two-factor-account', perAccount, (req) => readChallengeAccount(ctx, req)),
+    ],
+    // After the guard: codes typed on the signed-in screens (enable, disable, new recovery codes).
+    twoFactorCode: [createLimit(app, 'two-factor-code-account', perAccount, (req) => getSignedInUser(req).id)],
   };
 }

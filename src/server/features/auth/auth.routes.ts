@@ -11,10 +11,12 @@ import {
   sessionUserSchema,
 } from '../../../shared/api/auth.schema';
 import { envelopeSchema, messageSchema } from '../../../shared/api/envelope';
+import { passwordLoginReplySchema } from '../../../shared/api/two-factor.schema';
 import type { AppContext } from '../../context';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
 import { createAuthLimits } from './auth-limits';
 import * as auth from './auth.service';
+import { registerTwoFactorRoutes } from './two-factor.routes';
 import { done, ok } from '../../http';
 
 export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard): void {
@@ -31,14 +33,14 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext, guard:
   });
 
   r.post('/api/auth/login', {
-    schema: { tags, body: loginBodySchema, response: { 200: loginReplySchema } },
+    schema: { tags, body: loginBodySchema, response: { 200: passwordLoginReplySchema } },
     preHandler: limits.signIn,
     onSend: limits.rememberDevice,
     handler: (req) => auth.login(ctx, req.body),
   });
 
   r.post('/api/merchant/login', {
-    schema: { tags, body: loginBodySchema, response: { 200: loginReplySchema } },
+    schema: { tags, body: loginBodySchema, response: { 200: passwordLoginReplySchema } },
     preHandler: limits.signIn,
     onSend: limits.rememberDevice,
     handler: (req) => auth.login(ctx, req.body, { merchantOnly: true }),
@@ -47,6 +49,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext, guard:
   r.post('/api/auth/logout', {
     schema: { tags, response: { 200: messageSchema } },
     onRequest: guard(),
+    config: { beforeTwoFactorEnrolment: true },
     handler: async (req) => {
       await auth.logout(ctx, getSignedInUser(req));
       return done('Logged out');
@@ -56,6 +59,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext, guard:
   r.get('/api/auth/me', {
     schema: { tags, response: { 200: envelopeSchema(sessionUserSchema) } },
     onRequest: guard(),
+    config: { beforeTwoFactorEnrolment: true },
     handler: async (req) => ok('OK', await auth.getSessionUser(ctx.db, getSignedInUser(req).id)),
   });
 
@@ -76,6 +80,8 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext, guard:
       return done('Your password has been reset. You can now log in.');
     },
   });
+
+  registerTwoFactorRoutes(app, ctx, guard, limits);
 
   r.post('/api/changePassword', {
     schema: { tags, body: changePasswordBodySchema, response: { 200: messageSchema.extend({ token: z.string() }) } },

@@ -3,12 +3,14 @@ import type { Db } from '../../../db/client';
 import { authTokens, merchants, passwordResets, users } from '../../../db/schema';
 import { SAME_PASSWORD_MESSAGE, type LoginBody, type RegisterBody, type SessionUser } from '../../../shared/api/auth.schema';
 import { getRoleLabel } from '../../../shared/roles';
+import type { TwoFactorLoginBody } from '../../../shared/api/two-factor.schema';
 import { conflict, invalid, notFound, unauthenticated } from '../../../shared/errors';
 import { getPublicOrigin } from '../../config';
 import type { AppContext } from '../../context';
 import { sendMail } from '../mail/mail.service';
 import { getDummyHash, hashPassword, verifyPassword } from './passwords';
 import { createOpaqueToken, hashToken } from './tokens';
+import { createChallenge, isRememberedDevice, isTwoFactorEnabled, rememberDevice, verifyChallenge } from './two-factor.service';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -106,13 +108,28 @@ export async function register(ctx: AppContext, body: RegisterBody) {
   return createLoginReply(ctx, user, 'Account created');
 }
 
-/** `merchantOnly` is the merchant login screen: only merchant users may sign in there. */
+/**
+ * `merchantOnly` is the merchant login screen: only merchant users may sign in there. A user with two-factor on
+ * gets a challenge instead of a token (POST /api/auth/login/two-factor completes it), unless the body carries a
+ * live remembered device of theirs.
+ */
 export async function login(ctx: AppContext, body: LoginBody, options: { merchantOnly?: boolean } = {}) {
   const [user] = await ctx.db.select().from(users).where(eq(users.email, body.email));
   const isMatch = await verifyPassword(user?.passwordHash ?? (await getDummyHash()), body.password);
   if (!user || !isMatch) throw unauthenticated(INVALID_LOGIN);
   if (options.merchantOnly && user.userType !== 'merchant') throw unauthenticated('This account is not a merchant account');
+  if ((await isTwoFactorEnabled(ctx.db, user.id)) && !(await isRememberedDevice(ctx, user.id, body.deviceToken)))
+    return createChallenge(ctx, user.id);
   return createLoginReply(ctx, user, 'Login successful');
+}
+
+/** The second step of a sign-in: a code or a recovery code for the challenge; remembers the device if asked. */
+export async function loginWithTwoFactor(ctx: AppContext, body: TwoFactorLoginBody, deviceLabel: string) {
+  const userId = await verifyChallenge(ctx, body);
+  const [user] = await ctx.db.select().from(users).where(eq(users.id, userId));
+  if (!user) throw unauthenticated();
+  const reply = await createLoginReply(ctx, user, 'Login successful');
+  return body.rememberDevice ? { ...reply, deviceToken: await rememberDevice(ctx, user.id, deviceLabel) } : reply;
 }
 
 /**

@@ -4,18 +4,17 @@
  * (type, id), values as BufferJSON text. Each value is encrypted at rest (AES-256-GCM under the key derived from
  * WHATSAPP_CREDENTIALS_KEY): whoever reads these rows could otherwise act as the linked WhatsApp number.
  *
- * A stored value: `v1:<iv base64>:<auth tag base64>:<ciphertext base64>`. The row's (link, type, key id) is the
+ * A stored value is sealed text (server/sealed-text.ts). The row's (link, type, key id) is the
  * cipher's additional data, so a value copied into another row or another link does not decrypt.
  */
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { AuthenticationCreds, SignalDataSet, SignalDataTypeMap, SignalKeyStore } from 'baileys';
 import type { Db } from '../../../db/client';
 import { whatsappAuthKeys } from '../../../db/schema';
 import type { AuthStateStore } from '../../../integrations/whatsapp/baileys';
+import { openText, sealText } from '../../sealed-text';
 
 const CREDS_TYPE = 'creds';
-const VERSION = 'v1';
 /** Rows written per statement: a first link stores hundreds of pre-keys at once. */
 const ROWS_PER_INSERT = 500;
 
@@ -52,22 +51,13 @@ export function createWhatsAppAuthStore(db: Db, options: WhatsAppAuthStoreOption
     return next;
   }
 
-  const toAad = (linkId: string, type: string, keyId: string) => Buffer.from(`${linkId}\n${type}\n${keyId}`);
+  const toAad = (linkId: string, type: string, keyId: string) => `${linkId}\n${type}\n${keyId}`;
 
-  function encrypt(plain: string, linkId: string, type: string, keyId: string): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(toAad(linkId, type, keyId));
-    const sealed = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-    return [VERSION, iv.toString('base64'), cipher.getAuthTag().toString('base64'), sealed.toString('base64')].join(':');
-  }
+  const encrypt = (plain: string, linkId: string, type: string, keyId: string) => sealText(key, plain, toAad(linkId, type, keyId));
 
   function decrypt(stored: string, linkId: string, type: string, keyId: string): string {
-    const [version, iv, tag, sealed] = stored.split(':');
     try {
-      if (version !== VERSION || !iv || !tag || sealed === undefined) throw new Error(`unknown format ${version}`);
-      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64')).setAAD(toAad(linkId, type, keyId));
-      decipher.setAuthTag(Buffer.from(tag, 'base64'));
-      return Buffer.concat([decipher.update(Buffer.from(sealed, 'base64')), decipher.final()]).toString('utf8');
+      return openText(key, stored, toAad(linkId, type, keyId));
     } catch {
       // GCM cannot tell a wrong key from a damaged value; a wrong key is by far the likelier.
       throw new Error(

@@ -17,6 +17,8 @@ import { merchantKeys, useMerchants } from '../merchants/use-merchants';
 import { EmptyPanel, ListSkeleton } from '../../components/list-states';
 import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
 import { AdminRoleCheckboxes } from './admin-role-checkboxes';
+import { TwoFactorResetButton } from './two-factor-reset-button';
+import { useCurrentUser } from '../console/use-current-user';
 import { RoleBadges } from './admin-list-page';
 import { ADMIN_LIST_PATH, assignMerchant, updateAdminProfile } from './admins.api';
 import { AdminNotFoundError, adminKeys, useAdminProfile, useRoleTypes, useUnassignMerchantConfirm } from './use-admins';
@@ -35,6 +37,7 @@ export function AdminManagePage() {
 function AdminManage() {
   const { adminUuid = '' } = useParams();
   const profile = useAdminProfile(adminUuid);
+  const currentUser = useCurrentUser();
   if (profile.isPending) return <ListSkeleton label="Loading admin" />;
   if (profile.error instanceof AdminNotFoundError)
     return (
@@ -66,7 +69,10 @@ function AdminManage() {
               {admin.email}
             </Text>
           </div>
-          <RoleBadges roles={admin.roles} />
+          <Group gap="sm">
+            <RoleBadges roles={admin.roles} />
+            {admin.uuid !== currentUser?.uuid && <TwoFactorResetButton userUuid={admin.uuid} name={admin.fullName} />}
+          </Group>
         </Group>
       </div>
       <Tabs defaultValue="profile" keepMounted={false}>

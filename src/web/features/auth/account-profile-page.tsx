@@ -1,10 +1,12 @@
 import { Avatar, Badge, Card, Divider, Grid, Group, Stack, Tabs, Text, Title } from '@mantine/core';
-import { IconKey, IconLock } from '@tabler/icons-react';
+import { IconKey, IconLock, IconShieldLock } from '@tabler/icons-react';
+import { useSearchParams } from 'react-router';
 import type { SessionUser } from '../../../shared/api/auth.schema';
 import { getRoles } from '../../../shared/roles';
 import { useCurrentUser } from '../console/use-current-user';
 import { ApiKeyListPanel } from './api-key-list-panel';
 import { PasswordChangeForm } from './password-change-form';
+import { TwoFactorPanel } from './two-factor-panel';
 
 /** A readable name for the user's role (src/shared/roles.ts). */
 export function describeRole(user: SessionUser): string {
@@ -31,6 +33,7 @@ function ProfileDetail({ label, value }: { label: string; value: string }) {
 
 export function AccountProfilePage() {
   const user = useCurrentUser();
+  const [searchParams] = useSearchParams();
   const initials = (user?.fullName ?? '')
     .split(/\s+/)
     .filter(Boolean)
@@ -46,7 +49,7 @@ export function AccountProfilePage() {
           Account Settings
         </Title>
         <Text c="dimmed" mt={6}>
-          Your profile, sign-in details and API keys.
+          Your profile, sign-in details, two-factor sign-in and API keys.
         </Text>
       </div>
       <Grid gap="lg" align="flex-start">
@@ -80,10 +83,13 @@ export function AccountProfilePage() {
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 8 }}>
           <Card withBorder radius="lg" padding="lg">
-            <Tabs defaultValue="change-password">
+            <Tabs defaultValue={searchParams.get('tab') === 'two-factor' ? 'two-factor' : 'change-password'}>
               <Tabs.List mb="lg">
                 <Tabs.Tab value="change-password" leftSection={<IconLock size={16} />}>
                   Change Password
+                </Tabs.Tab>
+                <Tabs.Tab value="two-factor" leftSection={<IconShieldLock size={16} />}>
+                  Two-factor
                 </Tabs.Tab>
                 <Tabs.Tab value="api-keys" leftSection={<IconKey size={16} />}>
                   API keys
@@ -91,6 +97,9 @@ export function AccountProfilePage() {
               </Tabs.List>
               <Tabs.Panel value="change-password">
                 <PasswordChangeForm />
+              </Tabs.Panel>
+              <Tabs.Panel value="two-factor">
+                <TwoFactorPanel />
               </Tabs.Panel>
               <Tabs.Panel value="api-keys">
                 <ApiKeyListPanel />

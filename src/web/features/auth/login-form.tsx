@@ -4,10 +4,12 @@ import { IconLock } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { loginBodySchema } from '../../../shared/api/auth.schema';
+import { type LoginReply, loginBodySchema } from '../../../shared/api/auth.schema';
 import { saveSession } from '../../lib/session';
 import { isLoginReply, loginMerchant, loginUser } from './auth.api';
 import { AuthEmailInput, AuthForm } from './auth-form';
+import { getDeviceToken, isTwoFactorChallenge, setDeviceToken } from './two-factor.api';
+import { TwoFactorLoginForm } from './two-factor-login-form';
 
 export const AFTER_LOGIN_PATH = '/get-started';
 
@@ -22,7 +24,15 @@ export function LoginForm({ variant }: LoginFormProps) {
   const queryClient = useQueryClient();
   const [message, setMessage] = useState<string | null>(null);
   const [isSubmitting, setSubmitting] = useState(false);
+  const [challenge, setChallenge] = useState<{ id: string; email: string } | null>(null);
   const form = useForm({ mode: 'controlled', initialValues: { email: '', password: '' } });
+
+  function finishLogin(reply: Pick<LoginReply, 'token' | 'data'>) {
+    saveSession(reply);
+    // Nothing cached for a previous user may leak into this one's console.
+    queryClient.clear();
+    void navigate(AFTER_LOGIN_PATH, { replace: true });
+  }
 
   async function handleSubmit(event: FormEvent) {
     event.preventDefault();
@@ -33,17 +43,34 @@ export function LoginForm({ variant }: LoginFormProps) {
     }
     setMessage(null);
     setSubmitting(true);
-    const reply = await (variant === 'merchant' ? loginMerchant : loginUser)(parsed.data);
+    const deviceToken = getDeviceToken(parsed.data.email);
+    const reply = await (variant === 'merchant' ? loginMerchant : loginUser)({ ...parsed.data, deviceToken });
     setSubmitting(false);
+    if (isTwoFactorChallenge(reply)) {
+      // A stored device token that still led here was revoked or expired.
+      if (deviceToken) setDeviceToken(parsed.data.email, undefined);
+      setChallenge({ id: reply.challengeId, email: parsed.data.email });
+      return;
+    }
     if (!isLoginReply(reply)) {
       setMessage(reply.message || 'Login failed');
       return;
     }
-    saveSession(reply);
-    // Nothing cached for a previous user may leak into this one's console.
-    queryClient.clear();
-    void navigate(AFTER_LOGIN_PATH, { replace: true });
+    finishLogin(reply);
   }
+
+  if (challenge)
+    return (
+      <TwoFactorLoginForm
+        challengeId={challenge.id}
+        email={challenge.email}
+        onSignedIn={finishLogin}
+        onRestart={() => {
+          setChallenge(null);
+          form.setFieldValue('password', '');
+        }}
+      />
+    );
 
   return (
     <AuthForm

@@ -6,6 +6,8 @@ import { useEffect } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { UNAUTHORIZED_EVENT } from '../../lib/api';
 import { clearSession, getToken } from '../../lib/session';
+import { TwoFactorRequiredPage } from '../auth/two-factor-required-page';
+import { useTwoFactorStatus } from '../auth/two-factor-panel';
 import { BuiltRoutesContext } from './built-routes';
 import { ConsoleHeader } from './console-header';
 import { ConsoleSidebar } from './console-sidebar';
@@ -52,6 +54,7 @@ export function ConsoleLayout({ builtRoutes }: { builtRoutes: ReadonlySet<string
   const [isNavbarOpened, navbar] = useDisclosure(false);
   const { pathname } = useLocation();
   const user = useCurrentUser();
+  const { data: twoFactor } = useTwoFactorStatus(!!getToken());
   useSignedOutRedirect();
 
   // The phone drawer closes whenever the page changes, whatever way the user got there.
@@ -59,6 +62,8 @@ export function ConsoleLayout({ builtRoutes }: { builtRoutes: ReadonlySet<string
   useEffect(() => navbar.close(), [pathname]);
 
   if (!getToken()) return <Navigate to={LOGIN_PATH} replace />;
+  // An admin who must enrol sees only the enrolment (the server refuses the console's calls until then).
+  if (twoFactor?.required && !twoFactor.enabled && user) return <TwoFactorRequiredPage email={user.email} />;
 
   return (
     <BuiltRoutesContext.Provider value={builtRoutes}>

@@ -3,6 +3,7 @@ import { IconBook2, IconDeviceMobile, IconPlus, IconRocket, IconSitemap, IconSqu
 import { Link } from 'react-router';
 import { TemplateFeaturedSection } from '../templates/template-featured-section';
 import { AppImportButton } from '../apps/app-import-dialog';
+import { TwoFactorRecommendation } from '../auth/two-factor-recommendation';
 import { useIsRouteBuilt } from './built-routes';
 import { DOCS_URL } from './console-header';
 import { SOON_TOOLTIP } from './console-sidebar';
@@ -45,6 +46,7 @@ export function GetStartedPage() {
 
   return (
     <Stack gap="xl">
+      <TwoFactorRecommendation />
       <Group justify="space-between" align="flex-end" gap="md">
         <div>
           <Title order={1} fz={{ base: 26, sm: 32 }}>

@@ -1,13 +1,16 @@
 import { Badge, Text } from '@mantine/core';
-import { IconTrash } from '@tabler/icons-react';
+import { IconShieldOff, IconTrash } from '@tabler/icons-react';
 import type { MerchantUser } from '../../../shared/api/merchants.schema';
 import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
 import { useDeleteMerchantUserConfirm } from './use-merchants';
 import { RowAction } from '../../components/row-action';
+import { useCanResetTwoFactor, useTwoFactorResetConfirm } from '../admins/two-factor-reset-button';
 
 /** A merchant's users: Full Name, Email, Mobile Number, Developer Yes/No, and delete for those who may. */
 export function MerchantUserTable({ users, canDelete }: { users: MerchantUser[]; canDelete: boolean }) {
   const confirmDelete = useDeleteMerchantUserConfirm();
+  const canResetTwoFactor = useCanResetTwoFactor();
+  const confirmReset = useTwoFactorResetConfirm();
   const columns: ShortCodeColumn<MerchantUser>[] = [
     {
       header: 'Full Name',
@@ -32,6 +35,26 @@ export function MerchantUserTable({ users, canDelete }: { users: MerchantUser[];
         </Badge>
       ),
     },
+    ...(canResetTwoFactor
+      ? [
+          {
+            // Wide screens only: on a phone the row keeps its delete button in view.
+            header: 'Two-factor',
+            align: 'right' as const,
+            width: 120,
+            visibleFrom: 'sm' as const,
+            render: (u: MerchantUser) => (
+              <RowAction
+                label="Reset"
+                ariaLabel={`Reset ${u.fullName}'s two-factor sign-in`}
+                icon={IconShieldOff}
+                color="orange"
+                onClick={() => confirmReset(u)}
+              />
+            ),
+          },
+        ]
+      : []),
     ...(canDelete
       ? [
           {
