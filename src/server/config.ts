@@ -145,12 +145,9 @@ export const configSchema = z
       .string()
       .min(16)
       .default(() => randomBytes(32).toString('hex')),
-    // Signs known-device cookies and sign-in challenges (docs/operations.md, "Sign-in limits"). Random per process
-    // when unset: a restart forgets every known device, and processes do not know each other's.
-    SIGN_IN_SECRET: z
-      .string()
-      .min(16)
-      .default(() => randomBytes(32).toString('hex')),
+    // Signs known-device cookies and sign-in challenges (docs/operations.md, "Sign-in limits"). Unset: a key file
+    // under DATA_DIR, shared by the processes of one host and kept across restarts.
+    SIGN_IN_SECRET: z.string().min(16).optional(),
   })
   .refine(...requiredWith('AT_USERNAME', 'SMS_PROVIDER', 'africastalking'))
   .refine(...requiredWith('AT_API_KEY', 'SMS_PROVIDER', 'africastalking'))

@@ -64,6 +64,7 @@ export default async function setup(project: TestProject) {
       // The admins' browser tests use the console at once; two-factor.e2e.ts enrols a user of its own.
       TWO_FACTOR_REQUIRED_FOR_ADMINS: false,
       TWO_FACTOR_KEY: randomBytes(32).toString('hex'),
+      SIGN_IN_SECRET: randomBytes(32).toString('hex'),
     }),
     { database, logger: false },
   );

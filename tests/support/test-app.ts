@@ -26,6 +26,7 @@ const TEST_SIGN_IN_LIMITS = {
   LOGIN_ADDRESS_RATE_LIMIT: 10_000,
   LOGIN_GLOBAL_RATE_LIMIT: 10_000,
   IMPORT_ADDRESS_RATE_LIMIT: 10_000,
+  SIGN_IN_SECRET: randomBytes(32).toString('hex'),
 } satisfies Partial<Config>;
 /**
  * The billing timer expires payments left PENDING for an hour of the (moved) clock, and the webhook dispatcher

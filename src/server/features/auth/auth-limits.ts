@@ -3,6 +3,7 @@ import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { hasLeadingZeroBits, SIGN_IN_PROOF_HEADER, type SignInChallenge } from '../../../shared/api/sign-in-proof';
 import { AppError, tooManyAttempts } from '../../../shared/errors';
+import { loadKeyFile } from '../../key-file';
 import type { AppContext } from '../../context';
 import { readCookie, secureAttribute } from '../../http';
 import { getSignedInUser } from '../../plugins/guard';
@@ -47,6 +48,7 @@ const readEmailKey = (req: FastifyRequest) => hashToken(readEmail(req));
 
 /** The known-device cookie: set by a successful sign-in, sent back only to the sign-in calls' prefix. */
 export const KNOWN_DEVICE_COOKIE = 'df_device';
+export const SIGN_IN_KEY_FILE = 'sign-in.key';
 const KNOWN_DEVICE_DAYS = 90;
 /** About 65,000 SHA-256 hashes to find on average: under a second in a browser, milliseconds in native code. */
 export const SIGN_IN_PROOF_BITS = 16;
@@ -125,7 +127,7 @@ async function readChallengeAccount(ctx: AppContext, req: FastifyRequest): Promi
  */
 export function createAuthLimits(app: FastifyInstance, ctx: AppContext): AuthLimits {
   const { LOGIN_RATE_LIMIT: perAccount, LOGIN_ADDRESS_RATE_LIMIT: perAddress, LOGIN_GLOBAL_RATE_LIMIT: perMinute } = ctx.config;
-  const secret = ctx.config.SIGN_IN_SECRET;
+  const secret = ctx.config.SIGN_IN_SECRET ?? loadKeyFile(ctx.config.DATA_DIR, SIGN_IN_KEY_FILE, 'SIGN_IN_SECRET').toString('hex');
   const isAddressExceeded = createCount(app, 'sign-in-address', perAddress, readAddress);
   const isCeilingExceeded = createCount(app, 'sign-in-all', perMinute, () => 'all');
   return {
@@ -143,8 +145,9 @@ export function createAuthLimits(app: FastifyInstance, ctx: AppContext): AuthLim
     ],
     async rememberDevice(req, reply, payload) {
       if (reply.statusCode !== 200 || typeof payload !== 'string') return payload;
-      const body = JSON.parse(payload) as { status?: unknown; token?: unknown };
-      if (body.status !== '00' || typeof body.token !== 'string') return payload;
+      // A right password is what makes a device known: the reply carries a token, or asks for the second step.
+      const body = JSON.parse(payload) as { status?: unknown; token?: unknown; twoFactorRequired?: unknown };
+      if (body.status !== '00' || (typeof body.token !== 'string' && body.twoFactorRequired !== true)) return payload;
       const mark = createDeviceMark(secret, readEmail(req), ctx.now().getTime());
       reply.header(
         'set-cookie',

@@ -1,4 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { desc, eq } from 'drizzle-orm';
 import { mailOutbox } from '../../../db/schema';
@@ -7,6 +10,7 @@ import { describeDb } from '../../../../tests/support/test-db';
 import { describeRedis, testRedisUrl } from '../../../../tests/support/redis';
 import { createTestApp, seedUser, type TestApp, useTestApp } from '../../../../tests/support/test-app';
 import { loadConfig } from '../../config';
+import { SIGN_IN_KEY_FILE } from './auth-limits';
 import { hasLeadingZeroBits, SIGN_IN_PROOF_HEADER, solveSignInChallenge } from '../../../shared/api/sign-in-proof';
 
 const SPACES_MESSAGE = 'must have at least 6 characters other than spaces.';
@@ -435,6 +439,49 @@ describeDb('sign-in while the platform ceiling is used up', () => {
     const late = await login(stranger.email, stranger.password, '198.51.100.3', { [SIGN_IN_PROOF_HEADER]: proof });
     expect(late.statusCode).toBe(429);
     expect(late.json().challenge).toBeDefined();
+  });
+});
+
+describeDb('the known-device key when SIGN_IN_SECRET is unset', () => {
+  const apps: TestApp[] = [];
+  const dataDir = mkdtempSync(join(tmpdir(), 'df-sign-in-key-'));
+  const limits = {
+    SIGN_IN_SECRET: undefined,
+    TRUST_PROXY: loadConfig({ TRUST_PROXY: 'true' }).TRUST_PROXY,
+    LOGIN_ADDRESS_RATE_LIMIT: 2,
+  };
+  afterAll(async () => {
+    await Promise.all(apps.map((t) => t.close()));
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  const start = async (DATA_DIR: string) => {
+    const t = await createTestApp({ ...limits, DATA_DIR });
+    apps.push(t);
+    return t;
+  };
+  const login = (t: TestApp, email: string, password: string, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password }, headers: { 'x-forwarded-for': '192.0.2.77', ...headers } });
+
+  it('is a key file under DATA_DIR, so a restarted (or second) process still knows the device', async () => {
+    const first = await start(dataDir);
+    const email = `returning-${randomUUID()}@example.com`;
+    await seedUser(first, { email });
+    const cookie = String((await login(first, email, 'secret-123')).headers['set-cookie']).split(';')[0]!;
+    expect(cookie).toMatch(/^df_device=/);
+    expect(statSync(join(dataDir, SIGN_IN_KEY_FILE)).mode & 0o777).toBe(0o600);
+
+    // Another process on the same DATA_DIR (as after a restart): its address limit used up, the device still passes.
+    const second = await start(dataDir);
+    await seedUser(second, { email });
+    for (let i = 0; i < 3; i++) await login(second, `sprayed-${i}@example.com`, 'guess');
+    expect((await login(second, email, 'secret-123')).statusCode).toBe(429);
+    expect((await login(second, email, 'secret-123', { cookie })).statusCode).toBe(200);
+
+    // A process with its own key does not take the cookie.
+    const elsewhere = await start(mkdtempSync(join(dataDir, 'other-')));
+    await seedUser(elsewhere, { email });
+    for (let i = 0; i < 3; i++) await login(elsewhere, `sprayed-${i}@example.com`, 'guess');
+    expect((await login(elsewhere, email, 'secret-123', { cookie })).statusCode).toBe(429);
   });
 });
 

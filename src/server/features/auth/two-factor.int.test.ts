@@ -39,6 +39,8 @@ function createCalls(t: TestApp) {
     const body = res.json();
     expect(body).toMatchObject({ status: '00', twoFactorRequired: true, expiresIn: 300 });
     expect(body).not.toHaveProperty('token');
+    // The right password makes the browser a known device for the sign-in limits, as a token would.
+    expect(String(res.headers['set-cookie'])).toMatch(/^df_device=/);
     return body.challengeId;
   }
 
