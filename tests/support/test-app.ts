@@ -50,12 +50,15 @@ const TEST_TWO_FACTOR = {
 export async function createTestApp(overrides: Partial<Config> = {}, options: Pick<BuildOptions, 'mailer'> = {}): Promise<TestApp> {
   const testDb = await createTestDatabase();
   let offset = 0;
-  const app = await buildApp(createConfig({ NODE_ENV: 'test', ...TEST_SIGN_IN_LIMITS, ...TEST_HOP_LIMIT, ...TEST_TIMERS, ...TEST_TWO_FACTOR, ...overrides }), {
-    ...options,
-    database: testDb.database,
-    logger: false,
-    now: () => new Date(Date.now() + offset),
-  });
+  const app = await buildApp(
+    createConfig({ NODE_ENV: 'test', ...TEST_SIGN_IN_LIMITS, ...TEST_HOP_LIMIT, ...TEST_TIMERS, ...TEST_TWO_FACTOR, ...overrides }),
+    {
+      ...options,
+      database: testDb.database,
+      logger: false,
+      now: () => new Date(Date.now() + offset),
+    },
+  );
   await app.ready();
   return {
     app,

@@ -460,7 +460,12 @@ describeDb('the known-device key when SIGN_IN_SECRET is unset', () => {
     return t;
   };
   const login = (t: TestApp, email: string, password: string, headers: Record<string, string> = {}) =>
-    t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password }, headers: { 'x-forwarded-for': '192.0.2.77', ...headers } });
+    t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email, password },
+      headers: { 'x-forwarded-for': '192.0.2.77', ...headers },
+    });
 
   it('is a key file under DATA_DIR, so a restarted (or second) process still knows the device', async () => {
     const first = await start(dataDir);
