@@ -34,6 +34,8 @@ import { registerSmsRoutes } from './features/sms/sms.routes';
 import { registerPaymentsRoutes } from './features/payments/payments.routes';
 import { registerWebhooksRoutes } from './features/webhooks/webhooks.routes';
 import type { WebhookDispatcher } from './features/webhooks/webhook-dispatcher';
+import { createGatewayAccessCache } from './features/runtime/gateway-access';
+import { createGatewayLimits } from './features/runtime/gateway-limits';
 import { createRuntime, type Runtime, type StoredSession } from './features/runtime/runtime.service';
 import { createMemorySessionStore, createRedisSessionStore } from './features/runtime/session-store';
 import { createVersionCache } from './features/runtime/version-cache';
@@ -111,6 +113,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     background: createBackgroundTasks(app.log),
     versions: createVersionCache(database.db, redis),
     shortcodeRoutes: createShortcodeRouteTable(database.db, { redis, now: () => ctx.now() }),
+    gatewayAccess: createGatewayAccessCache(database.db, redis),
   };
   app.decorate('ctx', ctx);
 
@@ -139,6 +142,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       }),
     },
   );
+  // Before the runtime: its gateway limits count with the same store as every route's limits.
+  await app.register(fastifyRateLimit, {
+    global: false,
+    ...(redis ? { redis } : {}),
+    errorResponseBuilder: () => tooManyAttempts(),
+  });
   const runtime = createRuntime(ctx, {
     sessions: redis
       ? createRedisSessionStore<StoredSession>(redis, { now: nowMs })
@@ -146,6 +155,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     sink: createEventSink(database, app.log),
     runAction,
     admitLiveSession: (ownerId) => admitLiveSession(ctx, ownerId),
+    admitGatewaySession: createGatewayLimits(app, config),
   });
   app.decorate('runtime', runtime);
   const whatsapp = createWhatsApp(ctx, runtime);
@@ -158,6 +168,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await whatsapp.close();
     await runtime.close();
     await ctx.shortcodeRoutes.close();
+    await ctx.gatewayAccess.close();
     await serverRunners.close();
     redis?.disconnect();
     if (ownsDatabase) await database.close();
@@ -167,12 +178,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(fastifyFormbody);
   // Gateways send XML or plain text too; the adapters read the raw string.
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 1024 * 1024 }, (_req, body, done) => done(null, body));
-
-  await app.register(fastifyRateLimit, {
-    global: false,
-    ...(redis ? { redis } : {}),
-    errorResponseBuilder: () => tooManyAttempts(),
-  });
 
   await app.register(fastifySwagger, {
     openapi: {

@@ -3,6 +3,7 @@ import type { BackgroundTasks } from './background';
 import type { Config } from './config';
 import type { Database, Db } from '../db/client';
 import type { Mailer } from '../integrations/mail/mailer';
+import type { GatewayAccessCache } from './features/runtime/gateway-access';
 import type { VersionCache } from './features/runtime/version-cache';
 import type { ShortcodeRouteTable } from './features/shortcodes/route-table';
 
@@ -21,4 +22,6 @@ export interface AppContext {
   versions: VersionCache;
   /** Which app each purchased shortcode extension reaches; every change to a purchase invalidates it. */
   shortcodeRoutes: ShortcodeRouteTable;
+  /** Who may send traffic to each app's and provider's gateway URL; a key rotated or a list changed invalidates it. */
+  gatewayAccess: GatewayAccessCache;
 }

@@ -21,6 +21,8 @@ export interface TestApp {
  * and global sign-in limits are raised unless a test sets them. The per-account limit keeps its default.
  */
 const TEST_SIGN_IN_LIMITS = { LOGIN_ADDRESS_RATE_LIMIT: 10_000, LOGIN_GLOBAL_RATE_LIMIT: 10_000 } satisfies Partial<Config>;
+/** For the same reason, the limit of new gateway sessions per source address; the per-number limits keep their defaults. */
+const TEST_GATEWAY_LIMITS = { GATEWAY_SOURCE_SESSIONS_PER_MINUTE: 100_000 } satisfies Partial<Config>;
 /**
  * The billing timer expires payments left PENDING for an hour of the (moved) clock, and the webhook dispatcher
  * would send what a test queued before it looked: tests run them themselves (runOnce, deliverDue).
@@ -31,7 +33,7 @@ const TEST_TIMERS = { BILLING_TIMER_INTERVAL_MS: 0, WEBHOOK_DISPATCH_INTERVAL_MS
 export async function createTestApp(overrides: Partial<Config> = {}, options: Pick<BuildOptions, 'mailer'> = {}): Promise<TestApp> {
   const testDb = await createTestDatabase();
   let offset = 0;
-  const app = await buildApp(createConfig({ NODE_ENV: 'test', ...TEST_SIGN_IN_LIMITS, ...TEST_TIMERS, ...overrides }), {
+  const app = await buildApp(createConfig({ NODE_ENV: 'test', ...TEST_SIGN_IN_LIMITS, ...TEST_GATEWAY_LIMITS, ...TEST_TIMERS, ...overrides }), {
     ...options,
     database: testDb.database,
     logger: false,

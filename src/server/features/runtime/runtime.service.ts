@@ -31,6 +31,7 @@ import type { WhatsAppInbound, WhatsAppMessage } from '../../../shared/whatsapp'
 import type { AppContext } from '../../context';
 import type { ActionApp } from './action-runner';
 import type { EventSink, EventSinkStats } from './event-sink';
+import type { AdmitGatewaySession, GatewaySource } from './gateway-limits';
 import { createHopTurns } from './hop-turns';
 import { createSessionRecorder } from './session-records';
 import { createRenderShares } from './render-shares';
@@ -64,6 +65,11 @@ export interface RuntimeDeps {
    * (the plan's monthly allowance, an inactive subscription: features/billing).
    */
   admitLiveSession?: (ownerId: string) => Promise<string | null>;
+  /**
+   * Asked before a new session on a gateway URL (never the emulator or WhatsApp), before `admitLiveSession`: the
+   * limits per calling number and per unauthenticated source (gateway-limits.ts). A refused session is not counted.
+   */
+  admitGatewaySession?: AdmitGatewaySession;
   /** Inactivity after which a session is over (180 s by default, docs/runtime.md). */
   sessionTimeoutSeconds?: number;
 }
@@ -93,7 +99,8 @@ export interface Runtime {
   /**
    * One gateway request to `/ussd/{appId}/{test|live}` or the emulator; null means "answer an empty 200".
    * `caller` (emulator only) scopes the session to whoever runs it: the same session id sent by anyone else
-   * reaches another session, and every row the session writes is marked with it.
+   * reaches another session, and every row the session writes is marked with it. `source` (gateway URLs only,
+   * their access checked) puts new sessions under the gateway limits.
    */
   handleRequest(
     appId: string,
@@ -101,6 +108,7 @@ export interface Runtime {
     req: GatewayRequest,
     gateway?: string,
     caller?: string | null,
+    source?: GatewaySource,
   ): Promise<FormattedReply | null>;
   /**
    * One gateway request to a URL that serves many apps (`/ussd/provider/{providerId}`). A new session's app comes
@@ -113,6 +121,7 @@ export interface Runtime {
     req: GatewayRequest,
     gateway: string | undefined,
     route: (dialled: string) => Promise<RouteDecision>,
+    source?: GatewaySource,
   ): Promise<FormattedReply | null>;
   /**
    * One WhatsApp message for a bot (features/bots, and the console's chat simulator with its `caller`): the
@@ -170,6 +179,8 @@ interface HopRequest {
   lookedUp?: { stored: StoredSession | undefined };
   /** Routed hops: the parts dialled after the code that reached the app; a new session reads them as dialled on the app's code. */
   rest?: string[];
+  /** Gateway URLs: where the request came from, for the limits on new sessions. */
+  source?: GatewaySource;
 }
 
 export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
@@ -235,6 +246,7 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     req: GatewayRequest,
     gateway?: string,
     caller: string | null = null,
+    source?: GatewaySource,
   ): Promise<FormattedReply | null> {
     const loaded = environment === 'live' ? await ctx.versions.getLive(appId) : await ctx.versions.getDraft(appId);
     if ('missing' in loaded && loaded.missing === 'app') throw notFound('App not found');
@@ -248,7 +260,7 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     const adapter = detectGateway(req, gateway);
     const hop = adapter.parseRequest(req);
     const key = sessionKey(appId, environment, adapter.name, hop.sessionId, caller);
-    return hopTurns.take(key, hop.hopId, () => answerHop({ appId, environment, caller, key, loaded, adapter, hop }));
+    return hopTurns.take(key, hop.hopId, () => answerHop({ appId, environment, caller, key, loaded, adapter, hop, source }));
   }
 
   async function handleRoutedRequest(
@@ -256,6 +268,7 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     req: GatewayRequest,
     gateway: string | undefined,
     route: (dialled: string) => Promise<RouteDecision>,
+    source?: GatewaySource,
   ): Promise<FormattedReply | null> {
     if (!gateway && isSessionEndNotification(req)) {
       const hop = sessionEndHop(parseSessionEndNotification(req));
@@ -265,7 +278,7 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     const adapter = detectGateway(req, gateway);
     const hop = adapter.parseRequest(req);
     const key = routedSessionKey(routeKey, adapter.name, hop.sessionId);
-    return hopTurns.take(key, hop.hopId, () => answerRoutedHop(key, adapter, hop, route));
+    return hopTurns.take(key, hop.hopId, () => answerRoutedHop(key, adapter, hop, route, source));
   }
 
   /** A routed hop, its session's previous hop done: its app from its session, or routed by what was dialled. */
@@ -274,6 +287,7 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     adapter: ChannelAdapter,
     hop: InboundHop,
     route: (dialled: string) => Promise<RouteDecision>,
+    source: GatewaySource | undefined,
   ): Promise<FormattedReply | null> {
     if (hop.kind === 'end') return closeSession(key, undefined, hop.isEndedByUser);
     const stored = await deps.sessions.get(key);
@@ -288,7 +302,7 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     }
     const { appId, environment, rest } = target;
     const loaded = environment === 'live' ? await ctx.versions.getLive(appId) : await ctx.versions.getDraft(appId);
-    return answerHop({ appId, environment, caller: null, key, loaded, adapter, hop, lookedUp: { stored }, rest });
+    return answerHop({ appId, environment, caller: null, key, loaded, adapter, hop, lookedUp: { stored }, rest, source });
   }
 
   /**
@@ -375,6 +389,11 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     };
 
     const isNewSession = !(stored && !stored.state.ended) && hop.kind !== 'continue';
+    // The gateway limits come first: a session they refuse is never counted against the plan.
+    if (isNewSession && deps.admitGatewaySession && request.source) {
+      const refusal = await deps.admitGatewaySession({ appId, msisdn: engineHop.msisdn, source: request.source });
+      if (refusal !== null) return adapter.formatReply({ text: refusal, end: true }, hop);
+    }
     if (isNewSession && deps.admitLiveSession && !loaded.isTemplate && (environment === 'live' || request.rest !== undefined)) {
       const refusal = await deps.admitLiveSession(loaded.ownerId);
       if (refusal !== null) return adapter.formatReply({ text: refusal, end: true }, hop);
