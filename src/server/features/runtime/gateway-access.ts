@@ -181,12 +181,16 @@ function authorizeGatewayRequest(ctx: AppContext, scope: string, rule: GatewayAc
 
 type GatewayRequestOrigin = { key: string | undefined; address: string };
 
-/** `/ussd/{appId}/{test|live}[/{key}]`: an unknown app is let through, for the runtime's 404 as before. */
+/**
+ * `/ussd/{appId}/{test|live}[/{key}]`: an unknown app is let through, for the runtime's 404 as before. The app id
+ * is 128 random bits in the path, a secret of its own: an app's traffic is never held to the per-source limit,
+ * which would otherwise cap a busy app behind one aggregator's address.
+ */
 export async function authorizeAppGatewayRequest(ctx: AppContext, appId: string, request: GatewayRequestOrigin): Promise<GatewaySource> {
   const rule = await ctx.gatewayAccess.getAppRule(appId);
   const scope = `app/${appId}`;
-  if (!rule) return { scope, address: normalizeIP(request.address), isAuthenticated: false };
-  return authorizeGatewayRequest(ctx, scope, rule, request);
+  if (!rule) return { scope, address: normalizeIP(request.address), isAuthenticated: true };
+  return { ...authorizeGatewayRequest(ctx, scope, rule, request), isAuthenticated: true };
 }
 
 /** `/ussd/provider/{providerId}[/{key}]`: an unknown provider is 404, as it has no key to check. */

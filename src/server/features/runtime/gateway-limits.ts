@@ -4,7 +4,7 @@ import type { Config } from '../../config';
 
 /**
  * Where a gateway request came from, as its URL's route read it: the URL (`app/{appId}`, `provider/{key}`), the
- * client's address, and whether it proved itself (a key or an allowed address).
+ * client's address, and whether it proved itself (a key, an allowed address, or an app's unguessable id).
  */
 export interface GatewaySource {
   scope: string;
