@@ -87,7 +87,7 @@ function ProviderList() {
           </Text>
           {provider.acceptsUnauthenticated && (
             <Badge color="orange" variant="light" size="sm" mt={4} leftSection={<IconAlertTriangle size={12} />}>
-              Accepts traffic without key
+              Legacy: no key needed
             </Badge>
           )}
           {provider.allowedSources.length > 0 && (
