@@ -188,7 +188,7 @@ describeBrowser('shortcodes', () => {
       'Provider Name',
       'Provider ID',
       'Provider Url',
-      'Delete',
+      'Actions',
     ]);
 
     // New Provider: both messages, then the Id's format, then saved.

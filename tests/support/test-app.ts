@@ -33,12 +33,15 @@ const TEST_TIMERS = { BILLING_TIMER_INTERVAL_MS: 0, WEBHOOK_DISPATCH_INTERVAL_MS
 export async function createTestApp(overrides: Partial<Config> = {}, options: Pick<BuildOptions, 'mailer'> = {}): Promise<TestApp> {
   const testDb = await createTestDatabase();
   let offset = 0;
-  const app = await buildApp(createConfig({ NODE_ENV: 'test', ...TEST_SIGN_IN_LIMITS, ...TEST_GATEWAY_LIMITS, ...TEST_TIMERS, ...overrides }), {
-    ...options,
-    database: testDb.database,
-    logger: false,
-    now: () => new Date(Date.now() + offset),
-  });
+  const app = await buildApp(
+    createConfig({ NODE_ENV: 'test', ...TEST_SIGN_IN_LIMITS, ...TEST_GATEWAY_LIMITS, ...TEST_TIMERS, ...overrides }),
+    {
+      ...options,
+      database: testDb.database,
+      logger: false,
+      now: () => new Date(Date.now() + offset),
+    },
+  );
   await app.ready();
   return {
     app,
