@@ -208,12 +208,10 @@ describeBrowser('shortcodes', () => {
     const providerRow = row(page, 'providers-table', PROVIDER_ID);
     // The key ends the Url, hidden until revealed.
     const url = `${baseUrl()}/ussd/provider/${PROVIDER_ID}/`;
-    const shownUrl = providerRow.getByTestId('provider-url').first();
+    // The Url column's copy (the one folded under the name is for phones, hidden here).
+    const shownUrl = providerRow.getByTestId('provider-url').last();
     expect(await shownUrl.textContent()).toBe(`${url}${'•'.repeat(12)}`);
-    await providerRow
-      .getByRole('button', { name: `Show the key of ${PROVIDER_NAME}` })
-      .first()
-      .click();
+    await providerRow.getByRole('button', { name: `Show the key of ${PROVIDER_NAME}` }).click();
     const revealed = (await shownUrl.textContent()) ?? '';
     expect(revealed.startsWith(url) && revealed.length === url.length + 43).toBe(true);
     await screenshotViewport(page, 'shortcodes-provider-key-desktop');
