@@ -43,9 +43,14 @@ export function atText(step: number, n: number): string {
   return `${choiceOf(n)}*${amountOf(n)}`;
 }
 
-/** The form Africa's Talking posts on hop `step` of session n, dialled on `serviceCode` (the shop's own code by default). */
+/**
+ * The form Africa's Talking posts on hop `step` of session n, dialled on `serviceCode` (the shop's own code by
+ * default). Each session is another subscriber's, as on a live shortcode: the runtime holds one number to a few
+ * new sessions a minute (docs/runtime.md, "Limits on new sessions").
+ */
 export function atForm(sessionId: string, step: number, n: number, serviceCode = '*920*55#'): string {
-  return `sessionId=${encodeURIComponent(sessionId)}&serviceCode=${encodeURIComponent(serviceCode)}&phoneNumber=%2B233241112222&networkCode=62001&text=${encodeURIComponent(atText(step, n))}`;
+  const phoneNumber = `%2B23324${String(n % 10_000_000).padStart(7, '0')}`;
+  return `sessionId=${encodeURIComponent(sessionId)}&serviceCode=${encodeURIComponent(serviceCode)}&phoneNumber=${phoneNumber}&networkCode=62001&text=${encodeURIComponent(atText(step, n))}`;
 }
 
 /**

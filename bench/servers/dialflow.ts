@@ -12,7 +12,7 @@ import pino from 'pino';
 import { buildApp } from '../../src/server/app';
 import { createConfig } from '../../src/server/config';
 import { openDatabase } from '../../src/db/client';
-import { appLogs, sessionInputs, sessionRecords, subscriptions, users } from '../../src/db/schema';
+import { appLogs, sessionInputs, sessionRecords, shortcodeProviders, subscriptions, users } from '../../src/db/schema';
 import { reportFailed, reportReady, serveCommands } from './child';
 import { atForm, expectedReply, SHORTCODE_COUNT, SHORTCODE_PROVIDER, shortcodeDialOf } from '../shop';
 import { seedShop, seedShortcodes } from '../seed-shop';
@@ -67,7 +67,9 @@ try {
       .insert(subscriptions)
       .values({ userId: owner!.id, plan: 'ENTERPRISE', periodStart: now, periodEnd: new Date(now.getTime() + 365 * 86_400_000) });
   }
-  const path = viaProvider ? `/ussd/provider/${SHORTCODE_PROVIDER}` : `/ussd/${appId}/live`;
+  // The provider's URL with its key, as admins hand it to the aggregator (docs/shortcodes.md, "Provider keys").
+  const [provider] = await db.select().from(shortcodeProviders).where(eq(shortcodeProviders.providerKey, SHORTCODE_PROVIDER));
+  const path = viaProvider ? `/ussd/provider/${SHORTCODE_PROVIDER}/${provider?.gatewayKey}` : `/ussd/${appId}/live`;
 
   // One session through inject before any load: a wrong screen here means the figures would be meaningless.
   for (let step = 0; step < 3; step++) {

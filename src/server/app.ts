@@ -36,6 +36,8 @@ import { registerSmsRoutes } from './features/sms/sms.routes';
 import { registerPaymentsRoutes } from './features/payments/payments.routes';
 import { registerWebhooksRoutes } from './features/webhooks/webhooks.routes';
 import type { WebhookDispatcher } from './features/webhooks/webhook-dispatcher';
+import { createGatewayAccessCache } from './features/runtime/gateway-access';
+import { createGatewayLimits } from './features/runtime/gateway-limits';
 import { createRuntime, type Runtime, type StoredSession } from './features/runtime/runtime.service';
 import { createMemorySessionStore, createRedisSessionStore } from './features/runtime/session-store';
 import { createVersionCache } from './features/runtime/version-cache';
@@ -125,6 +127,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       twoFactorKey ??= loadTwoFactorKey(config);
       return twoFactorKey;
     },
+    gatewayAccess: createGatewayAccessCache(database.db, redis),
   };
   app.decorate('ctx', ctx);
 
@@ -153,6 +156,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       }),
     },
   );
+  // Before the runtime: its gateway limits count with the same store as every route's limits.
+  await app.register(fastifyRateLimit, {
+    global: false,
+    ...(redis ? { redis } : {}),
+    errorResponseBuilder: () => tooManyAttempts(),
+  });
   const runtime = createRuntime(ctx, {
     sessions: redis
       ? createRedisSessionStore<StoredSession>(redis, { now: nowMs })
@@ -161,6 +170,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     runAction,
     admitLiveSession: (ownerId) => admitLiveSession(ctx, ownerId),
     admitTestHop: createTestHopLimit(app, config.TEST_HOP_RATE_LIMIT),
+    admitGatewaySession: createGatewayLimits(app, config),
   });
   app.decorate('runtime', runtime);
   const whatsapp = createWhatsApp(ctx, runtime);
@@ -173,6 +183,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await whatsapp.close();
     await runtime.close();
     await ctx.shortcodeRoutes.close();
+    await ctx.gatewayAccess.close();
     await serverRunners.close();
     redis?.disconnect();
     if (ownsDatabase) await database.close();
@@ -182,12 +193,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(fastifyFormbody);
   // Gateways send XML or plain text too; the adapters read the raw string.
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 1024 * 1024 }, (_req, body, done) => done(null, body));
-
-  await app.register(fastifyRateLimit, {
-    global: false,
-    ...(redis ? { redis } : {}),
-    errorResponseBuilder: () => tooManyAttempts(),
-  });
 
   await app.register(fastifySwagger, {
     openapi: {

@@ -16,9 +16,18 @@ const ACCESS: Record<string, RouteAccess> = {
   'GET /ussd/:appId/:environment': 'public', // gateway traffic; the app id (128 random bits) is the address
   'POST /ussd/:appId/:environment': 'public',
   'PUT /ussd/:appId/:environment': 'public',
-  'GET /ussd/provider/:providerId': 'public', // a shared shortcode's gateway traffic; answers only in the gateway's format
+  // The same with the app's gateway key (when its owner turned it on, requests without it answer 401).
+  'GET /ussd/:appId/:environment/:key': 'public',
+  'POST /ussd/:appId/:environment/:key': 'public',
+  'PUT /ussd/:appId/:environment/:key': 'public',
+  // A shared shortcode's gateway traffic: the provider's key (in the path or a header), an allowed address, or
+  // the legacy flag admits it; otherwise 401/403 before any session (docs/shortcodes.md, "Provider keys").
+  'GET /ussd/provider/:providerId': 'public',
   'POST /ussd/provider/:providerId': 'public',
   'PUT /ussd/provider/:providerId': 'public',
+  'GET /ussd/provider/:providerId/:key': 'public',
+  'POST /ussd/provider/:providerId/:key': 'public',
+  'PUT /ussd/provider/:providerId/:key': 'public',
   'POST /ussd-emulator/:appId': 'public', // signed out: featured templates only, sessions bound to the caller
   'POST /api/auth/register': 'public',
   'POST /api/auth/login': 'public',
@@ -47,6 +56,8 @@ const ACCESS: Record<string, RouteAccess> = {
   'POST /api/updateApp': 'signedIn',
   'POST /api/cloneApp': 'signedIn',
   'GET /api/getAppByAppId/:appId': 'signedIn',
+  'POST /api/rotateAppGatewayKey/:appId': 'signedIn', // the app's builder (or an admin); another account's app: 404
+  'POST /api/removeAppGatewayKey/:appId': 'signedIn',
   'GET /deleteApp/:appId': 'signedIn',
   'GET /api/exportApp/:appId': 'signedIn',
   'POST /api/importApp': 'signedIn',
@@ -98,6 +109,8 @@ const ACCESS: Record<string, RouteAccess> = {
   'POST /api/registerProvider': ['shortcode.manage'],
   'GET /api/getAllProviders': ['shortcode.manage', 'shortcode.provision'],
   'GET /api/deleteProvider/:uuid': ['shortcode.manage'],
+  'POST /api/rotateProviderKey/:uuid': ['shortcode.manage'],
+  'POST /api/updateProviderAccess/:uuid': ['shortcode.manage'],
   'POST /api/subscription/createShortCode': ['shortcode.manage'],
   'GET /api/getAllAvailableShortCodes': ['shortcode.manage', 'shortcode.provision'],
   'GET /api/deleteShortCode/:uuid': ['shortcode.manage'],
@@ -346,6 +359,8 @@ describeDb('authorization, route by route', () => {
     ],
     ['POST /api/cloneApp', () => ({ method: 'POST', url: '/api/cloneApp', payload: { appId, appName: 'Copy', description: 'x' } })],
     ['GET /api/exportApp/:appId', () => ({ method: 'GET', url: `/api/exportApp/${appId}` })],
+    ['POST /api/rotateAppGatewayKey/:appId', () => ({ method: 'POST', url: `/api/rotateAppGatewayKey/${appId}` })],
+    ['POST /api/removeAppGatewayKey/:appId', () => ({ method: 'POST', url: `/api/removeAppGatewayKey/${appId}` })],
     ['GET /api/getAllMenus/:appId', () => ({ method: 'GET', url: `/api/getAllMenus/${appId}` })],
     ['GET /api/getAllMenusLite/:appId', () => ({ method: 'GET', url: `/api/getAllMenusLite/${appId}` })],
     [

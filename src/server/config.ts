@@ -81,6 +81,11 @@ export const configSchema = z
     IMPORT_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
     IMPORT_ADDRESS_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
     TEST_HOP_RATE_LIMIT: z.coerce.number().int().min(1).default(120),
+    // New sessions on gateway URLs (docs/security.md, "Gateway URLs"): per calling number per app, a minute's and
+    // an hour's; and per source address per URL for traffic that presents no key.
+    GATEWAY_CALLER_SESSIONS_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+    GATEWAY_CALLER_SESSIONS_PER_HOUR: z.coerce.number().int().min(1).default(60),
+    GATEWAY_SOURCE_SESSIONS_PER_MINUTE: z.coerce.number().int().min(1).default(300),
     SMTP_URL: z.string().url().optional(),
     MAIL_FROM: z.string().min(3).default('Dialflow <no-reply@dialflow.local>'),
     WEB_DIST: z.string().default('./dist/web'),

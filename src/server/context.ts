@@ -3,6 +3,7 @@ import type { BackgroundTasks } from './background';
 import type { Config } from './config';
 import type { Database, Db } from '../db/client';
 import type { Mailer } from '../integrations/mail/mailer';
+import type { GatewayAccessCache } from './features/runtime/gateway-access';
 import type { VersionCache } from './features/runtime/version-cache';
 import type { ShortcodeRouteTable } from './features/shortcodes/route-table';
 
@@ -23,4 +24,6 @@ export interface AppContext {
   shortcodeRoutes: ShortcodeRouteTable;
   /** The key two-factor secrets are sealed with (features/auth/two-factor-key.ts), read on first use. */
   getTwoFactorKey: () => Buffer;
+  /** Who may send traffic to each app's and provider's gateway URL; a key rotated or a list changed invalidates it. */
+  gatewayAccess: GatewayAccessCache;
 }

@@ -71,9 +71,12 @@ async function createShopApp(token: string): Promise<string> {
 
 const findPurchases = async (token: string) => (await callApi<PurchaseRow[]>(token, '/api/myPurchasedShortCodes')).data ?? [];
 
+/** The Provider Url with its key, as the admin copied it for the aggregator (set by the providers test). */
+let providerUrl = '';
+
 /** One Africa's Talking hop through the provider's URL; `text` is cumulative. */
 async function atHop(sessionId: string, text: string): Promise<string> {
-  const res = await fetch(`${baseUrl()}/ussd/provider/${PROVIDER_ID}`, {
+  const res = await fetch(providerUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ sessionId, serviceCode: FIXED_DIAL, phoneNumber: '+233240000001', networkCode: '62001', text }).toString(),
@@ -84,7 +87,7 @@ async function atHop(sessionId: string, text: string): Promise<string> {
 
 /** One Hubtel hop through the provider's URL. */
 async function hubtelHop(body: Record<string, unknown>): Promise<{ Type: string; Message: string }> {
-  const res = await fetch(`${baseUrl()}/ussd/provider/${PROVIDER_ID}`, {
+  const res = await fetch(providerUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
@@ -185,7 +188,7 @@ describeBrowser('shortcodes', () => {
       'Provider Name',
       'Provider ID',
       'Provider Url',
-      'Delete',
+      'Actions',
     ]);
 
     // New Provider: both messages, then the Id's format, then saved.
@@ -203,8 +206,15 @@ describeBrowser('shortcodes', () => {
     await dialog.getByRole('button', { name: 'Save Provider' }).click();
     await dialog.waitFor({ state: 'detached' });
     const providerRow = row(page, 'providers-table', PROVIDER_ID);
-    const url = `${baseUrl()}/ussd/provider/${PROVIDER_ID}`;
-    expect(await providerRow.getByTestId('provider-url').first().textContent()).toBe(url);
+    // The key ends the Url, hidden until revealed.
+    const url = `${baseUrl()}/ussd/provider/${PROVIDER_ID}/`;
+    // The Url column's copy (the one folded under the name is for phones, hidden here).
+    const shownUrl = providerRow.getByTestId('provider-url').last();
+    expect(await shownUrl.textContent()).toBe(`${url}${'•'.repeat(12)}`);
+    await providerRow.getByRole('button', { name: `Show the key of ${PROVIDER_NAME}` }).click();
+    const revealed = (await shownUrl.textContent()) ?? '';
+    expect(revealed.startsWith(url) && revealed.length === url.length + 43).toBe(true);
+    await screenshotViewport(page, 'shortcodes-provider-key-desktop');
 
     // The same Id again: the server's message in the dialog, nothing added.
     await page.getByRole('button', { name: 'New Provider' }).first().click();
@@ -220,7 +230,10 @@ describeBrowser('shortcodes', () => {
     await closeToasts(page);
     await providerRow.getByRole('button', { name: `Copy Provider Url of ${PROVIDER_NAME}` }).click();
     await page.locator('.mantine-Notification-root').getByText('Copied').waitFor();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
+    providerUrl = await page.evaluate(() => navigator.clipboard.readText());
+    expect(providerUrl).toBe(revealed);
+    // Without the key the aggregator's traffic is refused before any session.
+    expect((await fetch(url.slice(0, -1), { method: 'POST', body: 'sessionId=x' })).status).toBe(401);
     await closeToasts(page);
 
     // Delete asks first; a provider nobody uses goes.

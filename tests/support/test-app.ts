@@ -28,6 +28,8 @@ const TEST_SIGN_IN_LIMITS = {
   IMPORT_ADDRESS_RATE_LIMIT: 10_000,
   SIGN_IN_SECRET: randomBytes(32).toString('hex'),
 } satisfies Partial<Config>;
+/** For the same reason, the limit of new gateway sessions per source address; the per-number limits keep their defaults. */
+const TEST_GATEWAY_LIMITS = { GATEWAY_SOURCE_SESSIONS_PER_MINUTE: 100_000 } satisfies Partial<Config>;
 /**
  * The billing timer expires payments left PENDING for an hour of the (moved) clock, and the webhook dispatcher
  * would send what a test queued before it looked: tests run them themselves (runOnce, deliverDue).
@@ -51,7 +53,15 @@ export async function createTestApp(overrides: Partial<Config> = {}, options: Pi
   const testDb = await createTestDatabase();
   let offset = 0;
   const app = await buildApp(
-    createConfig({ NODE_ENV: 'test', ...TEST_SIGN_IN_LIMITS, ...TEST_HOP_LIMIT, ...TEST_TIMERS, ...TEST_TWO_FACTOR, ...overrides }),
+    createConfig({
+      NODE_ENV: 'test',
+      ...TEST_SIGN_IN_LIMITS,
+      ...TEST_HOP_LIMIT,
+      ...TEST_GATEWAY_LIMITS,
+      ...TEST_TIMERS,
+      ...TEST_TWO_FACTOR,
+      ...overrides,
+    }),
     {
       ...options,
       database: testDb.database,

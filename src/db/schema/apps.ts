@@ -26,6 +26,11 @@ export const apps = pgTable(
     /** Featured templates are apps too: runnable in the emulator and cloneable by anyone. */
     isTemplate: boolean('is_template').notNull().default(false),
     flagIcon: text('flag_icon').notNull().default(''),
+    /**
+     * The app's gateway key (docs/runtime.md, "Gateway keys"), null while off: when set, the test and
+     * production URLs are served only to a request that presents it (in the URL or an `X-Dialflow-Key` header).
+     */
+    gatewayKey: text('gateway_key'),
     /** `ussd`, or `whatsapp` for a bot: same menus, engine and versions, another channel (docs/bots.md). */
     channel: text('channel').notNull().default('ussd'),
     /** A bot's `active` or `inactive` (an inactive bot answers with a polite sentence and runs nothing). */

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './accounts';
@@ -13,6 +14,21 @@ export const shortcodeProviders = pgTable('shortcode_providers', {
   providerName: text('provider_name').notNull(),
   /** `mtngh`: lower-cased, unique; the last part of the provider's URL. */
   providerKey: text('provider_key').notNull().unique(),
+  /**
+   * The provider's gateway key (docs/shortcodes.md, "Provider keys"): 256 random bits, base64url, presented by
+   * the aggregator in its URL (`/ussd/provider/{providerId}/{key}`) or an `X-Dialflow-Key` header. Kept as it is
+   * (like a webhook's secret): admins are shown it again to paste into the aggregator's console.
+   */
+  gatewayKey: text('gateway_key')
+    .notNull()
+    .$defaultFn(() => randomBytes(32).toString('base64url')),
+  /**
+   * Legacy: the bare URL (no key) is still served. On for the providers registered before keys existed, so no
+   * live traffic broke at the upgrade; off for every new one.
+   */
+  acceptsUnauthenticated: boolean('accepts_unauthenticated').notNull().default(false),
+  /** Source addresses (CIDRs) the provider's traffic may come from; empty: any address (the key decides). */
+  allowedSources: text('allowed_sources').array().notNull().default([]),
   createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
 });
 

@@ -136,8 +136,13 @@ export const appSchema = z.object({
   channel: z.enum(APP_CHANNELS),
   /** A bot's active or inactive; always active for a USSD app. */
   status: z.enum(['active', 'inactive']),
+  /** With the gateway key on, both URLs end in it (docs/runtime.md, "Gateway keys"). */
   testUrl: z.string(),
   productionUrl: z.string(),
+  /** Whether the gateway URLs need the app's key. */
+  hasGatewayKey: z.boolean(),
+  /** The key, for whoever may change the app; null while off or for anyone else (a featured template). */
+  gatewayKey: z.string().nullable(),
   companyName: z.string(),
   userEmail: z.string(),
   liveVersion: z.number().nullable(),

@@ -11,6 +11,8 @@ import { statusSchema } from './envelope';
  * - `POST /api/registerProvider` {@link registerProviderBodySchema} -> `data`: {@link providerSchema}
  * - `GET  /api/getAllProviders` -> `data`: providerSchema[] (empty list: 'There are no ShortCode Providers')
  * - `GET  /api/deleteProvider/{uuid}` -> `{ status, message }`; a provider that still has extensions: '02'
+ * - `POST /api/rotateProviderKey/{uuid}` -> `data`: providerSchema (a new key; the old one is refused at once)
+ * - `POST /api/updateProviderAccess/{uuid}` {@link updateProviderAccessBodySchema} -> `data`: providerSchema
  * - `POST /api/subscription/createShortCode` {@link createShortCodeBodySchema} -> `data`: {@link extensionSchema}
  * - `GET  /api/getAllAvailableShortCodes` -> `data`: extensionSchema[] (the whole catalogue)
  * - `GET  /api/deleteShortCode/{uuid}` -> `{ status, message }`; an extension someone holds: '02'
@@ -79,6 +81,7 @@ export const SHORTCODE_MESSAGES = {
   providerIdTaken: 'A provider with this Provider Id already exists',
   providerInUse: 'This provider still has extensions: delete them first',
   providerNotFound: 'Provider not found',
+  providerSourceFormat: 'Each allowed source must be an IPv4 or IPv6 address, or a range such as 197.255.0.0/16',
   countryRequired: 'Select a country',
   providerRequired: 'Select shortcode provider',
   extensionRequired: 'Enter USSD extension',
@@ -170,11 +173,24 @@ export const providerSchema = z.object({
   uuid: z.string(),
   providerName: z.string(),
   providerId: z.string(),
-  /** Where the aggregator must forward the shortcode's traffic: `<public origin>/ussd/provider/{providerId}`. */
+  /** Where the aggregator must forward the shortcode's traffic: `<public origin>/ussd/provider/{providerId}/{gatewayKey}`. */
   providerUrl: z.string(),
+  /** 256 random bits, base64url; the last part of `providerUrl`, or an `X-Dialflow-Key` header (docs/shortcodes.md). */
+  gatewayKey: z.string(),
+  /** Legacy: the URL without the key is still served (providers registered before keys existed). */
+  acceptsUnauthenticated: z.boolean(),
+  /** Addresses and CIDR ranges the traffic may come from; empty: any (the key decides). */
+  allowedSources: z.array(z.string()),
   createdAt: z.string(),
 });
 export type Provider = z.infer<typeof providerSchema>;
+
+/** POST /api/updateProviderAccess/{uuid}: the legacy flag and the address allow-list (at most 50 entries). */
+export const updateProviderAccessBodySchema = z.object({
+  acceptsUnauthenticated: z.boolean(),
+  allowedSources: z.array(z.string().trim().min(1).max(64)).max(50),
+});
+export type UpdateProviderAccessBody = z.infer<typeof updateProviderAccessBodySchema>;
 
 // ---- the extension catalogue ----
 

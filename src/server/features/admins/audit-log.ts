@@ -23,6 +23,8 @@ export const ADMIN_ACTIONS = [
   'chatbot_access_changed',
   'provider_registered',
   'provider_deleted',
+  'provider_key_rotated',
+  'provider_access_changed',
   'extension_created',
   'extension_deleted',
   // An admin's change to an app (or its parts) that another account builds (the role table's tenantApp.edit).

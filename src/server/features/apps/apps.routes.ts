@@ -61,6 +61,20 @@ export function registerAppsRoutes(app: FastifyInstance, ctx: AppContext, guard:
     handler: async (req) => ok('OK', await appsService.getApp(ctx, getSignedInUser(req), req.params.appId, getOrigin(ctx, req))),
   });
 
+  r.post('/api/rotateAppGatewayKey/:appId', {
+    schema: { tags, params: appIdParams, response: { 200: envelopeSchema(appSchema) } },
+    onRequest: guard(),
+    handler: async (req) =>
+      ok('Gateway key created', await appsService.rotateAppGatewayKey(ctx, getSignedInUser(req), req.params.appId, getOrigin(ctx, req))),
+  });
+
+  r.post('/api/removeAppGatewayKey/:appId', {
+    schema: { tags, params: appIdParams, response: { 200: envelopeSchema(appSchema) } },
+    onRequest: guard(),
+    handler: async (req) =>
+      ok('Gateway key turned off', await appsService.removeAppGatewayKey(ctx, getSignedInUser(req), req.params.appId, getOrigin(ctx, req))),
+  });
+
   r.get('/deleteApp/:appId', {
     schema: { tags, params: appIdParams, response: { 200: messageSchema } },
     onRequest: guard(),

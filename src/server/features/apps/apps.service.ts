@@ -18,6 +18,7 @@ import { invalid, notFound, unauthenticated } from '../../../shared/errors';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../auth/auth.service';
 import { checkAppLimit } from '../billing/plan-limits';
+import { createGatewayKey } from '../runtime/gateway-access';
 import { recordAdminAction, recordChangeByAdmin } from '../admins/audit-log';
 import { getAccessibleMerchant } from '../merchants/merchant-access';
 
@@ -26,11 +27,24 @@ export type AppRow = typeof apps.$inferSelect;
 /** App ids are random 128-bit values: they are the unguessable part of the gateway URLs. */
 export const createAppId = () => randomBytes(16).toString('hex');
 
-export function getGatewayUrls(origin: string, appId: string) {
-  return { testUrl: `${origin}/ussd/${appId}/test`, productionUrl: `${origin}/ussd/${appId}/live` };
+/** The app's gateway URLs; with its gateway key on, the key is their last part (docs/runtime.md, "Gateway keys"). */
+export function getGatewayUrls(origin: string, appId: string, gatewayKey: string | null = null) {
+  const key = gatewayKey ? `/${gatewayKey}` : '';
+  return { testUrl: `${origin}/ussd/${appId}/test${key}`, productionUrl: `${origin}/ussd/${appId}/live${key}` };
 }
 
-function toApp(row: AppRow, origin: string, owner: { companyName: string; email: string } | null, liveVersion: number | null): App {
+/**
+ * `showKey`: whoever may change the app sees its gateway key (and the URLs that hold it); anyone else reading it
+ * (a featured template) sees the bare URLs and no key.
+ */
+function toApp(
+  row: AppRow,
+  origin: string,
+  owner: { companyName: string; email: string } | null,
+  liveVersion: number | null,
+  showKey = true,
+): App {
+  const gatewayKey = showKey ? row.gatewayKey : null;
   return {
     appId: row.id,
     appName: row.appName,
@@ -49,7 +63,9 @@ function toApp(row: AppRow, origin: string, owner: { companyName: string; email:
     isTemplate: row.isTemplate,
     channel: row.channel === 'whatsapp' ? 'whatsapp' : 'ussd',
     status: row.status === 'inactive' ? 'inactive' : 'active',
-    ...getGatewayUrls(origin, row.id),
+    ...getGatewayUrls(origin, row.id, gatewayKey),
+    hasGatewayKey: row.gatewayKey !== null,
+    gatewayKey,
     companyName: owner?.companyName ?? '',
     userEmail: owner?.email ?? '',
     liveVersion,
@@ -76,12 +92,17 @@ export async function findLiveVersions(db: Db, appIds: string[]): Promise<Map<st
   return new Map(rows.map((r) => [r.appId, r.number ?? 0]));
 }
 
-async function toApps(db: Db, rows: Array<{ app: AppRow; owner: { companyName: string; email: string } | null }>, origin: string) {
+async function toApps(
+  db: Db,
+  rows: Array<{ app: AppRow; owner: { companyName: string; email: string } | null }>,
+  origin: string,
+  showKey = true,
+) {
   const live = await findLiveVersions(
     db,
     rows.map((r) => r.app.id),
   );
-  return rows.map((r) => toApp(r.app, origin, r.owner, live.get(r.app.id) ?? null));
+  return rows.map((r) => toApp(r.app, origin, r.owner, live.get(r.app.id) ?? null, showKey));
 }
 
 /**
@@ -200,7 +221,30 @@ export async function findApps(ctx: AppContext, user: AuthUser, origin: string):
 export async function getApp(ctx: AppContext, user: AuthUser, appId: string, origin: string): Promise<App> {
   const row = await getReadableApp(ctx, user, appId);
   const [owner] = await ctx.db.select({ companyName: users.companyName, email: users.email }).from(users).where(eq(users.id, row.userId));
-  return (await toApps(ctx.db, [{ app: row, owner: owner ?? null }], origin))[0]!;
+  // A readable app is the user's own (or an admin's view) unless it is a featured template.
+  const showKey = !row.isTemplate || hasAdminPermission(user, 'template.edit');
+  return (await toApps(ctx.db, [{ app: row, owner: owner ?? null }], origin, showKey))[0]!;
+}
+
+/**
+ * Turns the app's gateway key on with a new one, or replaces it (docs/runtime.md, "Gateway keys"): from the next
+ * request the old key, and the URL without a key, are refused in every process.
+ */
+export async function rotateAppGatewayKey(ctx: AppContext, user: AuthUser, appId: string, origin: string): Promise<App> {
+  return setAppGatewayKey(ctx, user, appId, createGatewayKey(), origin);
+}
+
+/** Turns the app's gateway key off: its bare URLs are served again. */
+export async function removeAppGatewayKey(ctx: AppContext, user: AuthUser, appId: string, origin: string): Promise<App> {
+  return setAppGatewayKey(ctx, user, appId, null, origin);
+}
+
+async function setAppGatewayKey(ctx: AppContext, user: AuthUser, appId: string, gatewayKey: string | null, origin: string): Promise<App> {
+  const existing = await getOwnedApp(ctx, user, appId);
+  checkIsUssdApp(existing);
+  await ctx.db.update(apps).set({ gatewayKey, updatedAt: ctx.now() }).where(eq(apps.id, existing.id));
+  ctx.gatewayAccess.invalidate(`app/${existing.id}`);
+  return getApp(ctx, user, existing.id, origin);
 }
 
 export async function updateApp(ctx: AppContext, user: AuthUser, body: UpdateAppBody, origin: string): Promise<App> {
@@ -290,6 +334,8 @@ export async function cloneApp(ctx: AppContext, user: AuthUser, body: CloneAppBo
       connectionMode: body.shortCode ? 'existing-shortcode' : source.connectionMode,
       customShortCode: body.shortCode ? shortCode : source.customShortCode,
       isTemplate: false,
+      // A copy gets no gateway key: a key is one app's own, turned on by its owner.
+      gatewayKey: null,
       createdAt: ctx.now(),
       updatedAt: ctx.now(),
     });

@@ -18,6 +18,11 @@ interface Tally {
   pending: number;
   /** The highest usage warning already mailed (80, 100). */
   warnedPercent: number;
+  /**
+   * The write under way, if any: writes of one tally take turns, so two flushes at once (the timer's and a usage
+   * read's) cannot both add the same pending sessions to the table.
+   */
+  writing?: Promise<void>;
 }
 
 export interface UsageTallies {
@@ -77,7 +82,13 @@ export function createUsageTallies(ctx: AppContext): UsageTallies {
     return pending;
   }
 
-  async function write(key: string, tally: Tally): Promise<void> {
+  function write(key: string, tally: Tally): Promise<void> {
+    const turn = (tally.writing ?? Promise.resolve()).catch(() => {}).then(() => (tally.pending > 0 ? writeNow(key, tally) : undefined));
+    tally.writing = turn;
+    return turn;
+  }
+
+  async function writeNow(key: string, tally: Tally): Promise<void> {
     const n = tally.pending;
     const [row] = await ctx.db
       .insert(usageCounters)

@@ -121,7 +121,8 @@ describeDb('the javascript pool between accounts', () => {
   it("answers another account's javascript hops while one account floods its own app's hops", async () => {
     let n = 0;
     const { pendingAtFirstHop, replies } = await runVictimDuring(
-      () => hop(attackerApp, `flood-${n++}`, '233241000000', ''),
+      // A number per session: one number is held to a few new sessions a minute (gateway-limits.ts).
+      () => hop(attackerApp, `flood-${n}`, `23324${2_000_000 + n++}`, ''),
       (res) => res.body === 'END Burnt',
     );
     expect(pendingAtFirstHop).toBeGreaterThan(0);

@@ -8,12 +8,19 @@ import type { Guard } from '../../plugins/guard';
 import { checkEmulatorAccess } from '../apps/apps.service';
 import { getEmulatorCaller } from './emulator-caller';
 import { ACTION_HOP_REFUSAL, isActionHop } from '../../plugins/action-hops';
+import { authorizeAppGatewayRequest, GATEWAY_KEY_HEADER } from './gateway-access';
 
 const gatewayQuery = z.object({ gateway: z.string().max(40).optional() }).passthrough();
 
 /** A request as the gateway adapters read it. */
 export function toGatewayRequest(req: FastifyRequest) {
   return { method: req.method, query: req.query, body: req.body ?? {}, contentType: String(req.headers['content-type'] ?? '') };
+}
+
+/** The key a gateway request presents: the last part of its URL, else the `X-Dialflow-Key` header. */
+export function readGatewayKey(req: FastifyRequest, inPath: string | undefined): string | undefined {
+  const header = req.headers[GATEWAY_KEY_HEADER];
+  return inPath ?? (typeof header === 'string' ? header : undefined);
 }
 
 /** A gateway's reply in its own format, or an empty 200 (an end-of-session notification). */
@@ -31,30 +38,36 @@ export function registerRuntimeRoutes(app: FastifyInstance, ctx: AppContext, gua
   const signedIn = guard();
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  r.route({
-    method: ['GET', 'POST', 'PUT'],
-    url: '/ussd/:appId/:environment',
-    // Gateway traffic is thousands of hops a second: no access-log lines per request (the events record
-    // every hop); warnings and errors are still logged.
-    logLevel: 'warn',
-    // Adapters clean what gateways send (input guard) and gateways read no security headers. A hop sent by
-    // one of our own actions or webhooks gets the end screen (plugins/action-hops.ts): hops never chain.
-    config: { isGatewayTraffic: true, refusesActionHopsItself: true },
-    helmet: false,
-    schema: {
-      tags: ['runtime'],
-      summary: 'Gateway traffic: test runs the draft, live the last deployed version. ?gateway= forces an adapter.',
-      params: z.object({ appId: z.string().min(1).max(64), environment: z.enum(['test', 'live']) }),
-      querystring: gatewayQuery,
-    },
-    handler: async (req, reply) =>
-      sendGatewayReply(
-        reply,
-        isActionHop(req)
-          ? runtime.refuseHop(toGatewayRequest(req), req.query.gateway, ACTION_HOP_REFUSAL)
-          : await runtime.handleRequest(req.params.appId, req.params.environment, toGatewayRequest(req), req.query.gateway),
-      ),
-  });
+  // The key in the path is the form every gateway can be given (most only take a callback URL).
+  for (const url of ['/ussd/:appId/:environment', '/ussd/:appId/:environment/:key']) {
+    r.route({
+      method: ['GET', 'POST', 'PUT'],
+      url,
+      // Gateway traffic is thousands of hops a second: no access-log lines per request (the events record
+      // every hop); warnings and errors are still logged.
+      logLevel: 'warn',
+      // Adapters clean what gateways send (input guard) and gateways read no security headers. A hop sent by
+      // one of our own actions or webhooks gets the end screen (plugins/action-hops.ts): hops never chain.
+      config: { isGatewayTraffic: true, refusesActionHopsItself: true },
+      helmet: false,
+      schema: {
+        tags: ['runtime'],
+        summary: 'Gateway traffic: test runs the draft, live the last deployed version. ?gateway= forces an adapter.',
+        params: z.object({ appId: z.string().min(1).max(64), environment: z.enum(['test', 'live']), key: z.string().max(200).optional() }),
+        querystring: gatewayQuery,
+      },
+      handler: async (req, reply) => {
+        if (isActionHop(req))
+          return sendGatewayReply(reply, runtime.refuseHop(toGatewayRequest(req), req.query.gateway, ACTION_HOP_REFUSAL));
+        const { appId, environment, key } = req.params;
+        const authorize = () => authorizeAppGatewayRequest(ctx, appId, { key: readGatewayKey(req, key), address: req.ip });
+        return sendGatewayReply(
+          reply,
+          await runtime.handleRequest(appId, environment, toGatewayRequest(req), req.query.gateway, null, authorize),
+        );
+      },
+    });
+  }
 
   r.post('/ussd-emulator/:appId', {
     logLevel: 'warn',

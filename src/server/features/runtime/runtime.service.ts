@@ -31,6 +31,7 @@ import type { WhatsAppInbound, WhatsAppMessage } from '../../../shared/whatsapp'
 import type { AppContext } from '../../context';
 import type { ActionApp } from './action-runner';
 import type { EventSink, EventSinkStats } from './event-sink';
+import type { AdmitGatewaySession, GatewaySource } from './gateway-limits';
 import { createHopTurns } from './hop-turns';
 import { createSessionRecorder } from './session-records';
 import { createRenderShares } from './render-shares';
@@ -69,6 +70,11 @@ export interface RuntimeDeps {
    * app owner's id: null runs it, a sentence ends the session on the gateway's end screen (TEST_HOP_RATE_LIMIT).
    */
   admitTestHop?: (ownerId: string) => Promise<string | null>;
+  /**
+   * Asked before a new session on a gateway URL (never the emulator or WhatsApp), before `admitLiveSession`: the
+   * limits per calling number and per unauthenticated source (gateway-limits.ts). A refused session is not counted.
+   */
+  admitGatewaySession?: AdmitGatewaySession;
   /** Inactivity after which a session is over (180 s by default, docs/runtime.md). */
   sessionTimeoutSeconds?: number;
 }
@@ -94,11 +100,16 @@ export interface ChatReply {
   messages: WhatsAppMessage[];
 }
 
+/** Checks a gateway request's key or address (gateway-access.ts): its source, or an AppError (401, 403, 404). */
+export type AuthorizeGatewayRequest = () => Promise<GatewaySource>;
+
 export interface Runtime {
   /**
    * One gateway request to `/ussd/{appId}/{test|live}` or the emulator; null means "answer an empty 200".
    * `caller` (emulator only) scopes the session to whoever runs it: the same session id sent by anyone else
-   * reaches another session, and every row the session writes is marked with it.
+   * reaches another session, and every row the session writes is marked with it. `authorize` (gateway URLs only)
+   * checks the request's key or address and names its source, which puts new sessions under the gateway limits;
+   * it runs inside the hop's error handling, so a database that cannot answer it gives the unavailable screen.
    */
   handleRequest(
     appId: string,
@@ -106,6 +117,7 @@ export interface Runtime {
     req: GatewayRequest,
     gateway?: string,
     caller?: string | null,
+    authorize?: AuthorizeGatewayRequest,
   ): Promise<FormattedReply | null>;
   /**
    * One gateway request to a URL that serves many apps (`/ussd/provider/{providerId}`). A new session's app comes
@@ -118,6 +130,7 @@ export interface Runtime {
     req: GatewayRequest,
     gateway: string | undefined,
     route: (dialled: string) => Promise<RouteDecision>,
+    authorize?: AuthorizeGatewayRequest,
   ): Promise<FormattedReply | null>;
   /**
    * One WhatsApp message for a bot (features/bots, and the console's chat simulator with its `caller`): the
@@ -180,6 +193,8 @@ interface HopRequest {
   lookedUp?: { stored: StoredSession | undefined };
   /** Routed hops: the parts dialled after the code that reached the app; a new session reads them as dialled on the app's code. */
   rest?: string[];
+  /** Gateway URLs: where the request came from, for the limits on new sessions. */
+  source?: GatewaySource;
 }
 
 export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
@@ -272,9 +287,11 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     req: GatewayRequest,
     gateway?: string,
     caller: string | null = null,
+    authorize?: AuthorizeGatewayRequest,
   ): Promise<FormattedReply | null> {
     try {
-      return await handleAppRequest(appId, environment, req, gateway, caller);
+      const source = authorize ? await authorize() : undefined;
+      return await handleAppRequest(appId, environment, req, gateway, caller, source);
     } catch (err) {
       return answerUnavailable(err, req, gateway, appId);
     }
@@ -286,6 +303,7 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     req: GatewayRequest,
     gateway: string | undefined,
     caller: string | null,
+    source: GatewaySource | undefined,
   ): Promise<FormattedReply | null> {
     const loaded = environment === 'live' ? await ctx.versions.getLive(appId) : await ctx.versions.getDraft(appId);
     if ('missing' in loaded && loaded.missing === 'app') throw notFound('App not found');
@@ -299,7 +317,7 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     const adapter = detectGateway(req, gateway);
     const hop = adapter.parseRequest(req);
     const key = sessionKey(appId, environment, adapter.name, hop.sessionId, caller);
-    return hopTurns.take(key, hop.hopId, () => answerHop({ appId, environment, caller, key, loaded, adapter, hop }));
+    return hopTurns.take(key, hop.hopId, () => answerHop({ appId, environment, caller, key, loaded, adapter, hop, source }));
   }
 
   async function handleRoutedRequest(
@@ -307,9 +325,11 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     req: GatewayRequest,
     gateway: string | undefined,
     route: (dialled: string) => Promise<RouteDecision>,
+    authorize?: AuthorizeGatewayRequest,
   ): Promise<FormattedReply | null> {
     try {
-      return await handleRoutedAppRequest(routeKey, req, gateway, route);
+      const source = authorize ? await authorize() : undefined;
+      return await handleRoutedAppRequest(routeKey, req, gateway, route, source);
     } catch (err) {
       return answerUnavailable(err, req, gateway);
     }
@@ -320,6 +340,7 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     req: GatewayRequest,
     gateway: string | undefined,
     route: (dialled: string) => Promise<RouteDecision>,
+    source: GatewaySource | undefined,
   ): Promise<FormattedReply | null> {
     if (!gateway && isSessionEndNotification(req)) {
       const hop = sessionEndHop(parseSessionEndNotification(req));
@@ -329,7 +350,7 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     const adapter = detectGateway(req, gateway);
     const hop = adapter.parseRequest(req);
     const key = routedSessionKey(routeKey, adapter.name, hop.sessionId);
-    return hopTurns.take(key, hop.hopId, () => answerRoutedHop(key, adapter, hop, route));
+    return hopTurns.take(key, hop.hopId, () => answerRoutedHop(key, adapter, hop, route, source));
   }
 
   /** A routed hop, its session's previous hop done: its app from its session, or routed by what was dialled. */
@@ -338,6 +359,7 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     adapter: ChannelAdapter,
     hop: InboundHop,
     route: (dialled: string) => Promise<RouteDecision>,
+    source: GatewaySource | undefined,
   ): Promise<FormattedReply | null> {
     if (hop.kind === 'end') return closeSession(key, undefined, hop.isEndedByUser);
     const stored = await deps.sessions.get(key);
@@ -352,7 +374,7 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     }
     const { appId, environment, rest } = target;
     const loaded = environment === 'live' ? await ctx.versions.getLive(appId) : await ctx.versions.getDraft(appId);
-    return answerHop({ appId, environment, caller: null, key, loaded, adapter, hop, lookedUp: { stored }, rest });
+    return answerHop({ appId, environment, caller: null, key, loaded, adapter, hop, lookedUp: { stored }, rest, source });
   }
 
   /**
@@ -442,6 +464,11 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     // Test URLs take any account's traffic for free: each hop of a draft is counted against its owner.
     if (environment === 'test' && request.rest === undefined && deps.admitTestHop && !loaded.isTemplate) {
       const refusal = await deps.admitTestHop(loaded.ownerId);
+      if (refusal !== null) return adapter.formatReply({ text: refusal, end: true }, hop);
+    }
+    // The gateway limits come first: a session they refuse is never counted against the plan.
+    if (isNewSession && deps.admitGatewaySession && request.source) {
+      const refusal = await deps.admitGatewaySession({ appId, msisdn: engineHop.msisdn, source: request.source });
       if (refusal !== null) return adapter.formatReply({ text: refusal, end: true }, hop);
     }
     if (isNewSession && deps.admitLiveSession && !loaded.isTemplate && (environment === 'live' || request.rest !== undefined)) {

@@ -1,11 +1,17 @@
 import { asc, count, eq } from 'drizzle-orm';
 import { shortcodeExtensions, shortcodeProviders } from '../../../db/schema';
-import { SHORTCODE_MESSAGES, type Provider, type RegisterProviderBody } from '../../../shared/api/shortcodes.schema';
-import { conflict, notFound } from '../../../shared/errors';
+import {
+  SHORTCODE_MESSAGES,
+  type Provider,
+  type RegisterProviderBody,
+  type UpdateProviderAccessBody,
+} from '../../../shared/api/shortcodes.schema';
+import { conflict, invalid, notFound } from '../../../shared/errors';
 import { isUuid } from '../../../shared/ids';
 import type { AppContext } from '../../context';
-import { recordAdminAction } from '../admins/audit-log';
+import { type AdminAction, recordAdminAction } from '../admins/audit-log';
 import type { AuthUser } from '../auth/auth.service';
+import { createGatewayKey, parseSource } from '../runtime/gateway-access';
 
 export type ProviderRow = typeof shortcodeProviders.$inferSelect;
 
@@ -16,15 +22,19 @@ export const DEFAULT_PROVIDER_NAMES: Record<string, string> = {
   vodagh: 'Vodafone Ghana',
 };
 
-/** Where the aggregator forwards the shortcode's traffic. */
-export const getProviderUrl = (origin: string, providerKey: string) => `${origin}/ussd/provider/${providerKey}`;
+/** Where the aggregator forwards the shortcode's traffic: the key is the URL's last part (most aggregators take only a URL). */
+export const getProviderUrl = (origin: string, providerKey: string, gatewayKey: string) =>
+  `${origin}/ussd/provider/${providerKey}/${gatewayKey}`;
 
 export function toProvider(row: ProviderRow, origin: string): Provider {
   return {
     uuid: row.id,
     providerName: row.providerName,
     providerId: row.providerKey,
-    providerUrl: getProviderUrl(origin, row.providerKey),
+    providerUrl: getProviderUrl(origin, row.providerKey, row.gatewayKey),
+    gatewayKey: row.gatewayKey,
+    acceptsUnauthenticated: row.acceptsUnauthenticated,
+    allowedSources: row.allowedSources,
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -59,6 +69,67 @@ export async function getOrRegisterProvider(ctx: AppContext, providerKey: string
   return row!;
 }
 
+async function getProviderRow(ctx: AppContext, uuid: string): Promise<ProviderRow> {
+  if (!isUuid(uuid)) throw notFound(SHORTCODE_MESSAGES.providerNotFound);
+  const [row] = await ctx.db.select().from(shortcodeProviders).where(eq(shortcodeProviders.id, uuid));
+  if (!row) throw notFound(SHORTCODE_MESSAGES.providerNotFound);
+  return row;
+}
+
+async function updateProviderRow(
+  ctx: AppContext,
+  admin: AuthUser,
+  uuid: string,
+  change: { set: Partial<ProviderRow>; action: AdminAction; details: Record<string, unknown> },
+  origin: string,
+): Promise<Provider> {
+  const existing = await getProviderRow(ctx, uuid);
+  const row = await ctx.db.transaction(async (tx) => {
+    const [updated] = await tx.update(shortcodeProviders).set(change.set).where(eq(shortcodeProviders.id, existing.id)).returning();
+    if (!updated) throw notFound(SHORTCODE_MESSAGES.providerNotFound);
+    await recordAdminAction(tx, admin, change.action, updated.id, { providerId: updated.providerKey, ...change.details });
+    return updated;
+  });
+  // Every process drops the provider's rule: the old key (or setting) stops working from the next request.
+  ctx.gatewayAccess.invalidate(`provider/${row.providerKey}`);
+  return toProvider(row, origin);
+}
+
+/** A new key for the provider: the aggregator must be given the new URL (the old key is refused at once). */
+export function rotateProviderKey(ctx: AppContext, admin: AuthUser, uuid: string, origin: string): Promise<Provider> {
+  return updateProviderRow(
+    ctx,
+    admin,
+    uuid,
+    { set: { gatewayKey: createGatewayKey() }, action: 'provider_key_rotated', details: {} },
+    origin,
+  );
+}
+
+/** The legacy flag and the allow-list; every entry must be an address or a CIDR range, or nothing changes. */
+export function updateProviderAccess(
+  ctx: AppContext,
+  admin: AuthUser,
+  uuid: string,
+  body: UpdateProviderAccessBody,
+  origin: string,
+): Promise<Provider> {
+  const allowedSources = [...new Set(body.allowedSources)];
+  const bad = allowedSources.find((source) => parseSource(source) === null);
+  if (bad !== undefined) throw invalid(SHORTCODE_MESSAGES.providerSourceFormat, { field: 'allowedSources', value: bad.slice(0, 64) });
+  const set = { acceptsUnauthenticated: body.acceptsUnauthenticated, allowedSources };
+  return updateProviderRow(ctx, admin, uuid, { set, action: 'provider_access_changed', details: set }, origin);
+}
+
+/** Providers still serving their bare URL (the legacy flag): the server warns about each at start. */
+export async function findLegacyProviders(ctx: AppContext): Promise<string[]> {
+  const rows = await ctx.db
+    .select({ providerKey: shortcodeProviders.providerKey })
+    .from(shortcodeProviders)
+    .where(eq(shortcodeProviders.acceptsUnauthenticated, true));
+  return rows.map((row) => row.providerKey);
+}
+
 /** A provider whose extensions are still in the catalogue stays: its traffic would have nowhere to go. */
 export async function deleteProvider(ctx: AppContext, admin: AuthUser, uuid: string): Promise<void> {
   if (!isUuid(uuid)) throw notFound(SHORTCODE_MESSAGES.providerNotFound);
@@ -71,5 +142,6 @@ export async function deleteProvider(ctx: AppContext, admin: AuthUser, uuid: str
     if (value > 0) throw conflict(SHORTCODE_MESSAGES.providerInUse);
     await tx.delete(shortcodeProviders).where(eq(shortcodeProviders.id, uuid));
     await recordAdminAction(tx, admin, 'provider_deleted', row.id, { providerId: row.providerKey, providerName: row.providerName });
+    ctx.gatewayAccess.invalidate(`provider/${row.providerKey}`);
   });
 }

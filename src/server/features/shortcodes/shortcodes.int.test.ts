@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { mailOutbox, shortcodePurchases, transactions } from '../../../db/schema';
+import { mailOutbox, shortcodeProviders, shortcodePurchases, transactions } from '../../../db/schema';
 import { formatExtensionLengthMessage, RESERVATION_MINUTES, SHORTCODE_MESSAGES } from '../../../shared/api/shortcodes.schema';
 import { describeDb } from '../../../../tests/support/test-db';
 import { createApiClient, type SeededUser, type TestApp, useTestApp, useUser } from '../../../../tests/support/test-app';
@@ -69,8 +69,10 @@ describeDb('shortcode providers and the extension catalogue (admins)', () => {
     const created = await api.post('/api/registerProvider', { providerName: 'Hubtel Ghana', providerId: 'HubtelGH' });
     expect(created.json()).toMatchObject({
       status: '00',
-      data: { providerName: 'Hubtel Ghana', providerId: 'hubtelgh', providerUrl: 'http://localhost:80/ussd/provider/hubtelgh' },
+      data: { providerName: 'Hubtel Ghana', providerId: 'hubtelgh', acceptsUnauthenticated: false, allowedSources: [] },
     });
+    const { gatewayKey, providerUrl } = created.json().data;
+    expect(providerUrl).toBe(`http://localhost:80/ussd/provider/hubtelgh/${gatewayKey}`);
     const again = await api.post('/api/registerProvider', { providerName: 'Other', providerId: 'hubtelgh' });
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe(SHORTCODE_MESSAGES.providerIdTaken);
@@ -523,9 +525,11 @@ describeDb('a newcomer on a freshly seeded server', () => {
       linkedAppEnv: 'production',
     });
     expect(connected.json().status).toBe('00');
+    // The aggregator was given the provider's URL with its key (docs/shortcodes.md, "Provider keys").
+    const [mtngh] = await t.db.select().from(shortcodeProviders).where(eq(shortcodeProviders.providerKey, 'mtngh'));
     const dial = await t.app.inject({
       method: 'POST',
-      url: '/ussd/provider/mtngh',
+      url: `/ussd/provider/mtngh/${mtngh!.gatewayKey}`,
       payload: { sessionId: 'NEW-1', serviceCode: '*920*34#', phoneNumber: '233241234567', networkCode: '62001', text: '' },
     });
     expect(dial.body).toBe('CON Airtime Top-Up\n1. My number\n2. Another number');

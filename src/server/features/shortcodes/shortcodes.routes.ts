@@ -16,15 +16,23 @@ import {
   registerProviderBodySchema,
   renewShortCodeBodySchema,
   SHORTCODE_MESSAGES,
+  updateProviderAccessBodySchema,
   uuidParamsSchema,
 } from '../../../shared/api/shortcodes.schema';
 import type { AppContext } from '../../context';
 import { done, getOrigin, ok } from '../../http';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
-import { toGatewayRequest, sendGatewayReply } from '../runtime/runtime.routes';
+import { readGatewayKey, toGatewayRequest, sendGatewayReply } from '../runtime/runtime.routes';
 import type { Runtime } from '../runtime/runtime.service';
 import { createExtension, deleteExtension, findAllExtensions, findAvailableExtensions } from './extensions.service';
-import { deleteProvider, findProviders, registerProvider } from './providers.service';
+import {
+  deleteProvider,
+  findLegacyProviders,
+  findProviders,
+  registerProvider,
+  rotateProviderKey,
+  updateProviderAccess,
+} from './providers.service';
 import { buyShortCode, connectApp, findMyPurchases, getPurchase, provisionShortCode, renewShortCode } from './purchases.service';
 import { createShortcodeTimer } from './shortcode-reminders';
 import { handleProviderRequest } from './shortcodes.service';
@@ -43,28 +51,38 @@ export function registerShortcodesRoutes(app: FastifyInstance, ctx: AppContext, 
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   if (ctx.config.MODE !== 'console') {
-    r.route({
-      method: ['GET', 'POST', 'PUT'],
-      url: '/ussd/provider/:providerId',
-      // As the app gateway URL (runtime.routes.ts): no access-log line per hop, no security headers for gateways.
-      logLevel: 'warn',
-      config: { isGatewayTraffic: true, refusesActionHopsItself: true },
-      helmet: false,
-      schema: {
-        tags: ['runtime'],
-        summary:
-          "A shared shortcode's traffic, any gateway format: each new session goes to the app connected to the longest purchased prefix of the dialled string",
-        params: z.object({ providerId: z.string().min(1).max(40) }),
-        querystring: z.object({ gateway: z.string().max(40).optional() }).passthrough(),
-      },
-      handler: async (req, reply) =>
-        sendGatewayReply(
-          reply,
-          isActionHop(req)
-            ? runtime.refuseHop(toGatewayRequest(req), req.query.gateway, ACTION_HOP_REFUSAL)
-            : await handleProviderRequest(ctx, runtime, req.params.providerId, toGatewayRequest(req), req.query.gateway),
-        ),
+    // Providers still serving their bare URL are named at every start, until an admin turns the legacy flag off.
+    app.addHook('onReady', async () => {
+      for (const providerId of await findLegacyProviders(ctx))
+        ctx.log.warn(
+          { providerId },
+          'shortcode provider accepts unauthenticated traffic (legacy): give its aggregator the Provider Url with its key, then turn the flag off',
+        );
     });
+    // The key in the path is what every aggregator can be given; the bare URL is for a key in a header, an
+    // allow-listed address, or a legacy provider.
+    for (const url of ['/ussd/provider/:providerId', '/ussd/provider/:providerId/:key'])
+      r.route({
+        method: ['GET', 'POST', 'PUT'],
+        url,
+        // As the app gateway URL (runtime.routes.ts): no access-log line per hop, no security headers for gateways.
+        logLevel: 'warn',
+        config: { isGatewayTraffic: true, refusesActionHopsItself: true },
+        helmet: false,
+        schema: {
+          tags: ['runtime'],
+          summary:
+            "A shared shortcode's traffic, any gateway format: each new session goes to the app connected to the longest purchased prefix of the dialled string",
+          params: z.object({ providerId: z.string().min(1).max(40), key: z.string().max(200).optional() }),
+          querystring: z.object({ gateway: z.string().max(40).optional() }).passthrough(),
+        },
+        handler: async (req, reply) => {
+          if (isActionHop(req))
+            return sendGatewayReply(reply, runtime.refuseHop(toGatewayRequest(req), req.query.gateway, ACTION_HOP_REFUSAL));
+          const origin = { key: readGatewayKey(req, req.params.key), address: req.ip, gateway: req.query.gateway };
+          return sendGatewayReply(reply, await handleProviderRequest(ctx, runtime, req.params.providerId, toGatewayRequest(req), origin));
+        },
+      });
   }
   if (ctx.config.MODE === 'runtime') return;
 
@@ -88,6 +106,20 @@ export function registerShortcodesRoutes(app: FastifyInstance, ctx: AppContext, 
       const providers = await findProviders(ctx, getOrigin(ctx, req));
       return ok(providers.length ? 'OK' : SHORTCODE_MESSAGES.noProviders, providers);
     },
+  });
+
+  r.post('/api/rotateProviderKey/:uuid', {
+    schema: { tags, params: uuidParamsSchema, response: { 200: envelopeSchema(providerSchema) } },
+    onRequest: catalogueManagers,
+    handler: async (req) =>
+      ok('Provider key replaced', await rotateProviderKey(ctx, getSignedInUser(req), req.params.uuid, getOrigin(ctx, req))),
+  });
+
+  r.post('/api/updateProviderAccess/:uuid', {
+    schema: { tags, params: uuidParamsSchema, body: updateProviderAccessBodySchema, response: { 200: envelopeSchema(providerSchema) } },
+    onRequest: catalogueManagers,
+    handler: async (req) =>
+      ok('Provider access saved', await updateProviderAccess(ctx, getSignedInUser(req), req.params.uuid, req.body, getOrigin(ctx, req))),
   });
 
   r.get('/api/deleteProvider/:uuid', {

@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { FormattedReply, GatewayRequest } from '../../../channels';
 import type { AppContext } from '../../context';
+import { authorizeProviderGatewayRequest } from '../runtime/gateway-access';
 import type { RouteDecision, Runtime } from '../runtime/runtime.service';
 
 /** What a caller hears when the shortcode dialled reaches no app: the gateway's own end screen, never an HTTP error. */
@@ -35,16 +36,24 @@ export async function routeShortcodeDial(ctx: AppContext, providerKey: string, d
 }
 
 /**
- * One request to `/ussd/provider/{providerId}`, in any gateway's format: its session is kept under the provider
+ * One request to `/ussd/provider/{providerId}[/{key}]`, in any gateway's format, its access checked first
+ * (docs/shortcodes.md, "Provider keys"): its session is kept under the provider
  * (`provider/mtngh`), so its later hops reach the same app whether or not they carry the dial string.
  */
-export function handleProviderRequest(
+export async function handleProviderRequest(
   ctx: AppContext,
   runtime: Runtime,
   providerId: string,
   req: GatewayRequest,
-  gateway?: string,
+  origin: { key: string | undefined; address: string; gateway?: string },
 ): Promise<FormattedReply | null> {
   const providerKey = providerId.toLowerCase();
-  return runtime.handleRoutedRequest(`provider/${providerKey}`, req, gateway, (dialled) => routeShortcodeDial(ctx, providerKey, dialled));
+  // A forged hop (no or a wrong key, an address off the list) is refused first: no session, nothing counted.
+  return runtime.handleRoutedRequest(
+    `provider/${providerKey}`,
+    req,
+    origin.gateway,
+    (dialled) => routeShortcodeDial(ctx, providerKey, dialled),
+    () => authorizeProviderGatewayRequest(ctx, providerKey, origin),
+  );
 }

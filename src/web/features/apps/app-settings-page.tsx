@@ -35,6 +35,7 @@ import { COUNTRY_OPTIONS } from './app-countries.data';
 import { APP_LIST_PATH, SAVE_REDIRECT_MS } from './app-create-page';
 import { useScrollIntoViewOn } from './use-scroll-into-view-on';
 import { AppTemplateTagField, getShortCodeExamples } from './app-template-tag-field';
+import { AppGatewayKeyField } from './app-gateway-key-field';
 import { AppUrlCopyField } from './app-url-copy-field';
 import { AppLanguageFields, readLanguageValues, toLanguageValues, type LanguageValues } from './app-language-fields';
 import { updateApp } from './apps.api';
@@ -127,6 +128,7 @@ export function AppSettingsPage() {
                   </Group>
                 }
               />
+              <AppGatewayKeyField app={app} />
             </Stack>
           </Card>
           <AppSettingsForm key={app.appId} app={app} />

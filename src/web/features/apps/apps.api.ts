@@ -11,6 +11,12 @@ export const createApp = (body: CreateAppBody) => api<App>('/api/createApp', { b
 /** Sends the whole app object back with its edits (the call's contract). */
 export const updateApp = (app: App) => api<App>('/api/updateApp', { body: app });
 
+/** Turns the app's gateway key on with a new one, or replaces it (the old key is refused at once). */
+export const rotateAppGatewayKey = (appId: string) => api<App>(`/api/rotateAppGatewayKey/${encodeURIComponent(appId)}`, { body: {} });
+
+/** Turns the app's gateway key off: its bare URLs are served again. */
+export const removeAppGatewayKey = (appId: string) => api<App>(`/api/removeAppGatewayKey/${encodeURIComponent(appId)}`, { body: {} });
+
 export const cloneApp = (body: CloneAppBody) => api<App>('/api/cloneApp', { body });
 
 export const deleteApp = (appId: string) => api(`/deleteApp/${encodeURIComponent(appId)}`);

@@ -1,5 +1,15 @@
-import { ActionIcon, Box, Button, Code, Group, Stack, Text, Tooltip } from '@mantine/core';
-import { IconCopy, IconPlugConnected, IconPlus, IconTrash } from '@tabler/icons-react';
+import { ActionIcon, Alert, Badge, Box, Button, Code, Group, Stack, Text, Tooltip } from '@mantine/core';
+import {
+  IconAlertTriangle,
+  IconCopy,
+  IconEye,
+  IconEyeOff,
+  IconKey,
+  IconPlugConnected,
+  IconPlus,
+  IconShieldLock,
+  IconTrash,
+} from '@tabler/icons-react';
 import { useState } from 'react';
 import { type Provider, SHORTCODE_MESSAGES } from '../../../shared/api/shortcodes.schema';
 import { LoadErrorAlert } from '../../components/load-error-alert';
@@ -8,16 +18,32 @@ import { ShortCodeAdminGuard } from './shortcode-admin-guard';
 import { EmptyPanel, ListSkeleton } from '../../components/list-states';
 import { ShortCodeProviderCreateDialog } from './shortcode-provider-create-dialog';
 import { type ShortCodeColumn, ShortCodeTable } from './shortcode-table';
-import { useDeleteProviderConfirm, useProviders } from './use-shortcodes';
+import { ShortCodeProviderAccessDialog } from './shortcode-provider-access-dialog';
+import { useDeleteProviderConfirm, useProviders, useRotateProviderKeyConfirm } from './use-shortcodes';
 import { PageHeader } from '../../components/page-header';
 import { RowAction } from '../../components/row-action';
 
+/** The Provider Url, its key hidden until revealed (admins paste it into the aggregator's console); copy takes it whole. */
 function ProviderUrl({ provider }: { provider: Provider }) {
+  const [isRevealed, setRevealed] = useState(false);
+  const shown = isRevealed ? provider.providerUrl : provider.providerUrl.replace(provider.gatewayKey, '•'.repeat(12));
   return (
     <Group gap={4} wrap="nowrap" align="center">
       <Code fz="xs" style={{ overflowWrap: 'anywhere', minWidth: 0 }} data-testid="provider-url">
-        {provider.providerUrl}
+        {shown}
       </Code>
+      <Tooltip label={isRevealed ? 'Hide key' : 'Show key'} withArrow>
+        <ActionIcon
+          variant="subtle"
+          size="lg"
+          onClick={() => setRevealed((v) => !v)}
+          aria-label={`${isRevealed ? 'Hide' : 'Show'} the key of ${provider.providerName}`}
+          aria-pressed={isRevealed}
+          style={{ flexShrink: 0 }}
+        >
+          {isRevealed ? <IconEyeOff size={16} /> : <IconEye size={16} />}
+        </ActionIcon>
+      </Tooltip>
       <Tooltip label="Copy Provider Url" withArrow>
         <ActionIcon
           variant="subtle"
@@ -46,6 +72,9 @@ function ProviderList() {
   const { data: providers, error, isPending, refetch } = useProviders();
   const [isCreateOpen, setCreateOpen] = useState(false);
   const confirmDelete = useDeleteProviderConfirm();
+  const confirmRotate = useRotateProviderKeyConfirm();
+  const [accessOf, setAccessOf] = useState<Provider | null>(null);
+  const legacy = providers?.filter((provider) => provider.acceptsUnauthenticated) ?? [];
 
   const columns: ShortCodeColumn<Provider>[] = [
     {
@@ -56,6 +85,16 @@ function ProviderList() {
           <Text fw={600} size="sm">
             {provider.providerName}
           </Text>
+          {provider.acceptsUnauthenticated && (
+            <Badge color="orange" variant="light" size="sm" mt={4} leftSection={<IconAlertTriangle size={12} />}>
+              Legacy: no key needed
+            </Badge>
+          )}
+          {provider.allowedSources.length > 0 && (
+            <Badge color="gray" variant="light" size="sm" mt={4} ml={provider.acceptsUnauthenticated ? 4 : 0}>
+              {provider.allowedSources.length === 1 ? '1 allowed source' : `${provider.allowedSources.length} allowed sources`}
+            </Badge>
+          )}
           {/* On a phone the Id and the Url fold in here. */}
           <Box hiddenFrom="md" mt={4}>
             <Code fz="xs">{provider.providerId}</Code>
@@ -67,17 +106,31 @@ function ProviderList() {
     { header: 'Provider ID', visibleFrom: 'md', render: (provider) => <Code fz="sm">{provider.providerId}</Code> },
     { header: 'Provider Url', visibleFrom: 'md', render: (provider) => <ProviderUrl provider={provider} /> },
     {
-      header: 'Delete',
+      header: 'Actions',
       align: 'right',
-      width: 80,
+      width: 150,
       render: (provider) => (
-        <RowAction
-          label="Delete"
-          ariaLabel={`Delete ${provider.providerName}`}
-          icon={IconTrash}
-          color="red"
-          onClick={() => confirmDelete(provider)}
-        />
+        <Group gap={2} justify="flex-end" wrap="nowrap">
+          <RowAction
+            label="Access"
+            ariaLabel={`Access settings of ${provider.providerName}`}
+            icon={IconShieldLock}
+            onClick={() => setAccessOf(provider)}
+          />
+          <RowAction
+            label="New key"
+            ariaLabel={`New key for ${provider.providerName}`}
+            icon={IconKey}
+            onClick={() => confirmRotate(provider)}
+          />
+          <RowAction
+            label="Delete"
+            ariaLabel={`Delete ${provider.providerName}`}
+            icon={IconTrash}
+            color="red"
+            onClick={() => confirmDelete(provider)}
+          />
+        </Group>
       ),
     },
   ];
@@ -92,9 +145,22 @@ function ProviderList() {
     <Stack gap="xl">
       <PageHeader
         title="ShortCode Providers"
-        description="Aggregators and networks that forward a shared shortcode's sessions to Dialflow. Give each its Provider Url."
+        description="Aggregators and networks that forward a shared shortcode's sessions to Dialflow. Give each its Provider Url: the key at its end is what lets its traffic in."
         action={newButton}
       />
+      {legacy.length > 0 && (
+        <Alert
+          color="orange"
+          variant="light"
+          icon={<IconAlertTriangle size={18} />}
+          title="Traffic without a key is still accepted"
+          data-testid="legacy-providers"
+        >
+          {legacy.map((provider) => provider.providerName).join(', ')} {legacy.length === 1 ? 'accepts' : 'accept'} sessions on the Provider
+          Url without its key, so anyone who knows the Provider Id can start sessions on their shortcodes' apps. Give each aggregator its
+          Provider Url with the key, then turn off "Accept unauthenticated traffic" in Access.
+        </Alert>
+      )}
 
       {isPending && <ListSkeleton label="Loading providers" />}
       {error && (
@@ -121,6 +187,7 @@ function ProviderList() {
       )}
 
       <ShortCodeProviderCreateDialog opened={isCreateOpen} onClose={() => setCreateOpen(false)} />
+      <ShortCodeProviderAccessDialog provider={accessOf} onClose={() => setAccessOf(null)} />
     </Stack>
   );
 }

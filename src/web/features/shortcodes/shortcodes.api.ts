@@ -10,6 +10,7 @@ import type {
   RegisterProviderBody,
   RenewShortCodeBody,
   ShortCodeCountry,
+  UpdateProviderAccessBody,
 } from '../../../shared/api/shortcodes.schema';
 import { api, type ApiReply } from '../../lib/api';
 
@@ -29,6 +30,11 @@ export const findProviders = () => api<Provider[]>('/api/getAllProviders');
 export const registerProvider = (body: RegisterProviderBody) => api<Provider>('/api/registerProvider', { body });
 
 export const deleteProvider = (uuid: string) => api(`/api/deleteProvider/${encodeURIComponent(uuid)}`);
+
+export const rotateProviderKey = (uuid: string) => api<Provider>(`/api/rotateProviderKey/${encodeURIComponent(uuid)}`, { body: {} });
+
+export const updateProviderAccess = (uuid: string, body: UpdateProviderAccessBody) =>
+  api<Provider>(`/api/updateProviderAccess/${encodeURIComponent(uuid)}`, { body });
 
 // ---- the extension catalogue (admins) ----
 

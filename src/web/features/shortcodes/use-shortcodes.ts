@@ -11,6 +11,7 @@ import {
   findProviders,
   findPurchases,
   getPurchase,
+  rotateProviderKey,
 } from './shortcodes.api';
 
 /** GET /api/getAllProviders (admins). */
@@ -76,6 +77,20 @@ export function useDeleteProviderConfirm(): (provider: Provider) => void {
       done: { title: 'Deleted', message: `${provider.providerName} was deleted.` },
       refused: { title: 'Provider not deleted', message: 'The delete failed.' },
       call: () => deleteProvider(provider.uuid),
+    });
+}
+
+/** Asks first, then gives the provider a new key: its aggregator must be given the new Provider Url. */
+export function useRotateProviderKeyConfirm(): (provider: Provider) => void {
+  const confirm = useConfirmedCall(queryKeys.shortcodeProviders);
+  return (provider) =>
+    confirm({
+      title: `New key for ${provider.providerName}`,
+      question: `Replace the key of ${provider.providerName} (${provider.providerId})? The old key stops working at once: traffic its aggregator sends with it is refused until the aggregator is given the new Provider Url.`,
+      confirmLabel: 'Replace key',
+      done: { title: 'Key replaced', message: `Give ${provider.providerName}'s aggregator its new Provider Url.` },
+      refused: { title: 'Key not replaced', message: 'The key could not be replaced.' },
+      call: () => rotateProviderKey(provider.uuid),
     });
 }
 
