@@ -6,7 +6,6 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyFormbody from '@fastify/formbody';
-import { Redis } from 'ioredis';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { getTrustProxy, type Config } from './config';
 import type { AppContext } from './context';
@@ -36,6 +35,7 @@ import { registerWebhooksRoutes } from './features/webhooks/webhooks.routes';
 import type { WebhookDispatcher } from './features/webhooks/webhook-dispatcher';
 import { createRuntime, type Runtime, type StoredSession } from './features/runtime/runtime.service';
 import { createMemorySessionStore, createRedisSessionStore } from './features/runtime/session-store';
+import { connectRedis } from './redis';
 import { createVersionCache } from './features/runtime/version-cache';
 import { createShortcodeRouteTable } from './features/shortcodes/route-table';
 import { registerShortcodesRoutes } from './features/shortcodes/shortcodes.routes';
@@ -99,7 +99,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: resolve(config.DATA_DIR, 'pglite'), thread: true, lowPriority: true },
     ));
   if (ownsDatabase) await database.migrate();
-  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
+  const redis = connectRedis(config);
 
   const ctx: AppContext = {
     config,
@@ -170,7 +170,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(fastifyRateLimit, {
     global: false,
-    ...(redis ? { redis } : {}),
+    // The client adds REDIS_KEY_PREFIX; the name space only tells the counters apart from the other keys.
+    ...(redis ? { redis, nameSpace: 'rate-limit:' } : {}),
     errorResponseBuilder: () => tooManyAttempts(),
   });
 
