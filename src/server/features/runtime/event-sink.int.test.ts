@@ -175,19 +175,19 @@ describeDb('event sink', () => {
 
   it('holds new hops while the writer is behind, and lets them go once it is back under half', async () => {
     const sink = createEventSink(testDb.database, log, { flushEveryMs: 60_000, flushAt: 100_000, batchSize: 1, holdAt: 100 });
-    for (let i = 0; i < 99; i++) sink.push(logLine('hold', 'info', i));
-    expect(sink.whenCaughtUp()).toBeNull();
-    sink.push(logLine('hold', 'info', 99));
-    const held = sink.whenCaughtUp();
+    for (let i = 0; i < 99; i++) sink.push(logLine('hold', 'info', i), 'owner-hold');
+    expect(sink.whenCaughtUp('owner-hold')).toBeNull();
+    sink.push(logLine('hold', 'info', 99), 'owner-hold');
+    const held = sink.whenCaughtUp('owner-hold');
     expect(held).toBeInstanceOf(Promise);
     // The writer has taken its first batch (20 rows: up to twenty times batchSize when more wait); a hop asking
     // while rows still come in waits for the same catch-up.
-    for (let i = 100; i < 130; i++) sink.push(logLine('hold', 'info', i));
-    expect(sink.whenCaughtUp()).toBe(held);
+    for (let i = 100; i < 130; i++) sink.push(logLine('hold', 'info', i), 'owner-hold');
+    expect(sink.whenCaughtUp('owner-hold')).toBe(held);
     await held;
     expect(sink.stats().buffered).toBeLessThanOrEqual(50);
     expect(sink.stats()).toMatchObject({ holds: 1, shed: 0 });
-    expect(sink.whenCaughtUp()).toBeNull();
+    expect(sink.whenCaughtUp('owner-hold')).toBeNull();
     await sink.close();
     expect(await countRows(appLogs, 'hold')).toBe(130);
   });
@@ -197,8 +197,8 @@ describeDb('event sink', () => {
     const lines: Array<{ level: number; msg: string; rows: number }> = [];
     const captured = pino({ level: 'warn' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
     const sink = createEventSink(down, captured, { flushEveryMs: 60_000, flushAt: 100_000, holdAt: 10, maxBuffered: 20 });
-    for (let i = 0; i < 10; i++) sink.push(logLine('down', 'info', i));
-    const first = sink.whenCaughtUp();
+    for (let i = 0; i < 10; i++) sink.push(logLine('down', 'info', i), 'owner-down');
+    const first = sink.whenCaughtUp('owner-down');
     expect(first).toBeInstanceOf(Promise);
     // The writer's attempt fails: the hold is released, and no hop is held again while writes fail.
     await first;
@@ -208,10 +208,46 @@ describeDb('event sink', () => {
       [50, 'event rows could not be written', 10],
     ]);
     expect(sink.stats().failedBatches).toBe(10);
-    for (let i = 0; i < 30; i++) sink.push(logLine('down', 'info', i));
-    expect(sink.whenCaughtUp()).toBeNull();
+    for (let i = 0; i < 30; i++) sink.push(logLine('down', 'info', i), 'owner-down');
+    expect(sink.whenCaughtUp('owner-down')).toBeNull();
     expect(sink.stats().shed).toBeGreaterThan(0);
     expect(sink.stats().holds).toBe(1);
     await sink.close();
+  });
+
+  it("holds the hops of the account whose rows fill the buffer, not another account's, until the hard cap", async () => {
+    // The writer is stuck (a database that does not answer) until the test lets it go.
+    let unblock!: () => void;
+    const blocked = new Promise<void>((resolve) => (unblock = resolve));
+    const stuck = {
+      copyRows: async (...args: Parameters<typeof testDb.database.copyRows>) => {
+        await blocked;
+        return testDb.database.copyRows(...args);
+      },
+    };
+    const sink = createEventSink(stuck, log, { flushEveryMs: 60_000, flushAt: 100_000, batchSize: 1, holdAt: 100 });
+    for (let i = 0; i < 95; i++) sink.push(logLine('flood', 'info', i), 'owner-flood');
+    for (let i = 0; i < 5; i++) sink.push(session('quiet', i), 'owner-quiet');
+    // 100 rows wait, 95 of them the flood's: a fair share is 50, and the quiet account's hop goes on.
+    expect(sink.whenCaughtUp('owner-quiet')).toBeNull();
+    const held = sink.whenCaughtUp('owner-flood');
+    expect(held).toBeInstanceOf(Promise);
+    // The writer took its first batch (20 of the flood's rows) and is stuck in it; a new account is not held.
+    expect(sink.whenCaughtUp('owner-new')).toBeNull();
+    // Rows with no account (a sweep's) are nobody's hops to hold, but count towards the cap: 120 wait, of which
+    // the quiet account's 5 are under a third.
+    for (let i = 0; i < 40; i++) sink.push(session('swept', i));
+    expect(sink.whenCaughtUp('owner-quiet')).toBeNull();
+    // Past twice holdAt every account waits: memory stays bounded however the flood is spread.
+    for (let i = 5; i < 100; i++) sink.push(session('quiet', i), 'owner-quiet');
+    expect(sink.whenCaughtUp('owner-quiet')).toBe(held);
+    expect(sink.stats().holds).toBe(1);
+    unblock();
+    await held;
+    expect(sink.whenCaughtUp('owner-flood')).toBeNull();
+    await sink.close();
+    expect(await countRows(appLogs, 'flood')).toBe(95);
+    expect(await countRows(sessionRecords, 'quiet')).toBe(100);
+    expect(await countRows(sessionRecords, 'swept')).toBe(40);
   });
 });

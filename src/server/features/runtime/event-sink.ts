@@ -89,14 +89,15 @@ export interface EventSinkStats {
 }
 
 export interface EventSink {
-  /** Never waits and never throws. */
-  push(record: EventRecord): void;
+  /** Never waits and never throws. `ownerId`: the account the row counts against (see whenCaughtUp); '' for none. */
+  push(record: EventRecord, ownerId?: string): void;
   /**
-   * null when the writer is keeping up (the usual case: nothing to wait for); else a promise that resolves once
-   * it has caught up. The runtime awaits it before a hop starts, so traffic the database cannot keep up with
-   * slows down rather than losing what it wrote.
+   * null when the writer is keeping up (the usual case: nothing to wait for), or when the account's own rows
+   * waiting are within its fair share; else a promise that resolves once the writer has caught up. The runtime
+   * awaits it before a hop of the account starts, so traffic the database cannot keep up with slows down rather
+   * than losing what it wrote, and it is the accounts whose rows fill the buffer that slow down.
    */
-  whenCaughtUp(): Promise<void> | null;
+  whenCaughtUp(ownerId: string): Promise<void> | null;
   flush(): Promise<void>;
   /** Stops the timer and writes everything still buffered (shutdown). */
   close(): Promise<void>;
@@ -106,8 +107,8 @@ export interface EventSink {
 /** debug and info log lines may be shed; session records, inputs, action results and errors never are. */
 const isSheddable = (r: EventRecord) => r.table === 'logs' && (r.row.level === 'debug' || r.row.level === 'info');
 
-/** A pushed record, encoded: its table and its COPY line. */
-type Queued = { seq: number; table: EventRecord['table']; line: string };
+/** A pushed record, encoded: its table, its COPY line and the account it counts against. */
+type Queued = { seq: number; table: EventRecord['table']; line: string; ownerId: string };
 
 /** A FIFO with O(1) push, shift and drop-from-the-front (an array and a moving head, compacted now and then). */
 class Fifo {
@@ -127,9 +128,10 @@ class Fifo {
     if (item) this.#drop(1);
     return item;
   }
-  /** Drops up to n items from the front; returns how many went. */
-  dropFront(n: number): number {
+  /** Drops up to n items from the front, each handed to `onDrop`; returns how many went. */
+  dropFront(n: number, onDrop: (item: Queued) => void): number {
     const dropped = Math.min(n, this.length);
+    for (let i = 0; i < dropped; i++) onDrop(this.#items[this.#head + i]!);
     this.#drop(dropped);
     return dropped;
   }
@@ -149,13 +151,17 @@ class Fifo {
  * also hands it the CPU the hops were using. Only while the database refuses writes (down, full) are hops never
  * held; debug and info lines then wait in their own queue, bounded by `maxBuffered` (50,000, above `holdAt` so that
  * a writer that takes writes never reaches it): past it the oldest tenth goes at once and is counted. Session records, inputs, action results and error lines are never shed.
+ * Holds are per account: rows waiting are counted per account, and past `holdAt` only the accounts holding more
+ * than a fair share of it (`holdAt` over the accounts with rows waiting) are held, so one tenant's flood slows
+ * that tenant; past `holdAllAt` (twice `holdAt`), which bounds memory however many accounts share the flood,
+ * every account is held.
  * Both queues are written merged in arrival order, so rows get ids in the order things happened. Every
  * operation on the hop's path is O(1).
  */
 export function createEventSink(
   database: Pick<Database, 'copyRows'>,
   log: FastifyBaseLogger,
-  options: { flushEveryMs?: number; flushAt?: number; batchSize?: number; maxBuffered?: number; holdAt?: number } = {},
+  options: { flushEveryMs?: number; flushAt?: number; batchSize?: number; maxBuffered?: number; holdAt?: number; holdAllAt?: number } = {},
 ): EventSink {
   const flushEveryMs = options.flushEveryMs ?? 250;
   const flushAt = options.flushAt ?? 500;
@@ -163,6 +169,16 @@ export function createEventSink(
   const maxBuffered = options.maxBuffered ?? 50_000;
   const holdAt = options.holdAt ?? 20_000;
   const resumeAt = Math.floor(holdAt / 2);
+  const holdAllAt = options.holdAllAt ?? holdAt * 2;
+  /** Rows waiting per account; an account leaves the map when its last row is taken. */
+  const waiting = new Map<string, number>();
+  const countOut = ({ ownerId }: Queued) => {
+    const n = (waiting.get(ownerId) ?? 1) - 1;
+    if (n > 0) waiting.set(ownerId, n);
+    else waiting.delete(ownerId);
+  };
+  /** Whether the account holds more than its fair share of `holdAt` (an account alone: all of it). */
+  const isOverShare = (ownerId: string) => (waiting.get(ownerId) ?? 0) * waiting.size >= holdAt;
   const kept = new Fifo();
   const sheddable = new Fifo();
   let seq = 0;
@@ -191,7 +207,9 @@ export function createEventSink(
       const a = kept.peek();
       const b = sheddable.peek();
       if (!a && !b) break;
-      batch.push(!b || (a && a.seq < b.seq) ? kept.shift()! : sheddable.shift()!);
+      const item = !b || (a && a.seq < b.seq) ? kept.shift()! : sheddable.shift()!;
+      countOut(item);
+      batch.push(item);
     }
     return batch;
   }
@@ -272,18 +290,20 @@ export function createEventSink(
   timer.unref();
 
   return {
-    push(record) {
-      const item: Queued = { seq: seq++, table: record.table, line: ENCODERS[record.table].encode(record.row) };
+    push(record, ownerId = '') {
+      const item: Queued = { seq: seq++, table: record.table, line: ENCODERS[record.table].encode(record.row), ownerId };
+      waiting.set(ownerId, (waiting.get(ownerId) ?? 0) + 1);
       if (isSheddable(record)) {
         sheddable.push(item);
-        if (sheddable.length > maxBuffered) counters.shed += sheddable.dropFront(Math.ceil(maxBuffered / 10));
+        if (sheddable.length > maxBuffered) counters.shed += sheddable.dropFront(Math.ceil(maxBuffered / 10), countOut);
       } else {
         kept.push(item);
       }
       if (!isClosed && buffered() >= flushAt && !flushing) void flush();
     },
-    whenCaughtUp() {
+    whenCaughtUp(ownerId) {
       if (buffered() < holdAt || !isWriterHealthy || isClosed) return null;
+      if (buffered() < holdAllAt && !isOverShare(ownerId)) return null;
       if (!hold) {
         let release!: () => void;
         const promise = new Promise<void>((resolve) => (release = resolve));
