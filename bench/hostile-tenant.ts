@@ -25,7 +25,7 @@
  *
  * and, as the control, `plain`: the same flood of hops on a plain menu, so what remains of an attack's effect
  * beyond a flood of requests shows (`--attack=plain` runs the quiet and flood phases only). `rows` is a flood whose
- * hops each enter 19 menus (some 40 event rows a hop): the flood that fills the event writer's buffer, whose
+ * hops each deep-dial through 10 menus (some 40 event rows a hop): the flood that fills the event writer's buffer, whose
  * holds are per account. `paused` is that flood while the server's event writes are paused (a database that
  * stops answering them, bench/servers/dialflow.ts) until the phase ends: past 20,000 rows waiting the writer
  * holds hops, and whose hops it holds is what the phase shows. `--postgres[=URL]` runs
@@ -308,8 +308,8 @@ async function seedAttacker(client: Client): Promise<Attacker> {
   const heavy = { headerText: HEAVY, displayText: HEAVY, footerText: HEAVY };
   const chain = Array.from({ length: 11 }, (_, i) => ({ userDefinedName: `m${i}`, ...heavy, ...(i === 10 ? { terminate: true } : {}) }));
   const renderAppId = await client.createApp(token, '*920*68#', chain);
-  // Nineteen plain menus in a row: a start hop that dials 18 inputs (the 20 parts a dial string is read up to)
-  // enters them all, some 40 event rows a hop: a flood that fills the event writer's buffer.
+  // Nineteen plain menus in a row, dialled with 18 inputs: the hop deep-dials through the first ten ("CON Step 10"),
+  // some 40 event rows a hop: a flood that fills the event writer's buffer.
   const steps = Array.from({ length: 19 }, (_, i) => ({
     userDefinedName: `r${i}`,
     displayText: `Step ${i}`,
