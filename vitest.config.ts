@@ -8,6 +8,8 @@ const intFiles = ['src/**/*.int.test.ts', 'tests/**/*.int.test.ts'];
 const servicesFiles = ['src/**/*.services.test.ts', 'tests/**/*.services.test.ts'];
 // About the embedded database (PGlite on its thread, started as a process): int-pglite only.
 const embeddedDatabaseFiles = ['src/server/main.int.test.ts', 'src/db/pglite-thread-client.int.test.ts'];
+// About a PostgreSQL server's connections going away (pg_terminate_backend): nothing to terminate on PGlite.
+const postgresServerFiles = ['src/server/features/runtime/db-blink.int.test.ts'];
 
 export default defineConfig({
   test: {
@@ -17,7 +19,14 @@ export default defineConfig({
         test: { name: 'unit', include: ['src/**/*.test.ts', 'tests/**/*.test.ts'], exclude: [...intFiles, ...servicesFiles] },
       },
       {
-        test: { name: 'int-pglite', include: intFiles, env: { TEST_DB: 'pglite' }, testTimeout: 30_000, hookTimeout: 60_000 },
+        test: {
+          name: 'int-pglite',
+          include: intFiles,
+          exclude: postgresServerFiles,
+          env: { TEST_DB: 'pglite' },
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
       },
       {
         test: {

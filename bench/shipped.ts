@@ -50,6 +50,8 @@ export interface EventStats {
   failedBatches: number;
   /** Times new hops were held until the writer caught up. */
   holds: number;
+  /** Writes tried again after the database failed them (a lost connection). */
+  retries?: number;
 }
 
 /** What the server left in its database, counted after it stopped. */

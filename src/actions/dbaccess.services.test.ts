@@ -137,6 +137,19 @@ describeWithService(
       expect(rowsOf(await runner.run(makeInput({ ...base, query: 'select 2 as two' }))).rows).toEqual([{ two: 2 }]);
     });
 
+    it("a connection the builder's server ends mid-query fails that action, never the process, and the pool goes on", async () => {
+      const running = runner.run(makeInput({ ...base, query: 'select pg_sleep(5) /* dbaccess-terminate-test */' }));
+      const terminate = async () =>
+        (
+          await admin.query(
+            `select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where query like '%dbaccess-terminate-test%' and state = 'active' and pid <> pg_backend_pid()`,
+          )
+        ).rows[0].n;
+      await expect.poll(terminate, { timeout: 2_500, interval: 20 }).toBe(1);
+      expect(await running).toMatchObject({ ok: false, error: expect.stringContaining(`Query on ${server.where} failed`) });
+      expect(rowsOf(await runner.run(makeInput({ ...base, query: 'select 3 as three' }))).rows).toEqual([{ three: 3 }]);
+    });
+
     it('reports a SQL error with the server message', async () => {
       expect(await runner.run(makeInput({ ...base, query: 'select * from no_such_table_here' }))).toMatchObject({
         ok: false,

@@ -3,8 +3,9 @@
  * basic auth and payload are templates; each `{{ expression }}` is rendered on its own and placed by context
  * (JSON-escaped in JSON, percent-encoded in the url path and query, XML-escaped in XML), so a user's input
  * stays data. Connections go through the address guard at connect time, every redirect hop again (at most 5);
- * the platform's own servers are never reached; the response body is capped; the call ends at the action's
- * deadline.
+ * the platform's own servers are never reached, this server itself only on the demo bank's paths; every request
+ * carries `Dialflow-Hop` (refused wherever it arrives back) and no forwarding header; the response body is
+ * capped; the call ends at the action's deadline.
  *
  * @example
  *   code: { method: 'POST', url: 'https://api.example.com/users/{{ session.mobile }}', contentType: 'application/json',
@@ -17,6 +18,7 @@ import type { RestapiCode } from '../shared/app';
 import type { ActionInput, ActionLogLine, ActionOutcome, ActionRunner } from '../shared/actions/runner';
 import {
   RefusedAddressError,
+  assertNotOwnHost,
   assertNotPlatformService,
   createGuardedLookup,
   findAddressProblem,
@@ -26,6 +28,7 @@ import {
   type AddressRules,
 } from './net/address-guard';
 import { hasTags, splitTemplate } from './net/template-parts';
+import { ACTION_HOP_HEADER, ACTION_HOP_MARK, isForwardingHeader } from './net/outbound-headers';
 import { toErrorMessage } from '../shared/errors';
 
 export interface RestapiRunnerOptions extends AddressRules {
@@ -36,6 +39,13 @@ export interface RestapiRunnerOptions extends AddressRules {
   /** Redirects followed before the call fails. Default 5. */
   maxRedirects?: number;
   userAgent?: string;
+  /**
+   * The platform's own server: a call to one of the paths it answers actions on (the demo bank) goes through
+   * `rules`, which let it reach the server; every other call goes through the runner's own rules, which refuse
+   * the server (its address and port in `platformServices`, its public name in `ownHosts`). Chosen again at
+   * every redirect.
+   */
+  ownServer?: { rules: AddressRules; isPathAllowed(pathname: string): boolean };
 }
 
 export interface RestapiResult {
@@ -95,6 +105,11 @@ export function createGuardedConnector(rules: AddressRules, connectTimeoutMs = 1
   return (options, callback) => {
     const port = Number(options.port) || (options.protocol === 'https:' ? 443 : 80);
     const host = options.hostname;
+    try {
+      assertNotOwnHost(host, port, rules);
+    } catch (refused) {
+      return callback(refused as Error, null);
+    }
     const isAllowed = isHostAllowed(rules.allowHosts, host, port);
     const connect = (dial: buildConnector.connector) =>
       dial(options, (...args) => {
@@ -234,8 +249,12 @@ function buildHeaders(input: ActionInput<'restapi'>, code: RestapiCode, userAgen
     const name = key.trim().toLowerCase();
     if (!name) continue;
     if (!/^[!#$%&'*+\-.^_`|~0-9a-z]+$/.test(name)) throw new ActionFailure(`Header name "${key}" is not a valid header name`);
-    if (RESERVED_HEADERS.has(name)) {
+    if (RESERVED_HEADERS.has(name) || name === ACTION_HOP_HEADER) {
       logs.push({ level: 'debug', message: `Header ${key} is set by the runner; the action's value is ignored` });
+      continue;
+    }
+    if (isForwardingHeader(name)) {
+      logs.push({ level: 'debug', message: `Header ${key} says where a request came from; it is never sent` });
       continue;
     }
     const rendered = input.renderTemplate(value);
@@ -247,6 +266,7 @@ function buildHeaders(input: ActionInput<'restapi'>, code: RestapiCode, userAgen
     const pass = input.renderTemplate(code.basicAuth.password);
     headers.authorization = `Basic ${Buffer.from(`${user}:${pass}`, 'utf8').toString('base64')}`;
   }
+  headers[ACTION_HOP_HEADER] = ACTION_HOP_MARK;
   return headers;
 }
 
@@ -294,15 +314,17 @@ export function createRestapiRunner(options: RestapiRunnerOptions): RestapiRunne
   const maxBodyBytes = options.maxBodyBytes ?? 256 * 1024;
   const maxRedirects = options.maxRedirects ?? 5;
   const userAgent = options.userAgent ?? 'Dialflow/1.0';
-  const agent = new Agent({
-    connect: createGuardedConnector({
-      allowPrivate: options.allowPrivate,
-      allowHosts: options.allowHosts,
-      platformServices: options.platformServices,
-    }),
-    keepAliveTimeout: 4_000,
-    connections: 32,
+  const createAgent = (rules: AddressRules) =>
+    new Agent({ connect: createGuardedConnector(rules), keepAliveTimeout: 4_000, connections: 32 });
+  const agent = createAgent({
+    allowPrivate: options.allowPrivate,
+    allowHosts: options.allowHosts,
+    platformServices: options.platformServices,
+    ownHosts: options.ownHosts,
   });
+  const ownServer = options.ownServer;
+  const ownAgent = ownServer ? createAgent(ownServer.rules) : null;
+  const chooseAgent = (url: URL) => (ownAgent && ownServer!.isPathAllowed(url.pathname) ? ownAgent : agent);
 
   async function run(input: ActionInput<'restapi'>): Promise<ActionOutcome> {
     const code = input.action.code;
@@ -351,7 +373,7 @@ export function createRestapiRunner(options: RestapiRunnerOptions): RestapiRunne
       const visited = new Set<string>([url.href]);
       for (let redirects = 0; ; redirects++) {
         const response = await request(url, {
-          dispatcher: agent,
+          dispatcher: chooseAgent(url),
           method: method as Dispatcher.HttpMethod,
           headers,
           body,
@@ -423,7 +445,9 @@ export function createRestapiRunner(options: RestapiRunnerOptions): RestapiRunne
 
   return {
     run,
-    close: () => agent.close(),
+    close: async () => {
+      await Promise.all([agent.close(), ownAgent?.close()]);
+    },
   };
 }
 

@@ -35,6 +35,19 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/**
+ * Whether the database refused a statement for the data it carried: SQLSTATE class 22 (data exception: bad
+ * text, a value out of range), 23 (a constraint) or 54 (a program limit: an index row too large). Such a row
+ * is refused again however often it is sent. Anything else (a lost connection: 57P01 admin_shutdown, 57P02,
+ * 57P03, class 08, ECONNRESET, EPIPE, ECONNREFUSED, "Connection terminated"; a read-only standby after a
+ * failover, 25006; a full disk, 53100; a thread that stopped) is the database, not the row: tried again later,
+ * the same rows go in.
+ */
+export function isDataRefusal(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^(22|23|54)[0-9A-Z]{3}$/.test(code);
+}
+
 const copyStatement = (table: string, columns: string[], source: string) =>
   `copy "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) from ${source}`;
 
@@ -51,9 +64,20 @@ export type DatabaseOptions =
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if ('url' in options) {
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
-    // An idle client's error (server restart) must not crash the process; the next query reconnects.
+    // A connect that gets no answer (the server's address unreachable) fails in 10 s rather than waiting forever;
+    // keep-alive finds a connection whose server vanished without closing it.
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: 10_000,
+      keepAlive: true,
+    });
+    // A lost connection (a failover, a restart, pg_terminate_backend, a network blip) must never crash the
+    // process. The pool listens on idle clients only; a client checked out (a COPY, a transaction) emits 'error'
+    // with no listener, so every client gets one of its own for life. The statement in flight gets the error
+    // too, and its caller decides (the event sink retries); the pool drops the dead client when it comes back.
     pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db: Db = drizzlePg({ client: pool, schema });
     return {
       db,

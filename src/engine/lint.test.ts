@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { countOperations } from '../../tests/support/count-operations';
 import type { AppVersionInput, MenuInput } from '../shared/app';
 import { compileApp } from './compile';
 import { duplicateRuleMessage, formatLintIssue, lintApp, NO_EXIT_MESSAGE } from './lint';
@@ -201,6 +202,42 @@ describe('lintApp', () => {
       'The app is template formatted but its shortcode has no {tags}.',
     ]);
     expect(lintApp(buildApp(menus, { shortCode: '*920*{code}#' })).map((i) => i.level)).toEqual(['warning']);
+  });
+});
+
+describe('lintApp on a large app', () => {
+  /**
+   * Menus that each go to the next and back to the first, with no end (every menu is on a loop without exit),
+   * each with a script naming a menu: what makes the identifier, reachability and loop checks scan all menus.
+   */
+  const buildLargeApp = (count: number) =>
+    buildTestApp(
+      Array.from({ length: count }, (_, i) => ({
+        uniqueId: `m${i}`,
+        userDefinedName: `menu${i}`,
+        displayText: `Menu ${i}`,
+        isFirst: i === 0,
+        switchOperations: [
+          { operator: 'eq' as const, compareVal: '1', action: 'goto' as const, actionParam: `m${(i + 1) % count}` },
+          { operator: 'eq' as const, compareVal: '0', action: 'goto' as const, actionParam: 'm0' },
+        ],
+        inputValidations: [
+          { validationMethod: 'javascript' as const, validationFunction: `return input !== "menu${i}";`, errorMessage: 'No' },
+        ],
+      })),
+    );
+
+  it('does work linear in the number of menus (twice the menus, about twice the lookups)', async () => {
+    const small = buildLargeApp(300);
+    const large = buildLargeApp(600);
+    const issues: ReturnType<typeof lintApp>[] = [];
+    const smallCount = await countOperations(() => issues.push(lintApp(small)));
+    const largeCount = await countOperations(() => issues.push(lintApp(large)));
+    // Each menu is on a loop with no way to an end, and nothing else is wrong.
+    expect(issues[1]!.filter((i) => i.code !== 'no_exit')).toEqual([]);
+    expect(issues[1]!.filter((i) => i.code === 'no_exit')).toHaveLength(600);
+    // Quadratic work (each menu checked against a list of all the others) would be about 4 times as much.
+    expect(largeCount / smallCount).toBeLessThan(2.5);
   });
 });
 

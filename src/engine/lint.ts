@@ -9,6 +9,7 @@ import {
   describeLanguage,
   listAppLanguages,
   TRANSLATED_FIELDS,
+  createMenuRefIndex,
   validateMenu,
   type AppVersion,
 } from '../shared/app';
@@ -58,7 +59,8 @@ export function lintApp(app: AppVersion, renderTime?: RenderTimeAccount): LintIs
     seenIds.add(m.uniqueId);
   }
 
-  const refs = app.menus.map((m) => ({ uniqueId: m.uniqueId, userDefinedName: m.userDefinedName }));
+  // One index for all the menus: checking each against a list of the others would be quadratic in the app's size.
+  const refs = createMenuRefIndex(app.menus);
   for (const m of compiled.order) {
     for (const error of validateMenu(m.menu, refs))
       issues.push({ ...issueAt('error', m, error.message, error.field), ...(error.code ? { code: error.code } : {}) });
@@ -235,7 +237,11 @@ function findLoopsWithoutExit(compiled: CompiledApp): CompiledMenu[] {
   // Walk backwards from every exit: whatever reaches one has a way out.
   const leadsTo = new Map<string, CompiledMenu[]>();
   for (const m of compiled.order)
-    for (const t of targets.get(m.uniqueId)!) leadsTo.set(t.uniqueId, [...(leadsTo.get(t.uniqueId) ?? []), m]);
+    for (const t of targets.get(m.uniqueId)!) {
+      const from = leadsTo.get(t.uniqueId);
+      if (from) from.push(m);
+      else leadsTo.set(t.uniqueId, [m]);
+    }
   const canEnd = new Set<string>();
   const queue = compiled.order.filter(isExit);
   for (const m of queue) canEnd.add(m.uniqueId);
@@ -247,20 +253,59 @@ function findLoopsWithoutExit(compiled: CompiledApp): CompiledMenu[] {
       }
     }
   }
-  // Of the rest, those on a loop: a menu that can reach itself again.
-  const stuck = compiled.order.filter((m) => !canEnd.has(m.uniqueId));
-  return stuck.filter((start) => {
-    const seen = new Set<string>();
-    const stack = [...targets.get(start.uniqueId)!];
-    while (stack.length > 0) {
-      const m = stack.pop()!;
-      if (m.uniqueId === start.uniqueId) return true;
-      if (seen.has(m.uniqueId)) continue;
-      seen.add(m.uniqueId);
-      stack.push(...targets.get(m.uniqueId)!);
+  // Of the rest, those on a loop: a menu that can reach itself again, that is one in a strongly connected
+  // component of two or more menus, or with a rule to itself (one pass over the graph, not a walk per menu).
+  const onLoop = findMenusOnLoops(compiled.order, targets);
+  return compiled.order.filter((m) => !canEnd.has(m.uniqueId) && onLoop.has(m.uniqueId));
+}
+
+/**
+ * The menus that can reach themselves again by their rules: Tarjan's strongly connected components, walked with
+ * an explicit stack so a long chain of menus cannot exhaust the call stack.
+ */
+function findMenusOnLoops(order: CompiledMenu[], targets: Map<string, CompiledMenu[]>): Set<string> {
+  const onLoop = new Set<string>();
+  const indexOf = new Map<string, number>();
+  const lowLink = new Map<string, number>();
+  const component: string[] = [];
+  const inComponent = new Set<string>();
+  let next = 0;
+  for (const root of order) {
+    if (indexOf.has(root.uniqueId)) continue;
+    const walk: Array<{ id: string; edges: CompiledMenu[]; at: number }> = [];
+    const enter = (id: string) => {
+      indexOf.set(id, next);
+      lowLink.set(id, next);
+      next += 1;
+      component.push(id);
+      inComponent.add(id);
+      walk.push({ id, edges: targets.get(id) ?? [], at: 0 });
+    };
+    enter(root.uniqueId);
+    while (walk.length > 0) {
+      const frame = walk[walk.length - 1]!;
+      if (frame.at < frame.edges.length) {
+        const target = frame.edges[frame.at++]!.uniqueId;
+        if (target === frame.id) onLoop.add(target);
+        if (!indexOf.has(target)) enter(target);
+        else if (inComponent.has(target)) lowLink.set(frame.id, Math.min(lowLink.get(frame.id)!, indexOf.get(target)!));
+        continue;
+      }
+      walk.pop();
+      const parent = walk[walk.length - 1];
+      if (parent) lowLink.set(parent.id, Math.min(lowLink.get(parent.id)!, lowLink.get(frame.id)!));
+      if (lowLink.get(frame.id) !== indexOf.get(frame.id)) continue;
+      const members: string[] = [];
+      let member: string;
+      do {
+        member = component.pop()!;
+        inComponent.delete(member);
+        members.push(member);
+      } while (member !== frame.id);
+      if (members.length > 1) for (const id of members) onLoop.add(id);
     }
-    return false;
-  });
+  }
+  return onLoop;
 }
 
 /**
@@ -276,8 +321,20 @@ function findUnreachableMenus(compiled: CompiledApp): CompiledMenu[] {
     ])
     .join('\n');
   const hasCustomActions = compiled.order.some((m) => m.menu.actions.some((a) => a.inheritsPlugin === 'customAction'));
+  const quoted = findQuotedNames(scripts);
+  // A menu named in quotes by any script counts as reached (a script may steer to it from anywhere).
+  const isSteeredTo = (m: CompiledMenu) =>
+    m.identifier !== '' &&
+    (NAME.test(m.identifier)
+      ? quoted.has(m.identifier)
+      : [`"${m.identifier}"`, `'${m.identifier}'`, `\`${m.identifier}\``].some((q) => scripts.includes(q)));
   const reached = new Set<string>([compiled.first.uniqueId]);
   const queue = [compiled.first];
+  for (const m of compiled.order) {
+    if (reached.has(m.uniqueId) || !isSteeredTo(m)) continue;
+    reached.add(m.uniqueId);
+    queue.push(m);
+  }
   while (queue.length > 0) {
     const m = queue.pop() as CompiledMenu;
     for (const rule of [m.alwaysRule, ...m.rules]) {
@@ -288,16 +345,21 @@ function findUnreachableMenus(compiled: CompiledApp): CompiledMenu[] {
         queue.push(target);
       }
     }
-    for (const target of compiled.order) {
-      if (reached.has(target.uniqueId) || !target.identifier) continue;
-      const quoted = [`"${target.identifier}"`, `'${target.identifier}'`, `\`${target.identifier}\``];
-      if (quoted.some((q) => scripts.includes(q))) {
-        reached.add(target.uniqueId);
-        queue.push(target);
-      }
-    }
   }
   // A saved custom function can steer anywhere, and we cannot read it here.
   if (hasCustomActions) return [];
   return compiled.order.filter((m) => !reached.has(m.uniqueId));
+}
+
+/** A menu identifier as the designer allows it (validateMenu); others are looked for in the scripts one by one. */
+const NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/**
+ * Every identifier the scripts hold between matching quotes (`"home"`, `'home'`, `` `home` ``), in one pass: the
+ * closing quote is only looked at, so it may open the next (`"a"b"` holds `a` and `b`, as a substring search finds).
+ */
+function findQuotedNames(scripts: string): Set<string> {
+  const names = new Set<string>();
+  for (const match of scripts.matchAll(/(["'`])([A-Za-z_$][A-Za-z0-9_$]*)(?=\1)/g)) names.add(match[2]!);
+  return names;
 }

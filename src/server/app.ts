@@ -26,7 +26,8 @@ import { registerHealthRoutes } from './features/health/health.routes';
 import { registerAppsRoutes } from './features/apps/apps.routes';
 import { registerMenusRoutes } from './features/menus/menus.routes';
 import { registerRuntimeRoutes } from './features/runtime/runtime.routes';
-import { registerSandboxRoutes } from './features/sandbox/sandbox.routes';
+import { isSandboxBankPath, registerSandboxRoutes } from './features/sandbox/sandbox.routes';
+import { registerActionHopGuard } from './plugins/action-hops';
 import { registerLogsRoutes } from './features/logs/logs.routes';
 import { registerDashboardRoutes } from './features/dashboard/dashboard.routes';
 import { registerSmsRoutes } from './features/sms/sms.routes';
@@ -36,6 +37,7 @@ import type { WebhookDispatcher } from './features/webhooks/webhook-dispatcher';
 import { createRuntime, type Runtime, type StoredSession } from './features/runtime/runtime.service';
 import { createMemorySessionStore, createRedisSessionStore } from './features/runtime/session-store';
 import { connectRedis } from './redis';
+import type { Redis } from 'ioredis';
 import { createVersionCache } from './features/runtime/version-cache';
 import { createShortcodeRouteTable } from './features/shortcodes/route-table';
 import { registerShortcodesRoutes } from './features/shortcodes/shortcodes.routes';
@@ -90,6 +92,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerInputGuard(app);
   registerRequestLog(app);
   registerRouteTable(app);
+  registerActionHopGuard(app, isSandboxBankPath);
 
   const ownsDatabase = !options.database;
   const database =
@@ -100,6 +103,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ));
   if (ownsDatabase) await database.migrate();
   const redis = connectRedis(config);
+  if (redis) watchRedis(redis, app.log);
 
   const ctx: AppContext = {
     config,
@@ -230,6 +234,26 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerBillingRoutes(app, ctx, guard);
   registerWebApp(app, config, isConsole);
   return app;
+}
+
+/**
+ * Redis going away (a restart, a failover, the network) must not crash the process or fill its log: ioredis
+ * reconnects by itself and emits an error for each failed try. One warning when it is lost, one line when it is
+ * back; meanwhile commands fail after their retries and hops answer the gateway's unavailable screen
+ * (runtime.service.ts).
+ */
+function watchRedis(redis: Redis, log: FastifyInstance['log']): void {
+  let isLost = false;
+  redis.on('error', (err: Error) => {
+    if (isLost) return;
+    isLost = true;
+    log.warn({ err }, 'Redis connection lost; reconnecting');
+  });
+  redis.on('ready', () => {
+    if (!isLost) return;
+    isLost = false;
+    log.info('Redis connection back');
+  });
 }
 
 /** Serves the built console with a fallback to index.html for client routes; API paths get the envelope's 404. */

@@ -76,6 +76,9 @@ export const configSchema = z
     LOGIN_GLOBAL_RATE_LIMIT: z.coerce.number().int().min(1).default(100),
     // Signed-out visitors run featured templates in the emulator: hops per minute, per address.
     EMULATOR_RATE_LIMIT: z.coerce.number().int().min(1).default(60),
+    // App imports (POST /api/importApp), per minute: per account, and per address (docs/import-export.md).
+    IMPORT_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
+    IMPORT_ADDRESS_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
     SMTP_URL: z.string().url().optional(),
     MAIL_FROM: z.string().min(3).default('Dialflow <no-reply@dialflow.local>'),
     WEB_DIST: z.string().default('./dist/web'),
@@ -104,6 +107,8 @@ export const configSchema = z
     // Webhooks (docs/webhooks.md): how often due deliveries are looked for (0 turns the timer off), and the limit on one attempt.
     WEBHOOK_DISPATCH_INTERVAL_MS: z.coerce.number().int().min(0).default(1000),
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+    // "Send test event" presses per account per minute: each queues a delivery to a URL the builder chose.
+    WEBHOOK_TEST_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
     // How often shortcode purchases that ran out are marked and expiry reminders mailed; 0 turns the timer off.
     SHORTCODE_TIMER_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
     PAYMENT_PROVIDER: z.enum(['sandbox', 'paystack']).default('sandbox'),

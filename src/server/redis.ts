@@ -8,7 +8,14 @@ import type { Config } from './config';
  */
 export function connectRedis(config: Pick<Config, 'REDIS_URL' | 'REDIS_KEY_PREFIX'>): Redis | undefined {
   if (!config.REDIS_URL) return undefined;
-  return new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2, keyPrefix: config.REDIS_KEY_PREFIX });
+  // A command waits at most 2 s (reconnects included): with Redis gone a hop ends on the unavailable screen well
+  // within a gateway's timeout, while a blip shorter than that (a reconnect) is never seen.
+  return new Redis(config.REDIS_URL, {
+    lazyConnect: false,
+    maxRetriesPerRequest: 2,
+    commandTimeout: 2000,
+    keyPrefix: config.REDIS_KEY_PREFIX,
+  });
 }
 
 /** A pub/sub channel under the client's key prefix: `getRedisChannel(redis, 'invalidate')` is `df:invalidate` by default. */

@@ -18,9 +18,14 @@ export interface TestApp {
 
 /**
  * Every request of a test comes from one address (app.inject) and signs in often (seedUser): the per-address
- * and global sign-in limits are raised unless a test sets them. The per-account limit keeps its default.
+ * and global sign-in limits, and the per-address import limit, are raised unless a test sets them. The
+ * per-account limits keep their defaults.
  */
-const TEST_SIGN_IN_LIMITS = { LOGIN_ADDRESS_RATE_LIMIT: 10_000, LOGIN_GLOBAL_RATE_LIMIT: 10_000 } satisfies Partial<Config>;
+const TEST_SIGN_IN_LIMITS = {
+  LOGIN_ADDRESS_RATE_LIMIT: 10_000,
+  LOGIN_GLOBAL_RATE_LIMIT: 10_000,
+  IMPORT_ADDRESS_RATE_LIMIT: 10_000,
+} satisfies Partial<Config>;
 /**
  * The billing timer expires payments left PENDING for an hour of the (moved) clock, and the webhook dispatcher
  * would send what a test queued before it looked: tests run them themselves (runOnce, deliverDue).

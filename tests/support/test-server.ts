@@ -6,6 +6,12 @@ export interface TestServer {
   /** `http://127.0.0.1:<port>` */
   url: string;
   users: Array<{ auth: Record<string, string> }>;
+  /** The server's database (TEST_DB=postgres: a database of its own on TEST_DATABASE_URL's server). */
+  databaseName: string;
+  /** False once the process has exited (a crash, or close). */
+  isRunning(): boolean;
+  /** What the process has written to stdout and stderr (why it crashed). */
+  output(): string;
   /** A JSON API call as a signed-in user; throws unless the envelope says `00`. */
   api<T = Record<string, unknown>>(auth: Record<string, string>, method: 'GET' | 'POST', path: string, payload?: object): Promise<T>;
   /** Creates an app with one first menu through the API; returns the app's id. */
@@ -34,7 +40,7 @@ export async function startTestServer(options: { users?: number; config?: Partia
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  const ready = new Promise<{ port: number; users: TestServer['users'] }>((resolve, reject) => {
+  const ready = new Promise<{ port: number; users: TestServer['users']; databaseName: string }>((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       const line = /^READY (.*)$/m.exec(output);
@@ -43,7 +49,7 @@ export async function startTestServer(options: { users?: number; config?: Partia
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.on('exit', (code) => reject(new Error(`test server exited with ${code} before listening:\n${output}`)));
   });
-  const { port, users } = await ready;
+  const { port, users, databaseName } = await ready;
   const url = `http://127.0.0.1:${port}`;
   const api: TestServer['api'] = async (auth, method, path, payload) => {
     const res = await fetch(`${url}${path}`, {
@@ -59,6 +65,9 @@ export async function startTestServer(options: { users?: number; config?: Partia
   return {
     url,
     users,
+    databaseName,
+    isRunning: () => child.exitCode === null && child.signalCode === null,
+    output: () => output,
     api,
     async createApp(auth, customShortCode, menu) {
       const app = {

@@ -72,7 +72,10 @@ class CappedPgQuery extends pg.Query {
 
 function openPgPool(settings: ConnectionSettings, opts: PoolOptions): DbPool {
   const pool = new pg.Pool(buildPgConfig(settings, opts));
+  // A builder's server that ends a connection (a restart, pg_terminate_backend, on purpose) must never crash the
+  // process: the pool listens on idle clients only, so every client gets a listener of its own for life.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   return {
     async start(bound, maxRows) {
       const client = await pool.connect();
@@ -85,7 +88,9 @@ function openPgPool(settings: ConnectionSettings, opts: PoolOptions): DbPool {
       const query = new CappedPgQuery({ text: bound.text, values: bound.values, rows: maxRows + 1 } as pg.QueryConfig);
       const done = new Promise<QueryOutcome>((resolve, reject) => {
         (query as unknown as { callback: (err: Error | null, res?: pg.QueryResult) => void }).callback = (err, res) => {
-          release(false);
+          // Only a statement's own error (severity ERROR) leaves the session usable; a FATAL (the server ended
+          // it) or a socket error must not hand the dead connection to the next query.
+          release(!!err && (err as { severity?: string }).severity !== 'ERROR');
           if (err || !res) return reject(err ?? new Error('no result'));
           const rows = (res.rows ?? []) as Record<string, unknown>[];
           const truncated = query.truncated || rows.length > maxRows;

@@ -167,8 +167,22 @@ export interface AddressRules {
   allowPrivate: boolean;
   /** Exact `host:port` pairs allowed even when private addresses are refused, e.g. `['127.0.0.1:3000']`. */
   allowHosts?: readonly string[];
-  /** The platform's own services (its database, Redis): refused whatever `allowPrivate` and `allowHosts` say. */
+  /**
+   * The platform's own services (its database, Redis, and for HTTP calls its own server): refused by address
+   * and port whatever `allowPrivate` and `allowHosts` say.
+   */
   platformServices?: PlatformServices;
+  /**
+   * `host:port` names of the platform's own server as the public reaches it (PUBLIC_URL's host): refused by
+   * name whatever the other rules say. By name, because that address is often a load balancer or CDN that
+   * other services share; reaching it by its address alone fails TLS or lands on another site.
+   */
+  ownHosts?: readonly string[];
+}
+
+/** Throws RefusedAddressError when `host:port` is one of the names of the platform's own server (`ownHosts`). */
+export function assertNotOwnHost(host: string, port: number, rules: Pick<AddressRules, 'ownHosts'>): void {
+  if (isHostAllowed(rules.ownHosts, host, port)) throw new RefusedAddressError(`Refused: ${host}:${port} is this platform's own server`);
 }
 
 /** Why an address is refused under the rules, or null when it may be used. */
@@ -390,6 +404,7 @@ export function createGuardedLookup(options: GuardedLookupOptions): net.LookupFu
  */
 export async function resolveGuarded(host: string, port: number, rules: AddressRules): Promise<dns.LookupAddress[]> {
   const h = normalizeHost(host);
+  assertNotOwnHost(h, port, rules);
   const skipRules = isHostAllowed(rules.allowHosts, h, port);
   const family = net.isIP(h);
   const addresses = family ? [{ address: h, family }] : await dns.promises.lookup(h, { all: true });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { appLanguagesSchema } from '../app/languages';
+import { MAX_MENUS_PER_APP } from '../billing/plans';
 import { menuSchema } from '../app/menu.schema';
 import { appSchema, createAppBodySchema } from './apps.schema';
 
@@ -61,7 +62,7 @@ export const appExportSchema = z.object({
   exportedAt: z.string().max(40),
   app: exportedAppSchema,
   /** In order: the first is the app's first menu. */
-  menus: z.array(exportedMenuSchema).max(2000),
+  menus: z.array(exportedMenuSchema).max(MAX_MENUS_PER_APP),
   /** Where a secret (a password, an authorization header) was blanked, e.g. `menus.2.actions.0.code.dbpass`. */
   secretsRemoved: z.array(z.string().max(200)).max(2000).default([]),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PAID_PLAN_NAMES, PLAN_NAMES } from '../billing/plans';
+import { MAX_MENUS_PER_APP, PAID_PLAN_NAMES, PLAN_NAMES } from '../billing/plans';
 import { statusSchema } from './envelope';
 
 /**
@@ -65,6 +65,7 @@ export const BILLING_MESSAGES = {
     `Your plan (${title}) allows ${limit} ${limit === 1 ? 'app' : 'apps'}. Delete an app or upgrade your plan on Account Billing.`,
   menuLimit: (limit: number, title: string) =>
     `Your plan (${title}) allows ${limit} menus in an app. Delete a menu or upgrade your plan on Account Billing.`,
+  menuHardLimit: `An app may hold at most ${MAX_MENUS_PER_APP} menus on any plan. Split it into several apps.`,
   /** The caller's end screen on live traffic while the account is inactive. */
   liveInactive: 'This service is temporarily unavailable. Please try again later.',
   /** The caller's end screen when the month's live sessions are used up. */

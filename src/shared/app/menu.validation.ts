@@ -73,33 +73,58 @@ const MAX_IDENTIFIER = 64;
 export type MenuRef = Pick<Menu, 'uniqueId' | 'userDefinedName'>;
 
 /**
- * Checks one menu against the menu rules and its app's other menus. Returns every problem, each at
- * its field, so a form can mark them all at once; an empty list means the menu can be saved.
+ * An app's menus as validateMenu looks them up: ids, and the ids under each identifier (lower case). Built once
+ * for a whole app (an import, a deploy's lint), so checking every menu against the others takes linear time, not
+ * a scan of the list per menu.
+ */
+export interface MenuRefIndex {
+  readonly ids: ReadonlySet<string>;
+  readonly idsByName: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+/** @example const index = createMenuRefIndex(menus); menus.flatMap((m) => validateMenu(m, index)) */
+export function createMenuRefIndex(menus: readonly MenuRef[]): MenuRefIndex {
+  const ids = new Set<string>();
+  const idsByName = new Map<string, Set<string>>();
+  for (const m of menus) {
+    ids.add(m.uniqueId);
+    const name = m.userDefinedName.trim().toLowerCase();
+    const named = idsByName.get(name);
+    if (named) named.add(m.uniqueId);
+    else idsByName.set(name, new Set([m.uniqueId]));
+  }
+  return { ids, idsByName };
+}
+
+/**
+ * Checks one menu against the menu rules and its app's other menus (the list, or its index for many menus; the
+ * menu itself may be in either). Returns every problem, each at its field, so a form can mark them all at once;
+ * an empty list means the menu can be saved.
  * @example validateMenu({ ...menu, userDefinedName: '1abc' }, others)
  *   // [{ field: 'userDefinedName', message: 'Menu identifier cannot begin with a number, ...' }]
  */
 export function validateMenu(
   menu: Menu | (Omit<Menu, 'uniqueId'> & { uniqueId?: string }),
-  otherMenusOfApp: readonly MenuRef[],
+  otherMenusOfApp: readonly MenuRef[] | MenuRefIndex,
 ): FieldError[] {
   const errors: FieldError[] = [];
-  const others = otherMenusOfApp.filter((m) => !menu.uniqueId || m.uniqueId !== menu.uniqueId);
+  const index = isMenuRefIndex(otherMenusOfApp) ? otherMenusOfApp : createMenuRefIndex(otherMenusOfApp);
 
   const name = menu.userDefinedName.trim();
+  // Another menu has the name when the name's ids hold one that is not this menu's.
+  const namedIds = index.idsByName.get(name.toLowerCase());
+  const isNameTaken = namedIds !== undefined && (namedIds.size > 1 || !menu.uniqueId || !namedIds.has(menu.uniqueId));
   if (name === '') errors.push({ field: 'userDefinedName', message: MENU_MESSAGES.identifierRequired });
   else if (!MENU_IDENTIFIER.test(name)) errors.push({ field: 'userDefinedName', message: MENU_MESSAGES.identifierInvalid });
   else if (name.length > MAX_IDENTIFIER) errors.push({ field: 'userDefinedName', message: MENU_MESSAGES.identifierTooLong });
   // Case-insensitive: `Amount` and `amount` would be two inputs a builder cannot tell apart.
-  else if (others.some((m) => m.userDefinedName.trim().toLowerCase() === name.toLowerCase()))
-    errors.push({ field: 'userDefinedName', message: MENU_MESSAGES.identifierTaken });
+  else if (isNameTaken) errors.push({ field: 'userDefinedName', message: MENU_MESSAGES.identifierTaken });
 
   if (menu.displayText.trim() === '') errors.push({ field: 'displayText', message: MENU_MESSAGES.textRequired });
   // A terminating menu is saved with Back off (it takes no input), so its indicator does not matter.
   if (menu.allowGoBack && !menu.terminate && menu.goBackInputIndicator.trim() === '')
     errors.push({ field: 'goBackInputIndicator', message: MENU_MESSAGES.indicatorRequired });
 
-  const menuIds = new Set(others.map((m) => m.uniqueId));
-  if (menu.uniqueId) menuIds.add(menu.uniqueId);
   // The same order as the engine's compileMenu, so the same pattern is the one over the budget.
   const regexps = createMenuRegExpBudget();
   menu.switchOperations.forEach((rule, i) => {
@@ -113,7 +138,7 @@ export function validateMenu(
     if (rule.action === 'goto') {
       if (rule.actionParam.trim() === '')
         errors.push({ field: `${at}.actionParam`, message: MENU_MESSAGES.targetRequired, code: 'no_target' });
-      else if (!menuIds.has(rule.actionParam))
+      else if (!index.ids.has(rule.actionParam) && rule.actionParam !== menu.uniqueId)
         errors.push({ field: `${at}.actionParam`, message: MENU_MESSAGES.targetMissing, code: 'missing_target' });
     }
   });
@@ -143,6 +168,8 @@ export function validateMenu(
 
   return errors;
 }
+
+const isMenuRefIndex = (refs: readonly MenuRef[] | MenuRefIndex): refs is MenuRefIndex => !Array.isArray(refs);
 
 function validateJavascript(code: string, field: string): FieldError[] {
   if (code.trim() === '') return [{ field, message: MENU_MESSAGES.javascriptRequired }];

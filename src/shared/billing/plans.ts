@@ -16,6 +16,13 @@ export type PaidPlanName = (typeof PAID_PLAN_NAMES)[number];
 /** What the spec's screens call `BASIC` (Retry from TRIAL) is this plan. */
 export const BASIC_PLAN: PaidPlanName = 'BASIC-3';
 
+/**
+ * Menus one app may hold on every plan, unlimited ones included, and for every account, admins' too: an import's
+ * checks and a deploy's lint look at every menu of the app on the server's thread, so the app's size bounds that
+ * work (500 menus: some 25 ms of lint). Plans' own menu limits are below it.
+ */
+export const MAX_MENUS_PER_APP = 500;
+
 export interface PlanLimits {
   /** Apps an account may own. */
   apps: number | null;

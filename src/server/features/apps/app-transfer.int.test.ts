@@ -6,7 +6,8 @@ import { APP_IMPORT_MAX_BYTES, type AppExport } from '../../../shared/api/app-tr
 import type { ActionOf, Menu } from '../../../shared/app';
 
 describeDb('app import and export', () => {
-  const t = useTestApp();
+  // These tests import more than 10 files a minute from one account; the rate limit has its own test.
+  const t = useTestApp({ IMPORT_RATE_LIMIT: 1000 });
   const owner = useUser(t);
   const stranger = useUser(t);
   const trial = useUser(t, { plan: 'TRIAL' });
@@ -306,6 +307,85 @@ describeDb('app import and export', () => {
     const fields = refused.json().errors.map((e: { field: string }) => e.field);
     expect(fields).toEqual(expect.arrayContaining(['menus.0.switchOperations.0.setLanguage', 'menus.1.translations.fr']));
     expect(await countApps(stranger.auth)).toBe(before);
+  });
+
+  it('blanks credentials in Rest API URLs (userinfo, key parameters), payloads and any key, token or auth header, and lists them', async () => {
+    const secretApp = await seedShop(t, owner.auth, { customShortCode: '*920*79#' });
+    await seedMenu(t, owner.auth, secretApp, {
+      userDefinedName: 'call',
+      displayText: 'Calling',
+      terminate: true,
+      actions: [
+        {
+          actionName: 'charge',
+          inheritsPlugin: 'restapi',
+          code: {
+            method: 'POST',
+            url: 'https://shop:URL_PASS@api.example.com/charge?account=42&api_key=QUERY_KEY&Access_Token=QUERY_TOKEN&sig=QUERY_SIG&note={{ session.mobile }}#top',
+            contentType: 'application/json',
+            payload:
+              '{"amount": {{ session.inputs.amount }}, "client_secret": "PAYLOAD_SECRET", "password":"PAYLOAD_PASS", "memo": "keep", "token": "{{ vars.token }}"}',
+            headers: [
+              { key: 'X-Client-Key', value: 'HEADER_KEY' },
+              { key: 'X-Auth', value: 'HEADER_AUTH' },
+              { key: 'X-Request-Source', value: 'ussd' },
+              { key: 'X-Session-Token', value: '{{ vars.sessionToken }}' },
+            ],
+          },
+        },
+        {
+          actionName: 'notify',
+          inheritsPlugin: 'restapi',
+          code: {
+            method: 'POST',
+            url: 'https://KEY_AS_USER@hooks.example.com/notify',
+            contentType: 'application/x-www-form-urlencoded',
+            payload: 'to={{ session.mobile }}&apikey=FORM_KEY&text=Hello',
+          },
+        },
+      ],
+    });
+    const res = await get(`/api/exportApp/${secretApp}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const exported: AppExport = res.json().data;
+    const text = JSON.stringify(exported);
+    for (const secret of [
+      'URL_PASS',
+      'QUERY_KEY',
+      'QUERY_TOKEN',
+      'QUERY_SIG',
+      'PAYLOAD_SECRET',
+      'PAYLOAD_PASS',
+      'HEADER_KEY',
+      'HEADER_AUTH',
+      'KEY_AS_USER',
+      'FORM_KEY',
+    ])
+      expect(text).not.toContain(secret);
+    const at = exported.menus.findIndex((m) => m.userDefinedName === 'call');
+    const [charge, notify] = exported.menus[at]!.actions as [ActionOf<'restapi'>, ActionOf<'restapi'>];
+    // What is not a credential stays, and so does a value that is only a template tag (it holds no secret).
+    expect(charge.code.url).toBe('https://api.example.com/charge?account=42&api_key=&Access_Token=&sig=&note={{ session.mobile }}#top');
+    expect(charge.code.payload).toBe(
+      '{"amount": {{ session.inputs.amount }}, "client_secret": "", "password":"", "memo": "keep", "token": "{{ vars.token }}"}',
+    );
+    expect(charge.code.headers).toEqual([
+      { key: 'X-Client-Key', value: '' },
+      { key: 'X-Auth', value: '' },
+      { key: 'X-Request-Source', value: 'ussd' },
+      { key: 'X-Session-Token', value: '{{ vars.sessionToken }}' },
+    ]);
+    expect(notify.code.url).toBe('https://hooks.example.com/notify');
+    expect(notify.code.payload).toBe('to={{ session.mobile }}&apikey=&text=Hello');
+    const path = `menus.${at}.actions`;
+    expect(exported.secretsRemoved).toEqual([
+      `${path}.0.code.url`,
+      `${path}.0.code.headers.0.value`,
+      `${path}.0.code.headers.1.value`,
+      `${path}.0.code.payload`,
+      `${path}.1.code.url`,
+      `${path}.1.code.payload`,
+    ]);
   });
 
   it("answers 404 for another account's app, and for an app that does not exist", async () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
-import type { z } from 'zod';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { z } from 'zod';
 import { apps, customActions, menus } from '../../../db/schema';
 import { lintApp } from '../../../engine';
 import {
@@ -9,27 +10,80 @@ import {
   APP_IMPORT_MAX_DEPTH,
   APP_TRANSFER_MESSAGES,
   appExportSchema,
+  exportedMenuSchema,
   type AppExport,
   type ExportedMenu,
   type ImportAppBody,
   type ImportProblem,
 } from '../../../shared/api/app-transfer.schema';
 import { APP_COUNTRIES, APP_MESSAGES, resolveAppShortCode, type App } from '../../../shared/api/apps.schema';
-import { appVersionSchema, validateMenu, type Menu } from '../../../shared/app';
+import { appVersionSchema, createMenuRefIndex, validateMenu, type Menu } from '../../../shared/app';
+import { MAX_MENUS_PER_APP } from '../../../shared/billing/plans';
 import { LANGUAGE_MESSAGES, listAppLanguages, type AppLanguages } from '../../../shared/app/languages';
 import { invalid } from '../../../shared/errors';
 import { isUuid } from '../../../shared/ids';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../auth/auth.service';
-import { checkAppLimit, checkMenuLimit } from '../billing/plan-limits';
+import { checkAppLimit, checkImportLimits, checkMenuLimit } from '../billing/plan-limits';
 import { getDraftVersion, toMenuRowValues } from '../menus/menus.service';
 import { createRenderAllowance, DEPLOY_LINT_RENDER_MS } from '../runtime/render-shares';
 import { checkIsUssdApp, createAppId, getApp, getOwnedApp, isBuiltBy } from './apps.service';
 
-/** Header names whose values are credentials: blanked in an export (`Authorization`, `X-Api-Key`, `X-Auth-Token`...). */
-const SECRET_HEADER = /authori[sz]ation|api[-_]?key|token|secret|passw(or)?d|signature|cookie/i;
+/**
+ * Names of headers, query parameters and payload fields whose values are credentials (`Authorization`,
+ * `X-Api-Key`, `X-Auth-Token`, `api_key`, `access_token`, `client_secret`, `password`, `signature`, `sig`...):
+ * their values are blanked in an export. Wide on purpose: a value blanked by mistake is listed and typed again,
+ * a credential kept is handed to whoever receives the file.
+ */
+const SECRET_NAME = /key|token|secret|auth|passw(or)?d|pwd|signature|^sig$|cookie|credential/i;
+/** A value that is only a template tag (`{{ vars.apiKey }}`) says where a secret is kept and holds none: it stays. */
+const ONLY_TAG = /^\s*\{\{[^{}]*\}\}\s*$/;
+const isSecret = (name: string, value: string) => SECRET_NAME.test(name) && value.trim() !== '' && !ONLY_TAG.test(value);
 /** `postgres://user:pass@host/db`: the password between the user and `@`. */
 const URL_PASSWORD = /^([a-z][a-z0-9+.-]*:\/\/[^:/@\s]*):[^@/\s]+@/i;
+/** `https://user:pass@host/...` or `https://KEY@host/...`: the whole userinfo, which holds a password or a key. */
+const URL_USERINFO = /^([a-z][a-z0-9+.-]*:\/\/)[^/?#@\s]+@/i;
+/** `"password": "..."` in a JSON payload (the name and value as JSON strings, escapes included). */
+const JSON_FIELD = /"((?:[^"\\]|\\.)*)"(\s*:\s*)"((?:[^"\\]|\\.)*)"/g;
+/** `<password>...</password>` in an XML payload. */
+const XML_FIELD = /<([A-Za-z_][\w.:-]*)>([^<]*)<\/\1>/g;
+
+/** `a=1&api_key=XYZ` with the credentials' values blanked (`a=1&api_key=`); names are compared decoded. */
+function removeFormSecrets(form: string): string {
+  return form
+    .split('&')
+    .map((part) => {
+      const eq = part.indexOf('=');
+      if (eq < 0) return part;
+      const name = part.slice(0, eq);
+      let decoded = name;
+      try {
+        decoded = decodeURIComponent(name.replace(/\+/g, ' '));
+      } catch {
+        // A malformed escape: the name is compared as written.
+      }
+      return isSecret(decoded, part.slice(eq + 1)) ? `${name}=` : part;
+    })
+    .join('&');
+}
+
+/** A Rest API URL without its userinfo and with its credential query parameters blanked. */
+function removeUrlSecrets(url: string): string {
+  const withoutUser = url.replace(URL_USERINFO, '$1');
+  const query = withoutUser.indexOf('?');
+  if (query < 0) return withoutUser;
+  const fragment = withoutUser.indexOf('#', query);
+  const end = fragment < 0 ? withoutUser.length : fragment;
+  return `${withoutUser.slice(0, query + 1)}${removeFormSecrets(withoutUser.slice(query + 1, end))}${withoutUser.slice(end)}`;
+}
+
+/** A request body with its credential fields blanked: JSON and XML fields, and form fields for a form body. */
+function removePayloadSecrets(payload: string, contentType: string): string {
+  const blanked = payload
+    .replace(JSON_FIELD, (field, name: string, colon: string, value: string) => (isSecret(name, value) ? `"${name}"${colon}""` : field))
+    .replace(XML_FIELD, (field, name: string, value: string) => (isSecret(name, value) ? `<${name}></${name}>` : field));
+  return contentType === 'application/x-www-form-urlencoded' ? removeFormSecrets(blanked) : blanked;
+}
 
 /** A menu's secrets blanked, and the paths (in the file) where one was. */
 function removeSecrets(menu: ExportedMenu, at: string, removed: string[]): ExportedMenu {
@@ -37,15 +91,25 @@ function removeSecrets(menu: ExportedMenu, at: string, removed: string[]): Expor
     const path = `${at}.actions.${i}.code`;
     if (action.inheritsPlugin === 'restapi') {
       const code = { ...action.code };
+      const url = removeUrlSecrets(code.url);
+      if (url !== code.url) {
+        code.url = url;
+        removed.push(`${path}.url`);
+      }
       if (code.basicAuth?.password) {
         code.basicAuth = { ...code.basicAuth, password: '' };
         removed.push(`${path}.basicAuth.password`);
       }
       code.headers = code.headers.map((header, h) => {
-        if (!SECRET_HEADER.test(header.key) || header.value === '') return header;
+        if (!isSecret(header.key, header.value)) return header;
         removed.push(`${path}.headers.${h}.value`);
         return { ...header, value: '' };
       });
+      const payload = removePayloadSecrets(code.payload, code.contentType);
+      if (payload !== code.payload) {
+        code.payload = payload;
+        removed.push(`${path}.payload`);
+      }
       return { ...action, code };
     }
     if (action.inheritsPlugin === 'dbaccess') {
@@ -127,29 +191,53 @@ function findUnknownFields(input: unknown, parsed: unknown, path: string[], prob
   }
 }
 
-const toProblems = (error: z.ZodError): ImportProblem[] =>
-  error.issues.map((issue) => ({ field: issue.path.map(String).join('.'), message: issue.message }));
+const toProblems = (error: z.ZodError, at: string[] = []): ImportProblem[] =>
+  error.issues.map((issue) => ({ field: [...at, ...issue.path.map(String)].join('.'), message: issue.message }));
 
 function refuse(problems: ImportProblem[]): never {
   throw invalid(APP_TRANSFER_MESSAGES.refused(problems.length), { errors: problems });
 }
 
-/**
- * The document, if it is an export this server reads: refused at once when it is not one (too deep, another
- * format or version, the wrong shape); its unknown fields are added to `problems`, so they are listed with the rest.
- */
-function readAppExport(document: unknown, problems: ImportProblem[]): AppExport {
-  if (measureDepth(document, APP_IMPORT_MAX_DEPTH) > APP_IMPORT_MAX_DEPTH) throw invalid(APP_TRANSFER_MESSAGES.tooDeep);
+/** The document, if it says it is an export this server reads (its format and version): checked before anything else. */
+function checkIsAppExport(document: unknown): Record<string, unknown> {
   if (!isPlainObject(document) || document.format !== APP_EXPORT_FORMAT)
     throw invalid(APP_TRANSFER_MESSAGES.notAnExport, { errors: [{ field: 'format', message: APP_TRANSFER_MESSAGES.notAnExport }] });
   if (document.version !== APP_EXPORT_VERSION) {
     const message = APP_TRANSFER_MESSAGES.wrongVersion(document.version);
     throw invalid(message, { errors: [{ field: 'version', message }] });
   }
-  const parsed = appExportSchema.safeParse(document);
-  if (!parsed.success) refuse(toProblems(parsed.error));
-  findUnknownFields(document, parsed.data, [], problems);
-  return parsed.data;
+  return document;
+}
+
+/** An export with its menus left unread, so they can be read a few at a time. */
+const appExportShellSchema = appExportSchema.extend({ menus: z.array(z.unknown()).max(MAX_MENUS_PER_APP) });
+
+/**
+ * Menus read or checked between two turns of the event loop: a large file's work is cut into slices of well under
+ * a millisecond each, so hops waiting on this thread are answered in between.
+ */
+const MENUS_PER_SLICE = 25;
+
+/**
+ * The document as an export this server reads: refused at once when it is not one (too deep, the wrong shape);
+ * its unknown fields are added to `problems`, so they are listed with the rest.
+ */
+async function readAppExport(document: Record<string, unknown>, problems: ImportProblem[]): Promise<AppExport> {
+  if (measureDepth(document, APP_IMPORT_MAX_DEPTH) > APP_IMPORT_MAX_DEPTH) throw invalid(APP_TRANSFER_MESSAGES.tooDeep);
+  const shell = appExportShellSchema.safeParse(document);
+  if (!shell.success) refuse(toProblems(shell.error));
+  const shapeProblems: ImportProblem[] = [];
+  const menus: ExportedMenu[] = [];
+  for (const [i, menu] of shell.data.menus.entries()) {
+    if (i > 0 && i % MENUS_PER_SLICE === 0) await yieldToEventLoop();
+    const parsed = exportedMenuSchema.safeParse(menu);
+    if (parsed.success) menus.push(parsed.data);
+    else shapeProblems.push(...toProblems(parsed.error, ['menus', String(i)]));
+  }
+  if (shapeProblems.length > 0) refuse(shapeProblems);
+  const doc: AppExport = { ...shell.data, menus };
+  findUnknownFields(document, doc, [], problems);
+  return doc;
 }
 
 /** The new app's columns from the file's settings and the caller's name and shortcode, by the create-app rules. */
@@ -222,12 +310,17 @@ function remapMenus(doc: AppExport, appId: string, problems: ImportProblem[]): M
 const describeAt = (menu: Pick<Menu, 'userDefinedName'>, message: string) =>
   menu.userDefinedName ? `${menu.userDefinedName}: ${message}` : message;
 
-/** Every menu by the designer's rules, and every custom function it runs must be the importing account's. */
+/**
+ * Every menu by the designer's rules, each against one index of the file's menus (linear in the file, not a scan
+ * of the list per menu), a slice at a time; and every custom function it runs must be the importing account's.
+ */
 async function checkMenus(ctx: AppContext, user: AuthUser, imported: Menu[], problems: ImportProblem[]): Promise<void> {
-  imported.forEach((menu, i) => {
-    for (const error of validateMenu(menu, imported))
+  const index = createMenuRefIndex(imported);
+  for (const [i, menu] of imported.entries()) {
+    if (i > 0 && i % MENUS_PER_SLICE === 0) await yieldToEventLoop();
+    for (const error of validateMenu(menu, index))
       problems.push({ field: `menus.${i}.${error.field}`, message: describeAt(menu, error.message) });
-  });
+  }
   const uuids = imported.flatMap((menu) =>
     menu.actions.flatMap((a) => (a.inheritsPlugin === 'customAction' && a.code.uuid ? [a.code.uuid] : [])),
   );
@@ -277,7 +370,10 @@ export async function importApp(
   origin: string,
 ): Promise<{ app: App; warnings: ImportProblem[] }> {
   const problems: ImportProblem[] = [];
-  const doc = readAppExport(body.document, problems);
+  const file = checkIsAppExport(body.document);
+  // The limits first, from the menu count alone: a file past them is refused before any of its menus is read.
+  await checkImportLimits(ctx, user, Array.isArray(file.menus) ? file.menus.length : 0);
+  const doc = await readAppExport(file, problems);
   const columns = toImportedAppColumns(doc, body, problems);
   const appId = createAppId();
   const imported = remapMenus(doc, appId, problems);
@@ -290,11 +386,12 @@ export async function importApp(
     .limit(1);
   if (clash) problems.push({ field: 'shortCode', message: APP_TRANSFER_MESSAGES.shortCodeTaken(columns.shortCode) });
   if (problems.length > 0) refuse(problems);
-  await checkAppLimit(ctx, user);
-  await checkMenuLimit(ctx, user, appId, imported.length);
 
   await ctx.db.transaction(async (tx) => {
+    // Counted again with the account locked: parallel imports (and creations) take turns at the limit.
+    await checkAppLimit(ctx, user, tx);
     await tx.insert(apps).values({ id: appId, userId: user.id, ...columns, createdAt: ctx.now(), updatedAt: ctx.now() });
+    await checkMenuLimit(ctx, user, appId, imported.length, tx);
     if (imported.length > 0)
       await tx.insert(menus).values(
         imported.map((menu, position) => ({

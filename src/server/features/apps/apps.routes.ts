@@ -7,6 +7,7 @@ import { APP_IMPORT_MAX_BYTES, appExportSchema, importAppBodySchema, importAppRe
 import type { AppContext } from '../../context';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
 import { done, getOrigin, ok } from '../../http';
+import { createLimit, readAddress } from '../auth/auth-limits';
 import * as appsService from './apps.service';
 import * as appTransferService from './app-transfer.service';
 
@@ -15,6 +16,13 @@ const appIdParams = z.object({ appId: z.string().min(1).max(64) });
 export function registerAppsRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['apps'];
+  // Each import reads and checks a whole file on the server's thread: a builder importing by hand never meets
+  // these limits, a script looping over imports (from one account or many free ones) does. Counted after the
+  // guard and before the body is read (a refused import costs no parse of its file), successful or not.
+  const importLimits = [
+    createLimit(app, 'import-account', ctx.config.IMPORT_RATE_LIMIT, (req) => getSignedInUser(req).id),
+    createLimit(app, 'import-address', ctx.config.IMPORT_ADDRESS_RATE_LIMIT, readAddress),
+  ];
 
   r.post('/api/createApp', {
     schema: { tags, body: createAppBodySchema, response: { 200: envelopeSchema(appSchema) } },
@@ -84,7 +92,7 @@ export function registerAppsRoutes(app: FastifyInstance, ctx: AppContext, guard:
     // An export is larger than the other calls' bodies; past this the reply names the limit (plugins/errors.ts).
     bodyLimit: APP_IMPORT_MAX_BYTES,
     config: { apiKeyScope: 'write' },
-    onRequest: guard(),
+    onRequest: [guard(), ...importLimits],
     handler: async (req) => {
       const { app: created, warnings } = await appTransferService.importApp(ctx, getSignedInUser(req), req.body, getOrigin(ctx, req));
       return { ...ok('App imported successfully', created), warnings };

@@ -148,13 +148,17 @@ function toAppColumns(body: CreateAppBody, shortCode: string, baseShortCode: str
 
 export async function createApp(ctx: AppContext, user: AuthUser, body: CreateAppBody, origin: string): Promise<App> {
   checkAppFields(body);
-  await checkAppLimit(ctx, user);
   const shortCode = resolveShortCodeOrThrow(body);
-  const [row] = await ctx.db
-    .insert(apps)
-    .values({ id: createAppId(), userId: user.id, ...toAppColumns(body, shortCode, body.baseShortCode) })
-    .returning();
-  return toApp(row!, origin, null, null);
+  // Counted and inserted with the account locked, so parallel creations cannot all pass the limit.
+  const row = await ctx.db.transaction(async (tx) => {
+    await checkAppLimit(ctx, user, tx);
+    const [inserted] = await tx
+      .insert(apps)
+      .values({ id: createAppId(), userId: user.id, ...toAppColumns(body, shortCode, body.baseShortCode) })
+      .returning();
+    return inserted!;
+  });
+  return toApp(row, origin, null, null);
 }
 
 /** Own apps (a merchant developer's: the merchant's), newest first; admins see every account's apps with the owner's company and email. */
@@ -249,6 +253,8 @@ export async function cloneApp(ctx: AppContext, user: AuthUser, body: CloneAppBo
   const newId = createAppId();
 
   await ctx.db.transaction(async (tx) => {
+    // Counted again with the account locked: parallel clones (and creations) take turns at the limit.
+    if (ownerId === user.id) await checkAppLimit(ctx, user, tx);
     await tx.insert(apps).values({
       ...source,
       id: newId,

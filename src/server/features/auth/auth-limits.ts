@@ -11,7 +11,7 @@ import { hashToken } from './tokens';
  * process), else in this process. An attempt is counted before it is served, successful or not: a check
  * before and a count after would let a burst of parallel requests all pass the check.
  */
-function createLimit(
+export function createLimit(
   app: FastifyInstance,
   name: string,
   max: number,
@@ -25,7 +25,7 @@ function createLimit(
 }
 
 /** The client's address as TRUST_PROXY allows us to believe it; IPv6 by /64, which one subscriber usually holds. */
-const readAddress = (req: FastifyRequest) => normalizeIP(req.ip);
+export const readAddress = (req: FastifyRequest) => normalizeIP(req.ip);
 
 /** Emails are hashed so the limiter's keys (in Redis) hold no addresses. */
 const readEmail = (req: FastifyRequest) => String((req.body as { email?: unknown }).email ?? '');

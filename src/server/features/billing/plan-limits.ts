@@ -1,8 +1,9 @@
 import { and, count, eq, lt, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
+import type { Db } from '../../../db/client';
 import { apps, menus, usageCounters, users } from '../../../db/schema';
 import { BILLING_MESSAGES, USAGE_WARNING_PERCENTS } from '../../../shared/api/billing.schema';
-import { PLANS, type PlanName } from '../../../shared/billing/plans';
+import { MAX_MENUS_PER_APP, PLANS, type PlanName } from '../../../shared/billing/plans';
 import { AppError, invalid } from '../../../shared/errors';
 import { getRoles, type RoleSubject } from '../../../shared/roles';
 import { getPublicOrigin } from '../../config';
@@ -160,30 +161,62 @@ export async function admitSms(ctx: AppContext, ownerId: string): Promise<void> 
   if (limit !== null) await warnIfDue(ctx, ownerId, standing, 'sms', limit, counted);
 }
 
-async function findPlan(ctx: AppContext, user: RoleSubject & { id: string }): Promise<PlanName | null> {
+async function findPlan(ctx: AppContext, user: RoleSubject & { id: string }, db: Db = ctx.db): Promise<PlanName | null> {
   if (ctx.config.BILLING === 'off' || isExempt(user)) return null;
-  return getPlanName(await findSubscriptionRow(ctx.db, user.id));
+  return getPlanName(await findSubscriptionRow(db, user.id));
 }
 
-/** Before an app is created or cloned into the account: refused at the plan's app limit. */
-export async function checkAppLimit(ctx: AppContext, user: RoleSubject & { id: string }): Promise<void> {
-  const plan = await findPlan(ctx, user);
+/**
+ * Before an app is created, cloned or imported into the account: refused at the plan's app limit. Given the
+ * transaction that inserts the app, it locks the account's row first, so the account's creations count and
+ * insert one at a time (20 parallel requests make exactly the limit, on PGlite and PostgreSQL alike).
+ */
+export async function checkAppLimit(ctx: AppContext, user: RoleSubject & { id: string }, db: Db = ctx.db): Promise<void> {
+  const plan = await findPlan(ctx, user, db);
   const limit = plan && PLANS[plan].limits.apps;
   if (!plan || limit === null) return;
-  const [row] = await ctx.db
+  await db.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for('no key update');
+  const [row] = await db
     .select({ n: count() })
     .from(apps)
     .where(and(eq(apps.userId, user.id), eq(apps.isTemplate, false)));
   if ((row?.n ?? 0) >= limit) throw limitReached(BILLING_MESSAGES.appLimit(limit, PLANS[plan].title));
 }
 
-/** Before menus are added to the app (one from the designer, an import's all at once): refused past the plan's menus per app. */
-export async function checkMenuLimit(ctx: AppContext, user: RoleSubject & { id: string }, appId: string, adding = 1): Promise<void> {
+/**
+ * Before menus are added to the app (one from the designer, an import's all at once): refused past the plan's
+ * menus per app, and past MAX_MENUS_PER_APP on every plan and for every account (the hard bound on what a
+ * deploy's lint or an import checks on the server's thread). Given the transaction that inserts the menus, it
+ * locks the app's row first, so parallel creations count and insert one at a time.
+ */
+export async function checkMenuLimit(
+  ctx: AppContext,
+  user: RoleSubject & { id: string },
+  appId: string,
+  adding = 1,
+  db: Db = ctx.db,
+): Promise<void> {
+  const plan = await findPlan(ctx, user, db);
+  const planLimit = plan && PLANS[plan].limits.menus;
+  await db.select({ id: apps.id }).from(apps).where(eq(apps.id, appId)).for('no key update');
+  const [row] = await db.select({ n: count() }).from(menus).where(eq(menus.appId, appId));
+  const total = (row?.n ?? 0) + adding;
+  if (plan && planLimit !== null && planLimit < MAX_MENUS_PER_APP && total > planLimit)
+    throw limitReached(BILLING_MESSAGES.menuLimit(planLimit, PLANS[plan].title));
+  if (total > MAX_MENUS_PER_APP) throw limitReached(BILLING_MESSAGES.menuHardLimit);
+}
+
+/**
+ * An import's limits from its menu count alone, before any of its menus is read: the account's apps, the plan's
+ * menus and MAX_MENUS_PER_APP. A quick refusal without locks; the import checks again, locked, as it inserts.
+ */
+export async function checkImportLimits(ctx: AppContext, user: RoleSubject & { id: string }, menuCount: number): Promise<void> {
   const plan = await findPlan(ctx, user);
-  const limit = plan && PLANS[plan].limits.menus;
-  if (!plan || limit === null) return;
-  const [row] = await ctx.db.select({ n: count() }).from(menus).where(eq(menus.appId, appId));
-  if ((row?.n ?? 0) + adding > limit) throw limitReached(BILLING_MESSAGES.menuLimit(limit, PLANS[plan].title));
+  const planLimit = plan && PLANS[plan].limits.menus;
+  if (plan && planLimit !== null && planLimit < MAX_MENUS_PER_APP && menuCount > planLimit)
+    throw limitReached(BILLING_MESSAGES.menuLimit(planLimit, PLANS[plan].title));
+  if (menuCount > MAX_MENUS_PER_APP) throw limitReached(BILLING_MESSAGES.menuHardLimit);
+  await checkAppLimit(ctx, user);
 }
 
 /** Deploys are refused while the subscription is inactive (the draft can still be edited and tested). */

@@ -60,11 +60,18 @@ export function createUsageTallies(ctx: AppContext): UsageTallies {
     if (known) return known;
     let pending = loading.get(key);
     if (!pending) {
-      pending = load(ownerId, month, kind).then((tally) => {
-        loading.delete(key);
-        tallies.set(key, tally);
-        return tally;
-      });
+      // A failed read (the database blinked) is forgotten too: the owner's next session reads again.
+      pending = load(ownerId, month, kind).then(
+        (tally) => {
+          loading.delete(key);
+          tallies.set(key, tally);
+          return tally;
+        },
+        (err: unknown) => {
+          loading.delete(key);
+          throw err;
+        },
+      );
       loading.set(key, pending);
     }
     return pending;

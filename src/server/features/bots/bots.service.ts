@@ -81,23 +81,26 @@ export async function getOwnedBot(ctx: AppContext, user: AuthUser, appId: string
 }
 
 export async function createBot(ctx: AppContext, user: AuthUser, body: CreateBotBody): Promise<Bot> {
-  // A bot is an app: it counts towards the plan's apps.
-  await checkAppLimit(ctx, user);
-  const [row] = await ctx.db
-    .insert(apps)
-    .values({
-      id: createAppId(),
-      userId: user.id,
-      appName: body.appName,
-      description: body.description,
-      channel: 'whatsapp',
-      status: 'active',
-      country: '',
-      shortCode: '',
-      connectionMode: '',
-    })
-    .returning();
-  return (await toBots(ctx, [row!]))[0]!;
+  // A bot is an app: it counts towards the plan's apps (with the account locked, so parallel creations take turns).
+  const row = await ctx.db.transaction(async (tx) => {
+    await checkAppLimit(ctx, user, tx);
+    const [inserted] = await tx
+      .insert(apps)
+      .values({
+        id: createAppId(),
+        userId: user.id,
+        appName: body.appName,
+        description: body.description,
+        channel: 'whatsapp',
+        status: 'active',
+        country: '',
+        shortCode: '',
+        connectionMode: '',
+      })
+      .returning();
+    return inserted!;
+  });
+  return (await toBots(ctx, [row]))[0]!;
 }
 
 /** The user's own bots, newest first. */

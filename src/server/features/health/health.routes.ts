@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { statusSchema } from '../../../shared/api/envelope';
 import type { AppContext } from '../../context';
+import type { EventSinkStats } from '../runtime/event-sink';
 
 const componentSchema = z.enum(['up', 'down', 'not configured']);
 const healthSchema = z.object({
@@ -13,9 +14,19 @@ const healthSchema = z.object({
     databaseKind: z.enum(['pglite', 'postgres']),
     redis: componentSchema,
     uptimeSeconds: z.number(),
-    /** The runtime's event buffer: rows written and waiting, debug/info lines shed, times hops waited for the writer. */
+    /**
+     * The runtime's event buffer: rows written and waiting, debug/info lines shed, rows refused as data, times hops
+     * waited for the writer, writes tried again after the database failed them.
+     */
     events: z
-      .object({ buffered: z.number(), written: z.number(), shed: z.number(), failedBatches: z.number(), holds: z.number() })
+      .object({
+        buffered: z.number(),
+        written: z.number(),
+        shed: z.number(),
+        failedBatches: z.number(),
+        holds: z.number(),
+        retries: z.number(),
+      })
       .optional(),
   }),
 });
@@ -23,7 +34,7 @@ const healthSchema = z.object({
 export interface HealthProbe {
   /** Undefined when Redis is not configured. */
   pingRedis?: () => Promise<void>;
-  getEventStats?: () => { buffered: number; written: number; shed: number; failedBatches: number; holds: number };
+  getEventStats?: () => EventSinkStats;
 }
 
 async function check(probe: () => Promise<void>): Promise<'up' | 'down'> {

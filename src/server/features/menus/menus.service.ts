@@ -13,6 +13,7 @@ import {
   type Menu,
   type MenuBody,
   type MenuLite,
+  type MenuRef,
   type MapPosition,
 } from '../../../shared/app';
 import type { AppVersionInfo, LintIssueDto } from '../../../shared/api/menus.schema';
@@ -53,6 +54,15 @@ async function findMenuRows(db: Db, appId: string): Promise<MenuRow[]> {
   return db.select().from(menus).where(eq(menus.appId, appId)).orderBy(asc(menus.position), asc(menus.createdAt));
 }
 
+/** What validating a menu needs of the app's others, and their places: no menu is parsed whole. */
+async function findMenuRefs(db: Db, appId: string): Promise<Array<MenuRef & { position: number }>> {
+  return db
+    .select({ uniqueId: menus.id, userDefinedName: menus.userDefinedName, position: menus.position })
+    .from(menus)
+    .where(eq(menus.appId, appId))
+    .orderBy(asc(menus.position), asc(menus.createdAt));
+}
+
 export async function findMenus(ctx: AppContext, user: AuthUser, appId: string): Promise<Menu[]> {
   const app = await getReadableApp(ctx, user, appId);
   return (await findMenuRows(ctx.db, app.id)).map(toMenu);
@@ -78,7 +88,7 @@ async function touchApp(db: Db, appId: string, at: Date): Promise<void> {
   await db.update(apps).set({ updatedAt: at }).where(eq(apps.id, appId));
 }
 
-function throwIfInvalid(menu: MenuBody, others: MenuLite[], app: AppRow): void {
+function throwIfInvalid(menu: MenuBody, others: readonly MenuRef[], app: AppRow): void {
   const errors = validateMenu(menu, others);
   if (errors.length > 0) throw invalid(errors[0]!.message, { field: errors[0]!.field, errors });
   checkMenuLanguages(menu, app);
@@ -130,11 +140,12 @@ export function toMenuRowValues(menu: MenuBody) {
  */
 export async function createMenu(ctx: AppContext, user: AuthUser, body: MenuBody): Promise<string> {
   const app = await getOwnedApp(ctx, user, body.appId);
-  await checkMenuLimit(ctx, user, app.id);
   return ctx.db.transaction(async (tx) => {
-    const rows = await findMenuRows(tx, app.id);
-    throwIfInvalid(body, rows.map(toMenu), app);
-    const after = body.parentMenuId ? rows.findIndex((r) => r.id === body.parentMenuId) : -1;
+    // Counted with the app's row locked, so parallel creations cannot all pass the limit.
+    await checkMenuLimit(ctx, user, app.id, 1, tx);
+    const rows = await findMenuRefs(tx, app.id);
+    throwIfInvalid(body, rows, app);
+    const after = body.parentMenuId ? rows.findIndex((r) => r.uniqueId === body.parentMenuId) : -1;
     const position = after >= 0 ? rows[after]!.position + 1 : body.isFirst || rows.length === 0 ? 0 : rows[rows.length - 1]!.position + 1;
     await tx
       .update(menus)
@@ -164,8 +175,7 @@ export async function updateMenu(ctx: AppContext, user: AuthUser, body: MenuBody
   if (!body.uniqueId) throw invalid('uniqueId is required to update a menu', { field: 'uniqueId' });
   const { menu, app } = await getOwnedMenu(ctx, user, body.uniqueId);
   if (body.appId && body.appId !== app.id) throw notFound('Menu not found');
-  const others = (await findMenuRows(ctx.db, app.id)).map(toMenu);
-  throwIfInvalid({ ...body, uniqueId: menu.id }, others, app);
+  throwIfInvalid({ ...body, uniqueId: menu.id }, await findMenuRefs(ctx.db, app.id), app);
   await ctx.db
     .update(menus)
     .set({ ...toMenuRowValues(body), updatedAt: ctx.now() })

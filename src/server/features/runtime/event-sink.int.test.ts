@@ -157,11 +157,13 @@ describeDb('event sink', () => {
     expect(sink.stats()).toMatchObject({ written: 1, failedBatches: 0 });
   });
 
-  it('when the database refuses a batch, its rows are written one by one and only the refused row is lost', async () => {
-    // The real database, with one row it refuses (as a full disk or a constraint would for that row alone).
+  it('when the database refuses a batch for its data, its rows are written one by one and only the refused row is lost', async () => {
+    // The real database, with one row it refuses as data (as a constraint or a value out of range would).
     const refusing = {
       copyRows: (table: string, columns: string[], text: string) =>
-        text.includes('refuse me') ? Promise.reject(new Error('refused')) : testDb.database.copyRows(table, columns, text),
+        text.includes('refuse me')
+          ? Promise.reject(Object.assign(new Error('value too long for type character varying(10)'), { code: '22001' }))
+          : testDb.database.copyRows(table, columns, text),
     };
     const sink = createEventSink(refusing, log, { flushEveryMs: 60_000, flushAt: 100_000 });
     for (let i = 0; i < 10; i++) sink.push(logLine('refused', 'info', i));
@@ -175,44 +177,90 @@ describeDb('event sink', () => {
 
   it('holds new hops while the writer is behind, and lets them go once it is back under half', async () => {
     const sink = createEventSink(testDb.database, log, { flushEveryMs: 60_000, flushAt: 100_000, batchSize: 1, holdAt: 100 });
-    for (let i = 0; i < 99; i++) sink.push(logLine('hold', 'info', i), 'owner-hold');
-    expect(sink.whenCaughtUp('owner-hold')).toBeNull();
-    sink.push(logLine('hold', 'info', 99), 'owner-hold');
-    const held = sink.whenCaughtUp('owner-hold');
+    for (let i = 0; i < 99; i++) sink.push(logLine('hold', 'info', i));
+    expect(sink.whenCaughtUp('')).toBeNull();
+    sink.push(logLine('hold', 'info', 99));
+    const held = sink.whenCaughtUp('');
     expect(held).toBeInstanceOf(Promise);
     // The writer has taken its first batch (20 rows: up to twenty times batchSize when more wait); a hop asking
     // while rows still come in waits for the same catch-up.
-    for (let i = 100; i < 130; i++) sink.push(logLine('hold', 'info', i), 'owner-hold');
-    expect(sink.whenCaughtUp('owner-hold')).toBe(held);
+    for (let i = 100; i < 130; i++) sink.push(logLine('hold', 'info', i));
+    expect(sink.whenCaughtUp('')).toBe(held);
     await held;
     expect(sink.stats().buffered).toBeLessThanOrEqual(50);
     expect(sink.stats()).toMatchObject({ holds: 1, shed: 0 });
-    expect(sink.whenCaughtUp('owner-hold')).toBeNull();
+    expect(sink.whenCaughtUp('')).toBeNull();
     await sink.close();
     expect(await countRows(appLogs, 'hold')).toBe(130);
   });
 
-  it('never holds hops for a database that refuses writes: its debug and info lines are shed past the bound instead', async () => {
-    const down = { copyRows: () => Promise.reject(new Error('connection refused')) };
-    const lines: Array<{ level: number; msg: string; rows: number }> = [];
-    const captured = pino({ level: 'warn' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
-    const sink = createEventSink(down, captured, { flushEveryMs: 60_000, flushAt: 100_000, holdAt: 10, maxBuffered: 20 });
-    for (let i = 0; i < 10; i++) sink.push(logLine('down', 'info', i), 'owner-down');
-    const first = sink.whenCaughtUp('owner-down');
-    expect(first).toBeInstanceOf(Promise);
-    // The writer's attempt fails: the hold is released, and no hop is held again while writes fail.
-    await first;
-    // Each row was tried alone, and the batch is one warning and one error, not a line a row.
-    expect(lines.map((l) => [l.level, l.msg, l.rows])).toEqual([
-      [40, 'event batch refused; writing its rows one by one', 10],
-      [50, 'event rows could not be written', 10],
-    ]);
-    expect(sink.stats().failedBatches).toBe(10);
-    for (let i = 0; i < 30; i++) sink.push(logLine('down', 'info', i), 'owner-down');
-    expect(sink.whenCaughtUp('owner-down')).toBeNull();
-    expect(sink.stats().shed).toBeGreaterThan(0);
-    expect(sink.stats().holds).toBe(1);
+  it('a lost connection costs a retried batch: its rows are kept and written once, whole, never row by row', async () => {
+    // The errors a failover, a restart or a network blip give a COPY: pg's and the socket's.
+    const failures = [
+      Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+      Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }),
+      new Error('Connection terminated unexpectedly'),
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+      Object.assign(new Error('the database system is starting up'), { code: '57P03' }),
+    ];
+    const sizes: number[] = [];
+    const blinking = {
+      copyRows: (table: string, columns: string[], text: string) => {
+        sizes.push(text.split('\n').length - 1);
+        const failure = failures.shift();
+        return failure ? Promise.reject(failure) : testDb.database.copyRows(table, columns, text);
+      },
+    };
+    const lines: Array<{ msg: string }> = [];
+    const captured = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const sink = createEventSink(blinking, captured, { flushEveryMs: 5, flushAt: 100_000 });
+    for (let i = 0; i < 30; i++) sink.push(logLine('blink', 'info', i));
+    for (let i = 0; i < 10; i++) sink.push(session('blink', i));
     await sink.close();
+    expect(failures).toHaveLength(0);
+    // Every try carried the whole table's rows: none was written alone.
+    expect(sizes.every((n) => n > 1)).toBe(true);
+    expect(lines.map((l) => l.msg)).not.toContain('event batch refused; writing its rows one by one');
+    const rows = await testDb.database.db.select().from(appLogs).where(eq(appLogs.appId, 'blink')).orderBy(appLogs.id);
+    expect(rows.map((r) => r.message)).toEqual(Array.from({ length: 30 }, (_, i) => `line ${i}`));
+    const records = await testDb.database.db.select().from(sessionRecords).where(eq(sessionRecords.appId, 'blink'));
+    expect(records.map((r) => r.sessionId).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `s${i}`).sort());
+    expect(sink.stats()).toMatchObject({ buffered: 0, written: 40, failedBatches: 0, retries: 5 });
+  });
+
+  it('while the database is down, session records are kept and hops held past the bound; debug and info lines are shed', async () => {
+    let isDown = true;
+    const down = {
+      copyRows: (table: string, columns: string[], text: string) =>
+        isDown
+          ? Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }))
+          : testDb.database.copyRows(table, columns, text),
+    };
+    const lines: Array<{ level: number; msg: string }> = [];
+    const captured = pino({ level: 'warn' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const sink = createEventSink(down, captured, { flushEveryMs: 5, flushAt: 100_000, holdAt: 10, maxBuffered: 20 });
+    for (let i = 0; i < 5; i++) sink.push(session('down', i));
+    await sink.flush();
+    expect(sink.stats()).toMatchObject({ buffered: 5, retries: 1, failedBatches: 0 });
+    // Debug and info lines make way past their bound; they never hold a hop.
+    for (let i = 0; i < 30; i++) sink.push(logLine('down', 'info', i));
+    expect(sink.stats().shed).toBeGreaterThan(0);
+    expect(sink.whenCaughtUp('')).toBeNull();
+    // Session records are never shed: at the bound, new hops wait for the database to come back.
+    for (let i = 5; i < 10; i++) sink.push(session('down', i));
+    const held = sink.whenCaughtUp('');
+    expect(held).toBeInstanceOf(Promise);
+    await sink.flush();
+    expect(sink.whenCaughtUp('')).toBe(held);
+    isDown = false;
+    await held;
+    await sink.close();
+    expect(await countRows(sessionRecords, 'down')).toBe(10);
+    expect(sink.stats()).toMatchObject({ buffered: 0, failedBatches: 0, holds: 1 });
+    // One warning for the outage, not one a try or a row.
+    expect(lines.filter((l) => l.level >= 40).map((l) => l.msg)).toEqual([
+      'the database did not take event rows; they are kept and tried again',
+    ]);
   });
 
   it("holds the hops of the account whose rows fill the buffer, not another account's, until the hard cap", async () => {

@@ -1,8 +1,8 @@
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { setTimeout as sleep, setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { getTableColumns, getTableName } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import type { Database } from '../../../db/client';
+import { isDataRefusal, type Database } from '../../../db/client';
 import { actionResults, appLogs, sessionInputs, sessionRecords } from '../../../db/schema';
 import { cleanText } from '../../../channels/fields';
 
@@ -83,9 +83,12 @@ export interface EventSinkStats {
   written: number;
   /** debug and info log lines dropped because the database refused writes for long (see createEventSink). */
   shed: number;
+  /** Rows lost because the database refused them as data (a NUL we did not foresee, a constraint), one by one. */
   failedBatches: number;
   /** Times new hops were held until the writer caught up (whenCaughtUp). */
   holds: number;
+  /** Writes that failed on the database (a lost connection, a failover) and were tried again whole. */
+  retries: number;
 }
 
 export interface EventSink {
@@ -144,15 +147,25 @@ class Fifo {
   }
 }
 
+/** The longest wait between two tries of a write the database did not take (a lost connection, a failover). */
+const MAX_RETRY_DELAY_MS = 5000;
+
 /**
  * Writes events in batches: every `flushEveryMs` (250) or as soon as `flushAt` (500) are waiting, `batchSize`
  * (500) rows at a time, one COPY a table. Nothing pushed is dropped while the database takes writes: once
  * `holdAt` (20,000) rows wait, new hops wait (whenCaughtUp) until the writer is back under half of that, which
- * also hands it the CPU the hops were using. Only while the database refuses writes (down, full) are hops never
- * held; debug and info lines then wait in their own queue, bounded by `maxBuffered` (50,000, above `holdAt` so that
- * a writer that takes writes never reaches it): past it the oldest tenth goes at once and is counted. Session records, inputs, action results and error lines are never shed.
- * Holds are per account: rows waiting are counted per account, and past `holdAt` only the accounts holding more
- * than a fair share of it (`holdAt` over the accounts with rows waiting) are held, so one tenant's flood slows
+ * also hands it the CPU the hops were using.
+ *
+ * A write that fails on the database rather than its rows (a lost connection: a failover, a restart, a network
+ * blip; a full disk) keeps its rows, first in line, and is tried again whole after `flushEveryMs`, doubling up to
+ * 5 s (isDataRefusal, db/client.ts): a blip costs a retried batch. While it fails, debug and info lines wait in
+ * their own queue, bounded by `maxBuffered` (50,000, above `holdAt` so that a writer that takes writes never
+ * reaches it): past it the oldest tenth goes at once and is counted. Session records, inputs, action results and
+ * error lines are never shed: once `holdAt` of them wait, new hops wait for the database to come back. Only a
+ * batch refused for its data (class 22/23/54) is written again row by row, so only the row refused is lost.
+ *
+ * Holds are per account: rows waiting are counted per account, and past `holdAt` only the accounts holding at
+ * least a fair share of it (`holdAt` over the accounts with rows waiting) are held, so one tenant's flood slows
  * that tenant; past `holdAllAt` (twice `holdAt`), which bounds memory however many accounts share the flood,
  * every account is held.
  * Both queues are written merged in arrival order, so rows get ids in the order things happened. Every
@@ -161,7 +174,17 @@ class Fifo {
 export function createEventSink(
   database: Pick<Database, 'copyRows'>,
   log: FastifyBaseLogger,
-  options: { flushEveryMs?: number; flushAt?: number; batchSize?: number; maxBuffered?: number; holdAt?: number; holdAllAt?: number } = {},
+  options: {
+    flushEveryMs?: number;
+    flushAt?: number;
+    batchSize?: number;
+    maxBuffered?: number;
+    holdAt?: number;
+    /** Past this many rows waiting every account's hops are held, not only the flooding ones' (twice holdAt). */
+    holdAllAt?: number;
+    /** How long close() keeps trying a database that does not take writes before it gives up (5 s). */
+    closeWaitMs?: number;
+  } = {},
 ): EventSink {
   const flushEveryMs = options.flushEveryMs ?? 250;
   const flushAt = options.flushAt ?? 500;
@@ -169,22 +192,27 @@ export function createEventSink(
   const maxBuffered = options.maxBuffered ?? 50_000;
   const holdAt = options.holdAt ?? 20_000;
   const resumeAt = Math.floor(holdAt / 2);
+  const closeWaitMs = options.closeWaitMs ?? 5000;
   const holdAllAt = options.holdAllAt ?? holdAt * 2;
-  /** Rows waiting per account; an account leaves the map when its last row is taken. */
+  /** Rows waiting (queued or to be retried, not in a write under way) per account; at 0 an account leaves the map. */
   const waiting = new Map<string, number>();
+  const countIn = ({ ownerId }: Queued) => waiting.set(ownerId, (waiting.get(ownerId) ?? 0) + 1);
   const countOut = ({ ownerId }: Queued) => {
     const n = (waiting.get(ownerId) ?? 1) - 1;
     if (n > 0) waiting.set(ownerId, n);
     else waiting.delete(ownerId);
   };
-  /** Whether the account holds more than its fair share of `holdAt` (an account alone: all of it). */
+  /** Whether the account holds at least its fair share of `holdAt` (an account alone: all of it). */
   const isOverShare = (ownerId: string) => (waiting.get(ownerId) ?? 0) * waiting.size >= holdAt;
   const kept = new Fifo();
   const sheddable = new Fifo();
+  /** Rows of a write the database did not take, in arrival order: they go first in the next batch. */
+  let retrying: Queued[] = [];
   let seq = 0;
-  const counters = { written: 0, shed: 0, failedBatches: 0, holds: 0 };
-  // Whether the last COPY was taken: hops are held for a writer that is behind, never for one that fails.
-  let isWriterHealthy = true;
+  const counters = { written: 0, shed: 0, failedBatches: 0, holds: 0, retries: 0 };
+  // Writes that failed in a row on the database (0: it takes writes), and when the next try may start.
+  let failures = 0;
+  let retryAt = 0;
   let hold: { promise: Promise<void>; release: () => void } | undefined;
   function releaseHold(): void {
     hold?.release();
@@ -192,7 +220,12 @@ export function createEventSink(
   }
   let flushing: Promise<void> | undefined;
   let isClosed = false;
-  const buffered = () => kept.length + sheddable.length;
+  const buffered = () => kept.length + sheddable.length + retrying.length;
+  /**
+   * The rows that hold new hops: every waiting row while the database takes writes; while it does not, only the
+   * ones never shed (debug and info lines make way past their bound instead).
+   */
+  const holdingRows = () => (failures === 0 ? buffered() : kept.length + retrying.length);
 
   /**
    * The next records in arrival order, taken from the front of both queues: `batchSize`, or up to twenty times
@@ -200,82 +233,117 @@ export function createEventSink(
    * which waits for a turn of this thread's event loop, which a saturating load makes long.
    */
   function takeBatch(): Queued[] {
-    // A failing database gets batches of the usual size: each of their rows is tried alone.
-    const size = isWriterHealthy ? Math.max(batchSize, Math.min(buffered(), batchSize * 20)) : batchSize;
-    const batch: Queued[] = [];
+    // A database that has just failed gets batches of the usual size until it takes one.
+    const size = failures === 0 ? Math.max(batchSize, Math.min(buffered(), batchSize * 20)) : batchSize;
+    const batch = retrying;
+    retrying = [];
     while (batch.length < size) {
       const a = kept.peek();
       const b = sheddable.peek();
       if (!a && !b) break;
-      const item = !b || (a && a.seq < b.seq) ? kept.shift()! : sheddable.shift()!;
-      countOut(item);
-      batch.push(item);
+      batch.push(!b || (a && a.seq < b.seq) ? kept.shift()! : sheddable.shift()!);
     }
+    for (const item of batch) countOut(item);
     return batch;
   }
 
-  async function writeBatch(batch: Queued[]): Promise<void> {
-    const groups = new Map<EventRecord['table'], string[]>();
-    for (const { table, line } of batch) {
-      const lines = groups.get(table);
-      if (lines) lines.push(line);
-      else groups.set(table, [line]);
+  /** One COPY a table; false when the database did not take one (its rows, and the batch's rest, wait in `retrying`). */
+  async function writeBatch(batch: Queued[]): Promise<boolean> {
+    const groups = new Map<EventRecord['table'], Queued[]>();
+    for (const item of batch) {
+      const items = groups.get(item.table);
+      if (items) items.push(item);
+      else groups.set(item.table, [item]);
     }
-    for (const [table, lines] of groups) await writeLines(table, lines);
+    const unwritten: Queued[] = [];
+    for (const [table, items] of groups) {
+      if (unwritten.length > 0) unwritten.push(...items);
+      else unwritten.push(...(await writeItems(table, items)));
+    }
+    if (unwritten.length === 0) return true;
+    retrying = unwritten.sort((a, b) => a.seq - b.seq);
+    for (const item of retrying) countIn(item);
+    return false;
   }
 
-  /** One COPY; the error (and the writer marked failing) when the database refuses it. */
-  async function copy(table: EventRecord['table'], lines: string[]): Promise<{ err?: unknown }> {
+  /** One COPY; the error when the database did not take it. */
+  async function copy(table: EventRecord['table'], items: Queued[]): Promise<{ err?: unknown }> {
     const { table: name, columns } = ENCODERS[table];
     try {
-      await database.copyRows(name, columns, lines.join(''));
-      counters.written += lines.length;
-      isWriterHealthy = true;
+      await database.copyRows(name, columns, items.map((i) => i.line).join(''));
+      counters.written += items.length;
+      if (failures > 0) log.info({ attempts: failures + 1 }, 'the database takes event rows again');
+      failures = 0;
       return {};
     } catch (err) {
-      isWriterHealthy = false;
       return { err };
     }
   }
 
+  /** The database did not take a write: the next try waits `flushEveryMs`, doubled each time, at most 5 s. */
+  function noteFailure(err: unknown, table: EventRecord['table'], rows: number): void {
+    failures++;
+    counters.retries++;
+    const delay = Math.min(flushEveryMs * 2 ** (failures - 1), MAX_RETRY_DELAY_MS);
+    retryAt = performance.now() + delay;
+    // One line when an outage starts and then one a minute or so, not one a try.
+    if (failures === 1 || failures % 12 === 0)
+      log.warn(
+        { err, table, rows, attempts: failures, retryInMs: delay },
+        'the database did not take event rows; they are kept and tried again',
+      );
+  }
+
   /**
-   * One COPY a table a batch. Text was made storable when the rows were encoded, so a refusal is the database
-   * (gone, full) or a row we did not foresee: the rows are then written one by one, so only a row that still
-   * cannot be stored is lost (and counted), never its batch. One line is logged for the batch, not one a row.
+   * One COPY of a table's rows; the rows left to try again (none when written). Text was made storable when the
+   * rows were encoded, so a batch refused for its data holds a row we did not foresee: its rows are then written
+   * one by one, so only a row that still cannot be stored is lost (and counted), never its batch. A failure of
+   * the database itself (isDataRefusal is false) keeps every row not yet written. One line is logged for a
+   * batch, not one a row.
    */
-  async function writeLines(table: EventRecord['table'], lines: string[]): Promise<void> {
-    const refused = await copy(table, lines);
-    if (!('err' in refused)) return;
-    let lost = lines.length;
+  async function writeItems(table: EventRecord['table'], items: Queued[]): Promise<Queued[]> {
+    const refused = await copy(table, items);
+    if (!('err' in refused)) return [];
+    if (!isDataRefusal(refused.err)) {
+      noteFailure(refused.err, table, items.length);
+      return items;
+    }
+    if (items.length > 1) log.warn({ err: refused.err, table, rows: items.length }, 'event batch refused; writing its rows one by one');
+    let lost = 0;
     let lastErr = refused.err;
-    if (lines.length > 1) {
-      log.warn({ err: refused.err, table, rows: lines.length }, 'event batch refused; writing its rows one by one');
-      lost = 0;
-      for (const line of lines) {
-        const result = await copy(table, [line]);
-        if ('err' in result) {
-          lost++;
-          lastErr = result.err;
-        }
+    for (const [i, item] of items.entries()) {
+      const result = items.length === 1 ? refused : await copy(table, [item]);
+      if (!('err' in result)) continue;
+      if (!isDataRefusal(result.err)) {
+        noteFailure(result.err, table, items.length - i);
+        if (lost > 0) reportLost(table, lost, lastErr);
+        return items.slice(i);
       }
+      lost++;
+      lastErr = result.err;
     }
-    if (lost > 0) {
-      counters.failedBatches += lost;
-      log.error({ err: lastErr, table, rows: lost }, 'event rows could not be written');
-    }
+    if (lost > 0) reportLost(table, lost, lastErr);
+    return [];
+  }
+
+  function reportLost(table: EventRecord['table'], rows: number, err: unknown): void {
+    counters.failedBatches += rows;
+    log.error({ err, table, rows }, 'event rows could not be written');
   }
 
   // One statement at a time with a turn of the event loop between them: an embedded database on this thread
-  // (tests) would otherwise hold every hop waiting behind a long write.
+  // (tests) would otherwise hold every hop waiting behind a long write. A write the database did not take ends
+  // the drain; the timer starts the next once its wait is over.
   async function drain(): Promise<void> {
     try {
-      while (buffered() > 0) {
-        await writeBatch(takeBatch());
-        if (hold && (buffered() <= resumeAt || !isWriterHealthy)) releaseHold();
+      while (buffered() > 0 && performance.now() >= retryAt) {
+        const isWritten = await writeBatch(takeBatch());
+        if (hold && holdingRows() <= resumeAt) releaseHold();
+        if (!isWritten) break;
         await yieldToEventLoop();
       }
     } finally {
-      releaseHold();
+      if (hold && holdingRows() <= resumeAt) releaseHold();
     }
   }
 
@@ -292,18 +360,18 @@ export function createEventSink(
   return {
     push(record, ownerId = '') {
       const item: Queued = { seq: seq++, table: record.table, line: ENCODERS[record.table].encode(record.row), ownerId };
-      waiting.set(ownerId, (waiting.get(ownerId) ?? 0) + 1);
+      countIn(item);
       if (isSheddable(record)) {
         sheddable.push(item);
         if (sheddable.length > maxBuffered) counters.shed += sheddable.dropFront(Math.ceil(maxBuffered / 10), countOut);
       } else {
         kept.push(item);
       }
-      if (!isClosed && buffered() >= flushAt && !flushing) void flush();
+      if (!isClosed && buffered() >= flushAt && !flushing && failures === 0) void flush();
     },
     whenCaughtUp(ownerId) {
-      if (buffered() < holdAt || !isWriterHealthy || isClosed) return null;
-      if (buffered() < holdAllAt && !isOverShare(ownerId)) return null;
+      if (holdingRows() < holdAt || isClosed) return null;
+      if (holdingRows() < holdAllAt && !isOverShare(ownerId)) return null;
       if (!hold) {
         let release!: () => void;
         const promise = new Promise<void>((resolve) => (release = resolve));
@@ -319,7 +387,21 @@ export function createEventSink(
       releaseHold();
       clearInterval(timer);
       await flushing;
+      // A database that does not take writes is tried again for a while; what still waits then is lost, and said.
+      const deadline = performance.now() + closeWaitMs;
+      retryAt = 0;
       await flush();
+      while (buffered() > 0 && performance.now() < deadline) {
+        await sleep(Math.max(0, Math.min(retryAt, deadline) - performance.now()));
+        // The last try comes at the deadline even when the wait would run past it.
+        retryAt = Math.min(retryAt, performance.now());
+        await flush();
+      }
+      if (buffered() > 0) {
+        const rows = buffered();
+        counters.failedBatches += rows;
+        log.error({ rows }, 'event rows could not be written before the process stopped');
+      }
     },
     stats: () => ({ buffered: buffered(), ...counters }),
   };

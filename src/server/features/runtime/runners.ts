@@ -11,6 +11,7 @@ import type { AppContext } from '../../context';
 import { findCustomActionCode } from '../custom-actions/custom-actions.service';
 import type { ScriptTester } from '../custom-actions/custom-actions.routes';
 import type { ActionRunners } from './action-runner';
+import { isSandboxBankPath } from '../sandbox/sandbox.routes';
 
 /**
  * The JavaScript pool starts its workers on first use: most requests (and most test servers) never run a
@@ -59,41 +60,65 @@ export interface ServerRunners {
   close(): Promise<void>;
 }
 
-/** Origins our own server answers on: actions may call them (the sandbox bank) even when private addresses are refused. */
+/** The host:port of PUBLIC_URL, the name the public reaches this server by; none without it. */
+function getPublicHosts(ctx: AppContext): string[] {
+  if (!ctx.config.PUBLIC_URL) return [];
+  const url = new URL(ctx.config.PUBLIC_URL);
+  return [`${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`];
+}
+
+/** Origins our own server answers on: the demo bank's paths may be called there even when private addresses are refused. */
 function getOwnHosts(ctx: AppContext): string[] {
-  const hosts = [`127.0.0.1:${ctx.config.PORT}`, `localhost:${ctx.config.PORT}`];
-  if (ctx.config.PUBLIC_URL) {
-    const url = new URL(ctx.config.PUBLIC_URL);
-    hosts.push(`${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`);
-  }
-  return hosts;
+  return [`127.0.0.1:${ctx.config.PORT}`, `localhost:${ctx.config.PORT}`, ...getPublicHosts(ctx)];
 }
 
 /**
  * The servers the platform itself uses. Actions never reach them, whatever ALLOW_PRIVATE_NETWORK and
  * OUTBOUND_ALLOW_HOSTS allow: compared by resolved address and port, so another database name, `localhost`
  * or an IPv6 spelling of the same address is the same server. Only ALLOW_PLATFORM_DATABASE_SERVER opens the
- * database's server to database actions (never Redis, never REST calls).
+ * database's server to database actions (never Redis, never REST calls). `http` is this server itself, on this
+ * machine's addresses and its PORT: HTTP calls reach it only on the demo bank's paths (createServerRunners).
  */
-function readPlatformServices(config: Config): { database: PlatformService[]; redis: PlatformService[] } {
+function readPlatformServices(config: Config): { database: PlatformService[]; redis: PlatformService[]; http: PlatformService[] } {
   return {
     database: config.DATABASE_URL ? [readPlatformService("the platform's own database server", config.DATABASE_URL, 5432)] : [],
     redis: config.REDIS_URL ? [readPlatformService("the platform's own Redis", config.REDIS_URL, 6379)] : [],
+    http: [{ name: "this platform's own server", host: '', port: config.PORT }],
   };
 }
 
 /** The operator's outbound rules (ALLOW_PRIVATE_NETWORK, OUTBOUND_ALLOW_HOSTS), without the platform's services. */
 function readOutboundRules(ctx: AppContext): AddressRules {
-  return { allowPrivate: ctx.config.ALLOW_PRIVATE_NETWORK, allowHosts: [...getOwnHosts(ctx), ...ctx.config.OUTBOUND_ALLOW_HOSTS] };
+  return { allowPrivate: ctx.config.ALLOW_PRIVATE_NETWORK, allowHosts: ctx.config.OUTBOUND_ALLOW_HOSTS };
 }
 
 /**
  * The address rules of an HTTP call a builder configured: the restapi action's, and the webhooks' (same guard,
- * same operator settings; neither ever reaches the platform's database or Redis).
+ * same operator settings). Neither ever reaches the platform's database or Redis, nor this server itself (by
+ * its address and port, or by PUBLIC_URL's name): its gateway URLs, emulator, console API and webhooks would
+ * let a hop start another hop, in a loop that holds the outbound pool for ever.
  */
 export function createHttpCallRules(ctx: AppContext): AddressRules {
+  const { database, redis, http } = readPlatformServices(ctx.config);
+  return {
+    ...readOutboundRules(ctx),
+    platformServices: createPlatformServices([...database, ...redis, ...http]),
+    ownHosts: getPublicHosts(ctx),
+  };
+}
+
+/**
+ * The rules of a restapi call to a path of our own server that actions may use (the demo bank of the Balance
+ * Enquiry template): this server's own origins are allowed even when private addresses are refused.
+ */
+function createOwnPathRules(ctx: AppContext): AddressRules {
   const { database, redis } = readPlatformServices(ctx.config);
-  return { ...readOutboundRules(ctx), platformServices: createPlatformServices([...database, ...redis]) };
+  const rules = readOutboundRules(ctx);
+  return {
+    ...rules,
+    allowHosts: [...getOwnHosts(ctx), ...(rules.allowHosts ?? [])],
+    platformServices: createPlatformServices([...database, ...redis]),
+  };
 }
 
 export function createServerRunners(ctx: AppContext): ServerRunners {
@@ -101,7 +126,10 @@ export function createServerRunners(ctx: AppContext): ServerRunners {
   const javascript = createJavascriptRunner(pool);
   const rules = readOutboundRules(ctx);
   const { database, redis } = readPlatformServices(ctx.config);
-  const restapi = createRestapiRunner(createHttpCallRules(ctx));
+  const restapi = createRestapiRunner({
+    ...createHttpCallRules(ctx),
+    ownServer: { rules: createOwnPathRules(ctx), isPathAllowed: isSandboxBankPath },
+  });
   const databaseServer = ctx.config.ALLOW_PLATFORM_DATABASE_SERVER ? [] : database;
   const dbaccess = createDbaccessRunner({ ...rules, platformServices: createPlatformServices([...databaseServer, ...redis]) });
   return {

@@ -7,6 +7,7 @@ import type { AppContext } from '../../context';
 import type { Guard } from '../../plugins/guard';
 import { checkEmulatorAccess } from '../apps/apps.service';
 import { getEmulatorCaller } from './emulator-caller';
+import { ACTION_HOP_REFUSAL, isActionHop } from '../../plugins/action-hops';
 
 const gatewayQuery = z.object({ gateway: z.string().max(40).optional() }).passthrough();
 
@@ -36,8 +37,9 @@ export function registerRuntimeRoutes(app: FastifyInstance, ctx: AppContext, gua
     // Gateway traffic is thousands of hops a second: no access-log lines per request (the events record
     // every hop); warnings and errors are still logged.
     logLevel: 'warn',
-    // Adapters clean what gateways send (input guard) and gateways read no security headers.
-    config: { isGatewayTraffic: true },
+    // Adapters clean what gateways send (input guard) and gateways read no security headers. A hop sent by
+    // one of our own actions or webhooks gets the end screen (plugins/action-hops.ts): hops never chain.
+    config: { isGatewayTraffic: true, refusesActionHopsItself: true },
     helmet: false,
     schema: {
       tags: ['runtime'],
@@ -48,7 +50,9 @@ export function registerRuntimeRoutes(app: FastifyInstance, ctx: AppContext, gua
     handler: async (req, reply) =>
       sendGatewayReply(
         reply,
-        await runtime.handleRequest(req.params.appId, req.params.environment, toGatewayRequest(req), req.query.gateway),
+        isActionHop(req)
+          ? runtime.refuseHop(toGatewayRequest(req), req.query.gateway, ACTION_HOP_REFUSAL)
+          : await runtime.handleRequest(req.params.appId, req.params.environment, toGatewayRequest(req), req.query.gateway),
       ),
   });
 

@@ -26,7 +26,7 @@ import {
   type HopResult,
   type SessionState,
 } from '../../../engine';
-import { notFound } from '../../../shared/errors';
+import { AppError, notFound } from '../../../shared/errors';
 import type { WhatsAppInbound, WhatsAppMessage } from '../../../shared/whatsapp';
 import type { AppContext } from '../../context';
 import type { ActionApp } from './action-runner';
@@ -119,6 +119,11 @@ export interface Runtime {
    * same hop as a gateway's, through the WhatsApp channel (channels/whatsapp.ts).
    */
   handleMessage(appId: string, environment: Environment, message: ChatMessage, caller?: string | null): Promise<ChatReply>;
+  /**
+   * The gateway's end screen with `text`, for a hop that may not run (one our own action or webhook sent): the
+   * request is read as any hop is, nothing is stored or recorded.
+   */
+  refuseHop(req: GatewayRequest, gateway: string | undefined, text: string): FormattedReply | null;
   findActiveSessions(appId: string): Promise<SessionState[]>;
   /** Records sessions that timed out as abandoned; runs on a timer, callable from tests. */
   sweepExpired(): Promise<number>;
@@ -229,12 +234,53 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
   // The hops of one session take turns; a resent hop that is still running shares its reply.
   const hopTurns = createHopTurns<FormattedReply | null>();
 
+  // During an outage every hop fails the same way: one log line a second says so, with how many it stands for.
+  let unavailableLoggedAt = Number.NEGATIVE_INFINITY;
+  let unavailableUnlogged = 0;
+
+  /**
+   * A hop that failed on what the runtime stands on (the session store: Redis down or failing over; the
+   * database: an app's version or its owner's plan unreadable) ends on the gateway's own end screen, as an
+   * action past its budget does, with HTTP 200: a 500 shows the handset a network error. Errors thrown on
+   * purpose (an unknown app, a request no gateway sends) keep their status. A session-end notification wants no
+   * screen.
+   */
+  function answerUnavailable(err: unknown, req: GatewayRequest, gateway: string | undefined, appId?: string): FormattedReply | null {
+    if (err instanceof AppError) throw err;
+    unavailableUnlogged++;
+    if (performance.now() - unavailableLoggedAt >= 1000) {
+      ctx.log.error(
+        { err, appId, hops: unavailableUnlogged },
+        'hops failed on the session store or the database; the gateway got the unavailable screen',
+      );
+      unavailableLoggedAt = performance.now();
+      unavailableUnlogged = 0;
+    }
+    if (!gateway && isSessionEndNotification(req)) return null;
+    const adapter = detectGateway(req, gateway);
+    return adapter.formatReply({ text: UNAVAILABLE_TEXT, end: true }, adapter.parseRequest(req));
+  }
+
   async function handleRequest(
     appId: string,
     environment: Environment,
     req: GatewayRequest,
     gateway?: string,
     caller: string | null = null,
+  ): Promise<FormattedReply | null> {
+    try {
+      return await handleAppRequest(appId, environment, req, gateway, caller);
+    } catch (err) {
+      return answerUnavailable(err, req, gateway, appId);
+    }
+  }
+
+  async function handleAppRequest(
+    appId: string,
+    environment: Environment,
+    req: GatewayRequest,
+    gateway: string | undefined,
+    caller: string | null,
   ): Promise<FormattedReply | null> {
     const loaded = environment === 'live' ? await ctx.versions.getLive(appId) : await ctx.versions.getDraft(appId);
     if ('missing' in loaded && loaded.missing === 'app') throw notFound('App not found');
@@ -252,6 +298,19 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
   }
 
   async function handleRoutedRequest(
+    routeKey: string,
+    req: GatewayRequest,
+    gateway: string | undefined,
+    route: (dialled: string) => Promise<RouteDecision>,
+  ): Promise<FormattedReply | null> {
+    try {
+      return await handleRoutedAppRequest(routeKey, req, gateway, route);
+    } catch (err) {
+      return answerUnavailable(err, req, gateway);
+    }
+  }
+
+  async function handleRoutedAppRequest(
     routeKey: string,
     req: GatewayRequest,
     gateway: string | undefined,
@@ -453,6 +512,11 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
 
   return {
     handleRequest,
+    refuseHop(req, gateway, text) {
+      if (!gateway && isSessionEndNotification(req)) return null;
+      const adapter = detectGateway(req, gateway);
+      return adapter.formatReply({ text, end: true }, adapter.parseRequest(req));
+    },
     handleRoutedRequest,
     handleMessage,
     findActiveSessions: async (appId) => (await deps.sessions.findActive(appId)).map((s) => s.state),

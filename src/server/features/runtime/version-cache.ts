@@ -43,7 +43,8 @@ export function createVersionCache(db: Db, redis?: Redis): VersionCache {
   const subscriber = redis?.duplicate();
   if (subscriber) {
     subscriber.on('error', () => {});
-    void subscriber.subscribe(channel);
+    // On every (re)connection: a subscription asked for while Redis was down was refused, never sent.
+    subscriber.on('ready', () => void subscriber.subscribe(channel).catch(() => {}));
     subscriber.on('message', (_channel, appId: string) => {
       live.delete(appId);
       drafts.delete(appId);

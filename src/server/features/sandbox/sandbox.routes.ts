@@ -20,6 +20,17 @@ export function getSandboxAccount(accountNumber: string) {
   };
 }
 
+const SANDBOX_BANK_PATH = /^\/api\/sandbox\/accounts\/[0-9]{1,12}$/;
+
+/**
+ * The only paths of this server a restapi action may call (runners.ts): the demo bank's. Everything else here
+ * (gateway URLs, the emulator, the console API, webhooks) is refused to actions and webhooks, so a hop cannot
+ * start another. A pathname as WHATWG URL leaves it (dot segments resolved); percent-encoded text never matches.
+ */
+export function isSandboxBankPath(pathname: string): boolean {
+  return SANDBOX_BANK_PATH.test(pathname);
+}
+
 export function registerSandboxRoutes(app: FastifyInstance): void {
   app.withTypeProvider<ZodTypeProvider>().get('/api/sandbox/accounts/:accountNumber', {
     schema: {

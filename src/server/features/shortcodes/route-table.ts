@@ -118,7 +118,8 @@ export function createShortcodeRouteTable(db: Db, options: { redis?: Redis; now:
   const subscriber = options.redis?.duplicate();
   if (subscriber) {
     subscriber.on('error', () => {});
-    void subscriber.subscribe(channel);
+    // On every (re)connection: a subscription asked for while Redis was down was refused, never sent.
+    subscriber.on('ready', () => void subscriber.subscribe(channel).catch(() => {}));
     subscriber.on('message', drop);
   }
 

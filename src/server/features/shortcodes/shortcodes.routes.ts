@@ -1,3 +1,4 @@
+import { ACTION_HOP_REFUSAL, isActionHop } from '../../plugins/action-hops';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -47,7 +48,7 @@ export function registerShortcodesRoutes(app: FastifyInstance, ctx: AppContext, 
       url: '/ussd/provider/:providerId',
       // As the app gateway URL (runtime.routes.ts): no access-log line per hop, no security headers for gateways.
       logLevel: 'warn',
-      config: { isGatewayTraffic: true },
+      config: { isGatewayTraffic: true, refusesActionHopsItself: true },
       helmet: false,
       schema: {
         tags: ['runtime'],
@@ -57,7 +58,12 @@ export function registerShortcodesRoutes(app: FastifyInstance, ctx: AppContext, 
         querystring: z.object({ gateway: z.string().max(40).optional() }).passthrough(),
       },
       handler: async (req, reply) =>
-        sendGatewayReply(reply, await handleProviderRequest(ctx, runtime, req.params.providerId, toGatewayRequest(req), req.query.gateway)),
+        sendGatewayReply(
+          reply,
+          isActionHop(req)
+            ? runtime.refuseHop(toGatewayRequest(req), req.query.gateway, ACTION_HOP_REFUSAL)
+            : await handleProviderRequest(ctx, runtime, req.params.providerId, toGatewayRequest(req), req.query.gateway),
+        ),
     });
   }
   if (ctx.config.MODE === 'runtime') return;

@@ -1,9 +1,10 @@
 import { createHmac } from 'node:crypto';
-import { and, asc, eq, inArray, lte, notInArray, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lte, or, sql } from 'drizzle-orm';
 import { Agent, request } from 'undici';
-import { webhookDeliveries, webhooks } from '../../../db/schema';
+import { apps, webhookDeliveries, webhooks } from '../../../db/schema';
 import type { AddressRules } from '../../../actions/net/address-guard';
 import { createGuardedConnector } from '../../../actions/restapi';
+import { ACTION_HOP_HEADER, ACTION_HOP_MARK } from '../../../actions/net/outbound-headers';
 import { WEBHOOK_SIGNATURE_HEADER } from '../../../shared/api/webhooks.schema';
 import { toErrorMessage } from '../../../shared/errors';
 import type { AppContext } from '../../context';
@@ -15,6 +16,12 @@ export const WEBHOOK_RETRY_DELAYS_MS = [30_000, 120_000, 600_000, 3_600_000, 21_
 /** Delivered and failed deliveries are kept this long (the console lists the latest 50), then deleted. */
 export const DELIVERY_RETENTION_MS = 30 * 86_400_000;
 const PRUNE_EVERY_MS = 3_600_000;
+/**
+ * The transaction-scoped advisory lock every dispatcher's claim takes (any number, the same in every process):
+ * claims run one at a time across the fleet, so each sees the leases the previous one took and an account's
+ * cap holds however many processes send.
+ */
+const CLAIM_LOCK_KEY = 0x77686b63; // 'whkc'
 /** How much of a response's body is kept to show in the console. */
 export const RESPONSE_EXCERPT_BYTES = 2048;
 
@@ -27,8 +34,11 @@ export interface WebhookDispatcherOptions {
   retryDelaysMs?: readonly number[];
   /** Deliveries in flight at once in this process. */
   concurrency?: number;
-  /** Deliveries of one app in flight at once: a slow receiver holds this many slots at most. */
-  perApp?: number;
+  /**
+   * Deliveries of one account (all its apps together) in flight at once, across every process sending them:
+   * an account's slow receivers hold this many slots at most, however many apps it has.
+   */
+  perAccount?: number;
 }
 
 export interface WebhookDispatcher extends PeriodicTask<number> {
@@ -56,61 +66,75 @@ interface AttemptOutcome {
  * Sends queued webhook deliveries outside any request. Each tick claims due rows in one UPDATE that marks them
  * `sending`, counts the attempt and sets a lease (`next_attempt_at`), only where they are still due: two
  * processes that pick the same row cannot both claim it, and a process that dies mid-send leaves rows that are
- * taken again when their lease ends. At most `perApp` of one app's deliveries are taken at a time, and none of an
- * app that already has one in flight here, so one tenant's slow or failing receiver (each attempt ends at
- * `timeoutMs`) holds a few of the `concurrency` slots and never the others'. A 2xx answer delivers; anything
+ * taken again when their lease ends. Fairness is per account, counted in the database: an account's rows are
+ * claimed only while its leased ones (in flight in any process) and the new ones together stay within
+ * `perAccount`, and claims take turns under an advisory lock so that two processes cannot both fill the same
+ * account's last slot. One tenant's slow or failing receivers, on however many apps (each attempt ends at
+ * `timeoutMs`), hold a few of the `concurrency` slots and never the others'. A 2xx answer delivers; anything
  * else is retried after the next delay of the schedule, then the delivery fails. Times are the injected clock's.
  */
 export function createWebhookDispatcher(ctx: AppContext, options: WebhookDispatcherOptions): WebhookDispatcher {
   const retryDelaysMs = options.retryDelaysMs ?? WEBHOOK_RETRY_DELAYS_MS;
   const concurrency = options.concurrency ?? 16;
-  const perApp = options.perApp ?? 2;
+  const perAccount = options.perAccount ?? 2;
   const leaseMs = options.timeoutMs + 60_000;
   const agent = new Agent({
     connect: createGuardedConnector(options.rules, options.timeoutMs),
     headersTimeout: options.timeoutMs,
     bodyTimeout: options.timeoutMs,
   });
-  /** Attempts running in this process, by app. */
-  const inFlight = new Map<string, Set<Promise<void>>>();
-  let inFlightCount = 0;
+  /** Attempts running in this process. */
+  const inFlight = new Set<Promise<void>>();
 
   async function claim(): Promise<Array<WebhookDeliveryRow & { url: string | null; secret: string | null; isEnabled: boolean | null }>> {
-    const free = concurrency - inFlightCount;
+    const free = concurrency - inFlight.size;
     if (free <= 0) return [];
     const now = ctx.now();
-    const busyApps = [...inFlight.keys()];
     const isDue = and(
       or(eq(webhookDeliveries.status, 'pending'), eq(webhookDeliveries.status, 'sending')),
       lte(webhookDeliveries.nextAttemptAt, now),
     );
+    // Each account's deliveries in flight now, in any process: sending under a lease that has not ended.
+    const busy = ctx.db
+      .select({ accountId: sql<string>`${apps.userId}`.as('busy_account_id'), count: sql<number>`count(*)`.as('busy_count') })
+      .from(webhookDeliveries)
+      .innerJoin(apps, eq(apps.id, webhookDeliveries.appId))
+      .where(and(eq(webhookDeliveries.status, 'sending'), gt(webhookDeliveries.nextAttemptAt, now)))
+      .groupBy(apps.userId)
+      .as('busy');
     const ranked = ctx.db
       .select({
         id: webhookDeliveries.id,
         nextAttemptAt: webhookDeliveries.nextAttemptAt,
-        rank: sql<number>`row_number() over (partition by ${webhookDeliveries.appId} order by ${webhookDeliveries.nextAttemptAt}, ${webhookDeliveries.id})`.as(
+        accountId: sql<string>`${apps.userId}`.as('account_id'),
+        rank: sql<number>`row_number() over (partition by ${apps.userId} order by ${webhookDeliveries.nextAttemptAt}, ${webhookDeliveries.id})`.as(
           'rank',
         ),
       })
       .from(webhookDeliveries)
-      .where(busyApps.length ? and(isDue, notInArray(webhookDeliveries.appId, busyApps)) : isDue)
+      .innerJoin(apps, eq(apps.id, webhookDeliveries.appId))
+      .where(isDue)
       .as('ranked');
     const due = ctx.db
       .select({ id: ranked.id })
       .from(ranked)
-      .where(lte(ranked.rank, perApp))
+      .leftJoin(busy, eq(busy.accountId, ranked.accountId))
+      .where(sql`${ranked.rank} + coalesce(${busy.count}, 0) <= ${perAccount}`)
       .orderBy(asc(ranked.nextAttemptAt))
       .limit(free);
-    const claimed = await ctx.db
-      .update(webhookDeliveries)
-      .set({
-        status: 'sending',
-        attemptCount: sql`${webhookDeliveries.attemptCount} + 1`,
-        lastAttemptAt: now,
-        nextAttemptAt: new Date(now.getTime() + leaseMs),
-      })
-      .where(and(inArray(webhookDeliveries.id, due), isDue))
-      .returning();
+    const claimed = await ctx.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(${CLAIM_LOCK_KEY})`);
+      return tx
+        .update(webhookDeliveries)
+        .set({
+          status: 'sending',
+          attemptCount: sql`${webhookDeliveries.attemptCount} + 1`,
+          lastAttemptAt: now,
+          nextAttemptAt: new Date(now.getTime() + leaseMs),
+        })
+        .where(and(inArray(webhookDeliveries.id, due), isDue))
+        .returning();
+    });
     if (!claimed.length) return [];
     const hooks = await ctx.db
       .select()
@@ -138,6 +162,9 @@ export function createWebhookDispatcher(ctx: AppContext, options: WebhookDispatc
           [WEBHOOK_SIGNATURE_HEADER]: signWebhookBody(secret, timestamp, body),
           'dialflow-event-id': row.eventId,
           'dialflow-event-type': row.eventType,
+          // Marks it as ours: should it reach this platform again (through a receiver that forwards it), it is
+          // refused there and starts nothing (actions/net/outbound-headers.ts).
+          [ACTION_HOP_HEADER]: ACTION_HOP_MARK,
         },
       });
       const chunks: Buffer[] = [];
@@ -194,17 +221,10 @@ export function createWebhookDispatcher(ctx: AppContext, options: WebhookDispatc
   }
 
   function track(row: Awaited<ReturnType<typeof claim>>[number]): void {
-    const ofApp = inFlight.get(row.appId) ?? new Set<Promise<void>>();
-    inFlight.set(row.appId, ofApp);
-    inFlightCount++;
     const job: Promise<void> = attempt(row)
       .catch((err: unknown) => ctx.log.error({ err, deliveryId: row.id }, 'webhook attempt could not be recorded'))
-      .finally(() => {
-        inFlightCount--;
-        ofApp.delete(job);
-        if (!ofApp.size) inFlight.delete(row.appId);
-      });
-    ofApp.add(job);
+      .finally(() => inFlight.delete(job));
+    inFlight.add(job);
   }
 
   let prunedAt = Number.NEGATIVE_INFINITY;
@@ -232,7 +252,7 @@ export function createWebhookDispatcher(ctx: AppContext, options: WebhookDispatc
   }
 
   async function settle(): Promise<void> {
-    while (inFlightCount > 0) await Promise.all([...inFlight.values()].flatMap((jobs) => [...jobs]));
+    while (inFlight.size > 0) await Promise.all([...inFlight]);
   }
 
   const task = createPeriodicTask('webhook dispatcher', tick, { intervalMs: options.intervalMs, log: ctx.log });

@@ -1,10 +1,18 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookDeliveries, webhooks } from '../../../db/schema';
-import { createApiClient, createTestApp, seedUser, useTestApp, useUser, type TestApp } from '../../../../tests/support/test-app';
+import {
+  createApiClient,
+  createTestApp,
+  type SeededUser,
+  seedUser,
+  useTestApp,
+  useUser,
+  type TestApp,
+} from '../../../../tests/support/test-app';
 import { describeDb } from '../../../../tests/support/test-db';
 import { seedApp, seedShop } from '../../../../tests/support/seed-app';
 import { getPaymentProvider, startPayment } from '../payments/payments.service';
@@ -65,6 +73,8 @@ describeDb('webhooks', () => {
   const t = useTestApp({
     ALLOW_PRIVATE_NETWORK: true,
     WEBHOOK_TIMEOUT_MS: 300,
+    // One account sends many test events here; the limit has its own test below.
+    WEBHOOK_TEST_RATE_LIMIT: 1000,
     SANDBOX_PAYMENT_SECRET: 'sandbox-secret-for-tests-0123456789',
   });
   const owner = useUser(t);
@@ -78,12 +88,16 @@ describeDb('webhooks', () => {
 
   const api = () => createApiClient(t, owner);
   const deliver = () => t.app.webhookDispatcher.deliverDue();
-  const readDeliveries = async (appId: string) =>
-    (await api().get(`/api/apps/${appId}/webhook/deliveries`)).json().data as Array<Record<string, unknown>>;
+  const readDeliveries = async (appId: string, user: Pick<SeededUser, 'auth'> = owner) =>
+    (await createApiClient(t, user).get(`/api/apps/${appId}/webhook/deliveries`)).json().data as Array<Record<string, unknown>>;
 
-  async function createHookedApp(events = ['session.completed', 'session.abandoned', 'payment.settled']) {
-    const appId = await seedShop(t, owner.auth);
-    const saved = await api().post(`/api/apps/${appId}/webhook`, { url, events, isEnabled: true });
+  /** An app with its webhook; `user` (owner by default) is whose account's webhook slots its deliveries use. */
+  async function createHookedApp(
+    events = ['session.completed', 'session.abandoned', 'payment.settled'],
+    user: Pick<SeededUser, 'auth'> = owner,
+  ) {
+    const appId = await seedShop(t, user.auth);
+    const saved = await createApiClient(t, user).post(`/api/apps/${appId}/webhook`, { url, events, isEnabled: true });
     expect(saved.statusCode, saved.body).toBe(200);
     return { appId, secret: saved.json().data.secret as string };
   }
@@ -116,6 +130,8 @@ describeDb('webhooks', () => {
     });
     expect(headers['content-type']).toBe('application/json');
     expect(headers['dialflow-event-id']).toBe(event.id);
+    // Marked as ours: forwarded back to a gateway URL, it would be refused (plugins/action-hops.ts).
+    expect(headers['dialflow-hop']).toBe('1');
     const { t: timestamp, isValid } = verifySignature(String(headers['dialflow-signature']), body, secret);
     expect(isValid).toBe(true);
     expect(Math.abs(timestamp - Date.now() / 1000)).toBeLessThan(120);
@@ -297,10 +313,16 @@ describeDb('webhooks', () => {
   it('two dispatchers on one database (two processes) send each delivery once', async () => {
     const apps = [await createHookedApp(), await createHookedApp(), await createHookedApp()];
     for (const { appId } of apps) for (let i = 0; i < 3; i++) await api().post(`/api/apps/${appId}/webhook/test`, {});
-    const other = createWebhookDispatcher(t.app.ctx, { intervalMs: 0, timeoutMs: 1000, rules: createHttpCallRules(t.app.ctx), perApp: 1 });
+    const other = createWebhookDispatcher(t.app.ctx, {
+      intervalMs: 0,
+      timeoutMs: 1000,
+      rules: createHttpCallRules(t.app.ctx),
+      perAccount: 1,
+    });
     const before = receiver.received.length;
     try {
-      for (let round = 0; round < 4; round++) await Promise.all([deliver(), other.deliverDue()]);
+      // One account: at most two of its deliveries in flight at once across both processes.
+      for (let round = 0; round < 9; round++) await Promise.all([deliver(), other.deliverDue()]);
     } finally {
       await other.close();
     }
@@ -311,7 +333,7 @@ describeDb('webhooks', () => {
       expect((await readDeliveries(appId)).map((d) => d.status)).toEqual(['delivered', 'delivered', 'delivered']);
   });
 
-  it("a receiver that never answers holds its own app's slots, never another app's deliveries", async () => {
+  it("a receiver that never answers holds its own account's slots, never another account's deliveries", async () => {
     const slow = startReceiver();
     const slowUrl = await slow.listen();
     try {
@@ -321,13 +343,16 @@ describeDb('webhooks', () => {
         slow.answers.push('hang');
         await api().post(`/api/apps/${stuck.appId}/webhook/test`, {});
       }
-      const healthy = await createHookedApp();
-      await api().post(`/api/apps/${healthy.appId}/webhook/test`, {});
+      const theirs = createApiClient(t, stranger);
+      const healthy = { appId: await seedShop(t, stranger.auth) };
+      await theirs.post(`/api/apps/${healthy.appId}/webhook`, { url, events: ['session.completed'], isEnabled: true });
+      await theirs.post(`/api/apps/${healthy.appId}/webhook/test`, {});
       // Two ticks while the stuck app's first attempts hang: the second takes none of its other deliveries.
       await t.app.webhookDispatcher.runOnce();
       await t.app.webhookDispatcher.runOnce();
       await deliver();
-      expect((await readDeliveries(healthy.appId)).map((d) => d.status)).toEqual(['delivered']);
+      const healthyRows = (await theirs.get(`/api/apps/${healthy.appId}/webhook/deliveries`)).json().data as Array<{ status: string }>;
+      expect(healthyRows.map((d) => d.status)).toEqual(['delivered']);
       const stuckAttempts = (await readDeliveries(stuck.appId)).map((d) => d.attemptCount).sort();
       expect(stuckAttempts).toEqual([0, 0, 0, 1, 1]);
     } finally {
@@ -336,7 +361,9 @@ describeDb('webhooks', () => {
   });
 
   it('picks up a delivery whose sender stopped mid-send once its lease ends (a restart), and not before', async () => {
-    const { appId } = await createHookedApp();
+    // An account of its own: the lease left running holds one of its account's slots.
+    const user = await seedUser(t);
+    const { appId } = await createHookedApp(undefined, user);
     const now = Date.now() + 10 * 86_400_000;
     const row = { appId, eventType: 'webhook.test', data: {}, occurredAt: new Date(), status: 'sending', attemptCount: 1 };
     await t.db.insert(webhookDeliveries).values([
@@ -346,13 +373,14 @@ describeDb('webhooks', () => {
     const before = receiver.received.length;
     await deliver();
     expect(receiver.received.slice(before).map((r) => r.event.id)).toEqual([`evt_test_lapsed_${appId}`]);
-    const byId = Object.fromEntries((await readDeliveries(appId)).map((d) => [d.eventId, d]));
+    const byId = Object.fromEntries((await readDeliveries(appId, user)).map((d) => [d.eventId, d]));
     expect(byId[`evt_test_lapsed_${appId}`]).toMatchObject({ status: 'delivered', attemptCount: 2 });
     expect(byId[`evt_test_leased_${appId}`]).toMatchObject({ status: 'sending', attemptCount: 1 });
   });
 
   it('deletes finished deliveries past their retention, and keeps pending ones however old', async () => {
-    const { appId } = await createHookedApp();
+    const user = await seedUser(t);
+    const { appId } = await createHookedApp(undefined, user);
     const old = new Date(Date.now() - DELIVERY_RETENTION_MS - 86_400_000);
     const row = { appId, eventType: 'webhook.test', data: {}, occurredAt: old, createdAt: old };
     await t.db.insert(webhookDeliveries).values([
@@ -360,7 +388,7 @@ describeDb('webhooks', () => {
       { ...row, eventId: `evt_test_old_failed_${appId}`, status: 'failed' },
       { ...row, eventId: `evt_test_old_waiting_${appId}`, status: 'pending', nextAttemptAt: new Date(Date.now() + 365 * 86_400_000) },
     ]);
-    await api().post(`/api/apps/${appId}/webhook/test`, {});
+    await createApiClient(t, user).post(`/api/apps/${appId}/webhook/test`, {});
     // A dispatcher of its own: the server's may have pruned in an earlier test (once an hour of its clock).
     const fresh = createWebhookDispatcher(t.app.ctx, { intervalMs: 0, timeoutMs: 1000, rules: createHttpCallRules(t.app.ctx) });
     try {
@@ -368,7 +396,10 @@ describeDb('webhooks', () => {
     } finally {
       await fresh.close();
     }
-    expect((await readDeliveries(appId)).map((d) => [d.eventType, d.status]).sort()).toEqual([
+    const rows = (await createApiClient(t, user).get(`/api/apps/${appId}/webhook/deliveries`)).json().data as Array<
+      Record<string, unknown>
+    >;
+    expect(rows.map((d) => [d.eventType, d.status]).sort()).toEqual([
       ['webhook.test', 'delivered'],
       ['webhook.test', 'pending'],
     ]);
@@ -446,5 +477,34 @@ describeDb('webhooks under the default outbound rules', () => {
       expect(row!.lastError).toContain('Refused: 127.0.0.1 is a private address');
       expect(receiver.received).toEqual([]);
     });
+  });
+});
+
+describeDb('webhook test events', () => {
+  const t = useTestApp({ ALLOW_PRIVATE_NETWORK: true });
+  const owner = useUser(t);
+  const other = useUser(t);
+
+  it('are limited per account (all its apps together), then answered 429 and queue nothing', async () => {
+    const hooked = async (user: typeof owner) => {
+      const appId = await seedApp(t, user.auth);
+      await createApiClient(t, user).post(`/api/apps/${appId}/webhook`, {
+        url: 'http://127.0.0.1:9/h',
+        events: ['session.completed'],
+        isEnabled: true,
+      });
+      return appId;
+    };
+    const apps = [await hooked(owner), await hooked(owner)];
+    const send = (user: typeof owner, appId: string) => createApiClient(t, user).post(`/api/apps/${appId}/webhook/test`, {});
+    for (let i = 0; i < t.app.ctx.config.WEBHOOK_TEST_RATE_LIMIT; i++) expect((await send(owner, apps[i % 2]!)).statusCode).toBe(200);
+    const refused = await send(owner, apps[0]!);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({ message: 'Too many attempts. Please wait a minute and try again.' });
+    expect((await send(owner, apps[1]!)).statusCode).toBe(429);
+    const queued = await t.db.select().from(webhookDeliveries).where(inArray(webhookDeliveries.appId, apps));
+    expect(queued).toHaveLength(t.app.ctx.config.WEBHOOK_TEST_RATE_LIMIT);
+    // Another account's limit is its own.
+    expect((await send(other, await hooked(other))).statusCode).toBe(200);
   });
 });

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelopeSchema } from '../../../shared/api/envelope';
@@ -77,6 +77,15 @@ export function registerWebhooksRoutes(app: FastifyInstance, ctx: AppContext, gu
       response: { 200: envelopeSchema(webhookDeliverySchema) },
     },
     onRequest: guard(),
+    // Each press sends a request to a URL the builder chose: per account (all its apps), counted after the guard.
+    config: {
+      rateLimit: {
+        max: ctx.config.WEBHOOK_TEST_RATE_LIMIT,
+        timeWindow: '1 minute',
+        hook: 'preHandler' as const,
+        keyGenerator: (req: FastifyRequest) => `webhook-test:${getSignedInUser(req).id}`,
+      },
+    },
     handler: async (req) => {
       const delivery = await webhooksService.queueTestEvent(ctx, getSignedInUser(req), req.params.appId);
       dispatcher.wake();
