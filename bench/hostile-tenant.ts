@@ -381,10 +381,10 @@ function startHealthProbe(client: Client) {
 
 async function measurePhase(server: Server, client: Client, name: string, attacker: Attacker | null, kind: AttackKind | null) {
   // `paused`: the rows flood while the database takes no event writes, from its start to the phase's end.
+  const holdsBefore = await readHolds(client);
   if (kind === 'paused') server.togglePause();
   const attack = attacker && kind ? startAttack(client, attacker, kind) : null;
   if (attack) await sleep(1000);
-  const holdsBefore = await readHolds(client);
   const probe = startHealthProbe(client);
   const b: PacedResult = await runPaced({
     port: server.port,
