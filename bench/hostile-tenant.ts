@@ -3,6 +3,7 @@
  *
  *   npx tsx bench/hostile-tenant.ts                        # patterns, then the server: quiet, regexp, render (~60 s)
  *   npx tsx bench/hostile-tenant.ts --attack=render --phase=10 --attackers=40 --subscribers=20
+ *   npx tsx bench/hostile-tenant.ts --attack=rows --patterns=off --postgres   # floods only, on PostgreSQL
  *
  * Part 1, in this process: how long a builder's pattern takes to match (compileComparison, what the engine
  * runs). `^(\w|\d)*$` against growing inputs, up to the 512 characters the engine keeps, stopping at the first
@@ -23,11 +24,20 @@
  *            a billion iterations (33 renders a hop).
  *
  * and, as the control, `plain`: the same flood of hops on a plain menu, so what remains of an attack's effect
- * beyond a flood of requests shows. Each phase reports B's p50/p99/max, wrong replies and timeouts (10 s),
+ * beyond a flood of requests shows (`--attack=plain` runs the quiet and flood phases only). `rows` is a flood whose
+ * hops each deep-dial through 10 menus (some 40 event rows a hop): the flood that fills the event writer's buffer, whose
+ * holds are per account. `paused` is that flood while the server's event writes are paused (a database that
+ * stops answering them, bench/servers/dialflow.ts) until the phase ends: past 20,000 rows waiting the writer
+ * holds hops, and whose hops it holds is what the phase shows. `--postgres[=URL]` runs
+ * the server on a fresh PostgreSQL database (made from `postgres://postgres@127.0.0.1:5432/postgres` unless given,
+ * dropped afterwards) instead of PGlite. Each phase also reports how many times the event writer held hops
+ * (`/api/health`'s `events.holds`). Each phase reports B's p50/p99/max, wrong replies and timeouts (10 s),
  * health's p50/p99/max, and what the attacker's hops were answered. Run it on an older commit to get the "before" figures (a frozen server times
  * everything out; `--attack=` runs one attack on a fresh server). Exit code 1 when the server could not be driven.
  */
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,7 +53,10 @@ const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/
 const PHASE_S = Number(args.phase ?? 10);
 const SUBSCRIBERS = Number(args.subscribers ?? 20);
 const ATTACKERS = Number(args.attackers ?? 40);
-const ATTACKS = (args.attack ?? 'regexp,render').split(',').filter((a) => a !== 'none') as Array<'regexp' | 'render'>;
+const ATTACKS = (args.attack ?? 'regexp,render').split(',').filter((a) => a !== 'none') as Array<
+  'regexp' | 'render' | 'plain' | 'rows' | 'paused'
+>;
+const POSTGRES_URL = 'postgres' in args ? args.postgres || 'postgres://postgres@127.0.0.1:5432/postgres' : undefined;
 
 const PATTERN = String.raw`^(\w|\d)*$`;
 const HOSTILE_INPUT = `${'a1'.repeat(255)}a!`;
@@ -200,13 +213,34 @@ interface Server {
   port: number;
   appId: string;
   info: string;
+  /** Pauses the server's event writes, or resumes them (bench/servers/dialflow.ts, SIGUSR2). */
+  togglePause(): void;
   stop(): void;
 }
 
-async function startServer(): Promise<Server> {
+/** A fresh PostgreSQL database for one server (`--postgres`), and how to drop it. */
+async function createPostgresDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `dialflow_bench_hostile_${randomBytes(4).toString('hex')}`;
+  const run = async (sql: string) => {
+    const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
+    await admin.connect();
+    try {
+      await admin.query(sql);
+    } finally {
+      await admin.end();
+    }
+  };
+  await run(`create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => run(`drop database if exists ${name} with (force)`) };
+}
+
+async function startServer(databaseUrl?: string): Promise<Server> {
   const child = spawn(process.execPath, ['--max-semi-space-size=32', '--import', 'tsx', join(BENCH_DIR, 'servers', 'dialflow.ts')], {
     cwd: resolve(BENCH_DIR, '..'),
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, BENCH_DATABASE_URL: databaseUrl ?? '' },
   });
   process.on('exit', () => child.kill('SIGKILL'));
   const ready = await new Promise<ChildReady>((resolvePromise, reject) => {
@@ -217,7 +251,13 @@ async function startServer(): Promise<Server> {
     });
   });
   // SIGKILL: a server frozen by the old regexp engine cannot answer a stop.
-  return { port: ready.port, appId: ready.appId, info: ready.info, stop: () => child.kill('SIGKILL') };
+  return {
+    port: ready.port,
+    appId: ready.appId,
+    info: ready.info,
+    togglePause: () => child.kill('SIGUSR2'),
+    stop: () => child.kill('SIGKILL'),
+  };
 }
 
 /** The bench client, plus a hop of Africa's Talking's form on an app's test URL. */
@@ -238,10 +278,17 @@ type Client = ReturnType<typeof createClient>;
 interface Attacker {
   plainAppId: string;
   regexpAppId: string;
+  rowsAppId: string;
   renderAppId: string;
 }
 
-type AttackKind = 'plain' | 'regexp' | 'render';
+type AttackKind = 'plain' | 'regexp' | 'render' | 'rows' | 'paused';
+
+/** The event writer's holds so far (`/api/health` -> data.events.holds). */
+async function readHolds(client: Client): Promise<number> {
+  const reply = await client.send('GET', '/api/health', '', 'application/json', { timeoutMs: 10_000 });
+  return (JSON.parse(reply.body) as { data?: { events?: { holds?: number } } }).data?.events?.holds ?? Number.NaN;
+}
 
 async function seedAttacker(client: Client): Promise<Attacker> {
   const token = await client.registerAccount('attacker');
@@ -261,7 +308,15 @@ async function seedAttacker(client: Client): Promise<Attacker> {
   const heavy = { headerText: HEAVY, displayText: HEAVY, footerText: HEAVY };
   const chain = Array.from({ length: 11 }, (_, i) => ({ userDefinedName: `m${i}`, ...heavy, ...(i === 10 ? { terminate: true } : {}) }));
   const renderAppId = await client.createApp(token, '*920*68#', chain);
-  return { plainAppId, regexpAppId, renderAppId };
+  // Nineteen plain menus in a row, dialled with 18 inputs: the hop deep-dials through the first ten ("CON Step 10"),
+  // some 40 event rows a hop: a flood that fills the event writer's buffer.
+  const steps = Array.from({ length: 19 }, (_, i) => ({
+    userDefinedName: `r${i}`,
+    displayText: `Step ${i}`,
+    ...(i === 18 ? { terminate: true } : {}),
+  }));
+  const rowsAppId = await client.createApp(token, '*920*69#', steps);
+  return { plainAppId, regexpAppId, renderAppId, rowsAppId };
 }
 
 /** `attackers` hops in flight until stopped; counts the replies by text. */
@@ -283,6 +338,8 @@ function startAttack(client: Client, attacker: Attacker, kind: AttackKind) {
           continue;
         }
         count(await client.hop(attacker.regexpAppId, sessionId, '*920*66#', HOSTILE_INPUT));
+      } else if (kind === 'rows' || kind === 'paused') {
+        count(await client.hop(attacker.rowsAppId, sessionId, `*920*69${'*1'.repeat(18)}#`, ''));
       } else if (kind === 'render') {
         count(await client.hop(attacker.renderAppId, sessionId, `*920*68${'*1'.repeat(10)}#`, ''));
       } else {
@@ -323,6 +380,9 @@ function startHealthProbe(client: Client) {
 }
 
 async function measurePhase(server: Server, client: Client, name: string, attacker: Attacker | null, kind: AttackKind | null) {
+  // `paused`: the rows flood while the database takes no event writes, from its start to the phase's end.
+  const holdsBefore = await readHolds(client);
+  if (kind === 'paused') server.togglePause();
   const attack = attacker && kind ? startAttack(client, attacker, kind) : null;
   if (attack) await sleep(1000);
   const probe = startHealthProbe(client);
@@ -337,17 +397,19 @@ async function measurePhase(server: Server, client: Client, name: string, attack
     timeoutS: 10,
   });
   const health = await probe.stop();
+  const holds = (await readHolds(client)) - holdsBefore;
+  if (kind === 'paused') server.togglePause();
   const replies = attack ? await attack.stop() : null;
-  return { name, b, health, replies };
+  return { name, b, health, replies, holds };
 }
 
 function printPhases(phases: Array<Awaited<ReturnType<typeof measurePhase>>>): void {
   console.log(
-    `\n${'phase'.padEnd(8)} ${'B hops'.padStart(7)} ${'B p50'.padStart(9)} ${'B p99'.padStart(9)} ${'B max'.padStart(9)} ${'wrong'.padStart(6)} ${'timeouts'.padStart(8)} | ${'health p50'.padStart(10)} ${'p99'.padStart(9)} ${'max'.padStart(9)} (ms)`,
+    `\n${'phase'.padEnd(8)} ${'B hops'.padStart(7)} ${'B p50'.padStart(9)} ${'B p99'.padStart(9)} ${'B max'.padStart(9)} ${'wrong'.padStart(6)} ${'timeouts'.padStart(8)} | ${'health p50'.padStart(10)} ${'p99'.padStart(9)} ${'max'.padStart(9)} (ms) | holds`,
   );
-  for (const { name, b, health } of phases) {
+  for (const { name, b, health, holds } of phases) {
     console.log(
-      `${name.padEnd(8)} ${String(b.hops).padStart(7)} ${ms(b.p50)} ${ms(b.p99)} ${ms(b.max)} ${String(b.wrongReplies).padStart(6)} ${String(b.timeouts).padStart(8)} | ${ms(health.histogram.percentile(50)).padStart(10)} ${ms(health.histogram.percentile(99))} ${ms(health.histogram.max)}${health.failures ? ` (${health.failures} failed)` : ''}`,
+      `${name.padEnd(8)} ${String(b.hops).padStart(7)} ${ms(b.p50)} ${ms(b.p99)} ${ms(b.max)} ${String(b.wrongReplies).padStart(6)} ${String(b.timeouts).padStart(8)} | ${ms(health.histogram.percentile(50)).padStart(10)} ${ms(health.histogram.percentile(99))} ${ms(health.histogram.max)}${health.failures ? ` (${health.failures} failed)` : ''} | ${holds}`,
     );
   }
   for (const { name, b, replies } of phases) {
@@ -364,9 +426,12 @@ function printPhases(phases: Array<Awaited<ReturnType<typeof measurePhase>>>): v
 }
 
 console.log(`hostile-tenant: load average ${load()} (the machine may be shared: compare phases of one run)`);
-reportPathologicalMatch();
-reportWorstAllowedMatch();
-await reportRenderBudget();
+// `--patterns=off` skips part 1 (the floods alone).
+if (args.patterns !== 'off') {
+  reportPathologicalMatch();
+  reportWorstAllowedMatch();
+  await reportRenderBudget();
+}
 
 if (ATTACKS.length > 0)
   console.log(
@@ -375,7 +440,8 @@ if (ATTACKS.length > 0)
 let isSound = true;
 for (const [i, kind] of ATTACKS.entries()) {
   // A fresh server per attack, so an attack that freezes the old code leaves the next one a working server.
-  const server = await startServer();
+  const postgres = POSTGRES_URL ? await createPostgresDatabase(POSTGRES_URL) : undefined;
+  const server = await startServer(postgres?.url);
   const client = createClient(server.port);
   if (i === 0) console.log(`   server: ${server.info}`);
   const attacker = await seedAttacker(client);
@@ -391,12 +457,15 @@ for (const [i, kind] of ATTACKS.entries()) {
   const phases = [
     await measurePhase(server, client, 'quiet', null, null),
     await measurePhase(server, client, 'plain', attacker, 'plain'),
-    await measurePhase(server, client, kind, attacker, kind),
+    ...(kind === 'plain' ? [] : [await measurePhase(server, client, kind, attacker, kind)]),
   ];
   printPhases(phases);
+  const [quiet, plain] = phases;
+  console.log(`   B's p99 under the plain flood: ${(plain!.b.p99 / quiet!.b.p99).toFixed(1)}x quiet`);
   if (phases.some((p) => p.b.hops === 0)) isSound = false;
   client.close();
   server.stop();
+  await postgres?.drop().catch((err: unknown) => console.log(`   could not drop the bench database: ${String(err)}`));
 }
 console.log(`\nload average ${load()}`);
 process.exit(isSound ? 0 : 1);

@@ -35,13 +35,25 @@ try {
   // Database.copyRows) are dropped, to measure what its database writes cost. The server code is untouched;
   // its database handle is wrapped.
   let isSinkStubbed = false;
-  const database = ablateSink
-    ? {
-        ...opened,
-        copyRows: (table: string, columns: string[], text: string) =>
-          isSinkStubbed ? Promise.resolve() : opened.copyRows(table, columns, text),
-      }
-    : opened;
+  // hostile-tenant.ts's `paused` phase: SIGUSR2 stops the event writer's COPYs (a database that stops answering
+  // them) until the next SIGUSR2. Nothing else of the server changes; only its database handle is wrapped.
+  let paused: { promise: Promise<void>; resume: () => void } | undefined;
+  process.on('SIGUSR2', () => {
+    if (paused) {
+      paused.resume();
+      paused = undefined;
+    } else {
+      let resume!: () => void;
+      paused = { promise: new Promise<void>((r) => (resume = r)), resume };
+    }
+  });
+  const database = {
+    ...opened,
+    copyRows: async (table: string, columns: string[], text: string) => {
+      if (paused) await paused.promise;
+      return ablateSink && isSinkStubbed ? undefined : opened.copyRows(table, columns, text);
+    },
+  };
   const db = opened.db;
   const app = await buildApp(
     createConfig({

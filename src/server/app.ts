@@ -6,7 +6,6 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyFormbody from '@fastify/formbody';
-import { Redis } from 'ioredis';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { getTrustProxy, type Config } from './config';
 import type { AppContext } from './context';
@@ -40,6 +39,8 @@ import { createGatewayAccessCache } from './features/runtime/gateway-access';
 import { createGatewayLimits } from './features/runtime/gateway-limits';
 import { createRuntime, type Runtime, type StoredSession } from './features/runtime/runtime.service';
 import { createMemorySessionStore, createRedisSessionStore } from './features/runtime/session-store';
+import { connectRedis } from './redis';
+import type { Redis } from 'ioredis';
 import { createVersionCache } from './features/runtime/version-cache';
 import { createShortcodeRouteTable } from './features/shortcodes/route-table';
 import { registerShortcodesRoutes } from './features/shortcodes/shortcodes.routes';
@@ -105,11 +106,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: resolve(config.DATA_DIR, 'pglite'), thread: true, lowPriority: true },
     ));
   if (ownsDatabase) await database.migrate();
-  // A command waits at most 2 s (reconnects included): with Redis gone a hop ends on the unavailable screen well
-  // within a gateway's timeout, while a blip shorter than that (a reconnect) is never seen.
-  const redis = config.REDIS_URL
-    ? new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2, commandTimeout: 2000 })
-    : undefined;
+  const redis = connectRedis(config);
   if (redis) watchRedis(redis, app.log);
 
   let twoFactorKey: Buffer | undefined;
@@ -159,7 +156,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Before the runtime: its gateway limits count with the same store as every route's limits.
   await app.register(fastifyRateLimit, {
     global: false,
-    ...(redis ? { redis } : {}),
+    // The client adds REDIS_KEY_PREFIX; the name space only tells the counters apart from the other keys.
+    ...(redis ? { redis, nameSpace: 'rate-limit:' } : {}),
     errorResponseBuilder: () => tooManyAttempts(),
   });
   const runtime = createRuntime(ctx, {

@@ -45,3 +45,9 @@ it('asks for what the chosen WhatsApp connector needs, and nothing for the defau
   const cloud = () => loadConfig({ WHATSAPP_CONNECTOR: 'cloud' });
   for (const key of ['WHATSAPP_CLOUD_ACCESS_TOKEN', 'WHATSAPP_CLOUD_APP_SECRET', 'WHATSAPP_CLOUD_VERIFY_TOKEN']) expect(cloud).toThrow(key);
 });
+
+it("keeps Redis's keys under df: unless REDIS_KEY_PREFIX says otherwise, and refuses a prefix with spaces or wildcards", () => {
+  expect(loadConfig({}).REDIS_KEY_PREFIX).toBe('df:');
+  expect(loadConfig({ REDIS_KEY_PREFIX: 'shop-a:' }).REDIS_KEY_PREFIX).toBe('shop-a:');
+  for (const bad of ['a b', 'df*', 'x'.repeat(65)]) expect(() => loadConfig({ REDIS_KEY_PREFIX: bad })).toThrow(/REDIS_KEY_PREFIX/);
+});

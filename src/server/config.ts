@@ -55,6 +55,12 @@ export const configSchema = z
     DATA_DIR: z.string().min(1).default('./data'),
     DATABASE_URL: z.string().url().optional(),
     REDIS_URL: z.string().url().optional(),
+    // Every Redis key and pub/sub channel starts with it, so installations sharing one Redis never meet. `df:` is
+    // what the keys were before the setting existed: live sessions survive the upgrade (docs/operations.md).
+    REDIS_KEY_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9_.:-]{1,64}$/, '1-64 letters, digits or _ . : -, e.g. df: or shop-a:')
+      .default('df:'),
     PUBLIC_URL: z.string().url().optional(),
     ADMIN_EMAIL: z.string().email().default('admin@localhost'),
     ADMIN_PASSWORD: newPasswordSchema('ADMIN_PASSWORD').optional(),

@@ -1,4 +1,5 @@
 import { index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { users } from './accounts';
 import { apps } from './apps';
 
 /**
@@ -48,3 +49,19 @@ export const whatsappAuthKeys = pgTable(
   },
   (t) => [primaryKey({ columns: [t.linkId, t.type, t.keyId] })],
 );
+
+/**
+ * Which account a Cloud API phone number id belongs to: the first whose link Meta confirmed (`installation`: the
+ * installation's token read it), or the last to prove it with an access token of its own (`access_token`). It
+ * outlives the links, so a number one account unlinks is not there for the next account to take
+ * (docs/whatsapp-connectors.md, "Who a number belongs to").
+ */
+export const whatsappNumberOwners = pgTable('whatsapp_number_owners', {
+  phoneNumberId: text('phone_number_id').primaryKey(),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** installation or access_token: how the account showed the number is its own. */
+  provenBy: text('proven_by').notNull(),
+  boundAt: timestamp('bound_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -392,6 +392,21 @@ describe('Cloud API connector against a local Graph API', () => {
     await expect(connector.send('link-1', '233241234567', { type: 'text', text: 'x' })).rejects.toThrow(/not connected/);
   });
 
+  it("proves a number with the claimer's own token: true only when Meta answers with that id; refusals are false, no answer rejects", async () => {
+    const connector = connect();
+    expect(await connector.canReadNumber!('PN1', 'EAAG-claimer-token')).toBe(true);
+    expect(seen[0]).toMatchObject({ method: 'GET', url: '/v21.0/PN1?fields=id' });
+    expect(seen[0]!.headers.authorization).toBe('Bearer EAAG-claimer-token');
+    answers['GET /v21.0/PN9'] = graphError("Unsupported get request. Object with ID 'PN9' does not exist", 100);
+    expect(await connector.canReadNumber!('PN9', 'EAAG-claimer-token')).toBe(false);
+    answers['GET /v21.0/PN8'] = graphError('Invalid OAuth access token - Cannot parse access token', 190);
+    expect(await connector.canReadNumber!('PN8', 'EAAG-claimer-token')).toBe(false);
+    answers['GET /v21.0/PN7'] = { status: 200, body: { id: 'PN1' } };
+    expect(await connector.canReadNumber!('PN7', 'EAAG-claimer-token')).toBe(false);
+    const offline = connect({ fetch: async () => Promise.reject(new TypeError('fetch failed')) });
+    await expect(offline.canReadNumber!('PN1', 'EAAG-claimer-token')).rejects.toThrow(/Could not reach/);
+  });
+
   it('sends: the exact body and Authorization header to /{phone-number-id}/messages', async () => {
     const connector = connect();
     await connector.startLink('link-1', { phoneNumberId: 'PN1' });

@@ -303,13 +303,17 @@ export function createCloudApiConnector(options: CloudApiOptions): CloudApiConne
   const numbers = new Map<string, string>();
 
   /** One Graph API call; a refusal or a network failure rejects with the reason in words. */
-  async function callGraph(path: string, init: { method: 'GET' } | { method: 'POST'; body: unknown }) {
+  async function callGraph(
+    path: string,
+    init: { method: 'GET' } | { method: 'POST'; body: unknown },
+    accessToken: string = options.accessToken,
+  ) {
     let res: Response;
     try {
       res = await doFetch(`${apiUrl}${path}`, {
         method: init.method,
         headers: {
-          authorization: `Bearer ${options.accessToken}`,
+          authorization: `Bearer ${accessToken}`,
           accept: 'application/json',
           ...(init.method === 'POST' ? { 'content-type': 'application/json' } : {}),
         },
@@ -359,6 +363,17 @@ export function createCloudApiConnector(options: CloudApiOptions): CloudApiConne
     name: 'cloud',
     supportsInteractive: true,
     startLink,
+    // Meta answers a token that cannot read the number with an error (100: "does not exist, cannot be loaded due
+    // to missing permissions"; 190: the token is invalid or expired); only Meta unreachable rejects.
+    async canReadNumber(phoneNumberId, accessToken) {
+      try {
+        const number = await callGraph(`/${encodeURIComponent(phoneNumberId)}?fields=id`, { method: 'GET' }, accessToken);
+        return readString(number, 'id') === phoneNumberId;
+      } catch (err) {
+        if (err instanceof CloudApiError && !err.isTransient && err.code !== undefined) return false;
+        throw err;
+      }
+    },
     async unlink(linkId) {
       // Meta has nothing to log out of: the number stays registered to the business; we stop using it.
       numbers.delete(linkId);

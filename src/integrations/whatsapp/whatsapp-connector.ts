@@ -53,6 +53,11 @@ export interface WhatsAppConnector {
   startLink(linkId: string, options: StartLinkOptions): Promise<void>;
   /** Ends a link: logs the device out where the protocol has one, and forgets its credentials. */
   unlink(linkId: string): Promise<void>;
+  /**
+   * Cloud API only: whether `accessToken` (the claimer's own, not the installation's) reads the number, that is
+   * Meta answers `GET /{phoneNumberId}` with that id. The proof that a number another account held is now yours.
+   */
+  canReadNumber?(phoneNumberId: string, accessToken: string): Promise<boolean>;
   /** Sends one message to a user of a linked number. Rejects when the number is not connected. */
   send(linkId: string, to: string, message: WhatsAppMessage): Promise<void>;
   /** Closes every socket (on shutdown); linked numbers stay linked and are resumed on the next start. */

@@ -37,6 +37,9 @@ export const BOT_MESSAGES = {
   qrImageFailed: 'Error generating QR code image',
   phoneNumberIdRequired: 'Enter the phone number ID from your WhatsApp Business settings',
   numberTaken: 'This number is already linked to a bot; unlink it there first',
+  numberOwned:
+    'This phone number ID was linked by another account. To link it here, add an access token of your WhatsApp Business Account that can read it',
+  tokenCannotRead: 'This access token cannot read that phone number ID (Meta refused it); check the token and the ID',
 } as const;
 
 const text = (max: number) => z.string().trim().min(1, BOT_MESSAGES.incomplete).max(max);
@@ -68,6 +71,15 @@ export const linkNumberBodySchema = z.object({
     .string()
     .trim()
     .regex(/^\d{5,30}$/, 'A phone number ID is digits only')
+    .optional(),
+  /**
+   * Cloud API only, and only for a number another account linked before: an access token of the business's own
+   * (not kept) that can read the number, which proves it is yours (docs/whatsapp-connectors.md).
+   */
+  accessToken: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_.|-]{20,1000}$/, 'An access token is 20 to 1,000 letters and digits')
     .optional(),
 });
 export type LinkNumberBody = z.infer<typeof linkNumberBodySchema>;

@@ -4,7 +4,7 @@
  * their list and settings, and the WhatsApp numbers linked to them.
  */
 import { and, count, desc, eq, inArray } from 'drizzle-orm';
-import { apps, users, whatsappLinks } from '../../../db/schema';
+import { apps, users, whatsappLinks, whatsappNumberOwners } from '../../../db/schema';
 import {
   BOT_MESSAGES,
   type Bot,
@@ -13,7 +13,7 @@ import {
   type LinkNumberBody,
   type UpdateBotBody,
 } from '../../../shared/api/bots.schema';
-import { AppError, conflict, invalid, notFound } from '../../../shared/errors';
+import { AppError, conflict, invalid, notFound, toErrorMessage } from '../../../shared/errors';
 import { LINK_STATUSES, WHATSAPP_CONNECTORS, type LinkStatus } from '../../../shared/whatsapp';
 import type { LinkUpdate, WhatsAppConnector } from '../../../integrations/whatsapp/whatsapp-connector';
 import type { AppContext } from '../../context';
@@ -155,6 +155,48 @@ async function getOwnedLink(ctx: AppContext, user: AuthUser, linkId: string): Pr
   return link;
 }
 
+type NumberProof = 'installation' | 'access_token';
+
+/**
+ * Whether the bot's account may link a Cloud API number (docs/whatsapp-connectors.md, "Who a number belongs to"):
+ * a number no account holds yet, or its own, needs nothing more than Meta's check of the link with the
+ * installation's token; a number another account linked before needs the claimer's own access token, read by
+ * Meta. The installation's token reads every number of the operator's Meta business, so it proves nothing
+ * about which account a number is.
+ */
+async function proveNumberOwner(
+  ctx: AppContext,
+  ownerId: string,
+  phoneNumberId: string,
+  accessToken: string | undefined,
+  connector: WhatsAppConnector,
+): Promise<NumberProof> {
+  if (accessToken) {
+    let canRead: boolean;
+    try {
+      canRead = (await connector.canReadNumber?.(phoneNumberId, accessToken)) ?? false;
+    } catch (err) {
+      throw new AppError('upstream', `Could not check the access token with Meta; try again (${toErrorMessage(err)})`);
+    }
+    if (!canRead) throw invalid(BOT_MESSAGES.tokenCannotRead, { field: 'accessToken' });
+    return 'access_token';
+  }
+  const [owner] = await ctx.db
+    .select({ userId: whatsappNumberOwners.userId })
+    .from(whatsappNumberOwners)
+    .where(eq(whatsappNumberOwners.phoneNumberId, phoneNumberId));
+  if (owner && owner.userId !== ownerId) throw conflict(BOT_MESSAGES.numberOwned, { field: 'phoneNumberId' });
+  return 'installation';
+}
+
+/** Once Meta has confirmed the link: the number is the account's (taken over only with a token's proof). */
+async function bindNumberOwner(ctx: AppContext, ownerId: string, phoneNumberId: string, provenBy: NumberProof): Promise<void> {
+  const insert = ctx.db.insert(whatsappNumberOwners).values({ phoneNumberId, userId: ownerId, provenBy, boundAt: ctx.now() });
+  await (provenBy === 'access_token'
+    ? insert.onConflictDoUpdate({ target: whatsappNumberOwners.phoneNumberId, set: { userId: ownerId, provenBy, boundAt: ctx.now() } })
+    : insert.onConflictDoNothing());
+}
+
 /** Starts linking a number to the bot; the link's state then moves as the connector reports (onLinkUpdate). */
 export async function linkNumber(
   ctx: AppContext,
@@ -166,12 +208,15 @@ export async function linkNumber(
   // A Cloud API number is addressed by its phone number id: kept with the link, so webhooks find it.
   const externalId = connector.name === 'cloud' ? body.phoneNumberId : undefined;
   if (connector.name === 'cloud' && !externalId) throw invalid(BOT_MESSAGES.phoneNumberIdRequired, { field: 'phoneNumberId' });
+  let proof: NumberProof | undefined;
   if (externalId) {
     const [taken] = await ctx.db
       .select({ id: whatsappLinks.id })
       .from(whatsappLinks)
       .where(and(eq(whatsappLinks.connector, connector.name), eq(whatsappLinks.externalId, externalId)));
     if (taken) throw conflict(BOT_MESSAGES.numberTaken);
+    // The bot's account, not an admin acting for it, is the one the number is bound to.
+    proof = await proveNumberOwner(ctx, bot.userId, externalId, body.accessToken, connector);
   }
   const [link] = await ctx.db
     .insert(whatsappLinks)
@@ -183,7 +228,14 @@ export async function linkNumber(
     ctx.log.warn({ err, linkId: link!.id }, 'linking a WhatsApp number failed to start');
     await applyLinkUpdate(ctx, link!.id, { status: 'FAILED', qrCode: null, message: 'Linking could not start; try again' });
   }
-  return toLinkedNumber((await ctx.db.select().from(whatsappLinks).where(eq(whatsappLinks.id, link!.id)))[0] ?? link!);
+  let [stored] = await ctx.db.select().from(whatsappLinks).where(eq(whatsappLinks.id, link!.id));
+  // The Cloud API connector has reported by now (its check is one call): a number Meta confirmed is bound; one it
+  // refused is let go, so a failed link to someone else's id (or a made-up one) does not keep its owner out.
+  if (externalId && proof && stored?.status === 'CONNECTED') await bindNumberOwner(ctx, bot.userId, externalId, proof);
+  if (externalId && stored?.status === 'FAILED') {
+    [stored] = await ctx.db.update(whatsappLinks).set({ externalId: null }).where(eq(whatsappLinks.id, link!.id)).returning();
+  }
+  return toLinkedNumber(stored ?? link!);
 }
 
 export async function findLinkedNumbers(ctx: AppContext, user: AuthUser, appId: string): Promise<LinkedNumber[]> {

@@ -178,18 +178,18 @@ describeDb('event sink', () => {
   it('holds new hops while the writer is behind, and lets them go once it is back under half', async () => {
     const sink = createEventSink(testDb.database, log, { flushEveryMs: 60_000, flushAt: 100_000, batchSize: 1, holdAt: 100 });
     for (let i = 0; i < 99; i++) sink.push(logLine('hold', 'info', i));
-    expect(sink.whenCaughtUp()).toBeNull();
+    expect(sink.whenCaughtUp('')).toBeNull();
     sink.push(logLine('hold', 'info', 99));
-    const held = sink.whenCaughtUp();
+    const held = sink.whenCaughtUp('');
     expect(held).toBeInstanceOf(Promise);
     // The writer has taken its first batch (20 rows: up to twenty times batchSize when more wait); a hop asking
     // while rows still come in waits for the same catch-up.
     for (let i = 100; i < 130; i++) sink.push(logLine('hold', 'info', i));
-    expect(sink.whenCaughtUp()).toBe(held);
+    expect(sink.whenCaughtUp('')).toBe(held);
     await held;
     expect(sink.stats().buffered).toBeLessThanOrEqual(50);
     expect(sink.stats()).toMatchObject({ holds: 1, shed: 0 });
-    expect(sink.whenCaughtUp()).toBeNull();
+    expect(sink.whenCaughtUp('')).toBeNull();
     await sink.close();
     expect(await countRows(appLogs, 'hold')).toBe(130);
   });
@@ -245,13 +245,13 @@ describeDb('event sink', () => {
     // Debug and info lines make way past their bound; they never hold a hop.
     for (let i = 0; i < 30; i++) sink.push(logLine('down', 'info', i));
     expect(sink.stats().shed).toBeGreaterThan(0);
-    expect(sink.whenCaughtUp()).toBeNull();
+    expect(sink.whenCaughtUp('')).toBeNull();
     // Session records are never shed: at the bound, new hops wait for the database to come back.
     for (let i = 5; i < 10; i++) sink.push(session('down', i));
-    const held = sink.whenCaughtUp();
+    const held = sink.whenCaughtUp('');
     expect(held).toBeInstanceOf(Promise);
     await sink.flush();
-    expect(sink.whenCaughtUp()).toBe(held);
+    expect(sink.whenCaughtUp('')).toBe(held);
     isDown = false;
     await held;
     await sink.close();
@@ -261,5 +261,41 @@ describeDb('event sink', () => {
     expect(lines.filter((l) => l.level >= 40).map((l) => l.msg)).toEqual([
       'the database did not take event rows; they are kept and tried again',
     ]);
+  });
+
+  it("holds the hops of the account whose rows fill the buffer, not another account's, until the hard cap", async () => {
+    // The writer is stuck (a database that does not answer) until the test lets it go.
+    let unblock!: () => void;
+    const blocked = new Promise<void>((resolve) => (unblock = resolve));
+    const stuck = {
+      copyRows: async (...args: Parameters<typeof testDb.database.copyRows>) => {
+        await blocked;
+        return testDb.database.copyRows(...args);
+      },
+    };
+    const sink = createEventSink(stuck, log, { flushEveryMs: 60_000, flushAt: 100_000, batchSize: 1, holdAt: 100 });
+    for (let i = 0; i < 95; i++) sink.push(logLine('flood', 'info', i), 'owner-flood');
+    for (let i = 0; i < 5; i++) sink.push(session('quiet', i), 'owner-quiet');
+    // 100 rows wait, 95 of them the flood's: a fair share is 50, and the quiet account's hop goes on.
+    expect(sink.whenCaughtUp('owner-quiet')).toBeNull();
+    const held = sink.whenCaughtUp('owner-flood');
+    expect(held).toBeInstanceOf(Promise);
+    // The writer took its first batch (20 of the flood's rows) and is stuck in it; a new account is not held.
+    expect(sink.whenCaughtUp('owner-new')).toBeNull();
+    // Rows with no account (a sweep's) are nobody's hops to hold, but count towards the cap: 120 wait, of which
+    // the quiet account's 5 are under a third.
+    for (let i = 0; i < 40; i++) sink.push(session('swept', i));
+    expect(sink.whenCaughtUp('owner-quiet')).toBeNull();
+    // Past twice holdAt every account waits: memory stays bounded however the flood is spread.
+    for (let i = 5; i < 100; i++) sink.push(session('quiet', i), 'owner-quiet');
+    expect(sink.whenCaughtUp('owner-quiet')).toBe(held);
+    expect(sink.stats().holds).toBe(1);
+    unblock();
+    await held;
+    expect(sink.whenCaughtUp('owner-flood')).toBeNull();
+    await sink.close();
+    expect(await countRows(appLogs, 'flood')).toBe(95);
+    expect(await countRows(sessionRecords, 'quiet')).toBe(100);
+    expect(await countRows(sessionRecords, 'swept')).toBe(40);
   });
 });

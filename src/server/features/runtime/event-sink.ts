@@ -92,14 +92,15 @@ export interface EventSinkStats {
 }
 
 export interface EventSink {
-  /** Never waits and never throws. */
-  push(record: EventRecord): void;
+  /** Never waits and never throws. `ownerId`: the account the row counts against (see whenCaughtUp); '' for none. */
+  push(record: EventRecord, ownerId?: string): void;
   /**
-   * null when the writer is keeping up (the usual case: nothing to wait for); else a promise that resolves once
-   * it has caught up. The runtime awaits it before a hop starts, so traffic the database cannot keep up with
-   * slows down rather than losing what it wrote.
+   * null when the writer is keeping up (the usual case: nothing to wait for), or when the account's own rows
+   * waiting are within its fair share; else a promise that resolves once the writer has caught up. The runtime
+   * awaits it before a hop of the account starts, so traffic the database cannot keep up with slows down rather
+   * than losing what it wrote, and it is the accounts whose rows fill the buffer that slow down.
    */
-  whenCaughtUp(): Promise<void> | null;
+  whenCaughtUp(ownerId: string): Promise<void> | null;
   flush(): Promise<void>;
   /** Stops the timer and writes everything still buffered (shutdown). */
   close(): Promise<void>;
@@ -109,8 +110,8 @@ export interface EventSink {
 /** debug and info log lines may be shed; session records, inputs, action results and errors never are. */
 const isSheddable = (r: EventRecord) => r.table === 'logs' && (r.row.level === 'debug' || r.row.level === 'info');
 
-/** A pushed record, encoded: its table and its COPY line. */
-type Queued = { seq: number; table: EventRecord['table']; line: string };
+/** A pushed record, encoded: its table, its COPY line and the account it counts against. */
+type Queued = { seq: number; table: EventRecord['table']; line: string; ownerId: string };
 
 /** A FIFO with O(1) push, shift and drop-from-the-front (an array and a moving head, compacted now and then). */
 class Fifo {
@@ -130,9 +131,10 @@ class Fifo {
     if (item) this.#drop(1);
     return item;
   }
-  /** Drops up to n items from the front; returns how many went. */
-  dropFront(n: number): number {
+  /** Drops up to n items from the front, each handed to `onDrop`; returns how many went. */
+  dropFront(n: number, onDrop: (item: Queued) => void): number {
     const dropped = Math.min(n, this.length);
+    for (let i = 0; i < dropped; i++) onDrop(this.#items[this.#head + i]!);
     this.#drop(dropped);
     return dropped;
   }
@@ -161,6 +163,11 @@ const MAX_RETRY_DELAY_MS = 5000;
  * reaches it): past it the oldest tenth goes at once and is counted. Session records, inputs, action results and
  * error lines are never shed: once `holdAt` of them wait, new hops wait for the database to come back. Only a
  * batch refused for its data (class 22/23/54) is written again row by row, so only the row refused is lost.
+ *
+ * Holds are per account: rows waiting are counted per account, and past `holdAt` only the accounts holding at
+ * least a fair share of it (`holdAt` over the accounts with rows waiting) are held, so one tenant's flood slows
+ * that tenant; past `holdAllAt` (twice `holdAt`), which bounds memory however many accounts share the flood,
+ * every account is held.
  * Both queues are written merged in arrival order, so rows get ids in the order things happened. Every
  * operation on the hop's path is O(1).
  */
@@ -173,6 +180,8 @@ export function createEventSink(
     batchSize?: number;
     maxBuffered?: number;
     holdAt?: number;
+    /** Past this many rows waiting every account's hops are held, not only the flooding ones' (twice holdAt). */
+    holdAllAt?: number;
     /** How long close() keeps trying a database that does not take writes before it gives up (5 s). */
     closeWaitMs?: number;
   } = {},
@@ -184,6 +193,17 @@ export function createEventSink(
   const holdAt = options.holdAt ?? 20_000;
   const resumeAt = Math.floor(holdAt / 2);
   const closeWaitMs = options.closeWaitMs ?? 5000;
+  const holdAllAt = options.holdAllAt ?? holdAt * 2;
+  /** Rows waiting (queued or to be retried, not in a write under way) per account; at 0 an account leaves the map. */
+  const waiting = new Map<string, number>();
+  const countIn = ({ ownerId }: Queued) => waiting.set(ownerId, (waiting.get(ownerId) ?? 0) + 1);
+  const countOut = ({ ownerId }: Queued) => {
+    const n = (waiting.get(ownerId) ?? 1) - 1;
+    if (n > 0) waiting.set(ownerId, n);
+    else waiting.delete(ownerId);
+  };
+  /** Whether the account holds at least its fair share of `holdAt` (an account alone: all of it). */
+  const isOverShare = (ownerId: string) => (waiting.get(ownerId) ?? 0) * waiting.size >= holdAt;
   const kept = new Fifo();
   const sheddable = new Fifo();
   /** Rows of a write the database did not take, in arrival order: they go first in the next batch. */
@@ -223,6 +243,7 @@ export function createEventSink(
       if (!a && !b) break;
       batch.push(!b || (a && a.seq < b.seq) ? kept.shift()! : sheddable.shift()!);
     }
+    for (const item of batch) countOut(item);
     return batch;
   }
 
@@ -241,6 +262,7 @@ export function createEventSink(
     }
     if (unwritten.length === 0) return true;
     retrying = unwritten.sort((a, b) => a.seq - b.seq);
+    for (const item of retrying) countIn(item);
     return false;
   }
 
@@ -336,18 +358,20 @@ export function createEventSink(
   timer.unref();
 
   return {
-    push(record) {
-      const item: Queued = { seq: seq++, table: record.table, line: ENCODERS[record.table].encode(record.row) };
+    push(record, ownerId = '') {
+      const item: Queued = { seq: seq++, table: record.table, line: ENCODERS[record.table].encode(record.row), ownerId };
+      countIn(item);
       if (isSheddable(record)) {
         sheddable.push(item);
-        if (sheddable.length > maxBuffered) counters.shed += sheddable.dropFront(Math.ceil(maxBuffered / 10));
+        if (sheddable.length > maxBuffered) counters.shed += sheddable.dropFront(Math.ceil(maxBuffered / 10), countOut);
       } else {
         kept.push(item);
       }
       if (!isClosed && buffered() >= flushAt && !flushing && failures === 0) void flush();
     },
-    whenCaughtUp() {
+    whenCaughtUp(ownerId) {
       if (holdingRows() < holdAt || isClosed) return null;
+      if (holdingRows() < holdAllAt && !isOverShare(ownerId)) return null;
       if (!hold) {
         let release!: () => void;
         const promise = new Promise<void>((resolve) => (release = resolve));

@@ -8,6 +8,7 @@ import type { Db } from '../../../db/client';
 import { apps, shortcodeProviders } from '../../../db/schema';
 import { notAllowed, notFound, unauthenticated } from '../../../shared/errors';
 import type { AppContext } from '../../context';
+import { getRedisChannel } from '../../redis';
 import type { GatewaySource } from './gateway-limits';
 
 /**
@@ -99,15 +100,16 @@ export interface GatewayAccessCache {
   close(): Promise<void>;
 }
 
-const CHANNEL = 'df:gateway-access:invalidate';
-
 export function createGatewayAccessCache(db: Db, redis?: Redis): GatewayAccessCache {
   // Unknown ids are kept too (as null), so a flood of made-up ids is not a flood of queries.
   const rules = new LRUCache<string, { rule: GatewayAccessRule | null }>({ max: 20_000, ttl: 60_000 });
+  // Under REDIS_KEY_PREFIX, as the route table's: another installation on the same Redis is not heard.
+  const channel = redis ? getRedisChannel(redis, 'gateway-access:invalidate') : '';
   const subscriber = redis?.duplicate();
   if (subscriber) {
     subscriber.on('error', () => {});
-    void subscriber.subscribe(CHANNEL);
+    // On every (re)connection: a subscription asked for while Redis was down was refused, never sent.
+    subscriber.on('ready', () => void subscriber.subscribe(channel).catch(() => {}));
     subscriber.on('message', (_channel, entry: string) => rules.delete(entry));
   }
 
@@ -139,7 +141,7 @@ export function createGatewayAccessCache(db: Db, redis?: Redis): GatewayAccessCa
       }),
     invalidate(entry) {
       rules.delete(entry);
-      if (redis) void redis.publish(CHANNEL, entry).catch(() => {});
+      if (redis) void redis.publish(channel, entry).catch(() => {});
     },
     async close() {
       subscriber?.disconnect();

@@ -413,8 +413,10 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     let hop = request.hop;
     if (hop.kind === 'end') return closeSession(key, appId, hop.isEndedByUser);
     // A database writing slower than the traffic comes holds new hops until it catches up, rather than losing
-    // their records (event-sink.ts); null, nothing to wait for, is the usual case.
-    const behind = deps.sink.whenCaughtUp();
+    // their records: the hops of the accounts whose rows fill the buffer (event-sink.ts); null, nothing to wait
+    // for, is the usual case.
+    const ownerId = 'ownerId' in loaded ? loaded.ownerId : '';
+    const behind = deps.sink.whenCaughtUp(ownerId);
     if (behind) await behind;
 
     // A gateway whose hop is read against its session (`resumeHop`), or that names its hops, needs the session
@@ -445,6 +447,7 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
         { appId, environment, caller, sessionId: hop.sessionId, dialString: dialString ?? '' },
         loaded.compiled.app.shortCode,
         adapter.network.unknownCodeText,
+        ownerId,
       );
       return adapter.formatReply({ text: adapter.network.unknownCodeText, end: true }, hop);
     }
@@ -503,8 +506,8 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
       return adapter.formatReply({ text: UNAVAILABLE_TEXT, end: true }, hop);
     }
 
-    recordEvents(result.events, environment, caller);
-    recordInputs(stored?.state.inputs ?? {}, result.state, caller);
+    recordEvents(result.events, environment, caller, ownerId);
+    recordInputs(stored?.state.inputs ?? {}, result.state, caller, ownerId);
     if (diallerKey && resumeWindowMinutes !== null) await saveResumable(diallerKey, result, resumeWindowMinutes, caller);
     const lastHop = hop.hopId === undefined ? undefined : { id: toStoredHopId(hop.hopId), reply: result.reply };
     const ttlSeconds = adapter.conversation?.timeoutSeconds ?? ussdTtlSeconds;
@@ -516,7 +519,7 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
           { appId, ttlSeconds: ENDED_SESSION_KEEP_SECONDS },
         );
       else await deps.sessions.delete(key, appId);
-      recordSession(result.state, 'completed', result.state.currentMenuId, caller);
+      recordSession(result.state, 'completed', result.state.currentMenuId, caller, ownerId);
     } else {
       await deps.sessions.set(key, { state: result.state, channelState: hop.channelState, caller, lastHop }, { appId, ttlSeconds });
     }

@@ -1,83 +1,102 @@
 /**
  * What a hop leaves behind, as rows for the event sink: its events as log lines (and action results), the inputs
  * it stored, the session's record when it ends, and the network's refusal of a code that is not the app's. The
- * runtime calls these; the sink writes them in batches (event-sink.ts).
+ * runtime calls these; the sink writes them in batches (event-sink.ts). `ownerId`, the app's account, is whose
+ * rows they are when the sink decides whom to hold (omitted where the runtime does not know it: a sweep).
  */
 import type { EngineEvent, SessionState } from '../../../engine';
 import type { EventSink } from './event-sink';
 
 export function createSessionRecorder(sink: EventSink, now: () => Date) {
-  function recordEvents(events: EngineEvent[], environment: string, caller: string | null): void {
+  function recordEvents(events: EngineEvent[], environment: string, caller: string | null, ownerId?: string): void {
     for (const e of events) {
-      sink.push({
-        table: 'logs',
-        row: {
-          appId: e.appId,
-          sessionId: e.sessionId,
-          environment,
-          caller,
-          level: e.level,
-          type: e.type,
-          menuId: e.menuId,
-          menu: e.menu,
-          plugin: e.plugin,
-          action: e.action,
-          message: e.message,
-          data: e.data ?? null,
-          createdAt: new Date(e.time),
-        },
-      });
-      if ((e.type === 'action_finished' || e.type === 'action_failed') && e.action) {
-        sink.push({
-          table: 'actionResults',
+      sink.push(
+        {
+          table: 'logs',
           row: {
             appId: e.appId,
             sessionId: e.sessionId,
+            environment,
             caller,
-            actionName: e.action,
-            menuName: e.menu ?? '',
-            plugin: e.plugin ?? '',
-            result: e.type === 'action_finished' ? e.data.result : { error: e.message },
-            isOk: e.type === 'action_finished' ? 1 : 0,
-            durationMs: Math.round(e.data.elapsedMs),
+            level: e.level,
+            type: e.type,
+            menuId: e.menuId,
+            menu: e.menu,
+            plugin: e.plugin,
+            action: e.action,
+            message: e.message,
+            data: e.data ?? null,
             createdAt: new Date(e.time),
           },
-        });
+        },
+        ownerId,
+      );
+      if ((e.type === 'action_finished' || e.type === 'action_failed') && e.action) {
+        sink.push(
+          {
+            table: 'actionResults',
+            row: {
+              appId: e.appId,
+              sessionId: e.sessionId,
+              caller,
+              actionName: e.action,
+              menuName: e.menu ?? '',
+              plugin: e.plugin ?? '',
+              result: e.type === 'action_finished' ? e.data.result : { error: e.message },
+              isOk: e.type === 'action_finished' ? 1 : 0,
+              durationMs: Math.round(e.data.elapsedMs),
+              createdAt: new Date(e.time),
+            },
+          },
+          ownerId,
+        );
       }
     }
   }
 
   /** Inputs the hop stored (`session.inputs` entries that are new or changed): the debugger's User Inputs. */
-  function recordInputs(before: Record<string, string>, after: SessionState, caller: string | null): void {
+  function recordInputs(before: Record<string, string>, after: SessionState, caller: string | null, ownerId?: string): void {
     for (const [fieldName, fieldValue] of Object.entries(after.inputs)) {
       if (before[fieldName] === fieldValue) continue;
-      sink.push({
-        table: 'inputs',
-        row: { appId: after.appId, sessionId: after.sessionId, caller, fieldName, fieldValue, createdAt: new Date(after.lastHopAt) },
-      });
+      sink.push(
+        {
+          table: 'inputs',
+          row: { appId: after.appId, sessionId: after.sessionId, caller, fieldName, fieldValue, createdAt: new Date(after.lastHopAt) },
+        },
+        ownerId,
+      );
     }
   }
 
-  function recordSession(state: SessionState, status: 'completed' | 'abandoned', lastMenu: string | null, caller: string | null): void {
-    sink.push({
-      table: 'sessions',
-      row: {
-        appId: state.appId,
-        sessionId: state.sessionId,
-        environment: state.environment,
-        caller,
-        gateway: state.gateway,
-        mobile: state.msisdn,
-        network: state.network,
-        serviceCode: state.serviceCode,
-        status,
-        lastMenu,
-        inputs: state.inputs,
-        hopCount: state.hopCount,
-        startedAt: new Date(state.startedAt),
-        endedAt: now(),
+  function recordSession(
+    state: SessionState,
+    status: 'completed' | 'abandoned',
+    lastMenu: string | null,
+    caller: string | null,
+    ownerId?: string,
+  ): void {
+    sink.push(
+      {
+        table: 'sessions',
+        row: {
+          appId: state.appId,
+          sessionId: state.sessionId,
+          environment: state.environment,
+          caller,
+          gateway: state.gateway,
+          mobile: state.msisdn,
+          network: state.network,
+          serviceCode: state.serviceCode,
+          status,
+          lastMenu,
+          inputs: state.inputs,
+          hopCount: state.hopCount,
+          startedAt: new Date(state.startedAt),
+          endedAt: now(),
+        },
       },
-    });
+      ownerId,
+    );
   }
 
   /**
@@ -94,26 +113,30 @@ export function createSessionRecorder(sink: EventSink, now: () => Date) {
     }: { appId: string; environment: string; caller: string | null; sessionId: string; dialString: string },
     shortCode: string,
     answer: string,
+    ownerId?: string,
   ): void {
     const dialled = dialString.slice(0, 100);
-    sink.push({
-      table: 'logs',
-      row: {
-        appId,
-        sessionId,
-        environment,
-        caller,
-        level: 'system',
-        type: 'dial_refused',
-        menuId: null,
-        menu: null,
-        plugin: null,
-        action: null,
-        message: `${dialled} is not this app's code (${shortCode}); the network answered ${answer}`,
-        data: { dialString: dialled, shortCode },
-        createdAt: now(),
+    sink.push(
+      {
+        table: 'logs',
+        row: {
+          appId,
+          sessionId,
+          environment,
+          caller,
+          level: 'system',
+          type: 'dial_refused',
+          menuId: null,
+          menu: null,
+          plugin: null,
+          action: null,
+          message: `${dialled} is not this app's code (${shortCode}); the network answered ${answer}`,
+          data: { dialString: dialled, shortCode },
+          createdAt: now(),
+        },
       },
-    });
+      ownerId,
+    );
   }
 
   return { recordEvents, recordInputs, recordSession, recordRefusedDial };

@@ -144,20 +144,16 @@ export function createMemorySessionStore<T extends object>(
 }
 
 /**
- * Keys live under `prefix` (`df` unless given): `<prefix>:session:<key>` holds the value, `<prefix>:active:<appId>`
- * lists an app's live sessions and `<prefix>:expiry` indexes every live session by expiry for the sweeper.
- * A separate prefix gives a separate store on the same Redis (tests use one each).
+ * Keys, under the client's key prefix (REDIS_KEY_PREFIX, `df:` by default): `session:<key>` holds the value,
+ * `active:<appId>` lists an app's live sessions and `expiry` indexes every live session by expiry for the sweeper.
+ * A client with another prefix is a separate store on the same Redis (another installation; tests use one each).
  */
-export function createRedisSessionStore<T extends object>(
-  redis: Redis,
-  options: { now?: () => number; prefix?: string } = {},
-): SessionStore<T> {
+export function createRedisSessionStore<T extends object>(redis: Redis, options: { now?: () => number } = {}): SessionStore<T> {
   const now = options.now ?? Date.now;
-  const prefix = options.prefix ?? 'df';
-  const sessionKey = (key: string) => `${prefix}:session:${key}`;
-  const activeKey = (appId: string) => `${prefix}:active:${appId}`;
-  const EXPIRY_INDEX = `${prefix}:expiry`;
-  const resumableKey = (key: string) => `${prefix}:resume:${key}`;
+  const sessionKey = (key: string) => `session:${key}`;
+  const activeKey = (appId: string) => `active:${appId}`;
+  const EXPIRY_INDEX = 'expiry';
+  const resumableKey = (key: string) => `resume:${key}`;
   return {
     kind: 'redis',
     // One GET a hop: the expiry travels inside the value (the sorted sets are for listing and sweeping).

@@ -5,6 +5,7 @@ import { compileApp, type CompiledApp } from '../../../engine';
 import { apps } from '../../../db/schema';
 import type { Db } from '../../../db/client';
 import { findLiveVersion, getDraftVersion } from '../menus/menus.service';
+import { getRedisChannel } from '../../redis';
 
 /** A compiled app ready to run, or why it cannot run. */
 export type LoadedApp =
@@ -34,16 +35,16 @@ export interface VersionCache {
   close(): Promise<void>;
 }
 
-const CHANNEL = 'df:invalidate';
-
 export function createVersionCache(db: Db, redis?: Redis): VersionCache {
   const live = new LRUCache<string, LoadedApp>({ max: 5000 });
   const drafts = new LRUCache<string, { stamp: number; loaded: LoadedApp }>({ max: 1000 });
+  // Under REDIS_KEY_PREFIX: another installation's deploys on the same Redis are not heard here.
+  const channel = redis ? getRedisChannel(redis, 'invalidate') : '';
   const subscriber = redis?.duplicate();
   if (subscriber) {
     subscriber.on('error', () => {});
     // On every (re)connection: a subscription asked for while Redis was down was refused, never sent.
-    subscriber.on('ready', () => void subscriber.subscribe(CHANNEL).catch(() => {}));
+    subscriber.on('ready', () => void subscriber.subscribe(channel).catch(() => {}));
     subscriber.on('message', (_channel, appId: string) => {
       live.delete(appId);
       drafts.delete(appId);
@@ -98,7 +99,7 @@ export function createVersionCache(db: Db, redis?: Redis): VersionCache {
     invalidate(appId) {
       live.delete(appId);
       drafts.delete(appId);
-      if (redis) void redis.publish(CHANNEL, appId).catch(() => {});
+      if (redis) void redis.publish(channel, appId).catch(() => {});
     },
     async close() {
       subscriber?.disconnect();

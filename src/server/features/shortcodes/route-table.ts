@@ -2,6 +2,7 @@ import { and, eq, gt, or } from 'drizzle-orm';
 import type { Redis } from 'ioredis';
 import type { Db } from '../../../db/client';
 import { shortcodePurchases } from '../../../db/schema';
+import { getRedisChannel } from '../../redis';
 import type { LinkedAppEnv } from '../../../shared/api/shortcodes.schema';
 
 /** How a purchased dial string routes: to an app, or why not. */
@@ -36,7 +37,6 @@ export interface ShortcodeRouteTable {
   close(): Promise<void>;
 }
 
-const CHANNEL = 'df:shortcodes:invalidate';
 /** Expired purchases still answered as "expired" (not "unknown") for this long after their expiry. */
 const EXPIRED_KEPT_MS = 90 * 24 * 60 * 60 * 1000;
 /** A dialled string is read up to this many `*`-separated parts (deep-dial input included). */
@@ -113,11 +113,13 @@ export function createShortcodeRouteTable(db: Db, options: { redis?: Redis; now:
     loading = undefined;
   }
 
+  // Under REDIS_KEY_PREFIX: another installation's connections on the same Redis do not drop this table.
+  const channel = options.redis ? getRedisChannel(options.redis, 'shortcodes:invalidate') : '';
   const subscriber = options.redis?.duplicate();
   if (subscriber) {
     subscriber.on('error', () => {});
     // On every (re)connection: a subscription asked for while Redis was down was refused, never sent.
-    subscriber.on('ready', () => void subscriber.subscribe(CHANNEL).catch(() => {}));
+    subscriber.on('ready', () => void subscriber.subscribe(channel).catch(() => {}));
     subscriber.on('message', drop);
   }
 
@@ -134,7 +136,7 @@ export function createShortcodeRouteTable(db: Db, options: { redis?: Redis; now:
     },
     invalidate() {
       drop();
-      if (options.redis) void options.redis.publish(CHANNEL, '1').catch(() => {});
+      if (options.redis) void options.redis.publish(channel, '1').catch(() => {});
     },
     async close() {
       subscriber?.disconnect();

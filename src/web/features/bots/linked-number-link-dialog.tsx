@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, Loader, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Loader, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconClockExclamation, IconDeviceMobileMessage } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -57,6 +57,7 @@ function LinkFlow({ appId, target, onClose }: { appId: string; target: LinkDialo
   const isCloud = connector === 'cloud';
   const [linkId, setLinkId] = useState<string | null>(target.kind === 'qr' ? target.linkId : null);
   const [phoneNumberId, setPhoneNumberId] = useState('');
+  const [accessToken, setAccessToken] = useState('');
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [isStarting, setStarting] = useState(false);
 
@@ -76,7 +77,11 @@ function LinkFlow({ appId, target, onClose }: { appId: string; target: LinkDialo
       return;
     }
     setStarting(true);
-    const reply = await linkNumber({ chatBotAppId: appId, ...(isCloud ? { phoneNumberId: phoneNumberId.trim() } : {}) });
+    const token = accessToken.trim();
+    const reply = await linkNumber({
+      chatBotAppId: appId,
+      ...(isCloud ? { phoneNumberId: phoneNumberId.trim(), ...(token ? { accessToken: token } : {}) } : {}),
+    });
     setStarting(false);
     if (!isOk(reply) || typeof reply.linkId !== 'string') {
       notifications.show({ color: 'red', title: 'Number not linked', message: failureText(reply, 'The number could not be linked.') });
@@ -130,6 +135,17 @@ function LinkFlow({ appId, target, onClose }: { appId: string; target: LinkDialo
                 setPhoneNumberId(event.currentTarget.value);
                 setFieldError(null);
               }}
+            />
+          )}
+          {isCloud && (
+            // Only for a number another account linked before: the server asks Meta whether this token reads it.
+            <PasswordInput
+              label="Access token (optional)"
+              description="Only for a number another account linked before: a token of your WhatsApp Business account that can read it. Used once to check with Meta, never kept."
+              autoComplete="off"
+              maxLength={1000}
+              value={accessToken}
+              onChange={(event) => setAccessToken(event.currentTarget.value)}
             />
           )}
           <DialogActions submitLabel="Continue" onCancel={onClose} isSubmitting={isStarting} isDisabled={!connector} mt="xs" />
