@@ -15,6 +15,7 @@ import { STATUS, tooManyAttempts } from '../shared/errors';
 import { createBackgroundTasks } from './background';
 import { registerErrorHandler } from './plugins/errors';
 import { registerInputGuard } from './plugins/input-guard';
+import { createRateLimitStore } from './plugins/rate-limit-store';
 import { registerRouteTable } from './plugins/route-table';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { createLoggerOptions, registerRequestLog, type LoggerOverrides } from './log';
@@ -156,8 +157,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Before the runtime: its gateway limits count with the same store as every route's limits.
   await app.register(fastifyRateLimit, {
     global: false,
-    // The client adds REDIS_KEY_PREFIX; the name space only tells the counters apart from the other keys.
-    ...(redis ? { redis, nameSpace: 'rate-limit:' } : {}),
+    // The client adds REDIS_KEY_PREFIX; the name space only tells the counters apart from the other keys. With
+    // Redis gone the counts go on in this process (plugins/rate-limit-store.ts).
+    ...(redis ? { store: createRateLimitStore(redis, 'rate-limit:', app.log) } : {}),
     errorResponseBuilder: () => tooManyAttempts(),
   });
   const runtime = createRuntime(ctx, {

@@ -12,10 +12,12 @@ describeDb('a Redis outage', () => {
     let redis: OwnRedisServer;
     let t: TestApp;
     let appId: string;
+    let owner: Awaited<ReturnType<typeof seedUser>>;
     beforeAll(async () => {
       redis = await startOwnRedisServer();
       t = await createTestApp({ REDIS_URL: redis.url });
-      appId = await seedShop(t, (await seedUser(t)).auth);
+      owner = await seedUser(t);
+      appId = await seedShop(t, owner.auth);
     });
     afterAll(async () => {
       await t?.close();
@@ -67,6 +69,16 @@ describeDb('a Redis outage', () => {
       // A bad request is still the gateway's 400, and an unknown app still 404, with Redis down.
       expect((await t.app.inject({ method: 'POST', url: `/ussd/${appId}/test`, payload: { nothing: 'here' } })).statusCode).toBe(400);
       expect((await t.app.inject({ method: 'POST', url: '/ussd/no-such-app/test', payload: { nothing: 'here' } })).statusCode).toBe(404);
+
+      // The console's limits count in this process meanwhile: sign-in answers (not a 500), and its per-account
+      // limit still holds.
+      const signIn = (password: string) =>
+        t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: owner.email, password } });
+      expect((await signIn(owner.password)).statusCode).toBe(200);
+      const guesses: number[] = [];
+      for (let i = 0; i < 12; i++) guesses.push((await signIn('a-wrong-guess')).statusCode);
+      expect(guesses[0]).toBe(401);
+      expect(guesses.at(-1)).toBe(429);
 
       await redis.start();
       // ioredis reconnects by itself: a new session runs again (the lost one starts over, as a dropped call would).
