@@ -48,7 +48,7 @@ const ACCESS: Record<string, RouteAccess> = {
   'POST /api/auth/two-factor/recovery-codes': 'signedIn',
   'GET /api/auth/two-factor/devices': 'signedIn',
   'POST /api/auth/two-factor/devices/revoke': 'signedIn',
-  'POST /api/admin/two-factor/reset': ['admin'], // then ADMIN or super_admin only; an admin's, super_admin only
+  'POST /api/admin/two-factor/reset': ['twoFactor.reset'], // an admin's, super_admin only
   'POST /api/contactus': 'public',
   'GET /api/admin/contact-requests': ['contactRequest.read'],
   'POST /api/createApp': 'signedIn',
@@ -319,6 +319,7 @@ describeDb('authorization, route by route', () => {
     'shortcode.provision': ['superAdmin', 'admin'],
     'chatbotAccess.manage': ['superAdmin', 'admin'],
     'bot.build': ['superAdmin', 'admin', 'adminDeveloper'],
+    'twoFactor.reset': ['superAdmin', 'admin'],
   };
 
   it('role-restricted routes answer 403 to every account outside their audiences, and let their audiences in', async () => {

@@ -92,7 +92,7 @@ export function registerTwoFactorRoutes(app: FastifyInstance, ctx: AppContext, g
 
   r.post('/api/admin/two-factor/reset', {
     schema: { tags: ['admins'], body: resetTwoFactorBodySchema, response: { 200: messageSchema } },
-    onRequest: guard('admin'),
+    onRequest: guard('twoFactor.reset'),
     handler: async (req) => {
       await twoFactor.resetTwoFactor(ctx, getSignedInUser(req), req.body.userUuid);
       return done(M.reset);

@@ -201,7 +201,14 @@ describeRedis('provider keys and limits across processes (Redis)', () => {
 
   it('a key rotated on one process is refused on another at once, and one number is counted across both', async () => {
     const { provider } = await seedProvider(t, admin, owner);
-    const config = createConfig({ NODE_ENV: 'test', REDIS_URL: testRedisUrl, TOKEN_TTL_DAYS: 365, SHORTCODE_TIMER_INTERVAL_MS: 0 });
+    const config = createConfig({
+      NODE_ENV: 'test',
+      REDIS_URL: testRedisUrl,
+      TOKEN_TTL_DAYS: 365,
+      SHORTCODE_TIMER_INTERVAL_MS: 0,
+      // The admin here has not enrolled in two-factor sign-in (tests/support/test-app.ts turns it off the same way).
+      TWO_FACTOR_REQUIRED_FOR_ADMINS: false,
+    });
     const one = await buildApp(config, { database: t.app.ctx.database, logger: false });
     const two = await buildApp(config, { database: t.app.ctx.database, logger: false });
     try {
