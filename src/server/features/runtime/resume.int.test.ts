@@ -221,7 +221,8 @@ describeDb('resume on redial', () => {
 
 describeDb('resume on redial in the emulator', () => {
   const t = useTestApp();
-  const operator = useUser(t);
+  // Featured templates are changed by the platform's admins only (template.edit).
+  const operator = useUser(t, { userType: 'internal_admin', roles: ['ADMIN'] });
   const alice = useUser(t);
   const bob = useUser(t);
   const FIRST_SCREEN = 'Airtime Top-Up\n1. My number\n2. Another number';
