@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Config } from '../../src/server/config';
 
 /** A Ghanaian mobile number drawn from the session id: the same session always dials from the same number. */
-function phoneNumberOf(sessionId: string): string {
+export function phoneNumberOf(sessionId: string): string {
   const digits = createHash('sha256').update(sessionId).digest().readUInt32BE(0) % 100_000_000;
   return `+2332${String(digits).padStart(8, '0')}`;
 }

@@ -10,7 +10,7 @@ import pino from 'pino';
 import { appLogs, sessionRecords } from '../../../db/schema';
 import { describeDb, createTestDatabase, type TestDatabase } from '../../../../tests/support/test-db';
 import { testDatabaseUrl } from '../../../../tests/support/services';
-import { startTestServer, type TestServer } from '../../../../tests/support/test-server';
+import { phoneNumberOf, startTestServer, type TestServer } from '../../../../tests/support/test-server';
 import { createEventSink, type EventRecord } from './event-sink';
 
 /** Ends every connection to `databaseName` but the caller's; how many it ended. */
@@ -122,7 +122,13 @@ describeDb('the database blinking', () => {
         const res = await fetch(`${server.url}/ussd/${appId}/live`, {
           method: 'POST',
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({ sessionId, serviceCode: '*920*71#', phoneNumber: '+233241112222', networkCode: '62001', text }),
+          body: new URLSearchParams({
+            sessionId,
+            serviceCode: '*920*71#',
+            phoneNumber: phoneNumberOf(sessionId),
+            networkCode: '62001',
+            text,
+          }),
           signal: AbortSignal.timeout(20_000),
         });
         return `${res.status} ${await res.text()}`;
@@ -152,7 +158,9 @@ describeDb('the database blinking', () => {
       expect(terminated).toBeGreaterThan(0);
       // A gateway never saw a 500: a hop that met the blink got the end screen.
       expect([...replies.keys()]).toEqual(['200']);
-      expect(completed.length).toBeGreaterThan(0);
+      // Most sessions complete: only those whose hop met a blink end early (each dials from its own number, so
+      // no gateway limit stands in).
+      expect(completed.length).toBeGreaterThan(sessions / 2);
 
       // The server writes its records every 250 ms, a blink's rows again once the database is back.
       const reader = new pg.Client({
