@@ -34,7 +34,7 @@ export function hasLeadingZeroBits(hash: Uint8Array, bits: number): boolean {
 }
 
 /**
- * Finds the proof for a challenge. `sha256` may be synchronous (sha256.ts in the browser, node:crypto in tests
+ * Finds the proof for a challenge. `sha256` may be synchronous (@noble/hashes in the browser, node:crypto in tests
  * and benches) or asynchronous (WebCrypto), so nonces are tried in batches.
  */
 export async function solveSignInChallenge(

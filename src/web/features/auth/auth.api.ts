@@ -1,6 +1,8 @@
 import type { LoginBody, LoginReply, RegisterBody, SessionUser } from '../../../shared/api/auth.schema';
 import { SIGN_IN_PROOF_HEADER, type SignInChallenge, signInChallengeSchema, solveSignInChallenge } from '../../../shared/api/sign-in-proof';
-import { sha256 } from '../../../shared/sha256';
+// @noble/hashes: WebCrypto exists only in secure contexts, and a console served over plain HTTP on a LAN address
+// has none; synchronous, so the proof's tens of thousands of short hashes take no await each.
+import { sha256 } from '@noble/hashes/sha2.js';
 import { api, type ApiReply } from '../../lib/api';
 
 /** The login response entity as it arrives: `token` at the top level, the user in `data`. */
@@ -25,7 +27,8 @@ export function isLoginChallenge(reply: LoginResult): reply is LoginChallengeRep
 async function signIn(path: string, body: LoginBody): Promise<LoginResult> {
   const reply = (await api<SessionUser>(path, { body, auth: false })) as LoginResult;
   if (!isLoginChallenge(reply)) return reply;
-  const proof = await solveSignInChallenge(reply.challenge, sha256);
+  const encoder = new TextEncoder();
+  const proof = await solveSignInChallenge(reply.challenge, (text) => sha256(encoder.encode(text)));
   return (await api<SessionUser>(path, { body, auth: false, headers: { [SIGN_IN_PROOF_HEADER]: proof } })) as LoginResult;
 }
 
