@@ -23,7 +23,10 @@ class RedisWithLocalFallback implements FastifyRateLimitStore {
 
   incr(key: string, callback: Callback, timeWindow: number, max: number): void {
     // Known down (reconnecting): no command timeout to wait out on every request.
-    if (!this.isRemoteUp()) return this.local.incr(key, callback, timeWindow, max);
+    if (!this.isRemoteUp()) {
+      this.local.incr(key, callback, timeWindow, max);
+      return;
+    }
     this.remote.incr(
       key,
       (err, result) => {
@@ -37,7 +40,10 @@ class RedisWithLocalFallback implements FastifyRateLimitStore {
   }
 
   read(key: string, callback: Callback, timeWindow: number, max: number): void {
-    if (!this.isRemoteUp()) return this.local.read?.(key, callback, timeWindow, max);
+    if (!this.isRemoteUp()) {
+      this.local.read?.(key, callback, timeWindow, max);
+      return;
+    }
     this.remote.read?.(
       key,
       (err, result) => {
