@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { FormattedReply } from '../../../channels';
@@ -34,6 +34,19 @@ export function sendGatewayReply(reply: FastifyReply, formatted: FormattedReply 
  * routes declare their inputs but answer with the adapter's body rather than the envelope; errors (an
  * unreadable request, an unknown app) still get the envelope with 400 or 404.
  */
+/**
+ * What every gateway URL (an app's, a shortcode provider's) is declared with. Gateway traffic is thousands of hops a
+ * second: no access-log lines per request (the events record every hop; warnings and errors are still logged).
+ * Adapters clean what gateways send (input guard) and gateways read no security headers. A hop sent by one of our
+ * own actions or webhooks gets the end screen (plugins/action-hops.ts): hops never chain.
+ */
+export const GATEWAY_ROUTE_OPTIONS = {
+  method: ['GET', 'POST', 'PUT'],
+  logLevel: 'warn',
+  config: { isGatewayTraffic: true, refusesActionHopsItself: true },
+  helmet: false,
+} as const satisfies Pick<RouteOptions, 'method' | 'logLevel' | 'config'> & { helmet: false };
+
 export function registerRuntimeRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard, runtime: Runtime): void {
   const signedIn = guard();
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -41,15 +54,8 @@ export function registerRuntimeRoutes(app: FastifyInstance, ctx: AppContext, gua
   // The key in the path is the form every gateway can be given (most only take a callback URL).
   for (const url of ['/ussd/:appId/:environment', '/ussd/:appId/:environment/:key']) {
     r.route({
-      method: ['GET', 'POST', 'PUT'],
+      ...GATEWAY_ROUTE_OPTIONS,
       url,
-      // Gateway traffic is thousands of hops a second: no access-log lines per request (the events record
-      // every hop); warnings and errors are still logged.
-      logLevel: 'warn',
-      // Adapters clean what gateways send (input guard) and gateways read no security headers. A hop sent by
-      // one of our own actions or webhooks gets the end screen (plugins/action-hops.ts): hops never chain.
-      config: { isGatewayTraffic: true, refusesActionHopsItself: true },
-      helmet: false,
       schema: {
         tags: ['runtime'],
         summary: 'Gateway traffic: test runs the draft, live the last deployed version. ?gateway= forces an adapter.',

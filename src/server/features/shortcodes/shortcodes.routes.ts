@@ -22,7 +22,7 @@ import {
 import type { AppContext } from '../../context';
 import { done, getOrigin, ok } from '../../http';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
-import { readGatewayKey, toGatewayRequest, sendGatewayReply } from '../runtime/runtime.routes';
+import { GATEWAY_ROUTE_OPTIONS, readGatewayKey, toGatewayRequest, sendGatewayReply } from '../runtime/runtime.routes';
 import type { Runtime } from '../runtime/runtime.service';
 import { createExtension, deleteExtension, findAllExtensions, findAvailableExtensions } from './extensions.service';
 import {
@@ -63,12 +63,8 @@ export function registerShortcodesRoutes(app: FastifyInstance, ctx: AppContext, 
     // allow-listed address, or a legacy provider.
     for (const url of ['/ussd/provider/:providerId', '/ussd/provider/:providerId/:key'])
       r.route({
-        method: ['GET', 'POST', 'PUT'],
+        ...GATEWAY_ROUTE_OPTIONS,
         url,
-        // As the app gateway URL (runtime.routes.ts): no access-log line per hop, no security headers for gateways.
-        logLevel: 'warn',
-        config: { isGatewayTraffic: true, refusesActionHopsItself: true },
-        helmet: false,
         schema: {
           tags: ['runtime'],
           summary:
