@@ -1,5 +1,6 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { describeDb, testDbKind } from '../../tests/support/test-db';
@@ -31,7 +32,60 @@ describeDb('server shell', () => {
       headers: { 'content-type': 'application/json' },
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json().status).toBe('02');
+    expect(res.json()).toEqual({ status: '02', message: 'The request body is not valid JSON.' });
+  });
+
+  it.each([
+    ['a path part over 100 characters', { method: 'GET', url: `/api/getAppByAppId/${'a'.repeat(5000)}` }, 414, 'The address is too long'],
+    ['a malformed %-escape', { method: 'GET', url: '/api/getAppByAppId/%E0%A4%A' }, 400, 'The address is not valid'],
+    [
+      'a body over the limit',
+      { method: 'POST', url: '/api/auth/login', payload: `"${'x'.repeat(1_100_000)}"`, headers: { 'content-type': 'application/json' } },
+      413,
+      'The request is too large (at most 1 MB).',
+    ],
+    [
+      'an empty JSON body',
+      { method: 'POST', url: '/api/auth/login', payload: '', headers: { 'content-type': 'application/json' } },
+      400,
+      'The request body is empty',
+    ],
+    [
+      'a Content-Type that cannot be read',
+      { method: 'POST', url: '/api/auth/login', payload: 'x', headers: { 'content-type': 'bad type;;' } },
+      415,
+      "The request's Content-Type is not one this server reads",
+    ],
+    ['a method no route has', { method: 'DELETE', url: '/api/auth/login' }, 404, 'No route for DELETE /api/auth/login'],
+  ] as const)("answers %s with the envelope, never Fastify's own body", async (_name, request, httpStatus, message) => {
+    const res = await t.app.inject(request);
+    expect(res.statusCode).toBe(httpStatus);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(Object.keys(res.json()).sort()).toEqual(['message', 'status']);
+    expect(res.json()).toMatchObject({ status: httpStatus === 404 ? '04' : '02', message: expect.stringContaining(message) });
+  });
+
+  it('answers requests Node cannot parse (headers too large, a broken request line) with the envelope', async () => {
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const sendRaw = (text: string) =>
+      new Promise<string>((resolve) => {
+        let answer = '';
+        const socket = connect(Number(new URL(address).port), '127.0.0.1', () => socket.write(text));
+        socket.on('data', (chunk) => {
+          answer += chunk;
+        });
+        socket.on('close', () => resolve(answer));
+        socket.on('error', () => resolve(answer));
+      });
+    const readAnswer = (raw: string) => ({ statusLine: raw.split('\r\n')[0], body: JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)) });
+    expect(readAnswer(await sendRaw(`GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`))).toEqual({
+      statusLine: 'HTTP/1.1 431 Request Header Fields Too Large',
+      body: { status: '02', message: "The request's headers are too large." },
+    });
+    expect(readAnswer(await sendRaw('NOT HTTP\r\n\r\n'))).toEqual({
+      statusLine: 'HTTP/1.1 400 Bad Request',
+      body: { status: '02', message: 'The request is not valid HTTP.' },
+    });
   });
 
   it('publishes an OpenAPI document built from the route schemas', async () => {

@@ -13,7 +13,7 @@ import { openDatabase, type Database } from '../db/client';
 import { createOutboxMailer, createSmtpMailer, type Mailer } from '../integrations/mail/mailer';
 import { STATUS, tooManyAttempts } from '../shared/errors';
 import { createBackgroundTasks } from './background';
-import { registerErrorHandler } from './plugins/errors';
+import { registerErrorHandler, replyToClientError, replyWithFrameworkError } from './plugins/errors';
 import { registerInputGuard } from './plugins/input-guard';
 import { createRateLimitStore } from './plugins/rate-limit-store';
 import { registerRouteTable } from './plugins/route-table';
@@ -90,6 +90,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     trustProxy: getTrustProxy(config),
     forceCloseConnections: 'idle',
     bodyLimit: 1024 * 1024,
+    // Errors raised before a route runs get the envelope too (plugins/errors.ts).
+    frameworkErrors: replyWithFrameworkError,
+    clientErrorHandler: replyToClientError,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
