@@ -250,8 +250,16 @@ describe('restapi: requests (private addresses allowed for the local test server
 
 describe('restapi: address rules (private addresses refused)', () => {
   it.each([
-    ['127.0.0.1', () => `${main.base}/echo`, /^Refused: 127\.0\.0\.1 is a private address \(loopback\)$/],
-    ['[::1]', () => `http://[::1]:${main.port}/echo`, /^Refused: ::1 is a private address \(loopback\)$/],
+    [
+      '127.0.0.1',
+      () => `${main.base}/echo`,
+      /^Refused: 127\.0\.0\.1 is a private address \(loopback\)\. A self-hosted installation allows private addresses with ALLOW_PRIVATE_NETWORK=true, or this one with OUTBOUND_ALLOW_HOSTS=127\.0\.0\.1:\d+\.$/,
+    ],
+    [
+      '[::1]',
+      () => `http://[::1]:${main.port}/echo`,
+      /^Refused: ::1 is a private address \(loopback\)\. .*OUTBOUND_ALLOW_HOSTS=\[::1\]:\d+\.$/,
+    ],
     ['169.254.169.254', () => 'http://169.254.169.254/latest/meta-data/', /^Refused: 169\.254\.169\.254 is a cloud metadata address$/],
     ['0177.0.0.1 (octal)', () => `http://0177.0.0.1:${main.port}/echo`, /^Refused: 127\.0\.0\.1 is a private address/],
     ['2130706433 (decimal)', () => `http://2130706433:${main.port}/echo`, /^Refused: 127\.0\.0\.1 is a private address/],
@@ -263,18 +271,22 @@ describe('restapi: address rules (private addresses refused)', () => {
     [
       '[::127.0.0.1] (IPv4-compatible)',
       () => `http://[::127.0.0.1]:${main.port}/echo`,
-      /^Refused: ::7f00:1 is a private address \(loopback\)$/,
+      /^Refused: ::7f00:1 is a private address \(loopback\)\. A self-hosted installation allows/,
     ],
     [
       '[64:ff9b::127.0.0.1] (NAT64)',
       () => `http://[64:ff9b::127.0.0.1]:${main.port}/echo`,
-      /^Refused: 64:ff9b::7f00:1 is a private address \(loopback\)$/,
+      /^Refused: 64:ff9b::7f00:1 is a private address \(loopback\)\. A self-hosted installation allows/,
     ],
-    ['10.0.0.1', () => 'http://10.0.0.1/', /^Refused: 10\.0\.0\.1 is a private address \(private\)$/],
+    [
+      '10.0.0.1',
+      () => 'http://10.0.0.1/',
+      /^Refused: 10\.0\.0\.1 is a private address \(private\)\. A self-hosted installation allows private addresses with ALLOW_PRIVATE_NETWORK=true, or this one with OUTBOUND_ALLOW_HOSTS=10\.0\.0\.1:80\.$/,
+    ],
     [
       'localhost (resolved at connect time)',
       () => `http://localhost:${main.port}/echo`,
-      /^Refused: localhost resolves to a private address \((127\.0\.0\.1|::1), loopback\)$/,
+      /^Refused: localhost resolves to a private address \((127\.0\.0\.1|::1), loopback\)\. .*OUTBOUND_ALLOW_HOSTS=localhost:\d+\.$/,
     ],
   ])('refuses %s', async (_name, url, message) => {
     const outcome = await call(closed, { method: 'GET', url: url() });
@@ -287,7 +299,7 @@ describe('restapi: address rules (private addresses refused)', () => {
     expect(result.status).toBe(200);
     expect(await call(allowFirst, { method: 'GET', url: `${other.base}/` })).toMatchObject({
       ok: false,
-      error: 'Refused: 127.0.0.1 is a private address (loopback)',
+      error: expect.stringMatching(/^Refused: 127\.0\.0\.1 is a private address \(loopback\)\. /),
     });
     expect(await call(allowFirst, { method: 'GET', url: `http://localhost:${main.port}/echo` })).toMatchObject({
       ok: false,

@@ -21,6 +21,7 @@ import {
   assertNotOwnHost,
   assertNotPlatformService,
   createGuardedLookup,
+  describeRefusedAddress,
   findAddressProblem,
   isHostAllowed,
   findRefusedAddressError,
@@ -99,7 +100,7 @@ export function createGuardedConnector(rules: AddressRules, connectTimeoutMs = 1
     const remote = socket.remoteAddress;
     if (!remote) throw new RefusedAddressError(`Refused: ${host} connected to an unknown address`);
     const problem = isAllowed ? null : findAddressProblem(remote, rules);
-    if (problem) throw new RefusedAddressError(`Refused: ${host} resolves to a private address (${remote}, ${problem})`);
+    if (problem) throw new RefusedAddressError(describeRefusedAddress(host, remote, problem, socket.remotePort));
     await assertNotPlatformService(host, socket.remotePort ?? 0, [{ address: remote }], rules);
   };
   return (options, callback) => {

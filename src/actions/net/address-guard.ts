@@ -249,19 +249,33 @@ export function isHostAllowed(allowHosts: readonly string[] | undefined, host: s
   });
 }
 
-function refusalMessage(host: string, address: string, problem: string): string {
+/**
+ * The one message for an address the rules refuse, used by every caller (actions, webhooks, the connectors):
+ * for a private, loopback or link-local address it names the operator settings that would allow it, so a
+ * self-hosted installation knows what to change. Metadata and invalid addresses no setting allows.
+ *
+ * @example
+ *   describeRefusedAddress('10.0.0.1', '10.0.0.1', 'private', 80)
+ *   // 'Refused: 10.0.0.1 is a private address (private). A self-hosted installation allows private
+ *   //  addresses with ALLOW_PRIVATE_NETWORK=true, or this one with OUTBOUND_ALLOW_HOSTS=10.0.0.1:80.'
+ */
+export function describeRefusedAddress(host: string, address: string, problem: string, port?: number): string {
   const isLiteral = normalizeHost(host) === normalizeHost(address);
   if (problem === 'metadata') return `Refused: ${host} is a cloud metadata address`;
   if (problem === 'invalid') return `Refused: ${host} resolves to an invalid address (${address})`;
-  return isLiteral
-    ? `Refused: ${host} is a private address (${problem})`
-    : `Refused: ${host} resolves to a private address (${address}, ${problem})`;
+  const what = isLiteral ? `${host} is a private address (${problem})` : `${host} resolves to a private address (${address}, ${problem})`;
+  const bare = normalizeHost(host);
+  const hostPort = `${net.isIPv6(bare) ? `[${bare}]` : bare}:${port ?? '<port>'}`;
+  return (
+    `Refused: ${what}. A self-hosted installation allows private addresses with ALLOW_PRIVATE_NETWORK=true, ` +
+    `or this one with OUTBOUND_ALLOW_HOSTS=${hostPort}.`
+  );
 }
 
 /** Throws RefusedAddressError when the IP literal may not be used. */
-export function assertAddressAllowed(host: string, address: string, rules: Pick<AddressRules, 'allowPrivate'>): void {
+export function assertAddressAllowed(host: string, address: string, rules: Pick<AddressRules, 'allowPrivate'>, port?: number): void {
   const problem = findAddressProblem(address, rules);
-  if (problem) throw new RefusedAddressError(refusalMessage(host, address, problem));
+  if (problem) throw new RefusedAddressError(describeRefusedAddress(host, address, problem, port));
 }
 
 /**
@@ -386,7 +400,8 @@ export function createGuardedLookup(options: GuardedLookupOptions): net.LookupFu
       if (!skipRules) {
         for (const { address } of addresses) {
           const problem = findAddressProblem(address, options);
-          if (problem) return callback(new RefusedAddressError(refusalMessage(hostname, address, problem)), '', undefined);
+          if (problem)
+            return callback(new RefusedAddressError(describeRefusedAddress(hostname, address, problem, options.port)), '', undefined);
         }
       }
       const answer = () => (lookupOptions.all ? callback(null, addresses) : callback(null, addresses[0].address, addresses[0].family));
@@ -409,7 +424,7 @@ export async function resolveGuarded(host: string, port: number, rules: AddressR
   const family = net.isIP(h);
   const addresses = family ? [{ address: h, family }] : await dns.promises.lookup(h, { all: true });
   if (!addresses.length) throw Object.assign(new Error(`No address for ${host}`), { code: 'ENOTFOUND' });
-  if (!skipRules) for (const { address } of addresses) assertAddressAllowed(host, address, rules);
+  if (!skipRules) for (const { address } of addresses) assertAddressAllowed(host, address, rules, port);
   await assertNotPlatformService(host, port, addresses, rules);
   return addresses;
 }

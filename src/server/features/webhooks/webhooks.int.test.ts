@@ -126,7 +126,16 @@ describeDb('webhooks', () => {
       type: 'session.completed',
       appId,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
-      data: { sessionId: 'done-1', environment: 'test', mobile: '233241112222', inputs: { product: '1', amount: '20' }, hopCount: 3 },
+      data: {
+        sessionId: 'done-1',
+        environment: 'test',
+        mobile: '233241112222',
+        // The menu it ended on by its identifier, as `inputs` are keyed; its id beside it.
+        lastMenu: 'done',
+        lastMenuId: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
+        inputs: { product: '1', amount: '20' },
+        hopCount: 3,
+      },
     });
     expect(headers['content-type']).toBe('application/json');
     expect(headers['dialflow-event-id']).toBe(event.id);
@@ -447,10 +456,13 @@ describeDb('webhooks under the default outbound rules', () => {
     it('are refused when the URL is saved, with a clear message, and nothing is stored', async () => {
       const { auth } = await seedUser(t);
       const appId = await seedApp(t, auth);
-      for (const [target, message] of [
-        ['http://10.0.0.1/hook', 'Refused: 10.0.0.1 is a private address (private)'],
-        ['https://192.168.1.1:8443/hook', 'Refused: 192.168.1.1 is a private address (private)'],
-        ['http://169.254.169.254/latest', 'Refused: 169.254.169.254 is a cloud metadata address'],
+      // A private address names the settings that would allow it; no setting allows a metadata address.
+      const allows = (hostPort: string) =>
+        `. A self-hosted installation allows private addresses with ALLOW_PRIVATE_NETWORK=true, or this one with OUTBOUND_ALLOW_HOSTS=${hostPort}.`;
+      for (const [target, message, hint] of [
+        ['http://10.0.0.1/hook', 'Refused: 10.0.0.1 is a private address (private)', allows('10.0.0.1:80')],
+        ['https://192.168.1.1:8443/hook', 'Refused: 192.168.1.1 is a private address (private)', allows('192.168.1.1:8443')],
+        ['http://169.254.169.254/latest', 'Refused: 169.254.169.254 is a cloud metadata address', ''],
       ]) {
         const res = await t.app.inject({
           method: 'POST',
@@ -459,7 +471,7 @@ describeDb('webhooks under the default outbound rules', () => {
           payload: { url: target, events: ['session.completed'], isEnabled: true },
         });
         expect(res.statusCode, target).toBe(400);
-        expect(res.json()).toMatchObject({ status: '02', message: `${message}. Webhooks are sent only to public addresses.` });
+        expect(res.json()).toMatchObject({ status: '02', message: `${message}${hint}` });
       }
       expect(await t.db.select().from(webhooks).where(eq(webhooks.appId, appId))).toEqual([]);
     });

@@ -102,7 +102,7 @@ export async function checkWebhookUrl(rules: AddressRules, url: string): Promise
     await resolveGuarded(parsed.hostname, port, rules);
   } catch (err) {
     const refused = findRefusedAddressError(err);
-    if (refused) throw invalid(`${refused.message}. Webhooks are sent only to public addresses.`);
+    if (refused) throw invalid(refused.message);
     throw invalid(`${parsed.hostname} could not be resolved. Check the URL's host name.`);
   }
   parsed.hash = '';
