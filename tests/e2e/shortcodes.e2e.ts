@@ -205,6 +205,14 @@ describeBrowser('shortcodes', () => {
     await dialog.getByRole('textbox', { name: 'Provider Id' }).fill(PROVIDER_ID);
     await dialog.getByRole('button', { name: 'Save Provider' }).click();
     await dialog.waitFor({ state: 'detached' });
+    // The server's reply says what the title would: the toast says it once (src/web/lib/toast.ts).
+    const registered = page.locator('.mantine-Notification-root').filter({ hasText: 'Provider registered' });
+    await registered.waitFor();
+    expect((await registered.textContent())?.split('Provider registered')).toHaveLength(2);
+    await screenshotTop(page, 'shortcodes-provider-registered-desktop');
+    await page.setViewportSize(PHONE);
+    await screenshotTop(page, 'shortcodes-provider-registered-phone');
+    await page.setViewportSize(DESKTOP);
     const providerRow = row(page, 'providers-table', PROVIDER_ID);
     // The key ends the Url, hidden until revealed.
     const url = `${baseUrl()}/ussd/provider/${PROVIDER_ID}/`;

@@ -1,5 +1,5 @@
 import { Button, Group } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../lib/toast';
 import { IconCopy, IconFileSpreadsheet, IconFileTypeCsv } from '@tabler/icons-react';
 import { useState } from 'react';
 import { downloadCsv, toTsv, type ExportTable } from '../lib/table-export';
@@ -22,9 +22,9 @@ export function TableExportButtons({ fileName, getTable, download, disabled = fa
   async function copy() {
     try {
       await navigator.clipboard.writeText(toTsv(getTable()));
-      notifications.show({ message: 'Copied', color: 'teal' });
+      showToast({ message: 'Copied', color: 'teal' });
     } catch {
-      notifications.show({ message: 'Could not copy to the clipboard', color: 'red' });
+      showToast({ message: 'Could not copy to the clipboard', color: 'red' });
     }
   }
 

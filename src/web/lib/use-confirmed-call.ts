@@ -1,5 +1,5 @@
 import { modals } from '@mantine/modals';
-import { notifications } from '@mantine/notifications';
+import { showToast } from './toast';
 import { type QueryKey, useQueryClient } from '@tanstack/react-query';
 import { type ApiReply, failureText, isOk } from './api';
 
@@ -32,9 +32,9 @@ export function useConfirmedCall(queryKey: QueryKey): (confirm: ConfirmedCall) =
       onConfirm: async () => {
         const reply = await call();
         if (isOk(reply)) {
-          notifications.show({ color: 'teal', title: done.title, message: reply.message || done.message });
+          showToast({ color: 'teal', title: done.title, message: reply.message || done.message });
           onDone?.();
-        } else notifications.show({ color: 'red', title: refused.title, message: failureText(reply, refused.message), autoClose: 8000 });
+        } else showToast({ color: 'red', title: refused.title, message: failureText(reply, refused.message), autoClose: 8000 });
         await queryClient.invalidateQueries({ queryKey });
       },
     });

@@ -1,6 +1,6 @@
 import { Button, Group, Paper, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -63,12 +63,12 @@ function AdminCreateForm() {
     await queryClient.invalidateQueries({ queryKey: adminKeys.all });
     if (!isOk(withRoles)) {
       // The account exists without roles: Manage Admin is where they are set again.
-      notifications.show({
+      showToast({
         color: 'orange',
         title: 'Admin created without roles',
         message: failureText(withRoles, 'Failed to update profile'),
       });
-    } else notifications.show({ color: 'teal', title: 'Admin created', message: created.message || fullName });
+    } else showToast({ color: 'teal', title: 'Admin created', message: created.message || fullName });
     void navigate(adminManagePath(admin.uuid));
   });
 

@@ -1,6 +1,6 @@
 import { Anchor, Button, Group, Modal, Paper, Select, SimpleGrid, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { IconBuildingStore, IconLinkOff, IconPlus, IconUserCog } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -108,7 +108,7 @@ function ProfileForm({ admin }: { admin: AdminProfile }) {
     const reply = await updateAdminProfile(parsed.data);
     setSubmitting(false);
     if (!isOk(reply)) return setMessage(failureText(reply, 'Failed to update profile'));
-    notifications.show({ color: 'teal', title: 'Profile updated', message: reply.message || admin.fullName });
+    showToast({ color: 'teal', title: 'Profile updated', message: reply.message || admin.fullName });
     await queryClient.invalidateQueries({ queryKey: adminKeys.all });
   });
   return (
@@ -232,7 +232,7 @@ function AssignMerchantDialog({ admin, opened, onClose }: { admin: AdminProfile;
     const reply = await assignMerchant(admin.uuid, merchantUuid);
     setSubmitting(false);
     if (!isOk(reply)) return setMessage(failureText(reply, 'Failed to assign merchant'));
-    notifications.show({ color: 'teal', title: 'Merchant assigned', message: reply.message || 'Assigned' });
+    showToast({ color: 'teal', title: 'Merchant assigned', message: reply.message || 'Assigned' });
     await queryClient.invalidateQueries({ queryKey: adminKeys.all });
     await queryClient.invalidateQueries({ queryKey: merchantKeys.all });
     setMerchantUuid(null);

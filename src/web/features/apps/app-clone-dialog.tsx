@@ -1,5 +1,5 @@
 import { Modal, Select, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -140,7 +140,7 @@ function CloneForm({ source, onClose, defaultName, redirect, canCloneIntoAccount
       return;
     }
     setSubmitting(false);
-    notifications.show({
+    showToast({
       color: 'teal',
       title: 'App cloned',
       message: `${appName.trim()} was added${isIntoAccount ? ' to the chosen account' : ' to your apps'}.`,

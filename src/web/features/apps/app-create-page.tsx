@@ -1,6 +1,6 @@
 import { Box, Button, Card, Code, Group, Select, SimpleGrid, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
@@ -105,7 +105,7 @@ export function AppCreatePage() {
     if (isOk(reply)) {
       await queryClient.invalidateQueries({ queryKey: queryKeys.apps });
       setSuccessMessage(reply.message || 'App created successfully');
-      notifications.show({ color: 'teal', title: 'App created', message: `${submitted.appName.trim()} is ready to design.` });
+      showToast({ color: 'teal', title: 'App created', message: `${submitted.appName.trim()} is ready to design.` });
       redirectTimer.current = setTimeout(() => navigate(APP_LIST_PATH), SAVE_REDIRECT_MS);
       return;
     }

@@ -1,6 +1,6 @@
 import { Button, Group, Stack, Switch, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { IconKey } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -22,14 +22,14 @@ export function AppGatewayKeyField({ app }: { app: App }) {
     const reply = await call();
     setBusy(false);
     if (!isOk(reply)) {
-      notifications.show({
+      showToast({
         color: 'red',
         title: 'Gateway key not changed',
         message: failureText(reply, 'The gateway key could not be changed.'),
       });
       return;
     }
-    notifications.show({ color: 'teal', title: done, message: 'Give your USSD provider the new URLs.' });
+    showToast({ color: 'teal', title: done, message: 'Give your USSD provider the new URLs.' });
     await queryClient.invalidateQueries({ queryKey: queryKeys.app(app.appId) });
     await queryClient.invalidateQueries({ queryKey: queryKeys.apps });
   }

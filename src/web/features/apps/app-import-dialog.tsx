@@ -1,5 +1,5 @@
 import { Button, type ButtonProps, Code, FileInput, List, Modal, ScrollArea, Stack, Text, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { IconFileImport, IconUpload } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -103,7 +103,7 @@ function ImportForm({ onClose, thenGoTo }: Omit<AppImportDialogProps, 'opened'>)
     }
     await queryClient.invalidateQueries({ queryKey: queryKeys.apps });
     const warnings = isProblemList(reply.warnings) ? reply.warnings.length : 0;
-    notifications.show({
+    showToast({
       color: 'teal',
       title: 'App imported',
       message: `${reply.data.appName} was added to your apps${

@@ -1,5 +1,5 @@
 import { Badge, Button, Checkbox, Code, Group, Stack, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { IconPlus } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Link, Navigate } from 'react-router';
@@ -67,7 +67,7 @@ export function AppListPage() {
 
   useEffect(() => {
     if (isEmpty)
-      notifications.show({
+      showToast({
         id: 'no-apps',
         color: 'blue',
         title: 'No apps yet',

@@ -16,7 +16,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { IconLockSquareRounded, IconWebhook } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
@@ -200,7 +200,7 @@ function AppSettingsForm({ app }: { app: App }) {
     if (isOk(reply)) {
       await queryClient.invalidateQueries({ queryKey: queryKeys.apps });
       setSuccessMessage(reply.message || 'App updated successfully');
-      notifications.show({ color: 'teal', title: 'Settings saved', message: `${values.appName.trim()} was updated.` });
+      showToast({ color: 'teal', title: 'Settings saved', message: `${values.appName.trim()} was updated.` });
       redirectTimer.current = setTimeout(() => navigate(APP_LIST_PATH), SAVE_REDIRECT_MS);
       return;
     }

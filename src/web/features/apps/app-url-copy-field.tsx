@@ -1,5 +1,5 @@
 import { ActionIcon, TextInput, Tooltip } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { IconCopy } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 
@@ -8,9 +8,9 @@ export const COPY_FAILED = 'Failed to copy to clipboard';
 export async function copyToClipboard(text: string): Promise<void> {
   try {
     await navigator.clipboard.writeText(text);
-    notifications.show({ color: 'teal', message: 'Copied', autoClose: 1500 });
+    showToast({ color: 'teal', message: 'Copied', autoClose: 1500 });
   } catch {
-    notifications.show({ color: 'red', message: COPY_FAILED });
+    showToast({ color: 'red', message: COPY_FAILED });
   }
 }
 

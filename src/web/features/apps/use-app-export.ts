@@ -1,4 +1,4 @@
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { getAppExportFileName } from '../../../shared/api/app-transfer.schema';
 import type { App } from '../../../shared/api/apps.schema';
 import { failureText, isOk } from '../../lib/api';
@@ -10,12 +10,12 @@ export function useAppExport(): (app: Pick<App, 'appId' | 'appName'>) => Promise
   return async (app) => {
     const reply = await exportApp(app.appId);
     if (!isOk(reply) || !reply.data) {
-      notifications.show({ color: 'red', title: 'Not exported', message: failureText(reply, 'The app could not be exported.') });
+      showToast({ color: 'red', title: 'Not exported', message: failureText(reply, 'The app could not be exported.') });
       return;
     }
     const removed = reply.data.secretsRemoved.length;
     saveBlob(getAppExportFileName(app.appName), new Blob([`${JSON.stringify(reply.data, null, 2)}\n`], { type: 'application/json' }));
-    notifications.show({
+    showToast({
       color: 'teal',
       title: 'App exported',
       message: removed

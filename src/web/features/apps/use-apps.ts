@@ -1,5 +1,5 @@
 import { modals } from '@mantine/modals';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { App } from '../../../shared/api/apps.schema';
 import { isNetworkFailure, isNotFound, isOk } from '../../lib/api';
@@ -61,10 +61,10 @@ export function useDeleteAppConfirm(): (app: Pick<App, 'appId' | 'appName'>) => 
       onConfirm: async () => {
         const reply = await deleteApp(app.appId);
         if (isOk(reply)) {
-          notifications.show({ color: 'teal', title: 'App deleted', message: `${app.appName} was deleted.` });
+          showToast({ color: 'teal', title: 'App deleted', message: `${app.appName} was deleted.` });
           await queryClient.invalidateQueries({ queryKey: queryKeys.apps });
         } else {
-          notifications.show({
+          showToast({
             color: 'red',
             title: 'App not deleted',
             message: isNetworkFailure(reply)

@@ -1,6 +1,6 @@
 import { Badge, Button, Code, Group, Stack, Table, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { IconKey, IconPlus } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -42,10 +42,10 @@ export function ApiKeyListPanel() {
       onConfirm: async () => {
         const reply = await revokeApiKey(key.uuid);
         if (!isOk(reply)) {
-          notifications.show({ color: 'red', title: 'Not revoked', message: failureText(reply, 'The key could not be revoked.') });
+          showToast({ color: 'red', title: 'Not revoked', message: failureText(reply, 'The key could not be revoked.') });
           return;
         }
-        notifications.show({ color: 'teal', title: 'Key revoked', message: `${key.name} no longer works.` });
+        showToast({ color: 'teal', title: 'Key revoked', message: `${key.name} no longer works.` });
         await queryClient.invalidateQueries({ queryKey: queryKeys.apiKeys });
       },
     });

@@ -1,6 +1,6 @@
 import { Button, PasswordInput, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { useState } from 'react';
 import { changePasswordBodySchema, PASSWORD_MIN } from '../../../shared/api/auth.schema';
 import { getStoredUser, saveSession } from '../../lib/session';
@@ -34,7 +34,7 @@ function validatePasswordChange(values: PasswordChangeValues) {
 }
 
 function showError(message: string) {
-  notifications.show({ color: 'red', title: 'Password not changed', message });
+  showToast({ color: 'red', title: 'Password not changed', message });
 }
 
 export function PasswordChangeForm() {
@@ -53,7 +53,7 @@ export function PasswordChangeForm() {
         // Every older token was revoked; this session continues with the one the reply carries.
         const user = getStoredUser();
         if (reply.token && user) saveSession({ token: reply.token, data: user });
-        notifications.show({ color: 'teal', title: 'Done', message: PASSWORD_CHANGE_MESSAGES.success });
+        showToast({ color: 'teal', title: 'Done', message: PASSWORD_CHANGE_MESSAGES.success });
         form.reset();
       } else if (isNetworkFailure(reply)) {
         showError(`${PASSWORD_CHANGE_MESSAGES.networkError}Could not reach the server.`);

@@ -1,5 +1,5 @@
 import { Alert, Badge, Button, Divider, Group, Loader, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { IconShieldCheck, IconShieldExclamation } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
@@ -117,7 +117,7 @@ function TwoFactorEnabledPanel({ email, isRequired, codesLeft }: { email: string
         setMessage(failureText(reply, 'Two-factor sign-in could not be turned off.'));
         return;
       }
-      notifications.show({ color: 'teal', title: 'Two-factor sign-in is off', message: reply.message ?? '' });
+      showToast({ color: 'teal', title: 'Two-factor sign-in is off', message: reply.message ?? '' });
     }
     setMode('idle');
     await queryClient.invalidateQueries({ queryKey: queryKeys.twoFactor });

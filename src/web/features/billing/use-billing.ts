@@ -1,4 +1,4 @@
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import {
@@ -109,7 +109,7 @@ export function useBillingPayment() {
     }
     setProgress(null);
     if (isOk(reply)) {
-      notifications.show({
+      showToast({
         color: 'teal',
         title: reply.data?.title ?? 'Plan changed',
         message: reply.message || BILLING_MESSAGES.changedFromBalance,
@@ -117,7 +117,7 @@ export function useBillingPayment() {
       });
       return;
     }
-    notifications.show({
+    showToast({
       color: isNetworkFailure(reply) ? 'red' : 'blue',
       title: 'Payment not started',
       message: failureText(reply, 'The payment could not be started.'),
@@ -159,7 +159,7 @@ export function useChangeSubscription() {
         : await activateSubscription({ email, reason, plan: change.plan, days: change.days });
     if (!isOk(reply)) return reply;
     await queryClient.invalidateQueries({ queryKey: queryKeys.billing });
-    notifications.show({
+    showToast({
       color: 'teal',
       title: reply.message || (change.kind === 'extend' ? 'Subscription extended' : 'Subscription activated'),
       message: reply.data ? `${reply.data.title}, until ${formatDay(reply.data.periodEnd)}` : '',

@@ -1,5 +1,5 @@
 import { Group, Paper, Switch, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { IconBrandWhatsapp } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -28,8 +28,8 @@ export function BotAccessSwitch({ email, isEnabled, canChange }: BotAccessSwitch
     const reply = await setChatbotAccess({ email, enabled });
     await queryClient.invalidateQueries({ queryKey: queryKeys.accountSubscription(email) });
     setSaving(false);
-    if (isOk(reply)) notifications.show({ color: 'teal', title: 'WhatsApp bots', message: reply.message || 'Saved' });
-    else notifications.show({ color: 'red', title: 'Not changed', message: failureText(reply, 'The access could not be changed.') });
+    if (isOk(reply)) showToast({ color: 'teal', title: 'WhatsApp bots', message: reply.message || 'Saved' });
+    else showToast({ color: 'red', title: 'Not changed', message: failureText(reply, 'The access could not be changed.') });
   }
 
   return (

@@ -1,6 +1,6 @@
 import { Modal, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { BOT_MESSAGES, createBotBodySchema } from '../../../shared/api/bots.schema';
@@ -40,10 +40,10 @@ function BotCreateForm({ onClose }: { onClose: () => void }) {
     const reply = await createBot(createBotBodySchema.parse({ ...values, botType: 'whatsapp' }));
     setSubmitting(false);
     if (!isOk(reply)) {
-      notifications.show({ color: 'red', title: 'Bot not created', message: failureText(reply, 'The bot could not be created.') });
+      showToast({ color: 'red', title: 'Bot not created', message: failureText(reply, 'The bot could not be created.') });
       return;
     }
-    notifications.show({ color: 'teal', title: 'Bot created', message: reply.message || BOT_MESSAGES.created });
+    showToast({ color: 'teal', title: 'Bot created', message: reply.message || BOT_MESSAGES.created });
     await queryClient.invalidateQueries({ queryKey: queryKeys.bots });
     onClose();
   });

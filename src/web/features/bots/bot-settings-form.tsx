@@ -1,6 +1,6 @@
 import { Button, Card, Group, Radio, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { type Bot, BOT_MESSAGES, type BotStatus } from '../../../shared/api/bots.schema';
@@ -54,14 +54,14 @@ function BotSettingsForm({ bot }: { bot: Bot }) {
     });
     setSaving(false);
     if (!isOk(reply)) {
-      notifications.show({
+      showToast({
         color: 'red',
         title: 'Settings not updated',
         message: failureText(reply, 'The bot settings could not be updated.'),
       });
       return;
     }
-    notifications.show({ color: 'teal', title: 'Settings updated', message: reply.message || BOT_MESSAGES.updated });
+    showToast({ color: 'teal', title: 'Settings updated', message: reply.message || BOT_MESSAGES.updated });
     await Promise.all([
       queryClient.invalidateQueries({ queryKey: queryKeys.bots }),
       queryClient.invalidateQueries({ queryKey: queryKeys.app(bot.appId), exact: true }),

@@ -1,5 +1,5 @@
 import { Alert, Anchor, Button, Group, Loader, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { IconClockExclamation, IconDeviceMobileMessage } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -65,7 +65,7 @@ function LinkFlow({ appId, target, onClose }: { appId: string; target: LinkDialo
     isImmediate: true,
     onSettled: (status) => {
       // FAILED as a success-style toast, as the product shows it.
-      notifications.show({ color: 'teal', message: status === 'CONNECTED' ? BOT_MESSAGES.connected : BOT_MESSAGES.failed });
+      showToast({ color: 'teal', message: status === 'CONNECTED' ? BOT_MESSAGES.connected : BOT_MESSAGES.failed });
       void queryClient.invalidateQueries({ queryKey: queryKeys.linkedNumbers(appId) });
       onClose();
     },
@@ -84,7 +84,7 @@ function LinkFlow({ appId, target, onClose }: { appId: string; target: LinkDialo
     });
     setStarting(false);
     if (!isOk(reply) || typeof reply.linkId !== 'string') {
-      notifications.show({ color: 'red', title: 'Number not linked', message: failureText(reply, 'The number could not be linked.') });
+      showToast({ color: 'red', title: 'Number not linked', message: failureText(reply, 'The number could not be linked.') });
       return;
     }
     setLinkId(reply.linkId);

@@ -1,6 +1,6 @@
 import { AppShell, Box, ScrollArea, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
@@ -26,7 +26,7 @@ function useSignedOutRedirect() {
     function handleUnauthorized() {
       clearSession();
       queryClient.clear();
-      notifications.show({
+      showToast({
         id: 'session-expired',
         color: 'orange',
         title: 'Signed out',

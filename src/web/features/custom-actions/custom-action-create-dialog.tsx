@@ -1,5 +1,5 @@
 import { Modal, Stack, Textarea, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -39,10 +39,10 @@ function CreateForm({ onClose }: { onClose: () => void }) {
     const uuid = typeof reply.uuid === 'string' ? reply.uuid : '';
     if (!isOk(reply) || !uuid) {
       setSubmitting(false);
-      notifications.show({ color: 'red', title: 'Not created', message: replyMessage(reply, CUSTOM_ACTION_FALLBACKS.create) });
+      showToast({ color: 'red', title: 'Not created', message: replyMessage(reply, CUSTOM_ACTION_FALLBACKS.create) });
       return;
     }
-    notifications.show({ color: 'teal', title: 'Created', message: replyMessage(reply, 'Custom action created') });
+    showToast({ color: 'teal', title: 'Created', message: replyMessage(reply, 'Custom action created') });
     await queryClient.invalidateQueries({ queryKey: queryKeys.customActions });
     onClose();
     void navigate(customActionPath(uuid));

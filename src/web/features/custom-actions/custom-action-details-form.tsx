@@ -1,5 +1,5 @@
 import { Button, Group, Stack, Textarea, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { useState } from 'react';
 import { isOk, replyMessage } from '../../lib/api';
 import { CUSTOM_ACTION_FALLBACKS, updateCustomActionName, type CustomAction } from './custom-actions.api';
@@ -23,10 +23,10 @@ export function CustomActionDetailsForm({ action, onSaved }: CustomActionDetails
     const reply = await updateCustomActionName({ uuid: action.uuid, ...details });
     setSaving(false);
     if (!isOk(reply)) {
-      notifications.show({ color: 'red', title: 'Details not saved', message: replyMessage(reply, CUSTOM_ACTION_FALLBACKS.updateDetails) });
+      showToast({ color: 'red', title: 'Details not saved', message: replyMessage(reply, CUSTOM_ACTION_FALLBACKS.updateDetails) });
       return;
     }
-    notifications.show({ color: 'teal', title: 'Saved', message: replyMessage(reply, 'Function details saved') });
+    showToast({ color: 'teal', title: 'Saved', message: replyMessage(reply, 'Function details saved') });
     onSaved(details);
   }
 

@@ -1,6 +1,6 @@
 import { Badge, Button, Group, Paper, Select, SimpleGrid, Skeleton, Stack, Tabs, Text, Textarea, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { IconCode, IconDeviceFloppy, IconFileDescription, IconPlayerPlay } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -56,7 +56,7 @@ export function CustomActionEditPage() {
   // A failure loading a custom action sends the user back to the list.
   useEffect(() => {
     if (!error) return;
-    notifications.show({ id: 'custom-action-load-failed', color: 'red', title: CUSTOM_ACTION_FALLBACKS.load, message: error.message });
+    showToast({ id: 'custom-action-load-failed', color: 'red', title: CUSTOM_ACTION_FALLBACKS.load, message: error.message });
     void navigate(CUSTOM_ACTIONS_PATH, { replace: true });
   }, [error, navigate]);
 
@@ -141,19 +141,19 @@ function EditorTabs({ action, onChange }: EditorTabsProps) {
     const reply = await updateCustomActionCode({ uuid: action.uuid, code });
     setSaving(false);
     if (!isOk(reply)) {
-      notifications.show({ color: 'red', title: 'Code not saved', message: replyMessage(reply, CUSTOM_ACTION_FALLBACKS.updateCode) });
+      showToast({ color: 'red', title: 'Code not saved', message: replyMessage(reply, CUSTOM_ACTION_FALLBACKS.updateCode) });
       return;
     }
     setSavedCode(code);
     onChange({ code });
-    notifications.show({ color: 'teal', title: 'Saved', message: replyMessage(reply, 'Function code saved') });
+    showToast({ color: 'teal', title: 'Saved', message: replyMessage(reply, 'Function code saved') });
   }
 
   async function runTest() {
     const parsed = parseTestInputs(sessionText, resultsText);
     if (!parsed.ok) {
       setJsonErrors({ session: parsed.isSessionBad, results: parsed.isResultsBad });
-      notifications.show({ color: 'red', title: 'Test not run', message: CUSTOM_ACTION_MESSAGES.invalidJson });
+      showToast({ color: 'red', title: 'Test not run', message: CUSTOM_ACTION_MESSAGES.invalidJson });
       return;
     }
     setJsonErrors({ session: false, results: false });
@@ -164,12 +164,12 @@ function EditorTabs({ action, onChange }: EditorTabsProps) {
     if (isOk(reply) && reply.data) {
       const runLines = toTerminalLines(reply.data);
       setLines((current) => [...current, ...runLines]);
-      notifications.show({ color: 'teal', title: 'Test', message: replyMessage(reply, 'Function ran'), autoClose: 2500 });
+      showToast({ color: 'teal', title: 'Test', message: replyMessage(reply, 'Function ran'), autoClose: 2500 });
       return;
     }
     const message = replyMessage(reply, CUSTOM_ACTION_FALLBACKS.test);
     setLines((current) => [...current, createTerminalLine('error', message)]);
-    notifications.show({ color: 'red', title: 'Test failed', message });
+    showToast({ color: 'red', title: 'Test failed', message });
   }
 
   const isDirty = code !== savedCode;

@@ -1,5 +1,5 @@
 import { ActionIcon, Box, Collapse, Group, Paper, Text, Tooltip, UnstyledButton } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { IconChevronDown, IconClipboardCopy, IconEraser, IconTerminal2 } from '@tabler/icons-react';
 import { useEffect, useRef } from 'react';
 import { CUSTOM_ACTION_FALLBACKS } from './custom-actions.api';
@@ -34,13 +34,13 @@ export function CustomActionTerminalPanel({ lines, isRunning, isExpanded, onTogg
   async function copyLines() {
     try {
       await navigator.clipboard.writeText(formatTerminalText(lines));
-      notifications.show({
+      showToast({
         color: 'teal',
         title: 'Copied',
         message: lines.length ? 'Terminal output copied to clipboard' : 'The terminal is empty',
       });
     } catch {
-      notifications.show({ color: 'red', title: 'Copy', message: CUSTOM_ACTION_FALLBACKS.copy });
+      showToast({ color: 'red', title: 'Copy', message: CUSTOM_ACTION_FALLBACKS.copy });
     }
   }
 

@@ -1,5 +1,5 @@
 import { modals } from '@mantine/modals';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { isNetworkFailure, isOk, replyMessage } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
@@ -41,7 +41,7 @@ export function useCustomActionTemplates() {
       const reply = await findCustomActionTemplates();
       if (isOk(reply) && Array.isArray(reply.data)) return reply.data;
       const message = replyMessage(reply, CUSTOM_ACTION_FALLBACKS.templates);
-      notifications.show({ id: 'custom-action-templates-failed', color: 'red', title: 'Templates', message });
+      showToast({ id: 'custom-action-templates-failed', color: 'red', title: 'Templates', message });
       throw new Error(message);
     },
     staleTime: 5 * 60_000,
@@ -62,10 +62,10 @@ export function useDeleteCustomActionConfirm(): (action: Pick<CustomActionListIt
       onConfirm: async () => {
         const reply = await deleteCustomAction(action.uuid);
         if (isOk(reply)) {
-          notifications.show({ color: 'teal', title: 'Deleted', message: replyMessage(reply, `${action.actionName} was deleted.`) });
+          showToast({ color: 'teal', title: 'Deleted', message: replyMessage(reply, `${action.actionName} was deleted.`) });
           await queryClient.invalidateQueries({ queryKey: queryKeys.customActions });
         } else {
-          notifications.show({ color: 'red', title: 'Not deleted', message: replyMessage(reply, CUSTOM_ACTION_FALLBACKS.delete) });
+          showToast({ color: 'red', title: 'Not deleted', message: replyMessage(reply, CUSTOM_ACTION_FALLBACKS.delete) });
         }
       },
     });

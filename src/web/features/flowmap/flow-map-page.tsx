@@ -13,7 +13,7 @@ import {
   useComputedColorScheme,
 } from '@mantine/core';
 import { useHotkeys, useMediaQuery } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { failureText, isOk } from '../../lib/api';
 import {
   IconArrowBackUp,
@@ -350,7 +350,7 @@ export function FlowMapPage() {
     const from = menuById.get(connection.source);
     const to = menuById.get(connection.target);
     if (!from || !to) {
-      notifications.show({ color: 'yellow', title: 'Not a menu', message: 'Draw a rule from one menu to another menu.' });
+      showToast({ color: 'yellow', title: 'Not a menu', message: 'Draw a rule from one menu to another menu.' });
       return;
     }
     const option = connection.sourceHandle?.startsWith('opt:') ? connection.sourceHandle.slice(4) : null;
@@ -379,7 +379,7 @@ export function FlowMapPage() {
     const menu = rule && menuById.get(rule.menuId);
     if (!rule || !menu || connection.target === edge.target) return;
     if (!menuById.has(connection.target)) {
-      notifications.show({ color: 'yellow', title: 'Not a menu', message: 'A rule goes to a menu: drop its end on one.' });
+      showToast({ color: 'yellow', title: 'Not a menu', message: 'A rule goes to a menu: drop its end on one.' });
       return;
     }
     void editor.rewireRule(menu, rule.index, connection.target);
@@ -412,7 +412,7 @@ export function FlowMapPage() {
     const positions = shownNodes.filter((n) => n.data.kind === 'menu').map((n) => ({ uniqueId: n.id, ...(at.get(n.id) ?? n.position) }));
     const reply = await saveMenuPositions({ appId, direction, positions });
     if (!isOk(reply))
-      notifications.show({ color: 'red', title: 'Layout not saved', message: failureText(reply, 'The positions could not be saved.') });
+      showToast({ color: 'red', title: 'Layout not saved', message: failureText(reply, 'The positions could not be saved.') });
     else await data.refreshMenus();
   };
 
@@ -421,8 +421,7 @@ export function FlowMapPage() {
     setMoved({ direction, at: {} });
     if (Object.keys(savedAt).length === 0) return;
     const reply = await saveMenuPositions({ appId, direction, positions: [] });
-    if (!isOk(reply))
-      notifications.show({ color: 'red', title: 'Layout not saved', message: failureText(reply, 'The layout could not be reset.') });
+    if (!isOk(reply)) showToast({ color: 'red', title: 'Layout not saved', message: failureText(reply, 'The layout could not be reset.') });
     await data.refreshMenus();
   };
 

@@ -1,4 +1,4 @@
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { useRef, useState } from 'react';
 import type { Menu, MenuBody } from '../../../shared/app';
 import { failureText, isOk } from '../../lib/api';
@@ -62,7 +62,7 @@ export function useFlowEditor(appId: string, data: AppMenus) {
   async function readMenus(): Promise<Menu[] | null> {
     const reply = await findMenus(appId);
     if (isOk(reply) && reply.data) return reply.data;
-    notifications.show({ color: 'red', title: 'Not changed', message: failureText(reply, 'The menus could not be read.') });
+    showToast({ color: 'red', title: 'Not changed', message: failureText(reply, 'The menus could not be read.') });
     return null;
   }
 
@@ -70,7 +70,7 @@ export function useFlowEditor(appId: string, data: AppMenus) {
     const menus = await readMenus();
     const menu = menus?.find((m) => m.uniqueId === menuId);
     if (menus && !menu)
-      notifications.show({
+      showToast({
         color: 'yellow',
         title: 'Not changed',
         message: 'This menu is no longer in the app; the map now shows the app as saved.',
@@ -94,7 +94,7 @@ export function useFlowEditor(appId: string, data: AppMenus) {
       if (!read) return false;
       const saved = read.menu.switchOperations[index];
       if (!saved || JSON.stringify(saved) !== JSON.stringify(shown)) {
-        notifications.show({
+        showToast({
           color: 'yellow',
           title: 'Not changed',
           message: `This rule of ${nameOf(read.menu)} was changed elsewhere; the map now shows it as saved.`,
@@ -120,7 +120,7 @@ export function useFlowEditor(appId: string, data: AppMenus) {
       if (!read) return false;
       const target = read.menus.find((m) => m.uniqueId === toId);
       if (!target) {
-        notifications.show({ color: 'yellow', title: 'Not changed', message: 'The menu this rule goes to is no longer in the app.' });
+        showToast({ color: 'yellow', title: 'Not changed', message: 'The menu this rule goes to is no longer in the app.' });
         return false;
       }
       const label = `Add rule ${ruleLabel(rule)} from ${nameOf(read.menu)} to ${nameOf(target)}`;
@@ -202,7 +202,7 @@ export function useFlowEditor(appId: string, data: AppMenus) {
       if (!last) return false;
       if (!(await last.undo())) return false;
       setKept(historyRef.current.filter((c) => c !== last));
-      notifications.show({ color: 'blue', title: 'Undone', message: last.label });
+      showToast({ color: 'blue', title: 'Undone', message: last.label });
       return true;
     });
 

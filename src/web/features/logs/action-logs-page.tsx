@@ -1,6 +1,6 @@
 import { Button, Checkbox, Group, SegmentedControl, Select, SimpleGrid, Stack, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { IconFilter, IconFilterOff, IconTrash } from '@tabler/icons-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useParams } from 'react-router';
@@ -63,7 +63,7 @@ export function ActionLogsPage() {
   const menus = useMenusLite(id, { retry: false });
   const menuError = menus.isError;
   useEffect(() => {
-    if (menuError) notifications.show({ message: 'Failed to fetch menus', color: 'red' });
+    if (menuError) showToast({ message: 'Failed to fetch menus', color: 'red' });
   }, [menuError]);
 
   const load = useCallback(
@@ -75,7 +75,7 @@ export function ActionLogsPage() {
       // A non-'00' answer or no logs is an empty list.
       if (!isOk(reply)) {
         setLogs([]);
-        notifications.show({ message: 'Failed to search logs', color: 'red' });
+        showToast({ message: 'Failed to search logs', color: 'red' });
         return;
       }
       setLogs(Array.isArray(reply.data) ? reply.data : []);
@@ -103,10 +103,10 @@ export function ActionLogsPage() {
       onConfirm: async () => {
         const reply = await clearLogs(id);
         if (!isOk(reply)) {
-          notifications.show({ message: 'Failed to clear logs', color: 'red' });
+          showToast({ message: 'Failed to clear logs', color: 'red' });
           return;
         }
-        notifications.show({ message: 'Logs cleared successfully', color: 'teal' });
+        showToast({ message: 'Logs cleared successfully', color: 'teal' });
         setLogs([]);
       },
     });

@@ -1,6 +1,6 @@
 import { Alert, Badge, Button, Drawer, Group, Paper, Skeleton, Stack, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { IconHistory } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { AppVersionInfo } from '../../../shared/api/menus.schema';
@@ -32,13 +32,13 @@ export function AppVersionsDrawer({ appId, opened, onClose }: { appId: string; o
       onConfirm: async () => {
         const reply = await rollbackVersion(appId, target.version);
         if (isOk(reply)) {
-          notifications.show({ color: 'teal', title: 'Rolled back', message: reply.message || `Version ${target.version} is live again.` });
+          showToast({ color: 'teal', title: 'Rolled back', message: reply.message || `Version ${target.version} is live again.` });
           await Promise.all([
             queryClient.invalidateQueries({ queryKey: queryKeys.appVersions(appId) }),
             queryClient.invalidateQueries({ queryKey: queryKeys.app(appId) }),
           ]);
         } else {
-          notifications.show({
+          showToast({
             color: 'red',
             title: 'Not rolled back',
             message: isNetworkFailure(reply)

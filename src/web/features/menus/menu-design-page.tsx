@@ -1,5 +1,5 @@
 import { Button, Paper, Stack, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { useState } from 'react';
 import { Navigate, useLocation, useParams } from 'react-router';
 import type { LintIssueDto } from '../../../shared/api/menus.schema';
@@ -83,7 +83,7 @@ export function MenuDesignPage() {
   const openIssue = (issue: LintIssueDto) => {
     if (!issue.menuId) return;
     if (!data.menus.some((m) => m.uniqueId === issue.menuId)) {
-      notifications.show({ color: 'yellow', title: 'Menu not found', message: `${issue.menu ?? 'This menu'} is no longer in the app.` });
+      showToast({ color: 'yellow', title: 'Menu not found', message: `${issue.menu ?? 'This menu'} is no longer in the app.` });
       return;
     }
     list.setQuery('');

@@ -1,4 +1,4 @@
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { failureText, isOk } from '../../lib/api';
@@ -24,7 +24,7 @@ export function useAppDeploy(appId: string) {
       const version = reply.data.version;
       setOutcome({ kind: 'deployed', message: reply.message ?? '', version, warnings: reply.data.warnings });
       const warnings = reply.data.warnings.length;
-      notifications.show({
+      showToast({
         color: 'teal',
         title: `Deployed version ${version}`,
         message: warnings ? `Live now, with ${warnings} warning${warnings > 1 ? 's' : ''} to look at.` : 'Your changes are live.',
@@ -38,10 +38,10 @@ export function useAppDeploy(appId: string) {
     const message = failureText(reply, 'The app could not be deployed.');
     if (reply.unchangedSince) {
       // Nothing went wrong: the live version already is the draft.
-      notifications.show({ color: 'blue', title: 'Nothing to deploy', message });
+      showToast({ color: 'blue', title: 'Nothing to deploy', message });
       return;
     }
-    notifications.show({ color: 'red', title: 'Not deployed', message });
+    showToast({ color: 'red', title: 'Not deployed', message });
     setOutcome({ kind: 'refused', message, errors: reply.errors ?? [], warnings: reply.warnings ?? [] });
   };
 

@@ -1,4 +1,4 @@
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { toMenuScreen, type FieldError, type Menu, type MenuBody } from '../../../shared/app';
@@ -69,7 +69,7 @@ export function useAppMenus(appId: string) {
     const replaced = !isNew && opened ? await findChangedSince(opened) : null;
     const reply = isNew ? await createMenu(body) : await updateMenu(body);
     if (!isOk(reply) || !reply.uniqueId) {
-      notifications.show({ color: 'red', title: 'Menu not saved', message: failureText(reply, 'The menu could not be saved.') });
+      showToast({ color: 'red', title: 'Menu not saved', message: failureText(reply, 'The menu could not be saved.') });
       const errors = Array.isArray(reply.errors)
         ? reply.errors
         : reply.field
@@ -77,9 +77,9 @@ export function useAppMenus(appId: string) {
           : undefined;
       return { ok: false, errors };
     }
-    if (!quiet) notifications.show({ color: 'teal', title: 'Saved', message: reply.message || 'Menu saved' });
+    if (!quiet) showToast({ color: 'teal', title: 'Saved', message: reply.message || 'Menu saved' });
     if (replaced)
-      notifications.show({
+      showToast({
         color: 'yellow',
         title: 'Changed elsewhere',
         message: `${replaced.userDefinedName || 'This menu'} had been changed in another tab or by a teammate since you opened it; your save replaced that change.`,
@@ -99,7 +99,7 @@ export function useAppMenus(appId: string) {
   const callSaveOrder = async (order: string[]) => {
     const reply = await saveMenuOrder(appId, order);
     if (isOk(reply)) return reply;
-    notifications.show({ color: 'red', title: 'Order not saved', message: failureText(reply, 'The menu order could not be saved.') });
+    showToast({ color: 'red', title: 'Order not saved', message: failureText(reply, 'The menu order could not be saved.') });
     return null;
   };
 
@@ -109,7 +109,7 @@ export function useAppMenus(appId: string) {
     const reply = await callSaveOrder(order);
     setSavingOrder(false);
     if (!reply) return false;
-    notifications.show({ color: 'teal', title: 'Saved', message: reply.message || 'Menu order saved' });
+    showToast({ color: 'teal', title: 'Saved', message: reply.message || 'Menu order saved' });
     await refreshMenus();
     return true;
   };
@@ -128,10 +128,10 @@ export function useAppMenus(appId: string) {
   const removeMenu = async (uniqueId: string): Promise<boolean> => {
     const reply = await deleteMenu(uniqueId);
     if (!isOk(reply)) {
-      notifications.show({ color: 'red', title: 'Menu not deleted', message: failureText(reply, 'The menu could not be deleted.') });
+      showToast({ color: 'red', title: 'Menu not deleted', message: failureText(reply, 'The menu could not be deleted.') });
       return false;
     }
-    notifications.show({ color: 'yellow', title: 'Deleted', message: reply.message || 'Menu deleted' });
+    showToast({ color: 'yellow', title: 'Deleted', message: reply.message || 'Menu deleted' });
     return true;
   };
 

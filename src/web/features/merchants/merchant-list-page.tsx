@@ -1,5 +1,5 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { IconBuildingStore, IconEdit, IconPlus, IconReceipt, IconSettings, IconTrash } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -166,7 +166,7 @@ export function MerchantEditDialog({ merchant, onClose }: { merchant: Merchant |
           failure="Failed to update merchant"
           onSubmit={(values) => updateMerchant({ ...values, uuid: merchant.uuid })}
           onDone={async (reply) => {
-            notifications.show({ color: 'teal', title: 'Merchant updated', message: reply.message || merchant.companyName });
+            showToast({ color: 'teal', title: 'Merchant updated', message: reply.message || merchant.companyName });
             await queryClient.invalidateQueries({ queryKey: merchantKeys.all });
             onClose();
           }}

@@ -1,5 +1,5 @@
 import { Paper, Stack } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import type { Merchant } from '../../../shared/api/merchants.schema';
@@ -29,7 +29,7 @@ export function MerchantRegisterPage() {
             onSubmit={registerMerchant}
             onDone={async (reply) => {
               const merchant = reply.data as Merchant;
-              notifications.show({ color: 'teal', title: 'Merchant registered', message: reply.message || merchant.companyName });
+              showToast({ color: 'teal', title: 'Merchant registered', message: reply.message || merchant.companyName });
               await queryClient.invalidateQueries({ queryKey: merchantKeys.all });
               void navigate(merchantUsersPath(merchant.uuid));
             }}

@@ -1,6 +1,6 @@
 import { Checkbox, Modal, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { accountFormSchema } from '../../../shared/api/merchants.schema';
@@ -51,7 +51,7 @@ function UserForm({ merchantUuid, onClose }: { merchantUuid: string; onClose: ()
       setMessage(failureText(reply, 'Failed to create user'));
       return;
     }
-    notifications.show({ color: 'teal', title: 'User created', message: reply.message || fields.fullName });
+    showToast({ color: 'teal', title: 'User created', message: reply.message || fields.fullName });
     await queryClient.invalidateQueries({ queryKey: merchantKeys.users(merchantUuid) });
     form.reset();
     onClose();

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Group, Stack, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { IconCheck, IconX } from '@tabler/icons-react';
 import { CONTACT_MESSAGE_MAX, contactBodySchema, type ContactBody } from '../../../shared/api/contact.schema';
 import { isOk } from '../../lib/api';
@@ -26,7 +26,7 @@ export function validateContact(values: ContactValues): Partial<Record<keyof Con
 export async function sendContact(values: ContactValues): Promise<boolean> {
   const reply = await sendContactRequest(contactBodySchema.parse(values));
   if (isOk(reply)) {
-    notifications.show({
+    showToast({
       color: 'green',
       title: 'Message sent',
       message: reply.message ?? 'Thank you, we will be in touch.',
@@ -34,7 +34,7 @@ export async function sendContact(values: ContactValues): Promise<boolean> {
     });
     return true;
   }
-  notifications.show({ color: 'red', title: 'Not sent', message: CONTACT_FAILED_MESSAGE, icon: <IconX size={18} /> });
+  showToast({ color: 'red', title: 'Not sent', message: CONTACT_FAILED_MESSAGE, icon: <IconX size={18} /> });
   return false;
 }
 

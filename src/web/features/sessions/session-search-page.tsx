@@ -1,7 +1,7 @@
 import { Button, Checkbox, Group, Paper, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import type { DatesRangeValue } from '@mantine/dates';
 import { useMediaQuery } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { IconSearch } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { useState } from 'react';
@@ -30,7 +30,7 @@ type Download = (format: ExportFormat) => Promise<void>;
 /** CSV and Excel hold every session the search matches, not only the loaded ones: the server streams them. */
 async function downloadResults(request: SearchBody, format: ExportFormat, fileName: string) {
   const reply = await exportSessions(request, format, fileName);
-  if (!isOk(reply)) notifications.show({ message: reply.message || 'The export failed. Try again.', color: 'red' });
+  if (!isOk(reply)) showToast({ message: reply.message || 'The export failed. Try again.', color: 'red' });
 }
 
 const isFlat = (data: unknown): data is FlatSearch => !!data && typeof data === 'object' && Array.isArray((data as FlatSearch).headers);
@@ -161,7 +161,7 @@ export function SessionSearchPage() {
       // A failed search resets the search fields.
       resetFields();
       setResults(null);
-      notifications.show({ message: reply.message || 'The search failed. Try again.', color: 'red' });
+      showToast({ message: reply.message || 'The search failed. Try again.', color: 'red' });
       return;
     }
     setResults(

@@ -1,5 +1,5 @@
 import { Alert, Anchor, Button, Card, Code, Group, Select, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { IconInfoCircle, IconPlugConnected } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
@@ -102,7 +102,7 @@ function ConnectForm({ purchase }: { purchase: Purchase }) {
     }
     await queryClient.invalidateQueries({ queryKey: queryKeys.shortcodes });
     setSuccessMessage(reply.message || SHORTCODE_MESSAGES.connected);
-    notifications.show({ color: 'teal', title: 'Connected', message: `${purchase.shortCode} now reaches your app.` });
+    showToast({ color: 'teal', title: 'Connected', message: `${purchase.shortCode} now reaches your app.` });
     redirectTimer.current = setTimeout(() => navigate(MY_SHORTCODES_PATH), CONNECT_REDIRECT_MS);
   }
 

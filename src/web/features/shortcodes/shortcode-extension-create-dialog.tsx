@@ -1,6 +1,6 @@
 import { Code, Modal, NumberInput, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import {
@@ -112,7 +112,7 @@ function ExtensionForm({ onClose }: { onClose: () => void }) {
       setMessage(failureText(reply, 'The extension could not be created.'));
       return;
     }
-    notifications.show({ color: 'teal', title: 'Extension created', message: reply.message || `${example} is in the catalogue.` });
+    showToast({ color: 'teal', title: 'Extension created', message: reply.message || `${example} is in the catalogue.` });
     await queryClient.invalidateQueries({ queryKey: queryKeys.shortcodes });
     onClose();
   });

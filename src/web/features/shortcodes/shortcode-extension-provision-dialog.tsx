@@ -1,6 +1,6 @@
 import { Code, Group, Modal, Radio, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import {
@@ -72,7 +72,7 @@ function ProvisionForm({ extension, onClose }: { extension: Extension; onClose: 
       return;
     }
     const holder = isSelf ? 'you' : submitted.userEmail.trim();
-    notifications.show({
+    showToast({
       color: 'teal',
       title: reply.message || SHORTCODE_MESSAGES.provisioned,
       message: `${reply.data?.shortCode ?? extension.example} is active for ${holder}.`,

@@ -1,5 +1,5 @@
 import { Modal, Stack, Switch, Text, Textarea } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Provider } from '../../../shared/api/shortcodes.schema';
@@ -43,7 +43,7 @@ function AccessForm({ provider, onClose }: { provider: Provider; onClose: () => 
       setMessage(failureText(reply, 'The access settings could not be saved.'));
       return;
     }
-    notifications.show({ color: 'teal', title: 'Access saved', message: `${provider.providerName}'s access settings were saved.` });
+    showToast({ color: 'teal', title: 'Access saved', message: `${provider.providerName}'s access settings were saved.` });
     await queryClient.invalidateQueries({ queryKey: queryKeys.shortcodeProviders });
     onClose();
   }

@@ -1,6 +1,6 @@
 import { Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { type RegisterProviderBody, registerProviderBodySchema } from '../../../shared/api/shortcodes.schema';
@@ -52,7 +52,7 @@ function ProviderForm({ onClose }: { onClose: () => void }) {
       setMessage(failureText(reply, 'The provider could not be registered.'));
       return;
     }
-    notifications.show({ color: 'teal', title: 'Provider registered', message: reply.message || `${values.providerName} was registered.` });
+    showToast({ color: 'teal', title: 'Provider registered', message: reply.message || `${values.providerName} was registered.` });
     await queryClient.invalidateQueries({ queryKey: queryKeys.shortcodeProviders });
     onClose();
   });

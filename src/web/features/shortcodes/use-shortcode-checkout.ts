@@ -1,4 +1,4 @@
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { SHORTCODE_MESSAGES } from '../../../shared/api/shortcodes.schema';
@@ -42,10 +42,10 @@ export function useShortCodeCheckout() {
     }
     setPayment(null);
     if (isOk(reply)) {
-      notifications.show({ color: 'teal', title: shortCode, message: reply.message || 'Payment requested.', autoClose: 10_000 });
+      showToast({ color: 'teal', title: shortCode, message: reply.message || 'Payment requested.', autoClose: 10_000 });
       return;
     }
-    notifications.show({
+    showToast({
       color: isNetworkFailure(reply) ? 'red' : 'blue',
       title: shortCode,
       message: failureText(reply, 'The payment could not be started.'),

@@ -1,5 +1,5 @@
 import { ActionIcon, Badge, Button, Card, Code, Group, ScrollArea, SimpleGrid, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { IconChevronDown, IconChevronRight, IconRefresh, IconSend, IconWebhook } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Fragment, useState } from 'react';
@@ -118,10 +118,10 @@ export function WebhookDeliveryList({ webhook }: { webhook: Webhook }) {
     const reply = await sendTestEvent(appId);
     setSendingTest(false);
     if (isOk(reply)) {
-      notifications.show({ color: 'teal', title: 'Test event queued', message: 'It is sent within a few seconds.' });
+      showToast({ color: 'teal', title: 'Test event queued', message: 'It is sent within a few seconds.' });
       if (reply.data) setOpenId(reply.data.deliveryId);
     } else
-      notifications.show({
+      showToast({
         color: 'red',
         title: 'Test event not sent',
         message: failureText(reply, 'The test event could not be queued.'),
@@ -133,9 +133,8 @@ export function WebhookDeliveryList({ webhook }: { webhook: Webhook }) {
     setBusyId(delivery.deliveryId);
     const reply = await redeliverWebhookDelivery(appId, delivery.deliveryId);
     setBusyId(null);
-    if (isOk(reply)) notifications.show({ color: 'teal', title: 'Redelivery queued', message: `${delivery.eventType} is sent again now.` });
-    else
-      notifications.show({ color: 'red', title: 'Not redelivered', message: failureText(reply, 'The delivery could not be sent again.') });
+    if (isOk(reply)) showToast({ color: 'teal', title: 'Redelivery queued', message: `${delivery.eventType} is sent again now.` });
+    else showToast({ color: 'red', title: 'Not redelivered', message: failureText(reply, 'The delivery could not be sent again.') });
     await reload();
   }
 

@@ -1,6 +1,6 @@
 import { ActionIcon, Button, Card, Code, Group, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { IconCopy, IconEye, IconEyeOff, IconRefresh } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -28,10 +28,10 @@ export function WebhookSecretCard({ webhook }: { webhook: Webhook }) {
       onConfirm: async () => {
         const reply = await rotateWebhookSecret(webhook.appId);
         if (isOk(reply)) {
-          notifications.show({ color: 'teal', title: 'Secret rotated', message: 'Copy the new secret to your endpoint.' });
+          showToast({ color: 'teal', title: 'Secret rotated', message: 'Copy the new secret to your endpoint.' });
           setRevealed(true);
         } else
-          notifications.show({
+          showToast({
             color: 'red',
             title: 'Secret not rotated',
             message: failureText(reply, 'The secret could not be rotated.'),

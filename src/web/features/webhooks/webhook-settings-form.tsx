@@ -1,5 +1,5 @@
 import { Button, Card, Checkbox, Group, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import {
@@ -44,7 +44,7 @@ export function WebhookSettingsForm({ webhook }: { webhook: Webhook }) {
       setMessage(failureText(reply, 'The webhook could not be saved.'));
       return;
     }
-    notifications.show({
+    showToast({
       color: 'teal',
       title: 'Webhook saved',
       message: isEnabled ? 'Events will be sent to your URL.' : 'The webhook is off.',
