@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { callApi, type LoginReplyBody, registerAccount, storeSession, waitForPath } from './accounts';
-import { closeToasts, describeBrowser, launchBrowser, openPage, screenshotTop, screenshotViewport } from './browser';
+import { closeToasts, DESKTOP, describeBrowser, launchBrowser, openPage, PHONE, screenshotTop, screenshotViewport } from './browser';
 
 /**
  * Import and export (docs/import-export.md): an app exported from one account's list is imported
@@ -125,9 +125,26 @@ describeBrowser('app import and export', () => {
     const problems = dialog.getByTestId('import-problems');
     await problems.waitFor();
     expect(await dialog.getByTestId('form-alert').textContent()).toContain('The file was not imported');
-    expect(await problems.textContent()).toContain('menus.0.colorUnknown field');
-    expect(await problems.textContent()).toContain('menus.1.displayTextthanks: Menu Text cannot be empty.');
+    // Each problem reads "where: what", the field name never glued to the message.
+    expect(await problems.textContent()).toContain('menus.0.color: Unknown field');
+    expect(await problems.textContent()).toContain('menus.1.displayText: thanks: Menu Text cannot be empty.');
     await screenshotViewport(page, 'app-import-problems-desktop');
+    await page.setViewportSize(PHONE);
+    await screenshotViewport(page, 'app-import-problems-phone');
+    await page.setViewportSize(DESKTOP);
+
+    // JSON, but not an export: the one reason is said once, in the alert, with no list repeating it.
+    const notExport = join(dir, 'other.json');
+    writeFileSync(notExport, JSON.stringify({ hello: 'world' }));
+    await dialog.locator('input[type="file"]').setInputFiles(notExport);
+    await dialog.getByRole('button', { name: 'Import', exact: true }).click();
+    await dialog.getByTestId('form-alert').getByText('This is not a Dialflow app export').waitFor();
+    expect(await dialog.getByTestId('import-problems').count()).toBe(0);
+    expect((await dialog.textContent())?.split('This is not a Dialflow app export')).toHaveLength(2);
+    await screenshotViewport(page, 'app-import-not-export-desktop');
+    await page.setViewportSize(PHONE);
+    await screenshotViewport(page, 'app-import-not-export-phone');
+    await page.setViewportSize(DESKTOP);
 
     // Not JSON at all: said before anything is sent.
     const notJson = join(dir, 'notes.json');

@@ -67,9 +67,10 @@ function ImportForm({ onClose, thenGoTo }: Omit<AppImportDialogProps, 'opened'>)
   const [problems, setProblems] = useState<ImportProblem[]>([]);
   const [isSubmitting, setSubmitting] = useState(false);
 
+  /** The alert says `text`; the list shows the problems, unless its one problem is what the alert already says. */
   function showRefusal(text: string, list: ImportProblem[] = []) {
     setMessage(text);
-    setProblems(list);
+    setProblems(list.length === 1 && list[0]!.message === text ? [] : list);
   }
 
   async function handleFile(chosen: File | null) {
@@ -157,9 +158,10 @@ function ImportForm({ onClose, thenGoTo }: Omit<AppImportDialogProps, 'opened'>)
               {problems.map((problem) => (
                 <List.Item key={`${problem.field} ${problem.message}`}>
                   {problem.field && (
-                    <Code fz="xs" mr={6}>
-                      {problem.field}
-                    </Code>
+                    <>
+                      <Code fz="xs">{problem.field}</Code>
+                      {': '}
+                    </>
                   )}
                   {problem.message}
                 </List.Item>
