@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { callApi, registerAccount, storeSession, type LoginReplyBody } from './accounts';
-import { PHONE, describeBrowser, expectNoSidewaysScroll, launchBrowser, openPage, screenshotTop } from './browser';
+import { DESKTOP, PHONE, describeBrowser, expectNoSidewaysScroll, launchBrowser, openPage, screenshotTop } from './browser';
 
 /**
  * The Webhooks screen against a real receiver: the URL is saved through the form (a private address is refused
@@ -63,6 +63,14 @@ describeBrowser('webhooks', () => {
     await page.getByLabel('Webhook URL').fill('http://10.0.0.1/hook');
     await page.getByRole('button', { name: 'Save webhook' }).click();
     await expect.poll(() => page.getByTestId('form-alert').textContent()).toContain('Refused: 10.0.0.1 is a private address');
+    // The refusal names the settings a self-hosted installation would change to allow it.
+    expect(await page.getByTestId('form-alert').textContent()).toContain(
+      'ALLOW_PRIVATE_NETWORK=true, or this one with OUTBOUND_ALLOW_HOSTS=10.0.0.1:80',
+    );
+    await screenshotTop(page, 'webhooks-private-refused-desktop');
+    await page.setViewportSize(PHONE);
+    await screenshotTop(page, 'webhooks-private-refused-phone');
+    await page.setViewportSize(DESKTOP);
 
     await page.getByLabel('Webhook URL').fill(receiverUrl);
     await page.getByRole('button', { name: 'Save webhook' }).click();

@@ -26,6 +26,8 @@ export function FormAlert({ message, onClose, kind = 'warning', title }: FormAle
       closeButtonLabel="Dismiss message"
       onClose={onClose}
       data-testid="form-alert"
+      // A long unbroken token (a setting like OUTBOUND_ALLOW_HOSTS=10.0.0.1:80, a URL) wraps inside the box on a phone.
+      styles={{ body: { minWidth: 0 }, message: { overflowWrap: 'anywhere' } }}
     >
       {message}
     </Alert>
