@@ -45,7 +45,11 @@ function check(file) {
     }
   }
   // Toasts go through showToast (src/web/lib/toast.ts), which drops a title the message repeats.
-  if (area === 'web' && !/lib[\\/]toast\.ts$/.test(file) && /import\s*\{[^}]*\bnotifications\b[^}]*\}\s*from\s*['"]@mantine\/notifications['"]/.test(source)) {
+  if (
+    area === 'web' &&
+    !/lib[\\/]toast\.ts$/.test(file) &&
+    /import\s*\{[^}]*\bnotifications\b[^}]*\}\s*from\s*['"]@mantine\/notifications['"]/.test(source)
+  ) {
     problems.push(`${relative('.', file)}: show toasts with showToast (src/web/lib/toast.ts), not notifications.show`);
   }
   if (area === 'engine' && /\b(process\.env|Date\.now\(\)|new Date\(\)|Math\.random\(\))/.test(source)) {
