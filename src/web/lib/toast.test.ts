@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { isRedundantTitle } from './toast';
+import { findFullerText } from './toast';
 
-describe('isRedundantTitle', () => {
+describe('findFullerText', () => {
   it.each([
     ['Provider registered', 'Provider registered'],
     ['Provider registered', 'Provider registered.'],
@@ -10,7 +10,14 @@ describe('isRedundantTitle', () => {
     ['Deleted', 'Menu deleted'],
     ['Copied', 'Copied'],
   ])('%s / %s: the message says it all', (title, message) => {
-    expect(isRedundantTitle(title, message)).toBe(true);
+    expect(findFullerText(title, message)).toBe('message');
+  });
+
+  it.each([
+    ['Merchant assigned', 'Assigned'],
+    ['WhatsApp bots saved', 'Saved.'],
+  ])('%s / %s: the title says it all', (title, message) => {
+    expect(findFullerText(title, message)).toBe('title');
   });
 
   it.each([
@@ -20,6 +27,6 @@ describe('isRedundantTitle', () => {
     ['Secret rotated', 'Copy the new secret to your endpoint.'],
     ['Test', 'Function ran'],
   ])('%s / %s: both are shown', (title, message) => {
-    expect(isRedundantTitle(title, message)).toBe(false);
+    expect(findFullerText(title, message)).toBeNull();
   });
 });

@@ -10,28 +10,37 @@ function toComparableText(value: ReactNode): string | null {
     .trim();
 }
 
-/**
- * True when the message says no more than the title: the same words ("Provider registered" twice, whatever
- * the case and punctuation), or the title's words again with a noun in front ("Saved" over "Menu saved").
- * Such a toast shows the message alone.
- */
-export function isRedundantTitle(title: ReactNode, message: ReactNode): boolean {
-  if (isValidElement(title) || isValidElement(message)) return false;
-  const t = toComparableText(title);
-  const m = toComparableText(message);
-  if (!t || !m) return false;
-  return m === t || (m.endsWith(` ${t}`) && m.split(' ').length <= t.split(' ').length + 2);
+/** True when `longer` is `shorter`'s words, or them with at most two words in front ("Menu saved" over "Saved"). */
+function isSameOrQualified(longer: string, shorter: string): boolean {
+  return longer === shorter || (longer.endsWith(` ${shorter}`) && longer.split(' ').length <= shorter.split(' ').length + 2);
 }
 
 /**
- * The console's one way to show a toast (scripts/check-imports.mjs refuses `notifications` anywhere else): a
- * title that the message repeats is dropped, so a server reply that says what the title says ("Provider
- * registered") shows once.
+ * Which of a toast's title and message says it all when one only repeats the other: 'message' when the message
+ * repeats the title ("Provider registered" twice, whatever the case and punctuation, or "Menu saved" under
+ * "Saved"), 'title' when the title says the message and more ("Assigned" under "Merchant assigned"); null when
+ * both say something.
+ */
+export function findFullerText(title: ReactNode, message: ReactNode): 'title' | 'message' | null {
+  if (isValidElement(title) || isValidElement(message)) return null;
+  const t = toComparableText(title);
+  const m = toComparableText(message);
+  if (!t || !m) return null;
+  if (isSameOrQualified(m, t)) return 'message';
+  if (isSameOrQualified(t, m)) return 'title';
+  return null;
+}
+
+/**
+ * The console's one way to show a toast (scripts/check-imports.mjs refuses `notifications` anywhere else): when
+ * title and message say the same thing the toast shows one line, the fuller of the two, so a server reply that
+ * repeats the title ("Provider registered") shows once.
  *
  * @example showToast({ color: 'teal', title: 'Saved', message: reply.message || 'Menu saved' })
  */
 export function showToast(data: NotificationData): string {
   const { title, message, ...rest } = data;
-  if (title !== undefined && isRedundantTitle(title, message)) return notifications.show({ ...rest, message });
+  const fuller = title === undefined ? null : findFullerText(title, message);
+  if (fuller) return notifications.show({ ...rest, message: fuller === 'message' ? message : title });
   return notifications.show(data);
 }
