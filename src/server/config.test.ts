@@ -51,3 +51,10 @@ it("keeps Redis's keys under df: unless REDIS_KEY_PREFIX says otherwise, and ref
   expect(loadConfig({ REDIS_KEY_PREFIX: 'shop-a:' }).REDIS_KEY_PREFIX).toBe('shop-a:');
   for (const bad of ['a b', 'df*', 'x'.repeat(65)]) expect(() => loadConfig({ REDIS_KEY_PREFIX: bad })).toThrow(/REDIS_KEY_PREFIX/);
 });
+
+it('reads USD_RATES as units of each currency per USD, and refuses anything else', () => {
+  expect(loadConfig({}).USD_RATES).toEqual({});
+  expect(loadConfig({ USD_RATES: 'GHS=15.5, NGN=1600' }).USD_RATES).toEqual({ GHS: 15.5, NGN: 1600 });
+  for (const bad of ['GHS', 'GHS=0', 'ghs=15', 'GHS=-1', 'GHS=abc', 'GHS=15;NGN=1600'])
+    expect(() => loadConfig({ USD_RATES: bad }), bad).toThrow(/USD_RATES/);
+});

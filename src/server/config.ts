@@ -139,6 +139,25 @@ export const configSchema = z
       .regex(/^[A-Z]{3}$/, 'A three-letter currency code, e.g. USD')
       .default('USD'),
     BILLING_USD_RATE: z.coerce.number().positive().max(1_000_000).default(1),
+    // Units of other currencies per USD (`GHS=15.5,NGN=1600`): payments charged in them (shortcodes, in the
+    // country's currency) are shown in USD in the payment history, at the rate when they were asked.
+    USD_RATES: z
+      .string()
+      .default('')
+      .refine(
+        (v) => v.split(',').every((entry) => !entry.trim() || /^[A-Z]{3}=(?=.*[1-9])\d{1,7}(\.\d{1,6})?$/.test(entry.trim())),
+        'Comma-separated CODE=units per USD, e.g. GHS=15.5,NGN=1600',
+      )
+      .transform(
+        (v) =>
+          Object.fromEntries(
+            v
+              .split(',')
+              .map((entry) => entry.trim())
+              .filter(Boolean)
+              .map((entry) => [entry.slice(0, 3), Number(entry.slice(4))]),
+          ) as Record<string, number>,
+      ),
     // How often subscriptions are checked (reminders, lapses) and stale PENDING payments verified or expired; 0: off.
     BILLING_TIMER_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
     // WhatsApp bots (docs/bots.md): the local simulator by default; a linked device (Baileys) or the Cloud API for real numbers.

@@ -74,6 +74,33 @@ async function confirmAndApprove(page: Page, confirmLabel: 'Confirm and Pay' | '
   return reference;
 }
 
+/**
+ * Buys a month of a seeded Ghana extension (150 GHS) through the API and approves it in the sandbox; answers the
+ * payment's reference. Other files share the server: the first free dial string of a few is taken.
+ */
+async function buyGhanaShortcode(token: string): Promise<string> {
+  const offered = await callApi<Array<{ uuid: string; provider: string; extLength: number }>>(token, '/api/getAvailableShortCodes/Ghana');
+  const open = offered.data!.find((e) => e.provider === 'mtngh' && e.extLength === 2)!;
+  for (const digits of ['81', '82', '83', '84', '85']) {
+    const bought = await callApi<unknown>(token, '/api/subscription/buyshortcode', {
+      extensionUuid: open.uuid,
+      leaseCount: 1,
+      shortCode: digits,
+    });
+    if (bought.status !== '01') continue;
+    const checkout = new URL((bought as unknown as { redirectUrl: string }).redirectUrl);
+    const reference = decodeURIComponent(checkout.pathname.split('/').at(-1)!);
+    const decided = await fetch(`${baseUrl()}/payments/sandbox/${encodeURIComponent(reference)}/decide`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ decision: 'approve', token: checkout.searchParams.get('token') }),
+    });
+    if (!decided.ok) throw new Error(`sandbox decide failed: ${decided.status}`);
+    return reference;
+  }
+  throw new Error('no free dial string to buy');
+}
+
 /** A whole server on its own database and clock, listening, with this file's settings. */
 async function startOwnServer(overrides: Parameters<typeof createTestApp>[0] = {}): Promise<{ t: TestApp; origin: string }> {
   const port = await findFreePort();
@@ -271,6 +298,17 @@ describeBrowser('account billing', () => {
       ]);
       expect(await row.textContent()).toContain('Basic 3 months (12 months)');
       expect(await row.textContent()).toContain('$200');
+
+      // A shortcode is charged in GHS, and this server has no rate from GHS to USD: the USD column says so, and
+      // what was charged is labelled as such, never shown as if it were USD.
+      const shortcodeReference = await buyGhanaShortcode(buyer.token);
+      await page.reload();
+      await page.getByRole('tab', { name: 'Payment History' }).click();
+      const shortcodeRow = page.getByTestId('history-table').locator(`tr[data-row="${shortcodeReference}"]`);
+      await shortcodeRow.getByTestId('payment-status').filter({ visible: true }).getByText('SUCCESS').waitFor();
+      const amountCell = shortcodeRow.getByTestId('payment-amount').filter({ visible: true });
+      expect(await amountCell.textContent()).toBe('no USD ratecharged 150 GHS');
+      expect(await row.getByTestId('payment-amount').filter({ visible: true }).textContent()).toBe('$200');
       await screenshotTop(page, 'billing-history-desktop');
     });
 

@@ -207,7 +207,12 @@ describeBrowser('merchants and admins', () => {
     await page.getByRole('button', { name: /^View / }).click();
     const details = page.getByTestId('transaction-details');
     await details.waitFor();
-    expect(await details.textContent()).toContain(cloned.appId);
+    // The app by its name, a link to its settings (the developer builds it); the server's own fields never come.
+    const appLink = details.getByRole('link', { name: CLONED_APP });
+    expect(await appLink.getAttribute('href')).toBe(`/app-settings/${cloned.appId}`);
+    const detailsText = (await details.textContent()) ?? '';
+    for (const internal of ['checkoutToken', 'settledBy', 'checkoutUrl', cloned.appId]) expect(detailsText).not.toContain(internal);
+    expect(await page.getByTestId('transaction-metadata').textContent()).toContain('"provider": "sandbox"');
     await screenshotViewport(page, 'merchants-transaction-details-desktop');
     await page.keyboard.press('Escape');
 
@@ -237,6 +242,32 @@ describeBrowser('merchants and admins', () => {
       await expectNoSidewaysScroll(page);
       await screenshotTop(page, name);
     }
+    await page
+      .getByRole('button', { name: /^View / })
+      .first()
+      .click();
+    await page.getByTestId('transaction-details').getByRole('link', { name: CLONED_APP }).waitFor();
+    await screenshotViewport(page, 'merchants-transaction-details-phone');
+    await page.keyboard.press('Escape');
+
+    // Once its app is deleted the server answers `app: null`: the modal says so rather than showing a bare id.
+    await page.route('**/api/merchant/transactions', async (route) => {
+      const reply = await (await route.fetch()).json();
+      for (const row of reply.data) row.app = null;
+      await route.fulfill({ json: reply });
+    });
+    await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/api/merchant/transactions')),
+      page.getByRole('button', { name: 'Search' }).click(),
+    ]);
+    await page
+      .getByRole('button', { name: /^View / })
+      .first()
+      .click();
+    const details = page.getByTestId('transaction-details');
+    expect(await details.getByTestId('transaction-app').textContent()).toBe('Deleted app');
+    expect(await details.getByRole('link').count()).toBe(0);
+    await screenshotViewport(page, 'merchants-transaction-details-deleted-app-phone');
   });
 
   it('a super admin creates an admin (roles required), assigns the merchant and changes the roles', async () => {

@@ -197,6 +197,11 @@ describeBrowser('monitoring screens', () => {
     const page = await open(`/app/actionlogs/${appId}`);
     await page.getByTestId('log-line').first().waitFor({ timeout: 10_000 });
     await shot(page, 'monitoring-logs-desktop');
+    // Log View reads as the sessions happened: each one's start above its end, whatever their level.
+    const messages = await page.getByTestId('log-line').evaluateAll((lines) => lines.map((l) => l.textContent ?? ''));
+    const firstStart = messages.findIndex((m) => m.includes('Session started'));
+    expect(firstStart).toBeGreaterThanOrEqual(0);
+    expect(firstStart).toBeLessThan(messages.findIndex((m) => m.includes('Session ended')));
 
     await page.getByRole('combobox', { name: 'Level' }).click();
     await page.getByRole('option', { name: level, exact: true }).click();
@@ -218,6 +223,11 @@ describeBrowser('monitoring screens', () => {
     await table.waitFor();
     const headers = await table.locator('thead th').allTextContents();
     expect(headers).toEqual(['Time', 'Level', 'Plugin:Action:Menu', 'Message', 'Details']);
+    // Table View orders by level ascending (system, debug, info, error).
+    const order: Record<string, number> = { system: 0, debug: 1, info: 2, error: 3 };
+    const tableLevels = (await table.locator('tbody tr td:nth-child(2)').allTextContents()).filter(Boolean).map((l) => order[l]);
+    expect(tableLevels.length).toBeGreaterThan(0);
+    expect(tableLevels).toEqual([...tableLevels].sort((a, b) => a! - b!));
     await table.getByRole('button', { name: 'Show details' }).first().click();
     await page.getByTestId('log-details').waitFor();
     await shot(page, 'monitoring-logs-table-desktop');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { APP_CHANNELS } from '../app/app-version.schema';
 import { newPasswordSchema } from './auth.schema';
 
 /**
@@ -170,6 +171,56 @@ export function parseTransactionRange(startDate: string, endDate: string): { sta
   return { start, end };
 }
 
+/**
+ * What of a transaction's stored metadata its viewers may read: how it was paid and what it paid for. Anything
+ * else the server keeps there (the sandbox checkout's secret and its link, the callback event that settled it)
+ * is never sent: replies are built with {@link toTransactionMetadata} and their schema strips unknown keys.
+ */
+export const transactionMetadataSchema = z.object({
+  /** A payment prompt's: the provider, the payer's number and network, the session that asked. */
+  provider: z.string().optional(),
+  mobile: z.string().optional(),
+  network: z.string().optional(),
+  sessionId: z.string().optional(),
+  providerReference: z.string().optional(),
+  /** Why it failed, as the provider or the expiry said. */
+  error: z.string().optional(),
+  failureReason: z.string().optional(),
+  /** A console payment's: `plan`, `credit`, `buy` or `renew` (a shortcode), and what it bought. */
+  kind: z.string().optional(),
+  plan: z.string().optional(),
+  months: z.number().optional(),
+  isAnnual: z.boolean().optional(),
+  isChange: z.boolean().optional(),
+  paidFrom: z.string().optional(),
+  purchaseId: z.string().optional(),
+  leaseCount: z.number().optional(),
+  /** The amount in USD when it was asked, and the units of the charged currency per USD used. */
+  amountUsd: z.number().optional(),
+  usdRate: z.number().optional(),
+});
+export type TransactionMetadata = z.infer<typeof transactionMetadataSchema>;
+
+/** The readable fields of stored metadata, each kept only when it has its stated type; the rest left out. */
+export function toTransactionMetadata(metadata: unknown): TransactionMetadata {
+  const stored = metadata !== null && typeof metadata === 'object' ? (metadata as Record<string, unknown>) : {};
+  const readable: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(transactionMetadataSchema.shape)) {
+    const parsed = field.safeParse(stored[key]);
+    if (parsed.success && parsed.data !== undefined) readable[key] = parsed.data;
+  }
+  return readable as TransactionMetadata;
+}
+
+/** The app a transaction belongs to, by name; `canOpen` when the viewer may open its screens. */
+export const transactionAppSchema = z.object({
+  appId: z.string(),
+  appName: z.string(),
+  channel: z.enum(APP_CHANNELS),
+  canOpen: z.boolean(),
+});
+export type TransactionApp = z.infer<typeof transactionAppSchema>;
+
 export const transactionSchema = z.object({
   reference: z.string(),
   transactionType: z.string(),
@@ -179,8 +230,10 @@ export const transactionSchema = z.object({
   createdAt: z.string(),
   userUuid: z.string().nullable(),
   appId: z.string().nullable(),
+  /** Null when the transaction belongs to no app, or (with an `appId`) when that app has been deleted. */
+  app: transactionAppSchema.nullable(),
   shortcode: z.string(),
-  metadata: z.record(z.string(), z.unknown()),
+  metadata: transactionMetadataSchema,
 });
 export type Transaction = z.infer<typeof transactionSchema>;
 

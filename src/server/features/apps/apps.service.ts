@@ -11,7 +11,7 @@ import {
   type CreateAppBody,
   type UpdateAppBody,
 } from '../../../shared/api/apps.schema';
-import { MERCHANT_MESSAGES } from '../../../shared/api/merchants.schema';
+import { MERCHANT_MESSAGES, type TransactionApp } from '../../../shared/api/merchants.schema';
 import { appLanguagesSchema, type AppLanguages } from '../../../shared/app';
 import { getPermissionScope, hasAdminPermission } from '../../../shared/roles';
 import { invalid, notFound, unauthenticated } from '../../../shared/errors';
@@ -130,7 +130,7 @@ async function findAppOfUser(ctx: AppContext, user: AuthUser, appId: string): Pr
  * whose account carries no admin role, even the templates' owner's); any other app is reached by an admin's
  * `tenantApp.read` or `tenantApp.edit` (src/shared/roles.ts).
  */
-function canReachApp(user: AuthUser, app: AppRow, isBuilder: boolean, need: 'read' | 'edit'): boolean {
+function canReachApp(user: AuthUser, app: Pick<AppRow, 'isTemplate'>, isBuilder: boolean, need: 'read' | 'edit'): boolean {
   if (app.isTemplate) return need === 'read' || hasAdminPermission(user, 'template.edit');
   return isBuilder || hasAdminPermission(user, need === 'read' ? 'tenantApp.read' : 'tenantApp.edit');
 }
@@ -139,6 +139,36 @@ async function getReachableApp(ctx: AppContext, user: AuthUser, appId: string, n
   const found = await findAppOfUser(ctx, user, appId);
   if (!found || !canReachApp(user, found.app, found.isBuilder, need)) throw notFound('App not found');
   return found;
+}
+
+/**
+ * Apps named in a list of something else (a merchant's transactions), by id: their names, and whether the user
+ * may open each (read it, as {@link getReadableApp}). A deleted app is not in the map.
+ */
+export async function findAppLabels(ctx: AppContext, user: AuthUser, appIds: readonly string[]): Promise<Map<string, TransactionApp>> {
+  const ids = [...new Set(appIds)];
+  if (ids.length === 0) return new Map();
+  const rows = await ctx.db
+    .select({
+      appId: apps.id,
+      appName: apps.appName,
+      channel: apps.channel,
+      isTemplate: apps.isTemplate,
+      isBuilder: sql<boolean>`${isBuiltBy(ctx, user)}`,
+    })
+    .from(apps)
+    .where(inArray(apps.id, ids));
+  return new Map(
+    rows.map((row) => [
+      row.appId,
+      {
+        appId: row.appId,
+        appName: row.appName,
+        channel: row.channel === 'whatsapp' ? 'whatsapp' : 'ussd',
+        canOpen: canReachApp(user, row, Boolean(row.isBuilder), 'read'),
+      },
+    ]),
+  );
 }
 
 /**

@@ -39,6 +39,7 @@ import {
   getLimits,
   getPlanName,
   getSubscriptionState,
+  getUsdRate,
   roundMoney,
   type SubscriptionRow,
 } from './subscription';
@@ -220,12 +221,9 @@ function toHistoryRow(ctx: AppContext, row: TransactionRow): PaymentHistoryRow {
     type = 'shortcode';
     const months = Number(meta.leaseCount ?? 1);
     description = `Shortcode ${meta.kind === 'renew' ? 'renewal' : 'purchase'} ${row.shortcode} (${months} ${months === 1 ? 'month' : 'months'})`;
-    amountUsd =
-      row.currency === 'USD'
-        ? amount
-        : row.currency === ctx.config.BILLING_CURRENCY
-          ? roundMoney(amount / ctx.config.BILLING_USD_RATE)
-          : null;
+    // The rate when it was asked; a payment from before rates were kept, at today's (none set: no USD figure).
+    const usdRate = getUsdRate(ctx.config, row.currency);
+    amountUsd = typeof meta.amountUsd === 'number' ? meta.amountUsd : usdRate === null ? null : roundMoney(amount / usdRate);
   }
   return {
     description,

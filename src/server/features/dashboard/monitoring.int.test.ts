@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { appLogs } from '../../../db/schema';
 import { beforeAll, expect, it } from 'vitest';
 import { describeDb } from '../../../../tests/support/test-db';
 import { createApiClient, seedUser, useTestApp, useUser } from '../../../../tests/support/test-app';
@@ -74,7 +75,7 @@ describeDb('logs, debug, live view, dashboard and sessions', () => {
     expect((await post('/debug/sessionPath', { appId, sessionId: 'done-1' }, stranger.auth)).statusCode).toBe(404);
   });
 
-  it('filters logs by level and menu, orders them by level, and clears them', async () => {
+  it('filters logs by level and menu, answers them by time, and clears them', async () => {
     const menus = (await get(`/api/getAllMenusLite/${appId}`)).json().data as Array<{ uniqueId: string; userDefinedName: string }>;
     const nameMenu = menus.find((m) => m.userDefinedName === 'name')!.uniqueId;
     const all = (
@@ -88,9 +89,13 @@ describeDb('logs, debug, live view, dashboard and sessions', () => {
         plugin: '',
       })
     ).json().data;
-    const order = { system: 0, debug: 1, info: 2, error: 3 } as Record<string, number>;
-    const levels = all.map((l: { logLevel: string }) => order[l.logLevel]);
-    expect(levels).toEqual([...levels].sort((a: number, b: number) => a - b));
+    // As they happened, oldest first (the Table View orders by level in the browser): each session starts above its end.
+    const lines = all as Array<{ id: number; time: string; message: string }>;
+    const times = lines.map((l) => [Date.parse(l.time), l.id]);
+    expect(times).toEqual([...times].sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!));
+    const firstStart = lines.findIndex((l) => l.message.startsWith('Session started'));
+    expect(firstStart).toBeGreaterThanOrEqual(0);
+    expect(firstStart).toBeLessThan(lines.findIndex((l) => l.message === 'Session ended'));
     expect(all[0].pluginActionMenu).toMatch(/^.+:.+:.+$/);
 
     const info = (await post('/actionlogs/searchLogs', { appId, filterByLevel: true, level: 'info' })).json().data;
@@ -103,6 +108,25 @@ describeDb('logs, debug, live view, dashboard and sessions', () => {
     expect((await post('/actionlogs/clearLogs', { appId }, stranger.auth)).statusCode).toBe(404);
     expect((await post('/actionlogs/clearLogs', { appId })).json().status).toBe('00');
     expect((await post('/actionlogs/searchLogs', { appId })).json().data).toEqual([]);
+  });
+
+  it('answers log lines by time, never by level; lines of one millisecond in the order they were written', async () => {
+    const quiet = await seedApp(t, owner.auth);
+    const at = new Date('2026-11-27T10:00:00.000Z');
+    const row = (level: string, type: string, message: string, createdAt: Date) => ({
+      appId: quiet,
+      sessionId: 's-1',
+      level,
+      type,
+      message,
+      createdAt,
+    });
+    // Written in this order: the start and the end share a millisecond, an error came before both.
+    await t.db.insert(appLogs).values(row('error', 'action_failed', 'An earlier failure', new Date(at.getTime() - 1000)));
+    await t.db.insert(appLogs).values(row('system', 'session_started', 'Session started for 233200000001', at));
+    await t.db.insert(appLogs).values(row('system', 'session_ended', 'Session ended', at));
+    const lines = (await post('/actionlogs/searchLogs', { appId: quiet })).json().data as Array<{ message: string }>;
+    expect(lines.map((l) => l.message)).toEqual(['An earlier failure', 'Session started for 233200000001', 'Session ended']);
   });
 
   it('shows sessions in progress in the live view and counts the dashboard', async () => {

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, type Column, type SQL } from 'drizzle-orm';
 import { actionResults, appLogs, sessionInputs } from '../../../db/schema';
-import { LOG_LEVEL_ORDER, type SessionPath } from '../../../shared/api/monitoring.schema';
+import type { SessionPath } from '../../../shared/api/monitoring.schema';
 import { invalid, notAllowed } from '../../../shared/errors';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../auth/auth.service';
@@ -60,7 +60,11 @@ export async function streamLogs(
   }));
 }
 
-/** The Application Logs screen: the newest lines matching the filters, ordered by level ascending. */
+/**
+ * The Application Logs screen: the newest lines matching the filters, oldest first, as they happened (a line's
+ * id breaks a tie between lines written in the same millisecond: a session's start before its end). The Table
+ * View orders these by level itself; the Log View reads them as they come.
+ */
 export async function searchLogs(
   ctx: AppContext,
   user: AuthUser,
@@ -85,16 +89,15 @@ export async function searchLogs(
     .where(and(...conditions))
     .orderBy(desc(appLogs.createdAt), desc(appLogs.id))
     .limit(SEARCH_LIMIT);
-  return rows
-    .map((r) => ({
-      id: r.id,
-      time: r.createdAt.toISOString(),
-      logLevel: r.level,
-      pluginActionMenu: `${r.plugin ?? '-'}:${r.action ?? '-'}:${r.menu ?? '-'}`,
-      message: r.message,
-      data: r.data ?? null,
-    }))
-    .sort((a, b) => (LOG_LEVEL_ORDER[a.logLevel] ?? 9) - (LOG_LEVEL_ORDER[b.logLevel] ?? 9));
+  // Read newest first so the limit keeps the latest lines, then answer them in the order they happened.
+  return rows.reverse().map((r) => ({
+    id: r.id,
+    time: r.createdAt.toISOString(),
+    logLevel: r.level,
+    pluginActionMenu: `${r.plugin ?? '-'}:${r.action ?? '-'}:${r.menu ?? '-'}`,
+    message: r.message,
+    data: r.data ?? null,
+  }));
 }
 
 export async function clearLogs(ctx: AppContext, user: AuthUser, appId: string): Promise<number> {

@@ -3,6 +3,7 @@ import { apps, transactions } from '../../../db/schema';
 import {
   MERCHANT_MESSAGES,
   parseTransactionRange,
+  toTransactionMetadata,
   TRANSACTION_TYPES,
   TRANSACTIONS_SHOWN_MAX,
   type Transaction,
@@ -13,6 +14,7 @@ import { invalid, notFound } from '../../../shared/errors';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../auth/auth.service';
+import { findAppLabels } from '../apps/apps.service';
 import { getAccessibleMerchant } from './merchant-access';
 import { findMerchantUserIds } from './merchants.service';
 
@@ -59,6 +61,11 @@ export async function searchMerchantTransactions(
       .groupBy(transactions.status, transactions.currency)
       .orderBy(transactions.status, transactions.currency),
   ]);
+  const appLabels = await findAppLabels(
+    ctx,
+    user,
+    rows.flatMap((row) => (row.appId ? [row.appId] : [])),
+  );
   return {
     transactions: rows.map((row) => ({
       reference: row.reference,
@@ -69,8 +76,9 @@ export async function searchMerchantTransactions(
       createdAt: row.createdAt.toISOString(),
       userUuid: row.userId,
       appId: row.appId,
+      app: (row.appId && appLabels.get(row.appId)) || null,
       shortcode: row.shortcode,
-      metadata: row.metadata as Record<string, unknown>,
+      metadata: toTransactionMetadata(row.metadata),
     })),
     totals: totals.map((t) => ({
       status: t.status,

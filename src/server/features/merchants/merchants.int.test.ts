@@ -250,6 +250,74 @@ describeDb('merchants, their users and transactions', () => {
     expect((await api.post('/api/createMenu', { appId: app.appId, userDefinedName: 'x', displayText: 'x' }, viewer)).statusCode).toBe(404);
   });
 
+  it("a transaction names its app (deleted: none) and never sends the server's own metadata (checkout secret, settling event)", async () => {
+    const create = (email: string, isDeveloper: boolean) =>
+      api.post('/api/merchant/user/create', {
+        fullName: 'U',
+        email,
+        mobileNumber: '1',
+        password: 'secret-12',
+        isDeveloper,
+        merchantUuid: merchantA,
+      });
+    const developerId = (await create('dev-tx@owusu.example', true)).json().data.uuid;
+    await create('clerk-tx@owusu.example', false);
+    const developer = { authorization: `Bearer ${(await signIn('dev-tx@owusu.example', 'secret-12')).token}` };
+    const clerk = { authorization: `Bearer ${(await signIn('clerk-tx@owusu.example', 'secret-12')).token}` };
+    const app = ((await api.get('/api/getAllApps', developer)).json().data as Array<{ appId: string; appName: string }>).find(
+      (a) => a.appName === 'Owusu Pay',
+    )!;
+    const stored = {
+      provider: 'sandbox',
+      mobile: '+233244000111',
+      network: 'MTN',
+      sessionId: 'sess-9',
+      checkoutUrl: 'http://localhost/payments/sandbox/r-secret?token=tok-SECRET',
+      checkoutToken: 'tok-SECRET',
+      settledBy: 'evt-SECRET',
+    };
+    await t.db.insert(transactions).values([
+      {
+        reference: 'r-named',
+        transactionType: 'paymentprompt',
+        amount: '12.00',
+        status: 'SUCCESS',
+        appId: app.appId,
+        metadata: stored,
+        createdAt: new Date('2026-05-02T10:00:00Z'),
+      },
+      {
+        reference: 'r-gone',
+        transactionType: 'paymentprompt',
+        amount: '3.00',
+        status: 'SUCCESS',
+        userId: developerId,
+        appId: 'app-deleted-since',
+        metadata: stored,
+        createdAt: new Date('2026-05-02T09:00:00Z'),
+      },
+    ]);
+    const range = { startDate: '2026-05-01T00:00:00Z', endDate: '2026-05-03T00:00:00Z' };
+    const reply = await api.post('/api/merchant/transactions', range, developer);
+    for (const secret of ['checkoutToken', 'settledBy', 'checkoutUrl', 'tok-SECRET', 'evt-SECRET'])
+      expect(reply.body).not.toContain(secret);
+    const [named, gone] = reply.json().data;
+    expect(named).toMatchObject({
+      reference: 'r-named',
+      appId: app.appId,
+      app: { appId: app.appId, appName: 'Owusu Pay', channel: 'ussd', canOpen: true },
+      metadata: { provider: 'sandbox', mobile: '+233244000111', network: 'MTN', sessionId: 'sess-9' },
+    });
+    expect(Object.keys(named.metadata).sort()).toEqual(['mobile', 'network', 'provider', 'sessionId']);
+    expect(gone).toMatchObject({ reference: 'r-gone', appId: 'app-deleted-since', app: null });
+    // A merchant user who does not build the merchant's apps sees the name, with nothing to open.
+    const clerkRows = (await api.post('/api/merchant/transactions', range, clerk)).json().data;
+    expect(clerkRows[0].app).toEqual({ appId: app.appId, appName: 'Owusu Pay', channel: 'ussd', canOpen: false });
+    const adminReply = await api.post('/api/merchant/transactions', { ...range, userUuid: merchantA });
+    expect(adminReply.body).not.toContain('checkoutToken');
+    expect(adminReply.json().data[0].app).toMatchObject({ appName: 'Owusu Pay', canOpen: true });
+  });
+
   it('clones into a merchant only with a role that allows it, and never into one without users', async () => {
     const appId = await seedApp(t, admin.auth);
     const body = { appId, appName: 'Copy', description: 'x' };

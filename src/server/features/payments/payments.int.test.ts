@@ -324,6 +324,8 @@ describeDb('payments through the sandbox provider', () => {
         provider: 'sandbox',
       }),
     ]);
+    // The sandbox checkout's secret (and its link, which carries it) stays on the server.
+    for (const secret of ['checkoutToken', 'checkoutUrl', 'settledBy']) expect(mine.body).not.toContain(secret);
     const all = await t.app.inject({ method: 'GET', url: '/api/payments/transactions', headers: owner.auth });
     expect(all.json().data.map((x: { reference: string }) => x.reference)).toEqual([reference]);
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { transactionMetadataSchema } from '../../../shared/api/merchants.schema';
 
-// API shapes of payments. They import only zod, so they can move to src/shared/api when the console needs them.
+// API shapes of payments. They import only zod and shared schemas, so they can move to src/shared/api when the console needs them.
 
 export const TRANSACTION_STATUSES = ['PENDING', 'SUCCESS', 'FAILED'] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
@@ -17,7 +18,8 @@ export const transactionSchema = z.object({
   mobile: z.string(),
   network: z.string(),
   provider: z.string(),
-  metadata: z.record(z.string(), z.unknown()),
+  /** Only what viewers may read: never the sandbox checkout's secret or link, nor the event that settled it. */
+  metadata: transactionMetadataSchema,
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -4,6 +4,7 @@ import { paymentEvents, transactions, users } from '../../../db/schema';
 import type { CallbackRequest, ConfirmedCharge, PaymentProvider, VerifiedCallback } from '../../../integrations/payments/payment-provider';
 import { createPaystackPaymentProvider } from '../../../integrations/payments/paystack-payments';
 import { createSandboxPaymentProvider, type SandboxPaymentProvider } from '../../../integrations/payments/sandbox-payments';
+import { toTransactionMetadata } from '../../../shared/api/merchants.schema';
 import { AppError, invalid, notFound, unauthenticated } from '../../../shared/errors';
 import { getPermissionScope } from '../../../shared/roles';
 import { getPublicOrigin, type Config } from '../../config';
@@ -490,7 +491,7 @@ export function toTransaction(row: TransactionRow): Transaction {
     mobile: meta.mobile ?? '',
     network: meta.network ?? '',
     provider: meta.provider ?? '',
-    metadata: meta,
+    metadata: toTransactionMetadata(meta),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

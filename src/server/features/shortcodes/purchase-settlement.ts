@@ -15,6 +15,9 @@ export interface ShortcodePaymentMetadata {
   purchaseId: string;
   leaseCount: number;
   kind: 'buy' | 'renew';
+  /** The amount in USD and the units of the charged currency per USD, when a rate was set (getUsdRate). */
+  amountUsd?: number;
+  usdRate?: number;
 }
 
 export const RESERVATION_MS = RESERVATION_MINUTES * 60_000;

@@ -20,6 +20,7 @@ import { isUuid } from '../../../shared/ids';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../auth/auth.service';
 import { findLiveVersionNumber } from '../apps/apps.service';
+import { getUsdRate, roundMoney } from '../billing/subscription';
 import { startCheckoutPayment } from '../payments/payments.service';
 import { type CatalogueEntry, getCatalogueEntry } from './extensions.service';
 import {
@@ -173,9 +174,16 @@ async function checkOut(
   leaseCount: number,
   kind: 'buy' | 'renew',
 ): Promise<CheckoutReply> {
-  const metadata: ShortcodePaymentMetadata = { purchaseId: row.id, leaseCount, kind };
+  const amount = Number(row.price) * leaseCount;
+  const usdRate = getUsdRate(ctx.config, row.currency);
+  const metadata: ShortcodePaymentMetadata = {
+    purchaseId: row.id,
+    leaseCount,
+    kind,
+    ...(usdRate === null ? {} : { amountUsd: roundMoney(amount / usdRate), usdRate }),
+  };
   const payment = await startCheckoutPayment(ctx, user.id, {
-    amount: (Number(row.price) * leaseCount).toFixed(2),
+    amount: amount.toFixed(2),
     currency: row.currency,
     shortcode: row.dialString,
     transactionType: SHORTCODE_TRANSACTION_TYPE,

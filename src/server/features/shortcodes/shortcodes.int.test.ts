@@ -274,6 +274,14 @@ describeDb('buying, paying, renewing and connecting a shortcode extension', () =
     );
 
     expect(await decide(t, redirectUrl, 'approve')).toBe('SUCCESS');
+    // No rate from GHS to USD is set here: the history has no USD figure for it, only what was charged.
+    expect((await api.get('/api/subscription/paymentHistory')).json().data[0]).toMatchObject({
+      reference,
+      type: 'shortcode',
+      amountUsd: null,
+      amount: 450,
+      currency: 'GHS',
+    });
     const active = (await api.get(`/api/getShortCodeByUuid/${reserved.uuid}`)).json().data;
     expect(active).toMatchObject({ status: 'active', reservedUntil: null });
     const start = new Date(active.startDate);
@@ -490,6 +498,37 @@ describe('expiry reminders', () => {
       expect((await timer.runOnce()).reminded).toBe(1);
       expect(await reminders()).toHaveLength(3);
     });
+  });
+});
+
+describeDb('a shortcode paid in the local currency, in the USD payment history', () => {
+  const t = useTestApp({ ...LONG_SIGN_IN, USD_RATES: { GHS: 15 } });
+  const admin = useUser(t, { userType: 'internal_admin', roles: ['ADMIN'] });
+  const buyer = useUser(t);
+
+  it('keeps the USD amount and the rate when it is asked, and the history shows that USD amount', async () => {
+    const open = await createExtension(t, admin, { shortCode: '*920*', extension: '', extLength: 2, price: '150' });
+    const api = createApiClient(t, buyer);
+    const bought = await api.post('/api/subscription/buyshortcode', { extensionUuid: open, leaseCount: 3, shortCode: '56' });
+    const { reference, redirectUrl } = bought.json();
+    const [payment] = await t.db.select().from(transactions).where(eq(transactions.reference, reference));
+    expect(payment).toMatchObject({ amount: '450.00', currency: 'GHS', metadata: expect.objectContaining({ amountUsd: 30, usdRate: 15 }) });
+    expect(await decide(t, redirectUrl, 'approve')).toBe('SUCCESS');
+    // A later rate does not rewrite what was paid.
+    t.app.ctx.config.USD_RATES.GHS = 12;
+    const history = (await api.get('/api/subscription/paymentHistory')).json().data;
+    expect(history).toEqual([
+      {
+        description: 'Shortcode purchase *920*56# (3 months)',
+        date: expect.any(String),
+        amountUsd: 30,
+        amount: 450,
+        currency: 'GHS',
+        status: 'SUCCESS',
+        reference,
+        type: 'shortcode',
+      },
+    ]);
   });
 });
 

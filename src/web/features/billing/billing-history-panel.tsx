@@ -21,25 +21,30 @@ function PaymentStatusBadge({ status }: { status: string }) {
   );
 }
 
-/** `$50`; a payment in another currency with no rate to USD shows what was charged, `450 GHS`. */
+/**
+ * The USD amount (`$30`), and under it what was charged when that was another currency (`charged 450 GHS`). A
+ * payment in a currency with no rate to USD (see USD_RATES) has no USD figure: it says so, never putting its
+ * own currency's amount where USD is promised.
+ */
 function PaymentAmount({ payment }: { payment: PaymentHistoryRow }) {
-  if (payment.amountUsd === null)
-    return (
-      <Text size="sm" fw={600} span>
-        {formatAmount(payment.amount)} {payment.currency}
-      </Text>
-    );
+  const charged = payment.currency !== 'USD' && (
+    <Text size="xs" c="gray.7" data-testid="payment-charged">
+      charged {formatAmount(payment.amount)} {payment.currency}
+    </Text>
+  );
   return (
-    <>
-      <Text size="sm" fw={600} span>
-        {formatUsd(payment.amountUsd)}
-      </Text>
-      {payment.currency !== 'USD' && (
-        <Text size="xs" c="gray.7">
-          charged {formatAmount(payment.amount)} {payment.currency}
+    <div data-testid="payment-amount">
+      {payment.amountUsd === null ? (
+        <Text size="sm" c="gray.7" fs="italic" span>
+          no USD rate
+        </Text>
+      ) : (
+        <Text size="sm" fw={600} span>
+          {formatUsd(payment.amountUsd)}
         </Text>
       )}
-    </>
+      {charged}
+    </div>
   );
 }
 

@@ -50,7 +50,7 @@ export function ActionLogTable({ logs, appId }: { logs: LogEntry[]; appId: strin
         getRowKey={(log) => log.id}
         summary={
           <Text size="sm" c="dimmed">
-            Ordered by level: system, debug, info, error.
+            Ordered by level (system, debug, info, error), then by time.
           </Text>
         }
         exportButtons={{ fileName: `logs-${appId}`, getTable, disabled: logs.length === 0 }}

@@ -11,7 +11,7 @@ export function formatLogData(data: unknown): string {
   return JSON.stringify(data, null, 2);
 }
 
-/** Log View: a terminal-style list, time, [level], message, and the pretty-printed details under each line. */
+/** Log View: a terminal-style list in the order the lines happened: time, [level], message, and the pretty-printed details under each line. */
 export function ActionLogTerminal({ logs }: { logs: LogEntry[] }) {
   return (
     <Box

@@ -2,12 +2,13 @@ import { Button, Checkbox, Group, SegmentedControl, Select, SimpleGrid, Stack, T
 import { modals } from '@mantine/modals';
 import { showToast } from '../../lib/toast';
 import { IconFilter, IconFilterOff, IconTrash } from '@tabler/icons-react';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useParams } from 'react-router';
 import { LOG_LEVELS } from '../../../shared/api/monitoring.schema';
 import { isOk } from '../../lib/api';
 import { ActionLogTable } from './action-log-table';
 import { ActionLogTerminal } from './action-log-terminal';
+import { sortLogsByLevel, sortLogsByTime } from './log-order';
 import { useMenusLite } from '../menus/use-menus';
 import { clearLogs, LOG_PLUGINS, searchLogs, type LogEntry, type LogFilter } from './logs.api';
 import { AppMonitoringHeader } from '../apps/app-monitoring-header';
@@ -59,6 +60,7 @@ export function ActionLogsPage() {
   const [isLoading, setIsLoading] = useState(false);
   const [hasLoaded, setHasLoaded] = useState(false);
   const isReady = useDelayPassed(LOGS_AUTOLOAD_DELAY_MS);
+  const logsByLevel = useMemo(() => sortLogsByLevel(logs), [logs]);
 
   const menus = useMenusLite(id, { retry: false });
   const menuError = menus.isError;
@@ -78,7 +80,7 @@ export function ActionLogsPage() {
         showToast({ message: 'Failed to search logs', color: 'red' });
         return;
       }
-      setLogs(Array.isArray(reply.data) ? reply.data : []);
+      setLogs(Array.isArray(reply.data) ? sortLogsByTime(reply.data) : []);
     },
     [id],
   );
@@ -179,7 +181,7 @@ export function ActionLogsPage() {
           {hasLoaded ? `${logs.length} ${logs.length === 1 ? 'line' : 'lines'}` : isReady ? 'Loading…' : 'Logs load in a moment…'}
         </Text>
       </Group>
-      {view === 'log' ? <ActionLogTerminal logs={logs} /> : <ActionLogTable logs={logs} appId={id} />}
+      {view === 'log' ? <ActionLogTerminal logs={logs} /> : <ActionLogTable logs={logsByLevel} appId={id} />}
     </Stack>
   );
 }

@@ -1,10 +1,10 @@
-import { Badge, Box, Button, Code, Group, Modal, Paper, Select, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Box, Button, Code, Group, Modal, Paper, Select, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { DatesRangeValue } from '@mantine/dates';
 import { IconEye, IconReceiptOff, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
-import { useEffect, useRef, useState } from 'react';
-import { useParams } from 'react-router';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { Link, useParams } from 'react-router';
 import {
   MERCHANT_MESSAGES,
   TRANSACTION_AUTO_SEARCH_MS,
@@ -21,6 +21,7 @@ import { formatTime } from '../../lib/table-export';
 import { WHOLE_BADGE_STYLES } from '../shortcodes/shortcode-format';
 import { EmptyPanel } from '../../components/list-states';
 import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
+import { getAppLinks } from '../apps/app-channel-links';
 import { MerchantAudienceGuard } from './merchant-audience-guard';
 import { findTransactionTypes, merchantProfilePath, searchTransactions } from './merchants.api';
 import { useMerchant } from './use-merchants';
@@ -276,16 +277,17 @@ function TransactionDetailsDialog({
   onClose: () => void;
 }) {
   const t = transaction;
-  const fields: Array<[string, string]> = t
+  const fields: Array<[string, ReactNode]> = t
     ? [
         ['Reference', t.reference],
         ['Type', typeLabel(t.transactionType)],
         ['Amount', formatAmount(t)],
         ['Date', formatTime(t.createdAt)],
-        ...(t.shortcode ? ([['Shortcode', t.shortcode]] as Array<[string, string]>) : []),
-        ...(t.appId ? ([['App', t.appId]] as Array<[string, string]>) : []),
+        ...(t.shortcode ? ([['Shortcode', t.shortcode]] as Array<[string, ReactNode]>) : []),
+        ...(t.appId ? ([['App', <TransactionAppName key="app" transaction={t} />]] as Array<[string, ReactNode]>) : []),
       ]
     : [];
+  const hasMetadata = t !== null && Object.keys(t.metadata).length > 0;
   return (
     <Modal opened={!!t} onClose={onClose} title="Transaction Details" size="lg" centered>
       {t && (
@@ -299,22 +301,49 @@ function TransactionDetailsDialog({
                 <Text size="xs" c="gray.7" fw={600} tt="uppercase">
                   {label}
                 </Text>
-                <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                <Text size="sm" style={{ overflowWrap: 'anywhere' }} component="div">
                   {value}
                 </Text>
               </div>
             ))}
           </SimpleGrid>
-          <div>
-            <Text size="xs" c="gray.7" fw={600} tt="uppercase" mb={4}>
-              Metadata
-            </Text>
-            <Code block fz="xs" style={{ maxHeight: 280, overflow: 'auto' }}>
-              {JSON.stringify(t.metadata, null, 2)}
-            </Code>
-          </div>
+          {hasMetadata && (
+            <div>
+              <Text size="xs" c="gray.7" fw={600} tt="uppercase" mb={4}>
+                Metadata
+              </Text>
+              <Code block fz="xs" style={{ maxHeight: 280, overflow: 'auto' }} data-testid="transaction-metadata">
+                {JSON.stringify(t.metadata, null, 2)}
+              </Code>
+            </div>
+          )}
         </Stack>
       )}
     </Modal>
+  );
+}
+
+/**
+ * The app a transaction belongs to, by name: a link to its settings when the viewer may open it, plain text
+ * when not, and 'Deleted app' once it is gone (the transaction stays, with its app id).
+ */
+function TransactionAppName({ transaction }: { transaction: Transaction }) {
+  const { app } = transaction;
+  if (!app)
+    return (
+      <Text size="sm" c="gray.7" fs="italic" data-testid="transaction-app" title={transaction.appId ?? undefined}>
+        Deleted app
+      </Text>
+    );
+  if (!app.canOpen)
+    return (
+      <Text size="sm" data-testid="transaction-app">
+        {app.appName}
+      </Text>
+    );
+  return (
+    <Anchor component={Link} to={getAppLinks(app).settings} size="sm" fw={600} data-testid="transaction-app">
+      {app.appName}
+    </Anchor>
   );
 }
