@@ -585,6 +585,12 @@ describeBrowser('menu designer', () => {
     expect(await text.getAttribute('aria-activedescendant')).toBe(await suggestions.getByRole('option').nth(1).getAttribute('id'));
     await text.press('ArrowUp');
     await shot(page, 'designer-variable-suggestions-desktop');
+    // The preview asks for no sample of a name still being typed.
+    expect(await form(page).getByTestId('menu-preview-unknown').count()).toBe(0);
+    await page.setViewportSize(PHONE);
+    await visible(suggestions);
+    await shot(page, 'designer-variable-suggestions-phone');
+    await page.setViewportSize(DESKTOP);
     await text.press('Enter');
     await hidden(suggestions);
     expect(await text.inputValue()).toBe('Thank you, {{ session.inputs.buyAirtime }}');

@@ -30,10 +30,13 @@ export interface PreviewApp {
 
 type PreviewMenu = Pick<Menu, 'headerText' | 'displayText' | 'footerText' | 'terminate' | 'inputHolder' | 'translations'>;
 
-/** `session.inputs.amount` and `session.inputs.amountLabel` in a menu's texts, in order of appearance. */
+/**
+ * `session.inputs.amount` and `session.inputs.amountLabel` in a menu's texts, in order of appearance; only in a
+ * closed tag, so a name still being typed (`{{ session.inputs.am`) is not one.
+ */
 export function findSampleInputs(texts: string[]): string[] {
   const names = new Set<string>();
-  for (const text of texts) for (const match of text.matchAll(/session\.inputs\.([A-Za-z_$][\w$]*)/g)) names.add(match[1]!);
+  for (const text of texts) for (const match of text.matchAll(/session\.inputs\.([A-Za-z_$][\w$]*)(?=[^{}]*[}%]\})/g)) names.add(match[1]!);
   return [...names];
 }
 
