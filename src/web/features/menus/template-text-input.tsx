@@ -118,7 +118,8 @@ function useTemplateSuggestions(value: string, onChange: (value: string) => void
                 <Text size="sm" ff="monospace">
                   {v.path}
                 </Text>
-                <Text size="xs" c="dimmed">
+                {/* Grey on the chosen option's filled background would be unreadable: it takes the option's colour. */}
+                <Text size="xs" c={i === current ? 'inherit' : 'dimmed'}>
                   {v.detail}
                 </Text>
               </Combobox.Option>
