@@ -11,7 +11,8 @@
 export { compileApp, type CompiledApp } from './compile';
 export { startSession, continueSession, resumeLostSession, offerResume } from './session';
 export { extendDialOfApp, isDialOfApp } from './dial';
-export { duplicateRuleMessage, formatLintIssue, lintApp, NO_EXIT_MESSAGE } from './lint';
+export { duplicateRuleMessage, formatLintIssue, lintApp, NO_EXIT_MESSAGE, unknownVariableMessage } from './lint';
+export { findKnownVariables, listTemplateVariables, explainUnknownVariable, type TemplateVariable, type VariableSource } from './variables';
 export { previewMenu, type PreviewSample } from './preview';
 export {
   DEFAULT_LIMITS,

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { countOperations } from '../../tests/support/count-operations';
 import type { AppVersionInput, MenuInput } from '../shared/app';
 import { compileApp } from './compile';
-import { duplicateRuleMessage, formatLintIssue, lintApp, NO_EXIT_MESSAGE } from './lint';
+import { duplicateRuleMessage, formatLintIssue, lintApp, NO_EXIT_MESSAGE, unknownVariableMessage } from './lint';
+import { listTemplateVariables } from './variables';
 import { previewMenu } from './preview';
 import { buildTestApp } from './test-app';
 
@@ -238,6 +239,149 @@ describe('lintApp on a large app', () => {
     expect(issues[1]!.filter((i) => i.code === 'no_exit')).toHaveLength(600);
     // Quadratic work (each menu checked against a list of all the others) would be about 4 times as much.
     expect(largeCount / smallCount).toBeLessThan(2.5);
+  });
+});
+
+describe('lintApp: template variables', () => {
+  const always = (target: string) => ({ operator: 'always', action: 'goto', actionParam: `id-${target}` }) as const;
+  const unknownVariables = (app: ReturnType<typeof buildApp>) => lintApp(app).filter((i) => i.code === 'unknown_variable');
+
+  it("warns for the README's first app when the first menu's identifier is not the name the closing text reads", () => {
+    const app = buildApp([
+      { userDefinedName: 'welcome', isFirst: true, displayText: 'Welcome! What is your name?', switchOperations: [always('bye')] },
+      { userDefinedName: 'bye', terminate: true, displayText: 'Thank you, {{ session.inputs.name }}! {{ session.inputs.name }}' },
+    ]);
+    expect(unknownVariables(app)).toEqual([
+      {
+        level: 'warning',
+        menuId: 'id-bye',
+        menu: 'bye',
+        field: 'displayText',
+        message: unknownVariableMessage('session.inputs.name', 'displayText', 'no menu has the identifier "name"'),
+        code: 'unknown_variable',
+      },
+    ]);
+    expect(formatLintIssue(unknownVariables(app)[0]!)).toBe(
+      'Menu "bye": {{ session.inputs.name }} in displayText names nothing: no menu has the identifier "name". It shows as empty text.',
+    );
+    // Named as the README says, nothing is flagged (the option label too).
+    const named = buildApp([
+      { userDefinedName: 'name', isFirst: true, displayText: 'Welcome! What is your name?', switchOperations: [always('bye')] },
+      { userDefinedName: 'bye', terminate: true, displayText: 'Thank you, {{ session.inputs.name }} ({{ session.inputs.nameLabel }})!' },
+    ]);
+    expect(unknownVariables(named)).toEqual([]);
+  });
+
+  it('flags every root, field and action it can decide, in every templated field, and says where', () => {
+    const app = buildApp(
+      [
+        {
+          userDefinedName: 'home',
+          isFirst: true,
+          headerText: '{{ session.phone }}',
+          displayText: '{{ actions.lookup.name }} {{ actions.missing.name }} {{ inRequest.text }} {{ app.title }} {{ user.name }}',
+          footerText: '{% if session.vars.amount %}{{ session.vars.code }}{% endif %}',
+          switchOperations: [{ operator: 'eq', compareVal: '1', action: 'Terminate', actionParam: 'Bye {{ session.inputs.nme }}' }],
+          actions: [
+            {
+              actionName: 'lookup',
+              actionType: 'pre',
+              inheritsPlugin: 'sendsms',
+              code: { smsSender: 'Shop', mobile: '{{ session.mobile }}', smsMessage: 'Hi {{ session.inputs.who }}' },
+            },
+            {
+              actionName: 'query',
+              actionType: 'post',
+              inheritsPlugin: 'dbaccess',
+              code: { dburl: 'db.example.com:5432', dialect: 'postgres', query: 'select 1 where a = {{ session.inputs.gone }}' },
+            },
+          ],
+        },
+      ],
+      { shortCode: '*920*{amount}#', useTemplateTag: true },
+    );
+    expect(unknownVariables(app).map((i) => [i.field, i.message])).toEqual([
+      [
+        'headerText',
+        unknownVariableMessage(
+          'session.phone',
+          'headerText',
+          'a session has no "phone"; it has "mobile", "network", "serviceCode", "sessionId", "language", "inputs", "vars"',
+        ),
+      ],
+      ['displayText', unknownVariableMessage('actions.missing.name', 'displayText', 'no action is named "missing"')],
+      ['displayText', unknownVariableMessage('inRequest.text', 'displayText', 'inRequest has only "input"')],
+      ['displayText', unknownVariableMessage('app.title', 'displayText', 'app has only "name", "shortCode"')],
+      ['displayText', unknownVariableMessage('user.name', 'displayText', 'templates read "session", "actions", "inRequest", "app"')],
+      [
+        'footerText',
+        unknownVariableMessage(
+          'session.vars.code',
+          'footerText',
+          'the shortcode has no {code} tag and no script in the app sets variables',
+        ),
+      ],
+      [
+        'switchOperations.0.actionParam',
+        unknownVariableMessage('session.inputs.nme', 'switchOperations.0.actionParam', 'no menu has the identifier "nme"'),
+      ],
+      ['actions.0.code', unknownVariableMessage('session.inputs.who', 'actions.0.code', 'no menu has the identifier "who"')],
+      ['actions.1.code', unknownVariableMessage('session.inputs.gone', 'actions.1.code', 'no menu has the identifier "gone"')],
+    ]);
+    // Warnings: the version can still be deployed.
+    expect(lintApp(app).filter((i) => i.level === 'error')).toEqual([]);
+  });
+
+  it('takes what it cannot know as it comes: locals, computed keys, action results, variables a script sets', () => {
+    const app = buildApp([
+      {
+        userDefinedName: 'home',
+        isFirst: true,
+        displayText: [
+          '{% assign first = actions.script.items | first %}{{ first.label }}',
+          '{% for item in actions.script.items %}{{ forloop.index }}. {{ item.name }}{% endfor %}',
+          '{% capture greeting %}Hi{% endcapture %}{{ greeting }}',
+          '{{ session.inputs[session.vars.which] }} {{ session.vars.tier }} {{ session.inputs.home | default: "none" }}',
+          '{{ session.mobile }} {{ session.network }} {{ session.serviceCode }} {{ session.sessionId }} {{ session.language }}',
+          '{{ inRequest.input }} {{ app.name }} {{ app.shortCode }} {{ session.inputs.homeLabel }}',
+        ].join('\n'),
+        switchOperations: [always('home')],
+        actions: [{ actionName: 'script', actionType: 'pre', inheritsPlugin: 'javascript', code: 'return { vars: { tier: "gold" } };' }],
+      },
+    ]);
+    expect(unknownVariables(app)).toEqual([]);
+    // Translations are checked as the default texts are.
+    const translated = buildApp(
+      [
+        {
+          userDefinedName: 'home',
+          isFirst: true,
+          terminate: true,
+          displayText: 'Hi {{ session.inputs.home }}',
+          translations: { fr: { displayText: 'Salut {{ session.inputs.nom }}' } },
+        },
+      ],
+      { languages: { defaultLanguage: 'en', otherLanguages: ['fr'] } },
+    );
+    expect(unknownVariables(translated).map((i) => i.field)).toEqual(['translations.fr.displayText']);
+  });
+
+  it('lists the variables that exist for the designer', () => {
+    const app = buildApp(
+      [
+        {
+          userDefinedName: 'name',
+          isFirst: true,
+          actions: [{ actionName: 'pay', actionType: 'post', inheritsPlugin: 'paymentprompt', code: {} }],
+        },
+        { userDefinedName: '  ', terminate: true },
+      ],
+      { shortCode: '*920*{code}#' },
+    );
+    const paths = listTemplateVariables(app).map((v) => v.path);
+    expect(paths.slice(0, 4)).toEqual(['session.inputs.name', 'session.inputs.nameLabel', 'actions.pay', 'session.vars.code']);
+    expect(paths).toContain('session.mobile');
+    expect(paths).toContain('inRequest.input');
   });
 });
 

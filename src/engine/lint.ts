@@ -15,7 +15,8 @@ import {
 } from '../shared/app';
 import { compileApp, findActionTemplates, getActionTemplate, type CompiledApp, type CompiledMenu } from './compile';
 import { paginateScreen, toMoreLine } from './pagination';
-import { buildScope, joinScreenParts, renderTemplate, type CompiledTemplate } from './render';
+import { buildScope, compileTemplate, findTemplateVariables, joinScreenParts, renderTemplate, type CompiledTemplate } from './render';
+import { explainUnknownVariable, findKnownVariables, formatVariablePath, type KnownVariables } from './variables';
 import type { LintIssue, RenderTimeAccount, SessionState } from './types';
 import { toErrorMessage } from '../shared/errors';
 
@@ -24,6 +25,12 @@ export const UNREACHABLE_MESSAGE = 'No rule, Back or script leads to this menu.'
 /** A loop of menus none of which leads to an end (`code: 'no_exit'`): allowed, but callers can only hang up. */
 export const NO_EXIT_MESSAGE = 'This menu is in a loop with no way to an end: callers can only hang up.';
 /** `Rule 3 has the same condition as rule 1 and never runs.` (`code: 'duplicate_rule'`). */
+/**
+ * `{{ session.inputs.name }} in displayText names nothing: no menu has the identifier "name". It shows as empty text.`
+ * (`code: 'unknown_variable'`).
+ */
+export const unknownVariableMessage = (variable: string, field: string, reason: string) =>
+  `{{ ${variable} }} in ${field} names nothing: ${reason}. It shows as empty text.`;
 export const duplicateRuleMessage = (rule: number, earlier: number) =>
   `Rule ${rule} has the same condition as rule ${earlier} and never runs.`;
 
@@ -61,10 +68,11 @@ export function lintApp(app: AppVersion, renderTime?: RenderTimeAccount): LintIs
 
   // One index for all the menus: checking each against a list of the others would be quadratic in the app's size.
   const refs = createMenuRefIndex(app.menus);
+  const known = findKnownVariables(app);
   for (const m of compiled.order) {
     for (const error of validateMenu(m.menu, refs))
       issues.push({ ...issueAt('error', m, error.message, error.field), ...(error.code ? { code: error.code } : {}) });
-    issues.push(...lintTemplates(compiled, m));
+    issues.push(...lintTemplates(compiled, m, known));
     issues.push(...lintScreens(compiled, m, renderTime));
     issues.push(...lintTranslations(compiled, m));
     issues.push(...lintDuplicateRules(m));
@@ -84,10 +92,23 @@ export function lintApp(app: AppVersion, renderTime?: RenderTimeAccount): LintIs
   return issues;
 }
 
-function lintTemplates(compiled: CompiledApp, m: CompiledMenu): LintIssue[] {
+/** Templates that do not parse (errors), and variables in them that name nothing (warnings, one per variable and field). */
+function lintTemplates(compiled: CompiledApp, m: CompiledMenu, known: KnownVariables): LintIssue[] {
   const issues: LintIssue[] = [];
+  const flagged = new Set<string>();
+  const checkVariables = (template: CompiledTemplate, field: string) => {
+    for (const path of findTemplateVariables(template)) {
+      const reason = explainUnknownVariable(known, path);
+      if (reason === null) continue;
+      const variable = formatVariablePath(path);
+      if (flagged.has(`${field}\u0000${variable}`)) continue;
+      flagged.add(`${field}\u0000${variable}`);
+      issues.push({ ...issueAt('warning', m, unknownVariableMessage(variable, field, reason), field), code: 'unknown_variable' });
+    }
+  };
   const check = (template: CompiledTemplate | null, field: string) => {
     if (template && !template.ok) issues.push(issueAt('error', m, `Template error in ${field}: ${template.error}`, field));
+    else if (template) checkVariables(template, field);
   };
   check(m.header, 'headerText');
   check(m.text, 'displayText');
@@ -101,6 +122,8 @@ function lintTemplates(compiled: CompiledApp, m: CompiledMenu): LintIssue[] {
   }
   m.menu.actions.forEach((action, i) => {
     for (const source of findActionTemplates(action)) check(getActionTemplate(compiled, source), `actions.${i}.code`);
+    // A query's expressions are rendered one by one into bind parameters: the same names, though the SQL is no template.
+    if (action.inheritsPlugin === 'dbaccess') checkVariables(compileTemplate(action.code.query), `actions.${i}.code`);
   });
   return issues;
 }

@@ -110,6 +110,24 @@ export function compileTemplate(source: string): CompiledTemplate {
   }
 }
 
+/** A variable a template reads: its path (`['session', 'inputs', 'name']`); a computed key (`a[b]`) is a nested path. */
+export type TemplateVariablePath = Array<string | number | TemplateVariablePath>;
+
+/**
+ * The session values a template reads, each once: locals (`assign`, `capture`, `for`) are left out, as Liquid's
+ * static analysis sees them. None for a template that does not parse.
+ * @example findTemplateVariables(compileTemplate('Hi {{ session.inputs.name }}')) // [['session', 'inputs', 'name']]
+ */
+export function findTemplateVariables(template: CompiledTemplate): TemplateVariablePath[] {
+  if (!template.ok || template.parts === null) return [];
+  if (template.simple) return template.simple.filter((p): p is string[] => Array.isArray(p));
+  try {
+    return liquid.globalVariableSegmentsSync(template.parts);
+  } catch {
+    return [];
+  }
+}
+
 /** A path's value as Liquid prints it, or undefined when Liquid itself should decide (missing, objects, lists). */
 function lookupText(scope: unknown, path: string[]): string | undefined {
   let value = scope;

@@ -238,5 +238,5 @@ export interface LintIssue {
   field?: string;
   message: string;
   /** A stable name for issues other tools mark (the flow map, the designer's cards): see MenuIssueCode. */
-  code?: 'unreachable' | 'duplicate_rule' | 'no_exit' | 'over_length' | 'missing_translation' | MenuIssueCode;
+  code?: 'unreachable' | 'duplicate_rule' | 'no_exit' | 'over_length' | 'missing_translation' | 'unknown_variable' | MenuIssueCode;
 }

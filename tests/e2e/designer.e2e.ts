@@ -567,6 +567,65 @@ describeBrowser('menu designer', () => {
     await page.context().close();
   });
 
+  it("typing {{ offers the app's variables by keyboard; a variable that names no menu is flagged in the preview and by the deploy", async () => {
+    page = await openDesigner();
+    await editMenu(page, 'goodbye');
+    const text = form(page).getByRole('textbox', { name: 'Menu text' });
+    await text.fill('Thank you, ');
+    await text.press('End');
+    await text.pressSequentially('{{ session.inputs.b');
+    const suggestions = page.getByRole('listbox', { name: 'Template variables' });
+    await visible(suggestions);
+    expect(await suggestions.getByRole('option').allTextContents()).toEqual([
+      'session.inputs.buyAirtimeWhat the caller typed at menu buyAirtime',
+      'session.inputs.buyAirtimeLabelThe text of the option picked at menu buyAirtime',
+    ]);
+    // Down and Up move the choice (the field names it for screen readers); Enter puts it in and closes the list.
+    await text.press('ArrowDown');
+    expect(await text.getAttribute('aria-activedescendant')).toBe(await suggestions.getByRole('option').nth(1).getAttribute('id'));
+    await text.press('ArrowUp');
+    await shot(page, 'designer-variable-suggestions-desktop');
+    // The preview asks for no sample of a name still being typed.
+    expect(await form(page).getByTestId('menu-preview-unknown').count()).toBe(0);
+    await page.setViewportSize(PHONE);
+    await visible(suggestions);
+    await shot(page, 'designer-variable-suggestions-phone');
+    await page.setViewportSize(DESKTOP);
+    await text.press('Enter');
+    await hidden(suggestions);
+    expect(await text.inputValue()).toBe('Thank you, {{ session.inputs.buyAirtime }}');
+    // Escape closes the list and leaves the text as typed.
+    await text.pressSequentially(' {{ app');
+    await visible(suggestions.getByRole('option', { name: /^app\.name/ }));
+    await text.press('Escape');
+    await hidden(suggestions);
+    await visible(form(page));
+    // A name no menu has: the preview offers no sample for it and says why.
+    await text.fill('Thank you, {{ session.inputs.name }}!');
+    const preview = form(page).getByTestId('menu-preview');
+    await visible(preview.getByTestId('menu-preview-unknown').getByText(/session\.inputs\.name matches no menu identifier/));
+    expect(await preview.getByRole('textbox', { name: 'session.inputs.name' }).count()).toBe(0);
+    await shot(page, 'designer-unknown-variable-preview-desktop');
+    await saveMenu(page);
+    await closeToasts(page);
+
+    await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+    await toast(page, /Deployed version/);
+    const warning = page.getByTestId('deploy-warnings').getByTestId('deploy-issue').filter({
+      hasText: '{{ session.inputs.name }} in displayText names nothing: no menu has the identifier "name". It shows as empty text.',
+    });
+    await visible(warning);
+    await shot(page, 'designer-unknown-variable-deploy-desktop');
+    await page.setViewportSize(PHONE);
+    await shot(page, 'designer-unknown-variable-deploy-phone');
+    await page.setViewportSize(DESKTOP);
+    await warning.getByRole('button', { name: 'goodbye' }).click();
+    await visible(form(page).getByText('Edit menu goodbye', { exact: true }));
+    await form(page).getByRole('textbox', { name: 'Menu text' }).fill('Thank you for using Kofi Shop.');
+    await saveMenu(page);
+    await page.context().close();
+  });
+
   it('at phone width: the list, the form above it, the actions tab and the versions drawer', async () => {
     page = await openDesigner(PHONE);
     await visible(card(page, 'home'));

@@ -23,7 +23,16 @@ export const lintIssueSchema = z.object({
   message: z.string(),
   /** The engine's stable issue names (LintIssue.code). */
   code: z
-    .enum(['unreachable', 'duplicate_rule', 'no_exit', 'over_length', 'missing_translation', 'missing_target', 'no_target'])
+    .enum([
+      'unreachable',
+      'duplicate_rule',
+      'no_exit',
+      'over_length',
+      'missing_translation',
+      'unknown_variable',
+      'missing_target',
+      'no_target',
+    ])
     .optional(),
 });
 export type LintIssueDto = z.infer<typeof lintIssueSchema>;

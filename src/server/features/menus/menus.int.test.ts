@@ -321,6 +321,36 @@ describeDb('menus API, deploy and versions', () => {
     expect(await identifiers(appId)).toEqual(['home', 'bye']);
   });
 
+  it("deploys the README's first app with a warning naming a variable that matches no menu, and none once the menu is named for it", async () => {
+    const appId = await seedApp(t, owner.auth);
+    const always = { operator: 'always', compareVal: '' };
+    const { first } = await seedTwoMenus(
+      t,
+      owner.auth,
+      appId,
+      { userDefinedName: 'welcome', displayText: 'Welcome! What is your name?' },
+      { userDefinedName: 'bye', displayText: 'Thank you, {{ session.inputs.name }}!' },
+      always,
+    );
+    const v1 = await get(`/api/deployChanges/${appId}`);
+    expect(v1.json()).toMatchObject({ status: '00', data: { version: 1 } });
+    expect(v1.json().data.warnings).toEqual([
+      {
+        level: 'warning',
+        menuId: expect.any(String),
+        menu: 'bye',
+        field: 'displayText',
+        message: '{{ session.inputs.name }} in displayText names nothing: no menu has the identifier "name". It shows as empty text.',
+        code: 'unknown_variable',
+      },
+    ]);
+    const menus = (await get(`/api/getAllMenus/${appId}`)).json().data as Array<Record<string, unknown>>;
+    const welcome = menus.find((m) => m.uniqueId === first)!;
+    expect((await post('/api/updateMenu', { ...welcome, userDefinedName: 'name' })).json().status).toBe('00');
+    const v2 = await get(`/api/deployChanges/${appId}`);
+    expect(v2.json().data).toMatchObject({ version: 2, warnings: [] });
+  });
+
   it('a deploy with no change since the last version makes no new version and says so', async () => {
     const appId = await seedApp(t, owner.auth);
     const home = await seedMenu(t, owner.auth, appId, { userDefinedName: 'home', displayText: 'Welcome', terminate: true });

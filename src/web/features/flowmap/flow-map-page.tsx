@@ -435,7 +435,14 @@ export function FlowMapPage() {
   useHotkeys([['mod+Z', () => isEditable && undo()]]);
 
   const previewApp = app
-    ? { appId: app.appId, appName: app.appName, shortCode: app.shortCode, screenLimit: app.screenLimit, channel: app.channel }
+    ? {
+        appId: app.appId,
+        appName: app.appName,
+        shortCode: app.shortCode,
+        screenLimit: app.screenLimit,
+        channel: app.channel,
+        menus: data.menus,
+      }
     : { appId, appName: '', shortCode: '' };
   const hasMoved = Object.keys(movedAt).length > 0;
 

@@ -99,6 +99,7 @@ export function MenuDesignPage() {
         screenLimit: app.screenLimit,
         channel: app.channel,
         languages: app.languages,
+        menus: data.menus,
       }
     : { appId, appName: '', shortCode: '' };
 

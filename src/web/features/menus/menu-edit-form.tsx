@@ -26,6 +26,8 @@ import {
 import { MenuNavigationTab } from './menu-navigation-tab';
 import type { PreviewApp } from './menu-screen-preview';
 import { MenuValidationTab } from './menu-validation-tab';
+import { TemplateVariablesProvider } from './template-text-input';
+import { listFormVariables } from './template-variables';
 
 export type MenuSubmitResult = { ok: true } | { ok: false; errors?: FieldError[] };
 
@@ -93,6 +95,11 @@ export function MenuEditForm({
   const [editor, setEditor] = useState<ActionEditor>({ mode: 'idle' });
   const [isSaving, setSaving] = useState(false);
   const others = menus.filter((m) => m.uniqueId !== values.uniqueId);
+  // What the templated fields offer after `{{`: the app's variables, this menu's as the form has them now.
+  const variables = useMemo(
+    () => listFormVariables(app, { uniqueId: values.uniqueId, userDefinedName: values.userDefinedName, actions: values.actions }),
+    [app, values.uniqueId, values.userDefinedName, values.actions],
+  );
   const isDirty = isFormDirty(initial, values) || editor.mode !== 'idle';
   useEffect(() => onDirtyChange?.(isDirty), [isDirty, onDirtyChange]);
 
@@ -203,55 +210,57 @@ export function MenuEditForm({
               {total === 1 ? 'Fix the marked field to save this menu.' : `Fix the ${total} marked fields to save this menu.`}
             </Alert>
           )}
-          <Tabs value={tab} onChange={(v) => v && setTab(v as MenuFormTab)} keepMounted={false} styles={{ tab: { paddingInline: 8 } }}>
-            <Tabs.List mb="md" style={{ flexWrap: 'nowrap', overflowX: 'auto', overflowY: 'hidden' }}>
-              {TABS.map((t) => {
-                const count =
-                  t === 'actions'
-                    ? values.actions.length
-                    : t === 'validation'
-                      ? values.validations.length
-                      : t === 'navigation'
-                        ? values.alwaysGoto
-                          ? 1
-                          : values.rules.length
-                        : 0;
-                return (
-                  <Tabs.Tab
-                    key={t}
-                    value={t}
-                    data-has-errors={counts[t] > 0 || undefined}
-                    c={counts[t] > 0 ? 'red.8' : undefined}
-                    rightSection={
-                      counts[t] > 0 ? (
-                        <Badge size="xs" color="red" circle aria-label={`${counts[t]} errors`}>
-                          {counts[t]}
-                        </Badge>
-                      ) : count > 0 ? (
-                        <Badge size="xs" variant="light" color="gray" circle>
-                          {count}
-                        </Badge>
-                      ) : undefined
-                    }
-                  >
-                    {TAB_LABELS[t]}
-                  </Tabs.Tab>
-                );
-              })}
-            </Tabs.List>
-            <Tabs.Panel value="menu">
-              <MenuFieldsTab values={values} set={set} errors={errors} app={app} />
-            </Tabs.Panel>
-            <Tabs.Panel value="navigation">
-              <MenuNavigationTab values={values} set={set} errors={errors} menus={menus} languages={listAppLanguages(app.languages)} />
-            </Tabs.Panel>
-            <Tabs.Panel value="actions">
-              <MenuActionsTab values={values} set={set} errors={errors} editor={editor} setEditor={setEditor} checkAction={checkAction} />
-            </Tabs.Panel>
-            <Tabs.Panel value="validation">
-              <MenuValidationTab values={values} set={set} errors={errors} />
-            </Tabs.Panel>
-          </Tabs>
+          <TemplateVariablesProvider value={variables}>
+            <Tabs value={tab} onChange={(v) => v && setTab(v as MenuFormTab)} keepMounted={false} styles={{ tab: { paddingInline: 8 } }}>
+              <Tabs.List mb="md" style={{ flexWrap: 'nowrap', overflowX: 'auto', overflowY: 'hidden' }}>
+                {TABS.map((t) => {
+                  const count =
+                    t === 'actions'
+                      ? values.actions.length
+                      : t === 'validation'
+                        ? values.validations.length
+                        : t === 'navigation'
+                          ? values.alwaysGoto
+                            ? 1
+                            : values.rules.length
+                          : 0;
+                  return (
+                    <Tabs.Tab
+                      key={t}
+                      value={t}
+                      data-has-errors={counts[t] > 0 || undefined}
+                      c={counts[t] > 0 ? 'red.8' : undefined}
+                      rightSection={
+                        counts[t] > 0 ? (
+                          <Badge size="xs" color="red" circle aria-label={`${counts[t]} errors`}>
+                            {counts[t]}
+                          </Badge>
+                        ) : count > 0 ? (
+                          <Badge size="xs" variant="light" color="gray" circle>
+                            {count}
+                          </Badge>
+                        ) : undefined
+                      }
+                    >
+                      {TAB_LABELS[t]}
+                    </Tabs.Tab>
+                  );
+                })}
+              </Tabs.List>
+              <Tabs.Panel value="menu">
+                <MenuFieldsTab values={values} set={set} errors={errors} app={app} />
+              </Tabs.Panel>
+              <Tabs.Panel value="navigation">
+                <MenuNavigationTab values={values} set={set} errors={errors} menus={menus} languages={listAppLanguages(app.languages)} />
+              </Tabs.Panel>
+              <Tabs.Panel value="actions">
+                <MenuActionsTab values={values} set={set} errors={errors} editor={editor} setEditor={setEditor} checkAction={checkAction} />
+              </Tabs.Panel>
+              <Tabs.Panel value="validation">
+                <MenuValidationTab values={values} set={set} errors={errors} />
+              </Tabs.Panel>
+            </Tabs>
+          </TemplateVariablesProvider>
           {/* The menu's own buttons; an open action has its own (Cancel action, Save action or Done) in its panel. */}
           <Group
             justify="flex-end"

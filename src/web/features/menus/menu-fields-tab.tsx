@@ -1,16 +1,4 @@
-import {
-  ActionIcon,
-  Checkbox,
-  Group,
-  SegmentedControl,
-  Select,
-  SimpleGrid,
-  Stack,
-  Text,
-  Textarea,
-  TextInput,
-  Tooltip,
-} from '@mantine/core';
+import { ActionIcon, Checkbox, Group, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { describeLanguage, type AppLanguages } from '../../../shared/app';
@@ -18,6 +6,7 @@ import classes from './menus.module.css';
 import { MenuTranslationFields } from './menu-translation-fields';
 import { toggleTerminate, type FormErrors, type MenuFormValues } from './menu-form-state';
 import { MenuScreenPreview, type PreviewApp } from './menu-screen-preview';
+import { TemplateTextarea, TemplateTextInput } from './template-text-input';
 
 interface MenuFieldsTabProps {
   values: MenuFormValues;
@@ -26,7 +15,8 @@ interface MenuFieldsTabProps {
   app: PreviewApp;
 }
 
-const IDENTIFIER_TOOLTIP = 'The menu identifier is unique, no spaces. It names the input: {{ session.inputs.identifier }}';
+const IDENTIFIER_TOOLTIP =
+  'The menu identifier is unique, no spaces. It names what the caller types here: a menu named amount gives {{ session.inputs.amount }}';
 
 /** Menu tab: identifier, text with {{ }} variables, header, footer, input holder, Back Menu, terminate; the live preview beside. */
 export function MenuFieldsTab({ values, set, errors, app }: MenuFieldsTabProps) {
@@ -79,12 +69,12 @@ function MenuDefaultFields({
         withAsterisk
         data-autofocus
       />
-      <Textarea
+      <TemplateTextarea
         label="Menu text"
-        description="Session variables go in double curly braces: {{ session.inputs.name }}"
+        description="Variables go in double curly braces: type {{ to pick one, e.g. {{ session.inputs.name }} reads the input of the menu named name"
         placeholder={'Welcome to Kofi Shop\n1. Buy airtime\n2. Check balance'}
         value={values.displayText}
-        onChange={(e) => set({ displayText: e.currentTarget.value })}
+        onChange={(displayText) => set({ displayText })}
         error={err('displayText')}
         withAsterisk
         autosize
@@ -92,18 +82,18 @@ function MenuDefaultFields({
         maxRows={14}
       />
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-        <TextInput
+        <TemplateTextInput
           label="Header text"
           description="Shown above the menu text"
           value={values.headerText}
-          onChange={(e) => set({ headerText: e.currentTarget.value })}
+          onChange={(headerText) => set({ headerText })}
           error={err('headerText')}
         />
-        <TextInput
+        <TemplateTextInput
           label="Footer text"
           description="Shown below the menu text"
           value={values.footerText}
-          onChange={(e) => set({ footerText: e.currentTarget.value })}
+          onChange={(footerText) => set({ footerText })}
           error={err('footerText')}
         />
       </SimpleGrid>

@@ -13,6 +13,7 @@ import {
 import { createRuleDraft, type FormErrors, type MenuFormValues, type RuleDraft } from './menu-form-state';
 import { MenuRowControls, moveItem, removeItem, updateItem } from './menu-row-buttons';
 import { MenuRowList } from './menu-row-list';
+import { TemplateTextInput } from './template-text-input';
 
 interface MenuNavigationTabProps {
   values: MenuFormValues;
@@ -153,12 +154,12 @@ export function MenuNavigationTab({ values, set, errors, menus, languages = [] }
                   w={130}
                 />
                 {rule.action === 'Terminate' ? (
-                  <TextInput
+                  <TemplateTextInput
                     label="Closing text"
                     aria-label={`Rule ${i + 1} closing text`}
                     placeholder="Thank you."
                     value={rule.actionParam}
-                    onChange={(e) => setRule(i, { actionParam: e.currentTarget.value })}
+                    onChange={(actionParam) => setRule(i, { actionParam })}
                     error={err(`${at}.actionParam`)}
                     disabled={values.alwaysGoto}
                     style={{ flex: '2 1 200px' }}

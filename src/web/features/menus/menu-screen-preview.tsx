@@ -8,6 +8,7 @@ import { compileApp, previewMenu } from '../../../engine';
 import { ChatBubble } from '../bots/chat-bubble';
 import chatClasses from '../bots/chat.module.css';
 import classes from './menus.module.css';
+import { useTemplateVariables } from './template-text-input';
 
 /** Sample caller for the preview. */
 const SAMPLE_MOBILE = '233244000111';
@@ -23,14 +24,19 @@ export interface PreviewApp {
   channel?: AppChannel;
   /** The app's languages: the preview can show each (docs/languages.md). */
   languages?: AppLanguages | null;
+  /** The app's saved menus: the variables its templates can read (the designer suggests them, the preview samples them). */
+  menus?: ReadonlyArray<Pick<Menu, 'uniqueId' | 'userDefinedName' | 'actions'>>;
 }
 
 type PreviewMenu = Pick<Menu, 'headerText' | 'displayText' | 'footerText' | 'terminate' | 'inputHolder' | 'translations'>;
 
-/** `session.inputs.amount` and `session.inputs.amountLabel` in a menu's texts, in order of appearance. */
+/**
+ * `session.inputs.amount` and `session.inputs.amountLabel` in a menu's texts, in order of appearance; only in a
+ * closed tag, so a name still being typed (`{{ session.inputs.am`) is not one.
+ */
 export function findSampleInputs(texts: string[]): string[] {
   const names = new Set<string>();
-  for (const text of texts) for (const match of text.matchAll(/session\.inputs\.([A-Za-z_$][\w$]*)/g)) names.add(match[1]!);
+  for (const text of texts) for (const match of text.matchAll(/session\.inputs\.([A-Za-z_$][\w$]*)(?=[^{}]*[}%]\})/g)) names.add(match[1]!);
   return [...names];
 }
 
@@ -79,7 +85,16 @@ export function renderMenuPreview(app: PreviewApp, menu: PreviewMenu, inputs: Re
 export function MenuScreenPreview({ app, menu, language }: { app: PreviewApp; menu: PreviewMenu; language?: string }) {
   const isBot = app.channel === 'whatsapp';
   const limit = isBot ? WHATSAPP_LIMITS.text : (app.screenLimit ?? DEFAULT_SCREEN_LIMIT);
-  const sampleNames = findSampleInputs([menu.headerText, menu.displayText, menu.footerText]);
+  const t = language ? menu.translations?.[language] : undefined;
+  const typedNames = findSampleInputs([
+    t?.headerText || menu.headerText,
+    t?.displayText || menu.displayText,
+    t?.footerText || menu.footerText,
+  ]);
+  // A sample only for an input some menu gives: one that no menu gives shows as nothing in a session too (the deploy warns).
+  const variables = useTemplateVariables();
+  const sampleNames = typedNames.filter((n) => variables.some((v) => v.path === `session.inputs.${n}`));
+  const unknownNames = typedNames.filter((n) => !sampleNames.includes(n));
   const [samples, setSamples] = useState<Record<string, string>>({});
   const [page, setPage] = useState(0);
   // biome-ignore lint/correctness/useExhaustiveDependencies: the names as one string: a new array with the same names keeps the inputs
@@ -196,6 +211,14 @@ export function MenuScreenPreview({ app, menu, language }: { app: PreviewApp; me
           {menu.terminate
             ? `Over the ${limit}-character ${isBot ? 'message' : 'screen'}: an ending ${isBot ? 'message' : 'screen'} cannot page, so the text will be cut.`
             : `Over the ${limit}-character ${isBot ? 'message' : 'screen'}: ${isBot ? 'customers' : 'callers'} see ${pages.length} pages, each ending in "98. More".`}
+        </Text>
+      )}
+      {unknownNames.length > 0 && (
+        <Text size="xs" c="orange.9" data-testid="menu-preview-unknown">
+          {unknownNames.map((n) => `session.inputs.${n}`).join(', ')} {unknownNames.length === 1 ? 'matches' : 'match'} no menu identifier
+          and
+          {unknownNames.length === 1 ? ' shows' : ' show'} as nothing. Name the menu that asks for it{' '}
+          {unknownNames.length === 1 ? `"${unknownNames[0]}"` : 'by the name used'}, or type {'{{'} to pick a variable that exists.
         </Text>
       )}
       {sampleNames.length > 0 && (

@@ -1,6 +1,12 @@
-import { Paper, SimpleGrid, Stack, Text, Textarea } from '@mantine/core';
+import { Paper, SimpleGrid, Stack, Text, Textarea, type TextareaProps } from '@mantine/core';
 import { getLanguageName, type TranslatedField } from '../../../shared/app';
 import type { FormErrors, MenuFormValues } from './menu-form-state';
+import { TemplateTextarea } from './template-text-input';
+
+/** A Textarea with TemplateTextarea's onChange, for the one text that is no template. */
+function PlainTextarea({ onChange, ...props }: Omit<TextareaProps, 'onChange'> & { value: string; onChange: (value: string) => void }) {
+  return <Textarea {...props} onChange={(e) => onChange(e.currentTarget.value)} />;
+}
 
 interface MenuTranslationFieldsProps {
   values: MenuFormValues;
@@ -26,7 +32,17 @@ export function MenuTranslationFields({ values, set, defaultLanguage, language, 
   const screen = values.translations[language] ?? {};
   const name = getLanguageName(language);
   const defaultName = getLanguageName(defaultLanguage);
-  const row = (key: string, label: string, source: string, text: string, onChange: (text: string) => void, rows = 1, error?: string) => (
+  const row = (
+    key: string,
+    label: string,
+    source: string,
+    text: string,
+    onChange: (text: string) => void,
+    rows = 1,
+    error?: string,
+    // The input holder is shown as typed; every other text here is a template.
+    Field: typeof TemplateTextarea | typeof PlainTextarea = TemplateTextarea,
+  ) => (
     <SimpleGrid key={key} cols={{ base: 1, sm: 2 }} spacing="sm">
       <Stack gap={4}>
         <Text size="sm" fw={500}>
@@ -38,11 +54,11 @@ export function MenuTranslationFields({ values, set, defaultLanguage, language, 
           </Text>
         </Paper>
       </Stack>
-      <Textarea
+      <Field
         label={`${label} in ${name}`}
         placeholder={source}
         value={text}
-        onChange={(e) => onChange(e.currentTarget.value)}
+        onChange={(value: string) => onChange(value)}
         error={error}
         autosize
         minRows={rows}
@@ -64,6 +80,7 @@ export function MenuTranslationFields({ values, set, defaultLanguage, language, 
           (text) => set({ translations: { ...values.translations, [language]: { ...screen, [field]: text } } }),
           rows,
           errors[`translations.${language}.${field}`]?.message,
+          field === 'inputHolder' ? PlainTextarea : TemplateTextarea,
         ),
       )}
       {!values.alwaysGoto &&
@@ -85,12 +102,20 @@ export function MenuTranslationFields({ values, set, defaultLanguage, language, 
         )}
       {values.validations.map((v, i) =>
         v.errorMessage.trim()
-          ? row(v.key, `Validation ${i + 1} error message`, v.errorMessage, v.errorTranslations?.[language] ?? '', (text) =>
-              set({
-                validations: values.validations.map((x, j) =>
-                  j === i ? { ...x, errorTranslations: { ...x.errorTranslations, [language]: text } } : x,
-                ),
-              }),
+          ? row(
+              v.key,
+              `Validation ${i + 1} error message`,
+              v.errorMessage,
+              v.errorTranslations?.[language] ?? '',
+              (text) =>
+                set({
+                  validations: values.validations.map((x, j) =>
+                    j === i ? { ...x, errorTranslations: { ...x.errorTranslations, [language]: text } } : x,
+                  ),
+                }),
+              1,
+              undefined,
+              PlainTextarea,
             )
           : null,
       )}

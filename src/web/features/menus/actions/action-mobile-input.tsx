@@ -1,6 +1,6 @@
-import { TextInput } from '@mantine/core';
 import type { FormErrors } from '../menu-form-state';
 import { errorText } from './action-code-form.types';
+import { TemplateTextInput } from '../template-text-input';
 
 interface ActionMobileInputProps {
   value: string;
@@ -12,11 +12,11 @@ interface ActionMobileInputProps {
 /** The number an action reaches (the SMS's recipient, the payment's payer): a template, most often `{{ session.mobile }}`. */
 export function ActionMobileInput({ value, onChange, errors }: ActionMobileInputProps) {
   return (
-    <TextInput
+    <TemplateTextInput
       label="Mobile"
       placeholder="{{ session.mobile }}"
       value={value}
-      onChange={(e) => onChange(e.currentTarget.value)}
+      onChange={onChange}
       error={errorText(errors, 'mobile')}
       withAsterisk
     />

@@ -1,6 +1,7 @@
-import { PasswordInput, Select, SimpleGrid, Stack, Switch, Textarea, TextInput } from '@mantine/core';
+import { PasswordInput, Select, SimpleGrid, Stack, Switch, TextInput } from '@mantine/core';
 import { DB_DIALECTS, type DbaccessCode } from '../../../../shared/app';
 import { errorText, type ActionCodeFormProps } from './action-code-form.types';
+import { TemplateTextarea } from '../template-text-input';
 
 const DIALECT_LABELS: Record<DbaccessCode['dialect'], string> = { postgres: 'PostgreSQL', mysql: 'MySQL', mssql: 'SQL Server' };
 
@@ -40,11 +41,11 @@ export function DbaccessForm({ code, onChange, errors }: ActionCodeFormProps<'db
           mt={{ sm: 30 }}
         />
       </SimpleGrid>
-      <Textarea
+      <TemplateTextarea
         label="Query"
         placeholder="select name from customers where msisdn = {{ session.mobile }}"
         value={code.query}
-        onChange={(e) => set({ query: e.currentTarget.value })}
+        onChange={(query) => set({ query })}
         error={errorText(errors, 'query')}
         withAsterisk
         autosize

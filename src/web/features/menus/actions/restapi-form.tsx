@@ -1,21 +1,9 @@
-import {
-  ActionIcon,
-  Button,
-  Checkbox,
-  Group,
-  PasswordInput,
-  Select,
-  SimpleGrid,
-  Stack,
-  Text,
-  Textarea,
-  TextInput,
-  Tooltip,
-} from '@mantine/core';
+import { ActionIcon, Button, Checkbox, Group, PasswordInput, Select, SimpleGrid, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { CONTENT_TYPES, HTTP_METHODS, type RestapiCode } from '../../../../shared/app';
 import { removeItem, updateItem } from '../menu-row-buttons';
 import { errorText, type ActionCodeFormProps } from './action-code-form.types';
+import { TemplateTextarea, TemplateTextInput } from '../template-text-input';
 
 /**
  * restapi: one HTTP call. URL, headers and body are templates (`{{ session.inputs.amount }}`); a JSON body may
@@ -45,20 +33,20 @@ export function RestapiForm({ code, onChange, errors }: ActionCodeFormProps<'res
           style={{ gridColumn: 'span 2' }}
         />
       </SimpleGrid>
-      <TextInput
+      <TemplateTextInput
         label="Request URL"
         placeholder="https://api.example.com/pay"
         value={code.url}
-        onChange={(e) => set({ url: e.currentTarget.value })}
+        onChange={(url) => set({ url })}
         error={errorText(errors, 'url')}
         withAsterisk
       />
-      <Textarea
+      <TemplateTextarea
         label="Request body"
         description={code.method === 'GET' ? 'Not sent with GET' : 'Template values allowed, e.g. {"amount": {{ session.inputs.amount }}}'}
         placeholder={code.contentType === 'application/json' ? '{ "amount": {{ session.inputs.amount }} }' : ''}
         value={code.payload}
-        onChange={(e) => set({ payload: e.currentTarget.value })}
+        onChange={(payload) => set({ payload })}
         error={errorText(errors, 'payload')}
         autosize
         minRows={3}
@@ -93,11 +81,11 @@ export function RestapiForm({ code, onChange, errors }: ActionCodeFormProps<'res
               onChange={(e) => setHeader(i, { key: e.currentTarget.value })}
               style={{ flex: 1 }}
             />
-            <TextInput
+            <TemplateTextInput
               aria-label={`Header ${i + 1} value`}
               placeholder="Value"
               value={header.value}
-              onChange={(e) => setHeader(i, { value: e.currentTarget.value })}
+              onChange={(value) => setHeader(i, { value })}
               style={{ flex: 2 }}
             />
             <Tooltip label="Remove header">

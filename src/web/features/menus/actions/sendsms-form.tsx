@@ -1,7 +1,8 @@
-import { SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
+import { SimpleGrid, Stack } from '@mantine/core';
 import type { SendsmsCode } from '../../../../shared/app';
 import { errorText, type ActionCodeFormProps } from './action-code-form.types';
 import { ActionMobileInput } from './action-mobile-input';
+import { TemplateTextarea, TemplateTextInput } from '../template-text-input';
 
 /** sendsms: queues one SMS; every field is a template, e.g. mobile `{{ session.mobile }}`. */
 export function SendsmsForm({ code, onChange, errors }: ActionCodeFormProps<'sendsms'>) {
@@ -9,19 +10,19 @@ export function SendsmsForm({ code, onChange, errors }: ActionCodeFormProps<'sen
   return (
     <Stack gap="sm">
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-        <TextInput
+        <TemplateTextInput
           label="Sender"
           description="Up to 11 characters on most networks"
           maxLength={20}
           value={code.smsSender}
-          onChange={(e) => set({ smsSender: e.currentTarget.value })}
+          onChange={(smsSender) => set({ smsSender })}
         />
         <ActionMobileInput value={code.mobile} onChange={(mobile) => set({ mobile })} errors={errors} />
       </SimpleGrid>
-      <Textarea
+      <TemplateTextarea
         label="Message"
         value={code.smsMessage}
-        onChange={(e) => set({ smsMessage: e.currentTarget.value })}
+        onChange={(smsMessage) => set({ smsMessage })}
         error={errorText(errors, 'smsMessage')}
         withAsterisk
         autosize

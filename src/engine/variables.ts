@@ -1,0 +1,139 @@
+/**
+ * The names a template can read, worked out from the app's definition: the lint flags a variable that names
+ * nothing (it would render as empty text, silently), and the designer offers the ones that exist.
+ *
+ *   session.inputs.<menu identifier>, session.inputs.<menu identifier>Label   what the caller typed at that menu
+ *   session.vars.<tag>            a shortcode tag (`*920*{amount}#`), or any name a script sets (`{ vars: {...} }`)
+ *   session.mobile, .network, .serviceCode, .sessionId, .language
+ *   actions.<action name>...      an action's result (its inner fields are the action's own: not checked)
+ *   inRequest.input               the input being handled
+ *   app.name, app.shortCode
+ */
+import type { Action } from '../shared/app';
+import { compileDialPattern } from './dial';
+import type { TemplateVariablePath } from './render';
+
+/** The session's own fields besides `inputs` and `vars` (buildScope). */
+export const SESSION_FIELDS = ['mobile', 'network', 'serviceCode', 'sessionId', 'language'] as const;
+const APP_FIELDS = ['name', 'shortCode'] as const;
+export const TEMPLATE_ROOTS = ['session', 'actions', 'inRequest', 'app'] as const;
+
+/** What listTemplateVariables needs of an app: its shortcode and its menus' identifiers and actions. */
+export interface VariableSource {
+  shortCode: string;
+  menus: ReadonlyArray<{ userDefinedName: string; actions: ReadonlyArray<Pick<Action, 'actionName' | 'inheritsPlugin'>> }>;
+}
+
+export interface KnownVariables {
+  /** Menu identifiers (each also names `<identifier>Label`). */
+  inputs: Set<string>;
+  actions: Set<string>;
+  /** The shortcode's tags, set as session.vars. */
+  tags: Set<string>;
+  /** A javascript action or custom function may set any session.vars name: those are not checked. */
+  hasScripts: boolean;
+}
+
+export function findKnownVariables(app: VariableSource): KnownVariables {
+  const known: KnownVariables = { inputs: new Set(), actions: new Set(), tags: new Set(), hasScripts: false };
+  for (const menu of app.menus) {
+    const identifier = menu.userDefinedName.trim();
+    if (identifier !== '') known.inputs.add(identifier);
+    for (const action of menu.actions) {
+      if (action.actionName.trim() !== '') known.actions.add(action.actionName);
+      if (action.inheritsPlugin === 'javascript' || action.inheritsPlugin === 'customAction') known.hasScripts = true;
+    }
+  }
+  for (const segment of compileDialPattern(app.shortCode).segments)
+    if ('names' in segment) for (const name of segment.names) known.tags.add(name);
+  return known;
+}
+
+const quoted = (items: readonly string[]) => items.map((i) => `"${i}"`).join(', ');
+
+/**
+ * Why a variable names nothing (`no menu has the identifier "name"`), or null when it may exist. Only what the app's
+ * definition decides is checked: a computed key, an action result's inner fields and, when a script may set them,
+ * session.vars are taken as they come.
+ */
+export function explainUnknownVariable(known: KnownVariables, path: TemplateVariablePath): string | null {
+  const [root, key, name] = path;
+  if (typeof root !== 'string') return null;
+  if (root === 'session') {
+    if (typeof key !== 'string') return null;
+    if (key === 'inputs') {
+      if (typeof name !== 'string') return null;
+      if (known.inputs.has(name) || (name.endsWith('Label') && known.inputs.has(name.slice(0, -'Label'.length)))) return null;
+      return `no menu has the identifier "${name}"`;
+    }
+    if (key === 'vars') {
+      if (typeof name !== 'string' || known.hasScripts || known.tags.has(name)) return null;
+      return `the shortcode has no {${name}} tag and no script in the app sets variables`;
+    }
+    if ((SESSION_FIELDS as readonly string[]).includes(key)) return null;
+    return `a session has no "${key}"; it has ${quoted([...SESSION_FIELDS, 'inputs', 'vars'])}`;
+  }
+  if (root === 'actions') {
+    if (typeof key !== 'string' || known.actions.has(key)) return null;
+    return `no action is named "${key}"`;
+  }
+  if (root === 'inRequest') {
+    if (typeof key !== 'string' || key === 'input') return null;
+    return 'inRequest has only "input"';
+  }
+  if (root === 'app') {
+    if (typeof key !== 'string' || (APP_FIELDS as readonly string[]).includes(key)) return null;
+    return `app has only ${quoted(APP_FIELDS)}`;
+  }
+  return `templates read ${quoted(TEMPLATE_ROOTS)}`;
+}
+
+/** `session.inputs.name`, `actions["my action"]`: the path as a template would write it, up to its first computed key. */
+export function formatVariablePath(path: TemplateVariablePath): string {
+  let out = '';
+  for (const segment of path) {
+    if (typeof segment === 'string')
+      out += /^[A-Za-z_][\w-]*$/.test(segment) ? `${out ? '.' : ''}${segment}` : `[${JSON.stringify(segment)}]`;
+    else if (typeof segment === 'number') out += `[${segment}]`;
+    else break;
+  }
+  return out;
+}
+
+export interface TemplateVariable {
+  /** What goes between the braces: `session.inputs.name`. */
+  path: string;
+  /** Where its value comes from, for the designer's list. */
+  detail: string;
+}
+
+/**
+ * Every variable a template of the app can read, for the designer's suggestions: the menus' inputs and labels, the
+ * actions' results, the shortcode's tags, then the session's and app's own fields.
+ * @example listTemplateVariables({ shortCode: '*920*77#', menus: [{ userDefinedName: 'name', actions: [] }] })[0]
+ *   // { path: 'session.inputs.name', detail: 'What the caller typed at menu name' }
+ */
+export function listTemplateVariables(app: VariableSource): TemplateVariable[] {
+  const known = findKnownVariables(app);
+  const variables: TemplateVariable[] = [];
+  for (const id of known.inputs) {
+    variables.push({ path: formatVariablePath(['session', 'inputs', id]), detail: `What the caller typed at menu ${id}` });
+    variables.push({
+      path: formatVariablePath(['session', 'inputs', `${id}Label`]),
+      detail: `The text of the option picked at menu ${id}`,
+    });
+  }
+  for (const name of known.actions) variables.push({ path: formatVariablePath(['actions', name]), detail: `The result of action ${name}` });
+  for (const tag of known.tags) variables.push({ path: `session.vars.${tag}`, detail: `The shortcode's {${tag}} tag` });
+  variables.push(
+    { path: 'session.mobile', detail: "The caller's number" },
+    { path: 'session.network', detail: "The caller's network" },
+    { path: 'session.serviceCode', detail: 'The code dialled' },
+    { path: 'session.sessionId', detail: "The gateway's session id" },
+    { path: 'session.language', detail: "The session's language" },
+    { path: 'inRequest.input', detail: 'The input being handled' },
+    { path: 'app.name', detail: "The app's name" },
+    { path: 'app.shortCode', detail: "The app's shortcode" },
+  );
+  return variables;
+}
