@@ -534,7 +534,7 @@ describeBrowser('apps and templates', () => {
 
   it('a 120-character app name ends in an ellipsis, the whole name in its tooltip, in the list, cards and headers', async () => {
     const longName =
-      'Kojo Family Airtime, Data and Mobile Money Bundles with Weekend Offers: KojoAirtimeDataAndMobileMoneyBundlesForEveryone';
+      'Kojo Family Airtime, Data and Mobile Money Bundles with Weekend Offers: KojoAirtimeDataAndMobileMoneyBundlesForEveryone!';
     expect(longName).toHaveLength(120);
     const app = await createAppByApi(owner.reply.token, longName, '*777*120#');
     /** The name's element: one line (or `lines`), cut, the whole name as its title, nothing wider than its box. */
