@@ -80,7 +80,16 @@ describe('buildFlowGraph', () => {
 
   it('draws Back edges from a back-enabled menu to the menus leading to it', () => {
     const back = graph.edges.filter((e) => e.kind === 'back');
-    expect(back).toEqual([{ id: 'back:airtime:home', source: 'airtime', target: 'home', label: 'back 0', kind: 'back', description: 'Back (0) from airtime to home' }]);
+    expect(back).toEqual([
+      {
+        id: 'back:airtime:home',
+        source: 'airtime',
+        target: 'home',
+        label: 'back 0',
+        kind: 'back',
+        description: 'Back (0) from airtime to home',
+      },
+    ]);
     expect(graph.edges).toHaveLength(6);
   });
 
