@@ -494,15 +494,24 @@ describeBrowser('flow map', () => {
 
   it('a menu added comes wholly on screen, even where the map runs below the fold', async () => {
     const shortId = await createApp('Short Window', '*920*86#');
-    await createMenu(shortId, 'thanks', { displayText: 'Thank you', terminate: true });
-    await createMenu(shortId, 'home', { isFirst: true, displayText: 'Welcome\n1. Thanks' });
-    // A laptop's short window: the map's lower half is below the fold.
+    await createMenu(shortId, 'about', { displayText: 'Short Window sells airtime' });
+    const thanks = await createMenu(shortId, 'thanks', { displayText: 'Thank you', terminate: true });
+    await createMenu(shortId, 'home', {
+      isFirst: true,
+      displayText: 'Welcome\n1. Thanks',
+      rules: [{ operator: 'eq', compareVal: '1', action: 'goto', actionParam: thanks }],
+    });
+    // A laptop's short window, where the map's lower part is below the fold; left to right, a new menu (no rule
+    // leads to it yet) goes under the others in the first column.
     const page = await openMap(shortId, { width: 1366, height: 600 });
+    await page.getByText('Left to right', { exact: true }).click();
     await page.getByRole('button', { name: 'Add menu', exact: true }).click();
     const panel = page.getByTestId('flow-panel');
     await panel.getByRole('textbox', { name: 'Menu identifier' }).fill('help');
     await panel.getByRole('textbox', { name: 'Menu text' }).fill('Call 0800 100 200 for help');
-    await panel.getByRole('button', { name: 'Save', exact: true }).click();
+    // Saved with the page at its top (a click would first scroll the page to the button, as Playwright does).
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await panel.getByRole('button', { name: 'Save', exact: true }).dispatchEvent('click');
     await panel.waitFor({ state: 'detached' });
     await expect.poll(() => isWhollyOnScreen(page, flowNode(page, 'help'))).toBe(true);
     await shot(page, 'flowmap-added-on-screen');
