@@ -1,8 +1,19 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { APP_MESSAGES } from '../../src/shared/api/apps.schema';
 import { callApi, type LoginReplyBody, pathOf, registerAccount, storeSession, waitForPath } from './accounts';
-import { baseUrl, describeBrowser, DESKTOP, launchBrowser, openPage, PHONE, screenshot, signIn, waitForAnimations } from './browser';
+import {
+  baseUrl,
+  describeBrowser,
+  DESKTOP,
+  expectNoSidewaysScroll,
+  launchBrowser,
+  openPage,
+  PHONE,
+  screenshot,
+  signIn,
+  waitForAnimations,
+} from './browser';
 import { E2E_USERS } from './fixtures';
 
 /**
@@ -381,6 +392,21 @@ describeBrowser('apps and templates', () => {
     await cards.nth(5).waitFor();
     const names = await cards.locator('h3').allTextContents();
     expect([...names].sort()).toEqual([...TEMPLATE_NAMES].sort());
+    // Each card shows its country's flag as an image named for the country (not letters such as GH).
+    const flags = page.getByTestId('template-grid').getByTestId('country-flag');
+    expect(await flags.count()).toBe(6);
+    await cards.filter({ hasText: 'Community Poll' }).getByRole('img', { name: 'Nigeria', exact: true }).waitFor();
+    expect(await cards.filter({ hasText: 'Airtime Top-Up' }).getByRole('img', { name: 'Ghana', exact: true }).getAttribute('src')).toMatch(
+      /gh.*\.svg|^data:image\/svg/,
+    );
+    for (const flag of await flags.all())
+      expect(await flag.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    expect(
+      await page
+        .getByTestId('template-grid')
+        .getByText(/^(GH|NG|KE)$/)
+        .count(),
+    ).toBe(0);
     await shoot(page, 'apps-templates-desktop');
 
     await page.getByRole('button', { name: 'Clone Pay a Merchant' }).click();
@@ -503,6 +529,46 @@ describeBrowser('apps and templates', () => {
     await page.getByTestId('app-cards').getByText('Kojo Airtime', { exact: true }).waitFor();
     await shoot(page, 'apps-admin-list-phone');
     expect(pathOf(page)).toBe('/app-list-admin');
+    await page.context().close();
+  });
+
+  it('a 120-character app name ends in an ellipsis, the whole name in its tooltip, in the list, cards and headers', async () => {
+    const longName =
+      'Kojo Family Airtime, Data and Mobile Money Bundles with Weekend Offers: KojoAirtimeDataAndMobileMoneyBundlesForEveryone!';
+    expect(longName).toHaveLength(120);
+    const app = await createAppByApi(owner.reply.token, longName, '*777*120#');
+    /** The name's element: one line (or `lines`), cut, the whole name as its title, nothing wider than its box. */
+    async function expectCut(name: Locator, lines = 1) {
+      const fit = await name.evaluate((el) => ({
+        isCut: el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight,
+        lines: Math.round(el.getBoundingClientRect().height / Number.parseFloat(getComputedStyle(el).lineHeight)),
+      }));
+      expect(fit).toEqual({ isCut: true, lines });
+    }
+    const fitsSideways = (element: Locator) => element.evaluate((el) => el.scrollWidth <= el.clientWidth);
+
+    page = await openAsOwner();
+    await page.goto('/app-list');
+    const row = tableRow(page, longName);
+    await expectCut(row.getByTitle(longName));
+    expect(await fitsSideways(page.getByTestId('app-table').locator('..'))).toBe(true);
+    expect((await row.boundingBox())!.height).toBeLessThan(80);
+    await shoot(page, 'apps-list-long-name-desktop');
+    await page.goto(`/app/design/${app.appId}`);
+    await expectCut(page.getByRole('heading', { level: 1, name: longName }), 2);
+    await page.context().close();
+
+    page = await openAsOwner(PHONE);
+    await page.goto('/app-list');
+    const card = page.getByTestId('app-cards').locator('.mantine-Card-root').filter({ hasText: longName });
+    await expectCut(card.getByTitle(longName));
+    expect(await fitsSideways(card)).toBe(true);
+    await expectNoSidewaysScroll(page);
+    await shoot(page, 'apps-list-long-name-phone');
+    await page.goto(`/app/design/${app.appId}`);
+    await expectCut(page.getByRole('heading', { level: 1, name: longName }), 2);
+    await expectNoSidewaysScroll(page);
+    await shoot(page, 'apps-design-long-name-phone');
     await page.context().close();
   });
 });

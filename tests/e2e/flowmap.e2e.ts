@@ -35,6 +35,50 @@ async function readChildrenSide(page: Page, parent: string, children: string[]):
   return 'mixed';
 }
 
+/** Rule labels that lie over another rule's line (each line sampled every 3 px) or over a box. */
+function findLabelsOverLines(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const edges = [...document.querySelectorAll('.react-flow__edge')];
+    const lines = edges.map((edge) => {
+      const path = edge.querySelector<SVGPathElement>('path.react-flow__edge-path')!;
+      const toScreen = path.getScreenCTM()!;
+      const points: DOMPoint[] = [];
+      for (let at = 0; at <= path.getTotalLength(); at += 3) {
+        const p = path.getPointAtLength(at);
+        points.push(new DOMPoint(p.x, p.y).matrixTransform(toScreen));
+      }
+      return { edge, points };
+    });
+    return edges.flatMap((edge) => {
+      const label = edge.querySelector('.react-flow__edge-textwrapper');
+      if (!label) return [];
+      const box = label.getBoundingClientRect();
+      return lines
+        .filter((line) => line.edge !== edge)
+        .filter((line) => line.points.some((p) => p.x > box.left && p.x < box.right && p.y > box.top && p.y < box.bottom))
+        .map((line) => `"${label.textContent}" over ${line.edge.getAttribute('aria-label')}`)
+        .concat(
+          [...document.querySelectorAll('[data-testid="flow-node"]')]
+            .filter((node) => {
+              const n = node.getBoundingClientRect();
+              return box.left < n.right && box.right > n.left && box.top < n.bottom && box.bottom > n.top;
+            })
+            .map((node) => `"${label.textContent}" over the box ${node.getAttribute('data-menu') ?? node.getAttribute('data-kind')}`),
+        );
+    });
+  });
+}
+
+/** The whole box is on the screen: inside the map and inside the window, below the console's header. */
+async function isWhollyOnScreen(page: Page, box: Locator): Promise<boolean> {
+  const b = await box.boundingBox();
+  const map = await page.getByTestId('flow-map').boundingBox();
+  const windowHeight = await page.evaluate(() => window.innerHeight);
+  if (!b || !map) return false;
+  const inMap = b.x >= map.x && b.y >= map.y && b.x + b.width <= map.x + map.width && b.y + b.height <= map.y + map.height;
+  return inMap && b.y >= 60 && b.y + b.height <= windowHeight;
+}
+
 describeBrowser('flow map', () => {
   let browser: Browser;
   let owner: { reply: LoginReplyBody };
@@ -149,7 +193,24 @@ describeBrowser('flow map', () => {
     // Edge labels: conditions, always, the closing text.
     const labels = await page.locator('.react-flow__edge-textwrapper, .react-flow__edge-text').allTextContents();
     const all = labels.join('|');
-    for (const label of ['= 1', 'in 2,3', 'always', 'back 0', 'Goodbye and thank you']) expect(all).toContain(label);
+    for (const label of ['= 1', 'in 2,3', 'always', 'back 0', '= 9 → Goodbye']) expect(all).toContain(label);
+    // A label never reaches into the next box: a long one is cut, the End box holds the closing text.
+    await page.locator('[data-testid="flow-node"][data-kind="end"]').getByText('Goodbye and thank you').waitFor();
+
+    // No label lies over another rule's line; screen readers hear each rule with identifiers, never ids.
+    expect(await findLabelsOverLines(page)).toEqual([]);
+    const described = await page.locator('.react-flow__edge').evaluateAll((edges) => edges.map((e) => e.getAttribute('aria-label')));
+    expect(described).toEqual(
+      expect.arrayContaining([
+        "Option 1 'Balance' from home to balance",
+        'Rule in 2,3 from home to airtime',
+        "Option 9 'Exit' from home ends the session: Goodbye and thank you",
+        'Always from airtime to confirm',
+        "Option 1 'Yes' from confirm to a missing menu",
+        'Back (0) from airtime to home',
+      ]),
+    );
+    for (const label of described) expect(label).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}|Edge from/);
 
     // Marks.
     expect(await flowNode(page, 'home').getAttribute('data-badges')).toBe('First');
@@ -428,6 +489,32 @@ describeBrowser('flow map', () => {
     await storeSession(page, owner.reply);
     await page.goto(`/app/design/${emptyId}/flow`);
     await page.getByTestId('flow-empty').waitFor({ timeout: 15_000 });
+    await page.context().close();
+  });
+
+  it('a menu added comes wholly on screen, even where the map runs below the fold', async () => {
+    const shortId = await createApp('Short Window', '*920*86#');
+    await createMenu(shortId, 'about', { displayText: 'Short Window sells airtime' });
+    const thanks = await createMenu(shortId, 'thanks', { displayText: 'Thank you', terminate: true });
+    await createMenu(shortId, 'home', {
+      isFirst: true,
+      displayText: 'Welcome\n1. Thanks',
+      rules: [{ operator: 'eq', compareVal: '1', action: 'goto', actionParam: thanks }],
+    });
+    // A laptop's short window, where the map's lower part is below the fold; left to right, a new menu (no rule
+    // leads to it yet) goes under the others in the first column.
+    const page = await openMap(shortId, { width: 1366, height: 600 });
+    await page.getByText('Left to right', { exact: true }).click();
+    await page.getByRole('button', { name: 'Add menu', exact: true }).click();
+    const panel = page.getByTestId('flow-panel');
+    await panel.getByRole('textbox', { name: 'Menu identifier' }).fill('help');
+    await panel.getByRole('textbox', { name: 'Menu text' }).fill('Call 0800 100 200 for help');
+    // Saved with the page at its top (a click would first scroll the page to the button, as Playwright does).
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await panel.getByRole('button', { name: 'Save', exact: true }).dispatchEvent('click');
+    await panel.waitFor({ state: 'detached' });
+    await expect.poll(() => isWhollyOnScreen(page, flowNode(page, 'help'))).toBe(true);
+    await shot(page, 'flowmap-added-on-screen');
     await page.context().close();
   });
 

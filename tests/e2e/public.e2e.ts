@@ -176,6 +176,13 @@ describeBrowser('public site', () => {
       );
       expect(await gallery.getByRole('link', { name: `Clone ${appName}` }).getAttribute('href')).toBe('/register');
     }
+    // Flags are images named for their country, drawn the same on every system (emoji flags are letters on Windows).
+    expect(await gallery.getByTestId('country-flag').count()).toBe(templates.length);
+    await gallery.getByRole('article').filter({ hasText: 'Community Poll' }).getByRole('img', { name: 'Nigeria', exact: true }).waitFor();
+    expect(await gallery.getByText(/^(gh|ng|ke)$/i).count()).toBe(0);
+    await gallery.scrollIntoViewIfNeeded();
+    await waitForAnimations(page);
+    await gallery.screenshot({ path: 'test-results/screenshots/public-template-gallery-desktop.png' });
     await page.context().close();
   });
 

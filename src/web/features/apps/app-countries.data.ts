@@ -1,4 +1,5 @@
 import { APP_COUNTRIES } from '../../../shared/api/apps.schema';
+import { hasCountryFlag, isFlagImage } from '../../components/country-flag';
 
 type AppCountry = (typeof APP_COUNTRIES)[number];
 
@@ -35,9 +36,52 @@ const COUNTRY_LABELS: Record<AppCountry, string> = {
   'equitorial-guinea': 'Equatorial Guinea',
 };
 
+/** Each country's ISO 3166-1 alpha-2 code (lower case), which names its flag (components/country-flag.tsx). */
+export const COUNTRY_CODES: Record<AppCountry, string> = {
+  ghana: 'gh',
+  nigeria: 'ng',
+  swaziland: 'sz',
+  kenya: 'ke',
+  'sierra-leone': 'sl',
+  rwanda: 'rw',
+  liberia: 'lr',
+  gabon: 'ga',
+  guinea: 'gn',
+  gambia: 'gm',
+  malawi: 'mw',
+  burundi: 'bi',
+  mauritius: 'mu',
+  eritrea: 'er',
+  'dr-congo': 'cd',
+  niger: 'ne',
+  tunisia: 'tn',
+  algeria: 'dz',
+  'south-africa': 'za',
+  'cape-verde': 'cv',
+  'ivory-coast': 'ci',
+  togo: 'tg',
+  lesotho: 'ls',
+  morocco: 'ma',
+  zimbabwe: 'zw',
+  namibia: 'na',
+  chad: 'td',
+  seychelles: 'sc',
+  'equitorial-guinea': 'gq',
+};
+
 /** Options for a country select, in the product's order. */
 export const COUNTRY_OPTIONS = APP_COUNTRIES.map((value) => ({ value, label: COUNTRY_LABELS[value] }));
 
 export function getCountryLabel(value: string): string {
   return COUNTRY_LABELS[value as AppCountry] ?? value;
+}
+
+/**
+ * The flag an app (a template) shows, for CountryFlag: its own flag icon (a code such as 'gh', or an image address)
+ * when it names a flag there is, else its country's.
+ */
+export function getFlagCode(app: { flagIcon: string; country: string }): string {
+  const own = app.flagIcon.trim();
+  if (own && (isFlagImage(own) || hasCountryFlag(own))) return own;
+  return COUNTRY_CODES[app.country as AppCountry] ?? own;
 }

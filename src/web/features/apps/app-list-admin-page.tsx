@@ -11,6 +11,7 @@ import { LoadErrorAlert } from '../../components/load-error-alert';
 import { AppListSkeleton } from './app-list-states';
 import { type AppListColumn, AppListTable } from './app-list-table';
 import { useApps, useDeleteAppConfirm } from './use-apps';
+import { NameText } from '../../components/name-text';
 
 function matchesSearch(app: App, search: string): boolean {
   const needle = search.trim().toLowerCase();
@@ -23,9 +24,9 @@ const COLUMNS: AppListColumn[] = [
     header: 'App Name',
     render: (app) => (
       <>
-        <Text fw={600} size="sm">
+        <NameText fw={600} size="sm" maw={320}>
           {app.appName}
-        </Text>
+        </NameText>
         <Code fz="xs">{app.shortCode}</Code>
       </>
     ),
@@ -108,7 +109,7 @@ export function AppListAdminPage() {
           minWidth={760}
           renderCard={(app) => (
             <>
-              <Text fw={600}>{app.appName}</Text>
+              <NameText fw={600}>{app.appName}</NameText>
               <Text size="sm">{app.companyName || '—'}</Text>
               <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
                 {app.userEmail}

@@ -13,6 +13,7 @@ import { LoadErrorAlert } from '../../components/load-error-alert';
 import { AppListSkeleton } from './app-list-states';
 import { type AppListColumn, AppListTable } from './app-list-table';
 import { useApps, useDeleteAppConfirm } from './use-apps';
+import { NameText } from '../../components/name-text';
 
 export const GET_STARTED_PATH = '/get-started';
 export const APP_LIST_ADMIN_PATH = '/app-list-admin';
@@ -35,9 +36,9 @@ const COLUMNS: AppListColumn[] = [
     cellProps: { maw: 360 },
     render: (app) => (
       <>
-        <Text fw={600} size="sm">
+        <NameText fw={600} size="sm" maw={360}>
           {app.appName}
-        </Text>
+        </NameText>
         <Text size="xs" c="dimmed" lineClamp={1}>
           {app.description}
         </Text>
@@ -108,7 +109,7 @@ export function AppListPage() {
           renderCard={(app) => (
             <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
               <div style={{ minWidth: 0 }}>
-                <Text fw={600}>{app.appName}</Text>
+                <NameText fw={600}>{app.appName}</NameText>
                 <Text size="xs" c="dimmed" lineClamp={2}>
                   {app.description}
                 </Text>

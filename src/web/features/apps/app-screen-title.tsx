@@ -19,7 +19,8 @@ export function AppScreenTitle({ screen, app, children }: AppScreenTitleProps) {
         {screen}
       </Text>
       {app ? (
-        <Title order={1} fz={{ base: 24, sm: 30 }} style={{ overflowWrap: 'anywhere' }}>
+        // Two lines at most (a long name's tail is in the tooltip); break-word cuts only a word wider than the line.
+        <Title order={1} fz={{ base: 24, sm: 30 }} lineClamp={2} title={app.appName} style={{ overflowWrap: 'break-word' }}>
           {app.appName}
         </Title>
       ) : (

@@ -42,6 +42,7 @@ import { updateApp } from './apps.api';
 import { AppNotFoundError, useApp } from './use-apps';
 import { BackLink } from '../../components/back-link';
 import { webhooksPath } from '../webhooks/webhooks-page';
+import { NameText } from '../../components/name-text';
 
 interface SettingsValues {
   appName: string;
@@ -78,9 +79,9 @@ export function AppSettingsPage() {
           Application Settings
         </Title>
         {app && (
-          <Text c="dimmed" mt={6}>
+          <NameText c="dimmed" mt={6}>
             {app.appName}
-          </Text>
+          </NameText>
         )}
       </div>
 

@@ -11,6 +11,7 @@ import { BotCreateDialog } from './bot-create-dialog';
 import { BotRowActions } from './bot-row-actions';
 import { BotStatusBadge } from './bot-status-badge';
 import { useBots, useDeleteBotConfirm } from './use-bots';
+import { NameText } from '../../components/name-text';
 
 const countNumbers = (count: number) => (count === 0 ? 'No number connected' : `${count} ${count === 1 ? 'number' : 'numbers'} connected`);
 
@@ -34,9 +35,9 @@ function BotList() {
       cellProps: { style: { minWidth: 0 } },
       render: (bot) => (
         <>
-          <Text fw={600} size="sm" style={{ overflowWrap: 'anywhere' }}>
+          <NameText fw={600} size="sm" maw={{ base: 280, sm: 320 }}>
             {bot.appName}
-          </Text>
+          </NameText>
           {/* Narrower, the description folds in here; on a phone the status and the actions too. */}
           <Text size="xs" c="dimmed" lineClamp={2} hiddenFrom="md">
             {bot.description}

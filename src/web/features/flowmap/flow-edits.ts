@@ -6,7 +6,7 @@
 import { ALWAYS_OPERATOR, type Menu, type MenuBody, type SwitchOperation } from '../../../shared/app';
 
 /** The option a menu's text offers on a line: '1. Airtime', '2) Data', '3 - Bundles', '4: Help' give 1 to 4. */
-const OPTION_LINE = /^\s*(\d{1,3})\s*[.):-]\s*\S/;
+const OPTION_LINE = /^\s*(\d{1,3})\s*[.):-]\s*(\S.*)$/;
 
 /** The option numbers a text offers, in order, each once. */
 export function findOptionNumbers(text: string): string[] {
@@ -15,6 +15,15 @@ export function findOptionNumbers(text: string): string[] {
     return match ? [match[1]!] : [];
   });
   return [...new Set(numbers)];
+}
+
+/** The words of option `number` in a menu's text ('Balance' for '1. Balance'), or null when no line offers it. */
+export function findOptionLabel(text: string, number: string): string | null {
+  for (const line of text.split(/\r?\n/)) {
+    const match = OPTION_LINE.exec(line);
+    if (match?.[1] === number.trim()) return match[2]!.trim();
+  }
+  return null;
 }
 
 /** The option number of one screen line shown on the map, or null. */

@@ -80,7 +80,16 @@ describe('buildFlowGraph', () => {
 
   it('draws Back edges from a back-enabled menu to the menus leading to it', () => {
     const back = graph.edges.filter((e) => e.kind === 'back');
-    expect(back).toEqual([{ id: 'back:airtime:home', source: 'airtime', target: 'home', label: 'back 0', kind: 'back' }]);
+    expect(back).toEqual([
+      {
+        id: 'back:airtime:home',
+        source: 'airtime',
+        target: 'home',
+        label: 'back 0',
+        kind: 'back',
+        description: 'Back (0) from airtime to home',
+      },
+    ]);
     expect(graph.edges).toHaveLength(6);
   });
 
@@ -182,5 +191,27 @@ describe('layoutFlowGraph', () => {
     const y = (id: string) => placed.find((n) => n.id === id)!.position.y;
     expect(y('m0')).toBeLessThan(y('m1'));
     expect(y('m1')).toBeLessThan(y('m4'));
+  });
+});
+
+describe('edge descriptions (what a screen reader hears)', () => {
+  it('name the option by its words and the menus by their identifiers, never their ids', () => {
+    const menus = [
+      menu('m-1', {
+        userDefinedName: 'welcome',
+        displayText: 'Welcome\n1. Balance\n2) Send money',
+        switchOperations: [goto('m-2'), goto('m-3', 'eq', '2'), goto('m-2', 'valueIn', '3,4'), end('Goodbye'), goto('gone', 'always', '')],
+      }),
+      menu('m-2', { userDefinedName: 'balance', allowGoBack: true, goBackInputIndicator: '0' }),
+      menu('m-3', { userDefinedName: '' }),
+    ];
+    expect(buildFlowGraph(menus, []).edges.map((e) => e.description)).toEqual([
+      "Option 1 'Balance' from welcome to balance",
+      "Option 2 'Send money' from welcome to m-3",
+      'Rule in 3,4 from welcome to balance',
+      'Rule = 9 from welcome ends the session: Goodbye',
+      'Always from welcome to a missing menu',
+      'Back (0) from balance to welcome',
+    ]);
   });
 });

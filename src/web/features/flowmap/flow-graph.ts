@@ -13,6 +13,7 @@ import {
   type Menu,
   type SwitchOperation,
 } from '../../../shared/app';
+import { findOptionLabel } from './flow-edits';
 
 /** The lint issue fields the map reads (the engine's LintIssue and the API's LintIssueDto both fit). */
 export type FlowLintIssue = Pick<LintIssue, 'level' | 'menuId' | 'field' | 'message' | 'code'>;
@@ -85,6 +86,8 @@ export interface FlowEdge {
   target: string;
   label: string;
   kind: FlowEdgeKind;
+  /** What a screen reader says: "Option 1 'Balance' from home to balance", with identifiers, never ids. */
+  description: string;
 }
 
 export interface FlowGraph {
@@ -136,6 +139,13 @@ export function screenLines(screen: string, maxLines = SCREEN_LINES, lineLength 
   return shown;
 }
 
+/** A rule in words: "Option 1 'Balance'" when the menu's text offers that option, else 'Always' or "Rule in 2,3". */
+export function describeRule(menu: Pick<Menu, 'displayText'>, rule: Pick<SwitchOperation, 'operator' | 'compareVal'>): string {
+  if (rule.operator === ALWAYS_OPERATOR) return 'Always';
+  const option = rule.operator === 'eq' ? findOptionLabel(menu.displayText, rule.compareVal) : null;
+  return option ? `Option ${rule.compareVal.trim()} '${trimText(option, 30)}'` : `Rule ${ruleLabel(rule)}`;
+}
+
 const rawScreen = (m: Menu) => [m.headerText, m.displayText, m.footerText].filter((t) => t.trim() !== '').join('\n');
 
 const hasBack = (m: Menu) => m.allowGoBack && !m.terminate;
@@ -160,20 +170,30 @@ export function buildFlowGraph(menus: Menu[], lintIssues: FlowLintIssue[], scree
   /** target uniqueId -> menus with a goto to it, for the Back edges. */
   const leadsTo = new Map<string, Set<string>>();
 
+  const nameOf = (m: Menu) => m.userDefinedName || m.uniqueId;
   for (const m of menus) {
     const closings: string[] = [];
     m.switchOperations.forEach((rule, i) => {
       const id = `rule:${m.uniqueId}:${i}`;
       const condition = ruleLabel(rule);
+      const from = `${describeRule(m, rule)} from ${nameOf(m)}`;
       if (rule.action === 'Terminate') {
         const closing = rule.actionParam.trim() ? trimText(rule.actionParam, 28) : 'end';
         closings.push(closing);
-        edges.push({ id, source: m.uniqueId, target: endNodeId(m.uniqueId), label: `${condition} → ${closing}`, kind: 'terminate' });
+        edges.push({
+          id,
+          source: m.uniqueId,
+          target: endNodeId(m.uniqueId),
+          label: `${condition} → ${closing}`,
+          kind: 'terminate',
+          description: `${from} ends the session${closing === 'end' ? '' : `: ${closing}`}`,
+        });
         return;
       }
       const target = rule.actionParam.trim();
-      if (byId.has(target)) {
-        edges.push({ id, source: m.uniqueId, target, label: condition, kind: 'rule' });
+      const targetMenu = byId.get(target);
+      if (targetMenu) {
+        edges.push({ id, source: m.uniqueId, target, label: condition, kind: 'rule', description: `${from} to ${nameOf(targetMenu)}` });
         if (target !== m.uniqueId) {
           if (!leadsTo.has(target)) leadsTo.set(target, new Set());
           leadsTo.get(target)!.add(m.uniqueId);
@@ -198,7 +218,7 @@ export function buildFlowGraph(menus: Menu[], lintIssues: FlowLintIssue[], scree
           },
         });
       }
-      edges.push({ id, source: m.uniqueId, target: nodeId, label: condition, kind: 'broken' });
+      edges.push({ id, source: m.uniqueId, target: nodeId, label: condition, kind: 'broken', description: `${from} to a missing menu` });
     });
     if (closings.length > 0) {
       const lines = screenLines(closings.join('\n'), 2, 24);
@@ -229,6 +249,7 @@ export function buildFlowGraph(menus: Menu[], lintIssues: FlowLintIssue[], scree
         target: from,
         label: `back ${m.goBackInputIndicator}`.trim(),
         kind: 'back',
+        description: `Back${m.goBackInputIndicator ? ` (${m.goBackInputIndicator})` : ''} from ${nameOf(m)} to ${nameOf(byId.get(from)!)}`,
       });
     }
   }
@@ -284,9 +305,12 @@ export interface PositionedNode extends FlowNode {
  * Places the nodes with dagre. Back edges are left out of the ranking (they point up the flow and would
  * otherwise pull menus out of their reading order); edge labels get room between the ranks.
  */
+/** Room between boxes side by side; a rule's label may use most of it (FlowRuleEdge). */
+export const NODE_GAP = 36;
+
 export function layoutFlowGraph(graph: FlowGraph, direction: FlowDirection = 'TB'): PositionedNode[] {
   const g = new dagre.graphlib.Graph({ multigraph: true });
-  g.setGraph({ rankdir: direction, nodesep: 36, ranksep: direction === 'TB' ? 90 : 120, edgesep: 16, marginx: 20, marginy: 20 });
+  g.setGraph({ rankdir: direction, nodesep: NODE_GAP, ranksep: direction === 'TB' ? 90 : 120, edgesep: 16, marginx: 20, marginy: 20 });
   g.setDefaultEdgeLabel(() => ({}));
   for (const n of graph.nodes) g.setNode(n.id, { width: n.data.width, height: n.data.height });
   for (const e of graph.edges) {

@@ -56,7 +56,8 @@ import { saveMenuPositions } from '../menus/menus.api';
 import { useAppMenus } from '../menus/use-app-menus';
 import { toDraftVersion } from '../menus/use-menus';
 import { parseRuleEdgeId, suggestRule } from './flow-edits';
-import { buildFlowGraph, layoutFlowGraph, ruleLabel, type FlowDirection, type FlowNodeData } from './flow-graph';
+import { buildFlowGraph, layoutFlowGraph, NODE_GAP, ruleLabel, type FlowDirection, type FlowNodeData } from './flow-graph';
+import { edgeTypes, type RuleEdgeData } from './flow-edge';
 import { FlowMenuPanel, type FlowPanelState } from './flow-menu-panel';
 import { DETAIL_ZOOM, EDGE_COLORS, FlowLegend, minimapColor, nodeTypes, PATH_COLOR, RULE_IN, RULE_OUT, type MapNode } from './flow-node';
 import { FlowRuleDialog, type RuleRequest } from './flow-rule-dialog';
@@ -79,6 +80,22 @@ function renderScreens(version: AppVersion): (menu: Menu) => string {
 }
 
 type XY = { x: number; y: number };
+
+/** How far into the gap beside a box a rule's label may reach: the gap less the label's distance from its line. */
+const LABEL_GAP = NODE_GAP - 14;
+
+/** Room kept between a box brought on screen and the window's edges (the console's header is 60 px tall). */
+const SCREEN_MARGIN = { top: 76, bottom: 16 };
+
+/** Scrolls the page (not the map) the least that puts the whole of a box on the screen. */
+function scrollBoxOnScreen(nodeId: string) {
+  const box = document.querySelector(`.react-flow__node[data-id="${CSS.escape(nodeId)}"]`)?.getBoundingClientRect();
+  if (!box) return;
+  const below = box.bottom + SCREEN_MARGIN.bottom - window.innerHeight;
+  const above = SCREEN_MARGIN.top - box.top;
+  if (below > 0) window.scrollBy({ top: Math.min(below, -above) });
+  else if (above > 0) window.scrollBy({ top: -above });
+}
 
 /** '1 menu', '3 menus'. */
 const countOf = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
@@ -172,15 +189,24 @@ export function FlowMapPage() {
       draggable: true,
       connectable: isEditable && n.data.kind === 'menu',
     }));
+    // Labels arriving at the same box each get a row of their own beside its line (FlowRuleEdge).
+    const arriving = new Map<string, number>();
+    const widthOf = new Map(graph.nodes.map((n) => [n.id, n.data.width]));
     const edges: Edge[] = graph.edges.map((e) => {
       const color = EDGE_COLORS[e.kind];
+      const slot = e.kind === 'back' ? 0 : (arriving.get(e.target) ?? 0);
+      if (e.kind !== 'back') arriving.set(e.target, slot + 1);
       return {
         id: e.id,
         source: e.source,
         target: e.target,
         ...(e.kind === 'back' ? { sourceHandle: 'back-out', targetHandle: 'back-in' } : { sourceHandle: RULE_OUT, targetHandle: RULE_IN }),
         label: e.label,
-        type: e.kind === 'back' ? 'default' : 'smoothstep',
+        ariaLabel: e.description,
+        type: e.kind === 'back' ? 'default' : 'rule',
+        ...(e.kind === 'back'
+          ? {}
+          : { data: { direction, slot, room: (widthOf.get(e.target) ?? 0) / 2 + LABEL_GAP } satisfies RuleEdgeData }),
         className: `flow-edge-${e.kind}`,
         style: { stroke: color, strokeWidth: e.kind === 'back' ? 1.2 : 1.6, ...(e.kind === 'back' ? { strokeDasharray: '6 4' } : {}) },
         markerEnd: { type: MarkerType.ArrowClosed, color, width: 16, height: 16 },
@@ -264,7 +290,8 @@ export function FlowMapPage() {
     };
   }, [graph, menus]);
 
-  // A menu added (here or in another tab) comes into view: a small app is fitted again, a big one centred on it.
+  // A menu added (here or in another tab) comes into view: a small app is fitted again, a big one centred on it,
+  // and the page scrolls until the whole box is on the screen (the map's lower part can be below the fold).
   // It waits for the side panel to close, so the map is fitted to its full width.
   const knownIds = useRef<Set<string> | null>(null);
   const toShow = useRef<MapNode | null>(null);
@@ -279,9 +306,11 @@ export function FlowMapPage() {
     toShow.current = null;
     // Two frames: the map's new width reaches React Flow through a resize observer, after the first frame's callbacks.
     const show = () => {
-      if (nodes.length <= 20) void flow.fitView({ padding: 0.1, maxZoom: 1.1, duration: 200 });
-      else
-        void flow.setCenter(shown.position.x + shown.data.width / 2, shown.position.y + shown.data.height / 2, { zoom: 1, duration: 200 });
+      const moved =
+        nodes.length <= 20
+          ? flow.fitView({ padding: 0.1, maxZoom: 1.1, duration: 200 })
+          : flow.setCenter(shown.position.x + shown.data.width / 2, shown.position.y + shown.data.height / 2, { zoom: 1, duration: 200 });
+      void moved.then(() => scrollBoxOnScreen(shown.id));
     };
     requestAnimationFrame(() => requestAnimationFrame(show));
   }, [nodes, flow, panel]);
@@ -600,6 +629,7 @@ export function FlowMapPage() {
                 nodes={shownNodes}
                 edges={shownEdges}
                 nodeTypes={nodeTypes}
+                edgeTypes={edgeTypes}
                 colorMode={scheme}
                 fitView={!startAt}
                 fitViewOptions={{ padding: 0.1, maxZoom: 1.1 }}

@@ -158,7 +158,7 @@ function MenuCard({ item, isActive, canDrag, onEdit, onDelete, onFixRules }: Men
       </button>
       <div className={classes.cardBody}>
         <Group gap={6} wrap="wrap">
-          <Text fw={700} size="sm" style={{ overflowWrap: 'anywhere' }}>
+          <Text fw={700} size="sm" style={{ overflowWrap: 'break-word', minWidth: 0 }}>
             {name}
           </Text>
           {item.isFirst && (

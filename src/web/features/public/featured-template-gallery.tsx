@@ -1,30 +1,9 @@
-import { Badge, Box, Button, Card, Container, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Box, Button, Card, Container, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import type { App } from '../../../shared/api/apps.schema';
 import { getToken } from '../../lib/session';
 import { hasScreen } from '../../lib/routes';
 import { useFeaturedTemplates } from '../templates/use-featured-templates';
-
-function TemplateFlag({ template }: { template: App }) {
-  const flag = template.flagIcon;
-  if (!flag) return null;
-  const isImage = /^(https?:|\/|data:image)/.test(flag);
-  if (isImage)
-    return (
-      <img
-        src={flag}
-        alt={template.country ? `${template.country} flag` : ''}
-        width={28}
-        height={20}
-        style={{ borderRadius: 3, objectFit: 'cover' }}
-      />
-    );
-  return (
-    <Badge variant="light" color="gray" aria-label={template.country ? `${template.country}` : undefined}>
-      {flag}
-    </Badge>
-  );
-}
+import { TemplateFlag } from '../templates/template-card';
 
 /**
  * SLOT: the 'Things you can build' template gallery on the public home page.
@@ -53,7 +32,7 @@ export function FeaturedTemplateGallery() {
               <Stack gap="sm" h="100%">
                 <Group gap="sm" wrap="nowrap">
                   <TemplateFlag template={template} />
-                  <Title order={3} fz="lg">
+                  <Title order={3} fz="lg" lineClamp={2} title={template.appName} style={{ minWidth: 0, overflowWrap: 'break-word' }}>
                     {template.appName}
                   </Title>
                 </Group>

@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Badge, Box, Button, Code, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Badge, Box, Button, Code, Group, Stack, Tooltip } from '@mantine/core';
 import {
   IconAlertTriangle,
   IconCopy,
@@ -22,6 +22,7 @@ import { ShortCodeProviderAccessDialog } from './shortcode-provider-access-dialo
 import { useDeleteProviderConfirm, useProviders, useRotateProviderKeyConfirm } from './use-shortcodes';
 import { PageHeader } from '../../components/page-header';
 import { RowAction } from '../../components/row-action';
+import { NameText } from '../../components/name-text';
 
 /** The Provider Url, its key hidden until revealed (admins paste it into the aggregator's console); copy takes it whole. */
 function ProviderUrl({ provider }: { provider: Provider }) {
@@ -82,9 +83,9 @@ function ProviderList() {
       cellProps: { style: { minWidth: 0 } },
       render: (provider) => (
         <>
-          <Text fw={600} size="sm">
+          <NameText fw={600} size="sm" maw={280}>
             {provider.providerName}
-          </Text>
+          </NameText>
           {provider.acceptsUnauthenticated && (
             <Badge color="orange" variant="light" size="sm" mt={4} leftSection={<IconAlertTriangle size={12} />}>
               Legacy: no key needed

@@ -1,31 +1,17 @@
-import { Badge, Button, Card, Code, Group, Text, Title, Tooltip } from '@mantine/core';
+import { Button, Card, Code, Group, Text, Title } from '@mantine/core';
 import { IconCopy, IconPlayerPlay } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { App } from '../../../shared/api/apps.schema';
 import { hasScreen } from '../../lib/routes';
-import { getCountryLabel } from '../apps/app-countries.data';
+import { CountryFlag } from '../../components/country-flag';
+import { getCountryLabel, getFlagCode } from '../apps/app-countries.data';
 
 export const templateEmulatorPath = (appId: string, returnUrl: string) =>
   `/apptemplate/emulator/${encodeURIComponent(appId)}?returnUrl=${encodeURIComponent(returnUrl)}`;
 
-/** The flag icon: the template's country code, with the country's name for people and screen readers. */
-function TemplateFlagBadge({ template }: { template: App }) {
-  const country = getCountryLabel(template.country);
-  const code = (template.flagIcon || template.country.slice(0, 2)).toUpperCase();
-  return (
-    <Tooltip label={country} withArrow>
-      <Badge
-        variant="light"
-        color="teal"
-        radius="sm"
-        size="lg"
-        aria-label={country}
-        style={{ flexShrink: 0, fontFamily: 'var(--mantine-font-family-monospace)' }}
-      >
-        {code}
-      </Badge>
-    </Tooltip>
-  );
+/** The template's flag, with the country's name for people and screen readers. */
+export function TemplateFlag({ template }: { template: App }) {
+  return <CountryFlag code={getFlagCode(template)} name={getCountryLabel(template.country)} />;
 }
 
 interface TemplateCardProps {
@@ -50,8 +36,8 @@ export function TemplateCard({ template, returnUrl, onClone }: TemplateCardProps
       style={{ display: 'flex', flexDirection: 'column' }}
     >
       <Group gap="sm" wrap="nowrap" mb="sm">
-        <TemplateFlagBadge template={template} />
-        <Title order={3} fz="lg" lh={1.25}>
+        <TemplateFlag template={template} />
+        <Title order={3} fz="lg" lh={1.25} lineClamp={2} title={template.appName} style={{ minWidth: 0, overflowWrap: 'break-word' }}>
           {template.appName}
         </Title>
       </Group>
