@@ -324,6 +324,9 @@ describeBrowser('auth screens', () => {
     const apps = (await callApi<Array<{ appId: string; appName: string }>>(reply.token, '/api/getAllApps')).data;
     expect(apps.map((a) => a.appName)).toEqual(['Community Poll']);
     expect(pathOf(page)).toBe(`/app/design/${apps[0]!.appId}`);
+    // The designer's code may still be loading while the address has changed.
+    await page.getByText('Menu Design View').waitFor();
+    await page.getByRole('heading', { name: 'Community Poll', level: 1 }).waitFor();
     await screenshot(page, 'auth-clone-after-sign-in-designer-desktop');
 
     // A link to the same request, without the press on Clone, only opens the dialog: nothing is copied unasked.
