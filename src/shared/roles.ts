@@ -272,6 +272,15 @@ export function hasAdminPermission(subject: RoleSubject, permission: Permission)
   return getRoles(subject).isAdmin && getPermissionScope(subject, permission) !== null;
 }
 
+/**
+ * Whether the account builds apps (creates, clones, imports them, and builds bots): every account but a merchant
+ * user who is not marked Developer. Such a user follows the company's transactions and sees no app
+ * (docs/merchants.md); the merchant's apps are built by its developers and cloned in by its admins.
+ */
+export function canBuildApps(subject: RoleSubject): boolean {
+  return !getRoles(subject).isMerchant || getPermissionScope(subject, 'merchantApp.build') === 'own';
+}
+
 /** The roles an admin may be given on Create Admin and Manage Admin (`GET /api/admin/role-types`). */
 export const ADMIN_ROLE_CHOICES = ['ADMIN', 'MERCHANT', 'DEVELOPER', 'SUPPORT'] as const;
 export type AdminRoleChoice = (typeof ADMIN_ROLE_CHOICES)[number];

@@ -59,14 +59,19 @@ async function shoot(page: Page, name: string, isClockPaused = false) {
  * `delayMs` and moves to `path` at `delayMs`; then the clock runs on. The page needs `page.clock.install()` before
  * it loads. Screenshots inside `act` say the clock is paused.
  */
-async function expectRedirectAfter(page: Page, delayMs: number, path: string, act: () => Promise<void>): Promise<void> {
+async function expectRedirectAfter(
+  page: Page,
+  delayMs: number,
+  path: string | (() => Promise<string>),
+  act: () => Promise<void>,
+): Promise<void> {
   const startPath = pathOf(page);
   await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
   await act();
   await page.clock.runFor(delayMs - 1);
   expect(pathOf(page)).toBe(startPath);
   await page.clock.runFor(1);
-  await waitForPath(page, path);
+  await waitForPath(page, typeof path === 'string' ? path : await path());
   await page.clock.resume();
 }
 
@@ -178,7 +183,7 @@ describeBrowser('apps and templates', () => {
     await page.context().close();
   });
 
-  it('creates an app on a new shortcode extension: base *920* and *12# make *920*12#, then /app-list after 1000 ms', async () => {
+  it("creates an app on a new shortcode extension: base *920* and *12# make *920*12#, then the new app's designer after 1000 ms", async () => {
     page = await openAsOwner();
     await page.clock.install();
     await page.goto('/create-app');
@@ -189,11 +194,15 @@ describeBrowser('apps and templates', () => {
     await page.getByRole('textbox', { name: 'Extension', exact: true }).fill('*12#');
     expect(await page.getByTestId('dial-preview').textContent()).toBe('*920*12#');
     await shoot(page, 'apps-create-filled-desktop');
-    await expectRedirectAfter(page, 1_000, '/app-list', async () => {
+    const designerOfNewApp = async () => `/app/design/${(await findApps(owner.reply.token))[0]!.appId}`;
+    await expectRedirectAfter(page, 1_000, designerOfNewApp, async () => {
       await page.getByRole('button', { name: 'Create App' }).click();
       await expectFormAlert(page, 'App created successfully');
       await shoot(page, 'apps-create-success-desktop', true);
     });
+    // The designer of the new app, empty, ready for its first menu.
+    await page.getByRole('heading', { name: 'Kojo Airtime' }).first().waitFor();
+    await shoot(page, 'apps-create-landed-designer-desktop');
 
     const [stored] = await findApps(owner.reply.token);
     expect(stored).toMatchObject({
@@ -202,6 +211,8 @@ describeBrowser('apps and templates', () => {
       connectionMode: 'new-shortcode',
       useTemplateTag: false,
     });
+    expect(pathOf(page)).toBe(`/app/design/${stored!.appId}`);
+    await page.goto('/app-list');
     await tableRow(page, 'Kojo Airtime').filter({ hasText: '*920*12#' }).waitFor();
     await page.context().close();
   });
@@ -216,7 +227,7 @@ describeBrowser('apps and templates', () => {
     await page.getByRole('textbox', { name: 'Custom Short Code', exact: true }).fill('*555*1#');
     expect(await page.getByTestId('dial-preview').textContent()).toBe('*555*1#');
     await page.getByRole('button', { name: 'Create App' }).click();
-    await waitForPath(page, '/app-list');
+    await page.waitForURL((url) => url.pathname.startsWith('/app/design/'));
 
     await page.goto('/create-app');
     await page.getByRole('textbox', { name: 'App Name', exact: true }).fill('Kojo Merchant Pay');
@@ -226,7 +237,8 @@ describeBrowser('apps and templates', () => {
     await page.getByLabel('Template Formatted').check();
     await page.getByRole('textbox', { name: 'Short Code', exact: true }).fill('*384*{merchantCode}*{amount}#');
     await page.getByRole('button', { name: 'Create App' }).click();
-    await waitForPath(page, '/app-list');
+    await page.waitForURL((url) => url.pathname.startsWith('/app/design/'));
+    await page.goto('/app-list');
 
     const apps = await findApps(owner.reply.token);
     expect(apps.find((a) => a.appName === 'Kojo Custom')).toMatchObject({ shortCode: '*555*1#', connectionMode: 'new-shortcode' });
@@ -383,7 +395,7 @@ describeBrowser('apps and templates', () => {
     await page.context().close();
   });
 
-  it('templates page lists the six seeded templates; cloning one lands in /app-list after 1500 ms', async () => {
+  it("templates page lists the six seeded templates; cloning one lands on the copy's designer after 1500 ms", async () => {
     page = await openAsOwner();
     await page.clock.install();
     await page.goto('/app-templates');
@@ -414,11 +426,14 @@ describeBrowser('apps and templates', () => {
     expect(await dialog.getByRole('textbox', { name: 'App Name', exact: true }).inputValue()).toBe('Pay a Merchant');
     expect(await dialog.getByRole('textbox', { name: 'Description', exact: true }).inputValue()).not.toBe('');
     await dialog.getByRole('textbox', { name: 'App Name', exact: true }).fill('Kojo Merchant Collect');
-    await expectRedirectAfter(page, 1_500, '/app-list', async () => {
+    const designerOfClone = async () =>
+      `/app/design/${(await findApps(owner.reply.token)).find((a) => a.appName === 'Kojo Merchant Collect')!.appId}`;
+    await expectRedirectAfter(page, 1_500, designerOfClone, async () => {
       await dialog.getByRole('button', { name: 'Clone' }).click();
-      await dialog.getByTestId('form-alert').filter({ hasText: 'App cloned successfully' }).waitFor();
+      await dialog.getByTestId('form-alert').filter({ hasText: 'App cloned successfully. Taking you to its designer' }).waitFor();
       await shoot(page, 'apps-templates-clone-success-desktop', true);
     });
+    await page.goto('/app-list');
     await tableRow(page, 'Kojo Merchant Collect').filter({ hasText: '{merchantCode}' }).waitFor();
     const cloned = (await findApps(owner.reply.token)).find((a) => a.appName === 'Kojo Merchant Collect');
     expect(cloned).toMatchObject({ shortCode: '*920*12*{merchantCode}*{amount}#', useTemplateTag: true });

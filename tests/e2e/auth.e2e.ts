@@ -1,10 +1,18 @@
-import type { Browser } from 'playwright-core';
+import { Secret, TOTP } from 'otpauth';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { registerAccount, storeSession, waitForPath } from './accounts';
-import { DESKTOP, describeBrowser, launchBrowser, openPage, PHONE, screenshot, signIn } from './browser';
+import { callApi, pathOf, registerAccount, storeSession, waitForPath } from './accounts';
+import { baseUrl, DESKTOP, describeBrowser, launchBrowser, openPage, PHONE, screenshot, screenshotViewport, signIn } from './browser';
 import { E2E_USERS } from './fixtures';
 import { findFreePort } from '../support/free-port';
 import { createTestApp, seedUser } from '../support/test-app';
+
+/** Fills the login form and presses Log in. */
+async function logInWith(page: Page, credentials: { email: string; password: string }) {
+  await page.getByLabel('Email').fill(credentials.email);
+  await page.getByLabel('Password', { exact: true }).fill(credentials.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+}
 
 describeBrowser('auth screens', () => {
   let browser: Browser;
@@ -232,6 +240,103 @@ describeBrowser('auth screens', () => {
     await page.context().close();
   });
 
+  it('a signed-out visit to a console page comes back to it after sign-in; another site is never a place to go back to', async () => {
+    const { email, password } = await registerAccount('Yaw Return');
+    const page = await openPage(browser);
+    await page.goto('/account-billing?tab=history');
+    await waitForPath(page, '/login');
+    expect(new URL(page.url()).searchParams.get('next')).toBe('/account-billing?tab=history');
+    await logInWith(page, { email, password });
+    await waitForPath(page, '/account-billing');
+    expect(new URL(page.url()).searchParams.get('tab')).toBe('history');
+    await page.getByRole('tab', { name: 'Payment History', selected: true }).waitFor();
+    await page.context().close();
+
+    for (const next of ['//evil.example/account-billing', 'https://evil.example/', '/\\evil.example', '/\t/evil.example', '/logout']) {
+      const other = await openPage(browser);
+      await other.goto(`/login?next=${encodeURIComponent(next)}`);
+      await logInWith(other, { email, password });
+      await waitForPath(other, '/get-started');
+      expect(new URL(other.url()).origin, next).toBe(new URL(baseUrl()).origin);
+      await other.context().close();
+    }
+  });
+
+  it('two-factor sign-in comes back to the page asked for after the code', async () => {
+    const account = await registerAccount('Esi Twofactor');
+    const setup = await callApi<{ secret: string }>(account.reply.token, '/api/auth/two-factor/setup', {});
+    const totp = new TOTP({ secret: Secret.fromBase32(setup.data.secret) });
+    const enabled = await callApi(account.reply.token, '/api/auth/two-factor/enable', { code: totp.generate() });
+    expect(enabled.status).toBe('00');
+    const page = await openPage(browser);
+    await page.goto('/account-profile');
+    await waitForPath(page, '/login');
+    await logInWith(page, account);
+    // The code of the next step: the enrolment used this one's.
+    await page.getByRole('textbox', { name: 'Authentication code' }).fill(totp.generate({ timestamp: Date.now() + 30_000 }));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await waitForPath(page, '/account-profile');
+    await page.context().close();
+  });
+
+  it("Pricing's Start Now, signed out: registering on the way goes on to that plan's payment, for one period as priced", async () => {
+    for (const [viewport, width] of [
+      [DESKTOP, 'desktop'],
+      [PHONE, 'phone'],
+    ] as const) {
+      const page = await openPage(browser, viewport);
+      await page.goto('/pricing');
+      await page.getByRole('link', { name: 'Start Now with Basic 3 months' }).click();
+      await waitForPath(page, '/login');
+      await page.getByRole('link', { name: 'Create an account' }).click();
+      await waitForPath(page, '/register');
+      expect(new URL(page.url()).searchParams.get('next')).toBe('/account-billing?plan=BASIC-3');
+      await page.getByLabel('Full name').fill('Kwesi Pricing');
+      await page.getByLabel('Email').fill(`pricing-${width}-${Date.now()}@e2e.test`);
+      await page.getByLabel('Mobile number').fill('233209876501');
+      await page.getByLabel(/^Password/).fill('kwesi-pass-1');
+      await page.getByRole('button', { name: 'Create account' }).click();
+      await waitForPath(page, '/account-billing');
+      const dialog = page.getByRole('dialog', { name: 'Make Payment' });
+      await expect(dialog.getByTestId('confirm-plan').textContent()).resolves.toBe('Basic 3 months');
+      await expect(dialog.getByTestId('confirm-amount').textContent()).resolves.toBe('$50 USD');
+      // The plan parameter is used once: a reload shows the page without asking again.
+      expect(new URL(page.url()).search).toBe('');
+      await screenshotViewport(page, `auth-pricing-start-now-billing-${width}`);
+      await page.context().close();
+    }
+  });
+
+  it('Clone on the public home, signed out: signing in on the way clones the template and lands on the copy', async () => {
+    const { email, password, reply } = await registerAccount('Adjoa Cloner');
+    const page = await openPage(browser);
+    await page.goto('/');
+    await page.getByRole('link', { name: 'Clone Community Poll' }).click();
+    await waitForPath(page, '/register');
+    // The register screen's own link to log in keeps the way back (the public header's is a plain /login).
+    await page
+      .locator(`a[href="/login?next=${encodeURIComponent(`/app-templates?clone=${await templateId(page, 'Community Poll')}`)}"]`)
+      .click();
+    await waitForPath(page, '/login');
+    await page.getByRole('heading', { name: 'Log in to Dialflow' }).waitFor();
+    await logInWith(page, { email, password });
+    await page.waitForURL((url) => url.pathname.startsWith('/app/design/'), { timeout: 15_000 });
+    const apps = (await callApi<Array<{ appId: string; appName: string }>>(reply.token, '/api/getAllApps')).data;
+    expect(apps.map((a) => a.appName)).toEqual(['Community Poll']);
+    expect(pathOf(page)).toBe(`/app/design/${apps[0]!.appId}`);
+    // The designer's code may still be loading while the address has changed.
+    await page.getByText('Menu Design View').waitFor();
+    await page.getByRole('heading', { name: 'Community Poll', level: 1 }).waitFor();
+    await screenshot(page, 'auth-clone-after-sign-in-designer-desktop');
+
+    // A link to the same request, without the press on Clone, only opens the dialog: nothing is copied unasked.
+    await page.goto(`/app-templates?clone=${encodeURIComponent(await templateId(page, 'Community Poll'))}`);
+    const dialog = page.getByRole('dialog', { name: 'Clone Community Poll' });
+    await dialog.getByRole('button', { name: 'Clone' }).waitFor();
+    expect((await callApi<unknown[]>(reply.token, '/api/getAllApps')).data).toHaveLength(1);
+    await page.context().close();
+  });
+
   it('sends the user to /login when the server no longer accepts the stored token', async () => {
     const page = await openPage(browser);
     const { reply } = await registerAccount('Stale Token');
@@ -242,3 +347,11 @@ describeBrowser('auth screens', () => {
     await page.context().close();
   });
 });
+
+/** A featured template's id, as the gallery call answers it. */
+async function templateId(page: Page, appName: string): Promise<string> {
+  const reply = (await (await fetch(new URL('/featuredTemplates', page.url()))).json()) as {
+    data: Array<{ appId: string; appName: string }>;
+  };
+  return reply.data.find((t) => t.appName === appName)!.appId;
+}

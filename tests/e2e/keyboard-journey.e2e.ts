@@ -151,6 +151,11 @@ describeBrowser('keyboard only: the builder journey', () => {
       await expect.poll(() => page.getByTestId('dial-preview').textContent()).toBe(SHORT_CODE);
       await tabTo(page, page.getByRole('button', { name: 'Create App' }));
       await page.keyboard.press('Enter');
+      // Create App lands on the new app's designer; back to the list by the sidebar.
+      await page.waitForURL((url) => url.pathname.startsWith('/app/design/'));
+      await page.getByRole('heading', { name: 'Keyboard Shop' }).waitFor();
+      await tabTo(page, page.getByRole('link', { name: 'My USSD Apps' }).filter({ visible: true }).last());
+      await page.keyboard.press('Enter');
       await waitForPath(page, '/app-list');
 
       // The designer, from the app's row.

@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { APP_MESSAGES } from '../../src/shared/api/apps.schema';
 import { MERCHANT_MESSAGES } from '../../src/shared/api/merchants.schema';
 import { callApi, loginByApi, waitForPath } from './accounts';
 import {
@@ -228,6 +229,42 @@ describeBrowser('merchants and admins', () => {
     // Admin screens are not theirs.
     await page.goto('/merchant/list');
     await waitForPath(page, '/get-started');
+  });
+
+  it('a merchant user who is not a Developer is offered no Create App, Clone or New App, and told why; the server refuses them too', async () => {
+    // The seeded merchant user (Boateng Retail) is not a Developer.
+    const token = await loginByApi(E2E_USERS.merchant).then((reply) => reply.token);
+    for (const [viewport, width] of [
+      [DESKTOP, 'desktop'],
+      [PHONE, 'phone'],
+    ] as const) {
+      const page = await open('merchant', viewport);
+      await page.goto('/create-app');
+      await page.getByTestId('app-builder-notice').getByText(APP_MESSAGES.notAppBuilder).waitFor();
+      expect(await page.getByRole('button', { name: 'Create App' }).count()).toBe(0);
+      await expectNoSidewaysScroll(page);
+      await screenshotTop(page, `merchants-non-developer-create-app-${width}`);
+
+      await page.goto('/app-templates');
+      await page.getByTestId('template-grid').locator('article').nth(5).waitFor();
+      await page.getByTestId('app-builder-notice').waitFor();
+      expect(await page.getByRole('button', { name: /^Clone / }).count()).toBe(0);
+      expect(await page.getByRole('link', { name: /^Test Run / }).count()).toBe(6);
+      await screenshotTop(page, `merchants-non-developer-templates-${width}`);
+
+      await page.goto('/get-started');
+      await page.getByRole('heading', { name: 'Hello, Welcome to Dialflow' }).waitFor();
+      await page.getByTestId('template-grid').locator('article').nth(5).waitFor();
+      await page.getByTestId('app-builder-notice').waitFor();
+      expect(await page.getByRole('link', { name: 'New App' }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Import app' }).count()).toBe(0);
+      await screenshotTop(page, `merchants-non-developer-get-started-${width}`);
+    }
+
+    const templates = (await (await fetch(`${baseUrl()}/featuredTemplates`)).json()) as { data: Array<{ appId: string }> };
+    const clone = await callApi(token, '/api/cloneApp', { appId: templates.data[0]!.appId, appName: 'Mine', description: 'x' });
+    expect(clone).toMatchObject({ status: '05', message: APP_MESSAGES.notAppBuilder });
+    expect((await callApi<unknown[]>(token, '/api/getAllApps')).data).toEqual([]);
   });
 
   it('at phone width: the merchant list, the users and the transactions fit', async () => {

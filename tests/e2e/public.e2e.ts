@@ -174,7 +174,10 @@ describeBrowser('public site', () => {
       expect(await gallery.getByRole('link', { name: `Test Run ${appName}` }).getAttribute('href')).toBe(
         `/apptemplate/emulator/${appId}?returnUrl=%2F`,
       );
-      expect(await gallery.getByRole('link', { name: `Clone ${appName}` }).getAttribute('href')).toBe('/register');
+      // Registration (or sign-in) first, then on to this template's clone (auth.e2e.ts follows it through).
+      expect(await gallery.getByRole('link', { name: `Clone ${appName}` }).getAttribute('href')).toBe(
+        `/register?next=${encodeURIComponent(`/app-templates?clone=${appId}`)}`,
+      );
     }
     // Flags are images named for their country, drawn the same on every system (emoji flags are letters on Windows).
     expect(await gallery.getByTestId('country-flag').count()).toBe(templates.length);
@@ -280,7 +283,7 @@ describeBrowser('public site', () => {
     await page.context().close();
   });
 
-  it('pricing lists the four plans with their figures and features, Enterprise and the notes; Start Now goes to /account-billing', async () => {
+  it("pricing lists the four plans with their figures and features, Enterprise and the notes; Start Now goes to the plan's payment on /account-billing", async () => {
     const page = await openPage(browser);
     await page.goto('/pricing');
     for (const plan of PLANS) {
@@ -314,7 +317,7 @@ describeBrowser('public site', () => {
     for (const note of Object.values(PLAN_NOTES)) await visible(page.getByText(note));
 
     const startNow = page.getByRole('link', { name: 'Start Now with Standard 1 year' });
-    expect(await startNow.getAttribute('href')).toBe('/account-billing');
+    expect(await startNow.getAttribute('href')).toBe('/account-billing?plan=STANDARD');
     await startNow.click();
     // The console sends a visitor on to log in first (at once, so the billing address may never settle).
     await page.waitForURL(/\/(account-billing|login)(\?.*)?$/, { waitUntil: 'commit' });

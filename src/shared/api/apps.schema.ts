@@ -49,6 +49,8 @@ export const APP_MESSAGES = {
   noShortCode: 'Please enter Short Code',
   unknownCountry: 'Please select a country from the list',
   resumeWindow: 'Resume window must be a whole number of minutes from 1 to 60',
+  /** A merchant user who is not a Developer creates, clones or imports an app (403; docs/merchants.md). */
+  notAppBuilder: "Only your company's developers build its apps: ask your account manager to make you a Developer",
 } as const;
 
 /**

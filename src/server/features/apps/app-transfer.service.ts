@@ -27,7 +27,7 @@ import type { AuthUser } from '../auth/auth.service';
 import { checkAppLimit, checkImportLimits, checkMenuLimit } from '../billing/plan-limits';
 import { getDraftVersion, toMenuRowValues } from '../menus/menus.service';
 import { createRenderAllowance, DEPLOY_LINT_RENDER_MS } from '../runtime/render-shares';
-import { checkIsUssdApp, createAppId, getApp, getOwnedApp, isBuiltBy } from './apps.service';
+import { checkCanBuildApps, checkIsUssdApp, createAppId, getApp, getOwnedApp, isBuiltBy } from './apps.service';
 
 /**
  * Names of headers, query parameters and payload fields whose values are credentials (`Authorization`,
@@ -369,6 +369,7 @@ export async function importApp(
   body: ImportAppBody,
   origin: string,
 ): Promise<{ app: App; warnings: ImportProblem[] }> {
+  checkCanBuildApps(user);
   const problems: ImportProblem[] = [];
   const file = checkIsAppExport(body.document);
   // The limits first, from the menu count alone: a file past them is refused before any of its menus is read.

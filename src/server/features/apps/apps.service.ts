@@ -13,8 +13,8 @@ import {
 } from '../../../shared/api/apps.schema';
 import { MERCHANT_MESSAGES, type TransactionApp } from '../../../shared/api/merchants.schema';
 import { appLanguagesSchema, type AppLanguages } from '../../../shared/app';
-import { getPermissionScope, hasAdminPermission } from '../../../shared/roles';
-import { invalid, notFound, unauthenticated } from '../../../shared/errors';
+import { canBuildApps, getPermissionScope, hasAdminPermission } from '../../../shared/roles';
+import { invalid, notAllowed, notFound, unauthenticated } from '../../../shared/errors';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../auth/auth.service';
 import { checkAppLimit } from '../billing/plan-limits';
@@ -107,9 +107,11 @@ async function toApps(
 
 /**
  * The apps a user builds: their own and, for a merchant user marked Developer (the role table's
- * `merchantApp.build`, src/shared/roles.ts), every app of their merchant's users.
+ * `merchantApp.build`, src/shared/roles.ts), every app of their merchant's users. A merchant user who is not a
+ * Developer builds none, not even an app an admin cloned into the merchant's account under their name.
  */
 export function isBuiltBy(ctx: AppContext, user: AuthUser): SQL {
+  if (!canBuildApps(user)) return sql`false`;
   if (user.merchantId && getPermissionScope(user, 'merchantApp.build') === 'own')
     return inArray(apps.userId, ctx.db.select({ id: users.id }).from(users).where(eq(users.merchantId, user.merchantId)));
   return eq(apps.userId, user.id);
@@ -184,6 +186,14 @@ export async function getReadableApp(ctx: AppContext, user: AuthUser, appId: str
   return (await getReachableApp(ctx, user, appId, 'read')).app;
 }
 
+/**
+ * Refuses a new app (created, cloned, imported, or a bot) to an account that builds none: a merchant user who is
+ * not a Developer (403, before anything is read or counted).
+ */
+export function checkCanBuildApps(user: AuthUser): void {
+  if (!canBuildApps(user)) throw notAllowed(APP_MESSAGES.notAppBuilder);
+}
+
 /** A bot is an app too, but its settings and copies are the bots area's (features/bots): the USSD calls refuse it. */
 export function checkIsUssdApp(row: AppRow): void {
   if (row.channel !== 'ussd') throw invalid(APP_MESSAGES.isBot);
@@ -215,6 +225,7 @@ function toAppColumns(body: CreateAppBody, shortCode: string, baseShortCode: str
 }
 
 export async function createApp(ctx: AppContext, user: AuthUser, body: CreateAppBody, origin: string): Promise<App> {
+  checkCanBuildApps(user);
   checkAppFields(body);
   const shortCode = resolveShortCodeOrThrow(body);
   // Counted and inserted with the account locked, so parallel creations cannot all pass the limit.
@@ -318,6 +329,7 @@ export async function deleteApp(ctx: AppContext, user: AuthUser, appId: string):
  * so the copy's gotos point at the copy's menus. Admins may clone into a merchant's account.
  */
 export async function cloneApp(ctx: AppContext, user: AuthUser, body: CloneAppBody, origin: string): Promise<App> {
+  checkCanBuildApps(user);
   const source = await getReadableApp(ctx, user, body.appId);
   checkIsUssdApp(source);
   if (!body.appName || !body.description) throw invalid(APP_MESSAGES.incomplete);

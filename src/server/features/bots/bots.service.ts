@@ -17,7 +17,7 @@ import { AppError, conflict, invalid, notFound, toErrorMessage } from '../../../
 import { LINK_STATUSES, WHATSAPP_CONNECTORS, type LinkStatus } from '../../../shared/whatsapp';
 import type { LinkUpdate, WhatsAppConnector } from '../../../integrations/whatsapp/whatsapp-connector';
 import type { AppContext } from '../../context';
-import { createAppId, findLiveVersions, getOwnedApp, type AppRow } from '../apps/apps.service';
+import { checkCanBuildApps, createAppId, findLiveVersions, getOwnedApp, type AppRow } from '../apps/apps.service';
 import type { AuthUser } from '../auth/auth.service';
 import { checkAppLimit } from '../billing/plan-limits';
 import { recordAdminAction, recordChangeByAdmin } from '../admins/audit-log';
@@ -81,6 +81,7 @@ export async function getOwnedBot(ctx: AppContext, user: AuthUser, appId: string
 }
 
 export async function createBot(ctx: AppContext, user: AuthUser, body: CreateBotBody): Promise<Bot> {
+  checkCanBuildApps(user);
   // A bot is an app: it counts towards the plan's apps (with the account locked, so parallel creations take turns).
   const row = await ctx.db.transaction(async (tx) => {
     await checkAppLimit(ctx, user, tx);

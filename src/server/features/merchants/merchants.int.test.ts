@@ -1,5 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
-import { transactions } from '../../../db/schema';
+import { eq } from 'drizzle-orm';
+import { apps, transactions, users } from '../../../db/schema';
+import { APP_MESSAGES } from '../../../shared/api/apps.schema';
 import { describeDb } from '../../../../tests/support/test-db';
 import { createApiClient, useTestApp, useUser } from '../../../../tests/support/test-app';
 import { seedApp } from '../../../../tests/support/seed-app';
@@ -316,6 +318,74 @@ describeDb('merchants, their users and transactions', () => {
     const adminReply = await api.post('/api/merchant/transactions', { ...range, userUuid: merchantA });
     expect(adminReply.body).not.toContain('checkoutToken');
     expect(adminReply.json().data[0].app).toMatchObject({ appName: 'Owusu Pay', canOpen: true });
+  });
+
+  it('a merchant user who is not a Developer builds no app: create, clone, import and bots answer 403, and an app cloned in under their name stays out of reach', async () => {
+    const merchantC = (await register('c@owusu.example')).json().data.uuid;
+    const create = (email: string, isDeveloper: boolean) =>
+      api.post('/api/merchant/user/create', {
+        fullName: 'U',
+        email,
+        mobileNumber: '1',
+        password: 'secret-12',
+        isDeveloper,
+        merchantUuid: merchantC,
+      });
+    // The first user (who gets the apps an admin clones into the merchant) is not a developer.
+    await create('clerk@c.example', false);
+    await create('coder@c.example', true);
+    const clerk = { authorization: `Bearer ${(await signIn('clerk@c.example', 'secret-12')).token}` };
+    const coder = { authorization: `Bearer ${(await signIn('coder@c.example', 'secret-12')).token}` };
+    const template = await seedApp(t, admin.auth, { appName: 'Featured', customShortCode: '*920*56#' });
+    await t.db.update(apps).set({ isTemplate: true }).where(eq(apps.id, template));
+    const exported = (await api.get(`/api/exportApp/${template}`)).json().data;
+
+    const refused = { status: '05', message: APP_MESSAGES.notAppBuilder };
+    const attempts = [
+      [
+        '/api/createApp',
+        {
+          appName: 'Mine',
+          description: 'x',
+          country: 'ghana',
+          connectionMode: 'existing-shortcode',
+          customShortCode: '*920*57#',
+          useTemplateTag: false,
+        },
+      ],
+      ['/api/cloneApp', { appId: template, appName: 'My copy', description: 'x' }],
+      ['/api/importApp', { document: exported, shortCode: '*920*58#' }],
+    ] as const;
+    for (const [url, body] of attempts) {
+      const res = await api.post(url, body, clerk);
+      expect(res.statusCode, url).toBe(403);
+      expect(res.json(), url).toEqual(refused);
+    }
+    // Given the chatbot role, the same user still builds no bot.
+    expect((await api.post('/api/admin/chatbot-access', { email: 'clerk@c.example', enabled: true })).json().status).toBe('00');
+    const clerkAgain = { authorization: `Bearer ${(await signIn('clerk@c.example', 'secret-12')).token}` };
+    const bot = await api.post('/api/chatbot/app/create', { appName: 'Bot', description: 'x', botType: 'whatsapp' }, clerkAgain);
+    expect(bot.statusCode).toBe(403);
+    expect(bot.json()).toEqual(refused);
+    expect(
+      await t.db.select({ id: apps.id }).from(apps).innerJoin(users, eq(users.id, apps.userId)).where(eq(users.email, 'clerk@c.example')),
+    ).toEqual([]);
+
+    // An admin clones an app into the merchant: it is the clerk's row, but the developer builds it, not the clerk.
+    const cloned = (
+      await api.post('/api/cloneApp', { appId: template, appName: 'C Pay', description: 'Pay', merchantUuid: merchantC })
+    ).json();
+    expect(cloned).toMatchObject({ status: '00', data: { userEmail: 'clerk@c.example' } });
+    const appId = cloned.data.appId as string;
+    expect((await api.get('/api/getAllApps', clerk)).json().data).toEqual([]);
+    expect((await api.get(`/api/getAppByAppId/${appId}`, clerk)).statusCode).toBe(404);
+    const edit = { appId, userDefinedName: 'x', displayText: 'x' };
+    expect((await api.post('/api/createMenu', edit, clerk)).statusCode).toBe(404);
+    expect((await api.get(`/deleteApp/${appId}`, clerk)).statusCode).toBe(404);
+    expect((await api.get('/api/getAllApps', coder)).json().data.map((a: { appId: string }) => a.appId)).toEqual([appId]);
+    expect((await api.post('/api/createMenu', edit, coder)).json().status).toBe('00');
+    // A developer clones and creates as any builder does.
+    expect((await api.post('/api/cloneApp', { appId: template, appName: 'Coder copy', description: 'x' }, coder)).json().status).toBe('00');
   });
 
   it('clones into a merchant only with a role that allows it, and never into one without users', async () => {

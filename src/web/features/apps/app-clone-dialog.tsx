@@ -3,7 +3,7 @@ import { showToast } from '../../lib/toast';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { APP_MESSAGES } from '../../../shared/api/apps.schema';
+import { APP_MESSAGES, type App } from '../../../shared/api/apps.schema';
 import { FormAlert } from '../../components/form-alert';
 import { isNetworkFailure, isOk } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
@@ -21,6 +21,14 @@ export interface CloneSource {
   useTemplateTag: boolean;
 }
 
+/** Where to go after a clone: the copy's own screen (`path`), named in the success box (`to`), after the delay. */
+export interface CloneRedirect {
+  path: (clone: App) => string;
+  /** 'its designer': the success box reads 'App cloned successfully. Taking you to its designer…'. */
+  to: string;
+  delayMs: number;
+}
+
 interface AppCloneDialogProps {
   /** The app to copy; the dialog is open while there is one. */
   source: CloneSource | null;
@@ -28,9 +36,14 @@ interface AppCloneDialogProps {
   /** Name the copy gets by default: the source's name for templates, '... (copy)' for own apps. */
   getDefaultName?: (source: CloneSource) => string;
   /** After a clone: stay here (toast and close), or show the success box and go there after the delay. */
-  redirect?: { path: string; delayMs: number };
+  redirect?: CloneRedirect;
   /** Admins may clone into a merchant's account when the merchant list answers. */
   canCloneIntoAccount?: boolean;
+  /**
+   * Clone at once with the default name and description, as if Clone were pressed: the user already chose this
+   * template (its Clone on the public home page) before signing in. A refusal shows in the dialog as usual.
+   */
+  isAutoSubmitted?: boolean;
 }
 
 function describeMerchant(merchant: Merchant): string {
@@ -49,6 +62,7 @@ export function AppCloneDialog({
   getDefaultName = (s) => `${s.appName} (copy)`,
   redirect,
   canCloneIntoAccount = false,
+  isAutoSubmitted = false,
 }: AppCloneDialogProps) {
   // Keeps the content in place while the modal animates closed.
   const lastSource = useRef<CloneSource | null>(null);
@@ -65,6 +79,7 @@ export function AppCloneDialog({
           defaultName={getDefaultName(shown)}
           redirect={redirect}
           canCloneIntoAccount={canCloneIntoAccount}
+          isAutoSubmitted={isAutoSubmitted}
         />
       )}
     </Modal>
@@ -75,11 +90,12 @@ interface CloneFormProps {
   source: CloneSource;
   onClose: () => void;
   defaultName: string;
-  redirect?: { path: string; delayMs: number };
+  redirect?: CloneRedirect;
   canCloneIntoAccount: boolean;
+  isAutoSubmitted: boolean;
 }
 
-function CloneForm({ source, onClose, defaultName, redirect, canCloneIntoAccount }: CloneFormProps) {
+function CloneForm({ source, onClose, defaultName, redirect, canCloneIntoAccount, isAutoSubmitted }: CloneFormProps) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [appName, setAppName] = useState(defaultName);
@@ -108,8 +124,7 @@ function CloneForm({ source, onClose, defaultName, redirect, canCloneIntoAccount
   const hasAccountPicker = canCloneIntoAccount && !!merchants;
   const isCloneDisabled = !!successMessage || (isIntoAccount && !merchantUuid);
 
-  async function handleSubmit(event: React.FormEvent) {
-    event.preventDefault();
+  async function submit() {
     if (!appName.trim() || !description.trim()) {
       setMessage(APP_MESSAGES.incomplete);
       return;
@@ -134,9 +149,10 @@ function CloneForm({ source, onClose, defaultName, redirect, canCloneIntoAccount
     }
     await queryClient.invalidateQueries({ queryKey: queryKeys.apps });
     const text = reply.message || 'App cloned successfully';
-    if (redirect) {
-      setSuccessMessage(`${text}. Taking you to your apps…`);
-      redirectTimer.current = setTimeout(() => navigate(redirect.path), redirect.delayMs);
+    const clone = reply.data;
+    if (redirect && clone) {
+      setSuccessMessage(`${text}. Taking you to ${redirect.to}…`);
+      redirectTimer.current = setTimeout(() => navigate(redirect.path(clone)), redirect.delayMs);
       return;
     }
     setSubmitting(false);
@@ -147,6 +163,20 @@ function CloneForm({ source, onClose, defaultName, redirect, canCloneIntoAccount
     });
     onClose();
   }
+
+  function handleSubmit(event: React.FormEvent) {
+    event.preventDefault();
+    void submit();
+  }
+
+  // Once per dialog, whatever React does with effects in development.
+  const hasAutoSubmitted = useRef(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, with the defaults the form opened with
+  useEffect(() => {
+    if (!isAutoSubmitted || hasAutoSubmitted.current) return;
+    hasAutoSubmitted.current = true;
+    void submit();
+  }, [isAutoSubmitted]);
 
   return (
     <form onSubmit={handleSubmit} noValidate aria-label="Clone app">

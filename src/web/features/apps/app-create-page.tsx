@@ -19,10 +19,13 @@ import { queryKeys } from '../../lib/query-keys';
 import { COUNTRY_OPTIONS } from './app-countries.data';
 import { useScrollIntoViewOn } from './use-scroll-into-view-on';
 import { AppTemplateTagField, getShortCodeExamples } from './app-template-tag-field';
+import { useCanBuildApps } from '../console/use-current-user';
+import { AppBuilderNotice } from './app-builder-notice';
+import { designerPath } from './app-row-actions';
 import { createApp } from './apps.api';
 
 export const APP_LIST_PATH = '/app-list';
-/** The redirect after creating an app or saving its settings. */
+/** The redirect after creating an app (to its designer) or saving its settings (to the app list). */
 export const SAVE_REDIRECT_MS = 1000;
 
 const BASE_OPTIONS = BASE_SHORTCODES.map((value) => ({ value, label: value === 'custom' ? 'Custom' : value }));
@@ -60,6 +63,7 @@ const MODES: RadioCardOption<ConnectionMode>[] = [
 ];
 
 export function AppCreatePage() {
+  const canBuildApps = useCanBuildApps();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [message, setMessage] = useState<string | null>(null);
@@ -102,11 +106,13 @@ export function AppCreatePage() {
       baseShortCode: submitted.connectionMode === 'new-shortcode' ? submitted.baseShortCode : '',
       customShortCode: submitted.connectionMode === 'existing-shortcode' ? submitted.customShortCode.trim() : '',
     });
-    if (isOk(reply)) {
+    if (isOk(reply) && reply.data) {
+      const created = reply.data;
       await queryClient.invalidateQueries({ queryKey: queryKeys.apps });
       setSuccessMessage(reply.message || 'App created successfully');
       showToast({ color: 'teal', title: 'App created', message: `${submitted.appName.trim()} is ready to design.` });
-      redirectTimer.current = setTimeout(() => navigate(APP_LIST_PATH), SAVE_REDIRECT_MS);
+      // The next step is the app's first menu: its designer, not the list.
+      redirectTimer.current = setTimeout(() => navigate(designerPath(created.appId)), SAVE_REDIRECT_MS);
       return;
     }
     setSubmitting(false);
@@ -117,16 +123,28 @@ export function AppCreatePage() {
     );
   });
 
+  const title = (
+    <div>
+      <Title order={1} fz={{ base: 26, sm: 32 }}>
+        Create Ussd App
+      </Title>
+      <Text c="dimmed" mt={6}>
+        Name the app, pick its country and choose the shortcode callers will dial. You design the menus next.
+      </Text>
+    </div>
+  );
+  // A merchant user who is not a Developer: the server would refuse the form, so it is not offered.
+  if (!canBuildApps)
+    return (
+      <Stack gap="xl" maw={760}>
+        {title}
+        <AppBuilderNotice />
+      </Stack>
+    );
+
   return (
     <Stack gap="xl" maw={760}>
-      <div>
-        <Title order={1} fz={{ base: 26, sm: 32 }}>
-          Create Ussd App
-        </Title>
-        <Text c="dimmed" mt={6}>
-          Name the app, pick its country and choose the shortcode callers will dial. You design the menus next.
-        </Text>
-      </div>
+      {title}
 
       <Card withBorder radius="lg" padding="xl" component="form" onSubmit={handleSubmit} noValidate aria-label="Create Ussd App">
         <Stack gap="lg">

@@ -1,7 +1,8 @@
 import { Anchor, Button, Stack, TextInput, type TextInputProps } from '@mantine/core';
 import { IconAt } from '@tabler/icons-react';
 import type { FormEvent, ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
+import { RETURN_PATH_PARAM, withReturnPath } from '../../lib/return-path';
 import { FormAlert } from '../../components/form-alert';
 
 interface AuthFormProps {
@@ -54,11 +55,13 @@ export function AuthEmailInput(inputProps: TextInputProps) {
 }
 
 /** 'Already have an account? Log in': a question and the link to the other screen, under a form. */
+/** A link to another sign-in screen (register, log in, merchant login) that keeps the page to come back to. */
 export function AuthSwitchLink({ question, to, label }: { question: string; to: string; label: string }) {
+  const [searchParams] = useSearchParams();
   return (
     <>
       {question}{' '}
-      <Anchor component={Link} to={to} fw={600}>
+      <Anchor component={Link} to={withReturnPath(to, searchParams.get(RETURN_PATH_PARAM))} fw={600}>
         {label}
       </Anchor>
     </>

@@ -5,22 +5,25 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { type LoginReply, loginBodySchema } from '../../../shared/api/auth.schema';
+import { useAfterSignInPath } from '../../lib/return-path';
 import { saveSession } from '../../lib/session';
 import { isLoginReply, loginMerchant, loginUser } from './auth.api';
 import { AuthEmailInput, AuthForm } from './auth-form';
 import { getDeviceToken, isTwoFactorChallenge, setDeviceToken } from './two-factor.api';
 import { TwoFactorLoginForm } from './two-factor-login-form';
 
-export const AFTER_LOGIN_PATH = '/get-started';
-
 interface LoginFormProps {
   /** `merchant` signs in through POST /api/merchant/login, which accepts merchant accounts only. */
   variant: 'user' | 'merchant';
 }
 
-/** Email and password, shared by /login and /merchant/login. Messages go to the dismissible warning box. */
+/**
+ * Email and password, shared by /login and /merchant/login, then the two-factor step when the account has it.
+ * Messages go to the dismissible warning box. Signed in, it goes to the page asked for (`?next=`) or /get-started.
+ */
 export function LoginForm({ variant }: LoginFormProps) {
   const navigate = useNavigate();
+  const afterSignInPath = useAfterSignInPath();
   const queryClient = useQueryClient();
   const [message, setMessage] = useState<string | null>(null);
   const [isSubmitting, setSubmitting] = useState(false);
@@ -31,7 +34,7 @@ export function LoginForm({ variant }: LoginFormProps) {
     saveSession(reply);
     // Nothing cached for a previous user may leak into this one's console.
     queryClient.clear();
-    void navigate(AFTER_LOGIN_PATH, { replace: true });
+    void navigate(afterSignInPath, { replace: true });
   }
 
   async function handleSubmit(event: FormEvent) {

@@ -4,14 +4,16 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { PASSWORD_MIN, registerBodySchema } from '../../../shared/api/auth.schema';
+import { useAfterSignInPath } from '../../lib/return-path';
 import { saveSession } from '../../lib/session';
 import { isLoginReply, registerUser } from './auth.api';
 import { AuthForm, AuthSwitchLink } from './auth-form';
 import { AuthLayout } from './auth-layout';
-import { AFTER_LOGIN_PATH } from './login-form';
 
+/** Registration signs the new account in and goes on to the page asked for (`?next=`), else /get-started. */
 export function RegisterPage() {
   const navigate = useNavigate();
+  const afterSignInPath = useAfterSignInPath();
   const queryClient = useQueryClient();
   const [message, setMessage] = useState<string | null>(null);
   const [isSubmitting, setSubmitting] = useState(false);
@@ -32,7 +34,7 @@ export function RegisterPage() {
     }
     saveSession(reply);
     queryClient.clear();
-    void navigate(AFTER_LOGIN_PATH, { replace: true });
+    void navigate(afterSignInPath, { replace: true });
   });
 
   return (

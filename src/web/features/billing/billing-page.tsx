@@ -1,8 +1,9 @@
 import { Alert, Button, Stack, Tabs, Text } from '@mantine/core';
 import { IconAlertTriangle, IconClockExclamation, IconCreditCard, IconInfoCircle, IconReceipt } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { BILLING_MESSAGES, type Subscription } from '../../../shared/api/billing.schema';
+import { BILLING_PLAN_PARAM } from './billing.api';
 import { BASIC_PLAN, isPaidPlanName, type PaidPlanName } from '../../../shared/billing/plans';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { PageHeader } from '../../components/page-header';
@@ -12,7 +13,7 @@ import { ListSkeleton } from '../../components/list-states';
 import { BillingConfirmDialog, type PlanRequest } from './billing-confirm-dialog';
 import { BillingCreditDialog } from './billing-credit-dialog';
 import { BillingHistoryPanel } from './billing-history-panel';
-import { BillingPlanCards } from './billing-plan-cards';
+import { BillingPlanCards, isMakePaymentButton } from './billing-plan-cards';
 import { BillingProgressDialog } from './billing-progress-dialog';
 import { BillingSubscriptionCard } from './billing-subscription-card';
 import { BillingUsageCard } from './billing-usage-card';
@@ -67,13 +68,48 @@ function SubscriptionAlert({ subscription, onRetry }: { subscription: Subscripti
   return null;
 }
 
-/** 'Account Billing, Plans and Pricing' (/account-billing): the plan and its use, the plans to pay for, the payments made. */
+/**
+ * The plan `?plan=` names (the pricing page's Start Now), once the subscription is in: its confirm dialog opens
+ * for one period, as the pricing card priced it, with the annual toggle off to match; the parameter is then
+ * dropped so a reload does not ask again. Nothing opens with billing off or for a plan that is not paid here.
+ */
+function useRequestedPlan(
+  subscription: Subscription | undefined,
+  onRequest: (request: PlanRequest) => void,
+  onAnnualChange: (isAnnual: boolean) => void,
+) {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const requested = searchParams.get(BILLING_PLAN_PARAM);
+  useEffect(() => {
+    if (!requested || !subscription) return;
+    setSearchParams(
+      (params) => {
+        params.delete(BILLING_PLAN_PARAM);
+        return params;
+      },
+      { replace: true },
+    );
+    if (!isPaidPlanName(requested) || subscription.billing !== 'on') return;
+    onAnnualChange(false);
+    onRequest(
+      isMakePaymentButton(requested, subscription.plan)
+        ? { kind: 'makePayment', plan: requested, isAnnual: false }
+        : { kind: 'changePlan', plan: requested },
+    );
+  }, [requested, subscription, setSearchParams, onRequest, onAnnualChange]);
+}
+
+/**
+ * 'Account Billing, Plans and Pricing' (/account-billing): the plan and its use, the plans to pay for, the payments
+ * made. `?plan=STANDARD` opens that plan's payment at once (useRequestedPlan).
+ */
 export function BillingPage() {
   const { data: subscription, error, isPending, refetch } = useSubscription();
   const [searchParams, setSearchParams] = useSearchParams();
   const tab: BillingTab = searchParams.get('tab') === 'history' ? 'history' : 'plans';
   const [isAnnual, setAnnual] = useState(true);
   const [planRequest, setPlanRequest] = useState<PlanRequest | null>(null);
+  useRequestedPlan(subscription, setPlanRequest, setAnnual);
   const [isCreditOpen, setCreditOpen] = useState(false);
   const { progress, openedPage, pay, closeProgress, clearOpenedPage } = useBillingPayment();
 

@@ -10,6 +10,7 @@ import { AppNotFoundError, useApp } from '../apps/use-apps';
 import { ActionLogsPanel } from '../emulator/action-logs-panel';
 import { DebugOutputPanel } from '../emulator/debug-output-panel';
 import { useUnauthorizedRedirect } from '../emulator/emulator-home-page';
+import { useLoginPath } from '../../lib/return-path';
 import { EmulatorStatusPage } from '../emulator/emulator-status-page';
 import { useActionLogs } from '../emulator/use-action-logs';
 import { useDebugOutput } from '../emulator/use-debug-output';
@@ -30,10 +31,11 @@ const CUSTOMER_NUMBER_ERROR = "Enter the customer's number: 8 to 15 digits";
 export function BotSimulatorPage() {
   const { appId = '' } = useParams();
   const hasToken = !!getToken();
+  const loginPath = useLoginPath();
   useUnauthorizedRedirect(true);
   const { data: app, error, isPending, refetch } = useApp(appId);
 
-  if (!hasToken) return <Navigate to="/login" replace />;
+  if (!hasToken) return <Navigate to={loginPath} replace />;
   if (isPending) return <EmulatorStatusPage kind="loading" isBot />;
   if (error instanceof AppNotFoundError)
     return <EmulatorStatusPage kind="not-found" appId={appId} isTemplate={false} homeUrl={BOT_LIST_PATH} isBot />;

@@ -5,6 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { UNAUTHORIZED_EVENT } from '../../lib/api';
+import { LOGIN_PATH, useLoginPath, withReturnPath } from '../../lib/return-path';
 import { clearSession, getToken } from '../../lib/session';
 import { TwoFactorRequiredPage } from '../auth/two-factor-required-page';
 import { useTwoFactorStatus } from '../auth/two-factor-panel';
@@ -13,11 +14,10 @@ import { ConsoleHeader } from './console-header';
 import { ConsoleSidebar } from './console-sidebar';
 import { useCurrentUser } from './use-current-user';
 
-export const LOGIN_PATH = '/login';
-
 /**
  * Sends the user to /login when the server says the token is no longer valid (the API helper's unauthorized
- * event) or when another tab logs out (the token disappears from local storage).
+ * event: back to this page after signing in again) or when another tab logs out (the token disappears from
+ * local storage).
  */
 function useSignedOutRedirect() {
   const navigate = useNavigate();
@@ -32,7 +32,8 @@ function useSignedOutRedirect() {
         title: 'Signed out',
         message: 'Your session has ended. Please log in again.',
       });
-      void navigate(LOGIN_PATH, { replace: true });
+      const { pathname, search, hash } = window.location;
+      void navigate(withReturnPath(LOGIN_PATH, `${pathname}${search}${hash}`), { replace: true });
     }
     function handleStorage(event: StorageEvent) {
       if ((event.key === 'token' || event.key === null) && !getToken()) {
@@ -49,19 +50,23 @@ function useSignedOutRedirect() {
   }, [navigate, queryClient]);
 }
 
-/** The signed-in console: top bar, the role's sidebar, and the page. Without a stored token it goes to /login. */
+/**
+ * The signed-in console: top bar, the role's sidebar, and the page. Without a stored token it goes to /login,
+ * which comes back to the page asked for once the user has signed in.
+ */
 export function ConsoleLayout({ builtRoutes }: { builtRoutes: ReadonlySet<string> }) {
   const [isNavbarOpened, navbar] = useDisclosure(false);
   const { pathname } = useLocation();
   const user = useCurrentUser();
   const { data: twoFactor } = useTwoFactorStatus(!!getToken());
+  const loginPath = useLoginPath();
   useSignedOutRedirect();
 
   // The phone drawer closes whenever the page changes, whatever way the user got there.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the path is the trigger, not an input
   useEffect(() => navbar.close(), [pathname]);
 
-  if (!getToken()) return <Navigate to={LOGIN_PATH} replace />;
+  if (!getToken()) return <Navigate to={loginPath} replace />;
   // An admin who must enrol sees only the enrolment (the server refuses the console's calls until then).
   if (twoFactor?.required && !twoFactor.enabled && user) return <TwoFactorRequiredPage email={user.email} />;
 

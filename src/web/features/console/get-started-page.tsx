@@ -5,6 +5,7 @@ import { TemplateFeaturedSection } from '../templates/template-featured-section'
 import { AppImportButton } from '../apps/app-import-dialog';
 import { TwoFactorRecommendation } from '../auth/two-factor-recommendation';
 import { useIsRouteBuilt } from './built-routes';
+import { useCanBuildApps } from './use-current-user';
 import { DOCS_URL } from './console-header';
 import { SOON_TOOLTIP } from './console-sidebar';
 
@@ -43,6 +44,8 @@ const STEPS: Step[] = [
 export function GetStartedPage() {
   const isBuilt = useIsRouteBuilt();
   const canCreateApp = isBuilt(CREATE_APP_PATH);
+  // A merchant user who is not a Developer builds no app: no New App or Import (the templates say why).
+  const canBuildApps = useCanBuildApps();
 
   return (
     <Stack gap="xl">
@@ -56,7 +59,7 @@ export function GetStartedPage() {
             Build a USSD app, try it in the browser, then put it on a shortcode your customers can dial from any phone.
           </Text>
         </div>
-        {canCreateApp ? (
+        {!canBuildApps ? null : canCreateApp ? (
           <Group gap="sm">
             <AppImportButton size="md" thenGoTo="/app-list" />
             <Button component={Link} to={CREATE_APP_PATH} size="md" leftSection={<IconPlus size={18} />}>

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { SessionUser } from '../../../shared/api/auth.schema';
+import { canBuildApps } from '../../../shared/roles';
 import { getToken, getStoredUser, updateStoredUser } from '../../lib/session';
 import { getCurrentUser } from '../auth/auth.api';
 import { queryKeys } from '../../lib/query-keys';
@@ -41,4 +42,13 @@ function useCurrentUserQuery() {
 
 export function getFirstName(user: Pick<SessionUser, 'fullName'> | null): string {
   return user?.fullName.trim().split(/\s+/)[0] ?? '';
+}
+
+/**
+ * Whether the signed-in user builds apps (creates, clones, imports them): everyone but a merchant user who is
+ * not a Developer (docs/merchants.md). The server refuses them too; screens say so instead of offering the buttons.
+ */
+export function useCanBuildApps(): boolean {
+  const user = useCurrentUser();
+  return !user || canBuildApps(user);
 }

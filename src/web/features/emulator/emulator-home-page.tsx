@@ -7,18 +7,10 @@ import { sessionPathUrl } from '../flowmap/flow-map-paths';
 import { UNAUTHORIZED_EVENT } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
 import { hasScreen } from '../../lib/routes';
+import { LOGIN_PATH, toSafeReturnPath, useLoginPath } from '../../lib/return-path';
 import { clearSession, getToken } from '../../lib/session';
 import { getEmulatorApp, getTemplateApp, type EmulatorApp } from './emulator.api';
-import {
-  DEFAULT_MSISDN,
-  DEFAULT_NETWORK,
-  MAX_DIAL_LENGTH,
-  isDialKey,
-  isUssdCode,
-  toDialDigits,
-  toMsisdn,
-  toSafeReturnUrl,
-} from './emulator-session';
+import { DEFAULT_MSISDN, DEFAULT_NETWORK, MAX_DIAL_LENGTH, isDialKey, isUssdCode, toDialDigits, toMsisdn } from './emulator-session';
 import { isControl, isDialPadButton, isTypingTarget } from './emulator-keyboard';
 import { ActionLogsPanel } from './action-logs-panel';
 import { DebugOutputPanel } from './debug-output-panel';
@@ -31,7 +23,6 @@ import { useDebugOutput } from './use-debug-output';
 import { useEmulatorSession } from './use-emulator-session';
 import classes from './emulator.module.css';
 
-const LOGIN_PATH = '/login';
 const DIALER_MOBILE_KEY = 'dialerMobile';
 
 /** Where a signed-in user's apps live: the first of these screens that exists. */
@@ -70,6 +61,7 @@ export function EmulatorHomePage({ source }: { source: 'app' | 'template' }) {
   const [searchParams] = useSearchParams();
   const isTemplate = source === 'template';
   const hasToken = !!getToken();
+  const loginPath = useLoginPath();
   useUnauthorizedRedirect(!isTemplate);
 
   const lookup = useQuery({
@@ -80,9 +72,9 @@ export function EmulatorHomePage({ source }: { source: 'app' | 'template' }) {
     staleTime: 60_000,
   });
 
-  if (!isTemplate && !hasToken) return <Navigate to={LOGIN_PATH} replace />;
+  if (!isTemplate && !hasToken) return <Navigate to={loginPath} replace />;
 
-  const homeUrl = isTemplate ? toSafeReturnUrl(searchParams.get('returnUrl')) : findAppHome(appId);
+  const homeUrl = isTemplate ? (toSafeReturnPath(searchParams.get('returnUrl')) ?? '') : findAppHome(appId);
   if (lookup.isPending) return <EmulatorStatusPage kind="loading" />;
   const result = lookup.data;
   if (!result || result.kind === 'failed') {

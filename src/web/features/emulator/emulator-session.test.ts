@@ -7,7 +7,6 @@ import {
   toDialDigits,
   toEmulatorErrorText,
   toMsisdn,
-  toSafeReturnUrl,
 } from './emulator-session';
 
 describe('formatSessionId', () => {
@@ -61,18 +60,6 @@ describe('dial helpers', () => {
 
   it('splits menu text into lines', () => {
     expect(splitMenuLines('Pick one\r\n1. Yes\n2. No')).toEqual(['Pick one', '1. Yes', '2. No']);
-  });
-});
-
-describe('toSafeReturnUrl', () => {
-  it('accepts site paths and gives an empty value otherwise', () => {
-    expect(toSafeReturnUrl('/')).toBe('/');
-    expect(toSafeReturnUrl('/app-templates?x=1')).toBe('/app-templates?x=1');
-    expect(toSafeReturnUrl(null)).toBe('');
-    expect(toSafeReturnUrl('')).toBe('');
-    expect(toSafeReturnUrl('https://evil.example')).toBe('');
-    expect(toSafeReturnUrl('//evil.example')).toBe('');
-    expect(toSafeReturnUrl('/\\evil.example')).toBe('');
   });
 });
 

@@ -72,17 +72,6 @@ export function splitMenuLines(text: string): string[] {
   return text.replace(/\r\n?/g, '\n').split('\n');
 }
 
-/**
- * The template route's returnUrl becomes the home link; an empty value when none is given.
- * Only a path on this site is accepted, so a crafted link cannot send the visitor elsewhere.
- */
-export function toSafeReturnUrl(value: string | null): string {
-  if (!value) return '';
-  const trimmed = value.trim();
-  if (!trimmed.startsWith('/') || trimmed.startsWith('//') || trimmed.includes('\\')) return '';
-  return trimmed;
-}
-
 /** The msisdn typed in the debug panel: digits with an optional leading +. */
 export function toMsisdn(value: string): string {
   const trimmed = value.trim();

@@ -2,19 +2,23 @@ import { Box, Button, Card, Container, Group, SimpleGrid, Stack, Text, Title } f
 import { Link } from 'react-router';
 import { getToken } from '../../lib/session';
 import { hasScreen } from '../../lib/routes';
+import { withReturnPath } from '../../lib/return-path';
+import { rememberCloneIntent, templateClonePath } from '../templates/template-clone-request';
 import { useFeaturedTemplates } from '../templates/use-featured-templates';
 import { TemplateFlag } from '../templates/template-card';
 
 /**
  * SLOT: the 'Things you can build' template gallery on the public home page.
  * It renders nothing until GET /featuredTemplates answers '00' with at least one template: no placeholder
- * or invented templates are ever shown. Test Run opens the template emulator; Clone needs an account.
+ * or invented templates are ever shown. Test Run opens the template emulator. Clone opens the template's clone
+ * dialog on the templates page; signed out, it goes there through registration (or sign-in), and the clone then
+ * goes ahead by itself and lands on the copy's designer.
  */
 export function FeaturedTemplateGallery() {
   const { data: templates = [] } = useFeaturedTemplates();
   if (templates.length === 0) return null;
-  // Signed out, Clone starts with an account; signed in, it goes to the templates screen once that exists.
-  const cloneTarget = getToken() ? (hasScreen('/app-templates') ? '/app-templates' : null) : '/register';
+  const isSignedIn = !!getToken();
+  const canClone = hasScreen('/app-templates');
   const canTestRun = hasScreen('/apptemplate/emulator/x');
 
   return (
@@ -50,8 +54,14 @@ export function FeaturedTemplateGallery() {
                       Test Run
                     </Button>
                   )}
-                  {cloneTarget && (
-                    <Button component={Link} to={cloneTarget} variant="default" aria-label={`Clone ${template.appName}`}>
+                  {canClone && (
+                    <Button
+                      component={Link}
+                      to={isSignedIn ? templateClonePath(template.appId) : withReturnPath('/register', templateClonePath(template.appId))}
+                      onClick={isSignedIn ? undefined : () => rememberCloneIntent(template.appId)}
+                      variant="default"
+                      aria-label={`Clone ${template.appName}`}
+                    >
                       Clone
                     </Button>
                   )}

@@ -3,10 +3,15 @@ import { IconBuildingSkyscraper, IconCheck, IconInfoCircle } from '@tabler/icons
 import { Link } from 'react-router';
 import { PAID_PLAN_NAMES, PLAN_NOTES, PLANS, type Plan } from '../../../shared/billing/plans';
 import { PlanCard } from '../billing/billing-plan-card';
+import { billingPlanPath } from '../billing/billing.api';
 import { PublicPageHeader } from './public-page-header';
 import { ShortcodePricingTabs } from './shortcode-pricing-tabs';
 import classes from './public.module.css';
 
+/**
+ * A plan's card; Start Now opens Account Billing on this plan's payment (one period, as the card prices it),
+ * through sign-in when the visitor is signed out.
+ */
 function PricingPlanCard({ plan }: { plan: Plan }) {
   return (
     <PlanCard
@@ -14,7 +19,7 @@ function PricingPlanCard({ plan }: { plan: Plan }) {
       price={plan.price ?? 0}
       per={plan.period}
       action={
-        <Button component={Link} to="/account-billing" color="teal.9" fullWidth aria-label={`Start Now with ${plan.title}`}>
+        <Button component={Link} to={billingPlanPath(plan.name)} color="teal.9" fullWidth aria-label={`Start Now with ${plan.title}`}>
           Start Now
         </Button>
       }

@@ -18,10 +18,11 @@ interface TemplateCardProps {
   template: App;
   /** Where the emulator's back button returns to. */
   returnUrl: string;
-  onClone: (template: App) => void;
+  /** Absent for a user who builds no apps: the card has Test Run only. */
+  onClone?: (template: App) => void;
 }
 
-/** One template: flag, name, description, its shortcode, Test Run (once the emulator exists) and Clone. */
+/** One template: flag, name, description, its shortcode, Test Run (once the emulator exists) and Clone (for app builders). */
 export function TemplateCard({ template, returnUrl, onClone }: TemplateCardProps) {
   const emulator = templateEmulatorPath(template.appId, returnUrl);
   const canTestRun = hasScreen(`/apptemplate/emulator/${encodeURIComponent(template.appId)}`);
@@ -64,15 +65,17 @@ export function TemplateCard({ template, returnUrl, onClone }: TemplateCardProps
             Test Run
           </Button>
         )}
-        <Button
-          variant="default"
-          size="sm"
-          leftSection={<IconCopy size={16} />}
-          onClick={() => onClone(template)}
-          aria-label={`Clone ${template.appName}`}
-        >
-          Clone
-        </Button>
+        {onClone && (
+          <Button
+            variant="default"
+            size="sm"
+            leftSection={<IconCopy size={16} />}
+            onClick={() => onClone(template)}
+            aria-label={`Clone ${template.appName}`}
+          >
+            Clone
+          </Button>
+        )}
       </Group>
     </Card>
   );

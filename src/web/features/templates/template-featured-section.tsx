@@ -2,7 +2,7 @@ import { Anchor, Group, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { useIsRouteBuilt } from '../console/built-routes';
 import { TemplateCardGrid } from './template-card-grid';
-import { TEMPLATES_PATH } from './template-list-page';
+import { TEMPLATES_PATH } from './template-clone-request';
 import { useFeaturedTemplates } from './use-featured-templates';
 
 /** The logged-in home's featured templates (the signed-in home, /get-started). Hidden when none can be loaded. */

@@ -1,10 +1,9 @@
 import { Stack, Text } from '@mantine/core';
 import { PageHeader } from '../../components/page-header';
 import { TemplateCardGrid } from './template-card-grid';
+import { TEMPLATES_PATH } from './template-clone-request';
 
-export const TEMPLATES_PATH = '/app-templates';
-
-/** 'Templates - Things you can build' (/app-templates). */
+/** 'Templates - Things you can build' (/app-templates); `?clone={appId}` opens that template's clone dialog. */
 export function TemplateListPage() {
   return (
     <Stack gap="xl">

@@ -1,0 +1,26 @@
+/** The templates page (signed in). */
+export const TEMPLATES_PATH = '/app-templates';
+
+/** The query parameter that opens the clone dialog of one template on the templates page. */
+export const CLONE_PARAM = 'clone';
+
+/** `/app-templates?clone={appId}`: the templates page with that template's clone dialog open. */
+export const templateClonePath = (appId: string) => `${TEMPLATES_PATH}?${CLONE_PARAM}=${encodeURIComponent(appId)}`;
+
+const INTENT_KEY = 'dialflow.cloneIntent';
+
+/**
+ * Remembers, in this tab only, that the visitor pressed Clone on a template before signing in, so the clone goes
+ * ahead by itself once they have. A link to `?clone=` alone only opens the dialog: nobody else's link copies an
+ * app into an account without its owner pressing Clone.
+ */
+export function rememberCloneIntent(appId: string): void {
+  sessionStorage.setItem(INTENT_KEY, appId);
+}
+
+/** Whether the visitor pressed Clone on this template before signing in; the intent is used up either way. */
+export function takeCloneIntent(appId: string): boolean {
+  const isIntended = sessionStorage.getItem(INTENT_KEY) === appId;
+  sessionStorage.removeItem(INTENT_KEY);
+  return isIntended;
+}
