@@ -320,6 +320,7 @@ describeDb('authorization, route by route', () => {
     'chatbotAccess.manage': ['superAdmin', 'admin'],
     'bot.build': ['superAdmin', 'admin', 'adminDeveloper'],
     'twoFactor.reset': ['superAdmin', 'admin'],
+    'mailOutbox.read': ['superAdmin'],
   };
 
   it('role-restricted routes answer 403 to every account outside their audiences, and let their audiences in', async () => {
