@@ -154,6 +154,7 @@ describeBrowser('console shell', () => {
       '/app-templates',
       '/buy-shortcode',
       '/my-shortcodes',
+      '/sms-outbox',
       '/whatsapp-bots',
       '/account-billing',
     ]);
