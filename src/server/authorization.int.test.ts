@@ -51,6 +51,7 @@ const ACCESS: Record<string, RouteAccess> = {
   'POST /api/admin/two-factor/reset': ['twoFactor.reset'], // an admin's, super_admin only
   'POST /api/contactus': 'public',
   'GET /api/admin/contact-requests': ['contactRequest.read'],
+  'GET /api/admin/mail-outbox': ['mailOutbox.read'],
   'POST /api/createApp': 'signedIn',
   'GET /api/getAllApps': 'signedIn',
   'POST /api/updateApp': 'signedIn',
