@@ -24,6 +24,7 @@ import { registerAuthRoutes } from './features/auth/auth.routes';
 import { registerApiKeysRoutes } from './features/auth/api-keys.routes';
 import { loadTwoFactorKey } from './features/auth/two-factor-key';
 import { registerContactRoutes } from './features/contact/contact.routes';
+import { registerMailRoutes } from './features/mail/mail.routes';
 import { registerHealthRoutes } from './features/health/health.routes';
 import { registerAppsRoutes } from './features/apps/apps.routes';
 import { registerMenusRoutes } from './features/menus/menus.routes';
@@ -231,6 +232,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerAuthRoutes(app, ctx, guard);
     registerApiKeysRoutes(app, ctx, guard);
     registerContactRoutes(app, ctx, guard);
+    registerMailRoutes(app, ctx, guard);
     registerAppsRoutes(app, ctx, guard);
     registerMenusRoutes(app, ctx, guard);
     registerSandboxRoutes(app);

@@ -51,6 +51,7 @@ const ACCESS: Record<string, RouteAccess> = {
   'POST /api/admin/two-factor/reset': ['twoFactor.reset'], // an admin's, super_admin only
   'POST /api/contactus': 'public',
   'GET /api/admin/contact-requests': ['contactRequest.read'],
+  'GET /api/admin/mail-outbox': ['mailOutbox.read'],
   'POST /api/createApp': 'signedIn',
   'GET /api/getAllApps': 'signedIn',
   'POST /api/updateApp': 'signedIn',
@@ -320,6 +321,7 @@ describeDb('authorization, route by route', () => {
     'chatbotAccess.manage': ['superAdmin', 'admin'],
     'bot.build': ['superAdmin', 'admin', 'adminDeveloper'],
     'twoFactor.reset': ['superAdmin', 'admin'],
+    'mailOutbox.read': ['superAdmin'],
   };
 
   it('role-restricted routes answer 403 to every account outside their audiences, and let their audiences in', async () => {

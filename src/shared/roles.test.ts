@@ -9,6 +9,7 @@ const EVERYONE = [
   'Templates',
   'Buy USSD ShortCode',
   'My USSD Extensions',
+  'SMS Outbox',
   'Account Billing',
 ];
 const NON_ADMINS = ['My USSD Apps'];
@@ -22,7 +23,7 @@ const ADMINS = [
   'Subscriptions',
 ];
 const CHATBOT_USERS = ['WhatsApp Bots'];
-const SUPER_ADMINS = ['User Management'];
+const SUPER_ADMINS = ['User Management', 'Mail Outbox'];
 const MERCHANTS = ['Manage Merchant Account', 'Merchant Transactions'];
 
 const SUBJECTS = {
@@ -128,6 +129,7 @@ describe('getSidebar (who sees which entry)', () => {
       Templates: '/app-templates',
       'Buy USSD ShortCode': '/buy-shortcode',
       'My USSD Extensions': '/my-shortcodes',
+      'SMS Outbox': '/sms-outbox',
       'WhatsApp Bots': '/whatsapp-bots',
       'All Merchants': '/merchant/list',
       'My Merchants': '/merchant/my-merchants',
@@ -138,6 +140,7 @@ describe('getSidebar (who sees which entry)', () => {
       'Create Admin': '/admin/create',
       'Audit Log': '/admin/audit-log',
       'Contact Requests': '/admin/contact-requests',
+      'Mail Outbox': '/admin/mail-outbox',
       Subscriptions: '/admin/subscriptions',
       'Manage Merchant Account': '/merchant/manage-account',
       'Merchant Transactions': '/merchant/trxns',

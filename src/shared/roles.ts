@@ -93,6 +93,7 @@ export const SIDEBAR: SidebarEntry[] = [
   { label: 'Templates', path: '/app-templates', audiences: ['everyone'] },
   { label: 'Buy USSD ShortCode', path: '/buy-shortcode', audiences: ['everyone'] },
   { label: 'My USSD Extensions', path: '/my-shortcodes', audiences: ['everyone'] },
+  { label: 'SMS Outbox', path: '/sms-outbox', audiences: ['everyone'] },
   { label: 'WhatsApp Bots', path: '/whatsapp-bots', audiences: ['bot.build', 'chatbot'] },
   {
     label: 'Merchant Management',
@@ -115,6 +116,7 @@ export const SIDEBAR: SidebarEntry[] = [
     ],
   },
   { label: 'Contact Requests', path: '/admin/contact-requests', audiences: ['contactRequest.read'] },
+  { label: 'Mail Outbox', path: '/admin/mail-outbox', audiences: ['mailOutbox.read'] },
   { label: 'Subscriptions', path: '/admin/subscriptions', audiences: ['subscription.read'] },
   { label: 'Manage Merchant Account', path: '/merchant/manage-account', audiences: ['merchant'] },
   { label: 'Merchant Transactions', path: '/merchant/trxns', audiences: ['merchant'] },
@@ -169,6 +171,11 @@ export const PERMISSIONS = [
   'template.edit',
   /** Turning off another user's two-factor sign-in when they lost their device (docs/security.md). */
   'twoFactor.reset',
+  /**
+   * Read every mail the platform sent (the Mail Outbox): password-reset links of any account, an admin's too, so
+   * only super admins hold it; an ADMIN holding it could take over a super admin's account.
+   */
+  'mailOutbox.read',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

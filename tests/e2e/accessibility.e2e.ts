@@ -150,6 +150,8 @@ const ROUTE_VISITS: Record<string, Visit> = {
   },
   '/admin/audit-log': { as: 'superAdmin', url: () => '/admin/audit-log', ready: heading('Audit Log') },
   '/admin/contact-requests': { as: 'admin', url: () => '/admin/contact-requests', ready: heading('Contact Requests') },
+  '/admin/mail-outbox': { as: 'superAdmin', url: () => '/admin/mail-outbox', ready: heading('Mail Outbox') },
+  '/sms-outbox': { as: 'private', url: () => '/sms-outbox', ready: heading('SMS Outbox') },
   '/admin/subscriptions': {
     as: 'admin',
     url: () => '/admin/subscriptions?email=demo@dialflow.local',

@@ -526,6 +526,45 @@ describeBrowser('WhatsApp bots', () => {
     await page.context().close();
   });
 
+  it('a QR number linked elsewhere (the simulated phone) shows CONNECTED at the next check, without a reload; then nothing is polled', async () => {
+    const page = await openAsBuilder(DESKTOP, true);
+    const waiting = {
+      linkId: '00000000-0000-4000-8000-000000000002',
+      mobileNumber: '',
+      status: 'QR',
+      connector: 'simulator',
+      statusMessage: '',
+      createdAt: new Date().toISOString(),
+      connectedAt: null,
+    };
+    const connected = { ...waiting, status: 'CONNECTED', mobileNumber: '233240000009', connectedAt: new Date().toISOString() };
+    let isScanned = false;
+    await page.route(`**/api/chatbot/whatsapp/list-numbers/${sampleBotId}`, (route) =>
+      route.fulfill({ json: { status: '00', message: 'OK', data: [isScanned ? connected : waiting] } }),
+    );
+    let checks = 0;
+    await page.route(`**/api/chatbot/whatsapp/link-status/${waiting.linkId}`, (route) => {
+      checks += 1;
+      const answer = isScanned ? { linkStatus: 'CONNECTED', qrCode: null } : { linkStatus: 'QR', qrCode: 'simulator-code' };
+      return route.fulfill({ json: { status: '00', message: 'OK', ...answer, data: answer } });
+    });
+    await botSettings(page, sampleBotId);
+    await visible(page.getByTestId('link-status').getByText('QR', { exact: true }));
+    await page.clock.runFor(LINK_POLL_INTERVAL_MS);
+    await expect.poll(() => checks).toBe(1);
+    // The phone scans; the next check sees it and the list is read again.
+    isScanned = true;
+    await page.clock.runFor(LINK_POLL_INTERVAL_MS);
+    await visible(page.getByTestId('link-status').getByText('CONNECTED'));
+    await visible(page.getByText('233240000009'));
+    expect(checks).toBe(2);
+    // Nothing is linking any more: no more checks.
+    await page.clock.runFor(3 * LINK_POLL_INTERVAL_MS);
+    await waitForEarlierRequests(page);
+    expect(checks).toBe(2);
+    await page.context().close();
+  });
+
   it('error and empty states: a list that fails (and retries), no bots, no token, numbers and settings that fail, a QR that cannot be drawn', async () => {
     const page = await openAsBuilder(DESKTOP);
     // The bot list fails: the load error and Try again.

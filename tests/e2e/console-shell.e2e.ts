@@ -13,6 +13,7 @@ const EVERYONE = [
   'Templates',
   'Buy USSD ShortCode',
   'My USSD Extensions',
+  'SMS Outbox',
   'Account Billing',
 ];
 const ADMIN = [
@@ -28,7 +29,7 @@ const ADMIN = [
 const EXPECTED_SIDEBAR: Record<E2eUserKind, string[]> = {
   private: [...EVERYONE, 'My USSD Apps'],
   admin: ADMIN,
-  superAdmin: [...ADMIN, 'User Management'],
+  superAdmin: [...ADMIN, 'User Management', 'Mail Outbox'],
   chatbot: [...EVERYONE, 'My USSD Apps', 'WhatsApp Bots'],
   merchant: [...EVERYONE, 'My USSD Apps', 'Manage Merchant Account', 'Merchant Transactions'],
   support: [...EVERYONE, 'USSD Apps', 'Merchant Management', 'Contact Requests', 'Subscriptions'],
@@ -153,6 +154,7 @@ describeBrowser('console shell', () => {
       '/app-templates',
       '/buy-shortcode',
       '/my-shortcodes',
+      '/sms-outbox',
       '/whatsapp-bots',
       '/account-billing',
     ]);

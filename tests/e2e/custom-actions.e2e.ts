@@ -155,7 +155,9 @@ describeBrowser('custom actions', () => {
     expect(results.lookup).toMatchObject({ status: true });
     await shoot(page, 'custom-actions-editor-default-desktop');
 
+    // The default code is not saved yet: leaving asks first.
     await page.getByRole('link', { name: 'Back to List' }).click();
+    await page.getByRole('dialog', { name: 'Discard changes?' }).getByRole('button', { name: 'Discard' }).click();
     await waitForPath(page, '/custom-functions');
     const card = page.getByRole('article', { name: 'computeFee' });
     await card.getByText('A 1% fee on the amount typed').waitFor();
@@ -281,7 +283,50 @@ describeBrowser('custom actions', () => {
     await page.getByRole('button', { name: 'Test Function' }).click();
     await terminalLines(page, 'error').filter({ hasText: 'notDefinedAnywhere' }).waitFor();
     expect(await terminalLines(page, 'output').count()).toBe(0);
+    // A failed run says so, with the error, never "Function ran".
+    await toast(page, 'Test failed').filter({ hasText: 'notDefinedAnywhere' }).waitFor();
+    expect(await toast(page, 'Function ran').count()).toBe(0);
     await shoot(page, 'custom-actions-script-error-desktop');
+
+    // A SyntaxError too.
+    await closeToasts(page);
+    await typeCode(page, 'return (;');
+    await page.getByRole('button', { name: 'Test Function' }).click();
+    await toast(page, 'Test failed').filter({ hasText: 'SyntaxError' }).waitFor();
+    await terminalLines(page, 'error').filter({ hasText: 'SyntaxError' }).waitFor();
+    expect(await toast(page, 'Function ran').count()).toBe(0);
+    await shoot(page, 'custom-actions-syntax-error-desktop');
+    await page.context().close();
+  });
+
+  it('leaving with unsaved code asks first: Keep editing stays, Discard leaves; saved code leaves without asking', async () => {
+    const uuid = await createByApi(owner.reply.token, 'leaver', 'return 1;');
+    page = await openEditor(uuid);
+    await typeCode(page, 'return 2;');
+    await page.getByTestId('unsaved-badge').waitFor();
+    const question = page.getByRole('dialog', { name: 'Discard changes?' });
+    // The Back link and the sidebar both ask.
+    await page.getByRole('link', { name: 'Back to List' }).click();
+    await question.getByText('Your changes to this function are not saved. Discard them?').waitFor();
+    await shoot(page, 'custom-actions-leave-question-desktop');
+    await question.getByRole('button', { name: 'Keep editing' }).click();
+    await question.waitFor({ state: 'detached' });
+    expect(new URL(page.url()).pathname).toBe(`/custom-functions/${uuid}`);
+    expect(await codeContent(page).textContent()).toContain('return 2;');
+    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Templates' }).click();
+    await question.getByRole('button', { name: 'Discard' }).click();
+    await waitForPath(page, '/app-templates');
+    expect((await getByApi(owner.reply.token, uuid)).code).toBe('return 1;');
+
+    // Saved, the same link leaves at once.
+    await page.goto(`/custom-functions/${uuid}`);
+    await page.getByRole('heading', { name: /^Edit Custom Function - / }).waitFor();
+    await typeCode(page, 'return 3;');
+    await page.getByRole('button', { name: 'Save Function' }).click();
+    await toast(page, 'Function code saved').waitFor();
+    await page.getByRole('link', { name: 'Back to List' }).click();
+    await waitForPath(page, '/custom-functions');
+    expect(await question.count()).toBe(0);
     await page.context().close();
   });
 

@@ -37,6 +37,14 @@ export const testCustomActionBodySchema = z.object({
   actionResults: z.record(z.string(), z.unknown()).default({}),
 });
 export const consoleMessageSchema = z.object({ message: z.string(), type: z.string() });
-export const testReplySchema = z.object({ output: z.unknown(), consoleMessages: z.array(consoleMessageSchema) });
+/**
+ * A test run's result. `error` is why the run failed (a SyntaxError, a thrown error, the time limit), also the
+ * last console message; null when the function returned.
+ */
+export const testReplySchema = z.object({
+  output: z.unknown(),
+  consoleMessages: z.array(consoleMessageSchema),
+  error: z.string().nullable(),
+});
 
 export const customActionTemplateSchema = z.object({ uuid: z.string(), actionName: z.string(), code: z.string() });

@@ -51,4 +51,6 @@ export const queryKeys = {
   simulatedPhoneTranscript: (linkId: string, from: string) => ['simulated-phone', linkId, 'transcript', from],
   webhook: (appId: string) => ['webhooks', appId],
   webhookDeliveries: (appId: string) => ['webhooks', appId, 'deliveries'],
+  smsOutbox: ['sms', 'outbox'],
+  mailOutbox: ['mail', 'outbox'],
 } as const;

@@ -61,10 +61,22 @@ describeDb('custom functions', () => {
     });
     expect(res.json()).toMatchObject({
       status: '00',
-      data: { output: { total: 21.5 }, consoleMessages: [{ message: 'mobile 233241234567', type: 'info' }] },
+      message: 'Function ran',
+      data: { output: { total: 21.5 }, consoleMessages: [{ message: 'mobile 233241234567', type: 'info' }], error: null },
     });
+    // A SyntaxError is a failed run: the message says so and `error` carries it (the console's last line too).
     const broken = (await post('/api/custom-action/test', { code: 'return (;', sessionValues: {}, actionResults: {} })).json();
-    expect(broken.data.consoleMessages).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'error' })]));
+    expect(broken).toMatchObject({
+      status: '00',
+      message: 'Function failed',
+      data: { output: null, error: expect.stringMatching(/SyntaxError/) },
+    });
+    expect(broken.data.consoleMessages.at(-1)).toEqual({ type: 'error', message: broken.data.error });
+    // A function that logs an error and returns is not a failure.
+    const logged = (
+      await post('/api/custom-action/test', { code: "log.error('careful'); return 1;", sessionValues: {}, actionResults: {} })
+    ).json();
+    expect(logged).toMatchObject({ message: 'Function ran', data: { output: 1, error: null } });
   });
 
   it('runs a saved function from a menu through the customAction kind', async () => {

@@ -28,7 +28,7 @@ export interface ScriptTester {
     code: string,
     sessionValues: Record<string, unknown>,
     actionResults: Record<string, unknown>,
-  ): Promise<{ output: unknown; consoleMessages: Array<{ message: string; type: string }> }>;
+  ): Promise<{ output: unknown; consoleMessages: Array<{ message: string; type: string }>; error: string | null }>;
   defaultCode: string;
 }
 
@@ -121,7 +121,10 @@ export function registerCustomActionsRoutes(app: FastifyInstance, ctx: AppContex
         keyGenerator: (req: FastifyRequest) => getSignedInUser(req).id,
       },
     },
-    handler: async (req) =>
-      ok('Function ran', await tester.test(getSignedInUser(req).id, req.body.code, req.body.sessionValues, req.body.actionResults)),
+    handler: async (req) => {
+      const result = await tester.test(getSignedInUser(req).id, req.body.code, req.body.sessionValues, req.body.actionResults);
+      // The call worked either way (the console shows the lines); the message says whether the function did.
+      return ok(result.error === null ? 'Function ran' : 'Function failed', result);
+    },
   });
 }

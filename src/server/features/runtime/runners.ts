@@ -204,7 +204,7 @@ export function createServerRunners(ctx: AppContext): ServerRunners {
         });
         const consoleMessages = outcome.logs.map((line) => ({ message: line.message, type: line.level }));
         if (!outcome.ok) consoleMessages.push({ message: outcome.error, type: 'error' });
-        return { output: outcome.ok ? outcome.result : null, consoleMessages };
+        return { output: outcome.ok ? outcome.result : null, consoleMessages, error: outcome.ok ? null : outcome.error };
       },
     },
     startScripts: () => pool.ready(),

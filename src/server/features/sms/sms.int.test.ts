@@ -95,6 +95,13 @@ describeDb('SMS outbox (default provider)', () => {
 
     const mine = await t.app.inject({ method: 'GET', url: '/api/sms/outbox', headers: other.auth });
     expect(mine.json()).toEqual({ status: '00', message: 'OK', data: [] });
+    // The other account's own message is all it sees (the console's SMS Outbox screen reads this list).
+    const otherAppId = await seedApp(t, other.auth, { appName: 'Other Shop', customShortCode: '*920*56#' });
+    await queueSms(t.app.ctx, { appId: otherAppId, ownerId: other.user.id, sender: '', recipient: '+233201234568', message: 'Mine' });
+    const own = (await t.app.inject({ method: 'GET', url: '/api/sms/outbox', headers: other.auth })).json().data;
+    expect(own.map((m: { message: string; appName: string }) => [m.message, m.appName])).toEqual([['Mine', 'Other Shop']]);
+    const ownersOnly = (await t.app.inject({ method: 'GET', url: '/api/sms/outbox', headers: owner.auth })).json().data;
+    expect(ownersOnly.map((m: { message: string }) => m.message)).toEqual(['Private']);
     const theirs = await t.app.inject({ method: 'GET', url: `/api/sms/outbox?appId=${appId}`, headers: other.auth });
     expect(theirs.statusCode).toBe(404);
     expect(theirs.json().status).toBe('04');

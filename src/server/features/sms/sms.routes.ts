@@ -5,7 +5,7 @@ import { envelopeSchema } from '../../../shared/api/envelope';
 import type { AppContext } from '../../context';
 import { ok } from '../../http';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
-import { smsMessageSchema, smsOutboxQuerySchema } from './sms.schema';
+import { smsMessageSchema, smsOutboxQuerySchema } from '../../../shared/api/sms.schema';
 import { createSmsDispatcher, findSmsMessages, getSmsProvider, type SmsDispatcher } from './sms.service';
 
 /**

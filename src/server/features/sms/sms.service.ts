@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
-import { smsMessages } from '../../../db/schema';
+import { apps, smsMessages } from '../../../db/schema';
 import { createAfricasTalkingSmsProvider } from '../../../integrations/sms/africastalking-sms';
 import { createOutboxSmsProvider, type SmsProvider } from '../../../integrations/sms/sms-provider';
 import { invalid, toErrorMessage } from '../../../shared/errors';
@@ -9,7 +9,7 @@ import type { AppContext } from '../../context';
 import { createPeriodicTask, type PeriodicTask } from '../../periodic-task';
 import type { AuthUser } from '../auth/auth.service';
 import { getMonitoredApp } from '../apps/apps.service';
-import type { SmsMessage } from './sms.schema';
+import type { SmsMessage } from '../../../shared/api/sms.schema';
 
 export type SmsMessageRow = typeof smsMessages.$inferSelect;
 
@@ -111,18 +111,20 @@ export async function findSmsMessages(ctx: AppContext, user: AuthUser, query: { 
     filters.push(eq(smsMessages.ownerId, user.id));
   }
   const rows = await ctx.db
-    .select()
+    .select({ message: smsMessages, appName: apps.appName })
     .from(smsMessages)
+    .leftJoin(apps, eq(apps.id, smsMessages.appId))
     .where(filters.length ? and(...filters) : undefined)
     .orderBy(desc(smsMessages.createdAt), desc(smsMessages.id))
     .limit(query.limit ?? 100);
-  return rows.map(toSmsMessage);
+  return rows.map((row) => toSmsMessage(row.message, row.appName));
 }
 
-function toSmsMessage(row: SmsMessageRow): SmsMessage {
+function toSmsMessage(row: SmsMessageRow, appName: string | null): SmsMessage {
   return {
     id: row.id,
     appId: row.appId,
+    appName,
     sessionId: row.sessionId,
     sender: row.sender,
     recipient: row.recipient,

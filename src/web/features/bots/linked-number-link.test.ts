@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { LINK_STATUSES } from '../../../shared/whatsapp';
 import {
   hasQrButton,
+  isLinking,
   isLinkSettled,
   isPhoneNumberId,
   LINK_POLL_INTERVAL_MS,
@@ -38,6 +39,10 @@ describe('linking a number', () => {
 
   it('stops polling on CONNECTED and FAILED only', () => {
     expect(LINK_STATUSES.filter(isLinkSettled)).toEqual(['CONNECTED', 'FAILED']);
+  });
+
+  it('the list polls the rows still linking: PENDING and QR', () => {
+    expect(LINK_STATUSES.filter(isLinking)).toEqual(['PENDING', 'QR']);
   });
 
   it('offers the QR on every row but a PENDING one', () => {

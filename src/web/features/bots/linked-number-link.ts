@@ -1,7 +1,7 @@
 /**
  * The rules of linking a WhatsApp number (docs/product.md, WhatsApp bots: Linked number status), kept apart
  * from React so they are unit-tested. Two pollers read `GET /api/chatbot/whatsapp/link-status/{linkId}`: the
- * Add Number / QR dialog for its link, and the Connected Numbers list for each PENDING number.
+ * Add Number / QR dialog for its link, and the Connected Numbers list for each number still linking.
  */
 import { linkStatusSchema } from '../../../shared/api/bots.schema';
 import type { LinkStatus } from '../../../shared/whatsapp';
@@ -36,6 +36,12 @@ export function readLinkStatus(reply: ApiReply): { linkStatus: LinkStatus; qrCod
 export function isLinkSettled(status: LinkStatus): status is 'CONNECTED' | 'FAILED' {
   return status === 'CONNECTED' || status === 'FAILED';
 }
+
+/**
+ * Rows the Connected Numbers list keeps polling: PENDING (no code yet) and QR (a code waiting to be scanned, say
+ * from the simulated phone in another tab). Once none is left, the list polls nothing.
+ */
+export const isLinking = (status: LinkStatus) => status === 'PENDING' || status === 'QR';
 
 /** Rows with a QR button: every status but PENDING (a PENDING number has no code yet). */
 export const hasQrButton = (status: LinkStatus) => status !== 'PENDING';

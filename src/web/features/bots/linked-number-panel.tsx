@@ -3,25 +3,29 @@ import { IconLinkOff, IconPlus, IconQrcode } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { BOT_MESSAGES, type LinkedNumber } from '../../../shared/api/bots.schema';
+import type { LinkStatus } from '../../../shared/whatsapp';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { RowAction } from '../../components/row-action';
 import { queryKeys } from '../../lib/query-keys';
 import { formatDateTime } from '../billing/billing-format';
 import { EmptyPanel, ListSkeleton } from '../../components/list-states';
 import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
-import { hasQrButton, NUMBER_LIST_RELOAD_DELAY_MS } from './linked-number-link';
+import { hasQrButton, isLinking, NUMBER_LIST_RELOAD_DELAY_MS } from './linked-number-link';
 import { type LinkDialogTarget, LinkedNumberLinkDialog } from './linked-number-link-dialog';
 import { LinkedNumberStatusBadge } from './linked-number-status-badge';
 import { useLinkedNumbers, useUnlinkNumberConfirm } from './use-bots';
 import { useLinkStatusPolling } from './use-link-status-polling';
 
-/** A PENDING number's own poller: when its status moves on, the list is read again (and this row stops polling). */
-function PendingNumberWatcher({ appId, linkId }: { appId: string; linkId: string }) {
+/**
+ * A linking number's own poller (PENDING or QR): when its status differs from the row's, the list is read again,
+ * and the row stops polling once it is neither.
+ */
+function LinkingNumberWatcher({ appId, linkId, status: rowStatus }: { appId: string; linkId: string; status: LinkStatus }) {
   const queryClient = useQueryClient();
   useLinkStatusPolling(linkId, {
     isImmediate: false,
     onStatus: (status) => {
-      if (status !== 'PENDING') void queryClient.invalidateQueries({ queryKey: queryKeys.linkedNumbers(appId) });
+      if (status !== rowStatus) void queryClient.invalidateQueries({ queryKey: queryKeys.linkedNumbers(appId) });
     },
   });
   return null;
@@ -164,9 +168,9 @@ export function LinkedNumberPanel({ appId }: { appId: string }) {
         />
       )}
       {numbers
-        ?.filter((number) => number.status === 'PENDING')
+        ?.filter((number) => isLinking(number.status))
         .map((number) => (
-          <PendingNumberWatcher key={number.linkId} appId={appId} linkId={number.linkId} />
+          <LinkingNumberWatcher key={number.linkId} appId={appId} linkId={number.linkId} status={number.status} />
         ))}
 
       <LinkedNumberLinkDialog appId={appId} target={target} onClose={closeDialog} />

@@ -15,6 +15,8 @@ import { billingRoutes } from '../billing/billing.routes';
 import { merchantsRoutes } from '../merchants/merchants.routes';
 import { adminsRoutes } from '../admins/admins.routes';
 import { botsRoutes } from '../bots/bots.routes';
+import { smsRoutes } from '../sms/sms.routes';
+import { mailRoutes } from '../mail/mail.routes';
 import { ConsoleLayout } from './console-layout';
 import { GetStartedPage } from './get-started-page';
 
@@ -34,6 +36,8 @@ const signedInRoutes: RouteObject[] = [
   ...merchantsRoutes,
   ...adminsRoutes,
   ...botsRoutes,
+  ...smsRoutes,
+  ...mailRoutes,
   // Every screen of one app: an unknown or foreign app id shows 'App not found' once, here, for all of them.
   {
     element: <AppScreenGuard />,

@@ -30,11 +30,13 @@ import {
 import { useCustomActionTemplates } from './use-custom-actions';
 import { useDefaultCode } from './use-default-code';
 import { BackLink } from '../../components/back-link';
+import { useLeaveGuard } from '../../lib/confirm-discard';
 
 /** The function editor is taller than the menu form's script editors (docs/product.md: 400px). */
 const FUNCTION_EDITOR_HEIGHT = '400px';
 
 export const REPLACE_CODE_QUESTION = 'This will replace your current code. Are you sure you want to proceed?';
+export const DISCARD_CODE_QUESTION = 'Your changes to this function are not saved. Discard them?';
 
 /** The custom function editor (/custom-functions/{id}): code with a test bench, and the details. */
 export function CustomActionEditPage() {
@@ -164,7 +166,10 @@ function EditorTabs({ action, onChange }: EditorTabsProps) {
     if (isOk(reply) && reply.data) {
       const runLines = toTerminalLines(reply.data);
       setLines((current) => [...current, ...runLines]);
-      showToast({ color: 'teal', title: 'Test', message: replyMessage(reply, 'Function ran'), autoClose: 2500 });
+      // The call worked, the function may not have (a SyntaxError, a throw, the time limit): say which.
+      if (reply.data.error === null)
+        showToast({ color: 'teal', title: 'Test', message: replyMessage(reply, 'Function ran'), autoClose: 2500 });
+      else showToast({ color: 'red', title: 'Test failed', message: reply.data.error });
       return;
     }
     const message = replyMessage(reply, CUSTOM_ACTION_FALLBACKS.test);
@@ -173,6 +178,7 @@ function EditorTabs({ action, onChange }: EditorTabsProps) {
   }
 
   const isDirty = code !== savedCode;
+  useLeaveGuard(isDirty, DISCARD_CODE_QUESTION);
   // The dropdown names a template only while the code is that template's: once edited, it is the user's own.
   const templateId = templates.data?.find((t) => t.code === code)?.uuid ?? null;
   const jsonErrorText = 'Not a valid JSON object';

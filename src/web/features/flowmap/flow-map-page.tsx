@@ -49,7 +49,8 @@ import type { SessionPath } from '../../../shared/api/monitoring.schema';
 import { findSampleInputs } from '../menus/menu-screen-preview';
 import { AppScreenTitle } from '../apps/app-screen-title';
 import { confirmMenuDelete } from '../menus/menu-delete-confirm';
-import { confirmDiscard, type MenuSubmitResult } from '../menus/menu-edit-form';
+import { confirmDiscard } from '../../lib/confirm-discard';
+import { DISCARD_QUESTION, type MenuSubmitResult } from '../menus/menu-edit-form';
 import { asSavedMenu, type MenuDraft, type MenuFormTab } from '../menus/menu-form-state';
 import { findRulesLeadingTo } from '../menus/menu-list-order';
 import { saveMenuPositions } from '../menus/menus.api';
@@ -331,11 +332,15 @@ export function FlowMapPage() {
 
   /** Opens a menu (or a new one) in the side panel, asking first when the open form has unsaved changes. */
   const openPanel = (menuId: string | null, tab: MenuFormTab = 'menu') =>
-    confirmDiscard(isDirty, () => {
-      setDirty(false);
-      setSelectedEdgeId(null);
-      setPanel({ menuId, tab, nonce: Date.now() });
-    });
+    confirmDiscard(
+      isDirty,
+      () => {
+        setDirty(false);
+        setSelectedEdgeId(null);
+        setPanel({ menuId, tab, nonce: Date.now() });
+      },
+      DISCARD_QUESTION,
+    );
   const closePanel = () => {
     setDirty(false);
     setPanel(null);

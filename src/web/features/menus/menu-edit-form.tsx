@@ -1,7 +1,7 @@
 import { ActionIcon, Alert, Badge, Box, Button, Collapse, Group, Paper, Tabs, Text, Tooltip } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { IconAlertTriangle, IconChevronDown, IconX } from '@tabler/icons-react';
 import { useEffect, useMemo, useState } from 'react';
+import { confirmDiscard } from '../../lib/confirm-discard';
 import { listAppLanguages, validateMenu, type FieldError, type MenuBody, type MenuLite } from '../../../shared/app';
 import type { ActionEditor } from './action-edit-form';
 import classes from './menus.module.css';
@@ -51,19 +51,6 @@ const TAB_LABELS: Record<MenuFormTab, string> = { menu: 'Menu', navigation: 'Nav
 const TABS = Object.keys(TAB_LABELS) as MenuFormTab[];
 
 export const DISCARD_QUESTION = 'Your changes to this menu are not saved. Discard them?';
-
-/** Asks before unsaved changes are thrown away; runs `onDiscard` at once when there are none. */
-export function confirmDiscard(isDirty: boolean, onDiscard: () => void) {
-  if (!isDirty) return onDiscard();
-  modals.openConfirmModal({
-    title: 'Discard changes?',
-    centered: true,
-    children: DISCARD_QUESTION,
-    labels: { confirm: 'Discard', cancel: 'Keep editing' },
-    confirmProps: { color: 'red' },
-    onConfirm: onDiscard,
-  });
-}
 
 /** The menu edit form: a collapsible panel with the Menu, Navigation, Actions and Validation tabs, Cancel and Save. */
 export function MenuEditForm({
@@ -198,7 +185,12 @@ export function MenuEditForm({
           )}
         </Group>
         <Tooltip label="Close">
-          <ActionIcon variant="subtle" color="gray" aria-label="Close the menu form" onClick={() => confirmDiscard(isDirty, onClose)}>
+          <ActionIcon
+            variant="subtle"
+            color="gray"
+            aria-label="Close the menu form"
+            onClick={() => confirmDiscard(isDirty, onClose, DISCARD_QUESTION)}
+          >
             <IconX size={18} />
           </ActionIcon>
         </Tooltip>
@@ -275,7 +267,7 @@ export function MenuEditForm({
                 {FORM_MESSAGES.actionOpen}
               </Text>
             )}
-            <Button variant="default" onClick={() => confirmDiscard(isDirty, onClose)}>
+            <Button variant="default" onClick={() => confirmDiscard(isDirty, onClose, DISCARD_QUESTION)}>
               Cancel
             </Button>
             <Button onClick={() => void save()} loading={isSaving} disabled={isActionOpen}>

@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { createMenuDraft, type Menu } from '../../../shared/app';
-import { confirmDiscard } from './menu-edit-form';
+import { confirmDiscard } from '../../lib/confirm-discard';
+import { DISCARD_QUESTION } from './menu-edit-form';
 import type { MenuDraft, MenuFormTab } from './menu-form-state';
 import { NEW_MENU_KEY } from './menu-list-order';
 import type { NewMenuPlace } from './use-menu-list';
@@ -54,22 +55,26 @@ export function useMenuEditor({ appId, menus, isPending, newMenu, setNewMenu }: 
 
   /** Opens a menu (or the new one) in the form, asking first when the open form has unsaved changes. */
   const open = (key: string, options: MenuOpenOptions = {}) =>
-    confirmDiscard(isDirty, () => {
-      const focused = document.activeElement;
-      if (focused instanceof HTMLElement && !focused.closest('#menu-editor')) openerRef.current = focused;
-      if (key === NEW_MENU_KEY) setNewMenu({ afterKey: options.afterKey ?? null });
-      else if (editing?.key === NEW_MENU_KEY) setNewMenu(null);
-      setDirty(false);
-      setEditing({ key, tab: options.tab ?? 'menu', showProblems: !!options.showProblems, nonce: Date.now() });
-      requestAnimationFrame(() => {
-        const form = document.getElementById('menu-editor');
-        // On a narrow screen the form sits above the list.
-        form?.scrollIntoView({ behavior: 'smooth', block: 'start' });
-        // The focus goes to the form's first field, so the keyboard carries on where the eyes go.
-        const panel = [...(form?.querySelectorAll<HTMLElement>('[role="tabpanel"]') ?? [])].find((p) => p.checkVisibility());
-        panel?.querySelector<HTMLElement>('input:not([type="hidden"]), textarea')?.focus({ preventScroll: true });
-      });
-    });
+    confirmDiscard(
+      isDirty,
+      () => {
+        const focused = document.activeElement;
+        if (focused instanceof HTMLElement && !focused.closest('#menu-editor')) openerRef.current = focused;
+        if (key === NEW_MENU_KEY) setNewMenu({ afterKey: options.afterKey ?? null });
+        else if (editing?.key === NEW_MENU_KEY) setNewMenu(null);
+        setDirty(false);
+        setEditing({ key, tab: options.tab ?? 'menu', showProblems: !!options.showProblems, nonce: Date.now() });
+        requestAnimationFrame(() => {
+          const form = document.getElementById('menu-editor');
+          // On a narrow screen the form sits above the list.
+          form?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+          // The focus goes to the form's first field, so the keyboard carries on where the eyes go.
+          const panel = [...(form?.querySelectorAll<HTMLElement>('[role="tabpanel"]') ?? [])].find((p) => p.checkVisibility());
+          panel?.querySelector<HTMLElement>('input:not([type="hidden"]), textarea')?.focus({ preventScroll: true });
+        });
+      },
+      DISCARD_QUESTION,
+    );
 
   /**
    * Closes the form and gives the focus back to what opened it, or, when that is gone (the "Add the first menu"

@@ -1,13 +1,14 @@
 import { z } from 'zod';
 
-// API shapes of the SMS outbox. They import only zod, so they can move to src/shared/api when the console's
-// outbox screen needs them.
+// API shapes of the SMS outbox (GET /api/sms/outbox), shared by the server and the console's SMS Outbox screen.
 
 export const SMS_STATUSES = ['QUEUED', 'SENT', 'FAILED'] as const;
 
 export const smsMessageSchema = z.object({
   id: z.string(),
   appId: z.string().nullable(),
+  /** The app's name; null for a message of no app (or one whose app is gone). */
+  appName: z.string().nullable(),
   sessionId: z.string(),
   sender: z.string(),
   recipient: z.string(),

@@ -1,0 +1,117 @@
+import { Badge, Stack, Text } from '@mantine/core';
+import { IconMailbox } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import type { OutboxMail } from '../../../shared/api/mail.schema';
+import { EmptyPanel, ListSkeleton } from '../../components/list-states';
+import { LoadErrorAlert } from '../../components/load-error-alert';
+import { PageHeader } from '../../components/page-header';
+import { readData } from '../../lib/api';
+import { queryKeys } from '../../lib/query-keys';
+import { formatTime } from '../../lib/table-export';
+import { MerchantAudienceGuard } from '../merchants/merchant-audience-guard';
+import type { ShortCodeColumn } from '../shortcodes/shortcode-table';
+import { ShortCodePagedTable } from '../shortcodes/shortcode-paged-table';
+import { findOutboxMails } from './mail.api';
+
+export const MAIL_OUTBOX_EMPTY_TEXT =
+  'Password resets, sign-in notices, plan and extension reminders appear here as the platform sends them. Without SMTP_URL (the local mail provider) they stay here and in the server log, and nothing is delivered.';
+
+const STATUSES: Record<OutboxMail['status'], { label: string; color: string }> = {
+  outbox: { label: 'Kept here', color: 'gray' },
+  sent: { label: 'Sent', color: 'green' },
+  failed: { label: 'Failed', color: 'red' },
+};
+
+/** Mail Outbox (/admin/mail-outbox, super admins): every mail the platform sent or kept, newest first. */
+export function MailOutboxPage() {
+  return (
+    <MerchantAudienceGuard audience="mailOutbox.read">
+      <MailOutbox />
+    </MerchantAudienceGuard>
+  );
+}
+
+function MailOutbox() {
+  const {
+    data: mails,
+    error,
+    isPending,
+    refetch,
+  } = useQuery({
+    queryKey: queryKeys.mailOutbox,
+    queryFn: async () => readData(await findOutboxMails(), 'The mail outbox could not be loaded.'),
+  });
+  const columns: ShortCodeColumn<OutboxMail>[] = [
+    {
+      header: 'Time',
+      visibleFrom: 'sm',
+      width: 170,
+      render: (mail) => (
+        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+          {formatTime(mail.createdAt)}
+        </Text>
+      ),
+    },
+    {
+      header: 'To',
+      visibleFrom: 'sm',
+      render: (mail) => (
+        <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+          {mail.to}
+        </Text>
+      ),
+    },
+    {
+      header: 'Mail',
+      cellProps: { style: { minWidth: 0 } },
+      render: (mail) => (
+        <>
+          {/* On a phone the time and the address fold in here. */}
+          <Text size="xs" c="gray.7" hiddenFrom="sm" style={{ overflowWrap: 'anywhere' }}>
+            {formatTime(mail.createdAt)} · {mail.to}
+          </Text>
+          <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
+            {mail.subject}
+          </Text>
+          <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+            {mail.body}
+          </Text>
+        </>
+      ),
+    },
+    {
+      header: 'Status',
+      render: (mail) => (
+        // A set width, so the table never squeezes the label into an ellipsis.
+        <Badge variant="light" color={STATUSES[mail.status].color} w="max-content">
+          {STATUSES[mail.status].label}
+        </Badge>
+      ),
+    },
+  ];
+  return (
+    <Stack gap="xl">
+      <PageHeader
+        title="Mail Outbox"
+        description="Every mail the platform sent, newest first. They hold password-reset links, so only super admins see them."
+      />
+      {isPending && <ListSkeleton label="Loading the mail outbox" />}
+      {error && (
+        <LoadErrorAlert testId="mail-outbox-error" title="Mail outbox not loaded" message={error.message} onRetry={() => void refetch()} />
+      )}
+      {mails?.length === 0 && (
+        <EmptyPanel testId="mail-outbox-empty" icon={<IconMailbox size={28} />} title="No mail yet" description={MAIL_OUTBOX_EMPTY_TEXT} />
+      )}
+      {mails && mails.length > 0 && (
+        <ShortCodePagedTable
+          rows={mails}
+          columns={columns}
+          getRowKey={(mail) => mail.id}
+          label="Mail Outbox"
+          testId="mail-outbox-table"
+          noun={mails.length === 1 ? 'mail' : 'mails'}
+        />
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,6 @@
+import type { RouteObject } from 'react-router';
+import { SMS_OUTBOX_PATH } from './sms.api';
+import { SmsOutboxPage } from './sms-outbox-page';
+
+/** The SMS Outbox: what the account's apps sent (docs/product.md, SMS Outbox). */
+export const smsRoutes: RouteObject[] = [{ path: SMS_OUTBOX_PATH, element: <SmsOutboxPage /> }];
