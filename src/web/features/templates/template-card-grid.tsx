@@ -1,5 +1,5 @@
 import { Card, SimpleGrid, Skeleton } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { showToast } from '../../lib/toast';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { App } from '../../../shared/api/apps.schema';
@@ -46,7 +46,7 @@ function useRequestedClone(templates: App[] | undefined, canClone: boolean) {
     const template = templates.find((t) => t.appId === requestedId);
     if (template) setRequest({ template, isAutoSubmitted: isIntended });
     else
-      notifications.show({
+      showToast({
         color: 'orange',
         title: 'Template not found',
         message: 'The template you chose is no longer offered. Pick another one below.',
