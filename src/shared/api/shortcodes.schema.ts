@@ -99,6 +99,9 @@ export const SHORTCODE_MESSAGES = {
   leaseCount: `Choose a period of ${LEASE_MONTHS_MIN} to ${LEASE_MONTHS_MAX} months`,
   taken: `This shortcode is held or reserved by another buyer. Choose other digits, or try again in ${RESERVATION_MINUTES} minutes.`,
   alreadyYours: 'You already hold this shortcode: renew it from My USSD Extensions',
+  /** Provisioning a dial string an account holds or has reserved: a fixed extension marked Taken, or digits in use. */
+  provisionTaken: (dialString: string) =>
+    `${dialString} is taken: an account holds or has reserved it. It can be provisioned once that purchase has ended.`,
   purchaseNotFound: 'Shortcode not found',
   notRenewable: 'This shortcode can no longer be renewed: its reservation lapsed without payment',
   noLongerOffered: 'This extension is no longer offered',
