@@ -144,6 +144,14 @@ export function buildExample(extension: Pick<Extension, 'shortCode' | 'extension
   return buildDialString(extension.shortCode, extension.extension, '1234567890'.slice(0, extension.extLength));
 }
 
+/**
+ * How the catalogue shows an extension: a fixed one as its dial string (`*920*34#`), an open one as a pattern with
+ * an X for each digit a buyer chooses (`*555*XX#`, `*920*5X#`).
+ */
+export function buildDialPattern(extension: Pick<Extension, 'shortCode' | 'extension' | 'extLength'>): string {
+  return buildDialString(extension.shortCode, extension.extension, 'X'.repeat(extension.extLength));
+}
+
 /** The first problem of a buyer's digits for an extension (`null` when they fit), with the screen's messages. */
 export function findDigitsProblem(extLength: number, digits: string): string | null {
   if (extLength === 0) return null;
