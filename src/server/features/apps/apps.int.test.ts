@@ -129,8 +129,16 @@ describeDb("an app's dial string: one rule for create, settings, clone, import a
   const base = { appName: 'Airtime', description: 'Top up', country: 'ghana', useTemplateTag: false, connectionMode: 'existing-shortcode' };
   const create = (customShortCode: string, auth = owner.auth) => post('/api/createApp', { ...base, customShortCode }, auth);
   const countApps = async (auth = owner.auth) => (await get('/api/getAllApps', auth)).json().data.length;
-  const inUse = (code: string) => ({ status: '02', message: `Another of your apps uses ${code}: choose another shortcode.` });
-  const held = (code: string) => ({ status: '02', message: `${code} is a shortcode another account holds: choose another shortcode.` });
+  const inUse = (code: string) => ({
+    status: '02',
+    message: `Another of your apps uses ${code}: choose another shortcode.`,
+    field: 'shortCode',
+  });
+  const held = (code: string) => ({
+    status: '02',
+    message: `${code} is a shortcode another account holds: choose another shortcode.`,
+    field: 'shortCode',
+  });
 
   it("refuses on create a dial string another of the account's apps uses (also new-shortcode mode); another account may type it", async () => {
     expect((await create('*920*11#')).json().status).toBe('00');
