@@ -168,7 +168,10 @@ describeDb('shortcode providers and the extension catalogue (admins)', () => {
     // A taken fixed extension is not provisioned again, for anyone: the reply says why.
     const again = await api.post('/api/subscription/provisionShortCode', { extensionUuid: uuid, self: true, leaseCount: 1 });
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toMatchObject({ status: '02', message: '*790*11# is taken: an account holds or has reserved it. It can be provisioned once that purchase has ended.' });
+    expect(again.json()).toMatchObject({
+      status: '02',
+      message: '*790*11# is taken: an account holds or has reserved it. It can be provisioned once that purchase has ended.',
+    });
 
     for (const url of ['/api/deleteShortCode/not-a-uuid', `/api/deleteShortCode/${NIL_UUID}`, `/api/deleteProvider/${NIL_UUID}`])
       expect((await api.get(url)).statusCode, url).toBe(404);
