@@ -390,7 +390,7 @@ describeBrowser('shortcodes', () => {
     await page.locator('.mantine-Notification-root').getByText(SHORTCODE_MESSAGES.providerInUse).waitFor();
     expect(await row(page, 'providers-table', PROVIDER_ID).count()).toBe(1);
     await screenshotTop(page, 'shortcodes-provider-in-use-desktop');
-  });
+  }, 120_000);
 
   it('buy: the messages, Confirm Purchase, the sandbox checkout in a new tab, and the purchase active from today', async () => {
     const page = await open(buyer.reply);

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Group, Text } from '@mantine/core';
+import { Anchor, Badge, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import type { App } from '../../../shared/api/apps.schema';
 import { formatDay, WHOLE_BADGE_STYLES } from '../shortcodes/shortcode-format';
@@ -13,7 +13,7 @@ export function AppDialStringStatus({ app }: { app: Pick<App, 'shortCode' | 'dia
   const hold = app.dialStringHold ?? null;
   if (!hold)
     return (
-      <Group gap="xs" wrap="nowrap" align="flex-start" data-testid="dial-string-status">
+      <Stack gap={4} align="flex-start" data-testid="dial-string-status">
         <Badge color="gray" variant="dot" styles={WHOLE_BADGE_STYLES}>
           Not reserved
         </Badge>
@@ -25,11 +25,11 @@ export function AppDialStringStatus({ app }: { app: Pick<App, 'shortCode' | 'dia
           </Anchor>
           .
         </Text>
-      </Group>
+      </Stack>
     );
   const until = hold.status === 'active' ? `until ${formatDay(hold.expiryDate)}` : 'while its payment is made';
   return (
-    <Group gap="xs" wrap="nowrap" align="flex-start" data-testid="dial-string-status">
+    <Stack gap={4} align="flex-start" data-testid="dial-string-status">
       <Badge color="teal" variant="dot" styles={WHOLE_BADGE_STYLES}>
         Reserved
       </Badge>
@@ -47,6 +47,6 @@ export function AppDialStringStatus({ app }: { app: Pick<App, 'shortCode' | 'dia
           </>
         )}
       </Text>
-    </Group>
+    </Stack>
   );
 }
