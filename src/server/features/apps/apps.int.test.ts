@@ -4,6 +4,7 @@ import { createApiClient, useTestApp, useUser } from '../../../../tests/support/
 import { eq } from 'drizzle-orm';
 import { seedApp, seedMenu, seedTwoMenus, updateAppSettings } from '../../../../tests/support/seed-app';
 import { shortcodePurchases } from '../../../db/schema';
+import { seedFeaturedTemplates } from '../templates/templates.service';
 
 describeDb('apps API', () => {
   const t = useTestApp();
@@ -151,7 +152,9 @@ describeDb("an app's dial string: one rule for create, settings, clone, import a
     expect(await countApps()).toBe(before);
     // Typing a dial string reserves nothing: another account may name its own app so, and both read "not reserved".
     const theirs = await create('*920*11#', other.auth);
-    expect(theirs.json()).toMatchObject({ status: '00', data: { shortCode: '*920*11#', dialStringHold: null } });
+    expect(theirs.json()).toMatchObject({ status: '00', data: { shortCode: '*920*11#' } });
+    const read = await get(`/api/getAppByAppId/${theirs.json().data.appId}`, other.auth);
+    expect(read.json().data).toMatchObject({ shortCode: '*920*11#', dialStringHold: null });
   });
 
   it('refuses on App Settings a dial string another app of the account uses; keeping its own is fine', async () => {
@@ -176,7 +179,9 @@ describeDb("an app's dial string: one rule for create, settings, clone, import a
     const free = await post('/api/cloneApp', { appId: source, appName: 'Copy 3', description: 'Copied', shortCode: '*920*32#' });
     expect(free.json()).toMatchObject({ status: '00', data: { shortCode: '*920*32#' } });
     // Two copies of one template: the first keeps its dial string, the second has none until its owner types one.
-    const template = (await get('/featuredTemplates')).json().data[0];
+    // (The third template, on *920*13#: the first's *920*11# is already one of this account's apps, above.)
+    const templateId = (await seedFeaturedTemplates(t.db, other.user.id, 'http://127.0.0.1'))[2]!;
+    const template = (await get(`/api/getAppByAppId/${templateId}`)).json().data;
     const first = await post('/api/cloneApp', { appId: template.appId, appName: 'T1', description: 'From a template' });
     expect(first.json()).toMatchObject({ status: '00', data: { shortCode: template.shortCode } });
     const second = await post('/api/cloneApp', { appId: template.appId, appName: 'T2', description: 'From a template' });
