@@ -294,6 +294,10 @@ describeBrowser('apps and templates', () => {
     await page.getByRole('textbox', { name: 'Custom Short Code', exact: true }).fill('*384*7');
     await save.click();
     await expectFormAlert(page, APP_MESSAGES.noHash);
+    // Another of the account's apps is on *920*12#: the server refuses it with the rule's message.
+    await page.getByRole('textbox', { name: 'Custom Short Code', exact: true }).fill('*920*12#');
+    await save.click();
+    await expectFormAlert(page, APP_MESSAGES.dialStringInUse('*920*12#'));
     await shoot(page, 'apps-settings-errors-desktop');
     await page.getByRole('textbox', { name: 'Custom Short Code', exact: true }).fill('*384*7#');
     await page.getByLabel('Is Template Formated').uncheck();
@@ -312,6 +316,12 @@ describeBrowser('apps and templates', () => {
     await shortCode.waitFor();
     expect(await shortCode.inputValue()).toBe('*920*12#');
     expect(await shortCode.getAttribute('readonly')).not.toBeNull();
+    // Typing it reserved nothing: the screen says so instead of calling it provisioned.
+    const status = page.getByTestId('dial-string-status');
+    expect(await status.textContent()).toContain('Not reserved');
+    expect(await status.textContent()).toContain('No shortcode of yours holds *920*12#');
+    expect(await page.getByText('Provisioned for this app').count()).toBe(0);
+    await shoot(page, 'apps-settings-dial-string-desktop');
     await page.getByRole('textbox', { name: 'Description', exact: true }).fill('Airtime and data bundles');
     await page.getByRole('button', { name: 'Save' }).click();
     await waitForPath(page, '/app-list');
@@ -377,8 +387,9 @@ describeBrowser('apps and templates', () => {
     await name.fill('Kojo Airtime Weekend');
     await dialog.getByRole('button', { name: 'Clone' }).click();
     await dialog.waitFor({ state: 'detached' });
-    await tableRow(page, 'Kojo Airtime Weekend').filter({ hasText: '*920*12#' }).waitFor();
-    expect((await findApps(owner.reply.token)).map((a) => a.appName)).toContain('Kojo Airtime Weekend');
+    await tableRow(page, 'Kojo Airtime Weekend').waitFor();
+    // The copy does not share the source's dial string: it has none until its owner types one.
+    expect((await findApps(owner.reply.token)).find((a) => a.appName === 'Kojo Airtime Weekend')).toMatchObject({ shortCode: '' });
 
     await tableRow(page, 'Kojo Airtime Weekend').getByRole('button', { name: 'Delete Kojo Airtime Weekend' }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete Kojo Airtime Weekend' });

@@ -29,6 +29,8 @@ const PROVIDER_ID = 'e2e-agg';
 const PROVIDER_NAME = 'E2E Aggregator';
 const FIXED_DIAL = '*920*34#';
 const OPEN_EXAMPLE = '*920*512#';
+/** How the catalogue shows that open extension: X for each digit the buyer chooses. */
+const OPEN_PATTERN = '*920*5XX#';
 const APP_NAME = 'Akua Shop';
 const WELCOME = 'Welcome to Akua Shop\nWhat is your name?';
 
@@ -323,13 +325,15 @@ describeBrowser('shortcodes', () => {
     await screenshotViewport(page, 'shortcodes-extension-new-filled-desktop');
     await save.click();
     await dialog.waitFor({ state: 'detached' });
-    const openRow = row(page, 'extensions-table', OPEN_EXAMPLE);
+    const openRow = row(page, 'extensions-table', OPEN_PATTERN);
     await openRow.waitFor();
     expect(await openRow.textContent()).toContain('GET');
+    // The catalogue shows the pattern, never one buyer's digits.
+    expect(await row(page, 'extensions-table', OPEN_EXAMPLE).count()).toBe(0);
 
     // Provision the open one to the buyer: the email and the digits are asked for first.
     await closeToasts(page);
-    await openRow.getByRole('button', { name: `Provision ${OPEN_EXAMPLE}` }).click();
+    await openRow.getByRole('button', { name: `Provision ${OPEN_PATTERN}` }).click();
     const provision = page.getByRole('dialog', { name: 'Provision Extension' });
     expect(await provision.getByRole('radio', { name: 'Myself' }).isChecked()).toBe(true);
     await provision.getByRole('radio', { name: 'Another account' }).check();
@@ -362,6 +366,24 @@ describeBrowser('shortcodes', () => {
     await unused.getByRole('button', { name: 'Delete *920*35#' }).click();
     await page.getByRole('dialog', { name: 'Delete *920*35#' }).getByRole('button', { name: 'Delete' }).click();
     await unused.waitFor({ state: 'detached' });
+
+    // A fixed extension provisioned (held) reads Taken and offers no Provision.
+    await page.getByRole('button', { name: 'New Extension' }).first().click();
+    await pickOption(page, 'Country', 'Kenya');
+    await pickOption(page, 'Provider', `${PROVIDER_NAME} (${PROVIDER_ID})`);
+    await dialog.getByRole('textbox', { name: 'Extension', exact: true }).fill('36');
+    await pickOption(page, 'Http Method', 'POST');
+    await dialog.getByRole('textbox', { name: 'Price per month' }).fill('20');
+    await save.click();
+    await dialog.waitFor({ state: 'detached' });
+    const held = row(page, 'extensions-table', '*920*36#').filter({ hasText: PROVIDER_NAME });
+    await closeToasts(page);
+    await held.getByRole('button', { name: 'Provision *920*36#' }).click();
+    await provision.getByRole('button', { name: 'Provision' }).click();
+    await provision.waitFor({ state: 'detached' });
+    await held.getByTestId('provision-taken').waitFor();
+    expect(await held.textContent()).toContain('Taken');
+    expect(await held.getByRole('button', { name: 'Provision *920*36#' }).count()).toBe(0);
     await screenshotTop(page, 'shortcodes-extensions-desktop');
 
     await page.goto('/shortcode-providers');
@@ -376,7 +398,7 @@ describeBrowser('shortcodes', () => {
     await page.locator('.mantine-Notification-root').getByText(SHORTCODE_MESSAGES.providerInUse).waitFor();
     expect(await row(page, 'providers-table', PROVIDER_ID).count()).toBe(1);
     await screenshotTop(page, 'shortcodes-provider-in-use-desktop');
-  });
+  }, 120_000);
 
   it('buy: the messages, Confirm Purchase, the sandbox checkout in a new tab, and the purchase active from today', async () => {
     const page = await open(buyer.reply);

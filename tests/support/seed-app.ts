@@ -1,7 +1,22 @@
 import type { TestApp } from './test-app';
 
+/** How many apps seedApp gave each caller a default dial string, by its credentials. */
+const defaultDialStrings = new Map<string, number>();
+
+/**
+ * The default dial string of the caller's next seeded app: `*920*55#` for the first, then `*920*55*2#`, `*920*55*3#`:
+ * an account's apps have different dial strings (docs/shortcodes.md).
+ */
+function nextDefaultDialString(auth: Record<string, string>): string {
+  const key = JSON.stringify(auth);
+  const n = (defaultDialStrings.get(key) ?? 0) + 1;
+  defaultDialStrings.set(key, n);
+  return n === 1 ? '*920*55#' : `*920*55*${n}#`;
+}
+
 /** Creates an app through the API as the given user; returns its id. */
 export async function seedApp(t: TestApp, auth: Record<string, string>, overrides: Record<string, unknown> = {}): Promise<string> {
+  const customShortCode = 'customShortCode' in overrides || 'shortCode' in overrides ? undefined : nextDefaultDialString(auth);
   const res = await t.app.inject({
     method: 'POST',
     url: '/api/createApp',
@@ -11,7 +26,7 @@ export async function seedApp(t: TestApp, auth: Record<string, string>, override
       description: 'A shop',
       country: 'ghana',
       connectionMode: 'existing-shortcode',
-      customShortCode: '*920*55#',
+      customShortCode,
       useTemplateTag: false,
       ...overrides,
     },
@@ -34,7 +49,7 @@ export async function seedMenu(t: TestApp, auth: Record<string, string>, appId: 
  * with templates (`You chose Airtime for GHS 20`). On `*920*55#` unless `app` says otherwise; returns its id.
  */
 export async function seedShop(t: TestApp, auth: Record<string, string>, app: Record<string, unknown> = {}): Promise<string> {
-  const appId = await seedApp(t, auth, { customShortCode: '*920*55#', ...app });
+  const appId = await seedApp(t, auth, app);
   const done = await seedMenu(t, auth, appId, {
     userDefinedName: 'done',
     displayText: 'You chose {{ session.inputs.productLabel }} for GHS {{ session.inputs.amount }}',

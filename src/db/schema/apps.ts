@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './accounts';
 
@@ -38,7 +39,16 @@ export const apps = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('apps_user_idx').on(t.userId, t.channel)],
+  (t) => [
+    index('apps_user_idx').on(t.userId, t.channel),
+    /**
+     * One app per dial string in an account (docs/shortcodes.md, "An app's dial string"): two creations, clones or
+     * imports racing for one dial string cannot both win. Templates, bots and an app without one are left out.
+     */
+    uniqueIndex('apps_owner_short_code_uq')
+      .on(t.userId, t.shortCode)
+      .where(sql`${t.channel} = 'ussd' and ${t.isTemplate} = false and ${t.shortCode} <> ''`),
+  ],
 );
 
 /** The draft: menus as the designer edits them, in order. */

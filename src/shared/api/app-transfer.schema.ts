@@ -38,7 +38,6 @@ export const APP_TRANSFER_MESSAGES = {
   duplicateMenuId: 'Two menus of the file share this uniqueId.',
   unknownParent: 'parentMenuId names no menu of the file.',
   unknownCustomAction: 'This custom function is not one of your account: create it under My Custom Functions, then choose it here.',
-  shortCodeTaken: (shortCode: string) => `Another of your apps uses ${shortCode}: choose another shortcode for the imported app.`,
   refused: (count: number) => `The file was not imported: ${count} problem${count === 1 ? '' : 's'} to fix.`,
   secretRemoved: 'A secret was left out of the export: enter it again in the designer.',
 } as const;

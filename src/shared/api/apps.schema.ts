@@ -51,6 +51,10 @@ export const APP_MESSAGES = {
   resumeWindow: 'Resume window must be a whole number of minutes from 1 to 60',
   /** A merchant user who is not a Developer creates, clones or imports an app (403; docs/merchants.md). */
   notAppBuilder: "Only your company's developers build its apps: ask your account manager to make you a Developer",
+  /** An app's dial string is one app's in its account (docs/shortcodes.md, "An app's dial string"). */
+  dialStringInUse: (shortCode: string) => `Another of your apps uses ${shortCode}: choose another shortcode.`,
+  /** A dial string another account holds as a shortcode purchase (reserved or active). */
+  dialStringHeld: (shortCode: string) => `${shortCode} is a shortcode another account holds: choose another shortcode.`,
 } as const;
 
 /**
@@ -117,6 +121,19 @@ export const createAppBodySchema = z.object({
 });
 export type CreateAppBody = z.infer<typeof createAppBodySchema>;
 
+/**
+ * A shortcode purchase of the app's account that holds the app's dial string now (docs/shortcodes.md, "An app's
+ * dial string"): `connectedHere` when its traffic comes to this app.
+ */
+export const dialStringHoldSchema = z.object({
+  uuid: z.string(),
+  provider: z.string(),
+  status: z.enum(['reserved', 'active']),
+  expiryDate: z.string().nullable(),
+  connectedHere: z.boolean(),
+});
+export type DialStringHold = z.infer<typeof dialStringHoldSchema>;
+
 export const appSchema = z.object({
   appId: z.string(),
   appName: z.string(),
@@ -148,6 +165,8 @@ export const appSchema = z.object({
   companyName: z.string(),
   userEmail: z.string(),
   liveVersion: z.number().nullable(),
+  /** GET /api/getAppByAppId only: the purchase that reserves the dial string, null when nothing does. */
+  dialStringHold: dialStringHoldSchema.nullable().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

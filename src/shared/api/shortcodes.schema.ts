@@ -99,6 +99,9 @@ export const SHORTCODE_MESSAGES = {
   leaseCount: `Choose a period of ${LEASE_MONTHS_MIN} to ${LEASE_MONTHS_MAX} months`,
   taken: `This shortcode is held or reserved by another buyer. Choose other digits, or try again in ${RESERVATION_MINUTES} minutes.`,
   alreadyYours: 'You already hold this shortcode: renew it from My USSD Extensions',
+  /** Provisioning a dial string an account holds or has reserved: a fixed extension marked Taken, or digits in use. */
+  provisionTaken: (dialString: string) =>
+    `${dialString} is taken: an account holds or has reserved it. It can be provisioned once that purchase has ended.`,
   purchaseNotFound: 'Shortcode not found',
   notRenewable: 'This shortcode can no longer be renewed: its reservation lapsed without payment',
   noLongerOffered: 'This extension is no longer offered',
@@ -139,6 +142,14 @@ export function buildDialString(shortCode: string, extension: string, digits = '
 /** What the buy table's Example shows: the dial string, with 1, 2, 3... for the digits a buyer chooses. */
 export function buildExample(extension: Pick<Extension, 'shortCode' | 'extension' | 'extLength'>): string {
   return buildDialString(extension.shortCode, extension.extension, '1234567890'.slice(0, extension.extLength));
+}
+
+/**
+ * How the catalogue shows an extension: a fixed one as its dial string (`*920*34#`), an open one as a pattern with
+ * an X for each digit a buyer chooses (`*555*XX#`, `*920*5X#`).
+ */
+export function buildDialPattern(extension: Pick<Extension, 'shortCode' | 'extension' | 'extLength'>): string {
+  return buildDialString(extension.shortCode, extension.extension, 'X'.repeat(extension.extLength));
 }
 
 /** The first problem of a buyer's digits for an extension (`null` when they fit), with the screen's messages. */

@@ -268,7 +268,7 @@ describeDb('app import and export', () => {
         description: 'Two languages',
         country: 'ghana',
         connectionMode: 'existing-shortcode',
-        customShortCode: '*920*78#',
+        customShortCode: '*920*76#',
         useTemplateTag: false,
       })
     ).json().data.appId;

@@ -16,6 +16,7 @@ import {
   type ImportAppBody,
   type ImportProblem,
 } from '../../../shared/api/app-transfer.schema';
+import { findDialStringProblem, withDialStringClaim } from './app-dial-strings';
 import { APP_COUNTRIES, APP_MESSAGES, resolveAppShortCode, type App } from '../../../shared/api/apps.schema';
 import { appVersionSchema, createMenuRefIndex, validateMenu, type Menu } from '../../../shared/app';
 import { MAX_MENUS_PER_APP } from '../../../shared/billing/plans';
@@ -380,32 +381,30 @@ export async function importApp(
   const imported = remapMenus(doc, appId, problems);
   await checkMenus(ctx, user, imported, problems);
   checkMenuLanguages(imported, columns.languages, problems);
-  const [clash] = await ctx.db
-    .select({ id: apps.id })
-    .from(apps)
-    .where(and(isBuiltBy(ctx, user), eq(apps.channel, 'ussd'), eq(apps.shortCode, columns.shortCode)))
-    .limit(1);
-  if (clash) problems.push({ field: 'shortCode', message: APP_TRANSFER_MESSAGES.shortCodeTaken(columns.shortCode) });
+  const dialStringProblem = await findDialStringProblem(ctx.db, user.id, columns.shortCode, ctx.now());
+  if (dialStringProblem) problems.push({ field: 'shortCode', message: dialStringProblem });
   if (problems.length > 0) refuse(problems);
 
-  await ctx.db.transaction(async (tx) => {
-    // Counted again with the account locked: parallel imports (and creations) take turns at the limit.
-    await checkAppLimit(ctx, user, tx);
-    await tx.insert(apps).values({ id: appId, userId: user.id, ...columns, createdAt: ctx.now(), updatedAt: ctx.now() });
-    await checkMenuLimit(ctx, user, appId, imported.length, tx);
-    if (imported.length > 0)
-      await tx.insert(menus).values(
-        imported.map((menu, position) => ({
-          id: menu.uniqueId,
-          appId,
-          position,
-          isFirst: position === 0,
-          ...toMenuRowValues(menu),
-          createdAt: ctx.now(),
-          updatedAt: ctx.now(),
-        })),
-      );
-  });
+  await withDialStringClaim(columns.shortCode, () =>
+    ctx.db.transaction(async (tx) => {
+      // Counted again with the account locked: parallel imports (and creations) take turns at the limit.
+      await checkAppLimit(ctx, user, tx);
+      await tx.insert(apps).values({ id: appId, userId: user.id, ...columns, createdAt: ctx.now(), updatedAt: ctx.now() });
+      await checkMenuLimit(ctx, user, appId, imported.length, tx);
+      if (imported.length > 0)
+        await tx.insert(menus).values(
+          imported.map((menu, position) => ({
+            id: menu.uniqueId,
+            appId,
+            position,
+            isFirst: position === 0,
+            ...toMenuRowValues(menu),
+            createdAt: ctx.now(),
+            updatedAt: ctx.now(),
+          })),
+        );
+    }),
+  );
 
   const draft = appVersionSchema.parse({
     appId,

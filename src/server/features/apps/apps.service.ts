@@ -21,6 +21,7 @@ import { checkAppLimit } from '../billing/plan-limits';
 import { createGatewayKey } from '../runtime/gateway-access';
 import { recordAdminAction, recordChangeByAdmin } from '../admins/audit-log';
 import { getAccessibleMerchant } from '../merchants/merchant-access';
+import { checkDialString, findCloneDialString, findDialStringHold, withDialStringClaim } from './app-dial-strings';
 
 export type AppRow = typeof apps.$inferSelect;
 
@@ -228,15 +229,18 @@ export async function createApp(ctx: AppContext, user: AuthUser, body: CreateApp
   checkCanBuildApps(user);
   checkAppFields(body);
   const shortCode = resolveShortCodeOrThrow(body);
+  await checkDialString(ctx.db, user.id, shortCode, ctx.now());
   // Counted and inserted with the account locked, so parallel creations cannot all pass the limit.
-  const row = await ctx.db.transaction(async (tx) => {
-    await checkAppLimit(ctx, user, tx);
-    const [inserted] = await tx
-      .insert(apps)
-      .values({ id: createAppId(), userId: user.id, ...toAppColumns(body, shortCode, body.baseShortCode) })
-      .returning();
-    return inserted!;
-  });
+  const row = await withDialStringClaim(shortCode, () =>
+    ctx.db.transaction(async (tx) => {
+      await checkAppLimit(ctx, user, tx);
+      const [inserted] = await tx
+        .insert(apps)
+        .values({ id: createAppId(), userId: user.id, ...toAppColumns(body, shortCode, body.baseShortCode) })
+        .returning();
+      return inserted!;
+    }),
+  );
   return toApp(row, origin, null, null);
 }
 
@@ -264,7 +268,8 @@ export async function getApp(ctx: AppContext, user: AuthUser, appId: string, ori
   const [owner] = await ctx.db.select({ companyName: users.companyName, email: users.email }).from(users).where(eq(users.id, row.userId));
   // A readable app is the user's own (or an admin's view) unless it is a featured template.
   const showKey = !row.isTemplate || hasAdminPermission(user, 'template.edit');
-  return (await toApps(ctx.db, [{ app: row, owner: owner ?? null }], origin, showKey))[0]!;
+  const app = (await toApps(ctx.db, [{ app: row, owner: owner ?? null }], origin, showKey))[0]!;
+  return { ...app, dialStringHold: row.isTemplate ? null : await findDialStringHold(ctx.db, row, ctx.now()) };
 }
 
 /**
@@ -297,18 +302,21 @@ export async function updateApp(ctx: AppContext, user: AuthUser, body: UpdateApp
   // The settings screen shows the provisioned shortcode read-only in new-shortcode mode: keep it as stored.
   const shortCode =
     body.connectionMode === 'new-shortcode' && body.shortCode === existing.shortCode ? existing.shortCode : resolveShortCodeOrThrow(body);
-  const [row] = await ctx.db
-    .update(apps)
-    .set({
-      ...toAppColumns(body, shortCode, body.baseShortCode || existing.baseShortCode),
-      screenLimit: body.screenLimit ?? existing.screenLimit,
-      resumeOnRedial: body.resumeOnRedial ?? existing.resumeOnRedial,
-      resumeWindowMinutes: body.resumeWindowMinutes ?? existing.resumeWindowMinutes,
-      languages: body.languages === undefined ? existing.languages : body.languages,
-      updatedAt: ctx.now(),
-    })
-    .where(eq(apps.id, existing.id))
-    .returning();
+  await checkDialString(ctx.db, existing.userId, shortCode, ctx.now(), existing.id);
+  const [row] = await withDialStringClaim(shortCode, () =>
+    ctx.db
+      .update(apps)
+      .set({
+        ...toAppColumns(body, shortCode, body.baseShortCode || existing.baseShortCode),
+        screenLimit: body.screenLimit ?? existing.screenLimit,
+        resumeOnRedial: body.resumeOnRedial ?? existing.resumeOnRedial,
+        resumeWindowMinutes: body.resumeWindowMinutes ?? existing.resumeWindowMinutes,
+        languages: body.languages === undefined ? existing.languages : body.languages,
+        updatedAt: ctx.now(),
+      })
+      .where(eq(apps.id, existing.id))
+      .returning(),
+  );
   // The live URL's cached app carries the resume setting: a change applies from the next session.
   ctx.versions.invalidate(existing.id);
   await recordChangeByAdmin(ctx.db, user, existing.userId, 'app_updated', existing.id, { appName: body.appName });
@@ -350,59 +358,67 @@ export async function cloneApp(ctx: AppContext, user: AuthUser, body: CloneAppBo
   // An admin's clone into a merchant's account is the admin's decision, not the merchant's plan's.
   if (ownerId === user.id) await checkAppLimit(ctx, user);
   const useTemplateTag = body.useTemplateTag ?? source.useTemplateTag;
-  let shortCode = source.shortCode;
+  let shortCode: string;
   if (body.shortCode) {
-    shortCode = body.shortCode;
-    const check = resolveAppShortCode({ connectionMode: 'existing-shortcode', customShortCode: shortCode, useTemplateTag });
+    const check = resolveAppShortCode({ connectionMode: 'existing-shortcode', customShortCode: body.shortCode, useTemplateTag });
     if (!check.ok) throw invalid(check.message, { field: 'shortCode' });
+    shortCode = check.shortCode;
+    await checkDialString(ctx.db, ownerId, shortCode, ctx.now());
+  } else {
+    // The copy keeps the source's dial string only when it is free for its owner: else it has none until one is typed.
+    shortCode = await findCloneDialString(ctx.db, ownerId, source.shortCode, ctx.now());
   }
+  const keepsSourceCode = !body.shortCode && shortCode !== '';
 
   const sourceMenus = await ctx.db.select().from(menus).where(eq(menus.appId, source.id)).orderBy(asc(menus.position));
   const idMap = new Map(sourceMenus.map((m) => [m.id, randomUUID()]));
   const remap = (id: string | null) => (id && idMap.get(id)) || id;
   const newId = createAppId();
 
-  await ctx.db.transaction(async (tx) => {
-    // Counted again with the account locked: parallel clones (and creations) take turns at the limit.
-    if (ownerId === user.id) await checkAppLimit(ctx, user, tx);
-    await tx.insert(apps).values({
-      ...source,
-      id: newId,
-      userId: ownerId,
-      appName: body.appName,
-      description: body.description,
-      useTemplateTag,
-      shortCode,
-      connectionMode: body.shortCode ? 'existing-shortcode' : source.connectionMode,
-      customShortCode: body.shortCode ? shortCode : source.customShortCode,
-      isTemplate: false,
-      // A copy gets no gateway key: a key is one app's own, turned on by its owner.
-      gatewayKey: null,
-      createdAt: ctx.now(),
-      updatedAt: ctx.now(),
-    });
-    if (sourceMenus.length > 0) {
-      await tx.insert(menus).values(
-        sourceMenus.map((m) => ({
-          ...m,
-          id: idMap.get(m.id)!,
-          appId: newId,
-          parentMenuId: remap(m.parentMenuId),
-          switchOperations: (m.switchOperations as Array<{ actionParam?: string; action?: string }>).map((op) =>
-            op.action === 'goto' && op.actionParam ? { ...op, actionParam: remap(op.actionParam) } : op,
-          ),
-          createdAt: ctx.now(),
-          updatedAt: ctx.now(),
-        })),
-      );
-    }
-    if (merchant)
-      await recordAdminAction(tx, user, 'app_cloned_into_merchant', newId, {
-        sourceAppId: source.id,
-        merchantUuid: merchant.id,
-        companyName: merchant.companyName,
+  await withDialStringClaim(shortCode, () =>
+    ctx.db.transaction(async (tx) => {
+      // Counted again with the account locked: parallel clones (and creations) take turns at the limit.
+      if (ownerId === user.id) await checkAppLimit(ctx, user, tx);
+      await tx.insert(apps).values({
+        ...source,
+        id: newId,
+        userId: ownerId,
+        appName: body.appName,
+        description: body.description,
+        useTemplateTag,
+        shortCode,
+        connectionMode: keepsSourceCode ? source.connectionMode : 'existing-shortcode',
+        baseShortCode: keepsSourceCode ? source.baseShortCode : '',
+        customShortCode: keepsSourceCode ? source.customShortCode : shortCode,
+        isTemplate: false,
+        // A copy gets no gateway key: a key is one app's own, turned on by its owner.
+        gatewayKey: null,
+        createdAt: ctx.now(),
+        updatedAt: ctx.now(),
       });
-  });
+      if (sourceMenus.length > 0) {
+        await tx.insert(menus).values(
+          sourceMenus.map((m) => ({
+            ...m,
+            id: idMap.get(m.id)!,
+            appId: newId,
+            parentMenuId: remap(m.parentMenuId),
+            switchOperations: (m.switchOperations as Array<{ actionParam?: string; action?: string }>).map((op) =>
+              op.action === 'goto' && op.actionParam ? { ...op, actionParam: remap(op.actionParam) } : op,
+            ),
+            createdAt: ctx.now(),
+            updatedAt: ctx.now(),
+          })),
+        );
+      }
+      if (merchant)
+        await recordAdminAction(tx, user, 'app_cloned_into_merchant', newId, {
+          sourceAppId: source.id,
+          merchantUuid: merchant.id,
+          companyName: merchant.companyName,
+        });
+    }),
+  );
   return getApp(ctx, { ...user, id: ownerId }, newId, origin);
 }
 

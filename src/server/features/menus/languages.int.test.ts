@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { beforeAll, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { apps, appVersions, menus } from '../../../db/schema';
 import { seedUser, useTestApp } from '../../../../tests/support/test-app';
 import { describeDb } from '../../../../tests/support/test-db';
@@ -26,7 +26,8 @@ const atHop = (app: FastifyInstance, appId: string, sessionId: string, text: str
 describeDb('app languages and menu translations', () => {
   const t = useTestApp();
   let auth: Record<string, string>;
-  beforeAll(async () => {
+  // Each test its own account: every one builds its app on *920*66#, and an account's apps have different dial strings.
+  beforeEach(async () => {
     auth = (await seedUser(t)).auth;
   });
 

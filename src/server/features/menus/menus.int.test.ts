@@ -237,7 +237,8 @@ describeDb('menus API, deploy and versions', () => {
         network_id: 'MTN',
         appId,
       });
-    expect((await emu('start', '*920*55#')).json().text).toContain('2. Balance');
+    const { shortCode } = (await get(`/api/getAppByAppId/${appId}`)).json().data;
+    expect((await emu('start', shortCode)).json().text).toContain('2. Balance');
     expect((await emu('continue', '2')).json()).toMatchObject({ session_mode: 'end', text: MISSING_MENU_TEXT });
 
     await t.app.runtime.flushEvents();

@@ -289,7 +289,7 @@ export async function provisionShortCode(
     expiryDate: addMonths(now, body.leaseCount),
     provisioned: true,
   });
-  if (!row) throw conflict(SHORTCODE_MESSAGES.taken, { field: 'shortCode' });
+  if (!row) throw conflict(SHORTCODE_MESSAGES.provisionTaken(dialString), { field: 'shortCode' });
   ctx.shortcodeRoutes.invalidate();
   ctx.log.info({ purchaseId: row.id, dialString, ownerId, adminId: admin.id }, 'shortcode provisioned');
   await recordAdminAction(ctx.db, admin, 'shortcode_provisioned', row.id, { dialString, ownerId, months: body.leaseCount });

@@ -165,6 +165,13 @@ describeDb('shortcode providers and the extension catalogue (admins)', () => {
     expect((await api.get('/api/getAllAvailableShortCodes')).json().data.find((e: { uuid: string }) => e.uuid === uuid).status).toBe(
       'taken',
     );
+    // A taken fixed extension is not provisioned again, for anyone: the reply says why.
+    const again = await api.post('/api/subscription/provisionShortCode', { extensionUuid: uuid, self: true, leaseCount: 1 });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({
+      status: '02',
+      message: '*790*11# is taken: an account holds or has reserved it. It can be provisioned once that purchase has ended.',
+    });
 
     for (const url of ['/api/deleteShortCode/not-a-uuid', `/api/deleteShortCode/${NIL_UUID}`, `/api/deleteProvider/${NIL_UUID}`])
       expect((await api.get(url)).statusCode, url).toBe(404);
@@ -209,7 +216,7 @@ describeDb('shortcode providers and the extension catalogue (admins)', () => {
     expect((await createApiClient(t, user).get('/api/myPurchasedShortCodes')).json().data).toEqual([res.json().data]);
     const twice = await api.post('/api/subscription/provisionShortCode', { extensionUuid: uuid, self: true, shortCode: '12' });
     expect(twice.statusCode).toBe(409);
-    expect(twice.json().message).toBe(SHORTCODE_MESSAGES.taken);
+    expect(twice.json().message).toBe(SHORTCODE_MESSAGES.provisionTaken('*389*12#'));
   });
 });
 

@@ -37,6 +37,7 @@ import { useScrollIntoViewOn } from './use-scroll-into-view-on';
 import { AppTemplateTagField, getShortCodeExamples } from './app-template-tag-field';
 import { AppGatewayKeyField } from './app-gateway-key-field';
 import { AppUrlCopyField } from './app-url-copy-field';
+import { AppDialStringStatus } from './app-dial-string-status';
 import { AppLanguageFields, readLanguageValues, toLanguageValues, type LanguageValues } from './app-language-fields';
 import { updateApp } from './apps.api';
 import { AppNotFoundError, useApp } from './use-apps';
@@ -275,7 +276,7 @@ function AppSettingsForm({ app }: { app: App }) {
         ) : (
           <TextInput
             label="Short Code"
-            description="Provisioned for this app. To use a different code, create a new app or connect a shortcode you bought."
+            description="Chosen when the app was created. To use a different code, create a new app."
             value={app.shortCode}
             readOnly
             variant="filled"
@@ -284,6 +285,7 @@ function AppSettingsForm({ app }: { app: App }) {
             styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
           />
         )}
+        <AppDialStringStatus app={app} />
         <Divider my="xs" />
         <AppResumeFields
           isOn={values.resumeOnRedial}

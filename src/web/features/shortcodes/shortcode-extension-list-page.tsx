@@ -1,7 +1,7 @@
 import { Badge, Button, Code, Group, Stack, Text } from '@mantine/core';
 import { IconListNumbers, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
-import type { Extension } from '../../../shared/api/shortcodes.schema';
+import { buildDialPattern, type Extension } from '../../../shared/api/shortcodes.schema';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { ShortCodeAdminGuard } from './shortcode-admin-guard';
 import { ShortCodeExtensionCreateDialog } from './shortcode-extension-create-dialog';
@@ -54,7 +54,7 @@ function ExtensionList() {
       render: (extension) => (
         <>
           <Code fz="sm" fw={600}>
-            {extension.example}
+            {buildDialPattern(extension)}
           </Code>
           <Text size="xs" c="gray.7" mt={4}>
             {extension.country} · {formatMonthlyPrice(extension.price, extension.currency)}
@@ -84,17 +84,22 @@ function ExtensionList() {
     {
       header: 'Provision',
       align: 'right',
-      render: (extension) => (
-        <Button
-          size="xs"
-          variant="outline"
-          onClick={() => setProvisioned(extension)}
-          disabled={extension.status === 'taken'}
-          aria-label={`Provision ${extension.example}`}
-        >
-          Provision
-        </Button>
-      ),
+      // A taken fixed extension has nothing left to provision until its purchase ends.
+      render: (extension) =>
+        extension.status === 'taken' ? (
+          <Text size="xs" c="gray.7" data-testid="provision-taken">
+            Held by an account
+          </Text>
+        ) : (
+          <Button
+            size="xs"
+            variant="outline"
+            onClick={() => setProvisioned(extension)}
+            aria-label={`Provision ${buildDialPattern(extension)}`}
+          >
+            Provision
+          </Button>
+        ),
     },
     {
       header: 'Delete',
@@ -103,7 +108,7 @@ function ExtensionList() {
       render: (extension) => (
         <RowAction
           label="Delete"
-          ariaLabel={`Delete ${extension.example}`}
+          ariaLabel={`Delete ${buildDialPattern(extension)}`}
           icon={IconTrash}
           color="red"
           onClick={() => confirmDelete(extension)}
@@ -144,7 +149,7 @@ function ExtensionList() {
           rows={extensions}
           columns={columns}
           getRowKey={(extension) => extension.uuid}
-          getRowMark={(extension) => extension.example}
+          getRowMark={(extension) => buildDialPattern(extension)}
           label="Available USSD Extensions"
           testId="extensions-table"
         />

@@ -5,6 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import {
   type Extension,
+  buildDialPattern,
   findDigitsProblem,
   LEASE_MONTHS_MAX,
   LEASE_MONTHS_MIN,
@@ -75,7 +76,7 @@ function ProvisionForm({ extension, onClose }: { extension: Extension; onClose: 
     showToast({
       color: 'teal',
       title: reply.message || SHORTCODE_MESSAGES.provisioned,
-      message: `${reply.data?.shortCode ?? extension.example} is active for ${holder}.`,
+      message: `${reply.data?.shortCode ?? buildDialPattern(extension)} is active for ${holder}.`,
     });
     await queryClient.invalidateQueries({ queryKey: queryKeys.shortcodes });
     onClose();
@@ -86,7 +87,7 @@ function ProvisionForm({ extension, onClose }: { extension: Extension; onClose: 
       <Stack gap="md">
         <FormAlert message={message} onClose={() => setMessage(null)} />
         <Text size="sm">
-          Give <Code>{extension.example}</Code> to an account, active at once and without payment.
+          Give <Code>{buildDialPattern(extension)}</Code> to an account, active at once and without payment.
         </Text>
         <Radio.Group
           label="Provision for"

@@ -1,5 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import type { Extension, Provider, Purchase, ShortCodeCountry } from '../../../shared/api/shortcodes.schema';
+import {
+  buildDialPattern,
+  type Extension,
+  type Provider,
+  type Purchase,
+  type ShortCodeCountry,
+} from '../../../shared/api/shortcodes.schema';
 import { isNotFound, readData } from '../../lib/api';
 import { useConfirmedCall } from '../../lib/use-confirmed-call';
 import { queryKeys } from '../../lib/query-keys';
@@ -98,9 +104,9 @@ export function useDeleteExtensionConfirm(): (extension: Extension) => void {
   const confirm = useConfirmedCall(queryKeys.shortcodes);
   return (extension) =>
     confirm({
-      title: `Delete ${extension.example}`,
-      question: `Are you sure you want to delete the extension ${extension.example}? It will no longer be offered to buyers.`,
-      done: { title: 'Deleted', message: `${extension.example} was deleted.` },
+      title: `Delete ${buildDialPattern(extension)}`,
+      question: `Are you sure you want to delete the extension ${buildDialPattern(extension)}? It will no longer be offered to buyers.`,
+      done: { title: 'Deleted', message: `${buildDialPattern(extension)} was deleted.` },
       refused: { title: 'Extension not deleted', message: 'The delete failed.' },
       call: () => deleteExtension(extension.uuid),
     });
