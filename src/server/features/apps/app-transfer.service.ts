@@ -28,7 +28,7 @@ import type { AuthUser } from '../auth/auth.service';
 import { checkAppLimit, checkImportLimits, checkMenuLimit } from '../billing/plan-limits';
 import { getDraftVersion, toMenuRowValues } from '../menus/menus.service';
 import { createRenderAllowance, DEPLOY_LINT_RENDER_MS } from '../runtime/render-shares';
-import { checkCanBuildApps, checkIsUssdApp, createAppId, getApp, getOwnedApp, isBuiltBy } from './apps.service';
+import { checkCanBuildApps, checkIsUssdApp, createAppId, getApp, getOwnedApp } from './apps.service';
 
 /**
  * Names of headers, query parameters and payload fields whose values are credentials (`Authorization`,
