@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { execSync } from 'node:child_process';
 
 const output = 'dist/web/index.html';
-const sources = ['src/web', 'src/shared', 'src/engine', 'vite.config.ts', 'package-lock.json'];
+const sources = ['src/web', 'src/shared', 'src/engine', 'vite.config.ts', 'scripts/precompress.ts', 'package-lock.json'];
 
 function newestMtime(path) {
   if (!existsSync(path)) return 0;
