@@ -16,5 +16,7 @@ function newestMtime(path) {
 const isStale = !existsSync(output) || sources.some((s) => newestMtime(s) > statSync(output).mtimeMs);
 if (isStale) {
   console.log('Building the console (vite build)...');
-  execSync('npx vite build --logLevel warn', { stdio: 'inherit' });
+  // Always the production build, whoever runs this: under vitest (the browser tests' setup) NODE_ENV is 'test', which
+  // would build React's development code, and npm start would then serve that build as fresh.
+  execSync('npx vite build --logLevel warn', { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
 }

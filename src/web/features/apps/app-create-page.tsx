@@ -19,11 +19,7 @@ import { queryKeys } from '../../lib/query-keys';
 import { COUNTRY_OPTIONS } from './app-countries.data';
 import { useScrollIntoViewOn } from './use-scroll-into-view-on';
 import { AppTemplateTagField, getShortCodeExamples } from './app-template-tag-field';
-import { createApp } from './apps.api';
-
-export const APP_LIST_PATH = '/app-list';
-/** The redirect after creating an app or saving its settings. */
-export const SAVE_REDIRECT_MS = 1000;
+import { APP_LIST_PATH, createApp, SAVE_REDIRECT_MS } from './apps.api';
 
 const BASE_OPTIONS = BASE_SHORTCODES.map((value) => ({ value, label: value === 'custom' ? 'Custom' : value }));
 

@@ -3,7 +3,7 @@ import { LoadErrorAlert } from '../../components/load-error-alert';
 import { useState } from 'react';
 import type { App } from '../../../shared/api/apps.schema';
 import { AppCloneDialog } from '../apps/app-clone-dialog';
-import { APP_LIST_PATH } from '../apps/app-create-page';
+import { APP_LIST_PATH } from '../apps/apps.api';
 import { TemplateCard } from './template-card';
 import { useFeaturedTemplates } from './use-featured-templates';
 
