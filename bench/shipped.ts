@@ -40,6 +40,8 @@ export interface ShippedOptions {
    * caller builds first), and no shop is seeded or checked (the caller builds what it measures).
    */
   console?: boolean;
+  /** Another checkout of the project to run (its src/server/main.ts, its dist/web): an earlier commit to compare with. */
+  root?: string;
 }
 
 /** The event buffer as /api/health reports it (src/server/features/runtime/event-sink.ts). */
@@ -133,11 +135,12 @@ export class ShippedServer {
     );
     const workers = options.workers ?? 1;
     if (workers > 1) env.BENCH_WORKERS = String(workers);
-    const script = workers > 1 ? join(ROOT, 'bench', 'servers', 'cluster.ts') : join(ROOT, 'src', 'server', 'main.ts');
+    const root = options.root ?? ROOT;
+    const script = workers > 1 ? join(root, 'bench', 'servers', 'cluster.ts') : join(root, 'src', 'server', 'main.ts');
     const logFile = join(dir, 'server.log');
     const log = openSync(logFile, 'a');
     const proc = spawn(process.execPath, [...options.nodeFlags, '--import', 'tsx', script], {
-      cwd: ROOT,
+      cwd: root,
       env,
       stdio: ['ignore', log, log, ...(workers > 1 ? (['ipc'] as const) : [])],
     });

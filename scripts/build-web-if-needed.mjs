@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { execSync } from 'node:child_process';
 
 const output = 'dist/web/index.html';
-const sources = ['src/web', 'src/shared', 'src/engine', 'vite.config.ts', 'package-lock.json'];
+const sources = ['src/web', 'src/shared', 'src/engine', 'vite.config.ts', 'scripts/precompress.ts', 'package-lock.json'];
 
 function newestMtime(path) {
   if (!existsSync(path)) return 0;
@@ -16,5 +16,7 @@ function newestMtime(path) {
 const isStale = !existsSync(output) || sources.some((s) => newestMtime(s) > statSync(output).mtimeMs);
 if (isStale) {
   console.log('Building the console (vite build)...');
-  execSync('npx vite build --logLevel warn', { stdio: 'inherit' });
+  // Always the production build, whoever runs this: under vitest (the browser tests' setup) NODE_ENV is 'test', which
+  // would build React's development code, and npm start would then serve that build as fresh.
+  execSync('npx vite build --logLevel warn', { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
 }

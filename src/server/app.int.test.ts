@@ -1,8 +1,10 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { expect, it } from 'vitest';
+import { precompressDir } from '../../scripts/precompress';
 import { describeDb, testDbKind } from '../../tests/support/test-db';
 import { createTestApp, useTestApp } from '../../tests/support/test-app';
 
@@ -118,6 +120,61 @@ describeDb('server shell', () => {
         status: '04',
         message: 'No route for GET /app-list',
       });
+    } finally {
+      await web.close();
+      await rm(webDist, { recursive: true, force: true });
+    }
+  });
+
+  it('serves the build precompressed by Accept-Encoding, hashed files cached a year and pages never without asking', async () => {
+    const webDist = await mkdtemp(join(tmpdir(), 'dialflow-web-'));
+    const script = `console.log(${JSON.stringify('Dialflow '.repeat(400))});`;
+    const page = `<!doctype html><title>Dialflow</title><script type="module" src="/assets/index-Ab12Cd34.js"></script>${' '.repeat(2000)}`;
+    await mkdir(join(webDist, 'assets'));
+    await writeFile(join(webDist, 'index.html'), page);
+    await writeFile(join(webDist, 'assets', 'index-Ab12Cd34.js'), script);
+    await writeFile(join(webDist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    await precompressDir(webDist);
+    expect((await readdir(join(webDist, 'assets'))).sort()).toEqual(['index-Ab12Cd34.js', 'index-Ab12Cd34.js.br', 'index-Ab12Cd34.js.gz']);
+    const web = await createTestApp({ WEB_DIST: webDist });
+    const get = (url: string, headers: Record<string, string>) => web.app.inject({ method: 'GET', url, headers });
+    try {
+      const hashed = 'public, max-age=31536000, immutable';
+      const br = await get('/assets/index-Ab12Cd34.js', { 'accept-encoding': 'gzip, deflate, br, zstd' });
+      expect(br.statusCode).toBe(200);
+      expect(br.headers).toMatchObject({ 'content-encoding': 'br', vary: 'accept-encoding', 'cache-control': hashed });
+      expect(br.headers['content-type']).toContain('javascript');
+      expect(Number(br.headers['content-length'])).toBeLessThan(script.length / 4);
+      expect(brotliDecompressSync(br.rawPayload).toString()).toBe(script);
+
+      const gz = await get('/assets/index-Ab12Cd34.js', { 'accept-encoding': 'gzip' });
+      expect(gz.headers).toMatchObject({ 'content-encoding': 'gzip', vary: 'accept-encoding', 'cache-control': hashed });
+      expect(gunzipSync(gz.rawPayload).toString()).toBe(script);
+
+      const plain = await get('/assets/index-Ab12Cd34.js', {});
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.headers).toMatchObject({ vary: 'accept-encoding', 'cache-control': hashed });
+      expect(plain.body).toBe(script);
+
+      // The page, at / and as any client route's fallback: compressed too, and asked for again on every visit, so a
+      // deploy's new page (naming the new build's files) is seen at once.
+      for (const url of ['/', '/index.html', '/app/design/some-app']) {
+        const res = await get(url, { accept: 'text/html', 'accept-encoding': 'br' });
+        expect(res.statusCode, url).toBe(200);
+        expect(res.headers, url).toMatchObject({ 'content-encoding': 'br', vary: 'accept-encoding', 'cache-control': 'no-cache' });
+        expect(brotliDecompressSync(res.rawPayload).toString(), url).toBe(page);
+      }
+      // A file outside /assets is not hashed: revalidated. Too small to be worth compressing, it goes as is.
+      const icon = await get('/favicon.svg', { 'accept-encoding': 'br' });
+      expect(icon.headers).toMatchObject({ 'cache-control': 'no-cache' });
+      expect(icon.headers['content-encoding']).toBeUndefined();
+      // A chunk of an earlier build (a tab open across a deploy) is a 404, never the page in its place; nor are
+      // the compressed copies URLs of their own.
+      for (const url of ['/assets/menu-design-page-Old12345.js', '/assets/index-Ab12Cd34.js.br']) {
+        const res = await get(url, { accept: 'text/html,*/*', 'accept-encoding': 'br' });
+        expect(res.statusCode, url).toBe(404);
+        expect(res.json(), url).toEqual({ status: '04', message: `No route for GET ${url}` });
+      }
     } finally {
       await web.close();
       await rm(webDist, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { resolve, sep } from 'node:path';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
@@ -276,24 +276,46 @@ function watchRedis(redis: Redis, log: FastifyInstance['log']): void {
   });
 }
 
-/** Serves the built console with a fallback to index.html for client routes; API paths get the envelope's 404. */
+/** The build's hashed files (`/assets/index-3hX9.js`): a new build names them anew, so browsers keep them a year. */
+const WEB_ASSETS_PREFIX = '/assets/';
+const CACHE_HASHED = 'public, max-age=31536000, immutable';
+/** Every other file, index.html above all: asked again (a 304 when unchanged), so a deploy is seen at once. */
+const CACHE_REVALIDATE = 'no-cache';
+
+/**
+ * Serves the built console with a fallback to index.html for client routes; API paths get the envelope's 404.
+ * Each file goes out as the build precompressed it (scripts/precompress.ts), brotli or gzip by the request's
+ * Accept-Encoding (with `Vary: accept-encoding`), as is otherwise; nothing is compressed per request.
+ */
 function registerWebApp(app: FastifyInstance, config: Config, isConsole: boolean): void {
   const root = resolve(config.WEB_DIST);
   const hasWeb = isConsole && existsSync(resolve(root, 'index.html'));
   if (hasWeb) {
-    app.register(fastifyStatic, { root, wildcard: false, index: false, maxAge: '1h', immutable: false });
+    const assetsDir = resolve(root, WEB_ASSETS_PREFIX.slice(1));
+    app.register(fastifyStatic, {
+      root,
+      wildcard: false,
+      index: false,
+      preCompressed: true,
+      // The compressed copies are served in place of their file, never under their own URL.
+      globIgnore: ['**/*.br', '**/*.gz'],
+      cacheControl: false,
+      setHeaders: (reply, path) => {
+        reply.header('cache-control', path.startsWith(assetsDir + sep) ? CACHE_HASHED : CACHE_REVALIDATE);
+      },
+    });
   }
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!;
-    // A browser navigating asks for HTML; API clients and gateways do not. /api/* never falls back. The
-    // home page is the console's page for any client (`curl http://localhost:3000/` shows it is up).
+    // A browser navigating asks for HTML; API clients and gateways do not. /api/* never falls back, nor a build
+    // file that is gone (a tab open across a deploy asks for the old build's chunks: it gets a 404, not a page).
+    // The home page is the console's page for any client (`curl http://localhost:3000/` shows it is up).
     const isPage =
       (request.method === 'GET' || request.method === 'HEAD') &&
       !path.startsWith('/api/') &&
+      !path.startsWith(WEB_ASSETS_PREFIX) &&
       (path === '/' || !!request.headers.accept?.includes('text/html'));
-    if (hasWeb && isPage) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
-    }
+    if (hasWeb && isPage) return reply.sendFile('index.html');
     return reply.code(404).send({ status: STATUS.notFound, message: `No route for ${request.method} ${path}` });
   });
 }

@@ -1,6 +1,7 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Locator, Page, Response } from 'playwright-core';
 import { DESKTOP, PHONE, baseUrl, describeBrowser, launchBrowser, openPage, screenshot, waitForAnimations } from './browser';
 import { loginByApi } from './accounts';
 import { E2E_USERS } from './fixtures';
@@ -187,6 +188,87 @@ describeBrowser('public site', () => {
     await waitForAnimations(page);
     await gallery.screenshot({ path: 'test-results/screenshots/public-template-gallery-desktop.png' });
     await page.context().close();
+  });
+
+  it('the public pages load the public site code only: no console, designer or flow map code, the home page under 400 kB', async () => {
+    // Strings only the console's code holds: the sidebar, the code editor (designer, custom actions), the flow map.
+    const CONSOLE_MARKERS = ['Merchant Management', 'cm-editor', 'react-flow__'];
+    // The markers are real: each is in a file of the build, so finding none on the public pages means something.
+    const built = readdirSync('dist/web/assets').filter((f) => f.endsWith('.js'));
+    for (const marker of CONSOLE_MARKERS)
+      expect(
+        built.some((f) => readFileSync(join('dist/web/assets', f), 'utf8').includes(marker)),
+        marker,
+      ).toBe(true);
+
+    const page = await openPage(browser, DESKTOP);
+    // Each script and style sheet with its text, read as it arrives (a page left behind takes its bodies along).
+    const code: { res: Response; text: Promise<string> }[] = [];
+    page.on('response', (res) => {
+      if (['script', 'stylesheet'].includes(res.request().resourceType())) code.push({ res, text: res.text() });
+    });
+    await page.goto('/');
+    await visible(page.locator('#hero-heading'));
+    await page.waitForLoadState('networkidle');
+    // What the home page downloads, as sent (compressed): its scripts and style sheets.
+    let homeBytes = 0;
+    for (const { res, text } of code) {
+      // Brotli, as precompressed at build, for every file but the smallest (under 1 kB, sent as they are).
+      if ((await text).length >= 1024) expect(res.headers()['content-encoding'], res.url()).toBe('br');
+      homeBytes += (await res.request().sizes()).responseBodySize;
+    }
+    expect(homeBytes).toBeLessThan(400 * 1024);
+
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'Pricing', exact: true }).click();
+    await visible(page.locator('#plans-heading'));
+    await page.getByRole('banner').getByRole('link', { name: 'Log in' }).click();
+    await visible(page.getByRole('button', { name: 'Log in' }));
+    await page.goto('/');
+    const gallery = page.getByRole('region', { name: 'Things you can build' });
+    await gallery.getByRole('link', { name: 'Test Run Airtime Top-Up' }).click();
+    await visible(page.getByRole('group', { name: 'Dial pad' }));
+    await page.waitForLoadState('networkidle');
+    expect(code.length).toBeGreaterThan(5);
+    for (const { res, text } of code) {
+      const body = await text;
+      for (const marker of CONSOLE_MARKERS) expect(body.includes(marker), `${res.url()} holds ${marker}`).toBe(false);
+    }
+    await page.context().close();
+  });
+
+  it('a screen whose code is gone after a deploy reloads into the new build once; with the build unchanged it says the page did not load', async () => {
+    // A deploy since the page loaded: the old build's chunk answers 404 and the server's page names a new entry script.
+    const page = await openPage(browser, DESKTOP);
+    await page.goto('/');
+    await visible(page.locator('#hero-heading'));
+    let isDeployed = false;
+    await page.route(/\/assets\/public-[\w-]+\.js$/, (route) => (isDeployed ? route.continue() : route.fulfill({ status: 404, body: '' })));
+    await page.route(`${baseUrl()}/`, (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<!doctype html><script type="module" src="/assets/index-NewBuild.js"></script>' }),
+    );
+    page.on('request', (req) => {
+      if (req.isNavigationRequest()) isDeployed = true;
+    });
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Pricing', exact: true }).click();
+    await visible(page.locator('#plans-heading'));
+    expect(isDeployed).toBe(true);
+    expect(await page.evaluate(() => sessionStorage.getItem('dialflow:reloaded-for-new-build'))).toBeTruthy();
+    await page.context().close();
+
+    // The build unchanged (the connection dropped): no reload, a message and Reload.
+    for (const viewport of [DESKTOP, PHONE]) {
+      const failing = await openPage(browser, viewport);
+      await failing.route(/\/assets\/public-[\w-]+\.js$/, (route) => route.fulfill({ status: 404, body: '' }));
+      await failing.goto('/pricing');
+      await visible(failing.getByRole('heading', { name: 'This page did not load' }));
+      await visible(failing.getByText('Part of Dialflow could not be downloaded. Check your connection, then reload the page.'));
+      await screenshot(failing, `public-chunk-failed-${viewport === DESKTOP ? 'desktop' : 'phone'}`);
+      await failing.unroute(/\/assets\/public-[\w-]+\.js$/);
+      await failing.getByRole('button', { name: 'Reload' }).click();
+      await visible(failing.locator('#plans-heading'));
+      await failing.context().close();
+    }
   });
 
   it('shows a page-not-found screen for an unknown address', async () => {

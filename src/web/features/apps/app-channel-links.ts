@@ -1,6 +1,6 @@
 import type { App } from '../../../shared/api/apps.schema';
 import { BOT_LIST_PATH, botDesignerPath, botSettingsPath, botSimulatorPath } from '../bots/bots.api';
-import { APP_LIST_PATH } from './app-create-page';
+import { APP_LIST_PATH } from './apps.api';
 import { designerPath, settingsPath } from './app-row-actions';
 
 export const emulatorPath = (appId: string) => `/app/emulator/${encodeURIComponent(appId)}`;

@@ -22,11 +22,7 @@ import { AppTemplateTagField, getShortCodeExamples } from './app-template-tag-fi
 import { useCanBuildApps } from '../console/use-current-user';
 import { AppBuilderNotice } from './app-builder-notice';
 import { designerPath } from './app-row-actions';
-import { createApp } from './apps.api';
-
-export const APP_LIST_PATH = '/app-list';
-/** The redirect after creating an app (to its designer) or saving its settings (to the app list). */
-export const SAVE_REDIRECT_MS = 1000;
+import { APP_LIST_PATH, createApp, SAVE_REDIRECT_MS } from './apps.api';
 
 const BASE_OPTIONS = BASE_SHORTCODES.map((value) => ({ value, label: value === 'custom' ? 'Custom' : value }));
 

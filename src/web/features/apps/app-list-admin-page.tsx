@@ -6,7 +6,7 @@ import type { App } from '../../../shared/api/apps.schema';
 import { isInAudience } from '../../../shared/roles';
 import { useCurrentUser } from '../console/use-current-user';
 import { AppCloneDialog, type CloneSource } from './app-clone-dialog';
-import { APP_LIST_PATH } from './app-create-page';
+import { APP_LIST_PATH } from './apps.api';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { AppListSkeleton } from './app-list-states';
 import { type AppListColumn, AppListTable } from './app-list-table';

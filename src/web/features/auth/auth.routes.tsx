@@ -1,21 +1,16 @@
 import type { RouteObject } from 'react-router';
-import { AccountProfilePage } from './account-profile-page';
-import { LoginPage } from './login-page';
-import { LogoutPage } from './logout-page';
-import { MerchantLoginPage } from './merchant-login-page';
-import { PasswordForgotPage } from './password-forgot-page';
-import { PasswordResetPage } from './password-reset-page';
-import { RegisterPage } from './register-page';
 
 /** Screens outside the console layout: signing in and out. */
 export const authRoutes: RouteObject[] = [
-  { path: '/login', element: <LoginPage /> },
-  { path: '/register', element: <RegisterPage /> },
-  { path: '/forgot-password', element: <PasswordForgotPage /> },
-  { path: '/reset-password/:token', element: <PasswordResetPage /> },
-  { path: '/merchant/login', element: <MerchantLoginPage /> },
-  { path: '/logout', element: <LogoutPage /> },
+  { path: '/login', lazy: async () => ({ Component: (await import('./login-page')).LoginPage }) },
+  { path: '/register', lazy: async () => ({ Component: (await import('./register-page')).RegisterPage }) },
+  { path: '/forgot-password', lazy: async () => ({ Component: (await import('./password-forgot-page')).PasswordForgotPage }) },
+  { path: '/reset-password/:token', lazy: async () => ({ Component: (await import('./password-reset-page')).PasswordResetPage }) },
+  { path: '/merchant/login', lazy: async () => ({ Component: (await import('./merchant-login-page')).MerchantLoginPage }) },
+  { path: '/logout', lazy: async () => ({ Component: (await import('./logout-page')).LogoutPage }) },
 ];
 
 /** Signed-in screens of this area, shown inside the console layout. */
-export const accountRoutes: RouteObject[] = [{ path: '/account-profile', element: <AccountProfilePage /> }];
+export const accountRoutes: RouteObject[] = [
+  { path: '/account-profile', lazy: async () => ({ Component: (await import('./account-profile-page')).AccountProfilePage }) },
+];

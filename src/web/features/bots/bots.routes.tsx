@@ -1,9 +1,5 @@
 import type { RouteObject } from 'react-router';
 import { AppScreenGuard } from '../apps/app-screen-guard';
-import { BotListPage } from './bot-list-page';
-import { BotSettingsPage } from './bot-settings-page';
-import { BotSimulatorPage } from './bot-simulator-page';
-import { SimulatedPhonePage } from './simulated-phone-page';
 
 /**
  * The WhatsApp bots' signed-in screens, in the console layout. A bot's designer is the apps' Menu Design View
@@ -11,11 +7,11 @@ import { SimulatedPhonePage } from './simulated-phone-page';
  * 'Bot not found' for an unknown id.
  */
 export const botsRoutes: RouteObject[] = [
-  { path: '/whatsapp-bots', element: <BotListPage /> },
+  { path: '/whatsapp-bots', lazy: async () => ({ Component: (await import('./bot-list-page')).BotListPage }) },
   {
     element: <AppScreenGuard isBot />,
     children: [
-      { path: '/whatsapp-bot/settings/:appId', element: <BotSettingsPage /> },
+      { path: '/whatsapp-bot/settings/:appId', lazy: async () => ({ Component: (await import('./bot-settings-page')).BotSettingsPage }) },
       {
         path: '/whatsapp-bot/design/:id',
         lazy: async () => ({ Component: (await import('../menus/menu-design-page')).MenuDesignPage }),
@@ -26,6 +22,6 @@ export const botsRoutes: RouteObject[] = [
 
 /** Full-screen routes without the console layout: the chat simulator (signed in) and the simulated phone (public). */
 export const botFullScreenRoutes: RouteObject[] = [
-  { path: '/whatsapp-bot/simulator/:appId', element: <BotSimulatorPage /> },
-  { path: '/whatsapp-simulator/:linkId', element: <SimulatedPhonePage /> },
+  { path: '/whatsapp-bot/simulator/:appId', lazy: async () => ({ Component: (await import('./bot-simulator-page')).BotSimulatorPage }) },
+  { path: '/whatsapp-simulator/:linkId', lazy: async () => ({ Component: (await import('./simulated-phone-page')).SimulatedPhonePage }) },
 ];

@@ -17,8 +17,6 @@ import { adminsRoutes } from '../admins/admins.routes';
 import { botsRoutes } from '../bots/bots.routes';
 import { smsRoutes } from '../sms/sms.routes';
 import { mailRoutes } from '../mail/mail.routes';
-import { ConsoleLayout } from './console-layout';
-import { GetStartedPage } from './get-started-page';
 
 /**
  * Every signed-in screen, shown inside the console layout. Add an area's routes here (`...appsRoutes`) and its
@@ -26,7 +24,7 @@ import { GetStartedPage } from './get-started-page';
  * from this list.
  */
 const signedInRoutes: RouteObject[] = [
-  { path: '/get-started', element: <GetStartedPage /> },
+  { path: '/get-started', lazy: async () => ({ Component: (await import('./get-started-page')).GetStartedPage }) },
   ...accountRoutes,
   ...appsRoutes,
   ...templatesRoutes,
@@ -61,5 +59,11 @@ export const BUILT_ROUTES: ReadonlySet<string> = new Set(findPaths(signedInRoute
 
 export const consoleRoutes: RouteObject[] = [
   ...authRoutes,
-  { element: <ConsoleLayout builtRoutes={BUILT_ROUTES} />, children: signedInRoutes },
+  {
+    lazy: async () => {
+      const { ConsoleLayout } = await import('./console-layout');
+      return { element: <ConsoleLayout builtRoutes={BUILT_ROUTES} /> };
+    },
+    children: signedInRoutes,
+  },
 ];

@@ -1,5 +1,6 @@
 import type { RouteObject } from 'react-router';
-import { TemplateListPage } from './template-list-page';
 
 /** Signed-in screens of the templates area, shown inside the console layout. */
-export const templatesRoutes: RouteObject[] = [{ path: '/app-templates', element: <TemplateListPage /> }];
+export const templatesRoutes: RouteObject[] = [
+  { path: '/app-templates', lazy: async () => ({ Component: (await import('./template-list-page')).TemplateListPage }) },
+];

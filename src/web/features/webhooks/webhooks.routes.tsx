@@ -1,5 +1,6 @@
 import type { RouteObject } from 'react-router';
-import { WebhooksPage } from './webhooks-page';
 
 /** The webhooks screen of one app, which console.routes.tsx puts behind AppScreenGuard. */
-export const webhooksRoutes: RouteObject[] = [{ path: '/app-webhooks/:appId', element: <WebhooksPage /> }];
+export const webhooksRoutes: RouteObject[] = [
+  { path: '/app-webhooks/:appId', lazy: async () => ({ Component: (await import('./webhooks-page')).WebhooksPage }) },
+];
