@@ -22,7 +22,7 @@ import { AppTemplateTagField, getShortCodeExamples } from './app-template-tag-fi
 import { useCanBuildApps } from '../console/use-current-user';
 import { AppBuilderNotice } from './app-builder-notice';
 import { designerPath } from './app-row-actions';
-import { APP_LIST_PATH, createApp, SAVE_REDIRECT_MS } from './apps.api';
+import { createApp, SAVE_REDIRECT_MS } from './apps.api';
 
 const BASE_OPTIONS = BASE_SHORTCODES.map((value) => ({ value, label: value === 'custom' ? 'Custom' : value }));
 
