@@ -1,6 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { beforeAll, expect, it } from 'vitest';
+import { beforeAll, beforeEach, expect, it } from 'vitest';
 import { appLogs, sessionRecords } from '../../../db/schema';
 import { buildApp } from '../../app';
 import { createConfig } from '../../config';
@@ -72,8 +72,9 @@ async function readLogs(t: TestApp, appId: string, sessionId: string) {
 
 describeDb('resume on redial', () => {
   const t = useTestApp();
+  // Each test's app dials *920*77#, and an account's apps have different dial strings: an account per test.
   let auth: Record<string, string>;
-  beforeAll(async () => {
+  beforeEach(async () => {
     auth = (await seedUser(t)).auth;
   });
 
@@ -167,7 +168,7 @@ describeDb('resume on redial', () => {
     expect(await atHop(t.app, appId, 'out-2', 'Ama*1*1')).toBe('END Thanks Ama');
     expect(await atHop(t.app, appId, 'out-3', '')).toBe('CON Your name?');
 
-    const off = await seedTrip(t, auth, { resumeOnRedial: false });
+    const off = await seedTrip(t, (await seedUser(t)).auth, { resumeOnRedial: false });
     await atHop(t.app, off, 'off-1', '');
     await atHop(t.app, off, 'off-1', 'Ama');
     expect(await atHop(t.app, off, 'off-2', '')).toBe('CON Your name?');
