@@ -88,9 +88,9 @@ describeDb("Africa's Talking hops sent again", () => {
   let appId: string;
   let appWithFirstSms: string;
   beforeAll(async () => {
-    const owner = await seedUser(t);
-    appId = await seedPayApp(t, owner.auth);
-    appWithFirstSms = await seedPayApp(t, owner.auth, { firstMenuSms: true });
+    // Both apps dial *920*55#, and an account's apps have different dial strings: an owner each.
+    appId = await seedPayApp(t, (await seedUser(t)).auth);
+    appWithFirstSms = await seedPayApp(t, (await seedUser(t)).auth, { firstMenuSms: true });
   });
 
   it('answers a resent hop with the same screen and runs its actions once, the last hop included', async () => {
