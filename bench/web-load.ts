@@ -90,7 +90,8 @@ const SCREENS: Screen[] = [
     name: 'console /app-list',
     path: () => '/app-list',
     isSignedIn: true,
-    ready: (page) => page.getByText(SEEDED_APP).first(),
+    // The visible one: at a phone's width the list shows cards and keeps the desktop table hidden.
+    ready: (page) => page.getByText(SEEDED_APP).filter({ visible: true }).first(),
   },
   {
     name: 'designer /app/design/:id',
