@@ -31,7 +31,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { DEMO_USER } from '../src/server/seed';
 import type { LoginReplyBody } from '../tests/e2e/accounts';
-import { launchChromium } from '../tests/e2e/chromium';
+import { launchChromium, writeStoredSession } from '../tests/e2e/chromium';
 import { ShippedServer } from './shipped';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -123,18 +123,7 @@ async function visit(browser: Browser, target: Target, screen: Screen, round: nu
   try {
     if (screen.isSignedIn) {
       // The values the login screen stores, written before the console's code runs (no visit beforehand to warm a cache).
-      await context.addInitScript((r) => {
-        const u = r.data;
-        localStorage.setItem('token', r.token);
-        localStorage.setItem('user', JSON.stringify(u));
-        localStorage.setItem('userRole', u.role);
-        localStorage.setItem('userType', u.userType);
-        localStorage.setItem('roles', JSON.stringify(u.roles));
-        localStorage.setItem('merchantUser', String(u.merchantUser));
-        localStorage.setItem('merchantUuid', u.merchantUuid ?? '');
-        localStorage.setItem('merchantName', u.merchantName ?? '');
-        localStorage.setItem('uuid', u.uuid);
-      }, target.login);
+      await context.addInitScript(writeStoredSession, target.login);
     }
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);

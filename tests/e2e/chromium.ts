@@ -22,19 +22,25 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 }
 
-/** Stores a login reply the way the login screen does (the stored session values of docs/product.md). */
+/**
+ * Writes a login reply into localStorage the way the login screen does (the stored session values of
+ * docs/product.md). Self-contained, so Playwright can run it in the page (`page.evaluate`, `addInitScript`).
+ */
+export function writeStoredSession(r: Pick<LoginReplyBody, 'token' | 'data'>): void {
+  const u = r.data;
+  localStorage.setItem('token', r.token);
+  localStorage.setItem('user', JSON.stringify(u));
+  localStorage.setItem('userRole', u.role);
+  localStorage.setItem('userType', u.userType);
+  localStorage.setItem('roles', JSON.stringify(u.roles));
+  localStorage.setItem('merchantUser', String(u.merchantUser));
+  localStorage.setItem('merchantUuid', u.merchantUuid ?? '');
+  localStorage.setItem('merchantName', u.merchantName ?? '');
+  localStorage.setItem('uuid', u.uuid);
+}
+
+/** Stores a login reply the way the login screen does. */
 export async function storeSession(page: Page, reply: Pick<LoginReplyBody, 'token' | 'data'>): Promise<void> {
   await page.goto('/login');
-  await page.evaluate((r) => {
-    const u = r.data;
-    localStorage.setItem('token', r.token);
-    localStorage.setItem('user', JSON.stringify(u));
-    localStorage.setItem('userRole', u.role);
-    localStorage.setItem('userType', u.userType);
-    localStorage.setItem('roles', JSON.stringify(u.roles));
-    localStorage.setItem('merchantUser', String(u.merchantUser));
-    localStorage.setItem('merchantUuid', u.merchantUuid ?? '');
-    localStorage.setItem('merchantName', u.merchantName ?? '');
-    localStorage.setItem('uuid', u.uuid);
-  }, reply);
+  await page.evaluate(writeStoredSession, reply);
 }
