@@ -183,6 +183,17 @@ describe('javascript pool: hostile scripts', () => {
     WORKERS_START_TIMEOUT_MS,
   );
 
+  // The memory and output limits alone: on a loaded machine a bomb's page faults and GC can spend the default
+  // 250 ms of CPU before the heap fills, which would answer with the CPU message instead (tested above).
+  let roomy: JavascriptPool;
+  beforeAll(async () => {
+    roomy = createJavascriptPool({ size: 2, spares: 0, limits: { cpuMs: 10_000, wallMs: 20_000 } });
+    await roomy.ready();
+  }, WORKERS_START_TIMEOUT_MS);
+  afterAll(async () => {
+    await roomy.close();
+  });
+
   it('ends an allocation bomb with out of memory, and the worker serves the next job', async () => {
     // QuickJS's `new Array(1e6)` is cheap, so this one may meet the CPU limit before the heap limit.
     const literal = await run('let a = []; while (true) a.push(new Array(1e6))');
@@ -192,11 +203,11 @@ describe('javascript pool: hostile scripts', () => {
       'let a = []; while (true) a.push(new Uint8Array(1 << 20))',
       'let a = []; while (true) a.push("x".repeat(1 << 20) + a.length)',
     ]) {
-      const outcome = await run(bomb);
+      const outcome = await run(bomb, {}, roomy);
       expect(errorOf(outcome)).toMatch(/^Script ran out of memory \(limit 32 MB\)/);
     }
     // Both workers have been through a bomb by now (round robin is not guaranteed, so run a few).
-    for (let i = 0; i < 4; i++) expect(await run('return new Array(1e5).fill(1).length')).toMatchObject({ ok: true, result: 100_000 });
+    for (let i = 0; i < 4; i++) expect(await run('return new Array(1e5).fill(1).length', {}, roomy)).toMatchObject({ ok: true, result: 100_000 });
   });
 
   it('ends deep recursion with a stack error', async () => {
@@ -210,7 +221,7 @@ describe('javascript pool: hostile scripts', () => {
       'for (let i = 0; i < 100000; i++) log.info("x".repeat(100)); return "done"',
       'log.info("y".repeat(10 * 1024 * 1024)); return "done"',
     ]) {
-      const outcome = await run(flood);
+      const outcome = await run(flood, {}, roomy);
       expect(outcome).toMatchObject({ ok: true, result: 'done' });
       const bytes = outcome.logs.reduce((sum, line) => sum + Buffer.byteLength(line.message), 0);
       expect(bytes).toBeLessThanOrEqual(64 * 1024 + 200);
