@@ -16,10 +16,25 @@ if (!isAvailable) reportMissingService('int-postgres', `PostgreSQL not reachable
 /** `describe` when this tier's database is there, else a skipped describe (already reported loudly). */
 export const describeDb: typeof describe = (isAvailable ? describe : describe.skip) as typeof describe;
 
+/**
+ * What the global setup provided; a server child process (test-server.ts) is no vitest worker and gets the
+ * same values in its environment instead.
+ */
+export function findProvidedTemplates(): { pgliteTemplateFile?: string; postgresTemplateName?: string } {
+  try {
+    return { pgliteTemplateFile: inject('pgliteTemplateFile'), postgresTemplateName: inject('postgresTemplateName') };
+  } catch {
+    return {
+      pgliteTemplateFile: process.env.TEST_PGLITE_TEMPLATE_FILE,
+      postgresTemplateName: process.env.TEST_POSTGRES_TEMPLATE_NAME,
+    };
+  }
+}
+
 let pgliteTemplate: Promise<Blob> | undefined;
 function getPgliteTemplate(): Promise<Blob> {
   pgliteTemplate ??= (async () => {
-    const file = inject('pgliteTemplateFile');
+    const file = findProvidedTemplates().pgliteTemplateFile;
     if (file) return new Blob([await readFile(file)]);
     const database = await openDatabase({});
     await database.migrate();
@@ -41,7 +56,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     const database = await openDatabase({ loadDataDir: await getPgliteTemplate(), thread: true });
     return { database, close: () => database.close() };
   }
-  const template = inject('postgresTemplateName');
+  const template = findProvidedTemplates().postgresTemplateName;
   const scratch = await createPostgresDatabase('dialflow_test', template || undefined);
   const database = await openDatabase({ url: scratch.url, poolSize: 4 });
   if (!template) await database.migrate();
