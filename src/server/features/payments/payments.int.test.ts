@@ -8,7 +8,8 @@ import { seedApp } from '../../../../tests/support/seed-app';
 import { createSandboxPaymentProvider } from '../../../integrations/payments/sandbox-payments';
 import { createPaymentpromptRunner } from '../../../actions/paymentprompt';
 import { testInput, testScope } from '../../../actions/test-input';
-import { getPaymentProvider, isSandboxProvider, startPayment } from './payments.service';
+import { getPaymentProvider, isSandboxProvider } from './payment-providers';
+import { startPayment } from './payment-start';
 
 const SECRET = 'sandbox-secret-for-tests-0123456789';
 
