@@ -1,3 +1,4 @@
+/** A payment transaction's row and what it keeps in `metadata`, read and written by every payment flow. */
 import { sql, type SQL } from 'drizzle-orm';
 import { transactions } from '../../../db/schema';
 

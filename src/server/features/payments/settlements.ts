@@ -1,3 +1,7 @@
+/**
+ * The settlement registry: what a settled payment does for what it paid for, by transaction type. Payments owns
+ * the types; billing and shortcodes give their handlers when buildApp builds AppContext (ctx.settlements).
+ */
 import type { Db } from '../../../db/client';
 import type { transactions } from '../../../db/schema';
 import { TRANSACTION_TYPES } from '../../../shared/api/merchants.schema';
