@@ -126,6 +126,18 @@ describeDb('payments through the sandbox provider', () => {
     expect((await readTx(reference)).status).toBe('FAILED');
   });
 
+  it('a stored transaction type that is not ours settles as the provider says, with no settlement handler', async () => {
+    const { reference, checkoutUrl } = await start();
+    await t.db.update(transactions).set({ transactionType: 'legacy' }).where(eq(transactions.reference, reference));
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/payments/sandbox/${reference}/decide`,
+      payload: { decision: 'approve', token: tokenOf(checkoutUrl!) },
+    });
+    expect(res.json()).toMatchObject({ status: '00', data: { reference, status: 'SUCCESS' } });
+    expect(await readTx(reference)).toMatchObject({ status: 'SUCCESS', transactionType: 'legacy' });
+  });
+
   it('a duplicate callback settles once', async () => {
     const { reference } = await start();
     const sandbox = provider();
