@@ -49,6 +49,8 @@ import { registerShortcodesRoutes } from './features/shortcodes/shortcodes.route
 import { registerBillingRoutes } from './features/billing/billing.routes';
 import { createTestHopLimit } from './features/runtime/test-hop-limit';
 import { admitLiveSession, admitSms } from './features/billing/plan-limits';
+import { settleCreditPayment, settlePlanPayment } from './features/billing/plan-settlement';
+import { settleShortcodePayment } from './features/shortcodes/purchase-settlement';
 import { createEventSink } from './features/runtime/event-sink';
 import { createActionRunner } from './features/runtime/action-runner';
 import { createServerRunners } from './features/runtime/runners';
@@ -61,7 +63,8 @@ import { createWhatsApp } from './features/bots/whatsapp-connectors';
 import { createSendsmsRunner } from '../actions/sendsms';
 import { createPaymentpromptRunner } from '../actions/paymentprompt';
 import { queueSms } from './features/sms/sms.service';
-import { getPaymentProvider, getSandboxPaymentProvider, startPayment } from './features/payments/payments.service';
+import { getPaymentProvider, getSandboxPaymentProvider } from './features/payments/payment-providers';
+import { startPayment } from './features/payments/payment-start';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -130,6 +133,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       return twoFactorKey;
     },
     gatewayAccess: createGatewayAccessCache(database.db, redis),
+    settlements: {
+      plan: (tx, payment) => settlePlanPayment(ctx, tx, payment),
+      credit: (tx, payment) => settleCreditPayment(ctx, tx, payment),
+      shortcode: (tx, payment) => settleShortcodePayment(ctx, tx, payment),
+    },
   };
   app.decorate('ctx', ctx);
 

@@ -3,6 +3,7 @@ import type { BackgroundTasks } from './background';
 import type { Config } from './config';
 import type { Database, Db } from '../db/client';
 import type { Mailer } from '../integrations/mail/mailer';
+import type { SettlementHandlers } from './features/payments/settlements';
 import type { GatewayAccessCache } from './features/runtime/gateway-access';
 import type { VersionCache } from './features/runtime/version-cache';
 import type { ShortcodeRouteTable } from './features/shortcodes/route-table';
@@ -26,4 +27,9 @@ export interface AppContext {
   getTwoFactorKey: () => Buffer;
   /** Who may send traffic to each app's and provider's gateway URL; a key rotated or a list changed invalidates it. */
   gatewayAccess: GatewayAccessCache;
+  /**
+   * What a settled payment does for what it paid for, by transaction type (features/payments/settlements.ts): the
+   * features that sell give their handlers here, so payments never imports them.
+   */
+  settlements: SettlementHandlers;
 }

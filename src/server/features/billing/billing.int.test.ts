@@ -6,7 +6,7 @@ import { PLANS } from '../../../shared/billing/plans';
 import { describeDb } from '../../../../tests/support/test-db';
 import { createApiClient, type SeededUser, type TestApp, useTestApp, useUser } from '../../../../tests/support/test-app';
 import { seedApp, seedMenu } from '../../../../tests/support/seed-app';
-import { getSandboxPaymentProvider } from '../payments/payments.service';
+import { getSandboxPaymentProvider } from '../payments/payment-providers';
 import { createBillingTimer } from './billing-timer';
 import { admitSms } from './plan-limits';
 import { toUsageMonth } from './subscription';

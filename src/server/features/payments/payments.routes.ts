@@ -14,16 +14,11 @@ import {
   transactionSchema,
   transactionsQuerySchema,
 } from './payments.schema';
-import {
-  decideSandboxPayment,
-  findTransactions,
-  getPaymentProvider,
-  getSandboxPaymentProvider,
-  getSandboxTransaction,
-  handlePaymentCallback,
-  toTransaction,
-} from './payments.service';
+import { handlePaymentCallback } from './payment-callbacks';
+import { getPaymentProvider, getSandboxPaymentProvider } from './payment-providers';
+import { decideSandboxPayment, getSandboxTransaction } from './sandbox-checkout';
 import { buildCheckoutPath, renderCheckoutPage } from './sandbox-checkout-page';
+import { findTransactions, toTransaction } from './transaction-list';
 
 const CALLBACK_MESSAGES = {
   settled: 'OK',

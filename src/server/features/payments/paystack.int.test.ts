@@ -6,7 +6,8 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { paymentEvents, transactions } from '../../../db/schema';
 import { describeDb } from '../../../../tests/support/test-db';
 import { createTestApp, seedUser, type TestApp } from '../../../../tests/support/test-app';
-import { getPaymentProvider, startPayment } from './payments.service';
+import { getPaymentProvider } from './payment-providers';
+import { startPayment } from './payment-start';
 
 const SECRET = 'sk_test_dialflow_0123456789';
 

@@ -21,7 +21,7 @@ import type { AppContext } from '../../context';
 import type { AuthUser } from '../auth/auth.service';
 import { findLiveVersionNumber } from '../apps/apps.service';
 import { getUsdRate, roundMoney } from '../billing/subscription';
-import { startCheckoutPayment } from '../payments/payments.service';
+import { startCheckoutPayment } from '../payments/payment-start';
 import { type CatalogueEntry, getCatalogueEntry } from './extensions.service';
 import {
   addMonths,

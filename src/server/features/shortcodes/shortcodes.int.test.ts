@@ -6,7 +6,7 @@ import { describeDb } from '../../../../tests/support/test-db';
 import { createApiClient, type SeededUser, type TestApp, useTestApp, useUser } from '../../../../tests/support/test-app';
 import { seedApp } from '../../../../tests/support/seed-app';
 import { DEMO_USER, seedDatabase } from '../../seed';
-import { getSandboxPaymentProvider } from '../payments/payments.service';
+import { getSandboxPaymentProvider } from '../payments/payment-providers';
 import { createShortcodeTimer } from './shortcode-reminders';
 
 const DAY = 24 * 60 * 60 * 1000;

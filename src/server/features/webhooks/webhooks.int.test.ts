@@ -15,7 +15,8 @@ import {
 } from '../../../../tests/support/test-app';
 import { describeDb } from '../../../../tests/support/test-db';
 import { seedApp, seedShop } from '../../../../tests/support/seed-app';
-import { getPaymentProvider, startPayment } from '../payments/payments.service';
+import { getPaymentProvider } from '../payments/payment-providers';
+import { startPayment } from '../payments/payment-start';
 import { createHttpCallRules } from '../runtime/runners';
 import { DELIVERY_RETENTION_MS, WEBHOOK_RETRY_DELAYS_MS, createWebhookDispatcher } from './webhook-dispatcher';
 
