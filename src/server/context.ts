@@ -3,6 +3,10 @@ import type { BackgroundTasks } from './background';
 import type { Config } from './config';
 import type { Database, Db } from '../db/client';
 import type { Mailer } from '../integrations/mail/mailer';
+import type { SmsProvider } from '../integrations/sms/sms-provider';
+import type { PlanStandings } from './features/billing/plan-limits';
+import type { UsageTallies } from './features/billing/usage-tallies';
+import type { PaymentProviders } from './features/payments/payments.service';
 import type { GatewayAccessCache } from './features/runtime/gateway-access';
 import type { VersionCache } from './features/runtime/version-cache';
 import type { ShortcodeRouteTable } from './features/shortcodes/route-table';
@@ -26,4 +30,12 @@ export interface AppContext {
   getTwoFactorKey: () => Buffer;
   /** Who may send traffic to each app's and provider's gateway URL; a key rotated or a list changed invalidates it. */
   gatewayAccess: GatewayAccessCache;
+  /** SMS_PROVIDER's provider: the dispatcher sends queued SMS through it. */
+  smsProvider: SmsProvider;
+  /** PAYMENT_PROVIDER's provider and the sandbox (featured templates' test runs, the sandbox checkout page). */
+  paymentProviders: PaymentProviders;
+  /** Each app owner's plan and period as the runtime admits sessions and SMS (features/billing/plan-limits.ts). */
+  planStandings: PlanStandings;
+  /** This process's counts of live sessions and SMS, flushed to the table on a timer and at close (usage-tallies.ts). */
+  usageTallies: UsageTallies;
 }
