@@ -72,7 +72,10 @@ declare module 'fastify' {
     runtime: Runtime;
     /** Sends queued webhook deliveries (features/webhooks); tests call its deliverDue. */
     webhookDispatcher: WebhookDispatcher;
-    /** Loads the JavaScript workers now (see ServerRunners.startScripts); resolves when they are ready. */
+    /**
+     * Loads the JavaScript workers now if this process serves gateway traffic (see ServerRunners.startScripts);
+     * resolves when they are ready.
+     */
     startScripts(): Promise<void>;
   }
 }
@@ -105,6 +108,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerRequestLog(app);
   registerRouteTable(app);
   registerActionHopGuard(app, isSandboxBankPath);
+
+  // The one place MODE is read (docs/operations.md): `console` serves the console and its API, `runtime` gateway
+  // traffic, `all` both. Route files register what they are given.
+  const servesConsole = config.MODE !== 'runtime';
+  const servesGateways = config.MODE !== 'console';
 
   const ownsDatabase = !options.database;
   const database =
@@ -186,7 +194,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   app.decorate('runtime', runtime);
   const whatsapp = createWhatsApp(ctx, runtime);
-  app.decorate('startScripts', serverRunners.startScripts);
+  // Gateway traffic may run scripts from its first hop: a process serving it loads the workers when main.ts asks,
+  // after listen; a console process loads them on first use (a custom action's test run).
+  app.decorate('startScripts', servesGateways ? serverRunners.startScripts : async () => {});
 
   // One hook, in order: finish background work and drain the event buffer while the database is still open,
   // then close it.
@@ -238,10 +248,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
   const guard = createGuard(ctx);
-  // The one place MODE is read (docs/operations.md): `console` serves the console and its API, `runtime` gateway
-  // traffic, `all` both. Route files register what they are given.
-  const servesConsole = config.MODE !== 'runtime';
-  const servesGateways = config.MODE !== 'console';
   registerHealthRoutes(app, ctx, {
     pingRedis: redis ? async () => void (await redis.ping()) : undefined,
     getEventStats: runtime.getEventStats,
