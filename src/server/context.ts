@@ -4,6 +4,10 @@ import type { Config } from './config';
 import type { Database, Db } from '../db/client';
 import type { Mailer } from '../integrations/mail/mailer';
 import type { SettlementHandlers } from './features/payments/settlements';
+import type { SmsProvider } from '../integrations/sms/sms-provider';
+import type { PlanStandings } from './features/billing/plan-limits';
+import type { UsageTallies } from './features/billing/usage-tallies';
+import type { PaymentProviders } from './features/payments/payment-providers';
 import type { GatewayAccessCache } from './features/runtime/gateway-access';
 import type { VersionCache } from './features/runtime/version-cache';
 import type { ShortcodeRouteTable } from './features/shortcodes/route-table';
@@ -32,4 +36,12 @@ export interface AppContext {
    * features that sell give their handlers here, so payments never imports them.
    */
   settlements: SettlementHandlers;
+  /** SMS_PROVIDER's provider: the dispatcher sends queued SMS through it. */
+  smsProvider: SmsProvider;
+  /** PAYMENT_PROVIDER's provider and the sandbox (featured templates' test runs, the sandbox checkout page). */
+  paymentProviders: PaymentProviders;
+  /** Each app owner's plan and period as the runtime admits sessions and SMS (features/billing/plan-limits.ts). */
+  planStandings: PlanStandings;
+  /** This process's counts of live sessions and SMS, flushed to the table on a timer and at close (usage-tallies.ts). */
+  usageTallies: UsageTallies;
 }

@@ -7,7 +7,6 @@ import type { AppContext } from '../../context';
 import { createPeriodicTask, type PeriodicTask } from '../../periodic-task';
 import { sendMail } from '../mail/mail.service';
 import { verifyPendingPayment } from '../payments/payment-callbacks';
-import { getPaymentProvider } from '../payments/payment-providers';
 import { formatDay } from '../shortcodes/purchase-settlement';
 import { HISTORY_TYPES } from './billing.service';
 import { forgetStanding } from './plan-limits';
@@ -118,7 +117,7 @@ export function createBillingTimer(ctx: AppContext, options: { intervalMs: numbe
   }
 
   async function settleStale(now: Date): Promise<number> {
-    const provider = getPaymentProvider(ctx.config);
+    const provider = ctx.paymentProviders.configured;
     const stale = await ctx.db
       .select({ reference: transactions.reference })
       .from(transactions)

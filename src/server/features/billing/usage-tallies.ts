@@ -45,7 +45,7 @@ export interface UsageTallies {
  * counted. Counts survive restarts (flushed at close; a crash loses at most one interval) and several processes
  * share the table, each admitting at most one interval's sessions past a limit another process reached.
  */
-export function createUsageTallies(ctx: AppContext): UsageTallies {
+export function createUsageTallies(ctx: Pick<AppContext, 'db' | 'now'>): UsageTallies {
   const tallies = new Map<string, Tally>();
   const loading = new Map<string, Promise<Tally>>();
   const keyOf = (ownerId: string, month: string, kind: UsageKind) => `${ownerId}\n${month}\n${kind}`;

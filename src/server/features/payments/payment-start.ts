@@ -12,7 +12,6 @@ import { getPublicOrigin } from '../../config';
 import type { AppContext } from '../../context';
 import { normalizeMsisdn } from '../sms/sms.service';
 import { mergeMetadata, type PaymentMetadata } from './payment-metadata';
-import { getPaymentProvider } from './payment-providers';
 import { PAYMENT_TRANSACTION_TYPE, type TransactionType } from './settlements';
 
 const MAX_AMOUNT = 1_000_000_000;
@@ -148,7 +147,7 @@ export function startCheckoutPayment(
   ownerId: string,
   request: Pick<StartPaymentRequest, 'amount' | 'currency' | 'shortcode' | 'transactionType' | 'metadata'>,
 ): Promise<StartPaymentResult> {
-  return startPayment(ctx, getPaymentProvider(ctx.config), {
+  return startPayment(ctx, ctx.paymentProviders.configured, {
     ...request,
     appId: null,
     ownerId,

@@ -8,7 +8,7 @@ import { seedApp } from '../../../../tests/support/seed-app';
 import { createSandboxPaymentProvider } from '../../../integrations/payments/sandbox-payments';
 import { createPaymentpromptRunner } from '../../../actions/paymentprompt';
 import { testInput, testScope } from '../../../actions/test-input';
-import { getPaymentProvider, isSandboxProvider } from './payment-providers';
+import { isSandboxProvider } from './payment-providers';
 import { startPayment } from './payment-start';
 
 const SECRET = 'sandbox-secret-for-tests-0123456789';
@@ -16,7 +16,7 @@ const SECRET = 'sandbox-secret-for-tests-0123456789';
 describeDb('payments through the sandbox provider', () => {
   const t = useTestApp({ SANDBOX_PAYMENT_SECRET: SECRET, PUBLIC_URL: 'https://console.dialflow.test' });
 
-  const provider = () => getPaymentProvider(t.app.ctx.config);
+  const provider = () => t.app.ctx.paymentProviders.configured;
   const readTx = async (reference: string) => (await t.db.select().from(transactions).where(eq(transactions.reference, reference)))[0]!;
   const countEvents = async (reference: string) =>
     (await t.db.select({ n: count() }).from(paymentEvents).where(eq(paymentEvents.reference, reference)))[0]!.n;
