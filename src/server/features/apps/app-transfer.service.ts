@@ -11,6 +11,7 @@ import {
   APP_TRANSFER_MESSAGES,
   appExportSchema,
   exportedMenuSchema,
+  migrateAppExport,
   type AppExport,
   type ExportedMenu,
   type ImportAppBody,
@@ -18,11 +19,20 @@ import {
 } from '../../../shared/api/app-transfer.schema';
 import { findDialStringProblem, withDialStringClaim } from './app-dial-strings';
 import { APP_COUNTRIES, APP_MESSAGES, resolveAppShortCode, type App } from '../../../shared/api/apps.schema';
-import { appVersionSchema, createMenuRefIndex, validateMenu, type Menu } from '../../../shared/app';
+import {
+  appVersionSchema,
+  createMenuRefIndex,
+  readSpecVersion,
+  SPEC_VERSION,
+  SpecVersionError,
+  validateMenu,
+  type Menu,
+} from '../../../shared/app';
 import { MAX_MENUS_PER_APP } from '../../../shared/billing/plans';
 import { LANGUAGE_MESSAGES, listAppLanguages, type AppLanguages } from '../../../shared/app/languages';
 import { invalid } from '../../../shared/errors';
 import { isUuid } from '../../../shared/ids';
+import { isPlainObject } from '../../../shared/json';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../auth/auth.service';
 import { checkAppLimit, checkImportLimits, checkMenuLimit } from '../billing/plan-limits';
@@ -143,6 +153,7 @@ export async function exportApp(ctx: AppContext, user: AuthUser, appId: string):
   return {
     format: APP_EXPORT_FORMAT,
     version: APP_EXPORT_VERSION,
+    specVersion: SPEC_VERSION,
     exportedAt: ctx.now().toISOString(),
     app: {
       appName: app.appName,
@@ -177,9 +188,6 @@ function measureDepth(value: unknown, limit: number): number {
   return deepest;
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** Fields of the input the schema does not know (zod drops them quietly): each is a problem, not a silent loss. */
 function findUnknownFields(input: unknown, parsed: unknown, path: string[], problems: ImportProblem[]): void {
   if (Array.isArray(input) && Array.isArray(parsed)) {
@@ -199,13 +207,22 @@ function refuse(problems: ImportProblem[]): never {
   throw invalid(APP_TRANSFER_MESSAGES.refused(problems.length), { errors: problems });
 }
 
-/** The document, if it says it is an export this server reads (its format and version): checked before anything else. */
+/**
+ * The document, if it says it is an export this server reads (its format, version and spec version): checked before
+ * anything else.
+ */
 function checkIsAppExport(document: unknown): Record<string, unknown> {
   if (!isPlainObject(document) || document.format !== APP_EXPORT_FORMAT)
     throw invalid(APP_TRANSFER_MESSAGES.notAnExport, { errors: [{ field: 'format', message: APP_TRANSFER_MESSAGES.notAnExport }] });
   if (document.version !== APP_EXPORT_VERSION) {
     const message = APP_TRANSFER_MESSAGES.wrongVersion(document.version);
     throw invalid(message, { errors: [{ field: 'version', message }] });
+  }
+  try {
+    readSpecVersion(document.specVersion);
+  } catch (err) {
+    if (!(err instanceof SpecVersionError)) throw err;
+    throw invalid(err.message, { errors: [{ field: 'specVersion', message: err.message }] });
   }
   return document;
 }
@@ -220,11 +237,13 @@ const appExportShellSchema = appExportSchema.extend({ menus: z.array(z.unknown()
 const MENUS_PER_SLICE = 25;
 
 /**
- * The document as an export this server reads: refused at once when it is not one (too deep, the wrong shape);
- * its unknown fields are added to `problems`, so they are listed with the rest.
+ * The document as an export this server reads: refused at once when it is not one (too deep, the wrong shape),
+ * brought forward from the file's spec version, then read; its unknown fields are added to `problems`, so they are
+ * listed with the rest.
  */
-async function readAppExport(document: Record<string, unknown>, problems: ImportProblem[]): Promise<AppExport> {
-  if (measureDepth(document, APP_IMPORT_MAX_DEPTH) > APP_IMPORT_MAX_DEPTH) throw invalid(APP_TRANSFER_MESSAGES.tooDeep);
+async function readAppExport(file: Record<string, unknown>, problems: ImportProblem[]): Promise<AppExport> {
+  if (measureDepth(file, APP_IMPORT_MAX_DEPTH) > APP_IMPORT_MAX_DEPTH) throw invalid(APP_TRANSFER_MESSAGES.tooDeep);
+  const document = migrateAppExport(file);
   const shell = appExportShellSchema.safeParse(document);
   if (!shell.success) refuse(toProblems(shell.error));
   const shapeProblems: ImportProblem[] = [];
