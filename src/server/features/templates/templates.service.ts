@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { apps, appVersions, menus } from '../../../db/schema';
 import type { Db } from '../../../db/client';
-import { appVersionSchema, menuSchema, type AppChannel, type AppVersion, type Menu } from '../../../shared/app';
+import { appVersionSchema, menuSchema, stampDefinition, type AppChannel, type AppVersion, type Menu } from '../../../shared/app';
 import { createAppId } from '../apps/apps.service';
 import { getFeaturedTemplates, type TemplateDefinition } from './featured-templates';
 
@@ -94,7 +94,7 @@ export async function insertAppFromDefinition(
         channel: options.channel ?? 'ussd',
         menus: menuList,
       });
-      await tx.insert(appVersions).values({ appId, number: 1, definition, createdBy: options.ownerId });
+      await tx.insert(appVersions).values({ appId, number: 1, definition: stampDefinition(definition), createdBy: options.ownerId });
     }
   });
   return appId;
