@@ -1,8 +1,8 @@
 import { Badge, Group, Text, Tooltip } from '@mantine/core';
 import { Handle, Position, useConnection, useStore, type Node, type NodeProps } from '@xyflow/react';
-import { ACTION_KIND_LABELS } from '../../../shared/app';
-import { findLineOption } from './flow-edits';
-import type { FlowBadge, FlowDirection, FlowEdgeKind, FlowNodeData } from './flow-graph';
+import { ACTION_KIND_LABELS } from '../../../../shared/app';
+import { findLineOption } from '../flow-edits';
+import type { FlowBadge, FlowDirection, FlowEdgeKind, FlowNodeData } from '../flow-graph';
 
 export type MapNodeData = FlowNodeData & {
   direction: FlowDirection;
