@@ -5,7 +5,7 @@ import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { EmptyPanel } from '../../components/list-states';
 import { useAppMenus } from '../menus/use-app-menus';
-import { FlowLegend } from './components/flow-node';
+import { FlowLegend } from './components/flow-legend';
 import { FlowMapCanvas } from './components/flow-map-canvas';
 import { FlowMapHeader } from './components/flow-map-header';
 import { FlowMapToolbar } from './components/flow-map-toolbar';
