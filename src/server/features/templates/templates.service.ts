@@ -25,7 +25,7 @@ export function buildTemplateMenus(def: TemplateDefinition, appId: string, newId
           ? { operator, compareVal, action: 'goto', actionParam: ids.get(target.goto) }
           : { operator, compareVal, action: 'Terminate', actionParam: target.terminate },
       ),
-      inputValidations: (m.validations ?? []).map((v) => ({ compareValue: '', validationFunction: '', ...v })),
+      inputValidations: m.validations ?? [],
       actions: m.actions ?? [],
     }),
   );

@@ -1,10 +1,10 @@
 import { Button, Group, Stack, Text } from '@mantine/core';
 import { IconFlag, IconTrash } from '@tabler/icons-react';
-import type { LintIssue } from '../../../engine';
-import { isBrokenTargetIssue, type Menu, type MenuBody, type MenuLite } from '../../../shared/app';
-import { MenuEditForm, type MenuSubmitResult } from '../menus/menu-edit-form';
-import type { MenuDraft, MenuFormTab } from '../menus/menu-form-state';
-import type { PreviewApp } from '../menus/menu-screen-preview';
+import type { LintIssue } from '../../../../engine';
+import { isBrokenTargetIssue, type Menu, type MenuBody, type MenuLite } from '../../../../shared/app';
+import { MenuEditForm, type MenuSubmitResult } from '../../menus/menu-edit-form';
+import type { MenuDraft, MenuFormTab } from '../../menus/menu-form-state';
+import type { PreviewApp } from '../../menus/menu-screen-preview';
 
 export interface FlowPanelState {
   /** The menu's uniqueId, or null for a new menu. */

@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
-import { ALWAYS_OPERATOR, NAVIGATION_OPERATORS, OPERATOR_LABELS, type SwitchOperator } from '../../../shared/app';
-import type { RuleDraft } from './flow-edits';
+import { ALWAYS_OPERATOR, NAVIGATION_OPERATORS, OPERATOR_LABELS, type SwitchOperator } from '../../../../shared/app';
+import type { RuleDraft } from '../flow-edits';
 
 const OPERATOR_OPTIONS = [
   ...NAVIGATION_OPERATORS.map((op) => ({ value: op, label: OPERATOR_LABELS[op] })),

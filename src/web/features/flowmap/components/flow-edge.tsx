@@ -1,5 +1,5 @@
 import { BaseEdge, type Edge, type EdgeProps, getSmoothStepPath } from '@xyflow/react';
-import type { FlowDirection } from './flow-graph';
+import type { FlowDirection } from '../flow-graph';
 
 export type RuleEdgeData = {
   direction: FlowDirection;

@@ -1,11 +1,11 @@
-import { showToast } from '../../lib/toast';
+import { showToast } from '../../../lib/toast';
 import { useRef, useState } from 'react';
-import type { Menu, MenuBody } from '../../../shared/app';
-import { failureText, isOk } from '../../lib/api';
-import { findMenus } from '../menus/menus.api';
-import type { MenuSaveResult, useAppMenus } from '../menus/use-app-menus';
-import { orderWithFirst, repointRules, toRecreateBody, withoutRule, withRule, withRuleTarget, type RuleDraft } from './flow-edits';
-import { ruleLabel } from './flow-graph';
+import type { Menu, MenuBody } from '../../../../shared/app';
+import { failureText, isOk } from '../../../lib/api';
+import { findMenus } from '../../menus/menus.api';
+import type { MenuSaveResult, useAppMenus } from '../../menus/use-app-menus';
+import { orderWithFirst, repointRules, toRecreateBody, withoutRule, withRule, withRuleTarget, type RuleDraft } from '../flow-edits';
+import { ruleLabel } from '../flow-graph';
 
 type AppMenus = ReturnType<typeof useAppMenus>;
 
