@@ -12,7 +12,6 @@ import { FormAlert } from '../../components/form-alert';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { failureText, isOk } from '../../lib/api';
 import { MerchantAudienceGuard } from '../merchants/merchant-audience-guard';
-import { merchantProfilePath } from '../merchants/merchants.api';
 import { merchantKeys, useMerchants } from '../merchants/use-merchants';
 import { EmptyPanel, ListSkeleton } from '../../components/list-states';
 import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
@@ -24,6 +23,7 @@ import { ADMIN_LIST_PATH, assignMerchant, updateAdminProfile } from './admins.ap
 import { AdminNotFoundError, adminKeys, useAdminProfile, useRoleTypes, useUnassignMerchantConfirm } from './use-admins';
 import { RowAction } from '../../components/row-action';
 import { BusinessCategoryBadge } from '../merchants/business-category-badge';
+import { merchantProfilePath } from '../../lib/paths';
 
 /** Manage Admin (super admins): Profile Details (roles from the server's role types) and Assigned Merchants. */
 export function AdminManagePage() {

@@ -1,6 +1,6 @@
 import type { RouteObject } from 'react-router';
-import { ADMIN_SUBSCRIPTIONS_PATH } from '../billing/billing.api';
 import { ADMIN_CREATE_PATH, ADMIN_LIST_PATH, AUDIT_LOG_PATH, CONTACT_REQUESTS_PATH } from './admins.api';
+import { ADMIN_SUBSCRIPTIONS_PATH } from '../../lib/paths';
 
 /** Signed-in screens of the admins area (docs/merchants.md): system users and the audit log (super admins), contact requests, and Subscriptions (docs/billing.md). */
 export const adminsRoutes: RouteObject[] = [

@@ -38,11 +38,11 @@ import { AppGatewayKeyField } from './app-gateway-key-field';
 import { AppUrlCopyField } from './app-url-copy-field';
 import { AppDialStringStatus } from './app-dial-string-status';
 import { AppLanguageFields, readLanguageValues, toLanguageValues, type LanguageValues } from './app-language-fields';
-import { APP_LIST_PATH, SAVE_REDIRECT_MS, updateApp } from './apps.api';
+import { SAVE_REDIRECT_MS, updateApp } from './apps.api';
 import { AppNotFoundError, useApp } from './use-apps';
 import { BackLink } from '../../components/back-link';
-import { webhooksPath } from '../webhooks/webhooks-page';
 import { NameText } from '../../components/name-text';
+import { APP_LIST_PATH, webhooksPath } from '../../lib/paths';
 
 interface SettingsValues {
   appName: string;

@@ -1,5 +1,5 @@
 import type { RouteObject } from 'react-router';
-import { BILLING_PATH } from './billing.api';
+import { BILLING_PATH } from '../../lib/paths';
 
 /** Signed-in screens of the billing area: Account Billing, for everyone. */
 export const billingRoutes: RouteObject[] = [

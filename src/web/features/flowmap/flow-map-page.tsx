@@ -63,10 +63,10 @@ import { FlowMenuPanel, type FlowPanelState } from './flow-menu-panel';
 import { DETAIL_ZOOM, EDGE_COLORS, FlowLegend, minimapColor, nodeTypes, PATH_COLOR, RULE_IN, RULE_OUT, type MapNode } from './flow-node';
 import { FlowRuleDialog, type RuleRequest } from './flow-rule-dialog';
 import { findSessionPath } from './flow-map.api';
-import { designMenuPath } from './flow-map-paths';
 import { useFlowEditor } from './use-flow-editor';
 import { BackLink } from '../../components/back-link';
 import { EmptyPanel } from '../../components/list-states';
+import { designMenuPath } from '../../lib/paths';
 
 /** Each menu's screen rendered by the engine with sample values (`<name>` for each session.inputs.name). */
 function renderScreens(version: AppVersion): (menu: Menu) => string {

@@ -12,15 +12,10 @@ import { MerchantAudienceGuard } from './merchant-audience-guard';
 import { MerchantEditDialog } from './merchant-list-page';
 import { MerchantUserCreateDialog } from './merchant-user-create-dialog';
 import { MerchantUserTable } from './merchant-user-table';
-import {
-  ALL_MERCHANTS_PATH,
-  merchantProfilePath,
-  merchantTransactionsPath,
-  merchantUsersPath,
-  OWN_TRANSACTIONS_PATH,
-} from './merchants.api';
+import { ALL_MERCHANTS_PATH, merchantTransactionsPath, merchantUsersPath, OWN_TRANSACTIONS_PATH } from './merchants.api';
 import { MerchantNotFoundError, useMerchant, useMerchantUsers } from './use-merchants';
 import { BusinessCategoryBadge } from './business-category-badge';
+import { merchantProfilePath } from '../../lib/paths';
 
 type View = 'profile' | 'users' | 'own';
 

@@ -21,14 +21,14 @@ import { formatTime } from '../../lib/table-export';
 import { WHOLE_BADGE_STYLES } from '../shortcodes/shortcode-format';
 import { EmptyPanel } from '../../components/list-states';
 import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
-import { getAppLinks } from '../apps/app-channel-links';
 import { MerchantAudienceGuard } from './merchant-audience-guard';
-import { findTransactionTypes, merchantProfilePath, searchTransactions } from './merchants.api';
+import { findTransactionTypes, searchTransactions } from './merchants.api';
 import { useMerchant } from './use-merchants';
 import { PageHeader } from '../../components/page-header';
 import { RowAction } from '../../components/row-action';
 import { SearchForm } from '../../components/search-form';
 import { DateRangeInput } from '../../components/date-range-input';
+import { getAppLinks, merchantProfilePath } from '../../lib/paths';
 
 const STATUS_COLORS: Record<string, string> = { SUCCESS: 'teal', FAILED: 'red', PENDING: 'yellow' };
 
