@@ -3,11 +3,11 @@ import { IconHistory } from '@tabler/icons-react';
 import type { AuditEntry } from '../../../shared/api/admins.schema';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { formatTime } from '../../lib/table-export';
-import { MerchantAudienceGuard } from '../merchants/merchant-audience-guard';
 import { EmptyPanel, ListSkeleton } from '../../components/list-states';
-import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
 import { useAuditEntries } from './use-admins';
 import { PageHeader } from '../../components/page-header';
+import { type ListColumn, ListTable } from '../../components/list-table';
+import { RoleGuard } from '../../components/role-guard';
 
 /** `merchant_user_created` -> `Merchant user created`. */
 const describeAction = (action: string) => {
@@ -23,15 +23,15 @@ const describeDetails = (details: Record<string, unknown>) =>
 /** Audit Log (super admins): every admin action, newest first, with who and when. */
 export function AdminAuditLogPage() {
   return (
-    <MerchantAudienceGuard audience="audit.read">
+    <RoleGuard audience="audit.read">
       <AuditLog />
-    </MerchantAudienceGuard>
+    </RoleGuard>
   );
 }
 
 function AuditLog() {
   const { data: entries, error, isPending, refetch } = useAuditEntries();
-  const columns: ShortCodeColumn<AuditEntry>[] = [
+  const columns: ListColumn<AuditEntry>[] = [
     {
       header: 'When',
       width: 180,
@@ -75,7 +75,7 @@ function AuditLog() {
         />
       )}
       {entries && entries.length > 0 && (
-        <ShortCodeTable
+        <ListTable
           rows={entries}
           columns={columns}
           getRowKey={(e) => e.uuid}

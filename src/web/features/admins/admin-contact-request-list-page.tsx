@@ -2,25 +2,25 @@ import { Anchor, Stack, Text } from '@mantine/core';
 import { IconMail } from '@tabler/icons-react';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { formatTime } from '../../lib/table-export';
-import { MerchantAudienceGuard } from '../merchants/merchant-audience-guard';
 import { EmptyPanel, ListSkeleton } from '../../components/list-states';
-import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
 import type { ContactRequest } from './admins.api';
 import { useContactRequests } from './use-admins';
 import { PageHeader } from '../../components/page-header';
+import { type ListColumn, ListTable } from '../../components/list-table';
+import { RoleGuard } from '../../components/role-guard';
 
 /** Contact Requests (admins): what /contact and the pricing page's Talk to us sent, newest first. */
 export function AdminContactRequestListPage() {
   return (
-    <MerchantAudienceGuard audience="contactRequest.read">
+    <RoleGuard audience="contactRequest.read">
       <ContactRequests />
-    </MerchantAudienceGuard>
+    </RoleGuard>
   );
 }
 
 function ContactRequests() {
   const { data: requests, error, isPending, refetch } = useContactRequests();
-  const columns: ShortCodeColumn<ContactRequest>[] = [
+  const columns: ListColumn<ContactRequest>[] = [
     {
       header: 'Received',
       width: 180,
@@ -79,7 +79,7 @@ function ContactRequests() {
         />
       )}
       {requests && requests.length > 0 && (
-        <ShortCodeTable
+        <ListTable
           rows={requests}
           columns={columns}
           getRowKey={(r) => r.id}

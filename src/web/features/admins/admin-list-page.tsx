@@ -3,14 +3,14 @@ import { IconPlus, IconSettings, IconTrash, IconUsers } from '@tabler/icons-reac
 import { Link } from 'react-router';
 import type { Admin } from '../../../shared/api/admins.schema';
 import { LoadErrorAlert } from '../../components/load-error-alert';
-import { useCurrentUser } from '../console/use-current-user';
-import { MerchantAudienceGuard } from '../merchants/merchant-audience-guard';
 import { EmptyPanel, ListSkeleton } from '../../components/list-states';
-import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
 import { ADMIN_CREATE_PATH, adminManagePath } from './admins.api';
 import { useAdmins, useDeleteAdminConfirm } from './use-admins';
 import { PageHeader } from '../../components/page-header';
 import { RowAction } from '../../components/row-action';
+import { useCurrentUser } from '../../lib/use-current-user';
+import { type ListColumn, ListTable } from '../../components/list-table';
+import { RoleGuard } from '../../components/role-guard';
 
 export function RoleBadges({ roles }: { roles: string[] }) {
   if (roles.length === 0)
@@ -33,9 +33,9 @@ export function RoleBadges({ roles }: { roles: string[] }) {
 /** System Users (super admins): every admin, always Active; manage and delete. */
 export function AdminListPage() {
   return (
-    <MerchantAudienceGuard audience="admin.manage">
+    <RoleGuard audience="admin.manage">
       <AdminList />
-    </MerchantAudienceGuard>
+    </RoleGuard>
   );
 }
 
@@ -43,7 +43,7 @@ function AdminList() {
   const { data: admins, error, isPending, refetch } = useAdmins();
   const me = useCurrentUser();
   const confirmDelete = useDeleteAdminConfirm();
-  const columns: ShortCodeColumn<Admin>[] = [
+  const columns: ListColumn<Admin>[] = [
     {
       header: 'Full Name',
       render: (a) => (
@@ -101,7 +101,7 @@ function AdminList() {
         />
       )}
       {admins && admins.length > 0 && (
-        <ShortCodeTable
+        <ListTable
           rows={admins}
           columns={columns}
           getRowKey={(a) => a.uuid}

@@ -4,23 +4,23 @@ import { useState } from 'react';
 import type { Bot } from '../../../shared/api/bots.schema';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { PageHeader } from '../../components/page-header';
-import { MerchantAudienceGuard } from '../merchants/merchant-audience-guard';
 import { EmptyPanel, ListSkeleton } from '../../components/list-states';
-import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
 import { BotCreateDialog } from './bot-create-dialog';
 import { BotRowActions } from './bot-row-actions';
 import { BotStatusBadge } from './bot-status-badge';
 import { useBots, useDeleteBotConfirm } from './use-bots';
 import { NameText } from '../../components/name-text';
+import { type ListColumn, ListTable } from '../../components/list-table';
+import { RoleGuard } from '../../components/role-guard';
 
 const countNumbers = (count: number) => (count === 0 ? 'No number connected' : `${count} ${count === 1 ? 'number' : 'numbers'} connected`);
 
 /** WhatsApp bot list (/whatsapp-bots, admins and chatbot users): Bot Name, Description, Status, Actions and New Bot. */
 export function BotListPage() {
   return (
-    <MerchantAudienceGuard audience={['bot.build', 'chatbot']}>
+    <RoleGuard audience={['bot.build', 'chatbot']}>
       <BotList />
-    </MerchantAudienceGuard>
+    </RoleGuard>
   );
 }
 
@@ -29,7 +29,7 @@ function BotList() {
   const [isCreateOpen, setCreateOpen] = useState(false);
   const confirmDelete = useDeleteBotConfirm();
 
-  const columns: ShortCodeColumn<Bot>[] = [
+  const columns: ListColumn<Bot>[] = [
     {
       header: 'Bot Name',
       cellProps: { style: { minWidth: 0 } },
@@ -110,7 +110,7 @@ function BotList() {
         />
       )}
       {bots && bots.length > 0 && (
-        <ShortCodeTable
+        <ListTable
           rows={bots}
           columns={columns}
           getRowKey={(bot) => bot.appId}

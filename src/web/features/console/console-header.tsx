@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import type { SessionUser } from '../../../shared/api/auth.schema';
 import { getRoles } from '../../../shared/roles';
 import { BrandLogo } from '../../components/brand-logo';
-import { getFirstName } from './use-current-user';
+import { getFirstName } from '../../lib/use-current-user';
 
 export const DOCS_URL = '/api/docs';
 const MANAGE_MERCHANT_PATH = '/merchant/manage-account';

@@ -11,7 +11,7 @@ import { TwoFactorRequiredPage } from '../auth/two-factor-required-page';
 import { useTwoFactorStatus } from '../auth/two-factor-panel';
 import { ConsoleHeader } from './console-header';
 import { ConsoleSidebar } from './console-sidebar';
-import { useCurrentUser } from './use-current-user';
+import { useCurrentUser } from '../../lib/use-current-user';
 
 /**
  * Sends the user to /login when the server says the token is no longer valid (the API helper's unauthorized

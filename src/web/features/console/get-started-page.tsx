@@ -4,9 +4,9 @@ import { Link } from 'react-router';
 import { TemplateFeaturedSection } from '../templates/template-featured-section';
 import { AppImportButton } from '../apps/app-import-dialog';
 import { TwoFactorRecommendation } from '../auth/two-factor-recommendation';
-import { useCanBuildApps } from './use-current-user';
 import { DOCS_URL } from './console-header';
 import { CREATE_APP_PATH } from '../../lib/paths';
+import { useCanBuildApps } from '../../lib/use-current-user';
 
 interface Step {
   title: string;

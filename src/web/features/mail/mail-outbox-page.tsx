@@ -8,10 +8,9 @@ import { PageHeader } from '../../components/page-header';
 import { readData } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
 import { formatTime } from '../../lib/table-export';
-import { MerchantAudienceGuard } from '../merchants/merchant-audience-guard';
-import type { ShortCodeColumn } from '../shortcodes/shortcode-table';
-import { ShortCodePagedTable } from '../shortcodes/shortcode-paged-table';
 import { findOutboxMails } from './mail.api';
+import { type ListColumn, ListTable } from '../../components/list-table';
+import { RoleGuard } from '../../components/role-guard';
 
 export const MAIL_OUTBOX_EMPTY_TEXT =
   'Password resets, sign-in notices, plan and extension reminders appear here as the platform sends them. Without SMTP_URL (the local mail provider) they stay here and in the server log, and nothing is delivered.';
@@ -25,9 +24,9 @@ const STATUSES: Record<OutboxMail['status'], { label: string; color: string }> =
 /** Mail Outbox (/admin/mail-outbox, super admins): every mail the platform sent or kept, newest first. */
 export function MailOutboxPage() {
   return (
-    <MerchantAudienceGuard audience="mailOutbox.read">
+    <RoleGuard audience="mailOutbox.read">
       <MailOutbox />
-    </MerchantAudienceGuard>
+    </RoleGuard>
   );
 }
 
@@ -41,7 +40,7 @@ function MailOutbox() {
     queryKey: queryKeys.mailOutbox,
     queryFn: async () => readData(await findOutboxMails(), 'The mail outbox could not be loaded.'),
   });
-  const columns: ShortCodeColumn<OutboxMail>[] = [
+  const columns: ListColumn<OutboxMail>[] = [
     {
       header: 'Time',
       visibleFrom: 'sm',
@@ -103,13 +102,13 @@ function MailOutbox() {
         <EmptyPanel testId="mail-outbox-empty" icon={<IconMailbox size={28} />} title="No mail yet" description={MAIL_OUTBOX_EMPTY_TEXT} />
       )}
       {mails && mails.length > 0 && (
-        <ShortCodePagedTable
+        <ListTable
           rows={mails}
           columns={columns}
           getRowKey={(mail) => mail.id}
           label="Mail Outbox"
           testId="mail-outbox-table"
-          noun={mails.length === 1 ? 'mail' : 'mails'}
+          pagedNoun={mails.length === 1 ? 'mail' : 'mails'}
         />
       )}
     </Stack>

@@ -6,11 +6,8 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import type { Merchant, MerchantBody } from '../../../shared/api/merchants.schema';
 import { getPermissionScope, isInAudience, type Permission } from '../../../shared/roles';
-import { useCurrentUser } from '../console/use-current-user';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { EmptyPanel, ListSkeleton } from '../../components/list-states';
-import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
-import { MerchantAudienceGuard } from './merchant-audience-guard';
 import { MerchantForm } from './merchant-form';
 import { merchantTransactionsPath, REGISTER_MERCHANT_PATH, updateMerchant } from './merchants.api';
 import { merchantKeys, useDeleteMerchantConfirm, useMerchants } from './use-merchants';
@@ -18,13 +15,16 @@ import { PageHeader } from '../../components/page-header';
 import { RowAction } from '../../components/row-action';
 import { BusinessCategoryBadge } from './business-category-badge';
 import { merchantProfilePath } from '../../lib/paths';
+import { useCurrentUser } from '../../lib/use-current-user';
+import { type ListColumn, ListTable } from '../../components/list-table';
+import { RoleGuard } from '../../components/role-guard';
 
 /** All Merchants (`mine` false) and My Merchants: the same table, My Merchants without Full Name. */
 export function MerchantListPage({ mine = false }: { mine?: boolean }) {
   return (
-    <MerchantAudienceGuard audience="merchant.read">
+    <RoleGuard audience="merchant.read">
       <MerchantList mine={mine} />
-    </MerchantAudienceGuard>
+    </RoleGuard>
   );
 }
 
@@ -65,7 +65,7 @@ function MerchantList({ mine }: { mine: boolean }) {
     </Group>
   );
 
-  const columns: ShortCodeColumn<Merchant>[] = [
+  const columns: ListColumn<Merchant>[] = [
     ...(mine
       ? []
       : [
@@ -133,7 +133,7 @@ function MerchantList({ mine }: { mine: boolean }) {
         />
       )}
       {merchants && merchants.length > 0 && (
-        <ShortCodeTable
+        <ListTable
           rows={merchants}
           columns={columns}
           getRowKey={(m) => m.uuid}

@@ -6,9 +6,7 @@ import { MERCHANT_MESSAGES, type Merchant } from '../../../shared/api/merchants.
 import { getPermissionScope } from '../../../shared/roles';
 import { BackLink } from '../../components/back-link';
 import { LoadErrorAlert } from '../../components/load-error-alert';
-import { useCurrentUser } from '../console/use-current-user';
 import { EmptyPanel, ListSkeleton } from '../../components/list-states';
-import { MerchantAudienceGuard } from './merchant-audience-guard';
 import { MerchantEditDialog } from './merchant-list-page';
 import { MerchantUserCreateDialog } from './merchant-user-create-dialog';
 import { MerchantUserTable } from './merchant-user-table';
@@ -16,6 +14,8 @@ import { ALL_MERCHANTS_PATH, merchantTransactionsPath, merchantUsersPath, OWN_TR
 import { MerchantNotFoundError, useMerchant, useMerchantUsers } from './use-merchants';
 import { BusinessCategoryBadge } from './business-category-badge';
 import { merchantProfilePath } from '../../lib/paths';
+import { useCurrentUser } from '../../lib/use-current-user';
+import { RoleGuard } from '../../components/role-guard';
 
 type View = 'profile' | 'users' | 'own';
 
@@ -25,9 +25,9 @@ type View = 'profile' | 'users' | 'own';
  */
 export function MerchantProfilePage({ view }: { view: View }) {
   return (
-    <MerchantAudienceGuard audience={view === 'own' ? 'merchant' : 'merchant.read'}>
+    <RoleGuard audience={view === 'own' ? 'merchant' : 'merchant.read'}>
       <MerchantProfile view={view} />
-    </MerchantAudienceGuard>
+    </RoleGuard>
   );
 }
 

@@ -3,15 +3,17 @@ import { IconListNumbers, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { buildDialPattern, type Extension } from '../../../shared/api/shortcodes.schema';
 import { LoadErrorAlert } from '../../components/load-error-alert';
-import { ShortCodeAdminGuard } from './shortcode-admin-guard';
 import { ShortCodeExtensionCreateDialog } from './shortcode-extension-create-dialog';
 import { ShortCodeExtensionProvisionDialog } from './shortcode-extension-provision-dialog';
-import { formatMonthlyPrice, WHOLE_BADGE_STYLES } from './shortcode-format';
+import { formatMonthlyPrice } from './shortcode-format';
 import { EmptyPanel, ListSkeleton } from '../../components/list-states';
-import { type ShortCodeColumn, ShortCodeTable } from './shortcode-table';
 import { useCatalogue, useDeleteExtensionConfirm } from './use-shortcodes';
 import { PageHeader } from '../../components/page-header';
 import { RowAction } from '../../components/row-action';
+import { WHOLE_BADGE_STYLES } from '../../lib/format';
+import { type ListColumn, ListTable } from '../../components/list-table';
+import { RoleGuard } from '../../components/role-guard';
+import { BUY_PATH } from './shortcodes.api';
 
 function StatusBadge({ extension }: { extension: Extension }) {
   return extension.status === 'taken' ? (
@@ -36,9 +38,9 @@ function MethodBadge({ extension }: { extension: Extension }) {
 /** 'Available USSD Extensions' (admins, /provision-shortcode): the catalogue buyers choose from, and provisioning. */
 export function ShortCodeExtensionListPage() {
   return (
-    <ShortCodeAdminGuard audiences={['shortcode.manage', 'shortcode.provision']}>
+    <RoleGuard audience={['shortcode.manage', 'shortcode.provision']} redirectTo={BUY_PATH}>
       <ExtensionList />
-    </ShortCodeAdminGuard>
+    </RoleGuard>
   );
 }
 
@@ -48,7 +50,7 @@ function ExtensionList() {
   const [provisioned, setProvisioned] = useState<Extension | null>(null);
   const confirmDelete = useDeleteExtensionConfirm();
 
-  const columns: ShortCodeColumn<Extension>[] = [
+  const columns: ListColumn<Extension>[] = [
     {
       header: 'Short Code',
       render: (extension) => (
@@ -145,7 +147,7 @@ function ExtensionList() {
         />
       )}
       {extensions && extensions.length > 0 && (
-        <ShortCodeTable
+        <ListTable
           rows={extensions}
           columns={columns}
           getRowKey={(extension) => extension.uuid}

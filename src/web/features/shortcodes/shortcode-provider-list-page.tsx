@@ -14,15 +14,16 @@ import { useState } from 'react';
 import { type Provider, SHORTCODE_MESSAGES } from '../../../shared/api/shortcodes.schema';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { copyToClipboard } from '../apps/app-url-copy-field';
-import { ShortCodeAdminGuard } from './shortcode-admin-guard';
 import { EmptyPanel, ListSkeleton } from '../../components/list-states';
 import { ShortCodeProviderCreateDialog } from './shortcode-provider-create-dialog';
-import { type ShortCodeColumn, ShortCodeTable } from './shortcode-table';
 import { ShortCodeProviderAccessDialog } from './shortcode-provider-access-dialog';
 import { useDeleteProviderConfirm, useProviders, useRotateProviderKeyConfirm } from './use-shortcodes';
 import { PageHeader } from '../../components/page-header';
 import { RowAction } from '../../components/row-action';
 import { NameText } from '../../components/name-text';
+import { type ListColumn, ListTable } from '../../components/list-table';
+import { RoleGuard } from '../../components/role-guard';
+import { BUY_PATH } from './shortcodes.api';
 
 /** The Provider Url, its key hidden until revealed (admins paste it into the aggregator's console); copy takes it whole. */
 function ProviderUrl({ provider }: { provider: Provider }) {
@@ -63,9 +64,9 @@ function ProviderUrl({ provider }: { provider: Provider }) {
 /** 'ShortCode Providers' (admins): the aggregators that forward shared shortcodes' traffic, and their Urls. */
 export function ShortCodeProviderListPage() {
   return (
-    <ShortCodeAdminGuard audiences={['shortcode.manage']}>
+    <RoleGuard audience={['shortcode.manage']} redirectTo={BUY_PATH}>
       <ProviderList />
-    </ShortCodeAdminGuard>
+    </RoleGuard>
   );
 }
 
@@ -77,7 +78,7 @@ function ProviderList() {
   const [accessOf, setAccessOf] = useState<Provider | null>(null);
   const legacy = providers?.filter((provider) => provider.acceptsUnauthenticated) ?? [];
 
-  const columns: ShortCodeColumn<Provider>[] = [
+  const columns: ListColumn<Provider>[] = [
     {
       header: 'Provider Name',
       cellProps: { style: { minWidth: 0 } },
@@ -177,7 +178,7 @@ function ProviderList() {
         />
       )}
       {providers && providers.length > 0 && (
-        <ShortCodeTable
+        <ListTable
           rows={providers}
           columns={columns}
           getRowKey={(provider) => provider.uuid}

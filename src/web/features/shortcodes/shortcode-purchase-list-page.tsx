@@ -5,14 +5,15 @@ import { Link } from 'react-router';
 import type { Purchase } from '../../../shared/api/shortcodes.schema';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { PageHeader } from '../../components/page-header';
-import { formatDay, formatTime, getPurchaseState, WHOLE_BADGE_STYLES } from './shortcode-format';
+import { formatTime, getPurchaseState } from './shortcode-format';
 import { EmptyPanel, ListSkeleton } from '../../components/list-states';
 import { ShortCodePaymentNotice } from './shortcode-payment-notice';
 import { ShortCodePurchaseRenewDialog } from './shortcode-purchase-renew-dialog';
-import { type ShortCodeColumn, ShortCodeTable } from './shortcode-table';
 import { BUY_PATH, connectPath } from './shortcodes.api';
 import { useShortCodeCheckout } from './use-shortcode-checkout';
 import { usePurchases } from './use-shortcodes';
+import { formatDay, WHOLE_BADGE_STYLES } from '../../lib/format';
+import { type ListColumn, ListTable } from '../../components/list-table';
 
 const STATE_BADGES: Record<Purchase['status'], { label: string; color: string }> = {
   active: { label: 'Active', color: 'teal' },
@@ -65,7 +66,7 @@ export function ShortCodePurchaseListPage() {
   const [renewed, setRenewed] = useState<Purchase | null>(null);
   const { payment, handleCheckout, clearPayment } = useShortCodeCheckout();
 
-  const columns: ShortCodeColumn<Purchase>[] = [
+  const columns: ListColumn<Purchase>[] = [
     {
       header: 'Shortcode',
       render: (purchase) => (
@@ -161,7 +162,7 @@ export function ShortCodePurchaseListPage() {
         />
       )}
       {purchases && purchases.length > 0 && (
-        <ShortCodeTable
+        <ListTable
           rows={purchases}
           columns={columns}
           getRowKey={(purchase) => purchase.uuid}

@@ -9,10 +9,9 @@ import { PageHeader } from '../../components/page-header';
 import { readData } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
 import { formatTime } from '../../lib/table-export';
-import { useCurrentUser } from '../console/use-current-user';
-import type { ShortCodeColumn } from '../shortcodes/shortcode-table';
-import { ShortCodePagedTable } from '../shortcodes/shortcode-paged-table';
 import { findSmsMessages } from './sms.api';
+import { useCurrentUser } from '../../lib/use-current-user';
+import { type ListColumn, ListTable } from '../../components/list-table';
 
 export const SMS_OUTBOX_EMPTY_TEXT =
   "When one of your apps' Send SMS actions runs, the message is listed here. With the local SMS provider (the default, SMS_PROVIDER=outbox) messages stay here and nothing leaves the machine; with Africa's Talking they are sent and listed with how it went.";
@@ -38,7 +37,7 @@ export function SmsOutboxPage() {
   // Admins who read callers' sessions read the SMS sent to callers too, every account's.
   const isEveryAccount = user !== null && hasAdminPermission(user, 'tenantSession.read');
 
-  const columns: ShortCodeColumn<SmsMessage>[] = [
+  const columns: ListColumn<SmsMessage>[] = [
     {
       header: 'Time',
       visibleFrom: 'sm',
@@ -128,13 +127,13 @@ export function SmsOutboxPage() {
         <EmptyPanel testId="sms-outbox-empty" icon={<IconMessage size={28} />} title="No SMS yet" description={SMS_OUTBOX_EMPTY_TEXT} />
       )}
       {messages && messages.length > 0 && (
-        <ShortCodePagedTable
+        <ListTable
           rows={messages}
           columns={columns}
           getRowKey={(sms) => sms.id}
           label="SMS Outbox"
           testId="sms-outbox-table"
-          noun={messages.length === 1 ? 'message' : 'messages'}
+          pagedNoun={messages.length === 1 ? 'message' : 'messages'}
         />
       )}
     </Stack>
