@@ -2,13 +2,13 @@ import type { RouteObject } from 'react-router';
 import { publicRoutes } from './features/public/public.routes';
 import { consoleRoutes } from './features/console/console.routes';
 import { emulatorRoutes } from './features/emulator/emulator.routes';
-import { botFullScreenRoutes, botsRoutes } from './features/bots/bots.routes';
+import { botFullScreenRoutes, botScreenRoutes, botsRoutes } from './features/bots/bots.routes';
 import { appScreenRoutes, appsRoutes } from './features/apps/apps.routes';
 import { AppScreenGuard } from './features/apps/app-screen-guard';
 import { webhooksRoutes } from './features/webhooks/webhooks.routes';
 import { accountRoutes, authRoutes } from './features/auth/auth.routes';
 import { templatesRoutes } from './features/templates/templates.routes';
-import { menusRoutes } from './features/menus/menus.routes';
+import { botDesignerRoutes, menusRoutes } from './features/menus/menus.routes';
 import { flowmapRoutes } from './features/flowmap/flowmap.routes';
 import { customActionsRoutes } from './features/custom-actions/custom-actions.routes';
 import { dashboardRoutes } from './features/dashboard/dashboard.routes';
@@ -39,6 +39,8 @@ export const signedInRoutes: RouteObject[] = [
   ...botsRoutes,
   ...smsRoutes,
   ...mailRoutes,
+  // Every screen of one bot: 'Bot not found' for an unknown id.
+  { element: <AppScreenGuard isBot />, children: [...botScreenRoutes, ...botDesignerRoutes] },
   // Every screen of one app: an unknown or foreign app id shows 'App not found' once, here, for all of them.
   {
     element: <AppScreenGuard />,

@@ -14,7 +14,6 @@ import { failureText, isOk } from '../../lib/api';
 import { merchantKeys, useMerchants } from '../merchants/use-merchants';
 import { EmptyPanel, ListSkeleton } from '../../components/list-states';
 import { AdminRoleCheckboxes } from './admin-role-checkboxes';
-import { TwoFactorResetButton } from './two-factor-reset-button';
 import { RoleBadges } from './admin-list-page';
 import { ADMIN_LIST_PATH, assignMerchant, updateAdminProfile } from './admins.api';
 import { AdminNotFoundError, adminKeys, useAdminProfile, useRoleTypes, useUnassignMerchantConfirm } from './use-admins';
@@ -24,6 +23,7 @@ import { merchantProfilePath } from '../../lib/paths';
 import { useCurrentUser } from '../../lib/use-current-user';
 import { type ListColumn, ListTable } from '../../components/list-table';
 import { RoleGuard } from '../../components/role-guard';
+import { TwoFactorResetButton } from '../auth/two-factor-reset-button';
 
 /** Manage Admin (super admins): Profile Details (roles from the server's role types) and Assigned Merchants. */
 export function AdminManagePage() {

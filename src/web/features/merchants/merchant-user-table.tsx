@@ -3,8 +3,8 @@ import { IconShieldOff, IconTrash } from '@tabler/icons-react';
 import type { MerchantUser } from '../../../shared/api/merchants.schema';
 import { useDeleteMerchantUserConfirm } from './use-merchants';
 import { RowAction } from '../../components/row-action';
-import { useCanResetTwoFactor, useTwoFactorResetConfirm } from '../admins/two-factor-reset-button';
 import { type ListColumn, ListTable } from '../../components/list-table';
+import { useCanResetTwoFactor, useTwoFactorResetConfirm } from '../auth/two-factor-reset-button';
 
 /** A merchant's users: Full Name, Email, Mobile Number, Developer Yes/No, and delete for those who may. */
 export function MerchantUserTable({ users, canDelete }: { users: MerchantUser[]; canDelete: boolean }) {

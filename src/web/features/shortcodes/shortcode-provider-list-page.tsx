@@ -13,7 +13,6 @@ import {
 import { useState } from 'react';
 import { type Provider, SHORTCODE_MESSAGES } from '../../../shared/api/shortcodes.schema';
 import { LoadErrorAlert } from '../../components/load-error-alert';
-import { copyToClipboard } from '../apps/app-url-copy-field';
 import { EmptyPanel, ListSkeleton } from '../../components/list-states';
 import { ShortCodeProviderCreateDialog } from './shortcode-provider-create-dialog';
 import { ShortCodeProviderAccessDialog } from './shortcode-provider-access-dialog';
@@ -24,6 +23,7 @@ import { NameText } from '../../components/name-text';
 import { type ListColumn, ListTable } from '../../components/list-table';
 import { RoleGuard } from '../../components/role-guard';
 import { BUY_PATH } from './shortcodes.api';
+import { copyToClipboard } from '../../components/copy-field';
 
 /** The Provider Url, its key hidden until revealed (admins paste it into the aggregator's console); copy takes it whole. */
 function ProviderUrl({ provider }: { provider: Provider }) {
