@@ -1,8 +1,8 @@
 import { Anchor, Stack, Text } from '@mantine/core';
 import { IconMail } from '@tabler/icons-react';
-import { LoadErrorAlert } from '../../components/load-error-alert';
 import { formatTime } from '../../lib/table-export';
-import { EmptyPanel, ListSkeleton } from '../../components/list-states';
+import { EmptyPanel } from '../../components/list-states';
+import { ListSection } from '../../components/list-section';
 import type { ContactRequest } from './admins.api';
 import { useContactRequests } from './use-admins';
 import { PageHeader } from '../../components/page-header';
@@ -19,7 +19,7 @@ export function AdminContactRequestListPage() {
 }
 
 function ContactRequests() {
-  const { data: requests, error, isPending, refetch } = useContactRequests();
+  const requestsQuery = useContactRequests();
   const columns: ListColumn<ContactRequest>[] = [
     {
       header: 'Received',
@@ -68,26 +68,30 @@ function ContactRequests() {
   return (
     <Stack gap="xl">
       <PageHeader title="Contact Requests" description="Messages from the contact page and the pricing page's Talk to us. Reply by mail." />
-      {isPending && <ListSkeleton label="Loading contact requests" />}
-      {error && <LoadErrorAlert title="Contact requests not loaded" message={error.message} onRetry={() => void refetch()} />}
-      {requests?.length === 0 && (
-        <EmptyPanel
-          testId="contact-empty"
-          icon={<IconMail size={28} />}
-          title="No contact requests"
-          description="Messages sent from the contact form appear here."
-        />
-      )}
-      {requests && requests.length > 0 && (
-        <ListTable
-          rows={requests}
-          columns={columns}
-          getRowKey={(r) => r.id}
-          getRowMark={(r) => r.email}
-          label="Contact Requests"
-          testId="contact-requests-table"
-        />
-      )}
+      <ListSection
+        query={requestsQuery}
+        loadingLabel="Loading contact requests"
+        errorTitle="Contact requests not loaded"
+        empty={
+          <EmptyPanel
+            testId="contact-empty"
+            icon={<IconMail size={28} />}
+            title="No contact requests"
+            description="Messages sent from the contact form appear here."
+          />
+        }
+      >
+        {(requests) => (
+          <ListTable
+            rows={requests}
+            columns={columns}
+            getRowKey={(r) => r.id}
+            getRowMark={(r) => r.email}
+            label="Contact Requests"
+            testId="contact-requests-table"
+          />
+        )}
+      </ListSection>
     </Stack>
   );
 }

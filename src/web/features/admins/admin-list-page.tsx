@@ -2,8 +2,8 @@ import { Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { IconPlus, IconSettings, IconTrash, IconUsers } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { Admin } from '../../../shared/api/admins.schema';
-import { LoadErrorAlert } from '../../components/load-error-alert';
-import { EmptyPanel, ListSkeleton } from '../../components/list-states';
+import { EmptyPanel } from '../../components/list-states';
+import { ListSection } from '../../components/list-section';
 import { ADMIN_CREATE_PATH, adminManagePath } from './admins.api';
 import { useAdmins, useDeleteAdminConfirm } from './use-admins';
 import { PageHeader } from '../../components/page-header';
@@ -40,7 +40,7 @@ export function AdminListPage() {
 }
 
 function AdminList() {
-  const { data: admins, error, isPending, refetch } = useAdmins();
+  const adminsQuery = useAdmins();
   const me = useCurrentUser();
   const confirmDelete = useDeleteAdminConfirm();
   const columns: ListColumn<Admin>[] = [
@@ -89,27 +89,31 @@ function AdminList() {
   return (
     <Stack gap="xl">
       <PageHeader title="System Users" description="The platform's admins and their roles. Only super admins see this." action={newLink} />
-      {isPending && <ListSkeleton label="Loading admins" />}
-      {error && <LoadErrorAlert title="Admins not loaded" message={error.message} onRetry={() => void refetch()} />}
-      {admins?.length === 0 && (
-        <EmptyPanel
-          testId="admins-empty"
-          icon={<IconUsers size={28} />}
-          title="No admins"
-          description="Create the first admin."
-          action={newLink}
-        />
-      )}
-      {admins && admins.length > 0 && (
-        <ListTable
-          rows={admins}
-          columns={columns}
-          getRowKey={(a) => a.uuid}
-          getRowMark={(a) => a.email}
-          label="System Users"
-          testId="admins-table"
-        />
-      )}
+      <ListSection
+        query={adminsQuery}
+        loadingLabel="Loading admins"
+        errorTitle="Admins not loaded"
+        empty={
+          <EmptyPanel
+            testId="admins-empty"
+            icon={<IconUsers size={28} />}
+            title="No admins"
+            description="Create the first admin."
+            action={newLink}
+          />
+        }
+      >
+        {(admins) => (
+          <ListTable
+            rows={admins}
+            columns={columns}
+            getRowKey={(a) => a.uuid}
+            getRowMark={(a) => a.email}
+            label="System Users"
+            testId="admins-table"
+          />
+        )}
+      </ListSection>
     </Stack>
   );
 }

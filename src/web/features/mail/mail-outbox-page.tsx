@@ -2,8 +2,8 @@ import { Badge, Stack, Text } from '@mantine/core';
 import { IconMailbox } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { OutboxMail } from '../../../shared/api/mail.schema';
-import { EmptyPanel, ListSkeleton } from '../../components/list-states';
-import { LoadErrorAlert } from '../../components/load-error-alert';
+import { EmptyPanel } from '../../components/list-states';
+import { ListSection } from '../../components/list-section';
 import { PageHeader } from '../../components/page-header';
 import { readData } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
@@ -31,12 +31,7 @@ export function MailOutboxPage() {
 }
 
 function MailOutbox() {
-  const {
-    data: mails,
-    error,
-    isPending,
-    refetch,
-  } = useQuery({
+  const mailsQuery = useQuery({
     queryKey: queryKeys.mailOutbox,
     queryFn: async () => readData(await findOutboxMails(), 'The mail outbox could not be loaded.'),
   });
@@ -94,23 +89,31 @@ function MailOutbox() {
         title="Mail Outbox"
         description="Every mail the platform sent, newest first. They hold password-reset links, so only super admins see them."
       />
-      {isPending && <ListSkeleton label="Loading the mail outbox" />}
-      {error && (
-        <LoadErrorAlert testId="mail-outbox-error" title="Mail outbox not loaded" message={error.message} onRetry={() => void refetch()} />
-      )}
-      {mails?.length === 0 && (
-        <EmptyPanel testId="mail-outbox-empty" icon={<IconMailbox size={28} />} title="No mail yet" description={MAIL_OUTBOX_EMPTY_TEXT} />
-      )}
-      {mails && mails.length > 0 && (
-        <ListTable
-          rows={mails}
-          columns={columns}
-          getRowKey={(mail) => mail.id}
-          label="Mail Outbox"
-          testId="mail-outbox-table"
-          pagedNoun={mails.length === 1 ? 'mail' : 'mails'}
-        />
-      )}
+      <ListSection
+        query={mailsQuery}
+        loadingLabel="Loading the mail outbox"
+        errorTitle="Mail outbox not loaded"
+        errorTestId="mail-outbox-error"
+        empty={
+          <EmptyPanel
+            testId="mail-outbox-empty"
+            icon={<IconMailbox size={28} />}
+            title="No mail yet"
+            description={MAIL_OUTBOX_EMPTY_TEXT}
+          />
+        }
+      >
+        {(mails) => (
+          <ListTable
+            rows={mails}
+            columns={columns}
+            getRowKey={(mail) => mail.id}
+            label="Mail Outbox"
+            testId="mail-outbox-table"
+            pagedNoun={mails.length === 1 ? 'mail' : 'mails'}
+          />
+        )}
+      </ListSection>
     </Stack>
   );
 }

@@ -6,8 +6,8 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import type { Merchant, MerchantBody } from '../../../shared/api/merchants.schema';
 import { getPermissionScope, isInAudience, type Permission } from '../../../shared/roles';
-import { LoadErrorAlert } from '../../components/load-error-alert';
-import { EmptyPanel, ListSkeleton } from '../../components/list-states';
+import { EmptyPanel } from '../../components/list-states';
+import { ListSection } from '../../components/list-section';
 import { MerchantForm } from './merchant-form';
 import { merchantTransactionsPath, REGISTER_MERCHANT_PATH, updateMerchant } from './merchants.api';
 import { merchantKeys, useDeleteMerchantConfirm, useMerchants } from './use-merchants';
@@ -29,7 +29,7 @@ export function MerchantListPage({ mine = false }: { mine?: boolean }) {
 }
 
 function MerchantList({ mine }: { mine: boolean }) {
-  const { data: merchants, error, isPending, refetch } = useMerchants(mine);
+  const merchantsQuery = useMerchants(mine);
   const [editing, setEditing] = useState<Merchant | null>(null);
   const confirmDelete = useDeleteMerchantConfirm();
   const user = useCurrentUser();
@@ -119,29 +119,32 @@ function MerchantList({ mine }: { mine: boolean }) {
         }
         action={newLink || undefined}
       />
-      {isPending && <ListSkeleton label="Loading merchants" />}
-      {error && (
-        <LoadErrorAlert testId="merchants-error" title="Merchants not loaded" message={error.message} onRetry={() => void refetch()} />
-      )}
-      {merchants?.length === 0 && (
-        <EmptyPanel
-          testId="merchants-empty"
-          icon={<IconBuildingStore size={28} />}
-          title={mine || !readsAll ? 'No merchants are assigned to you' : 'There are no merchants yet'}
-          description={mine || !readsAll ? 'A super admin assigns merchants on Manage Admin.' : 'Register the first enterprise customer.'}
-          action={mine || !newLink ? undefined : newLink}
-        />
-      )}
-      {merchants && merchants.length > 0 && (
-        <ListTable
-          rows={merchants}
-          columns={columns}
-          getRowKey={(m) => m.uuid}
-          getRowMark={(m) => m.email}
-          label={title}
-          testId="merchants-table"
-        />
-      )}
+      <ListSection
+        query={merchantsQuery}
+        loadingLabel="Loading merchants"
+        errorTitle="Merchants not loaded"
+        errorTestId="merchants-error"
+        empty={
+          <EmptyPanel
+            testId="merchants-empty"
+            icon={<IconBuildingStore size={28} />}
+            title={mine || !readsAll ? 'No merchants are assigned to you' : 'There are no merchants yet'}
+            description={mine || !readsAll ? 'A super admin assigns merchants on Manage Admin.' : 'Register the first enterprise customer.'}
+            action={mine || !newLink ? undefined : newLink}
+          />
+        }
+      >
+        {(merchants) => (
+          <ListTable
+            rows={merchants}
+            columns={columns}
+            getRowKey={(m) => m.uuid}
+            getRowMark={(m) => m.email}
+            label={title}
+            testId="merchants-table"
+          />
+        )}
+      </ListSection>
       <MerchantEditDialog merchant={editing} onClose={() => setEditing(null)} />
     </Stack>
   );

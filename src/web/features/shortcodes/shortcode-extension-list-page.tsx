@@ -2,11 +2,11 @@ import { Badge, Button, Code, Group, Stack, Text } from '@mantine/core';
 import { IconListNumbers, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { buildDialPattern, type Extension } from '../../../shared/api/shortcodes.schema';
-import { LoadErrorAlert } from '../../components/load-error-alert';
 import { ShortCodeExtensionCreateDialog } from './shortcode-extension-create-dialog';
 import { ShortCodeExtensionProvisionDialog } from './shortcode-extension-provision-dialog';
 import { formatMonthlyPrice } from './shortcode-format';
-import { EmptyPanel, ListSkeleton } from '../../components/list-states';
+import { EmptyPanel } from '../../components/list-states';
+import { ListSection } from '../../components/list-section';
 import { useCatalogue, useDeleteExtensionConfirm } from './use-shortcodes';
 import { PageHeader } from '../../components/page-header';
 import { RowAction } from '../../components/row-action';
@@ -45,7 +45,7 @@ export function ShortCodeExtensionListPage() {
 }
 
 function ExtensionList() {
-  const { data: extensions, error, isPending, refetch } = useCatalogue();
+  const extensionsQuery = useCatalogue();
   const [isCreateOpen, setCreateOpen] = useState(false);
   const [provisioned, setProvisioned] = useState<Extension | null>(null);
   const confirmDelete = useDeleteExtensionConfirm();
@@ -133,29 +133,32 @@ function ExtensionList() {
         action={newButton}
       />
 
-      {isPending && <ListSkeleton label="Loading extensions" />}
-      {error && (
-        <LoadErrorAlert testId="shortcodes-error" title="Extensions not loaded" message={error.message} onRetry={() => void refetch()} />
-      )}
-      {extensions?.length === 0 && (
-        <EmptyPanel
-          testId="extensions-empty"
-          icon={<IconListNumbers size={28} />}
-          title="There are no USSD extensions"
-          description="Add an extension of a shared shortcode, such as *920*34#, with its provider and price per month."
-          action={newButton}
-        />
-      )}
-      {extensions && extensions.length > 0 && (
-        <ListTable
-          rows={extensions}
-          columns={columns}
-          getRowKey={(extension) => extension.uuid}
-          getRowMark={(extension) => buildDialPattern(extension)}
-          label="Available USSD Extensions"
-          testId="extensions-table"
-        />
-      )}
+      <ListSection
+        query={extensionsQuery}
+        loadingLabel="Loading extensions"
+        errorTitle="Extensions not loaded"
+        errorTestId="shortcodes-error"
+        empty={
+          <EmptyPanel
+            testId="extensions-empty"
+            icon={<IconListNumbers size={28} />}
+            title="There are no USSD extensions"
+            description="Add an extension of a shared shortcode, such as *920*34#, with its provider and price per month."
+            action={newButton}
+          />
+        }
+      >
+        {(extensions) => (
+          <ListTable
+            rows={extensions}
+            columns={columns}
+            getRowKey={(extension) => extension.uuid}
+            getRowMark={(extension) => buildDialPattern(extension)}
+            label="Available USSD Extensions"
+            testId="extensions-table"
+          />
+        )}
+      </ListSection>
 
       <ShortCodeExtensionCreateDialog opened={isCreateOpen} onClose={() => setCreateOpen(false)} />
       <ShortCodeExtensionProvisionDialog extension={provisioned} onClose={() => setProvisioned(null)} />

@@ -12,8 +12,8 @@ import {
 } from '@tabler/icons-react';
 import { useState } from 'react';
 import { type Provider, SHORTCODE_MESSAGES } from '../../../shared/api/shortcodes.schema';
-import { LoadErrorAlert } from '../../components/load-error-alert';
-import { EmptyPanel, ListSkeleton } from '../../components/list-states';
+import { EmptyPanel } from '../../components/list-states';
+import { ListSection } from '../../components/list-section';
 import { ShortCodeProviderCreateDialog } from './shortcode-provider-create-dialog';
 import { ShortCodeProviderAccessDialog } from './shortcode-provider-access-dialog';
 import { useDeleteProviderConfirm, useProviders, useRotateProviderKeyConfirm } from './use-shortcodes';
@@ -71,7 +71,8 @@ export function ShortCodeProviderListPage() {
 }
 
 function ProviderList() {
-  const { data: providers, error, isPending, refetch } = useProviders();
+  const providersQuery = useProviders();
+  const providers = providersQuery.data;
   const [isCreateOpen, setCreateOpen] = useState(false);
   const confirmDelete = useDeleteProviderConfirm();
   const confirmRotate = useRotateProviderKeyConfirm();
@@ -164,29 +165,32 @@ function ProviderList() {
         </Alert>
       )}
 
-      {isPending && <ListSkeleton label="Loading providers" />}
-      {error && (
-        <LoadErrorAlert testId="shortcodes-error" title="Providers not loaded" message={error.message} onRetry={() => void refetch()} />
-      )}
-      {providers?.length === 0 && (
-        <EmptyPanel
-          testId="providers-empty"
-          icon={<IconPlugConnected size={28} />}
-          title={SHORTCODE_MESSAGES.noProviders}
-          description="Register the aggregator that forwards your shared shortcode, then give it the Provider Url shown here."
-          action={newButton}
-        />
-      )}
-      {providers && providers.length > 0 && (
-        <ListTable
-          rows={providers}
-          columns={columns}
-          getRowKey={(provider) => provider.uuid}
-          getRowMark={(provider) => provider.providerId}
-          label="ShortCode Providers"
-          testId="providers-table"
-        />
-      )}
+      <ListSection
+        query={providersQuery}
+        loadingLabel="Loading providers"
+        errorTitle="Providers not loaded"
+        errorTestId="shortcodes-error"
+        empty={
+          <EmptyPanel
+            testId="providers-empty"
+            icon={<IconPlugConnected size={28} />}
+            title={SHORTCODE_MESSAGES.noProviders}
+            description="Register the aggregator that forwards your shared shortcode, then give it the Provider Url shown here."
+            action={newButton}
+          />
+        }
+      >
+        {(providers) => (
+          <ListTable
+            rows={providers}
+            columns={columns}
+            getRowKey={(provider) => provider.uuid}
+            getRowMark={(provider) => provider.providerId}
+            label="ShortCode Providers"
+            testId="providers-table"
+          />
+        )}
+      </ListSection>
 
       <ShortCodeProviderCreateDialog opened={isCreateOpen} onClose={() => setCreateOpen(false)} />
       <ShortCodeProviderAccessDialog provider={accessOf} onClose={() => setAccessOf(null)} />

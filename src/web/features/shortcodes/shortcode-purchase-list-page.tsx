@@ -3,10 +3,10 @@ import { IconCreditCard, IconHash, IconPlugConnected, IconShoppingCart } from '@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { Purchase } from '../../../shared/api/shortcodes.schema';
-import { LoadErrorAlert } from '../../components/load-error-alert';
 import { PageHeader } from '../../components/page-header';
 import { formatTime, getPurchaseState } from './shortcode-format';
-import { EmptyPanel, ListSkeleton } from '../../components/list-states';
+import { EmptyPanel } from '../../components/list-states';
+import { ListSection } from '../../components/list-section';
 import { ShortCodePaymentNotice } from './shortcode-payment-notice';
 import { ShortCodePurchaseRenewDialog } from './shortcode-purchase-renew-dialog';
 import { BUY_PATH, connectPath } from './shortcodes.api';
@@ -62,7 +62,7 @@ function PurchaseDetail({ purchase }: { purchase: Purchase }) {
 
 /** 'My Shortcode Extensions' (/my-shortcodes): the account's shortcodes, connecting each to an app, renewing. */
 export function ShortCodePurchaseListPage() {
-  const { data: purchases, error, isPending, refetch } = usePurchases();
+  const purchasesQuery = usePurchases();
   const [renewed, setRenewed] = useState<Purchase | null>(null);
   const { payment, handleCheckout, clearPayment } = useShortCodeCheckout();
 
@@ -149,28 +149,31 @@ export function ShortCodePurchaseListPage() {
 
       {payment && <ShortCodePaymentNotice payment={payment} onClose={clearPayment} />}
 
-      {isPending && <ListSkeleton label="Loading your shortcodes" />}
-      {error && (
-        <LoadErrorAlert testId="shortcodes-error" title="Shortcodes not loaded" message={error.message} onRetry={() => void refetch()} />
-      )}
-      {purchases?.length === 0 && (
-        <EmptyPanel
-          testId="purchases-empty"
-          icon={<IconHash size={28} />}
-          title="You have no shortcode extensions yet"
-          description="Buy an extension of a shared shortcode, then connect it to one of your apps."
-        />
-      )}
-      {purchases && purchases.length > 0 && (
-        <ListTable
-          rows={purchases}
-          columns={columns}
-          getRowKey={(purchase) => purchase.uuid}
-          getRowMark={(purchase) => purchase.shortCode}
-          label="My Shortcode Extensions"
-          testId="purchases-table"
-        />
-      )}
+      <ListSection
+        query={purchasesQuery}
+        loadingLabel="Loading your shortcodes"
+        errorTitle="Shortcodes not loaded"
+        errorTestId="shortcodes-error"
+        empty={
+          <EmptyPanel
+            testId="purchases-empty"
+            icon={<IconHash size={28} />}
+            title="You have no shortcode extensions yet"
+            description="Buy an extension of a shared shortcode, then connect it to one of your apps."
+          />
+        }
+      >
+        {(purchases) => (
+          <ListTable
+            rows={purchases}
+            columns={columns}
+            getRowKey={(purchase) => purchase.uuid}
+            getRowMark={(purchase) => purchase.shortCode}
+            label="My Shortcode Extensions"
+            testId="purchases-table"
+          />
+        )}
+      </ListSection>
 
       <ShortCodePurchaseRenewDialog purchase={renewed} handleCheckout={handleCheckout} onClose={() => setRenewed(null)} />
     </Stack>

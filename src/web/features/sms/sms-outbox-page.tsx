@@ -3,8 +3,8 @@ import { IconMessage } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { SmsMessage } from '../../../shared/api/sms.schema';
 import { hasAdminPermission } from '../../../shared/roles';
-import { EmptyPanel, ListSkeleton } from '../../components/list-states';
-import { LoadErrorAlert } from '../../components/load-error-alert';
+import { EmptyPanel } from '../../components/list-states';
+import { ListSection } from '../../components/list-section';
 import { PageHeader } from '../../components/page-header';
 import { readData } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
@@ -25,12 +25,7 @@ const appOf = (sms: SmsMessage) => sms.appName ?? 'No app';
 /** SMS Outbox (/sms-outbox): the SMS the account's apps sent, newest first (GET /api/sms/outbox). */
 export function SmsOutboxPage() {
   const user = useCurrentUser();
-  const {
-    data: messages,
-    error,
-    isPending,
-    refetch,
-  } = useQuery({
+  const messagesQuery = useQuery({
     queryKey: queryKeys.smsOutbox,
     queryFn: async () => readData(await findSmsMessages(), 'The SMS outbox could not be loaded.'),
   });
@@ -119,23 +114,26 @@ export function SmsOutboxPage() {
             : 'The SMS your apps sent (the Send SMS action), newest first.'
         }
       />
-      {isPending && <ListSkeleton label="Loading the SMS outbox" />}
-      {error && (
-        <LoadErrorAlert testId="sms-outbox-error" title="SMS outbox not loaded" message={error.message} onRetry={() => void refetch()} />
-      )}
-      {messages?.length === 0 && (
-        <EmptyPanel testId="sms-outbox-empty" icon={<IconMessage size={28} />} title="No SMS yet" description={SMS_OUTBOX_EMPTY_TEXT} />
-      )}
-      {messages && messages.length > 0 && (
-        <ListTable
-          rows={messages}
-          columns={columns}
-          getRowKey={(sms) => sms.id}
-          label="SMS Outbox"
-          testId="sms-outbox-table"
-          pagedNoun={messages.length === 1 ? 'message' : 'messages'}
-        />
-      )}
+      <ListSection
+        query={messagesQuery}
+        loadingLabel="Loading the SMS outbox"
+        errorTitle="SMS outbox not loaded"
+        errorTestId="sms-outbox-error"
+        empty={
+          <EmptyPanel testId="sms-outbox-empty" icon={<IconMessage size={28} />} title="No SMS yet" description={SMS_OUTBOX_EMPTY_TEXT} />
+        }
+      >
+        {(messages) => (
+          <ListTable
+            rows={messages}
+            columns={columns}
+            getRowKey={(sms) => sms.id}
+            label="SMS Outbox"
+            testId="sms-outbox-table"
+            pagedNoun={messages.length === 1 ? 'message' : 'messages'}
+          />
+        )}
+      </ListSection>
     </Stack>
   );
 }
