@@ -114,9 +114,9 @@ function BotList() {
           />
         }
       >
-        {(bots) => (
+        {(rows) => (
           <ListTable
-            rows={bots}
+            rows={rows}
             columns={columns}
             getRowKey={(bot) => bot.appId}
             getRowMark={(bot) => bot.appName}

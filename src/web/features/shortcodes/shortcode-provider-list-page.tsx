@@ -180,9 +180,9 @@ function ProviderList() {
           />
         }
       >
-        {(providers) => (
+        {(rows) => (
           <ListTable
-            rows={providers}
+            rows={rows}
             columns={columns}
             getRowKey={(provider) => provider.uuid}
             getRowMark={(provider) => provider.providerId}
