@@ -23,6 +23,58 @@ const FORBIDDEN_PACKAGES = {
 const root = resolve('src');
 const problems = [];
 
+// The console's areas (src/web/features/<area>) build on src/web/lib, src/web/components and shared, not on each
+// other, so that no two areas grow into one loop. The reuses below are one way and each says why; a new one
+// belongs in lib or components unless it is truly the other area's screen or data.
+const WEB_FEATURES = join(root, 'web', 'features');
+const WEB_FEATURE_IMPORTERS = {
+  // An app's own screens (designer, flow map, monitoring, webhooks, bots) show its title and header and read it
+  // with useApp; the console's home, the templates and the shortcodes import, clone and connect apps.
+  apps: ['bots', 'console', 'dashboard', 'emulator', 'flowmap', 'logs', 'menus', 'sessions', 'shortcodes', 'templates', 'webhooks'],
+  // The flow map is a second editor of the designer's draft; the logs and sessions name an app's menus.
+  menus: ['flowmap', 'logs', 'sessions'],
+  // The designer's custom-action picker lists the account's custom actions; a JavaScript action starts from their code.
+  'custom-actions': ['menus'],
+  // The bots' chat simulator and simulated phone reuse the emulator's phone frame, panels and session.
+  emulator: ['bots'],
+  // Two-factor: the layout's enrolment and advice (console), the reset button on user tables (admins, merchants).
+  auth: ['admins', 'console', 'merchants'],
+  // The designer previews a bot's screen with its chat bubble; Subscriptions switches a bot's access.
+  bots: ['billing', 'menus'],
+  // The emulator's action logs panel reads the logs' calls.
+  logs: ['emulator'],
+  // The featured templates on both homes; the template emulator loads a template.
+  templates: ['console', 'emulator', 'public'],
+  // The pricing page shows the billing plan cards.
+  billing: ['public'],
+  // An admin is linked to merchants; an app is cloned for a merchant.
+  merchants: ['admins', 'apps'],
+  // The live view marks a session's source as the sessions list does.
+  sessions: ['dashboard'],
+};
+
+// Two areas never import each other, not even through this list.
+for (const [to, importers] of Object.entries(WEB_FEATURE_IMPORTERS))
+  for (const from of importers)
+    if (WEB_FEATURE_IMPORTERS[from]?.includes(to))
+      problems.push(`scripts/check-imports.mjs: the console areas ${from} and ${to} import each other`);
+
+/** The area of a path under src/web/features, or null. */
+const findWebFeature = (path) => {
+  const inside = relative(WEB_FEATURES, path);
+  return inside.startsWith('..') || !inside.includes(sep) ? null : inside.split(sep)[0];
+};
+
+/** Fails a file of one console area that imports another area, unless WEB_FEATURE_IMPORTERS names the pair. */
+function checkWebFeatureImport(file, spec) {
+  const from = findWebFeature(file);
+  const to = from && findWebFeature(resolve(dirname(file), spec));
+  if (to && to !== from && !(WEB_FEATURE_IMPORTERS[to] ?? []).includes(from))
+    problems.push(
+      `${relative('.', file)}: the console area ${from} may not import the area ${to} (${spec}): share it through src/web/lib or src/web/components`,
+    );
+}
+
 function walk(dir) {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
@@ -37,6 +89,7 @@ function check(file) {
   for (const match of source.matchAll(/(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
     const spec = match[1] ?? match[2];
     if (spec.startsWith('.')) {
+      checkWebFeatureImport(file, spec);
       const target = relative(root, resolve(dirname(file), spec)).split(sep)[0];
       if (target !== area && !(ALLOWED[area] ?? []).includes(target))
         problems.push(`${relative('.', file)}: ${area} may not import ${target} (${spec})`);

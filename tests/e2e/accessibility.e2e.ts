@@ -196,7 +196,7 @@ function findPathConstants(dir: string): Map<string, string> {
 
 /**
  * The route paths the console declares, read from the route modules' source: `path: '...'`, `path: A_CONSTANT`
- * and `index: true`. Importing the modules would build the browser router (lib/routes.ts reads it), so they are
+ * and `index: true`. Importing the modules would load every screen's code into the test, so they are
  * read as text; a path this cannot read fails the test rather than going unchecked. The public routes sit under
  * a layout route without a path, so a relative path such as 'faq' means '/faq'.
  */
@@ -204,7 +204,7 @@ function findDeclaredRoutePaths(): string[] {
   const featuresDir = 'src/web/features';
   const constants = findPathConstants('src/web');
   const files = [
-    'src/web/router.tsx',
+    'src/web/routes.tsx',
     ...readdirSync(featuresDir).flatMap((area) =>
       readdirSync(join(featuresDir, area))
         .filter((name) => /\.routes\.tsx?$/.test(name))

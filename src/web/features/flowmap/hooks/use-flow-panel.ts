@@ -7,7 +7,7 @@ import { DISCARD_QUESTION, type MenuSubmitResult } from '../../menus/menu-edit-f
 import { asSavedMenu, type MenuDraft, type MenuFormTab } from '../../menus/menu-form-state';
 import { findRulesLeadingTo } from '../../menus/menu-list-order';
 import type { FlowPanelState } from '../components/flow-menu-panel';
-import { designMenuPath } from '../flow-map-paths';
+import { designMenuPath } from '../../../lib/paths';
 import type { MapNode } from '../components/flow-node';
 import type { useFlowEditor } from './use-flow-editor';
 import { centreOnNode, type FlowInstance } from './use-flow-viewport';

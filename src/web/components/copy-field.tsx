@@ -1,5 +1,5 @@
 import { ActionIcon, TextInput, Tooltip } from '@mantine/core';
-import { showToast } from '../../lib/toast';
+import { showToast } from '../lib/toast';
 import { IconCopy } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 
@@ -14,8 +14,8 @@ export async function copyToClipboard(text: string): Promise<void> {
   }
 }
 
-/** A read-only URL with a copy button (the Test Url and Production Url of Application Settings). */
-export function AppUrlCopyField({ label, value, description }: { label: string; value: string; description?: ReactNode }) {
+/** A read-only value with a copy button (an app's Test Url and Production Url, a new API key). */
+export function CopyField({ label, value, description }: { label: string; value: string; description?: ReactNode }) {
   return (
     <TextInput
       label={label}

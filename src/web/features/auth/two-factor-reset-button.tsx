@@ -3,8 +3,8 @@ import { IconShieldOff } from '@tabler/icons-react';
 import { getPermissionScope } from '../../../shared/roles';
 import { queryKeys } from '../../lib/query-keys';
 import { useConfirmedCall } from '../../lib/use-confirmed-call';
-import { resetTwoFactor } from '../auth/two-factor.api';
-import { useCurrentUser } from '../console/use-current-user';
+import { resetTwoFactor } from './two-factor.api';
+import { useCurrentUser } from '../../lib/use-current-user';
 
 /** Whether the signed-in user may reset other users' two-factor (ADMIN and super admins; the server decides). */
 export function useCanResetTwoFactor(): boolean {

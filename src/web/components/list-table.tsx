@@ -1,7 +1,8 @@
-import { Paper, Table, type MantineBreakpoint, type TableTdProps } from '@mantine/core';
+import { Group, Pagination, Paper, Stack, Table, Text, type MantineBreakpoint, type TableTdProps } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { usePagedRows } from '../lib/use-paged-rows';
 
-export interface ShortCodeColumn<T> {
+export interface ListColumn<T> {
   header: string;
   /** Shown from this width up; below it the column's content folds into the first column (its render shows it). */
   visibleFrom?: MantineBreakpoint;
@@ -11,9 +12,9 @@ export interface ShortCodeColumn<T> {
   render: (row: T) => ReactNode;
 }
 
-interface ShortCodeTableProps<T> {
+interface ListTableProps<T> {
   rows: T[];
-  columns: ShortCodeColumn<T>[];
+  columns: ListColumn<T>[];
   getRowKey: (row: T) => string;
   /** The table's accessible name. */
   label: string;
@@ -22,13 +23,42 @@ interface ShortCodeTableProps<T> {
   getRowMark?: (row: T) => string;
   /** A click anywhere on a row (a pointer's shortcut: the row's own control stays what the keyboard uses). */
   onRowClick?: (row: T) => void;
+  /**
+   * For lists that grow (the SMS and mail outboxes): ten rows a page (as the monitoring screens page theirs) with
+   * the count above, in which a row is called this ('messages', 'mails').
+   */
+  pagedNoun?: string;
 }
 
+type ListTableRowsProps<T> = Omit<ListTableProps<T>, 'pagedNoun'>;
+
 /**
- * The shortcode screens' tables: a bordered table whose secondary columns fold into the first on a phone, so
- * nothing scrolls sideways at 390 px.
+ * The console's list table (shortcodes, merchants, admins, bots, billing, the outboxes): a bordered table whose
+ * secondary columns fold into the first on a phone, so nothing scrolls sideways at 390 px. The monitoring
+ * screens' table, with export and rows that open, is DataTable.
  */
-export function ShortCodeTable<T>({ rows, columns, getRowKey, label, testId, getRowMark, onRowClick }: ShortCodeTableProps<T>) {
+export function ListTable<T>({ pagedNoun, ...props }: ListTableProps<T>) {
+  return pagedNoun ? <PagedListTable {...props} noun={pagedNoun} /> : <ListTableRows {...props} />;
+}
+
+function PagedListTable<T>({ noun, rows, ...props }: ListTableRowsProps<T> & { noun: string }) {
+  const { page, setPage, total, pageRows, pageStart } = usePagedRows(rows);
+  return (
+    <Stack gap="sm">
+      <Text size="sm" c="dimmed" data-testid={`${props.testId}-count`}>
+        {total > 1 ? `${pageStart + 1}-${pageStart + pageRows.length} of ${rows.length} ${noun}` : `${rows.length} ${noun}`}
+      </Text>
+      <ListTableRows rows={pageRows} {...props} />
+      {total > 1 && (
+        <Group justify="center">
+          <Pagination total={total} value={page} onChange={setPage} size="sm" aria-label={`${props.label} pages`} />
+        </Group>
+      )}
+    </Stack>
+  );
+}
+
+function ListTableRows<T>({ rows, columns, getRowKey, label, testId, getRowMark, onRowClick }: ListTableRowsProps<T>) {
   return (
     <Paper withBorder radius="lg" style={{ overflow: 'hidden' }}>
       <Table verticalSpacing="sm" horizontalSpacing="md" highlightOnHover aria-label={label} data-testid={testId}>

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import type { SessionUser } from '../../../shared/api/auth.schema';
-import { canBuildApps } from '../../../shared/roles';
-import { getToken, getStoredUser, updateStoredUser } from '../../lib/session';
-import { getCurrentUser } from '../auth/auth.api';
-import { queryKeys } from '../../lib/query-keys';
+import type { SessionUser } from '../../shared/api/auth.schema';
+import { canBuildApps } from '../../shared/roles';
+import { getToken, getStoredUser, updateStoredUser } from './session';
+import { getCurrentUser } from '../features/auth/auth.api';
+import { queryKeys } from './query-keys';
 
 /**
  * The signed-in user: the stored copy at once, then refreshed from GET /api/auth/me when the console opens,
