@@ -432,7 +432,8 @@ const REPLIES: Record<string, WireReply[]> = {
       body: '{"USERID":"NALOTest","MSISDN":"233200000000","MSG":"Welcome to the shop\\n1. Airtime\\n2. Data","MSGTYPE":true}',
     },
     { status: 200, contentType: TEXT, body: 'CON Welcome to the shop\n1. Airtime\n2. Data' },
-    { status: 200, contentType: TEXT, body: 'CON Welcome to the shop\n1. Airtime\n2. Data' },
+    // The end-of-session notice is the adapter's: forced with ?gateway=, it still closes its session.
+    { status: 200, contentType: TEXT, body: '' },
   ],
   'every gateway on a version not deployed yet': [
     { status: 200, contentType: TEXT, body: 'END This service is not available yet. Please try again later.' },
@@ -496,7 +497,7 @@ const REPLIES: Record<string, WireReply[]> = {
     {
       status: 400,
       contentType: JSON_TYPE,
-      body: '{"status":"02","message":"Unrecognised USSD request (fields hello). Expected the fields of one of: emulator (session_id, userdata, msisdn, session_mode); nalo (USERID, MSISDN, USERDATA, MSGTYPE, SESSIONID); emergent (SessionId, Type, Mobile, USERID, Message); hubtel (SessionId, Type, Mobile, Message); mobiverse (sessionID, msisdn, ussdString, ussdServiceOp); beem (command, msisdn, session_id, payload { request_id, response }); arkesel (sessionID, userID, newSession, msisdn, userData); southpawslab (sessionId, msisdn, menuId, ussdString, inputOption); africastalking (sessionId, serviceCode, phoneNumber, text). Add ?gateway=<name> to choose one."}',
+      body: '{"status":"02","message":"Unrecognised USSD request (fields hello). Expected the fields of one of: africastalking (sessionId, serviceCode, phoneNumber, text); emulator (session_id, userdata, msisdn, session_mode); nalo (USERID, MSISDN, USERDATA, MSGTYPE, SESSIONID); emergent (SessionId, Type, Mobile, USERID, Message); hubtel (SessionId, Type, Mobile, Message); mobiverse (sessionID, msisdn, ussdString, ussdServiceOp); beem (command, msisdn, session_id, payload { request_id, response }); arkesel (sessionID, userID, newSession, msisdn, userData); southpawslab (sessionId, msisdn, menuId, ussdString, inputOption). Add ?gateway=<name> to choose one."}',
     },
     {
       status: 400,
