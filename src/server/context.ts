@@ -3,9 +3,7 @@ import type { BackgroundTasks } from './background';
 import type { Config } from './config';
 import type { Database, Db } from '../db/client';
 import type { Mailer } from '../integrations/mail/mailer';
-import type { GatewayAccessCache } from './features/runtime/gateway-access';
-import type { VersionCache } from './features/runtime/version-cache';
-import type { ShortcodeRouteTable } from './features/shortcodes/route-table';
+import type { GatewayAccessCache, ShortcodeRouteTable, VersionCache } from './core/caches';
 
 /** What services need, built once by buildApp and passed explicitly (services never import Fastify). */
 export interface AppContext {

@@ -24,11 +24,13 @@ import { LANGUAGE_MESSAGES, listAppLanguages, type AppLanguages } from '../../..
 import { invalid } from '../../../shared/errors';
 import { isUuid } from '../../../shared/ids';
 import type { AppContext } from '../../context';
-import type { AuthUser } from '../auth/auth.service';
+import type { AuthUser } from '../../core/auth-user';
 import { checkAppLimit, checkImportLimits, checkMenuLimit } from '../billing/plan-limits';
-import { getDraftVersion, toMenuRowValues } from '../menus/menus.service';
-import { createRenderAllowance, DEPLOY_LINT_RENDER_MS } from '../runtime/render-shares';
-import { checkCanBuildApps, checkIsUssdApp, createAppId, getApp, getOwnedApp } from './apps.service';
+import { toMenuRowValues } from '../menus/menus.service';
+import { getDraftVersion } from '../../core/app-versions';
+import { createRenderAllowance, DEPLOY_LINT_RENDER_MS } from '../../core/render-shares';
+import { createAppId, getApp } from './apps.service';
+import { checkCanBuildApps, checkIsUssdApp, getOwnedApp } from '../../core/app-access';
 
 /**
  * Names of headers, query parameters and payload fields whose values are credentials (`Authorization`,

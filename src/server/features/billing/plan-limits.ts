@@ -8,7 +8,7 @@ import { AppError, invalid } from '../../../shared/errors';
 import { getRoles, type RoleSubject } from '../../../shared/roles';
 import { getPublicOrigin } from '../../config';
 import type { AppContext } from '../../context';
-import { sendMail } from '../mail/mail.service';
+import { sendMail } from '../../core/mail';
 import { createUsageTallies, type UsageKind, type UsageTallies } from './usage-tallies';
 import { findSubscriptionRow, getLimits, getPlanName, getSubscriptionState, type SubscriptionRow, toUsageMonth } from './subscription';
 

@@ -9,8 +9,8 @@ import { AppError, invalid, notFound, unauthenticated } from '../../../shared/er
 import { getPermissionScope } from '../../../shared/roles';
 import { getPublicOrigin, type Config } from '../../config';
 import type { AppContext } from '../../context';
-import type { AuthUser } from '../auth/auth.service';
-import { getOwnedApp } from '../apps/apps.service';
+import type { AuthUser } from '../../core/auth-user';
+import { getOwnedApp } from '../../core/app-access';
 import { normalizeMsisdn } from '../sms/sms.service';
 import type { Transaction, TransactionStatus } from './payments.schema';
 import { SETTLEMENT_HANDLERS, type AfterSettlement, type SettledTransaction } from './settlements';

@@ -31,12 +31,13 @@ import type { WhatsAppInbound, WhatsAppMessage } from '../../../shared/whatsapp'
 import type { AppContext } from '../../context';
 import type { ActionApp } from './action-runner';
 import type { EventSink, EventSinkStats } from './event-sink';
-import type { AdmitGatewaySession, GatewaySource } from './gateway-limits';
+import type { AdmitGatewaySession } from './gateway-limits';
+import type { GatewaySource } from '../../core/gateway-access';
 import { createHopTurns } from './hop-turns';
 import { createSessionRecorder } from './session-records';
-import { createRenderShares } from './render-shares';
+import { createRenderShares } from '../../core/render-shares';
 import type { SessionStore } from './session-store';
-import type { LoadedApp } from './version-cache';
+import type { LoadedApp } from '../../core/caches';
 
 export type Environment = 'test' | 'live';
 

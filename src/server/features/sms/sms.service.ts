@@ -7,8 +7,8 @@ import { hasAdminPermission } from '../../../shared/roles';
 import type { Config } from '../../config';
 import type { AppContext } from '../../context';
 import { createPeriodicTask, type PeriodicTask } from '../../periodic-task';
-import type { AuthUser } from '../auth/auth.service';
-import { getMonitoredApp } from '../apps/apps.service';
+import type { AuthUser } from '../../core/auth-user';
+import { getMonitoredApp } from '../../core/app-access';
 import type { SmsMessage } from '../../../shared/api/sms.schema';
 
 export type SmsMessageRow = typeof smsMessages.$inferSelect;
