@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { apps, users } from '../../db/schema';
 import { APP_MESSAGES } from '../../shared/api/apps.schema';
@@ -11,6 +12,9 @@ import type { AuthUser } from './auth-user';
  * Who may reach an app, and how far: every feature that takes an app id from a user (menus, logs, sessions,
  * webhooks, payments, bots, the emulator) asks here, so the answer is one rule (src/shared/roles.ts).
  */
+
+/** App ids are random 128-bit values: they are the unguessable part of the gateway URLs. */
+export const createAppId = () => randomBytes(16).toString('hex');
 
 export type AppRow = typeof apps.$inferSelect;
 

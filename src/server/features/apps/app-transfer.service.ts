@@ -29,7 +29,8 @@ import { checkAppLimit, checkImportLimits, checkMenuLimit } from '../billing/pla
 import { toMenuRowValues } from '../menus/menus.service';
 import { getDraftVersion } from '../../core/app-versions';
 import { createRenderAllowance, DEPLOY_LINT_RENDER_MS } from '../../core/render-shares';
-import { createAppId, getApp } from './apps.service';
+import { getApp } from './apps.service';
+import { createAppId } from '../../core/app-access';
 import { checkCanBuildApps, checkIsUssdApp, getOwnedApp } from '../../core/app-access';
 
 /**

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq } from 'drizzle-orm';
 import { apps, menus, users } from '../../../db/schema';
 import type { Db } from '../../../db/client';
@@ -20,12 +20,9 @@ import { checkAppLimit } from '../billing/plan-limits';
 import { createGatewayKey } from '../../core/gateway-access';
 import { recordAdminAction, recordChangeByAdmin } from '../../core/audit-log';
 import { getAccessibleMerchant } from '../../core/merchant-access';
-import { checkCanBuildApps, checkIsUssdApp, getOwnedApp, getReadableApp, isBuiltBy, type AppRow } from '../../core/app-access';
+import { checkCanBuildApps, checkIsUssdApp, createAppId, getOwnedApp, getReadableApp, isBuiltBy, type AppRow } from '../../core/app-access';
 import { findLiveVersions, toAppLanguages } from '../../core/app-versions';
 import { checkDialString, findCloneDialString, findDialStringHold, withDialStringClaim } from './app-dial-strings';
-
-/** App ids are random 128-bit values: they are the unguessable part of the gateway URLs. */
-export const createAppId = () => randomBytes(16).toString('hex');
 
 /** The app's gateway URLs; with its gateway key on, the key is their last part (docs/runtime.md, "Gateway keys"). */
 export function getGatewayUrls(origin: string, appId: string, gatewayKey: string | null = null) {

@@ -17,7 +17,7 @@ import { AppError, conflict, invalid, notFound, toErrorMessage } from '../../../
 import { LINK_STATUSES, WHATSAPP_CONNECTORS, type LinkStatus } from '../../../shared/whatsapp';
 import type { LinkUpdate, WhatsAppConnector } from '../../../integrations/whatsapp/whatsapp-connector';
 import type { AppContext } from '../../context';
-import { createAppId } from '../apps/apps.service';
+import { createAppId } from '../../core/app-access';
 import { findLiveVersions } from '../../core/app-versions';
 import { checkCanBuildApps, getOwnedApp, type AppRow } from '../../core/app-access';
 import type { AuthUser } from '../../core/auth-user';

@@ -11,7 +11,7 @@ import { getPublicOrigin, type Config } from '../../config';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../../core/auth-user';
 import { getOwnedApp } from '../../core/app-access';
-import { normalizeMsisdn } from '../sms/sms.service';
+import { normalizeMsisdn } from '../../core/msisdn';
 import type { Transaction, TransactionStatus } from './payments.schema';
 import { SETTLEMENT_HANDLERS, type AfterSettlement, type SettledTransaction } from './settlements';
 import { queueWebhookEvent } from '../webhooks/webhooks.service';
