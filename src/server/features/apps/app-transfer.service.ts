@@ -30,8 +30,7 @@ import { toMenuRowValues } from '../menus/menus.service';
 import { getDraftVersion } from '../../core/app-versions';
 import { createRenderAllowance, DEPLOY_LINT_RENDER_MS } from '../../core/render-shares';
 import { getApp } from './apps.service';
-import { createAppId } from '../../core/app-access';
-import { checkCanBuildApps, checkIsUssdApp, getOwnedApp } from '../../core/app-access';
+import { createAppId, checkCanBuildApps, checkIsUssdApp, getOwnedApp } from '../../core/app-access';
 
 /**
  * Names of headers, query parameters and payload fields whose values are credentials (`Authorization`,

@@ -17,9 +17,8 @@ import { AppError, conflict, invalid, notFound, toErrorMessage } from '../../../
 import { LINK_STATUSES, WHATSAPP_CONNECTORS, type LinkStatus } from '../../../shared/whatsapp';
 import type { LinkUpdate, WhatsAppConnector } from '../../../integrations/whatsapp/whatsapp-connector';
 import type { AppContext } from '../../context';
-import { createAppId } from '../../core/app-access';
+import { createAppId, checkCanBuildApps, getOwnedApp, type AppRow } from '../../core/app-access';
 import { findLiveVersions } from '../../core/app-versions';
-import { checkCanBuildApps, getOwnedApp, type AppRow } from '../../core/app-access';
 import type { AuthUser } from '../../core/auth-user';
 import { checkAppLimit } from '../billing/plan-limits';
 import { recordAdminAction, recordChangeByAdmin } from '../../core/audit-log';
