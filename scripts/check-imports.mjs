@@ -23,6 +23,58 @@ const FORBIDDEN_PACKAGES = {
 const root = resolve('src');
 const problems = [];
 
+// The console's areas (src/web/features/<area>) build on src/web/lib, src/web/components and shared, not on each
+// other, so that no two areas grow into one loop. The reuses below are one way and each says why; a new one
+// belongs in lib or components unless it is truly the other area's screen or data.
+const WEB_FEATURES = join(root, 'web', 'features');
+const WEB_FEATURE_IMPORTERS = {
+  // An app's own screens (designer, flow map, monitoring, webhooks, bots) show its title and header and read it
+  // with useApp; the console's home, the templates and the shortcodes import, clone and connect apps.
+  apps: ['bots', 'console', 'dashboard', 'emulator', 'flowmap', 'logs', 'menus', 'sessions', 'shortcodes', 'templates', 'webhooks'],
+  // The flow map is a second editor of the designer's draft; the logs and sessions name an app's menus.
+  menus: ['flowmap', 'logs', 'sessions'],
+  // The designer's custom-action picker lists the account's custom actions; a JavaScript action starts from their code.
+  'custom-actions': ['menus'],
+  // The bots' chat simulator and simulated phone reuse the emulator's phone frame, panels and session.
+  emulator: ['bots'],
+  // Two-factor: the layout's enrolment and advice (console), the reset button on user tables (admins, merchants).
+  auth: ['admins', 'console', 'merchants'],
+  // The designer previews a bot's screen with its chat bubble; Subscriptions switches a bot's access.
+  bots: ['billing', 'menus'],
+  // The emulator's action logs panel reads the logs' calls.
+  logs: ['emulator'],
+  // The featured templates on both homes; the template emulator loads a template.
+  templates: ['console', 'emulator', 'public'],
+  // The pricing page shows the billing plan cards.
+  billing: ['public'],
+  // An admin is linked to merchants; an app is cloned for a merchant.
+  merchants: ['admins', 'apps'],
+  // The live view marks a session's source as the sessions list does.
+  sessions: ['dashboard'],
+};
+
+// Two areas never import each other, not even through this list.
+for (const [to, importers] of Object.entries(WEB_FEATURE_IMPORTERS))
+  for (const from of importers)
+    if (WEB_FEATURE_IMPORTERS[from]?.includes(to))
+      problems.push(`scripts/check-imports.mjs: the console areas ${from} and ${to} import each other`);
+
+/** The area of a path under src/web/features, or null. */
+const findWebFeature = (path) => {
+  const inside = relative(WEB_FEATURES, path);
+  return inside.startsWith('..') || !inside.includes(sep) ? null : inside.split(sep)[0];
+};
+
+/** Fails a file of one console area that imports another area, unless WEB_FEATURE_IMPORTERS names the pair. */
+function checkWebFeatureImport(file, spec) {
+  const from = findWebFeature(file);
+  const to = from && findWebFeature(resolve(dirname(file), spec));
+  if (to && to !== from && !(WEB_FEATURE_IMPORTERS[to] ?? []).includes(from))
+    problems.push(
+      `${relative('.', file)}: the console area ${from} may not import the area ${to} (${spec}): share it through src/web/lib or src/web/components`,
+    );
+}
+
 // The server's features (docs/architecture.md, "The server core"). src/server/core holds what every feature uses
 // and imports no feature. A feature imports another feature only through the files listed here, each with the
 // features that may, and why; and never two features each other (a pair both ways is one feature, or a piece
@@ -31,33 +83,26 @@ const SERVER_FEATURE_IMPORTS = {
   'auth/auth.service': { by: ['admins', 'merchants'], why: "creating a user account is auth's (admins and merchant users)" },
   'auth/auth-limits': { by: ['apps'], why: 'the app import is rate-limited by the same limiter as sign-in' },
   'billing/plan-limits': { by: ['apps', 'bots', 'menus', 'runtime'], why: "what the account's plan lets it build and run" },
-  'billing/plan-settlement': { by: ['payments'], why: 'the settlement registry names its handlers (until a typed registry)' },
   'custom-actions/custom-actions.service': { by: ['runtime'], why: "a javascript action runs the account's functions" },
   'custom-actions/custom-actions.routes': { by: ['runtime'], why: 'the script tester the runners hand the pool' },
   'menus/menus.service': { by: ['apps'], why: "an imported app's menus are written as the menus area writes them" },
   'merchants/merchants.service': { by: ['admins'], why: "an admin's assigned merchants" },
-  'payments/payments.service': {
+  'payments/payment-callbacks': { by: ['billing'], why: 'the billing timer verifies a plan payment left pending' },
+  'payments/payment-start': { by: ['billing', 'shortcodes'], why: "plans and shortcodes are paid through payments' checkout" },
+  'payments/settlements': {
     by: ['auth', 'billing', 'shortcodes'],
-    why: "plans and shortcodes are paid through payments' checkout; two-factor is recommended to accounts that took payments",
+    why: "the settlement handlers' types; two-factor is recommended to accounts that took payments (PAYMENT_TRANSACTION_TYPE)",
   },
-  'payments/settlements': { by: ['billing', 'shortcodes'], why: "the settlement handlers' types" },
   'runtime/emulator-caller': { by: ['bots', 'logs'], why: 'whom the emulator runs as, when a bot or a log replays a session' },
   'runtime/event-sink': { by: ['health'], why: "health reports the event sink's queue" },
-  'runtime/runners': { by: ['webhooks'], why: "a webhook URL is held to the same outbound HTTP rules as an action's" },
   'runtime/runtime.routes': { by: ['shortcodes'], why: "a shared shortcode's gateway URL reads and answers gateways as an app's does" },
   'runtime/runtime.service': { by: ['bots', 'dashboard', 'logs', 'shortcodes'], why: 'the Runtime buildApp hands their routes' },
   'sandbox/sandbox.routes': { by: ['runtime'], why: 'actions may call the sandbox bank in this process' },
   'sessions/sessions.service': { by: ['dashboard'], why: 'the dashboard lists and exports sessions' },
-  'shortcodes/purchase-settlement': {
-    by: ['billing', 'payments'],
-    why: "billing's payment history lists shortcode payments; the settlement registry names the handler",
-  },
+  'shortcodes/purchase-settlement': { by: ['billing'], why: "billing's payment history lists shortcode payments" },
   'templates/featured-templates': { by: ['bots'], why: 'the demo bot is written as a template' },
   'webhooks/webhooks.service': { by: ['payments'], why: "a payment's outcome goes out as a webhook event" },
 };
-// Two-way pairs allowed for now, with why: the payments settlement registry calls billing's and shortcodes'
-// handlers, which take its types. A typed registry built by buildApp ends both; then this list is empty.
-const SERVER_MUTUAL_FEATURES = ['billing|payments', 'payments|shortcodes'];
 
 const serverFeatures = resolve('src/server/features');
 const serverCore = resolve('src/server/core');
@@ -89,8 +134,7 @@ function checkServerImport(file, target) {
 function checkServerMutualFeatures() {
   for (const edge of featureEdges) {
     const [a, b] = edge.split('>');
-    if (a < b && featureEdges.has(`${b}>${a}`) && !SERVER_MUTUAL_FEATURES.includes(`${a}|${b}`))
-      problems.push(`src/server/features: ${a} and ${b} import each other`);
+    if (a < b && featureEdges.has(`${b}>${a}`)) problems.push(`src/server/features: ${a} and ${b} import each other`);
   }
   // An entry no import needs any more is taken out, so the list stays what the code does.
   for (const [module, { by }] of Object.entries(SERVER_FEATURE_IMPORTS))
@@ -113,6 +157,7 @@ function check(file) {
   for (const match of source.matchAll(/(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
     const spec = match[1] ?? match[2];
     if (spec.startsWith('.')) {
+      checkWebFeatureImport(file, spec);
       const target = relative(root, resolve(dirname(file), spec)).split(sep)[0];
       if (target !== area && !(ALLOWED[area] ?? []).includes(target))
         problems.push(`${relative('.', file)}: ${area} may not import ${target} (${spec})`);

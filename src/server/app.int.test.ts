@@ -5,8 +5,13 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { expect, it } from 'vitest';
 import { precompressDir } from '../../scripts/precompress';
-import { describeDb, testDbKind } from '../../tests/support/test-db';
+import { eq } from 'drizzle-orm';
+import { shortcodeProviders, usageCounters } from '../db/schema';
+import { createTestDatabase, describeDb, testDbKind } from '../../tests/support/test-db';
 import { createTestApp, useTestApp } from '../../tests/support/test-app';
+import { buildApp } from './app';
+import { createConfig } from './config';
+import { createUser } from './features/auth/auth.service';
 
 describeDb('server shell', () => {
   const t = useTestApp();
@@ -178,6 +183,49 @@ describeDb('server shell', () => {
     } finally {
       await web.close();
       await rm(webDist, { recursive: true, force: true });
+    }
+  });
+
+  it.each([
+    ['console', { console: true, gateways: false }],
+    ['runtime', { console: false, gateways: true }],
+  ] as const)('MODE=%s registers its own routes and start-up work; the timers run and stop in every mode', async (mode, serves) => {
+    const testDb = await createTestDatabase();
+    const { db } = testDb.database;
+    await db.insert(shortcodeProviders).values({ providerName: 'Legacy', providerKey: `legacy-${mode}`, acceptsUnauthenticated: true });
+    const owner = await createUser(db, {
+      fullName: 'Owner',
+      mobileNumber: '233200000000',
+      email: `owner-${mode}@test.dialflow`,
+      password: 'secret-123',
+    });
+    const warnings: string[] = [];
+    const app = await buildApp(
+      createConfig({ NODE_ENV: 'test', MODE: mode, LOG_FORMAT: 'json', BILLING_TIMER_INTERVAL_MS: 0, WEBHOOK_DISPATCH_INTERVAL_MS: 0 }),
+      {
+        database: testDb.database,
+        logger: { level: 'warn', stream: { write: (line: string) => void warnings.push(line) } },
+      },
+    );
+    try {
+      await app.ready();
+      const urls = new Set(app.routeTable.map((route) => route.url));
+      expect(urls.has('/api/payments/callback/:provider')).toBe(true);
+      expect(urls.has('/ussd/provider/:providerId')).toBe(serves.gateways);
+      expect(urls.has('/api/sms/outbox')).toBe(serves.console);
+      expect(urls.has('/api/subscription/current')).toBe(serves.console);
+      // Gateway processes name legacy providers at start; a console process has no traffic of theirs to warn about.
+      expect(warnings.some((line) => line.includes('shortcode provider accepts unauthenticated traffic'))).toBe(serves.gateways);
+      expect(await app.webhookDispatcher.runOnce()).toBe(0);
+      await app.ctx.usageTallies.count(owner.id, 'sessions', null);
+      await app.close();
+      // Stopping the timers at close flushed what this process counted, whatever its mode.
+      expect(await db.select({ count: usageCounters.count }).from(usageCounters).where(eq(usageCounters.userId, owner.id))).toEqual([
+        { count: 1 },
+      ]);
+    } finally {
+      await app.close();
+      await testDb.close();
     }
   });
 });

@@ -34,7 +34,7 @@ import { registerActionHopGuard } from './plugins/action-hops';
 import { registerLogsRoutes } from './features/logs/logs.routes';
 import { registerDashboardRoutes } from './features/dashboard/dashboard.routes';
 import { registerSmsRoutes } from './features/sms/sms.routes';
-import { registerPaymentsRoutes } from './features/payments/payments.routes';
+import { registerPaymentsRoutes, registerTransactionsRoutes } from './features/payments/payments.routes';
 import { registerWebhooksRoutes } from './features/webhooks/webhooks.routes';
 import type { WebhookDispatcher } from './features/webhooks/webhook-dispatcher';
 import { createGatewayAccessCache } from './core/gateway-access';
@@ -45,13 +45,17 @@ import { connectRedis } from './redis';
 import type { Redis } from 'ioredis';
 import { createVersionCache } from './core/version-cache';
 import { createShortcodeRouteTable } from './core/shortcode-route-table';
-import { registerShortcodesRoutes } from './features/shortcodes/shortcodes.routes';
+import { registerShortcodeProviderRoutes, registerShortcodesRoutes } from './features/shortcodes/shortcodes.routes';
+import { warnAboutLegacyProviders } from './features/shortcodes/providers.service';
 import { registerBillingRoutes } from './features/billing/billing.routes';
 import { createTestHopLimit } from './features/runtime/test-hop-limit';
-import { admitLiveSession, admitSms } from './features/billing/plan-limits';
+import { admitLiveSession, admitSms, createPlanStandings } from './features/billing/plan-limits';
+import { settleCreditPayment, settlePlanPayment } from './features/billing/plan-settlement';
+import { createUsageTallies } from './features/billing/usage-tallies';
+import { settleShortcodePayment } from './features/shortcodes/purchase-settlement';
 import { createEventSink } from './features/runtime/event-sink';
 import { createActionRunner } from './features/runtime/action-runner';
-import { createServerRunners } from './features/runtime/runners';
+import { createHttpCallRules, createServerRunners } from './features/runtime/runners';
 import { registerCustomActionsRoutes } from './features/custom-actions/custom-actions.routes';
 import { registerMerchantsRoutes } from './features/merchants/merchants.routes';
 import { registerAdminsRoutes } from './features/admins/admins.routes';
@@ -60,8 +64,10 @@ import { registerWhatsAppRoutes } from './features/bots/whatsapp.routes';
 import { createWhatsApp } from './features/bots/whatsapp-connectors';
 import { createSendsmsRunner } from '../actions/sendsms';
 import { createPaymentpromptRunner } from '../actions/paymentprompt';
-import { queueSms } from './features/sms/sms.service';
-import { getPaymentProvider, getSandboxPaymentProvider, startPayment } from './features/payments/payments.service';
+import { createSmsProvider, queueSms } from './features/sms/sms.service';
+import { createPaymentProviders } from './features/payments/payment-providers';
+import { startPayment } from './features/payments/payment-start';
+import { createTimers } from './timers';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -69,7 +75,10 @@ declare module 'fastify' {
     runtime: Runtime;
     /** Sends queued webhook deliveries (features/webhooks); tests call its deliverDue. */
     webhookDispatcher: WebhookDispatcher;
-    /** Loads the JavaScript workers now (see ServerRunners.startScripts); resolves when they are ready. */
+    /**
+     * Loads the JavaScript workers now if this process serves gateway traffic (see ServerRunners.startScripts);
+     * resolves when they are ready.
+     */
     startScripts(): Promise<void>;
   }
 }
@@ -103,6 +112,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerRouteTable(app);
   registerActionHopGuard(app, isSandboxBankPath);
 
+  // The one place MODE is read (docs/operations.md): `console` serves the console and its API, `runtime` gateway
+  // traffic, `all` both. Route files register what they are given.
+  const servesConsole = config.MODE !== 'runtime';
+  const servesGateways = config.MODE !== 'console';
+
   const ownsDatabase = !options.database;
   const database =
     options.database ??
@@ -115,6 +129,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (redis) watchRedis(redis, app.log);
 
   let twoFactorKey: Buffer | undefined;
+  // Every provider and cache of the process, built once here; features reach them through ctx.
   const ctx: AppContext = {
     config,
     database,
@@ -130,6 +145,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       return twoFactorKey;
     },
     gatewayAccess: createGatewayAccessCache(database.db, redis),
+    settlements: {
+      plan: (tx, payment) => settlePlanPayment(ctx, tx, payment),
+      credit: (tx, payment) => settleCreditPayment(ctx, tx, payment),
+      shortcode: (tx, payment) => settleShortcodePayment(ctx, tx, payment),
+    },
+    smsProvider: createSmsProvider(config),
+    paymentProviders: createPaymentProviders(config),
+    planStandings: createPlanStandings(),
+    usageTallies: createUsageTallies({ db: database.db, now: () => ctx.now() }),
   };
   app.decorate('ctx', ctx);
 
@@ -147,14 +171,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
           return queueSms(ctx, sms);
         },
       }),
-      paymentprompt: createPaymentpromptRunner({ startPayment: (payment) => startPayment(ctx, getPaymentProvider(ctx.config), payment) }),
+      paymentprompt: createPaymentpromptRunner({ startPayment: (payment) => startPayment(ctx, ctx.paymentProviders.configured, payment) }),
     },
     // Anyone may run a featured template: its payments go to the sandbox and its SMS stay in the outbox,
     // whatever providers are configured, and their rows are owned by no account (only admins list them).
     {
       sendsms: createSendsmsRunner({ queueSms: (sms) => queueSms(ctx, { ...sms, ownerId: null }, { keepInOutbox: true }) }),
       paymentprompt: createPaymentpromptRunner({
-        startPayment: (payment) => startPayment(ctx, getSandboxPaymentProvider(ctx.config), { ...payment, ownerId: null }),
+        startPayment: (payment) => startPayment(ctx, ctx.paymentProviders.sandbox, { ...payment, ownerId: null }),
       }),
     },
   );
@@ -178,7 +202,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   app.decorate('runtime', runtime);
   const whatsapp = createWhatsApp(ctx, runtime);
-  app.decorate('startScripts', serverRunners.startScripts);
+  // Gateway traffic may run scripts from its first hop: a process serving it loads the workers when main.ts asks,
+  // after listen; a console process loads them on first use (a custom action's test run).
+  app.decorate('startScripts', servesGateways ? serverRunners.startScripts : async () => {});
 
   // One hook, in order: finish background work and drain the event buffer while the database is still open,
   // then close it.
@@ -192,6 +218,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     redis?.disconnect();
     if (ownsDatabase) await database.close();
   });
+
+  // Timers and dispatchers, the same in every mode (timers.ts): started when the server is ready, stopped in
+  // preClose, which runs before onClose, so the database is still open while their last runs finish.
+  const webhookRules = createHttpCallRules(ctx);
+  const timers = createTimers(ctx, webhookRules);
+  app.decorate('webhookDispatcher', timers.webhookDispatcher);
+  app.addHook('onReady', async () => timers.start());
+  app.addHook('preClose', async () => timers.stop());
 
   await registerSecurityHeaders(app);
   await app.register(fastifyFormbody);
@@ -222,13 +256,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
   const guard = createGuard(ctx);
-  const isConsole = config.MODE !== 'runtime';
   registerHealthRoutes(app, ctx, {
     pingRedis: redis ? async () => void (await redis.ping()) : undefined,
     getEventStats: runtime.getEventStats,
   });
-  if (config.MODE !== 'console') registerRuntimeRoutes(app, ctx, guard, runtime);
-  if (isConsole) {
+  // Every mode: a provider calls back whichever process it reaches, and the sandbox's checkout page is its.
+  registerPaymentsRoutes(app, ctx);
+  if (servesGateways) {
+    registerRuntimeRoutes(app, ctx, guard, runtime);
+    registerShortcodeProviderRoutes(app, ctx, runtime);
+    // Providers still serving their bare URL are named at every start, until an admin turns the legacy flag off.
+    app.addHook('onReady', async () => warnAboutLegacyProviders(ctx));
+  }
+  if (servesConsole) {
     registerAuthRoutes(app, ctx, guard);
     registerApiKeysRoutes(app, ctx, guard);
     registerContactRoutes(app, ctx, guard);
@@ -241,18 +281,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerDashboardRoutes(app, ctx, guard, runtime);
     registerMerchantsRoutes(app, ctx, guard);
     registerAdminsRoutes(app, ctx, guard);
+    registerSmsRoutes(app, ctx, guard);
+    registerTransactionsRoutes(app, ctx, guard);
+    registerWebhooksRoutes(app, ctx, guard, timers.webhookDispatcher, webhookRules);
+    registerShortcodesRoutes(app, ctx, guard);
+    registerBillingRoutes(app, ctx, guard);
     // Linked numbers' connections live in the process that links them (docs/bots.md): the console's.
     registerBotsRoutes(app, ctx, guard, whatsapp);
     registerWhatsAppRoutes(app, ctx, guard, runtime, whatsapp);
     ctx.background.run('resume linked WhatsApp numbers', () => whatsapp.resumeLinks());
   }
-
-  registerSmsRoutes(app, ctx, guard);
-  registerPaymentsRoutes(app, ctx, guard);
-  app.decorate('webhookDispatcher', registerWebhooksRoutes(app, ctx, guard));
-  registerShortcodesRoutes(app, ctx, guard, runtime);
-  registerBillingRoutes(app, ctx, guard);
-  registerWebApp(app, config, isConsole);
+  registerWebApp(app, config, servesConsole);
   return app;
 }
 
@@ -287,9 +326,9 @@ const CACHE_REVALIDATE = 'no-cache';
  * Each file goes out as the build precompressed it (scripts/precompress.ts), brotli or gzip by the request's
  * Accept-Encoding (with `Vary: accept-encoding`), as is otherwise; nothing is compressed per request.
  */
-function registerWebApp(app: FastifyInstance, config: Config, isConsole: boolean): void {
+function registerWebApp(app: FastifyInstance, config: Config, servesConsole: boolean): void {
   const root = resolve(config.WEB_DIST);
-  const hasWeb = isConsole && existsSync(resolve(root, 'index.html'));
+  const hasWeb = servesConsole && existsSync(resolve(root, 'index.html'));
   if (hasWeb) {
     const assetsDir = resolve(root, WEB_ASSETS_PREFIX.slice(1));
     app.register(fastifyStatic, {

@@ -3,7 +3,10 @@ import type { BackgroundTasks } from './background';
 import type { Config } from './config';
 import type { Database, Db } from '../db/client';
 import type { Mailer } from '../integrations/mail/mailer';
-import type { GatewayAccessCache, ShortcodeRouteTable, VersionCache } from './core/caches';
+import type { SettlementHandlers } from './features/payments/settlements';
+import type { SmsProvider } from '../integrations/sms/sms-provider';
+import type { PlanStandings, UsageTallies, GatewayAccessCache, VersionCache, ShortcodeRouteTable } from './core/caches';
+import type { PaymentProviders } from './features/payments/payment-providers';
 
 /** What services need, built once by buildApp and passed explicitly (services never import Fastify). */
 export interface AppContext {
@@ -24,4 +27,17 @@ export interface AppContext {
   getTwoFactorKey: () => Buffer;
   /** Who may send traffic to each app's and provider's gateway URL; a key rotated or a list changed invalidates it. */
   gatewayAccess: GatewayAccessCache;
+  /**
+   * What a settled payment does for what it paid for, by transaction type (features/payments/settlements.ts): the
+   * features that sell give their handlers here, so payments never imports them.
+   */
+  settlements: SettlementHandlers;
+  /** SMS_PROVIDER's provider: the dispatcher sends queued SMS through it. */
+  smsProvider: SmsProvider;
+  /** PAYMENT_PROVIDER's provider and the sandbox (featured templates' test runs, the sandbox checkout page). */
+  paymentProviders: PaymentProviders;
+  /** Each app owner's plan and period as the runtime admits sessions and SMS (features/billing/plan-limits.ts). */
+  planStandings: PlanStandings;
+  /** This process's counts of live sessions and SMS, flushed to the table on a timer and at close (usage-tallies.ts). */
+  usageTallies: UsageTallies;
 }

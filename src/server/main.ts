@@ -32,8 +32,9 @@ if (seed.seeded) {
 }
 
 await app.listen({ port: config.PORT, host: config.HOST });
-// Gateway traffic may run scripts from the first hop: load the workers now, in the background.
-if (config.MODE !== 'console') void app.startScripts();
+// Gateway traffic may run scripts from the first hop: load the workers now, in the background (buildApp decides
+// whether this process serves any).
+void app.startScripts();
 console.log(`Dialflow is running: http://localhost:${config.PORT} (API docs at /api/docs, database ${app.ctx.database.kind})`);
 if (!config.PUBLIC_URL) {
   console.log(`Links in mail (password reset) point to ${getPublicOrigin(config)}; set PUBLIC_URL to the console's public address.`);

@@ -5,7 +5,7 @@ import { merchants, users } from '../db/schema';
 import { createUser } from './features/auth/auth.service';
 import { applyPlanPeriod } from './features/billing/plan-settlement';
 import { seedShortcodeCatalogue } from './features/shortcodes/catalogue-seed';
-import { DEMO_BOT } from './features/bots/demo-bot';
+import { getDemoBot } from './features/bots/demo-bot';
 import { getFeaturedTemplates } from './features/templates/featured-templates';
 import { insertAppFromDefinition, seedFeaturedTemplates } from './features/templates/templates.service';
 
@@ -84,7 +84,7 @@ export async function seedDatabase(db: Db, options: SeedOptions): Promise<SeedRe
       roles: ['CHATBOT'],
     });
     await applyPlanPeriod(db, botUser.id, DEMO_PLAN, 12, new Date());
-    await insertAppFromDefinition(db, DEMO_BOT, { ownerId: botUser.id, isTemplate: false, deploy: true, channel: 'whatsapp' });
+    await insertAppFromDefinition(db, getDemoBot(), { ownerId: botUser.id, isTemplate: false, deploy: true, channel: 'whatsapp' });
   }
   return { seeded: true, adminEmail: options.adminEmail, generatedAdminPassword };
 }

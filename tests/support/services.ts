@@ -47,10 +47,16 @@ export async function isMysqlReachable(url: string): Promise<boolean> {
   }
 }
 
-/** A new database on the server of TEST_DATABASE_URL, named `<prefix>_<random>`, and how to drop it again. */
-export async function createPostgresDatabase(prefix: string): Promise<{ name: string; url: string; drop(): Promise<void> }> {
+/**
+ * A new database on the server of TEST_DATABASE_URL, named `<prefix>_<random>` (a copy of `template` when one
+ * is named), and how to drop it again.
+ */
+export async function createPostgresDatabase(
+  prefix: string,
+  template?: string,
+): Promise<{ name: string; url: string; drop(): Promise<void> }> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  await runAdminQuery(`create database ${name}`);
+  await runAdminQuery(template ? `create database ${name} template ${template}` : `create database ${name}`);
   const url = new URL(testDatabaseUrl);
   url.pathname = `/${name}`;
   return { name, url: url.toString(), drop: () => runAdminQuery(`drop database if exists ${name} with (force)`) };

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../../src/server/config';
+import { findProvidedTemplates } from './test-db';
 
 /** A Ghanaian mobile number drawn from the session id: the same session always dials from the same number. */
 export function phoneNumberOf(sessionId: string): string {
@@ -42,8 +43,15 @@ const CHILD = fileURLToPath(new URL('./test-server-child.ts', import.meta.url));
  * freezes fails the test instead of hanging it.
  */
 export async function startTestServer(options: { users?: number; config?: Partial<Config> } = {}): Promise<TestServer> {
+  const templates = findProvidedTemplates();
   const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
-    env: { ...process.env, TEST_SERVER_USERS: String(options.users ?? 1), TEST_SERVER_CONFIG: JSON.stringify(options.config ?? {}) },
+    env: {
+      ...process.env,
+      TEST_SERVER_USERS: String(options.users ?? 1),
+      TEST_SERVER_CONFIG: JSON.stringify(options.config ?? {}),
+      TEST_PGLITE_TEMPLATE_FILE: templates.pgliteTemplateFile ?? '',
+      TEST_POSTGRES_TEMPLATE_NAME: templates.postgresTemplateName ?? '',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

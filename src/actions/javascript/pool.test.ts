@@ -207,7 +207,8 @@ describe('javascript pool: hostile scripts', () => {
       expect(errorOf(outcome)).toMatch(/^Script ran out of memory \(limit 32 MB\)/);
     }
     // Both workers have been through a bomb by now (round robin is not guaranteed, so run a few).
-    for (let i = 0; i < 4; i++) expect(await run('return new Array(1e5).fill(1).length', {}, roomy)).toMatchObject({ ok: true, result: 100_000 });
+    for (let i = 0; i < 4; i++)
+      expect(await run('return new Array(1e5).fill(1).length', {}, roomy)).toMatchObject({ ok: true, result: 100_000 });
   });
 
   it('ends deep recursion with a stack error', async () => {

@@ -1,7 +1,15 @@
 import { asc, desc, eq, inArray, max } from 'drizzle-orm';
 import { appVersions, menus } from '../../db/schema';
 import type { Db } from '../../db/client';
-import { appLanguagesSchema, appVersionSchema, menuSchema, type AppLanguages, type AppVersion, type Menu } from '../../shared/app';
+import {
+  appLanguagesSchema,
+  appVersionSchema,
+  menuSchema,
+  migrateDefinition,
+  type AppLanguages,
+  type AppVersion,
+  type Menu,
+} from '../../shared/app';
 import type { AppRow } from './app-access';
 
 /**
@@ -70,7 +78,8 @@ export async function findLiveVersion(db: Db, appId: string): Promise<AppVersion
     .where(eq(appVersions.appId, appId))
     .orderBy(desc(appVersions.number))
     .limit(1);
-  return row ? appVersionSchema.parse(row.definition) : undefined;
+  // A definition from a newer spec version throws here: the runtime logs it and answers as for a broken version.
+  return row ? migrateDefinition(row.definition) : undefined;
 }
 
 export async function findLiveVersionNumber(db: Db, appId: string): Promise<number | null> {

@@ -1,7 +1,9 @@
 // The caches every request reaches through the context (context.ts): their shapes only, so the context and the
 // core files that take it depend on no implementation. version-cache.ts, gateway-access.ts and
-// shortcode-route-table.ts build them.
+// shortcode-route-table.ts build the first three; billing builds the plan standings and usage tallies.
 import type { BlockList } from 'node:net';
+import type { LRUCache } from 'lru-cache';
+import type { subscriptions } from '../../db/schema';
 import type { CompiledApp } from '../../engine';
 import type { LinkedAppEnv } from '../../shared/api/shortcodes.schema';
 
@@ -87,4 +89,34 @@ export interface ShortcodeRouteTable {
   findRoute(providerKey: string, dialled: string): Promise<RouteMatch | null>;
   invalidate(): void;
   close(): Promise<void>;
+}
+
+/** What the runtime needs of an app's owner to admit a session, cached: the plan and period, and whether limits apply. */
+export interface OwnerStanding {
+  exempt: boolean;
+  email: string;
+  fullName: string;
+  row: Pick<typeof subscriptions.$inferSelect, 'plan' | 'periodEnd'> | undefined;
+}
+
+/**
+ * Per process (ctx.planStandings, built once by buildApp). A change made here (a payment settled, an admin's
+ * change) drops the owner's entry at once; a change made by another process is seen within the TTL. The state is
+ * computed from the period and the clock on every use, so a lapse needs no invalidation.
+ */
+export type PlanStandings = LRUCache<string, OwnerStanding>;
+
+export type UsageKind = 'sessions' | 'sms';
+
+export interface UsageTallies {
+  /**
+   * Adds one to the owner's count of `kind` this month unless that reaches past `limit` (null: unlimited, still
+   * counted): the new count, or null when the allowance is used up. In memory: no database work but the first
+   * read of an owner's month.
+   */
+  count(ownerId: string, kind: UsageKind, limit: number | null): Promise<{ count: number; warnedPercent: number } | null>;
+  /** Records that the warning for `percent` went out (the table says so already). */
+  markWarned(ownerId: string, kind: UsageKind, percent: number): void;
+  /** Writes what was counted here to the table; tallies with nothing new are dropped (re-read on next use). `ownerId`: only that owner's. */
+  flush(ownerId?: string): Promise<void>;
 }

@@ -2,13 +2,16 @@ import { z } from 'zod';
 import { appLanguagesSchema } from '../app/languages';
 import { MAX_MENUS_PER_APP } from '../billing/plans';
 import { menuSchema } from '../app/menu.schema';
+import { readSpecVersion, SPEC_VERSION, upgradeDefinition } from '../app/spec-version';
+import { isPlainObject } from '../json';
 import { appSchema, createAppBodySchema } from './apps.schema';
 
 /**
  * An app as one file (docs/import-export.md): its settings and its draft menus, never a secret.
  * `format` and `version` say what the file is; a reader refuses any other, so a later version can change the
- * shape without an old server misreading it.
- * @example { "format": "dialflow.app", "version": 1, "exportedAt": "2026-11-26T22:00:00.000Z",
+ * shape without an old server misreading it. `specVersion` is the shape of the app and menus inside
+ * (shared/app/spec-version.ts), the same as a deployed version's: an older one is brought forward on import.
+ * @example { "format": "dialflow.app", "version": 1, "specVersion": 1, "exportedAt": "2026-11-26T22:00:00.000Z",
  *   "app": { "appName": "Balance", ... }, "menus": [{ "uniqueId": "…", "userDefinedName": "home", ... }], "secretsRemoved": [] }
  */
 export const APP_EXPORT_FORMAT = 'dialflow.app';
@@ -58,6 +61,8 @@ export type ExportedMenu = z.infer<typeof exportedMenuSchema>;
 export const appExportSchema = z.object({
   format: z.literal(APP_EXPORT_FORMAT),
   version: z.literal(APP_EXPORT_VERSION),
+  /** Written by every export; a file without it (exported before it was written) is spec version 0. */
+  specVersion: z.literal(SPEC_VERSION),
   exportedAt: z.string().max(40),
   app: exportedAppSchema,
   /** In order: the first is the app's first menu. */
@@ -66,6 +71,19 @@ export const appExportSchema = z.object({
   secretsRemoved: z.array(z.string().max(200)).max(2000).default([]),
 });
 export type AppExport = z.infer<typeof appExportSchema>;
+
+/**
+ * An export file with its app and menus brought forward to SPEC_VERSION, before today's schema reads them. Throws
+ * SpecVersionError for a file from a newer version; a file without an app or menus is left for the schema to refuse.
+ * Pure, as every migration is: the import checks the file's depth before and its shape after.
+ */
+export function migrateAppExport(document: Record<string, unknown>): Record<string, unknown> {
+  const from = readSpecVersion(document.specVersion);
+  const { app, menus } = document;
+  if (!isPlainObject(app) || !Array.isArray(menus)) return { ...document, specVersion: SPEC_VERSION };
+  const upgraded = upgradeDefinition({ app, menus }, from);
+  return { ...document, specVersion: SPEC_VERSION, app: upgraded.app, menus: upgraded.menus };
+}
 
 /** A reason an import was refused, or a warning on one that was made: where in the file, and what. */
 export const importProblemSchema = z.object({ field: z.string(), message: z.string() });

@@ -11,18 +11,29 @@ import {
   APP_TRANSFER_MESSAGES,
   appExportSchema,
   exportedMenuSchema,
+  migrateAppExport,
   type AppExport,
   type ExportedMenu,
   type ImportAppBody,
   type ImportProblem,
 } from '../../../shared/api/app-transfer.schema';
 import { findDialStringProblem, withDialStringClaim } from './app-dial-strings';
+import { removeSecrets } from './app-export-secrets';
 import { APP_COUNTRIES, APP_MESSAGES, resolveAppShortCode, type App } from '../../../shared/api/apps.schema';
-import { appVersionSchema, createMenuRefIndex, validateMenu, type Menu } from '../../../shared/app';
+import {
+  appVersionSchema,
+  createMenuRefIndex,
+  readSpecVersion,
+  SPEC_VERSION,
+  SpecVersionError,
+  validateMenu,
+  type Menu,
+} from '../../../shared/app';
 import { MAX_MENUS_PER_APP } from '../../../shared/billing/plans';
 import { LANGUAGE_MESSAGES, listAppLanguages, type AppLanguages } from '../../../shared/app/languages';
 import { invalid } from '../../../shared/errors';
 import { isUuid } from '../../../shared/ids';
+import { isPlainObject } from '../../../shared/json';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../../core/auth-user';
 import { checkAppLimit, checkImportLimits, checkMenuLimit } from '../billing/plan-limits';
@@ -31,106 +42,6 @@ import { getDraftVersion } from '../../core/app-versions';
 import { createRenderAllowance, DEPLOY_LINT_RENDER_MS } from '../../core/render-shares';
 import { getApp } from './apps.service';
 import { createAppId, checkCanBuildApps, checkIsUssdApp, getOwnedApp } from '../../core/app-access';
-
-/**
- * Names of headers, query parameters and payload fields whose values are credentials (`Authorization`,
- * `X-Api-Key`, `X-Auth-Token`, `api_key`, `access_token`, `client_secret`, `password`, `signature`, `sig`...):
- * their values are blanked in an export. Wide on purpose: a value blanked by mistake is listed and typed again,
- * a credential kept is handed to whoever receives the file.
- */
-const SECRET_NAME = /key|token|secret|auth|passw(or)?d|pwd|signature|^sig$|cookie|credential/i;
-/** A value that is only a template tag (`{{ vars.apiKey }}`) says where a secret is kept and holds none: it stays. */
-const ONLY_TAG = /^\s*\{\{[^{}]*\}\}\s*$/;
-const isSecret = (name: string, value: string) => SECRET_NAME.test(name) && value.trim() !== '' && !ONLY_TAG.test(value);
-/** `postgres://user:pass@host/db`: the password between the user and `@`. */
-const URL_PASSWORD = /^([a-z][a-z0-9+.-]*:\/\/[^:/@\s]*):[^@/\s]+@/i;
-/** `https://user:pass@host/...` or `https://KEY@host/...`: the whole userinfo, which holds a password or a key. */
-const URL_USERINFO = /^([a-z][a-z0-9+.-]*:\/\/)[^/?#@\s]+@/i;
-/** `"password": "..."` in a JSON payload (the name and value as JSON strings, escapes included). */
-const JSON_FIELD = /"((?:[^"\\]|\\.)*)"(\s*:\s*)"((?:[^"\\]|\\.)*)"/g;
-/** `<password>...</password>` in an XML payload. */
-const XML_FIELD = /<([A-Za-z_][\w.:-]*)>([^<]*)<\/\1>/g;
-
-/** `a=1&api_key=XYZ` with the credentials' values blanked (`a=1&api_key=`); names are compared decoded. */
-function removeFormSecrets(form: string): string {
-  return form
-    .split('&')
-    .map((part) => {
-      const eq = part.indexOf('=');
-      if (eq < 0) return part;
-      const name = part.slice(0, eq);
-      let decoded = name;
-      try {
-        decoded = decodeURIComponent(name.replace(/\+/g, ' '));
-      } catch {
-        // A malformed escape: the name is compared as written.
-      }
-      return isSecret(decoded, part.slice(eq + 1)) ? `${name}=` : part;
-    })
-    .join('&');
-}
-
-/** A Rest API URL without its userinfo and with its credential query parameters blanked. */
-function removeUrlSecrets(url: string): string {
-  const withoutUser = url.replace(URL_USERINFO, '$1');
-  const query = withoutUser.indexOf('?');
-  if (query < 0) return withoutUser;
-  const fragment = withoutUser.indexOf('#', query);
-  const end = fragment < 0 ? withoutUser.length : fragment;
-  return `${withoutUser.slice(0, query + 1)}${removeFormSecrets(withoutUser.slice(query + 1, end))}${withoutUser.slice(end)}`;
-}
-
-/** A request body with its credential fields blanked: JSON and XML fields, and form fields for a form body. */
-function removePayloadSecrets(payload: string, contentType: string): string {
-  const blanked = payload
-    .replace(JSON_FIELD, (field, name: string, colon: string, value: string) => (isSecret(name, value) ? `"${name}"${colon}""` : field))
-    .replace(XML_FIELD, (field, name: string, value: string) => (isSecret(name, value) ? `<${name}></${name}>` : field));
-  return contentType === 'application/x-www-form-urlencoded' ? removeFormSecrets(blanked) : blanked;
-}
-
-/** A menu's secrets blanked, and the paths (in the file) where one was. */
-function removeSecrets(menu: ExportedMenu, at: string, removed: string[]): ExportedMenu {
-  const actions = menu.actions.map((action, i) => {
-    const path = `${at}.actions.${i}.code`;
-    if (action.inheritsPlugin === 'restapi') {
-      const code = { ...action.code };
-      const url = removeUrlSecrets(code.url);
-      if (url !== code.url) {
-        code.url = url;
-        removed.push(`${path}.url`);
-      }
-      if (code.basicAuth?.password) {
-        code.basicAuth = { ...code.basicAuth, password: '' };
-        removed.push(`${path}.basicAuth.password`);
-      }
-      code.headers = code.headers.map((header, h) => {
-        if (!isSecret(header.key, header.value)) return header;
-        removed.push(`${path}.headers.${h}.value`);
-        return { ...header, value: '' };
-      });
-      const payload = removePayloadSecrets(code.payload, code.contentType);
-      if (payload !== code.payload) {
-        code.payload = payload;
-        removed.push(`${path}.payload`);
-      }
-      return { ...action, code };
-    }
-    if (action.inheritsPlugin === 'dbaccess') {
-      const code = { ...action.code };
-      if (code.dbpass) {
-        code.dbpass = '';
-        removed.push(`${path}.dbpass`);
-      }
-      if (URL_PASSWORD.test(code.dburl)) {
-        code.dburl = code.dburl.replace(URL_PASSWORD, '$1@');
-        removed.push(`${path}.dburl`);
-      }
-      return { ...action, code };
-    }
-    return action;
-  });
-  return { ...menu, actions };
-}
 
 /**
  * The app as one file: its settings and its draft menus in order, with every secret blanked (passwords,
@@ -145,6 +56,7 @@ export async function exportApp(ctx: AppContext, user: AuthUser, appId: string):
   return {
     format: APP_EXPORT_FORMAT,
     version: APP_EXPORT_VERSION,
+    specVersion: SPEC_VERSION,
     exportedAt: ctx.now().toISOString(),
     app: {
       appName: app.appName,
@@ -179,9 +91,6 @@ function measureDepth(value: unknown, limit: number): number {
   return deepest;
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** Fields of the input the schema does not know (zod drops them quietly): each is a problem, not a silent loss. */
 function findUnknownFields(input: unknown, parsed: unknown, path: string[], problems: ImportProblem[]): void {
   if (Array.isArray(input) && Array.isArray(parsed)) {
@@ -201,13 +110,22 @@ function refuse(problems: ImportProblem[]): never {
   throw invalid(APP_TRANSFER_MESSAGES.refused(problems.length), { errors: problems });
 }
 
-/** The document, if it says it is an export this server reads (its format and version): checked before anything else. */
+/**
+ * The document, if it says it is an export this server reads (its format, version and spec version): checked before
+ * anything else.
+ */
 function checkIsAppExport(document: unknown): Record<string, unknown> {
   if (!isPlainObject(document) || document.format !== APP_EXPORT_FORMAT)
     throw invalid(APP_TRANSFER_MESSAGES.notAnExport, { errors: [{ field: 'format', message: APP_TRANSFER_MESSAGES.notAnExport }] });
   if (document.version !== APP_EXPORT_VERSION) {
     const message = APP_TRANSFER_MESSAGES.wrongVersion(document.version);
     throw invalid(message, { errors: [{ field: 'version', message }] });
+  }
+  try {
+    readSpecVersion(document.specVersion);
+  } catch (err) {
+    if (!(err instanceof SpecVersionError)) throw err;
+    throw invalid(err.message, { errors: [{ field: 'specVersion', message: err.message }] });
   }
   return document;
 }
@@ -222,11 +140,13 @@ const appExportShellSchema = appExportSchema.extend({ menus: z.array(z.unknown()
 const MENUS_PER_SLICE = 25;
 
 /**
- * The document as an export this server reads: refused at once when it is not one (too deep, the wrong shape);
- * its unknown fields are added to `problems`, so they are listed with the rest.
+ * The document as an export this server reads: refused at once when it is not one (too deep, the wrong shape),
+ * brought forward from the file's spec version, then read; its unknown fields are added to `problems`, so they are
+ * listed with the rest.
  */
-async function readAppExport(document: Record<string, unknown>, problems: ImportProblem[]): Promise<AppExport> {
-  if (measureDepth(document, APP_IMPORT_MAX_DEPTH) > APP_IMPORT_MAX_DEPTH) throw invalid(APP_TRANSFER_MESSAGES.tooDeep);
+async function readAppExport(file: Record<string, unknown>, problems: ImportProblem[]): Promise<AppExport> {
+  if (measureDepth(file, APP_IMPORT_MAX_DEPTH) > APP_IMPORT_MAX_DEPTH) throw invalid(APP_TRANSFER_MESSAGES.tooDeep);
+  const document = migrateAppExport(file);
   const shell = appExportShellSchema.safeParse(document);
   if (!shell.success) refuse(toProblems(shell.error));
   const shapeProblems: ImportProblem[] = [];

@@ -23,7 +23,7 @@ import type { AppContext } from '../../context';
 import { openText, sealText } from '../../sealed-text';
 import { recordAdminAction } from '../../core/audit-log';
 import { sendMail } from '../../core/mail';
-import { PAYMENT_TRANSACTION_TYPE } from '../payments/payments.service';
+import { PAYMENT_TRANSACTION_TYPE } from '../payments/settlements';
 import { verifyPassword } from './passwords';
 import { createOpaqueToken, hashToken } from './tokens';
 

@@ -6,7 +6,7 @@ import { getPublicOrigin } from '../../config';
 import type { AppContext } from '../../context';
 import { createPeriodicTask, type PeriodicTask } from '../../periodic-task';
 import { sendMail } from '../../core/mail';
-import { getPaymentProvider, verifyPendingPayment } from '../payments/payments.service';
+import { verifyPendingPayment } from '../payments/payment-callbacks';
 import { formatDay } from '../../core/dates';
 import { HISTORY_TYPES } from './billing.service';
 import { forgetStanding } from './plan-limits';
@@ -117,7 +117,7 @@ export function createBillingTimer(ctx: AppContext, options: { intervalMs: numbe
   }
 
   async function settleStale(now: Date): Promise<number> {
-    const provider = getPaymentProvider(ctx.config);
+    const provider = ctx.paymentProviders.configured;
     const stale = await ctx.db
       .select({ reference: transactions.reference })
       .from(transactions)

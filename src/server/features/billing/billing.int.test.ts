@@ -6,7 +6,6 @@ import { PLANS } from '../../../shared/billing/plans';
 import { describeDb } from '../../../../tests/support/test-db';
 import { createApiClient, type SeededUser, type TestApp, useTestApp, useUser } from '../../../../tests/support/test-app';
 import { seedApp, seedMenu } from '../../../../tests/support/seed-app';
-import { getSandboxPaymentProvider } from '../payments/payments.service';
 import { createBillingTimer } from './billing-timer';
 import { admitSms } from './plan-limits';
 import { toUsageMonth } from './subscription';
@@ -31,7 +30,7 @@ async function decide(t: TestApp, redirectUrl: string, decision: 'approve' | 'de
 
 /** A signed sandbox callback, posted as the provider would. */
 function postCallback(t: TestApp, reference: string, paid: { amount: number; currency: string }) {
-  const callback = getSandboxPaymentProvider(t.app.ctx.config).buildCallback(reference, 'approve', paid);
+  const callback = t.app.ctx.paymentProviders.sandbox.buildCallback(reference, 'approve', paid);
   return t.app.inject({
     method: 'POST',
     url: '/api/payments/callback/sandbox',
@@ -212,7 +211,7 @@ describeDb('billing: the plan table, the subscription and bad input', () => {
     const { reference } = readCheckout(started.json().redirectUrl);
     expect(started.json().status).toBe('01');
 
-    const callback = getSandboxPaymentProvider(t.app.ctx.config).buildCallback(reference, 'approve', { amount: 200, currency: 'USD' });
+    const callback = t.app.ctx.paymentProviders.sandbox.buildCallback(reference, 'approve', { amount: 200, currency: 'USD' });
     const forged = await t.app.inject({
       method: 'POST',
       url: '/api/payments/callback/sandbox',

@@ -29,32 +29,13 @@ import {
   getSubscriptionTypes,
   makePayment,
 } from './billing.service';
-import { createPeriodicTask } from '../../periodic-task';
-import { createBillingTimer } from './billing-timer';
-import { getUsageTallies } from './plan-limits';
-import { USAGE_FLUSH_MS } from './usage-tallies';
 
 /**
- * Billing (docs/billing.md): the Account Billing page's calls for everyone signed in, the admins' view and hand
- * changes (console processes), the timer that mails period reminders and settles stale payments, and the usage
- * tallies' flush (every process: each mail goes once).
+ * Billing (docs/billing.md): the Account Billing page's calls for everyone signed in, and the admins' view and
+ * hand changes (console). buildApp runs the timer that mails period reminders and settles stale payments, and the
+ * usage tallies' flush.
  */
 export function registerBillingRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard): void {
-  const timer = createBillingTimer(ctx, { intervalMs: ctx.config.BILLING_TIMER_INTERVAL_MS });
-  // Every process that takes traffic counts sessions: its tallies go to the table every second and at close.
-  const tallies = getUsageTallies(ctx);
-  const flush = createPeriodicTask('usage flush', () => tallies.flush(), { intervalMs: USAGE_FLUSH_MS, log: ctx.log });
-  app.addHook('onReady', async () => {
-    timer.start();
-    flush.start();
-  });
-  app.addHook('preClose', async () => {
-    await timer.stop();
-    await flush.stop();
-    await tallies.flush();
-  });
-  if (ctx.config.MODE === 'runtime') return;
-
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['billing'];
   const signedIn = guard();

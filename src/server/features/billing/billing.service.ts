@@ -22,7 +22,7 @@ import { AppError, invalid, notFound } from '../../../shared/errors';
 import { getRoles } from '../../../shared/roles';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../../core/auth-user';
-import { createPaymentReference, startCheckoutPayment } from '../payments/payments.service';
+import { createPaymentReference, startCheckoutPayment } from '../payments/payment-start';
 import { SHORTCODE_TRANSACTION_TYPE, type ShortcodePaymentMetadata } from '../shortcodes/purchase-settlement';
 import { addMonths } from '../../core/dates';
 import { findUsage, forgetStanding } from './plan-limits';
@@ -111,7 +111,7 @@ export function getSubscriptionTypes(): SubscriptionTypes {
 async function checkOut(
   ctx: AppContext,
   user: AuthUser,
-  transactionType: string,
+  transactionType: typeof PLAN_TRANSACTION_TYPE | typeof CREDIT_TRANSACTION_TYPE,
   amountUsd: number,
   metadata: PlanPaymentMetadata | CreditPaymentMetadata,
   message: string,

@@ -9,8 +9,8 @@ import { getRoles, type RoleSubject } from '../../../shared/roles';
 import { getPublicOrigin } from '../../config';
 import type { AppContext } from '../../context';
 import { sendMail } from '../../core/mail';
-import { createUsageTallies, type UsageKind, type UsageTallies } from './usage-tallies';
-import { findSubscriptionRow, getLimits, getPlanName, getSubscriptionState, type SubscriptionRow, toUsageMonth } from './subscription';
+import type { OwnerStanding, PlanStandings, UsageKind } from '../../core/caches';
+import { findSubscriptionRow, getLimits, getPlanName, getSubscriptionState, toUsageMonth } from './subscription';
 
 /**
  * Plan limits, checked on the server (docs/billing.md, Enforcement): apps and menus when they are created,
@@ -24,38 +24,19 @@ const limitReached = (message: string) => new AppError('limitReached', message);
 
 const isExempt = (subject: RoleSubject) => getRoles(subject).isAdmin;
 
-/** What the runtime needs of an app's owner to admit a session, cached: the plan and period, and whether limits apply. */
-interface OwnerStanding {
-  exempt: boolean;
-  email: string;
-  fullName: string;
-  row: Pick<SubscriptionRow, 'plan' | 'periodEnd'> | undefined;
-}
-
-/**
- * Per process. A change made here (a payment settled, an admin's change) drops the owner's entry at once; a change
- * made by another process is seen within the TTL. The state is computed from the period and the clock on every
- * use, so a lapse needs no invalidation.
- */
-const standings = new WeakMap<AppContext, LRUCache<string, OwnerStanding>>();
 const STANDING_TTL_MS = 10_000;
 
-function getStandingCache(ctx: AppContext): LRUCache<string, OwnerStanding> {
-  let cache = standings.get(ctx);
-  if (!cache) {
-    cache = new LRUCache<string, OwnerStanding>({ max: 20_000, ttl: STANDING_TTL_MS });
-    standings.set(ctx, cache);
-  }
-  return cache;
+export function createPlanStandings(): PlanStandings {
+  return new LRUCache<string, OwnerStanding>({ max: 20_000, ttl: STANDING_TTL_MS });
 }
 
 /** Forget what this process cached about the account's subscription (after a payment or an admin's change). */
 export function forgetStanding(ctx: AppContext, userId: string): void {
-  getStandingCache(ctx).delete(userId);
+  ctx.planStandings.delete(userId);
 }
 
 async function getOwnerStanding(ctx: AppContext, ownerId: string): Promise<OwnerStanding | undefined> {
-  const cache = getStandingCache(ctx);
+  const cache = ctx.planStandings;
   const cached = cache.get(ownerId);
   if (cached) return cached;
   const [owner] = await ctx.db
@@ -71,18 +52,6 @@ async function getOwnerStanding(ctx: AppContext, ownerId: string): Promise<Owner
   };
   cache.set(ownerId, standing);
   return standing;
-}
-
-const tallies = new WeakMap<AppContext, UsageTallies>();
-
-/** This process's usage tallies (usage-tallies.ts), one per server. */
-export function getUsageTallies(ctx: AppContext): UsageTallies {
-  let found = tallies.get(ctx);
-  if (!found) {
-    found = createUsageTallies(ctx);
-    tallies.set(ctx, found);
-  }
-  return found;
 }
 
 const KIND_NAMES: Record<UsageKind, string> = { sessions: 'live sessions', sms: 'SMS' };
@@ -109,7 +78,7 @@ async function warnIfDue(
       setWhere: lt(usageCounters.warnedPercent, percent),
     })
     .returning({ month: usageCounters.month });
-  getUsageTallies(ctx).markWarned(ownerId, kind, percent);
+  ctx.usageTallies.markWarned(ownerId, kind, percent);
   if (!marked) return;
   const title = PLANS[getPlanName(standing.row)].title;
   const what = KIND_NAMES[kind];
@@ -143,7 +112,7 @@ export async function admitLiveSession(ctx: AppContext, ownerId: string): Promis
   if (!standing || standing.exempt) return null;
   if (getSubscriptionState(standing.row, ctx.now()) === 'inactive') return BILLING_MESSAGES.liveInactive;
   const limit = getLimits(ctx.config, getPlanName(standing.row)).sessions;
-  const counted = await getUsageTallies(ctx).count(ownerId, 'sessions', limit);
+  const counted = await ctx.usageTallies.count(ownerId, 'sessions', limit);
   if (!counted) return BILLING_MESSAGES.liveSessionLimit;
   if (limit !== null) await warnIfDue(ctx, ownerId, standing, 'sessions', limit, counted);
   return null;
@@ -170,7 +139,7 @@ export async function admitSms(ctx: AppContext, ownerId: string): Promise<void> 
   if (!standing || standing.exempt) return;
   if (getSubscriptionState(standing.row, ctx.now()) === 'inactive') throw limitReached(BILLING_MESSAGES.smsInactive);
   const limit = getLimits(ctx.config, getPlanName(standing.row)).sms;
-  const counted = await getUsageTallies(ctx).count(ownerId, 'sms', limit);
+  const counted = await ctx.usageTallies.count(ownerId, 'sms', limit);
   if (!counted) throw limitReached(BILLING_MESSAGES.smsLimit(limit ?? 0));
   if (limit !== null) await warnIfDue(ctx, ownerId, standing, 'sms', limit, counted);
 }
@@ -242,7 +211,7 @@ export async function checkDeployAllowed(ctx: AppContext, user: RoleSubject & { 
 
 /** This month's use by the account: apps, the fullest app's menus, and the counters. */
 export async function findUsage(ctx: AppContext, userId: string): Promise<{ apps: number; menus: number; sessions: number; sms: number }> {
-  await getUsageTallies(ctx).flush(userId);
+  await ctx.usageTallies.flush(userId);
   const [appCount] = await ctx.db
     .select({ n: count() })
     .from(apps)

@@ -5,15 +5,15 @@ import { isPaidPlanName, PLANS, type PaidPlanName, type PlanName } from '../../.
 import { getPublicOrigin } from '../../config';
 import type { AppContext } from '../../context';
 import { sendMail } from '../../core/mail';
-import type { AfterSettlement, SettledTransaction } from '../payments/settlements';
+import type { AfterSettlement, SettledTransaction, TransactionType } from '../payments/settlements';
 import { formatDay, addMonths } from '../../core/dates';
 import { forgetStanding } from './plan-limits';
 import { getPlanName, getSubscriptionState, type SubscriptionRow } from './subscription';
 import { roundMoney } from '../../core/money';
 
 /** The transaction types of plan payments and of credits to the account balance. */
-export const PLAN_TRANSACTION_TYPE = 'plan';
-export const CREDIT_TRANSACTION_TYPE = 'credit';
+export const PLAN_TRANSACTION_TYPE = 'plan' satisfies TransactionType;
+export const CREDIT_TRANSACTION_TYPE = 'credit' satisfies TransactionType;
 
 /** What a plan payment keeps in its transaction's metadata. */
 export interface PlanPaymentMetadata {
@@ -122,7 +122,8 @@ function describeAmount(transaction: Pick<SettledTransaction, 'amount' | 'curren
 
 /**
  * A plan payment settled: SUCCESS puts the account on the plan for the months paid (applyPlanPeriod) and mails
- * a receipt; FAILED changes nothing. Runs in the settlement's database transaction, once.
+ * a receipt; FAILED changes nothing. Runs in the settlement's database transaction, once (buildApp gives it to
+ * payments as the `plan` settlement handler).
  */
 export async function settlePlanPayment(ctx: AppContext, tx: Db, transaction: SettledTransaction): Promise<AfterSettlement | undefined> {
   if (transaction.status !== 'SUCCESS' || !transaction.userId) return undefined;
@@ -153,7 +154,7 @@ export async function settlePlanPayment(ctx: AppContext, tx: Db, transaction: Se
 /**
  * A credit settled: SUCCESS adds its USD to the account balance. An account whose paid plan has lapsed (grace or
  * inactive) and whose balance now covers one period of it is renewed from the balance at once, recorded as a
- * plan payment paid from the balance. Runs in the settlement's database transaction, once.
+ * plan payment paid from the balance. Runs in the settlement's database transaction, once (the `credit` handler).
  */
 export async function settleCreditPayment(ctx: AppContext, tx: Db, transaction: SettledTransaction): Promise<AfterSettlement | undefined> {
   if (transaction.status !== 'SUCCESS' || !transaction.userId) return undefined;

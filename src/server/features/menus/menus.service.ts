@@ -3,9 +3,11 @@ import { and, asc, desc, eq, gt, sql } from 'drizzle-orm';
 import { apps, appVersions, menus, users } from '../../../db/schema';
 import type { Db } from '../../../db/client';
 import {
-  appVersionSchema,
   LANGUAGE_MESSAGES,
   listAppLanguages,
+  migrateDefinition,
+  SpecVersionError,
+  stampDefinition,
   toMenuScreen,
   validateMenu,
   type AppVersion,
@@ -214,12 +216,18 @@ export async function saveMenuPositions(
 
 /**
  * The draft against a stored version, ignoring the version's own id and the flow map's box positions (moving boxes
- * is not a change worth a version; jsonb keeps no key order, so both are parsed).
+ * is not a change worth a version; jsonb keeps no key order, so both are parsed). A stored version this code cannot
+ * read counts as different.
  */
 function isSameDefinition(draft: AppVersion, stored: unknown): boolean {
-  const parsed = appVersionSchema.safeParse(stored);
+  let parsed: AppVersion;
+  try {
+    parsed = migrateDefinition(stored);
+  } catch {
+    return false;
+  }
   const definition = (v: AppVersion) => ({ ...v, versionId: '', menus: v.menus.map(({ mapPosition: _placed, ...m }) => m) });
-  return parsed.success && isDeepStrictEqual(definition(parsed.data), definition(draft));
+  return isDeepStrictEqual(definition(parsed), definition(draft));
 }
 
 type VersionRow = typeof appVersions.$inferSelect;
@@ -270,7 +278,7 @@ export async function deployApp(ctx: AppContext, user: AuthUser, appId: string):
     const number = (last?.number ?? 0) + 1;
     const [row] = await tx
       .insert(appVersions)
-      .values({ appId: app.id, number, definition: { ...draft, versionId: `v${number}` }, warnings, createdBy: user.id })
+      .values({ appId: app.id, number, definition: stampDefinition({ ...draft, versionId: `v${number}` }), warnings, createdBy: user.id })
       .returning();
     await recordChangeByAdmin(tx, user, app.userId, 'app_deployed', app.id, { version: number });
     return toVersionInfo(row!, user.email, number);
@@ -289,6 +297,16 @@ export async function findVersions(ctx: AppContext, user: AuthUser, appId: strin
     .orderBy(desc(appVersions.number));
   const liveNumber = rows[0]?.version.number ?? 0;
   return rows.map((r) => toVersionInfo(r.version, r.email, liveNumber));
+}
+
+/** An earlier version's definition, brought forward to be deployed anew; refused when a newer Dialflow deployed it. */
+function readRollbackTarget(stored: unknown, version: number): AppVersion {
+  try {
+    return migrateDefinition(stored);
+  } catch (err) {
+    if (err instanceof SpecVersionError) throw invalid(`Version ${version} cannot be rolled back to: ${err.message}`);
+    throw err;
+  }
 }
 
 /** Rolls the live URL back by deploying an earlier version's frozen definition anew; history stays whole. */
@@ -311,7 +329,7 @@ export async function rollbackVersion(ctx: AppContext, user: AuthUser, appId: st
       .limit(1);
     if (last!.number === version) throw invalid(`Version ${version} is already live.`);
     const number = last!.number + 1;
-    const definition = { ...(target.definition as AppVersion), versionId: `v${number}` };
+    const definition = stampDefinition({ ...readRollbackTarget(target.definition, version), versionId: `v${number}` });
     const [row] = await tx
       .insert(appVersions)
       .values({ appId: app.id, number, definition, warnings: target.warnings, rolledBackFrom: version, createdBy: user.id })

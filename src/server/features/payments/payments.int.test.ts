@@ -8,14 +8,15 @@ import { seedApp } from '../../../../tests/support/seed-app';
 import { createSandboxPaymentProvider } from '../../../integrations/payments/sandbox-payments';
 import { createPaymentpromptRunner } from '../../../actions/paymentprompt';
 import { testInput, testScope } from '../../../actions/test-input';
-import { getPaymentProvider, isSandboxProvider, startPayment } from './payments.service';
+import { isSandboxProvider } from './payment-providers';
+import { startPayment } from './payment-start';
 
 const SECRET = 'sandbox-secret-for-tests-0123456789';
 
 describeDb('payments through the sandbox provider', () => {
   const t = useTestApp({ SANDBOX_PAYMENT_SECRET: SECRET, PUBLIC_URL: 'https://console.dialflow.test' });
 
-  const provider = () => getPaymentProvider(t.app.ctx.config);
+  const provider = () => t.app.ctx.paymentProviders.configured;
   const readTx = async (reference: string) => (await t.db.select().from(transactions).where(eq(transactions.reference, reference)))[0]!;
   const countEvents = async (reference: string) =>
     (await t.db.select({ n: count() }).from(paymentEvents).where(eq(paymentEvents.reference, reference)))[0]!.n;
@@ -123,6 +124,18 @@ describeDb('payments through the sandbox provider', () => {
     });
     expect(res.json()).toMatchObject({ status: '00', data: { reference, status: 'FAILED' } });
     expect((await readTx(reference)).status).toBe('FAILED');
+  });
+
+  it('a stored transaction type that is not ours settles as the provider says, with no settlement handler', async () => {
+    const { reference, checkoutUrl } = await start();
+    await t.db.update(transactions).set({ transactionType: 'legacy' }).where(eq(transactions.reference, reference));
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/payments/sandbox/${reference}/decide`,
+      payload: { decision: 'approve', token: tokenOf(checkoutUrl!) },
+    });
+    expect(res.json()).toMatchObject({ status: '00', data: { reference, status: 'SUCCESS' } });
+    expect(await readTx(reference)).toMatchObject({ status: 'SUCCESS', transactionType: 'legacy' });
   });
 
   it('a duplicate callback settles once', async () => {

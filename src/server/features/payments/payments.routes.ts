@@ -14,16 +14,10 @@ import {
   transactionSchema,
   transactionsQuerySchema,
 } from './payments.schema';
-import {
-  decideSandboxPayment,
-  findTransactions,
-  getPaymentProvider,
-  getSandboxPaymentProvider,
-  getSandboxTransaction,
-  handlePaymentCallback,
-  toTransaction,
-} from './payments.service';
+import { handlePaymentCallback } from './payment-callbacks';
+import { decideSandboxPayment, getSandboxTransaction } from './sandbox-checkout';
 import { buildCheckoutPath, renderCheckoutPage } from './sandbox-checkout-page';
+import { findTransactions, toTransaction } from './transaction-list';
 
 const CALLBACK_MESSAGES = {
   settled: 'OK',
@@ -36,12 +30,11 @@ const CALLBACK_MESSAGES = {
 const CHECKOUT_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 /**
- * Payment callbacks (every mode: providers call them), the sandbox checkout page (the sandbox provider's, and
- * featured templates' test runs, which use the sandbox whatever the provider), and the owner's transactions
- * (console).
+ * Payment callbacks (every mode: providers call them) and the sandbox checkout page (the sandbox provider's, and
+ * featured templates' test runs, which use the sandbox whatever the provider).
  */
-export function registerPaymentsRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard): void {
-  const provider = getPaymentProvider(ctx.config);
+export function registerPaymentsRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const { configured: provider, sandbox } = ctx.paymentProviders;
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['payments'];
 
@@ -66,7 +59,6 @@ export function registerPaymentsRoutes(app: FastifyInstance, ctx: AppContext, gu
     });
   });
 
-  const sandbox = getSandboxPaymentProvider(ctx.config);
   const referenceParams = z.object({ reference: paymentReferenceSchema });
 
   r.get('/payments/sandbox/:reference', {
@@ -108,17 +100,18 @@ export function registerPaymentsRoutes(app: FastifyInstance, ctx: AppContext, gu
       return ok('OK', { reference: req.params.reference, status });
     },
   });
+}
 
-  if (ctx.config.MODE !== 'runtime') {
-    r.get('/api/payments/transactions', {
-      schema: {
-        tags,
-        summary: "The owner's payment transactions (an app's with ?appId=), newest first; admins see everyone's",
-        querystring: transactionsQuerySchema,
-        response: { 200: envelopeSchema(z.array(transactionSchema)) },
-      },
-      onRequest: guard(),
-      handler: async (req) => ok('OK', await findTransactions(ctx, getSignedInUser(req), req.query)),
-    });
-  }
+/** The owner's payment transactions (console). */
+export function registerTransactionsRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard): void {
+  app.withTypeProvider<ZodTypeProvider>().get('/api/payments/transactions', {
+    schema: {
+      tags: ['payments'],
+      summary: "The owner's payment transactions (an app's with ?appId=), newest first; admins see everyone's",
+      querystring: transactionsQuerySchema,
+      response: { 200: envelopeSchema(z.array(transactionSchema)) },
+    },
+    onRequest: guard(),
+    handler: async (req) => ok('OK', await findTransactions(ctx, getSignedInUser(req), req.query)),
+  });
 }

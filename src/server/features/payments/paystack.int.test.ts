@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { paymentEvents, transactions } from '../../../db/schema';
 import { describeDb } from '../../../../tests/support/test-db';
 import { createTestApp, seedUser, type TestApp } from '../../../../tests/support/test-app';
-import { getPaymentProvider, startPayment } from './payments.service';
+import { startPayment } from './payment-start';
 
 const SECRET = 'sk_test_dialflow_0123456789';
 
@@ -71,7 +71,7 @@ describeDb('payments through Paystack (a local server answering as their API doe
     };
   });
 
-  const provider = () => getPaymentProvider(t.app.ctx.config);
+  const provider = () => t.app.ctx.paymentProviders.configured;
   const readTx = async (reference: string) => (await t.db.select().from(transactions).where(eq(transactions.reference, reference)))[0]!;
   const countEvents = async (reference: string) =>
     (await t.db.select({ n: count() }).from(paymentEvents).where(eq(paymentEvents.reference, reference)))[0]!.n;

@@ -6,7 +6,7 @@ import { smsMessages, transactions } from '../../../db/schema';
 import { describeDb } from '../../../../tests/support/test-db';
 import { createTestApp, seedUser, type TestApp } from '../../../../tests/support/test-app';
 import { seedFeaturedTemplates } from '../templates/templates.service';
-import { createSmsDispatcher, getSmsProvider } from '../sms/sms.service';
+import { createSmsDispatcher } from '../sms/sms.service';
 
 type Headers = Record<string, string>;
 const AIRTIME = 0;
@@ -125,7 +125,7 @@ describeDb('featured template runs never move money or send real messages', () =
     await emulate(templates[EVENT_REGISTRATION]!, 'start', '*920*16#');
     await emulate(templates[EVENT_REGISTRATION]!, 'continue', 'Ama');
     expect(await emulate(templates[EVENT_REGISTRATION]!, 'continue', '1')).toMatch(/^You're registered for Friday workshops, Ama/);
-    await createSmsDispatcher(t.app.ctx, getSmsProvider(t.app.ctx.config)).runOnce();
+    await createSmsDispatcher(t.app.ctx, t.app.ctx.smsProvider).runOnce();
     expect(calls).toEqual([]);
     const rows = await t.db.select().from(smsMessages).where(eq(smsMessages.appId, templates[EVENT_REGISTRATION]!));
     expect(rows).toEqual([
@@ -152,7 +152,7 @@ describeDb('featured template runs never move money or send real messages', () =
     await emulate(events, 'start', '*920*16#');
     await emulate(events, 'continue', 'Ama');
     await emulate(events, 'continue', '1');
-    await createSmsDispatcher(t.app.ctx, getSmsProvider(t.app.ctx.config)).runOnce();
+    await createSmsDispatcher(t.app.ctx, t.app.ctx.smsProvider).runOnce();
     expect(calls.map((c) => c.url)).toEqual(['/paystack/charge', '/version1/messaging']);
   });
 

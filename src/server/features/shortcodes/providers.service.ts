@@ -130,6 +130,15 @@ export async function findLegacyProviders(ctx: AppContext): Promise<string[]> {
   return rows.map((row) => row.providerKey);
 }
 
+/** Names each provider still serving its bare URL in the log; gateway processes do it at every start, until an admin turns the flag off. */
+export async function warnAboutLegacyProviders(ctx: AppContext): Promise<void> {
+  for (const providerId of await findLegacyProviders(ctx))
+    ctx.log.warn(
+      { providerId },
+      'shortcode provider accepts unauthenticated traffic (legacy): give its aggregator the Provider Url with its key, then turn the flag off',
+    );
+}
+
 /** A provider whose extensions are still in the catalogue stays: its traffic would have nowhere to go. */
 export async function deleteProvider(ctx: AppContext, admin: AuthUser, uuid: string): Promise<void> {
   if (!isUuid(uuid)) throw notFound(SHORTCODE_MESSAGES.providerNotFound);

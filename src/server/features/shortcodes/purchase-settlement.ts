@@ -6,10 +6,10 @@ import { getPublicOrigin } from '../../config';
 import type { AppContext } from '../../context';
 import { sendMail } from '../../core/mail';
 import { addMonths, formatDay } from '../../core/dates';
-import type { AfterSettlement, SettledTransaction } from '../payments/settlements';
+import type { AfterSettlement, SettledTransaction, TransactionType } from '../payments/settlements';
 
 /** The transaction type of shortcode purchases and renewals. */
-export const SHORTCODE_TRANSACTION_TYPE = 'shortcode';
+export const SHORTCODE_TRANSACTION_TYPE = 'shortcode' satisfies TransactionType;
 
 /** What a shortcode payment keeps in its transaction's metadata. */
 export interface ShortcodePaymentMetadata {
@@ -38,7 +38,8 @@ export function hasNoOtherHolder(row: { id: string; providerKey: string; dialStr
  * A shortcode payment settled. SUCCESS makes the purchase active: from today for a first payment, and for a
  * renewal from the later of today and its current expiry, for the months paid. A purchase whose reservation
  * lapsed before the money came takes its dial string back when no one else has it, else it becomes `refund_due`
- * (never two holders). FAILED frees the reservation at once. Runs in the settlement's database transaction.
+ * (never two holders). FAILED frees the reservation at once. Runs in the settlement's database transaction (buildApp
+ * gives it to payments as the `shortcode` settlement handler).
  */
 export async function settleShortcodePayment(
   ctx: AppContext,

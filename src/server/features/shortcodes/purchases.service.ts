@@ -21,7 +21,7 @@ import type { AppContext } from '../../context';
 import type { AuthUser } from '../../core/auth-user';
 import { findLiveVersionNumber } from '../../core/app-versions';
 import { getUsdRate, roundMoney } from '../../core/money';
-import { startCheckoutPayment } from '../payments/payments.service';
+import { startCheckoutPayment } from '../payments/payment-start';
 import { type CatalogueEntry, getCatalogueEntry } from './extensions.service';
 import {
   hasNoOtherHolder,

@@ -6,7 +6,6 @@ import { describeDb } from '../../../../tests/support/test-db';
 import { createApiClient, type SeededUser, type TestApp, useTestApp, useUser } from '../../../../tests/support/test-app';
 import { seedApp } from '../../../../tests/support/seed-app';
 import { DEMO_USER, seedDatabase } from '../../seed';
-import { getSandboxPaymentProvider } from '../payments/payments.service';
 import { createShortcodeTimer } from './shortcode-reminders';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -297,7 +296,7 @@ describeDb('buying, paying, renewing and connecting a shortcode extension', () =
     expect(expiry.getUTCMonth()).toBe((start.getUTCMonth() + 3) % 12);
 
     // The provider sends the same callback again, then another event for the same payment: nothing moves.
-    const sandbox = getSandboxPaymentProvider(t.app.ctx.config);
+    const sandbox = t.app.ctx.paymentProviders.sandbox;
     const callback = sandbox.buildCallback(reference, 'approve', { amount: 450, currency: 'GHS' });
     const post = (body: { rawBody: string; headers: Record<string, string | string[] | undefined> }) =>
       t.app.inject({

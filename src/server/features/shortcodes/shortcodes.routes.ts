@@ -25,63 +25,44 @@ import { getSignedInUser, type Guard } from '../../plugins/guard';
 import { GATEWAY_ROUTE_OPTIONS, readGatewayKey, toGatewayRequest, sendGatewayReply } from '../runtime/runtime.routes';
 import type { Runtime } from '../runtime/runtime.service';
 import { createExtension, deleteExtension, findAllExtensions, findAvailableExtensions } from './extensions.service';
-import {
-  deleteProvider,
-  findLegacyProviders,
-  findProviders,
-  registerProvider,
-  rotateProviderKey,
-  updateProviderAccess,
-} from './providers.service';
+import { deleteProvider, findProviders, registerProvider, rotateProviderKey, updateProviderAccess } from './providers.service';
 import { buyShortCode, connectApp, findMyPurchases, getPurchase, provisionShortCode, renewShortCode } from './purchases.service';
-import { createShortcodeTimer } from './shortcode-reminders';
 import { handleProviderRequest } from './shortcodes.service';
 
 /**
- * Shortcodes (docs/shortcodes.md): the console's calls (providers and the catalogue for admins; buying, renewing,
- * listing and connecting for everyone signed in), the provider URL that receives a shared shortcode's traffic
- * (gateway processes), and the timer that ends purchases and mails expiry reminders (every process: each
- * reminder goes out once).
+ * The provider URL that receives a shared shortcode's traffic (gateway processes). The key in the path is what
+ * every aggregator can be given; the bare URL is for a key in a header, an allow-listed address, or a legacy
+ * provider.
  */
-export function registerShortcodesRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard, runtime: Runtime): void {
-  const timer = createShortcodeTimer(ctx, { intervalMs: ctx.config.SHORTCODE_TIMER_INTERVAL_MS });
-  app.addHook('onReady', async () => timer.start());
-  app.addHook('preClose', async () => timer.stop());
-
+export function registerShortcodeProviderRoutes(app: FastifyInstance, ctx: AppContext, runtime: Runtime): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
-
-  if (ctx.config.MODE !== 'console') {
-    // Providers still serving their bare URL are named at every start, until an admin turns the legacy flag off.
-    app.addHook('onReady', async () => {
-      for (const providerId of await findLegacyProviders(ctx))
-        ctx.log.warn(
-          { providerId },
-          'shortcode provider accepts unauthenticated traffic (legacy): give its aggregator the Provider Url with its key, then turn the flag off',
-        );
+  for (const url of ['/ussd/provider/:providerId', '/ussd/provider/:providerId/:key'])
+    r.route({
+      ...GATEWAY_ROUTE_OPTIONS,
+      url,
+      schema: {
+        tags: ['runtime'],
+        summary:
+          "A shared shortcode's traffic, any gateway format: each new session goes to the app connected to the longest purchased prefix of the dialled string",
+        params: z.object({ providerId: z.string().min(1).max(40), key: z.string().max(200).optional() }),
+        querystring: z.object({ gateway: z.string().max(40).optional() }).passthrough(),
+      },
+      handler: async (req, reply) => {
+        if (isActionHop(req))
+          return sendGatewayReply(reply, runtime.refuseHop(toGatewayRequest(req), req.query.gateway, ACTION_HOP_REFUSAL));
+        const origin = { key: readGatewayKey(req, req.params.key), address: req.ip, gateway: req.query.gateway };
+        return sendGatewayReply(reply, await handleProviderRequest(ctx, runtime, req.params.providerId, toGatewayRequest(req), origin));
+      },
     });
-    // The key in the path is what every aggregator can be given; the bare URL is for a key in a header, an
-    // allow-listed address, or a legacy provider.
-    for (const url of ['/ussd/provider/:providerId', '/ussd/provider/:providerId/:key'])
-      r.route({
-        ...GATEWAY_ROUTE_OPTIONS,
-        url,
-        schema: {
-          tags: ['runtime'],
-          summary:
-            "A shared shortcode's traffic, any gateway format: each new session goes to the app connected to the longest purchased prefix of the dialled string",
-          params: z.object({ providerId: z.string().min(1).max(40), key: z.string().max(200).optional() }),
-          querystring: z.object({ gateway: z.string().max(40).optional() }).passthrough(),
-        },
-        handler: async (req, reply) => {
-          if (isActionHop(req))
-            return sendGatewayReply(reply, runtime.refuseHop(toGatewayRequest(req), req.query.gateway, ACTION_HOP_REFUSAL));
-          const origin = { key: readGatewayKey(req, req.params.key), address: req.ip, gateway: req.query.gateway };
-          return sendGatewayReply(reply, await handleProviderRequest(ctx, runtime, req.params.providerId, toGatewayRequest(req), origin));
-        },
-      });
-  }
-  if (ctx.config.MODE === 'runtime') return;
+}
 
+/**
+ * Shortcodes (docs/shortcodes.md), the console's calls: providers and the catalogue for admins; buying,
+ * renewing, listing and connecting for everyone signed in. buildApp runs the timer that ends purchases and mails
+ * expiry reminders.
+ */
+export function registerShortcodesRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['shortcodes'];
   // The catalogue and free provisioning are separate permissions of the role table (src/shared/roles.ts).
   const catalogueManagers = guard('shortcode.manage');

@@ -8,7 +8,7 @@ import { createTestApp, seedUser, type TestApp, useTestApp } from '../../../../t
 import { seedApp } from '../../../../tests/support/seed-app';
 import { createSendsmsRunner } from '../../../actions/sendsms';
 import { testInput, testScope } from '../../../actions/test-input';
-import { createSmsDispatcher, getRetryDelayMs, getSmsProvider, queueSms } from './sms.service';
+import { createSmsDispatcher, getRetryDelayMs, queueSms } from './sms.service';
 
 describeDb('SMS outbox (default provider)', () => {
   const t = useTestApp({ SMS_DISPATCH_INTERVAL_MS: 0 });
@@ -41,7 +41,7 @@ describeDb('SMS outbox (default provider)', () => {
       [first.id, 'QUEUED'],
     ]);
 
-    const dispatcher = createSmsDispatcher(ctx, getSmsProvider(ctx.config));
+    const dispatcher = createSmsDispatcher(ctx, ctx.smsProvider);
     await expect(dispatcher.runOnce()).resolves.toEqual({ sent: 2, retried: 0, failed: 0 });
     await expect(dispatcher.runOnce()).resolves.toEqual({ sent: 0, retried: 0, failed: 0 });
 
@@ -227,7 +227,7 @@ describeDb("SMS through Africa's Talking (a local server answering as their API 
 
   it('delivers a queued message with the documented form fields and apiKey header', async () => {
     const { id } = await queueMessage('ok', 'Dialflow', 'Your code is 1234');
-    const dispatcher = createSmsDispatcher(t.app.ctx, getSmsProvider(t.app.ctx.config));
+    const dispatcher = createSmsDispatcher(t.app.ctx, t.app.ctx.smsProvider);
     await expect(dispatcher.runOnce()).resolves.toMatchObject({ sent: 1 });
     expect(requests).toEqual([
       { apiKey: 'at-key', form: { username: 'sandbox', to: '+254711000111', message: 'Your code is 1234', from: 'Dialflow' } },
@@ -244,7 +244,7 @@ describeDb("SMS through Africa's Talking (a local server answering as their API 
   it('retries a failing send with exponential backoff and marks it FAILED after 5 attempts', async () => {
     const { id } = await queueMessage('down', '', 'Retry me');
     const base = 1000;
-    const dispatcher = createSmsDispatcher(t.app.ctx, getSmsProvider(t.app.ctx.config), { baseDelayMs: base });
+    const dispatcher = createSmsDispatcher(t.app.ctx, t.app.ctx.smsProvider, { baseDelayMs: base });
 
     for (let attempt = 1; attempt <= 4; attempt++) {
       await expect(dispatcher.runOnce()).resolves.toMatchObject({ retried: 1, failed: 0 });
@@ -266,7 +266,7 @@ describeDb("SMS through Africa's Talking (a local server answering as their API 
 
   it('a message that failed once is sent on a later attempt', async () => {
     const { id } = await queueMessage('down', '', 'Second time lucky');
-    const dispatcher = createSmsDispatcher(t.app.ctx, getSmsProvider(t.app.ctx.config), { baseDelayMs: 500 });
+    const dispatcher = createSmsDispatcher(t.app.ctx, t.app.ctx.smsProvider, { baseDelayMs: 500 });
     await dispatcher.runOnce();
     mode = 'ok';
     t.advanceClock(501);

@@ -26,23 +26,15 @@ export interface QueueSmsRequest {
   message: string;
 }
 
-const providers = new WeakMap<Config, SmsProvider>();
-
-/** The configured provider, one per config (the routes, the dispatcher and tests share it). */
-export function getSmsProvider(config: Config): SmsProvider {
-  let provider = providers.get(config);
-  if (!provider) {
-    provider =
-      config.SMS_PROVIDER === 'africastalking'
-        ? createAfricasTalkingSmsProvider({
-            username: requireKey(config.AT_USERNAME, 'AT_USERNAME'),
-            apiKey: requireKey(config.AT_API_KEY, 'AT_API_KEY'),
-            baseUrl: config.AT_SMS_URL,
-          })
-        : createOutboxSmsProvider();
-    providers.set(config, provider);
-  }
-  return provider;
+/** The configured provider; buildApp makes the one the dispatcher and tests share (ctx.smsProvider). */
+export function createSmsProvider(config: Config): SmsProvider {
+  return config.SMS_PROVIDER === 'africastalking'
+    ? createAfricasTalkingSmsProvider({
+        username: requireKey(config.AT_USERNAME, 'AT_USERNAME'),
+        apiKey: requireKey(config.AT_API_KEY, 'AT_API_KEY'),
+        baseUrl: config.AT_SMS_URL,
+      })
+    : createOutboxSmsProvider();
 }
 
 function requireKey(value: string | undefined, key: string): string {

@@ -1,4 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   compileApp,
   continueSession,
@@ -9,9 +13,10 @@ import {
   type SessionState,
 } from '../../../engine';
 import { validateMenu } from '../../../shared/app';
-import { getFeaturedTemplates } from './featured-templates';
+import { getFeaturedTemplates, readTemplateFile } from './featured-templates';
 import { buildTemplateVersion } from './templates.service';
 import { getSandboxAccount } from '../sandbox/sandbox.routes';
+import { getDemoBot } from '../bots/demo-bot';
 
 const templates = getFeaturedTemplates('http://127.0.0.1:3000');
 
@@ -58,11 +63,14 @@ describe('featured templates', () => {
     ]);
   });
 
-  it.each(templates.map((t) => [t.appName, t] as const))('%s passes the menu rules and the pre-deploy checks', (_name, def) => {
-    const version = buildTemplateVersion(def);
-    for (const menu of version.menus) expect(validateMenu(menu, version.menus), menu.userDefinedName).toEqual([]);
-    expect(lintApp(version)).toEqual([]);
-  });
+  it.each([...templates, getDemoBot()].map((t) => [t.appName, t] as const))(
+    '%s passes the menu rules and the pre-deploy checks',
+    (_name, def) => {
+      const version = buildTemplateVersion(def);
+      for (const menu of version.menus) expect(validateMenu(menu, version.menus), menu.userDefinedName).toEqual([]);
+      expect(lintApp(version)).toEqual([]);
+    },
+  );
 
   it('Airtime Top-Up: another number, a refused amount, confirm, pay', async () => {
     const run = await dial('Airtime Top-Up', '*920*11#', ['2', '0241234567', '900', '20', '1']);
@@ -119,5 +127,43 @@ describe('featured templates', () => {
     const run = await dial('Balance Enquiry', '*920*15#', ['123456'], unreachable);
     expect(run.screens[1]).toBe('We could not reach the bank. Please try again later.');
     expect(run.end).toBe(true);
+  });
+});
+
+describe('templates written as data', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dialflow-templates-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const poll = templates.find((t) => t.appName === 'Community Poll')!;
+  /** Writes a template file and reads it back with the loader. */
+  function readWritten(name: string, content: unknown) {
+    const file = join(dir, name);
+    writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
+    return () => readTemplateFile(pathToFileURL(file));
+  }
+
+  it("puts this server's address where a file says $SANDBOX_ORIGIN", () => {
+    const text = JSON.stringify(getFeaturedTemplates('https://dial.example'));
+    expect(text).not.toContain('$SANDBOX_ORIGIN');
+    const balance = getFeaturedTemplates('https://dial.example').find((t) => t.appName === 'Balance Enquiry')!;
+    expect(balance.menus[1]!.actions![0]!.code).toMatchObject({
+      url: 'https://dial.example/api/sandbox/accounts/{{ session.inputs.account }}',
+    });
+  });
+
+  it('reads a valid file back as it was written', () => {
+    expect(readWritten('poll.json', poll)()).toEqual(poll);
+  });
+
+  it('refuses a file that is not a template, naming the file and the field', () => {
+    expect(readWritten('broken.json', '{ "appName": ')).toThrow(/broken\.json is not valid JSON/);
+    expect(readWritten('typo.json', { ...poll, shortcode: '*1#' })).toThrow(/typo\.json does not pass its checks: .*shortcode/);
+    const noMethod = { ...poll, menus: [{ ...poll.menus[0], validations: [{ errorMessage: 'Pick 1 to 3' }] }, poll.menus[1]] };
+    expect(readWritten('no-method.json', noMethod)).toThrow(
+      /no-method\.json does not pass its checks: menus\.0\.validations\.0\.validationMethod/,
+    );
+    const lost = { ...poll, menus: [{ ...poll.menus[0], routes: [['eq', '1', { goto: 'nowhere' }]] }, poll.menus[1]] };
+    expect(readWritten('lost.json', lost)).toThrow(
+      /lost\.json does not pass its checks: menus\.0\.routes\.0: no menu has the key "nowhere"/,
+    );
   });
 });

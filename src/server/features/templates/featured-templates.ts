@@ -1,281 +1,101 @@
-import type { Action, InputValidation } from '../../../shared/app';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { actionSchema, inputValidationSchema, SWITCH_OPERATORS, VALIDATION_METHODS } from '../../../shared/app';
 
 /**
- * The featured templates: real apps that run in the emulator and can be cloned. Menus refer to each other
- * by a local `key`; the seed turns keys into uniqueIds. `{{ ... }}` is LiquidJS over the session scope.
+ * A navigation rule as a template writes it: [operator, compareVal, target], the target a menu's `key` to go to
+ * or the closing text of a Terminate rule; operator 'always' for an Always goto.
+ * @example ["eq", "1", { "goto": "amount" }]
  */
-export interface TemplateMenu {
-  key: string;
-  userDefinedName: string;
-  displayText: string;
-  headerText?: string;
-  footerText?: string;
-  terminate?: boolean;
-  allowGoBack?: boolean;
-  goBackInputIndicator?: string;
-  /** [operator, compareVal, goto key | Terminate text]; operator 'always' for Always goto. */
-  routes?: Array<[string, string, { goto: string } | { terminate: string }]>;
-  validations?: Array<Partial<InputValidation> & Pick<InputValidation, 'validationMethod' | 'errorMessage'>>;
-  actions?: Action[];
+const templateRouteSchema = z.tuple([
+  z.enum(SWITCH_OPERATORS),
+  z.string(),
+  z.union([z.object({ goto: z.string() }).strict(), z.object({ terminate: z.string() }).strict()]),
+]);
+
+/** A menu of a template: menus refer to each other by a local `key`, which becomes a uniqueId when the app is made. */
+const templateMenuSchema = z
+  .object({
+    key: z.string().min(1),
+    userDefinedName: z.string(),
+    displayText: z.string(),
+    headerText: z.string().optional(),
+    footerText: z.string().optional(),
+    terminate: z.boolean().optional(),
+    allowGoBack: z.boolean().optional(),
+    goBackInputIndicator: z.string().optional(),
+    routes: z.array(templateRouteSchema).optional(),
+    // The method is written out: the menu form's default (isNumeric) would hide a file that left it out.
+    validations: z.array(inputValidationSchema.extend({ validationMethod: z.enum(VALIDATION_METHODS) })).optional(),
+    actions: z.array(actionSchema).optional(),
+  })
+  .strict();
+export type TemplateMenu = z.infer<typeof templateMenuSchema>;
+
+/**
+ * An app written as data (the featured templates, the demo bot): real apps that run in the emulator and can be
+ * cloned. `{{ ... }}` in texts is LiquidJS over the session scope.
+ */
+export const templateDefinitionSchema = z
+  .object({
+    appName: z.string().min(1),
+    description: z.string(),
+    country: z.string(),
+    flagIcon: z.string(),
+    shortCode: z.string(),
+    useTemplateTag: z.boolean(),
+    menus: z.array(templateMenuSchema).min(1),
+  })
+  .strict()
+  .superRefine((def, ctx) => {
+    const keys = new Set<string>();
+    for (const [i, menu] of def.menus.entries()) {
+      if (keys.has(menu.key)) ctx.addIssue({ code: 'custom', path: ['menus', i, 'key'], message: `the key "${menu.key}" is used twice` });
+      keys.add(menu.key);
+    }
+    for (const [i, menu] of def.menus.entries())
+      for (const [r, [, , target]] of (menu.routes ?? []).entries())
+        if ('goto' in target && !keys.has(target.goto))
+          ctx.addIssue({ code: 'custom', path: ['menus', i, 'routes', r], message: `no menu has the key "${target.goto}"` });
+  });
+export type TemplateDefinition = z.infer<typeof templateDefinitionSchema>;
+
+/** Stands for this server's address in a template file (the Balance Enquiry template calls our sandbox bank). */
+const ORIGIN_PLACEHOLDER = '$SANDBOX_ORIGIN';
+
+/**
+ * Reads one app written as data: the JSON file, `$SANDBOX_ORIGIN` in its texts replaced, checked against
+ * templateDefinitionSchema. A file that does not parse or does not pass throws, naming the file and the field.
+ */
+export function readTemplateFile(file: URL, sandboxOrigin = ''): TemplateDefinition {
+  const name = fileURLToPath(file);
+  const text = readFileSync(file, 'utf8');
+  let data: unknown;
+  try {
+    data = JSON.parse(text, (_key, value) => (typeof value === 'string' ? value.replaceAll(ORIGIN_PLACEHOLDER, sandboxOrigin) : value));
+  } catch (error) {
+    throw new Error(`The template file ${name} is not valid JSON: ${(error as Error).message}`);
+  }
+  const parsed = templateDefinitionSchema.safeParse(data);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(the file)'}: ${i.message}`).join('; ');
+    throw new Error(`The template file ${name} does not pass its checks: ${problems}`);
+  }
+  return parsed.data;
 }
 
-export interface TemplateDefinition {
-  appName: string;
-  description: string;
-  country: string;
-  flagIcon: string;
-  shortCode: string;
-  useTemplateTag: boolean;
-  menus: TemplateMenu[];
-}
+/** The featured templates, in the order they are seeded: one file each under featured/. */
+const FEATURED_TEMPLATE_FILES = [
+  'airtime-top-up',
+  'pay-a-merchant',
+  'community-poll',
+  'customer-survey',
+  'balance-enquiry',
+  'event-registration',
+] as const;
 
-/** Where the balance-enquiry template finds its demo REST API (our own sandbox bank). */
+/** The featured templates; `sandboxOrigin` is where the Balance Enquiry template finds its demo REST API. */
 export function getFeaturedTemplates(sandboxOrigin: string): TemplateDefinition[] {
-  return [
-    {
-      appName: 'Airtime Top-Up',
-      description: 'Sell airtime for any network: pick a number and an amount, confirm, and pay with mobile money.',
-      country: 'ghana',
-      flagIcon: 'gh',
-      shortCode: '*920*11#',
-      useTemplateTag: false,
-      menus: [
-        {
-          key: 'who',
-          userDefinedName: 'recipient',
-          displayText: 'Airtime Top-Up\n1. My number\n2. Another number',
-          routes: [
-            ['eq', '1', { goto: 'amount' }],
-            ['eq', '2', { goto: 'number' }],
-          ],
-        },
-        {
-          key: 'number',
-          userDefinedName: 'otherNumber',
-          displayText: 'Enter the phone number to top up',
-          allowGoBack: true,
-          goBackInputIndicator: '0',
-          validations: [
-            { validationMethod: 'regexp', compareValue: '^0[2-5][0-9]{8}$', errorMessage: 'Enter a 10-digit number like 0241234567' },
-          ],
-          routes: [['always', '', { goto: 'amount' }]],
-        },
-        {
-          key: 'amount',
-          userDefinedName: 'amount',
-          displayText: 'Enter amount (GHS 1 - 500)',
-          validations: [
-            { validationMethod: 'isNumeric', errorMessage: 'Enter the amount in numbers' },
-            { validationMethod: 'between', compareValue: '1,500', errorMessage: 'The amount must be from GHS 1 to 500' },
-          ],
-          routes: [['always', '', { goto: 'confirm' }]],
-        },
-        {
-          key: 'confirm',
-          userDefinedName: 'confirm',
-          displayText:
-            'Top up {% if session.inputs.otherNumber %}{{ session.inputs.otherNumber }}{% else %}{{ session.mobile }}{% endif %} with GHS {{ session.inputs.amount }}?\n1. Confirm\n2. Cancel',
-          routes: [
-            ['eq', '1', { goto: 'pay' }],
-            ['eq', '2', { terminate: 'Top-up cancelled. Dial again any time.' }],
-          ],
-        },
-        {
-          key: 'pay',
-          userDefinedName: 'paid',
-          displayText:
-            '{% if actions.payment.reference %}Approve the GHS {{ session.inputs.amount }} prompt on your phone. Ref {{ actions.payment.reference }}{% else %}Payment could not start. Please try again later.{% endif %}',
-          terminate: true,
-          actions: [
-            {
-              actionName: 'payment',
-              actionType: 'pre',
-              inheritsPlugin: 'paymentprompt',
-              code: { mobile: '{{ session.mobile }}', amount: '{{ session.inputs.amount }}', network: '{{ session.network }}' },
-            },
-          ],
-        },
-      ],
-    },
-    {
-      appName: 'Pay a Merchant',
-      description: 'Collect mobile-money payments: customers dial *920*12*{merchant}*{amount}# and approve the prompt.',
-      country: 'ghana',
-      flagIcon: 'gh',
-      shortCode: '*920*12*{merchantCode}*{amount}#',
-      useTemplateTag: true,
-      menus: [
-        {
-          key: 'confirm',
-          userDefinedName: 'confirmPayment',
-          displayText: 'Pay GHS {{ session.vars.amount }} to merchant {{ session.vars.merchantCode }}?\n1. Pay now\n2. Cancel',
-          routes: [
-            ['eq', '1', { goto: 'charge' }],
-            ['eq', '2', { terminate: 'Payment cancelled.' }],
-          ],
-        },
-        {
-          key: 'charge',
-          userDefinedName: 'charged',
-          displayText:
-            '{% if actions.charge.reference %}Approve GHS {{ session.vars.amount }} on your phone to pay merchant {{ session.vars.merchantCode }}. Ref {{ actions.charge.reference }}{% else %}We could not start the payment. Try again later.{% endif %}',
-          terminate: true,
-          actions: [
-            {
-              actionName: 'charge',
-              actionType: 'pre',
-              inheritsPlugin: 'paymentprompt',
-              code: { mobile: '{{ session.mobile }}', amount: '{{ session.vars.amount }}', network: '{{ session.network }}' },
-            },
-          ],
-        },
-      ],
-    },
-    {
-      appName: 'Community Poll',
-      description: 'Ask one question and count the answers: a quick poll for radio shows, churches and communities.',
-      country: 'nigeria',
-      flagIcon: 'ng',
-      shortCode: '*920*13#',
-      useTemplateTag: false,
-      menus: [
-        {
-          key: 'question',
-          userDefinedName: 'vote',
-          displayText: 'Which project should the community fund first?\n1. Borehole\n2. School library\n3. Street lights',
-          routes: [['valueIn', '1,2,3', { goto: 'thanks' }]],
-        },
-        {
-          key: 'thanks',
-          userDefinedName: 'thanks',
-          displayText: 'Thank you! Your vote for {{ session.inputs.voteLabel }} has been counted.',
-          terminate: true,
-        },
-      ],
-    },
-    {
-      appName: 'Customer Survey',
-      description: 'A three-question satisfaction survey with ratings, a yes/no and a comment.',
-      country: 'kenya',
-      flagIcon: 'ke',
-      shortCode: '*920*14#',
-      useTemplateTag: false,
-      menus: [
-        {
-          key: 'rating',
-          userDefinedName: 'rating',
-          displayText: 'How happy are you with our service? Reply 1 (poor) to 5 (excellent)',
-          validations: [{ validationMethod: 'between', compareValue: '1,5', errorMessage: 'Reply with a number from 1 to 5' }],
-          routes: [['always', '', { goto: 'recommend' }]],
-        },
-        {
-          key: 'recommend',
-          userDefinedName: 'recommend',
-          displayText: 'Would you recommend us to a friend?\n1. Yes\n2. No',
-          allowGoBack: true,
-          goBackInputIndicator: '0',
-          routes: [['valueIn', '1,2', { goto: 'comment' }]],
-        },
-        {
-          key: 'comment',
-          userDefinedName: 'comment',
-          displayText: 'Any comment? Type it, or 0 to skip',
-          routes: [['always', '', { goto: 'done' }]],
-        },
-        {
-          key: 'done',
-          userDefinedName: 'done',
-          displayText:
-            'Thank you! You rated us {{ session.inputs.rating }}/5{% if session.inputs.recommend == "1" %} and would recommend us{% endif %}.',
-          terminate: true,
-        },
-      ],
-    },
-    {
-      appName: 'Balance Enquiry',
-      description: 'Check an account balance from a bank or SACCO system through its REST API.',
-      country: 'kenya',
-      flagIcon: 'ke',
-      shortCode: '*920*15#',
-      useTemplateTag: false,
-      menus: [
-        {
-          key: 'account',
-          userDefinedName: 'account',
-          displayText: 'Enter your 6-digit account number',
-          validations: [{ validationMethod: 'regexp', compareValue: '^[0-9]{6}$', errorMessage: 'Account numbers have 6 digits' }],
-          routes: [['always', '', { goto: 'balance' }]],
-        },
-        {
-          key: 'balance',
-          userDefinedName: 'balance',
-          displayText:
-            '{% if actions.lookup.ok %}{{ actions.lookup.body.name }}, your balance is {{ actions.lookup.body.currency }} {{ actions.lookup.body.balance }}{% else %}We could not reach the bank. Please try again later.{% endif %}',
-          terminate: true,
-          actions: [
-            {
-              actionName: 'lookup',
-              actionType: 'pre',
-              inheritsPlugin: 'restapi',
-              code: {
-                method: 'GET',
-                url: `${sandboxOrigin}/api/sandbox/accounts/{{ session.inputs.account }}`,
-                contentType: 'application/json',
-                payload: '',
-                headers: [],
-                basicAuth: null,
-              },
-            },
-          ],
-        },
-      ],
-    },
-    {
-      appName: 'Event Registration',
-      description: 'Register attendees for an event by phone and confirm their seat by SMS.',
-      country: 'ghana',
-      flagIcon: 'gh',
-      shortCode: '*920*16#',
-      useTemplateTag: false,
-      menus: [
-        {
-          key: 'name',
-          userDefinedName: 'fullName',
-          displayText: 'Tech Summit Accra\nEnter your first name',
-          validations: [
-            { validationMethod: 'regexp', compareValue: "^[A-Za-z][A-Za-z '-]{1,39}$", errorMessage: 'Enter your name in letters' },
-          ],
-          routes: [['always', '', { goto: 'session' }]],
-        },
-        {
-          key: 'session',
-          userDefinedName: 'session',
-          displayText: 'Hello {{ session.inputs.fullName }}, pick a day\n1. Friday workshops\n2. Saturday talks\n3. Both days',
-          allowGoBack: true,
-          goBackInputIndicator: '0',
-          routes: [['valueIn', '1,2,3', { goto: 'done' }]],
-        },
-        {
-          key: 'done',
-          userDefinedName: 'registered',
-          displayText:
-            "You're registered for {{ session.inputs.sessionLabel }}, {{ session.inputs.fullName }}. We'll text your confirmation.",
-          terminate: true,
-          actions: [
-            {
-              actionName: 'confirmation',
-              actionType: 'pre',
-              inheritsPlugin: 'sendsms',
-              code: {
-                smsSender: 'TechSummit',
-                mobile: '{{ session.mobile }}',
-                smsMessage:
-                  'Hi {{ session.inputs.fullName }}, you are registered for {{ session.inputs.sessionLabel }} at Tech Summit Accra.',
-              },
-            },
-          ],
-        },
-      ],
-    },
-  ];
+  return FEATURED_TEMPLATE_FILES.map((name) => readTemplateFile(new URL(`./featured/${name}.json`, import.meta.url), sandboxOrigin));
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { apps, appVersions, menus } from '../../../db/schema';
 import type { Db } from '../../../db/client';
-import { appVersionSchema, menuSchema, type AppChannel, type AppVersion, type Menu } from '../../../shared/app';
+import { appVersionSchema, menuSchema, stampDefinition, type AppChannel, type AppVersion, type Menu } from '../../../shared/app';
 import { createAppId } from '../../core/app-access';
 import { getFeaturedTemplates, type TemplateDefinition } from './featured-templates';
 
@@ -25,7 +25,7 @@ export function buildTemplateMenus(def: TemplateDefinition, appId: string, newId
           ? { operator, compareVal, action: 'goto', actionParam: ids.get(target.goto) }
           : { operator, compareVal, action: 'Terminate', actionParam: target.terminate },
       ),
-      inputValidations: (m.validations ?? []).map((v) => ({ compareValue: '', validationFunction: '', ...v })),
+      inputValidations: m.validations ?? [],
       actions: m.actions ?? [],
     }),
   );
@@ -94,7 +94,7 @@ export async function insertAppFromDefinition(
         channel: options.channel ?? 'ussd',
         menus: menuList,
       });
-      await tx.insert(appVersions).values({ appId, number: 1, definition, createdBy: options.ownerId });
+      await tx.insert(appVersions).values({ appId, number: 1, definition: stampDefinition(definition), createdBy: options.ownerId });
     }
   });
   return appId;

@@ -15,7 +15,7 @@ import {
 } from '../../../../tests/support/test-app';
 import { describeDb } from '../../../../tests/support/test-db';
 import { seedApp, seedShop } from '../../../../tests/support/seed-app';
-import { getPaymentProvider, startPayment } from '../payments/payments.service';
+import { startPayment } from '../payments/payment-start';
 import { createHttpCallRules } from '../runtime/runners';
 import { DELIVERY_RETENTION_MS, WEBHOOK_RETRY_DELAYS_MS, createWebhookDispatcher } from './webhook-dispatcher';
 
@@ -247,7 +247,7 @@ describeDb('webhooks', () => {
 
   it('a settled payment of the app is sent as payment.settled, once', async () => {
     const { appId } = await createHookedApp(['payment.settled']);
-    const provider = getPaymentProvider(t.app.ctx.config);
+    const provider = t.app.ctx.paymentProviders.configured;
     const started = await startPayment(t.app.ctx, provider, {
       appId,
       ownerId: owner.user.id,

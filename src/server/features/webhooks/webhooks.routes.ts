@@ -11,30 +11,24 @@ import {
 import type { AppContext } from '../../context';
 import { ok } from '../../http';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
-import { createHttpCallRules } from '../runtime/runners';
-import { createWebhookDispatcher, type WebhookDispatcher } from './webhook-dispatcher';
+import type { AddressRules } from '../../../actions/net/address-guard';
+import type { WebhookDispatcher } from './webhook-dispatcher';
 import * as webhooksService from './webhooks.service';
 
 const appIdParams = z.object({ appId: z.string().min(1).max(64) });
 const deliveryParams = appIdParams.extend({ deliveryId: z.uuid('Delivery not found') });
 
 /**
- * An app's webhook settings and deliveries (console), and the dispatcher that sends deliveries (every mode:
- * gateway processes queue session events, any process may send them). WEBHOOK_DISPATCH_INTERVAL_MS=0 leaves the
- * dispatcher's timer off.
+ * An app's webhook settings and deliveries (console). buildApp runs the dispatcher that sends deliveries; "Send
+ * test event" and "Redeliver" wake it. `rules` are the outbound address rules a webhook URL is checked against.
  */
-export function registerWebhooksRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard): WebhookDispatcher {
-  const rules = createHttpCallRules(ctx);
-  const dispatcher = createWebhookDispatcher(ctx, {
-    intervalMs: ctx.config.WEBHOOK_DISPATCH_INTERVAL_MS,
-    timeoutMs: ctx.config.WEBHOOK_TIMEOUT_MS,
-    rules,
-  });
-  app.addHook('onReady', async () => dispatcher.start());
-  // preClose runs before onClose hooks, so the database is still open while the last attempts are recorded.
-  app.addHook('preClose', async () => dispatcher.close());
-  if (ctx.config.MODE === 'runtime') return dispatcher;
-
+export function registerWebhooksRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+  guard: Guard,
+  dispatcher: WebhookDispatcher,
+  rules: AddressRules,
+): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['webhooks'];
   r.get('/api/apps/:appId/webhook', {
@@ -118,5 +112,4 @@ export function registerWebhooksRoutes(app: FastifyInstance, ctx: AppContext, gu
       return ok('Redelivery queued', delivery);
     },
   });
-  return dispatcher;
 }

@@ -1,13 +1,13 @@
 import { Code, Stack, Text } from '@mantine/core';
 import { IconHistory } from '@tabler/icons-react';
 import type { AuditEntry } from '../../../shared/api/admins.schema';
-import { LoadErrorAlert } from '../../components/load-error-alert';
 import { formatTime } from '../../lib/table-export';
-import { MerchantAudienceGuard } from '../merchants/merchant-audience-guard';
-import { EmptyPanel, ListSkeleton } from '../../components/list-states';
-import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
+import { EmptyPanel } from '../../components/list-states';
+import { ListSection } from '../../components/list-section';
 import { useAuditEntries } from './use-admins';
 import { PageHeader } from '../../components/page-header';
+import { type ListColumn, ListTable } from '../../components/list-table';
+import { RoleGuard } from '../../components/role-guard';
 
 /** `merchant_user_created` -> `Merchant user created`. */
 const describeAction = (action: string) => {
@@ -23,15 +23,15 @@ const describeDetails = (details: Record<string, unknown>) =>
 /** Audit Log (super admins): every admin action, newest first, with who and when. */
 export function AdminAuditLogPage() {
   return (
-    <MerchantAudienceGuard audience="audit.read">
+    <RoleGuard audience="audit.read">
       <AuditLog />
-    </MerchantAudienceGuard>
+    </RoleGuard>
   );
 }
 
 function AuditLog() {
-  const { data: entries, error, isPending, refetch } = useAuditEntries();
-  const columns: ShortCodeColumn<AuditEntry>[] = [
+  const entriesQuery = useAuditEntries();
+  const columns: ListColumn<AuditEntry>[] = [
     {
       header: 'When',
       width: 180,
@@ -64,26 +64,30 @@ function AuditLog() {
   return (
     <Stack gap="xl">
       <PageHeader title="Audit Log" description="Every admin action: who did what, to which object, and when. The newest 500." />
-      {isPending && <ListSkeleton label="Loading the audit log" />}
-      {error && <LoadErrorAlert title="Audit log not loaded" message={error.message} onRetry={() => void refetch()} />}
-      {entries?.length === 0 && (
-        <EmptyPanel
-          testId="audit-empty"
-          icon={<IconHistory size={28} />}
-          title="Nothing recorded yet"
-          description="Admin actions appear here as they happen."
-        />
-      )}
-      {entries && entries.length > 0 && (
-        <ShortCodeTable
-          rows={entries}
-          columns={columns}
-          getRowKey={(e) => e.uuid}
-          getRowMark={(e) => e.action}
-          label="Audit Log"
-          testId="audit-table"
-        />
-      )}
+      <ListSection
+        query={entriesQuery}
+        loadingLabel="Loading the audit log"
+        errorTitle="Audit log not loaded"
+        empty={
+          <EmptyPanel
+            testId="audit-empty"
+            icon={<IconHistory size={28} />}
+            title="Nothing recorded yet"
+            description="Admin actions appear here as they happen."
+          />
+        }
+      >
+        {(entries) => (
+          <ListTable
+            rows={entries}
+            columns={columns}
+            getRowKey={(e) => e.uuid}
+            getRowMark={(e) => e.action}
+            label="Audit Log"
+            testId="audit-table"
+          />
+        )}
+      </ListSection>
     </Stack>
   );
 }

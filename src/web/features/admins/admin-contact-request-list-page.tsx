@@ -1,26 +1,26 @@
 import { Anchor, Stack, Text } from '@mantine/core';
 import { IconMail } from '@tabler/icons-react';
-import { LoadErrorAlert } from '../../components/load-error-alert';
 import { formatTime } from '../../lib/table-export';
-import { MerchantAudienceGuard } from '../merchants/merchant-audience-guard';
-import { EmptyPanel, ListSkeleton } from '../../components/list-states';
-import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
+import { EmptyPanel } from '../../components/list-states';
+import { ListSection } from '../../components/list-section';
 import type { ContactRequest } from './admins.api';
 import { useContactRequests } from './use-admins';
 import { PageHeader } from '../../components/page-header';
+import { type ListColumn, ListTable } from '../../components/list-table';
+import { RoleGuard } from '../../components/role-guard';
 
 /** Contact Requests (admins): what /contact and the pricing page's Talk to us sent, newest first. */
 export function AdminContactRequestListPage() {
   return (
-    <MerchantAudienceGuard audience="contactRequest.read">
+    <RoleGuard audience="contactRequest.read">
       <ContactRequests />
-    </MerchantAudienceGuard>
+    </RoleGuard>
   );
 }
 
 function ContactRequests() {
-  const { data: requests, error, isPending, refetch } = useContactRequests();
-  const columns: ShortCodeColumn<ContactRequest>[] = [
+  const requestsQuery = useContactRequests();
+  const columns: ListColumn<ContactRequest>[] = [
     {
       header: 'Received',
       width: 180,
@@ -68,26 +68,30 @@ function ContactRequests() {
   return (
     <Stack gap="xl">
       <PageHeader title="Contact Requests" description="Messages from the contact page and the pricing page's Talk to us. Reply by mail." />
-      {isPending && <ListSkeleton label="Loading contact requests" />}
-      {error && <LoadErrorAlert title="Contact requests not loaded" message={error.message} onRetry={() => void refetch()} />}
-      {requests?.length === 0 && (
-        <EmptyPanel
-          testId="contact-empty"
-          icon={<IconMail size={28} />}
-          title="No contact requests"
-          description="Messages sent from the contact form appear here."
-        />
-      )}
-      {requests && requests.length > 0 && (
-        <ShortCodeTable
-          rows={requests}
-          columns={columns}
-          getRowKey={(r) => r.id}
-          getRowMark={(r) => r.email}
-          label="Contact Requests"
-          testId="contact-requests-table"
-        />
-      )}
+      <ListSection
+        query={requestsQuery}
+        loadingLabel="Loading contact requests"
+        errorTitle="Contact requests not loaded"
+        empty={
+          <EmptyPanel
+            testId="contact-empty"
+            icon={<IconMail size={28} />}
+            title="No contact requests"
+            description="Messages sent from the contact form appear here."
+          />
+        }
+      >
+        {(requests) => (
+          <ListTable
+            rows={requests}
+            columns={columns}
+            getRowKey={(r) => r.id}
+            getRowMark={(r) => r.email}
+            label="Contact Requests"
+            testId="contact-requests-table"
+          />
+        )}
+      </ListSection>
     </Stack>
   );
 }

@@ -11,12 +11,12 @@ import { BackLink } from '../../components/back-link';
 import { FormAlert } from '../../components/form-alert';
 import { failureText, isOk } from '../../lib/api';
 import { AccountFields } from '../merchants/account-fields';
-import { MerchantAudienceGuard } from '../merchants/merchant-audience-guard';
 
 import { AdminRoleCheckboxes } from './admin-role-checkboxes';
 import { ADMIN_LIST_PATH, adminManagePath, createAdmin, updateAdminProfile } from './admins.api';
 import { adminKeys } from './use-admins';
 import { PageHeader } from '../../components/page-header';
+import { RoleGuard } from '../../components/role-guard';
 
 const EMPTY = { fullName: '', email: '', mobileNumber: '', password: '', confirmPassword: '', roles: [] as string[] };
 
@@ -26,9 +26,9 @@ const EMPTY = { fullName: '', email: '', mobileNumber: '', password: '', confirm
  */
 export function AdminCreatePage() {
   return (
-    <MerchantAudienceGuard audience="admin.manage">
+    <RoleGuard audience="admin.manage">
       <AdminCreateForm />
-    </MerchantAudienceGuard>
+    </RoleGuard>
   );
 }
 

@@ -2,15 +2,15 @@ import { Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { IconPlus, IconSettings, IconTrash, IconUsers } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { Admin } from '../../../shared/api/admins.schema';
-import { LoadErrorAlert } from '../../components/load-error-alert';
-import { useCurrentUser } from '../console/use-current-user';
-import { MerchantAudienceGuard } from '../merchants/merchant-audience-guard';
-import { EmptyPanel, ListSkeleton } from '../../components/list-states';
-import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
+import { EmptyPanel } from '../../components/list-states';
+import { ListSection } from '../../components/list-section';
 import { ADMIN_CREATE_PATH, adminManagePath } from './admins.api';
 import { useAdmins, useDeleteAdminConfirm } from './use-admins';
 import { PageHeader } from '../../components/page-header';
 import { RowAction } from '../../components/row-action';
+import { useCurrentUser } from '../../lib/use-current-user';
+import { type ListColumn, ListTable } from '../../components/list-table';
+import { RoleGuard } from '../../components/role-guard';
 
 export function RoleBadges({ roles }: { roles: string[] }) {
   if (roles.length === 0)
@@ -33,17 +33,17 @@ export function RoleBadges({ roles }: { roles: string[] }) {
 /** System Users (super admins): every admin, always Active; manage and delete. */
 export function AdminListPage() {
   return (
-    <MerchantAudienceGuard audience="admin.manage">
+    <RoleGuard audience="admin.manage">
       <AdminList />
-    </MerchantAudienceGuard>
+    </RoleGuard>
   );
 }
 
 function AdminList() {
-  const { data: admins, error, isPending, refetch } = useAdmins();
+  const adminsQuery = useAdmins();
   const me = useCurrentUser();
   const confirmDelete = useDeleteAdminConfirm();
-  const columns: ShortCodeColumn<Admin>[] = [
+  const columns: ListColumn<Admin>[] = [
     {
       header: 'Full Name',
       render: (a) => (
@@ -89,27 +89,31 @@ function AdminList() {
   return (
     <Stack gap="xl">
       <PageHeader title="System Users" description="The platform's admins and their roles. Only super admins see this." action={newLink} />
-      {isPending && <ListSkeleton label="Loading admins" />}
-      {error && <LoadErrorAlert title="Admins not loaded" message={error.message} onRetry={() => void refetch()} />}
-      {admins?.length === 0 && (
-        <EmptyPanel
-          testId="admins-empty"
-          icon={<IconUsers size={28} />}
-          title="No admins"
-          description="Create the first admin."
-          action={newLink}
-        />
-      )}
-      {admins && admins.length > 0 && (
-        <ShortCodeTable
-          rows={admins}
-          columns={columns}
-          getRowKey={(a) => a.uuid}
-          getRowMark={(a) => a.email}
-          label="System Users"
-          testId="admins-table"
-        />
-      )}
+      <ListSection
+        query={adminsQuery}
+        loadingLabel="Loading admins"
+        errorTitle="Admins not loaded"
+        empty={
+          <EmptyPanel
+            testId="admins-empty"
+            icon={<IconUsers size={28} />}
+            title="No admins"
+            description="Create the first admin."
+            action={newLink}
+          />
+        }
+      >
+        {(admins) => (
+          <ListTable
+            rows={admins}
+            columns={columns}
+            getRowKey={(a) => a.uuid}
+            getRowMark={(a) => a.email}
+            label="System Users"
+            testId="admins-table"
+          />
+        )}
+      </ListSection>
     </Stack>
   );
 }

@@ -11,26 +11,26 @@ import { BackLink } from '../../components/back-link';
 import { FormAlert } from '../../components/form-alert';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { failureText, isOk } from '../../lib/api';
-import { MerchantAudienceGuard } from '../merchants/merchant-audience-guard';
-import { merchantProfilePath } from '../merchants/merchants.api';
 import { merchantKeys, useMerchants } from '../merchants/use-merchants';
 import { EmptyPanel, ListSkeleton } from '../../components/list-states';
-import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
 import { AdminRoleCheckboxes } from './admin-role-checkboxes';
-import { TwoFactorResetButton } from './two-factor-reset-button';
-import { useCurrentUser } from '../console/use-current-user';
 import { RoleBadges } from './admin-list-page';
 import { ADMIN_LIST_PATH, assignMerchant, updateAdminProfile } from './admins.api';
 import { AdminNotFoundError, adminKeys, useAdminProfile, useRoleTypes, useUnassignMerchantConfirm } from './use-admins';
 import { RowAction } from '../../components/row-action';
 import { BusinessCategoryBadge } from '../merchants/business-category-badge';
+import { merchantProfilePath } from '../../lib/paths';
+import { useCurrentUser } from '../../lib/use-current-user';
+import { type ListColumn, ListTable } from '../../components/list-table';
+import { RoleGuard } from '../../components/role-guard';
+import { TwoFactorResetButton } from '../auth/two-factor-reset-button';
 
 /** Manage Admin (super admins): Profile Details (roles from the server's role types) and Assigned Merchants. */
 export function AdminManagePage() {
   return (
-    <MerchantAudienceGuard audience="admin.manage">
+    <RoleGuard audience="admin.manage">
       <AdminManage />
-    </MerchantAudienceGuard>
+    </RoleGuard>
   );
 }
 
@@ -145,7 +145,7 @@ function ProfileForm({ admin }: { admin: AdminProfile }) {
 function AssignedMerchants({ admin }: { admin: AdminProfile }) {
   const [isAssignOpen, setAssignOpen] = useState(false);
   const confirmUnassign = useUnassignMerchantConfirm(admin.uuid);
-  const columns: ShortCodeColumn<Merchant>[] = [
+  const columns: ListColumn<Merchant>[] = [
     {
       header: 'Company Name',
       render: (m) => (
@@ -201,7 +201,7 @@ function AssignedMerchants({ admin }: { admin: AdminProfile }) {
           description="Assign the merchants this admin looks after."
         />
       ) : (
-        <ShortCodeTable
+        <ListTable
           rows={admin.assignedMerchants}
           columns={columns}
           getRowKey={(m) => m.uuid}

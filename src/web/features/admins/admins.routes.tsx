@@ -1,8 +1,7 @@
 import type { RouteObject } from 'react-router';
-import { ADMIN_SUBSCRIPTIONS_PATH } from '../billing/billing.api';
 import { ADMIN_CREATE_PATH, ADMIN_LIST_PATH, AUDIT_LOG_PATH, CONTACT_REQUESTS_PATH } from './admins.api';
 
-/** Signed-in screens of the admins area (docs/merchants.md): system users and the audit log (super admins), contact requests, and Subscriptions (docs/billing.md). */
+/** Signed-in screens of the admins area (docs/merchants.md): system users and the audit log (super admins), and contact requests. */
 export const adminsRoutes: RouteObject[] = [
   { path: ADMIN_LIST_PATH, lazy: async () => ({ Component: (await import('./admin-list-page')).AdminListPage }) },
   { path: ADMIN_CREATE_PATH, lazy: async () => ({ Component: (await import('./admin-create-page')).AdminCreatePage }) },
@@ -11,9 +10,5 @@ export const adminsRoutes: RouteObject[] = [
   {
     path: CONTACT_REQUESTS_PATH,
     lazy: async () => ({ Component: (await import('./admin-contact-request-list-page')).AdminContactRequestListPage }),
-  },
-  {
-    path: ADMIN_SUBSCRIPTIONS_PATH,
-    lazy: async () => ({ Component: (await import('../billing/admin-subscription-page')).AdminSubscriptionPage }),
   },
 ];

@@ -19,10 +19,10 @@ import { queryKeys } from '../../lib/query-keys';
 import { COUNTRY_OPTIONS } from './app-countries.data';
 import { useScrollIntoViewOn } from './use-scroll-into-view-on';
 import { AppTemplateTagField, getShortCodeExamples } from './app-template-tag-field';
-import { useCanBuildApps } from '../console/use-current-user';
 import { AppBuilderNotice } from './app-builder-notice';
-import { designerPath } from './app-row-actions';
 import { createApp, SAVE_REDIRECT_MS } from './apps.api';
+import { designerPath } from '../../lib/paths';
+import { useCanBuildApps } from '../../lib/use-current-user';
 
 const BASE_OPTIONS = BASE_SHORTCODES.map((value) => ({ value, label: value === 'custom' ? 'Custom' : value }));
 

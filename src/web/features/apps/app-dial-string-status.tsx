@@ -1,7 +1,7 @@
 import { Anchor, Badge, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import type { App } from '../../../shared/api/apps.schema';
-import { formatDay, WHOLE_BADGE_STYLES } from '../shortcodes/shortcode-format';
+import { formatDay, WHOLE_BADGE_STYLES } from '../../lib/format';
 
 /**
  * Under App Settings' shortcode: whether a purchase of the account reserves the app's dial string

@@ -4,14 +4,14 @@ import { useDeferredValue, useState } from 'react';
 import { Navigate } from 'react-router';
 import type { App } from '../../../shared/api/apps.schema';
 import { isInAudience } from '../../../shared/roles';
-import { useCurrentUser } from '../console/use-current-user';
 import { AppCloneDialog, type CloneSource } from './app-clone-dialog';
-import { APP_LIST_PATH } from './apps.api';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { AppListSkeleton } from './app-list-states';
 import { type AppListColumn, AppListTable } from './app-list-table';
 import { useApps, useDeleteAppConfirm } from './use-apps';
 import { NameText } from '../../components/name-text';
+import { APP_LIST_PATH } from '../../lib/paths';
+import { useCurrentUser } from '../../lib/use-current-user';
 
 function matchesSearch(app: App, search: string): boolean {
   const needle = search.trim().toLowerCase();

@@ -6,7 +6,6 @@ import { Link, Navigate } from 'react-router';
 import type { App } from '../../../shared/api/apps.schema';
 import { isInAudience } from '../../../shared/roles';
 import { PageHeader } from '../../components/page-header';
-import { useCurrentUser } from '../console/use-current-user';
 import { AppCloneDialog, type CloneSource } from './app-clone-dialog';
 import { AppImportButton } from './app-import-dialog';
 import { LoadErrorAlert } from '../../components/load-error-alert';
@@ -14,6 +13,7 @@ import { AppListSkeleton } from './app-list-states';
 import { type AppListColumn, AppListTable } from './app-list-table';
 import { useApps, useDeleteAppConfirm } from './use-apps';
 import { NameText } from '../../components/name-text';
+import { useCurrentUser } from '../../lib/use-current-user';
 
 export const GET_STARTED_PATH = '/get-started';
 export const APP_LIST_ADMIN_PATH = '/app-list-admin';

@@ -2,23 +2,9 @@ import { Button, Group, Skeleton, Tabs, Text, Title } from '@mantine/core';
 import { IconDeviceMobile, IconMessageChatbot, IconPencil } from '@tabler/icons-react';
 import { useEffect, useRef } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { hasScreen } from '../../lib/routes';
-import { getAppLinks } from './app-channel-links';
 import { useApp } from './use-apps';
 import { BackLink } from '../../components/back-link';
-
-export type MonitoringScreen = 'live' | 'logs' | 'dashboard' | 'completed' | 'uncompleted' | 'search';
-
-const SCREENS: { value: MonitoringScreen; label: string; path: (appId: string) => string }[] = [
-  { value: 'live', label: 'Live', path: (appId) => `/app/liveview/${encodeURIComponent(appId)}` },
-  { value: 'logs', label: 'Logs', path: (appId) => `/app/actionlogs/${encodeURIComponent(appId)}` },
-  { value: 'dashboard', label: 'Dashboard', path: (appId) => `/app/dashboard/${encodeURIComponent(appId)}` },
-  { value: 'completed', label: 'Completed', path: (appId) => `/app/completesession/${encodeURIComponent(appId)}` },
-  { value: 'uncompleted', label: 'Uncompleted', path: (appId) => `/app/uncompletedsession/${encodeURIComponent(appId)}` },
-  { value: 'search', label: 'Search', path: (appId) => `/app/search/${encodeURIComponent(appId)}` },
-];
-
-export const monitoringPath = (screen: MonitoringScreen, appId: string) => SCREENS.find((s) => s.value === screen)!.path(appId);
+import { getAppLinks, MONITORING_SCREENS, monitoringPath, type MonitoringScreen } from '../../lib/paths';
 
 interface AppMonitoringHeaderProps {
   appId: string;
@@ -59,11 +45,9 @@ export function AppMonitoringHeader({ appId, screen, title, description }: AppMo
         </div>
         {links && (
           <Group gap="xs">
-            {hasScreen(links.designer) && (
-              <Button component={Link} to={links.designer} variant="default" size="xs" leftSection={<IconPencil size={14} />}>
-                Designer
-              </Button>
-            )}
+            <Button component={Link} to={links.designer} variant="default" size="xs" leftSection={<IconPencil size={14} />}>
+              Designer
+            </Button>
             <Button
               component={Link}
               to={links.tester.path}
@@ -89,7 +73,7 @@ export function AppMonitoringHeader({ appId, screen, title, description }: AppMo
         radius="xl"
       >
         <Tabs.List aria-label="App monitoring screens" ref={tabListRef}>
-          {SCREENS.map((s) => (
+          {MONITORING_SCREENS.map((s) => (
             <Tabs.Tab key={s.value} value={s.value}>
               {s.label}
             </Tabs.Tab>

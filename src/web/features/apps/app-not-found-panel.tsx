@@ -1,8 +1,7 @@
 import { Button, EmptyState, Paper } from '@mantine/core';
 import { IconSearchOff } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { BOT_LIST_PATH } from '../bots/bots.api';
-import { APP_LIST_PATH } from './apps.api';
+import { BOT_LIST_PATH, APP_LIST_PATH } from '../../lib/paths';
 
 /** What every screen of an app (or of a bot, `isBot`) shows when it answers 404, with the way back to its list. */
 export function AppNotFoundPanel({ isBot = false }: { isBot?: boolean }) {

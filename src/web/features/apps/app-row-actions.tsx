@@ -1,13 +1,9 @@
 import { Group } from '@mantine/core';
 import { IconChartBar, IconCopy, IconDownload, IconPencil, IconSettings, IconTrash } from '@tabler/icons-react';
 import type { App } from '../../../shared/api/apps.schema';
-import { hasScreen } from '../../lib/routes';
 import { RowAction } from '../../components/row-action';
 import { useAppExport } from './use-app-export';
-
-export const designerPath = (appId: string) => `/app/design/${encodeURIComponent(appId)}`;
-export const dashboardPath = (appId: string) => `/app/dashboard/${encodeURIComponent(appId)}`;
-export const settingsPath = (appId: string) => `/app-settings/${encodeURIComponent(appId)}`;
+import { designerPath, monitoringPath, settingsPath } from '../../lib/paths';
 
 /**
  * What the signed-in user may do with an app of the list: change it (design, settings, export, delete) and read
@@ -25,22 +21,20 @@ interface AppRowActionsProps {
   reach?: AppReach;
 }
 
-/** Designer (only once the designer screen exists), settings, export, clone and delete for one app, as far as `reach` goes. */
+/** Designer, settings, export, clone and delete for one app, as far as `reach` goes. */
 export function AppRowActions({ app, onClone, onDelete, reach = { canEdit: true, canMonitor: true } }: AppRowActionsProps) {
   const designer = designerPath(app.appId);
   const exportToFile = useAppExport();
   return (
     <Group gap={4} wrap="nowrap" justify="flex-end">
-      {reach.canEdit && hasScreen(designer) && (
-        <RowAction label="Design menus" ariaLabel={`Design ${app.appName}`} icon={IconPencil} to={designer} />
-      )}
-      {reach.canMonitor && hasScreen(dashboardPath(app.appId)) && (
+      {reach.canEdit && <RowAction label="Design menus" ariaLabel={`Design ${app.appName}`} icon={IconPencil} to={designer} />}
+      {reach.canMonitor && (
         <RowAction
           label="Dashboard, logs and sessions"
           ariaLabel={`Monitor ${app.appName}`}
           icon={IconChartBar}
           color="teal"
-          to={dashboardPath(app.appId)}
+          to={monitoringPath('dashboard', app.appId)}
         />
       )}
       {reach.canEdit && (

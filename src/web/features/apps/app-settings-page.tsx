@@ -35,14 +35,14 @@ import { COUNTRY_OPTIONS } from './app-countries.data';
 import { useScrollIntoViewOn } from './use-scroll-into-view-on';
 import { AppTemplateTagField, getShortCodeExamples } from './app-template-tag-field';
 import { AppGatewayKeyField } from './app-gateway-key-field';
-import { AppUrlCopyField } from './app-url-copy-field';
 import { AppDialStringStatus } from './app-dial-string-status';
 import { AppLanguageFields, readLanguageValues, toLanguageValues, type LanguageValues } from './app-language-fields';
-import { APP_LIST_PATH, SAVE_REDIRECT_MS, updateApp } from './apps.api';
+import { SAVE_REDIRECT_MS, updateApp } from './apps.api';
 import { AppNotFoundError, useApp } from './use-apps';
 import { BackLink } from '../../components/back-link';
-import { webhooksPath } from '../webhooks/webhooks-page';
 import { NameText } from '../../components/name-text';
+import { APP_LIST_PATH, webhooksPath } from '../../lib/paths';
+import { CopyField } from '../../components/copy-field';
 
 interface SettingsValues {
   appName: string;
@@ -110,8 +110,8 @@ export function AppSettingsPage() {
               Give these to your USSD provider so it forwards callers' sessions to this app.
             </Text>
             <Stack gap="md">
-              <AppUrlCopyField label="Test Url" value={app.testUrl} description="Runs your latest draft, for trying changes." />
-              <AppUrlCopyField
+              <CopyField label="Test Url" value={app.testUrl} description="Runs your latest draft, for trying changes." />
+              <CopyField
                 label="Production Url"
                 value={app.productionUrl}
                 description={

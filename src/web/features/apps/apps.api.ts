@@ -2,7 +2,6 @@ import type { AppExport, ImportAppBody } from '../../../shared/api/app-transfer.
 import type { App, CloneAppBody, CreateAppBody } from '../../../shared/api/apps.schema';
 import { api } from '../../lib/api';
 
-export const APP_LIST_PATH = '/app-list';
 /** The redirect after creating an app or saving its settings. */
 export const SAVE_REDIRECT_MS = 1000;
 

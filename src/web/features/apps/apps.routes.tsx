@@ -7,7 +7,7 @@ export const appsRoutes: RouteObject[] = [
   { path: '/app-list-admin', lazy: async () => ({ Component: (await import('./app-list-admin-page')).AppListAdminPage }) },
 ];
 
-/** The apps area's screens of one app, which console.routes.tsx puts behind AppScreenGuard. */
+/** The apps area's screens of one app, which src/web/routes.tsx puts behind AppScreenGuard. */
 export const appScreenRoutes: RouteObject[] = [
   { path: '/app-settings/:id', lazy: async () => ({ Component: (await import('./app-settings-page')).AppSettingsPage }) },
 ];

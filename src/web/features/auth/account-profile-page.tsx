@@ -3,10 +3,10 @@ import { IconKey, IconLock, IconShieldLock } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
 import type { SessionUser } from '../../../shared/api/auth.schema';
 import { getRoles } from '../../../shared/roles';
-import { useCurrentUser } from '../console/use-current-user';
 import { ApiKeyListPanel } from './api-key-list-panel';
 import { PasswordChangeForm } from './password-change-form';
 import { TwoFactorPanel } from './two-factor-panel';
+import { useCurrentUser } from '../../lib/use-current-user';
 
 /** A readable name for the user's role (src/shared/roles.ts). */
 export function describeRole(user: SessionUser): string {

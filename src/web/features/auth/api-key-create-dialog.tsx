@@ -7,8 +7,8 @@ import { DialogActions } from '../../components/dialog-actions';
 import { FormAlert } from '../../components/form-alert';
 import { failureText, isOk } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
-import { AppUrlCopyField } from '../apps/app-url-copy-field';
 import { createApiKey } from './api-keys.api';
+import { CopyField } from '../../components/copy-field';
 
 /** 'Create key': a name and a scope; then the key, this once, with a copy button. */
 export function ApiKeyCreateDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
@@ -45,7 +45,7 @@ function CreateForm({ onClose }: { onClose: () => void }) {
           This is the only time the key is shown: you will not see it again. Store it where your CI keeps secrets; if it is lost, revoke it
           and create another.
         </Alert>
-        <AppUrlCopyField label="API key" value={key} description={`${name.trim()}, ${scope} scope`} />
+        <CopyField label="API key" value={key} description={`${name.trim()}, ${scope} scope`} />
         <Group justify="flex-end">
           <Button onClick={onClose} data-autofocus>
             Done

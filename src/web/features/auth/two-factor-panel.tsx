@@ -7,11 +7,11 @@ import { FormAlert } from '../../components/form-alert';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { failureText, isOk, readData } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
-import { useCurrentUser } from '../console/use-current-user';
 import { RecoveryCodesView } from './recovery-codes-view';
 import { RememberedDeviceList } from './remembered-device-list';
 import { disableTwoFactor, getTwoFactorStatus, regenerateRecoveryCodes } from './two-factor.api';
 import { TwoFactorEnrolSteps } from './two-factor-enrol-steps';
+import { useCurrentUser } from '../../lib/use-current-user';
 
 /**
  * The account's two-factor status. Read again only when a change invalidates it (never on a window's focus):

@@ -8,22 +8,21 @@ import { LoadErrorAlert } from '../../components/load-error-alert';
 import { PageHeader } from '../../components/page-header';
 import { BotAccessSwitch } from '../bots/bot-access-switch';
 import { isInAudience } from '../../../shared/roles';
-import { useCurrentUser } from '../console/use-current-user';
-import { MerchantAudienceGuard } from '../merchants/merchant-audience-guard';
-import { formatDay } from '../shortcodes/shortcode-format';
 import { EmptyPanel, ListSkeleton } from '../../components/list-states';
 import { AdminSubscriptionDialog, type SubscriptionChangeKind } from './admin-subscription-dialog';
-import { formatDateTime } from './billing-format';
 import { BillingSubscriptionCard } from './billing-subscription-card';
 import { BillingUsageCard } from './billing-usage-card';
 import { useAccountSubscription } from './use-billing';
+import { useCurrentUser } from '../../lib/use-current-user';
+import { formatDay, formatDateTime } from '../../lib/format';
+import { RoleGuard } from '../../components/role-guard';
 
 /** Subscriptions (/admin/subscriptions, admins): find an account by email, see its plan and use, extend or activate it. */
 export function AdminSubscriptionPage() {
   return (
-    <MerchantAudienceGuard audience="subscription.read">
+    <RoleGuard audience="subscription.read">
       <Subscriptions />
-    </MerchantAudienceGuard>
+    </RoleGuard>
   );
 }
 

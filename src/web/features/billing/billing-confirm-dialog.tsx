@@ -1,9 +1,9 @@
 import { Modal, Stack, Table, Text } from '@mantine/core';
 import { getPeriodCount, getPlanAmountUsd, getPlanMonths, PLANS, type PaidPlanName } from '../../../shared/billing/plans';
-import { formatMonths } from '../shortcodes/shortcode-format';
 import { formatUsd } from './billing-format';
 import type { PaymentRequest } from './use-billing';
 import { DialogActions } from '../../components/dialog-actions';
+import { formatMonths } from '../../lib/format';
 
 /** A plan payment or plan change waiting for the user's yes. */
 export type PlanRequest = Extract<PaymentRequest, { kind: 'makePayment' | 'changePlan' }>;

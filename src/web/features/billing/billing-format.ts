@@ -1,15 +1,8 @@
 import type { Subscription } from '../../../shared/api/billing.schema';
-import { formatAmount } from '../shortcodes/shortcode-format';
+import { formatAmount } from '../../lib/format';
 
 /** `$50`, `$12.50`, `$1,200`: how the billing page shows a USD amount. */
 export const formatUsd = (amount: number) => `$${formatAmount(amount)}`;
-
-/** `12 Nov 2026, 14:05`: when a payment was started, in the browser's time zone. */
-export function formatDateTime(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '—';
-  return `${date.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' })}, ${date.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' })}`;
-}
 
 /** `November 2026` for the usage's month `2026-11`. */
 export function formatUsageMonth(month: string): string {

@@ -4,11 +4,11 @@ import { useState } from 'react';
 import type { PaymentHistoryRow } from '../../../shared/api/billing.schema';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { PAGE_SIZE } from '../../lib/use-paged-rows';
-import { WHOLE_BADGE_STYLES, formatAmount } from '../shortcodes/shortcode-format';
 import { EmptyPanel, ListSkeleton } from '../../components/list-states';
-import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
-import { formatDateTime, formatUsd } from './billing-format';
+import { formatUsd } from './billing-format';
 import { usePaymentHistory } from './use-billing';
+import { WHOLE_BADGE_STYLES, formatAmount, formatDateTime } from '../../lib/format';
+import { type ListColumn, ListTable } from '../../components/list-table';
 
 /** Transaction statuses as badges: SUCCESS green, PENDING yellow, FAILED red, anything else information. */
 const STATUS_COLORS: Record<string, string> = { SUCCESS: 'teal', PENDING: 'yellow', FAILED: 'red' };
@@ -48,7 +48,7 @@ function PaymentAmount({ payment }: { payment: PaymentHistoryRow }) {
   );
 }
 
-const COLUMNS: ShortCodeColumn<PaymentHistoryRow>[] = [
+const COLUMNS: ListColumn<PaymentHistoryRow>[] = [
   {
     header: 'Description',
     render: (payment) => (
@@ -104,7 +104,7 @@ export function BillingHistoryPanel() {
       <Text size="sm" c="gray.7" data-testid="history-summary">
         {data.total === 1 ? '1 payment' : `${data.total.toLocaleString('en-US')} payments`}, newest first
       </Text>
-      <ShortCodeTable
+      <ListTable
         rows={data.rows}
         columns={COLUMNS}
         getRowKey={(payment) => payment.reference}

@@ -3,12 +3,10 @@ import { IconAlertTriangle, IconClockExclamation, IconCreditCard, IconInfoCircle
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { BILLING_MESSAGES, type Subscription } from '../../../shared/api/billing.schema';
-import { BILLING_PLAN_PARAM } from './billing.api';
 import { BASIC_PLAN, isPaidPlanName, type PaidPlanName } from '../../../shared/billing/plans';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { PageHeader } from '../../components/page-header';
 import { PaymentPageNotice } from '../../components/payment-page-notice';
-import { formatDay } from '../shortcodes/shortcode-format';
 import { ListSkeleton } from '../../components/list-states';
 import { BillingConfirmDialog, type PlanRequest } from './billing-confirm-dialog';
 import { BillingCreditDialog } from './billing-credit-dialog';
@@ -18,6 +16,8 @@ import { BillingProgressDialog } from './billing-progress-dialog';
 import { BillingSubscriptionCard } from './billing-subscription-card';
 import { BillingUsageCard } from './billing-usage-card';
 import { useBillingPayment, useSubscription } from './use-billing';
+import { BILLING_PLAN_PARAM } from '../../lib/paths';
+import { formatDay } from '../../lib/format';
 
 const TABS = ['plans', 'history'] as const;
 type BillingTab = (typeof TABS)[number];

@@ -10,9 +10,9 @@ import {
   type PaidPlanName,
   type PlanName,
 } from '../../../shared/billing/plans';
-import { formatMonths } from '../shortcodes/shortcode-format';
 import { formatUsd } from './billing-format';
 import { PlanCard } from './billing-plan-card';
+import { formatMonths } from '../../lib/format';
 
 /** The spec's rule: a card's button reads Make Payment on the current plan, or on every card from TRIAL; else Change Plan. */
 export const isMakePaymentButton = (card: PaidPlanName, current: PlanName) => card === current || current === 'TRIAL';

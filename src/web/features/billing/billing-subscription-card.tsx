@@ -1,8 +1,8 @@
 import { Badge, Button, Card, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconCreditCard } from '@tabler/icons-react';
 import type { Subscription } from '../../../shared/api/billing.schema';
-import { formatDay } from '../shortcodes/shortcode-format';
 import { formatUsd, getStatusBadge } from './billing-format';
+import { formatDay } from '../../lib/format';
 
 function Detail({ label, value, testId }: { label: string; value: string; testId?: string }) {
   return (

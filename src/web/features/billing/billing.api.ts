@@ -11,14 +11,6 @@ import type {
 } from '../../../shared/api/billing.schema';
 import { api, type ApiReply } from '../../lib/api';
 
-export const BILLING_PATH = '/account-billing';
-/** The query parameter that opens the billing page on one plan's confirm dialog (the pricing page's Start Now). */
-export const BILLING_PLAN_PARAM = 'plan';
-/** `/account-billing?plan=STANDARD`: Account Billing with that plan's payment waiting for the user's yes. */
-export const billingPlanPath = (plan: string) => `${BILLING_PATH}?${BILLING_PLAN_PARAM}=${encodeURIComponent(plan)}`;
-/** Subscriptions (admins): any account's subscription, extended or activated by hand. */
-export const ADMIN_SUBSCRIPTIONS_PATH = '/admin/subscriptions';
-
 /** The three payment calls answer the payment reply; a refusal (or no server) is only the envelope. */
 export type PaymentAnswer = ApiReply<PaymentReply['data']> & Partial<Pick<PaymentReply, 'redirectUrl' | 'reference'>>;
 

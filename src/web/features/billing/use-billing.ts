@@ -12,7 +12,6 @@ import {
 import type { PaidPlanName, PlanName } from '../../../shared/billing/plans';
 import { type ApiReply, failureText, isNetworkFailure, isNotFound, isOk, readData } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
-import { formatDay } from '../shortcodes/shortcode-format';
 import {
   activateSubscription,
   changePlan,
@@ -24,6 +23,7 @@ import {
   makePayment,
   type PaymentAnswer,
 } from './billing.api';
+import { formatDay } from '../../lib/format';
 
 /**
  * GET /api/subscription/current. Read again when the window regains focus: the payment is made in another tab,

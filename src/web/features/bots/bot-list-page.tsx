@@ -2,34 +2,35 @@ import { Button, Group, Stack, Text } from '@mantine/core';
 import { IconBrandWhatsapp, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { Bot } from '../../../shared/api/bots.schema';
-import { LoadErrorAlert } from '../../components/load-error-alert';
 import { PageHeader } from '../../components/page-header';
-import { MerchantAudienceGuard } from '../merchants/merchant-audience-guard';
-import { EmptyPanel, ListSkeleton } from '../../components/list-states';
-import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
+import { EmptyPanel } from '../../components/list-states';
+import { ListSection } from '../../components/list-section';
 import { BotCreateDialog } from './bot-create-dialog';
 import { BotRowActions } from './bot-row-actions';
 import { BotStatusBadge } from './bot-status-badge';
 import { useBots, useDeleteBotConfirm } from './use-bots';
 import { NameText } from '../../components/name-text';
+import { type ListColumn, ListTable } from '../../components/list-table';
+import { RoleGuard } from '../../components/role-guard';
 
 const countNumbers = (count: number) => (count === 0 ? 'No number connected' : `${count} ${count === 1 ? 'number' : 'numbers'} connected`);
 
 /** WhatsApp bot list (/whatsapp-bots, admins and chatbot users): Bot Name, Description, Status, Actions and New Bot. */
 export function BotListPage() {
   return (
-    <MerchantAudienceGuard audience={['bot.build', 'chatbot']}>
+    <RoleGuard audience={['bot.build', 'chatbot']}>
       <BotList />
-    </MerchantAudienceGuard>
+    </RoleGuard>
   );
 }
 
 function BotList() {
-  const { data: bots, error, isPending, refetch } = useBots();
+  const botsQuery = useBots();
+  const bots = botsQuery.data;
   const [isCreateOpen, setCreateOpen] = useState(false);
   const confirmDelete = useDeleteBotConfirm();
 
-  const columns: ShortCodeColumn<Bot>[] = [
+  const columns: ListColumn<Bot>[] = [
     {
       header: 'Bot Name',
       cellProps: { style: { minWidth: 0 } },
@@ -98,27 +99,32 @@ function BotList() {
         action={newButton}
       />
 
-      {isPending && <ListSkeleton label="Loading bots" />}
-      {error && <LoadErrorAlert testId="bots-error" title="Bots not loaded" message={error.message} onRetry={() => void refetch()} />}
-      {bots?.length === 0 && (
-        <EmptyPanel
-          testId="bots-empty"
-          icon={<IconBrandWhatsapp size={28} />}
-          title="No bots yet"
-          description="Create a bot, design its menus, then link a WhatsApp number so customers can chat with it."
-          action={newButton}
-        />
-      )}
-      {bots && bots.length > 0 && (
-        <ShortCodeTable
-          rows={bots}
-          columns={columns}
-          getRowKey={(bot) => bot.appId}
-          getRowMark={(bot) => bot.appName}
-          label="WhatsApp Bots"
-          testId="bots-table"
-        />
-      )}
+      <ListSection
+        query={botsQuery}
+        loadingLabel="Loading bots"
+        errorTitle="Bots not loaded"
+        errorTestId="bots-error"
+        empty={
+          <EmptyPanel
+            testId="bots-empty"
+            icon={<IconBrandWhatsapp size={28} />}
+            title="No bots yet"
+            description="Create a bot, design its menus, then link a WhatsApp number so customers can chat with it."
+            action={newButton}
+          />
+        }
+      >
+        {(rows) => (
+          <ListTable
+            rows={rows}
+            columns={columns}
+            getRowKey={(bot) => bot.appId}
+            getRowMark={(bot) => bot.appName}
+            label="WhatsApp Bots"
+            testId="bots-table"
+          />
+        )}
+      </ListSection>
 
       <BotCreateDialog opened={isCreateOpen} onClose={() => setCreateOpen(false)} />
     </Stack>

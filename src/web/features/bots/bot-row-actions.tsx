@@ -2,8 +2,7 @@ import { Group } from '@mantine/core';
 import { IconChartBar, IconMessageChatbot, IconPencil, IconSettings, IconTrash } from '@tabler/icons-react';
 import type { Bot } from '../../../shared/api/bots.schema';
 import { RowAction } from '../../components/row-action';
-import { monitoringPath } from '../apps/app-monitoring-header';
-import { botDesignerPath, botSettingsPath, botSimulatorPath } from './bots.api';
+import { monitoringPath, botDesignerPath, botSettingsPath, botSimulatorPath } from '../../lib/paths';
 
 interface BotRowActionsProps {
   bot: Bot;

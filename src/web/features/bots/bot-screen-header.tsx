@@ -2,10 +2,9 @@ import { Button, Group } from '@mantine/core';
 import { IconChartBar, IconMessageChatbot, IconPencil } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { BackLink } from '../../components/back-link';
-import { monitoringPath } from '../apps/app-monitoring-header';
 import { AppScreenTitle } from '../apps/app-screen-title';
 import { useApp } from '../apps/use-apps';
-import { BOT_LIST_PATH, botDesignerPath, botSimulatorPath } from './bots.api';
+import { monitoringPath, BOT_LIST_PATH, botDesignerPath, botSimulatorPath } from '../../lib/paths';
 
 /** The title of a bot's screen (its name) under the way back to the list, with its designer, simulator and monitoring. */
 export function BotScreenHeader({ appId, screen }: { appId: string; screen: string }) {

@@ -15,10 +15,10 @@ import { EmulatorStatusPage } from '../emulator/emulator-status-page';
 import { useActionLogs } from '../emulator/use-action-logs';
 import { useDebugOutput } from '../emulator/use-debug-output';
 import emulatorClasses from '../emulator/emulator.module.css';
-import { BOT_LIST_PATH, botDesignerPath } from './bots.api';
 import { DEFAULT_CUSTOMER_NUMBER, isCustomerNumber, toCustomerNumber } from './chat-entries';
 import { ChatScreen } from './chat-screen';
 import { useChatSimulator } from './use-chat-simulator';
+import { BOT_LIST_PATH, botDesignerPath } from '../../lib/paths';
 
 /** What Restart sends: one of the words that start a conversation over. */
 const RESTART_TEXT: (typeof RESTART_WORDS)[number] = 'restart';

@@ -23,11 +23,6 @@ import type {
 import type { WhatsAppConnectorName, WhatsAppMessage } from '../../../shared/whatsapp';
 import { api, type ApiReply } from '../../lib/api';
 
-export const BOT_LIST_PATH = '/whatsapp-bots';
-export const botDesignerPath = (appId: string) => `/whatsapp-bot/design/${encodeURIComponent(appId)}`;
-export const botSettingsPath = (appId: string) => `/whatsapp-bot/settings/${encodeURIComponent(appId)}`;
-export const botSimulatorPath = (appId: string) => `/whatsapp-bot/simulator/${encodeURIComponent(appId)}`;
-
 // ---- bots ----
 
 export const findBots = () => api<Bot[]>('/api/chatbot/apps');

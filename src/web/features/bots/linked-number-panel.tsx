@@ -7,14 +7,14 @@ import type { LinkStatus } from '../../../shared/whatsapp';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { RowAction } from '../../components/row-action';
 import { queryKeys } from '../../lib/query-keys';
-import { formatDateTime } from '../billing/billing-format';
 import { EmptyPanel, ListSkeleton } from '../../components/list-states';
-import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
 import { hasQrButton, isLinking, NUMBER_LIST_RELOAD_DELAY_MS } from './linked-number-link';
 import { type LinkDialogTarget, LinkedNumberLinkDialog } from './linked-number-link-dialog';
 import { LinkedNumberStatusBadge } from './linked-number-status-badge';
 import { useLinkedNumbers, useUnlinkNumberConfirm } from './use-bots';
 import { useLinkStatusPolling } from './use-link-status-polling';
+import { formatDateTime } from '../../lib/format';
+import { type ListColumn, ListTable } from '../../components/list-table';
 
 /**
  * A linking number's own poller (PENDING or QR): when its status differs from the row's, the list is read again,
@@ -81,7 +81,7 @@ export function LinkedNumberPanel({ appId }: { appId: string }) {
       </Text>
     );
 
-  const columns: ShortCodeColumn<LinkedNumber>[] = [
+  const columns: ListColumn<LinkedNumber>[] = [
     { header: 'Link ID', visibleFrom: 'md', render: (number) => <Code fz="xs">{number.linkId}</Code> },
     {
       header: 'Phone Number',
@@ -158,7 +158,7 @@ export function LinkedNumberPanel({ appId }: { appId: string }) {
         />
       )}
       {numbers && numbers.length > 0 && (
-        <ShortCodeTable
+        <ListTable
           rows={numbers}
           columns={columns}
           getRowKey={(number) => number.linkId}

@@ -1,13 +1,10 @@
-import { Anchor, Avatar, Burger, Button, Group, Menu, Text, Tooltip, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { Anchor, Avatar, Burger, Button, Group, Menu, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconBook2, IconBuildingStore, IconChevronDown, IconExternalLink, IconLogout, IconUserCircle } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { SessionUser } from '../../../shared/api/auth.schema';
 import { getRoles } from '../../../shared/roles';
 import { BrandLogo } from '../../components/brand-logo';
-import { useIsRouteBuilt } from './built-routes';
-import { SOON_TOOLTIP } from './console-sidebar';
-import { SoonBadge } from './soon-badge';
-import { getFirstName } from './use-current-user';
+import { getFirstName } from '../../lib/use-current-user';
 
 export const DOCS_URL = '/api/docs';
 const MANAGE_MERCHANT_PATH = '/merchant/manage-account';
@@ -25,9 +22,7 @@ function getInitials(fullName: string): string {
 
 /** The top bar: a greeting, Account, Manage Merchant Account (merchants only), Logout and a Docs link. */
 export function ConsoleHeader({ user, isNavbarOpened, onToggleNavbar }: ConsoleHeaderProps) {
-  const isBuilt = useIsRouteBuilt();
   const isMerchant = !!user && getRoles(user).isMerchant;
-  const isManageMerchantBuilt = isBuilt(MANAGE_MERCHANT_PATH);
   const firstName = getFirstName(user);
 
   return (
@@ -64,26 +59,11 @@ export function ConsoleHeader({ user, isNavbarOpened, onToggleNavbar }: ConsoleH
         <Button component={Link} to="/account-profile" variant="subtle" color="gray" leftSection={<IconUserCircle size={16} />}>
           Account
         </Button>
-        {isMerchant &&
-          (isManageMerchantBuilt ? (
-            <Button component={Link} to={MANAGE_MERCHANT_PATH} variant="subtle" color="gray" leftSection={<IconBuildingStore size={16} />}>
-              Manage Merchant Account
-            </Button>
-          ) : (
-            <Tooltip label={SOON_TOOLTIP} withArrow>
-              <Button
-                variant="subtle"
-                color="gray"
-                data-disabled
-                aria-disabled="true"
-                onClick={(event) => event.preventDefault()}
-                leftSection={<IconBuildingStore size={16} />}
-                rightSection={<SoonBadge />}
-              >
-                Manage Merchant Account
-              </Button>
-            </Tooltip>
-          ))}
+        {isMerchant && (
+          <Button component={Link} to={MANAGE_MERCHANT_PATH} variant="subtle" color="gray" leftSection={<IconBuildingStore size={16} />}>
+            Manage Merchant Account
+          </Button>
+        )}
         <Button component={Link} to="/logout" variant="light" color="gray" leftSection={<IconLogout size={16} />}>
           Logout
         </Button>
@@ -111,16 +91,11 @@ export function ConsoleHeader({ user, isNavbarOpened, onToggleNavbar }: ConsoleH
           <Menu.Item component={Link} to="/account-profile" leftSection={<IconUserCircle size={16} />}>
             Account
           </Menu.Item>
-          {isMerchant &&
-            (isManageMerchantBuilt ? (
-              <Menu.Item component={Link} to={MANAGE_MERCHANT_PATH} leftSection={<IconBuildingStore size={16} />}>
-                Manage Merchant Account
-              </Menu.Item>
-            ) : (
-              <Menu.Item disabled leftSection={<IconBuildingStore size={16} />} rightSection={<SoonBadge />}>
-                Manage Merchant Account
-              </Menu.Item>
-            ))}
+          {isMerchant && (
+            <Menu.Item component={Link} to={MANAGE_MERCHANT_PATH} leftSection={<IconBuildingStore size={16} />}>
+              Manage Merchant Account
+            </Menu.Item>
+          )}
           <Menu.Item
             component="a"
             href={DOCS_URL}

@@ -9,10 +9,9 @@ import { LOGIN_PATH, useLoginPath, withReturnPath } from '../../lib/return-path'
 import { clearSession, getToken } from '../../lib/session';
 import { TwoFactorRequiredPage } from '../auth/two-factor-required-page';
 import { useTwoFactorStatus } from '../auth/two-factor-panel';
-import { BuiltRoutesContext } from './built-routes';
 import { ConsoleHeader } from './console-header';
 import { ConsoleSidebar } from './console-sidebar';
-import { useCurrentUser } from './use-current-user';
+import { useCurrentUser } from '../../lib/use-current-user';
 
 /**
  * Sends the user to /login when the server says the token is no longer valid (the API helper's unauthorized
@@ -54,7 +53,7 @@ function useSignedOutRedirect() {
  * The signed-in console: top bar, the role's sidebar, and the page. Without a stored token it goes to /login,
  * which comes back to the page asked for once the user has signed in.
  */
-export function ConsoleLayout({ builtRoutes }: { builtRoutes: ReadonlySet<string> }) {
+export function ConsoleLayout() {
   const [isNavbarOpened, navbar] = useDisclosure(false);
   const { pathname } = useLocation();
   const user = useCurrentUser();
@@ -71,27 +70,25 @@ export function ConsoleLayout({ builtRoutes }: { builtRoutes: ReadonlySet<string
   if (twoFactor?.required && !twoFactor.enabled && user) return <TwoFactorRequiredPage email={user.email} />;
 
   return (
-    <BuiltRoutesContext.Provider value={builtRoutes}>
-      <AppShell header={{ height: 60 }} navbar={{ width: 288, breakpoint: 'sm', collapsed: { mobile: !isNavbarOpened } }} padding={0}>
-        <AppShell.Header>
-          <ConsoleHeader user={user} isNavbarOpened={isNavbarOpened} onToggleNavbar={navbar.toggle} />
-        </AppShell.Header>
-        <AppShell.Navbar p="sm" aria-label="Sidebar">
-          <AppShell.Section grow component={ScrollArea} scrollbarSize={6}>
-            <ConsoleSidebar user={user} onNavigate={navbar.close} />
-          </AppShell.Section>
-          <AppShell.Section pt="sm" style={{ borderTop: '1px solid var(--mantine-color-gray-2)' }}>
-            <Text size="xs" c="dimmed" px="sm" truncate>
-              {user ? `Signed in as ${user.email}` : ''}
-            </Text>
-          </AppShell.Section>
-        </AppShell.Navbar>
-        <AppShell.Main bg="gray.0">
-          <Box p={{ base: 'md', sm: 'xl' }} maw={1280} mx="auto">
-            <Outlet />
-          </Box>
-        </AppShell.Main>
-      </AppShell>
-    </BuiltRoutesContext.Provider>
+    <AppShell header={{ height: 60 }} navbar={{ width: 288, breakpoint: 'sm', collapsed: { mobile: !isNavbarOpened } }} padding={0}>
+      <AppShell.Header>
+        <ConsoleHeader user={user} isNavbarOpened={isNavbarOpened} onToggleNavbar={navbar.toggle} />
+      </AppShell.Header>
+      <AppShell.Navbar p="sm" aria-label="Sidebar">
+        <AppShell.Section grow component={ScrollArea} scrollbarSize={6}>
+          <ConsoleSidebar user={user} onNavigate={navbar.close} />
+        </AppShell.Section>
+        <AppShell.Section pt="sm" style={{ borderTop: '1px solid var(--mantine-color-gray-2)' }}>
+          <Text size="xs" c="dimmed" px="sm" truncate>
+            {user ? `Signed in as ${user.email}` : ''}
+          </Text>
+        </AppShell.Section>
+      </AppShell.Navbar>
+      <AppShell.Main bg="gray.0">
+        <Box p={{ base: 'md', sm: 'xl' }} maw={1280} mx="auto">
+          <Outlet />
+        </Box>
+      </AppShell.Main>
+    </AppShell>
   );
 }

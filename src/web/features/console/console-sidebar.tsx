@@ -1,4 +1,4 @@
-import { NavLink, Skeleton, Stack, Tooltip } from '@mantine/core';
+import { NavLink, Skeleton, Stack } from '@mantine/core';
 import {
   IconApps,
   IconBrandWhatsapp,
@@ -26,8 +26,6 @@ import type { ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import type { SessionUser } from '../../../shared/api/auth.schema';
 import { getSidebar, type SidebarEntry } from '../../../shared/roles';
-import { useIsRouteBuilt } from './built-routes';
-import { SoonBadge } from './soon-badge';
 
 /** Icons are the web's business; the entries themselves come only from getSidebar in shared/roles.ts. */
 const ICONS: Record<string, Icon> = {
@@ -53,8 +51,6 @@ const ICONS: Record<string, Icon> = {
   'Account Billing': IconCreditCard,
 };
 
-export const SOON_TOOLTIP = 'Coming soon';
-
 const isActivePath = (pathname: string, path: string) => pathname === path || pathname.startsWith(`${path}/`);
 
 interface ConsoleSidebarProps {
@@ -65,7 +61,6 @@ interface ConsoleSidebarProps {
 
 export function ConsoleSidebar({ user, onNavigate }: ConsoleSidebarProps) {
   const { pathname } = useLocation();
-  const isBuilt = useIsRouteBuilt();
   if (!user) {
     return (
       <Stack gap="xs" aria-busy="true">
@@ -77,25 +72,6 @@ export function ConsoleSidebar({ user, onNavigate }: ConsoleSidebarProps) {
   }
 
   function renderLink(label: string, path: string, entryProps: Record<string, string>, icon?: ReactNode) {
-    if (!isBuilt(path)) {
-      return (
-        <Tooltip key={path} label={SOON_TOOLTIP} position="right" withArrow events={{ hover: true, focus: true, touch: true }}>
-          <NavLink
-            component="div"
-            role="link"
-            aria-disabled="true"
-            tabIndex={0}
-            label={label}
-            leftSection={icon}
-            rightSection={<SoonBadge />}
-            c="dimmed"
-            style={{ cursor: 'not-allowed' }}
-            data-soon=""
-            {...entryProps}
-          />
-        </Tooltip>
-      );
-    }
     return (
       <NavLink
         key={path}

@@ -1,15 +1,12 @@
-import { Anchor, Badge, Button, Card, Group, Paper, SimpleGrid, Stack, Text, ThemeIcon, Title, Tooltip } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Group, Paper, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconBook2, IconDeviceMobile, IconPlus, IconRocket, IconSitemap, IconSquarePlus, type Icon } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { TemplateFeaturedSection } from '../templates/template-featured-section';
 import { AppImportButton } from '../apps/app-import-dialog';
 import { TwoFactorRecommendation } from '../auth/two-factor-recommendation';
-import { useIsRouteBuilt } from './built-routes';
-import { useCanBuildApps } from './use-current-user';
 import { DOCS_URL } from './console-header';
-import { SOON_TOOLTIP } from './console-sidebar';
-
-export const CREATE_APP_PATH = '/create-app';
+import { CREATE_APP_PATH } from '../../lib/paths';
+import { useCanBuildApps } from '../../lib/use-current-user';
 
 interface Step {
   title: string;
@@ -42,8 +39,6 @@ const STEPS: Step[] = [
 
 /** The logged-in home: the New App button, the getting-started steps and the featured templates. */
 export function GetStartedPage() {
-  const isBuilt = useIsRouteBuilt();
-  const canCreateApp = isBuilt(CREATE_APP_PATH);
   // A merchant user who is not a Developer builds no app: no New App or Import (the templates say why).
   const canBuildApps = useCanBuildApps();
 
@@ -59,25 +54,13 @@ export function GetStartedPage() {
             Build a USSD app, try it in the browser, then put it on a shortcode your customers can dial from any phone.
           </Text>
         </div>
-        {!canBuildApps ? null : canCreateApp ? (
+        {canBuildApps && (
           <Group gap="sm">
             <AppImportButton size="md" thenGoTo="/app-list" />
             <Button component={Link} to={CREATE_APP_PATH} size="md" leftSection={<IconPlus size={18} />}>
               New App
             </Button>
           </Group>
-        ) : (
-          <Tooltip label={SOON_TOOLTIP} withArrow>
-            <Button
-              size="md"
-              leftSection={<IconPlus size={18} />}
-              data-disabled
-              aria-disabled="true"
-              onClick={(event) => event.preventDefault()}
-            >
-              New App
-            </Button>
-          </Tooltip>
         )}
       </Group>
 

@@ -3,10 +3,8 @@ import { Badge } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
-import { sessionPathUrl } from '../flowmap/flow-map-paths';
 import { UNAUTHORIZED_EVENT } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
-import { hasScreen } from '../../lib/routes';
 import { LOGIN_PATH, toSafeReturnPath, useLoginPath } from '../../lib/return-path';
 import { clearSession, getToken } from '../../lib/session';
 import { getEmulatorApp, getTemplateApp, type EmulatorApp } from './emulator.api';
@@ -22,19 +20,9 @@ import { useActionLogs } from './use-action-logs';
 import { useDebugOutput } from './use-debug-output';
 import { useEmulatorSession } from './use-emulator-session';
 import classes from './emulator.module.css';
+import { APP_LIST_PATH, designerPath, sessionPathUrl } from '../../lib/paths';
 
 const DIALER_MOBILE_KEY = 'dialerMobile';
-
-/** Where a signed-in user's apps live: the first of these screens that exists. */
-function findAppsHome(): string {
-  return hasScreen('/app-list') ? '/app-list' : '/get-started';
-}
-
-/** The dial pad's home link for an app: its design view when that screen exists. */
-function findAppHome(appId: string): string {
-  const design = `/app/design/${encodeURIComponent(appId)}`;
-  return hasScreen(design) ? design : findAppsHome();
-}
 
 /** The signed-in route has no console layout to catch a 401, so the page does it itself (the bots' chat simulator too). */
 export function useUnauthorizedRedirect(isActive: boolean) {
@@ -74,7 +62,7 @@ export function EmulatorHomePage({ source }: { source: 'app' | 'template' }) {
 
   if (!isTemplate && !hasToken) return <Navigate to={loginPath} replace />;
 
-  const homeUrl = isTemplate ? (toSafeReturnPath(searchParams.get('returnUrl')) ?? '') : findAppHome(appId);
+  const homeUrl = isTemplate ? (toSafeReturnPath(searchParams.get('returnUrl')) ?? '') : designerPath(appId);
   if (lookup.isPending) return <EmulatorStatusPage kind="loading" />;
   const result = lookup.data;
   if (!result || result.kind === 'failed') {
@@ -82,13 +70,13 @@ export function EmulatorHomePage({ source }: { source: 'app' | 'template' }) {
       <EmulatorStatusPage
         kind="failed"
         detail={result?.detail ?? 'unexpected error'}
-        homeUrl={isTemplate ? homeUrl : findAppsHome()}
+        homeUrl={isTemplate ? homeUrl : APP_LIST_PATH}
         onRetry={() => void lookup.refetch()}
       />
     );
   }
   if (result.kind === 'not-found') {
-    return <EmulatorStatusPage kind="not-found" appId={appId} isTemplate={isTemplate} homeUrl={isTemplate ? homeUrl : findAppsHome()} />;
+    return <EmulatorStatusPage kind="not-found" appId={appId} isTemplate={isTemplate} homeUrl={isTemplate ? homeUrl : APP_LIST_PATH} />;
   }
   return <EmulatorWorkspace key={result.app.appId} app={result.app} homeUrl={homeUrl} isTemplate={isTemplate} />;
 }

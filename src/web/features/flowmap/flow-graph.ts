@@ -128,6 +128,9 @@ export function trimText(text: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
+/** '1 menu', '3 menus'. */
+export const countOf = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
 /** A screen cut to a few short lines: blank lines dropped, long lines cut, '…' when more follows. */
 export function screenLines(screen: string, maxLines = SCREEN_LINES, lineLength = LINE_LENGTH): string[] {
   const lines = screen

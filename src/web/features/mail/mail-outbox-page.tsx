@@ -2,16 +2,15 @@ import { Badge, Stack, Text } from '@mantine/core';
 import { IconMailbox } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { OutboxMail } from '../../../shared/api/mail.schema';
-import { EmptyPanel, ListSkeleton } from '../../components/list-states';
-import { LoadErrorAlert } from '../../components/load-error-alert';
+import { EmptyPanel } from '../../components/list-states';
+import { ListSection } from '../../components/list-section';
 import { PageHeader } from '../../components/page-header';
 import { readData } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
 import { formatTime } from '../../lib/table-export';
-import { MerchantAudienceGuard } from '../merchants/merchant-audience-guard';
-import type { ShortCodeColumn } from '../shortcodes/shortcode-table';
-import { ShortCodePagedTable } from '../shortcodes/shortcode-paged-table';
 import { findOutboxMails } from './mail.api';
+import { type ListColumn, ListTable } from '../../components/list-table';
+import { RoleGuard } from '../../components/role-guard';
 
 export const MAIL_OUTBOX_EMPTY_TEXT =
   'Password resets, sign-in notices, plan and extension reminders appear here as the platform sends them. Without SMTP_URL (the local mail provider) they stay here and in the server log, and nothing is delivered.';
@@ -25,23 +24,18 @@ const STATUSES: Record<OutboxMail['status'], { label: string; color: string }> =
 /** Mail Outbox (/admin/mail-outbox, super admins): every mail the platform sent or kept, newest first. */
 export function MailOutboxPage() {
   return (
-    <MerchantAudienceGuard audience="mailOutbox.read">
+    <RoleGuard audience="mailOutbox.read">
       <MailOutbox />
-    </MerchantAudienceGuard>
+    </RoleGuard>
   );
 }
 
 function MailOutbox() {
-  const {
-    data: mails,
-    error,
-    isPending,
-    refetch,
-  } = useQuery({
+  const mailsQuery = useQuery({
     queryKey: queryKeys.mailOutbox,
     queryFn: async () => readData(await findOutboxMails(), 'The mail outbox could not be loaded.'),
   });
-  const columns: ShortCodeColumn<OutboxMail>[] = [
+  const columns: ListColumn<OutboxMail>[] = [
     {
       header: 'Time',
       visibleFrom: 'sm',
@@ -95,23 +89,31 @@ function MailOutbox() {
         title="Mail Outbox"
         description="Every mail the platform sent, newest first. They hold password-reset links, so only super admins see them."
       />
-      {isPending && <ListSkeleton label="Loading the mail outbox" />}
-      {error && (
-        <LoadErrorAlert testId="mail-outbox-error" title="Mail outbox not loaded" message={error.message} onRetry={() => void refetch()} />
-      )}
-      {mails?.length === 0 && (
-        <EmptyPanel testId="mail-outbox-empty" icon={<IconMailbox size={28} />} title="No mail yet" description={MAIL_OUTBOX_EMPTY_TEXT} />
-      )}
-      {mails && mails.length > 0 && (
-        <ShortCodePagedTable
-          rows={mails}
-          columns={columns}
-          getRowKey={(mail) => mail.id}
-          label="Mail Outbox"
-          testId="mail-outbox-table"
-          noun={mails.length === 1 ? 'mail' : 'mails'}
-        />
-      )}
+      <ListSection
+        query={mailsQuery}
+        loadingLabel="Loading the mail outbox"
+        errorTitle="Mail outbox not loaded"
+        errorTestId="mail-outbox-error"
+        empty={
+          <EmptyPanel
+            testId="mail-outbox-empty"
+            icon={<IconMailbox size={28} />}
+            title="No mail yet"
+            description={MAIL_OUTBOX_EMPTY_TEXT}
+          />
+        }
+      >
+        {(mails) => (
+          <ListTable
+            rows={mails}
+            columns={columns}
+            getRowKey={(mail) => mail.id}
+            label="Mail Outbox"
+            testId="mail-outbox-table"
+            pagedNoun={mails.length === 1 ? 'mail' : 'mails'}
+          />
+        )}
+      </ListSection>
     </Stack>
   );
 }

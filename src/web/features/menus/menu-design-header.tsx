@@ -10,10 +10,10 @@ import {
 } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { App } from '../../../shared/api/apps.schema';
-import { getAppLinks } from '../apps/app-channel-links';
 import { AppScreenTitle } from '../apps/app-screen-title';
 import { useAppExport } from '../apps/use-app-export';
 import { BackLink } from '../../components/back-link';
+import { getAppLinks } from '../../lib/paths';
 
 export const DEPLOY_RUNNING_LABEL = 'Deployment in progress';
 

@@ -4,7 +4,6 @@ import { useState } from 'react';
 import { Navigate, useLocation, useParams } from 'react-router';
 import type { LintIssueDto } from '../../../shared/api/menus.schema';
 import type { MenuBody } from '../../../shared/app';
-import { getAppLinks } from '../apps/app-channel-links';
 import { AppDeployPanel } from './app-deploy-panel';
 import { AppVersionsDrawer } from './app-versions-drawer';
 import classes from './menus.module.css';
@@ -19,6 +18,7 @@ import { useAppDeploy } from './use-app-deploy';
 import { useAppMenus } from './use-app-menus';
 import { useMenuEditor } from './use-menu-editor';
 import { useMenuList } from './use-menu-list';
+import { getAppLinks } from '../../lib/paths';
 
 /** Wait after a menu update before the lists are read again. */
 export const MENU_REFRESH_DELAY_MS = 500;

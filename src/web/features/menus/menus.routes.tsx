@@ -7,3 +7,8 @@ import type { RouteObject } from 'react-router';
 export const menusRoutes: RouteObject[] = [
   { path: '/app/design/:appId', lazy: async () => ({ Component: (await import('./menu-design-page')).MenuDesignPage }) },
 ];
+
+/** A WhatsApp bot's designer is the same Menu Design View (a bot is an app with channel 'whatsapp'). */
+export const botDesignerRoutes: RouteObject[] = [
+  { path: '/whatsapp-bot/design/:id', lazy: async () => ({ Component: (await import('./menu-design-page')).MenuDesignPage }) },
+];

@@ -6,29 +6,30 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import type { Merchant, MerchantBody } from '../../../shared/api/merchants.schema';
 import { getPermissionScope, isInAudience, type Permission } from '../../../shared/roles';
-import { useCurrentUser } from '../console/use-current-user';
-import { LoadErrorAlert } from '../../components/load-error-alert';
-import { EmptyPanel, ListSkeleton } from '../../components/list-states';
-import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
-import { MerchantAudienceGuard } from './merchant-audience-guard';
+import { EmptyPanel } from '../../components/list-states';
+import { ListSection } from '../../components/list-section';
 import { MerchantForm } from './merchant-form';
-import { merchantProfilePath, merchantTransactionsPath, REGISTER_MERCHANT_PATH, updateMerchant } from './merchants.api';
+import { merchantTransactionsPath, REGISTER_MERCHANT_PATH, updateMerchant } from './merchants.api';
 import { merchantKeys, useDeleteMerchantConfirm, useMerchants } from './use-merchants';
 import { PageHeader } from '../../components/page-header';
 import { RowAction } from '../../components/row-action';
 import { BusinessCategoryBadge } from './business-category-badge';
+import { merchantProfilePath } from '../../lib/paths';
+import { useCurrentUser } from '../../lib/use-current-user';
+import { type ListColumn, ListTable } from '../../components/list-table';
+import { RoleGuard } from '../../components/role-guard';
 
 /** All Merchants (`mine` false) and My Merchants: the same table, My Merchants without Full Name. */
 export function MerchantListPage({ mine = false }: { mine?: boolean }) {
   return (
-    <MerchantAudienceGuard audience="merchant.read">
+    <RoleGuard audience="merchant.read">
       <MerchantList mine={mine} />
-    </MerchantAudienceGuard>
+    </RoleGuard>
   );
 }
 
 function MerchantList({ mine }: { mine: boolean }) {
-  const { data: merchants, error, isPending, refetch } = useMerchants(mine);
+  const merchantsQuery = useMerchants(mine);
   const [editing, setEditing] = useState<Merchant | null>(null);
   const confirmDelete = useDeleteMerchantConfirm();
   const user = useCurrentUser();
@@ -64,7 +65,7 @@ function MerchantList({ mine }: { mine: boolean }) {
     </Group>
   );
 
-  const columns: ShortCodeColumn<Merchant>[] = [
+  const columns: ListColumn<Merchant>[] = [
     ...(mine
       ? []
       : [
@@ -118,29 +119,32 @@ function MerchantList({ mine }: { mine: boolean }) {
         }
         action={newLink || undefined}
       />
-      {isPending && <ListSkeleton label="Loading merchants" />}
-      {error && (
-        <LoadErrorAlert testId="merchants-error" title="Merchants not loaded" message={error.message} onRetry={() => void refetch()} />
-      )}
-      {merchants?.length === 0 && (
-        <EmptyPanel
-          testId="merchants-empty"
-          icon={<IconBuildingStore size={28} />}
-          title={mine || !readsAll ? 'No merchants are assigned to you' : 'There are no merchants yet'}
-          description={mine || !readsAll ? 'A super admin assigns merchants on Manage Admin.' : 'Register the first enterprise customer.'}
-          action={mine || !newLink ? undefined : newLink}
-        />
-      )}
-      {merchants && merchants.length > 0 && (
-        <ShortCodeTable
-          rows={merchants}
-          columns={columns}
-          getRowKey={(m) => m.uuid}
-          getRowMark={(m) => m.email}
-          label={title}
-          testId="merchants-table"
-        />
-      )}
+      <ListSection
+        query={merchantsQuery}
+        loadingLabel="Loading merchants"
+        errorTitle="Merchants not loaded"
+        errorTestId="merchants-error"
+        empty={
+          <EmptyPanel
+            testId="merchants-empty"
+            icon={<IconBuildingStore size={28} />}
+            title={mine || !readsAll ? 'No merchants are assigned to you' : 'There are no merchants yet'}
+            description={mine || !readsAll ? 'A super admin assigns merchants on Manage Admin.' : 'Register the first enterprise customer.'}
+            action={mine || !newLink ? undefined : newLink}
+          />
+        }
+      >
+        {(merchants) => (
+          <ListTable
+            rows={merchants}
+            columns={columns}
+            getRowKey={(m) => m.uuid}
+            getRowMark={(m) => m.email}
+            label={title}
+            testId="merchants-table"
+          />
+        )}
+      </ListSection>
       <MerchantEditDialog merchant={editing} onClose={() => setEditing(null)} />
     </Stack>
   );

@@ -6,21 +6,16 @@ import { MERCHANT_MESSAGES, type Merchant } from '../../../shared/api/merchants.
 import { getPermissionScope } from '../../../shared/roles';
 import { BackLink } from '../../components/back-link';
 import { LoadErrorAlert } from '../../components/load-error-alert';
-import { useCurrentUser } from '../console/use-current-user';
 import { EmptyPanel, ListSkeleton } from '../../components/list-states';
-import { MerchantAudienceGuard } from './merchant-audience-guard';
 import { MerchantEditDialog } from './merchant-list-page';
 import { MerchantUserCreateDialog } from './merchant-user-create-dialog';
 import { MerchantUserTable } from './merchant-user-table';
-import {
-  ALL_MERCHANTS_PATH,
-  merchantProfilePath,
-  merchantTransactionsPath,
-  merchantUsersPath,
-  OWN_TRANSACTIONS_PATH,
-} from './merchants.api';
+import { ALL_MERCHANTS_PATH, merchantTransactionsPath, merchantUsersPath, OWN_TRANSACTIONS_PATH } from './merchants.api';
 import { MerchantNotFoundError, useMerchant, useMerchantUsers } from './use-merchants';
 import { BusinessCategoryBadge } from './business-category-badge';
+import { merchantProfilePath } from '../../lib/paths';
+import { useCurrentUser } from '../../lib/use-current-user';
+import { RoleGuard } from '../../components/role-guard';
 
 type View = 'profile' | 'users' | 'own';
 
@@ -30,9 +25,9 @@ type View = 'profile' | 'users' | 'own';
  */
 export function MerchantProfilePage({ view }: { view: View }) {
   return (
-    <MerchantAudienceGuard audience={view === 'own' ? 'merchant' : 'merchant.read'}>
+    <RoleGuard audience={view === 'own' ? 'merchant' : 'merchant.read'}>
       <MerchantProfile view={view} />
-    </MerchantAudienceGuard>
+    </RoleGuard>
   );
 }
 

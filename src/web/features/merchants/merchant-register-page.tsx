@@ -6,16 +6,16 @@ import type { Merchant } from '../../../shared/api/merchants.schema';
 
 import { EMPTY_MERCHANT, MerchantForm } from './merchant-form';
 import { merchantUsersPath, registerMerchant } from './merchants.api';
-import { MerchantAudienceGuard } from './merchant-audience-guard';
 import { merchantKeys } from './use-merchants';
 import { PageHeader } from '../../components/page-header';
+import { RoleGuard } from '../../components/role-guard';
 
 /** Register New Merchant (admins): on success, the new merchant's users, to add its first one. */
 export function MerchantRegisterPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   return (
-    <MerchantAudienceGuard audience="merchant.register">
+    <RoleGuard audience="merchant.register">
       <Stack gap="xl" maw={820}>
         <PageHeader
           title="Register New Merchant"
@@ -36,6 +36,6 @@ export function MerchantRegisterPage() {
           />
         </Paper>
       </Stack>
-    </MerchantAudienceGuard>
+    </RoleGuard>
   );
 }

@@ -18,17 +18,17 @@ import { LoadErrorAlert } from '../../components/load-error-alert';
 import { TableExportButtons } from '../../components/table-export-buttons';
 import { failureText, isOk, readData } from '../../lib/api';
 import { formatTime } from '../../lib/table-export';
-import { WHOLE_BADGE_STYLES } from '../shortcodes/shortcode-format';
 import { EmptyPanel } from '../../components/list-states';
-import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
-import { getAppLinks } from '../apps/app-channel-links';
-import { MerchantAudienceGuard } from './merchant-audience-guard';
-import { findTransactionTypes, merchantProfilePath, searchTransactions } from './merchants.api';
+import { findTransactionTypes, searchTransactions } from './merchants.api';
 import { useMerchant } from './use-merchants';
 import { PageHeader } from '../../components/page-header';
 import { RowAction } from '../../components/row-action';
 import { SearchForm } from '../../components/search-form';
 import { DateRangeInput } from '../../components/date-range-input';
+import { getAppLinks, merchantProfilePath } from '../../lib/paths';
+import { WHOLE_BADGE_STYLES } from '../../lib/format';
+import { type ListColumn, ListTable } from '../../components/list-table';
+import { RoleGuard } from '../../components/role-guard';
 
 const STATUS_COLORS: Record<string, string> = { SUCCESS: 'teal', FAILED: 'red', PENDING: 'yellow' };
 
@@ -50,9 +50,9 @@ const formatAmount = (t: Pick<Transaction, 'amount' | 'currency'>) => `${t.curre
 export function MerchantTransactionsPage() {
   const { merchantUuid } = useParams();
   return (
-    <MerchantAudienceGuard audience={merchantUuid ? 'transaction.read' : 'merchant'}>
+    <RoleGuard audience={merchantUuid ? 'transaction.read' : 'merchant'}>
       <MerchantTransactions merchantUuid={merchantUuid ?? ''} />
-    </MerchantAudienceGuard>
+    </RoleGuard>
   );
 }
 
@@ -115,7 +115,7 @@ function MerchantTransactions({ merchantUuid }: { merchantUuid: string }) {
   }, [isTypesLoaded]);
 
   const typeLabel = (value: string) => types.data?.find((t) => t.value === value)?.label ?? value;
-  const columns: ShortCodeColumn<Transaction>[] = [
+  const columns: ListColumn<Transaction>[] = [
     {
       header: 'Reference',
       cellProps: { style: { minWidth: 0 } },
@@ -252,7 +252,7 @@ function MerchantTransactions({ merchantUuid }: { merchantUuid: string }) {
               })}
             />
           </Group>
-          <ShortCodeTable
+          <ListTable
             rows={results.rows}
             columns={columns}
             getRowKey={(t) => t.reference}

@@ -1,17 +1,17 @@
 import { Badge, Text } from '@mantine/core';
 import { IconShieldOff, IconTrash } from '@tabler/icons-react';
 import type { MerchantUser } from '../../../shared/api/merchants.schema';
-import { type ShortCodeColumn, ShortCodeTable } from '../shortcodes/shortcode-table';
 import { useDeleteMerchantUserConfirm } from './use-merchants';
 import { RowAction } from '../../components/row-action';
-import { useCanResetTwoFactor, useTwoFactorResetConfirm } from '../admins/two-factor-reset-button';
+import { type ListColumn, ListTable } from '../../components/list-table';
+import { useCanResetTwoFactor, useTwoFactorResetConfirm } from '../auth/two-factor-reset-button';
 
 /** A merchant's users: Full Name, Email, Mobile Number, Developer Yes/No, and delete for those who may. */
 export function MerchantUserTable({ users, canDelete }: { users: MerchantUser[]; canDelete: boolean }) {
   const confirmDelete = useDeleteMerchantUserConfirm();
   const canResetTwoFactor = useCanResetTwoFactor();
   const confirmReset = useTwoFactorResetConfirm();
-  const columns: ShortCodeColumn<MerchantUser>[] = [
+  const columns: ListColumn<MerchantUser>[] = [
     {
       header: 'Full Name',
       render: (u) => (
@@ -69,7 +69,7 @@ export function MerchantUserTable({ users, canDelete }: { users: MerchantUser[];
       : []),
   ];
   return (
-    <ShortCodeTable
+    <ListTable
       rows={users}
       columns={columns}
       getRowKey={(u) => u.uuid}

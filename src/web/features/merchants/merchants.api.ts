@@ -16,7 +16,6 @@ export const REGISTER_MERCHANT_PATH = '/merchant/register';
 export const MANAGE_ACCOUNT_PATH = '/merchant/manage-account';
 export const OWN_TRANSACTIONS_PATH = '/merchant/trxns';
 const segment = (uuid: string) => encodeURIComponent(uuid);
-export const merchantProfilePath = (uuid: string) => `/merchant/profile/${segment(uuid)}`;
 export const merchantUsersPath = (uuid: string) => `/merchant/list-users/${segment(uuid)}`;
 export const merchantTransactionsPath = (uuid: string) => `/merchant/trxns/${segment(uuid)}`;
 

@@ -1,11 +1,11 @@
 import { Box, Button, Card, Container, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { getToken } from '../../lib/session';
-import { hasScreen } from '../../lib/routes';
 import { withReturnPath } from '../../lib/return-path';
-import { rememberCloneIntent, templateClonePath } from '../templates/template-clone-request';
+import { rememberCloneIntent } from '../templates/template-clone-request';
 import { useFeaturedTemplates } from '../templates/use-featured-templates';
 import { TemplateFlag } from '../templates/template-card';
+import { templateClonePath, templateEmulatorPath } from '../../lib/paths';
 
 /**
  * SLOT: the 'Things you can build' template gallery on the public home page.
@@ -18,8 +18,6 @@ export function FeaturedTemplateGallery() {
   const { data: templates = [] } = useFeaturedTemplates();
   if (templates.length === 0) return null;
   const isSignedIn = !!getToken();
-  const canClone = hasScreen('/app-templates');
-  const canTestRun = hasScreen('/apptemplate/emulator/x');
 
   return (
     <Box component="section" aria-labelledby="templates-heading" py={{ base: 56, sm: 88 }}>
@@ -44,27 +42,23 @@ export function FeaturedTemplateGallery() {
                   {template.description}
                 </Text>
                 <Group gap="sm">
-                  {canTestRun && (
-                    <Button
-                      component={Link}
-                      to={`/apptemplate/emulator/${encodeURIComponent(template.appId)}?returnUrl=${encodeURIComponent('/')}`}
-                      color="teal.9"
-                      aria-label={`Test Run ${template.appName}`}
-                    >
-                      Test Run
-                    </Button>
-                  )}
-                  {canClone && (
-                    <Button
-                      component={Link}
-                      to={isSignedIn ? templateClonePath(template.appId) : withReturnPath('/register', templateClonePath(template.appId))}
-                      onClick={isSignedIn ? undefined : () => rememberCloneIntent(template.appId)}
-                      variant="default"
-                      aria-label={`Clone ${template.appName}`}
-                    >
-                      Clone
-                    </Button>
-                  )}
+                  <Button
+                    component={Link}
+                    to={templateEmulatorPath(template.appId, '/')}
+                    color="teal.9"
+                    aria-label={`Test Run ${template.appName}`}
+                  >
+                    Test Run
+                  </Button>
+                  <Button
+                    component={Link}
+                    to={isSignedIn ? templateClonePath(template.appId) : withReturnPath('/register', templateClonePath(template.appId))}
+                    onClick={isSignedIn ? undefined : () => rememberCloneIntent(template.appId)}
+                    variant="default"
+                    aria-label={`Clone ${template.appName}`}
+                  >
+                    Clone
+                  </Button>
                 </Group>
               </Stack>
             </Card>

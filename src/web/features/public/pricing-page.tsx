@@ -3,10 +3,10 @@ import { IconBuildingSkyscraper, IconCheck, IconInfoCircle } from '@tabler/icons
 import { Link } from 'react-router';
 import { PAID_PLAN_NAMES, PLAN_NOTES, PLANS, type Plan } from '../../../shared/billing/plans';
 import { PlanCard } from '../billing/billing-plan-card';
-import { billingPlanPath } from '../billing/billing.api';
 import { PublicPageHeader } from './public-page-header';
 import { ShortcodePricingTabs } from './shortcode-pricing-tabs';
 import classes from './public.module.css';
+import { billingPlanPath } from '../../lib/paths';
 
 /**
  * A plan's card; Start Now opens Account Billing on this plan's payment (one period, as the card prices it),

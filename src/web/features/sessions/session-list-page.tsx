@@ -4,7 +4,6 @@ import { useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { Link, useParams } from 'react-router';
-import { sessionPathUrl } from '../flowmap/flow-map-paths';
 import { isOk } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
 import { useMenusLite } from '../menus/use-menus';
@@ -16,6 +15,7 @@ import { NetworkName } from '../../components/network-name';
 import { getSourceLabel, SessionSourceBadge } from './session-source-badge';
 import { formatTime, inputsAsText } from '../../lib/table-export';
 import { DataTable, type DataTableColumn } from '../../components/data-table';
+import { sessionPathUrl } from '../../lib/paths';
 
 type SessionListKind = 'completed' | 'uncompleted';
 

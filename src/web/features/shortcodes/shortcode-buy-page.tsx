@@ -14,14 +14,15 @@ import {
 } from '../../../shared/api/shortcodes.schema';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { PageHeader } from '../../components/page-header';
-import { formatAmount, formatMonthlyPrice, monthOptions } from './shortcode-format';
+import { formatMonthlyPrice, monthOptions } from './shortcode-format';
 import { EmptyPanel, ListSkeleton } from '../../components/list-states';
 import { ShortCodePaymentNotice } from './shortcode-payment-notice';
 import { type PurchaseSummary, ShortCodePurchaseConfirmDialog } from './shortcode-purchase-confirm-dialog';
-import { type ShortCodeColumn, ShortCodeTable } from './shortcode-table';
 import { buyShortCode, MY_SHORTCODES_PATH } from './shortcodes.api';
 import { useShortCodeCheckout } from './use-shortcode-checkout';
 import { useExtensionsOnSale } from './use-shortcodes';
+import { formatAmount } from '../../lib/format';
+import { type ListColumn, ListTable } from '../../components/list-table';
 
 const DEFAULT_MONTHS = '1';
 
@@ -85,7 +86,7 @@ export function ShortCodeBuyPage() {
     }
   }
 
-  const columns: ShortCodeColumn<Extension>[] = [
+  const columns: ListColumn<Extension>[] = [
     {
       header: 'Start Code',
       visibleFrom: 'sm',
@@ -195,7 +196,7 @@ export function ShortCodeBuyPage() {
               error={selectError}
               errorProps={{ mt: 'xs' }}
             >
-              <ShortCodeTable
+              <ListTable
                 rows={extensions}
                 columns={columns}
                 getRowKey={(extension) => extension.uuid}

@@ -14,10 +14,11 @@ import { RadioCardGroup, type RadioCardOption } from '../../components/radio-car
 import { failureText, isOk } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
 import { useApps } from '../apps/use-apps';
-import { useCurrentUser } from '../console/use-current-user';
-import { formatDay, getPurchaseState } from './shortcode-format';
+import { getPurchaseState } from './shortcode-format';
 import { connectApp, MY_SHORTCODES_PATH } from './shortcodes.api';
 import { PurchaseNotFoundError, usePurchase } from './use-shortcodes';
+import { useCurrentUser } from '../../lib/use-current-user';
+import { formatDay } from '../../lib/format';
 
 const ENVIRONMENTS: RadioCardOption<LinkedAppEnv>[] = [
   { value: 'test', title: 'Test', text: "Callers reach the app's draft, as you design it." },

@@ -2,16 +2,18 @@ import { Badge, Button, Code, Group, Stack, Text } from '@mantine/core';
 import { IconListNumbers, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { buildDialPattern, type Extension } from '../../../shared/api/shortcodes.schema';
-import { LoadErrorAlert } from '../../components/load-error-alert';
-import { ShortCodeAdminGuard } from './shortcode-admin-guard';
 import { ShortCodeExtensionCreateDialog } from './shortcode-extension-create-dialog';
 import { ShortCodeExtensionProvisionDialog } from './shortcode-extension-provision-dialog';
-import { formatMonthlyPrice, WHOLE_BADGE_STYLES } from './shortcode-format';
-import { EmptyPanel, ListSkeleton } from '../../components/list-states';
-import { type ShortCodeColumn, ShortCodeTable } from './shortcode-table';
+import { formatMonthlyPrice } from './shortcode-format';
+import { EmptyPanel } from '../../components/list-states';
+import { ListSection } from '../../components/list-section';
 import { useCatalogue, useDeleteExtensionConfirm } from './use-shortcodes';
 import { PageHeader } from '../../components/page-header';
 import { RowAction } from '../../components/row-action';
+import { WHOLE_BADGE_STYLES } from '../../lib/format';
+import { type ListColumn, ListTable } from '../../components/list-table';
+import { RoleGuard } from '../../components/role-guard';
+import { BUY_PATH } from './shortcodes.api';
 
 function StatusBadge({ extension }: { extension: Extension }) {
   return extension.status === 'taken' ? (
@@ -36,19 +38,19 @@ function MethodBadge({ extension }: { extension: Extension }) {
 /** 'Available USSD Extensions' (admins, /provision-shortcode): the catalogue buyers choose from, and provisioning. */
 export function ShortCodeExtensionListPage() {
   return (
-    <ShortCodeAdminGuard audiences={['shortcode.manage', 'shortcode.provision']}>
+    <RoleGuard audience={['shortcode.manage', 'shortcode.provision']} redirectTo={BUY_PATH}>
       <ExtensionList />
-    </ShortCodeAdminGuard>
+    </RoleGuard>
   );
 }
 
 function ExtensionList() {
-  const { data: extensions, error, isPending, refetch } = useCatalogue();
+  const extensionsQuery = useCatalogue();
   const [isCreateOpen, setCreateOpen] = useState(false);
   const [provisioned, setProvisioned] = useState<Extension | null>(null);
   const confirmDelete = useDeleteExtensionConfirm();
 
-  const columns: ShortCodeColumn<Extension>[] = [
+  const columns: ListColumn<Extension>[] = [
     {
       header: 'Short Code',
       render: (extension) => (
@@ -131,29 +133,32 @@ function ExtensionList() {
         action={newButton}
       />
 
-      {isPending && <ListSkeleton label="Loading extensions" />}
-      {error && (
-        <LoadErrorAlert testId="shortcodes-error" title="Extensions not loaded" message={error.message} onRetry={() => void refetch()} />
-      )}
-      {extensions?.length === 0 && (
-        <EmptyPanel
-          testId="extensions-empty"
-          icon={<IconListNumbers size={28} />}
-          title="There are no USSD extensions"
-          description="Add an extension of a shared shortcode, such as *920*34#, with its provider and price per month."
-          action={newButton}
-        />
-      )}
-      {extensions && extensions.length > 0 && (
-        <ShortCodeTable
-          rows={extensions}
-          columns={columns}
-          getRowKey={(extension) => extension.uuid}
-          getRowMark={(extension) => buildDialPattern(extension)}
-          label="Available USSD Extensions"
-          testId="extensions-table"
-        />
-      )}
+      <ListSection
+        query={extensionsQuery}
+        loadingLabel="Loading extensions"
+        errorTitle="Extensions not loaded"
+        errorTestId="shortcodes-error"
+        empty={
+          <EmptyPanel
+            testId="extensions-empty"
+            icon={<IconListNumbers size={28} />}
+            title="There are no USSD extensions"
+            description="Add an extension of a shared shortcode, such as *920*34#, with its provider and price per month."
+            action={newButton}
+          />
+        }
+      >
+        {(extensions) => (
+          <ListTable
+            rows={extensions}
+            columns={columns}
+            getRowKey={(extension) => extension.uuid}
+            getRowMark={(extension) => buildDialPattern(extension)}
+            label="Available USSD Extensions"
+            testId="extensions-table"
+          />
+        )}
+      </ListSection>
 
       <ShortCodeExtensionCreateDialog opened={isCreateOpen} onClose={() => setCreateOpen(false)} />
       <ShortCodeExtensionProvisionDialog extension={provisioned} onClose={() => setProvisioned(null)} />

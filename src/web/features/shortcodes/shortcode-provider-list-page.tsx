@@ -12,17 +12,18 @@ import {
 } from '@tabler/icons-react';
 import { useState } from 'react';
 import { type Provider, SHORTCODE_MESSAGES } from '../../../shared/api/shortcodes.schema';
-import { LoadErrorAlert } from '../../components/load-error-alert';
-import { copyToClipboard } from '../apps/app-url-copy-field';
-import { ShortCodeAdminGuard } from './shortcode-admin-guard';
-import { EmptyPanel, ListSkeleton } from '../../components/list-states';
+import { EmptyPanel } from '../../components/list-states';
+import { ListSection } from '../../components/list-section';
 import { ShortCodeProviderCreateDialog } from './shortcode-provider-create-dialog';
-import { type ShortCodeColumn, ShortCodeTable } from './shortcode-table';
 import { ShortCodeProviderAccessDialog } from './shortcode-provider-access-dialog';
 import { useDeleteProviderConfirm, useProviders, useRotateProviderKeyConfirm } from './use-shortcodes';
 import { PageHeader } from '../../components/page-header';
 import { RowAction } from '../../components/row-action';
 import { NameText } from '../../components/name-text';
+import { type ListColumn, ListTable } from '../../components/list-table';
+import { RoleGuard } from '../../components/role-guard';
+import { BUY_PATH } from './shortcodes.api';
+import { copyToClipboard } from '../../components/copy-field';
 
 /** The Provider Url, its key hidden until revealed (admins paste it into the aggregator's console); copy takes it whole. */
 function ProviderUrl({ provider }: { provider: Provider }) {
@@ -63,21 +64,22 @@ function ProviderUrl({ provider }: { provider: Provider }) {
 /** 'ShortCode Providers' (admins): the aggregators that forward shared shortcodes' traffic, and their Urls. */
 export function ShortCodeProviderListPage() {
   return (
-    <ShortCodeAdminGuard audiences={['shortcode.manage']}>
+    <RoleGuard audience={['shortcode.manage']} redirectTo={BUY_PATH}>
       <ProviderList />
-    </ShortCodeAdminGuard>
+    </RoleGuard>
   );
 }
 
 function ProviderList() {
-  const { data: providers, error, isPending, refetch } = useProviders();
+  const providersQuery = useProviders();
+  const providers = providersQuery.data;
   const [isCreateOpen, setCreateOpen] = useState(false);
   const confirmDelete = useDeleteProviderConfirm();
   const confirmRotate = useRotateProviderKeyConfirm();
   const [accessOf, setAccessOf] = useState<Provider | null>(null);
   const legacy = providers?.filter((provider) => provider.acceptsUnauthenticated) ?? [];
 
-  const columns: ShortCodeColumn<Provider>[] = [
+  const columns: ListColumn<Provider>[] = [
     {
       header: 'Provider Name',
       cellProps: { style: { minWidth: 0 } },
@@ -163,29 +165,32 @@ function ProviderList() {
         </Alert>
       )}
 
-      {isPending && <ListSkeleton label="Loading providers" />}
-      {error && (
-        <LoadErrorAlert testId="shortcodes-error" title="Providers not loaded" message={error.message} onRetry={() => void refetch()} />
-      )}
-      {providers?.length === 0 && (
-        <EmptyPanel
-          testId="providers-empty"
-          icon={<IconPlugConnected size={28} />}
-          title={SHORTCODE_MESSAGES.noProviders}
-          description="Register the aggregator that forwards your shared shortcode, then give it the Provider Url shown here."
-          action={newButton}
-        />
-      )}
-      {providers && providers.length > 0 && (
-        <ShortCodeTable
-          rows={providers}
-          columns={columns}
-          getRowKey={(provider) => provider.uuid}
-          getRowMark={(provider) => provider.providerId}
-          label="ShortCode Providers"
-          testId="providers-table"
-        />
-      )}
+      <ListSection
+        query={providersQuery}
+        loadingLabel="Loading providers"
+        errorTitle="Providers not loaded"
+        errorTestId="shortcodes-error"
+        empty={
+          <EmptyPanel
+            testId="providers-empty"
+            icon={<IconPlugConnected size={28} />}
+            title={SHORTCODE_MESSAGES.noProviders}
+            description="Register the aggregator that forwards your shared shortcode, then give it the Provider Url shown here."
+            action={newButton}
+          />
+        }
+      >
+        {(rows) => (
+          <ListTable
+            rows={rows}
+            columns={columns}
+            getRowKey={(provider) => provider.uuid}
+            getRowMark={(provider) => provider.providerId}
+            label="ShortCode Providers"
+            testId="providers-table"
+          />
+        )}
+      </ListSection>
 
       <ShortCodeProviderCreateDialog opened={isCreateOpen} onClose={() => setCreateOpen(false)} />
       <ShortCodeProviderAccessDialog provider={accessOf} onClose={() => setAccessOf(null)} />

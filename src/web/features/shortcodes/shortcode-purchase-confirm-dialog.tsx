@@ -1,7 +1,8 @@
 import { Code, Modal, Stack, Table, Text } from '@mantine/core';
 import { RESERVATION_MINUTES } from '../../../shared/api/shortcodes.schema';
-import { formatAmount, formatMonthlyPrice, formatMonths } from './shortcode-format';
+import { formatMonthlyPrice } from './shortcode-format';
 import { DialogActions } from '../../components/dialog-actions';
+import { formatAmount, formatMonths } from '../../lib/format';
 
 /** What the buyer is about to pay for. */
 export interface PurchaseSummary {

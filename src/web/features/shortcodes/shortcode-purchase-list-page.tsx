@@ -3,16 +3,17 @@ import { IconCreditCard, IconHash, IconPlugConnected, IconShoppingCart } from '@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { Purchase } from '../../../shared/api/shortcodes.schema';
-import { LoadErrorAlert } from '../../components/load-error-alert';
 import { PageHeader } from '../../components/page-header';
-import { formatDay, formatTime, getPurchaseState, WHOLE_BADGE_STYLES } from './shortcode-format';
-import { EmptyPanel, ListSkeleton } from '../../components/list-states';
+import { formatTime, getPurchaseState } from './shortcode-format';
+import { EmptyPanel } from '../../components/list-states';
+import { ListSection } from '../../components/list-section';
 import { ShortCodePaymentNotice } from './shortcode-payment-notice';
 import { ShortCodePurchaseRenewDialog } from './shortcode-purchase-renew-dialog';
-import { type ShortCodeColumn, ShortCodeTable } from './shortcode-table';
 import { BUY_PATH, connectPath } from './shortcodes.api';
 import { useShortCodeCheckout } from './use-shortcode-checkout';
 import { usePurchases } from './use-shortcodes';
+import { formatDay, WHOLE_BADGE_STYLES } from '../../lib/format';
+import { type ListColumn, ListTable } from '../../components/list-table';
 
 const STATE_BADGES: Record<Purchase['status'], { label: string; color: string }> = {
   active: { label: 'Active', color: 'teal' },
@@ -61,11 +62,11 @@ function PurchaseDetail({ purchase }: { purchase: Purchase }) {
 
 /** 'My Shortcode Extensions' (/my-shortcodes): the account's shortcodes, connecting each to an app, renewing. */
 export function ShortCodePurchaseListPage() {
-  const { data: purchases, error, isPending, refetch } = usePurchases();
+  const purchasesQuery = usePurchases();
   const [renewed, setRenewed] = useState<Purchase | null>(null);
   const { payment, handleCheckout, clearPayment } = useShortCodeCheckout();
 
-  const columns: ShortCodeColumn<Purchase>[] = [
+  const columns: ListColumn<Purchase>[] = [
     {
       header: 'Shortcode',
       render: (purchase) => (
@@ -148,28 +149,31 @@ export function ShortCodePurchaseListPage() {
 
       {payment && <ShortCodePaymentNotice payment={payment} onClose={clearPayment} />}
 
-      {isPending && <ListSkeleton label="Loading your shortcodes" />}
-      {error && (
-        <LoadErrorAlert testId="shortcodes-error" title="Shortcodes not loaded" message={error.message} onRetry={() => void refetch()} />
-      )}
-      {purchases?.length === 0 && (
-        <EmptyPanel
-          testId="purchases-empty"
-          icon={<IconHash size={28} />}
-          title="You have no shortcode extensions yet"
-          description="Buy an extension of a shared shortcode, then connect it to one of your apps."
-        />
-      )}
-      {purchases && purchases.length > 0 && (
-        <ShortCodeTable
-          rows={purchases}
-          columns={columns}
-          getRowKey={(purchase) => purchase.uuid}
-          getRowMark={(purchase) => purchase.shortCode}
-          label="My Shortcode Extensions"
-          testId="purchases-table"
-        />
-      )}
+      <ListSection
+        query={purchasesQuery}
+        loadingLabel="Loading your shortcodes"
+        errorTitle="Shortcodes not loaded"
+        errorTestId="shortcodes-error"
+        empty={
+          <EmptyPanel
+            testId="purchases-empty"
+            icon={<IconHash size={28} />}
+            title="You have no shortcode extensions yet"
+            description="Buy an extension of a shared shortcode, then connect it to one of your apps."
+          />
+        }
+      >
+        {(purchases) => (
+          <ListTable
+            rows={purchases}
+            columns={columns}
+            getRowKey={(purchase) => purchase.uuid}
+            getRowMark={(purchase) => purchase.shortCode}
+            label="My Shortcode Extensions"
+            testId="purchases-table"
+          />
+        )}
+      </ListSection>
 
       <ShortCodePurchaseRenewDialog purchase={renewed} handleCheckout={handleCheckout} onClose={() => setRenewed(null)} />
     </Stack>

@@ -1,10 +1,11 @@
 import { Code, Modal, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { LEASE_MONTHS_MAX, LEASE_MONTHS_MIN, type Purchase, RENEW_MONTHS_DEFAULT } from '../../../shared/api/shortcodes.schema';
-import { formatAmount, formatDay, formatMonthlyPrice, monthOptions } from './shortcode-format';
+import { formatMonthlyPrice, monthOptions } from './shortcode-format';
 import { renewShortCode } from './shortcodes.api';
 import type { useShortCodeCheckout } from './use-shortcode-checkout';
 import { DialogActions } from '../../components/dialog-actions';
+import { formatAmount, formatDay } from '../../lib/format';
 
 /** The new expiry: the months are added to the later of today and the current expiry. */
 function findNewExpiry(purchase: Purchase, months: number, now = new Date()): string {

@@ -3,16 +3,15 @@ import { IconMessage } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { SmsMessage } from '../../../shared/api/sms.schema';
 import { hasAdminPermission } from '../../../shared/roles';
-import { EmptyPanel, ListSkeleton } from '../../components/list-states';
-import { LoadErrorAlert } from '../../components/load-error-alert';
+import { EmptyPanel } from '../../components/list-states';
+import { ListSection } from '../../components/list-section';
 import { PageHeader } from '../../components/page-header';
 import { readData } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
 import { formatTime } from '../../lib/table-export';
-import { useCurrentUser } from '../console/use-current-user';
-import type { ShortCodeColumn } from '../shortcodes/shortcode-table';
-import { ShortCodePagedTable } from '../shortcodes/shortcode-paged-table';
 import { findSmsMessages } from './sms.api';
+import { useCurrentUser } from '../../lib/use-current-user';
+import { type ListColumn, ListTable } from '../../components/list-table';
 
 export const SMS_OUTBOX_EMPTY_TEXT =
   "When one of your apps' Send SMS actions runs, the message is listed here. With the local SMS provider (the default, SMS_PROVIDER=outbox) messages stay here and nothing leaves the machine; with Africa's Talking they are sent and listed with how it went.";
@@ -26,19 +25,14 @@ const appOf = (sms: SmsMessage) => sms.appName ?? 'No app';
 /** SMS Outbox (/sms-outbox): the SMS the account's apps sent, newest first (GET /api/sms/outbox). */
 export function SmsOutboxPage() {
   const user = useCurrentUser();
-  const {
-    data: messages,
-    error,
-    isPending,
-    refetch,
-  } = useQuery({
+  const messagesQuery = useQuery({
     queryKey: queryKeys.smsOutbox,
     queryFn: async () => readData(await findSmsMessages(), 'The SMS outbox could not be loaded.'),
   });
   // Admins who read callers' sessions read the SMS sent to callers too, every account's.
   const isEveryAccount = user !== null && hasAdminPermission(user, 'tenantSession.read');
 
-  const columns: ShortCodeColumn<SmsMessage>[] = [
+  const columns: ListColumn<SmsMessage>[] = [
     {
       header: 'Time',
       visibleFrom: 'sm',
@@ -120,23 +114,26 @@ export function SmsOutboxPage() {
             : 'The SMS your apps sent (the Send SMS action), newest first.'
         }
       />
-      {isPending && <ListSkeleton label="Loading the SMS outbox" />}
-      {error && (
-        <LoadErrorAlert testId="sms-outbox-error" title="SMS outbox not loaded" message={error.message} onRetry={() => void refetch()} />
-      )}
-      {messages?.length === 0 && (
-        <EmptyPanel testId="sms-outbox-empty" icon={<IconMessage size={28} />} title="No SMS yet" description={SMS_OUTBOX_EMPTY_TEXT} />
-      )}
-      {messages && messages.length > 0 && (
-        <ShortCodePagedTable
-          rows={messages}
-          columns={columns}
-          getRowKey={(sms) => sms.id}
-          label="SMS Outbox"
-          testId="sms-outbox-table"
-          noun={messages.length === 1 ? 'message' : 'messages'}
-        />
-      )}
+      <ListSection
+        query={messagesQuery}
+        loadingLabel="Loading the SMS outbox"
+        errorTitle="SMS outbox not loaded"
+        errorTestId="sms-outbox-error"
+        empty={
+          <EmptyPanel testId="sms-outbox-empty" icon={<IconMessage size={28} />} title="No SMS yet" description={SMS_OUTBOX_EMPTY_TEXT} />
+        }
+      >
+        {(messages) => (
+          <ListTable
+            rows={messages}
+            columns={columns}
+            getRowKey={(sms) => sms.id}
+            label="SMS Outbox"
+            testId="sms-outbox-table"
+            pagedNoun={messages.length === 1 ? 'message' : 'messages'}
+          />
+        )}
+      </ListSection>
     </Stack>
   );
 }

@@ -6,11 +6,11 @@ import type { App } from '../../../shared/api/apps.schema';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { AppBuilderNotice } from '../apps/app-builder-notice';
 import { AppCloneDialog, type CloneRedirect } from '../apps/app-clone-dialog';
-import { designerPath } from '../apps/app-row-actions';
-import { useCanBuildApps } from '../console/use-current-user';
 import { TemplateCard } from './template-card';
-import { CLONE_PARAM, takeCloneIntent } from './template-clone-request';
+import { takeCloneIntent } from './template-clone-request';
 import { useFeaturedTemplates } from './use-featured-templates';
+import { designerPath, CLONE_PARAM } from '../../lib/paths';
+import { useCanBuildApps } from '../../lib/use-current-user';
 
 /** The redirect after cloning from the template page. */
 export const TEMPLATE_CLONE_REDIRECT_MS = 1500;

@@ -2,12 +2,9 @@ import { Button, Card, Code, Group, Text, Title } from '@mantine/core';
 import { IconCopy, IconPlayerPlay } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { App } from '../../../shared/api/apps.schema';
-import { hasScreen } from '../../lib/routes';
 import { CountryFlag } from '../../components/country-flag';
 import { getCountryLabel, getFlagCode } from '../apps/app-countries.data';
-
-export const templateEmulatorPath = (appId: string, returnUrl: string) =>
-  `/apptemplate/emulator/${encodeURIComponent(appId)}?returnUrl=${encodeURIComponent(returnUrl)}`;
+import { templateEmulatorPath } from '../../lib/paths';
 
 /** The template's flag, with the country's name for people and screen readers. */
 export function TemplateFlag({ template }: { template: App }) {
@@ -22,10 +19,9 @@ interface TemplateCardProps {
   onClone?: (template: App) => void;
 }
 
-/** One template: flag, name, description, its shortcode, Test Run (once the emulator exists) and Clone (for app builders). */
+/** One template: flag, name, description, its shortcode, Test Run and Clone (for app builders). */
 export function TemplateCard({ template, returnUrl, onClone }: TemplateCardProps) {
   const emulator = templateEmulatorPath(template.appId, returnUrl);
-  const canTestRun = hasScreen(`/apptemplate/emulator/${encodeURIComponent(template.appId)}`);
   return (
     <Card
       withBorder
@@ -54,17 +50,15 @@ export function TemplateCard({ template, returnUrl, onClone }: TemplateCardProps
         </Code>
       </Group>
       <Group gap="sm" mt="md">
-        {canTestRun && (
-          <Button
-            component={Link}
-            to={emulator}
-            size="sm"
-            leftSection={<IconPlayerPlay size={16} />}
-            aria-label={`Test Run ${template.appName}`}
-          >
-            Test Run
-          </Button>
-        )}
+        <Button
+          component={Link}
+          to={emulator}
+          size="sm"
+          leftSection={<IconPlayerPlay size={16} />}
+          aria-label={`Test Run ${template.appName}`}
+        >
+          Test Run
+        </Button>
         {onClone && (
           <Button
             variant="default"

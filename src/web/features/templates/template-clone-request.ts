@@ -1,12 +1,3 @@
-/** The templates page (signed in). */
-export const TEMPLATES_PATH = '/app-templates';
-
-/** The query parameter that opens the clone dialog of one template on the templates page. */
-export const CLONE_PARAM = 'clone';
-
-/** `/app-templates?clone={appId}`: the templates page with that template's clone dialog open. */
-export const templateClonePath = (appId: string) => `${TEMPLATES_PATH}?${CLONE_PARAM}=${encodeURIComponent(appId)}`;
-
 const INTENT_KEY = 'dialflow.cloneIntent';
 
 /**

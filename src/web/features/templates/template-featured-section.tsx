@@ -1,13 +1,11 @@
 import { Anchor, Group, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import { useIsRouteBuilt } from '../console/built-routes';
 import { TemplateCardGrid } from './template-card-grid';
-import { TEMPLATES_PATH } from './template-clone-request';
 import { useFeaturedTemplates } from './use-featured-templates';
+import { TEMPLATES_PATH } from '../../lib/paths';
 
 /** The logged-in home's featured templates (the signed-in home, /get-started). Hidden when none can be loaded. */
 export function TemplateFeaturedSection() {
-  const isBuilt = useIsRouteBuilt();
   const { data: templates, error } = useFeaturedTemplates();
   if (error || templates?.length === 0) return null;
 
@@ -22,11 +20,9 @@ export function TemplateFeaturedSection() {
             Start from a working app: try it, then clone it into your account.
           </Text>
         </div>
-        {isBuilt(TEMPLATES_PATH) && (
-          <Anchor component={Link} to={TEMPLATES_PATH} size="sm" fw={600}>
-            All templates
-          </Anchor>
-        )}
+        <Anchor component={Link} to={TEMPLATES_PATH} size="sm" fw={600}>
+          All templates
+        </Anchor>
       </Group>
       <TemplateCardGrid returnUrl="/get-started" />
     </Stack>

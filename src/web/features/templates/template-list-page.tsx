@@ -1,7 +1,7 @@
 import { Stack, Text } from '@mantine/core';
 import { PageHeader } from '../../components/page-header';
 import { TemplateCardGrid } from './template-card-grid';
-import { TEMPLATES_PATH } from './template-clone-request';
+import { TEMPLATES_PATH } from '../../lib/paths';
 
 /** 'Templates - Things you can build' (/app-templates); `?clone={appId}` opens that template's clone dialog. */
 export function TemplateListPage() {

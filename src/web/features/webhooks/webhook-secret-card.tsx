@@ -7,8 +7,8 @@ import { useState } from 'react';
 import { WEBHOOK_SIGNATURE_HEADER, type Webhook } from '../../../shared/api/webhooks.schema';
 import { failureText, isOk } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
-import { copyToClipboard } from '../apps/app-url-copy-field';
 import { rotateWebhookSecret } from './webhooks.api';
+import { copyToClipboard } from '../../components/copy-field';
 
 const MASK = '•'.repeat(36);
 

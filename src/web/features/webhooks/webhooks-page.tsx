@@ -2,14 +2,12 @@ import { Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useParams } from 'react-router';
 import { BackLink } from '../../components/back-link';
 import { LoadErrorAlert } from '../../components/load-error-alert';
-import { settingsPath } from '../apps/app-row-actions';
 import { useApp } from '../apps/use-apps';
 import { WebhookDeliveryList } from './webhook-delivery-list';
 import { WebhookSecretCard } from './webhook-secret-card';
 import { WebhookSettingsForm } from './webhook-settings-form';
 import { useWebhook } from './use-webhooks';
-
-export const webhooksPath = (appId: string) => `/app-webhooks/${encodeURIComponent(appId)}`;
+import { settingsPath } from '../../lib/paths';
 
 /** 'Webhooks' (/app-webhooks/{appId}): the app's endpoint, its signing secret, and what was sent to it. */
 export function WebhooksPage() {

@@ -1,0 +1,55 @@
+import { beforeAll, expect, it } from 'vitest';
+import { createApiClient, useTestApp, useUser } from '../../../../tests/support/test-app';
+import { describeDb } from '../../../../tests/support/test-db';
+import { seedShop } from '../../../../tests/support/seed-app';
+import type { AppExport } from '../../../shared/api/app-transfer.schema';
+import { SPEC_VERSION, SPEC_VERSION_MESSAGES } from '../../../shared/app';
+
+/**
+ * An export file says which shape its app and menus have (`specVersion`, docs/import-export.md): an older file is
+ * brought forward on import, one from a newer Dialflow is refused with that reason.
+ */
+describeDb('app import and export: the spec version of the file', () => {
+  const t = useTestApp();
+  const owner = useUser(t);
+  const receiver = useUser(t);
+  const { get, post } = createApiClient(t, owner);
+  let file: AppExport;
+
+  beforeAll(async () => {
+    const appId = await seedShop(t, owner.auth, { customShortCode: '*920*71#' });
+    file = (await get(`/api/exportApp/${appId}`)).json().data;
+  });
+
+  const countApps = async () => (await get('/api/getAllApps', receiver.auth)).json().data.length;
+  /** The file as the export wrote it, but for what differs between two apps made from one file. */
+  const strip = (doc: AppExport) => ({
+    ...doc,
+    exportedAt: '',
+    menus: doc.menus.map((m) => ({ ...m, uniqueId: '', parentMenuId: null, switchOperations: m.switchOperations.length })),
+  });
+
+  it('writes the current spec version into every export', () => {
+    expect(file).toMatchObject({ format: 'dialflow.app', version: 1, specVersion: SPEC_VERSION });
+  });
+
+  it('imports a file written before files carried a spec version as the same app', async () => {
+    const { specVersion: _stamped, ...unversioned } = file;
+    const res = await post('/api/importApp', { document: unversioned }, receiver.auth);
+    expect(res.statusCode, res.body).toBe(200);
+    const again = (await get(`/api/exportApp/${res.json().data.appId}`, receiver.auth)).json().data as AppExport;
+    expect(strip(again)).toEqual(strip(file));
+  });
+
+  it.each([
+    ['a newer spec version', SPEC_VERSION + 1, SPEC_VERSION_MESSAGES.newer(SPEC_VERSION + 1)],
+    ['a spec version that is not a whole number', '1', SPEC_VERSION_MESSAGES.invalid('1')],
+    ['spec version 0', 0, SPEC_VERSION_MESSAGES.invalid(0)],
+  ])('refuses a file with %s, saying so once, and creates nothing', async (_name, specVersion, message) => {
+    const before = await countApps();
+    const res = await post('/api/importApp', { document: { ...file, specVersion }, shortCode: '*920*72#' }, receiver.auth);
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json()).toMatchObject({ status: '02', message, errors: [{ field: 'specVersion', message }] });
+    expect(await countApps()).toBe(before);
+  });
+});

@@ -1,0 +1,58 @@
+import type { AddressRules } from '../actions/net/address-guard';
+import type { AppContext } from './context';
+import { createBillingTimer } from './features/billing/billing-timer';
+import { USAGE_FLUSH_MS } from './features/billing/usage-tallies';
+import { createShortcodeTimer } from './features/shortcodes/shortcode-reminders';
+import { createSmsDispatcher, type SmsDispatcher } from './features/sms/sms.service';
+import { createWebhookDispatcher, type WebhookDispatcher } from './features/webhooks/webhook-dispatcher';
+import { createPeriodicTask } from './periodic-task';
+
+/**
+ * The server's work on timers, the same in every MODE: gateway processes queue SMS and webhook deliveries and
+ * count sessions, and any process may send, remind or settle, because each run claims its rows (a delivery goes
+ * once, a reminder is mailed once, whichever process runs it). An interval of 0 leaves that timer off: tests run
+ * it themselves (runOnce, deliverDue).
+ */
+export interface Timers {
+  smsDispatcher: SmsDispatcher;
+  webhookDispatcher: WebhookDispatcher;
+  /** When the server is ready. */
+  start(): void;
+  /** Before the database closes: each timer's run in flight is awaited, then what this process counted is flushed. */
+  stop(): Promise<void>;
+}
+
+/** `rules`: the outbound address rules webhook deliveries are sent under (the console checks URLs with the same). */
+export function createTimers(ctx: AppContext, rules: AddressRules): Timers {
+  const { config } = ctx;
+  const smsDispatcher = createSmsDispatcher(ctx, ctx.smsProvider, { intervalMs: config.SMS_DISPATCH_INTERVAL_MS });
+  const webhookDispatcher = createWebhookDispatcher(ctx, {
+    intervalMs: config.WEBHOOK_DISPATCH_INTERVAL_MS,
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    rules,
+  });
+  const shortcodeTimer = createShortcodeTimer(ctx, { intervalMs: config.SHORTCODE_TIMER_INTERVAL_MS });
+  const billingTimer = createBillingTimer(ctx, { intervalMs: config.BILLING_TIMER_INTERVAL_MS });
+  // Every process that takes traffic counts sessions: its tallies go to the table every second and at close.
+  const usageFlush = createPeriodicTask('usage flush', () => ctx.usageTallies.flush(), { intervalMs: USAGE_FLUSH_MS, log: ctx.log });
+  return {
+    smsDispatcher,
+    webhookDispatcher,
+    start() {
+      smsDispatcher.start();
+      webhookDispatcher.start();
+      shortcodeTimer.start();
+      billingTimer.start();
+      usageFlush.start();
+    },
+    async stop() {
+      await smsDispatcher.stop();
+      // close, not stop: the dispatcher's connections go too.
+      await webhookDispatcher.close();
+      await shortcodeTimer.stop();
+      await billingTimer.stop();
+      await usageFlush.stop();
+      await ctx.usageTallies.flush();
+    },
+  };
+}
