@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  africastalking,
-  deriveNewInput,
-  detectGateway,
-  isSessionEndNotification,
-  parseSessionEndNotification,
-  sessionEndHop,
-  ChannelError,
-  type GatewayRequest,
-} from './index';
+import { africastalking, deriveNewInput, detectGateway, readGatewayRequest, ChannelError, type GatewayRequest } from './index';
+import { isSessionEndNotification, parseSessionEndNotification, sessionEndHop } from './africastalking';
 import { catchChannelError, formRequest } from './test-requests';
 
 /** A hop as the runtime reads it: parsed, then read again against the text the session's previous hop left. */
@@ -167,8 +159,27 @@ describe('africastalking: end-of-session notification', () => {
     expect(sessionEndHop(parsed)).toMatchObject({ kind: 'end', sessionId: 'ATUid_abc123', input: '' });
   });
 
-  it('is not detected as a hop, and a notification without sessionId is refused', () => {
-    expect(() => detectGateway(formRequest(notification))).toThrow(/Unrecognised USSD request/);
+  it('is read by the adapter as an end hop, answered with an empty body; one without sessionId is refused', () => {
+    const { adapter, hop } = readGatewayRequest(formRequest(notification));
+    expect(adapter.name).toBe('africastalking');
+    expect(hop).toEqual({
+      gateway: 'africastalking',
+      sessionId: 'ATUid_abc123',
+      msisdn: '+254711XXXYYY',
+      network: '63902',
+      serviceCode: '*123#',
+      input: '',
+      kind: 'end',
+      raw: { status: 'Success' },
+    });
+    // Forced with ?gateway=, it is still the notice; read against its session, still an end.
+    expect(readGatewayRequest(formRequest(notification), 'africastalking').hop.kind).toBe('end');
+    expect(africastalking.resumeHop!(hop, '1*1')).toBe(hop);
+    // Nothing reads a reply to it: even a refusal's end screen is an empty body.
+    expect(africastalking.formatReply({ text: 'Not here', end: true }, hop)).toEqual({
+      contentType: 'text/plain; charset=utf-8',
+      body: '',
+    });
     const { sessionId: _omit, ...rest } = notification;
     expect(catchChannelError(() => parseSessionEndNotification(formRequest(rest))).message).toMatch(/missing field "sessionId"/);
   });

@@ -11,8 +11,8 @@
  *   previous path "1", text "1*2*3" -> input "2*3" (the user typed `2*3`; splitting on `*` would be wrong)
  *   formatReply({ text: 'Pick one\n1. Airtime', end: false }) -> "CON Pick one\n1. Airtime"
  *
- * The end of a session arrives as a separate notification POST (`parseSessionEndNotification`), answered
- * with an empty 200; it is never a hop.
+ * The end of a session arrives as a separate notification POST (`parseSessionEndNotification`): the adapter
+ * reads it as an `end` hop, which the runtime closes as any gateway's end, and answers with an empty body.
  *
  * Retries and lost sessions: AT sends a hop again, unchanged, when our answer is late. The text grows on every
  * hop, so it names the hop (`hopId`) and the runtime answers a repeat with the reply it already gave. AT's docs
@@ -21,10 +21,11 @@
  * it continues a session we lost (a restart, an eviction) or one that already ended, and is read as a
  * `continue` whose input is unknown. Replaying it as a deep dial would run its actions a second time.
  */
-import { FIELD_LIMITS, cleanText, getText, hasKeys, peekFields, readFields } from './fields';
+import { FIELD_LIMITS, cleanText, getText, hasKeys, peekFields, readFields, type Fields } from './fields';
 import { ChannelError, type ChannelAdapter, type GatewayRequest, type InboundHop, type OutboundReply } from './types';
 
 const NAME = 'africastalking' as const;
+const TEXT_TYPE = 'text/plain; charset=utf-8';
 
 /**
  * The input typed on this hop, given the previous hop's cumulative text and this one's. The previous text
@@ -69,6 +70,8 @@ function readCommon(req: GatewayRequest) {
  * session, with no known input when no previous text is stored.
  */
 function resumeHop(hop: InboundHop, previousPath: string | undefined): InboundHop {
+  // The end-of-session notice carries the session's whole text but no new input: it stays an end.
+  if (hop.kind === 'end') return hop;
   const { sessionId, msisdn, network, serviceCode, raw } = hop;
   const path = hop.channelState ?? '';
   if (path === '') {
@@ -97,9 +100,11 @@ export const africastalking: ChannelAdapter<typeof NAME> = {
   name: NAME,
   signature: 'sessionId, serviceCode, phoneNumber, text',
 
+  /** A hop (`sessionId, phoneNumber` and `text` or `serviceCode`, no `status`), or the end-of-session notice. */
   matches(req: GatewayRequest): boolean {
     const fields = peekFields(req);
     if (!fields) return false;
+    if (isNotice(fields)) return true;
     return (
       hasKeys(fields, ['sessionId', 'phoneNumber']) &&
       (hasKeys(fields, ['text']) || hasKeys(fields, ['serviceCode'])) &&
@@ -107,8 +112,12 @@ export const africastalking: ChannelAdapter<typeof NAME> = {
     );
   },
 
-  /** Reads the hop as if no session were stored; `resumeHop` reads it again against the session's previous text. */
+  /**
+   * Reads the hop as if no session were stored; `resumeHop` reads it again against the session's previous text.
+   * The end-of-session notice is an `end` hop (`sessionEndHop`).
+   */
   parseRequest(req: GatewayRequest): InboundHop {
+    if (isSessionEndNotification(req)) return sessionEndHop(parseSessionEndNotification(req));
     const { fields, sessionId, serviceCode, network } = readCommon(req);
     const msisdn = getText(fields, NAME, 'phoneNumber', { nonEmpty: true, max: FIELD_LIMITS.msisdn });
     const path = getText(fields, NAME, 'text', { max: FIELD_LIMITS.path });
@@ -120,9 +129,12 @@ export const africastalking: ChannelAdapter<typeof NAME> = {
 
   resumeHop,
 
-  formatReply(reply: OutboundReply): { contentType: string; body: string } {
+  formatReply(reply: OutboundReply, hop: InboundHop): { contentType: string; body: string } {
+    // The only end hop is the end-of-session notice, sent once the session is over: no screen answers it, even a
+    // refusal (the runtime answers an end it closes with an empty 200 too).
+    if (hop.kind === 'end') return { contentType: TEXT_TYPE, body: '' };
     // Plain text: nothing to escape. AT ends the session gracefully on anything not starting CON/END.
-    return { contentType: 'text/plain; charset=utf-8', body: `${reply.end ? 'END' : 'CON'} ${cleanText(reply.text)}` };
+    return { contentType: TEXT_TYPE, body: `${reply.end ? 'END' : 'CON'} ${cleanText(reply.text)}` };
   },
 };
 
@@ -147,10 +159,12 @@ export interface SessionEndNotification {
   date: string;
 }
 
+const isNotice = (fields: Fields) => hasKeys(fields, ['sessionId', 'status']) && !hasKeys(fields, ['text']);
+
 /** True when the request is an end-of-session notification rather than a hop. Never throws. */
 export function isSessionEndNotification(req: GatewayRequest): boolean {
   const fields = peekFields(req);
-  return !!fields && hasKeys(fields, ['sessionId', 'status']) && !hasKeys(fields, ['text']);
+  return !!fields && isNotice(fields);
 }
 
 function toCount(text: string): number | null {
@@ -186,7 +200,7 @@ export function parseSessionEndNotification(req: GatewayRequest): SessionEndNoti
   };
 }
 
-/** The notification as an `end` hop, so the runtime can close the session the same way for every gateway. */
+/** The notification as an `end` hop (what `parseRequest` reads it as), so the session closes as any gateway's end. */
 export function sessionEndHop(notification: SessionEndNotification): InboundHop {
   return {
     gateway: NAME,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ChannelError, GATEWAY_NAMES, channelAdapters, detectGateway, type GatewayRequest } from './index';
+import { ChannelError, GATEWAY_NAMES, channelAdapters, detectGateway, readGatewayRequest, type GatewayRequest } from './index';
 import { jsonRequest } from './test-requests';
 import { FIELD_LIMITS, peekFields } from './fields';
 
@@ -55,9 +55,18 @@ describe('registry and detection', () => {
       .filter((adapter) => adapter.matches(req))
       .map((adapter) => adapter.name);
     expect(matching).toEqual([name]);
-    const hop = detectGateway(req).parseRequest(req);
+    const { adapter, hop } = readGatewayRequest(req);
+    expect(adapter.name).toBe(name);
+    expect(hop).toEqual(adapter.parseRequest(req));
     expect(hop.kind).toBe('start');
     expect(hop.gateway).toBe(name);
+  });
+
+  it("tries Africa's Talking first: no other gateway's request carries its phoneNumber", () => {
+    for (const [name, body] of Object.entries(SAMPLES)) {
+      if (name !== 'africastalking')
+        expect(channelAdapters.africastalking.matches(jsonRequest({ ...(body as object), text: '' }))).toBe(false);
+    }
   });
 
   it('forces an adapter with ?gateway=, case-insensitively', () => {
@@ -86,9 +95,9 @@ describe('registry and detection', () => {
     expect(channelError.httpStatus).toBe(400);
     expect(channelError.status).toBe('02');
     expect(channelError.message).toMatch(
-      /^Unrecognised USSD request \(fields phone, msg\)\. Expected the fields of one of: emulator \(session_id/,
+      /^Unrecognised USSD request \(fields phone, msg\)\. Expected the fields of one of: africastalking \(sessionId/,
     );
-    expect(channelError.message).toContain('africastalking (sessionId, serviceCode, phoneNumber, text)');
+    expect(channelError.message).toContain('emulator (session_id, userdata, msisdn, session_mode)');
     expect(channelError.message).toContain('Add ?gateway=<name> to choose one.');
   });
 });

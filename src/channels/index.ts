@@ -1,17 +1,13 @@
 /**
  * The gateway adapters and how a request finds its adapter. Each gateway's wire format: docs/gateway-formats.md.
  *
- * A hop through the runtime:
- *   const adapter = detectGateway(req, query.gateway);        // by shape, or forced with ?gateway=<name>
- *   let hop = adapter.parseRequest(req);                        // sessionId, kind, input...
- *   const stored = await sessions.get(hop.sessionId);
+ * A hop through the runtime (src/server/features/runtime/hop-steps.ts):
+ *   const { adapter, hop } = readGatewayRequest(req, query.gateway); // by shape, or forced with ?gateway=<name>
+ *   if (hop.kind === 'end') -> close the session, answer an empty 200 (Africa's Talking's end notice is one too)
+ *   const stored = await sessions.get(key(adapter.name, hop.sessionId));
  *   if (hop.hopId !== undefined && hop.hopId === stored?.lastHopId) -> answer the stored reply again (a retry)
  *   if (adapter.resumeHop) hop = adapter.resumeHop(hop, stored?.channelState); // read against the session
- *   if (hop.kind === 'end') -> close the session, answer an empty 200
- *   else -> run the engine, then send adapter.formatReply(reply, hop) with status 200 (store hop.channelState)
- *
- * Africa's Talking's end-of-session notification is not a hop: check `isSessionEndNotification(req)` first
- * and read it with `parseSessionEndNotification`.
+ *   run the engine, then send adapter.formatReply(reply, hop) with status 200 (store hop.channelState)
  */
 import { africastalking } from './africastalking';
 import { arkesel } from './arkesel';
@@ -24,7 +20,15 @@ import { nalo } from './nalo';
 import { southpawslab } from './southpawslab';
 import { whatsapp } from './whatsapp';
 import { cleanText, peekFields } from './fields';
-import { ChannelError, GATEWAY_NAMES, isGatewayName, type ChannelAdapter, type GatewayName, type GatewayRequest } from './types';
+import {
+  ChannelError,
+  GATEWAY_NAMES,
+  isGatewayName,
+  type ChannelAdapter,
+  type GatewayName,
+  type GatewayRequest,
+  type InboundHop,
+} from './types';
 
 export const channelAdapters = {
   africastalking,
@@ -40,10 +44,12 @@ export const channelAdapters = {
 } satisfies { [Name in GatewayName]: ChannelAdapter<Name> };
 
 /**
- * The order shapes are tried in: the most specific first, so that a request matching two shapes goes to the
- * stricter one (Emergent is Hubtel's shape plus USERID; Nalo also sends USERID).
+ * The order shapes are tried in. Africa's Talking, the commonest gateway, first: its `phoneNumber` is sent by no
+ * other gateway, so no other's request has its shape. Then the most specific first, so that a request matching two
+ * shapes goes to the stricter one (Emergent is Hubtel's shape plus USERID; Nalo also sends USERID).
  */
 const DETECTION_ORDER: readonly ChannelAdapter[] = [
+  africastalking,
   emulator,
   nalo,
   emergent,
@@ -52,7 +58,6 @@ const DETECTION_ORDER: readonly ChannelAdapter[] = [
   beem,
   arkesel,
   southpawslab,
-  africastalking,
 ];
 
 export function getChannelAdapter(name: GatewayName): ChannelAdapter {
@@ -108,8 +113,26 @@ export function detectGateway(req: GatewayRequest, override?: unknown): ChannelA
   );
 }
 
-export { deriveNewInput, isSessionEndNotification, parseSessionEndNotification, sessionEndHop } from './africastalking';
-export type { SessionEndNotification } from './africastalking';
+/** A gateway request as read: the adapter that reads and answers it, and the hop it carries. */
+export interface GatewayHop {
+  adapter: ChannelAdapter;
+  hop: InboundHop;
+}
+
+/**
+ * A gateway request in one call: its adapter (forced with `?gateway=`, else by shape) and the hop it carries, an
+ * `end` hop when the gateway closes the session (Africa's Talking's end-of-session notice included). Throws a
+ * ChannelError when no adapter can read it.
+ *
+ * Example: readGatewayRequest({ method: 'POST', query: {}, contentType: 'application/x-www-form-urlencoded',
+ *   body: 'sessionId=ATUid_1&status=Success&phoneNumber=%2B254711000111' }) -> { adapter: africastalking, hop: { kind: 'end', ... } }
+ */
+export function readGatewayRequest(req: GatewayRequest, override?: unknown): GatewayHop {
+  const adapter = detectGateway(req, override);
+  return { adapter, hop: adapter.parseRequest(req) };
+}
+
+export { deriveNewInput } from './africastalking';
 export { FIELD_LIMITS } from './fields';
 export { africastalking, arkesel, beem, emergent, emulator, hubtel, mobiverse, nalo, southpawslab, whatsapp };
 export { toWhatsAppMessages } from './whatsapp';

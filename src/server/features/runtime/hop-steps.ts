@@ -1,0 +1,366 @@
+/**
+ * A hop in named steps (docs/architecture.md, "A hop, from gateway to reply"). The request is read by its gateway's
+ * adapter in one call (`readGatewayRequest` in src/channels), the version is loaded (`loadVersion`), and once the
+ * session's previous hop is done (hop-turns.ts) `answerHop` runs the rest in order:
+ *
+ *   closeSession (an end hop) | readSession -> checkVersion -> admitHop -> takeDroppedSession -> runEngine -> storeHop
+ *
+ * and the adapter formats the reply. Each step reads the runtime's parts from a `HopEnv` (hop-env.ts), built once per runtime.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import type { ChannelAdapter, FormattedReply, InboundHop, OutboundReply } from '../../../channels';
+import {
+  continueSession,
+  extendDialOfApp,
+  isDialOfApp,
+  offerResume,
+  resumeLostSession,
+  startSession,
+  UNAVAILABLE_TEXT,
+  type Hop,
+  type HopResult,
+} from '../../../engine';
+import { notFound } from '../../../shared/errors';
+import type { AppContext } from '../../context';
+import type { GatewaySource } from '../../core/gateway-access';
+import type { HopEnv, RunnableApp } from './hop-env';
+import type { Environment, RouteDecision, StoredSession } from './runtime.service';
+import type { LoadedApp } from '../../core/caches';
+
+/** One hop on its way through the runtime, once its adapter and session key are known. */
+export interface HopRequest {
+  appId: string;
+  environment: Environment;
+  caller: string | null;
+  key: string;
+  loaded: LoadedApp;
+  adapter: ChannelAdapter;
+  hop: InboundHop;
+  /** Routed hops: the session as already looked up (a routed hop needs it to find its app). */
+  lookedUp?: { stored: StoredSession | undefined };
+  /** Routed hops: the parts dialled after the code that reached the app; a new session reads them as dialled on the app's code. */
+  rest?: string[];
+  /** Gateway URLs: where the request came from, for the limits on new sessions. */
+  source?: GatewaySource;
+}
+
+/**
+ * The store key of a session. A caller joins the gateway's name with `@`, which no adapter name holds, so no
+ * session id sent to a gateway URL can spell an emulator caller's key.
+ */
+export const sessionKey = (appId: string, environment: Environment, gateway: string, sessionId: string, caller: string | null = null) =>
+  `${appId}:${environment}:${caller ? `${gateway}@${caller}` : gateway}:${sessionId}`;
+
+/**
+ * Resume on redial's key for a dialler (not a session): the app, environment, emulator caller and number, so one
+ * caller's emulator sessions are never offered to another.
+ */
+const resumableKey = (appId: string, environment: string, caller: string | null, msisdn: string) =>
+  `${appId}:${environment}:${caller ?? ''}:${msisdn}`;
+
+/** The store key of a routed session: the route key (`provider/mtngh`) holds a `/`, which no app id does. */
+export const routedSessionKey = (routeKey: string, gateway: string, sessionId: string) => `${routeKey}:${gateway}:${sessionId}`;
+
+const NOT_DEPLOYED_TEXT = 'This service is not available yet. Please try again later.';
+
+/**
+ * How long a finished session of a gateway that resends hops stays stored (ended) so that its last hop, sent
+ * again, gets the same closing screen. Africa's Talking waits 15 s for an answer before it gives up on one;
+ * 60 s covers several resends.
+ */
+const ENDED_SESSION_KEEP_SECONDS = 60;
+
+/** A hop id as stored: short ones as they are, long ones (Africa's Talking text may reach the body limit) as a digest. */
+const toStoredHopId = (id: string) => (id.length <= 64 ? id : `sha256:${createHash('sha256').update(id).digest('base64url')}`);
+
+/** Step: the version a hop runs, the deployed one on live and the draft on test; missing says why there is none. */
+export function loadVersion(ctx: AppContext, appId: string, environment: Environment): Promise<LoadedApp> {
+  return environment === 'live' ? ctx.versions.getLive(appId) : ctx.versions.getDraft(appId);
+}
+
+/** loadVersion for a URL that names the app: an app that does not exist is 404. */
+export async function getVersion(ctx: AppContext, appId: string, environment: Environment): Promise<LoadedApp> {
+  const loaded = await loadVersion(ctx, appId, environment);
+  if ('missing' in loaded && loaded.missing === 'app') throw notFound('App not found');
+  return loaded;
+}
+
+/** One hop, its session's previous hop done (hop-turns.ts): every step in order, then the adapter's reply. */
+export async function answerHop(env: HopEnv, request: HopRequest): Promise<FormattedReply | null> {
+  const { adapter } = request;
+  if (request.hop.kind === 'end') return closeSession(env, request.key, request.appId, request.hop.isEndedByUser);
+  // A database writing slower than the traffic comes holds new hops until it catches up, rather than losing
+  // their records: the hops of the accounts whose rows fill the buffer (event-sink.ts); null, nothing to wait
+  // for, is the usual case.
+  const behind = env.deps.sink.whenCaughtUp('ownerId' in request.loaded ? request.loaded.ownerId : '');
+  if (behind) await behind;
+
+  const read = await readSession(env, request);
+  if ('reply' in read) return adapter.formatReply(read.reply, read.hop);
+  const { hop, stored } = read;
+  const checked = checkVersion(env, request, hop, stored);
+  if ('reply' in checked) return adapter.formatReply(checked.reply, hop);
+  const { version, engineHop } = checked;
+  const isNewSession = !(stored && !stored.state.ended) && hop.kind !== 'continue';
+  const refusal = await admitHop(env, request, version, engineHop.msisdn, isNewSession);
+  if (refusal !== null) return adapter.formatReply({ text: refusal, end: true }, hop);
+  const resume = await takeDroppedSession(env, request, version, engineHop.msisdn, isNewSession);
+  const result = await runEngine(env, request, version, { engineHop, hop, stored, dropped: resume.dropped });
+  if (!result) return adapter.formatReply({ text: UNAVAILABLE_TEXT, end: true }, hop);
+  await storeHop(env, request, version, { hop, stored, result, resume });
+  return adapter.formatReply(result.reply, hop);
+}
+
+/**
+ * Step, for an end hop: the gateway ended the session (released, timed out; Africa's Talking's end notice): it is
+ * abandoned where it stood. `appId` defaults to the session's. One the user ended themselves (`isEndedByUser`) is
+ * not offered back on redial. The gateway gets an empty 200.
+ */
+export async function closeSession(env: HopEnv, key: string, appId?: string, isEndedByUser = false): Promise<null> {
+  const stored = await env.deps.sessions.get(key);
+  if (stored) {
+    await env.deps.sessions.delete(key, appId ?? stored.state.appId);
+    // A finished session kept for resent hops was recorded as completed when it ended.
+    if (stored.state.ended) return null;
+    const { state } = stored;
+    if (isEndedByUser && state.msisdn)
+      await env.deps.sessions.deleteResumable(resumableKey(state.appId, state.environment, stored.caller ?? null, state.msisdn));
+    env.records.recordSession(state, 'abandoned', state.currentMenuId, stored.caller ?? null);
+  }
+  return null;
+}
+
+/** What readSession found: the hop read against its session, or the screen it gets at once (a resent hop's). */
+type SessionRead = { hop: InboundHop; stored: StoredSession | undefined } | { hop: InboundHop; reply: OutboundReply };
+
+/**
+ * Step: the session a hop continues, and the hop read against it (the adapter's `resumeHop`; a chat channel's
+ * conversation). A hop the gateway sent again (our answer was late) gets its stored reply, and nothing runs twice.
+ */
+export async function readSession(env: HopEnv, request: HopRequest): Promise<SessionRead> {
+  const { adapter, key } = request;
+  let hop = request.hop;
+  // A gateway whose hop is read against its session (`resumeHop`), or that names its hops, needs the session
+  // looked up even for what reads as a start.
+  let stored = request.lookedUp
+    ? request.lookedUp.stored
+    : hop.kind === 'start' && !adapter.resumeHop && !adapter.conversation && hop.hopId === undefined
+      ? undefined
+      : await env.deps.sessions.get(key);
+  if (hop.hopId !== undefined && stored?.lastHop && stored.lastHop.id === toStoredHopId(hop.hopId)) {
+    env.ctx.log.debug({ appId: request.appId, sessionId: hop.sessionId }, 'a resent hop answered with its stored reply');
+    // A conversation's reply names the session it was given in, not the conversation.
+    return { hop: adapter.conversation ? { ...hop, sessionId: stored.state.sessionId } : hop, reply: stored.lastHop.reply };
+  }
+  // A new session on the id of a finished one (kept only for resends) replaces it.
+  if (hop.kind === 'start' && stored?.state.ended) stored = undefined;
+  if (adapter.resumeHop) hop = adapter.resumeHop(hop, stored?.channelState);
+  if (adapter.conversation) return readConversation(env, hop, stored);
+  return { hop, stored };
+}
+
+/**
+ * A chat channel's message against its conversation's stored session (ChannelAdapter.conversation): the open
+ * session goes on, or a new one starts under an id of its own; a restart word abandons the open one first.
+ */
+function readConversation(
+  env: HopEnv,
+  hop: InboundHop,
+  stored: StoredSession | undefined,
+): { hop: InboundHop; stored: StoredSession | undefined } {
+  const open = stored && !stored.state.ended ? stored : undefined;
+  if (open && hop.kind !== 'start') return { hop: { ...hop, sessionId: open.state.sessionId }, stored: open };
+  if (open) env.records.recordSession(open.state, 'abandoned', open.state.currentMenuId, open.caller ?? null);
+  return { hop: { ...hop, kind: 'start', sessionId: randomUUID() }, stored: undefined };
+}
+
+/**
+ * Step: whether the version can take the hop (deployed, on its kind of channel, dialled on its code), and the hop
+ * as the engine takes it; or the end screen it gets instead.
+ */
+export function checkVersion(
+  env: HopEnv,
+  request: HopRequest,
+  hop: InboundHop,
+  stored: StoredSession | undefined,
+): { version: RunnableApp; engineHop: Hop } | { reply: OutboundReply } {
+  const { appId, environment, caller, loaded, adapter } = request;
+  if ('missing' in loaded) return { reply: { text: NOT_DEPLOYED_TEXT, end: true } };
+  // A bot answers on WhatsApp only, and a USSD app on USSD URLs only.
+  if ((loaded.compiled.app.channel === 'whatsapp') !== !!adapter.conversation) throw notFound('App not found');
+  // Routed here by another code: the app reads what followed that code as if dialled after its own.
+  const dialString = request.rest && hop.kind === 'start' ? extendDialOfApp(loaded.compiled.dial, request.rest) : hop.dialString;
+  // A channel that is the network too (the emulator) never hands the app a session dialled on another code.
+  if (adapter.network && hop.kind === 'start' && dialString !== undefined && !isDialOfApp(loaded.compiled.dial, dialString)) {
+    env.records.recordRefusedDial(
+      { appId, environment, caller, sessionId: hop.sessionId, dialString: dialString ?? '' },
+      loaded.compiled.app.shortCode,
+      adapter.network.unknownCodeText,
+      loaded.ownerId,
+    );
+    return { reply: { text: adapter.network.unknownCodeText, end: true } };
+  }
+  const engineHop: Hop = {
+    sessionId: hop.sessionId,
+    msisdn: hop.msisdn || stored?.state.msisdn || '',
+    network: hop.network || stored?.state.network || '',
+    serviceCode: hop.serviceCode || stored?.state.serviceCode || '',
+    input: hop.input,
+    dialString,
+    gateway: adapter.name,
+    environment,
+  };
+  return { version: loaded, engineHop };
+}
+
+/**
+ * Step: the limits a hop must pass, in order; null admits it, a sentence ends the session on the gateway's end
+ * screen. A draft's hops on its own URL count against its owner; the gateway limits come before the plan's, so a
+ * session they refuse is never counted against the plan.
+ */
+export async function admitHop(
+  env: HopEnv,
+  request: HopRequest,
+  version: RunnableApp,
+  msisdn: string,
+  isNewSession: boolean,
+): Promise<string | null> {
+  const { deps } = env;
+  const { appId, environment, rest, source } = request;
+  // Test URLs take any account's traffic for free: each hop of a draft is counted against its owner.
+  if (environment === 'test' && rest === undefined && deps.admitTestHop && !version.isTemplate) {
+    const refusal = await deps.admitTestHop(version.ownerId);
+    if (refusal !== null) return refusal;
+  }
+  if (isNewSession && deps.admitGatewaySession && source) {
+    const refusal = await deps.admitGatewaySession({ appId, msisdn, source });
+    if (refusal !== null) return refusal;
+  }
+  if (isNewSession && deps.admitLiveSession && !version.isTemplate && (environment === 'live' || rest !== undefined))
+    return deps.admitLiveSession(version.ownerId);
+  return null;
+}
+
+/** Resume on redial for one hop: the dialler's key and the app's window (null: off), and the session it dropped. */
+interface DroppedSession {
+  diallerKey: string | null;
+  windowMinutes: number | null;
+  dropped: StoredSession | undefined;
+}
+
+/**
+ * Step, resume on redial (USSD apps that turned it on): a new session takes the dialler's last one, saved after
+ * each of its hops, when it dropped within the app's window.
+ */
+export async function takeDroppedSession(
+  env: HopEnv,
+  request: HopRequest,
+  version: RunnableApp,
+  msisdn: string,
+  isNewSession: boolean,
+): Promise<DroppedSession> {
+  const { appId, environment, caller, adapter } = request;
+  const windowMinutes = adapter.conversation ? null : version.resumeWindowMinutes;
+  const diallerKey = windowMinutes !== null && msisdn !== '' ? resumableKey(appId, environment, caller, msisdn) : null;
+  const saved = isNewSession && diallerKey ? await env.deps.sessions.takeResumable(diallerKey) : undefined;
+  // The store keeps it for the window it was saved with; a window shortened since counts too.
+  const dropped = saved && windowMinutes !== null && saved.state.lastHopAt + windowMinutes * 60_000 > env.now() ? saved : undefined;
+  return { diallerKey, windowMinutes, dropped };
+}
+
+/**
+ * Step: the engine on the hop: the stored session goes on; a `continue` with none stored resumes a lost one; a
+ * new session is offered the dropped one back, or starts. An engine that throws (our bug: it turns authoring
+ * faults into screens) ends the session on the unavailable screen.
+ */
+export async function runEngine(
+  env: HopEnv,
+  request: HopRequest,
+  version: RunnableApp,
+  run: { engineHop: Hop; hop: InboundHop; stored: StoredSession | undefined; dropped: StoredSession | undefined },
+): Promise<HopResult | null> {
+  const { engineHop, hop, stored, dropped } = run;
+  const engineDeps = env.getEngineDeps(version, request.appId, request.adapter);
+  const { compiled } = version;
+  try {
+    if (stored && !stored.state.ended) return await continueSession(compiled, stored.state, engineHop, engineDeps);
+    // Never replays: see resumeLostSession.
+    if (hop.kind === 'continue') return await resumeLostSession(compiled, engineHop, engineDeps);
+    if (dropped) return await offerResume(compiled, engineHop, dropped.state, engineDeps);
+    return await startSession(compiled, engineHop, engineDeps);
+  } catch (err) {
+    env.ctx.log.error({ err, appId: request.appId }, 'engine failed on a hop');
+    await env.deps.sessions.delete(request.key, request.appId);
+    return null;
+  }
+}
+
+/**
+ * Step: what a hop leaves: its events and inputs as rows, the dialler's session for resume on redial, and the
+ * session itself: kept for the next hop, kept ended for a while when the gateway resends hops, or deleted and
+ * recorded as completed.
+ */
+export async function storeHop(
+  env: HopEnv,
+  request: HopRequest,
+  version: RunnableApp,
+  run: { hop: InboundHop; stored: StoredSession | undefined; result: HopResult; resume: DroppedSession },
+): Promise<void> {
+  const { deps, records } = env;
+  const { appId, environment, caller, key, adapter } = request;
+  const { hop, stored, result, resume } = run;
+  records.recordEvents(result.events, environment, caller, version.ownerId);
+  records.recordInputs(stored?.state.inputs ?? {}, result.state, caller, version.ownerId);
+  if (resume.diallerKey && resume.windowMinutes !== null) await saveResumable(env, resume.diallerKey, result, resume.windowMinutes, caller);
+  const lastHop = hop.hopId === undefined ? undefined : { id: toStoredHopId(hop.hopId), reply: result.reply };
+  const session: StoredSession = { state: result.state, channelState: hop.channelState, caller, lastHop };
+  if (!result.reply.end) {
+    const ttlSeconds = adapter.conversation?.timeoutSeconds ?? env.ussdTtlSeconds;
+    await deps.sessions.set(key, session, { appId, ttlSeconds });
+    return;
+  }
+  if (lastHop) await deps.sessions.keep(key, session, { appId, ttlSeconds: ENDED_SESSION_KEEP_SECONDS });
+  else await deps.sessions.delete(key, appId);
+  records.recordSession(result.state, 'completed', result.state.currentMenuId, caller, version.ownerId);
+}
+
+/**
+ * After a hop of an app with resume on redial: a session that ended is never offered back; one still open is
+ * saved for its dialler for the window, counted from its last answer. While the offer is on screen the dropped
+ * session stays saved (its own time left), so a drop on the offer loses nothing.
+ */
+async function saveResumable(
+  env: HopEnv,
+  diallerKey: string,
+  result: HopResult,
+  windowMinutes: number,
+  caller: string | null,
+): Promise<void> {
+  if (result.reply.end) return env.deps.sessions.deleteResumable(diallerKey);
+  const state = result.state.resumeOffer?.from ?? result.state;
+  const ttlSeconds = Math.ceil((state.lastHopAt + windowMinutes * 60_000 - env.now()) / 1000);
+  if (ttlSeconds > 0) await env.deps.sessions.saveResumable(diallerKey, { state, caller }, ttlSeconds);
+}
+
+/** A routed hop, its session's previous hop done: its app from its session, or routed by what was dialled. */
+export async function answerRoutedHop(
+  env: HopEnv,
+  request: { key: string; adapter: ChannelAdapter; hop: InboundHop; source: GatewaySource | undefined },
+  route: (dialled: string) => Promise<RouteDecision>,
+): Promise<FormattedReply | null> {
+  const { key, adapter, hop, source } = request;
+  if (hop.kind === 'end') return closeSession(env, key, undefined, hop.isEndedByUser);
+  const stored = await env.deps.sessions.get(key);
+  const isResent = hop.hopId !== undefined && stored?.lastHop?.id === toStoredHopId(hop.hopId);
+  let target: { appId: string; environment: Environment; rest?: string[] };
+  if (stored && (hop.kind !== 'start' || isResent)) {
+    target = { appId: stored.state.appId, environment: stored.state.environment === 'live' ? 'live' : 'test' };
+  } else {
+    const decision = await route(hop.dialString || hop.serviceCode);
+    if ('refusal' in decision) return adapter.formatReply({ text: decision.refusal, end: true }, hop);
+    target = decision;
+  }
+  const { appId, environment, rest } = target;
+  const loaded = await loadVersion(env.ctx, appId, environment);
+  return answerHop(env, { appId, environment, caller: null, key, loaded, adapter, hop, lookedUp: { stored }, rest, source });
+}
