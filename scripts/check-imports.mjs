@@ -75,6 +75,74 @@ function checkWebFeatureImport(file, spec) {
     );
 }
 
+// The server's features (docs/architecture.md, "The server core"). src/server/core holds what every feature uses
+// and imports no feature. A feature imports another feature only through the files listed here, each with the
+// features that may, and why; and never two features each other (a pair both ways is one feature, or a piece
+// that belongs in core).
+const SERVER_FEATURE_IMPORTS = {
+  'auth/auth.service': { by: ['admins', 'merchants'], why: "creating a user account is auth's (admins and merchant users)" },
+  'auth/auth-limits': { by: ['apps'], why: 'the app import is rate-limited by the same limiter as sign-in' },
+  'billing/plan-limits': { by: ['apps', 'bots', 'menus', 'runtime'], why: "what the account's plan lets it build and run" },
+  'custom-actions/custom-actions.service': { by: ['runtime'], why: "a javascript action runs the account's functions" },
+  'custom-actions/custom-actions.routes': { by: ['runtime'], why: 'the script tester the runners hand the pool' },
+  'menus/menus.service': { by: ['apps'], why: "an imported app's menus are written as the menus area writes them" },
+  'merchants/merchants.service': { by: ['admins'], why: "an admin's assigned merchants" },
+  'payments/payment-callbacks': { by: ['billing'], why: 'the billing timer verifies a plan payment left pending' },
+  'payments/payment-start': { by: ['billing', 'shortcodes'], why: "plans and shortcodes are paid through payments' checkout" },
+  'payments/settlements': {
+    by: ['auth', 'billing', 'shortcodes'],
+    why: "the settlement handlers' types; two-factor is recommended to accounts that took payments (PAYMENT_TRANSACTION_TYPE)",
+  },
+  'runtime/emulator-caller': { by: ['bots', 'logs'], why: 'whom the emulator runs as, when a bot or a log replays a session' },
+  'runtime/event-sink': { by: ['health'], why: "health reports the event sink's queue" },
+  'runtime/runtime.routes': { by: ['shortcodes'], why: "a shared shortcode's gateway URL reads and answers gateways as an app's does" },
+  'runtime/runtime.service': { by: ['bots', 'dashboard', 'logs', 'shortcodes'], why: 'the Runtime buildApp hands their routes' },
+  'sandbox/sandbox.routes': { by: ['runtime'], why: 'actions may call the sandbox bank in this process' },
+  'sessions/sessions.service': { by: ['dashboard'], why: 'the dashboard lists and exports sessions' },
+  'shortcodes/purchase-settlement': { by: ['billing'], why: "billing's payment history lists shortcode payments" },
+  'templates/featured-templates': { by: ['bots'], why: 'the demo bot is written as a template' },
+  'webhooks/webhooks.service': { by: ['payments'], why: "a payment's outcome goes out as a webhook event" },
+};
+
+const serverFeatures = resolve('src/server/features');
+const serverCore = resolve('src/server/core');
+const featureEdges = new Set();
+const featureImportsUsed = new Set();
+
+function checkServerImport(file, target) {
+  const feature = (path) => {
+    const rel = relative(serverFeatures, path);
+    return rel.startsWith('..') ? null : rel.split(sep);
+  };
+  const to = feature(target);
+  if (!to) return;
+  if (!relative(serverCore, file).startsWith('..')) {
+    problems.push(`${relative('.', file)}: src/server/core may not import a feature (${relative('.', target)})`);
+    return;
+  }
+  const from = feature(file);
+  if (!from || from[0] === to[0]) return;
+  featureEdges.add(`${from[0]}>${to[0]}`);
+  const module = to.join('/').replace(/\.(ts|tsx|mjs|js)$/, '');
+  featureImportsUsed.add(`${module}<${from[0]}`);
+  if (!SERVER_FEATURE_IMPORTS[module]?.by.includes(from[0]))
+    problems.push(
+      `${relative('.', file)}: feature ${from[0]} may not import ${module} (move the shared piece to src/server/core, or list it in SERVER_FEATURE_IMPORTS with why)`,
+    );
+}
+
+function checkServerMutualFeatures() {
+  for (const edge of featureEdges) {
+    const [a, b] = edge.split('>');
+    if (a < b && featureEdges.has(`${b}>${a}`)) problems.push(`src/server/features: ${a} and ${b} import each other`);
+  }
+  // An entry no import needs any more is taken out, so the list stays what the code does.
+  for (const [module, { by }] of Object.entries(SERVER_FEATURE_IMPORTS))
+    for (const feature of by)
+      if (!featureImportsUsed.has(`${module}<${feature}`))
+        problems.push(`scripts/check-imports.mjs: SERVER_FEATURE_IMPORTS lets ${feature} import ${module}, which it no longer does`);
+}
+
 function walk(dir) {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
@@ -93,6 +161,7 @@ function check(file) {
       const target = relative(root, resolve(dirname(file), spec)).split(sep)[0];
       if (target !== area && !(ALLOWED[area] ?? []).includes(target))
         problems.push(`${relative('.', file)}: ${area} may not import ${target} (${spec})`);
+      if (area === 'server') checkServerImport(file, resolve(dirname(file), spec));
     } else if ((FORBIDDEN_PACKAGES[area] ?? []).some((re) => re.test(spec))) {
       problems.push(`${relative('.', file)}: ${area} may not import the package ${spec}`);
     }
@@ -111,6 +180,7 @@ function check(file) {
 }
 
 walk(root);
+checkServerMutualFeatures();
 if (problems.length) {
   console.error(`Import rules broken (docs/architecture.md):\n${problems.map((p) => `  ${p}`).join('\n')}`);
   process.exit(1);

@@ -5,12 +5,8 @@ import type { Database, Db } from '../db/client';
 import type { Mailer } from '../integrations/mail/mailer';
 import type { SettlementHandlers } from './features/payments/settlements';
 import type { SmsProvider } from '../integrations/sms/sms-provider';
-import type { PlanStandings } from './features/billing/plan-limits';
-import type { UsageTallies } from './features/billing/usage-tallies';
+import type { PlanStandings, UsageTallies, GatewayAccessCache, VersionCache, ShortcodeRouteTable } from './core/caches';
 import type { PaymentProviders } from './features/payments/payment-providers';
-import type { GatewayAccessCache } from './features/runtime/gateway-access';
-import type { VersionCache } from './features/runtime/version-cache';
-import type { ShortcodeRouteTable } from './features/shortcodes/route-table';
 
 /** What services need, built once by buildApp and passed explicitly (services never import Fastify). */
 export interface AppContext {

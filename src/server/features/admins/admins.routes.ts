@@ -17,7 +17,6 @@ import type { AppContext } from '../../context';
 import { done, ok } from '../../http';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
 import * as adminsService from './admins.service';
-import { findAuditEntries } from './audit-log';
 
 const adminParams = z.object({ adminUuid: z.string().max(64) });
 
@@ -86,6 +85,6 @@ export function registerAdminsRoutes(app: FastifyInstance, ctx: AppContext, guar
   r.get('/api/admin/audit-log', {
     schema: { tags, response: { 200: envelopeSchema(z.array(auditEntrySchema)) } },
     onRequest: guard('audit.read'),
-    handler: async () => ok('OK', await findAuditEntries(ctx.db)),
+    handler: async () => ok('OK', await adminsService.findAuditEntries(ctx.db)),
   });
 }

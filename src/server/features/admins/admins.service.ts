@@ -1,8 +1,10 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
-import { adminMerchants, users } from '../../../db/schema';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../../db/client';
+import { adminMerchants, auditLog, users } from '../../../db/schema';
 import {
   ADMIN_MESSAGES,
   type Admin,
+  type AuditEntry,
   type AdminProfile,
   type CreateAdminBody,
   type UpdateAdminBody,
@@ -11,10 +13,11 @@ import { MERCHANT_MESSAGES } from '../../../shared/api/merchants.schema';
 import { conflict, invalid, notFound } from '../../../shared/errors';
 import { isUuid } from '../../../shared/ids';
 import type { AppContext } from '../../context';
-import { createUser, type AuthUser, type UserRow } from '../auth/auth.service';
-import { getAccessibleMerchant } from '../merchants/merchant-access';
+import { createUser, type UserRow } from '../auth/auth.service';
+import type { AuthUser } from '../../core/auth-user';
+import { getAccessibleMerchant } from '../../core/merchant-access';
 import { findAssignedMerchants } from '../merchants/merchants.service';
-import { recordAdminAction } from './audit-log';
+import { recordAdminAction } from '../../core/audit-log';
 
 /** System users: every account of type internal_admin. */
 const isAdminRow = eq(users.userType, 'internal_admin');
@@ -125,4 +128,19 @@ export async function unassignMerchant(ctx: AppContext, actor: AuthUser, adminId
     .returning();
   if (removed.length === 0) throw notFound(MERCHANT_MESSAGES.merchantNotFound);
   await recordAdminAction(ctx.db, actor, 'merchant_unassigned', target.id, { merchantUuid: merchantId });
+}
+
+/** The audit log's shown rows: the newest this many. */
+export const AUDIT_ENTRIES_SHOWN = 500;
+
+export async function findAuditEntries(db: Db): Promise<AuditEntry[]> {
+  const rows = await db.select().from(auditLog).orderBy(desc(auditLog.createdAt)).limit(AUDIT_ENTRIES_SHOWN);
+  return rows.map((row) => ({
+    uuid: row.id,
+    actorEmail: row.actorEmail,
+    action: row.action,
+    targetId: row.targetId,
+    details: row.details as Record<string, unknown>,
+    createdAt: row.createdAt.toISOString(),
+  }));
 }

@@ -3,7 +3,7 @@ import { describeDb } from '../../../../tests/support/test-db';
 import { createApiClient, type SeededUser, useTestApp, useUser } from '../../../../tests/support/test-app';
 import { seedApp, seedMenu } from '../../../../tests/support/seed-app';
 import { webhooks } from '../../../db/schema';
-import { ADMIN_ACTIONS, type AdminAction } from './audit-log';
+import { ADMIN_ACTIONS, type AdminAction } from '../../core/audit-log';
 
 interface Entry {
   actorEmail: string;

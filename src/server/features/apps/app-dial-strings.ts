@@ -14,7 +14,7 @@ import { apps, shortcodePurchases } from '../../../db/schema';
 import type { Db } from '../../../db/client';
 import { APP_MESSAGES, type DialStringHold } from '../../../shared/api/apps.schema';
 import { conflict } from '../../../shared/errors';
-import { isHeldAt } from '../shortcodes/purchase-settlement';
+import { isHeldAt } from '../../core/shortcode-holds';
 
 type Reader = Pick<Db, 'select'>;
 

@@ -35,11 +35,13 @@ import { invalid } from '../../../shared/errors';
 import { isUuid } from '../../../shared/ids';
 import { isPlainObject } from '../../../shared/json';
 import type { AppContext } from '../../context';
-import type { AuthUser } from '../auth/auth.service';
+import type { AuthUser } from '../../core/auth-user';
 import { checkAppLimit, checkImportLimits, checkMenuLimit } from '../billing/plan-limits';
-import { getDraftVersion, toMenuRowValues } from '../menus/menus.service';
-import { createRenderAllowance, DEPLOY_LINT_RENDER_MS } from '../runtime/render-shares';
-import { checkCanBuildApps, checkIsUssdApp, createAppId, getApp, getOwnedApp } from './apps.service';
+import { toMenuRowValues } from '../menus/menus.service';
+import { getDraftVersion } from '../../core/app-versions';
+import { createRenderAllowance, DEPLOY_LINT_RENDER_MS } from '../../core/render-shares';
+import { getApp } from './apps.service';
+import { createAppId, checkCanBuildApps, checkIsUssdApp, getOwnedApp } from '../../core/app-access';
 
 /**
  * The app as one file: its settings and its draft menus in order, with every secret blanked (passwords,

@@ -1,6 +1,6 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, inArray, max, sql, type SQL } from 'drizzle-orm';
-import { apps, appVersions, menus, users } from '../../../db/schema';
+import { randomUUID } from 'node:crypto';
+import { and, asc, desc, eq } from 'drizzle-orm';
+import { apps, menus, users } from '../../../db/schema';
 import type { Db } from '../../../db/client';
 import {
   APP_COUNTRIES,
@@ -11,22 +11,18 @@ import {
   type CreateAppBody,
   type UpdateAppBody,
 } from '../../../shared/api/apps.schema';
-import { MERCHANT_MESSAGES, type TransactionApp } from '../../../shared/api/merchants.schema';
-import { appLanguagesSchema, type AppLanguages } from '../../../shared/app';
-import { canBuildApps, getPermissionScope, hasAdminPermission } from '../../../shared/roles';
-import { invalid, notAllowed, notFound, unauthenticated } from '../../../shared/errors';
+import { MERCHANT_MESSAGES } from '../../../shared/api/merchants.schema';
+import { hasAdminPermission } from '../../../shared/roles';
+import { invalid } from '../../../shared/errors';
 import type { AppContext } from '../../context';
-import type { AuthUser } from '../auth/auth.service';
+import type { AuthUser } from '../../core/auth-user';
 import { checkAppLimit } from '../billing/plan-limits';
-import { createGatewayKey } from '../runtime/gateway-access';
-import { recordAdminAction, recordChangeByAdmin } from '../admins/audit-log';
-import { getAccessibleMerchant } from '../merchants/merchant-access';
+import { createGatewayKey } from '../../core/gateway-access';
+import { recordAdminAction, recordChangeByAdmin } from '../../core/audit-log';
+import { getAccessibleMerchant } from '../../core/merchant-access';
+import { checkCanBuildApps, checkIsUssdApp, createAppId, getOwnedApp, getReadableApp, isBuiltBy, type AppRow } from '../../core/app-access';
+import { findLiveVersions, toAppLanguages } from '../../core/app-versions';
 import { checkDialString, findCloneDialString, findDialStringHold, withDialStringClaim } from './app-dial-strings';
-
-export type AppRow = typeof apps.$inferSelect;
-
-/** App ids are random 128-bit values: they are the unguessable part of the gateway URLs. */
-export const createAppId = () => randomBytes(16).toString('hex');
 
 /** The app's gateway URLs; with its gateway key on, the key is their last part (docs/runtime.md, "Gateway keys"). */
 export function getGatewayUrls(origin: string, appId: string, gatewayKey: string | null = null) {
@@ -75,24 +71,6 @@ function toApp(
   };
 }
 
-/** The app's stored languages, or null for an app in one language (or a value no longer valid). */
-export function toAppLanguages(row: Pick<AppRow, 'languages'>): AppLanguages | null {
-  if (row.languages === null) return null;
-  const parsed = appLanguagesSchema.safeParse(row.languages);
-  return parsed.success ? parsed.data : null;
-}
-
-/** The highest deployed version of each app, in one query. */
-export async function findLiveVersions(db: Db, appIds: string[]): Promise<Map<string, number>> {
-  if (appIds.length === 0) return new Map();
-  const rows = await db
-    .select({ appId: appVersions.appId, number: max(appVersions.number) })
-    .from(appVersions)
-    .where(inArray(appVersions.appId, appIds))
-    .groupBy(appVersions.appId);
-  return new Map(rows.map((r) => [r.appId, r.number ?? 0]));
-}
-
 async function toApps(
   db: Db,
   rows: Array<{ app: AppRow; owner: { companyName: string; email: string } | null }>,
@@ -104,100 +82,6 @@ async function toApps(
     rows.map((r) => r.app.id),
   );
   return rows.map((r) => toApp(r.app, origin, r.owner, live.get(r.app.id) ?? null, showKey));
-}
-
-/**
- * The apps a user builds: their own and, for a merchant user marked Developer (the role table's
- * `merchantApp.build`, src/shared/roles.ts), every app of their merchant's users. A merchant user who is not a
- * Developer builds none, not even an app an admin cloned into the merchant's account under their name.
- */
-export function isBuiltBy(ctx: AppContext, user: AuthUser): SQL {
-  if (!canBuildApps(user)) return sql`false`;
-  if (user.merchantId && getPermissionScope(user, 'merchantApp.build') === 'own')
-    return inArray(apps.userId, ctx.db.select({ id: users.id }).from(users).where(eq(users.merchantId, user.merchantId)));
-  return eq(apps.userId, user.id);
-}
-
-/** An app by id, and whether the user builds it (see {@link isBuiltBy}). */
-async function findAppOfUser(ctx: AppContext, user: AuthUser, appId: string): Promise<{ app: AppRow; isBuilder: boolean } | undefined> {
-  const [row] = await ctx.db
-    .select({ app: apps, isBuilder: sql<boolean>`${isBuiltBy(ctx, user)}` })
-    .from(apps)
-    .where(eq(apps.id, appId));
-  return row;
-}
-
-/**
- * Whether the user may `read` an app (its design) or `edit` it (change, deploy, delete). Its builder may do
- * both; anyone reads a featured template, and only an admin with `template.edit` changes one (never an API key,
- * whose account carries no admin role, even the templates' owner's); any other app is reached by an admin's
- * `tenantApp.read` or `tenantApp.edit` (src/shared/roles.ts).
- */
-function canReachApp(user: AuthUser, app: Pick<AppRow, 'isTemplate'>, isBuilder: boolean, need: 'read' | 'edit'): boolean {
-  if (app.isTemplate) return need === 'read' || hasAdminPermission(user, 'template.edit');
-  return isBuilder || hasAdminPermission(user, need === 'read' ? 'tenantApp.read' : 'tenantApp.edit');
-}
-
-async function getReachableApp(ctx: AppContext, user: AuthUser, appId: string, need: 'read' | 'edit') {
-  const found = await findAppOfUser(ctx, user, appId);
-  if (!found || !canReachApp(user, found.app, found.isBuilder, need)) throw notFound('App not found');
-  return found;
-}
-
-/**
- * Apps named in a list of something else (a merchant's transactions), by id: their names, and whether the user
- * may open each (read it, as {@link getReadableApp}). A deleted app is not in the map.
- */
-export async function findAppLabels(ctx: AppContext, user: AuthUser, appIds: readonly string[]): Promise<Map<string, TransactionApp>> {
-  const ids = [...new Set(appIds)];
-  if (ids.length === 0) return new Map();
-  const rows = await ctx.db
-    .select({
-      appId: apps.id,
-      appName: apps.appName,
-      channel: apps.channel,
-      isTemplate: apps.isTemplate,
-      isBuilder: sql<boolean>`${isBuiltBy(ctx, user)}`,
-    })
-    .from(apps)
-    .where(inArray(apps.id, ids));
-  return new Map(
-    rows.map((row) => [
-      row.appId,
-      {
-        appId: row.appId,
-        appName: row.appName,
-        channel: row.channel === 'whatsapp' ? 'whatsapp' : 'ussd',
-        canOpen: canReachApp(user, row, Boolean(row.isBuilder), 'read'),
-      },
-    ]),
-  );
-}
-
-/**
- * The app if the user may change it (its builder, or an admin whose roles reach it); else not found, never the
- * object. An admin's change to an app of another account is recorded with {@link recordChangeByAdmin}.
- */
-export async function getOwnedApp(ctx: AppContext, user: AuthUser, appId: string): Promise<AppRow> {
-  return (await getReachableApp(ctx, user, appId, 'edit')).app;
-}
-
-/** The app if the user may read it: built by them, a featured template anyone may run and clone, or any for `tenantApp.read`. */
-export async function getReadableApp(ctx: AppContext, user: AuthUser, appId: string): Promise<AppRow> {
-  return (await getReachableApp(ctx, user, appId, 'read')).app;
-}
-
-/**
- * Refuses a new app (created, cloned, imported, or a bot) to an account that builds none: a merchant user who is
- * not a Developer (403, before anything is read or counted).
- */
-export function checkCanBuildApps(user: AuthUser): void {
-  if (!canBuildApps(user)) throw notAllowed(APP_MESSAGES.notAppBuilder);
-}
-
-/** A bot is an app too, but its settings and copies are the bots area's (features/bots): the USSD calls refuse it. */
-export function checkIsUssdApp(row: AppRow): void {
-  if (row.channel !== 'ussd') throw invalid(APP_MESSAGES.isBot);
 }
 
 function checkAppFields(body: { appName: string; description: string; country: string }) {
@@ -430,43 +314,4 @@ export async function findFeaturedTemplates(ctx: AppContext, origin: string): Pr
     rows.map((app) => ({ app, owner: null })),
     origin,
   );
-}
-
-export async function findLiveVersionNumber(db: Db, appId: string): Promise<number | null> {
-  const [row] = await db
-    .select({ number: appVersions.number })
-    .from(appVersions)
-    .where(eq(appVersions.appId, appId))
-    .orderBy(desc(appVersions.number))
-    .limit(1);
-  return row?.number ?? null;
-}
-
-/**
- * The app whose logs, debug data and sessions the user may read: one they build, or any for an admin with
- * `tenantSession.read` (callers' inputs are personal data: `tenantApp.read` is not enough). Anyone may test-run
- * a featured template, so others read its data one session at a time, and only sessions they ran themselves
- * (logs.service filters a template's rows by caller); admins with `template.edit` read a template's as a whole.
- */
-export async function getMonitoredApp(ctx: AppContext, user: AuthUser, appId: string, sessionId?: string): Promise<AppRow> {
-  const { app, isBuilder } = await getReachableApp(ctx, user, appId, 'read');
-  const readsAll = app.isTemplate ? hasAdminPermission(user, 'template.edit') : isBuilder || hasAdminPermission(user, 'tenantSession.read');
-  if (!readsAll && !(app.isTemplate && sessionId)) throw notFound('App not found');
-  return app;
-}
-
-/**
- * Who may run an app in the emulator: anyone for a featured template; otherwise whoever may change it (a run
- * calls the app's actions: payments, SMS, its APIs, so reading the design is not enough).
- * The gateway URLs stay open (gateways do not sign in); their 128-bit app id is the secret there.
- */
-export async function checkEmulatorAccess(ctx: AppContext, user: AuthUser | undefined, appId: string): Promise<void> {
-  if (user) {
-    const { app, isBuilder } = await getReachableApp(ctx, user, appId, 'read');
-    if (!app.isTemplate && !canReachApp(user, app, isBuilder, 'edit')) throw notFound('App not found');
-    return;
-  }
-  const [row] = await ctx.db.select({ isTemplate: apps.isTemplate }).from(apps).where(eq(apps.id, appId));
-  if (!row) throw notFound('App not found');
-  if (!row.isTemplate) throw unauthenticated('Please log in to test this app');
 }

@@ -12,7 +12,7 @@ import {
 import { invalid, notFound } from '../../../shared/errors';
 import { isUuid } from '../../../shared/ids';
 import type { AppContext } from '../../context';
-import type { AuthUser } from './auth.service';
+import type { AuthUser } from '../../core/auth-user';
 import { hashToken } from './tokens';
 
 /** A key's last use is written when the stored one is older than this: at most one write a minute per key. */

@@ -7,23 +7,13 @@ import type { TwoFactorLoginBody } from '../../../shared/api/two-factor.schema';
 import { conflict, invalid, notFound, unauthenticated } from '../../../shared/errors';
 import { getPublicOrigin } from '../../config';
 import type { AppContext } from '../../context';
-import { sendMail } from '../mail/mail.service';
+import type { AuthUser } from '../../core/auth-user';
+import { sendMail } from '../../core/mail';
 import { getDummyHash, hashPassword, verifyPassword } from './passwords';
 import { createOpaqueToken, hashToken } from './tokens';
 import { createChallenge, isRememberedDevice, isTwoFactorEnabled, rememberDevice, verifyChallenge } from './two-factor.service';
 
 export type UserRow = typeof users.$inferSelect;
-
-/** The signed-in user as routes see it (`getSignedInUser(req)`, plugins/guard.ts). */
-export interface AuthUser {
-  id: string;
-  email: string;
-  fullName: string;
-  userType: string;
-  roles: string[];
-  merchantId: string | null;
-  tokenHash: string;
-}
 
 export const RESET_TOKEN_MINUTES = 30;
 const INVALID_LOGIN = 'Invalid email or password';

@@ -21,8 +21,8 @@ import {
 import { conflict, invalid, notAllowed, notFound, unauthenticated } from '../../../shared/errors';
 import type { AppContext } from '../../context';
 import { openText, sealText } from '../../sealed-text';
-import { recordAdminAction } from '../admins/audit-log';
-import { sendMail } from '../mail/mail.service';
+import { recordAdminAction } from '../../core/audit-log';
+import { sendMail } from '../../core/mail';
 import { PAYMENT_TRANSACTION_TYPE } from '../payments/settlements';
 import { verifyPassword } from './passwords';
 import { createOpaqueToken, hashToken } from './tokens';

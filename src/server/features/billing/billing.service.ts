@@ -21,9 +21,10 @@ import { getPlanAmountUsd, getPlanMonths, PAID_PLAN_NAMES, type PaidPlanName, PL
 import { AppError, invalid, notFound } from '../../../shared/errors';
 import { getRoles } from '../../../shared/roles';
 import type { AppContext } from '../../context';
-import type { AuthUser } from '../auth/auth.service';
+import type { AuthUser } from '../../core/auth-user';
 import { createPaymentReference, startCheckoutPayment } from '../payments/payment-start';
-import { addMonths, SHORTCODE_TRANSACTION_TYPE, type ShortcodePaymentMetadata } from '../shortcodes/purchase-settlement';
+import { SHORTCODE_TRANSACTION_TYPE, type ShortcodePaymentMetadata } from '../shortcodes/purchase-settlement';
+import { addMonths } from '../../core/dates';
 import { findUsage, forgetStanding } from './plan-limits';
 import {
   CREDIT_TRANSACTION_TYPE,
@@ -39,11 +40,10 @@ import {
   getLimits,
   getPlanName,
   getSubscriptionState,
-  getUsdRate,
-  roundMoney,
   type SubscriptionRow,
 } from './subscription';
-import { recordAdminAction } from '../admins/audit-log';
+import { getUsdRate, roundMoney } from '../../core/money';
+import { recordAdminAction } from '../../core/audit-log';
 
 /** Every payment of an account the history lists. */
 export const HISTORY_TYPES = [PLAN_TRANSACTION_TYPE, CREDIT_TRANSACTION_TYPE, SHORTCODE_TRANSACTION_TYPE];

@@ -8,9 +8,9 @@ import { AppError, invalid } from '../../../shared/errors';
 import { getRoles, type RoleSubject } from '../../../shared/roles';
 import { getPublicOrigin } from '../../config';
 import type { AppContext } from '../../context';
-import { sendMail } from '../mail/mail.service';
-import type { UsageKind } from './usage-tallies';
-import { findSubscriptionRow, getLimits, getPlanName, getSubscriptionState, type SubscriptionRow, toUsageMonth } from './subscription';
+import { sendMail } from '../../core/mail';
+import type { OwnerStanding, PlanStandings, UsageKind } from '../../core/caches';
+import { findSubscriptionRow, getLimits, getPlanName, getSubscriptionState, toUsageMonth } from './subscription';
 
 /**
  * Plan limits, checked on the server (docs/billing.md, Enforcement): apps and menus when they are created,
@@ -24,20 +24,6 @@ const limitReached = (message: string) => new AppError('limitReached', message);
 
 const isExempt = (subject: RoleSubject) => getRoles(subject).isAdmin;
 
-/** What the runtime needs of an app's owner to admit a session, cached: the plan and period, and whether limits apply. */
-export interface OwnerStanding {
-  exempt: boolean;
-  email: string;
-  fullName: string;
-  row: Pick<SubscriptionRow, 'plan' | 'periodEnd'> | undefined;
-}
-
-/**
- * Per process (ctx.planStandings, built once by buildApp). A change made here (a payment settled, an admin's
- * change) drops the owner's entry at once; a change made by another process is seen within the TTL. The state is
- * computed from the period and the clock on every use, so a lapse needs no invalidation.
- */
-export type PlanStandings = LRUCache<string, OwnerStanding>;
 const STANDING_TTL_MS = 10_000;
 
 export function createPlanStandings(): PlanStandings {

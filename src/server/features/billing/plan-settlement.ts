@@ -4,11 +4,12 @@ import { subscriptions, transactions, users } from '../../../db/schema';
 import { isPaidPlanName, PLANS, type PaidPlanName, type PlanName } from '../../../shared/billing/plans';
 import { getPublicOrigin } from '../../config';
 import type { AppContext } from '../../context';
-import { sendMail } from '../mail/mail.service';
+import { sendMail } from '../../core/mail';
 import type { AfterSettlement, SettledTransaction, TransactionType } from '../payments/settlements';
-import { formatDay, addMonths } from '../shortcodes/purchase-settlement';
+import { formatDay, addMonths } from '../../core/dates';
 import { forgetStanding } from './plan-limits';
-import { getPlanName, getSubscriptionState, roundMoney, type SubscriptionRow } from './subscription';
+import { getPlanName, getSubscriptionState, type SubscriptionRow } from './subscription';
+import { roundMoney } from '../../core/money';
 
 /** The transaction types of plan payments and of credits to the account balance. */
 export const PLAN_TRANSACTION_TYPE = 'plan' satisfies TransactionType;

@@ -1,9 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { usageCounters } from '../../../db/schema';
 import type { AppContext } from '../../context';
+import type { UsageKind, UsageTallies } from '../../core/caches';
 import { toUsageMonth } from './subscription';
-
-export type UsageKind = 'sessions' | 'sms';
 
 /** How often each process adds what it counted to the table (and reads back everyone's total). */
 export const USAGE_FLUSH_MS = 1000;
@@ -23,19 +22,6 @@ interface Tally {
    * read's) cannot both add the same pending sessions to the table.
    */
   writing?: Promise<void>;
-}
-
-export interface UsageTallies {
-  /**
-   * Adds one to the owner's count of `kind` this month unless that reaches past `limit` (null: unlimited, still
-   * counted): the new count, or null when the allowance is used up. In memory: no database work but the first
-   * read of an owner's month.
-   */
-  count(ownerId: string, kind: UsageKind, limit: number | null): Promise<{ count: number; warnedPercent: number } | null>;
-  /** Records that the warning for `percent` went out (the table says so already). */
-  markWarned(ownerId: string, kind: UsageKind, percent: number): void;
-  /** Writes what was counted here to the table; tallies with nothing new are dropped (re-read on next use). `ownerId`: only that owner's. */
-  flush(ownerId?: string): Promise<void>;
 }
 
 /**

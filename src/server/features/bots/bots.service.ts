@@ -17,10 +17,11 @@ import { AppError, conflict, invalid, notFound, toErrorMessage } from '../../../
 import { LINK_STATUSES, WHATSAPP_CONNECTORS, type LinkStatus } from '../../../shared/whatsapp';
 import type { LinkUpdate, WhatsAppConnector } from '../../../integrations/whatsapp/whatsapp-connector';
 import type { AppContext } from '../../context';
-import { checkCanBuildApps, createAppId, findLiveVersions, getOwnedApp, type AppRow } from '../apps/apps.service';
-import type { AuthUser } from '../auth/auth.service';
+import { createAppId, checkCanBuildApps, getOwnedApp, type AppRow } from '../../core/app-access';
+import { findLiveVersions } from '../../core/app-versions';
+import type { AuthUser } from '../../core/auth-user';
 import { checkAppLimit } from '../billing/plan-limits';
-import { recordAdminAction, recordChangeByAdmin } from '../admins/audit-log';
+import { recordAdminAction, recordChangeByAdmin } from '../../core/audit-log';
 
 type LinkRow = typeof whatsappLinks.$inferSelect;
 

@@ -4,8 +4,8 @@ import { hasAdminPermission } from '../../../shared/roles';
 import { notFound } from '../../../shared/errors';
 import { isUuid } from '../../../shared/ids';
 import type { AppContext } from '../../context';
-import type { AuthUser } from '../auth/auth.service';
-import { recordChangeByAdmin } from '../admins/audit-log';
+import type { AuthUser } from '../../core/auth-user';
+import { recordChangeByAdmin } from '../../core/audit-log';
 
 type CustomActionRow = typeof customActions.$inferSelect;
 

@@ -2,8 +2,8 @@ import { and, count, countDistinct, eq, gte, sql, type SQL } from 'drizzle-orm';
 import { appLogs, menus, sessionRecords, transactions } from '../../../db/schema';
 import type { DashboardEnvironment } from '../../../shared/api/monitoring.schema';
 import type { AppContext } from '../../context';
-import type { AuthUser } from '../auth/auth.service';
-import { getMonitoredApp } from '../apps/apps.service';
+import type { AuthUser } from '../../core/auth-user';
+import { getMonitoredApp } from '../../core/app-access';
 import type { Runtime } from '../runtime/runtime.service';
 
 /** The live view: sessions in progress with the screen each caller is looking at. */

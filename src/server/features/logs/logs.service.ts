@@ -3,9 +3,9 @@ import { actionResults, appLogs, sessionInputs } from '../../../db/schema';
 import type { SessionPath } from '../../../shared/api/monitoring.schema';
 import { invalid, notAllowed } from '../../../shared/errors';
 import type { AppContext } from '../../context';
-import type { AuthUser } from '../auth/auth.service';
-import { recordChangeByAdmin } from '../admins/audit-log';
-import { getMonitoredApp, type AppRow } from '../apps/apps.service';
+import type { AuthUser } from '../../core/auth-user';
+import { recordChangeByAdmin } from '../../core/audit-log';
+import { getMonitoredApp, type AppRow } from '../../core/app-access';
 import { getUserCaller } from '../runtime/emulator-caller';
 
 const STREAM_LIMIT = 500;

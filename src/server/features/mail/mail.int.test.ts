@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { describeDb } from '../../../../tests/support/test-db';
 import { seedUser, useTestApp } from '../../../../tests/support/test-app';
-import { sendMail } from './mail.service';
+import { sendMail } from '../../core/mail';
 
 describeDb('mail outbox', () => {
   const t = useTestApp();

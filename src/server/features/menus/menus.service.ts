@@ -3,10 +3,8 @@ import { and, asc, desc, eq, gt, sql } from 'drizzle-orm';
 import { apps, appVersions, menus, users } from '../../../db/schema';
 import type { Db } from '../../../db/client';
 import {
-  appVersionSchema,
   LANGUAGE_MESSAGES,
   listAppLanguages,
-  menuSchema,
   migrateDefinition,
   SpecVersionError,
   stampDefinition,
@@ -24,39 +22,12 @@ import { lintApp } from '../../../engine';
 import { AppError, conflict, invalid, notFound } from '../../../shared/errors';
 import { isUuid } from '../../../shared/ids';
 import type { AppContext } from '../../context';
-import type { AuthUser } from '../auth/auth.service';
+import type { AuthUser } from '../../core/auth-user';
 import { checkDeployAllowed, checkMenuLimit } from '../billing/plan-limits';
-import { recordChangeByAdmin } from '../admins/audit-log';
-import { getOwnedApp, getReadableApp, toAppLanguages, type AppRow } from '../apps/apps.service';
-import { createRenderAllowance, DEPLOY_LINT_RENDER_MS } from '../runtime/render-shares';
-
-type MenuRow = typeof menus.$inferSelect;
-
-export function toMenu(row: MenuRow): Menu {
-  return menuSchema.parse({
-    uniqueId: row.id,
-    appId: row.appId,
-    isFirst: row.isFirst,
-    displayText: row.displayText,
-    headerText: row.headerText,
-    footerText: row.footerText,
-    userDefinedName: row.userDefinedName,
-    inputHolder: row.inputHolder,
-    allowGoBack: row.allowGoBack,
-    goBackInputIndicator: row.goBackInputIndicator,
-    terminate: row.terminate,
-    parentMenuId: row.parentMenuId,
-    switchOperations: row.switchOperations,
-    actions: row.actions,
-    inputValidations: row.inputValidations,
-    ...(row.mapPosition ? { mapPosition: row.mapPosition } : {}),
-    ...(row.translations ? { translations: row.translations } : {}),
-  });
-}
-
-async function findMenuRows(db: Db, appId: string): Promise<MenuRow[]> {
-  return db.select().from(menus).where(eq(menus.appId, appId)).orderBy(asc(menus.position), asc(menus.createdAt));
-}
+import { recordChangeByAdmin } from '../../core/audit-log';
+import { findMenuRows, getDraftVersion, toAppLanguages, toMenu, type MenuRow } from '../../core/app-versions';
+import { getOwnedApp, getReadableApp, type AppRow } from '../../core/app-access';
+import { createRenderAllowance, DEPLOY_LINT_RENDER_MS } from '../../core/render-shares';
 
 /** What validating a menu needs of the app's others, and their places: no menu is parsed whole. */
 async function findMenuRefs(db: Db, appId: string): Promise<Array<MenuRef & { position: number }>> {
@@ -243,23 +214,6 @@ export async function saveMenuPositions(
   });
 }
 
-/** The draft as the engine runs it (the test URL and the emulator). */
-export async function getDraftVersion(db: Db, app: AppRow): Promise<AppVersion> {
-  const rows = await findMenuRows(db, app.id);
-  const languages = toAppLanguages(app);
-  return appVersionSchema.parse({
-    appId: app.id,
-    versionId: 'draft',
-    appName: app.appName,
-    shortCode: app.shortCode,
-    useTemplateTag: app.useTemplateTag,
-    screenLimit: app.screenLimit,
-    channel: app.channel,
-    menus: rows.map(toMenu),
-    ...(languages ? { languages } : {}),
-  });
-}
-
 /**
  * The draft against a stored version, ignoring the version's own id and the flow map's box positions (moving boxes
  * is not a change worth a version; jsonb keeps no key order, so both are parsed). A stored version this code cannot
@@ -385,16 +339,4 @@ export async function rollbackVersion(ctx: AppContext, user: AuthUser, appId: st
   });
   ctx.versions.invalidate(app.id);
   return info;
-}
-
-/** The live version the production URL serves, or undefined before the first deploy. */
-export async function findLiveVersion(db: Db, appId: string): Promise<AppVersion | undefined> {
-  const [row] = await db
-    .select({ definition: appVersions.definition })
-    .from(appVersions)
-    .where(eq(appVersions.appId, appId))
-    .orderBy(desc(appVersions.number))
-    .limit(1);
-  // A definition from a newer spec version throws here: the runtime logs it and answers as for a broken version.
-  return row ? migrateDefinition(row.definition) : undefined;
 }

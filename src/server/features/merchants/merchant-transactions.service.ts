@@ -13,9 +13,9 @@ import {
 import { invalid, notFound } from '../../../shared/errors';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
-import type { AuthUser } from '../auth/auth.service';
-import { findAppLabels } from '../apps/apps.service';
-import { getAccessibleMerchant } from './merchant-access';
+import type { AuthUser } from '../../core/auth-user';
+import { findAppLabels } from '../../core/app-access';
+import { getAccessibleMerchant } from '../../core/merchant-access';
 import { findMerchantUserIds } from './merchants.service';
 
 export const findTransactionTypes = () => TRANSACTION_TYPES.map((t) => ({ ...t }));

@@ -11,9 +11,10 @@ import {
 import { conflict, notFound } from '../../../shared/errors';
 import { isUuid } from '../../../shared/ids';
 import type { AppContext } from '../../context';
-import { createUser, type AuthUser } from '../auth/auth.service';
-import { recordAdminAction } from '../admins/audit-log';
-import { getAccessibleMerchant, requireScope, type MerchantRow } from './merchant-access';
+import { createUser } from '../auth/auth.service';
+import type { AuthUser } from '../../core/auth-user';
+import { recordAdminAction } from '../../core/audit-log';
+import { getAccessibleMerchant, requireScope, type MerchantRow } from '../../core/merchant-access';
 
 export function toMerchant(row: MerchantRow): Merchant {
   return {

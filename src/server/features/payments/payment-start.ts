@@ -10,7 +10,7 @@ import type { PaymentProvider } from '../../../integrations/payments/payment-pro
 import { AppError, invalid } from '../../../shared/errors';
 import { getPublicOrigin } from '../../config';
 import type { AppContext } from '../../context';
-import { normalizeMsisdn } from '../sms/sms.service';
+import { normalizeMsisdn } from '../../core/msisdn';
 import { mergeMetadata, type PaymentMetadata } from './payment-metadata';
 import { PAYMENT_TRANSACTION_TYPE, type TransactionType } from './settlements';
 

@@ -4,8 +4,8 @@ import { transactions } from '../../../db/schema';
 import { toTransactionMetadata } from '../../../shared/api/merchants.schema';
 import { getPermissionScope } from '../../../shared/roles';
 import type { AppContext } from '../../context';
-import type { AuthUser } from '../auth/auth.service';
-import { getOwnedApp } from '../apps/apps.service';
+import type { AuthUser } from '../../core/auth-user';
+import { getOwnedApp } from '../../core/app-access';
 import type { PaymentMetadata, TransactionRow } from './payment-metadata';
 import type { Transaction, TransactionStatus } from './payments.schema';
 

@@ -4,7 +4,7 @@ import { seedShop } from '../../../../tests/support/seed-app';
 import { createApiClient, type TestApp, useTestApp, useUser } from '../../../../tests/support/test-app';
 import { describeDb } from '../../../../tests/support/test-db';
 import type { App } from '../../../shared/api/apps.schema';
-import { GATEWAY_ACCESS_MESSAGES } from './gateway-access';
+import { GATEWAY_ACCESS_MESSAGES } from '../../core/gateway-access';
 import { GATEWAY_LIMIT_TEXTS } from './gateway-limits';
 
 let sessions = 0;

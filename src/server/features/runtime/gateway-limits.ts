@@ -1,16 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../../config';
-
-/**
- * Where a gateway request came from, as its URL's route read it: the URL (`app/{appId}`, `provider/{key}`), the
- * client's address, and whether it proved itself (a key, an allowed address, or an app's unguessable id).
- */
-export interface GatewaySource {
-  scope: string;
-  address: string;
-  isAuthenticated: boolean;
-}
+import type { GatewaySource } from '../../core/gateway-access';
 
 /** What a caller hears when their number, or the unauthenticated source the dial came through, started too many sessions lately. */
 export const GATEWAY_LIMIT_TEXTS = {

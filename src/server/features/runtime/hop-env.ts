@@ -4,10 +4,10 @@ import type { ChannelAdapter } from '../../../channels';
 import type { EngineDeps } from '../../../engine';
 import type { AppContext } from '../../context';
 import type { ActionApp } from './action-runner';
-import { createRenderShares } from './render-shares';
+import { createRenderShares } from '../../core/render-shares';
 import { createSessionRecorder } from './session-records';
 import type { RuntimeDeps } from './runtime.service';
-import type { LoadedApp } from './version-cache';
+import type { LoadedApp } from '../../core/caches';
 
 /** A version that can run (not a missing app or an app never deployed). */
 export type RunnableApp = Exclude<LoadedApp, { missing: unknown }>;

@@ -22,10 +22,10 @@ import {
 } from '../../../engine';
 import { notFound } from '../../../shared/errors';
 import type { AppContext } from '../../context';
-import type { GatewaySource } from './gateway-limits';
+import type { GatewaySource } from '../../core/gateway-access';
 import type { HopEnv, RunnableApp } from './hop-env';
 import type { Environment, RouteDecision, StoredSession } from './runtime.service';
-import type { LoadedApp } from './version-cache';
+import type { LoadedApp } from '../../core/caches';
 
 /** One hop on its way through the runtime, once its adapter and session key are known. */
 export interface HopRequest {

@@ -5,10 +5,10 @@ import type { FormattedReply } from '../../../channels';
 import type { Runtime } from './runtime.service';
 import type { AppContext } from '../../context';
 import type { Guard } from '../../plugins/guard';
-import { checkEmulatorAccess } from '../apps/apps.service';
+import { checkEmulatorAccess } from '../../core/app-access';
 import { getEmulatorCaller } from './emulator-caller';
 import { ACTION_HOP_REFUSAL, isActionHop } from '../../plugins/action-hops';
-import { authorizeAppGatewayRequest, GATEWAY_KEY_HEADER } from './gateway-access';
+import { authorizeAppGatewayRequest, GATEWAY_KEY_HEADER } from '../../core/gateway-access';
 
 const gatewayQuery = z.object({ gateway: z.string().max(40).optional() }).passthrough();
 

@@ -5,7 +5,8 @@ import type { WhatsAppInbound, WhatsAppMessage } from '../../../shared/whatsapp'
 import type { AppContext } from '../../context';
 import type { ActionApp } from './action-runner';
 import type { EventSink, EventSinkStats } from './event-sink';
-import type { AdmitGatewaySession, GatewaySource } from './gateway-limits';
+import type { AdmitGatewaySession } from './gateway-limits';
+import type { GatewaySource } from '../../core/gateway-access';
 import { createHopEnv } from './hop-env';
 import { answerHop, answerRoutedHop, getVersion, routedSessionKey, sessionKey } from './hop-steps';
 import { createHopTurns } from './hop-turns';

@@ -14,10 +14,10 @@ import {
 import { conflict, invalid, notFound } from '../../../shared/errors';
 import { isUuid } from '../../../shared/ids';
 import type { AppContext } from '../../context';
-import { recordAdminAction } from '../admins/audit-log';
-import type { AuthUser } from '../auth/auth.service';
+import { recordAdminAction } from '../../core/audit-log';
+import type { AuthUser } from '../../core/auth-user';
 import type { z } from 'zod';
-import { isHeldAt } from './purchase-settlement';
+import { isHeldAt } from '../../core/shortcode-holds';
 import { DEFAULT_PROVIDER_NAMES, getOrRegisterProvider } from './providers.service';
 
 export type ExtensionRow = typeof shortcodeExtensions.$inferSelect;

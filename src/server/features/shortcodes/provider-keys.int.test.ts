@@ -8,7 +8,7 @@ import type { Provider } from '../../../shared/api/shortcodes.schema';
 import { buildApp } from '../../app';
 import { createConfig } from '../../config';
 import { findUsage } from '../billing/plan-limits';
-import { GATEWAY_ACCESS_MESSAGES } from '../runtime/gateway-access';
+import { GATEWAY_ACCESS_MESSAGES } from '../../core/gateway-access';
 import { GATEWAY_LIMIT_TEXTS } from '../runtime/gateway-limits';
 
 /**

@@ -9,9 +9,9 @@ import {
 import { conflict, invalid, notFound } from '../../../shared/errors';
 import { isUuid } from '../../../shared/ids';
 import type { AppContext } from '../../context';
-import { type AdminAction, recordAdminAction } from '../admins/audit-log';
-import type { AuthUser } from '../auth/auth.service';
-import { createGatewayKey, parseSource } from '../runtime/gateway-access';
+import { type AdminAction, recordAdminAction } from '../../core/audit-log';
+import type { AuthUser } from '../../core/auth-user';
+import { createGatewayKey, parseSource } from '../../core/gateway-access';
 
 export type ProviderRow = typeof shortcodeProviders.$inferSelect;
 

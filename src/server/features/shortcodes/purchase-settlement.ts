@@ -1,10 +1,11 @@
-import { and, eq, gt, inArray, lte, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, lte, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { shortcodePurchases, users } from '../../../db/schema';
 import { RESERVATION_MINUTES } from '../../../shared/api/shortcodes.schema';
 import { getPublicOrigin } from '../../config';
 import type { AppContext } from '../../context';
-import { sendMail } from '../mail/mail.service';
+import { sendMail } from '../../core/mail';
+import { addMonths, formatDay } from '../../core/dates';
 import type { AfterSettlement, SettledTransaction, TransactionType } from '../payments/settlements';
 
 /** The transaction type of shortcode purchases and renewals. */
@@ -22,16 +23,6 @@ export interface ShortcodePaymentMetadata {
 
 export const RESERVATION_MS = RESERVATION_MINUTES * 60_000;
 
-/** `2025-01-31` + 1 month -> `2025-02-28` (UTC; the day is kept where the month has it, else its last day). */
-export function addMonths(date: Date, months: number): Date {
-  const year = date.getUTCFullYear();
-  const month = date.getUTCMonth() + months;
-  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
-  const result = new Date(date);
-  result.setUTCFullYear(year, month, Math.min(date.getUTCDate(), lastDay));
-  return result;
-}
-
 /**
  * True when no other purchase reserves or holds the row's dial string: the condition under which the row may take
  * it (the holder index would refuse it otherwise, and abort the whole transaction).
@@ -42,17 +33,6 @@ export function hasNoOtherHolder(row: { id: string; providerKey: string; dialStr
     where other.provider_key = ${row.providerKey} and other.dial_string = ${row.dialString}
       and other.status in ('reserved', 'active') and other.id <> ${row.id})`;
 }
-
-/** Purchases that hold their dial string at `now`: a reservation not yet past, or an active purchase not yet expired. */
-export function isHeldAt(now: Date): SQL {
-  return or(
-    and(eq(shortcodePurchases.status, 'reserved'), gt(shortcodePurchases.reservedUntil, now)),
-    and(eq(shortcodePurchases.status, 'active'), gt(shortcodePurchases.expiryDate, now)),
-  )!;
-}
-
-/** `2025-03-04` */
-export const formatDay = (date: Date) => date.toISOString().slice(0, 10);
 
 /**
  * A shortcode payment settled. SUCCESS makes the purchase active: from today for a first payment, and for a

@@ -18,20 +18,20 @@ import {
 import { AppError, conflict, invalid, notFound } from '../../../shared/errors';
 import { isUuid } from '../../../shared/ids';
 import type { AppContext } from '../../context';
-import type { AuthUser } from '../auth/auth.service';
-import { findLiveVersionNumber } from '../apps/apps.service';
-import { getUsdRate, roundMoney } from '../billing/subscription';
+import type { AuthUser } from '../../core/auth-user';
+import { findLiveVersionNumber } from '../../core/app-versions';
+import { getUsdRate, roundMoney } from '../../core/money';
 import { startCheckoutPayment } from '../payments/payment-start';
 import { type CatalogueEntry, getCatalogueEntry } from './extensions.service';
 import {
-  addMonths,
   hasNoOtherHolder,
   RESERVATION_MS,
   releaseEnded,
   SHORTCODE_TRANSACTION_TYPE,
   type ShortcodePaymentMetadata,
 } from './purchase-settlement';
-import { recordAdminAction } from '../admins/audit-log';
+import { addMonths } from '../../core/dates';
+import { recordAdminAction } from '../../core/audit-log';
 
 export type PurchaseRow = typeof shortcodePurchases.$inferSelect;
 

@@ -4,8 +4,9 @@ import { REMINDER_DAYS_BEFORE } from '../../../shared/api/shortcodes.schema';
 import { getPublicOrigin } from '../../config';
 import type { AppContext } from '../../context';
 import { createPeriodicTask, type PeriodicTask } from '../../periodic-task';
-import { sendMail } from '../mail/mail.service';
-import { formatDay, releaseEnded } from './purchase-settlement';
+import { sendMail } from '../../core/mail';
+import { releaseEnded } from './purchase-settlement';
+import { formatDay } from '../../core/dates';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Reminders looked at per run; the next run takes the rest. */

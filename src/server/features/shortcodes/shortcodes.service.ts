@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { FormattedReply, GatewayRequest } from '../../../channels';
 import type { AppContext } from '../../context';
-import { authorizeProviderGatewayRequest } from '../runtime/gateway-access';
+import { authorizeProviderGatewayRequest } from '../../core/gateway-access';
 import type { RouteDecision, Runtime } from '../runtime/runtime.service';
 
 /** What a caller hears when the shortcode dialled reaches no app: the gateway's own end screen, never an HTTP error. */

@@ -6,9 +6,10 @@ import { invalid, toErrorMessage } from '../../../shared/errors';
 import { hasAdminPermission } from '../../../shared/roles';
 import type { Config } from '../../config';
 import type { AppContext } from '../../context';
+import { normalizeMsisdn } from '../../core/msisdn';
 import { createPeriodicTask, type PeriodicTask } from '../../periodic-task';
-import type { AuthUser } from '../auth/auth.service';
-import { getMonitoredApp } from '../apps/apps.service';
+import type { AuthUser } from '../../core/auth-user';
+import { getMonitoredApp } from '../../core/app-access';
 import type { SmsMessage } from '../../../shared/api/sms.schema';
 
 export type SmsMessageRow = typeof smsMessages.$inferSelect;
@@ -40,12 +41,6 @@ function requireKey(value: string | undefined, key: string): string {
   // loadConfig already refuses this at boot; createConfig (tests, tools) skips that check.
   if (!value) throw new Error(`${key} is required for the chosen SMS provider`);
   return value;
-}
-
-/** `+233 20-123 4567` -> `+233201234567`; answers null when it is not 7 to 15 digits with an optional +. */
-export function normalizeMsisdn(value: string): string | null {
-  const compact = value.trim().replace(/[\s\-().]/g, '');
-  return /^\+?\d{7,15}$/.test(compact) ? compact : null;
 }
 
 function checkSender(sender: string): string {

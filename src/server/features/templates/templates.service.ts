@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { apps, appVersions, menus } from '../../../db/schema';
 import type { Db } from '../../../db/client';
 import { appVersionSchema, menuSchema, stampDefinition, type AppChannel, type AppVersion, type Menu } from '../../../shared/app';
-import { createAppId } from '../apps/apps.service';
+import { createAppId } from '../../core/app-access';
 import { getFeaturedTemplates, type TemplateDefinition } from './featured-templates';
 
 /** A template's menus as the engine and the menus table hold them: keys become uniqueIds. */

@@ -20,9 +20,9 @@ import {
 } from '../../../shared/api/webhooks.schema';
 import { invalid, notFound } from '../../../shared/errors';
 import type { AppContext } from '../../context';
-import type { AuthUser } from '../auth/auth.service';
-import { recordChangeByAdmin } from '../admins/audit-log';
-import { getOwnedApp } from '../apps/apps.service';
+import type { AuthUser } from '../../core/auth-user';
+import { recordChangeByAdmin } from '../../core/audit-log';
+import { getOwnedApp } from '../../core/app-access';
 
 type WebhookRow = typeof webhooks.$inferSelect;
 export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;

@@ -1,8 +1,6 @@
-import { desc } from 'drizzle-orm';
-import type { Db } from '../../../db/client';
-import { auditLog } from '../../../db/schema';
-import type { AuditEntry } from '../../../shared/api/admins.schema';
-import { getRoles, type RoleSubject } from '../../../shared/roles';
+import type { Db } from '../../db/client';
+import { auditLog } from '../../db/schema';
+import { getRoles, type RoleSubject } from '../../shared/roles';
 
 /** What admins do, in snake_case past tense: the audit log's `action`. */
 export const ADMIN_ACTIONS = [
@@ -47,9 +45,6 @@ export const ADMIN_ACTIONS = [
 ] as const;
 export type AdminAction = (typeof ADMIN_ACTIONS)[number];
 
-/** The audit log's shown rows: the newest this many. */
-export const AUDIT_ENTRIES_SHOWN = 500;
-
 /**
  * Records an admin action: who (id and email as they are now, so the line survives the actor's deletion),
  * what, on which object. Callers write it in the same transaction as the change when they have one.
@@ -80,16 +75,4 @@ export async function recordChangeByAdmin(
 ): Promise<void> {
   if (ownerId === actor.id || !getRoles(actor).isAdmin) return;
   await recordAdminAction(db, actor, action, targetId, { ownerId, ...details });
-}
-
-export async function findAuditEntries(db: Db): Promise<AuditEntry[]> {
-  const rows = await db.select().from(auditLog).orderBy(desc(auditLog.createdAt)).limit(AUDIT_ENTRIES_SHOWN);
-  return rows.map((row) => ({
-    uuid: row.id,
-    actorEmail: row.actorEmail,
-    action: row.action,
-    targetId: row.targetId,
-    details: row.details as Record<string, unknown>,
-    createdAt: row.createdAt.toISOString(),
-  }));
 }

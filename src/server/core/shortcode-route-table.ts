@@ -1,41 +1,10 @@
 import { and, eq, gt, or } from 'drizzle-orm';
 import type { Redis } from 'ioredis';
-import type { Db } from '../../../db/client';
-import { shortcodePurchases } from '../../../db/schema';
-import { getRedisChannel } from '../../redis';
-import type { LinkedAppEnv } from '../../../shared/api/shortcodes.schema';
-
-/** How a purchased dial string routes: to an app, or why not. */
-export interface ShortcodeRoute {
-  purchaseId: string;
-  /** null: bought but not connected (or its app was deleted). */
-  appId: string | null;
-  linkedAppEnv: LinkedAppEnv | null;
-  /** Epoch ms; the route answers as expired from then, before the timer marks the purchase expired. */
-  expiresAt: number;
-}
-
-export interface RouteMatch {
-  /** The purchase's dial string that matched, `*920*34#`. */
-  dialString: string;
-  route: ShortcodeRoute;
-  /** The parts dialled after it: `*920*34*5*7#` matched by `*920*34#` leaves ['5', '7']. */
-  rest: string[];
-}
-
-/**
- * Every routable purchase (active ones, and those expired lately, so their callers hear "expired" rather than
- * "unknown") in one Map per process, keyed by provider and dial string: a hop costs one Map lookup per part of
- * what was dialled, whatever the number of purchases. Any change to a purchase that routing reads (activation,
- * renewal, connection, expiry) calls `invalidate`, which drops the Map here and, with Redis, in every process;
- * the next hop loads it again in one query.
- */
-export interface ShortcodeRouteTable {
-  /** The purchase of the longest prefix of `dialled` on the provider, or null when none matches. */
-  findRoute(providerKey: string, dialled: string): Promise<RouteMatch | null>;
-  invalidate(): void;
-  close(): Promise<void>;
-}
+import type { Db } from '../../db/client';
+import { shortcodePurchases } from '../../db/schema';
+import { getRedisChannel } from '../redis';
+import type { ShortcodeRoute, ShortcodeRouteTable } from './caches';
+import type { LinkedAppEnv } from '../../shared/api/shortcodes.schema';
 
 /** Expired purchases still answered as "expired" (not "unknown") for this long after their expiry. */
 const EXPIRED_KEPT_MS = 90 * 24 * 60 * 60 * 1000;

@@ -5,7 +5,7 @@
  * the unavailable screen on its Liquid hops while everyone else's hops go on. Plain and simple-variable
  * screens never reach Liquid and are never refused.
  */
-import type { RenderTimeAccount } from '../../../engine';
+import type { RenderTimeAccount } from '../../engine';
 
 export interface RenderShareOptions {
   /** Render milliseconds an account earns per second. */

@@ -1,39 +1,15 @@
 import { LRUCache } from 'lru-cache';
 import { eq } from 'drizzle-orm';
 import type { Redis } from 'ioredis';
-import { compileApp, type CompiledApp } from '../../../engine';
-import { apps } from '../../../db/schema';
-import type { Db } from '../../../db/client';
-import { findLiveVersion, getDraftVersion } from '../menus/menus.service';
-import { getRedisChannel } from '../../redis';
-
-/** A compiled app ready to run, or why it cannot run. */
-export type LoadedApp =
-  | {
-      compiled: CompiledApp;
-      appName: string;
-      ownerId: string;
-      isTemplate: boolean;
-      /** Resume on redial's window in minutes, null when the app has it off (an app setting, not part of a version). */
-      resumeWindowMinutes: number | null;
-    }
-  | { missing: 'app' | 'version' };
+import { compileApp } from '../../engine';
+import { apps } from '../../db/schema';
+import type { Db } from '../../db/client';
+import { findLiveVersion, getDraftVersion } from './app-versions';
+import { getRedisChannel } from '../redis';
+import type { LoadedApp, VersionCache } from './caches';
 
 const toResumeWindow = (app: { resumeOnRedial: boolean; resumeWindowMinutes: number }) =>
   app.resumeOnRedial ? app.resumeWindowMinutes : null;
-
-/**
- * Compiled app versions, parsed once (LiquidJS templates included) and kept until a deploy, rollback or
- * delete invalidates them. The draft is recompiled when the app's `updatedAt` moves (every menu change
- * touches it). With Redis, an invalidation reaches every process through pub/sub.
- */
-export interface VersionCache {
-  getLive(appId: string): Promise<LoadedApp>;
-  getDraft(appId: string): Promise<LoadedApp>;
-  /** Drops the cached versions of an app here, and in every process when Redis is configured. */
-  invalidate(appId: string): void;
-  close(): Promise<void>;
-}
 
 export function createVersionCache(db: Db, redis?: Redis): VersionCache {
   const live = new LRUCache<string, LoadedApp>({ max: 5000 });

@@ -4,25 +4,21 @@ import { eq } from 'drizzle-orm';
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import { normalizeIP } from '@fastify/rate-limit';
-import type { Db } from '../../../db/client';
-import { apps, shortcodeProviders } from '../../../db/schema';
-import { notAllowed, notFound, unauthenticated } from '../../../shared/errors';
-import type { AppContext } from '../../context';
-import { getRedisChannel } from '../../redis';
-import type { GatewaySource } from './gateway-limits';
+import type { Db } from '../../db/client';
+import { apps, shortcodeProviders } from '../../db/schema';
+import { notAllowed, notFound, unauthenticated } from '../../shared/errors';
+import type { AppContext } from '../context';
+import { getRedisChannel } from '../redis';
+import type { GatewayAccessCache, GatewayAccessRule } from './caches';
 
 /**
- * Who may send traffic to a gateway URL (docs/security.md, "Gateway URLs"): an app's test and production URLs,
- * and a shared shortcode provider's URL. A forged hop is refused before any session starts, so nothing runs,
- * is recorded or is counted against the tenant's plan.
+ * Where a gateway request came from, as its URL's route read it: the URL (`app/{appId}`, `provider/{key}`), the
+ * client's address, and whether it proved itself (a key, an allowed address, or an app's unguessable id).
  */
-export interface GatewayAccessRule {
-  /** The key the gateway must present (in the URL path or an `X-Dialflow-Key` header); null: none asked (an app with its key off). */
-  key: string | null;
-  /** Source addresses allowed; null: any. An allowed address is enough on its own, without the key. */
-  sources: BlockList | null;
-  /** A provider's legacy flag: a request with no key (and no allow-list) is still served. */
-  acceptsUnauthenticated: boolean;
+export interface GatewaySource {
+  scope: string;
+  address: string;
+  isAuthenticated: boolean;
 }
 
 /** How a request stands: served (authenticated or not), or refused with 401 (no or a wrong key) or 403 (its address). */
@@ -85,19 +81,6 @@ export function checkGatewayAccess(rule: GatewayAccessRule, presented: string | 
   if (rule.sources) return { isAuthenticated: true };
   if (rule.key === null) return { isAuthenticated: false };
   return rule.acceptsUnauthenticated ? { isAuthenticated: false } : { refused: 'unauthenticated' };
-}
-
-/**
- * The rules of apps and providers, read once and kept for a minute; a key rotated or a setting changed drops the
- * entry here and, with Redis, in every process (`invalidate`), so an old key stops working at once.
- */
-export interface GatewayAccessCache {
-  /** The app's rule, or null when there is no such app (the runtime answers 404 as before). */
-  getAppRule(appId: string): Promise<GatewayAccessRule | null>;
-  /** The provider's rule, or null when no provider has this id. */
-  getProviderRule(providerKey: string): Promise<GatewayAccessRule | null>;
-  invalidate(entry: `app/${string}` | `provider/${string}`): void;
-  close(): Promise<void>;
 }
 
 export function createGatewayAccessCache(db: Db, redis?: Redis): GatewayAccessCache {

@@ -1,11 +1,11 @@
 import { and, eq } from 'drizzle-orm';
-import { adminMerchants, merchants } from '../../../db/schema';
-import { MERCHANT_MESSAGES } from '../../../shared/api/merchants.schema';
-import { notAllowed, notFound } from '../../../shared/errors';
-import { isUuid } from '../../../shared/ids';
-import { getPermissionScope, type Permission, type PermissionScope } from '../../../shared/roles';
-import type { AppContext } from '../../context';
-import type { AuthUser } from '../auth/auth.service';
+import { adminMerchants, merchants } from '../../db/schema';
+import { MERCHANT_MESSAGES } from '../../shared/api/merchants.schema';
+import { notAllowed, notFound } from '../../shared/errors';
+import { isUuid } from '../../shared/ids';
+import { getPermissionScope, type Permission, type PermissionScope } from '../../shared/roles';
+import type { AppContext } from '../context';
+import type { AuthUser } from './auth-user';
 
 export type MerchantRow = typeof merchants.$inferSelect;
 
