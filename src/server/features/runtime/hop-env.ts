@@ -6,7 +6,7 @@ import type { AppContext } from '../../context';
 import type { ActionApp } from './action-runner';
 import { createRenderShares } from '../../core/render-shares';
 import { createSessionRecorder } from './session-records';
-import type { RuntimeDeps } from './runtime.service';
+import type { RuntimeDeps } from './runtime-types';
 import type { LoadedApp } from '../../core/caches';
 
 /** A version that can run (not a missing app or an app never deployed). */

@@ -24,7 +24,7 @@ import { notFound } from '../../../shared/errors';
 import type { AppContext } from '../../context';
 import type { GatewaySource } from '../../core/gateway-access';
 import type { HopEnv, RunnableApp } from './hop-env';
-import type { Environment, RouteDecision, StoredSession } from './runtime.service';
+import type { Environment, RouteDecision, StoredSession } from './runtime-types';
 import type { LoadedApp } from '../../core/caches';
 
 /** One hop on its way through the runtime, once its adapter and session key are known. */

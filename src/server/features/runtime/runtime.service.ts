@@ -1,64 +1,16 @@
-import { getChannelAdapter, readGatewayRequest, type FormattedReply, type GatewayRequest, type OutboundReply } from '../../../channels';
-import { UNAVAILABLE_TEXT, type ActionOutcome, type ActionRequest, type SessionState } from '../../../engine';
+import { getChannelAdapter, readGatewayRequest, type FormattedReply, type GatewayRequest } from '../../../channels';
+import { UNAVAILABLE_TEXT, type SessionState } from '../../../engine';
 import { AppError } from '../../../shared/errors';
 import type { WhatsAppInbound, WhatsAppMessage } from '../../../shared/whatsapp';
 import type { AppContext } from '../../context';
-import type { ActionApp } from './action-runner';
-import type { EventSink, EventSinkStats } from './event-sink';
-import type { AdmitGatewaySession } from './gateway-limits';
+import type { EventSinkStats } from './event-sink';
 import type { GatewaySource } from '../../core/gateway-access';
 import { createHopEnv } from './hop-env';
 import { answerHop, answerRoutedHop, getVersion, routedSessionKey, sessionKey } from './hop-steps';
 import { createHopTurns } from './hop-turns';
-import type { SessionStore } from './session-store';
 
-export type Environment = 'test' | 'live';
-
-/** What the store keeps per session: the engine's state, and what the channel and the runtime need of it. */
-export interface StoredSession {
-  state: SessionState;
-  /** What the gateway's adapter kept from the last hop to read the next one (`InboundHop.channelState`). */
-  channelState?: string;
-  /**
-   * The last hop of a gateway that names its hops (`InboundHop.hopId`) and the reply it got: the same hop
-   * sent again is answered with that reply. `id` as `toStoredHopId` keeps it.
-   */
-  lastHop?: { id: string; reply: OutboundReply };
-  /** The emulator caller the session belongs to (emulator-caller.ts), kept so its abandoned record is marked too. */
-  caller?: string | null;
-}
-
-export interface RuntimeDeps {
-  sessions: SessionStore<StoredSession>;
-  sink: EventSink;
-  /** Runs one action for an app; `owner` is whose outbox, transactions and custom functions it uses. */
-  runAction: (request: ActionRequest, app: ActionApp) => Promise<ActionOutcome>;
-  /**
-   * Asked before a new session on live traffic (the production URL, a shared shortcode's URL; never test URLs
-   * or the emulator) with the app owner's id: null admits it, a sentence ends it on the gateway's end screen
-   * (the plan's monthly allowance, an inactive subscription: features/billing).
-   */
-  admitLiveSession?: (ownerId: string) => Promise<string | null>;
-  /**
-   * Asked before each hop of a draft on its own URL (the test URL, the emulator; not featured templates) with the
-   * app owner's id: null runs it, a sentence ends the session on the gateway's end screen (TEST_HOP_RATE_LIMIT).
-   */
-  admitTestHop?: (ownerId: string) => Promise<string | null>;
-  /**
-   * Asked before a new session on a gateway URL (never the emulator or WhatsApp), before `admitLiveSession`: the
-   * limits per calling number and per unauthenticated source (gateway-limits.ts). A refused session is not counted.
-   */
-  admitGatewaySession?: AdmitGatewaySession;
-  /** Inactivity after which a session is over (180 s by default, docs/runtime.md). */
-  sessionTimeoutSeconds?: number;
-}
-
-/**
- * Where a routed hop goes (a shared shortcode's traffic: one gateway URL for many apps, features/shortcodes): the
- * app and environment the dialled string reaches, with the parts dialled after the code that matched (template-tag
- * values or deep-dial input for the app); or the sentence that ends the session when it reaches none.
- */
-export type RouteDecision = { appId: string; environment: Environment; rest: string[] } | { refusal: string };
+export type { Environment, RouteDecision, RuntimeDeps, StoredSession } from './runtime-types';
+import type { Environment, RouteDecision, RuntimeDeps } from './runtime-types';
 
 /** One WhatsApp message for a bot: its conversation (linked number and user), and whether lists and buttons can be shown. */
 export interface ChatMessage {
