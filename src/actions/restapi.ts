@@ -1,3 +1,4 @@
+// Over 400 lines: the call's rendering by context, redirects and body cap are one security boundary, reviewed as one file.
 /**
  * restapi: one HTTP call a builder configured, made from our servers inside a USSD hop. Url, header values,
  * basic auth and payload are templates; each `{{ expression }}` is rendered on its own and placed by context

@@ -1,3 +1,4 @@
+// Over 400 lines: the pool's fairness, queue and watchdogs share one worker table; split, each would reach into it.
 /**
  * The javascript pool: QuickJS in worker threads, one job per worker at a time, a queue per tenant in front,
  * and watchdogs per running job.

@@ -1,3 +1,4 @@
+// Over 400 lines: every limit of one QuickJS run (heap, stack, CPU, wall, output) sits beside the run it bounds.
 /**
  * One script run in QuickJS: a fresh runtime and context per job (nothing of one tenant's run is left for
  * the next), the heap, stack, CPU, wall and output limits, `log`/`console`, and the result copied out as

@@ -1,3 +1,4 @@
+// Over 400 lines: every outbound address rule, one security boundary, reviewed as one file.
 /**
  * Outbound address rules for the restapi and dbaccess actions: a builder's call may not reach loopback,
  * private, link-local, unique-local, carrier-grade NAT, multicast, reserved or cloud metadata addresses, nor

@@ -1,3 +1,4 @@
+// Over 400 lines: one connector's socket wiring and the pure readings of its events, kept together so Baileys' types are read in one place.
 /**
  * The linked-device connector (docs/whatsapp-connectors.md): a real WhatsApp number joins as a device of the
  * phone, like WhatsApp Web, through Baileys. Linking shows a QR code the phone scans; the device's keys are kept

@@ -1,3 +1,4 @@
+// Over 400 lines: one connector written to Meta's documented formats, request and webhook side by side.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { toErrorMessage } from '../../shared/errors';
 import { WHATSAPP_LIMITS, type WhatsAppInbound, type WhatsAppMessage } from '../../shared/whatsapp';

@@ -1,3 +1,4 @@
+// Over 400 lines: the batching, back-pressure and retry of one writer share its queue; split, each would reach into it.
 import { setTimeout as sleep, setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { getTableColumns, getTableName } from 'drizzle-orm';
