@@ -368,8 +368,10 @@ describeBrowser('WhatsApp bots', () => {
     await screenshotTop(phone, 'bots-phone-failed-desktop');
     await phone.context().close();
 
-    // 'Number failed to connect', shown as the product shows it: a success-style toast.
-    await page.clock.runFor(LINK_POLL_INTERVAL_MS);
+    // 'Number failed to connect', shown as the product shows it: a success-style toast. The clock jumps to the next
+    // check (fastForward fires it once) rather than running through the interval: the answer can come back while
+    // runFor still advances, and the toast's own close timer would then fire before anyone looked.
+    await page.clock.fastForward(LINK_POLL_INTERVAL_MS);
     await toast(page, BOT_MESSAGES.failed);
     expect(await page.locator('.mantine-Notification-root').filter({ hasText: BOT_MESSAGES.failed }).getAttribute('style')).toContain(
       'teal',
@@ -460,6 +462,8 @@ describeBrowser('WhatsApp bots', () => {
     await token.fill('EAAGbusiness-own-system-user-token');
     expect(await token.getAttribute('type')).toBe('password');
     await dialog.getByRole('button', { name: 'Continue' }).click();
+    // The first link's toast may still be showing: wait for the second call itself.
+    await expect.poll(() => bodies.length).toBe(2);
     await toast(page, BOT_MESSAGES.connected);
     expect(bodies[1]).toEqual({
       chatBotAppId: sampleBotId,
