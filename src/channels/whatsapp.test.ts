@@ -12,7 +12,14 @@ const message = (fields: Partial<ChatMessage> = {}): ChatMessage => ({
 describe('whatsapp channel: reading a message', () => {
   it('reads a message as an answer to the open screen, named by its message id, with no session id of its own', () => {
     const hop = readChatMessage(message());
-    expect(hop).toMatchObject({ kind: 'continue', input: '1', msisdn: '233241234567', network: 'WhatsApp', sessionId: '', hopId: 'wamid.1' });
+    expect(hop).toMatchObject({
+      kind: 'continue',
+      input: '1',
+      msisdn: '233241234567',
+      network: 'WhatsApp',
+      sessionId: '',
+      hopId: 'wamid.1',
+    });
   });
 
   it('reads a restart word, in any case and with spaces, as a new start; a picked choice never is one', () => {
@@ -30,7 +37,12 @@ describe('whatsapp channel: reading a message', () => {
   });
 
   it('is never detected from a gateway request, nor forced onto a USSD URL with ?gateway=, nor read as one', () => {
-    const request: GatewayRequest = { method: 'POST', query: {}, body: { from: '233241234567', text: '1' }, contentType: 'application/json' };
+    const request: GatewayRequest = {
+      method: 'POST',
+      query: {},
+      body: { from: '233241234567', text: '1' },
+      contentType: 'application/json',
+    };
     expect(whatsapp.matches(request)).toBe(false);
     expect(() => detectGateway(request, 'whatsapp')).toThrow(ChannelError);
     expect(() => detectGateway(request, 'whatsapp')).toThrow(/not a USSD gateway/);

@@ -113,13 +113,22 @@ function waMessage(id: string, message: WAMessage['message'], key: Partial<WAMes
 }
 
 describe('readMessagesUpsert', () => {
-  const read = (messages: WAMessage[], type: 'notify' | 'append' = 'notify') => readMessagesUpsert({ messages, type }, { linkId: 'link-1', now: NOW });
+  const read = (messages: WAMessage[], type: 'notify' | 'append' = 'notify') =>
+    readMessagesUpsert({ messages, type }, { linkId: 'link-1', now: NOW });
 
   it('reads typed text, with the sender, name, time and reply address, addressed to its link and conversation', () => {
     const addressed = { linkId: 'link-1', conversation: 'link-1:233241234567', receivedAt: NOW };
     expect(read([waMessage('A1', { conversation: 'Hi' }), waMessage('A2', { extendedTextMessage: { text: '2' } })])).toEqual([
       {
-        message: { ...addressed, messageId: 'A1', from: '233241234567', name: 'Ama', text: 'Hi', kind: 'text', sentAt: seconds(NOW) * 1000 },
+        message: {
+          ...addressed,
+          messageId: 'A1',
+          from: '233241234567',
+          name: 'Ama',
+          text: 'Hi',
+          kind: 'text',
+          sentAt: seconds(NOW) * 1000,
+        },
         replyTo: '233241234567@s.whatsapp.net',
       },
       {
@@ -372,15 +381,17 @@ describe('Baileys connector, driven through a stand-in socket', () => {
 
     await connector.send(chatReply('link-1', '233200000001', { type: 'text', text: 'Welcome' }));
     await connector.send(chatReply('link-1', '233299999999', { type: 'text', text: 'Someone new' }));
-    await connector.send(chatReply('link-1', '233200000001', {
-      type: 'list',
-      body: 'Pick one',
-      button: 'Choose an option',
-      rows: [
-        { id: '1', title: 'Balance' },
-        { id: '2', title: 'Buy airtime for a frie…', description: 'Buy airtime for a friend' },
-      ],
-    }));
+    await connector.send(
+      chatReply('link-1', '233200000001', {
+        type: 'list',
+        body: 'Pick one',
+        button: 'Choose an option',
+        rows: [
+          { id: '1', title: 'Balance' },
+          { id: '2', title: 'Buy airtime for a frie…', description: 'Buy airtime for a friend' },
+        ],
+      }),
+    );
     expect(sockets[1]!.sent).toEqual([
       { jid: '123456789012345@lid', text: 'Welcome' },
       { jid: '233299999999@s.whatsapp.net', text: 'Someone new' },

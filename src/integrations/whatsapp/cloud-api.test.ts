@@ -429,7 +429,9 @@ describe('Cloud API connector against a local Graph API', () => {
     const connector = connect();
     await connector.startLink('link-1', { phoneNumberId: 'PN1' });
     await connector.unlink('link-1');
-    await expect(connector.send(chatReply('link-1', '233241234567', { type: 'text', text: 'x' }))).rejects.toThrow(/link-1 is not connected/);
+    await expect(connector.send(chatReply('link-1', '233241234567', { type: 'text', text: 'x' }))).rejects.toThrow(
+      /link-1 is not connected/,
+    );
   });
 
   it('answers the handshake with the verify token it was given', () => {

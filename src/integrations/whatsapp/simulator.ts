@@ -81,7 +81,11 @@ export function createSimulatorConnector(options: { origin: string; events: Conn
       const messageId = `sim-${at.getTime().toString(36)}-${(counter++).toString(36)}`;
       const message: ChatMessage = { linkId, conversation, messageId, from, text, kind, receivedAt: at.getTime(), sentAt: at.getTime() };
       // A picked choice shows in the chat as what it said (its title), as on a phone; the bot gets its id.
-      append(conversation, { direction: 'in', message: { type: 'text', text: kind === 'choice' && label ? label : text }, at: at.toISOString() });
+      append(conversation, {
+        direction: 'in',
+        message: { type: 'text', text: kind === 'choice' && label ? label : text },
+        at: at.toISOString(),
+      });
       const replies: WhatsAppMessage[] = [];
       collecting.set(conversation, replies);
       try {

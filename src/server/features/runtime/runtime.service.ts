@@ -1,4 +1,11 @@
-import { getChannelAdapter, readChatMessage, readGatewayRequest, toChatReply, type FormattedReply, type GatewayRequest } from '../../../channels';
+import {
+  getChannelAdapter,
+  readChatMessage,
+  readGatewayRequest,
+  toChatReply,
+  type FormattedReply,
+  type GatewayRequest,
+} from '../../../channels';
 import { UNAVAILABLE_TEXT, type SessionState } from '../../../engine';
 import { AppError } from '../../../shared/errors';
 import { toSentenceReply, type ChatMessage, type ChatReply } from '../../../shared/whatsapp';
