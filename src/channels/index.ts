@@ -135,5 +135,5 @@ export function readGatewayRequest(req: GatewayRequest, override?: unknown): Gat
 export { deriveNewInput } from './africastalking';
 export { FIELD_LIMITS } from './fields';
 export { africastalking, arkesel, beem, emergent, emulator, hubtel, mobiverse, nalo, southpawslab, whatsapp };
-export { toWhatsAppMessages } from './whatsapp';
+export { readChatMessage, toChatReply, toWhatsAppMessages } from './whatsapp';
 export * from './types';

@@ -124,10 +124,11 @@ export interface ChannelAdapter<Name extends GatewayName = GatewayName> {
    */
   readonly network?: { unknownCodeText: string };
   /**
-   * Set for a chat channel (WhatsApp), whose messages carry no session id and no start signal. The hop's
-   * `sessionId` is the conversation (number and user): a `continue` with no open session starts one, a `start`
-   * (a restart word) starts over even when one is open, and each session gets an id of its own so its logs and
-   * records never mix with the conversation's earlier sessions. Sessions wait `timeoutSeconds` for the next message.
+   * Set for a chat channel (WhatsApp), whose messages carry no session id and no start signal. The runtime keys
+   * the session on the conversation (number and user) and the hop's `sessionId` is '' until its session is found:
+   * a `continue` with no open session starts one, a `start` (a restart word) starts over even when one is open,
+   * and each session gets an id of its own so its logs and records never mix with the conversation's earlier
+   * sessions. Sessions wait `timeoutSeconds` for the next message.
    */
   readonly conversation?: { timeoutSeconds: number };
 }

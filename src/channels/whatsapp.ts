@@ -5,23 +5,32 @@
  * number and the user, any message with no open session starts one (its text is not an answer), and one of
  * RESTART_WORDS starts over whatever screen is open (`conversation` below tells the runtime so).
  *
- * The request is ours, built by the bots service from a connector's message (or by the console's chat
- * simulator): JSON `{ conversation, from, text, kind, messageId?, interactive? }`. It is never chosen by a
- * gateway URL's `?gateway=`.
+ * No HTTP request carries a message here: a connector (or the console's chat simulator) hands the runtime a
+ * typed `ChatMessage`, read as a hop by `readChatMessage`, and the runtime hands the connector a `ChatReply`,
+ * written by `toChatReply`. This is the one place a reply's text is cut to WhatsApp's bounds.
  *
  * A reply's numbered options (`1. Balance`, `2) Help`) become a WhatsApp list or reply buttons when the
  * connector can show them (`interactive`) and they fit WhatsApp's bounds; the picked option's id is its
  * number, so it arrives as the same input a typed `1` would. Everything else is numbered text.
  *
  * Example:
- *   { "conversation": "link-1:233241234567", "from": "233241234567", "text": "1", "kind": "choice", "interactive": true }
- *     -> { kind: 'continue', input: '1', msisdn: '233241234567' }
- *   formatReply({ text: 'Pick one\n1. Balance\n2. Help', end: false })
- *     -> { "end": false, "messages": [{ "type": "buttons", "body": "Pick one", "buttons": [{ "id": "1", "title": "Balance" }, ...] }] }
+ *   readChatMessage({ linkId: 'link-1', conversation: 'link-1:233241234567', from: '233241234567', text: '1', kind: 'choice', ... })
+ *     -> { kind: 'continue', input: '1', msisdn: '233241234567', sessionId: '' }
+ *   toChatReply(message, { text: 'Pick one\n1. Balance\n2. Help', end: false }, 's-1', { interactive: true })
+ *     -> { conversation: 'link-1:233241234567', to: '233241234567', sessionId: 's-1', end: false,
+ *          messages: [{ type: 'buttons', body: 'Pick one', buttons: [{ id: '1', title: 'Balance' }, ...] }] }
  */
-import { RESTART_WORDS, WHATSAPP_LIMITS, type WhatsAppChoice, type WhatsAppMessage } from '../shared/whatsapp';
-import { FIELD_LIMITS, cleanText, getText, malformed, readFields } from './fields';
-import type { ChannelAdapter, GatewayRequest, InboundHop, JsonValue, OutboundReply } from './types';
+import type { Reply } from '../engine';
+import {
+  RESTART_WORDS,
+  WHATSAPP_LIMITS,
+  type ChatMessage,
+  type ChatReply,
+  type WhatsAppChoice,
+  type WhatsAppMessage,
+} from '../shared/whatsapp';
+import { cleanText } from './fields';
+import { ChannelError, type ChannelAdapter, type InboundHop } from './types';
 
 const NAME = 'whatsapp' as const;
 
@@ -85,44 +94,49 @@ export function toWhatsAppMessages(text: string, options: { interactive: boolean
   return [{ type: 'text', text: cutText(screen, WHATSAPP_LIMITS.text) }];
 }
 
-const KINDS = new Set(['text', 'choice', 'media']);
+/**
+ * A chat message as the runtime's hop. It names no session: the runtime keys the conversation's session on
+ * `message.conversation`, and `sessionId` is the session's own id once the runtime has found or started it.
+ */
+export function readChatMessage(message: ChatMessage): InboundHop {
+  const input = cleanText(message.text);
+  const hop: InboundHop = {
+    gateway: NAME,
+    sessionId: '',
+    msisdn: message.from,
+    // The dashboard's networks chart shows a bot's traffic as WhatsApp's.
+    network: 'WhatsApp',
+    serviceCode: '',
+    // A restart word starts over; any other message answers the open screen (or, with none open, starts one).
+    kind: message.kind === 'text' && isRestartWord(input) ? 'start' : 'continue',
+    input,
+    raw: {},
+  };
+  // Connectors redeliver a message with the same id (the Cloud API for up to a day): it must not run twice.
+  if (message.messageId) hop.hopId = message.messageId;
+  return hop;
+}
+
+/** The bot's screen for a message as what goes back to its user: WhatsApp messages within WhatsApp's bounds. */
+export function toChatReply(message: ChatMessage, reply: Reply, sessionId: string, options: { interactive: boolean }): ChatReply {
+  const messages = toWhatsAppMessages(cleanText(reply.text), { interactive: options.interactive, end: reply.end });
+  return { linkId: message.linkId, conversation: message.conversation, to: message.from, sessionId, end: reply.end, messages };
+}
+
+/** WhatsApp messages are never gateway requests: they reach the runtime as ChatMessage and leave as ChatReply. */
+const notAGatewayRequest = () =>
+  new ChannelError('unknown_gateway', 'WhatsApp messages reach bots through their linked numbers, never as a gateway request', NAME);
 
 export const whatsapp: ChannelAdapter<typeof NAME> = {
   name: NAME,
-  signature: 'conversation, from, text, kind',
+  signature: 'a ChatMessage from a WhatsApp connector',
   conversation: { timeoutSeconds: WHATSAPP_SESSION_TIMEOUT_SECONDS },
-
-  // Never detected from a gateway request's shape: only the bots service and the chat simulator build these.
+  // Never detected from a gateway request's shape, nor read or answered as one (readChatMessage, toChatReply).
   matches: () => false,
-
-  parseRequest(req: GatewayRequest): InboundHop {
-    const fields = readFields(req, NAME);
-    const conversation = getText(fields, NAME, 'conversation', { nonEmpty: true, max: FIELD_LIMITS.id });
-    const from = getText(fields, NAME, 'from', { nonEmpty: true, max: FIELD_LIMITS.msisdn });
-    const text = getText(fields, NAME, 'text', { max: FIELD_LIMITS.input });
-    const kind = getText(fields, NAME, 'kind', { max: 16 }) || 'text';
-    if (!KINDS.has(kind)) throw malformed(NAME, `field "kind" is "${kind}"; expected text, choice or media`);
-    const messageId = getText(fields, NAME, 'messageId', { max: FIELD_LIMITS.id });
-    const raw: Record<string, JsonValue> = { interactive: fields.interactive === true };
-    const hop: InboundHop = {
-      gateway: NAME,
-      sessionId: conversation,
-      msisdn: from,
-      // The dashboard's networks chart shows a bot's traffic as WhatsApp's.
-      network: 'WhatsApp',
-      serviceCode: '',
-      // A restart word starts over; any other message answers the open screen (or, with none open, starts one).
-      kind: kind === 'text' && isRestartWord(text) ? 'start' : 'continue',
-      input: text,
-      raw,
-    };
-    // Connectors redeliver a message with the same id (the Cloud API for up to a day): it must not run twice.
-    if (messageId) hop.hopId = messageId;
-    return hop;
+  parseRequest() {
+    throw notAGatewayRequest();
   },
-
-  formatReply(reply: OutboundReply, hop: InboundHop) {
-    const messages = toWhatsAppMessages(cleanText(reply.text), { interactive: hop.raw.interactive === true, end: reply.end });
-    return { contentType: 'application/json; charset=utf-8', body: JSON.stringify({ sessionId: hop.sessionId, end: reply.end, messages }) };
+  formatReply() {
+    throw notAGatewayRequest();
   },
 };

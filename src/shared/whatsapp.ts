@@ -11,7 +11,10 @@ export type LinkStatus = (typeof LINK_STATUSES)[number];
 export const WHATSAPP_CONNECTORS = ['simulator', 'baileys', 'cloud'] as const;
 export type WhatsAppConnectorName = (typeof WHATSAPP_CONNECTORS)[number];
 
-/** WhatsApp's own bounds (Cloud API reference): what the adapter keeps every message within. */
+/**
+ * WhatsApp's own bounds (Cloud API reference). The channel cuts every message to them in one place
+ * (`toWhatsAppMessages`, src/channels/whatsapp.ts); connectors send what they are given as it is.
+ */
 export const WHATSAPP_LIMITS = {
   /** A text message's body. */
   text: 4096,
@@ -54,21 +57,64 @@ export function toPlainText(message: WhatsAppMessage): string {
   return [message.body, ...choices.map((c) => `${c.id}. ${c.description ?? c.title}`)].join('\n');
 }
 
+/** What a message carries: what the user typed, the id of a choice they picked, or media with nothing typed. */
+export type ChatMessageKind = 'text' | 'choice' | 'media';
+
 /**
- * What one inbound message carries once its connector has read it. `text` is what the user typed, or the id
- * of the choice they picked; `kind` says which, and `media` marks a picture, voice note or file with no text.
+ * One message a user sent to a linked number, as its connector hands it to the server (docs/bots.md): the chat
+ * path's only inbound shape, from the connector's wire to the runtime's hop.
  */
-export interface WhatsAppInbound {
-  /** The connector's message id (Cloud API `wamid...`, Baileys key id): a redelivery carries the same one. */
+export interface ChatMessage {
+  /** The linked number it was sent to (`whatsapp_links.id`). */
+  linkId: string;
+  /** The user's thread with the linked number, `<linkId>:<from>` (toConversation): the runtime's key for its session. */
+  conversation: string;
+  /** The connector's message id (Cloud API `wamid...`, Baileys key id): a redelivery carries the same one. '' when none. */
   messageId: string;
   /** The sender's number, digits only (`233241234567`). */
   from: string;
   /** The sender's profile name, when WhatsApp gives it. */
   name?: string;
+  /** What the user typed, or the id of the choice they picked (`kind` says which). */
   text: string;
-  kind: 'text' | 'choice' | 'media';
+  kind: ChatMessageKind;
+  /** When the connector got it (ms since epoch). */
+  receivedAt: number;
   /** When it was sent (ms since epoch), when the connector says. */
   sentAt?: number;
+}
+
+/** A message as a connector reads it off its wire, before it knows the link it came to (the Cloud API's webhook). */
+export type ChatMessageRead = Pick<ChatMessage, 'messageId' | 'from' | 'name' | 'text' | 'kind' | 'sentAt'>;
+
+/** The conversation of a linked number and one of its users. */
+export const toConversation = (linkId: string, from: string): string => `${linkId}:${from}`;
+
+/** A message read off a connector's wire, addressed to the link it came to. */
+export function toChatMessage(linkId: string, read: ChatMessageRead, receivedAt: number): ChatMessage {
+  return { linkId, conversation: toConversation(linkId, read.from), ...read, receivedAt };
+}
+
+/**
+ * What the bot sends back for one message, in order: the chat path's only outbound shape, from the runtime to the
+ * connector's `send`.
+ */
+export interface ChatReply {
+  linkId: string;
+  conversation: string;
+  /** The user it goes to (the message's `from`). */
+  to: string;
+  /** The session the messages belong to; '' when no session ran (an inactive bot, a picture). */
+  sessionId: string;
+  /** True when the session ended with this reply. */
+  end: boolean;
+  messages: WhatsAppMessage[];
+}
+
+/** A reply of one sentence, sent without running the bot (an inactive bot, a message with no text). */
+export function toSentenceReply(message: ChatMessage, text: string): ChatReply {
+  const { linkId, conversation, from } = message;
+  return { linkId, conversation, to: from, sessionId: '', end: true, messages: [{ type: 'text', text }] };
 }
 
 /**

@@ -10,7 +10,8 @@ import {
   type WAMessage,
 } from 'baileys';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { WhatsAppInbound } from '../../shared/whatsapp';
+import type { ChatMessage } from '../../shared/whatsapp';
+import { chatReply } from './test-replies';
 import {
   APPEND_MAX_AGE_MS,
   MAX_RECONNECT_ATTEMPTS,
@@ -112,16 +113,26 @@ function waMessage(id: string, message: WAMessage['message'], key: Partial<WAMes
 }
 
 describe('readMessagesUpsert', () => {
-  const read = (messages: WAMessage[], type: 'notify' | 'append' = 'notify') => readMessagesUpsert({ messages, type }, { now: NOW });
+  const read = (messages: WAMessage[], type: 'notify' | 'append' = 'notify') =>
+    readMessagesUpsert({ messages, type }, { linkId: 'link-1', now: NOW });
 
-  it('reads typed text, with the sender, name, time and reply address', () => {
+  it('reads typed text, with the sender, name, time and reply address, addressed to its link and conversation', () => {
+    const addressed = { linkId: 'link-1', conversation: 'link-1:233241234567', receivedAt: NOW };
     expect(read([waMessage('A1', { conversation: 'Hi' }), waMessage('A2', { extendedTextMessage: { text: '2' } })])).toEqual([
       {
-        inbound: { messageId: 'A1', from: '233241234567', name: 'Ama', text: 'Hi', kind: 'text', sentAt: seconds(NOW) * 1000 },
+        message: {
+          ...addressed,
+          messageId: 'A1',
+          from: '233241234567',
+          name: 'Ama',
+          text: 'Hi',
+          kind: 'text',
+          sentAt: seconds(NOW) * 1000,
+        },
         replyTo: '233241234567@s.whatsapp.net',
       },
       {
-        inbound: { messageId: 'A2', from: '233241234567', name: 'Ama', text: '2', kind: 'text', sentAt: seconds(NOW) * 1000 },
+        message: { ...addressed, messageId: 'A2', from: '233241234567', name: 'Ama', text: '2', kind: 'text', sentAt: seconds(NOW) * 1000 },
         replyTo: '233241234567@s.whatsapp.net',
       },
     ]);
@@ -130,11 +141,11 @@ describe('readMessagesUpsert', () => {
   it('takes the phone number from remoteJidAlt when the chat is a LID, and replies to the LID', () => {
     const lid = { remoteJid: '123456789012345@lid', remoteJidAlt: '233241234567@s.whatsapp.net' };
     expect(read([waMessage('L1', { conversation: 'Hi' }, lid)])).toEqual([
-      expect.objectContaining({ inbound: expect.objectContaining({ from: '233241234567' }), replyTo: '123456789012345@lid' }),
+      expect.objectContaining({ message: expect.objectContaining({ from: '233241234567' }), replyTo: '123456789012345@lid' }),
     ]);
     // Without it the number is hidden: the LID's digits stand for the user, and replies still reach them.
     expect(read([waMessage('L2', { conversation: 'Hi' }, { remoteJid: '123456789012345@lid' })])).toEqual([
-      expect.objectContaining({ inbound: expect.objectContaining({ from: '123456789012345' }), replyTo: '123456789012345@lid' }),
+      expect.objectContaining({ message: expect.objectContaining({ from: '123456789012345' }), replyTo: '123456789012345@lid' }),
     ]);
   });
 
@@ -144,7 +155,7 @@ describe('readMessagesUpsert', () => {
       waMessage('C2', { buttonsResponseMessage: { selectedButtonId: '1', selectedDisplayText: 'Yes' } }),
       waMessage('C3', { templateButtonReplyMessage: { selectedId: '3', selectedDisplayText: 'Later' } }),
     ]);
-    expect(picked.map(({ inbound }) => [inbound.kind, inbound.text])).toEqual([
+    expect(picked.map(({ message }) => [message.kind, message.text])).toEqual([
       ['choice', '2'],
       ['choice', '1'],
       ['choice', '3'],
@@ -162,7 +173,7 @@ describe('readMessagesUpsert', () => {
       waMessage('M7', { ephemeralMessage: { message: { extendedTextMessage: { text: 'hidden' } } } }),
       waMessage('M8', { viewOnceMessageV2: { message: { videoMessage: {} } } }),
     ]);
-    expect(media.map(({ inbound }) => [inbound.messageId, inbound.kind, inbound.text])).toEqual([
+    expect(media.map(({ message }) => [message.messageId, message.kind, message.text])).toEqual([
       ['M1', 'text', '1'],
       ['M2', 'media', ''],
       ['M3', 'media', ''],
@@ -195,8 +206,8 @@ describe('readMessagesUpsert', () => {
     const recent = waMessage('R1', { conversation: 'recent' }, {}, NOW - APPEND_MAX_AGE_MS + 1000);
     const old = waMessage('R2', { conversation: 'old' }, {}, NOW - APPEND_MAX_AGE_MS - 1000);
     const undated = { ...waMessage('R3', { conversation: 'undated' }), messageTimestamp: null };
-    expect(read([recent, old, undated], 'append').map(({ inbound }) => inbound.messageId)).toEqual(['R1']);
-    expect(read([old, undated], 'notify').map(({ inbound }) => inbound.messageId)).toEqual(['R2', 'R3']);
+    expect(read([recent, old, undated], 'append').map(({ message }) => message.messageId)).toEqual(['R1']);
+    expect(read([old, undated], 'notify').map(({ message }) => message.messageId)).toEqual(['R2', 'R3']);
   });
 });
 
@@ -273,7 +284,7 @@ const silentLog: ConnectorLog = { info() {}, warn() {}, error() {} };
 describe('Baileys connector, driven through a stand-in socket', () => {
   let sockets: FakeSocket[];
   let updates: Array<[string, LinkUpdate]>;
-  let received: Array<[string, WhatsAppInbound]>;
+  let received: Array<[string, ChatMessage]>;
   let timers: Array<{ run: () => void; delayMs: number; cancelled: boolean }>;
   let auth: ReturnType<typeof createMemoryAuthStore>;
 
@@ -285,14 +296,14 @@ describe('Baileys connector, driven through a stand-in socket', () => {
     auth = createMemoryAuthStore();
   });
 
-  function connect(overrides: { onMessage?: (linkId: string, message: WhatsAppInbound) => Promise<void> } = {}) {
+  function connect(overrides: { onMessage?: (message: ChatMessage) => Promise<void> } = {}) {
     return createBaileysConnector({
       authStore: auth.store,
       log: silentLog,
       now: () => NOW,
       events: {
         onLinkUpdate: async (linkId, update) => void updates.push([linkId, update]),
-        onMessage: overrides.onMessage ?? (async (linkId, message) => void received.push([linkId, message])),
+        onMessage: overrides.onMessage ?? (async (message) => void received.push([message.linkId, message])),
       },
       loadBaileys: async () => ({
         makeWASocket: (config) => {
@@ -368,17 +379,19 @@ describe('Baileys connector, driven through a stand-in socket', () => {
       ['link-1', 'IN3', '233200000001', '1'],
     ]);
 
-    await connector.send('link-1', '233200000001', { type: 'text', text: 'Welcome' });
-    await connector.send('link-1', '233299999999', { type: 'text', text: 'Someone new' });
-    await connector.send('link-1', '233200000001', {
-      type: 'list',
-      body: 'Pick one',
-      button: 'Choose an option',
-      rows: [
-        { id: '1', title: 'Balance' },
-        { id: '2', title: 'Buy airtime for a frie…', description: 'Buy airtime for a friend' },
-      ],
-    });
+    await connector.send(chatReply('link-1', '233200000001', { type: 'text', text: 'Welcome' }));
+    await connector.send(chatReply('link-1', '233299999999', { type: 'text', text: 'Someone new' }));
+    await connector.send(
+      chatReply('link-1', '233200000001', {
+        type: 'list',
+        body: 'Pick one',
+        button: 'Choose an option',
+        rows: [
+          { id: '1', title: 'Balance' },
+          { id: '2', title: 'Buy airtime for a frie…', description: 'Buy airtime for a friend' },
+        ],
+      }),
+    );
     expect(sockets[1]!.sent).toEqual([
       { jid: '123456789012345@lid', text: 'Welcome' },
       { jid: '233299999999@s.whatsapp.net', text: 'Someone new' },
@@ -390,9 +403,9 @@ describe('Baileys connector, driven through a stand-in socket', () => {
 
   it('keeps handing messages to the bot after one run fails', async () => {
     const connector = connect({
-      onMessage: async (linkId, message) => {
+      onMessage: async (message) => {
         if (message.text === 'boom') throw new Error('bot failed');
-        received.push([linkId, message]);
+        received.push([message.linkId, message]);
       },
     });
     await linkByScan(connector);
@@ -405,10 +418,10 @@ describe('Baileys connector, driven through a stand-in socket', () => {
 
   it('refuses to send before the number is connected', async () => {
     const connector = connect();
-    await expect(connector.send('link-1', '233241234567', { type: 'text', text: 'x' })).rejects.toThrow(/not connected/);
+    await expect(connector.send(chatReply('link-1', '233241234567', { type: 'text', text: 'x' }))).rejects.toThrow(/not connected/);
     await connector.startLink('link-1', {});
     sockets[0]!.emit('connection.update', { qr: 'QR-1' });
-    await expect(connector.send('link-1', '233241234567', { type: 'text', text: 'x' })).rejects.toThrow(/not connected/);
+    await expect(connector.send(chatReply('link-1', '233241234567', { type: 'text', text: 'x' }))).rejects.toThrow(/not connected/);
   });
 
   it('deletes the keys and reports DISCONNECTED when the phone logs the device out (401), without reconnecting', async () => {
@@ -466,7 +479,7 @@ describe('Baileys connector, driven through a stand-in socket', () => {
       expect(updates.at(-1)?.[1]).toMatchObject({ status: 'DISCONNECTED', message: expect.stringMatching(/^Lost the connection/) }),
     );
     expect(timers).toHaveLength(MAX_RECONNECT_ATTEMPTS);
-    await expect(connector.send('link-1', '233241234567', { type: 'text', text: 'x' })).rejects.toThrow(/not connected/);
+    await expect(connector.send(chatReply('link-1', '233241234567', { type: 'text', text: 'x' }))).rejects.toThrow(/not connected/);
   });
 
   it('stops on a takeover (440): no second socket fighting for the same keys', async () => {
@@ -535,7 +548,7 @@ describe('Baileys connector, driven through a stand-in socket', () => {
     await connector.close();
     expect(updates).toHaveLength(before);
     expect(auth.saved.has('link-1')).toBe(false);
-    await expect(connector.send('link-1', '233241234567', { type: 'text', text: 'x' })).rejects.toThrow(/not connected/);
+    await expect(connector.send(chatReply('link-1', '233241234567', { type: 'text', text: 'x' }))).rejects.toThrow(/not connected/);
   });
 
   it('reports FAILED when the stored keys cannot be read', async () => {

@@ -20,7 +20,7 @@ import type {
   proto,
 } from 'baileys';
 import { toErrorMessage } from '../../shared/errors';
-import { toPlainText, type WhatsAppInbound } from '../../shared/whatsapp';
+import { toChatMessage, toPlainText, type ChatMessage, type ChatMessageRead } from '../../shared/whatsapp';
 import type { ConnectorEvents, LinkUpdate, StartLinkOptions, WhatsAppConnector } from './whatsapp-connector';
 
 /** Baileys' logger interface (not exported by name from its index). */
@@ -124,7 +124,7 @@ function readJidDigits(jid: string): string {
 
 /** A message from one user, with the jid replies go to (a `@lid` jid when WhatsApp hides the number: it works). */
 export interface UpsertedMessage {
-  inbound: WhatsAppInbound;
+  message: ChatMessage;
   replyTo: string;
 }
 
@@ -139,7 +139,10 @@ const USER_SERVERS = new Set(['s.whatsapp.net', 'lid', 'hosted', 'hosted.lid']);
  * broadcasts or channels, not empty ones (stubs, failed decryptions); `notify` ones, and `append` ones sent in
  * the last five minutes (received while offline; older ones would answer a conversation long over).
  */
-export function readMessagesUpsert(upsert: BaileysEventMap['messages.upsert'], options: { now: number }): UpsertedMessage[] {
+export function readMessagesUpsert(
+  upsert: BaileysEventMap['messages.upsert'],
+  options: { linkId: string; now: number },
+): UpsertedMessage[] {
   const read: UpsertedMessage[] = [];
   for (const message of upsert.messages ?? []) {
     const { key } = message;
@@ -151,10 +154,10 @@ export function readMessagesUpsert(upsert: BaileysEventMap['messages.upsert'], o
     if (!content) continue;
     const from = readJidDigits(readSenderJid(key));
     if (!from) continue;
-    const inbound: WhatsAppInbound = { messageId: key.id, from, ...content };
-    if (message.pushName) inbound.name = message.pushName;
-    if (sentAt !== undefined) inbound.sentAt = sentAt * 1000;
-    read.push({ inbound, replyTo: chat });
+    const sent: ChatMessageRead = { messageId: key.id, from, ...content };
+    if (message.pushName) sent.name = message.pushName;
+    if (sentAt !== undefined) sent.sentAt = sentAt * 1000;
+    read.push({ message: toChatMessage(options.linkId, sent, options.now), replyTo: chat });
   }
   return read;
 }
@@ -202,7 +205,7 @@ const MEDIA_KEYS = [
  * What the user typed or picked. Reactions, edits, deletions, polls and key exchanges return null: they are not
  * messages to the bot.
  */
-function readMessageContent(message: proto.IMessage | null | undefined): Pick<WhatsAppInbound, 'text' | 'kind'> | null {
+function readMessageContent(message: proto.IMessage | null | undefined): Pick<ChatMessage, 'text' | 'kind'> | null {
   let unwrapped = message;
   for (let depth = 0; depth < 5 && unwrapped; depth++) {
     const outer = unwrapped;
@@ -393,11 +396,11 @@ export function createBaileysConnector(options: BaileysConnectorOptions): WhatsA
     });
     sock.ev.on('messages.upsert', (upsert) => {
       if (!isCurrent(linkId, link, sock)) return;
-      for (const { inbound, replyTo } of readMessagesUpsert(upsert, { now: now() })) {
-        setBounded(link.replyTo, inbound.from, replyTo, REPLY_ADDRESSES_KEPT);
+      for (const { message, replyTo } of readMessagesUpsert(upsert, { linkId, now: now() })) {
+        setBounded(link.replyTo, message.from, replyTo, REPLY_ADDRESSES_KEPT);
         link.inbox = link.inbox
-          .then(() => events.onMessage(linkId, inbound))
-          .catch((err) => log.error({ linkId, messageId: inbound.messageId, err }, 'WhatsApp message not handled'));
+          .then(() => events.onMessage(message))
+          .catch((err) => log.error({ linkId, messageId: message.messageId, err }, 'WhatsApp message not handled'));
       }
     });
   }
@@ -513,12 +516,14 @@ export function createBaileysConnector(options: BaileysConnectorOptions): WhatsA
         await endSocket(linkId, sock);
         await authStore.clear(linkId);
       }),
-    async send(linkId, to, message) {
-      const link = links.get(linkId);
-      if (!link?.sock || !link.isOpen) throw new Error(`WhatsApp link ${linkId} is not connected`);
-      const jid = link.replyTo.get(to) ?? `${to.replace(/\D/g, '')}@s.whatsapp.net`;
-      const sent = await link.sock.sendMessage(jid, { text: toPlainText(message) });
-      if (sent?.key.id && sent.message) setBounded(link.sent, sent.key.id, sent.message, SENT_MESSAGES_KEPT);
+    async send({ linkId, to, messages }) {
+      for (const message of messages) {
+        const link = links.get(linkId);
+        if (!link?.sock || !link.isOpen) throw new Error(`WhatsApp link ${linkId} is not connected`);
+        const jid = link.replyTo.get(to) ?? `${to.replace(/\D/g, '')}@s.whatsapp.net`;
+        const sent = await link.sock.sendMessage(jid, { text: toPlainText(message) });
+        if (sent?.key.id && sent.message) setBounded(link.sent, sent.key.id, sent.message, SENT_MESSAGES_KEPT);
+      }
     },
     async close() {
       await Promise.all(

@@ -2,21 +2,23 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { WhatsAppInbound } from '../../shared/whatsapp';
+import type { ChatMessage } from '../../shared/whatsapp';
 import {
   answerVerification,
   createCloudApiConnector,
-  clipText,
   readCloudWebhook,
   toCloudMessageBody,
   verifyCloudSignature,
   type CloudApiOptions,
 } from './cloud-api';
+import { chatReply } from './test-replies';
 import type { LinkUpdate } from './whatsapp-connector';
 
 const APP_SECRET = 'app-secret-0123456789';
 const TOKEN = 'EAAG-access-token';
 const VERIFY_TOKEN = 'dialflow-verify';
+/** When the local webhook got its deliveries (the connector's clock). */
+const RECEIVED_AT = 1_732_262_402_000;
 const sign = (body: string, secret = APP_SECRET) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 
 /** A webhook POST as Meta's documentation shows it: one entry, one `messages` change. */
@@ -201,23 +203,12 @@ describe('toCloudMessageBody', () => {
     });
   });
 
-  it('cuts text to 4096 units, never through an emoji', () => {
-    const long = toCloudMessageBody('1', { type: 'text', text: 'a'.repeat(5000) }) as { text: { body: string } };
-    expect(long.text.body).toBe('a'.repeat(4096));
-    const emoji = toCloudMessageBody('1', { type: 'text', text: `${'a'.repeat(4095)}😀b` }) as { text: { body: string } };
-    expect(emoji.text.body).toBe('a'.repeat(4095));
-    expect(clipText('ab😀', 3)).toBe('ab');
-    expect(clipText('ab😀', 4)).toBe('ab😀');
-    expect(clipText('short', 24)).toBe('short');
-  });
-
-  it('sends a list: one section, at most 10 rows, every field within its bound', () => {
-    const rows = Array.from({ length: 12 }, (_, i) => ({
-      id: String(i + 1),
-      title: `Option number ${i + 1} with a long title`,
-      description: 'd'.repeat(80),
-    }));
-    const body = toCloudMessageBody('233241234567', { type: 'list', body: 'b'.repeat(1100), button: 'Choose one of these options', rows });
+  it('sends a list as it is given: one section, named by the list button', () => {
+    const rows = [
+      { id: '1', title: 'Airtime' },
+      { id: '2', title: 'Pay a merchant with mob…', description: 'Pay a merchant with mobile money' },
+    ];
+    const body = toCloudMessageBody('233241234567', { type: 'list', body: 'Menu', button: 'Choose an option', rows });
     expect(body).toEqual({
       messaging_product: 'whatsapp',
       recipient_type: 'individual',
@@ -225,16 +216,8 @@ describe('toCloudMessageBody', () => {
       type: 'interactive',
       interactive: {
         type: 'list',
-        body: { text: 'b'.repeat(1024) },
-        action: {
-          button: 'Choose one of these ',
-          sections: [
-            {
-              title: 'Choose one of these opti',
-              rows: rows.slice(0, 10).map((r) => ({ id: r.id, title: r.title.slice(0, 24), description: 'd'.repeat(72) })),
-            },
-          ],
-        },
+        body: { text: 'Menu' },
+        action: { button: 'Choose an option', sections: [{ title: 'Choose an option', rows }] },
       },
     });
   });
@@ -246,12 +229,10 @@ describe('toCloudMessageBody', () => {
     expect(body.interactive.action.sections[0]!.rows).toEqual([{ id: '1', title: 'Balance' }]);
   });
 
-  it('sends at most 3 reply buttons with titles of at most 20', () => {
+  it('sends reply buttons as they are given', () => {
     const buttons = [
-      { id: '1', title: 'Yes, please go ahead now' },
+      { id: '1', title: 'Yes' },
       { id: '2', title: 'No' },
-      { id: '3', title: 'Later' },
-      { id: '4', title: 'Never' },
     ];
     expect(toCloudMessageBody('233241234567', { type: 'buttons', body: 'Confirm?', buttons })).toEqual({
       messaging_product: 'whatsapp',
@@ -263,9 +244,8 @@ describe('toCloudMessageBody', () => {
         body: { text: 'Confirm?' },
         action: {
           buttons: [
-            { type: 'reply', reply: { id: '1', title: 'Yes, please go ahead' } },
+            { type: 'reply', reply: { id: '1', title: 'Yes' } },
             { type: 'reply', reply: { id: '2', title: 'No' } },
-            { type: 'reply', reply: { id: '3', title: 'Later' } },
           ],
         },
       },
@@ -299,7 +279,7 @@ describe('Cloud API connector against a local Graph API', () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   let updates: Array<[string, LinkUpdate]>;
-  let received: Array<[string, WhatsAppInbound]>;
+  let received: Array<[string, ChatMessage]>;
   let lookups: string[];
   beforeEach(() => {
     seen.length = 0;
@@ -332,8 +312,9 @@ describe('Cloud API connector against a local Graph API', () => {
       verifyToken: VERIFY_TOKEN,
       events: {
         onLinkUpdate: async (linkId, update) => void updates.push([linkId, update]),
-        onMessage: async (linkId, message) => void received.push([linkId, message]),
+        onMessage: async (message) => void received.push([message.linkId, message]),
       },
+      now: () => RECEIVED_AT,
       findLinkId: async (phoneNumberId) => {
         lookups.push(phoneNumberId);
         return phoneNumberId === 'PN1' ? 'link-1' : null;
@@ -363,7 +344,7 @@ describe('Cloud API connector against a local Graph API', () => {
     const offline = connect({ fetch: async () => Promise.reject(new TypeError('fetch failed')) });
     await offline.startLink('link-1', { phoneNumberId: 'PN1' });
     expect(updates).toEqual([['link-1', { status: 'FAILED', message: 'Could not reach the WhatsApp Cloud API: fetch failed' }]]);
-    await expect(offline.send('link-1', '233241234567', { type: 'text', text: 'x' })).rejects.toThrow(/not connected/);
+    await expect(offline.send(chatReply('link-1', '233241234567', { type: 'text', text: 'x' }))).rejects.toThrow(/not connected/);
 
     updates = [];
     await connect().startLink('link-2', {});
@@ -381,7 +362,7 @@ describe('Cloud API connector against a local Graph API', () => {
     const connector = connect();
     await expect(connector.startLink('link-1', { phoneNumberId: 'PN1', resume: true })).rejects.toThrow('WhatsApp Cloud API: HTTP 503');
     expect(updates).toEqual([]);
-    await connector.send('link-1', '233241234567', { type: 'text', text: 'Still here' });
+    await connector.send(chatReply('link-1', '233241234567', { type: 'text', text: 'Still here' }));
     expect(seen.at(-1)).toMatchObject({ method: 'POST', url: '/v21.0/PN1/messages' });
 
     answers['GET /v21.0/PN1'] = graphError('Error validating access token: Session has expired', 190, 401);
@@ -389,7 +370,7 @@ describe('Cloud API connector against a local Graph API', () => {
     expect(updates).toEqual([
       ['link-1', { status: 'FAILED', message: expect.stringContaining('(190): the access token is invalid or has expired') }],
     ]);
-    await expect(connector.send('link-1', '233241234567', { type: 'text', text: 'x' })).rejects.toThrow(/not connected/);
+    await expect(connector.send(chatReply('link-1', '233241234567', { type: 'text', text: 'x' }))).rejects.toThrow(/not connected/);
   });
 
   it("proves a number with the claimer's own token: true only when Meta answers with that id; refusals are false, no answer rejects", async () => {
@@ -411,7 +392,7 @@ describe('Cloud API connector against a local Graph API', () => {
     const connector = connect();
     await connector.startLink('link-1', { phoneNumberId: 'PN1' });
     seen.length = 0;
-    await connector.send('link-1', '233241234567', { type: 'buttons', body: 'Confirm?', buttons: [{ id: '1', title: 'Yes' }] });
+    await connector.send(chatReply('link-1', '233241234567', { type: 'buttons', body: 'Confirm?', buttons: [{ id: '1', title: 'Yes' }] }));
     expect(seen).toHaveLength(1);
     expect(seen[0]).toMatchObject({ method: 'POST', url: '/v21.0/PN1/messages' });
     expect(seen[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`);
@@ -432,7 +413,7 @@ describe('Cloud API connector against a local Graph API', () => {
   it('rejects a refused send with what the code means: 24-hour window, rate limit, anything else', async () => {
     const connector = connect();
     await connector.startLink('link-1', { phoneNumberId: 'PN1' });
-    const send = () => connector.send('link-1', '233241234567', { type: 'text', text: 'Hello' });
+    const send = () => connector.send(chatReply('link-1', '233241234567', { type: 'text', text: 'Hello' }));
 
     answers['POST /v21.0/PN1/messages'] = graphError('Re-engagement message', 131047);
     await expect(send()).rejects.toThrow(/Re-engagement message \(131047\): re-engagement: more than 24 hours have passed/);
@@ -448,7 +429,9 @@ describe('Cloud API connector against a local Graph API', () => {
     const connector = connect();
     await connector.startLink('link-1', { phoneNumberId: 'PN1' });
     await connector.unlink('link-1');
-    await expect(connector.send('link-1', '233241234567', { type: 'text', text: 'x' })).rejects.toThrow(/link-1 is not connected/);
+    await expect(connector.send(chatReply('link-1', '233241234567', { type: 'text', text: 'x' }))).rejects.toThrow(
+      /link-1 is not connected/,
+    );
   });
 
   it('answers the handshake with the verify token it was given', () => {
@@ -488,12 +471,13 @@ describe('Cloud API connector against a local Graph API', () => {
     });
     expect(await connector.handleWebhook(Buffer.from(body), sign(body))).toBe('ok');
     expect(await connector.handleWebhook(Buffer.from(body), sign(body))).toBe('ok');
+    const addressed = { linkId: 'link-1', conversation: 'link-1:233241234567', from: '233241234567', receivedAt: RECEIVED_AT };
     expect(received).toEqual([
-      ['link-1', { messageId: 'wamid.A', from: '233241234567', name: 'Ama', text: 'Hi', kind: 'text', sentAt: 1_732_262_400_000 }],
-      ['link-1', { messageId: 'wamid.B', from: '233241234567', name: 'Ama', text: '2', kind: 'choice', sentAt: 1_732_262_401_000 }],
+      ['link-1', { ...addressed, messageId: 'wamid.A', name: 'Ama', text: 'Hi', kind: 'text', sentAt: 1_732_262_400_000 }],
+      ['link-1', { ...addressed, messageId: 'wamid.B', name: 'Ama', text: '2', kind: 'choice', sentAt: 1_732_262_401_000 }],
     ]);
     // The webhook named the link's number: a reply goes out through it even though startLink never ran here.
-    await connector.send('link-1', '233241234567', { type: 'text', text: 'Your balance is 10' });
+    await connector.send(chatReply('link-1', '233241234567', { type: 'text', text: 'Your balance is 10' }));
     expect(seen.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /v21.0/PN1/messages']);
   });
 

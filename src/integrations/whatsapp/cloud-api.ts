@@ -1,7 +1,7 @@
 // Over 400 lines: one connector written to Meta's documented formats, request and webhook side by side.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { toErrorMessage } from '../../shared/errors';
-import { WHATSAPP_LIMITS, type WhatsAppInbound, type WhatsAppMessage } from '../../shared/whatsapp';
+import { toChatMessage, type ChatMessageRead, type WhatsAppMessage } from '../../shared/whatsapp';
 import { isHexHmacValid, parseJson } from '../payments/payment-provider';
 import type { ConnectorEvents, StartLinkOptions, WhatsAppConnector } from './whatsapp-connector';
 
@@ -16,7 +16,7 @@ import type { ConnectorEvents, StartLinkOptions, WhatsAppConnector } from './wha
 export interface CloudDelivery {
   phoneNumberId: string;
   displayPhoneNumber: string;
-  messages: WhatsAppInbound[];
+  messages: ChatMessageRead[];
   statuses: CloudStatus[];
 }
 
@@ -45,6 +45,8 @@ export interface CloudApiOptions {
   timeoutMs?: number;
   /** How many message ids are remembered to drop redeliveries. */
   seenIdsLimit?: number;
+  /** The clock a message's `receivedAt` is read from (ms since epoch). */
+  now?: () => number;
 }
 
 export type CloudApiConnector = WhatsAppConnector & {
@@ -131,7 +133,7 @@ const CAPTIONED_TYPES = ['image', 'video', 'document'] as const;
 /** Not something the user asked of the bot: a reaction to a message, a number change, a welcome request. */
 const IGNORED_TYPES = new Set(['reaction', 'system', 'request_welcome', 'ephemeral']);
 
-function readCloudMessage(message: unknown, names: Map<string, string>): WhatsAppInbound | null {
+function readCloudMessage(message: unknown, names: Map<string, string>): ChatMessageRead | null {
   if (!isRecord(message)) return null;
   const messageId = readString(message, 'id');
   // Users known only by a business-scoped user id (no phone number shared) come with `from_user_id`.
@@ -141,7 +143,7 @@ function readCloudMessage(message: unknown, names: Map<string, string>): WhatsAp
   if (!messageId || !sender || !from || IGNORED_TYPES.has(type)) return null;
   const read = readCloudContent(message, type);
   if (!read) return null;
-  const inbound: WhatsAppInbound = { messageId, from, text: read.text, kind: read.kind };
+  const inbound: ChatMessageRead = { messageId, from, text: read.text, kind: read.kind };
   const name = names.get(sender) ?? (names.size === 1 ? [...names.values()][0] : undefined);
   if (name) inbound.name = name;
   const seconds = Number(readString(message, 'timestamp') ?? Number.NaN);
@@ -149,7 +151,7 @@ function readCloudMessage(message: unknown, names: Map<string, string>): WhatsAp
   return inbound;
 }
 
-function readCloudContent(message: Record<string, unknown>, type: string): Pick<WhatsAppInbound, 'text' | 'kind'> | null {
+function readCloudContent(message: Record<string, unknown>, type: string): Pick<ChatMessageRead, 'text' | 'kind'> | null {
   if (type === 'text') {
     const body = isRecord(message.text) ? readString(message.text, 'body') : undefined;
     return body === undefined ? null : { kind: 'text', text: body };
@@ -216,46 +218,23 @@ export class CloudApiError extends Error {
 }
 
 /**
- * Cuts a text to `max` UTF-16 units, the unit Meta's limits are counted in at most, without leaving half of a
- * surrogate pair (an emoji) at the end: the API refuses invalid UTF-16.
- */
-export function clipText(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const cut = text.slice(0, max);
-  const last = cut.charCodeAt(cut.length - 1);
-  return last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut;
-}
-
-/** Meta's bound on a list row's or reply button's id; ours are option numbers, far below it. */
-const ROW_ID_LIMIT = 200;
-const BUTTON_ID_LIMIT = 256;
-/** A list section's title (Meta: at most 24 characters). */
-const SECTION_TITLE_LIMIT = 24;
-
-/**
- * The body of `POST /{phone-number-id}/messages` for one message, every field within WhatsApp's bounds
- * (WHATSAPP_LIMITS): `{ messaging_product: 'whatsapp', recipient_type: 'individual', to, type: 'text', text:
- * { body } }`, or an interactive `list` (one section, at most 10 rows) or `button` (at most 3 reply buttons).
+ * The body of `POST /{phone-number-id}/messages` for one message: `{ messaging_product: 'whatsapp',
+ * recipient_type: 'individual', to, type: 'text', text: { body } }`, or an interactive `list` (one section) or
+ * `button` (reply buttons). The message is sent as it is: the channel cut it to WhatsApp's bounds
+ * (WHATSAPP_LIMITS) when it wrote it, and the list's button names its one section.
  */
 export function toCloudMessageBody(to: string, message: WhatsAppMessage): Record<string, unknown> {
   const envelope = { messaging_product: 'whatsapp', recipient_type: 'individual', to };
-  if (message.type === 'text') {
-    return { ...envelope, type: 'text', text: { body: clipText(message.text, WHATSAPP_LIMITS.text) } };
-  }
+  if (message.type === 'text') return { ...envelope, type: 'text', text: { body: message.text } };
   if (message.type === 'list') {
-    const button = clipText(message.button, WHATSAPP_LIMITS.listButton);
-    const rows = message.rows.slice(0, WHATSAPP_LIMITS.listRows).map((row) => ({
-      id: clipText(row.id, ROW_ID_LIMIT),
-      title: clipText(row.title, WHATSAPP_LIMITS.listRowTitle),
-      ...(row.description ? { description: clipText(row.description, WHATSAPP_LIMITS.listRowDescription) } : {}),
-    }));
+    const rows = message.rows.map(({ id, title, description }) => ({ id, title, ...(description ? { description } : {}) }));
     return {
       ...envelope,
       type: 'interactive',
       interactive: {
         type: 'list',
-        body: { text: clipText(message.body, WHATSAPP_LIMITS.interactiveBody) },
-        action: { button, sections: [{ title: clipText(message.button, SECTION_TITLE_LIMIT), rows }] },
+        body: { text: message.body },
+        action: { button: message.button, sections: [{ title: message.button, rows }] },
       },
     };
   }
@@ -264,13 +243,8 @@ export function toCloudMessageBody(to: string, message: WhatsAppMessage): Record
     type: 'interactive',
     interactive: {
       type: 'button',
-      body: { text: clipText(message.body, WHATSAPP_LIMITS.interactiveBody) },
-      action: {
-        buttons: message.buttons.slice(0, WHATSAPP_LIMITS.buttons).map((b) => ({
-          type: 'reply',
-          reply: { id: clipText(b.id, BUTTON_ID_LIMIT), title: clipText(b.title, WHATSAPP_LIMITS.buttonTitle) },
-        })),
-      },
+      body: { text: message.body },
+      action: { buttons: message.buttons.map(({ id, title }) => ({ type: 'reply', reply: { id, title } })) },
     },
   };
 }
@@ -300,6 +274,7 @@ export function createCloudApiConnector(options: CloudApiOptions): CloudApiConne
   const doFetch = options.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const seen = createSeenIds(options.seenIdsLimit ?? 10_000);
+  const now = options.now ?? Date.now;
   /** linkId -> phone number id: where a link's sends go. */
   const numbers = new Map<string, string>();
 
@@ -379,10 +354,12 @@ export function createCloudApiConnector(options: CloudApiOptions): CloudApiConne
       // Meta has nothing to log out of: the number stays registered to the business; we stop using it.
       numbers.delete(linkId);
     },
-    async send(linkId, to, message) {
-      const phoneNumberId = numbers.get(linkId);
-      if (!phoneNumberId) throw new Error(`WhatsApp link ${linkId} is not connected to a Cloud API number`);
-      await callGraph(`/${encodeURIComponent(phoneNumberId)}/messages`, { method: 'POST', body: toCloudMessageBody(to, message) });
+    async send({ linkId, to, messages }) {
+      for (const message of messages) {
+        const phoneNumberId = numbers.get(linkId);
+        if (!phoneNumberId) throw new Error(`WhatsApp link ${linkId} is not connected to a Cloud API number`);
+        await callGraph(`/${encodeURIComponent(phoneNumberId)}/messages`, { method: 'POST', body: toCloudMessageBody(to, message) });
+      }
     },
     async close() {
       // No sockets: the webhook stops with the server. Links are resumed (checked again) on the next start.
@@ -400,7 +377,7 @@ export function createCloudApiConnector(options: CloudApiOptions): CloudApiConne
         // In order: one user's messages must reach the bot in the order they were written. An id is marked
         // before its run, so a failure is not retried by Meta's redelivery (a half-run bot must not run twice).
         for (const message of delivery.messages) {
-          if (seen.isNew(message.messageId)) await options.events.onMessage(linkId, message);
+          if (seen.isNew(message.messageId)) await options.events.onMessage(toChatMessage(linkId, message, now()));
         }
       }
       return 'ok';

@@ -11,7 +11,7 @@
  * on every call of the page.
  */
 import { randomBytes } from 'node:crypto';
-import type { WhatsAppInbound, WhatsAppMessage } from '../../shared/whatsapp';
+import { toConversation, type ChatMessage, type ChatMessageKind, type WhatsAppMessage } from '../../shared/whatsapp';
 import type { ConnectorEvents, WhatsAppConnector } from './whatsapp-connector';
 
 /** One line of a simulated chat. */
@@ -26,7 +26,7 @@ export interface SimulatorConnector extends WhatsAppConnector {
   /** The phone scanned the QR: the link is CONNECTED as `mobileNumber`. */
   scan(linkId: string, mobileNumber: string): Promise<void>;
   /** A customer's message to the linked number; resolves with what the bot sent back to that customer for it. */
-  receive(linkId: string, from: string, text: string, kind: WhatsAppInbound['kind'], label?: string): Promise<WhatsAppMessage[]>;
+  receive(linkId: string, from: string, text: string, kind: ChatMessageKind, label?: string): Promise<WhatsAppMessage[]>;
   /** Makes the link FAILED or DISCONNECTED (logged out on the phone), as a real number can be. */
   setLinkState(linkId: string, status: 'FAILED' | 'DISCONNECTED'): Promise<void>;
   /** The chat between the linked number and one customer, oldest first. */
@@ -41,11 +41,9 @@ export function createSimulatorConnector(options: { origin: string; events: Conn
   const { origin, events } = options;
   const now = options.now ?? (() => new Date());
   const chats = new Map<string, TranscriptEntry[]>();
-  /** What the bot sends to a chat while one of its messages is being answered, collected for `receive`. */
+  /** What the bot sends to a conversation while one of its messages is being answered, collected for `receive`. */
   const collecting = new Map<string, WhatsAppMessage[]>();
   let counter = 0;
-
-  const chatKey = (linkId: string, customer: string) => `${linkId}:${customer}`;
 
   function append(key: string, entry: TranscriptEntry): void {
     let lines = chats.get(key);
@@ -78,24 +76,31 @@ export function createSimulatorConnector(options: { origin: string; events: Conn
     },
 
     async receive(linkId, from, text, kind, label) {
-      const key = chatKey(linkId, from);
-      const inbound: WhatsAppInbound = { messageId: `sim-${now().getTime().toString(36)}-${(counter++).toString(36)}`, from, text, kind };
+      const at = now();
+      const conversation = toConversation(linkId, from);
+      const messageId = `sim-${at.getTime().toString(36)}-${(counter++).toString(36)}`;
+      const message: ChatMessage = { linkId, conversation, messageId, from, text, kind, receivedAt: at.getTime(), sentAt: at.getTime() };
       // A picked choice shows in the chat as what it said (its title), as on a phone; the bot gets its id.
-      append(key, { direction: 'in', message: { type: 'text', text: kind === 'choice' && label ? label : text }, at: now().toISOString() });
+      append(conversation, {
+        direction: 'in',
+        message: { type: 'text', text: kind === 'choice' && label ? label : text },
+        at: at.toISOString(),
+      });
       const replies: WhatsAppMessage[] = [];
-      collecting.set(key, replies);
+      collecting.set(conversation, replies);
       try {
-        await events.onMessage(linkId, { ...inbound, sentAt: now().getTime() });
+        await events.onMessage(message);
       } finally {
-        collecting.delete(key);
+        collecting.delete(conversation);
       }
       return replies;
     },
 
-    async send(linkId, to, message) {
-      const key = chatKey(linkId, to);
-      append(key, { direction: 'out', message, at: now().toISOString() });
-      collecting.get(key)?.push(message);
+    async send(reply) {
+      for (const message of reply.messages) {
+        append(reply.conversation, { direction: 'out', message, at: now().toISOString() });
+        collecting.get(reply.conversation)?.push(message);
+      }
     },
 
     async setLinkState(linkId, status) {
@@ -103,7 +108,7 @@ export function createSimulatorConnector(options: { origin: string; events: Conn
       await events.onLinkUpdate(linkId, { status, qrCode: null, message });
     },
 
-    getTranscript: (linkId, from) => [...(chats.get(chatKey(linkId, from)) ?? [])],
+    getTranscript: (linkId, from) => [...(chats.get(toConversation(linkId, from)) ?? [])],
 
     async unlink(linkId) {
       forgetLink(linkId);

@@ -9,7 +9,7 @@
  * The server owns the links (rows in `whatsapp_links`) and the conversations; a connector only moves a link
  * through its states and carries messages, reporting both through {@link ConnectorEvents}.
  */
-import type { LinkStatus, WhatsAppConnectorName, WhatsAppInbound, WhatsAppMessage } from '../../shared/whatsapp';
+import type { ChatMessage, ChatReply, LinkStatus, WhatsAppConnectorName } from '../../shared/whatsapp';
 
 /** A change of a link's state, as the connector saw it. */
 export interface LinkUpdate {
@@ -30,7 +30,8 @@ export interface LinkUpdate {
 /** What a connector reports; the server stores the link's state and runs the bot on each message. */
 export interface ConnectorEvents {
   onLinkUpdate(linkId: string, update: LinkUpdate): Promise<void>;
-  onMessage(linkId: string, message: WhatsAppInbound): Promise<void>;
+  /** One user's message, read and addressed to its link and conversation. */
+  onMessage(message: ChatMessage): Promise<void>;
 }
 
 export interface StartLinkOptions {
@@ -58,8 +59,11 @@ export interface WhatsAppConnector {
    * Meta answers `GET /{phoneNumberId}` with that id. The proof that a number another account held is now yours.
    */
   canReadNumber?(phoneNumberId: string, accessToken: string): Promise<boolean>;
-  /** Sends one message to a user of a linked number. Rejects when the number is not connected. */
-  send(linkId: string, to: string, message: WhatsAppMessage): Promise<void>;
+  /**
+   * Sends a reply's messages, in order, to its user (`to`) from its linked number (`linkId`), each as it is: the
+   * channel already kept them within WhatsApp's bounds. Rejects when the number is not connected.
+   */
+  send(reply: ChatReply): Promise<void>;
   /** Closes every socket (on shutdown); linked numbers stay linked and are resumed on the next start. */
   close(): Promise<void>;
 }

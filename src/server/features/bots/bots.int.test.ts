@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { describeDb } from '../../../../tests/support/test-db';
 import { createApiClient, useTestApp, useUser } from '../../../../tests/support/test-app';
 import { seedApp, seedMenu } from '../../../../tests/support/seed-app';
-import { INACTIVE_BOT_TEXT, MEDIA_REPLY_TEXT } from '../../../shared/whatsapp';
+import { INACTIVE_BOT_TEXT, MEDIA_REPLY_TEXT, toChatMessage, toPlainText, type ChatReply } from '../../../shared/whatsapp';
 import { DEMO_BOT_USER, seedDatabase } from '../../seed';
 
 describeDb('WhatsApp bots', () => {
@@ -224,16 +224,40 @@ describeDb('WhatsApp bots', () => {
   it('answers a redelivered message once, with the reply it gave', async () => {
     const appId = await createBot();
     await designBot(appId);
-    const message = (messageId: string, text: string) =>
-      t.app.runtime.handleMessage(appId, 'test', {
-        conversation: 'link-x:233241110000',
-        inbound: { messageId, from: '233241110000', text, kind: 'text' },
-        interactive: false,
-      });
+    const bot = { appId, environment: 'test' as const, interactive: false };
+    const message = (messageId: string, text: string) => {
+      const sent = { messageId, from: '233241110000', text, kind: 'text' as const };
+      return t.app.runtime.handleMessage(toChatMessage('link-x', sent, Date.now()), { findBot: async () => bot });
+    };
     const first = await message('wamid.1', 'hi');
     const [again, other] = [await message('wamid.1', 'hi'), await message('wamid.2', '1')];
     expect(again).toEqual(first);
-    expect(other.messages[0]).toEqual({ type: 'text', text: 'You picked Balance. Goodbye!' });
+    expect(other?.messages[0]).toEqual({ type: 'text', text: 'You picked Balance. Goodbye!' });
+  });
+
+  it("answers one conversation's messages one at a time, in the order handed over, each reply sent in its turn", async () => {
+    const appId = await createBot();
+    await designBot(appId);
+    const bot = { appId, environment: 'test' as const, interactive: false };
+    const sent: string[] = [];
+    const send = async (reply: ChatReply) => void sent.push(...reply.messages.map(toPlainText));
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const message = (messageId: string, text: string, from = '233241110001') =>
+      toChatMessage('link-q', { messageId, from, text, kind: 'text' }, Date.now());
+    // The first message's bot is slow to find; the second, handed over after it, waits for its reply to be sent.
+    const first = t.app.runtime.handleMessage(message('q1', 'hi'), { findBot: () => held.then(() => bot), send });
+    const second = t.app.runtime.handleMessage(message('q2', '1'), { findBot: async () => bot, send });
+    // Another conversation does not wait.
+    await t.app.runtime.handleMessage(message('q3', 'hi', '233241110002'), { findBot: async () => bot, send });
+    expect(sent).toEqual(['Welcome to Ama Shop\n1. Balance\n2. Help']);
+    release();
+    await Promise.all([first, second]);
+    expect(sent).toEqual([
+      'Welcome to Ama Shop\n1. Balance\n2. Help',
+      'Welcome to Ama Shop\n1. Balance\n2. Help',
+      'You picked Balance. Goodbye!',
+    ]);
   });
 
   it('lets an admin give an account bot building, recorded in the audit log', async () => {

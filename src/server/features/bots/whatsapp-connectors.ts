@@ -5,10 +5,10 @@
  */
 import { getPublicOrigin } from '../../config';
 import type { AppContext } from '../../context';
-import { INACTIVE_BOT_TEXT, MEDIA_REPLY_TEXT, type WhatsAppInbound, type WhatsAppMessage } from '../../../shared/whatsapp';
+import { INACTIVE_BOT_TEXT, MEDIA_REPLY_TEXT, type ChatMessage, type ChatReply } from '../../../shared/whatsapp';
 import { createSimulatorConnector, type SimulatorConnector } from '../../../integrations/whatsapp/simulator';
 import type { ConnectorEvents, WhatsAppConnector } from '../../../integrations/whatsapp/whatsapp-connector';
-import type { Runtime } from '../runtime/runtime.service';
+import type { ChatBot, Runtime } from '../runtime/runtime.service';
 import { createBaileysConnector } from '../../../integrations/whatsapp/baileys';
 import { createCloudApiConnector, type CloudApiConnector } from '../../../integrations/whatsapp/cloud-api';
 import { applyLinkUpdate, findLinkIdByExternalId, findLinksToResume, findLinkTarget } from './bots.service';
@@ -26,49 +26,39 @@ export interface WhatsApp {
 }
 
 /**
- * One message to a linked number: the bot answers it on its deployed version, in the conversation of that
- * number and user. A message for a link that is gone or not connected is dropped (unlinked mid-conversation);
- * an inactive bot and a message without text get a sentence, and nothing runs.
+ * The bot a message to a linked number goes to: the link's bot, on its deployed version. A message for a link that
+ * is gone or not connected is dropped (unlinked mid-conversation); an inactive bot and a message without text get a
+ * sentence, and no bot runs.
  */
-async function answerMessage(ctx: AppContext, runtime: Runtime, connector: WhatsAppConnector, linkId: string, inbound: WhatsAppInbound) {
-  const target = await findLinkTarget(ctx, linkId);
+async function findLinkedBot(ctx: AppContext, connector: WhatsAppConnector, message: ChatMessage): Promise<ChatBot | string | null> {
+  const target = await findLinkTarget(ctx, message.linkId);
   if (target?.link.status !== 'CONNECTED') {
-    ctx.log.info({ linkId }, 'a WhatsApp message for a link that is not connected was dropped');
-    return;
+    ctx.log.info({ linkId: message.linkId }, 'a WhatsApp message for a link that is not connected was dropped');
+    return null;
   }
-  const send = async (messages: WhatsAppMessage[]) => {
-    for (const message of messages) await connector.send(linkId, inbound.from, message);
-  };
-  if (target.botStatus === 'inactive') return send([{ type: 'text', text: INACTIVE_BOT_TEXT }]);
-  if (inbound.kind === 'media' && inbound.text.trim() === '') return send([{ type: 'text', text: MEDIA_REPLY_TEXT }]);
-  const reply = await runtime.handleMessage(target.link.appId, 'live', {
-    conversation: `${linkId}:${inbound.from}`,
-    inbound,
-    interactive: connector.supportsInteractive,
-  });
-  await send(reply.messages);
+  if (target.botStatus === 'inactive') return INACTIVE_BOT_TEXT;
+  if (message.kind === 'media' && message.text.trim() === '') return MEDIA_REPLY_TEXT;
+  return { appId: target.link.appId, environment: 'live', interactive: connector.supportsInteractive };
 }
 
 export function createWhatsApp(ctx: AppContext, runtime: Runtime): WhatsApp {
-  // One user's messages are answered one after the other, in the order the connector handed them over.
-  const turns = new Map<string, Promise<void>>();
-  function queueMessage(linkId: string, inbound: WhatsAppInbound): Promise<void> {
-    const key = `${linkId}:${inbound.from}`;
-    const run = (turns.get(key) ?? Promise.resolve())
-      .then(() => answerMessage(ctx, runtime, connector, linkId, inbound))
-      .catch((err: unknown) => ctx.log.error({ err, linkId }, 'answering a WhatsApp message failed'));
-    turns.set(key, run);
-    void run.finally(() => {
-      if (turns.get(key) === run) turns.delete(key);
-    });
+  // Messages being answered, so that close() lets them finish (the runtime keeps their order, per conversation).
+  const answering = new Set<Promise<unknown>>();
+  function answerMessage(message: ChatMessage): Promise<unknown> {
+    const delivery = { findBot: () => findLinkedBot(ctx, connector, message), send: (reply: ChatReply) => connector.send(reply) };
+    const run = runtime
+      .handleMessage(message, delivery)
+      .catch((err: unknown) => ctx.log.error({ err, linkId: message.linkId }, 'answering a WhatsApp message failed'));
+    answering.add(run);
+    void run.finally(() => answering.delete(run));
     return run;
   }
   const events: ConnectorEvents = {
     onLinkUpdate: (linkId, update) => applyLinkUpdate(ctx, linkId, update),
     // A webhook or socket hands a message over and goes on at once (Meta wants its 200 quickly and retries
     // otherwise); the simulator's page waits for the replies to show them.
-    onMessage: async (linkId, inbound) => {
-      const run = queueMessage(linkId, inbound);
+    onMessage: async (message) => {
+      const run = answerMessage(message);
       if (connector === simulator) await run;
     },
   };
@@ -123,7 +113,7 @@ export function createWhatsApp(ctx: AppContext, runtime: Runtime): WhatsApp {
     },
     async close() {
       // Messages being answered finish first: their replies and records must not be cut off.
-      while (turns.size > 0) await Promise.all(turns.values());
+      while (answering.size > 0) await Promise.all(answering);
       await connector.close();
     },
   };

@@ -19,11 +19,11 @@ import { envelopeSchema } from '../../../shared/api/envelope';
 import { invalid, notAllowed, notFound, unauthenticated } from '../../../shared/errors';
 import type { CloudApiConnector } from '../../../integrations/whatsapp/cloud-api';
 import type { SimulatorConnector } from '../../../integrations/whatsapp/simulator';
-import type { WhatsAppMessage } from '../../../shared/whatsapp';
+import { toConversation, type ChatMessage, type WhatsAppMessage } from '../../../shared/whatsapp';
 import type { AppContext } from '../../context';
 import { ok } from '../../http';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
-import type { Runtime } from '../runtime/runtime.service';
+import type { ChatBot, Runtime } from '../runtime/runtime.service';
 import { getUserCaller } from '../runtime/emulator-caller';
 import { asLinkStatus, getOwnedBot } from './bots.service';
 import type { WhatsApp } from './whatsapp-connectors';
@@ -50,12 +50,13 @@ export function registerWhatsAppRoutes(app: FastifyInstance, ctx: AppContext, gu
       const user = getSignedInUser(req);
       const bot = await getOwnedBot(ctx, user, req.params.appId);
       const { from, text, kind, interactive } = req.body;
-      return runtime.handleMessage(
-        bot.id,
-        'test',
-        { conversation: `console:${from}`, inbound: { messageId: '', from, text, kind }, interactive },
-        getUserCaller(user.id),
-      );
+      // The simulator stands in for a linked number of the bot's own; its sessions are the signed-in user's.
+      const linkId = `console:${bot.id}`;
+      const receivedAt = ctx.now().getTime();
+      const message: ChatMessage = { linkId, conversation: toConversation(linkId, from), messageId: '', from, text, kind, receivedAt };
+      const chatBot: ChatBot = { appId: bot.id, environment: 'test', interactive, caller: getUserCaller(user.id) };
+      const reply = await runtime.handleMessage(message, { findBot: async () => chatBot });
+      return { sessionId: reply?.sessionId ?? '', end: reply?.end ?? true, messages: reply?.messages ?? [] };
     },
   });
 

@@ -5,7 +5,7 @@
  *
  *   closeSession (an end hop) | readSession -> checkVersion -> admitHop -> takeDroppedSession -> runEngine -> storeHop
  *
- * and the adapter formats the reply. Each step reads the runtime's parts from a `HopEnv` (hop-env.ts), built once per runtime.
+ * (`runHop`) and the adapter formats the reply; a WhatsApp message's reply is written by `toChatReply` instead. Each step reads the runtime's parts from a `HopEnv` (hop-env.ts), built once per runtime.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { ChannelAdapter, FormattedReply, InboundHop, OutboundReply } from '../../../channels';
@@ -19,6 +19,7 @@ import {
   UNAVAILABLE_TEXT,
   type Hop,
   type HopResult,
+  type Reply,
 } from '../../../engine';
 import { notFound } from '../../../shared/errors';
 import type { AppContext } from '../../context';
@@ -45,11 +46,12 @@ export interface HopRequest {
 }
 
 /**
- * The store key of a session. A caller joins the gateway's name with `@`, which no adapter name holds, so no
- * session id sent to a gateway URL can spell an emulator caller's key.
+ * The store key of a session: `id` is the gateway's session id, or a chat's conversation (a chat message names no
+ * session; its conversation has one open at a time). A caller joins the gateway's name with `@`, which no adapter
+ * name holds, so no session id sent to a gateway URL can spell an emulator caller's key.
  */
-export const sessionKey = (appId: string, environment: Environment, gateway: string, sessionId: string, caller: string | null = null) =>
-  `${appId}:${environment}:${caller ? `${gateway}@${caller}` : gateway}:${sessionId}`;
+export const sessionKey = (appId: string, environment: Environment, gateway: string, id: string, caller: string | null = null) =>
+  `${appId}:${environment}:${caller ? `${gateway}@${caller}` : gateway}:${id}`;
 
 /**
  * Resume on redial's key for a dialler (not a session): the app, environment, emulator caller and number, so one
@@ -87,7 +89,21 @@ export async function getVersion(ctx: AppContext, appId: string, environment: En
 
 /** One hop, its session's previous hop done (hop-turns.ts): every step in order, then the adapter's reply. */
 export async function answerHop(env: HopEnv, request: HopRequest): Promise<FormattedReply | null> {
-  const { adapter } = request;
+  const answered = await runHop(env, request);
+  return answered && request.adapter.formatReply(answered.reply, answered.hop);
+}
+
+/** What a hop answers: the screen, and the hop as read against its session (a chat's carries the session's id). */
+export interface HopAnswer {
+  reply: Reply;
+  hop: InboundHop;
+}
+
+/**
+ * The steps of a hop in order, its session's previous hop done: the screen it gets, or null for an end hop (the
+ * gateway gets an empty 200). Gateways' hops are formatted by their adapter (answerHop), a chat's by toChatReply.
+ */
+export async function runHop(env: HopEnv, request: HopRequest): Promise<HopAnswer | null> {
   if (request.hop.kind === 'end') return closeSession(env, request.key, request.appId, request.hop.isEndedByUser);
   // A database writing slower than the traffic comes holds new hops until it catches up, rather than losing
   // their records: the hops of the accounts whose rows fill the buffer (event-sink.ts); null, nothing to wait
@@ -96,19 +112,19 @@ export async function answerHop(env: HopEnv, request: HopRequest): Promise<Forma
   if (behind) await behind;
 
   const read = await readSession(env, request);
-  if ('reply' in read) return adapter.formatReply(read.reply, read.hop);
+  if ('reply' in read) return read;
   const { hop, stored } = read;
   const checked = checkVersion(env, request, hop, stored);
-  if ('reply' in checked) return adapter.formatReply(checked.reply, hop);
+  if ('reply' in checked) return { reply: checked.reply, hop };
   const { version, engineHop } = checked;
   const isNewSession = !(stored && !stored.state.ended) && hop.kind !== 'continue';
   const refusal = await admitHop(env, request, version, engineHop.msisdn, isNewSession);
-  if (refusal !== null) return adapter.formatReply({ text: refusal, end: true }, hop);
+  if (refusal !== null) return { reply: { text: refusal, end: true }, hop };
   const resume = await takeDroppedSession(env, request, version, engineHop.msisdn, isNewSession);
   const result = await runEngine(env, request, version, { engineHop, hop, stored, dropped: resume.dropped });
-  if (!result) return adapter.formatReply({ text: UNAVAILABLE_TEXT, end: true }, hop);
+  if (!result) return { reply: { text: UNAVAILABLE_TEXT, end: true }, hop };
   await storeHop(env, request, version, { hop, stored, result, resume });
-  return adapter.formatReply(result.reply, hop);
+  return { reply: result.reply, hop };
 }
 
 /**
@@ -131,7 +147,7 @@ export async function closeSession(env: HopEnv, key: string, appId?: string, isE
 }
 
 /** What readSession found: the hop read against its session, or the screen it gets at once (a resent hop's). */
-type SessionRead = { hop: InboundHop; stored: StoredSession | undefined } | { hop: InboundHop; reply: OutboundReply };
+type SessionRead = { hop: InboundHop; stored: StoredSession | undefined } | HopAnswer;
 
 /**
  * Step: the session a hop continues, and the hop read against it (the adapter's `resumeHop`; a chat channel's
@@ -149,7 +165,7 @@ export async function readSession(env: HopEnv, request: HopRequest): Promise<Ses
       : await env.deps.sessions.get(key);
   if (hop.hopId !== undefined && stored?.lastHop && stored.lastHop.id === toStoredHopId(hop.hopId)) {
     env.ctx.log.debug({ appId: request.appId, sessionId: hop.sessionId }, 'a resent hop answered with its stored reply');
-    // A conversation's reply names the session it was given in, not the conversation.
+    // A chat message names no session: its stored reply names the session it was given in.
     return { hop: adapter.conversation ? { ...hop, sessionId: stored.state.sessionId } : hop, reply: stored.lastHop.reply };
   }
   // A new session on the id of a finished one (kept only for resends) replaces it.

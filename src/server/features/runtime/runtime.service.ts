@@ -1,29 +1,40 @@
-import { getChannelAdapter, readGatewayRequest, type FormattedReply, type GatewayRequest } from '../../../channels';
+import {
+  getChannelAdapter,
+  readChatMessage,
+  readGatewayRequest,
+  toChatReply,
+  type FormattedReply,
+  type GatewayRequest,
+} from '../../../channels';
 import { UNAVAILABLE_TEXT, type SessionState } from '../../../engine';
 import { AppError } from '../../../shared/errors';
-import type { WhatsAppInbound, WhatsAppMessage } from '../../../shared/whatsapp';
+import { toSentenceReply, type ChatMessage, type ChatReply } from '../../../shared/whatsapp';
 import type { AppContext } from '../../context';
 import type { EventSinkStats } from './event-sink';
 import type { GatewaySource } from '../../core/gateway-access';
 import { createHopEnv } from './hop-env';
-import { answerHop, answerRoutedHop, getVersion, routedSessionKey, sessionKey } from './hop-steps';
+import { answerHop, answerRoutedHop, getVersion, routedSessionKey, runHop, sessionKey } from './hop-steps';
 import { createHopTurns } from './hop-turns';
 
 export type { Environment, RouteDecision, RuntimeDeps, StoredSession } from './runtime-types';
 import type { Environment, RouteDecision, RuntimeDeps } from './runtime-types';
 
-/** One WhatsApp message for a bot: its conversation (linked number and user), and whether lists and buttons can be shown. */
-export interface ChatMessage {
-  conversation: string;
-  inbound: WhatsAppInbound;
+/** The bot a WhatsApp message goes to, found inside its conversation's turn. */
+export interface ChatBot {
+  appId: string;
+  environment: Environment;
+  /** True when the connector can show lists and buttons; otherwise every screen is numbered text. */
   interactive: boolean;
+  /** The console's chat simulator: whom the session belongs to (emulator-caller.ts). */
+  caller?: string | null;
 }
 
-/** The bot's answer to one message: the messages to send, and the session they belong to. */
-export interface ChatReply {
-  sessionId: string;
-  end: boolean;
-  messages: WhatsAppMessage[];
+/** How one WhatsApp message is answered, both parts run inside its conversation's turn. */
+export interface ChatDelivery {
+  /** The bot it goes to; a sentence answers it without running a bot (an inactive bot, a picture); null drops it. */
+  findBot(message: ChatMessage): Promise<ChatBot | string | null>;
+  /** Sends the reply (a connector's `send`), so a conversation's replies leave in the order its messages came. */
+  send?(reply: ChatReply): Promise<void>;
 }
 
 /** Checks a gateway request's key or address (gateway-access.ts): its source, or an AppError (401, 403, 404). */
@@ -59,10 +70,11 @@ export interface Runtime {
     authorize?: AuthorizeGatewayRequest,
   ): Promise<FormattedReply | null>;
   /**
-   * One WhatsApp message for a bot (features/bots, and the console's chat simulator with its `caller`): the
-   * same hop as a gateway's, through the WhatsApp channel (channels/whatsapp.ts).
+   * One WhatsApp message (features/bots' connectors, and the console's chat simulator): the conversation's turn is
+   * taken at once, so its messages are answered one at a time in the order handed over; inside it the bot is found,
+   * the hop runs its steps (runHop) and the reply is sent. Null: the message was dropped (`findBot`).
    */
-  handleMessage(appId: string, environment: Environment, message: ChatMessage, caller?: string | null): Promise<ChatReply>;
+  handleMessage(message: ChatMessage, delivery: ChatDelivery): Promise<ChatReply | null>;
   /**
    * The gateway's end screen with `text`, for a hop that may not run (one our own action or webhook sent): the
    * request is read as any hop is, nothing is stored or recorded.
@@ -82,6 +94,9 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
   const env = createHopEnv(ctx, deps, whatsappAdapter.conversation?.timeoutSeconds ?? deps.sessionTimeoutSeconds ?? 180);
   // The hops of one session take turns; a resent hop that is still running shares its reply.
   const hopTurns = createHopTurns<FormattedReply | null>();
+  // A conversation's messages take turns the same way, keyed by the conversation. A connector hands messages over
+  // without waiting for their replies (Meta wants its 200 at once), so a burst is queued rather than refused.
+  const chatTurns = createHopTurns<ChatReply | null>(Number.POSITIVE_INFINITY);
   const answerUnavailable = createUnavailableAnswer(ctx);
 
   async function handleRequest(
@@ -121,22 +136,26 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     }
   }
 
-  async function handleMessage(
-    appId: string,
-    environment: Environment,
-    message: ChatMessage,
-    caller: string | null = null,
-  ): Promise<ChatReply> {
+  function handleMessage(message: ChatMessage, delivery: ChatDelivery): Promise<ChatReply | null> {
+    return chatTurns.take(message.conversation, message.messageId || undefined, async () => {
+      const bot = await delivery.findBot(message);
+      if (bot === null) return null;
+      const reply = typeof bot === 'string' ? toSentenceReply(message, bot) : await answerChatMessage(bot, message);
+      if (delivery.send) await delivery.send(reply);
+      return reply;
+    });
+  }
+
+  /** A chat message's hop: the bot's version, the conversation's session, the steps, and the reply as WhatsApp messages. */
+  async function answerChatMessage(bot: ChatBot, message: ChatMessage): Promise<ChatReply> {
+    const { appId, environment, caller = null } = bot;
     const loaded = await getVersion(ctx, appId, environment);
-    const { conversation, inbound, interactive } = message;
-    const body = { conversation, from: inbound.from, text: inbound.text, kind: inbound.kind, messageId: inbound.messageId, interactive };
-    const hop = whatsappAdapter.parseRequest({ method: 'POST', query: {}, body, contentType: 'application/json' });
-    const key = sessionKey(appId, environment, whatsappAdapter.name, hop.sessionId, caller);
-    const formatted = await hopTurns.take(key, hop.hopId, () =>
-      answerHop(env, { appId, environment, caller, key, loaded, adapter: whatsappAdapter, hop }),
-    );
-    // The WhatsApp adapter always answers (it has no end notifications) with the JSON of a ChatReply.
-    return JSON.parse(formatted?.body ?? '{"sessionId":"","end":true,"messages":[]}') as ChatReply;
+    const key = sessionKey(appId, environment, whatsappAdapter.name, message.conversation, caller);
+    const hop = readChatMessage(message);
+    const answered = await runHop(env, { appId, environment, caller, key, loaded, adapter: whatsappAdapter, hop });
+    // Only a gateway's end notice has no screen; a chat message always has one.
+    if (!answered) throw new Error('a WhatsApp message was read as an end hop');
+    return toChatReply(message, answered.reply, answered.hop.sessionId, bot);
   }
 
   async function sweepExpired(): Promise<number> {
