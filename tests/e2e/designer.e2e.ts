@@ -657,4 +657,66 @@ describeBrowser('menu designer', () => {
     await shot(page, 'designer-versions-phone');
     await page.context().close();
   });
+
+  it('menu cards break a word only when it is wider than the card: never "messag e", however narrow the list gets', async () => {
+    const app = await callApi<{ appId: string }>(owner.reply.token, '/api/createApp', {
+      appName: 'Kofi Messages',
+      description: 'Menu cards with long words',
+      country: 'ghana',
+      connectionMode: 'existing-shortcode',
+      useTemplateTag: false,
+      customShortCode: '*920*72#',
+    });
+    const text = 'Your confirmation message is on its way: thank you for choosing Kofi Shop today.';
+    await callApi(owner.reply.token, '/api/createMenu', {
+      appId: app.data!.appId,
+      userDefinedName: 'confirmationMessage',
+      isFirst: true,
+      terminate: true,
+      displayText: text,
+    });
+    for (const viewport of [DESKTOP, PHONE]) {
+      const p = await openPage(browser, viewport);
+      await storeSession(p, owner.reply);
+      await p.goto(`/app/design/${app.data!.appId}`);
+      const menuCard = card(p, 'confirmationMessage');
+      await visible(menuCard.getByTestId('menu-short-text'));
+      // Each text of the card (identifier, short text): no word on two lines as drawn, and squeezed to its narrowest
+      // (a narrow column, a long badge beside it) the box is still as wide as its widest word, so it wraps at spaces.
+      const texts = await menuCard.evaluate((cardElement) =>
+        [...cardElement.querySelectorAll<HTMLElement>('*')]
+          .filter((el) => [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && /[A-Za-z]{3,}/.test(n.textContent ?? '')))
+          .map((el) => {
+            const words = [...el.childNodes]
+              .filter((n) => n.nodeType === Node.TEXT_NODE)
+              .flatMap((n) =>
+                [...(n.textContent ?? '').matchAll(/[A-Za-z]{3,}/g)].map((m) => {
+                  const range = document.createRange();
+                  range.setStart(n, m.index);
+                  range.setEnd(n, m.index + m[0].length);
+                  const rects = [...range.getClientRects()];
+                  return {
+                    word: m[0],
+                    lines: new Set(rects.map((r) => Math.round(r.top))).size,
+                    width: range.getBoundingClientRect().width,
+                  };
+                }),
+              );
+            const { width } = el.style;
+            el.style.width = 'min-content';
+            const narrowest = el.getBoundingClientRect().width;
+            el.style.width = width;
+            const widest = Math.max(...words.map((w) => w.width));
+            return {
+              text: el.textContent,
+              split: words.filter((w) => w.lines > 1).map((w) => w.word),
+              squeezesBelowAWord: narrowest + 1 < widest,
+            };
+          }),
+      );
+      expect(texts.map((t) => t.text)).toEqual(expect.arrayContaining(['confirmationMessage', text]));
+      for (const t of texts) expect(t, `${viewport.width}px: ${t.text}`).toMatchObject({ split: [], squeezesBelowAWord: false });
+      await p.context().close();
+    }
+  });
 });

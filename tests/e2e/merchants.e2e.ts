@@ -284,6 +284,9 @@ describeBrowser('merchants and admins', () => {
       .first()
       .click();
     await page.getByTestId('transaction-details').getByRole('link', { name: CLONED_APP }).waitFor();
+    // The metadata's long values (the provider's reference) wrap inside their box instead of running past its edge.
+    const metadata = page.getByTestId('transaction-metadata');
+    expect(await metadata.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
     await screenshotViewport(page, 'merchants-transaction-details-phone');
     await page.keyboard.press('Escape');
 

@@ -312,7 +312,13 @@ function TransactionDetailsDialog({
               <Text size="xs" c="gray.7" fw={600} tt="uppercase" mb={4}>
                 Metadata
               </Text>
-              <Code block fz="xs" style={{ maxHeight: 280, overflow: 'auto' }} data-testid="transaction-metadata">
+              <Code
+                block
+                fz="xs"
+                // Long values (a provider's reference) wrap inside the box rather than run past its edge on a phone.
+                style={{ maxHeight: 280, overflow: 'auto', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
+                data-testid="transaction-metadata"
+              >
                 {JSON.stringify(t.metadata, null, 2)}
               </Code>
             </div>
