@@ -1,4 +1,4 @@
-import { Button, Group, Paper, Stack } from '@mantine/core';
+import { Paper, Stack } from '@mantine/core';
 import { showToast } from '../../lib/toast';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
@@ -6,6 +6,7 @@ import { ADMIN_ROLE_CHOICES } from '../../../shared/roles';
 import type { Admin, AdminRoleType } from '../../../shared/api/admins.schema';
 import { MERCHANT_MESSAGES } from '../../../shared/api/merchants.schema';
 import { BackLink } from '../../components/back-link';
+import { FormSubmitRow } from '../../components/dialog-actions';
 import { FormAlert } from '../../components/form-alert';
 import { failureText, isOk } from '../../lib/api';
 import { AccountFields } from '../merchants/account-fields';
@@ -78,11 +79,7 @@ function AdminCreateForm() {
               value={form.values.roles}
               onChange={(roles) => form.setFieldValue('roles', roles)}
             />
-            <Group justify="flex-end">
-              <Button type="submit" loading={isSubmitting}>
-                Create Admin
-              </Button>
-            </Group>
+            <FormSubmitRow label="Create Admin" isSubmitting={isSubmitting} />
           </Stack>
         </form>
       </Paper>
