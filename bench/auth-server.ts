@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { openDatabase } from '../src/db/client';
 import { buildApp } from '../src/server/app';
 import { createConfig, type Config } from '../src/server/config';
-import { createUser } from '../src/server/features/auth/auth.service';
+import { createUser } from '../src/server/core/accounts';
 
 export const REGISTERED = { email: 'registered@example.com', password: 'bench-pass' };
 

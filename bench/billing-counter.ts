@@ -9,7 +9,7 @@
 import { buildApp } from '../src/server/app';
 import { createConfig } from '../src/server/config';
 import { openDatabase } from '../src/db/client';
-import { createUser } from '../src/server/features/auth/auth.service';
+import { createUser } from '../src/server/core/accounts';
 import { admitLiveSession } from '../src/server/features/billing/plan-limits';
 import { applyPlanPeriod } from '../src/server/features/billing/plan-settlement';
 

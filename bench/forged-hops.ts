@@ -15,7 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/server/app';
 import { createConfig } from '../src/server/config';
 import { openDatabase } from '../src/db/client';
-import { createUser } from '../src/server/features/auth/auth.service';
+import { createUser } from '../src/server/core/accounts';
 import { findUsage } from '../src/server/features/billing/plan-limits';
 
 const DIALS = 520;

@@ -15,7 +15,7 @@ import { openDatabase } from '../src/db/client';
 import { merchants } from '../src/db/schema';
 import { buildApp } from '../src/server/app';
 import { createConfig } from '../src/server/config';
-import { createUser } from '../src/server/features/auth/auth.service';
+import { createUser } from '../src/server/core/accounts';
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')) as Array<[string, string]>);
 const rows = Number(args.rows ?? 1_000_000);

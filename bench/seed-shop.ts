@@ -6,7 +6,7 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { apps, shortcodePurchases } from '../src/db/schema';
-import { createUser } from '../src/server/features/auth/auth.service';
+import { createUser } from '../src/server/core/accounts';
 import { SHOP, SHORTCODE_COUNT, SHORTCODE_PROVIDER, shortcodeDialOf } from './shop';
 
 /** The parts of the API's envelope the seeding reads. */

@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { buildApp } from '../src/server/app';
 import { createConfig } from '../src/server/config';
 import { openDatabase } from '../src/db/client';
-import { createUser } from '../src/server/features/auth/auth.service';
+import { createUser } from '../src/server/core/accounts';
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')) as Array<[string, string]>);
 const LOOPS = Number(args.loops ?? 40);

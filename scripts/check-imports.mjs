@@ -80,8 +80,6 @@ function checkWebFeatureImport(file, spec) {
 // features that may, and why; and never two features each other (a pair both ways is one feature, or a piece
 // that belongs in core).
 const SERVER_FEATURE_IMPORTS = {
-  'auth/auth.service': { by: ['admins', 'merchants'], why: "creating a user account is auth's (admins and merchant users)" },
-  'auth/auth-limits': { by: ['apps'], why: 'the app import is rate-limited by the same limiter as sign-in' },
   'billing/plan-limits': { by: ['apps', 'bots', 'menus', 'runtime'], why: "what the account's plan lets it build and run" },
   'custom-actions/custom-actions.service': { by: ['runtime'], why: "a javascript action runs the account's functions" },
   'custom-actions/custom-actions.routes': { by: ['runtime'], why: 'the script tester the runners hand the pool' },
@@ -89,17 +87,12 @@ const SERVER_FEATURE_IMPORTS = {
   'merchants/merchants.service': { by: ['admins'], why: "an admin's assigned merchants" },
   'payments/payment-callbacks': { by: ['billing'], why: 'the billing timer verifies a plan payment left pending' },
   'payments/payment-start': { by: ['billing', 'shortcodes'], why: "plans and shortcodes are paid through payments' checkout" },
-  'payments/settlements': {
-    by: ['auth', 'billing', 'shortcodes'],
-    why: "the settlement handlers' types; two-factor is recommended to accounts that took payments (PAYMENT_TRANSACTION_TYPE)",
-  },
   'runtime/emulator-caller': { by: ['bots', 'logs'], why: 'whom the emulator runs as, when a bot or a log replays a session' },
   'runtime/event-sink': { by: ['health'], why: "health reports the event sink's queue" },
   'runtime/runtime.routes': { by: ['shortcodes'], why: "a shared shortcode's gateway URL reads and answers gateways as an app's does" },
   'runtime/runtime.service': { by: ['bots', 'dashboard', 'logs', 'shortcodes'], why: 'the Runtime buildApp hands their routes' },
   'sandbox/sandbox.routes': { by: ['runtime'], why: 'actions may call the sandbox bank in this process' },
   'sessions/sessions.service': { by: ['dashboard'], why: 'the dashboard lists and exports sessions' },
-  'shortcodes/purchase-settlement': { by: ['billing'], why: "billing's payment history lists shortcode payments" },
   'templates/featured-templates': { by: ['bots'], why: 'the demo bot is written as a template' },
   'webhooks/webhooks.service': { by: ['payments'], why: "a payment's outcome goes out as a webhook event" },
 };

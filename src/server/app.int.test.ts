@@ -11,7 +11,7 @@ import { createTestDatabase, describeDb, testDbKind } from '../../tests/support/
 import { createTestApp, useTestApp } from '../../tests/support/test-app';
 import { buildApp } from './app';
 import { createConfig } from './config';
-import { createUser } from './features/auth/auth.service';
+import { createUser } from './core/accounts';
 
 describeDb('server shell', () => {
   const t = useTestApp();

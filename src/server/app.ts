@@ -65,7 +65,7 @@ import { createWhatsApp } from './features/bots/whatsapp-connectors';
 import { createSendsmsRunner } from '../actions/sendsms';
 import { createPaymentpromptRunner } from '../actions/paymentprompt';
 import { createSmsProvider, queueSms } from './features/sms/sms.service';
-import { createPaymentProviders } from './features/payments/payment-providers';
+import { createPaymentProviders } from './core/payment-providers';
 import { startPayment } from './features/payments/payment-start';
 import { createTimers } from './timers';
 

@@ -3,10 +3,10 @@ import type { BackgroundTasks } from './background';
 import type { Config } from './config';
 import type { Database, Db } from '../db/client';
 import type { Mailer } from '../integrations/mail/mailer';
-import type { SettlementHandlers } from './features/payments/settlements';
+import type { SettlementHandlers } from './core/settlements';
 import type { SmsProvider } from '../integrations/sms/sms-provider';
 import type { PlanStandings, UsageTallies, GatewayAccessCache, VersionCache, ShortcodeRouteTable } from './core/caches';
-import type { PaymentProviders } from './features/payments/payment-providers';
+import type { PaymentProviders } from './core/payment-providers';
 
 /** What services need, built once by buildApp and passed explicitly (services never import Fastify). */
 export interface AppContext {
@@ -28,7 +28,7 @@ export interface AppContext {
   /** Who may send traffic to each app's and provider's gateway URL; a key rotated or a list changed invalidates it. */
   gatewayAccess: GatewayAccessCache;
   /**
-   * What a settled payment does for what it paid for, by transaction type (features/payments/settlements.ts): the
+   * What a settled payment does for what it paid for, by transaction type (core/settlements.ts): the
    * features that sell give their handlers here, so payments never imports them.
    */
   settlements: SettlementHandlers;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { count } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { merchants, users } from '../db/schema';
-import { createUser } from './features/auth/auth.service';
+import { createUser } from './core/accounts';
 import { applyPlanPeriod } from './features/billing/plan-settlement';
 import { seedShortcodeCatalogue } from './features/shortcodes/catalogue-seed';
 import { getDemoBot } from './features/bots/demo-bot';

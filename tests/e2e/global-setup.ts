@@ -6,7 +6,7 @@ import { buildApp } from '../../src/server/app';
 import { createConfig } from '../../src/server/config';
 import { openDatabase } from '../../src/db/client';
 import { seedDatabase } from '../../src/server/seed';
-import { createUser } from '../../src/server/features/auth/auth.service';
+import { createUser } from '../../src/server/core/accounts';
 import { findFreePort } from '../support/free-port';
 import { reportMissingService } from '../support/services';
 import { CHROMIUM_PATH } from './chromium';

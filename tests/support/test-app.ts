@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp, type BuildOptions } from '../../src/server/app';
 import { createConfig, type Config } from '../../src/server/config';
-import { createUser, type CreateUserInput } from '../../src/server/features/auth/auth.service';
+import { createUser, type CreateUserInput } from '../../src/server/core/accounts';
 import type { Db } from '../../src/db/client';
 import { subscriptions } from '../../src/db/schema';
 import type { PlanName } from '../../src/shared/billing/plans';

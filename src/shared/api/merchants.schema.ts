@@ -30,6 +30,7 @@ export const BUSINESS_CATEGORIES = ['retail', 'service', 'wholesale', 'technolog
 export type BusinessCategory = (typeof BUSINESS_CATEGORIES)[number];
 
 export const TRANSACTION_STATUSES = ['SUCCESS', 'FAILED', 'PENDING'] as const;
+export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 
 /** What a merchant's transactions are: its apps' payment prompts, and its own plan, credit and shortcode payments. */
 export const TRANSACTION_TYPES = [

@@ -34,3 +34,14 @@ export function DialogActions({ submitLabel, onCancel, onConfirm, isSubmitting, 
     </Group>
   );
 }
+
+/** A page form's footer: its one submit button, at the right (a dialog's has Cancel too: DialogActions). */
+export function FormSubmitRow({ label, isSubmitting }: { label: ReactNode; isSubmitting?: boolean }) {
+  return (
+    <Group justify="flex-end">
+      <Button type="submit" loading={isSubmitting}>
+        {label}
+      </Button>
+    </Group>
+  );
+}

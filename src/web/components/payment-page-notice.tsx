@@ -1,6 +1,7 @@
-import { Alert, Anchor, Text } from '@mantine/core';
+import { Anchor, Text } from '@mantine/core';
 import { IconExternalLink } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
+import { InfoNotice } from './info-notice';
 
 interface PaymentPageNoticeProps {
   /** The payment page, linked in case the browser blocked the new tab. */
@@ -16,12 +17,9 @@ interface PaymentPageNoticeProps {
 /** What a screen says while the payment page is open in another tab (a shortcode, a plan), with that page's link. */
 export function PaymentPageNotice({ redirectUrl, message, afterLink, onClose, testId }: PaymentPageNoticeProps) {
   return (
-    <Alert
-      color="blue"
-      variant="light"
-      icon={<IconExternalLink size={20} />}
+    <InfoNotice
+      icon={IconExternalLink}
       title="Payment page opened in a new tab"
-      withCloseButton
       closeButtonLabel="Dismiss message"
       onClose={onClose}
       data-testid={testId}
@@ -35,6 +33,6 @@ export function PaymentPageNotice({ redirectUrl, message, afterLink, onClose, te
         </Anchor>
         {afterLink}
       </Text>
-    </Alert>
+    </InfoNotice>
   );
 }

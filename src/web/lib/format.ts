@@ -21,5 +21,9 @@ export function formatDateTime(iso: string): string {
   return `${date.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' })}, ${date.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' })}`;
 }
 
+/** `29 Nov 2026, 14:05` in the browser's own format: when a key or a device was made or last used; `Never` for null. */
+export const formatMoment = (iso: string | null) =>
+  iso ? new Date(iso).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' }) : 'Never';
+
 /** A badge in a table cell keeps its whole word: the cell grows instead of cutting it to 'AVAILA…'. */
 export const WHOLE_BADGE_STYLES = { label: { overflow: 'visible' } } as const;

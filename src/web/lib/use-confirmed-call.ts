@@ -39,3 +39,30 @@ export function useConfirmedCall(queryKey: QueryKey): (confirm: ConfirmedCall) =
       },
     });
 }
+
+/** An account that signs in, as the admin and merchant-user lists show it. */
+interface SignInAccount {
+  uuid: string;
+  fullName: string;
+  email: string;
+}
+
+/**
+ * Asks before deleting an account that signs in (an admin, a merchant's user); `noun` names it in the question
+ * and the refusal, `remove` is the delete call.
+ */
+export function useAccountDeleteConfirm(
+  queryKey: QueryKey,
+  noun: string,
+  remove: (uuid: string) => Promise<ApiReply>,
+): (account: SignInAccount) => void {
+  const confirm = useConfirmedCall(queryKey);
+  return (account) =>
+    confirm({
+      title: `Delete ${account.fullName}`,
+      question: `Are you sure you want to delete the ${noun} ${account.fullName} (${account.email})? They will no longer be able to sign in.`,
+      done: { title: 'Deleted', message: 'Deleted' },
+      refused: { title: `Failed to delete ${noun}`, message: `Failed to delete ${noun}` },
+      call: () => remove(account.uuid),
+    });
+}

@@ -13,7 +13,7 @@ import { MERCHANT_MESSAGES } from '../../../shared/api/merchants.schema';
 import { conflict, invalid, notFound } from '../../../shared/errors';
 import { isUuid } from '../../../shared/ids';
 import type { AppContext } from '../../context';
-import { createUser, type UserRow } from '../auth/auth.service';
+import { createUser, toAccountHolder, type UserRow } from '../../core/accounts';
 import type { AuthUser } from '../../core/auth-user';
 import { getAccessibleMerchant } from '../../core/merchant-access';
 import { findAssignedMerchants } from '../merchants/merchants.service';
@@ -25,10 +25,7 @@ const isSuperAdminRow = sql`'super_admin' = ANY(${users.roles})`;
 
 function toAdmin(row: UserRow): Admin {
   return {
-    uuid: row.id,
-    fullName: row.fullName,
-    email: row.email,
-    mobileNumber: row.mobileNumber,
+    ...toAccountHolder(row),
     roles: row.roles,
     isSuperAdmin: row.roles.includes('super_admin'),
     createdAt: row.createdAt.toISOString(),

@@ -7,7 +7,7 @@ import { APP_IMPORT_MAX_BYTES, appExportSchema, importAppBodySchema, importAppRe
 import type { AppContext } from '../../context';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
 import { done, getOrigin, ok } from '../../http';
-import { createLimit, readAddress } from '../auth/auth-limits';
+import { createLimit, readAddress } from '../../core/rate-limits';
 import * as appsService from './apps.service';
 import * as appTransferService from './app-transfer.service';
 

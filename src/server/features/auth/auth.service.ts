@@ -4,56 +4,21 @@ import { authTokens, merchants, passwordResets, users } from '../../../db/schema
 import { SAME_PASSWORD_MESSAGE, type LoginBody, type RegisterBody, type SessionUser } from '../../../shared/api/auth.schema';
 import { getRoleLabel } from '../../../shared/roles';
 import type { TwoFactorLoginBody } from '../../../shared/api/two-factor.schema';
-import { conflict, invalid, notFound, unauthenticated } from '../../../shared/errors';
+import { invalid, notFound, unauthenticated } from '../../../shared/errors';
 import { getPublicOrigin } from '../../config';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../../core/auth-user';
 import { sendMail } from '../../core/mail';
-import { getDummyHash, hashPassword, verifyPassword } from './passwords';
+import { type UserRow, createUser } from '../../core/accounts';
+import { getDummyHash, hashPassword, verifyPassword } from '../../core/passwords';
 import { createOpaqueToken, hashToken } from './tokens';
 import { createChallenge, isRememberedDevice, isTwoFactorEnabled, rememberDevice, verifyChallenge } from './two-factor.service';
-
-export type UserRow = typeof users.$inferSelect;
 
 export const RESET_TOKEN_MINUTES = 30;
 const INVALID_LOGIN = 'Invalid email or password';
 const INVALID_RESET = 'This reset link is invalid or has expired. Please ask for a new one.';
 export const FORGOT_PASSWORD_MESSAGE =
   'If an account exists for this email, we have sent a link to reset the password. The link is valid for 30 minutes.';
-
-export interface CreateUserInput {
-  fullName: string;
-  email: string;
-  password: string;
-  mobileNumber?: string;
-  companyName?: string;
-  userType?: 'user' | 'internal_admin' | 'merchant';
-  roles?: string[];
-  merchantId?: string | null;
-  isDeveloper?: boolean;
-}
-
-/** Creates an account. Used by registration, the seed, admin and merchant management, and tests. */
-export async function createUser(db: Db, input: CreateUserInput): Promise<UserRow> {
-  const email = input.email.trim().toLowerCase();
-  const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
-  if (existing) throw conflict('An account with this email already exists');
-  const [user] = await db
-    .insert(users)
-    .values({
-      fullName: input.fullName.trim(),
-      email,
-      passwordHash: await hashPassword(input.password),
-      mobileNumber: input.mobileNumber ?? '',
-      companyName: input.companyName ?? '',
-      userType: input.userType ?? 'user',
-      roles: input.roles ?? [],
-      merchantId: input.merchantId ?? null,
-      isDeveloper: input.isDeveloper ?? false,
-    })
-    .returning();
-  return user!;
-}
 
 export async function getSessionUser(db: Db, userId: string): Promise<SessionUser> {
   const [row] = await db

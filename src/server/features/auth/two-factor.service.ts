@@ -23,8 +23,8 @@ import type { AppContext } from '../../context';
 import { openText, sealText } from '../../sealed-text';
 import { recordAdminAction } from '../../core/audit-log';
 import { sendMail } from '../../core/mail';
-import { PAYMENT_TRANSACTION_TYPE } from '../payments/settlements';
-import { verifyPassword } from './passwords';
+import { PAYMENT_TRANSACTION_TYPE } from '../../core/settlements';
+import { verifyPassword } from '../../core/passwords';
 import { createOpaqueToken, hashToken } from './tokens';
 
 /** RFC 6238's defaults, which every authenticator app reads: SHA-1, six digits, 30-second steps. */

@@ -7,10 +7,10 @@ import type { AppContext } from '../../context';
 import { createPeriodicTask, type PeriodicTask } from '../../periodic-task';
 import { sendMail } from '../../core/mail';
 import { verifyPendingPayment } from '../payments/payment-callbacks';
-import { formatDay } from '../../core/dates';
+import { formatDay, formatDays, getReminderReach, pickReminder } from '../../core/dates';
 import { HISTORY_TYPES } from './billing.service';
 import { forgetStanding } from './plan-limits';
-import { DAY_MS, getGraceEnd } from './subscription';
+import { getGraceEnd } from './subscription';
 
 /** Subscriptions and payments looked at per run; the next run takes the rest. */
 const BATCH = 500;
@@ -50,10 +50,7 @@ export function createBillingTimer(ctx: AppContext, options: { intervalMs: numbe
     const end = formatDay(subscription.periodEnd);
     await sendMail(ctx, {
       to: subscription.email,
-      subject:
-        days === LAPSED
-          ? `Your ${title} plan has been deactivated`
-          : `Your ${title} plan ends on ${end} (in ${days} ${days === 1 ? 'day' : 'days'})`,
+      subject: days === LAPSED ? `Your ${title} plan has been deactivated` : `Your ${title} plan ends on ${end} (in ${formatDays(days)})`,
       text: [
         `Hello ${subscription.fullName},`,
         '',
@@ -67,7 +64,6 @@ export function createBillingTimer(ctx: AppContext, options: { intervalMs: numbe
   }
 
   async function remind(now: Date): Promise<{ reminded: number; lapsed: number }> {
-    const widest = Math.max(...PERIOD_REMINDER_DAYS);
     const due = await ctx.db
       .select({
         userId: subscriptions.userId,
@@ -90,7 +86,7 @@ export function createBillingTimer(ctx: AppContext, options: { intervalMs: numbe
         and(
           ne(subscriptions.plan, 'TRIAL'),
           isNotNull(subscriptions.periodEnd),
-          lte(subscriptions.periodEnd, new Date(now.getTime() + widest * DAY_MS)),
+          lte(subscriptions.periodEnd, getReminderReach(PERIOD_REMINDER_DAYS, now)),
           // Lapsed ones whose lapse was mailed are done.
           isNull(billingReminders.userId),
         ),
@@ -101,7 +97,6 @@ export function createBillingTimer(ctx: AppContext, options: { intervalMs: numbe
     let lapsed = 0;
     for (const row of due) {
       const subscription = { ...row, periodEnd: row.periodEnd! };
-      const endMs = subscription.periodEnd.getTime();
       if (getGraceEnd(subscription.periodEnd).getTime() <= now.getTime()) {
         if (await mailOnce(subscription, LAPSED, now)) {
           lapsed++;
@@ -109,8 +104,8 @@ export function createBillingTimer(ctx: AppContext, options: { intervalMs: numbe
         }
         continue;
       }
-      if (endMs <= now.getTime()) continue;
-      const days = Math.min(...PERIOD_REMINDER_DAYS.filter((d) => endMs <= now.getTime() + d * DAY_MS));
+      if (subscription.periodEnd.getTime() <= now.getTime()) continue;
+      const days = pickReminder(PERIOD_REMINDER_DAYS, subscription.periodEnd, now);
       if (await mailOnce(subscription, days, now)) reminded++;
     }
     return { reminded, lapsed };

@@ -23,8 +23,8 @@ import { getRoles } from '../../../shared/roles';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../../core/auth-user';
 import { createPaymentReference, startCheckoutPayment } from '../payments/payment-start';
-import { SHORTCODE_TRANSACTION_TYPE, type ShortcodePaymentMetadata } from '../shortcodes/purchase-settlement';
-import { addMonths } from '../../core/dates';
+import { SHORTCODE_TRANSACTION_TYPE, type ShortcodePaymentMetadata } from '../../core/settlements';
+import { addMonths, DAY_MS } from '../../core/dates';
 import { findUsage, forgetStanding } from './plan-limits';
 import {
   CREDIT_TRANSACTION_TYPE,
@@ -33,15 +33,7 @@ import {
   type PlanPaymentMetadata,
   renewFromBalance,
 } from './plan-settlement';
-import {
-  DAY_MS,
-  findSubscriptionRow,
-  getGraceEnd,
-  getLimits,
-  getPlanName,
-  getSubscriptionState,
-  type SubscriptionRow,
-} from './subscription';
+import { findSubscriptionRow, getGraceEnd, getLimits, getPlanName, getSubscriptionState, type SubscriptionRow } from './subscription';
 import { getUsdRate, roundMoney } from '../../core/money';
 import { recordAdminAction } from '../../core/audit-log';
 

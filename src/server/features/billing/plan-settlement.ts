@@ -5,7 +5,7 @@ import { isPaidPlanName, PLANS, type PaidPlanName, type PlanName } from '../../.
 import { getPublicOrigin } from '../../config';
 import type { AppContext } from '../../context';
 import { sendMail } from '../../core/mail';
-import type { AfterSettlement, SettledTransaction, TransactionType } from '../payments/settlements';
+import type { AfterSettlement, SettledTransaction, TransactionType } from '../../core/settlements';
 import { formatDay, addMonths } from '../../core/dates';
 import { forgetStanding } from './plan-limits';
 import { getPlanName, getSubscriptionState, type SubscriptionRow } from './subscription';

@@ -4,10 +4,9 @@ import { subscriptions } from '../../../db/schema';
 import { GRACE_DAYS, type SubscriptionState } from '../../../shared/api/billing.schema';
 import { isPlanName, type PlanLimits, PLANS, type PlanName } from '../../../shared/billing/plans';
 import type { Config } from '../../config';
+import { DAY_MS } from '../../core/dates';
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
-
-export const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The plan a row names; no row (or a name no longer in the table) is TRIAL. */
 export function getPlanName(row: Pick<SubscriptionRow, 'plan'> | undefined): PlanName {

@@ -11,7 +11,7 @@ import {
 import { conflict, notFound } from '../../../shared/errors';
 import { isUuid } from '../../../shared/ids';
 import type { AppContext } from '../../context';
-import { createUser } from '../auth/auth.service';
+import { createUser, toAccountHolder, type UserRow } from '../../core/accounts';
 import type { AuthUser } from '../../core/auth-user';
 import { recordAdminAction } from '../../core/audit-log';
 import { getAccessibleMerchant, requireScope, type MerchantRow } from '../../core/merchant-access';
@@ -106,14 +106,9 @@ export async function deleteMerchant(ctx: AppContext, user: AuthUser, merchantId
   for (const app of appRows) ctx.versions.invalidate(app.id);
 }
 
-type UserRow = typeof users.$inferSelect;
-
 function toMerchantUser(row: UserRow): MerchantUser {
   return {
-    uuid: row.id,
-    fullName: row.fullName,
-    email: row.email,
-    mobileNumber: row.mobileNumber,
+    ...toAccountHolder(row),
     isDeveloper: row.isDeveloper,
     merchantUuid: row.merchantId ?? '',
   };

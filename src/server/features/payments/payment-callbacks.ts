@@ -10,14 +10,14 @@ import { AppError, unauthenticated } from '../../../shared/errors';
 import type { AppContext } from '../../context';
 import { queueWebhookEvent } from '../webhooks/webhooks.service';
 import { mergeMetadata, type PaymentMetadata, type TransactionRow } from './payment-metadata';
-import type { TransactionStatus } from './payments.schema';
+import type { TransactionStatus } from '../../../shared/api/merchants.schema';
 import {
   getSettlementHandler,
   UnknownTransactionTypeError,
   type AfterSettlement,
   type SettledTransaction,
   type SettlementHandler,
-} from './settlements';
+} from '../../core/settlements';
 
 /** The `payment.settled` webhook event of an app's payment (docs/webhooks.md); its id is the transaction's, so it is sent once. */
 function toPaymentSettledEvent(row: SettledTransaction, meta: PaymentMetadata, failureReason: string | null, settledAt: Date) {

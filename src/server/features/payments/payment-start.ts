@@ -12,7 +12,7 @@ import { getPublicOrigin } from '../../config';
 import type { AppContext } from '../../context';
 import { normalizeMsisdn } from '../../core/msisdn';
 import { mergeMetadata, type PaymentMetadata } from './payment-metadata';
-import { PAYMENT_TRANSACTION_TYPE, type TransactionType } from './settlements';
+import { PAYMENT_TRANSACTION_TYPE, type TransactionType } from '../../core/settlements';
 
 const MAX_AMOUNT = 1_000_000_000;
 

@@ -8,7 +8,7 @@ import { seedApp } from '../../../../tests/support/seed-app';
 import { createSandboxPaymentProvider } from '../../../integrations/payments/sandbox-payments';
 import { createPaymentpromptRunner } from '../../../actions/paymentprompt';
 import { testInput, testScope } from '../../../actions/test-input';
-import { isSandboxProvider } from './payment-providers';
+import { isSandboxProvider } from '../../core/payment-providers';
 import { startPayment } from './payment-start';
 
 const SECRET = 'sandbox-secret-for-tests-0123456789';

@@ -1,10 +1,7 @@
 import { z } from 'zod';
-import { transactionMetadataSchema } from '../../../shared/api/merchants.schema';
+import { TRANSACTION_STATUSES, transactionMetadataSchema } from '../../../shared/api/merchants.schema';
 
 // API shapes of payments. They import only zod and shared schemas, so they can move to src/shared/api when the console needs them.
-
-export const TRANSACTION_STATUSES = ['PENDING', 'SUCCESS', 'FAILED'] as const;
-export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 
 export const transactionSchema = z.object({
   id: z.string(),

@@ -7,7 +7,7 @@ import { notFound } from '../../../shared/errors';
 import type { AppContext } from '../../context';
 import { handlePaymentCallback } from './payment-callbacks';
 import type { PaymentMetadata, TransactionRow } from './payment-metadata';
-import type { TransactionStatus } from './payments.schema';
+import type { TransactionStatus } from '../../../shared/api/merchants.schema';
 
 /** Constant-time comparison of a token given with one kept (hashed first, so lengths leak nothing either). */
 function isSameToken(given: string, kept: string): boolean {

@@ -7,7 +7,8 @@ import type { AppContext } from '../../context';
 import type { AuthUser } from '../../core/auth-user';
 import { getOwnedApp } from '../../core/app-access';
 import type { PaymentMetadata, TransactionRow } from './payment-metadata';
-import type { Transaction, TransactionStatus } from './payments.schema';
+import type { TransactionStatus } from '../../../shared/api/merchants.schema';
+import type { Transaction } from './payments.schema';
 
 /**
  * The owner's payment transactions (an app's with appId), newest first; every account's for an admin whose

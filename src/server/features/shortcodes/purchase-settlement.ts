@@ -6,20 +6,7 @@ import { getPublicOrigin } from '../../config';
 import type { AppContext } from '../../context';
 import { sendMail } from '../../core/mail';
 import { addMonths, formatDay } from '../../core/dates';
-import type { AfterSettlement, SettledTransaction, TransactionType } from '../payments/settlements';
-
-/** The transaction type of shortcode purchases and renewals. */
-export const SHORTCODE_TRANSACTION_TYPE = 'shortcode' satisfies TransactionType;
-
-/** What a shortcode payment keeps in its transaction's metadata. */
-export interface ShortcodePaymentMetadata {
-  purchaseId: string;
-  leaseCount: number;
-  kind: 'buy' | 'renew';
-  /** The amount in USD and the units of the charged currency per USD, when a rate was set (getUsdRate). */
-  amountUsd?: number;
-  usdRate?: number;
-}
+import type { AfterSettlement, SettledTransaction, ShortcodePaymentMetadata } from '../../core/settlements';
 
 export const RESERVATION_MS = RESERVATION_MINUTES * 60_000;
 

@@ -23,13 +23,8 @@ import { findLiveVersionNumber } from '../../core/app-versions';
 import { getUsdRate, roundMoney } from '../../core/money';
 import { startCheckoutPayment } from '../payments/payment-start';
 import { type CatalogueEntry, getCatalogueEntry } from './extensions.service';
-import {
-  hasNoOtherHolder,
-  RESERVATION_MS,
-  releaseEnded,
-  SHORTCODE_TRANSACTION_TYPE,
-  type ShortcodePaymentMetadata,
-} from './purchase-settlement';
+import { hasNoOtherHolder, RESERVATION_MS, releaseEnded } from './purchase-settlement';
+import { SHORTCODE_TRANSACTION_TYPE, type ShortcodePaymentMetadata } from '../../core/settlements';
 import { addMonths } from '../../core/dates';
 import { recordAdminAction } from '../../core/audit-log';
 

@@ -6,9 +6,8 @@ import type { AppContext } from '../../context';
 import { createPeriodicTask, type PeriodicTask } from '../../periodic-task';
 import { sendMail } from '../../core/mail';
 import { releaseEnded } from './purchase-settlement';
-import { formatDay } from '../../core/dates';
+import { formatDay, formatDays, getReminderReach, pickReminder } from '../../core/dates';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 /** Reminders looked at per run; the next run takes the rest. */
 const BATCH = 500;
 
@@ -30,7 +29,6 @@ export type ShortcodeTimer = PeriodicTask<ShortcodeTimerReport>;
  */
 export function createShortcodeTimer(ctx: AppContext, options: { intervalMs: number }): ShortcodeTimer {
   async function remind(now: Date): Promise<number> {
-    const widest = Math.max(...REMINDER_DAYS_BEFORE);
     const due = await ctx.db
       .select({
         id: shortcodePurchases.id,
@@ -45,7 +43,7 @@ export function createShortcodeTimer(ctx: AppContext, options: { intervalMs: num
         and(
           eq(shortcodePurchases.status, 'active'),
           gt(shortcodePurchases.expiryDate, now),
-          lte(shortcodePurchases.expiryDate, new Date(now.getTime() + widest * DAY_MS)),
+          lte(shortcodePurchases.expiryDate, getReminderReach(REMINDER_DAYS_BEFORE, now)),
         ),
       )
       .orderBy(asc(shortcodePurchases.expiryDate))
@@ -53,7 +51,7 @@ export function createShortcodeTimer(ctx: AppContext, options: { intervalMs: num
     let reminded = 0;
     for (const purchase of due) {
       const expiryDate = purchase.expiryDate!;
-      const daysBefore = Math.min(...REMINDER_DAYS_BEFORE.filter((d) => expiryDate.getTime() <= now.getTime() + d * DAY_MS));
+      const daysBefore = pickReminder(REMINDER_DAYS_BEFORE, expiryDate, now);
       const [marked] = await ctx.db
         .insert(shortcodeReminders)
         .values({ purchaseId: purchase.id, expiryDate, daysBefore, sentAt: now })
@@ -67,7 +65,7 @@ export function createShortcodeTimer(ctx: AppContext, options: { intervalMs: num
         text: [
           `Hello ${purchase.fullName},`,
           '',
-          `Your shortcode ${purchase.dialString} expires on ${formatDay(expiryDate)} (in ${daysBefore} ${daysBefore === 1 ? 'day' : 'days'}).`,
+          `Your shortcode ${purchase.dialString} expires on ${formatDay(expiryDate)} (in ${formatDays(daysBefore)}).`,
           'After that its callers hear that it has expired, and another account may take it.',
           `Renew it from My USSD Extensions: ${getPublicOrigin(ctx.config)}/my-shortcodes`,
         ].join('\n'),

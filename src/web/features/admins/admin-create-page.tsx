@@ -1,24 +1,22 @@
-import { Button, Group, Paper, Stack } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { Paper, Stack } from '@mantine/core';
 import { showToast } from '../../lib/toast';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ADMIN_ROLE_CHOICES } from '../../../shared/roles';
 import type { Admin, AdminRoleType } from '../../../shared/api/admins.schema';
-import { accountFormSchema, MERCHANT_MESSAGES } from '../../../shared/api/merchants.schema';
+import { MERCHANT_MESSAGES } from '../../../shared/api/merchants.schema';
 import { BackLink } from '../../components/back-link';
+import { FormSubmitRow } from '../../components/dialog-actions';
 import { FormAlert } from '../../components/form-alert';
 import { failureText, isOk } from '../../lib/api';
 import { AccountFields } from '../merchants/account-fields';
+import { useAccountForm } from '../merchants/use-account-form';
 
 import { AdminRoleCheckboxes } from './admin-role-checkboxes';
 import { ADMIN_LIST_PATH, adminManagePath, createAdmin, updateAdminProfile } from './admins.api';
 import { adminKeys } from './use-admins';
 import { PageHeader } from '../../components/page-header';
 import { RoleGuard } from '../../components/role-guard';
-
-const EMPTY = { fullName: '', email: '', mobileNumber: '', password: '', confirmPassword: '', roles: [] as string[] };
 
 /**
  * Create New Admin User (super admins). The create call carries only the account's fields; the chosen roles
@@ -35,22 +33,12 @@ export function AdminCreatePage() {
 function AdminCreateForm() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [message, setMessage] = useState<string | null>(null);
-  const [isSubmitting, setSubmitting] = useState(false);
-  const form = useForm({ mode: 'controlled', initialValues: EMPTY });
+  const { form, message, clearMessage, isSubmitting, submitWith } = useAccountForm({ roles: [] as string[] });
 
-  const handleSubmit = form.onSubmit(async (values) => {
-    const parsed = accountFormSchema.safeParse(values);
-    if (!parsed.success) return setMessage(parsed.error.issues[0]?.message ?? null);
-    if (values.roles.length === 0) return setMessage(MERCHANT_MESSAGES.selectRole);
-    setMessage(null);
-    setSubmitting(true);
-    const { fullName, email, mobileNumber, password } = parsed.data;
+  const handleSubmit = submitWith(async ({ fullName, email, mobileNumber, password }, values) => {
+    if (values.roles.length === 0) return MERCHANT_MESSAGES.selectRole;
     const created = await createAdmin({ fullName, email, mobileNumber, password });
-    if (!isOk(created) || !created.data) {
-      setSubmitting(false);
-      return setMessage(failureText(created, 'Failed to create admin user'));
-    }
+    if (!isOk(created) || !created.data) return failureText(created, 'Failed to create admin user');
     const admin = created.data as Admin;
     const withRoles = await updateAdminProfile({
       adminUuid: admin.uuid,
@@ -59,7 +47,6 @@ function AdminCreateForm() {
       mobileNumber,
       roles: values.roles as AdminRoleType[],
     });
-    setSubmitting(false);
     await queryClient.invalidateQueries({ queryKey: adminKeys.all });
     if (!isOk(withRoles)) {
       // The account exists without roles: Manage Admin is where they are set again.
@@ -70,6 +57,7 @@ function AdminCreateForm() {
       });
     } else showToast({ color: 'teal', title: 'Admin created', message: created.message || fullName });
     void navigate(adminManagePath(admin.uuid));
+    return undefined;
   });
 
   return (
@@ -84,18 +72,14 @@ function AdminCreateForm() {
       <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
         <form onSubmit={handleSubmit} noValidate aria-label="Create New Admin User">
           <Stack gap="md">
-            <FormAlert message={message} onClose={() => setMessage(null)} />
+            <FormAlert message={message} onClose={clearMessage} />
             <AccountFields getInputProps={form.getInputProps} />
             <AdminRoleCheckboxes
               roles={ADMIN_ROLE_CHOICES}
               value={form.values.roles}
               onChange={(roles) => form.setFieldValue('roles', roles)}
             />
-            <Group justify="flex-end">
-              <Button type="submit" loading={isSubmitting}>
-                Create Admin
-              </Button>
-            </Group>
+            <FormSubmitRow label="Create Admin" isSubmitting={isSubmitting} />
           </Stack>
         </form>
       </Paper>

@@ -8,6 +8,7 @@ import { Link, useParams } from 'react-router';
 import { type AdminProfile, updateAdminBodySchema } from '../../../shared/api/admins.schema';
 import type { Merchant } from '../../../shared/api/merchants.schema';
 import { BackLink } from '../../components/back-link';
+import { FormSubmitRow } from '../../components/dialog-actions';
 import { FormAlert } from '../../components/form-alert';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { failureText, isOk } from '../../lib/api';
@@ -131,11 +132,7 @@ function ProfileForm({ admin }: { admin: AdminProfile }) {
               onChange={(roles) => form.setFieldValue('roles', roles)}
             />
           )}
-          <Group justify="flex-end">
-            <Button type="submit" loading={isSubmitting}>
-              Save Profile
-            </Button>
-          </Group>
+          <FormSubmitRow label="Save Profile" isSubmitting={isSubmitting} />
         </Stack>
       </form>
     </Paper>

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { Admin, AdminProfile } from '../../../shared/api/admins.schema';
 import type { Merchant } from '../../../shared/api/merchants.schema';
 import { isNotFound, readData } from '../../lib/api';
-import { useConfirmedCall } from '../../lib/use-confirmed-call';
+import { useAccountDeleteConfirm, useConfirmedCall } from '../../lib/use-confirmed-call';
 import {
   deleteAdmin,
   findAdmins,
@@ -67,15 +67,7 @@ export function useContactRequests() {
 }
 
 export function useDeleteAdminConfirm(): (admin: Admin) => void {
-  const confirm = useConfirmedCall(adminKeys.all);
-  return (admin) =>
-    confirm({
-      title: `Delete ${admin.fullName}`,
-      question: `Are you sure you want to delete the admin ${admin.fullName} (${admin.email})? They will no longer be able to sign in.`,
-      done: { title: 'Delete', message: 'Done' },
-      refused: { title: 'Failed to delete admin', message: 'Failed to delete admin' },
-      call: () => deleteAdmin(admin.uuid),
-    });
+  return useAccountDeleteConfirm(adminKeys.all, 'admin', deleteAdmin);
 }
 
 export function useUnassignMerchantConfirm(adminUuid: string): (merchant: Merchant) => void {

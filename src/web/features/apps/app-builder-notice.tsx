@@ -1,6 +1,6 @@
-import { Alert } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import { APP_MESSAGES } from '../../../shared/api/apps.schema';
+import { InfoNotice } from '../../components/info-notice';
 
 /**
  * Why a merchant user who is not a Developer has no Create App form, Clone or Import: their company's developers
@@ -8,14 +8,8 @@ import { APP_MESSAGES } from '../../../shared/api/apps.schema';
  */
 export function AppBuilderNotice({ children }: { children?: React.ReactNode }) {
   return (
-    <Alert
-      color="blue"
-      variant="light"
-      icon={<IconLock size={20} />}
-      title="Apps are built by your company's developers"
-      data-testid="app-builder-notice"
-    >
+    <InfoNotice icon={IconLock} title="Apps are built by your company's developers" data-testid="app-builder-notice">
       {APP_MESSAGES.notAppBuilder}.{children ? <> {children}</> : null}
-    </Alert>
+    </InfoNotice>
   );
 }

@@ -1,4 +1,4 @@
-import { Modal, Select, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
+import { Modal, Select, Stack, Switch, Text } from '@mantine/core';
 import { showToast } from '../../lib/toast';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
@@ -11,6 +11,7 @@ import { AppTemplateTagField } from './app-template-tag-field';
 import type { Merchant } from '../../../shared/api/merchants.schema';
 import { findMerchants } from '../merchants/merchants.api';
 import { cloneApp } from './apps.api';
+import { AppDescriptionInput, AppNameInput, bindText } from './app-detail-fields';
 import { DialogActions } from '../../components/dialog-actions';
 
 /** What the dialog needs of the app being copied: an app from the list, or a featured template. */
@@ -186,26 +187,8 @@ function CloneForm({ source, onClose, defaultName, redirect, canCloneIntoAccount
         </Text>
         <FormAlert message={message} onClose={() => setMessage(null)} />
         <FormAlert message={successMessage} onClose={() => setSuccessMessage(null)} kind="success" />
-        <TextInput
-          label="App Name"
-          withAsterisk
-          maxLength={120}
-          value={appName}
-          onChange={(e) => setAppName(e.currentTarget.value)}
-          name="appName"
-          data-autofocus
-        />
-        <Textarea
-          label="Description"
-          withAsterisk
-          autosize
-          minRows={2}
-          maxRows={5}
-          maxLength={1000}
-          value={description}
-          onChange={(e) => setDescription(e.currentTarget.value)}
-          name="description"
-        />
+        <AppNameInput {...bindText(appName, setAppName)} data-autofocus />
+        <AppDescriptionInput maxRows={5} {...bindText(description, setDescription)} />
         <AppTemplateTagField label="Is Template Formated" checked={useTemplateTag} onChange={setUseTemplateTag} />
         {hasAccountPicker && (
           <Stack gap="xs">

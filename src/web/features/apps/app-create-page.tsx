@@ -1,4 +1,4 @@
-import { Box, Button, Card, Code, Group, Select, SimpleGrid, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Box, Button, Card, Code, Group, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { showToast } from '../../lib/toast';
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
@@ -16,7 +16,7 @@ import { FormAlert } from '../../components/form-alert';
 import { RadioCardGroup, type RadioCardOption } from '../../components/radio-card-group';
 import { isNetworkFailure, isOk } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
-import { COUNTRY_OPTIONS } from './app-countries.data';
+import { AppCountrySelect, AppDescriptionInput, AppExistingShortCodeInput, AppNameInput } from './app-detail-fields';
 import { useScrollIntoViewOn } from './use-scroll-into-view-on';
 import { AppTemplateTagField, getShortCodeExamples } from './app-template-tag-field';
 import { AppBuilderNotice } from './app-builder-notice';
@@ -152,35 +152,12 @@ export function AppCreatePage() {
           )}
 
           <Stack gap="md">
-            <TextInput
-              label="App Name"
-              placeholder="e.g. Mensah Airtime"
-              withAsterisk
-              maxLength={120}
-              {...form.getInputProps('appName')}
-              name="appName"
-            />
-            <Textarea
-              label="Description"
-              placeholder="What callers can do with this app"
-              withAsterisk
-              autosize
-              minRows={2}
-              maxRows={6}
-              maxLength={1000}
-              {...form.getInputProps('description')}
-              name="description"
-            />
-            <Select
-              label="Country"
+            <AppNameInput placeholder="e.g. Mensah Airtime" {...form.getInputProps('appName')} />
+            <AppDescriptionInput placeholder="What callers can do with this app" {...form.getInputProps('description')} />
+            <AppCountrySelect
               placeholder="Pick a country"
-              withAsterisk
-              searchable
-              nothingFoundMessage="No country matches"
-              data={COUNTRY_OPTIONS}
               {...form.getInputProps('country')}
               onChange={(value) => form.setFieldValue('country', value ?? '')}
-              name="country"
             />
           </Stack>
 
@@ -222,15 +199,7 @@ export function AppCreatePage() {
               />
             </SimpleGrid>
           ) : (
-            <TextInput
-              label="Short Code"
-              description="Start with * and end with #"
-              placeholder={getShortCodeExamples('existing', values.useTemplateTag)}
-              withAsterisk
-              maxLength={100}
-              {...form.getInputProps('customShortCode')}
-              name="customShortCode"
-            />
+            <AppExistingShortCodeInput useTemplateTag={values.useTemplateTag} {...form.getInputProps('customShortCode')} />
           )}
 
           <Box

@@ -10,6 +10,7 @@ import { FormAlert } from '../../components/form-alert';
 import { failureText, isOk } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
 import { importApp } from './apps.api';
+import { AppNameInput, bindText } from './app-detail-fields';
 
 interface AppImportDialogProps {
   opened: boolean;
@@ -135,20 +136,16 @@ function ImportForm({ onClose, thenGoTo }: Omit<AppImportDialogProps, 'opened'>)
           name="file"
           data-autofocus
         />
-        <TextInput
-          label="App Name"
+        <AppNameInput
           description="The file's name for the app, unless you change it."
-          maxLength={120}
-          value={appName}
-          onChange={(e) => setAppName(e.currentTarget.value)}
-          name="appName"
+          withAsterisk={false}
+          {...bindText(appName, setAppName)}
         />
         <TextInput
           label="Shortcode"
           description="Must differ from your other apps' shortcodes, e.g. *920*35#."
           maxLength={100}
-          value={shortCode}
-          onChange={(e) => setShortCode(e.currentTarget.value)}
+          {...bindText(shortCode, setShortCode)}
           name="shortCode"
         />
         <FormAlert message={message} onClose={() => showRefusal('')} title={problems.length ? 'Not imported' : undefined} />

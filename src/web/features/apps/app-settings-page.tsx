@@ -1,21 +1,4 @@
-import {
-  Badge,
-  Button,
-  Card,
-  Divider,
-  Group,
-  NumberInput,
-  Paper,
-  Select,
-  SimpleGrid,
-  Skeleton,
-  Stack,
-  Switch,
-  Text,
-  Textarea,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Badge, Button, Card, Divider, Group, NumberInput, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { showToast } from '../../lib/toast';
 import { IconLockSquareRounded, IconWebhook } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -31,9 +14,9 @@ import {
 import { FormAlert } from '../../components/form-alert';
 import { isNetworkFailure, isOk } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
-import { COUNTRY_OPTIONS } from './app-countries.data';
+import { AppCountrySelect, AppDescriptionInput, AppExistingShortCodeInput, AppNameInput, bindText } from './app-detail-fields';
 import { useScrollIntoViewOn } from './use-scroll-into-view-on';
-import { AppTemplateTagField, getShortCodeExamples } from './app-template-tag-field';
+import { AppTemplateTagField } from './app-template-tag-field';
 import { AppGatewayKeyField } from './app-gateway-key-field';
 import { AppDialStringStatus } from './app-dial-string-status';
 import { AppLanguageFields, readLanguageValues, toLanguageValues, type LanguageValues } from './app-language-fields';
@@ -43,6 +26,8 @@ import { BackLink } from '../../components/back-link';
 import { NameText } from '../../components/name-text';
 import { APP_LIST_PATH, webhooksPath } from '../../lib/paths';
 import { CopyField } from '../../components/copy-field';
+import { CardSkeletons } from '../../components/card-skeletons';
+import { LoadErrorPanel } from '../../components/load-error-panel';
 
 interface SettingsValues {
   appName: string;
@@ -85,21 +70,9 @@ export function AppSettingsPage() {
         )}
       </div>
 
-      {isPending && (
-        <Stack gap="lg" aria-busy="true" aria-label="Loading the app">
-          <Skeleton height={150} radius="lg" />
-          <Skeleton height={380} radius="lg" />
-        </Stack>
-      )}
+      {isPending && <CardSkeletons label="Loading the app" heights={[150, 380]} />}
       {/* 'App not found' is AppScreenGuard's, around every screen of an app. */}
-      {error && !(error instanceof AppNotFoundError) && (
-        <Paper withBorder radius="lg" p="lg">
-          <Text c="red.8">{error.message}</Text>
-          <Button mt="sm" size="xs" variant="default" onClick={() => void refetch()}>
-            Try again
-          </Button>
-        </Paper>
-      )}
+      {error && !(error instanceof AppNotFoundError) && <LoadErrorPanel message={error.message} onRetry={() => void refetch()} />}
       {app && (
         <>
           <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="gateway-urls-heading">
@@ -226,51 +199,20 @@ function AppSettingsForm({ app }: { app: App }) {
           </div>
         )}
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-          <TextInput
-            label="App Name"
-            withAsterisk
-            maxLength={120}
-            value={values.appName}
-            onChange={(e) => set('appName', e.currentTarget.value)}
-            name="appName"
-          />
-          <Select
-            label="Country"
-            withAsterisk
-            searchable
-            nothingFoundMessage="No country matches"
-            data={COUNTRY_OPTIONS}
-            value={values.country || null}
-            onChange={(value) => set('country', value ?? '')}
-            name="country"
-          />
+          <AppNameInput {...bindText(values.appName, (appName) => set('appName', appName))} />
+          <AppCountrySelect value={values.country || null} onChange={(value) => set('country', value ?? '')} />
         </SimpleGrid>
-        <Textarea
-          label="Description"
-          withAsterisk
-          autosize
-          minRows={2}
-          maxRows={6}
-          maxLength={1000}
-          value={values.description}
-          onChange={(e) => set('description', e.currentTarget.value)}
-          name="description"
-        />
+        <AppDescriptionInput {...bindText(values.description, (description) => set('description', description))} />
         <AppTemplateTagField
           label="Is Template Formated"
           checked={values.useTemplateTag}
           onChange={(checked) => set('useTemplateTag', checked)}
         />
         {isExisting ? (
-          <TextInput
+          <AppExistingShortCodeInput
             label="Custom Short Code"
-            description="Start with * and end with #"
-            placeholder={getShortCodeExamples('existing', values.useTemplateTag)}
-            withAsterisk
-            maxLength={100}
-            value={values.customShortCode}
-            onChange={(e) => set('customShortCode', e.currentTarget.value)}
-            name="customShortCode"
+            useTemplateTag={values.useTemplateTag}
+            {...bindText(values.customShortCode, (customShortCode) => set('customShortCode', customShortCode))}
           />
         ) : (
           <TextInput

@@ -7,6 +7,7 @@ import { useState } from 'react';
 import type { ApiKey } from '../../../shared/api/api-keys.schema';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { failureText, isOk, readData } from '../../lib/api';
+import { formatMoment } from '../../lib/format';
 import { queryKeys } from '../../lib/query-keys';
 import { ApiKeyCreateDialog } from './api-key-create-dialog';
 import { findApiKeys, revokeApiKey } from './api-keys.api';
@@ -16,8 +17,6 @@ import { findApiKeys, revokeApiKey } from './api-keys.api';
  * dates wrap instead.
  */
 const BADGE_CELL = { minWidth: 96 } as const;
-
-const formatTime = (iso: string | null) => (iso ? new Date(iso).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' }) : 'Never');
 
 /** Account Settings, API keys: the account's keys (name, scope, prefix, created, last used), Create key and Revoke. */
 export function ApiKeyListPanel() {
@@ -98,8 +97,8 @@ export function ApiKeyListPanel() {
                       {key.scope}
                     </Badge>
                   </Table.Td>
-                  <Table.Td fz="sm">{formatTime(key.createdAt)}</Table.Td>
-                  <Table.Td fz="sm">{formatTime(key.lastUsedAt)}</Table.Td>
+                  <Table.Td fz="sm">{formatMoment(key.createdAt)}</Table.Td>
+                  <Table.Td fz="sm">{formatMoment(key.lastUsedAt)}</Table.Td>
                   <Table.Td ta="right" style={BADGE_CELL}>
                     {key.revokedAt ? (
                       <Text size="sm" c="dimmed" fw={600}>

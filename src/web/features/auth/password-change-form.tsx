@@ -2,7 +2,8 @@ import { Button, PasswordInput, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { showToast } from '../../lib/toast';
 import { useState } from 'react';
-import { changePasswordBodySchema, PASSWORD_MIN } from '../../../shared/api/auth.schema';
+import { changePasswordBodySchema } from '../../../shared/api/auth.schema';
+import { NewPasswordInput } from './new-password-input';
 import { getStoredUser, saveSession } from '../../lib/session';
 import { changePassword } from './auth.api';
 import { PASSWORD_MISMATCH } from './password-reset-page';
@@ -80,14 +81,7 @@ export function PasswordChangeForm() {
           {...form.getInputProps('oldPassword')}
           name="oldPassword"
         />
-        <PasswordInput
-          label="New Password"
-          description={`At least ${PASSWORD_MIN} characters`}
-          autoComplete="new-password"
-          withAsterisk
-          {...form.getInputProps('newPassword')}
-          name="newPassword"
-        />
+        <NewPasswordInput label="New Password" {...form.getInputProps('newPassword')} name="newPassword" />
         <PasswordInput
           label="Confirm Password"
           autoComplete="new-password"

@@ -1,9 +1,10 @@
-import { PasswordInput, SimpleGrid, TextInput } from '@mantine/core';
+import { SimpleGrid, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { PASSWORD_MIN, registerBodySchema } from '../../../shared/api/auth.schema';
+import { registerBodySchema } from '../../../shared/api/auth.schema';
+import { NewPasswordInput } from './new-password-input';
 import { useAfterSignInPath } from '../../lib/return-path';
 import { saveSession } from '../../lib/session';
 import { isLoginReply, registerUser } from './auth.api';
@@ -86,14 +87,7 @@ export function RegisterPage() {
             name="companyName"
           />
         </SimpleGrid>
-        <PasswordInput
-          label="Password"
-          description={`At least ${PASSWORD_MIN} characters`}
-          autoComplete="new-password"
-          withAsterisk
-          {...form.getInputProps('password')}
-          name="password"
-        />
+        <NewPasswordInput label="Password" {...form.getInputProps('password')} name="password" />
       </AuthForm>
     </AuthLayout>
   );

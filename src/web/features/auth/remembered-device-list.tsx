@@ -3,11 +3,10 @@ import { useQuery } from '@tanstack/react-query';
 import type { RememberedDevice } from '../../../shared/api/two-factor.schema';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { readData } from '../../lib/api';
+import { formatMoment } from '../../lib/format';
 import { queryKeys } from '../../lib/query-keys';
 import { useConfirmedCall } from '../../lib/use-confirmed-call';
 import { findRememberedDevices, revokeRememberedDevice } from './two-factor.api';
-
-const formatTime = (iso: string | null) => (iso ? new Date(iso).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' }) : 'Never');
 
 /** A User-Agent cut to what a person recognises: the browser and the system, when they can be read. */
 function describeDevice(label: string): string {
@@ -67,8 +66,8 @@ export function RememberedDeviceList() {
                   <Table.Td fz="sm" title={device.label}>
                     {describeDevice(device.label)}
                   </Table.Td>
-                  <Table.Td fz="sm">{formatTime(device.createdAt)}</Table.Td>
-                  <Table.Td fz="sm">{formatTime(device.lastUsedAt)}</Table.Td>
+                  <Table.Td fz="sm">{formatMoment(device.createdAt)}</Table.Td>
+                  <Table.Td fz="sm">{formatMoment(device.lastUsedAt)}</Table.Td>
                   <Table.Td ta="right">
                     <Button size="xs" variant="light" color="red" onClick={() => confirmRevoke(device)}>
                       Forget

@@ -1,5 +1,5 @@
 import { Alert, Button, Code, Group, Image, Loader, Stack, Text, TextInput } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import type { TwoFactorSetup } from '../../../shared/api/two-factor.schema';
 import { failureText, isOk } from '../../lib/api';
 import { FormAlert } from '../../components/form-alert';
@@ -71,16 +71,11 @@ export function TwoFactorEnrolSteps({ email, onDone, onEnabled, onCancel }: TwoF
         <Text size="sm">
           You need an authenticator app on your phone, such as Google Authenticator, Microsoft Authenticator, 1Password or Aegis.
         </Text>
-        <Group gap="sm">
+        <StepButtons onCancel={onCancel}>
           <Button onClick={() => void start()} loading={isBusy}>
             Set up two-factor sign-in
           </Button>
-          {onCancel && (
-            <Button variant="default" onClick={onCancel}>
-              Cancel
-            </Button>
-          )}
-        </Group>
+        </StepButtons>
       </Stack>
     );
 
@@ -119,17 +114,26 @@ export function TwoFactorEnrolSteps({ email, onDone, onEnabled, onCancel }: TwoF
           name="code"
           styles={{ input: { letterSpacing: '0.3em' } }}
         />
-        <Group gap="sm">
+        <StepButtons onCancel={onCancel}>
           <Button type="submit" loading={isBusy}>
             Turn on
           </Button>
-          {onCancel && (
-            <Button variant="default" onClick={onCancel}>
-              Cancel
-            </Button>
-          )}
-        </Group>
+        </StepButtons>
       </Stack>
     </form>
+  );
+}
+
+/** A step's button, and Cancel when the enrolment may be left (the layout's prompt cannot be). */
+function StepButtons({ onCancel, children }: { onCancel?: () => void; children: ReactNode }) {
+  return (
+    <Group gap="sm">
+      {children}
+      {onCancel && (
+        <Button variant="default" onClick={onCancel}>
+          Cancel
+        </Button>
+      )}
+    </Group>
   );
 }

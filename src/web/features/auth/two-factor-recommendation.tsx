@@ -1,7 +1,8 @@
-import { Alert, Anchor } from '@mantine/core';
+import { Anchor } from '@mantine/core';
 import { useLocalStorage } from '@mantine/hooks';
 import { IconShieldLock } from '@tabler/icons-react';
 import { Link } from 'react-router';
+import { InfoNotice } from '../../components/info-notice';
 import { useTwoFactorStatus } from './two-factor-panel';
 
 /**
@@ -13,12 +14,9 @@ export function TwoFactorRecommendation() {
   const [isDismissed, setDismissed] = useLocalStorage({ key: 'dialflow.twoFactorAdviceDismissed', defaultValue: false });
   if (!status?.recommended || status.enabled || isDismissed) return null;
   return (
-    <Alert
-      color="blue"
-      variant="light"
-      icon={<IconShieldLock size={20} />}
+    <InfoNotice
+      icon={IconShieldLock}
       title="Protect the money your account moves"
-      withCloseButton
       closeButtonLabel="Dismiss"
       onClose={() => setDismissed(true)}
       data-testid="two-factor-recommendation"
@@ -27,6 +25,6 @@ export function TwoFactorRecommendation() {
       <Anchor component={Link} to="/account-profile?tab=two-factor" fw={600}>
         Set it up in Account Settings
       </Anchor>
-    </Alert>
+    </InfoNotice>
   );
 }

@@ -1,10 +1,11 @@
-import { Button, Card, Group, Radio, Stack, Textarea, TextInput } from '@mantine/core';
+import { Card, Group, Radio, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { showToast } from '../../lib/toast';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { type Bot, BOT_MESSAGES, type BotStatus } from '../../../shared/api/bots.schema';
 import { LoadErrorAlert } from '../../components/load-error-alert';
+import { FormSubmitRow } from '../../components/dialog-actions';
 import { failureText, isOk } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
 import { ListSkeleton } from '../../components/list-states';
@@ -85,11 +86,7 @@ function BotSettingsForm({ bot }: { bot: Bot }) {
               <Radio value="inactive" label="Inactive" />
             </Group>
           </Radio.Group>
-          <Group justify="flex-end">
-            <Button type="submit" loading={isSaving}>
-              Update Settings
-            </Button>
-          </Group>
+          <FormSubmitRow label="Update Settings" isSubmitting={isSaving} />
         </Stack>
       </form>
     </Card>

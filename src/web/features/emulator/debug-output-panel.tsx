@@ -37,6 +37,7 @@ interface DebugOutputPanelProps {
 }
 
 interface ListStateProps<T> {
+  title: string;
   start: string;
   list: DebugList<T>;
   sessionId: string | null;
@@ -45,39 +46,45 @@ interface ListStateProps<T> {
   children: (items: T[]) => ReactNode;
 }
 
-function ListState<T>({ start, list, sessionId, isSignedOut, noun, children }: ListStateProps<T>) {
+/** One list of the session (User Inputs, Action Results) under its title: its rows, or why there are none yet. */
+function ListState<T>({ title, start, list, sessionId, isSignedOut, noun, children }: ListStateProps<T>) {
   const { result, failure } = list;
   const items = result?.kind === 'ok' ? result.data : [];
   return (
-    <Stack gap={6}>
-      {items.length > 0 ? (
-        children(items)
-      ) : (
-        <Box py="md" px="sm" bg="gray.0" style={{ borderRadius: 8, border: '1px dashed var(--mantine-color-gray-3)' }}>
-          <Text size="sm" c="gray.7" ta="center">
-            {isSignedOut
-              ? `Log in to see the ${noun} of your test runs.`
-              : !sessionId
-                ? `${start} to see the ${noun} of a session.`
-                : result
-                  ? `No ${noun} in this session yet.`
-                  : `Waiting for the ${noun}…`}
+    <Stack gap="xs">
+      <Title order={3} fz="sm" c="gray.8">
+        {title}
+      </Title>
+      <Stack gap={6}>
+        {items.length > 0 ? (
+          children(items)
+        ) : (
+          <Box py="md" px="sm" bg="gray.0" style={{ borderRadius: 8, border: '1px dashed var(--mantine-color-gray-3)' }}>
+            <Text size="sm" c="gray.7" ta="center">
+              {isSignedOut
+                ? `Log in to see the ${noun} of your test runs.`
+                : !sessionId
+                  ? `${start} to see the ${noun} of a session.`
+                  : result
+                    ? `No ${noun} in this session yet.`
+                    : `Waiting for the ${noun}…`}
+            </Text>
+            {result?.kind === 'unavailable' && (
+              <Group gap={4} justify="center" mt={4} data-testid="debug-unavailable">
+                <IconInfoCircle size={14} color="var(--mantine-color-orange-8)" aria-hidden="true" />
+                <Text size="xs" c="orange.9">
+                  {LOGS_UNAVAILABLE_NOTE}
+                </Text>
+              </Group>
+            )}
+          </Box>
+        )}
+        {failure && (
+          <Text size="xs" c="red.8" role="alert">
+            Could not refresh: {failure}
           </Text>
-          {result?.kind === 'unavailable' && (
-            <Group gap={4} justify="center" mt={4} data-testid="debug-unavailable">
-              <IconInfoCircle size={14} color="var(--mantine-color-orange-8)" aria-hidden="true" />
-              <Text size="xs" c="orange.9">
-                {LOGS_UNAVAILABLE_NOTE}
-              </Text>
-            </Group>
-          )}
-        </Box>
-      )}
-      {failure && (
-        <Text size="xs" c="red.8" role="alert">
-          Could not refresh: {failure}
-        </Text>
-      )}
+        )}
+      </Stack>
     </Stack>
   );
 }
@@ -105,6 +112,7 @@ export function DebugOutputPanel(props: DebugOutputPanelProps) {
     numberDescription: `Sent as the msisdn, on network ${network}`,
     start: 'Dial the app',
   };
+  const listContext = { start: copy.start, sessionId, isSignedOut };
   return (
     <Paper component="section" withBorder radius="lg" p="lg" shadow="xs" aria-labelledby="debug-title" data-testid="debug-panel">
       <Group justify="space-between" mb="md" wrap="nowrap">
@@ -163,62 +171,52 @@ export function DebugOutputPanel(props: DebugOutputPanelProps) {
       </Group>
 
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
-        <Stack gap="xs">
-          <Title order={3} fz="sm" c="gray.8">
-            User Inputs
-          </Title>
-          <ListState start={copy.start} list={userInputs} sessionId={sessionId} isSignedOut={isSignedOut} noun="user inputs">
-            {(items) => (
-              <Table withTableBorder striped fz="sm" data-testid="debug-user-inputs">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Field</Table.Th>
-                    <Table.Th>Value</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {items.map((item, index) => (
-                    <Table.Tr key={`${item.fieldName}-${index}`}>
-                      <Table.Td ff="monospace">{item.fieldName}</Table.Td>
-                      <Table.Td style={{ overflowWrap: 'anywhere' }}>{item.fieldValue}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            )}
-          </ListState>
-        </Stack>
-        <Stack gap="xs">
-          <Title order={3} fz="sm" c="gray.8">
-            Action Results
-          </Title>
-          <ListState start={copy.start} list={actionResults} sessionId={sessionId} isSignedOut={isSignedOut} noun="action results">
-            {(items) => (
-              <Stack gap="xs" data-testid="debug-action-results">
+        <ListState title="User Inputs" list={userInputs} noun="user inputs" {...listContext}>
+          {(items) => (
+            <Table withTableBorder striped fz="sm" data-testid="debug-user-inputs">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Field</Table.Th>
+                  <Table.Th>Value</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
                 {items.map((item, index) => (
-                  <Paper key={`${item.actionName}-${index}`} withBorder radius="md" p="sm">
-                    <Group gap={6} justify="space-between" wrap="nowrap">
-                      <Group gap={6} wrap="nowrap" style={{ minWidth: 0 }}>
-                        {item.isOk !== undefined && (
-                          <Badge size="xs" variant="light" color={item.isOk ? 'teal' : 'red'}>
-                            {item.isOk ? 'ok' : 'failed'}
-                          </Badge>
-                        )}
-                        <Text size="sm" fw={600} ff="monospace" truncate>
-                          {item.actionName}
-                        </Text>
-                      </Group>
-                      <Badge variant="light" color="gray" radius="sm" title="Menu" styles={{ label: { textTransform: 'none' } }}>
-                        {item.menuName}
-                      </Badge>
-                    </Group>
-                    <pre className={classes.resultBlock}>{item.actionResult}</pre>
-                  </Paper>
+                  <Table.Tr key={`${item.fieldName}-${index}`}>
+                    <Table.Td ff="monospace">{item.fieldName}</Table.Td>
+                    <Table.Td style={{ overflowWrap: 'anywhere' }}>{item.fieldValue}</Table.Td>
+                  </Table.Tr>
                 ))}
-              </Stack>
-            )}
-          </ListState>
-        </Stack>
+              </Table.Tbody>
+            </Table>
+          )}
+        </ListState>
+        <ListState title="Action Results" list={actionResults} noun="action results" {...listContext}>
+          {(items) => (
+            <Stack gap="xs" data-testid="debug-action-results">
+              {items.map((item, index) => (
+                <Paper key={`${item.actionName}-${index}`} withBorder radius="md" p="sm">
+                  <Group gap={6} justify="space-between" wrap="nowrap">
+                    <Group gap={6} wrap="nowrap" style={{ minWidth: 0 }}>
+                      {item.isOk !== undefined && (
+                        <Badge size="xs" variant="light" color={item.isOk ? 'teal' : 'red'}>
+                          {item.isOk ? 'ok' : 'failed'}
+                        </Badge>
+                      )}
+                      <Text size="sm" fw={600} ff="monospace" truncate>
+                        {item.actionName}
+                      </Text>
+                    </Group>
+                    <Badge variant="light" color="gray" radius="sm" title="Menu" styles={{ label: { textTransform: 'none' } }}>
+                      {item.menuName}
+                    </Badge>
+                  </Group>
+                  <pre className={classes.resultBlock}>{item.actionResult}</pre>
+                </Paper>
+              ))}
+            </Stack>
+          )}
+        </ListState>
       </SimpleGrid>
     </Paper>
   );

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Paper, Skeleton, Stack, Text, useComputedColorScheme } from '@mantine/core';
+import { Alert, Button, Group, Skeleton, Stack, useComputedColorScheme } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconDeviceMobile, IconPlus, IconSitemap } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
@@ -22,6 +22,7 @@ import { useFlowPositions } from './hooks/use-flow-positions';
 import { useFlowRules } from './hooks/use-flow-rules';
 import { useAddedMenuInView, useFlowViewport } from './hooks/use-flow-viewport';
 import { useSessionPath } from './hooks/use-session-path';
+import { LoadErrorPanel } from '../../components/load-error-panel';
 
 /**
  * Flow map (/app/design/{appId}/flow): the app's menus as a graph, and a second editor of the same draft. On a
@@ -96,12 +97,7 @@ export function FlowMapPage() {
       />
 
       {data.loadError ? (
-        <Paper withBorder radius="lg" p="lg">
-          <Text c="red.8">{data.loadError.message}</Text>
-          <Button mt="sm" size="xs" variant="default" onClick={() => void data.retry()}>
-            Try again
-          </Button>
-        </Paper>
+        <LoadErrorPanel message={data.loadError.message} onRetry={() => void data.retry()} />
       ) : data.isPending ? (
         <Skeleton height={480} radius="lg" aria-busy="true" aria-label="Loading the flow map" data-testid="flow-loading" />
       ) : menus.length === 0 && !panel ? (

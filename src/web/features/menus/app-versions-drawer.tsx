@@ -5,11 +5,10 @@ import { IconHistory } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { AppVersionInfo } from '../../../shared/api/menus.schema';
 import { isNetworkFailure, isOk } from '../../lib/api';
+import { formatMoment } from '../../lib/format';
 import { queryKeys } from '../../lib/query-keys';
 import { rollbackVersion } from './menus.api';
 import { useAppVersions } from './use-menus';
-
-const formatTime = (iso: string) => new Date(iso).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' });
 
 /** Deployed versions, newest first: number, time, who, live badge, warnings; Roll back with confirmation. */
 export function AppVersionsDrawer({ appId, opened, onClose }: { appId: string; opened: boolean; onClose: () => void }) {
@@ -101,7 +100,7 @@ export function AppVersionsDrawer({ appId, opened, onClose }: { appId: string; o
                   )}
                 </Group>
                 <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                  {formatTime(v.createdAt)} · {v.createdBy || 'unknown'}
+                  {formatMoment(v.createdAt)} · {v.createdBy || 'unknown'}
                 </Text>
                 <Text size="xs" c="dimmed">
                   {v.menuCount} menu{v.menuCount === 1 ? '' : 's'}

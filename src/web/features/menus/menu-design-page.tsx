@@ -1,4 +1,4 @@
-import { Button, Paper, Stack, Text } from '@mantine/core';
+import { Stack } from '@mantine/core';
 import { showToast } from '../../lib/toast';
 import { useState } from 'react';
 import { Navigate, useLocation, useParams } from 'react-router';
@@ -19,6 +19,7 @@ import { useAppMenus } from './use-app-menus';
 import { useMenuEditor } from './use-menu-editor';
 import { useMenuList } from './use-menu-list';
 import { getAppLinks } from '../../lib/paths';
+import { LoadErrorPanel } from '../../components/load-error-panel';
 
 /** Wait after a menu update before the lists are read again. */
 export const MENU_REFRESH_DELAY_MS = 500;
@@ -117,14 +118,7 @@ export function MenuDesignPage() {
         onOpenVersions={() => setVersionsOpen(true)}
       />
       {deployment.outcome && <AppDeployPanel outcome={deployment.outcome} onOpenMenu={openIssue} onClose={deployment.dismiss} />}
-      {data.loadError && (
-        <Paper withBorder radius="lg" p="lg">
-          <Text c="red.8">{data.loadError.message}</Text>
-          <Button mt="sm" size="xs" variant="default" onClick={() => void data.retry()}>
-            Try again
-          </Button>
-        </Paper>
-      )}
+      {data.loadError && <LoadErrorPanel message={data.loadError.message} onRetry={() => void data.retry()} />}
       <div className={classes.layout}>
         <MenuListPanel
           list={list}

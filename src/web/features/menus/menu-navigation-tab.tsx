@@ -1,4 +1,4 @@
-import { Alert, Checkbox, Group, Paper, Select, Stack, TextInput } from '@mantine/core';
+import { Alert, Checkbox, Group, Paper, Select, type SelectProps, Stack, TextInput } from '@mantine/core';
 import {
   ALWAYS_OPERATOR,
   describeLanguage,
@@ -35,16 +35,48 @@ export function toMenuOptions(menus: MenuLite[], selfId?: string) {
   }));
 }
 
+type Options = { value: string; label: string }[];
+
 /** The options, plus the saved target when it is no longer a menu (deleted), so the field shows it rather than looking empty. */
-export function withMissingTarget(options: { value: string; label: string }[], target: string) {
+export function withMissingTarget(options: Options, target: string) {
   if (target === '' || options.some((o) => o.value === target)) return options;
   return [...options, { value: target, label: 'Deleted menu (no longer in this app)', disabled: true }];
 }
 
 /** The options, plus a rule's language the app no longer has, so the field shows it. */
-function withMissingLanguage(options: { value: string; label: string }[], code: string | undefined) {
+function withMissingLanguage(options: Options, code: string | undefined) {
   if (!code || options.some((o) => o.value === code)) return options;
   return [...options, { value: code, label: `${describeLanguage(code)} (not an app language)` }];
+}
+
+/** The menu Always goto or a rule goes to, searchable; a deleted one still shows (withMissingTarget). */
+function TargetMenuSelect({ options, value, ...props }: Omit<SelectProps, 'data' | 'value'> & { options: Options; value: string }) {
+  return (
+    <Select
+      placeholder="Pick a menu"
+      data={withMissingTarget(options, value)}
+      value={value || null}
+      searchable
+      nothingFoundMessage="No menu matches"
+      {...props}
+    />
+  );
+}
+
+/** The language Always goto or a rule switches to: shown when the app has languages, or the field already names one. */
+function SwitchLanguageSelect({ options, value, ...props }: Omit<SelectProps, 'data' | 'value'> & { options: Options; value: string }) {
+  // The first option is Keep the language: an app without languages offers nothing else.
+  if (options.length < 2 && !value) return null;
+  return (
+    <Select
+      label="Language"
+      data={withMissingLanguage(options, value)}
+      value={value}
+      allowDeselect={false}
+      w={{ base: '100%', xs: 220 }}
+      {...props}
+    />
+  );
 }
 
 /** Navigation tab: Always goto with its target, or the ordered rules (first match wins). */
@@ -70,30 +102,22 @@ export function MenuNavigationTab({ values, set, errors, menus, languages = [] }
             mt={4}
             style={{ flex: '0 0 auto' }}
           />
-          <Select
+          <TargetMenuSelect
             label="Always go to"
-            placeholder="Pick a menu"
-            data={withMissingTarget(options, values.alwaysTarget)}
-            value={values.alwaysTarget || null}
+            options={options}
+            value={values.alwaysTarget}
             onChange={(v) => set({ alwaysTarget: v ?? '' })}
             disabled={!values.alwaysGoto}
             error={err('alwaysTarget')}
-            searchable
-            nothingFoundMessage="No menu matches"
             style={{ flex: '1 1 240px' }}
           />
-          {(languages.length > 0 || values.alwaysLanguage) && (
-            <Select
-              label="Language"
-              aria-label="Always goto language"
-              data={withMissingLanguage(languageOptions, values.alwaysLanguage)}
-              value={values.alwaysLanguage}
-              onChange={(v) => set({ alwaysLanguage: v ?? '' })}
-              disabled={!values.alwaysGoto}
-              allowDeselect={false}
-              w={{ base: '100%', xs: 220 }}
-            />
-          )}
+          <SwitchLanguageSelect
+            aria-label="Always goto language"
+            options={languageOptions}
+            value={values.alwaysLanguage}
+            onChange={(v) => set({ alwaysLanguage: v ?? '' })}
+            disabled={!values.alwaysGoto}
+          />
         </Group>
       </Paper>
 
@@ -165,33 +189,25 @@ export function MenuNavigationTab({ values, set, errors, menus, languages = [] }
                     style={{ flex: '2 1 200px' }}
                   />
                 ) : (
-                  <Select
+                  <TargetMenuSelect
                     label="Target menu"
                     aria-label={`Rule ${i + 1} target menu`}
-                    placeholder="Pick a menu"
-                    data={withMissingTarget(options, rule.actionParam)}
-                    value={rule.actionParam || null}
+                    options={options}
+                    value={rule.actionParam}
                     onChange={(v) => setRule(i, { actionParam: v ?? '', action: rule.action || 'goto' })}
                     error={err(`${at}.actionParam`)}
                     disabled={values.alwaysGoto}
-                    searchable
-                    nothingFoundMessage="No menu matches"
                     style={{ flex: '2 1 200px' }}
                   />
                 )}
-                {(languages.length > 0 || rule.setLanguage) && (
-                  <Select
-                    label="Language"
-                    aria-label={`Rule ${i + 1} language`}
-                    data={withMissingLanguage(languageOptions, rule.setLanguage)}
-                    value={rule.setLanguage ?? ''}
-                    onChange={(v) => setRule(i, { setLanguage: v || undefined })}
-                    error={err(`${at}.setLanguage`)}
-                    disabled={values.alwaysGoto}
-                    allowDeselect={false}
-                    w={{ base: '100%', xs: 220 }}
-                  />
-                )}
+                <SwitchLanguageSelect
+                  aria-label={`Rule ${i + 1} language`}
+                  options={languageOptions}
+                  value={rule.setLanguage ?? ''}
+                  onChange={(v) => setRule(i, { setLanguage: v || undefined })}
+                  error={err(`${at}.setLanguage`)}
+                  disabled={values.alwaysGoto}
+                />
                 <MenuRowControls
                   noun="rule"
                   index={i}

@@ -1,17 +1,13 @@
 import { Checkbox, Modal, Stack } from '@mantine/core';
-import { useForm } from '@mantine/form';
 import { showToast } from '../../lib/toast';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { accountFormSchema } from '../../../shared/api/merchants.schema';
 import { FormAlert } from '../../components/form-alert';
 import { AccountFields } from './account-fields';
+import { useAccountForm } from './use-account-form';
 import { failureText, isOk } from '../../lib/api';
 import { createMerchantUser } from './merchants.api';
 import { merchantKeys } from './use-merchants';
 import { DialogActions } from '../../components/dialog-actions';
-
-const EMPTY = { fullName: '', email: '', mobileNumber: '', password: '', confirmPassword: '', isDeveloper: false };
 
 /** 'Create New User' of a merchant; confirmPassword is checked here and never sent. */
 export function MerchantUserCreateDialog({
@@ -32,35 +28,22 @@ export function MerchantUserCreateDialog({
 
 function UserForm({ merchantUuid, onClose }: { merchantUuid: string; onClose: () => void }) {
   const queryClient = useQueryClient();
-  const [message, setMessage] = useState<string | null>(null);
-  const [isSubmitting, setSubmitting] = useState(false);
-  const form = useForm({ mode: 'controlled', initialValues: EMPTY });
+  const { form, message, clearMessage, isSubmitting, submitWith } = useAccountForm({ isDeveloper: false });
 
-  const handleSubmit = form.onSubmit(async (values) => {
-    const parsed = accountFormSchema.safeParse(values);
-    if (!parsed.success) {
-      setMessage(parsed.error.issues[0]?.message ?? null);
-      return;
-    }
-    setMessage(null);
-    setSubmitting(true);
-    const { confirmPassword: _confirm, ...fields } = parsed.data;
+  const handleSubmit = submitWith(async ({ confirmPassword: _confirm, ...fields }, values) => {
     const reply = await createMerchantUser({ ...fields, isDeveloper: values.isDeveloper, merchantUuid });
-    setSubmitting(false);
-    if (!isOk(reply)) {
-      setMessage(failureText(reply, 'Failed to create user'));
-      return;
-    }
+    if (!isOk(reply)) return failureText(reply, 'Failed to create user');
     showToast({ color: 'teal', title: 'User created', message: reply.message || fields.fullName });
     await queryClient.invalidateQueries({ queryKey: merchantKeys.users(merchantUuid) });
     form.reset();
     onClose();
+    return undefined;
   });
 
   return (
     <form onSubmit={handleSubmit} noValidate aria-label="Create New User">
       <Stack gap="md">
-        <FormAlert message={message} onClose={() => setMessage(null)} />
+        <FormAlert message={message} onClose={clearMessage} />
         <AccountFields getInputProps={form.getInputProps} />
         <Checkbox
           label="Developer"

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Merchant, MerchantUser } from '../../../shared/api/merchants.schema';
 import { type ApiReply, isNotFound, readData } from '../../lib/api';
-import { useConfirmedCall } from '../../lib/use-confirmed-call';
+import { useAccountDeleteConfirm, useConfirmedCall } from '../../lib/use-confirmed-call';
 import { queryKeys } from '../../lib/query-keys';
 import {
   deleteMerchant,
@@ -75,13 +75,5 @@ export function useDeleteMerchantConfirm(): (merchant: Merchant, onDone?: () => 
 }
 
 export function useDeleteMerchantUserConfirm(): (user: MerchantUser) => void {
-  const confirm = useConfirmedCall(merchantKeys.all);
-  return (user) =>
-    confirm({
-      title: `Delete ${user.fullName}`,
-      question: `Are you sure you want to delete the user ${user.fullName} (${user.email})? They will no longer be able to sign in.`,
-      done: { title: 'Deleted', message: 'Deleted' },
-      refused: { title: 'Failed to delete user', message: 'Failed to delete user' },
-      call: () => deleteMerchantUser(user.uuid),
-    });
+  return useAccountDeleteConfirm(merchantKeys.all, 'user', deleteMerchantUser);
 }

@@ -1,4 +1,4 @@
-import { Button, Card, Checkbox, Group, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { Card, Checkbox, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { showToast } from '../../lib/toast';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -10,6 +10,7 @@ import {
   type WebhookEventType,
 } from '../../../shared/api/webhooks.schema';
 import { FormAlert } from '../../components/form-alert';
+import { FormSubmitRow } from '../../components/dialog-actions';
 import { failureText, isOk } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
 import { saveWebhook } from './webhooks.api';
@@ -106,11 +107,7 @@ export function WebhookSettingsForm({ webhook }: { webhook: Webhook }) {
           checked={isEnabled}
           onChange={(e) => setEnabled(e.currentTarget.checked)}
         />
-        <Group justify="flex-end">
-          <Button type="submit" loading={isSaving}>
-            {isNew ? 'Save webhook' : 'Save changes'}
-          </Button>
-        </Group>
+        <FormSubmitRow label={isNew ? 'Save webhook' : 'Save changes'} isSubmitting={isSaving} />
       </Stack>
     </Card>
   );

@@ -1,4 +1,4 @@
-import { Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Stack, Text, Title } from '@mantine/core';
 import { useParams } from 'react-router';
 import { BackLink } from '../../components/back-link';
 import { LoadErrorAlert } from '../../components/load-error-alert';
@@ -8,6 +8,7 @@ import { WebhookSecretCard } from './webhook-secret-card';
 import { WebhookSettingsForm } from './webhook-settings-form';
 import { useWebhook } from './use-webhooks';
 import { settingsPath } from '../../lib/paths';
+import { CardSkeletons } from '../../components/card-skeletons';
 
 /** 'Webhooks' (/app-webhooks/{appId}): the app's endpoint, its signing secret, and what was sent to it. */
 export function WebhooksPage() {
@@ -26,12 +27,7 @@ export function WebhooksPage() {
           {app ? `${app.appName}: ` : ''}tell your own systems when a session completes or is abandoned and when a payment settles.
         </Text>
       </div>
-      {isPending && (
-        <Stack gap="lg" aria-busy="true" aria-label="Loading the webhook">
-          <Skeleton height={300} radius="lg" />
-          <Skeleton height={160} radius="lg" />
-        </Stack>
-      )}
+      {isPending && <CardSkeletons label="Loading the webhook" heights={[300, 160]} />}
       {error && <LoadErrorAlert title="Webhook not loaded" message={error.message} onRetry={() => void refetch()} />}
       {webhook && (
         <>

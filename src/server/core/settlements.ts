@@ -1,17 +1,29 @@
 /**
- * The settlement registry: what a settled payment does for what it paid for, by transaction type. Payments owns
- * the types; billing and shortcodes give their handlers when buildApp builds AppContext (ctx.settlements).
+ * The settlement registry: what a settled payment does for what it paid for, by transaction type. The core
+ * holds the types, so payments, billing and shortcodes share them without importing each other; billing and shortcodes give their handlers when buildApp builds AppContext (ctx.settlements).
  */
-import type { Db } from '../../../db/client';
-import type { transactions } from '../../../db/schema';
-import { TRANSACTION_TYPES } from '../../../shared/api/merchants.schema';
-import type { TransactionStatus } from './payments.schema';
+import type { Db } from '../../db/client';
+import type { transactions } from '../../db/schema';
+import { TRANSACTION_TYPES, type TransactionStatus } from '../../shared/api/merchants.schema';
 
 /** What a payment pays for, stored as its transaction's `transaction_type`: `paymentprompt`, `plan`, `credit`, `shortcode`. */
 export type TransactionType = (typeof TRANSACTION_TYPES)[number]['value'];
 
 /** An app's payment prompt: it has no settlement handler, the app that asked for the payment reads its transaction. */
 export const PAYMENT_TRANSACTION_TYPE = 'paymentprompt' satisfies TransactionType;
+
+/** The transaction type of shortcode purchases and renewals. */
+export const SHORTCODE_TRANSACTION_TYPE = 'shortcode' satisfies TransactionType;
+
+/** What a shortcode payment keeps in its transaction's metadata (billing's payment history reads it too). */
+export interface ShortcodePaymentMetadata {
+  purchaseId: string;
+  leaseCount: number;
+  kind: 'buy' | 'renew';
+  /** The amount in USD and the units of the charged currency per USD, when a rate was set (getUsdRate). */
+  amountUsd?: number;
+  usdRate?: number;
+}
 
 /** The transaction types whose payment acts on what it paid for once settled (a plan's period, a credit, a shortcode). */
 export type SettledTransactionType = Exclude<TransactionType, typeof PAYMENT_TRANSACTION_TYPE>;

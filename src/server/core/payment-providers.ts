@@ -1,7 +1,7 @@
-import type { PaymentProvider } from '../../../integrations/payments/payment-provider';
-import { createPaystackPaymentProvider } from '../../../integrations/payments/paystack-payments';
-import { createSandboxPaymentProvider, type SandboxPaymentProvider } from '../../../integrations/payments/sandbox-payments';
-import type { Config } from '../../config';
+import type { PaymentProvider } from '../../integrations/payments/payment-provider';
+import { createPaystackPaymentProvider } from '../../integrations/payments/paystack-payments';
+import { createSandboxPaymentProvider, type SandboxPaymentProvider } from '../../integrations/payments/sandbox-payments';
+import type { Config } from '../config';
 
 /** The payment providers of one server, built once by buildApp (ctx.paymentProviders). */
 export interface PaymentProviders {
