@@ -37,6 +37,7 @@ import { registerSmsRoutes } from './features/sms/sms.routes';
 import { registerPaymentsRoutes, registerTransactionsRoutes } from './features/payments/payments.routes';
 import { registerWebhooksRoutes } from './features/webhooks/webhooks.routes';
 import type { WebhookDispatcher } from './features/webhooks/webhook-dispatcher';
+import { readContactFields } from './core/contact-records';
 import { createGatewayAccessCache } from './core/gateway-access';
 import { createGatewayLimits } from './features/runtime/gateway-limits';
 import { createRuntime, type Runtime, type StoredSession } from './features/runtime/runtime.service';
@@ -195,6 +196,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       ? createRedisSessionStore<StoredSession>(redis, { now: nowMs })
       : createMemorySessionStore<StoredSession>({ now: nowMs }),
     sink: createEventSink(database, app.log),
+    readContact: (ownerId, msisdn) => readContactFields(database.db, ownerId, msisdn),
     runAction,
     admitLiveSession: (ownerId) => admitLiveSession(ctx, ownerId),
     admitTestHop: createTestHopLimit(app, config.TEST_HOP_RATE_LIMIT),
