@@ -49,7 +49,9 @@ describe('the contact in a session', () => {
 
   it('says which apps use the contact, and lint takes any contact field as known', () => {
     expect(compiled.usesContact).toBe(true);
-    expect(compileApp(buildTestApp([{ uniqueId: 'x', displayText: 'Hi {{ session.mobile }}. Contact us on 0800' }])).usesContact).toBe(false);
+    expect(compileApp(buildTestApp([{ uniqueId: 'x', displayText: 'Hi {{ session.mobile }}. Contact us on 0800' }])).usesContact).toBe(
+      false,
+    );
     expect(compileApp(buildTestApp([{ uniqueId: 'x', displayText: '{% if contact.vip %}VIP{% endif %}' }])).usesContact).toBe(true);
     expect(lintApp(buildTestApp(MENUS)).filter((i) => i.code === 'unknown_variable')).toEqual([]);
     const menus = MENUS.map((m) => ({ userDefinedName: m.userDefinedName ?? '', actions: [], saveToContact: m.saveToContact }));

@@ -11,7 +11,8 @@ const NO_CONTACT: ContactFields = { name: null, language: null, attributes: {} }
 /** A menu's `saveToContact`: the input becomes the contact's name or one of its attributes, for this hop's screens too. */
 export function saveToContact(ctx: HopContext, field: string, value: string): void {
   const contact = ctx.state.contact ?? NO_CONTACT;
-  const changes = (ctx.contactChanges ??= {});
+  ctx.contactChanges ??= {};
+  const changes = ctx.contactChanges;
   // A new object: the state the caller handed in (continueSession copies it shallowly) is never changed in place.
   if (field === 'name') {
     ctx.state.contact = { ...contact, name: value };

@@ -38,7 +38,7 @@ import { registerPaymentsRoutes, registerTransactionsRoutes } from './features/p
 import { registerWebhooksRoutes } from './features/webhooks/webhooks.routes';
 import { registerContactsRoutes } from './features/contacts/contacts.routes';
 import type { WebhookDispatcher } from './features/webhooks/webhook-dispatcher';
-import { readContactFields } from './core/contact-records';
+import { createContactReader } from './core/contact-records';
 import { createGatewayAccessCache } from './core/gateway-access';
 import { createGatewayLimits } from './features/runtime/gateway-limits';
 import { createRuntime, type Runtime, type StoredSession } from './features/runtime/runtime.service';
@@ -197,7 +197,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       ? createRedisSessionStore<StoredSession>(redis, { now: nowMs })
       : createMemorySessionStore<StoredSession>({ now: nowMs }),
     sink: createEventSink(database, app.log),
-    readContact: (ownerId, msisdn) => readContactFields(database.db, ownerId, msisdn),
+    readContact: createContactReader(database.db),
     runAction,
     admitLiveSession: (ownerId) => admitLiveSession(ctx, ownerId),
     admitTestHop: createTestHopLimit(app, config.TEST_HOP_RATE_LIMIT),

@@ -20,5 +20,4 @@ ALTER TABLE "session_records" ADD COLUMN "contact_msisdn" text;--> statement-bre
 ALTER TABLE "contacts" ADD CONSTRAINT "contacts_owner_id_users_id_fk" FOREIGN KEY ("owner_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "contacts_owner_msisdn_idx" ON "contacts" USING btree ("owner_id","msisdn");--> statement-breakpoint
 CREATE INDEX "contacts_owner_msisdn_prefix_idx" ON "contacts" USING btree ("owner_id","msisdn" text_pattern_ops);--> statement-breakpoint
-CREATE INDEX "contacts_owner_updated_idx" ON "contacts" USING btree ("owner_id","updated_at");--> statement-breakpoint
 CREATE INDEX "session_records_contact_idx" ON "session_records" USING btree ("contact_msisdn","ended_at");

@@ -34,6 +34,7 @@ export const contacts = pgTable(
     uniqueIndex('contacts_owner_msisdn_idx').on(t.ownerId, t.msisdn),
     // The list's search by number prefix (LIKE '+23324%') uses this whatever the database's collation.
     index('contacts_owner_msisdn_prefix_idx').on(t.ownerId, t.msisdn.op('text_pattern_ops')),
-    index('contacts_owner_updated_idx').on(t.ownerId, t.updatedAt),
+    // No index on a column sessions change (name, attributes, the times seen, updated_at): their writes then
+    // update the row in place (PostgreSQL's HOT updates), which keeps the runtime's writes cheap.
   ],
 );

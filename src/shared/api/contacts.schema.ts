@@ -58,7 +58,7 @@ export type ContactDetail = z.infer<typeof contactDetailSchema>;
 
 /**
  * GET /api/contacts: `search` is a number's start (`+23324`, `23324`: digits, spaces and dashes allowed) or a
- * part of a name; newest changed first, `limit` at a time from `offset`.
+ * part of a name; in number order, `limit` at a time from `offset`.
  */
 export const contactListQuerySchema = z.object({
   search: z.string().trim().max(100).optional(),

@@ -9,7 +9,8 @@ import { switchOperationSchema } from './switch-operation.schema';
  * chooses. `language` is the contact's too, but set by the console and the API, not typed by a caller.
  */
 export const CONTACT_FIELD_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,39}$/;
-export const CONTACT_FIELD_MESSAGE = 'A contact field is name or an attribute key: a letter or _, then letters, digits or _ (at most 40), not language';
+export const CONTACT_FIELD_MESSAGE =
+  'A contact field is name or an attribute key: a letter or _, then letters, digits or _ (at most 40), not language';
 export const contactFieldSchema = z
   .string()
   .regex(CONTACT_FIELD_PATTERN, { message: CONTACT_FIELD_MESSAGE })

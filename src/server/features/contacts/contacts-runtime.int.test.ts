@@ -4,14 +4,23 @@ import { contacts, sessionRecords } from '../../../db/schema';
 import { describeDb } from '../../../../tests/support/test-db';
 import { useTestApp, useUser } from '../../../../tests/support/test-app';
 import { seedApp, seedMenu, seedShop } from '../../../../tests/support/seed-app';
-import * as contactRecords from '../../core/contact-records';
+import type * as contactRecords from '../../core/contact-records';
 
-// Every read of a contact goes through readContactFields: counted, to show it is read once a session.
+// Every read of a contact goes through the reader buildApp makes: counted, to show it is read once a session.
+const reads = vi.fn();
 vi.mock('../../core/contact-records', async (importOriginal) => {
   const original = await importOriginal<typeof contactRecords>();
-  return { ...original, readContactFields: vi.fn(original.readContactFields) };
+  return {
+    ...original,
+    createContactReader: (db: Parameters<typeof original.createContactReader>[0]) => {
+      const read = original.createContactReader(db);
+      return (ownerId: string, msisdn: string) => {
+        reads(ownerId, msisdn);
+        return read(ownerId, msisdn);
+      };
+    },
+  };
 });
-const reads = vi.mocked(contactRecords.readContactFields);
 
 describeDb('contacts in the runtime', () => {
   const t = useTestApp();
@@ -53,7 +62,12 @@ describeDb('contacts in the runtime', () => {
       payload: { SessionId, Type, Message, ServiceCode: '920', Operator: 'mtn', ClientState: '', Mobile, Sequence: 1, Platform: 'USSD' },
     });
   const findContact = async (ownerId: string, msisdn: string) =>
-    (await t.db.select().from(contacts).where(and(eq(contacts.ownerId, ownerId), eq(contacts.msisdn, msisdn))))[0];
+    (
+      await t.db
+        .select()
+        .from(contacts)
+        .where(and(eq(contacts.ownerId, ownerId), eq(contacts.msisdn, msisdn)))
+    )[0];
 
   it('reads the contact once a session, renders contact fields, and saves inputs to the contact with the records', async () => {
     reads.mockClear();
@@ -62,14 +76,17 @@ describeDb('contacts in the runtime', () => {
     expect((await africasTalking(appId, 'C-1', '+233241112222', 'Ama*Accra')).body).toBe('END Bye Ama from Accra');
     // Three hops, one read: the session's state kept the contact for the later hops.
     expect(reads).toHaveBeenCalledTimes(1);
-    expect(reads).toHaveBeenCalledWith(expect.anything(), owner.user.id, '+233241112222');
+    expect(reads).toHaveBeenCalledWith(owner.user.id, '+233241112222');
 
     await t.app.runtime.flushEvents();
     const contact = await findContact(owner.user.id, '+233241112222');
     expect(contact).toMatchObject({ name: 'Ama', attributes: { city: 'Accra' }, lastSeenWhatsapp: null });
     expect(contact!.firstSeenUssd).toBeInstanceOf(Date);
     expect(contact!.lastSeenUssd!.getTime()).toBe(contact!.firstSeenUssd!.getTime());
-    const [record] = await t.db.select().from(sessionRecords).where(and(eq(sessionRecords.appId, appId), eq(sessionRecords.sessionId, 'C-1')));
+    const [record] = await t.db
+      .select()
+      .from(sessionRecords)
+      .where(and(eq(sessionRecords.appId, appId), eq(sessionRecords.sessionId, 'C-1')));
     expect(record).toMatchObject({ mobile: '+233241112222', contactMsisdn: '+233241112222', status: 'completed' });
   });
 
@@ -77,8 +94,12 @@ describeDb('contacts in the runtime', () => {
     reads.mockClear();
     const first = await hubtel(appId, 'C-2', '0241112222', 'Initiation', '*920*55#');
     expect(first.json()).toMatchObject({ Message: 'Hello Ama! Your name?' });
-    expect((await hubtel(appId, 'C-2', '0241112222', 'Response', 'Ama Mensah')).json()).toMatchObject({ Message: 'Thanks Ama Mensah. Your city?' });
-    expect((await hubtel(appId, 'C-2', '0241112222', 'Response', 'Kumasi')).json()).toMatchObject({ Message: 'Bye Ama Mensah from Kumasi' });
+    expect((await hubtel(appId, 'C-2', '0241112222', 'Response', 'Ama Mensah')).json()).toMatchObject({
+      Message: 'Thanks Ama Mensah. Your city?',
+    });
+    expect((await hubtel(appId, 'C-2', '0241112222', 'Response', 'Kumasi')).json()).toMatchObject({
+      Message: 'Bye Ama Mensah from Kumasi',
+    });
     expect(reads).toHaveBeenCalledTimes(1);
     await t.app.runtime.flushEvents();
     const rows = await t.db.select().from(contacts).where(eq(contacts.ownerId, owner.user.id));

@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { actionResults, appLogs, contacts, sessionInputs, sessionRecords } from '../../../db/schema';
+import { type actionResults, appLogs, contacts, sessionInputs, sessionRecords } from '../../../db/schema';
 import { describeDb } from '../../../../tests/support/test-db';
 import { createApiClient, useTestApp, useUser } from '../../../../tests/support/test-app';
 import { seedApp, seedTwoMenus } from '../../../../tests/support/seed-app';
@@ -30,7 +30,13 @@ describeDb('contacts API', () => {
       await dial(appId, sessionId, phoneNumber, name);
     }
     const otherApp = await seedApp(t, other.auth, { country: 'ghana' });
-    await seedTwoMenus(t, other.auth, otherApp, { userDefinedName: 'other', displayText: 'Other' }, { userDefinedName: 'bye', displayText: 'Bye' });
+    await seedTwoMenus(
+      t,
+      other.auth,
+      otherApp,
+      { userDefinedName: 'other', displayText: 'Other' },
+      { userDefinedName: 'bye', displayText: 'Bye' },
+    );
     await dial(otherApp, 'B-1', '233241000001', '');
     await t.app.runtime.flushEvents();
   });
@@ -44,7 +50,12 @@ describeDb('contacts API', () => {
     });
   const api = (user: typeof owner) => createApiClient(t, user);
   const findId = async (ownerId: string, msisdn: string) =>
-    (await t.db.select().from(contacts).where(and(eq(contacts.ownerId, ownerId), eq(contacts.msisdn, msisdn))))[0]!.id;
+    (
+      await t.db
+        .select()
+        .from(contacts)
+        .where(and(eq(contacts.ownerId, ownerId), eq(contacts.msisdn, msisdn)))
+    )[0]!.id;
 
   it('lists the account’s contacts only, searched by a number’s start or a part of a name, a page at a time', async () => {
     const all = (await api(owner).get('/api/contacts')).json().data;
@@ -83,10 +94,20 @@ describeDb('contacts API', () => {
     const id = await findId(owner.user.id, '+233241000002');
     const saved = await api(owner).post(`/api/contacts/${id}`, { name: 'Kofi M.', language: 'tw', attributes: { tier: 'gold' } });
     expect(saved.json().data).toMatchObject({ name: 'Kofi M.', language: 'tw', attributes: { tier: 'gold' } });
-    for (const bad of [{ attributes: { name: 'x' } }, { attributes: { '1x': 'y' } }, { language: 'Twi language' }, { msisdn: '+1' }, { name: 'x'.repeat(201) }]) {
+    for (const bad of [
+      { attributes: { name: 'x' } },
+      { attributes: { '1x': 'y' } },
+      { language: 'Twi language' },
+      { msisdn: '+1' },
+      { name: 'x'.repeat(201) },
+    ]) {
       expect((await api(owner).post(`/api/contacts/${id}`, bad)).statusCode, JSON.stringify(bad)).toBe(400);
     }
-    expect((await api(owner).get(`/api/contacts/${id}`)).json().data).toMatchObject({ name: 'Kofi M.', language: 'tw', attributes: { tier: 'gold' } });
+    expect((await api(owner).get(`/api/contacts/${id}`)).json().data).toMatchObject({
+      name: 'Kofi M.',
+      language: 'tw',
+      attributes: { tier: 'gold' },
+    });
     // What the console or the API keeps, a session reads.
     expect((await dial(appId, 'A-2b', '0241000002', '')).body).toBe('CON Hi Kofi M.. Your name?');
   });
@@ -96,18 +117,30 @@ describeDb('contacts API', () => {
     const res = await t.app.inject({ method: 'DELETE', url: `/api/contacts/${id}`, headers: owner.auth });
     expect(res.json()).toMatchObject({ status: '00', message: 'Contact deleted' });
     expect(await t.db.select().from(contacts).where(eq(contacts.id, id))).toEqual([]);
-    const [record] = await t.db.select().from(sessionRecords).where(and(eq(sessionRecords.appId, appId), eq(sessionRecords.sessionId, 'A-3')));
+    const [record] = await t.db
+      .select()
+      .from(sessionRecords)
+      .where(and(eq(sessionRecords.appId, appId), eq(sessionRecords.sessionId, 'A-3')));
     expect(record).toMatchObject({ status: 'completed', hopCount: 2, contactMsisdn: null, inputs: {} });
     expect(record!.mobile).toMatch(/^erased:/);
     const ofSession = (table: typeof sessionInputs | typeof actionResults) =>
-      t.db.select().from(table).where(and(eq(table.appId, appId), eq(table.sessionId, 'A-3')));
+      t.db
+        .select()
+        .from(table)
+        .where(and(eq(table.appId, appId), eq(table.sessionId, 'A-3')));
     expect(await ofSession(sessionInputs)).toEqual([]);
-    const logs = await t.db.select().from(appLogs).where(and(eq(appLogs.appId, appId), eq(appLogs.sessionId, 'A-3')));
+    const logs = await t.db
+      .select()
+      .from(appLogs)
+      .where(and(eq(appLogs.appId, appId), eq(appLogs.sessionId, 'A-3')));
     expect(logs.length).toBeGreaterThan(0);
     expect(logs.every((l) => l.message === '(erased)' && l.data === null)).toBe(true);
     expect(JSON.stringify(logs)).not.toContain('Akosua');
     // The other callers' sessions are untouched.
-    const [kept] = await t.db.select().from(sessionRecords).where(and(eq(sessionRecords.appId, appId), eq(sessionRecords.sessionId, 'A-1')));
+    const [kept] = await t.db
+      .select()
+      .from(sessionRecords)
+      .where(and(eq(sessionRecords.appId, appId), eq(sessionRecords.sessionId, 'A-1')));
     expect(kept).toMatchObject({ mobile: '233241000001', contactMsisdn: '+233241000001' });
     expect((await api(owner).get(`/api/contacts/${id}`)).statusCode).toBe(404);
   });

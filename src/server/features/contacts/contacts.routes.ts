@@ -23,7 +23,7 @@ export function registerContactsRoutes(app: FastifyInstance, ctx: AppContext, gu
   r.get('/api/contacts', {
     schema: {
       tags,
-      summary: "The account's contacts, newest changed first; search by a number's start or a part of a name",
+      summary: "The account's contacts in number order; search by a number's start or a part of a name",
       querystring: contactListQuerySchema,
       response: { 200: envelopeSchema(contactListSchema) },
     },

@@ -4,7 +4,7 @@
  * and keeps them only as anonymous counts. The runtime's reads and writes are core/contact-records.ts.
  */
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq, ilike, inArray, like, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, like, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { actionResults, appLogs, apps, contacts, sessionInputs, sessionRecords } from '../../../db/schema';
 import {
@@ -48,7 +48,12 @@ function toContact(row: ContactRow): Contact {
 /** A contact of the account; another account's id (or one that is no uuid) is 404, as one that does not exist. */
 async function getOwnContact(db: Db, user: AuthUser, contactId: string): Promise<ContactRow> {
   const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(contactId);
-  const [row] = isUuid ? await db.select().from(contacts).where(and(eq(contacts.id, contactId), eq(contacts.ownerId, user.id))) : [];
+  const [row] = isUuid
+    ? await db
+        .select()
+        .from(contacts)
+        .where(and(eq(contacts.id, contactId), eq(contacts.ownerId, user.id)))
+    : [];
   if (!row) throw notFound(CONTACT_MESSAGES.notFound);
   return row;
 }
@@ -70,7 +75,7 @@ export async function listContacts(ctx: AppContext, user: AuthUser, query: Conta
     .select()
     .from(contacts)
     .where(and(...conditions))
-    .orderBy(desc(contacts.updatedAt), desc(contacts.id))
+    .orderBy(asc(contacts.msisdn))
     .limit(query.limit + 1)
     .offset(query.offset);
   return { contacts: rows.slice(0, query.limit).map(toContact), hasMore: rows.length > query.limit };

@@ -172,7 +172,8 @@ function readConversation(
 ): { hop: InboundHop; stored: StoredSession | undefined } {
   const open = stored && !stored.state.ended ? stored : undefined;
   if (open && hop.kind !== 'start') return { hop: { ...hop, sessionId: open.state.sessionId }, stored: open };
-  if (open) env.records.recordSession(open.state, 'abandoned', open.state.currentMenuId, open.caller ?? null, undefined, open.contactMsisdn);
+  if (open)
+    env.records.recordSession(open.state, 'abandoned', open.state.currentMenuId, open.caller ?? null, undefined, open.contactMsisdn);
   return { hop: { ...hop, kind: 'start', sessionId: randomUUID() }, stored: undefined };
 }
 
