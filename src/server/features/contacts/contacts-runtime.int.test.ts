@@ -108,6 +108,23 @@ describeDb('contacts in the runtime', () => {
     expect(rows[0]!.lastSeenUssd!.getTime()).toBeGreaterThanOrEqual(rows[0]!.firstSeenUssd!.getTime());
   });
 
+  it('reads the contacts of sessions that start together in one go, each session getting its own', async () => {
+    await t.db.insert(contacts).values([
+      { ownerId: owner.user.id, msisdn: '+233241110001', name: 'Esi' },
+      { ownerId: owner.user.id, msisdn: '+233241110002', name: 'Yaw' },
+    ]);
+    reads.mockClear();
+    const replies = await Promise.all(
+      ['233241110001', '0241110002', '+233241110003'].map((n, i) => africasTalking(appId, `C-T${i}`, n, '')),
+    );
+    expect(replies.map((r) => r.body)).toEqual([
+      'CON Hello Esi! Your name?',
+      'CON Hello Yaw! Your name?',
+      'CON Hello friend! Your name?',
+    ]);
+    expect(reads).toHaveBeenCalledTimes(3);
+  });
+
   it('reads no contact for an app that uses none, yet keeps its callers as contacts, seen on the channel', async () => {
     const shop = await seedShop(t, owner.auth);
     reads.mockClear();
