@@ -117,11 +117,7 @@ describeDb('contacts in the runtime', () => {
     const replies = await Promise.all(
       ['233241110001', '0241110002', '+233241110003'].map((n, i) => africasTalking(appId, `C-T${i}`, n, '')),
     );
-    expect(replies.map((r) => r.body)).toEqual([
-      'CON Hello Esi! Your name?',
-      'CON Hello Yaw! Your name?',
-      'CON Hello friend! Your name?',
-    ]);
+    expect(replies.map((r) => r.body)).toEqual(['CON Hello Esi! Your name?', 'CON Hello Yaw! Your name?', 'CON Hello friend! Your name?']);
     expect(reads).toHaveBeenCalledTimes(3);
   });
 
