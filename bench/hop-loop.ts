@@ -6,6 +6,9 @@
  *
  *   npx tsx bench/hop-loop.ts
  *
+ * With HOPS_CONTACT=1 the shop's amount menu reads and saves the caller's contact (seed-shop.ts): each session
+ * reads its contact once and writes it with its records (docs/contacts.md); HOPS_SESSIONS sets the sessions.
+ *
  * For a CPU profile with line numbers, bundle it next to the migrations folder (gitignored) and profile that:
  *
  *   npx esbuild bench/hop-loop.ts --bundle --platform=node --format=esm --packages=external --outfile=src/db/.hop-loop.mjs
@@ -31,7 +34,8 @@ const database = await openDatabase({ dataDir: mkdtempSync(join(tmpdir(), 'dialf
 await database.migrate();
 const app = await buildApp(createConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', BILLING: 'off' }), { database, logger: false });
 await app.ready();
-const { appId } = await seedShop(app);
+const readsContact = process.env.HOPS_CONTACT === '1';
+const { appId } = await seedShop(app, { readsContact });
 
 async function session(n: number) {
   for (let step = 0; step < 3; step++) {
@@ -73,7 +77,9 @@ const flushStarted = process.cpuUsage();
 await app.runtime.flushEvents();
 const flushCpu = process.cpuUsage(flushStarted);
 const stats = app.runtime.getEventStats();
-console.log(`${SESSIONS * 3} hops: ${result.wallPerHop.toFixed(1)} µs/hop wall, ${result.cpuPerHop.toFixed(1)} µs/hop CPU`);
+console.log(
+  `${SESSIONS * 3} hops${readsContact ? ' (contact read and saved)' : ''}: ${result.wallPerHop.toFixed(1)} µs/hop wall, ${result.cpuPerHop.toFixed(1)} µs/hop CPU`,
+);
 console.log(
   `events: ${before.written} written during the run, ${before.buffered} left (final flush ${((flushCpu.user + flushCpu.system) / (SESSIONS * 3)).toFixed(1)} µs/hop CPU), ${stats.shed} shed, ${stats.written} written in all`,
 );

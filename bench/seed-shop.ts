@@ -28,21 +28,40 @@ function checkEnvelope(method: string, url: string, statusCode: number, text: st
 }
 
 /**
+ * The shop's amount menu reading and saving the caller's contact (hop-loop.ts's HOPS_CONTACT=1, docs/contacts.md):
+ * a header `{{ contact.name }}`, empty for the bench's callers so the screens stay the same, and the amount saved
+ * to the contact. Each session then reads its contact once and writes what it saved with its records.
+ */
+const CONTACT_AMOUNT = { headerText: '{{ contact.name }}', saveToContact: 'amount' };
+
+/**
  * The three-menu shop (same as runtime.int.test.ts): options + valueIn navigation, an isNumeric validation with
  * an Always goto, and a terminating menu rendering templates from session.inputs; then a deploy.
  */
-async function buildShop(api: ShopApi, email: string, password: string): Promise<{ appId: string; deployMessage: string }> {
+async function buildShop(
+  api: ShopApi,
+  email: string,
+  password: string,
+  options: { readsContact?: boolean } = {},
+): Promise<{ appId: string; deployMessage: string }> {
   const token = (await api('POST', '/api/auth/login', undefined, { email, password })).token!;
   const appId = (await api('POST', '/api/createApp', token, { ...SHOP.app })).data!.appId!;
   const menu = async (fields: object) => (await api('POST', '/api/createMenu', token, { appId, ...fields })).uniqueId!;
   const done = await menu(SHOP.done);
-  const amount = await menu({ ...SHOP.amount, switchOperations: [{ ...SHOP.amount.switchOperations[0], actionParam: done }] });
+  const amount = await menu({
+    ...SHOP.amount,
+    ...(options.readsContact ? CONTACT_AMOUNT : {}),
+    switchOperations: [{ ...SHOP.amount.switchOperations[0], actionParam: done }],
+  });
   await menu({ ...SHOP.product, switchOperations: [{ ...SHOP.product.switchOperations[0], actionParam: amount }] });
   const deployed = await api('GET', `/api/deployChanges/${appId}`, token);
   return { appId, deployMessage: deployed.message };
 }
 
-export async function seedShop(app: FastifyInstance): Promise<{ appId: string; deployMessage: string }> {
+export async function seedShop(
+  app: FastifyInstance,
+  options: { readsContact?: boolean } = {},
+): Promise<{ appId: string; deployMessage: string }> {
   const email = 'bench@bench.dialflow';
   const password = 'bench-secret-123';
   await createUser(app.ctx.db, { fullName: 'Bench User', mobileNumber: '233200000000', email, password });
@@ -53,6 +72,7 @@ export async function seedShop(app: FastifyInstance): Promise<{ appId: string; d
     },
     email,
     password,
+    options,
   );
 }
 

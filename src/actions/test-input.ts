@@ -27,6 +27,7 @@ export function testScope(
     inRequest: { input },
     actions: {},
     app,
+    contact: {},
   };
 }
 

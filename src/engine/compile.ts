@@ -69,6 +69,8 @@ export interface CompiledMenu {
   backIndicator: string;
   /** By language code, for the app's other languages only. */
   translations: Map<string, CompiledTranslation>;
+  /** The contact field the menu's input is saved to, null for none. */
+  saveToContact: string | null;
 }
 
 export interface CompiledApp {
@@ -80,6 +82,11 @@ export interface CompiledApp {
   dial: DialPattern;
   /** Characters one screen may hold (getScreenLimit: the USSD limit, or a WhatsApp message's). */
   screenLimit: number;
+  /**
+   * Whether a hop may read or change the caller's contact (a `contact` variable in a template, a menu's
+   * saveToContact): the runtime loads the contact for such an app's sessions only.
+   */
+  usesContact: boolean;
   /** Templates inside action fields (url, payload, SMS text...), parsed on first use and kept. */
   actionTemplates: Map<string, CompiledTemplate>;
   /** The app's default language, '' for an app without languages. */
@@ -87,6 +94,12 @@ export interface CompiledApp {
   /** The engine's words per language of the app, each falling back to the default language's, then to English. */
   labels: Map<string, EngineLabels>;
 }
+
+/**
+ * `contact` inside a Liquid output or tag, anywhere in the menus: a cheap test that may say yes for a text that
+ * only looks like one (the cost is one read a session), never no for one that reads it.
+ */
+const CONTACT_VARIABLE = /\{[{%][^}]*\bcontact\b/;
 
 /** Bound on the lazily filled action-template cache, so odd runner input cannot grow it forever. */
 export const MAX_ACTION_TEMPLATES = 2000;
@@ -109,6 +122,7 @@ export function compileApp(app: AppVersion): CompiledApp {
     actionTemplates: new Map(),
     defaultLanguage: app.languages?.defaultLanguage ?? '',
     labels: compileLabels(app),
+    usesContact: order.some((m) => m.saveToContact !== null) || CONTACT_VARIABLE.test(JSON.stringify(app.menus)),
   };
   for (const m of order)
     for (const action of m.menu.actions) for (const source of findActionTemplates(action)) getActionTemplate(compiled, source);
@@ -180,6 +194,7 @@ function compileMenu(menu: Menu, otherLanguages: Set<string>): CompiledMenu {
         .filter(([code]) => otherLanguages.has(code))
         .map(([code, t]) => [code, compileTranslation(menu, t)]),
     ),
+    saveToContact: menu.saveToContact ?? null,
   };
 }
 

@@ -12,6 +12,7 @@ import type {
   EngineEvent,
   EngineEventData,
   EngineEventType,
+  ContactChanges,
   EngineLimits,
   EventLevel,
   RenderTimeAccount,
@@ -34,6 +35,8 @@ export interface HopContext {
   reply: Reply | null;
   /** The hop's Liquid time, for every render of the hop (screens, closing texts, action fields). */
   renderTime: HopRenderTime;
+  /** What the hop set on the caller's contact, null while nothing (HopResult.contactChanges). */
+  contactChanges: ContactChanges | null;
 }
 
 /**

@@ -2,6 +2,7 @@
  * The steps of a hop (docs/runtime.md, A hop): entering a menu, and handling one input on the current menu.
  */
 import { runActions } from './actions';
+import { saveToContact } from './contact';
 import type { CompiledMenu } from './compile';
 import { findMenu } from './compile';
 import {
@@ -140,6 +141,7 @@ export async function handleInput(ctx: HopContext, raw: unknown, isReplayed = fa
     if (label !== null) state.inputs[`${menu.identifier}Label`] = label;
     else delete state.inputs[`${menu.identifier}Label`];
   }
+  if (menu.saveToContact !== null) saveToContact(ctx, menu.saveToContact, input);
 
   const flow = await runActions(ctx, menu, 'post');
   if (flow.kind === 'halted') return false;

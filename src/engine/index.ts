@@ -28,6 +28,8 @@ export type {
   ActionLogLine,
   ActionOutcome,
   ActionRequest,
+  ContactChanges,
+  ContactFields,
   EngineDeps,
   EndReason,
   EngineEvent,

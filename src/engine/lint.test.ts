@@ -312,7 +312,10 @@ describe('lintApp: template variables', () => {
       ['displayText', unknownVariableMessage('actions.missing.name', 'displayText', 'no action is named "missing"')],
       ['displayText', unknownVariableMessage('inRequest.text', 'displayText', 'inRequest has only "input"')],
       ['displayText', unknownVariableMessage('app.title', 'displayText', 'app has only "name", "shortCode"')],
-      ['displayText', unknownVariableMessage('user.name', 'displayText', 'templates read "session", "actions", "inRequest", "app"')],
+      [
+        'displayText',
+        unknownVariableMessage('user.name', 'displayText', 'templates read "session", "actions", "inRequest", "app", "contact"'),
+      ],
       [
         'footerText',
         unknownVariableMessage(

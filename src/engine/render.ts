@@ -200,7 +200,16 @@ export function buildScope(
     inRequest: { input },
     actions: state.actionResults,
     app: { name: app.appName, shortCode: app.shortCode },
+    contact: toContactScope(state.contact),
   };
+}
+
+const NO_CONTACT: Readonly<Record<string, string>> = Object.freeze({});
+
+/** `contact.name`, `contact.language` and `contact.<attribute>` as templates read them: '' where unknown. */
+function toContactScope(contact: SessionState['contact']): Readonly<Record<string, string>> {
+  if (!contact) return NO_CONTACT;
+  return { ...contact.attributes, name: contact.name ?? '', language: contact.language ?? '' };
 }
 
 /** Header, text and footer, each trimmed, empty parts left out, joined by newlines. */

@@ -51,6 +51,7 @@ function createState(compiled: CompiledApp, hop: Hop, deps: EngineDeps, now: num
     lastHopAt: now,
     ended: false,
   };
+  if (hop.contact) state.contact = hop.contact;
   // The dialler's calling code may choose the language they start in (an app setting; docs/languages.md).
   const prefixes = compiled.app.languages?.prefixLanguages;
   const language = prefixes && prefixes.length > 0 ? findPrefixLanguage(prefixes, state.msisdn) : null;
@@ -72,6 +73,7 @@ function createContext(compiled: CompiledApp, deps: EngineDeps, state: SessionSt
     menuEntries: 0,
     reply: null,
     renderTime,
+    contactChanges: null,
   };
 }
 
@@ -87,7 +89,9 @@ async function runGuarded<A>(ctx: HopContext, step: (ctx: HopContext, arg: A) =>
   } catch (err) {
     failHop(ctx, `Engine fault: ${toErrorMessage(err)}`);
   }
-  return { state: ctx.state, reply: ctx.reply ?? { text: '', end: true }, events: ctx.events };
+  const result: HopResult = { state: ctx.state, reply: ctx.reply ?? { text: '', end: true }, events: ctx.events };
+  if (ctx.contactChanges) result.contactChanges = ctx.contactChanges;
+  return result;
 }
 
 function startedData(
@@ -162,7 +166,9 @@ export function continueSession(compiled: CompiledApp, state: SessionState, hop:
   const limits = resolveLimits(deps.limits);
   const reason = findRestartReason(compiled, state, now, limits.sessionTimeoutMs);
   if (reason) {
-    const ctx = createContext(compiled, deps, createState(compiled, hop, deps, now), now);
+    // A session that starts over keeps the contact it loaded: the runtime gives it only once a session.
+    const contact = hop.contact ?? (reason === 'unreadable_state' ? undefined : state.contact);
+    const ctx = createContext(compiled, deps, createState(compiled, contact ? { ...hop, contact } : hop, deps, now), now);
     if (reason === 'timeout') emitEvent(ctx, 'session_expired', 'system', 'Session expired; starting over', { data: { reason } });
     else emitEvent(ctx, 'session_restarted', 'system', 'Session starting over', { data: { reason } });
     return runGuarded(ctx, beginSession, undefined);
@@ -178,6 +184,7 @@ export function continueSession(compiled: CompiledApp, state: SessionState, hop:
     hopCount: state.hopCount + 1,
     lastHopAt: now,
   };
+  if (hop.contact && !next.contact) next.contact = hop.contact;
   const ctx = createContext(compiled, deps, next, now);
   if (next.resumeOffer) return runGuarded(ctx, answerResumeOffer, hop.input);
   return runGuarded(ctx, handleInput, hop.input);

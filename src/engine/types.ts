@@ -25,6 +25,24 @@ export interface Hop {
   gateway?: string;
   /** `test` (draft) or `live` (deployed version); recorded in the state, not interpreted. */
   environment?: string;
+  /**
+   * The caller's contact, given by the runtime on a session's first hop (once a session: the state keeps it);
+   * absent when the app reads no contact field.
+   */
+  contact?: ContactFields;
+}
+
+/** The caller's contact as a session sees it (docs/contacts.md). A contact not stored yet has nulls and no attributes. */
+export interface ContactFields {
+  name: string | null;
+  language: string | null;
+  attributes: Record<string, string>;
+}
+
+/** What a hop set on the contact (a menu's `saveToContact`): only the fields it set. The runtime stores them. */
+export interface ContactChanges {
+  name?: string;
+  attributes?: Record<string, string>;
 }
 
 /** Why a stored session was not continued but started over. `session_lost`: the runtime no longer had it. */
@@ -168,6 +186,8 @@ export interface SessionState {
    * dialled this time, for a fresh start. Gone once the dialler answers.
    */
   resumeOffer?: ResumeOffer;
+  /** The caller's contact, as loaded on the session's first hop and changed by its inputs since (Hop.contact). */
+  contact?: ContactFields;
 }
 
 /** What a session showing the resume offer keeps until the dialler answers it. */
@@ -224,6 +244,8 @@ export interface HopResult {
   state: SessionState;
   reply: Reply;
   events: EngineEvent[];
+  /** Set when the hop changed the caller's contact: what the runtime writes with the session's records. */
+  contactChanges?: ContactChanges;
 }
 
 export type LintLevel = 'error' | 'warning';

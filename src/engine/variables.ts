@@ -8,6 +8,8 @@
  *   actions.<action name>...      an action's result (its inner fields are the action's own: not checked)
  *   inRequest.input               the input being handled
  *   app.name, app.shortCode
+ *   contact.name, contact.language, contact.<attribute>   the caller's contact (docs/contacts.md); attributes
+ *                                 are the account's, not the app's, so any key may exist
  */
 import type { Action } from '../shared/app';
 import { compileDialPattern } from './dial';
@@ -16,12 +18,16 @@ import type { TemplateVariablePath } from './render';
 /** The session's own fields besides `inputs` and `vars` (buildScope). */
 export const SESSION_FIELDS = ['mobile', 'network', 'serviceCode', 'sessionId', 'language'] as const;
 const APP_FIELDS = ['name', 'shortCode'] as const;
-export const TEMPLATE_ROOTS = ['session', 'actions', 'inRequest', 'app'] as const;
+export const TEMPLATE_ROOTS = ['session', 'actions', 'inRequest', 'app', 'contact'] as const;
 
-/** What listTemplateVariables needs of an app: its shortcode and its menus' identifiers and actions. */
+/** What listTemplateVariables needs of an app: its shortcode and its menus' identifiers, actions and contact fields. */
 export interface VariableSource {
   shortCode: string;
-  menus: ReadonlyArray<{ userDefinedName: string; actions: ReadonlyArray<Pick<Action, 'actionName' | 'inheritsPlugin'>> }>;
+  menus: ReadonlyArray<{
+    userDefinedName: string;
+    actions: ReadonlyArray<Pick<Action, 'actionName' | 'inheritsPlugin'>>;
+    saveToContact?: string;
+  }>;
 }
 
 export interface KnownVariables {
@@ -32,13 +38,16 @@ export interface KnownVariables {
   tags: Set<string>;
   /** A javascript action or custom function may set any session.vars name: those are not checked. */
   hasScripts: boolean;
+  /** The contact attributes the app's menus save to (others may exist: the console and the API set any). */
+  contactFields: Set<string>;
 }
 
 export function findKnownVariables(app: VariableSource): KnownVariables {
-  const known: KnownVariables = { inputs: new Set(), actions: new Set(), tags: new Set(), hasScripts: false };
+  const known: KnownVariables = { inputs: new Set(), actions: new Set(), tags: new Set(), hasScripts: false, contactFields: new Set() };
   for (const menu of app.menus) {
     const identifier = menu.userDefinedName.trim();
     if (identifier !== '') known.inputs.add(identifier);
+    if (menu.saveToContact && menu.saveToContact !== 'name') known.contactFields.add(menu.saveToContact);
     for (const action of menu.actions) {
       if (action.actionName.trim() !== '') known.actions.add(action.actionName);
       if (action.inheritsPlugin === 'javascript' || action.inheritsPlugin === 'customAction') known.hasScripts = true;
@@ -85,6 +94,8 @@ export function explainUnknownVariable(known: KnownVariables, path: TemplateVari
     if (typeof key !== 'string' || (APP_FIELDS as readonly string[]).includes(key)) return null;
     return `app has only ${quoted(APP_FIELDS)}`;
   }
+  // Any contact field may exist: attributes are set by the console, the API and any app of the account.
+  if (root === 'contact') return null;
   return `templates read ${quoted(TEMPLATE_ROOTS)}`;
 }
 
@@ -125,7 +136,11 @@ export function listTemplateVariables(app: VariableSource): TemplateVariable[] {
   }
   for (const name of known.actions) variables.push({ path: formatVariablePath(['actions', name]), detail: `The result of action ${name}` });
   for (const tag of known.tags) variables.push({ path: `session.vars.${tag}`, detail: `The shortcode's {${tag}} tag` });
+  for (const key of known.contactFields)
+    variables.push({ path: formatVariablePath(['contact', key]), detail: `The contact's ${key}, saved by a menu` });
   variables.push(
+    { path: 'contact.name', detail: "The caller's name, kept on their contact" },
+    { path: 'contact.language', detail: "The caller's language, kept on their contact" },
     { path: 'session.mobile', detail: "The caller's number" },
     { path: 'session.network', detail: "The caller's network" },
     { path: 'session.serviceCode', detail: 'The code dialled' },

@@ -36,7 +36,9 @@ import { registerDashboardRoutes } from './features/dashboard/dashboard.routes';
 import { registerSmsRoutes } from './features/sms/sms.routes';
 import { registerPaymentsRoutes, registerTransactionsRoutes } from './features/payments/payments.routes';
 import { registerWebhooksRoutes } from './features/webhooks/webhooks.routes';
+import { registerContactsRoutes } from './features/contacts/contacts.routes';
 import type { WebhookDispatcher } from './features/webhooks/webhook-dispatcher';
+import { createContactReader } from './core/contact-records';
 import { createGatewayAccessCache } from './core/gateway-access';
 import { createGatewayLimits } from './features/runtime/gateway-limits';
 import { createRuntime, type Runtime, type StoredSession } from './features/runtime/runtime.service';
@@ -195,6 +197,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       ? createRedisSessionStore<StoredSession>(redis, { now: nowMs })
       : createMemorySessionStore<StoredSession>({ now: nowMs }),
     sink: createEventSink(database, app.log),
+    readContact: createContactReader(database.db),
     runAction,
     admitLiveSession: (ownerId) => admitLiveSession(ctx, ownerId),
     admitTestHop: createTestHopLimit(app, config.TEST_HOP_RATE_LIMIT),
@@ -284,6 +287,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerSmsRoutes(app, ctx, guard);
     registerTransactionsRoutes(app, ctx, guard);
     registerWebhooksRoutes(app, ctx, guard, timers.webhookDispatcher, webhookRules);
+    registerContactsRoutes(app, ctx, guard);
     registerShortcodesRoutes(app, ctx, guard);
     registerBillingRoutes(app, ctx, guard);
     // Linked numbers' connections live in the process that links them (docs/bots.md): the console's.

@@ -102,6 +102,11 @@ const ACCESS: Record<string, RouteAccess> = {
   'POST /api/apps/:appId/webhook/test': 'signedIn',
   'GET /api/apps/:appId/webhook/deliveries': 'signedIn',
   'POST /api/apps/:appId/webhook/deliveries/:deliveryId/redeliver': 'signedIn',
+  // The signed-in account's own contacts only; another account's contact id answers 404 (contacts.int.test.ts).
+  'GET /api/contacts': 'signedIn',
+  'GET /api/contacts/:contactId': 'signedIn',
+  'POST /api/contacts/:contactId': 'signedIn',
+  'DELETE /api/contacts/:contactId': 'signedIn',
   'GET /payments/sandbox/:reference': 'public', // the checkout token in the link is the credential
   'POST /payments/sandbox/:reference/decide': 'public',
   'GET /api/payments/transactions': 'signedIn',
@@ -194,6 +199,10 @@ const API_KEY_ROUTES: Record<string, 'read' | 'write'> = {
   'GET /api/getAppVersions/:appId': 'read',
   'POST /api/rollbackVersion': 'write',
   'POST /dashboard/search': 'read',
+  'GET /api/contacts': 'read',
+  'GET /api/contacts/:contactId': 'read',
+  'POST /api/contacts/:contactId': 'write',
+  'DELETE /api/contacts/:contactId': 'write',
 };
 
 describeDb('authorization, route by route', () => {

@@ -23,7 +23,13 @@ function actionInput(
     appId: 'app-1',
     ownerId: 'owner-1',
     menu: { uniqueId: 'm-1', identifier: 'amount' },
-    scope: { session, inRequest: { input: over.input ?? '20' }, actions: over.actions ?? {}, app: { name: 'Pay', shortCode: '*123#' } },
+    scope: {
+      session,
+      inRequest: { input: over.input ?? '20' },
+      actions: over.actions ?? {},
+      app: { name: 'Pay', shortCode: '*123#' },
+      contact: {},
+    },
     deadline: over.deadline ?? Date.now() + 3000,
     renderTemplate: (source) => source,
   };

@@ -66,6 +66,8 @@ export const menus = pgTable(
     headerText: text('header_text').notNull().default(''),
     footerText: text('footer_text').notNull().default(''),
     inputHolder: text('input_holder').notNull().default(''),
+    /** The contact field the menu's input is saved to (`name`, `language` or an attribute key), null: none. */
+    saveToContact: text('save_to_contact'),
     allowGoBack: boolean('allow_go_back').notNull().default(false),
     goBackInputIndicator: text('go_back_input_indicator').notNull().default(''),
     terminate: boolean('terminate').notNull().default(false),

@@ -71,6 +71,8 @@ export const sessionRecords = pgTable(
     caller: text('caller'),
     gateway: text('gateway').notNull(),
     mobile: text('mobile').notNull(),
+    /** The caller's contact: the number in E.164 form (docs/contacts.md); null when the number is not one. */
+    contactMsisdn: text('contact_msisdn'),
     network: text('network').notNull(),
     serviceCode: text('service_code').notNull(),
     status: text('status').notNull(),
@@ -83,5 +85,6 @@ export const sessionRecords = pgTable(
   (t) => [
     index('session_records_app_ended_idx').on(t.appId, t.status, t.endedAt),
     index('session_records_app_time_idx').on(t.appId, t.endedAt),
+    index('session_records_contact_idx').on(t.contactMsisdn, t.endedAt),
   ],
 );

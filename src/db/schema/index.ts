@@ -11,3 +11,4 @@ export * from './billing';
 export * from './whatsapp';
 export * from './webhooks';
 export * from './two-factor';
+export * from './contacts';

@@ -45,6 +45,7 @@ export function toMenu(row: MenuRow): Menu {
     inputValidations: row.inputValidations,
     ...(row.mapPosition ? { mapPosition: row.mapPosition } : {}),
     ...(row.translations ? { translations: row.translations } : {}),
+    ...(row.saveToContact ? { saveToContact: row.saveToContact } : {}),
   });
 }
 

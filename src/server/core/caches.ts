@@ -14,6 +14,8 @@ export type LoadedApp =
       appName: string;
       ownerId: string;
       isTemplate: boolean;
+      /** The app's country (APP_COUNTRIES): a caller's national number is read in it (toE164). */
+      country: string;
       /** Resume on redial's window in minutes, null when the app has it off (an app setting, not part of a version). */
       resumeWindowMinutes: number | null;
     }

@@ -37,6 +37,7 @@ export function createVersionCache(db: Db, redis?: Redis): VersionCache {
           appName: apps.appName,
           ownerId: apps.userId,
           isTemplate: apps.isTemplate,
+          country: apps.country,
           resumeOnRedial: apps.resumeOnRedial,
           resumeWindowMinutes: apps.resumeWindowMinutes,
         })
@@ -50,6 +51,7 @@ export function createVersionCache(db: Db, redis?: Redis): VersionCache {
             appName: app.appName,
             ownerId: app.ownerId,
             isTemplate: app.isTemplate,
+            country: app.country,
             resumeWindowMinutes: toResumeWindow(app),
           }
         : { missing: 'version' };
@@ -67,6 +69,7 @@ export function createVersionCache(db: Db, redis?: Redis): VersionCache {
         appName: app.appName,
         ownerId: app.userId,
         isTemplate: app.isTemplate,
+        country: app.country,
         resumeWindowMinutes: toResumeWindow(app),
       };
       drafts.set(appId, { stamp, loaded });

@@ -24,6 +24,11 @@ export interface TemplateScope {
   inRequest: { input: string };
   actions: Record<string, unknown>;
   app: { name: string; shortCode: string };
+  /**
+   * The caller's contact (docs/contacts.md): `name`, `language` and the attributes by key, '' where unknown.
+   * Empty when the app reads no contact field.
+   */
+  contact: Readonly<Record<string, string>>;
 }
 
 /** What every run of an action is given, whoever asks. */

@@ -4,6 +4,18 @@ import { inputValidationSchema } from './input-validation.schema';
 import { languageRecord } from './languages';
 import { switchOperationSchema } from './switch-operation.schema';
 
+/**
+ * A contact field a menu's input can be saved to (docs/contacts.md): `name`, or an attribute key the builder
+ * chooses. `language` is the contact's too, but set by the console and the API, not typed by a caller.
+ */
+export const CONTACT_FIELD_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,39}$/;
+export const CONTACT_FIELD_MESSAGE =
+  'A contact field is name or an attribute key: a letter or _, then letters, digits or _ (at most 40), not language';
+export const contactFieldSchema = z
+  .string()
+  .regex(CONTACT_FIELD_PATTERN, { message: CONTACT_FIELD_MESSAGE })
+  .refine((key) => key !== 'language', { message: CONTACT_FIELD_MESSAGE });
+
 /** Short text in the menu list: displayText cut at 95 characters plus an ellipsis. */
 export const SHORT_TEXT_LENGTH = 95;
 
@@ -55,6 +67,8 @@ export const menuSchema = z.object({
   /** The menu identifier: `session.inputs.<userDefinedName>` holds the input given on this menu. */
   userDefinedName: z.string().max(200).default(''),
   inputHolder: z.string().max(200).default(''),
+  /** Where the input given on this menu is also kept: the caller's contact's name or an attribute (docs/contacts.md). */
+  saveToContact: contactFieldSchema.optional(),
   allowGoBack: z.boolean().default(false),
   goBackInputIndicator: z.string().max(20).default(''),
   terminate: z.boolean().default(false),

@@ -105,6 +105,7 @@ export function toMenuRowValues(menu: MenuBody) {
     actions: menu.actions,
     inputValidations: menu.inputValidations,
     translations: toStoredTranslations(menu.translations),
+    saveToContact: menu.saveToContact ?? null,
   };
 }
 

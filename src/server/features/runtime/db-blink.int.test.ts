@@ -66,6 +66,7 @@ describeDb('the database blinking', () => {
       let copies = 0;
       let terminated = 0;
       const database = {
+        db: testDb.database.db,
         copyRows: (table: string, columns: string[], text: string) => {
           const copying = testDb.database.copyRows(table, columns, text);
           if (++copies % 3 === 0) void terminateConnections(admin, databaseName).then((n) => (terminated += n));

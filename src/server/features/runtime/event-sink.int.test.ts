@@ -160,6 +160,7 @@ describeDb('event sink', () => {
   it('when the database refuses a batch for its data, its rows are written one by one and only the refused row is lost', async () => {
     // The real database, with one row it refuses as data (as a constraint or a value out of range would).
     const refusing = {
+      db: testDb.database.db,
       copyRows: (table: string, columns: string[], text: string) =>
         text.includes('refuse me')
           ? Promise.reject(Object.assign(new Error('value too long for type character varying(10)'), { code: '22001' }))
@@ -205,6 +206,7 @@ describeDb('event sink', () => {
     ];
     const sizes: number[] = [];
     const blinking = {
+      db: testDb.database.db,
       copyRows: (table: string, columns: string[], text: string) => {
         sizes.push(text.split('\n').length - 1);
         const failure = failures.shift();
@@ -231,6 +233,7 @@ describeDb('event sink', () => {
   it('while the database is down, session records are kept and hops held past the bound; debug and info lines are shed', async () => {
     let isDown = true;
     const down = {
+      db: testDb.database.db,
       copyRows: (table: string, columns: string[], text: string) =>
         isDown
           ? Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }))
@@ -268,6 +271,7 @@ describeDb('event sink', () => {
     let unblock!: () => void;
     const blocked = new Promise<void>((resolve) => (unblock = resolve));
     const stuck = {
+      db: testDb.database.db,
       copyRows: async (...args: Parameters<typeof testDb.database.copyRows>) => {
         await blocked;
         return testDb.database.copyRows(...args);

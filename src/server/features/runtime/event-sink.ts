@@ -6,12 +6,15 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import { isDataRefusal, type Database } from '../../../db/client';
 import { actionResults, appLogs, sessionInputs, sessionRecords } from '../../../db/schema';
 import { cleanText } from '../../../channels/fields';
+import { writeContactRecords, type ContactRecord } from '../../core/contact-records';
 
 export type EventRecord =
   | { table: 'logs'; row: typeof appLogs.$inferInsert }
   | { table: 'inputs'; row: typeof sessionInputs.$inferInsert }
   | { table: 'actionResults'; row: typeof actionResults.$inferInsert }
-  | { table: 'sessions'; row: typeof sessionRecords.$inferInsert };
+  | { table: 'sessions'; row: typeof sessionRecords.$inferInsert }
+  /** What a session leaves on its caller's contact: upserted, not copied (contact-records.ts). */
+  | { table: 'contacts'; row: ContactRecord };
 
 /** The column of each kind the event tables hold, as COPY's text format writes it. */
 type ColumnKind = 'text' | 'json' | 'time' | 'other';
@@ -72,11 +75,15 @@ function createRowEncoder(table: PgTable) {
   };
 }
 
+/** Contact records are kept as JSON until their batch is upserted (they are few: about one a session). */
+const CONTACT_ENCODER = { table: 'contacts', columns: [], encode: (row: ContactRecord) => JSON.stringify(cleanValue(row)) };
+
 const ENCODERS = {
   logs: createRowEncoder(appLogs),
   inputs: createRowEncoder(sessionInputs),
   actionResults: createRowEncoder(actionResults),
   sessions: createRowEncoder(sessionRecords),
+  contacts: CONTACT_ENCODER,
 } satisfies Record<EventRecord['table'], unknown>;
 
 export interface EventSinkStats {
@@ -173,7 +180,7 @@ const MAX_RETRY_DELAY_MS = 5000;
  * operation on the hop's path is O(1).
  */
 export function createEventSink(
-  database: Pick<Database, 'copyRows'>,
+  database: Pick<Database, 'copyRows' | 'db'>,
   log: FastifyBaseLogger,
   options: {
     flushEveryMs?: number;
@@ -271,7 +278,13 @@ export function createEventSink(
   async function copy(table: EventRecord['table'], items: Queued[]): Promise<{ err?: unknown }> {
     const { table: name, columns } = ENCODERS[table];
     try {
-      await database.copyRows(name, columns, items.map((i) => i.line).join(''));
+      if (table === 'contacts')
+        await writeContactRecords(
+          database.db,
+          items.map((i) => JSON.parse(i.line) as ContactRecord),
+          new Date(),
+        );
+      else await database.copyRows(name, columns, items.map((i) => i.line).join(''));
       counters.written += items.length;
       if (failures > 0) log.info({ attempts: failures + 1 }, 'the database takes event rows again');
       failures = 0;
@@ -360,7 +373,8 @@ export function createEventSink(
 
   return {
     push(record, ownerId = '') {
-      const item: Queued = { seq: seq++, table: record.table, line: ENCODERS[record.table].encode(record.row), ownerId };
+      const line = record.table === 'contacts' ? CONTACT_ENCODER.encode(record.row) : ENCODERS[record.table].encode(record.row);
+      const item: Queued = { seq: seq++, table: record.table, line, ownerId };
       countIn(item);
       if (isSheddable(record)) {
         sheddable.push(item);

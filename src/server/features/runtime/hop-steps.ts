@@ -3,7 +3,8 @@
  * adapter in one call (`readGatewayRequest` in src/channels), the version is loaded (`loadVersion`), and once the
  * session's previous hop is done (hop-turns.ts) `answerHop` runs the rest in order:
  *
- *   closeSession (an end hop) | readSession -> checkVersion -> admitHop -> takeDroppedSession -> runEngine -> storeHop
+ *   closeSession (an end hop) | readSession -> checkVersion -> admitHop -> readContact -> takeDroppedSession -> runEngine
+ *   -> storeHop
  *
  * (`runHop`) and the adapter formats the reply; a WhatsApp message's reply is written by `toChatReply` instead. Each step reads the runtime's parts from a `HopEnv` (hop-env.ts), built once per runtime.
  */
@@ -24,6 +25,7 @@ import {
 import { notFound } from '../../../shared/errors';
 import type { AppContext } from '../../context';
 import type { GatewaySource } from '../../core/gateway-access';
+import { toE164 } from '../../core/msisdn';
 import type { HopEnv, RunnableApp } from './hop-env';
 import type { Environment, RouteDecision, StoredSession } from './runtime-types';
 import type { LoadedApp } from '../../core/caches';
@@ -120,10 +122,11 @@ export async function runHop(env: HopEnv, request: HopRequest): Promise<HopAnswe
   const isNewSession = !(stored && !stored.state.ended) && hop.kind !== 'continue';
   const refusal = await admitHop(env, request, version, engineHop.msisdn, isNewSession);
   if (refusal !== null) return { reply: { text: refusal, end: true }, hop };
+  const contactMsisdn = await readContact(env, version, engineHop, stored);
   const resume = await takeDroppedSession(env, request, version, engineHop.msisdn, isNewSession);
   const result = await runEngine(env, request, version, { engineHop, hop, stored, dropped: resume.dropped });
   if (!result) return { reply: { text: UNAVAILABLE_TEXT, end: true }, hop };
-  await storeHop(env, request, version, { hop, stored, result, resume });
+  await storeHop(env, request, version, { hop, stored, result, resume, contactMsisdn });
   return { reply: result.reply, hop };
 }
 
@@ -141,7 +144,7 @@ export async function closeSession(env: HopEnv, key: string, appId?: string, isE
     const { state } = stored;
     if (isEndedByUser && state.msisdn)
       await env.deps.sessions.deleteResumable(resumableKey(state.appId, state.environment, stored.caller ?? null, state.msisdn));
-    env.records.recordSession(state, 'abandoned', state.currentMenuId, stored.caller ?? null);
+    env.records.recordSession(state, 'abandoned', state.currentMenuId, stored.caller ?? null, undefined, stored.contactMsisdn);
   }
   return null;
 }
@@ -186,7 +189,8 @@ function readConversation(
 ): { hop: InboundHop; stored: StoredSession | undefined } {
   const open = stored && !stored.state.ended ? stored : undefined;
   if (open && hop.kind !== 'start') return { hop: { ...hop, sessionId: open.state.sessionId }, stored: open };
-  if (open) env.records.recordSession(open.state, 'abandoned', open.state.currentMenuId, open.caller ?? null);
+  if (open)
+    env.records.recordSession(open.state, 'abandoned', open.state.currentMenuId, open.caller ?? null, undefined, open.contactMsisdn);
   return { hop: { ...hop, kind: 'start', sessionId: randomUUID() }, stored: undefined };
 }
 
@@ -257,6 +261,29 @@ export async function admitHop(
   return null;
 }
 
+/** A contact not stored yet, as a session sees it. */
+const NEW_CONTACT = { name: null, language: null, attributes: {} };
+
+/**
+ * Step: the caller's contact (docs/contacts.md): its number in E.164 form, worked out on the session's first hop
+ * and kept with the session; and, for an app that reads contact fields, the contact itself, read once a session
+ * and handed to the engine in the hop (the session's state keeps it, so later hops read nothing). Featured
+ * templates and numbers that are no phone number have no contact.
+ */
+export async function readContact(
+  env: HopEnv,
+  version: RunnableApp,
+  engineHop: Hop,
+  stored: StoredSession | undefined,
+): Promise<string | undefined> {
+  if (version.isTemplate) return undefined;
+  const open = stored && !stored.state.ended ? stored : undefined;
+  const msisdn = open?.contactMsisdn ?? toE164(engineHop.msisdn, version.country) ?? undefined;
+  if (msisdn === undefined || !version.compiled.usesContact || open?.state.contact || !env.deps.readContact) return msisdn;
+  engineHop.contact = (await env.deps.readContact(version.ownerId, msisdn)) ?? NEW_CONTACT;
+  return msisdn;
+}
+
 /** Resume on redial for one hop: the dialler's key and the app's window (null: off), and the session it dropped. */
 interface DroppedSession {
   diallerKey: string | null;
@@ -320,16 +347,23 @@ export async function storeHop(
   env: HopEnv,
   request: HopRequest,
   version: RunnableApp,
-  run: { hop: InboundHop; stored: StoredSession | undefined; result: HopResult; resume: DroppedSession },
+  run: {
+    hop: InboundHop;
+    stored: StoredSession | undefined;
+    result: HopResult;
+    resume: DroppedSession;
+    contactMsisdn: string | undefined;
+  },
 ): Promise<void> {
   const { deps, records } = env;
   const { appId, environment, caller, key, adapter } = request;
-  const { hop, stored, result, resume } = run;
+  const { hop, stored, result, resume, contactMsisdn } = run;
   records.recordEvents(result.events, environment, caller, version.ownerId);
   records.recordInputs(stored?.state.inputs ?? {}, result.state, caller, version.ownerId);
+  if (contactMsisdn) recordContact(env, version, run);
   if (resume.diallerKey && resume.windowMinutes !== null) await saveResumable(env, resume.diallerKey, result, resume.windowMinutes, caller);
   const lastHop = hop.hopId === undefined ? undefined : { id: toStoredHopId(hop.hopId), reply: result.reply };
-  const session: StoredSession = { state: result.state, channelState: hop.channelState, caller, lastHop };
+  const session: StoredSession = { state: result.state, channelState: hop.channelState, caller, lastHop, contactMsisdn };
   if (!result.reply.end) {
     const ttlSeconds = adapter.conversation?.timeoutSeconds ?? env.ussdTtlSeconds;
     await deps.sessions.set(key, session, { appId, ttlSeconds });
@@ -337,7 +371,27 @@ export async function storeHop(
   }
   if (lastHop) await deps.sessions.keep(key, session, { appId, ttlSeconds: ENDED_SESSION_KEEP_SECONDS });
   else await deps.sessions.delete(key, appId);
-  records.recordSession(result.state, 'completed', result.state.currentMenuId, caller, version.ownerId);
+  records.recordSession(result.state, 'completed', result.state.currentMenuId, caller, version.ownerId, contactMsisdn);
+}
+
+/**
+ * What a hop leaves on its caller's contact, with the session's records: seen on the app's channel when the
+ * session starts (which creates the contact), and what its inputs saved (HopResult.contactChanges).
+ */
+function recordContact(
+  env: HopEnv,
+  version: RunnableApp,
+  run: { stored: StoredSession | undefined; result: HopResult; contactMsisdn: string | undefined },
+): void {
+  const { stored, result, contactMsisdn } = run;
+  const isFirstHop = !(stored && !stored.state.ended && stored.state.sessionId === result.state.sessionId);
+  if (!contactMsisdn || (!isFirstHop && !result.contactChanges)) return;
+  env.records.recordContact({
+    ownerId: version.ownerId,
+    msisdn: contactMsisdn,
+    ...(isFirstHop ? { seen: { channel: version.compiled.app.channel, at: new Date(result.state.startedAt).toISOString() } } : {}),
+    ...result.contactChanges,
+  });
 }
 
 /**

@@ -3,7 +3,7 @@
  * the service that wires them import these and not each other.
  */
 import type { OutboundReply } from '../../../channels';
-import type { ActionOutcome, ActionRequest, SessionState } from '../../../engine';
+import type { ActionOutcome, ActionRequest, ContactFields, SessionState } from '../../../engine';
 import type { ActionApp } from './action-runner';
 import type { EventSink } from './event-sink';
 import type { AdmitGatewaySession } from './gateway-limits';
@@ -23,6 +23,8 @@ export interface StoredSession {
   lastHop?: { id: string; reply: OutboundReply };
   /** The emulator caller the session belongs to (emulator-caller.ts), kept so its abandoned record is marked too. */
   caller?: string | null;
+  /** The caller's contact: the number in E.164 form (docs/contacts.md), worked out on the session's first hop. */
+  contactMsisdn?: string;
 }
 
 export interface RuntimeDeps {
@@ -48,6 +50,11 @@ export interface RuntimeDeps {
   admitGatewaySession?: AdmitGatewaySession;
   /** Inactivity after which a session is over (180 s by default, docs/runtime.md). */
   sessionTimeoutSeconds?: number;
+  /**
+   * The caller's contact (core/contact-records.ts), read once a session for an app that reads contact fields;
+   * null when the account has none for the number yet. Without it, no contact is read.
+   */
+  readContact?: (ownerId: string, msisdn: string) => Promise<ContactFields | null>;
 }
 
 /**

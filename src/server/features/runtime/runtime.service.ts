@@ -160,7 +160,8 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
 
   async function sweepExpired(): Promise<number> {
     const expired = await deps.sessions.takeExpired();
-    for (const { state, caller } of expired) env.records.recordSession(state, 'abandoned', state.currentMenuId, caller ?? null);
+    for (const { state, caller, contactMsisdn } of expired)
+      env.records.recordSession(state, 'abandoned', state.currentMenuId, caller ?? null, undefined, contactMsisdn);
     return expired.length;
   }
 

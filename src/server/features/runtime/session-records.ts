@@ -5,6 +5,7 @@
  * rows they are when the sink decides whom to hold (omitted where the runtime does not know it: a sweep).
  */
 import type { EngineEvent, SessionState } from '../../../engine';
+import type { ContactRecord } from '../../core/contact-records';
 import type { EventSink } from './event-sink';
 
 export function createSessionRecorder(sink: EventSink, now: () => Date) {
@@ -74,6 +75,7 @@ export function createSessionRecorder(sink: EventSink, now: () => Date) {
     lastMenu: string | null,
     caller: string | null,
     ownerId?: string,
+    contactMsisdn?: string,
   ): void {
     sink.push(
       {
@@ -85,6 +87,7 @@ export function createSessionRecorder(sink: EventSink, now: () => Date) {
           caller,
           gateway: state.gateway,
           mobile: state.msisdn,
+          contactMsisdn: contactMsisdn ?? null,
           network: state.network,
           serviceCode: state.serviceCode,
           status,
@@ -139,5 +142,10 @@ export function createSessionRecorder(sink: EventSink, now: () => Date) {
     );
   }
 
-  return { recordEvents, recordInputs, recordSession, recordRefusedDial };
+  /** What a session left on its caller's contact (seen on a channel, a saved name or attribute), written with the rest. */
+  function recordContact(record: ContactRecord): void {
+    sink.push({ table: 'contacts', row: record }, record.ownerId);
+  }
+
+  return { recordEvents, recordInputs, recordSession, recordRefusedDial, recordContact };
 }

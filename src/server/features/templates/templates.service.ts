@@ -82,6 +82,7 @@ export async function insertAppFromDefinition(
         switchOperations: m.switchOperations,
         actions: m.actions,
         inputValidations: m.inputValidations,
+        saveToContact: m.saveToContact ?? null,
       })),
     );
     if (options.deploy) {

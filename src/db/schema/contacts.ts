@@ -1,0 +1,40 @@
+import { index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { users } from './accounts';
+
+/**
+ * The people an account's apps talk to (docs/contacts.md): one row per account and phone number, whichever
+ * app or channel (USSD, WhatsApp, SMS) they came by. `msisdn` is the number in E.164 form (`+233241234567`).
+ * The runtime creates a row on a caller's first session and keeps the times seen; a menu's input may fill the
+ * name or an attribute; the console and the API edit and delete it.
+ */
+export const contacts = pgTable(
+  'contacts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** The account the contact belongs to (the apps' owner), not an app. */
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    msisdn: text('msisdn').notNull(),
+    name: text('name'),
+    /** A language code of the account's apps (docs/languages.md), or null. */
+    language: text('language'),
+    /** The fields a builder chooses to keep: string values by key. */
+    attributes: jsonb('attributes').$type<Record<string, string>>().notNull().default({}),
+    firstSeenUssd: timestamp('first_seen_ussd', { withTimezone: true, precision: 3 }),
+    lastSeenUssd: timestamp('last_seen_ussd', { withTimezone: true, precision: 3 }),
+    firstSeenWhatsapp: timestamp('first_seen_whatsapp', { withTimezone: true, precision: 3 }),
+    lastSeenWhatsapp: timestamp('last_seen_whatsapp', { withTimezone: true, precision: 3 }),
+    firstSeenSms: timestamp('first_seen_sms', { withTimezone: true, precision: 3 }),
+    lastSeenSms: timestamp('last_seen_sms', { withTimezone: true, precision: 3 }),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('contacts_owner_msisdn_idx').on(t.ownerId, t.msisdn),
+    // The list's search by number prefix (LIKE '+23324%') uses this whatever the database's collation.
+    index('contacts_owner_msisdn_prefix_idx').on(t.ownerId, t.msisdn.op('text_pattern_ops')),
+    // No index on a column sessions change (name, attributes, the times seen, updated_at): their writes then
+    // update the row in place (PostgreSQL's HOT updates), which keeps the runtime's writes cheap.
+  ],
+);

@@ -1,0 +1,24 @@
+/**
+ * The caller's contact inside a hop (docs/contacts.md). The runtime loads it once a session and passes it in the
+ * hop (`Hop.contact`); the state keeps it for later hops; what a hop sets goes back to the runtime as
+ * `HopResult.contactChanges`, which it writes with the session's records. The engine reads and writes nothing else.
+ */
+import type { HopContext } from './context';
+import type { ContactFields } from './types';
+
+const NO_CONTACT: ContactFields = { name: null, language: null, attributes: {} };
+
+/** A menu's `saveToContact`: the input becomes the contact's name or one of its attributes, for this hop's screens too. */
+export function saveToContact(ctx: HopContext, field: string, value: string): void {
+  const contact = ctx.state.contact ?? NO_CONTACT;
+  ctx.contactChanges ??= {};
+  const changes = ctx.contactChanges;
+  // A new object: the state the caller handed in (continueSession copies it shallowly) is never changed in place.
+  if (field === 'name') {
+    ctx.state.contact = { ...contact, name: value };
+    changes.name = value;
+  } else {
+    ctx.state.contact = { ...contact, attributes: { ...contact.attributes, [field]: value } };
+    changes.attributes = { ...changes.attributes, [field]: value };
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * The runtime's side of contacts (docs/contacts.md): the one read of a caller's contact a session makes, and the
+ * write of what sessions leave on contacts (seen on a channel, a name or an attribute a menu saved), in batches
+ * with the session's records (the event sink). The contacts area's routes read and edit the same rows.
+ */
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { contacts } from '../../db/schema';
+import type { ContactFields } from '../../engine';
+
+/** The channels a contact is seen on, each with its first and last time. */
+export const CONTACT_CHANNELS = ['ussd', 'whatsapp', 'sms'] as const;
+export type ContactChannel = (typeof CONTACT_CHANNELS)[number];
+
+/** What one session leaves on its caller's contact. `seenAt` is an ISO time (the record travels as JSON). */
+export interface ContactRecord {
+  ownerId: string;
+  /** E.164 (toE164). */
+  msisdn: string;
+  seen?: { channel: ContactChannel; at: string };
+  name?: string;
+  attributes?: Record<string, string>;
+}
+
+/** A session waiting for its contact, until the reads of the turn are made together. */
+interface PendingRead {
+  msisdn: string;
+  resolve: (contact: ContactFields | null) => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * The read a session makes of its caller's contact: null when the account has none for the number yet. The reads
+ * asked for in one turn of the event loop are made together, one statement per account (`msisdn = any(...)`):
+ * under load many sessions start at once, and one round trip to the database for all of them costs far less on
+ * the hop's thread and the database's than one each. buildApp makes one reader per database.
+ */
+export function createContactReader(db: Db): (ownerId: string, msisdn: string) => Promise<ContactFields | null> {
+  let pending = new Map<string, PendingRead[]>();
+  let isScheduled = false;
+
+  async function readOwner(ownerId: string, reads: PendingRead[]): Promise<void> {
+    try {
+      const rows = await db
+        .select({ msisdn: contacts.msisdn, name: contacts.name, language: contacts.language, attributes: contacts.attributes })
+        .from(contacts)
+        .where(and(eq(contacts.ownerId, ownerId), inArray(contacts.msisdn, [...new Set(reads.map((r) => r.msisdn))])));
+      const byNumber = new Map(rows.map(({ msisdn, ...fields }) => [msisdn, fields]));
+      for (const read of reads) read.resolve(byNumber.get(read.msisdn) ?? null);
+    } catch (err) {
+      for (const read of reads) read.reject(err);
+    }
+  }
+
+  function readPending(): void {
+    const batch = pending;
+    pending = new Map();
+    isScheduled = false;
+    for (const [ownerId, reads] of batch) void readOwner(ownerId, reads);
+  }
+
+  return (ownerId, msisdn) =>
+    new Promise((resolve, reject) => {
+      const reads = pending.get(ownerId);
+      if (reads) reads.push({ msisdn, resolve, reject });
+      else pending.set(ownerId, [{ msisdn, resolve, reject }]);
+      if (!isScheduled) {
+        isScheduled = true;
+        setImmediate(readPending);
+      }
+    });
+}
+
+/** One contact's records of a batch, folded: the latest name, the attributes merged, the earliest and latest time per channel. */
+interface FoldedRecord {
+  ownerId: string;
+  msisdn: string;
+  name: string | null;
+  attributes: Record<string, string>;
+  seen: Map<ContactChannel, { first: string; last: string }>;
+}
+
+function foldRecords(records: ContactRecord[]): FoldedRecord[] {
+  const byContact = new Map<string, FoldedRecord>();
+  for (const r of records) {
+    const key = `${r.ownerId} ${r.msisdn}`;
+    let folded = byContact.get(key);
+    if (!folded) {
+      folded = { ownerId: r.ownerId, msisdn: r.msisdn, name: null, attributes: {}, seen: new Map() };
+      byContact.set(key, folded);
+    }
+    if (r.name !== undefined) folded.name = r.name;
+    if (r.attributes) Object.assign(folded.attributes, r.attributes);
+    if (r.seen) {
+      const { channel, at } = r.seen;
+      const times = folded.seen.get(channel);
+      if (!times) folded.seen.set(channel, { first: at, last: at });
+      else {
+        if (at < times.first) times.first = at;
+        if (at > times.last) times.last = at;
+      }
+    }
+  }
+  return [...byContact.values()];
+}
+
+/**
+ * Each channel's first and last seen: the JSON field a folded record carries them in, and the table's columns.
+ * Written out per channel so the statement below is plain SQL.
+ */
+const SEEN_COLUMNS = {
+  ussd: ['first_seen_ussd', 'last_seen_ussd'],
+  whatsapp: ['first_seen_whatsapp', 'last_seen_whatsapp'],
+  sms: ['first_seen_sms', 'last_seen_sms'],
+} as const satisfies Record<ContactChannel, readonly [string, string]>;
+const SEEN_LIST = CONTACT_CHANNELS.flatMap((c) => SEEN_COLUMNS[c]);
+
+/**
+ * The upsert of a batch, its rows given as one JSON parameter (jsonb_to_recordset): the statement costs the same
+ * to build for one contact or ten thousand, where a parameter a value would cost JS time for each.
+ */
+const INSERT_INTO = sql.raw(`insert into contacts (owner_id, msisdn, name, attributes, created_at, updated_at, ${SEEN_LIST.join(', ')})`);
+const SEEN_VALUES = sql.raw(SEEN_LIST.map((c) => `r.${c}`).join(', '));
+const RECORD_COLUMNS = sql.raw(
+  `owner_id uuid, msisdn text, name text, attributes jsonb, ${SEEN_LIST.map((c) => `${c} timestamptz`).join(', ')}`,
+);
+const ON_CONFLICT = sql.raw(`on conflict (owner_id, msisdn) do update set
+  name = coalesce(excluded.name, contacts.name),
+  attributes = contacts.attributes || excluded.attributes,
+  updated_at = excluded.updated_at,
+  ${CONTACT_CHANNELS.map((c) => {
+    const [first, last] = SEEN_COLUMNS[c];
+    return `${first} = coalesce(contacts.${first}, excluded.${first}), ${last} = greatest(contacts.${last}, excluded.${last})`;
+  }).join(',\n  ')}`);
+
+/**
+ * Writes a batch of contact records in one statement, a new contact created on its first record. A name or
+ * attribute overwrites; a first time seen stays the earliest, a last time seen the latest, so batches written out
+ * of order (a retry) leave the same row.
+ */
+export async function writeContactRecords(db: Db, records: ContactRecord[], now: Date): Promise<void> {
+  const rows = foldRecords(records).map((f) => {
+    const row: Record<string, unknown> = { owner_id: f.ownerId, msisdn: f.msisdn, name: f.name, attributes: f.attributes };
+    for (const [channel, times] of f.seen) [row[SEEN_COLUMNS[channel][0]], row[SEEN_COLUMNS[channel][1]]] = [times.first, times.last];
+    return row;
+  });
+  if (rows.length === 0) return;
+  const at = now.toISOString();
+  await db.execute(sql`${INSERT_INTO}
+    select r.owner_id, r.msisdn, r.name, coalesce(r.attributes, '{}'::jsonb), ${at}::timestamptz, ${at}::timestamptz, ${SEEN_VALUES}
+    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(${RECORD_COLUMNS})
+    ${ON_CONFLICT}`);
+}

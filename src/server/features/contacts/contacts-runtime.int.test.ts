@@ -1,0 +1,154 @@
+import { beforeAll, expect, it, vi } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import { contacts, sessionRecords } from '../../../db/schema';
+import { describeDb } from '../../../../tests/support/test-db';
+import { useTestApp, useUser } from '../../../../tests/support/test-app';
+import { seedApp, seedMenu, seedShop } from '../../../../tests/support/seed-app';
+import type * as contactRecords from '../../core/contact-records';
+
+// Every read of a contact goes through the reader buildApp makes: counted, to show it is read once a session.
+const reads = vi.fn();
+vi.mock('../../core/contact-records', async (importOriginal) => {
+  const original = await importOriginal<typeof contactRecords>();
+  return {
+    ...original,
+    createContactReader: (db: Parameters<typeof original.createContactReader>[0]) => {
+      const read = original.createContactReader(db);
+      return (ownerId: string, msisdn: string) => {
+        reads(ownerId, msisdn);
+        return read(ownerId, msisdn);
+      };
+    },
+  };
+});
+
+describeDb('contacts in the runtime', () => {
+  const t = useTestApp();
+  const owner = useUser(t);
+  let appId: string;
+  beforeAll(async () => {
+    appId = await seedApp(t, owner.auth, { country: 'ghana' });
+    const done = await seedMenu(t, owner.auth, appId, {
+      userDefinedName: 'done',
+      displayText: 'Bye {{ contact.name }} from {{ contact.city }}',
+      terminate: true,
+    });
+    const city = await seedMenu(t, owner.auth, appId, {
+      userDefinedName: 'city',
+      displayText: 'Thanks {{ contact.name }}. Your city?',
+      saveToContact: 'city',
+      switchOperations: [{ operator: 'always', compareVal: '', action: 'goto', actionParam: done }],
+    });
+    await seedMenu(t, owner.auth, appId, {
+      userDefinedName: 'ask',
+      displayText: 'Hello {{ contact.name | default: "friend" }}! Your name?',
+      saveToContact: 'name',
+      isFirst: true,
+      switchOperations: [{ operator: 'always', compareVal: '', action: 'goto', actionParam: city }],
+    });
+  });
+
+  const africasTalking = (app: string, sessionId: string, phoneNumber: string, text: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/ussd/${app}/test`,
+      payload: new URLSearchParams({ sessionId, serviceCode: '*920*55#', phoneNumber, networkCode: '62001', text }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+  const hubtel = (app: string, SessionId: string, Mobile: string, Type: string, Message: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/ussd/${app}/test`,
+      payload: { SessionId, Type, Message, ServiceCode: '920', Operator: 'mtn', ClientState: '', Mobile, Sequence: 1, Platform: 'USSD' },
+    });
+  const findContact = async (ownerId: string, msisdn: string) =>
+    (
+      await t.db
+        .select()
+        .from(contacts)
+        .where(and(eq(contacts.ownerId, ownerId), eq(contacts.msisdn, msisdn)))
+    )[0];
+
+  it('reads the contact once a session, renders contact fields, and saves inputs to the contact with the records', async () => {
+    reads.mockClear();
+    expect((await africasTalking(appId, 'C-1', '+233241112222', '')).body).toBe('CON Hello friend! Your name?');
+    expect((await africasTalking(appId, 'C-1', '+233241112222', 'Ama')).body).toBe('CON Thanks Ama. Your city?');
+    expect((await africasTalking(appId, 'C-1', '+233241112222', 'Ama*Accra')).body).toBe('END Bye Ama from Accra');
+    // Three hops, one read: the session's state kept the contact for the later hops.
+    expect(reads).toHaveBeenCalledTimes(1);
+    expect(reads).toHaveBeenCalledWith(owner.user.id, '+233241112222');
+
+    await t.app.runtime.flushEvents();
+    const contact = await findContact(owner.user.id, '+233241112222');
+    expect(contact).toMatchObject({ name: 'Ama', attributes: { city: 'Accra' }, lastSeenWhatsapp: null });
+    expect(contact!.firstSeenUssd).toBeInstanceOf(Date);
+    expect(contact!.lastSeenUssd!.getTime()).toBe(contact!.firstSeenUssd!.getTime());
+    const [record] = await t.db
+      .select()
+      .from(sessionRecords)
+      .where(and(eq(sessionRecords.appId, appId), eq(sessionRecords.sessionId, 'C-1')));
+    expect(record).toMatchObject({ mobile: '+233241112222', contactMsisdn: '+233241112222', status: 'completed' });
+  });
+
+  it('finds the same contact whatever form another gateway sends the number in', async () => {
+    reads.mockClear();
+    const first = await hubtel(appId, 'C-2', '0241112222', 'Initiation', '*920*55#');
+    expect(first.json()).toMatchObject({ Message: 'Hello Ama! Your name?' });
+    expect((await hubtel(appId, 'C-2', '0241112222', 'Response', 'Ama Mensah')).json()).toMatchObject({
+      Message: 'Thanks Ama Mensah. Your city?',
+    });
+    expect((await hubtel(appId, 'C-2', '0241112222', 'Response', 'Kumasi')).json()).toMatchObject({
+      Message: 'Bye Ama Mensah from Kumasi',
+    });
+    expect(reads).toHaveBeenCalledTimes(1);
+    await t.app.runtime.flushEvents();
+    const rows = await t.db.select().from(contacts).where(eq(contacts.ownerId, owner.user.id));
+    expect(rows.map((r) => r.msisdn)).toEqual(['+233241112222']);
+    expect(rows[0]).toMatchObject({ name: 'Ama Mensah', attributes: { city: 'Kumasi' } });
+    expect(rows[0]!.lastSeenUssd!.getTime()).toBeGreaterThanOrEqual(rows[0]!.firstSeenUssd!.getTime());
+  });
+
+  it('reads the contacts of sessions that start together in one go, each session getting its own', async () => {
+    await t.db.insert(contacts).values([
+      { ownerId: owner.user.id, msisdn: '+233241110001', name: 'Esi' },
+      { ownerId: owner.user.id, msisdn: '+233241110002', name: 'Yaw' },
+    ]);
+    reads.mockClear();
+    const replies = await Promise.all(
+      ['233241110001', '0241110002', '+233241110003'].map((n, i) => africasTalking(appId, `C-T${i}`, n, '')),
+    );
+    expect(replies.map((r) => r.body)).toEqual(['CON Hello Esi! Your name?', 'CON Hello Yaw! Your name?', 'CON Hello friend! Your name?']);
+    expect(reads).toHaveBeenCalledTimes(3);
+  });
+
+  it('reads no contact for an app that uses none, yet keeps its callers as contacts, seen on the channel', async () => {
+    const shop = await seedShop(t, owner.auth);
+    reads.mockClear();
+    expect((await africasTalking(shop, 'C-3', '233209998888', '')).body).toMatch(/^CON Welcome/);
+    expect((await africasTalking(shop, 'C-3', '233209998888', '1')).body).toBe('CON Enter amount');
+    expect(reads).not.toHaveBeenCalled();
+    await t.app.runtime.flushEvents();
+    const contact = await findContact(owner.user.id, '+233209998888');
+    expect(contact).toMatchObject({ name: null, attributes: {} });
+    expect(contact!.firstSeenUssd).toBeInstanceOf(Date);
+  });
+
+  it('keeps no contact for a number that is none', async () => {
+    expect((await africasTalking(appId, 'C-4', 'not-a-number', '')).body).toBe('CON Hello friend! Your name?');
+    await t.app.runtime.flushEvents();
+    const [record] = await t.db.select().from(sessionRecords).where(eq(sessionRecords.sessionId, 'C-4'));
+    expect(record?.contactMsisdn ?? null).toBeNull();
+  });
+
+  it('refuses a menu that saves to a field no contact can have, and saves nothing', async () => {
+    for (const saveToContact of ['language', '1city', 'a b', 'x'.repeat(41)]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/createMenu',
+        headers: owner.auth,
+        payload: { appId, userDefinedName: `bad${saveToContact.length}`, displayText: 'x', saveToContact },
+      });
+      expect(res.statusCode, saveToContact).toBe(400);
+    }
+  });
+});

@@ -1,0 +1,186 @@
+/**
+ * An account's contacts as the console and the API see them (docs/contacts.md): list and search, one contact with
+ * its recent sessions on every channel, edit, and delete, which erases the person's data from the session records
+ * and keeps them only as anonymous counts. The runtime's reads and writes are core/contact-records.ts.
+ */
+import { randomUUID } from 'node:crypto';
+import { and, asc, desc, eq, ilike, inArray, like, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../../db/client';
+import { actionResults, appLogs, apps, contacts, sessionInputs, sessionRecords } from '../../../db/schema';
+import {
+  CONTACT_MESSAGES,
+  type Contact,
+  type ContactDetail,
+  type ContactList,
+  type ContactListQuery,
+  type ContactSession,
+  type UpdateContactBody,
+} from '../../../shared/api/contacts.schema';
+import { notFound } from '../../../shared/errors';
+import type { AppContext } from '../../context';
+import type { AuthUser } from '../../core/auth-user';
+import { COUNTRY_CALLING_CODES } from '../../core/msisdn';
+
+type ContactRow = typeof contacts.$inferSelect;
+
+/** How many of a contact's sessions its page shows. */
+const RECENT_SESSIONS = 20;
+
+const toTime = (d: Date | null) => (d ? d.toISOString() : null);
+
+function toContact(row: ContactRow): Contact {
+  return {
+    contactId: row.id,
+    msisdn: row.msisdn,
+    name: row.name,
+    language: row.language,
+    attributes: row.attributes,
+    seen: {
+      ussd: { firstSeen: toTime(row.firstSeenUssd), lastSeen: toTime(row.lastSeenUssd) },
+      whatsapp: { firstSeen: toTime(row.firstSeenWhatsapp), lastSeen: toTime(row.lastSeenWhatsapp) },
+      sms: { firstSeen: toTime(row.firstSeenSms), lastSeen: toTime(row.lastSeenSms) },
+    },
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** A contact of the account; another account's id (or one that is no uuid) is 404, as one that does not exist. */
+async function getOwnContact(db: Db, user: AuthUser, contactId: string): Promise<ContactRow> {
+  const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(contactId);
+  const [row] = isUuid
+    ? await db
+        .select()
+        .from(contacts)
+        .where(and(eq(contacts.id, contactId), eq(contacts.ownerId, user.id)))
+    : [];
+  if (!row) throw notFound(CONTACT_MESSAGES.notFound);
+  return row;
+}
+
+/** `%` and `_` typed in a search are searched for, not wildcards. */
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** A search is a number's start when it is digits (a +, spaces, dashes allowed), else a part of a name. */
+function toSearchCondition(search: string): SQL {
+  const digits = search.replace(/[\s\-().]/g, '');
+  if (/^\+?\d+$/.test(digits)) return like(contacts.msisdn, `+${escapeLike(digits.replace('+', ''))}%`);
+  return ilike(contacts.name, `%${escapeLike(search)}%`);
+}
+
+export async function listContacts(ctx: AppContext, user: AuthUser, query: ContactListQuery): Promise<ContactList> {
+  const conditions = [eq(contacts.ownerId, user.id)];
+  if (query.search) conditions.push(toSearchCondition(query.search));
+  const rows = await ctx.db
+    .select()
+    .from(contacts)
+    .where(and(...conditions))
+    .orderBy(asc(contacts.msisdn))
+    .limit(query.limit + 1)
+    .offset(query.offset);
+  return { contacts: rows.slice(0, query.limit).map(toContact), hasMore: rows.length > query.limit };
+}
+
+/**
+ * The ways a number may be stored in session records written before they carried the contact's number
+ * (`mobile` as the gateway sent it): E.164, without its +, and national with and without the trunk 0.
+ */
+function toStoredForms(msisdn: string): string[] {
+  const digits = msisdn.slice(1);
+  const forms = [msisdn, digits];
+  for (const code of new Set(Object.values(COUNTRY_CALLING_CODES)))
+    if (digits.startsWith(code)) forms.push(`0${digits.slice(code.length)}`, digits.slice(code.length));
+  return forms;
+}
+
+/** The session records of the account's apps that are the contact's. */
+function contactSessionsOf(ownerId: string, msisdn: string): SQL {
+  const ownApps = sql`select ${apps.id} from ${apps} where ${apps.userId} = ${ownerId}`;
+  return and(
+    sql`${sessionRecords.appId} in (${ownApps})`,
+    or(eq(sessionRecords.contactMsisdn, msisdn), inArray(sessionRecords.mobile, toStoredForms(msisdn))),
+  ) as SQL;
+}
+
+async function findRecentSessions(db: Db, ownerId: string, msisdn: string): Promise<ContactSession[]> {
+  const rows = await db
+    .select({
+      appId: sessionRecords.appId,
+      appName: apps.appName,
+      channel: apps.channel,
+      sessionId: sessionRecords.sessionId,
+      environment: sessionRecords.environment,
+      gateway: sessionRecords.gateway,
+      status: sessionRecords.status,
+      hopCount: sessionRecords.hopCount,
+      startedAt: sessionRecords.startedAt,
+      endedAt: sessionRecords.endedAt,
+    })
+    .from(sessionRecords)
+    .innerJoin(apps, eq(apps.id, sessionRecords.appId))
+    .where(contactSessionsOf(ownerId, msisdn))
+    .orderBy(desc(sessionRecords.endedAt))
+    .limit(RECENT_SESSIONS);
+  return rows.map((r) => ({ ...r, startedAt: r.startedAt.toISOString(), endedAt: r.endedAt.toISOString() }));
+}
+
+export async function getContact(ctx: AppContext, user: AuthUser, contactId: string): Promise<ContactDetail> {
+  const row = await getOwnContact(ctx.db, user, contactId);
+  return { ...toContact(row), recentSessions: await findRecentSessions(ctx.db, user.id, row.msisdn) };
+}
+
+export async function updateContact(ctx: AppContext, user: AuthUser, contactId: string, body: UpdateContactBody): Promise<Contact> {
+  await getOwnContact(ctx.db, user, contactId);
+  const changes: Partial<typeof contacts.$inferInsert> = { updatedAt: ctx.now() };
+  if (body.name !== undefined) changes.name = body.name === '' ? null : body.name;
+  if (body.language !== undefined) changes.language = body.language;
+  if (body.attributes !== undefined) changes.attributes = body.attributes;
+  const [row] = await ctx.db
+    .update(contacts)
+    .set(changes)
+    .where(and(eq(contacts.id, contactId), eq(contacts.ownerId, user.id)))
+    .returning();
+  if (!row) throw notFound(CONTACT_MESSAGES.notFound);
+  return toContact(row);
+}
+
+/**
+ * Deletes a contact and erases what its sessions kept of the person, in one transaction: the session records keep
+ * their app, time, gateway, network, status, last menu and hop count (the dashboard's counts), their number
+ * replaced by one anonymous token (so unique callers still count once) and their inputs emptied; the inputs, the
+ * action results and the log lines' texts and data of those sessions go.
+ */
+export async function deleteContact(ctx: AppContext, user: AuthUser, contactId: string): Promise<void> {
+  const row = await getOwnContact(ctx.db, user, contactId);
+  const anonymous = `erased:${randomUUID()}`;
+  await ctx.db.transaction(async (tx) => {
+    const sessions = await tx
+      .select({ appId: sessionRecords.appId, sessionId: sessionRecords.sessionId })
+      .from(sessionRecords)
+      .where(contactSessionsOf(user.id, row.msisdn));
+    for (const { appId, ids } of groupByApp(sessions)) {
+      await tx.delete(sessionInputs).where(and(eq(sessionInputs.appId, appId), inArray(sessionInputs.sessionId, ids)));
+      await tx.delete(actionResults).where(and(eq(actionResults.appId, appId), inArray(actionResults.sessionId, ids)));
+      await tx
+        .update(appLogs)
+        .set({ message: '(erased)', data: null })
+        .where(and(eq(appLogs.appId, appId), inArray(appLogs.sessionId, ids)));
+    }
+    await tx
+      .update(sessionRecords)
+      .set({ mobile: anonymous, contactMsisdn: null, inputs: {} })
+      .where(contactSessionsOf(user.id, row.msisdn));
+    await tx.delete(contacts).where(eq(contacts.id, row.id));
+  });
+}
+
+/** Session ids by app, so each statement uses the (app, session) indexes. */
+function groupByApp(sessions: Array<{ appId: string; sessionId: string }>): Array<{ appId: string; ids: string[] }> {
+  const byApp = new Map<string, string[]>();
+  for (const { appId, sessionId } of sessions) {
+    const ids = byApp.get(appId);
+    if (ids) ids.push(sessionId);
+    else byApp.set(appId, [sessionId]);
+  }
+  return [...byApp].map(([appId, ids]) => ({ appId, ids }));
+}

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { CONTACT_FIELD_PATTERN } from '../app/menu.schema';
+
+/**
+ * An account's contacts (docs/contacts.md): the people its apps talk to, one per phone number in E.164 form,
+ * whichever app or channel they came by.
+ */
+export const CONTACT_MESSAGES = {
+  notFound: 'Contact not found',
+  attributeKey: 'An attribute key is a letter or _, then letters, digits or _ (at most 40); name and language are fields of their own',
+  tooManyAttributes: 'A contact keeps at most 50 attributes',
+} as const;
+
+/** Attribute keys: what a menu's saveToContact may name, but not the contact's own fields. */
+const attributeKeySchema = z
+  .string()
+  .regex(CONTACT_FIELD_PATTERN, { message: CONTACT_MESSAGES.attributeKey })
+  .refine((key) => key !== 'name' && key !== 'language', { message: CONTACT_MESSAGES.attributeKey });
+
+export const contactAttributesSchema = z
+  .record(attributeKeySchema, z.string().max(500))
+  .refine((attributes) => Object.keys(attributes).length <= 50, { message: CONTACT_MESSAGES.tooManyAttributes });
+
+const seenSchema = z.object({ firstSeen: z.string().nullable(), lastSeen: z.string().nullable() });
+
+export const contactSchema = z.object({
+  contactId: z.string(),
+  /** E.164: `+233241234567`. */
+  msisdn: z.string(),
+  name: z.string().nullable(),
+  language: z.string().nullable(),
+  attributes: z.record(z.string(), z.string()),
+  /** First and last seen on each channel (null: never). */
+  seen: z.object({ ussd: seenSchema, whatsapp: seenSchema, sms: seenSchema }),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Contact = z.infer<typeof contactSchema>;
+
+/** One of the contact's sessions, from the stored session records of every app of the account. */
+export const contactSessionSchema = z.object({
+  appId: z.string(),
+  appName: z.string(),
+  /** `ussd` or `whatsapp`: the app's channel. */
+  channel: z.string(),
+  sessionId: z.string(),
+  environment: z.string(),
+  gateway: z.string(),
+  status: z.string(),
+  hopCount: z.number(),
+  startedAt: z.string(),
+  endedAt: z.string(),
+});
+export type ContactSession = z.infer<typeof contactSessionSchema>;
+
+export const contactDetailSchema = contactSchema.extend({ recentSessions: z.array(contactSessionSchema) });
+export type ContactDetail = z.infer<typeof contactDetailSchema>;
+
+/**
+ * GET /api/contacts: `search` is a number's start (`+23324`, `23324`: digits, spaces and dashes allowed) or a
+ * part of a name; in number order, `limit` at a time from `offset`.
+ */
+export const contactListQuerySchema = z.object({
+  search: z.string().trim().max(100).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+});
+export type ContactListQuery = z.infer<typeof contactListQuerySchema>;
+
+export const contactListSchema = z.object({
+  contacts: z.array(contactSchema),
+  /** Whether more follow this page. */
+  hasMore: z.boolean(),
+});
+export type ContactList = z.infer<typeof contactListSchema>;
+
+/** POST /api/contacts/:contactId: the fields given change (null clears name or language); `attributes` replaces them all. */
+export const updateContactBodySchema = z
+  .object({
+    name: z.string().trim().max(200).nullable().optional(),
+    language: z
+      .string()
+      .trim()
+      .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/, { message: 'A language is a code such as en, fr or tw' })
+      .nullable()
+      .optional(),
+    attributes: contactAttributesSchema.optional(),
+  })
+  .strict();
+export type UpdateContactBody = z.infer<typeof updateContactBodySchema>;
