@@ -51,6 +51,5 @@ export const queryKeys = {
   simulatedPhoneTranscript: (linkId: string, from: string) => ['simulated-phone', linkId, 'transcript', from],
   webhook: (appId: string) => ['webhooks', appId],
   webhookDeliveries: (appId: string) => ['webhooks', appId, 'deliveries'],
-  smsOutbox: ['sms', 'outbox'],
   mailOutbox: ['mail', 'outbox'],
 } as const;
