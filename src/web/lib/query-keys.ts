@@ -51,5 +51,4 @@ export const queryKeys = {
   simulatedPhoneTranscript: (linkId: string, from: string) => ['simulated-phone', linkId, 'transcript', from],
   webhook: (appId: string) => ['webhooks', appId],
   webhookDeliveries: (appId: string) => ['webhooks', appId, 'deliveries'],
-  mailOutbox: ['mail', 'outbox'],
 } as const;
