@@ -32,7 +32,6 @@ export const queryKeys = {
   emulatorApp: (source: 'app' | 'template', appId: string) => ['emulator', 'app', source, appId],
   emulatorUserInputs: (appId: string, sessionId: string | null) => ['emulator', 'userInputs', appId, sessionId],
   emulatorActionResults: (appId: string, sessionId: string | null) => ['emulator', 'actionResults', appId, sessionId],
-  sessionPath: (appId: string, sessionId: string) => ['monitoring', 'path', appId, sessionId],
   shortcodes: ['shortcodes'],
   shortcodeProviders: ['shortcodes', 'providers'],
   shortcodeCatalogue: ['shortcodes', 'catalogue'],
