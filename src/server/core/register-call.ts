@@ -16,7 +16,8 @@ type CallSchema<C extends AnyCall> = {
   params: CallPart<C, 'params'>;
   querystring: CallPart<C, 'query'>;
   body: CallPart<C, 'body'>;
-  response: { 200: C['reply'] };
+  // A file call's handler sends a stream; its reply schema only documents the file.
+  response: C extends { file: true } ? unknown : { 200: C['reply'] };
 };
 
 /**

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /**
  * One declaration per API call, read by both sides so they cannot drift: the server registers the route from it
@@ -44,6 +44,12 @@ export interface CallDeclaration<
    * `['apps', ':appId']`, which sits below `['apps']`.
    */
   key?: readonly string[];
+  /**
+   * The 200 reply is a file (an export) streamed as it is built, not the JSON envelope: `reply` then names its
+   * body for the OpenAPI document (`z.string()`), the console saves it (`downloadCall`), and a refusal is still
+   * the envelope.
+   */
+  file?: true;
   /** false: never send the stored token (sign-in calls, public pages); a stale one would only earn a 401. */
   auth?: boolean;
 }
@@ -79,3 +85,6 @@ export type CallInput<C extends AnyCall> = Field<'params', CallPart<C, 'params'>
 
 /** The 200 reply as parsed (the reply schema's output). */
 export type CallReplyOf<C extends AnyCall> = z.output<C['reply']>;
+
+/** The `:appId` of an app's calls, as every app route reads it. */
+export const appIdParamsSchema = z.object({ appId: z.string().min(1).max(64) });

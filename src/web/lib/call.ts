@@ -5,7 +5,7 @@
  * promised, not a cast. `queryKey` and `callQuery` give the call's cache key from the same declaration.
  */
 import type { AnyCall, CallInput, CallReplyOf, NoFields } from '../../shared/api/contract';
-import { type ApiReply, readData, sendRequest } from './api';
+import { type ApiReply, downloadFile, readData, sendRequest } from './api';
 
 type KeysOfUnion<T> = T extends unknown ? keyof T : never;
 type ValueOfUnion<T, K extends PropertyKey> = T extends unknown ? (K extends keyof T ? T[K] : never) : never;
@@ -99,4 +99,13 @@ export function callQuery<C extends AnyCall & { key: readonly string[] }>(declar
     queryKey: queryKey(declaration, ...([input] as InputArgs<C>)),
     queryFn: async () => readData(await call(declaration, ...([input] as InputArgs<C>)), fallback),
   };
+}
+
+/**
+ * Sends a declared file call (`file: true`, an export) and saves its reply under `fileName`; a refusal comes back
+ * as the envelope, for the caller to show its message.
+ */
+export function downloadCall<C extends AnyCall & { file: true }>(declaration: C, input: CallInput<C>, fileName: string): Promise<ApiReply> {
+  const { params, query, body } = fieldsOf(input);
+  return downloadFile(fillPath(declaration.path, fieldsOf(params)) + encodeQuery(fieldsOf(query)), body ?? {}, fileName);
 }

@@ -1,4 +1,3 @@
-import type { DashboardEnvironment } from '../../shared/api/monitoring.schema';
 import type { ShortCodeCountry } from '../../shared/api/shortcodes.schema';
 
 /**
@@ -26,9 +25,6 @@ export const queryKeys = {
   customActionTemplates: ['custom-actions', 'templates'],
   defaultJavascriptCode: ['docs', 'javascript'],
   featuredTemplates: ['templates', 'featured'],
-  liveSessions: (appId: string) => ['monitoring', 'live', appId],
-  dashboard: (appId: string, environment: DashboardEnvironment) => ['monitoring', 'dashboard', appId, environment],
-  finishedSessions: (kind: 'completed' | 'uncompleted', appId: string) => ['monitoring', kind, appId],
   emulatorApp: (source: 'app' | 'template', appId: string) => ['emulator', 'app', source, appId],
   emulatorUserInputs: (appId: string, sessionId: string | null) => ['emulator', 'userInputs', appId, sessionId],
   emulatorActionResults: (appId: string, sessionId: string | null) => ['emulator', 'actionResults', appId, sessionId],
