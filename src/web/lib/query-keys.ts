@@ -44,6 +44,4 @@ export const queryKeys = {
   whatsappConnector: ['whatsapp', 'connector'],
   simulatedPhone: (linkId: string) => ['simulated-phone', linkId],
   simulatedPhoneTranscript: (linkId: string, from: string) => ['simulated-phone', linkId, 'transcript', from],
-  webhook: (appId: string) => ['webhooks', appId],
-  webhookDeliveries: (appId: string) => ['webhooks', appId, 'deliveries'],
 } as const;
