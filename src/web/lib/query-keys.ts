@@ -11,7 +11,6 @@ import type { ShortCodeCountry } from '../../shared/api/shortcodes.schema';
  */
 export const queryKeys = {
   currentUser: ['auth', 'me'],
-  apiKeys: ['auth', 'api-keys'],
   twoFactor: ['auth', 'two-factor'],
   rememberedDevices: ['auth', 'two-factor', 'devices'],
   apps: ['apps'],
