@@ -18,8 +18,11 @@ export type CallReply<C extends AnyCall> = ApiReply<ValueOfUnion<CallReplyOf<C>,
   [K in Exclude<KeysOfUnion<CallReplyOf<C>>, 'status' | 'message' | 'data'>]?: ValueOfUnion<CallReplyOf<C>, K>;
 };
 
+/** What `call` takes: the declaration's input, and headers of the console's own (a sign-in's proof of work). */
+export type CallArgs<C extends AnyCall> = CallInput<C> & { headers?: Record<string, string> };
+
 /** The input argument: optional when the call takes none, or only optional fields. */
-type InputArgs<C extends AnyCall> = NoFields extends CallInput<C> ? [input?: CallInput<C>] : [input: CallInput<C>];
+type InputArgs<C extends AnyCall> = NoFields extends CallInput<C> ? [input?: CallArgs<C>] : [input: CallArgs<C>];
 
 type Fields = Record<string, unknown>;
 
@@ -59,12 +62,13 @@ function unexpectedReply(declaration: AnyCall, issues: unknown): ApiReply {
 
 /** Sends a declared call and returns its envelope, a 200 reply parsed with the declaration's reply schema. */
 export async function call<C extends AnyCall>(declaration: C, ...[input]: InputArgs<C>): Promise<CallReply<C>> {
-  const { params, query, body } = fieldsOf(input);
+  const { params, query, body, headers } = fieldsOf(input);
   const url = fillPath(declaration.path, fieldsOf(params)) + encodeQuery(fieldsOf(query));
   const sent = await sendRequest(url, {
     method: declaration.method,
     body: declaration.body ? (body ?? {}) : undefined,
     auth: declaration.auth,
+    headers: headers as Record<string, string> | undefined,
   });
   if (sent.httpStatus !== 200) return sent.reply as CallReply<C>;
   const parsed = declaration.reply.safeParse(sent.reply);

@@ -10,9 +10,6 @@ import type { ShortCodeCountry } from '../../shared/api/shortcodes.schema';
  * phone's link and its chats; `['webhooks', appId]` an app's webhook and, below it, its deliveries.
  */
 export const queryKeys = {
-  currentUser: ['auth', 'me'],
-  twoFactor: ['auth', 'two-factor'],
-  rememberedDevices: ['auth', 'two-factor', 'devices'],
   apps: ['apps'],
   app: (appId: string) => ['apps', appId],
   appVersions: (appId: string) => ['apps', appId, 'versions'],

@@ -6,7 +6,9 @@ import { useNavigate } from 'react-router';
 import { PASSWORD_MIN, registerBodySchema } from '../../../shared/api/auth.schema';
 import { useAfterSignInPath } from '../../lib/return-path';
 import { saveSession } from '../../lib/session';
-import { isLoginReply, registerUser } from './auth.api';
+import { registerUser } from '../../../shared/api/auth.calls';
+import { call } from '../../lib/call';
+import { isLoginReply } from './auth.api';
 import { AuthForm, AuthSwitchLink } from './auth-form';
 import { AuthLayout } from './auth-layout';
 
@@ -26,7 +28,7 @@ export function RegisterPage() {
   const handleSubmit = form.onSubmit(async (values) => {
     setMessage(null);
     setSubmitting(true);
-    const reply = await registerUser(registerBodySchema.parse(values));
+    const reply = await call(registerUser, { body: registerBodySchema.parse(values) });
     setSubmitting(false);
     if (!isLoginReply(reply)) {
       setMessage(reply.message || 'Registration failed. Please try again.');
