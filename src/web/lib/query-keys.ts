@@ -20,7 +20,6 @@ export const queryKeys = {
   customAction: (uuid: string) => ['custom-actions', uuid],
   customActionTemplates: ['custom-actions', 'templates'],
   defaultJavascriptCode: ['docs', 'javascript'],
-  featuredTemplates: ['templates', 'featured'],
   emulatorApp: (source: 'app' | 'template', appId: string) => ['emulator', 'app', source, appId],
   emulatorUserInputs: (appId: string, sessionId: string | null) => ['emulator', 'userInputs', appId, sessionId],
   emulatorActionResults: (appId: string, sessionId: string | null) => ['emulator', 'actionResults', appId, sessionId],
