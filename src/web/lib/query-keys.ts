@@ -1,3 +1,5 @@
+import { findApps, getApp } from '../../shared/api/apps.calls';
+import { queryKey } from './call';
 import type { ShortCodeCountry } from '../../shared/api/shortcodes.schema';
 
 /**
@@ -10,8 +12,9 @@ import type { ShortCodeCountry } from '../../shared/api/shortcodes.schema';
  * phone's link and its chats; `['webhooks', appId]` an app's webhook and, below it, its deliveries.
  */
 export const queryKeys = {
-  apps: ['apps'],
-  app: (appId: string) => ['apps', appId],
+  // Derived from the declarations: screens of other areas invalidate these.
+  apps: queryKey(findApps),
+  app: (appId: string) => queryKey(getApp, { params: { appId } }),
   appVersions: (appId: string) => ['apps', appId, 'versions'],
   merchants: ['merchants', 'list'],
   menus: (appId: string) => ['menus', appId],
