@@ -45,6 +45,12 @@ export interface CallDeclaration<
    */
   key?: readonly string[];
   /**
+   * The extras a refusal (a reply other than HTTP 200) may carry beyond status and message, each optional: `field`,
+   * `errors`... The server's error handler shapes refusals, so this is the console's reading of them: parsed, and
+   * dropped (status and message kept) when they do not match.
+   */
+  refusal?: z.ZodType;
+  /**
    * The 200 reply is a file (an export) streamed as it is built, not the JSON envelope: `reply` then names its
    * body for the OpenAPI document (`z.string()`), the console saves it (`downloadCall`), and a refusal is still
    * the envelope.

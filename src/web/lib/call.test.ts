@@ -102,6 +102,14 @@ describe('call', () => {
     expect(failureText(reply, 'fallback')).toBe('Name is taken');
   });
 
+  it("reads a declared refusal's extras, and drops extras that do not match rather than pass a wrong shape", async () => {
+    const saveChecked = defineCall({ ...saveItem, refusal: z.object({ field: z.string().optional() }) });
+    answer(400, { status: '02', message: 'Name is taken', field: 'id', stack: 'x' });
+    expect(await call(saveChecked, { body: { id: 'i1' } })).toEqual({ status: '02', message: 'Name is taken', field: 'id' });
+    answer(400, { status: '02', message: 'Name is taken', field: 7 });
+    expect(await call(saveChecked, { body: { id: 'i1' } })).toEqual({ status: '02', message: 'Name is taken' });
+  });
+
   it('answers an empty envelope when the server was never reached', async () => {
     fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
     const reply = await call(findItems, { params: { appId: 'app1', itemId: 'i1' } });

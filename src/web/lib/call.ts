@@ -4,8 +4,9 @@
  * reached) and parses an HTTP 200 reply with the declaration's reply schema, so a screen reads the shape the server
  * promised, not a cast. `queryKey` and `callQuery` give the call's cache key from the same declaration.
  */
+import type { z } from 'zod';
 import type { AnyCall, CallInput, CallReplyOf, NoFields } from '../../shared/api/contract';
-import { type ApiReply, downloadFile, readData, sendRequest } from './api';
+import { type ApiReply, downloadFile, isNetworkFailure, readData, sendRequest } from './api';
 
 type KeysOfUnion<T> = T extends unknown ? keyof T : never;
 type ValueOfUnion<T, K extends PropertyKey> = T extends unknown ? (K extends keyof T ? T[K] : never) : never;
@@ -16,7 +17,10 @@ type ValueOfUnion<T, K extends PropertyKey> = T extends unknown ? (K extends key
  */
 export type CallReply<C extends AnyCall> = ApiReply<ValueOfUnion<CallReplyOf<C>, 'data'>> & {
   [K in Exclude<KeysOfUnion<CallReplyOf<C>>, 'status' | 'message' | 'data'>]?: ValueOfUnion<CallReplyOf<C>, K>;
-};
+} & RefusalOf<C>;
+
+/** The extras a declared refusal carries (`refusal`), each optional. */
+type RefusalOf<C extends AnyCall> = C extends { refusal: z.ZodType } ? Partial<z.output<C['refusal']>> : NoFields;
 
 /** What `call` takes: the declaration's input, and headers of the console's own (a sign-in's proof of work). */
 export type CallArgs<C extends AnyCall> = CallInput<C> & { headers?: Record<string, string> };
@@ -60,6 +64,15 @@ function unexpectedReply(declaration: AnyCall, issues: unknown): ApiReply {
   return { status: '99', message: UNEXPECTED_REPLY_MESSAGE };
 }
 
+/** A refusal as the server sent it, its declared extras parsed; extras that do not match are dropped. */
+function readRefusal(declaration: AnyCall, reply: ApiReply): ApiReply {
+  if (!declaration.refusal || isNetworkFailure(reply)) return reply;
+  const extras = declaration.refusal.safeParse(reply);
+  return extras.success
+    ? { status: reply.status, message: reply.message, ...(extras.data as object) }
+    : { status: reply.status, message: reply.message };
+}
+
 /** Sends a declared call and returns its envelope, a 200 reply parsed with the declaration's reply schema. */
 export async function call<C extends AnyCall>(declaration: C, ...[input]: InputArgs<C>): Promise<CallReply<C>> {
   const { params, query, body, headers } = fieldsOf(input);
@@ -70,7 +83,7 @@ export async function call<C extends AnyCall>(declaration: C, ...[input]: InputA
     auth: declaration.auth,
     headers: headers as Record<string, string> | undefined,
   });
-  if (sent.httpStatus !== 200) return sent.reply as CallReply<C>;
+  if (sent.httpStatus !== 200) return readRefusal(declaration, sent.reply) as CallReply<C>;
   const parsed = declaration.reply.safeParse(sent.reply);
   return (parsed.success ? parsed.data : unexpectedReply(declaration, parsed.error.issues)) as CallReply<C>;
 }

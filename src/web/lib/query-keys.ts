@@ -1,4 +1,5 @@
 import { findApps, getApp } from '../../shared/api/apps.calls';
+import { findAppVersions, findMenus, findMenusLite } from '../../shared/api/menus.calls';
 import { queryKey } from './call';
 import type { ShortCodeCountry } from '../../shared/api/shortcodes.schema';
 
@@ -15,10 +16,10 @@ export const queryKeys = {
   // Derived from the declarations: screens of other areas invalidate these.
   apps: queryKey(findApps),
   app: (appId: string) => queryKey(getApp, { params: { appId } }),
-  appVersions: (appId: string) => ['apps', appId, 'versions'],
+  appVersions: (appId: string) => queryKey(findAppVersions, { params: { appId } }),
   merchants: ['merchants', 'list'],
-  menus: (appId: string) => ['menus', appId],
-  menusLite: (appId: string) => ['menus', appId, 'lite'],
+  menus: (appId: string) => queryKey(findMenus, { params: { appId } }),
+  menusLite: (appId: string) => queryKey(findMenusLite, { params: { appId } }),
   customActions: ['custom-actions'],
   customAction: (uuid: string) => ['custom-actions', uuid],
   customActionTemplates: ['custom-actions', 'templates'],
