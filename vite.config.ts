@@ -34,10 +34,10 @@ function precompress(): Plugin {
  *   site            what the home page needs (main.tsx's static imports): the first download.
  *   public          the other public pages and the sign-in screens (PUBLIC_SCREENS): one file, loaded on the first
  *                   visit to any of them.
- *   console         the console's layout (header, sidebar, the signed-in user): every console screen.
  *   shared          src/shared left over (the API's schemas and call declarations): one file. Declarations build
  *                   their schemas from other modules' schemas as they load, so these modules must not be spread
  *                   over files that import each other (a cycle between two files runs one's code before the other's).
+ *   console         the console's layout (header, sidebar, the signed-in user): every console screen.
  *   console-shared  code shared by several screens, one file per set of screens sharing it, the small ones merged.
  * What is left (a screen's own code, a library only it uses: recharts for the dashboard, React Flow for the flow
  * map) stays in the screen's own file.
@@ -121,8 +121,10 @@ export default defineConfig({
             { name: 'codemirror', test: /[\\/]node_modules[\\/](@codemirror|@uiw|@marijn|crelt|style-mod|w3c-keyname)[\\/]/, priority: 45 },
             { name: 'site', test: (id) => reach.site.has(id), priority: 40 },
             { name: 'public', test: (id) => reach.public.has(id), priority: 30 },
+            // Before `console`: the shared modules the layout reaches stay with the rest, so this file never imports
+            // the console's and a public page that needs it (the template gallery) loads no console code.
+            { name: 'shared', test: /[\\/]src[\\/]shared[\\/]/, priority: 25 },
             { name: 'console', test: (id) => reach.console.has(id), priority: 20 },
-            { name: 'shared', test: /[\\/]src[\\/]shared[\\/]/, priority: 15 },
             {
               name: 'console-shared',
               test: () => true,
