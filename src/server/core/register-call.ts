@@ -6,7 +6,7 @@ import type {
   RawServerDefault,
   RouteGenericInterface,
   RouteHandlerMethod,
-  RouteShorthandOptions,
+  RouteShorthandOptionsWithHandler,
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AnyCall, CallPart } from '../../shared/api/contract';
@@ -25,7 +25,7 @@ type CallSchema<C extends AnyCall> = {
  * (`config`) and other route options, and its handler, typed from the declaration's schemas.
  */
 export type CallRouteOptions<C extends AnyCall> = Omit<
-  RouteShorthandOptions<
+  RouteShorthandOptionsWithHandler<
     RawServerDefault,
     RawRequestDefaultExpression,
     RawReplyDefaultExpression,
@@ -41,15 +41,6 @@ export type CallRouteOptions<C extends AnyCall> = Omit<
   description?: string;
   /** Left out of the OpenAPI document (a console-internal call). */
   hide?: boolean;
-  handler: RouteHandlerMethod<
-    RawServerDefault,
-    RawRequestDefaultExpression,
-    RawReplyDefaultExpression,
-    RouteGenericInterface,
-    ContextConfigDefault,
-    CallSchema<C>,
-    ZodTypeProvider
-  >;
 };
 
 /**

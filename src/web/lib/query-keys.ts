@@ -4,13 +4,17 @@ import { queryKey } from './call';
 import type { ShortCodeCountry } from '../../shared/api/shortcodes.schema';
 
 /**
- * Every cached query's key, in one place, so a screen that changes something invalidates exactly what other
- * screens read: `['apps']` holds the app list and, below it, each app and its versions; `['menus', appId]` an
- * app's menus and their lite list; `['custom-actions']` the functions, each function and the templates;
- * `['shortcodes']` the providers, the catalogue, what each country offers and the account's purchases;
- * `['billing']` the account's subscription and its payment history (a shortcode payment appears there too);
- * `['bots']` the bot list and, below it, each bot and its linked numbers; `['simulated-phone', linkId]` a simulated
- * phone's link and its chats; `['webhooks', appId]` an app's webhook and, below it, its deliveries.
+ * The cached queries' keys, in one place, so a screen that changes something invalidates exactly what other
+ * screens read. A declared call's key comes from its declaration (`key`, src/shared/api/contract.ts; `queryKey`
+ * and `callQuery` in lib/call.ts); the keys here are those of calls not yet declared, and a few derived from
+ * declarations because other areas invalidate them. The hierarchy: `['apps']` holds the app list and, below it,
+ * each app and its versions; `['menus', appId]` an app's menus and their lite list; `['custom-actions']` the
+ * functions, each function and the templates; `['shortcodes']` the providers, the catalogue, what each country
+ * offers and the account's purchases; `['billing']` the account's subscription and its payment history (a
+ * shortcode payment appears there too); `['bots']` the bot list and, below it, each bot and its linked numbers;
+ * `['simulated-phone', linkId]` a simulated phone's link and its chats; `['webhooks', appId]` an app's webhook
+ * and, below it, its deliveries (webhooks.calls.ts); `['auth', ...]` the signed-in user, API keys and two-factor
+ * status; `['monitoring', ...]` the dashboard, live view, finished sessions and a session's path.
  */
 export const queryKeys = {
   // Derived from the declarations: screens of other areas invalidate these.
