@@ -34,9 +34,6 @@ function precompress(): Plugin {
  *   site            what the home page needs (main.tsx's static imports): the first download.
  *   public          the other public pages and the sign-in screens (PUBLIC_SCREENS): one file, loaded on the first
  *                   visit to any of them.
- *   shared          src/shared left over (the API's schemas and call declarations): one file. Declarations build
- *                   their schemas from other modules' schemas as they load, so these modules must not be spread
- *                   over files that import each other (a cycle between two files runs one's code before the other's).
  *   console         the console's layout (header, sidebar, the signed-in user): every console screen.
  *   console-shared  code shared by several screens, one file per set of screens sharing it, the small ones merged.
  * What is left (a screen's own code, a library only it uses: recharts for the dashboard, React Flow for the flow
@@ -103,6 +100,10 @@ export default defineConfig({
     chunkSizeWarningLimit: 550,
     rolldownOptions: {
       output: {
+        // Modules run in source order whichever file holds them: the API's call declarations build schemas from
+        // other modules' schemas as they load, and the merged console-shared files can import each other, where a
+        // file's code could otherwise run before the schemas it reads (the sessions screens failed so).
+        strictExecutionOrder: true,
         // Chunks shared by a set of screens are named after all of them (`console-shared~app-list-page~...`): one name will do.
         chunkFileNames: (chunk) =>
           chunk.name.startsWith('console-shared~') ? 'assets/console-shared-[hash].js' : 'assets/[name]-[hash].js',
@@ -121,9 +122,6 @@ export default defineConfig({
             { name: 'codemirror', test: /[\\/]node_modules[\\/](@codemirror|@uiw|@marijn|crelt|style-mod|w3c-keyname)[\\/]/, priority: 45 },
             { name: 'site', test: (id) => reach.site.has(id), priority: 40 },
             { name: 'public', test: (id) => reach.public.has(id), priority: 30 },
-            // Before `console`: the shared modules the layout reaches stay with the rest, so this file never imports
-            // the console's and a public page that needs it (the template gallery) loads no console code.
-            { name: 'shared', test: /[\\/]src[\\/]shared[\\/]/, priority: 25 },
             { name: 'console', test: (id) => reach.console.has(id), priority: 20 },
             {
               name: 'console-shared',
