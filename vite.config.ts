@@ -100,6 +100,10 @@ export default defineConfig({
     chunkSizeWarningLimit: 550,
     rolldownOptions: {
       output: {
+        // Modules run in source order whichever file holds them: the API's call declarations build schemas from
+        // other modules' schemas as they load, and the merged console-shared files can import each other, where a
+        // file's code could otherwise run before the schemas it reads (the sessions screens failed so).
+        strictExecutionOrder: true,
         // Chunks shared by a set of screens are named after all of them (`console-shared~app-list-page~...`): one name will do.
         chunkFileNames: (chunk) =>
           chunk.name.startsWith('console-shared~') ? 'assets/console-shared-[hash].js' : 'assets/[name]-[hash].js',

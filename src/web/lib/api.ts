@@ -1,8 +1,8 @@
 /**
- * The console's one API client. Every call to the server goes through `api` (or `downloadFile` for a file), from
- * the features' `*.api.ts` files, whose functions give each reply and body its type from the shared zod schemas
- * (src/shared/api, src/shared/app): `api<App>(...)`, `(body: CreateAppBody) => ...`. The helpers below read a
- * reply the same way on every screen.
+ * The console's one API client. A call declared in src/shared/api (`defineCall`, contract.ts) goes through `call`
+ * (lib/call.ts), which sends it with `sendRequest` and parses the reply; the calls not yet declared still go
+ * through `api`, from the features' `*.api.ts` files, and a file through `downloadFile`. The helpers below read
+ * a reply the same way on every screen.
  */
 import { saveBlob } from './save-blob';
 import { getToken } from './session';
@@ -39,14 +39,20 @@ export function readData<T>(reply: ApiReply<T>, fallback: string): T {
 /** Fired when the server answers 401: the stored token is no longer valid. */
 export const UNAUTHORIZED_EVENT = 'dialflow:unauthorized';
 
+type SendOptions = { method?: 'GET' | 'POST' | 'PUT' | 'DELETE'; body?: unknown; auth?: boolean; headers?: Record<string, string> };
+
+/** A sent request's envelope and its HTTP status (0: the server was never reached, and the envelope is `{}`). */
+export interface SentReply {
+  httpStatus: number;
+  reply: ApiReply;
+}
+
 /**
- * The shared call helper: sends the stored token as a bearer header and returns the envelope.
- * A network error returns an empty object, so callers show their fallback message.
+ * Sends one request the console's way: the stored token as a bearer header (unless `auth` is false), a JSON
+ * body, and the 401 event when the server no longer takes the token. A network error answers `{}`, so callers
+ * show their fallback message; a reply that is not JSON answers status '99'.
  */
-export async function api<T = unknown>(
-  path: string,
-  options: { method?: 'GET' | 'POST' | 'PUT' | 'DELETE'; body?: unknown; auth?: boolean; headers?: Record<string, string> } = {},
-): Promise<ApiReply<T>> {
+export async function sendRequest(path: string, options: SendOptions = {}): Promise<SentReply> {
   const { method = options.body === undefined ? 'GET' : 'POST', body, auth = true } = options;
   const headers: Record<string, string> = { ...options.headers };
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -56,14 +62,22 @@ export async function api<T = unknown>(
   try {
     res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch {
-    return {};
+    return { httpStatus: 0, reply: {} };
   }
   if (res.status === 401 && token) window.dispatchEvent(new Event(UNAUTHORIZED_EVENT));
   try {
-    return (await res.json()) as ApiReply<T>;
+    return { httpStatus: res.status, reply: (await res.json()) as ApiReply };
   } catch {
-    return { status: '99', message: `Unexpected reply (HTTP ${res.status})` };
+    return { httpStatus: res.status, reply: { status: '99', message: `Unexpected reply (HTTP ${res.status})` } };
   }
+}
+
+/**
+ * The shared call helper of the calls not yet declared in src/shared/api (a declared call goes through `call`,
+ * lib/call.ts, which parses the reply): sends as `sendRequest` does and returns the envelope, cast to `T`.
+ */
+export async function api<T = unknown>(path: string, options: SendOptions = {}): Promise<ApiReply<T>> {
+  return (await sendRequest(path, options)).reply as ApiReply<T>;
 }
 
 /**

@@ -1,38 +1,36 @@
-import type { DashboardEnvironment } from '../../shared/api/monitoring.schema';
+import { findApps, getApp } from '../../shared/api/apps.calls';
+import { findAppVersions, findMenus, findMenusLite } from '../../shared/api/menus.calls';
+import { queryKey } from './call';
 import type { ShortCodeCountry } from '../../shared/api/shortcodes.schema';
 
 /**
- * Every cached query's key, in one place, so a screen that changes something invalidates exactly what other
- * screens read: `['apps']` holds the app list and, below it, each app and its versions; `['menus', appId]` an
- * app's menus and their lite list; `['custom-actions']` the functions, each function and the templates;
- * `['shortcodes']` the providers, the catalogue, what each country offers and the account's purchases;
- * `['billing']` the account's subscription and its payment history (a shortcode payment appears there too);
- * `['bots']` the bot list and, below it, each bot and its linked numbers; `['simulated-phone', linkId]` a simulated
- * phone's link and its chats; `['webhooks', appId]` an app's webhook and, below it, its deliveries.
+ * The cached queries' keys, in one place, so a screen that changes something invalidates exactly what other
+ * screens read. A declared call's key comes from its declaration (`key`, src/shared/api/contract.ts; `queryKey`
+ * and `callQuery` in lib/call.ts); the keys here are those of calls not yet declared, and a few derived from
+ * declarations because other areas invalidate them. The hierarchy: `['apps']` holds the app list and, below it,
+ * each app and its versions; `['menus', appId]` an app's menus and their lite list; `['custom-actions']` the
+ * functions, each function and the templates; `['shortcodes']` the providers, the catalogue, what each country
+ * offers and the account's purchases; `['billing']` the account's subscription and its payment history (a
+ * shortcode payment appears there too); `['bots']` the bot list and, below it, each bot and its linked numbers;
+ * `['simulated-phone', linkId]` a simulated phone's link and its chats; `['webhooks', appId]` an app's webhook
+ * and, below it, its deliveries (webhooks.calls.ts); `['auth', ...]` the signed-in user, API keys and two-factor
+ * status; `['monitoring', ...]` the dashboard, live view, finished sessions and a session's path.
  */
 export const queryKeys = {
-  currentUser: ['auth', 'me'],
-  apiKeys: ['auth', 'api-keys'],
-  twoFactor: ['auth', 'two-factor'],
-  rememberedDevices: ['auth', 'two-factor', 'devices'],
-  apps: ['apps'],
-  app: (appId: string) => ['apps', appId],
-  appVersions: (appId: string) => ['apps', appId, 'versions'],
+  // Derived from the declarations: screens of other areas invalidate these.
+  apps: queryKey(findApps),
+  app: (appId: string) => queryKey(getApp, { params: { appId } }),
+  appVersions: (appId: string) => queryKey(findAppVersions, { params: { appId } }),
   merchants: ['merchants', 'list'],
-  menus: (appId: string) => ['menus', appId],
-  menusLite: (appId: string) => ['menus', appId, 'lite'],
+  menus: (appId: string) => queryKey(findMenus, { params: { appId } }),
+  menusLite: (appId: string) => queryKey(findMenusLite, { params: { appId } }),
   customActions: ['custom-actions'],
   customAction: (uuid: string) => ['custom-actions', uuid],
   customActionTemplates: ['custom-actions', 'templates'],
   defaultJavascriptCode: ['docs', 'javascript'],
-  featuredTemplates: ['templates', 'featured'],
-  liveSessions: (appId: string) => ['monitoring', 'live', appId],
-  dashboard: (appId: string, environment: DashboardEnvironment) => ['monitoring', 'dashboard', appId, environment],
-  finishedSessions: (kind: 'completed' | 'uncompleted', appId: string) => ['monitoring', kind, appId],
   emulatorApp: (source: 'app' | 'template', appId: string) => ['emulator', 'app', source, appId],
   emulatorUserInputs: (appId: string, sessionId: string | null) => ['emulator', 'userInputs', appId, sessionId],
   emulatorActionResults: (appId: string, sessionId: string | null) => ['emulator', 'actionResults', appId, sessionId],
-  sessionPath: (appId: string, sessionId: string) => ['monitoring', 'path', appId, sessionId],
   shortcodes: ['shortcodes'],
   shortcodeProviders: ['shortcodes', 'providers'],
   shortcodeCatalogue: ['shortcodes', 'catalogue'],
@@ -49,8 +47,4 @@ export const queryKeys = {
   whatsappConnector: ['whatsapp', 'connector'],
   simulatedPhone: (linkId: string) => ['simulated-phone', linkId],
   simulatedPhoneTranscript: (linkId: string, from: string) => ['simulated-phone', linkId, 'transcript', from],
-  webhook: (appId: string) => ['webhooks', appId],
-  webhookDeliveries: (appId: string) => ['webhooks', appId, 'deliveries'],
-  smsOutbox: ['sms', 'outbox'],
-  mailOutbox: ['mail', 'outbox'],
 } as const;

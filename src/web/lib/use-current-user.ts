@@ -2,8 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import type { SessionUser } from '../../shared/api/auth.schema';
 import { canBuildApps } from '../../shared/roles';
 import { getToken, getStoredUser, updateStoredUser } from './session';
-import { getCurrentUser } from '../features/auth/auth.api';
-import { queryKeys } from './query-keys';
+import { getCurrentUser } from '../../shared/api/auth.calls';
+import { call, queryKey } from './call';
 
 /**
  * The signed-in user: the stored copy at once, then refreshed from GET /api/auth/me when the console opens,
@@ -24,9 +24,9 @@ export function useIsCurrentUserChecked(): boolean {
 
 function useCurrentUserQuery() {
   return useQuery({
-    queryKey: queryKeys.currentUser,
+    queryKey: queryKey(getCurrentUser),
     queryFn: async (): Promise<SessionUser | null> => {
-      const reply = await getCurrentUser();
+      const reply = await call(getCurrentUser);
       if (reply.status === '00' && reply.data) {
         updateStoredUser(reply.data);
         return reply.data;

@@ -1,39 +1,27 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { envelopeSchema } from '../../../shared/api/envelope';
-import {
-  dashboardQuerySchema,
-  dashboardSchema,
-  flatSearchSchema,
-  liveItemSchema,
-  searchBodySchema,
-  searchRowSchema,
-  sessionRowSchema,
-} from '../../../shared/api/monitoring.schema';
+import { findLiveItems, getDashboard } from '../../../shared/api/dashboard.calls';
+import { exportSessions, findCompletedSessions, findUncompletedSessions, searchSessions } from '../../../shared/api/sessions.calls';
 import type { AppContext } from '../../context';
+import { registerCall } from '../../core/register-call';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
 import type { Runtime } from '../runtime/runtime.service';
 import { ok } from '../../http';
 import { findLiveSessions, getAppDashboard } from './dashboard.service';
-import { exportSessions, findSessions, searchSessions } from '../sessions/sessions.service';
+import * as sessionsService from '../sessions/sessions.service';
 import { Readable } from 'node:stream';
-
-const appIdParams = z.object({ appId: z.string().min(1).max(64) });
 
 /** Live view, dashboard, finished sessions and search (the product's paths, some without /api: docs/product.md). */
 export function registerDashboardRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard, runtime: Runtime): void {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['dashboard'];
 
-  r.get('/dashboard/liveView/:appId', {
-    schema: { tags, params: appIdParams, response: { 200: envelopeSchema(z.array(liveItemSchema)) } },
+  registerCall(app, findLiveItems, {
+    tags,
     onRequest: guard(),
     handler: async (req) => ok('OK', await findLiveSessions(ctx, getSignedInUser(req), runtime, req.params.appId)),
   });
 
-  r.get('/api/dashboard/appDashboard/:appId', {
-    schema: { tags, params: appIdParams, querystring: dashboardQuerySchema, response: { 200: envelopeSchema(dashboardSchema) } },
+  registerCall(app, getDashboard, {
+    tags,
     onRequest: guard(),
     handler: async (req) => {
       await runtime.flushEvents();
@@ -41,33 +29,33 @@ export function registerDashboardRoutes(app: FastifyInstance, ctx: AppContext, g
     },
   });
 
-  r.get('/dashboard/completedSessions/:appId', {
-    schema: { tags, params: appIdParams, response: { 200: envelopeSchema(z.array(sessionRowSchema)) } },
+  registerCall(app, findCompletedSessions, {
+    tags,
     onRequest: guard(),
     handler: async (req) => {
       await runtime.flushEvents();
-      return ok('OK', await findSessions(ctx, getSignedInUser(req), req.params.appId, 'completed'));
+      return ok('OK', await sessionsService.findSessions(ctx, getSignedInUser(req), req.params.appId, 'completed'));
     },
   });
 
-  r.get('/dashboard/uncompletedSessions/:appId', {
-    schema: { tags, params: appIdParams, response: { 200: envelopeSchema(z.array(sessionRowSchema)) } },
+  registerCall(app, findUncompletedSessions, {
+    tags,
     onRequest: guard(),
     handler: async (req) => {
       await runtime.flushEvents();
       await runtime.sweepExpired();
-      return ok('OK', await findSessions(ctx, getSignedInUser(req), req.params.appId, 'abandoned'));
+      return ok('OK', await sessionsService.findSessions(ctx, getSignedInUser(req), req.params.appId, 'abandoned'));
     },
   });
 
   // Ours: the whole result of a search as a file, streamed page by page (the screen shows the first 5,000).
-  r.post('/dashboard/search/export', {
-    schema: { tags, body: searchBodySchema.and(z.object({ format: z.enum(['csv', 'xls']).default('csv') })) },
+  registerCall(app, exportSessions, {
+    tags,
     onRequest: guard(),
     handler: async (req, reply) => {
       await runtime.flushEvents();
       const { format, ...search } = req.body;
-      const chunks = exportSessions(ctx, getSignedInUser(req), search, format);
+      const chunks = sessionsService.exportSessions(ctx, getSignedInUser(req), search, format);
       // The first chunk runs the access and input checks, so a refusal is still an ordinary error reply.
       const first = await chunks.next();
       const stream = Readable.from(
@@ -84,13 +72,13 @@ export function registerDashboardRoutes(app: FastifyInstance, ctx: AppContext, g
     },
   });
 
-  r.post('/dashboard/search', {
-    schema: { tags, body: searchBodySchema, response: { 200: envelopeSchema(z.union([z.array(searchRowSchema), flatSearchSchema])) } },
+  registerCall(app, searchSessions, {
+    tags,
     config: { apiKeyScope: 'read' },
     onRequest: guard(),
     handler: async (req) => {
       await runtime.flushEvents();
-      return ok('OK', await searchSessions(ctx, getSignedInUser(req), req.body));
+      return ok('OK', await sessionsService.searchSessions(ctx, getSignedInUser(req), req.body));
     },
   });
 }

@@ -1,18 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { envelopeSchema, messageSchema } from '../../../shared/api/envelope';
-import {
-  actionResultEntrySchema,
-  debugBodySchema,
-  logEntrySchema,
-  searchLogsBodySchema,
-  sessionPathSchema,
-  streamLogEntrySchema,
-  streamLogsBodySchema,
-  userInputEntrySchema,
-} from '../../../shared/api/monitoring.schema';
+import { clearLogs, findActionResults, findSessionPath, findStreamLogs, findUserInputs, searchLogs } from '../../../shared/api/logs.calls';
 import type { AppContext } from '../../context';
+import { registerCall } from '../../core/register-call';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
 import type { Runtime } from '../runtime/runtime.service';
 import { done, ok } from '../../http';
@@ -20,11 +9,10 @@ import * as logs from './logs.service';
 
 /** Logs and debug data of an app's sessions (the emulator's panels and Application Logs, docs/product.md). */
 export function registerLogsRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard, runtime: Runtime): void {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['logs'];
 
-  r.post('/streamLogs', {
-    schema: { tags, body: streamLogsBodySchema, response: { 200: envelopeSchema(z.array(streamLogEntrySchema)) } },
+  registerCall(app, findStreamLogs, {
+    tags,
     onRequest: guard(),
     handler: async (req) => {
       await runtime.flushEvents();
@@ -32,8 +20,8 @@ export function registerLogsRoutes(app: FastifyInstance, ctx: AppContext, guard:
     },
   });
 
-  r.post('/actionlogs/searchLogs', {
-    schema: { tags, body: searchLogsBodySchema, response: { 200: envelopeSchema(z.array(logEntrySchema)) } },
+  registerCall(app, searchLogs, {
+    tags,
     onRequest: guard(),
     handler: async (req) => {
       await runtime.flushEvents();
@@ -41,8 +29,8 @@ export function registerLogsRoutes(app: FastifyInstance, ctx: AppContext, guard:
     },
   });
 
-  r.post('/actionlogs/clearLogs', {
-    schema: { tags, body: z.object({ appId: z.string().min(1).max(64) }), response: { 200: messageSchema } },
+  registerCall(app, clearLogs, {
+    tags,
     onRequest: guard(),
     handler: async (req) => {
       await runtime.flushEvents();
@@ -51,8 +39,8 @@ export function registerLogsRoutes(app: FastifyInstance, ctx: AppContext, guard:
     },
   });
 
-  r.post('/debug/userInputs', {
-    schema: { tags, body: debugBodySchema, response: { 200: envelopeSchema(z.array(userInputEntrySchema)) } },
+  registerCall(app, findUserInputs, {
+    tags,
     onRequest: guard(),
     handler: async (req) => {
       await runtime.flushEvents();
@@ -60,8 +48,8 @@ export function registerLogsRoutes(app: FastifyInstance, ctx: AppContext, guard:
     },
   });
 
-  r.post('/debug/sessionPath', {
-    schema: { tags, body: debugBodySchema, response: { 200: envelopeSchema(sessionPathSchema) } },
+  registerCall(app, findSessionPath, {
+    tags,
     onRequest: guard(),
     handler: async (req) => {
       await runtime.flushEvents();
@@ -69,8 +57,8 @@ export function registerLogsRoutes(app: FastifyInstance, ctx: AppContext, guard:
     },
   });
 
-  r.post('/debug/actionResults', {
-    schema: { tags, body: debugBodySchema, response: { 200: envelopeSchema(z.array(actionResultEntrySchema)) } },
+  registerCall(app, findActionResults, {
+    tags,
     onRequest: guard(),
     handler: async (req) => {
       await runtime.flushEvents();

@@ -1,43 +1,41 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { menuBodySchema, menuLiteSchema, menuSchema } from '../../../shared/app';
 import {
-  appVersionInfoSchema,
-  deployReplySchema,
-  rollbackBodySchema,
-  saveMenuOrderBodySchema,
-  saveMenuPositionsBodySchema,
-} from '../../../shared/api/menus.schema';
-import { envelopeSchema, messageSchema } from '../../../shared/api/envelope';
+  createMenu,
+  deleteMenu,
+  deployChanges,
+  findAppVersions,
+  findMenus,
+  findMenusLite,
+  rollbackVersion,
+  saveMenuOrder,
+  saveMenuPositions,
+  updateMenu,
+} from '../../../shared/api/menus.calls';
 import type { AppContext } from '../../context';
+import { registerCall } from '../../core/register-call';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
 import { done, ok } from '../../http';
 import * as menusService from './menus.service';
 
-const appIdParams = z.object({ appId: z.string().min(1).max(64) });
-const savedReply = messageSchema.extend({ uniqueId: z.string() });
-
 export function registerMenusRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard): void {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['menus'];
 
-  r.get('/api/getAllMenus/:appId', {
-    schema: { tags, params: appIdParams, response: { 200: envelopeSchema(z.array(menuSchema)) } },
+  registerCall(app, findMenus, {
+    tags,
     config: { apiKeyScope: 'read' },
     onRequest: guard(),
     handler: async (req) => ok('OK', await menusService.findMenus(ctx, getSignedInUser(req), req.params.appId)),
   });
 
-  r.get('/api/getAllMenusLite/:appId', {
-    schema: { tags, params: appIdParams, response: { 200: envelopeSchema(z.array(menuLiteSchema)) } },
+  registerCall(app, findMenusLite, {
+    tags,
     config: { apiKeyScope: 'read' },
     onRequest: guard(),
     handler: async (req) => ok('OK', await menusService.findMenusLite(ctx, getSignedInUser(req), req.params.appId)),
   });
 
-  r.post('/api/createMenu', {
-    schema: { tags, body: menuBodySchema, response: { 200: savedReply } },
+  registerCall(app, createMenu, {
+    tags,
     config: { apiKeyScope: 'write' },
     onRequest: guard(),
     handler: async (req) => ({
@@ -47,8 +45,8 @@ export function registerMenusRoutes(app: FastifyInstance, ctx: AppContext, guard
     }),
   });
 
-  r.post('/api/updateMenu', {
-    schema: { tags, body: menuBodySchema, response: { 200: savedReply } },
+  registerCall(app, updateMenu, {
+    tags,
     config: { apiKeyScope: 'write' },
     onRequest: guard(),
     handler: async (req) => ({
@@ -58,8 +56,8 @@ export function registerMenusRoutes(app: FastifyInstance, ctx: AppContext, guard
     }),
   });
 
-  r.get('/api/deleteMenu/:uniqueId', {
-    schema: { tags, params: z.object({ uniqueId: z.string().min(1).max(64) }), response: { 200: messageSchema } },
+  registerCall(app, deleteMenu, {
+    tags,
     config: { apiKeyScope: 'write' },
     onRequest: guard(),
     handler: async (req) => {
@@ -68,8 +66,8 @@ export function registerMenusRoutes(app: FastifyInstance, ctx: AppContext, guard
     },
   });
 
-  r.post('/api/saveMenuOrder', {
-    schema: { tags, body: saveMenuOrderBodySchema, response: { 200: messageSchema } },
+  registerCall(app, saveMenuOrder, {
+    tags,
     config: { apiKeyScope: 'write' },
     onRequest: guard(),
     handler: async (req) => {
@@ -78,8 +76,8 @@ export function registerMenusRoutes(app: FastifyInstance, ctx: AppContext, guard
     },
   });
 
-  r.post('/api/saveMenuPositions', {
-    schema: { tags, body: saveMenuPositionsBodySchema, response: { 200: messageSchema } },
+  registerCall(app, saveMenuPositions, {
+    tags,
     onRequest: guard(),
     handler: async (req) => {
       const { appId, direction, positions } = req.body;
@@ -88,8 +86,8 @@ export function registerMenusRoutes(app: FastifyInstance, ctx: AppContext, guard
     },
   });
 
-  r.get('/api/deployChanges/:appId', {
-    schema: { tags, params: appIdParams, response: { 200: deployReplySchema } },
+  registerCall(app, deployChanges, {
+    tags,
     config: { apiKeyScope: 'write' },
     onRequest: guard(),
     handler: async (req) => {
@@ -99,15 +97,15 @@ export function registerMenusRoutes(app: FastifyInstance, ctx: AppContext, guard
     },
   });
 
-  r.get('/api/getAppVersions/:appId', {
-    schema: { tags, params: appIdParams, response: { 200: envelopeSchema(z.array(appVersionInfoSchema)) } },
+  registerCall(app, findAppVersions, {
+    tags,
     config: { apiKeyScope: 'read' },
     onRequest: guard(),
     handler: async (req) => ok('OK', await menusService.findVersions(ctx, getSignedInUser(req), req.params.appId)),
   });
 
-  r.post('/api/rollbackVersion', {
-    schema: { tags, body: rollbackBodySchema, response: { 200: envelopeSchema(appVersionInfoSchema) } },
+  registerCall(app, rollbackVersion, {
+    tags,
     config: { apiKeyScope: 'write' },
     onRequest: guard(),
     handler: async (req) => {

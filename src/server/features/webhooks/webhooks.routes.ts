@@ -1,22 +1,19 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { envelopeSchema } from '../../../shared/api/envelope';
 import {
-  saveWebhookBodySchema,
-  webhookDeliveriesQuerySchema,
-  webhookDeliverySchema,
-  webhookSchema,
-} from '../../../shared/api/webhooks.schema';
+  findWebhookDeliveries,
+  getWebhook,
+  redeliverWebhookDelivery,
+  rotateWebhookSecret,
+  saveWebhook,
+  sendWebhookTestEvent,
+} from '../../../shared/api/webhooks.calls';
 import type { AppContext } from '../../context';
+import { registerCall } from '../../core/register-call';
 import { ok } from '../../http';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
 import type { AddressRules } from '../../../actions/net/address-guard';
 import type { WebhookDispatcher } from './webhook-dispatcher';
 import * as webhooksService from './webhooks.service';
-
-const appIdParams = z.object({ appId: z.string().min(1).max(64) });
-const deliveryParams = appIdParams.extend({ deliveryId: z.uuid('Delivery not found') });
 
 /**
  * An app's webhook settings and deliveries (console). buildApp runs the dispatcher that sends deliveries; "Send
@@ -29,47 +26,29 @@ export function registerWebhooksRoutes(
   dispatcher: WebhookDispatcher,
   rules: AddressRules,
 ): void {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['webhooks'];
-  r.get('/api/apps/:appId/webhook', {
-    schema: {
-      tags,
-      summary: "The app's webhook: URL, events, on or off, signing secret",
-      params: appIdParams,
-      response: { 200: envelopeSchema(webhookSchema) },
-    },
+  registerCall(app, getWebhook, {
+    tags,
+    summary: "The app's webhook: URL, events, on or off, signing secret",
     onRequest: guard(),
     handler: async (req) => ok('OK', await webhooksService.getWebhook(ctx, getSignedInUser(req), req.params.appId)),
   });
-  r.post('/api/apps/:appId/webhook', {
-    schema: {
-      tags,
-      summary: 'Saves the webhook; the URL must reach a public address',
-      params: appIdParams,
-      body: saveWebhookBodySchema,
-      response: { 200: envelopeSchema(webhookSchema) },
-    },
+  registerCall(app, saveWebhook, {
+    tags,
+    summary: 'Saves the webhook; the URL must reach a public address',
     onRequest: guard(),
     handler: async (req) =>
       ok('Webhook saved', await webhooksService.saveWebhook(ctx, rules, getSignedInUser(req), req.params.appId, req.body)),
   });
-  r.post('/api/apps/:appId/webhook/rotate-secret', {
-    schema: {
-      tags,
-      summary: 'A new signing secret, used from now on',
-      params: appIdParams,
-      response: { 200: envelopeSchema(webhookSchema) },
-    },
+  registerCall(app, rotateWebhookSecret, {
+    tags,
+    summary: 'A new signing secret, used from now on',
     onRequest: guard(),
     handler: async (req) => ok('Secret rotated', await webhooksService.rotateWebhookSecret(ctx, getSignedInUser(req), req.params.appId)),
   });
-  r.post('/api/apps/:appId/webhook/test', {
-    schema: {
-      tags,
-      summary: 'Queues a webhook.test event, sent now',
-      params: appIdParams,
-      response: { 200: envelopeSchema(webhookDeliverySchema) },
-    },
+  registerCall(app, sendWebhookTestEvent, {
+    tags,
+    summary: 'Queues a webhook.test event, sent now',
     onRequest: guard(),
     // Each press sends a request to a URL the builder chose: per account (all its apps), counted after the guard.
     config: {
@@ -86,25 +65,16 @@ export function registerWebhooksRoutes(
       return ok('Test event queued', delivery);
     },
   });
-  r.get('/api/apps/:appId/webhook/deliveries', {
-    schema: {
-      tags,
-      summary: "The app's webhook deliveries, newest first",
-      params: appIdParams,
-      querystring: webhookDeliveriesQuerySchema,
-      response: { 200: envelopeSchema(z.array(webhookDeliverySchema)) },
-    },
+  registerCall(app, findWebhookDeliveries, {
+    tags,
+    summary: "The app's webhook deliveries, newest first",
     onRequest: guard(),
     handler: async (req) =>
       ok('OK', await webhooksService.findWebhookDeliveries(ctx, getSignedInUser(req), req.params.appId, req.query.limit)),
   });
-  r.post('/api/apps/:appId/webhook/deliveries/:deliveryId/redeliver', {
-    schema: {
-      tags,
-      summary: 'Sends a delivery again now',
-      params: deliveryParams,
-      response: { 200: envelopeSchema(webhookDeliverySchema) },
-    },
+  registerCall(app, redeliverWebhookDelivery, {
+    tags,
+    summary: 'Sends a delivery again now',
     onRequest: guard(),
     handler: async (req) => {
       const delivery = await webhooksService.redeliverWebhookDelivery(ctx, getSignedInUser(req), req.params.appId, req.params.deliveryId);

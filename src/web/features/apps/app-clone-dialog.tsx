@@ -10,7 +10,8 @@ import { queryKeys } from '../../lib/query-keys';
 import { AppTemplateTagField } from './app-template-tag-field';
 import type { Merchant } from '../../../shared/api/merchants.schema';
 import { findMerchants } from '../merchants/merchants.api';
-import { cloneApp } from './apps.api';
+import { cloneApp } from '../../../shared/api/apps.calls';
+import { call } from '../../lib/call';
 import { AppDescriptionInput, AppNameInput, bindText } from './app-detail-fields';
 import { DialogActions } from '../../components/dialog-actions';
 
@@ -132,12 +133,14 @@ function CloneForm({ source, onClose, defaultName, redirect, canCloneIntoAccount
     }
     setMessage(null);
     setSubmitting(true);
-    const reply = await cloneApp({
-      appId: source.appId,
-      appName: appName.trim(),
-      description: description.trim(),
-      useTemplateTag,
-      ...(isIntoAccount && merchantUuid ? { merchantUuid } : {}),
+    const reply = await call(cloneApp, {
+      body: {
+        appId: source.appId,
+        appName: appName.trim(),
+        description: description.trim(),
+        useTemplateTag,
+        ...(isIntoAccount && merchantUuid ? { merchantUuid } : {}),
+      },
     });
     if (!isOk(reply)) {
       setSubmitting(false);

@@ -20,7 +20,9 @@ import { AppCountrySelect, AppDescriptionInput, AppExistingShortCodeInput, AppNa
 import { useScrollIntoViewOn } from './use-scroll-into-view-on';
 import { AppTemplateTagField, getShortCodeExamples } from './app-template-tag-field';
 import { AppBuilderNotice } from './app-builder-notice';
-import { createApp, SAVE_REDIRECT_MS } from './apps.api';
+import { createApp } from '../../../shared/api/apps.calls';
+import { call } from '../../lib/call';
+import { SAVE_REDIRECT_MS } from './apps.api';
 import { designerPath } from '../../lib/paths';
 import { useCanBuildApps } from '../../lib/use-current-user';
 
@@ -93,14 +95,16 @@ export function AppCreatePage() {
     setMessage(problem);
     if (problem) return;
     setSubmitting(true);
-    const reply = await createApp({
-      ...submitted,
-      appName: submitted.appName.trim(),
-      description: submitted.description.trim(),
-      // Only the chosen mode's input is sent, so a value typed in the other mode never leaks into the app.
-      shortCode: submitted.connectionMode === 'new-shortcode' ? submitted.shortCode.trim() : '',
-      baseShortCode: submitted.connectionMode === 'new-shortcode' ? submitted.baseShortCode : '',
-      customShortCode: submitted.connectionMode === 'existing-shortcode' ? submitted.customShortCode.trim() : '',
+    const reply = await call(createApp, {
+      body: {
+        ...submitted,
+        appName: submitted.appName.trim(),
+        description: submitted.description.trim(),
+        // Only the chosen mode's input is sent, so a value typed in the other mode never leaks into the app.
+        shortCode: submitted.connectionMode === 'new-shortcode' ? submitted.shortCode.trim() : '',
+        baseShortCode: submitted.connectionMode === 'new-shortcode' ? submitted.baseShortCode : '',
+        customShortCode: submitted.connectionMode === 'existing-shortcode' ? submitted.customShortCode.trim() : '',
+      },
     });
     if (isOk(reply) && reply.data) {
       const created = reply.data;

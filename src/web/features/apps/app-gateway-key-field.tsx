@@ -7,7 +7,8 @@ import { useState } from 'react';
 import type { App } from '../../../shared/api/apps.schema';
 import { type ApiReply, failureText, isOk } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
-import { removeAppGatewayKey, rotateAppGatewayKey } from './apps.api';
+import { removeAppGatewayKey, rotateAppGatewayKey } from '../../../shared/api/apps.calls';
+import { call } from '../../lib/call';
 
 /**
  * The app's gateway key (docs/runtime.md, "Gateway keys"): off by default; on, both URLs above end in it and a
@@ -41,7 +42,7 @@ export function AppGatewayKeyField({ app }: { app: App }) {
       children: 'The old key stops working at once: your provider must be given the new URLs before its traffic reaches this app again.',
       labels: { confirm: 'Replace key', cancel: 'Cancel' },
       confirmProps: { color: 'red' },
-      onConfirm: () => void run(() => rotateAppGatewayKey(app.appId), 'Gateway key replaced'),
+      onConfirm: () => void run(() => call(rotateAppGatewayKey, { params: { appId: app.appId } }), 'Gateway key replaced'),
     });
 
   return (
@@ -53,8 +54,8 @@ export function AppGatewayKeyField({ app }: { app: App }) {
         disabled={isBusy}
         onChange={(e) =>
           void (e.currentTarget.checked
-            ? run(() => rotateAppGatewayKey(app.appId), 'Gateway key turned on')
-            : run(() => removeAppGatewayKey(app.appId), 'Gateway key turned off'))
+            ? run(() => call(rotateAppGatewayKey, { params: { appId: app.appId } }), 'Gateway key turned on')
+            : run(() => call(removeAppGatewayKey, { params: { appId: app.appId } }), 'Gateway key turned off'))
         }
         name="requireGatewayKey"
       />

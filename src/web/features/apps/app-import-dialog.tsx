@@ -9,7 +9,8 @@ import { DialogActions } from '../../components/dialog-actions';
 import { FormAlert } from '../../components/form-alert';
 import { failureText, isOk } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
-import { importApp } from './apps.api';
+import { importApp } from '../../../shared/api/apps.calls';
+import { call } from '../../lib/call';
 import { AppNameInput, bindText } from './app-detail-fields';
 
 interface AppImportDialogProps {
@@ -98,7 +99,7 @@ function ImportForm({ onClose, thenGoTo }: Omit<AppImportDialogProps, 'opened'>)
     event.preventDefault();
     if (document === undefined) return showRefusal('Choose a file to import.');
     setSubmitting(true);
-    const reply = await importApp({ document, appName: appName.trim(), shortCode: shortCode.trim() });
+    const reply = await call(importApp, { body: { document, appName: appName.trim(), shortCode: shortCode.trim() } });
     setSubmitting(false);
     if (!isOk(reply) || !reply.data) {
       return showRefusal(failureText(reply, 'The app could not be imported.'), isProblemList(reply.errors) ? reply.errors : []);

@@ -10,6 +10,7 @@ import {
   isValidResumeWindow,
   RESUME_WINDOW_MINUTES,
   type App,
+  type ConnectionMode,
 } from '../../../shared/api/apps.schema';
 import { FormAlert } from '../../components/form-alert';
 import { isNetworkFailure, isOk } from '../../lib/api';
@@ -20,7 +21,9 @@ import { AppTemplateTagField } from './app-template-tag-field';
 import { AppGatewayKeyField } from './app-gateway-key-field';
 import { AppDialStringStatus } from './app-dial-string-status';
 import { AppLanguageFields, readLanguageValues, toLanguageValues, type LanguageValues } from './app-language-fields';
-import { SAVE_REDIRECT_MS, updateApp } from './apps.api';
+import { updateApp } from '../../../shared/api/apps.calls';
+import { call } from '../../lib/call';
+import { SAVE_REDIRECT_MS } from './apps.api';
 import { AppNotFoundError, useApp } from './use-apps';
 import { BackLink } from '../../components/back-link';
 import { NameText } from '../../components/name-text';
@@ -158,18 +161,22 @@ function AppSettingsForm({ app }: { app: App }) {
     if (problem) return;
     setSaving(true);
     const customShortCode = values.customShortCode.trim();
-    const reply = await updateApp({
-      ...app,
-      appName: values.appName.trim(),
-      description: values.description.trim(),
-      country: values.country,
-      useTemplateTag: values.useTemplateTag,
-      shortCode: isExisting ? customShortCode : app.shortCode,
-      customShortCode: isExisting ? customShortCode : '',
-      resumeOnRedial: values.resumeOnRedial,
-      // Off, the window field may hold anything: the stored window is kept.
-      resumeWindowMinutes: isValidResumeWindow(values.resumeWindowMinutes) ? Number(values.resumeWindowMinutes) : app.resumeWindowMinutes,
-      languages: readLanguageValues(languages),
+    const reply = await call(updateApp, {
+      body: {
+        ...app,
+        // The app's own mode, sent back as it came (the server checks it against CONNECTION_MODES again).
+        connectionMode: app.connectionMode as ConnectionMode,
+        appName: values.appName.trim(),
+        description: values.description.trim(),
+        country: values.country,
+        useTemplateTag: values.useTemplateTag,
+        shortCode: isExisting ? customShortCode : app.shortCode,
+        customShortCode: isExisting ? customShortCode : '',
+        resumeOnRedial: values.resumeOnRedial,
+        // Off, the window field may hold anything: the stored window is kept.
+        resumeWindowMinutes: isValidResumeWindow(values.resumeWindowMinutes) ? Number(values.resumeWindowMinutes) : app.resumeWindowMinutes,
+        languages: readLanguageValues(languages),
+      },
     });
     if (isOk(reply)) {
       await queryClient.invalidateQueries({ queryKey: queryKeys.apps });

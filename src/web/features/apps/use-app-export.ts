@@ -3,12 +3,13 @@ import { getAppExportFileName } from '../../../shared/api/app-transfer.schema';
 import type { App } from '../../../shared/api/apps.schema';
 import { failureText, isOk } from '../../lib/api';
 import { saveBlob } from '../../lib/save-blob';
-import { exportApp } from './apps.api';
+import { exportApp } from '../../../shared/api/apps.calls';
+import { call } from '../../lib/call';
 
 /** Export on the app list and in the designer: downloads `<app-name>.dialflow.json`, or toasts why not. */
 export function useAppExport(): (app: Pick<App, 'appId' | 'appName'>) => Promise<void> {
   return async (app) => {
-    const reply = await exportApp(app.appId);
+    const reply = await call(exportApp, { params: { appId: app.appId } });
     if (!isOk(reply) || !reply.data) {
       showToast({ color: 'red', title: 'Not exported', message: failureText(reply, 'The app could not be exported.') });
       return;

@@ -4,7 +4,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { App } from '../../../shared/api/apps.schema';
 import { isNetworkFailure, isNotFound, isOk } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
-import { deleteApp, findApps, getApp } from './apps.api';
+import { deleteApp, findApps, getApp } from '../../../shared/api/apps.calls';
+import { call } from '../../lib/call';
 
 export const DELETE_APP_QUESTION = 'Are you sure you want to delete this app?';
 
@@ -13,7 +14,7 @@ export function useApps() {
   return useQuery({
     queryKey: queryKeys.apps,
     queryFn: async (): Promise<App[]> => {
-      const reply = await findApps();
+      const reply = await call(findApps);
       if (isOk(reply) && Array.isArray(reply.data)) return reply.data;
       throw new Error(
         isNetworkFailure(reply)
@@ -35,7 +36,7 @@ export function useApp(appId: string) {
   return useQuery({
     queryKey: queryKeys.app(appId),
     queryFn: async (): Promise<App> => {
-      const reply = await getApp(appId);
+      const reply = await call(getApp, { params: { appId } });
       if (isOk(reply) && reply.data) return reply.data;
       if (isNotFound(reply)) throw new AppNotFoundError(reply.message || 'App not found');
       throw new Error(
@@ -59,7 +60,7 @@ export function useDeleteAppConfirm(): (app: Pick<App, 'appId' | 'appName'>) => 
       labels: { confirm: 'Delete', cancel: 'Cancel' },
       confirmProps: { color: 'red' },
       onConfirm: async () => {
-        const reply = await deleteApp(app.appId);
+        const reply = await call(deleteApp, { params: { appId: app.appId } });
         if (isOk(reply)) {
           showToast({ color: 'teal', title: 'App deleted', message: `${app.appName} was deleted.` });
           await queryClient.invalidateQueries({ queryKey: queryKeys.apps });

@@ -6,8 +6,8 @@ import { API_KEY_MESSAGES, type ApiKeyScope } from '../../../shared/api/api-keys
 import { DialogActions } from '../../components/dialog-actions';
 import { FormAlert } from '../../components/form-alert';
 import { failureText, isOk } from '../../lib/api';
-import { queryKeys } from '../../lib/query-keys';
-import { createApiKey } from './api-keys.api';
+import { createApiKey, findApiKeys } from '../../../shared/api/api-keys.calls';
+import { call, queryKey } from '../../lib/call';
 import { CopyField } from '../../components/copy-field';
 
 /** 'Create key': a name and a scope; then the key, this once, with a copy button. */
@@ -31,10 +31,10 @@ function CreateForm({ onClose }: { onClose: () => void }) {
     event.preventDefault();
     if (!name.trim()) return setMessage(API_KEY_MESSAGES.nameRequired);
     setSubmitting(true);
-    const reply = await createApiKey({ name: name.trim(), scope });
+    const reply = await call(createApiKey, { body: { name: name.trim(), scope } });
     setSubmitting(false);
     if (!isOk(reply) || typeof reply.key !== 'string') return setMessage(failureText(reply, 'The key could not be created.'));
-    await queryClient.invalidateQueries({ queryKey: queryKeys.apiKeys });
+    await queryClient.invalidateQueries({ queryKey: queryKey(findApiKeys) });
     setKey(reply.key);
   }
 

@@ -6,11 +6,11 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ApiKey } from '../../../shared/api/api-keys.schema';
 import { LoadErrorAlert } from '../../components/load-error-alert';
-import { failureText, isOk, readData } from '../../lib/api';
+import { failureText, isOk } from '../../lib/api';
 import { formatMoment } from '../../lib/format';
-import { queryKeys } from '../../lib/query-keys';
 import { ApiKeyCreateDialog } from './api-key-create-dialog';
-import { findApiKeys, revokeApiKey } from './api-keys.api';
+import { findApiKeys, revokeApiKey } from '../../../shared/api/api-keys.calls';
+import { call, callQuery, queryKey } from '../../lib/call';
 
 /**
  * A badge's own width can shrink to an ellipsis ('WR…') in a narrow card: its cells keep room for it, and the
@@ -22,14 +22,7 @@ const BADGE_CELL = { minWidth: 96 } as const;
 export function ApiKeyListPanel() {
   const queryClient = useQueryClient();
   const [isCreating, setCreating] = useState(false);
-  const {
-    data: keys,
-    error,
-    refetch,
-  } = useQuery({
-    queryKey: queryKeys.apiKeys,
-    queryFn: async () => readData(await findApiKeys(), 'The API keys could not be loaded.'),
-  });
+  const { data: keys, error, refetch } = useQuery(callQuery(findApiKeys, {}, 'The API keys could not be loaded.'));
 
   function confirmRevoke(key: ApiKey) {
     modals.openConfirmModal({
@@ -39,13 +32,13 @@ export function ApiKeyListPanel() {
       labels: { confirm: 'Revoke', cancel: 'Cancel' },
       confirmProps: { color: 'red' },
       onConfirm: async () => {
-        const reply = await revokeApiKey(key.uuid);
+        const reply = await call(revokeApiKey, { body: { uuid: key.uuid } });
         if (!isOk(reply)) {
           showToast({ color: 'red', title: 'Not revoked', message: failureText(reply, 'The key could not be revoked.') });
           return;
         }
         showToast({ color: 'teal', title: 'Key revoked', message: `${key.name} no longer works.` });
-        await queryClient.invalidateQueries({ queryKey: queryKeys.apiKeys });
+        await queryClient.invalidateQueries({ queryKey: queryKey(findApiKeys) });
       },
     });
   }

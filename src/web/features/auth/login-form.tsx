@@ -7,7 +7,8 @@ import { Link, useNavigate } from 'react-router';
 import { type LoginReply, loginBodySchema } from '../../../shared/api/auth.schema';
 import { useAfterSignInPath } from '../../lib/return-path';
 import { saveSession } from '../../lib/session';
-import { isLoginReply, loginMerchant, loginUser } from './auth.api';
+import { loginMerchant, loginUser } from '../../../shared/api/auth.calls';
+import { isLoginReply, signIn } from './auth.api';
 import { AuthEmailInput, AuthForm } from './auth-form';
 import { getDeviceToken, isTwoFactorChallenge, setDeviceToken } from './two-factor.api';
 import { TwoFactorLoginForm } from './two-factor-login-form';
@@ -47,7 +48,7 @@ export function LoginForm({ variant }: LoginFormProps) {
     setMessage(null);
     setSubmitting(true);
     const deviceToken = getDeviceToken(parsed.data.email);
-    const reply = await (variant === 'merchant' ? loginMerchant : loginUser)({ ...parsed.data, deviceToken });
+    const reply = await signIn(variant === 'merchant' ? loginMerchant : loginUser, { ...parsed.data, deviceToken });
     setSubmitting(false);
     if (isTwoFactorChallenge(reply)) {
       // A stored device token that still led here was revoked or expired.

@@ -4,7 +4,8 @@ import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { BrandLogo } from '../../components/brand-logo';
 import { clearSession } from '../../lib/session';
-import { logoutUser } from './auth.api';
+import { logoutUser } from '../../../shared/api/auth.calls';
+import { call } from '../../lib/call';
 
 /** The redirect after logout waits 1 second. */
 export const LOGOUT_REDIRECT_MS = 1000;
@@ -22,7 +23,7 @@ export function LogoutPage() {
       isStarted.current = true;
       // The helper reads the token synchronously when it sends the request, so the session can be cleared
       // at once: the server revokes the token even though nothing local refers to it any more.
-      void logoutUser();
+      void call(logoutUser);
       clearSession();
       queryClient.clear();
     }

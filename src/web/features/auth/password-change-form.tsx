@@ -5,7 +5,8 @@ import { useState } from 'react';
 import { changePasswordBodySchema } from '../../../shared/api/auth.schema';
 import { NewPasswordInput } from './new-password-input';
 import { getStoredUser, saveSession } from '../../lib/session';
-import { changePassword } from './auth.api';
+import { changePassword } from '../../../shared/api/auth.calls';
+import { call } from '../../lib/call';
 import { PASSWORD_MISMATCH } from './password-reset-page';
 import { isNetworkFailure } from '../../lib/api';
 
@@ -49,7 +50,7 @@ export function PasswordChangeForm() {
   const handleSubmit = form.onSubmit(async ({ oldPassword, newPassword }) => {
     setSubmitting(true);
     try {
-      const reply = await changePassword({ password: oldPassword, newPassword });
+      const reply = await call(changePassword, { body: { password: oldPassword, newPassword } });
       if (reply.status === '00') {
         // Every older token was revoked; this session continues with the one the reply carries.
         const user = getStoredUser();

@@ -5,7 +5,8 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { forgotPasswordBodySchema } from '../../../shared/api/auth.schema';
 import { FormAlert } from '../../components/form-alert';
-import { requestPasswordReset } from './auth.api';
+import { requestPasswordReset } from '../../../shared/api/auth.calls';
+import { call } from '../../lib/call';
 import { AuthEmailInput, AuthForm } from './auth-form';
 import { AuthLayout } from './auth-layout';
 
@@ -24,7 +25,7 @@ export function PasswordForgotPage() {
     setMessage(null);
     setSentMessage(null);
     setSubmitting(true);
-    const reply = await requestPasswordReset(forgotPasswordBodySchema.parse(values).email);
+    const reply = await call(requestPasswordReset, { body: forgotPasswordBodySchema.parse(values) });
     setSubmitting(false);
     if (reply.status === '00') setSentMessage(reply.message ?? 'Check your email for a reset link.');
     else setMessage(reply.message || 'Could not send the reset link. Please try again.');

@@ -4,7 +4,8 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { PASSWORD_MIN, resetPasswordBodySchema } from '../../../shared/api/auth.schema';
 import { FormAlert } from '../../components/form-alert';
-import { resetPassword } from './auth.api';
+import { resetPassword } from '../../../shared/api/auth.calls';
+import { call } from '../../lib/call';
 import { AuthForm, AuthSwitchLink } from './auth-form';
 import { AuthLayout } from './auth-layout';
 
@@ -28,7 +29,7 @@ export function PasswordResetPage() {
   const handleSubmit = form.onSubmit(async ({ password }) => {
     setMessage(null);
     setSubmitting(true);
-    const reply = await resetPassword(token, password);
+    const reply = await call(resetPassword, { body: { token, password } });
     setSubmitting(false);
     if (reply.status === '00') {
       setDoneMessage(reply.message ?? 'Your password has been reset. You can now log in.');

@@ -7,7 +7,9 @@ import { registerBodySchema } from '../../../shared/api/auth.schema';
 import { NewPasswordInput } from './new-password-input';
 import { useAfterSignInPath } from '../../lib/return-path';
 import { saveSession } from '../../lib/session';
-import { isLoginReply, registerUser } from './auth.api';
+import { registerUser } from '../../../shared/api/auth.calls';
+import { call } from '../../lib/call';
+import { isLoginReply } from './auth.api';
 import { AuthForm, AuthSwitchLink } from './auth-form';
 import { AuthLayout } from './auth-layout';
 
@@ -27,7 +29,7 @@ export function RegisterPage() {
   const handleSubmit = form.onSubmit(async (values) => {
     setMessage(null);
     setSubmitting(true);
-    const reply = await registerUser(registerBodySchema.parse(values));
+    const reply = await call(registerUser, { body: registerBodySchema.parse(values) });
     setSubmitting(false);
     if (!isLoginReply(reply)) {
       setMessage(reply.message || 'Registration failed. Please try again.');

@@ -2,11 +2,10 @@ import { Button, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { RememberedDevice } from '../../../shared/api/two-factor.schema';
 import { LoadErrorAlert } from '../../components/load-error-alert';
-import { readData } from '../../lib/api';
 import { formatMoment } from '../../lib/format';
-import { queryKeys } from '../../lib/query-keys';
 import { useConfirmedCall } from '../../lib/use-confirmed-call';
-import { findRememberedDevices, revokeRememberedDevice } from './two-factor.api';
+import { findRememberedDevices, revokeRememberedDevice } from '../../../shared/api/two-factor.calls';
+import { call, callQuery, queryKey } from '../../lib/call';
 
 /** A User-Agent cut to what a person recognises: the browser and the system, when they can be read. */
 function describeDevice(label: string): string {
@@ -17,14 +16,13 @@ function describeDevice(label: string): string {
 
 /** Devices trusted for 30 days: each can be forgotten, and then asks for a code at its next sign-in. */
 export function RememberedDeviceList() {
-  const confirmCall = useConfirmedCall(queryKeys.rememberedDevices);
+  const confirmCall = useConfirmedCall(queryKey(findRememberedDevices));
   const {
     data: devices,
     error,
     refetch,
   } = useQuery({
-    queryKey: queryKeys.rememberedDevices,
-    queryFn: async () => readData(await findRememberedDevices(), 'The remembered devices could not be loaded.'),
+    ...callQuery(findRememberedDevices, {}, 'The remembered devices could not be loaded.'),
   });
 
   function confirmRevoke(device: RememberedDevice) {
@@ -34,7 +32,7 @@ export function RememberedDeviceList() {
       confirmLabel: 'Forget',
       done: { title: 'Device forgotten', message: 'It will be asked for a code at its next sign-in.' },
       refused: { title: 'Not forgotten', message: 'The device could not be forgotten.' },
-      call: () => revokeRememberedDevice(device.uuid),
+      call: () => call(revokeRememberedDevice, { body: { uuid: device.uuid } }),
     });
   }
 

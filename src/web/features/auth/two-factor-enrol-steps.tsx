@@ -4,7 +4,8 @@ import type { TwoFactorSetup } from '../../../shared/api/two-factor.schema';
 import { failureText, isOk } from '../../lib/api';
 import { FormAlert } from '../../components/form-alert';
 import { RecoveryCodesView } from './recovery-codes-view';
-import { enableTwoFactor, setupTwoFactor } from './two-factor.api';
+import { enableTwoFactor, setupTwoFactor } from '../../../shared/api/two-factor.calls';
+import { call } from '../../lib/call';
 
 interface TwoFactorEnrolStepsProps {
   email: string;
@@ -31,7 +32,7 @@ export function TwoFactorEnrolSteps({ email, onDone, onEnabled, onCancel }: TwoF
 
   async function start() {
     setBusy(true);
-    const reply = await setupTwoFactor();
+    const reply = await call(setupTwoFactor);
     setBusy(false);
     if (isOk(reply) && reply.data) setSetup(reply.data);
     else setMessage(failureText(reply, 'Two-factor set-up could not start.'));
@@ -40,7 +41,7 @@ export function TwoFactorEnrolSteps({ email, onDone, onEnabled, onCancel }: TwoF
   async function confirm(event: FormEvent) {
     event.preventDefault();
     setBusy(true);
-    const reply = await enableTwoFactor(code.replace(/\s/g, ''));
+    const reply = await call(enableTwoFactor, { body: { code: code.replace(/\s/g, '') } });
     setBusy(false);
     if (!isOk(reply) || !reply.data) {
       setMessage(failureText(reply, 'The code could not be checked.'));

@@ -5,7 +5,9 @@ import { REMEMBER_DEVICE_DAYS, TWO_FACTOR_MESSAGES } from '../../../shared/api/t
 import { failureText } from '../../lib/api';
 import { isLoginReply, type LoginResult } from './auth.api';
 import { AuthForm } from './auth-form';
-import { loginWithTwoFactor, setDeviceToken } from './two-factor.api';
+import { loginWithTwoFactor } from '../../../shared/api/two-factor.calls';
+import { call } from '../../lib/call';
+import { setDeviceToken } from './two-factor.api';
 
 interface TwoFactorLoginFormProps {
   challengeId: string;
@@ -31,7 +33,9 @@ export function TwoFactorLoginForm({ challengeId, email, onSignedIn, onRestart }
       return;
     }
     setSubmitting(true);
-    const reply = await loginWithTwoFactor({ challengeId, rememberDevice, ...(isRecovery ? { recoveryCode: typed } : { code: typed }) });
+    const reply = await call(loginWithTwoFactor, {
+      body: { challengeId, rememberDevice, ...(isRecovery ? { recoveryCode: typed } : { code: typed }) },
+    });
     setSubmitting(false);
     if (!isLoginReply(reply)) {
       setMessage(failureText(reply, 'Sign-in failed.'));

@@ -5,11 +5,11 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { FormAlert } from '../../components/form-alert';
 import { LoadErrorAlert } from '../../components/load-error-alert';
-import { failureText, isOk, readData } from '../../lib/api';
-import { queryKeys } from '../../lib/query-keys';
+import { failureText, isOk } from '../../lib/api';
 import { RecoveryCodesView } from './recovery-codes-view';
 import { RememberedDeviceList } from './remembered-device-list';
-import { disableTwoFactor, getTwoFactorStatus, regenerateRecoveryCodes } from './two-factor.api';
+import { disableTwoFactor, getTwoFactorStatus, regenerateRecoveryCodes } from '../../../shared/api/two-factor.calls';
+import { call, callQuery, queryKey } from '../../lib/call';
 import { TwoFactorEnrolSteps } from './two-factor-enrol-steps';
 import { useCurrentUser } from '../../lib/use-current-user';
 
@@ -19,8 +19,7 @@ import { useCurrentUser } from '../../lib/use-current-user';
  */
 export function useTwoFactorStatus(isEnabled = true) {
   return useQuery({
-    queryKey: queryKeys.twoFactor,
-    queryFn: async () => readData(await getTwoFactorStatus(), 'The two-factor status could not be loaded.'),
+    ...callQuery(getTwoFactorStatus, {}, 'The two-factor status could not be loaded.'),
     enabled: isEnabled,
     staleTime: Number.POSITIVE_INFINITY,
   });
@@ -103,7 +102,7 @@ function TwoFactorEnabledPanel({ email, isRequired, codesLeft }: { email: string
     setBusy(true);
     const typed = code.replace(/\s/g, '');
     if (mode === 'regenerate') {
-      const reply = await regenerateRecoveryCodes(typed);
+      const reply = await call(regenerateRecoveryCodes, { body: { code: typed } });
       setBusy(false);
       if (!isOk(reply) || !reply.data) {
         setMessage(failureText(reply, 'New recovery codes could not be made.'));
@@ -111,7 +110,7 @@ function TwoFactorEnabledPanel({ email, isRequired, codesLeft }: { email: string
       }
       setCodes(reply.data.recoveryCodes);
     } else {
-      const reply = await disableTwoFactor({ password, code: typed });
+      const reply = await call(disableTwoFactor, { body: { password, code: typed } });
       setBusy(false);
       if (!isOk(reply)) {
         setMessage(failureText(reply, 'Two-factor sign-in could not be turned off.'));
@@ -120,7 +119,7 @@ function TwoFactorEnabledPanel({ email, isRequired, codesLeft }: { email: string
       showToast({ color: 'teal', title: 'Two-factor sign-in is off', message: reply.message ?? '' });
     }
     setMode('idle');
-    await queryClient.invalidateQueries({ queryKey: queryKeys.twoFactor });
+    await queryClient.invalidateQueries({ queryKey: queryKey(getTwoFactorStatus) });
   }
 
   return (

@@ -1,9 +1,9 @@
 import { Button } from '@mantine/core';
 import { IconShieldOff } from '@tabler/icons-react';
 import { getPermissionScope } from '../../../shared/roles';
-import { queryKeys } from '../../lib/query-keys';
 import { useConfirmedCall } from '../../lib/use-confirmed-call';
-import { resetTwoFactor } from './two-factor.api';
+import { getTwoFactorStatus, resetTwoFactor } from '../../../shared/api/two-factor.calls';
+import { call, queryKey } from '../../lib/call';
 import { useCurrentUser } from '../../lib/use-current-user';
 
 /** Whether the signed-in user may reset other users' two-factor (ADMIN and super admins; the server decides). */
@@ -17,7 +17,7 @@ export function useCanResetTwoFactor(): boolean {
  * and the user is told by mail. An admin is asked to enrol again at their next sign-in.
  */
 export function useTwoFactorResetConfirm(): (user: { uuid: string; fullName: string }) => void {
-  const confirmCall = useConfirmedCall(queryKeys.twoFactor);
+  const confirmCall = useConfirmedCall(queryKey(getTwoFactorStatus));
   return ({ uuid, fullName }) =>
     confirmCall({
       title: `Reset ${fullName}'s two-factor sign-in`,
@@ -25,7 +25,7 @@ export function useTwoFactorResetConfirm(): (user: { uuid: string; fullName: str
       confirmLabel: 'Reset two-factor',
       done: { title: 'Two-factor reset', message: 'The user signs in with the password alone.' },
       refused: { title: 'Not reset', message: 'Two-factor sign-in could not be reset.' },
-      call: () => resetTwoFactor(uuid),
+      call: () => call(resetTwoFactor, { body: { userUuid: uuid } }),
     });
 }
 

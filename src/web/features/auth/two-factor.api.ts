@@ -1,35 +1,12 @@
-import type { z } from 'zod';
-import type {
-  RememberedDevice,
-  TwoFactorChallengeReply,
-  TwoFactorLoginBody,
-  TwoFactorSetup,
-  TwoFactorStatus,
-  recoveryCodesSchema,
-} from '../../../shared/api/two-factor.schema';
-import type { SessionUser } from '../../../shared/api/auth.schema';
-import { api, type ApiReply } from '../../lib/api';
-import type { LoginResult } from './auth.api';
+import type { TwoFactorChallengeReply } from '../../../shared/api/two-factor.schema';
+import type { ApiReply } from '../../lib/api';
 
-type RecoveryCodes = z.infer<typeof recoveryCodesSchema>;
+// Two-factor sign-in's console side; its calls are declared in src/shared/api/two-factor.calls.ts.
 
 /** A password sign-in that stopped at the second step (shared/api/two-factor.schema.ts). */
 export function isTwoFactorChallenge(reply: ApiReply): reply is ApiReply & TwoFactorChallengeReply {
   return reply.status === '00' && reply.twoFactorRequired === true && typeof reply.challengeId === 'string';
 }
-
-/** Never sends the stored token: like the password step, it starts a session. */
-export const loginWithTwoFactor = (body: Partial<TwoFactorLoginBody> & { challengeId: string }) =>
-  api<SessionUser>('/api/auth/login/two-factor', { body, auth: false }) as Promise<LoginResult & { deviceToken?: string }>;
-
-export const getTwoFactorStatus = () => api<TwoFactorStatus>('/api/auth/two-factor');
-export const setupTwoFactor = () => api<TwoFactorSetup>('/api/auth/two-factor/setup', { method: 'POST' });
-export const enableTwoFactor = (code: string) => api<RecoveryCodes>('/api/auth/two-factor/enable', { body: { code } });
-export const disableTwoFactor = (body: { password: string; code: string }) => api('/api/auth/two-factor/disable', { body });
-export const regenerateRecoveryCodes = (code: string) => api<RecoveryCodes>('/api/auth/two-factor/recovery-codes', { body: { code } });
-export const findRememberedDevices = () => api<RememberedDevice[]>('/api/auth/two-factor/devices');
-export const revokeRememberedDevice = (uuid: string) => api('/api/auth/two-factor/devices/revoke', { body: { uuid } });
-export const resetTwoFactor = (userUuid: string) => api('/api/admin/two-factor/reset', { body: { userUuid } });
 
 /**
  * Remembered devices' tokens, by email (several people may share a browser): kept apart from the session

@@ -7,10 +7,11 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import type { DashboardEnvironment } from '../../../shared/api/monitoring.schema';
 import { isOk } from '../../lib/api';
-import { queryKeys } from '../../lib/query-keys';
 import { toHourlyRows, type ChartNetwork } from './dashboard-chart';
 import { DashboardChartTable } from './dashboard-chart-table';
-import { getDashboard, type DashboardData } from './dashboard.api';
+import { getDashboard } from '../../../shared/api/dashboard.calls';
+import { call, queryKey } from '../../lib/call';
+import type { DashboardData } from './dashboard.api';
 import { AppMonitoringHeader } from '../apps/app-monitoring-header';
 import { useApp } from '../apps/use-apps';
 
@@ -83,9 +84,9 @@ export function DashboardPage() {
   const environment: DashboardEnvironment = searchParams.get('environment') === 'test' ? 'test' : 'live';
   const [update, setUpdate] = useState<{ environment: DashboardEnvironment; data: DashboardData } | null>(null);
   const { data } = useQuery({
-    queryKey: queryKeys.dashboard(appId, environment),
+    queryKey: queryKey(getDashboard, { params: { appId }, query: { environment } }),
     queryFn: async () => {
-      const reply = await getDashboard(appId, environment);
+      const reply = await call(getDashboard, { params: { appId }, query: { environment } });
       return isOk(reply) ? (reply.data ?? null) : null;
     },
     refetchInterval: DASHBOARD_REFRESH_MS,

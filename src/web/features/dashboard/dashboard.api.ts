@@ -1,17 +1,6 @@
-/**
- * The dashboard area's calls (the server's features/dashboard): the open sessions of live data and the app's
- * dashboard. Each returns the envelope untouched; the screens decide what a non-'00' answer means.
- */
+/** The dashboard area's types; its calls are declared in src/shared/api/dashboard.calls.ts. */
 import type { z } from 'zod';
-import type { DashboardEnvironment, dashboardSchema, liveItemSchema } from '../../../shared/api/monitoring.schema';
-import { api } from '../../lib/api';
+import type { dashboardSchema, liveItemSchema } from '../../../shared/api/monitoring.schema';
 
 export type LiveItem = z.infer<typeof liveItemSchema>;
 export type DashboardData = z.infer<typeof dashboardSchema>;
-
-const id = (appId: string) => encodeURIComponent(appId);
-
-export const findLiveItems = (appId: string) => api<LiveItem[]>(`/dashboard/liveView/${id(appId)}`);
-
-export const getDashboard = (appId: string, environment: DashboardEnvironment) =>
-  api<DashboardData>(`/api/dashboard/appDashboard/${id(appId)}?environment=${environment}`);

@@ -4,8 +4,9 @@ import { IconActivity, IconBroadcast } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { isOk } from '../../lib/api';
-import { queryKeys } from '../../lib/query-keys';
-import { findLiveItems, type LiveItem } from './dashboard.api';
+import { findLiveItems } from '../../../shared/api/dashboard.calls';
+import { call, queryKey } from '../../lib/call';
+import type { LiveItem } from './dashboard.api';
 import { AppMonitoringHeader } from '../apps/app-monitoring-header';
 import { NetworkName } from '../../components/network-name';
 import { SessionSourceBadge } from '../sessions/session-source-badge';
@@ -20,9 +21,9 @@ export function LiveDataPage() {
   const { id = '' } = useParams();
   const isReady = useDelayPassed(LIVE_LOAD_DELAY_MS);
   const { data, isFetched, dataUpdatedAt } = useQuery({
-    queryKey: queryKeys.liveSessions(id),
+    queryKey: queryKey(findLiveItems, { params: { appId: id } }),
     queryFn: async (): Promise<LiveItem[]> => {
-      const reply = await findLiveItems(id);
+      const reply = await call(findLiveItems, { params: { appId: id } });
       // A failure shows no text of its own; the list stays empty.
       return isOk(reply) && Array.isArray(reply.data) ? reply.data : [];
     },

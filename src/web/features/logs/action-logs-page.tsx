@@ -10,7 +10,9 @@ import { ActionLogTable } from './action-log-table';
 import { ActionLogTerminal } from './action-log-terminal';
 import { sortLogsByLevel, sortLogsByTime } from './log-order';
 import { useMenusLite } from '../menus/use-menus';
-import { clearLogs, LOG_PLUGINS, searchLogs, type LogEntry, type LogFilter } from './logs.api';
+import { clearLogs, searchLogs } from '../../../shared/api/logs.calls';
+import { call } from '../../lib/call';
+import { LOG_PLUGINS, type LogEntry, type LogFilter } from './logs.api';
 import { AppMonitoringHeader } from '../apps/app-monitoring-header';
 import { useDelayPassed } from '../../lib/use-delay-passed';
 import { SearchForm } from '../../components/search-form';
@@ -71,7 +73,7 @@ export function ActionLogsPage() {
   const load = useCallback(
     async (fields: FilterFields) => {
       setIsLoading(true);
-      const reply = await searchLogs({ appId: id, ...fields });
+      const reply = await call(searchLogs, { body: { appId: id, ...fields } });
       setIsLoading(false);
       setHasLoaded(true);
       // A non-'00' answer or no logs is an empty list.
@@ -103,7 +105,7 @@ export function ActionLogsPage() {
       labels: { confirm: 'Clear Logs', cancel: 'Cancel' },
       confirmProps: { color: 'red' },
       onConfirm: async () => {
-        const reply = await clearLogs(id);
+        const reply = await call(clearLogs, { body: { appId: id } });
         if (!isOk(reply)) {
           showToast({ message: 'Failed to clear logs', color: 'red' });
           return;

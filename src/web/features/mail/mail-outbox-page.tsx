@@ -5,10 +5,10 @@ import type { OutboxMail } from '../../../shared/api/mail.schema';
 import { EmptyPanel } from '../../components/list-states';
 import { ListSection } from '../../components/list-section';
 import { PageHeader } from '../../components/page-header';
-import { readData } from '../../lib/api';
-import { queryKeys } from '../../lib/query-keys';
+import { callQuery } from '../../lib/call';
 import { formatTime } from '../../lib/table-export';
-import { findOutboxMails } from './mail.api';
+import { findOutboxMails } from '../../../shared/api/mail.calls';
+import { MAIL_OUTBOX_LIMIT } from './mail.api';
 import { type ListColumn, ListTable } from '../../components/list-table';
 import { RoleGuard } from '../../components/role-guard';
 
@@ -31,10 +31,7 @@ export function MailOutboxPage() {
 }
 
 function MailOutbox() {
-  const mailsQuery = useQuery({
-    queryKey: queryKeys.mailOutbox,
-    queryFn: async () => readData(await findOutboxMails(), 'The mail outbox could not be loaded.'),
-  });
+  const mailsQuery = useQuery(callQuery(findOutboxMails, { query: { limit: MAIL_OUTBOX_LIMIT } }, 'The mail outbox could not be loaded.'));
   const columns: ListColumn<OutboxMail>[] = [
     {
       header: 'Time',

@@ -7,7 +7,8 @@ import type { AppVersionInfo } from '../../../shared/api/menus.schema';
 import { isNetworkFailure, isOk } from '../../lib/api';
 import { formatMoment } from '../../lib/format';
 import { queryKeys } from '../../lib/query-keys';
-import { rollbackVersion } from './menus.api';
+import { rollbackVersion } from '../../../shared/api/menus.calls';
+import { call } from '../../lib/call';
 import { useAppVersions } from './use-menus';
 
 /** Deployed versions, newest first: number, time, who, live badge, warnings; Roll back with confirmation. */
@@ -29,7 +30,7 @@ export function AppVersionsDrawer({ appId, opened, onClose }: { appId: string; o
       labels: { confirm: 'Roll back', cancel: 'Cancel' },
       confirmProps: { color: 'orange' },
       onConfirm: async () => {
-        const reply = await rollbackVersion(appId, target.version);
+        const reply = await call(rollbackVersion, { body: { appId, version: target.version } });
         if (isOk(reply)) {
           showToast({ color: 'teal', title: 'Rolled back', message: reply.message || `Version ${target.version} is live again.` });
           await Promise.all([

@@ -4,7 +4,8 @@ import { useState } from 'react';
 import { failureText, isOk } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
 import type { DeployOutcome } from './app-deploy-panel';
-import { deployChanges } from './menus.api';
+import { deployChanges } from '../../../shared/api/menus.calls';
+import { call } from '../../lib/call';
 
 /**
  * Deploy: GET /api/deployChanges/{appId}, toasted; the outcome (refused with the checks' errors, or deployed
@@ -18,7 +19,7 @@ export function useAppDeploy(appId: string) {
   const deploy = async () => {
     setDeploying(true);
     setOutcome(null);
-    const reply = await deployChanges(appId);
+    const reply = await call(deployChanges, { params: { appId } });
     setDeploying(false);
     if (isOk(reply) && reply.data) {
       const version = reply.data.version;

@@ -5,7 +5,8 @@ import { toMenuScreen, type FieldError, type Menu, type MenuBody } from '../../.
 import { failureText, isOk } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
 import { useApp } from '../apps/use-apps';
-import { createMenu, deleteMenu, findMenus, saveMenuOrder, updateMenu } from './menus.api';
+import { createMenu, deleteMenu, findMenus, saveMenuOrder, updateMenu } from '../../../shared/api/menus.calls';
+import { call } from '../../lib/call';
 import { lintDraft, toDraftVersion, useMenus, useMenusLite } from './use-menus';
 
 /** `replaced`: the menu as another tab (or teammate) had saved it since the form opened, which this save replaced. */
@@ -31,7 +32,7 @@ function stableStringify(value: unknown): string {
 
 /** The saved menu when it differs from the one a form opened: someone saved it in between. */
 async function findChangedSince(opened: Menu): Promise<Menu | null> {
-  const reply = await findMenus(opened.appId);
+  const reply = await call(findMenus, { params: { appId: opened.appId } });
   const saved = isOk(reply) ? reply.data?.find((m) => m.uniqueId === opened.uniqueId) : undefined;
   return saved && menuContent(saved) !== menuContent(opened) ? saved : null;
 }
@@ -67,7 +68,7 @@ export function useAppMenus(appId: string) {
   const saveMenu = async (body: MenuBody, opened?: Menu | null, { quiet = false } = {}): Promise<MenuSaveResult> => {
     const isNew = !body.uniqueId;
     const replaced = !isNew && opened ? await findChangedSince(opened) : null;
-    const reply = isNew ? await createMenu(body) : await updateMenu(body);
+    const reply = await call(isNew ? createMenu : updateMenu, { body });
     if (!isOk(reply) || !reply.uniqueId) {
       showToast({ color: 'red', title: 'Menu not saved', message: failureText(reply, 'The menu could not be saved.') });
       const errors = Array.isArray(reply.errors)
@@ -97,7 +98,7 @@ export function useAppMenus(appId: string) {
 
   /** POST /api/saveMenuOrder; a refusal is toasted. Returns the reply when the order was saved. */
   const callSaveOrder = async (order: string[]) => {
-    const reply = await saveMenuOrder(appId, order);
+    const reply = await call(saveMenuOrder, { body: { appId, menuIds: order } });
     if (isOk(reply)) return reply;
     showToast({ color: 'red', title: 'Order not saved', message: failureText(reply, 'The menu order could not be saved.') });
     return null;
@@ -126,7 +127,7 @@ export function useAppMenus(appId: string) {
 
   /** GET /api/deleteMenu/{uniqueId}, toasted. */
   const removeMenu = async (uniqueId: string): Promise<boolean> => {
-    const reply = await deleteMenu(uniqueId);
+    const reply = await call(deleteMenu, { params: { uniqueId } });
     if (!isOk(reply)) {
       showToast({ color: 'red', title: 'Menu not deleted', message: failureText(reply, 'The menu could not be deleted.') });
       return false;

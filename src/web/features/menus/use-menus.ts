@@ -6,7 +6,8 @@ import { DEFAULT_SCREEN_LIMIT, type AppVersion, type Menu, type MenuLite } from 
 import { type ApiReply, isNetworkFailure, isNotFound, isOk } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
 import { AppNotFoundError } from '../apps/use-apps';
-import { findAppVersions, findMenus, findMenusLite } from './menus.api';
+import { findAppVersions, findMenus, findMenusLite } from '../../../shared/api/menus.calls';
+import { call } from '../../lib/call';
 
 /** The reply's data, or an error carrying the server's message (or ours when the call never got there). */
 function readData<T>(reply: ApiReply<T>, what: string): T {
@@ -44,7 +45,10 @@ export function lintDraft(version: AppVersion): LintIssue[] {
 }
 
 export function useMenus(appId: string) {
-  return useQuery({ queryKey: queryKeys.menus(appId), queryFn: async (): Promise<Menu[]> => readData(await findMenus(appId), 'menus') });
+  return useQuery({
+    queryKey: queryKeys.menus(appId),
+    queryFn: async (): Promise<Menu[]> => readData(await call(findMenus, { params: { appId } }), 'menus'),
+  });
 }
 
 /**
@@ -54,7 +58,7 @@ export function useMenus(appId: string) {
 export function useMenusLite(appId: string, options: { enabled?: boolean; retry?: false } = {}) {
   return useQuery({
     queryKey: queryKeys.menusLite(appId),
-    queryFn: async (): Promise<MenuLite[]> => readData(await findMenusLite(appId), 'menus'),
+    queryFn: async (): Promise<MenuLite[]> => readData(await call(findMenusLite, { params: { appId } }), 'menus'),
     ...options,
   });
 }
@@ -62,7 +66,7 @@ export function useMenusLite(appId: string, options: { enabled?: boolean; retry?
 export function useAppVersions(appId: string, enabled: boolean) {
   return useQuery({
     queryKey: queryKeys.appVersions(appId),
-    queryFn: async (): Promise<AppVersionInfo[]> => readData(await findAppVersions(appId), 'versions'),
+    queryFn: async (): Promise<AppVersionInfo[]> => readData(await call(findAppVersions, { params: { appId } }), 'versions'),
     enabled,
   });
 }

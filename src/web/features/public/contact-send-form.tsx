@@ -5,7 +5,8 @@ import { showToast } from '../../lib/toast';
 import { IconCheck, IconX } from '@tabler/icons-react';
 import { CONTACT_MESSAGE_MAX, contactBodySchema, type ContactBody } from '../../../shared/api/contact.schema';
 import { isOk } from '../../lib/api';
-import { sendContactRequest } from './public.api';
+import { sendContactRequest } from '../../../shared/api/contact.calls';
+import { call } from '../../lib/call';
 import { CONTACT_FAILED_MESSAGE } from './public.constants';
 import classes from './public.module.css';
 
@@ -24,7 +25,7 @@ export function validateContact(values: ContactValues): Partial<Record<keyof Con
 }
 
 export async function sendContact(values: ContactValues): Promise<boolean> {
-  const reply = await sendContactRequest(contactBodySchema.parse(values));
+  const reply = await call(sendContactRequest, { body: contactBodySchema.parse(values) });
   if (isOk(reply)) {
     showToast({
       color: 'green',

@@ -5,9 +5,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { Link, useParams } from 'react-router';
 import { isOk } from '../../lib/api';
-import { queryKeys } from '../../lib/query-keys';
 import { useMenusLite } from '../menus/use-menus';
-import { findCompletedSessions, findUncompletedSessions, type SessionRow } from './sessions.api';
+import { findCompletedSessions, findUncompletedSessions } from '../../../shared/api/sessions.calls';
+import { call, queryKey } from '../../lib/call';
+import type { SessionRow } from './sessions.api';
 import { describeNetwork } from '../../../shared/mobile-networks';
 import { AppMonitoringHeader } from '../apps/app-monitoring-header';
 import { InputsToggle, SessionInputsTable } from './session-inputs-table';
@@ -18,6 +19,8 @@ import { DataTable, type DataTableColumn } from '../../components/data-table';
 import { sessionPathUrl } from '../../lib/paths';
 
 type SessionListKind = 'completed' | 'uncompleted';
+
+const LIST_CALLS = { completed: findCompletedSessions, uncompleted: findUncompletedSessions };
 
 const COPY: Record<SessionListKind, { title: string; description: string; empty: string }> = {
   completed: { title: 'Recent Completed Sessions', description: 'Sessions the app brought to an end.', empty: 'No completed sessions yet' },
@@ -41,9 +44,9 @@ export function SessionListPage({ kind }: { kind: SessionListKind }) {
   const { id = '' } = useParams();
   const copy = COPY[kind];
   const sessions = useQuery({
-    queryKey: queryKeys.finishedSessions(kind, id),
+    queryKey: queryKey(LIST_CALLS[kind], { params: { appId: id } }),
     queryFn: async (): Promise<SessionRow[]> => {
-      const reply = await (kind === 'completed' ? findCompletedSessions(id) : findUncompletedSessions(id));
+      const reply = await call(LIST_CALLS[kind], { params: { appId: id } });
       if (isOk(reply) && Array.isArray(reply.data)) return reply.data;
       // These errors are only logged.
       console.error(`Loading ${kind} sessions failed`, reply.message ?? reply);

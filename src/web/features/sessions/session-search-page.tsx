@@ -8,7 +8,9 @@ import { useState } from 'react';
 import { useParams } from 'react-router';
 import { isOk } from '../../lib/api';
 import type { SearchBody } from '../../../shared/api/monitoring.schema';
-import { exportSessions, searchSessions, type FlatSearch, type SearchRow } from './sessions.api';
+import { exportSessions, searchSessions } from '../../../shared/api/sessions.calls';
+import { call, downloadCall } from '../../lib/call';
+import type { FlatSearch, SearchRow } from './sessions.api';
 import { AppMonitoringHeader } from '../apps/app-monitoring-header';
 import { describeNetwork } from '../../../shared/mobile-networks';
 import { InputsToggle, SessionInputsTable } from './session-inputs-table';
@@ -29,7 +31,7 @@ type Download = (format: ExportFormat) => Promise<void>;
 
 /** CSV and Excel hold every session the search matches, not only the loaded ones: the server streams them. */
 async function downloadResults(request: SearchBody, format: ExportFormat, fileName: string) {
-  const reply = await exportSessions(request, format, fileName);
+  const reply = await downloadCall(exportSessions, { body: { ...request, format } }, `${fileName}.${format}`);
   if (!isOk(reply)) showToast({ message: reply.message || 'The export failed. Try again.', color: 'red' });
 }
 
@@ -155,7 +157,7 @@ export function SessionSearchPage() {
       searchQuery: searchBy === 'word' ? word.trim() : '',
       flatResults: isFlatResults,
     };
-    const reply = await searchSessions(request);
+    const reply = await call(searchSessions, { body: request });
     setIsSearching(false);
     if (!isOk(reply)) {
       // A failed search resets the search fields.

@@ -6,10 +6,10 @@ import { hasAdminPermission } from '../../../shared/roles';
 import { EmptyPanel } from '../../components/list-states';
 import { ListSection } from '../../components/list-section';
 import { PageHeader } from '../../components/page-header';
-import { readData } from '../../lib/api';
-import { queryKeys } from '../../lib/query-keys';
+import { callQuery } from '../../lib/call';
 import { formatTime } from '../../lib/table-export';
-import { findSmsMessages } from './sms.api';
+import { findSmsMessages } from '../../../shared/api/sms.calls';
+import { SMS_OUTBOX_LIMIT } from './sms.api';
 import { useCurrentUser } from '../../lib/use-current-user';
 import { type ListColumn, ListTable } from '../../components/list-table';
 
@@ -25,10 +25,7 @@ const appOf = (sms: SmsMessage) => sms.appName ?? 'No app';
 /** SMS Outbox (/sms-outbox): the SMS the account's apps sent, newest first (GET /api/sms/outbox). */
 export function SmsOutboxPage() {
   const user = useCurrentUser();
-  const messagesQuery = useQuery({
-    queryKey: queryKeys.smsOutbox,
-    queryFn: async () => readData(await findSmsMessages(), 'The SMS outbox could not be loaded.'),
-  });
+  const messagesQuery = useQuery(callQuery(findSmsMessages, { query: { limit: SMS_OUTBOX_LIMIT } }, 'The SMS outbox could not be loaded.'));
   // Admins who read callers' sessions read the SMS sent to callers too, every account's.
   const isEveryAccount = user !== null && hasAdminPermission(user, 'tenantSession.read');
 

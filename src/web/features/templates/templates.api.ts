@@ -1,5 +1,5 @@
-import type { App } from '../../../shared/api/apps.schema';
-import { api } from '../../lib/api';
+import { findFeaturedTemplates as findFeaturedTemplatesCall } from '../../../shared/api/templates.calls';
+import { call } from '../../lib/call';
 
-/** GET /featuredTemplates (public, no token): the apps anyone may run in the emulator and clone. */
-export const findFeaturedTemplates = () => api<App[]>('/featuredTemplates', { auth: false });
+// The emulator's featured templates call, until the emulator calls the declaration itself (its own conversion).
+export const findFeaturedTemplates = () => call(findFeaturedTemplatesCall);

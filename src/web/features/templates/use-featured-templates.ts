@@ -1,15 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import type { App } from '../../../shared/api/apps.schema';
 import { isNetworkFailure, isOk } from '../../lib/api';
-import { queryKeys } from '../../lib/query-keys';
-import { findFeaturedTemplates } from './templates.api';
+import { findFeaturedTemplates } from '../../../shared/api/templates.calls';
+import { call, queryKey } from '../../lib/call';
 
 /** The featured templates, one query for the templates screen, the home pages and the public gallery. */
 export function useFeaturedTemplates() {
   return useQuery({
-    queryKey: queryKeys.featuredTemplates,
+    queryKey: queryKey(findFeaturedTemplates),
     queryFn: async (): Promise<App[]> => {
-      const reply = await findFeaturedTemplates();
+      const reply = await call(findFeaturedTemplates);
       if (isOk(reply) && Array.isArray(reply.data)) return reply.data;
       throw new Error(
         isNetworkFailure(reply)

@@ -7,8 +7,8 @@ import type { Webhook, WebhookDelivery, WebhookDeliveryStatus } from '../../../s
 import { EmptyPanel, ListSkeleton } from '../../components/list-states';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { failureText, isOk } from '../../lib/api';
-import { queryKeys } from '../../lib/query-keys';
-import { redeliverWebhookDelivery, sendTestEvent } from './webhooks.api';
+import { findWebhookDeliveries, redeliverWebhookDelivery, sendWebhookTestEvent } from '../../../shared/api/webhooks.calls';
+import { call, queryKey } from '../../lib/call';
 import { useWebhookDeliveries } from './use-webhooks';
 
 const STATUS_BADGES: Record<WebhookDeliveryStatus, { color: string; label: string }> = {
@@ -111,11 +111,11 @@ export function WebhookDeliveryList({ webhook }: { webhook: Webhook }) {
   const [openId, setOpenId] = useState<string | null>(null);
   const [busyId, setBusyId] = useState<string | null>(null);
   const [isSendingTest, setSendingTest] = useState(false);
-  const reload = () => queryClient.invalidateQueries({ queryKey: queryKeys.webhookDeliveries(appId) });
+  const reload = () => queryClient.invalidateQueries({ queryKey: queryKey(findWebhookDeliveries, { params: { appId } }) });
 
   async function handleSendTest() {
     setSendingTest(true);
-    const reply = await sendTestEvent(appId);
+    const reply = await call(sendWebhookTestEvent, { params: { appId } });
     setSendingTest(false);
     if (isOk(reply)) {
       showToast({ color: 'teal', title: 'Test event queued', message: 'It is sent within a few seconds.' });
@@ -131,7 +131,7 @@ export function WebhookDeliveryList({ webhook }: { webhook: Webhook }) {
 
   async function handleRedeliver(delivery: WebhookDelivery) {
     setBusyId(delivery.deliveryId);
-    const reply = await redeliverWebhookDelivery(appId, delivery.deliveryId);
+    const reply = await call(redeliverWebhookDelivery, { params: { appId, deliveryId: delivery.deliveryId } });
     setBusyId(null);
     if (isOk(reply)) showToast({ color: 'teal', title: 'Redelivery queued', message: `${delivery.eventType} is sent again now.` });
     else showToast({ color: 'red', title: 'Not redelivered', message: failureText(reply, 'The delivery could not be sent again.') });

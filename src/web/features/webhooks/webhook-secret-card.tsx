@@ -6,8 +6,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { WEBHOOK_SIGNATURE_HEADER, type Webhook } from '../../../shared/api/webhooks.schema';
 import { failureText, isOk } from '../../lib/api';
-import { queryKeys } from '../../lib/query-keys';
-import { rotateWebhookSecret } from './webhooks.api';
+import { getWebhook, rotateWebhookSecret } from '../../../shared/api/webhooks.calls';
+import { call, queryKey } from '../../lib/call';
 import { copyToClipboard } from '../../components/copy-field';
 
 const MASK = '•'.repeat(36);
@@ -26,7 +26,7 @@ export function WebhookSecretCard({ webhook }: { webhook: Webhook }) {
       labels: { confirm: 'Rotate secret', cancel: 'Cancel' },
       confirmProps: { color: 'red' },
       onConfirm: async () => {
-        const reply = await rotateWebhookSecret(webhook.appId);
+        const reply = await call(rotateWebhookSecret, { params: { appId: webhook.appId } });
         if (isOk(reply)) {
           showToast({ color: 'teal', title: 'Secret rotated', message: 'Copy the new secret to your endpoint.' });
           setRevealed(true);
@@ -36,7 +36,7 @@ export function WebhookSecretCard({ webhook }: { webhook: Webhook }) {
             title: 'Secret not rotated',
             message: failureText(reply, 'The secret could not be rotated.'),
           });
-        await queryClient.invalidateQueries({ queryKey: queryKeys.webhook(webhook.appId) });
+        await queryClient.invalidateQueries({ queryKey: queryKey(getWebhook, { params: { appId: webhook.appId } }) });
       },
     });
 

@@ -12,8 +12,8 @@ import {
 import { FormAlert } from '../../components/form-alert';
 import { FormSubmitRow } from '../../components/dialog-actions';
 import { failureText, isOk } from '../../lib/api';
-import { queryKeys } from '../../lib/query-keys';
-import { saveWebhook } from './webhooks.api';
+import { getWebhook, saveWebhook } from '../../../shared/api/webhooks.calls';
+import { call, queryKey } from '../../lib/call';
 
 /** The checks the server makes too, before the round trip; the address rules are the server's alone. */
 export function checkWebhookForm(url: string, events: string[]): string | null {
@@ -39,7 +39,10 @@ export function WebhookSettingsForm({ webhook }: { webhook: Webhook }) {
     setMessage(problem);
     if (problem) return;
     setSaving(true);
-    const reply = await saveWebhook(webhook.appId, { url: url.trim(), events: events as WebhookEventType[], isEnabled });
+    const reply = await call(saveWebhook, {
+      params: { appId: webhook.appId },
+      body: { url: url.trim(), events: events as WebhookEventType[], isEnabled },
+    });
     setSaving(false);
     if (!isOk(reply)) {
       setMessage(failureText(reply, 'The webhook could not be saved.'));
@@ -50,7 +53,7 @@ export function WebhookSettingsForm({ webhook }: { webhook: Webhook }) {
       title: 'Webhook saved',
       message: isEnabled ? 'Events will be sent to your URL.' : 'The webhook is off.',
     });
-    await queryClient.invalidateQueries({ queryKey: queryKeys.webhook(webhook.appId) });
+    await queryClient.invalidateQueries({ queryKey: queryKey(getWebhook, { params: { appId: webhook.appId } }) });
   }
 
   return (

@@ -2,7 +2,8 @@ import { showToast } from '../../../lib/toast';
 import { useRef, useState } from 'react';
 import type { Menu, MenuBody } from '../../../../shared/app';
 import { failureText, isOk } from '../../../lib/api';
-import { findMenus } from '../../menus/menus.api';
+import { findMenus } from '../../../../shared/api/menus.calls';
+import { call } from '../../../lib/call';
 import type { MenuSaveResult, useAppMenus } from '../../menus/use-app-menus';
 import { orderWithFirst, repointRules, toRecreateBody, withoutRule, withRule, withRuleTarget, type RuleDraft } from '../flow-edits';
 import { ruleLabel } from '../flow-graph';
@@ -60,7 +61,7 @@ export function useFlowEditor(appId: string, data: AppMenus) {
 
   /** The app's menus as saved now; null (toasted) when they cannot be read. */
   async function readMenus(): Promise<Menu[] | null> {
-    const reply = await findMenus(appId);
+    const reply = await call(findMenus, { params: { appId } });
     if (isOk(reply) && reply.data) return reply.data;
     showToast({ color: 'red', title: 'Not changed', message: failureText(reply, 'The menus could not be read.') });
     return null;

@@ -2,7 +2,8 @@ import type { NodeChange } from '@xyflow/react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { failureText, isOk } from '../../../lib/api';
 import { showToast } from '../../../lib/toast';
-import { saveMenuPositions } from '../../menus/menus.api';
+import { saveMenuPositions } from '../../../../shared/api/menus.calls';
+import { call } from '../../../lib/call';
 import type { useAppMenus } from '../../menus/use-app-menus';
 import type { FlowDirection } from '../flow-graph';
 import type { MapNode } from '../components/flow-node';
@@ -50,7 +51,7 @@ export function useFlowPositions(appId: string, data: AppMenus) {
   const savePositions = async (dropped: MapNode[], shownNodes: MapNode[]) => {
     const at = new Map(dropped.map((n) => [n.id, n.position]));
     const positions = shownNodes.filter((n) => n.data.kind === 'menu').map((n) => ({ uniqueId: n.id, ...(at.get(n.id) ?? n.position) }));
-    const reply = await saveMenuPositions({ appId, direction, positions });
+    const reply = await call(saveMenuPositions, { body: { appId, direction, positions } });
     if (!isOk(reply))
       showToast({ color: 'red', title: 'Layout not saved', message: failureText(reply, 'The positions could not be saved.') });
     else await data.refreshMenus();
@@ -60,7 +61,7 @@ export function useFlowPositions(appId: string, data: AppMenus) {
   const tidyUp = async () => {
     setMoved({ direction, at: {} });
     if (Object.keys(savedAt).length === 0) return;
-    const reply = await saveMenuPositions({ appId, direction, positions: [] });
+    const reply = await call(saveMenuPositions, { body: { appId, direction, positions: [] } });
     if (!isOk(reply)) showToast({ color: 'red', title: 'Layout not saved', message: failureText(reply, 'The layout could not be reset.') });
     await data.refreshMenus();
   };

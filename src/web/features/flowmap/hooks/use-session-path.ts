@@ -2,8 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { failureText, isOk } from '../../../lib/api';
-import { queryKeys } from '../../../lib/query-keys';
-import { findSessionPath } from '../flow-map.api';
+import { findSessionPath } from '../../../../shared/api/logs.calls';
+import { call, queryKey } from '../../../lib/call';
 
 /** The menus and rules of the path shown, as the map marks them. */
 export interface OnPath {
@@ -18,9 +18,9 @@ export function useSessionPath(appId: string) {
   const [searchParams, setSearchParams] = useSearchParams();
   const sessionId = searchParams.get('session');
   const query = useQuery({
-    queryKey: queryKeys.sessionPath(appId, sessionId ?? ''),
+    queryKey: queryKey(findSessionPath, { body: { appId, sessionId: sessionId ?? '' } }),
     queryFn: async () => {
-      const reply = await findSessionPath(appId, sessionId!);
+      const reply = await call(findSessionPath, { body: { appId, sessionId: sessionId! } });
       if (!isOk(reply) || !reply.data) throw new Error(failureText(reply, 'The session path could not be read.'));
       return reply.data;
     },

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { appIdParamsSchema, defineCall } from './contract';
+import { envelopeSchema } from './envelope';
+import { dashboardQuerySchema, dashboardSchema, liveItemSchema } from './monitoring.schema';
+
+// The dashboard area's calls (src/shared/api/contract.ts): an app's open sessions and its dashboard. Every
+// monitoring key sits under ['monitoring'].
+
+/** GET /dashboard/liveView/:appId: the app's open sessions (Live data). */
+export const findLiveItems = defineCall({
+  method: 'GET',
+  path: '/dashboard/liveView/:appId',
+  params: appIdParamsSchema,
+  reply: envelopeSchema(z.array(liveItemSchema)),
+  key: ['monitoring', 'live', ':appId'],
+});
+
+/** GET /api/dashboard/appDashboard/:appId?environment=: the app's counts, sessions per hour and outcomes per menu. */
+export const getDashboard = defineCall({
+  method: 'GET',
+  path: '/api/dashboard/appDashboard/:appId',
+  params: appIdParamsSchema,
+  query: dashboardQuerySchema,
+  reply: envelopeSchema(dashboardSchema),
+  key: ['monitoring', 'dashboard', ':appId', ':environment'],
+});

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { appIdParamsSchema, defineCall } from './contract';
+import { envelopeSchema } from './envelope';
+import { flatSearchSchema, searchBodySchema, searchRowSchema, sessionRowSchema } from './monitoring.schema';
+
+// The finished sessions' calls (src/shared/api/contract.ts): completed, uncompleted, search and its export.
+
+/** GET /dashboard/completedSessions/:appId: the app's recent completed sessions. */
+export const findCompletedSessions = defineCall({
+  method: 'GET',
+  path: '/dashboard/completedSessions/:appId',
+  params: appIdParamsSchema,
+  reply: envelopeSchema(z.array(sessionRowSchema)),
+  key: ['monitoring', 'completed', ':appId'],
+});
+
+/** GET /dashboard/uncompletedSessions/:appId: the app's recent abandoned sessions. */
+export const findUncompletedSessions = defineCall({
+  method: 'GET',
+  path: '/dashboard/uncompletedSessions/:appId',
+  params: appIdParamsSchema,
+  reply: envelopeSchema(z.array(sessionRowSchema)),
+  key: ['monitoring', 'uncompleted', ':appId'],
+});
+
+/** POST /dashboard/search: the sessions a search matches, as rows or (flatResults) one table of inputs. */
+export const searchSessions = defineCall({
+  method: 'POST',
+  path: '/dashboard/search',
+  body: searchBodySchema,
+  reply: envelopeSchema(z.union([z.array(searchRowSchema), flatSearchSchema])),
+});
+
+/** POST /dashboard/search/export: every session the search matches (not only the loaded ones), as a CSV or Excel file. */
+export const exportSessions = defineCall({
+  method: 'POST',
+  path: '/dashboard/search/export',
+  body: searchBodySchema.and(z.object({ format: z.enum(['csv', 'xls']).default('csv') })),
+  reply: z.string().meta({ description: 'The file: CSV, or Excel (an HTML table)' }),
+  file: true,
+});
