@@ -5,16 +5,18 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ADMIN_ROLE_CHOICES } from '../../../shared/roles';
-import type { Admin, AdminRoleType } from '../../../shared/api/admins.schema';
+import { createAdmin, updateAdminProfile } from '../../../shared/api/admins.calls';
+import type { AdminRoleType } from '../../../shared/api/admins.schema';
 import { accountFormSchema, MERCHANT_MESSAGES } from '../../../shared/api/merchants.schema';
 import { BackLink } from '../../components/back-link';
 import { FormAlert } from '../../components/form-alert';
 import { failureText, isOk } from '../../lib/api';
+import { call } from '../../lib/call';
 import { AccountFields } from '../merchants/account-fields';
 
 import { AdminRoleCheckboxes } from './admin-role-checkboxes';
-import { ADMIN_LIST_PATH, adminManagePath, createAdmin, updateAdminProfile } from './admins.api';
-import { adminKeys } from './use-admins';
+import { ADMIN_LIST_PATH, adminManagePath } from './admins.api';
+import { ADMINS_KEY } from './use-admins';
 import { PageHeader } from '../../components/page-header';
 import { RoleGuard } from '../../components/role-guard';
 
@@ -46,21 +48,17 @@ function AdminCreateForm() {
     setMessage(null);
     setSubmitting(true);
     const { fullName, email, mobileNumber, password } = parsed.data;
-    const created = await createAdmin({ fullName, email, mobileNumber, password });
+    const created = await call(createAdmin, { body: { fullName, email, mobileNumber, password } });
     if (!isOk(created) || !created.data) {
       setSubmitting(false);
       return setMessage(failureText(created, 'Failed to create admin user'));
     }
-    const admin = created.data as Admin;
-    const withRoles = await updateAdminProfile({
-      adminUuid: admin.uuid,
-      fullName,
-      email,
-      mobileNumber,
-      roles: values.roles as AdminRoleType[],
+    const admin = created.data;
+    const withRoles = await call(updateAdminProfile, {
+      body: { adminUuid: admin.uuid, fullName, email, mobileNumber, roles: values.roles as AdminRoleType[] },
     });
     setSubmitting(false);
-    await queryClient.invalidateQueries({ queryKey: adminKeys.all });
+    await queryClient.invalidateQueries({ queryKey: ADMINS_KEY });
     if (!isOk(withRoles)) {
       // The account exists without roles: Manage Admin is where they are set again.
       showToast({
