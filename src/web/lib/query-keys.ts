@@ -9,6 +9,8 @@ import type { ShortCodeCountry } from '../../shared/api/shortcodes.schema';
  * `['billing']` the account's subscription and its payment history (a shortcode payment appears there too);
  * `['bots']` the bot list and, below it, each bot and its linked numbers; `['simulated-phone', linkId]` a simulated
  * phone's link and its chats; `['webhooks', appId]` an app's webhook and, below it, its deliveries.
+ * A declared call's key is in its declaration (src/shared/api/*.calls.ts, `key`) and sits in the same hierarchy;
+ * its feature exports the prefix invalidation names (`BILLING_KEY`).
  */
 export const queryKeys = {
   currentUser: ['auth', 'me'],
@@ -18,7 +20,6 @@ export const queryKeys = {
   apps: ['apps'],
   app: (appId: string) => ['apps', appId],
   appVersions: (appId: string) => ['apps', appId, 'versions'],
-  merchants: ['merchants', 'list'],
   menus: (appId: string) => ['menus', appId],
   menusLite: (appId: string) => ['menus', appId, 'lite'],
   customActions: ['custom-actions'],
@@ -39,10 +40,7 @@ export const queryKeys = {
   shortcodesOnSale: (country: ShortCodeCountry) => ['shortcodes', 'on-sale', country],
   shortcodePurchases: ['shortcodes', 'purchases'],
   shortcodePurchase: (uuid: string) => ['shortcodes', 'purchases', uuid],
-  billing: ['billing'],
-  subscription: ['billing', 'subscription'],
-  paymentHistory: (page: number) => ['billing', 'history', page],
-  accountSubscription: (email: string) => ['billing', 'account', email],
+  merchants: ['merchants', 'list'],
   bots: ['bots'],
   bot: (appId: string) => ['bots', appId],
   linkedNumbers: (appId: string) => ['bots', appId, 'numbers'],
