@@ -40,7 +40,6 @@ export const queryKeys = {
   shortcodesOnSale: (country: ShortCodeCountry) => ['shortcodes', 'on-sale', country],
   shortcodePurchases: ['shortcodes', 'purchases'],
   shortcodePurchase: (uuid: string) => ['shortcodes', 'purchases', uuid],
-  merchants: ['merchants', 'list'],
   bots: ['bots'],
   bot: (appId: string) => ['bots', appId],
   linkedNumbers: (appId: string) => ['bots', appId, 'numbers'],

@@ -13,7 +13,7 @@ import { FormAlert } from '../../components/form-alert';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { failureText, isOk } from '../../lib/api';
 import { call } from '../../lib/call';
-import { merchantKeys, useMerchants } from '../merchants/use-merchants';
+import { MERCHANTS_KEY, useMerchants } from '../merchants/use-merchants';
 import { EmptyPanel, ListSkeleton } from '../../components/list-states';
 import { AdminRoleCheckboxes } from './admin-role-checkboxes';
 import { RoleBadges } from './admin-list-page';
@@ -236,7 +236,7 @@ function AssignMerchantDialog({ admin, opened, onClose }: { admin: AdminProfile;
     if (!isOk(reply)) return setMessage(failureText(reply, 'Failed to assign merchant'));
     showToast({ color: 'teal', title: 'Merchant assigned', message: reply.message || 'Assigned' });
     await queryClient.invalidateQueries({ queryKey: ADMINS_KEY });
-    await queryClient.invalidateQueries({ queryKey: merchantKeys.all });
+    await queryClient.invalidateQueries({ queryKey: MERCHANTS_KEY });
     setMerchantUuid(null);
     onClose();
   }

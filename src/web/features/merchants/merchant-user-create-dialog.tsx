@@ -7,8 +7,9 @@ import { accountFormSchema } from '../../../shared/api/merchants.schema';
 import { FormAlert } from '../../components/form-alert';
 import { AccountFields } from './account-fields';
 import { failureText, isOk } from '../../lib/api';
-import { createMerchantUser } from './merchants.api';
-import { merchantKeys } from './use-merchants';
+import { merchantUsersKey } from './use-merchants';
+import { createMerchantUser } from '../../../shared/api/merchants.calls';
+import { call } from '../../lib/call';
 import { DialogActions } from '../../components/dialog-actions';
 
 const EMPTY = { fullName: '', email: '', mobileNumber: '', password: '', confirmPassword: '', isDeveloper: false };
@@ -45,14 +46,14 @@ function UserForm({ merchantUuid, onClose }: { merchantUuid: string; onClose: ()
     setMessage(null);
     setSubmitting(true);
     const { confirmPassword: _confirm, ...fields } = parsed.data;
-    const reply = await createMerchantUser({ ...fields, isDeveloper: values.isDeveloper, merchantUuid });
+    const reply = await call(createMerchantUser, { body: { ...fields, isDeveloper: values.isDeveloper, merchantUuid } });
     setSubmitting(false);
     if (!isOk(reply)) {
       setMessage(failureText(reply, 'Failed to create user'));
       return;
     }
     showToast({ color: 'teal', title: 'User created', message: reply.message || fields.fullName });
-    await queryClient.invalidateQueries({ queryKey: merchantKeys.users(merchantUuid) });
+    await queryClient.invalidateQueries({ queryKey: merchantUsersKey(merchantUuid) });
     form.reset();
     onClose();
   });
