@@ -1,5 +1,4 @@
 import type { DashboardEnvironment } from '../../shared/api/monitoring.schema';
-import type { ShortCodeCountry } from '../../shared/api/shortcodes.schema';
 
 /**
  * Every cached query's key, in one place, so a screen that changes something invalidates exactly what other
@@ -30,12 +29,6 @@ export const queryKeys = {
   emulatorUserInputs: (appId: string, sessionId: string | null) => ['emulator', 'userInputs', appId, sessionId],
   emulatorActionResults: (appId: string, sessionId: string | null) => ['emulator', 'actionResults', appId, sessionId],
   sessionPath: (appId: string, sessionId: string) => ['monitoring', 'path', appId, sessionId],
-  shortcodes: ['shortcodes'],
-  shortcodeProviders: ['shortcodes', 'providers'],
-  shortcodeCatalogue: ['shortcodes', 'catalogue'],
-  shortcodesOnSale: (country: ShortCodeCountry) => ['shortcodes', 'on-sale', country],
-  shortcodePurchases: ['shortcodes', 'purchases'],
-  shortcodePurchase: (uuid: string) => ['shortcodes', 'purchases', uuid],
   bots: ['bots'],
   bot: (appId: string) => ['bots', appId],
   linkedNumbers: (appId: string) => ['bots', appId, 'numbers'],
