@@ -5,8 +5,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { failureText, isOk } from '../../lib/api';
 import { getAccountSubscription } from '../../../shared/api/billing.calls';
-import { queryKey } from '../../lib/call';
-import { setChatbotAccess } from './bots.api';
+import { call, queryKey } from '../../lib/call';
+import { setChatbotAccess } from '../../../shared/api/bots.calls';
 
 interface BotAccessSwitchProps {
   email: string;
@@ -26,7 +26,7 @@ export function BotAccessSwitch({ email, isEnabled, canChange }: BotAccessSwitch
 
   async function change(enabled: boolean) {
     setSaving(true);
-    const reply = await setChatbotAccess({ email, enabled });
+    const reply = await call(setChatbotAccess, { body: { email, enabled } });
     await queryClient.invalidateQueries({ queryKey: queryKey(getAccountSubscription, { query: { email } }) });
     setSaving(false);
     if (isOk(reply)) showToast({ color: 'teal', title: 'WhatsApp bots', message: reply.message || 'Saved' });
