@@ -429,12 +429,23 @@ describeBrowser('WhatsApp bots', () => {
       route.fulfill({ json: { status: '00', message: 'OK', data: { connector: 'cloud' } } }),
     );
     const bodies: unknown[] = [];
+    // The replies in the shapes the server declares (src/shared/api/bots.calls.ts): the console parses them.
+    const linked = {
+      linkId,
+      mobileNumber: '',
+      status: 'PENDING',
+      connector: 'cloud',
+      statusMessage: '',
+      createdAt: new Date().toISOString(),
+      connectedAt: null,
+    };
     await page.route('**/api/chatbot/whatsapp/link', (route) => {
       bodies.push(route.request().postDataJSON());
-      return route.fulfill({ json: { status: '00', message: BOT_MESSAGES.linkStarted, linkId } });
+      return route.fulfill({ json: { status: '00', message: BOT_MESSAGES.linkStarted, linkId, data: linked } });
     });
+    const connected = { linkStatus: 'CONNECTED', qrCode: null };
     await page.route(`**/api/chatbot/whatsapp/link-status/${linkId}`, (route) =>
-      route.fulfill({ json: { status: '00', message: 'OK', linkStatus: 'CONNECTED', qrCode: null } }),
+      route.fulfill({ json: { status: '00', message: 'OK', ...connected, data: connected } }),
     );
     await botSettings(page, sampleBotId);
     await page.getByRole('button', { name: 'Add Number' }).click();
@@ -607,8 +618,9 @@ describeBrowser('WhatsApp bots', () => {
     await page.unrouteAll();
 
     // A QR whose content is too long to draw.
+    const unreadableQr = { linkStatus: 'QR', qrCode: 'x'.repeat(8000) };
     await page.route('**/api/chatbot/whatsapp/link-status/*', (route) =>
-      route.fulfill({ json: { status: '00', message: 'OK', linkStatus: 'QR', qrCode: 'x'.repeat(8000), data: {} } }),
+      route.fulfill({ json: { status: '00', message: 'OK', ...unreadableQr, data: unreadableQr } }),
     );
     await botSettings(page, sampleBotId);
     await page.getByRole('button', { name: 'Add Number' }).click();

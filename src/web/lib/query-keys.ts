@@ -1,50 +1,31 @@
 import { findApps, getApp } from '../../shared/api/apps.calls';
 import { findAppVersions, findMenus, findMenusLite } from '../../shared/api/menus.calls';
 import { queryKey } from './call';
-import type { ShortCodeCountry } from '../../shared/api/shortcodes.schema';
 
 /**
  * The cached queries' keys, in one place, so a screen that changes something invalidates exactly what other
  * screens read. A declared call's key comes from its declaration (`key`, src/shared/api/contract.ts; `queryKey`
- * and `callQuery` in lib/call.ts); the keys here are those of calls not yet declared, and a few derived from
- * declarations because other areas invalidate them. The hierarchy: `['apps']` holds the app list and, below it,
- * each app and its versions; `['menus', appId]` an app's menus and their lite list; `['custom-actions']` the
- * functions, each function and the templates; `['shortcodes']` the providers, the catalogue, what each country
- * offers and the account's purchases; `['billing']` the account's subscription and its payment history (a
- * shortcode payment appears there too); `['bots']` the bot list and, below it, each bot and its linked numbers;
- * `['simulated-phone', linkId]` a simulated phone's link and its chats; `['webhooks', appId]` an app's webhook
- * and, below it, its deliveries (webhooks.calls.ts); `['auth', ...]` the signed-in user, API keys and two-factor
- * status; `['monitoring', ...]` the dashboard, live view, finished sessions and a session's path.
+ * and `callQuery` in lib/call.ts), and its feature exports the prefix invalidation names (`BILLING_KEY`); the keys
+ * here are those of calls not yet declared, and a few derived from declarations because other areas invalidate
+ * them. The hierarchy: `['apps']` holds the app list and, below it, each app and its versions; `['menus', appId]`
+ * an app's menus and their lite list; `['custom-actions']` the functions, each function and the templates;
+ * `['shortcodes']` the providers, the catalogue, what each country offers and the account's purchases;
+ * `['billing']` the account's subscription and its payment history (a shortcode payment appears there too);
+ * `['bots']` the bot list and, below it, each bot and its linked numbers; `['merchants']`, `['admins']` their
+ * lists and records; `['simulated-phone', linkId]` a simulated phone's link and its chats; `['webhooks', appId]` an
+ * app's webhook and, below it, its deliveries (webhooks.calls.ts); `['auth', ...]` the signed-in user, API keys and
+ * two-factor status; `['monitoring', ...]` the dashboard, live view, finished sessions and a session's path.
  */
 export const queryKeys = {
   // Derived from the declarations: screens of other areas invalidate these.
   apps: queryKey(findApps),
   app: (appId: string) => queryKey(getApp, { params: { appId } }),
   appVersions: (appId: string) => queryKey(findAppVersions, { params: { appId } }),
-  merchants: ['merchants', 'list'],
   menus: (appId: string) => queryKey(findMenus, { params: { appId } }),
   menusLite: (appId: string) => queryKey(findMenusLite, { params: { appId } }),
-  customActions: ['custom-actions'],
-  customAction: (uuid: string) => ['custom-actions', uuid],
-  customActionTemplates: ['custom-actions', 'templates'],
-  defaultJavascriptCode: ['docs', 'javascript'],
   emulatorApp: (source: 'app' | 'template', appId: string) => ['emulator', 'app', source, appId],
   emulatorUserInputs: (appId: string, sessionId: string | null) => ['emulator', 'userInputs', appId, sessionId],
   emulatorActionResults: (appId: string, sessionId: string | null) => ['emulator', 'actionResults', appId, sessionId],
-  shortcodes: ['shortcodes'],
-  shortcodeProviders: ['shortcodes', 'providers'],
-  shortcodeCatalogue: ['shortcodes', 'catalogue'],
-  shortcodesOnSale: (country: ShortCodeCountry) => ['shortcodes', 'on-sale', country],
-  shortcodePurchases: ['shortcodes', 'purchases'],
-  shortcodePurchase: (uuid: string) => ['shortcodes', 'purchases', uuid],
-  billing: ['billing'],
-  subscription: ['billing', 'subscription'],
-  paymentHistory: (page: number) => ['billing', 'history', page],
-  accountSubscription: (email: string) => ['billing', 'account', email],
-  bots: ['bots'],
-  bot: (appId: string) => ['bots', appId],
-  linkedNumbers: (appId: string) => ['bots', appId, 'numbers'],
-  whatsappConnector: ['whatsapp', 'connector'],
   simulatedPhone: (linkId: string) => ['simulated-phone', linkId],
   simulatedPhoneTranscript: (linkId: string, from: string) => ['simulated-phone', linkId, 'transcript', from],
 } as const;

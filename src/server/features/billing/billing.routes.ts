@@ -1,34 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  accountQuerySchema,
-  activateSubscriptionBodySchema,
-  adminSubscriptionSchema,
-  changePlanBodySchema,
-  creditAccountBodySchema,
-  extendSubscriptionBodySchema,
-  makePaymentBodySchema,
-  paymentHistoryQuerySchema,
-  paymentHistoryReplySchema,
-  paymentReplySchema,
-  subscriptionSchema,
-  subscriptionTypesSchema,
-} from '../../../shared/api/billing.schema';
-import { envelopeSchema } from '../../../shared/api/envelope';
+import * as calls from '../../../shared/api/billing.calls';
 import type { AppContext } from '../../context';
+import { registerCall } from '../../core/register-call';
 import { ok } from '../../http';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
-import {
-  activateSubscription,
-  changePlan,
-  creditAccount,
-  extendSubscription,
-  findPaymentHistory,
-  getAccountSubscription,
-  getCurrentSubscription,
-  getSubscriptionTypes,
-  makePayment,
-} from './billing.service';
+import * as billingService from './billing.service';
 
 /**
  * Billing (docs/billing.md): the Account Billing page's calls for everyone signed in, and the admins' view and
@@ -36,63 +12,66 @@ import {
  * usage tallies' flush.
  */
 export function registerBillingRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard): void {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['billing'];
   const signedIn = guard();
   const subscriptionReaders = guard('subscription.read');
   const subscriptionManagers = guard('subscription.manage');
 
-  r.get('/api/subscription/current', {
-    schema: { tags, response: { 200: envelopeSchema(subscriptionSchema) } },
+  registerCall(app, calls.getSubscription, {
+    tags,
     onRequest: signedIn,
-    handler: async (req) => ok('OK', await getCurrentSubscription(ctx, getSignedInUser(req))),
+    handler: async (req) => ok('OK', await billingService.getCurrentSubscription(ctx, getSignedInUser(req))),
   });
 
-  r.get('/api/subscription/types', {
-    schema: { tags, response: { 200: envelopeSchema(subscriptionTypesSchema) } },
+  registerCall(app, calls.findSubscriptionTypes, {
+    tags,
     onRequest: signedIn,
-    handler: async () => ok('OK', getSubscriptionTypes()),
+    handler: async () => ok('OK', billingService.getSubscriptionTypes()),
   });
 
-  r.post('/api/subscription/makePayment', {
-    schema: { tags, body: makePaymentBodySchema, response: { 200: paymentReplySchema } },
+  registerCall(app, calls.makePayment, {
+    tags,
     onRequest: signedIn,
-    handler: async (req) => makePayment(ctx, getSignedInUser(req), req.body),
+    handler: async (req) => billingService.makePayment(ctx, getSignedInUser(req), req.body),
   });
 
-  r.post('/api/subscription/creditAccount', {
-    schema: { tags, body: creditAccountBodySchema, response: { 200: paymentReplySchema } },
+  registerCall(app, calls.creditAccount, {
+    tags,
     onRequest: signedIn,
-    handler: async (req) => creditAccount(ctx, getSignedInUser(req), req.body),
+    handler: async (req) => billingService.creditAccount(ctx, getSignedInUser(req), req.body),
   });
 
-  r.post('/api/subscription/changePlan', {
-    schema: { tags, body: changePlanBodySchema, response: { 200: paymentReplySchema } },
+  registerCall(app, calls.changePlan, {
+    tags,
     onRequest: signedIn,
-    handler: async (req) => changePlan(ctx, getSignedInUser(req), req.body),
+    handler: async (req) => billingService.changePlan(ctx, getSignedInUser(req), req.body),
   });
 
-  r.get('/api/subscription/paymentHistory', {
-    schema: { tags, querystring: paymentHistoryQuerySchema, response: { 200: paymentHistoryReplySchema } },
+  registerCall(app, calls.findPaymentHistory, {
+    tags,
     onRequest: signedIn,
-    handler: async (req) => ({ status: '00' as const, message: 'OK', ...(await findPaymentHistory(ctx, getSignedInUser(req), req.query)) }),
+    handler: async (req) => ({
+      status: '00' as const,
+      message: 'OK',
+      ...(await billingService.findPaymentHistory(ctx, getSignedInUser(req), req.query)),
+    }),
   });
 
-  r.get('/api/subscription/account', {
-    schema: { tags, querystring: accountQuerySchema, response: { 200: envelopeSchema(adminSubscriptionSchema) } },
+  registerCall(app, calls.getAccountSubscription, {
+    tags,
     onRequest: subscriptionReaders,
-    handler: async (req) => ok('OK', await getAccountSubscription(ctx, req.query)),
+    handler: async (req) => ok('OK', await billingService.getAccountSubscription(ctx, req.query)),
   });
 
-  r.post('/api/subscription/extend', {
-    schema: { tags, body: extendSubscriptionBodySchema, response: { 200: envelopeSchema(subscriptionSchema) } },
+  registerCall(app, calls.extendSubscription, {
+    tags,
     onRequest: subscriptionManagers,
-    handler: async (req) => ok('Subscription extended', await extendSubscription(ctx, getSignedInUser(req), req.body)),
+    handler: async (req) => ok('Subscription extended', await billingService.extendSubscription(ctx, getSignedInUser(req), req.body)),
   });
 
-  r.post('/api/subscription/activate', {
-    schema: { tags, body: activateSubscriptionBodySchema, response: { 200: envelopeSchema(subscriptionSchema) } },
+  registerCall(app, calls.activateSubscription, {
+    tags,
     onRequest: subscriptionManagers,
-    handler: async (req) => ok('Subscription activated', await activateSubscription(ctx, getSignedInUser(req), req.body)),
+    handler: async (req) => ok('Subscription activated', await billingService.activateSubscription(ctx, getSignedInUser(req), req.body)),
   });
 }

@@ -1,53 +1,39 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import {
-  BOT_MESSAGES,
-  botSchema,
-  botStatusBodySchema,
-  createBotBodySchema,
-  linkedNumberSchema,
-  linkNumberBodySchema,
-  linkStatusSchema,
-  updateBotBodySchema,
-} from '../../../shared/api/bots.schema';
-import { envelopeSchema, messageSchema, statusSchema } from '../../../shared/api/envelope';
-import { WHATSAPP_CONNECTORS } from '../../../shared/whatsapp';
+import * as calls from '../../../shared/api/bots.calls';
+import { BOT_MESSAGES } from '../../../shared/api/bots.schema';
 import type { AppContext } from '../../context';
+import { registerCall } from '../../core/register-call';
 import { ok } from '../../http';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
 import * as service from './bots.service';
 import type { WhatsApp } from './whatsapp-connectors';
 
-const idParams = z.object({ id: z.string().min(1).max(64) });
-
 /** The WhatsApp bots calls at the product's paths (docs/product.md, WhatsApp bots), for chatbot users and admins who build bots (`bot.build`). */
 export function registerBotsRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard, whatsapp: WhatsApp): void {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['bots'];
   const botBuilders = guard('bot.build', 'chatbot');
   const { connector } = whatsapp;
 
-  r.post('/api/chatbot/app/create', {
-    schema: { tags, body: createBotBodySchema, response: { 200: envelopeSchema(botSchema) } },
+  registerCall(app, calls.createBot, {
+    tags,
     onRequest: botBuilders,
     handler: async (req) => ok(BOT_MESSAGES.created, await service.createBot(ctx, getSignedInUser(req), req.body)),
   });
 
-  r.get('/api/chatbot/apps', {
-    schema: { tags, response: { 200: envelopeSchema(z.array(botSchema)) } },
+  registerCall(app, calls.findBots, {
+    tags,
     onRequest: botBuilders,
     handler: async (req) => ok('OK', await service.findBots(ctx, getSignedInUser(req))),
   });
 
-  r.get('/api/chatbot/app/:id', {
-    schema: { tags, params: idParams, response: { 200: envelopeSchema(botSchema) } },
+  registerCall(app, calls.getBot, {
+    tags,
     onRequest: botBuilders,
     handler: async (req) => ok('OK', await service.getBot(ctx, getSignedInUser(req), req.params.id)),
   });
 
-  r.delete('/api/chatbot/app/:id', {
-    schema: { tags, params: idParams, response: { 200: messageSchema } },
+  registerCall(app, calls.deleteBot, {
+    tags,
     onRequest: botBuilders,
     handler: async (req) => {
       await service.deleteBot(ctx, getSignedInUser(req), req.params.id, connector);
@@ -55,35 +41,27 @@ export function registerBotsRoutes(app: FastifyInstance, ctx: AppContext, guard:
     },
   });
 
-  // The product's path has no /api prefix (docs/product.md).
-  r.post('/chatbot/app/update', {
-    schema: { tags, body: updateBotBodySchema, response: { 200: envelopeSchema(botSchema) } },
+  registerCall(app, calls.updateBot, {
+    tags,
     onRequest: botBuilders,
     handler: async (req) => ok(BOT_MESSAGES.updated, await service.updateBot(ctx, getSignedInUser(req), req.body)),
   });
 
-  r.post('/api/chatbot/app/:id/status', {
-    schema: { tags, params: idParams, body: botStatusBodySchema, response: { 200: envelopeSchema(botSchema) } },
+  registerCall(app, calls.setBotStatus, {
+    tags,
     onRequest: botBuilders,
     handler: async (req) => ok(BOT_MESSAGES.updated, await service.setBotStatus(ctx, getSignedInUser(req), req.params.id, req.body.status)),
   });
 
-  r.get('/api/chatbot/whatsapp/connector', {
-    schema: {
-      tags,
-      summary: 'Which connector links numbers here: the Add Number dialog asks for a phone number ID with the Cloud API',
-      response: { 200: envelopeSchema(z.object({ connector: z.enum(WHATSAPP_CONNECTORS) })) },
-    },
+  registerCall(app, calls.getWhatsAppConnector, {
+    tags,
+    summary: 'Which connector links numbers here: the Add Number dialog asks for a phone number ID with the Cloud API',
     onRequest: botBuilders,
     handler: async () => ok('OK', { connector: connector.name }),
   });
 
-  r.post('/api/chatbot/whatsapp/link', {
-    schema: {
-      tags,
-      body: linkNumberBodySchema,
-      response: { 200: z.object({ status: statusSchema, message: z.string(), linkId: z.string(), data: linkedNumberSchema }) },
-    },
+  registerCall(app, calls.linkNumber, {
+    tags,
     onRequest: botBuilders,
     handler: async (req) => {
       const linked = await service.linkNumber(ctx, getSignedInUser(req), req.body, connector);
@@ -91,8 +69,8 @@ export function registerBotsRoutes(app: FastifyInstance, ctx: AppContext, guard:
     },
   });
 
-  r.get('/api/chatbot/whatsapp/unlink/:id', {
-    schema: { tags, params: idParams, response: { 200: messageSchema } },
+  registerCall(app, calls.unlinkNumber, {
+    tags,
     onRequest: botBuilders,
     handler: async (req) => {
       await service.unlinkNumber(ctx, getSignedInUser(req), req.params.id, connector);
@@ -100,18 +78,14 @@ export function registerBotsRoutes(app: FastifyInstance, ctx: AppContext, guard:
     },
   });
 
-  r.get('/api/chatbot/whatsapp/list-numbers/:id', {
-    schema: { tags, params: idParams, response: { 200: envelopeSchema(z.array(linkedNumberSchema)) } },
+  registerCall(app, calls.findLinkedNumbers, {
+    tags,
     onRequest: botBuilders,
     handler: async (req) => ok('OK', await service.findLinkedNumbers(ctx, getSignedInUser(req), req.params.id)),
   });
 
-  r.get('/api/chatbot/whatsapp/link-status/:id', {
-    schema: {
-      tags,
-      params: idParams,
-      response: { 200: linkStatusSchema.extend({ status: statusSchema, message: z.string(), data: linkStatusSchema }) },
-    },
+  registerCall(app, calls.getLinkStatus, {
+    tags,
     onRequest: botBuilders,
     handler: async (req) => {
       const linkStatus = await service.getLinkStatus(ctx, getSignedInUser(req), req.params.id);
@@ -119,13 +93,9 @@ export function registerBotsRoutes(app: FastifyInstance, ctx: AppContext, guard:
     },
   });
 
-  r.post('/api/admin/chatbot-access', {
-    schema: {
-      tags,
-      summary: 'Lets an account build WhatsApp bots (the CHATBOT role), or stops it; recorded in the audit log',
-      body: z.object({ email: z.string().trim().email().max(200), enabled: z.boolean() }),
-      response: { 200: envelopeSchema(z.object({ email: z.string(), chatbotAccess: z.boolean() })) },
-    },
+  registerCall(app, calls.setChatbotAccess, {
+    tags,
+    summary: 'Lets an account build WhatsApp bots (the CHATBOT role), or stops it; recorded in the audit log',
     onRequest: guard('chatbotAccess.manage'),
     handler: async (req) => {
       const access = await service.setChatbotAccess(ctx, getSignedInUser(req), req.body.email, req.body.enabled);

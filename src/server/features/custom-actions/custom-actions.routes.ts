@@ -1,18 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { envelopeSchema, messageSchema } from '../../../shared/api/envelope';
-import {
-  createCustomActionBodySchema,
-  customActionListItemSchema,
-  customActionSchema,
-  customActionTemplateSchema,
-  testCustomActionBodySchema,
-  testReplySchema,
-  updateCodeBodySchema,
-  updateNameBodySchema,
-} from '../../../shared/api/custom-actions.schema';
+import * as calls from '../../../shared/api/custom-actions.calls';
 import type { AppContext } from '../../context';
+import { registerCall } from '../../core/register-call';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
 import { done, ok } from '../../http';
 import { CUSTOM_ACTION_TEMPLATES } from './custom-action-templates';
@@ -32,8 +21,6 @@ export interface ScriptTester {
   defaultCode: string;
 }
 
-const uuidParams = z.object({ uuid: z.string().min(1).max(64) });
-
 /**
  * Test runs per account per minute: a builder pressing "Run" never meets it; a script flooding the pool
  * with test runs does (each may burn the 250 ms CPU limit). Counted after the guard, per account.
@@ -42,23 +29,23 @@ export const SCRIPT_TEST_RATE_LIMIT = 30;
 
 /** The custom function calls (docs/product.md, Custom functions). */
 export function registerCustomActionsRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard, tester: ScriptTester): void {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['custom actions'];
 
-  r.get('/api/docs/javascript', {
-    schema: { tags, summary: 'The default javascript action code: the SDK by example', response: { 200: envelopeSchema(z.string()) } },
+  registerCall(app, calls.getDefaultJavascriptCode, {
+    tags,
+    summary: 'The default javascript action code: the SDK by example',
     onRequest: guard(),
     handler: async () => ok('OK', tester.defaultCode),
   });
 
-  r.get('/api/custom-actions', {
-    schema: { tags, response: { 200: envelopeSchema(z.array(customActionListItemSchema)) } },
+  registerCall(app, calls.findCustomActions, {
+    tags,
     onRequest: guard(),
     handler: async (req) => ok('OK', await service.findCustomActions(ctx, getSignedInUser(req))),
   });
 
-  r.get('/api/template/custom-actions', {
-    schema: { tags, response: { 200: envelopeSchema(z.array(customActionTemplateSchema)) } },
+  registerCall(app, calls.findCustomActionTemplates, {
+    tags,
     onRequest: guard(),
     handler: async () =>
       ok(
@@ -67,14 +54,14 @@ export function registerCustomActionsRoutes(app: FastifyInstance, ctx: AppContex
       ),
   });
 
-  r.get('/api/custom-action/:uuid', {
-    schema: { tags, params: uuidParams, response: { 200: envelopeSchema(customActionSchema) } },
+  registerCall(app, calls.getCustomAction, {
+    tags,
     onRequest: guard(),
     handler: async (req) => ok('OK', await service.getCustomAction(ctx, getSignedInUser(req), req.params.uuid)),
   });
 
-  r.post('/api/custom-action/create', {
-    schema: { tags, body: createCustomActionBodySchema, response: { 200: messageSchema.extend({ uuid: z.string() }) } },
+  registerCall(app, calls.createCustomAction, {
+    tags,
     onRequest: guard(),
     handler: async (req) => ({
       status: '00' as const,
@@ -83,8 +70,8 @@ export function registerCustomActionsRoutes(app: FastifyInstance, ctx: AppContex
     }),
   });
 
-  r.post('/api/custom-action/update-code', {
-    schema: { tags, body: updateCodeBodySchema, response: { 200: messageSchema } },
+  registerCall(app, calls.updateCustomActionCode, {
+    tags,
     onRequest: guard(),
     handler: async (req) => {
       await service.updateCustomActionCode(ctx, getSignedInUser(req), req.body.uuid, req.body.code);
@@ -92,8 +79,8 @@ export function registerCustomActionsRoutes(app: FastifyInstance, ctx: AppContex
     },
   });
 
-  r.post('/api/custom-action/update-name', {
-    schema: { tags, body: updateNameBodySchema, response: { 200: messageSchema } },
+  registerCall(app, calls.updateCustomActionName, {
+    tags,
     onRequest: guard(),
     handler: async (req) => {
       await service.updateCustomActionName(ctx, getSignedInUser(req), req.body);
@@ -101,8 +88,8 @@ export function registerCustomActionsRoutes(app: FastifyInstance, ctx: AppContex
     },
   });
 
-  r.get('/api/custom-action/delete/:uuid', {
-    schema: { tags, params: uuidParams, response: { 200: messageSchema } },
+  registerCall(app, calls.deleteCustomAction, {
+    tags,
     onRequest: guard(),
     handler: async (req) => {
       await service.deleteCustomAction(ctx, getSignedInUser(req), req.params.uuid);
@@ -110,8 +97,8 @@ export function registerCustomActionsRoutes(app: FastifyInstance, ctx: AppContex
     },
   });
 
-  r.post('/api/custom-action/test', {
-    schema: { tags, body: testCustomActionBodySchema, response: { 200: envelopeSchema(testReplySchema) } },
+  registerCall(app, calls.testCustomAction, {
+    tags,
     onRequest: guard(),
     config: {
       rateLimit: {

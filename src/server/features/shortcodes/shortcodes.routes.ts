@@ -2,24 +2,10 @@ import { ACTION_HOP_REFUSAL, isActionHop } from '../../plugins/action-hops';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { envelopeSchema, messageSchema } from '../../../shared/api/envelope';
-import {
-  buyShortCodeBodySchema,
-  checkoutReplySchema,
-  connectAppBodySchema,
-  countryParamsSchema,
-  createShortCodeBodySchema,
-  extensionSchema,
-  providerSchema,
-  provisionShortCodeBodySchema,
-  purchaseSchema,
-  registerProviderBodySchema,
-  renewShortCodeBodySchema,
-  SHORTCODE_MESSAGES,
-  updateProviderAccessBodySchema,
-  uuidParamsSchema,
-} from '../../../shared/api/shortcodes.schema';
+import * as calls from '../../../shared/api/shortcodes.calls';
+import { SHORTCODE_MESSAGES } from '../../../shared/api/shortcodes.schema';
 import type { AppContext } from '../../context';
+import { registerCall } from '../../core/register-call';
 import { done, getOrigin, ok } from '../../http';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
 import { GATEWAY_ROUTE_OPTIONS, readGatewayKey, toGatewayRequest, sendGatewayReply } from '../runtime/runtime.routes';
@@ -62,7 +48,6 @@ export function registerShortcodeProviderRoutes(app: FastifyInstance, ctx: AppCo
  * expiry reminders.
  */
 export function registerShortcodesRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard): void {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['shortcodes'];
   // The catalogue and free provisioning are separate permissions of the role table (src/shared/roles.ts).
   const catalogueManagers = guard('shortcode.manage');
@@ -70,14 +55,14 @@ export function registerShortcodesRoutes(app: FastifyInstance, ctx: AppContext, 
   const provisioners = guard('shortcode.provision');
   const signedIn = guard();
 
-  r.post('/api/registerProvider', {
-    schema: { tags, body: registerProviderBodySchema, response: { 200: envelopeSchema(providerSchema) } },
+  registerCall(app, calls.registerProvider, {
+    tags,
     onRequest: catalogueManagers,
     handler: async (req) => ok('Provider registered', await registerProvider(ctx, getSignedInUser(req), req.body, getOrigin(ctx, req))),
   });
 
-  r.get('/api/getAllProviders', {
-    schema: { tags, response: { 200: envelopeSchema(z.array(providerSchema)) } },
+  registerCall(app, calls.findProviders, {
+    tags,
     onRequest: catalogueReaders,
     handler: async (req) => {
       const providers = await findProviders(ctx, getOrigin(ctx, req));
@@ -85,22 +70,22 @@ export function registerShortcodesRoutes(app: FastifyInstance, ctx: AppContext, 
     },
   });
 
-  r.post('/api/rotateProviderKey/:uuid', {
-    schema: { tags, params: uuidParamsSchema, response: { 200: envelopeSchema(providerSchema) } },
+  registerCall(app, calls.rotateProviderKey, {
+    tags,
     onRequest: catalogueManagers,
     handler: async (req) =>
       ok('Provider key replaced', await rotateProviderKey(ctx, getSignedInUser(req), req.params.uuid, getOrigin(ctx, req))),
   });
 
-  r.post('/api/updateProviderAccess/:uuid', {
-    schema: { tags, params: uuidParamsSchema, body: updateProviderAccessBodySchema, response: { 200: envelopeSchema(providerSchema) } },
+  registerCall(app, calls.updateProviderAccess, {
+    tags,
     onRequest: catalogueManagers,
     handler: async (req) =>
       ok('Provider access saved', await updateProviderAccess(ctx, getSignedInUser(req), req.params.uuid, req.body, getOrigin(ctx, req))),
   });
 
-  r.get('/api/deleteProvider/:uuid', {
-    schema: { tags, params: uuidParamsSchema, response: { 200: messageSchema } },
+  registerCall(app, calls.deleteProvider, {
+    tags,
     onRequest: catalogueManagers,
     handler: async (req) => {
       await deleteProvider(ctx, getSignedInUser(req), req.params.uuid);
@@ -108,20 +93,20 @@ export function registerShortcodesRoutes(app: FastifyInstance, ctx: AppContext, 
     },
   });
 
-  r.post('/api/subscription/createShortCode', {
-    schema: { tags, body: createShortCodeBodySchema, response: { 200: envelopeSchema(extensionSchema) } },
+  registerCall(app, calls.createExtension, {
+    tags,
     onRequest: catalogueManagers,
     handler: async (req) => ok('Extension created', await createExtension(ctx, getSignedInUser(req), req.body)),
   });
 
-  r.get('/api/getAllAvailableShortCodes', {
-    schema: { tags, response: { 200: envelopeSchema(z.array(extensionSchema)) } },
+  registerCall(app, calls.findCatalogue, {
+    tags,
     onRequest: catalogueReaders,
     handler: async () => ok('OK', await findAllExtensions(ctx)),
   });
 
-  r.get('/api/deleteShortCode/:uuid', {
-    schema: { tags, params: uuidParamsSchema, response: { 200: messageSchema } },
+  registerCall(app, calls.deleteExtension, {
+    tags,
     onRequest: catalogueManagers,
     handler: async (req) => {
       await deleteExtension(ctx, getSignedInUser(req), req.params.uuid);
@@ -129,45 +114,44 @@ export function registerShortcodesRoutes(app: FastifyInstance, ctx: AppContext, 
     },
   });
 
-  r.post('/api/subscription/provisionShortCode', {
-    schema: { tags, body: provisionShortCodeBodySchema, response: { 200: envelopeSchema(purchaseSchema) } },
+  registerCall(app, calls.provisionExtension, {
+    tags,
     onRequest: provisioners,
     handler: async (req) => ok(SHORTCODE_MESSAGES.provisioned, await provisionShortCode(ctx, getSignedInUser(req), req.body)),
   });
 
-  r.get('/api/getAvailableShortCodes/:country', {
-    schema: { tags, params: countryParamsSchema, response: { 200: envelopeSchema(z.array(extensionSchema)) } },
+  registerCall(app, calls.findAvailableExtensions, {
+    tags,
     onRequest: signedIn,
     handler: async (req) => ok('OK', await findAvailableExtensions(ctx, req.params.country)),
   });
 
-  r.post('/api/subscription/buyshortcode', {
-    schema: { tags, body: buyShortCodeBodySchema, response: { 200: checkoutReplySchema } },
+  registerCall(app, calls.buyShortCode, {
+    tags,
     onRequest: signedIn,
     handler: async (req) => buyShortCode(ctx, getSignedInUser(req), req.body),
   });
 
-  r.post('/api/subscription/renewShortcode', {
-    schema: { tags, body: renewShortCodeBodySchema, response: { 200: checkoutReplySchema } },
+  registerCall(app, calls.renewShortCode, {
+    tags,
     onRequest: signedIn,
     handler: async (req) => renewShortCode(ctx, getSignedInUser(req), req.body),
   });
 
-  r.get('/api/myPurchasedShortCodes', {
-    schema: { tags, response: { 200: envelopeSchema(z.array(purchaseSchema)) } },
+  registerCall(app, calls.findPurchases, {
+    tags,
     onRequest: signedIn,
     handler: async (req) => ok('OK', await findMyPurchases(ctx, getSignedInUser(req))),
   });
 
-  r.get('/api/getShortCodeByUuid/:uuid', {
-    schema: { tags, params: uuidParamsSchema, response: { 200: envelopeSchema(purchaseSchema) } },
+  registerCall(app, calls.getPurchase, {
+    tags,
     onRequest: signedIn,
     handler: async (req) => ok('OK', await getPurchase(ctx, getSignedInUser(req), req.params.uuid)),
   });
 
-  // The trailing slash is the product's path.
-  r.post('/api/connectAppToShortCode/', {
-    schema: { tags, body: connectAppBodySchema, response: { 200: envelopeSchema(purchaseSchema) } },
+  registerCall(app, calls.connectApp, {
+    tags,
     onRequest: signedIn,
     handler: async (req) => ok(SHORTCODE_MESSAGES.connected, await connectApp(ctx, getSignedInUser(req), req.body)),
   });

@@ -3,18 +3,20 @@ import { showToast } from '../../lib/toast';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { ADMIN_ROLE_CHOICES } from '../../../shared/roles';
-import type { Admin, AdminRoleType } from '../../../shared/api/admins.schema';
+import { createAdmin, updateAdminProfile } from '../../../shared/api/admins.calls';
+import type { AdminRoleType } from '../../../shared/api/admins.schema';
 import { MERCHANT_MESSAGES } from '../../../shared/api/merchants.schema';
 import { BackLink } from '../../components/back-link';
 import { FormSubmitRow } from '../../components/dialog-actions';
 import { FormAlert } from '../../components/form-alert';
 import { failureText, isOk } from '../../lib/api';
+import { call } from '../../lib/call';
 import { AccountFields } from '../merchants/account-fields';
 import { useAccountForm } from '../merchants/use-account-form';
 
 import { AdminRoleCheckboxes } from './admin-role-checkboxes';
-import { ADMIN_LIST_PATH, adminManagePath, createAdmin, updateAdminProfile } from './admins.api';
-import { adminKeys } from './use-admins';
+import { ADMIN_LIST_PATH, adminManagePath } from './admins.api';
+import { ADMINS_KEY } from './use-admins';
 import { PageHeader } from '../../components/page-header';
 import { RoleGuard } from '../../components/role-guard';
 
@@ -37,17 +39,13 @@ function AdminCreateForm() {
 
   const handleSubmit = submitWith(async ({ fullName, email, mobileNumber, password }, values) => {
     if (values.roles.length === 0) return MERCHANT_MESSAGES.selectRole;
-    const created = await createAdmin({ fullName, email, mobileNumber, password });
+    const created = await call(createAdmin, { body: { fullName, email, mobileNumber, password } });
     if (!isOk(created) || !created.data) return failureText(created, 'Failed to create admin user');
-    const admin = created.data as Admin;
-    const withRoles = await updateAdminProfile({
-      adminUuid: admin.uuid,
-      fullName,
-      email,
-      mobileNumber,
-      roles: values.roles as AdminRoleType[],
+    const admin = created.data;
+    const withRoles = await call(updateAdminProfile, {
+      body: { adminUuid: admin.uuid, fullName, email, mobileNumber, roles: values.roles as AdminRoleType[] },
     });
-    await queryClient.invalidateQueries({ queryKey: adminKeys.all });
+    await queryClient.invalidateQueries({ queryKey: ADMINS_KEY });
     if (!isOk(withRoles)) {
       // The account exists without roles: Manage Admin is where they are set again.
       showToast({

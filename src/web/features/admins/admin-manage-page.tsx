@@ -5,6 +5,7 @@ import { IconBuildingStore, IconLinkOff, IconPlus, IconUserCog } from '@tabler/i
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
+import { assignMerchant, updateAdminProfile } from '../../../shared/api/admins.calls';
 import { type AdminProfile, updateAdminBodySchema } from '../../../shared/api/admins.schema';
 import type { Merchant } from '../../../shared/api/merchants.schema';
 import { BackLink } from '../../components/back-link';
@@ -12,12 +13,13 @@ import { FormSubmitRow } from '../../components/dialog-actions';
 import { FormAlert } from '../../components/form-alert';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { failureText, isOk } from '../../lib/api';
-import { merchantKeys, useMerchants } from '../merchants/use-merchants';
+import { call } from '../../lib/call';
+import { MERCHANTS_KEY, useMerchants } from '../merchants/use-merchants';
 import { EmptyPanel, ListSkeleton } from '../../components/list-states';
 import { AdminRoleCheckboxes } from './admin-role-checkboxes';
 import { RoleBadges } from './admin-list-page';
-import { ADMIN_LIST_PATH, assignMerchant, updateAdminProfile } from './admins.api';
-import { AdminNotFoundError, adminKeys, useAdminProfile, useRoleTypes, useUnassignMerchantConfirm } from './use-admins';
+import { ADMIN_LIST_PATH } from './admins.api';
+import { AdminNotFoundError, ADMINS_KEY, useAdminProfile, useRoleTypes, useUnassignMerchantConfirm } from './use-admins';
 import { RowAction } from '../../components/row-action';
 import { BusinessCategoryBadge } from '../merchants/business-category-badge';
 import { merchantProfilePath } from '../../lib/paths';
@@ -106,11 +108,11 @@ function ProfileForm({ admin }: { admin: AdminProfile }) {
     if (!parsed.success) return setMessage(parsed.error.issues[0]?.message ?? null);
     setMessage(null);
     setSubmitting(true);
-    const reply = await updateAdminProfile(parsed.data);
+    const reply = await call(updateAdminProfile, { body: parsed.data });
     setSubmitting(false);
     if (!isOk(reply)) return setMessage(failureText(reply, 'Failed to update profile'));
     showToast({ color: 'teal', title: 'Profile updated', message: reply.message || admin.fullName });
-    await queryClient.invalidateQueries({ queryKey: adminKeys.all });
+    await queryClient.invalidateQueries({ queryKey: ADMINS_KEY });
   });
   return (
     <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }} maw={820}>
@@ -226,12 +228,12 @@ function AssignMerchantDialog({ admin, opened, onClose }: { admin: AdminProfile;
   async function assign() {
     if (!merchantUuid) return;
     setSubmitting(true);
-    const reply = await assignMerchant(admin.uuid, merchantUuid);
+    const reply = await call(assignMerchant, { body: { adminUuid: admin.uuid, merchantUuid } });
     setSubmitting(false);
     if (!isOk(reply)) return setMessage(failureText(reply, 'Failed to assign merchant'));
     showToast({ color: 'teal', title: 'Merchant assigned', message: reply.message || 'Assigned' });
-    await queryClient.invalidateQueries({ queryKey: adminKeys.all });
-    await queryClient.invalidateQueries({ queryKey: merchantKeys.all });
+    await queryClient.invalidateQueries({ queryKey: ADMINS_KEY });
+    await queryClient.invalidateQueries({ queryKey: MERCHANTS_KEY });
     setMerchantUuid(null);
     onClose();
   }

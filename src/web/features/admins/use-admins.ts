@@ -1,42 +1,36 @@
 import { useQuery } from '@tanstack/react-query';
-import type { Admin, AdminProfile } from '../../../shared/api/admins.schema';
-import type { Merchant } from '../../../shared/api/merchants.schema';
-import { isNotFound, readData } from '../../lib/api';
-import { useAccountDeleteConfirm, useConfirmedCall } from '../../lib/use-confirmed-call';
 import {
   deleteAdmin,
   findAdmins,
   findAuditEntries,
-  findContactRequests,
   findRoleTypes,
   getAdminProfile,
   unassignMerchant,
-} from './admins.api';
+} from '../../../shared/api/admins.calls';
+import type { Admin, AdminProfile } from '../../../shared/api/admins.schema';
+import { findContactRequests } from '../../../shared/api/contact.calls';
+import type { Merchant } from '../../../shared/api/merchants.schema';
+import { isNotFound, readData } from '../../lib/api';
+import { call, callQuery, queryKey } from '../../lib/call';
+import { useAccountDeleteConfirm, useConfirmedCall } from '../../lib/use-confirmed-call';
 
-/** Below `['admins']`: the list, each admin's profile, the role types, the audit log, the contact requests. */
-export const adminKeys = {
-  all: ['admins'],
-  list: ['admins', 'list'],
-  profile: (uuid: string) => ['admins', 'profile', uuid],
-  roleTypes: ['admins', 'role-types'],
-  auditLog: ['admins', 'audit-log'],
-  contactRequests: ['admins', 'contact-requests'],
-};
+/**
+ * The prefix of every admins query (the declarations' keys in admins.calls.ts and contact.calls.ts): the list,
+ * each admin's profile, the role types, the audit log, the contact requests. A change to an admin reloads them all.
+ */
+export const ADMINS_KEY = ['admins'];
 
 export class AdminNotFoundError extends Error {}
 
 export function useAdmins() {
-  return useQuery({
-    queryKey: adminKeys.list,
-    queryFn: async (): Promise<Admin[]> => readData(await findAdmins(), 'Failed to fetch admin list'),
-  });
+  return useQuery(callQuery(findAdmins, {}, 'Failed to fetch admin list'));
 }
 
 export function useAdminProfile(uuid: string) {
   return useQuery({
-    queryKey: adminKeys.profile(uuid),
+    queryKey: queryKey(getAdminProfile, { params: { adminUuid: uuid } }),
     queryFn: async (): Promise<AdminProfile> => {
-      const reply = await getAdminProfile(uuid);
+      const reply = await call(getAdminProfile, { params: { adminUuid: uuid } });
       if (isNotFound(reply)) throw new AdminNotFoundError(reply.message || 'Admin not found');
       return readData(reply, 'Failed to fetch admin details');
     },
@@ -45,33 +39,23 @@ export function useAdminProfile(uuid: string) {
 }
 
 export function useRoleTypes() {
-  return useQuery({
-    queryKey: adminKeys.roleTypes,
-    queryFn: async () => readData(await findRoleTypes(), 'Failed to fetch role types'),
-    staleTime: Number.POSITIVE_INFINITY,
-  });
+  return useQuery({ ...callQuery(findRoleTypes, {}, 'Failed to fetch role types'), staleTime: Number.POSITIVE_INFINITY });
 }
 
 export function useAuditEntries() {
-  return useQuery({
-    queryKey: adminKeys.auditLog,
-    queryFn: async () => readData(await findAuditEntries(), 'The audit log could not be loaded.'),
-  });
+  return useQuery(callQuery(findAuditEntries, {}, 'The audit log could not be loaded.'));
 }
 
 export function useContactRequests() {
-  return useQuery({
-    queryKey: adminKeys.contactRequests,
-    queryFn: async () => readData(await findContactRequests(), 'The contact requests could not be loaded.'),
-  });
+  return useQuery(callQuery(findContactRequests, {}, 'The contact requests could not be loaded.'));
 }
 
 export function useDeleteAdminConfirm(): (admin: Admin) => void {
-  return useAccountDeleteConfirm(adminKeys.all, 'admin', deleteAdmin);
+  return useAccountDeleteConfirm(ADMINS_KEY, 'admin', (uuid) => call(deleteAdmin, { body: { uuid } }));
 }
 
 export function useUnassignMerchantConfirm(adminUuid: string): (merchant: Merchant) => void {
-  const confirm = useConfirmedCall(adminKeys.all);
+  const confirm = useConfirmedCall(ADMINS_KEY);
   return (merchant) =>
     confirm({
       title: `Remove ${merchant.companyName}`,
@@ -79,6 +63,6 @@ export function useUnassignMerchantConfirm(adminUuid: string): (merchant: Mercha
       confirmLabel: 'Remove',
       done: { title: 'Remove', message: 'Done' },
       refused: { title: 'Failed to remove merchant', message: 'Failed to remove merchant' },
-      call: () => unassignMerchant(adminUuid, merchant.uuid),
+      call: () => call(unassignMerchant, { body: { adminUuid, merchantUuid: merchant.uuid } }),
     });
 }

@@ -9,9 +9,9 @@ import { isNetworkFailure, isOk } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
 import { AppTemplateTagField } from './app-template-tag-field';
 import type { Merchant } from '../../../shared/api/merchants.schema';
-import { findMerchants } from '../merchants/merchants.api';
+import { findMerchants } from '../../../shared/api/merchants.calls';
 import { cloneApp } from '../../../shared/api/apps.calls';
-import { call } from '../../lib/call';
+import { call, queryKey } from '../../lib/call';
 import { AppDescriptionInput, AppNameInput, bindText } from './app-detail-fields';
 import { DialogActions } from '../../components/dialog-actions';
 
@@ -114,9 +114,9 @@ function CloneForm({ source, onClose, defaultName, redirect, canCloneIntoAccount
   // The picker appears only when the merchant list answers '00': without it there is nobody to choose.
   const { data: merchants } = useQuery({
     // Its own key below ['merchants']: a refused list is null here (no picker), an error on the merchant screens.
-    queryKey: [...queryKeys.merchants, 'clone-picker'],
+    queryKey: [...queryKey(findMerchants), 'clone-picker'],
     queryFn: async () => {
-      const reply = await findMerchants();
+      const reply = await call(findMerchants);
       return isOk(reply) && Array.isArray(reply.data) ? reply.data : null;
     },
     enabled: canCloneIntoAccount,

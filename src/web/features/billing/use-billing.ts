@@ -2,6 +2,16 @@ import { showToast } from '../../lib/toast';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import {
+  activateSubscription,
+  changePlan,
+  creditAccount,
+  extendSubscription,
+  findPaymentHistory,
+  getAccountSubscription,
+  getSubscription,
+  makePayment,
+} from '../../../shared/api/billing.calls';
+import {
   type ActivateSubscriptionBody,
   type AdminSubscription,
   BILLING_MESSAGES,
@@ -11,38 +21,29 @@ import {
 } from '../../../shared/api/billing.schema';
 import type { PaidPlanName, PlanName } from '../../../shared/billing/plans';
 import { type ApiReply, failureText, isNetworkFailure, isNotFound, isOk, readData } from '../../lib/api';
-import { queryKeys } from '../../lib/query-keys';
-import {
-  activateSubscription,
-  changePlan,
-  creditAccount,
-  extendSubscription,
-  findPaymentHistory,
-  getAccountSubscription,
-  getSubscription,
-  makePayment,
-  type PaymentAnswer,
-} from './billing.api';
+import { call, type CallReply, callQuery, queryKey } from '../../lib/call';
 import { formatDay } from '../../lib/format';
+
+/**
+ * The prefix of every billing query (billing.calls.ts): the subscription, the payment history (a shortcode
+ * payment appears there too) and the accounts admins look up. A payment or a change reloads them all.
+ */
+export const BILLING_KEY = ['billing'];
 
 /**
  * GET /api/subscription/current. Read again when the window regains focus: the payment is made in another tab,
  * and coming back should show the plan paid.
  */
 export function useSubscription() {
-  return useQuery({
-    queryKey: queryKeys.subscription,
-    queryFn: async (): Promise<Subscription> => readData(await getSubscription(), 'Your subscription could not be loaded.'),
-    refetchOnWindowFocus: true,
-  });
+  return useQuery({ ...callQuery(getSubscription, {}, 'Your subscription could not be loaded.'), refetchOnWindowFocus: true });
 }
 
 /** GET /api/subscription/paymentHistory, one page (newest first); the page shown stays while the next loads. */
 export function usePaymentHistory(page: number, pageSize: number) {
   return useQuery({
-    queryKey: queryKeys.paymentHistory(page),
+    queryKey: queryKey(findPaymentHistory, { query: { page, pageSize } }),
     queryFn: async () => {
-      const reply = await findPaymentHistory(page, pageSize);
+      const reply = await call(findPaymentHistory, { query: { page, pageSize } });
       return { rows: readData(reply, 'Your payments could not be loaded.'), total: reply.total ?? 0 };
     },
     placeholderData: keepPreviousData,
@@ -63,14 +64,17 @@ export type PaymentRequest =
 /** The progress dialog: waiting for the server, then the payment page opened in a new tab. */
 export type PaymentProgress = { phase: 'starting' } | { phase: 'opened'; redirectUrl: string; message: string };
 
+/** The three payment calls answer the payment reply; a refusal (or no server) is only the envelope. */
+type PaymentAnswer = CallReply<typeof makePayment>;
+
 function callPayment(request: PaymentRequest): Promise<PaymentAnswer> {
   switch (request.kind) {
     case 'makePayment':
-      return makePayment({ plan: request.plan, isAnnual: request.isAnnual });
+      return call(makePayment, { body: { plan: request.plan, isAnnual: request.isAnnual } });
     case 'changePlan':
-      return changePlan({ plan: request.plan });
+      return call(changePlan, { body: { plan: request.plan } });
     case 'credit':
-      return creditAccount({ plan: request.plan, amount: request.amount });
+      return call(creditAccount, { body: { plan: request.plan, amount: request.amount } });
   }
 }
 
@@ -97,7 +101,7 @@ export function useBillingPayment() {
     setOpenedPage(null);
     setProgress({ phase: 'starting' });
     const reply = await callPayment(request);
-    await queryClient.invalidateQueries({ queryKey: queryKeys.billing });
+    await queryClient.invalidateQueries({ queryKey: BILLING_KEY });
     if (reply.status === '01' && reply.redirectUrl) {
       const tab = window.open(reply.redirectUrl, '_blank');
       // The payment page never needs to reach back into the console.
@@ -131,9 +135,9 @@ export function useBillingPayment() {
 /** GET /api/subscription/account (admins): the account with this email, or null when no account has it. */
 export function useAccountSubscription(email: string) {
   return useQuery({
-    queryKey: queryKeys.accountSubscription(email),
+    queryKey: queryKey(getAccountSubscription, { query: { email } }),
     queryFn: async (): Promise<AdminSubscription | null> => {
-      const reply = await getAccountSubscription(email);
+      const reply = await call(getAccountSubscription, { query: { email } });
       if (isNotFound(reply)) return null;
       return readData(reply, 'The account could not be loaded.');
     },
@@ -155,10 +159,10 @@ export function useChangeSubscription() {
     const { email, reason } = change;
     const reply =
       change.kind === 'extend'
-        ? await extendSubscription({ email, reason, days: change.days })
-        : await activateSubscription({ email, reason, plan: change.plan, days: change.days });
+        ? await call(extendSubscription, { body: { email, reason, days: change.days } })
+        : await call(activateSubscription, { body: { email, reason, plan: change.plan, days: change.days } });
     if (!isOk(reply)) return reply;
-    await queryClient.invalidateQueries({ queryKey: queryKeys.billing });
+    await queryClient.invalidateQueries({ queryKey: BILLING_KEY });
     showToast({
       color: 'teal',
       title: reply.message || (change.kind === 'extend' ? 'Subscription extended' : 'Subscription activated'),

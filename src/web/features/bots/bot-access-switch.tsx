@@ -4,8 +4,9 @@ import { IconBrandWhatsapp } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { failureText, isOk } from '../../lib/api';
-import { queryKeys } from '../../lib/query-keys';
-import { setChatbotAccess } from './bots.api';
+import { getAccountSubscription } from '../../../shared/api/billing.calls';
+import { call, queryKey } from '../../lib/call';
+import { setChatbotAccess } from '../../../shared/api/bots.calls';
 
 interface BotAccessSwitchProps {
   email: string;
@@ -25,8 +26,8 @@ export function BotAccessSwitch({ email, isEnabled, canChange }: BotAccessSwitch
 
   async function change(enabled: boolean) {
     setSaving(true);
-    const reply = await setChatbotAccess({ email, enabled });
-    await queryClient.invalidateQueries({ queryKey: queryKeys.accountSubscription(email) });
+    const reply = await call(setChatbotAccess, { body: { email, enabled } });
+    await queryClient.invalidateQueries({ queryKey: queryKey(getAccountSubscription, { query: { email } }) });
     setSaving(false);
     if (isOk(reply)) showToast({ color: 'teal', title: 'WhatsApp bots', message: reply.message || 'Saved' });
     else showToast({ color: 'red', title: 'Not changed', message: failureText(reply, 'The access could not be changed.') });

@@ -6,8 +6,9 @@ import { useState } from 'react';
 import { BOT_MESSAGES, createBotBodySchema } from '../../../shared/api/bots.schema';
 import { DialogActions } from '../../components/dialog-actions';
 import { failureText, isOk } from '../../lib/api';
-import { queryKeys } from '../../lib/query-keys';
-import { createBot } from './bots.api';
+import { createBot } from '../../../shared/api/bots.calls';
+import { call } from '../../lib/call';
+import { BOTS_KEY } from './use-bots';
 
 interface BotCreateDialogProps {
   opened: boolean;
@@ -37,14 +38,14 @@ function BotCreateForm({ onClose }: { onClose: () => void }) {
 
   const handleSubmit = form.onSubmit(async (values) => {
     setSubmitting(true);
-    const reply = await createBot(createBotBodySchema.parse({ ...values, botType: 'whatsapp' }));
+    const reply = await call(createBot, { body: createBotBodySchema.parse({ ...values, botType: 'whatsapp' }) });
     setSubmitting(false);
     if (!isOk(reply)) {
       showToast({ color: 'red', title: 'Bot not created', message: failureText(reply, 'The bot could not be created.') });
       return;
     }
     showToast({ color: 'teal', title: 'Bot created', message: reply.message || BOT_MESSAGES.created });
-    await queryClient.invalidateQueries({ queryKey: queryKeys.bots });
+    await queryClient.invalidateQueries({ queryKey: BOTS_KEY });
     onClose();
   });
 

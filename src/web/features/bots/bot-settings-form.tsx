@@ -9,8 +9,9 @@ import { FormSubmitRow } from '../../components/dialog-actions';
 import { failureText, isOk } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
 import { ListSkeleton } from '../../components/list-states';
-import { updateBot } from './bots.api';
-import { useBot } from './use-bots';
+import { updateBot } from '../../../shared/api/bots.calls';
+import { call } from '../../lib/call';
+import { BOTS_KEY, useBot } from './use-bots';
 
 /** The Bot Settings tab: Bot Name, Description, Status (Active or Inactive) and Update Settings. */
 export function BotSettingsPanel({ appId }: { appId: string }) {
@@ -47,11 +48,13 @@ function BotSettingsForm({ bot }: { bot: Bot }) {
   const handleSubmit = form.onSubmit(async (values) => {
     setSaving(true);
     // The bot data object with its edits (the call's contract).
-    const reply = await updateBot({
-      ...bot,
-      appName: values.appName.trim(),
-      description: values.description.trim(),
-      status: values.status,
+    const reply = await call(updateBot, {
+      body: {
+        ...bot,
+        appName: values.appName.trim(),
+        description: values.description.trim(),
+        status: values.status,
+      },
     });
     setSaving(false);
     if (!isOk(reply)) {
@@ -64,7 +67,7 @@ function BotSettingsForm({ bot }: { bot: Bot }) {
     }
     showToast({ color: 'teal', title: 'Settings updated', message: reply.message || BOT_MESSAGES.updated });
     await Promise.all([
-      queryClient.invalidateQueries({ queryKey: queryKeys.bots }),
+      queryClient.invalidateQueries({ queryKey: BOTS_KEY }),
       queryClient.invalidateQueries({ queryKey: queryKeys.app(bot.appId), exact: true }),
     ]);
   });

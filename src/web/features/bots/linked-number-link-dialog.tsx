@@ -7,8 +7,9 @@ import { BOT_MESSAGES } from '../../../shared/api/bots.schema';
 import type { WhatsAppConnectorName } from '../../../shared/whatsapp';
 import { DialogActions } from '../../components/dialog-actions';
 import { failureText, isOk } from '../../lib/api';
-import { queryKeys } from '../../lib/query-keys';
-import { linkNumber } from './bots.api';
+import { linkNumber } from '../../../shared/api/bots.calls';
+import { call } from '../../lib/call';
+import { linkedNumbersKey } from './use-bots';
 import { isPhoneNumberId } from './linked-number-link';
 import { LinkedNumberQrCanvas } from './linked-number-qr-canvas';
 import { useWhatsAppConnector } from './use-bots';
@@ -66,7 +67,7 @@ function LinkFlow({ appId, target, onClose }: { appId: string; target: LinkDialo
     onSettled: (status) => {
       // FAILED as a success-style toast, as the product shows it.
       showToast({ color: 'teal', message: status === 'CONNECTED' ? BOT_MESSAGES.connected : BOT_MESSAGES.failed });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.linkedNumbers(appId) });
+      void queryClient.invalidateQueries({ queryKey: linkedNumbersKey(appId) });
       onClose();
     },
   });
@@ -78,9 +79,11 @@ function LinkFlow({ appId, target, onClose }: { appId: string; target: LinkDialo
     }
     setStarting(true);
     const token = accessToken.trim();
-    const reply = await linkNumber({
-      chatBotAppId: appId,
-      ...(isCloud ? { phoneNumberId: phoneNumberId.trim(), ...(token ? { accessToken: token } : {}) } : {}),
+    const reply = await call(linkNumber, {
+      body: {
+        chatBotAppId: appId,
+        ...(isCloud ? { phoneNumberId: phoneNumberId.trim(), ...(token ? { accessToken: token } : {}) } : {}),
+      },
     });
     setStarting(false);
     if (!isOk(reply) || typeof reply.linkId !== 'string') {
@@ -88,7 +91,7 @@ function LinkFlow({ appId, target, onClose }: { appId: string; target: LinkDialo
       return;
     }
     setLinkId(reply.linkId);
-    await queryClient.invalidateQueries({ queryKey: queryKeys.linkedNumbers(appId) });
+    await queryClient.invalidateQueries({ queryKey: linkedNumbersKey(appId) });
   }
 
   if (!linkId) {

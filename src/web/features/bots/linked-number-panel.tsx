@@ -6,12 +6,11 @@ import { BOT_MESSAGES, type LinkedNumber } from '../../../shared/api/bots.schema
 import type { LinkStatus } from '../../../shared/whatsapp';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { RowAction } from '../../components/row-action';
-import { queryKeys } from '../../lib/query-keys';
 import { EmptyPanel, ListSkeleton } from '../../components/list-states';
 import { hasQrButton, isLinking, NUMBER_LIST_RELOAD_DELAY_MS } from './linked-number-link';
 import { type LinkDialogTarget, LinkedNumberLinkDialog } from './linked-number-link-dialog';
 import { LinkedNumberStatusBadge } from './linked-number-status-badge';
-import { useLinkedNumbers, useUnlinkNumberConfirm } from './use-bots';
+import { linkedNumbersKey, useLinkedNumbers, useUnlinkNumberConfirm } from './use-bots';
 import { useLinkStatusPolling } from './use-link-status-polling';
 import { formatDateTime } from '../../lib/format';
 import { type ListColumn, ListTable } from '../../components/list-table';
@@ -25,7 +24,7 @@ function LinkingNumberWatcher({ appId, linkId, status: rowStatus }: { appId: str
   useLinkStatusPolling(linkId, {
     isImmediate: false,
     onStatus: (status) => {
-      if (status !== rowStatus) void queryClient.invalidateQueries({ queryKey: queryKeys.linkedNumbers(appId) });
+      if (status !== rowStatus) void queryClient.invalidateQueries({ queryKey: linkedNumbersKey(appId) });
     },
   });
   return null;
@@ -47,7 +46,7 @@ export function LinkedNumberPanel({ appId }: { appId: string }) {
     // The link may still be settling after the dialog stops polling: the list is read again a little later.
     clearTimeout(reloadTimer.current);
     reloadTimer.current = setTimeout(
-      () => void queryClient.invalidateQueries({ queryKey: queryKeys.linkedNumbers(appId) }),
+      () => void queryClient.invalidateQueries({ queryKey: linkedNumbersKey(appId) }),
       NUMBER_LIST_RELOAD_DELAY_MS,
     );
   }

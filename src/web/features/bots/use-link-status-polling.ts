@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { LinkStatus } from '../../../shared/whatsapp';
-import { getLinkStatus } from './bots.api';
+import { getLinkStatus } from '../../../shared/api/bots.calls';
+import { call } from '../../lib/call';
 import { isLinkSettled, LINK_POLL_INTERVAL_MS, LINK_POLL_MAX_CHECKS, readLinkStatus } from './linked-number-link';
 
 export interface LinkPoll {
@@ -47,7 +48,7 @@ export function useLinkStatusPolling(linkId: string | null, { isImmediate, onSta
     async function check(id: string) {
       checks += 1;
       if (checks >= LINK_POLL_MAX_CHECKS) clearInterval(timer);
-      const read = readLinkStatus(await getLinkStatus(id));
+      const read = readLinkStatus(await call(getLinkStatus, { params: { id } }));
       answers += 1;
       if (!isActive) return;
       if (read) {

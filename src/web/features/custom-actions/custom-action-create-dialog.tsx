@@ -4,8 +4,10 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { isOk, replyMessage } from '../../lib/api';
-import { queryKeys } from '../../lib/query-keys';
-import { createCustomAction, CUSTOM_ACTION_FALLBACKS, customActionPath } from './custom-actions.api';
+import { call } from '../../lib/call';
+import { createCustomAction } from '../../../shared/api/custom-actions.calls';
+import { CUSTOM_ACTION_FALLBACKS, customActionPath } from './custom-actions.api';
+import { CUSTOM_ACTIONS_KEY } from './use-custom-actions';
 import { useCustomActionDetails } from './use-custom-action-details';
 import { DialogActions } from '../../components/dialog-actions';
 
@@ -35,7 +37,7 @@ function CreateForm({ onClose }: { onClose: () => void }) {
     if (!details) return;
     setSubmitting(true);
     // Empty code: the editor fills in the default code a second after it opens.
-    const reply = await createCustomAction({ ...details, code: '' });
+    const reply = await call(createCustomAction, { body: { ...details, code: '' } });
     const uuid = typeof reply.uuid === 'string' ? reply.uuid : '';
     if (!isOk(reply) || !uuid) {
       setSubmitting(false);
@@ -43,7 +45,7 @@ function CreateForm({ onClose }: { onClose: () => void }) {
       return;
     }
     showToast({ color: 'teal', title: 'Created', message: replyMessage(reply, 'Custom action created') });
-    await queryClient.invalidateQueries({ queryKey: queryKeys.customActions });
+    await queryClient.invalidateQueries({ queryKey: CUSTOM_ACTIONS_KEY });
     onClose();
     void navigate(customActionPath(uuid));
   }

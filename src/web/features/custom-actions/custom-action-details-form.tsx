@@ -2,7 +2,9 @@ import { Button, Group, Stack, Textarea, TextInput } from '@mantine/core';
 import { showToast } from '../../lib/toast';
 import { useState } from 'react';
 import { isOk, replyMessage } from '../../lib/api';
-import { CUSTOM_ACTION_FALLBACKS, updateCustomActionName, type CustomAction } from './custom-actions.api';
+import { updateCustomActionName } from '../../../shared/api/custom-actions.calls';
+import { call } from '../../lib/call';
+import { CUSTOM_ACTION_FALLBACKS, type CustomAction } from './custom-actions.api';
 import { type CustomActionDetails, useCustomActionDetails } from './use-custom-action-details';
 
 interface CustomActionDetailsFormProps {
@@ -20,7 +22,7 @@ export function CustomActionDetailsForm({ action, onSaved }: CustomActionDetails
     const details = fields.read();
     if (!details) return;
     setSaving(true);
-    const reply = await updateCustomActionName({ uuid: action.uuid, ...details });
+    const reply = await call(updateCustomActionName, { body: { uuid: action.uuid, ...details } });
     setSaving(false);
     if (!isOk(reply)) {
       showToast({ color: 'red', title: 'Details not saved', message: replyMessage(reply, CUSTOM_ACTION_FALLBACKS.updateDetails) });

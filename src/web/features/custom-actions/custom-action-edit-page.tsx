@@ -7,7 +7,6 @@ import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { CUSTOM_ACTION_MESSAGES } from '../../../shared/api/custom-actions.schema';
 import { isOk, replyMessage } from '../../lib/api';
-import { queryKeys } from '../../lib/query-keys';
 import { JavascriptCodeEditor } from '../../components/javascript-code-editor';
 import { CustomActionDetailsForm } from './custom-action-details-form';
 import { CustomActionTerminalPanel } from './custom-action-terminal-panel';
@@ -19,15 +18,10 @@ import {
   toTerminalLines,
   type TerminalLine,
 } from './custom-action-test-run';
-import {
-  CUSTOM_ACTION_FALLBACKS,
-  CUSTOM_ACTIONS_PATH,
-  getCustomAction,
-  testCustomAction,
-  updateCustomActionCode,
-  type CustomAction,
-} from './custom-actions.api';
-import { useCustomActionTemplates } from './use-custom-actions';
+import { CUSTOM_ACTION_FALLBACKS, CUSTOM_ACTIONS_PATH, type CustomAction } from './custom-actions.api';
+import { CUSTOM_ACTIONS_KEY, useCustomActionTemplates } from './use-custom-actions';
+import { getCustomAction, testCustomAction, updateCustomActionCode } from '../../../shared/api/custom-actions.calls';
+import { call, queryKey } from '../../lib/call';
 import { useDefaultCode } from './use-default-code';
 import { BackLink } from '../../components/back-link';
 import { useLeaveGuard } from '../../lib/confirm-discard';
@@ -44,9 +38,9 @@ export function CustomActionEditPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { data: action, error } = useQuery({
-    queryKey: queryKeys.customAction(id),
+    queryKey: queryKey(getCustomAction, { params: { uuid: id } }),
     queryFn: async (): Promise<CustomAction> => {
-      const reply = await getCustomAction(id);
+      const reply = await call(getCustomAction, { params: { uuid: id } });
       if (isOk(reply) && reply.data) return reply.data;
       throw new Error(replyMessage(reply, CUSTOM_ACTION_FALLBACKS.load));
     },
@@ -63,8 +57,10 @@ export function CustomActionEditPage() {
   }, [error, navigate]);
 
   function updateCached(patch: Partial<CustomAction>) {
-    queryClient.setQueryData<CustomAction>(queryKeys.customAction(id), (old) => (old ? { ...old, ...patch } : old));
-    void queryClient.invalidateQueries({ queryKey: queryKeys.customActions, exact: true });
+    queryClient.setQueryData<CustomAction>(queryKey(getCustomAction, { params: { uuid: id } }), (old) =>
+      old ? { ...old, ...patch } : old,
+    );
+    void queryClient.invalidateQueries({ queryKey: CUSTOM_ACTIONS_KEY, exact: true });
   }
 
   return (
@@ -140,7 +136,7 @@ function EditorTabs({ action, onChange }: EditorTabsProps) {
   // Saving sends the code only; the test inputs are not part of the function.
   async function saveCode() {
     setSaving(true);
-    const reply = await updateCustomActionCode({ uuid: action.uuid, code });
+    const reply = await call(updateCustomActionCode, { body: { uuid: action.uuid, code } });
     setSaving(false);
     if (!isOk(reply)) {
       showToast({ color: 'red', title: 'Code not saved', message: replyMessage(reply, CUSTOM_ACTION_FALLBACKS.updateCode) });
@@ -161,7 +157,7 @@ function EditorTabs({ action, onChange }: EditorTabsProps) {
     setJsonErrors({ session: false, results: false });
     setTerminalOpen(true);
     setRunning(true);
-    const reply = await testCustomAction({ code, ...parsed.inputs });
+    const reply = await call(testCustomAction, { body: { code, ...parsed.inputs } });
     setRunning(false);
     if (isOk(reply) && reply.data) {
       const runLines = toTerminalLines(reply.data);

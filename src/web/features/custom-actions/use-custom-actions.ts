@@ -2,15 +2,12 @@ import { modals } from '@mantine/modals';
 import { showToast } from '../../lib/toast';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { isNetworkFailure, isOk, replyMessage } from '../../lib/api';
-import { queryKeys } from '../../lib/query-keys';
-import {
-  CUSTOM_ACTION_FALLBACKS,
-  deleteCustomAction,
-  findCustomActions,
-  findCustomActionTemplates,
-  type CustomActionListItem,
-  type CustomActionTemplate,
-} from './custom-actions.api';
+import { call, queryKey } from '../../lib/call';
+import { deleteCustomAction, findCustomActions, findCustomActionTemplates } from '../../../shared/api/custom-actions.calls';
+import { CUSTOM_ACTION_FALLBACKS, type CustomActionListItem, type CustomActionTemplate } from './custom-actions.api';
+
+/** The functions' list; its key is also the prefix of each function's and the templates'. */
+export const CUSTOM_ACTIONS_KEY = queryKey(findCustomActions);
 
 export const DELETE_CUSTOM_ACTION_QUESTION = 'Are you sure you want to delete this custom action?';
 
@@ -20,9 +17,9 @@ export const DELETE_CUSTOM_ACTION_QUESTION = 'Are you sure you want to delete th
  */
 export function useCustomActions() {
   return useQuery({
-    queryKey: queryKeys.customActions,
+    queryKey: CUSTOM_ACTIONS_KEY,
     queryFn: async (): Promise<CustomActionListItem[]> => {
-      const reply = await findCustomActions();
+      const reply = await call(findCustomActions);
       if (isOk(reply) && Array.isArray(reply.data)) return reply.data;
       throw new Error(
         isNetworkFailure(reply)
@@ -36,9 +33,9 @@ export function useCustomActions() {
 /** GET /api/template/custom-actions; a failure toasts 'Failed to load templates' (or the server's message) once. */
 export function useCustomActionTemplates() {
   return useQuery({
-    queryKey: queryKeys.customActionTemplates,
+    queryKey: queryKey(findCustomActionTemplates),
     queryFn: async (): Promise<CustomActionTemplate[]> => {
-      const reply = await findCustomActionTemplates();
+      const reply = await call(findCustomActionTemplates);
       if (isOk(reply) && Array.isArray(reply.data)) return reply.data;
       const message = replyMessage(reply, CUSTOM_ACTION_FALLBACKS.templates);
       showToast({ id: 'custom-action-templates-failed', color: 'red', title: 'Templates', message });
@@ -60,10 +57,10 @@ export function useDeleteCustomActionConfirm(): (action: Pick<CustomActionListIt
       labels: { confirm: 'Delete', cancel: 'Cancel' },
       confirmProps: { color: 'red' },
       onConfirm: async () => {
-        const reply = await deleteCustomAction(action.uuid);
+        const reply = await call(deleteCustomAction, { params: { uuid: action.uuid } });
         if (isOk(reply)) {
           showToast({ color: 'teal', title: 'Deleted', message: replyMessage(reply, `${action.actionName} was deleted.`) });
-          await queryClient.invalidateQueries({ queryKey: queryKeys.customActions });
+          await queryClient.invalidateQueries({ queryKey: CUSTOM_ACTIONS_KEY });
         } else {
           showToast({ color: 'red', title: 'Not deleted', message: replyMessage(reply, CUSTOM_ACTION_FALLBACKS.delete) });
         }

@@ -1,15 +1,15 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { isOk } from '../../lib/api';
-import { queryKeys } from '../../lib/query-keys';
-import { getDefaultJavascriptCode } from './custom-actions.api';
+import { getDefaultJavascriptCode } from '../../../shared/api/custom-actions.calls';
+import { call, queryKey } from '../../lib/call';
 
 /** Wait before an empty editor asks for the default code (docs/product.md: 1 s after the editor loads). */
 export const DEFAULT_CODE_DELAY_MS = 1000;
 
 /** The default code, read once per visit; null when the server has none (the editor then stays empty). */
 async function fetchDefaultCode(): Promise<string | null> {
-  const reply = await getDefaultJavascriptCode();
+  const reply = await call(getDefaultJavascriptCode);
   return isOk(reply) && typeof reply.data === 'string' && reply.data ? reply.data : null;
 }
 
@@ -30,7 +30,7 @@ export function useDefaultCode(code: string, onChange: (code: string) => void): 
     let isCancelled = false;
     const timer = setTimeout(() => {
       void queryClient
-        .fetchQuery({ queryKey: queryKeys.defaultJavascriptCode, queryFn: fetchDefaultCode, staleTime: Infinity, retry: false })
+        .fetchQuery({ queryKey: queryKey(getDefaultJavascriptCode), queryFn: fetchDefaultCode, staleTime: Infinity, retry: false })
         .catch(() => null)
         .then((text) => {
           if (isCancelled) return;

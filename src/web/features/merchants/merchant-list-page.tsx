@@ -9,8 +9,10 @@ import { getPermissionScope, isInAudience, type Permission } from '../../../shar
 import { EmptyPanel } from '../../components/list-states';
 import { ListSection } from '../../components/list-section';
 import { MerchantForm } from './merchant-form';
-import { merchantTransactionsPath, REGISTER_MERCHANT_PATH, updateMerchant } from './merchants.api';
-import { merchantKeys, useDeleteMerchantConfirm, useMerchants } from './use-merchants';
+import { updateMerchant } from '../../../shared/api/merchants.calls';
+import { call } from '../../lib/call';
+import { merchantTransactionsPath, REGISTER_MERCHANT_PATH } from './merchants.api';
+import { MERCHANTS_KEY, useDeleteMerchantConfirm, useMerchants } from './use-merchants';
 import { PageHeader } from '../../components/page-header';
 import { RowAction } from '../../components/row-action';
 import { BusinessCategoryBadge } from './business-category-badge';
@@ -168,10 +170,10 @@ export function MerchantEditDialog({ merchant, onClose }: { merchant: Merchant |
           }}
           submitLabel="Save Changes"
           failure="Failed to update merchant"
-          onSubmit={(values) => updateMerchant({ ...values, uuid: merchant.uuid })}
+          onSubmit={(values) => call(updateMerchant, { body: { ...values, uuid: merchant.uuid } })}
           onDone={async (reply) => {
             showToast({ color: 'teal', title: 'Merchant updated', message: reply.message || merchant.companyName });
-            await queryClient.invalidateQueries({ queryKey: merchantKeys.all });
+            await queryClient.invalidateQueries({ queryKey: MERCHANTS_KEY });
             onClose();
           }}
           onCancel={onClose}

@@ -5,8 +5,10 @@ import { useNavigate } from 'react-router';
 import type { Merchant } from '../../../shared/api/merchants.schema';
 
 import { EMPTY_MERCHANT, MerchantForm } from './merchant-form';
-import { merchantUsersPath, registerMerchant } from './merchants.api';
-import { merchantKeys } from './use-merchants';
+import { registerMerchant } from '../../../shared/api/merchants.calls';
+import { call } from '../../lib/call';
+import { merchantUsersPath } from './merchants.api';
+import { MERCHANTS_KEY } from './use-merchants';
 import { PageHeader } from '../../components/page-header';
 import { RoleGuard } from '../../components/role-guard';
 
@@ -26,11 +28,11 @@ export function MerchantRegisterPage() {
             initialValues={EMPTY_MERCHANT}
             submitLabel="Register Merchant"
             failure="Failed to register merchant"
-            onSubmit={registerMerchant}
+            onSubmit={(body) => call(registerMerchant, { body })}
             onDone={async (reply) => {
               const merchant = reply.data as Merchant;
               showToast({ color: 'teal', title: 'Merchant registered', message: reply.message || merchant.companyName });
-              await queryClient.invalidateQueries({ queryKey: merchantKeys.all });
+              await queryClient.invalidateQueries({ queryKey: MERCHANTS_KEY });
               void navigate(merchantUsersPath(merchant.uuid));
             }}
           />

@@ -16,10 +16,11 @@ import {
 import { BackLink } from '../../components/back-link';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { TableExportButtons } from '../../components/table-export-buttons';
-import { failureText, isOk, readData } from '../../lib/api';
+import { failureText, isOk } from '../../lib/api';
 import { formatTime } from '../../lib/table-export';
 import { EmptyPanel } from '../../components/list-states';
-import { findTransactionTypes, searchTransactions } from './merchants.api';
+import { findTransactionTypes, searchTransactions } from '../../../shared/api/merchants.calls';
+import { call, callQuery } from '../../lib/call';
 import { useMerchant } from './use-merchants';
 import { PageHeader } from '../../components/page-header';
 import { RowAction } from '../../components/row-action';
@@ -64,8 +65,7 @@ interface Results {
 function MerchantTransactions({ merchantUuid }: { merchantUuid: string }) {
   const merchant = useMerchant(merchantUuid || undefined);
   const types = useQuery({
-    queryKey: ['merchants', 'transaction-types'],
-    queryFn: async () => readData(await findTransactionTypes(), 'Failed to fetch transaction types'),
+    ...callQuery(findTransactionTypes, {}, 'Failed to fetch transaction types'),
     staleTime: Number.POSITIVE_INFINITY,
   });
   const [range, setRange] = useState<DatesRangeValue<string>>(() => [
@@ -88,12 +88,14 @@ function MerchantTransactions({ merchantUuid }: { merchantUuid: string }) {
     }
     setRangeError(null);
     setSearching(true);
-    const reply = await searchTransactions({
-      startDate: dayjs(start).startOf('day').toISOString(),
-      endDate: dayjs(end).endOf('day').toISOString(),
-      userUuid: merchantUuid,
-      status: (status ?? '') as '',
-      transactionType: transactionType ?? '',
+    const reply = await call(searchTransactions, {
+      body: {
+        startDate: dayjs(start).startOf('day').toISOString(),
+        endDate: dayjs(end).endOf('day').toISOString(),
+        userUuid: merchantUuid,
+        status: (status ?? '') as '',
+        transactionType: transactionType ?? '',
+      },
     });
     setSearching(false);
     if (!isOk(reply)) {

@@ -5,8 +5,9 @@ import { FormAlert } from '../../components/form-alert';
 import { AccountFields } from './account-fields';
 import { useAccountForm } from './use-account-form';
 import { failureText, isOk } from '../../lib/api';
-import { createMerchantUser } from './merchants.api';
-import { merchantKeys } from './use-merchants';
+import { merchantUsersKey } from './use-merchants';
+import { createMerchantUser } from '../../../shared/api/merchants.calls';
+import { call } from '../../lib/call';
 import { DialogActions } from '../../components/dialog-actions';
 
 /** 'Create New User' of a merchant; confirmPassword is checked here and never sent. */
@@ -31,10 +32,10 @@ function UserForm({ merchantUuid, onClose }: { merchantUuid: string; onClose: ()
   const { form, message, clearMessage, isSubmitting, submitWith } = useAccountForm({ isDeveloper: false });
 
   const handleSubmit = submitWith(async ({ confirmPassword: _confirm, ...fields }, values) => {
-    const reply = await createMerchantUser({ ...fields, isDeveloper: values.isDeveloper, merchantUuid });
+    const reply = await call(createMerchantUser, { body: { ...fields, isDeveloper: values.isDeveloper, merchantUuid } });
     if (!isOk(reply)) return failureText(reply, 'Failed to create user');
     showToast({ color: 'teal', title: 'User created', message: reply.message || fields.fullName });
-    await queryClient.invalidateQueries({ queryKey: merchantKeys.users(merchantUuid) });
+    await queryClient.invalidateQueries({ queryKey: merchantUsersKey(merchantUuid) });
     form.reset();
     onClose();
     return undefined;

@@ -1,8 +1,4 @@
 import { useQuery } from '@tanstack/react-query';
-import type { Merchant, MerchantUser } from '../../../shared/api/merchants.schema';
-import { type ApiReply, isNotFound, readData } from '../../lib/api';
-import { useAccountDeleteConfirm, useConfirmedCall } from '../../lib/use-confirmed-call';
-import { queryKeys } from '../../lib/query-keys';
 import {
   deleteMerchant,
   deleteMerchantUser,
@@ -11,17 +7,17 @@ import {
   findMyMerchants,
   getMerchant,
   getOwnMerchant,
-} from './merchants.api';
+} from '../../../shared/api/merchants.calls';
+import type { Merchant, MerchantUser } from '../../../shared/api/merchants.schema';
+import { type ApiReply, isNotFound, readData } from '../../lib/api';
+import { call, callQuery, queryKey } from '../../lib/call';
+import { useAccountDeleteConfirm, useConfirmedCall } from '../../lib/use-confirmed-call';
 
-/** Below `['merchants']`: the lists (the clone modal's picker reads the first), each merchant and its users. */
-export const merchantKeys = {
-  all: ['merchants'],
-  list: queryKeys.merchants,
-  mine: ['merchants', 'mine'],
-  one: (uuid: string) => ['merchants', 'one', uuid],
-  own: ['merchants', 'own'],
-  users: (uuid: string) => ['merchants', 'users', uuid],
-};
+/**
+ * The prefix of every merchants query (merchants.calls.ts): the lists (the clone modal's picker reads the first),
+ * each merchant and its users, the transaction types. A change to a merchant or its users reloads them all.
+ */
+export const MERCHANTS_KEY = ['merchants'];
 
 /** The merchant answered '04' (none, or not one the caller may see); not retried. */
 export class MerchantNotFoundError extends Error {}
@@ -35,26 +31,27 @@ function readMerchantReply<T>(reply: ApiReply<T>, fallback: string): T {
 
 /** All Merchants (`mine` false) or My Merchants. */
 export function useMerchants(mine: boolean) {
-  return useQuery({
-    queryKey: mine ? merchantKeys.mine : merchantKeys.list,
-    queryFn: async (): Promise<Merchant[]> => readData(await (mine ? findMyMerchants() : findMerchants()), 'Failed to fetch merchants'),
-  });
+  return useQuery(callQuery(mine ? findMyMerchants : findMerchants, {}, 'Failed to fetch merchants'));
 }
 
 /** One merchant by uuid (admins), or with no uuid the signed-in merchant user's own company. */
 export function useMerchant(uuid: string | undefined) {
   return useQuery({
-    queryKey: uuid ? merchantKeys.one(uuid) : merchantKeys.own,
+    queryKey: uuid ? queryKey(getMerchant, { params: { uuid } }) : queryKey(getOwnMerchant),
     queryFn: async (): Promise<Merchant> =>
-      readMerchantReply(await (uuid ? getMerchant(uuid) : getOwnMerchant()), 'Failed to fetch merchants'),
+      readMerchantReply(await (uuid ? call(getMerchant, { params: { uuid } }) : call(getOwnMerchant)), 'Failed to fetch merchants'),
     retry: noRetryOnNotFound,
   });
 }
 
+/** A merchant's users' key, which creating a user invalidates. */
+export const merchantUsersKey = (merchantUuid: string) => queryKey(findMerchantUsers, { params: { merchantUuid } });
+
 export function useMerchantUsers(merchantUuid: string | undefined) {
   return useQuery({
-    queryKey: merchantKeys.users(merchantUuid ?? ''),
-    queryFn: async (): Promise<MerchantUser[]> => readMerchantReply(await findMerchantUsers(merchantUuid!), 'Failed to fetch users'),
+    queryKey: merchantUsersKey(merchantUuid ?? ''),
+    queryFn: async (): Promise<MerchantUser[]> =>
+      readMerchantReply(await call(findMerchantUsers, { params: { merchantUuid: merchantUuid! } }), 'Failed to fetch users'),
     enabled: !!merchantUuid,
     retry: noRetryOnNotFound,
   });
@@ -62,18 +59,18 @@ export function useMerchantUsers(merchantUuid: string | undefined) {
 
 /** Asks first, then deletes; a toast with the server's message either way, and the merchant queries reload. */
 export function useDeleteMerchantConfirm(): (merchant: Merchant, onDone?: () => void) => void {
-  const confirm = useConfirmedCall(merchantKeys.all);
+  const confirm = useConfirmedCall(MERCHANTS_KEY);
   return (merchant, onDone) =>
     confirm({
       title: `Delete ${merchant.companyName}`,
       question: `Are you sure you want to delete the merchant ${merchant.companyName}? Its users and the apps they own are deleted with it.`,
       done: { title: 'Deleted', message: 'Deleted' },
       refused: { title: 'Failed to delete merchant', message: 'Failed to delete merchant' },
-      call: () => deleteMerchant(merchant.uuid),
+      call: () => call(deleteMerchant, { body: { uuid: merchant.uuid } }),
       onDone,
     });
 }
 
 export function useDeleteMerchantUserConfirm(): (user: MerchantUser) => void {
-  return useAccountDeleteConfirm(merchantKeys.all, 'user', deleteMerchantUser);
+  return useAccountDeleteConfirm(MERCHANTS_KEY, 'user', (uuid) => call(deleteMerchantUser, { body: { uuid } }));
 }

@@ -18,7 +18,9 @@ import { formatMonthlyPrice, monthOptions } from './shortcode-format';
 import { EmptyPanel, ListSkeleton } from '../../components/list-states';
 import { ShortCodePaymentNotice } from './shortcode-payment-notice';
 import { type PurchaseSummary, ShortCodePurchaseConfirmDialog } from './shortcode-purchase-confirm-dialog';
-import { buyShortCode, MY_SHORTCODES_PATH } from './shortcodes.api';
+import { buyShortCode } from '../../../shared/api/shortcodes.calls';
+import { call } from '../../lib/call';
+import { MY_SHORTCODES_PATH } from './shortcodes.api';
 import { useShortCodeCheckout } from './use-shortcode-checkout';
 import { useExtensionsOnSale } from './use-shortcodes';
 import { formatAmount } from '../../lib/format';
@@ -72,10 +74,12 @@ export function ShortCodeBuyPage() {
   async function handleConfirm() {
     if (!selected || !summary) return;
     setSubmitting(true);
-    const reply = await buyShortCode({
-      extensionUuid: selected.uuid,
-      leaseCount: summary.months,
-      shortCode: selected.extLength > 0 ? digits.trim() : '',
+    const reply = await call(buyShortCode, {
+      body: {
+        extensionUuid: selected.uuid,
+        leaseCount: summary.months,
+        shortCode: selected.extLength > 0 ? digits.trim() : '',
+      },
     });
     setSubmitting(false);
     setSummary(null);

@@ -12,10 +12,12 @@ import { FormAlert } from '../../components/form-alert';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { RadioCardGroup, type RadioCardOption } from '../../components/radio-card-group';
 import { failureText, isOk } from '../../lib/api';
-import { queryKeys } from '../../lib/query-keys';
 import { useApps } from '../apps/use-apps';
 import { getPurchaseState } from './shortcode-format';
-import { connectApp, MY_SHORTCODES_PATH } from './shortcodes.api';
+import { connectApp } from '../../../shared/api/shortcodes.calls';
+import { call } from '../../lib/call';
+import { MY_SHORTCODES_PATH } from './shortcodes.api';
+import { SHORTCODES_KEY } from './use-shortcodes';
 import { PurchaseNotFoundError, usePurchase } from './use-shortcodes';
 import { useCurrentUser } from '../../lib/use-current-user';
 import { formatDay } from '../../lib/format';
@@ -95,13 +97,13 @@ function ConnectForm({ purchase }: { purchase: Purchase }) {
     }
     setSubmitting(true);
     setMessage(null);
-    const reply = await connectApp({ appId, linkedAppEnv: environment, uuid: purchase.uuid });
+    const reply = await call(connectApp, { body: { appId, linkedAppEnv: environment, uuid: purchase.uuid } });
     if (!isOk(reply)) {
       setSubmitting(false);
       setMessage(failureText(reply, 'The app could not be connected.'));
       return;
     }
-    await queryClient.invalidateQueries({ queryKey: queryKeys.shortcodes });
+    await queryClient.invalidateQueries({ queryKey: SHORTCODES_KEY });
     setSuccessMessage(reply.message || SHORTCODE_MESSAGES.connected);
     showToast({ color: 'teal', title: 'Connected', message: `${purchase.shortCode} now reaches your app.` });
     redirectTimer.current = setTimeout(() => navigate(MY_SHORTCODES_PATH), CONNECT_REDIRECT_MS);

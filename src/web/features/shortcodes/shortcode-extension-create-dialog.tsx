@@ -16,8 +16,9 @@ import {
 } from '../../../shared/api/shortcodes.schema';
 import { FormAlert } from '../../components/form-alert';
 import { failureText, isOk } from '../../lib/api';
-import { queryKeys } from '../../lib/query-keys';
-import { createExtension } from './shortcodes.api';
+import { createExtension } from '../../../shared/api/shortcodes.calls';
+import { call } from '../../lib/call';
+import { SHORTCODES_KEY } from './use-shortcodes';
 import { useProviders } from './use-shortcodes';
 import { DialogActions } from '../../components/dialog-actions';
 
@@ -106,14 +107,14 @@ function ExtensionForm({ onClose }: { onClose: () => void }) {
   const handleSubmit = form.onSubmit(async (submitted) => {
     setSubmitting(true);
     const body = createShortCodeBodySchema.parse(submitted);
-    const reply = await createExtension({ ...body, method: body.method.toUpperCase() });
+    const reply = await call(createExtension, { body: { ...body, method: body.method.toUpperCase() } });
     setSubmitting(false);
     if (!isOk(reply)) {
       setMessage(failureText(reply, 'The extension could not be created.'));
       return;
     }
     showToast({ color: 'teal', title: 'Extension created', message: reply.message || `${example} is in the catalogue.` });
-    await queryClient.invalidateQueries({ queryKey: queryKeys.shortcodes });
+    await queryClient.invalidateQueries({ queryKey: SHORTCODES_KEY });
     onClose();
   });
 

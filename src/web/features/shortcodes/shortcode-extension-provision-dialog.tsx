@@ -14,9 +14,10 @@ import {
 } from '../../../shared/api/shortcodes.schema';
 import { FormAlert } from '../../components/form-alert';
 import { failureText, isOk } from '../../lib/api';
-import { queryKeys } from '../../lib/query-keys';
 import { monthOptions } from './shortcode-format';
-import { provisionExtension } from './shortcodes.api';
+import { provisionExtension } from '../../../shared/api/shortcodes.calls';
+import { call } from '../../lib/call';
+import { SHORTCODES_KEY } from './use-shortcodes';
 import { DialogActions } from '../../components/dialog-actions';
 
 type Holder = 'self' | 'account';
@@ -60,12 +61,14 @@ function ProvisionForm({ extension, onClose }: { extension: Extension; onClose: 
   const handleSubmit = form.onSubmit(async (submitted) => {
     setSubmitting(true);
     const isSelf = submitted.holder === 'self';
-    const reply = await provisionExtension({
-      extensionUuid: extension.uuid,
-      self: isSelf,
-      userEmail: isSelf ? '' : submitted.userEmail.trim(),
-      shortCode: submitted.digits.trim(),
-      leaseCount: Number(submitted.months),
+    const reply = await call(provisionExtension, {
+      body: {
+        extensionUuid: extension.uuid,
+        self: isSelf,
+        userEmail: isSelf ? '' : submitted.userEmail.trim(),
+        shortCode: submitted.digits.trim(),
+        leaseCount: Number(submitted.months),
+      },
     });
     setSubmitting(false);
     if (!isOk(reply)) {
@@ -78,7 +81,7 @@ function ProvisionForm({ extension, onClose }: { extension: Extension; onClose: 
       title: reply.message || SHORTCODE_MESSAGES.provisioned,
       message: `${reply.data?.shortCode ?? buildDialPattern(extension)} is active for ${holder}.`,
     });
-    await queryClient.invalidateQueries({ queryKey: queryKeys.shortcodes });
+    await queryClient.invalidateQueries({ queryKey: SHORTCODES_KEY });
     onClose();
   });
 

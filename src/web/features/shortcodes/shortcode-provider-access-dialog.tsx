@@ -6,8 +6,9 @@ import type { Provider } from '../../../shared/api/shortcodes.schema';
 import { DialogActions } from '../../components/dialog-actions';
 import { FormAlert } from '../../components/form-alert';
 import { failureText, isOk } from '../../lib/api';
-import { queryKeys } from '../../lib/query-keys';
-import { updateProviderAccess } from './shortcodes.api';
+import { updateProviderAccess } from '../../../shared/api/shortcodes.calls';
+import { call } from '../../lib/call';
+import { PROVIDERS_KEY } from './use-shortcodes';
 
 interface ShortCodeProviderAccessDialogProps {
   provider: Provider | null;
@@ -37,14 +38,14 @@ function AccessForm({ provider, onClose }: { provider: Provider; onClose: () => 
       .split(/[\s,]+/)
       .map((s) => s.trim())
       .filter(Boolean);
-    const reply = await updateProviderAccess(provider.uuid, { acceptsUnauthenticated, allowedSources });
+    const reply = await call(updateProviderAccess, { params: { uuid: provider.uuid }, body: { acceptsUnauthenticated, allowedSources } });
     setSubmitting(false);
     if (!isOk(reply)) {
       setMessage(failureText(reply, 'The access settings could not be saved.'));
       return;
     }
     showToast({ color: 'teal', title: 'Access saved', message: `${provider.providerName}'s access settings were saved.` });
-    await queryClient.invalidateQueries({ queryKey: queryKeys.shortcodeProviders });
+    await queryClient.invalidateQueries({ queryKey: PROVIDERS_KEY });
     onClose();
   }
 

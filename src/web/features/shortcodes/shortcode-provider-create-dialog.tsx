@@ -6,8 +6,9 @@ import { useState } from 'react';
 import { type RegisterProviderBody, registerProviderBodySchema } from '../../../shared/api/shortcodes.schema';
 import { FormAlert } from '../../components/form-alert';
 import { failureText, isOk } from '../../lib/api';
-import { queryKeys } from '../../lib/query-keys';
-import { registerProvider } from './shortcodes.api';
+import { registerProvider } from '../../../shared/api/shortcodes.calls';
+import { call } from '../../lib/call';
+import { PROVIDERS_KEY } from './use-shortcodes';
 import { DialogActions } from '../../components/dialog-actions';
 
 interface ShortCodeProviderCreateDialogProps {
@@ -46,14 +47,14 @@ function ProviderForm({ onClose }: { onClose: () => void }) {
 
   const handleSubmit = form.onSubmit(async (values) => {
     setSubmitting(true);
-    const reply = await registerProvider(registerProviderBodySchema.parse(values));
+    const reply = await call(registerProvider, { body: registerProviderBodySchema.parse(values) });
     setSubmitting(false);
     if (!isOk(reply)) {
       setMessage(failureText(reply, 'The provider could not be registered.'));
       return;
     }
     showToast({ color: 'teal', title: 'Provider registered', message: reply.message || `${values.providerName} was registered.` });
-    await queryClient.invalidateQueries({ queryKey: queryKeys.shortcodeProviders });
+    await queryClient.invalidateQueries({ queryKey: PROVIDERS_KEY });
     onClose();
   });
 

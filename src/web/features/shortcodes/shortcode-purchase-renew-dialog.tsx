@@ -2,7 +2,8 @@ import { Code, Modal, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { LEASE_MONTHS_MAX, LEASE_MONTHS_MIN, type Purchase, RENEW_MONTHS_DEFAULT } from '../../../shared/api/shortcodes.schema';
 import { formatMonthlyPrice, monthOptions } from './shortcode-format';
-import { renewShortCode } from './shortcodes.api';
+import { renewShortCode } from '../../../shared/api/shortcodes.calls';
+import { call } from '../../lib/call';
 import type { useShortCodeCheckout } from './use-shortcode-checkout';
 import { DialogActions } from '../../components/dialog-actions';
 import { formatAmount, formatDay } from '../../lib/format';
@@ -40,11 +41,13 @@ function RenewForm({ purchase, handleCheckout, onClose }: { purchase: Purchase }
   async function handleSubmit(event: React.FormEvent) {
     event.preventDefault();
     setSubmitting(true);
-    const reply = await renewShortCode({
-      id: purchase.id,
-      leaseCount: count,
-      extensionUuid: purchase.extensionUuid ?? '',
-      shortCode: purchase.shortCode,
+    const reply = await call(renewShortCode, {
+      body: {
+        id: purchase.id,
+        leaseCount: count,
+        extensionUuid: purchase.extensionUuid ?? '',
+        shortCode: purchase.shortCode,
+      },
     });
     setSubmitting(false);
     onClose();

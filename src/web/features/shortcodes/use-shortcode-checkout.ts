@@ -3,10 +3,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { SHORTCODE_MESSAGES } from '../../../shared/api/shortcodes.schema';
 import { failureText, isNetworkFailure, isOk } from '../../lib/api';
-import { queryKeys } from '../../lib/query-keys';
-import type { buyShortCode } from './shortcodes.api';
+import type { CallReply } from '../../lib/call';
+import type { buyShortCode } from '../../../shared/api/shortcodes.calls';
+import { SHORTCODES_KEY } from './use-shortcodes';
 
-type CheckoutAnswer = Awaited<ReturnType<typeof buyShortCode>>;
+/** Buy and renew answer the checkout reply; a refusal (or no server) is only the envelope. */
+type CheckoutAnswer = CallReply<typeof buyShortCode>;
 
 /** A checkout answered '01': the payment page, opened in a new tab, and what the screen says meanwhile. */
 export interface PaymentInProgress {
@@ -27,7 +29,7 @@ export function useShortCodeCheckout() {
   const [payment, setPayment] = useState<PaymentInProgress | null>(null);
 
   async function handleCheckout(reply: CheckoutAnswer, shortCode: string): Promise<void> {
-    await queryClient.invalidateQueries({ queryKey: queryKeys.shortcodes });
+    await queryClient.invalidateQueries({ queryKey: SHORTCODES_KEY });
     if (reply.status === '01' && reply.redirectUrl) {
       const tab = window.open(reply.redirectUrl, '_blank');
       // The payment page never needs to reach back into the console.
