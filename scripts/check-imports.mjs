@@ -91,7 +91,7 @@ const SERVER_FEATURE_IMPORTS = {
   'runtime/event-sink': { by: ['health'], why: "health reports the event sink's queue" },
   'runtime/runtime.routes': { by: ['shortcodes'], why: "a shared shortcode's gateway URL reads and answers gateways as an app's does" },
   'runtime/runtime.service': { by: ['bots', 'dashboard', 'logs', 'shortcodes'], why: 'the Runtime buildApp hands their routes' },
-  'sandbox/sandbox.routes': { by: ['runtime'], why: 'actions may call the sandbox bank in this process' },
+  'demo-bank/demo-bank.routes': { by: ['runtime'], why: 'actions may call the demo bank in this process' },
   'sessions/sessions.service': { by: ['dashboard'], why: 'the dashboard lists and exports sessions' },
   'templates/featured-templates': { by: ['bots'], why: 'the demo bot is written as a template' },
   'webhooks/webhooks.service': { by: ['payments'], why: "a payment's outcome goes out as a webhook event" },

@@ -22,7 +22,7 @@
  * `continue` whose input is unknown. Replaying it as a deep dial would run its actions a second time.
  */
 import { FIELD_LIMITS, cleanText, getText, hasKeys, peekFields, readFields, type Fields } from './fields';
-import { ChannelError, type ChannelAdapter, type GatewayRequest, type InboundHop, type OutboundReply } from './types';
+import { ChannelError, type ChannelAdapter, type GatewayRequest, type InboundHop, type Reply } from './types';
 
 const NAME = 'africastalking' as const;
 const TEXT_TYPE = 'text/plain; charset=utf-8';
@@ -129,7 +129,7 @@ export const africastalking: ChannelAdapter<typeof NAME> = {
 
   resumeHop,
 
-  formatReply(reply: OutboundReply, hop: InboundHop): { contentType: string; body: string } {
+  formatReply(reply: Reply, hop: InboundHop): { contentType: string; body: string } {
     // The only end hop is the end-of-session notice, sent once the session is over: no screen answers it, even a
     // refusal (the runtime answers an end it closes with an empty 200 too).
     if (hop.kind === 'end') return { contentType: TEXT_TYPE, body: '' };

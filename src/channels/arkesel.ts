@@ -13,7 +13,7 @@
  *   formatReply({ text: 'Pick', end: false }) -> { "sessionID": "s1", "userID": "app1", "msisdn": "233271231234", "message": "Pick", "continueSession": true }
  */
 import { FIELD_LIMITS, cleanText, getFlag, getText, hasKeys, jsonReply, peekFields, readFields } from './fields';
-import type { ChannelAdapter, GatewayRequest, InboundHop, OutboundReply } from './types';
+import type { ChannelAdapter, GatewayRequest, InboundHop, Reply } from './types';
 
 const NAME = 'arkesel' as const;
 
@@ -45,7 +45,7 @@ export const arkesel: ChannelAdapter<typeof NAME> = {
     return hop;
   },
 
-  formatReply(reply: OutboundReply, hop: InboundHop): { contentType: string; body: string } {
+  formatReply(reply: Reply, hop: InboundHop): { contentType: string; body: string } {
     const userId = hop.raw.userID;
     return jsonReply({
       sessionID: hop.sessionId,

@@ -24,7 +24,7 @@ import {
   peekFields,
   readFields,
 } from './fields';
-import type { ChannelAdapter, GatewayRequest, HopKind, InboundHop, JsonValue, OutboundReply } from './types';
+import type { ChannelAdapter, GatewayRequest, HopKind, InboundHop, JsonValue, Reply } from './types';
 
 const NAME = 'beem' as const;
 
@@ -85,7 +85,7 @@ export const beem: ChannelAdapter<typeof NAME> = {
     };
   },
 
-  formatReply(reply: OutboundReply, hop: InboundHop): { contentType: string; body: string } {
+  formatReply(reply: Reply, hop: InboundHop): { contentType: string; body: string } {
     return jsonReply({
       msisdn: hop.msisdn,
       operator: hop.network,

@@ -13,7 +13,7 @@
  */
 import { FIELD_LIMITS, cleanText, getText, hasKeys, jsonReply, peekFields, readFields } from './fields';
 import { isHubtelStyleRelease, readHubtelStyleType } from './hubtel';
-import type { ChannelAdapter, GatewayRequest, InboundHop, OutboundReply } from './types';
+import type { ChannelAdapter, GatewayRequest, InboundHop, Reply } from './types';
 
 const NAME = 'emergent' as const;
 
@@ -48,7 +48,7 @@ export const emergent: ChannelAdapter<typeof NAME> = {
     return hop;
   },
 
-  formatReply(reply: OutboundReply): { contentType: string; body: string } {
+  formatReply(reply: Reply): { contentType: string; body: string } {
     // MaskNextRoute: true asks the gateway to mask the next input in its own logs.
     return jsonReply({ Message: cleanText(reply.text), Type: reply.end ? 'Release' : 'Response', MaskNextRoute: true });
   },

@@ -18,7 +18,7 @@
  *     -> { "text": "Your name?", "session_mode": "continue", "inputHolder": "e.g. Ama" }
  */
 import { FIELD_LIMITS, cleanText, getText, hasKeys, jsonReply, malformed, peekFields, readFields } from './fields';
-import type { ChannelAdapter, GatewayRequest, HopKind, InboundHop, OutboundReply } from './types';
+import type { ChannelAdapter, GatewayRequest, HopKind, InboundHop, Reply } from './types';
 
 const NAME = 'emulator' as const;
 
@@ -64,7 +64,7 @@ export const emulator: ChannelAdapter<typeof NAME> = {
     return hop;
   },
 
-  formatReply(reply: OutboundReply): { contentType: string; body: string } {
+  formatReply(reply: Reply): { contentType: string; body: string } {
     const body: Record<string, string> = { text: cleanText(reply.text), session_mode: reply.end ? 'end' : 'continue' };
     if (!reply.end && reply.inputHolder) body.inputHolder = cleanText(reply.inputHolder);
     return jsonReply(body);

@@ -14,7 +14,7 @@
  *   formatReply({ text: 'Thanks', end: true }) -> { "Type": "Release", "Message": "Thanks", "DataType": "display", ... }
  */
 import { FIELD_LIMITS, cleanText, getEcho, getText, hasKeys, jsonReply, malformed, peekFields, readFields, type Fields } from './fields';
-import type { ChannelAdapter, GatewayName, GatewayRequest, HopKind, InboundHop, JsonValue, OutboundReply } from './types';
+import type { ChannelAdapter, GatewayName, GatewayRequest, HopKind, InboundHop, JsonValue, Reply } from './types';
 
 const NAME = 'hubtel' as const;
 
@@ -89,7 +89,7 @@ export const hubtel: ChannelAdapter<typeof NAME> = {
     return hop;
   },
 
-  formatReply(reply: OutboundReply, hop: InboundHop): { contentType: string; body: string } {
+  formatReply(reply: Reply, hop: InboundHop): { contentType: string; body: string } {
     const text = cleanText(reply.text);
     const clientState = hop.raw.ClientState;
     return jsonReply({

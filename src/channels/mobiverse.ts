@@ -13,7 +13,7 @@
  *     -> { kind: 'start', serviceCode: '*1234#', dialString: '*1234#' }
  */
 import { FIELD_LIMITS, cleanText, getInteger, getText, hasKeys, jsonReply, malformed, peekFields, readFields } from './fields';
-import type { ChannelAdapter, GatewayRequest, HopKind, InboundHop, OutboundReply } from './types';
+import type { ChannelAdapter, GatewayRequest, HopKind, InboundHop, Reply } from './types';
 
 const NAME = 'mobiverse' as const;
 
@@ -55,7 +55,7 @@ export const mobiverse: ChannelAdapter<typeof NAME> = {
     return hop;
   },
 
-  formatReply(reply: OutboundReply): { contentType: string; body: string } {
+  formatReply(reply: Reply): { contentType: string; body: string } {
     return jsonReply({ message: cleanText(reply.text), ussdServiceOp: reply.end ? 17 : 2 });
   },
 };

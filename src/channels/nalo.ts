@@ -15,7 +15,7 @@
  *   formatReply({ text: 'Bye', end: true }) -> { "USERID": "NALOTest", "MSISDN": "233XXXXXXXXX", "MSG": "Bye", "MSGTYPE": false }
  */
 import { FIELD_LIMITS, cleanText, getFlag, getText, hasKeys, jsonReply, peekFields, readFields } from './fields';
-import type { ChannelAdapter, GatewayRequest, InboundHop, OutboundReply } from './types';
+import type { ChannelAdapter, GatewayRequest, InboundHop, Reply } from './types';
 
 const NAME = 'nalo' as const;
 
@@ -49,7 +49,7 @@ export const nalo: ChannelAdapter<typeof NAME> = {
     return hop;
   },
 
-  formatReply(reply: OutboundReply, hop: InboundHop): { contentType: string; body: string } {
+  formatReply(reply: Reply, hop: InboundHop): { contentType: string; body: string } {
     const userId = hop.raw.USERID;
     return jsonReply({
       USERID: typeof userId === 'string' ? userId : '',

@@ -12,7 +12,7 @@
  *     -> { kind: 'start', serviceCode: '*365*1#', dialString: '*365*1#' }
  */
 import { FIELD_LIMITS, cleanText, getEcho, getText, hasKeys, jsonReply, peekFields, readFields } from './fields';
-import type { ChannelAdapter, GatewayRequest, InboundHop, JsonValue, OutboundReply } from './types';
+import type { ChannelAdapter, GatewayRequest, InboundHop, JsonValue, Reply } from './types';
 
 const NAME = 'southpawslab' as const;
 
@@ -52,7 +52,7 @@ export const southpawslab: ChannelAdapter<typeof NAME> = {
     return hop;
   },
 
-  formatReply(reply: OutboundReply, hop: InboundHop): { contentType: string; body: string } {
+  formatReply(reply: Reply, hop: InboundHop): { contentType: string; body: string } {
     return jsonReply({
       message: cleanText(reply.text),
       state: reply.end ? 'END' : 'CONTINUE',

@@ -1,9 +1,10 @@
 /**
  * The channel layer's own contract: what a gateway adapter reads (`GatewayRequest`), what it produces
- * (`InboundHop`), and what it formats (`OutboundReply` -> `FormattedReply`). Gateway-neutral on purpose:
+ * (`InboundHop`), and what it formats (`Reply` -> `FormattedReply`). Gateway-neutral on purpose:
  * nothing gateway-specific reaches the engine except through `InboundHop`.
  */
 import { AppError } from '../shared/errors';
+import type { Reply } from '../engine/types';
 
 export const GATEWAY_NAMES = [
   'africastalking',
@@ -78,14 +79,11 @@ export interface InboundHop {
   raw: Record<string, JsonValue>;
 }
 
-/** What the app answers. Length is not enforced here: the engine paginates. */
-export interface OutboundReply {
-  text: string;
-  /** True to end the session (`END`, `Release`, `MSGTYPE: false`...). */
-  end: boolean;
-  /** The menu's input holder, a hint for the reply box; only a channel with a reply box of its own shows it. */
-  inputHolder?: string;
-}
+/**
+ * What the app answers: the engine's reply as it is (`end` is `END`, `Release`, `MSGTYPE: false`...; only a
+ * channel with a reply box of its own shows `inputHolder`). Length is not enforced here: the engine paginates.
+ */
+export type { Reply };
 
 /** An HTTP request as the server hands it over; `body` already parsed (object for JSON or form, else string). */
 export interface GatewayRequest {
@@ -116,7 +114,7 @@ export interface ChannelAdapter<Name extends GatewayName = GatewayName> {
    * looks the session up for every hop of such a gateway.
    */
   resumeHop?(hop: InboundHop, channelState: string | undefined): InboundHop;
-  formatReply(reply: OutboundReply, hop: InboundHop): FormattedReply;
+  formatReply(reply: Reply, hop: InboundHop): FormattedReply;
   /**
    * Set when the channel stands in for the mobile network as well as a gateway (the emulator). A network only
    * hands an app the sessions dialled on its code, so a new session whose dialled string is not the app's

@@ -29,7 +29,7 @@ import { registerHealthRoutes } from './features/health/health.routes';
 import { registerAppsRoutes } from './features/apps/apps.routes';
 import { registerMenusRoutes } from './features/menus/menus.routes';
 import { registerRuntimeRoutes } from './features/runtime/runtime.routes';
-import { isSandboxBankPath, registerSandboxRoutes } from './features/sandbox/sandbox.routes';
+import { isDemoBankPath, registerDemoBankRoutes } from './features/demo-bank/demo-bank.routes';
 import { registerActionHopGuard } from './plugins/action-hops';
 import { registerLogsRoutes } from './features/logs/logs.routes';
 import { registerDashboardRoutes } from './features/dashboard/dashboard.routes';
@@ -112,7 +112,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerInputGuard(app);
   registerRequestLog(app);
   registerRouteTable(app);
-  registerActionHopGuard(app, isSandboxBankPath);
+  registerActionHopGuard(app, isDemoBankPath);
 
   // The one place MODE is read (docs/operations.md): `console` serves the console and its API, `runtime` gateway
   // traffic, `all` both. Route files register what they are given.
@@ -278,7 +278,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerMailRoutes(app, ctx, guard);
     registerAppsRoutes(app, ctx, guard);
     registerMenusRoutes(app, ctx, guard);
-    registerSandboxRoutes(app);
+    registerDemoBankRoutes(app);
     registerLogsRoutes(app, ctx, guard, runtime);
     registerCustomActionsRoutes(app, ctx, guard, serverRunners.tester);
     registerDashboardRoutes(app, ctx, guard, runtime);

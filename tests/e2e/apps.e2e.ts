@@ -290,7 +290,7 @@ describeBrowser('apps and templates', () => {
     await page.getByRole('textbox', { name: 'App Name', exact: true }).fill('Kojo Merchant Pay 2');
     await page.getByRole('textbox', { name: 'Custom Short Code', exact: true }).fill('');
     await save.click();
-    await expectFormAlert(page, APP_MESSAGES.noShortCode);
+    await expectFormAlert(page, APP_MESSAGES.noShortcode);
     await page.getByRole('textbox', { name: 'Custom Short Code', exact: true }).fill('*384*7');
     await save.click();
     await expectFormAlert(page, APP_MESSAGES.noHash);

@@ -12,7 +12,7 @@ import {
   DEDICATED_SHORTCODE,
   PROVISIONING_NOTE,
   SHARED_SHORTCODE,
-  SHORTCODE_COUNTRIES,
+  PRICING_COUNTRIES,
   formatMoney,
 } from '../../src/web/features/public/pricing.data';
 
@@ -414,7 +414,7 @@ describeBrowser('public site', () => {
     expect(await tabs.getByRole('tab').allTextContents()).toEqual(['Ghana', 'Nigeria', 'Kenya', 'Eswatini', 'OTHERS']);
     expect(await tabs.getByRole('tab', { name: 'Ghana' }).getAttribute('aria-selected')).toBe('true');
 
-    for (const country of SHORTCODE_COUNTRIES) {
+    for (const country of PRICING_COUNTRIES) {
       await tabs.getByRole('tab', { name: country.name }).click();
       const panel = page.getByRole('tabpanel', { name: country.name });
       const shared = panel.getByRole('article', { name: 'Shared Shortcode' });

@@ -46,7 +46,7 @@ export const APP_MESSAGES = {
   noBase: 'Please select top level shortcode',
   noHash: "Shortcode must end with '#'",
   existingFormat: 'Shortcode must start with * and end with # . examples: *966#, *900*200#',
-  noShortCode: 'Please enter Short Code',
+  noShortcode: 'Please enter Short Code',
   unknownCountry: 'Please select a country from the list',
   resumeWindow: 'Resume window must be a whole number of minutes from 1 to 60',
   /** A merchant user who is not a Developer creates, clones or imports an app (403; docs/merchants.md). */
@@ -74,7 +74,7 @@ const TAG = String.raw`\{[A-Za-z_][A-Za-z0-9_]*\}`;
 const EXISTING_PLAIN = /^\*[\d*]+#$/;
 const EXISTING_TEMPLATED = new RegExp(String.raw`^\*(?:\d+|${TAG})(?:\*(?:\d+|${TAG}))*#$`);
 
-export function isValidExistingShortCode(shortCode: string, useTemplateTag: boolean): boolean {
+export function isValidExistingShortcode(shortCode: string, useTemplateTag: boolean): boolean {
   return EXISTING_PLAIN.test(shortCode) || (useTemplateTag && EXISTING_TEMPLATED.test(shortCode));
 }
 
@@ -83,7 +83,7 @@ export function isValidExistingShortCode(shortCode: string, useTemplateTag: bool
  * the final shortcode: for new-shortcode, a leading `*` on the typed part is dropped and the base prefixed
  * (unless the base is custom).
  */
-export function resolveAppShortCode(input: {
+export function resolveAppShortcode(input: {
   connectionMode: string;
   baseShortCode?: string;
   shortCode?: string;
@@ -92,7 +92,7 @@ export function resolveAppShortCode(input: {
 }): { ok: true; shortCode: string } | { ok: false; message: string; field: string } {
   if (input.connectionMode === 'existing-shortcode') {
     const shortCode = (input.customShortCode || input.shortCode || '').trim();
-    if (!isValidExistingShortCode(shortCode, input.useTemplateTag))
+    if (!isValidExistingShortcode(shortCode, input.useTemplateTag))
       return { ok: false, message: APP_MESSAGES.existingFormat, field: 'customShortCode' };
     return { ok: true, shortCode };
   }
@@ -101,7 +101,7 @@ export function resolveAppShortCode(input: {
   const typed = (input.shortCode ?? '').trim();
   if (!typed.includes('#')) return { ok: false, message: APP_MESSAGES.noHash, field: 'shortCode' };
   const shortCode = base === 'custom' ? typed : `${base}${typed.replace(/^\*/, '')}`;
-  if (!isValidExistingShortCode(shortCode, input.useTemplateTag))
+  if (!isValidExistingShortcode(shortCode, input.useTemplateTag))
     return { ok: false, message: APP_MESSAGES.existingFormat, field: 'shortCode' };
   return { ok: true, shortCode };
 }

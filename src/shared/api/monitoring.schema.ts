@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ENVIRONMENTS } from '../environment';
 
 export const LOG_LEVELS = ['system', 'debug', 'info', 'error'] as const;
 /** Ascending order of the table view ("ordered by level ascending"). */
@@ -87,9 +88,9 @@ export const liveItemSchema = z.object({
 
 /** The dashboard counts one environment at a time: live traffic unless test runs (test URL and emulator) are asked for. */
 export const dashboardQuerySchema = z.object({
-  environment: z.enum(['live', 'test'], { message: 'The environment must be live or test' }).default('live'),
+  environment: z.enum(ENVIRONMENTS, { message: 'The environment must be live or test' }).default('live'),
 });
-export type DashboardEnvironment = z.infer<typeof dashboardQuerySchema>['environment'];
+export type { Environment } from '../environment';
 
 export const dashboardSchema = z.object({
   connectedSessions: z.number(),

@@ -2,17 +2,17 @@ import { z } from 'zod';
 import { defineCall } from './contract';
 import { envelopeSchema, messageSchema } from './envelope';
 import {
-  buyShortCodeBodySchema,
+  buyShortcodeBodySchema,
   checkoutReplySchema,
   connectAppBodySchema,
   countryParamsSchema,
-  createShortCodeBodySchema,
+  createShortcodeBodySchema,
   extensionSchema,
   providerSchema,
-  provisionShortCodeBodySchema,
+  provisionShortcodeBodySchema,
   purchaseSchema,
   registerProviderBodySchema,
-  renewShortCodeBodySchema,
+  renewShortcodeBodySchema,
   updateProviderAccessBodySchema,
   uuidParamsSchema,
 } from './shortcodes.schema';
@@ -65,7 +65,7 @@ export const deleteProvider = defineCall({
 export const createExtension = defineCall({
   method: 'POST',
   path: '/api/subscription/createShortCode',
-  body: createShortCodeBodySchema,
+  body: createShortcodeBodySchema,
   reply: envelopeSchema(extensionSchema),
 });
 
@@ -87,7 +87,7 @@ export const deleteExtension = defineCall({
 export const provisionExtension = defineCall({
   method: 'POST',
   path: '/api/subscription/provisionShortCode',
-  body: provisionShortCodeBodySchema,
+  body: provisionShortcodeBodySchema,
   reply: envelopeSchema(purchaseSchema),
 });
 
@@ -103,17 +103,17 @@ export const findAvailableExtensions = defineCall({
 });
 
 /** POST /api/subscription/buyshortcode: '01' with the payment page's `redirectUrl`. */
-export const buyShortCode = defineCall({
+export const buyShortcode = defineCall({
   method: 'POST',
   path: '/api/subscription/buyshortcode',
-  body: buyShortCodeBodySchema,
+  body: buyShortcodeBodySchema,
   reply: checkoutReplySchema,
 });
 
-export const renewShortCode = defineCall({
+export const renewShortcode = defineCall({
   method: 'POST',
   path: '/api/subscription/renewShortcode',
-  body: renewShortCodeBodySchema,
+  body: renewShortcodeBodySchema,
   reply: checkoutReplySchema,
 });
 

@@ -13,19 +13,19 @@ import { statusSchema } from './envelope';
  * - `GET  /api/deleteProvider/{uuid}` -> `{ status, message }`; a provider that still has extensions: '02'
  * - `POST /api/rotateProviderKey/{uuid}` -> `data`: providerSchema (a new key; the old one is refused at once)
  * - `POST /api/updateProviderAccess/{uuid}` {@link updateProviderAccessBodySchema} -> `data`: providerSchema
- * - `POST /api/subscription/createShortCode` {@link createShortCodeBodySchema} -> `data`: {@link extensionSchema}
+ * - `POST /api/subscription/createShortCode` {@link createShortcodeBodySchema} -> `data`: {@link extensionSchema}
  * - `GET  /api/getAllAvailableShortCodes` -> `data`: extensionSchema[] (the whole catalogue)
  * - `GET  /api/deleteShortCode/{uuid}` -> `{ status, message }`; an extension someone holds: '02'
- * - `POST /api/subscription/provisionShortCode` {@link provisionShortCodeBodySchema} -> `data`: {@link purchaseSchema}
+ * - `POST /api/subscription/provisionShortCode` {@link provisionShortcodeBodySchema} -> `data`: {@link purchaseSchema}
  *   (active at once, no payment)
  *
  * Everyone signed in (Buy USSD ShortCode, My USSD Extensions, Connect):
  * - `GET  /api/getAvailableShortCodes/{country}` (Ghana, Nigeria, Eswatini, Kenya; any case) -> `data`: extensionSchema[]
  *   (only those that can be bought now)
- * - `POST /api/subscription/buyshortcode` {@link buyShortCodeBodySchema} -> {@link checkoutReplySchema}: status '01'
+ * - `POST /api/subscription/buyshortcode` {@link buyShortcodeBodySchema} -> {@link checkoutReplySchema}: status '01'
  *   with `redirectUrl` (open the payment page in a new tab) and the reserved purchase in `data`; '00' when the
  *   provider asks the payer on the phone instead (the message says so); anything else: show the message
- * - `POST /api/subscription/renewShortcode` {@link renewShortCodeBodySchema} -> checkoutReplySchema, the same handling
+ * - `POST /api/subscription/renewShortcode` {@link renewShortcodeBodySchema} -> checkoutReplySchema, the same handling
  * - `GET  /api/myPurchasedShortCodes` -> `data`: purchaseSchema[] (reserved, active, expired; newest first)
  * - `GET  /api/getShortCodeByUuid/{uuid}` -> `data`: purchaseSchema
  * - `POST /api/connectAppToShortCode/` (with the trailing slash) {@link connectAppBodySchema} -> `data`: purchaseSchema;
@@ -41,14 +41,14 @@ export const SHORTCODE_COUNTRIES = [
   { name: 'Eswatini', currency: 'SZL' },
   { name: 'Kenya', currency: 'KES' },
 ] as const;
-export type ShortCodeCountry = (typeof SHORTCODE_COUNTRIES)[number]['name'];
-export const SHORTCODE_COUNTRY_NAMES = SHORTCODE_COUNTRIES.map((c) => c.name) as [ShortCodeCountry, ...ShortCodeCountry[]];
+export type ShortcodeCountry = (typeof SHORTCODE_COUNTRIES)[number]['name'];
+export const SHORTCODE_COUNTRY_NAMES = SHORTCODE_COUNTRIES.map((c) => c.name) as [ShortcodeCountry, ...ShortcodeCountry[]];
 
 /** The provider choices of the New Extension form; `other` takes a name in `otherprovider`. */
 export const SHORTCODE_PROVIDER_CHOICES = ['mtngh', 'airtelgh', 'vodagh', 'other'] as const;
 /** The HTTP methods an extension's traffic may arrive with. */
 export const SHORTCODE_METHODS = ['POST', 'GET', 'PUT'] as const;
-export type ShortCodeMethod = (typeof SHORTCODE_METHODS)[number];
+export type ShortcodeMethod = (typeof SHORTCODE_METHODS)[number];
 /** Where a connected app runs: `test` its draft (the default), `production` its latest deployed version. */
 export const LINKED_APP_ENVS = ['test', 'production'] as const;
 export type LinkedAppEnv = (typeof LINKED_APP_ENVS)[number];
@@ -87,7 +87,7 @@ export const SHORTCODE_MESSAGES = {
   extensionRequired: 'Enter USSD extension',
   methodRequired: 'Select http method',
   otherProviderRequired: 'Enter other provider name',
-  baseShortCodeFormat: 'The shortcode must start and end with *, with digits between, e.g. *920*',
+  baseShortcodeFormat: 'The shortcode must start and end with *, with digits between, e.g. *920*',
   extensionDigits: 'The extension must be digits, e.g. 34',
   extLengthRange: `The digits a buyer chooses must be 0 to ${EXT_LENGTH_MAX}`,
   priceRequired: 'Enter a price per month above 0, with at most two decimals',
@@ -210,7 +210,7 @@ export type UpdateProviderAccessBody = z.infer<typeof updateProviderAccessBodySc
  * empty for an open extension whose buyer chooses `extLength` digits; both may be set (`*920*5` + 2 digits).
  * `currency` defaults to the country's. The rules and their messages are {@link findExtensionProblem}'s.
  */
-export const createShortCodeBodySchema = z.object({
+export const createShortcodeBodySchema = z.object({
   country: text(40),
   shortCode: text(40),
   provider: text(40),
@@ -226,10 +226,10 @@ export const createShortCodeBodySchema = z.object({
   price: z.union([z.string().trim().max(20), z.number()]).default(''),
   currency: text(3),
 });
-export type CreateShortCodeBody = z.input<typeof createShortCodeBodySchema>;
+export type CreateShortcodeBody = z.input<typeof createShortcodeBodySchema>;
 
 /** The New Extension form's rules in the form's order, shared with the server: the first problem, or null. */
-export function findExtensionProblem(body: z.infer<typeof createShortCodeBodySchema>): { field: string; message: string } | null {
+export function findExtensionProblem(body: z.infer<typeof createShortcodeBodySchema>): { field: string; message: string } | null {
   if (!SHORTCODE_COUNTRY_NAMES.some((c) => c.toLowerCase() === body.country.toLowerCase()))
     return { field: 'country', message: SHORTCODE_MESSAGES.countryRequired };
   if (!body.provider) return { field: 'provider', message: SHORTCODE_MESSAGES.providerRequired };
@@ -241,7 +241,7 @@ export function findExtensionProblem(body: z.infer<typeof createShortCodeBodySch
   if (body.provider === 'other' && !toProviderId(body.otherprovider))
     return { field: 'otherprovider', message: SHORTCODE_MESSAGES.providerIdFormat };
   if (!BASE_SHORTCODE.test(body.shortCode) || body.shortCode.length > 20)
-    return { field: 'shortCode', message: SHORTCODE_MESSAGES.baseShortCodeFormat };
+    return { field: 'shortCode', message: SHORTCODE_MESSAGES.baseShortcodeFormat };
   if (body.extension && !new RegExp(`^\\d{1,${EXTENSION_DIGITS_MAX}}$`).test(body.extension))
     return { field: 'extension', message: SHORTCODE_MESSAGES.extensionDigits };
   if (body.extLength > EXT_LENGTH_MAX) return { field: 'extLength', message: SHORTCODE_MESSAGES.extLengthRange };
@@ -321,21 +321,21 @@ export const purchaseSchema = z.object({
 export type Purchase = z.infer<typeof purchaseSchema>;
 
 /** POST /api/subscription/buyshortcode. `shortCode`: the digits the buyer chose for an open extension (else empty). */
-export const buyShortCodeBodySchema = z.object({
+export const buyShortcodeBodySchema = z.object({
   leaseCount,
   extensionUuid: z.string().trim().min(1, SHORTCODE_MESSAGES.selectExtension).max(64),
   shortCode: text(40),
 });
-export type BuyShortCodeBody = z.input<typeof buyShortCodeBodySchema>;
+export type BuyShortcodeBody = z.input<typeof buyShortcodeBodySchema>;
 
 /** POST /api/subscription/renewShortcode. `id`: the purchase's uuid; `extensionUuid` and `shortCode` are not needed. */
-export const renewShortCodeBodySchema = z.object({
+export const renewShortcodeBodySchema = z.object({
   id: z.string().trim().min(1, SHORTCODE_MESSAGES.purchaseNotFound).max(64),
   leaseCount: leaseCount.default(RENEW_MONTHS_DEFAULT),
   extensionUuid: uuidText,
   shortCode: text(40),
 });
-export type RenewShortCodeBody = z.input<typeof renewShortCodeBodySchema>;
+export type RenewShortcodeBody = z.input<typeof renewShortcodeBodySchema>;
 
 /** Buy and renew: `'01'` + `redirectUrl` (the payment page), the purchase in `data`, our payment `reference`. */
 export const checkoutReplySchema = z.object({
@@ -351,14 +351,14 @@ export type CheckoutReply = z.infer<typeof checkoutReplySchema>;
  * POST /api/subscription/provisionShortCode (admins): `self` gives it to the admin, else to the account with
  * `userEmail`; `shortCode` the digits of an open extension; `leaseCount` defaults to {@link PROVISION_MONTHS_DEFAULT}.
  */
-export const provisionShortCodeBodySchema = z.object({
+export const provisionShortcodeBodySchema = z.object({
   extensionUuid: z.string().trim().min(1, SHORTCODE_MESSAGES.selectExtension).max(64),
   userEmail: z.string().trim().toLowerCase().max(254).default(''),
   self: z.boolean().default(false),
   shortCode: text(40),
   leaseCount: leaseCount.default(PROVISION_MONTHS_DEFAULT),
 });
-export type ProvisionShortCodeBody = z.input<typeof provisionShortCodeBodySchema>;
+export type ProvisionShortcodeBody = z.input<typeof provisionShortcodeBodySchema>;
 
 /** POST /api/connectAppToShortCode/: `uuid` the purchase, `appId` one of the caller's apps. */
 export const connectAppBodySchema = z.object({

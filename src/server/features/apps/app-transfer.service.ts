@@ -19,7 +19,7 @@ import {
 } from '../../../shared/api/app-transfer.schema';
 import { findDialStringProblem, withDialStringClaim } from './app-dial-strings';
 import { removeSecrets } from './app-export-secrets';
-import { APP_COUNTRIES, APP_MESSAGES, resolveAppShortCode, type App } from '../../../shared/api/apps.schema';
+import { APP_COUNTRIES, APP_MESSAGES, resolveAppShortcode, type App } from '../../../shared/api/apps.schema';
 import {
   appVersionSchema,
   createMenuRefIndex,
@@ -181,7 +181,7 @@ function toImportedAppColumns(doc: AppExport, body: ImportAppBody, problems: Imp
   };
   // A new shortcode is typed whole, as when cloning; else the file's settings are checked as the create form's.
   if (body.shortCode) {
-    const check = resolveAppShortCode({
+    const check = resolveAppShortcode({
       connectionMode: 'existing-shortcode',
       customShortCode: body.shortCode,
       useTemplateTag: settings.useTemplateTag,
@@ -190,7 +190,7 @@ function toImportedAppColumns(doc: AppExport, body: ImportAppBody, problems: Imp
     const shortCode = check.ok ? check.shortCode : body.shortCode;
     return { ...columns, shortCode, connectionMode: 'existing-shortcode', baseShortCode: '', customShortCode: shortCode };
   }
-  const check = resolveAppShortCode(settings);
+  const check = resolveAppShortcode(settings);
   if (!check.ok) problems.push({ field: `app.${check.field}`, message: check.message });
   const shortCode = check.ok ? check.shortCode : settings.shortCode;
   return {

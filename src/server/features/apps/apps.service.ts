@@ -5,7 +5,7 @@ import type { Db } from '../../../db/client';
 import {
   APP_COUNTRIES,
   APP_MESSAGES,
-  resolveAppShortCode,
+  resolveAppShortcode,
   type App,
   type CloneAppBody,
   type CreateAppBody,
@@ -89,8 +89,8 @@ function checkAppFields(body: { appName: string; description: string; country: s
   if (!(APP_COUNTRIES as readonly string[]).includes(body.country)) throw invalid(APP_MESSAGES.unknownCountry, { field: 'country' });
 }
 
-function resolveShortCodeOrThrow(body: CreateAppBody): string {
-  const result = resolveAppShortCode(body);
+function resolveShortcodeOrThrow(body: CreateAppBody): string {
+  const result = resolveAppShortcode(body);
   if (!result.ok) throw invalid(result.message, { field: result.field });
   return result.shortCode;
 }
@@ -112,7 +112,7 @@ function toAppColumns(body: CreateAppBody, shortCode: string, baseShortCode: str
 export async function createApp(ctx: AppContext, user: AuthUser, body: CreateAppBody, origin: string): Promise<App> {
   checkCanBuildApps(user);
   checkAppFields(body);
-  const shortCode = resolveShortCodeOrThrow(body);
+  const shortCode = resolveShortcodeOrThrow(body);
   await checkDialString(ctx.db, user.id, shortCode, ctx.now());
   // Counted and inserted with the account locked, so parallel creations cannot all pass the limit.
   const row = await withDialStringClaim(shortCode, () =>
@@ -182,10 +182,10 @@ export async function updateApp(ctx: AppContext, user: AuthUser, body: UpdateApp
   checkIsUssdApp(existing);
   checkAppFields(body);
   const typed = body.connectionMode === 'existing-shortcode' ? body.customShortCode || body.shortCode : body.shortCode;
-  if (!typed) throw invalid(APP_MESSAGES.noShortCode, { field: 'shortCode' });
+  if (!typed) throw invalid(APP_MESSAGES.noShortcode, { field: 'shortCode' });
   // The settings screen shows the provisioned shortcode read-only in new-shortcode mode: keep it as stored.
   const shortCode =
-    body.connectionMode === 'new-shortcode' && body.shortCode === existing.shortCode ? existing.shortCode : resolveShortCodeOrThrow(body);
+    body.connectionMode === 'new-shortcode' && body.shortCode === existing.shortCode ? existing.shortCode : resolveShortcodeOrThrow(body);
   await checkDialString(ctx.db, existing.userId, shortCode, ctx.now(), existing.id);
   const [row] = await withDialStringClaim(shortCode, () =>
     ctx.db
@@ -244,7 +244,7 @@ export async function cloneApp(ctx: AppContext, user: AuthUser, body: CloneAppBo
   const useTemplateTag = body.useTemplateTag ?? source.useTemplateTag;
   let shortCode: string;
   if (body.shortCode) {
-    const check = resolveAppShortCode({ connectionMode: 'existing-shortcode', customShortCode: body.shortCode, useTemplateTag });
+    const check = resolveAppShortcode({ connectionMode: 'existing-shortcode', customShortCode: body.shortCode, useTemplateTag });
     if (!check.ok) throw invalid(check.message, { field: 'shortCode' });
     shortCode = check.shortCode;
     await checkDialString(ctx.db, ownerId, shortCode, ctx.now());

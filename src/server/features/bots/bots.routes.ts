@@ -64,7 +64,9 @@ export function registerBotsRoutes(app: FastifyInstance, ctx: AppContext, guard:
     tags,
     onRequest: botBuilders,
     handler: async (req) => {
-      const linked = await service.linkNumber(ctx, getSignedInUser(req), req.body, connector);
+      // The wire's `chatBotAppId` is the bot's `appId` inside.
+      const { chatBotAppId: appId, ...number } = req.body;
+      const linked = await service.linkNumber(ctx, getSignedInUser(req), { appId, ...number }, connector);
       return { status: '00' as const, message: BOT_MESSAGES.linkStarted, linkId: linked.linkId, data: linked };
     },
   });

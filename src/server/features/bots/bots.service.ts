@@ -199,14 +199,17 @@ async function bindNumberOwner(ctx: AppContext, ownerId: string, phoneNumberId: 
     : insert.onConflictDoNothing());
 }
 
+/** A link request as the service reads it: the bot is its `appId` (`chatBotAppId` on the wire). */
+export type LinkNumberInput = Omit<LinkNumberBody, 'chatBotAppId'> & { appId: string };
+
 /** Starts linking a number to the bot; the link's state then moves as the connector reports (onLinkUpdate). */
 export async function linkNumber(
   ctx: AppContext,
   user: AuthUser,
-  body: LinkNumberBody,
+  body: LinkNumberInput,
   connector: WhatsAppConnector,
 ): Promise<LinkedNumber> {
-  const bot = await getOwnedBot(ctx, user, body.chatBotAppId);
+  const bot = await getOwnedBot(ctx, user, body.appId);
   // A Cloud API number is addressed by its phone number id: kept with the link, so webhooks find it.
   const externalId = connector.name === 'cloud' ? body.phoneNumberId : undefined;
   if (connector.name === 'cloud' && !externalId) throw invalid(BOT_MESSAGES.phoneNumberIdRequired, { field: 'phoneNumberId' });

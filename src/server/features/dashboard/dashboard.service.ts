@@ -1,6 +1,6 @@
 import { and, count, countDistinct, eq, gte, sql, type SQL } from 'drizzle-orm';
 import { appLogs, menus, sessionRecords, transactions } from '../../../db/schema';
-import type { DashboardEnvironment } from '../../../shared/api/monitoring.schema';
+import type { Environment } from '../../../shared/api/monitoring.schema';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../../core/auth-user';
 import { getMonitoredApp } from '../../core/app-access';
@@ -39,7 +39,7 @@ function isTestTransaction(): SQL {
  * The four cards, plus what a manager reads at a glance: sessions per hour by network, outcomes per menu. One
  * environment at a time (live traffic by default), so emulator runs never inflate the live figures.
  */
-export async function getAppDashboard(ctx: AppContext, user: AuthUser, runtime: Runtime, appId: string, environment: DashboardEnvironment) {
+export async function getAppDashboard(ctx: AppContext, user: AuthUser, runtime: Runtime, appId: string, environment: Environment) {
   const app = await getMonitoredApp(ctx, user, appId);
   const since = new Date(ctx.now().getTime() - 24 * 3_600_000);
   const ofApp = and(eq(sessionRecords.appId, app.id), eq(sessionRecords.environment, environment));

@@ -9,7 +9,7 @@
  * (`runHop`) and the adapter formats the reply; a WhatsApp message's reply is written by `toChatReply` instead. Each step reads the runtime's parts from a `HopEnv` (hop-env.ts), built once per runtime.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import type { ChannelAdapter, FormattedReply, InboundHop, OutboundReply } from '../../../channels';
+import type { ChannelAdapter, FormattedReply, InboundHop, Reply } from '../../../channels';
 import {
   continueSession,
   extendDialOfApp,
@@ -20,7 +20,6 @@ import {
   UNAVAILABLE_TEXT,
   type Hop,
   type HopResult,
-  type Reply,
 } from '../../../engine';
 import { notFound } from '../../../shared/errors';
 import type { AppContext } from '../../context';
@@ -203,7 +202,7 @@ export function checkVersion(
   request: HopRequest,
   hop: InboundHop,
   stored: StoredSession | undefined,
-): { version: RunnableApp; engineHop: Hop } | { reply: OutboundReply } {
+): { version: RunnableApp; engineHop: Hop } | { reply: Reply } {
   const { appId, environment, caller, loaded, adapter } = request;
   if ('missing' in loaded) return { reply: { text: NOT_DEPLOYED_TEXT, end: true } };
   // A bot answers on WhatsApp only, and a USSD app on USSD URLs only.

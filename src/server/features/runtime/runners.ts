@@ -13,7 +13,7 @@ import { isPayingAccount } from '../billing/plan-limits';
 import { findCustomActionCode } from '../custom-actions/custom-actions.service';
 import type { ScriptTester } from '../custom-actions/custom-actions.routes';
 import type { ActionRunners } from './action-runner';
-import { isSandboxBankPath } from '../sandbox/sandbox.routes';
+import { isDemoBankPath } from '../demo-bank/demo-bank.routes';
 
 /**
  * The JavaScript pool starts its workers on first use: most requests (and most test servers) never run a
@@ -177,7 +177,7 @@ export function createServerRunners(ctx: AppContext): ServerRunners {
   const { database, redis } = readPlatformServices(ctx.config);
   const restapi = createRestapiRunner({
     ...createHttpCallRules(ctx),
-    ownServer: { rules: createOwnPathRules(ctx), isPathAllowed: isSandboxBankPath },
+    ownServer: { rules: createOwnPathRules(ctx), isPathAllowed: isDemoBankPath },
   });
   const databaseServer = ctx.config.ALLOW_PLATFORM_DATABASE_SERVER ? [] : database;
   const dbaccess = createDbaccessRunner({ ...rules, platformServices: createPlatformServices([...databaseServer, ...redis]) });

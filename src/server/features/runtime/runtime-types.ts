@@ -2,14 +2,15 @@
  * The runtime's own types, apart from runtime.service.ts so that the hop's steps (hop-steps.ts, hop-env.ts) and
  * the service that wires them import these and not each other.
  */
-import type { OutboundReply } from '../../../channels';
+import type { Reply } from '../../../channels';
 import type { ActionOutcome, ActionRequest, ContactFields, SessionState } from '../../../engine';
 import type { ActionApp } from './action-runner';
 import type { EventSink } from './event-sink';
 import type { AdmitGatewaySession } from './gateway-limits';
 import type { SessionStore } from './session-store';
+import type { Environment } from '../../../shared/environment';
 
-export type Environment = 'test' | 'live';
+export type { Environment };
 
 /** What the store keeps per session: the engine's state, and what the channel and the runtime need of it. */
 export interface StoredSession {
@@ -20,7 +21,7 @@ export interface StoredSession {
    * The last hop of a gateway that names its hops (`InboundHop.hopId`) and the reply it got: the same hop
    * sent again is answered with that reply. `id` as `toStoredHopId` keeps it.
    */
-  lastHop?: { id: string; reply: OutboundReply };
+  lastHop?: { id: string; reply: Reply };
   /** The emulator caller the session belongs to (emulator-caller.ts), kept so its abandoned record is marked too. */
   caller?: string | null;
   /** The caller's contact: the number in E.164 form (docs/contacts.md), worked out on the session's first hop. */

@@ -9,6 +9,7 @@ import { checkEmulatorAccess } from '../../core/app-access';
 import { getEmulatorCaller } from './emulator-caller';
 import { ACTION_HOP_REFUSAL, isActionHop } from '../../plugins/action-hops';
 import { authorizeAppGatewayRequest, GATEWAY_KEY_HEADER } from '../../core/gateway-access';
+import { ENVIRONMENTS } from '../../../shared/environment';
 
 const gatewayQuery = z.object({ gateway: z.string().max(40).optional() }).passthrough();
 
@@ -59,7 +60,7 @@ export function registerRuntimeRoutes(app: FastifyInstance, ctx: AppContext, gua
       schema: {
         tags: ['runtime'],
         summary: 'Gateway traffic: test runs the draft, live the last deployed version. ?gateway= forces an adapter.',
-        params: z.object({ appId: z.string().min(1).max(64), environment: z.enum(['test', 'live']), key: z.string().max(200).optional() }),
+        params: z.object({ appId: z.string().min(1).max(64), environment: z.enum(ENVIRONMENTS), key: z.string().max(200).optional() }),
         querystring: gatewayQuery,
       },
       handler: async (req, reply) => {

@@ -7,9 +7,10 @@
 import type { EngineEvent, SessionState } from '../../../engine';
 import type { ContactRecord } from '../../core/contact-records';
 import type { EventSink } from './event-sink';
+import type { Environment } from '../../../shared/environment';
 
 export function createSessionRecorder(sink: EventSink, now: () => Date) {
-  function recordEvents(events: EngineEvent[], environment: string, caller: string | null, ownerId?: string): void {
+  function recordEvents(events: EngineEvent[], environment: Environment, caller: string | null, ownerId?: string): void {
     for (const e of events) {
       sink.push(
         {
@@ -113,7 +114,7 @@ export function createSessionRecorder(sink: EventSink, now: () => Date) {
       caller,
       sessionId,
       dialString,
-    }: { appId: string; environment: string; caller: string | null; sessionId: string; dialString: string },
+    }: { appId: string; environment: Environment; caller: string | null; sessionId: string; dialString: string },
     shortCode: string,
     answer: string,
     ownerId?: string,

@@ -1,6 +1,6 @@
 import type { Db } from '../../../db/client';
 import { shortcodeExtensions, shortcodeProviders } from '../../../db/schema';
-import { SHORTCODE_COUNTRIES, type ShortCodeCountry } from '../../../shared/api/shortcodes.schema';
+import { SHORTCODE_COUNTRIES, type ShortcodeCountry } from '../../../shared/api/shortcodes.schema';
 
 /**
  * Monthly price of a shared shortcode extension in the seeded catalogue, the same figure in each country's currency
@@ -19,7 +19,7 @@ export const SEED_PROVIDERS = [
 ] as const;
 
 /** Open extensions, in the pricing page's formats `*920*XX#` and `*800*XXX#`: the buyer picks the digits. */
-export const SEED_EXTENSIONS: Array<{ country: ShortCodeCountry; providerKey: string; shortCode: string; extLength: number }> = [
+export const SEED_EXTENSIONS: Array<{ country: ShortcodeCountry; providerKey: string; shortCode: string; extLength: number }> = [
   { country: 'Ghana', providerKey: 'mtngh', shortCode: '*920*', extLength: 2 },
   { country: 'Ghana', providerKey: 'mtngh', shortCode: '*800*', extLength: 3 },
   { country: 'Ghana', providerKey: 'vodagh', shortCode: '*920*', extLength: 2 },

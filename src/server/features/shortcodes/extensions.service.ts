@@ -7,9 +7,9 @@ import {
   SHORTCODE_COUNTRIES,
   SHORTCODE_MESSAGES,
   toProviderId,
-  type createShortCodeBodySchema,
+  type createShortcodeBodySchema,
   type Extension,
-  type ShortCodeMethod,
+  type ShortcodeMethod,
 } from '../../../shared/api/shortcodes.schema';
 import { conflict, invalid, notFound } from '../../../shared/errors';
 import { isUuid } from '../../../shared/ids';
@@ -25,7 +25,7 @@ export type ExtensionRow = typeof shortcodeExtensions.$inferSelect;
 export type CatalogueEntry = ExtensionRow & { providerKey: string; providerName: string };
 
 /** `ghana`, `GHANA` -> `Ghana`; undefined for a country the catalogue does not sell in. */
-export function findShortCodeCountry(value: string) {
+export function findShortcodeCountry(value: string) {
   return SHORTCODE_COUNTRIES.find((c) => c.name.toLowerCase() === value.trim().toLowerCase());
 }
 
@@ -36,7 +36,7 @@ export function toExtension(entry: CatalogueEntry, isTaken: boolean): Extension 
     extension: entry.extension,
     provider: entry.providerKey,
     providerName: entry.providerName,
-    requestMethod: entry.requestMethod as ShortCodeMethod,
+    requestMethod: entry.requestMethod as ShortcodeMethod,
     status: isTaken ? 'taken' : 'available',
     price: Number(entry.price),
     currency: entry.currency,
@@ -82,11 +82,11 @@ export async function getCatalogueEntry(ctx: AppContext, uuid: string): Promise<
 export async function createExtension(
   ctx: AppContext,
   admin: AuthUser,
-  body: z.infer<typeof createShortCodeBodySchema>,
+  body: z.infer<typeof createShortcodeBodySchema>,
 ): Promise<Extension> {
   const problem = findExtensionProblem(body);
   if (problem) throw invalid(problem.message, { field: problem.field });
-  const country = findShortCodeCountry(body.country)!;
+  const country = findShortcodeCountry(body.country)!;
   const isOther = body.provider === 'other';
   const providerKey = isOther ? toProviderId(body.otherprovider) : body.provider.toLowerCase();
   if (!providerKey) throw invalid(SHORTCODE_MESSAGES.providerIdFormat, { field: 'provider' });
@@ -156,7 +156,7 @@ export async function findAllExtensions(ctx: AppContext): Promise<Extension[]> {
 
 /** GET /api/getAvailableShortCodes/{country}: what a buyer can check out now in that country. */
 export async function findAvailableExtensions(ctx: AppContext, countryName: string): Promise<Extension[]> {
-  const country = findShortCodeCountry(countryName);
+  const country = findShortcodeCountry(countryName);
   if (!country) throw invalid(SHORTCODE_MESSAGES.countryRequired, { field: 'country' });
   const entries = await ctx.db
     .select(catalogueColumns)

@@ -5,15 +5,15 @@ import {
   buildDialString,
   findDigitsProblem,
   SHORTCODE_MESSAGES,
-  type buyShortCodeBodySchema,
+  type buyShortcodeBodySchema,
   type CheckoutReply,
   type connectAppBodySchema,
   type LinkedAppEnv,
-  type provisionShortCodeBodySchema,
+  type provisionShortcodeBodySchema,
   type Purchase,
   type PurchaseStatus,
-  type renewShortCodeBodySchema,
-  type ShortCodeMethod,
+  type renewShortcodeBodySchema,
+  type ShortcodeMethod,
 } from '../../../shared/api/shortcodes.schema';
 import { AppError, conflict, invalid, notFound } from '../../../shared/errors';
 import { isUuid } from '../../../shared/ids';
@@ -53,7 +53,7 @@ export function toPurchase(row: PurchaseRow, appName: string | null, now: Date):
     status,
     extensionUuid: row.extensionId,
     provider: row.providerKey,
-    requestMethod: row.requestMethod as ShortCodeMethod,
+    requestMethod: row.requestMethod as ShortcodeMethod,
     price: Number(row.price),
     currency: row.currency,
     reservedUntil: status === 'reserved' ? (row.reservedUntil?.toISOString() ?? null) : null,
@@ -208,7 +208,7 @@ async function checkOut(
  * index lets one of two racing buyers in; the other gets a clear message), then starts the payment. The same
  * buyer checking out again while the reservation holds pays for that reservation.
  */
-export async function buyShortCode(ctx: AppContext, user: AuthUser, body: z.infer<typeof buyShortCodeBodySchema>): Promise<CheckoutReply> {
+export async function buyShortcode(ctx: AppContext, user: AuthUser, body: z.infer<typeof buyShortcodeBodySchema>): Promise<CheckoutReply> {
   const entry = await getCatalogueEntry(ctx, body.extensionUuid);
   const now = ctx.now();
   const { row, dialString } = await insertPurchase(ctx, entry, user.id, body.shortCode, now, {
@@ -237,10 +237,10 @@ export async function buyShortCode(ctx: AppContext, user: AuthUser, body: z.infe
  * POST /api/subscription/renewShortcode. An active purchase is paid forward (the months count from the later of
  * today and its expiry once paid); an expired one is reserved again first, unless someone else took its dial string.
  */
-export async function renewShortCode(
+export async function renewShortcode(
   ctx: AppContext,
   user: AuthUser,
-  body: z.infer<typeof renewShortCodeBodySchema>,
+  body: z.infer<typeof renewShortcodeBodySchema>,
 ): Promise<CheckoutReply> {
   let row = await getOwnedPurchaseRow(ctx, user, body.id);
   const now = ctx.now();
@@ -264,10 +264,10 @@ export async function renewShortCode(
  * POST /api/subscription/provisionShortCode (admins): the dial string, active at once and without payment, for
  * the admin (`self`) or the account with `userEmail`.
  */
-export async function provisionShortCode(
+export async function provisionShortcode(
   ctx: AppContext,
   admin: AuthUser,
-  body: z.infer<typeof provisionShortCodeBodySchema>,
+  body: z.infer<typeof provisionShortcodeBodySchema>,
 ): Promise<Purchase> {
   const entry = await getCatalogueEntry(ctx, body.extensionUuid);
   let ownerId = admin.id;

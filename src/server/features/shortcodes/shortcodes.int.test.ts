@@ -92,7 +92,7 @@ describeDb('shortcode providers and the extension catalogue (admins)', () => {
       [{ extension: '' }, SHORTCODE_MESSAGES.extensionRequired],
       [{ method: 'DELETE' }, SHORTCODE_MESSAGES.methodRequired],
       [{ provider: 'other', otherprovider: '' }, SHORTCODE_MESSAGES.otherProviderRequired],
-      [{ shortCode: '920' }, SHORTCODE_MESSAGES.baseShortCodeFormat],
+      [{ shortCode: '920' }, SHORTCODE_MESSAGES.baseShortcodeFormat],
       [{ extension: '3a' }, SHORTCODE_MESSAGES.extensionDigits],
       [{ extension: '', extLength: 9 }, SHORTCODE_MESSAGES.extLengthRange],
       [{ price: '0' }, SHORTCODE_MESSAGES.priceRequired],

@@ -12,7 +12,7 @@ import { GATEWAY_ROUTE_OPTIONS, readGatewayKey, toGatewayRequest, sendGatewayRep
 import type { Runtime } from '../runtime/runtime.service';
 import { createExtension, deleteExtension, findAllExtensions, findAvailableExtensions } from './extensions.service';
 import { deleteProvider, findProviders, registerProvider, rotateProviderKey, updateProviderAccess } from './providers.service';
-import { buyShortCode, connectApp, findMyPurchases, getPurchase, provisionShortCode, renewShortCode } from './purchases.service';
+import { buyShortcode, connectApp, findMyPurchases, getPurchase, provisionShortcode, renewShortcode } from './purchases.service';
 import { handleProviderRequest } from './shortcodes.service';
 
 /**
@@ -117,7 +117,7 @@ export function registerShortcodesRoutes(app: FastifyInstance, ctx: AppContext, 
   registerCall(app, calls.provisionExtension, {
     tags,
     onRequest: provisioners,
-    handler: async (req) => ok(SHORTCODE_MESSAGES.provisioned, await provisionShortCode(ctx, getSignedInUser(req), req.body)),
+    handler: async (req) => ok(SHORTCODE_MESSAGES.provisioned, await provisionShortcode(ctx, getSignedInUser(req), req.body)),
   });
 
   registerCall(app, calls.findAvailableExtensions, {
@@ -126,16 +126,16 @@ export function registerShortcodesRoutes(app: FastifyInstance, ctx: AppContext, 
     handler: async (req) => ok('OK', await findAvailableExtensions(ctx, req.params.country)),
   });
 
-  registerCall(app, calls.buyShortCode, {
+  registerCall(app, calls.buyShortcode, {
     tags,
     onRequest: signedIn,
-    handler: async (req) => buyShortCode(ctx, getSignedInUser(req), req.body),
+    handler: async (req) => buyShortcode(ctx, getSignedInUser(req), req.body),
   });
 
-  registerCall(app, calls.renewShortCode, {
+  registerCall(app, calls.renewShortcode, {
     tags,
     onRequest: signedIn,
-    handler: async (req) => renewShortCode(ctx, getSignedInUser(req), req.body),
+    handler: async (req) => renewShortcode(ctx, getSignedInUser(req), req.body),
   });
 
   registerCall(app, calls.findPurchases, {

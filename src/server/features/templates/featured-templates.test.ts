@@ -15,7 +15,7 @@ import {
 import { validateMenu } from '../../../shared/app';
 import { getFeaturedTemplates, readTemplateFile } from './featured-templates';
 import { buildTemplateVersion } from './templates.service';
-import { getSandboxAccount } from '../sandbox/sandbox.routes';
+import { getDemoBankAccount } from '../demo-bank/demo-bank.routes';
 import { getDemoBot } from '../bots/demo-bot';
 
 const templates = getFeaturedTemplates('http://127.0.0.1:3000');
@@ -26,7 +26,7 @@ async function runDemoAction(request: ActionRequest) {
   if (request.kind === 'sendsms') return { ok: true as const, result: { id: 'sms-1', status: 'QUEUED' } };
   if (request.kind === 'restapi') {
     const url = request.renderTemplate((request.action.code as { url: string }).url);
-    return { ok: true as const, result: { status: 200, ok: true, headers: {}, body: getSandboxAccount(url.split('/').at(-1)!) } };
+    return { ok: true as const, result: { status: 200, ok: true, headers: {}, body: getDemoBankAccount(url.split('/').at(-1)!) } };
   }
   return { ok: false as const, error: 'unexpected action' };
 }
@@ -109,7 +109,7 @@ describe('featured templates', () => {
   it('Balance Enquiry reads the balance from the REST API', async () => {
     const run = await dial('Balance Enquiry', '*920*15#', ['12345', '123456']);
     expect(run.screens[1]).toBe('Account numbers have 6 digits\nEnter your 6-digit account number');
-    const account = getSandboxAccount('123456');
+    const account = getDemoBankAccount('123456');
     expect(run.screens[2]).toBe(`${account.name}, your balance is KES ${account.balance}`);
   });
 

@@ -8,7 +8,7 @@ import { useNavigate } from 'react-router';
 import {
   APP_MESSAGES,
   BASE_SHORTCODES,
-  resolveAppShortCode,
+  resolveAppShortcode,
   type ConnectionMode,
   type CreateAppBody,
 } from '../../../shared/api/apps.schema';
@@ -16,9 +16,9 @@ import { FormAlert } from '../../components/form-alert';
 import { RadioCardGroup, type RadioCardOption } from '../../components/radio-card-group';
 import { isNetworkFailure, isOk } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
-import { AppCountrySelect, AppDescriptionInput, AppExistingShortCodeInput, AppNameInput } from './app-detail-fields';
+import { AppCountrySelect, AppDescriptionInput, AppExistingShortcodeInput, AppNameInput } from './app-detail-fields';
 import { useScrollIntoViewOn } from './use-scroll-into-view-on';
-import { AppTemplateTagField, getShortCodeExamples } from './app-template-tag-field';
+import { AppTemplateTagField, getShortcodeExamples } from './app-template-tag-field';
 import { AppBuilderNotice } from './app-builder-notice';
 import { createApp } from '../../../shared/api/apps.calls';
 import { call } from '../../lib/call';
@@ -37,13 +37,13 @@ type CreateAppValues = Required<
 /** The create-app checks in their order: required fields first, then the shortcode rules shared with the server. */
 export function checkCreateApp(values: CreateAppValues): string | null {
   if (!values.appName.trim() || !values.description.trim() || !values.country) return APP_MESSAGES.incomplete;
-  const result = resolveAppShortCode(values);
+  const result = resolveAppShortcode(values);
   return result.ok ? null : result.message;
 }
 
 /** What the caller will dial, as the server will store it; `isValid` false while the input is unfinished. */
 function previewDialString(values: CreateAppValues): { text: string; isValid: boolean } | null {
-  const result = resolveAppShortCode(values);
+  const result = resolveAppShortcode(values);
   if (result.ok) return { text: result.shortCode, isValid: true };
   if (values.connectionMode === 'existing-shortcode') {
     const typed = values.customShortCode.trim();
@@ -195,7 +195,7 @@ export function AppCreatePage() {
               <TextInput
                 label={isCustomBase ? 'Custom Short Code' : 'Extension'}
                 description={isCustomBase ? 'The whole shortcode, ending in #' : 'The digits after the base, ending in #'}
-                placeholder={getShortCodeExamples(isCustomBase ? 'custom' : 'extension', values.useTemplateTag)}
+                placeholder={getShortcodeExamples(isCustomBase ? 'custom' : 'extension', values.useTemplateTag)}
                 withAsterisk
                 maxLength={100}
                 {...form.getInputProps('shortCode')}
@@ -203,7 +203,7 @@ export function AppCreatePage() {
               />
             </SimpleGrid>
           ) : (
-            <AppExistingShortCodeInput useTemplateTag={values.useTemplateTag} {...form.getInputProps('customShortCode')} />
+            <AppExistingShortcodeInput useTemplateTag={values.useTemplateTag} {...form.getInputProps('customShortCode')} />
           )}
 
           <Box

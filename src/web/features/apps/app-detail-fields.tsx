@@ -1,7 +1,7 @@
 import { Select, type SelectProps, Textarea, type TextareaProps, TextInput, type TextInputProps } from '@mantine/core';
 import type { ChangeEvent } from 'react';
 import { COUNTRY_OPTIONS } from './app-countries.data';
-import { getShortCodeExamples } from './app-template-tag-field';
+import { getShortcodeExamples } from './app-template-tag-field';
 
 // An app's name, description, country and own shortcode as every form that makes or changes an app shows them
 // (create, settings, clone, import): one label, limit (appSchema's) and field name each. The form binds them its
@@ -36,12 +36,12 @@ export function AppCountrySelect(props: SelectProps) {
 }
 
 /** The whole shortcode of an app on a code the account already has (connection mode `existing-shortcode`). */
-export function AppExistingShortCodeInput({ useTemplateTag, ...props }: TextInputProps & { useTemplateTag: boolean }) {
+export function AppExistingShortcodeInput({ useTemplateTag, ...props }: TextInputProps & { useTemplateTag: boolean }) {
   return (
     <TextInput
       label="Short Code"
       description="Start with * and end with #"
-      placeholder={getShortCodeExamples('existing', useTemplateTag)}
+      placeholder={getShortcodeExamples('existing', useTemplateTag)}
       withAsterisk
       maxLength={100}
       name="customShortCode"

@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import {
   APP_MESSAGES,
-  isValidExistingShortCode,
+  isValidExistingShortcode,
   isValidResumeWindow,
   RESUME_WINDOW_MINUTES,
   type App,
@@ -15,7 +15,7 @@ import {
 import { FormAlert } from '../../components/form-alert';
 import { isNetworkFailure, isOk } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
-import { AppCountrySelect, AppDescriptionInput, AppExistingShortCodeInput, AppNameInput, bindText } from './app-detail-fields';
+import { AppCountrySelect, AppDescriptionInput, AppExistingShortcodeInput, AppNameInput, bindText } from './app-detail-fields';
 import { useScrollIntoViewOn } from './use-scroll-into-view-on';
 import { AppTemplateTagField } from './app-template-tag-field';
 import { AppGatewayKeyField } from './app-gateway-key-field';
@@ -44,12 +44,12 @@ interface SettingsValues {
 }
 
 /** The settings checks, in order; the format rule is the create rule the server applies too. */
-export function checkAppSettings(values: SettingsValues, isExisting: boolean, storedShortCode: string): string | null {
+export function checkAppSettings(values: SettingsValues, isExisting: boolean, storedShortcode: string): string | null {
   if (!values.appName.trim() || !values.description.trim() || !values.country) return APP_MESSAGES.incomplete;
-  const shortCode = isExisting ? values.customShortCode.trim() : storedShortCode;
-  if (!shortCode) return APP_MESSAGES.noShortCode;
+  const shortCode = isExisting ? values.customShortCode.trim() : storedShortcode;
+  if (!shortCode) return APP_MESSAGES.noShortcode;
   if (!shortCode.includes('#')) return APP_MESSAGES.noHash;
-  if (isExisting && !isValidExistingShortCode(shortCode, values.useTemplateTag)) return APP_MESSAGES.existingFormat;
+  if (isExisting && !isValidExistingShortcode(shortCode, values.useTemplateTag)) return APP_MESSAGES.existingFormat;
   if (values.resumeOnRedial && !isValidResumeWindow(values.resumeWindowMinutes)) return APP_MESSAGES.resumeWindow;
   return null;
 }
@@ -216,7 +216,7 @@ function AppSettingsForm({ app }: { app: App }) {
           onChange={(checked) => set('useTemplateTag', checked)}
         />
         {isExisting ? (
-          <AppExistingShortCodeInput
+          <AppExistingShortcodeInput
             label="Custom Short Code"
             useTemplateTag={values.useTemplateTag}
             {...bindText(values.customShortCode, (customShortCode) => set('customShortCode', customShortCode))}

@@ -6,7 +6,7 @@ export const TEMPLATE_TAG_HELP =
   'With *920*12*{merchantCode}*{amount}#, dialling *920*12*4411*20# starts the app with merchantCode 4411 and amount 20.';
 
 /** Placeholder examples for the shortcode input: they change with the template-tag checkbox. */
-export function getShortCodeExamples(kind: 'extension' | 'custom' | 'existing', useTemplateTag: boolean): string {
+export function getShortcodeExamples(kind: 'extension' | 'custom' | 'existing', useTemplateTag: boolean): string {
   if (kind === 'extension') return useTemplateTag ? '12*{merchantCode}*{amount}#' : '12#';
   if (kind === 'custom') return useTemplateTag ? '*384*55*{amount}#' : '*384*55#';
   return useTemplateTag ? '*966*{merchantCode}#, *900*{amount}#' : '*966#, *900*200#';

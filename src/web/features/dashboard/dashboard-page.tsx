@@ -5,7 +5,7 @@ import { IconCash, IconListDetails, IconUsers, IconUsersGroup } from '@tabler/ic
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useParams, useSearchParams } from 'react-router';
-import type { DashboardEnvironment } from '../../../shared/api/monitoring.schema';
+import type { Environment } from '../../../shared/api/monitoring.schema';
 import { isOk } from '../../lib/api';
 import { toHourlyRows, type ChartNetwork } from './dashboard-chart';
 import { DashboardChartTable } from './dashboard-chart-table';
@@ -65,12 +65,12 @@ function NetworkLegend({ networks }: { networks: ChartNetwork[] }) {
   );
 }
 
-const ENVIRONMENT_TEXT: Record<DashboardEnvironment, string> = {
+const ENVIRONMENT_TEXT: Record<Environment, string> = {
   live: "Live traffic: sessions on the app's live URL. Counts refresh every 6 seconds.",
   test: 'Test runs: sessions on the test URL and in the emulator, which run the draft. Counts refresh every 6 seconds.',
 };
 /** A bot's traffic comes from its linked numbers and its chat simulator instead. */
-const BOT_ENVIRONMENT_TEXT: Record<DashboardEnvironment, string> = {
+const BOT_ENVIRONMENT_TEXT: Record<Environment, string> = {
   live: "Live traffic: chats with the bot's linked WhatsApp numbers. Counts refresh every 6 seconds.",
   test: 'Test runs: chats in the chat simulator, which runs the draft. Counts refresh every 6 seconds.',
 };
@@ -81,8 +81,8 @@ export function DashboardPage() {
   const isBot = useApp(appId).data?.channel === 'whatsapp';
   // Live traffic unless ?environment=test: test runs never mix into the live figures, and the choice survives a reload.
   const [searchParams, setSearchParams] = useSearchParams();
-  const environment: DashboardEnvironment = searchParams.get('environment') === 'test' ? 'test' : 'live';
-  const [update, setUpdate] = useState<{ environment: DashboardEnvironment; data: DashboardData } | null>(null);
+  const environment: Environment = searchParams.get('environment') === 'test' ? 'test' : 'live';
+  const [update, setUpdate] = useState<{ environment: Environment; data: DashboardData } | null>(null);
   const { data } = useQuery({
     queryKey: queryKey(getDashboard, { params: { appId }, query: { environment } }),
     queryFn: async () => {

@@ -4,19 +4,16 @@
  * which the billing page and the server read too.
  */
 
-export interface ShortcodeCountry {
-  /** Tab value and the name used in the enquiry subject. */
-  name: string;
-  currency: string;
-}
+import { SHORTCODE_COUNTRIES, type ShortcodeCountry } from '../../../shared/api/shortcodes.schema';
 
-/** The figures are the same in all four countries, in the local currency. */
-export const SHORTCODE_COUNTRIES: ShortcodeCountry[] = [
-  { name: 'Ghana', currency: 'GHS' },
-  { name: 'Nigeria', currency: 'NGN' },
-  { name: 'Kenya', currency: 'KES' },
-  { name: 'Eswatini', currency: 'SZL' },
-];
+/**
+ * The pricing page's country tabs, in its own order (Kenya before Eswatini), from the one country table: a tab's
+ * value is the country's name (also in the enquiry subject). The figures are the same in all four countries, in
+ * the local currency.
+ */
+const PRICING_ORDER: ShortcodeCountry[] = ['Ghana', 'Nigeria', 'Kenya', 'Eswatini'];
+export const PRICING_COUNTRIES = PRICING_ORDER.map((name) => SHORTCODE_COUNTRIES.find((c) => c.name === name)!);
+export type PricingCountry = (typeof PRICING_COUNTRIES)[number];
 
 /** The OTHERS tab's name in enquiry subjects: 'I want a Shared Shortcode for Another Country'. */
 export const OTHER_COUNTRY = 'Another Country';

@@ -7,10 +7,10 @@ import {
   OTHER_COUNTRY,
   PROVISIONING_NOTE,
   SHARED_SHORTCODE,
-  SHORTCODE_COUNTRIES,
+  PRICING_COUNTRIES,
   formatMoney,
   shortcodeEnquirySubject,
-  type ShortcodeCountry,
+  type PricingCountry,
   type ShortcodeKind,
 } from './pricing.data';
 import { ShortcodeEnquiryModal } from './shortcode-enquiry-modal';
@@ -88,7 +88,7 @@ function OfferCard({ headingId, title, subtitle, icon, color, badges, prices, fo
   );
 }
 
-function SharedShortcodeCard({ country, onTalk }: { country: ShortcodeCountry; onTalk: () => void }) {
+function SharedShortcodeCard({ country, onTalk }: { country: PricingCountry; onTalk: () => void }) {
   return (
     <OfferCard
       headingId={`shared-${country.name}`}
@@ -119,7 +119,7 @@ function SharedShortcodeCard({ country, onTalk }: { country: ShortcodeCountry; o
   );
 }
 
-function DedicatedShortcodeCard({ country, onTalk }: { country: ShortcodeCountry; onTalk: () => void }) {
+function DedicatedShortcodeCard({ country, onTalk }: { country: PricingCountry; onTalk: () => void }) {
   return (
     <OfferCard
       headingId={`dedicated-${country.name}`}
@@ -191,7 +191,7 @@ export function ShortcodePricingTabs() {
   return (
     <>
       <Tabs
-        defaultValue={SHORTCODE_COUNTRIES[0].name}
+        defaultValue={PRICING_COUNTRIES[0].name}
         orientation={isWide ? 'vertical' : 'horizontal'}
         variant="pills"
         color="teal.9"
@@ -199,7 +199,7 @@ export function ShortcodePricingTabs() {
         className={classes.shortcodeTabs}
       >
         <Tabs.List aria-label="Country" mr={isWide ? 'xl' : 0} mb={isWide ? 0 : 'lg'} miw={isWide ? 160 : undefined}>
-          {SHORTCODE_COUNTRIES.map((country) => (
+          {PRICING_COUNTRIES.map((country) => (
             <Tabs.Tab key={country.name} value={country.name} fz="md" fw={500}>
               {country.name}
             </Tabs.Tab>
@@ -209,7 +209,7 @@ export function ShortcodePricingTabs() {
           </Tabs.Tab>
         </Tabs.List>
 
-        {SHORTCODE_COUNTRIES.map((country) => (
+        {PRICING_COUNTRIES.map((country) => (
           <Tabs.Panel key={country.name} value={country.name} style={{ flex: 1, minWidth: 0 }}>
             <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
               <SharedShortcodeCard country={country} onTalk={() => openEnquiry('Shared', country.name)} />

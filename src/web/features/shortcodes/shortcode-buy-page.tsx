@@ -10,18 +10,18 @@ import {
   LEASE_MONTHS_MIN,
   SHORTCODE_COUNTRY_NAMES,
   SHORTCODE_MESSAGES,
-  type ShortCodeCountry,
+  type ShortcodeCountry,
 } from '../../../shared/api/shortcodes.schema';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { PageHeader } from '../../components/page-header';
 import { formatMonthlyPrice, monthOptions } from './shortcode-format';
 import { EmptyPanel, ListSkeleton } from '../../components/list-states';
-import { ShortCodePaymentNotice } from './shortcode-payment-notice';
-import { type PurchaseSummary, ShortCodePurchaseConfirmDialog } from './shortcode-purchase-confirm-dialog';
-import { buyShortCode } from '../../../shared/api/shortcodes.calls';
+import { ShortcodePaymentNotice } from './shortcode-payment-notice';
+import { type PurchaseSummary, ShortcodePurchaseConfirmDialog } from './shortcode-purchase-confirm-dialog';
+import { buyShortcode } from '../../../shared/api/shortcodes.calls';
 import { call } from '../../lib/call';
 import { MY_SHORTCODES_PATH } from './shortcodes.api';
-import { useShortCodeCheckout } from './use-shortcode-checkout';
+import { useShortcodeCheckout } from './use-shortcode-checkout';
 import { useExtensionsOnSale } from './use-shortcodes';
 import { formatAmount } from '../../lib/format';
 import { type ListColumn, ListTable } from '../../components/list-table';
@@ -29,8 +29,8 @@ import { type ListColumn, ListTable } from '../../components/list-table';
 const DEFAULT_MONTHS = '1';
 
 /** 'Buy ShortCode Extension' (/buy-shortcode): choose a country, an extension (and its digits), a period; pay. */
-export function ShortCodeBuyPage() {
-  const [country, setCountry] = useState<ShortCodeCountry>(SHORTCODE_COUNTRY_NAMES[0]);
+export function ShortcodeBuyPage() {
+  const [country, setCountry] = useState<ShortcodeCountry>(SHORTCODE_COUNTRY_NAMES[0]);
   const { data: extensions, error, isPending, refetch } = useExtensionsOnSale(country);
   const [selectedUuid, setSelectedUuid] = useState('');
   const [digits, setDigits] = useState('');
@@ -39,13 +39,13 @@ export function ShortCodeBuyPage() {
   const [digitsError, setDigitsError] = useState<string | null>(null);
   const [summary, setSummary] = useState<PurchaseSummary | null>(null);
   const [isSubmitting, setSubmitting] = useState(false);
-  const { payment, handleCheckout, clearPayment } = useShortCodeCheckout();
+  const { payment, handleCheckout, clearPayment } = useShortcodeCheckout();
 
   const selected = extensions?.find((extension) => extension.uuid === selectedUuid) ?? null;
   const dialString = selected ? buildDialString(selected.shortCode, selected.extension, selected.extLength > 0 ? digits.trim() : '') : '';
 
   function chooseCountry(next: string) {
-    setCountry(next as ShortCodeCountry);
+    setCountry(next as ShortcodeCountry);
     setSelectedUuid('');
     setDigits('');
     setSelectError(null);
@@ -74,7 +74,7 @@ export function ShortCodeBuyPage() {
   async function handleConfirm() {
     if (!selected || !summary) return;
     setSubmitting(true);
-    const reply = await call(buyShortCode, {
+    const reply = await call(buyShortcode, {
       body: {
         extensionUuid: selected.uuid,
         leaseCount: summary.months,
@@ -155,7 +155,7 @@ export function ShortCodeBuyPage() {
         }
       />
 
-      {payment && <ShortCodePaymentNotice payment={payment} onClose={clearPayment} />}
+      {payment && <ShortcodePaymentNotice payment={payment} onClose={clearPayment} />}
 
       <Stack gap={6}>
         <Text fw={600} size="sm" id="buy-country-label">
@@ -265,7 +265,7 @@ export function ShortCodeBuyPage() {
         </Stack>
       </form>
 
-      <ShortCodePurchaseConfirmDialog
+      <ShortcodePurchaseConfirmDialog
         summary={summary}
         isSubmitting={isSubmitting}
         onConfirm={() => void handleConfirm()}

@@ -37,7 +37,7 @@ function useOwnApps(): { apps: App[] | undefined; error: Error | null; isPending
 }
 
 /** 'Connect ShortCode to App' (/connect-shortcode/{uuid}): the app and environment a purchased shortcode reaches. */
-export function ShortCodeConnectPage() {
+export function ShortcodeConnectPage() {
   const { uuid = '' } = useParams();
   const { data: purchase, error, isPending, refetch } = usePurchase(uuid);
 

@@ -5,7 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import {
   buildExample,
-  createShortCodeBodySchema,
+  createShortcodeBodySchema,
   EXT_LENGTH_MAX,
   EXTENSION_DIGITS_MAX,
   findExtensionProblem,
@@ -72,13 +72,13 @@ function useProviderOptions() {
   ];
 }
 
-interface ShortCodeExtensionCreateDialogProps {
+interface ShortcodeExtensionCreateDialogProps {
   opened: boolean;
   onClose: () => void;
 }
 
 /** 'New Extension': a dial string on a provider, in a country, with its HTTP method and price per month. */
-export function ShortCodeExtensionCreateDialog({ opened, onClose }: ShortCodeExtensionCreateDialogProps) {
+export function ShortcodeExtensionCreateDialog({ opened, onClose }: ShortcodeExtensionCreateDialogProps) {
   return (
     <Modal opened={opened} onClose={onClose} title="New Extension" centered size="lg">
       <ExtensionForm onClose={onClose} />
@@ -96,7 +96,7 @@ function ExtensionForm({ onClose }: { onClose: () => void }) {
     initialValues: INITIAL_VALUES,
     // The server's rules, in the form's order: the first problem shows at its field.
     validate: (values) => {
-      const problem = findExtensionProblem(createShortCodeBodySchema.parse(values));
+      const problem = findExtensionProblem(createShortcodeBodySchema.parse(values));
       return problem ? { [problem.field]: problem.message } : {};
     },
   });
@@ -106,7 +106,7 @@ function ExtensionForm({ onClose }: { onClose: () => void }) {
 
   const handleSubmit = form.onSubmit(async (submitted) => {
     setSubmitting(true);
-    const body = createShortCodeBodySchema.parse(submitted);
+    const body = createShortcodeBodySchema.parse(submitted);
     const reply = await call(createExtension, { body: { ...body, method: body.method.toUpperCase() } });
     setSubmitting(false);
     if (!isOk(reply)) {

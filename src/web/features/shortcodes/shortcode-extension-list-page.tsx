@@ -2,8 +2,8 @@ import { Badge, Button, Code, Group, Stack, Text } from '@mantine/core';
 import { IconListNumbers, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { buildDialPattern, type Extension } from '../../../shared/api/shortcodes.schema';
-import { ShortCodeExtensionCreateDialog } from './shortcode-extension-create-dialog';
-import { ShortCodeExtensionProvisionDialog } from './shortcode-extension-provision-dialog';
+import { ShortcodeExtensionCreateDialog } from './shortcode-extension-create-dialog';
+import { ShortcodeExtensionProvisionDialog } from './shortcode-extension-provision-dialog';
 import { formatMonthlyPrice } from './shortcode-format';
 import { EmptyPanel } from '../../components/list-states';
 import { ListSection } from '../../components/list-section';
@@ -36,7 +36,7 @@ function MethodBadge({ extension }: { extension: Extension }) {
 }
 
 /** 'Available USSD Extensions' (admins, /provision-shortcode): the catalogue buyers choose from, and provisioning. */
-export function ShortCodeExtensionListPage() {
+export function ShortcodeExtensionListPage() {
   return (
     <RoleGuard audience={['shortcode.manage', 'shortcode.provision']} redirectTo={BUY_PATH}>
       <ExtensionList />
@@ -160,8 +160,8 @@ function ExtensionList() {
         )}
       </ListSection>
 
-      <ShortCodeExtensionCreateDialog opened={isCreateOpen} onClose={() => setCreateOpen(false)} />
-      <ShortCodeExtensionProvisionDialog extension={provisioned} onClose={() => setProvisioned(null)} />
+      <ShortcodeExtensionCreateDialog opened={isCreateOpen} onClose={() => setCreateOpen(false)} />
+      <ShortcodeExtensionProvisionDialog extension={provisioned} onClose={() => setProvisioned(null)} />
     </Stack>
   );
 }

@@ -29,14 +29,14 @@ interface ProvisionValues {
   months: string;
 }
 
-interface ShortCodeExtensionProvisionDialogProps {
+interface ShortcodeExtensionProvisionDialogProps {
   /** The extension to provision; the dialog is closed while null. */
   extension: Extension | null;
   onClose: () => void;
 }
 
 /** 'Provision': gives an extension to oneself or to another account by email, active at once, with no payment. */
-export function ShortCodeExtensionProvisionDialog({ extension, onClose }: ShortCodeExtensionProvisionDialogProps) {
+export function ShortcodeExtensionProvisionDialog({ extension, onClose }: ShortcodeExtensionProvisionDialogProps) {
   return (
     <Modal opened={extension !== null} onClose={onClose} title="Provision Extension" centered size="md">
       {extension && <ProvisionForm extension={extension} onClose={onClose} />}

@@ -4,7 +4,7 @@ import { formatTime } from './shortcode-format';
 import type { PaymentInProgress } from './use-shortcode-checkout';
 
 /** What the screen says while the payment page is open in another tab, with that page's link. */
-export function ShortCodePaymentNotice({ payment, onClose }: { payment: PaymentInProgress; onClose: () => void }) {
+export function ShortcodePaymentNotice({ payment, onClose }: { payment: PaymentInProgress; onClose: () => void }) {
   return (
     <PaymentPageNotice
       redirectUrl={payment.redirectUrl}

@@ -10,13 +10,13 @@ import { updateProviderAccess } from '../../../shared/api/shortcodes.calls';
 import { call } from '../../lib/call';
 import { PROVIDERS_KEY } from './use-shortcodes';
 
-interface ShortCodeProviderAccessDialogProps {
+interface ShortcodeProviderAccessDialogProps {
   provider: Provider | null;
   onClose: () => void;
 }
 
 /** 'Provider access': the legacy flag (the URL without the key) and the allowed source addresses, one a line. */
-export function ShortCodeProviderAccessDialog({ provider, onClose }: ShortCodeProviderAccessDialogProps) {
+export function ShortcodeProviderAccessDialog({ provider, onClose }: ShortcodeProviderAccessDialogProps) {
   return (
     <Modal opened={provider !== null} onClose={onClose} title={provider ? `Access: ${provider.providerName}` : ''} centered size="lg">
       {provider && <AccessForm key={provider.uuid} provider={provider} onClose={onClose} />}

@@ -11,13 +11,13 @@ import { call } from '../../lib/call';
 import { PROVIDERS_KEY } from './use-shortcodes';
 import { DialogActions } from '../../components/dialog-actions';
 
-interface ShortCodeProviderCreateDialogProps {
+interface ShortcodeProviderCreateDialogProps {
   opened: boolean;
   onClose: () => void;
 }
 
 /** 'New Provider': Provider Name and Provider Id, checked by the schema the server checks them with. */
-export function ShortCodeProviderCreateDialog({ opened, onClose }: ShortCodeProviderCreateDialogProps) {
+export function ShortcodeProviderCreateDialog({ opened, onClose }: ShortcodeProviderCreateDialogProps) {
   return (
     <Modal opened={opened} onClose={onClose} title="New Provider" centered size="md">
       <ProviderForm onClose={onClose} />

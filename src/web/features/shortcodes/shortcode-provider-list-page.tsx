@@ -14,8 +14,8 @@ import { useState } from 'react';
 import { type Provider, SHORTCODE_MESSAGES } from '../../../shared/api/shortcodes.schema';
 import { EmptyPanel } from '../../components/list-states';
 import { ListSection } from '../../components/list-section';
-import { ShortCodeProviderCreateDialog } from './shortcode-provider-create-dialog';
-import { ShortCodeProviderAccessDialog } from './shortcode-provider-access-dialog';
+import { ShortcodeProviderCreateDialog } from './shortcode-provider-create-dialog';
+import { ShortcodeProviderAccessDialog } from './shortcode-provider-access-dialog';
 import { useDeleteProviderConfirm, useProviders, useRotateProviderKeyConfirm } from './use-shortcodes';
 import { PageHeader } from '../../components/page-header';
 import { RowAction } from '../../components/row-action';
@@ -62,7 +62,7 @@ function ProviderUrl({ provider }: { provider: Provider }) {
 }
 
 /** 'ShortCode Providers' (admins): the aggregators that forward shared shortcodes' traffic, and their Urls. */
-export function ShortCodeProviderListPage() {
+export function ShortcodeProviderListPage() {
   return (
     <RoleGuard audience={['shortcode.manage']} redirectTo={BUY_PATH}>
       <ProviderList />
@@ -192,8 +192,8 @@ function ProviderList() {
         )}
       </ListSection>
 
-      <ShortCodeProviderCreateDialog opened={isCreateOpen} onClose={() => setCreateOpen(false)} />
-      <ShortCodeProviderAccessDialog provider={accessOf} onClose={() => setAccessOf(null)} />
+      <ShortcodeProviderCreateDialog opened={isCreateOpen} onClose={() => setCreateOpen(false)} />
+      <ShortcodeProviderAccessDialog provider={accessOf} onClose={() => setAccessOf(null)} />
     </Stack>
   );
 }

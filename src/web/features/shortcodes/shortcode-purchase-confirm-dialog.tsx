@@ -13,7 +13,7 @@ export interface PurchaseSummary {
   months: number;
 }
 
-interface ShortCodePurchaseConfirmDialogProps {
+interface ShortcodePurchaseConfirmDialogProps {
   /** Closed while null. */
   summary: PurchaseSummary | null;
   isSubmitting: boolean;
@@ -22,7 +22,7 @@ interface ShortCodePurchaseConfirmDialogProps {
 }
 
 /** 'Confirm Purchase': the dial string, period and total before the payment page opens. */
-export function ShortCodePurchaseConfirmDialog({ summary, isSubmitting, onConfirm, onClose }: ShortCodePurchaseConfirmDialogProps) {
+export function ShortcodePurchaseConfirmDialog({ summary, isSubmitting, onConfirm, onClose }: ShortcodePurchaseConfirmDialogProps) {
   return (
     <Modal opened={summary !== null} onClose={onClose} title="Confirm Purchase" centered size="md">
       {summary && (

@@ -7,10 +7,10 @@ import { PageHeader } from '../../components/page-header';
 import { formatTime, getPurchaseState } from './shortcode-format';
 import { EmptyPanel } from '../../components/list-states';
 import { ListSection } from '../../components/list-section';
-import { ShortCodePaymentNotice } from './shortcode-payment-notice';
-import { ShortCodePurchaseRenewDialog } from './shortcode-purchase-renew-dialog';
+import { ShortcodePaymentNotice } from './shortcode-payment-notice';
+import { ShortcodePurchaseRenewDialog } from './shortcode-purchase-renew-dialog';
 import { BUY_PATH, connectPath } from './shortcodes.api';
-import { useShortCodeCheckout } from './use-shortcode-checkout';
+import { useShortcodeCheckout } from './use-shortcode-checkout';
 import { usePurchases } from './use-shortcodes';
 import { formatDay, WHOLE_BADGE_STYLES } from '../../lib/format';
 import { type ListColumn, ListTable } from '../../components/list-table';
@@ -61,10 +61,10 @@ function PurchaseDetail({ purchase }: { purchase: Purchase }) {
 }
 
 /** 'My Shortcode Extensions' (/my-shortcodes): the account's shortcodes, connecting each to an app, renewing. */
-export function ShortCodePurchaseListPage() {
+export function ShortcodePurchaseListPage() {
   const purchasesQuery = usePurchases();
   const [renewed, setRenewed] = useState<Purchase | null>(null);
-  const { payment, handleCheckout, clearPayment } = useShortCodeCheckout();
+  const { payment, handleCheckout, clearPayment } = useShortcodeCheckout();
 
   const columns: ListColumn<Purchase>[] = [
     {
@@ -147,7 +147,7 @@ export function ShortCodePurchaseListPage() {
         action={buyLink}
       />
 
-      {payment && <ShortCodePaymentNotice payment={payment} onClose={clearPayment} />}
+      {payment && <ShortcodePaymentNotice payment={payment} onClose={clearPayment} />}
 
       <ListSection
         query={purchasesQuery}
@@ -175,7 +175,7 @@ export function ShortCodePurchaseListPage() {
         )}
       </ListSection>
 
-      <ShortCodePurchaseRenewDialog purchase={renewed} handleCheckout={handleCheckout} onClose={() => setRenewed(null)} />
+      <ShortcodePurchaseRenewDialog purchase={renewed} handleCheckout={handleCheckout} onClose={() => setRenewed(null)} />
     </Stack>
   );
 }

@@ -2,9 +2,9 @@ import { Code, Modal, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { LEASE_MONTHS_MAX, LEASE_MONTHS_MIN, type Purchase, RENEW_MONTHS_DEFAULT } from '../../../shared/api/shortcodes.schema';
 import { formatMonthlyPrice, monthOptions } from './shortcode-format';
-import { renewShortCode } from '../../../shared/api/shortcodes.calls';
+import { renewShortcode } from '../../../shared/api/shortcodes.calls';
 import { call } from '../../lib/call';
-import type { useShortCodeCheckout } from './use-shortcode-checkout';
+import type { useShortcodeCheckout } from './use-shortcode-checkout';
 import { DialogActions } from '../../components/dialog-actions';
 import { formatAmount, formatDay } from '../../lib/format';
 
@@ -17,15 +17,15 @@ function findNewExpiry(purchase: Purchase, months: number, now = new Date()): st
   return next.toISOString();
 }
 
-interface ShortCodePurchaseRenewDialogProps {
+interface ShortcodePurchaseRenewDialogProps {
   /** Closed while null. */
   purchase: Purchase | null;
-  handleCheckout: ReturnType<typeof useShortCodeCheckout>['handleCheckout'];
+  handleCheckout: ReturnType<typeof useShortcodeCheckout>['handleCheckout'];
   onClose: () => void;
 }
 
 /** 'Make Payment' on My USSD Extensions: renew for 1 to 12 months (1 to start with), paid like a purchase. */
-export function ShortCodePurchaseRenewDialog({ purchase, handleCheckout, onClose }: ShortCodePurchaseRenewDialogProps) {
+export function ShortcodePurchaseRenewDialog({ purchase, handleCheckout, onClose }: ShortcodePurchaseRenewDialogProps) {
   return (
     <Modal opened={purchase !== null} onClose={onClose} title="Make Payment" centered size="md">
       {purchase && <RenewForm purchase={purchase} handleCheckout={handleCheckout} onClose={onClose} />}
@@ -33,7 +33,7 @@ export function ShortCodePurchaseRenewDialog({ purchase, handleCheckout, onClose
   );
 }
 
-function RenewForm({ purchase, handleCheckout, onClose }: { purchase: Purchase } & Omit<ShortCodePurchaseRenewDialogProps, 'purchase'>) {
+function RenewForm({ purchase, handleCheckout, onClose }: { purchase: Purchase } & Omit<ShortcodePurchaseRenewDialogProps, 'purchase'>) {
   const [months, setMonths] = useState(String(RENEW_MONTHS_DEFAULT));
   const [isSubmitting, setSubmitting] = useState(false);
   const count = Number(months);
@@ -41,7 +41,7 @@ function RenewForm({ purchase, handleCheckout, onClose }: { purchase: Purchase }
   async function handleSubmit(event: React.FormEvent) {
     event.preventDefault();
     setSubmitting(true);
-    const reply = await call(renewShortCode, {
+    const reply = await call(renewShortcode, {
       body: {
         id: purchase.id,
         leaseCount: count,

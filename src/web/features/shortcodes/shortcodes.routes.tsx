@@ -3,12 +3,12 @@ import { BUY_PATH, CATALOGUE_PATH, MY_SHORTCODES_PATH, PROVIDERS_PATH } from './
 
 /** Signed-in screens of the shortcodes area: providers and the catalogue (admins), buying, one's own, connecting. */
 export const shortcodesRoutes: RouteObject[] = [
-  { path: PROVIDERS_PATH, lazy: async () => ({ Component: (await import('./shortcode-provider-list-page')).ShortCodeProviderListPage }) },
-  { path: CATALOGUE_PATH, lazy: async () => ({ Component: (await import('./shortcode-extension-list-page')).ShortCodeExtensionListPage }) },
-  { path: BUY_PATH, lazy: async () => ({ Component: (await import('./shortcode-buy-page')).ShortCodeBuyPage }) },
+  { path: PROVIDERS_PATH, lazy: async () => ({ Component: (await import('./shortcode-provider-list-page')).ShortcodeProviderListPage }) },
+  { path: CATALOGUE_PATH, lazy: async () => ({ Component: (await import('./shortcode-extension-list-page')).ShortcodeExtensionListPage }) },
+  { path: BUY_PATH, lazy: async () => ({ Component: (await import('./shortcode-buy-page')).ShortcodeBuyPage }) },
   {
     path: MY_SHORTCODES_PATH,
-    lazy: async () => ({ Component: (await import('./shortcode-purchase-list-page')).ShortCodePurchaseListPage }),
+    lazy: async () => ({ Component: (await import('./shortcode-purchase-list-page')).ShortcodePurchaseListPage }),
   },
-  { path: '/connect-shortcode/:uuid', lazy: async () => ({ Component: (await import('./shortcode-connect-page')).ShortCodeConnectPage }) },
+  { path: '/connect-shortcode/:uuid', lazy: async () => ({ Component: (await import('./shortcode-connect-page')).ShortcodeConnectPage }) },
 ];

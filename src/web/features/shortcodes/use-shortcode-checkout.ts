@@ -4,11 +4,11 @@ import { useState } from 'react';
 import { SHORTCODE_MESSAGES } from '../../../shared/api/shortcodes.schema';
 import { failureText, isNetworkFailure, isOk } from '../../lib/api';
 import type { CallReply } from '../../lib/call';
-import type { buyShortCode } from '../../../shared/api/shortcodes.calls';
+import type { buyShortcode } from '../../../shared/api/shortcodes.calls';
 import { SHORTCODES_KEY } from './use-shortcodes';
 
 /** Buy and renew answer the checkout reply; a refusal (or no server) is only the envelope. */
-type CheckoutAnswer = CallReply<typeof buyShortCode>;
+type CheckoutAnswer = CallReply<typeof buyShortcode>;
 
 /** A checkout answered '01': the payment page, opened in a new tab, and what the screen says meanwhile. */
 export interface PaymentInProgress {
@@ -24,7 +24,7 @@ export interface PaymentInProgress {
  * so, with a link in case the browser blocked the tab; '00' (the provider asks the payer on the phone) and every
  * refusal show the server's message as information. The purchases reload either way.
  */
-export function useShortCodeCheckout() {
+export function useShortcodeCheckout() {
   const queryClient = useQueryClient();
   const [payment, setPayment] = useState<PaymentInProgress | null>(null);
 

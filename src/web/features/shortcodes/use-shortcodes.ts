@@ -4,7 +4,7 @@ import {
   type Extension,
   type Provider,
   type Purchase,
-  type ShortCodeCountry,
+  type ShortcodeCountry,
 } from '../../../shared/api/shortcodes.schema';
 import { isNotFound, readData } from '../../lib/api';
 import { call, callQuery, queryKey } from '../../lib/call';
@@ -40,7 +40,7 @@ export function useCatalogue() {
 }
 
 /** GET /api/getAvailableShortCodes/{country}: what can be bought there now. */
-export function useExtensionsOnSale(country: ShortCodeCountry) {
+export function useExtensionsOnSale(country: ShortcodeCountry) {
   return useQuery(callQuery(findAvailableExtensions, { params: { country } }, `The shortcodes of ${country} could not be loaded.`));
 }
 

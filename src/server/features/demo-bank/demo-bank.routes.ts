@@ -10,7 +10,7 @@ const accountSchema = z.object({ accountNumber: z.string(), name: z.string(), ba
  * A tiny demo bank, so the Balance Enquiry template calls a real REST API on any install. Answers the same
  * account the same way: the number decides the holder and the balance.
  */
-export function getSandboxAccount(accountNumber: string) {
+export function getDemoBankAccount(accountNumber: string) {
   const n = Number(accountNumber);
   return {
     accountNumber,
@@ -20,18 +20,18 @@ export function getSandboxAccount(accountNumber: string) {
   };
 }
 
-const SANDBOX_BANK_PATH = /^\/api\/sandbox\/accounts\/[0-9]{1,12}$/;
+const DEMO_BANK_PATH = /^\/api\/sandbox\/accounts\/[0-9]{1,12}$/;
 
 /**
  * The only paths of this server a restapi action may call (runners.ts): the demo bank's. Everything else here
  * (gateway URLs, the emulator, the console API, webhooks) is refused to actions and webhooks, so a hop cannot
  * start another. A pathname as WHATWG URL leaves it (dot segments resolved); percent-encoded text never matches.
  */
-export function isSandboxBankPath(pathname: string): boolean {
-  return SANDBOX_BANK_PATH.test(pathname);
+export function isDemoBankPath(pathname: string): boolean {
+  return DEMO_BANK_PATH.test(pathname);
 }
 
-export function registerSandboxRoutes(app: FastifyInstance): void {
+export function registerDemoBankRoutes(app: FastifyInstance): void {
   app.withTypeProvider<ZodTypeProvider>().get('/api/sandbox/accounts/:accountNumber', {
     schema: {
       tags: ['sandbox'],
@@ -39,6 +39,6 @@ export function registerSandboxRoutes(app: FastifyInstance): void {
       params: z.object({ accountNumber: z.string().regex(/^[0-9]{6}$/, 'Account numbers have 6 digits') }),
       response: { 200: accountSchema },
     },
-    handler: async (req) => getSandboxAccount(req.params.accountNumber),
+    handler: async (req) => getDemoBankAccount(req.params.accountNumber),
   });
 }
