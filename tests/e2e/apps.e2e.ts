@@ -496,7 +496,19 @@ describeBrowser('apps and templates', () => {
         json: {
           status: '00',
           message: 'OK',
-          data: [{ uuid: 'm-1', fullName: 'Kofi Mensah', companyName: 'Mensah Traders', email: 'kofi@example.com' }],
+          // The whole shape the server sends: the console parses the reply against the call's declaration.
+          data: [
+            {
+              uuid: 'm-1',
+              fullName: 'Kofi Mensah',
+              companyName: 'Mensah Traders',
+              email: 'kofi@example.com',
+              mobileNumber: '0244000001',
+              businessCategory: 'Retail',
+              isDeveloper: false,
+              createdAt: '2026-01-01T00:00:00.000Z',
+            },
+          ],
         },
       }),
     );
