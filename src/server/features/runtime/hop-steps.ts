@@ -6,7 +6,9 @@
  *   closeSession (an end hop) | readSession -> checkVersion -> admitHop -> readContact -> takeDroppedSession -> runEngine
  *   -> storeHop
  *
- * (`runHop`) and the adapter formats the reply; a WhatsApp message's reply is written by `toChatReply` instead. Each step reads the runtime's parts from a `HopEnv` (hop-env.ts), built once per runtime.
+ * (`runHop`) and the adapter formats the reply; a WhatsApp message's reply is written by `toChatReply` instead.
+ * Each step reads the runtime's parts from a `HopEnv` (hop-env.ts), built once per runtime. The contact's two steps
+ * are in contact-steps.ts.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { ChannelAdapter, FormattedReply, InboundHop, Reply } from '../../../channels';
@@ -24,7 +26,7 @@ import {
 import { notFound } from '../../../shared/errors';
 import type { AppContext } from '../../context';
 import type { GatewaySource } from '../../core/gateway-access';
-import { toE164 } from '../../core/msisdn';
+import { readContact, recordContact } from './contact-steps';
 import type { HopEnv, RunnableApp } from './hop-env';
 import type { Environment, RouteDecision, StoredSession } from './runtime-types';
 import type { LoadedApp } from '../../core/caches';
@@ -260,29 +262,6 @@ export async function admitHop(
   return null;
 }
 
-/** A contact not stored yet, as a session sees it. */
-const NEW_CONTACT = { name: null, language: null, attributes: {} };
-
-/**
- * Step: the caller's contact (docs/contacts.md): its number in E.164 form, worked out on the session's first hop
- * and kept with the session; and, for an app that reads contact fields, the contact itself, read once a session
- * and handed to the engine in the hop (the session's state keeps it, so later hops read nothing). Featured
- * templates and numbers that are no phone number have no contact.
- */
-export async function readContact(
-  env: HopEnv,
-  version: RunnableApp,
-  engineHop: Hop,
-  stored: StoredSession | undefined,
-): Promise<string | undefined> {
-  if (version.isTemplate) return undefined;
-  const open = stored && !stored.state.ended ? stored : undefined;
-  const msisdn = open?.contactMsisdn ?? toE164(engineHop.msisdn, version.country) ?? undefined;
-  if (msisdn === undefined || !version.compiled.usesContact || open?.state.contact || !env.deps.readContact) return msisdn;
-  engineHop.contact = (await env.deps.readContact(version.ownerId, msisdn)) ?? NEW_CONTACT;
-  return msisdn;
-}
-
 /** Resume on redial for one hop: the dialler's key and the app's window (null: off), and the session it dropped. */
 interface DroppedSession {
   diallerKey: string | null;
@@ -371,26 +350,6 @@ export async function storeHop(
   if (lastHop) await deps.sessions.keep(key, session, { appId, ttlSeconds: ENDED_SESSION_KEEP_SECONDS });
   else await deps.sessions.delete(key, appId);
   records.recordSession(result.state, 'completed', result.state.currentMenuId, caller, version.ownerId, contactMsisdn);
-}
-
-/**
- * What a hop leaves on its caller's contact, with the session's records: seen on the app's channel when the
- * session starts (which creates the contact), and what its inputs saved (HopResult.contactChanges).
- */
-function recordContact(
-  env: HopEnv,
-  version: RunnableApp,
-  run: { stored: StoredSession | undefined; result: HopResult; contactMsisdn: string | undefined },
-): void {
-  const { stored, result, contactMsisdn } = run;
-  const isFirstHop = !(stored && !stored.state.ended && stored.state.sessionId === result.state.sessionId);
-  if (!contactMsisdn || (!isFirstHop && !result.contactChanges)) return;
-  env.records.recordContact({
-    ownerId: version.ownerId,
-    msisdn: contactMsisdn,
-    ...(isFirstHop ? { seen: { channel: version.compiled.app.channel, at: new Date(result.state.startedAt).toISOString() } } : {}),
-    ...result.contactChanges,
-  });
 }
 
 /**
