@@ -12,7 +12,7 @@ import { queryKey } from './call';
  * `['shortcodes']` the providers, the catalogue, what each country offers and the account's purchases;
  * `['billing']` the account's subscription and its payment history (a shortcode payment appears there too);
  * `['bots']` the bot list and, below it, each bot and its linked numbers; `['merchants']`, `['admins']` their
- * lists and records; `['simulated-phone', linkId]` a simulated phone's link and its chats; `['webhooks', appId]` an
+ * lists and records; `['simulated-phone', linkId]` a simulated phone's link and its chats (bots.calls.ts); `['webhooks', appId]` an
  * app's webhook and, below it, its deliveries (webhooks.calls.ts); `['auth', ...]` the signed-in user, API keys and
  * two-factor status; `['monitoring', ...]` the dashboard, live view, finished sessions and a session's path.
  */
@@ -26,6 +26,4 @@ export const queryKeys = {
   emulatorApp: (source: 'app' | 'template', appId: string) => ['emulator', 'app', source, appId],
   emulatorUserInputs: (appId: string, sessionId: string | null) => ['emulator', 'userInputs', appId, sessionId],
   emulatorActionResults: (appId: string, sessionId: string | null) => ['emulator', 'actionResults', appId, sessionId],
-  simulatedPhone: (linkId: string) => ['simulated-phone', linkId],
-  simulatedPhoneTranscript: (linkId: string, from: string) => ['simulated-phone', linkId, 'transcript', from],
 } as const;
