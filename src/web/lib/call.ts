@@ -16,11 +16,15 @@ type ValueOfUnion<T, K extends PropertyKey> = T extends unknown ? (K extends key
  * each optional, as a refusal (any status but '00') carries only what the server put in it. A bare call's body
  * (`bare`) is the envelope's `data`.
  */
-export type CallReply<C extends AnyCall> = C extends { bare: true }
-  ? ApiReply<CallReplyOf<C>> & RefusalOf<C>
-  : ApiReply<ValueOfUnion<CallReplyOf<C>, 'data'>> & {
-      [K in Exclude<KeysOfUnion<CallReplyOf<C>>, 'status' | 'message' | 'data'>]?: ValueOfUnion<CallReplyOf<C>, K>;
-    } & RefusalOf<C>;
+export type CallReply<C extends AnyCall> = ApiReply<CallData<C>> & (C extends { bare: true } ? NoFields : ExtrasOf<C>) & RefusalOf<C>;
+
+/** The reply's data: the envelope's `data`, or a bare call's whole body. */
+export type CallData<C extends AnyCall> = C extends { bare: true } ? CallReplyOf<C> : ValueOfUnion<CallReplyOf<C>, 'data'>;
+
+/** The extras an envelope names beyond status, message and data (`token`...). */
+type ExtrasOf<C extends AnyCall> = {
+  [K in Exclude<KeysOfUnion<CallReplyOf<C>>, 'status' | 'message' | 'data'>]?: ValueOfUnion<CallReplyOf<C>, K>;
+};
 
 /** The extras a declared refusal carries (`refusal`), each optional. */
 type RefusalOf<C extends AnyCall> = C extends { refusal: z.ZodType } ? Partial<z.output<C['refusal']>> : NoFields;
