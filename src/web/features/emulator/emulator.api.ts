@@ -13,7 +13,9 @@
 import type { App } from '../../../shared/api/apps.schema';
 import type { z } from 'zod';
 import { type actionResultEntrySchema, LOG_LEVELS, type userInputEntrySchema } from '../../../shared/api/monitoring.schema';
-import { api, isNetworkFailure, isOk, type ApiReply } from '../../lib/api';
+import { sendEmulatorRequest } from '../../../shared/api/emulator.calls';
+import { isNetworkFailure, isOk, type ApiReply } from '../../lib/api';
+import { call } from '../../lib/call';
 import { getApp } from '../apps/apps.api';
 import { findActionResults, findStreamLogs, findUserInputs } from '../logs/logs.api';
 import { findFeaturedTemplates } from '../templates/templates.api';
@@ -73,25 +75,24 @@ export interface EmulatorScreen {
 }
 
 /**
- * POST /ussd-emulator/{appId}. The reply's optional `inputHolder` (ours, beside text and session_mode)
- * is the reply box's placeholder. A network failure or an error reply (HTTP 400 `{status:'02', message}`,
- * 404 `{status:'04', message:'App not found'}`, or a reply carrying `error`) becomes
- * `Error making webservice call : {detail}` with mode 'end'.
+ * POST /ussd-emulator/{appId} (sendEmulatorRequest, emulator.calls.ts). The reply's optional `inputHolder` (ours,
+ * beside text and session_mode) is the reply box's placeholder. A network failure or an error reply (HTTP 400
+ * `{status:'02', message}`, 404 `{status:'04', message:'App not found'}`, or a 200 not in the adapter's shape)
+ * becomes `Error making webservice call : {detail}` with mode 'end'.
  */
-export async function sendEmulatorRequest(request: EmulatorRequest): Promise<EmulatorScreen> {
-  const reply = await api(`/ussd-emulator/${encodeURIComponent(request.appId)}`, { body: request });
+export async function requestEmulatorScreen(request: EmulatorRequest): Promise<EmulatorScreen> {
+  const reply = await call(sendEmulatorRequest, { params: { appId: request.appId }, body: request });
   if (isNetworkFailure(reply)) return { text: toEmulatorErrorText(NETWORK_DETAIL), sessionMode: 'end', isError: true, inputHolder: '' };
-  if (typeof reply.text === 'string' && !reply.error) {
-    const inputHolder = typeof reply.inputHolder === 'string' ? reply.inputHolder : '';
-    return { text: reply.text, sessionMode: reply.session_mode === 'end' ? 'end' : 'continue', isError: false, inputHolder };
+  if (isOk(reply) && reply.data) {
+    const { text, session_mode, inputHolder = '' } = reply.data;
+    return { text, sessionMode: session_mode, isError: false, inputHolder };
   }
-  const detail = reply.message ?? (typeof reply.error === 'string' ? reply.error : 'unexpected reply');
-  return { text: toEmulatorErrorText(detail), sessionMode: 'end', isError: true, inputHolder: '' };
+  return { text: toEmulatorErrorText(reply.message ?? 'unexpected reply'), sessionMode: 'end', isError: true, inputHolder: '' };
 }
 
 /** Ends the session on the server when the user presses Cancel; nobody waits for the answer. */
 export function endEmulatorSession(request: Omit<EmulatorRequest, 'session_mode' | 'userdata'>): void {
-  void api(`/ussd-emulator/${encodeURIComponent(request.appId)}`, { body: { ...request, userdata: '', session_mode: 'end' } });
+  void call(sendEmulatorRequest, { params: { appId: request.appId }, body: { ...request, userdata: '', session_mode: 'end' } });
 }
 
 /** The result of one poll of a log or debug endpoint. */
