@@ -12,13 +12,13 @@
  */
 import type { App } from '../../../shared/api/apps.schema';
 import type { z } from 'zod';
-import { type actionResultEntrySchema, LOG_LEVELS, type userInputEntrySchema } from '../../../shared/api/monitoring.schema';
+import { getApp } from '../../../shared/api/apps.calls';
 import { sendEmulatorRequest } from '../../../shared/api/emulator.calls';
+import { findActionResults, findStreamLogs, findUserInputs } from '../../../shared/api/logs.calls';
+import { type actionResultEntrySchema, LOG_LEVELS, type userInputEntrySchema } from '../../../shared/api/monitoring.schema';
+import { findFeaturedTemplates } from '../../../shared/api/templates.calls';
 import { isNetworkFailure, isOk, type ApiReply } from '../../lib/api';
-import { call } from '../../lib/call';
-import { getApp } from '../apps/apps.api';
-import { findActionResults, findStreamLogs, findUserInputs } from '../logs/logs.api';
-import { findFeaturedTemplates } from '../templates/templates.api';
+import { call, queryKey } from '../../lib/call';
 import { toEmulatorErrorText } from './emulator-session';
 
 /** App (read here): the fields the emulator shows. */
@@ -27,32 +27,61 @@ export type EmulatorApp = Pick<App, 'appId' | 'appName' | 'shortCode'>;
 export type AppLookup = { kind: 'found'; app: EmulatorApp } | { kind: 'not-found' } | { kind: 'failed'; detail: string };
 
 const NETWORK_DETAIL = 'the server could not be reached';
+/** The app lookup's answers that mean there is no app to open: not found, not allowed, or an id that cannot be one. */
+const NOT_FOUND_STATUSES = ['04', '05', '02'];
 
-function toEmulatorApp(value: unknown): EmulatorApp | null {
-  if (!value || typeof value !== 'object') return null;
-  const { appId, appName, shortCode } = value as Record<string, unknown>;
-  if (typeof appId !== 'string') return null;
-  return { appId, appName: typeof appName === 'string' ? appName : appId, shortCode: typeof shortCode === 'string' ? shortCode : '' };
+/** Why the emulator has no app to open: `not-found` (missing, or another account's), or `failed` with the detail shown. */
+export class AppLookupError extends Error {
+  constructor(
+    readonly kind: 'not-found' | 'failed',
+    detail: string,
+  ) {
+    super(detail);
+  }
 }
 
-/** A signed-in user's app: GET /api/getAppByAppId/{appId} with the bearer token. */
-export async function getEmulatorApp(appId: string): Promise<AppLookup> {
-  const reply = await getApp(appId);
-  if (isNetworkFailure(reply)) return { kind: 'failed', detail: NETWORK_DETAIL };
-  const app = isOk(reply) ? toEmulatorApp(reply.data) : null;
-  if (app) return { kind: 'found', app };
-  // Someone else's app answers like a missing one: either way there is nothing to open.
-  if (reply.status === '04' || reply.status === '05' || reply.status === '02') return { kind: 'not-found' };
-  return { kind: 'failed', detail: reply.message ?? 'unexpected reply' };
+function failedLookup(reply: ApiReply): AppLookupError {
+  return new AppLookupError('failed', isNetworkFailure(reply) ? NETWORK_DETAIL : (reply.message ?? 'unexpected reply'));
 }
 
-/** A featured template, from the public GET /featuredTemplates list (no sign-in needed). */
-export async function getTemplateApp(appId: string): Promise<AppLookup> {
-  const reply = await findFeaturedTemplates();
-  if (isNetworkFailure(reply)) return { kind: 'failed', detail: NETWORK_DETAIL };
-  if (!isOk(reply) || !Array.isArray(reply.data)) return { kind: 'failed', detail: reply.message ?? 'unexpected reply' };
-  const app = reply.data.map(toEmulatorApp).find((candidate) => candidate?.appId === appId);
-  return app ? { kind: 'found', app } : { kind: 'not-found' };
+/**
+ * A signed-in user's app (GET /api/getAppByAppId/{appId}), cached under the call's own key, which the console's
+ * screens of the app share: an edit there refreshes the emulator's copy.
+ */
+export function emulatorAppQuery(appId: string) {
+  const input = { params: { appId } };
+  return {
+    queryKey: queryKey(getApp, input),
+    queryFn: async (): Promise<App> => {
+      const reply = await call(getApp, input);
+      if (isOk(reply) && reply.data) return reply.data;
+      // Someone else's app answers like a missing one: either way there is nothing to open.
+      if (NOT_FOUND_STATUSES.includes(reply.status ?? '')) throw new AppLookupError('not-found', reply.message ?? '');
+      throw failedLookup(reply);
+    },
+  };
+}
+
+/** The featured templates (the public GET /featuredTemplates), cached under the call's key, as the gallery reads them. */
+export function templateAppsQuery() {
+  return {
+    queryKey: queryKey(findFeaturedTemplates),
+    queryFn: async (): Promise<App[]> => {
+      const reply = await call(findFeaturedTemplates);
+      if (isOk(reply) && reply.data) return reply.data;
+      throw failedLookup(reply);
+    },
+  };
+}
+
+const toEmulatorApp = ({ appId, appName, shortCode }: App): EmulatorApp => ({ appId, appName: appName || appId, shortCode });
+
+/** What the emulator opens: the app (one, or found among the templates), or why there is none. */
+export function toAppLookup(appId: string, data: App | App[] | undefined, error: Error | null): AppLookup {
+  if (error instanceof AppLookupError && error.kind === 'not-found') return { kind: 'not-found' };
+  if (error) return { kind: 'failed', detail: error.message };
+  const app = Array.isArray(data) ? data.find((candidate) => candidate.appId === appId) : data;
+  return app ? { kind: 'found', app: toEmulatorApp(app) } : { kind: 'not-found' };
 }
 
 /** Emulator request. */
@@ -149,7 +178,7 @@ export async function pollStreamLogs(
   sessionId: string | null,
 ): Promise<PollResult<EmulatorLogEntry>> {
   const body = { appId, ...cursor, ...(sessionId ? { sessionId } : {}) };
-  return toPollResult(await findStreamLogs(body), toLogEntry);
+  return toPollResult(await call(findStreamLogs, { body }), toLogEntry);
 }
 
 /** User input entry, as the debug panel shows it. */
@@ -178,10 +207,10 @@ function toActionResult(item: unknown): ActionResultEntry | null {
 
 /** POST /debug/userInputs `{appId, sessionId}`. */
 export async function pollUserInputs(appId: string, sessionId: string): Promise<PollResult<UserInputEntry>> {
-  return toPollResult(await findUserInputs({ appId, sessionId }), toUserInput);
+  return toPollResult(await call(findUserInputs, { body: { appId, sessionId } }), toUserInput);
 }
 
 /** POST /debug/actionResults `{appId, sessionId}`. */
 export async function pollActionResults(appId: string, sessionId: string): Promise<PollResult<ActionResultEntry>> {
-  return toPollResult(await findActionResults({ appId, sessionId }), toActionResult);
+  return toPollResult(await call(findActionResults, { body: { appId, sessionId } }), toActionResult);
 }
