@@ -14,7 +14,7 @@ import { envelopeSchema, messageSchema } from './envelope';
 // The admins' calls (src/shared/api/contract.ts): the server registers them, the console calls them. Their keys
 // sit below ['admins'], which a change to an admin invalidates whole.
 
-export const adminUuidParamsSchema = z.object({ adminUuid: z.string().max(64) });
+const adminUuidParamsSchema = z.object({ adminUuid: z.string().max(64) });
 
 /** GET /api/admin/list: every system user. */
 export const findAdmins = defineCall({

@@ -3,17 +3,26 @@ import { WHATSAPP_CONNECTORS } from '../whatsapp';
 import {
   botSchema,
   botStatusBodySchema,
+  chatReplySchema,
+  chatSimulatorBodySchema,
   createBotBodySchema,
+  customerQuerySchema,
   linkedNumberSchema,
   linkNumberBodySchema,
   linkStatusSchema,
+  simulatedMessageBodySchema,
+  simulatedPhoneSchema,
+  simulatedScanBodySchema,
+  transcriptEntrySchema,
   updateBotBodySchema,
+  whatsappMessageSchema,
 } from './bots.schema';
-import { defineCall } from './contract';
+import { appIdParamsSchema, defineCall } from './contract';
 import { envelopeSchema, messageSchema, statusSchema } from './envelope';
 
-// The WhatsApp bots' console calls (src/shared/api/contract.ts): the server registers them, the console calls
-// them. Their keys sit below ['bots']: the list and, below it, each bot and its linked numbers.
+// The WhatsApp bots' calls (src/shared/api/contract.ts): the server registers them, the console calls them. Their
+// keys sit below ['bots']: the list and, below it, each bot and its linked numbers; the simulated phone's below
+// ['simulated-phone', linkId]: its link and, below it, each customer's chat.
 
 const idParamsSchema = z.object({ id: z.string().min(1).max(64) });
 
@@ -110,4 +119,74 @@ export const setChatbotAccess = defineCall({
   path: '/api/admin/chatbot-access',
   body: z.object({ email: z.string().trim().email().max(200), enabled: z.boolean() }),
   reply: envelopeSchema(z.object({ email: z.string(), chatbotAccess: z.boolean() })),
+});
+
+/**
+ * POST /whatsapp-emulator/{appId}: the console's chat simulator, one message to the bot's draft. It answers the
+ * bot's reply itself, not the envelope (a refusal is the envelope with a 4xx).
+ */
+export const sendChatSimulatorMessage = defineCall({
+  method: 'POST',
+  path: '/whatsapp-emulator/:appId',
+  params: appIdParamsSchema,
+  body: chatSimulatorBodySchema,
+  reply: chatReplySchema,
+  bare: true,
+});
+
+// The simulated phone that the simulator connector's QR code opens: public, the link's secret is the key.
+
+const linkParamsSchema = z.object({ linkId: z.string().uuid() });
+const phoneSecretSchema = z.string().min(1).max(100);
+
+/** GET /api/whatsapp-simulator/{linkId}?secret=: the link the page's secret opens. */
+export const getSimulatedPhone = defineCall({
+  method: 'GET',
+  path: '/api/whatsapp-simulator/:linkId',
+  params: linkParamsSchema,
+  query: z.object({ secret: phoneSecretSchema }),
+  reply: envelopeSchema(simulatedPhoneSchema),
+  key: ['simulated-phone', ':linkId'],
+  auth: false,
+});
+
+/** POST /api/whatsapp-simulator/{linkId}/scan: the phone "scans" the QR; the link is CONNECTED as `mobileNumber`. */
+export const scanSimulatedPhone = defineCall({
+  method: 'POST',
+  path: '/api/whatsapp-simulator/:linkId/scan',
+  params: linkParamsSchema,
+  body: simulatedScanBodySchema,
+  reply: envelopeSchema(simulatedPhoneSchema),
+  auth: false,
+});
+
+/** POST /api/whatsapp-simulator/{linkId}/messages: a customer's message to the linked number; the bot's replies come back. */
+export const sendSimulatedPhoneMessage = defineCall({
+  method: 'POST',
+  path: '/api/whatsapp-simulator/:linkId/messages',
+  params: linkParamsSchema,
+  body: simulatedMessageBodySchema,
+  reply: envelopeSchema(z.object({ messages: z.array(whatsappMessageSchema) })),
+  auth: false,
+});
+
+/** GET /api/whatsapp-simulator/{linkId}/messages?secret=&from=: one customer's chat with the linked number. */
+export const findSimulatedPhoneTranscript = defineCall({
+  method: 'GET',
+  path: '/api/whatsapp-simulator/:linkId/messages',
+  params: linkParamsSchema,
+  query: customerQuerySchema,
+  reply: envelopeSchema(z.object({ transcript: z.array(transcriptEntrySchema) })),
+  key: ['simulated-phone', ':linkId', 'transcript', ':from'],
+  auth: false,
+});
+
+/** POST /api/whatsapp-simulator/{linkId}/state: the testing buttons, the link fails before it connects or the phone logs out. */
+export const setSimulatedPhoneState = defineCall({
+  method: 'POST',
+  path: '/api/whatsapp-simulator/:linkId/state',
+  params: linkParamsSchema,
+  body: z.object({ secret: phoneSecretSchema, status: z.enum(['FAILED', 'DISCONNECTED']) }),
+  reply: envelopeSchema(simulatedPhoneSchema),
+  auth: false,
 });

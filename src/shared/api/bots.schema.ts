@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LINK_STATUSES, WHATSAPP_CONNECTORS } from '../whatsapp';
+import { LINK_STATUSES, WHATSAPP_CONNECTORS, type WhatsAppMessage } from '../whatsapp';
 
 /**
  * The WhatsApp bots calls (docs/product.md, WhatsApp bots), at the product's paths:
@@ -125,11 +125,14 @@ const customerNumberSchema = z
 /** WhatsApp takes messages of up to 65,536 characters; the engine keeps the first 512 of an answer. */
 const messageTextSchema = z.string().max(65_536);
 
-/**
- * A WhatsApp message in replies, loosely: the channel adapter builds them (src/shared/whatsapp.ts has the type),
- * so the schema only keeps the serializer from dropping their fields.
- */
-export const whatsappMessageSchema = z.object({ type: z.enum(['text', 'list', 'buttons']) }).passthrough();
+const whatsappChoiceSchema = z.object({ id: z.string(), title: z.string(), description: z.string().optional() });
+
+/** A message the bot sends, as the channel adapter builds it (WhatsAppMessage, src/shared/whatsapp.ts). */
+export const whatsappMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text'), text: z.string() }),
+  z.object({ type: z.literal('list'), body: z.string(), button: z.string(), rows: z.array(whatsappChoiceSchema) }),
+  z.object({ type: z.literal('buttons'), body: z.string(), buttons: z.array(whatsappChoiceSchema) }),
+]) satisfies z.ZodType<WhatsAppMessage>;
 
 /** `POST /whatsapp-emulator/{appId}`: the console's chat simulator, one message to the bot's draft. */
 export const chatSimulatorBodySchema = z.object({
@@ -169,5 +172,6 @@ export type SimulatedMessageBody = z.input<typeof simulatedMessageBodySchema>;
 
 /** One line of a simulated chat: `in` from the customer, `out` the bot's. */
 export const transcriptEntrySchema = z.object({ direction: z.enum(['in', 'out']), message: whatsappMessageSchema, at: z.string() });
+export type TranscriptEntry = z.infer<typeof transcriptEntrySchema>;
 
 export const customerQuerySchema = z.object({ secret: z.string().min(1).max(100), from: customerNumberSchema });

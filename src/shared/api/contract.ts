@@ -56,6 +56,12 @@ export interface CallDeclaration<
    * the envelope.
    */
   file?: true;
+  /**
+   * The 200 reply is not the envelope but a body of the call's own (a channel's: the USSD emulator answers
+   * `{ text, session_mode }`): `reply` names that body, and the console hands it back as an envelope's `data`
+   * (status '00'), so a screen reads it like any other call's; a refusal is still the envelope.
+   */
+  bare?: true;
   /** false: never send the stored token (sign-in calls, public pages); a stale one would only earn a 401. */
   auth?: boolean;
 }

@@ -13,7 +13,8 @@ import {
 } from './monitoring.schema';
 
 // The calls of an app's logs and sessions' debug data (src/shared/api/contract.ts): Application Logs, the
-// emulator's panels and the flow map's session path.
+// emulator's panels and the flow map's session path. The emulator's debug lists sit below ['emulator', appId],
+// each under its session.
 
 /** POST /streamLogs: the log lines after a cursor, for the emulator's log panel. */
 export const findStreamLogs = defineCall({
@@ -39,12 +40,13 @@ export const clearLogs = defineCall({
   reply: messageSchema,
 });
 
-/** POST /debug/userInputs: what an emulator session typed, by field. */
+/** POST /debug/userInputs: what an emulator session typed, by field (the debug panel polls it). */
 export const findUserInputs = defineCall({
   method: 'POST',
   path: '/debug/userInputs',
   body: debugBodySchema,
   reply: envelopeSchema(z.array(userInputEntrySchema)),
+  key: ['emulator', ':appId', 'userInputs', ':sessionId'],
 });
 
 /** POST /debug/sessionPath: the menus a session was shown and the rules it took (the flow map's "Show path"). */
@@ -56,10 +58,11 @@ export const findSessionPath = defineCall({
   key: ['monitoring', 'path', ':appId', ':sessionId'],
 });
 
-/** POST /debug/actionResults: what an emulator session's actions returned. */
+/** POST /debug/actionResults: what an emulator session's actions returned (the debug panel polls it). */
 export const findActionResults = defineCall({
   method: 'POST',
   path: '/debug/actionResults',
   body: debugBodySchema,
   reply: envelopeSchema(z.array(actionResultEntrySchema)),
+  key: ['emulator', ':appId', 'actionResults', ':sessionId'],
 });

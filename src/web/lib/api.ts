@@ -1,8 +1,7 @@
 /**
- * The console's one API client. A call declared in src/shared/api (`defineCall`, contract.ts) goes through `call`
- * (lib/call.ts), which sends it with `sendRequest` and parses the reply; the calls not yet declared still go
- * through `api`, from the features' `*.api.ts` files, and a file through `downloadFile`. The helpers below read
- * a reply the same way on every screen.
+ * The console's one API client. Every call is declared in src/shared/api (`defineCall`, contract.ts) and goes
+ * through `call` (lib/call.ts), which sends it with `sendRequest` and parses the reply; a file goes through
+ * `downloadFile`. The helpers below read a reply the same way on every screen.
  */
 import { saveBlob } from './save-blob';
 import { getToken } from './session';
@@ -20,7 +19,7 @@ export const isOk = (reply: ApiReply) => reply.status === '00';
 /** The envelope's 'not found' status: another account's record, or one deleted since. */
 export const isNotFound = (reply: ApiReply) => reply.status === '04';
 
-/** The request never reached the server (offline, refused): `api` then answers an empty object, never the server. */
+/** The request never reached the server (offline, refused): `sendRequest` then answers an empty object, never the server. */
 export const isNetworkFailure = (reply: ApiReply) => Object.keys(reply).length === 0;
 
 /** The server's message, or the fallback when it gave none (or was never reached). */
@@ -70,14 +69,6 @@ export async function sendRequest(path: string, options: SendOptions = {}): Prom
   } catch {
     return { httpStatus: res.status, reply: { status: '99', message: `Unexpected reply (HTTP ${res.status})` } };
   }
-}
-
-/**
- * The shared call helper of the calls not yet declared in src/shared/api (a declared call goes through `call`,
- * lib/call.ts, which parses the reply): sends as `sendRequest` does and returns the envelope, cast to `T`.
- */
-export async function api<T = unknown>(path: string, options: SendOptions = {}): Promise<ApiReply<T>> {
-  return (await sendRequest(path, options)).reply as ApiReply<T>;
 }
 
 /**

@@ -110,6 +110,19 @@ describe('call', () => {
     expect(await call(saveChecked, { body: { id: 'i1' } })).toEqual({ status: '02', message: 'Name is taken' });
   });
 
+  it("hands a bare call's own body back as the envelope's data, parsed, and its refusal as the envelope", async () => {
+    const dial = defineCall({ method: 'POST', path: '/dial', body: z.object({ code: z.string() }), reply: itemSchema, bare: true });
+    answer(200, { id: 'd1', count: 3, extra: 'dropped' });
+    const reply = await call(dial, { body: { code: '*920#' } });
+    expect(reply).toEqual({ status: '00', message: 'OK', data: { id: 'd1', count: 3 } });
+    expect(readData(reply, 'fallback').count).toBe(3);
+    answer(200, { status: '00', message: 'OK' });
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    expect(await call(dial, { body: { code: '*920#' } })).toEqual({ status: '99', message: UNEXPECTED_REPLY_MESSAGE });
+    answer(404, { status: '04', message: 'App not found' });
+    expect(await call(dial, { body: { code: '*920#' } })).toEqual({ status: '04', message: 'App not found' });
+  });
+
   it('answers an empty envelope when the server was never reached', async () => {
     fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
     const reply = await call(findItems, { params: { appId: 'app1', itemId: 'i1' } });

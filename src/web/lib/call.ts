@@ -13,11 +13,18 @@ type ValueOfUnion<T, K extends PropertyKey> = T extends unknown ? (K extends key
 
 /**
  * A declared call's reply: the envelope with the reply schema's data and the extras it names (`token`...),
- * each optional, as a refusal (any status but '00') carries only what the server put in it.
+ * each optional, as a refusal (any status but '00') carries only what the server put in it. A bare call's body
+ * (`bare`) is the envelope's `data`.
  */
-export type CallReply<C extends AnyCall> = ApiReply<ValueOfUnion<CallReplyOf<C>, 'data'>> & {
+export type CallReply<C extends AnyCall> = ApiReply<CallData<C>> & (C extends { bare: true } ? NoFields : ExtrasOf<C>) & RefusalOf<C>;
+
+/** The reply's data: the envelope's `data`, or a bare call's whole body. */
+export type CallData<C extends AnyCall> = C extends { bare: true } ? CallReplyOf<C> : ValueOfUnion<CallReplyOf<C>, 'data'>;
+
+/** The extras an envelope names beyond status, message and data (`token`...). */
+type ExtrasOf<C extends AnyCall> = {
   [K in Exclude<KeysOfUnion<CallReplyOf<C>>, 'status' | 'message' | 'data'>]?: ValueOfUnion<CallReplyOf<C>, K>;
-} & RefusalOf<C>;
+};
 
 /** The extras a declared refusal carries (`refusal`), each optional. */
 type RefusalOf<C extends AnyCall> = C extends { refusal: z.ZodType } ? Partial<z.output<C['refusal']>> : NoFields;
@@ -85,7 +92,8 @@ export async function call<C extends AnyCall>(declaration: C, ...[input]: InputA
   });
   if (sent.httpStatus !== 200) return readRefusal(declaration, sent.reply) as CallReply<C>;
   const parsed = declaration.reply.safeParse(sent.reply);
-  return (parsed.success ? parsed.data : unexpectedReply(declaration, parsed.error.issues)) as CallReply<C>;
+  if (!parsed.success) return unexpectedReply(declaration, parsed.error.issues) as CallReply<C>;
+  return (declaration.bare ? { status: '00', message: 'OK', data: parsed.data } : parsed.data) as CallReply<C>;
 }
 
 /**

@@ -2,25 +2,22 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { eq } from 'drizzle-orm';
-import { z } from 'zod';
 import { apps, whatsappLinks } from '../../../db/schema';
 import {
-  BOT_MESSAGES,
-  chatReplySchema,
-  chatSimulatorBodySchema,
-  customerQuerySchema,
-  simulatedMessageBodySchema,
-  simulatedPhoneSchema,
-  simulatedScanBodySchema,
-  transcriptEntrySchema,
-  whatsappMessageSchema,
-} from '../../../shared/api/bots.schema';
-import { envelopeSchema } from '../../../shared/api/envelope';
+  findSimulatedPhoneTranscript,
+  getSimulatedPhone,
+  scanSimulatedPhone,
+  sendChatSimulatorMessage,
+  sendSimulatedPhoneMessage,
+  setSimulatedPhoneState,
+} from '../../../shared/api/bots.calls';
+import { BOT_MESSAGES } from '../../../shared/api/bots.schema';
 import { invalid, notAllowed, notFound, unauthenticated } from '../../../shared/errors';
 import type { CloudApiConnector } from '../../../integrations/whatsapp/cloud-api';
 import type { SimulatorConnector } from '../../../integrations/whatsapp/simulator';
 import { toConversation, type ChatMessage, type WhatsAppMessage } from '../../../shared/whatsapp';
 import type { AppContext } from '../../context';
+import { registerCall } from '../../core/register-call';
 import { ok } from '../../http';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
 import type { ChatBot, Runtime } from '../runtime/runtime.service';
@@ -33,18 +30,10 @@ import type { WhatsApp } from './whatsapp-connectors';
  * emulator), and the simulated phone that the simulator connector's QR opens (docs/bots.md).
  */
 export function registerWhatsAppRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard, runtime: Runtime, whatsapp: WhatsApp): void {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  const tags = ['bots'];
-
-  r.post('/whatsapp-emulator/:appId', {
+  registerCall(app, sendChatSimulatorMessage, {
     logLevel: 'warn',
-    schema: {
-      tags,
-      summary: "The console's chat simulator: one message to the bot's draft, answered as WhatsApp would show it",
-      params: z.object({ appId: z.string().min(1).max(64) }),
-      body: chatSimulatorBodySchema,
-      response: { 200: chatReplySchema },
-    },
+    tags: ['bots'],
+    summary: "The console's chat simulator: one message to the bot's draft, answered as WhatsApp would show it",
     onRequest: guard('bot.build', 'chatbot'),
     handler: async (req) => {
       const user = getSignedInUser(req);
@@ -100,7 +89,6 @@ function registerCloudWebhook(app: FastifyInstance, cloud: CloudApiConnector): v
 }
 
 function registerSimulatorRoutes(app: FastifyInstance, ctx: AppContext, simulator: SimulatorConnector): void {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['bots'];
 
   /** The link the page's secret opens; any mismatch reads as not found, whatever the reason. */
@@ -128,25 +116,18 @@ function registerSimulatorRoutes(app: FastifyInstance, ctx: AppContext, simulato
     mobileNumber: row.link.mobileNumber,
     botName: row.botName,
   });
-  const linkParams = z.object({ linkId: z.string().uuid() });
-  const secret = z.string().min(1).max(100);
   // The page is public (its secret is its credential): limited per address like the signed-out emulator.
   const config = { rateLimit: { max: ctx.config.EMULATOR_RATE_LIMIT * 2, timeWindow: '1 minute' } };
 
-  r.get('/api/whatsapp-simulator/:linkId', {
-    schema: { tags, params: linkParams, querystring: z.object({ secret }), response: { 200: envelopeSchema(simulatedPhoneSchema) } },
+  registerCall(app, getSimulatedPhone, {
+    tags,
     config,
     handler: async (req) => ok('OK', toPhoneState(await getSimulatedLink(req.params.linkId, req.query.secret))),
   });
 
-  r.post('/api/whatsapp-simulator/:linkId/scan', {
-    schema: {
-      tags,
-      summary: 'The simulated phone scans the QR: the link is CONNECTED as the number typed',
-      params: linkParams,
-      body: simulatedScanBodySchema,
-      response: { 200: envelopeSchema(simulatedPhoneSchema) },
-    },
+  registerCall(app, scanSimulatedPhone, {
+    tags,
+    summary: 'The simulated phone scans the QR: the link is CONNECTED as the number typed',
     config,
     handler: async (req) => {
       const row = await getSimulatedLink(req.params.linkId, req.body.secret);
@@ -156,14 +137,9 @@ function registerSimulatorRoutes(app: FastifyInstance, ctx: AppContext, simulato
     },
   });
 
-  r.post('/api/whatsapp-simulator/:linkId/messages', {
-    schema: {
-      tags,
-      summary: "A customer's message to the linked number; answers with what the bot sent back",
-      params: linkParams,
-      body: simulatedMessageBodySchema,
-      response: { 200: envelopeSchema(z.object({ messages: z.array(whatsappMessageSchema) })) },
-    },
+  registerCall(app, sendSimulatedPhoneMessage, {
+    tags,
+    summary: "A customer's message to the linked number; answers with what the bot sent back",
     config,
     handler: async (req) => {
       const row = await getSimulatedLink(req.params.linkId, req.body.secret);
@@ -174,15 +150,8 @@ function registerSimulatorRoutes(app: FastifyInstance, ctx: AppContext, simulato
     },
   });
 
-  r.get('/api/whatsapp-simulator/:linkId/messages', {
-    schema: {
-      tags,
-      params: linkParams,
-      querystring: customerQuerySchema,
-      response: {
-        200: envelopeSchema(z.object({ transcript: z.array(transcriptEntrySchema) })),
-      },
-    },
+  registerCall(app, findSimulatedPhoneTranscript, {
+    tags,
     config,
     handler: async (req) => {
       const row = await getSimulatedLink(req.params.linkId, req.query.secret);
@@ -190,14 +159,9 @@ function registerSimulatorRoutes(app: FastifyInstance, ctx: AppContext, simulato
     },
   });
 
-  r.post('/api/whatsapp-simulator/:linkId/state', {
-    schema: {
-      tags,
-      summary: 'Makes the simulated link fail or log out on the phone, to try those states',
-      params: linkParams,
-      body: z.object({ secret, status: z.enum(['FAILED', 'DISCONNECTED']) }),
-      response: { 200: envelopeSchema(simulatedPhoneSchema) },
-    },
+  registerCall(app, setSimulatedPhoneState, {
+    tags,
+    summary: 'Makes the simulated link fail or log out on the phone, to try those states',
     config,
     handler: async (req) => {
       const row = await getSimulatedLink(req.params.linkId, req.body.secret);

@@ -10,6 +10,8 @@ import { getEmulatorCaller } from './emulator-caller';
 import { ACTION_HOP_REFUSAL, isActionHop } from '../../plugins/action-hops';
 import { authorizeAppGatewayRequest, GATEWAY_KEY_HEADER } from '../../core/gateway-access';
 import { ENVIRONMENTS } from '../../../shared/environment';
+import { sendEmulatorRequest } from '../../../shared/api/emulator.calls';
+import { registerCall } from '../../core/register-call';
 
 const gatewayQuery = z.object({ gateway: z.string().max(40).optional() }).passthrough();
 
@@ -76,21 +78,10 @@ export function registerRuntimeRoutes(app: FastifyInstance, ctx: AppContext, gua
     });
   }
 
-  r.post('/ussd-emulator/:appId', {
+  registerCall(app, sendEmulatorRequest, {
     logLevel: 'warn',
-    schema: {
-      tags: ['runtime'],
-      summary: "The console emulator's channel (its own JSON format); runs the draft.",
-      params: z.object({ appId: z.string().min(1).max(64) }),
-      body: z.object({
-        session_id: z.string().min(1).max(100),
-        userdata: z.string().max(1_000_000).default(''),
-        msisdn: z.string().max(32).default(''),
-        session_mode: z.enum(['start', 'continue', 'end']),
-        network_id: z.string().max(40).default(''),
-        appId: z.string().max(64).optional(),
-      }),
-    },
+    tags: ['runtime'],
+    summary: "The console emulator's channel (its own JSON format); runs the draft.",
     // Signed-out visitors (featured templates only) are limited per address; the limit runs after sign-in is
     // checked, so a signed-in user is never counted and a bad token is still a 401.
     config: {

@@ -5,19 +5,19 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import type { WhatsAppChoice } from '../../../shared/whatsapp';
-import { failureText, isOk, readData } from '../../lib/api';
-import { queryKeys } from '../../lib/query-keys';
-import { EmulatorPhoneFrame } from '../emulator/emulator-phone-frame';
-import { DEFAULT_NETWORK } from '../emulator/emulator-session';
-import emulatorClasses from '../emulator/emulator.module.css';
 import {
   findSimulatedPhoneTranscript,
   getSimulatedPhone,
   scanSimulatedPhone,
   sendSimulatedPhoneMessage,
   setSimulatedPhoneState,
-  type SimulatedPhoneLink,
-} from './bots.api';
+} from '../../../shared/api/bots.calls';
+import type { SimulatedPhone } from '../../../shared/api/bots.schema';
+import { failureText, isOk, readData } from '../../lib/api';
+import { call, callQuery, queryKey } from '../../lib/call';
+import { EmulatorPhoneFrame } from '../emulator/emulator-phone-frame';
+import { DEFAULT_NETWORK } from '../emulator/emulator-session';
+import emulatorClasses from '../emulator/emulator.module.css';
 import {
   appendEntries,
   type ChatEntry,
@@ -30,6 +30,9 @@ import { ChatScreen } from './chat-screen';
 import classes from './chat.module.css';
 
 const LINK_FAILED_TEXT = 'This link could not be opened.';
+
+/** The link's call input: its cache key too, which the scan and the testing buttons fill with their answers. */
+const phoneInput = (linkId: string, secret: string) => ({ params: { linkId }, query: { secret } });
 const PHONE_NUMBER_ERROR = 'Enter the number being linked, e.g. +233 20 000 0000';
 const CUSTOMER_NUMBER_ERROR = "Enter the customer's number: 8 to 15 digits";
 
@@ -44,8 +47,7 @@ export function SimulatedPhonePage() {
   const [searchParams] = useSearchParams();
   const secret = searchParams.get('secret') ?? '';
   const link = useQuery({
-    queryKey: queryKeys.simulatedPhone(linkId),
-    queryFn: async (): Promise<SimulatedPhoneLink> => readData(await getSimulatedPhone(linkId, secret), LINK_FAILED_TEXT),
+    ...callQuery(getSimulatedPhone, phoneInput(linkId, secret), LINK_FAILED_TEXT),
     retry: false,
     refetchOnWindowFocus: false,
   });
@@ -103,7 +105,7 @@ export function SimulatedPhonePage() {
 }
 
 interface LinkedPhoneProps {
-  link: SimulatedPhoneLink;
+  link: SimulatedPhone;
   linkId: string;
   secret: string;
 }
@@ -116,8 +118,8 @@ function LinkedPhone({ link, linkId, secret }: LinkedPhoneProps) {
 
   async function changeState(status: 'FAILED' | 'DISCONNECTED') {
     setStateError(null);
-    const reply = await setSimulatedPhoneState(linkId, { secret, status });
-    if (isOk(reply) && reply.data) queryClient.setQueryData(queryKeys.simulatedPhone(linkId), reply.data);
+    const reply = await call(setSimulatedPhoneState, { params: { linkId }, body: { secret, status } });
+    if (isOk(reply) && reply.data) queryClient.setQueryData(queryKey(getSimulatedPhone, phoneInput(linkId, secret)), reply.data);
     else setStateError(failureText(reply, 'The phone could not change its state.'));
   }
 
@@ -208,9 +210,9 @@ function LinkDeviceScreen({ link, linkId, secret }: LinkedPhoneProps) {
       return;
     }
     setLinking(true);
-    const reply = await scanSimulatedPhone(linkId, { secret, mobileNumber: digits });
+    const reply = await call(scanSimulatedPhone, { params: { linkId }, body: { secret, mobileNumber: digits } });
     setLinking(false);
-    if (isOk(reply) && reply.data) queryClient.setQueryData(queryKeys.simulatedPhone(linkId), reply.data);
+    if (isOk(reply) && reply.data) queryClient.setQueryData(queryKey(getSimulatedPhone, phoneInput(linkId, secret)), reply.data);
     else setError(failureText(reply, 'The phone could not be linked.'));
   }
 
@@ -267,11 +269,13 @@ function PhoneChat({ link, linkId, secret }: LinkedPhoneProps) {
   const [isWaiting, setWaiting] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const isNumberValid = isCustomerNumber(from);
-  const key = queryKeys.simulatedPhoneTranscript(linkId, from);
+  const input = { params: { linkId }, query: { secret, from } };
+  // The cached chat is the transcript as bubbles: messages sent here are added to it as they go.
+  const key = queryKey(findSimulatedPhoneTranscript, input);
   const transcript = useQuery({
     queryKey: key,
     queryFn: async (): Promise<ChatEntry[]> => {
-      const data = readData(await findSimulatedPhoneTranscript(linkId, secret, from), 'The chat could not be read.');
+      const data = readData(await call(findSimulatedPhoneTranscript, input), 'The chat could not be read.');
       return data.transcript.map((entry, index) => ({ id: index + 1, ...entry }));
     },
     enabled: isNumberValid,
@@ -287,7 +291,7 @@ function PhoneChat({ link, linkId, secret }: LinkedPhoneProps) {
     queryClient.setQueryData<ChatEntry[]>(key, (old = []) =>
       appendEntries(old, 'in', [toCustomerMessage(shown)], new Date().toISOString()),
     );
-    const reply = await sendSimulatedPhoneMessage(linkId, { secret, from, text, kind, label: shown });
+    const reply = await call(sendSimulatedPhoneMessage, { params: { linkId }, body: { secret, from, text, kind, label: shown } });
     setWaiting(false);
     if (!isOk(reply) || !reply.data) {
       setError(failureText(reply, 'The message was not delivered.'));

@@ -1,7 +1,7 @@
 import { useCallback, useRef, useState } from 'react';
-import type { WhatsAppMessage } from '../../../shared/whatsapp';
-import { failureText, isNetworkFailure } from '../../lib/api';
-import { sendChatSimulatorMessage } from './bots.api';
+import { sendChatSimulatorMessage } from '../../../shared/api/bots.calls';
+import { failureText, isNetworkFailure, isOk } from '../../lib/api';
+import { call } from '../../lib/call';
 import { appendEntries, type ChatEntry, toCustomerMessage } from './chat-entries';
 
 export interface ChatSend {
@@ -32,11 +32,10 @@ export function useChatSimulator(appId: string, from: string, isInteractive: boo
       setError(null);
       setWaiting(true);
       setEntries((old) => appendEntries(old, 'in', [toCustomerMessage(shown ?? text)], new Date().toISOString()));
-      const answer = await sendChatSimulatorMessage(appId, { from, text, kind, interactive: isInteractive });
+      const reply = await call(sendChatSimulatorMessage, { params: { appId }, body: { from, text, kind, interactive: isInteractive } });
       if (current !== chat.current) return;
       setWaiting(false);
-      if (!answer.ok) {
-        const reply = answer.reply;
+      if (!isOk(reply) || !reply.data) {
         setError(
           isNetworkFailure(reply)
             ? 'The bot could not be reached. Check your connection and try again.'
@@ -44,10 +43,9 @@ export function useChatSimulator(appId: string, from: string, isInteractive: boo
         );
         return;
       }
-      const { reply } = answer;
-      setSessionId(reply.sessionId);
-      setEnded(reply.end);
-      const messages: WhatsAppMessage[] = reply.messages;
+      const { sessionId, end, messages } = reply.data;
+      setSessionId(sessionId);
+      setEnded(end);
       setEntries((old) => appendEntries(old, 'out', messages, new Date().toISOString()));
     },
     [appId, from, isInteractive],

@@ -4,10 +4,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { UNAUTHORIZED_EVENT } from '../../lib/api';
-import { queryKeys } from '../../lib/query-keys';
 import { LOGIN_PATH, toSafeReturnPath, useLoginPath } from '../../lib/return-path';
 import { clearSession, getToken } from '../../lib/session';
-import { getEmulatorApp, getTemplateApp, type EmulatorApp } from './emulator.api';
+import { emulatorAppQuery, templateAppsQuery, toAppLookup, type EmulatorApp } from './emulator.api';
 import { DEFAULT_MSISDN, DEFAULT_NETWORK, MAX_DIAL_LENGTH, isDialKey, isUssdCode, toDialDigits, toMsisdn } from './emulator-session';
 import { isControl, isDialPadButton, isTypingTarget } from './emulator-keyboard';
 import { ActionLogsPanel } from './action-logs-panel';
@@ -52,24 +51,22 @@ export function EmulatorHomePage({ source }: { source: 'app' | 'template' }) {
   const loginPath = useLoginPath();
   useUnauthorizedRedirect(!isTemplate);
 
-  const lookup = useQuery({
-    queryKey: queryKeys.emulatorApp(source, appId),
-    queryFn: () => (isTemplate ? getTemplateApp(appId) : getEmulatorApp(appId)),
-    enabled: isTemplate || hasToken,
-    retry: false,
-    staleTime: 60_000,
-  });
+  // The app's own call or the templates', under their keys: one of the two runs, as the route says.
+  const options = { retry: false, staleTime: 60_000 } as const;
+  const app = useQuery({ ...emulatorAppQuery(appId), ...options, enabled: !isTemplate && hasToken });
+  const templates = useQuery({ ...templateAppsQuery(), ...options, enabled: isTemplate });
+  const lookup = isTemplate ? templates : app;
 
   if (!isTemplate && !hasToken) return <Navigate to={loginPath} replace />;
 
   const homeUrl = isTemplate ? (toSafeReturnPath(searchParams.get('returnUrl')) ?? '') : designerPath(appId);
   if (lookup.isPending) return <EmulatorStatusPage kind="loading" />;
-  const result = lookup.data;
-  if (!result || result.kind === 'failed') {
+  const result = toAppLookup(appId, lookup.data, lookup.error);
+  if (result.kind === 'failed') {
     return (
       <EmulatorStatusPage
         kind="failed"
-        detail={result?.detail ?? 'unexpected error'}
+        detail={result.detail}
         homeUrl={isTemplate ? homeUrl : APP_LIST_PATH}
         onRetry={() => void lookup.refetch()}
       />

@@ -12,11 +12,13 @@
  */
 import type { App } from '../../../shared/api/apps.schema';
 import type { z } from 'zod';
+import { getApp } from '../../../shared/api/apps.calls';
+import { sendEmulatorRequest } from '../../../shared/api/emulator.calls';
+import { findActionResults, findStreamLogs, findUserInputs } from '../../../shared/api/logs.calls';
 import { type actionResultEntrySchema, LOG_LEVELS, type userInputEntrySchema } from '../../../shared/api/monitoring.schema';
-import { api, isNetworkFailure, isOk, type ApiReply } from '../../lib/api';
-import { getApp } from '../apps/apps.api';
-import { findActionResults, findStreamLogs, findUserInputs } from '../logs/logs.api';
-import { findFeaturedTemplates } from '../templates/templates.api';
+import { findFeaturedTemplates } from '../../../shared/api/templates.calls';
+import { isNetworkFailure, isOk, type ApiReply } from '../../lib/api';
+import { call, queryKey } from '../../lib/call';
 import { toEmulatorErrorText } from './emulator-session';
 
 /** App (read here): the fields the emulator shows. */
@@ -25,32 +27,61 @@ export type EmulatorApp = Pick<App, 'appId' | 'appName' | 'shortCode'>;
 export type AppLookup = { kind: 'found'; app: EmulatorApp } | { kind: 'not-found' } | { kind: 'failed'; detail: string };
 
 const NETWORK_DETAIL = 'the server could not be reached';
+/** The app lookup's answers that mean there is no app to open: not found, not allowed, or an id that cannot be one. */
+const NOT_FOUND_STATUSES = ['04', '05', '02'];
 
-function toEmulatorApp(value: unknown): EmulatorApp | null {
-  if (!value || typeof value !== 'object') return null;
-  const { appId, appName, shortCode } = value as Record<string, unknown>;
-  if (typeof appId !== 'string') return null;
-  return { appId, appName: typeof appName === 'string' ? appName : appId, shortCode: typeof shortCode === 'string' ? shortCode : '' };
+/** Why the emulator has no app to open: `not-found` (missing, or another account's), or `failed` with the detail shown. */
+export class AppLookupError extends Error {
+  constructor(
+    readonly kind: 'not-found' | 'failed',
+    detail: string,
+  ) {
+    super(detail);
+  }
 }
 
-/** A signed-in user's app: GET /api/getAppByAppId/{appId} with the bearer token. */
-export async function getEmulatorApp(appId: string): Promise<AppLookup> {
-  const reply = await getApp(appId);
-  if (isNetworkFailure(reply)) return { kind: 'failed', detail: NETWORK_DETAIL };
-  const app = isOk(reply) ? toEmulatorApp(reply.data) : null;
-  if (app) return { kind: 'found', app };
-  // Someone else's app answers like a missing one: either way there is nothing to open.
-  if (reply.status === '04' || reply.status === '05' || reply.status === '02') return { kind: 'not-found' };
-  return { kind: 'failed', detail: reply.message ?? 'unexpected reply' };
+function failedLookup(reply: ApiReply): AppLookupError {
+  return new AppLookupError('failed', isNetworkFailure(reply) ? NETWORK_DETAIL : (reply.message ?? 'unexpected reply'));
 }
 
-/** A featured template, from the public GET /featuredTemplates list (no sign-in needed). */
-export async function getTemplateApp(appId: string): Promise<AppLookup> {
-  const reply = await findFeaturedTemplates();
-  if (isNetworkFailure(reply)) return { kind: 'failed', detail: NETWORK_DETAIL };
-  if (!isOk(reply) || !Array.isArray(reply.data)) return { kind: 'failed', detail: reply.message ?? 'unexpected reply' };
-  const app = reply.data.map(toEmulatorApp).find((candidate) => candidate?.appId === appId);
-  return app ? { kind: 'found', app } : { kind: 'not-found' };
+/**
+ * A signed-in user's app (GET /api/getAppByAppId/{appId}), cached under the call's own key, which the console's
+ * screens of the app share: an edit there refreshes the emulator's copy.
+ */
+export function emulatorAppQuery(appId: string) {
+  const input = { params: { appId } };
+  return {
+    queryKey: queryKey(getApp, input),
+    queryFn: async (): Promise<App> => {
+      const reply = await call(getApp, input);
+      if (isOk(reply) && reply.data) return reply.data;
+      // Someone else's app answers like a missing one: either way there is nothing to open.
+      if (NOT_FOUND_STATUSES.includes(reply.status ?? '')) throw new AppLookupError('not-found', reply.message ?? '');
+      throw failedLookup(reply);
+    },
+  };
+}
+
+/** The featured templates (the public GET /featuredTemplates), cached under the call's key, as the gallery reads them. */
+export function templateAppsQuery() {
+  return {
+    queryKey: queryKey(findFeaturedTemplates),
+    queryFn: async (): Promise<App[]> => {
+      const reply = await call(findFeaturedTemplates);
+      if (isOk(reply) && reply.data) return reply.data;
+      throw failedLookup(reply);
+    },
+  };
+}
+
+const toEmulatorApp = ({ appId, appName, shortCode }: App): EmulatorApp => ({ appId, appName: appName || appId, shortCode });
+
+/** What the emulator opens: the app (one, or found among the templates), or why there is none. */
+export function toAppLookup(appId: string, data: App | App[] | undefined, error: Error | null): AppLookup {
+  if (error instanceof AppLookupError && error.kind === 'not-found') return { kind: 'not-found' };
+  if (error) return { kind: 'failed', detail: error.message };
+  const app = Array.isArray(data) ? data.find((candidate) => candidate.appId === appId) : data;
+  return app ? { kind: 'found', app: toEmulatorApp(app) } : { kind: 'not-found' };
 }
 
 /** Emulator request. */
@@ -73,25 +104,24 @@ export interface EmulatorScreen {
 }
 
 /**
- * POST /ussd-emulator/{appId}. The reply's optional `inputHolder` (ours, beside text and session_mode)
- * is the reply box's placeholder. A network failure or an error reply (HTTP 400 `{status:'02', message}`,
- * 404 `{status:'04', message:'App not found'}`, or a reply carrying `error`) becomes
- * `Error making webservice call : {detail}` with mode 'end'.
+ * POST /ussd-emulator/{appId} (sendEmulatorRequest, emulator.calls.ts). The reply's optional `inputHolder` (ours,
+ * beside text and session_mode) is the reply box's placeholder. A network failure or an error reply (HTTP 400
+ * `{status:'02', message}`, 404 `{status:'04', message:'App not found'}`, or a 200 not in the adapter's shape)
+ * becomes `Error making webservice call : {detail}` with mode 'end'.
  */
-export async function sendEmulatorRequest(request: EmulatorRequest): Promise<EmulatorScreen> {
-  const reply = await api(`/ussd-emulator/${encodeURIComponent(request.appId)}`, { body: request });
+export async function requestEmulatorScreen(request: EmulatorRequest): Promise<EmulatorScreen> {
+  const reply = await call(sendEmulatorRequest, { params: { appId: request.appId }, body: request });
   if (isNetworkFailure(reply)) return { text: toEmulatorErrorText(NETWORK_DETAIL), sessionMode: 'end', isError: true, inputHolder: '' };
-  if (typeof reply.text === 'string' && !reply.error) {
-    const inputHolder = typeof reply.inputHolder === 'string' ? reply.inputHolder : '';
-    return { text: reply.text, sessionMode: reply.session_mode === 'end' ? 'end' : 'continue', isError: false, inputHolder };
+  if (isOk(reply) && reply.data) {
+    const { text, session_mode, inputHolder = '' } = reply.data;
+    return { text, sessionMode: session_mode, isError: false, inputHolder };
   }
-  const detail = reply.message ?? (typeof reply.error === 'string' ? reply.error : 'unexpected reply');
-  return { text: toEmulatorErrorText(detail), sessionMode: 'end', isError: true, inputHolder: '' };
+  return { text: toEmulatorErrorText(reply.message ?? 'unexpected reply'), sessionMode: 'end', isError: true, inputHolder: '' };
 }
 
 /** Ends the session on the server when the user presses Cancel; nobody waits for the answer. */
 export function endEmulatorSession(request: Omit<EmulatorRequest, 'session_mode' | 'userdata'>): void {
-  void api(`/ussd-emulator/${encodeURIComponent(request.appId)}`, { body: { ...request, userdata: '', session_mode: 'end' } });
+  void call(sendEmulatorRequest, { params: { appId: request.appId }, body: { ...request, userdata: '', session_mode: 'end' } });
 }
 
 /** The result of one poll of a log or debug endpoint. */
@@ -148,7 +178,7 @@ export async function pollStreamLogs(
   sessionId: string | null,
 ): Promise<PollResult<EmulatorLogEntry>> {
   const body = { appId, ...cursor, ...(sessionId ? { sessionId } : {}) };
-  return toPollResult(await findStreamLogs(body), toLogEntry);
+  return toPollResult(await call(findStreamLogs, { body }), toLogEntry);
 }
 
 /** User input entry, as the debug panel shows it. */
@@ -177,10 +207,10 @@ function toActionResult(item: unknown): ActionResultEntry | null {
 
 /** POST /debug/userInputs `{appId, sessionId}`. */
 export async function pollUserInputs(appId: string, sessionId: string): Promise<PollResult<UserInputEntry>> {
-  return toPollResult(await findUserInputs({ appId, sessionId }), toUserInput);
+  return toPollResult(await call(findUserInputs, { body: { appId, sessionId } }), toUserInput);
 }
 
 /** POST /debug/actionResults `{appId, sessionId}`. */
 export async function pollActionResults(appId: string, sessionId: string): Promise<PollResult<ActionResultEntry>> {
-  return toPollResult(await findActionResults({ appId, sessionId }), toActionResult);
+  return toPollResult(await call(findActionResults, { body: { appId, sessionId } }), toActionResult);
 }

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { queryKeys } from '../../lib/query-keys';
+import { findActionResults, findUserInputs } from '../../../shared/api/logs.calls';
+import { queryKey } from '../../lib/call';
 import { pollActionResults, pollUserInputs, type PollResult } from './emulator.api';
 import { POLL_INTERVAL_MS } from './emulator-session';
 
@@ -22,13 +23,14 @@ async function orThrow<T>(poll: Promise<PollResult<T>>): Promise<Exclude<PollRes
  */
 export function useDebugOutput(appId: string, sessionId: string | null, canRead: boolean) {
   const options = { enabled: !!sessionId && canRead, refetchInterval: POLL_INTERVAL_MS, retry: false, staleTime: 0 } as const;
+  const input = { body: { appId, sessionId: sessionId ?? '' } };
   const userInputs = useQuery({
-    queryKey: queryKeys.emulatorUserInputs(appId, sessionId),
+    queryKey: queryKey(findUserInputs, input),
     queryFn: () => orThrow(pollUserInputs(appId, sessionId!)),
     ...options,
   });
   const actionResults = useQuery({
-    queryKey: queryKeys.emulatorActionResults(appId, sessionId),
+    queryKey: queryKey(findActionResults, input),
     queryFn: () => orThrow(pollActionResults(appId, sessionId!)),
     ...options,
   });

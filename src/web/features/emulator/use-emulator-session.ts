@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { endEmulatorSession, sendEmulatorRequest, type EmulatorScreen } from './emulator.api';
+import { endEmulatorSession, requestEmulatorScreen, type EmulatorScreen } from './emulator.api';
 import { MODAL_REOPEN_DELAY_MS, createSessionId } from './emulator-session';
 
 /**
@@ -45,7 +45,7 @@ export function useEmulatorSession({ appId, msisdn, network }: SessionOptions) {
     live.current.sessionId = sessionId;
     live.current.isOpen = true;
     setState({ phase: 'waiting', screen: null, sessionId });
-    const screen = await sendEmulatorRequest({
+    const screen = await requestEmulatorScreen({
       session_id: sessionId,
       userdata: dialled,
       msisdn,
@@ -64,7 +64,7 @@ export function useEmulatorSession({ appId, msisdn, network }: SessionOptions) {
     const myTurn = ++turn.current;
     setState((current) => ({ ...current, phase: 'waiting' }));
     const [screen] = await Promise.all([
-      sendEmulatorRequest({ session_id: sessionId, userdata: input, msisdn, session_mode: 'continue', network_id: network, appId }),
+      requestEmulatorScreen({ session_id: sessionId, userdata: input, msisdn, session_mode: 'continue', network_id: network, appId }),
       wait(MODAL_REOPEN_DELAY_MS),
     ]);
     if (turn.current !== myTurn) return;

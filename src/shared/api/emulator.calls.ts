@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { appIdParamsSchema, defineCall } from './contract';
+
+// The USSD emulator's own call (src/shared/api/contract.ts); its other calls are the apps', the templates' and the
+// logs' (apps.calls.ts, templates.calls.ts, logs.calls.ts).
+
+/**
+ * POST /ussd-emulator/{appId}: one hop of the console emulator's session, which runs the app's draft. It speaks the
+ * emulator adapter's JSON (src/channels/emulator.ts): the request below, and the screen itself as the reply, not
+ * the envelope (`bare`); an unreadable request or an unknown app is refused with the envelope and a 4xx.
+ */
+export const sendEmulatorRequest = defineCall({
+  method: 'POST',
+  path: '/ussd-emulator/:appId',
+  params: appIdParamsSchema,
+  body: z.object({
+    session_id: z.string().min(1).max(100),
+    userdata: z.string().max(1_000_000).default(''),
+    msisdn: z.string().max(32).default(''),
+    session_mode: z.enum(['start', 'continue', 'end']),
+    network_id: z.string().max(40).default(''),
+    appId: z.string().max(64).optional(),
+  }),
+  reply: z.object({
+    text: z.string(),
+    session_mode: z.enum(['continue', 'end']),
+    /** Ours, beyond the emulator's two fields: the shown menu's input holder, when the screen waits for input. */
+    inputHolder: z.string().optional(),
+  }),
+  bare: true,
+});
