@@ -10,23 +10,20 @@ import * as adminsService from './admins.service';
 /** System users, their roles and assigned merchants, and the audit log: super admins only (docs/merchants.md). */
 export function registerAdminsRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard): void {
   const tags = ['admins'];
-  const superAdmins = guard('admin.manage');
+  const superAdmins = { tags, onRequest: guard('admin.manage') };
 
   registerCall(app, calls.findAdmins, {
-    tags,
-    onRequest: superAdmins,
+    ...superAdmins,
     handler: async () => ok('OK', await adminsService.findAdmins(ctx)),
   });
 
   registerCall(app, calls.createAdmin, {
-    tags,
-    onRequest: superAdmins,
+    ...superAdmins,
     handler: async (req) => ok(ADMIN_MESSAGES.created, await adminsService.createAdmin(ctx, getSignedInUser(req), req.body)),
   });
 
   registerCall(app, calls.deleteAdmin, {
-    tags,
-    onRequest: superAdmins,
+    ...superAdmins,
     handler: async (req) => {
       await adminsService.deleteAdmin(ctx, getSignedInUser(req), req.body.uuid);
       return done(ADMIN_MESSAGES.deleted);
@@ -34,26 +31,22 @@ export function registerAdminsRoutes(app: FastifyInstance, ctx: AppContext, guar
   });
 
   registerCall(app, calls.getAdminProfile, {
-    tags,
-    onRequest: superAdmins,
+    ...superAdmins,
     handler: async (req) => ok('OK', await adminsService.getAdminProfile(ctx, req.params.adminUuid)),
   });
 
   registerCall(app, calls.findRoleTypes, {
-    tags,
-    onRequest: superAdmins,
+    ...superAdmins,
     handler: async () => ok('OK', [...ADMIN_ROLE_TYPES]),
   });
 
   registerCall(app, calls.updateAdminProfile, {
-    tags,
-    onRequest: superAdmins,
+    ...superAdmins,
     handler: async (req) => ok(ADMIN_MESSAGES.updated, await adminsService.updateAdminProfile(ctx, getSignedInUser(req), req.body)),
   });
 
   registerCall(app, calls.assignMerchant, {
-    tags,
-    onRequest: superAdmins,
+    ...superAdmins,
     handler: async (req) => {
       await adminsService.assignMerchant(ctx, getSignedInUser(req), req.body.adminUuid, req.body.merchantUuid);
       return done(ADMIN_MESSAGES.assigned);
@@ -61,8 +54,7 @@ export function registerAdminsRoutes(app: FastifyInstance, ctx: AppContext, guar
   });
 
   registerCall(app, calls.unassignMerchant, {
-    tags,
-    onRequest: superAdmins,
+    ...superAdmins,
     handler: async (req) => {
       await adminsService.unassignMerchant(ctx, getSignedInUser(req), req.body.adminUuid, req.body.merchantUuid);
       return done(ADMIN_MESSAGES.unassigned);

@@ -23,6 +23,9 @@ import * as appTransferService from './app-transfer.service';
 
 export function registerAppsRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard): void {
   const tags = ['apps'];
+  // An API key may read apps, and change them with a write key.
+  const reader = { tags, config: { apiKeyScope: 'read' as const }, onRequest: guard() };
+  const writer = { tags, config: { apiKeyScope: 'write' as const }, onRequest: guard() };
   // Each import reads and checks a whole file on the server's thread: a builder importing by hand never meets
   // these limits, a script looping over imports (from one account or many free ones) does. Counted after the
   // guard and before the body is read (a refused import costs no parse of its file), successful or not.
@@ -32,24 +35,18 @@ export function registerAppsRoutes(app: FastifyInstance, ctx: AppContext, guard:
   ];
 
   registerCall(app, createApp, {
-    tags,
-    config: { apiKeyScope: 'write' },
-    onRequest: guard(),
+    ...writer,
     handler: async (req) =>
       ok('App created successfully', await appsService.createApp(ctx, getSignedInUser(req), req.body, getOrigin(ctx, req))),
   });
 
   registerCall(app, findApps, {
-    tags,
-    config: { apiKeyScope: 'read' },
-    onRequest: guard(),
+    ...reader,
     handler: async (req) => ({ ...ok('OK', await appsService.findApps(ctx, getSignedInUser(req), getOrigin(ctx, req))), error: null }),
   });
 
   registerCall(app, updateApp, {
-    tags,
-    config: { apiKeyScope: 'write' },
-    onRequest: guard(),
+    ...writer,
     handler: async (req) =>
       ok('App updated successfully', await appsService.updateApp(ctx, getSignedInUser(req), req.body, getOrigin(ctx, req))),
   });
@@ -62,9 +59,7 @@ export function registerAppsRoutes(app: FastifyInstance, ctx: AppContext, guard:
   });
 
   registerCall(app, getApp, {
-    tags,
-    config: { apiKeyScope: 'read' },
-    onRequest: guard(),
+    ...reader,
     handler: async (req) => ok('OK', await appsService.getApp(ctx, getSignedInUser(req), req.params.appId, getOrigin(ctx, req))),
   });
 

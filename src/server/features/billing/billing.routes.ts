@@ -13,43 +13,37 @@ import * as billingService from './billing.service';
  */
 export function registerBillingRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard): void {
   const tags = ['billing'];
-  const signedIn = guard();
-  const subscriptionReaders = guard('subscription.read');
-  const subscriptionManagers = guard('subscription.manage');
+  const signedIn = { tags, onRequest: guard() };
+  const subscriptionReaders = { tags, onRequest: guard('subscription.read') };
+  const subscriptionManagers = { tags, onRequest: guard('subscription.manage') };
 
   registerCall(app, calls.getSubscription, {
-    tags,
-    onRequest: signedIn,
+    ...signedIn,
     handler: async (req) => ok('OK', await billingService.getCurrentSubscription(ctx, getSignedInUser(req))),
   });
 
   registerCall(app, calls.findSubscriptionTypes, {
-    tags,
-    onRequest: signedIn,
+    ...signedIn,
     handler: async () => ok('OK', billingService.getSubscriptionTypes()),
   });
 
   registerCall(app, calls.makePayment, {
-    tags,
-    onRequest: signedIn,
+    ...signedIn,
     handler: async (req) => billingService.makePayment(ctx, getSignedInUser(req), req.body),
   });
 
   registerCall(app, calls.creditAccount, {
-    tags,
-    onRequest: signedIn,
+    ...signedIn,
     handler: async (req) => billingService.creditAccount(ctx, getSignedInUser(req), req.body),
   });
 
   registerCall(app, calls.changePlan, {
-    tags,
-    onRequest: signedIn,
+    ...signedIn,
     handler: async (req) => billingService.changePlan(ctx, getSignedInUser(req), req.body),
   });
 
   registerCall(app, calls.findPaymentHistory, {
-    tags,
-    onRequest: signedIn,
+    ...signedIn,
     handler: async (req) => ({
       status: '00' as const,
       message: 'OK',
@@ -58,20 +52,17 @@ export function registerBillingRoutes(app: FastifyInstance, ctx: AppContext, gua
   });
 
   registerCall(app, calls.getAccountSubscription, {
-    tags,
-    onRequest: subscriptionReaders,
+    ...subscriptionReaders,
     handler: async (req) => ok('OK', await billingService.getAccountSubscription(ctx, req.query)),
   });
 
   registerCall(app, calls.extendSubscription, {
-    tags,
-    onRequest: subscriptionManagers,
+    ...subscriptionManagers,
     handler: async (req) => ok('Subscription extended', await billingService.extendSubscription(ctx, getSignedInUser(req), req.body)),
   });
 
   registerCall(app, calls.activateSubscription, {
-    tags,
-    onRequest: subscriptionManagers,
+    ...subscriptionManagers,
     handler: async (req) => ok('Subscription activated', await billingService.activateSubscription(ctx, getSignedInUser(req), req.body)),
   });
 }

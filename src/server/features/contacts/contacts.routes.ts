@@ -20,6 +20,9 @@ const contactParams = z.object({ contactId: z.string().min(1).max(64) });
 export function registerContactsRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['contacts'];
+  // An API key may read contacts, and change them with a write key.
+  const reader = { onRequest: guard(), config: { apiKeyScope: 'read' as const } };
+  const writer = { onRequest: guard(), config: { apiKeyScope: 'write' as const } };
   r.get('/api/contacts', {
     schema: {
       tags,
@@ -27,8 +30,7 @@ export function registerContactsRoutes(app: FastifyInstance, ctx: AppContext, gu
       querystring: contactListQuerySchema,
       response: { 200: envelopeSchema(contactListSchema) },
     },
-    onRequest: guard(),
-    config: { apiKeyScope: 'read' },
+    ...reader,
     handler: async (req) => ok('OK', await contactsService.listContacts(ctx, getSignedInUser(req), req.query)),
   });
   r.get('/api/contacts/:contactId', {
@@ -38,8 +40,7 @@ export function registerContactsRoutes(app: FastifyInstance, ctx: AppContext, gu
       params: contactParams,
       response: { 200: envelopeSchema(contactDetailSchema) },
     },
-    onRequest: guard(),
-    config: { apiKeyScope: 'read' },
+    ...reader,
     handler: async (req) => ok('OK', await contactsService.getContact(ctx, getSignedInUser(req), req.params.contactId)),
   });
   r.post('/api/contacts/:contactId', {
@@ -50,8 +51,7 @@ export function registerContactsRoutes(app: FastifyInstance, ctx: AppContext, gu
       body: updateContactBodySchema,
       response: { 200: envelopeSchema(contactSchema) },
     },
-    onRequest: guard(),
-    config: { apiKeyScope: 'write' },
+    ...writer,
     handler: async (req) =>
       ok('Contact saved', await contactsService.updateContact(ctx, getSignedInUser(req), req.params.contactId, req.body)),
   });
@@ -62,8 +62,7 @@ export function registerContactsRoutes(app: FastifyInstance, ctx: AppContext, gu
       params: contactParams,
       response: { 200: messageSchema },
     },
-    onRequest: guard(),
-    config: { apiKeyScope: 'write' },
+    ...writer,
     handler: async (req) => {
       await contactsService.deleteContact(ctx, getSignedInUser(req), req.params.contactId);
       return done('Contact deleted');

@@ -18,26 +18,22 @@ import { done, ok } from '../../http';
 import * as menusService from './menus.service';
 
 export function registerMenusRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard): void {
-  const tags = ['menus'];
+  // Every menus call is for a signed-in account; an API key may read them, and change them with a write key.
+  const reader = { tags: ['menus'], config: { apiKeyScope: 'read' as const }, onRequest: guard() };
+  const writer = { tags: ['menus'], config: { apiKeyScope: 'write' as const }, onRequest: guard() };
 
   registerCall(app, findMenus, {
-    tags,
-    config: { apiKeyScope: 'read' },
-    onRequest: guard(),
+    ...reader,
     handler: async (req) => ok('OK', await menusService.findMenus(ctx, getSignedInUser(req), req.params.appId)),
   });
 
   registerCall(app, findMenusLite, {
-    tags,
-    config: { apiKeyScope: 'read' },
-    onRequest: guard(),
+    ...reader,
     handler: async (req) => ok('OK', await menusService.findMenusLite(ctx, getSignedInUser(req), req.params.appId)),
   });
 
   registerCall(app, createMenu, {
-    tags,
-    config: { apiKeyScope: 'write' },
-    onRequest: guard(),
+    ...writer,
     handler: async (req) => ({
       status: '00' as const,
       message: 'Menu saved',
@@ -46,9 +42,7 @@ export function registerMenusRoutes(app: FastifyInstance, ctx: AppContext, guard
   });
 
   registerCall(app, updateMenu, {
-    tags,
-    config: { apiKeyScope: 'write' },
-    onRequest: guard(),
+    ...writer,
     handler: async (req) => ({
       status: '00' as const,
       message: 'Menu updated',
@@ -57,9 +51,7 @@ export function registerMenusRoutes(app: FastifyInstance, ctx: AppContext, guard
   });
 
   registerCall(app, deleteMenu, {
-    tags,
-    config: { apiKeyScope: 'write' },
-    onRequest: guard(),
+    ...writer,
     handler: async (req) => {
       await menusService.deleteMenu(ctx, getSignedInUser(req), req.params.uniqueId);
       return done('Menu deleted');
@@ -67,9 +59,7 @@ export function registerMenusRoutes(app: FastifyInstance, ctx: AppContext, guard
   });
 
   registerCall(app, saveMenuOrder, {
-    tags,
-    config: { apiKeyScope: 'write' },
-    onRequest: guard(),
+    ...writer,
     handler: async (req) => {
       await menusService.saveMenuOrder(ctx, getSignedInUser(req), req.body.appId, req.body.menuIds);
       return done('Menu order saved');
@@ -77,8 +67,8 @@ export function registerMenusRoutes(app: FastifyInstance, ctx: AppContext, guard
   });
 
   registerCall(app, saveMenuPositions, {
-    tags,
-    onRequest: guard(),
+    tags: writer.tags,
+    onRequest: writer.onRequest,
     handler: async (req) => {
       const { appId, direction, positions } = req.body;
       await menusService.saveMenuPositions(ctx, getSignedInUser(req), appId, direction, positions);
@@ -87,9 +77,7 @@ export function registerMenusRoutes(app: FastifyInstance, ctx: AppContext, guard
   });
 
   registerCall(app, deployChanges, {
-    tags,
-    config: { apiKeyScope: 'write' },
-    onRequest: guard(),
+    ...writer,
     handler: async (req) => {
       const info = await menusService.deployApp(ctx, getSignedInUser(req), req.params.appId);
       const note = info.warnings.length ? ` with ${info.warnings.length} warning${info.warnings.length > 1 ? 's' : ''}` : '';
@@ -98,16 +86,12 @@ export function registerMenusRoutes(app: FastifyInstance, ctx: AppContext, guard
   });
 
   registerCall(app, findAppVersions, {
-    tags,
-    config: { apiKeyScope: 'read' },
-    onRequest: guard(),
+    ...reader,
     handler: async (req) => ok('OK', await menusService.findVersions(ctx, getSignedInUser(req), req.params.appId)),
   });
 
   registerCall(app, rollbackVersion, {
-    tags,
-    config: { apiKeyScope: 'write' },
-    onRequest: guard(),
+    ...writer,
     handler: async (req) => {
       const info = await menusService.rollbackVersion(ctx, getSignedInUser(req), req.body.appId, req.body.version);
       return ok(`Rolled back: version ${info.version} now serves version ${req.body.version}`, info);

@@ -11,34 +11,38 @@ import * as merchantsService from './merchants.service';
 /** docs/merchants.md; the role table (src/shared/roles.ts) narrows each call past the guard's audiences. */
 export function registerMerchantsRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard): void {
   const tags = ['merchants'];
+  // Each audience's route options once: who may call is read here, what each call does below.
+  const merchantReaders = { tags, onRequest: guard('merchant.read') };
+  const merchantRegistrars = { tags, onRequest: guard('merchant.register') };
+  const merchantUpdaters = { tags, onRequest: guard('merchant.update') };
+  const merchantDeleters = { tags, onRequest: guard('merchant.delete') };
+  const merchantUsers = { tags, onRequest: guard('merchant') };
+  const merchantReadersAndUsers = { tags, onRequest: guard('merchant.read', 'merchant') };
+  const merchantUserManagers = { tags, onRequest: guard('merchantUser.manage') };
+  const transactionReaders = { tags, onRequest: guard('transaction.read', 'merchant') };
 
   registerCall(app, calls.findMerchants, {
-    tags,
-    onRequest: guard('merchant.read'),
+    ...merchantReaders,
     handler: async (req) => ok('OK', await merchantsService.findMerchants(ctx, getSignedInUser(req))),
   });
 
   registerCall(app, calls.findMyMerchants, {
-    tags,
-    onRequest: guard('merchant.read'),
+    ...merchantReaders,
     handler: async (req) => ok('OK', await merchantsService.findAssignedMerchants(ctx, getSignedInUser(req).id)),
   });
 
   registerCall(app, calls.registerMerchant, {
-    tags,
-    onRequest: guard('merchant.register'),
+    ...merchantRegistrars,
     handler: async (req) => ok(MERCHANT_MESSAGES.registered, await merchantsService.registerMerchant(ctx, getSignedInUser(req), req.body)),
   });
 
   registerCall(app, calls.updateMerchant, {
-    tags,
-    onRequest: guard('merchant.update'),
+    ...merchantUpdaters,
     handler: async (req) => ok(MERCHANT_MESSAGES.updated, await merchantsService.updateMerchant(ctx, getSignedInUser(req), req.body)),
   });
 
   registerCall(app, calls.deleteMerchant, {
-    tags,
-    onRequest: guard('merchant.delete'),
+    ...merchantDeleters,
     handler: async (req) => {
       await merchantsService.deleteMerchant(ctx, getSignedInUser(req), req.body.uuid);
       return done(MERCHANT_MESSAGES.deleted);
@@ -46,33 +50,28 @@ export function registerMerchantsRoutes(app: FastifyInstance, ctx: AppContext, g
   });
 
   registerCall(app, calls.getMerchant, {
-    tags,
-    onRequest: guard('merchant.read'),
+    ...merchantReaders,
     handler: async (req) => ok('OK', await merchantsService.getMerchant(ctx, getSignedInUser(req), req.params.uuid)),
   });
 
   registerCall(app, calls.getOwnMerchant, {
-    tags,
-    onRequest: guard('merchant'),
+    ...merchantUsers,
     handler: async (req) => ok('OK', await merchantsService.getOwnMerchant(ctx, getSignedInUser(req))),
   });
 
   registerCall(app, calls.findMerchantUsers, {
-    tags,
-    onRequest: guard('merchant.read', 'merchant'),
+    ...merchantReadersAndUsers,
     handler: async (req) => ok('OK', await merchantsService.findMerchantUsers(ctx, getSignedInUser(req), req.params.merchantUuid)),
   });
 
   registerCall(app, calls.createMerchantUser, {
-    tags,
-    onRequest: guard('merchantUser.manage'),
+    ...merchantUserManagers,
     handler: async (req) =>
       ok(MERCHANT_MESSAGES.userCreated, await merchantsService.createMerchantUser(ctx, getSignedInUser(req), req.body)),
   });
 
   registerCall(app, calls.deleteMerchantUser, {
-    tags,
-    onRequest: guard('merchantUser.manage'),
+    ...merchantUserManagers,
     handler: async (req) => {
       await merchantsService.deleteMerchantUser(ctx, getSignedInUser(req), req.body.uuid);
       return done(MERCHANT_MESSAGES.userDeleted);
@@ -80,14 +79,12 @@ export function registerMerchantsRoutes(app: FastifyInstance, ctx: AppContext, g
   });
 
   registerCall(app, calls.findTransactionTypes, {
-    tags,
-    onRequest: guard('transaction.read', 'merchant'),
+    ...transactionReaders,
     handler: async () => ok('OK', findTransactionTypes()),
   });
 
   registerCall(app, calls.searchTransactions, {
-    tags,
-    onRequest: guard('transaction.read', 'merchant'),
+    ...transactionReaders,
     handler: async (req) => {
       const found = await searchMerchantTransactions(ctx, getSignedInUser(req), req.body);
       return { ...ok(found.transactions.length > 0 ? 'OK' : MERCHANT_MESSAGES.noTransactions, found.transactions), totals: found.totals };

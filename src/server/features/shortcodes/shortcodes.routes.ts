@@ -50,20 +50,18 @@ export function registerShortcodeProviderRoutes(app: FastifyInstance, ctx: AppCo
 export function registerShortcodesRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard): void {
   const tags = ['shortcodes'];
   // The catalogue and free provisioning are separate permissions of the role table (src/shared/roles.ts).
-  const catalogueManagers = guard('shortcode.manage');
-  const catalogueReaders = guard('shortcode.manage', 'shortcode.provision');
-  const provisioners = guard('shortcode.provision');
-  const signedIn = guard();
+  const catalogueManagers = { tags, onRequest: guard('shortcode.manage') };
+  const catalogueReaders = { tags, onRequest: guard('shortcode.manage', 'shortcode.provision') };
+  const provisioners = { tags, onRequest: guard('shortcode.provision') };
+  const signedIn = { tags, onRequest: guard() };
 
   registerCall(app, calls.registerProvider, {
-    tags,
-    onRequest: catalogueManagers,
+    ...catalogueManagers,
     handler: async (req) => ok('Provider registered', await registerProvider(ctx, getSignedInUser(req), req.body, getOrigin(ctx, req))),
   });
 
   registerCall(app, calls.findProviders, {
-    tags,
-    onRequest: catalogueReaders,
+    ...catalogueReaders,
     handler: async (req) => {
       const providers = await findProviders(ctx, getOrigin(ctx, req));
       return ok(providers.length ? 'OK' : SHORTCODE_MESSAGES.noProviders, providers);
@@ -71,22 +69,19 @@ export function registerShortcodesRoutes(app: FastifyInstance, ctx: AppContext, 
   });
 
   registerCall(app, calls.rotateProviderKey, {
-    tags,
-    onRequest: catalogueManagers,
+    ...catalogueManagers,
     handler: async (req) =>
       ok('Provider key replaced', await rotateProviderKey(ctx, getSignedInUser(req), req.params.uuid, getOrigin(ctx, req))),
   });
 
   registerCall(app, calls.updateProviderAccess, {
-    tags,
-    onRequest: catalogueManagers,
+    ...catalogueManagers,
     handler: async (req) =>
       ok('Provider access saved', await updateProviderAccess(ctx, getSignedInUser(req), req.params.uuid, req.body, getOrigin(ctx, req))),
   });
 
   registerCall(app, calls.deleteProvider, {
-    tags,
-    onRequest: catalogueManagers,
+    ...catalogueManagers,
     handler: async (req) => {
       await deleteProvider(ctx, getSignedInUser(req), req.params.uuid);
       return done('Provider deleted');
@@ -94,20 +89,17 @@ export function registerShortcodesRoutes(app: FastifyInstance, ctx: AppContext, 
   });
 
   registerCall(app, calls.createExtension, {
-    tags,
-    onRequest: catalogueManagers,
+    ...catalogueManagers,
     handler: async (req) => ok('Extension created', await createExtension(ctx, getSignedInUser(req), req.body)),
   });
 
   registerCall(app, calls.findCatalogue, {
-    tags,
-    onRequest: catalogueReaders,
+    ...catalogueReaders,
     handler: async () => ok('OK', await findAllExtensions(ctx)),
   });
 
   registerCall(app, calls.deleteExtension, {
-    tags,
-    onRequest: catalogueManagers,
+    ...catalogueManagers,
     handler: async (req) => {
       await deleteExtension(ctx, getSignedInUser(req), req.params.uuid);
       return done('Extension deleted');
@@ -115,44 +107,37 @@ export function registerShortcodesRoutes(app: FastifyInstance, ctx: AppContext, 
   });
 
   registerCall(app, calls.provisionExtension, {
-    tags,
-    onRequest: provisioners,
+    ...provisioners,
     handler: async (req) => ok(SHORTCODE_MESSAGES.provisioned, await provisionShortcode(ctx, getSignedInUser(req), req.body)),
   });
 
   registerCall(app, calls.findAvailableExtensions, {
-    tags,
-    onRequest: signedIn,
+    ...signedIn,
     handler: async (req) => ok('OK', await findAvailableExtensions(ctx, req.params.country)),
   });
 
   registerCall(app, calls.buyShortcode, {
-    tags,
-    onRequest: signedIn,
+    ...signedIn,
     handler: async (req) => buyShortcode(ctx, getSignedInUser(req), req.body),
   });
 
   registerCall(app, calls.renewShortcode, {
-    tags,
-    onRequest: signedIn,
+    ...signedIn,
     handler: async (req) => renewShortcode(ctx, getSignedInUser(req), req.body),
   });
 
   registerCall(app, calls.findPurchases, {
-    tags,
-    onRequest: signedIn,
+    ...signedIn,
     handler: async (req) => ok('OK', await findMyPurchases(ctx, getSignedInUser(req))),
   });
 
   registerCall(app, calls.getPurchase, {
-    tags,
-    onRequest: signedIn,
+    ...signedIn,
     handler: async (req) => ok('OK', await getPurchase(ctx, getSignedInUser(req), req.params.uuid)),
   });
 
   registerCall(app, calls.connectApp, {
-    tags,
-    onRequest: signedIn,
+    ...signedIn,
     handler: async (req) => ok(SHORTCODE_MESSAGES.connected, await connectApp(ctx, getSignedInUser(req), req.body)),
   });
 }

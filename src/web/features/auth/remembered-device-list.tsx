@@ -1,11 +1,11 @@
-import { Button, Stack, Table, Text, Title } from '@mantine/core';
+import { Button, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { RememberedDevice } from '../../../shared/api/two-factor.schema';
-import { LoadErrorAlert } from '../../components/load-error-alert';
 import { formatMoment } from '../../lib/format';
 import { useConfirmedCall } from '../../lib/use-confirmed-call';
 import { findRememberedDevices, revokeRememberedDevice } from '../../../shared/api/two-factor.calls';
 import { call, callQuery, queryKey } from '../../lib/call';
+import { type CredentialColumn, CredentialTable } from './credential-table';
 
 /** A User-Agent cut to what a person recognises: the browser and the system, when they can be read. */
 function describeDevice(label: string): string {
@@ -36,47 +36,42 @@ export function RememberedDeviceList() {
     });
   }
 
+  const columns: CredentialColumn<RememberedDevice>[] = [
+    { header: 'Device', cellProps: { fz: 'sm' }, render: (device) => <span title={device.label}>{describeDevice(device.label)}</span> },
+    { header: 'Trusted', cellProps: { fz: 'sm' }, render: (device) => formatMoment(device.createdAt) },
+    { header: 'Last used', cellProps: { fz: 'sm' }, render: (device) => formatMoment(device.lastUsedAt) },
+    {
+      header: '',
+      cellProps: { ta: 'right' },
+      render: (device) => (
+        <Button size="xs" variant="light" color="red" onClick={() => confirmRevoke(device)}>
+          Forget
+        </Button>
+      ),
+    },
+  ];
+
   return (
     <Stack gap="xs">
       <Title order={3} fz="md">
         Remembered devices
       </Title>
-      {error && <LoadErrorAlert title="Devices not loaded" message={error.message} onRetry={() => void refetch()} />}
-      {devices && devices.length === 0 && (
-        <Text size="sm" c="dimmed">
-          No device is trusted. Tick "Trust this device for 30 days" when you sign in to skip the code on that device.
-        </Text>
-      )}
-      {devices && devices.length > 0 && (
-        <Table.ScrollContainer minWidth={480}>
-          <Table verticalSpacing="xs" aria-label="Remembered devices" data-testid="remembered-devices">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Device</Table.Th>
-                <Table.Th>Trusted</Table.Th>
-                <Table.Th>Last used</Table.Th>
-                <Table.Th />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {devices.map((device) => (
-                <Table.Tr key={device.uuid}>
-                  <Table.Td fz="sm" title={device.label}>
-                    {describeDevice(device.label)}
-                  </Table.Td>
-                  <Table.Td fz="sm">{formatMoment(device.createdAt)}</Table.Td>
-                  <Table.Td fz="sm">{formatMoment(device.lastUsedAt)}</Table.Td>
-                  <Table.Td ta="right">
-                    <Button size="xs" variant="light" color="red" onClick={() => confirmRevoke(device)}>
-                      Forget
-                    </Button>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
+      <CredentialTable
+        credentials={devices}
+        error={error}
+        errorTitle="Devices not loaded"
+        onRetry={() => void refetch()}
+        empty={
+          <Text size="sm" c="dimmed">
+            No device is trusted. Tick "Trust this device for 30 days" when you sign in to skip the code on that device.
+          </Text>
+        }
+        columns={columns}
+        label="Remembered devices"
+        testId="remembered-devices"
+        minWidth={480}
+        verticalSpacing="xs"
+      />
     </Stack>
   );
 }
