@@ -59,6 +59,12 @@ export function encodeQuery(query: Fields): string {
   return text ? `?${text}` : '';
 }
 
+/** The call's URL: its path with the input's params filled in, then the input's query string. */
+function toUrl(declaration: AnyCall, input: unknown): string {
+  const { params, query } = fieldsOf(input);
+  return fillPath(declaration.path, fieldsOf(params)) + encodeQuery(fieldsOf(query));
+}
+
 /**
  * Status '99' when a 200 reply is not the shape the declaration names: the console and the server disagree
  * (usually a console older than the server), so the screen shows its failure text rather than reading a wrong
@@ -82,9 +88,8 @@ function readRefusal(declaration: AnyCall, reply: ApiReply): ApiReply {
 
 /** Sends a declared call and returns its envelope, a 200 reply parsed with the declaration's reply schema. */
 export async function call<C extends AnyCall>(declaration: C, ...[input]: InputArgs<C>): Promise<CallReply<C>> {
-  const { params, query, body, headers } = fieldsOf(input);
-  const url = fillPath(declaration.path, fieldsOf(params)) + encodeQuery(fieldsOf(query));
-  const sent = await sendRequest(url, {
+  const { body, headers } = fieldsOf(input);
+  const sent = await sendRequest(toUrl(declaration, input), {
     method: declaration.method,
     body: declaration.body ? (body ?? {}) : undefined,
     auth: declaration.auth,
@@ -131,6 +136,5 @@ export function callQuery<C extends AnyCall & { key: readonly string[] }>(declar
  * as the envelope, for the caller to show its message.
  */
 export function downloadCall<C extends AnyCall & { file: true }>(declaration: C, input: CallInput<C>, fileName: string): Promise<ApiReply> {
-  const { params, query, body } = fieldsOf(input);
-  return downloadFile(fillPath(declaration.path, fieldsOf(params)) + encodeQuery(fieldsOf(query)), body ?? {}, fileName);
+  return downloadFile(toUrl(declaration, input), fieldsOf(input).body ?? {}, fileName);
 }
