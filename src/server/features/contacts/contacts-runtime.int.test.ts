@@ -5,9 +5,12 @@ import { describeDb } from '../../../../tests/support/test-db';
 import { useTestApp, useUser } from '../../../../tests/support/test-app';
 import { seedApp, seedMenu, seedShop } from '../../../../tests/support/seed-app';
 import type * as contactRecords from '../../core/contact-records';
+import { UNAVAILABLE_TEXT } from '../../../engine';
 
-// Every read of a contact goes through the reader buildApp makes: counted, to show it is read once a session.
+// Every read of a contact goes through the reader buildApp makes: counted, to show it is read once a session;
+// `failReads` makes it fail as a database that cannot answer does.
 const reads = vi.fn();
+let failReads = false;
 vi.mock('../../core/contact-records', async (importOriginal) => {
   const original = await importOriginal<typeof contactRecords>();
   return {
@@ -16,6 +19,7 @@ vi.mock('../../core/contact-records', async (importOriginal) => {
       const read = original.createContactReader(db);
       return (ownerId: string, msisdn: string) => {
         reads(ownerId, msisdn);
+        if (failReads) return Promise.reject(new Error('Connection terminated unexpectedly'));
         return read(ownerId, msisdn);
       };
     },
@@ -131,6 +135,18 @@ describeDb('contacts in the runtime', () => {
     const contact = await findContact(owner.user.id, '+233209998888');
     expect(contact).toMatchObject({ name: null, attributes: {} });
     expect(contact!.firstSeenUssd).toBeInstanceOf(Date);
+  });
+
+  it('answers the unavailable end screen when the contact cannot be read, and the next session is served', async () => {
+    failReads = true;
+    try {
+      const res = await africasTalking(appId, 'C-B1', '+233241119999', '');
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toBe(`END ${UNAVAILABLE_TEXT}`);
+    } finally {
+      failReads = false;
+    }
+    expect((await africasTalking(appId, 'C-B2', '+233241119999', '')).body).toBe('CON Hello friend! Your name?');
   });
 
   it('keeps no contact for a number that is none', async () => {
