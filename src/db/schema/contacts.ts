@@ -1,4 +1,5 @@
 import { index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { ContactConsentMap } from '../../shared/contact-consent';
 import { users } from './accounts';
 
 /**
@@ -21,6 +22,11 @@ export const contacts = pgTable(
     language: text('language'),
     /** The fields a builder chooses to keep: string values by key. */
     attributes: jsonb('attributes').$type<Record<string, string>>().notNull().default({}),
+    /**
+     * Consent per channel (docs/contacts.md): the latest opt in or out on `ussd`, `whatsapp` or `sms`, when and how.
+     * A channel missing is "never asked": nothing outbound goes to it.
+     */
+    consent: jsonb('consent').$type<ContactConsentMap>().notNull().default({}),
     firstSeenUssd: timestamp('first_seen_ussd', { withTimezone: true, precision: 3 }),
     lastSeenUssd: timestamp('last_seen_ussd', { withTimezone: true, precision: 3 }),
     firstSeenWhatsapp: timestamp('first_seen_whatsapp', { withTimezone: true, precision: 3 }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CONTACT_FIELD_PATTERN } from '../app/menu.schema';
+import { CONSENT_SOURCES } from '../contact-consent';
 
 /**
  * An account's contacts (docs/contacts.md): the people its apps talk to, one per phone number in E.164 form,
@@ -23,6 +24,14 @@ export const contactAttributesSchema = z
 
 const seenSchema = z.object({ firstSeen: z.string().nullable(), lastSeen: z.string().nullable() });
 
+/** The latest opt in or out on a channel (null: never asked, so nothing outbound goes there). */
+export const contactConsentSchema = z.object({
+  status: z.enum(['in', 'out']),
+  at: z.string(),
+  source: z.enum(CONSENT_SOURCES),
+  detail: z.string().nullable(),
+});
+
 export const contactSchema = z.object({
   contactId: z.string(),
   /** E.164: `+233241234567`. */
@@ -32,6 +41,12 @@ export const contactSchema = z.object({
   attributes: z.record(z.string(), z.string()),
   /** First and last seen on each channel (null: never). */
   seen: z.object({ ussd: seenSchema, whatsapp: seenSchema, sms: seenSchema }),
+  /** Consent per channel. */
+  consent: z.object({
+    ussd: contactConsentSchema.nullable(),
+    whatsapp: contactConsentSchema.nullable(),
+    sms: contactConsentSchema.nullable(),
+  }),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -40,6 +40,7 @@ function toContact(row: ContactRow): Contact {
       whatsapp: { firstSeen: toTime(row.firstSeenWhatsapp), lastSeen: toTime(row.lastSeenWhatsapp) },
       sms: { firstSeen: toTime(row.firstSeenSms), lastSeen: toTime(row.lastSeenSms) },
     },
+    consent: { ussd: row.consent.ussd ?? null, whatsapp: row.consent.whatsapp ?? null, sms: row.consent.sms ?? null },
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

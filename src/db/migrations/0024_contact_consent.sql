@@ -1,0 +1,1 @@
+ALTER TABLE "contacts" ADD COLUMN "consent" jsonb DEFAULT '{}'::jsonb NOT NULL;
