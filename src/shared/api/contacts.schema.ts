@@ -74,7 +74,7 @@ export type ContactDetail = z.infer<typeof contactDetailSchema>;
 /** An attribute filter: `key=value` (the value matched exactly). */
 const attributeFilterSchema = z
   .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,39}=[^]{0,500}$/, { message: 'An attribute filter is key=value, the key as an attribute key' });
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,39}=[\s\S]{0,500}$/, { message: 'An attribute filter is key=value, the key as an attribute key' });
 
 /**
  * The filters of the list and its export: `search` is a number's start (`+23324`, `23324`: digits, spaces and
