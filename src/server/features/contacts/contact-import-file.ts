@@ -15,6 +15,8 @@ import { toE164 } from '../../core/msisdn';
 const PHONE_HEADERS = new Set(['phone', 'phone_number', 'phonenumber', 'msisdn', 'mobile', 'mobile_number', 'number']);
 const YES = new Set(['yes', 'y', 'true', '1', 'in', 'opted in', 'opt in']);
 const NO = new Set(['no', 'n', 'false', '0', 'out', 'opted out', 'opt out']);
+/** The export's columns an import does not take back (when and how consent was given, the times seen). */
+const EXPORT_ONLY = new RegExp(`^(${CONSENT_CHANNELS.join('|')})_(consent_at|consent_source|first_seen|last_seen)$`);
 const MAX_ATTRIBUTES = 50;
 const MAX_NAME = 200;
 const MAX_VALUE = 500;
@@ -53,7 +55,7 @@ export function readColumns(header: string[]): ImportColumn[] {
     const text = raw.trim();
     const normal = normalHeader(text);
     const column = ((): ImportColumn => {
-      if (text === '') return { header: raw, kind: 'ignored', key: null, error: null };
+      if (text === '' || EXPORT_ONLY.test(normal)) return { header: raw, kind: 'ignored', key: null, error: null };
       if (PHONE_HEADERS.has(normal)) return { header: raw, kind: 'phone', key: null, error: null };
       if (normal === 'name' || normal === 'language') return { header: raw, kind: normal, key: null, error: null };
       const channel = CONSENT_CHANNELS.find((c) => normal === `${c}_consent`);

@@ -18,7 +18,7 @@ import { showToast } from '../../lib/toast';
 import { ContactImportDialog } from './contact-import-dialog';
 import { CHANNEL_LABELS, CONSENT_COLORS, CONSENT_STATUS_LABELS, CONTACTS_PAGE, consentStatusOf, contactPath } from './contacts.api';
 
-export const CONTACTS_EMPTY_TEXT = 'No contacts yet: they appear when someone dials your app or writes to your bot, or import a CSV.';
+export const CONTACTS_EMPTY_TEXT = 'They appear when someone dials your app or writes to your bot, or import a CSV.';
 
 const CHANNEL_OPTIONS = CONSENT_CHANNELS.map((value) => ({ value, label: CHANNEL_LABELS[value] }));
 const STATUS_OPTIONS = Object.entries(CONSENT_STATUS_LABELS).map(([value, label]) => ({ value, label }));
