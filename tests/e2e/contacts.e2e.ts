@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { registerAccount, storeSession, waitForPath, type LoginReplyBody } from './accounts';
 import {
   PHONE,
+  closeToasts,
   describeBrowser,
   expectNoSidewaysScroll,
   holdRequests,
@@ -117,7 +118,7 @@ describeBrowser('contacts', () => {
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await page.getByLabel('Attribute', { exact: true }).fill('city');
     await page.getByLabel('Attribute value').fill('Accra');
-    await page.getByLabel('Consent on', { exact: true }).click();
+    await page.getByLabel('Consent on', { exact: true }).first().click();
     await page.getByRole('option', { name: 'WhatsApp' }).click();
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await expect.poll(() => page.getByTestId('contacts-table').locator('tbody tr').count()).toBe(1);
