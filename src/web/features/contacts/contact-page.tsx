@@ -76,7 +76,10 @@ function DetailsForm({ contact }: { contact: ContactDetail }) {
       p="lg"
       component="form"
       aria-label="Contact details"
-      onSubmit={(e) => (e.preventDefault(), void submit())}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
     >
       <Stack gap="sm">
         <Title order={2} size="h4">
@@ -102,7 +105,6 @@ function DetailsForm({ contact }: { contact: ContactDetail }) {
           </Text>
         )}
         {rows.map((row, i) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity until saved; a key typed may repeat
           <Group key={i} gap="xs" wrap="nowrap" align="flex-start" data-testid="attribute-row">
             <TextInput
               aria-label="Attribute key"
