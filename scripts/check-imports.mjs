@@ -29,8 +29,22 @@ const problems = [];
 const WEB_FEATURES = join(root, 'web', 'features');
 const WEB_FEATURE_IMPORTERS = {
   // An app's own screens (designer, flow map, monitoring, webhooks, bots) show its title and header and read it
-  // with useApp; the console's home, the templates and the shortcodes import, clone and connect apps.
-  apps: ['bots', 'console', 'dashboard', 'emulator', 'flowmap', 'logs', 'menus', 'sessions', 'shortcodes', 'templates', 'webhooks'],
+  // with useApp; the console's home, the templates and the shortcodes import, clone and connect apps; a contacts
+  // import picks the country of national numbers from the apps' countries.
+  apps: [
+    'bots',
+    'console',
+    'contacts',
+    'dashboard',
+    'emulator',
+    'flowmap',
+    'logs',
+    'menus',
+    'sessions',
+    'shortcodes',
+    'templates',
+    'webhooks',
+  ],
   // The flow map is a second editor of the designer's draft; the logs and sessions name an app's menus.
   menus: ['flowmap', 'logs', 'sessions'],
   // The designer's custom-action picker lists the account's custom actions; a JavaScript action starts from their code.

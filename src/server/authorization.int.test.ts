@@ -107,6 +107,12 @@ const ACCESS: Record<string, RouteAccess> = {
   'GET /api/contacts/:contactId': 'signedIn',
   'POST /api/contacts/:contactId': 'signedIn',
   'DELETE /api/contacts/:contactId': 'signedIn',
+  // Export and CSV import of the account's own contacts; another account's import id answers 404 (contact-imports.int.test.ts).
+  'POST /api/contacts/export': 'signedIn',
+  'POST /api/contacts/imports/preview': 'signedIn',
+  'POST /api/contacts/imports': 'signedIn',
+  'GET /api/contacts/imports/:importId': 'signedIn',
+  'POST /api/contacts/imports/:importId/errors': 'signedIn',
   'GET /payments/sandbox/:reference': 'public', // the checkout token in the link is the credential
   'POST /payments/sandbox/:reference/decide': 'public',
   'GET /api/payments/transactions': 'signedIn',
@@ -203,6 +209,11 @@ const API_KEY_ROUTES: Record<string, 'read' | 'write'> = {
   'GET /api/contacts/:contactId': 'read',
   'POST /api/contacts/:contactId': 'write',
   'DELETE /api/contacts/:contactId': 'write',
+  'POST /api/contacts/export': 'read',
+  'POST /api/contacts/imports/preview': 'write',
+  'POST /api/contacts/imports': 'write',
+  'GET /api/contacts/imports/:importId': 'read',
+  'POST /api/contacts/imports/:importId/errors': 'read',
 };
 
 describeDb('authorization, route by route', () => {

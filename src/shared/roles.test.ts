@@ -10,6 +10,7 @@ const EVERYONE = [
   'Buy USSD ShortCode',
   'My USSD Extensions',
   'SMS Outbox',
+  'Contacts',
   'Account Billing',
 ];
 const NON_ADMINS = ['My USSD Apps'];
@@ -131,6 +132,7 @@ describe('getSidebar (who sees which entry)', () => {
       'My USSD Extensions': '/my-shortcodes',
       'SMS Outbox': '/sms-outbox',
       'WhatsApp Bots': '/whatsapp-bots',
+      Contacts: '/contacts',
       'All Merchants': '/merchant/list',
       'My Merchants': '/merchant/my-merchants',
       'Register Merchant': '/merchant/register',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toCsvCell, toCsvLine, toXmlCell } from './table-file';
+import { CsvError, readCsvRows, toCsvCell, toCsvLine, toXmlCell } from './table-file';
 
 describe('table file cells', () => {
   it('quotes every CSV cell and doubles quotes', () => {
@@ -16,5 +16,35 @@ describe('table file cells', () => {
   it('escapes XML cells and drops characters XML cannot hold', () => {
     expect(toXmlCell('a<b & "c"\u0001\u000b')).toBe('<Cell><Data ss:Type="String">a&lt;b &amp; &quot;c&quot;</Data></Cell>');
     expect(toXmlCell('tab\tnew\nline')).toContain('tab\tnew\nline');
+  });
+});
+
+describe('readCsvRows', () => {
+  it('reads quoted cells, doubled quotes, line breaks inside quotes, CRLF and LF, and drops a byte order mark', () => {
+    const text = '\uFEFFphone,name,note\r\n"+233241000001","Ama ""A"" Owusu","two\nlines"\n0241000002,Kofi,\r\n';
+    expect([...readCsvRows(text)]).toEqual([
+      ['phone', 'name', 'note'],
+      ['+233241000001', 'Ama "A" Owusu', 'two\nlines'],
+      ['0241000002', 'Kofi', ''],
+    ]);
+  });
+
+  it('skips blank lines and reads a last row without a line break', () => {
+    expect([...readCsvRows('a,b\n\n1,2\n\n3,4')]).toEqual([
+      ['a', 'b'],
+      ['1', '2'],
+      ['3', '4'],
+    ]);
+  });
+
+  it('reads back what the exports write', () => {
+    // A formula comes back with the ' the export put before it, so it stays text.
+    const cells = ['+233241000001', 'a, "b"', '=SUM(A1)', 'x\r\ny'];
+    expect([...readCsvRows(toCsvLine(cells))]).toEqual([['+233241000001', 'a, "b"', "'=SUM(A1)", 'x\r\ny']]);
+  });
+
+  it('refuses a quote left open, naming the line it opened on', () => {
+    expect(() => [...readCsvRows('phone,name\n1,"Ama\n2,Kofi')]).toThrow(CsvError);
+    expect(() => [...readCsvRows('phone,name\n1,"Ama\n2,Kofi')]).toThrow('A quote opened on line 2 is never closed');
   });
 });

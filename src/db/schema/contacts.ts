@@ -1,4 +1,6 @@
-import { index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { ImportRowError } from '../../shared/api/contact-imports.schema';
 import type { ContactConsentMap } from '../../shared/contact-consent';
 import { users } from './accounts';
 
@@ -43,4 +45,33 @@ export const contacts = pgTable(
     // No index on a column sessions change (name, attributes, the times seen, updated_at): their writes then
     // update the row in place (PostgreSQL's HOT updates), which keeps the runtime's writes cheap.
   ],
+);
+
+/**
+ * A CSV import of contacts (docs/contacts.md, "Importing a CSV"): its progress and counts, polled by the console,
+ * and the per-row errors kept for download. One import runs at a time per account (the partial unique index).
+ */
+export const contactImports = pgTable(
+  'contact_imports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** `running`, `done` or `failed`. */
+    status: text('status').notNull().default('running'),
+    rowCount: integer('row_count').notNull(),
+    processed: integer('processed').notNull().default(0),
+    created: integer('created').notNull().default(0),
+    updated: integer('updated').notNull().default(0),
+    skipped: integer('skipped').notNull().default(0),
+    /** The first per-row errors (CONTACT_IMPORT_LIMITS.keptErrors); `skipped` counts them all. */
+    errors: jsonb('errors').$type<ImportRowError[]>().notNull().default([]),
+    consentSource: text('consent_source'),
+    failure: text('failure'),
+    startedAt: timestamp('started_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true, precision: 3 }),
+  },
+  (t) => [uniqueIndex('contact_imports_one_running_idx').on(t.ownerId).where(sql`status = 'running'`)],
 );

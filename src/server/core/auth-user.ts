@@ -7,4 +7,6 @@ export interface AuthUser {
   roles: string[];
   merchantId: string | null;
   tokenHash: string;
+  /** The API key's name when the call came with an API key (docs/api-keys.md); absent for a signed-in session. */
+  apiKeyName?: string;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CONTACT_FIELD_PATTERN } from '../app/menu.schema';
-import { CONSENT_SOURCES } from '../contact-consent';
+import { CONSENT_CHANNELS, CONSENT_SOURCES } from '../contact-consent';
 
 /**
  * An account's contacts (docs/contacts.md): the people its apps talk to, one per phone number in E.164 form,
@@ -71,16 +71,40 @@ export type ContactSession = z.infer<typeof contactSessionSchema>;
 export const contactDetailSchema = contactSchema.extend({ recentSessions: z.array(contactSessionSchema) });
 export type ContactDetail = z.infer<typeof contactDetailSchema>;
 
+/** An attribute filter: `key=value` (the value matched exactly). */
+const attributeFilterSchema = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,39}=[\s\S]{0,500}$/, { message: 'An attribute filter is key=value, the key as an attribute key' });
+
 /**
- * GET /api/contacts: `search` is a number's start (`+23324`, `23324`: digits, spaces and dashes allowed) or a
- * part of a name; in number order, `limit` at a time from `offset`.
+ * The filters of the list and its export: `search` is a number's start (`+23324`, `23324`: digits, spaces and
+ * dashes allowed) or a part of a name; `attribute` (repeatable) `key=value`; `consentChannel` with
+ * `consentStatus` (opted in, opted out, never asked); `seenOn` a channel the contact was ever seen on.
  */
-export const contactListQuerySchema = z.object({
+export const contactFilterSchema = z.object({
   search: z.string().trim().max(100).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(50),
-  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  attribute: z.preprocess((value) => (typeof value === 'string' ? [value] : value), z.array(attributeFilterSchema).max(5)).optional(),
+  consentChannel: z.enum(CONSENT_CHANNELS).optional(),
+  consentStatus: z.enum(['in', 'out', 'never']).optional(),
+  seenOn: z.enum(CONSENT_CHANNELS).optional(),
 });
+export type ContactFilter = z.infer<typeof contactFilterSchema>;
+
+const CONSENT_FILTER_MESSAGE = 'A consent filter names both a channel and a status (in, out or never)';
+const hasWholeConsentFilter = (f: { consentChannel?: string; consentStatus?: string }) =>
+  (f.consentChannel === undefined) === (f.consentStatus === undefined);
+
+/** GET /api/contacts: the filters above, in number order, `limit` at a time from `offset`. */
+export const contactListQuerySchema = contactFilterSchema
+  .extend({
+    limit: z.coerce.number().int().min(1).max(100).default(50),
+    offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  })
+  .refine(hasWholeConsentFilter, { message: CONSENT_FILTER_MESSAGE });
 export type ContactListQuery = z.infer<typeof contactListQuerySchema>;
+
+/** POST /api/contacts/export: every contact the filters match, as a CSV file. */
+export const contactExportBodySchema = contactFilterSchema.refine(hasWholeConsentFilter, { message: CONSENT_FILTER_MESSAGE });
 
 export const contactListSchema = z.object({
   contacts: z.array(contactSchema),
@@ -89,17 +113,22 @@ export const contactListSchema = z.object({
 });
 export type ContactList = z.infer<typeof contactListSchema>;
 
+/** A contact's language: a code such as `en`, `tw`, `pt-BR`. */
+export const LANGUAGE_CODE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/;
+
+const consentChangeSchema = z.enum(['in', 'out']).optional();
+
 /** POST /api/contacts/:contactId: the fields given change (null clears name or language); `attributes` replaces them all. */
 export const updateContactBodySchema = z
   .object({
     name: z.string().trim().max(200).nullable().optional(),
-    language: z
-      .string()
-      .trim()
-      .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/, { message: 'A language is a code such as en, fr or tw' })
-      .nullable()
-      .optional(),
+    language: z.string().trim().regex(LANGUAGE_CODE, { message: 'A language is a code such as en, fr or tw' }).nullable().optional(),
     attributes: contactAttributesSchema.optional(),
+    /**
+     * Opt the contact in or out per channel; recorded with source `console` (the user's email) when signed in,
+     * `api` (the key's name) with an API key.
+     */
+    consent: z.object({ ussd: consentChangeSchema, whatsapp: consentChangeSchema, sms: consentChangeSchema }).strict().optional(),
   })
   .strict();
 export type UpdateContactBody = z.infer<typeof updateContactBodySchema>;

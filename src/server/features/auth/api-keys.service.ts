@@ -97,6 +97,7 @@ export async function findUserByApiKey(ctx: AppContext, key: string): Promise<{ 
       merchantId,
       // Not a session: logout and password changes revoke sessions, not keys.
       tokenHash: '',
+      apiKeyName: row.key.name,
     },
     scope: row.key.scope === 'write' ? 'write' : 'read',
   };

@@ -4,19 +4,22 @@
  * and keeps them only as anonymous counts. The runtime's reads and writes are core/contact-records.ts.
  */
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, ilike, inArray, like, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, ilike, inArray, isNotNull, like, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { actionResults, appLogs, apps, contacts, sessionInputs, sessionRecords } from '../../../db/schema';
 import {
   CONTACT_MESSAGES,
   type Contact,
   type ContactDetail,
+  type ContactFilter,
   type ContactList,
   type ContactListQuery,
   type ContactSession,
   type UpdateContactBody,
 } from '../../../shared/api/contacts.schema';
+import { CONSENT_CHANNELS, type ContactConsentMap } from '../../../shared/contact-consent';
 import { notFound } from '../../../shared/errors';
+import { toCsvLine } from '../../../shared/table-file';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../../core/auth-user';
 import { COUNTRY_CALLING_CODES } from '../../core/msisdn';
@@ -69,9 +72,26 @@ function toSearchCondition(search: string): SQL {
   return ilike(contacts.name, `%${escapeLike(search)}%`);
 }
 
+const LAST_SEEN = { ussd: contacts.lastSeenUssd, whatsapp: contacts.lastSeenWhatsapp, sms: contacts.lastSeenSms } as const;
+
+/** The list's and the export's conditions: the account, then each filter given (attributes and consent are jsonb). */
+function toFilterConditions(ownerId: string, filter: ContactFilter): SQL[] {
+  const conditions = [eq(contacts.ownerId, ownerId)];
+  if (filter.search) conditions.push(toSearchCondition(filter.search));
+  for (const pair of filter.attribute ?? []) {
+    const at = pair.indexOf('=');
+    conditions.push(sql`${contacts.attributes} @> ${JSON.stringify({ [pair.slice(0, at)]: pair.slice(at + 1) })}::jsonb`);
+  }
+  if (filter.consentChannel && filter.consentStatus) {
+    const consent = sql`${contacts.consent} -> ${filter.consentChannel}`;
+    conditions.push(filter.consentStatus === 'never' ? sql`${consent} is null` : sql`${consent} ->> 'status' = ${filter.consentStatus}`);
+  }
+  if (filter.seenOn) conditions.push(isNotNull(LAST_SEEN[filter.seenOn]));
+  return conditions;
+}
+
 export async function listContacts(ctx: AppContext, user: AuthUser, query: ContactListQuery): Promise<ContactList> {
-  const conditions = [eq(contacts.ownerId, user.id)];
-  if (query.search) conditions.push(toSearchCondition(query.search));
+  const conditions = toFilterConditions(user.id, query);
   const rows = await ctx.db
     .select()
     .from(contacts)
@@ -132,17 +152,34 @@ export async function getContact(ctx: AppContext, user: AuthUser, contactId: str
 
 export async function updateContact(ctx: AppContext, user: AuthUser, contactId: string, body: UpdateContactBody): Promise<Contact> {
   await getOwnContact(ctx.db, user, contactId);
-  const changes: Partial<typeof contacts.$inferInsert> = { updatedAt: ctx.now() };
+  const now = ctx.now();
+  const changes: Partial<typeof contacts.$inferInsert> = { updatedAt: now };
   if (body.name !== undefined) changes.name = body.name === '' ? null : body.name;
   if (body.language !== undefined) changes.language = body.language;
   if (body.attributes !== undefined) changes.attributes = body.attributes;
   const [row] = await ctx.db
     .update(contacts)
-    .set(changes)
+    .set({ ...changes, ...(body.consent ? { consent: toConsentChanges(user, body.consent, now) } : {}) })
     .where(and(eq(contacts.id, contactId), eq(contacts.ownerId, user.id)))
     .returning();
   if (!row) throw notFound(CONTACT_MESSAGES.notFound);
   return toContact(row);
+}
+
+/**
+ * Consent set by the console (source `console`, the user's email) or the API (source `api`, the key's name), merged
+ * into the stored consent on the channels named.
+ */
+function toConsentChanges(user: AuthUser, consent: NonNullable<UpdateContactBody['consent']>, now: Date): SQL {
+  const changes: ContactConsentMap = {};
+  for (const channel of CONSENT_CHANNELS) {
+    const status = consent[channel];
+    if (status)
+      changes[channel] = user.apiKeyName
+        ? { status, at: now.toISOString(), source: 'api', detail: user.apiKeyName }
+        : { status, at: now.toISOString(), source: 'console', detail: user.email };
+  }
+  return sql`${contacts.consent} || ${JSON.stringify(changes)}::jsonb`;
 }
 
 /**
@@ -184,4 +221,58 @@ function groupByApp(sessions: Array<{ appId: string; sessionId: string }>): Arra
     else byApp.set(appId, [sessionId]);
   }
   return [...byApp].map(([appId, ids]) => ({ appId, ids }));
+}
+
+/** Contacts an export reads at a time. */
+const EXPORT_PAGE = 1000;
+const yesNo = (consent: { status: 'in' | 'out' } | null) => (consent ? (consent.status === 'in' ? 'yes' : 'no') : '');
+
+/**
+ * Every contact the filters match as CSV, page by page in number order: number, name, language, one column per
+ * attribute key found, consent per channel (yes, no or empty: never asked; the columns an import reads back) with
+ * how it was given, and first and last seen per channel.
+ */
+export async function* exportContacts(ctx: AppContext, user: AuthUser, filter: ContactFilter): AsyncGenerator<string> {
+  const conditions = toFilterConditions(user.id, filter);
+  const keys = await ctx.db.execute(
+    sql`select distinct jsonb_object_keys(${contacts.attributes}) as key from ${contacts} where ${and(...conditions)} order by 1`,
+  );
+  // PGlite and node-postgres both answer { rows }.
+  const attributeKeys = (keys as unknown as { rows: Array<{ key: string }> }).rows.map((r) => r.key);
+  yield '\uFEFF';
+  yield toCsvLine([
+    'phone_number',
+    'name',
+    'language',
+    ...attributeKeys,
+    ...CONSENT_CHANNELS.flatMap((c) => [`${c}_consent`, `${c}_consent_at`, `${c}_consent_source`]),
+    ...CONSENT_CHANNELS.flatMap((c) => [`${c}_first_seen`, `${c}_last_seen`]),
+  ]);
+  let after: string | undefined;
+  for (;;) {
+    const rows = await ctx.db
+      .select()
+      .from(contacts)
+      .where(and(...conditions, ...(after === undefined ? [] : [gt(contacts.msisdn, after)])))
+      .orderBy(asc(contacts.msisdn))
+      .limit(EXPORT_PAGE);
+    if (rows.length === 0) break;
+    let chunk = '';
+    for (const row of rows) {
+      const c = toContact(row);
+      chunk += toCsvLine([
+        c.msisdn,
+        c.name ?? '',
+        c.language ?? '',
+        ...attributeKeys.map((key) => c.attributes[key] ?? ''),
+        ...CONSENT_CHANNELS.flatMap((ch) => {
+          const consent = c.consent[ch];
+          return [yesNo(consent), consent?.at ?? '', consent ? [consent.source, consent.detail].filter(Boolean).join(': ') : ''];
+        }),
+        ...CONSENT_CHANNELS.flatMap((ch) => [c.seen[ch].firstSeen ?? '', c.seen[ch].lastSeen ?? '']),
+      ]);
+    }
+    yield chunk;
+    after = rows[rows.length - 1]!.msisdn;
+  }
 }

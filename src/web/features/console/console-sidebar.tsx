@@ -1,5 +1,6 @@
 import { NavLink, Skeleton, Stack } from '@mantine/core';
 import {
+  IconAddressBook,
   IconApps,
   IconBrandWhatsapp,
   IconBuildingStore,
@@ -39,6 +40,7 @@ const ICONS: Record<string, Icon> = {
   'My USSD Extensions': IconHash,
   'SMS Outbox': IconMessage,
   'WhatsApp Bots': IconBrandWhatsapp,
+  Contacts: IconAddressBook,
   'Merchant Management': IconBuildingStore,
   'ShortCode Providers': IconPlugConnected,
   'Contact Requests': IconMail,
