@@ -37,6 +37,8 @@ export interface ConnectorEvents {
 export interface StartLinkOptions {
   /** Cloud API: the number's phone number id (required there, ignored by the QR connectors). */
   phoneNumberId?: string;
+  /** Cloud API: the number's own access token; without it, the installation's. */
+  accessToken?: string;
   /** True when the link was CONNECTED before a restart: reconnect with the stored credentials, no new QR. */
   resume?: boolean;
   /** On `resume`: the `externalId` the connector reported for the link. */
