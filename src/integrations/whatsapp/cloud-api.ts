@@ -289,13 +289,14 @@ export function createGraphApi({
   timeoutMs?: number;
 }) {
   const apiUrl = base.replace(/\/+$/, '');
+  /** `accessToken` '' sends no Authorization header (the code exchange authenticates with the app's secret). */
   return async function callGraph(path: string, init: GraphRequest, accessToken: string): Promise<Record<string, unknown>> {
     let res: Response;
     try {
       res = await doFetch(`${apiUrl}${path}`, {
         method: init.method,
         headers: {
-          authorization: `Bearer ${accessToken}`,
+          ...(accessToken ? { authorization: `Bearer ${accessToken}` } : {}),
           accept: 'application/json',
           ...(init.method === 'POST' ? { 'content-type': 'application/json' } : {}),
         },
