@@ -63,7 +63,8 @@ describeBrowser('WhatsApp numbers of two kinds', () => {
     appId = created.json().data.appId;
     session = await loginByApi({ email: user.email, password: user.password }, origin);
     browser = await launchBrowser();
-  });
+    // A server of its own: migrating its database takes long on a busy machine.
+  }, 300_000);
   afterAll(async () => {
     await browser?.close();
     await t?.close();

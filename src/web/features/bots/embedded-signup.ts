@@ -46,6 +46,11 @@ function loadSdk(appId: string): Promise<FacebookSdk> {
   return sdk;
 }
 
+/** Loads the SDK ahead of the click, so Meta's window opens within the click (popup blockers allow that only). */
+export function preloadEmbeddedSignup(appId: string): void {
+  void loadSdk(appId).catch(() => undefined);
+}
+
 /** The session-info message's ids, from a message event of facebook.com; null for any other message. */
 export function readSessionInfo(origin: string, data: unknown): { wabaId: string; phoneNumberId: string } | 'cancelled' | null {
   if (!/^https:\/\/([a-z]+\.)?facebook\.com$/.test(origin)) return null;

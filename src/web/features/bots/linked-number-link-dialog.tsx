@@ -2,7 +2,7 @@ import { Alert, Anchor, Button, Divider, Group, Loader, Modal, PasswordInput, Ra
 import { showToast } from '../../lib/toast';
 import { IconBrandFacebook, IconClockExclamation, IconDeviceMobileMessage } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { BOT_MESSAGES } from '../../../shared/api/bots.schema';
 import type { WhatsAppConnectorName } from '../../../shared/whatsapp';
 import { DialogActions } from '../../components/dialog-actions';
@@ -13,7 +13,7 @@ import { linkedNumbersKey } from './use-bots';
 import { isPhoneNumberId } from './linked-number-link';
 import { LinkedNumberQrCanvas } from './linked-number-qr-canvas';
 import { useWhatsAppConnectors } from './use-bots';
-import { runEmbeddedSignup } from './embedded-signup';
+import { preloadEmbeddedSignup, runEmbeddedSignup } from './embedded-signup';
 import { useLinkStatusPolling } from './use-link-status-polling';
 
 export const GENERATING_QR_TEXT = 'Generating QR code...';
@@ -72,6 +72,10 @@ function LinkFlow({ appId, target, onClose }: { appId: string; target: LinkDialo
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [isStarting, setStarting] = useState(false);
   const embeddedSignup = installed?.embeddedSignup ?? null;
+  const signupAppId = isCloud ? embeddedSignup?.appId : undefined;
+  useEffect(() => {
+    if (signupAppId) preloadEmbeddedSignup(signupAppId);
+  }, [signupAppId]);
 
   const poll = useLinkStatusPolling(linkId, {
     isImmediate: true,
