@@ -230,7 +230,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onReady', async () => timers.start());
   app.addHook('preClose', async () => timers.stop());
 
-  await registerSecurityHeaders(app);
+  await registerSecurityHeaders(app, {
+    embeddedSignup: !!(ctx.config.WHATSAPP_CLOUD_APP_ID && ctx.config.WHATSAPP_EMBEDDED_SIGNUP_CONFIG_ID),
+  });
   await app.register(fastifyFormbody);
   // Gateways send XML or plain text too; the adapters read the raw string.
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 1024 * 1024 }, (_req, body, done) => done(null, body));

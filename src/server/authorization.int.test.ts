@@ -174,6 +174,7 @@ const ACCESS: Record<string, RouteAccess> = {
   'POST /api/chatbot/app/:id/status': ['bot.build', 'chatbot'],
   'GET /api/chatbot/whatsapp/connector': ['bot.build', 'chatbot'],
   'POST /api/chatbot/whatsapp/link': ['bot.build', 'chatbot'],
+  'POST /api/chatbot/whatsapp/embedded-signup': ['bot.build', 'chatbot'],
   'GET /api/chatbot/whatsapp/unlink/:id': ['bot.build', 'chatbot'],
   'GET /api/chatbot/whatsapp/list-numbers/:id': ['bot.build', 'chatbot'],
   'GET /api/chatbot/whatsapp/link-status/:id': ['bot.build', 'chatbot'],

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { getPublicOrigin, getTrustProxy, loadConfig } from './config';
+import { getOfferedConnectors, getPublicOrigin, getTrustProxy, loadConfig } from './config';
 
 it('lists every bad configuration key at once', () => {
   expect(() => loadConfig({ PORT: 'abc', DATABASE_URL: 'nope', SEED_DEMO: 'maybe' })).toThrow(/PORT[\s\S]*DATABASE_URL[\s\S]*SEED_DEMO/);
@@ -39,11 +39,26 @@ it('refuses an ADMIN_PASSWORD of spaces', () => {
 
 it('asks for what the chosen WhatsApp connector needs, and nothing for the default simulator', () => {
   expect(loadConfig({}).WHATSAPP_CONNECTOR).toBe('simulator');
-  expect(() => loadConfig({ WHATSAPP_CONNECTOR: 'baileys' })).toThrow(/WHATSAPP_CREDENTIALS_KEY: required when WHATSAPP_CONNECTOR=baileys/);
+  expect(() => loadConfig({ WHATSAPP_CONNECTOR: 'baileys' })).toThrow(
+    /WHATSAPP_CREDENTIALS_KEY: required when .*WHATSAPP_CONNECTOR=baileys/,
+  );
   expect(() => loadConfig({ WHATSAPP_CONNECTOR: 'baileys', WHATSAPP_CREDENTIALS_KEY: 'abc' })).toThrow(/64 hex characters/);
   expect(loadConfig({ WHATSAPP_CONNECTOR: 'baileys', WHATSAPP_CREDENTIALS_KEY: 'ab'.repeat(32) }).WHATSAPP_CONNECTOR).toBe('baileys');
   const cloud = () => loadConfig({ WHATSAPP_CONNECTOR: 'cloud' });
   for (const key of ['WHATSAPP_CLOUD_ACCESS_TOKEN', 'WHATSAPP_CLOUD_APP_SECRET', 'WHATSAPP_CLOUD_VERIFY_TOKEN']) expect(cloud).toThrow(key);
+});
+
+it('offers the WhatsApp connectors WHATSAPP_CONNECTORS lists, or the one WHATSAPP_CONNECTOR names, and asks what each needs', () => {
+  expect(getOfferedConnectors(loadConfig({}))).toEqual(['simulator']);
+  expect(getOfferedConnectors(loadConfig({ WHATSAPP_CONNECTOR: 'baileys', WHATSAPP_CREDENTIALS_KEY: 'ab'.repeat(32) }))).toEqual([
+    'baileys',
+  ]);
+  const cloud = { WHATSAPP_CLOUD_ACCESS_TOKEN: 't', WHATSAPP_CLOUD_APP_SECRET: 's', WHATSAPP_CLOUD_VERIFY_TOKEN: 'v' };
+  expect(getOfferedConnectors(loadConfig({ WHATSAPP_CONNECTORS: 'simulator, cloud', ...cloud }))).toEqual(['simulator', 'cloud']);
+  expect(() => loadConfig({ WHATSAPP_CONNECTORS: 'simulator,cloud' })).toThrow(
+    /WHATSAPP_CLOUD_APP_SECRET: required when WHATSAPP_CONNECTORS offers cloud/,
+  );
+  expect(() => loadConfig({ WHATSAPP_CONNECTORS: 'simulator,telegram' })).toThrow(/WHATSAPP_CONNECTORS/);
 });
 
 it("keeps Redis's keys under df: unless REDIS_KEY_PREFIX says otherwise, and refuses a prefix with spaces or wildcards", () => {

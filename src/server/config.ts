@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { newPasswordSchema } from '../shared/api/auth.schema';
-import { WHATSAPP_CONNECTORS } from '../shared/whatsapp';
+import { WHATSAPP_CONNECTORS, type WhatsAppConnectorName } from '../shared/whatsapp';
 
 /**
  * The only reader of process.env (docs/architecture.md, How the code looks). Every setting is listed in the README's table; a bad value is
@@ -161,6 +161,18 @@ export const configSchema = z
     // How often subscriptions are checked (reminders, lapses) and stale PENDING payments verified or expired; 0: off.
     BILLING_TIMER_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
     // WhatsApp bots (docs/bots.md): the local simulator by default; a linked device (Baileys) or the Cloud API for real numbers.
+    // The connectors offered (`simulator,cloud`): each linked number uses the one it was added with. Unset: the one
+    // WHATSAPP_CONNECTOR names (kept as a deprecated alias of a one-kind list for existing installations).
+    WHATSAPP_CONNECTORS: z
+      .string()
+      .transform((v) =>
+        v
+          .split(',')
+          .map((name) => name.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.enum(WHATSAPP_CONNECTORS, { message: 'Comma-separated simulator, baileys or cloud' })).min(1))
+      .optional(),
     WHATSAPP_CONNECTOR: z.enum(WHATSAPP_CONNECTORS).default('simulator'),
     // Encrypts linked devices' credentials at rest: 32 bytes as 64 hex characters.
     WHATSAPP_CREDENTIALS_KEY: z
@@ -171,6 +183,16 @@ export const configSchema = z
     WHATSAPP_CLOUD_ACCESS_TOKEN: z.string().min(1).optional(),
     WHATSAPP_CLOUD_APP_SECRET: z.string().min(1).optional(),
     WHATSAPP_CLOUD_VERIFY_TOKEN: z.string().min(1).optional(),
+    // Embedded Signup (docs/whatsapp-connectors.md): the Meta app's id and the signup configuration's id; unset, the
+    // console shows no "Continue with Facebook" button.
+    WHATSAPP_CLOUD_APP_ID: z
+      .string()
+      .regex(/^\d{1,30}$/, 'The Meta app id: digits')
+      .optional(),
+    WHATSAPP_EMBEDDED_SIGNUP_CONFIG_ID: z
+      .string()
+      .regex(/^\d{1,30}$/, 'The Embedded Signup configuration id: digits')
+      .optional(),
     SANDBOX_PAYMENT_SECRET: z
       .string()
       .min(16)
@@ -182,10 +204,10 @@ export const configSchema = z
   .refine(...requiredWith('AT_USERNAME', 'SMS_PROVIDER', 'africastalking'))
   .refine(...requiredWith('AT_API_KEY', 'SMS_PROVIDER', 'africastalking'))
   .refine(...requiredWith('PAYSTACK_SECRET_KEY', 'PAYMENT_PROVIDER', 'paystack'))
-  .refine(...requiredWith('WHATSAPP_CREDENTIALS_KEY', 'WHATSAPP_CONNECTOR', 'baileys'))
-  .refine(...requiredWith('WHATSAPP_CLOUD_ACCESS_TOKEN', 'WHATSAPP_CONNECTOR', 'cloud'))
-  .refine(...requiredWith('WHATSAPP_CLOUD_APP_SECRET', 'WHATSAPP_CONNECTOR', 'cloud'))
-  .refine(...requiredWith('WHATSAPP_CLOUD_VERIFY_TOKEN', 'WHATSAPP_CONNECTOR', 'cloud'))
+  .refine(...requiredWithConnector('WHATSAPP_CREDENTIALS_KEY', 'baileys'))
+  .refine(...requiredWithConnector('WHATSAPP_CLOUD_ACCESS_TOKEN', 'cloud'))
+  .refine(...requiredWithConnector('WHATSAPP_CLOUD_APP_SECRET', 'cloud'))
+  .refine(...requiredWithConnector('WHATSAPP_CLOUD_VERIFY_TOKEN', 'cloud'))
   .refine((c) => c.BILLING_CURRENCY !== 'USD' || c.BILLING_USD_RATE === 1, {
     path: ['BILLING_USD_RATE'],
     message: 'must be 1 when BILLING_CURRENCY=USD',
@@ -199,6 +221,26 @@ function requiredWith(
   value: string,
 ): [(c: Record<string, unknown>) => boolean, { path: string[]; message: string; when: () => boolean }] {
   return [(c) => c[selector] !== value || !!c[key], { path: [key], message: `required when ${selector}=${value}`, when: () => true }];
+}
+
+/** The WhatsApp connectors this installation offers: WHATSAPP_CONNECTORS, else the one WHATSAPP_CONNECTOR names. */
+export function getOfferedConnectors(config: {
+  WHATSAPP_CONNECTORS?: WhatsAppConnectorName[] | undefined;
+  WHATSAPP_CONNECTOR: WhatsAppConnectorName;
+}): WhatsAppConnectorName[] {
+  return [...new Set(config.WHATSAPP_CONNECTORS ?? [config.WHATSAPP_CONNECTOR])];
+}
+
+/** What an offered WhatsApp connector needs, named with the setting that offers it. */
+function requiredWithConnector(
+  key: string,
+  name: WhatsAppConnectorName,
+): [(c: Record<string, unknown>) => boolean, { path: string[]; message: string; when: () => boolean }] {
+  const offers = (c: Record<string, unknown>) => getOfferedConnectors(c as Parameters<typeof getOfferedConnectors>[0]).includes(name);
+  return [
+    (c) => !offers(c) || !!c[key],
+    { path: [key], message: `required when WHATSAPP_CONNECTORS offers ${name} (or WHATSAPP_CONNECTOR=${name})`, when: () => true },
+  ];
 }
 
 export type Config = z.infer<typeof configSchema>;

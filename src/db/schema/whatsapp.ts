@@ -65,3 +65,22 @@ export const whatsappNumberOwners = pgTable('whatsapp_number_owners', {
   provenBy: text('proven_by').notNull(),
   boundAt: timestamp('bound_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * A Cloud API number's own credentials (docs/whatsapp-connectors.md, "A number's own credentials"): linked by
+ * Embedded Signup or with a token pasted by hand. The access token (and the two-step verification pin set when the
+ * number was registered) are sealed with WHATSAPP_CREDENTIALS_KEY, the link id as additional data. A link without a
+ * row sends with the installation's token (WHATSAPP_CLOUD_ACCESS_TOKEN). Goes with its link.
+ */
+export const whatsappCloudCredentials = pgTable('whatsapp_cloud_credentials', {
+  linkId: uuid('link_id')
+    .primaryKey()
+    .references(() => whatsappLinks.id, { onDelete: 'cascade' }),
+  phoneNumberId: text('phone_number_id').notNull(),
+  /** The WhatsApp Business Account that owns the number (templates are managed per account); null when not given. */
+  wabaId: text('waba_id'),
+  accessToken: text('access_token').notNull(),
+  /** Embedded Signup: the 6-digit pin the number was registered with, sealed; null when pasted by hand. */
+  registrationPin: text('registration_pin'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});

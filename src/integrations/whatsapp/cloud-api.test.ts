@@ -6,6 +6,7 @@ import type { ChatMessage } from '../../shared/whatsapp';
 import {
   answerVerification,
   createCloudApiConnector,
+  EXPIRED_TOKEN_TEXT,
   readCloudWebhook,
   toCloudMessageBody,
   verifyCloudSignature,
@@ -367,9 +368,7 @@ describe('Cloud API connector against a local Graph API', () => {
 
     answers['GET /v21.0/PN1'] = graphError('Error validating access token: Session has expired', 190, 401);
     await connector.startLink('link-1', { phoneNumberId: 'PN1', resume: true });
-    expect(updates).toEqual([
-      ['link-1', { status: 'FAILED', message: expect.stringContaining('(190): the access token is invalid or has expired') }],
-    ]);
+    expect(updates).toEqual([['link-1', { status: 'FAILED', message: EXPIRED_TOKEN_TEXT }]]);
     await expect(connector.send(chatReply('link-1', '233241234567', { type: 'text', text: 'x' }))).rejects.toThrow(/not connected/);
   });
 
@@ -386,6 +385,33 @@ describe('Cloud API connector against a local Graph API', () => {
     expect(await connector.canReadNumber!('PN7', 'EAAG-claimer-token')).toBe(false);
     const offline = connect({ fetch: async () => Promise.reject(new TypeError('fetch failed')) });
     await expect(offline.canReadNumber!('PN1', 'EAAG-claimer-token')).rejects.toThrow(/Could not reach/);
+  });
+
+  it("checks and sends with a number's own token when it has one, and the installation's for the others", async () => {
+    answers['GET /v21.0/PN2'] = { status: 200, body: { display_phone_number: '+1 555-000-2222', id: 'PN2' } };
+    answers['POST /v21.0/PN2/messages'] = answers['POST /v21.0/PN1/messages']!;
+    const connector = connect();
+    await connector.startLink('link-1', { phoneNumberId: 'PN1' });
+    await connector.startLink('link-2', { phoneNumberId: 'PN2', accessToken: 'EAAG-business-two' });
+    await connector.send(chatReply('link-2', '233241234567', { type: 'text', text: 'From two' }));
+    await connector.send(chatReply('link-1', '233241234567', { type: 'text', text: 'From one' }));
+    expect(seen.map((r) => `${r.method} ${r.url.split('?')[0]} ${r.headers.authorization}`)).toEqual([
+      `GET /v21.0/PN1 Bearer ${TOKEN}`,
+      'GET /v21.0/PN2 Bearer EAAG-business-two',
+      'POST /v21.0/PN2/messages Bearer EAAG-business-two',
+      `POST /v21.0/PN1/messages Bearer ${TOKEN}`,
+    ]);
+  });
+
+  it('turns the link FAILED, asking to reconnect, when Meta refuses a send for an expired token (190)', async () => {
+    const connector = connect();
+    await connector.startLink('link-1', { phoneNumberId: 'PN1', accessToken: 'EAAG-expired' });
+    updates = [];
+    answers['POST /v21.0/PN1/messages'] = graphError('Error validating access token: Session has expired', 190, 401);
+    await expect(connector.send(chatReply('link-1', '233241234567', { type: 'text', text: 'x' }))).rejects.toThrow(/\(190\)/);
+    expect(updates).toEqual([['link-1', { status: 'FAILED', message: EXPIRED_TOKEN_TEXT }]]);
+    expect(EXPIRED_TOKEN_TEXT).toMatch(/reconnect/);
+    await expect(connector.send(chatReply('link-1', '233241234567', { type: 'text', text: 'x' }))).rejects.toThrow(/not connected/);
   });
 
   it('sends: the exact body and Authorization header to /{phone-number-id}/messages', async () => {

@@ -194,8 +194,12 @@ const CODE_MEANINGS: Record<number, string> = {
   131056: 'too many messages went to this one user in a short time; try again later',
   131026: 'the message could not be delivered (the number may not be on WhatsApp, or has not accepted the terms)',
   131000: 'WhatsApp failed to send it; trying again may work',
-  190: 'the access token is invalid or has expired (WHATSAPP_CLOUD_ACCESS_TOKEN)',
+  190: 'the access token is invalid or has expired',
 };
+
+/** Why a link whose token Meta no longer accepts (190) FAILED: the rest of the link is kept, a new token mends it. */
+export const EXPIRED_TOKEN_TEXT =
+  "Meta no longer accepts this number's access token (expired or revoked): reconnect the number (add it again, with Embedded Signup or a new token)";
 
 function describeCloudError(message: string | undefined, code: number | undefined): string {
   const said = message || 'Unknown error';
@@ -269,27 +273,30 @@ function createSeenIds(limit: number) {
   };
 }
 
-export function createCloudApiConnector(options: CloudApiOptions): CloudApiConnector {
-  const apiUrl = options.apiUrl.replace(/\/+$/, '');
-  const doFetch = options.fetch ?? fetch;
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  const seen = createSeenIds(options.seenIdsLimit ?? 10_000);
-  const now = options.now ?? Date.now;
-  /** linkId -> phone number id: where a link's sends go. */
-  const numbers = new Map<string, string>();
+export type GraphRequest = { method: 'GET' } | { method: 'POST'; body: unknown };
 
-  /** One Graph API call; a refusal or a network failure rejects with the reason in words. */
-  async function callGraph(
-    path: string,
-    init: { method: 'GET' } | { method: 'POST'; body: unknown },
-    accessToken: string = options.accessToken,
-  ) {
+/**
+ * One Graph API call with a given token (`path` after the versioned `apiUrl`); a refusal or a network failure
+ * rejects with a {@link CloudApiError} saying why in words. Shared by the connector and Embedded Signup.
+ */
+export function createGraphApi({
+  apiUrl: base,
+  fetch: doFetch = fetch,
+  timeoutMs = 10_000,
+}: {
+  apiUrl: string;
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+}) {
+  const apiUrl = base.replace(/\/+$/, '');
+  /** `accessToken` '' sends no Authorization header (the code exchange authenticates with the app's secret). */
+  return async function callGraph(path: string, init: GraphRequest, accessToken: string): Promise<Record<string, unknown>> {
     let res: Response;
     try {
       res = await doFetch(`${apiUrl}${path}`, {
         method: init.method,
         headers: {
-          authorization: `Bearer ${accessToken}`,
+          ...(accessToken ? { authorization: `Bearer ${accessToken}` } : {}),
           accept: 'application/json',
           ...(init.method === 'POST' ? { 'content-type': 'application/json' } : {}),
         },
@@ -307,31 +314,49 @@ export function createCloudApiConnector(options: CloudApiOptions): CloudApiConne
       throw new CloudApiError(`WhatsApp Cloud API: ${describeCloudError(said, code)}`, code, !error && res.status >= 500);
     }
     return isRecord(answer) ? answer : {};
-  }
+  };
+}
+
+export function createCloudApiConnector(options: CloudApiOptions): CloudApiConnector {
+  const seen = createSeenIds(options.seenIdsLimit ?? 10_000);
+  const now = options.now ?? Date.now;
+  /** linkId -> its phone number id and the token its sends use (its own, or the installation's). */
+  const numbers = new Map<string, { phoneNumberId: string; accessToken: string }>();
+
+  const graph = createGraphApi({ apiUrl: options.apiUrl, fetch: options.fetch, timeoutMs: options.timeoutMs });
+  const callGraph = (path: string, init: GraphRequest, accessToken: string = options.accessToken) => graph(path, init, accessToken);
+  /** Where a send goes and with which token, once the link is confirmed. */
+  const remember = (linkId: string, phoneNumberId: string, accessToken: string | undefined) =>
+    numbers.set(linkId, { phoneNumberId, accessToken: accessToken ?? options.accessToken });
 
   /**
    * Checks the number with Meta, then reports CONNECTED or FAILED. Resuming after a restart, a check that could
    * not be made (Meta unreachable, or failing on its side) leaves the link as it was, still sending through the
    * number it was linked with, and rejects so the caller can log it: a network blip must not unlink every bot.
    */
-  async function startLink(linkId: string, { phoneNumberId, resume }: StartLinkOptions): Promise<void> {
+  async function startLink(linkId: string, { phoneNumberId, resume, accessToken }: StartLinkOptions): Promise<void> {
     if (!phoneNumberId) {
       await options.events.onLinkUpdate(linkId, { status: 'FAILED', message: 'A phone number id is required to link a Cloud API number' });
       return;
     }
     try {
-      const number = await callGraph(`/${encodeURIComponent(phoneNumberId)}?fields=display_phone_number,verified_name`, { method: 'GET' });
+      const number = await callGraph(
+        `/${encodeURIComponent(phoneNumberId)}?fields=display_phone_number,verified_name`,
+        { method: 'GET' },
+        accessToken ?? options.accessToken,
+      );
       const mobileNumber = (readString(number, 'display_phone_number') ?? '').replace(/\D/g, '');
       if (!mobileNumber) throw new Error(`WhatsApp Cloud API: phone number id ${phoneNumberId} has no display phone number`);
-      numbers.set(linkId, phoneNumberId);
+      remember(linkId, phoneNumberId, accessToken);
       await options.events.onLinkUpdate(linkId, { status: 'CONNECTED', mobileNumber, qrCode: null });
     } catch (err) {
       if (resume && err instanceof CloudApiError && err.isTransient) {
-        numbers.set(linkId, phoneNumberId);
+        remember(linkId, phoneNumberId, accessToken);
         throw err;
       }
       numbers.delete(linkId);
-      await options.events.onLinkUpdate(linkId, { status: 'FAILED', message: toErrorMessage(err) });
+      const expired = err instanceof CloudApiError && err.code === 190;
+      await options.events.onLinkUpdate(linkId, { status: 'FAILED', message: expired ? EXPIRED_TOKEN_TEXT : toErrorMessage(err) });
     }
   }
 
@@ -356,9 +381,19 @@ export function createCloudApiConnector(options: CloudApiOptions): CloudApiConne
     },
     async send({ linkId, to, messages }) {
       for (const message of messages) {
-        const phoneNumberId = numbers.get(linkId);
-        if (!phoneNumberId) throw new Error(`WhatsApp link ${linkId} is not connected to a Cloud API number`);
-        await callGraph(`/${encodeURIComponent(phoneNumberId)}/messages`, { method: 'POST', body: toCloudMessageBody(to, message) });
+        const number = numbers.get(linkId);
+        if (!number) throw new Error(`WhatsApp link ${linkId} is not connected to a Cloud API number`);
+        const path = `/${encodeURIComponent(number.phoneNumberId)}/messages`;
+        try {
+          await callGraph(path, { method: 'POST', body: toCloudMessageBody(to, message) }, number.accessToken);
+        } catch (err) {
+          // A token Meta no longer accepts fails every later send too: the link says so, and is kept to reconnect.
+          if (err instanceof CloudApiError && err.code === 190) {
+            numbers.delete(linkId);
+            await options.events.onLinkUpdate(linkId, { status: 'FAILED', message: EXPIRED_TOKEN_TEXT });
+          }
+          throw err;
+        }
       }
     },
     async close() {
@@ -373,7 +408,7 @@ export function createCloudApiConnector(options: CloudApiOptions): CloudApiConne
         const linkId = await options.findLinkId(delivery.phoneNumberId);
         if (!linkId) continue;
         // A webhook proves the number is the link's: replies work even when the start-up check could not run.
-        numbers.set(linkId, delivery.phoneNumberId);
+        if (!numbers.has(linkId)) remember(linkId, delivery.phoneNumberId, undefined);
         // In order: one user's messages must reach the bot in the order they were written. An id is marked
         // before its run, so a failure is not retried by Meta's redelivery (a half-run bot must not run twice).
         for (const message of delivery.messages) {

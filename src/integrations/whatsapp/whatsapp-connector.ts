@@ -1,5 +1,6 @@
 /**
- * A WhatsApp connector: how linked numbers reach WhatsApp (docs/bots.md). One is chosen by WHATSAPP_CONNECTOR:
+ * A WhatsApp connector: how linked numbers reach WhatsApp (docs/bots.md). WHATSAPP_CONNECTORS lists those offered,
+ * and each linked number uses the one it was added with:
  * - `simulator` (the default): a local stand-in for WhatsApp. Linking shows a real QR code whose content opens
  *   a simulated phone page on this server; "scanning" there links the number, and the page is then a chat.
  * - `baileys`: a real number as a linked device (WhatsApp Web's protocol, through Baileys), linked by QR.
@@ -37,6 +38,8 @@ export interface ConnectorEvents {
 export interface StartLinkOptions {
   /** Cloud API: the number's phone number id (required there, ignored by the QR connectors). */
   phoneNumberId?: string;
+  /** Cloud API: the number's own access token; without it, the installation's. */
+  accessToken?: string;
   /** True when the link was CONNECTED before a restart: reconnect with the stored credentials, no new QR. */
   resume?: boolean;
   /** On `resume`: the `externalId` the connector reported for the link. */

@@ -5,6 +5,7 @@ import { useTestApp } from '../../../tests/support/test-app';
 describeDb('security headers', () => {
   const t = useTestApp();
   const proxied = useTestApp({ TRUST_PROXY: 1 });
+  const signup = useTestApp({ WHATSAPP_CLOUD_APP_ID: '4455667788', WHATSAPP_EMBEDDED_SIGNUP_CONFIG_ID: '998877665544' });
 
   it('the console and API send a CSP that forbids framing and foreign scripts, nosniff and no-referrer', async () => {
     for (const url of ['/api/health', '/login', '/api/getAllApps']) {
@@ -18,6 +19,19 @@ describeDb('security headers', () => {
       expect(res.headers['x-content-type-options'], url).toBe('nosniff');
       expect(res.headers['referrer-policy'], url).toBe('no-referrer');
     }
+  });
+
+  it("lets Facebook's SDK in only where Embedded Signup is set up", async () => {
+    const plain = String(
+      (await t.app.inject({ method: 'GET', url: '/login', headers: { accept: 'text/html' } })).headers['content-security-policy'],
+    );
+    expect(plain).not.toContain('facebook');
+    const csp = String(
+      (await signup.app.inject({ method: 'GET', url: '/login', headers: { accept: 'text/html' } })).headers['content-security-policy'],
+    );
+    expect(csp).toContain("script-src 'self' https://connect.facebook.net");
+    expect(csp).toContain('frame-src https://www.facebook.com');
+    expect(csp).toContain("frame-ancestors 'none'");
   });
 
   it('HSTS only over HTTPS: never on plain HTTP, and from a trusted proxy that says https', async () => {

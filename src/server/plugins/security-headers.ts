@@ -1,6 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import fastifyHelmet from '@fastify/helmet';
 
+/** Facebook's JS SDK, and the origins it frames and calls (Embedded Signup only). */
+const FACEBOOK_SDK = 'https://connect.facebook.net';
+const FACEBOOK_FRAMES = ['https://www.facebook.com', 'https://web.facebook.com', 'https://business.facebook.com'];
+
 /** A year, with subdomains: the usual HSTS policy once a site is served over HTTPS. */
 const HSTS_VALUE = 'max-age=31536000; includeSubDomains';
 
@@ -16,12 +20,18 @@ const HSTS_VALUE = 'max-age=31536000; includeSubDomains';
  * must keep working. Gateway traffic (`isGatewayTraffic` routes) gets none of this; the headers would cost
  * every hop and a gateway reads none of them.
  */
-export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
+export async function registerSecurityHeaders(app: FastifyInstance, options: { embeddedSignup?: boolean } = {}): Promise<void> {
+  // WhatsApp Embedded Signup, when set up (docs/whatsapp-connectors.md): the console loads Facebook's JS SDK, which
+  // talks to facebook.com through frames and opens its signup in a popup. Nothing of Facebook's otherwise.
+  const facebook: Record<string, string[]> = options.embeddedSignup
+    ? { 'script-src': ["'self'", FACEBOOK_SDK], 'frame-src': FACEBOOK_FRAMES, 'connect-src': ["'self'", ...FACEBOOK_FRAMES] }
+    : {};
   await app.register(fastifyHelmet, {
     global: true,
     contentSecurityPolicy: {
       useDefaults: true,
       directives: {
+        ...facebook,
         'frame-ancestors': ["'none'"],
         'upgrade-insecure-requests': null,
         'style-src': ["'self'", "'unsafe-inline'"],

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { WHATSAPP_CONNECTORS } from '../whatsapp';
 import {
   botSchema,
   botStatusBodySchema,
   chatReplySchema,
   chatSimulatorBodySchema,
   createBotBodySchema,
+  embeddedSignupBodySchema,
   customerQuerySchema,
   linkedNumberSchema,
   linkNumberBodySchema,
@@ -15,6 +15,7 @@ import {
   simulatedScanBodySchema,
   transcriptEntrySchema,
   updateBotBodySchema,
+  whatsAppConnectorsSchema,
   whatsappMessageSchema,
 } from './bots.schema';
 import { appIdParamsSchema, defineCall } from './contract';
@@ -72,12 +73,20 @@ export const deleteBot = defineCall({
   reply: messageSchema,
 });
 
-/** GET /api/chatbot/whatsapp/connector: which connector links numbers here (the simulator, Baileys or the Cloud API). */
+/** GET /api/chatbot/whatsapp/connector: which kinds of number link here (the simulator, Baileys, the Cloud API), and Embedded Signup's ids. */
 export const getWhatsAppConnector = defineCall({
   method: 'GET',
   path: '/api/chatbot/whatsapp/connector',
-  reply: envelopeSchema(z.object({ connector: z.enum(WHATSAPP_CONNECTORS) })),
+  reply: envelopeSchema(whatsAppConnectorsSchema),
   key: ['whatsapp', 'connector'],
+});
+
+/** POST /api/chatbot/whatsapp/embedded-signup: links the number Embedded Signup gave, with the business token its code stands for. */
+export const linkEmbeddedSignup = defineCall({
+  method: 'POST',
+  path: '/api/chatbot/whatsapp/embedded-signup',
+  body: embeddedSignupBodySchema,
+  reply: envelopeSchema(linkedNumberSchema).extend({ linkId: z.string() }),
 });
 
 /** POST /api/chatbot/whatsapp/link: starts linking; the top-level `linkId` is what the link status is asked with. */

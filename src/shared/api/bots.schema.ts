@@ -40,6 +40,20 @@ export const BOT_MESSAGES = {
   numberOwned:
     'This phone number ID was linked by another account. To link it here, add an access token of your WhatsApp Business Account that can read it',
   tokenCannotRead: 'This access token cannot read that phone number ID (Meta refused it); check the token and the ID',
+  connectorNotOffered: 'This installation does not offer that kind of WhatsApp number',
+  noCredentialsKey:
+    'This installation cannot keep access tokens: its operator must set WHATSAPP_CREDENTIALS_KEY (docs/whatsapp-connectors.md) first',
+  credentialsUnreadable:
+    "This number's access token cannot be decrypted: WHATSAPP_CREDENTIALS_KEY is not the key it was saved with; set that key, or reconnect the number",
+  noAccessToken: 'This number has no access token: reconnect it with a token of its own (or set WHATSAPP_CLOUD_ACCESS_TOKEN)',
+  wabaIdNeedsToken: 'A WhatsApp Business Account ID goes with an access token of that account',
+  wabaNotOwner: 'That WhatsApp Business Account does not own this phone number ID (Meta lists it among no numbers of the account)',
+  embeddedSignupOff: 'Embedded Signup is not set up on this installation (WHATSAPP_CLOUD_APP_ID, WHATSAPP_EMBEDDED_SIGNUP_CONFIG_ID)',
+  signupCodeRefused: 'Meta refused the signup code (it lives about a minute and works once): run the signup again',
+  subscribeRefused:
+    "Meta refused to subscribe this installation's app to the WhatsApp Business Account, so its messages could not reach the bot",
+  registerRefused: 'Meta refused to register the number for the Cloud API',
+  metaUnreachable: 'Could not reach Meta; try again',
 } as const;
 
 const text = (max: number) => z.string().trim().min(1, BOT_MESSAGES.incomplete).max(max);
@@ -64,17 +78,26 @@ export type UpdateBotBody = z.infer<typeof updateBotBodySchema>;
 
 export const botStatusBodySchema = z.object({ status: z.enum(BOT_STATUSES) });
 
+const phoneNumberIdSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{5,30}$/, 'A phone number ID is digits only');
+const wabaIdSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{5,30}$/, 'A WhatsApp Business Account ID is digits only');
+
 export const linkNumberBodySchema = z.object({
   chatBotAppId: z.string().min(1).max(64),
+  /** Which kind of number, among those the installation offers; unset: the first it offers. */
+  connector: z.enum(WHATSAPP_CONNECTORS).optional(),
   /** Cloud API only: the number's id on Meta's WhatsApp Business settings (the QR connectors take none). */
-  phoneNumberId: z
-    .string()
-    .trim()
-    .regex(/^\d{5,30}$/, 'A phone number ID is digits only')
-    .optional(),
+  phoneNumberId: phoneNumberIdSchema.optional(),
+  /** Cloud API only, with `accessToken`: the WhatsApp Business Account the number belongs to (Meta checks it). */
+  wabaId: wabaIdSchema.optional(),
   /**
-   * Cloud API only, and only for a number another account linked before: an access token of the business's own
-   * (not kept) that can read the number, which proves it is yours (docs/whatsapp-connectors.md).
+   * Cloud API only: an access token of the number's business that can read it. It proves the number is yours
+   * (also one another account linked before), and is kept, sealed, to send with (docs/whatsapp-connectors.md).
    */
   accessToken: z
     .string()
@@ -83,6 +106,24 @@ export const linkNumberBodySchema = z.object({
     .optional(),
 });
 export type LinkNumberBody = z.infer<typeof linkNumberBodySchema>;
+
+/** Embedded Signup's outcome, as the console got it from Meta's popup (the code) and its session-info message. */
+export const embeddedSignupBodySchema = z.object({
+  chatBotAppId: z.string().min(1).max(64),
+  code: z.string().trim().min(1, 'The signup gave no code').max(2000),
+  wabaId: wabaIdSchema,
+  phoneNumberId: phoneNumberIdSchema,
+});
+export type EmbeddedSignupBody = z.infer<typeof embeddedSignupBodySchema>;
+
+/** How this installation links numbers: the kinds it offers and, when set up, Embedded Signup's ids for FB.login. */
+export const whatsAppConnectorsSchema = z.object({
+  /** The first kind offered (what a link request without `connector` uses). */
+  connector: z.enum(WHATSAPP_CONNECTORS),
+  connectors: z.array(z.enum(WHATSAPP_CONNECTORS)),
+  embeddedSignup: z.object({ appId: z.string(), configId: z.string() }).nullable(),
+});
+export type WhatsAppConnectors = z.infer<typeof whatsAppConnectorsSchema>;
 
 export const botSchema = z.object({
   appId: z.string(),

@@ -12,7 +12,6 @@ import type { WhatsApp } from './whatsapp-connectors';
 export function registerBotsRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard, whatsapp: WhatsApp): void {
   const tags = ['bots'];
   const botBuilders = guard('bot.build', 'chatbot');
-  const { connector } = whatsapp;
 
   registerCall(app, calls.createBot, {
     tags,
@@ -36,7 +35,7 @@ export function registerBotsRoutes(app: FastifyInstance, ctx: AppContext, guard:
     tags,
     onRequest: botBuilders,
     handler: async (req) => {
-      await service.deleteBot(ctx, getSignedInUser(req), req.params.id, connector);
+      await service.deleteBot(ctx, getSignedInUser(req), req.params.id, whatsapp);
       return { status: '00' as const, message: BOT_MESSAGES.deleted };
     },
   });
@@ -55,9 +54,13 @@ export function registerBotsRoutes(app: FastifyInstance, ctx: AppContext, guard:
 
   registerCall(app, calls.getWhatsAppConnector, {
     tags,
-    summary: 'Which connector links numbers here: the Add Number dialog asks for a phone number ID with the Cloud API',
+    summary: 'Which kinds of number link here (the Add Number dialog asks which when there are several), and Embedded Signup ids',
     onRequest: botBuilders,
-    handler: async () => ok('OK', { connector: connector.name }),
+    handler: async () => {
+      const { WHATSAPP_CLOUD_APP_ID: appId, WHATSAPP_EMBEDDED_SIGNUP_CONFIG_ID: configId } = ctx.config;
+      const embeddedSignup = whatsapp.cloud && appId && configId ? { appId, configId } : null;
+      return ok('OK', { connector: whatsapp.offered[0]!, connectors: whatsapp.offered, embeddedSignup });
+    },
   });
 
   registerCall(app, calls.linkNumber, {
@@ -66,7 +69,17 @@ export function registerBotsRoutes(app: FastifyInstance, ctx: AppContext, guard:
     handler: async (req) => {
       // The wire's `chatBotAppId` is the bot's `appId` inside.
       const { chatBotAppId: appId, ...number } = req.body;
-      const linked = await service.linkNumber(ctx, getSignedInUser(req), { appId, ...number }, connector);
+      const linked = await service.linkNumber(ctx, getSignedInUser(req), { appId, ...number }, whatsapp);
+      return { status: '00' as const, message: BOT_MESSAGES.linkStarted, linkId: linked.linkId, data: linked };
+    },
+  });
+
+  registerCall(app, calls.linkEmbeddedSignup, {
+    tags,
+    summary: "Embedded Signup's code, WhatsApp Business Account and number: exchanged, subscribed, registered and linked",
+    onRequest: botBuilders,
+    handler: async (req) => {
+      const linked = await service.linkEmbeddedSignup(ctx, getSignedInUser(req), req.body, whatsapp);
       return { status: '00' as const, message: BOT_MESSAGES.linkStarted, linkId: linked.linkId, data: linked };
     },
   });
@@ -75,7 +88,7 @@ export function registerBotsRoutes(app: FastifyInstance, ctx: AppContext, guard:
     tags,
     onRequest: botBuilders,
     handler: async (req) => {
-      await service.unlinkNumber(ctx, getSignedInUser(req), req.params.id, connector);
+      await service.unlinkNumber(ctx, getSignedInUser(req), req.params.id, whatsapp);
       return { status: '00' as const, message: BOT_MESSAGES.unlinked };
     },
   });

@@ -3,18 +3,22 @@
  * monitoring are the apps' own (features/menus, features/logs...); this service holds what only bots have:
  * their list and settings, and the WhatsApp numbers linked to them.
  */
+import { randomInt } from 'node:crypto';
 import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import { apps, users, whatsappLinks, whatsappNumberOwners } from '../../../db/schema';
 import {
   BOT_MESSAGES,
   type Bot,
   type CreateBotBody,
+  type EmbeddedSignupBody,
   type LinkedNumber,
   type LinkNumberBody,
   type UpdateBotBody,
 } from '../../../shared/api/bots.schema';
 import { AppError, conflict, invalid, notFound, toErrorMessage } from '../../../shared/errors';
-import { LINK_STATUSES, WHATSAPP_CONNECTORS, type LinkStatus } from '../../../shared/whatsapp';
+import { LINK_STATUSES, WHATSAPP_CONNECTORS, type LinkStatus, type WhatsAppConnectorName } from '../../../shared/whatsapp';
+import { CloudApiError } from '../../../integrations/whatsapp/cloud-api';
+import { createCloudSignup } from '../../../integrations/whatsapp/cloud-signup';
 import type { LinkUpdate, WhatsAppConnector } from '../../../integrations/whatsapp/whatsapp-connector';
 import type { AppContext } from '../../context';
 import { createAppId, checkCanBuildApps, getOwnedApp, type AppRow } from '../../core/app-access';
@@ -22,8 +26,17 @@ import { findLiveVersions } from '../../core/app-versions';
 import type { AuthUser } from '../../core/auth-user';
 import { checkAppLimit } from '../billing/plan-limits';
 import { recordAdminAction, recordChangeByAdmin } from '../../core/audit-log';
+import { deleteCloudCredentials, getCredentialsKey, storeCloudCredentials } from './cloud-credentials';
 
 type LinkRow = typeof whatsappLinks.$inferSelect;
+
+/** The connectors the installation offers (WHATSAPP_CONNECTORS), one of each; a link uses the one it names. */
+export interface WhatsAppConnectors {
+  /** In the setting's order: a link request that names none uses the first. */
+  offered: WhatsAppConnectorName[];
+  /** The connector of that kind, or null when the installation does not offer it (any more). */
+  connectorNamed(name: string): WhatsAppConnector | null;
+}
 
 /** A stored status as the API names it; anything unknown reads as FAILED. */
 export const asLinkStatus = (value: string): LinkStatus =>
@@ -138,10 +151,10 @@ export async function setBotStatus(ctx: AppContext, user: AuthUser, appId: strin
 }
 
 /** Deletes the bot after ending its links (a linked device is logged out, not left running). */
-export async function deleteBot(ctx: AppContext, user: AuthUser, appId: string, connector: WhatsAppConnector): Promise<void> {
+export async function deleteBot(ctx: AppContext, user: AuthUser, appId: string, whatsapp: WhatsAppConnectors): Promise<void> {
   const bot = await getOwnedBot(ctx, user, appId);
-  const links = await ctx.db.select({ id: whatsappLinks.id }).from(whatsappLinks).where(eq(whatsappLinks.appId, bot.id));
-  for (const link of links) await endLink(ctx, connector, link.id);
+  const links = await ctx.db.select().from(whatsappLinks).where(eq(whatsappLinks.appId, bot.id));
+  for (const link of links) await endLink(ctx, whatsapp, link);
   await ctx.db.delete(apps).where(eq(apps.id, bot.id));
   await recordChangeByAdmin(ctx.db, user, bot.userId, 'bot_deleted', bot.id, { appName: bot.appName });
   ctx.versions.invalidate(bot.id);
@@ -200,19 +213,47 @@ async function bindNumberOwner(ctx: AppContext, ownerId: string, phoneNumberId: 
 }
 
 /** A link request as the service reads it: the bot is its `appId` (`chatBotAppId` on the wire). */
-export type LinkNumberInput = Omit<LinkNumberBody, 'chatBotAppId'> & { appId: string };
+export type LinkNumberInput = Omit<LinkNumberBody, 'chatBotAppId'> & { appId: string; registrationPin?: string };
 
-/** Starts linking a number to the bot; the link's state then moves as the connector reports (onLinkUpdate). */
+/** The connector a link request asks for (the first offered when it names none); one not offered is refused. */
+function pickConnector(whatsapp: WhatsAppConnectors, name: WhatsAppConnectorName | undefined): WhatsAppConnector {
+  const connector = whatsapp.connectorNamed(name ?? whatsapp.offered[0] ?? '');
+  if (!connector) throw invalid(BOT_MESSAGES.connectorNotOffered, { field: 'connector' });
+  return connector;
+}
+
+/** Meta's answer, or the request's failure in words: a refusal is the caller's to fix (400), no answer is 502. */
+async function askMeta<T>(call: () => Promise<T>, refused: string): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (err instanceof CloudApiError && !err.isTransient) throw invalid(`${refused} (${err.message})`);
+    throw new AppError('upstream', `${BOT_MESSAGES.metaUnreachable} (${toErrorMessage(err)})`);
+  }
+}
+
+/**
+ * Starts linking a number to the bot through the connector it names; the link's state then moves as the connector
+ * reports (onLinkUpdate). A Cloud API number given with an access token keeps it (sealed), with its WhatsApp
+ * Business Account once Meta lists the number in it, and is checked and used with it from then on.
+ */
 export async function linkNumber(
   ctx: AppContext,
   user: AuthUser,
   body: LinkNumberInput,
-  connector: WhatsAppConnector,
+  whatsapp: WhatsAppConnectors,
 ): Promise<LinkedNumber> {
   const bot = await getOwnedBot(ctx, user, body.appId);
+  const connector = pickConnector(whatsapp, body.connector);
+  const isCloud = connector.name === 'cloud';
   // A Cloud API number is addressed by its phone number id: kept with the link, so webhooks find it.
-  const externalId = connector.name === 'cloud' ? body.phoneNumberId : undefined;
-  if (connector.name === 'cloud' && !externalId) throw invalid(BOT_MESSAGES.phoneNumberIdRequired, { field: 'phoneNumberId' });
+  const externalId = isCloud ? body.phoneNumberId : undefined;
+  if (isCloud && !externalId) throw invalid(BOT_MESSAGES.phoneNumberIdRequired, { field: 'phoneNumberId' });
+  const accessToken = isCloud ? body.accessToken : undefined;
+  const wabaId = isCloud ? body.wabaId : undefined;
+  if (wabaId && !accessToken) throw invalid(BOT_MESSAGES.wabaIdNeedsToken, { field: 'accessToken' });
+  // An installation without the key keeps no token: refused before anything is asked of Meta.
+  if (accessToken) getCredentialsKey(ctx.config);
   let proof: NumberProof | undefined;
   if (externalId) {
     const [taken] = await ctx.db
@@ -221,26 +262,72 @@ export async function linkNumber(
       .where(and(eq(whatsappLinks.connector, connector.name), eq(whatsappLinks.externalId, externalId)));
     if (taken) throw conflict(BOT_MESSAGES.numberTaken);
     // The bot's account, not an admin acting for it, is the one the number is bound to.
-    proof = await proveNumberOwner(ctx, bot.userId, externalId, body.accessToken, connector);
+    proof = await proveNumberOwner(ctx, bot.userId, externalId, accessToken, connector);
+    if (wabaId && accessToken) {
+      const signup = createCloudSignup({ apiUrl: ctx.config.WHATSAPP_CLOUD_API_URL });
+      const owns = await askMeta(() => signup.wabaOwnsNumber(wabaId, externalId, accessToken), BOT_MESSAGES.wabaNotOwner);
+      if (!owns) throw invalid(BOT_MESSAGES.wabaNotOwner, { field: 'wabaId' });
+    }
   }
   const [link] = await ctx.db
     .insert(whatsappLinks)
     .values({ appId: bot.id, connector: connector.name, status: 'PENDING', externalId, createdAt: ctx.now(), updatedAt: ctx.now() })
     .returning();
+  if (externalId && accessToken) {
+    const own = { phoneNumberId: externalId, wabaId: wabaId ?? null, accessToken, registrationPin: body.registrationPin };
+    await storeCloudCredentials(ctx, link!.id, own);
+  }
   try {
-    await connector.startLink(link!.id, { phoneNumberId: body.phoneNumberId });
+    await connector.startLink(link!.id, { phoneNumberId: externalId, accessToken });
   } catch (err) {
     ctx.log.warn({ err, linkId: link!.id }, 'linking a WhatsApp number failed to start');
     await applyLinkUpdate(ctx, link!.id, { status: 'FAILED', qrCode: null, message: 'Linking could not start; try again' });
   }
   let [stored] = await ctx.db.select().from(whatsappLinks).where(eq(whatsappLinks.id, link!.id));
   // The Cloud API connector has reported by now (its check is one call): a number Meta confirmed is bound; one it
-  // refused is let go, so a failed link to someone else's id (or a made-up one) does not keep its owner out.
+  // refused is let go, with its token, so a failed link to someone else's id (or a made-up one) keeps nothing.
   if (externalId && proof && stored?.status === 'CONNECTED') await bindNumberOwner(ctx, bot.userId, externalId, proof);
   if (externalId && stored?.status === 'FAILED') {
+    await deleteCloudCredentials(ctx, link!.id);
     [stored] = await ctx.db.update(whatsappLinks).set({ externalId: null }).where(eq(whatsappLinks.id, link!.id)).returning();
   }
   return toLinkedNumber(stored ?? link!);
+}
+
+/** Six random digits: the two-step verification pin an Embedded Signup number is registered with. */
+const createRegistrationPin = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
+
+/**
+ * Embedded Signup's end (docs/whatsapp-connectors.md): the code becomes the customer's business token, the app is
+ * subscribed to their WhatsApp Business Account (its webhook then gets the number's messages), the number is
+ * registered for the Cloud API, and it is linked like a number given with its own token. A step Meta refuses
+ * stops there with Meta's words, and nothing is stored: each step may be run again by signing up again.
+ */
+export async function linkEmbeddedSignup(
+  ctx: AppContext,
+  user: AuthUser,
+  body: EmbeddedSignupBody,
+  whatsapp: WhatsAppConnectors,
+): Promise<LinkedNumber> {
+  const bot = await getOwnedBot(ctx, user, body.chatBotAppId);
+  const { config } = ctx;
+  const appId = config.WHATSAPP_CLOUD_APP_ID;
+  const appSecret = config.WHATSAPP_CLOUD_APP_SECRET;
+  if (!whatsapp.connectorNamed('cloud') || !appId || !appSecret || !config.WHATSAPP_EMBEDDED_SIGNUP_CONFIG_ID)
+    throw invalid(BOT_MESSAGES.embeddedSignupOff);
+  getCredentialsKey(config);
+  const [taken] = await ctx.db
+    .select({ id: whatsappLinks.id })
+    .from(whatsappLinks)
+    .where(and(eq(whatsappLinks.connector, 'cloud'), eq(whatsappLinks.externalId, body.phoneNumberId)));
+  if (taken) throw conflict(BOT_MESSAGES.numberTaken);
+  const signup = createCloudSignup({ apiUrl: config.WHATSAPP_CLOUD_API_URL });
+  const accessToken = await askMeta(() => signup.exchangeCode({ appId, appSecret }, body.code), BOT_MESSAGES.signupCodeRefused);
+  await askMeta(() => signup.subscribeApp(body.wabaId, accessToken), BOT_MESSAGES.subscribeRefused);
+  const registrationPin = createRegistrationPin();
+  await askMeta(() => signup.registerNumber(body.phoneNumberId, registrationPin, accessToken), BOT_MESSAGES.registerRefused);
+  const { phoneNumberId, wabaId } = body;
+  return linkNumber(ctx, user, { appId: bot.id, connector: 'cloud', phoneNumberId, wabaId, accessToken, registrationPin }, whatsapp);
 }
 
 export async function findLinkedNumbers(ctx: AppContext, user: AuthUser, appId: string): Promise<LinkedNumber[]> {
@@ -259,9 +346,10 @@ export async function getLinkStatus(
   return { linkStatus, qrCode: linkStatus === 'QR' ? link.qrCode : null };
 }
 
-async function endLink(ctx: AppContext, connector: WhatsAppConnector, linkId: string): Promise<void> {
+/** Ends a link through its own connector (none when the installation no longer offers it), then deletes it. */
+async function endLink(ctx: AppContext, whatsapp: WhatsAppConnectors, { id: linkId, connector }: LinkRow): Promise<void> {
   try {
-    await connector.unlink(linkId);
+    await whatsapp.connectorNamed(connector)?.unlink(linkId);
   } catch (err) {
     // The link goes either way: a device that cannot be reached now is logged out when it next connects.
     ctx.log.warn({ err, linkId }, 'the connector could not end a WhatsApp link cleanly');
@@ -270,9 +358,8 @@ async function endLink(ctx: AppContext, connector: WhatsAppConnector, linkId: st
 }
 
 /** Unlinks a number: the connector ends it and the link is gone from the bot's list. */
-export async function unlinkNumber(ctx: AppContext, user: AuthUser, linkId: string, connector: WhatsAppConnector): Promise<void> {
-  const link = await getOwnedLink(ctx, user, linkId);
-  await endLink(ctx, connector, link.id);
+export async function unlinkNumber(ctx: AppContext, user: AuthUser, linkId: string, whatsapp: WhatsAppConnectors): Promise<void> {
+  await endLink(ctx, whatsapp, await getOwnedLink(ctx, user, linkId));
 }
 
 const toShownNumber = (number: string) => (number.replace(/\D/g, '') ? `+${number.replace(/\D/g, '')}` : '');

@@ -64,6 +64,8 @@ describeDb('Cloud API numbers belong to the account that proved them', () => {
       WHATSAPP_CLOUD_ACCESS_TOKEN: INSTALLATION_TOKEN,
       WHATSAPP_CLOUD_APP_SECRET: 'cloud-app-secret',
       WHATSAPP_CLOUD_VERIFY_TOKEN: 'verify-me',
+      // A token that proves a number is kept (sealed) to send with: the installation needs the key.
+      WHATSAPP_CREDENTIALS_KEY: 'ab'.repeat(32),
     });
     a = await seedUser(t, { roles: ['CHATBOT'] });
     b = await seedUser(t, { roles: ['CHATBOT'] });

@@ -121,7 +121,11 @@ describeDb('WhatsApp Cloud API connector, through the server', () => {
     });
     expect((await get(`/api/deployChanges/${appId}`)).json().status).toBe('00');
 
-    expect((await get('/api/chatbot/whatsapp/connector')).json().data).toEqual({ connector: 'cloud' });
+    expect((await get('/api/chatbot/whatsapp/connector')).json().data).toEqual({
+      connector: 'cloud',
+      connectors: ['cloud'],
+      embeddedSignup: null,
+    });
     expect((await post('/api/chatbot/whatsapp/link', { chatBotAppId: appId })).json()).toMatchObject({
       status: '02',
       message: 'Enter the phone number ID from your WhatsApp Business settings',

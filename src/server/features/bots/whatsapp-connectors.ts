@@ -1,26 +1,34 @@
 /**
- * The WhatsApp connector this server uses (WHATSAPP_CONNECTOR; docs/bots.md) and the path of a message from
- * a linked number to the bot and back. One connector per process: a linked device's socket must live in one
- * place (two sockets on one set of credentials throw each other off).
+ * The WhatsApp connectors this server offers (WHATSAPP_CONNECTORS; docs/whatsapp-connectors.md), one instance of
+ * each, and the path of a message from a linked number to the bot and back through the link's own connector.
+ * Baileys runs in one process only: a linked device's socket must live in one place (two sockets on one set of
+ * credentials throw each other off).
  */
-import { getPublicOrigin } from '../../config';
+import { getOfferedConnectors, getPublicOrigin } from '../../config';
 import type { AppContext } from '../../context';
-import { INACTIVE_BOT_TEXT, MEDIA_REPLY_TEXT, type ChatMessage, type ChatReply } from '../../../shared/whatsapp';
+import { toErrorMessage } from '../../../shared/errors';
+import {
+  INACTIVE_BOT_TEXT,
+  MEDIA_REPLY_TEXT,
+  type ChatMessage,
+  type ChatReply,
+  type WhatsAppConnectorName,
+} from '../../../shared/whatsapp';
 import { createSimulatorConnector, type SimulatorConnector } from '../../../integrations/whatsapp/simulator';
 import type { ConnectorEvents, WhatsAppConnector } from '../../../integrations/whatsapp/whatsapp-connector';
 import type { ChatBot, Runtime } from '../runtime/runtime.service';
 import { createBaileysConnector } from '../../../integrations/whatsapp/baileys';
 import { createCloudApiConnector, type CloudApiConnector } from '../../../integrations/whatsapp/cloud-api';
-import { applyLinkUpdate, findLinkIdByExternalId, findLinksToResume, findLinkTarget } from './bots.service';
+import { applyLinkUpdate, findLinkIdByExternalId, findLinksToResume, findLinkTarget, type WhatsAppConnectors } from './bots.service';
+import { cloudCredentialsFor } from './cloud-credentials';
 import { createWhatsAppAuthStore } from './whatsapp-auth-store';
 
-export interface WhatsApp {
-  connector: WhatsAppConnector;
-  /** The simulator's extra calls (its phone page), when it is the connector. */
+export interface WhatsApp extends WhatsAppConnectors {
+  /** The simulator's extra calls (its phone page), when it is offered. */
   simulator: SimulatorConnector | null;
-  /** The Cloud API's webhook, when it is the connector. */
+  /** The Cloud API's webhook, when it is offered. */
   cloud: CloudApiConnector | null;
-  /** Takes up the links this connector held before a restart. */
+  /** Takes up the links each connector held before a restart. */
   resumeLinks(): Promise<void>;
   close(): Promise<void>;
 }
@@ -44,7 +52,8 @@ async function findLinkedBot(ctx: AppContext, connector: WhatsAppConnector, mess
 export function createWhatsApp(ctx: AppContext, runtime: Runtime): WhatsApp {
   // Messages being answered, so that close() lets them finish (the runtime keeps their order, per conversation).
   const answering = new Set<Promise<unknown>>();
-  function answerMessage(message: ChatMessage): Promise<unknown> {
+  function answerMessage(connector: WhatsAppConnector, message: ChatMessage): Promise<unknown> {
+    // The message came through the link's own connector: its replies go back the same way.
     const delivery = { findBot: () => findLinkedBot(ctx, connector, message), send: (reply: ChatReply) => connector.send(reply) };
     const run = runtime
       .handleMessage(message, delivery)
@@ -53,68 +62,94 @@ export function createWhatsApp(ctx: AppContext, runtime: Runtime): WhatsApp {
     void run.finally(() => answering.delete(run));
     return run;
   }
-  const events: ConnectorEvents = {
+  /** What one connector reports; `connector()` is that connector, made once these events exist. */
+  const eventsOf = (connector: () => WhatsAppConnector, waitsForReplies: boolean): ConnectorEvents => ({
     onLinkUpdate: (linkId, update) => applyLinkUpdate(ctx, linkId, update),
     // A webhook or socket hands a message over and goes on at once (Meta wants its 200 quickly and retries
     // otherwise); the simulator's page waits for the replies to show them.
     onMessage: async (message) => {
-      const run = answerMessage(message);
-      if (connector === simulator) await run;
+      const run = answerMessage(connector(), message);
+      if (waitsForReplies) await run;
     },
-  };
+  });
   const { config } = ctx;
+  const offered = getOfferedConnectors(config);
+  const connectors = new Map<WhatsAppConnectorName, WhatsAppConnector>();
   let simulator: SimulatorConnector | null = null;
   let cloud: CloudApiConnector | null = null;
-  let connector: WhatsAppConnector;
-  switch (config.WHATSAPP_CONNECTOR) {
-    case 'cloud':
-      cloud = createCloudApiConnector({
-        apiUrl: config.WHATSAPP_CLOUD_API_URL,
-        // The config refuses to start without these three when the connector is `cloud`.
-        accessToken: config.WHATSAPP_CLOUD_ACCESS_TOKEN ?? '',
-        appSecret: config.WHATSAPP_CLOUD_APP_SECRET ?? '',
-        verifyToken: config.WHATSAPP_CLOUD_VERIFY_TOKEN ?? '',
-        events,
-        findLinkId: (phoneNumberId) => findLinkIdByExternalId(ctx, 'cloud', phoneNumberId),
-      });
-      connector = cloud;
-      break;
-    case 'baileys':
-      connector = createBaileysConnector({
-        authStore: createWhatsAppAuthStore(ctx.db, { key: Buffer.from(config.WHATSAPP_CREDENTIALS_KEY ?? '', 'hex') }),
-        events,
-        log: ctx.log,
-        now: () => ctx.now().getTime(),
-      });
-      break;
-    default:
-      simulator = createSimulatorConnector({ origin: getPublicOrigin(config), events, now: ctx.now });
-      connector = simulator;
+  if (offered.includes('cloud')) {
+    cloud = createCloudApiConnector({
+      apiUrl: config.WHATSAPP_CLOUD_API_URL,
+      // The config refuses to start without these three when the Cloud API is offered.
+      accessToken: config.WHATSAPP_CLOUD_ACCESS_TOKEN ?? '',
+      appSecret: config.WHATSAPP_CLOUD_APP_SECRET ?? '',
+      verifyToken: config.WHATSAPP_CLOUD_VERIFY_TOKEN ?? '',
+      events: eventsOf(() => cloud!, false),
+      findLinkId: async (phoneNumberId) => {
+        const linkId = await findLinkIdByExternalId(ctx, 'cloud', phoneNumberId);
+        // Every number of the app delivers to one webhook: one no account has linked is nobody's to see.
+        if (!linkId) ctx.log.info({ phoneNumberId }, 'a Cloud API delivery for a number no link owns was ignored');
+        return linkId;
+      },
+    });
+    connectors.set('cloud', cloud);
+  }
+  if (offered.includes('baileys')) {
+    // One process only (docs/whatsapp-connectors.md): a linked device's keys are used by one socket at a time.
+    const baileys: WhatsAppConnector = createBaileysConnector({
+      authStore: createWhatsAppAuthStore(ctx.db, { key: Buffer.from(config.WHATSAPP_CREDENTIALS_KEY ?? '', 'hex') }),
+      events: eventsOf(() => baileys, false),
+      log: ctx.log,
+      now: () => ctx.now().getTime(),
+    });
+    connectors.set('baileys', baileys);
+  }
+  if (offered.includes('simulator')) {
+    simulator = createSimulatorConnector({ origin: getPublicOrigin(config), events: eventsOf(() => simulator!, true), now: ctx.now });
+    connectors.set('simulator', simulator);
+  }
+
+  /** A CONNECTED link reconnects (a Cloud API number with its own token, when it has one). */
+  async function resumeLink(connector: WhatsAppConnector, link: { id: string; externalId: string | null }): Promise<void> {
+    const externalId = link.externalId ?? undefined;
+    let accessToken: string | undefined;
+    if (connector.name === 'cloud' && externalId) {
+      try {
+        accessToken = (await cloudCredentialsFor(ctx, link.id)).accessToken;
+      } catch (err) {
+        await applyLinkUpdate(ctx, link.id, { status: 'FAILED', qrCode: null, message: toErrorMessage(err) });
+        return;
+      }
+    }
+    await connector.startLink(link.id, { resume: true, externalId, phoneNumberId: externalId, accessToken });
   }
 
   return {
-    connector,
+    offered: [...offered],
+    connectorNamed: (name) => connectors.get(name as WhatsAppConnectorName) ?? null,
     simulator,
     cloud,
     async resumeLinks() {
-      for (const link of await findLinksToResume(ctx, connector.name)) {
-        if (link.status === 'CONNECTED') {
-          await connector
-            .startLink(link.id, { resume: true, externalId: link.externalId ?? undefined, phoneNumberId: link.externalId ?? undefined })
-            .catch((err: unknown) => ctx.log.error({ err, linkId: link.id }, 'a linked WhatsApp number could not reconnect'));
-        } else if (link.status === 'PENDING' || link.status === 'QR') {
-          await applyLinkUpdate(ctx, link.id, {
-            status: 'FAILED',
-            qrCode: null,
-            message: 'Linking was interrupted by a restart; link the number again',
-          });
+      for (const connector of connectors.values()) {
+        for (const link of await findLinksToResume(ctx, connector.name)) {
+          if (link.status === 'CONNECTED') {
+            await resumeLink(connector, link).catch((err: unknown) =>
+              ctx.log.error({ err, linkId: link.id }, 'a linked WhatsApp number could not reconnect'),
+            );
+          } else if (link.status === 'PENDING' || link.status === 'QR') {
+            await applyLinkUpdate(ctx, link.id, {
+              status: 'FAILED',
+              qrCode: null,
+              message: 'Linking was interrupted by a restart; link the number again',
+            });
+          }
         }
       }
     },
     async close() {
       // Messages being answered finish first: their replies and records must not be cut off.
       while (answering.size > 0) await Promise.all(answering);
-      await connector.close();
+      for (const connector of connectors.values()) await connector.close();
     },
   };
 }

@@ -1,22 +1,30 @@
-import { Alert, Anchor, Button, Group, Loader, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Divider, Group, Loader, Modal, PasswordInput, Radio, Stack, Text, TextInput } from '@mantine/core';
 import { showToast } from '../../lib/toast';
-import { IconClockExclamation, IconDeviceMobileMessage } from '@tabler/icons-react';
+import { IconBrandFacebook, IconClockExclamation, IconDeviceMobileMessage } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { BOT_MESSAGES } from '../../../shared/api/bots.schema';
 import type { WhatsAppConnectorName } from '../../../shared/whatsapp';
 import { DialogActions } from '../../components/dialog-actions';
 import { failureText, isOk } from '../../lib/api';
-import { linkNumber } from '../../../shared/api/bots.calls';
+import { linkEmbeddedSignup, linkNumber } from '../../../shared/api/bots.calls';
 import { call } from '../../lib/call';
 import { linkedNumbersKey } from './use-bots';
 import { isPhoneNumberId } from './linked-number-link';
 import { LinkedNumberQrCanvas } from './linked-number-qr-canvas';
-import { useWhatsAppConnector } from './use-bots';
+import { useWhatsAppConnectors } from './use-bots';
+import { preloadEmbeddedSignup, runEmbeddedSignup } from './embedded-signup';
 import { useLinkStatusPolling } from './use-link-status-polling';
 
 export const GENERATING_QR_TEXT = 'Generating QR code...';
 export const SCAN_QR_TEXT = 'Scan this QR code with your WhatsApp to connect';
+
+/** How the dialog names each kind of number when the installation offers several. */
+export const CONNECTOR_LABELS: Record<WhatsAppConnectorName, { label: string; description: string }> = {
+  simulator: { label: 'Simulated phone', description: 'A stand-in for WhatsApp in your browser, to try the bot' },
+  baileys: { label: 'Linked device', description: 'A phone number linked by scanning a QR code, like WhatsApp Web' },
+  cloud: { label: 'WhatsApp Cloud API', description: "Your business's number on Meta's official API" },
+};
 
 /** Add Number ('Connect WhatsApp Number'), or a row's QR button ('WhatsApp QR Code') on a link already started. */
 export type LinkDialogTarget = { kind: 'add' } | { kind: 'qr'; linkId: string; connector: WhatsAppConnectorName };
@@ -53,14 +61,21 @@ export function LinkedNumberLinkDialog({ appId, target, onClose }: LinkedNumberL
 
 function LinkFlow({ appId, target, onClose }: { appId: string; target: LinkDialogTarget; onClose: () => void }) {
   const queryClient = useQueryClient();
-  const installed = useWhatsAppConnector();
-  const connector = target.kind === 'qr' ? target.connector : installed;
+  const installed = useWhatsAppConnectors();
+  const [picked, setPicked] = useState<WhatsAppConnectorName | null>(null);
+  const connector = target.kind === 'qr' ? target.connector : (picked ?? installed?.connector);
   const isCloud = connector === 'cloud';
   const [linkId, setLinkId] = useState<string | null>(target.kind === 'qr' ? target.linkId : null);
   const [phoneNumberId, setPhoneNumberId] = useState('');
+  const [wabaId, setWabaId] = useState('');
   const [accessToken, setAccessToken] = useState('');
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [isStarting, setStarting] = useState(false);
+  const embeddedSignup = installed?.embeddedSignup ?? null;
+  const signupAppId = isCloud ? embeddedSignup?.appId : undefined;
+  useEffect(() => {
+    if (signupAppId) preloadEmbeddedSignup(signupAppId);
+  }, [signupAppId]);
 
   const poll = useLinkStatusPolling(linkId, {
     isImmediate: true,
@@ -79,12 +94,35 @@ function LinkFlow({ appId, target, onClose }: { appId: string; target: LinkDialo
     }
     setStarting(true);
     const token = accessToken.trim();
+    const waba = wabaId.trim();
     const reply = await call(linkNumber, {
       body: {
         chatBotAppId: appId,
-        ...(isCloud ? { phoneNumberId: phoneNumberId.trim(), ...(token ? { accessToken: token } : {}) } : {}),
+        ...(connector ? { connector } : {}),
+        ...(isCloud
+          ? { phoneNumberId: phoneNumberId.trim(), ...(waba ? { wabaId: waba } : {}), ...(token ? { accessToken: token } : {}) }
+          : {}),
       },
     });
+    await started(reply);
+  }
+
+  /** Meta's signup in its window, then our server exchanges its code and links the number it gave. */
+  async function signUp() {
+    if (!embeddedSignup) return;
+    setStarting(true);
+    let result: Awaited<ReturnType<typeof runEmbeddedSignup>>;
+    try {
+      result = await runEmbeddedSignup(embeddedSignup);
+    } catch (err) {
+      setStarting(false);
+      showToast({ color: 'red', title: 'Number not linked', message: err instanceof Error ? err.message : String(err) });
+      return;
+    }
+    await started(await call(linkEmbeddedSignup, { body: { chatBotAppId: appId, ...result } }));
+  }
+
+  async function started(reply: Awaited<ReturnType<typeof call<typeof linkNumber>>>) {
     setStarting(false);
     if (!isOk(reply) || typeof reply.linkId !== 'string') {
       showToast({ color: 'red', title: 'Number not linked', message: failureText(reply, 'The number could not be linked.') });
@@ -105,10 +143,20 @@ function LinkFlow({ appId, target, onClose }: { appId: string; target: LinkDialo
         aria-label="Connect WhatsApp Number"
       >
         <Stack gap="md">
+          {installed && installed.connectors.length > 1 && (
+            <Radio.Group label="Kind of number" value={connector ?? ''} onChange={(value) => setPicked(value as WhatsAppConnectorName)}>
+              <Stack gap="xs" mt={6}>
+                {installed.connectors.map((name) => (
+                  <Radio key={name} value={name} label={CONNECTOR_LABELS[name].label} description={CONNECTOR_LABELS[name].description} />
+                ))}
+              </Stack>
+            </Radio.Group>
+          )}
           {isCloud ? (
             <Text size="sm">
-              Link a number of your WhatsApp Business account (Cloud API) to this bot: enter its phone number ID, found in Meta's WhatsApp
-              Manager under Phone numbers, and press Continue. From then on the bot answers every chat on that number.
+              Link a number of your WhatsApp Business account (Cloud API) to this bot: enter its phone number ID and WhatsApp Business
+              Account ID, found in Meta's WhatsApp Manager, with an access token of that account, and press Continue. From then on the bot
+              answers every chat on that number.
             </Text>
           ) : (
             <Text size="sm">
@@ -141,10 +189,21 @@ function LinkFlow({ appId, target, onClose }: { appId: string; target: LinkDialo
             />
           )}
           {isCloud && (
-            // Only for a number another account linked before: the server asks Meta whether this token reads it.
+            <TextInput
+              label="WhatsApp Business Account ID"
+              description="Digits only; Meta checks the account owns the number"
+              inputMode="numeric"
+              autoComplete="off"
+              maxLength={30}
+              value={wabaId}
+              onChange={(event) => setWabaId(event.currentTarget.value)}
+            />
+          )}
+          {isCloud && (
+            // The server asks Meta whether this token reads the number, then keeps it encrypted to send with.
             <PasswordInput
-              label="Access token (optional)"
-              description="Only for a number another account linked before: a token of your WhatsApp Business account that can read it. Used once to check with Meta, never kept."
+              label="Access token"
+              description="A system user token of that WhatsApp Business Account. Kept encrypted and used for this number's messages."
               autoComplete="off"
               maxLength={1000}
               value={accessToken}
@@ -152,6 +211,23 @@ function LinkFlow({ appId, target, onClose }: { appId: string; target: LinkDialo
             />
           )}
           <DialogActions submitLabel="Continue" onCancel={onClose} isSubmitting={isStarting} isDisabled={!connector} mt="xs" />
+          {isCloud && embeddedSignup && (
+            <>
+              <Divider label="or" labelPosition="center" />
+              <Button
+                variant="light"
+                leftSection={<IconBrandFacebook size={18} aria-hidden="true" />}
+                onClick={() => void signUp()}
+                loading={isStarting}
+              >
+                Continue with Facebook
+              </Button>
+              <Text size="xs" c="gray.7">
+                Meta's Embedded Signup: sign in to Facebook, pick or create your WhatsApp Business Account and number, and the number is
+                linked here with its own access token.
+              </Text>
+            </>
+          )}
         </Stack>
       </form>
     );

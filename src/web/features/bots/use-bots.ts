@@ -1,6 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type Bot, BOT_MESSAGES, type LinkedNumber } from '../../../shared/api/bots.schema';
-import type { WhatsAppConnectorName } from '../../../shared/whatsapp';
+import { type Bot, BOT_MESSAGES, type LinkedNumber, type WhatsAppConnectors } from '../../../shared/api/bots.schema';
 import { readData } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
 import { call, callQuery, queryKey } from '../../lib/call';
@@ -29,13 +28,14 @@ export function useLinkedNumbers(appId: string) {
 }
 
 /**
- * GET /api/chatbot/whatsapp/connector: how this installation links numbers. Until it answers (or when it cannot)
- * the Add Number dialog assumes a QR code, as Baileys and the simulator both show one.
+ * GET /api/chatbot/whatsapp/connector: the kinds of number this installation links, and Embedded Signup's ids when
+ * it is set up. Until it answers (or when it cannot) the Add Number dialog assumes a QR code, as Baileys and the
+ * simulator both show one.
  */
-export function useWhatsAppConnector(): WhatsAppConnectorName | undefined {
+export function useWhatsAppConnectors(): WhatsAppConnectors | undefined {
   const { data } = useQuery({
     queryKey: queryKey(getWhatsAppConnector),
-    queryFn: async () => readData(await call(getWhatsAppConnector), 'The WhatsApp connector could not be read.').connector,
+    queryFn: async () => readData(await call(getWhatsAppConnector), 'The WhatsApp connectors could not be read.'),
     staleTime: Number.POSITIVE_INFINITY,
     retry: false,
   });
