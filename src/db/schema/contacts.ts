@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { ContactConsentMap } from '../../shared/contact-consent';
 import { users } from './accounts';
@@ -40,7 +41,11 @@ export const contacts = pgTable(
     uniqueIndex('contacts_owner_msisdn_idx').on(t.ownerId, t.msisdn),
     // The list's search by number prefix (LIKE '+23324%') uses this whatever the database's collation.
     index('contacts_owner_msisdn_prefix_idx').on(t.ownerId, t.msisdn.op('text_pattern_ops')),
-    // No index on a column sessions change (name, attributes, the times seen, updated_at): their writes then
-    // update the row in place (PostgreSQL's HOT updates), which keeps the runtime's writes cheap.
+    // The list's search by a part of the name (ILIKE '%mens%'), from trigrams (pg_trgm, migration 0004; PGlite loads
+    // it too). Only named contacts are in it, so the runtime's new contacts (no name yet) add nothing to it.
+    index('contacts_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')).where(sql`${t.name} is not null`),
+    // No other index on a column sessions change (attributes, the times seen, updated_at): their writes then
+    // update the row in place (PostgreSQL's HOT updates), which keeps the runtime's writes cheap. The name's index
+    // above costs only the rare write that changes a name (a menu's save to contact, the console).
   ],
 );

@@ -1,0 +1,1 @@
+CREATE INDEX "contacts_name_trgm_idx" ON "contacts" USING gin ("name" gin_trgm_ops) WHERE "contacts"."name" is not null;
