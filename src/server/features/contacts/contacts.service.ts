@@ -72,13 +72,21 @@ function toSearchCondition(search: string): SQL {
 export async function listContacts(ctx: AppContext, user: AuthUser, query: ContactListQuery): Promise<ContactList> {
   const conditions = [eq(contacts.ownerId, user.id)];
   if (query.search) conditions.push(toSearchCondition(query.search));
-  const rows = await ctx.db
-    .select()
+  // The page's numbers first, then their rows: the numbers come from the (owner, number) index alone (an
+  // index-only scan), so a page deep in a million contacts, or a number's start far down the list, does not read
+  // every row it skips (bench/contacts-search.ts).
+  const page = ctx.db
+    .select({ msisdn: contacts.msisdn })
     .from(contacts)
     .where(and(...conditions))
     .orderBy(asc(contacts.msisdn))
     .limit(query.limit + 1)
     .offset(query.offset);
+  const rows = await ctx.db
+    .select()
+    .from(contacts)
+    .where(and(eq(contacts.ownerId, user.id), inArray(contacts.msisdn, page)))
+    .orderBy(asc(contacts.msisdn));
   return { contacts: rows.slice(0, query.limit).map(toContact), hasMore: rows.length > query.limit };
 }
 

@@ -1,0 +1,2 @@
+CREATE INDEX "contacts_attributes_idx" ON "contacts" USING gin ("attributes" jsonb_path_ops);--> statement-breakpoint
+CREATE INDEX "contacts_consent_idx" ON "contacts" USING gin ("consent" jsonb_path_ops);
