@@ -3,7 +3,7 @@
  * write of what sessions leave on contacts (seen on a channel, a name or an attribute a menu saved), in batches
  * with the session's records (the event sink). The contacts area's routes read and edit the same rows.
  */
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { contacts } from '../../db/schema';
 import type { ContactFields } from '../../engine';
@@ -104,10 +104,7 @@ function foldRecords(records: ContactRecord[]): FoldedRecord[] {
   return [...byContact.values()];
 }
 
-/**
- * Each channel's first and last seen: the JSON field a folded record carries them in, and the table's columns.
- * Written out per channel so the statement below is plain SQL.
- */
+/** Each channel's first and last seen columns. Written out per channel so the statement below is plain SQL. */
 const SEEN_COLUMNS = {
   ussd: ['first_seen_ussd', 'last_seen_ussd'],
   whatsapp: ['first_seen_whatsapp', 'last_seen_whatsapp'],
@@ -116,38 +113,104 @@ const SEEN_COLUMNS = {
 const SEEN_LIST = CONTACT_CHANNELS.flatMap((c) => SEEN_COLUMNS[c]);
 
 /**
- * The upsert of a batch, its rows given as one JSON parameter (jsonb_to_recordset): the statement costs the same
- * to build for one contact or ten thousand, where a parameter a value would cost JS time for each.
+ * How often a contact's last seen moves: a session seen within this of the time stored leaves the row as it is
+ * (docs/contacts.md, "last seen to the quarter hour"). A caller's sessions close together then cost one index probe
+ * each rather than a new version of the row.
  */
+export const LAST_SEEN_PERIOD_MINUTES = 15;
+
+/** A PostgreSQL array literal of text (null for SQL NULL), given as one parameter and cast (`::text[]`). */
+function toArrayLiteral(values: (string | null)[]): string {
+  return `{${values.map((v) => (v === null ? 'NULL' : `"${v.replace(/[\\"]/g, '\\$&')}"`)).join(',')}}`;
+}
+
 const INSERT_INTO = sql.raw(`insert into contacts (owner_id, msisdn, name, attributes, created_at, updated_at, ${SEEN_LIST.join(', ')})`);
 const SEEN_VALUES = sql.raw(SEEN_LIST.map((c) => `r.${c}`).join(', '));
-const RECORD_COLUMNS = sql.raw(
-  `owner_id uuid, msisdn text, name text, attributes jsonb, ${SEEN_LIST.map((c) => `${c} timestamptz`).join(', ')}`,
-);
+const RECORD_COLUMNS = sql.raw(`owner_id, msisdn, name, attributes, ${SEEN_LIST.join(', ')}`);
+/**
+ * A row is changed only when the batch brings something: a name, attributes, a channel's first seen (or an
+ * earlier one: a retry), or a last seen more than LAST_SEEN_PERIOD_MINUTES after the one stored.
+ */
 const ON_CONFLICT = sql.raw(`on conflict (owner_id, msisdn) do update set
   name = coalesce(excluded.name, contacts.name),
   attributes = contacts.attributes || excluded.attributes,
   updated_at = excluded.updated_at,
   ${CONTACT_CHANNELS.map((c) => {
     const [first, last] = SEEN_COLUMNS[c];
-    return `${first} = coalesce(contacts.${first}, excluded.${first}), ${last} = greatest(contacts.${last}, excluded.${last})`;
-  }).join(',\n  ')}`);
+    return `${first} = least(contacts.${first}, excluded.${first}), ${last} = greatest(contacts.${last}, excluded.${last})`;
+  }).join(',\n  ')}
+  where excluded.name is not null or excluded.attributes <> '{}'::jsonb
+  ${CONTACT_CHANNELS.map((c) => {
+    const [first, last] = SEEN_COLUMNS[c];
+    return `or excluded.${first} < coalesce(contacts.${first}, 'infinity') or excluded.${last} >= contacts.${last} + interval '${LAST_SEEN_PERIOD_MINUTES} minutes'`;
+  }).join('\n  ')}`);
 
-/**
- * Writes a batch of contact records in one statement, a new contact created on its first record. A name or
- * attribute overwrites; a first time seen stays the earliest, a last time seen the latest, so batches written out
- * of order (a retry) leave the same row.
- */
-export async function writeContactRecords(db: Db, records: ContactRecord[], now: Date): Promise<void> {
-  const rows = foldRecords(records).map((f) => {
-    const row: Record<string, unknown> = { owner_id: f.ownerId, msisdn: f.msisdn, name: f.name, attributes: f.attributes };
-    for (const [channel, times] of f.seen) [row[SEEN_COLUMNS[channel][0]], row[SEEN_COLUMNS[channel][1]]] = [times.first, times.last];
-    return row;
-  });
-  if (rows.length === 0) return;
-  const at = now.toISOString();
+/** The general upsert: any of a contact's fields, every channel's times. */
+async function writeFull(db: Db, folded: FoldedRecord[], at: string): Promise<void> {
+  const seen = (channel: ContactChannel, i: 'first' | 'last') => toArrayLiteral(folded.map((f) => f.seen.get(channel)?.[i] ?? null));
   await db.execute(sql`${INSERT_INTO}
     select r.owner_id, r.msisdn, r.name, coalesce(r.attributes, '{}'::jsonb), ${at}::timestamptz, ${at}::timestamptz, ${SEEN_VALUES}
-    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(${RECORD_COLUMNS})
+    from unnest(
+      ${toArrayLiteral(folded.map((f) => f.ownerId))}::uuid[],
+      ${toArrayLiteral(folded.map((f) => f.msisdn))}::text[],
+      ${toArrayLiteral(folded.map((f) => f.name))}::text[],
+      ${toArrayLiteral(folded.map((f) => (Object.keys(f.attributes).length > 0 ? JSON.stringify(f.attributes) : null)))}::jsonb[],
+      ${sql.join(
+        CONTACT_CHANNELS.flatMap((c) => [sql`${seen(c, 'first')}::timestamptz[]`, sql`${seen(c, 'last')}::timestamptz[]`]),
+        sql`, `,
+      )}
+    ) as r(${RECORD_COLUMNS})
     ${ON_CONFLICT}`);
+}
+
+/**
+ * The usual batch: callers seen on one channel and nothing else (an app that saves nothing to contacts). Four
+ * columns instead of ten, the rest left to the table's defaults.
+ */
+async function writeSeen(db: Db, channel: ContactChannel, folded: FoldedRecord[], at: string): Promise<void> {
+  const [first, last] = SEEN_COLUMNS[channel];
+  const times = folded.map((f) => f.seen.get(channel)!);
+  await db.execute(sql`insert into contacts (owner_id, msisdn, created_at, updated_at, ${sql.raw(`${first}, ${last}`)})
+    select r.owner_id, r.msisdn, ${at}::timestamptz, ${at}::timestamptz, r.first, r.last
+    from unnest(
+      ${toArrayLiteral(folded.map((f) => f.ownerId))}::uuid[],
+      ${toArrayLiteral(folded.map((f) => f.msisdn))}::text[],
+      ${toArrayLiteral(times.map((t) => t.first))}::timestamptz[],
+      ${toArrayLiteral(times.map((t) => t.last))}::timestamptz[]
+    ) as r(owner_id, msisdn, first, last)
+    ${SEEN_ON_CONFLICT[channel]}`);
+}
+
+const SEEN_ON_CONFLICT = Object.fromEntries(
+  CONTACT_CHANNELS.map((c) => {
+    const [first, last] = SEEN_COLUMNS[c];
+    return [
+      c,
+      sql.raw(`on conflict (owner_id, msisdn) do update set
+  updated_at = excluded.updated_at,
+  ${first} = least(contacts.${first}, excluded.${first}), ${last} = greatest(contacts.${last}, excluded.${last})
+  where excluded.${first} < coalesce(contacts.${first}, 'infinity') or excluded.${last} >= contacts.${last} + interval '${LAST_SEEN_PERIOD_MINUTES} minutes'`),
+    ];
+  }),
+) as Record<ContactChannel, SQL>;
+
+/**
+ * Writes a batch of contact records, a new contact created on its first record: one statement for the contacts
+ * only seen on a channel (the usual batch), one for the rest. A name or attribute overwrites; a first time seen
+ * stays the earliest, a last time seen the latest (to the period above), so batches written out of order (a
+ * retry) leave the same rows. The rows go as one array parameter a column (unnest): the statement costs the same
+ * to build for one contact or ten thousand, and arrays are cheaper for the database to read than JSON.
+ */
+export async function writeContactRecords(db: Db, records: ContactRecord[], now: Date): Promise<void> {
+  const at = now.toISOString();
+  const seenOnly = new Map<ContactChannel, FoldedRecord[]>();
+  const full: FoldedRecord[] = [];
+  for (const f of foldRecords(records)) {
+    const channel = f.seen.size === 1 && f.name === null && Object.keys(f.attributes).length === 0 ? [...f.seen.keys()][0]! : undefined;
+    if (channel === undefined) full.push(f);
+    else if (seenOnly.has(channel)) seenOnly.get(channel)!.push(f);
+    else seenOnly.set(channel, [f]);
+  }
+  for (const [channel, folded] of seenOnly) await writeSeen(db, channel, folded, at);
+  if (full.length > 0) await writeFull(db, full, at);
 }

@@ -5,6 +5,7 @@ import { describeDb } from '../../../../tests/support/test-db';
 import { useTestApp, useUser } from '../../../../tests/support/test-app';
 import { seedApp, seedMenu, seedShop } from '../../../../tests/support/seed-app';
 import type * as contactRecords from '../../core/contact-records';
+import { LAST_SEEN_PERIOD_MINUTES, writeContactRecords } from '../../core/contact-records';
 import { UNAVAILABLE_TEXT } from '../../../engine';
 
 // Every read of a contact goes through the reader buildApp makes: counted, to show it is read once a session;
@@ -147,6 +148,29 @@ describeDb('contacts in the runtime', () => {
       failReads = false;
     }
     expect((await africasTalking(appId, 'C-B2', '+233241119999', '')).body).toBe('CON Hello friend! Your name?');
+  });
+
+  it('moves last seen at most once a period, keeps the earliest first seen whatever order batches come in, and writes a name at once', async () => {
+    const msisdn = '+233241117777';
+    const t0 = Date.parse('2026-11-01T10:00:00.000Z');
+    const minutes = (m: number) => new Date(t0 + m * 60_000).toISOString();
+    const seenAt = async (at: string, extra: { name?: string } = {}) => {
+      await writeContactRecords(t.db, [{ ownerId: owner.user.id, msisdn, seen: { channel: 'ussd', at }, ...extra }], new Date());
+      const row = await findContact(owner.user.id, msisdn);
+      return [row!.firstSeenUssd!.toISOString(), row!.lastSeenUssd!.toISOString(), row!.name];
+    };
+    expect(await seenAt(minutes(0))).toEqual([minutes(0), minutes(0), null]);
+    // Within the period: the row is left as it is.
+    expect(await seenAt(minutes(LAST_SEEN_PERIOD_MINUTES - 1))).toEqual([minutes(0), minutes(0), null]);
+    expect(await seenAt(minutes(LAST_SEEN_PERIOD_MINUTES))).toEqual([minutes(0), minutes(LAST_SEEN_PERIOD_MINUTES), null]);
+    // A batch retried late, carrying an earlier session.
+    expect(await seenAt(minutes(-60))).toEqual([minutes(-60), minutes(LAST_SEEN_PERIOD_MINUTES), null]);
+    // A name is written even within the period.
+    expect(await seenAt(minutes(LAST_SEEN_PERIOD_MINUTES + 1), { name: 'Kojo' })).toEqual([
+      minutes(-60),
+      minutes(LAST_SEEN_PERIOD_MINUTES + 1),
+      'Kojo',
+    ]);
   });
 
   it('keeps no contact for a number that is none', async () => {
