@@ -6,6 +6,7 @@
 import type { Action, ActionOf } from '../shared/app';
 import { toErrorMessage } from '../shared/errors';
 import { findMenu, getActionTemplate, type CompiledMenu, type CompiledValidation } from './compile';
+import { applyContactChanges } from './contact';
 import { emitEvent, failHop, getScope, type HopContext } from './context';
 import { MISSING_MENU_TEXT } from './limits';
 import { renderTemplate } from './render';
@@ -102,6 +103,8 @@ export async function runActions(ctx: HopContext, menu: CompiledMenu, type: 'pre
     }
     const result = outcome.result === undefined ? null : outcome.result;
     ctx.state.actionResults[action.actionName] = result;
+    // A script's contact.set calls: kept on the contact as a menu's saveToContact is (a failed run keeps none).
+    if (isPlainObject(outcome.contactChanges)) applyContactChanges(ctx, outcome.contactChanges);
     emitEvent(ctx, 'action_finished', 'info', `${action.actionName} finished`, { menu, action, data: { result, elapsedMs } });
     if (action.inheritsPlugin === 'javascript' || action.inheritsPlugin === 'customAction') {
       const flow = readSteering(ctx, menu, action, result);

@@ -17,6 +17,7 @@ import {
   type Menu,
   type MenuTranslation,
   type SwitchOperation,
+  toSubjectField,
 } from '../shared/app';
 import { compileDialPattern, type DialPattern } from './dial';
 import { compileTemplate, type CompiledTemplate } from './render';
@@ -24,6 +25,8 @@ import { compileTemplate, type CompiledTemplate } from './render';
 export interface CompiledRule {
   index: number;
   rule: SwitchOperation;
+  /** The contact field the rule tests (its `subject`, `contact.city` -> `city`), null when it tests the input. */
+  contactField: string | null;
   /** null when the compare value is unusable: the rule never matches (lint reports it, a hop logs it). */
   test: ((input: string) => boolean) | null;
   /** Why `test` is null. */
@@ -84,7 +87,7 @@ export interface CompiledApp {
   screenLimit: number;
   /**
    * Whether a hop may read or change the caller's contact (a `contact` variable in a template, a menu's
-   * saveToContact): the runtime loads the contact for such an app's sessions only.
+   * saveToContact, a rule on a contact field, a script that may call `contact.get` / `contact.set`): the runtime loads the contact for such an app's sessions only.
    */
   usesContact: boolean;
   /** Templates inside action fields (url, payload, SMS text...), parsed on first use and kept. */
@@ -100,6 +103,21 @@ export interface CompiledApp {
  * only looks like one (the cost is one read a session), never no for one that reads it.
  */
 const CONTACT_VARIABLE = /\{[{%][^}]*\bcontact\b/;
+
+/** `contact.get(` / `contact.set(` in a script, spaced or not: a cheap test, as CONTACT_VARIABLE. */
+const CONTACT_CALL = /\bcontact\s*\.\s*(get|set)\b/;
+
+/**
+ * A menu that reads or writes the contact by itself: saveToContact, a rule on a contact field, a script calling
+ * the sandbox's `contact`, or a custom function (its code is the account's, not the app's: it may call it).
+ */
+function usesContact(m: CompiledMenu): boolean {
+  if (m.saveToContact !== null || m.alwaysRule?.contactField || m.rules.some((r) => r.contactField !== null)) return true;
+  if (m.menu.inputValidations.some((v) => v.validationMethod === 'javascript' && CONTACT_CALL.test(v.validationFunction))) return true;
+  return m.menu.actions.some(
+    (a) => a.inheritsPlugin === 'customAction' || (a.inheritsPlugin === 'javascript' && CONTACT_CALL.test(a.code ?? '')),
+  );
+}
 
 /** Bound on the lazily filled action-template cache, so odd runner input cannot grow it forever. */
 export const MAX_ACTION_TEMPLATES = 2000;
@@ -122,7 +140,7 @@ export function compileApp(app: AppVersion): CompiledApp {
     actionTemplates: new Map(),
     defaultLanguage: app.languages?.defaultLanguage ?? '',
     labels: compileLabels(app),
-    usesContact: order.some((m) => m.saveToContact !== null) || CONTACT_VARIABLE.test(JSON.stringify(app.menus)),
+    usesContact: order.some(usesContact) || CONTACT_VARIABLE.test(JSON.stringify(app.menus)),
   };
   for (const m of order)
     for (const action of m.menu.actions) for (const source of findActionTemplates(action)) getActionTemplate(compiled, source);
@@ -165,6 +183,7 @@ function compileMenu(menu: Menu, otherLanguages: Set<string>): CompiledMenu {
     return {
       index,
       rule,
+      contactField: rule.subject === undefined || rule.operator === ALWAYS_OPERATOR ? null : toSubjectField(rule.subject),
       test: comparison === null ? () => true : comparison.ok ? comparison.test : null,
       error: comparison === null || comparison.ok ? null : comparison.error,
       closing: rule.action === 'Terminate' && rule.actionParam.trim() !== '' ? compileTemplate(rule.actionParam) : null,

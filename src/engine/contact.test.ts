@@ -59,3 +59,105 @@ describe('the contact in a session', () => {
     expect(paths).toEqual(expect.arrayContaining(['contact.name', 'contact.language', 'contact.town']));
   });
 });
+
+describe('rules on contact fields', () => {
+  const RULED: Array<Partial<MenuInput>> = [
+    {
+      uniqueId: 'm1',
+      userDefinedName: 'start',
+      isFirst: true,
+      displayText: '1. Go',
+      switchOperations: [
+        { subject: 'contact.tier', operator: 'eq', compareVal: 'gold', action: 'Terminate', actionParam: 'Gold {{ contact.name }}' },
+        { subject: 'contact.name', operator: 'isEmpty', action: 'goto', actionParam: 'm2' },
+        { subject: 'contact.language', operator: 'eq', compareVal: 'tw', action: 'Terminate', actionParam: 'Akwaaba' },
+        { operator: 'eq', compareVal: '1', action: 'Terminate', actionParam: 'Input one' },
+      ],
+    },
+    {
+      uniqueId: 'm2',
+      userDefinedName: 'ask',
+      displayText: 'Your name?',
+      saveToContact: 'name',
+      switchOperations: [{ subject: 'contact.name', operator: 'isSet', action: 'Terminate', actionParam: 'Thanks {{ contact.name }}' }],
+    },
+  ];
+  const compiled = compileApp(buildTestApp(RULED));
+  const answer = async (contact: Hop['contact'], ...inputs: string[]) => {
+    let result = await startSession(compiled, { ...hop, contact }, deps);
+    for (const input of inputs) result = await continueSession(compiled, result.state, { ...hop, input }, deps);
+    return result.reply.text;
+  };
+
+  it("tests the contact's attributes, name and language instead of the input, in order", async () => {
+    expect(await answer({ name: 'Ama', language: null, attributes: { tier: 'gold' } }, '9')).toBe('Gold Ama');
+    expect(await answer({ name: 'Ama', language: 'tw', attributes: {} }, '9')).toBe('Akwaaba');
+    expect(await answer({ name: 'Ama', language: 'en', attributes: { tier: 'silver' } }, '1')).toBe('Input one');
+  });
+
+  it('reads an unknown field (or no contact) as empty, and a value saved this hop at once', async () => {
+    expect(await answer(undefined, '9', 'Kofi')).toBe('Thanks Kofi');
+    expect(await answer({ name: null, language: null, attributes: {} }, '9')).toBe('Your name?');
+  });
+
+  it('makes the app use the contact; lint tells rules on different fields apart', () => {
+    const ruleOnly = buildTestApp([
+      {
+        uniqueId: 'x',
+        displayText: 'Hi',
+        switchOperations: [
+          { subject: 'contact.vip', operator: 'eq', compareVal: '1', action: 'Terminate' },
+          { operator: 'eq', compareVal: '1', action: 'Terminate' },
+        ],
+      },
+    ]);
+    expect(compileApp(ruleOnly).usesContact).toBe(true);
+    expect(lintApp(ruleOnly).filter((i) => i.code === 'duplicate_rule')).toEqual([]);
+  });
+
+  it('makes an app whose scripts call contact.get or contact.set, or that runs a custom function, use the contact', () => {
+    const withAction = (action: Record<string, unknown>) =>
+      compileApp(
+        buildTestApp([{ uniqueId: 'x', displayText: 'Hi', actions: [{ actionName: 'a', actionType: 'pre', ...action } as never] }]),
+      ).usesContact;
+    expect(withAction({ inheritsPlugin: 'javascript', code: 'contact.set("city", input)' })).toBe(true);
+    expect(withAction({ inheritsPlugin: 'javascript', code: 'return 1' })).toBe(false);
+    expect(withAction({ inheritsPlugin: 'customAction', code: { uuid: 'u1' } })).toBe(true);
+  });
+});
+
+describe("a script's contact.set", () => {
+  const SCRIPTED: Array<Partial<MenuInput>> = [
+    {
+      uniqueId: 'm1',
+      userDefinedName: 'city',
+      isFirst: true,
+      displayText: 'City?',
+      actions: [{ actionName: 'keep', actionType: 'post', inheritsPlugin: 'javascript', code: 'contact.set("city", input)' }],
+      switchOperations: [{ operator: 'always', action: 'Terminate', actionParam: 'Bye from {{ contact.city }}' }],
+    },
+  ];
+  const compiled = compileApp(buildTestApp(SCRIPTED));
+
+  it("joins the hop's contact changes, and later screens read it", async () => {
+    const scripted: EngineDeps = {
+      ...deps,
+      runAction: async (request) => ({
+        ok: true,
+        result: null,
+        contactChanges: { attributes: { city: request.scope.inRequest.input } },
+      }),
+    };
+    const first = await startSession(compiled, { ...hop, contact: { name: null, language: null, attributes: {} } }, scripted);
+    const second = await continueSession(compiled, first.state, { ...hop, input: 'Tamale' }, scripted);
+    expect(second.reply).toEqual({ text: 'Bye from Tamale', end: true });
+    expect(second.contactChanges).toEqual({ attributes: { city: 'Tamale' } });
+  });
+
+  it('keeps nothing from a failed run', async () => {
+    const failing: EngineDeps = { ...deps, runAction: async () => ({ ok: false, error: 'TypeError: no' }) };
+    const first = await startSession(compiled, hop, failing);
+    const second = await continueSession(compiled, first.state, { ...hop, input: 'Tamale' }, failing);
+    expect(second.contactChanges).toBeUndefined();
+  });
+});

@@ -4,7 +4,7 @@
  * `HopResult.contactChanges`, which it writes with the session's records. The engine reads and writes nothing else.
  */
 import type { HopContext } from './context';
-import type { ContactFields } from './types';
+import type { ContactChanges, ContactFields } from './types';
 
 const NO_CONTACT: ContactFields = { name: null, language: null, attributes: {} };
 
@@ -21,4 +21,19 @@ export function saveToContact(ctx: HopContext, field: string, value: string): vo
     ctx.state.contact = { ...contact, attributes: { ...contact.attributes, [field]: value } };
     changes.attributes = { ...changes.attributes, [field]: value };
   }
+}
+
+/** A field of the session's contact as a rule reads it: `name`, `language` or an attribute; '' where unknown. */
+export function readContactField(contact: ContactFields | undefined, field: string): string {
+  if (!contact) return '';
+  if (field === 'name') return contact.name ?? '';
+  if (field === 'language') return contact.language ?? '';
+  return contact.attributes[field] ?? '';
+}
+
+/** A script's `contact.set` calls (the runner checked them as the API does): each is kept as a menu's save is. */
+export function applyContactChanges(ctx: HopContext, changes: ContactChanges): void {
+  if (typeof changes.name === 'string') saveToContact(ctx, 'name', changes.name);
+  for (const [key, value] of Object.entries(changes.attributes ?? {}))
+    if (key !== 'name' && key !== 'language' && typeof value === 'string') saveToContact(ctx, key, value);
 }

@@ -133,7 +133,8 @@ function lintDuplicateRules(m: CompiledMenu): LintIssue[] {
   const issues: LintIssue[] = [];
   const seen = new Map<string, number>();
   m.menu.switchOperations.forEach((rule, i) => {
-    const key = rule.operator === ALWAYS_OPERATOR ? ALWAYS_OPERATOR : `${rule.operator}\u0000${rule.compareVal.trim()}`;
+    const key =
+      rule.operator === ALWAYS_OPERATOR ? ALWAYS_OPERATOR : `${rule.subject ?? ''}\u0000${rule.operator}\u0000${rule.compareVal.trim()}`;
     const earlier = seen.get(key);
     if (earlier === undefined) seen.set(key, i);
     else

@@ -2,10 +2,10 @@
  * The engine's contract with its caller (the runtime service, the emulator, tests). Everything here is
  * plain data except `EngineDeps`, which injects the clock, ids and the action runner.
  */
-import type { ActionOutcome, ActionRequest, EventLevel } from '../shared/actions/runner';
+import type { ActionOutcome, ActionRequest, ContactChanges, EventLevel } from '../shared/actions/runner';
 import type { Action, ActionKind, InputValidation, MenuIssueCode, SwitchOperation } from '../shared/app';
 
-export type { ActionLogLine, ActionOutcome, ActionRequest, EventLevel, TemplateScope } from '../shared/actions/runner';
+export type { ActionLogLine, ActionOutcome, ActionRequest, ContactChanges, EventLevel, TemplateScope } from '../shared/actions/runner';
 
 /** One request from a channel adapter, gateway-neutral. */
 export interface Hop {
@@ -37,12 +37,6 @@ export interface ContactFields {
   name: string | null;
   language: string | null;
   attributes: Record<string, string>;
-}
-
-/** What a hop set on the contact (a menu's `saveToContact`): only the fields it set. The runtime stores them. */
-export interface ContactChanges {
-  name?: string;
-  attributes?: Record<string, string>;
 }
 
 /** Why a stored session was not continued but started over. `session_lost`: the runtime no longer had it. */

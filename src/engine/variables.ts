@@ -27,6 +27,7 @@ export interface VariableSource {
     userDefinedName: string;
     actions: ReadonlyArray<Pick<Action, 'actionName' | 'inheritsPlugin'>>;
     saveToContact?: string;
+    switchOperations?: ReadonlyArray<{ subject?: string }>;
   }>;
 }
 
@@ -48,6 +49,10 @@ export function findKnownVariables(app: VariableSource): KnownVariables {
     const identifier = menu.userDefinedName.trim();
     if (identifier !== '') known.inputs.add(identifier);
     if (menu.saveToContact && menu.saveToContact !== 'name') known.contactFields.add(menu.saveToContact);
+    for (const rule of menu.switchOperations ?? []) {
+      const field = rule.subject?.slice('contact.'.length);
+      if (field && field !== 'name' && field !== 'language') known.contactFields.add(field);
+    }
     for (const action of menu.actions) {
       if (action.actionName.trim() !== '') known.actions.add(action.actionName);
       if (action.inheritsPlugin === 'javascript' || action.inheritsPlugin === 'customAction') known.hasScripts = true;
@@ -137,7 +142,7 @@ export function listTemplateVariables(app: VariableSource): TemplateVariable[] {
   for (const name of known.actions) variables.push({ path: formatVariablePath(['actions', name]), detail: `The result of action ${name}` });
   for (const tag of known.tags) variables.push({ path: `session.vars.${tag}`, detail: `The shortcode's {${tag}} tag` });
   for (const key of known.contactFields)
-    variables.push({ path: formatVariablePath(['contact', key]), detail: `The contact's ${key}, saved by a menu` });
+    variables.push({ path: formatVariablePath(['contact', key]), detail: `The contact's ${key}, saved or tested by a menu` });
   variables.push(
     { path: 'contact.name', detail: "The caller's name, kept on their contact" },
     { path: 'contact.language', detail: "The caller's language, kept on their contact" },

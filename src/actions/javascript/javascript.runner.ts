@@ -26,7 +26,12 @@ export function createJavascriptRunner(
       if (code.trim() === '') return { ok: true, result: null, logs: [] };
       const outcome = await pool.run({
         code,
-        scope: { session: input.scope.session, input: input.scope.inRequest.input, actions: input.scope.actions },
+        scope: {
+          session: input.scope.session,
+          input: input.scope.inRequest.input,
+          actions: input.scope.actions,
+          contact: input.scope.contact,
+        },
         deadline: input.deadline,
         tenant: input.ownerId,
         group: await readGroup(input),
@@ -38,7 +43,10 @@ export function createJavascriptRunner(
 
 export function toActionOutcome(outcome: JsOutcome): ActionOutcome {
   const logs: ActionLogLine[] = outcome.logs.map((line) => ({ level: line.level, message: line.message }));
-  if (outcome.ok) return { ok: true, result: outcome.result ?? null, logs };
+  if (outcome.ok)
+    return outcome.contactChanges
+      ? { ok: true, result: outcome.result ?? null, logs, contactChanges: outcome.contactChanges }
+      : { ok: true, result: outcome.result ?? null, logs };
   return outcome.timedOut ? { ok: false, error: outcome.error, timedOut: true, logs } : { ok: false, error: outcome.error, logs };
 }
 

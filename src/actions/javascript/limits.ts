@@ -2,6 +2,7 @@
  * The javascript sandbox's limits and the messages the pool and its workers exchange. Shared by the main
  * side (pool.ts) and the worker side (worker.ts, sandbox.ts); nothing here imports Node or QuickJS.
  */
+import type { ContactChanges } from '../../shared/actions/runner';
 
 /** The sandbox's limits (docs/runtime.md, Action kinds): 32 MB heap, 512 KiB stack, 250 ms CPU, 3 s wall, 64 KB output, 100 KB code. */
 export interface JsLimits {
@@ -33,6 +34,8 @@ export interface JsScope {
   session?: unknown;
   input?: unknown;
   actions?: unknown;
+  /** The caller's contact as templates read it (`name`, `language`, attributes by key; '' where unknown), for `contact.get`. */
+  contact?: Readonly<Record<string, string>>;
 }
 
 export interface JsJob {
@@ -59,7 +62,8 @@ export interface JsLogLine {
 }
 
 export type JsOutcome =
-  | { ok: true; result: unknown; logs: JsLogLine[] }
+  /** `contactChanges`: what the script's `contact.set` calls changed, when it made any. */
+  | { ok: true; result: unknown; logs: JsLogLine[]; contactChanges?: ContactChanges }
   | { ok: false; error: string; timedOut?: boolean; logs: JsLogLine[] };
 
 /** main -> worker */

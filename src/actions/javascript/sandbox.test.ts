@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { JAVASCRIPT_SDK } from '../../shared/app';
 import { DEFAULT_JAVASCRIPT_CODE } from './default-code';
 import { DEFAULT_JS_LIMITS, type JsOutcome } from './limits';
+import { CONTACT_SET_MESSAGES } from '../../shared/contact-fields';
 import { runInSandbox } from './sandbox';
 
 const scope = {
@@ -78,5 +79,58 @@ describe('errors in builder code', () => {
     expect(errorOf('return [1].map(5)')).toBe('TypeError: not a function (line 1)');
     expect(errorOf('return (1)()')).toBe('TypeError: not a function (line 1)');
     expect(errorOf('return missing()')).toBe("ReferenceError: 'missing' is not defined (line 1)");
+  });
+});
+
+describe("the sandbox's contact", () => {
+  const withContact = (code: string, contact: Record<string, string> = { name: 'Ama', language: 'tw', city: 'Kumasi' }) =>
+    runInSandbox(module, {
+      code,
+      scopeJson: JSON.stringify({ ...scope, contact }),
+      limits: DEFAULT_JS_LIMITS,
+      deadline: Date.now() + 3000,
+    }).outcome;
+
+  it('contact.get reads the contact as loaded: name, language, attributes; null where unset', () => {
+    const outcome = withContact('return [contact.get("name"), contact.get("language"), contact.get("city"), contact.get("tier")]');
+    expect(outcome).toEqual({ ok: true, result: ['Ama', 'tw', 'Kumasi', null], logs: [] });
+    expect(run('return contact.get("name")')).toEqual({ ok: true, result: null, logs: [] });
+  });
+
+  it('contact.set keeps name and attributes, later gets read them, and the outcome carries the changes', () => {
+    const outcome = withContact(
+      'contact.set("city", "Accra"); contact.set("name", "Ama Mensah"); return contact.get("city") + "/" + contact.get("name")',
+    );
+    expect(outcome).toEqual({
+      ok: true,
+      result: 'Accra/Ama Mensah',
+      logs: [],
+      contactChanges: { name: 'Ama Mensah', attributes: { city: 'Accra' } },
+    });
+  });
+
+  it('refuses as the API does, with the error thrown into the code (which may catch it)', () => {
+    expect(withContact('contact.set("language", "fr")').ok).toBe(false);
+    expect(errorOf('contact.set("language", "fr")')).toBe(`TypeError: ${CONTACT_SET_MESSAGES.language} (line 1)`);
+    expect(errorOf('contact.set("1city", "Accra")')).toBe(`TypeError: ${CONTACT_SET_MESSAGES.key} (line 1)`);
+    expect(errorOf('contact.set("city", 5)')).toBe(`TypeError: ${CONTACT_SET_MESSAGES.value} (line 1)`);
+    expect(errorOf(`contact.set("city", "${'x'.repeat(501)}")`)).toBe(`TypeError: ${CONTACT_SET_MESSAGES.valueTooLong} (line 1)`);
+    expect(errorOf(`contact.set("name", "${'x'.repeat(201)}")`)).toBe(`TypeError: ${CONTACT_SET_MESSAGES.nameTooLong} (line 1)`);
+    const full = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, 'v']));
+    expect(withContact('contact.set("k0", "w"); contact.set("k50", "v")', full)).toMatchObject({
+      ok: false,
+      error: `TypeError: ${CONTACT_SET_MESSAGES.tooManyAttributes} (line 1)`,
+    });
+    expect(withContact('try { contact.set("language", "fr") } catch (e) { return e.message }')).toEqual({
+      ok: true,
+      result: CONTACT_SET_MESSAGES.language,
+      logs: [],
+    });
+  });
+
+  it('a run that fails keeps none of its sets', () => {
+    const outcome = withContact('contact.set("city", "Accra"); throw new Error("no")');
+    expect(outcome.ok).toBe(false);
+    expect('contactChanges' in outcome).toBe(false);
   });
 });

@@ -10,8 +10,10 @@
  *   // { ok: true, result: 42, logs: [] }
  */
 import type { QuickJSContext, QuickJSHandle, QuickJSWASMModule } from 'quickjs-emscripten';
+import type { ContactChanges } from '../../shared/actions/runner';
+import { checkContactSet } from '../../shared/contact-fields';
 import { toErrorMessage } from '../../shared/errors';
-import { formatBytes, type JsLimits, type JsLogLine, type JsOutcome } from './limits';
+import { formatBytes, type JsLimits, type JsLogLine, type JsOutcome, type JsScope } from './limits';
 import { readThreadCpuMs } from './thread-cpu';
 
 export interface SandboxJob {
@@ -41,7 +43,7 @@ const LOG_LEVELS = new Set(['debug', 'info', 'error']);
  * script that overwrites globals only spoils its own run, and hands back `log` plus two helpers the host
  * uses to read results and errors without running arbitrary getters from the host side.
  */
-const PRELUDE = `(function (hostLog, maxMessage) {
+const PRELUDE = `(function (hostLog, maxMessage, hostContactSet) {
   'use strict';
   var stringify = JSON.stringify;
   var parse = JSON.parse;
@@ -97,8 +99,27 @@ const PRELUDE = `(function (hostLog, maxMessage) {
       return '{"message":"Script failed"}';
     }
   }
+  // contact.get(key) / contact.set(key, value): the caller's contact as loaded plus this run's sets; the host checks
+  // each set as the API would, keeps it for the outcome, and its refusal is thrown into the script.
+  function makeContact(data) {
+    var fields = {};
+    var has = Object.prototype.hasOwnProperty;
+    if (data !== null && typeof data === 'object') for (var k in data) if (has.call(data, k) && typeof data[k] === 'string') fields[k] = data[k];
+    return Object.freeze({
+      get: function (key) {
+        var value = typeof key === 'string' && has.call(fields, key) ? fields[key] : '';
+        return value === '' ? null : value;
+      },
+      set: function (key, value) {
+        var refused = hostContactSet(key, value);
+        if (typeof refused === 'string') throw new TypeError(refused);
+        fields[key] = value;
+      },
+    });
+  }
   function readScope(text) {
     var scope = parse(text);
+    Object.defineProperty(globalThis, 'contact', { value: makeContact(scope.contact), writable: true, configurable: true });
     return [scope.session, scope.input, scope.actions];
   }
   return [log, toJson, describe, readScope];
@@ -244,6 +265,7 @@ export function runInSandbox(module: QuickJSWASMModule, job: SandboxJob, isMemor
   };
 
   const logs: JsLogLine[] = [];
+  const contactChanges = createContactChanges(job.scopeJson);
   let logBytes = 0;
   let isLogFull = false;
 
@@ -283,7 +305,15 @@ export function runInSandbox(module: QuickJSWASMModule, job: SandboxJob, isMemor
         return ctx.true;
       }),
     );
-    const [log, toJson, describe, readScope] = setUpPrelude(ctx, own, hostLog, limits.outputBytes);
+    const contactSet = own(
+      ctx.newFunction('hostContactSet', (keyH, valueH) => {
+        const key = ctx.typeof(keyH) === 'string' ? ctx.getString(keyH) : undefined;
+        const value = ctx.typeof(valueH) === 'string' ? ctx.getString(valueH) : undefined;
+        const refused = contactChanges.set(key, value);
+        return refused === null ? undefined : ctx.newString(refused);
+      }),
+    );
+    const [log, toJson, describe, readScope] = setUpPrelude(ctx, own, [hostLog, own(ctx.newNumber(limits.outputBytes)), contactSet]);
 
     const describeError = (errorH: QuickJSHandle): string => {
       const res = ctx.callFunction(describe, ctx.undefined, errorH);
@@ -372,7 +402,10 @@ export function runInSandbox(module: QuickJSWASMModule, job: SandboxJob, isMemor
       }
       if (getJsonDepth(text) > MAX_RESULT_DEPTH)
         return { ok: false, error: `The returned value is nested deeper than ${MAX_RESULT_DEPTH} levels`, logs };
-      return { ok: true, result: JSON.parse(text) as unknown, logs };
+      const changes = contactChanges.read();
+      return changes
+        ? { ok: true, result: JSON.parse(text) as unknown, logs, contactChanges: changes }
+        : { ok: true, result: JSON.parse(text) as unknown, logs };
     })();
   } catch (err) {
     // Only a bug or a wasm-level failure (an abort, the thread's own stack) lands here.
@@ -399,14 +432,44 @@ export function runInSandbox(module: QuickJSWASMModule, job: SandboxJob, isMemor
   return { outcome, cpuMs: Math.round((readCpuMs() - cpuStart) * 10) / 10, isModuleSuspect, isOutOfMemory };
 }
 
+/**
+ * A run's `contact.set` calls: each checked as the API checks a contact (checkContactSet), the accepted ones kept
+ * for the outcome. The contact's attribute keys are read from the scope on the first set only.
+ */
+function createContactChanges(scopeJson: string) {
+  let keys: Set<string> | null = null;
+  let changes: ContactChanges | null = null;
+  return {
+    /** The refusal's message, or null when the set is kept. */
+    set(key: string | undefined, value: string | undefined): string | null {
+      keys ??= readAttributeKeys(scopeJson);
+      const refused = checkContactSet(key, value, keys);
+      if (refused !== null || key === undefined || value === undefined) return refused;
+      changes ??= {};
+      if (key === 'name') changes.name = value;
+      else {
+        keys.add(key);
+        changes.attributes = { ...changes.attributes, [key]: value };
+      }
+      return null;
+    },
+    read: () => changes,
+  };
+}
+
+/** The attribute keys of the scope's contact (`name` and `language` are fields of their own). */
+function readAttributeKeys(scopeJson: string): Set<string> {
+  const contact = (JSON.parse(scopeJson) as JsScope).contact ?? {};
+  return new Set(Object.keys(contact).filter((key) => key !== 'name' && key !== 'language'));
+}
+
 function setUpPrelude(
   ctx: QuickJSContext,
   own: (h: QuickJSHandle) => QuickJSHandle,
-  hostLog: QuickJSHandle,
-  maxMessage: number,
+  args: [hostLog: QuickJSHandle, maxMessage: QuickJSHandle, hostContactSet: QuickJSHandle],
 ): [log: QuickJSHandle, toJson: QuickJSHandle, describe: QuickJSHandle, readScope: QuickJSHandle] {
   const factory = own(ctx.unwrapResult(ctx.evalCode(PRELUDE, 'prelude.js', { type: 'global' })));
-  const parts = own(ctx.unwrapResult(ctx.callFunction(factory, ctx.undefined, hostLog, own(ctx.newNumber(maxMessage)))));
+  const parts = own(ctx.unwrapResult(ctx.callFunction(factory, ctx.undefined, ...args)));
   return [0, 1, 2, 3].map((index) => own(ctx.getProp(parts, index))) as [QuickJSHandle, QuickJSHandle, QuickJSHandle, QuickJSHandle];
 }
 

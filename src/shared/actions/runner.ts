@@ -71,8 +71,17 @@ export interface ActionLogLine {
  * The runner's answer. `timedOut` marks a budget overrun (the hop ends with the unavailable text);
  * any other failure is reported and the session goes on with `actions.<name>` = `{ error }`.
  */
+/**
+ * What a hop set on the caller's contact (a menu's `saveToContact`, a script's `contact.set`, checked as the API
+ * checks them): only the fields it set. The runtime stores them with the session's records.
+ */
+export interface ContactChanges {
+  name?: string;
+  attributes?: Record<string, string>;
+}
+
 export type ActionOutcome =
-  | { ok: true; result: unknown; logs?: ActionLogLine[] }
+  | { ok: true; result: unknown; logs?: ActionLogLine[]; contactChanges?: ContactChanges }
   | { ok: false; error: string; timedOut?: boolean; logs?: ActionLogLine[] };
 
 export interface ActionRunner<K extends ActionKind> {

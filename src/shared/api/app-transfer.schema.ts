@@ -11,7 +11,7 @@ import { appSchema, createAppBodySchema } from './apps.schema';
  * `format` and `version` say what the file is; a reader refuses any other, so a later version can change the
  * shape without an old server misreading it. `specVersion` is the shape of the app and menus inside
  * (shared/app/spec-version.ts), the same as a deployed version's: an older one is brought forward on import.
- * @example { "format": "dialflow.app", "version": 1, "specVersion": 1, "exportedAt": "2026-11-26T22:00:00.000Z",
+ * @example { "format": "dialflow.app", "version": 1, "specVersion": 2, "exportedAt": "2026-11-26T22:00:00.000Z",
  *   "app": { "appName": "Balance", ... }, "menus": [{ "uniqueId": "…", "userDefinedName": "home", ... }], "secretsRemoved": [] }
  */
 export const APP_EXPORT_FORMAT = 'dialflow.app';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CONTACT_FIELD_PATTERN } from '../app/menu.schema';
 import { CONSENT_CHANNELS, CONSENT_SOURCES } from '../contact-consent';
+import { CONTACT_ATTRIBUTES_MAX, CONTACT_NAME_MAX, CONTACT_VALUE_MAX } from '../contact-fields';
 
 /**
  * An account's contacts (docs/contacts.md): the people its apps talk to, one per phone number in E.164 form,
@@ -19,8 +20,8 @@ const attributeKeySchema = z
   .refine((key) => key !== 'name' && key !== 'language', { message: CONTACT_MESSAGES.attributeKey });
 
 export const contactAttributesSchema = z
-  .record(attributeKeySchema, z.string().max(500))
-  .refine((attributes) => Object.keys(attributes).length <= 50, { message: CONTACT_MESSAGES.tooManyAttributes });
+  .record(attributeKeySchema, z.string().max(CONTACT_VALUE_MAX))
+  .refine((attributes) => Object.keys(attributes).length <= CONTACT_ATTRIBUTES_MAX, { message: CONTACT_MESSAGES.tooManyAttributes });
 
 const seenSchema = z.object({ firstSeen: z.string().nullable(), lastSeen: z.string().nullable() });
 
@@ -121,7 +122,7 @@ const consentChangeSchema = z.enum(['in', 'out']).optional();
 /** POST /api/contacts/:contactId: the fields given change (null clears name or language); `attributes` replaces them all. */
 export const updateContactBodySchema = z
   .object({
-    name: z.string().trim().max(200).nullable().optional(),
+    name: z.string().trim().max(CONTACT_NAME_MAX).nullable().optional(),
     language: z.string().trim().regex(LANGUAGE_CODE, { message: 'A language is a code such as en, fr or tw' }).nullable().optional(),
     attributes: contactAttributesSchema.optional(),
     /**

@@ -31,6 +31,10 @@ export const updateNameBodySchema = z.object({
 });
 
 /** POST /api/custom-action/test: session values {mobile, inputs} and action results as JSON objects. */
+/**
+ * A test run: the code, the session values (`contact` among them is the caller's contact `contact.get` reads:
+ * `{ "name": "Ama", "city": "Accra" }`) and the action results.
+ */
 export const testCustomActionBodySchema = z.object({
   code: z.string().max(CODE_MAX),
   sessionValues: z.record(z.string(), z.unknown()).default({}),
@@ -45,6 +49,9 @@ export const testReplySchema = z.object({
   output: z.unknown(),
   consoleMessages: z.array(consoleMessageSchema),
   error: z.string().nullable(),
+  /** What the run's `contact.set` calls would keep on the contact; null when none (or the run failed). */
+  contactChanges: z.object({ name: z.string().optional(), attributes: z.record(z.string(), z.string()).optional() }).nullable(),
 });
 
 export const customActionTemplateSchema = z.object({ uuid: z.string(), actionName: z.string(), code: z.string() });
+export type TestReply = z.infer<typeof testReplySchema>;

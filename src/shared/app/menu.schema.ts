@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CONTACT_FIELD_PATTERN } from '../contact-fields';
 import { actionSchema } from './actions.schema';
 import { inputValidationSchema } from './input-validation.schema';
 import { languageRecord } from './languages';
@@ -8,7 +9,7 @@ import { switchOperationSchema } from './switch-operation.schema';
  * A contact field a menu's input can be saved to (docs/contacts.md): `name`, or an attribute key the builder
  * chooses. `language` is the contact's too, but set by the console and the API, not typed by a caller.
  */
-export const CONTACT_FIELD_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,39}$/;
+export { CONTACT_FIELD_PATTERN };
 export const CONTACT_FIELD_MESSAGE =
   'A contact field is name or an attribute key: a letter or _, then letters, digits or _ (at most 40), not language';
 export const contactFieldSchema = z

@@ -4,9 +4,10 @@
  */
 import type { Action } from './actions.schema';
 import { checkJavascriptSyntax, formatSyntaxError, isJavascriptIdentifier } from './javascript-syntax';
-import type { Menu } from './menu.schema';
+import { CONTACT_FIELD_MESSAGE, CONTACT_FIELD_PATTERN, type Menu } from './menu.schema';
 import { ALWAYS_OPERATOR, compileComparison } from './operators';
 import { createMenuRegExpBudget } from './regexp';
+import { RULE_SUBJECT_MESSAGE, RULE_SUBJECT_PATTERN } from './switch-operation.schema';
 
 /**
  * Stable names for the problems other tools mark without reading messages: a goto whose target is not in
@@ -125,10 +126,17 @@ export function validateMenu(
   if (menu.allowGoBack && !menu.terminate && menu.goBackInputIndicator.trim() === '')
     errors.push({ field: 'goBackInputIndicator', message: MENU_MESSAGES.indicatorRequired });
 
+  // The contact's fields as the schema takes them (docs/contacts.md), so the form says so before it saves.
+  const saveTo = menu.saveToContact;
+  if (saveTo !== undefined && (!CONTACT_FIELD_PATTERN.test(saveTo) || saveTo === 'language'))
+    errors.push({ field: 'saveToContact', message: CONTACT_FIELD_MESSAGE });
+
   // The same order as the engine's compileMenu, so the same pattern is the one over the budget.
   const regexps = createMenuRegExpBudget();
   menu.switchOperations.forEach((rule, i) => {
     const at = `switchOperations.${i}`;
+    if (rule.subject !== undefined && !RULE_SUBJECT_PATTERN.test(rule.subject))
+      errors.push({ field: `${at}.subject`, message: RULE_SUBJECT_MESSAGE });
     if (rule.operator === ALWAYS_OPERATOR && rule.action !== 'goto')
       errors.push({ field: `${at}.action`, message: MENU_MESSAGES.alwaysNeedsGoto });
     if (rule.operator !== ALWAYS_OPERATOR) {

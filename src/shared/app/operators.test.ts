@@ -20,7 +20,7 @@ describe('operator and method lists', () => {
   it('are exactly the product lists, in their order', () => {
     // Pinned on purpose, in the order the dropdowns show them (docs/runtime.md): a change here is a product change.
     expect(NAVIGATION_OPERATORS.join(' ')).toBe(
-      'eq neq gt gte lt lte valueIn valueNotIn startsWith endsWith contains regexp notRegexp between notBetween',
+      'eq neq gt gte lt lte valueIn valueNotIn startsWith endsWith contains regexp notRegexp between notBetween isSet isEmpty',
     );
     expect(VALIDATION_METHODS.join(' ')).toBe(
       'isAlpha isNumeric gte lte lt eq valueIn valueNotIn startsWith endsWith regexp notRegexp between contains notBetween javascript',

@@ -26,6 +26,8 @@ export const NAVIGATION_OPERATORS = [
   'notRegexp',
   'between',
   'notBetween',
+  'isSet',
+  'isEmpty',
 ] as const;
 export type NavigationOperator = (typeof NAVIGATION_OPERATORS)[number];
 
@@ -71,6 +73,8 @@ export const OPERATOR_LABELS: Record<SwitchOperator, string> = {
   notRegexp: 'does not match regexp',
   between: 'between',
   notBetween: 'not between',
+  isSet: 'is set',
+  isEmpty: 'is empty',
   always: 'always',
 };
 
@@ -166,6 +170,8 @@ export function parseRange(compareVal: string): { low: number; high: number } | 
  * engine to run one. Families:
  *
  * - always: matches every input. `{ operator: 'always' }`
+ * - presence (navigation only, for contact fields mostly): `isSet` matches a value that is not blank, `isEmpty` a
+ *   blank one. The compare value is ignored.
  * - type checks (validation only): `isAlpha` letters and digits only ("Kofi2" passes, "Kofi 2" fails);
  *   `isNumeric` a plain number ("-12.5" passes, "1e3" fails). The compare value is ignored.
  * - equality: `eq 1` matches "1" and "01"; `neq yes` matches anything but "yes".
@@ -187,6 +193,10 @@ export function compileComparison(operator: ComparisonOperator, compareVal: stri
       return { ok: true, test: (input) => ALPHANUMERIC.test(input.trim()) };
     case 'isNumeric':
       return { ok: true, test: (input) => isNumericText(input) };
+    case 'isSet':
+      return { ok: true, test: (input) => input.trim() !== '' };
+    case 'isEmpty':
+      return { ok: true, test: (input) => input.trim() === '' };
   }
   if (value === '') return { ok: false, error: COMPARE_MESSAGES.required };
   switch (operator) {

@@ -28,6 +28,10 @@ export type DefinitionMigration = (definition: DefinitionParts) => DefinitionPar
 export const DEFINITION_MIGRATIONS: readonly DefinitionMigration[] = [
   // 0 -> 1: versions start being stamped. An unversioned definition already has version 1's shape.
   (definition) => definition,
+  // 1 -> 2: a rule may test a contact field (`subject`) and use isSet / isEmpty. A version 1 rule has no subject and
+  // tests the input, which is what a rule without one means in version 2. The number moves so that older code,
+  // which would drop `subject` and test the input instead, refuses such a definition (docs/import-export.md).
+  (definition) => definition,
 ];
 
 /** The shape this code writes and runs: one more than the versions it migrates from. */

@@ -3,7 +3,7 @@ import { createApiClient, useTestApp, useUser } from '../../../../tests/support/
 import { describeDb } from '../../../../tests/support/test-db';
 import { seedShop } from '../../../../tests/support/seed-app';
 import type { AppExport } from '../../../shared/api/app-transfer.schema';
-import { SPEC_VERSION, SPEC_VERSION_MESSAGES } from '../../../shared/app';
+import { RULE_SUBJECT_MESSAGE, SPEC_VERSION, SPEC_VERSION_MESSAGES } from '../../../shared/app';
 
 /**
  * An export file says which shape its app and menus have (`specVersion`, docs/import-export.md): an older file is
@@ -39,6 +39,35 @@ describeDb('app import and export: the spec version of the file', () => {
     expect(res.statusCode, res.body).toBe(200);
     const again = (await get(`/api/exportApp/${res.json().data.appId}`, receiver.auth)).json().data as AppExport;
     expect(strip(again)).toEqual(strip(file));
+  });
+
+  it('reads a spec version 1 file as it was: its rules test the input', async () => {
+    const res = await post('/api/importApp', { document: { ...file, specVersion: 1 }, shortCode: '*920*73#' }, receiver.auth);
+    expect(res.statusCode, res.body).toBe(200);
+    const again = (await get(`/api/exportApp/${res.json().data.appId}`, receiver.auth)).json().data as AppExport;
+    expect(again.specVersion).toBe(SPEC_VERSION);
+    expect(again.menus.flatMap((m) => m.switchOperations).every((rule) => rule.subject === undefined)).toBe(true);
+  });
+
+  it('carries rules on contact fields and save to contact through export and import (spec version 2)', async () => {
+    expect(SPEC_VERSION).toBeGreaterThanOrEqual(2);
+    const [first, ...rest] = file.menus;
+    const rule = { subject: 'contact.tier', operator: 'isSet', compareVal: '', action: 'Terminate', actionParam: 'Welcome back' } as const;
+    const document = {
+      ...file,
+      menus: [{ ...first!, saveToContact: 'name', switchOperations: [rule, ...first!.switchOperations] }, ...rest],
+    };
+    const res = await post('/api/importApp', { document, shortCode: '*920*74#' }, receiver.auth);
+    expect(res.statusCode, res.body).toBe(200);
+    const again = (await get(`/api/exportApp/${res.json().data.appId}`, receiver.auth)).json().data as AppExport;
+    expect(again.menus[0]).toMatchObject({
+      saveToContact: 'name',
+      switchOperations: [rule, ...first!.switchOperations.map(() => expect.anything())],
+    });
+    const bad = { ...document, menus: [{ ...document.menus[0]!, switchOperations: [{ ...rule, subject: 'contact.1x' }] }, ...rest] };
+    const refused = await post('/api/importApp', { document: bad, shortCode: '*920*75#' }, receiver.auth);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errors).toContainEqual({ field: 'menus.0.switchOperations.0.subject', message: RULE_SUBJECT_MESSAGE });
   });
 
   it.each([

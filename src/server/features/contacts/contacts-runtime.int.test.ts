@@ -191,4 +191,33 @@ describeDb('contacts in the runtime', () => {
       expect(res.statusCode, saveToContact).toBe(400);
     }
   });
+
+  it("routes by rules on contact fields and keeps a script's contact.set with the session's records", async () => {
+    const club = await seedApp(t, owner.auth, { country: 'ghana' });
+    await seedMenu(t, owner.auth, club, {
+      userDefinedName: 'start',
+      displayText: 'Hi {{ contact.name | default: "friend" }}. 1. Join',
+      isFirst: true,
+      actions: [
+        { actionName: 'join', actionType: 'post', inheritsPlugin: 'javascript', code: 'if (input === "1") contact.set("tier", "gold");' },
+      ],
+      switchOperations: [
+        { subject: 'contact.tier', operator: 'eq', compareVal: 'gold', action: 'Terminate', actionParam: 'Welcome, gold member' },
+        { subject: 'contact.tier', operator: 'isEmpty', compareVal: '', action: 'Terminate', actionParam: 'Not a member' },
+      ],
+    });
+    // The script workers loaded before the first hop, as a server taking traffic does (its 3 s budget is for the script).
+    await t.app.startScripts();
+    reads.mockClear();
+    expect((await africasTalking(club, 'C-7', '+233241115555', '')).body).toBe('CON Hi friend. 1. Join');
+    expect((await africasTalking(club, 'C-7', '+233241115555', '2')).body).toBe('END Not a member');
+    expect((await africasTalking(club, 'C-8', '+233241115555', '')).body).toBe('CON Hi friend. 1. Join');
+    expect((await africasTalking(club, 'C-8', '+233241115555', '1')).body).toBe('END Welcome, gold member');
+    await t.app.runtime.flushEvents();
+    expect(await findContact(owner.user.id, '+233241115555')).toMatchObject({ attributes: { tier: 'gold' } });
+    // The next session reads the stored contact: the rule matches without the script setting anything.
+    expect((await africasTalking(club, 'C-9', '+233241115555', '')).body).toBe('CON Hi friend. 1. Join');
+    expect((await africasTalking(club, 'C-9', '+233241115555', '2')).body).toBe('END Welcome, gold member');
+    expect(reads).toHaveBeenCalledTimes(3);
+  });
 });

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as calls from '../../../shared/api/custom-actions.calls';
+import type { TestReply } from '../../../shared/api/custom-actions.schema';
 import type { AppContext } from '../../context';
 import { registerCall } from '../../core/register-call';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
@@ -9,15 +10,11 @@ import * as service from './custom-actions.service';
 
 export interface ScriptTester {
   /**
-   * Runs code as the customAction runner would, with the given session values and action results, in the
+   * Runs code as the customAction runner would, with the given session values (their `contact`: the contact
+   * `contact.get` reads) and action results, in the
    * javascript pool's share of the account asking (`accountId`).
    */
-  test(
-    accountId: string,
-    code: string,
-    sessionValues: Record<string, unknown>,
-    actionResults: Record<string, unknown>,
-  ): Promise<{ output: unknown; consoleMessages: Array<{ message: string; type: string }>; error: string | null }>;
+  test(accountId: string, code: string, sessionValues: Record<string, unknown>, actionResults: Record<string, unknown>): Promise<TestReply>;
   defaultCode: string;
 }
 

@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { ActionOf } from '../../../shared/app';
+import { isPlainObject } from '../../../shared/json';
 import type { ActionRunner } from '../../../shared/actions/runner';
 import { createJavascriptPool, type JavascriptPool } from '../../../actions/javascript/pool';
 import { createJavascriptRunner } from '../../../actions/javascript/javascript.runner';
@@ -95,6 +96,12 @@ function createScriptGroups(ctx: AppContext): (ownerId: string) => Promise<strin
   };
 }
 
+/** A test run's `contact` session value as a hop's contact scope: its text fields (`name`, `language`, attributes). */
+function toTestContact(value: unknown): Record<string, string> {
+  if (!isPlainObject(value)) return {};
+  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+}
+
 export interface ServerRunners {
   /** Every kind but the two that need the messaging services (sendsms, paymentprompt), added by the caller. */
   runners: Omit<ActionRunners, 'sendsms' | 'paymentprompt'>;
@@ -185,7 +192,7 @@ export function createServerRunners(ctx: AppContext): ServerRunners {
     runners: { javascript, restapi, dbaccess, customAction: createCustomActionRunner(ctx, javascript) },
     tester: {
       defaultCode: DEFAULT_JAVASCRIPT_CODE,
-      async test(accountId, code, sessionValues, actionResults) {
+      async test(accountId, code, { contact, ...sessionValues }, actionResults) {
         const session = {
           sessionId: 'test',
           network: 'MTN',
@@ -197,14 +204,15 @@ export function createServerRunners(ctx: AppContext): ServerRunners {
         // The account's test runs share its hops' part of the pool: testing cannot buy a tenant a second share.
         const outcome = await pool.run({
           code,
-          scope: { session, input: '', actions: actionResults },
+          scope: { session, input: '', actions: actionResults, contact: toTestContact(contact) },
           deadline: Date.now() + pool.limits.wallMs,
           tenant: accountId,
           group: await readScriptGroup(accountId),
         });
         const consoleMessages = outcome.logs.map((line) => ({ message: line.message, type: line.level }));
         if (!outcome.ok) consoleMessages.push({ message: outcome.error, type: 'error' });
-        return { output: outcome.ok ? outcome.result : null, consoleMessages, error: outcome.ok ? null : outcome.error };
+        if (!outcome.ok) return { output: null, consoleMessages, error: outcome.error, contactChanges: null };
+        return { output: outcome.result, consoleMessages, error: null, contactChanges: outcome.contactChanges ?? null };
       },
     },
     startScripts: () => pool.ready(),

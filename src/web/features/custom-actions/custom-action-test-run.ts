@@ -1,7 +1,14 @@
 import type { ConsoleMessage } from './custom-actions.api';
 
-/** The session values a test starts from: mobile empty, inputs with sample values. */
-export const DEFAULT_SESSION_VALUES = JSON.stringify({ mobile: '', inputs: { amount: '20', name: 'Ama' } }, null, 2);
+/**
+ * The session values a test starts from: mobile empty, inputs with sample values, and the caller's contact that
+ * `contact.get` reads (name, language and attributes by key).
+ */
+export const DEFAULT_SESSION_VALUES = JSON.stringify(
+  { mobile: '', inputs: { amount: '20', name: 'Ama' }, contact: { name: 'Ama', city: 'Accra' } },
+  null,
+  2,
+);
 
 /**
  * The action results a test starts from: a sample REST result with status true. Named `getBalance` for the default code and `lookup`
@@ -65,12 +72,19 @@ export function createTerminalLine(kind: TerminalLineKind, text: string, now = n
   return { id: nextId++, time: formatClock(now), kind, text };
 }
 
-/** A test run's lines: each console message in order, then the output (none when the run failed with no result). */
-export function toTerminalLines(reply: { output?: unknown; consoleMessages?: ConsoleMessage[] }, now = new Date()): TerminalLine[] {
+/**
+ * A test run's lines: each console message in order, then the output (none when the run failed with no result),
+ * then what its `contact.set` calls would keep on the contact.
+ */
+export function toTerminalLines(
+  reply: { output?: unknown; consoleMessages?: ConsoleMessage[]; contactChanges?: unknown },
+  now = new Date(),
+): TerminalLine[] {
   const lines = (reply.consoleMessages ?? []).map((m) => createTerminalLine(asKind(m.type), m.message, now));
   const hasError = lines.some((line) => line.kind === 'error');
   // A script error comes back as output null plus an error line; a null output after an error is noise.
   if (!(hasError && reply.output === null)) lines.push(createTerminalLine('output', formatOutput(reply.output), now));
+  if (reply.contactChanges) lines.push(createTerminalLine('info', `Contact changes: ${JSON.stringify(reply.contactChanges)}`, now));
   return lines;
 }
 

@@ -84,8 +84,15 @@ export function MenuEditForm({
   const others = menus.filter((m) => m.uniqueId !== values.uniqueId);
   // What the templated fields offer after `{{`: the app's variables, this menu's as the form has them now.
   const variables = useMemo(
-    () => listFormVariables(app, { uniqueId: values.uniqueId, userDefinedName: values.userDefinedName, actions: values.actions }),
-    [app, values.uniqueId, values.userDefinedName, values.actions],
+    () =>
+      listFormVariables(app, {
+        uniqueId: values.uniqueId,
+        userDefinedName: values.userDefinedName,
+        actions: values.actions,
+        saveToContact: values.saveToContact.trim() || undefined,
+        switchOperations: values.rules,
+      }),
+    [app, values.uniqueId, values.userDefinedName, values.actions, values.saveToContact, values.rules],
   );
   const isDirty = isFormDirty(initial, values) || editor.mode !== 'idle';
   useEffect(() => onDirtyChange?.(isDirty), [isDirty, onDirtyChange]);

@@ -3,6 +3,7 @@ import { IconInfoCircle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { describeLanguage, type AppLanguages } from '../../../shared/app';
 import classes from './menus.module.css';
+import { SaveToContactField } from './contact-field-inputs';
 import { MenuTranslationFields } from './menu-translation-fields';
 import { toggleTerminate, type FormErrors, type MenuFormValues } from './menu-form-state';
 import { MenuScreenPreview, type PreviewApp } from './menu-screen-preview';
@@ -103,6 +104,12 @@ function MenuDefaultFields({
         value={values.inputHolder}
         onChange={(e) => set({ inputHolder: e.currentTarget.value })}
         error={err('inputHolder')}
+        disabled={values.terminate}
+      />
+      <SaveToContactField
+        value={values.saveToContact}
+        onChange={(saveToContact) => set({ saveToContact })}
+        error={err('saveToContact')}
         disabled={values.terminate}
       />
       <Group align="flex-start" gap="lg" wrap="wrap">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMenuDraft, MENU_MESSAGES } from '../../../shared/app';
+import { CONTACT_FIELD_MESSAGE, createMenuDraft, MENU_MESSAGES, RULE_SUBJECT_MESSAGE } from '../../../shared/app';
 import { moveItem } from './menu-row-buttons';
 import {
   checkMenuForm,
@@ -134,5 +134,30 @@ describe('menu form translations', () => {
     expect(readMenuForm(values).body.switchOperations).toEqual([
       { operator: 'always', compareVal: '', action: 'goto', actionParam: 'm2', setLanguage: 'sw' },
     ]);
+  });
+});
+
+describe('contact fields in the form', () => {
+  it('loads and saves save-to-contact and a rule on a contact field; none leaves them out', () => {
+    const values = form({
+      saveToContact: 'city',
+      switchOperations: [{ subject: 'contact.tier', operator: 'isSet', compareVal: '', action: 'Terminate', actionParam: '' }],
+    });
+    expect(values.saveToContact).toBe('city');
+    expect(readMenuForm(values).body).toMatchObject({
+      saveToContact: 'city',
+      switchOperations: [{ subject: 'contact.tier', operator: 'isSet', action: 'Terminate' }],
+    });
+    const none = readMenuForm({ ...values, saveToContact: ' ', rules: values.rules.map((r) => ({ ...r, subject: '' })) }).body;
+    expect(none).not.toHaveProperty('saveToContact');
+    expect(none.switchOperations[0]).not.toHaveProperty('subject');
+  });
+
+  it("marks a bad field with the schema's messages", () => {
+    const values = form({ switchOperations: [{ operator: 'eq', compareVal: '1', action: 'Terminate', actionParam: '' }] });
+    const bad = { ...values, saveToContact: 'language', rules: values.rules.map((r) => ({ ...r, subject: 'contact.my city' })) };
+    const { errors } = checkMenuForm(bad, others);
+    expect(errors.saveToContact?.message).toBe(CONTACT_FIELD_MESSAGE);
+    expect(errors['rules.0.subject']?.message).toBe(RULE_SUBJECT_MESSAGE);
   });
 });

@@ -24,6 +24,8 @@ import {
 /** A navigation rule in the form; `action` is '' until the builder picks goto or Terminate. */
 export interface RuleDraft {
   key: string;
+  /** A contact field the rule tests instead of the input (`contact.tier`), absent for the input. */
+  subject?: string;
   operator: SwitchOperator;
   compareVal: string;
   action: SwitchAction | '';
@@ -51,6 +53,8 @@ export interface MenuFormValues {
   headerText: string;
   footerText: string;
   inputHolder: string;
+  /** The contact field the input is also saved to: `name`, an attribute key, '' for none (docs/contacts.md). */
+  saveToContact: string;
   allowGoBack: boolean;
   goBackInputIndicator: string;
   terminate: boolean;
@@ -101,6 +105,7 @@ export function loadMenuForm(menu: MenuDraft): MenuFormValues {
     isFirst: menu.isFirst,
     parentMenuId: menu.parentMenuId,
     userDefinedName: menu.userDefinedName,
+    saveToContact: menu.saveToContact ?? '',
     ...toMenuScreen(menu),
     alwaysGoto: isAlwaysOnly,
     alwaysTarget: isAlwaysOnly ? ops[0]!.actionParam : '',
@@ -207,6 +212,7 @@ export function readMenuForm(values: MenuFormValues): ReadMenuForm {
       savedToForm.push(formIndex);
       savedRules.push(rule);
       switchOperations.push({
+        ...(rule.subject?.trim() ? { subject: rule.subject.trim() } : {}),
         operator: rule.operator,
         compareVal: rule.compareVal,
         action: rule.action,
@@ -225,6 +231,7 @@ export function readMenuForm(values: MenuFormValues): ReadMenuForm {
     headerText: values.headerText,
     footerText: values.footerText,
     inputHolder: values.inputHolder,
+    ...(values.saveToContact.trim() ? { saveToContact: values.saveToContact.trim() } : {}),
     allowGoBack: values.allowGoBack,
     goBackInputIndicator: values.goBackInputIndicator,
     terminate: values.terminate,

@@ -11,6 +11,7 @@ import {
   type SwitchOperator,
 } from '../../../shared/app';
 import { createRuleDraft, type FormErrors, type MenuFormValues, type RuleDraft } from './menu-form-state';
+import { RuleSubjectField } from './contact-field-inputs';
 import { MenuRowControls, moveItem, removeItem, updateItem } from './menu-row-buttons';
 import { MenuRowList } from './menu-row-list';
 import { TemplateTextInput } from './template-text-input';
@@ -36,6 +37,9 @@ export function toMenuOptions(menus: MenuLite[], selfId?: string) {
 }
 
 type Options = { value: string; label: string }[];
+
+/** isSet and isEmpty compare with nothing. */
+const isPresence = (operator: SwitchOperator) => operator === 'isSet' || operator === 'isEmpty';
 
 /** The options, plus the saved target when it is no longer a menu (deleted), so the field shows it rather than looking empty. */
 export function withMissingTarget(options: Options, target: string) {
@@ -129,7 +133,7 @@ export function MenuNavigationTab({ values, set, errors, menus, languages = [] }
 
       <MenuRowList
         title="Rules"
-        description="Checked in order against the caller's input; the first match wins."
+        description="Checked in order against the caller's input, or a field of their contact; the first match wins."
         addLabel="Add rule"
         onAdd={() => set({ rules: [...values.rules, createRuleDraft()] })}
         isAddDisabled={values.alwaysGoto}
@@ -146,8 +150,17 @@ export function MenuNavigationTab({ values, set, errors, menus, languages = [] }
           return (
             <Paper key={rule.key} withBorder radius="md" p="sm" data-testid="navigation-rule">
               <Group gap="xs" align="flex-start" wrap="wrap">
+                <RuleSubjectField
+                  label={`${i + 1}. If`}
+                  aria-label={`Rule ${i + 1} tests`}
+                  value={rule.subject ?? ''}
+                  onChange={(subject) => setRule(i, { subject: subject || undefined })}
+                  error={err(`${at}.subject`)}
+                  disabled={values.alwaysGoto}
+                  w={{ base: '100%', xs: 170 }}
+                />
                 <Select
-                  label={`${i + 1}. If input is`}
+                  label="is"
                   aria-label={`Rule ${i + 1} operator`}
                   data={operatorOptions}
                   value={rule.operator}
@@ -159,11 +172,11 @@ export function MenuNavigationTab({ values, set, errors, menus, languages = [] }
                 <TextInput
                   label="Compare value"
                   aria-label={`Rule ${i + 1} compare value`}
-                  placeholder="1 or 1,2,3"
+                  placeholder={isPresence(rule.operator) ? 'Not needed' : '1 or 1,2,3'}
                   value={rule.compareVal}
                   onChange={(e) => setRule(i, { compareVal: e.currentTarget.value })}
                   error={err(`${at}.compareVal`)}
-                  disabled={values.alwaysGoto}
+                  disabled={values.alwaysGoto || isPresence(rule.operator)}
                   style={{ flex: '1 1 120px' }}
                 />
                 <Select
