@@ -4,6 +4,7 @@
  * `HopResult.contactChanges`, which it writes with the session's records. The engine reads and writes nothing else.
  */
 import type { HopContext } from './context';
+import type { RuleConsent } from '../shared/app';
 import type { ContactFields } from './types';
 
 const NO_CONTACT: ContactFields = { name: null, language: null, attributes: {} };
@@ -21,4 +22,10 @@ export function saveToContact(ctx: HopContext, field: string, value: string): vo
     ctx.state.contact = { ...contact, attributes: { ...contact.attributes, [field]: value } };
     changes.attributes = { ...changes.attributes, [field]: value };
   }
+}
+
+/** A rule's `consent`: the caller's opt in or out of a channel, recorded by the runtime with the menu's name. */
+export function recordConsent(ctx: HopContext, consent: RuleConsent, menu: string): void {
+  ctx.contactChanges ??= {};
+  ctx.contactChanges.consent = { ...ctx.contactChanges.consent, [consent.channel]: { status: consent.status, menu } };
 }

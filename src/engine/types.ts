@@ -4,6 +4,7 @@
  */
 import type { ActionOutcome, ActionRequest, EventLevel } from '../shared/actions/runner';
 import type { Action, ActionKind, InputValidation, MenuIssueCode, SwitchOperation } from '../shared/app';
+import type { ConsentChannel } from '../shared/contact-consent';
 
 export type { ActionLogLine, ActionOutcome, ActionRequest, EventLevel, TemplateScope } from '../shared/actions/runner';
 
@@ -39,10 +40,14 @@ export interface ContactFields {
   attributes: Record<string, string>;
 }
 
-/** What a hop set on the contact (a menu's `saveToContact`): only the fields it set. The runtime stores them. */
+/**
+ * What a hop set on the contact (a menu's `saveToContact`, a rule's `consent`): only the fields it set. The runtime
+ * stores them; a consent with the hop's time, source `menu` and the menu's name.
+ */
 export interface ContactChanges {
   name?: string;
   attributes?: Record<string, string>;
+  consent?: Partial<Record<ConsentChannel, { status: 'in' | 'out'; menu: string }>>;
 }
 
 /** Why a stored session was not continued but started over. `session_lost`: the runtime no longer had it. */
