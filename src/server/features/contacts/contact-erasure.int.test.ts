@@ -54,6 +54,8 @@ describeDb('deleting a contact: SMS, webhook deliveries and payments', () => {
       recipient,
       message: `Hello Yaw, your code is 1234 (${recipient})`,
       status,
+      // Not due yet: the dispatcher leaves the queued one queued until the deletion.
+      nextAttemptAt: new Date(Date.now() + 3_600_000),
     });
     await t.db
       .insert(smsMessages)
