@@ -29,6 +29,7 @@ interface MenuNavigationTabProps {
 const CONSENT_CHANNEL_NAMES: Record<ConsentChannel, string> = { whatsapp: 'WhatsApp', sms: 'SMS', ussd: 'USSD' };
 /** A rule's consent as one choice: `whatsapp:in`, or '' for none. */
 const CONSENT_OPTIONS = [
+  // Recorded on the caller's contact as the rule is taken (docs/contacts.md, "Consent").
   { value: '', label: 'No consent change' },
   ...(['whatsapp', 'sms', 'ussd'] as const).flatMap((channel) => [
     { value: `${channel}:in`, label: `Opt in to ${CONSENT_CHANNEL_NAMES[channel]}` },
@@ -221,7 +222,6 @@ export function MenuNavigationTab({ values, set, errors, menus, languages = [] }
                 <Select
                   label="Consent"
                   aria-label={`Rule ${i + 1} consent`}
-                  description="Recorded on the caller's contact"
                   data={CONSENT_OPTIONS}
                   value={toConsentChoice(rule.consent)}
                   onChange={(v) => setRule(i, { consent: fromConsentChoice(v) })}
