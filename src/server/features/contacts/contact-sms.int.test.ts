@@ -60,13 +60,11 @@ describeDb('contacts and the SMS an app sends', () => {
 
   it('refuses an SMS to a contact opted out of SMS, with the reason, and queues nothing', async () => {
     const at = '2026-11-20T10:00:00.000Z';
-    await t.db
-      .insert(contacts)
-      .values({
-        ownerId: owner.user.id,
-        msisdn: '+233241000022',
-        consent: { sms: { status: 'out', at, source: 'keyword', detail: 'stop' } },
-      });
+    await t.db.insert(contacts).values({
+      ownerId: owner.user.id,
+      msisdn: '+233241000022',
+      consent: { sms: { status: 'out', at, source: 'keyword', detail: 'stop' } },
+    });
     expect((await dial('S-2', '233241000022')).body).toBe('END Hello');
     await t.app.runtime.flushEvents();
     const [result] = await t.db
