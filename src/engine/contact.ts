@@ -4,6 +4,7 @@
  * `HopResult.contactChanges`, which it writes with the session's records. The engine reads and writes nothing else.
  */
 import type { HopContext } from './context';
+import type { RuleConsent } from '../shared/app';
 import type { ContactChanges, ContactFields } from './types';
 
 const NO_CONTACT: ContactFields = { name: null, language: null, attributes: {} };
@@ -36,4 +37,10 @@ export function applyContactChanges(ctx: HopContext, changes: ContactChanges): v
   if (typeof changes.name === 'string') saveToContact(ctx, 'name', changes.name);
   for (const [key, value] of Object.entries(changes.attributes ?? {}))
     if (key !== 'name' && key !== 'language' && typeof value === 'string') saveToContact(ctx, key, value);
+}
+
+/** A rule's `consent`: the caller's opt in or out of a channel, recorded by the runtime with the menu's name. */
+export function recordConsent(ctx: HopContext, consent: RuleConsent, menu: string): void {
+  ctx.contactChanges ??= {};
+  ctx.contactChanges.consent = { ...ctx.contactChanges.consent, [consent.channel]: { status: consent.status, menu } };
 }

@@ -2,7 +2,7 @@
  * The steps of a hop (docs/runtime.md, A hop): entering a menu, and handling one input on the current menu.
  */
 import { runActions } from './actions';
-import { saveToContact } from './contact';
+import { recordConsent, saveToContact } from './contact';
 import type { CompiledMenu } from './compile';
 import { findMenu } from './compile';
 import {
@@ -163,6 +163,7 @@ export async function handleInput(ctx: HopContext, raw: unknown, isReplayed = fa
   }
   const ruleData: RuleData = { rule: rule.index, operator: rule.rule.operator, compareVal: rule.rule.compareVal };
   if (rule.rule.setLanguage !== undefined) setLanguage(ctx, rule.rule.setLanguage);
+  if (rule.rule.consent !== undefined) recordConsent(ctx, rule.rule.consent, menu.identifier || menu.uniqueId);
   if (rule.rule.action === 'Terminate') {
     const thankYou = getLabels(ctx).thankYou;
     let text = thankYou;

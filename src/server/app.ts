@@ -66,7 +66,7 @@ import { registerWhatsAppRoutes } from './features/bots/whatsapp.routes';
 import { createWhatsApp } from './features/bots/whatsapp-connectors';
 import { createSendsmsRunner } from '../actions/sendsms';
 import { createPaymentpromptRunner } from '../actions/paymentprompt';
-import { createSmsProvider, queueSms } from './features/sms/sms.service';
+import { checkSmsConsent, createSmsProvider, queueSms } from './features/sms/sms.service';
 import { createPaymentProviders } from './core/payment-providers';
 import { startPayment } from './features/payments/payment-start';
 import { createTimers } from './timers';
@@ -162,6 +162,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // The one clock, in milliseconds, for the parts that count in them (session expiry, action deadlines).
   const nowMs = () => ctx.now().getTime();
   const serverRunners = createServerRunners(ctx);
+  // The runtime's batched writer: the sessions' records, and the contact's `sms` seen of an app's SMS.
+  const sink = createEventSink(database, app.log);
   const runAction = createActionRunner(
     nowMs,
     {
@@ -169,8 +171,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       // An SMS beyond the owner's plan is refused with the reason (the action's result shows it).
       sendsms: createSendsmsRunner({
         queueSms: async (sms) => {
+          // A contact opted out of SMS is refused before the plan counts the message.
+          const msisdn = await checkSmsConsent(ctx, sms);
           await admitSms(ctx, sms.ownerId);
-          return queueSms(ctx, sms);
+          const queued = await queueSms(ctx, sms);
+          // SMS "seen" is when the account's apps sent the number an SMS (we only send), written with the sessions' records.
+          if (msisdn)
+            sink.push(
+              { table: 'contacts', row: { ownerId: sms.ownerId, msisdn, seen: { channel: 'sms', at: ctx.now().toISOString() } } },
+              sms.ownerId,
+            );
+          return queued;
         },
       }),
       paymentprompt: createPaymentpromptRunner({ startPayment: (payment) => startPayment(ctx, ctx.paymentProviders.configured, payment) }),
@@ -196,7 +207,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     sessions: redis
       ? createRedisSessionStore<StoredSession>(redis, { now: nowMs })
       : createMemorySessionStore<StoredSession>({ now: nowMs }),
-    sink: createEventSink(database, app.log),
+    sink,
     readContact: createContactReader(database.db),
     runAction,
     admitLiveSession: (ownerId) => admitLiveSession(ctx, ownerId),

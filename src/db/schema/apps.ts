@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { ConsentKeywords } from '../../shared/contact-consent';
 import { users } from './accounts';
 
 export const apps = pgTable(
@@ -24,6 +25,11 @@ export const apps = pgTable(
     resumeWindowMinutes: integer('resume_window_minutes').notNull().default(5),
     /** The app's languages (shared/app/languages.ts AppLanguages), null for an app in one language (docs/languages.md). */
     languages: jsonb('languages'),
+    /**
+     * A bot's own consent words and answers per language (shared/contact-consent.ts ConsentKeywords), null for
+     * STOP and START only with the default answers (docs/contacts.md, "Consent").
+     */
+    consentKeywords: jsonb('consent_keywords').$type<ConsentKeywords>(),
     /** Featured templates are apps too: runnable in the emulator and cloneable by anyone. */
     isTemplate: boolean('is_template').notNull().default(false),
     flagIcon: text('flag_icon').notNull().default(''),

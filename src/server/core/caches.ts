@@ -5,6 +5,7 @@ import type { BlockList } from 'node:net';
 import type { LRUCache } from 'lru-cache';
 import type { subscriptions } from '../../db/schema';
 import type { CompiledApp } from '../../engine';
+import type { ConsentKeywords } from '../../shared/contact-consent';
 import type { LinkedAppEnv } from '../../shared/api/shortcodes.schema';
 
 /** A compiled app ready to run, or why it cannot run. */
@@ -18,6 +19,8 @@ export type LoadedApp =
       country: string;
       /** Resume on redial's window in minutes, null when the app has it off (an app setting, not part of a version). */
       resumeWindowMinutes: number | null;
+      /** A bot's own consent words and answers (docs/contacts.md, "Consent"), null for STOP and START only. */
+      consentKeywords: ConsentKeywords | null;
     }
   | { missing: 'app' | 'version' };
 

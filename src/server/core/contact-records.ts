@@ -7,6 +7,7 @@ import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { contacts } from '../../db/schema';
 import type { ContactFields } from '../../engine';
+import type { ContactConsent, ContactConsentMap } from '../../shared/contact-consent';
 
 /** The channels a contact is seen on, each with its first and last time. */
 export const CONTACT_CHANNELS = ['ussd', 'whatsapp', 'sms'] as const;
@@ -20,6 +21,8 @@ export interface ContactRecord {
   seen?: { channel: ContactChannel; at: string };
   name?: string;
   attributes?: Record<string, string>;
+  /** An opt in or out (a keyword, a menu's choice): per channel, the latest `at` wins. */
+  consent?: ContactConsentMap;
 }
 
 /** A session waiting for its contact, until the reads of the turn are made together. */
@@ -78,7 +81,11 @@ interface FoldedRecord {
   name: string | null;
   attributes: Record<string, string>;
   seen: Map<ContactChannel, { first: string; last: string }>;
+  consent: ContactConsentMap | null;
 }
+
+/** Two consents of one channel: the later one (the one given last when both have the same time). */
+const laterConsent = (a: ContactConsent | undefined, b: ContactConsent) => (a && a.at > b.at ? a : b);
 
 function foldRecords(records: ContactRecord[]): FoldedRecord[] {
   const byContact = new Map<string, FoldedRecord>();
@@ -86,11 +93,17 @@ function foldRecords(records: ContactRecord[]): FoldedRecord[] {
     const key = `${r.ownerId} ${r.msisdn}`;
     let folded = byContact.get(key);
     if (!folded) {
-      folded = { ownerId: r.ownerId, msisdn: r.msisdn, name: null, attributes: {}, seen: new Map() };
+      folded = { ownerId: r.ownerId, msisdn: r.msisdn, name: null, attributes: {}, seen: new Map(), consent: null };
       byContact.set(key, folded);
     }
     if (r.name !== undefined) folded.name = r.name;
     if (r.attributes) Object.assign(folded.attributes, r.attributes);
+    if (r.consent) {
+      folded.consent ??= {};
+      const consent = folded.consent;
+      for (const [channel, given] of Object.entries(r.consent) as [ContactChannel, ContactConsent][])
+        consent[channel] = laterConsent(consent[channel], given);
+    }
     if (r.seen) {
       const { channel, at } = r.seen;
       const times = folded.seen.get(channel);
@@ -124,22 +137,31 @@ function toArrayLiteral(values: (string | null)[]): string {
   return `{${values.map((v) => (v === null ? 'NULL' : `"${v.replace(/[\\"]/g, '\\$&')}"`)).join(',')}}`;
 }
 
-const INSERT_INTO = sql.raw(`insert into contacts (owner_id, msisdn, name, attributes, created_at, updated_at, ${SEEN_LIST.join(', ')})`);
+const INSERT_INTO = sql.raw(
+  `insert into contacts (owner_id, msisdn, name, attributes, consent, created_at, updated_at, ${SEEN_LIST.join(', ')})`,
+);
 const SEEN_VALUES = sql.raw(SEEN_LIST.map((c) => `r.${c}`).join(', '));
-const RECORD_COLUMNS = sql.raw(`owner_id, msisdn, name, attributes, ${SEEN_LIST.join(', ')}`);
+const RECORD_COLUMNS = sql.raw(`owner_id, msisdn, name, attributes, consent, ${SEEN_LIST.join(', ')}`);
+/**
+ * A batch's consents over the stored ones, channel by channel: the one with the later `at` stays (ISO times in
+ * one form compare as text), so a retried batch never undoes a later opt in or out.
+ */
+const MERGE_CONSENT = `contacts.consent || coalesce((select jsonb_object_agg(n.key, n.value) from jsonb_each(excluded.consent) n
+    where coalesce(contacts.consent -> n.key ->> 'at', '') <= n.value ->> 'at'), '{}'::jsonb)`;
 /**
  * A row is changed only when the batch brings something: a name, attributes, a channel's first seen (or an
- * earlier one: a retry), or a last seen more than LAST_SEEN_PERIOD_MINUTES after the one stored.
+ * earlier one: a retry), a consent, or a last seen more than LAST_SEEN_PERIOD_MINUTES after the one stored.
  */
 const ON_CONFLICT = sql.raw(`on conflict (owner_id, msisdn) do update set
   name = coalesce(excluded.name, contacts.name),
   attributes = contacts.attributes || excluded.attributes,
+  consent = ${MERGE_CONSENT},
   updated_at = excluded.updated_at,
   ${CONTACT_CHANNELS.map((c) => {
     const [first, last] = SEEN_COLUMNS[c];
     return `${first} = least(contacts.${first}, excluded.${first}), ${last} = greatest(contacts.${last}, excluded.${last})`;
   }).join(',\n  ')}
-  where excluded.name is not null or excluded.attributes <> '{}'::jsonb
+  where excluded.name is not null or excluded.attributes <> '{}'::jsonb or excluded.consent <> '{}'::jsonb
   ${CONTACT_CHANNELS.map((c) => {
     const [first, last] = SEEN_COLUMNS[c];
     return `or excluded.${first} < coalesce(contacts.${first}, 'infinity') or excluded.${last} >= contacts.${last} + interval '${LAST_SEEN_PERIOD_MINUTES} minutes'`;
@@ -149,12 +171,13 @@ const ON_CONFLICT = sql.raw(`on conflict (owner_id, msisdn) do update set
 async function writeFull(db: Db, folded: FoldedRecord[], at: string): Promise<void> {
   const seen = (channel: ContactChannel, i: 'first' | 'last') => toArrayLiteral(folded.map((f) => f.seen.get(channel)?.[i] ?? null));
   await db.execute(sql`${INSERT_INTO}
-    select r.owner_id, r.msisdn, r.name, coalesce(r.attributes, '{}'::jsonb), ${at}::timestamptz, ${at}::timestamptz, ${SEEN_VALUES}
+    select r.owner_id, r.msisdn, r.name, coalesce(r.attributes, '{}'::jsonb), coalesce(r.consent, '{}'::jsonb), ${at}::timestamptz, ${at}::timestamptz, ${SEEN_VALUES}
     from unnest(
       ${toArrayLiteral(folded.map((f) => f.ownerId))}::uuid[],
       ${toArrayLiteral(folded.map((f) => f.msisdn))}::text[],
       ${toArrayLiteral(folded.map((f) => f.name))}::text[],
       ${toArrayLiteral(folded.map((f) => (Object.keys(f.attributes).length > 0 ? JSON.stringify(f.attributes) : null)))}::jsonb[],
+      ${toArrayLiteral(folded.map((f) => (f.consent ? JSON.stringify(f.consent) : null)))}::jsonb[],
       ${sql.join(
         CONTACT_CHANNELS.flatMap((c) => [sql`${seen(c, 'first')}::timestamptz[]`, sql`${seen(c, 'last')}::timestamptz[]`]),
         sql`, `,
@@ -206,11 +229,36 @@ export async function writeContactRecords(db: Db, records: ContactRecord[], now:
   const seenOnly = new Map<ContactChannel, FoldedRecord[]>();
   const full: FoldedRecord[] = [];
   for (const f of foldRecords(records)) {
-    const channel = f.seen.size === 1 && f.name === null && Object.keys(f.attributes).length === 0 ? [...f.seen.keys()][0]! : undefined;
+    const channel = f.seen.size === 1 && f.name === null && f.consent === null && Object.keys(f.attributes).length === 0 ? [...f.seen.keys()][0]! : undefined;
     if (channel === undefined) full.push(f);
     else if (seenOnly.has(channel)) seenOnly.get(channel)!.push(f);
     else seenOnly.set(channel, [f]);
   }
   for (const [channel, folded] of seenOnly) await writeSeen(db, channel, folded, at);
   if (full.length > 0) await writeFull(db, full, at);
+}
+
+/**
+ * A consent the person gave themselves (a keyword), written at once and only if it changes the channel's status:
+ * true when it did (an opt out of a contact already out is no change). One statement: the check and the write
+ * cannot be split by another message, and a contact not stored yet is created.
+ */
+export async function changeConsent(
+  db: Db,
+  target: { ownerId: string; msisdn: string },
+  channel: ContactChannel,
+  consent: ContactConsent,
+): Promise<boolean> {
+  const given = { [channel]: consent };
+  const at = new Date(consent.at);
+  const rows = await db
+    .insert(contacts)
+    .values({ ownerId: target.ownerId, msisdn: target.msisdn, consent: given, createdAt: at, updatedAt: at })
+    .onConflictDoUpdate({
+      target: [contacts.ownerId, contacts.msisdn],
+      set: { consent: sql`${contacts.consent} || ${JSON.stringify(given)}::jsonb`, updatedAt: at },
+      setWhere: sql`${contacts.consent} -> ${channel}::text ->> 'status' is distinct from ${consent.status}`,
+    })
+    .returning({ id: contacts.id });
+  return rows.length > 0;
 }

@@ -40,6 +40,7 @@ export function createVersionCache(db: Db, redis?: Redis): VersionCache {
           country: apps.country,
           resumeOnRedial: apps.resumeOnRedial,
           resumeWindowMinutes: apps.resumeWindowMinutes,
+          consentKeywords: apps.consentKeywords,
         })
         .from(apps)
         .where(eq(apps.id, appId));
@@ -53,6 +54,7 @@ export function createVersionCache(db: Db, redis?: Redis): VersionCache {
             isTemplate: app.isTemplate,
             country: app.country,
             resumeWindowMinutes: toResumeWindow(app),
+            consentKeywords: app.consentKeywords ?? null,
           }
         : { missing: 'version' };
       live.set(appId, loaded);
@@ -71,6 +73,7 @@ export function createVersionCache(db: Db, redis?: Redis): VersionCache {
         isTemplate: app.isTemplate,
         country: app.country,
         resumeWindowMinutes: toResumeWindow(app),
+        consentKeywords: app.consentKeywords ?? null,
       };
       drafts.set(appId, { stamp, loaded });
       return loaded;

@@ -5,6 +5,7 @@
  * from here.
  */
 import type { Action, ActionKind, ActionOf } from '../app';
+import type { ConsentChannel } from '../contact-consent';
 
 /** The level of an engine event, and of an action's log line (each line becomes an event at its level). */
 export type EventLevel = 'system' | 'info' | 'debug' | 'error';
@@ -78,6 +79,8 @@ export interface ActionLogLine {
 export interface ContactChanges {
   name?: string;
   attributes?: Record<string, string>;
+  /** A rule's `consent` (never a script's): stored with the hop's time, source `menu` and the menu's name. */
+  consent?: Partial<Record<ConsentChannel, { status: 'in' | 'out'; menu: string }>>;
 }
 
 export type ActionOutcome =

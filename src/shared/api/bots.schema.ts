@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { languageRecord } from '../app/languages';
+import type { ConsentKeywords } from '../contact-consent';
 import { LINK_STATUSES, WHATSAPP_CONNECTORS, type WhatsAppMessage } from '../whatsapp';
 
 /**
@@ -65,6 +67,20 @@ export const createBotBodySchema = z.object({
 });
 export type CreateBotBody = z.infer<typeof createBotBodySchema>;
 
+const consentWord = z.string().trim().min(1, 'A consent word cannot be empty').max(40, 'A consent word is at most 40 characters');
+const consentReply = z.string().trim().max(500, 'A consent answer is at most 500 characters');
+
+/**
+ * A bot's own consent words and answers per language (docs/contacts.md, "Consent"), beside STOP and START which
+ * every bot honours: `{ optOutWords: { fr: ['arrêt'] }, optOutReply: { fr: 'Vous ne recevrez plus de messages de {app}.' } }`.
+ */
+export const consentKeywordsSchema = z.object({
+  optOutWords: languageRecord(z.array(consentWord).max(20)).default({}),
+  optInWords: languageRecord(z.array(consentWord).max(20)).default({}),
+  optOutReply: languageRecord(consentReply).default({}),
+  optInReply: languageRecord(consentReply).default({}),
+}) satisfies z.ZodType<ConsentKeywords, z.input<z.ZodType>>;
+
 /** The bot data object: only the editable fields are read. */
 export const updateBotBodySchema = z
   .object({
@@ -72,6 +88,8 @@ export const updateBotBodySchema = z
     appName: text(120),
     description: text(1000),
     status: z.enum(BOT_STATUSES).optional(),
+    /** The bot's own consent words and answers; null clears them, absent keeps them. */
+    consentKeywords: consentKeywordsSchema.nullable().optional(),
   })
   .passthrough();
 export type UpdateBotBody = z.infer<typeof updateBotBodySchema>;
@@ -135,6 +153,8 @@ export const botSchema = z.object({
   liveVersion: z.number().nullable(),
   /** How many of its numbers are CONNECTED. */
   connectedNumbers: z.number(),
+  /** Its own consent words and answers (docs/contacts.md, "Consent"); null: STOP and START only, default answers. */
+  consentKeywords: consentKeywordsSchema.nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CONSENT_CHANNELS } from '../contact-consent';
 import { languageCodeSchema } from './languages';
 import { SWITCH_OPERATORS } from './operators';
 
@@ -25,7 +26,12 @@ export function toSubjectField(subject: string): string {
  * text (a template). The Always goto rule is `{ operator: 'always', action: 'goto', actionParam }`.
  * `setLanguage`, when given, switches the session to that language as the rule is taken, before the target
  * menu (or the closing text) is shown: a language menu is a menu whose rules each set one (docs/languages.md).
+ * `consent`, when given, records the caller's opt in or out of a channel on their contact as the rule is taken
+ * (docs/contacts.md, "Consent"): a "1. Yes, send me offers / 2. No thanks" menu.
  */
+export const ruleConsentSchema = z.object({ channel: z.enum(CONSENT_CHANNELS), status: z.enum(['in', 'out']) });
+export type RuleConsent = z.infer<typeof ruleConsentSchema>;
+
 export const switchOperationSchema = z.object({
   subject: ruleSubjectSchema.optional(),
   operator: z.enum(SWITCH_OPERATORS),
@@ -33,5 +39,6 @@ export const switchOperationSchema = z.object({
   action: z.enum(SWITCH_ACTIONS),
   actionParam: z.string().max(2000).default(''),
   setLanguage: languageCodeSchema.optional(),
+  consent: ruleConsentSchema.optional(),
 });
 export type SwitchOperation = z.infer<typeof switchOperationSchema>;

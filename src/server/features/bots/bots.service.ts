@@ -74,6 +74,7 @@ async function toBots(ctx: AppContext, rows: AppRow[]): Promise<Bot[]> {
     status: row.status === 'inactive' ? ('inactive' as const) : ('active' as const),
     liveVersion: live.get(row.id) ?? null,
     connectedNumbers: byApp.get(row.id) ?? 0,
+    consentKeywords: row.consentKeywords ?? null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   }));
@@ -136,9 +137,17 @@ export async function updateBot(ctx: AppContext, user: AuthUser, body: UpdateBot
   const bot = await getOwnedBot(ctx, user, body.appId);
   const [row] = await ctx.db
     .update(apps)
-    .set({ appName: body.appName, description: body.description, status: body.status ?? bot.status, updatedAt: ctx.now() })
+    .set({
+      appName: body.appName,
+      description: body.description,
+      status: body.status ?? bot.status,
+      consentKeywords: body.consentKeywords === undefined ? bot.consentKeywords : body.consentKeywords,
+      updatedAt: ctx.now(),
+    })
     .where(eq(apps.id, bot.id))
     .returning();
+  // The live version's cached app carries the consent words: a change applies from the next message.
+  ctx.versions.invalidate(bot.id);
   await recordChangeByAdmin(ctx.db, user, bot.userId, 'bot_changed', bot.id, { appName: body.appName, status: row!.status });
   return (await toBots(ctx, [row!]))[0]!;
 }

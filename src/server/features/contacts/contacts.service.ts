@@ -6,7 +6,17 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, gt, ilike, inArray, isNotNull, like, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
-import { actionResults, appLogs, apps, contacts, sessionInputs, sessionRecords } from '../../../db/schema';
+import {
+  actionResults,
+  appLogs,
+  apps,
+  contacts,
+  sessionInputs,
+  sessionRecords,
+  smsMessages,
+  transactions,
+  webhookDeliveries,
+} from '../../../db/schema';
 import {
   CONTACT_MESSAGES,
   type Contact,
@@ -218,8 +228,58 @@ export async function deleteContact(ctx: AppContext, user: AuthUser, contactId: 
       .update(sessionRecords)
       .set({ mobile: anonymous, contactMsisdn: null, inputs: {} })
       .where(contactSessionsOf(user.id, row.msisdn));
+    await eraseMessagesAndPayments(tx, user.id, row.msisdn, anonymous, sessions);
     await tx.delete(contacts).where(eq(contacts.id, row.id));
   });
+}
+
+/** A transaction's metadata keys that are no person's data: kept when its payer is erased. */
+const KEPT_PAYMENT_METADATA = ['provider', 'network', 'sessionId', 'providerReference', 'settledBy', 'failureReason', 'error'];
+
+/**
+ * The rest of deleting a contact (docs/contacts.md, "Deleting a contact"), in its transaction: the SMS the account's
+ * apps sent the number (number anonymised, text erased; one still queued is not sent), the webhook events that
+ * carry the number or one of the person's sessions (number anonymised, inputs emptied, the receiver's answer
+ * dropped), and the payments they made (kept as a financial record: amount, status, times and reference stay, the
+ * number becomes the anonymous token and every other metadata key but the provider's goes).
+ */
+async function eraseMessagesAndPayments(
+  tx: Pick<Db, 'update'>,
+  ownerId: string,
+  msisdn: string,
+  anonymous: string,
+  sessions: Array<{ appId: string; sessionId: string }>,
+): Promise<void> {
+  const forms = toStoredForms(msisdn);
+  const ownApps = sql`select ${apps.id} from ${apps} where ${apps.userId} = ${ownerId}`;
+  await tx
+    .update(smsMessages)
+    .set({
+      recipient: anonymous,
+      message: '(erased)',
+      status: sql`case when ${smsMessages.status} = 'QUEUED' then 'FAILED' else ${smsMessages.status} end`,
+      lastError: sql`case when ${smsMessages.status} = 'QUEUED' then 'Not sent: the contact was deleted' else ${smsMessages.lastError} end`,
+    })
+    .where(and(eq(smsMessages.ownerId, ownerId), inArray(smsMessages.recipient, forms)));
+  const ofSessions = groupByApp(sessions).map(({ appId, ids }) =>
+    and(eq(webhookDeliveries.appId, appId), inArray(sql`${webhookDeliveries.data} ->> 'sessionId'`, ids)),
+  );
+  await tx
+    .update(webhookDeliveries)
+    .set({
+      data: sql`case when ${webhookDeliveries.data} ? 'inputs'
+        then ${webhookDeliveries.data} || jsonb_build_object('mobile', ${anonymous}::text, 'inputs', '{}'::jsonb)
+        else ${webhookDeliveries.data} || jsonb_build_object('mobile', ${anonymous}::text) end`,
+      lastResponseExcerpt: null,
+    })
+    .where(
+      and(sql`${webhookDeliveries.appId} in (${ownApps})`, or(inArray(sql`${webhookDeliveries.data} ->> 'mobile'`, forms), ...ofSessions)),
+    );
+  const kept = sql.raw(KEPT_PAYMENT_METADATA.map((key) => `'${key}', metadata -> '${key}'`).join(', '));
+  await tx
+    .update(transactions)
+    .set({ metadata: sql`jsonb_strip_nulls(jsonb_build_object(${kept})) || jsonb_build_object('mobile', ${anonymous}::text)` })
+    .where(and(sql`${transactions.appId} in (${ownApps})`, inArray(sql`${transactions.metadata} ->> 'mobile'`, forms)));
 }
 
 /** Session ids by app, so each statement uses the (app, session) indexes. */

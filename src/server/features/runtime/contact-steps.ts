@@ -2,7 +2,8 @@
  * The hop's contact steps (docs/contacts.md): `readContact` before the engine runs, `recordContact` with what the hop
  * leaves (hop-steps.ts runs both). The engine never reads or writes the contacts table itself.
  */
-import type { Hop, HopResult } from '../../../engine';
+import type { ContactChanges, Hop, HopResult } from '../../../engine';
+import type { ContactConsentMap } from '../../../shared/contact-consent';
 import { toE164 } from '../../core/msisdn';
 import type { HopEnv, RunnableApp } from './hop-env';
 import type { StoredSession } from './runtime-types';
@@ -30,9 +31,17 @@ export async function readContact(
   return msisdn;
 }
 
+/** A hop's consents (its rules' `consent`) as stored: at the hop's time, source `menu`, the menu's name. */
+function toStoredConsent(consent: NonNullable<ContactChanges['consent']>, at: string): ContactConsentMap {
+  const stored: ContactConsentMap = {};
+  for (const [channel, given] of Object.entries(consent) as [keyof ContactConsentMap, { status: 'in' | 'out'; menu: string }][])
+    stored[channel] = { status: given.status, at, source: 'menu', detail: given.menu };
+  return stored;
+}
+
 /**
  * What a hop leaves on its caller's contact, with the session's records: seen on the app's channel when the
- * session starts (which creates the contact), and what its inputs saved (HopResult.contactChanges).
+ * session starts (which creates the contact), and what its inputs and rules set (HopResult.contactChanges).
  */
 export function recordContact(
   env: HopEnv,
@@ -42,10 +51,12 @@ export function recordContact(
   const { stored, result, contactMsisdn } = run;
   const isFirstHop = !(stored && !stored.state.ended && stored.state.sessionId === result.state.sessionId);
   if (!contactMsisdn || (!isFirstHop && !result.contactChanges)) return;
+  const { consent, ...fields } = result.contactChanges ?? {};
   env.records.recordContact({
     ownerId: version.ownerId,
     msisdn: contactMsisdn,
     ...(isFirstHop ? { seen: { channel: version.compiled.app.channel, at: new Date(result.state.startedAt).toISOString() } } : {}),
-    ...result.contactChanges,
+    ...fields,
+    ...(consent ? { consent: toStoredConsent(consent, new Date(result.state.lastHopAt).toISOString()) } : {}),
   });
 }

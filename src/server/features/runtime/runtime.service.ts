@@ -12,6 +12,7 @@ import { toSentenceReply, type ChatMessage, type ChatReply } from '../../../shar
 import type { AppContext } from '../../context';
 import type { EventSinkStats } from './event-sink';
 import type { GatewaySource } from '../../core/gateway-access';
+import { answerConsentKeyword } from './consent-steps';
 import { createHopEnv } from './hop-env';
 import { answerHop, answerRoutedHop, getVersion, routedSessionKey, runHop, sessionKey } from './hop-steps';
 import { createHopTurns } from './hop-turns';
@@ -72,7 +73,8 @@ export interface Runtime {
   /**
    * One WhatsApp message (features/bots' connectors, and the console's chat simulator): the conversation's turn is
    * taken at once, so its messages are answered one at a time in the order handed over; inside it the bot is found,
-   * the hop runs its steps (runHop) and the reply is sent. Null: the message was dropped (`findBot`).
+   * the hop runs its steps (runHop) and the reply is sent. Null: the message was dropped (`findBot`), or was a
+   * consent keyword that changed nothing (a second STOP), which is not answered again.
    */
   handleMessage(message: ChatMessage, delivery: ChatDelivery): Promise<ChatReply | null>;
   /**
@@ -141,15 +143,20 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
       const bot = await delivery.findBot(message);
       if (bot === null) return null;
       const reply = typeof bot === 'string' ? toSentenceReply(message, bot) : await answerChatMessage(bot, message);
-      if (delivery.send) await delivery.send(reply);
+      if (reply && delivery.send) await delivery.send(reply);
       return reply;
     });
   }
 
-  /** A chat message's hop: the bot's version, the conversation's session, the steps, and the reply as WhatsApp messages. */
-  async function answerChatMessage(bot: ChatBot, message: ChatMessage): Promise<ChatReply> {
+  /**
+   * A chat message's hop: the bot's version, a consent keyword answered without the bot (null: already so, no
+   * answer), else the conversation's session, the steps, and the reply as WhatsApp messages.
+   */
+  async function answerChatMessage(bot: ChatBot, message: ChatMessage): Promise<ChatReply | null> {
     const { appId, environment, caller = null } = bot;
     const loaded = await getVersion(ctx, appId, environment);
+    const keyword = await answerConsentKeyword(env, loaded, message);
+    if (keyword) return keyword.text === null ? null : toSentenceReply(message, keyword.text);
     const key = sessionKey(appId, environment, whatsappAdapter.name, message.conversation, caller);
     const hop = readChatMessage(message);
     const answered = await runHop(env, { appId, environment, caller, key, loaded, adapter: whatsappAdapter, hop });

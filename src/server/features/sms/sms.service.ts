@@ -1,12 +1,13 @@
 import { and, desc, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
-import { apps, smsMessages } from '../../../db/schema';
+import { apps, contacts, smsMessages } from '../../../db/schema';
 import { createAfricasTalkingSmsProvider } from '../../../integrations/sms/africastalking-sms';
 import { createOutboxSmsProvider, type SmsProvider } from '../../../integrations/sms/sms-provider';
 import { invalid, toErrorMessage } from '../../../shared/errors';
 import { hasAdminPermission } from '../../../shared/roles';
 import type { Config } from '../../config';
 import type { AppContext } from '../../context';
-import { normalizeMsisdn } from '../../core/msisdn';
+import { normalizeMsisdn, toE164 } from '../../core/msisdn';
+import { checkConsent } from '../../core/consent';
 import { createPeriodicTask, type PeriodicTask } from '../../periodic-task';
 import type { AuthUser } from '../../core/auth-user';
 import { getMonitoredApp } from '../../core/app-access';
@@ -83,6 +84,27 @@ export async function queueSms(
     })
     .returning({ id: smsMessages.id });
   return { id: row!.id };
+}
+
+/**
+ * An app's SMS to a number and the account's contact for it (docs/contacts.md, "Consent"): refused, with the
+ * reason, when the contact opted out of SMS; otherwise the number in E.164 form, for the contact's `sms` seen
+ * (null: no phone number, no contact). An SMS an app sends in a session answers the person's own session, so a
+ * number that never opted in is not refused here (sends that come first ask checkConsent, which wants an opt in).
+ */
+export async function checkSmsConsent(ctx: AppContext, sms: { appId: string; ownerId: string; recipient: string }): Promise<string | null> {
+  const [app] = await ctx.db.select({ country: apps.country }).from(apps).where(eq(apps.id, sms.appId));
+  const msisdn = toE164(sms.recipient, app?.country);
+  if (!msisdn) return null;
+  const [contact] = await ctx.db
+    .select({ consent: contacts.consent })
+    .from(contacts)
+    .where(and(eq(contacts.ownerId, sms.ownerId), eq(contacts.msisdn, msisdn)));
+  if (contact?.consent.sms?.status === 'out') {
+    const check = checkConsent({ msisdn, consent: contact.consent }, 'sms');
+    throw invalid(check.allowed ? 'Opted out of SMS' : check.reason, { field: 'mobile' });
+  }
+  return msisdn;
 }
 
 /**

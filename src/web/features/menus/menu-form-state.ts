@@ -17,6 +17,7 @@ import {
   type TranslatedField,
   type MenuBody,
   type MenuRef,
+  type RuleConsent,
   type SwitchAction,
   type SwitchOperator,
 } from '../../../shared/app';
@@ -32,6 +33,8 @@ export interface RuleDraft {
   actionParam: string;
   /** The language the rule switches the session to (docs/languages.md). */
   setLanguage?: string;
+  /** The opt in or out the rule records on the caller's contact (docs/contacts.md, "Consent"). */
+  consent?: RuleConsent;
   /** A Terminate rule's closing text per other language, kept with the rule when rules move. */
   closingTranslations?: Record<string, string>;
 }
@@ -218,6 +221,7 @@ export function readMenuForm(values: MenuFormValues): ReadMenuForm {
         action: rule.action,
         actionParam: rule.actionParam,
         ...(rule.setLanguage ? { setLanguage: rule.setLanguage as LanguageCode } : {}),
+        ...(rule.consent ? { consent: rule.consent } : {}),
       });
     });
   }

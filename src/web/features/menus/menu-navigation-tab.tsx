@@ -7,9 +7,11 @@ import {
   OPERATOR_LABELS,
   SWITCH_ACTIONS,
   type MenuLite,
+  type RuleConsent,
   type SwitchAction,
   type SwitchOperator,
 } from '../../../shared/app';
+import type { ConsentChannel } from '../../../shared/contact-consent';
 import { createRuleDraft, type FormErrors, type MenuFormValues, type RuleDraft } from './menu-form-state';
 import { RuleSubjectField } from './contact-field-inputs';
 import { MenuRowControls, moveItem, removeItem, updateItem } from './menu-row-buttons';
@@ -23,6 +25,23 @@ interface MenuNavigationTabProps {
   menus: MenuLite[];
   /** The app's languages, default first; empty for an app in one language (no Language field then). */
   languages?: string[];
+}
+
+const CONSENT_CHANNEL_NAMES: Record<ConsentChannel, string> = { whatsapp: 'WhatsApp', sms: 'SMS', ussd: 'USSD' };
+/** A rule's consent as one choice: `whatsapp:in`, or '' for none. */
+const CONSENT_OPTIONS = [
+  // Recorded on the caller's contact as the rule is taken (docs/contacts.md, "Consent").
+  { value: '', label: 'No consent change' },
+  ...(['whatsapp', 'sms', 'ussd'] as const).flatMap((channel) => [
+    { value: `${channel}:in`, label: `Opt in to ${CONSENT_CHANNEL_NAMES[channel]}` },
+    { value: `${channel}:out`, label: `Opt out of ${CONSENT_CHANNEL_NAMES[channel]}` },
+  ]),
+];
+const toConsentChoice = (consent: RuleConsent | undefined) => (consent ? `${consent.channel}:${consent.status}` : '');
+function fromConsentChoice(choice: string | null): RuleConsent | undefined {
+  if (!choice) return undefined;
+  const [channel, status] = choice.split(':') as [ConsentChannel, RuleConsent['status']];
+  return { channel, status };
 }
 
 const OPERATOR_OPTIONS = NAVIGATION_OPERATORS.map((op) => ({ value: op, label: OPERATOR_LABELS[op] }));
@@ -213,6 +232,16 @@ export function MenuNavigationTab({ values, set, errors, menus, languages = [] }
                     style={{ flex: '2 1 200px' }}
                   />
                 )}
+                <Select
+                  label="Consent"
+                  aria-label={`Rule ${i + 1} consent`}
+                  data={CONSENT_OPTIONS}
+                  value={toConsentChoice(rule.consent)}
+                  onChange={(v) => setRule(i, { consent: fromConsentChoice(v) })}
+                  allowDeselect={false}
+                  disabled={values.alwaysGoto}
+                  w={{ base: '100%', xs: 200 }}
+                />
                 <SwitchLanguageSelect
                   aria-label={`Rule ${i + 1} language`}
                   options={languageOptions}
