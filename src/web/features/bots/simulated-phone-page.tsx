@@ -276,7 +276,7 @@ function PhoneChat({ link, linkId, secret }: LinkedPhoneProps) {
     queryKey: key,
     queryFn: async (): Promise<ChatEntry[]> => {
       const data = readData(await call(findSimulatedPhoneTranscript, input), 'The chat could not be read.');
-      return data.transcript.map((entry, index) => ({ id: index + 1, ...entry }));
+      return data.transcript.map(({ id, ...entry }, index) => ({ ...entry, id: index + 1, ...(id ? { messageId: id } : {}) }));
     },
     enabled: isNumberValid,
     // Messages sent here are added as they go: reading the chat again would only race them.
