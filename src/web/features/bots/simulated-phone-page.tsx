@@ -27,6 +27,7 @@ import {
   toCustomerNumber,
 } from './chat-entries';
 import { ChatScreen } from './chat-screen';
+import { usePhoneReceipts } from './use-phone-receipts';
 import classes from './chat.module.css';
 
 const LINK_FAILED_TEXT = 'This link could not be opened.';
@@ -299,7 +300,11 @@ function PhoneChat({ link, linkId, secret }: LinkedPhoneProps) {
     }
     const { messages } = reply.data;
     queryClient.setQueryData<ChatEntry[]>(key, (old = []) => appendEntries(old, 'out', messages, new Date().toISOString()));
+    // The chat read back carries the bot's messages' ids, which the phone's receipts name.
+    await transcript.refetch();
   }
+  const receipts = usePhoneReceipts(linkId, secret, transcript.data ?? []);
+  const lastBotMessageId = transcript.data?.findLast((e) => e.messageId)?.messageId;
 
   return (
     <Stack gap="sm" align="center" w="100%">
@@ -329,6 +334,15 @@ function PhoneChat({ link, linkId, secret }: LinkedPhoneProps) {
         maw={340}
         styles={{ input: { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' } }}
       />
+      <Button
+        variant="light"
+        color="red"
+        size="xs"
+        disabled={!lastBotMessageId}
+        onClick={() => lastBotMessageId && void receipts.fail(lastBotMessageId)}
+      >
+        Make the bot's last message fail
+      </Button>
     </Stack>
   );
 }
