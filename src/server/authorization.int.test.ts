@@ -179,6 +179,8 @@ const ACCESS: Record<string, RouteAccess> = {
   'GET /api/chatbot/whatsapp/list-numbers/:id': ['bot.build', 'chatbot'],
   'GET /api/chatbot/whatsapp/link-status/:id': ['bot.build', 'chatbot'],
   'POST /whatsapp-emulator/:appId': ['bot.build', 'chatbot'],
+  'GET /whatsapp-emulator/:appId/statuses': ['bot.build', 'chatbot'],
+  'POST /whatsapp-emulator/:appId/statuses': ['bot.build', 'chatbot'],
   'POST /api/admin/chatbot-access': ['chatbotAccess.manage'],
   // The simulated phone the simulator connector's QR opens: the link's secret (in the QR) is the credential.
   'GET /api/whatsapp-simulator/:linkId': 'public',
@@ -186,6 +188,7 @@ const ACCESS: Record<string, RouteAccess> = {
   'POST /api/whatsapp-simulator/:linkId/messages': 'public',
   'GET /api/whatsapp-simulator/:linkId/messages': 'public',
   'POST /api/whatsapp-simulator/:linkId/state': 'public',
+  'POST /api/whatsapp-simulator/:linkId/receipts': 'public',
 };
 
 /** The routes that take an API key, and the scope each needs (docs/api-keys.md); every other route answers a key 403. */

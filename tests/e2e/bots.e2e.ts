@@ -660,7 +660,7 @@ describeBrowser('WhatsApp bots', () => {
     await page.route(`**/whatsapp-emulator/${sampleBotId}`, (route) => {
       bodies.push(route.request().postDataJSON());
       const messages = bodies.length === 1 ? [list] : [{ type: 'text', text: 'Kumasi it is.' }];
-      return route.fulfill({ json: { sessionId: 'session-1', end: bodies.length > 1, messages } });
+      return route.fulfill({ json: { sessionId: 'session-1', end: bodies.length > 1, messages, messageIds: [] } });
     });
     await page.goto(`/whatsapp-bot/simulator/${sampleBotId}`);
     await sendChat(page, 'branches');
@@ -684,6 +684,50 @@ describeBrowser('WhatsApp bots', () => {
     await stranger.goto('/whatsapp-bots');
     await waitForPath(stranger, '/get-started');
     await stranger.context().close();
+  });
+
+  it("ticks in the chat simulator: the phone's own receipts read it; by hand sent, delivered, read; a failure red with its words", async () => {
+    for (const [width, viewport] of [
+      ['desktop', DESKTOP],
+      ['phone', PHONE],
+    ] as const) {
+      const page = await openAsBuilder(viewport);
+      await page.goto(`/whatsapp-bot/simulator/${sampleBotId}`);
+      const ticks = (name: string | RegExp) => lastBotMessage(page).getByRole('img', { name });
+      // By default the simulated phone reports the message delivered once shown and read while in view.
+      await sendChat(page, 'hi');
+      await visible(ticks('Read'), 15_000);
+
+      // By hand: one grey tick, then two, then two blue, each polled from the server without a reload.
+      await page.getByRole('switch', { name: "The customer's phone sends receipts" }).click({ force: true });
+      await sendChat(page, 'again');
+      await expect.poll(() => messages(page).count()).toBe(4);
+      await visible(ticks('Sent'), 15_000);
+      await page.getByRole('button', { name: 'Mark delivered' }).click();
+      await visible(ticks('Delivered'), 15_000);
+      expect(await ticks('Delivered').getAttribute('data-status')).toBe('delivered');
+      await page.getByRole('button', { name: 'Mark read' }).click();
+      await visible(ticks('Read'), 15_000);
+
+      // A failure: red, its words in its accessible name and on hover.
+      await sendChat(page, 'once more');
+      await expect.poll(() => messages(page).count()).toBe(6);
+      await visible(ticks('Sent'), 15_000);
+      await page.getByRole('button', { name: 'Make it fail' }).click();
+      const failed = ticks(/^Failed: The chat simulator made this message fail/);
+      await visible(failed, 15_000);
+      await failed.hover();
+      await visible(page.getByRole('tooltip').getByText(/The chat simulator made this message fail/));
+      // Each bot message keeps its own state.
+      expect(await page.getByTestId('chat-ticks').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-status')))).toEqual([
+        'read',
+        'read',
+        'failed',
+      ]);
+      if (viewport === PHONE) await expectNoSidewaysScroll(page);
+      await screenshotViewport(page, `bots-simulator-ticks-${width}`);
+      await page.context().close();
+    }
   });
 
   for (const [width, viewport] of [

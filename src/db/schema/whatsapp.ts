@@ -1,4 +1,4 @@
-import { index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './accounts';
 import { apps } from './apps';
 
@@ -84,3 +84,45 @@ export const whatsappCloudCredentials = pgTable('whatsapp_cloud_credentials', {
   registrationPin: text('registration_pin'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Every message a bot sent on WhatsApp and what became of it (docs/whatsapp-connectors.md, "Delivery statuses").
+ * Written by the event sink after the connector's send (never on the hop's path), then moved forward by the
+ * statuses the connector reports: `sent` -> `delivered` -> `read`, or `failed` with its code and words. No
+ * foreign keys, as the event tables: the console's chat simulator records under `console:<appId>`.
+ */
+export const whatsappMessages = pgTable(
+  'whatsapp_messages',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** The bot's account. */
+    userId: text('user_id').notNull(),
+    appId: text('app_id').notNull(),
+    /** The link it went from (`whatsapp_links.id`), or `console:<appId>` for the console's chat simulator. */
+    linkId: text('link_id').notNull(),
+    environment: text('environment').notNull(),
+    /** Whose chat simulator run it was (`user:<id>`); null for a linked number's traffic. */
+    caller: text('caller'),
+    /** The user it went to, digits. */
+    toNumber: text('to_number').notNull(),
+    /** The session it belongs to; '' when no session ran (an inactive bot, a picture). */
+    sessionId: text('session_id').notNull().default(''),
+    /** The provider's id: Cloud API `wamid...`, Baileys key id, the simulator's own. */
+    providerMessageId: text('provider_message_id').notNull(),
+    /** text, list or buttons. */
+    kind: text('kind').notNull(),
+    /** sent, delivered, read or failed (shared/whatsapp-status.ts). */
+    status: text('status').notNull().default('sent'),
+    failureCode: integer('failure_code'),
+    failureReason: text('failure_reason').notNull().default(''),
+    sentAt: timestamp('sent_at', { withTimezone: true, precision: 3 }).notNull(),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true, precision: 3 }),
+    readAt: timestamp('read_at', { withTimezone: true, precision: 3 }),
+    failedAt: timestamp('failed_at', { withTimezone: true, precision: 3 }),
+  },
+  (t) => [
+    uniqueIndex('whatsapp_messages_provider_uq').on(t.linkId, t.providerMessageId),
+    index('whatsapp_messages_app_time_idx').on(t.appId, t.sentAt),
+    index('whatsapp_messages_session_idx').on(t.appId, t.sessionId),
+  ],
+);

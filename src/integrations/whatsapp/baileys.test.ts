@@ -11,6 +11,7 @@ import {
 } from 'baileys';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ChatMessage } from '../../shared/whatsapp';
+import type { DeliveryUpdate } from '../../shared/whatsapp-status';
 import { chatReply } from './test-replies';
 import {
   APPEND_MAX_AGE_MS,
@@ -285,6 +286,7 @@ describe('Baileys connector, driven through a stand-in socket', () => {
   let sockets: FakeSocket[];
   let updates: Array<[string, LinkUpdate]>;
   let received: Array<[string, ChatMessage]>;
+  let statuses: DeliveryUpdate[];
   let timers: Array<{ run: () => void; delayMs: number; cancelled: boolean }>;
   let auth: ReturnType<typeof createMemoryAuthStore>;
 
@@ -292,6 +294,7 @@ describe('Baileys connector, driven through a stand-in socket', () => {
     sockets = [];
     updates = [];
     received = [];
+    statuses = [];
     timers = [];
     auth = createMemoryAuthStore();
   });
@@ -304,6 +307,7 @@ describe('Baileys connector, driven through a stand-in socket', () => {
       events: {
         onLinkUpdate: async (linkId, update) => void updates.push([linkId, update]),
         onMessage: overrides.onMessage ?? (async (message) => void received.push([message.linkId, message])),
+        onStatus: async (update) => void statuses.push(update),
       },
       loadBaileys: async () => ({
         makeWASocket: (config) => {
@@ -399,6 +403,32 @@ describe('Baileys connector, driven through a stand-in socket', () => {
     ]);
     // What it sent is kept for Baileys' retries (a recipient's device asking for it again).
     await expect(sockets[1]!.config.getMessage?.({ id: 'OUT1' })).resolves.toEqual({ conversation: 'Welcome' });
+  });
+
+  it("answers a send with WhatsApp's ids and reports the receipts of our own messages only", async () => {
+    const connector = connect();
+    await linkByScan(connector);
+    const welcome = { type: 'text' as const, text: 'Welcome' };
+    expect(await connector.send(chatReply('link-1', '233200000001', welcome))).toEqual([{ providerMessageId: 'OUT1', message: welcome }]);
+    const ours = (id: string) => ({ remoteJid: '233200000001@s.whatsapp.net', fromMe: true, id });
+    // proto.WebMessageInfo.Status: 0 error, 1 pending, 2 server ack, 3 delivery ack, 4 read, 5 played.
+    sockets[1]!.emit('messages.update', [
+      { key: ours('OUT1'), update: { status: 2 } },
+      { key: ours('OUT1'), update: { status: 3 } },
+      { key: ours('OUT1'), update: { status: 4 } },
+      { key: ours('OUT2'), update: { status: 1 } },
+      { key: ours('OUT3'), update: { status: 0 } },
+      { key: { ...ours('THEIRS'), fromMe: false }, update: { status: 4 } },
+      { key: ours('EDIT'), update: { message: { conversation: 'edited' } } },
+    ]);
+    await vi.waitFor(() => expect(statuses).toHaveLength(4));
+    const at = { linkId: 'link-1', at: NOW };
+    expect(statuses).toEqual([
+      { ...at, providerMessageId: 'OUT1', status: 'sent' },
+      { ...at, providerMessageId: 'OUT1', status: 'delivered' },
+      { ...at, providerMessageId: 'OUT1', status: 'read' },
+      { ...at, providerMessageId: 'OUT3', status: 'failed', failureReason: 'WhatsApp reported an error sending this message' },
+    ]);
   });
 
   it('keeps handing messages to the bot after one run fails', async () => {

@@ -21,6 +21,7 @@ import type {
 } from 'baileys';
 import { toErrorMessage } from '../../shared/errors';
 import { toChatMessage, toPlainText, type ChatMessage, type ChatMessageRead } from '../../shared/whatsapp';
+import type { DeliveryUpdate, SentMessage } from '../../shared/whatsapp-status';
 import type { ConnectorEvents, LinkUpdate, StartLinkOptions, WhatsAppConnector } from './whatsapp-connector';
 
 /** Baileys' logger interface (not exported by name from its index). */
@@ -126,6 +127,31 @@ function readJidDigits(jid: string): string {
 export interface UpsertedMessage {
   message: ChatMessage;
   replyTo: string;
+}
+
+/**
+ * WhatsApp's acks of a message we sent (proto.WebMessageInfo.Status): 2 the server has it, 3 the phone got it, 4
+ * the user read it (5, played, is a voice note's read); 0 is an error. 1 (pending) says nothing new.
+ */
+const RECEIPT_STATUSES: Record<number, DeliveryUpdate['status']> = { 0: 'failed', 2: 'sent', 3: 'delivered', 4: 'read', 5: 'read' };
+
+/**
+ * The delivery statuses in a `messages.update`: updates of our own messages (`key.fromMe`) that carry a status;
+ * edits, reactions and other users' messages are left out.
+ */
+export function readMessagesUpdate(
+  updates: BaileysEventMap['messages.update'],
+  options: { linkId: string; now: number },
+): DeliveryUpdate[] {
+  const read: DeliveryUpdate[] = [];
+  for (const { key, update } of updates) {
+    const status = typeof update.status === 'number' ? RECEIPT_STATUSES[update.status] : undefined;
+    if (!key.fromMe || !key.id || !status) continue;
+    const found: DeliveryUpdate = { linkId: options.linkId, providerMessageId: key.id, status, at: options.now };
+    if (status === 'failed') found.failureReason = 'WhatsApp reported an error sending this message';
+    read.push(found);
+  }
+  return read;
 }
 
 /** Messages received while the device was offline come as `append`; those older than this are not answered. */
@@ -403,6 +429,11 @@ export function createBaileysConnector(options: BaileysConnectorOptions): WhatsA
           .catch((err) => log.error({ linkId, messageId: message.messageId, err }, 'WhatsApp message not handled'));
       }
     });
+    sock.ev.on('messages.update', (updates) => {
+      if (!isCurrent(linkId, link, sock) || !events.onStatus) return;
+      for (const update of readMessagesUpdate(updates, { linkId, now: now() }))
+        void events.onStatus(update).catch((err) => log.error({ linkId, err }, 'WhatsApp delivery status not handled'));
+    });
   }
 
   async function handleConnection(linkId: string, link: LinkState, sock: BaileysSocket, update: Partial<ConnectionState>) {
@@ -517,13 +548,16 @@ export function createBaileysConnector(options: BaileysConnectorOptions): WhatsA
         await authStore.clear(linkId);
       }),
     async send({ linkId, to, messages }) {
+      const ids: SentMessage[] = [];
       for (const message of messages) {
         const link = links.get(linkId);
         if (!link?.sock || !link.isOpen) throw new Error(`WhatsApp link ${linkId} is not connected`);
         const jid = link.replyTo.get(to) ?? `${to.replace(/\D/g, '')}@s.whatsapp.net`;
         const sent = await link.sock.sendMessage(jid, { text: toPlainText(message) });
         if (sent?.key.id && sent.message) setBounded(link.sent, sent.key.id, sent.message, SENT_MESSAGES_KEPT);
+        if (sent?.key.id) ids.push({ providerMessageId: sent.key.id, message });
       }
+      return ids;
     },
     async close() {
       await Promise.all(

@@ -3,6 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../shared/whatsapp';
+import type { DeliveryUpdate } from '../../shared/whatsapp-status';
 import {
   answerVerification,
   createCloudApiConnector,
@@ -149,17 +150,30 @@ describe('readCloudWebhook', () => {
           status: 'failed',
           timestamp: '1732262401',
           recipient_id: '233241234567',
-          errors: [{ code: 131047, title: 'Re-engagement message', message: 'Re-engagement message' }],
+          errors: [
+            {
+              code: 131047,
+              title: 'Re-engagement message',
+              message: 'Re-engagement message',
+              error_data: {
+                details: 'Message failed to send because more than 24 hours have passed since the customer last replied to this number.',
+              },
+            },
+          ],
         },
       ],
     });
     expect(delivery!.statuses).toEqual([
-      { id: 'wamid.OUT1', status: 'delivered', recipientId: '233241234567' },
+      { id: 'wamid.OUT1', status: 'delivered', recipientId: '233241234567', at: 1_732_262_400_000 },
       {
         id: 'wamid.OUT2',
         status: 'failed',
         recipientId: '233241234567',
-        error: expect.stringMatching(/^Re-engagement message \(131047\): re-engagement: more than 24 hours/),
+        at: 1_732_262_401_000,
+        errorCode: 131047,
+        error: expect.stringMatching(
+          /^Re-engagement message \(131047\): re-engagement: more than 24 hours.*\. Message failed to send because more than 24 hours/,
+        ),
       },
     ]);
   });
@@ -282,8 +296,10 @@ describe('Cloud API connector against a local Graph API', () => {
   let updates: Array<[string, LinkUpdate]>;
   let received: Array<[string, ChatMessage]>;
   let lookups: string[];
+  let statuses: DeliveryUpdate[];
   beforeEach(() => {
     seen.length = 0;
+    statuses = [];
     updates = [];
     received = [];
     lookups = [];
@@ -314,6 +330,7 @@ describe('Cloud API connector against a local Graph API', () => {
       events: {
         onLinkUpdate: async (linkId, update) => void updates.push([linkId, update]),
         onMessage: async (message) => void received.push([message.linkId, message]),
+        onStatus: async (update) => void statuses.push(update),
       },
       now: () => RECEIVED_AT,
       findLinkId: async (phoneNumberId) => {
@@ -507,22 +524,57 @@ describe('Cloud API connector against a local Graph API', () => {
     expect(seen.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /v21.0/PN1/messages']);
   });
 
-  it('ignores messages to a phone number id no link owns, and deliveries that carry only statuses', async () => {
+  it('ignores messages and statuses to a phone number id no link owns', async () => {
     const connector = connect();
     const stranger = webhookBody({
       metadata: metadata('PN-OTHER'),
       messages: [{ from: '233241234567', id: 'wamid.Z', type: 'text', text: { body: 'Hi' } }],
+      statuses: [{ id: 'wamid.OUT', status: 'read', timestamp: '1732262400', recipient_id: '233241234567' }],
     });
     expect(await connector.handleWebhook(stranger, sign(stranger))).toBe('ok');
-    const statuses = webhookBody({
-      metadata: metadata('PN1'),
-      statuses: [{ id: 'wamid.OUT', status: 'read', recipient_id: '233241234567' }],
-    });
-    expect(await connector.handleWebhook(statuses, sign(statuses))).toBe('ok');
     const notJson = 'not json';
     expect(await connector.handleWebhook(notJson, sign(notJson))).toBe('ok');
     expect(lookups).toEqual(['PN-OTHER']);
     expect(received).toEqual([]);
+    expect(statuses).toEqual([]);
+  });
+
+  it("reports a delivery's statuses, in order, for the link that owns its number; leaves out states it does not follow", async () => {
+    const connector = connect();
+    const body = webhookBody({
+      metadata: metadata('PN1'),
+      statuses: [
+        { id: 'wamid.OUT', status: 'read', timestamp: '1732262402', recipient_id: '233241234567' },
+        { id: 'wamid.OUT', status: 'delivered', timestamp: '1732262401', recipient_id: '233241234567' },
+        { id: 'wamid.GONE', status: 'deleted', timestamp: '1732262401', recipient_id: '233241234567' },
+        {
+          id: 'wamid.LATE',
+          status: 'failed',
+          recipient_id: '233241234567',
+          errors: [{ code: 131047, title: 'Re-engagement message', error_data: { details: 'More than 24 hours.' } }],
+        },
+      ],
+    });
+    expect(await connector.handleWebhook(body, sign(body))).toBe('ok');
+    expect(statuses).toEqual([
+      { linkId: 'link-1', providerMessageId: 'wamid.OUT', status: 'read', at: 1_732_262_402_000 },
+      { linkId: 'link-1', providerMessageId: 'wamid.OUT', status: 'delivered', at: 1_732_262_401_000 },
+      {
+        linkId: 'link-1',
+        providerMessageId: 'wamid.LATE',
+        status: 'failed',
+        at: RECEIVED_AT,
+        failureCode: 131047,
+        failureReason: expect.stringMatching(/^Re-engagement message \(131047\): re-engagement.*\. More than 24 hours\.$/),
+      },
+    ]);
+  });
+
+  it("answers a send with each message's id, from Meta's answer", async () => {
+    const connector = connect();
+    await connector.startLink('link-1', { phoneNumberId: 'PN1' });
+    const text = { type: 'text' as const, text: 'Hello' };
+    expect(await connector.send(chatReply('link-1', '233241234567', text))).toEqual([{ providerMessageId: 'wamid.OUT', message: text }]);
   });
 
   it('remembers a bounded number of message ids, the oldest forgotten first', async () => {

@@ -2,6 +2,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { toErrorMessage } from '../../shared/errors';
 import { toChatMessage, type ChatMessageRead, type WhatsAppMessage } from '../../shared/whatsapp';
+import { isDeliveryStatus, type DeliveryUpdate, type SentMessage } from '../../shared/whatsapp-status';
 import { isHexHmacValid, parseJson } from '../payments/payment-provider';
 import type { ConnectorEvents, StartLinkOptions, WhatsAppConnector } from './whatsapp-connector';
 
@@ -28,6 +29,10 @@ export interface CloudStatus {
   recipientId: string;
   /** Why it failed, e.g. a reply sent after the 24-hour window: "Re-engagement message (131047)". */
   error?: string;
+  /** The failure's code (`errors[0].code`). */
+  errorCode?: number;
+  /** When it happened (`timestamp`, seconds since epoch, in ms). */
+  at?: number;
 }
 
 export interface CloudApiOptions {
@@ -183,8 +188,30 @@ function readCloudStatus(status: unknown): CloudStatus | null {
   if (!id || !state) return null;
   const read: CloudStatus = { id, status: state, recipientId: readString(status, 'recipient_id') ?? '' };
   const [error] = readArray(status, 'errors');
-  if (isRecord(error)) read.error = describeCloudError(readString(error, 'title') ?? readString(error, 'message'), readCode(error));
+  if (isRecord(error)) {
+    const code = readCode(error);
+    const details = isRecord(error.error_data) ? readString(error.error_data, 'details') : undefined;
+    const said = describeCloudError(readString(error, 'title') ?? readString(error, 'message'), code);
+    read.error = details ? `${said}. ${details}` : said;
+    if (code !== undefined) read.errorCode = code;
+  }
+  const seconds = Number(readString(status, 'timestamp') ?? Number.NaN);
+  if (Number.isFinite(seconds) && seconds > 0) read.at = seconds * 1000;
   return read;
+}
+
+/**
+ * A webhook status as the server's delivery update, for the link that owns the number it came for; null for a
+ * status we do not follow (Meta's `deleted`, a `warning`, or one without an id).
+ */
+export function toDeliveryUpdate(linkId: string, status: CloudStatus, receivedAt: number): DeliveryUpdate | null {
+  if (!isDeliveryStatus(status.status)) return null;
+  const update: DeliveryUpdate = { linkId, providerMessageId: status.id, status: status.status, at: status.at ?? receivedAt };
+  if (status.status === 'failed') {
+    update.failureReason = status.error ?? 'Unknown error';
+    if (status.errorCode !== undefined) update.failureCode = status.errorCode;
+  }
+  return update;
 }
 
 /** What a Cloud API error code means for a bot, where it is one a bot meets (Meta's error code reference). */
@@ -380,12 +407,15 @@ export function createCloudApiConnector(options: CloudApiOptions): CloudApiConne
       numbers.delete(linkId);
     },
     async send({ linkId, to, messages }) {
+      const sent: SentMessage[] = [];
       for (const message of messages) {
         const number = numbers.get(linkId);
         if (!number) throw new Error(`WhatsApp link ${linkId} is not connected to a Cloud API number`);
         const path = `/${encodeURIComponent(number.phoneNumberId)}/messages`;
         try {
-          await callGraph(path, { method: 'POST', body: toCloudMessageBody(to, message) }, number.accessToken);
+          const answer = await callGraph(path, { method: 'POST', body: toCloudMessageBody(to, message) }, number.accessToken);
+          const providerMessageId = readSentId(answer);
+          if (providerMessageId) sent.push({ providerMessageId, message });
         } catch (err) {
           // A token Meta no longer accepts fails every later send too: the link says so, and is kept to reconnect.
           if (err instanceof CloudApiError && err.code === 190) {
@@ -395,6 +425,7 @@ export function createCloudApiConnector(options: CloudApiOptions): CloudApiConne
           throw err;
         }
       }
+      return sent;
     },
     async close() {
       // No sockets: the webhook stops with the server. Links are resumed (checked again) on the next start.
@@ -403,7 +434,7 @@ export function createCloudApiConnector(options: CloudApiOptions): CloudApiConne
     async handleWebhook(rawBody, signature) {
       if (!verifyCloudSignature(rawBody, signature, options.appSecret)) return 'bad_signature';
       for (const delivery of readCloudWebhook(parseJson(rawBody))) {
-        if (delivery.messages.length === 0) continue;
+        if (delivery.messages.length === 0 && delivery.statuses.length === 0) continue;
         // A number no link owns (another app's, or unlinked since) is not ours to answer.
         const linkId = await options.findLinkId(delivery.phoneNumberId);
         if (!linkId) continue;
@@ -414,10 +445,26 @@ export function createCloudApiConnector(options: CloudApiOptions): CloudApiConne
         for (const message of delivery.messages) {
           if (seen.isNew(message.messageId)) await options.events.onMessage(toChatMessage(linkId, message, now()));
         }
+        await reportStatuses(options.events, linkId, delivery.statuses, now());
       }
       return 'ok';
     },
   };
+}
+
+/** The `wamid...` of a send's answer: `{ messaging_product, contacts, messages: [{ id }] }`. */
+function readSentId(answer: Record<string, unknown>): string | undefined {
+  const [first] = readArray(answer, 'messages');
+  return isRecord(first) ? readString(first, 'id') : undefined;
+}
+
+/** A delivery's statuses, in order, to the link that owns its number (the only messages they may touch). */
+async function reportStatuses(events: ConnectorEvents, linkId: string, statuses: CloudStatus[], receivedAt: number): Promise<void> {
+  if (!events.onStatus) return;
+  for (const status of statuses) {
+    const update = toDeliveryUpdate(linkId, status, receivedAt);
+    if (update) await events.onStatus(update);
+  }
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

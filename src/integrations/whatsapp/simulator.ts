@@ -12,11 +12,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { toConversation, type ChatMessage, type ChatMessageKind, type WhatsAppMessage } from '../../shared/whatsapp';
+import type { SentMessage } from '../../shared/whatsapp-status';
 import type { ConnectorEvents, WhatsAppConnector } from './whatsapp-connector';
 
 /** One line of a simulated chat. */
 export interface TranscriptEntry {
   direction: 'in' | 'out';
+  /** The bot's messages: their id, under which the phone reports them delivered, read or failed. */
+  id?: string;
   message: WhatsAppMessage;
   at: string;
 }
@@ -29,6 +32,11 @@ export interface SimulatorConnector extends WhatsAppConnector {
   receive(linkId: string, from: string, text: string, kind: ChatMessageKind, label?: string): Promise<WhatsAppMessage[]>;
   /** Makes the link FAILED or DISCONNECTED (logged out on the phone), as a real number can be. */
   setLinkState(linkId: string, status: 'FAILED' | 'DISCONNECTED'): Promise<void>;
+  /**
+   * The phone's receipt for a message the bot sent it: delivered when shown, read when the chat is open, or
+   * failed (the page's testing control), reported as a real connector's statuses are.
+   */
+  reportStatus(linkId: string, messageId: string, status: 'delivered' | 'read' | 'failed'): Promise<void>;
   /** The chat between the linked number and one customer, oldest first. */
   getTranscript(linkId: string, from: string): TranscriptEntry[];
 }
@@ -97,10 +105,20 @@ export function createSimulatorConnector(options: { origin: string; events: Conn
     },
 
     async send(reply) {
+      const sent: SentMessage[] = [];
       for (const message of reply.messages) {
-        append(reply.conversation, { direction: 'out', message, at: now().toISOString() });
+        const at = now();
+        const id = `sim-out-${at.getTime().toString(36)}-${(counter++).toString(36)}`;
+        append(reply.conversation, { direction: 'out', id, message, at: at.toISOString() });
         collecting.get(reply.conversation)?.push(message);
+        sent.push({ providerMessageId: id, message });
       }
+      return sent;
+    },
+
+    async reportStatus(linkId, messageId, status) {
+      const failure = status === 'failed' ? { failureReason: 'The simulated phone made this message fail' } : {};
+      await events.onStatus?.({ linkId, providerMessageId: messageId, status, at: now().getTime(), ...failure });
     },
 
     async setLinkState(linkId, status) {

@@ -11,6 +11,7 @@
  * through its states and carries messages, reporting both through {@link ConnectorEvents}.
  */
 import type { ChatMessage, ChatReply, LinkStatus, WhatsAppConnectorName } from '../../shared/whatsapp';
+import type { DeliveryUpdate, SentMessage } from '../../shared/whatsapp-status';
 
 /** A change of a link's state, as the connector saw it. */
 export interface LinkUpdate {
@@ -33,6 +34,11 @@ export interface ConnectorEvents {
   onLinkUpdate(linkId: string, update: LinkUpdate): Promise<void>;
   /** One user's message, read and addressed to its link and conversation. */
   onMessage(message: ChatMessage): Promise<void>;
+  /**
+   * What became of a message the connector sent (delivered, read, failed), for the link it came for. Optional for
+   * the tests' stand-ins; the server moves the recorded message forward (never back) or logs an unknown id.
+   */
+  onStatus?(update: DeliveryUpdate): Promise<void>;
 }
 
 export interface StartLinkOptions {
@@ -64,9 +70,10 @@ export interface WhatsAppConnector {
   canReadNumber?(phoneNumberId: string, accessToken: string): Promise<boolean>;
   /**
    * Sends a reply's messages, in order, to its user (`to`) from its linked number (`linkId`), each as it is: the
-   * channel already kept them within WhatsApp's bounds. Rejects when the number is not connected.
+   * channel already kept them within WhatsApp's bounds. Rejects when the number is not connected. Resolves with
+   * each message's id at the provider, in order: its delivery statuses come back under that id (`onStatus`).
    */
-  send(reply: ChatReply): Promise<void>;
+  send(reply: ChatReply): Promise<SentMessage[]>;
   /** Closes every socket (on shutdown); linked numbers stay linked and are resumed on the next start. */
   close(): Promise<void>;
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   botSchema,
   botStatusBodySchema,
+  chatReceiptBodySchema,
   chatReplySchema,
   chatSimulatorBodySchema,
   createBotBodySchema,
@@ -10,8 +11,11 @@ import {
   linkedNumberSchema,
   linkNumberBodySchema,
   linkStatusSchema,
+  messageIdsQuerySchema,
+  messageStatusSchema,
   simulatedMessageBodySchema,
   simulatedPhoneSchema,
+  simulatedReceiptBodySchema,
   simulatedScanBodySchema,
   transcriptEntrySchema,
   updateBotBodySchema,
@@ -143,6 +147,31 @@ export const sendChatSimulatorMessage = defineCall({
   bare: true,
 });
 
+/**
+ * GET /whatsapp-emulator/{appId}/statuses?ids=: the delivery statuses of the chat simulator's messages (its ticks,
+ * polled while any is not read or failed). Ids the caller's runs never sent are left out.
+ */
+export const findChatSimulatorStatuses = defineCall({
+  method: 'GET',
+  path: '/whatsapp-emulator/:appId/statuses',
+  params: appIdParamsSchema,
+  query: messageIdsQuerySchema,
+  reply: envelopeSchema(z.object({ statuses: z.array(messageStatusSchema) })),
+  key: ['bots', ':appId', 'chat-statuses', ':ids'],
+});
+
+/**
+ * POST /whatsapp-emulator/{appId}/statuses: the chat simulator plays the customer's phone: its receipt for one of
+ * the bot's messages (delivered, read, or a failure to try how one shows), recorded as a connector's status is.
+ */
+export const sendChatSimulatorReceipt = defineCall({
+  method: 'POST',
+  path: '/whatsapp-emulator/:appId/statuses',
+  params: appIdParamsSchema,
+  body: chatReceiptBodySchema,
+  reply: envelopeSchema(z.object({ found: z.boolean() })),
+});
+
 // The simulated phone that the simulator connector's QR code opens: public, the link's secret is the key.
 
 const linkParamsSchema = z.object({ linkId: z.string().uuid() });
@@ -197,5 +226,15 @@ export const setSimulatedPhoneState = defineCall({
   params: linkParamsSchema,
   body: z.object({ secret: phoneSecretSchema, status: z.enum(['FAILED', 'DISCONNECTED']) }),
   reply: envelopeSchema(simulatedPhoneSchema),
+  auth: false,
+});
+
+/** POST /api/whatsapp-simulator/{linkId}/receipts: the phone's receipt for a message the bot sent it. */
+export const sendSimulatedPhoneReceipt = defineCall({
+  method: 'POST',
+  path: '/api/whatsapp-simulator/:linkId/receipts',
+  params: linkParamsSchema,
+  body: simulatedReceiptBodySchema,
+  reply: envelopeSchema(z.object({ status: z.enum(['delivered', 'read', 'failed']) })),
   auth: false,
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { languageRecord } from '../app/languages';
 import type { ConsentKeywords } from '../contact-consent';
 import { LINK_STATUSES, WHATSAPP_CONNECTORS, type WhatsAppMessage } from '../whatsapp';
+import { DELIVERY_STATUSES } from '../whatsapp-status';
 
 /**
  * The WhatsApp bots calls (docs/product.md, WhatsApp bots), at the product's paths:
@@ -207,7 +208,40 @@ export const chatSimulatorBodySchema = z.object({
 export type ChatSimulatorBody = z.input<typeof chatSimulatorBodySchema>;
 
 /** The bot's answer: its messages, the session they belong to, and whether the conversation ended. */
-export const chatReplySchema = z.object({ sessionId: z.string(), end: z.boolean(), messages: z.array(whatsappMessageSchema) });
+export const chatReplySchema = z.object({
+  sessionId: z.string(),
+  end: z.boolean(),
+  messages: z.array(whatsappMessageSchema),
+  /** Each message's id, in order: its delivery status is asked and reported under it. */
+  messageIds: z.array(z.string()),
+});
+
+/** A sent message's delivery status, as the console shows its ticks (shared/whatsapp-status.ts). */
+export const messageStatusSchema = z.object({
+  id: z.string(),
+  status: z.enum(DELIVERY_STATUSES),
+  /** A failure's code and words; '' otherwise. */
+  failureReason: z.string(),
+});
+export type MessageStatus = z.infer<typeof messageStatusSchema>;
+
+/** The chat simulator stands in for the customer's phone: its receipt for one of the bot's messages. */
+export const chatReceiptBodySchema = z.object({
+  messageId: z.string().min(1).max(100),
+  status: z.enum(['delivered', 'read', 'failed']),
+});
+
+/** The ids whose statuses are asked, comma separated (the chat's last 100 messages at most). */
+export const messageIdsQuerySchema = z.object({
+  ids: z
+    .string()
+    .max(10_000)
+    .transform((v) => v.split(',').filter(Boolean))
+    .pipe(z.array(z.string().max(100)).max(100, 'At most 100 message ids')),
+});
+
+/** The simulated phone's receipt for one of the bot's messages (delivered when shown, read when open, or failed). */
+export const simulatedReceiptBodySchema = chatReceiptBodySchema.extend({ secret: z.string().min(1).max(100) });
 
 /** The simulated phone's view of its link. */
 export const simulatedPhoneSchema = z.object({
@@ -232,7 +266,13 @@ export const simulatedMessageBodySchema = z.object({
 export type SimulatedMessageBody = z.input<typeof simulatedMessageBodySchema>;
 
 /** One line of a simulated chat: `in` from the customer, `out` the bot's. */
-export const transcriptEntrySchema = z.object({ direction: z.enum(['in', 'out']), message: whatsappMessageSchema, at: z.string() });
+export const transcriptEntrySchema = z.object({
+  direction: z.enum(['in', 'out']),
+  /** The bot's messages' id, for the phone's receipts. */
+  id: z.string().optional(),
+  message: whatsappMessageSchema,
+  at: z.string(),
+});
 export type TranscriptEntry = z.infer<typeof transcriptEntrySchema>;
 
 export const customerQuerySchema = z.object({ secret: z.string().min(1).max(100), from: customerNumberSchema });

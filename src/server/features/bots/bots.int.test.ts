@@ -120,7 +120,24 @@ describeDb('WhatsApp bots', () => {
     const restarted = (await chat(appId, 'MENU')).json();
     expect(restarted.sessionId).not.toBe(first.sessionId);
     const end = (await chat(appId, '2', { kind: 'choice' })).json();
-    expect(end).toEqual({ sessionId: restarted.sessionId, end: true, messages: [{ type: 'text', text: 'You picked Help. Goodbye!' }] });
+    expect(end).toEqual({
+      sessionId: restarted.sessionId,
+      end: true,
+      messages: [{ type: 'text', text: 'You picked Help. Goodbye!' }],
+      messageIds: [expect.stringMatching(/^console-/)],
+    });
+    // Its messages are recorded and carry delivery statuses: sent, then what the simulated phone reports.
+    const [sentId] = end.messageIds;
+    const statuses = async () => (await get(`/whatsapp-emulator/${appId}/statuses?ids=${sentId},unknown-id`)).json().data.statuses;
+    // Written by the event sink after the reply, so asked until it is there (as the console's ticks poll).
+    await expect.poll(statuses).toEqual([{ id: sentId, status: 'sent', failureReason: '' }]);
+    expect((await post(`/whatsapp-emulator/${appId}/statuses`, { messageId: sentId, status: 'read' })).statusCode).toBe(200);
+    expect((await post(`/whatsapp-emulator/${appId}/statuses`, { messageId: sentId, status: 'delivered' })).statusCode).toBe(200);
+    expect(await statuses()).toEqual([{ id: sentId, status: 'read', failureReason: '' }]);
+    expect((await post(`/whatsapp-emulator/${appId}/statuses`, { messageId: 'unknown-id', status: 'read' })).statusCode).toBe(404);
+    const badReceipt = await post(`/whatsapp-emulator/${appId}/statuses`, { messageId: sentId, status: 'sent' });
+    expect(badReceipt.statusCode).toBe(400);
+    expect(await statuses()).toEqual([{ id: sentId, status: 'read', failureReason: '' }]);
     // Any message after the end starts a new conversation; without interactive messages the options are numbered text.
     const again = (await chat(appId, 'hi', { interactive: false })).json();
     expect(again.sessionId).not.toBe(end.sessionId);

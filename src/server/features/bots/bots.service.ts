@@ -394,7 +394,7 @@ export async function applyLinkUpdate(ctx: AppContext, linkId: string, update: L
 /** A link with its bot, as a message to the linked number needs them. */
 export async function findLinkTarget(ctx: AppContext, linkId: string) {
   const [row] = await ctx.db
-    .select({ link: whatsappLinks, botStatus: apps.status })
+    .select({ link: whatsappLinks, botStatus: apps.status, ownerId: apps.userId })
     .from(whatsappLinks)
     .innerJoin(apps, eq(apps.id, whatsappLinks.appId))
     .where(eq(whatsappLinks.id, linkId));

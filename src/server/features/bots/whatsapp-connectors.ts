@@ -22,6 +22,7 @@ import { createCloudApiConnector, type CloudApiConnector } from '../../../integr
 import { applyLinkUpdate, findLinkIdByExternalId, findLinksToResume, findLinkTarget, type WhatsAppConnectors } from './bots.service';
 import { cloudCredentialsFor } from './cloud-credentials';
 import { createWhatsAppAuthStore } from './whatsapp-auth-store';
+import { receiveDeliveryUpdate, toSentRows, type SentBy } from './whatsapp-messages';
 
 export interface WhatsApp extends WhatsAppConnectors {
   /** The simulator's extra calls (its phone page), when it is offered. */
@@ -38,12 +39,18 @@ export interface WhatsApp extends WhatsAppConnectors {
  * is gone or not connected is dropped (unlinked mid-conversation); an inactive bot and a message without text get a
  * sentence, and no bot runs.
  */
-async function findLinkedBot(ctx: AppContext, connector: WhatsAppConnector, message: ChatMessage): Promise<ChatBot | string | null> {
+async function findLinkedBot(
+  ctx: AppContext,
+  connector: WhatsAppConnector,
+  message: ChatMessage,
+  onFound: (by: SentBy) => void,
+): Promise<ChatBot | string | null> {
   const target = await findLinkTarget(ctx, message.linkId);
   if (target?.link.status !== 'CONNECTED') {
     ctx.log.info({ linkId: message.linkId }, 'a WhatsApp message for a link that is not connected was dropped');
     return null;
   }
+  onFound({ ownerId: target.ownerId, appId: target.link.appId, environment: 'live' });
   if (target.botStatus === 'inactive') return INACTIVE_BOT_TEXT;
   if (message.kind === 'media' && message.text.trim() === '') return MEDIA_REPLY_TEXT;
   return { appId: target.link.appId, environment: 'live', interactive: connector.supportsInteractive };
@@ -53,8 +60,16 @@ export function createWhatsApp(ctx: AppContext, runtime: Runtime): WhatsApp {
   // Messages being answered, so that close() lets them finish (the runtime keeps their order, per conversation).
   const answering = new Set<Promise<unknown>>();
   function answerMessage(connector: WhatsAppConnector, message: ChatMessage): Promise<unknown> {
-    // The message came through the link's own connector: its replies go back the same way.
-    const delivery = { findBot: () => findLinkedBot(ctx, connector, message), send: (reply: ChatReply) => connector.send(reply) };
+    // The message came through the link's own connector: its replies go back the same way. Whose the replies are is
+    // found with the bot; every message sent is recorded for its delivery statuses.
+    let sentBy: SentBy | null = null;
+    const delivery = {
+      findBot: () => findLinkedBot(ctx, connector, message, (by) => (sentBy = by)),
+      send: async (reply: ChatReply) => {
+        const sent = await connector.send(reply);
+        if (sentBy) runtime.recordSentMessages(toSentRows(reply, sent, sentBy, ctx.now()), sentBy.ownerId);
+      },
+    };
     const run = runtime
       .handleMessage(message, delivery)
       .catch((err: unknown) => ctx.log.error({ err, linkId: message.linkId }, 'answering a WhatsApp message failed'));
@@ -65,6 +80,9 @@ export function createWhatsApp(ctx: AppContext, runtime: Runtime): WhatsApp {
   /** What one connector reports; `connector()` is that connector, made once these events exist. */
   const eventsOf = (connector: () => WhatsAppConnector, waitsForReplies: boolean): ConnectorEvents => ({
     onLinkUpdate: (linkId, update) => applyLinkUpdate(ctx, linkId, update),
+    onStatus: async (update) => {
+      await receiveDeliveryUpdate(ctx, update, () => runtime.flushEvents());
+    },
     // A webhook or socket hands a message over and goes on at once (Meta wants its 200 quickly and retries
     // otherwise); the simulator's page waits for the replies to show them.
     onMessage: async (message) => {

@@ -1,10 +1,13 @@
-import { timingSafeEqual } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { eq } from 'drizzle-orm';
 import { apps, whatsappLinks } from '../../../db/schema';
 import {
+  findChatSimulatorStatuses,
   findSimulatedPhoneTranscript,
+  sendChatSimulatorReceipt,
+  sendSimulatedPhoneReceipt,
   getSimulatedPhone,
   scanSimulatedPhone,
   sendChatSimulatorMessage,
@@ -24,6 +27,7 @@ import type { ChatBot, Runtime } from '../runtime/runtime.service';
 import { getUserCaller } from '../runtime/emulator-caller';
 import { asLinkStatus, getOwnedBot } from './bots.service';
 import type { WhatsApp } from './whatsapp-connectors';
+import { findMessageStatuses, receiveDeliveryUpdate, toSentRows } from './whatsapp-messages';
 
 /**
  * WhatsApp traffic that is not the bots' settings: the console's chat simulator (the draft, like the USSD
@@ -43,9 +47,59 @@ export function registerWhatsAppRoutes(app: FastifyInstance, ctx: AppContext, gu
       const linkId = `console:${bot.id}`;
       const receivedAt = ctx.now().getTime();
       const message: ChatMessage = { linkId, conversation: toConversation(linkId, from), messageId: '', from, text, kind, receivedAt };
-      const chatBot: ChatBot = { appId: bot.id, environment: 'test', interactive, caller: getUserCaller(user.id) };
-      const reply = await runtime.handleMessage(message, { findBot: async () => chatBot });
-      return { sessionId: reply?.sessionId ?? '', end: reply?.end ?? true, messages: reply?.messages ?? [] };
+      let messageIds: string[] = [];
+      const caller = getUserCaller(user.id);
+      const chatBot: ChatBot = { appId: bot.id, environment: 'test', interactive, caller };
+      // Its messages are recorded as a linked number's are, under ids of its own, so its ticks are real statuses.
+      const sentBy = { ownerId: bot.userId, appId: bot.id, environment: 'test' as const, caller };
+      const reply = await runtime.handleMessage(message, {
+        findBot: async () => chatBot,
+        send: async (sent) => {
+          const ids = sent.messages.map(() => `console-${randomUUID()}`);
+          const rows = toSentRows(
+            sent,
+            ids.map((providerMessageId, i) => ({ providerMessageId, message: sent.messages[i]! })),
+            sentBy,
+            ctx.now(),
+          );
+          runtime.recordSentMessages(rows, bot.userId);
+          messageIds = ids;
+        },
+      });
+      return { sessionId: reply?.sessionId ?? '', end: reply?.end ?? true, messages: reply?.messages ?? [], messageIds };
+    },
+  });
+
+  registerCall(app, findChatSimulatorStatuses, {
+    tags: ['bots'],
+    summary: "The delivery statuses of the chat simulator's messages (its ticks)",
+    onRequest: guard('bot.build', 'chatbot'),
+    handler: async (req) => {
+      const user = getSignedInUser(req);
+      const bot = await getOwnedBot(ctx, user, req.params.appId);
+      const statuses = await findMessageStatuses(ctx, `console:${bot.id}`, req.query.ids, getUserCaller(user.id));
+      return ok('OK', { statuses });
+    },
+  });
+
+  registerCall(app, sendChatSimulatorReceipt, {
+    tags: ['bots'],
+    summary: "The chat simulator's receipt for one of the bot's messages, as the customer's phone would send it",
+    onRequest: guard('bot.build', 'chatbot'),
+    handler: async (req) => {
+      const user = getSignedInUser(req);
+      const bot = await getOwnedBot(ctx, user, req.params.appId);
+      const { messageId, status } = req.body;
+      const update = {
+        linkId: `console:${bot.id}`,
+        providerMessageId: messageId,
+        status,
+        at: ctx.now().getTime(),
+        ...(status === 'failed' ? { failureReason: 'The chat simulator made this message fail' } : {}),
+      };
+      const found = await receiveDeliveryUpdate(ctx, update, () => runtime.flushEvents(), getUserCaller(user.id));
+      if (!found) throw notFound('No message with this id was sent in your chat simulator');
+      return ok('OK', { found });
     },
   });
 
@@ -156,6 +210,17 @@ function registerSimulatorRoutes(app: FastifyInstance, ctx: AppContext, simulato
     handler: async (req) => {
       const row = await getSimulatedLink(req.params.linkId, req.query.secret);
       return ok('OK', { transcript: simulator.getTranscript(row.link.id, req.query.from) });
+    },
+  });
+
+  registerCall(app, sendSimulatedPhoneReceipt, {
+    tags,
+    summary: "The simulated phone's receipt for a message the bot sent it: delivered, read, or failed (for testing)",
+    config,
+    handler: async (req) => {
+      const row = await getSimulatedLink(req.params.linkId, req.body.secret);
+      await simulator.reportStatus(row.link.id, req.body.messageId, req.body.status);
+      return ok('OK', { status: req.body.status });
     },
   });
 

@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { getTableColumns, getTableName } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { isDataRefusal, type Database } from '../../../db/client';
-import { actionResults, appLogs, sessionInputs, sessionRecords } from '../../../db/schema';
+import { actionResults, appLogs, sessionInputs, sessionRecords, whatsappMessages } from '../../../db/schema';
 import { cleanText } from '../../../channels/fields';
 import { writeContactRecords, type ContactRecord } from '../../core/contact-records';
 
@@ -13,6 +13,8 @@ export type EventRecord =
   | { table: 'inputs'; row: typeof sessionInputs.$inferInsert }
   | { table: 'actionResults'; row: typeof actionResults.$inferInsert }
   | { table: 'sessions'; row: typeof sessionRecords.$inferInsert }
+  /** A message a bot sent on WhatsApp, its delivery status to follow (features/bots/whatsapp-messages.ts). */
+  | { table: 'whatsappMessages'; row: typeof whatsappMessages.$inferInsert }
   /** What a session leaves on its caller's contact: upserted, not copied (contact-records.ts). */
   | { table: 'contacts'; row: ContactRecord };
 
@@ -83,6 +85,7 @@ const ENCODERS = {
   inputs: createRowEncoder(sessionInputs),
   actionResults: createRowEncoder(actionResults),
   sessions: createRowEncoder(sessionRecords),
+  whatsappMessages: createRowEncoder(whatsappMessages),
   contacts: CONTACT_ENCODER,
 } satisfies Record<EventRecord['table'], unknown>;
 

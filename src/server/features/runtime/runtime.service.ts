@@ -10,6 +10,7 @@ import { UNAVAILABLE_TEXT, type SessionState } from '../../../engine';
 import { AppError } from '../../../shared/errors';
 import { toSentenceReply, type ChatMessage, type ChatReply } from '../../../shared/whatsapp';
 import type { AppContext } from '../../context';
+import type { whatsappMessages } from '../../../db/schema';
 import type { EventSinkStats } from './event-sink';
 import type { GatewaySource } from '../../core/gateway-access';
 import { answerConsentKeyword } from './consent-steps';
@@ -34,8 +35,11 @@ export interface ChatBot {
 export interface ChatDelivery {
   /** The bot it goes to; a sentence answers it without running a bot (an inactive bot, a picture); null drops it. */
   findBot(message: ChatMessage): Promise<ChatBot | string | null>;
-  /** Sends the reply (a connector's `send`), so a conversation's replies leave in the order its messages came. */
-  send?(reply: ChatReply): Promise<void>;
+  /**
+   * Sends the reply (a connector's `send`), so a conversation's replies leave in the order its messages came; what
+   * it resolves with (the provider's ids) is the caller's to record.
+   */
+  send?(reply: ChatReply): Promise<unknown>;
 }
 
 /** Checks a gateway request's key or address (gateway-access.ts): its source, or an AppError (401, 403, 404). */
@@ -87,6 +91,8 @@ export interface Runtime {
   sweepExpired(): Promise<number>;
   /** Writes buffered events now (tests, and the logs screens' "refresh"). */
   flushEvents(): Promise<void>;
+  /** Records messages a bot sent on WhatsApp through the event sink (features/bots/whatsapp-messages.ts): never waits. */
+  recordSentMessages(rows: (typeof whatsappMessages.$inferInsert)[], ownerId: string): void;
   getEventStats(): EventSinkStats;
   close(): Promise<void>;
 }
@@ -186,6 +192,9 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     findActiveSessions: async (appId) => (await deps.sessions.findActive(appId)).map((s) => s.state),
     sweepExpired,
     flushEvents: () => deps.sink.flush(),
+    recordSentMessages(rows, ownerId) {
+      for (const row of rows) deps.sink.push({ table: 'whatsappMessages', row }, ownerId);
+    },
     getEventStats: () => deps.sink.stats(),
     async close() {
       clearInterval(sweeper);

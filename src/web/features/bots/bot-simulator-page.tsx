@@ -18,6 +18,7 @@ import emulatorClasses from '../emulator/emulator.module.css';
 import { DEFAULT_CUSTOMER_NUMBER, isCustomerNumber, toCustomerNumber } from './chat-entries';
 import { ChatScreen } from './chat-screen';
 import { useChatSimulator } from './use-chat-simulator';
+import { useChatStatuses } from './use-chat-statuses';
 import { BOT_LIST_PATH, botDesignerPath } from '../../lib/paths';
 
 /** What Restart sends: one of the words that start a conversation over. */
@@ -57,6 +58,9 @@ function ChatSimulatorWorkspace({ app }: { app: App }) {
   const [from, setFrom] = useState(DEFAULT_CUSTOMER_NUMBER);
   const [isInteractive, setInteractive] = useState(true);
   const chat = useChatSimulator(app.appId, from, isInteractive);
+  const [isAutoReceipts, setAutoReceipts] = useState(true);
+  const ticks = useChatStatuses(app.appId, chat.entries, isAutoReceipts);
+  const lastBotMessageId = chat.entries.findLast((e) => e.messageId)?.messageId;
   const logs = useActionLogs(app.appId, chat.sessionId, 'always');
   const debug = useDebugOutput(app.appId, chat.sessionId, true);
   const isNumberValid = isCustomerNumber(from);
@@ -115,6 +119,7 @@ function ChatSimulatorWorkspace({ app }: { app: App }) {
             emptyText="Send a message, as a customer would, to start the bot's first menu."
             onSend={(text) => send(text)}
             onChoose={(choice) => send(choice.id, 'choice', choice.title)}
+            statuses={ticks.statuses}
           />
           <Stack gap="sm" w="100%" maw={340}>
             <Switch
@@ -127,6 +132,37 @@ function ChatSimulatorWorkspace({ app }: { app: App }) {
               checked={isInteractive}
               onChange={(event) => setInteractive(event.currentTarget.checked)}
             />
+            <Switch
+              label="The customer's phone sends receipts"
+              description={
+                isAutoReceipts
+                  ? "The bot's messages are marked delivered once shown and read while this page is in view."
+                  : "Mark the bot's last message delivered or read yourself, or make it fail."
+              }
+              checked={isAutoReceipts}
+              onChange={(event) => setAutoReceipts(event.currentTarget.checked)}
+            />
+            {!isAutoReceipts && (
+              <Group gap="xs" role="group" aria-label="Receipt for the bot's last message">
+                {(['delivered', 'read', 'failed'] as const).map((status) => (
+                  <Button
+                    key={status}
+                    variant={status === 'failed' ? 'light' : 'default'}
+                    color={status === 'failed' ? 'red' : undefined}
+                    size="xs"
+                    disabled={!lastBotMessageId}
+                    onClick={() => lastBotMessageId && void ticks.report(lastBotMessageId, status)}
+                  >
+                    {status === 'delivered' ? 'Mark delivered' : status === 'read' ? 'Mark read' : 'Make it fail'}
+                  </Button>
+                ))}
+              </Group>
+            )}
+            {ticks.error && (
+              <Text size="xs" c="red.8" role="alert">
+                {ticks.error}
+              </Text>
+            )}
             <Group gap="sm" wrap="nowrap">
               <Button
                 variant="default"

@@ -1,7 +1,8 @@
 import { VisuallyHidden } from '@mantine/core';
 import { IconList } from '@tabler/icons-react';
 import type { WhatsAppChoice, WhatsAppMessage } from '../../../shared/whatsapp';
-import { type ChatEntry, formatChatTime } from './chat-entries';
+import { type ChatEntry, type EntryStatus, formatChatTime } from './chat-entries';
+import { ChatTicks } from './chat-ticks';
 import classes from './chat.module.css';
 
 export type ListMessage = Extract<WhatsAppMessage, { type: 'list' }>;
@@ -14,6 +15,8 @@ interface ChatBubbleProps {
   isLive?: boolean;
   onOpenList?: (message: ListMessage, opener: HTMLButtonElement) => void;
   onChoose?: (choice: WhatsAppChoice) => void;
+  /** The bot's message's delivery status, where it is shown (the console's chat simulator). */
+  status?: EntryStatus;
 }
 
 /**
@@ -21,7 +24,7 @@ interface ChatBubbleProps {
  * list message is its body and a button with the list's `button` text that opens the rows; a buttons message is
  * its body with up to three reply buttons under it.
  */
-export function ChatBubble({ entry, botName, isLive = false, onOpenList, onChoose }: ChatBubbleProps) {
+export function ChatBubble({ entry, botName, isLive = false, onOpenList, onChoose, status }: ChatBubbleProps) {
   const { direction, message, at } = entry;
   const isIn = direction === 'in';
   const time = formatChatTime(at);
@@ -30,7 +33,12 @@ export function ChatBubble({ entry, botName, isLive = false, onOpenList, onChoos
       <div className={`${classes.bubble} ${isIn ? classes.bubbleIn : classes.bubbleOut}`}>
         <VisuallyHidden>{isIn ? 'You' : botName}: </VisuallyHidden>
         <p className={classes.bubbleText}>{message.type === 'text' ? message.text : message.body}</p>
-        {time && <span className={classes.time}>{time}</span>}
+        {(time || status) && (
+          <span className={classes.time}>
+            {time}
+            {status && <ChatTicks status={status} />}
+          </span>
+        )}
         {message.type === 'list' && (
           <button
             type="button"

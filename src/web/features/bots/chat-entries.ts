@@ -3,6 +3,7 @@
  * when, which bot message's choices can still be picked, and the customer's number.
  */
 import type { WhatsAppChoice, WhatsAppMessage } from '../../../shared/whatsapp';
+import type { DeliveryStatus } from '../../../shared/whatsapp-status';
 
 /** A customer number that is plainly a test one (Ghana format, as the USSD emulator's). */
 export const DEFAULT_CUSTOMER_NUMBER = '233240000001';
@@ -17,6 +18,28 @@ export interface ChatEntry {
   message: WhatsAppMessage;
   /** When it was sent: an ISO time. */
   at: string;
+  /** The bot's messages: the id its delivery status is asked and reported under. */
+  messageId?: string;
+}
+
+/** A bot message's delivery status as its ticks show it. */
+export interface EntryStatus {
+  status: DeliveryStatus;
+  failureReason: string;
+}
+
+/** What a tick says to a screen reader and on hover: `Read`, or `Failed: <the words>`. */
+export function describeStatus({ status, failureReason }: EntryStatus): string {
+  const name = status[0]!.toUpperCase() + status.slice(1);
+  return status === 'failed' && failureReason ? `${name}: ${failureReason}` : name;
+}
+
+/** The bot's message ids whose status may still change (not read, not failed): what the ticks keep asking about. */
+export function findOpenMessageIds(entries: ChatEntry[], statuses: ReadonlyMap<string, EntryStatus>): string[] {
+  return entries.flatMap((e) => {
+    const status = e.messageId ? statuses.get(e.messageId)?.status : undefined;
+    return e.messageId && status !== 'read' && status !== 'failed' ? [e.messageId] : [];
+  });
 }
 
 /** What the customer typed or picked, as their bubble shows it (a picked row shows its title, as WhatsApp does). */
@@ -57,7 +80,11 @@ export function appendEntries(
   direction: ChatEntry['direction'],
   messages: WhatsAppMessage[],
   at: string,
+  messageIds: string[] = [],
 ): ChatEntry[] {
   let next = (entries.at(-1)?.id ?? 0) + 1;
-  return [...entries, ...messages.map((message) => ({ id: next++, direction, message, at }))];
+  return [
+    ...entries,
+    ...messages.map((message, i) => ({ id: next++, direction, message, at, ...(messageIds[i] ? { messageId: messageIds[i] } : {}) })),
+  ];
 }

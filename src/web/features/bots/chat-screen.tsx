@@ -3,7 +3,7 @@ import type { WhatsAppChoice } from '../../../shared/whatsapp';
 import { EmulatorPhoneFrame } from '../emulator/emulator-phone-frame';
 import { DEFAULT_NETWORK } from '../emulator/emulator-session';
 import { ChatComposer } from './chat-composer';
-import type { ChatEntry } from './chat-entries';
+import type { ChatEntry, EntryStatus } from './chat-entries';
 import { ChatThread } from './chat-thread';
 import classes from './chat.module.css';
 
@@ -18,13 +18,26 @@ interface ChatScreenProps {
   emptyText: string;
   onSend: (text: string) => void;
   onChoose: (choice: WhatsAppChoice) => void;
+  /** The bot's messages' delivery statuses, where ticks are shown (the console's chat simulator). */
+  statuses?: ReadonlyMap<string, EntryStatus>;
 }
 
 /**
  * A WhatsApp chat with the bot on the emulator's handset: the console's chat simulator and the simulated phone
  * both draw it.
  */
-export function ChatScreen({ botName, subtitle, entries, isEnded, isWaiting, error, emptyText, onSend, onChoose }: ChatScreenProps) {
+export function ChatScreen({
+  botName,
+  subtitle,
+  entries,
+  isEnded,
+  isWaiting,
+  error,
+  emptyText,
+  onSend,
+  onChoose,
+  statuses,
+}: ChatScreenProps) {
   return (
     <EmulatorPhoneFrame network={DEFAULT_NETWORK}>
       <div className={classes.header}>
@@ -45,6 +58,7 @@ export function ChatScreen({ botName, subtitle, entries, isEnded, isWaiting, err
           error={error}
           emptyText={emptyText}
           onChoose={onChoose}
+          statuses={statuses}
         />
         <ChatComposer isWaiting={isWaiting} onSend={onSend} />
       </div>

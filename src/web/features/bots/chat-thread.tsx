@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { WhatsAppChoice } from '../../../shared/whatsapp';
 import { ChatBubble, type ListMessage } from './chat-bubble';
-import { type ChatEntry, findLiveEntryId } from './chat-entries';
+import { type ChatEntry, type EntryStatus, findLiveEntryId } from './chat-entries';
 import { ChatListSheet } from './chat-list-sheet';
 import classes from './chat.module.css';
 
@@ -19,13 +19,15 @@ interface ChatThreadProps {
   /** What shows before the first message. */
   emptyText: string;
   onChoose: (choice: WhatsAppChoice) => void;
+  /** The bot's messages' delivery statuses by message id, where ticks are shown. */
+  statuses?: ReadonlyMap<string, EntryStatus>;
 }
 
 /**
  * The conversation: bubbles in order, kept scrolled to the newest. It is a log, so a screen reader reads each new
  * message as it arrives. The bot's last list opens its sheet over the chat.
  */
-export function ChatThread({ entries, botName, isEnded, isWaiting, error, emptyText, onChoose }: ChatThreadProps) {
+export function ChatThread({ entries, botName, isEnded, isWaiting, error, emptyText, onChoose, statuses }: ChatThreadProps) {
   const threadRef = useRef<HTMLDivElement>(null);
   const [sheet, setSheet] = useState<{ message: ListMessage; opener: HTMLButtonElement } | null>(null);
   const liveId = findLiveEntryId(entries, isEnded);
@@ -66,6 +68,7 @@ export function ChatThread({ entries, botName, isEnded, isWaiting, error, emptyT
             isLive={entry.id === liveId && !isWaiting}
             onOpenList={(message, opener) => setSheet({ message, opener })}
             onChoose={choose}
+            status={entry.messageId ? statuses?.get(entry.messageId) : undefined}
           />
         ))}
         {isWaiting && (

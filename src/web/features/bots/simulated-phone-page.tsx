@@ -27,6 +27,7 @@ import {
   toCustomerNumber,
 } from './chat-entries';
 import { ChatScreen } from './chat-screen';
+import { usePhoneReceipts } from './use-phone-receipts';
 import classes from './chat.module.css';
 
 const LINK_FAILED_TEXT = 'This link could not be opened.';
@@ -276,7 +277,7 @@ function PhoneChat({ link, linkId, secret }: LinkedPhoneProps) {
     queryKey: key,
     queryFn: async (): Promise<ChatEntry[]> => {
       const data = readData(await call(findSimulatedPhoneTranscript, input), 'The chat could not be read.');
-      return data.transcript.map((entry, index) => ({ id: index + 1, ...entry }));
+      return data.transcript.map(({ id, ...entry }, index) => ({ ...entry, id: index + 1, ...(id ? { messageId: id } : {}) }));
     },
     enabled: isNumberValid,
     // Messages sent here are added as they go: reading the chat again would only race them.
@@ -299,7 +300,11 @@ function PhoneChat({ link, linkId, secret }: LinkedPhoneProps) {
     }
     const { messages } = reply.data;
     queryClient.setQueryData<ChatEntry[]>(key, (old = []) => appendEntries(old, 'out', messages, new Date().toISOString()));
+    // The chat read back carries the bot's messages' ids, which the phone's receipts name.
+    await transcript.refetch();
   }
+  const receipts = usePhoneReceipts(linkId, secret, transcript.data ?? []);
+  const lastBotMessageId = transcript.data?.findLast((e) => e.messageId)?.messageId;
 
   return (
     <Stack gap="sm" align="center" w="100%">
@@ -329,6 +334,15 @@ function PhoneChat({ link, linkId, secret }: LinkedPhoneProps) {
         maw={340}
         styles={{ input: { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' } }}
       />
+      <Button
+        variant="light"
+        color="red"
+        size="xs"
+        disabled={!lastBotMessageId}
+        onClick={() => lastBotMessageId && void receipts.fail(lastBotMessageId)}
+      >
+        Make the bot's last message fail
+      </Button>
     </Stack>
   );
 }

@@ -43,10 +43,10 @@ export function useChatSimulator(appId: string, from: string, isInteractive: boo
         );
         return;
       }
-      const { sessionId, end, messages } = reply.data;
+      const { sessionId, end, messages, messageIds } = reply.data;
       setSessionId(sessionId);
       setEnded(end);
-      setEntries((old) => appendEntries(old, 'out', messages, new Date().toISOString()));
+      setEntries((old) => appendEntries(old, 'out', messages, new Date().toISOString(), messageIds));
     },
     [appId, from, isInteractive],
   );
