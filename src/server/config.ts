@@ -171,6 +171,11 @@ export const configSchema = z
     WHATSAPP_CLOUD_ACCESS_TOKEN: z.string().min(1).optional(),
     WHATSAPP_CLOUD_APP_SECRET: z.string().min(1).optional(),
     WHATSAPP_CLOUD_VERIFY_TOKEN: z.string().min(1).optional(),
+    // The WhatsApp Business Account whose message templates the Cloud API numbers use (docs/whatsapp-templates.md).
+    WHATSAPP_CLOUD_WABA_ID: z
+      .string()
+      .regex(/^\d{5,30}$/, 'digits: the WhatsApp Business Account ID')
+      .optional(),
     SANDBOX_PAYMENT_SECRET: z
       .string()
       .min(16)

@@ -9,6 +9,7 @@
  * template made on Meta's side with parts the console cannot make (an image header, a URL button) is kept whole.
  */
 import { invalid } from './errors';
+import type { WhatsAppMessage } from './whatsapp';
 
 export const TEMPLATE_STATUSES = ['PENDING', 'APPROVED', 'REJECTED', 'PAUSED', 'DISABLED'] as const;
 export type TemplateStatus = (typeof TEMPLATE_STATUSES)[number];
@@ -260,4 +261,20 @@ export function toMetaTemplate(draft: TemplateDraft): {
     ...(named ? { parameter_format: 'NAMED' as const } : {}),
     components,
   };
+}
+
+/**
+ * A filled template as one chat message, the way WhatsApp shows it: the header in bold, the body, the footer in
+ * italics, and its quick replies as reply buttons (`interactive`) or numbered lines (a linked device's text).
+ */
+export function toTemplateMessage(
+  template: Pick<RenderedTemplate, 'header' | 'body' | 'footer' | 'buttons'>,
+  interactive: boolean,
+): WhatsAppMessage {
+  const text = [template.header ? `*${template.header}*` : '', template.body, template.footer ? `_${template.footer}_` : '']
+    .filter(Boolean)
+    .join('\n\n');
+  const buttons = template.buttons.map((title, i) => ({ id: String(i + 1), title }));
+  if (interactive && buttons.length) return { type: 'buttons', body: text, buttons };
+  return { type: 'text', text: [text, ...buttons.map((b) => `${b.id}. ${b.title}`)].join('\n') };
 }

@@ -12,6 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { toConversation, type ChatMessage, type ChatMessageKind, type WhatsAppMessage } from '../../shared/whatsapp';
+import { toTemplateMessage } from '../../shared/whatsapp-templates';
 import type { ConnectorEvents, WhatsAppConnector } from './whatsapp-connector';
 
 /** One line of a simulated chat. */
@@ -101,6 +102,11 @@ export function createSimulatorConnector(options: { origin: string; events: Conn
         append(reply.conversation, { direction: 'out', message, at: now().toISOString() });
         collecting.get(reply.conversation)?.push(message);
       }
+    },
+
+    // A template a business sends first shows in the customer's chat as WhatsApp draws it: header, body, footer, buttons.
+    async sendTemplate(linkId, to, template) {
+      append(toConversation(linkId, to), { direction: 'out', message: toTemplateMessage(template, true), at: now().toISOString() });
     },
 
     async setLinkState(linkId, status) {

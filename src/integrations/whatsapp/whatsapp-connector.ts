@@ -10,6 +10,7 @@
  * through its states and carries messages, reporting both through {@link ConnectorEvents}.
  */
 import type { ChatMessage, ChatReply, LinkStatus, WhatsAppConnectorName } from '../../shared/whatsapp';
+import type { RenderedTemplate } from '../../shared/whatsapp-templates';
 
 /** A change of a link's state, as the connector saw it. */
 export interface LinkUpdate {
@@ -64,6 +65,12 @@ export interface WhatsAppConnector {
    * channel already kept them within WhatsApp's bounds. Rejects when the number is not connected.
    */
   send(reply: ChatReply): Promise<void>;
+  /**
+   * Sends a filled message template to `to` from the linked number, as the phone shows it (the simulator). Absent:
+   * the server sends it as text through `send` (a linked device); Cloud API numbers send Meta's template message
+   * (src/integrations/whatsapp/cloud-templates.ts).
+   */
+  sendTemplate?(linkId: string, to: string, template: RenderedTemplate): Promise<void>;
   /** Closes every socket (on shutdown); linked numbers stay linked and are resumed on the next start. */
   close(): Promise<void>;
 }
