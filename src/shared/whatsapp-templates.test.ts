@@ -5,6 +5,7 @@ import {
   readTemplateVariables,
   renderTemplate,
   toMetaTemplate,
+  toTemplateMessage,
   type TemplateComponent,
   type TemplateDraft,
 } from './whatsapp-templates';
@@ -149,6 +150,16 @@ describe('a new template', () => {
       type: 'BODY',
       text: 'Hello {{first_name}}',
       example: { body_text_named_params: [{ param_name: 'first_name', example: 'Ama' }] },
+    });
+  });
+});
+
+describe('a template as a chat message', () => {
+  it('is numbered text for a linked device, which cannot show buttons', () => {
+    const rendered = renderTemplate(template, { header: { '1': '#42' }, body: { '1': 'Ama', '2': '3 shirts' } });
+    expect(toTemplateMessage(rendered, false)).toEqual({
+      type: 'text',
+      text: '*Order #42*\n\nHi Ama, your order of 3 shirts is on its way. Thanks Ama!\n\n_Reply STOP to opt out_\n1. Track\n2. Help',
     });
   });
 });

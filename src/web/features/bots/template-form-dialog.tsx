@@ -204,7 +204,8 @@ function TemplateForm({ linkId, isCloud, onClose }: Omit<TemplateFormDialogProps
             )}
           </Stack>
         </Stack>
-        <Stack gap="sm">
+        {/* The preview stays in view while the form beside it scrolls. */}
+        <Stack gap="sm" style={{ position: 'sticky', top: 0, alignSelf: 'start' }}>
           <Title order={3} fz="sm">
             Preview
           </Title>
