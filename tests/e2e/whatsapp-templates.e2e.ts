@@ -75,7 +75,7 @@ describeBrowser('WhatsApp templates', () => {
     await form.getByRole('textbox', { name: 'Button 1' }).fill('Track order');
     const preview = form.getByTestId('template-preview');
     // Until a variable has its example, the preview shows where it goes.
-    expect(await preview.innerText()).toContain('Hi {{1}}, your order of {{2}} is on its way.');
+    expect(await preview.textContent()).toContain('Hi {{1}}, your order of {{2}} is on its way.');
     await form.getByRole('textbox', { name: '{{1}} in the header' }).fill('#4521');
     await form.getByRole('textbox', { name: '{{1}} in the body' }).fill('Ama');
     await form.getByRole('textbox', { name: '{{2}} in the body' }).fill('3 shirts');
@@ -92,7 +92,7 @@ describeBrowser('WhatsApp templates', () => {
     await toast(page, 'Template saved');
     const table = page.getByTestId('templates-table');
     await visible(table.getByText('order_shipped'));
-    expect(await table.getByTestId('template-status').innerText()).toBe('APPROVED');
+    expect(await table.getByTestId('template-status').textContent()).toBe('APPROVED');
     await closeToasts(page);
     await screenshotTop(page, 'templates-list-desktop');
 
