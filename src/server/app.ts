@@ -63,6 +63,7 @@ import { registerMerchantsRoutes } from './features/merchants/merchants.routes';
 import { registerAdminsRoutes } from './features/admins/admins.routes';
 import { registerBotsRoutes } from './features/bots/bots.routes';
 import { registerWhatsAppRoutes } from './features/bots/whatsapp.routes';
+import { registerWhatsAppTemplateRoutes } from './features/bots/whatsapp-templates.routes';
 import { createWhatsApp } from './features/bots/whatsapp-connectors';
 import { createSendsmsRunner } from '../actions/sendsms';
 import { createPaymentpromptRunner } from '../actions/paymentprompt';
@@ -306,6 +307,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Linked numbers' connections live in the process that links them (docs/bots.md): the console's.
     registerBotsRoutes(app, ctx, guard, whatsapp);
     registerWhatsAppRoutes(app, ctx, guard, runtime, whatsapp);
+    registerWhatsAppTemplateRoutes(app, ctx, guard);
     ctx.background.run('resume linked WhatsApp numbers', () => whatsapp.resumeLinks());
   }
   registerWebApp(app, config, servesConsole);

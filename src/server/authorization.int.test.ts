@@ -181,6 +181,12 @@ const ACCESS: Record<string, RouteAccess> = {
   'POST /whatsapp-emulator/:appId': ['bot.build', 'chatbot'],
   'GET /whatsapp-emulator/:appId/statuses': ['bot.build', 'chatbot'],
   'POST /whatsapp-emulator/:appId/statuses': ['bot.build', 'chatbot'],
+  // A linked number's message templates (docs/whatsapp-templates.md); another account's: 404 (whatsapp-templates.int.test.ts).
+  'GET /api/chatbot/whatsapp/templates/:id': ['bot.build', 'chatbot'],
+  'POST /api/chatbot/whatsapp/templates/:id': ['bot.build', 'chatbot'],
+  'POST /api/chatbot/whatsapp/templates/:id/sync': ['bot.build', 'chatbot'],
+  'DELETE /api/chatbot/whatsapp/template/:id': ['bot.build', 'chatbot'],
+  'POST /api/chatbot/whatsapp/template/:id/status': ['bot.build', 'chatbot'],
   'POST /api/admin/chatbot-access': ['chatbotAccess.manage'],
   // The simulated phone the simulator connector's QR opens: the link's secret (in the QR) is the credential.
   'GET /api/whatsapp-simulator/:linkId': 'public',

@@ -193,6 +193,12 @@ export const configSchema = z
       .string()
       .regex(/^\d{1,30}$/, 'The Embedded Signup configuration id: digits')
       .optional(),
+    // The WhatsApp Business Account of the numbers linked with the installation's token, for their message templates
+    // (docs/whatsapp-templates.md); a number linked with its own token uses its own.
+    WHATSAPP_CLOUD_WABA_ID: z
+      .string()
+      .regex(/^\d{5,30}$/, 'digits: the WhatsApp Business Account ID')
+      .optional(),
     SANDBOX_PAYMENT_SECRET: z
       .string()
       .min(16)

@@ -1,4 +1,4 @@
-import { bigserial, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './accounts';
 import { apps } from './apps';
 
@@ -124,5 +124,47 @@ export const whatsappMessages = pgTable(
     uniqueIndex('whatsapp_messages_provider_uq').on(t.linkId, t.providerMessageId),
     index('whatsapp_messages_app_time_idx').on(t.appId, t.sentAt),
     index('whatsapp_messages_session_idx').on(t.appId, t.sessionId),
+  ],
+);
+
+/**
+ * A message template of a linked number (docs/whatsapp-templates.md): what the number may send first, outside the
+ * 24-hour window. A Cloud API number's templates are Meta's (synced, submitted, their status moved by Meta's
+ * webhook); a simulator or linked-device number's are ours alone, APPROVED when made. `userId` is the bot's
+ * account, the one that may see and change it.
+ */
+export const whatsappTemplates = pgTable(
+  'whatsapp_templates',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    linkId: uuid('link_id')
+      .notNull()
+      .references(() => whatsappLinks.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Meta's id of the template (Cloud API numbers); null for the simulator's and linked devices'. */
+    providerId: text('provider_id'),
+    name: text('name').notNull(),
+    /** Meta's language code: en, en_US, fr... */
+    language: text('language').notNull(),
+    /** MARKETING, UTILITY or AUTHENTICATION. */
+    category: text('category').notNull(),
+    /** PENDING, APPROVED, REJECTED, PAUSED or DISABLED. */
+    status: text('status').notNull(),
+    /** Why Meta rejected, paused or disabled it, in its words ('' otherwise). */
+    reason: text('reason').notNull().default(''),
+    /** The components as Meta holds them (HEADER, BODY, FOOTER, BUTTONS). */
+    components: jsonb('components').notNull(),
+    /** The variables a send must fill: `[{ place: 'body', name: '1' }]`. */
+    variables: jsonb('variables').notNull(),
+    /** When it was last read from Meta (null: never synced, ours alone). */
+    syncedAt: timestamp('synced_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('whatsapp_templates_link_name_uq').on(t.linkId, t.name, t.language),
+    index('whatsapp_templates_provider_idx').on(t.providerId),
   ],
 );

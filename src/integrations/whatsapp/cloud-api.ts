@@ -228,7 +228,7 @@ const CODE_MEANINGS: Record<number, string> = {
 export const EXPIRED_TOKEN_TEXT =
   "Meta no longer accepts this number's access token (expired or revoked): reconnect the number (add it again, with Embedded Signup or a new token)";
 
-function describeCloudError(message: string | undefined, code: number | undefined): string {
+export function describeCloudError(message: string | undefined, code: number | undefined): string {
   const said = message || 'Unknown error';
   if (code === undefined) return said;
   const meaning = CODE_MEANINGS[code];
@@ -467,22 +467,22 @@ async function reportStatuses(events: ConnectorEvents, linkId: string, statuses:
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function readArray(value: unknown, key: string): unknown[] {
+export function readArray(value: unknown, key: string): unknown[] {
   if (!isRecord(value)) return [];
   const found = value[key];
   return Array.isArray(found) ? found : [];
 }
 
-function readString(value: Record<string, unknown>, key: string): string | undefined {
+export function readString(value: Record<string, unknown>, key: string): string | undefined {
   const found = value[key];
   return typeof found === 'string' ? found : typeof found === 'number' ? String(found) : undefined;
 }
 
-function readCode(error: Record<string, unknown>): number | undefined {
+export function readCode(error: Record<string, unknown>): number | undefined {
   const { code } = error;
   const number = typeof code === 'number' ? code : typeof code === 'string' && /^\d+$/.test(code) ? Number(code) : Number.NaN;
   return Number.isInteger(number) ? number : undefined;

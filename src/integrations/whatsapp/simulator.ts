@@ -13,6 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import { toConversation, type ChatMessage, type ChatMessageKind, type WhatsAppMessage } from '../../shared/whatsapp';
 import type { SentMessage } from '../../shared/whatsapp-status';
+import { toTemplateMessage } from '../../shared/whatsapp-templates';
 import type { ConnectorEvents, WhatsAppConnector } from './whatsapp-connector';
 
 /** One line of a simulated chat. */
@@ -119,6 +120,15 @@ export function createSimulatorConnector(options: { origin: string; events: Conn
     async reportStatus(linkId, messageId, status) {
       const failure = status === 'failed' ? { failureReason: 'The simulated phone made this message fail' } : {};
       await events.onStatus?.({ linkId, providerMessageId: messageId, status, at: now().getTime(), ...failure });
+    },
+
+    // A template a business sends first shows in the customer's chat as WhatsApp draws it: header, body, footer, buttons.
+    async sendTemplate(linkId, to, template) {
+      const at = now();
+      const id = `sim-out-${at.getTime().toString(36)}-${(counter++).toString(36)}`;
+      const message = toTemplateMessage(template, true);
+      append(toConversation(linkId, to), { direction: 'out', id, message, at: at.toISOString() });
+      return [{ providerMessageId: id, message }];
     },
 
     async setLinkState(linkId, status) {

@@ -12,6 +12,7 @@
  */
 import type { ChatMessage, ChatReply, LinkStatus, WhatsAppConnectorName } from '../../shared/whatsapp';
 import type { DeliveryUpdate, SentMessage } from '../../shared/whatsapp-status';
+import type { RenderedTemplate } from '../../shared/whatsapp-templates';
 
 /** A change of a link's state, as the connector saw it. */
 export interface LinkUpdate {
@@ -74,6 +75,12 @@ export interface WhatsAppConnector {
    * each message's id at the provider, in order: its delivery statuses come back under that id (`onStatus`).
    */
   send(reply: ChatReply): Promise<SentMessage[]>;
+  /**
+   * Sends a filled message template to `to` from the linked number, as the phone shows it (the simulator). Absent:
+   * the server sends it as text through `send` (a linked device); Cloud API numbers send Meta's template message
+   * (src/integrations/whatsapp/cloud-templates.ts).
+   */
+  sendTemplate?(linkId: string, to: string, template: RenderedTemplate): Promise<SentMessage[]>;
   /** Closes every socket (on shutdown); linked numbers stay linked and are resumed on the next start. */
   close(): Promise<void>;
 }

@@ -171,7 +171,8 @@ export async function deleteBot(ctx: AppContext, user: AuthUser, appId: string, 
 
 // ---- linked numbers ----
 
-async function getOwnedLink(ctx: AppContext, user: AuthUser, linkId: string): Promise<LinkRow> {
+/** The link if the user may change its bot; another account's link is not found. */
+export async function getOwnedLink(ctx: AppContext, user: AuthUser, linkId: string): Promise<LinkRow> {
   const [link] = await ctx.db.select().from(whatsappLinks).where(eq(whatsappLinks.id, linkId));
   if (!link) throw notFound(BOT_MESSAGES.linkNotFound);
   const bot = await getOwnedBot(ctx, user, link.appId).catch(whenNotFound(null));

@@ -16,7 +16,10 @@ export interface CloudCredentials {
   /** The Graph API's versioned address (WHATSAPP_CLOUD_API_URL). */
   apiUrl: string;
   phoneNumberId: string;
-  /** The number's WhatsApp Business Account; null for numbers linked with the installation's token. */
+  /**
+   * The number's WhatsApp Business Account; for numbers linked with the installation's token, the installation's
+   * (WHATSAPP_CLOUD_WABA_ID), null when unset.
+   */
   wabaId: string | null;
   /** The number's own token, or the installation's (WHATSAPP_CLOUD_ACCESS_TOKEN) for numbers linked the old way. */
   accessToken: string;
@@ -82,5 +85,6 @@ export async function cloudCredentialsFor(ctx: AppContext, linkId: string): Prom
   }
   const installationToken = ctx.config.WHATSAPP_CLOUD_ACCESS_TOKEN;
   if (!installationToken) throw new AppError('internal', BOT_MESSAGES.noAccessToken);
-  return { apiUrl, phoneNumberId: row.phoneNumberId, wabaId: null, accessToken: installationToken };
+  // Numbers linked with the installation's token use the installation's business account for templates, when set.
+  return { apiUrl, phoneNumberId: row.phoneNumberId, wabaId: ctx.config.WHATSAPP_CLOUD_WABA_ID ?? null, accessToken: installationToken };
 }

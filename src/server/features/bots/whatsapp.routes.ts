@@ -17,6 +17,8 @@ import {
 import { BOT_MESSAGES } from '../../../shared/api/bots.schema';
 import { invalid, notAllowed, notFound, unauthenticated } from '../../../shared/errors';
 import type { CloudApiConnector } from '../../../integrations/whatsapp/cloud-api';
+import { readTemplateStatusUpdates } from '../../../integrations/whatsapp/cloud-templates';
+import { parseJson } from '../../../integrations/payments/payment-provider';
 import type { SimulatorConnector } from '../../../integrations/whatsapp/simulator';
 import { toConversation, type ChatMessage, type WhatsAppMessage } from '../../../shared/whatsapp';
 import type { AppContext } from '../../context';
@@ -28,6 +30,7 @@ import { getUserCaller } from '../runtime/emulator-caller';
 import { asLinkStatus, getOwnedBot } from './bots.service';
 import type { WhatsApp } from './whatsapp-connectors';
 import { findMessageStatuses, receiveDeliveryUpdate, toSentRows } from './whatsapp-messages';
+import { applyTemplateStatusUpdates } from './whatsapp-templates.service';
 
 /**
  * WhatsApp traffic that is not the bots' settings: the console's chat simulator (the draft, like the USSD
@@ -103,7 +106,8 @@ export function registerWhatsAppRoutes(app: FastifyInstance, ctx: AppContext, gu
     },
   });
 
-  if (whatsapp.cloud) registerCloudWebhook(app, whatsapp.cloud);
+  if (whatsapp.cloud)
+    registerCloudWebhook(app, whatsapp.cloud, (raw) => applyTemplateStatusUpdates(ctx, readTemplateStatusUpdates(parseJson(raw))));
   if (whatsapp.simulator) registerSimulatorRoutes(app, ctx, whatsapp.simulator);
 }
 
@@ -111,7 +115,7 @@ export function registerWhatsAppRoutes(app: FastifyInstance, ctx: AppContext, gu
  * The Cloud API's webhook: Meta's GET handshake, then signed POSTs. The signature covers the exact bytes, so
  * this route reads its body raw (its own scope's parser) instead of parsed JSON.
  */
-function registerCloudWebhook(app: FastifyInstance, cloud: CloudApiConnector): void {
+function registerCloudWebhook(app: FastifyInstance, cloud: CloudApiConnector, onSignedDelivery: (raw: Buffer) => Promise<unknown>): void {
   void app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_req, body, done) => done(null, body));
@@ -136,6 +140,8 @@ function registerCloudWebhook(app: FastifyInstance, cloud: CloudApiConnector): v
         const header = req.headers['x-hub-signature-256'];
         const outcome = await cloud.handleWebhook(raw, typeof header === 'string' ? header : undefined);
         if (outcome === 'bad_signature') throw unauthenticated('The delivery is not signed with WHATSAPP_CLOUD_APP_SECRET');
+        // Changes the connector does not read (message_template_status_update) go to their own feature.
+        await onSignedDelivery(raw);
         return reply.code(200).send({ status: '00', message: 'OK' });
       },
     });

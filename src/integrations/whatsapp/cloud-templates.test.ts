@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { renderTemplate } from '../../shared/whatsapp-templates';
+import { readTemplateStatusUpdates, toCloudTemplateBody } from './cloud-templates';
+import { createSimulatorConnector } from './simulator';
+
+const shipped = renderTemplate(
+  {
+    name: 'order_shipped',
+    language: 'en_US',
+    components: [
+      { type: 'HEADER', format: 'TEXT', text: 'Order {{1}}' },
+      { type: 'BODY', text: 'Hi {{1}}, it is on its way.' },
+      { type: 'FOOTER', text: 'Akosua Orders' },
+      { type: 'BUTTONS', buttons: [{ type: 'QUICK_REPLY', text: 'Track' }] },
+    ],
+  },
+  { header: { '1': '#42' }, body: { '1': 'Ama' } },
+);
+
+describe("Meta's template webhook and send body", () => {
+  it('reads message_template_status_update changes as Meta documents them, and nothing else', () => {
+    const body = {
+      object: 'whatsapp_business_account',
+      entry: [
+        {
+          id: '102290129340398',
+          time: 1764150000,
+          changes: [
+            {
+              field: 'message_template_status_update',
+              value: {
+                event: 'REJECTED',
+                message_template_id: 594425479261596,
+                message_template_name: 'order_shipped',
+                message_template_language: 'en_US',
+                reason: 'INVALID_FORMAT',
+              },
+            },
+            {
+              field: 'message_template_status_update',
+              value: {
+                event: 'APPROVED',
+                message_template_id: '77',
+                message_template_name: 'hi',
+                message_template_language: 'en',
+                reason: 'NONE',
+              },
+            },
+            { field: 'messages', value: { messaging_product: 'whatsapp', metadata: { phone_number_id: '1' } } },
+            { field: 'message_template_status_update', value: { event: 'PAUSED' } },
+          ],
+        },
+      ],
+    };
+    expect(readTemplateStatusUpdates(body)).toEqual([
+      { event: 'REJECTED', templateId: '594425479261596', name: 'order_shipped', language: 'en_US', reason: 'INVALID_FORMAT' },
+      { event: 'APPROVED', templateId: '77', name: 'hi', language: 'en', reason: '' },
+    ]);
+    expect(readTemplateStatusUpdates('not json')).toEqual([]);
+  });
+
+  it('writes the template send body', () => {
+    expect(toCloudTemplateBody('233241234567', shipped)).toEqual({
+      messaging_product: 'whatsapp',
+      recipient_type: 'individual',
+      to: '233241234567',
+      type: 'template',
+      template: {
+        name: 'order_shipped',
+        language: { code: 'en_US' },
+        components: [
+          { type: 'header', parameters: [{ type: 'text', text: '#42' }] },
+          { type: 'body', parameters: [{ type: 'text', text: 'Ama' }] },
+        ],
+      },
+    });
+  });
+
+  it("shows a sent template in the simulator's chat as WhatsApp draws it", async () => {
+    const simulator = createSimulatorConnector({
+      origin: 'http://localhost',
+      events: { onLinkUpdate: async () => {}, onMessage: async () => {} },
+      now: () => new Date('2026-11-29T09:00:00Z'),
+    });
+    await simulator.sendTemplate!('link-1', '233241234567', shipped);
+    expect(simulator.getTranscript('link-1', '233241234567')).toEqual([
+      {
+        direction: 'out',
+        at: '2026-11-29T09:00:00.000Z',
+        message: {
+          type: 'buttons',
+          body: '*Order #42*\n\nHi Ama, it is on its way.\n\n_Akosua Orders_',
+          buttons: [{ id: '1', title: 'Track' }],
+        },
+      },
+    ]);
+  });
+});

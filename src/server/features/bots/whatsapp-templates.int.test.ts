@@ -1,0 +1,392 @@
+import { createHmac } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeDb } from '../../../../tests/support/test-db';
+import { createApiClient, createTestApp, seedUser, type SeededUser, type TestApp } from '../../../../tests/support/test-app';
+import { createConfig } from '../../config';
+import type { AppContext } from '../../context';
+import type { WhatsAppConnector } from '../../../integrations/whatsapp/whatsapp-connector';
+import { sendTemplateMessage } from './whatsapp-templates.service';
+
+const APP_SECRET = 'cloud-app-secret';
+const PHONE_NUMBER_ID = '109876543210';
+const WABA_ID = '102290129340398';
+
+interface MetaTemplate {
+  id: string;
+  name: string;
+  language: string;
+  category: string;
+  status: string;
+  rejected_reason?: string;
+  components: unknown[];
+}
+
+/**
+ * Message templates on a Cloud API number, end to end: a local server answers as Meta's WhatsApp Business
+ * Management API documentation shows (the template list with cursor paging, create with its refusal shape,
+ * delete by name, the messages endpoint), and the test signs `message_template_status_update` deliveries as Meta does.
+ */
+describeDb('WhatsApp templates on a Cloud API number', () => {
+  let graph: Server;
+  let apiUrl = '';
+  let t: TestApp;
+  let builder: SeededUser;
+  let stranger: SeededUser;
+  let linkId = '';
+  const requests: Array<{ method: string; url: string; authorization: string | undefined; body: unknown }> = [];
+  /** What Meta holds for the business account, three of them over two pages. */
+  const onMeta: MetaTemplate[] = [
+    {
+      id: '1001',
+      name: 'order_shipped',
+      language: 'en_US',
+      category: 'UTILITY',
+      status: 'APPROVED',
+      rejected_reason: 'NONE',
+      components: [
+        { type: 'HEADER', format: 'TEXT', text: 'Order {{1}}', example: { header_text: ['#42'] } },
+        { type: 'BODY', text: 'Hi {{1}}, your order is on its way.', example: { body_text: [['Ama']] } },
+        { type: 'BUTTONS', buttons: [{ type: 'QUICK_REPLY', text: 'Track' }] },
+      ],
+    },
+    {
+      id: '1002',
+      name: 'promo_sale',
+      language: 'en',
+      category: 'MARKETING',
+      status: 'REJECTED',
+      rejected_reason: 'TAG_CONTENT_MISMATCH',
+      components: [{ type: 'BODY', text: 'Sale today!' }],
+    },
+    {
+      id: '1003',
+      name: 'welcome_back',
+      language: 'fr',
+      category: 'MARKETING',
+      status: 'PENDING',
+      components: [{ type: 'BODY', text: 'Bon retour {{first_name}}' }],
+    },
+  ];
+
+  beforeAll(async () => {
+    graph = createServer((req, res) => {
+      let raw = '';
+      req.on('data', (chunk) => {
+        raw += chunk;
+      });
+      req.on('end', () => {
+        const url = new URL(req.url ?? '/', 'http://graph');
+        requests.push({
+          method: req.method ?? '',
+          url: req.url ?? '',
+          authorization: req.headers.authorization,
+          body: raw ? JSON.parse(raw) : undefined,
+        });
+        res.setHeader('content-type', 'application/json');
+        const answer = (status: number, body: unknown) => {
+          res.statusCode = status;
+          res.end(JSON.stringify(body));
+        };
+        if (req.method === 'GET' && url.pathname === `/v21.0/${PHONE_NUMBER_ID}`) {
+          return answer(200, { display_phone_number: '+233 30 123 4567', verified_name: 'Ama Shop', id: PHONE_NUMBER_ID });
+        }
+        if (url.pathname === `/v21.0/${WABA_ID}/message_templates`) {
+          if (req.method === 'GET') {
+            // Two to a page: the first page names the next by its cursor; the last has no `next`.
+            const start = url.searchParams.get('after') === 'MgZDZD' ? 2 : 0;
+            const data = onMeta.slice(start, start + 2);
+            const more = start + 2 < onMeta.length;
+            return answer(200, {
+              data,
+              paging: {
+                cursors: { before: 'MAZDZD', after: more ? 'MgZDZD' : 'MQZDZD' },
+                ...(more ? { next: `https://graph.facebook.com/v21.0/${WABA_ID}/message_templates?after=MgZDZD` } : {}),
+              },
+            });
+          }
+          if (req.method === 'POST') {
+            const body = JSON.parse(raw) as MetaTemplate;
+            if (body.name === 'already_there') {
+              return answer(400, {
+                error: {
+                  message: 'Invalid parameter',
+                  type: 'OAuthException',
+                  code: 100,
+                  error_subcode: 2388024,
+                  is_transient: false,
+                  error_user_title: 'Message template already exists',
+                  error_user_msg: 'There is already English (US) content for this template. You can create a new template and try again.',
+                  fbtrace_id: 'A3Kx1',
+                },
+              });
+            }
+            onMeta.push({ ...body, id: '2001', status: 'PENDING' });
+            return answer(200, { id: '2001', status: 'PENDING', category: body.category });
+          }
+          if (req.method === 'DELETE') {
+            const at = onMeta.findIndex((m) => m.name === url.searchParams.get('name') && m.id === url.searchParams.get('hsm_id'));
+            if (at >= 0) onMeta.splice(at, 1);
+            return answer(200, { success: true });
+          }
+        }
+        if (req.method === 'POST' && url.pathname === `/v21.0/${PHONE_NUMBER_ID}/messages`) {
+          return answer(200, {
+            messaging_product: 'whatsapp',
+            contacts: [{ input: '233241234567', wa_id: '233241234567' }],
+            messages: [{ id: 'wamid.T1' }],
+          });
+        }
+        return answer(400, { error: { message: 'Unsupported request', type: 'GraphMethodException', code: 100, fbtrace_id: 'x' } });
+      });
+    });
+    await new Promise<void>((resolve) => graph.listen(0, '127.0.0.1', resolve));
+    const address = graph.address();
+    apiUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/v21.0`;
+    t = await createTestApp({
+      WHATSAPP_CONNECTOR: 'cloud',
+      WHATSAPP_CLOUD_API_URL: apiUrl,
+      WHATSAPP_CLOUD_ACCESS_TOKEN: 'EAAG-test-token',
+      WHATSAPP_CLOUD_APP_SECRET: APP_SECRET,
+      WHATSAPP_CLOUD_VERIFY_TOKEN: 'verify-me',
+      WHATSAPP_CLOUD_WABA_ID: WABA_ID,
+    });
+    builder = await seedUser(t, { roles: ['CHATBOT'] });
+    stranger = await seedUser(t, { roles: ['CHATBOT'] });
+    const { post } = createApiClient(t, builder);
+    const appId = (await post('/api/chatbot/app/create', { appName: 'Shop Bot', description: 'Orders' })).json().data.appId;
+    const linked = (await post('/api/chatbot/whatsapp/link', { chatBotAppId: appId, phoneNumberId: PHONE_NUMBER_ID })).json();
+    expect(linked.data.status).toBe('CONNECTED');
+    linkId = linked.data.linkId;
+  });
+  afterAll(async () => {
+    await t?.close();
+    await new Promise<void>((resolve) => graph.close(() => resolve()));
+  });
+
+  const api = () => createApiClient(t, builder);
+  const list = async () => (await api().get(`/api/chatbot/whatsapp/templates/${linkId}`)).json().data;
+  const sign = (body: string) => `sha256=${createHmac('sha256', APP_SECRET).update(body).digest('hex')}`;
+  const statusUpdate = (value: Record<string, unknown>) =>
+    JSON.stringify({
+      object: 'whatsapp_business_account',
+      entry: [{ id: WABA_ID, time: 1764150000, changes: [{ field: 'message_template_status_update', value }] }],
+    });
+  const deliver = (body: string, signature: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/whatsapp/cloud/webhook',
+      headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature },
+      payload: body,
+    });
+  /** The server's context as the service reads it: its database and this run's settings. */
+  const context = () =>
+    ({
+      db: t.db,
+      config: createConfig({
+        NODE_ENV: 'test',
+        WHATSAPP_CLOUD_API_URL: apiUrl,
+        WHATSAPP_CLOUD_ACCESS_TOKEN: 'EAAG-test-token',
+        WHATSAPP_CLOUD_WABA_ID: WABA_ID,
+      }),
+      now: () => new Date(),
+    }) as unknown as AppContext;
+
+  it("syncs every page of Meta's list, with statuses, reasons and variables", async () => {
+    expect(await list()).toEqual({ connector: 'cloud', syncedAt: null, templates: [] });
+    const synced = (await api().post(`/api/chatbot/whatsapp/templates/${linkId}/sync`, {})).json();
+    expect(synced.message).toBe('Templates synced from Meta');
+    const gets = requests.filter((r) => r.method === 'GET' && r.url.includes('message_templates'));
+    expect(gets.map((r) => new URL(r.url, 'http://x').searchParams.get('after'))).toEqual([null, 'MgZDZD']);
+    expect(gets[0]!.authorization).toBe('Bearer EAAG-test-token');
+    expect(new URL(gets[0]!.url, 'http://x').searchParams.get('fields')).toBe(
+      'id,name,language,category,status,components,rejected_reason',
+    );
+    const byName = Object.fromEntries(synced.data.templates.map((x: { name: string }) => [x.name, x]));
+    expect(Object.keys(byName).sort()).toEqual(['order_shipped', 'promo_sale', 'welcome_back']);
+    expect(byName.order_shipped).toMatchObject({
+      providerId: '1001',
+      status: 'APPROVED',
+      reason: '',
+      header: 'Order {{1}}',
+      body: 'Hi {{1}}, your order is on its way.',
+      buttons: ['Track'],
+      variables: [
+        { place: 'header', name: '1' },
+        { place: 'body', name: '1' },
+      ],
+    });
+    expect(byName.promo_sale).toMatchObject({ status: 'REJECTED', reason: 'TAG_CONTENT_MISMATCH', category: 'MARKETING' });
+    expect(byName.welcome_back.variables).toEqual([{ place: 'body', name: 'first_name' }]);
+    expect(synced.data.syncedAt).not.toBeNull();
+  });
+
+  it('sends an approved template as Meta documents it, and refuses one deleted on Meta after a sync', async () => {
+    const connector = {} as WhatsAppConnector;
+    const send = { linkId, to: '233241234567', name: 'order_shipped', language: 'en_US' };
+    await expect(sendTemplateMessage(context(), connector, { ...send, values: { body: { '1': 'Ama' } } })).rejects.toThrow(
+      'no value for {{1}} in the header',
+    );
+    await sendTemplateMessage(context(), connector, { ...send, values: { header: { '1': '#42' }, body: { '1': 'Ama' } } });
+    expect(requests.at(-1)).toEqual({
+      method: 'POST',
+      url: `/v21.0/${PHONE_NUMBER_ID}/messages`,
+      authorization: 'Bearer EAAG-test-token',
+      body: {
+        messaging_product: 'whatsapp',
+        recipient_type: 'individual',
+        to: '233241234567',
+        type: 'template',
+        template: {
+          name: 'order_shipped',
+          language: { code: 'en_US' },
+          components: [
+            { type: 'header', parameters: [{ type: 'text', text: '#42' }] },
+            { type: 'body', parameters: [{ type: 'text', text: 'Ama' }] },
+          ],
+        },
+      },
+    });
+    await expect(sendTemplateMessage(context(), connector, { ...send, name: 'promo_sale', language: 'en', values: {} })).rejects.toThrow(
+      'The template "promo_sale" is REJECTED, not APPROVED',
+    );
+
+    // Deleted on Meta's side: the next sync removes it here, and a send naming it is refused in words.
+    onMeta.splice(
+      onMeta.findIndex((m) => m.name === 'order_shipped'),
+      1,
+    );
+    await api().post(`/api/chatbot/whatsapp/templates/${linkId}/sync`, {});
+    expect((await list()).templates.map((x: { name: string }) => x.name).sort()).toEqual(['promo_sale', 'welcome_back']);
+    const before = requests.length;
+    await expect(
+      sendTemplateMessage(context(), connector, { ...send, values: { header: { '1': '#42' }, body: { '1': 'Ama' } } }),
+    ).rejects.toThrow(`This number has no template "order_shipped" in en_US: it was never made here or was deleted on Meta's side`);
+    expect(requests.length).toBe(before);
+  });
+
+  it("submits a new template to Meta, shows Meta's refusal in its words, and refuses bad input before Meta", async () => {
+    const body = {
+      name: 'payment_due',
+      language: 'en_US',
+      category: 'UTILITY',
+      header: 'Payment due',
+      body: 'Hi {{1}}, {{2}} is due on Friday.',
+      footer: 'Thank you',
+      buttons: ['Pay now', 'Later'],
+      examples: { body: { '1': 'Ama', '2': 'GHS 20' } },
+    };
+    const made = (await api().post(`/api/chatbot/whatsapp/templates/${linkId}`, body)).json();
+    expect(made).toMatchObject({ status: '00', message: 'Template submitted to Meta for review' });
+    expect(made.data).toMatchObject({ providerId: '2001', status: 'PENDING', name: 'payment_due', buttons: ['Pay now', 'Later'] });
+    expect(requests.at(-1)).toMatchObject({
+      method: 'POST',
+      url: `/v21.0/${WABA_ID}/message_templates`,
+      body: {
+        name: 'payment_due',
+        language: 'en_US',
+        category: 'UTILITY',
+        components: [
+          { type: 'HEADER', format: 'TEXT', text: 'Payment due' },
+          { type: 'BODY', text: 'Hi {{1}}, {{2}} is due on Friday.', example: { body_text: [['Ama', 'GHS 20']] } },
+          { type: 'FOOTER', text: 'Thank you' },
+          {
+            type: 'BUTTONS',
+            buttons: [
+              { type: 'QUICK_REPLY', text: 'Pay now' },
+              { type: 'QUICK_REPLY', text: 'Later' },
+            ],
+          },
+        ],
+      },
+    });
+
+    const refused = await api().post(`/api/chatbot/whatsapp/templates/${linkId}`, { ...body, name: 'already_there' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toBe(
+      'WhatsApp Cloud API: There is already English (US) content for this template. You can create a new template and try again. (100)',
+    );
+
+    const sent = requests.length;
+    const bad = await api().post(`/api/chatbot/whatsapp/templates/${linkId}`, { ...body, name: 'Payment Due', examples: {} });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toContain('A template name is lowercase letters, digits and underscores only');
+    expect(bad.json().message).toContain('Give an example for {{1}}, {{2}} in the body');
+    expect(requests.length).toBe(sent);
+    expect((await list()).templates.map((x: { name: string }) => x.name)).not.toContain('already_there');
+  });
+
+  it("takes Meta's status updates from signed webhooks only, and ignores templates no account has", async () => {
+    const rejected = statusUpdate({
+      event: 'REJECTED',
+      message_template_id: 2001,
+      message_template_name: 'payment_due',
+      message_template_language: 'en_US',
+      reason: 'INVALID_FORMAT',
+    });
+    expect((await deliver(rejected, sign(`${rejected} `))).statusCode).toBe(401);
+    expect((await list()).templates.find((x: { name: string }) => x.name === 'payment_due').status).toBe('PENDING');
+    expect((await deliver(rejected, sign(rejected))).statusCode).toBe(200);
+    expect((await list()).templates.find((x: { name: string }) => x.name === 'payment_due')).toMatchObject({
+      status: 'REJECTED',
+      reason: 'INVALID_FORMAT',
+    });
+    const nobodys = statusUpdate({
+      event: 'APPROVED',
+      message_template_id: 999,
+      message_template_name: 'x',
+      message_template_language: 'en',
+      reason: 'NONE',
+    });
+    const before = await list();
+    expect((await deliver(nobodys, sign(nobodys))).statusCode).toBe(200);
+    expect(await list()).toEqual(before);
+    const approved = statusUpdate({
+      event: 'APPROVED',
+      message_template_id: '1003',
+      message_template_name: 'welcome_back',
+      message_template_language: 'fr',
+      reason: 'NONE',
+    });
+    await deliver(approved, sign(approved));
+    expect((await list()).templates.find((x: { name: string }) => x.name === 'welcome_back')).toMatchObject({
+      status: 'APPROVED',
+      reason: '',
+    });
+  });
+
+  it("hides a number's templates from another account (404) and deletes them on Meta for their own", async () => {
+    const other = createApiClient(t, stranger);
+    const [template] = (await list()).templates;
+    expect((await other.get(`/api/chatbot/whatsapp/templates/${linkId}`)).statusCode).toBe(404);
+    expect((await other.post(`/api/chatbot/whatsapp/templates/${linkId}/sync`, {})).statusCode).toBe(404);
+    expect(
+      (await other.post(`/api/chatbot/whatsapp/templates/${linkId}`, { name: 'x', language: 'en', category: 'UTILITY', body: 'Hi' }))
+        .statusCode,
+    ).toBe(404);
+    const theirDelete = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/chatbot/whatsapp/template/${template.templateId}`,
+      headers: stranger.auth,
+    });
+    expect(theirDelete.statusCode).toBe(404);
+    expect(theirDelete.json().message).toBe('Template not found');
+    expect((await other.post(`/api/chatbot/whatsapp/template/${template.templateId}/status`, { status: 'PAUSED' })).statusCode).toBe(404);
+    expect((await list()).templates).toContainEqual(template);
+
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/chatbot/whatsapp/template/${template.templateId}`,
+      headers: builder.auth,
+    });
+    expect(deleted.json()).toEqual({ status: '00', message: 'Template deleted' });
+    expect(requests.at(-1)).toMatchObject({
+      method: 'DELETE',
+      url: `/v21.0/${WABA_ID}/message_templates?name=${template.name}&hsm_id=${template.providerId}`,
+    });
+    expect((await list()).templates.map((x: { templateId: string }) => x.templateId)).not.toContain(template.templateId);
+    // A Cloud API template's status is Meta's to set.
+    const [another] = (await list()).templates;
+    expect((await api().post(`/api/chatbot/whatsapp/template/${another.templateId}/status`, { status: 'PAUSED' })).statusCode).toBe(400);
+  });
+});
