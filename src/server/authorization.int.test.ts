@@ -172,6 +172,9 @@ const ACCESS: Record<string, RouteAccess> = {
   'GET /api/chatbot/whatsapp/list-numbers/:id': ['bot.build', 'chatbot'],
   'GET /api/chatbot/whatsapp/link-status/:id': ['bot.build', 'chatbot'],
   'POST /whatsapp-emulator/:appId': ['bot.build', 'chatbot'],
+  // Writing first (docs/bots.md): the account's own bots only (another's, an admin's included, answers 404; bot-conversations.int.test.ts).
+  'GET /api/bots/:botId/conversations/window': ['bot.build', 'chatbot'],
+  'POST /api/bots/:botId/conversations': ['bot.build', 'chatbot'],
   'POST /api/admin/chatbot-access': ['chatbotAccess.manage'],
   // The simulated phone the simulator connector's QR opens: the link's secret (in the QR) is the credential.
   'GET /api/whatsapp-simulator/:linkId': 'public',
@@ -203,6 +206,8 @@ const API_KEY_ROUTES: Record<string, 'read' | 'write'> = {
   'GET /api/contacts/:contactId': 'read',
   'POST /api/contacts/:contactId': 'write',
   'DELETE /api/contacts/:contactId': 'write',
+  'GET /api/bots/:botId/conversations/window': 'read',
+  'POST /api/bots/:botId/conversations': 'write',
 };
 
 describeDb('authorization, route by route', () => {

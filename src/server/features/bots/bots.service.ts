@@ -4,7 +4,7 @@
  * their list and settings, and the WhatsApp numbers linked to them.
  */
 import { and, count, desc, eq, inArray } from 'drizzle-orm';
-import { apps, users, whatsappLinks, whatsappNumberOwners } from '../../../db/schema';
+import { apps, users, whatsappLinks, whatsappNumberOwners, whatsappWindows } from '../../../db/schema';
 import {
   BOT_MESSAGES,
   type Bot,
@@ -295,12 +295,13 @@ export async function applyLinkUpdate(ctx: AppContext, linkId: string, update: L
     .where(eq(whatsappLinks.id, linkId));
 }
 
-/** A link with its bot, as a message to the linked number needs them. */
-export async function findLinkTarget(ctx: AppContext, linkId: string) {
+/** A link with its bot, as a message to the linked number needs them, and the menu a template sent to `msisdn` (E.164) left pending. */
+export async function findLinkTarget(ctx: AppContext, linkId: string, msisdn: string) {
   const [row] = await ctx.db
-    .select({ link: whatsappLinks, botStatus: apps.status })
+    .select({ link: whatsappLinks, botStatus: apps.status, entryMenuId: whatsappWindows.entryMenuId })
     .from(whatsappLinks)
     .innerJoin(apps, eq(apps.id, whatsappLinks.appId))
+    .leftJoin(whatsappWindows, and(eq(whatsappWindows.linkId, whatsappLinks.id), eq(whatsappWindows.msisdn, msisdn)))
     .where(eq(whatsappLinks.id, linkId));
   return row ?? null;
 }

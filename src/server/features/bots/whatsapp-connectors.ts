@@ -8,7 +8,8 @@ import type { AppContext } from '../../context';
 import { INACTIVE_BOT_TEXT, MEDIA_REPLY_TEXT, type ChatMessage, type ChatReply } from '../../../shared/whatsapp';
 import { createSimulatorConnector, type SimulatorConnector } from '../../../integrations/whatsapp/simulator';
 import type { ConnectorEvents, WhatsAppConnector } from '../../../integrations/whatsapp/whatsapp-connector';
-import type { ChatBot, Runtime } from '../runtime/runtime.service';
+import type { ChatBot, ChatStart, Runtime } from '../runtime/runtime.service';
+import { createSimulatorTemplateSender, NO_TEMPLATES, type TemplateSender } from './template-sender';
 import { createBaileysConnector } from '../../../integrations/whatsapp/baileys';
 import { createCloudApiConnector, type CloudApiConnector } from '../../../integrations/whatsapp/cloud-api';
 import { applyLinkUpdate, findLinkIdByExternalId, findLinksToResume, findLinkTarget } from './bots.service';
@@ -20,6 +21,10 @@ export interface WhatsApp {
   simulator: SimulatorConnector | null;
   /** The Cloud API's webhook, when it is the connector. */
   cloud: CloudApiConnector | null;
+  /** The message templates a business writes first with outside the 24-hour window (template-sender.ts). */
+  templates: TemplateSender;
+  /** A business writing first inside the window: the entry menu goes to the user through the connector. */
+  startConversation(start: ChatStart): Promise<ChatReply>;
   /** Takes up the links this connector held before a restart. */
   resumeLinks(): Promise<void>;
   close(): Promise<void>;
@@ -31,21 +36,28 @@ export interface WhatsApp {
  * sentence, and no bot runs.
  */
 async function findLinkedBot(ctx: AppContext, connector: WhatsAppConnector, message: ChatMessage): Promise<ChatBot | string | null> {
-  const target = await findLinkTarget(ctx, message.linkId);
+  // The same read says whether the business wrote first with a template: the user's message then enters its menu.
+  const target = await findLinkTarget(ctx, message.linkId, `+${message.from}`);
   if (target?.link.status !== 'CONNECTED') {
     ctx.log.info({ linkId: message.linkId }, 'a WhatsApp message for a link that is not connected was dropped');
     return null;
   }
   if (target.botStatus === 'inactive') return INACTIVE_BOT_TEXT;
   if (message.kind === 'media' && message.text.trim() === '') return MEDIA_REPLY_TEXT;
-  return { appId: target.link.appId, environment: 'live', interactive: connector.supportsInteractive };
+  const bot: ChatBot = { appId: target.link.appId, environment: 'live', interactive: connector.supportsInteractive };
+  if (target.entryMenuId) bot.entryMenuId = target.entryMenuId;
+  return bot;
 }
 
 export function createWhatsApp(ctx: AppContext, runtime: Runtime): WhatsApp {
   // Messages being answered, so that close() lets them finish (the runtime keeps their order, per conversation).
   const answering = new Set<Promise<unknown>>();
   function answerMessage(message: ChatMessage): Promise<unknown> {
-    const delivery = { findBot: () => findLinkedBot(ctx, connector, message), send: (reply: ChatReply) => connector.send(reply) };
+    const delivery = {
+      findBot: () => findLinkedBot(ctx, connector, message),
+      send: (reply: ChatReply) => connector.send(reply),
+      opensWindow: true,
+    };
     const run = runtime
       .handleMessage(message, delivery)
       .catch((err: unknown) => ctx.log.error({ err, linkId: message.linkId }, 'answering a WhatsApp message failed'));
@@ -96,6 +108,13 @@ export function createWhatsApp(ctx: AppContext, runtime: Runtime): WhatsApp {
     connector,
     simulator,
     cloud,
+    templates: simulator ? createSimulatorTemplateSender(simulator) : NO_TEMPLATES,
+    startConversation(start) {
+      const run = runtime.startConversation(start, (reply) => connector.send(reply));
+      answering.add(run);
+      void run.catch(() => undefined).finally(() => answering.delete(run));
+      return run;
+    },
     async resumeLinks() {
       for (const link of await findLinksToResume(ctx, connector.name)) {
         if (link.status === 'CONNECTED') {
