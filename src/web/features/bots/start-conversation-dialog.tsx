@@ -5,11 +5,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ConversationWindow, MessageTemplate } from '../../../shared/api/bot-conversations.schema';
 import { getConversationWindow, startConversation } from '../../../shared/api/bots.calls';
+import { findMenusLite } from '../../../shared/api/menus.calls';
 import { DialogActions } from '../../components/dialog-actions';
 import { failureText, isOk } from '../../lib/api';
 import { call, callQuery } from '../../lib/call';
 import { showToast } from '../../lib/toast';
-import { useMenusLite } from '../menus/use-menus';
 
 /** A phone number long enough to ask about its window (8 digits, as the server's number rule). */
 const isWorthChecking = (msisdn: string) => msisdn.replace(/\D/g, '').length >= 8;
@@ -37,7 +37,7 @@ function StartConversationForm({ appId, onClose }: { appId: string; onClose: () 
   const [variables, setVariables] = useState<Record<string, string>>({});
   const [isSending, setSending] = useState(false);
   const [checked] = useDebouncedValue(msisdn.trim(), 400);
-  const menus = useMenusLite(appId);
+  const menus = useQuery(callQuery(findMenusLite, { params: { appId } }, 'The menus could not be loaded.'));
   const window = useQuery({
     ...callQuery(getConversationWindow, { params: { botId: appId }, query: { msisdn: checked } }, 'The window could not be checked.'),
     enabled: isWorthChecking(checked),
