@@ -77,6 +77,11 @@ export interface InboundHop {
   isEndedByUser?: true;
   /** Per-gateway values the reply must echo (Nalo USERID, Beem request_id, Southpawslab menuId...). */
   raw: Record<string, JsonValue>;
+  /**
+   * A chat's hop when the business wrote first (docs/bots.md, "Writing first"): the menu a new session starts at
+   * instead of the first (engine `Hop.entryMenuId`). Set by the runtime, never read off a wire.
+   */
+  entryMenuId?: string;
 }
 
 /**

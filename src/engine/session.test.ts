@@ -94,6 +94,18 @@ describe('startSession and continueSession', () => {
     expect(new Set(first.events.map((e) => e.id)).size).toBe(first.events.length);
   });
 
+  it("starts at the hop's entry menu when the app has it (writing first), at the first menu otherwise", async () => {
+    const compiled = buildCompiled();
+    const { deps } = buildDeps();
+    const entered = await startSession(compiled, { ...hop, entryMenuId: 'm2' }, deps);
+    expect(entered.state.currentMenuId).toBe('m2');
+    expect(entered.reply.text).toBe('Quantity for ?');
+    const next = await continueSession(compiled, entered.state, { ...hop, input: '3' }, deps);
+    expect(next.state.inputs.qty).toBe('3');
+    const unknown = await startSession(compiled, { ...hop, entryMenuId: 'gone' }, deps);
+    expect(unknown.state.currentMenuId).toBe('m1');
+  });
+
   it('never modifies the state the caller passed in', async () => {
     const compiled = buildCompiled();
     const { deps } = buildDeps();

@@ -110,13 +110,16 @@ function startedData(
   return data;
 }
 
-async function beginSession(ctx: HopContext, dialString: string | undefined): Promise<void> {
+async function beginSession(ctx: HopContext, dialString: string | undefined, entryMenuId?: string): Promise<void> {
   const reading = readDial(ctx, dialString);
   emitEvent(ctx, 'session_started', 'system', `Session started for ${ctx.state.msisdn || 'unknown number'}`, {
     data: startedData(ctx.state, dialString, reading),
   });
-  await enterFirstMenu(ctx, reading);
+  await enterFirstMenu(ctx, reading, entryMenuId === undefined ? undefined : ctx.compiled.menus.get(entryMenuId));
 }
+
+/** A new session's start: what was dialled, and the menu it enters instead of the first (Hop.entryMenuId). */
+const beginAt = (ctx: HopContext, hop: Pick<Hop, 'dialString' | 'entryMenuId'>) => beginSession(ctx, hop.dialString, hop.entryMenuId);
 
 type DialReading = ReturnType<typeof readDialString>;
 
@@ -124,11 +127,12 @@ const readDial = (ctx: HopContext, dialString: string | undefined): DialReading 
   readDialString(ctx.compiled.dial, typeof dialString === 'string' ? dialString : undefined, ctx.limits.maxDeepDialInputs);
 
 /** The dial string's variables, the first menu, then its deep-dial inputs replayed until one does not move the session on. */
-async function enterFirstMenu(ctx: HopContext, reading: DialReading): Promise<void> {
+async function enterFirstMenu(ctx: HopContext, reading: DialReading, entry?: CompiledMenu): Promise<void> {
   const { compiled } = ctx;
   Object.assign(ctx.state.vars, reading.vars);
-  if (!compiled.first) return failHop(ctx, 'The app has no menus');
-  await enterMenu(ctx, compiled.first, null);
+  const first = entry ?? compiled.first;
+  if (!first) return failHop(ctx, 'The app has no menus');
+  await enterMenu(ctx, first, null);
   for (const input of reading.inputs) {
     if (isHalted(ctx)) break;
     if (!(await handleInput(ctx, input, true))) break;
@@ -136,15 +140,15 @@ async function enterFirstMenu(ctx: HopContext, reading: DialReading): Promise<vo
 }
 
 /**
- * Starts a session: reads the dial string, enters the first menu (isFirst, else the first in order),
- * replays any deep-dial inputs.
+ * Starts a session: reads the dial string, enters the first menu (isFirst, else the first in order; or the hop's
+ * `entryMenuId` when the app has that menu), replays any deep-dial inputs.
  * @example const { state, reply, events } = await startSession(compiled, { sessionId, msisdn, network,
  *   serviceCode: '*920#', input: '', dialString: '*920*1*2#' }, deps);
  */
 export function startSession(compiled: CompiledApp, hop: Hop, deps: EngineDeps): Promise<HopResult> {
   const now = deps.now();
   const ctx = createContext(compiled, deps, createState(compiled, hop, deps, now), now);
-  return runGuarded(ctx, beginSession, hop.dialString);
+  return runGuarded(ctx, beginAt, hop);
 }
 
 function findRestartReason(compiled: CompiledApp, state: SessionState, now: number, timeoutMs: number): RestartReason | 'timeout' | null {

@@ -30,6 +30,11 @@ export interface Hop {
    * absent when the app reads no contact field.
    */
   contact?: ContactFields;
+  /**
+   * On a new session: the menu (`uniqueId`) it starts at instead of the first, when the app has it. A business
+   * writing first to a WhatsApp contact (docs/bots.md, "Writing first") starts the flow there.
+   */
+  entryMenuId?: string;
 }
 
 /** The caller's contact as a session sees it (docs/contacts.md). A contact not stored yet has nulls and no attributes. */

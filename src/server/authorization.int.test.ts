@@ -187,6 +187,9 @@ const ACCESS: Record<string, RouteAccess> = {
   'POST /api/chatbot/whatsapp/templates/:id/sync': ['bot.build', 'chatbot'],
   'DELETE /api/chatbot/whatsapp/template/:id': ['bot.build', 'chatbot'],
   'POST /api/chatbot/whatsapp/template/:id/status': ['bot.build', 'chatbot'],
+  // Writing first (docs/bots.md): the account's own bots only (another's, an admin's included, answers 404; bot-conversations.int.test.ts).
+  'GET /api/bots/:botId/conversations/window': ['bot.build', 'chatbot'],
+  'POST /api/bots/:botId/conversations': ['bot.build', 'chatbot'],
   'POST /api/admin/chatbot-access': ['chatbotAccess.manage'],
   // The simulated phone the simulator connector's QR opens: the link's secret (in the QR) is the credential.
   'GET /api/whatsapp-simulator/:linkId': 'public',
@@ -224,6 +227,8 @@ const API_KEY_ROUTES: Record<string, 'read' | 'write'> = {
   'POST /api/contacts/imports': 'write',
   'GET /api/contacts/imports/:importId': 'read',
   'POST /api/contacts/imports/:importId/errors': 'read',
+  'GET /api/bots/:botId/conversations/window': 'read',
+  'POST /api/bots/:botId/conversations': 'write',
 };
 
 describeDb('authorization, route by route', () => {

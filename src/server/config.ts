@@ -87,6 +87,8 @@ export const configSchema = z
     IMPORT_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
     IMPORT_ADDRESS_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
     TEST_HOP_RATE_LIMIT: z.coerce.number().int().min(1).default(120),
+    // Conversations a business starts (POST /api/bots/{botId}/conversations), per account a minute (docs/bots.md).
+    CONVERSATION_START_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
     // New sessions on gateway URLs (docs/security.md, "Gateway URLs"): per calling number per app, a minute's and
     // an hour's; and per source address per URL for traffic that presents no key.
     GATEWAY_CALLER_SESSIONS_PER_MINUTE: z.coerce.number().int().min(1).default(10),

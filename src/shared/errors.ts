@@ -33,6 +33,8 @@ export const ERROR_KINDS = {
   /** A rate limit or a bound on requests in flight was reached; the same request may succeed later. */
   tooManyRequests: { httpStatus: 429, status: STATUS.notAllowed },
   internal: { httpStatus: 500, status: STATUS.internal },
+  /** What the request stands on (the database) did not answer; nothing changed and it may be tried again. */
+  unavailable: { httpStatus: 503, status: STATUS.internal },
 } as const satisfies Record<string, { httpStatus: number; status: StatusCode }>;
 
 export type ErrorKind = keyof typeof ERROR_KINDS;
@@ -75,4 +77,5 @@ export const notFound = (message = 'Not found') => new AppError('notFound', mess
 export const notAllowed = (message = 'You are not allowed to do this') => new AppError('notAllowed', message);
 export const unauthenticated = (message = 'Please log in to continue') => new AppError('unauthenticated', message);
 /** A rate limit was reached (sign-in attempts, the contact form). */
+export const unavailable = (message: string) => new AppError('unavailable', message);
 export const tooManyAttempts = () => new AppError('tooManyRequests', 'Too many attempts. Please wait a minute and try again.');

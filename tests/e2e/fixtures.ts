@@ -9,3 +9,9 @@ export const E2E_USERS = {
   private: { email: 'demo@dialflow.local', password: 'demo1234' },
 } as const;
 export type E2eUserKind = keyof typeof E2E_USERS;
+
+/**
+ * A chatbot user whose contact +233240000077 (Akosua) opted in to WhatsApp, seeded with the consent the console
+ * cannot set yet: writing first (first-message.e2e.ts) needs it. Apart from E2E_USERS, whose kinds other files walk.
+ */
+export const FIRST_MESSAGE_USER = { email: 'writer@e2e.test', password: 'writer-e2e-1', contact: '+233240000077' } as const;

@@ -10,7 +10,8 @@ import { createUser } from '../../src/server/core/accounts';
 import { findFreePort } from '../support/free-port';
 import { reportMissingService } from '../support/services';
 import { CHROMIUM_PATH } from './chromium';
-import { E2E_USERS } from './fixtures';
+import { E2E_USERS, FIRST_MESSAGE_USER } from './fixtures';
+import { contacts } from '../../src/db/schema';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -45,6 +46,14 @@ export default async function setup(project: TestProject) {
   await createUser(database.db, { fullName: 'Esi Operations', ...E2E_USERS.admin, userType: 'internal_admin', roles: ['ADMIN'] });
   await createUser(database.db, { fullName: 'Yaw Bots', ...E2E_USERS.chatbot, roles: ['CHATBOT'] });
   await createUser(database.db, { fullName: 'Abla Support', ...E2E_USERS.support, userType: 'internal_admin', roles: ['SUPPORT'] });
+  const { email, password, contact } = FIRST_MESSAGE_USER;
+  const writer = await createUser(database.db, { fullName: 'Efua Writer', email, password, roles: ['CHATBOT'] });
+  await database.db.insert(contacts).values({
+    ownerId: writer.id,
+    msisdn: contact,
+    name: 'Akosua',
+    consent: { whatsapp: { status: 'in', at: new Date().toISOString(), source: 'console', detail: null } },
+  });
 
   // Its own address as PUBLIC_URL: the sandbox checkout a payment opens in a new tab is served from there.
   const port = await findFreePort();

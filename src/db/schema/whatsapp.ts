@@ -168,3 +168,58 @@ export const whatsappTemplates = pgTable(
     index('whatsapp_templates_provider_idx').on(t.providerId),
   ],
 );
+
+/**
+ * The 24-hour window of a linked number with one WhatsApp user (docs/bots.md, "Writing first"): WhatsApp lets the
+ * business send free-form messages only within 24 hours of the user's last message. `lastInboundAt` is that message's
+ * time, written by the runtime with the session's records (the event sink; never a round trip on the hop's path).
+ * `entryMenuId`: a template went out while the window was closed, so the user's next message starts the flow at this
+ * menu; `entrySetAt` says when, and a message after it clears it.
+ */
+export const whatsappWindows = pgTable(
+  'whatsapp_windows',
+  {
+    linkId: uuid('link_id')
+      .notNull()
+      .references(() => whatsappLinks.id, { onDelete: 'cascade' }),
+    /** The user's number in E.164 form (`+233241234567`). */
+    msisdn: text('msisdn').notNull(),
+    lastInboundAt: timestamp('last_inbound_at', { withTimezone: true, precision: 3 }),
+    entryMenuId: text('entry_menu_id'),
+    entrySetAt: timestamp('entry_set_at', { withTimezone: true, precision: 3 }),
+  },
+  (t) => [primaryKey({ columns: [t.linkId, t.msisdn] })],
+);
+
+/**
+ * A conversation a business started (docs/bots.md, "Writing first"): written before anything is sent (`sending`),
+ * so a database that cannot take it sends nothing, then `sent` or `failed` with the provider's words (131047...).
+ * `kind` is `menu` (inside the window: the entry menu as it is) or `template` (outside it).
+ */
+export const whatsappFirstMessages = pgTable(
+  'whatsapp_first_messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    appId: text('app_id')
+      .notNull()
+      .references(() => apps.id, { onDelete: 'cascade' }),
+    linkId: uuid('link_id')
+      .notNull()
+      .references(() => whatsappLinks.id, { onDelete: 'cascade' }),
+    msisdn: text('msisdn').notNull(),
+    entryMenuId: text('entry_menu_id').notNull(),
+    kind: text('kind').notNull(),
+    templateName: text('template_name'),
+    templateLanguage: text('template_language'),
+    /** sending, sent or failed. */
+    status: text('status').notNull().default('sending'),
+    /** Why it failed, in the provider's words. */
+    error: text('error').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [index('whatsapp_first_messages_app_idx').on(t.appId, t.createdAt)],
+);

@@ -22,6 +22,13 @@ import {
   whatsAppConnectorsSchema,
   whatsappMessageSchema,
 } from './bots.schema';
+import {
+  botIdParamsSchema,
+  conversationWindowQuerySchema,
+  conversationWindowSchema,
+  startConversationBodySchema,
+  startedConversationSchema,
+} from './bot-conversations.schema';
 import { appIdParamsSchema, defineCall } from './contract';
 import { envelopeSchema, messageSchema, statusSchema } from './envelope';
 
@@ -237,4 +244,23 @@ export const sendSimulatedPhoneReceipt = defineCall({
   body: simulatedReceiptBodySchema,
   reply: envelopeSchema(z.object({ status: z.enum(['delivered', 'read', 'failed']) })),
   auth: false,
+});
+
+/** GET /api/bots/{botId}/conversations/window?msisdn=: whether writing first to the number needs a template (docs/bots.md, "Writing first"). */
+export const getConversationWindow = defineCall({
+  method: 'GET',
+  path: '/api/bots/:botId/conversations/window',
+  params: botIdParamsSchema,
+  query: conversationWindowQuerySchema,
+  reply: envelopeSchema(conversationWindowSchema),
+  key: ['bots', ':botId', 'conversation-window', ':msisdn'],
+});
+
+/** POST /api/bots/{botId}/conversations: the business writes first, the entry menu inside the window, else a template. */
+export const startConversation = defineCall({
+  method: 'POST',
+  path: '/api/bots/:botId/conversations',
+  params: botIdParamsSchema,
+  body: startConversationBodySchema,
+  reply: envelopeSchema(startedConversationSchema),
 });

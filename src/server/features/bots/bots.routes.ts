@@ -6,12 +6,24 @@ import { registerCall } from '../../core/register-call';
 import { ok } from '../../http';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
 import * as service from './bots.service';
+import * as conversations from './bot-conversations.service';
+import { createLimit } from '../../core/rate-limits';
 import type { WhatsApp } from './whatsapp-connectors';
 
 /** The WhatsApp bots calls at the product's paths (docs/product.md, WhatsApp bots), for chatbot users and admins who build bots (`bot.build`). */
 export function registerBotsRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard, whatsapp: WhatsApp): void {
   const tags = ['bots'];
   const botBuilders = guard('bot.build', 'chatbot');
+  // Writing first (docs/bots.md): the bot's builders, and API keys (reading the window, or starting with a write key).
+  const conversationReaders = { tags, onRequest: botBuilders, config: { apiKeyScope: 'read' as const } };
+  const conversationStarters = { tags, onRequest: botBuilders, config: { apiKeyScope: 'write' as const } };
+  // Each start sends a WhatsApp message: counted per account before anything is read, successful or not.
+  const startLimit = createLimit(
+    app,
+    'conversation-start-account',
+    ctx.config.CONVERSATION_START_RATE_LIMIT,
+    (req) => getSignedInUser(req).id,
+  );
 
   registerCall(app, calls.createBot, {
     tags,
@@ -105,6 +117,23 @@ export function registerBotsRoutes(app: FastifyInstance, ctx: AppContext, guard:
     handler: async (req) => {
       const linkStatus = await service.getLinkStatus(ctx, getSignedInUser(req), req.params.id);
       return { status: '00' as const, message: 'OK', ...linkStatus, data: linkStatus };
+    },
+  });
+
+  registerCall(app, calls.getConversationWindow, {
+    ...conversationReaders,
+    summary: 'Whether writing first to a number needs a template: its 24-hour window with the linked number',
+    handler: async (req) =>
+      ok('OK', await conversations.getConversationWindow(ctx, getSignedInUser(req), req.params.botId, req.query, whatsapp.templates)),
+  });
+
+  registerCall(app, calls.startConversation, {
+    ...conversationStarters,
+    summary: 'The business writes first: the entry menu inside the 24-hour window, else an approved template',
+    preHandler: startLimit,
+    handler: async (req) => {
+      const { message, started } = await conversations.startConversation(ctx, getSignedInUser(req), req.params.botId, req.body, whatsapp);
+      return ok(message, started);
     },
   });
 

@@ -5,7 +5,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { and, count, desc, eq, inArray } from 'drizzle-orm';
-import { apps, users, whatsappLinks, whatsappNumberOwners } from '../../../db/schema';
+import { apps, users, whatsappLinks, whatsappNumberOwners, whatsappWindows } from '../../../db/schema';
 import {
   BOT_MESSAGES,
   type Bot,
@@ -392,12 +392,13 @@ export async function applyLinkUpdate(ctx: AppContext, linkId: string, update: L
     .where(eq(whatsappLinks.id, linkId));
 }
 
-/** A link with its bot, as a message to the linked number needs them. */
-export async function findLinkTarget(ctx: AppContext, linkId: string) {
+/** A link with its bot, as a message to the linked number needs them, and the menu a template sent to `msisdn` (E.164) left pending. */
+export async function findLinkTarget(ctx: AppContext, linkId: string, msisdn: string) {
   const [row] = await ctx.db
-    .select({ link: whatsappLinks, botStatus: apps.status, ownerId: apps.userId })
+    .select({ link: whatsappLinks, botStatus: apps.status, ownerId: apps.userId, entryMenuId: whatsappWindows.entryMenuId })
     .from(whatsappLinks)
     .innerJoin(apps, eq(apps.id, whatsappLinks.appId))
+    .leftJoin(whatsappWindows, and(eq(whatsappWindows.linkId, whatsappLinks.id), eq(whatsappWindows.msisdn, msisdn)))
     .where(eq(whatsappLinks.id, linkId));
   return row ?? null;
 }

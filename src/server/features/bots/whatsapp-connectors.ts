@@ -16,7 +16,8 @@ import {
 } from '../../../shared/whatsapp';
 import { createSimulatorConnector, type SimulatorConnector } from '../../../integrations/whatsapp/simulator';
 import type { ConnectorEvents, WhatsAppConnector } from '../../../integrations/whatsapp/whatsapp-connector';
-import type { ChatBot, Runtime } from '../runtime/runtime.service';
+import type { ChatBot, ChatStart, Runtime } from '../runtime/runtime.service';
+import { createSimulatorTemplateSender, NO_TEMPLATES, type TemplateSender } from './template-sender';
 import { createBaileysConnector } from '../../../integrations/whatsapp/baileys';
 import { createCloudApiConnector, type CloudApiConnector } from '../../../integrations/whatsapp/cloud-api';
 import { applyLinkUpdate, findLinkIdByExternalId, findLinksToResume, findLinkTarget, type WhatsAppConnectors } from './bots.service';
@@ -29,6 +30,13 @@ export interface WhatsApp extends WhatsAppConnectors {
   simulator: SimulatorConnector | null;
   /** The Cloud API's webhook, when it is offered. */
   cloud: CloudApiConnector | null;
+  /** The message templates a business writes first with outside the 24-hour window (template-sender.ts). */
+  templates: TemplateSender;
+  /**
+   * A business writing first inside the window: the entry menu goes to the user through the link's connector; the
+   * messages sent are recorded for their delivery statuses, as the bot's (`ownerId` its account).
+   */
+  startConversation(start: ChatStart, connector: WhatsAppConnector, ownerId: string): Promise<ChatReply>;
   /** Takes up the links each connector held before a restart. */
   resumeLinks(): Promise<void>;
   close(): Promise<void>;
@@ -45,7 +53,8 @@ async function findLinkedBot(
   message: ChatMessage,
   onFound: (by: SentBy) => void,
 ): Promise<ChatBot | string | null> {
-  const target = await findLinkTarget(ctx, message.linkId);
+  // The same read says whether the business wrote first with a template: the user's message then enters its menu.
+  const target = await findLinkTarget(ctx, message.linkId, `+${message.from}`);
   if (target?.link.status !== 'CONNECTED') {
     ctx.log.info({ linkId: message.linkId }, 'a WhatsApp message for a link that is not connected was dropped');
     return null;
@@ -53,7 +62,9 @@ async function findLinkedBot(
   onFound({ ownerId: target.ownerId, appId: target.link.appId, environment: 'live' });
   if (target.botStatus === 'inactive') return INACTIVE_BOT_TEXT;
   if (message.kind === 'media' && message.text.trim() === '') return MEDIA_REPLY_TEXT;
-  return { appId: target.link.appId, environment: 'live', interactive: connector.supportsInteractive };
+  const bot: ChatBot = { appId: target.link.appId, environment: 'live', interactive: connector.supportsInteractive };
+  if (target.entryMenuId) bot.entryMenuId = target.entryMenuId;
+  return bot;
 }
 
 export function createWhatsApp(ctx: AppContext, runtime: Runtime): WhatsApp {
@@ -69,6 +80,7 @@ export function createWhatsApp(ctx: AppContext, runtime: Runtime): WhatsApp {
         const sent = await connector.send(reply);
         if (sentBy) runtime.recordSentMessages(toSentRows(reply, sent, sentBy, ctx.now()), sentBy.ownerId);
       },
+      opensWindow: true,
     };
     const run = runtime
       .handleMessage(message, delivery)
@@ -147,6 +159,17 @@ export function createWhatsApp(ctx: AppContext, runtime: Runtime): WhatsApp {
     connectorNamed: (name) => connectors.get(name as WhatsAppConnectorName) ?? null,
     simulator,
     cloud,
+    templates: simulator ? createSimulatorTemplateSender(simulator) : NO_TEMPLATES,
+    startConversation(start, connector, ownerId) {
+      const by: SentBy = { ownerId, appId: start.bot.appId, environment: 'live' };
+      const run = runtime.startConversation(start, async (reply) => {
+        const sent = await connector.send(reply);
+        runtime.recordSentMessages(toSentRows(reply, sent, by, ctx.now()), ownerId);
+      });
+      answering.add(run);
+      void run.catch(() => undefined).finally(() => answering.delete(run));
+      return run;
+    },
     async resumeLinks() {
       for (const connector of connectors.values()) {
         for (const link of await findLinksToResume(ctx, connector.name)) {

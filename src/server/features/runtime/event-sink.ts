@@ -7,6 +7,7 @@ import { isDataRefusal, type Database } from '../../../db/client';
 import { actionResults, appLogs, sessionInputs, sessionRecords, whatsappMessages } from '../../../db/schema';
 import { cleanText } from '../../../channels/fields';
 import { writeContactRecords, type ContactRecord } from '../../core/contact-records';
+import { writeWindowRecords, type WindowRecord } from '../../core/whatsapp-windows';
 
 export type EventRecord =
   | { table: 'logs'; row: typeof appLogs.$inferInsert }
@@ -16,7 +17,9 @@ export type EventRecord =
   /** A message a bot sent on WhatsApp, its delivery status to follow (features/bots/whatsapp-messages.ts). */
   | { table: 'whatsappMessages'; row: typeof whatsappMessages.$inferInsert }
   /** What a session leaves on its caller's contact: upserted, not copied (contact-records.ts). */
-  | { table: 'contacts'; row: ContactRecord };
+  | { table: 'contacts'; row: ContactRecord }
+  /** A WhatsApp user's message to a linked number, for its 24-hour window: upserted (core/whatsapp-windows.ts). */
+  | { table: 'windows'; row: WindowRecord };
 
 /** The column of each kind the event tables hold, as COPY's text format writes it. */
 type ColumnKind = 'text' | 'json' | 'time' | 'other';
@@ -77,8 +80,10 @@ function createRowEncoder(table: PgTable) {
   };
 }
 
-/** Contact records are kept as JSON until their batch is upserted (they are few: about one a session). */
-const CONTACT_ENCODER = { table: 'contacts', columns: [], encode: (row: ContactRecord) => JSON.stringify(cleanValue(row)) };
+/** Contact and window records are kept as JSON until their batch is upserted (about one a session, one a message). */
+const toJsonEncoder = <T>(table: string) => ({ table, columns: [], encode: (row: T) => JSON.stringify(cleanValue(row)) });
+const CONTACT_ENCODER = toJsonEncoder<ContactRecord>('contacts');
+const WINDOW_ENCODER = toJsonEncoder<WindowRecord>('whatsapp_windows');
 
 const ENCODERS = {
   logs: createRowEncoder(appLogs),
@@ -87,6 +92,7 @@ const ENCODERS = {
   sessions: createRowEncoder(sessionRecords),
   whatsappMessages: createRowEncoder(whatsappMessages),
   contacts: CONTACT_ENCODER,
+  windows: WINDOW_ENCODER,
 } satisfies Record<EventRecord['table'], unknown>;
 
 export interface EventSinkStats {
@@ -287,6 +293,11 @@ export function createEventSink(
           items.map((i) => JSON.parse(i.line) as ContactRecord),
           new Date(),
         );
+      else if (table === 'windows')
+        await writeWindowRecords(
+          database.db,
+          items.map((i) => JSON.parse(i.line) as WindowRecord),
+        );
       else await database.copyRows(name, columns, items.map((i) => i.line).join(''));
       counters.written += items.length;
       if (failures > 0) log.info({ attempts: failures + 1 }, 'the database takes event rows again');
@@ -376,7 +387,12 @@ export function createEventSink(
 
   return {
     push(record, ownerId = '') {
-      const line = record.table === 'contacts' ? CONTACT_ENCODER.encode(record.row) : ENCODERS[record.table].encode(record.row);
+      const line =
+        record.table === 'contacts'
+          ? CONTACT_ENCODER.encode(record.row)
+          : record.table === 'windows'
+            ? WINDOW_ENCODER.encode(record.row)
+            : ENCODERS[record.table].encode(record.row);
       const item: Queued = { seq: seq++, table: record.table, line, ownerId };
       countIn(item);
       if (isSheddable(record)) {

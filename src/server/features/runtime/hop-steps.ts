@@ -231,6 +231,7 @@ export function checkVersion(
     gateway: adapter.name,
     environment,
   };
+  if (hop.entryMenuId !== undefined && hop.kind === 'start') engineHop.entryMenuId = hop.entryMenuId;
   return { version: loaded, engineHop };
 }
 

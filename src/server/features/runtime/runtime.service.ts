@@ -8,7 +8,8 @@ import {
 } from '../../../channels';
 import { UNAVAILABLE_TEXT, type SessionState } from '../../../engine';
 import { AppError } from '../../../shared/errors';
-import { toSentenceReply, type ChatMessage, type ChatReply } from '../../../shared/whatsapp';
+import { toConversation, toSentenceReply, type ChatMessage, type ChatReply } from '../../../shared/whatsapp';
+import { toE164 } from '../../core/msisdn';
 import type { AppContext } from '../../context';
 import type { whatsappMessages } from '../../../db/schema';
 import type { EventSinkStats } from './event-sink';
@@ -29,6 +30,11 @@ export interface ChatBot {
   interactive: boolean;
   /** The console's chat simulator: whom the session belongs to (emulator-caller.ts). */
   caller?: string | null;
+  /**
+   * The business wrote first with a template (docs/bots.md, "Writing first"): a new session starts at this menu
+   * instead of the first.
+   */
+  entryMenuId?: string;
 }
 
 /** How one WhatsApp message is answered, both parts run inside its conversation's turn. */
@@ -40,6 +46,19 @@ export interface ChatDelivery {
    * it resolves with (the provider's ids) is the caller's to record.
    */
   send?(reply: ChatReply): Promise<unknown>;
+  /**
+   * A linked number's message (not the console's chat simulator): a message that reaches a bot opens the user's
+   * 24-hour window with that number (core/whatsapp-windows.ts), written with the session's records.
+   */
+  opensWindow?: boolean;
+}
+
+/** A business writing first to a user of a linked number (docs/bots.md, "Writing first"), inside the window. */
+export interface ChatStart {
+  bot: ChatBot & { entryMenuId: string };
+  linkId: string;
+  /** The user's number, digits only (as a message's `from`). */
+  to: string;
 }
 
 /** Checks a gateway request's key or address (gateway-access.ts): its source, or an AppError (401, 403, 404). */
@@ -81,6 +100,12 @@ export interface Runtime {
    * consent keyword that changed nothing (a second STOP), which is not answered again.
    */
   handleMessage(message: ChatMessage, delivery: ChatDelivery): Promise<ChatReply | null>;
+  /**
+   * A business writing first inside the window: in the conversation's turn, a new session of the bot starts at the
+   * entry menu as if the user had written (an open one is abandoned, as a restart word does) and its screen is sent;
+   * the user's reply continues it. Rejects with the connector's error when the send is refused.
+   */
+  startConversation(start: ChatStart, send: (reply: ChatReply) => Promise<unknown>): Promise<ChatReply>;
   /**
    * The gateway's end screen with `text`, for a hop that may not run (one our own action or webhook sent): the
    * request is read as any hop is, nothing is stored or recorded.
@@ -148,23 +173,50 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     return chatTurns.take(message.conversation, message.messageId || undefined, async () => {
       const bot = await delivery.findBot(message);
       if (bot === null) return null;
+      if (delivery.opensWindow) recordWindow(message);
       const reply = typeof bot === 'string' ? toSentenceReply(message, bot) : await answerChatMessage(bot, message);
       if (reply && delivery.send) await delivery.send(reply);
       return reply;
     });
   }
 
+  /** The user's message opens their 24-hour window with the linked number (E.164, as contacts are kept). */
+  function recordWindow(message: ChatMessage): void {
+    const msisdn = toE164(`+${message.from}`);
+    if (msisdn === null) return;
+    const at = new Date(message.sentAt ?? message.receivedAt).toISOString();
+    env.records.recordWindow({ linkId: message.linkId, msisdn, at });
+  }
+
+  function startConversation(start: ChatStart, send: (reply: ChatReply) => Promise<unknown>): Promise<ChatReply> {
+    const { bot, linkId, to } = start;
+    const conversation = toConversation(linkId, to);
+    const message: ChatMessage = { linkId, conversation, messageId: '', from: to, text: '', kind: 'text', receivedAt: ctx.now().getTime() };
+    return chatTurns
+      .take(conversation, undefined, async () => {
+        const reply = await answerChatMessage(bot, message, 'start');
+        // An empty message is no consent keyword: a start always has its menu.
+        if (!reply) throw new Error('a conversation start was read as a consent keyword');
+        await send(reply);
+        return reply;
+      })
+      .then((reply) => reply!);
+  }
+
   /**
    * A chat message's hop: the bot's version, a consent keyword answered without the bot (null: already so, no
-   * answer), else the conversation's session, the steps, and the reply as WhatsApp messages.
+   * answer), else the conversation's session, the steps, and the reply as WhatsApp messages. `start`: a new session
+   * whatever is open (a business writing first).
    */
-  async function answerChatMessage(bot: ChatBot, message: ChatMessage): Promise<ChatReply | null> {
-    const { appId, environment, caller = null } = bot;
+  async function answerChatMessage(bot: ChatBot, message: ChatMessage, kind?: 'start'): Promise<ChatReply | null> {
+    const { appId, environment, caller = null, entryMenuId } = bot;
     const loaded = await getVersion(ctx, appId, environment);
     const keyword = await answerConsentKeyword(env, loaded, message);
     if (keyword) return keyword.text === null ? null : toSentenceReply(message, keyword.text);
     const key = sessionKey(appId, environment, whatsappAdapter.name, message.conversation, caller);
     const hop = readChatMessage(message);
+    if (kind) hop.kind = kind;
+    if (entryMenuId !== undefined) hop.entryMenuId = entryMenuId;
     const answered = await runHop(env, { appId, environment, caller, key, loaded, adapter: whatsappAdapter, hop });
     // Only a gateway's end notice has no screen; a chat message always has one.
     if (!answered) throw new Error('a WhatsApp message was read as an end hop');
@@ -189,6 +241,7 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     },
     handleRoutedRequest,
     handleMessage,
+    startConversation,
     findActiveSessions: async (appId) => (await deps.sessions.findActive(appId)).map((s) => s.state),
     sweepExpired,
     flushEvents: () => deps.sink.flush(),

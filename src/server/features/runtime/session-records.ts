@@ -6,6 +6,7 @@
  */
 import type { EngineEvent, SessionState } from '../../../engine';
 import type { ContactRecord } from '../../core/contact-records';
+import type { WindowRecord } from '../../core/whatsapp-windows';
 import type { EventSink } from './event-sink';
 import type { Environment } from '../../../shared/environment';
 
@@ -148,5 +149,10 @@ export function createSessionRecorder(sink: EventSink, now: () => Date) {
     sink.push({ table: 'contacts', row: record }, record.ownerId);
   }
 
-  return { recordEvents, recordInputs, recordSession, recordRefusedDial, recordContact };
+  /** A WhatsApp user's message to a linked number: it opens (or keeps open) their 24-hour window, written with the rest. */
+  function recordWindow(record: WindowRecord, ownerId?: string): void {
+    sink.push({ table: 'windows', row: record }, ownerId);
+  }
+
+  return { recordEvents, recordInputs, recordSession, recordRefusedDial, recordContact, recordWindow };
 }

@@ -1,5 +1,5 @@
 import { Box, Button, Code, Group, Stack, Text, Title } from '@mantine/core';
-import { IconLinkOff, IconPlus, IconQrcode } from '@tabler/icons-react';
+import { IconLinkOff, IconMessagePlus, IconPlus, IconQrcode } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { BOT_MESSAGES, type LinkedNumber } from '../../../shared/api/bots.schema';
@@ -10,6 +10,7 @@ import { EmptyPanel, ListSkeleton } from '../../components/list-states';
 import { hasQrButton, isLinking, NUMBER_LIST_RELOAD_DELAY_MS } from './linked-number-link';
 import { type LinkDialogTarget, LinkedNumberLinkDialog } from './linked-number-link-dialog';
 import { LinkedNumberStatusBadge } from './linked-number-status-badge';
+import { StartConversationDialog } from './start-conversation-dialog';
 import { linkedNumbersKey, useLinkedNumbers, useUnlinkNumberConfirm } from './use-bots';
 import { useLinkStatusPolling } from './use-link-status-polling';
 import { formatDateTime } from '../../lib/format';
@@ -38,6 +39,7 @@ export function LinkedNumberPanel({ appId }: { appId: string }) {
   const { data: numbers, error, isPending, refetch } = useLinkedNumbers(appId);
   const confirmUnlink = useUnlinkNumberConfirm(appId);
   const [target, setTarget] = useState<LinkDialogTarget | null>(null);
+  const [isStarting, setStarting] = useState(false);
   const reloadTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(reloadTimer.current), []);
 
@@ -133,8 +135,16 @@ export function LinkedNumberPanel({ appId }: { appId: string }) {
             The WhatsApp numbers this bot answers. Customers chat with the deployed version.
           </Text>
         </div>
-        {numbers?.length !== 0 && addButton}
+        <Group gap="sm">
+          {numbers?.some((number) => number.status === 'CONNECTED') && (
+            <Button variant="light" leftSection={<IconMessagePlus size={18} />} onClick={() => setStarting(true)}>
+              Start a conversation
+            </Button>
+          )}
+          {numbers?.length !== 0 && addButton}
+        </Group>
       </Group>
+      <StartConversationDialog appId={appId} opened={isStarting} onClose={() => setStarting(false)} />
 
       {isPending && <ListSkeleton label="Loading the numbers" rows={2} />}
       {error && (

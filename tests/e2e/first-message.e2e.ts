@@ -1,0 +1,137 @@
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { callApi, loginByApi, storeSession } from './accounts';
+import { describeBrowser, expectNoSidewaysScroll, launchBrowser, openPage, PHONE, screenshotViewport } from './browser';
+import { E2E_USERS, FIRST_MESSAGE_USER } from './fixtures';
+
+/**
+ * Writing first (docs/bots.md): a chatbot user starts a conversation from the console on a simulator number. The
+ * contact never wrote, so the dialog says a template is needed and sends the approved one with the contact's name;
+ * the customer taps its button on the simulated phone and lands on the entry menu; the dialog then says the window
+ * is open and sends the entry menu as it is. The dialog at 1280x800 and 390x844.
+ */
+
+const WIDE = { width: 1280, height: 800 };
+const CUSTOMER = FIRST_MESSAGE_USER.contact.slice(1);
+
+const visible = (locator: Locator, timeout = 10_000) => locator.waitFor({ state: 'visible', timeout });
+const toast = (page: Page, text: string | RegExp) => visible(page.locator('.mantine-Notification-root').filter({ hasText: text }).first());
+const dialog = (page: Page) => page.getByRole('dialog', { name: 'Start a conversation' });
+
+describeBrowser('writing first from the console', () => {
+  let browser: Browser;
+  let token = '';
+  let appId = '';
+  let linkId = '';
+  let secret = '';
+  let orderMenu = '';
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    const admin = await loginByApi(E2E_USERS.superAdmin);
+    const plan = { email: FIRST_MESSAGE_USER.email, plan: 'ENTERPRISE', reason: 'browser tests build freely' };
+    expect((await callApi(admin.token, '/api/subscription/activate', plan)).status).toBe('00');
+    token = (await loginByApi(FIRST_MESSAGE_USER)).token;
+    appId = (await callApi<{ appId: string }>(token, '/api/chatbot/app/create', { appName: 'Akwaaba Shop', description: 'writes first' }))
+      .data.appId;
+    const order = await callApi(token, '/api/createMenu', {
+      appId,
+      userDefinedName: 'order',
+      displayText: 'How many bags of rice?',
+      terminate: true,
+    });
+    orderMenu = order.uniqueId!;
+    await callApi(token, '/api/createMenu', {
+      appId,
+      userDefinedName: 'home',
+      displayText: 'Welcome to Akwaaba Shop',
+      isFirst: true,
+      terminate: true,
+    });
+    expect((await callApi(token, `/api/deployChanges/${appId}`)).status).toBe('00');
+    linkId = ((await callApi(token, '/api/chatbot/whatsapp/link', { chatBotAppId: appId })) as unknown as { linkId: string }).linkId;
+    const status = (await callApi(token, `/api/chatbot/whatsapp/link-status/${linkId}`)) as unknown as { qrCode: string };
+    secret = new URL(status.qrCode).searchParams.get('secret')!;
+    expect((await callApi(token, `/api/whatsapp-simulator/${linkId}/scan`, { secret, mobileNumber: '+233200000055' })).status).toBe('00');
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  async function openSettings(viewport = WIDE): Promise<Page> {
+    const page = await openPage(browser, viewport);
+    await storeSession(page, await loginByApi(FIRST_MESSAGE_USER));
+    await page.goto(`/whatsapp-bot/settings/${appId}`);
+    await page.getByRole('button', { name: 'Start a conversation' }).click();
+    await visible(dialog(page));
+    return page;
+  }
+
+  const transcript = async () =>
+    (
+      await callApi<{ transcript: Array<{ direction: string; message: { type: string; body?: string; text?: string } }> }>(
+        token,
+        `/api/whatsapp-simulator/${linkId}/messages?secret=${encodeURIComponent(secret)}&from=${CUSTOMER}`,
+      )
+    ).data.transcript;
+
+  it('outside the window: the dialog asks for a template, sends it, and the tap enters the entry menu', async () => {
+    const page = await openSettings();
+    await dialog(page).getByRole('textbox', { name: 'Phone number' }).fill(FIRST_MESSAGE_USER.contact);
+    await visible(dialog(page).getByText(`${FIRST_MESSAGE_USER.contact} has never written to this number: choose an approved template.`));
+    expect(await dialog(page).getByRole('button', { name: 'Send template' }).isDisabled()).toBe(true);
+    await dialog(page).getByRole('combobox', { name: 'Entry menu' }).click();
+    await page.getByRole('option', { name: 'order' }).click();
+    await dialog(page).getByRole('combobox', { name: 'Template' }).click();
+    await page.getByRole('option', { name: 'welcome_back (en)' }).click();
+    expect(await dialog(page).getByRole('textbox', { name: 'Variable name' }).inputValue()).toBe('{{contact.name}}');
+    await screenshotViewport(page, 'first-message-template-desktop');
+    await dialog(page).getByRole('button', { name: 'Send template' }).click();
+    await toast(page, 'Template sent: the reply starts the flow at the entry menu');
+    expect((await transcript()).at(-1)?.message).toMatchObject({
+      type: 'buttons',
+      body: 'Hello Akosua, we have news for you. Tap Start to see our menu.',
+    });
+    // The customer taps Start on the simulated phone: the flow starts at the entry menu.
+    const tapped = await callApi<{ messages: Array<{ text: string }> }>(token, `/api/whatsapp-simulator/${linkId}/messages`, {
+      secret,
+      from: CUSTOMER,
+      text: 'Start',
+      kind: 'choice',
+    });
+    expect(tapped.data.messages).toEqual([{ type: 'text', text: 'How many bags of rice?' }]);
+    expect(orderMenu).not.toBe('');
+    await page.close();
+  });
+
+  it('inside the window: the dialog says so and sends the entry menu as it is', async () => {
+    // The tap's window is written with the session's records, a moment after its reply.
+    const url = `/api/bots/${appId}/conversations/window?msisdn=${encodeURIComponent(FIRST_MESSAGE_USER.contact)}`;
+    await expect
+      .poll(async () => (await callApi<{ window: { state: string } }>(token, url)).data.window.state, { timeout: 10_000 })
+      .toBe('open');
+    const page = await openSettings();
+    await dialog(page).getByRole('textbox', { name: 'Phone number' }).fill(FIRST_MESSAGE_USER.contact);
+    await visible(
+      dialog(page).getByText(/^The window with \+233240000077 is open until .* UTC: the entry menu is sent as it is\.$/),
+      15_000,
+    );
+    await screenshotViewport(page, 'first-message-open-desktop');
+    await dialog(page).getByRole('button', { name: 'Send entry menu' }).click();
+    await toast(page, 'Conversation started: the entry menu was sent');
+    expect((await transcript()).at(-1)?.message).toEqual({ type: 'text', text: 'Welcome to Akwaaba Shop' });
+    await page.close();
+  });
+
+  it('a number that is no phone number says why, at a phone’s width', async () => {
+    const page = await openSettings(PHONE);
+    await dialog(page).getByRole('textbox', { name: 'Phone number' }).fill('0240000077');
+    await visible(dialog(page).getByText('"0240000077" is not a phone number: write it with its country code (+233241234567).'));
+    await expectNoSidewaysScroll(page);
+    await screenshotViewport(page, 'first-message-error-phone');
+    await dialog(page).getByRole('textbox', { name: 'Phone number' }).fill(FIRST_MESSAGE_USER.contact);
+    await visible(dialog(page).getByText(/^The window with \+233240000077 is open until/), 15_000);
+    await screenshotViewport(page, 'first-message-open-phone');
+    await page.close();
+  });
+});
