@@ -229,7 +229,10 @@ export async function writeContactRecords(db: Db, records: ContactRecord[], now:
   const seenOnly = new Map<ContactChannel, FoldedRecord[]>();
   const full: FoldedRecord[] = [];
   for (const f of foldRecords(records)) {
-    const channel = f.seen.size === 1 && f.name === null && f.consent === null && Object.keys(f.attributes).length === 0 ? [...f.seen.keys()][0]! : undefined;
+    const channel =
+      f.seen.size === 1 && f.name === null && f.consent === null && Object.keys(f.attributes).length === 0
+        ? [...f.seen.keys()][0]!
+        : undefined;
     if (channel === undefined) full.push(f);
     else if (seenOnly.has(channel)) seenOnly.get(channel)!.push(f);
     else seenOnly.set(channel, [f]);

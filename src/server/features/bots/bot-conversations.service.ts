@@ -216,7 +216,11 @@ export async function startConversation(
       const connector = parts.connectorNamed(link.connector);
       if (!connector) throw new Error(`The ${link.connector} connector is not offered by this installation`);
       await parts.startConversation(
-        { bot: { appId: link.appId, environment: 'live', interactive: connector.supportsInteractive, entryMenuId: entryMenu }, linkId: link.id, to },
+        {
+          bot: { appId: link.appId, environment: 'live', interactive: connector.supportsInteractive, entryMenuId: entryMenu },
+          linkId: link.id,
+          to,
+        },
         connector,
         user.id,
       );

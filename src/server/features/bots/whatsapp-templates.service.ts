@@ -49,7 +49,6 @@ import type { CloudCredentials } from '../../../integrations/whatsapp/cloud-temp
 
 type TemplateRow = typeof whatsappTemplates.$inferSelect;
 
-
 /**
  * A Cloud API number's credentials for its templates, which live in its WhatsApp Business Account: its own (Embedded
  * Signup, a token pasted with the account's id) or the installation's (WHATSAPP_CLOUD_WABA_ID).
