@@ -5,10 +5,12 @@ import { describeBrowser, expectNoSidewaysScroll, launchBrowser, openPage, PHONE
 import { E2E_USERS, FIRST_MESSAGE_USER } from './fixtures';
 
 /**
- * Writing first (docs/bots.md): a chatbot user starts a conversation from the console on a simulator number. The
- * contact never wrote, so the dialog says a template is needed and sends the approved one with the contact's name;
- * the customer taps its button on the simulated phone and lands on the entry menu; the dialog then says the window
- * is open and sends the entry menu as it is. The dialog at 1280x800 and 390x844.
+ * Writing first (docs/bots.md): a chatbot user makes a template on the Templates tab of a simulator number (it has
+ * no others), opts the contact in on the Contacts screen, and starts a conversation from the console. The contact
+ * never wrote, so the dialog says a template is needed and sends that template with the contact's name; it arrives
+ * on the simulated phone page; the customer taps its button and lands
+ * on the entry menu; the dialog then says the window is open and sends the entry menu as it is. Last the customer
+ * sends STOP from the phone, and the next start is refused with the opt-out. At 1280x800 and 390x844.
  */
 
 const WIDE = { width: 1280, height: 800 };
@@ -75,33 +77,66 @@ describeBrowser('writing first from the console', () => {
       )
     ).data.transcript;
 
-  it('outside the window: the dialog asks for a template, sends it, and the tap enters the entry menu', async () => {
-    const page = await openSettings();
+  it('a template made on the Templates tab, the contact opted in on the Contacts screen, sent first and tapped on the phone', async () => {
+    const page = await openPage(browser, WIDE);
+    await storeSession(page, await loginByApi(FIRST_MESSAGE_USER));
+    await page.goto(`/whatsapp-bot/settings/${appId}?tab=templates`);
+    // A simulator number has only the templates the account made.
+    await visible(page.getByTestId('templates-empty').getByText('No templates yet'));
+    await page.getByTestId('templates-empty').getByRole('button', { name: 'New Template' }).click();
+    const form = page.getByRole('dialog', { name: 'New Template' });
+    await visible(form);
+    await form.getByRole('textbox', { name: 'Name' }).fill('welcome_back');
+    await form.getByRole('textbox', { name: 'Body' }).fill('Hello {{1}}, we have news for you. Tap Start to see our menu.');
+    await form.getByRole('button', { name: 'Add button' }).click();
+    await form.getByRole('textbox', { name: 'Button 1' }).fill('Start');
+    await form.getByRole('textbox', { name: '{{1}} in the body' }).fill('Ama');
+    await form.getByRole('button', { name: 'Save template' }).click();
+    await toast(page, 'Template saved');
+
+    // The contact never opted in: the Contacts screen opts them in on WhatsApp.
+    await page.goto(`/contacts?search=${encodeURIComponent(FIRST_MESSAGE_USER.contact)}`);
+    await page.getByRole('link', { name: FIRST_MESSAGE_USER.contact }).click();
+    const whatsapp = page.locator('[data-consent="whatsapp"]');
+    await visible(whatsapp);
+    expect(await whatsapp.textContent()).not.toContain('Opted in');
+    await whatsapp.getByText('Opt in').click();
+    await expect.poll(() => whatsapp.textContent()).toContain('Opted in');
+
+    await page.goto(`/whatsapp-bot/settings/${appId}`);
+    await page.getByRole('button', { name: 'Start a conversation' }).click();
+    await visible(dialog(page));
     await dialog(page).getByRole('textbox', { name: 'Phone number' }).fill(FIRST_MESSAGE_USER.contact);
     await visible(dialog(page).getByText(`${FIRST_MESSAGE_USER.contact} has never written to this number: choose an approved template.`));
     expect(await dialog(page).getByRole('button', { name: 'Send template' }).isDisabled()).toBe(true);
     await dialog(page).getByRole('combobox', { name: 'Entry menu' }).click();
     await page.getByRole('option', { name: 'order' }).click();
     await dialog(page).getByRole('combobox', { name: 'Template' }).click();
-    await page.getByRole('option', { name: 'welcome_back (en)' }).click();
-    expect(await dialog(page).getByRole('textbox', { name: 'Variable name' }).inputValue()).toBe('{{contact.name}}');
+    await page.getByRole('option', { name: 'welcome_back (en_US)' }).click();
+    await visible(
+      dialog(page)
+        .getByTestId('template-text')
+        .getByText(/Hello \{\{1\}\}, we have news for you/),
+    );
+    expect(await dialog(page).getByRole('textbox', { name: '{{1}} in the body' }).inputValue()).toBe('{{contact.name}}');
     await screenshotViewport(page, 'first-message-template-desktop');
     await dialog(page).getByRole('button', { name: 'Send template' }).click();
     await toast(page, 'Template sent: the reply starts the flow at the entry menu');
-    expect((await transcript()).at(-1)?.message).toMatchObject({
-      type: 'buttons',
-      body: 'Hello Akosua, we have news for you. Tap Start to see our menu.',
-    });
-    // The customer taps Start on the simulated phone: the flow starts at the entry menu.
-    const tapped = await callApi<{ messages: Array<{ text: string }> }>(token, `/api/whatsapp-simulator/${linkId}/messages`, {
-      secret,
-      from: CUSTOMER,
-      text: 'Start',
-      kind: 'choice',
-    });
-    expect(tapped.data.messages).toEqual([{ type: 'text', text: 'How many bags of rice?' }]);
-    expect(orderMenu).not.toBe('');
     await page.close();
+
+    // The simulated phone page: the template arrives with its button (the page's receipts mark it delivered and read).
+    const phone = await openPage(browser, PHONE);
+    await phone.goto(`/whatsapp-simulator/${linkId}?secret=${encodeURIComponent(secret)}`);
+    await phone.getByRole('textbox', { name: 'Customer number' }).fill(CUSTOMER);
+    const arrived = phone.locator('[data-testid="chat-message"][data-direction="out"]').last();
+    await visible(arrived.getByText('Hello Akosua, we have news for you. Tap Start to see our menu.'), 15_000);
+    await screenshotViewport(phone, 'first-message-phone-arrived');
+    // The customer taps Start: the flow starts at the entry menu.
+    await arrived.getByRole('button', { name: 'Start' }).click();
+    await visible(phone.getByText('How many bags of rice?'), 15_000);
+    expect(orderMenu).not.toBe('');
+    await screenshotViewport(phone, 'first-message-phone-tapped');
+    await phone.close();
   });
 
   it('inside the window: the dialog says so and sends the entry menu as it is', async () => {
@@ -132,6 +167,25 @@ describeBrowser('writing first from the console', () => {
     await dialog(page).getByRole('textbox', { name: 'Phone number' }).fill(FIRST_MESSAGE_USER.contact);
     await visible(dialog(page).getByText(/^The window with \+233240000077 is open until/), 15_000);
     await screenshotViewport(page, 'first-message-open-phone');
+    await page.close();
+  });
+
+  it('STOP from the phone: the next start is refused with the opt-out', async () => {
+    const phone = await openPage(browser, PHONE);
+    await phone.goto(`/whatsapp-simulator/${linkId}?secret=${encodeURIComponent(secret)}`);
+    await phone.getByRole('textbox', { name: 'Customer number' }).fill(CUSTOMER);
+    await phone.getByRole('textbox', { name: 'Message', exact: true }).fill('STOP');
+    await phone.getByRole('button', { name: 'Send', exact: true }).click();
+    await expect.poll(async () => (await transcript()).at(-1)?.direction, { timeout: 15_000 }).toBe('out');
+    await screenshotViewport(phone, 'first-message-phone-stop');
+    await phone.close();
+
+    const page = await openSettings();
+    await dialog(page).getByRole('textbox', { name: 'Phone number' }).fill(FIRST_MESSAGE_USER.contact);
+    await visible(dialog(page).getByText(/^The window with \+233240000077 is open until/), 15_000);
+    await dialog(page).getByRole('button', { name: 'Send entry menu' }).click();
+    await toast(page, `${FIRST_MESSAGE_USER.contact} opted out of WhatsApp on`);
+    await screenshotViewport(page, 'first-message-opted-out-desktop');
     await page.close();
   });
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { whatsappTemplateSchema } from './whatsapp-templates.schema';
 
 /**
  * A business writing first (docs/bots.md, "Writing first"): starting a bot's conversation with a contact.
@@ -21,13 +22,19 @@ export const conversationWindowQuerySchema = z.object({
 });
 export type ConversationWindowQuery = z.infer<typeof conversationWindowQuerySchema>;
 
-/** A template's variable value: text, or a contact field as `{{contact.name}}` / `{{contact.<attribute>}}`. */
-const variablesSchema = z
+/** One place's values (`{{1}}`, `{{first_name}}`): text, or a contact field as `{{contact.name}}`. */
+const placeValuesSchema = z
   .record(
-    z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,39}$/, 'A variable name is a letter or _ then letters, digits or _'),
+    z.string().regex(/^[a-z0-9_]{1,40}$/, 'A variable is named as in the template: {{1}}, {{2}} or {{first_name}}'),
     z.string().max(1024),
   )
-  .refine((v) => Object.keys(v).length <= 20, 'At most 20 variables');
+  .refine((v) => Object.keys(v).length <= 20, 'At most 20 variables in one place');
+
+/** The template's variables by place, as renderTemplate takes them: `{ body: { '1': '{{contact.name}}' } }`. */
+const variablesSchema = z.strictObject(
+  { header: placeValuesSchema.optional(), body: placeValuesSchema.optional() },
+  { error: 'Variables go under header or body' },
+);
 
 export const startConversationBodySchema = z.object({
   msisdn: msisdnSchema,
@@ -44,19 +51,6 @@ export const startConversationBodySchema = z.object({
     .optional(),
 });
 export type StartConversationBody = z.infer<typeof startConversationBodySchema>;
-
-export const TEMPLATE_STATUSES = ['APPROVED', 'PENDING', 'REJECTED', 'PAUSED', 'DISABLED'] as const;
-
-/** A message template as a linked number's provider holds it (body text with `{{name}}` variables). */
-export const messageTemplateSchema = z.object({
-  name: z.string(),
-  language: z.string(),
-  status: z.enum(TEMPLATE_STATUSES),
-  text: z.string(),
-  variables: z.array(z.string()),
-  quickReplies: z.array(z.string()),
-});
-export type MessageTemplate = z.infer<typeof messageTemplateSchema>;
 
 /** The 24-hour window (docs/bots.md): open until a time, or closed since a time (null: the person never wrote). */
 export const windowStateSchema = z.discriminatedUnion('state', [
@@ -75,8 +69,8 @@ export const conversationWindowSchema = z.object({
   needsTemplate: z.boolean(),
   /** In words, for the console and the API: "The window with +233... closed on ...: choose an approved template". */
   message: z.string(),
-  /** The linked number's templates (only APPROVED ones can be sent). */
-  templates: z.array(messageTemplateSchema),
+  /** The linked number's templates, as the Templates tab lists them (only APPROVED ones can be sent). */
+  templates: z.array(whatsappTemplateSchema),
 });
 export type ConversationWindow = z.infer<typeof conversationWindowSchema>;
 

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { contacts, whatsappFirstMessages, whatsappLinks, whatsappWindows } from '../../../db/schema';
+import { contacts, whatsappFirstMessages, whatsappLinks, whatsappMessages, whatsappWindows } from '../../../db/schema';
 import { describeDb } from '../../../../tests/support/test-db';
 import { createApiClient, seedUser, useTestApp, useUser, type SeededUser, type TestApp } from '../../../../tests/support/test-app';
 import { seedMenu } from '../../../../tests/support/seed-app';
@@ -47,8 +47,38 @@ async function seedLinkedBot(t: TestApp, builder: SeededUser): Promise<LinkedBot
   const status = (await get(`/api/chatbot/whatsapp/link-status/${linkId}`)).json();
   const secret = new URL(status.qrCode).searchParams.get('secret')!;
   await post(`/api/whatsapp-simulator/${linkId}/scan`, { secret, mobileNumber: '+233200000000' }, {});
+  await seedTemplates(t, builder, linkId);
   return { appId, linkId, secret, menus: { home, order, done } };
 }
+
+/**
+ * The number's templates, made as the Templates tab makes them (a simulator number's are APPROVED when made): one
+ * with a quick reply, one with two variables, and one paused. A simulator number has no others.
+ */
+async function seedTemplates(t: TestApp, builder: SeededUser, linkId: string) {
+  const { post } = createApiClient(t, builder);
+  const make = async (name: string, body: string, examples: Record<string, string>, buttons: string[] = []) => {
+    const res = (
+      await post(`/api/chatbot/whatsapp/templates/${linkId}`, {
+        name,
+        language: 'en',
+        category: 'MARKETING',
+        body,
+        buttons,
+        examples: { body: examples },
+      })
+    ).json();
+    expect(res, JSON.stringify(res)).toMatchObject({ status: '00' });
+    return res.data.templateId as string;
+  };
+  await make('welcome_back', 'Hello {{1}}, we have news for you. Tap Start to see our menu.', { '1': 'Ama' }, ['Start']);
+  await make('order_update', 'Hi {{1}}, your order {{2}} is ready. Reply to continue.', { '1': 'Ama', '2': '#42' });
+  const paused = await make('spring_promo', 'Spring offers are here, {{1}}!', { '1': 'Ama' });
+  await post(`/api/chatbot/whatsapp/template/${paused}/status`, { status: 'PAUSED', reason: 'Low quality' });
+}
+
+/** Ama's name where the templates' first body variable is. */
+const WELCOME = { name: 'welcome_back', language: 'en', variables: { body: { '1': '{{contact.name}}' } } };
 
 /** The contact, opted in (or out) on WhatsApp, as the consent slice records it. */
 async function seedContact(t: TestApp, ownerId: string, status: 'in' | 'out' | null, fields: { name?: string } = {}) {
@@ -110,7 +140,12 @@ describeDb('writing first', () => {
       needsTemplate: true,
       message: `${E164} has never written to this number: choose an approved template.`,
     });
-    expect(closed.templates.map((tpl: { name: string }) => tpl.name)).toContain('welcome_back');
+    // The number's own templates, as the Templates tab lists them, and no others.
+    expect(closed.templates.map((tpl: { name: string; status: string }) => [tpl.name, tpl.status]).sort()).toEqual([
+      ['order_update', 'APPROVED'],
+      ['spring_promo', 'PAUSED'],
+      ['welcome_back', 'APPROVED'],
+    ]);
 
     const refused = await start({ msisdn: E164, entryMenu: bot.menus.order });
     expect(refused.statusCode).toBe(409);
@@ -120,7 +155,7 @@ describeDb('writing first', () => {
     const sent = await start({
       msisdn: '+233 24 123 4567',
       entryMenu: bot.menus.order,
-      template: { name: 'welcome_back', language: 'en', variables: { name: '{{contact.name}}' } },
+      template: WELCOME,
     });
     expect(sent.json()).toMatchObject({
       status: '00',
@@ -133,12 +168,32 @@ describeDb('writing first', () => {
         message: {
           type: 'buttons',
           body: 'Hello Ama, we have news for you. Tap Start to see our menu.',
-          buttons: [{ id: 'Start', title: 'Start' }],
+          buttons: [{ id: '1', title: 'Start' }],
         },
       },
     ]);
+    // Recorded as the bot's template message, under the simulator's id: its ticks move with the phone's receipts.
+    await t.app.runtime.flushEvents();
+    const [sentRow] = await t.db.select().from(whatsappMessages).where(eq(whatsappMessages.appId, bot.appId));
+    expect(sentRow).toMatchObject({ kind: 'template', status: 'sent', linkId: bot.linkId, toNumber: CUSTOMER, environment: 'live' });
+    const [shown] = (
+      await t.app.inject({
+        method: 'GET',
+        url: `/api/whatsapp-simulator/${bot.linkId}/messages?secret=${encodeURIComponent(bot.secret)}&from=${CUSTOMER}`,
+      })
+    ).json().data.transcript as Array<{ id: string }>;
+    expect(shown!.id).toBe(sentRow!.providerMessageId);
+    for (const status of ['delivered', 'read'])
+      await t.app.inject({
+        method: 'POST',
+        url: `/api/whatsapp-simulator/${bot.linkId}/receipts`,
+        payload: { secret: bot.secret, messageId: sentRow!.providerMessageId, status },
+      });
+    await t.app.runtime.flushEvents();
+    const [read] = await t.db.select().from(whatsappMessages).where(eq(whatsappMessages.id, sentRow!.id));
+    expect([read!.status, read!.deliveredAt !== null, read!.readAt !== null]).toEqual(['read', true, true]);
     // The quick-reply button's tap enters the flow at the entry menu (not the first), and the next reply continues it.
-    expect(await customerWrites(t, bot, 'Start', 'choice')).toEqual([{ type: 'text', text: 'How many bags?' }]);
+    expect(await customerWrites(t, bot, '1', 'choice')).toEqual([{ type: 'text', text: 'How many bags?' }]);
     expect(await customerWrites(t, bot, '3')).toEqual([{ type: 'text', text: 'Thanks, 3 coming' }]);
     await t.app.runtime.flushEvents();
     const [row] = await t.db
@@ -199,19 +254,37 @@ describeDb('writing first', () => {
         'an unknown template',
         () => ({ msisdn: E164, template: { name: 'nope', language: 'en', variables: {} } }),
         400,
-        'This number has no template nope in en.',
+        'This number has no template "nope" in en: it was never made here',
       ],
       [
         'a template not approved',
-        () => ({ msisdn: E164, template: { name: 'spring_promo', language: 'en', variables: { name: 'Ama' } } }),
-        409,
-        'The template spring_promo is PENDING, not APPROVED: WhatsApp sends approved templates only.',
+        () => ({ msisdn: E164, template: { name: 'spring_promo', language: 'en', variables: { body: { '1': 'Ama' } } } }),
+        400,
+        'The template "spring_promo" is PAUSED, not APPROVED: WhatsApp sends approved templates only',
       ],
       [
         'a template variable missing',
-        () => ({ msisdn: E164, template: { name: 'order_update', language: 'en', variables: { name: 'Ama' } } }),
+        () => ({ msisdn: E164, template: { name: 'order_update', language: 'en', variables: { body: { '1': 'Ama' } } } }),
         400,
-        'The template order_update needs a value for order: give it in variables, or set it on the contact.',
+        'Cannot fill the template "order_update": no value for {{2}} in the body',
+      ],
+      [
+        'a variable the template does not have',
+        () => ({ msisdn: E164, template: { ...WELCOME, variables: { body: { '1': 'Ama', '2': 'x' }, header: { '1': 'y' } } } }),
+        400,
+        'Cannot fill the template "welcome_back": the template "welcome_back" has no {{1}} in the header, {{2}} in the body',
+      ],
+      [
+        'a contact field the contact does not have',
+        () => ({ msisdn: E164, template: { ...WELCOME, variables: { body: { '1': '{{contact.city}}' } } } }),
+        400,
+        'Cannot fill the template "welcome_back": no value for {{1}} in the body',
+      ],
+      [
+        'variables in no place',
+        () => ({ msisdn: E164, template: { ...WELCOME, variables: { name: 'Ama' } } }),
+        400,
+        'Variables go under header or body',
       ],
       ['an empty body', () => ({}), 400, /phone number/],
     ];
@@ -269,14 +342,7 @@ describeDb('writing first', () => {
     expect(read.json(), read.body).toMatchObject({ status: '00' });
     const refused = await start({ msisdn: E164 }, { authorization: `Bearer ${readKey}` });
     expect(refused.statusCode).toBe(403);
-    expect(
-      (
-        await start(
-          { msisdn: E164, template: { name: 'welcome_back', language: 'en', variables: {} } },
-          { authorization: `Bearer ${writeKey}` },
-        )
-      ).json(),
-    ).toMatchObject({
+    expect((await start({ msisdn: E164, template: WELCOME }, { authorization: `Bearer ${writeKey}` })).json()).toMatchObject({
       status: '00',
       data: { kind: 'template' },
     });
@@ -290,7 +356,7 @@ describeDb('writing first: the rate limit per account', () => {
   it('refuses past the limit a minute, with 429 and nothing sent', async () => {
     const bot = await seedLinkedBot(t, builder);
     await seedContact(t, builder.user.id, 'in', { name: 'Kofi' });
-    const body = { msisdn: E164, template: { name: 'welcome_back', language: 'en', variables: {} } };
+    const body = { msisdn: E164, template: WELCOME };
     const statuses: number[] = [];
     for (let i = 0; i < 3; i++)
       statuses.push(

@@ -11,7 +11,6 @@ import {
   CONVERSATION_MESSAGES,
   type ConversationWindow,
   type ConversationWindowQuery,
-  type MessageTemplate,
   type StartConversationBody,
   type StartedConversation,
 } from '../../../shared/api/bot-conversations.schema';
@@ -22,7 +21,8 @@ import { checkConsent } from '../../core/consent';
 import { toE164 } from '../../core/msisdn';
 import { setPendingEntry, windowState, type WindowState } from '../../core/whatsapp-windows';
 import { getOwnedBot } from './bots.service';
-import type { TemplateSender } from './template-sender';
+import { listLinkTemplates, readTemplateToSend } from './whatsapp-templates.service';
+import type { TemplateValues } from '../../../shared/whatsapp-templates';
 import type { WhatsApp } from './whatsapp-connectors';
 
 export const CONVERSATION_REFUSALS = {
@@ -36,7 +36,7 @@ export const CONVERSATION_REFUSALS = {
 } as const;
 
 /** What starting a conversation needs besides the request: the connector, its templates, and the runtime's start. */
-export type ConversationParts = Pick<WhatsApp, 'connectorNamed' | 'templates' | 'startConversation'>;
+export type ConversationParts = Pick<WhatsApp, 'connectorNamed' | 'sendTemplate' | 'startConversation'>;
 
 /** Anything but our own refusals is what the request stands on (the database) failing: 503, nothing sent. */
 async function standing<T>(work: () => Promise<T>): Promise<T> {
@@ -92,7 +92,6 @@ export async function getConversationWindow(
   user: AuthUser,
   botId: string,
   query: ConversationWindowQuery,
-  templates: TemplateSender,
 ): Promise<ConversationWindow> {
   return standing(async () => {
     const bot = await getStartingBot(ctx, user, botId);
@@ -106,7 +105,7 @@ export async function getConversationWindow(
       window,
       needsTemplate: window.state === 'closed',
       message: describeWindow(msisdn, window),
-      templates: await templates.list(link.id),
+      templates: (await listLinkTemplates(ctx, link.id, link.connector)).templates,
     };
   });
 }
@@ -117,45 +116,15 @@ const CONTACT_FIELD = /\{\{\s*contact\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 type ContactRow = typeof contacts.$inferSelect;
 
 /**
- * The template's variables from the body, with contact fields filled (`{{contact.name}}`, an attribute); a variable
- * the body does not give is the contact's field of the same name when it has one. Missing or empty ones are refused.
+ * The template's values with contact fields filled (`{{contact.name}}`, `{{contact.<attribute>}}`; a field the
+ * contact does not have is empty, and renderTemplate then refuses it as having no value).
  */
-export function fillVariables(
-  template: MessageTemplate,
-  given: Record<string, string>,
-  contact: ContactRow | null,
-): Record<string, string> {
+export function fillContactFields(values: TemplateValues, contact: ContactRow): TemplateValues {
   const field = (name: string) =>
-    (name === 'name' ? contact?.name : name === 'language' ? contact?.language : contact?.attributes[name]) ?? '';
-  const values: Record<string, string> = {};
-  const missing: string[] = [];
-  for (const name of template.variables) {
-    const value = (given[name] ?? `{{contact.${name}}}`).replace(CONTACT_FIELD, (_, key: string) => field(key)).trim();
-    if (value === '') missing.push(name);
-    values[name] = value;
-  }
-  if (missing.length > 0)
-    throw invalid(
-      `The template ${template.name} needs a value for ${missing.join(', ')}: give it in variables, or set it on the contact.`,
-      {
-        field: 'template.variables',
-      },
-    );
-  return values;
-}
-
-/** The approved template the body names, and its values; refused when unknown, not approved or incomplete. */
-async function readTemplate(
-  templates: TemplateSender,
-  linkId: string,
-  body: NonNullable<StartConversationBody['template']>,
-  contact: ContactRow | null,
-) {
-  const template = await templates.find(linkId, body.name, body.language);
-  if (!template) throw invalid(`This number has no template ${body.name} in ${body.language}.`, { field: 'template.name' });
-  if (template.status !== 'APPROVED')
-    throw conflict(`The template ${template.name} is ${template.status}, not APPROVED: WhatsApp sends approved templates only.`);
-  return { template, values: fillVariables(template, body.variables, contact) };
+    (name === 'name' ? contact.name : name === 'language' ? contact.language : contact.attributes[name]) ?? '';
+  const fill = (place: Record<string, string>) =>
+    Object.fromEntries(Object.entries(place).map(([name, value]) => [name, value.replace(CONTACT_FIELD, (_, key: string) => field(key))]));
+  return Object.fromEntries(Object.entries(values).map(([place, given]) => [place, fill(given ?? {})]));
 }
 
 export async function startConversation(
@@ -186,7 +155,14 @@ export async function startConversation(
     const window = await windowState(ctx.db, link.id, msisdn, ctx.now());
     if (window.state === 'closed' && !body.template) throw conflict(describeWindow(msisdn, window));
     const chosen =
-      window.state === 'closed' && body.template ? await readTemplate(parts.templates, link.id, body.template, contact ?? null) : null;
+      window.state === 'closed' && body.template
+        ? await readTemplateToSend(ctx, {
+            linkId: link.id,
+            name: body.template.name,
+            language: body.template.language,
+            values: fillContactFields(body.template.variables, contact),
+          })
+        : null;
     // Recorded before anything is sent: a database that cannot take this sends nothing.
     const [row] = await ctx.db.transaction(async (tx) => {
       if (chosen) await setPendingEntry(tx, link.id, msisdn, entryMenu, ctx.now());
@@ -199,8 +175,8 @@ export async function startConversation(
           msisdn,
           entryMenuId: entryMenu,
           kind: chosen ? 'template' : 'menu',
-          templateName: chosen?.template.name ?? null,
-          templateLanguage: chosen?.template.language ?? null,
+          templateName: chosen?.name ?? null,
+          templateLanguage: chosen?.language ?? null,
         })
         .returning({ id: whatsappFirstMessages.id });
     });
@@ -211,7 +187,7 @@ export async function startConversation(
   const to = msisdn.slice(1);
   let error = '';
   try {
-    if (chosen) await parts.templates.send(link.id, to, chosen.template, chosen.values);
+    if (chosen) await parts.sendTemplate(link, to, chosen, user.id);
     else {
       const connector = parts.connectorNamed(link.connector);
       if (!connector) throw new Error(`The ${link.connector} connector is not offered by this installation`);

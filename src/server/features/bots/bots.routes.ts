@@ -123,8 +123,7 @@ export function registerBotsRoutes(app: FastifyInstance, ctx: AppContext, guard:
   registerCall(app, calls.getConversationWindow, {
     ...conversationReaders,
     summary: 'Whether writing first to a number needs a template: its 24-hour window with the linked number',
-    handler: async (req) =>
-      ok('OK', await conversations.getConversationWindow(ctx, getSignedInUser(req), req.params.botId, req.query, whatsapp.templates)),
+    handler: async (req) => ok('OK', await conversations.getConversationWindow(ctx, getSignedInUser(req), req.params.botId, req.query)),
   });
 
   registerCall(app, calls.startConversation, {

@@ -12,26 +12,39 @@ import {
   MEDIA_REPLY_TEXT,
   type ChatMessage,
   type ChatReply,
+  toConversation,
   type WhatsAppConnectorName,
 } from '../../../shared/whatsapp';
 import { createSimulatorConnector, type SimulatorConnector } from '../../../integrations/whatsapp/simulator';
 import type { ConnectorEvents, WhatsAppConnector } from '../../../integrations/whatsapp/whatsapp-connector';
 import type { ChatBot, ChatStart, Runtime } from '../runtime/runtime.service';
-import { createSimulatorTemplateSender, NO_TEMPLATES, type TemplateSender } from './template-sender';
 import { createBaileysConnector } from '../../../integrations/whatsapp/baileys';
 import { createCloudApiConnector, type CloudApiConnector } from '../../../integrations/whatsapp/cloud-api';
 import { applyLinkUpdate, findLinkIdByExternalId, findLinksToResume, findLinkTarget, type WhatsAppConnectors } from './bots.service';
 import { cloudCredentialsFor } from './cloud-credentials';
 import { createWhatsAppAuthStore } from './whatsapp-auth-store';
 import { receiveDeliveryUpdate, toSentRows, type SentBy } from './whatsapp-messages';
+import { deliverTemplate } from './whatsapp-templates.service';
+import type { RenderedTemplate } from '../../../shared/whatsapp-templates';
+import type { SentMessage } from '../../../shared/whatsapp-status';
+
+/** The linked number a template goes from. */
+export interface TemplateLink {
+  id: string;
+  appId: string;
+  connector: string;
+}
 
 export interface WhatsApp extends WhatsAppConnectors {
   /** The simulator's extra calls (its phone page), when it is offered. */
   simulator: SimulatorConnector | null;
   /** The Cloud API's webhook, when it is offered. */
   cloud: CloudApiConnector | null;
-  /** The message templates a business writes first with outside the 24-hour window (template-sender.ts). */
-  templates: TemplateSender;
+  /**
+   * A business writing first outside the window: the filled template goes to the user through the link's connector
+   * (docs/whatsapp-templates.md) and is recorded, as the bot's (`ownerId` its account), for its delivery statuses.
+   */
+  sendTemplate(link: TemplateLink, to: string, template: RenderedTemplate, ownerId: string): Promise<SentMessage[]>;
   /**
    * A business writing first inside the window: the entry menu goes to the user through the link's connector; the
    * messages sent are recorded for their delivery statuses, as the bot's (`ownerId` its account).
@@ -159,7 +172,18 @@ export function createWhatsApp(ctx: AppContext, runtime: Runtime): WhatsApp {
     connectorNamed: (name) => connectors.get(name as WhatsAppConnectorName) ?? null,
     simulator,
     cloud,
-    templates: simulator ? createSimulatorTemplateSender(simulator) : NO_TEMPLATES,
+    async sendTemplate(link, to, template, ownerId) {
+      const connector = connectors.get(link.connector as WhatsAppConnectorName);
+      if (!connector) throw new Error(`The ${link.connector} connector is not offered by this installation`);
+      const sent = await deliverTemplate(ctx, connector, link, to, template);
+      const by: SentBy = { ownerId, appId: link.appId, environment: 'live' };
+      const reply: ChatReply = { linkId: link.id, conversation: toConversation(link.id, to), to, sessionId: '', end: false, messages: [] };
+      runtime.recordSentMessages(
+        toSentRows(reply, sent, by, ctx.now()).map((row) => ({ ...row, kind: 'template' })),
+        ownerId,
+      );
+      return sent;
+    },
     startConversation(start, connector, ownerId) {
       const by: SentBy = { ownerId, appId: start.bot.appId, environment: 'live' };
       const run = runtime.startConversation(start, async (reply) => {

@@ -227,7 +227,14 @@ describeDb('WhatsApp templates on a Cloud API number', () => {
     await expect(sendTemplateMessage(context(), connector, { ...send, values: { body: { '1': 'Ama' } } })).rejects.toThrow(
       'no value for {{1}} in the header',
     );
-    await sendTemplateMessage(context(), connector, { ...send, values: { header: { '1': '#42' }, body: { '1': 'Ama' } } });
+    const sent = await sendTemplateMessage(context(), connector, { ...send, values: { header: { '1': '#42' }, body: { '1': 'Ama' } } });
+    // Meta's answer names the message: its delivery statuses come back under that id.
+    expect(sent).toEqual([
+      {
+        providerMessageId: 'wamid.T1',
+        message: { type: 'buttons', body: '*Order #42*\n\nHi Ama, your order is on its way.', buttons: [{ id: '1', title: 'Track' }] },
+      },
+    ]);
     expect(requests.at(-1)).toEqual({
       method: 'POST',
       url: `/v21.0/${PHONE_NUMBER_ID}/messages`,

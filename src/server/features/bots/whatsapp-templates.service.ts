@@ -17,6 +17,7 @@ import {
 } from '../../../integrations/whatsapp/cloud-templates';
 import { CloudApiError } from '../../../integrations/whatsapp/cloud-api';
 import type { WhatsAppConnector } from '../../../integrations/whatsapp/whatsapp-connector';
+import type { SentMessage } from '../../../shared/whatsapp-status';
 import {
   TEMPLATE_API_MESSAGES,
   type TemplateDraftBody,
@@ -115,7 +116,8 @@ async function getOwnedTemplate(ctx: AppContext, user: AuthUser, templateId: str
   return { row, link };
 }
 
-async function listRows(ctx: AppContext, linkId: string, connector: string): Promise<TemplateList> {
+/** A linked number's templates, newest first (the number is already known to be the caller's). */
+export async function listLinkTemplates(ctx: AppContext, linkId: string, connector: string): Promise<TemplateList> {
   const rows = await ctx.db
     .select()
     .from(whatsappTemplates)
@@ -131,7 +133,7 @@ async function listRows(ctx: AppContext, linkId: string, connector: string): Pro
 
 export async function findTemplates(ctx: AppContext, user: AuthUser, linkId: string): Promise<TemplateList> {
   const link = await getOwnedLink(ctx, user, linkId);
-  return listRows(ctx, link.id, link.connector);
+  return listLinkTemplates(ctx, link.id, link.connector);
 }
 
 /** The bot's account: whose templates these are (an admin acting for it makes them the account's). */
@@ -216,7 +218,7 @@ export async function syncTemplates(ctx: AppContext, user: AuthUser, linkId: str
     const gone = stored.filter((r) => !seen.has(key(r))).map((r) => r.id);
     if (gone.length) await tx.delete(whatsappTemplates).where(inArray(whatsappTemplates.id, gone));
   });
-  return listRows(ctx, link.id, link.connector);
+  return listLinkTemplates(ctx, link.id, link.connector);
 }
 
 function toStoredTemplate(template: MetaTemplate, now: Date) {
@@ -306,45 +308,66 @@ export interface TemplateSend {
 }
 
 /**
- * Sends an approved template from a linked number (the way a business writes first). Refused with words when the
- * number has no such template (never made, or deleted on Meta's side and synced away), when it is not APPROVED,
- * or when its variables are not all filled (renderTemplate). Cloud API numbers send Meta's template message; the
- * others send what the phone would show (connector.sendTemplate, else as text).
+ * The approved template a send names, filled with its values: what goes out. Refused with words when the number has
+ * no such template (never made, or deleted on Meta's side and synced away), when it is not APPROVED, or when its
+ * variables are not all filled or a value names a variable it does not have (renderTemplate). Sends nothing.
  */
-export async function sendTemplateMessage(
-  ctx: AppContext,
-  connector: WhatsAppConnector,
-  send: TemplateSend,
-  deps: TemplateDeps = {},
-): Promise<RenderedTemplate> {
+export async function readTemplateToSend(ctx: AppContext, send: Omit<TemplateSend, 'to'>): Promise<RenderedTemplate> {
   const [row] = await ctx.db
-    .select({ template: whatsappTemplates, connector: whatsappLinks.connector })
+    .select()
     .from(whatsappTemplates)
-    .innerJoin(whatsappLinks, eq(whatsappLinks.id, whatsappTemplates.linkId))
     .where(
       and(eq(whatsappTemplates.linkId, send.linkId), eq(whatsappTemplates.name, send.name), eq(whatsappTemplates.language, send.language)),
     );
   if (!row) {
     throw invalid(
       `This number has no template "${send.name}" in ${send.language}: it was never made here or was deleted on Meta's side; sync the templates and pick another`,
+      { field: 'template.name' },
     );
   }
-  if (row.template.status !== 'APPROVED') {
-    throw invalid(`The template "${send.name}" is ${row.template.status}, not APPROVED: WhatsApp sends approved templates only`);
+  if (row.status !== 'APPROVED') {
+    throw invalid(`The template "${send.name}" is ${row.status}, not APPROVED: WhatsApp sends approved templates only`, {
+      field: 'template.name',
+    });
   }
-  const rendered = renderTemplate(
-    { name: row.template.name, language: row.template.language, components: row.template.components as TemplateComponent[] },
-    send.values,
-  );
-  if ((row.connector as WhatsAppConnectorName) === 'cloud') {
-    const credentials = await templateCredentials(ctx, send.linkId);
-    await callMeta(() => sendCloudTemplate(credentials, send.to, rendered, deps.cloud));
-  } else if (connector.sendTemplate) {
-    await connector.sendTemplate(send.linkId, send.to, rendered);
-  } else {
-    const { linkId, to } = send;
-    const conversation = toConversation(linkId, to);
-    await connector.send({ linkId, conversation, to, sessionId: '', end: true, messages: [toTemplateMessage(rendered, false)] });
+  return renderTemplate({ name: row.name, language: row.language, components: row.components as TemplateComponent[] }, send.values);
+}
+
+/**
+ * Sends a filled template from a linked number to `to` (digits) through the number's connector: Cloud API numbers
+ * send Meta's template message (its `wamid`), the simulator draws it on the phone (connector.sendTemplate), a linked
+ * device sends what the phone would show as text. Resolves with the message's provider id, for its delivery statuses.
+ */
+export async function deliverTemplate(
+  ctx: AppContext,
+  connector: WhatsAppConnector,
+  link: { id: string; connector: string },
+  to: string,
+  rendered: RenderedTemplate,
+  deps: TemplateDeps = {},
+): Promise<SentMessage[]> {
+  if ((link.connector as WhatsAppConnectorName) === 'cloud') {
+    const credentials = await templateCredentials(ctx, link.id);
+    const providerMessageId = await callMeta(() => sendCloudTemplate(credentials, to, rendered, deps.cloud));
+    return [{ providerMessageId, message: toTemplateMessage(rendered, true) }];
   }
-  return rendered;
+  if (connector.sendTemplate) return connector.sendTemplate(link.id, to, rendered);
+  const conversation = toConversation(link.id, to);
+  const message = toTemplateMessage(rendered, false);
+  return connector.send({ linkId: link.id, conversation, to, sessionId: '', end: true, messages: [message] });
+}
+
+/** Sends an approved template from a linked number (readTemplateToSend, then deliverTemplate). */
+export async function sendTemplateMessage(
+  ctx: AppContext,
+  connector: WhatsAppConnector,
+  send: TemplateSend,
+  deps: TemplateDeps = {},
+): Promise<SentMessage[]> {
+  const rendered = await readTemplateToSend(ctx, send);
+  const [link] = await ctx.db
+    .select({ id: whatsappLinks.id, connector: whatsappLinks.connector })
+    .from(whatsappLinks)
+    .where(eq(whatsappLinks.id, send.linkId));
+  return deliverTemplate(ctx, connector, link!, send.to, rendered, deps);
 }

@@ -3,7 +3,9 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { IconClockCheck, IconClockExclamation } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { ConversationWindow, MessageTemplate } from '../../../shared/api/bot-conversations.schema';
+import type { ConversationWindow } from '../../../shared/api/bot-conversations.schema';
+import type { WhatsAppTemplate } from '../../../shared/api/whatsapp-templates.schema';
+import type { TemplatePlace, TemplateValues, TemplateVariable } from '../../../shared/whatsapp-templates';
 import { getConversationWindow, startConversation } from '../../../shared/api/bots.calls';
 import { findMenusLite } from '../../../shared/api/menus.calls';
 import { DialogActions } from '../../components/dialog-actions';
@@ -14,7 +16,16 @@ import { showToast } from '../../lib/toast';
 /** A phone number long enough to ask about its window (8 digits, as the server's number rule). */
 const isWorthChecking = (msisdn: string) => msisdn.replace(/\D/g, '').length >= 8;
 
-const templateKey = (template: Pick<MessageTemplate, 'name' | 'language'>) => `${template.name}:${template.language}`;
+const templateKey = (template: Pick<WhatsAppTemplate, 'name' | 'language'>) => `${template.name}:${template.language}`;
+
+const variableKey = (v: TemplateVariable) => `${v.place}:${v.name}`;
+
+/** The values typed, by place then variable name, as the start call takes them. */
+function toValues(variables: TemplateVariable[], typed: Record<string, string>): TemplateValues {
+  const values: Partial<Record<TemplatePlace, Record<string, string>>> = {};
+  for (const v of variables) values[v.place] = { ...values[v.place], [v.name]: typed[variableKey(v)] ?? '' };
+  return values;
+}
 
 /**
  * Start a conversation: the business writes first to a contact from the bot's connected number (docs/bots.md,
@@ -49,8 +60,9 @@ function StartConversationForm({ appId, onClose }: { appId: string; onClose: () 
   function chooseTemplate(choice: string | null) {
     setTemplateChoice(choice);
     const chosen = approved.find((t) => templateKey(t) === choice);
-    // Each variable starts as the contact's field of the same name; the builder may type text instead.
-    setVariables(Object.fromEntries((chosen?.variables ?? []).map((name) => [name, `{{contact.${name}}}`])));
+    // The first body variable starts as the contact's name (a greeting's usual place); the builder may type text instead.
+    const first = chosen?.variables.find((v) => v.place === 'body');
+    setVariables(first ? { [variableKey(first)]: '{{contact.name}}' } : {});
   }
 
   async function send() {
@@ -60,7 +72,9 @@ function StartConversationForm({ appId, onClose }: { appId: string; onClose: () 
       body: {
         msisdn: msisdn.trim(),
         ...(entryMenu ? { entryMenu } : {}),
-        ...(window.data?.needsTemplate && template ? { template: { name: template.name, language: template.language, variables } } : {}),
+        ...(window.data?.needsTemplate && template
+          ? { template: { name: template.name, language: template.language, variables: toValues(template.variables, variables) } }
+          : {}),
       },
     });
     setSending(false);
@@ -123,19 +137,21 @@ function StartConversationForm({ appId, onClose }: { appId: string; onClose: () 
               required
             />
             {template && (
-              <Text size="sm" c="dimmed" style={{ whiteSpace: 'pre-wrap' }}>
-                {template.text}
+              <Text size="sm" c="dimmed" style={{ whiteSpace: 'pre-wrap' }} data-testid="template-text">
+                {[template.header, template.body, template.footer, template.buttons.map((b) => `[${b}]`).join(' ')]
+                  .filter(Boolean)
+                  .join('\n')}
               </Text>
             )}
-            {template?.variables.map((name) => (
+            {template?.variables.map((v) => (
               <TextInput
-                key={name}
-                label={`Variable ${name}`}
+                key={variableKey(v)}
+                label={`{{${v.name}}} in the ${v.place}`}
                 description="Text, or a contact field such as {{contact.name}}"
-                value={variables[name] ?? ''}
+                value={variables[variableKey(v)] ?? ''}
                 onChange={(event) => {
                   const value = event.currentTarget.value;
-                  setVariables((current) => ({ ...current, [name]: value }));
+                  setVariables((current) => ({ ...current, [variableKey(v)]: value }));
                 }}
               />
             ))}
