@@ -92,6 +92,7 @@ const ACCESS: Record<string, RouteAccess> = {
   'GET /dashboard/liveView/:appId': 'signedIn',
   'GET /api/dashboard/appDashboard/:appId': 'signedIn',
   'GET /api/dashboard/whatsappMessages/:appId': 'signedIn',
+  'GET /api/dashboard/sessionMessages/:appId': 'signedIn',
   'GET /dashboard/completedSessions/:appId': 'signedIn',
   'GET /dashboard/uncompletedSessions/:appId': 'signedIn',
   'POST /dashboard/search/export': 'signedIn',
@@ -446,6 +447,7 @@ describeDb('authorization, route by route', () => {
     ['GET /dashboard/liveView/:appId', () => ({ method: 'GET', url: `/dashboard/liveView/${appId}` })],
     ['GET /api/dashboard/appDashboard/:appId', () => ({ method: 'GET', url: `/api/dashboard/appDashboard/${appId}` })],
     ['GET /api/dashboard/whatsappMessages/:appId', () => ({ method: 'GET', url: `/api/dashboard/whatsappMessages/${appId}` })],
+    ['GET /api/dashboard/sessionMessages/:appId', () => ({ method: 'GET', url: `/api/dashboard/sessionMessages/${appId}?sessionId=s1` })],
     ['GET /dashboard/completedSessions/:appId', () => ({ method: 'GET', url: `/dashboard/completedSessions/${appId}` })],
     ['GET /dashboard/uncompletedSessions/:appId', () => ({ method: 'GET', url: `/dashboard/uncompletedSessions/${appId}` })],
     [

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ENVIRONMENTS } from '../environment';
+import { DELIVERY_STATUSES } from '../whatsapp-status';
 
 export const LOG_LEVELS = ['system', 'debug', 'info', 'error'] as const;
 /** Ascending order of the table view ("ordered by level ascending"). */
@@ -127,6 +128,24 @@ export const deliveryCountsSchema = z.object({
   buckets: z.array(z.object({ at: z.string(), ...deliveryTally })),
   /** The commonest failures, most first (at most five): the provider's code (null when it gave none) and words. */
   failureReasons: z.array(z.object({ code: z.number().nullable(), reason: z.string(), messages: z.number() })),
+});
+
+export const sessionMessagesQuerySchema = z.object({
+  sessionId: z.string({ message: 'Name the session' }).min(1, 'Name the session').max(100, 'A session id has at most 100 characters'),
+});
+
+/** One message a bot sent in a session and what became of it (docs/whatsapp-connectors.md, "Delivery statuses"). */
+export const sessionMessageSchema = z.object({
+  providerMessageId: z.string(),
+  /** text, list or buttons. */
+  kind: z.string(),
+  status: z.enum(DELIVERY_STATUSES),
+  failureCode: z.number().nullable(),
+  failureReason: z.string(),
+  sentAt: z.string(),
+  deliveredAt: z.string().nullable(),
+  readAt: z.string().nullable(),
+  failedAt: z.string().nullable(),
 });
 
 export const sessionRowSchema = z.object({

@@ -1,6 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { findLiveItems, getDashboard, getDeliveryCounts } from '../../../shared/api/dashboard.calls';
-import { exportSessions, findCompletedSessions, findUncompletedSessions, searchSessions } from '../../../shared/api/sessions.calls';
+import {
+  exportSessions,
+  findCompletedSessions,
+  findSessionMessages,
+  findUncompletedSessions,
+  searchSessions,
+} from '../../../shared/api/sessions.calls';
 import type { AppContext } from '../../context';
 import { registerCall } from '../../core/register-call';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
@@ -37,6 +43,15 @@ export function registerDashboardRoutes(app: FastifyInstance, ctx: AppContext, g
       await runtime.flushEvents();
       const { environment, period } = req.query;
       return ok('OK', await deliveryCounts.getDeliveryCounts(ctx, getSignedInUser(req), req.params.appId, environment, period));
+    },
+  });
+
+  registerCall(app, findSessionMessages, {
+    tags,
+    onRequest: guard(),
+    handler: async (req) => {
+      await runtime.flushEvents();
+      return ok('OK', await deliveryCounts.findSessionMessages(ctx, getSignedInUser(req), req.params.appId, req.query.sessionId));
     },
   });
 

@@ -107,4 +107,27 @@ describeDb('WhatsApp delivery counts on the dashboard', () => {
     expect(bad.statusCode).toBe(400);
     expect(JSON.stringify(bad.body)).toContain('The period must be day, week or month');
   });
+
+  it("lists a session's sent messages in order with their statuses and failure words, for the bot's account only", async () => {
+    await t.db.insert(whatsappMessages).values([
+      row(appId, owner.user.id, new Date(Date.now() - 2000), 'read', { sessionId: 'log-1', kind: 'buttons', readAt: new Date() }),
+      row(appId, owner.user.id, new Date(Date.now() - 1000), 'failed', {
+        sessionId: 'log-1',
+        failureCode: 131026,
+        failureReason: 'Message undeliverable',
+        failedAt: new Date(),
+      }),
+      row(appId, owner.user.id, new Date(), 'sent', { sessionId: 'log-2' }),
+    ]);
+    const res = await get(`/api/dashboard/sessionMessages/${appId}?sessionId=log-1`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toEqual([
+      expect.objectContaining({ kind: 'buttons', status: 'read', failureCode: null, failureReason: '', readAt: expect.any(String) }),
+      expect.objectContaining({ kind: 'text', status: 'failed', failureCode: 131026, failureReason: 'Message undeliverable' }),
+    ]);
+    expect((await get(`/api/dashboard/sessionMessages/${appId}?sessionId=log-1`, stranger.auth)).statusCode).toBe(404);
+    const missing = await get(`/api/dashboard/sessionMessages/${appId}`);
+    expect(missing.statusCode).toBe(400);
+    expect(JSON.stringify(missing.json())).toContain('Name the session');
+  });
 });

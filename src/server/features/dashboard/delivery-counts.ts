@@ -3,9 +3,10 @@
  * in the period, how many of those were delivered, read or failed, by hour or day, and the commonest failures. Read
  * from `whatsapp_messages` (docs/whatsapp-connectors.md, "Delivery statuses") on its (app_id, sent_at) index.
  */
-import { and, between, count, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, between, count, desc, eq, sql } from 'drizzle-orm';
 import { whatsappMessages } from '../../../db/schema';
 import type { DeliveryPeriod, Environment } from '../../../shared/api/monitoring.schema';
+import type { DeliveryStatus } from '../../../shared/whatsapp-status';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../../core/auth-user';
 import { getMonitoredApp } from '../../core/app-access';
@@ -48,4 +49,28 @@ export async function getDeliveryCounts(ctx: AppContext, user: AuthUser, appId: 
       .limit(5),
   ]);
   return { period, from: from.toISOString(), to: to.toISOString(), totals: totals!, buckets, failureReasons };
+}
+
+const iso = (at: Date | null) => (at ? at.toISOString() : null);
+
+/** The messages a bot sent in one of its sessions, in the order sent, with where each stands (the session's log). */
+export async function findSessionMessages(ctx: AppContext, user: AuthUser, appId: string, sessionId: string) {
+  const app = await getMonitoredApp(ctx, user, appId);
+  const rows = await ctx.db
+    .select()
+    .from(whatsappMessages)
+    .where(and(eq(whatsappMessages.appId, app.id), eq(whatsappMessages.sessionId, sessionId)))
+    .orderBy(asc(whatsappMessages.sentAt), asc(whatsappMessages.id))
+    .limit(500);
+  return rows.map((r) => ({
+    providerMessageId: r.providerMessageId,
+    kind: r.kind,
+    status: r.status as DeliveryStatus,
+    failureCode: r.failureCode,
+    failureReason: r.failureReason,
+    sentAt: r.sentAt.toISOString(),
+    deliveredAt: iso(r.deliveredAt),
+    readAt: iso(r.readAt),
+    failedAt: iso(r.failedAt),
+  }));
 }
