@@ -42,7 +42,7 @@ export function SessionMessages({ appId, sessionId }: { appId: string; sessionId
                     {i + 1}. {KIND_TEXT[m.kind] ?? m.kind} · {formatTime(m.sentAt)}
                   </Text>
                   {m.status === 'failed' ? (
-                    <Text size="sm" c="red.8" style={{ overflowWrap: 'anywhere' }} data-testid="session-message-failure">
+                    <Text size="sm" c="red.9" style={{ overflowWrap: 'anywhere' }} data-testid="session-message-failure">
                       Failed{m.failureCode === null ? '' : ` (${m.failureCode})`}: {m.failureReason || 'no reason given'}
                     </Text>
                   ) : null}
