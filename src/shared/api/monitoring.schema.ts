@@ -137,7 +137,7 @@ export const sessionMessagesQuerySchema = z.object({
 /** One message a bot sent in a session and what became of it (docs/whatsapp-connectors.md, "Delivery statuses"). */
 export const sessionMessageSchema = z.object({
   providerMessageId: z.string(),
-  /** text, list or buttons. */
+  /** text, list, buttons (or template, a first message). */
   kind: z.string(),
   status: z.enum(DELIVERY_STATUSES),
   failureCode: z.number().nullable(),

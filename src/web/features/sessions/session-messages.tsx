@@ -6,7 +6,7 @@ import { callQuery } from '../../lib/call';
 import { formatTime } from '../../lib/table-export';
 import { ChatTicks } from '../bots/chat-ticks';
 
-const KIND_TEXT: Record<string, string> = { text: 'Text', list: 'List', buttons: 'Buttons' };
+const KIND_TEXT: Record<string, string> = { text: 'Text', list: 'List', buttons: 'Buttons', template: 'Template' };
 
 /**
  * A bot session's log of what it sent on WhatsApp: each message in order, its kind and time, and its ticks as the
