@@ -91,6 +91,8 @@ const ACCESS: Record<string, RouteAccess> = {
   'POST /api/custom-action/test': 'signedIn',
   'GET /dashboard/liveView/:appId': 'signedIn',
   'GET /api/dashboard/appDashboard/:appId': 'signedIn',
+  'GET /api/dashboard/whatsappMessages/:appId': 'signedIn',
+  'GET /api/dashboard/sessionMessages/:appId': 'signedIn',
   'GET /dashboard/completedSessions/:appId': 'signedIn',
   'GET /dashboard/uncompletedSessions/:appId': 'signedIn',
   'POST /dashboard/search/export': 'signedIn',
@@ -444,6 +446,8 @@ describeDb('authorization, route by route', () => {
     ['GET /api/custom-action/delete/:uuid', () => ({ method: 'GET', url: `/api/custom-action/delete/${actionUuid}` })],
     ['GET /dashboard/liveView/:appId', () => ({ method: 'GET', url: `/dashboard/liveView/${appId}` })],
     ['GET /api/dashboard/appDashboard/:appId', () => ({ method: 'GET', url: `/api/dashboard/appDashboard/${appId}` })],
+    ['GET /api/dashboard/whatsappMessages/:appId', () => ({ method: 'GET', url: `/api/dashboard/whatsappMessages/${appId}` })],
+    ['GET /api/dashboard/sessionMessages/:appId', () => ({ method: 'GET', url: `/api/dashboard/sessionMessages/${appId}?sessionId=s1` })],
     ['GET /dashboard/completedSessions/:appId', () => ({ method: 'GET', url: `/dashboard/completedSessions/${appId}` })],
     ['GET /dashboard/uncompletedSessions/:appId', () => ({ method: 'GET', url: `/dashboard/uncompletedSessions/${appId}` })],
     [

@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { appIdParamsSchema, defineCall } from './contract';
 import { envelopeSchema } from './envelope';
-import { dashboardQuerySchema, dashboardSchema, liveItemSchema } from './monitoring.schema';
+import {
+  dashboardQuerySchema,
+  dashboardSchema,
+  deliveryCountsQuerySchema,
+  deliveryCountsSchema,
+  liveItemSchema,
+} from './monitoring.schema';
 
 // The dashboard area's calls (src/shared/api/contract.ts): an app's open sessions and its dashboard. Every
 // monitoring key sits under ['monitoring'].
@@ -23,4 +29,14 @@ export const getDashboard = defineCall({
   query: dashboardQuerySchema,
   reply: envelopeSchema(dashboardSchema),
   key: ['monitoring', 'dashboard', ':appId', ':environment'],
+});
+
+/** GET /api/dashboard/whatsappMessages/:appId?environment=&period=: a bot's sent messages by delivery status. */
+export const getDeliveryCounts = defineCall({
+  method: 'GET',
+  path: '/api/dashboard/whatsappMessages/:appId',
+  params: appIdParamsSchema,
+  query: deliveryCountsQuerySchema,
+  reply: envelopeSchema(deliveryCountsSchema),
+  key: ['monitoring', 'deliveries', ':appId', ':environment', ':period'],
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ENVIRONMENTS } from '../environment';
+import { DELIVERY_STATUSES } from '../whatsapp-status';
 
 export const LOG_LEVELS = ['system', 'debug', 'info', 'error'] as const;
 /** Ascending order of the table view ("ordered by level ascending"). */
@@ -101,6 +102,50 @@ export const dashboardSchema = z.object({
   sessionsByHour: z.array(z.object({ hour: z.string(), network: z.string(), sessions: z.number() })),
   /** For each menu where sessions stopped: how many ended there completed and how many were abandoned. */
   menuOutcomes: z.array(z.object({ menuId: z.string(), menu: z.string(), completed: z.number(), abandoned: z.number() })),
+});
+
+/** The periods the WhatsApp delivery counts cover, ending now: the last 24 hours, 7 days or 30 days. */
+export const DELIVERY_PERIODS = ['day', 'week', 'month'] as const;
+export type DeliveryPeriod = (typeof DELIVERY_PERIODS)[number];
+
+export const deliveryCountsQuerySchema = dashboardQuerySchema.extend({
+  period: z.enum(DELIVERY_PERIODS, { message: 'The period must be day, week or month' }).default('day'),
+});
+
+const deliveryTally = { sent: z.number(), delivered: z.number(), read: z.number(), failed: z.number() };
+
+/**
+ * A bot's outbound WhatsApp messages sent in the period, by where each stands now (shared/whatsapp-status.ts):
+ * `sent` counts every message sent, `delivered` those delivered or read, `read` those read, `failed` those failed.
+ */
+export const deliveryCountsSchema = z.object({
+  period: z.enum(DELIVERY_PERIODS),
+  /** The period's bounds, ISO times: messages with from <= sentAt <= to. */
+  from: z.string(),
+  to: z.string(),
+  totals: z.object(deliveryTally),
+  /** By hour (a day) or by day (a week, a month) of sending, UTC, only buckets with messages. */
+  buckets: z.array(z.object({ at: z.string(), ...deliveryTally })),
+  /** The commonest failures, most first (at most five): the provider's code (null when it gave none) and words. */
+  failureReasons: z.array(z.object({ code: z.number().nullable(), reason: z.string(), messages: z.number() })),
+});
+
+export const sessionMessagesQuerySchema = z.object({
+  sessionId: z.string({ message: 'Name the session' }).min(1, 'Name the session').max(100, 'A session id has at most 100 characters'),
+});
+
+/** One message a bot sent in a session and what became of it (docs/whatsapp-connectors.md, "Delivery statuses"). */
+export const sessionMessageSchema = z.object({
+  providerMessageId: z.string(),
+  /** text, list, buttons (or template, a first message). */
+  kind: z.string(),
+  status: z.enum(DELIVERY_STATUSES),
+  failureCode: z.number().nullable(),
+  failureReason: z.string(),
+  sentAt: z.string(),
+  deliveredAt: z.string().nullable(),
+  readAt: z.string().nullable(),
+  failedAt: z.string().nullable(),
 });
 
 export const sessionRowSchema = z.object({

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { appIdParamsSchema, defineCall } from './contract';
 import { envelopeSchema } from './envelope';
-import { flatSearchSchema, searchBodySchema, searchRowSchema, sessionRowSchema } from './monitoring.schema';
+import {
+  flatSearchSchema,
+  searchBodySchema,
+  searchRowSchema,
+  sessionMessageSchema,
+  sessionMessagesQuerySchema,
+  sessionRowSchema,
+} from './monitoring.schema';
 
 // The finished sessions' calls (src/shared/api/contract.ts): completed, uncompleted, search and its export.
 
@@ -38,4 +45,14 @@ export const exportSessions = defineCall({
   body: searchBodySchema.and(z.object({ format: z.enum(['csv', 'xls']).default('csv') })),
   reply: z.string().meta({ description: 'The file: CSV, or Excel (an HTML table)' }),
   file: true,
+});
+
+/** GET /api/dashboard/sessionMessages/:appId?sessionId=: a bot session's sent WhatsApp messages, in order, with their statuses. */
+export const findSessionMessages = defineCall({
+  method: 'GET',
+  path: '/api/dashboard/sessionMessages/:appId',
+  params: appIdParamsSchema,
+  query: sessionMessagesQuerySchema,
+  reply: envelopeSchema(z.array(sessionMessageSchema)),
+  key: ['monitoring', 'session-messages', ':appId', ':sessionId'],
 });

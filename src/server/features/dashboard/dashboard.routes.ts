@@ -1,12 +1,19 @@
 import type { FastifyInstance } from 'fastify';
-import { findLiveItems, getDashboard } from '../../../shared/api/dashboard.calls';
-import { exportSessions, findCompletedSessions, findUncompletedSessions, searchSessions } from '../../../shared/api/sessions.calls';
+import { findLiveItems, getDashboard, getDeliveryCounts } from '../../../shared/api/dashboard.calls';
+import {
+  exportSessions,
+  findCompletedSessions,
+  findSessionMessages,
+  findUncompletedSessions,
+  searchSessions,
+} from '../../../shared/api/sessions.calls';
 import type { AppContext } from '../../context';
 import { registerCall } from '../../core/register-call';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
 import type { Runtime } from '../runtime/runtime.service';
 import { ok } from '../../http';
 import { findLiveSessions, getAppDashboard } from './dashboard.service';
+import * as deliveryCounts from './delivery-counts';
 import * as sessionsService from '../sessions/sessions.service';
 import { Readable } from 'node:stream';
 
@@ -26,6 +33,25 @@ export function registerDashboardRoutes(app: FastifyInstance, ctx: AppContext, g
     handler: async (req) => {
       await runtime.flushEvents();
       return ok('OK', await getAppDashboard(ctx, getSignedInUser(req), runtime, req.params.appId, req.query.environment));
+    },
+  });
+
+  registerCall(app, getDeliveryCounts, {
+    tags,
+    onRequest: guard(),
+    handler: async (req) => {
+      await runtime.flushEvents();
+      const { environment, period } = req.query;
+      return ok('OK', await deliveryCounts.getDeliveryCounts(ctx, getSignedInUser(req), req.params.appId, environment, period));
+    },
+  });
+
+  registerCall(app, findSessionMessages, {
+    tags,
+    onRequest: guard(),
+    handler: async (req) => {
+      await runtime.flushEvents();
+      return ok('OK', await deliveryCounts.findSessionMessages(ctx, getSignedInUser(req), req.params.appId, req.query.sessionId));
     },
   });
 

@@ -1,9 +1,9 @@
 import '@mantine/charts/styles.css';
 import { BarChart } from '@mantine/charts';
-import { ColorSwatch, Group, Paper, SegmentedControl, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { ColorSwatch, Group, Paper, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconCash, IconListDetails, IconUsers, IconUsersGroup } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import type { Environment } from '../../../shared/api/monitoring.schema';
 import { isOk } from '../../lib/api';
@@ -12,6 +12,8 @@ import { DashboardChartTable } from './dashboard-chart-table';
 import { getDashboard } from '../../../shared/api/dashboard.calls';
 import { call, queryKey } from '../../lib/call';
 import type { DashboardData } from './dashboard.api';
+import { DeliveryPanel } from './delivery-panel';
+import { StatCard } from './stat-card';
 import { AppMonitoringHeader } from '../apps/app-monitoring-header';
 import { useApp } from '../apps/use-apps';
 
@@ -22,30 +24,6 @@ export const isDashboardUpdate = (data: unknown): data is DashboardData =>
   !!data && typeof data === 'object' && Object.keys(data).length > 3;
 
 const NETWORK_COLOURS = ['yellow.6', 'red.6', 'blue.6', 'teal.6', 'grape.6', 'orange.6', 'cyan.6', 'gray.6'];
-
-function StatCard({ label, value, icon, color }: { label: string; value: number | undefined; icon: ReactNode; color: string }) {
-  return (
-    <Paper withBorder radius="lg" p="lg" data-testid="dashboard-card" role="group" aria-label={label}>
-      <Group justify="space-between" align="flex-start" wrap="nowrap">
-        <div>
-          <Text size="sm" c="dimmed" fw={500}>
-            {label}
-          </Text>
-          {value === undefined ? (
-            <Skeleton h={32} w={60} mt={6} />
-          ) : (
-            <Text fz={32} fw={700} lh={1.2} mt={4} data-testid="dashboard-card-value">
-              {value.toLocaleString()}
-            </Text>
-          )}
-        </div>
-        <ThemeIcon variant="light" color={color} size={44} radius="md">
-          {icon}
-        </ThemeIcon>
-      </Group>
-    </Paper>
-  );
-}
 
 /** The chart's legend, drawn here so each network shows its codes on hover. */
 function NetworkLegend({ networks }: { networks: ChartNetwork[] }) {
@@ -105,7 +83,17 @@ export function DashboardPage() {
       <Group justify="space-between" gap="sm">
         <SegmentedControl
           value={environment}
-          onChange={(value) => setSearchParams(value === 'test' ? { environment: 'test' } : {}, { replace: true })}
+          onChange={(value) =>
+            setSearchParams(
+              (old) => {
+                const next = new URLSearchParams(old);
+                if (value === 'test') next.set('environment', 'test');
+                else next.delete('environment');
+                return next;
+              },
+              { replace: true },
+            )
+          }
           data={[
             { value: 'live', label: 'Live' },
             { value: 'test', label: 'Test runs' },
@@ -196,6 +184,7 @@ export function DashboardPage() {
           )}
         </Paper>
       </SimpleGrid>
+      {isBot ? <DeliveryPanel appId={appId} environment={environment} refreshMs={DASHBOARD_REFRESH_MS} /> : null}
     </Stack>
   );
 }

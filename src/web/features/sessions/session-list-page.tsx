@@ -11,6 +11,8 @@ import { call, queryKey } from '../../lib/call';
 import type { SessionRow } from './sessions.api';
 import { describeNetwork } from '../../../shared/mobile-networks';
 import { AppMonitoringHeader } from '../apps/app-monitoring-header';
+import { useApp } from '../apps/use-apps';
+import { SessionMessages } from './session-messages';
 import { InputsToggle, SessionInputsTable } from './session-inputs-table';
 import { NetworkName } from '../../components/network-name';
 import { getSourceLabel, SessionSourceBadge } from './session-source-badge';
@@ -43,6 +45,7 @@ export const sortByMobile = (rows: SessionRow[]) =>
 export function SessionListPage({ kind }: { kind: SessionListKind }) {
   const { id = '' } = useParams();
   const copy = COPY[kind];
+  const isBot = useApp(id).data?.channel === 'whatsapp';
   const sessions = useQuery({
     queryKey: queryKey(LIST_CALLS[kind], { params: { appId: id } }),
     queryFn: async (): Promise<SessionRow[]> => {
@@ -150,7 +153,12 @@ export function SessionListPage({ kind }: { kind: SessionListKind }) {
           testId="session-table"
           rowTestId="session-row"
           emptyText={sessions.isPending ? null : copy.empty}
-          renderDetails={(row) => <SessionInputsTable inputs={row.inputs} />}
+          renderDetails={(row) => (
+            <>
+              <SessionInputsTable inputs={row.inputs} />
+              {isBot ? <SessionMessages appId={id} sessionId={row.sessionId} /> : null}
+            </>
+          )}
           detailsBackground="gray.0"
         />
       </Paper>

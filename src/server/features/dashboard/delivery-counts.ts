@@ -1,0 +1,76 @@
+/**
+ * A bot's outbound WhatsApp messages on the dashboard (docs/monitoring.md, "WhatsApp delivery"): how many it sent
+ * in the period, how many of those were delivered, read or failed, by hour or day, and the commonest failures. Read
+ * from `whatsapp_messages` (docs/whatsapp-connectors.md, "Delivery statuses") on its (app_id, sent_at) index.
+ */
+import { and, asc, between, count, desc, eq, sql } from 'drizzle-orm';
+import { whatsappMessages } from '../../../db/schema';
+import type { DeliveryPeriod, Environment } from '../../../shared/api/monitoring.schema';
+import type { DeliveryStatus } from '../../../shared/whatsapp-status';
+import type { AppContext } from '../../context';
+import type { AuthUser } from '../../core/auth-user';
+import { getMonitoredApp } from '../../core/app-access';
+
+const PERIOD_HOURS: Record<DeliveryPeriod, number> = { day: 24, week: 7 * 24, month: 30 * 24 };
+
+/** Where each message stands now: delivered counts read ones too, since a read message was delivered. */
+const tally = {
+  sent: count(),
+  delivered: sql<number>`count(*) filter (where ${whatsappMessages.status} in ('delivered', 'read'))`.mapWith(Number),
+  read: sql<number>`count(*) filter (where ${whatsappMessages.status} = 'read')`.mapWith(Number),
+  failed: sql<number>`count(*) filter (where ${whatsappMessages.status} = 'failed')`.mapWith(Number),
+};
+
+export async function getDeliveryCounts(ctx: AppContext, user: AuthUser, appId: string, environment: Environment, period: DeliveryPeriod) {
+  const app = await getMonitoredApp(ctx, user, appId);
+  const to = ctx.now();
+  const from = new Date(to.getTime() - PERIOD_HOURS[period] * 3_600_000);
+  const inPeriod = and(
+    eq(whatsappMessages.appId, app.id),
+    between(whatsappMessages.sentAt, from, to),
+    eq(whatsappMessages.environment, environment),
+  );
+  const unit = period === 'day' ? 'hour' : 'day';
+  const at = sql<string>`to_char(date_trunc(${unit}, ${whatsappMessages.sentAt} at time zone 'UTC'), 'YYYY-MM-DD"T"HH24:00:00"Z"')`;
+  const [[totals], buckets, failureReasons] = await Promise.all([
+    ctx.db.select(tally).from(whatsappMessages).where(inPeriod),
+    ctx.db
+      .select({ at, ...tally })
+      .from(whatsappMessages)
+      .where(inPeriod)
+      .groupBy(sql`1`)
+      .orderBy(sql`1`),
+    ctx.db
+      .select({ code: whatsappMessages.failureCode, reason: whatsappMessages.failureReason, messages: count() })
+      .from(whatsappMessages)
+      .where(and(inPeriod, eq(whatsappMessages.status, 'failed')))
+      .groupBy(whatsappMessages.failureCode, whatsappMessages.failureReason)
+      .orderBy(desc(count()), whatsappMessages.failureCode)
+      .limit(5),
+  ]);
+  return { period, from: from.toISOString(), to: to.toISOString(), totals: totals!, buckets, failureReasons };
+}
+
+const iso = (at: Date | null) => (at ? at.toISOString() : null);
+
+/** The messages a bot sent in one of its sessions, in the order sent, with where each stands (the session's log). */
+export async function findSessionMessages(ctx: AppContext, user: AuthUser, appId: string, sessionId: string) {
+  const app = await getMonitoredApp(ctx, user, appId);
+  const rows = await ctx.db
+    .select()
+    .from(whatsappMessages)
+    .where(and(eq(whatsappMessages.appId, app.id), eq(whatsappMessages.sessionId, sessionId)))
+    .orderBy(asc(whatsappMessages.sentAt), asc(whatsappMessages.id))
+    .limit(500);
+  return rows.map((r) => ({
+    providerMessageId: r.providerMessageId,
+    kind: r.kind,
+    status: r.status as DeliveryStatus,
+    failureCode: r.failureCode,
+    failureReason: r.failureReason,
+    sentAt: r.sentAt.toISOString(),
+    deliveredAt: iso(r.deliveredAt),
+    readAt: iso(r.readAt),
+    failedAt: iso(r.failedAt),
+  }));
+}

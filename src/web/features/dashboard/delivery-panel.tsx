@@ -1,0 +1,174 @@
+import { BarChart } from '@mantine/charts';
+import { Group, Paper, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { IconAlertCircle, IconCheck, IconChecks, IconEye } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
+import { getDeliveryCounts } from '../../../shared/api/dashboard.calls';
+import type { DeliveryPeriod, Environment } from '../../../shared/api/monitoring.schema';
+import { LoadErrorAlert } from '../../components/load-error-alert';
+import { callQuery } from '../../lib/call';
+import { DashboardChartTable } from './dashboard-chart-table';
+import { StatCard } from './stat-card';
+
+const PERIOD_TEXT: Record<DeliveryPeriod, string> = { day: 'the last 24 hours', week: 'the last 7 days', month: 'the last 30 days' };
+
+const SERIES = [
+  { name: 'Sent', color: 'gray.6' },
+  { name: 'Delivered', color: 'teal.6' },
+  { name: 'Read', color: 'blue.6' },
+  { name: 'Failed', color: 'red.6' },
+];
+
+/** A bucket's label: the hour (a day's chart) or the date (a week's, a month's), in the viewer's time. */
+function bucketLabel(iso: string, period: DeliveryPeriod): string {
+  const at = new Date(iso);
+  return period === 'day'
+    ? `${String(at.getHours()).padStart(2, '0')}:00`
+    : at.toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
+}
+
+/**
+ * A bot's WhatsApp messages on its dashboard (docs/monitoring.md, "WhatsApp delivery"): how many it sent in the
+ * period and how many were delivered, read or failed, by hour or day, and the commonest failures with their code.
+ * The period stays in the page address (`?period=week`), as the environment does.
+ */
+export function DeliveryPanel({ appId, environment, refreshMs }: { appId: string; environment: Environment; refreshMs: number }) {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const asked = searchParams.get('period');
+  const period: DeliveryPeriod = asked === 'week' || asked === 'month' ? asked : 'day';
+  const { data, error, refetch } = useQuery({
+    ...callQuery(
+      getDeliveryCounts,
+      { params: { appId }, query: { environment, period } },
+      'The WhatsApp message counts could not be read.',
+    ),
+    refetchInterval: refreshMs,
+  });
+  const choosePeriod = (value: string) =>
+    setSearchParams(
+      (old) => {
+        const next = new URLSearchParams(old);
+        if (value === 'day') next.delete('period');
+        else next.set('period', value);
+        return next;
+      },
+      { replace: true },
+    );
+  const rows = (data?.buckets ?? []).map((b) => ({
+    at: bucketLabel(b.at, period),
+    Sent: b.sent,
+    Delivered: b.delivered,
+    Read: b.read,
+    Failed: b.failed,
+  }));
+
+  return (
+    <Paper withBorder radius="lg" p="lg" data-testid="whatsapp-deliveries" aria-labelledby="whatsapp-deliveries-title" component="section">
+      <Stack gap="md">
+        <Group justify="space-between" gap="sm">
+          <div>
+            <Title order={2} fz="lg" id="whatsapp-deliveries-title">
+              WhatsApp messages
+            </Title>
+            <Text size="sm" c="dimmed">
+              Messages the bot sent in {PERIOD_TEXT[period]}, and what became of them: delivered counts the read ones too.
+            </Text>
+          </div>
+          <SegmentedControl
+            value={period}
+            onChange={choosePeriod}
+            data={[
+              { value: 'day', label: '24 hours' },
+              { value: 'week', label: '7 days' },
+              { value: 'month', label: '30 days' },
+            ]}
+            aria-label="Messages sent in"
+            data-testid="delivery-period"
+          />
+        </Group>
+        {error ? (
+          <LoadErrorAlert
+            title="WhatsApp messages not loaded"
+            message={error.message}
+            onRetry={() => void refetch()}
+            testId="delivery-error"
+          />
+        ) : (
+          <>
+            <SimpleGrid cols={{ base: 2, md: 4 }} spacing={{ base: 'sm', sm: 'md' }}>
+              <StatCard label="Sent" value={data?.totals.sent} icon={<IconCheck size={22} />} color="gray" />
+              <StatCard label="Delivered" value={data?.totals.delivered} icon={<IconChecks size={22} />} color="teal" />
+              <StatCard label="Read" value={data?.totals.read} icon={<IconEye size={22} />} color="blue" />
+              <StatCard label="Failed" value={data?.totals.failed} icon={<IconAlertCircle size={22} />} color="red" />
+            </SimpleGrid>
+            {data && rows.length === 0 ? (
+              <Text c="dimmed" ta="center" py="xl" data-testid="delivery-empty">
+                No messages sent in {PERIOD_TEXT[period]}
+              </Text>
+            ) : null}
+            {rows.length > 0 ? (
+              <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
+                <div>
+                  <DashboardChartTable
+                    caption={`Messages sent per ${period === 'day' ? 'hour' : 'day'}, by what became of them`}
+                    headers={[period === 'day' ? 'Hour' : 'Day', ...SERIES.map((s) => s.name)]}
+                    rows={rows.map((r) => [r.at, r.Sent, r.Delivered, r.Read, r.Failed])}
+                    testId="table-deliveries"
+                  >
+                    <BarChart
+                      h={240}
+                      data={rows}
+                      dataKey="at"
+                      withLegend
+                      legendProps={{ verticalAlign: 'bottom', height: 40 }}
+                      series={SERIES}
+                      yAxisProps={{ allowDecimals: false }}
+                    />
+                  </DashboardChartTable>
+                </div>
+                <FailureReasons reasons={data?.failureReasons ?? []} />
+              </SimpleGrid>
+            ) : null}
+          </>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
+/** The commonest failures: the provider's code and words, and how many messages each stopped. */
+function FailureReasons({ reasons }: { reasons: Array<{ code: number | null; reason: string; messages: number }> }) {
+  return (
+    <div data-testid="delivery-failures">
+      <Title order={3} fz="md" mb="xs">
+        Why messages failed
+      </Title>
+      {reasons.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          No message failed in this period.
+        </Text>
+      ) : (
+        <Table.ScrollContainer minWidth={320}>
+          <Table striped withTableBorder>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Code</Table.Th>
+                <Table.Th>What WhatsApp said</Table.Th>
+                <Table.Th ta="right">Messages</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {reasons.map((r) => (
+                <Table.Tr key={`${r.code}:${r.reason}`} data-testid="delivery-failure">
+                  <Table.Td>{r.code ?? '—'}</Table.Td>
+                  <Table.Td style={{ overflowWrap: 'anywhere' }}>{r.reason || 'No reason given'}</Table.Td>
+                  <Table.Td ta="right">{r.messages.toLocaleString()}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </div>
+  );
+}
