@@ -52,9 +52,9 @@ export const contacts = pgTable(
     index('contacts_attributes_idx').using('gin', t.attributes.op('jsonb_path_ops')),
     index('contacts_consent_idx').using('gin', t.consent.op('jsonb_path_ops')),
     // The list's "seen on" filter, by the first time seen (set once, with the first last seen): the contacts seen on
-    // a channel in number order, however few they are. Sessions change only the last time seen, so their updates
-    // stay in place (below); a new contact adds an entry for the channel it came by.
-    index('contacts_seen_ussd_idx').on(t.ownerId, t.msisdn).where(sql`${t.firstSeenUssd} is not null`),
+    // WhatsApp or SMS in number order, however few they are. Sessions change only the last time seen, so their
+    // updates stay in place (below); a new contact on those channels adds an entry. None for USSD: most contacts
+    // come by it (the list in number order finds a page of them at once), and every new caller would pay for it.
     index('contacts_seen_whatsapp_idx').on(t.ownerId, t.msisdn).where(sql`${t.firstSeenWhatsapp} is not null`),
     index('contacts_seen_sms_idx').on(t.ownerId, t.msisdn).where(sql`${t.firstSeenSms} is not null`),
     // No other index on a column sessions change (the times seen, updated_at): their writes then update the row
