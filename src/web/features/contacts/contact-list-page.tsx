@@ -199,7 +199,6 @@ export function ContactListPage() {
             <TextInput
               label="Search"
               placeholder="Number start (+23324) or part of a name"
-              description="1-2 letters: a name's start; 3 or more: any part of a name"
               value={search}
               onChange={(e) => setSearch(e.currentTarget.value)}
               leftSection={<IconSearch size={16} />}
@@ -241,6 +240,9 @@ export function ContactListPage() {
               clearable
             />
           </SimpleGrid>
+          <Text size="xs" c="dimmed" data-testid="contacts-search-rule">
+            Search: digits find a number's start; 1-2 letters: a name's start; 3 or more: any part of a name.
+          </Text>
           <Group gap="sm">
             <Button type="submit" leftSection={<IconSearch size={16} />}>
               Search
