@@ -71,7 +71,8 @@ try {
   // unless g % 3 = 0; the last name after a hash of g, so every name part is in about one named contact in 13.
   const fill = (owner: string, count: number, salt: number) =>
     database.db.execute(sql`
-    insert into contacts (owner_id, msisdn, name, attributes, consent, first_seen_ussd, last_seen_ussd)
+    insert into contacts (owner_id, msisdn, name, attributes, consent, first_seen_ussd, last_seen_ussd,
+      first_seen_whatsapp, last_seen_whatsapp)
     select ${owner}::uuid, '+23324' || lpad(((g::bigint * 7919 + ${salt}) % 10000000)::text, 7, '0'),
       case when g % 3 = 0 then null
         else (${textArray(FIRST)}::text[])[1 + g % ${FIRST.length}] || ' ' || (${textArray(LAST)}::text[])[1 + (g / 7) % ${LAST.length}] end,
@@ -80,7 +81,9 @@ try {
       case when g % 4 = 0 then jsonb_build_object('whatsapp', jsonb_build_object('status', 'in', 'at', now(), 'how', 'keyword'))
         when g % 50 = 1 then jsonb_build_object('whatsapp', jsonb_build_object('status', 'out', 'at', now(), 'how', 'keyword'))
         else '{}'::jsonb end,
-      now() - (g % 1000 || ' hours')::interval, now() - (g % 100 || ' hours')::interval
+      now() - (g % 1000 || ' hours')::interval, now() - (g % 100 || ' hours')::interval,
+      case when g % 500 = 7 then now() - (g % 1000 || ' hours')::interval end,
+      case when g % 500 = 7 then now() - (g % 100 || ' hours')::interval end
     from generate_series(1, ${count}) g`);
   await fill(ownerId, rows, 0);
   for (const [i, other] of owners.slice(1).entries()) await fill(other.id, OTHERS_EACH, i + 1);
@@ -107,6 +110,8 @@ try {
     ['page at offset 10,000', list({ offset: 10_000 })],
     ['page at offset 100,000', list({ offset: 100_000 })],
     ['page at offset 900,000', list({ offset: 900_000 })],
+    ['page after +233249000000 (keyset)', list({ after: '+233249000000' })],
+    ['page after +233249999990 (keyset, last)', list({ after: '+233249999990' })],
     ['number start +23324 (all)', list({ search: '+23324' })],
     ['number start 2332412 (1 in 100)', list({ search: '2332412' })],
     ['number start +23324123456 (one)', list({ search: '+23324123456' })],
@@ -114,7 +119,10 @@ try {
     ['name part "mens" (1 in 20)', list({ search: 'mens' })],
     ['name part "kofi tet" (1 in 300)', list({ search: 'kofi tet' })],
     ['name part "Kofi Tetteh", offset 1000', list({ search: 'Kofi Tetteh', offset: 1000 })],
-    ['name part "zz" (none, 2 letters)', list({ search: 'zz' })],
+    ['name start "k" (1 letter, 1 in 3)', list({ search: 'k' })],
+    ['name start "ko" (2 letters, 1 in 8)', list({ search: 'ko' })],
+    ['name start "ef" (2 letters, 1 in 15)', list({ search: 'ef' })],
+    ['name start "zz" (2 letters, none)', list({ search: 'zz' })],
     ['name part "xavier" (none)', list({ search: 'xavier' })],
     ['attribute city = Tamale (1 in 10)', filtered(sql`${contacts.attributes} @> '{"city":"Tamale"}'::jsonb`)],
     ['attribute tier = gold (1 in 100)', filtered(sql`${contacts.attributes} @> '{"tier":"gold"}'::jsonb`)],
@@ -125,6 +133,13 @@ try {
       'gold and whatsapp in (1 in 100)',
       filtered(sql`${contacts.attributes} @> '{"tier":"gold"}'::jsonb and ${contacts.consent} @> '{"whatsapp":{"status":"in"}}'::jsonb`),
     ],
+    ['consent whatsapp never (3 in 4)', list({ consentChannel: 'whatsapp', consentStatus: 'never' })],
+    ['consent sms never (all)', list({ consentChannel: 'sms', consentStatus: 'never' })],
+    ['consent whatsapp in, list', list({ consentChannel: 'whatsapp', consentStatus: 'in' })],
+    ['seen on ussd (all)', list({ seenOn: 'ussd' })],
+    ['seen on whatsapp (1 in 500)', list({ seenOn: 'whatsapp' })],
+    ['seen on sms (none)', list({ seenOn: 'sms' })],
+    ['seen on whatsapp, name start "k"', list({ seenOn: 'whatsapp', search: 'k' })],
   ];
   console.log(`\ncase                                      median ms  p95 ms  (${runs} runs)`);
   let worst = 0;

@@ -164,4 +164,49 @@ describeBrowser('contacts', () => {
     await expect.poll(() => page.getByTestId('contacts-table').locator('tbody tr').count()).toBe(2);
     expect(await page.getByTestId('contacts-table').textContent()).not.toContain('+233241000001');
   });
+
+  it('pages by number: Next and Previous carry the cursor in the address, which a reload keeps', async () => {
+    const rows = Array.from({ length: 28 }, (_, i) => `02420000${String(i + 10)},Page ${i + 10}`);
+    await page.goto('/contacts');
+    await page.getByTestId('contacts-table').waitFor();
+    await page.getByRole('button', { name: 'Import CSV' }).first().click();
+    await page
+      .locator('input[type="file"]')
+      .setInputFiles({ name: 'more.csv', mimeType: 'text/csv', buffer: Buffer.from(['phone,name', ...rows].join('\n')) });
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await page.getByRole('button', { name: 'Import 28 contacts' }).click();
+    await page.locator('[data-testid="contact-import-progress"][data-status="done"]').waitFor();
+    await page.getByRole('button', { name: 'Done' }).click();
+    // The search's rule is said under the field.
+    expect(await page.getByTestId('contacts-search-rule').textContent()).toContain(
+      "1-2 letters: a name's start; 3 or more: any part of a name",
+    );
+
+    const count = page.getByTestId('contacts-count');
+    await expect.poll(() => count.textContent()).toBe('1-25');
+    const table = page.getByTestId('contacts-table');
+    const lastOfFirst = await table.locator('tbody tr').last().getAttribute('data-row');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect.poll(() => count.textContent()).toBe('26-30 of 30');
+    const address = new URL(page.url());
+    expect(address.searchParams.get('page')).toBe('1');
+    expect(address.searchParams.get('after')).toBe(lastOfFirst);
+    expect(await table.textContent()).toContain('+233551000003');
+    await shootBoth(page, 'contacts-page-two');
+
+    await page.reload();
+    await expect.poll(() => count.textContent()).toBe('26-30 of 30');
+    await page.getByRole('button', { name: 'Previous' }).click();
+    await expect.poll(() => count.textContent()).toBe('1-25');
+    expect(new URL(page.url()).search).toBe('');
+    expect(await table.locator('tbody tr').last().getAttribute('data-row')).toBe(lastOfFirst);
+
+    // A short search: the name's start.
+    await page.getByLabel('Search', { exact: true }).fill('pa');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect.poll(() => count.textContent()).toBe('1-25');
+    await page.getByLabel('Search', { exact: true }).fill('ag');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByTestId('contacts-no-match').waitFor();
+  });
 });

@@ -45,10 +45,18 @@ export const contacts = pgTable(
     // The list's search by a part of the name (ILIKE '%mens%'), from trigrams (pg_trgm, migration 0004; PGlite loads
     // it too). Only named contacts are in it, so the runtime's new contacts (no name yet) add nothing to it.
     index('contacts_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')).where(sql`${t.name} is not null`),
+    // The list's search by a name's start of one or two characters (lower(name) LIKE 'ko%'), too short for trigrams.
+    index('contacts_owner_name_start_idx').on(t.ownerId, sql`lower(${t.name}) text_pattern_ops`).where(sql`${t.name} is not null`),
     // The list's filters on attributes and consent (`attributes @> '{"tier":"gold"}'`,
     // `consent @> '{"whatsapp":{"status":"in"}}'`): a value few or no contacts have would otherwise read them all.
     index('contacts_attributes_idx').using('gin', t.attributes.op('jsonb_path_ops')),
     index('contacts_consent_idx').using('gin', t.consent.op('jsonb_path_ops')),
+    // The list's "seen on" filter, by the first time seen (set once, with the first last seen): the contacts seen on
+    // WhatsApp or SMS in number order, however few they are. Sessions change only the last time seen, so their
+    // updates stay in place (below); a new contact on those channels adds an entry. None for USSD: most contacts
+    // come by it (the list in number order finds a page of them at once), and every new caller would pay for it.
+    index('contacts_seen_whatsapp_idx').on(t.ownerId, t.msisdn).where(sql`${t.firstSeenWhatsapp} is not null`),
+    index('contacts_seen_sms_idx').on(t.ownerId, t.msisdn).where(sql`${t.firstSeenSms} is not null`),
     // No other index on a column sessions change (the times seen, updated_at): their writes then update the row
     // in place (PostgreSQL's HOT updates), which keeps the runtime's writes cheap. The name's and attributes'
     // indexes above cost only the writes that change them (a menu's save to contact, the console, an import).

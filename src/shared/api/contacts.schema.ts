@@ -91,17 +91,33 @@ export const contactFilterSchema = z.object({
 });
 export type ContactFilter = z.infer<typeof contactFilterSchema>;
 
+const CONTACT_CURSOR_MESSAGE = 'Page after a number or before one, not both';
 const CONSENT_FILTER_MESSAGE = 'A consent filter names both a channel and a status (in, out or never)';
 const hasWholeConsentFilter = (f: { consentChannel?: string; consentStatus?: string }) =>
   (f.consentChannel === undefined) === (f.consentStatus === undefined);
 
-/** GET /api/contacts: the filters above, in number order, `limit` at a time from `offset`. */
+/**
+ * A search of at most this many characters (not a number) matches a name's start; a longer one any part of a name
+ * (docs/contacts.md, "Searching").
+ */
+export const CONTACT_NAME_START_MAX = 2;
+
+const cursorSchema = z.string().trim().min(1).max(32);
+
+/**
+ * GET /api/contacts: the filters above, in number order, `limit` at a time. Pages by number (keyset, as the console
+ * does): `after` the reply's `nextAfter`, or `before` its `previousBefore`, as fast a million deep as on the first
+ * page; `offset` skips that many contacts (from the start or the cursor), slower the deeper it goes.
+ */
 export const contactListQuerySchema = contactFilterSchema
   .extend({
     limit: z.coerce.number().int().min(1).max(100).default(50),
     offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+    after: cursorSchema.optional(),
+    before: cursorSchema.optional(),
   })
-  .refine(hasWholeConsentFilter, { message: CONSENT_FILTER_MESSAGE });
+  .refine(hasWholeConsentFilter, { message: CONSENT_FILTER_MESSAGE })
+  .refine((q) => q.after === undefined || q.before === undefined, { message: CONTACT_CURSOR_MESSAGE });
 export type ContactListQuery = z.infer<typeof contactListQuerySchema>;
 
 /** POST /api/contacts/export: every contact the filters match, as a CSV file. */
@@ -111,6 +127,10 @@ export const contactListSchema = z.object({
   contacts: z.array(contactSchema),
   /** Whether more follow this page. */
   hasMore: z.boolean(),
+  /** The next page is `after` this number (null: this is the last page). */
+  nextAfter: z.string().nullable(),
+  /** The previous page is `before` this number (null: this is the first page). */
+  previousBefore: z.string().nullable(),
 });
 export type ContactList = z.infer<typeof contactListSchema>;
 

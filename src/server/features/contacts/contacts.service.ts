@@ -4,7 +4,7 @@
  * and keeps them only as anonymous counts. The runtime's reads and writes are core/contact-records.ts.
  */
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, gt, ilike, inArray, isNotNull, like, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, ilike, inArray, isNotNull, like, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import {
   actionResults,
@@ -19,6 +19,7 @@ import {
 } from '../../../db/schema';
 import {
   CONTACT_MESSAGES,
+  CONTACT_NAME_START_MAX,
   type Contact,
   type ContactDetail,
   type ContactFilter,
@@ -75,14 +76,20 @@ async function getOwnContact(db: Db, user: AuthUser, contactId: string): Promise
 /** `%` and `_` typed in a search are searched for, not wildcards. */
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** A search is a number's start when it is digits (a +, spaces, dashes allowed), else a part of a name. */
+/**
+ * A search is a number's start when it is digits (a +, spaces, dashes allowed); else a name's start when it is one
+ * or two characters (CONTACT_NAME_START_MAX: too short for the trigram index, so the (owner, lower(name)) index
+ * serves it), else a part of a name (the trigram index).
+ */
 function toSearchCondition(search: string): SQL {
   const digits = search.replace(/[\s\-().]/g, '');
   if (/^\+?\d+$/.test(digits)) return like(contacts.msisdn, `+${escapeLike(digits.replace('+', ''))}%`);
+  if ([...search].length <= CONTACT_NAME_START_MAX)
+    return and(isNotNull(contacts.name), sql`lower(${contacts.name}) like ${`${escapeLike(search.toLowerCase())}%`}`) as SQL;
   return ilike(contacts.name, `%${escapeLike(search)}%`);
 }
 
-const LAST_SEEN = { ussd: contacts.lastSeenUssd, whatsapp: contacts.lastSeenWhatsapp, sms: contacts.lastSeenSms } as const;
+const FIRST_SEEN = { ussd: contacts.firstSeenUssd, whatsapp: contacts.firstSeenWhatsapp, sms: contacts.firstSeenSms } as const;
 
 /** The list's and the export's conditions: the account, then each filter given (attributes and consent are jsonb). */
 function toFilterConditions(ownerId: string, filter: ContactFilter): SQL[] {
@@ -98,12 +105,18 @@ function toFilterConditions(ownerId: string, filter: ContactFilter): SQL[] {
     const given = JSON.stringify({ [filter.consentChannel]: { status: filter.consentStatus } });
     conditions.push(filter.consentStatus === 'never' ? sql`${consent} is null` : sql`${contacts.consent} @> ${given}::jsonb`);
   }
-  if (filter.seenOn) conditions.push(isNotNull(LAST_SEEN[filter.seenOn]));
+  // The first time seen is set with the first last seen and then stays: its partial indexes serve the filter.
+  if (filter.seenOn) conditions.push(isNotNull(FIRST_SEEN[filter.seenOn]));
   return conditions;
 }
 
 export async function listContacts(ctx: AppContext, user: AuthUser, query: ContactListQuery): Promise<ContactList> {
   const conditions = toFilterConditions(user.id, query);
+  // Keyset paging (docs/contacts.md): a page after a number, or before one (read backwards), starts from the
+  // (owner, number) index at that number, however deep it is; `offset` skips index entries one by one.
+  const backwards = query.before !== undefined;
+  if (query.after !== undefined) conditions.push(gt(contacts.msisdn, query.after));
+  if (query.before !== undefined) conditions.push(lt(contacts.msisdn, query.before));
   // The page's numbers first, then their rows: the numbers come from the (owner, number) index alone (an
   // index-only scan), so a page deep in a million contacts, or a number's start far down the list, does not read
   // every row it skips (bench/contacts-search.ts).
@@ -111,15 +124,26 @@ export async function listContacts(ctx: AppContext, user: AuthUser, query: Conta
     .select({ msisdn: contacts.msisdn })
     .from(contacts)
     .where(and(...conditions))
-    .orderBy(asc(contacts.msisdn))
+    .orderBy(backwards ? desc(contacts.msisdn) : asc(contacts.msisdn))
     .limit(query.limit + 1)
     .offset(query.offset);
   const rows = await ctx.db
     .select()
     .from(contacts)
     .where(and(eq(contacts.ownerId, user.id), inArray(contacts.msisdn, page)))
-    .orderBy(asc(contacts.msisdn));
-  return { contacts: rows.slice(0, query.limit).map(toContact), hasMore: rows.length > query.limit };
+    .orderBy(backwards ? desc(contacts.msisdn) : asc(contacts.msisdn));
+  const more = rows.length > query.limit;
+  const shown = rows.slice(0, query.limit);
+  if (backwards) shown.reverse();
+  const first = shown[0]?.msisdn ?? null;
+  const last = shown.at(-1)?.msisdn ?? null;
+  return {
+    contacts: shown.map(toContact),
+    // Read backwards, `more` is about the numbers before the page; the `before` number itself follows it.
+    hasMore: backwards ? last !== null : more,
+    nextAfter: backwards || more ? last : null,
+    previousBefore: backwards ? (more ? first : null) : query.after !== undefined || query.offset > 0 ? first : null,
+  };
 }
 
 /**

@@ -82,7 +82,12 @@ export function ContactListPage() {
   const [consentStatus, setConsentStatus] = useState<string | null>(filter.consentStatus ?? null);
   const [seenOn, setSeenOn] = useState<string | null>(filter.seenOn ?? null);
 
-  const query = { ...filter, limit: CONTACTS_PAGE, offset: page * CONTACTS_PAGE };
+  // Pages go by number (the reply's cursors): as fast deep down as on the first page. The address bar keeps the
+  // page's number (for the count) and its cursor; an address with a page number and no cursor reads by offset.
+  const after = params.get('after') || undefined;
+  const before = after ? undefined : params.get('before') || undefined;
+  const cursor = after ? { after } : before ? { before } : { offset: page * CONTACTS_PAGE };
+  const query = { ...filter, limit: CONTACTS_PAGE, ...cursor };
   const contactsQuery = useQuery({
     ...callQuery(findContacts, { query }, 'The contacts could not be loaded.'),
     placeholderData: keepPreviousData,
@@ -109,12 +114,18 @@ export function ContactListPage() {
     setSeenOn(null);
     setParams(new URLSearchParams());
   };
-  const goToPage = (next: number) => {
+  const goToPage = (next: number, cursor: { after: string } | { before: string } | null) => {
     const copy = new URLSearchParams(params);
-    if (next > 0) copy.set('page', String(next));
-    else copy.delete('page');
+    for (const key of ['page', 'after', 'before']) copy.delete(key);
+    if (next > 0) {
+      copy.set('page', String(next));
+      if (cursor && 'after' in cursor) copy.set('after', cursor.after);
+      if (cursor && 'before' in cursor) copy.set('before', cursor.before);
+    }
     setParams(copy);
   };
+  const nextAfter = contactsQuery.data?.nextAfter ?? null;
+  const previousBefore = contactsQuery.data?.previousBefore ?? null;
   const exportList = async () => {
     setExporting(true);
     const reply = await downloadCall(exportContacts, { body: filter }, 'contacts.csv');
@@ -229,6 +240,9 @@ export function ContactListPage() {
               clearable
             />
           </SimpleGrid>
+          <Text size="xs" c="dimmed" data-testid="contacts-search-rule">
+            Search: digits find a number's start; 1-2 letters: a name's start; 3 or more: any part of a name.
+          </Text>
           <Group gap="sm">
             <Button type="submit" leftSection={<IconSearch size={16} />}>
               Search
@@ -281,10 +295,20 @@ export function ContactListPage() {
                 {`${page * CONTACTS_PAGE + 1}-${page * CONTACTS_PAGE + rows.length}${contactsQuery.data?.hasMore ? '' : ` of ${page * CONTACTS_PAGE + rows.length}`}`}
               </Text>
               <Group gap="xs">
-                <Button variant="default" size="xs" disabled={page === 0} onClick={() => goToPage(page - 1)}>
+                <Button
+                  variant="default"
+                  size="xs"
+                  disabled={page === 0}
+                  onClick={() => goToPage(page - 1, previousBefore ? { before: previousBefore } : null)}
+                >
                   Previous
                 </Button>
-                <Button variant="default" size="xs" disabled={!contactsQuery.data?.hasMore} onClick={() => goToPage(page + 1)}>
+                <Button
+                  variant="default"
+                  size="xs"
+                  disabled={!contactsQuery.data?.hasMore || !nextAfter}
+                  onClick={() => nextAfter && goToPage(page + 1, { after: nextAfter })}
+                >
                   Next
                 </Button>
               </Group>

@@ -1,0 +1,3 @@
+CREATE INDEX "contacts_owner_name_start_idx" ON "contacts" USING btree ("owner_id",lower("name") text_pattern_ops) WHERE "contacts"."name" is not null;--> statement-breakpoint
+CREATE INDEX "contacts_seen_whatsapp_idx" ON "contacts" USING btree ("owner_id","msisdn") WHERE "contacts"."first_seen_whatsapp" is not null;--> statement-breakpoint
+CREATE INDEX "contacts_seen_sms_idx" ON "contacts" USING btree ("owner_id","msisdn") WHERE "contacts"."first_seen_sms" is not null;
