@@ -19,7 +19,7 @@ import { envelopeSchema, messageSchema } from './envelope';
 
 // The contacts' calls (src/shared/api/contract.ts; docs/contacts.md): the server registers them, the console calls them.
 
-export const contactParamsSchema = z.object({ contactId: z.string().min(1).max(64) });
+const contactParamsSchema = z.object({ contactId: z.string().min(1).max(64) });
 
 /** GET /api/contacts: the account's contacts in number order, searched and filtered, a page at a time. */
 export const findContacts = defineCall({
