@@ -218,8 +218,11 @@ describeBrowser('writing first from the console', () => {
 
     const page = await openPage(browser, WIDE);
     await storeSession(page, await loginByApi(FIRST_MESSAGE_USER));
-    await page.goto(`/contacts?search=${encodeURIComponent(FIRST_MESSAGE_USER.contact)}`);
-    await page.getByRole('link', { name: FIRST_MESSAGE_USER.contact }).click();
+    const found = await callApi<{ contacts: Array<{ contactId: string }> }>(
+      token,
+      `/api/contacts?search=${encodeURIComponent(FIRST_MESSAGE_USER.contact)}`,
+    );
+    await page.goto(`/contacts/${found.data.contacts[0]!.contactId}`);
     const timeline = page.getByTestId('contact-timeline');
     const ussd = timeline.locator('[data-channel="ussd"]').filter({ hasText: 'Akwaaba Rice USSD' });
     const whatsapp = timeline.locator('[data-channel="whatsapp"]').filter({ hasText: 'Akwaaba Shop' });
