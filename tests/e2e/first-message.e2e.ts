@@ -1,7 +1,16 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { callApi, loginByApi, storeSession } from './accounts';
-import { describeBrowser, expectNoSidewaysScroll, launchBrowser, openPage, PHONE, screenshotViewport } from './browser';
+import {
+  baseUrl,
+  describeBrowser,
+  expectNoSidewaysScroll,
+  launchBrowser,
+  openPage,
+  PHONE,
+  screenshot,
+  screenshotViewport,
+} from './browser';
 import { E2E_USERS, FIRST_MESSAGE_USER } from './fixtures';
 
 /**
@@ -10,7 +19,9 @@ import { E2E_USERS, FIRST_MESSAGE_USER } from './fixtures';
  * never wrote, so the dialog says a template is needed and sends that template with the contact's name; it arrives
  * on the simulated phone page; the customer taps its button and lands
  * on the entry menu; the dialog then says the window is open and sends the entry menu as it is. Last the customer
- * sends STOP from the phone, and the next start is refused with the opt-out. At 1280x800 and 390x844.
+ * sends STOP from the phone, and the next start is refused with the opt-out. The contact's page then shows, on one
+ * timeline, a USSD session (a gateway hop on another app of the account), the WhatsApp session the tap started and
+ * the template sent first with its read ticks. At 1280x800 and 390x844.
  */
 
 const WIDE = { width: 1280, height: 800 };
@@ -167,6 +178,80 @@ describeBrowser('writing first from the console', () => {
     await dialog(page).getByRole('textbox', { name: 'Phone number' }).fill(FIRST_MESSAGE_USER.contact);
     await visible(dialog(page).getByText(/^The window with \+233240000077 is open until/), 15_000);
     await screenshotViewport(page, 'first-message-open-phone');
+    await page.close();
+  });
+
+  it("the contact's timeline: a USSD session, the WhatsApp session, and the template sent first with read ticks", async () => {
+    // A USSD app of the same account, dialled through a gateway's test URL from the contact's number.
+    const created = await callApi<{ appId: string }>(token, '/api/createApp', {
+      appName: 'Akwaaba Rice USSD',
+      description: 'the same shop on USSD',
+      country: 'ghana',
+      connectionMode: 'existing-shortcode',
+      customShortCode: '*920*78#',
+      shortCode: '',
+      baseShortCode: '',
+      useTemplateTag: false,
+    });
+    expect(created.status).toBe('00');
+    const ussdAppId = created.data.appId;
+    const menu = await callApi(token, '/api/createMenu', {
+      appId: ussdAppId,
+      userDefinedName: 'hello',
+      displayText: 'Akwaaba! Rice is in stock.',
+      isFirst: true,
+      terminate: true,
+    });
+    expect(menu.status).toBe('00');
+    const hop = await fetch(`${baseUrl()}/ussd/${ussdAppId}/test`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        sessionId: 'timeline-ussd-1',
+        serviceCode: '*920*78#',
+        phoneNumber: FIRST_MESSAGE_USER.contact,
+        networkCode: '62001',
+        text: '',
+      }).toString(),
+    });
+    expect(await hop.text()).toBe('END Akwaaba! Rice is in stock.');
+
+    const page = await openPage(browser, WIDE);
+    await storeSession(page, await loginByApi(FIRST_MESSAGE_USER));
+    const found = await callApi<{ contacts: Array<{ contactId: string }> }>(
+      token,
+      `/api/contacts?search=${encodeURIComponent(FIRST_MESSAGE_USER.contact)}`,
+    );
+    await page.goto(`/contacts/${found.data.contacts[0]!.contactId}`);
+    const timeline = page.getByTestId('contact-timeline');
+    const ussd = timeline.locator('[data-channel="ussd"]').filter({ hasText: 'Akwaaba Rice USSD' });
+    const whatsapp = timeline.locator('[data-channel="whatsapp"]').filter({ hasText: 'Akwaaba Shop' });
+    // The sessions' records are written by the event sink, a moment after their last hop: reload until both show.
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          await visible(timeline);
+          return [await ussd.count(), (await whatsapp.count()) > 0];
+        },
+        { timeout: 20_000 },
+      )
+      .toEqual([1, true]);
+    const template = timeline.locator('[data-testid="contact-first-message"][data-kind="template"]');
+    await visible(template);
+    expect(await template.textContent()).toContain('Template welcome_back (en_US) from +233200000055');
+    // The simulated phone page sent its receipts: the template is read, drawn with the chat's ticks.
+    await visible(template.locator('[data-testid="chat-ticks"][data-status="read"]'));
+    expect(await template.getByRole('img', { name: 'Read' }).count()).toBe(1);
+    // The entry menu sent inside the window is there too, without ticks.
+    await visible(timeline.locator('[data-testid="contact-first-message"][data-kind="menu"]').first());
+    await template.scrollIntoViewIfNeeded();
+    await screenshotViewport(page, 'first-message-contact-timeline-desktop');
+    await screenshot(page, 'first-message-contact-page-desktop');
+    await page.setViewportSize(PHONE);
+    await template.scrollIntoViewIfNeeded();
+    await screenshotViewport(page, 'first-message-contact-timeline-phone');
+    await expectNoSidewaysScroll(page);
     await page.close();
   });
 

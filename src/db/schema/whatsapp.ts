@@ -218,8 +218,16 @@ export const whatsappFirstMessages = pgTable(
     status: text('status').notNull().default('sending'),
     /** Why it failed, in the provider's words. */
     error: text('error').notNull().default(''),
+    /**
+     * A template's id at the provider once sent: its delivery status is the `whatsapp_messages` row of the same link
+     * and id (null for an entry menu, a failed send, and sends made before it was kept).
+     */
+    providerMessageId: text('provider_message_id'),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
-  (t) => [index('whatsapp_first_messages_app_idx').on(t.appId, t.createdAt)],
+  (t) => [
+    index('whatsapp_first_messages_app_idx').on(t.appId, t.createdAt),
+    index('whatsapp_first_messages_contact_idx').on(t.ownerId, t.msisdn, t.createdAt),
+  ],
 );

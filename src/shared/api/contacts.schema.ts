@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CONTACT_FIELD_PATTERN } from '../app/menu.schema';
 import { CONSENT_CHANNELS, CONSENT_SOURCES } from '../contact-consent';
 import { CONTACT_ATTRIBUTES_MAX, CONTACT_NAME_MAX, CONTACT_VALUE_MAX } from '../contact-fields';
+import { DELIVERY_STATUSES } from '../whatsapp-status';
 
 /**
  * An account's contacts (docs/contacts.md): the people its apps talk to, one per phone number in E.164 form,
@@ -69,7 +70,35 @@ export const contactSessionSchema = z.object({
 });
 export type ContactSession = z.infer<typeof contactSessionSchema>;
 
-export const contactDetailSchema = contactSchema.extend({ recentSessions: z.array(contactSessionSchema) });
+/**
+ * A WhatsApp message the account sent this contact first (docs/bots.md, "Writing first"): a template (outside the
+ * 24-hour window) or the entry menu (inside it), from which bot and linked number, and what was recorded: `sending`,
+ * `sent` or `failed` with the provider's words. `delivery`: a template's status as WhatsApp reported it (the same
+ * ticks as the chat simulator's); null for an entry menu, a failed send, or before the send was recorded.
+ */
+export const contactFirstMessageSchema = z.object({
+  id: z.string(),
+  appId: z.string(),
+  appName: z.string(),
+  linkId: z.string(),
+  /** The linked number it went from ('' when the link has none yet). */
+  mobileNumber: z.string(),
+  kind: z.enum(['template', 'menu']),
+  entryMenuId: z.string(),
+  templateName: z.string().nullable(),
+  templateLanguage: z.string().nullable(),
+  status: z.enum(['sending', 'sent', 'failed']),
+  error: z.string(),
+  createdAt: z.string(),
+  delivery: z.object({ status: z.enum(DELIVERY_STATUSES), failureReason: z.string() }).nullable(),
+});
+export type ContactFirstMessage = z.infer<typeof contactFirstMessageSchema>;
+
+export const contactDetailSchema = contactSchema.extend({
+  recentSessions: z.array(contactSessionSchema),
+  /** The 20 latest messages the account sent this contact first, newest first. */
+  firstMessages: z.array(contactFirstMessageSchema),
+});
 export type ContactDetail = z.infer<typeof contactDetailSchema>;
 
 /** An attribute filter: `key=value` (the value matched exactly). */

@@ -223,6 +223,52 @@ describeDb('writing first', () => {
     expect((await transcript(t, bot)).at(-1)).toEqual({ direction: 'out', message: { type: 'text', text: 'Welcome to the shop' } });
   });
 
+  it("the contact's page lists what was sent first, a template with its ticks; another account's sends never", async () => {
+    const contactOf = async (ownerId: string) =>
+      (
+        await t.db
+          .select()
+          .from(contacts)
+          .where(and(eq(contacts.ownerId, ownerId), eq(contacts.msisdn, E164)))
+      )[0]!.id;
+    const detail = async (who: SeededUser, contactId: string) =>
+      (await t.app.inject({ method: 'GET', url: `/api/contacts/${contactId}`, headers: who.auth })).json().data;
+    // Another account writes first to its own contact of the same number, from its own bot.
+    const theirs = await seedLinkedBot(t, stranger);
+    await seedContact(t, stranger.user.id, 'in', { name: 'Kofi' });
+    const theirStart = await t.app.inject({
+      method: 'POST',
+      url: `/api/bots/${theirs.appId}/conversations`,
+      headers: stranger.auth,
+      payload: { msisdn: E164, template: WELCOME },
+    });
+    expect(theirStart.json()).toMatchObject({ status: '00', data: { kind: 'template' } });
+    await t.app.runtime.flushEvents();
+
+    const ours = await detail(builder, await contactOf(builder.user.id));
+    const menu = { appId: bot.appId, appName: 'First Bot', linkId: bot.linkId, mobileNumber: '+233200000000', kind: 'menu' };
+    expect(ours.firstMessages).toMatchObject([
+      { ...menu, entryMenuId: bot.menus.home, status: 'sent', error: '', delivery: null, templateName: null },
+      { ...menu, entryMenuId: bot.menus.order, status: 'sent', delivery: null },
+      {
+        ...menu,
+        kind: 'template',
+        entryMenuId: bot.menus.order,
+        templateName: 'welcome_back',
+        templateLanguage: 'en',
+        status: 'sent',
+        // The phone's receipts moved it to read.
+        delivery: { status: 'read', failureReason: '' },
+      },
+    ]);
+    expect(ours.firstMessages[0].createdAt >= ours.firstMessages[2].createdAt).toBe(true);
+    const theirContact = await contactOf(stranger.user.id);
+    expect((await detail(stranger, theirContact)).firstMessages).toMatchObject([
+      { appId: theirs.appId, kind: 'template', status: 'sent', delivery: { status: 'sent' } },
+    ]);
+    expect((await t.app.inject({ method: 'GET', url: `/api/contacts/${theirContact}`, headers: builder.auth })).statusCode).toBe(404);
+  });
+
   it('a window 24 hours old is closed again and says when it closed', async () => {
     // The messages before wrote their window through the event sink: written now, so none lands after the change.
     await t.app.runtime.flushEvents();

@@ -186,8 +186,9 @@ export async function startConversation(
   const { id, link, msisdn, entryMenu, window, chosen } = plan;
   const to = msisdn.slice(1);
   let error = '';
+  let providerMessageId: string | null = null;
   try {
-    if (chosen) await parts.sendTemplate(link, to, chosen, user.id);
+    if (chosen) providerMessageId = (await parts.sendTemplate(link, to, chosen, user.id))[0]?.providerMessageId ?? null;
     else {
       const connector = parts.connectorNamed(link.connector);
       if (!connector) throw new Error(`The ${link.connector} connector is not offered by this installation`);
@@ -206,7 +207,7 @@ export async function startConversation(
   }
   await ctx.db
     .update(whatsappFirstMessages)
-    .set({ status: error ? 'failed' : 'sent', error, updatedAt: ctx.now() })
+    .set({ status: error ? 'failed' : 'sent', error, providerMessageId, updatedAt: ctx.now() })
     .where(eq(whatsappFirstMessages.id, id))
     .catch((err: unknown) => ctx.log.error({ err, firstMessageId: id }, 'the outcome of a first message could not be recorded'));
   if (error) throw new AppError('upstream', `WhatsApp did not take the message (recorded as failed): ${error}`);

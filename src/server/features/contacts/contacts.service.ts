@@ -16,6 +16,9 @@ import {
   smsMessages,
   transactions,
   webhookDeliveries,
+  whatsappFirstMessages,
+  whatsappLinks,
+  whatsappMessages,
 } from '../../../db/schema';
 import {
   CONTACT_MESSAGES,
@@ -23,6 +26,7 @@ import {
   type Contact,
   type ContactDetail,
   type ContactFilter,
+  type ContactFirstMessage,
   type ContactList,
   type ContactListQuery,
   type ContactSession,
@@ -31,6 +35,7 @@ import {
 import { CONSENT_CHANNELS, type ContactConsentMap } from '../../../shared/contact-consent';
 import { notFound } from '../../../shared/errors';
 import { toCsvLine } from '../../../shared/table-file';
+import type { DeliveryStatus } from '../../../shared/whatsapp-status';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../../core/auth-user';
 import { COUNTRY_CALLING_CODES } from '../../core/msisdn';
@@ -39,6 +44,8 @@ type ContactRow = typeof contacts.$inferSelect;
 
 /** How many of a contact's sessions its page shows. */
 const RECENT_SESSIONS = 20;
+/** How many of the messages sent a contact first its page shows. */
+const RECENT_FIRST_MESSAGES = 20;
 
 const toTime = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -189,9 +196,58 @@ async function findRecentSessions(db: Db, ownerId: string, msisdn: string): Prom
   return rows.map((r) => ({ ...r, startedAt: r.startedAt.toISOString(), endedAt: r.endedAt.toISOString() }));
 }
 
+/**
+ * The latest messages the account sent the contact first, with a template's delivery status: its `whatsapp_messages`
+ * row (the same link and provider id, written by the event sink once sent, so briefly absent after the send).
+ */
+async function findFirstMessages(db: Db, ownerId: string, msisdn: string): Promise<ContactFirstMessage[]> {
+  const rows = await db
+    .select({
+      id: whatsappFirstMessages.id,
+      appId: whatsappFirstMessages.appId,
+      appName: apps.appName,
+      linkId: whatsappFirstMessages.linkId,
+      mobileNumber: whatsappLinks.mobileNumber,
+      kind: whatsappFirstMessages.kind,
+      entryMenuId: whatsappFirstMessages.entryMenuId,
+      templateName: whatsappFirstMessages.templateName,
+      templateLanguage: whatsappFirstMessages.templateLanguage,
+      status: whatsappFirstMessages.status,
+      error: whatsappFirstMessages.error,
+      createdAt: whatsappFirstMessages.createdAt,
+      deliveryStatus: whatsappMessages.status,
+      failureReason: whatsappMessages.failureReason,
+    })
+    .from(whatsappFirstMessages)
+    .innerJoin(apps, eq(apps.id, whatsappFirstMessages.appId))
+    .innerJoin(whatsappLinks, eq(whatsappLinks.id, whatsappFirstMessages.linkId))
+    .leftJoin(
+      whatsappMessages,
+      and(
+        eq(whatsappMessages.linkId, sql`${whatsappFirstMessages.linkId}::text`),
+        eq(whatsappMessages.providerMessageId, whatsappFirstMessages.providerMessageId),
+        eq(whatsappMessages.userId, sql`${whatsappFirstMessages.ownerId}::text`),
+      ),
+    )
+    .where(and(eq(whatsappFirstMessages.ownerId, ownerId), eq(whatsappFirstMessages.msisdn, msisdn)))
+    .orderBy(desc(whatsappFirstMessages.createdAt))
+    .limit(RECENT_FIRST_MESSAGES);
+  return rows.map(({ deliveryStatus, failureReason, ...r }) => ({
+    ...r,
+    kind: r.kind as ContactFirstMessage['kind'],
+    status: r.status as ContactFirstMessage['status'],
+    createdAt: r.createdAt.toISOString(),
+    delivery: deliveryStatus ? { status: deliveryStatus as DeliveryStatus, failureReason: failureReason ?? '' } : null,
+  }));
+}
+
 export async function getContact(ctx: AppContext, user: AuthUser, contactId: string): Promise<ContactDetail> {
   const row = await getOwnContact(ctx.db, user, contactId);
-  return { ...toContact(row), recentSessions: await findRecentSessions(ctx.db, user.id, row.msisdn) };
+  const [recentSessions, firstMessages] = await Promise.all([
+    findRecentSessions(ctx.db, user.id, row.msisdn),
+    findFirstMessages(ctx.db, user.id, row.msisdn),
+  ]);
+  return { ...toContact(row), recentSessions, firstMessages };
 }
 
 export async function updateContact(ctx: AppContext, user: AuthUser, contactId: string, body: UpdateContactBody): Promise<Contact> {

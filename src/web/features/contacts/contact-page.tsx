@@ -14,12 +14,12 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { IconBrandWhatsapp, IconDeviceMobile, IconMessage, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconBrandWhatsapp, IconDeviceMobile, IconMessage, IconPlus, IconSend, IconTrash } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { deleteContact, getContact, updateContact } from '../../../shared/api/contacts.calls';
-import type { ContactDetail, ContactSession, UpdateContactBody } from '../../../shared/api/contacts.schema';
+import type { ContactDetail, ContactFirstMessage, ContactSession, UpdateContactBody } from '../../../shared/api/contacts.schema';
 import { CONSENT_CHANNELS, type ConsentChannel } from '../../../shared/contact-consent';
 import { BackLink } from '../../components/back-link';
 import { FormAlert } from '../../components/form-alert';
@@ -30,6 +30,7 @@ import { sessionPathUrl } from '../../lib/paths';
 import { formatTime } from '../../lib/table-export';
 import { showToast } from '../../lib/toast';
 import { useConfirmedCall } from '../../lib/use-confirmed-call';
+import { ChatTicks } from '../bots/chat-ticks';
 import { CHANNEL_LABELS, CONSENT_COLORS, CONSENT_STATUS_LABELS, CONTACTS_KEY, CONTACTS_PATH, consentStatusOf } from './contacts.api';
 
 const CHANNEL_ICONS = { ussd: IconDeviceMobile, whatsapp: IconBrandWhatsapp, sms: IconMessage } as const;
@@ -241,7 +242,7 @@ function TimelineEntry({ session }: { session: ContactSession }) {
   const channel = (session.channel === 'whatsapp' ? 'whatsapp' : 'ussd') as ConsentChannel;
   const Icon = CHANNEL_ICONS[channel];
   return (
-    <Group gap="sm" wrap="nowrap" align="flex-start" data-session={session.sessionId}>
+    <Group gap="sm" wrap="nowrap" align="flex-start" data-session={session.sessionId} data-channel={channel}>
       <Icon size={20} aria-hidden style={{ flexShrink: 0, marginTop: 2 }} />
       <Stack gap={2} style={{ minWidth: 0 }}>
         <Group gap="xs">
@@ -264,6 +265,85 @@ function TimelineEntry({ session }: { session: ContactSession }) {
         </Anchor>
       </Stack>
     </Group>
+  );
+}
+
+const SEND_COLORS: Record<ContactFirstMessage['status'], string> = { sending: 'gray', sent: 'teal', failed: 'red' };
+
+/**
+ * A WhatsApp message the account sent first: a template (its name and language) or the entry menu, from which bot
+ * and linked number, what was recorded (sent, failed with the provider's words), and a template's ticks.
+ */
+function FirstMessageEntry({ message }: { message: ContactFirstMessage }) {
+  const what = message.kind === 'template' ? `Template ${message.templateName ?? ''} (${message.templateLanguage ?? ''})` : 'Entry menu';
+  return (
+    <Group gap="sm" wrap="nowrap" align="flex-start" data-testid="contact-first-message" data-kind={message.kind}>
+      <IconSend size={20} aria-hidden style={{ flexShrink: 0, marginTop: 2 }} />
+      <Stack gap={2} style={{ minWidth: 0 }}>
+        <Group gap="xs">
+          <Text size="sm" fw={600}>
+            {message.appName}
+          </Text>
+          <Badge size="sm" variant="outline" color="gray">
+            Sent first on WhatsApp
+          </Badge>
+          <Badge size="sm" variant="light" color={SEND_COLORS[message.status]}>
+            {message.status}
+          </Badge>
+          {message.delivery && <ChatTicks status={message.delivery} />}
+        </Group>
+        <Text size="sm">
+          {what}
+          {message.mobileNumber ? ` from ${message.mobileNumber}` : ''}
+        </Text>
+        <Text size="xs" c="dimmed">
+          {formatTime(message.createdAt)}
+          {message.delivery ? ` · on WhatsApp: ${message.delivery.status}` : ''}
+        </Text>
+        {message.error && (
+          <Text size="xs" c="red">
+            {message.error}
+          </Text>
+        )}
+      </Stack>
+    </Group>
+  );
+}
+
+type TimelineItem = { at: string; session: ContactSession } | { at: string; message: ContactFirstMessage };
+
+/** The contact's sessions (by when they ended) and what was sent it first (by when it was sent), newest first. */
+function toTimeline(contact: ContactDetail): TimelineItem[] {
+  const items: TimelineItem[] = [
+    ...contact.recentSessions.map((session) => ({ at: session.endedAt, session })),
+    ...contact.firstMessages.map((message) => ({ at: message.createdAt, message })),
+  ];
+  return items.sort((a, b) => b.at.localeCompare(a.at));
+}
+
+function Timeline({ contact }: { contact: ContactDetail }) {
+  const items = toTimeline(contact);
+  if (items.length === 0)
+    return (
+      <Text size="sm" c="dimmed">
+        No sessions yet on any app or channel, and nothing sent first.
+      </Text>
+    );
+  return (
+    <Stack gap="md" data-testid="contact-timeline">
+      {items.map((item) =>
+        'session' in item ? (
+          <TimelineEntry key={`${item.session.appId}:${item.session.sessionId}`} session={item.session} />
+        ) : (
+          <FirstMessageEntry key={item.message.id} message={item.message} />
+        ),
+      )}
+      {(contact.recentSessions.length >= 20 || contact.firstMessages.length >= 20) && (
+        <Text size="xs" c="dimmed">
+          The 20 latest sessions and the 20 latest messages sent first.
+        </Text>
+      )}
+    </Stack>
   );
 }
 
@@ -323,22 +403,7 @@ export function ContactPage() {
               <Title order={2} size="h4">
                 Timeline
               </Title>
-              {contact.recentSessions.length === 0 ? (
-                <Text size="sm" c="dimmed">
-                  No sessions yet on any app or channel.
-                </Text>
-              ) : (
-                <Stack gap="md" data-testid="contact-timeline">
-                  {contact.recentSessions.map((s) => (
-                    <TimelineEntry key={`${s.appId}:${s.sessionId}`} session={s} />
-                  ))}
-                  {contact.recentSessions.length >= 20 && (
-                    <Text size="xs" c="dimmed">
-                      The 20 latest sessions.
-                    </Text>
-                  )}
-                </Stack>
-              )}
+              <Timeline contact={contact} />
             </Stack>
           </Paper>
         </>

@@ -1,0 +1,2 @@
+ALTER TABLE "whatsapp_first_messages" ADD COLUMN "provider_message_id" text;--> statement-breakpoint
+CREATE INDEX "whatsapp_first_messages_contact_idx" ON "whatsapp_first_messages" USING btree ("owner_id","msisdn","created_at");
