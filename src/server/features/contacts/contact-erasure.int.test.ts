@@ -1,6 +1,16 @@
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
-import { contacts, sessionRecords, smsMessages, transactions, webhookDeliveries } from '../../../db/schema';
+import {
+  contacts,
+  sessionRecords,
+  smsMessages,
+  transactions,
+  webhookDeliveries,
+  whatsappFirstMessages,
+  whatsappLinks,
+  whatsappMessages,
+  whatsappWindows,
+} from '../../../db/schema';
 import { seedApp, seedTwoMenus } from '../../../../tests/support/seed-app';
 import { useTestApp, useUser } from '../../../../tests/support/test-app';
 import { describeDb } from '../../../../tests/support/test-db';
@@ -98,6 +108,28 @@ describeDb('deleting a contact: SMS, webhook deliveries and payments', () => {
         payment(appId, owner.user.id, 'R-ANOTHER', '233241000010'),
         payment(otherApp, other.user.id, 'R-OTHER', '233241000009'),
       ]);
+    // What a bot of each account kept on WhatsApp of the same number: a conversation started, the window, a message.
+    for (const [ownerId, app] of [
+      [owner.user.id, appId],
+      [other.user.id, otherApp],
+    ] as const) {
+      const [link] = await t.db.insert(whatsappLinks).values({ appId: app, connector: 'simulator', status: 'CONNECTED' }).returning();
+      await t.db
+        .insert(whatsappFirstMessages)
+        .values({ ownerId, appId: app, linkId: link!.id, msisdn: '+233241000009', entryMenuId: 'm', kind: 'menu' });
+      await t.db.insert(whatsappWindows).values({ linkId: link!.id, msisdn: '+233241000009', lastInboundAt: at });
+      await t.db.insert(whatsappMessages).values({
+        userId: ownerId,
+        appId: app,
+        linkId: link!.id,
+        environment: 'live',
+        toNumber: '233241000009',
+        providerMessageId: `sim-${app}`,
+        kind: 'text',
+        status: 'read',
+        sentAt: at,
+      });
+    }
   });
 
   it('anonymises the number everywhere with the token of its sessions, in one deletion, and leaves the rest', async () => {
@@ -142,5 +174,13 @@ describeDb('deleting a contact: SMS, webhook deliveries and payments', () => {
     expect(payments['R-OWN']!.metadata).toEqual({ provider: 'sandbox', network: 'MTN', sessionId: 'E-1', mobile: token });
     expect(payments['R-ANOTHER']!.metadata).toMatchObject({ mobile: '233241000010', customerName: 'Yaw Boateng' });
     expect(payments['R-OTHER']!.metadata).toMatchObject({ mobile: '233241000009', customerName: 'Yaw Boateng' });
+
+    // WhatsApp: the conversations started and the windows go; the messages stay for the counts, with the token.
+    const ownerOf = (userId: string) => (userId === owner.user.id ? 'own' : 'other');
+    expect((await t.db.select().from(whatsappFirstMessages)).map((m) => ownerOf(m.ownerId))).toEqual(['other']);
+    expect(await t.db.select().from(whatsappWindows)).toHaveLength(1);
+    const messages = Object.fromEntries((await t.db.select().from(whatsappMessages)).map((m) => [ownerOf(m.userId), m]));
+    expect(messages.own).toMatchObject({ toNumber: token, status: 'read' });
+    expect(messages.other).toMatchObject({ toNumber: '233241000009' });
   });
 });

@@ -19,6 +19,7 @@ import {
   whatsappFirstMessages,
   whatsappLinks,
   whatsappMessages,
+  whatsappWindows,
 } from '../../../db/schema';
 import {
   CONTACT_MESSAGES,
@@ -309,6 +310,7 @@ export async function deleteContact(ctx: AppContext, user: AuthUser, contactId: 
       .set({ mobile: anonymous, contactMsisdn: null, inputs: {} })
       .where(contactSessionsOf(user.id, row.msisdn));
     await eraseMessagesAndPayments(tx, user.id, row.msisdn, anonymous, sessions);
+    await eraseWhatsAppTraces(tx, user.id, row.msisdn, anonymous);
     await tx.delete(contacts).where(eq(contacts.id, row.id));
   });
 }
@@ -425,4 +427,20 @@ export async function* exportContacts(ctx: AppContext, user: AuthUser, filter: C
     yield chunk;
     after = rows[rows.length - 1]!.msisdn;
   }
+}
+
+/**
+ * What the account's bots kept of the person on WhatsApp: the conversations it started (deleted), the 24-hour window
+ * with each of its numbers (deleted), and the messages its bots sent them, kept for the dashboard's delivery counts
+ * with the anonymous token for the number.
+ */
+async function eraseWhatsAppTraces(tx: Pick<Db, 'update' | 'delete'>, ownerId: string, msisdn: string, anonymous: string): Promise<void> {
+  const ownLinks = sql`select ${whatsappLinks.id} from ${whatsappLinks} join ${apps} on ${apps.id} = ${whatsappLinks.appId}
+    where ${apps.userId} = ${ownerId}`;
+  await tx.delete(whatsappFirstMessages).where(and(eq(whatsappFirstMessages.ownerId, ownerId), eq(whatsappFirstMessages.msisdn, msisdn)));
+  await tx.delete(whatsappWindows).where(and(sql`${whatsappWindows.linkId} in (${ownLinks})`, eq(whatsappWindows.msisdn, msisdn)));
+  await tx
+    .update(whatsappMessages)
+    .set({ toNumber: anonymous })
+    .where(and(eq(whatsappMessages.userId, ownerId), eq(whatsappMessages.toNumber, msisdn.slice(1))));
 }
