@@ -426,7 +426,7 @@ describeBrowser('WhatsApp bots', () => {
     const page = await openAsBuilder(DESKTOP);
     const linkId = '00000000-0000-4000-8000-000000000002';
     await page.route('**/api/chatbot/whatsapp/connector', (route) =>
-      route.fulfill({ json: { status: '00', message: 'OK', data: { connector: 'cloud' } } }),
+      route.fulfill({ json: { status: '00', message: 'OK', data: { connector: 'cloud', connectors: ['cloud'], embeddedSignup: null } } }),
     );
     const bodies: unknown[] = [];
     // The replies in the shapes the server declares (src/shared/api/bots.calls.ts): the console parses them.
@@ -487,7 +487,7 @@ describeBrowser('WhatsApp bots', () => {
   it('with the Cloud API connector, the Add Number dialog fits a phone', async () => {
     const page = await openAsBuilder(PHONE);
     await page.route('**/api/chatbot/whatsapp/connector', (route) =>
-      route.fulfill({ json: { status: '00', message: 'OK', data: { connector: 'cloud' } } }),
+      route.fulfill({ json: { status: '00', message: 'OK', data: { connector: 'cloud', connectors: ['cloud'], embeddedSignup: null } } }),
     );
     await botSettings(page, sampleBotId);
     await page.getByRole('button', { name: 'Add Number' }).click();

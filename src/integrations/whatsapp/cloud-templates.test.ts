@@ -82,10 +82,13 @@ describe("Meta's template webhook and send body", () => {
       events: { onLinkUpdate: async () => {}, onMessage: async () => {} },
       now: () => new Date('2026-11-29T09:00:00Z'),
     });
-    await simulator.sendTemplate!('link-1', '233241234567', shipped);
+    const sent = await simulator.sendTemplate!('link-1', '233241234567', shipped);
+    // Under the id the send answered: the phone's receipts for it move its ticks.
+    expect(sent).toHaveLength(1);
     expect(simulator.getTranscript('link-1', '233241234567')).toEqual([
       {
         direction: 'out',
+        id: sent[0]!.providerMessageId,
         at: '2026-11-29T09:00:00.000Z',
         message: {
           type: 'buttons',
