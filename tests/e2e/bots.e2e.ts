@@ -463,13 +463,13 @@ describeBrowser('WhatsApp bots', () => {
     await dialog.getByRole('button', { name: 'Continue' }).click();
     await toast(page, BOT_MESSAGES.connected);
     await hidden(dialog);
-    expect(bodies).toEqual([{ chatBotAppId: sampleBotId, phoneNumberId: '106540352242922' }]);
+    expect(bodies).toEqual([{ chatBotAppId: sampleBotId, connector: 'cloud', phoneNumberId: '106540352242922' }]);
     expect(await page.getByTestId('qr-canvas').count()).toBe(0);
 
     // A number another account linked before: the builder's own access token goes with it, masked on screen.
     await page.getByRole('button', { name: 'Add Number' }).click();
     await dialog.getByRole('textbox', { name: 'Phone number ID' }).fill('106540352242922');
-    const token = dialog.getByLabel('Access token (optional)');
+    const token = dialog.getByLabel('Access token', { exact: true });
     await token.fill('EAAGbusiness-own-system-user-token');
     expect(await token.getAttribute('type')).toBe('password');
     await dialog.getByRole('button', { name: 'Continue' }).click();
@@ -478,6 +478,7 @@ describeBrowser('WhatsApp bots', () => {
     await toast(page, BOT_MESSAGES.connected);
     expect(bodies[1]).toEqual({
       chatBotAppId: sampleBotId,
+      connector: 'cloud',
       phoneNumberId: '106540352242922',
       accessToken: 'EAAGbusiness-own-system-user-token',
     });
@@ -492,7 +493,7 @@ describeBrowser('WhatsApp bots', () => {
     await botSettings(page, sampleBotId);
     await page.getByRole('button', { name: 'Add Number' }).click();
     const dialog = page.getByRole('dialog', { name: 'Connect WhatsApp Number' });
-    await visible(dialog.getByLabel('Access token (optional)'));
+    await visible(dialog.getByLabel('Access token', { exact: true }));
     await expectNoSidewaysScroll(page);
     await screenshotViewport(page, 'bots-add-number-cloud-phone');
     await page.context().close();
