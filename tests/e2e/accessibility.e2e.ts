@@ -32,6 +32,8 @@ interface Ids {
   /** The chatbot user's bot, with one menu and a number being linked (its simulated phone's path). */
   botId: string;
   simulatedPhonePath: string;
+  /** The owner's contact: the emulator's caller of the completed session. */
+  contactId: string;
 }
 
 /**
@@ -152,6 +154,8 @@ const ROUTE_VISITS: Record<string, Visit> = {
   '/admin/contact-requests': { as: 'admin', url: () => '/admin/contact-requests', ready: heading('Contact Requests') },
   '/admin/mail-outbox': { as: 'superAdmin', url: () => '/admin/mail-outbox', ready: heading('Mail Outbox') },
   '/sms-outbox': { as: 'private', url: () => '/sms-outbox', ready: heading('SMS Outbox') },
+  '/contacts': { as: 'owner', url: () => '/contacts', ready: heading('Contacts') },
+  '/contacts/:contactId': { as: 'owner', url: (ids) => `/contacts/${ids.contactId}`, ready: (page) => page.getByTestId('contact-title') },
   '/admin/subscriptions': {
     as: 'admin',
     url: () => '/admin/subscriptions?email=demo@dialflow.local',
@@ -323,7 +327,19 @@ async function createOwnerData(token: string): Promise<Ids> {
   if (!customActionId) throw new Error(`custom action create failed: ${JSON.stringify(action)}`);
   const { merchantUuid, adminUuid } = await findSeededMerchantAndAdmin();
   const { botId, simulatedPhonePath } = await createBotData();
-  return { appId, customActionId, templateId: survey.appId, merchantUuid, adminUuid, botId, simulatedPhonePath };
+  const contactId = await findContactId(token, '233200000071');
+  return { appId, customActionId, templateId: survey.appId, merchantUuid, adminUuid, botId, simulatedPhonePath, contactId };
+}
+
+/** The contact a session's caller became: written with the session's records, so asked for until it is there. */
+async function findContactId(token: string, number: string): Promise<string> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const list = await callApi<{ contacts: Array<{ contactId: string }> }>(token, `/api/contacts?search=${number}`);
+    const found = list.data?.contacts[0];
+    if (found) return found.contactId;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`no contact for ${number}`);
 }
 
 /** The chatbot user's bot: one menu with two options, and a number waiting for its QR code to be scanned. */
