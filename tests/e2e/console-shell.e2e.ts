@@ -14,6 +14,7 @@ const EVERYONE = [
   'Buy USSD ShortCode',
   'My USSD Extensions',
   'SMS Outbox',
+  'Contacts',
   'Account Billing',
 ];
 const ADMIN = [
@@ -157,6 +158,7 @@ describeBrowser('console shell', () => {
       '/my-shortcodes',
       '/sms-outbox',
       '/whatsapp-bots',
+      '/contacts',
       '/account-billing',
     ]);
     await page.context().close();

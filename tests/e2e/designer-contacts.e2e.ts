@@ -41,7 +41,7 @@ describeBrowser('menu designer: contact fields', () => {
       country: 'ghana',
       connectionMode: 'existing-shortcode',
       useTemplateTag: false,
-      customShortCode: '*920*81#',
+      customShortCode: '*920*91#',
     });
     if (app.status !== '00') throw new Error(`createApp failed: ${JSON.stringify(app)}`);
     appId = app.data.appId;
