@@ -1,3 +1,5 @@
+import type { ContactCard, LocationRef, MediaKind, MediaRef } from './media';
+
 /**
  * WhatsApp as a channel (docs/bots.md): what a linked number's status may be, what one inbound message is
  * and what the bot sends back. Shared by the channel adapter (formats replies), the connectors (send and
@@ -45,20 +47,73 @@ export interface WhatsAppChoice {
 export type WhatsAppMessage =
   | { type: 'text'; text: string }
   | { type: 'list'; body: string; button: string; rows: WhatsAppChoice[] }
-  | { type: 'buttons'; body: string; buttons: WhatsAppChoice[] };
+  | { type: 'buttons'; body: string; buttons: WhatsAppChoice[] }
+  /** A stored file (docs/media.md), with its caption (`media.caption`). */
+  | { type: 'media'; media: MediaRef }
+  /** A pin on the map. */
+  | { type: 'location'; location: LocationRef }
+  /** A contact card. */
+  | { type: 'contact'; contact: ContactCard }
+  /** A call-to-action button that opens `url` (Cloud API `cta_url`). */
+  | { type: 'link'; body: string; button: string; url: string }
+  /** Asks the user to share their location (Cloud API `location_request_message`). */
+  | { type: 'locationRequest'; body: string };
+
+/** A map link for a location, for a screen that cannot show a pin. */
+export const toMapUrl = ({ latitude, longitude }: LocationRef): string => `https://maps.google.com/?q=${latitude},${longitude}`;
 
 /**
- * A message as text, for a connector that cannot show lists or buttons: the body, then one numbered line per
- * choice (its id is its number, so the typed answer is the same as a tap).
+ * A message as text, for a connector that cannot show it as it is: lists and buttons become the body and one
+ * numbered line per choice (its id is its number, so the typed answer is the same as a tap); a link button, its
+ * text and address; a location, its name, address and a map link; a contact card, its name and numbers; a file,
+ * its caption and link.
  */
 export function toPlainText(message: WhatsAppMessage): string {
-  if (message.type === 'text') return message.text;
-  const choices = message.type === 'list' ? message.rows : message.buttons;
-  return [message.body, ...choices.map((c) => `${c.id}. ${c.description ?? c.title}`)].join('\n');
+  switch (message.type) {
+    case 'text':
+      return message.text;
+    case 'list':
+    case 'buttons': {
+      const choices = message.type === 'list' ? message.rows : message.buttons;
+      return [message.body, ...choices.map((c) => `${c.id}. ${c.description ?? c.title}`)].join('\n');
+    }
+    case 'link':
+      return `${message.body}\n${message.button}: ${message.url}`;
+    case 'locationRequest':
+      return message.body;
+    case 'location': {
+      const { name, address } = message.location;
+      return [name, address, toMapUrl(message.location)].filter(Boolean).join('\n');
+    }
+    case 'contact':
+      return [message.contact.name, ...message.contact.phones].join('\n');
+    case 'media':
+      return [message.media.caption, message.media.url].filter(Boolean).join('\n');
+  }
 }
 
-/** What a message carries: what the user typed, the id of a choice they picked, or media with nothing typed. */
-export type ChatMessageKind = 'text' | 'choice' | 'media';
+/**
+ * What a message carries: what the user typed, the id of a choice they picked, a file (`media`, with its caption
+ * as `text`) or a location.
+ */
+export type ChatMessageKind = 'text' | 'choice' | 'media' | 'location';
+
+/**
+ * A file a user sent, as its connector knows it before the server stores it: the server fetches the bytes with
+ * the connector's `downloadMedia` and the menu's input becomes a {@link MediaRef}.
+ */
+export interface InboundMedia {
+  kind: MediaKind;
+  /** The type the connector was told; the server trusts the bytes, not this. */
+  mimeType: string;
+  /** The connector's handle on the file (Cloud API media id, the simulator's upload id, Baileys' message key id). */
+  providerId: string;
+  fileName?: string;
+  /** Bytes, when the connector says. */
+  size?: number;
+  /** True for a voice note (audio recorded in the chat). */
+  voice?: boolean;
+}
 
 /**
  * One message a user sent to a linked number, as its connector hands it to the server (docs/bots.md): the chat
@@ -75,9 +130,13 @@ export interface ChatMessage {
   from: string;
   /** The sender's profile name, when WhatsApp gives it. */
   name?: string;
-  /** What the user typed, or the id of the choice they picked (`kind` says which). */
+  /** What the user typed, the id of the choice they picked, or a file's caption (`kind` says which). */
   text: string;
   kind: ChatMessageKind;
+  /** The file, when `kind` is media. */
+  media?: InboundMedia;
+  /** The place, when `kind` is location. */
+  location?: LocationRef;
   /** When the connector got it (ms since epoch). */
   receivedAt: number;
   /** When it was sent (ms since epoch), when the connector says. */
@@ -85,7 +144,7 @@ export interface ChatMessage {
 }
 
 /** A message as a connector reads it off its wire, before it knows the link it came to (the Cloud API's webhook). */
-export type ChatMessageRead = Pick<ChatMessage, 'messageId' | 'from' | 'name' | 'text' | 'kind' | 'sentAt'>;
+export type ChatMessageRead = Pick<ChatMessage, 'messageId' | 'from' | 'name' | 'text' | 'kind' | 'sentAt' | 'media' | 'location'>;
 
 /** The conversation of a linked number and one of its users. */
 export const toConversation = (linkId: string, from: string): string => `${linkId}:${from}`;

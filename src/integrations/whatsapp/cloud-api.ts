@@ -1,7 +1,7 @@
 // Over 400 lines: one connector written to Meta's documented formats, request and webhook side by side.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { toErrorMessage } from '../../shared/errors';
-import { toChatMessage, type ChatMessageRead, type WhatsAppMessage } from '../../shared/whatsapp';
+import { toChatMessage, toPlainText, type ChatMessageRead, type WhatsAppMessage } from '../../shared/whatsapp';
 import { isDeliveryStatus, type DeliveryUpdate, type SentMessage } from '../../shared/whatsapp-status';
 import { isHexHmacValid, parseJson } from '../payments/payment-provider';
 import type { ConnectorEvents, StartLinkOptions, WhatsAppConnector } from './whatsapp-connector';
@@ -257,6 +257,9 @@ export class CloudApiError extends Error {
 export function toCloudMessageBody(to: string, message: WhatsAppMessage): Record<string, unknown> {
   const envelope = { messaging_product: 'whatsapp', recipient_type: 'individual', to };
   if (message.type === 'text') return { ...envelope, type: 'text', text: { body: message.text } };
+  if (message.type !== 'list' && message.type !== 'buttons') {
+    return { ...envelope, type: 'text', text: { body: toPlainText(message) } };
+  }
   if (message.type === 'list') {
     const rows = message.rows.map(({ id, title, description }) => ({ id, title, ...(description ? { description } : {}) }));
     return {

@@ -3,6 +3,7 @@ import { languageRecord } from '../app/languages';
 import type { ConsentKeywords } from '../contact-consent';
 import { LINK_STATUSES, WHATSAPP_CONNECTORS, type WhatsAppMessage } from '../whatsapp';
 import { DELIVERY_STATUSES } from '../whatsapp-status';
+import { MEDIA_KINDS, type LocationRef, type MediaRef } from '../media';
 
 /**
  * The WhatsApp bots calls (docs/product.md, WhatsApp bots), at the product's paths:
@@ -187,6 +188,25 @@ const customerNumberSchema = z
 /** WhatsApp takes messages of up to 65,536 characters; the engine keeps the first 512 of an answer. */
 const messageTextSchema = z.string().max(65_536);
 
+/** A stored file as a message or an input refers to it (MediaRef, src/shared/media.ts). */
+export const mediaRefSchema = z.object({
+  mediaId: z.string(),
+  kind: z.enum(MEDIA_KINDS),
+  mimeType: z.string(),
+  size: z.number().int().nonnegative(),
+  fileName: z.string().optional(),
+  caption: z.string().optional(),
+  url: z.string().optional(),
+}) satisfies z.ZodType<MediaRef>;
+
+/** A place on the map (LocationRef, src/shared/media.ts): coordinates on the globe, an optional name and address. */
+export const locationSchema = z.object({
+  latitude: z.number().min(-90).max(90),
+  longitude: z.number().min(-180).max(180),
+  name: z.string().max(1000).optional(),
+  address: z.string().max(1000).optional(),
+}) satisfies z.ZodType<LocationRef>;
+
 const whatsappChoiceSchema = z.object({ id: z.string(), title: z.string(), description: z.string().optional() });
 
 /** A message the bot sends, as the channel adapter builds it (WhatsAppMessage, src/shared/whatsapp.ts). */
@@ -194,6 +214,11 @@ export const whatsappMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), text: z.string() }),
   z.object({ type: z.literal('list'), body: z.string(), button: z.string(), rows: z.array(whatsappChoiceSchema) }),
   z.object({ type: z.literal('buttons'), body: z.string(), buttons: z.array(whatsappChoiceSchema) }),
+  z.object({ type: z.literal('media'), media: mediaRefSchema }),
+  z.object({ type: z.literal('location'), location: locationSchema }),
+  z.object({ type: z.literal('contact'), contact: z.object({ name: z.string(), phones: z.array(z.string()) }) }),
+  z.object({ type: z.literal('link'), body: z.string(), button: z.string(), url: z.string() }),
+  z.object({ type: z.literal('locationRequest'), body: z.string() }),
 ]) satisfies z.ZodType<WhatsAppMessage>;
 
 /** `POST /whatsapp-emulator/{appId}`: the console's chat simulator, one message to the bot's draft. */

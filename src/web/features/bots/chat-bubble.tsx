@@ -1,6 +1,6 @@
 import { VisuallyHidden } from '@mantine/core';
 import { IconList } from '@tabler/icons-react';
-import type { WhatsAppChoice, WhatsAppMessage } from '../../../shared/whatsapp';
+import { toPlainText, type WhatsAppChoice, type WhatsAppMessage } from '../../../shared/whatsapp';
 import { type ChatEntry, type EntryStatus, formatChatTime } from './chat-entries';
 import { ChatTicks } from './chat-ticks';
 import classes from './chat.module.css';
@@ -32,7 +32,7 @@ export function ChatBubble({ entry, botName, isLive = false, onOpenList, onChoos
     <div className={`${classes.row} ${isIn ? classes.rowIn : classes.rowOut}`} data-testid="chat-message" data-direction={direction}>
       <div className={`${classes.bubble} ${isIn ? classes.bubbleIn : classes.bubbleOut}`}>
         <VisuallyHidden>{isIn ? 'You' : botName}: </VisuallyHidden>
-        <p className={classes.bubbleText}>{message.type === 'text' ? message.text : message.body}</p>
+        <p className={classes.bubbleText}>{message.type === 'list' || message.type === 'buttons' ? message.body : toPlainText(message)}</p>
         {(time || status) && (
           <span className={classes.time}>
             {time}
