@@ -1,8 +1,12 @@
 import type { Reporter, TestModule } from 'vitest/node';
 
+/** How many of the slowest test files the run names at its end. */
+const SLOWEST_SHOWN = 15;
+
 /**
- * Ends the run with one plain line, `tests: N passed, N failed, N skipped`, which CI reads.
- * Skipped tests are counted apart: a skip is never a pass.
+ * Ends the run with the slowest test files (where the suite's time goes, so CI's log shows what to cut) and one
+ * plain line, `tests: N passed, N failed, N skipped`, which CI reads. Skipped tests are counted apart: a skip is
+ * never a pass.
  */
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>) {
@@ -17,6 +21,15 @@ export default class SummaryReporter implements Reporter {
         else if (state === 'failed') failed++;
         else skipped++;
       }
+    }
+    const slowest = testModules
+      .map((module) => ({ name: `${module.project.name} ${module.moduleId}`, ms: module.diagnostic().duration }))
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, SLOWEST_SHOWN);
+    if (slowest.length > 1) {
+      const cwd = `${process.cwd()}/`;
+      const lines = slowest.map(({ name, ms }) => `${(ms / 1000).toFixed(1).padStart(7)} s  ${name.replace(cwd, '')}`);
+      process.stdout.write(`\nslowest test files:\n${lines.join('\n')}\n`);
     }
     process.stdout.write(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }
