@@ -6,39 +6,23 @@
  *   npx tsx bench/contact-import.ts                 # 100,000 rows
  *   npx tsx bench/contact-import.ts --rows=20000 --postgres=postgres://postgres@127.0.0.1:5432/postgres
  */
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { openDatabase } from '../src/db/client';
-import { buildApp } from '../src/server/app';
-import { createConfig } from '../src/server/config';
 import { createUser } from '../src/server/core/accounts';
+import { buildBenchApp, openScratchDatabase, signInBench } from './bench-app';
+import { DEFAULT_POSTGRES_URL, readBenchArgs } from './scratch-database';
 
-const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')) as Array<[string, string]>);
+const args = readBenchArgs();
 const rows = Number(args.rows ?? 100_000);
-const adminUrl = args.postgres ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const name = `dialflow_bench_import_${randomBytes(4).toString('hex')}`;
 
 const lines = ['phone,name,language,city,tier,whatsapp_consent'];
 for (let i = 0; i < rows; i++)
   lines.push(`024${String(i).padStart(7, '0')},Person ${i},en,City ${i % 50},${i % 3 === 0 ? 'gold' : 'silver'},${i % 2 ? 'yes' : 'no'}`);
 const csv = lines.join('\n');
 
-const admin = new pg.Client({ connectionString: adminUrl });
-await admin.connect();
-await admin.query(`create database ${name}`);
-const url = new URL(adminUrl);
-url.pathname = `/${name}`;
-const database = await openDatabase({ url: url.toString() });
+const { database, close } = await openScratchDatabase(args.postgres ?? DEFAULT_POSTGRES_URL, 'import');
 try {
-  await database.migrate();
   await createUser(database.db, { fullName: 'Bench', email: 'bench@example.com', password: 'bench-pass' });
-  const app = await buildApp(createConfig({ NODE_ENV: 'test', LOGIN_RATE_LIMIT: 1000 }), { database, logger: false });
-  const login = await app.inject({
-    method: 'POST',
-    url: '/api/auth/login',
-    payload: { email: 'bench@example.com', password: 'bench-pass' },
-  });
-  const auth = { authorization: `Bearer ${login.json().token}` };
+  const app = await buildBenchApp(database);
+  const auth = await signInBench(app, 'bench@example.com', 'bench-pass');
   const body = { csv, defaultCountry: 'ghana', consentSource: 'Bench sign-ups' };
 
   let started = performance.now();
@@ -64,7 +48,5 @@ try {
   }
   await app.close();
 } finally {
-  await database.close();
-  await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.end();
+  await close();
 }

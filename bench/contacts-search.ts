@@ -10,21 +10,18 @@
  *   npm run bench:contacts                               # 1,000,000 contacts
  *   npm run bench:contacts -- --rows=200000 --runs=30 --postgres=postgres://postgres@127.0.0.1:5432/postgres
  */
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
-import { openDatabase } from '../src/db/client';
 import { contacts, users } from '../src/db/schema';
 import type { AppContext } from '../src/server/context';
 import type { AuthUser } from '../src/server/core/auth-user';
 import { listContacts } from '../src/server/features/contacts/contacts.service';
 import { contactListQuerySchema } from '../src/shared/api/contacts.schema';
+import { openScratchDatabase } from './bench-app';
+import { DEFAULT_POSTGRES_URL, readBenchArgs } from './scratch-database';
 
-const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')) as Array<[string, string]>);
+const args = readBenchArgs();
 const rows = Number(args.rows ?? 1_000_000);
 const runs = Number(args.runs ?? 20);
-const adminUrl = args.postgres ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const name = `dialflow_bench_contacts_${randomBytes(4).toString('hex')}`;
 const OTHER_ACCOUNTS = 20;
 const OTHERS_EACH = 10_000;
 
@@ -48,15 +45,9 @@ const FIRST = [
 const LAST = ['Mensah', 'Owusu', 'Boateng', 'Asante', 'Osei', 'Appiah', 'Agyeman', 'Danso', 'Ofori', 'Darko', 'Amoah', 'Quaye', 'Tetteh'];
 const CITIES = ['Accra', 'Kumasi', 'Tamale', 'Takoradi', 'Cape Coast', 'Sunyani', 'Ho', 'Koforidua', 'Wa', 'Bolgatanga'];
 
-const admin = new pg.Client({ connectionString: adminUrl });
-await admin.connect();
-await admin.query(`create database ${name}`);
-const url = new URL(adminUrl);
-url.pathname = `/${name}`;
-const database = await openDatabase({ url: url.toString() });
+const { database, close } = await openScratchDatabase(args.postgres ?? DEFAULT_POSTGRES_URL, 'contacts');
 const textArray = (values: string[]) => `{${values.map((v) => `"${v}"`).join(',')}}`;
 try {
-  await database.migrate();
   await database.db.execute(sql`
     insert into users (id, full_name, email, password_hash)
     select gen_random_uuid(), 'Account ' || g, 'account' || g || '@bench.example', 'x' from generate_series(0, ${OTHER_ACCOUNTS}) g`);
@@ -161,7 +152,5 @@ try {
     `\n${worst < 300 ? 'PASS' : 'FAIL'}  slowest p95 ${worst.toFixed(0)} ms over ${rows.toLocaleString()} contacts of one account (goal < 300 ms)`,
   );
 } finally {
-  await database.close();
-  await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.end();
+  await close();
 }

@@ -12,10 +12,10 @@
  * only; the database it creates is dropped, and the shared Redis keeps only the shop's short-lived session keys.
  */
 import type { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import pg from 'pg';
+import { createScratchDatabase, DEFAULT_POSTGRES_URL } from './scratch-database';
 import { countPersisted, ShippedServer } from './shipped';
 import { atForm, expectedReply, HOPS_PER_SESSION } from './shop';
 
@@ -27,7 +27,7 @@ const args = new Map(
 );
 const sessions = Number(args.get('sessions') ?? 1500);
 const concurrency = Number(args.get('concurrency') ?? 100);
-const postgresUrl = args.get('postgres') ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const postgresUrl = args.get('postgres') ?? DEFAULT_POSTGRES_URL;
 const redisUrl = args.get('redis') ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const TERMINATIONS = 3;
 const UNAVAILABLE = 'END Service temporarily unavailable. Please try again.';
@@ -50,9 +50,8 @@ async function adminQuery<T extends pg.QueryResultRow>(text: string, values: unk
   }
 }
 
-const databaseName = `dialflow_bench_blink_${randomBytes(4).toString('hex')}`;
-await adminQuery(`create database ${databaseName}`);
-const databaseUrl = Object.assign(new URL(postgresUrl), { pathname: `/${databaseName}` }).toString();
+const scratch = await createScratchDatabase(postgresUrl, 'blink');
+const { name: databaseName, url: databaseUrl } = scratch;
 const loadBefore = loadavg()[0]!;
 
 let server: ShippedServer | undefined;
@@ -177,7 +176,5 @@ try {
   if (result.crashed) console.log(`--- server log (last 2 KB) ---\n${log}`);
 } finally {
   server?.remove();
-  await adminQuery(`drop database if exists ${databaseName} with (force)`).catch((err: Error) =>
-    console.error(`db-blink: could not drop ${databaseName}: ${err.message}`),
-  );
+  await scratch.drop().catch((err: Error) => console.error(`db-blink: could not drop ${databaseName}: ${err.message}`));
 }

@@ -36,8 +36,6 @@
  * everything out; `--attack=` runs one attack on a fresh server). Exit code 1 when the server could not be driven.
  */
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,17 +44,18 @@ import * as appModel from '../src/shared/app';
 import { createBenchClient } from './client';
 import { LatencyHistogram } from './load';
 import { runPaced, type PacedResult } from './paced';
+import { createScratchDatabase, DEFAULT_POSTGRES_URL, readBenchArgs } from './scratch-database';
 import type { ChildReady } from './servers/protocol';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
-const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')) as Array<[string, string]>);
+const args = readBenchArgs();
 const PHASE_S = Number(args.phase ?? 10);
 const SUBSCRIBERS = Number(args.subscribers ?? 20);
 const ATTACKERS = Number(args.attackers ?? 40);
 const ATTACKS = (args.attack ?? 'regexp,render').split(',').filter((a) => a !== 'none') as Array<
   'regexp' | 'render' | 'plain' | 'rows' | 'paused'
 >;
-const POSTGRES_URL = 'postgres' in args ? args.postgres || 'postgres://postgres@127.0.0.1:5432/postgres' : undefined;
+const POSTGRES_URL = 'postgres' in args ? args.postgres || DEFAULT_POSTGRES_URL : undefined;
 
 const PATTERN = String.raw`^(\w|\d)*$`;
 const HOSTILE_INPUT = `${'a1'.repeat(255)}a!`;
@@ -216,24 +215,6 @@ interface Server {
   /** Pauses the server's event writes, or resumes them (bench/servers/dialflow.ts, SIGUSR2). */
   togglePause(): void;
   stop(): void;
-}
-
-/** A fresh PostgreSQL database for one server (`--postgres`), and how to drop it. */
-async function createPostgresDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `dialflow_bench_hostile_${randomBytes(4).toString('hex')}`;
-  const run = async (sql: string) => {
-    const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
-    await admin.connect();
-    try {
-      await admin.query(sql);
-    } finally {
-      await admin.end();
-    }
-  };
-  await run(`create database ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => run(`drop database if exists ${name} with (force)`) };
 }
 
 async function startServer(databaseUrl?: string): Promise<Server> {
@@ -440,7 +421,7 @@ if (ATTACKS.length > 0)
 let isSound = true;
 for (const [i, kind] of ATTACKS.entries()) {
   // A fresh server per attack, so an attack that freezes the old code leaves the next one a working server.
-  const postgres = POSTGRES_URL ? await createPostgresDatabase(POSTGRES_URL) : undefined;
+  const postgres = POSTGRES_URL ? await createScratchDatabase(POSTGRES_URL, 'hostile') : undefined;
   const server = await startServer(postgres?.url);
   const client = createClient(server.port);
   if (i === 0) console.log(`   server: ${server.info}`);

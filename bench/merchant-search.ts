@@ -8,29 +8,18 @@
  *   npm run bench:merchant-search                      # 1,000,000 transactions
  *   npm run bench:merchant-search -- --rows=200000 --postgres=postgres://postgres@127.0.0.1:5432/postgres
  */
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { sql } from 'drizzle-orm';
-import { openDatabase } from '../src/db/client';
 import { merchants } from '../src/db/schema';
-import { buildApp } from '../src/server/app';
-import { createConfig } from '../src/server/config';
 import { createUser } from '../src/server/core/accounts';
+import { buildBenchApp, openScratchDatabase, signInBench } from './bench-app';
+import { DEFAULT_POSTGRES_URL, readBenchArgs } from './scratch-database';
 
-const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')) as Array<[string, string]>);
+const args = readBenchArgs();
 const rows = Number(args.rows ?? 1_000_000);
-const adminUrl = args.postgres ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const name = `dialflow_bench_merchant_${randomBytes(4).toString('hex')}`;
 const ACCOUNTS = 1000;
 
-const admin = new pg.Client({ connectionString: adminUrl });
-await admin.connect();
-await admin.query(`create database ${name}`);
-const url = new URL(adminUrl);
-url.pathname = `/${name}`;
-const database = await openDatabase({ url: url.toString() });
+const { database, close } = await openScratchDatabase(args.postgres ?? DEFAULT_POSTGRES_URL, 'merchant');
 try {
-  await database.migrate();
   const [merchant] = await database.db
     .insert(merchants)
     .values({ fullName: 'Bench', email: 'bench@merchant.example', mobileNumber: '1', companyName: 'Bench Ltd', businessCategory: 'retail' })
@@ -50,13 +39,8 @@ try {
   await database.db.execute(sql`
     insert into apps (id, user_id, app_name, country, short_code, connection_mode)
     select md5(u.id::text), u.id, 'App', 'ghana', '*920*1#', 'existing-shortcode' from users u`);
-  const app = await buildApp(createConfig({ NODE_ENV: 'test', LOGIN_RATE_LIMIT: 1000 }), { database, logger: false });
-  const login = await app.inject({
-    method: 'POST',
-    url: '/api/merchant/login',
-    payload: { email: merchantUser.email, password: 'bench-pass' },
-  });
-  const auth = { authorization: `Bearer ${login.json().token}` };
+  const app = await buildBenchApp(database);
+  const auth = await signInBench(app, merchantUser.email, 'bench-pass', '/api/merchant/login');
 
   console.log(`Filling ${rows.toLocaleString()} transactions of ${ACCOUNTS} accounts' apps over 90 days...`);
   const fillStart = Date.now();
@@ -103,7 +87,5 @@ try {
   );
   await app.close();
 } finally {
-  await database.close();
-  await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.end();
+  await close();
 }

@@ -21,12 +21,12 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
-import pg from 'pg';
 import { runLoad, type PhaseResult } from './load';
 import { runPaced, type PacedResult } from './paced';
 import { formatSummary, summarizeProfile, type CpuProfile } from './profile-summary';
 import type { ChildCounts, ChildReady, ChildReply, ChildUsage, ParentCommand } from './servers/protocol';
 import { countPersisted, ShippedServer, type EventStats, type PersistedCounts } from './shipped';
+import { createScratchDatabase, DEFAULT_POSTGRES_URL, type ScratchDatabase } from './scratch-database';
 import { HOPS_PER_SESSION, SHORTCODE_COUNT, shortcodeDialOf } from './shop';
 
 /** ParentCommand minus its id, per member of the union. */
@@ -101,7 +101,7 @@ function parseArgs(argv: string[]) {
     profile: argv.includes('--profile'),
     json: get('json'),
     redisUrl: get('redis') ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-    postgresUrl: get('postgres') ?? process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    postgresUrl: get('postgres') ?? process.env.BENCH_POSTGRES_URL ?? DEFAULT_POSTGRES_URL,
   };
 }
 
@@ -392,7 +392,7 @@ const SHIPPED_DATABASE: Record<string, 'pglite' | 'postgres'> = {
  * The scale-out pair shares one PostgreSQL database: a console process (MODE all) builds and deploys the shop in
  * it once, then each runtime target starts on it. Records are counted once both have run.
  */
-let scaleOut: { database: { name: string; url: string }; appId: string; endsSeen: number; hopsServed: number } | undefined;
+let scaleOut: { database: ScratchDatabase; appId: string; endsSeen: number; hopsServed: number } | undefined;
 
 async function prepareScaleOut(): Promise<void> {
   if (scaleOut) return;
@@ -409,7 +409,7 @@ async function prepareScaleOut(): Promise<void> {
     await console_.stop();
     console_.remove();
   } catch (err) {
-    await dropDatabase(database.name);
+    await dropDatabase(database);
     scaleOut = undefined;
     throw err;
   }
@@ -432,7 +432,7 @@ async function measure(target: Target, profileDir: string | undefined): Promise<
     }
   }
   const dropOwnDatabase = async () => {
-    if (postgresDatabase) await dropDatabase(postgresDatabase.name);
+    if (postgresDatabase) await dropDatabase(postgresDatabase);
     postgresDatabase = undefined;
   };
   const startedAt = performance.now();
@@ -613,32 +613,12 @@ class SkipTarget extends Error {}
 
 // ---- PostgreSQL -------------------------------------------------------------------------
 
-let postgresDatabase: { name: string; url: string } | undefined;
+let postgresDatabase: ScratchDatabase | undefined;
 
-async function createPostgresDatabase(): Promise<{ name: string; url: string }> {
-  const name = `dialflow_bench_${process.pid}_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: options.postgresUrl, connectionTimeoutMillis: 3000 });
-  await admin.connect();
-  try {
-    await admin.query(`create database ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(options.postgresUrl);
-  url.pathname = `/${name}`;
-  return { name, url: url.toString() };
-}
+const createPostgresDatabase = () => createScratchDatabase(options.postgresUrl, 'run');
 
-async function dropDatabase(name: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: options.postgresUrl, connectionTimeoutMillis: 3000 });
-  try {
-    await admin.connect();
-    await admin.query(`drop database if exists ${name} with (force)`);
-  } catch (err) {
-    log(`  postgres: could not drop ${name}: ${(err as Error).message}`);
-  } finally {
-    await admin.end().catch(() => {});
-  }
+async function dropDatabase(database: ScratchDatabase): Promise<void> {
+  await database.drop().catch((err: Error) => log(`  postgres: could not drop ${database.name}: ${err.message}`));
 }
 
 // ---- Redis ------------------------------------------------------------------------------------------
@@ -967,7 +947,7 @@ async function main(): Promise<number> {
   const runtime1 = results.find((r) => r.target === 'runtime1');
   const runtime2 = results.find((r) => r.target === 'runtime2');
   if (scaleOut) {
-    await dropDatabase(scaleOut.database.name);
+    await dropDatabase(scaleOut.database);
   }
 
   log('');

@@ -7,35 +7,19 @@
  *   npm run bench:search                      # 1,000,000 sessions
  *   npm run bench:search -- --rows=200000 --postgres=postgres://postgres@127.0.0.1:5432/postgres
  */
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { sql } from 'drizzle-orm';
-import { openDatabase } from '../src/db/client';
-import { buildApp } from '../src/server/app';
-import { createConfig } from '../src/server/config';
 import { createUser } from '../src/server/core/accounts';
+import { buildBenchApp, openScratchDatabase, signInBench } from './bench-app';
+import { DEFAULT_POSTGRES_URL, readBenchArgs } from './scratch-database';
 
-const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')) as Array<[string, string]>);
+const args = readBenchArgs();
 const rows = Number(args.rows ?? 1_000_000);
-const adminUrl = args.postgres ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const name = `dialflow_bench_search_${randomBytes(4).toString('hex')}`;
 
-const admin = new pg.Client({ connectionString: adminUrl });
-await admin.connect();
-await admin.query(`create database ${name}`);
-const url = new URL(adminUrl);
-url.pathname = `/${name}`;
-const database = await openDatabase({ url: url.toString() });
+const { database, close } = await openScratchDatabase(args.postgres ?? DEFAULT_POSTGRES_URL, 'search');
 try {
-  await database.migrate();
-  const _user = await createUser(database.db, { fullName: 'Bench', email: 'bench@example.com', password: 'bench-pass' });
-  const app = await buildApp(createConfig({ NODE_ENV: 'test', LOGIN_RATE_LIMIT: 1000 }), { database, logger: false });
-  const created = await app.inject({
-    method: 'POST',
-    url: '/api/auth/login',
-    payload: { email: 'bench@example.com', password: 'bench-pass' },
-  });
-  const auth = { authorization: `Bearer ${created.json().token}` };
+  await createUser(database.db, { fullName: 'Bench', email: 'bench@example.com', password: 'bench-pass' });
+  const app = await buildBenchApp(database);
+  const auth = await signInBench(app, 'bench@example.com', 'bench-pass');
   const appRes = await app.inject({
     method: 'POST',
     url: '/api/createApp',
@@ -100,7 +84,5 @@ try {
   );
   await app.close();
 } finally {
-  await database.close();
-  await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.end();
+  await close();
 }

@@ -303,20 +303,26 @@ function createSeenIds(limit: number) {
   };
 }
 
-export type GraphRequest = { method: 'GET' } | { method: 'POST'; body: unknown };
+export type GraphRequest = { method: 'GET' } | { method: 'DELETE' } | { method: 'POST'; body: unknown };
 
 /**
  * One Graph API call with a given token (`path` after the versioned `apiUrl`); a refusal or a network failure
- * rejects with a {@link CloudApiError} saying why in words. Shared by the connector and Embedded Signup.
+ * rejects with a {@link CloudApiError} saying why in words. Shared by the connector, Embedded Signup and templates.
  */
 export function createGraphApi({
   apiUrl: base,
   fetch: doFetch = fetch,
   timeoutMs = 10_000,
+  userMessages = false,
 }: {
   apiUrl: string;
   fetch?: typeof fetch;
   timeoutMs?: number;
+  /**
+   * A refusal said in Meta's words for a person (`error_user_msg`, under the heading `error_user_title`) when the
+   * error carries them, rather than its developer `message` ("Invalid parameter"): template refusals come so.
+   */
+  userMessages?: boolean;
 }) {
   const apiUrl = base.replace(/\/+$/, '');
   /** `accessToken` '' sends no Authorization header (the code exchange authenticates with the app's secret). */
@@ -340,7 +346,8 @@ export function createGraphApi({
     const error = isRecord(answer) && isRecord(answer.error) ? answer.error : undefined;
     if (error || !res.ok) {
       const code = error ? readCode(error) : undefined;
-      const said = (error && readString(error, 'message')) || `HTTP ${res.status}`;
+      const userSaid = error && userMessages ? readString(error, 'error_user_msg') : undefined;
+      const said = (error && (userSaid || readString(error, 'message'))) || `HTTP ${res.status}`;
       throw new CloudApiError(`WhatsApp Cloud API: ${describeCloudError(said, code)}`, code, !error && res.status >= 500);
     }
     return isRecord(answer) ? answer : {};

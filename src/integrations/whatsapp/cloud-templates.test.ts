@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderTemplate } from '../../shared/whatsapp-templates';
-import { readTemplateStatusUpdates, toCloudTemplateBody } from './cloud-templates';
+import { createCloudTemplate, deleteCloudTemplate, readTemplateStatusUpdates, toCloudTemplateBody } from './cloud-templates';
 import { createSimulatorConnector } from './simulator';
 
 const shipped = renderTemplate(
@@ -97,5 +99,44 @@ describe("Meta's template webhook and send body", () => {
         },
       },
     ]);
+  });
+});
+
+describe('template calls against a local Graph API', () => {
+  const seen: string[] = [];
+  let refusal: Record<string, unknown> = {};
+  const server = createServer((req, res) => {
+    seen.push(`${req.method} ${req.url} ${req.headers.authorization}`);
+    const answer = req.method === 'DELETE' ? { success: true } : { error: refusal };
+    res.writeHead(req.method === 'DELETE' ? 200 : 400, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+  });
+  let credentials: { apiUrl: string; phoneNumberId: string; wabaId: string; accessToken: string };
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    credentials = { apiUrl: `http://127.0.0.1:${port}/v21.0/`, phoneNumberId: 'PN1', wabaId: 'WABA1', accessToken: 'tok' };
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const body = { name: 'order_shipped', language: 'en_US', category: 'UTILITY' as const, components: [] };
+
+  it("says a refused template in Meta's words for a person when it gives them, its developer message otherwise", async () => {
+    refusal = {
+      message: 'Invalid parameter',
+      code: 100,
+      error_user_title: 'Message template already exists',
+      error_user_msg: 'There is already English (US) content for this template.',
+    };
+    await expect(createCloudTemplate(credentials, body)).rejects.toThrow(
+      'WhatsApp Cloud API: There is already English (US) content for this template. (100)',
+    );
+    refusal = { message: 'Invalid parameter', code: 100 };
+    await expect(createCloudTemplate(credentials, body)).rejects.toThrow('WhatsApp Cloud API: Invalid parameter (100)');
+  });
+
+  it("deletes one language of a template by its id, with the number's bearer token", async () => {
+    seen.length = 0;
+    await deleteCloudTemplate(credentials, { name: 'order_shipped', id: '2001' });
+    expect(seen).toEqual(['DELETE /v21.0/WABA1/message_templates?name=order_shipped&hsm_id=2001 Bearer tok']);
   });
 });

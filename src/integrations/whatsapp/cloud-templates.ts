@@ -6,10 +6,8 @@
  * `POST /{phone-number-id}/messages` `type: 'template'`. Meta reports each review's outcome on the app's webhook,
  * field `message_template_status_update` ({@link readTemplateStatusUpdates}).
  */
-import { toErrorMessage } from '../../shared/errors';
 import type { RenderedTemplate, TemplateCategory, TemplateComponent } from '../../shared/whatsapp-templates';
-import { parseJson } from '../payments/payment-provider';
-import { CloudApiError, describeCloudError, isRecord, readArray, readCode, readString } from './cloud-api';
+import { createGraphApi, type GraphRequest, isRecord, readArray, readString } from './cloud-api';
 
 /** Where one linked Cloud API number's calls go, and with which token (src/server/features/bots/cloud-credentials.ts). */
 export interface CloudCredentials {
@@ -51,38 +49,10 @@ const FIELDS = 'id,name,language,category,status,components,rejected_reason';
 /** Pages read at most, so a paging loop on Meta's side cannot keep a sync running. */
 const MAX_PAGES = 100;
 
-async function callGraph(
-  credentials: CloudCredentials,
-  path: string,
-  method: 'GET' | 'POST' | 'DELETE',
-  body: unknown,
-  options: CloudCallOptions,
-): Promise<Record<string, unknown>> {
-  const doFetch = options.fetch ?? fetch;
-  let res: Response;
-  try {
-    res = await doFetch(`${credentials.apiUrl.replace(/\/+$/, '')}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${credentials.accessToken}`,
-        accept: 'application/json',
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
-    });
-  } catch (err) {
-    throw new CloudApiError(`Could not reach the WhatsApp Cloud API: ${toErrorMessage(err)}`, undefined, true);
-  }
-  const answer = parseJson(await res.text().catch(() => ''));
-  const error = isRecord(answer) && isRecord(answer.error) ? answer.error : undefined;
-  if (error || !res.ok) {
-    const code = error ? readCode(error) : undefined;
-    // Meta's refusals of a template say the most in `error_user_msg` (its title in `error_user_title`).
-    const said = (error && (readString(error, 'error_user_msg') || readString(error, 'message'))) || `HTTP ${res.status}`;
-    throw new CloudApiError(`WhatsApp Cloud API: ${describeCloudError(said, code)}`, code, !error && res.status >= 500);
-  }
-  return isRecord(answer) ? answer : {};
+/** One Graph API call with the number's token; Meta's refusals of a template are said in its words for a person. */
+function callGraph(credentials: CloudCredentials, path: string, init: GraphRequest, options: CloudCallOptions) {
+  const graph = createGraphApi({ apiUrl: credentials.apiUrl, fetch: options.fetch, timeoutMs: options.timeoutMs, userMessages: true });
+  return graph(path, init, credentials.accessToken);
 }
 
 function readMetaTemplate(value: unknown): MetaTemplate | null {
@@ -111,7 +81,7 @@ export async function listCloudTemplates(credentials: CloudCredentials, options:
   let after: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
     const query = new URLSearchParams({ fields: FIELDS, limit: '100', ...(after ? { after } : {}) });
-    const answer = await callGraph(credentials, `${templatesPath(credentials)}?${query}`, 'GET', undefined, options);
+    const answer = await callGraph(credentials, `${templatesPath(credentials)}?${query}`, { method: 'GET' }, options);
     templates.push(...readArray(answer, 'data').flatMap((t) => readMetaTemplate(t) ?? []));
     const paging = isRecord(answer.paging) ? answer.paging : {};
     const cursors = isRecord(paging.cursors) ? paging.cursors : {};
@@ -127,7 +97,7 @@ export async function createCloudTemplate(
   body: MetaTemplateBody,
   options: CloudCallOptions = {},
 ): Promise<{ id: string; status: string; category: string }> {
-  const answer = await callGraph(credentials, templatesPath(credentials), 'POST', body, options);
+  const answer = await callGraph(credentials, templatesPath(credentials), { method: 'POST', body }, options);
   return {
     id: readString(answer, 'id') ?? '',
     status: readString(answer, 'status') ?? 'PENDING',
@@ -142,7 +112,7 @@ export async function deleteCloudTemplate(
   options: CloudCallOptions = {},
 ): Promise<void> {
   const query = new URLSearchParams({ name: template.name, ...(template.id ? { hsm_id: template.id } : {}) });
-  await callGraph(credentials, `${templatesPath(credentials)}?${query}`, 'DELETE', undefined, options);
+  await callGraph(credentials, `${templatesPath(credentials)}?${query}`, { method: 'DELETE' }, options);
 }
 
 /** The body of `POST /{phone-number-id}/messages` for a template message. */
@@ -168,7 +138,7 @@ export async function sendCloudTemplate(
   options: CloudCallOptions = {},
 ): Promise<string> {
   const path = `/${encodeURIComponent(credentials.phoneNumberId)}/messages`;
-  const answer = await callGraph(credentials, path, 'POST', toCloudTemplateBody(to, template), options);
+  const answer = await callGraph(credentials, path, { method: 'POST', body: toCloudTemplateBody(to, template) }, options);
   const [message] = readArray(answer, 'messages');
   return (isRecord(message) && readString(message, 'id')) || '';
 }

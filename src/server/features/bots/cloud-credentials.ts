@@ -6,23 +6,23 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { whatsappCloudCredentials, whatsappLinks } from '../../../db/schema';
+import type { CloudCredentials as WabaCredentials } from '../../../integrations/whatsapp/cloud-templates';
 import { BOT_MESSAGES } from '../../../shared/api/bots.schema';
 import { AppError, invalid, notFound } from '../../../shared/errors';
 import type { Config } from '../../config';
 import type { AppContext } from '../../context';
 import { openText, sealText } from '../../sealed-text';
 
-export interface CloudCredentials {
-  /** The Graph API's versioned address (WHATSAPP_CLOUD_API_URL). */
-  apiUrl: string;
-  phoneNumberId: string;
+/**
+ * A number's Graph API credentials as the server knows them: `apiUrl` is WHATSAPP_CLOUD_API_URL, `accessToken` the
+ * number's own or, for numbers linked the old way, the installation's (WHATSAPP_CLOUD_ACCESS_TOKEN).
+ */
+export interface CloudCredentials extends Omit<WabaCredentials, 'wabaId'> {
   /**
    * The number's WhatsApp Business Account; for numbers linked with the installation's token, the installation's
    * (WHATSAPP_CLOUD_WABA_ID), null when unset.
    */
   wabaId: string | null;
-  /** The number's own token, or the installation's (WHATSAPP_CLOUD_ACCESS_TOKEN) for numbers linked the old way. */
-  accessToken: string;
 }
 
 /** What a number linked with a token of its own keeps. */

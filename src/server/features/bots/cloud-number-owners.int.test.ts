@@ -1,9 +1,9 @@
-import { createServer, type Server } from 'node:http';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { whatsappLinks } from '../../../db/schema';
 import { describeDb } from '../../../../tests/support/test-db';
-import { createApiClient, createTestApp, seedUser, type SeededUser, type TestApp } from '../../../../tests/support/test-app';
+import { createApiClient, seedUser, type SeededUser } from '../../../../tests/support/test-app';
+import { type CloudTestApp, createCloudTestApp, graphError } from '../../../../tests/support/cloud-api';
 
 const INSTALLATION_TOKEN = 'EAAG-installation-token';
 const OWN_TOKEN = 'EAAG-business-b-system-user-token';
@@ -15,65 +15,40 @@ const OTHER_TOKEN = 'EAAG-business-c-system-user-token';
  * its own numbers (`ownTokenReads`), and a number a token cannot read is error 100.
  */
 describeDb('Cloud API numbers belong to the account that proved them', () => {
-  let graph: Server;
   const readable = new Set(['200000000001', '200000000002', '200000000003']);
   const ownTokenReads = new Set(['200000000001', '200000000003']);
   const tokensSeen: string[] = [];
-  let t: TestApp;
+  let t: CloudTestApp;
   let a: SeededUser;
   let b: SeededUser;
 
   beforeAll(async () => {
-    graph = createServer((req, res) => {
-      res.setHeader('content-type', 'application/json');
-      const url = new URL(req.url ?? '/', 'http://graph.local');
-      const id = url.pathname.split('/')[2] ?? '';
-      const token = (req.headers.authorization ?? '').replace(/^Bearer /, '');
-      tokensSeen.push(token);
-      const canRead = token === INSTALLATION_TOKEN ? readable.has(id) : token === OWN_TOKEN && ownTokenReads.has(id);
-      if (req.method === 'GET' && canRead) {
-        const fields = url.searchParams.get('fields') ?? '';
-        res.end(
-          JSON.stringify(
-            fields.includes('display_phone_number')
+    t = await createCloudTestApp(
+      ({ method, path, query, token }) => {
+        const id = path.split('/')[1] ?? '';
+        tokensSeen.push(token);
+        const canRead = token === INSTALLATION_TOKEN ? readable.has(id) : token === OWN_TOKEN && ownTokenReads.has(id);
+        if (method === 'GET' && canRead) {
+          const fields = query.get('fields') ?? '';
+          return {
+            body: fields.includes('display_phone_number')
               ? { display_phone_number: `+233 30 ${id.slice(-7)}`, verified_name: 'Shop', id }
               : { id },
-          ),
-        );
-        return;
-      }
-      res.statusCode = 400;
-      res.end(
-        JSON.stringify({
-          error: {
-            message: `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
-            type: 'GraphMethodException',
-            code: 100,
-            error_subcode: 33,
-            fbtrace_id: 'AbC',
-          },
-        }),
-      );
-    });
-    await new Promise<void>((resolve) => graph.listen(0, '127.0.0.1', resolve));
-    const address = graph.address();
-    const port = typeof address === 'object' && address ? address.port : 0;
-    t = await createTestApp({
-      WHATSAPP_CONNECTOR: 'cloud',
-      WHATSAPP_CLOUD_API_URL: `http://127.0.0.1:${port}/v21.0`,
-      WHATSAPP_CLOUD_ACCESS_TOKEN: INSTALLATION_TOKEN,
-      WHATSAPP_CLOUD_APP_SECRET: 'cloud-app-secret',
-      WHATSAPP_CLOUD_VERIFY_TOKEN: 'verify-me',
-      // A token that proves a number is kept (sealed) to send with: the installation needs the key.
-      WHATSAPP_CREDENTIALS_KEY: 'ab'.repeat(32),
-    });
+          };
+        }
+        const message = `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`;
+        return graphError(400, message, 100, { type: 'GraphMethodException', error_subcode: 33 });
+      },
+      {
+        WHATSAPP_CLOUD_ACCESS_TOKEN: INSTALLATION_TOKEN,
+        // A token that proves a number is kept (sealed) to send with: the installation needs the key.
+        WHATSAPP_CREDENTIALS_KEY: 'ab'.repeat(32),
+      },
+    );
     a = await seedUser(t, { roles: ['CHATBOT'] });
     b = await seedUser(t, { roles: ['CHATBOT'] });
   });
-  afterAll(async () => {
-    await t?.close();
-    await new Promise<void>((resolve) => graph.close(() => resolve()));
-  });
+  afterAll(() => t?.close());
 
   const createBot = async (user: SeededUser) =>
     (await createApiClient(t, user).post('/api/chatbot/app/create', { appName: 'Cloud Bot', description: 'Official route' })).json().data

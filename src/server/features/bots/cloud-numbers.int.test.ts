@@ -1,5 +1,3 @@
-import { createHmac } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, expect, it, vi } from 'vitest';
 import { whatsappCloudCredentials, whatsappLinks } from '../../../db/schema';
@@ -7,12 +5,24 @@ import { BOT_MESSAGES } from '../../../shared/api/bots.schema';
 import { EXPIRED_TOKEN_TEXT } from '../../../integrations/whatsapp/cloud-api';
 import type { AppContext } from '../../context';
 import { describeDb } from '../../../../tests/support/test-db';
-import { createApiClient, createTestApp, seedUser, type SeededUser, type TestApp } from '../../../../tests/support/test-app';
+import { createApiClient, createTestApp, seedUser, type SeededUser } from '../../../../tests/support/test-app';
 import { seedMenu } from '../../../../tests/support/seed-app';
+import {
+  CLOUD_APP_SECRET as APP_SECRET,
+  type CloudTestApp,
+  cloudMessagesBody,
+  cloudTestSettings,
+  createCloudTestApp,
+  customerMessage,
+  type GraphCall,
+  graphError,
+  graphSent,
+  postCloudWebhook,
+  signCloudBody,
+} from '../../../../tests/support/cloud-api';
 import { cloudCredentialsFor } from './cloud-credentials';
 
 const APP_ID = '4455667788';
-const APP_SECRET = 'cloud-app-secret';
 const CONFIG_ID = '998877665544';
 const INSTALLATION_TOKEN = 'EAAG-installation-token';
 const KEY = 'c0'.repeat(32);
@@ -32,93 +42,59 @@ const NUMBERS: Record<string, { waba: string; display: string; token: string }> 
  * Business Account's `phone_numbers`, a number (`GET /{id}`) for the tokens that can read it, and `messages`.
  */
 describeDb('Cloud API numbers with credentials of their own, next to the simulator', () => {
-  let graph: Server;
-  const requests: Array<{ method: string; path: string; query: URLSearchParams; authorization: string; body: Record<string, unknown> }> =
-    [];
+  const requests: GraphCall[] = [];
   /** What the local Graph API refuses next. */
   let refuse: { subscribe?: boolean; register?: boolean } = {};
   const expiredTokens = new Set<string>();
-  let t: TestApp;
+  let t: CloudTestApp;
   let a: SeededUser;
   let b: SeededUser;
 
-  const graphError = (message: string, code: number, type = 'OAuthException') => ({ error: { message, type, code, fbtrace_id: 'AbC' } });
-
   beforeAll(async () => {
-    graph = createServer((req, res) => {
-      let raw = '';
-      req.on('data', (chunk) => {
-        raw += chunk;
-      });
-      req.on('end', () => {
-        const url = new URL(req.url ?? '/', 'http://graph.local');
-        const path = url.pathname.replace(/^\/v21\.0/, '');
-        const token = (req.headers.authorization ?? '').replace(/^Bearer /, '');
-        requests.push({
-          method: req.method ?? '',
-          path,
-          query: url.searchParams,
-          authorization: req.headers.authorization ?? '',
-          body: raw ? JSON.parse(raw) : {},
-        });
-        const answer = (status: number, body: unknown) => {
-          res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-        };
+    t = await createCloudTestApp(
+      (call) => {
+        requests.push(call);
+        const { path, token, method } = call;
         const [, first, second] = path.split('/');
-        if (expiredTokens.has(token)) return answer(401, graphError('Error validating access token: Session has expired.', 190));
+        if (expiredTokens.has(token)) return graphError(401, 'Error validating access token: Session has expired.', 190);
         if (path === '/oauth/access_token') {
-          const q = url.searchParams;
+          const q = call.query;
           if (q.get('client_id') === APP_ID && q.get('client_secret') === APP_SECRET && q.get('code') === 'good-code')
-            return answer(200, { access_token: SIGNUP_TOKEN, token_type: 'bearer' });
-          return answer(400, graphError('Invalid verification code format.', 100));
+            return { body: { access_token: SIGNUP_TOKEN, token_type: 'bearer' } };
+          return graphError(400, 'Invalid verification code format.', 100);
         }
         const waba = Object.entries(NUMBERS).filter(([, n]) => n.waba === first);
-        if (second === 'subscribed_apps' && req.method === 'POST') {
-          if (refuse.subscribe || waba.length === 0 || waba[0]![1].token !== token)
-            return answer(403, graphError('(#200) Permissions error', 200));
-          return answer(200, { success: true });
+        if (second === 'subscribed_apps' && method === 'POST') {
+          if (refuse.subscribe || waba.length === 0 || waba[0]![1].token !== token) return graphError(403, '(#200) Permissions error', 200);
+          return { body: { success: true } };
         }
-        if (second === 'phone_numbers' && req.method === 'GET') {
+        if (second === 'phone_numbers' && method === 'GET') {
           const readable = waba.filter(([, n]) => n.token === token);
-          return answer(200, { data: readable.map(([id, n]) => ({ id, display_phone_number: n.display })) });
+          return { body: { data: readable.map(([id, n]) => ({ id, display_phone_number: n.display })) } };
         }
         const number = NUMBERS[first ?? ''];
         const canRead = number && (token === INSTALLATION_TOKEN || token === number.token);
-        if (second === 'register' && req.method === 'POST') {
-          if (refuse.register || !canRead) return answer(400, graphError('Two step verification PIN Mismatch', 133005));
-          return answer(200, { success: true });
+        if (second === 'register' && method === 'POST') {
+          if (refuse.register || !canRead) return graphError(400, 'Two step verification PIN Mismatch', 133005);
+          return { body: { success: true } };
         }
-        if (second === 'messages' && req.method === 'POST' && canRead)
-          return answer(200, {
-            messaging_product: 'whatsapp',
-            contacts: [{ input: '233241234567', wa_id: '233241234567' }],
-            messages: [{ id: `wamid.out${requests.length}` }],
-          });
-        if (!second && req.method === 'GET' && canRead)
-          return answer(200, { display_phone_number: number.display, verified_name: 'Shop', id: first });
-        return answer(400, graphError(`Unsupported get request. Object with ID '${first}' does not exist`, 100, 'GraphMethodException'));
-      });
-    });
-    await new Promise<void>((resolve) => graph.listen(0, '127.0.0.1', resolve));
-    const address = graph.address();
-    const port = typeof address === 'object' && address ? address.port : 0;
-    t = await createTestApp({
-      WHATSAPP_CONNECTORS: ['simulator', 'cloud'],
-      WHATSAPP_CREDENTIALS_KEY: KEY,
-      WHATSAPP_CLOUD_API_URL: `http://127.0.0.1:${port}/v21.0`,
-      WHATSAPP_CLOUD_ACCESS_TOKEN: INSTALLATION_TOKEN,
-      WHATSAPP_CLOUD_APP_SECRET: APP_SECRET,
-      WHATSAPP_CLOUD_VERIFY_TOKEN: 'verify-me',
-      WHATSAPP_CLOUD_APP_ID: APP_ID,
-      WHATSAPP_EMBEDDED_SIGNUP_CONFIG_ID: CONFIG_ID,
-    });
+        if (second === 'messages' && method === 'POST' && canRead) return graphSent(`wamid.out${requests.length}`);
+        if (!second && method === 'GET' && canRead)
+          return { body: { display_phone_number: number.display, verified_name: 'Shop', id: first } };
+        return graphError(400, `Unsupported get request. Object with ID '${first}' does not exist`, 100, { type: 'GraphMethodException' });
+      },
+      {
+        WHATSAPP_CONNECTORS: ['simulator', 'cloud'],
+        WHATSAPP_CREDENTIALS_KEY: KEY,
+        WHATSAPP_CLOUD_ACCESS_TOKEN: INSTALLATION_TOKEN,
+        WHATSAPP_CLOUD_APP_ID: APP_ID,
+        WHATSAPP_EMBEDDED_SIGNUP_CONFIG_ID: CONFIG_ID,
+      },
+    );
     a = await seedUser(t, { roles: ['CHATBOT'] });
     b = await seedUser(t, { roles: ['CHATBOT'] });
   });
-  afterAll(async () => {
-    await t?.close();
-    await new Promise<void>((resolve) => graph.close(() => resolve()));
-  });
+  afterAll(() => t?.close());
   beforeEach(() => {
     requests.length = 0;
     refuse = {};
@@ -149,34 +125,12 @@ describeDb('Cloud API numbers with credentials of their own, next to the simulat
   const ctxOf = () =>
     ({ db: t.db, config: { WHATSAPP_CLOUD_API_URL: 'http://graph.test/v21.0', WHATSAPP_CREDENTIALS_KEY: KEY } }) as unknown as AppContext;
 
-  const sign = (body: string) => `sha256=${createHmac('sha256', APP_SECRET).update(body).digest('hex')}`;
   async function deliver(phoneNumberId: string, messageId: string) {
-    const body = JSON.stringify({
-      object: 'whatsapp_business_account',
-      entry: [
-        {
-          id: NUMBERS[phoneNumberId]?.waba ?? '1',
-          changes: [
-            {
-              field: 'messages',
-              value: {
-                messaging_product: 'whatsapp',
-                metadata: { display_phone_number: '233300000000', phone_number_id: phoneNumberId },
-                contacts: [{ profile: { name: 'Kofi' }, wa_id: '233241234567' }],
-                messages: [{ from: '233241234567', id: messageId, timestamp: '1764150000', type: 'text', text: { body: 'hi' } }],
-              },
-            },
-          ],
-        },
-      ],
+    const body = cloudMessagesBody(phoneNumberId, customerMessage(messageId, { type: 'text', text: { body: 'hi' } }), {
+      displayPhoneNumber: '233300000000',
+      wabaId: NUMBERS[phoneNumberId]?.waba ?? '1',
     });
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/whatsapp/cloud/webhook',
-      headers: { 'content-type': 'application/json', 'x-hub-signature-256': sign(body) },
-      payload: body,
-    });
-    expect(res.statusCode).toBe(200);
+    expect((await postCloudWebhook(t, body, signCloudBody(body))).statusCode).toBe(200);
   }
   const sends = () => requests.filter((r) => r.path.endsWith('/messages'));
 
@@ -337,13 +291,7 @@ describeDb('Cloud API numbers with credentials of their own, next to the simulat
     const baileys = await createApiClient(t, a).post('/api/chatbot/whatsapp/link', { chatBotAppId: bot, connector: 'baileys' });
     expect(baileys.json()).toMatchObject({ status: '02', message: BOT_MESSAGES.connectorNotOffered });
 
-    const keyless = await createTestApp({
-      WHATSAPP_CONNECTOR: 'cloud',
-      WHATSAPP_CLOUD_API_URL: `http://127.0.0.1:${(graph.address() as { port: number }).port}/v21.0`,
-      WHATSAPP_CLOUD_ACCESS_TOKEN: INSTALLATION_TOKEN,
-      WHATSAPP_CLOUD_APP_SECRET: APP_SECRET,
-      WHATSAPP_CLOUD_VERIFY_TOKEN: 'verify-me',
-    });
+    const keyless = await createTestApp({ ...cloudTestSettings(t.apiUrl), WHATSAPP_CLOUD_ACCESS_TOKEN: INSTALLATION_TOKEN });
     try {
       const user = await seedUser(keyless, { roles: ['CHATBOT'] });
       const api = createApiClient(keyless, user);

@@ -1,11 +1,18 @@
-import { createHmac } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { describeDb } from '../../../../tests/support/test-db';
-import { createApiClient, createTestApp, seedUser, type SeededUser, type TestApp } from '../../../../tests/support/test-app';
+import { createApiClient, seedUser, type SeededUser } from '../../../../tests/support/test-app';
 import { seedMenu } from '../../../../tests/support/seed-app';
+import {
+  type CloudTestApp,
+  cloudMessagesBody,
+  createCloudTestApp,
+  customerMessage,
+  graphError,
+  graphSent,
+  postCloudWebhook,
+  signCloudBody,
+} from '../../../../tests/support/cloud-api';
 
-const APP_SECRET = 'cloud-app-secret';
 const PHONE_NUMBER_ID = '109876543210';
 
 /**
@@ -13,83 +20,27 @@ const PHONE_NUMBER_ID = '109876543210';
  * and the messages endpoint), and the test signs webhook deliveries as Meta does.
  */
 describeDb('WhatsApp Cloud API connector, through the server', () => {
-  let graph: Server;
   const sent: Array<{ url: string; authorization: string | undefined; body: Record<string, unknown> }> = [];
-  let t: TestApp;
+  let t: CloudTestApp;
   let builder: SeededUser;
 
   beforeAll(async () => {
-    graph = createServer((req, res) => {
-      let raw = '';
-      req.on('data', (chunk) => {
-        raw += chunk;
-      });
-      req.on('end', () => {
-        res.setHeader('content-type', 'application/json');
-        if (req.method === 'GET' && req.url?.startsWith(`/v21.0/${PHONE_NUMBER_ID}?`)) {
-          res.end(JSON.stringify({ display_phone_number: '+233 30 123 4567', verified_name: 'Ama Shop', id: PHONE_NUMBER_ID }));
-        } else if (req.method === 'GET') {
-          res.statusCode = 400;
-          res.end(
-            JSON.stringify({ error: { message: 'Unsupported get request.', type: 'GraphMethodException', code: 100, fbtrace_id: 'x' } }),
-          );
-        } else {
-          sent.push({ url: req.url ?? '', authorization: req.headers.authorization, body: JSON.parse(raw) });
-          res.end(
-            JSON.stringify({
-              messaging_product: 'whatsapp',
-              contacts: [{ input: '233241234567', wa_id: '233241234567' }],
-              messages: [{ id: `wamid.out${sent.length}` }],
-            }),
-          );
-        }
-      });
-    });
-    await new Promise<void>((resolve) => graph.listen(0, '127.0.0.1', resolve));
-    const address = graph.address();
-    const port = typeof address === 'object' && address ? address.port : 0;
-    t = await createTestApp({
-      WHATSAPP_CONNECTOR: 'cloud',
-      WHATSAPP_CLOUD_API_URL: `http://127.0.0.1:${port}/v21.0`,
-      WHATSAPP_CLOUD_ACCESS_TOKEN: 'EAAG-test-token',
-      WHATSAPP_CLOUD_APP_SECRET: APP_SECRET,
-      WHATSAPP_CLOUD_VERIFY_TOKEN: 'verify-me',
+    t = await createCloudTestApp((call) => {
+      if (call.method === 'GET' && call.url.startsWith(`/v21.0/${PHONE_NUMBER_ID}?`)) {
+        return { body: { display_phone_number: '+233 30 123 4567', verified_name: 'Ama Shop', id: PHONE_NUMBER_ID } };
+      }
+      if (call.method === 'GET') return graphError(400, 'Unsupported get request.', 100, { type: 'GraphMethodException' });
+      sent.push({ url: call.url, authorization: call.authorization, body: call.body });
+      return graphSent(`wamid.out${sent.length}`);
     });
     builder = await seedUser(t, { roles: ['CHATBOT'] });
   });
-  afterAll(async () => {
-    await t?.close();
-    await new Promise<void>((resolve) => graph.close(() => resolve()));
-  });
+  afterAll(() => t?.close());
 
   const delivery = (messageId: string, message: Record<string, unknown>, phoneNumberId = PHONE_NUMBER_ID) =>
-    JSON.stringify({
-      object: 'whatsapp_business_account',
-      entry: [
-        {
-          id: 'WABA-1',
-          changes: [
-            {
-              field: 'messages',
-              value: {
-                messaging_product: 'whatsapp',
-                metadata: { display_phone_number: '233301234567', phone_number_id: phoneNumberId },
-                contacts: [{ profile: { name: 'Kofi' }, wa_id: '233241234567' }],
-                messages: [{ from: '233241234567', id: messageId, timestamp: '1764150000', ...message }],
-              },
-            },
-          ],
-        },
-      ],
-    });
-  const sign = (body: string, secret = APP_SECRET) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
-  const deliver = (body: string, signature?: string) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/whatsapp/cloud/webhook',
-      headers: { 'content-type': 'application/json', ...(signature ? { 'x-hub-signature-256': signature } : {}) },
-      payload: body,
-    });
+    cloudMessagesBody(phoneNumberId, customerMessage(messageId, message), { displayPhoneNumber: '233301234567' });
+  const sign = signCloudBody;
+  const deliver = (body: string, signature?: string) => postCloudWebhook(t, body, signature);
 
   it("answers Meta's handshake only with the verify token", async () => {
     const ok = await t.app.inject({

@@ -1,13 +1,19 @@
-import { createHmac } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { whatsappMessages } from '../../../db/schema';
 import { describeDb } from '../../../../tests/support/test-db';
-import { createApiClient, createTestApp, seedUser, type SeededUser, type TestApp } from '../../../../tests/support/test-app';
+import { createApiClient, seedUser, type SeededUser } from '../../../../tests/support/test-app';
 import { seedMenu } from '../../../../tests/support/seed-app';
+import {
+  type CloudTestApp,
+  cloudMessagesBody,
+  createCloudTestApp,
+  customerMessage,
+  graphSent,
+  postCloudWebhook,
+  signCloudBody,
+} from '../../../../tests/support/cloud-api';
 
-const APP_SECRET = 'cloud-app-secret';
 const NUMBER_A = '109876543210';
 const NUMBER_B = '109876543299';
 
@@ -17,49 +23,22 @@ const NUMBER_B = '109876543299';
  * sends them. Two accounts, one number each: a status only touches a message of the number it came for.
  */
 describeDb('WhatsApp delivery statuses, through the server', () => {
-  let graph: Server;
   let sent = 0;
-  let t: TestApp;
+  let t: CloudTestApp;
   let owner: SeededUser;
   let other: SeededUser;
 
   beforeAll(async () => {
-    graph = createServer((req, res) => {
-      req.resume();
-      req.on('end', () => {
-        res.setHeader('content-type', 'application/json');
-        const id = [NUMBER_A, NUMBER_B].find((n) => req.url?.startsWith(`/v21.0/${n}?`));
-        if (req.method === 'GET' && id) {
-          res.end(JSON.stringify({ display_phone_number: `+${id}`, verified_name: 'Shop', id }));
-        } else {
-          sent += 1;
-          res.end(
-            JSON.stringify({
-              messaging_product: 'whatsapp',
-              contacts: [{ input: '233241234567', wa_id: '233241234567' }],
-              messages: [{ id: `wamid.out${sent}` }],
-            }),
-          );
-        }
-      });
-    });
-    await new Promise<void>((resolve) => graph.listen(0, '127.0.0.1', resolve));
-    const address = graph.address();
-    const port = typeof address === 'object' && address ? address.port : 0;
-    t = await createTestApp({
-      WHATSAPP_CONNECTOR: 'cloud',
-      WHATSAPP_CLOUD_API_URL: `http://127.0.0.1:${port}/v21.0`,
-      WHATSAPP_CLOUD_ACCESS_TOKEN: 'EAAG-test-token',
-      WHATSAPP_CLOUD_APP_SECRET: APP_SECRET,
-      WHATSAPP_CLOUD_VERIFY_TOKEN: 'verify-me',
+    t = await createCloudTestApp((call) => {
+      const id = [NUMBER_A, NUMBER_B].find((n) => call.url.startsWith(`/v21.0/${n}?`));
+      if (call.method === 'GET' && id) return { body: { display_phone_number: `+${id}`, verified_name: 'Shop', id } };
+      sent += 1;
+      return graphSent(`wamid.out${sent}`);
     });
     owner = await seedUser(t, { roles: ['CHATBOT'] });
     other = await seedUser(t, { roles: ['CHATBOT'] });
   });
-  afterAll(async () => {
-    await t?.close();
-    await new Promise<void>((resolve) => graph.close(() => resolve()));
-  });
+  afterAll(() => t?.close());
 
   async function linkedBot(user: SeededUser, phoneNumberId: string): Promise<string> {
     const { get, post } = createApiClient(t, user);
@@ -71,44 +50,15 @@ describeDb('WhatsApp delivery statuses, through the server', () => {
     return appId;
   }
 
-  const envelope = (phoneNumberId: string, value: Record<string, unknown>) =>
-    JSON.stringify({
-      object: 'whatsapp_business_account',
-      entry: [
-        {
-          id: 'WABA-1',
-          changes: [
-            {
-              field: 'messages',
-              value: {
-                messaging_product: 'whatsapp',
-                metadata: { display_phone_number: phoneNumberId, phone_number_id: phoneNumberId },
-                ...value,
-              },
-            },
-          ],
-        },
-      ],
-    });
   const message = (phoneNumberId: string, id: string, text: string) =>
-    envelope(phoneNumberId, {
-      contacts: [{ profile: { name: 'Kofi' }, wa_id: '233241234567' }],
-      messages: [{ from: '233241234567', id, timestamp: '1764150000', type: 'text', text: { body: text } }],
-    });
+    cloudMessagesBody(phoneNumberId, customerMessage(id, { type: 'text', text: { body: text } }));
   /** A status as Meta's webhook reference shows it (the conversation and pricing blocks of a `sent` left out). */
   const status = (phoneNumberId: string, id: string, state: string, timestamp: number, errors?: unknown[]) =>
-    envelope(phoneNumberId, {
+    cloudMessagesBody(phoneNumberId, {
       statuses: [{ id, status: state, timestamp: String(timestamp), recipient_id: '233241234567', ...(errors ? { errors } : {}) }],
     });
-  const sign = (body: string) => `sha256=${createHmac('sha256', APP_SECRET).update(body).digest('hex')}`;
   async function deliver(body: string) {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/whatsapp/cloud/webhook',
-      headers: { 'content-type': 'application/json', 'x-hub-signature-256': sign(body) },
-      payload: body,
-    });
-    expect(res.statusCode).toBe(200);
+    expect((await postCloudWebhook(t, body, signCloudBody(body))).statusCode).toBe(200);
   }
   const rowsOf = (appId: string) =>
     t.db.select().from(whatsappMessages).where(eq(whatsappMessages.appId, appId)).orderBy(asc(whatsappMessages.id));

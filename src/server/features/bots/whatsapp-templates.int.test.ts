@@ -1,14 +1,21 @@
-import { createHmac } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeDb } from '../../../../tests/support/test-db';
-import { createApiClient, createTestApp, seedUser, type SeededUser, type TestApp } from '../../../../tests/support/test-app';
+import { createApiClient, seedUser, type SeededUser } from '../../../../tests/support/test-app';
+import {
+  CLOUD_ACCESS_TOKEN,
+  type CloudTestApp,
+  cloudWebhookBody,
+  createCloudTestApp,
+  graphError,
+  graphSent,
+  postCloudWebhook,
+  signCloudBody,
+} from '../../../../tests/support/cloud-api';
 import { createConfig } from '../../config';
 import type { AppContext } from '../../context';
 import type { WhatsAppConnector } from '../../../integrations/whatsapp/whatsapp-connector';
 import { sendTemplateMessage } from './whatsapp-templates.service';
 
-const APP_SECRET = 'cloud-app-secret';
 const PHONE_NUMBER_ID = '109876543210';
 const WABA_ID = '102290129340398';
 
@@ -28,9 +35,7 @@ interface MetaTemplate {
  * delete by name, the messages endpoint), and the test signs `message_template_status_update` deliveries as Meta does.
  */
 describeDb('WhatsApp templates on a Cloud API number', () => {
-  let graph: Server;
-  let apiUrl = '';
-  let t: TestApp;
+  let t: CloudTestApp;
   let builder: SeededUser;
   let stranger: SeededUser;
   let linkId = '';
@@ -70,87 +75,54 @@ describeDb('WhatsApp templates on a Cloud API number', () => {
   ];
 
   beforeAll(async () => {
-    graph = createServer((req, res) => {
-      let raw = '';
-      req.on('data', (chunk) => {
-        raw += chunk;
-      });
-      req.on('end', () => {
-        const url = new URL(req.url ?? '/', 'http://graph');
-        requests.push({
-          method: req.method ?? '',
-          url: req.url ?? '',
-          authorization: req.headers.authorization,
-          body: raw ? JSON.parse(raw) : undefined,
-        });
-        res.setHeader('content-type', 'application/json');
-        const answer = (status: number, body: unknown) => {
-          res.statusCode = status;
-          res.end(JSON.stringify(body));
-        };
-        if (req.method === 'GET' && url.pathname === `/v21.0/${PHONE_NUMBER_ID}`) {
-          return answer(200, { display_phone_number: '+233 30 123 4567', verified_name: 'Ama Shop', id: PHONE_NUMBER_ID });
+    t = await createCloudTestApp(
+      (call) => {
+        const { method, path, query } = call;
+        requests.push({ method, url: call.url, authorization: call.authorization, body: call.raw ? call.body : undefined });
+        if (method === 'GET' && path === `/${PHONE_NUMBER_ID}`) {
+          return { body: { display_phone_number: '+233 30 123 4567', verified_name: 'Ama Shop', id: PHONE_NUMBER_ID } };
         }
-        if (url.pathname === `/v21.0/${WABA_ID}/message_templates`) {
-          if (req.method === 'GET') {
+        if (path === `/${WABA_ID}/message_templates`) {
+          if (method === 'GET') {
             // Two to a page: the first page names the next by its cursor; the last has no `next`.
-            const start = url.searchParams.get('after') === 'MgZDZD' ? 2 : 0;
+            const start = query.get('after') === 'MgZDZD' ? 2 : 0;
             const data = onMeta.slice(start, start + 2);
             const more = start + 2 < onMeta.length;
-            return answer(200, {
-              data,
-              paging: {
-                cursors: { before: 'MAZDZD', after: more ? 'MgZDZD' : 'MQZDZD' },
-                ...(more ? { next: `https://graph.facebook.com/v21.0/${WABA_ID}/message_templates?after=MgZDZD` } : {}),
-              },
-            });
-          }
-          if (req.method === 'POST') {
-            const body = JSON.parse(raw) as MetaTemplate;
-            if (body.name === 'already_there') {
-              return answer(400, {
-                error: {
-                  message: 'Invalid parameter',
-                  type: 'OAuthException',
-                  code: 100,
-                  error_subcode: 2388024,
-                  is_transient: false,
-                  error_user_title: 'Message template already exists',
-                  error_user_msg: 'There is already English (US) content for this template. You can create a new template and try again.',
-                  fbtrace_id: 'A3Kx1',
+            return {
+              body: {
+                data,
+                paging: {
+                  cursors: { before: 'MAZDZD', after: more ? 'MgZDZD' : 'MQZDZD' },
+                  ...(more ? { next: `https://graph.facebook.com/v21.0/${WABA_ID}/message_templates?after=MgZDZD` } : {}),
                 },
+              },
+            };
+          }
+          if (method === 'POST') {
+            const body = call.body as unknown as MetaTemplate;
+            if (body.name === 'already_there') {
+              return graphError(400, 'Invalid parameter', 100, {
+                error_subcode: 2388024,
+                is_transient: false,
+                error_user_title: 'Message template already exists',
+                error_user_msg: 'There is already English (US) content for this template. You can create a new template and try again.',
+                fbtrace_id: 'A3Kx1',
               });
             }
             onMeta.push({ ...body, id: '2001', status: 'PENDING' });
-            return answer(200, { id: '2001', status: 'PENDING', category: body.category });
+            return { body: { id: '2001', status: 'PENDING', category: body.category } };
           }
-          if (req.method === 'DELETE') {
-            const at = onMeta.findIndex((m) => m.name === url.searchParams.get('name') && m.id === url.searchParams.get('hsm_id'));
+          if (method === 'DELETE') {
+            const at = onMeta.findIndex((m) => m.name === query.get('name') && m.id === query.get('hsm_id'));
             if (at >= 0) onMeta.splice(at, 1);
-            return answer(200, { success: true });
+            return { body: { success: true } };
           }
         }
-        if (req.method === 'POST' && url.pathname === `/v21.0/${PHONE_NUMBER_ID}/messages`) {
-          return answer(200, {
-            messaging_product: 'whatsapp',
-            contacts: [{ input: '233241234567', wa_id: '233241234567' }],
-            messages: [{ id: 'wamid.T1' }],
-          });
-        }
-        return answer(400, { error: { message: 'Unsupported request', type: 'GraphMethodException', code: 100, fbtrace_id: 'x' } });
-      });
-    });
-    await new Promise<void>((resolve) => graph.listen(0, '127.0.0.1', resolve));
-    const address = graph.address();
-    apiUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/v21.0`;
-    t = await createTestApp({
-      WHATSAPP_CONNECTOR: 'cloud',
-      WHATSAPP_CLOUD_API_URL: apiUrl,
-      WHATSAPP_CLOUD_ACCESS_TOKEN: 'EAAG-test-token',
-      WHATSAPP_CLOUD_APP_SECRET: APP_SECRET,
-      WHATSAPP_CLOUD_VERIFY_TOKEN: 'verify-me',
-      WHATSAPP_CLOUD_WABA_ID: WABA_ID,
-    });
+        if (method === 'POST' && path === `/${PHONE_NUMBER_ID}/messages`) return graphSent('wamid.T1');
+        return graphError(400, 'Unsupported request', 100, { type: 'GraphMethodException' });
+      },
+      { WHATSAPP_CLOUD_WABA_ID: WABA_ID },
+    );
     builder = await seedUser(t, { roles: ['CHATBOT'] });
     stranger = await seedUser(t, { roles: ['CHATBOT'] });
     const { post } = createApiClient(t, builder);
@@ -159,34 +131,22 @@ describeDb('WhatsApp templates on a Cloud API number', () => {
     expect(linked.data.status).toBe('CONNECTED');
     linkId = linked.data.linkId;
   });
-  afterAll(async () => {
-    await t?.close();
-    await new Promise<void>((resolve) => graph.close(() => resolve()));
-  });
+  afterAll(() => t?.close());
 
   const api = () => createApiClient(t, builder);
   const list = async () => (await api().get(`/api/chatbot/whatsapp/templates/${linkId}`)).json().data;
-  const sign = (body: string) => `sha256=${createHmac('sha256', APP_SECRET).update(body).digest('hex')}`;
+  const sign = signCloudBody;
   const statusUpdate = (value: Record<string, unknown>) =>
-    JSON.stringify({
-      object: 'whatsapp_business_account',
-      entry: [{ id: WABA_ID, time: 1764150000, changes: [{ field: 'message_template_status_update', value }] }],
-    });
-  const deliver = (body: string, signature: string) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/whatsapp/cloud/webhook',
-      headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature },
-      payload: body,
-    });
+    cloudWebhookBody('message_template_status_update', value, { id: WABA_ID, time: 1764150000 });
+  const deliver = (body: string, signature: string) => postCloudWebhook(t, body, signature);
   /** The server's context as the service reads it: its database and this run's settings. */
   const context = () =>
     ({
       db: t.db,
       config: createConfig({
         NODE_ENV: 'test',
-        WHATSAPP_CLOUD_API_URL: apiUrl,
-        WHATSAPP_CLOUD_ACCESS_TOKEN: 'EAAG-test-token',
+        WHATSAPP_CLOUD_API_URL: t.apiUrl,
+        WHATSAPP_CLOUD_ACCESS_TOKEN: CLOUD_ACCESS_TOKEN,
         WHATSAPP_CLOUD_WABA_ID: WABA_ID,
       }),
       now: () => new Date(),

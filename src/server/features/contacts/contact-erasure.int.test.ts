@@ -11,6 +11,7 @@ import {
   whatsappMessages,
   whatsappWindows,
 } from '../../../db/schema';
+import { dialTestUrl } from '../../../../tests/support/dial';
 import { seedApp, seedTwoMenus } from '../../../../tests/support/seed-app';
 import { useTestApp, useUser } from '../../../../tests/support/test-app';
 import { describeDb } from '../../../../tests/support/test-db';
@@ -26,13 +27,7 @@ describeDb('deleting a contact: SMS, webhook deliveries and payments', () => {
   let appId: string;
   let otherApp: string;
 
-  const dial = (app: string, sessionId: string, phoneNumber: string, text: string) =>
-    t.app.inject({
-      method: 'POST',
-      url: `/ussd/${app}/test`,
-      payload: new URLSearchParams({ sessionId, serviceCode: '*920*55#', phoneNumber, networkCode: '62001', text }).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
+  const dial = (app: string, sessionId: string, phoneNumber: string, text: string) => dialTestUrl(t, app, sessionId, phoneNumber, text);
 
   beforeAll(async () => {
     appId = await seedApp(t, owner.auth, { country: 'ghana' });

@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
 import { actionResults, contacts, smsMessages } from '../../../db/schema';
+import { dialTestUrl } from '../../../../tests/support/dial';
 import { seedApp, seedMenu } from '../../../../tests/support/seed-app';
 import { useTestApp, useUser } from '../../../../tests/support/test-app';
 import { describeDb } from '../../../../tests/support/test-db';
@@ -32,13 +33,7 @@ describeDb('contacts and the SMS an app sends', () => {
     });
   });
 
-  const dial = (sessionId: string, phoneNumber: string) =>
-    t.app.inject({
-      method: 'POST',
-      url: `/ussd/${appId}/test`,
-      payload: new URLSearchParams({ sessionId, serviceCode: '*920*55#', phoneNumber, networkCode: '62001', text: '' }).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
+  const dial = (sessionId: string, phoneNumber: string) => dialTestUrl(t, appId, sessionId, phoneNumber);
   const findContact = async (msisdn: string) => {
     await t.app.runtime.flushEvents();
     return (

@@ -1,6 +1,7 @@
 import { beforeAll, expect, it, vi } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { contacts, sessionRecords } from '../../../db/schema';
+import { dialTestUrl } from '../../../../tests/support/dial';
 import { describeDb } from '../../../../tests/support/test-db';
 import { useTestApp, useUser } from '../../../../tests/support/test-app';
 import { seedApp, seedMenu, seedShop } from '../../../../tests/support/seed-app';
@@ -54,12 +55,7 @@ describeDb('contacts in the runtime', () => {
   });
 
   const africasTalking = (app: string, sessionId: string, phoneNumber: string, text: string) =>
-    t.app.inject({
-      method: 'POST',
-      url: `/ussd/${app}/test`,
-      payload: new URLSearchParams({ sessionId, serviceCode: '*920*55#', phoneNumber, networkCode: '62001', text }).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
+    dialTestUrl(t, app, sessionId, phoneNumber, text);
   const hubtel = (app: string, SessionId: string, Mobile: string, Type: string, Message: string) =>
     t.app.inject({
       method: 'POST',

@@ -1,6 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { type actionResults, appLogs, contacts, sessionInputs, sessionRecords } from '../../../db/schema';
+import { dialTestUrl } from '../../../../tests/support/dial';
 import { describeDb } from '../../../../tests/support/test-db';
 import { createApiClient, useTestApp, useUser } from '../../../../tests/support/test-app';
 import { seedApp, seedTwoMenus } from '../../../../tests/support/seed-app';
@@ -41,13 +42,7 @@ describeDb('contacts API', () => {
     await t.app.runtime.flushEvents();
   });
 
-  const dial = (app: string, sessionId: string, phoneNumber: string, text: string) =>
-    t.app.inject({
-      method: 'POST',
-      url: `/ussd/${app}/test`,
-      payload: new URLSearchParams({ sessionId, serviceCode: '*920*55#', phoneNumber, networkCode: '62001', text }).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
+  const dial = (app: string, sessionId: string, phoneNumber: string, text: string) => dialTestUrl(t, app, sessionId, phoneNumber, text);
   const api = (user: typeof owner) => createApiClient(t, user);
   const findId = async (ownerId: string, msisdn: string) =>
     (

@@ -1,9 +1,7 @@
-import { createHmac } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { describeDb } from '../../../../tests/support/test-db';
 import { createApiClient, createTestApp, seedUser, type SeededUser, type TestApp } from '../../../../tests/support/test-app';
+import { type CloudTestApp, createCloudTestApp, graphSent, postCloudWebhook, signCloudBody } from '../../../../tests/support/cloud-api';
 import { seedMenu } from '../../../../tests/support/seed-app';
 
 /**
@@ -105,62 +103,36 @@ const CLOUD_CASES: Array<[string, Array<Record<string, unknown>>, string[]]> = [
 ];
 
 describeDb('WhatsApp wire: Cloud API webhook to Graph API request', () => {
-  let graph: Server;
   const calls: Array<{ method: string; url: string; authorization: string | undefined; contentType: string | undefined; body: string }> =
     [];
-  let t: TestApp;
+  let t: CloudTestApp;
 
   beforeAll(async () => {
-    graph = createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk) => (body += chunk));
-      req.on('end', () => {
-        res.setHeader('content-type', 'application/json');
-        if (req.method === 'GET') {
-          res.end(JSON.stringify({ verified_name: 'Wire Shop', display_phone_number: '+1 555-078-3881', id: PHONE_NUMBER_ID }));
-          return;
-        }
-        const { authorization, 'content-type': contentType } = req.headers;
-        calls.push({ method: req.method ?? '', url: req.url ?? '', authorization, contentType, body });
-        res.end(
-          JSON.stringify({
-            messaging_product: 'whatsapp',
-            contacts: [{ input: CUSTOMER, wa_id: CUSTOMER }],
-            messages: [{ id: 'wamid.out' }],
-          }),
-        );
-      });
-    });
-    await new Promise<void>((resolve) => graph.listen(0, '127.0.0.1', resolve));
-    t = await createTestApp({
-      WHATSAPP_CONNECTOR: 'cloud',
-      WHATSAPP_CLOUD_API_URL: `http://127.0.0.1:${(graph.address() as AddressInfo).port}/v21.0`,
-      WHATSAPP_CLOUD_ACCESS_TOKEN: 'EAAG-wire-token',
-      WHATSAPP_CLOUD_APP_SECRET: APP_SECRET,
-      WHATSAPP_CLOUD_VERIFY_TOKEN: 'wire-verify',
-    });
+    t = await createCloudTestApp(
+      ({ method, url, authorization, contentType, raw }) => {
+        if (method === 'GET') return { body: { verified_name: 'Wire Shop', display_phone_number: '+1 555-078-3881', id: PHONE_NUMBER_ID } };
+        calls.push({ method, url, authorization, contentType, body: raw });
+        return graphSent('wamid.out', CUSTOMER);
+      },
+      {
+        WHATSAPP_CLOUD_ACCESS_TOKEN: 'EAAG-wire-token',
+        WHATSAPP_CLOUD_APP_SECRET: APP_SECRET,
+        WHATSAPP_CLOUD_VERIFY_TOKEN: 'wire-verify',
+      },
+    );
     const builder = await seedUser(t, { roles: ['CHATBOT'] });
     const appId = await seedWireBot(t, builder);
     const { post } = createApiClient(t, builder);
     const linked = (await post('/api/chatbot/whatsapp/link', { chatBotAppId: appId, phoneNumberId: PHONE_NUMBER_ID })).json();
     expect(linked.data).toMatchObject({ status: 'CONNECTED' });
   });
-  afterAll(async () => {
-    await t?.close();
-    await new Promise<void>((resolve) => graph.close(() => resolve()));
-  });
+  afterAll(() => t?.close());
 
   it.each(CLOUD_CASES)('%s', async (_name, messages, golden) => {
     calls.length = 0;
     for (const message of messages) {
       const body = cloudDelivery(message);
-      const signature = `sha256=${createHmac('sha256', APP_SECRET).update(body).digest('hex')}`;
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/whatsapp/cloud/webhook',
-        headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature },
-        payload: body,
-      });
+      const res = await postCloudWebhook(t, body, signCloudBody(body, APP_SECRET));
       expect([res.statusCode, res.body]).toEqual([200, '{"status":"00","message":"OK"}']);
     }
     // Meta gets its 200 at once; the replies follow, one conversation's in order (the first one may be slow to
