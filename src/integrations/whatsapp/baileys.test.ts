@@ -291,10 +291,11 @@ class FakeSocket implements BaileysSocket {
     return { key: { remoteJid: jid, fromMe: true, id: `OUT${this.sent.length}` }, message };
   }
 
-  /** The sender's phone is asked to upload a file again; here it never does, so the message comes back as it was. */
+  /** The sender's phone is asked to upload a file again: it answers with `reupload`'s message, or as it was. */
+  reupload?: (message: WAMessage) => WAMessage;
   async updateMediaMessage(message: WAMessage) {
     this.reuploads += 1;
-    return message;
+    return this.reupload?.(message) ?? message;
   }
 
   async logout() {
@@ -727,6 +728,11 @@ describe('Baileys connector, driven through a stand-in socket', () => {
         reason: 'gone',
         message: expect.stringMatching(/^The image of message IMG3 could not be downloaded/),
       });
+      // The sender's phone was asked once to upload it again; once it has, the renewed message downloads it.
+      expect(sockets[1]!.reuploads).toBe(1);
+      sockets[1]!.reupload = (message) => ({ ...message, message: { imageMessage: image } });
+      expect(Buffer.from(await connector.downloadMedia('link-1', received[0]![1].media!, 1024))).toEqual(Buffer.from('photo'));
+      expect(sockets[1]!.reuploads).toBe(2);
       const unknown = { kind: 'image' as const, mimeType: 'image/jpeg', providerId: 'NEVER' };
       expect(await failure(connector.downloadMedia('link-1', unknown, 1024))).toMatchObject({ reason: 'gone' });
       expect(await failure(connector.downloadMedia('link-2', received[1]![1].media!, 1024))).toMatchObject({ reason: 'gone' });

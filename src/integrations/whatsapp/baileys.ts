@@ -591,9 +591,10 @@ export function createBaileysConnector(options: BaileysConnectorOptions): WhatsA
   }
 
   /**
-   * A user's file, from the message kept when it came: Baileys downloads and decrypts it from WhatsApp's servers,
-   * asking the sender's phone to upload it again when they no longer have it (404, 410). The size the message gives
-   * is checked before anything is downloaded.
+   * A user's file, from the message kept when it came: Baileys downloads and decrypts it from WhatsApp's servers.
+   * When they no longer have it (404, 410) the sender's phone is asked once to upload it again (Baileys'
+   * `updateMediaMessage`), and the renewed message is kept. The size the message gives is checked before anything
+   * is downloaded.
    */
   async function downloadMedia(linkId: string, media: InboundMedia, maxBytes: number): Promise<Uint8Array> {
     const what = `The ${media.kind} of message ${media.providerId}`;
@@ -604,21 +605,19 @@ export function createBaileysConnector(options: BaileysConnectorOptions): WhatsA
     }
     if ((media.size ?? 0) > maxBytes) throw tooLarge(what, maxBytes);
     const { downloadMediaMessage } = await getBaileys();
-    const sock = link.sock;
-    const context = {
-      logger: toBaileysLogger(log, { linkId, module: 'baileys-media' }),
-      reuploadRequest: (message: WAMessage) =>
-        sock ? sock.updateMediaMessage(message) : Promise.reject(new Error(`WhatsApp link ${linkId} is not connected`)),
-    };
+    const download = async (message: WAMessage) => readAtMost(await downloadMediaMessage(message, 'stream', {}), maxBytes, what);
     try {
-      const stream = await downloadMediaMessage(kept.message, 'stream', {}, context);
-      return await readAtMost(stream, maxBytes, what);
+      try {
+        return await download(kept.message);
+      } catch (err) {
+        if (!isGoneStatus(err) || !link.sock) throw err;
+        kept.message = await link.sock.updateMediaMessage(kept.message);
+        return await download(kept.message);
+      }
     } catch (err) {
       if (err instanceof MediaDownloadError) throw err;
-      // Still 404 or 410 after asking for a new upload: the sender's phone no longer has it either.
-      const status = readHttpStatus(err);
-      const isGone = status === 404 || status === 410;
-      throw new MediaDownloadError(isGone ? 'gone' : 'failed', `${what} could not be downloaded: ${toErrorMessage(err)}`);
+      const reason = isGoneStatus(err) ? 'gone' : 'failed';
+      throw new MediaDownloadError(reason, `${what} could not be downloaded: ${toErrorMessage(err)}`);
     }
   }
 
@@ -747,11 +746,14 @@ export function toVcard({ name, phones }: ContactCard): string {
   return ['BEGIN:VCARD', 'VERSION:3.0', `FN:${escaped}`, ...tels, 'END:VCARD'].join('\n');
 }
 
-/** The HTTP status of a failed download: Baileys' errors carry it as `status` (a fetch) or `output.statusCode` (a Boom). */
-function readHttpStatus(error: unknown): number | undefined {
-  if (!isRecord(error)) return undefined;
-  if (typeof error.status === 'number') return error.status;
-  return readStatusCode(error);
+/**
+ * True when WhatsApp's media servers no longer have a file: Baileys' download fails with the HTTP status as `status`
+ * (a fetch) or `output.statusCode` (a Boom), 404 or 410.
+ */
+function isGoneStatus(error: unknown): boolean {
+  if (!isRecord(error)) return false;
+  const status = typeof error.status === 'number' ? error.status : readStatusCode(error);
+  return status === 404 || status === 410;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
