@@ -94,9 +94,11 @@ export function toPlainText(message: WhatsAppMessage): string {
 
 /**
  * What a message carries: what the user typed, the id of a choice they picked, a file (`media`, with its caption
- * as `text`) or a location.
+ * as `text`), a location, or something no bot reads (`unsupported`: a sticker, a poll, a type the connector does
+ * not know, a location off the globe; `unsupportedReason` says which). A contact card a user shares is read as
+ * `text` (its name and numbers, as {@link toPlainText} writes a card).
  */
-export type ChatMessageKind = 'text' | 'choice' | 'media' | 'location';
+export type ChatMessageKind = 'text' | 'choice' | 'media' | 'location' | 'unsupported';
 
 /**
  * A file a user sent, as its connector knows it before the server stores it: the server fetches the bytes with
@@ -137,6 +139,8 @@ export interface ChatMessage {
   media?: InboundMedia;
   /** The place, when `kind` is location. */
   location?: LocationRef;
+  /** What the message was, when `kind` is unsupported (`a sticker`, `a location off the globe (latitude 91, ...)`), for the log. */
+  unsupportedReason?: string;
   /** When the connector got it (ms since epoch). */
   receivedAt: number;
   /** When it was sent (ms since epoch), when the connector says. */
@@ -144,7 +148,10 @@ export interface ChatMessage {
 }
 
 /** A message as a connector reads it off its wire, before it knows the link it came to (the Cloud API's webhook). */
-export type ChatMessageRead = Pick<ChatMessage, 'messageId' | 'from' | 'name' | 'text' | 'kind' | 'sentAt' | 'media' | 'location'>;
+export type ChatMessageRead = Pick<
+  ChatMessage,
+  'messageId' | 'from' | 'name' | 'text' | 'kind' | 'sentAt' | 'media' | 'location' | 'unsupportedReason'
+>;
 
 /** The conversation of a linked number and one of its users. */
 export const toConversation = (linkId: string, from: string): string => `${linkId}:${from}`;

@@ -1,20 +1,27 @@
 import { EventEmitter } from 'node:events';
 import {
   Browsers,
+  downloadMediaMessage,
+  encryptedStream,
   initAuthCreds,
   makeCacheableSignalKeyStore,
+  type AnyMessageContent,
   type AuthenticationCreds,
   type BaileysEventMap,
   type SignalKeyStore,
   type UserFacingSocketConfig,
   type WAMessage,
 } from 'baileys';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { readFile, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ChatMessage } from '../../shared/whatsapp';
 import type { DeliveryUpdate } from '../../shared/whatsapp-status';
 import { chatReply } from './test-replies';
 import {
   APPEND_MAX_AGE_MS,
+  FILES_KEPT,
   MAX_RECONNECT_ATTEMPTS,
   createBaileysConnector,
   readConnectionUpdate,
@@ -23,7 +30,7 @@ import {
   type BaileysSocket,
   type ConnectorLog,
 } from './baileys';
-import type { LinkUpdate } from './whatsapp-connector';
+import { MediaDownloadError, type LinkUpdate, type MediaFile } from './whatsapp-connector';
 
 /** A close as Baileys reports it: `lastDisconnect.error` is a Boom, its code in `output.statusCode`. */
 function closedWith(statusCode: number | undefined, message = 'Connection Failure'): BaileysEventMap['connection.update'] {
@@ -163,26 +170,66 @@ describe('readMessagesUpsert', () => {
     ]);
   });
 
-  it('reads captions as text, other media as media, and unwraps disappearing and view-once messages', () => {
+  it('reads files with their type, size, name and caption (as text), kept by message id; unwraps disappearing and view-once messages', () => {
     const media = read([
-      waMessage('M1', { imageMessage: { caption: ' 1 ', mimetype: 'image/jpeg' } }),
-      waMessage('M2', { imageMessage: { mimetype: 'image/jpeg' } }),
-      waMessage('M3', { audioMessage: { ptt: true, seconds: 3 } }),
-      waMessage('M4', { documentWithCaptionMessage: { message: { documentMessage: { caption: 'invoice', fileName: 'a.pdf' } } } }),
-      waMessage('M5', { stickerMessage: {} }),
-      waMessage('M6', { locationMessage: { degreesLatitude: 5.6, degreesLongitude: -0.2 } }),
+      waMessage('M1', { imageMessage: { caption: ' 1 ', mimetype: 'image/jpeg', fileLength: 2048 } }),
+      waMessage('M2', { imageMessage: { mimetype: 'image/png' } }),
+      waMessage('M3', { audioMessage: { ptt: true, seconds: 3, mimetype: 'audio/ogg; codecs=opus' } }),
+      waMessage('M4', {
+        documentWithCaptionMessage: {
+          message: { documentMessage: { caption: 'invoice', fileName: 'a.pdf', mimetype: 'application/pdf' } },
+        },
+      }),
       waMessage('M7', { ephemeralMessage: { message: { extendedTextMessage: { text: 'hidden' } } } }),
-      waMessage('M8', { viewOnceMessageV2: { message: { videoMessage: {} } } }),
+      waMessage('M8', { viewOnceMessageV2: { message: { videoMessage: { mimetype: 'video/mp4' } } } }),
+      waMessage('M9', { audioMessage: { mimetype: 'audio/mpeg' } }),
     ]);
-    expect(media.map(({ message }) => [message.messageId, message.kind, message.text])).toEqual([
-      ['M1', 'text', '1'],
-      ['M2', 'media', ''],
-      ['M3', 'media', ''],
-      ['M4', 'text', 'invoice'],
-      ['M5', 'media', ''],
-      ['M6', 'media', ''],
-      ['M7', 'text', 'hidden'],
-      ['M8', 'media', ''],
+    expect(media.map(({ message }) => [message.messageId, message.kind, message.text, message.media])).toEqual([
+      ['M1', 'media', '1', { kind: 'image', mimeType: 'image/jpeg', providerId: 'M1', size: 2048 }],
+      ['M2', 'media', '', { kind: 'image', mimeType: 'image/png', providerId: 'M2' }],
+      ['M3', 'media', '', { kind: 'audio', mimeType: 'audio/ogg; codecs=opus', providerId: 'M3', voice: true }],
+      ['M4', 'media', 'invoice', { kind: 'document', mimeType: 'application/pdf', providerId: 'M4', fileName: 'a.pdf' }],
+      ['M7', 'text', 'hidden', undefined],
+      ['M8', 'media', '', { kind: 'video', mimeType: 'video/mp4', providerId: 'M8' }],
+      ['M9', 'media', '', { kind: 'audio', mimeType: 'audio/mpeg', providerId: 'M9' }],
+    ]);
+    // The message itself is kept with each file (its keys download it); nothing is kept for text.
+    expect(media.map(({ file }) => file?.key.id)).toEqual(['M1', 'M2', 'M3', 'M4', undefined, 'M8', 'M9']);
+  });
+
+  it('reads places, contact cards as text, and what no bot reads as unsupported, saying what it was', () => {
+    const vcard = (name: string, ...tels: string[]) => ['BEGIN:VCARD', 'VERSION:3.0', `FN:${name}`, ...tels, 'END:VCARD'].join('\n');
+    const read1 = read([
+      waMessage('L1', {
+        locationMessage: { degreesLatitude: 5.6037, degreesLongitude: -0.187, name: 'Accra Mall', address: 'Spintex Rd' },
+      }),
+      waMessage('L2', { liveLocationMessage: { degreesLatitude: -33.9, degreesLongitude: 18.4 } }),
+      waMessage('L3', { locationMessage: { degreesLatitude: 123, degreesLongitude: 0 } }),
+      waMessage('C1', {
+        contactMessage: { displayName: 'Kofi', vcard: vcard('Kofi Mensah', 'TEL;type=CELL;type=VOICE;waid=233201112222:+233 20 111 2222') },
+      }),
+      waMessage('C2', {
+        contactsArrayMessage: {
+          displayName: '2 contacts',
+          contacts: [
+            { vcard: vcard('Esi', 'item1.TEL;waid=233244445555:+233 24 444 5555', 'item1.X-ABLabel:Mobile') },
+            { displayName: 'Yaw', vcard: vcard('Yaw') },
+          ],
+        },
+      }),
+      waMessage('S1', { stickerMessage: { mimetype: 'image/webp' } }),
+      waMessage('P1', { pollCreationMessageV3: { name: 'Lunch?', options: [{ optionName: 'Yes' }] } }),
+    ]);
+    expect(
+      read1.map(({ message }) => [message.messageId, message.kind, message.text, message.location ?? message.unsupportedReason]),
+    ).toEqual([
+      ['L1', 'location', '', { latitude: 5.6037, longitude: -0.187, name: 'Accra Mall', address: 'Spintex Rd' }],
+      ['L2', 'location', '', { latitude: -33.9, longitude: 18.4 }],
+      ['L3', 'unsupported', '', 'a location off the globe (latitude 123, longitude 0)'],
+      ['C1', 'text', 'Kofi\n+233 20 111 2222', undefined],
+      ['C2', 'text', 'Esi\n+233 24 444 5555\n\nYaw', undefined],
+      ['S1', 'unsupported', '', 'a sticker'],
+      ['P1', 'unsupported', '', 'a poll'],
     ]);
   });
 
@@ -225,7 +272,8 @@ class FakeSocket implements BaileysSocket {
     },
   };
   user: { id: string } | undefined;
-  readonly sent: Array<{ jid: string; text: string }> = [];
+  readonly sent: Array<{ jid: string } & Record<string, unknown>> = [];
+  reuploads = 0;
   logouts = 0;
   ends = 0;
 
@@ -237,9 +285,17 @@ class FakeSocket implements BaileysSocket {
     this.emitter.emit(event, arg);
   }
 
-  async sendMessage(jid: string, content: { text: string }) {
-    this.sent.push({ jid, text: content.text });
-    return { key: { remoteJid: jid, fromMe: true, id: `OUT${this.sent.length}` }, message: { conversation: content.text } };
+  async sendMessage(jid: string, content: AnyMessageContent) {
+    this.sent.push({ jid, ...content });
+    const message = 'text' in content ? { conversation: content.text } : {};
+    return { key: { remoteJid: jid, fromMe: true, id: `OUT${this.sent.length}` }, message };
+  }
+
+  /** The sender's phone is asked to upload a file again: it answers with `reupload`'s message, or as it was. */
+  reupload?: (message: WAMessage) => WAMessage;
+  async updateMediaMessage(message: WAMessage) {
+    this.reuploads += 1;
+    return this.reupload?.(message) ?? message;
   }
 
   async logout() {
@@ -289,8 +345,13 @@ describe('Baileys connector, driven through a stand-in socket', () => {
   let statuses: DeliveryUpdate[];
   let timers: Array<{ run: () => void; delayMs: number; cancelled: boolean }>;
   let auth: ReturnType<typeof createMemoryAuthStore>;
+  /** The connector's clock, and the server's media store as `readMedia` reads it. */
+  let clock: number;
+  let storedFiles: Map<string, MediaFile>;
 
   beforeEach(() => {
+    clock = NOW;
+    storedFiles = new Map();
     sockets = [];
     updates = [];
     received = [];
@@ -303,7 +364,12 @@ describe('Baileys connector, driven through a stand-in socket', () => {
     return createBaileysConnector({
       authStore: auth.store,
       log: silentLog,
-      now: () => NOW,
+      now: () => clock,
+      readMedia: async (ref) => {
+        const file = storedFiles.get(ref.mediaId);
+        if (!file) throw new Error(`media file ${ref.mediaId} not found`);
+        return file;
+      },
       events: {
         onLinkUpdate: async (linkId, update) => void updates.push([linkId, update]),
         onMessage: overrides.onMessage ?? (async (message) => void received.push([message.linkId, message])),
@@ -316,6 +382,7 @@ describe('Baileys connector, driven through a stand-in socket', () => {
           return socket;
         },
         makeCacheableSignalKeyStore,
+        downloadMediaMessage,
         Browsers,
       }),
       schedule: (run, delayMs) => {
@@ -581,6 +648,159 @@ describe('Baileys connector, driven through a stand-in socket', () => {
     await expect(connector.send(chatReply('link-1', '233241234567', { type: 'text', text: 'x' }))).rejects.toThrow(/not connected/);
   });
 
+  describe('files, places and contact cards', () => {
+    let server: Server;
+    let origin: string;
+    /** The local stand-in for WhatsApp's media servers: encrypted files by path; any other path answers 404. */
+    const hosted = new Map<string, Buffer>();
+    const requested: string[] = [];
+    beforeAll(async () => {
+      server = createServer((req, res) => {
+        requested.push(req.url!);
+        const file = hosted.get(req.url!);
+        if (file) res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(file);
+        else res.writeHead(404).end('Not Found');
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    });
+    afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+    /** A photo as WhatsApp's servers hold it: encrypted by Baileys itself with a new media key, hosted at `path`. */
+    async function hostPhoto(path: string, bytes: Buffer) {
+      const encrypted = await encryptedStream(bytes, 'image');
+      hosted.set(path, await readFile(encrypted.encFilePath));
+      await rm(encrypted.encFilePath, { force: true });
+      return { url: `${origin}${path}`, mediaKey: encrypted.mediaKey, mimetype: 'image/jpeg' };
+    }
+    const failure = (promise: Promise<unknown>) =>
+      promise.then(
+        () => null,
+        (err: unknown) => err,
+      );
+
+    it("downloads a user's photo from the message kept when it came, through Baileys' own download and decryption", async () => {
+      const connector = connect();
+      await linkByScan(connector);
+      const photo = Buffer.from(`a photo of a receipt ${'x'.repeat(5000)}`);
+      const image = await hostPhoto('/mms/image/1', photo);
+      sockets[1]!.emit('messages.upsert', {
+        type: 'notify',
+        messages: [waMessage('IMG1', { imageMessage: { ...image, caption: 'my receipt' } })],
+      });
+      await vi.waitFor(() => expect(received).toHaveLength(1));
+      const [, message] = received[0]!;
+      expect(message).toMatchObject({ kind: 'media', text: 'my receipt', media: { kind: 'image', providerId: 'IMG1' } });
+      expect(Buffer.from(await connector.downloadMedia('link-1', message.media!, photo.length))).toEqual(photo);
+
+      const tooSmall = await failure(connector.downloadMedia('link-1', message.media!, 1000));
+      expect(tooSmall).toBeInstanceOf(MediaDownloadError);
+      expect(tooSmall).toMatchObject({ reason: 'too_large', message: 'The image of message IMG1 is larger than the 1000 bytes allowed' });
+    });
+
+    it('refuses a file over the limit from the size the message gives, downloading nothing', async () => {
+      const connector = connect();
+      await linkByScan(connector);
+      const image = await hostPhoto('/mms/image/2', Buffer.alloc(4000));
+      sockets[1]!.emit('messages.upsert', {
+        type: 'notify',
+        messages: [waMessage('IMG2', { imageMessage: { ...image, fileLength: 4000 } })],
+      });
+      await vi.waitFor(() => expect(received).toHaveLength(1));
+      requested.length = 0;
+      expect(await failure(connector.downloadMedia('link-1', received[0]![1].media!, 3999))).toMatchObject({ reason: 'too_large' });
+      expect(requested).toEqual([]);
+    });
+
+    it('says a file is gone when WhatsApp no longer has it, when it was never kept, and once it is older than the hour kept', async () => {
+      const connector = connect();
+      await linkByScan(connector);
+      const image = await hostPhoto('/mms/image/3', Buffer.from('photo'));
+      sockets[1]!.emit('messages.upsert', {
+        type: 'notify',
+        messages: [
+          waMessage('IMG3', { imageMessage: { ...image, url: `${origin}/mms/image/expired` } }),
+          waMessage('IMG4', { imageMessage: image }),
+        ],
+      });
+      await vi.waitFor(() => expect(received).toHaveLength(2));
+      expect(await failure(connector.downloadMedia('link-1', received[0]![1].media!, 1024))).toMatchObject({
+        reason: 'gone',
+        message: expect.stringMatching(/^The image of message IMG3 could not be downloaded/),
+      });
+      // The sender's phone was asked once to upload it again; once it has, the renewed message downloads it.
+      expect(sockets[1]!.reuploads).toBe(1);
+      sockets[1]!.reupload = (message) => ({ ...message, message: { imageMessage: image } });
+      expect(Buffer.from(await connector.downloadMedia('link-1', received[0]![1].media!, 1024))).toEqual(Buffer.from('photo'));
+      expect(sockets[1]!.reuploads).toBe(2);
+      const unknown = { kind: 'image' as const, mimeType: 'image/jpeg', providerId: 'NEVER' };
+      expect(await failure(connector.downloadMedia('link-1', unknown, 1024))).toMatchObject({ reason: 'gone' });
+      expect(await failure(connector.downloadMedia('link-2', received[1]![1].media!, 1024))).toMatchObject({ reason: 'gone' });
+      clock = NOW + FILES_KEPT.ms + 1;
+      expect(await failure(connector.downloadMedia('link-1', received[1]![1].media!, 1024))).toMatchObject({
+        reason: 'gone',
+        message: 'The image of message IMG4 is no longer kept (files are kept 60 minutes)',
+      });
+    });
+
+    it('sends files, places and contact cards natively; link buttons and location requests as their text', async () => {
+      storedFiles.set('m-img', { bytes: Buffer.from('png bytes'), mimeType: 'image/png' });
+      storedFiles.set('m-pdf', { bytes: Buffer.from('%PDF-1.7'), mimeType: 'application/pdf', fileName: 'receipt.pdf' });
+      storedFiles.set('m-ogg', { bytes: Buffer.from('OggS'), mimeType: 'audio/ogg' });
+      storedFiles.set('m-mp3', { bytes: Buffer.from('ID3'), mimeType: 'audio/mpeg' });
+      storedFiles.set('m-mp4', { bytes: Buffer.from('ftyp'), mimeType: 'video/mp4' });
+      const connector = connect();
+      expect([...connector.nativeTypes].sort()).toEqual(['contact', 'location', 'media', 'text']);
+      await linkByScan(connector);
+      const file = (mediaId: string, kind: 'image' | 'document' | 'audio' | 'video', caption?: string) => ({
+        type: 'media' as const,
+        media: { mediaId, kind, mimeType: storedFiles.get(mediaId)?.mimeType ?? 'image/png', size: 4, ...(caption ? { caption } : {}) },
+      });
+      await connector.send(
+        chatReply(
+          'link-1',
+          '233241234567',
+          file('m-img', 'image', 'New in'),
+          file('m-pdf', 'document', 'Your receipt'),
+          file('m-ogg', 'audio', 'dropped'),
+          file('m-mp3', 'audio'),
+          file('m-mp4', 'video'),
+          { type: 'location', location: { latitude: 5.6, longitude: -0.2, name: 'Ama Shop', address: 'Osu' } },
+          { type: 'contact', contact: { name: 'Help; desk', phones: ['+233 30 200 0000'] } },
+          { type: 'link', body: 'Pay here', button: 'Pay now', url: 'https://pay.example/1' },
+          { type: 'locationRequest', body: 'Where should we deliver?' },
+        ),
+      );
+      const jid = '233241234567@s.whatsapp.net';
+      expect(sockets[1]!.sent).toEqual([
+        { jid, image: Buffer.from('png bytes'), mimetype: 'image/png', caption: 'New in' },
+        { jid, document: Buffer.from('%PDF-1.7'), mimetype: 'application/pdf', fileName: 'receipt.pdf', caption: 'Your receipt' },
+        { jid, audio: Buffer.from('OggS'), mimetype: 'audio/ogg', ptt: true },
+        { jid, audio: Buffer.from('ID3'), mimetype: 'audio/mpeg', ptt: false },
+        { jid, video: Buffer.from('ftyp'), mimetype: 'video/mp4' },
+        { jid, location: { degreesLatitude: 5.6, degreesLongitude: -0.2, name: 'Ama Shop', address: 'Osu' } },
+        {
+          jid,
+          contacts: {
+            displayName: 'Help; desk',
+            contacts: [
+              {
+                displayName: 'Help; desk',
+                vcard: 'BEGIN:VCARD\nVERSION:3.0\nFN:Help\\; desk\nTEL;type=CELL;waid=233302000000:+233 30 200 0000\nEND:VCARD',
+              },
+            ],
+          },
+        },
+        { jid, text: 'Pay here\nPay now: https://pay.example/1' },
+        { jid, text: 'Where should we deliver?' },
+      ]);
+      await expect(connector.send(chatReply('link-1', '233241234567', file('m-gone', 'image')))).rejects.toThrow(
+        'media file m-gone not found',
+      );
+      expect(sockets[1]!.sent).toHaveLength(9);
+    });
+  });
+
   it('reports FAILED when the stored keys cannot be read', async () => {
     const failing: AuthStateStore = {
       load: async () => Promise.reject(new Error('WhatsApp credentials cannot be decrypted: check WHATSAPP_CREDENTIALS_KEY')),
@@ -590,7 +810,13 @@ describe('Baileys connector, driven through a stand-in socket', () => {
       authStore: failing,
       log: silentLog,
       events: { onLinkUpdate: async (linkId, update) => void updates.push([linkId, update]), onMessage: async () => {} },
-      loadBaileys: async () => ({ makeWASocket: (config) => new FakeSocket(config), makeCacheableSignalKeyStore, Browsers }),
+      readMedia: async () => Promise.reject(new Error('no files here')),
+      loadBaileys: async () => ({
+        makeWASocket: (config) => new FakeSocket(config),
+        makeCacheableSignalKeyStore,
+        downloadMediaMessage,
+        Browsers,
+      }),
     });
     await connector.startLink('link-1', { resume: true });
     expect(updates).toEqual([['link-1', { status: 'FAILED', qrCode: null, message: expect.stringContaining('WHATSAPP_CREDENTIALS_KEY') }]]);

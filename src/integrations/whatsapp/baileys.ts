@@ -10,19 +10,38 @@
  * and tested on its own; the socket wiring is written to Baileys' types (`node_modules/baileys/lib/*.d.ts`).
  */
 import type {
+  AnyMessageContent,
   AuthenticationState,
   BaileysEventMap,
   BrowsersMap,
   ConnectionState,
   SignalKeyStore,
   UserFacingSocketConfig,
+  WAMessage,
   WAMessageKey,
   proto,
 } from 'baileys';
+import type { ContactCard, MediaKind } from '../../shared/media';
 import { toErrorMessage } from '../../shared/errors';
-import { toChatMessage, toPlainText, type ChatMessage, type ChatMessageRead } from '../../shared/whatsapp';
+import {
+  toChatMessage,
+  toPlainText,
+  type ChatMessage,
+  type ChatMessageRead,
+  type InboundMedia,
+  type WhatsAppMessage,
+} from '../../shared/whatsapp';
 import type { DeliveryUpdate, SentMessage } from '../../shared/whatsapp-status';
-import type { ConnectorEvents, LinkUpdate, StartLinkOptions, WhatsAppConnector } from './whatsapp-connector';
+import { readAtMost, readLocation, toContactText, toShownMessage, tooLarge } from './connector-media';
+import {
+  MediaDownloadError,
+  type ConnectorEvents,
+  type LinkUpdate,
+  type ReadMedia,
+  type StartLinkOptions,
+  type WhatsAppConnector,
+  type WhatsAppMessageType,
+} from './whatsapp-connector';
 
 /** Baileys' logger interface (not exported by name from its index). */
 type ILogger = NonNullable<UserFacingSocketConfig['logger']>;
@@ -123,10 +142,14 @@ function readJidDigits(jid: string): string {
   return (user.split(':')[0] ?? '').replace(/\D/g, '');
 }
 
-/** A message from one user, with the jid replies go to (a `@lid` jid when WhatsApp hides the number: it works). */
+/**
+ * A message from one user, with the jid replies go to (a `@lid` jid when WhatsApp hides the number: it works), and,
+ * for a file, Baileys' message itself: its keys are what downloads the file, so it is kept for `downloadMedia`.
+ */
 export interface UpsertedMessage {
   message: ChatMessage;
   replyTo: string;
+  file?: WAMessage;
 }
 
 /**
@@ -174,16 +197,18 @@ export function readMessagesUpsert(
     const { key } = message;
     const chat = key?.remoteJid ?? '';
     if (!key?.id || key.fromMe || !USER_SERVERS.has(chat.split('@')[1] ?? '')) continue;
-    const sentAt = readSeconds(message.messageTimestamp);
+    const sentAt = readPositive(message.messageTimestamp);
     if (upsert.type !== 'notify' && (sentAt === undefined || options.now - sentAt * 1000 > APPEND_MAX_AGE_MS)) continue;
-    const content = readMessageContent(message.message);
+    const content = readMessageContent(message.message, key.id);
     if (!content) continue;
     const from = readJidDigits(readSenderJid(key));
     if (!from) continue;
     const sent: ChatMessageRead = { messageId: key.id, from, ...content };
     if (message.pushName) sent.name = message.pushName;
     if (sentAt !== undefined) sent.sentAt = sentAt * 1000;
-    read.push({ message: toChatMessage(options.linkId, sent, options.now), replyTo: chat });
+    const upserted: UpsertedMessage = { message: toChatMessage(options.linkId, sent, options.now), replyTo: chat };
+    if (content.media) upserted.file = message;
+    read.push(upserted);
   }
   return read;
 }
@@ -195,8 +220,8 @@ function readSenderJid(key: WAMessageKey): string {
   return isLid && key.remoteJidAlt ? key.remoteJidAlt : chat;
 }
 
-/** `messageTimestamp` is seconds, a number or a protobuf Long. */
-function readSeconds(value: unknown): number | undefined {
+/** `messageTimestamp` (seconds) and `fileLength` (bytes) are numbers or protobuf Longs; 0 and less mean none. */
+function readPositive(value: unknown): number | undefined {
   if (typeof value === 'number') return value > 0 ? value : undefined;
   if (isRecord(value) && typeof value.toNumber === 'function') {
     const seconds: unknown = value.toNumber();
@@ -213,25 +238,36 @@ const WRAPPERS = [
   'viewOnceMessageV2Extension',
   'documentWithCaptionMessage',
 ] as const;
-/** Media and other content with nothing typed: the bot asks for text. */
-const MEDIA_KEYS = [
-  'imageMessage',
-  'videoMessage',
-  'ptvMessage',
-  'documentMessage',
-  'audioMessage',
-  'stickerMessage',
-  'locationMessage',
-  'liveLocationMessage',
-  'contactMessage',
-  'contactsArrayMessage',
-] as const;
+/** Baileys' file messages, by the kind of file each carries (a round video note, `ptvMessage`, is a video). */
+const FILE_KEYS = [
+  ['imageMessage', 'image'],
+  ['videoMessage', 'video'],
+  ['ptvMessage', 'video'],
+  ['documentMessage', 'document'],
+  ['audioMessage', 'audio'],
+] as const satisfies ReadonlyArray<readonly [keyof proto.IMessage, MediaKind]>;
+
+/** What one message carries, before its sender and time are added. */
+type BaileysContent = Pick<ChatMessageRead, 'text' | 'kind' | 'media' | 'location' | 'unsupportedReason'>;
+
+/** Content no bot reads, handed over so the user hears so (the server answers it without the bot). */
+const UNSUPPORTED_KEYS = {
+  stickerMessage: 'a sticker',
+  pollCreationMessage: 'a poll',
+  pollCreationMessageV2: 'a poll',
+  pollCreationMessageV3: 'a poll',
+  eventMessage: 'an event',
+  productMessage: 'a product',
+  orderMessage: 'an order',
+  groupInviteMessage: 'a group invitation',
+} as const satisfies Partial<Record<keyof proto.IMessage, string>>;
 
 /**
- * What the user typed or picked. Reactions, edits, deletions, polls and key exchanges return null: they are not
- * messages to the bot.
+ * What the user typed, picked, or sent: a file (by the message's id, `providerId`, with its caption as text), a
+ * place, a contact card as text. Reactions, edits, deletions and key exchanges return null: they are not messages
+ * to the bot.
  */
-function readMessageContent(message: proto.IMessage | null | undefined): Pick<ChatMessage, 'text' | 'kind'> | null {
+function readMessageContent(message: proto.IMessage | null | undefined, messageId: string): BaileysContent | null {
   let unwrapped = message;
   for (let depth = 0; depth < 5 && unwrapped; depth++) {
     const outer = unwrapped;
@@ -249,16 +285,60 @@ function readMessageContent(message: proto.IMessage | null | undefined): Pick<Ch
     content.buttonsResponseMessage?.selectedButtonId ??
     content.templateButtonReplyMessage?.selectedId;
   if (typeof picked === 'string') return { kind: 'choice', text: picked };
-  const caption = (content.imageMessage?.caption ?? content.videoMessage?.caption ?? content.documentMessage?.caption)?.trim();
-  if (caption) return { kind: 'text', text: caption };
-  return MEDIA_KEYS.some((k) => content[k]) ? { kind: 'media', text: '' } : null;
+  for (const [key, kind] of FILE_KEYS) {
+    const file = content[key];
+    if (file) return { kind: 'media', text: readCaption(file), media: readFile(file, kind, messageId) };
+  }
+  const place = content.locationMessage ?? content.liveLocationMessage;
+  if (place) return readLocation(place.degreesLatitude, place.degreesLongitude, readName(place), readAddress(place));
+  const cards = content.contactMessage ? [content.contactMessage] : (content.contactsArrayMessage?.contacts ?? []);
+  if (cards.length > 0) return { kind: 'text', text: toContactText(cards.map(readVcard)) };
+  const reason = Object.entries(UNSUPPORTED_KEYS).find(([key]) => content[key as keyof typeof UNSUPPORTED_KEYS])?.[1];
+  return reason ? { kind: 'unsupported', text: '', unsupportedReason: reason } : null;
+}
+
+type BaileysFile = proto.Message.IImageMessage & proto.Message.IVideoMessage & proto.Message.IDocumentMessage & proto.Message.IAudioMessage;
+
+function readCaption(file: proto.Message.IImageMessage | proto.Message.IDocumentMessage | proto.Message.IAudioMessage): string {
+  return 'caption' in file && typeof file.caption === 'string' ? file.caption.trim() : '';
+}
+
+function readFile(file: Partial<BaileysFile>, kind: MediaKind, messageId: string): InboundMedia {
+  const media: InboundMedia = { kind, mimeType: file.mimetype ?? '', providerId: messageId };
+  if (file.fileName) media.fileName = file.fileName;
+  const size = readPositive(file.fileLength);
+  if (size !== undefined) media.size = size;
+  if (kind === 'audio' && file.ptt) media.voice = true;
+  return media;
+}
+
+const readName = (place: proto.Message.ILocationMessage | proto.Message.ILiveLocationMessage) => ('name' in place ? place.name : undefined);
+const readAddress = (place: proto.Message.ILocationMessage | proto.Message.ILiveLocationMessage) =>
+  'address' in place ? place.address : undefined;
+
+/**
+ * A shared contact's card: its display name (or the vCard's `FN`) and the numbers of its `TEL` lines, e.g.
+ * `TEL;type=CELL;waid=233241234567:+233 24 123 4567` -> `+233 24 123 4567`.
+ */
+function readVcard(contact: proto.Message.IContactMessage): ContactCard {
+  const lines = (contact.vcard ?? '').split(/\r?\n/);
+  const readValue = (line: string) => line.slice(line.indexOf(':') + 1).trim();
+  const fullName = lines.find((line) => /^FN[;:]/i.test(line));
+  const name = contact.displayName?.trim() || (fullName ? readValue(fullName) : '');
+  const phones = lines
+    .filter((line) => /^(item\d+\.)?TEL[;:]/i.test(line))
+    .map(readValue)
+    .filter(Boolean);
+  return { name, phones };
 }
 
 /** The part of a Baileys socket this connector uses (lib/Socket/socket.d.ts). */
 export interface BaileysSocket {
   ev: { on<E extends keyof BaileysEventMap>(event: E, listener: (arg: BaileysEventMap[E]) => void): void };
   user?: { id: string } | undefined;
-  sendMessage(jid: string, content: { text: string }): Promise<{ key: WAMessageKey; message?: proto.IMessage | null } | undefined>;
+  sendMessage(jid: string, content: AnyMessageContent): Promise<{ key: WAMessageKey; message?: proto.IMessage | null } | undefined>;
+  /** Asks the sender's phone to upload a file again whose link WhatsApp's servers no longer answer (404, 410). */
+  updateMediaMessage(message: WAMessage): Promise<WAMessage>;
   logout(msg?: string): Promise<void>;
   end(error: Error | undefined): Promise<void> | void;
 }
@@ -266,6 +346,7 @@ export interface BaileysSocket {
 /** The part of the `baileys` module this connector uses; tests give a stand-in. */
 export interface BaileysModule {
   makeWASocket(config: UserFacingSocketConfig): BaileysSocket;
+  downloadMediaMessage: typeof import('baileys').downloadMediaMessage;
   makeCacheableSignalKeyStore(store: SignalKeyStore, logger?: ILogger): SignalKeyStore;
   Browsers: BrowsersMap;
 }
@@ -281,6 +362,8 @@ export interface BaileysConnectorOptions {
   authStore: AuthStateStore;
   events: ConnectorEvents;
   log: ConnectorLog;
+  /** The bytes of a file a `media` message sends. */
+  readMedia: ReadMedia;
   /** The clock that decides which offline (`append`) messages are recent. */
   now?: () => number;
   loadBaileys?: () => Promise<BaileysModule>;
@@ -297,6 +380,14 @@ export function toReconnectDelay(attempt: number): number {
 const SENT_MESSAGES_KEPT = 500;
 /** Reply addresses kept per link (user digits -> jid); the oldest are forgotten first. */
 const REPLY_ADDRESSES_KEPT = 100_000;
+/**
+ * Users' file messages kept per link for `downloadMedia` (the server fetches a file as its message is answered):
+ * at most this many, for at most this long; after that a download is `gone`.
+ */
+export const FILES_KEPT = { count: 500, ms: 60 * 60_000 };
+
+/** What a linked device shows as it is; lists, buttons, link buttons and location requests go as their text. */
+const BAILEYS_NATIVE_TYPES: ReadonlySet<WhatsAppMessageType> = new Set(['text', 'media', 'location', 'contact']);
 
 interface LinkState {
   auth: { state: AuthenticationState; saveCreds(): Promise<void> };
@@ -311,6 +402,8 @@ interface LinkState {
   inbox: Promise<void>;
   replyTo: Map<string, string>;
   sent: Map<string, proto.IMessage>;
+  /** Users' file messages by id (`providerId`), with when they came. */
+  files: Map<string, { message: WAMessage; at: number }>;
   /** Set when the link's keys are deleted (logged out, unlinked): a late save must not bring them back. */
   isCleared: boolean;
 }
@@ -329,6 +422,7 @@ async function loadInstalledBaileys(): Promise<BaileysModule> {
   const baileys = await import('baileys');
   return {
     makeWASocket: baileys.makeWASocket,
+    downloadMediaMessage: baileys.downloadMediaMessage,
     makeCacheableSignalKeyStore: baileys.makeCacheableSignalKeyStore,
     Browsers: baileys.Browsers,
   };
@@ -422,8 +516,9 @@ export function createBaileysConnector(options: BaileysConnectorOptions): WhatsA
     });
     sock.ev.on('messages.upsert', (upsert) => {
       if (!isCurrent(linkId, link, sock)) return;
-      for (const { message, replyTo } of readMessagesUpsert(upsert, { linkId, now: now() })) {
+      for (const { message, replyTo, file } of readMessagesUpsert(upsert, { linkId, now: now() })) {
         setBounded(link.replyTo, message.from, replyTo, REPLY_ADDRESSES_KEPT);
+        if (file) setBounded(link.files, message.messageId, { message: file, at: now() }, FILES_KEPT.count);
         link.inbox = link.inbox
           .then(() => events.onMessage(message))
           .catch((err) => log.error({ linkId, messageId: message.messageId, err }, 'WhatsApp message not handled'));
@@ -495,9 +590,42 @@ export function createBaileysConnector(options: BaileysConnectorOptions): WhatsA
     await Promise.resolve(sock.end(undefined)).catch((err) => log.warn({ linkId, err }, 'WhatsApp socket did not end cleanly'));
   }
 
+  /**
+   * A user's file, from the message kept when it came: Baileys downloads and decrypts it from WhatsApp's servers.
+   * When they no longer have it (404, 410) the sender's phone is asked once to upload it again (Baileys'
+   * `updateMediaMessage`), and the renewed message is kept. The size the message gives is checked before anything
+   * is downloaded.
+   */
+  async function downloadMedia(linkId: string, media: InboundMedia, maxBytes: number): Promise<Uint8Array> {
+    const what = `The ${media.kind} of message ${media.providerId}`;
+    const link = links.get(linkId);
+    const kept = link?.files.get(media.providerId);
+    if (!link || !kept || now() - kept.at > FILES_KEPT.ms) {
+      throw new MediaDownloadError('gone', `${what} is no longer kept (files are kept ${FILES_KEPT.ms / 60_000} minutes)`);
+    }
+    if ((media.size ?? 0) > maxBytes) throw tooLarge(what, maxBytes);
+    const { downloadMediaMessage } = await getBaileys();
+    const download = async (message: WAMessage) => readAtMost(await downloadMediaMessage(message, 'stream', {}), maxBytes, what);
+    try {
+      try {
+        return await download(kept.message);
+      } catch (err) {
+        if (!isGoneStatus(err) || !link.sock) throw err;
+        kept.message = await link.sock.updateMediaMessage(kept.message);
+        return await download(kept.message);
+      }
+    } catch (err) {
+      if (err instanceof MediaDownloadError) throw err;
+      const reason = isGoneStatus(err) ? 'gone' : 'failed';
+      throw new MediaDownloadError(reason, `${what} could not be downloaded: ${toErrorMessage(err)}`);
+    }
+  }
+
   return {
     name: 'baileys',
     supportsInteractive: false,
+    nativeTypes: BAILEYS_NATIVE_TYPES,
+    downloadMedia,
     startLink: (linkId, { resume }: StartLinkOptions) =>
       withLinkLock(linkId, async () => {
         await endSocket(linkId, forgetLink(linkId).sock);
@@ -526,6 +654,7 @@ export function createBaileysConnector(options: BaileysConnectorOptions): WhatsA
           inbox: Promise.resolve(),
           replyTo: new Map(),
           sent: new Map(),
+          files: new Map(),
           isCleared: false,
         };
         links.set(linkId, link);
@@ -553,7 +682,10 @@ export function createBaileysConnector(options: BaileysConnectorOptions): WhatsA
         const link = links.get(linkId);
         if (!link?.sock || !link.isOpen) throw new Error(`WhatsApp link ${linkId} is not connected`);
         const jid = link.replyTo.get(to) ?? `${to.replace(/\D/g, '')}@s.whatsapp.net`;
-        const sent = await link.sock.sendMessage(jid, { text: toPlainText(message) });
+        const sent = await link.sock.sendMessage(
+          jid,
+          await toBaileysContent(toShownMessage(message, BAILEYS_NATIVE_TYPES), options.readMedia),
+        );
         if (sent?.key.id && sent.message) setBounded(link.sent, sent.key.id, sent.message, SENT_MESSAGES_KEPT);
         if (sent?.key.id) ids.push({ providerMessageId: sent.key.id, message });
       }
@@ -570,6 +702,58 @@ export function createBaileysConnector(options: BaileysConnectorOptions): WhatsA
       );
     },
   };
+}
+
+/**
+ * A message as Baileys sends it: a file's bytes with its type (`{ image, caption }`, `{ document, mimetype,
+ * fileName }`, `{ audio, ptt }` for an Ogg voice note, `{ video }`), a place, a contact card as a vCard, else text.
+ * @example toBaileysContent({ type: 'location', location: { latitude: 5.6, longitude: -0.2, name: 'Shop' } }, readMedia)
+ *   -> { location: { degreesLatitude: 5.6, degreesLongitude: -0.2, name: 'Shop' } }
+ */
+export async function toBaileysContent(message: WhatsAppMessage, readMedia: ReadMedia): Promise<AnyMessageContent> {
+  if (message.type === 'location') {
+    const { latitude, longitude, name, address } = message.location;
+    return {
+      location: { degreesLatitude: latitude, degreesLongitude: longitude, ...(name ? { name } : {}), ...(address ? { address } : {}) },
+    };
+  }
+  if (message.type === 'contact') {
+    const { name } = message.contact;
+    return { contacts: { displayName: name, contacts: [{ displayName: name, vcard: toVcard(message.contact) }] } };
+  }
+  if (message.type !== 'media') return { text: toPlainText(message) };
+  const { kind, caption } = message.media;
+  const file = await readMedia(message.media);
+  const bytes = Buffer.from(file.bytes);
+  const captioned = caption ? { caption } : {};
+  switch (kind) {
+    case 'image':
+      return { image: bytes, mimetype: file.mimeType, ...captioned };
+    case 'video':
+      return { video: bytes, mimetype: file.mimeType, ...captioned };
+    case 'audio':
+      // WhatsApp plays Ogg Opus as a voice note; other audio as a file to play. An audio message has no caption.
+      return { audio: bytes, mimetype: file.mimeType, ptt: file.mimeType.startsWith('audio/ogg') };
+    case 'document':
+      return { document: bytes, mimetype: file.mimeType, fileName: file.fileName ?? message.media.fileName ?? 'document', ...captioned };
+  }
+}
+
+/** A contact card as the vCard WhatsApp reads: its name, and each number with its WhatsApp id (`waid`) so it opens a chat. */
+export function toVcard({ name, phones }: ContactCard): string {
+  const escaped = name.replace(/[\\;,]/g, (c) => `\\${c}`).replace(/\r?\n/g, ' ');
+  const tels = phones.map((phone) => `TEL;type=CELL;waid=${phone.replace(/\D/g, '')}:${phone}`);
+  return ['BEGIN:VCARD', 'VERSION:3.0', `FN:${escaped}`, ...tels, 'END:VCARD'].join('\n');
+}
+
+/**
+ * True when WhatsApp's media servers no longer have a file: Baileys' download fails with the HTTP status as `status`
+ * (a fetch) or `output.statusCode` (a Boom), 404 or 410.
+ */
+function isGoneStatus(error: unknown): boolean {
+  if (!isRecord(error)) return false;
+  const status = typeof error.status === 'number' ? error.status : readStatusCode(error);
+  return status === 404 || status === 410;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

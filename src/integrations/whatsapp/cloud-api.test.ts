@@ -1,6 +1,7 @@
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../shared/whatsapp';
 import type { DeliveryUpdate } from '../../shared/whatsapp-status';
@@ -14,7 +15,8 @@ import {
   type CloudApiOptions,
 } from './cloud-api';
 import { chatReply } from './test-replies';
-import type { LinkUpdate } from './whatsapp-connector';
+import type { MediaRef } from '../../shared/media';
+import { MediaDownloadError, type LinkUpdate, type MediaFile } from './whatsapp-connector';
 
 const APP_SECRET = 'app-secret-0123456789';
 const TOKEN = 'EAAG-access-token';
@@ -113,23 +115,101 @@ describe('readCloudWebhook', () => {
     ]);
   });
 
-  it('reads a caption as text, and media without one as media with no text; reactions are left out', () => {
+  // Golden cases: each message as Meta's webhook reference shows its type, and what the bot is handed.
+  it('reads files with their media id, type, name and caption; voice notes as such', () => {
+    const sha256 = 'ba9b4dd29cbc4d1b61c2e9ad5ea5b68c3e3c6a4d0a0a3a3e2b1c0d9e8f7a6b5c';
     const [delivery] = read([
-      { from: '233241234567', id: 'wamid.I1', type: 'image', image: { id: 'MEDIA1', mime_type: 'image/jpeg', caption: ' 3 ' } },
-      { from: '233241234567', id: 'wamid.I2', type: 'image', image: { id: 'MEDIA2', mime_type: 'image/jpeg' } },
-      { from: '233241234567', id: 'wamid.V', type: 'audio', audio: { id: 'MEDIA3', voice: true } },
-      { from: '233241234567', id: 'wamid.S', type: 'sticker', sticker: { id: 'MEDIA4' } },
-      { from: '233241234567', id: 'wamid.P', type: 'location', location: { latitude: 5.6, longitude: -0.2 } },
+      { from: '233241234567', id: 'wamid.I1', type: 'image', image: { id: 'MEDIA1', mime_type: 'image/jpeg', sha256, caption: ' 3 ' } },
+      { from: '233241234567', id: 'wamid.I2', type: 'image', image: { id: 'MEDIA2', mime_type: 'image/png', sha256 } },
+      {
+        from: '233241234567',
+        id: 'wamid.V',
+        type: 'audio',
+        audio: { id: 'MEDIA3', mime_type: 'audio/ogg; codecs=opus', sha256, voice: true },
+      },
+      { from: '233241234567', id: 'wamid.A', type: 'audio', audio: { id: 'MEDIA4', mime_type: 'audio/mpeg', sha256, voice: false } },
+      {
+        from: '233241234567',
+        id: 'wamid.D',
+        type: 'document',
+        document: { id: 'MEDIA5', mime_type: 'application/pdf', sha256, filename: 'receipt.pdf', caption: 'My receipt' },
+      },
+      { from: '233241234567', id: 'wamid.M', type: 'video', video: { id: 'MEDIA6', mime_type: 'video/mp4', sha256 } },
+    ]);
+    const file = (messageId: string, text: string, media: Record<string, unknown>) => ({ messageId, kind: 'media', text, media });
+    expect(delivery!.messages.map(({ messageId, kind, text, media }) => ({ messageId, kind, text, media }))).toEqual([
+      file('wamid.I1', '3', { kind: 'image', mimeType: 'image/jpeg', providerId: 'MEDIA1' }),
+      file('wamid.I2', '', { kind: 'image', mimeType: 'image/png', providerId: 'MEDIA2' }),
+      file('wamid.V', '', { kind: 'audio', mimeType: 'audio/ogg; codecs=opus', providerId: 'MEDIA3', voice: true }),
+      file('wamid.A', '', { kind: 'audio', mimeType: 'audio/mpeg', providerId: 'MEDIA4' }),
+      file('wamid.D', 'My receipt', { kind: 'document', mimeType: 'application/pdf', providerId: 'MEDIA5', fileName: 'receipt.pdf' }),
+      file('wamid.M', '', { kind: 'video', mimeType: 'video/mp4', providerId: 'MEDIA6' }),
+    ]);
+  });
+
+  it('reads a location, and contact cards as the text of their names and numbers', () => {
+    const [delivery] = read([
+      {
+        from: '233241234567',
+        id: 'wamid.P',
+        type: 'location',
+        location: { latitude: 5.6037, longitude: -0.187, name: 'Accra Mall', address: 'Spintex Rd, Accra', url: 'https://example.com' },
+      },
+      { from: '233241234567', id: 'wamid.P2', type: 'location', location: { latitude: '-33.9', longitude: '18.4' } },
+      {
+        from: '233241234567',
+        id: 'wamid.C',
+        type: 'contacts',
+        contacts: [
+          {
+            name: { formatted_name: 'Kofi Mensah', first_name: 'Kofi', last_name: 'Mensah' },
+            phones: [
+              { phone: '+233 20 111 2222', wa_id: '233201112222', type: 'CELL' },
+              { phone: '+233 30 222 3333', type: 'WORK' },
+            ],
+          },
+          { name: { first_name: 'Esi' }, phones: [{ phone: '+233244445555' }] },
+        ],
+      },
+    ]);
+    expect(delivery!.messages.map(({ messageId, kind, text, location }) => ({ messageId, kind, text, location }))).toEqual([
+      {
+        messageId: 'wamid.P',
+        kind: 'location',
+        text: '',
+        location: { latitude: 5.6037, longitude: -0.187, name: 'Accra Mall', address: 'Spintex Rd, Accra' },
+      },
+      { messageId: 'wamid.P2', kind: 'location', text: '', location: { latitude: -33.9, longitude: 18.4 } },
+      {
+        messageId: 'wamid.C',
+        kind: 'text',
+        text: 'Kofi Mensah\n+233 20 111 2222\n+233 30 222 3333\n\nEsi\n+233244445555',
+        location: undefined,
+      },
+    ]);
+  });
+
+  it('hands over what no bot reads as unsupported, saying what it was; reactions are left out', () => {
+    const [delivery] = read([
+      { from: '233241234567', id: 'wamid.S', type: 'sticker', sticker: { id: 'MEDIA4', mime_type: 'image/webp', animated: false } },
+      { from: '233241234567', id: 'wamid.OFF', type: 'location', location: { latitude: 91, longitude: 0 } },
+      { from: '233241234567', id: 'wamid.NAN', type: 'location', location: { latitude: 'north', longitude: 3 } },
       { from: '233241234567', id: 'wamid.X', type: 'unsupported', errors: [{ code: 131051, title: 'Message type unknown' }] },
+      { from: '233241234567', id: 'wamid.O', type: 'order', order: { catalog_id: '1', product_items: [] } },
+      { from: '233241234567', id: 'wamid.F', type: 'interactive', interactive: { type: 'nfm_reply', nfm_reply: { response_json: '{}' } } },
+      { from: '233241234567', id: 'wamid.I', type: 'image', image: { mime_type: 'image/jpeg' } },
+      { from: '233241234567', id: 'wamid.K', type: 'contacts', contacts: [{ name: {}, phones: [] }] },
       { from: '233241234567', id: 'wamid.R', type: 'reaction', reaction: { message_id: 'wamid.OUT', emoji: '👍' } },
     ]);
-    expect(delivery!.messages.map(({ messageId, kind, text }) => ({ messageId, kind, text }))).toEqual([
-      { messageId: 'wamid.I1', kind: 'text', text: '3' },
-      { messageId: 'wamid.I2', kind: 'media', text: '' },
-      { messageId: 'wamid.V', kind: 'media', text: '' },
-      { messageId: 'wamid.S', kind: 'media', text: '' },
-      { messageId: 'wamid.P', kind: 'media', text: '' },
-      { messageId: 'wamid.X', kind: 'media', text: '' },
+    expect(delivery!.messages.map(({ messageId, kind, text, unsupportedReason }) => [messageId, kind, text, unsupportedReason])).toEqual([
+      ['wamid.S', 'unsupported', '', 'a sticker'],
+      ['wamid.OFF', 'unsupported', '', 'a location off the globe (latitude 91, longitude 0)'],
+      ['wamid.NAN', 'unsupported', '', 'a location off the globe (latitude north, longitude 3)'],
+      ['wamid.X', 'unsupported', '', 'a message of type unsupported'],
+      ['wamid.O', 'unsupported', '', 'a message of type order'],
+      ['wamid.F', 'unsupported', '', 'an interactive reply of type nfm_reply'],
+      ['wamid.I', 'unsupported', '', 'a file (image) without a media id'],
+      ['wamid.K', 'unsupported', '', 'a contact card with no name or number'],
     ]);
   });
 
@@ -268,28 +348,141 @@ describe('toCloudMessageBody', () => {
   });
 });
 
+describe('toCloudMessageBody: files, places, cards and the newer interactive messages', () => {
+  const envelope = { messaging_product: 'whatsapp', recipient_type: 'individual', to: '233241234567' };
+  const ref = { mediaId: 'm-1', mimeType: 'application/pdf', size: 10 };
+
+  it('sends a file by the id of its upload: caption on images, videos and documents, a name on documents only', () => {
+    const image = {
+      type: 'media' as const,
+      media: { ...ref, kind: 'image' as const, mimeType: 'image/png', caption: 'Our shoes', fileName: 'a.png' },
+    };
+    expect(toCloudMessageBody('233241234567', image, 'UP1')).toEqual({
+      ...envelope,
+      type: 'image',
+      image: { id: 'UP1', caption: 'Our shoes' },
+    });
+    const document = {
+      type: 'media' as const,
+      media: { ...ref, kind: 'document' as const, caption: 'Your receipt', fileName: 'receipt.pdf' },
+    };
+    expect(toCloudMessageBody('233241234567', document, 'UP2')).toEqual({
+      ...envelope,
+      type: 'document',
+      document: { id: 'UP2', caption: 'Your receipt', filename: 'receipt.pdf' },
+    });
+    const audio = { type: 'media' as const, media: { ...ref, kind: 'audio' as const, mimeType: 'audio/ogg', caption: 'Listen' } };
+    expect(toCloudMessageBody('233241234567', audio, 'UP3')).toEqual({ ...envelope, type: 'audio', audio: { id: 'UP3' } });
+    const video = { type: 'media' as const, media: { ...ref, kind: 'video' as const, mimeType: 'video/mp4' } };
+    expect(toCloudMessageBody('233241234567', video, 'UP4')).toEqual({ ...envelope, type: 'video', video: { id: 'UP4' } });
+    expect(() => toCloudMessageBody('233241234567', video)).toThrow(/id of its upload/);
+  });
+
+  it('sends a location, a contact card, a link button (cta_url) and a location request as Meta documents them', () => {
+    const place = { latitude: 5.6037, longitude: -0.187, name: 'Ama Shop', address: 'Osu, Accra' };
+    expect(toCloudMessageBody('233241234567', { type: 'location', location: place })).toEqual({
+      ...envelope,
+      type: 'location',
+      location: place,
+    });
+    expect(toCloudMessageBody('233241234567', { type: 'location', location: { latitude: 1, longitude: 2 } })).toEqual({
+      ...envelope,
+      type: 'location',
+      location: { latitude: 1, longitude: 2 },
+    });
+    expect(toCloudMessageBody('233241234567', { type: 'contact', contact: { name: 'Help desk', phones: ['+233302000000'] } })).toEqual({
+      ...envelope,
+      type: 'contacts',
+      contacts: [{ name: { formatted_name: 'Help desk', first_name: 'Help desk' }, phones: [{ phone: '+233302000000', type: 'CELL' }] }],
+    });
+    expect(toCloudMessageBody('233241234567', { type: 'link', body: 'Pay here', button: 'Pay now', url: 'https://pay.example/1' })).toEqual(
+      {
+        ...envelope,
+        type: 'interactive',
+        interactive: {
+          type: 'cta_url',
+          body: { text: 'Pay here' },
+          action: { name: 'cta_url', parameters: { display_text: 'Pay now', url: 'https://pay.example/1' } },
+        },
+      },
+    );
+    expect(toCloudMessageBody('233241234567', { type: 'locationRequest', body: 'Where should we deliver?' })).toEqual({
+      ...envelope,
+      type: 'interactive',
+      interactive: { type: 'location_request_message', body: { text: 'Where should we deliver?' }, action: { name: 'send_location' } },
+    });
+  });
+});
+
+/** An upload as the local Graph API read it from its multipart body. */
+interface UploadSeen {
+  messaging_product: string | null;
+  type: string | null;
+  file: { name: string; type: string; bytes: Buffer } | null;
+}
+
+/** A multipart body read the way a server reads it (the platform's own form-data parser). */
+async function readMultipart(raw: Buffer, contentType: string): Promise<UploadSeen> {
+  const form = await new Response(new Uint8Array(raw), { headers: { 'content-type': contentType } }).formData();
+  const file = form.get('file');
+  const text = (name: string) => (typeof form.get(name) === 'string' ? (form.get(name) as string) : null);
+  return {
+    messaging_product: text('messaging_product'),
+    type: text('type'),
+    file: file instanceof File ? { name: file.name, type: file.type, bytes: Buffer.from(await file.arrayBuffer()) } : null,
+  };
+}
+
+/** A file the local server sends: its bytes, or `streamBytes` of zeros pulled only as the client reads. */
+type FileAnswer = { status: number; file: Buffer; contentLength?: boolean } | { status: number; streamBytes: number };
+
 describe('Cloud API connector against a local Graph API', () => {
   let server: Server;
   let apiUrl: string;
+  let origin: string;
   const seen: Array<{ method: string; url: string; headers: IncomingHttpHeaders; body: unknown }> = [];
-  /** What the local Graph API answers next, by method and path. */
-  let answers: Record<string, { status: number; body: unknown }> = {};
+  /** What the local Graph API answers next, by method and path; a path under /files answers bytes. */
+  let answers: Record<string, { status: number; body: unknown } | FileAnswer> = {};
+  /** How many bytes of a streamed file the server had to produce before the client stopped reading. */
+  let streamed = 0;
 
   beforeAll(async () => {
     server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk) => (body += chunk));
-      req.on('end', () => {
-        seen.push({ method: req.method!, url: req.url!, headers: req.headers, body: body ? JSON.parse(body) : undefined });
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', async () => {
+        const raw = Buffer.concat(chunks);
+        const type = req.headers['content-type'] ?? '';
+        const body = type.startsWith('multipart/')
+          ? await readMultipart(raw, type)
+          : raw.length > 0
+            ? JSON.parse(raw.toString())
+            : undefined;
+        seen.push({ method: req.method!, url: req.url!, headers: req.headers, body });
         const answer = answers[`${req.method} ${req.url!.split('?')[0]}`] ?? {
           status: 404,
           body: { error: { message: 'Unknown path', code: 803 } },
         };
-        res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
+        if ('streamBytes' in answer) {
+          const chunk = Buffer.alloc(64 * 1024);
+          const total = answer.streamBytes;
+          res.writeHead(answer.status, { 'content-type': 'application/octet-stream' });
+          Readable.from(
+            (function* () {
+              for (streamed = 0; streamed < total; streamed += chunk.length) yield chunk;
+            })(),
+          ).pipe(res);
+        } else if ('file' in answer) {
+          const length = answer.contentLength === false ? {} : { 'content-length': String(answer.file.length) };
+          res.writeHead(answer.status, { 'content-type': 'application/octet-stream', ...length }).end(answer.file);
+        } else {
+          res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
+        }
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v21.0`;
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    apiUrl = `${origin}/v21.0`;
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
@@ -297,7 +490,12 @@ describe('Cloud API connector against a local Graph API', () => {
   let received: Array<[string, ChatMessage]>;
   let lookups: string[];
   let statuses: DeliveryUpdate[];
+  /** The server's media store as the connector's `readMedia` reads it, and the files it was asked for. */
+  let storedFiles: Map<string, MediaFile>;
+  let reads: string[];
   beforeEach(() => {
+    storedFiles = new Map();
+    reads = [];
     seen.length = 0;
     statuses = [];
     updates = [];
@@ -333,6 +531,12 @@ describe('Cloud API connector against a local Graph API', () => {
         onStatus: async (update) => void statuses.push(update),
       },
       now: () => RECEIVED_AT,
+      readMedia: async (ref: MediaRef) => {
+        const file = storedFiles.get(ref.mediaId);
+        if (!file) throw new Error(`media file ${ref.mediaId} not found`);
+        reads.push(ref.mediaId);
+        return file;
+      },
       findLinkId: async (phoneNumberId) => {
         lookups.push(phoneNumberId);
         return phoneNumberId === 'PN1' ? 'link-1' : null;
@@ -585,5 +789,162 @@ describe('Cloud API connector against a local Graph API', () => {
     };
     for (const id of ['m1', 'm2', 'm2', 'm3', 'm1']) await deliver(id);
     expect(received.map(([, m]) => m.messageId)).toEqual(['m1', 'm2', 'm3', 'm1']);
+  });
+
+  describe('media', () => {
+    const photo = Buffer.from('\x89PNG\r\n\x1a\n a product photo');
+    const sha256 = createHash('sha256').update(photo).digest('hex');
+    const image = { kind: 'image' as const, mimeType: 'image/png', providerId: 'MEDIA1' };
+    /** Meta's answer to `GET /{media-id}`, its download URL on the local server. */
+    const mediaUrl = (extra: Record<string, unknown> = {}) => ({
+      status: 200,
+      body: {
+        messaging_product: 'whatsapp',
+        url: `${origin}/files/MEDIA1?ext=1`,
+        mime_type: 'image/png',
+        sha256,
+        file_size: photo.length,
+        id: 'MEDIA1',
+        ...extra,
+      },
+    });
+    async function linked(overrides: Partial<CloudApiOptions> = {}) {
+      const connector = connect(overrides);
+      await connector.startLink('link-1', { phoneNumberId: 'PN1', accessToken: 'EAAG-own-token' });
+      seen.length = 0;
+      return connector;
+    }
+    const failure = (promise: Promise<unknown>) =>
+      promise.then(
+        () => null,
+        (err: unknown) => err,
+      );
+
+    it('downloads a file: the media id with the bearer token, then its URL with the same token; checks its SHA-256', async () => {
+      answers['GET /v21.0/MEDIA1'] = mediaUrl();
+      answers['GET /files/MEDIA1'] = { status: 200, file: photo };
+      const connector = await linked();
+      expect(Buffer.from(await connector.downloadMedia('link-1', image, 5 * 1024 * 1024))).toEqual(photo);
+      expect(seen.map((r) => `${r.method} ${r.url} ${r.headers.authorization}`)).toEqual([
+        'GET /v21.0/MEDIA1 Bearer EAAG-own-token',
+        'GET /files/MEDIA1?ext=1 Bearer EAAG-own-token',
+      ]);
+
+      answers['GET /files/MEDIA1'] = { status: 200, file: Buffer.from('tampered bytes') };
+      const tampered = await failure(connector.downloadMedia('link-1', image, 1024));
+      expect(tampered).toBeInstanceOf(MediaDownloadError);
+      expect(tampered).toMatchObject({ reason: 'failed', message: expect.stringMatching(/do not match the SHA-256/) });
+    });
+
+    it('refuses a file over the limit: from the size Meta gives (nothing downloaded), its Content-Length, or as it streams', async () => {
+      const connector = await linked();
+      answers['GET /v21.0/MEDIA1'] = mediaUrl();
+      answers['GET /files/MEDIA1'] = { status: 200, file: photo };
+      expect(await failure(connector.downloadMedia('link-1', image, photo.length - 1))).toMatchObject({
+        reason: 'too_large',
+        message: `The image MEDIA1 is larger than the ${photo.length - 1} bytes allowed`,
+      });
+      expect(seen.map((r) => r.url)).toEqual(['/v21.0/MEDIA1']);
+
+      answers['GET /v21.0/MEDIA1'] = mediaUrl({ file_size: undefined, sha256: undefined });
+      expect(await failure(connector.downloadMedia('link-1', image, 10))).toMatchObject({ reason: 'too_large' });
+      answers['GET /files/MEDIA1'] = { status: 200, file: photo, contentLength: false };
+      expect(await failure(connector.downloadMedia('link-1', image, 10))).toMatchObject({ reason: 'too_large' });
+
+      // 64 MB offered, 1 MB allowed: reading stops, and the server is not made to produce the rest.
+      answers['GET /files/MEDIA1'] = { status: 200, streamBytes: 64 * 1024 * 1024 };
+      expect(await failure(connector.downloadMedia('link-1', image, 1024 * 1024))).toMatchObject({ reason: 'too_large' });
+      expect(streamed).toBeLessThan(32 * 1024 * 1024);
+    });
+
+    it('says a file is gone when Meta no longer knows its media id or its URL answers 404; failed when Meta fails', async () => {
+      const connector = await linked();
+      answers['GET /v21.0/MEDIA1'] = graphError("Unsupported get request. Object with ID 'MEDIA1' does not exist", 100);
+      expect(await failure(connector.downloadMedia('link-1', image, 1024))).toMatchObject({
+        reason: 'gone',
+        message: expect.stringMatching(/^The image MEDIA1: Meta no longer has it/),
+      });
+      answers['GET /v21.0/MEDIA1'] = { status: 404, body: 'Not Found' };
+      expect(await failure(connector.downloadMedia('link-1', image, 1024))).toMatchObject({ reason: 'gone' });
+      answers['GET /v21.0/MEDIA1'] = mediaUrl();
+      answers['GET /files/MEDIA1'] = { status: 404, file: Buffer.from('expired') };
+      expect(await failure(connector.downloadMedia('link-1', image, 1024))).toMatchObject({
+        reason: 'gone',
+        message: "The image MEDIA1: Meta's download answered HTTP 404",
+      });
+      answers['GET /v21.0/MEDIA1'] = { status: 503, body: 'busy' };
+      expect(await failure(connector.downloadMedia('link-1', image, 1024))).toMatchObject({ reason: 'failed' });
+      answers['GET /v21.0/MEDIA1'] = graphError('Error validating access token', 190, 401);
+      expect(await failure(connector.downloadMedia('link-1', image, 1024))).toMatchObject({
+        reason: 'failed',
+        message: expect.stringMatching(/access token is invalid or has expired/),
+      });
+      expect(await failure(connector.downloadMedia('link-2', image, 1024))).toMatchObject({ reason: 'failed' });
+    });
+
+    it('sends a file: uploads it as multipart to /{phone-number-id}/media, then sends it by the id; uploads a file once', async () => {
+      storedFiles.set('m-1', { bytes: photo, mimeType: 'image/png', fileName: 'shoes.png' });
+      answers['POST /v21.0/PN1/media'] = { status: 200, body: { id: 'UPLOADED-1' } };
+      const connector = await linked();
+      const message = {
+        type: 'media' as const,
+        media: { mediaId: 'm-1', kind: 'image' as const, mimeType: 'image/png', size: photo.length, caption: 'New in' },
+      };
+      expect(await connector.send(chatReply('link-1', '233241234567', message))).toEqual([{ providerMessageId: 'wamid.OUT', message }]);
+      expect(seen.map((r) => `${r.method} ${r.url} ${r.headers.authorization}`)).toEqual([
+        'POST /v21.0/PN1/media Bearer EAAG-own-token',
+        'POST /v21.0/PN1/messages Bearer EAAG-own-token',
+      ]);
+      expect(seen[0]!.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+      expect(seen[0]!.body).toEqual({
+        messaging_product: 'whatsapp',
+        type: 'image/png',
+        file: { name: 'shoes.png', type: 'image/png', bytes: photo },
+      });
+      expect(seen[1]!.body).toEqual({
+        messaging_product: 'whatsapp',
+        recipient_type: 'individual',
+        to: '233241234567',
+        type: 'image',
+        image: { id: 'UPLOADED-1', caption: 'New in' },
+      });
+
+      seen.length = 0;
+      await connector.send(chatReply('link-1', '233200000000', message));
+      expect(seen.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /v21.0/PN1/messages']);
+      expect(reads).toEqual(['m-1']);
+    });
+
+    it('rejects a send whose upload Meta refuses, or whose file cannot be read, and sends no message', async () => {
+      storedFiles.set('m-2', { bytes: photo, mimeType: 'image/png' });
+      answers['POST /v21.0/PN1/media'] = graphError('(#131053) Media upload error', 131053);
+      const connector = await linked();
+      const message = (mediaId: string) => ({
+        type: 'media' as const,
+        media: { mediaId, kind: 'image' as const, mimeType: 'image/png', size: 1 },
+      });
+      await expect(connector.send(chatReply('link-1', '233241234567', message('m-2')))).rejects.toMatchObject({
+        name: 'CloudApiError',
+        code: 131053,
+        message: 'WhatsApp Cloud API: (#131053) Media upload error (131053)',
+      });
+      answers['POST /v21.0/PN1/media'] = { status: 200, body: {} };
+      await expect(connector.send(chatReply('link-1', '233241234567', message('m-2')))).rejects.toThrow(/answered without a media id/);
+      await expect(connector.send(chatReply('link-1', '233241234567', message('missing')))).rejects.toThrow('media file missing not found');
+      expect(seen.map((r) => r.url)).toEqual(['/v21.0/PN1/media', '/v21.0/PN1/media']);
+    });
+
+    it('shows every kind of message as it is', () => {
+      expect([...connect().nativeTypes].sort()).toEqual([
+        'buttons',
+        'contact',
+        'link',
+        'list',
+        'location',
+        'locationRequest',
+        'media',
+        'text',
+      ]);
+    });
   });
 });

@@ -1,10 +1,19 @@
 // Over 400 lines: one connector written to Meta's documented formats, request and webhook side by side.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { toErrorMessage } from '../../shared/errors';
-import { toChatMessage, toPlainText, type ChatMessageRead, type WhatsAppMessage } from '../../shared/whatsapp';
+import type { ContactCard, MediaKind, MediaRef } from '../../shared/media';
+import { toChatMessage, type ChatMessageRead, type InboundMedia, type WhatsAppMessage } from '../../shared/whatsapp';
 import { isDeliveryStatus, type DeliveryUpdate, type SentMessage } from '../../shared/whatsapp-status';
 import { isHexHmacValid, parseJson } from '../payments/payment-provider';
-import type { ConnectorEvents, StartLinkOptions, WhatsAppConnector } from './whatsapp-connector';
+import { readAtMost, readLocation, toContactText, tooLarge } from './connector-media';
+import {
+  MediaDownloadError,
+  WHATSAPP_MESSAGE_TYPES,
+  type ConnectorEvents,
+  type ReadMedia,
+  type StartLinkOptions,
+  type WhatsAppConnector,
+} from './whatsapp-connector';
 
 /**
  * The WhatsApp Cloud API connector (docs/whatsapp-connectors.md), written to Meta's public documentation.
@@ -52,6 +61,12 @@ export interface CloudApiOptions {
   seenIdsLimit?: number;
   /** The clock a message's `receivedAt` is read from (ms since epoch). */
   now?: () => number;
+  /** The bytes of a file a `media` message sends (uploaded to Meta first). */
+  readMedia: ReadMedia;
+  /** How long a file's upload or download may take (ms); 2 minutes unless set. */
+  mediaTimeoutMs?: number;
+  /** How many uploads are remembered to send the same file again by its Meta id (30 days at Meta). */
+  uploadsLimit?: number;
 }
 
 export type CloudApiConnector = WhatsAppConnector & {
@@ -131,12 +146,14 @@ function readContactNames(value: Record<string, unknown>): Map<string, string> {
   return names;
 }
 
-/** Media and other messages with nothing typed: the bot answers them with a request for text. */
-const MEDIA_TYPES = new Set(['image', 'video', 'document', 'audio', 'sticker', 'location', 'contacts', 'order', 'unsupported', 'unknown']);
-/** Types that carry a caption the user typed (read as text when there is one). */
-const CAPTIONED_TYPES = ['image', 'video', 'document'] as const;
-/** Not something the user asked of the bot: a reaction to a message, a number change, a welcome request. */
+/**
+ * Not something the user asked of the bot: a reaction to a message, a number change, a welcome request. Every other
+ * type the connector does not read (a sticker, an order, Meta's `unsupported`, a type newer than this code) is
+ * handed over as `unsupported`, so the user hears that the bot cannot read it.
+ */
 const IGNORED_TYPES = new Set(['reaction', 'system', 'request_welcome', 'ephemeral']);
+/** The webhook's file messages, each with an object of its type (`image: { id, mime_type, sha256, caption }`). */
+const FILE_TYPES: Record<string, MediaKind> = { image: 'image', video: 'video', document: 'document', audio: 'audio' };
 
 function readCloudMessage(message: unknown, names: Map<string, string>): ChatMessageRead | null {
   if (!isRecord(message)) return null;
@@ -148,7 +165,7 @@ function readCloudMessage(message: unknown, names: Map<string, string>): ChatMes
   if (!messageId || !sender || !from || IGNORED_TYPES.has(type)) return null;
   const read = readCloudContent(message, type);
   if (!read) return null;
-  const inbound: ChatMessageRead = { messageId, from, text: read.text, kind: read.kind };
+  const inbound: ChatMessageRead = { messageId, from, ...read };
   const name = names.get(sender) ?? (names.size === 1 ? [...names.values()][0] : undefined);
   if (name) inbound.name = name;
   const seconds = Number(readString(message, 'timestamp') ?? Number.NaN);
@@ -156,29 +173,66 @@ function readCloudMessage(message: unknown, names: Map<string, string>): ChatMes
   return inbound;
 }
 
-function readCloudContent(message: Record<string, unknown>, type: string): Pick<ChatMessageRead, 'text' | 'kind'> | null {
+/** What one webhook message carries, before its sender and time are added. */
+type CloudContent = Pick<ChatMessageRead, 'text' | 'kind' | 'media' | 'location' | 'unsupportedReason'>;
+
+const unsupported = (reason: string): CloudContent => ({ kind: 'unsupported', text: '', unsupportedReason: reason });
+
+function readCloudContent(message: Record<string, unknown>, type: string): CloudContent | null {
+  const content = message[type];
   if (type === 'text') {
-    const body = isRecord(message.text) ? readString(message.text, 'body') : undefined;
+    const body = isRecord(content) ? readString(content, 'body') : undefined;
     return body === undefined ? null : { kind: 'text', text: body };
   }
-  if (type === 'interactive' && isRecord(message.interactive)) {
-    const { interactive } = message;
-    const reply = isRecord(interactive.list_reply) ? interactive.list_reply : interactive.button_reply;
+  if (type === 'interactive' && isRecord(content)) {
+    const reply = isRecord(content.list_reply) ? content.list_reply : content.button_reply;
     const id = isRecord(reply) ? readString(reply, 'id') : undefined;
-    // Other interactive replies (a WhatsApp Flow's answers) hold nothing the bot can read as a choice.
-    return id === undefined ? { kind: 'media', text: '' } : { kind: 'choice', text: id };
+    // Other interactive replies (a WhatsApp Flow's answers, `nfm_reply`) hold nothing the bot can read as a choice.
+    return id === undefined
+      ? unsupported(`an interactive reply of type ${readString(content, 'type') ?? 'unknown'}`)
+      : { kind: 'choice', text: id };
   }
-  if (type === 'button' && isRecord(message.button)) {
+  if (type === 'button' && isRecord(content)) {
     // A template's quick-reply button: the payload is what we set on it, the text what the user saw.
-    const picked = readString(message.button, 'payload') || readString(message.button, 'text');
+    const picked = readString(content, 'payload') || readString(content, 'text');
     return picked === undefined ? null : { kind: 'choice', text: picked };
   }
-  for (const captioned of CAPTIONED_TYPES) {
-    const media = message[captioned];
-    const caption = type === captioned && isRecord(media) ? readString(media, 'caption')?.trim() : undefined;
-    if (caption) return { kind: 'text', text: caption };
+  const fileKind = FILE_TYPES[type];
+  if (fileKind) return readCloudFile(content, fileKind);
+  if (type === 'location') {
+    const place = isRecord(content) ? content : {};
+    return readLocation(place.latitude, place.longitude, place.name, place.address);
   }
-  return MEDIA_TYPES.has(type) ? { kind: 'media', text: '' } : null;
+  if (type === 'contacts') {
+    const cards = readArray(message, 'contacts').flatMap((card) => readCloudContactCard(card) ?? []);
+    return cards.length > 0 ? { kind: 'text', text: toContactText(cards) } : unsupported('a contact card with no name or number');
+  }
+  // A sticker is WebP, not one of WhatsApp's image types, and an expression rather than a picture of anything.
+  return unsupported(type === 'sticker' ? 'a sticker' : `a message of type ${type}`);
+}
+
+/**
+ * `image`, `video`, `document` (with `filename`) or `audio` (with `voice`, true for a voice note): the media id to
+ * download it by, its type as WhatsApp gives it, and its caption as the message's text.
+ */
+function readCloudFile(file: unknown, kind: MediaKind): CloudContent {
+  const id = isRecord(file) ? readString(file, 'id') : undefined;
+  if (!isRecord(file) || !id) return unsupported(`a file (${kind}) without a media id`);
+  const media: InboundMedia = { kind, mimeType: readString(file, 'mime_type') ?? '', providerId: id };
+  const fileName = readString(file, 'filename');
+  if (fileName) media.fileName = fileName;
+  if (kind === 'audio' && file.voice === true) media.voice = true;
+  return { kind: 'media', text: readString(file, 'caption')?.trim() ?? '', media };
+}
+
+/** `contacts[{ name: { formatted_name, first_name, ... }, phones: [{ phone, wa_id, type }] }]`: one card. */
+function readCloudContactCard(card: unknown): ContactCard | null {
+  if (!isRecord(card)) return null;
+  const names = isRecord(card.name) ? card.name : {};
+  const name =
+    readString(names, 'formatted_name') ?? [readString(names, 'first_name'), readString(names, 'last_name')].filter(Boolean).join(' ');
+  const phones = readArray(card, 'phones').flatMap((phone) => (isRecord(phone) ? (readString(phone, 'phone') ?? []) : []));
+  return name || phones.length > 0 ? { name, phones } : null;
 }
 
 function readCloudStatus(status: unknown): CloudStatus | null {
@@ -242,6 +296,8 @@ export class CloudApiError extends Error {
     readonly code: number | undefined,
     /** True when Meta could not be reached or failed on its side (5xx): the same call may work later. */
     readonly isTransient = false,
+    /** The HTTP status Meta answered with, when it answered. */
+    readonly httpStatus?: number,
   ) {
     super(message);
     this.name = 'CloudApiError';
@@ -249,38 +305,68 @@ export class CloudApiError extends Error {
 }
 
 /**
- * The body of `POST /{phone-number-id}/messages` for one message: `{ messaging_product: 'whatsapp',
- * recipient_type: 'individual', to, type: 'text', text: { body } }`, or an interactive `list` (one section) or
- * `button` (reply buttons). The message is sent as it is: the channel cut it to WhatsApp's bounds
- * (WHATSAPP_LIMITS) when it wrote it, and the list's button names its one section.
+ * The body of `POST /{phone-number-id}/messages` for one message, as Meta documents each type: `{ messaging_product:
+ * 'whatsapp', recipient_type: 'individual', to, type, [type]: {...} }`. Text; an interactive `list` (one section),
+ * `button` (reply buttons), `cta_url` (a link button) or `location_request_message`; a file by the id its upload
+ * was answered with (`uploadedId`: required for `media`; documents carry their file name, audio no caption); a
+ * `location`; `contacts`. The message is sent as it is: the channel cut it to WhatsApp's bounds (WHATSAPP_LIMITS)
+ * when it wrote it, and the list's button names its one section.
+ * @example toCloudMessageBody('233241234567', { type: 'locationRequest', body: 'Where are you?' })
+ *   -> { ..., type: 'interactive', interactive: { type: 'location_request_message', body: { text: 'Where are you?' }, action: { name: 'send_location' } } }
  */
-export function toCloudMessageBody(to: string, message: WhatsAppMessage): Record<string, unknown> {
+export function toCloudMessageBody(to: string, message: WhatsAppMessage, uploadedId?: string): Record<string, unknown> {
   const envelope = { messaging_product: 'whatsapp', recipient_type: 'individual', to };
-  if (message.type === 'text') return { ...envelope, type: 'text', text: { body: message.text } };
-  if (message.type !== 'list' && message.type !== 'buttons') {
-    return { ...envelope, type: 'text', text: { body: toPlainText(message) } };
-  }
-  if (message.type === 'list') {
-    const rows = message.rows.map(({ id, title, description }) => ({ id, title, ...(description ? { description } : {}) }));
-    return {
-      ...envelope,
-      type: 'interactive',
-      interactive: {
+  const interactive = (body: Record<string, unknown>) => ({ ...envelope, type: 'interactive', interactive: body });
+  switch (message.type) {
+    case 'text':
+      return { ...envelope, type: 'text', text: { body: message.text } };
+    case 'list': {
+      const rows = message.rows.map(({ id, title, description }) => ({ id, title, ...(description ? { description } : {}) }));
+      return interactive({
         type: 'list',
         body: { text: message.body },
         action: { button: message.button, sections: [{ title: message.button, rows }] },
-      },
-    };
+      });
+    }
+    case 'buttons':
+      return interactive({
+        type: 'button',
+        body: { text: message.body },
+        action: { buttons: message.buttons.map(({ id, title }) => ({ type: 'reply', reply: { id, title } })) },
+      });
+    case 'link':
+      return interactive({
+        type: 'cta_url',
+        body: { text: message.body },
+        action: { name: 'cta_url', parameters: { display_text: message.button, url: message.url } },
+      });
+    case 'locationRequest':
+      return interactive({ type: 'location_request_message', body: { text: message.body }, action: { name: 'send_location' } });
+    case 'location': {
+      const { latitude, longitude, name, address } = message.location;
+      return {
+        ...envelope,
+        type: 'location',
+        location: { latitude, longitude, ...(name ? { name } : {}), ...(address ? { address } : {}) },
+      };
+    }
+    case 'contact': {
+      const { name, phones } = message.contact;
+      const card = { name: { formatted_name: name, first_name: name }, phones: phones.map((phone) => ({ phone, type: 'CELL' })) };
+      return { ...envelope, type: 'contacts', contacts: [card] };
+    }
+    case 'media':
+      if (!uploadedId) throw new Error('A media message is sent by the id of its upload');
+      return { ...envelope, type: message.media.kind, [message.media.kind]: toCloudFile(message.media, uploadedId) };
   }
-  return {
-    ...envelope,
-    type: 'interactive',
-    interactive: {
-      type: 'button',
-      body: { text: message.body },
-      action: { buttons: message.buttons.map(({ id, title }) => ({ type: 'reply', reply: { id, title } })) },
-    },
-  };
+}
+
+/** `{ id, caption?, filename? }`: Meta shows no caption on audio, and a file name on documents only. */
+function toCloudFile({ kind, caption, fileName }: MediaRef, id: string): Record<string, string> {
+  const file: Record<string, string> = { id };
+  if (caption && kind !== 'audio') file.caption = caption;
+  if (fileName && kind === 'document') file.filename = fileName;
+  return file;
 }
 
 /**
@@ -303,7 +389,12 @@ function createSeenIds(limit: number) {
   };
 }
 
-export type GraphRequest = { method: 'GET' } | { method: 'DELETE' } | { method: 'POST'; body: unknown };
+/** A JSON call (a DELETE too), or a file upload (`form`: multipart, its boundary set by fetch) given longer (`timeoutMs`). */
+export type GraphRequest =
+  | { method: 'GET' }
+  | { method: 'DELETE' }
+  | { method: 'POST'; body: unknown }
+  | { method: 'POST'; form: FormData; timeoutMs?: number };
 
 /**
  * One Graph API call with a given token (`path` after the versioned `apiUrl`); a refusal or a network failure
@@ -327,6 +418,7 @@ export function createGraphApi({
   const apiUrl = base.replace(/\/+$/, '');
   /** `accessToken` '' sends no Authorization header (the code exchange authenticates with the app's secret). */
   return async function callGraph(path: string, init: GraphRequest, accessToken: string): Promise<Record<string, unknown>> {
+    const isJson = init.method === 'POST' && 'body' in init;
     let res: Response;
     try {
       res = await doFetch(`${apiUrl}${path}`, {
@@ -334,10 +426,10 @@ export function createGraphApi({
         headers: {
           ...(accessToken ? { authorization: `Bearer ${accessToken}` } : {}),
           accept: 'application/json',
-          ...(init.method === 'POST' ? { 'content-type': 'application/json' } : {}),
+          ...(isJson ? { 'content-type': 'application/json' } : {}),
         },
-        ...(init.method === 'POST' ? { body: JSON.stringify(init.body) } : {}),
-        signal: AbortSignal.timeout(timeoutMs),
+        ...(init.method === 'POST' ? { body: 'form' in init ? init.form : JSON.stringify(init.body) } : {}),
+        signal: AbortSignal.timeout(('timeoutMs' in init && init.timeoutMs) || timeoutMs),
       });
     } catch (err) {
       throw new CloudApiError(`Could not reach the WhatsApp Cloud API: ${toErrorMessage(err)}`, undefined, true);
@@ -348,7 +440,7 @@ export function createGraphApi({
       const code = error ? readCode(error) : undefined;
       const userSaid = error && userMessages ? readString(error, 'error_user_msg') : undefined;
       const said = (error && (userSaid || readString(error, 'message'))) || `HTTP ${res.status}`;
-      throw new CloudApiError(`WhatsApp Cloud API: ${describeCloudError(said, code)}`, code, !error && res.status >= 500);
+      throw new CloudApiError(`WhatsApp Cloud API: ${describeCloudError(said, code)}`, code, !error && res.status >= 500, res.status);
     }
     return isRecord(answer) ? answer : {};
   };
@@ -358,9 +450,12 @@ export function createCloudApiConnector(options: CloudApiOptions): CloudApiConne
   const seen = createSeenIds(options.seenIdsLimit ?? 10_000);
   const now = options.now ?? Date.now;
   /** linkId -> its phone number id and the token its sends use (its own, or the installation's). */
-  const numbers = new Map<string, { phoneNumberId: string; accessToken: string }>();
+  const numbers = new Map<string, CloudNumber>();
 
-  const graph = createGraphApi({ apiUrl: options.apiUrl, fetch: options.fetch, timeoutMs: options.timeoutMs });
+  const doFetch = options.fetch ?? fetch;
+  const mediaTimeoutMs = options.mediaTimeoutMs ?? 120_000;
+  const uploads = createUploads(options.uploadsLimit ?? 1000, now);
+  const graph = createGraphApi({ apiUrl: options.apiUrl, fetch: doFetch, timeoutMs: options.timeoutMs });
   const callGraph = (path: string, init: GraphRequest, accessToken: string = options.accessToken) => graph(path, init, accessToken);
   /** Where a send goes and with which token, once the link is confirmed. */
   const remember = (linkId: string, phoneNumberId: string, accessToken: string | undefined) =>
@@ -397,9 +492,77 @@ export function createCloudApiConnector(options: CloudApiOptions): CloudApiConne
     }
   }
 
+  /**
+   * A file's Meta media id for the number: `POST /{phone-number-id}/media` (multipart: `messaging_product`, `type`,
+   * `file`) answered `{ id }`, remembered so the same file goes again without a second upload.
+   */
+  async function uploadMedia(number: CloudNumber, ref: MediaRef): Promise<string> {
+    const key = `${number.phoneNumberId}:${ref.mediaId}`;
+    const known = uploads.get(key);
+    if (known) return known;
+    const file = await options.readMedia(ref);
+    const form = new FormData();
+    form.append('messaging_product', 'whatsapp');
+    form.append('type', file.mimeType);
+    form.append('file', new Blob([new Uint8Array(file.bytes)], { type: file.mimeType }), file.fileName ?? `${ref.kind}-${ref.mediaId}`);
+    const path = `/${encodeURIComponent(number.phoneNumberId)}/media`;
+    const answer = await callGraph(path, { method: 'POST', form, timeoutMs: mediaTimeoutMs }, number.accessToken);
+    const id = readString(answer, 'id');
+    if (!id) throw new CloudApiError('WhatsApp Cloud API: the media upload was answered without a media id', undefined);
+    uploads.set(key, id);
+    return id;
+  }
+
+  /**
+   * A user's file: `GET /{media-id}` answers `{ url, mime_type, sha256, file_size }`, then `GET url` with the same
+   * bearer token gives the bytes (the URL lives 5 minutes, the media id 7 days). The size Meta gives is checked
+   * before anything is downloaded, the bytes as they come and against the SHA-256 Meta gave.
+   */
+  async function downloadMedia(linkId: string, media: InboundMedia, maxBytes: number): Promise<Uint8Array> {
+    const number = numbers.get(linkId);
+    if (!number) throw new MediaDownloadError('failed', `WhatsApp link ${linkId} is not connected to a Cloud API number`);
+    const what = `The ${media.kind} ${media.providerId}`;
+    let found: Record<string, unknown>;
+    try {
+      found = await callGraph(`/${encodeURIComponent(media.providerId)}`, { method: 'GET' }, number.accessToken);
+    } catch (err) {
+      throw toDownloadError(err, what);
+    }
+    const url = readString(found, 'url');
+    if (!url) throw new MediaDownloadError('gone', `${what}: Meta answered without a download URL`);
+    if (Number(readString(found, 'file_size') ?? 0) > maxBytes) throw tooLarge(what, maxBytes);
+    let res: Response;
+    try {
+      res = await doFetch(url, {
+        headers: { authorization: `Bearer ${number.accessToken}` },
+        signal: AbortSignal.timeout(mediaTimeoutMs),
+      });
+    } catch (err) {
+      throw new MediaDownloadError('failed', `${what} could not be downloaded from Meta: ${toErrorMessage(err)}`);
+    }
+    if (!res.ok || !res.body) {
+      await res.body?.cancel();
+      // The URL was made a moment ago: a 404 or 410 now means Meta no longer has the file.
+      const isGone = res.status === 404 || res.status === 410;
+      throw new MediaDownloadError(isGone ? 'gone' : 'failed', `${what}: Meta's download answered HTTP ${res.status}`);
+    }
+    if (Number(res.headers.get('content-length') ?? 0) > maxBytes) {
+      await res.body.cancel();
+      throw tooLarge(what, maxBytes);
+    }
+    const bytes = await readAtMost(res.body, maxBytes, what);
+    const sha256 = readString(found, 'sha256');
+    if (sha256 && createHash('sha256').update(bytes).digest('hex') !== sha256.toLowerCase()) {
+      throw new MediaDownloadError('failed', `${what}: the bytes downloaded do not match the SHA-256 Meta gave`);
+    }
+    return bytes;
+  }
+
   return {
     name: 'cloud',
     supportsInteractive: true,
+    nativeTypes: new Set(WHATSAPP_MESSAGE_TYPES),
+    downloadMedia,
     startLink,
     // Meta answers a token that cannot read the number with an error (100: "does not exist, cannot be loaded due
     // to missing permissions"; 190: the token is invalid or expired); only Meta unreachable rejects.
@@ -423,7 +586,9 @@ export function createCloudApiConnector(options: CloudApiOptions): CloudApiConne
         if (!number) throw new Error(`WhatsApp link ${linkId} is not connected to a Cloud API number`);
         const path = `/${encodeURIComponent(number.phoneNumberId)}/messages`;
         try {
-          const answer = await callGraph(path, { method: 'POST', body: toCloudMessageBody(to, message) }, number.accessToken);
+          const uploadedId = message.type === 'media' ? await uploadMedia(number, message.media) : undefined;
+          const body = toCloudMessageBody(to, message, uploadedId);
+          const answer = await callGraph(path, { method: 'POST', body }, number.accessToken);
           const providerMessageId = readSentId(answer);
           if (providerMessageId) sent.push({ providerMessageId, message });
         } catch (err) {
@@ -458,6 +623,43 @@ export function createCloudApiConnector(options: CloudApiOptions): CloudApiConne
         await reportStatuses(options.events, linkId, delivery.statuses, now());
       }
       return 'ok';
+    },
+  };
+}
+
+/** A linked number as the connector sends from it. */
+interface CloudNumber {
+  phoneNumberId: string;
+  accessToken: string;
+}
+
+/**
+ * A media id lookup's refusal: an id Meta does not know (error 100, "does not exist", or HTTP 404: media ids in
+ * messages last 7 days) is `gone`; Meta unreachable, failing, or refusing the token is `failed`.
+ */
+function toDownloadError(err: unknown, what: string): MediaDownloadError {
+  const isGone = err instanceof CloudApiError && !err.isTransient && (err.code === 100 || err.httpStatus === 404);
+  const why = isGone ? 'Meta no longer has it (media ids in messages last 7 days)' : toErrorMessage(err);
+  return new MediaDownloadError(isGone ? 'gone' : 'failed', `${what}: ${why}`);
+}
+
+/** Meta keeps an uploaded file 30 days; its id is reused for 29, then the file is uploaded again. */
+const UPLOAD_REUSE_MS = 29 * 24 * 60 * 60_000;
+
+/** The last `limit` uploads' ids, by number and stored file, oldest forgotten first. */
+function createUploads(limit: number, now: () => number) {
+  const ids = new Map<string, { id: string; at: number }>();
+  return {
+    get(key: string): string | undefined {
+      const known = ids.get(key);
+      if (known && now() - known.at < UPLOAD_REUSE_MS) return known.id;
+      ids.delete(key);
+      return undefined;
+    },
+    set(key: string, id: string): void {
+      ids.delete(key);
+      ids.set(key, { id, at: now() });
+      if (ids.size > limit) ids.delete(ids.keys().next().value!);
     },
   };
 }

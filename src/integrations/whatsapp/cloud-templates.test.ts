@@ -82,6 +82,7 @@ describe("Meta's template webhook and send body", () => {
     const simulator = createSimulatorConnector({
       origin: 'http://localhost',
       events: { onLinkUpdate: async () => {}, onMessage: async () => {} },
+      readMedia: async () => Promise.reject(new Error('no files here')),
       now: () => new Date('2026-11-29T09:00:00Z'),
     });
     const sent = await simulator.sendTemplate!('link-1', '233241234567', shipped);

@@ -10,7 +10,8 @@
  * The server owns the links (rows in `whatsapp_links`) and the conversations; a connector only moves a link
  * through its states and carries messages, reporting both through {@link ConnectorEvents}.
  */
-import type { ChatMessage, ChatReply, LinkStatus, WhatsAppConnectorName } from '../../shared/whatsapp';
+import type { MediaRef } from '../../shared/media';
+import type { ChatMessage, ChatReply, InboundMedia, LinkStatus, WhatsAppConnectorName, WhatsAppMessage } from '../../shared/whatsapp';
 import type { DeliveryUpdate, SentMessage } from '../../shared/whatsapp-status';
 import type { RenderedTemplate } from '../../shared/whatsapp-templates';
 
@@ -53,10 +54,71 @@ export interface StartLinkOptions {
   externalId?: string;
 }
 
+/** A kind of message the bot sends (`text`, `list`, `media`, `link`, ...). */
+export type WhatsAppMessageType = WhatsAppMessage['type'];
+
+/** Every kind of message the bot sends, for a connector that shows them all as they are. */
+export const WHATSAPP_MESSAGE_TYPES = [
+  'text',
+  'list',
+  'buttons',
+  'media',
+  'location',
+  'contact',
+  'link',
+  'locationRequest',
+] as const satisfies readonly WhatsAppMessageType[];
+
+/** A stored file's bytes, as a connector gets them to send a `media` message. */
+export interface MediaFile {
+  bytes: Uint8Array;
+  /** The type read from the bytes when the file was stored. */
+  mimeType: string;
+  fileName?: string;
+}
+
+/**
+ * How a connector gets the bytes of a file it must send (the server's media store). Every connector is created
+ * with one; it rejects when the file cannot be read (gone, storage unavailable), and the send rejects with it.
+ * @example readMedia({ mediaId: 'm-1', kind: 'document', mimeType: 'application/pdf', size: 5120 })
+ *   -> { bytes: <5120 bytes>, mimeType: 'application/pdf', fileName: 'receipt.pdf' }
+ */
+export type ReadMedia = (ref: MediaRef) => Promise<MediaFile>;
+
+/**
+ * Why a user's file could not be fetched: `gone`, the provider no longer has it (a Cloud API media id Meta
+ * answers 404 or "does not exist" for, past its 7 days; a Baileys message no longer kept or re-uploaded; a
+ * simulator upload dropped); `too_large`, it is over the size asked for (nothing past that many bytes is kept);
+ * `failed`, the provider could not be reached or refused (trying again may work).
+ */
+export type MediaDownloadFailure = 'gone' | 'too_large' | 'failed';
+
+/** A failed {@link WhatsAppConnector.downloadMedia}: `reason` for the server's answer, the message for the log. */
+export class MediaDownloadError extends Error {
+  constructor(
+    readonly reason: MediaDownloadFailure,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'MediaDownloadError';
+  }
+}
+
 export interface WhatsAppConnector {
   readonly name: WhatsAppConnectorName;
   /** True when the connector can show list and button messages; otherwise every reply is numbered text. */
   readonly supportsInteractive: boolean;
+  /**
+   * The kinds of message the connector shows as they are; `send` turns any other into its text
+   * (`toPlainText`). Cloud API and simulator: all; a linked device: text, media, location and contact cards.
+   */
+  readonly nativeTypes: ReadonlySet<WhatsAppMessageType>;
+  /**
+   * The bytes of a file a user sent to a linked number (a message's `media`), at most `maxBytes` of them. Rejects
+   * with a {@link MediaDownloadError}: `too_large` without reading more than `maxBytes + 1` bytes (and without
+   * reading any when the provider gives the size first), `gone` when the provider no longer has it.
+   */
+  downloadMedia(linkId: string, media: InboundMedia, maxBytes: number): Promise<Uint8Array>;
   /**
    * Starts linking (or, with `resume`, reconnects a linked number). Resolves once the attempt is under way;
    * the outcome comes through `onLinkUpdate` (QR, then CONNECTED or FAILED).

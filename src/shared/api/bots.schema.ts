@@ -280,14 +280,41 @@ export type SimulatedPhone = z.infer<typeof simulatedPhoneSchema>;
 
 export const simulatedScanBodySchema = z.object({ secret: z.string().min(1).max(100), mobileNumber: customerNumberSchema });
 
-/** A customer's message on the simulated phone; `label` is what a picked choice showed (its title), for the chat. */
-export const simulatedMessageBodySchema = z.object({
-  secret: z.string().min(1).max(100),
-  from: customerNumberSchema,
-  text: messageTextSchema,
-  kind: z.enum(['text', 'choice', 'media']).default('text'),
-  label: z.string().max(200).optional(),
+/** The largest file the simulated phone sends: WhatsApp's bound for audio and video (a larger document cannot be tried there). */
+export const SIMULATED_FILE_MAX_BYTES = 16 * 1024 * 1024;
+/** A simulated phone's file, base64: four characters for every three bytes. */
+export const SIMULATED_FILE_MAX_CHARS = Math.ceil(SIMULATED_FILE_MAX_BYTES / 3) * 4;
+
+/** A file sent from the simulated phone: its bytes (base64), its type as the page says, its name, how the phone sends it. */
+const simulatedFileSchema = z.object({
+  data: z
+    .string()
+    .max(SIMULATED_FILE_MAX_CHARS, `A file of at most ${SIMULATED_FILE_MAX_BYTES / 1024 / 1024} MB`)
+    .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'The file, base64-encoded'),
+  mimeType: z.string().min(1).max(255),
+  fileName: z.string().max(255).optional(),
+  /** Image, audio and video types go as such, anything else as a document, unless the page says. */
+  kind: z.enum(MEDIA_KINDS).optional(),
+  /** A voice note (audio recorded in the chat). */
+  voice: z.boolean().optional(),
 });
+
+/**
+ * A customer's message on the simulated phone: typed text, a picked choice (`text` its id, `label` its title, for the
+ * chat), a file (`file`; `text` its caption), a location (`location`, on the globe), or `unsupported` (a sticker).
+ */
+export const simulatedMessageBodySchema = z
+  .object({
+    secret: z.string().min(1).max(100),
+    from: customerNumberSchema,
+    text: messageTextSchema.default(''),
+    kind: z.enum(['text', 'choice', 'media', 'location', 'unsupported']).default('text'),
+    label: z.string().max(200).optional(),
+    file: simulatedFileSchema.optional(),
+    location: locationSchema.optional(),
+  })
+  .refine((body) => body.kind !== 'media' || body.file, { message: 'A file message carries its file', path: ['file'] })
+  .refine((body) => body.kind !== 'location' || body.location, { message: 'A location message carries its location', path: ['location'] });
 export type SimulatedMessageBody = z.input<typeof simulatedMessageBodySchema>;
 
 /** One line of a simulated chat: `in` from the customer, `out` the bot's. */

@@ -202,7 +202,20 @@ describeDb('WhatsApp bots', () => {
       },
     ]);
     // A picture where text was expected gets a sentence and leaves the open screen as it was.
-    expect((await send('', 'media')).json().data.messages).toEqual([{ type: 'text', text: MEDIA_REPLY_TEXT }]);
+    expect((await send('', 'unsupported')).json().data.messages).toEqual([{ type: 'text', text: MEDIA_REPLY_TEXT }]);
+    // A file or a place comes with the message; without them, or off the globe, the message is refused and nothing runs.
+    const phone = (body: Record<string, unknown>) =>
+      post(`/api/whatsapp-simulator/${linkId}/messages`, { secret, from: '233209999999', ...body }, {});
+    expect((await phone({ kind: 'media', text: 'caption' })).statusCode).toBe(400);
+    expect((await phone({ kind: 'media', file: { data: 'not base64!', mimeType: 'image/png' } })).statusCode).toBe(400);
+    expect((await phone({ kind: 'location' })).statusCode).toBe(400);
+    expect((await phone({ kind: 'location', location: { latitude: 91, longitude: 0 } })).statusCode).toBe(400);
+    const photoBytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x20, 0x61, 0x20, 0x70, 0x68, 0x6f, 0x74, 0x6f]);
+    const photo = { data: photoBytes.toString('base64'), mimeType: 'image/png', fileName: 'shoe.png' };
+    expect((await phone({ kind: 'media', file: photo })).json().data.messages).toEqual([{ type: 'text', text: MEDIA_REPLY_TEXT }]);
+    expect((await phone({ kind: 'location', location: { latitude: 5.6, longitude: -0.2, name: 'Osu' } })).json().data.messages).toEqual([
+      { type: 'text', text: MEDIA_REPLY_TEXT },
+    ]);
     expect((await send('1', 'choice')).json().data.messages).toEqual([{ type: 'text', text: 'You picked Balance. Goodbye!' }]);
     const transcript = (
       await get(`/api/whatsapp-simulator/${linkId}/messages?secret=${encodeURIComponent(secret)}&from=233209999999`, {})
@@ -216,6 +229,20 @@ describeDb('WhatsApp bots', () => {
       'out',
       'in',
       'out',
+      'in',
+      'out',
+      'in',
+      'out',
+    ]);
+    // The chat shows the customer's file and place as they were sent.
+    expect(transcript.data.transcript.filter((e: { direction: string }) => e.direction === 'in').slice(3, 5)).toEqual([
+      expect.objectContaining({
+        message: {
+          type: 'media',
+          media: { mediaId: expect.stringMatching(/^sim-/), kind: 'image', mimeType: 'image/png', size: 12, fileName: 'shoe.png' },
+        },
+      }),
+      expect.objectContaining({ message: { type: 'location', location: { latitude: 5.6, longitude: -0.2, name: 'Osu' } } }),
     ]);
     const live = (await get(`/dashboard/completedSessions/${appId}`)).json().data;
     expect(live).toEqual(expect.arrayContaining([expect.objectContaining({ mobile: '233209999999', environment: 'live' })]));

@@ -16,7 +16,7 @@ import {
   type WhatsAppConnectorName,
 } from '../../../shared/whatsapp';
 import { createSimulatorConnector, type SimulatorConnector } from '../../../integrations/whatsapp/simulator';
-import type { ConnectorEvents, WhatsAppConnector } from '../../../integrations/whatsapp/whatsapp-connector';
+import type { ConnectorEvents, ReadMedia, WhatsAppConnector } from '../../../integrations/whatsapp/whatsapp-connector';
 import type { ChatBot, ChatStart, Runtime } from '../runtime/runtime.service';
 import { createBaileysConnector } from '../../../integrations/whatsapp/baileys';
 import { createCloudApiConnector, type CloudApiConnector } from '../../../integrations/whatsapp/cloud-api';
@@ -74,7 +74,14 @@ async function findLinkedBot(
   }
   onFound({ ownerId: target.ownerId, appId: target.link.appId, environment: 'live' });
   if (target.botStatus === 'inactive') return INACTIVE_BOT_TEXT;
-  if (message.kind === 'media' && message.text.trim() === '') return MEDIA_REPLY_TEXT;
+  if (message.kind === 'unsupported') {
+    ctx.log.info(
+      { linkId: message.linkId, messageId: message.messageId, what: message.unsupportedReason },
+      'a WhatsApp message no bot reads was answered with a sentence',
+    );
+    return MEDIA_REPLY_TEXT;
+  }
+  if (message.kind !== 'text' && message.kind !== 'choice' && message.text.trim() === '') return MEDIA_REPLY_TEXT;
   const bot: ChatBot = { appId: target.link.appId, environment: 'live', interactive: connector.supportsInteractive };
   if (target.entryMenuId) bot.entryMenuId = target.entryMenuId;
   return bot;
@@ -116,6 +123,10 @@ export function createWhatsApp(ctx: AppContext, runtime: Runtime): WhatsApp {
     },
   });
   const { config } = ctx;
+  // The bytes of a file a bot sends, from the media store once it is wired in; until then a media message fails.
+  const readMedia: ReadMedia = async () => {
+    throw new Error('media storage is not configured');
+  };
   const offered = getOfferedConnectors(config);
   const connectors = new Map<WhatsAppConnectorName, WhatsAppConnector>();
   let simulator: SimulatorConnector | null = null;
@@ -128,6 +139,7 @@ export function createWhatsApp(ctx: AppContext, runtime: Runtime): WhatsApp {
       appSecret: config.WHATSAPP_CLOUD_APP_SECRET ?? '',
       verifyToken: config.WHATSAPP_CLOUD_VERIFY_TOKEN ?? '',
       events: eventsOf(() => cloud!, false),
+      readMedia,
       findLinkId: async (phoneNumberId) => {
         const linkId = await findLinkIdByExternalId(ctx, 'cloud', phoneNumberId);
         // Every number of the app delivers to one webhook: one no account has linked is nobody's to see.
@@ -142,13 +154,19 @@ export function createWhatsApp(ctx: AppContext, runtime: Runtime): WhatsApp {
     const baileys: WhatsAppConnector = createBaileysConnector({
       authStore: createWhatsAppAuthStore(ctx.db, { key: Buffer.from(config.WHATSAPP_CREDENTIALS_KEY ?? '', 'hex') }),
       events: eventsOf(() => baileys, false),
+      readMedia,
       log: ctx.log,
       now: () => ctx.now().getTime(),
     });
     connectors.set('baileys', baileys);
   }
   if (offered.includes('simulator')) {
-    simulator = createSimulatorConnector({ origin: getPublicOrigin(config), events: eventsOf(() => simulator!, true), now: ctx.now });
+    simulator = createSimulatorConnector({
+      origin: getPublicOrigin(config),
+      events: eventsOf(() => simulator!, true),
+      readMedia,
+      now: ctx.now,
+    });
     connectors.set('simulator', simulator);
   }
 

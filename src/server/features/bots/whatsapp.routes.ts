@@ -1,6 +1,7 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
 import { eq } from 'drizzle-orm';
 import { apps, whatsappLinks } from '../../../db/schema';
 import {
@@ -14,12 +15,12 @@ import {
   sendSimulatedPhoneMessage,
   setSimulatedPhoneState,
 } from '../../../shared/api/bots.calls';
-import { BOT_MESSAGES } from '../../../shared/api/bots.schema';
+import { BOT_MESSAGES, SIMULATED_FILE_MAX_CHARS, type simulatedMessageBodySchema } from '../../../shared/api/bots.schema';
 import { invalid, notAllowed, notFound, unauthenticated } from '../../../shared/errors';
 import type { CloudApiConnector } from '../../../integrations/whatsapp/cloud-api';
 import { readTemplateStatusUpdates } from '../../../integrations/whatsapp/cloud-templates';
 import { parseJson } from '../../../integrations/payments/payment-provider';
-import type { SimulatorConnector } from '../../../integrations/whatsapp/simulator';
+import type { PhoneMessage, SimulatorConnector } from '../../../integrations/whatsapp/simulator';
 import { toConversation, type ChatMessage, type WhatsAppMessage } from '../../../shared/whatsapp';
 import type { AppContext } from '../../context';
 import { registerCall } from '../../core/register-call';
@@ -148,6 +149,23 @@ function registerCloudWebhook(app: FastifyInstance, cloud: CloudApiConnector, on
   });
 }
 
+/** The simulated phone's message as the simulator takes it (the schema made sure a file or a location is there). */
+function toPhoneMessage(body: z.output<typeof simulatedMessageBodySchema>): PhoneMessage {
+  const { kind, text, label, file, location } = body;
+  if (kind === 'media' && file) {
+    const { data, mimeType, fileName, kind: sentAs, voice } = file;
+    const bytes = new Uint8Array(Buffer.from(data, 'base64'));
+    return {
+      kind,
+      text,
+      file: { bytes, mimeType, ...(fileName ? { fileName } : {}), ...(sentAs ? { kind: sentAs } : {}), ...(voice ? { voice } : {}) },
+    };
+  }
+  if (kind === 'location' && location) return { kind, location };
+  if (kind === 'choice') return { kind, text, ...(label ? { label } : {}) };
+  return { kind: kind === 'unsupported' ? kind : 'text', text };
+}
+
 function registerSimulatorRoutes(app: FastifyInstance, ctx: AppContext, simulator: SimulatorConnector): void {
   const tags = ['bots'];
 
@@ -199,13 +217,14 @@ function registerSimulatorRoutes(app: FastifyInstance, ctx: AppContext, simulato
 
   registerCall(app, sendSimulatedPhoneMessage, {
     tags,
-    summary: "A customer's message to the linked number; answers with what the bot sent back",
+    summary: "A customer's message to the linked number (text, a choice, a file or a location); answers with what the bot sent back",
     config,
+    // A file comes base64 in the body: a third larger than the file, and room for the rest.
+    bodyLimit: SIMULATED_FILE_MAX_CHARS + 64 * 1024,
     handler: async (req) => {
       const row = await getSimulatedLink(req.params.linkId, req.body.secret);
       if (row.link.status !== 'CONNECTED') throw invalid('This number is not linked: scan the QR code first');
-      const { from, text, kind, label } = req.body;
-      const messages: WhatsAppMessage[] = await simulator.receive(row.link.id, from, text, kind, label);
+      const messages: WhatsAppMessage[] = await simulator.receive(row.link.id, req.body.from, toPhoneMessage(req.body));
       return ok('OK', { messages });
     },
   });
