@@ -12,6 +12,7 @@ const embeddedDatabaseFiles = ['src/server/main.int.test.ts', 'src/db/pglite-thr
 const postgresServerFiles = [
   'src/server/features/runtime/db-blink.int.test.ts',
   'src/server/features/contacts/contact-import-blink.int.test.ts',
+  'src/server/features/bots/bot-conversations-outage.int.test.ts',
 ];
 
 export default defineConfig({
