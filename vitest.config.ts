@@ -9,7 +9,11 @@ const servicesFiles = ['src/**/*.services.test.ts', 'tests/**/*.services.test.ts
 // About the embedded database (PGlite on its thread, started as a process): int-pglite only.
 const embeddedDatabaseFiles = ['src/server/main.int.test.ts', 'src/db/pglite-thread-client.int.test.ts'];
 // About a PostgreSQL server's connections going away (pg_terminate_backend): nothing to terminate on PGlite.
-const postgresServerFiles = ['src/server/features/runtime/db-blink.int.test.ts'];
+const postgresServerFiles = [
+  'src/server/features/runtime/db-blink.int.test.ts',
+  'src/server/features/contacts/contact-import-blink.int.test.ts',
+  'src/server/features/bots/bot-conversations-outage.int.test.ts',
+];
 
 export default defineConfig({
   test: {

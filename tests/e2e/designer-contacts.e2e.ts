@@ -45,6 +45,17 @@ describeBrowser('menu designer: contact fields', () => {
     });
     if (app.status !== '00') throw new Error(`createApp failed: ${JSON.stringify(app)}`);
     appId = app.data.appId;
+    // The account's contacts have keys no menu of the app uses: the designer offers them too.
+    const started = await callApi<{ importId: string }>(owner.reply.token, '/api/contacts/imports', {
+      csv: 'phone,loyalty_tier,branch\n0241000101,gold,Osu\n0241000102,silver,\n',
+      defaultCountry: 'ghana',
+    });
+    if (started.status !== '00') throw new Error(`import failed: ${JSON.stringify(started)}`);
+    for (let i = 0; i < 50; i += 1) {
+      const job = await callApi<{ status: string }>(owner.reply.token, `/api/contacts/imports/${started.data.importId}`);
+      if (job.data.status === 'done') break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
   });
   afterAll(async () => {
     await browser?.close();
@@ -91,6 +102,22 @@ describeBrowser('menu designer: contact fields', () => {
       saveToContact: 'city',
       switchOperations: [{ subject: 'contact.tier', operator: 'isSet', compareVal: '', action: 'Terminate', actionParam: 'Welcome back' }],
     });
+    await page.close();
+  });
+
+  it("offers the account's contacts' attribute keys, the most used first, beside the app's own", async () => {
+    const page = await openDesigner();
+    await page.getByRole('button', { name: 'Edit city', exact: true }).click();
+    await visible(form(page));
+    const saveTo = form(page).getByLabel('Save the input to contact field', { exact: true });
+    await saveTo.fill('');
+    await saveTo.click();
+    const accountKeys = page.getByRole('listbox').getByRole('group', { name: 'On your contacts' });
+    await visible(accountKeys);
+    expect(await accountKeys.getByRole('option').allTextContents()).toEqual(['loyalty_tier', 'branch']);
+    await shot(page, 'designer-save-to-contact-account-keys-desktop');
+    await accountKeys.getByRole('option', { name: 'loyalty_tier' }).click();
+    expect(await saveTo.inputValue()).toBe('loyalty_tier');
     await page.close();
   });
 

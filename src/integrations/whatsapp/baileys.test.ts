@@ -1,15 +1,11 @@
-import { EventEmitter } from 'node:events';
 import {
   Browsers,
   downloadMediaMessage,
   encryptedStream,
   initAuthCreds,
   makeCacheableSignalKeyStore,
-  type AnyMessageContent,
   type AuthenticationCreds,
-  type BaileysEventMap,
   type SignalKeyStore,
-  type UserFacingSocketConfig,
   type WAMessage,
 } from 'baileys';
 import { readFile, rm } from 'node:fs/promises';
@@ -19,6 +15,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import type { ChatMessage } from '../../shared/whatsapp';
 import type { DeliveryUpdate } from '../../shared/whatsapp-status';
 import { chatReply } from './test-replies';
+import { BaileysStandInSocket as FakeSocket, closedWith } from '../../../tests/support/baileys-stand-in';
 import {
   APPEND_MAX_AGE_MS,
   FILES_KEPT,
@@ -27,19 +24,9 @@ import {
   readConnectionUpdate,
   readMessagesUpsert,
   type AuthStateStore,
-  type BaileysSocket,
   type ConnectorLog,
 } from './baileys';
 import { MediaDownloadError, type LinkUpdate, type MediaFile } from './whatsapp-connector';
-
-/** A close as Baileys reports it: `lastDisconnect.error` is a Boom, its code in `output.statusCode`. */
-function closedWith(statusCode: number | undefined, message = 'Connection Failure'): BaileysEventMap['connection.update'] {
-  const error = Object.assign(
-    new Error(message),
-    statusCode === undefined ? {} : { output: { statusCode, payload: { statusCode, message } } },
-  );
-  return { connection: 'close', lastDisconnect: { error, date: new Date(0) } };
-}
 
 describe('readConnectionUpdate', () => {
   const linked = { attempt: 0, isLinked: true };
@@ -258,56 +245,6 @@ describe('readMessagesUpsert', () => {
     expect(read([old, undated], 'notify').map(({ message }) => message.messageId)).toEqual(['R2', 'R3']);
   });
 });
-
-/**
- * A stand-in for Baileys' socket. This machine cannot reach WhatsApp's servers, so the connector's wiring is
- * driven through the events a real socket emits (Baileys' BaileysEventMap shapes), while the rest of Baileys
- * (its key cache, browser names, new credentials) is the real library.
- */
-class FakeSocket implements BaileysSocket {
-  private readonly emitter = new EventEmitter();
-  readonly ev = {
-    on: <E extends keyof BaileysEventMap>(event: E, listener: (arg: BaileysEventMap[E]) => void) => {
-      this.emitter.on(event, listener);
-    },
-  };
-  user: { id: string } | undefined;
-  readonly sent: Array<{ jid: string } & Record<string, unknown>> = [];
-  reuploads = 0;
-  logouts = 0;
-  ends = 0;
-
-  constructor(readonly config: UserFacingSocketConfig) {}
-
-  emit<E extends keyof BaileysEventMap>(event: E, arg: BaileysEventMap[E]) {
-    // As in Baileys, whose own listener (registered first) merges a creds change into `auth.creds`.
-    if (event === 'creds.update' && this.config.auth) Object.assign(this.config.auth.creds, arg);
-    this.emitter.emit(event, arg);
-  }
-
-  async sendMessage(jid: string, content: AnyMessageContent) {
-    this.sent.push({ jid, ...content });
-    const message = 'text' in content ? { conversation: content.text } : {};
-    return { key: { remoteJid: jid, fromMe: true, id: `OUT${this.sent.length}` }, message };
-  }
-
-  /** The sender's phone is asked to upload a file again: it answers with `reupload`'s message, or as it was. */
-  reupload?: (message: WAMessage) => WAMessage;
-  async updateMediaMessage(message: WAMessage) {
-    this.reuploads += 1;
-    return this.reupload?.(message) ?? message;
-  }
-
-  async logout() {
-    this.logouts += 1;
-    this.emit('creds.update', { lastPropHash: 'after-logout' });
-    this.emit('connection.update', closedWith(401, 'Intentional Logout'));
-  }
-
-  async end() {
-    this.ends += 1;
-  }
-}
 
 /** The server's store, in memory: credentials saved as copies, as a database would hold them. */
 function createMemoryAuthStore() {

@@ -21,6 +21,9 @@ export const CONTACT_IMPORT_LIMITS = {
 
 export const CONTACT_IMPORT_MESSAGES = {
   noFile: 'Choose a CSV file',
+  /** Why an import stopped when its database went away (a failover, a restart): what it counted is written. */
+  databaseAway:
+    'the database could not be reached. The contacts counted here were written, none of the batch it was writing; import the file again to finish (rows already in are updated, not duplicated)',
   tooLarge: 'A contacts file is at most 20 MB: split it into smaller files',
   tooManyRows: `A contacts file has at most ${CONTACT_IMPORT_LIMITS.maxRows.toLocaleString('en')} rows: split it into smaller files`,
   noRows: 'The file has a header but no rows',

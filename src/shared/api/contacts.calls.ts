@@ -7,6 +7,7 @@ import {
   contactImportSchema,
 } from './contact-imports.schema';
 import {
+  contactAttributeKeysSchema,
   contactDetailSchema,
   contactExportBodySchema,
   contactListQuerySchema,
@@ -28,6 +29,14 @@ export const findContacts = defineCall({
   query: contactListQuerySchema,
   reply: envelopeSchema(contactListSchema),
   key: ['contacts', 'list'],
+});
+
+/** GET /api/contacts/attribute-keys: the attribute keys the account's contacts use, the most used first (at most 100). */
+export const findContactAttributeKeys = defineCall({
+  method: 'GET',
+  path: '/api/contacts/attribute-keys',
+  reply: envelopeSchema(contactAttributeKeysSchema),
+  key: ['contacts', 'attribute-keys'],
 });
 
 /** GET /api/contacts/:contactId: one contact with its recent sessions on every channel. */

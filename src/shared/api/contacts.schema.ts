@@ -163,6 +163,22 @@ export const contactListSchema = z.object({
 });
 export type ContactList = z.infer<typeof contactListSchema>;
 
+/** How many attribute keys `GET /api/contacts/attribute-keys` answers at most, the most used first. */
+export const CONTACT_ATTRIBUTE_KEYS_MAX = 100;
+/**
+ * How many of the account's contacts (in number order) that call reads to find its keys: a bounded sample, so the
+ * call costs the same on a million contacts as on twenty thousand (docs/contacts.md, "The account's attribute keys").
+ */
+export const CONTACT_ATTRIBUTE_KEYS_SAMPLE = 20_000;
+
+/** GET /api/contacts/attribute-keys: the attribute keys the account's contacts use, the most used first. */
+export const contactAttributeKeysSchema = z.object({
+  keys: z.array(z.object({ key: z.string(), contacts: z.number().int() })),
+  /** True when the account has more contacts than were read: the keys and counts are those of the sample. */
+  isSampled: z.boolean(),
+});
+export type ContactAttributeKeys = z.infer<typeof contactAttributeKeysSchema>;
+
 /** A contact's language: a code such as `en`, `tw`, `pt-BR`. */
 export const LANGUAGE_CODE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/;
 

@@ -4,6 +4,7 @@
  * account's large import does not hold up others' requests. One import runs at a time per account.
  */
 import { and, eq, lt, sql } from 'drizzle-orm';
+import { type Db, isDataRefusal } from '../../../db/client';
 import { contactImports } from '../../../db/schema';
 import {
   CONTACT_IMPORT_LIMITS,
@@ -106,14 +107,45 @@ export async function startContactImport(ctx: AppContext, user: AuthUser, body: 
   const started = job!;
   const run = runImport(ctx, user.id, started.id, file.rows(), consentSource).catch(async (err: unknown) => {
     ctx.log.error({ err, importId: started.id }, 'contact import failed');
-    await ctx.db
-      .update(contactImports)
-      .set({ status: 'failed', failure: `The import stopped: ${toErrorMessage(err)}`, finishedAt: ctx.now(), updatedAt: ctx.now() })
-      .where(eq(contactImports.id, started.id));
+    await markImportFailed(ctx, started.id, describeImportFailure(err));
   });
   runningImports.add(run);
   void run.finally(() => runningImports.delete(run));
   return toContactImport(started);
+}
+
+/**
+ * Why an import stopped, in words for its page: the database's own words for a row it refused, else that the
+ * database went away. Never the failed statement (Drizzle's message carries the batch's numbers as parameters).
+ */
+function describeImportFailure(err: unknown): string {
+  let cause: unknown = err;
+  while (cause instanceof Error && cause.cause !== undefined && !(cause as { code?: unknown }).code) cause = cause.cause;
+  if (isDataRefusal(cause)) return `The import stopped: ${toErrorMessage(cause)}`;
+  return `The import stopped: ${CONTACT_IMPORT_MESSAGES.databaseAway}`;
+}
+
+/** Waits before each new try at recording that an import failed (the database it failed on may be blinking). */
+const MARK_FAILED_BACKOFF_MS = [0, 500, 2000, 5000, 15_000];
+
+/**
+ * Records that an import stopped, trying again while the database that stopped it is away. Never throws: when
+ * every try fails the job stays `running` until it is stale (STALE_MS), and its process carries on.
+ */
+async function markImportFailed(ctx: AppContext, importId: string, failure: string): Promise<void> {
+  for (const wait of MARK_FAILED_BACKOFF_MS) {
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    try {
+      await ctx.db
+        .update(contactImports)
+        .set({ status: 'failed', failure, finishedAt: ctx.now(), updatedAt: ctx.now() })
+        .where(eq(contactImports.id, importId));
+      return;
+    } catch (err) {
+      ctx.log.warn({ err, importId }, 'could not record the contact import as failed; trying again');
+    }
+  }
+  ctx.log.error({ importId }, 'could not record the contact import as failed; it will be marked stale');
 }
 
 /** The imports running in this process (tests and a graceful stop wait for them). */
@@ -145,22 +177,28 @@ async function runImport(
   let errors: ImportRowError[] = [];
   let keptErrors = 0;
   const flush = async (status: 'running' | 'done') => {
-    if (batch.length > 0) {
-      const written = await upsertContacts(ctx, ownerId, batch, consentSource);
-      counts.created += written.created;
-      counts.updated += written.total - written.created;
-    }
-    const at = ctx.now();
-    await ctx.db
-      .update(contactImports)
-      .set({
-        ...counts,
-        status,
-        updatedAt: at,
-        ...(status === 'done' ? { finishedAt: at } : {}),
-        ...(errors.length > 0 ? { errors: sql`${contactImports.errors} || ${JSON.stringify(errors)}::jsonb` } : {}),
-      })
-      .where(eq(contactImports.id, importId));
+    // A batch and the job's counts are written together: a database that goes away between the two leaves
+    // neither, so the counts of a failed import are exactly the contacts it wrote.
+    const next = { ...counts };
+    await ctx.db.transaction(async (tx) => {
+      if (batch.length > 0) {
+        const written = await upsertContacts(tx, ctx.now(), ownerId, batch, consentSource);
+        next.created += written.created;
+        next.updated += written.total - written.created;
+      }
+      const at = ctx.now();
+      await tx
+        .update(contactImports)
+        .set({
+          ...next,
+          status,
+          updatedAt: at,
+          ...(status === 'done' ? { finishedAt: at } : {}),
+          ...(errors.length > 0 ? { errors: sql`${contactImports.errors} || ${JSON.stringify(errors)}::jsonb` } : {}),
+        })
+        .where(eq(contactImports.id, importId));
+    });
+    Object.assign(counts, next);
     batch = [];
     errors = [];
     // Let other requests (other accounts') run between batches.
@@ -186,19 +224,20 @@ async function runImport(
  * merged with the file's and its consent replaced only on the channels the file names.
  */
 async function upsertContacts(
-  ctx: AppContext,
+  db: Pick<Db, 'execute'>,
+  now: Date,
   ownerId: string,
   rows: ImportRow[],
   consentSource: string | null,
 ): Promise<{ created: number; total: number }> {
-  const at = ctx.now().toISOString();
+  const at = now.toISOString();
   const records = rows.map((r) => {
     const consent: ContactConsentMap = {};
     for (const [channel, status] of Object.entries(r.consent))
       consent[channel as keyof ContactConsentMap] = { status, at, source: 'import', detail: consentSource };
     return { msisdn: r.msisdn, name: r.name, language: r.language, attributes: r.attributes, consent };
   });
-  const result = await ctx.db.execute(sql`
+  const result = await db.execute(sql`
     with written as (
       insert into contacts (owner_id, msisdn, name, language, attributes, consent, created_at, updated_at)
       select ${ownerId}::uuid, r.msisdn, r.name, r.language, r.attributes, r.consent, ${at}::timestamptz, ${at}::timestamptz

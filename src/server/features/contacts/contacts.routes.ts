@@ -5,6 +5,7 @@ import {
   deleteContact,
   exportContactImportErrors,
   exportContacts,
+  findContactAttributeKeys,
   findContacts,
   getContact,
   getContactImport,
@@ -49,6 +50,11 @@ export function registerContactsRoutes(app: FastifyInstance, ctx: AppContext, gu
     summary:
       "The account's contacts in number order; search by a number's start or a part of a name, filter by attribute, consent or channel",
     handler: async (req) => ok('OK', await contactsService.listContacts(ctx, getSignedInUser(req), req.query)),
+  });
+  registerCall(app, findContactAttributeKeys, {
+    ...reader,
+    summary: "The attribute keys the account's contacts use, the most used first (at most 100, from a sample of 20,000 contacts)",
+    handler: async (req) => ok('OK', await contactsService.findContactAttributeKeys(ctx, getSignedInUser(req))),
   });
   registerCall(app, exportContacts, {
     ...reader,

@@ -22,7 +22,10 @@ import {
   whatsappWindows,
 } from '../../../db/schema';
 import {
+  CONTACT_ATTRIBUTE_KEYS_MAX,
+  CONTACT_ATTRIBUTE_KEYS_SAMPLE,
   CONTACT_MESSAGES,
+  type ContactAttributeKeys,
   CONTACT_NAME_START_MAX,
   type Contact,
   type ContactDetail,
@@ -151,6 +154,33 @@ export async function listContacts(ctx: AppContext, user: AuthUser, query: Conta
     hasMore: backwards ? last !== null : more,
     nextAfter: backwards || more ? last : null,
     previousBefore: backwards ? (more ? first : null) : query.after !== undefined || query.offset > 0 ? first : null,
+  };
+}
+
+/**
+ * The attribute keys the account's contacts use, the most used first (the designer's suggestions). Listing the
+ * keys of every contact reads every row of the account (a million rows, seconds); this reads the first
+ * {@link CONTACT_ATTRIBUTE_KEYS_SAMPLE} in number order from the (owner, number) index, so its cost is bounded
+ * whatever the account's size. A key only contacts past the sample have is not offered (the designer takes it typed).
+ */
+export async function findContactAttributeKeys(ctx: AppContext, user: AuthUser): Promise<ContactAttributeKeys> {
+  const result = await ctx.db.execute(sql`
+    with sample as (
+      select ${contacts.attributes} as attributes from ${contacts}
+      where ${contacts.ownerId} = ${user.id}
+      order by ${contacts.msisdn}
+      limit ${CONTACT_ATTRIBUTE_KEYS_SAMPLE + 1}
+    )
+    select key, count(*)::int as contacts, (select count(*) from sample)::int as sampled
+    from (select attributes from sample limit ${CONTACT_ATTRIBUTE_KEYS_SAMPLE}) s, jsonb_object_keys(s.attributes) as key
+    group by key
+    order by contacts desc, key
+    limit ${CONTACT_ATTRIBUTE_KEYS_MAX}`);
+  // PGlite and node-postgres both answer { rows }.
+  const rows = (result as unknown as { rows: Array<{ key: string; contacts: number; sampled: number }> }).rows;
+  return {
+    keys: rows.map((r) => ({ key: r.key, contacts: Number(r.contacts) })),
+    isSampled: Number(rows[0]?.sampled ?? 0) > CONTACT_ATTRIBUTE_KEYS_SAMPLE,
   };
 }
 

@@ -11,9 +11,13 @@ import { queryKeys } from '../../lib/query-keys';
 import { ListSkeleton } from '../../components/list-states';
 import { updateBot } from '../../../shared/api/bots.calls';
 import { call } from '../../lib/call';
+import { BotConsentWordsForm } from './bot-consent-words-form';
 import { BOTS_KEY, useBot } from './use-bots';
 
-/** The Bot Settings tab: Bot Name, Description, Status (Active or Inactive) and Update Settings. */
+/**
+ * The Bot Settings tab: Bot Name, Description, Status (Active or Inactive) and Update Settings; below, the bot's own
+ * consent words.
+ */
 export function BotSettingsPanel({ appId }: { appId: string }) {
   const { data: bot, error, isPending, refetch } = useBot(appId);
   if (isPending) return <ListSkeleton label="Loading the bot settings" rows={3} />;
@@ -30,7 +34,12 @@ export function BotSettingsPanel({ appId }: { appId: string }) {
         onRetry={() => void refetch()}
       />
     );
-  return <BotSettingsForm key={bot.updatedAt} bot={bot} />;
+  return (
+    <Stack gap="lg">
+      <BotSettingsForm key={bot.updatedAt} bot={bot} />
+      <BotConsentWordsForm key={`consent-${bot.updatedAt}`} bot={bot} />
+    </Stack>
+  );
 }
 
 function BotSettingsForm({ bot }: { bot: Bot }) {

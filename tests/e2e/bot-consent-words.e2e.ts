@@ -1,0 +1,122 @@
+import { mkdirSync } from 'node:fs';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { BOT_MESSAGES } from '../../src/shared/api/bots.schema';
+import { callApi, loginByApi, storeSession } from './accounts';
+import {
+  closeToasts,
+  describeBrowser,
+  expectNoSidewaysScroll,
+  holdRequests,
+  launchBrowser,
+  openPage,
+  PHONE,
+  waitForAnimations,
+} from './browser';
+import { E2E_USERS } from './fixtures';
+
+/**
+ * A bot's own consent words on its Bot Settings tab (docs/contacts.md, "Keywords on WhatsApp"): saved, read back after
+ * a reload, and a bad word refused with the API schema's message, changing nothing. A bot of its own (no number).
+ */
+const visible = (locator: Locator, timeout = 10_000) => locator.waitFor({ state: 'visible', timeout });
+const LAPTOP = { width: 1280, height: 800 };
+const form = (page: Page) => page.getByRole('form', { name: 'Consent words' });
+
+async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync('test-results/screenshots', { recursive: true });
+  await closeToasts(page);
+  await waitForAnimations(page);
+  await page.screenshot({ path: `test-results/screenshots/${name}.png`, animations: 'disabled', fullPage: true });
+}
+
+describeBrowser("a bot's consent words", () => {
+  let browser: Browser;
+  let token = '';
+  let appId = '';
+  const storedWords = async () => (await callApi<{ consentKeywords: unknown }>(token, `/api/chatbot/app/${appId}`)).data.consentKeywords;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    token = (await loginByApi(E2E_USERS.chatbot)).token;
+    appId = (await callApi<{ appId: string }>(token, '/api/chatbot/app/create', { appName: 'Yaa Words', description: 'Consent words' }))
+      .data.appId;
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  async function openSettings(viewport = LAPTOP): Promise<Page> {
+    const page = await openPage(browser, viewport);
+    await storeSession(page, await loginByApi(E2E_USERS.chatbot));
+    await page.goto(`/whatsapp-bot/settings/${appId}?tab=settings`);
+    return page;
+  }
+
+  it('saves words per language, shows them after a reload, and refuses a bad word without changing anything', async () => {
+    const page = await openSettings();
+    // Loading, then empty: STOP and START only.
+    const release = await holdRequests(page, `**/api/chatbot/app/${appId}`);
+    await page.reload();
+    await visible(page.getByRole('status', { name: 'Loading the bot settings' }));
+    await release();
+    await visible(form(page).getByTestId('consent-words-empty'));
+    await shot(page, 'bot-consent-words-empty-desktop');
+
+    await form(page).getByRole('button', { name: 'Add a language' }).click();
+    await form(page).getByLabel('Language 1', { exact: true }).click();
+    await page.getByRole('option', { name: 'French (fr)' }).click();
+    await form(page).getByLabel('Opt-out words', { exact: true }).fill('arrêt');
+    await page.keyboard.press('Enter');
+    await form(page).getByLabel('Opt-in words', { exact: true }).fill('reprendre');
+    await page.keyboard.press('Enter');
+    await form(page).getByRole('textbox', { name: 'Opt-out answer' }).fill('Vous ne recevrez plus de messages de {app}.');
+    await form(page).getByRole('button', { name: 'Save consent words' }).click();
+    await visible(page.getByText('Consent words saved'));
+    const saved = {
+      optOutWords: { fr: ['arrêt'] },
+      optInWords: { fr: ['reprendre'] },
+      optOutReply: { fr: 'Vous ne recevrez plus de messages de {app}.' },
+      optInReply: {},
+    };
+    expect(await storedWords()).toEqual(saved);
+
+    await page.reload();
+    await visible(form(page).getByTestId('consent-words-language'));
+    expect(await form(page).getByLabel('Language 1', { exact: true }).inputValue()).toBe('French (fr)');
+    await visible(form(page).getByText('arrêt', { exact: true }));
+    await visible(form(page).getByText('reprendre', { exact: true }));
+    expect(await form(page).getByRole('textbox', { name: 'Opt-out answer' }).inputValue()).toBe(
+      'Vous ne recevrez plus de messages de {app}.',
+    );
+    await shot(page, 'bot-consent-words-saved-desktop');
+
+    // A word over 40 characters: the schema's message on the field, nothing sent, nothing changed.
+    let updates = 0;
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/chatbot/app/update') updates += 1;
+    });
+    await form(page).getByLabel('Opt-out words', { exact: true }).fill('a'.repeat(41));
+    await page.keyboard.press('Enter');
+    await form(page).getByRole('button', { name: 'Save consent words' }).click();
+    await visible(form(page).getByText('A consent word is at most 40 characters', { exact: true }));
+    await shot(page, 'bot-consent-words-error-desktop');
+    expect(updates).toBe(0);
+    expect(await storedWords()).toEqual(saved);
+    await page.close();
+  });
+
+  it('at phone width: the words as saved, nothing scrolls sideways; a bot that cannot be read says so', async () => {
+    const page = await openSettings(PHONE);
+    await visible(form(page).getByText('arrêt', { exact: true }));
+    await expectNoSidewaysScroll(page);
+    await shot(page, 'bot-consent-words-phone');
+
+    await page.route(`**/api/chatbot/app/${appId}`, (route) =>
+      route.fulfill({ status: 500, json: { status: '99', message: BOT_MESSAGES.fetchSettingsFailed } }),
+    );
+    await page.reload();
+    await visible(page.getByTestId('bot-settings-error').getByText(BOT_MESSAGES.fetchSettingsFailed), 20_000);
+    await page.close();
+  });
+});
