@@ -161,7 +161,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     paymentProviders: createPaymentProviders(config),
     planStandings: createPlanStandings(),
     usageTallies: createUsageTallies({ db: database.db, now: () => ctx.now() }),
-    mediaStore: createMediaStore(config, database.db),
+    mediaStore: createMediaStore(config, database),
     getMediaUrlKey: () => {
       mediaUrlKey ??= loadMediaUrlKey(config);
       return mediaUrlKey;

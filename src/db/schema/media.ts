@@ -4,7 +4,7 @@ import type { MediaKind } from '../../shared/media';
 import { users } from './accounts';
 import { apps } from './apps';
 
-/** PostgreSQL's bytea: node-postgres reads it as a Buffer, PGlite as a Uint8Array; both come back as a Buffer. */
+/** PostgreSQL's bytea. The media store writes and reads it as base64 text (features/media/media-store.ts), never as this type's values. */
 const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({
   dataType: () => 'bytea',
   fromDriver: (value) => Buffer.from(value.buffer, value.byteOffset, value.byteLength),

@@ -9,7 +9,7 @@ describeDb('the database media store', () => {
   let store: MediaStore;
   beforeAll(async () => {
     testDb = await createTestDatabase();
-    store = createDatabaseMediaStore(testDb.database.db);
+    store = createDatabaseMediaStore(testDb.database);
   });
   afterAll(() => testDb?.close());
   runMediaStoreContract(() => store);
