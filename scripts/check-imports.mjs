@@ -95,9 +95,10 @@ function checkWebFeatureImport(file, spec) {
 // features that may, and why; and never two features each other (a pair both ways is one feature, or a piece
 // that belongs in core).
 const SERVER_FEATURE_IMPORTS = {
-  'billing/plan-limits': { by: ['apps', 'bots', 'menus', 'runtime'], why: "what the account's plan lets it build and run" },
+  'billing/plan-limits': { by: ['apps', 'bots', 'media', 'menus', 'runtime'], why: "what the account's plan lets it build, run and store" },
   'custom-actions/custom-actions.service': { by: ['runtime'], why: "a javascript action runs the account's functions" },
   'custom-actions/custom-actions.routes': { by: ['runtime'], why: 'the script tester the runners hand the pool' },
+  'media/media.service': { by: ['contacts'], why: 'deleting a contact erases the files the number sent' },
   'menus/menus.service': { by: ['apps'], why: "an imported app's menus are written as the menus area writes them" },
   'merchants/merchants.service': { by: ['admins'], why: "an admin's assigned merchants" },
   'payments/payment-callbacks': { by: ['billing'], why: 'the billing timer verifies a plan payment left pending' },

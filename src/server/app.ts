@@ -71,6 +71,9 @@ import { checkSmsConsent, createSmsProvider, queueSms } from './features/sms/sms
 import { createPaymentProviders } from './core/payment-providers';
 import { startPayment } from './features/payments/payment-start';
 import { createTimers } from './timers';
+import { createMediaStore } from './features/media/media-store';
+import { loadMediaUrlKey } from './features/media/media-links';
+import { registerMediaFileRoute, registerMediaRoutes } from './features/media/media.routes';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -132,6 +135,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (redis) watchRedis(redis, app.log);
 
   let twoFactorKey: Buffer | undefined;
+  let mediaUrlKey: Buffer | undefined;
   // Every provider and cache of the process, built once here; features reach them through ctx.
   const ctx: AppContext = {
     config,
@@ -157,6 +161,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     paymentProviders: createPaymentProviders(config),
     planStandings: createPlanStandings(),
     usageTallies: createUsageTallies({ db: database.db, now: () => ctx.now() }),
+    mediaStore: createMediaStore(config, database),
+    getMediaUrlKey: () => {
+      mediaUrlKey ??= loadMediaUrlKey(config);
+      return mediaUrlKey;
+    },
   };
   app.decorate('ctx', ctx);
 
@@ -279,6 +288,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   // Every mode: a provider calls back whichever process it reaches, and the sandbox's checkout page is its.
   registerPaymentsRoutes(app, ctx);
+  // Every mode: a signed link points at PUBLIC_URL, whichever process answers it.
+  registerMediaFileRoute(app, ctx);
   if (servesGateways) {
     registerRuntimeRoutes(app, ctx, guard, runtime);
     registerShortcodeProviderRoutes(app, ctx, runtime);
@@ -308,6 +319,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerBotsRoutes(app, ctx, guard, whatsapp);
     registerWhatsAppRoutes(app, ctx, guard, runtime, whatsapp);
     registerWhatsAppTemplateRoutes(app, ctx, guard);
+    registerMediaRoutes(app, ctx, guard);
     ctx.background.run('resume linked WhatsApp numbers', () => whatsapp.resumeLinks());
   }
   registerWebApp(app, config, servesConsole);

@@ -73,3 +73,18 @@ it('reads USD_RATES as units of each currency per USD, and refuses anything else
   for (const bad of ['GHS', 'GHS=0', 'ghs=15', 'GHS=-1', 'GHS=abc', 'GHS=15;NGN=1600'])
     expect(() => loadConfig({ USD_RATES: bad }), bad).toThrow(/USD_RATES/);
 });
+
+it('keeps media in the database by default, and asks for every S3 setting with MEDIA_STORE=s3', () => {
+  expect(loadConfig({}).MEDIA_STORE).toBe('database');
+  const message = (() => {
+    try {
+      loadConfig({ MEDIA_STORE: 's3', MEDIA_S3_BUCKET: 'files' });
+    } catch (err) {
+      return (err as Error).message;
+    }
+  })();
+  for (const key of ['MEDIA_S3_ENDPOINT', 'MEDIA_S3_ACCESS_KEY_ID', 'MEDIA_S3_SECRET_ACCESS_KEY'])
+    expect(message).toContain(`${key}: required when MEDIA_STORE=s3`);
+  expect(message).not.toContain('MEDIA_S3_BUCKET');
+  expect(() => loadConfig({ MEDIA_S3_BUCKET: 'Not_A_Bucket' })).toThrow(/MEDIA_S3_BUCKET: an S3 bucket name/);
+});

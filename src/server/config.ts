@@ -208,10 +208,37 @@ export const configSchema = z
     // Signs known-device cookies and sign-in challenges (docs/operations.md, "Sign-in limits"). Unset: a key file
     // under DATA_DIR, shared by the processes of one host and kept across restarts.
     SIGN_IN_SECRET: z.string().min(16).optional(),
+    // Media files (docs/media.md): where their bytes go (the database, or an S3-compatible bucket), how long links to
+    // them live, how long they are kept, and the largest image in pixels any file may decode to.
+    MEDIA_STORE: z.enum(['database', 's3']).default('database'),
+    MEDIA_S3_ENDPOINT: z.string().url().optional(),
+    MEDIA_S3_BUCKET: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'an S3 bucket name: 3-63 lower-case letters, digits, dots or hyphens')
+      .optional(),
+    MEDIA_S3_REGION: z.string().min(1).default('us-east-1'),
+    MEDIA_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    MEDIA_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    // Signs media links. Unset: a key file under DATA_DIR, shared by the processes of one host (like SIGN_IN_SECRET).
+    MEDIA_URL_SECRET: z.string().min(16).optional(),
+    MEDIA_URL_TTL_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(10)
+      .max(7 * 86_400)
+      .default(900),
+    // Days a file's bytes are kept (0: for ever); the retention sweep runs this often (0 turns its timer off).
+    MEDIA_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(90),
+    MEDIA_RETENTION_INTERVAL_MS: z.coerce.number().int().min(0).default(3_600_000),
+    MEDIA_MAX_PIXELS: z.coerce.number().int().min(1).default(40_000_000),
   })
   .refine(...requiredWith('AT_USERNAME', 'SMS_PROVIDER', 'africastalking'))
   .refine(...requiredWith('AT_API_KEY', 'SMS_PROVIDER', 'africastalking'))
   .refine(...requiredWith('PAYSTACK_SECRET_KEY', 'PAYMENT_PROVIDER', 'paystack'))
+  .refine(...requiredWith('MEDIA_S3_ENDPOINT', 'MEDIA_STORE', 's3'))
+  .refine(...requiredWith('MEDIA_S3_BUCKET', 'MEDIA_STORE', 's3'))
+  .refine(...requiredWith('MEDIA_S3_ACCESS_KEY_ID', 'MEDIA_STORE', 's3'))
+  .refine(...requiredWith('MEDIA_S3_SECRET_ACCESS_KEY', 'MEDIA_STORE', 's3'))
   .refine(...requiredWithConnector('WHATSAPP_CREDENTIALS_KEY', 'baileys'))
   .refine(...requiredWithConnector('WHATSAPP_CLOUD_ACCESS_TOKEN', 'cloud'))
   .refine(...requiredWithConnector('WHATSAPP_CLOUD_APP_SECRET', 'cloud'))

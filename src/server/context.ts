@@ -7,6 +7,7 @@ import type { SettlementHandlers } from './core/settlements';
 import type { SmsProvider } from '../integrations/sms/sms-provider';
 import type { PlanStandings, UsageTallies, GatewayAccessCache, VersionCache, ShortcodeRouteTable } from './core/caches';
 import type { PaymentProviders } from './core/payment-providers';
+import type { MediaStore } from './features/media/media-store';
 
 /** What services need, built once by buildApp and passed explicitly (services never import Fastify). */
 export interface AppContext {
@@ -38,6 +39,10 @@ export interface AppContext {
   paymentProviders: PaymentProviders;
   /** Each app owner's plan and period as the runtime admits sessions and SMS (features/billing/plan-limits.ts). */
   planStandings: PlanStandings;
+  /** Where media files' bytes live: MEDIA_STORE's back end (features/media/media-store.ts). */
+  mediaStore: MediaStore;
+  /** The key media links are signed with (features/media/media-links.ts), read on first use. */
+  getMediaUrlKey: () => Buffer;
   /** This process's counts of live sessions and SMS, flushed to the table on a timer and at close (usage-tallies.ts). */
   usageTallies: UsageTallies;
 }

@@ -5,7 +5,8 @@ import { USAGE_FLUSH_MS } from './features/billing/usage-tallies';
 import { createShortcodeTimer } from './features/shortcodes/shortcode-reminders';
 import { createSmsDispatcher, type SmsDispatcher } from './features/sms/sms.service';
 import { createWebhookDispatcher, type WebhookDispatcher } from './features/webhooks/webhook-dispatcher';
-import { createPeriodicTask } from './periodic-task';
+import { createPeriodicTask, type PeriodicTask } from './periodic-task';
+import { sweepExpiredMedia } from './features/media/media.service';
 
 /**
  * The server's work on timers, the same in every MODE: gateway processes queue SMS and webhook deliveries and
@@ -16,6 +17,8 @@ import { createPeriodicTask } from './periodic-task';
 export interface Timers {
   smsDispatcher: SmsDispatcher;
   webhookDispatcher: WebhookDispatcher;
+  /** The media retention sweep (tests call runOnce). */
+  mediaRetention: PeriodicTask<number>;
   /** When the server is ready. */
   start(): void;
   /** Before the database closes: each timer's run in flight is awaited, then what this process counted is flushed. */
@@ -35,15 +38,23 @@ export function createTimers(ctx: AppContext, rules: AddressRules): Timers {
   const billingTimer = createBillingTimer(ctx, { intervalMs: config.BILLING_TIMER_INTERVAL_MS });
   // Every process that takes traffic counts sessions: its tallies go to the table every second and at close.
   const usageFlush = createPeriodicTask('usage flush', () => ctx.usageTallies.flush(), { intervalMs: USAGE_FLUSH_MS, log: ctx.log });
+  // Media files past MEDIA_RETENTION_DAYS lose their bytes (docs/media.md); deletes are idempotent, so
+  // processes sweeping at once do no harm.
+  const mediaRetention = createPeriodicTask('media retention', () => sweepExpiredMedia(ctx), {
+    intervalMs: config.MEDIA_RETENTION_INTERVAL_MS,
+    log: ctx.log,
+  });
   return {
     smsDispatcher,
     webhookDispatcher,
+    mediaRetention,
     start() {
       smsDispatcher.start();
       webhookDispatcher.start();
       shortcodeTimer.start();
       billingTimer.start();
       usageFlush.start();
+      mediaRetention.start();
     },
     async stop() {
       await smsDispatcher.stop();
@@ -52,6 +63,7 @@ export function createTimers(ctx: AppContext, rules: AddressRules): Timers {
       await shortcodeTimer.stop();
       await billingTimer.stop();
       await usageFlush.stop();
+      await mediaRetention.stop();
       await ctx.usageTallies.flush();
     },
   };

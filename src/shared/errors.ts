@@ -27,6 +27,8 @@ export const ERROR_KINDS = {
   limitReached: { httpStatus: 402, status: STATUS.invalid },
   upstream: { httpStatus: 502, status: STATUS.upstream },
   notFound: { httpStatus: 404, status: STATUS.notFound },
+  /** It was there and is no more, for good: a media file whose bytes the retention period removed (docs/media.md). */
+  gone: { httpStatus: 410, status: STATUS.notFound },
   /** Not signed in, or a credential (token, password, signature) that does not check out. */
   unauthenticated: { httpStatus: 401, status: STATUS.notAllowed },
   notAllowed: { httpStatus: 403, status: STATUS.notAllowed },

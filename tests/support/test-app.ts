@@ -27,6 +27,8 @@ const TEST_SIGN_IN_LIMITS = {
   LOGIN_GLOBAL_RATE_LIMIT: 10_000,
   IMPORT_ADDRESS_RATE_LIMIT: 10_000,
   SIGN_IN_SECRET: randomBytes(32).toString('hex'),
+  // Media links are signed with a key of the run's, not a file in DATA_DIR.
+  MEDIA_URL_SECRET: randomBytes(32).toString('hex'),
 } satisfies Partial<Config>;
 /** For the same reason, the limit of new gateway sessions per source address; the per-number limits keep their defaults. */
 const TEST_GATEWAY_LIMITS = { GATEWAY_SOURCE_SESSIONS_PER_MINUTE: 100_000 } satisfies Partial<Config>;

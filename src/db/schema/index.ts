@@ -12,3 +12,4 @@ export * from './whatsapp';
 export * from './webhooks';
 export * from './two-factor';
 export * from './contacts';
+export * from './media';

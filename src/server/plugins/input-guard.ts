@@ -17,6 +17,8 @@ export const NUL_MESSAGE = 'Text may not contain the NUL character (\\u0000).';
 function containsNul(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return value.includes('\u0000');
   if (depth > 32 || typeof value !== 'object' || value === null) return false;
+  // A raw body (a media upload, a provider's callback) is bytes, not text: walking it would cost a step per byte.
+  if (ArrayBuffer.isView(value)) return false;
   if (Array.isArray(value)) return value.some((item) => containsNul(item, depth + 1));
   for (const [key, item] of Object.entries(value)) {
     if (key.includes('\u0000') || containsNul(item, depth + 1)) return true;

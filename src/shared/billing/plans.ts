@@ -32,7 +32,11 @@ export interface PlanLimits {
   sessions: number | null;
   /** SMS sent by the account's apps in a calendar month (UTC). */
   sms: number | null;
+  /** Bytes of media files the account keeps at once (docs/media.md, Quotas): files past the retention period free theirs. */
+  mediaBytes: number | null;
 }
+
+const MB = 1024 * 1024;
 
 export interface Plan {
   name: PlanName;
@@ -55,7 +59,7 @@ export interface Plan {
 export const ALL_PLANS_INCLUDE = ['API calls support', 'Connecting any external shortcode'];
 const SUPPORT_AND_DEVELOPMENT = 'Application support and development';
 
-const BASIC_LIMITS: PlanLimits = { apps: 2, menus: 50, sessions: 30_000, sms: 1000 };
+const BASIC_LIMITS: PlanLimits = { apps: 2, menus: 50, sessions: 30_000, sms: 1000, mediaBytes: 1024 * MB };
 const BASIC_FEATURES = ['2 apps', '50 screen menus', '30,000 sessions monthly', '1000 free SMS', ...ALL_PLANS_INCLUDE];
 
 export const PLANS: Record<PlanName, Plan> = {
@@ -66,7 +70,7 @@ export const PLANS: Record<PlanName, Plan> = {
     title: 'Trial',
     price: 0,
     periodMonths: null,
-    limits: { apps: 2, menus: 20, sessions: 500, sms: 50 },
+    limits: { apps: 2, menus: 20, sessions: 500, sms: 50, mediaBytes: 50 * MB },
     features: ['2 apps', '20 screen menus', '500 live sessions monthly', '50 SMS monthly', 'Unlimited test sessions in the emulator'],
   },
   'BASIC-3': {
@@ -96,7 +100,7 @@ export const PLANS: Record<PlanName, Plan> = {
     title: 'Standard 1 year',
     price: 150,
     periodMonths: 12,
-    limits: { apps: 10, menus: null, sessions: 50_000, sms: 2000 },
+    limits: { apps: 10, menus: null, sessions: 50_000, sms: 2000, mediaBytes: 5 * 1024 * MB },
     features: ['10 apps', 'Unlimited menus', '50,000 sessions monthly', '2000 SMS monthly', ...ALL_PLANS_INCLUDE, SUPPORT_AND_DEVELOPMENT],
   },
   PREMIUM: {
@@ -107,7 +111,7 @@ export const PLANS: Record<PlanName, Plan> = {
     price: 250,
     periodMonths: 12,
     // The published Premium card names no app limit: it has none.
-    limits: { apps: null, menus: null, sessions: 100_000, sms: 3000 },
+    limits: { apps: null, menus: null, sessions: 100_000, sms: 3000, mediaBytes: 20 * 1024 * MB },
     features: ['Unlimited menus', '100,000 sessions monthly', '3000 SMS monthly', ...ALL_PLANS_INCLUDE, SUPPORT_AND_DEVELOPMENT],
   },
   ENTERPRISE: {
@@ -117,7 +121,7 @@ export const PLANS: Record<PlanName, Plan> = {
     title: 'Enterprise',
     price: null,
     periodMonths: null,
-    limits: { apps: null, menus: null, sessions: null, sms: 3000 },
+    limits: { apps: null, menus: null, sessions: null, sms: 3000, mediaBytes: null },
     features: ['Unlimited menus and sessions', 'API call support', '3000 bulk SMS monthly', 'Connecting any external shortcode', 'Support'],
   },
 };

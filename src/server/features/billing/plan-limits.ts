@@ -144,6 +144,20 @@ export async function admitSms(ctx: AppContext, ownerId: string): Promise<void> 
   if (limit !== null) await warnIfDue(ctx, ownerId, standing, 'sms', limit, counted);
 }
 
+/**
+ * The bytes of media files the account may keep (its plan's `mediaBytes`) and the plan's title for the refusal;
+ * null when nothing limits it (BILLING=off, an admin's account, a plan without a limit). Checked by
+ * features/media/media.service.ts against the sizes of the account's live files.
+ */
+export async function getMediaQuota(ctx: AppContext, ownerId: string): Promise<{ limit: number; planTitle: string } | null> {
+  if (ctx.config.BILLING === 'off') return null;
+  const standing = await getOwnerStanding(ctx, ownerId);
+  if (!standing || standing.exempt) return null;
+  const plan = getPlanName(standing.row);
+  const limit = getLimits(ctx.config, plan).mediaBytes;
+  return limit === null ? null : { limit, planTitle: PLANS[plan].title };
+}
+
 async function findPlan(ctx: AppContext, user: RoleSubject & { id: string }, db: Db = ctx.db): Promise<PlanName | null> {
   if (ctx.config.BILLING === 'off' || isExempt(user)) return null;
   return getPlanName(await findSubscriptionRow(db, user.id));

@@ -23,7 +23,7 @@ export function getSubscriptionState(row: Pick<SubscriptionRow, 'plan' | 'period
   return getGraceEnd(row.periodEnd) > now ? 'grace' : 'inactive';
 }
 
-const UNLIMITED: PlanLimits = { apps: null, menus: null, sessions: null, sms: null };
+const UNLIMITED: PlanLimits = { apps: null, menus: null, sessions: null, sms: null, mediaBytes: null };
 
 /** The plan's limits, or none at all with BILLING=off. */
 export function getLimits(config: Config, plan: PlanName): PlanLimits {

@@ -41,6 +41,7 @@ import { notFound } from '../../../shared/errors';
 import { toCsvLine } from '../../../shared/table-file';
 import type { DeliveryStatus } from '../../../shared/whatsapp-status';
 import type { AppContext } from '../../context';
+import { deleteErasedMedia, eraseMediaOf } from '../media/media.service';
 import type { AuthUser } from '../../core/auth-user';
 import { COUNTRY_CALLING_CODES } from '../../core/msisdn';
 
@@ -317,12 +318,13 @@ function toConsentChanges(user: AuthUser, consent: NonNullable<UpdateContactBody
  * Deletes a contact and erases what its sessions kept of the person, in one transaction: the session records keep
  * their app, time, gateway, network, status, last menu and hop count (the dashboard's counts), their number
  * replaced by one anonymous token (so unique callers still count once) and their inputs emptied; the inputs, the
- * action results and the log lines' texts and data of those sessions go.
+ * action results and the log lines' texts and data of those sessions go, and so do the files the number sent the
+ * account's bots (their records kept, emptied of name and caption: docs/media.md).
  */
 export async function deleteContact(ctx: AppContext, user: AuthUser, contactId: string): Promise<void> {
   const row = await getOwnContact(ctx.db, user, contactId);
   const anonymous = `erased:${randomUUID()}`;
-  await ctx.db.transaction(async (tx) => {
+  const erasedMedia = await ctx.db.transaction(async (tx) => {
     const sessions = await tx
       .select({ appId: sessionRecords.appId, sessionId: sessionRecords.sessionId })
       .from(sessionRecords)
@@ -342,7 +344,10 @@ export async function deleteContact(ctx: AppContext, user: AuthUser, contactId: 
     await eraseMessagesAndPayments(tx, user.id, row.msisdn, anonymous, sessions);
     await eraseWhatsAppTraces(tx, user.id, row.msisdn, anonymous);
     await tx.delete(contacts).where(eq(contacts.id, row.id));
+    return eraseMediaOf(tx, ctx.now(), user.id, row.msisdn);
   });
+  // The files the number sent: their records were emptied above; their bytes go once that is committed.
+  await deleteErasedMedia(ctx, erasedMedia);
 }
 
 /** A transaction's metadata keys that are no person's data: kept when its payer is erased. */

@@ -1,0 +1,95 @@
+import type { FastifyInstance } from 'fastify';
+import { downloadMedia, getMedia, uploadMedia } from '../../../shared/api/media.calls';
+import { MEDIA_KINDS, MEDIA_TYPES } from '../../../shared/media';
+import { notAllowed } from '../../../shared/errors';
+import type { AppContext } from '../../context';
+import { getOwnedApp } from '../../core/app-access';
+import { registerCall } from '../../core/register-call';
+import { ok } from '../../http';
+import { getSignedInUser, type Guard } from '../../plugins/guard';
+import { checkMediaLink } from './media-links';
+import { findMediaById, getReadableMedia, readStoredBytes, storeMedia, toMediaRef, withSignedUrl } from './media.service';
+
+/** The largest upload: the largest kind's limit (documents, 100 MB); Fastify stops reading a body past it. */
+const UPLOAD_LIMIT = Math.max(...MEDIA_KINDS.map((kind) => MEDIA_TYPES[kind].maxBytes));
+
+/** A file name in Content-Disposition: an ASCII fallback, and the name itself encoded (RFC 6266, RFC 5987). */
+function toContentDisposition(type: 'inline' | 'attachment', fileName: string | null): string {
+  if (!fileName) return type;
+  const fallback = fileName.replace(/[^\x20-\x7E]/g, '_').replace(/["\\]/g, '_');
+  return `${type}; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
+
+/**
+ * A stored file's bytes by signed link (docs/media.md, Links), in every MODE: no sign-in, the link is the
+ * credential. The type is the one read from the bytes, never guessed again by the browser (nosniff), and the
+ * bytes run no script even opened directly (a sandboxed CSP); documents download rather than open.
+ */
+export function registerMediaFileRoute(app: FastifyInstance, ctx: AppContext): void {
+  registerCall(app, downloadMedia, {
+    tags: ['media'],
+    summary: "A file's bytes, for a signed link that has not expired",
+    handler: async (req, reply) => {
+      const { mediaId } = req.params;
+      const check = checkMediaLink(ctx.getMediaUrlKey(), mediaId, req.query.expires, req.query.signature, ctx.now());
+      if (check === 'forged') throw notAllowed('This link to a file is not valid.');
+      if (check === 'expired') throw notAllowed('This link to a file has expired: ask for a new one.');
+      const row = await findMediaById(ctx, mediaId);
+      const { bytes } = await readStoredBytes(ctx, row);
+      return reply
+        .header('content-type', row.mimeType)
+        .header('content-length', bytes.length)
+        .header('content-disposition', toContentDisposition(row.kind === 'document' ? 'attachment' : 'inline', row.fileName))
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "default-src 'none'; sandbox")
+        .header('cache-control', 'private, max-age=300')
+        .send(bytes);
+    },
+  });
+}
+
+/** The console's calls: one of the account's files with a fresh link, and an upload. */
+export function registerMediaRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard): void {
+  const tags = ['media'];
+  registerCall(app, getMedia, {
+    tags,
+    summary: "One of the account's files, with a signed link to its bytes",
+    onRequest: guard(),
+    handler: async (req) => {
+      const row = await getReadableMedia(ctx, getSignedInUser(req), req.params.mediaId);
+      const ref = toMediaRef(row);
+      // A file whose bytes are gone keeps its record, without a link that would only answer 410.
+      return ok('OK', row.deletedAt ? ref : withSignedUrl(ctx, ref));
+    },
+  });
+
+  // The body is the file itself: its own scope reads any type as bytes, up to the largest file any kind allows.
+  void app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: UPLOAD_LIMIT }, (_req, body, done) => done(null, body));
+    registerCall(scope, uploadMedia, {
+      tags,
+      summary: 'Stores the request body as a file (Content-Type: the type claimed); answers its reference',
+      onRequest: guard(),
+      bodyLimit: UPLOAD_LIMIT,
+      handler: async (req) => {
+        const user = getSignedInUser(req);
+        const { appId, kind, fileName, caption } = req.query;
+        // A file for an app counts against the app owner's storage, as the files its bot receives do.
+        const accountId = appId ? (await getOwnedApp(ctx, user, appId)).userId : user.id;
+        const ref = await storeMedia(ctx, {
+          accountId,
+          appId,
+          // No body at all is an empty file, refused as one.
+          bytes: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
+          claimedMimeType: req.headers['content-type'],
+          fileName,
+          caption,
+          expectedKind: kind,
+          source: 'upload',
+        });
+        return ok('File stored', withSignedUrl(ctx, ref));
+      },
+    });
+  });
+}

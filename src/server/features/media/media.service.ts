@@ -1,0 +1,359 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { and, eq, isNull, lt, sql } from 'drizzle-orm';
+import type { Db } from '../../../db/client';
+import { apps, mediaFiles, users, type MediaSource } from '../../../db/schema';
+import { formatBytes } from '../../../actions/javascript/limits';
+import type { MediaRefusalCode } from '../../../shared/api/media.schema';
+import { AppError, type ErrorKind, notFound } from '../../../shared/errors';
+import { MEDIA_KINDS, MEDIA_TYPES, mediaKindOf, type MediaKind, type MediaRef } from '../../../shared/media';
+import { getPublicOrigin } from '../../config';
+import type { AppContext } from '../../context';
+import { isBuiltBy } from '../../core/app-access';
+import type { AuthUser } from '../../core/auth-user';
+import { DAY_MS } from '../../core/dates';
+import { toE164 } from '../../core/msisdn';
+import { getMediaQuota } from '../billing/plan-limits';
+import { signMediaPath } from './media-links';
+import { readImageDimensions, sniffMimeType } from './media-type';
+
+/**
+ * Media files (docs/media.md): stored after every check, read back by the account that owns them, handed out
+ * as a MediaRef with a signed link. The connectors (a file a user sent), the console (an upload), the engine and
+ * actions (a file to send) all come here; none of them sees the bytes' storage.
+ */
+
+/**
+ * A file refused, and why: `code` for a program (the engine picks a menu's own message by it), the sentence for a
+ * person. Nothing is stored when it is thrown. The error handler answers it like any AppError, with `code` in
+ * the envelope.
+ * @example new MediaRefusal('tooLarge', 'The file is larger than 5 MB, the most an image may be.')
+ */
+export class MediaRefusal extends AppError {
+  readonly code: MediaRefusalCode;
+
+  constructor(code: MediaRefusalCode, message: string) {
+    super(KIND_OF_REFUSAL[code], message, { extra: { code } });
+    this.name = 'MediaRefusal';
+    this.code = code;
+  }
+}
+
+const KIND_OF_REFUSAL: Record<MediaRefusalCode, ErrorKind> = {
+  empty: 'invalid',
+  tooLarge: 'invalid',
+  typeNotAllowed: 'invalid',
+  unknownType: 'invalid',
+  forgedType: 'invalid',
+  unreadableImage: 'invalid',
+  imageTooLarge: 'invalid',
+  quotaReached: 'limitReached',
+  unavailable: 'unavailable',
+};
+
+/** Each kind as a sentence names it, and the types it takes as a person reads them. */
+const KIND_NAMES: Record<MediaKind, string> = { image: 'an image', document: 'a document', audio: 'an audio file', video: 'a video' };
+const ACCEPTED: Record<MediaKind, string> = {
+  image: 'JPEG or PNG',
+  document: 'PDF, text, Word, Excel or PowerPoint',
+  audio: 'AAC, AMR, MP3, MP4 audio or Ogg (Opus)',
+  video: 'MP4 or 3GPP',
+};
+
+/** The largest file of any kind: what is read before the kind is known. */
+const LARGEST_FILE = Math.max(...MEDIA_KINDS.map((kind) => MEDIA_TYPES[kind].maxBytes));
+
+export const MEDIA_MESSAGES = {
+  empty: 'The file is empty.',
+  tooLargeForKind: (kind: MediaKind) =>
+    `The file is larger than ${formatBytes(MEDIA_TYPES[kind].maxBytes)}, the most ${KIND_NAMES[kind]} may be.`,
+  tooLargeForMenu: (maxBytes: number) => `The file is larger than ${formatBytes(maxBytes)}, the most accepted here.`,
+  tooLarge: `The file is larger than ${formatBytes(LARGEST_FILE)}, the most any file may be.`,
+  unknownType: 'The type of the file could not be recognised from its contents.',
+  forgedType: (claimed: string, actual: string) => `The file is sent as ${claimed} but its contents are ${actual}.`,
+  typeNotAccepted: (mimeType: string) =>
+    `Files of type ${mimeType} are not accepted: send an image (${ACCEPTED.image}), a document (${ACCEPTED.document}), audio or video.`,
+  wrongKind: (expected: MediaKind, actual: MediaKind, mimeType: string) =>
+    `The file is ${KIND_NAMES[actual]} (${mimeType}); ${KIND_NAMES[expected]} is asked for (${ACCEPTED[expected]}).`,
+  unreadableImage: 'The image could not be read: its header is damaged.',
+  imageTooLarge: (width: number, height: number, maxPixels: number) =>
+    `The image is ${width} × ${height} pixels; the most accepted is ${formatMegapixels(maxPixels)} megapixels.`,
+  quotaReached: (limit: number, planTitle: string) =>
+    `The account's storage for files is full (${formatBytes(limit)} on the ${planTitle} plan): older files free their space after the retention period, or upgrade the plan.`,
+  unavailable: 'The file could not be stored right now. Please try again in a few minutes.',
+  notFound: 'File not found',
+  gone: 'This file was deleted after the retention period (or at its sender’s request); only its record is kept.',
+} as const;
+
+const formatMegapixels = (pixels: number) => String(Math.round((pixels / 1_000_000) * 10) / 10);
+
+export interface StoreMediaInput {
+  /** The account that owns the file: the app owner's for a file a bot received or sent. */
+  accountId: string;
+  appId?: string;
+  bytes: Buffer;
+  /** The type the sender gave (a Content-Type, a provider's `mime_type`): checked against the bytes, never stored. */
+  claimedMimeType?: string;
+  fileName?: string;
+  caption?: string;
+  /** The kind a menu asks for: a file of another kind is refused. */
+  expectedKind?: MediaKind;
+  /** A smaller limit than the kind's (a menu's validation). */
+  maxBytes?: number;
+  source: MediaSource;
+  /**
+   * The number a file came from (inbound: `+233241234567`, `233241234567` or a WhatsApp JID), kept in E.164 form so
+   * erasing the number's data (a contact's deletion) finds it.
+   */
+  phone?: string;
+}
+
+/**
+ * Checks a file and stores it; answers its MediaRef (without a link: see {@link withSignedUrl}). Throws a
+ * {@link MediaRefusal} for a file refused, in this order: empty; larger than any file (or the menu's limit);
+ * a type its bytes do not show, or one they contradict; a kind WhatsApp does not take, or not the kind asked
+ * for; larger than its kind allows; an image whose header claims more pixels than MEDIA_MAX_PIXELS (read
+ * before anything decodes it); past the account's quota; the store failing (`unavailable`). Nothing is stored
+ * half: the bytes go first, then the record; a record that cannot be written takes its bytes back out.
+ */
+export async function storeMedia(ctx: AppContext, input: StoreMediaInput): Promise<MediaRef> {
+  const { bytes, expectedKind } = input;
+  if (bytes.length === 0) throw new MediaRefusal('empty', MEDIA_MESSAGES.empty);
+  checkSize(bytes.length, expectedKind ?? null, input.maxBytes);
+
+  const sniffed = await sniffMimeType(bytes, input.claimedMimeType, input.fileName);
+  if ('unknown' in sniffed) throw new MediaRefusal('unknownType', MEDIA_MESSAGES.unknownType);
+  if ('forged' in sniffed) throw new MediaRefusal('forgedType', MEDIA_MESSAGES.forgedType(sniffed.forged.claimed, sniffed.forged.actual));
+  const { mimeType } = sniffed;
+  const kind = mediaKindOf(mimeType);
+  if (!kind) throw new MediaRefusal('typeNotAllowed', MEDIA_MESSAGES.typeNotAccepted(mimeType));
+  if (expectedKind && kind !== expectedKind)
+    throw new MediaRefusal('typeNotAllowed', MEDIA_MESSAGES.wrongKind(expectedKind, kind, mimeType));
+  checkSize(bytes.length, kind, input.maxBytes);
+  if (kind === 'image') checkImageDimensions(ctx, bytes);
+
+  const quota = await getMediaQuota(ctx, input.accountId);
+  // A quick refusal before the bytes travel; the record's insert counts again, locked.
+  if (quota) await checkQuota(ctx.db, input.accountId, bytes.length, quota);
+
+  const id = randomUUID();
+  const storageKey = `${input.accountId}/${id}`;
+  try {
+    await ctx.mediaStore.put(storageKey, bytes, mimeType);
+  } catch (err) {
+    ctx.log.error({ err, backend: ctx.mediaStore.backend, accountId: input.accountId }, 'media store refused a file');
+    throw new MediaRefusal('unavailable', MEDIA_MESSAGES.unavailable);
+  }
+  const row = {
+    id,
+    ownerId: input.accountId,
+    appId: input.appId ?? null,
+    kind,
+    mimeType,
+    size: bytes.length,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    fileName: cleanFileName(input.fileName),
+    caption: input.caption || null,
+    source: input.source,
+    backend: ctx.mediaStore.backend,
+    storageKey,
+    msisdn: input.phone ? (toE164(input.phone) ?? input.phone) : null,
+    createdAt: ctx.now(),
+  };
+  try {
+    await ctx.db.transaction(async (tx) => {
+      if (quota) {
+        // One account's files count and insert one at a time, so parallel uploads cannot pass the quota together.
+        await tx.select({ id: users.id }).from(users).where(eq(users.id, input.accountId)).for('no key update');
+        await checkQuota(tx, input.accountId, bytes.length, quota);
+      }
+      await tx.insert(mediaFiles).values(row);
+    });
+  } catch (err) {
+    await ctx.mediaStore
+      .delete(storageKey)
+      .catch((deleteErr: unknown) => ctx.log.error({ err: deleteErr, storageKey }, 'media bytes left behind by a refused record'));
+    if (err instanceof MediaRefusal) throw err;
+    ctx.log.error({ err, accountId: input.accountId }, 'media record not written');
+    throw new MediaRefusal('unavailable', MEDIA_MESSAGES.unavailable);
+  }
+  return toMediaRef(row);
+}
+
+function checkSize(size: number, kind: MediaKind | null, menuMax: number | undefined): void {
+  const kindMax = kind ? MEDIA_TYPES[kind].maxBytes : LARGEST_FILE;
+  if (menuMax !== undefined && menuMax < kindMax && size > menuMax)
+    throw new MediaRefusal('tooLarge', MEDIA_MESSAGES.tooLargeForMenu(menuMax));
+  if (size > kindMax) throw new MediaRefusal('tooLarge', kind ? MEDIA_MESSAGES.tooLargeForKind(kind) : MEDIA_MESSAGES.tooLarge);
+}
+
+function checkImageDimensions(ctx: AppContext, bytes: Buffer): void {
+  const dimensions = readImageDimensions(bytes);
+  if (!dimensions) throw new MediaRefusal('unreadableImage', MEDIA_MESSAGES.unreadableImage);
+  const maxPixels = ctx.config.MEDIA_MAX_PIXELS;
+  if (dimensions.width * dimensions.height > maxPixels)
+    throw new MediaRefusal('imageTooLarge', MEDIA_MESSAGES.imageTooLarge(dimensions.width, dimensions.height, maxPixels));
+}
+
+async function checkQuota(db: Db, accountId: string, adding: number, quota: { limit: number; planTitle: string }): Promise<void> {
+  if (adding + (await sumLiveBytes(db, accountId)) > quota.limit)
+    throw new MediaRefusal('quotaReached', MEDIA_MESSAGES.quotaReached(quota.limit, quota.planTitle));
+}
+
+/** The bytes of the account's files not yet deleted: what its quota counts. */
+export async function sumLiveBytes(db: Db, accountId: string): Promise<number> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${mediaFiles.size}), 0)` })
+    .from(mediaFiles)
+    .where(and(eq(mediaFiles.ownerId, accountId), isNull(mediaFiles.deletedAt)));
+  return Number(row?.total ?? 0);
+}
+
+/** A sender's file name as kept: its last path segment, without control characters, at most 255 characters. */
+function cleanFileName(fileName: string | undefined): string | null {
+  const cleaned = (fileName ?? '')
+    .split(/[\\/]/)
+    .pop()!
+    .replace(/[\u0000-\u001F\u007F]/g, '')
+    .trim()
+    .slice(0, 255);
+  return cleaned || null;
+}
+
+type MediaRow = typeof mediaFiles.$inferSelect;
+
+export function toMediaRef(row: Pick<MediaRow, 'id' | 'kind' | 'mimeType' | 'size' | 'fileName' | 'caption'>): MediaRef {
+  return {
+    mediaId: row.id,
+    kind: row.kind,
+    mimeType: row.mimeType,
+    size: row.size,
+    ...(row.fileName ? { fileName: row.fileName } : {}),
+    ...(row.caption ? { caption: row.caption } : {}),
+  };
+}
+
+/** The reference with a fresh signed link to its bytes, good for MEDIA_URL_TTL_SECONDS (or `ttlSeconds`). */
+export function withSignedUrl(ctx: AppContext, ref: MediaRef, ttlSeconds = ctx.config.MEDIA_URL_TTL_SECONDS): MediaRef {
+  const expiresAt = new Date(ctx.now().getTime() + ttlSeconds * 1000);
+  return { ...ref, url: getPublicOrigin(ctx.config) + signMediaPath(ctx.getMediaUrlKey(), ref.mediaId, expiresAt) };
+}
+
+const isUuid = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+
+/** The file's record if `accountId` owns it; not found otherwise (another account's id included). */
+export async function getMediaRecord(ctx: AppContext, mediaId: string, accountId: string): Promise<MediaRow> {
+  if (!isUuid(mediaId)) throw notFound(MEDIA_MESSAGES.notFound);
+  const [row] = await ctx.db
+    .select()
+    .from(mediaFiles)
+    .where(and(eq(mediaFiles.id, mediaId), eq(mediaFiles.ownerId, accountId)));
+  if (!row) throw notFound(MEDIA_MESSAGES.notFound);
+  return row;
+}
+
+/**
+ * A file's bytes and reference, for the account that owns it (the runtime passes the app owner's): not found
+ * for another account's id, 410 gone once the retention period (or an erasure) removed the bytes, `unavailable`
+ * when the store does not answer.
+ */
+export async function readMedia(ctx: AppContext, mediaId: string, accountId: string): Promise<{ bytes: Buffer; ref: MediaRef }> {
+  return readStoredBytes(ctx, await getMediaRecord(ctx, mediaId, accountId));
+}
+
+/** The bytes of a record already found (the signed link's route finds it by id alone). */
+export async function readStoredBytes(ctx: AppContext, row: MediaRow): Promise<{ bytes: Buffer; ref: MediaRef }> {
+  if (row.deletedAt) throw new AppError('gone', MEDIA_MESSAGES.gone);
+  let bytes: Buffer | null;
+  try {
+    bytes = await ctx.mediaStore.get(row.storageKey);
+  } catch (err) {
+    ctx.log.error({ err, mediaId: row.id }, 'media store did not answer');
+    throw new MediaRefusal('unavailable', 'The file cannot be read right now. Please try again in a few minutes.');
+  }
+  // Bytes gone from under a live record (removed by hand from the bucket): as gone as retention makes them.
+  if (!bytes) throw new AppError('gone', MEDIA_MESSAGES.gone);
+  return { bytes, ref: toMediaRef(row) };
+}
+
+/** A file by id alone, for a signed link (whose signature already names the file); not found when there is none. */
+export async function findMediaById(ctx: AppContext, mediaId: string): Promise<MediaRow> {
+  const [row] = await ctx.db.select().from(mediaFiles).where(eq(mediaFiles.id, mediaId));
+  if (!row) throw notFound(MEDIA_MESSAGES.notFound);
+  return row;
+}
+
+/**
+ * A file the signed-in account may read: its own, or one for an app it builds (a merchant's developer reads
+ * the files of the apps they build). Anything else is not found.
+ */
+export async function getReadableMedia(ctx: AppContext, user: AuthUser, mediaId: string): Promise<MediaRow> {
+  if (!isUuid(mediaId)) throw notFound(MEDIA_MESSAGES.notFound);
+  const [row] = await ctx.db
+    .select({ file: mediaFiles })
+    .from(mediaFiles)
+    .leftJoin(apps, eq(apps.id, mediaFiles.appId))
+    .where(
+      and(eq(mediaFiles.id, mediaId), sql`(${mediaFiles.ownerId} = ${user.id} or (${apps.id} is not null and ${isBuiltBy(ctx, user)}))`),
+    );
+  if (!row) throw notFound(MEDIA_MESSAGES.notFound);
+  return row.file;
+}
+
+/** How many files one sweep removes at most; the next run takes the rest. */
+const SWEEP_BATCH = 500;
+
+/**
+ * Removes the bytes of files older than MEDIA_RETENTION_DAYS, keeping their records (marked `deleted_at`, so a
+ * link answers 410 and a session log still shows a file was there). Each file's bytes go first, then its mark:
+ * a store that fails leaves the file for the next run. Answers how many files were swept.
+ */
+export async function sweepExpiredMedia(ctx: AppContext): Promise<number> {
+  const days = ctx.config.MEDIA_RETENTION_DAYS;
+  if (days <= 0) return 0;
+  const cutoff = new Date(ctx.now().getTime() - days * DAY_MS);
+  const due = await ctx.db
+    .select({ id: mediaFiles.id, storageKey: mediaFiles.storageKey })
+    .from(mediaFiles)
+    .where(and(isNull(mediaFiles.deletedAt), lt(mediaFiles.createdAt, cutoff)))
+    .orderBy(mediaFiles.createdAt)
+    .limit(SWEEP_BATCH);
+  let swept = 0;
+  for (const file of due) {
+    try {
+      await ctx.mediaStore.delete(file.storageKey);
+    } catch (err) {
+      ctx.log.warn({ err, mediaId: file.id }, 'media retention: the store did not delete a file; tried again next run');
+      continue;
+    }
+    await ctx.db.update(mediaFiles).set({ deletedAt: ctx.now() }).where(eq(mediaFiles.id, file.id));
+    swept++;
+  }
+  if (swept > 0) ctx.log.info({ swept }, 'media retention: files past the retention period deleted');
+  return swept;
+}
+
+/**
+ * Erasing a number's data (contacts.service.ts deleteContact): inside the erasure's transaction, the files the
+ * number sent the account's bots lose their number, name and caption and are marked deleted; answers their
+ * storage keys, whose bytes {@link deleteErasedMedia} removes once the transaction has committed.
+ */
+export async function eraseMediaOf(tx: Pick<Db, 'update'>, now: Date, ownerId: string, msisdn: string): Promise<string[]> {
+  const rows = await tx
+    .update(mediaFiles)
+    .set({
+      msisdn: null,
+      fileName: null,
+      caption: null,
+      deletedAt: sql`coalesce(${mediaFiles.deletedAt}, ${now.toISOString()}::timestamptz)`,
+    })
+    .where(and(eq(mediaFiles.ownerId, ownerId), eq(mediaFiles.msisdn, msisdn)))
+    .returning({ storageKey: mediaFiles.storageKey });
+  return rows.map((r) => r.storageKey);
+}
+
+/** The bytes of erased files ({@link eraseMediaOf}); a store that fails is logged with the keys left behind. */
+export async function deleteErasedMedia(ctx: AppContext, storageKeys: readonly string[]): Promise<void> {
+  for (const key of storageKeys) {
+    await ctx.mediaStore.delete(key).catch((err: unknown) => ctx.log.error({ err, storageKey: key }, 'erased media bytes not deleted'));
+  }
+}
