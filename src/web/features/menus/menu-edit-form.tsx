@@ -100,8 +100,9 @@ export function MenuEditForm({
         actions: values.actions,
         saveToContact: values.saveToContact.trim() || undefined,
         switchOperations: values.rules,
+        inputKind: values.inputKind,
       }),
-    [app, values.uniqueId, values.userDefinedName, values.actions, values.saveToContact, values.rules],
+    [app, values.uniqueId, values.userDefinedName, values.actions, values.saveToContact, values.rules, values.inputKind],
   );
   const isDirty = isFormDirty(initial, values) || editor.mode !== 'idle';
   useEffect(() => onDirtyChange?.(isDirty), [isDirty, onDirtyChange]);
