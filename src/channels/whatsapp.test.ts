@@ -181,13 +181,13 @@ describe('whatsapp channel: media', () => {
     ]);
   });
 
-  it('reads a shared location into the hop, and neither a caption nor a location as typed text', () => {
+  it('reads a shared location into the hop; a file waits for the runtime to store it (its caption is the input till then)', () => {
     const location = { latitude: 5.6, longitude: -0.18 };
     expect(readChatMessage(message({ kind: 'location', text: '', location }))).toMatchObject({ input: '', location, kind: 'continue' });
     const file = readChatMessage(
       message({ kind: 'media', text: 'my receipt', media: { kind: 'image', mimeType: 'image/jpeg', providerId: 'p1' } }),
     );
-    expect(file.input).toBe('');
+    expect(file.input).toBe('my receipt');
     expect(file.media).toBeUndefined();
   });
 });

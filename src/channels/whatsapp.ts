@@ -150,8 +150,9 @@ export function readChatMessage(message: ChatMessage): InboundHop {
     serviceCode: '',
     // A restart word starts over; any other message answers the open screen (or, with none open, starts one).
     kind: message.kind === 'text' && isRestartWord(input) ? 'start' : 'continue',
-    // A file's text is its caption and a location has none: neither is typed text (`media.caption` keeps the caption).
-    input: message.kind === 'media' || message.kind === 'location' ? '' : input,
+    // A file's caption stays the input until the runtime has stored the file: the engine ignores it once the hop
+    // carries the file (`hop.media`, whose `caption` keeps it) or a location.
+    input,
     raw: {},
   };
   // A file reaches the hop once the runtime has stored it (`hop.media`); a location is read as it is.
