@@ -5,6 +5,7 @@
  */
 import { AppError } from '../shared/errors';
 import type { Reply } from '../engine/types';
+import type { LocationRef, MediaRef } from '../shared/media';
 
 export const GATEWAY_NAMES = [
   'africastalking',
@@ -82,6 +83,10 @@ export interface InboundHop {
    * instead of the first (engine `Hop.entryMenuId`). Set by the runtime, never read off a wire.
    */
   entryMenuId?: string;
+  /** A file the user sent (a bot's), once the runtime has stored it (engine `Hop.media`); never read off a wire. */
+  media?: MediaRef;
+  /** A location the user shared (engine `Hop.location`). */
+  location?: LocationRef;
 }
 
 /**

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { toChatMessage, toPlainText, WHATSAPP_LIMITS, type ChatMessage } from '../shared/whatsapp';
 import { detectGateway } from './index';
 import { ChannelError, type GatewayRequest } from './types';
+import type { ReplyAttachment } from '../engine';
 import { cutText, readChatMessage, toChatReply, toWhatsAppMessages, whatsapp } from './whatsapp';
 
 const message = (fields: Partial<ChatMessage> = {}): ChatMessage => ({
@@ -118,5 +119,75 @@ describe('whatsapp channel: replies', () => {
     expect(
       toPlainText({ type: 'list', body: 'Pick', button: 'Open', rows: [{ id: '1', title: 'Pay a mer…', description: 'Pay a merchant' }] }),
     ).toBe('Pick\n1. Pay a merchant');
+  });
+});
+
+describe('whatsapp channel: media', () => {
+  const receipt = { mediaId: 'med-9', kind: 'document', mimeType: 'application/pdf', size: 1234, fileName: 'r.pdf' } as const;
+  const attachments: ReplyAttachment[] = [
+    { type: 'media', media: { ...receipt, caption: 'x'.repeat(2000) } },
+    { type: 'location', location: { latitude: 5.6, longitude: -0.18, name: 'Shop' } },
+    { type: 'contact', contact: { name: 'Help desk', phones: ['+233302000000'] } },
+  ];
+
+  it('sends attachments first, each as its own message, then the screen (a caption cut to 1,024 characters)', () => {
+    const sent = toWhatsAppMessages('Pick one\n1. Yes\n2. No', { interactive: true, end: false, attachments });
+    expect(sent).toEqual([
+      { type: 'media', media: { ...receipt, caption: `${'x'.repeat(1023)}…` } },
+      attachments[1],
+      attachments[2],
+      {
+        type: 'buttons',
+        body: 'Pick one',
+        buttons: [
+          { id: '1', title: 'Yes' },
+          { id: '2', title: 'No' },
+        ],
+      },
+    ]);
+    // Connectors without interactive messages still get the files, pins and cards (they send them the same).
+    expect(toWhatsAppMessages('Bye', { interactive: false, end: true, attachments }).map((m) => m.type)).toEqual([
+      'media',
+      'location',
+      'contact',
+      'text',
+    ]);
+  });
+
+  it('makes the screen the body of a link button or a location request, or text then its plain form', () => {
+    const link = { text: 'Track', url: 'https://t.example.com/1' };
+    expect(toWhatsAppMessages('Your order is on its way', { interactive: true, end: false, linkButton: link })).toEqual([
+      { type: 'link', body: 'Your order is on its way', button: 'Track', url: link.url },
+    ]);
+    expect(toWhatsAppMessages('Where are you?', { interactive: true, end: false, requestLocation: true })).toEqual([
+      { type: 'locationRequest', body: 'Where are you?' },
+    ]);
+    expect(toWhatsAppMessages('Where are you?', { interactive: false, end: false, requestLocation: true, linkButton: link })).toEqual([
+      { type: 'text', text: 'Where are you?' },
+      { type: 'text', text: `Track\nTrack: ${link.url}` },
+    ]);
+    const long = 'a'.repeat(WHATSAPP_LIMITS.interactiveBody + 1);
+    expect(toWhatsAppMessages(long, { interactive: true, end: false, linkButton: link })).toEqual([
+      { type: 'text', text: long },
+      { type: 'link', body: 'Track', button: 'Track', url: link.url },
+    ]);
+  });
+
+  it("carries a reply's media through toChatReply", () => {
+    const reply = { text: 'Hi', end: false, attachments: [attachments[2]], linkButton: { text: 'Open', url: 'https://x.example.com' } };
+    expect(toChatReply(message(), reply, 's-1', { interactive: true }).messages).toEqual([
+      attachments[2],
+      { type: 'link', body: 'Hi', button: 'Open', url: 'https://x.example.com' },
+    ]);
+  });
+
+  it('reads a shared location into the hop; a file waits for the runtime to store it (its caption is the input till then)', () => {
+    const location = { latitude: 5.6, longitude: -0.18 };
+    expect(readChatMessage(message({ kind: 'location', text: '', location }))).toMatchObject({ input: '', location, kind: 'continue' });
+    const file = readChatMessage(
+      message({ kind: 'media', text: 'my receipt', media: { kind: 'image', mimeType: 'image/jpeg', providerId: 'p1' } }),
+    );
+    expect(file.input).toBe('my receipt');
+    expect(file.media).toBeUndefined();
   });
 });

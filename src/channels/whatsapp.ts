@@ -20,11 +20,12 @@
  *     -> { conversation: 'link-1:233241234567', to: '233241234567', sessionId: 's-1', end: false,
  *          messages: [{ type: 'buttons', body: 'Pick one', buttons: [{ id: '1', title: 'Balance' }, ...] }] }
  */
-import type { Reply } from '../engine';
+import type { Reply, ReplyAttachment } from '../engine';
 import {
   RESTART_WORDS,
   WHATSAPP_LIMITS,
   type ChatMessage,
+  toPlainText,
   type ChatReply,
   type WhatsAppChoice,
   type WhatsAppMessage,
@@ -36,6 +37,9 @@ const NAME = 'whatsapp' as const;
 
 /** How long a conversation waits for the next message before it is over (15 minutes; docs/bots.md). */
 export const WHATSAPP_SESSION_TIMEOUT_SECONDS = 15 * 60;
+
+/** A media message's caption (Cloud API reference). */
+const CAPTION_LIMIT = 1024;
 
 /** The list message's button, which opens its rows. */
 const LIST_BUTTON = 'Choose an option';
@@ -68,17 +72,54 @@ function readOptions(text: string): { body: string; choices: WhatsAppChoice[] } 
   return { body: rest.join('\n').trim() || EMPTY_BODY, choices };
 }
 
+/** What a screen carries besides its text (the engine's Reply): files, pins and cards to send first, a link button, a location request. */
+export type ScreenExtras = Pick<Reply, 'attachments' | 'linkButton' | 'requestLocation'>;
+
+/** A body WhatsApp takes for an interactive message whose screen is too long to be its body. */
+const SHARE_LOCATION_BODY = 'Share your location';
+
 /**
- * One screen as WhatsApp messages: reply buttons for up to three short options, a list for up to ten, else
- * (or when the connector cannot show them, or the session ended) the screen as text.
+ * One screen as WhatsApp messages (docs/bots.md, "Media"): its attachments first, each its own message, in the
+ * menu's order; then the screen as a location request or a link button when the menu has one, else reply buttons
+ * for up to three short options, a list for up to ten, else (or when the connector cannot show them, or the session
+ * ended) the screen as text. A location request or link button on a connector without interactive messages, or on a
+ * screen too long for an interactive body, is the screen as text followed by its plain-text form (toPlainText).
  */
-export function toWhatsAppMessages(text: string, options: { interactive: boolean; end: boolean }): WhatsAppMessage[] {
+export function toWhatsAppMessages(text: string, options: { interactive: boolean; end: boolean } & ScreenExtras): WhatsAppMessage[] {
+  const messages: WhatsAppMessage[] = (options.attachments ?? []).map(toAttachmentMessage);
   const screen = text.trim() === '' ? '…' : text;
+  const { linkButton, requestLocation, interactive } = options;
+  if (requestLocation || linkButton) {
+    const fits = screen.length <= WHATSAPP_LIMITS.interactiveBody;
+    const extras: WhatsAppMessage[] = [];
+    if (requestLocation) extras.push({ type: 'locationRequest', body: fits ? screen : SHARE_LOCATION_BODY });
+    if (linkButton) {
+      const body = fits && !requestLocation ? screen : linkButton.text;
+      extras.push({ type: 'link', body, button: cutText(linkButton.text, 20), url: linkButton.url });
+    }
+    if (!fits) messages.push({ type: 'text', text: cutText(screen, WHATSAPP_LIMITS.text) });
+    for (const extra of extras)
+      messages.push(interactive ? extra : { type: 'text', text: cutText(toPlainText(extra), WHATSAPP_LIMITS.text) });
+    return messages;
+  }
+  messages.push(toScreenMessage(screen, options));
+  return messages;
+}
+
+/** An attachment as its message; a caption is cut to WhatsApp's 1,024 characters. */
+function toAttachmentMessage(attachment: ReplyAttachment): WhatsAppMessage {
+  if (attachment.type === 'location') return { type: 'location', location: attachment.location };
+  if (attachment.type === 'contact') return { type: 'contact', contact: attachment.contact };
+  const { media } = attachment;
+  return { type: 'media', media: media.caption ? { ...media, caption: cutText(media.caption, CAPTION_LIMIT) } : media };
+}
+
+function toScreenMessage(screen: string, options: { interactive: boolean; end: boolean }): WhatsAppMessage {
   const read = options.interactive && !options.end ? readOptions(screen) : null;
   if (read && read.body.length <= WHATSAPP_LIMITS.interactiveBody) {
     const { body, choices } = read;
     if (choices.length <= WHATSAPP_LIMITS.buttons && choices.every((c) => c.title.length <= WHATSAPP_LIMITS.buttonTitle))
-      return [{ type: 'buttons', body, buttons: choices }];
+      return { type: 'buttons', body, buttons: choices };
     if (choices.length <= WHATSAPP_LIMITS.listRows) {
       const rows = choices.map((c): WhatsAppChoice => {
         if (c.title.length <= WHATSAPP_LIMITS.listRowTitle) return c;
@@ -88,10 +129,10 @@ export function toWhatsAppMessages(text: string, options: { interactive: boolean
           description: cutText(c.title, WHATSAPP_LIMITS.listRowDescription),
         };
       });
-      return [{ type: 'list', body, button: LIST_BUTTON, rows }];
+      return { type: 'list', body, button: LIST_BUTTON, rows };
     }
   }
-  return [{ type: 'text', text: cutText(screen, WHATSAPP_LIMITS.text) }];
+  return { type: 'text', text: cutText(screen, WHATSAPP_LIMITS.text) };
 }
 
 /**
@@ -109,9 +150,13 @@ export function readChatMessage(message: ChatMessage): InboundHop {
     serviceCode: '',
     // A restart word starts over; any other message answers the open screen (or, with none open, starts one).
     kind: message.kind === 'text' && isRestartWord(input) ? 'start' : 'continue',
+    // A file's caption stays the input until the runtime has stored the file: the engine ignores it once the hop
+    // carries the file (`hop.media`, whose `caption` keeps it) or a location.
     input,
     raw: {},
   };
+  // A file reaches the hop once the runtime has stored it (`hop.media`); a location is read as it is.
+  if (message.kind === 'location' && message.location) hop.location = message.location;
   // Connectors redeliver a message with the same id (the Cloud API for up to a day): it must not run twice.
   if (message.messageId) hop.hopId = message.messageId;
   return hop;
@@ -119,7 +164,13 @@ export function readChatMessage(message: ChatMessage): InboundHop {
 
 /** The bot's screen for a message as what goes back to its user: WhatsApp messages within WhatsApp's bounds. */
 export function toChatReply(message: ChatMessage, reply: Reply, sessionId: string, options: { interactive: boolean }): ChatReply {
-  const messages = toWhatsAppMessages(cleanText(reply.text), { interactive: options.interactive, end: reply.end });
+  const messages = toWhatsAppMessages(cleanText(reply.text), {
+    interactive: options.interactive,
+    end: reply.end,
+    attachments: reply.attachments,
+    linkButton: reply.linkButton,
+    requestLocation: reply.requestLocation,
+  });
   return { linkId: message.linkId, conversation: message.conversation, to: message.from, sessionId, end: reply.end, messages };
 }
 

@@ -8,6 +8,7 @@ import {
   createMenuRegExpBudget,
   DEFAULT_ENGINE_LABELS,
   ENGINE_LABEL_KEYS,
+  getInputKind,
   getScreenLimit,
   listAppLanguages,
   type Action,
@@ -17,8 +18,10 @@ import {
   type Menu,
   type MenuTranslation,
   type SwitchOperation,
+  toMediaSubject,
   toSubjectField,
 } from '../shared/app';
+import type { InputKind } from '../shared/media';
 import { compileDialPattern, type DialPattern } from './dial';
 import { compileTemplate, type CompiledTemplate } from './render';
 
@@ -27,6 +30,8 @@ export interface CompiledRule {
   rule: SwitchOperation;
   /** The contact field the rule tests (its `subject`, `contact.city` -> `city`), null when it tests the input. */
   contactField: string | null;
+  /** The received file's field the rule tests (`session.media.photo.size` -> `['photo', 'size']`), null when none. */
+  mediaSubject: [identifier: string, field: string] | null;
   /** null when the compare value is unusable: the rule never matches (lint reports it, a hop logs it). */
   test: ((input: string) => boolean) | null;
   /** Why `test` is null. */
@@ -74,6 +79,10 @@ export interface CompiledMenu {
   translations: Map<string, CompiledTranslation>;
   /** The contact field the menu's input is saved to, null for none. */
   saveToContact: string | null;
+  /** What the menu asks for: its inputKind in a bot; always text on USSD, which carries no files (docs/bots.md, "Media"). */
+  inputKind: InputKind;
+  /** Whether its attachments, link button and location request are sent: in a bot only. */
+  sendsMedia: boolean;
 }
 
 export interface CompiledApp {
@@ -125,7 +134,8 @@ export const MAX_ACTION_TEMPLATES = 2000;
 /** @example const compiled = compileApp(appVersion); cache.set(appVersion.versionId, compiled); */
 export function compileApp(app: AppVersion): CompiledApp {
   const others = new Set(app.languages?.otherLanguages ?? []);
-  const order = app.menus.map((menu) => compileMenu(menu, others));
+  const isBot = app.channel === 'whatsapp';
+  const order = app.menus.map((menu) => compileMenu(menu, others, isBot));
   const menus = new Map(order.map((m) => [m.uniqueId, m]));
   const byIdentifier = new Map<string, CompiledMenu>();
   for (const m of order) if (m.identifier && !byIdentifier.has(m.identifier)) byIdentifier.set(m.identifier, m);
@@ -175,7 +185,7 @@ function compileTranslation(menu: Menu, t: MenuTranslation): CompiledTranslation
   };
 }
 
-function compileMenu(menu: Menu, otherLanguages: Set<string>): CompiledMenu {
+function compileMenu(menu: Menu, otherLanguages: Set<string>, isBot: boolean): CompiledMenu {
   // In validateMenu's order, so a menu saved under older rules has the same patterns refused here.
   const regexps = createMenuRegExpBudget();
   const rules = menu.switchOperations.map((rule, index): CompiledRule => {
@@ -184,6 +194,7 @@ function compileMenu(menu: Menu, otherLanguages: Set<string>): CompiledMenu {
       index,
       rule,
       contactField: rule.subject === undefined || rule.operator === ALWAYS_OPERATOR ? null : toSubjectField(rule.subject),
+      mediaSubject: rule.subject === undefined || rule.operator === ALWAYS_OPERATOR ? null : toMediaSubject(rule.subject),
       test: comparison === null ? () => true : comparison.ok ? comparison.test : null,
       error: comparison === null || comparison.ok ? null : comparison.error,
       closing: rule.action === 'Terminate' && rule.actionParam.trim() !== '' ? compileTemplate(rule.actionParam) : null,
@@ -214,7 +225,27 @@ function compileMenu(menu: Menu, otherLanguages: Set<string>): CompiledMenu {
         .map(([code, t]) => [code, compileTranslation(menu, t)]),
     ),
     saveToContact: menu.saveToContact ?? null,
+    inputKind: isBot ? getInputKind(menu) : 'text',
+    sendsMedia: isBot,
   };
+}
+
+/** A menu's media fields that are templates, each with its path (`attachments.0.caption`), for the lint. */
+export function findMediaTemplates(menu: Menu): Array<[field: string, source: string]> {
+  const found: Array<[string, string]> = [];
+  (menu.attachments ?? []).forEach((a, i) => {
+    const at = `attachments.${i}`;
+    if (a.type === 'file') {
+      found.push([`${at}.caption`, a.caption]);
+      if (a.source === 'url') found.push([`${at}.value`, a.value]);
+    } else if (a.type === 'location') {
+      found.push([`${at}.latitude`, a.latitude], [`${at}.longitude`, a.longitude], [`${at}.name`, a.name], [`${at}.address`, a.address]);
+    } else {
+      found.push([`${at}.name`, a.name], ...a.phones.map((p, j): [string, string] => [`${at}.phones.${j}`, p]));
+    }
+  });
+  if (menu.linkButton) found.push(['linkButton.text', menu.linkButton.text], ['linkButton.url', menu.linkButton.url]);
+  return found.filter(([, source]) => source !== '');
 }
 
 /** The action fields that are templates (dbaccess queries are bound by the runner, not rendered). */

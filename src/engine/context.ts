@@ -5,6 +5,7 @@
 import type { Action, EngineLabels } from '../shared/app';
 import type { CompiledApp, CompiledMenu, CompiledTranslation } from './compile';
 import { paginateScreen, toMoreLine, truncateScreen } from './pagination';
+import type { Received } from './media';
 import { buildScope } from './render';
 import type {
   EndReason,
@@ -37,6 +38,8 @@ export interface HopContext {
   renderTime: HopRenderTime;
   /** What the hop set on the caller's contact, null while nothing (HopResult.contactChanges). */
   contactChanges: ContactChanges | null;
+  /** The file or location the hop carries instead of text (Hop.media, Hop.location), null for text. */
+  received: Received;
 }
 
 /**
@@ -117,7 +120,9 @@ export function getTranslation(ctx: HopContext, menu: CompiledMenu): CompiledTra
 }
 
 export function getScope(ctx: HopContext): TemplateScope {
-  return buildScope(ctx.state, ctx.input, ctx.compiled.app);
+  const scope = buildScope(ctx.state, ctx.input, ctx.compiled.app);
+  if (ctx.received !== null) scope.inRequest.media = 'media' in ctx.received ? ctx.received.media : ctx.received.location;
+  return scope;
 }
 
 export function isHalted(ctx: HopContext): boolean {
@@ -177,6 +182,9 @@ export function showScreen(ctx: HopContext, menu: CompiledMenu): void {
   ctx.reply = { text: pages[page], end: false };
   const inputHolder = getTranslation(ctx, menu)?.inputHolder || menu.menu.inputHolder;
   if (inputHolder) ctx.reply.inputHolder = inputHolder;
+  // A bot's screen keeps its link button and location request on every showing (docs/bots.md, "Media").
+  if (ctx.state.linkButton) ctx.reply.linkButton = ctx.state.linkButton;
+  if (menu.menu.requestLocation && menu.sendsMedia) ctx.reply.requestLocation = true;
   emitEvent(ctx, 'menu_shown', 'info', `Showed ${menu.identifier || menu.uniqueId}`, {
     menu,
     data: { text: pages[page], page, pages: pages.length, notice: ctx.state.notice || undefined },

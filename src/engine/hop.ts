@@ -20,11 +20,12 @@ import {
   type HopContext,
 } from './context';
 import { cleanInput, findOptionLabel } from './input';
+import { checkReceived, renderMenuMedia } from './media';
 import { MISSING_MENU_TEXT } from './limits';
 import { pickRule } from './navigation';
 import { NEXT_PAGE_INPUT } from './pagination';
 import { joinScreenParts, RenderBudgetError, renderTemplate, type CompiledTemplate } from './render';
-import type { EngineEventData, RuleData } from './types';
+import type { EngineEventData, Reply, RuleData } from './types';
 import { validateInput } from './validation';
 import { toErrorMessage } from '../shared/errors';
 
@@ -74,6 +75,7 @@ export async function enterMenu(ctx: HopContext, menu: CompiledMenu, from: Compi
   }
   state.currentMenuId = menu.uniqueId;
   state.screen = '';
+  delete state.linkButton;
   state.notice = '';
   state.page = 0;
 
@@ -84,9 +86,18 @@ export async function enterMenu(ctx: HopContext, menu: CompiledMenu, from: Compi
 
   const screen = renderMenuScreen(ctx, menu);
   if (screen === null) return;
-  if (menu.menu.terminate) return endSession(ctx, screen, 'terminate_menu', menu);
-  state.screen = screen;
-  showScreen(ctx, menu);
+  const media = renderMenuMedia(ctx, menu);
+  if (media === null) return;
+  if (media.linkButton) state.linkButton = media.linkButton;
+  if (menu.menu.terminate) endSession(ctx, screen, 'terminate_menu', menu);
+  else {
+    state.screen = screen;
+    showScreen(ctx, menu);
+  }
+  // Sent once, on entering: a re-shown screen or its next page does not send them again.
+  const reply = ctx.reply as Reply;
+  if (media.attachments) reply.attachments = media.attachments;
+  if (media.linkButton) reply.linkButton = media.linkButton;
 }
 
 /**
@@ -96,7 +107,10 @@ export async function enterMenu(ctx: HopContext, menu: CompiledMenu, from: Compi
 export async function handleInput(ctx: HopContext, raw: unknown, isReplayed = false): Promise<boolean> {
   const { state } = ctx;
   const menu = getCurrentMenu(ctx);
-  const { value: input, isTruncated } = cleanInput(raw, ctx.limits.maxInputLength);
+  const cleaned = cleanInput(raw, ctx.limits.maxInputLength);
+  const { isTruncated } = cleaned;
+  // A file or location arriving has no text of its own: its caption is `media.caption`.
+  let input = ctx.received === null ? cleaned.value : '';
   ctx.input = input;
   if (!menu) {
     failHop(ctx, `The current menu ${String(state.currentMenuId)} is not in this app version`);
@@ -105,7 +119,8 @@ export async function handleInput(ctx: HopContext, raw: unknown, isReplayed = fa
   // Built without object spread: spreading on this path cost microseconds a hop (bench/README.md).
   const inputData: EngineEventData['input_received'] = { input };
   if (isReplayed) inputData.replayed = true;
-  if (isTruncated) inputData.truncated = true;
+  if (isTruncated && ctx.received === null) inputData.truncated = true;
+  if (ctx.received !== null) inputData.media = 'media' in ctx.received ? ctx.received.media : ctx.received.location;
   emitEvent(ctx, 'input_received', 'info', `Received input on ${menu.identifier || menu.uniqueId}`, { menu, data: inputData });
 
   if (input === NEXT_PAGE_INPUT && state.page < getShownPages(ctx).length - 1) {
@@ -128,16 +143,30 @@ export async function handleInput(ctx: HopContext, raw: unknown, isReplayed = fa
     return !isHalted(ctx);
   }
 
+  const accepted = checkReceived(ctx, menu, ctx.received, input);
+  if (!accepted.ok) {
+    showScreenAgain(ctx, menu, accepted.message);
+    return false;
+  }
+  input = accepted.input;
+  ctx.input = input;
+  // What arrived is `session.media.<identifier>` from here, so a javascript validation reads it too; a new object,
+  // not a change in place (a state copied for the next hop may share the previous one), dropped if refused.
+  const mediaBefore = state.media;
+  if (accepted.value !== null && menu.identifier !== '') state.media = { ...state.media, [menu.identifier]: accepted.value };
+
   const verdict = await validateInput(ctx, menu, input);
   if (verdict === null) return false;
   if (!verdict.ok) {
+    if (mediaBefore === undefined) delete state.media;
+    else state.media = mediaBefore;
     showScreenAgain(ctx, menu, verdict.message);
     return false;
   }
 
   if (menu.identifier !== '') {
     state.inputs[menu.identifier] = input;
-    const label = findOptionLabel(state.screen, input);
+    const label = accepted.value === null ? findOptionLabel(state.screen, input) : null;
     if (label !== null) state.inputs[`${menu.identifier}Label`] = label;
     else delete state.inputs[`${menu.identifier}Label`];
   }

@@ -23,6 +23,7 @@ export {
   SESSION_LOST_TEXT,
   RESUME_OFFER_TEXT,
 } from './limits';
+export { isMediaRef } from './media';
 export { MORE_LINE, NEXT_PAGE_INPUT, paginateScreen } from './pagination';
 export type {
   ActionLogLine,
@@ -42,7 +43,9 @@ export type {
   LintIssue,
   LintLevel,
   RenderTimeAccount,
+  ReceivedMedia,
   Reply,
+  ReplyAttachment,
   ResumeOffer,
   RestartReason,
   RuleData,

@@ -306,7 +306,7 @@ describe('lintApp: template variables', () => {
         unknownVariableMessage(
           'session.phone',
           'headerText',
-          'a session has no "phone"; it has "mobile", "network", "serviceCode", "sessionId", "language", "inputs", "vars"',
+          'a session has no "phone"; it has "mobile", "network", "serviceCode", "sessionId", "language", "inputs", "media", "vars"',
         ),
       ],
       ['displayText', unknownVariableMessage('actions.missing.name', 'displayText', 'no action is named "missing"')],

@@ -7,13 +7,17 @@ import {
   ALWAYS_OPERATOR,
   DEFAULT_ENGINE_LABELS,
   describeLanguage,
+  getInputKind,
+  hasMedia,
   listAppLanguages,
+  MEDIA_VARIABLE_PATTERN,
+  toMediaVariablePath,
   TRANSLATED_FIELDS,
   createMenuRefIndex,
   validateMenu,
   type AppVersion,
 } from '../shared/app';
-import { compileApp, findActionTemplates, getActionTemplate, type CompiledApp, type CompiledMenu } from './compile';
+import { compileApp, findActionTemplates, findMediaTemplates, getActionTemplate, type CompiledApp, type CompiledMenu } from './compile';
 import { paginateScreen, toMoreLine } from './pagination';
 import { buildScope, compileTemplate, findTemplateVariables, joinScreenParts, renderTemplate, type CompiledTemplate } from './render';
 import { explainUnknownVariable, findKnownVariables, formatVariablePath, type KnownVariables } from './variables';
@@ -73,6 +77,7 @@ export function lintApp(app: AppVersion, renderTime?: RenderTimeAccount): LintIs
     for (const error of validateMenu(m.menu, refs))
       issues.push({ ...issueAt('error', m, error.message, error.field), ...(error.code ? { code: error.code } : {}) });
     issues.push(...lintTemplates(compiled, m, known));
+    issues.push(...lintMedia(compiled, m, known));
     issues.push(...lintScreens(compiled, m, renderTime));
     issues.push(...lintTranslations(compiled, m));
     issues.push(...lintDuplicateRules(m));
@@ -114,6 +119,7 @@ function lintTemplates(compiled: CompiledApp, m: CompiledMenu, known: KnownVaria
   check(m.text, 'displayText');
   check(m.footer, 'footerText');
   for (const rule of [m.alwaysRule, ...m.rules]) if (rule) check(rule.closing, `switchOperations.${rule.index}.actionParam`);
+  for (const [field, source] of findMediaTemplates(m.menu)) check(getActionTemplate(compiled, source), field);
   for (const [language, t] of m.translations) {
     check(t.header, `translations.${language}.headerText`);
     check(t.text, `translations.${language}.displayText`);
@@ -124,6 +130,39 @@ function lintTemplates(compiled: CompiledApp, m: CompiledMenu, known: KnownVaria
     for (const source of findActionTemplates(action)) check(getActionTemplate(compiled, source), `actions.${i}.code`);
     // A query's expressions are rendered one by one into bind parameters: the same names, though the SQL is no template.
     if (action.inheritsPlugin === 'dbaccess') checkVariables(compileTemplate(action.code.query), `actions.${i}.code`);
+  });
+  return issues;
+}
+
+/**
+ * A bot's media where it cannot be shown (docs/bots.md, "Media"): a menu asking for a file or a location, or sending
+ * attachments, a link button or a location request, in an app that runs on USSD (built as a bot, or copied or
+ * imported from one). Such a menu takes typed text there and shows its text alone.
+ */
+export const MEDIA_ON_USSD_MESSAGE =
+  'This menu asks for or sends media (a file, a location, a link button), which USSD cannot show: on USSD it takes typed text and shows its text alone.';
+
+/** Media on USSD (a warning, `code: 'media_on_ussd'`), and a file attachment's variable that names nothing. */
+function lintMedia(compiled: CompiledApp, m: CompiledMenu, known: KnownVariables): LintIssue[] {
+  const issues: LintIssue[] = [];
+  if (compiled.app.channel !== 'whatsapp' && hasMedia(m.menu)) {
+    const field = getInputKind(m.menu) !== 'text' ? 'inputKind' : m.menu.attachments?.length ? 'attachments' : undefined;
+    issues.push({ ...issueAt('warning', m, MEDIA_ON_USSD_MESSAGE, field), code: 'media_on_ussd' });
+  }
+  (m.menu.attachments ?? []).forEach((a, i) => {
+    if (a.type !== 'file' || a.source !== 'variable' || !MEDIA_VARIABLE_PATTERN.test(a.value)) return;
+    const path = toMediaVariablePath(a.value);
+    const reason = explainUnknownVariable(known, path);
+    if (reason !== null)
+      issues.push({
+        ...issueAt(
+          'warning',
+          m,
+          `${formatVariablePath(path)} in attachments.${i}.value names nothing: ${reason}. The file is not sent.`,
+          `attachments.${i}.value`,
+        ),
+        code: 'unknown_variable',
+      });
   });
   return issues;
 }

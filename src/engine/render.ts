@@ -195,6 +195,7 @@ export function buildScope(
       network: state.network,
       serviceCode: state.serviceCode,
       inputs: state.inputs,
+      media: state.media ?? NO_MEDIA,
       vars: state.vars,
     },
     inRequest: { input },
@@ -203,6 +204,8 @@ export function buildScope(
     contact: toContactScope(state.contact),
   };
 }
+
+const NO_MEDIA: Readonly<Record<string, never>> = Object.freeze({});
 
 const NO_CONTACT: Readonly<Record<string, string>> = Object.freeze({});
 

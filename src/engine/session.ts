@@ -74,6 +74,7 @@ function createContext(compiled: CompiledApp, deps: EngineDeps, state: SessionSt
     reply: null,
     renderTime,
     contactChanges: null,
+    received: null,
   };
 }
 
@@ -190,6 +191,8 @@ export function continueSession(compiled: CompiledApp, state: SessionState, hop:
   };
   if (hop.contact && !next.contact) next.contact = hop.contact;
   const ctx = createContext(compiled, deps, next, now);
+  if (hop.media) ctx.received = { media: hop.media };
+  else if (hop.location) ctx.received = { location: hop.location };
   if (next.resumeOffer) return runGuarded(ctx, answerResumeOffer, hop.input);
   return runGuarded(ctx, handleInput, hop.input);
 }

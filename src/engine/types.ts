@@ -4,6 +4,7 @@
  */
 import type { ActionOutcome, ActionRequest, ContactChanges, EventLevel } from '../shared/actions/runner';
 import type { Action, ActionKind, InputValidation, MenuIssueCode, SwitchOperation } from '../shared/app';
+import type { ContactCard, InputKind, LocationRef, MediaRef } from '../shared/media';
 
 export type { ActionLogLine, ActionOutcome, ActionRequest, ContactChanges, EventLevel, TemplateScope } from '../shared/actions/runner';
 
@@ -35,7 +36,27 @@ export interface Hop {
    * writing first to a WhatsApp contact (docs/bots.md, "Writing first") starts the flow there.
    */
   entryMenuId?: string;
+  /**
+   * A file the user sent on this hop (a bot's; docs/bots.md, "Media"), stored by the runtime before the hop: the
+   * menu's input when it asks for a file of its kind. `input` is then ignored (the caption is `media.caption`).
+   */
+  media?: MediaRef;
+  /** A location the user shared on this hop: the menu's input when it asks for a location. `input` is then ignored. */
+  location?: LocationRef;
 }
+
+/** What a menu received instead of text: a file or a location (`session.media.<identifier>`). */
+export type ReceivedMedia = MediaRef | LocationRef;
+
+/**
+ * One thing sent with a screen (a menu's `attachments`, rendered): WhatsApp shows each as its own message, before
+ * the screen's text. A file by `url` has `mediaId: ''` (the runtime fetches or links it); an uploaded file named by
+ * its id has `mimeType: ''` and `size: 0` (the runtime reads them from the store); a variable's file is its MediaRef.
+ */
+export type ReplyAttachment =
+  | { type: 'media'; media: MediaRef }
+  | { type: 'location'; location: LocationRef }
+  | { type: 'contact'; contact: ContactCard };
 
 /** The caller's contact as a session sees it (docs/contacts.md). A contact not stored yet has nulls and no attributes. */
 export interface ContactFields {
@@ -81,8 +102,19 @@ export interface EngineEventData {
   /** An authoring fault, a blown budget or a skipped rule; the data says where, when it concerns one field. */
   error_logged: { part: string; renderMs?: number } | { goto: string } | (RuleData & { target: string }) | undefined;
   menu_shown: { text: string; page: number; pages: number; notice?: string };
-  input_received: { input: string; replayed?: true; truncated?: true };
+  /** `media`: the file or location the hop carried (its `input` is then ''). */
+  input_received: { input: string; replayed?: true; truncated?: true; media?: ReceivedMedia };
   validation_failed: { index: number; method: InputValidation['validationMethod']; input: string };
+  /** What arrived is not what the menu asks for: a file of another kind or type, too big, text, or a bad location. */
+  media_refused: {
+    expected: InputKind;
+    received: InputKind;
+    reason: 'kind' | 'type' | 'size' | 'location';
+    mimeType?: string;
+    size?: number;
+  };
+  /** An attachment that could not be sent (a variable naming no file, an address or place that renders wrong): skipped. */
+  attachment_skipped: { index: number; reason: string };
   navigation_failed: { input: string };
   /** Without `to`: the rule ended the session. */
   navigated: RuleData & { to?: string; toId?: string };
@@ -139,6 +171,12 @@ export interface Reply {
    * menu has one. Plain text, not a template. Handsets have no place for it; the emulator's reply box shows it.
    */
   inputHolder?: string;
+  /** Files, pins and contact cards to send before the screen: set when a menu with attachments is entered. */
+  attachments?: ReplyAttachment[];
+  /** A button under the screen that opens `url` (the menu's linkButton, rendered). */
+  linkButton?: { text: string; url: string };
+  /** The screen asks the user to share their location (the menu's requestLocation). */
+  requestLocation?: true;
 }
 
 /**
@@ -161,12 +199,19 @@ export interface SessionState {
   history: string[];
   /** `session.inputs`: `<identifier>` and `<identifier>Label`. */
   inputs: Record<string, string>;
+  /**
+   * `session.media`: by menu identifier, the file (MediaRef) or location (LocationRef) a bot's menu received; its
+   * `session.inputs` entry holds the media id, or `latitude,longitude`. Absent while none arrived.
+   */
+  media?: Record<string, ReceivedMedia>;
   /** `session.vars`: template-tag values and variables set by javascript actions. */
   vars: Record<string, unknown>;
   /** `actions.<actionName>`: the last result of each action. */
   actionResults: Record<string, unknown>;
   /** The current menu's rendered screen (all pages), as the user sees it. */
   screen: string;
+  /** The current menu's link button (a bot's), rendered on entering it and shown with each of its screens. */
+  linkButton?: { text: string; url: string };
   /** A line shown above the screen: a validation message or 'Invalid choice'. */
   notice: string;
   /** 0-based page of `notice + screen` on display. */
@@ -259,5 +304,13 @@ export interface LintIssue {
   field?: string;
   message: string;
   /** A stable name for issues other tools mark (the flow map, the designer's cards): see MenuIssueCode. */
-  code?: 'unreachable' | 'duplicate_rule' | 'no_exit' | 'over_length' | 'missing_translation' | 'unknown_variable' | MenuIssueCode;
+  code?:
+    | 'unreachable'
+    | 'duplicate_rule'
+    | 'no_exit'
+    | 'over_length'
+    | 'missing_translation'
+    | 'unknown_variable'
+    | 'media_on_ussd'
+    | MenuIssueCode;
 }

@@ -3,6 +3,8 @@
  * nothing (it would render as empty text, silently), and the designer offers the ones that exist.
  *
  *   session.inputs.<menu identifier>, session.inputs.<menu identifier>Label   what the caller typed at that menu
+ *   session.media.<menu identifier>.url, .kind, .mimeType, .size, .caption, .fileName, .mediaId; .latitude,
+ *                                 .longitude, .name, .address   the file or location a bot's menu received
  *   session.vars.<tag>            a shortcode tag (`*920*{amount}#`), or any name a script sets (`{ vars: {...} }`)
  *   session.mobile, .network, .serviceCode, .sessionId, .language
  *   actions.<action name>...      an action's result (its inner fields are the action's own: not checked)
@@ -27,6 +29,7 @@ export interface VariableSource {
     userDefinedName: string;
     actions: ReadonlyArray<Pick<Action, 'actionName' | 'inheritsPlugin'>>;
     saveToContact?: string;
+    inputKind?: string;
     switchOperations?: ReadonlyArray<{ subject?: string }>;
   }>;
 }
@@ -34,6 +37,8 @@ export interface VariableSource {
 export interface KnownVariables {
   /** Menu identifiers (each also names `<identifier>Label`). */
   inputs: Set<string>;
+  /** Identifiers of the menus that ask for a file or a location (`session.media.<identifier>`), by their kind. */
+  media: Map<string, string>;
   actions: Set<string>;
   /** The shortcode's tags, set as session.vars. */
   tags: Set<string>;
@@ -44,10 +49,18 @@ export interface KnownVariables {
 }
 
 export function findKnownVariables(app: VariableSource): KnownVariables {
-  const known: KnownVariables = { inputs: new Set(), actions: new Set(), tags: new Set(), hasScripts: false, contactFields: new Set() };
+  const known: KnownVariables = {
+    inputs: new Set(),
+    media: new Map(),
+    actions: new Set(),
+    tags: new Set(),
+    hasScripts: false,
+    contactFields: new Set(),
+  };
   for (const menu of app.menus) {
     const identifier = menu.userDefinedName.trim();
     if (identifier !== '') known.inputs.add(identifier);
+    if (identifier !== '' && menu.inputKind !== undefined && menu.inputKind !== 'text') known.media.set(identifier, menu.inputKind);
     if (menu.saveToContact && menu.saveToContact !== 'name') known.contactFields.add(menu.saveToContact);
     for (const rule of menu.switchOperations ?? []) {
       const field = rule.subject?.slice('contact.'.length);
@@ -80,12 +93,16 @@ export function explainUnknownVariable(known: KnownVariables, path: TemplateVari
       if (known.inputs.has(name) || (name.endsWith('Label') && known.inputs.has(name.slice(0, -'Label'.length)))) return null;
       return `no menu has the identifier "${name}"`;
     }
+    if (key === 'media') {
+      if (typeof name !== 'string' || known.media.has(name)) return null;
+      return known.inputs.has(name) ? `menu "${name}" asks for text, not a file or a location` : `no menu has the identifier "${name}"`;
+    }
     if (key === 'vars') {
       if (typeof name !== 'string' || known.hasScripts || known.tags.has(name)) return null;
       return `the shortcode has no {${name}} tag and no script in the app sets variables`;
     }
     if ((SESSION_FIELDS as readonly string[]).includes(key)) return null;
-    return `a session has no "${key}"; it has ${quoted([...SESSION_FIELDS, 'inputs', 'vars'])}`;
+    return `a session has no "${key}"; it has ${quoted([...SESSION_FIELDS, 'inputs', 'media', 'vars'])}`;
   }
   if (root === 'actions') {
     if (typeof key !== 'string' || known.actions.has(key)) return null;
@@ -138,6 +155,14 @@ export function listTemplateVariables(app: VariableSource): TemplateVariable[] {
       path: formatVariablePath(['session', 'inputs', `${id}Label`]),
       detail: `The text of the option picked at menu ${id}`,
     });
+  }
+  for (const [id, kind] of known.media) {
+    const fields = kind === 'location' ? ['latitude', 'longitude', 'name', 'address'] : ['url', 'mimeType', 'size', 'caption', 'fileName'];
+    for (const field of fields)
+      variables.push({
+        path: formatVariablePath(['session', 'media', id, field]),
+        detail: `The ${field} of the ${kind} received at menu ${id}`,
+      });
   }
   for (const name of known.actions) variables.push({ path: formatVariablePath(['actions', name]), detail: `The result of action ${name}` });
   for (const tag of known.tags) variables.push({ path: `session.vars.${tag}`, detail: `The shortcode's {${tag}} tag` });

@@ -7,7 +7,15 @@ import { CONTACT_SET_MESSAGES } from '../../shared/contact-fields';
 import { runInSandbox } from './sandbox';
 
 const scope = {
-  session: { sessionId: 's-1', mobile: '233241234567', network: 'MTN', serviceCode: '*123#', inputs: { amount: '20' }, vars: {} },
+  session: {
+    sessionId: 's-1',
+    mobile: '233241234567',
+    network: 'MTN',
+    serviceCode: '*123#',
+    inputs: { amount: '20' },
+    media: {},
+    vars: {},
+  },
   input: '2',
   actions: {},
 };

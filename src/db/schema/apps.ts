@@ -85,6 +85,11 @@ export const menus = pgTable(
     mapPosition: jsonb('map_position'),
     /** The menu's texts per other language of the app (MenuTranslation by language code), null when none. */
     translations: jsonb('translations'),
+    /**
+     * A bot's media (docs/bots.md, "Media"): `{ inputKind, mediaInput, attachments, linkButton, requestLocation }`,
+     * each only when set (MenuMedia); null for a text menu that sends its text alone.
+     */
+    media: jsonb('media'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

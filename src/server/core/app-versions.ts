@@ -10,6 +10,7 @@ import {
   type AppVersion,
   type Menu,
 } from '../../shared/app';
+import { isPlainObject } from '../../shared/json';
 import type { AppRow } from './app-access';
 
 /**
@@ -46,6 +47,7 @@ export function toMenu(row: MenuRow): Menu {
     ...(row.mapPosition ? { mapPosition: row.mapPosition } : {}),
     ...(row.translations ? { translations: row.translations } : {}),
     ...(row.saveToContact ? { saveToContact: row.saveToContact } : {}),
+    ...(isPlainObject(row.media) ? row.media : {}),
   });
 }
 

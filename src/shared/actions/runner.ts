@@ -6,6 +6,7 @@
  */
 import type { Action, ActionKind, ActionOf } from '../app';
 import type { ConsentChannel } from '../contact-consent';
+import type { LocationRef, MediaRef } from '../media';
 
 /** The level of an engine event, and of an action's log line (each line becomes an event at its level). */
 export type EventLevel = 'system' | 'info' | 'debug' | 'error';
@@ -20,9 +21,12 @@ export interface TemplateScope {
     /** The session's language code (docs/languages.md); '' for an app without languages. */
     language: string;
     inputs: Record<string, string>;
+    /** By menu identifier, the file or location a bot's menu received (docs/bots.md, "Media"). */
+    media?: Record<string, MediaRef | LocationRef>;
     vars: Record<string, unknown>;
   };
-  inRequest: { input: string };
+  /** `media`: the file or location being handled, when the hop carries one. */
+  inRequest: { input: string; media?: MediaRef | LocationRef };
   actions: Record<string, unknown>;
   app: { name: string; shortCode: string };
   /**

@@ -30,6 +30,7 @@ export const lintIssueSchema = z.object({
       'over_length',
       'missing_translation',
       'unknown_variable',
+      'media_on_ussd',
       'missing_target',
       'no_target',
     ])

@@ -4,6 +4,7 @@ export * from './regexp';
 export * from './switch-operation.schema';
 export * from './input-validation.schema';
 export * from './actions.schema';
+export * from './menu-media.schema';
 export * from './menu.schema';
 export * from './app-version.schema';
 export * from './spec-version';

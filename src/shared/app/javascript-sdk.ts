@@ -15,12 +15,17 @@ export interface JavascriptSdkEntry {
 }
 
 export const JAVASCRIPT_SDK: readonly JavascriptSdkEntry[] = [
-  { label: 'session', kind: 'object', info: 'The session: mobile, network, serviceCode, sessionId, inputs, vars' },
+  { label: 'session', kind: 'object', info: 'The session: mobile, network, serviceCode, sessionId, inputs, media, vars' },
   { label: 'session.mobile', kind: 'value', info: "The caller's number" },
   { label: 'session.network', kind: 'value', info: "The caller's network" },
   { label: 'session.serviceCode', kind: 'value', info: 'The code dialled' },
   { label: 'session.sessionId', kind: 'value' },
   { label: 'session.inputs', kind: 'object', info: 'What the user typed, by menu identifier: session.inputs.amount' },
+  {
+    label: 'session.media',
+    kind: 'object',
+    info: 'Files and locations a bot received, by menu identifier: session.media.photo.url (a signed link), .mimeType, .size, .caption; .latitude, .longitude',
+  },
   { label: 'session.vars', kind: 'object', info: 'Variables: dial-string tags and values set by earlier scripts ({ vars: {...} })' },
   { label: 'input', kind: 'value', info: 'What the user typed for this screen (a string)' },
   { label: 'actions', kind: 'object', info: "Earlier actions' results by action name, e.g. actions.lookup.body" },

@@ -3,6 +3,7 @@ import { CONTACT_FIELD_PATTERN } from '../contact-fields';
 import { actionSchema } from './actions.schema';
 import { inputValidationSchema } from './input-validation.schema';
 import { languageRecord } from './languages';
+import { menuMediaFields } from './menu-media.schema';
 import { switchOperationSchema } from './switch-operation.schema';
 
 /**
@@ -81,6 +82,8 @@ export const menuSchema = z.object({
   mapPosition: mapPositionSchema.nullish(),
   /** Texts per other language of the app, keyed by language code; left out when the menu has none. */
   translations: languageRecord(menuTranslationSchema).optional(),
+  /** A bot's media (docs/bots.md, "Media"): what the menu asks for and sends besides text; absent on a text menu. */
+  ...menuMediaFields,
 });
 export type Menu = z.infer<typeof menuSchema>;
 export type MenuInput = z.input<typeof menuSchema>;

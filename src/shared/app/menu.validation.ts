@@ -4,6 +4,7 @@
  */
 import type { Action } from './actions.schema';
 import { checkJavascriptSyntax, formatSyntaxError, isJavascriptIdentifier } from './javascript-syntax';
+import { validateMenuMedia } from './menu-media.schema';
 import { CONTACT_FIELD_MESSAGE, CONTACT_FIELD_PATTERN, type Menu } from './menu.schema';
 import { ALWAYS_OPERATOR, compileComparison } from './operators';
 import { createMenuRegExpBudget } from './regexp';
@@ -174,6 +175,7 @@ export function validateMenu(
     if (!comparison.ok) errors.push({ field: `${at}.compareValue`, message: comparison.error });
   });
 
+  errors.push(...validateMenuMedia(menu));
   return errors;
 }
 

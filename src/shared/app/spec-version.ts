@@ -32,6 +32,12 @@ export const DEFINITION_MIGRATIONS: readonly DefinitionMigration[] = [
   // tests the input, which is what a rule without one means in version 2. The number moves so that older code,
   // which would drop `subject` and test the input instead, refuses such a definition (docs/import-export.md).
   (definition) => definition,
+  // 2 -> 3: a bot's menu may ask for a file or a location (`inputKind`, `mediaInput`), send files, pins and contact
+  // cards (`attachments`), a link button (`linkButton`) or a location request (`requestLocation`), and a rule may test
+  // a received file's field (`session.media.<menu>.<field>`). A version 2 menu has none: it asks for text and sends
+  // its text alone, as a menu without them does in version 3. The number moves so that older code, which would drop
+  // the new fields and take a photo menu for a text one, refuses a version 3 definition (docs/import-export.md).
+  (definition) => definition,
 ];
 
 /** The shape this code writes and runs: one more than the versions it migrates from. */

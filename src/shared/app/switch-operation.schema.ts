@@ -8,16 +8,39 @@ export type SwitchAction = (typeof SWITCH_ACTIONS)[number];
 
 /**
  * What a rule tests besides the input (docs/contacts.md, "Rules on contact fields"): a field of the caller's
- * contact, `contact.name`, `contact.language` or `contact.<attribute key>`. Absent: the input.
+ * contact, `contact.name`, `contact.language` or `contact.<attribute key>`; or, in a bot, a field of a file or
+ * location a menu received (docs/bots.md, "Media"): `session.media.<menu identifier>.<field>` with a field of
+ * MEDIA_SUBJECT_FIELDS (`session.media.photo.mimeType`). Absent: the input.
  */
-export const RULE_SUBJECT_PATTERN = /^contact\.[A-Za-z_][A-Za-z0-9_]{0,39}$/;
+export const MEDIA_SUBJECT_FIELDS = [
+  'kind',
+  'mimeType',
+  'size',
+  'caption',
+  'fileName',
+  'mediaId',
+  'latitude',
+  'longitude',
+  'name',
+  'address',
+] as const;
+export const RULE_SUBJECT_PATTERN = new RegExp(
+  `^(contact\\.[A-Za-z_][A-Za-z0-9_]{0,39}|session\\.media\\.[A-Za-z_$][A-Za-z0-9_$]{0,63}\\.(${MEDIA_SUBJECT_FIELDS.join('|')}))$`,
+);
 export const RULE_SUBJECT_MESSAGE =
-  'A rule tests the input or a contact field: contact.name, contact.language or contact.<attribute key> (a letter or _, then letters, digits or _, at most 40)';
+  'A rule tests the input, a contact field (contact.name, contact.language or contact.<attribute key>: a letter or _, then letters, digits or _, at most 40) or a received file or location (session.media.<menu identifier>.<field>)';
 export const ruleSubjectSchema = z.string().regex(RULE_SUBJECT_PATTERN, { message: RULE_SUBJECT_MESSAGE });
 
-/** The contact field a rule's subject names (`contact.city` -> `city`). */
-export function toSubjectField(subject: string): string {
-  return subject.slice('contact.'.length);
+/** The contact field a rule's subject names (`contact.city` -> `city`), or null when it names a received file's field. */
+export function toSubjectField(subject: string): string | null {
+  return subject.startsWith('contact.') ? subject.slice('contact.'.length) : null;
+}
+
+/** The menu identifier and field a media subject names (`session.media.photo.size` -> `['photo', 'size']`), else null. */
+export function toMediaSubject(subject: string): [identifier: string, field: string] | null {
+  if (!subject.startsWith('session.media.')) return null;
+  const [identifier, field] = subject.slice('session.media.'.length).split('.');
+  return identifier && field ? [identifier, field] : null;
 }
 
 /**

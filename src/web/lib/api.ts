@@ -72,6 +72,28 @@ export async function sendRequest(path: string, options: SendOptions = {}): Prom
 }
 
 /**
+ * Sends a file as the request's body, typed with its own Content-Type (POST /api/media takes it so), with the
+ * bearer token; answers the envelope, `{}` when the server was never reached.
+ */
+export async function uploadFile(path: string, file: Blob): Promise<ApiReply> {
+  const token = getToken();
+  const headers: Record<string, string> = { 'content-type': file.type || 'application/octet-stream' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  let res: Response;
+  try {
+    res = await fetch(path, { method: 'POST', headers, body: file });
+  } catch {
+    return {};
+  }
+  if (res.status === 401 && token) window.dispatchEvent(new Event(UNAUTHORIZED_EVENT));
+  try {
+    return (await res.json()) as ApiReply;
+  } catch {
+    return { status: '99', message: `Unexpected reply (HTTP ${res.status})` };
+  }
+}
+
+/**
  * A file the server builds (an export): POSTs the body with the bearer token and saves the reply under
  * `fileName`. A refusal comes back as the envelope; it is returned so the caller can show its message.
  */

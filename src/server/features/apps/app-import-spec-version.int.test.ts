@@ -70,6 +70,32 @@ describeDb('app import and export: the spec version of the file', () => {
     expect(refused.json().errors).toContainEqual({ field: 'menus.0.switchOperations.0.subject', message: RULE_SUBJECT_MESSAGE });
   });
 
+  it('carries a menu media through export and import, and warns that USSD cannot show it (spec version 3)', async () => {
+    expect(SPEC_VERSION).toBeGreaterThanOrEqual(3);
+    const [first, ...rest] = file.menus;
+    const media = {
+      inputKind: 'image',
+      mediaInput: { mimeTypes: ['image/png'], maxBytes: 1024 * 1024, errorMessage: 'A PNG, please', sizeErrorMessage: '' },
+      attachments: [
+        { type: 'file', kind: 'document', source: 'url', value: 'https://cdn.example.com/terms.pdf', caption: 'Terms', fileName: '' },
+        { type: 'contact', name: 'Help desk', phones: ['+233302000000'] },
+      ],
+      linkButton: { text: 'Track', url: 'https://t.example.com/{{ session.mobile }}' },
+    } as const;
+    const document = { ...file, menus: [{ ...first!, ...media }, ...rest] };
+    const res = await post('/api/importApp', { document, shortCode: '*920*76#' }, receiver.auth);
+    expect(res.statusCode, res.body).toBe(200);
+    const appId = res.json().data.appId;
+    const again = (await get(`/api/exportApp/${appId}`, receiver.auth)).json().data as AppExport;
+    expect(again.menus[0]).toMatchObject(media);
+    // A menu without media stays without the fields.
+    expect(again.menus[1]).not.toHaveProperty('inputKind');
+    const deployed = await get(`/api/deployChanges/${appId}`, receiver.auth);
+    expect(deployed.statusCode, deployed.body).toBe(200);
+    const warnings = deployed.json().data.warnings as Array<{ code?: string; menu: string }>;
+    expect(warnings.filter((i) => i.code === 'media_on_ussd').map((i) => i.menu)).toEqual([first!.userDefinedName]);
+  });
+
   it.each([
     ['a newer spec version', SPEC_VERSION + 1, SPEC_VERSION_MESSAGES.newer(SPEC_VERSION + 1)],
     ['a spec version that is not a whole number', '1', SPEC_VERSION_MESSAGES.invalid('1')],

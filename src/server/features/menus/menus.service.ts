@@ -6,6 +6,7 @@ import {
   LANGUAGE_MESSAGES,
   listAppLanguages,
   migrateDefinition,
+  pickMenuMedia,
   SpecVersionError,
   stampDefinition,
   toMenuScreen,
@@ -106,6 +107,7 @@ export function toMenuRowValues(menu: MenuBody) {
     inputValidations: menu.inputValidations,
     translations: toStoredTranslations(menu.translations),
     saveToContact: menu.saveToContact ?? null,
+    media: pickMenuMedia(menu),
   };
 }
 

@@ -232,6 +232,8 @@ export function checkVersion(
     environment,
   };
   if (hop.entryMenuId !== undefined && hop.kind === 'start') engineHop.entryMenuId = hop.entryMenuId;
+  if (hop.media) engineHop.media = hop.media;
+  if (hop.location) engineHop.location = hop.location;
   return { version: loaded, engineHop };
 }
 

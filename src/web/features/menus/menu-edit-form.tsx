@@ -7,6 +7,7 @@ import type { ActionEditor } from './action-edit-form';
 import classes from './menus.module.css';
 import { MenuActionsTab } from './menu-actions-tab';
 import { MenuFieldsTab } from './menu-fields-tab';
+import { MenuMediaTab } from './menu-media-tab';
 import {
   checkMenuForm,
   countErrorsByTab,
@@ -47,8 +48,16 @@ interface MenuEditFormProps {
   onDirtyChange?: (isDirty: boolean) => void;
 }
 
-const TAB_LABELS: Record<MenuFormTab, string> = { menu: 'Menu', navigation: 'Navigation', actions: 'Actions', validation: 'Validation' };
-const TABS = Object.keys(TAB_LABELS) as MenuFormTab[];
+const TAB_LABELS: Record<MenuFormTab, string> = {
+  menu: 'Menu',
+  navigation: 'Navigation',
+  actions: 'Actions',
+  validation: 'Validation',
+  media: 'Media',
+};
+const ALL_TABS = Object.keys(TAB_LABELS) as MenuFormTab[];
+/** Media is a bot's only: a USSD app is never offered it (docs/bots.md, "Media"). */
+const USSD_TABS = ALL_TABS.filter((t) => t !== 'media');
 
 export const DISCARD_QUESTION = 'Your changes to this menu are not saved. Discard them?';
 
@@ -91,8 +100,9 @@ export function MenuEditForm({
         actions: values.actions,
         saveToContact: values.saveToContact.trim() || undefined,
         switchOperations: values.rules,
+        inputKind: values.inputKind,
       }),
-    [app, values.uniqueId, values.userDefinedName, values.actions, values.saveToContact, values.rules],
+    [app, values.uniqueId, values.userDefinedName, values.actions, values.saveToContact, values.rules, values.inputKind],
   );
   const isDirty = isFormDirty(initial, values) || editor.mode !== 'idle';
   useEffect(() => onDirtyChange?.(isDirty), [isDirty, onDirtyChange]);
@@ -103,7 +113,16 @@ export function MenuEditForm({
     setErrors((e) => {
       const out = { ...e };
       for (const key of Object.keys(patch)) {
-        const prefix = key === 'validations' ? 'validations.' : key === 'rules' ? 'rules.' : key === 'actions' ? 'actions.' : null;
+        const prefix =
+          key === 'validations'
+            ? 'validations.'
+            : key === 'rules'
+              ? 'rules.'
+              : key === 'actions'
+                ? 'actions.'
+                : key === 'attachments' || key === 'mediaInput'
+                  ? `${key}.`
+                  : null;
         for (const field of Object.keys(out)) {
           if (
             field === key ||
@@ -148,6 +167,7 @@ export function MenuEditForm({
     }
   };
 
+  const tabs = app.channel === 'whatsapp' ? ALL_TABS : USSD_TABS;
   const counts = countErrorsByTab(errors);
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
   const title = values.uniqueId ? `Edit menu ${initial.userDefinedName}` : 'New menu';
@@ -212,17 +232,19 @@ export function MenuEditForm({
           <TemplateVariablesProvider value={variables}>
             <Tabs value={tab} onChange={(v) => v && setTab(v as MenuFormTab)} keepMounted={false} styles={{ tab: { paddingInline: 8 } }}>
               <Tabs.List mb="md" style={{ flexWrap: 'nowrap', overflowX: 'auto', overflowY: 'hidden' }}>
-                {TABS.map((t) => {
+                {tabs.map((t) => {
                   const count =
-                    t === 'actions'
-                      ? values.actions.length
-                      : t === 'validation'
-                        ? values.validations.length
-                        : t === 'navigation'
-                          ? values.alwaysGoto
-                            ? 1
-                            : values.rules.length
-                          : 0;
+                    t === 'media'
+                      ? values.attachments.length + (values.inputKind === 'text' ? 0 : 1)
+                      : t === 'actions'
+                        ? values.actions.length
+                        : t === 'validation'
+                          ? values.validations.length
+                          : t === 'navigation'
+                            ? values.alwaysGoto
+                              ? 1
+                              : values.rules.length
+                            : 0;
                   return (
                     <Tabs.Tab
                       key={t}
@@ -258,6 +280,11 @@ export function MenuEditForm({
               <Tabs.Panel value="validation">
                 <MenuValidationTab values={values} set={set} errors={errors} />
               </Tabs.Panel>
+              {app.channel === 'whatsapp' && (
+                <Tabs.Panel value="media">
+                  <MenuMediaTab appId={app.appId} values={values} set={set} errors={errors} />
+                </Tabs.Panel>
+              )}
             </Tabs>
           </TemplateVariablesProvider>
           {/* The menu's own buttons; an open action has its own (Cancel action, Save action or Done) in its panel. */}

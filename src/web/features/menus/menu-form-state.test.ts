@@ -88,7 +88,7 @@ describe('menu form load and read rules', () => {
     expect(errors.displayText?.message).toBe(MENU_MESSAGES.textRequired);
     expect(errors['rules.1.compareVal']).toBeDefined();
     expect(errors['validations.0.compareValue']).toBeDefined();
-    expect(countErrorsByTab(errors)).toEqual({ menu: 2, navigation: 1, actions: 0, validation: 1 });
+    expect(countErrorsByTab(errors)).toEqual({ menu: 2, navigation: 1, actions: 0, validation: 1, media: 0 });
   });
 
   it('an action id is two digits then the time in milliseconds', () => {
@@ -159,5 +159,45 @@ describe('contact fields in the form', () => {
     const { errors } = checkMenuForm(bad, others);
     expect(errors.saveToContact?.message).toBe(CONTACT_FIELD_MESSAGE);
     expect(errors['rules.0.subject']?.message).toBe(RULE_SUBJECT_MESSAGE);
+  });
+});
+
+describe('menu form: a bot menu media', () => {
+  it('loads and reads back an input kind, its rules, attachments, a link button and a location request', () => {
+    const media = {
+      inputKind: 'location' as const,
+      mediaInput: { mimeTypes: [], maxBytes: null, errorMessage: 'Share where you are', sizeErrorMessage: '' },
+      attachments: [
+        {
+          type: 'file' as const,
+          kind: 'document' as const,
+          source: 'url' as const,
+          value: 'https://x.example.com/a.pdf',
+          caption: 'Menu',
+          fileName: '',
+        },
+        { type: 'contact' as const, name: 'Desk', phones: ['+233302000000'] },
+      ],
+      linkButton: { text: 'Open', url: 'https://x.example.com' },
+      requestLocation: true,
+    };
+    const values = form(media);
+    expect(values.inputKind).toBe('location');
+    expect(values.linkText).toBe('Open');
+    const { body } = readMenuForm(values);
+    expect(body).toMatchObject(media);
+    // A text menu with nothing to send saves no media fields at all.
+    const plain = readMenuForm(form()).body;
+    for (const key of ['inputKind', 'mediaInput', 'attachments', 'linkButton', 'requestLocation']) expect(plain).not.toHaveProperty(key);
+    // A location request is dropped when the menu no longer asks for a location.
+    expect(readMenuForm({ ...values, inputKind: 'text' }).body).not.toHaveProperty('requestLocation');
+  });
+
+  it('marks media problems on the Media tab, the link button at its own fields', () => {
+    const values = { ...form(), inputKind: 'image' as const, linkText: 'Go', linkUrl: 'http://plain' };
+    values.attachments = [{ type: 'file', kind: 'image', source: 'upload', value: '', caption: '', fileName: '', key: 'a1' }];
+    const { errors } = checkMenuForm(values, others);
+    expect(Object.keys(errors)).toEqual(['attachments.0.value', 'linkUrl']);
+    expect(countErrorsByTab(errors).media).toBe(2);
   });
 });

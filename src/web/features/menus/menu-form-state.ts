@@ -5,6 +5,9 @@
  */
 import {
   ALWAYS_OPERATOR,
+  pickMenuMedia,
+  type Attachment,
+  type MediaInput,
   toMenuScreen,
   validateMenu,
   type Action,
@@ -21,6 +24,7 @@ import {
   type SwitchAction,
   type SwitchOperator,
 } from '../../../shared/app';
+import type { InputKind } from '../../../shared/media';
 
 /** A navigation rule in the form; `action` is '' until the builder picks goto or Terminate. */
 export interface RuleDraft {
@@ -40,6 +44,8 @@ export interface RuleDraft {
 }
 
 export type ActionDraft = Action & { key: string };
+/** An attachment in the form, with a list key. */
+export type AttachmentDraft = Attachment & { key: string };
 /** A validation in the form, with its error message per other language (kept with it when validations move). */
 export type ValidationDraft = InputValidation & { key: string; errorTranslations?: Record<string, string> };
 
@@ -70,7 +76,17 @@ export interface MenuFormValues {
   validations: ValidationDraft[];
   /** Screen texts per other language of the app, edited side by side on the Menu tab. */
   translations: Record<string, ScreenTranslation>;
+  /** A bot's media (Media tab): what the menu asks for, its rules, what it sends, its link button and location request. */
+  inputKind: InputKind;
+  mediaInput: MediaInput;
+  attachments: AttachmentDraft[];
+  /** The link button's text and address; both empty for none. */
+  linkText: string;
+  linkUrl: string;
+  requestLocation: boolean;
 }
+
+const NO_MEDIA_RULES: MediaInput = { mimeTypes: [], maxBytes: null, errorMessage: '', sizeErrorMessage: '' };
 
 export type MenuDraft = Omit<Menu, 'uniqueId'> & { uniqueId?: string };
 
@@ -126,7 +142,30 @@ export function loadMenuForm(menu: MenuDraft): MenuFormValues {
         Object.fromEntries(TRANSLATED_FIELDS.filter((f) => t[f] !== undefined).map((f) => [f, t[f]])),
       ]),
     ),
+    inputKind: menu.inputKind ?? 'text',
+    mediaInput: { ...NO_MEDIA_RULES, ...menu.mediaInput },
+    attachments: (menu.attachments ?? []).map((a) => ({ ...a, key: nextKey('attachment') })),
+    linkText: menu.linkButton?.text ?? '',
+    linkUrl: menu.linkButton?.url ?? '',
+    requestLocation: menu.requestLocation ?? false,
   };
+}
+
+/** The media fields as saved: left out where they mean nothing (text input, no rules, nothing sent). */
+function readMenuMedia(values: MenuFormValues): Partial<MenuBody> {
+  const rules = values.mediaInput;
+  const hasRules =
+    rules.mimeTypes.length > 0 || rules.maxBytes !== null || rules.errorMessage.trim() !== '' || rules.sizeErrorMessage.trim() !== '';
+  return (
+    pickMenuMedia({
+      inputKind: values.inputKind,
+      mediaInput: hasRules ? rules : undefined,
+      attachments: values.attachments.map(({ key: _key, ...a }) => a as Attachment),
+      linkButton:
+        values.linkText.trim() || values.linkUrl.trim() ? { text: values.linkText.trim(), url: values.linkUrl.trim() } : undefined,
+      requestLocation: values.requestLocation && values.inputKind === 'location',
+    }) ?? {}
+  );
 }
 
 /** `{ fr: 'Au revoir' }`: the translations of the item at `index` of a by-index list (closing texts, error messages). */
@@ -242,11 +281,14 @@ export function readMenuForm(values: MenuFormValues): ReadMenuForm {
     switchOperations,
     actions: values.actions.map(({ key, ...action }) => ({ ...action, id: action.id ?? key }) as Action),
     inputValidations: values.validations.map(({ key: _key, errorTranslations: _translations, ...v }) => v),
+    ...readMenuMedia(values),
   };
   const translations = readTranslations(values, savedRules);
   if (translations) body.translations = translations;
   const toFormPath = (field: string) => {
     const match = /^switchOperations\.(\d+)(\..*)?$/.exec(field);
+    if (field === 'linkButton.text') return 'linkText';
+    if (field === 'linkButton.url') return 'linkUrl';
     if (!match) return field.startsWith('inputValidations.') ? field.replace('inputValidations.', 'validations.') : field;
     if (values.alwaysGoto) return 'alwaysTarget';
     return `rules.${savedToForm[Number(match[1])] ?? match[1]}${match[2] ?? ''}`;
@@ -269,18 +311,21 @@ export function toFormErrors(list: readonly FieldError[]): FormErrors {
   return errors;
 }
 
-export type MenuFormTab = 'menu' | 'navigation' | 'actions' | 'validation';
+export type MenuFormTab = 'menu' | 'navigation' | 'actions' | 'validation' | 'media';
+
+const MEDIA_FIELDS = ['inputKind', 'mediaInput', 'attachments', 'linkButton', 'linkText', 'linkUrl', 'requestLocation'];
 
 /** The tab a form path shows on: `rules.2.compareVal` is on Navigation, `actions.0.code` on Actions. */
 export function getTabOfField(field: string): MenuFormTab {
   if (field.startsWith('rules.') || field === 'alwaysTarget' || field.startsWith('switchOperations')) return 'navigation';
   if (field.startsWith('actions')) return 'actions';
+  if (MEDIA_FIELDS.some((f) => field === f || field.startsWith(`${f}.`))) return 'media';
   if (field.startsWith('validations') || field.startsWith('inputValidations')) return 'validation';
   return 'menu';
 }
 
 export function countErrorsByTab(errors: FormErrors): Record<MenuFormTab, number> {
-  const counts: Record<MenuFormTab, number> = { menu: 0, navigation: 0, actions: 0, validation: 0 };
+  const counts: Record<MenuFormTab, number> = { menu: 0, navigation: 0, actions: 0, validation: 0, media: 0 };
   for (const field of Object.keys(errors)) counts[getTabOfField(field)] += 1;
   return counts;
 }

@@ -25,7 +25,7 @@ export interface PreviewApp {
   /** The app's languages: the preview can show each (docs/languages.md). */
   languages?: AppLanguages | null;
   /** The app's saved menus: the variables its templates can read (the designer suggests them, the preview samples them). */
-  menus?: ReadonlyArray<Pick<Menu, 'uniqueId' | 'userDefinedName' | 'actions'>>;
+  menus?: ReadonlyArray<Pick<Menu, 'uniqueId' | 'userDefinedName' | 'actions' | 'inputKind'>>;
 }
 
 type PreviewMenu = Pick<Menu, 'headerText' | 'displayText' | 'footerText' | 'terminate' | 'inputHolder' | 'translations'>;

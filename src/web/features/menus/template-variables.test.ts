@@ -39,3 +39,12 @@ describe('template variable suggestions', () => {
     expect(listFormVariables(app, { userDefinedName: 'amount', actions: [] }).map((v) => v.path)).toContain('session.inputs.amount');
   });
 });
+
+describe('listFormVariables: a bot menu media', () => {
+  it('offers session.media of the edited menu once it asks for a photo', () => {
+    const app = { shortCode: '', menus: [] };
+    const edited = { userDefinedName: 'photo', actions: [] };
+    expect(listFormVariables(app, edited).map((v) => v.path)).not.toContain('session.media.photo.url');
+    expect(listFormVariables(app, { ...edited, inputKind: 'image' }).map((v) => v.path)).toContain('session.media.photo.url');
+  });
+});
