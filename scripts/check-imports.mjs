@@ -98,7 +98,10 @@ const SERVER_FEATURE_IMPORTS = {
   'billing/plan-limits': { by: ['apps', 'bots', 'media', 'menus', 'runtime'], why: "what the account's plan lets it build, run and store" },
   'custom-actions/custom-actions.service': { by: ['runtime'], why: "a javascript action runs the account's functions" },
   'custom-actions/custom-actions.routes': { by: ['runtime'], why: 'the script tester the runners hand the pool' },
-  'media/media.service': { by: ['contacts'], why: 'deleting a contact erases the files the number sent' },
+  'media/media.service': {
+    by: ['bots', 'contacts'],
+    why: "a bot's files in and out are stored and read for its account; deleting a contact erases the files the number sent",
+  },
   'menus/menus.service': { by: ['apps'], why: "an imported app's menus are written as the menus area writes them" },
   'merchants/merchants.service': { by: ['admins'], why: "an admin's assigned merchants" },
   'payments/payment-callbacks': { by: ['billing'], why: 'the billing timer verifies a plan payment left pending' },

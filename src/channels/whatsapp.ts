@@ -157,6 +157,7 @@ export function readChatMessage(message: ChatMessage): InboundHop {
   };
   // A file reaches the hop once the runtime has stored it (`hop.media`); a location is read as it is.
   if (message.kind === 'location' && message.location) hop.location = message.location;
+  if (message.kind === 'media' && message.mediaRef) hop.media = message.mediaRef;
   // Connectors redeliver a message with the same id (the Cloud API for up to a day): it must not run twice.
   if (message.messageId) hop.hopId = message.messageId;
   return hop;

@@ -139,6 +139,8 @@ export interface ChatMessage {
   media?: InboundMedia;
   /** The place, when `kind` is location. */
   location?: LocationRef;
+  /** The file once the server stored it for the bot's account (never read off a wire): what the bot reads. */
+  mediaRef?: MediaRef;
   /** What the message was, when `kind` is unsupported (`a sticker`, `a location off the globe (latitude 91, ...)`), for the log. */
   unsupportedReason?: string;
   /** When the connector got it (ms since epoch). */

@@ -4,6 +4,7 @@ import { createApiClient, useTestApp, useUser } from '../../../../tests/support/
 import { seedApp, seedMenu } from '../../../../tests/support/seed-app';
 import { INACTIVE_BOT_TEXT, MEDIA_REPLY_TEXT, toChatMessage, toPlainText, type ChatReply } from '../../../shared/whatsapp';
 import { DEMO_BOT_USER, seedDatabase } from '../../seed';
+import { MEDIA_MESSAGES } from '../media/media.service';
 
 describeDb('WhatsApp bots', () => {
   const t = useTestApp();
@@ -212,9 +213,20 @@ describeDb('WhatsApp bots', () => {
     expect((await phone({ kind: 'location', location: { latitude: 91, longitude: 0 } })).statusCode).toBe(400);
     const photoBytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x20, 0x61, 0x20, 0x70, 0x68, 0x6f, 0x74, 0x6f]);
     const photo = { data: photoBytes.toString('base64'), mimeType: 'image/png', fileName: 'shoe.png' };
-    expect((await phone({ kind: 'media', file: photo })).json().data.messages).toEqual([{ type: 'text', text: MEDIA_REPLY_TEXT }]);
+    // A file is stored before the bot reads it: one whose bytes are no image is refused in words, and no bot runs.
+    expect((await phone({ kind: 'media', file: photo })).json().data.messages).toEqual([
+      { type: 'text', text: MEDIA_MESSAGES.unknownType },
+    ]);
+    // A place on a menu that asks for text re-shows the menu, saying so.
     expect((await phone({ kind: 'location', location: { latitude: 5.6, longitude: -0.2, name: 'Osu' } })).json().data.messages).toEqual([
-      { type: 'text', text: MEDIA_REPLY_TEXT },
+      {
+        type: 'buttons',
+        body: 'Please reply with text.\nWelcome to Ama Shop',
+        buttons: [
+          { id: '1', title: 'Balance' },
+          { id: '2', title: 'Help' },
+        ],
+      },
     ]);
     expect((await send('1', 'choice')).json().data.messages).toEqual([{ type: 'text', text: 'You picked Balance. Goodbye!' }]);
     const transcript = (

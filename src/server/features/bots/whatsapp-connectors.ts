@@ -16,7 +16,7 @@ import {
   type WhatsAppConnectorName,
 } from '../../../shared/whatsapp';
 import { createSimulatorConnector, type SimulatorConnector } from '../../../integrations/whatsapp/simulator';
-import type { ConnectorEvents, ReadMedia, WhatsAppConnector } from '../../../integrations/whatsapp/whatsapp-connector';
+import type { ConnectorEvents, WhatsAppConnector } from '../../../integrations/whatsapp/whatsapp-connector';
 import type { ChatBot, ChatStart, Runtime } from '../runtime/runtime.service';
 import { createBaileysConnector } from '../../../integrations/whatsapp/baileys';
 import { createCloudApiConnector, type CloudApiConnector } from '../../../integrations/whatsapp/cloud-api';
@@ -25,6 +25,7 @@ import { cloudCredentialsFor } from './cloud-credentials';
 import { createWhatsAppAuthStore } from './whatsapp-auth-store';
 import { receiveDeliveryUpdate, toSentRows, type SentBy } from './whatsapp-messages';
 import { deliverTemplate } from './whatsapp-templates.service';
+import { createMediaReader, resolveReplyMedia, storeChatMedia } from './whatsapp-media';
 import type { RenderedTemplate } from '../../../shared/whatsapp-templates';
 import type { SentMessage } from '../../../shared/whatsapp-status';
 
@@ -81,7 +82,12 @@ async function findLinkedBot(
     );
     return MEDIA_REPLY_TEXT;
   }
-  if (message.kind !== 'text' && message.kind !== 'choice' && message.text.trim() === '') return MEDIA_REPLY_TEXT;
+  // A file is stored for the bot's account before the bot reads it; one that cannot be gets a sentence instead.
+  if (message.kind === 'media') {
+    const stored = await storeChatMedia(ctx, connector, message, { ownerId: target.ownerId, appId: target.link.appId });
+    if (typeof stored === 'string') return stored;
+    message.mediaRef = stored;
+  }
   const bot: ChatBot = { appId: target.link.appId, environment: 'live', interactive: connector.supportsInteractive };
   if (target.entryMenuId) bot.entryMenuId = target.entryMenuId;
   return bot;
@@ -97,8 +103,10 @@ export function createWhatsApp(ctx: AppContext, runtime: Runtime): WhatsApp {
     const delivery = {
       findBot: () => findLinkedBot(ctx, connector, message, (by) => (sentBy = by)),
       send: async (reply: ChatReply) => {
-        const sent = await connector.send(reply);
-        if (sentBy) runtime.recordSentMessages(toSentRows(reply, sent, sentBy, ctx.now()), sentBy.ownerId);
+        if (!sentBy) throw new Error('a reply before its bot was found');
+        const ready = await resolveReplyMedia(ctx, reply, sentBy.ownerId);
+        const sent = await connector.send(ready);
+        runtime.recordSentMessages(toSentRows(ready, sent, sentBy, ctx.now()), sentBy.ownerId);
       },
       opensWindow: true,
     };
@@ -123,10 +131,8 @@ export function createWhatsApp(ctx: AppContext, runtime: Runtime): WhatsApp {
     },
   });
   const { config } = ctx;
-  // The bytes of a file a bot sends, from the media store once it is wired in; until then a media message fails.
-  const readMedia: ReadMedia = async () => {
-    throw new Error('media storage is not configured');
-  };
+  // The bytes of a file a bot sends, from the media store.
+  const readMedia = createMediaReader(ctx);
   const offered = getOfferedConnectors(config);
   const connectors = new Map<WhatsAppConnectorName, WhatsAppConnector>();
   let simulator: SimulatorConnector | null = null;
@@ -205,8 +211,9 @@ export function createWhatsApp(ctx: AppContext, runtime: Runtime): WhatsApp {
     startConversation(start, connector, ownerId) {
       const by: SentBy = { ownerId, appId: start.bot.appId, environment: 'live' };
       const run = runtime.startConversation(start, async (reply) => {
-        const sent = await connector.send(reply);
-        runtime.recordSentMessages(toSentRows(reply, sent, by, ctx.now()), ownerId);
+        const ready = await resolveReplyMedia(ctx, reply, ownerId);
+        const sent = await connector.send(ready);
+        runtime.recordSentMessages(toSentRows(ready, sent, by, ctx.now()), ownerId);
       });
       answering.add(run);
       void run.catch(() => undefined).finally(() => answering.delete(run));
