@@ -1,6 +1,6 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { MEDIA_MESSAGES } from '../../src/shared/app';
+import { MENU_MEDIA_MESSAGES } from '../../src/shared/app';
 import { callApi, loginByApi, type LoginReplyBody, storeSession } from './accounts';
 import { closeToasts, DESKTOP, describeBrowser, launchBrowser, openPage, PHONE, screenshot, waitForAnimations } from './browser';
 import { E2E_USERS } from './fixtures';
@@ -74,7 +74,7 @@ describeBrowser('menu designer: a bot menu media', () => {
     await url.fill('http://cdn.example.com/how-to.png');
     await form(page).getByRole('textbox', { name: 'Attachment 1 caption' }).fill('Like this');
     await form(page).getByRole('button', { name: 'Save', exact: true }).click();
-    await visible(form(page).getByText(MEDIA_MESSAGES.urlInvalid, { exact: true }));
+    await visible(form(page).getByText(MENU_MEDIA_MESSAGES.urlInvalid, { exact: true }));
     await shot(page, 'designer-media-error-desktop');
     await url.fill('https://cdn.example.com/how-to.png');
     await form(page).getByRole('button', { name: 'Save', exact: true }).click();

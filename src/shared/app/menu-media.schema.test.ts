@@ -6,7 +6,7 @@ import {
   formatBytes,
   hasMedia,
   MAX_ATTACHMENTS,
-  MEDIA_MESSAGES,
+  MENU_MEDIA_MESSAGES,
   TEXT_ONLY_MESSAGE,
 } from './menu-media.schema';
 import { menuSchema, type MenuInput } from './menu.schema';
@@ -67,12 +67,12 @@ describe('a menu with media: schema and rules', () => {
       [],
     );
     expect(messagesOf(errors)).toEqual([
-      `mediaInput.mimeTypes: ${MEDIA_MESSAGES.typeNotOfKind('image')}`,
-      `mediaInput.maxBytes: ${MEDIA_MESSAGES.sizeOverKind('image')}`,
+      `mediaInput.mimeTypes: ${MENU_MEDIA_MESSAGES.typeNotOfKind('image')}`,
+      `mediaInput.maxBytes: ${MENU_MEDIA_MESSAGES.sizeOverKind('image')}`,
     ]);
-    expect(MEDIA_MESSAGES.sizeOverKind('image')).toBe('WhatsApp takes a photo of at most 5 MB; choose a size up to that.');
+    expect(MENU_MEDIA_MESSAGES.sizeOverKind('image')).toBe('WhatsApp takes a photo of at most 5 MB; choose a size up to that.');
     expect(messagesOf(validateMenu(buildMenu({ mediaInput: { maxBytes: MB } }), []))).toEqual([
-      `mediaInput: ${MEDIA_MESSAGES.rulesNeedFileKind}`,
+      `mediaInput: ${MENU_MEDIA_MESSAGES.rulesNeedFileKind}`,
     ]);
     expect(
       messagesOf(
@@ -87,9 +87,9 @@ describe('a menu with media: schema and rules', () => {
         ),
       ),
     ).toEqual([
-      `inputKind: ${MEDIA_MESSAGES.terminateTakesNoInput}`,
-      `inputValidations.0: ${MEDIA_MESSAGES.validationsNeedText}`,
-      `requestLocation: ${MEDIA_MESSAGES.requestNeedsLocation}`,
+      `inputKind: ${MENU_MEDIA_MESSAGES.terminateTakesNoInput}`,
+      `inputValidations.0: ${MENU_MEDIA_MESSAGES.validationsNeedText}`,
+      `requestLocation: ${MENU_MEDIA_MESSAGES.requestNeedsLocation}`,
     ]);
   });
 
@@ -109,16 +109,16 @@ describe('a menu with media: schema and rules', () => {
       [],
     );
     expect(messagesOf(errors)).toEqual([
-      `attachments.0.value: ${MEDIA_MESSAGES.mediaIdRequired}`,
-      `attachments.1.value: ${MEDIA_MESSAGES.urlInvalid}`,
-      `attachments.2.value: ${MEDIA_MESSAGES.variableInvalid}`,
-      `attachments.3.latitude: ${MEDIA_MESSAGES.latitudeRequired}`,
-      `attachments.3.longitude: ${MEDIA_MESSAGES.longitudeRequired}`,
-      `attachments.4.name: ${MEDIA_MESSAGES.contactNameRequired}`,
-      `attachments.4.phones: ${MEDIA_MESSAGES.contactPhonesRequired}`,
-      `attachments.5.phones.0: ${MEDIA_MESSAGES.contactPhoneInvalid}`,
-      `linkButton.text: ${MEDIA_MESSAGES.linkTextRequired}`,
-      `linkButton.url: ${MEDIA_MESSAGES.linkUrlInvalid}`,
+      `attachments.0.value: ${MENU_MEDIA_MESSAGES.mediaIdRequired}`,
+      `attachments.1.value: ${MENU_MEDIA_MESSAGES.urlInvalid}`,
+      `attachments.2.value: ${MENU_MEDIA_MESSAGES.variableInvalid}`,
+      `attachments.3.latitude: ${MENU_MEDIA_MESSAGES.latitudeRequired}`,
+      `attachments.3.longitude: ${MENU_MEDIA_MESSAGES.longitudeRequired}`,
+      `attachments.4.name: ${MENU_MEDIA_MESSAGES.contactNameRequired}`,
+      `attachments.4.phones: ${MENU_MEDIA_MESSAGES.contactPhonesRequired}`,
+      `attachments.5.phones.0: ${MENU_MEDIA_MESSAGES.contactPhoneInvalid}`,
+      `linkButton.text: ${MENU_MEDIA_MESSAGES.linkTextRequired}`,
+      `linkButton.url: ${MENU_MEDIA_MESSAGES.linkUrlInvalid}`,
     ]);
   });
 

@@ -69,7 +69,8 @@ export const defaultSizeMessage = (maxBytes: number) => `That file is too big: p
 /** What a menu that asks for text says to a file or a location. */
 export const TEXT_ONLY_MESSAGE = 'Please reply with text.';
 
-export const MEDIA_MESSAGES = {
+/** What the designer and the API say of a menu's media fields (the media store's refusals are MEDIA_MESSAGES). */
+export const MENU_MEDIA_MESSAGES = {
   typeNotOfKind: (kind: MediaKind) =>
     `Choose types WhatsApp accepts for ${KIND_WORDS[kind].noun}: ${MEDIA_TYPES[kind].mimeTypes.join(', ')}.`,
   sizeOverKind: (kind: MediaKind) =>
@@ -234,47 +235,49 @@ export function validateMenuMedia(menu: {
 }): Array<{ field: string; message: string }> {
   const errors: Array<{ field: string; message: string }> = [];
   const kind = getInputKind(menu);
-  if (kind !== 'text' && menu.terminate) errors.push({ field: 'inputKind', message: MEDIA_MESSAGES.terminateTakesNoInput });
+  if (kind !== 'text' && menu.terminate) errors.push({ field: 'inputKind', message: MENU_MEDIA_MESSAGES.terminateTakesNoInput });
   const rules = menu.mediaInput;
   if (rules) {
     const isFile = kind !== 'text' && kind !== 'location';
     if (!isFile && (rules.mimeTypes.length > 0 || rules.maxBytes !== null))
-      errors.push({ field: 'mediaInput', message: MEDIA_MESSAGES.rulesNeedFileKind });
+      errors.push({ field: 'mediaInput', message: MENU_MEDIA_MESSAGES.rulesNeedFileKind });
     if (isFile) {
       if (rules.mimeTypes.some((t) => !MEDIA_TYPES[kind].mimeTypes.includes(t)))
-        errors.push({ field: 'mediaInput.mimeTypes', message: MEDIA_MESSAGES.typeNotOfKind(kind) });
+        errors.push({ field: 'mediaInput.mimeTypes', message: MENU_MEDIA_MESSAGES.typeNotOfKind(kind) });
       if (rules.maxBytes !== null && rules.maxBytes > MEDIA_TYPES[kind].maxBytes)
-        errors.push({ field: 'mediaInput.maxBytes', message: MEDIA_MESSAGES.sizeOverKind(kind) });
+        errors.push({ field: 'mediaInput.maxBytes', message: MENU_MEDIA_MESSAGES.sizeOverKind(kind) });
     }
   }
   if (kind !== 'text')
     menu.inputValidations.forEach((v, i) => {
-      if (v.validationMethod !== 'javascript') errors.push({ field: `inputValidations.${i}`, message: MEDIA_MESSAGES.validationsNeedText });
+      if (v.validationMethod !== 'javascript')
+        errors.push({ field: `inputValidations.${i}`, message: MENU_MEDIA_MESSAGES.validationsNeedText });
     });
-  if (menu.requestLocation && kind !== 'location') errors.push({ field: 'requestLocation', message: MEDIA_MESSAGES.requestNeedsLocation });
+  if (menu.requestLocation && kind !== 'location')
+    errors.push({ field: 'requestLocation', message: MENU_MEDIA_MESSAGES.requestNeedsLocation });
   (menu.attachments ?? []).forEach((a, i) => {
     const at = `attachments.${i}`;
     if (a.type === 'file') {
       const value = a.value.trim();
-      if (a.source === 'upload' && value === '') errors.push({ field: `${at}.value`, message: MEDIA_MESSAGES.mediaIdRequired });
-      if (a.source === 'url' && !isHttpsTemplate(value)) errors.push({ field: `${at}.value`, message: MEDIA_MESSAGES.urlInvalid });
+      if (a.source === 'upload' && value === '') errors.push({ field: `${at}.value`, message: MENU_MEDIA_MESSAGES.mediaIdRequired });
+      if (a.source === 'url' && !isHttpsTemplate(value)) errors.push({ field: `${at}.value`, message: MENU_MEDIA_MESSAGES.urlInvalid });
       if (a.source === 'variable' && !MEDIA_VARIABLE_PATTERN.test(value))
-        errors.push({ field: `${at}.value`, message: MEDIA_MESSAGES.variableInvalid });
+        errors.push({ field: `${at}.value`, message: MENU_MEDIA_MESSAGES.variableInvalid });
     } else if (a.type === 'location') {
-      if (!isCoordinate(a.latitude, 90)) errors.push({ field: `${at}.latitude`, message: MEDIA_MESSAGES.latitudeRequired });
-      if (!isCoordinate(a.longitude, 180)) errors.push({ field: `${at}.longitude`, message: MEDIA_MESSAGES.longitudeRequired });
+      if (!isCoordinate(a.latitude, 90)) errors.push({ field: `${at}.latitude`, message: MENU_MEDIA_MESSAGES.latitudeRequired });
+      if (!isCoordinate(a.longitude, 180)) errors.push({ field: `${at}.longitude`, message: MENU_MEDIA_MESSAGES.longitudeRequired });
     } else {
-      if (a.name.trim() === '') errors.push({ field: `${at}.name`, message: MEDIA_MESSAGES.contactNameRequired });
-      if (a.phones.length === 0) errors.push({ field: `${at}.phones`, message: MEDIA_MESSAGES.contactPhonesRequired });
+      if (a.name.trim() === '') errors.push({ field: `${at}.name`, message: MENU_MEDIA_MESSAGES.contactNameRequired });
+      if (a.phones.length === 0) errors.push({ field: `${at}.phones`, message: MENU_MEDIA_MESSAGES.contactPhonesRequired });
       a.phones.forEach((p, j) => {
-        if (!PHONE_TEMPLATE.test(p.trim())) errors.push({ field: `${at}.phones.${j}`, message: MEDIA_MESSAGES.contactPhoneInvalid });
+        if (!PHONE_TEMPLATE.test(p.trim())) errors.push({ field: `${at}.phones.${j}`, message: MENU_MEDIA_MESSAGES.contactPhoneInvalid });
       });
     }
   });
   if (menu.linkButton) {
     const text = menu.linkButton.text.trim();
-    if (text === '' || text.length > 20) errors.push({ field: 'linkButton.text', message: MEDIA_MESSAGES.linkTextRequired });
-    if (!isHttpsTemplate(menu.linkButton.url)) errors.push({ field: 'linkButton.url', message: MEDIA_MESSAGES.linkUrlInvalid });
+    if (text === '' || text.length > 20) errors.push({ field: 'linkButton.text', message: MENU_MEDIA_MESSAGES.linkTextRequired });
+    if (!isHttpsTemplate(menu.linkButton.url)) errors.push({ field: 'linkButton.url', message: MENU_MEDIA_MESSAGES.linkUrlInvalid });
   }
   return errors;
 }
