@@ -107,6 +107,8 @@ const ACCESS: Record<string, RouteAccess> = {
   // The signed-in account's own contacts only; another account's contact id answers 404 (contacts.int.test.ts).
   'GET /api/contacts': 'signedIn',
   'GET /api/contacts/:contactId': 'signedIn',
+  // The keys of the account's own contacts' attributes (contact-attribute-keys.int.test.ts).
+  'GET /api/contacts/attribute-keys': 'signedIn',
   'POST /api/contacts/:contactId': 'signedIn',
   'DELETE /api/contacts/:contactId': 'signedIn',
   // Export and CSV import of the account's own contacts; another account's import id answers 404 (contact-imports.int.test.ts).
@@ -115,6 +117,10 @@ const ACCESS: Record<string, RouteAccess> = {
   'POST /api/contacts/imports': 'signedIn',
   'GET /api/contacts/imports/:importId': 'signedIn',
   'POST /api/contacts/imports/:importId/errors': 'signedIn',
+  // Files the account owns or builds with; another account's file id answers 404 (media.int.test.ts).
+  'POST /api/media': 'signedIn',
+  'GET /api/media/:mediaId': 'signedIn',
+  'GET /media/:mediaId': 'public', // the signed, time-limited link is the credential (media.int.test.ts)
   'GET /payments/sandbox/:reference': 'public', // the checkout token in the link is the credential
   'POST /payments/sandbox/:reference/decide': 'public',
   'GET /api/payments/transactions': 'signedIn',
@@ -222,6 +228,7 @@ const API_KEY_ROUTES: Record<string, 'read' | 'write'> = {
   'POST /dashboard/search': 'read',
   'GET /api/contacts': 'read',
   'GET /api/contacts/:contactId': 'read',
+  'GET /api/contacts/attribute-keys': 'read',
   'POST /api/contacts/:contactId': 'write',
   'DELETE /api/contacts/:contactId': 'write',
   'POST /api/contacts/export': 'read',
