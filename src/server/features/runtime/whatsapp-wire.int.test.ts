@@ -87,10 +87,10 @@ const CLOUD_CASES: Array<[string, Array<Record<string, unknown>>, string[]]> = [
     ],
   ],
   [
-    'a picture with no caption gets a sentence and runs nothing; a restart word starts over; a redelivery is not answered',
+    'a sticker (no bot reads one) gets a sentence and runs nothing; a restart word starts over; a redelivery is not answered',
     [
       { id: 'wamid.W4', type: 'text', text: { body: '1' } },
-      { id: 'wamid.W5', type: 'image', image: { mime_type: 'image/jpeg', sha256: 'abc', id: '1003383421387256' } },
+      { id: 'wamid.W5', type: 'sticker', sticker: { mime_type: 'image/webp', sha256: 'abc', id: '1003383421387256', animated: false } },
       { id: 'wamid.W6', type: 'text', text: { body: ' MENU ' } },
       { id: 'wamid.W6', type: 'text', text: { body: ' MENU ' } },
     ],
