@@ -16,7 +16,7 @@ describeDb('Chat simulator media', () => {
   const t = useTestApp();
   const builder = useUser(t, { roles: ['CHATBOT'] });
   const stranger = useUser(t, { roles: ['CHATBOT'] });
-  const { post } = createApiClient(t, builder);
+  const { get, post } = createApiClient(t, builder);
   const FROM = '233209999921';
 
   async function upload(appId: string, bytes: Buffer, mimeType: string, fileName: string, kind: string, auth = builder.auth) {
@@ -122,6 +122,32 @@ describeDb('Chat simulator media', () => {
     const served = await t.app.inject({ method: 'GET', url: link.pathname + link.search });
     expect(served.statusCode).toBe(200);
     expect(served.rawPayload.equals(receipt)).toBe(true);
+
+    // The completed session shows the photo with a fresh signed link, and the location; the export links the photo.
+    const [completed] = (await get(`/dashboard/completedSessions/${appId}`)).json().data;
+    expect(completed.inputs).toMatchObject({ photo: photoId, where: '5.6037,-0.187' });
+    expect(completed.media).toEqual({
+      photo: {
+        mediaId: photoId,
+        kind: 'image',
+        mimeType: 'image/png',
+        size: photo.length,
+        fileName: 'door.png',
+        caption: 'the back door',
+        url: expect.stringContaining(`/media/${photoId}?expires=`),
+      },
+      where: { latitude: 5.6037, longitude: -0.187, name: 'Osu', address: 'Oxford St' },
+    });
+    const photoLink = new URL(completed.media.photo.url);
+    const photoServed = await t.app.inject({ method: 'GET', url: photoLink.pathname + photoLink.search });
+    expect(photoServed.rawPayload.equals(photo)).toBe(true);
+    const today = new Date().toISOString().slice(0, 10);
+    const csv = (await post('/dashboard/search/export', { appId, searchBy: 'date', startDate: today, endDate: today, format: 'csv' })).body;
+    expect(csv.split(/\r?\n/)[0]).toContain('"photo","where"');
+    const photoCell = csv.match(new RegExp(`http[^,\\s"]*/media/${photoId}\\?expires=\\d+&signature=[^,\\s"]+`))?.[0] ?? '';
+    expect(csv).not.toContain(`"${photoId}"`);
+    const expires = Number(new URL(photoCell).searchParams.get('expires'));
+    expect(expires * 1000 - Date.now()).toBeGreaterThan(6 * 24 * 3600 * 1000);
 
     // Nothing was stored for the refusals: the bot's account holds the three uploads, the stranger's file is theirs.
     const held = await t.db.select({ id: mediaFiles.id }).from(mediaFiles).where(eq(mediaFiles.ownerId, builder.user.id));
