@@ -199,10 +199,16 @@ export const mediaRefSchema = z.object({
   url: z.string().optional(),
 }) satisfies z.ZodType<MediaRef>;
 
+/** What a location off the globe is told, here and in the console's location form. */
+export const LOCATION_MESSAGES = {
+  latitude: 'The latitude is between -90 and 90',
+  longitude: 'The longitude is between -180 and 180',
+} as const;
+
 /** A place on the map (LocationRef, src/shared/media.ts): coordinates on the globe, an optional name and address. */
 export const locationSchema = z.object({
-  latitude: z.number().min(-90, 'The latitude is between -90 and 90').max(90, 'The latitude is between -90 and 90'),
-  longitude: z.number().min(-180, 'The longitude is between -180 and 180').max(180, 'The longitude is between -180 and 180'),
+  latitude: z.number().min(-90, LOCATION_MESSAGES.latitude).max(90, LOCATION_MESSAGES.latitude),
+  longitude: z.number().min(-180, LOCATION_MESSAGES.longitude).max(180, LOCATION_MESSAGES.longitude),
   name: z.string().max(1000).optional(),
   address: z.string().max(1000).optional(),
 }) satisfies z.ZodType<LocationRef>;

@@ -81,7 +81,7 @@ function NormalResults({ rows, fileName, download }: { rows: SearchRow[]; fileNa
       minWidth={isWide ? 660 : 0}
       testId="search-table"
       rowTestId="search-row"
-      renderDetails={(row) => <SessionInputsTable inputs={row.inputs} />}
+      renderDetails={(row) => <SessionInputsTable inputs={row.inputs} media={row.media} />}
       detailsBackground="gray.0"
     />
   );
