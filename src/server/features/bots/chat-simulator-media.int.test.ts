@@ -142,6 +142,10 @@ describeDb('Chat simulator media', () => {
     const photoServed = await t.app.inject({ method: 'GET', url: photoLink.pathname + photoLink.search });
     expect(photoServed.rawPayload.equals(photo)).toBe(true);
     const today = new Date().toISOString().slice(0, 10);
+    const flat = (await post('/dashboard/search', { appId, searchBy: 'date', startDate: today, endDate: today, flatResults: true })).json();
+    expect(flat.data.rows).toEqual([
+      expect.objectContaining({ photo: expect.stringContaining(`/media/${photoId}?expires=`), where: '5.6037,-0.187' }),
+    ]);
     const csv = (await post('/dashboard/search/export', { appId, searchBy: 'date', startDate: today, endDate: today, format: 'csv' })).body;
     expect(csv.split(/\r?\n/)[0]).toContain('"photo","where"');
     const photoCell = csv.match(new RegExp(`http[^,\\s"]*/media/${photoId}\\?expires=\\d+&signature=[^,\\s"]+`))?.[0] ?? '';

@@ -170,10 +170,11 @@ export async function searchSessions(ctx: AppContext, user: AuthUser, body: Sear
   const inputNames = [...new Set(rows.flatMap((r) => Object.keys(r.inputs as Record<string, string>)))]
     .filter((n) => !isBaseColumn(n))
     .sort();
+  const mediaOf = await signSessionMedia(ctx, app.userId, rows);
   return {
     headers: [...BASE_COLUMNS, ...inputNames],
     rows: rows.map((r) => {
-      const cells = toFlatCells(r, inputNames);
+      const cells = toFlatCells(r, inputNames, mediaOf(r));
       return Object.fromEntries([...BASE_COLUMNS, ...inputNames].map((column, i) => [column, cells[i]!]));
     }),
   };

@@ -77,7 +77,7 @@ export function SessionListPage({ kind }: { kind: SessionListKind }) {
         formatTime(r.createdAt),
         getSourceLabel(r),
         ...(isUncompleted ? [stopMenu(r)] : []),
-        inputsAsText(r.inputs),
+        inputsAsText(r.inputs, r.media),
       ];
     }),
   });
