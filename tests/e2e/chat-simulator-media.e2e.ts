@@ -96,6 +96,22 @@ describeBrowser('chat simulator: photos, locations and files', () => {
     await page.getByRole('button', { name: 'Send' }).click();
     await visible(lastBubble().getByText('Send a photo of the damage'));
 
+    // A PDF picked as a photo is refused by the upload, in the server's own words, and nothing is sent to the bot.
+    const notAPhoto = makePdf('not a photo');
+    const refusal = await fetch(`${baseUrl()}/api/media?${new URLSearchParams({ kind: 'image', appId, fileName: 'scan.pdf' })}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/pdf' },
+      body: new Uint8Array(notAPhoto),
+    });
+    const refusalText = ((await refusal.json()) as { message: string }).message;
+    expect(refusal.status).toBe(400);
+    await page.getByRole('button', { name: 'Attach' }).click();
+    const refusedChooser = page.waitForEvent('filechooser');
+    await page.getByRole('menuitem', { name: 'Photo' }).click();
+    await (await refusedChooser).setFiles({ name: 'scan.pdf', mimeType: 'application/pdf', buffer: notAPhoto });
+    await visible(page.getByRole('alert').filter({ hasText: refusalText }));
+    expect(await bubbles().count()).toBe(2);
+
     // The paperclip's Photo opens a picker limited to what WhatsApp takes as a photo.
     const photo = makePng(64, 48, { noise: true });
     await page.getByRole('button', { name: 'Attach' }).click();
