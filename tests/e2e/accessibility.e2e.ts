@@ -1,9 +1,8 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { AxeResults } from 'axe-core';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type Finding, findViolations } from './axe';
 import { callApi, type LoginReplyBody, loginByApi, registerAccount, storeSession } from './accounts';
 import { baseUrl, describeBrowser, DESKTOP, launchBrowser, openPage, PHONE, signIn, waitForAnimations } from './browser';
 import { E2E_USERS, type E2eUserKind } from './fixtures';
@@ -14,12 +13,8 @@ import { E2E_USERS, type E2eUserKind } from './fixtures';
  * critical violation fails the test with its rule, its impact and the elements it found. docs/accessibility.md
  * says what is checked and why; no rule is switched off here.
  */
-// Evaluated through the DevTools protocol: the server's Content-Security-Policy (script-src 'self') refuses an
-// injected <script> tag, and the page is tested as it is served.
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const VIEWPORTS = { desktop: DESKTOP, phone: PHONE } as const;
 type ViewportName = keyof typeof VIEWPORTS;
-const FAILING_IMPACTS = new Set(['serious', 'critical']);
 
 /** The ids a visit needs, made in beforeAll: the owner's app (cloned from a template), a custom function, a template. */
 interface Ids {
@@ -226,33 +221,6 @@ function findDeclaredRoutePaths(): string[] {
     return [...index, ...declared].map((path) => (path === '*' || path.startsWith('/') ? path : `/${path}`));
   });
   return [...new Set(paths)].sort();
-}
-
-interface Finding {
-  rule: string;
-  impact: string;
-  help: string;
-  /** Each element's selector, then what axe found wrong with it (the colours and ratio, the missing name...). */
-  targets: string[];
-}
-
-/** Runs axe on the page as it is now and returns its serious and critical violations. */
-async function findViolations(page: Page): Promise<Finding[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  // Only the violations are read: axe skips gathering the nodes of every passed and inapplicable rule.
-  const results = await page.evaluate(() =>
-    (window as unknown as { axe: { run: (context: Document, options: object) => Promise<AxeResults> } }).axe.run(document, {
-      resultTypes: ['violations'],
-    }),
-  );
-  return results.violations
-    .filter((violation) => FAILING_IMPACTS.has(violation.impact ?? ''))
-    .map((violation) => ({
-      rule: violation.id,
-      impact: violation.impact ?? '',
-      help: violation.help,
-      targets: violation.nodes.map((node) => `${node.target.join(' ')} :: ${node.failureSummary?.replace(/\s+/g, ' ') ?? ''}`),
-    }));
 }
 
 /** What each screen and state had, by viewport: written to test-results/ for docs/accessibility.md's table. */

@@ -78,6 +78,11 @@ export const sessionRecords = pgTable(
     status: text('status').notNull(),
     lastMenu: text('last_menu'),
     inputs: jsonb('inputs').notNull(),
+    /**
+     * `session.media` when it ended: by menu identifier, the file (a MediaRef without its link, which is signed
+     * afresh for the app's owner when read) or the location a bot's menu received; null when none arrived.
+     */
+    media: jsonb('media'),
     hopCount: integer('hop_count').notNull(),
     startedAt: timestamp('started_at', { withTimezone: true, precision: 3 }).notNull(),
     endedAt: timestamp('ended_at', { withTimezone: true, precision: 3 }).notNull(),

@@ -199,10 +199,16 @@ export const mediaRefSchema = z.object({
   url: z.string().optional(),
 }) satisfies z.ZodType<MediaRef>;
 
+/** What a location off the globe is told, here and in the console's location form. */
+export const LOCATION_MESSAGES = {
+  latitude: 'The latitude is between -90 and 90',
+  longitude: 'The longitude is between -180 and 180',
+} as const;
+
 /** A place on the map (LocationRef, src/shared/media.ts): coordinates on the globe, an optional name and address. */
 export const locationSchema = z.object({
-  latitude: z.number().min(-90).max(90),
-  longitude: z.number().min(-180).max(180),
+  latitude: z.number().min(-90, LOCATION_MESSAGES.latitude).max(90, LOCATION_MESSAGES.latitude),
+  longitude: z.number().min(-180, LOCATION_MESSAGES.longitude).max(180, LOCATION_MESSAGES.longitude),
   name: z.string().max(1000).optional(),
   address: z.string().max(1000).optional(),
 }) satisfies z.ZodType<LocationRef>;
@@ -221,15 +227,25 @@ export const whatsappMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('locationRequest'), body: z.string() }),
 ]) satisfies z.ZodType<WhatsAppMessage>;
 
-/** `POST /whatsapp-emulator/{appId}`: the console's chat simulator, one message to the bot's draft. */
-export const chatSimulatorBodySchema = z.object({
-  from: customerNumberSchema,
-  text: messageTextSchema,
-  /** `choice`: `text` is the id of a list row or button picked. */
-  kind: z.enum(['text', 'choice']).default('text'),
-  /** True: what a Cloud API number gets (lists and buttons); false: what a linked device gets (numbered text). */
-  interactive: z.boolean().default(true),
-});
+/**
+ * `POST /whatsapp-emulator/{appId}`: the console's chat simulator, one message to the bot's draft: typed text, a
+ * picked choice, a file uploaded first through `POST /api/media` (`mediaId`; `text` its caption), or a location.
+ */
+export const chatSimulatorBodySchema = z
+  .object({
+    from: customerNumberSchema,
+    text: messageTextSchema.default(''),
+    /** `choice`: `text` is the id of a list row or button picked. */
+    kind: z.enum(['text', 'choice', 'media', 'location']).default('text'),
+    /** The file, when `kind` is media: an id `POST /api/media` answered for this bot (or its owner's account). */
+    mediaId: z.string().max(100).optional(),
+    /** The place, when `kind` is location. */
+    location: locationSchema.optional(),
+    /** True: what a Cloud API number gets (lists and buttons); false: what a linked device gets (numbered text). */
+    interactive: z.boolean().default(true),
+  })
+  .refine((body) => body.kind !== 'media' || body.mediaId, { message: 'A file message carries its mediaId', path: ['mediaId'] })
+  .refine((body) => body.kind !== 'location' || body.location, { message: 'A location message carries its location', path: ['location'] });
 export type ChatSimulatorBody = z.input<typeof chatSimulatorBodySchema>;
 
 /** The bot's answer: its messages, the session they belong to, and whether the conversation ended. */

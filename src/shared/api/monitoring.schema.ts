@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { ENVIRONMENTS } from '../environment';
 import { DELIVERY_STATUSES } from '../whatsapp-status';
+import { locationSchema } from './bots.schema';
+import { mediaRefSchema } from './media.schema';
 
 export const LOG_LEVELS = ['system', 'debug', 'info', 'error'] as const;
 /** Ascending order of the table view ("ordered by level ascending"). */
@@ -148,6 +150,13 @@ export const sessionMessageSchema = z.object({
   failedAt: z.string().nullable(),
 });
 
+/**
+ * What a bot's session received instead of text, by menu identifier (its `session.inputs` entry is the media id or
+ * `latitude,longitude`): the file with a fresh signed link (none once its bytes are deleted), or the location.
+ */
+export const sessionMediaSchema = z.record(z.string(), z.union([mediaRefSchema, locationSchema]));
+export type SessionMedia = z.infer<typeof sessionMediaSchema>;
+
 export const sessionRowSchema = z.object({
   id: z.number(),
   sessionId: z.string(),
@@ -155,6 +164,7 @@ export const sessionRowSchema = z.object({
   network: z.string(),
   createdAt: z.string(),
   inputs: z.record(z.string(), z.string()),
+  media: sessionMediaSchema.optional(),
   lastMenu: z.string().nullable(),
   status: z.string(),
   ...sessionOrigin,
@@ -181,6 +191,7 @@ export const searchRowSchema = z.object({
   network: z.string(),
   date: z.string(),
   inputs: z.record(z.string(), z.string()),
+  media: sessionMediaSchema.optional(),
   ...sessionOrigin,
 });
 export const flatSearchSchema = z.object({ headers: z.array(z.string()), rows: z.array(z.record(z.string(), z.string())) });

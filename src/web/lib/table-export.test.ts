@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toCsv, toTsv } from './table-export';
+import { inputsAsText, toCsv, toTsv } from './table-export';
 
 describe('table exports', () => {
   const table = {
@@ -16,5 +16,17 @@ describe('table exports', () => {
 
   it('writes tab-separated text for the clipboard', () => {
     expect(toTsv(table).split('\n')[1]).toBe('233241\tsaid "hi", then left');
+  });
+
+  it("writes a bot's file input as its signed link, a location and a file without a link as stored", () => {
+    const url = 'http://127.0.0.1/media/0b7c?expires=1&signature=ab';
+    const file = { mediaId: '0b7c', kind: 'image' as const, mimeType: 'image/png', size: 3 };
+    expect(
+      inputsAsText(
+        { photo: '0b7c', where: '5.6,-0.2', old: 'e1d2', name: 'Ama' },
+        { photo: { ...file, url }, where: { latitude: 5.6, longitude: -0.2 }, old: { ...file, mediaId: 'e1d2' } },
+      ),
+    ).toBe(`photo=${url}; where=5.6,-0.2; old=e1d2; name=Ama`);
+    expect(inputsAsText({ name: 'Ama' })).toBe('name=Ama');
   });
 });

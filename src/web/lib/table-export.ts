@@ -3,6 +3,7 @@
  * session search exports on the server instead (POST /dashboard/search/export), since it can match more
  * sessions than the screen loads.
  */
+import type { SessionMedia } from '../../shared/api/monitoring.schema';
 import { toCsvLine } from '../../shared/table-file';
 import { saveBlob } from './save-blob';
 
@@ -26,10 +27,16 @@ export const downloadText = (fileName: string, text: string, type: string) => sa
 export const downloadCsv = (fileName: string, table: ExportTable) =>
   downloadText(`${fileName}.csv`, toCsv(table), 'text/csv;charset=utf-8');
 
-/** A map of inputs as one line of text, for exports of the normal (not flat) tables. */
-export const inputsAsText = (inputs: Record<string, string>) =>
+/**
+ * A map of inputs as one line of text, for exports of the normal (not flat) tables. A bot's file input is its
+ * signed link where the session's `media` gives one (docs/media.md, "In the console"), else its media id.
+ */
+export const inputsAsText = (inputs: Record<string, string>, media: SessionMedia = {}) =>
   Object.entries(inputs)
-    .map(([field, value]) => `${field}=${value}`)
+    .map(([field, value]) => {
+      const received = media[field];
+      return `${field}=${received && 'mediaId' in received && received.url ? received.url : value}`;
+    })
     .join('; ');
 
 /** Dates as the tables show them: local, to the second. */

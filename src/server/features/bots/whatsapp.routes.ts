@@ -16,7 +16,8 @@ import {
   setSimulatedPhoneState,
 } from '../../../shared/api/bots.calls';
 import { BOT_MESSAGES, SIMULATED_FILE_MAX_CHARS, type simulatedMessageBodySchema } from '../../../shared/api/bots.schema';
-import { invalid, notAllowed, notFound, unauthenticated } from '../../../shared/errors';
+import { AppError, invalid, notAllowed, notFound, unauthenticated } from '../../../shared/errors';
+import type { MediaRef } from '../../../shared/media';
 import type { CloudApiConnector } from '../../../integrations/whatsapp/cloud-api';
 import { readTemplateStatusUpdates } from '../../../integrations/whatsapp/cloud-templates';
 import { parseJson } from '../../../integrations/payments/payment-provider';
@@ -32,6 +33,8 @@ import { asLinkStatus, getOwnedBot } from './bots.service';
 import type { WhatsApp } from './whatsapp-connectors';
 import { findMessageStatuses, receiveDeliveryUpdate, toSentRows } from './whatsapp-messages';
 import { applyTemplateStatusUpdates } from './whatsapp-templates.service';
+import { resolveReplyMedia } from './whatsapp-media';
+import { getMediaRecord, MEDIA_MESSAGES, toMediaRef, withSignedUrl } from '../media/media.service';
 
 /**
  * WhatsApp traffic that is not the bots' settings: the console's chat simulator (the draft, like the USSD
@@ -46,19 +49,25 @@ export function registerWhatsAppRoutes(app: FastifyInstance, ctx: AppContext, gu
     handler: async (req) => {
       const user = getSignedInUser(req);
       const bot = await getOwnedBot(ctx, user, req.params.appId);
-      const { from, text, kind, interactive } = req.body;
+      const { from, text, kind, interactive, mediaId, location } = req.body;
       // The simulator stands in for a linked number of the bot's own; its sessions are the signed-in user's.
       const linkId = `console:${bot.id}`;
       const receivedAt = ctx.now().getTime();
       const message: ChatMessage = { linkId, conversation: toConversation(linkId, from), messageId: '', from, text, kind, receivedAt };
+      // A file was uploaded first (POST /api/media): it is looked up for the bot's account, as a linked number's is stored for it.
+      if (kind === 'media' && mediaId) message.mediaRef = await getChatSimulatorMedia(ctx, mediaId, bot.userId, text);
+      if (kind === 'location' && location) message.location = location;
       let messageIds: string[] = [];
+      let sentMessages: WhatsAppMessage[] | null = null;
       const caller = getUserCaller(user.id);
       const chatBot: ChatBot = { appId: bot.id, environment: 'test', interactive, caller };
       // Its messages are recorded as a linked number's are, under ids of its own, so its ticks are real statuses.
       const sentBy = { ownerId: bot.userId, appId: bot.id, environment: 'test' as const, caller };
       const reply = await runtime.handleMessage(message, {
         findBot: async () => chatBot,
-        send: async (sent) => {
+        send: async (reply) => {
+          // Uploaded attachments go out for the bot's account, with signed links the page opens.
+          const sent = await resolveReplyMedia(ctx, reply, bot.userId);
           const ids = sent.messages.map(() => `console-${randomUUID()}`);
           const rows = toSentRows(
             sent,
@@ -68,9 +77,10 @@ export function registerWhatsAppRoutes(app: FastifyInstance, ctx: AppContext, gu
           );
           runtime.recordSentMessages(rows, bot.userId);
           messageIds = ids;
+          sentMessages = sent.messages;
         },
       });
-      return { sessionId: reply?.sessionId ?? '', end: reply?.end ?? true, messages: reply?.messages ?? [], messageIds };
+      return { sessionId: reply?.sessionId ?? '', end: reply?.end ?? true, messages: sentMessages ?? reply?.messages ?? [], messageIds };
     },
   });
 
@@ -110,6 +120,17 @@ export function registerWhatsAppRoutes(app: FastifyInstance, ctx: AppContext, gu
   if (whatsapp.cloud)
     registerCloudWebhook(app, whatsapp.cloud, (raw) => applyTemplateStatusUpdates(ctx, readTemplateStatusUpdates(parseJson(raw))));
   if (whatsapp.simulator) registerSimulatorRoutes(app, ctx, whatsapp.simulator);
+}
+
+/**
+ * A file the chat simulator sends: one the bot's account holds (another account's id is not found, and nothing
+ * runs), with a signed link; the message's text is its caption.
+ */
+async function getChatSimulatorMedia(ctx: AppContext, mediaId: string, ownerId: string, caption: string): Promise<MediaRef> {
+  const record = await getMediaRecord(ctx, mediaId, ownerId);
+  if (record.deletedAt) throw new AppError('gone', MEDIA_MESSAGES.gone);
+  const ref = toMediaRef(record);
+  return withSignedUrl(ctx, caption.trim() ? { ...ref, caption: caption.trim() } : ref);
 }
 
 /**

@@ -51,6 +51,11 @@ describeDb('deleting a contact: SMS, webhook deliveries and payments', () => {
     await dial(appId, 'E-1', '233241000009', '');
     await dial(appId, 'E-1', '233241000009', 'Yaw');
     await t.app.runtime.flushEvents();
+    // What a bot's session keeps of a place the person shared (session.media), as its record stores it.
+    await t.db
+      .update(sessionRecords)
+      .set({ media: { where: { latitude: 5.6, longitude: -0.2, name: 'Home' } } })
+      .where(and(eq(sessionRecords.appId, appId), eq(sessionRecords.sessionId, 'E-1')));
 
     const sms = (ownerId: string, app: string, recipient: string, status: string) => ({
       appId: app,
@@ -140,6 +145,7 @@ describeDb('deleting a contact: SMS, webhook deliveries and payments', () => {
       .where(and(eq(sessionRecords.appId, appId), eq(sessionRecords.sessionId, 'E-1')));
     const token = record!.mobile;
     expect(token).toMatch(/^erased:/);
+    expect(record!.media).toBeNull();
 
     const sms = await t.db.select().from(smsMessages).orderBy(smsMessages.createdAt, smsMessages.recipient);
     const byRecipient = Object.fromEntries(sms.map((m) => [`${m.ownerId === owner.user.id ? 'own' : 'other'} ${m.recipient}`, m]));

@@ -317,7 +317,7 @@ function toConsentChanges(user: AuthUser, consent: NonNullable<UpdateContactBody
 /**
  * Deletes a contact and erases what its sessions kept of the person, in one transaction: the session records keep
  * their app, time, gateway, network, status, last menu and hop count (the dashboard's counts), their number
- * replaced by one anonymous token (so unique callers still count once) and their inputs emptied; the inputs, the
+ * replaced by one anonymous token (so unique callers still count once) and their inputs and media emptied; the inputs, the
  * action results and the log lines' texts and data of those sessions go, and so do the files the number sent the
  * account's bots (their records kept, emptied of name and caption: docs/media.md).
  */
@@ -339,7 +339,7 @@ export async function deleteContact(ctx: AppContext, user: AuthUser, contactId: 
     }
     await tx
       .update(sessionRecords)
-      .set({ mobile: anonymous, contactMsisdn: null, inputs: {} })
+      .set({ mobile: anonymous, contactMsisdn: null, inputs: {}, media: null })
       .where(contactSessionsOf(user.id, row.msisdn));
     await eraseMessagesAndPayments(tx, user.id, row.msisdn, anonymous, sessions);
     await eraseWhatsAppTraces(tx, user.id, row.msisdn, anonymous);

@@ -95,6 +95,7 @@ export function createSessionRecorder(sink: EventSink, now: () => Date) {
           status,
           lastMenu,
           inputs: state.inputs,
+          media: toStoredMedia(state.media),
           hopCount: state.hopCount,
           startedAt: new Date(state.startedAt),
           endedAt: now(),
@@ -155,4 +156,19 @@ export function createSessionRecorder(sink: EventSink, now: () => Date) {
   }
 
   return { recordEvents, recordInputs, recordSession, recordRefusedDial, recordContact, recordWindow };
+}
+
+/**
+ * `session.media` as a session record keeps it: files without their signed links (which expire; the logs sign them
+ * afresh when read), locations as they are; null when none arrived.
+ */
+function toStoredMedia(media: SessionState['media']): SessionState['media'] | null {
+  if (!media || Object.keys(media).length === 0) return null;
+  return Object.fromEntries(
+    Object.entries(media).map(([identifier, received]) => {
+      if (!('mediaId' in received)) return [identifier, received];
+      const { url: _signed, ...file } = received;
+      return [identifier, file];
+    }),
+  );
 }

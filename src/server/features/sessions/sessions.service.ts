@@ -1,6 +1,8 @@
-import { and, desc, eq, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
-import { sessionRecords } from '../../../db/schema';
-import type { SearchBody } from '../../../shared/api/monitoring.schema';
+import { and, desc, eq, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { mediaFiles, sessionRecords } from '../../../db/schema';
+import type { SearchBody, SessionMedia } from '../../../shared/api/monitoring.schema';
+import type { LocationRef, MediaRef } from '../../../shared/media';
+import { toMediaRef, withSignedUrl } from '../media/media.service';
 import { invalid } from '../../../shared/errors';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../../core/auth-user';
@@ -14,7 +16,56 @@ export const SEARCH_LIMIT = 5000;
 
 type SessionRecordRow = typeof sessionRecords.$inferSelect;
 
-function toSessionRow(r: SessionRecordRow) {
+/** How long an exported file's links to media work: the file is read outside the console, later than a page is. */
+export const EXPORT_LINK_TTL_SECONDS = 7 * 24 * 60 * 60;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The files and locations of `rows`' sessions as the console shows them: each file read again from the store's
+ * records of the app owner's account (another account's id, in a forged or imported record, gets no link) and
+ * given a fresh signed link unless its bytes were deleted (retention, erasure). Answers a lookup by record.
+ */
+async function signSessionMedia(
+  ctx: AppContext,
+  ownerId: string,
+  rows: readonly SessionRecordRow[],
+  ttlSeconds = ctx.config.MEDIA_URL_TTL_SECONDS,
+): Promise<(row: SessionRecordRow) => SessionMedia | undefined> {
+  const stored = (row: SessionRecordRow) => (row.media ?? {}) as Record<string, MediaRef | LocationRef>;
+  const ids = [
+    ...new Set(
+      rows.flatMap((row) => Object.values(stored(row)).flatMap((m) => ('mediaId' in m && UUID.test(m.mediaId) ? [m.mediaId] : []))),
+    ),
+  ];
+  const files =
+    ids.length === 0
+      ? []
+      : await ctx.db
+          .select()
+          .from(mediaFiles)
+          .where(and(eq(mediaFiles.ownerId, ownerId), inArray(mediaFiles.id, ids)));
+  const held = new Map(files.map((file) => [file.id, file]));
+  // The caption sent with the file in the chat is the session's; an erased file keeps none of what it was.
+  const toShown = (stored: MediaRef): MediaRef => {
+    const file = held.get(stored.mediaId);
+    const { url: _expired, ...unsigned } = stored;
+    if (!file) return unsigned;
+    if (file.deletedAt) return toMediaRef(file);
+    const ref = toMediaRef(file);
+    return withSignedUrl(ctx, stored.caption ? { ...ref, caption: stored.caption } : ref, ttlSeconds);
+  };
+  return (row) => {
+    if (!row.media) return undefined;
+    return Object.fromEntries(
+      Object.entries(stored(row)).map(([identifier, received]) => {
+        return [identifier, 'mediaId' in received ? toShown(received) : received];
+      }),
+    );
+  };
+}
+
+function toSessionRow(r: SessionRecordRow, media?: SessionMedia) {
   return {
     id: r.id,
     sessionId: r.sessionId,
@@ -22,6 +73,7 @@ function toSessionRow(r: SessionRecordRow) {
     network: r.network,
     createdAt: r.endedAt.toISOString(),
     inputs: r.inputs as Record<string, string>,
+    ...(media ? { media } : {}),
     lastMenu: r.lastMenu,
     status: r.status,
     environment: r.environment,
@@ -38,7 +90,8 @@ export async function findSessions(ctx: AppContext, user: AuthUser, appId: strin
     .where(and(eq(sessionRecords.appId, app.id), eq(sessionRecords.status, status)))
     .orderBy(desc(sessionRecords.endedAt))
     .limit(LIST_LIMIT);
-  return rows.map(toSessionRow);
+  const mediaOf = await signSessionMedia(ctx, app.userId, rows);
+  return rows.map((r) => toSessionRow(r, mediaOf(r)));
 }
 
 function parseDate(value: string, endOfDay: boolean): Date {
@@ -71,9 +124,16 @@ function getSearchConditions(appId: string, body: SearchBody): SQL[] {
 const BASE_COLUMNS = ['mobile', 'network', 'networkCode', 'date', 'source'] as const;
 const isBaseColumn = (name: string) => (BASE_COLUMNS as readonly string[]).includes(name);
 
-/** A session as one row of a flat table: the base columns, then each input (empty when the session has none). */
-function toFlatCells(r: SessionRecordRow, inputNames: string[]): string[] {
+/**
+ * A session as one row of a flat table: the base columns, then each input (empty when the session has none). A
+ * file's input is its signed link where `media` gives one (an export), else its media id.
+ */
+function toFlatCells(r: SessionRecordRow, inputNames: string[], media?: SessionMedia): string[] {
   const inputs = r.inputs as Record<string, string>;
+  const linkOf = (name: string) => {
+    const received = media?.[name];
+    return received && 'mediaId' in received ? received.url : undefined;
+  };
   const network = describeNetwork(r.network);
   return [
     r.mobile,
@@ -81,7 +141,7 @@ function toFlatCells(r: SessionRecordRow, inputNames: string[]): string[] {
     network.code,
     r.endedAt.toISOString(),
     SESSION_SOURCE_LABELS[getSessionSource(r.environment, r.gateway)],
-    ...inputNames.map((name) => String(inputs[name] ?? '')),
+    ...inputNames.map((name) => linkOf(name) ?? String(inputs[name] ?? '')),
   ];
 }
 
@@ -96,11 +156,13 @@ export async function searchSessions(ctx: AppContext, user: AuthUser, body: Sear
     .orderBy(desc(sessionRecords.endedAt))
     .limit(SEARCH_LIMIT);
   if (!body.flatResults) {
+    const mediaOf = await signSessionMedia(ctx, app.userId, rows);
     return rows.map((r) => ({
       mobile: r.mobile,
       network: r.network,
       date: r.endedAt.toISOString(),
       inputs: r.inputs as Record<string, string>,
+      ...(r.media ? { media: mediaOf(r) } : {}),
       environment: r.environment,
       gateway: r.gateway,
     }));
@@ -108,10 +170,11 @@ export async function searchSessions(ctx: AppContext, user: AuthUser, body: Sear
   const inputNames = [...new Set(rows.flatMap((r) => Object.keys(r.inputs as Record<string, string>)))]
     .filter((n) => !isBaseColumn(n))
     .sort();
+  const mediaOf = await signSessionMedia(ctx, app.userId, rows);
   return {
     headers: [...BASE_COLUMNS, ...inputNames],
     rows: rows.map((r) => {
-      const cells = toFlatCells(r, inputNames);
+      const cells = toFlatCells(r, inputNames, mediaOf(r));
       return Object.fromEntries([...BASE_COLUMNS, ...inputNames].map((column, i) => [column, cells[i]!]));
     }),
   };
@@ -144,8 +207,10 @@ export async function* exportSessions(ctx: AppContext, user: AuthUser, body: Sea
     const where = lastId === undefined ? and(...conditions) : and(...conditions, lt(sessionRecords.id, lastId));
     const rows = await ctx.db.select().from(sessionRecords).where(where).orderBy(desc(sessionRecords.id)).limit(EXPORT_PAGE);
     if (rows.length === 0) break;
+    // A file's cell is a signed link that outlives the console's (EXPORT_LINK_TTL_SECONDS): docs/media.md, "In the console".
+    const mediaOf = await signSessionMedia(ctx, app.userId, rows, EXPORT_LINK_TTL_SECONDS);
     let chunk = '';
-    for (const r of rows) chunk += line(toFlatCells(r, inputNames));
+    for (const r of rows) chunk += line(toFlatCells(r, inputNames, mediaOf(r)));
     yield chunk;
     lastId = rows[rows.length - 1]!.id;
     if (rows.length < EXPORT_PAGE) break;

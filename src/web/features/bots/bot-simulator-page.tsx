@@ -120,6 +120,9 @@ function ChatSimulatorWorkspace({ app }: { app: App }) {
             onSend={(text) => send(text)}
             onChoose={(choice) => send(choice.id, 'choice', choice.title)}
             statuses={ticks.statuses}
+            waitingText={chat.uploading}
+            onSendFile={(kind, file) => isNumberValid && void chat.sendFile(kind, file)}
+            onSendLocation={(location) => isNumberValid && void chat.sendLocation(location)}
           />
           <Stack gap="sm" w="100%" maw={340}>
             <Switch

@@ -1,7 +1,8 @@
 import { VisuallyHidden } from '@mantine/core';
 import { IconList } from '@tabler/icons-react';
-import { toPlainText, type WhatsAppChoice, type WhatsAppMessage } from '../../../shared/whatsapp';
+import type { WhatsAppChoice, WhatsAppMessage } from '../../../shared/whatsapp';
 import { type ChatEntry, type EntryStatus, formatChatTime } from './chat-entries';
+import { ChatRichAction, ChatRichContent, isRichMessage } from './chat-media';
 import { ChatTicks } from './chat-ticks';
 import classes from './chat.module.css';
 
@@ -17,14 +18,17 @@ interface ChatBubbleProps {
   onChoose?: (choice: WhatsAppChoice) => void;
   /** The bot's message's delivery status, where it is shown (the console's chat simulator). */
   status?: EntryStatus;
+  /** A location request's Share location button opens the page's location form; absent: the button is off. */
+  onShareLocation?: () => void;
 }
 
 /**
  * One message as WhatsApp draws it: the customer's on the right, the bot's on the left, the time under it. A
  * list message is its body and a button with the list's `button` text that opens the rows; a buttons message is
- * its body with up to three reply buttons under it.
+ * its body with up to three reply buttons under it; files, pins, cards, link buttons and location requests are
+ * drawn as WhatsApp draws them (ChatRichContent).
  */
-export function ChatBubble({ entry, botName, isLive = false, onOpenList, onChoose, status }: ChatBubbleProps) {
+export function ChatBubble({ entry, botName, isLive = false, onOpenList, onChoose, status, onShareLocation }: ChatBubbleProps) {
   const { direction, message, at } = entry;
   const isIn = direction === 'in';
   const time = formatChatTime(at);
@@ -32,13 +36,18 @@ export function ChatBubble({ entry, botName, isLive = false, onOpenList, onChoos
     <div className={`${classes.row} ${isIn ? classes.rowIn : classes.rowOut}`} data-testid="chat-message" data-direction={direction}>
       <div className={`${classes.bubble} ${isIn ? classes.bubbleIn : classes.bubbleOut}`}>
         <VisuallyHidden>{isIn ? 'You' : botName}: </VisuallyHidden>
-        <p className={classes.bubbleText}>{message.type === 'list' || message.type === 'buttons' ? message.body : toPlainText(message)}</p>
+        {isRichMessage(message) ? (
+          <ChatRichContent message={message} />
+        ) : (
+          <p className={classes.bubbleText}>{message.type === 'text' ? message.text : message.body}</p>
+        )}
         {(time || status) && (
           <span className={classes.time}>
             {time}
             {status && <ChatTicks status={status} />}
           </span>
         )}
+        {isRichMessage(message) && <ChatRichAction message={message} onShareLocation={onShareLocation} />}
         {message.type === 'list' && (
           <button
             type="button"

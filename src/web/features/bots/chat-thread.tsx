@@ -21,13 +21,28 @@ interface ChatThreadProps {
   onChoose: (choice: WhatsAppChoice) => void;
   /** The bot's messages' delivery statuses by message id, where ticks are shown. */
   statuses?: ReadonlyMap<string, EntryStatus>;
+  /** What shows while waiting, when not the bot typing (a file uploading). */
+  waitingText?: string | null;
+  /** Opens the page's location form, from a location request's Share location button. */
+  onShareLocation?: () => void;
 }
 
 /**
  * The conversation: bubbles in order, kept scrolled to the newest. It is a log, so a screen reader reads each new
  * message as it arrives. The bot's last list opens its sheet over the chat.
  */
-export function ChatThread({ entries, botName, isEnded, isWaiting, error, emptyText, onChoose, statuses }: ChatThreadProps) {
+export function ChatThread({
+  entries,
+  botName,
+  isEnded,
+  isWaiting,
+  error,
+  emptyText,
+  onChoose,
+  statuses,
+  onShareLocation,
+  waitingText,
+}: ChatThreadProps) {
   const threadRef = useRef<HTMLDivElement>(null);
   const [sheet, setSheet] = useState<{ message: ListMessage; opener: HTMLButtonElement } | null>(null);
   const liveId = findLiveEntryId(entries, isEnded);
@@ -69,11 +84,12 @@ export function ChatThread({ entries, botName, isEnded, isWaiting, error, emptyT
             onOpenList={(message, opener) => setSheet({ message, opener })}
             onChoose={choose}
             status={entry.messageId ? statuses?.get(entry.messageId) : undefined}
+            onShareLocation={entry.direction === 'out' && !isEnded ? onShareLocation : undefined}
           />
         ))}
         {isWaiting && (
           <div className={classes.typing} role="status">
-            {botName} is typing…
+            {waitingText ?? `${botName} is typing…`}
           </div>
         )}
         {error && (

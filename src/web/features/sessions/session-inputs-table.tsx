@@ -1,8 +1,13 @@
 import { ActionIcon, Table, Text } from '@mantine/core';
 import { IconMinus, IconPlus } from '@tabler/icons-react';
+import type { SessionMedia } from '../../../shared/api/monitoring.schema';
+import { LocationPreview, MediaPreview } from '../../components/media-preview';
 
-/** The detail table under an expanded row: Input Field and Data pairs from the session's inputs. */
-export function SessionInputsTable({ inputs }: { inputs: Record<string, string> }) {
+/**
+ * The detail table under an expanded row: Input Field and Data pairs from the session's inputs. A bot's file or
+ * location input shows as what it is (a thumbnail, a file chip, a pin), with its signed link, in place of its id.
+ */
+export function SessionInputsTable({ inputs, media = {} }: { inputs: Record<string, string>; media?: SessionMedia }) {
   const entries = Object.entries(inputs);
   if (entries.length === 0)
     return (
@@ -22,7 +27,7 @@ export function SessionInputsTable({ inputs }: { inputs: Record<string, string> 
         {entries.map(([field, value]) => (
           <Table.Tr key={field}>
             <Table.Td>{field}</Table.Td>
-            <Table.Td style={{ wordBreak: 'break-word' }}>{value}</Table.Td>
+            <Table.Td style={{ wordBreak: 'break-word' }}>{toShownValue(value, media[field])}</Table.Td>
           </Table.Tr>
         ))}
       </Table.Tbody>
@@ -44,4 +49,9 @@ export function InputsToggle({ isOpen, of, onToggle }: { isOpen: boolean; of?: s
       {isOpen ? <IconMinus size={16} /> : <IconPlus size={16} />}
     </ActionIcon>
   );
+}
+
+function toShownValue(value: string, received: SessionMedia[string] | undefined) {
+  if (!received) return value;
+  return 'mediaId' in received ? <MediaPreview media={received} /> : <LocationPreview location={received} />;
 }

@@ -77,7 +77,7 @@ export function SessionListPage({ kind }: { kind: SessionListKind }) {
         formatTime(r.createdAt),
         getSourceLabel(r),
         ...(isUncompleted ? [stopMenu(r)] : []),
-        inputsAsText(r.inputs),
+        inputsAsText(r.inputs, r.media),
       ];
     }),
   });
@@ -155,7 +155,7 @@ export function SessionListPage({ kind }: { kind: SessionListKind }) {
           emptyText={sessions.isPending ? null : copy.empty}
           renderDetails={(row) => (
             <>
-              <SessionInputsTable inputs={row.inputs} />
+              <SessionInputsTable inputs={row.inputs} media={row.media} />
               {isBot ? <SessionMessages appId={id} sessionId={row.sessionId} /> : null}
             </>
           )}

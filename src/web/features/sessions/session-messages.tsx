@@ -6,7 +6,17 @@ import { callQuery } from '../../lib/call';
 import { formatTime } from '../../lib/table-export';
 import { ChatTicks } from '../bots/chat-ticks';
 
-const KIND_TEXT: Record<string, string> = { text: 'Text', list: 'List', buttons: 'Buttons', template: 'Template' };
+const KIND_TEXT: Record<string, string> = {
+  text: 'Text',
+  list: 'List',
+  buttons: 'Buttons',
+  template: 'Template',
+  media: 'File',
+  location: 'Location',
+  contact: 'Contact card',
+  link: 'Link button',
+  locationRequest: 'Location request',
+};
 
 /**
  * A bot session's log of what it sent on WhatsApp: each message in order, its kind and time, and its ticks as the

@@ -45,7 +45,7 @@ function NormalResults({ rows, fileName, download }: { rows: SearchRow[]; fileNa
     headers: ['mobile', 'network', 'networkCode', 'date', 'source', 'inputs'],
     rows: rows.map((r) => {
       const network = describeNetwork(r.network);
-      return [r.mobile, network.name, network.code, r.date, getSourceLabel(r), inputsAsText(r.inputs)];
+      return [r.mobile, network.name, network.code, r.date, getSourceLabel(r), inputsAsText(r.inputs, r.media)];
     }),
   });
   const columns: DataTableColumn<SearchRow>[] = [
@@ -81,7 +81,7 @@ function NormalResults({ rows, fileName, download }: { rows: SearchRow[]; fileNa
       minWidth={isWide ? 660 : 0}
       testId="search-table"
       rowTestId="search-row"
-      renderDetails={(row) => <SessionInputsTable inputs={row.inputs} />}
+      renderDetails={(row) => <SessionInputsTable inputs={row.inputs} media={row.media} />}
       detailsBackground="gray.0"
     />
   );

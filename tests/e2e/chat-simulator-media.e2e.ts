@@ -1,0 +1,200 @@
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { LOCATION_MESSAGES } from '../../src/shared/api/bots.schema';
+import { makePdf, makePng } from '../support/media-files';
+import { callApi, loginByApi, type LoginReplyBody, storeSession } from './accounts';
+import { findViolations } from './axe';
+import { baseUrl, closeToasts, describeBrowser, launchBrowser, openPage, PHONE, screenshot, waitForAnimations } from './browser';
+import { E2E_USERS } from './fixtures';
+
+/**
+ * Media in the console's chat simulator (docs/bots.md, "The chat simulator"): a bot asks for a photo (a real PNG
+ * uploaded from the page) and a location (typed), then answers with an uploaded PDF and an image; the bubbles show
+ * the thumbnail, the file card and the pin, and the completed session shows the photo and the location.
+ */
+
+const CUSTOMER = '233209770301';
+const DESKTOP_1280 = { width: 1280, height: 800 };
+const visible = (locator: Locator, timeout = 10_000) => locator.waitFor({ state: 'visible', timeout });
+
+describeBrowser('chat simulator: photos, locations and files', () => {
+  let browser: Browser;
+  let user: LoginReplyBody;
+  let appId = '';
+  let page: Page;
+  const botName = `Claims Desk ${Date.now()}`;
+
+  /** An upload as the designer makes it: the file is the body, its type the Content-Type. */
+  async function upload(bytes: Buffer, mimeType: string, kind: string, fileName: string): Promise<string> {
+    const query = new URLSearchParams({ kind, appId, fileName });
+    const res = await fetch(`${baseUrl()}/api/media?${query}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${user.token}`, 'content-type': mimeType },
+      body: new Uint8Array(bytes),
+    });
+    const reply = (await res.json()) as { status: string; data: { mediaId: string } };
+    if (reply.status !== '00') throw new Error(`upload failed: ${JSON.stringify(reply)}`);
+    return reply.data.mediaId;
+  }
+
+  async function createMenu(menu: Record<string, unknown>): Promise<string> {
+    const reply = await callApi<unknown>(user.token, '/api/createMenu', { appId, ...menu });
+    if (reply.status !== '00' || !reply.uniqueId) throw new Error(`createMenu failed: ${JSON.stringify(reply)}`);
+    return reply.uniqueId;
+  }
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    user = await loginByApi(E2E_USERS.chatbot);
+    const bot = await callApi<{ appId: string }>(user.token, '/api/chatbot/app/create', {
+      appName: botName,
+      description: 'Claims with a photo',
+      botType: 'whatsapp',
+    });
+    if (bot.status !== '00') throw new Error(`create bot failed: ${JSON.stringify(bot)}`);
+    appId = bot.data.appId;
+    const receiptId = await upload(makePdf('Claim received'), 'application/pdf', 'document', 'claim-receipt.pdf');
+    const bannerId = await upload(makePng(320, 160, { noise: true }), 'image/png', 'image', 'next-steps.png');
+    const done = await createMenu({
+      userDefinedName: 'done',
+      displayText: 'Thank you: your claim is filed.',
+      terminate: true,
+      attachments: [
+        { type: 'file', kind: 'document', source: 'upload', value: receiptId, caption: 'Your receipt', fileName: '' },
+        { type: 'file', kind: 'image', source: 'upload', value: bannerId, caption: '', fileName: '' },
+      ],
+    });
+    const where = await createMenu({
+      userDefinedName: 'where',
+      displayText: 'Where did it happen?',
+      inputKind: 'location',
+      requestLocation: true,
+      switchOperations: [{ operator: 'always', action: 'goto', actionParam: done }],
+    });
+    await createMenu({
+      userDefinedName: 'photo',
+      displayText: 'Send a photo of the damage',
+      isFirst: true,
+      inputKind: 'image',
+      switchOperations: [{ operator: 'always', action: 'goto', actionParam: where }],
+    });
+    page = await openPage(browser, DESKTOP_1280);
+    await storeSession(page, user);
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  const bubbles = () => page.getByTestId('chat-message');
+  const lastBubble = () => bubbles().last();
+
+  it('sends a photo and a typed location, and shows the PDF, the image and the pin', async () => {
+    await page.goto(`/whatsapp-bot/simulator/${appId}`);
+    await visible(page.getByRole('heading', { name: botName, level: 1 }));
+    await page.getByLabel('Customer number').fill(CUSTOMER);
+    await page.getByRole('textbox', { name: 'Message' }).fill('hi');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await visible(lastBubble().getByText('Send a photo of the damage'));
+
+    // A PDF picked as a photo is refused by the upload, in the server's own words, and nothing is sent to the bot.
+    const notAPhoto = makePdf('not a photo');
+    const refusal = await fetch(`${baseUrl()}/api/media?${new URLSearchParams({ kind: 'image', appId, fileName: 'scan.pdf' })}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/pdf' },
+      body: new Uint8Array(notAPhoto),
+    });
+    const refusalText = ((await refusal.json()) as { message: string }).message;
+    expect(refusal.status).toBe(400);
+    await page.getByRole('button', { name: 'Attach' }).click();
+    const refusedChooser = page.waitForEvent('filechooser');
+    await page.getByRole('menuitem', { name: 'Photo' }).click();
+    await (await refusedChooser).setFiles({ name: 'scan.pdf', mimeType: 'application/pdf', buffer: notAPhoto });
+    await visible(page.getByRole('alert').filter({ hasText: refusalText }));
+    expect(await bubbles().count()).toBe(2);
+
+    // The paperclip's Photo opens a picker limited to what WhatsApp takes as a photo.
+    const photo = makePng(64, 48, { noise: true });
+    await page.getByRole('button', { name: 'Attach' }).click();
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('menuitem', { name: 'Photo' }).click();
+    expect(await page.locator('input[type=file][data-kind=image]').getAttribute('accept')).toBe('image/jpeg,image/png');
+    await (await chooser).setFiles({ name: 'damage.png', mimeType: 'image/png', buffer: photo });
+    const sentPhoto = bubbles()
+      .filter({ has: page.getByTestId('chat-image') })
+      .first();
+    await visible(sentPhoto);
+    expect(await sentPhoto.getAttribute('data-direction')).toBe('in');
+    await visible(lastBubble().getByRole('button', { name: 'Share location' }));
+    expect(await lastBubble().textContent()).toContain('Where did it happen?');
+
+    // The location request's button opens the form; a latitude off the globe is refused in the server's words.
+    await lastBubble().getByRole('button', { name: 'Share location' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Share location' });
+    await visible(dialog);
+    await dialog.getByRole('textbox', { name: 'Latitude' }).fill('91');
+    await dialog.getByRole('textbox', { name: 'Longitude' }).fill('-0.187');
+    await dialog.getByRole('button', { name: 'Share' }).click();
+    await visible(dialog.getByText(LOCATION_MESSAGES.latitude));
+    await dialog.getByRole('textbox', { name: 'Latitude' }).fill('5.6037');
+    await dialog.getByRole('textbox', { name: 'Name' }).fill('Osu branch');
+    await dialog.getByRole('textbox', { name: 'Address' }).fill('Oxford Street, Accra');
+    await dialog.getByRole('button', { name: 'Share' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    // The customer's pin, then the bot's PDF card, its image and its text.
+    const pin = page.getByTestId('chat-location').last();
+    await visible(pin);
+    expect(await pin.textContent()).toContain('Osu branch');
+    expect(await pin.getByRole('link', { name: 'Open map' }).getAttribute('href')).toBe('https://maps.google.com/?q=5.6037,-0.187');
+    await visible(page.getByTestId('chat-ended'));
+    const pdfCard = page.getByTestId('chat-document');
+    await visible(pdfCard);
+    expect(await pdfCard.textContent()).toContain('claim-receipt.pdf');
+    expect(await pdfCard.getAttribute('href')).toMatch(/\/media\/[0-9a-f-]+\?expires=\d+&signature=/);
+    expect(await pdfCard.getAttribute('target')).toBe('_blank');
+    const images = page.getByTestId('chat-image');
+    expect(await images.count()).toBe(2);
+    // Both thumbnails loaded through their signed links (a blocked or expired one would have no pixels).
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll<HTMLImageElement>('[data-testid=chat-image]')].every((img) => img.complete && img.naturalWidth > 0),
+    );
+    expect(await images.last().evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(320);
+    expect(await lastBubble().textContent()).toContain('Thank you: your claim is filed.');
+
+    expect(await findViolations(page)).toEqual([]);
+    await closeToasts(page);
+    await waitForAnimations(page);
+    await page.getByTestId('chat-thread').evaluate((thread) => {
+      thread.scrollTop = thread.scrollHeight;
+    });
+    await screenshot(page, 'chat-simulator-media-desktop');
+    await page.setViewportSize(PHONE);
+    await waitForAnimations(page);
+    expect(await findViolations(page)).toEqual([]);
+    await screenshot(page, 'chat-simulator-media-phone');
+  });
+
+  it("shows the session's photo and location in its completed sessions", async () => {
+    await page.setViewportSize(DESKTOP_1280);
+    await page.goto(`/app/completesession/${appId}`);
+    const row = page.getByRole('row').filter({ hasText: CUSTOMER }).first();
+    await visible(row, 15_000);
+    await row.getByRole('button', { name: /^Show inputs/ }).click();
+    const inputs = page.getByTestId('session-inputs');
+    await visible(inputs);
+    const photo = inputs.getByRole('link', { name: 'Open the photo damage.png' });
+    await visible(photo);
+    expect(await photo.getAttribute('href')).toMatch(/\/media\/[0-9a-f-]+\?expires=\d+&signature=/);
+    await page.waitForFunction(() => {
+      const img = document.querySelector<HTMLImageElement>('[data-testid=session-inputs] img');
+      return !!img && img.complete && img.naturalWidth === 64;
+    });
+    const pin = inputs.getByTestId('location-preview');
+    expect(await pin.textContent()).toContain('Osu branch');
+    expect(await pin.getByRole('link', { name: 'Open map' }).getAttribute('href')).toBe('https://maps.google.com/?q=5.6037,-0.187');
+    expect(await findViolations(page)).toEqual([]);
+    await closeToasts(page);
+    await waitForAnimations(page);
+    await screenshot(page, 'chat-simulator-media-session-desktop');
+  });
+});
