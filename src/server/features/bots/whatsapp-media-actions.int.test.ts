@@ -117,6 +117,7 @@ describeDb('files from actions and addresses, private addresses allowed', () => 
   const api = useFileServer(false, {
     '/receipt': answer('application/pdf', RECEIPT, { 'content-disposition': 'attachment; filename="receipt-42.pdf"' }),
     '/forged': answer('application/pdf', PHOTO),
+    '/big': answer('image/png', TOO_BIG),
     '/claims': (_req, body, res) => {
       pushed.push(JSON.parse(body.toString('utf8')));
       res.writeHead(201, { 'content-type': 'application/json' }).end('{"claim":"C-7"}');
@@ -162,26 +163,29 @@ describeDb('files from actions and addresses, private addresses allowed', () => 
     expect(served.rawPayload.equals(RECEIPT)).toBe(true);
   });
 
-  it('refuses a forged file an action answered with: the action fails with the reason, the rest of the reply goes', async () => {
-    const { appId, phone } = await linkBot(t, builder.auth, 'Forged Bot', async (appId) => {
-      await seedMenu(t, builder.auth, appId, {
-        userDefinedName: 'hello',
-        displayText: 'Sorry: {{ actions.receipt.error }}',
-        isFirst: true,
-        terminate: true,
-        actions: [
-          { actionName: 'receipt', actionType: 'pre', inheritsPlugin: 'restapi', code: { method: 'GET', url: `${api.base}/forged` } },
-        ],
-        attachments: [{ type: 'file', kind: 'document', source: 'variable', value: 'actions.receipt.file', caption: '', fileName: '' }],
+  it('refuses a forged or too large file an action answered with: the action fails with the reason, the rest of the reply goes', async () => {
+    const refusals = {
+      '/forged': MEDIA_MESSAGES.forgedType('application/pdf', 'image/png'),
+      '/big': MEDIA_MESSAGES.tooLargeForKind('image'),
+    };
+    for (const [path, reason] of Object.entries(refusals)) {
+      const { appId, phone } = await linkBot(t, builder.auth, `Refused ${path}`, async (appId) => {
+        await seedMenu(t, builder.auth, appId, {
+          userDefinedName: 'hello',
+          displayText: 'Sorry: {{ actions.receipt.error }}',
+          isFirst: true,
+          terminate: true,
+          actions: [
+            { actionName: 'receipt', actionType: 'pre', inheritsPlugin: 'restapi', code: { method: 'GET', url: `${api.base}${path}` } },
+          ],
+          attachments: [{ type: 'file', kind: 'document', source: 'variable', value: 'actions.receipt.file', caption: '', fileName: '' }],
+        });
       });
-    });
-    expect(await phone(hi)).toEqual([
-      {
-        type: 'text',
-        text: `Sorry: The file ${api.base}/forged answered with was not kept: ${MEDIA_MESSAGES.forgedType('application/pdf', 'image/png')}`,
-      },
-    ]);
-    expect(await t.db.select().from(mediaFiles).where(eq(mediaFiles.appId, appId))).toEqual([]);
+      expect(await phone(hi), path).toEqual([
+        { type: 'text', text: `Sorry: The file ${api.base}${path} answered with was not kept: ${reason}` },
+      ]);
+      expect(await t.db.select().from(mediaFiles).where(eq(mediaFiles.appId, appId))).toEqual([]);
+    }
   });
 
   it('fetches a file by address once, sends it again from the store within the hour, and fetches it again after', async () => {
@@ -220,13 +224,19 @@ describeDb('files from actions and addresses, private addresses allowed', () => 
     }
   });
 
-  it("sends a user's photo on to a REST endpoint as a signed link made fresh when the action runs", async () => {
+  it("sends a user's photo on to a REST endpoint, and shows it to a script, by a signed link made fresh when the action runs", async () => {
     const { phone } = await linkBot(t, builder.auth, 'Claims Bot', async (appId) => {
       const done = await seedMenu(t, builder.auth, appId, {
         userDefinedName: 'done',
-        displayText: 'Claim {{ actions.file.body.claim }} filed.',
+        displayText: 'Claim {{ actions.file.body.claim }} filed. {{ actions.look.kind }} {{ actions.look.link }}',
         terminate: true,
         actions: [
+          {
+            actionName: 'look',
+            actionType: 'pre',
+            inheritsPlugin: 'javascript',
+            code: 'return { kind: session.media.photo.kind, link: session.media.photo.url };',
+          },
           {
             actionName: 'file',
             actionType: 'pre',
@@ -259,12 +269,16 @@ describeDb('files from actions and addresses, private addresses allowed', () => 
     ]);
     // The link the session got with the photo has expired by the time the action runs.
     t.advanceClock(90_000);
-    expect(await phone({ text: 'ok', kind: 'text' })).toEqual([{ type: 'text', text: 'Claim C-7 filed.' }]);
+    const [filed] = await phone({ text: 'ok', kind: 'text' });
+    expect(filed).toEqual({ type: 'text', text: expect.stringMatching(/^Claim C-7 filed\. image http\S+\/media\/\S+$/) });
     expect(pushed).toEqual([{ photo: expect.stringContaining('/media/'), type: 'image/png' }]);
-    const link = new URL(pushed[0]!.photo as string);
-    const served = await t.app.inject({ method: 'GET', url: link.pathname + link.search });
-    expect(served.statusCode, served.body).toBe(200);
-    expect(served.rawPayload.equals(PHOTO)).toBe(true);
+    // The REST endpoint's link and the script's both serve the photo.
+    const scripts = (filed as { text: string }).text.split(' ').pop()!;
+    for (const link of [new URL(pushed[0]!.photo as string), new URL(scripts)]) {
+      const served = await t.app.inject({ method: 'GET', url: link.pathname + link.search });
+      expect(served.statusCode, served.body).toBe(200);
+      expect(served.rawPayload.equals(PHOTO)).toBe(true);
+    }
   });
 });
 
