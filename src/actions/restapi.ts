@@ -12,6 +12,8 @@
  *   code: { method: 'POST', url: 'https://api.example.com/users/{{ session.mobile }}', contentType: 'application/json',
  *           payload: '{"amount": {{ session.inputs.amount }}, "note": "{{ inRequest.input }}"}', headers: [], basicAuth: null }
  *   actions.<name> = { status: 200, ok: true, headers: { 'content-type': 'application/json' }, body: { ... } }
+ *   // A 2xx answer that is a file (a PDF receipt) is handed to the server's keeper and stored:
+ *   actions.<name> = { status: 200, ok: true, headers: { 'content-type': 'application/pdf' }, body: '', file: { mediaId, kind: 'document', ... } }
  */
 import net, { type Socket } from 'node:net';
 import { rootCertificates } from 'node:tls';
@@ -334,7 +336,7 @@ async function readCapped(
 }
 
 /**
- * Whether a successful response is a file to keep (docs/runtime.md, "Files"): its Content-Type is one of the
+ * Whether a successful response is a file to keep (docs/runtime.md, "Actions and files"): its Content-Type is one of the
  * media types WhatsApp takes other than plain text (a PDF, an image, audio, video, an Office document), or it is
  * sent as an attachment (`Content-Disposition: attachment`). Answers the most it may weigh; null for a body.
  */
