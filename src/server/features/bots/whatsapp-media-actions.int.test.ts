@@ -113,6 +113,7 @@ describeDb('files from actions and addresses, private addresses allowed', () => 
   // Links live a minute here, so that one expires while the session waits.
   const t = useTestApp({ ALLOW_PRIVATE_NETWORK: true, OUTBOUND_CA_FILE: CA_FILE, MEDIA_URL_TTL_SECONDS: 60 });
   const builder = useUser(t, { roles: ['CHATBOT'] });
+  beforeAll(() => t.app.startScripts());
   const pushed: Array<Record<string, unknown>> = [];
   const api = useFileServer(false, {
     '/receipt': answer('application/pdf', RECEIPT, { 'content-disposition': 'attachment; filename="receipt-42.pdf"' }),
@@ -279,6 +280,48 @@ describeDb('files from actions and addresses, private addresses allowed', () => 
       expect(served.statusCode, served.body).toBe(200);
       expect(served.rawPayload.equals(PHOTO)).toBe(true);
     }
+  });
+});
+
+describeDb("another account's file named by a script", () => {
+  const t = useTestApp();
+  const builder = useUser(t, { roles: ['CHATBOT'] });
+  const stranger = useUser(t, { roles: ['CHATBOT'] });
+  // The scripts' workers load before the hop, not inside its budget.
+  beforeAll(() => t.app.startScripts());
+
+  it('is never signed for an action nor sent', async () => {
+    const uploaded = await t.app.inject({
+      method: 'POST',
+      url: '/api/media?kind=document&fileName=theirs.pdf',
+      headers: { ...stranger.auth, 'content-type': 'application/pdf' },
+      payload: RECEIPT,
+    });
+    const theirs = uploaded.json().data.mediaId as string;
+    const { phone } = await linkBot(t, builder.auth, 'Borrowing Bot', async (appId) => {
+      await seedMenu(t, builder.auth, appId, {
+        userDefinedName: 'hello',
+        displayText: 'Link: {{ actions.look.link }}',
+        isFirst: true,
+        terminate: true,
+        actions: [
+          {
+            actionName: 'fake',
+            actionType: 'pre',
+            inheritsPlugin: 'javascript',
+            code: `return { file: { mediaId: '${theirs}', kind: 'document', mimeType: 'application/pdf', size: ${RECEIPT.length} } };`,
+          },
+          {
+            actionName: 'look',
+            actionType: 'pre',
+            inheritsPlugin: 'javascript',
+            code: "return { link: actions.fake.file.url || 'none' };",
+          },
+        ],
+        attachments: [{ type: 'file', kind: 'document', source: 'variable', value: 'actions.fake.file', caption: '', fileName: '' }],
+      });
+    });
+    expect(await phone(hi)).toEqual([{ type: 'text', text: 'Link: none' }]);
   });
 });
 
