@@ -329,3 +329,77 @@ describe('restapi: address rules (private addresses refused)', () => {
     ).toMatchObject({ ok: false, error: expect.stringMatching(/file: URL refused/) });
   });
 });
+
+describe('files', () => {
+  const pdf = Buffer.from('%PDF-1.4\nreceipt\n%%EOF');
+  let files: Awaited<ReturnType<typeof startServer>>;
+  let keeping: RestapiRunner;
+  const kept: Array<{ bytes: Buffer; mimeType: string; fileName?: string }> = [];
+  let refuse: string | null = null;
+
+  beforeAll(async () => {
+    files = await startServer((req, res) => {
+      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      if (path === '/receipt')
+        res.writeHead(200, { 'content-type': 'application/pdf', 'content-disposition': 'attachment; filename="r-42.pdf"' });
+      else if (path === '/missing.pdf') res.writeHead(404, { 'content-type': 'application/pdf' });
+      else if (path === '/notes.txt') res.writeHead(200, { 'content-type': 'text/plain' });
+      else res.writeHead(200, { 'content-type': 'image/png' });
+      res.end(pdf);
+    });
+    keeping = createRestapiRunner({
+      allowPrivate: true,
+      keepFile: async (_input, file) => {
+        if (refuse) throw new Error(refuse);
+        kept.push(file);
+        return { mediaId: 'm-1', kind: 'document' };
+      },
+    });
+  });
+  afterAll(async () => {
+    await keeping.close();
+    files.server.closeAllConnections();
+    await new Promise((resolve) => files.server.close(resolve));
+  });
+
+  it("hands a 2xx answer of a media type to the keeper, whose answer is the result's file", async () => {
+    const outcome = await keeping.run(makeInput({ method: 'GET', url: `${files.base}/receipt` }));
+    expect(outcome).toMatchObject({ ok: true, result: { status: 200, ok: true, body: '', file: { mediaId: 'm-1' } } });
+    expect(kept).toEqual([{ bytes: pdf, mimeType: 'application/pdf', fileName: 'r-42.pdf' }]);
+    // The file's name, without Content-Disposition, is the address's last segment.
+    await keeping.run(makeInput({ method: 'GET', url: `${files.base}/shop%20front.png` }));
+    expect(kept[1]).toMatchObject({ mimeType: 'image/png', fileName: 'shop front.png' });
+  });
+
+  it('keeps plain text, an error answer and every answer of a runner without a keeper as a body', async () => {
+    kept.length = 0;
+    expect(await keeping.run(makeInput({ method: 'GET', url: `${files.base}/notes.txt` }))).toMatchObject({
+      ok: true,
+      result: { body: pdf.toString('utf8') },
+    });
+    expect(await keeping.run(makeInput({ method: 'GET', url: `${files.base}/missing.pdf` }))).toMatchObject({
+      ok: true,
+      result: { status: 404, body: pdf.toString('utf8') },
+    });
+    expect(kept).toEqual([]);
+    const outcome = await open.run(makeInput({ method: 'GET', url: `${files.base}/receipt` }));
+    expect(outcome).toMatchObject({ ok: true, result: { body: pdf.toString('utf8') } });
+    expect((outcome as { result: RestapiResult }).result.file).toBeUndefined();
+  });
+
+  it("fails the action with the keeper's reason when the file is refused", async () => {
+    refuse = 'The file is empty.';
+    expect(await keeping.run(makeInput({ method: 'GET', url: `${files.base}/receipt` }))).toEqual({
+      ok: false,
+      error: `The file ${files.base}/receipt answered with was not kept: The file is empty.`,
+      logs: [],
+    });
+    refuse = null;
+  });
+
+  it('fetches a file by https address only, through the address rules', async () => {
+    const limits = { maxBytes: 1000, timeoutMs: 2000 };
+    await expect(keeping.fetchFile(`${files.base}/shop.png`, limits)).rejects.toThrow(/is not an https:\/\/ address$/);
+    await expect(closed.fetchFile(`https://127.0.0.1:${files.port}/shop.png`, limits)).rejects.toThrow(/^Refused: 127\.0\.0\.1/);
+  });
+});

@@ -12,8 +12,11 @@
  *   code: { method: 'POST', url: 'https://api.example.com/users/{{ session.mobile }}', contentType: 'application/json',
  *           payload: '{"amount": {{ session.inputs.amount }}, "note": "{{ inRequest.input }}"}', headers: [], basicAuth: null }
  *   actions.<name> = { status: 200, ok: true, headers: { 'content-type': 'application/json' }, body: { ... } }
+ *   // A 2xx answer that is a file (a PDF receipt) is handed to the server's keeper and stored:
+ *   actions.<name> = { status: 200, ok: true, headers: { 'content-type': 'application/pdf' }, body: '', file: { mediaId, kind: 'document', ... } }
  */
 import net, { type Socket } from 'node:net';
+import { rootCertificates } from 'node:tls';
 import { Agent, buildConnector, request, type Dispatcher } from 'undici';
 import type { RestapiCode } from '../shared/app';
 import type { ActionInput, ActionLogLine, ActionOutcome, ActionRunner } from '../shared/actions/runner';
@@ -32,6 +35,7 @@ import {
 import { hasTags, splitTemplate } from './net/template-parts';
 import { ACTION_HOP_HEADER, ACTION_HOP_MARK, isForwardingHeader } from './net/outbound-headers';
 import { toErrorMessage } from '../shared/errors';
+import { MEDIA_KINDS, MEDIA_TYPES, mediaKindOf } from '../shared/media';
 
 export interface RestapiRunnerOptions extends AddressRules {
   /** Largest response body read, in bytes; a larger one fails the action. Default 256 KB. */
@@ -41,6 +45,14 @@ export interface RestapiRunnerOptions extends AddressRules {
   /** Redirects followed before the call fails. Default 5. */
   maxRedirects?: number;
   userAgent?: string;
+  /** Certificates trusted for https besides the system's (OUTBOUND_CA_FILE: an internal CA), PEM. */
+  ca?: string;
+  /**
+   * Keeps a response that is a file ({@link findFileResponse}): the server stores it for the app's account and
+   * answers its MediaRef, which becomes the result's `file`; a file refused throws its reason (the action fails
+   * with it). Without it, every response is a body.
+   */
+  keepFile?: KeepFile;
   /**
    * The platform's own server: a call to one of the paths it answers actions on (the demo bank) goes through
    * `rules`, which let it reach the server; every other call goes through the runner's own rules, which refuse
@@ -55,9 +67,23 @@ export interface RestapiResult {
   ok: boolean;
   headers: Record<string, string>;
   body: unknown;
+  /** The file the response was, as kept (a MediaRef); `body` is then ''. */
+  file?: unknown;
 }
 
-export type RestapiRunner = ActionRunner<'restapi'> & { close(): Promise<void> };
+/** A file's bytes as an address answered them, with the type it claimed (checked against the bytes by the store). */
+export interface FetchedFile {
+  bytes: Buffer;
+  mimeType: string;
+  fileName?: string;
+}
+
+export type KeepFile = (input: ActionInput<'restapi'>, file: FetchedFile) => Promise<unknown>;
+
+/** Fetches a file by its https address through the runner's guarded path; throws with the reason. */
+export type FetchFile = (address: string, limits: { maxBytes: number; timeoutMs: number }) => Promise<FetchedFile>;
+
+export type RestapiRunner = ActionRunner<'restapi'> & { fetchFile: FetchFile; close(): Promise<void> };
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** Headers the runner owns; a builder's value for them is ignored. */
@@ -83,8 +109,10 @@ class ActionFailure extends Error {}
  * and the connected socket's remote address and port once more. `allowHosts` entries skip the address rules
  * for that host:port, never the platform-service rule.
  */
-export function createGuardedConnector(rules: AddressRules, connectTimeoutMs = 10_000): buildConnector.connector {
-  const open = buildConnector({ timeout: connectTimeoutMs });
+export function createGuardedConnector(rules: AddressRules, connectTimeoutMs = 10_000, ca?: string): buildConnector.connector {
+  // Extra certificates add to the system's, never replace them.
+  const tls = ca ? { ca: [...rootCertificates, ca] } : {};
+  const open = buildConnector({ timeout: connectTimeoutMs, ...tls });
   // The lookup needs the port (allowHosts entries and platform services are host:port): one connector per
   // port, each keeping its own TLS session cache.
   const byPort = new Map<number, buildConnector.connector>();
@@ -92,7 +120,7 @@ export function createGuardedConnector(rules: AddressRules, connectTimeoutMs = 1
     let connector = byPort.get(port);
     if (!connector) {
       if (byPort.size >= 64) byPort.delete(byPort.keys().next().value!);
-      connector = buildConnector({ timeout: connectTimeoutMs, lookup: createGuardedLookup({ ...rules, port }) });
+      connector = buildConnector({ timeout: connectTimeoutMs, lookup: createGuardedLookup({ ...rules, port }), ...tls });
       byPort.set(port, connector);
     }
     return connector;
@@ -281,18 +309,58 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): Rec
   return out;
 }
 
-async function readCapped(body: Dispatcher.ResponseData['body'], max: number, where: string): Promise<Buffer> {
+/**
+ * Reads a response body up to `max` bytes: past it, the call fails; with `truncate`, the bytes read so far (`max`
+ * of them) are answered instead, for a caller that judges the size itself (a file: its store refuses it in words).
+ */
+async function readCapped(
+  body: Dispatcher.ResponseData['body'],
+  max: number,
+  where: string,
+  { truncate = false }: { truncate?: boolean } = {},
+): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
-    size += (chunk as Buffer).length;
-    if (size > max) {
+    const piece = chunk as Buffer;
+    if (size + piece.length > max) {
       body.destroy();
-      throw new ActionFailure(`Response from ${where} is larger than ${max} bytes`);
+      if (!truncate) throw new ActionFailure(`Response from ${where} is larger than ${max} bytes`);
+      chunks.push(piece.subarray(0, max - size));
+      return Buffer.concat(chunks);
     }
-    chunks.push(chunk as Buffer);
+    size += piece.length;
+    chunks.push(piece);
   }
   return Buffer.concat(chunks);
+}
+
+/**
+ * Whether a successful response is a file to keep (docs/runtime.md, "Actions and files"): its Content-Type is one of the
+ * media types WhatsApp takes other than plain text (a PDF, an image, audio, video, an Office document), or it is
+ * sent as an attachment (`Content-Disposition: attachment`). Answers the most it may weigh; null for a body.
+ */
+export function findFileResponse(headers: Record<string, string>): { maxBytes: number } | null {
+  const contentType = (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const kind = mediaKindOf(contentType);
+  if (kind && contentType !== 'text/plain') return { maxBytes: MEDIA_TYPES[kind].maxBytes };
+  if (/^\s*attachment\b/i.test(headers['content-disposition'] ?? '')) return { maxBytes: LARGEST_FILE };
+  return null;
+}
+
+const LARGEST_FILE = Math.max(...MEDIA_KINDS.map((kind) => MEDIA_TYPES[kind].maxBytes));
+
+/** A file's name: Content-Disposition's `filename`, else the address's last path segment (`receipt.pdf`). */
+function readFileName(disposition: string | undefined, url: URL): string | undefined {
+  const quoted = /filename\s*=\s*"([^"]*)"/i.exec(disposition ?? '') ?? /filename\s*=\s*([^;\s]+)/i.exec(disposition ?? '');
+  const fromHeader = quoted?.[1]?.trim();
+  if (fromHeader) return fromHeader;
+  const last = url.pathname.split('/').pop() ?? '';
+  try {
+    return decodeURIComponent(last) || undefined;
+  } catch {
+    return last || undefined;
+  }
 }
 
 function parseBody(buffer: Buffer, contentType: string | undefined): unknown {
@@ -316,8 +384,9 @@ export function createRestapiRunner(options: RestapiRunnerOptions): RestapiRunne
   const maxBodyBytes = options.maxBodyBytes ?? 256 * 1024;
   const maxRedirects = options.maxRedirects ?? 5;
   const userAgent = options.userAgent ?? 'Dialflow/1.0';
+  const keepFile = options.keepFile;
   const createAgent = (rules: AddressRules) =>
-    new Agent({ connect: createGuardedConnector(rules), keepAliveTimeout: 4_000, connections: 32 });
+    new Agent({ connect: createGuardedConnector(rules, undefined, options.ca), keepAliveTimeout: 4_000, connections: 32 });
   const agent = createAgent({
     allowPrivate: options.allowPrivate,
     allowHosts: options.allowHosts,
@@ -327,6 +396,96 @@ export function createRestapiRunner(options: RestapiRunnerOptions): RestapiRunne
   const ownServer = options.ownServer;
   const ownAgent = ownServer ? createAgent(ownServer.rules) : null;
   const chooseAgent = (url: URL) => (ownAgent && ownServer!.isPathAllowed(url.pathname) ? ownAgent : agent);
+
+  /**
+   * Sends a request and follows its redirects (at most `maxRedirects`), each hop through the guarded agents:
+   * the one path every outbound HTTP call of a builder's takes (the action, a bot's file by address). `httpsOnly`
+   * refuses a redirect to anything but https.
+   */
+  async function sendFollowingRedirects(
+    call: { url: URL; method: string; headers: Record<string, string>; body: string | null; signal: AbortSignal; httpsOnly?: boolean },
+    logs: ActionLogLine[],
+  ): Promise<{ response: Dispatcher.ResponseData; url: URL; method: string }> {
+    let { url, method, body } = call;
+    const headers = { ...call.headers };
+    const visited = new Set<string>([url.href]);
+    for (let redirects = 0; ; redirects++) {
+      const response = await request(url, {
+        dispatcher: chooseAgent(url),
+        method: method as Dispatcher.HttpMethod,
+        headers,
+        body,
+        signal: call.signal,
+      });
+      const location = response.headers.location;
+      if (!(REDIRECT_STATUSES.has(response.statusCode) && typeof location === 'string' && location)) return { response, url, method };
+      await response.body.dump();
+      if (redirects >= maxRedirects) throw new ActionFailure(`Too many redirects from ${describeUrl(url)} (more than ${maxRedirects})`);
+      let next: URL;
+      try {
+        next = new URL(location, url);
+      } catch {
+        throw new ActionFailure(`Redirect from ${describeUrl(url)} to an invalid URL`);
+      }
+      if (next.protocol !== 'https:' && (call.httpsOnly || next.protocol !== 'http:'))
+        throw new ActionFailure(`Redirect from ${describeUrl(url)} to a ${next.protocol} URL refused`);
+      if (visited.has(next.href)) throw new ActionFailure(`Redirect loop at ${describeUrl(next)}`);
+      visited.add(next.href);
+      // 303 always, 301 and 302 for POST, become a GET without a body (as browsers and fetch do).
+      if (
+        response.statusCode === 303 ? method !== 'HEAD' : (response.statusCode === 301 || response.statusCode === 302) && method === 'POST'
+      ) {
+        method = 'GET';
+        body = null;
+        delete headers['content-type'];
+      }
+      // Credentials are for the origin the builder named, never for wherever it redirects.
+      if (next.origin !== url.origin) {
+        delete headers.authorization;
+        delete headers.cookie;
+      }
+      logs.push({ level: 'debug', message: `${describeUrl(url)} redirected (${response.statusCode}) to ${describeUrl(next)}` });
+      url = next;
+    }
+  }
+
+  /**
+   * A file by its https address, for a bot to send (docs/media.md): the same guarded path as the action (address
+   * rules at connect time and on every redirect, which must stay https), a GET with no credentials, read to at
+   * most `maxBytes` + 1 so that the store refuses a larger file in its own words. Throws with the reason.
+   */
+  async function fetchFile(address: string, limits: { maxBytes: number; timeoutMs: number }): Promise<FetchedFile> {
+    const url = new URL(address);
+    if (url.protocol !== 'https:') throw new Error(`${describeUrl(url)} is not an https:// address`);
+    if (url.username || url.password) throw new Error(`${describeUrl(url)} carries credentials, which a file's address may not`);
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), limits.timeoutMs);
+    const headers = { 'user-agent': userAgent, accept: '*/*', [ACTION_HOP_HEADER]: ACTION_HOP_MARK };
+    try {
+      const sent = await sendFollowingRedirects(
+        { url, method: 'GET', headers, body: null, signal: controller.signal, httpsOnly: true },
+        [],
+      );
+      const where = describeUrl(sent.url);
+      const { response } = sent;
+      if (response.statusCode < 200 || response.statusCode >= 300) {
+        await response.body.dump();
+        throw new ActionFailure(`${where} answered ${response.statusCode}`);
+      }
+      const bytes = await readCapped(response.body, limits.maxBytes + 1, where, { truncate: true });
+      const responseHeaders = flattenHeaders(response.headers);
+      const fileName = readFileName(responseHeaders['content-disposition'], sent.url);
+      return { bytes, mimeType: responseHeaders['content-type'] ?? '', ...(fileName ? { fileName } : {}) };
+    } catch (err) {
+      if (controller.signal.aborted) throw new Error(`${describeUrl(url)} did not answer within ${limits.timeoutMs} ms`);
+      const refusal = findRefusedAddressError(err);
+      if (refusal) throw new Error(refusal.message);
+      if (err instanceof ActionFailure) throw new Error(err.message);
+      throw new Error(`${describeUrl(url)} could not be fetched: ${describeError(err)}`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
 
   async function run(input: ActionInput<'restapi'>): Promise<ActionOutcome> {
     const code = input.action.code;
@@ -352,7 +511,7 @@ export function createRestapiRunner(options: RestapiRunnerOptions): RestapiRunne
       if (url.protocol !== 'http:' && url.protocol !== 'https:')
         throw new ActionFailure(`Request URL must be http or https, not ${url.protocol}`);
 
-      let method = resolveMethod(code);
+      const method = resolveMethod(code);
       let headers: Record<string, string>;
       let body: string | null;
       try {
@@ -372,65 +531,45 @@ export function createRestapiRunner(options: RestapiRunnerOptions): RestapiRunne
       if (body !== null && !headers['content-type']) headers['content-type'] = code.contentType;
       if (budget <= 0) throw Object.assign(new Error('deadline passed'), { name: 'AbortError' });
 
-      const visited = new Set<string>([url.href]);
-      for (let redirects = 0; ; redirects++) {
-        const response = await request(url, {
-          dispatcher: chooseAgent(url),
-          method: method as Dispatcher.HttpMethod,
-          headers,
-          body,
-          signal: controller.signal,
+      const sent = await sendFollowingRedirects({ url, method, headers, body, signal: controller.signal }, logs);
+      url = sent.url;
+      const { response } = sent;
+      const where = describeUrl(url);
+      const responseHeaders = flattenHeaders(response.headers);
+      const status = response.statusCode;
+      const isOk = status >= 200 && status < 300;
+      const file = keepFile && isOk ? findFileResponse(responseHeaders) : null;
+      if (file) {
+        // A file is read to one byte past its kind's limit, so the store refuses it as too large in its own words.
+        const bytes = await readCapped(response.body, file.maxBytes + 1, where, { truncate: true });
+        const fileName = readFileName(responseHeaders['content-disposition'], url);
+        let ref: unknown;
+        try {
+          ref = await keepFile!(input, { bytes, mimeType: responseHeaders['content-type'] ?? '', ...(fileName ? { fileName } : {}) });
+        } catch (err) {
+          throw new ActionFailure(`The file ${where} answered with was not kept: ${toErrorMessage(err)}`);
+        }
+        logs.push({
+          level: 'debug',
+          message: `${sent.method} ${where} answered ${status} with a file (${bytes.length} bytes) in ${Date.now() - started} ms`,
         });
-        const location = response.headers.location;
-        if (REDIRECT_STATUSES.has(response.statusCode) && typeof location === 'string' && location) {
-          await response.body.dump();
-          if (redirects >= maxRedirects) throw new ActionFailure(`Too many redirects from ${describeUrl(url)} (more than ${maxRedirects})`);
-          let next: URL;
-          try {
-            next = new URL(location, url);
-          } catch {
-            throw new ActionFailure(`Redirect from ${describeUrl(url)} to an invalid URL`);
-          }
-          if (next.protocol !== 'http:' && next.protocol !== 'https:')
-            throw new ActionFailure(`Redirect from ${describeUrl(url)} to a ${next.protocol} URL refused`);
-          if (visited.has(next.href)) throw new ActionFailure(`Redirect loop at ${describeUrl(next)}`);
-          visited.add(next.href);
-          // 303 always, 301 and 302 for POST, become a GET without a body (as browsers and fetch do).
-          if (
-            response.statusCode === 303
-              ? method !== 'HEAD'
-              : (response.statusCode === 301 || response.statusCode === 302) && method === 'POST'
-          ) {
-            method = 'GET';
-            body = null;
-            delete headers['content-type'];
-          }
-          // Credentials are for the origin the builder named, never for wherever it redirects.
-          if (next.origin !== url.origin) {
-            delete headers.authorization;
-            delete headers.cookie;
-          }
-          logs.push({ level: 'debug', message: `${describeUrl(url)} redirected (${response.statusCode}) to ${describeUrl(next)}` });
-          url = next;
-          continue;
-        }
-        const where = describeUrl(url);
-        const declared = Number(response.headers['content-length']);
-        if (Number.isFinite(declared) && declared > maxBodyBytes) {
-          response.body.destroy();
-          throw new ActionFailure(`Response from ${where} is larger than ${maxBodyBytes} bytes`);
-        }
-        const buffer = await readCapped(response.body, maxBodyBytes, where);
-        const responseHeaders = flattenHeaders(response.headers);
-        const result: RestapiResult = {
-          status: response.statusCode,
-          ok: response.statusCode >= 200 && response.statusCode < 300,
-          headers: responseHeaders,
-          body: parseBody(buffer, responseHeaders['content-type']),
-        };
-        logs.push({ level: 'debug', message: `${method} ${where} answered ${response.statusCode} in ${Date.now() - started} ms` });
+        const result: RestapiResult = { status, ok: isOk, headers: responseHeaders, body: '', file: ref };
         return { ok: true, result, logs };
       }
+      const declared = Number(response.headers['content-length']);
+      if (Number.isFinite(declared) && declared > maxBodyBytes) {
+        response.body.destroy();
+        throw new ActionFailure(`Response from ${where} is larger than ${maxBodyBytes} bytes`);
+      }
+      const buffer = await readCapped(response.body, maxBodyBytes, where);
+      const result: RestapiResult = {
+        status,
+        ok: isOk,
+        headers: responseHeaders,
+        body: parseBody(buffer, responseHeaders['content-type']),
+      };
+      logs.push({ level: 'debug', message: `${sent.method} ${where} answered ${status} in ${Date.now() - started} ms` });
+      return { ok: true, result, logs };
     } catch (err) {
       const where = url ? describeUrl(url) : 'the URL';
       if (controller.signal.aborted || (err as Error).name === 'AbortError') {
@@ -447,6 +586,7 @@ export function createRestapiRunner(options: RestapiRunnerOptions): RestapiRunne
 
   return {
     run,
+    fetchFile,
     close: async () => {
       await Promise.all([agent.close(), ownAgent?.close()]);
     },

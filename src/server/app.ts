@@ -72,6 +72,7 @@ import { createPaymentProviders } from './core/payment-providers';
 import { startPayment } from './features/payments/payment-start';
 import { createTimers } from './timers';
 import { createMediaStore } from './features/media/media-store';
+import { refreshMediaLinks } from './features/media/media.service';
 import { loadMediaUrlKey } from './features/media/media-links';
 import { registerMediaFileRoute, registerMediaRoutes } from './features/media/media.routes';
 
@@ -162,6 +163,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     planStandings: createPlanStandings(),
     usageTallies: createUsageTallies({ db: database.db, now: () => ctx.now() }),
     mediaStore: createMediaStore(config, database),
+    // The REST action's runner holds the guarded outbound agents; it is made just below, with this context.
+    fetchFile: (address, limits) => serverRunners.fetchFile(address, limits),
     getMediaUrlKey: () => {
       mediaUrlKey ??= loadMediaUrlKey(config);
       return mediaUrlKey;
@@ -204,6 +207,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         startPayment: (payment) => startPayment(ctx, ctx.paymentProviders.sandbox, { ...payment, ownerId: null }),
       }),
     },
+    // An action reads the session's files by signed links: made fresh for each action, for the app's account. The
+    // database not answering leaves the links as they were rather than failing the action.
+    (scope, owner) =>
+      refreshMediaLinks(ctx, owner.ownerId, scope).catch((err: unknown) =>
+        ctx.log.warn({ err, appId: owner.appId }, 'the links of the files an action reads were not renewed'),
+      ),
   );
   // Before the runtime: its gateway limits count with the same store as every route's limits.
   await app.register(fastifyRateLimit, {

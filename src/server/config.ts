@@ -110,6 +110,9 @@ export const configSchema = z
           .filter(Boolean),
       )
       .pipe(z.array(z.string().regex(/^[^\s:/]+:\d{1,5}$/, 'host:port pairs separated by commas'))),
+    // A PEM file of certificates trusted for outbound https (REST actions, files a bot sends by address) besides the
+    // system's: an internal CA on a self-hosted install, the test suite's local https servers.
+    OUTBOUND_CA_FILE: z.string().min(1).optional(),
     // The server that holds DATABASE_URL is never reachable from actions (any database on it can reach ours);
     // true lets database actions use other databases on it: only where every builder is trusted.
     ALLOW_PLATFORM_DATABASE_SERVER: bool.default(false),

@@ -8,6 +8,7 @@ import type { SmsProvider } from '../integrations/sms/sms-provider';
 import type { PlanStandings, UsageTallies, GatewayAccessCache, VersionCache, ShortcodeRouteTable } from './core/caches';
 import type { PaymentProviders } from './core/payment-providers';
 import type { MediaStore } from './features/media/media-store';
+import type { FetchFile } from '../actions/restapi';
 
 /** What services need, built once by buildApp and passed explicitly (services never import Fastify). */
 export interface AppContext {
@@ -41,6 +42,11 @@ export interface AppContext {
   planStandings: PlanStandings;
   /** Where media files' bytes live: MEDIA_STORE's back end (features/media/media-store.ts). */
   mediaStore: MediaStore;
+  /**
+   * A file by its https address, through the REST action's guarded outbound path (address rules, redirects, size,
+   * time): what a bot sends by address is fetched with it (features/bots/whatsapp-media.ts).
+   */
+  fetchFile: FetchFile;
   /** The key media links are signed with (features/media/media-links.ts), read on first use. */
   getMediaUrlKey: () => Buffer;
   /** This process's counts of live sessions and SMS, flushed to the table on a timer and at close (usage-tallies.ts). */

@@ -44,6 +44,11 @@ export const mediaFiles = pgTable(
     storageKey: text('storage_key').notNull(),
     /** The number an inbound file came from (E.164), so erasing that number's data finds it. */
     msisdn: text('msisdn'),
+    /**
+     * The https address a `url` file was fetched from: a bot sending the same address again soon after reuses the
+     * file rather than fetching it again (features/bots/whatsapp-media.ts).
+     */
+    sourceUrl: text('source_url'),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     deletedAt: timestamp('deleted_at', { withTimezone: true, precision: 3 }),
   },
@@ -53,6 +58,8 @@ export const mediaFiles = pgTable(
     // The retention sweep walks live files oldest first.
     index('media_files_retention_idx').on(t.createdAt).where(sql`${t.deletedAt} is null`),
     index('media_files_owner_msisdn_idx').on(t.ownerId, t.msisdn),
+    // A bot's file by address: the account's latest file fetched from it.
+    index('media_files_owner_source_url_idx').on(t.ownerId, t.sourceUrl, t.createdAt).where(sql`${t.sourceUrl} is not null`),
   ],
 );
 

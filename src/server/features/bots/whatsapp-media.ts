@@ -1,12 +1,13 @@
 /**
  * Files between WhatsApp and the media store (docs/media.md). A file a user sends is fetched through the link's
  * connector and stored for the bot's account before the bot reads it: the hop gets a MediaRef with a signed link,
- * never the bytes. A file a bot sends is looked up for the bot's account and given a signed link; the connector
- * reads its bytes back through {@link createMediaReader}.
+ * never the bytes. A file a bot sends is looked up for the bot's account (or, known by its address, fetched and
+ * stored for it) and given a signed link; the connector reads its bytes back through {@link createMediaReader}.
  */
-import type { MediaRef } from '../../../shared/media';
-import { MEDIA_TYPES } from '../../../shared/media';
-import { toPlainText, type ChatMessage, type ChatReply, type WhatsAppMessage } from '../../../shared/whatsapp';
+import { and, desc, eq, gt, isNull } from 'drizzle-orm';
+import { mediaFiles } from '../../../db/schema';
+import { MEDIA_TYPES, type MediaKind, type MediaRef } from '../../../shared/media';
+import type { ChatMessage, ChatReply, WhatsAppMessage } from '../../../shared/whatsapp';
 import type { AppContext } from '../../context';
 import {
   MediaDownloadError,
@@ -82,9 +83,11 @@ export async function storeChatMedia(
 }
 
 /**
- * A reply's files made ready to send, for the bot's account: a stored file (the designer's upload) gets its
- * record's type, size and name and a signed link; one the account does not hold (deleted, or another account's
- * id in an imported app) is left out, logged. A file known by its address only is sent as its caption and link.
+ * A reply's files made ready to send, for the bot's account: a stored file (the designer's upload, an action's
+ * file) gets its record's type, size and name and a signed link; a file known by its https address is fetched and
+ * stored for the account ({@link getUrlFile}). One the account does not hold (deleted, or another account's id in an
+ * imported app), or an address that cannot be fetched or whose file is refused, is left out with a log line saying
+ * why; the rest of the reply goes.
  */
 export async function resolveReplyMedia(ctx: AppContext, reply: ChatReply, ownerId: string): Promise<ChatReply> {
   if (!reply.messages.some((message) => message.type === 'media')) return reply;
@@ -96,7 +99,14 @@ export async function resolveReplyMedia(ctx: AppContext, reply: ChatReply, owner
     }
     const { media } = message;
     if (!media.mediaId) {
-      if (media.url) messages.push({ type: 'text', text: toPlainText(message) });
+      if (!media.url) continue;
+      try {
+        const ref = await getUrlFile(ctx, ownerId, media.url, media.kind, media.fileName);
+        messages.push({ type: 'media', media: withSignedUrl(ctx, media.caption ? { ...ref, caption: media.caption } : ref) });
+      } catch (err) {
+        const reason = err instanceof Error ? err.message : String(err);
+        ctx.log.warn({ reason, url: describeAddress(media.url), linkId: reply.linkId }, 'a file a bot sends by address was left out');
+      }
       continue;
     }
     try {
@@ -109,6 +119,70 @@ export async function resolveReplyMedia(ctx: AppContext, reply: ChatReply, owner
     }
   }
   return { ...reply, messages };
+}
+
+/** How long a file fetched from an address is sent again rather than fetched again. */
+export const URL_FILE_REUSE_MS = 60 * 60 * 1000;
+/** How long fetching one file by address may take. */
+const URL_FILE_TIMEOUT_MS = 10_000;
+
+/** Fetches in flight in this process, by account and address: a burst of replies fetches an address once. */
+const fetching = new Map<string, Promise<MediaRef>>();
+
+/**
+ * The account's file for an https address: the one fetched from it within {@link URL_FILE_REUSE_MS} (a record in
+ * `media_files`, so every process of a fleet finds it), else fetched now through the REST action's guarded path
+ * (private addresses refused unless allowed, redirects re-checked, at most the kind's size + 1 read) and stored
+ * like any file (type read from the bytes, size, image bomb; source `url`). Throws with the reason.
+ */
+export async function getUrlFile(ctx: AppContext, ownerId: string, url: string, kind: MediaKind, fileName?: string): Promise<MediaRef> {
+  const since = new Date(ctx.now().getTime() - URL_FILE_REUSE_MS);
+  const [recent] = await ctx.db
+    .select()
+    .from(mediaFiles)
+    .where(
+      and(
+        eq(mediaFiles.ownerId, ownerId),
+        eq(mediaFiles.sourceUrl, url),
+        eq(mediaFiles.kind, kind),
+        isNull(mediaFiles.deletedAt),
+        gt(mediaFiles.createdAt, since),
+      ),
+    )
+    .orderBy(desc(mediaFiles.createdAt))
+    .limit(1);
+  if (recent) return toMediaRef(recent);
+  const key = `${ownerId} ${url}`;
+  let pending = fetching.get(key);
+  if (!pending) {
+    pending = fetchUrlFile(ctx, ownerId, url, kind, fileName).finally(() => fetching.delete(key));
+    fetching.set(key, pending);
+  }
+  return pending;
+}
+
+async function fetchUrlFile(ctx: AppContext, ownerId: string, url: string, kind: MediaKind, fileName?: string): Promise<MediaRef> {
+  const file = await ctx.fetchFile(url, { maxBytes: MEDIA_TYPES[kind].maxBytes, timeoutMs: URL_FILE_TIMEOUT_MS });
+  const name = fileName ?? file.fileName;
+  return storeMedia(ctx, {
+    accountId: ownerId,
+    bytes: file.bytes,
+    claimedMimeType: file.mimeType,
+    ...(name ? { fileName: name } : {}),
+    expectedKind: kind,
+    source: 'url',
+    sourceUrl: url,
+  });
+}
+
+/** An address as logs show it: without its query string, which often carries keys. */
+function describeAddress(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return url.slice(0, 200);
+  }
 }
 
 /**

@@ -1,10 +1,13 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { and, eq, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { apps, mediaFiles, users, type MediaSource } from '../../../db/schema';
 import { formatBytes } from '../../../actions/javascript/limits';
 import type { MediaRefusalCode } from '../../../shared/api/media.schema';
 import { AppError, type ErrorKind, notFound } from '../../../shared/errors';
+import type { TemplateScope } from '../../../shared/actions/runner';
+import { isPlainObject } from '../../../shared/json';
+import { isMediaRef } from '../../../engine';
 import { MEDIA_KINDS, MEDIA_TYPES, mediaKindOf, type MediaKind, type MediaRef } from '../../../shared/media';
 import { getPublicOrigin } from '../../config';
 import type { AppContext } from '../../context';
@@ -105,6 +108,8 @@ export interface StoreMediaInput {
    * erasing the number's data (a contact's deletion) finds it.
    */
   phone?: string;
+  /** The https address a `url` file was fetched from (kept so the same address is not fetched again soon). */
+  sourceUrl?: string;
 }
 
 /**
@@ -157,6 +162,7 @@ export async function storeMedia(ctx: AppContext, input: StoreMediaInput): Promi
     backend: ctx.mediaStore.backend,
     storageKey,
     msisdn: input.phone ? (toE164(input.phone) ?? input.phone) : null,
+    sourceUrl: input.sourceUrl ?? null,
     createdAt: ctx.now(),
   };
   try {
@@ -356,4 +362,39 @@ export async function deleteErasedMedia(ctx: AppContext, storageKeys: readonly s
   for (const key of storageKeys) {
     await ctx.mediaStore.delete(key).catch((err: unknown) => ctx.log.error({ err, storageKey: key }, 'erased media bytes not deleted'));
   }
+}
+
+/**
+ * Makes the links of the files an action is about to read fresh (a link expires after MEDIA_URL_TTL_SECONDS, and a
+ * session may hold a file for longer): `session.media.<menu>`, `inRequest.media` and an action result's `file`,
+ * each re-signed when `accountId` owns it (a reference a script made up is left as it was, never signed). Replaces
+ * those parts of `scope` in place: the action's templates render over this very object. One query, and only when
+ * the scope holds a file.
+ */
+export async function refreshMediaLinks(ctx: AppContext, accountId: string, scope: TemplateScope): Promise<void> {
+  const media = scope.session.media ?? {};
+  const results = scope.actions;
+  const refs: MediaRef[] = [];
+  for (const value of Object.values(media)) if (isMediaRef(value)) refs.push(value);
+  if (isMediaRef(scope.inRequest.media)) refs.push(scope.inRequest.media);
+  for (const result of Object.values(results)) if (isPlainObject(result) && isMediaRef(result.file)) refs.push(result.file);
+  const ids = [...new Set(refs.map((ref) => ref.mediaId).filter(isUuid))];
+  if (ids.length === 0) return;
+  const owned = new Set(
+    (
+      await ctx.db
+        .select({ id: mediaFiles.id })
+        .from(mediaFiles)
+        .where(and(eq(mediaFiles.ownerId, accountId), inArray(mediaFiles.id, ids), isNull(mediaFiles.deletedAt)))
+    ).map((row) => row.id),
+  );
+  const fresh = <T>(value: T): T => (isMediaRef(value) && owned.has(value.mediaId) ? (withSignedUrl(ctx, value) as T) : value);
+  scope.session.media = Object.fromEntries(Object.entries(media).map(([menu, value]) => [menu, fresh(value)]));
+  if (scope.inRequest.media) scope.inRequest.media = fresh(scope.inRequest.media);
+  scope.actions = Object.fromEntries(
+    Object.entries(results).map(([name, result]) => [
+      name,
+      isPlainObject(result) && isMediaRef(result.file) ? { ...result, file: fresh(result.file) } : result,
+    ]),
+  );
 }

@@ -1,4 +1,4 @@
-import type { ActionInput, ActionOutcome, ActionRequest, ActionRunner } from '../../../shared/actions/runner';
+import type { ActionInput, ActionOutcome, ActionRequest, ActionRunner, TemplateScope } from '../../../shared/actions/runner';
 import type { ActionKind } from '../../../shared/app';
 import { toErrorMessage } from '../../../shared/errors';
 
@@ -18,9 +18,15 @@ export interface ActionApp {
  * The engine's injected runner: adapts an ActionRequest to the runners' ActionInput and runs it, turning a
  * runner's own crash into a failed action (the engine then logs it and the session goes on). For a featured
  * template, `templateRunners` stand in for the kinds that would move money or send messages. `now` is the
- * engine's clock, the one its deadlines are on.
+ * engine's clock, the one its deadlines are on. `prepareScope` adjusts the request's scope, in place, before the
+ * action reads it (the server makes the links of the session's files fresh: media.service.ts refreshMediaLinks).
  */
-export function createActionRunner(now: () => number, runners: ActionRunners, templateRunners: Partial<ActionRunners>) {
+export function createActionRunner(
+  now: () => number,
+  runners: ActionRunners,
+  templateRunners: Partial<ActionRunners>,
+  prepareScope?: (scope: TemplateScope, app: ActionApp) => Promise<void>,
+) {
   const forTemplates: ActionRunners = { ...runners, ...templateRunners };
   return async (request: ActionRequest, app: ActionApp): Promise<ActionOutcome> => {
     const input = {
@@ -35,6 +41,7 @@ export function createActionRunner(now: () => number, runners: ActionRunners, te
       renderTemplate: request.renderTemplate,
     } as ActionInput;
     try {
+      await prepareScope?.(request.scope, app);
       return await ((app.isTemplate ? forTemplates : runners)[request.kind] as ActionRunner<ActionKind>).run(input);
     } catch (err) {
       return { ok: false, error: toErrorMessage(err) };

@@ -5,7 +5,8 @@ import type { ActionRunner } from '../../../shared/actions/runner';
 import { createJavascriptPool, type JavascriptPool } from '../../../actions/javascript/pool';
 import { createJavascriptRunner } from '../../../actions/javascript/javascript.runner';
 import { DEFAULT_JAVASCRIPT_CODE } from '../../../actions/javascript/default-code';
-import { createRestapiRunner } from '../../../actions/restapi';
+import { readFileSync } from 'node:fs';
+import { createRestapiRunner, type FetchFile, type KeepFile } from '../../../actions/restapi';
 import { createDbaccessRunner } from '../../../actions/dbaccess';
 import { createPlatformServices, readPlatformService, type AddressRules, type PlatformService } from '../../../actions/net/address-guard';
 import type { Config } from '../../config';
@@ -15,6 +16,7 @@ import { findCustomActionCode } from '../custom-actions/custom-actions.service';
 import type { ScriptTester } from '../custom-actions/custom-actions.routes';
 import type { ActionRunners } from './action-runner';
 import { isDemoBankPath } from '../demo-bank/demo-bank.routes';
+import { MediaRefusal, storeMedia, withSignedUrl } from '../media/media.service';
 
 /**
  * The JavaScript pool starts its workers on first use: most requests (and most test servers) never run a
@@ -106,6 +108,8 @@ export interface ServerRunners {
   /** Every kind but the two that need the messaging services (sendsms, paymentprompt), added by the caller. */
   runners: Omit<ActionRunners, 'sendsms' | 'paymentprompt'>;
   tester: ScriptTester;
+  /** A file by its https address, through the REST action's guarded path (a bot's file by address: whatsapp-media.ts). */
+  fetchFile: FetchFile;
   /**
    * Starts the JavaScript workers now rather than on the first script: a server that takes traffic calls it
    * at start, so the first javascript action after a boot does not spend its 3 s waiting for workers to load
@@ -176,6 +180,29 @@ function createOwnPathRules(ctx: AppContext): AddressRules {
   };
 }
 
+/**
+ * A REST call's answer that is a file, kept for the app's account (source `action`) after the store's checks; its
+ * MediaRef, with a fresh signed link, is the result's `file`. A refusal's sentence becomes the action's error.
+ */
+function createFileKeeper(ctx: AppContext): KeepFile {
+  return async (input, file) => {
+    try {
+      const ref = await storeMedia(ctx, {
+        accountId: input.ownerId,
+        appId: input.appId,
+        bytes: file.bytes,
+        claimedMimeType: file.mimeType,
+        ...(file.fileName ? { fileName: file.fileName } : {}),
+        source: 'action',
+      });
+      return withSignedUrl(ctx, ref);
+    } catch (err) {
+      if (err instanceof MediaRefusal) throw new Error(err.message);
+      throw err;
+    }
+  };
+}
+
 export function createServerRunners(ctx: AppContext): ServerRunners {
   const pool = createLazyPool();
   const readScriptGroup = createScriptGroups(ctx);
@@ -184,12 +211,15 @@ export function createServerRunners(ctx: AppContext): ServerRunners {
   const { database, redis } = readPlatformServices(ctx.config);
   const restapi = createRestapiRunner({
     ...createHttpCallRules(ctx),
+    ...(ctx.config.OUTBOUND_CA_FILE ? { ca: readFileSync(ctx.config.OUTBOUND_CA_FILE, 'utf8') } : {}),
+    keepFile: createFileKeeper(ctx),
     ownServer: { rules: createOwnPathRules(ctx), isPathAllowed: isDemoBankPath },
   });
   const databaseServer = ctx.config.ALLOW_PLATFORM_DATABASE_SERVER ? [] : database;
   const dbaccess = createDbaccessRunner({ ...rules, platformServices: createPlatformServices([...databaseServer, ...redis]) });
   return {
     runners: { javascript, restapi, dbaccess, customAction: createCustomActionRunner(ctx, javascript) },
+    fetchFile: restapi.fetchFile,
     tester: {
       defaultCode: DEFAULT_JAVASCRIPT_CODE,
       async test(accountId, code, { contact, ...sessionValues }, actionResults) {

@@ -1,0 +1,2 @@
+ALTER TABLE "media_files" ADD COLUMN "source_url" text;--> statement-breakpoint
+CREATE INDEX "media_files_owner_source_url_idx" ON "media_files" USING btree ("owner_id","source_url","created_at") WHERE "media_files"."source_url" is not null;
