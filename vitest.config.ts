@@ -18,10 +18,6 @@ const postgresServerFiles = [
 export default defineConfig({
   test: {
     reporters: ['default', './tests/support/summary-reporter.ts'],
-    // Two test files at a time (vitest's default is one fewer than the cores: one, on the 2-core CI machine). Most
-    // files wait on something else (PostgreSQL, Redis, a server they started), so two overlap well. The browser
-    // tests share one server and run one file at a time whatever this says (fileParallelism: false), after the rest.
-    maxWorkers: 2,
     projects: [
       {
         test: { name: 'unit', include: ['src/**/*.test.ts', 'tests/**/*.test.ts'], exclude: [...intFiles, ...servicesFiles] },
