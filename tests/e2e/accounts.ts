@@ -82,6 +82,18 @@ export async function registerAccount(
   return { email, password, reply };
 }
 
+/**
+ * A fresh account that builds WhatsApp bots (chatbot access given by the seeded super admin), signed in: for files
+ * that create bots, so that the seeded chatbot user's plan limit is not shared by every such file on the one server.
+ */
+export async function registerBotBuilder(fullName = 'Yaa Mensah'): Promise<LoginReplyBody> {
+  const account = await registerAccount(fullName, { plan: 'ENTERPRISE' });
+  const admin = await loginByApi(E2E_USERS.superAdmin);
+  const granted = await callApi(admin.token, '/api/admin/chatbot-access', { email: account.email, enabled: true });
+  if (granted.status !== '00') throw new Error(`chatbot access refused: ${JSON.stringify(granted)}`);
+  return loginByApi(account);
+}
+
 export const pathOf = (page: Page) => new URL(page.url()).pathname;
 
 /** Waits until the page is at exactly this path (waitForURL globs would let /merchant/login pass for /login). */

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { BOT_MESSAGES } from '../../src/shared/api/bots.schema';
-import { callApi, loginByApi, storeSession } from './accounts';
+import { callApi, type LoginReplyBody, registerBotBuilder, storeSession } from './accounts';
 import {
   closeToasts,
   describeBrowser,
@@ -13,7 +13,6 @@ import {
   PHONE,
   waitForAnimations,
 } from './browser';
-import { E2E_USERS } from './fixtures';
 
 /**
  * A bot's own consent words on its Bot Settings tab (docs/contacts.md, "Keywords on WhatsApp"): saved, read back after
@@ -32,13 +31,15 @@ async function shot(page: Page, name: string): Promise<void> {
 
 describeBrowser("a bot's consent words", () => {
   let browser: Browser;
+  let user: LoginReplyBody;
   let token = '';
   let appId = '';
   const storedWords = async () => (await callApi<{ consentKeywords: unknown }>(token, `/api/chatbot/app/${appId}`)).data.consentKeywords;
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    token = (await loginByApi(E2E_USERS.chatbot)).token;
+    user = await registerBotBuilder();
+    token = user.token;
     appId = (await callApi<{ appId: string }>(token, '/api/chatbot/app/create', { appName: 'Yaa Words', description: 'Consent words' }))
       .data.appId;
   });
@@ -48,7 +49,7 @@ describeBrowser("a bot's consent words", () => {
 
   async function openSettings(viewport = LAPTOP): Promise<Page> {
     const page = await openPage(browser, viewport);
-    await storeSession(page, await loginByApi(E2E_USERS.chatbot));
+    await storeSession(page, user);
     await page.goto(`/whatsapp-bot/settings/${appId}?tab=settings`);
     return page;
   }

@@ -2,10 +2,9 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LOCATION_MESSAGES } from '../../src/shared/api/bots.schema';
 import { makePdf, makePng } from '../support/media-files';
-import { callApi, loginByApi, type LoginReplyBody, storeSession } from './accounts';
+import { callApi, type LoginReplyBody, registerBotBuilder, storeSession } from './accounts';
 import { findViolations } from './axe';
 import { baseUrl, closeToasts, describeBrowser, launchBrowser, openPage, PHONE, screenshot, waitForAnimations } from './browser';
-import { E2E_USERS } from './fixtures';
 
 /**
  * Media in the console's chat simulator (docs/bots.md, "The chat simulator"): a bot asks for a photo (a real PNG
@@ -45,7 +44,7 @@ describeBrowser('chat simulator: photos, locations and files', () => {
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    user = await loginByApi(E2E_USERS.chatbot);
+    user = await registerBotBuilder();
     const bot = await callApi<{ appId: string }>(user.token, '/api/chatbot/app/create', {
       appName: botName,
       description: 'Claims with a photo',

@@ -1,9 +1,8 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MENU_MEDIA_MESSAGES } from '../../src/shared/app';
-import { callApi, loginByApi, type LoginReplyBody, storeSession } from './accounts';
+import { callApi, type LoginReplyBody, registerBotBuilder, storeSession } from './accounts';
 import { closeToasts, DESKTOP, describeBrowser, launchBrowser, openPage, PHONE, screenshot, waitForAnimations } from './browser';
-import { E2E_USERS } from './fixtures';
 
 /**
  * A bot menu's Media tab (docs/bots.md, "Media"): the input kind and a file sent by URL saved and loaded again, and a
@@ -35,7 +34,7 @@ describeBrowser('menu designer: a bot menu media', () => {
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    user = await loginByApi(E2E_USERS.chatbot);
+    user = await registerBotBuilder();
     const bot = await callApi<{ appId: string }>(user.token, '/api/chatbot/app/create', {
       appName: botName,
       description: 'Claims with a photo',
