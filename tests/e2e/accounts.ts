@@ -94,6 +94,13 @@ export async function registerBotBuilder(fullName = 'Yaa Mensah'): Promise<Login
   return loginByApi(account);
 }
 
+/** A new WhatsApp bot of the signed-in builder: its app id (a refusal fails the test with the server's words). */
+export async function createWhatsAppBot(token: string, appName: string, description: string): Promise<string> {
+  const bot = await callApi<{ appId: string }>(token, '/api/chatbot/app/create', { appName, description, botType: 'whatsapp' });
+  if (bot.status !== '00') throw new Error(`create bot failed: ${JSON.stringify(bot)}`);
+  return bot.data.appId;
+}
+
 export const pathOf = (page: Page) => new URL(page.url()).pathname;
 
 /** Waits until the page is at exactly this path (waitForURL globs would let /merchant/login pass for /login). */

@@ -2,7 +2,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LOCATION_MESSAGES } from '../../src/shared/api/bots.schema';
 import { makePdf, makePng } from '../support/media-files';
-import { callApi, type LoginReplyBody, registerBotBuilder, storeSession } from './accounts';
+import { callApi, createWhatsAppBot, type LoginReplyBody, registerBotBuilder, storeSession } from './accounts';
 import { findViolations } from './axe';
 import { baseUrl, closeToasts, describeBrowser, launchBrowser, openPage, PHONE, screenshot, waitForAnimations } from './browser';
 
@@ -45,13 +45,7 @@ describeBrowser('chat simulator: photos, locations and files', () => {
   beforeAll(async () => {
     browser = await launchBrowser();
     user = await registerBotBuilder();
-    const bot = await callApi<{ appId: string }>(user.token, '/api/chatbot/app/create', {
-      appName: botName,
-      description: 'Claims with a photo',
-      botType: 'whatsapp',
-    });
-    if (bot.status !== '00') throw new Error(`create bot failed: ${JSON.stringify(bot)}`);
-    appId = bot.data.appId;
+    appId = await createWhatsAppBot(user.token, botName, 'Claims with a photo');
     const receiptId = await upload(makePdf('Claim received'), 'application/pdf', 'document', 'claim-receipt.pdf');
     const bannerId = await upload(makePng(320, 160, { noise: true }), 'image/png', 'image', 'next-steps.png');
     const done = await createMenu({

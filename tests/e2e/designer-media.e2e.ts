@@ -1,7 +1,7 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MENU_MEDIA_MESSAGES } from '../../src/shared/app';
-import { callApi, type LoginReplyBody, registerBotBuilder, storeSession } from './accounts';
+import { callApi, createWhatsAppBot, type LoginReplyBody, registerBotBuilder, storeSession } from './accounts';
 import { closeToasts, DESKTOP, describeBrowser, launchBrowser, openPage, PHONE, screenshot, waitForAnimations } from './browser';
 
 /**
@@ -35,13 +35,7 @@ describeBrowser('menu designer: a bot menu media', () => {
   beforeAll(async () => {
     browser = await launchBrowser();
     user = await registerBotBuilder();
-    const bot = await callApi<{ appId: string }>(user.token, '/api/chatbot/app/create', {
-      appName: botName,
-      description: 'Claims with a photo',
-      botType: 'whatsapp',
-    });
-    if (bot.status !== '00') throw new Error(`create bot failed: ${JSON.stringify(bot)}`);
-    appId = bot.data.appId;
+    appId = await createWhatsAppBot(user.token, botName, 'Claims with a photo');
   });
   afterAll(async () => {
     await browser?.close();
