@@ -34,6 +34,8 @@ function precompress(): Plugin {
  *   site            what the home page needs (main.tsx's static imports): the first download.
  *   public          the other public pages and the sign-in screens (PUBLIC_SCREENS): one file, loaded on the first
  *                   visit to any of them.
+ *   emulator        the USSD emulator: the public site's Test Run and the console's emulator both open it, so it
+ *                   is a file of its own, never merged with a console screen (a Test Run would then load the console).
  *   console         the console's layout (header, sidebar, the signed-in user): every console screen.
  *   console-shared  code shared by several screens, one file per set of screens sharing it, the small ones merged.
  * What is left (a screen's own code, a library only it uses: recharts for the dashboard, React Flow for the flow
@@ -43,11 +45,12 @@ function precompress(): Plugin {
 /** The screens outside the console, besides the home page: the public site's pages and the sign-in screens. */
 const PUBLIC_SCREENS =
   /[\\/]src[\\/]web[\\/]features[\\/](public[\\/][\w-]+-page|auth[\\/](login|register|password-forgot|password-reset|merchant-login|logout)-page)\.tsx$/;
+const EMULATOR = /[\\/]src[\\/]web[\\/]features[\\/]emulator[\\/]emulator-home-page\.tsx$/;
 const CONSOLE_LAYOUT = /[\\/]src[\\/]web[\\/]features[\\/]console[\\/]console-layout\.tsx$/;
 const MAIN = /[\\/]src[\\/]web[\\/]main\.tsx$/;
 
 /** The modules each part reaches by static imports, each part without the ones before it; measured once the module graph is complete. */
-const reach = { site: new Set<string>(), public: new Set<string>(), console: new Set<string>() };
+const reach = { site: new Set<string>(), public: new Set<string>(), emulator: new Set<string>(), console: new Set<string>() };
 
 type ModuleGraph = { getModuleInfo: (id: string) => { importedIds: readonly string[] } | null };
 
@@ -80,10 +83,15 @@ function measureReach(): Plugin {
         ids.filter((id) => PUBLIC_SCREENS.test(id)),
         reach.site,
       );
+      reach.emulator = findStaticClosure(
+        this,
+        ids.filter((id) => EMULATOR.test(id)),
+        new Set([...reach.site, ...reach.public]),
+      );
       reach.console = findStaticClosure(
         this,
         ids.filter((id) => CONSOLE_LAYOUT.test(id)),
-        new Set([...reach.site, ...reach.public]),
+        new Set([...reach.site, ...reach.public, ...reach.emulator]),
       );
     },
   };
@@ -122,6 +130,7 @@ export default defineConfig({
             { name: 'codemirror', test: /[\\/]node_modules[\\/](@codemirror|@uiw|@marijn|crelt|style-mod|w3c-keyname)[\\/]/, priority: 45 },
             { name: 'site', test: (id) => reach.site.has(id), priority: 40 },
             { name: 'public', test: (id) => reach.public.has(id), priority: 30 },
+            { name: 'emulator', test: (id) => reach.emulator.has(id), priority: 25 },
             { name: 'console', test: (id) => reach.console.has(id), priority: 20 },
             {
               name: 'console-shared',
