@@ -1,10 +1,10 @@
 import type { Reporter, TestModule } from 'vitest/node';
 
 /** How many of the slowest test files the run names at its end. */
-const SLOWEST_SHOWN = 15;
+const SLOWEST_SHOWN = 25;
 
 /**
- * Ends the run with the slowest test files (where the suite's time goes, so CI's log shows what to cut) and one
+ * Ends the run with each tier's time (its files' durations added up), the slowest test files (where the suite's time goes, so CI's log shows what to cut) and one
  * plain line, `tests: N passed, N failed, N skipped`, which CI reads. Skipped tests are counted apart: a skip is
  * never a pass.
  */
@@ -21,6 +21,17 @@ export default class SummaryReporter implements Reporter {
         else if (state === 'failed') failed++;
         else skipped++;
       }
+    }
+    const byTier = new Map<string, { files: number; ms: number }>();
+    for (const module of testModules) {
+      const tier = byTier.get(module.project.name) ?? { files: 0, ms: 0 };
+      tier.files++;
+      tier.ms += module.diagnostic().duration;
+      byTier.set(module.project.name, tier);
+    }
+    if (byTier.size > 1) {
+      const lines = [...byTier].map(([name, { files, ms }]) => `${(ms / 1000).toFixed(1).padStart(7)} s  ${name} (${files} files)`);
+      process.stdout.write(`\ntime by tier (files' durations added):\n${lines.join('\n')}\n`);
     }
     const slowest = testModules
       .map((module) => ({ name: `${module.project.name} ${module.moduleId}`, ms: module.diagnostic().duration }))
