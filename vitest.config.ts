@@ -4,6 +4,14 @@ import { defineConfig } from 'vitest/config';
 // server and database tests on both databases), int-services (code against PostgreSQL, MariaDB and Redis
 // that does not depend on the app's database, so once), e2e (a real server and Chromium). Tiers that need a
 // service skip loudly when it is down, and fail instead when REQUIRE_SERVICES=1 (CI).
+//
+// How the tiers share the machine (the README's Tests section): vitest runs one file at a time
+// on two cores unless told otherwise. unit, int-postgres and int-services run first, two files at a time: their
+// files mostly wait on PostgreSQL, MariaDB, Redis or a server. int-pglite follows on its own, one file at a time:
+// PGlite runs in the test's own process, so its files are busy on the CPU, and some of its tests (a runner's flood,
+// a server's start) are about what one process does when it has the machine. The browser tests come last, one
+// file at a time against one shared server (fileParallelism: false puts them in vitest's own serial group).
+const TWO_AT_A_TIME = { maxWorkers: 2, sequence: { groupOrder: 0 } };
 const intFiles = ['src/**/*.int.test.ts', 'tests/**/*.int.test.ts'];
 const servicesFiles = ['src/**/*.services.test.ts', 'tests/**/*.services.test.ts'];
 // About the embedded database (PGlite on its thread, started as a process): int-pglite only.
@@ -20,7 +28,12 @@ export default defineConfig({
     reporters: ['default', './tests/support/summary-reporter.ts'],
     projects: [
       {
-        test: { name: 'unit', include: ['src/**/*.test.ts', 'tests/**/*.test.ts'], exclude: [...intFiles, ...servicesFiles] },
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.ts', 'tests/**/*.test.ts'],
+          exclude: [...intFiles, ...servicesFiles],
+          ...TWO_AT_A_TIME,
+        },
       },
       {
         test: {
@@ -31,6 +44,8 @@ export default defineConfig({
           globalSetup: ['tests/support/db-template.global.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -42,10 +57,11 @@ export default defineConfig({
           globalSetup: ['tests/support/db-template.global.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          ...TWO_AT_A_TIME,
         },
       },
       {
-        test: { name: 'int-services', include: servicesFiles, testTimeout: 30_000, hookTimeout: 60_000 },
+        test: { name: 'int-services', include: servicesFiles, testTimeout: 30_000, hookTimeout: 60_000, ...TWO_AT_A_TIME },
       },
       {
         test: {
