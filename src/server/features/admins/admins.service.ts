@@ -17,6 +17,7 @@ import { createUser, toAccountHolder, type UserRow } from '../../core/accounts';
 import type { AuthUser } from '../../core/auth-user';
 import { getAccessibleMerchant } from '../../core/merchant-access';
 import { findAssignedMerchants } from '../merchants/merchants.service';
+import { deleteErasedMedia, findAccountsMediaKeys } from '../media/media.service';
 import { recordAdminAction } from '../../core/audit-log';
 
 /** System users: every account of type internal_admin. */
@@ -75,11 +76,14 @@ async function checkMayRemoveSuperAdmin(tx: Tx, actor: AuthUser, target: UserRow
 
 export async function deleteAdmin(ctx: AppContext, actor: AuthUser, adminId: string): Promise<void> {
   const target = await getAdminRow(ctx, adminId);
-  await ctx.db.transaction(async (tx) => {
+  const mediaKeys = await ctx.db.transaction(async (tx) => {
     await checkMayRemoveSuperAdmin(tx, actor, target);
+    const keys = await findAccountsMediaKeys(tx, [target.id]);
     await tx.delete(users).where(eq(users.id, target.id));
     await recordAdminAction(tx, actor, 'admin_deleted', target.id, { email: target.email, roles: target.roles });
+    return keys;
   });
+  await deleteErasedMedia(ctx, mediaKeys);
 }
 
 export async function updateAdminProfile(ctx: AppContext, actor: AuthUser, body: UpdateAdminBody): Promise<Admin> {

@@ -357,7 +357,22 @@ export async function eraseMediaOf(tx: Pick<Db, 'update'>, now: Date, ownerId: s
   return rows.map((r) => r.storageKey);
 }
 
-/** The bytes of erased files ({@link eraseMediaOf}); a store that fails is logged with the keys left behind. */
+/**
+ * Deleting accounts (an admin, a merchant's users): inside the deletion's transaction, before the users' rows go
+ * (their files' records go with them, by the foreign key), the storage keys of the files whose bytes are still
+ * stored; {@link deleteErasedMedia} removes the bytes once the transaction has committed. Without this the bytes
+ * would stay in the store with no record to find them by.
+ */
+export async function findAccountsMediaKeys(tx: Pick<Db, 'select'>, accountIds: readonly string[]): Promise<string[]> {
+  if (accountIds.length === 0) return [];
+  const rows = await tx
+    .select({ storageKey: mediaFiles.storageKey })
+    .from(mediaFiles)
+    .where(and(inArray(mediaFiles.ownerId, [...accountIds]), isNull(mediaFiles.deletedAt)));
+  return rows.map((r) => r.storageKey);
+}
+
+/** The bytes of erased files ({@link eraseMediaOf}) or deleted accounts' ({@link findAccountsMediaKeys}); a store that fails is logged with the keys left behind. */
 export async function deleteErasedMedia(ctx: AppContext, storageKeys: readonly string[]): Promise<void> {
   for (const key of storageKeys) {
     await ctx.mediaStore.delete(key).catch((err: unknown) => ctx.log.error({ err, storageKey: key }, 'erased media bytes not deleted'));

@@ -1,10 +1,12 @@
 import { beforeAll, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
-import { apps, transactions, users } from '../../../db/schema';
+import { eq, inArray } from 'drizzle-orm';
+import { apps, mediaBytes, mediaFiles, transactions, users } from '../../../db/schema';
 import { APP_MESSAGES } from '../../../shared/api/apps.schema';
 import { describeDb } from '../../../../tests/support/test-db';
 import { createApiClient, useTestApp, useUser } from '../../../../tests/support/test-app';
 import { seedApp } from '../../../../tests/support/seed-app';
+import { makePng } from '../../../../tests/support/media-files';
+import { storeMedia } from '../media/media.service';
 
 describeDb('merchants, their users and transactions', () => {
   const t = useTestApp();
@@ -415,9 +417,40 @@ describeDb('merchants, their users and transactions', () => {
       password: 'secret-12',
       merchantUuid: temp,
     });
+    // Each user has a file stored (the database store by default): deleting the account deletes its bytes too.
+    const [first, second] = await t.db
+      .select({ id: users.id })
+      .from(users)
+      .where(inArray(users.email, ['temp-user@owusu.example', 'temp-user2@owusu.example']))
+      .orderBy(users.email);
+    const stored = [];
+    for (const accountId of [first!.id, second!.id])
+      stored.push(await storeMedia(t.app.ctx, { accountId, bytes: makePng(2, 2), claimedMimeType: 'image/png', source: 'upload' }));
+    const storageKeys = (
+      await t.db
+        .select({ key: mediaFiles.storageKey })
+        .from(mediaFiles)
+        .where(
+          inArray(
+            mediaFiles.id,
+            stored.map((ref) => ref.mediaId),
+          ),
+        )
+    ).map((row) => row.key);
+    const storedBytes = async () =>
+      (await t.db.select({ key: mediaBytes.key }).from(mediaBytes).where(inArray(mediaBytes.key, storageKeys))).length;
+    expect(await storedBytes()).toBe(2);
     expect((await api.post('/merchant/user/delete', { uuid: user.json().data.uuid })).json()).toMatchObject({ status: '00' });
     expect((await api.post('/merchant/user/delete', { uuid: user.json().data.uuid })).statusCode).toBe(404);
+    expect(await storedBytes()).toBe(1);
     expect((await api.post('/merchant/delete', { uuid: temp })).json()).toMatchObject({ status: '00', message: 'Merchant deleted' });
+    expect(await storedBytes()).toBe(0);
+    expect(
+      await t.db
+        .select()
+        .from(mediaFiles)
+        .where(inArray(mediaFiles.ownerId, [first!.id, second!.id])),
+    ).toEqual([]);
     expect((await api.get(`/api/admin/merchants/${temp}`)).statusCode).toBe(404);
     expect((await signIn('temp-user2@owusu.example', 'secret-12')).status).toBe('05');
     const audit = (await api.get('/api/admin/audit-log', superAdmin.auth)).json().data.map((e: { action: string }) => e.action);

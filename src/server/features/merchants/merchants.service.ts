@@ -15,6 +15,7 @@ import { createUser, toAccountHolder, type UserRow } from '../../core/accounts';
 import type { AuthUser } from '../../core/auth-user';
 import { recordAdminAction } from '../../core/audit-log';
 import { getAccessibleMerchant, requireScope, type MerchantRow } from '../../core/merchant-access';
+import { deleteErasedMedia, findAccountsMediaKeys } from '../media/media.service';
 
 export function toMerchant(row: MerchantRow): Merchant {
   return {
@@ -98,12 +99,15 @@ export async function deleteMerchant(ctx: AppContext, user: AuthUser, merchantId
   const merchant = await getAccessibleMerchant(ctx, user, 'merchant.delete', merchantId);
   const userIds = await findMerchantUserIds(ctx, merchant.id);
   const appRows = userIds.length > 0 ? await ctx.db.select({ id: apps.id }).from(apps).where(inArray(apps.userId, userIds)) : [];
-  await ctx.db.transaction(async (tx) => {
+  const mediaKeys = await ctx.db.transaction(async (tx) => {
+    const keys = await findAccountsMediaKeys(tx, userIds);
     await tx.delete(users).where(and(eq(users.merchantId, merchant.id), eq(users.userType, 'merchant')));
     await tx.delete(merchants).where(eq(merchants.id, merchant.id));
     await recordAdminAction(tx, user, 'merchant_deleted', merchant.id, { companyName: merchant.companyName, email: merchant.email });
+    return keys;
   });
   for (const app of appRows) ctx.versions.invalidate(app.id);
+  await deleteErasedMedia(ctx, mediaKeys);
 }
 
 function toMerchantUser(row: UserRow): MerchantUser {
@@ -155,8 +159,13 @@ export async function deleteMerchantUser(ctx: AppContext, user: AuthUser, userId
   await getAccessibleMerchant(ctx, user, 'merchantUser.manage', row.merchantId).catch(() => {
     throw notFound(MERCHANT_MESSAGES.userNotFound);
   });
-  await ctx.db.delete(users).where(eq(users.id, row.id));
-  await recordAdminAction(ctx.db, user, 'merchant_user_deleted', row.id, { merchantUuid: row.merchantId, email: row.email });
+  const mediaKeys = await ctx.db.transaction(async (tx) => {
+    const keys = await findAccountsMediaKeys(tx, [row.id]);
+    await tx.delete(users).where(eq(users.id, row.id));
+    await recordAdminAction(tx, user, 'merchant_user_deleted', row.id, { merchantUuid: row.merchantId, email: row.email });
+    return keys;
+  });
+  await deleteErasedMedia(ctx, mediaKeys);
 }
 
 /** The merchant's users' ids: the accounts that own its apps and make its payments. */
