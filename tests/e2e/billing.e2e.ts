@@ -195,6 +195,10 @@ describeBrowser('account billing', () => {
       await usage
         .getByRole('progressbar', { name: `Live sessions this month: 0 of ${PLANS.TRIAL.limits.sessions} sessions` })
         .waitFor({ state: 'attached' });
+      // Files kept, as sizes (Trial keeps 50 MB).
+      await usage
+        .getByRole('progressbar', { name: 'Files kept (photos, documents, voice notes): 0 MB of 50 MB' })
+        .waitFor({ state: 'attached' });
       await screenshotTop(page, 'billing-trial-desktop');
 
       // Toggle off: one period's price.

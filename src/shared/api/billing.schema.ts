@@ -178,7 +178,10 @@ export const subscriptionSchema = z.object({
   graceEndsAt: z.string().nullable(),
   /** `off`: no limits and no plan payments on this installation (the page says so). */
   billing: z.enum(['on', 'off']),
-  /** This calendar month's use (UTC) against the plan: `menus` is the fullest app's. */
+  /**
+   * This calendar month's use (UTC) against the plan: `menus` is the fullest app's; `mediaBytes` is not monthly: the
+   * bytes of the files the account keeps now (those past retention or erased do not count).
+   */
   usage: z.object({
     /** `2026-11` */
     month: z.string(),
@@ -186,6 +189,7 @@ export const subscriptionSchema = z.object({
     menus: usageSchema,
     sessions: usageSchema,
     sms: usageSchema,
+    mediaBytes: usageSchema,
   }),
 });
 export type Subscription = z.infer<typeof subscriptionSchema>;

@@ -45,8 +45,9 @@ const TYPE_NAMES: Record<string, string> = {
 const joinWords = (words: string[]) =>
   words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
 
-/** `5 MB`, `512 KB`: a size as a message gives it. */
+/** `5 MB`, `512 KB`, `1 GB`: a size as a message gives it. */
 export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * MB) return `${Math.round((bytes / (1024 * MB)) * 10) / 10} GB`;
   if (bytes >= MB) return `${Math.round((bytes / MB) * 10) / 10} MB`;
   return `${Math.max(1, Math.round(bytes / 1024))} KB`;
 }

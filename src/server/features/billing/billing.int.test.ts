@@ -9,6 +9,8 @@ import { seedApp, seedMenu } from '../../../../tests/support/seed-app';
 import { createBillingTimer } from './billing-timer';
 import { admitSms } from './plan-limits';
 import { toUsageMonth } from './subscription';
+import { makePng } from '../../../../tests/support/media-files';
+import { storeMedia } from '../media/media.service';
 
 const DAY = 24 * 60 * 60 * 1000;
 /** The tests move the clock months ahead: sign-ins must outlive that; the timer runs only when a test says. */
@@ -108,6 +110,7 @@ describeDb('billing: the plan table, the subscription and bad input', () => {
         menus: { used: 0, limit: PLANS.TRIAL.limits.menus },
         sessions: { used: 0, limit: PLANS.TRIAL.limits.sessions },
         sms: { used: 0, limit: PLANS.TRIAL.limits.sms },
+        mediaBytes: { used: 0, limit: PLANS.TRIAL.limits.mediaBytes },
       },
     });
     const types = (await createApiClient(t, user).get('/api/subscription/types')).json().data;
@@ -117,6 +120,13 @@ describeDb('billing: the plan table, the subscription and bad input', () => {
       STANDARD: { title: 'Standard 1 year', price: 150, annualPrice: 150, periodMonths: 12 },
       PREMIUM: { title: 'Premium 1 year', price: 250, annualPrice: 250, periodMonths: 12 },
     });
+  });
+
+  it("counts the account's files kept against the plan's storage, and none of another account's", async () => {
+    const png = makePng(4, 4);
+    await storeMedia(t.app.ctx, { accountId: other.user.id, bytes: png, claimedMimeType: 'image/png', source: 'upload' });
+    expect((await current(t, other)).usage.mediaBytes).toEqual({ used: png.length, limit: PLANS.TRIAL.limits.mediaBytes });
+    expect((await current(t, user)).usage.mediaBytes.used).toBe(0);
   });
 
   it.each([

@@ -75,6 +75,7 @@ export async function toSubscription(
       menus: { used: usage.menus, limit: limits.menus },
       sessions: { used: usage.sessions, limit: limits.sessions },
       sms: { used: usage.sms, limit: limits.sms },
+      mediaBytes: { used: usage.mediaBytes, limit: limits.mediaBytes },
     },
   };
 }

@@ -9,6 +9,7 @@ import { getRoles, type RoleSubject } from '../../../shared/roles';
 import { getPublicOrigin } from '../../config';
 import type { AppContext } from '../../context';
 import { sendMail } from '../../core/mail';
+import { sumLiveBytes } from '../../core/media-usage';
 import type { OwnerStanding, PlanStandings, UsageKind } from '../../core/caches';
 import { findSubscriptionRow, getLimits, getPlanName, getSubscriptionState, toUsageMonth } from './subscription';
 
@@ -224,7 +225,10 @@ export async function checkDeployAllowed(ctx: AppContext, user: RoleSubject & { 
 }
 
 /** This month's use by the account: apps, the fullest app's menus, and the counters. */
-export async function findUsage(ctx: AppContext, userId: string): Promise<{ apps: number; menus: number; sessions: number; sms: number }> {
+export async function findUsage(
+  ctx: AppContext,
+  userId: string,
+): Promise<{ apps: number; menus: number; sessions: number; sms: number; mediaBytes: number }> {
   await ctx.usageTallies.flush(userId);
   const [appCount] = await ctx.db
     .select({ n: count() })
@@ -243,5 +247,6 @@ export async function findUsage(ctx: AppContext, userId: string): Promise<{ apps
     .from(usageCounters)
     .where(and(eq(usageCounters.userId, userId), eq(usageCounters.month, toUsageMonth(ctx.now()))));
   const counter = (kind: UsageKind) => counters.find((c) => c.kind === kind)?.count ?? 0;
-  return { apps: appCount?.n ?? 0, menus: fullest?.n ?? 0, sessions: counter('sessions'), sms: counter('sms') };
+  const mediaBytes = await sumLiveBytes(ctx.db, userId);
+  return { apps: appCount?.n ?? 0, menus: fullest?.n ?? 0, sessions: counter('sessions'), sms: counter('sms'), mediaBytes };
 }

@@ -14,6 +14,7 @@ import type { AppContext } from '../../context';
 import { isBuiltBy } from '../../core/app-access';
 import type { AuthUser } from '../../core/auth-user';
 import { DAY_MS } from '../../core/dates';
+import { sumLiveBytes } from '../../core/media-usage';
 import { toE164 } from '../../core/msisdn';
 import { getMediaQuota } from '../billing/plan-limits';
 import { signMediaPath } from './media-links';
@@ -203,15 +204,6 @@ function checkImageDimensions(ctx: AppContext, bytes: Buffer): void {
 async function checkQuota(db: Db, accountId: string, adding: number, quota: { limit: number; planTitle: string }): Promise<void> {
   if (adding + (await sumLiveBytes(db, accountId)) > quota.limit)
     throw new MediaRefusal('quotaReached', MEDIA_MESSAGES.quotaReached(quota.limit, quota.planTitle));
-}
-
-/** The bytes of the account's files not yet deleted: what its quota counts. */
-export async function sumLiveBytes(db: Db, accountId: string): Promise<number> {
-  const [row] = await db
-    .select({ total: sql<string>`coalesce(sum(${mediaFiles.size}), 0)` })
-    .from(mediaFiles)
-    .where(and(eq(mediaFiles.ownerId, accountId), isNull(mediaFiles.deletedAt)));
-  return Number(row?.total ?? 0);
 }
 
 /** A sender's file name as kept: its last path segment, without control characters, at most 255 characters. */
