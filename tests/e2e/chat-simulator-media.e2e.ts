@@ -153,6 +153,10 @@ describeBrowser('chat simulator: photos, locations and files', () => {
     );
     expect(await images.last().evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(320);
     expect(await lastBubble().textContent()).toContain('Thank you: your claim is filed.');
+    // The debug panel's User Inputs show the photo itself (a thumbnail opening its signed link), not its id.
+    const photoInput = page.getByTestId('debug-user-inputs').getByRole('link', { name: /^Open the photo/ });
+    await visible(photoInput);
+    expect(await photoInput.getAttribute('href')).toMatch(/\/media\/[0-9a-f-]+\?expires=\d+&signature=/);
 
     expect(await findViolations(page)).toEqual([]);
     await closeToasts(page);

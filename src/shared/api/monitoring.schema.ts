@@ -53,7 +53,13 @@ export const logEntrySchema = z.object({
 });
 
 export const debugBodySchema = z.object({ appId, sessionId: z.string().min(1).max(100) });
-export const userInputEntrySchema = z.object({ fieldName: z.string(), fieldValue: z.string(), time: z.string() });
+/** One input of a session; `media`: the file a bot's photo or document input received (its value is the file's id). */
+export const userInputEntrySchema = z.object({
+  fieldName: z.string(),
+  fieldValue: z.string(),
+  time: z.string(),
+  media: mediaRefSchema.optional(),
+});
 /**
  * POST /debug/sessionPath: the menus a session was shown, in order (a menu paged or shown again appears again), and
  * the navigation rules it took (`rule`: the rule's index in its menu; `toId` null when the rule ended the session).

@@ -4,7 +4,7 @@ import { makePdf, makePng, makePngBomb } from '../../../../tests/support/media-f
 import { seedMenu } from '../../../../tests/support/seed-app';
 import { createApiClient, useTestApp, useUser } from '../../../../tests/support/test-app';
 import { describeDb } from '../../../../tests/support/test-db';
-import { mediaFiles } from '../../../db/schema';
+import { mediaFiles, sessionInputs } from '../../../db/schema';
 import { MEDIA_MESSAGES } from '../media/media.service';
 
 /**
@@ -108,6 +108,18 @@ describeDb('WhatsApp media through the store', () => {
         mimeType: 'image/png',
         size: photo.length,
         caption: 'the back door',
+      }),
+    ]);
+
+    // The session's input is the photo's id; the debug panel's inputs give the file itself, with a signed link.
+    await t.app.runtime.flushEvents();
+    const [input] = await t.db.select().from(sessionInputs).where(eq(sessionInputs.appId, appId));
+    const inputs = (await post('/debug/userInputs', { appId, sessionId: input!.sessionId })).json().data;
+    expect(inputs).toEqual([
+      expect.objectContaining({
+        fieldName: 'photo',
+        fieldValue: stored[0]!.id,
+        media: expect.objectContaining({ mediaId: stored[0]!.id, kind: 'image', url: expect.stringContaining(`/media/${stored[0]!.id}?`) }),
       }),
     ]);
 

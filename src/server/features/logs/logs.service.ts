@@ -1,12 +1,14 @@
 import { and, asc, desc, eq, gt, inArray, type Column, type SQL } from 'drizzle-orm';
-import { actionResults, appLogs, sessionInputs } from '../../../db/schema';
+import { actionResults, appLogs, mediaFiles, sessionInputs } from '../../../db/schema';
 import type { SessionPath } from '../../../shared/api/monitoring.schema';
+import type { MediaRef } from '../../../shared/media';
 import { invalid, notAllowed } from '../../../shared/errors';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../../core/auth-user';
 import { recordChangeByAdmin } from '../../core/audit-log';
 import { getMonitoredApp, type AppRow } from '../../core/app-access';
 import { getUserCaller } from '../runtime/emulator-caller';
+import { toMediaRef, withSignedUrl } from '../media/media.service';
 
 const STREAM_LIMIT = 500;
 const SEARCH_LIMIT = 2000;
@@ -117,7 +119,32 @@ export async function findUserInputs(ctx: AppContext, user: AuthUser, appId: str
       and(eq(sessionInputs.appId, app.id), eq(sessionInputs.sessionId, sessionId), ...filterToOwnRuns(app, user, sessionInputs.caller)),
     )
     .orderBy(asc(sessionInputs.id));
-  return rows.map((r) => ({ fieldName: r.fieldName, fieldValue: r.fieldValue, time: r.createdAt.toISOString() }));
+  const files = await findInputFiles(
+    ctx,
+    app.userId,
+    rows.map((r) => r.fieldValue),
+  );
+  return rows.map((r) => {
+    const media = files.get(r.fieldValue);
+    return { fieldName: r.fieldName, fieldValue: r.fieldValue, time: r.createdAt.toISOString(), ...(media ? { media } : {}) };
+  });
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The files among a session's input values (a bot's photo or document input is kept as its media id): each of the
+ * app owner's files with a fresh signed link, none once its bytes were deleted. An id of another account's file
+ * (typed by a caller) stays plain text.
+ */
+async function findInputFiles(ctx: AppContext, ownerId: string, values: string[]): Promise<Map<string, MediaRef>> {
+  const ids = [...new Set(values.filter((value) => UUID.test(value)))];
+  if (ids.length === 0) return new Map();
+  const files = await ctx.db
+    .select()
+    .from(mediaFiles)
+    .where(and(eq(mediaFiles.ownerId, ownerId), inArray(mediaFiles.id, ids)));
+  return new Map(files.map((file) => [file.id, file.deletedAt ? toMediaRef(file) : withSignedUrl(ctx, toMediaRef(file))]));
 }
 
 /** The menus a session was shown and the rules it took, from its log lines (menu_shown, navigated, session_ended). */

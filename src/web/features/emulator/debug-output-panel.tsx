@@ -6,6 +6,7 @@ import type { ActionResultEntry, UserInputEntry } from './emulator.api';
 import type { DebugList } from './use-debug-output';
 import { LOGS_UNAVAILABLE_NOTE } from './action-logs-panel';
 import classes from './emulator.module.css';
+import { MediaPreview } from '../../components/media-preview';
 
 /** The panel's words where a bot's chat simulator differs from the USSD emulator. */
 export interface DebugOutputCopy {
@@ -184,7 +185,9 @@ export function DebugOutputPanel(props: DebugOutputPanelProps) {
                 {items.map((item, index) => (
                   <Table.Tr key={`${item.fieldName}-${index}`}>
                     <Table.Td ff="monospace">{item.fieldName}</Table.Td>
-                    <Table.Td style={{ overflowWrap: 'anywhere' }}>{item.fieldValue}</Table.Td>
+                    <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                      {item.media ? <MediaPreview media={item.media} /> : item.fieldValue}
+                    </Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>

@@ -181,8 +181,8 @@ export async function pollStreamLogs(
   return toPollResult(await call(findStreamLogs, { body }), toLogEntry);
 }
 
-/** User input entry, as the debug panel shows it. */
-export type UserInputEntry = Pick<z.infer<typeof userInputEntrySchema>, 'fieldName' | 'fieldValue'>;
+/** User input entry, as the debug panel shows it; `media`: the file a photo or document input received. */
+export type UserInputEntry = Pick<z.infer<typeof userInputEntrySchema>, 'fieldName' | 'fieldValue' | 'media'>;
 
 /** Action result entry, as the debug panel shows it: the result as text. */
 export type ActionResultEntry = Pick<z.infer<typeof actionResultEntrySchema>, 'actionName' | 'menuName'> & {
@@ -193,8 +193,8 @@ export type ActionResultEntry = Pick<z.infer<typeof actionResultEntrySchema>, 'a
 
 function toUserInput(item: unknown): UserInputEntry | null {
   if (!item || typeof item !== 'object') return null;
-  const { fieldName, fieldValue } = item as Record<string, unknown>;
-  return { fieldName: asText(fieldName), fieldValue: asText(fieldValue) };
+  const { fieldName, fieldValue, media } = item as UserInputEntry;
+  return { fieldName: asText(fieldName), fieldValue: asText(fieldValue), ...(media ? { media } : {}) };
 }
 
 function toActionResult(item: unknown): ActionResultEntry | null {
