@@ -80,4 +80,5 @@ export const notAllowed = (message = 'You are not allowed to do this') => new Ap
 export const unauthenticated = (message = 'Please log in to continue') => new AppError('unauthenticated', message);
 /** A rate limit was reached (sign-in attempts, the contact form). */
 export const unavailable = (message: string) => new AppError('unavailable', message);
-export const tooManyAttempts = () => new AppError('tooManyRequests', 'Too many attempts. Please wait a minute and try again.');
+export const tooManyAttempts = (message = 'Too many attempts. Please wait a minute and try again.') =>
+  new AppError('tooManyRequests', message);

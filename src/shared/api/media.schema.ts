@@ -44,5 +44,8 @@ export const MEDIA_REFUSAL_CODES = [
   'imageTooLarge',
   'quotaReached',
   'unavailable',
+  'lengthRequired',
+  'tooManyUploads',
+  'serverBusy',
 ] as const;
 export type MediaRefusalCode = (typeof MEDIA_REFUSAL_CODES)[number];

@@ -1,17 +1,47 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { downloadMedia, getMedia, uploadMedia } from '../../../shared/api/media.calls';
 import { MEDIA_KINDS, MEDIA_TYPES } from '../../../shared/media';
 import { notAllowed } from '../../../shared/errors';
 import type { AppContext } from '../../context';
 import { getOwnedApp } from '../../core/app-access';
+import { createLimit, readAddress } from '../../core/rate-limits';
 import { registerCall } from '../../core/register-call';
 import { ok } from '../../http';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
 import { checkMediaLink } from './media-links';
-import { findMediaById, getReadableMedia, readStoredBytes, storeMedia, toMediaRef, withSignedUrl } from './media.service';
+import {
+  checkMediaSize,
+  findMediaById,
+  getReadableMedia,
+  MEDIA_MESSAGES,
+  MediaRefusal,
+  readStoredBytes,
+  storeMedia,
+  toMediaRef,
+  withSignedUrl,
+} from './media.service';
 
 /** The largest upload: the largest kind's limit (documents, 100 MB); Fastify stops reading a body past it. */
 const UPLOAD_LIMIT = Math.max(...MEDIA_KINDS.map((kind) => MEDIA_TYPES[kind].maxBytes));
+
+/**
+ * An upload's size as its Content-Length declares it, checked and admitted before the body is read
+ * (docs/media.md, "Limits on uploads"): too large for the kind asked for (or any kind) is refused without reading
+ * it; past the account's uploads at once, or the process's bytes in flight, it is refused at once. A chunked body
+ * (no Content-Length) is refused: its size is not known until it has been read. The admission is released when
+ * the answer has gone or the connection closed (`close` comes in both cases), whatever the answer was.
+ */
+async function admitUpload(ctx: AppContext, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const declared = req.headers['content-length'];
+  if (declared === undefined && req.headers['transfer-encoding'] !== undefined)
+    throw new MediaRefusal('lengthRequired', MEDIA_MESSAGES.lengthRequired);
+  // Node's parser has checked the header is a number; no header and no chunks is a request without a body.
+  const size = declared === undefined ? 0 : Number(declared);
+  const { kind } = req.query as { kind?: string };
+  checkMediaSize(size, MEDIA_KINDS.find((known) => known === kind) ?? null);
+  const release = ctx.mediaUploads.admit(getSignedInUser(req).id, size);
+  reply.raw.once('close', release);
+}
 
 /** A file name in Content-Disposition: an ASCII fallback, and the name itself encoded (RFC 6266, RFC 5987). */
 function toContentDisposition(type: 'inline' | 'attachment', fileName: string | null): string {
@@ -63,6 +93,26 @@ export function registerMediaRoutes(app: FastifyInstance, ctx: AppContext, guard
     },
   });
 
+  // Each upload holds its whole body in memory and writes it to the store: a builder uploading by hand never meets
+  // these limits, a script looping over uploads (from one account or many free ones) does. Counted after the guard
+  // and before the body is read, successful or not; then admitted by size (admitUpload).
+  const uploadLimits = [
+    createLimit(
+      app,
+      'media-upload-account',
+      ctx.config.MEDIA_UPLOAD_RATE_LIMIT,
+      (req) => getSignedInUser(req).id,
+      MEDIA_MESSAGES.uploadRate(ctx.config.MEDIA_UPLOAD_RATE_LIMIT),
+    ),
+    createLimit(
+      app,
+      'media-upload-address',
+      ctx.config.MEDIA_UPLOAD_ADDRESS_RATE_LIMIT,
+      readAddress,
+      MEDIA_MESSAGES.uploadAddressRate(ctx.config.MEDIA_UPLOAD_ADDRESS_RATE_LIMIT),
+    ),
+  ];
+
   // The body is the file itself: its own scope reads any type as bytes, up to the largest file any kind allows.
   void app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
@@ -70,7 +120,7 @@ export function registerMediaRoutes(app: FastifyInstance, ctx: AppContext, guard
     registerCall(scope, uploadMedia, {
       tags,
       summary: 'Stores the request body as a file (Content-Type: the type claimed); answers its reference',
-      onRequest: guard(),
+      onRequest: [guard(), ...uploadLimits, (req, reply) => admitUpload(ctx, req, reply)],
       bodyLimit: UPLOAD_LIMIT,
       handler: async (req) => {
         const user = getSignedInUser(req);

@@ -51,6 +51,9 @@ const KIND_OF_REFUSAL: Record<MediaRefusalCode, ErrorKind> = {
   imageTooLarge: 'invalid',
   quotaReached: 'limitReached',
   unavailable: 'unavailable',
+  lengthRequired: 'invalid',
+  tooManyUploads: 'tooManyRequests',
+  serverBusy: 'unavailable',
 };
 
 /** Each kind as a sentence names it, and the types it takes as a person reads them. */
@@ -83,6 +86,13 @@ export const MEDIA_MESSAGES = {
   quotaReached: (limit: number, planTitle: string) =>
     `The account's storage for files is full (${formatBytes(limit)} on the ${planTitle} plan): older files free their space after the retention period, or upgrade the plan.`,
   unavailable: 'The file could not be stored right now. Please try again in a few minutes.',
+  lengthRequired: 'Send the file with its size (a Content-Length header): a body of unknown length is not received.',
+  tooManyUploads: (perAccount: number) =>
+    `${perAccount === 1 ? 'A file' : `${perAccount} files`} of this account ${perAccount === 1 ? 'is' : 'are'} already being uploaded: wait for ${perAccount === 1 ? 'it' : 'one'} to finish, then try again.`,
+  serverBusy: 'The server is receiving too many files right now. Please try again in a minute.',
+  uploadRate: (max: number) => `Too many files uploaded: at most ${max} a minute for one account. Please wait a minute and try again.`,
+  uploadAddressRate: (max: number) =>
+    `Too many files uploaded from this address: at most ${max} a minute. Please wait a minute and try again.`,
   notFound: 'File not found',
   gone: 'This file was deleted after the retention period (or at its sender’s request); only its record is kept.',
 } as const;
@@ -123,7 +133,7 @@ export interface StoreMediaInput {
 export async function storeMedia(ctx: AppContext, input: StoreMediaInput): Promise<MediaRef> {
   const { bytes, expectedKind } = input;
   if (bytes.length === 0) throw new MediaRefusal('empty', MEDIA_MESSAGES.empty);
-  checkSize(bytes.length, expectedKind ?? null, input.maxBytes);
+  checkMediaSize(bytes.length, expectedKind ?? null, input.maxBytes);
 
   const sniffed = await sniffMimeType(bytes, input.claimedMimeType, input.fileName);
   if ('unknown' in sniffed) throw new MediaRefusal('unknownType', MEDIA_MESSAGES.unknownType);
@@ -133,7 +143,7 @@ export async function storeMedia(ctx: AppContext, input: StoreMediaInput): Promi
   if (!kind) throw new MediaRefusal('typeNotAllowed', MEDIA_MESSAGES.typeNotAccepted(mimeType));
   if (expectedKind && kind !== expectedKind)
     throw new MediaRefusal('typeNotAllowed', MEDIA_MESSAGES.wrongKind(expectedKind, kind, mimeType));
-  checkSize(bytes.length, kind, input.maxBytes);
+  checkMediaSize(bytes.length, kind, input.maxBytes);
   if (kind === 'image') checkImageDimensions(ctx, bytes);
 
   const quota = await getMediaQuota(ctx, input.accountId);
@@ -185,7 +195,11 @@ export async function storeMedia(ctx: AppContext, input: StoreMediaInput): Promi
   return toMediaRef(row);
 }
 
-function checkSize(size: number, kind: MediaKind | null, menuMax: number | undefined): void {
+/**
+ * Refuses a size larger than the kind allows (any kind's largest when it is not known yet), or than a menu's own
+ * smaller limit: before the type is read, and for an upload before its body is (its Content-Length).
+ */
+export function checkMediaSize(size: number, kind: MediaKind | null, menuMax?: number): void {
   const kindMax = kind ? MEDIA_TYPES[kind].maxBytes : LARGEST_FILE;
   if (menuMax !== undefined && menuMax < kindMax && size > menuMax)
     throw new MediaRefusal('tooLarge', MEDIA_MESSAGES.tooLargeForMenu(menuMax));

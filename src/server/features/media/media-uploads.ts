@@ -1,0 +1,45 @@
+import { MEDIA_MESSAGES, MediaRefusal } from './media.service';
+
+/**
+ * The files this process is receiving (docs/media.md, "Limits on uploads"): a body is held whole in memory while
+ * it is read, checked and stored, so at most `perAccount` uploads of one account at once and at most `bufferBytes`
+ * of bodies for all of them together. A file is admitted with its size before its body is read (an upload's
+ * Content-Length) and released when its answer has gone, whatever it was. Refused at once, never queued: a
+ * waiting upload would hold its connection and its place for nothing.
+ * @example const release = uploads.admit(user.id, 4_200_000); // throws MediaRefusal('serverBusy') when full
+ */
+export interface MediaUploads {
+  /**
+   * Admits a file of `bytes` for `accountId` (null: counted in the process's budget only). Throws
+   * `tooManyUploads` when the account already has `perAccount` in flight, `serverBusy` when the bytes would pass
+   * the budget. Answers the release; calling it again does nothing.
+   */
+  admit(accountId: string | null, bytes: number): () => void;
+  /** The bytes admitted and not yet released. */
+  bytesInFlight(): number;
+}
+
+export function createMediaUploads(limits: { perAccount: number; bufferBytes: number }): MediaUploads {
+  const byAccount = new Map<string, number>();
+  let bytesInFlight = 0;
+  return {
+    admit(accountId, bytes) {
+      const held = accountId === null ? 0 : (byAccount.get(accountId) ?? 0);
+      if (held >= limits.perAccount) throw new MediaRefusal('tooManyUploads', MEDIA_MESSAGES.tooManyUploads(limits.perAccount));
+      if (bytesInFlight + bytes > limits.bufferBytes) throw new MediaRefusal('serverBusy', MEDIA_MESSAGES.serverBusy);
+      bytesInFlight += bytes;
+      if (accountId !== null) byAccount.set(accountId, held + 1);
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        bytesInFlight -= bytes;
+        if (accountId === null) return;
+        const left = (byAccount.get(accountId) ?? 1) - 1;
+        if (left > 0) byAccount.set(accountId, left);
+        else byAccount.delete(accountId);
+      };
+    },
+    bytesInFlight: () => bytesInFlight,
+  };
+}
