@@ -240,6 +240,8 @@ export const configSchema = z
     MEDIA_UPLOAD_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
     MEDIA_UPLOAD_ADDRESS_RATE_LIMIT: z.coerce.number().int().min(1).default(60),
     MEDIA_UPLOADS_PER_ACCOUNT: z.coerce.number().int().min(1).default(2),
+    // An upload whose body sends nothing for this long is cut off and its place freed (a stalled or trickling client).
+    MEDIA_UPLOAD_IDLE_MS: z.coerce.number().int().min(100).default(30_000),
     MEDIA_UPLOAD_BUFFER_BYTES: z.coerce
       .number()
       .int()

@@ -45,6 +45,7 @@ export const MEDIA_REFUSAL_CODES = [
   'quotaReached',
   'unavailable',
   'lengthRequired',
+  'stalled',
   'tooManyUploads',
   'serverBusy',
 ] as const;

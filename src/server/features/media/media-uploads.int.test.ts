@@ -203,6 +203,28 @@ describeDb('media uploads in flight: per account and for the process', () => {
   });
 });
 
+describeDb('media uploads that stall', () => {
+  const t = useTestApp({ MEDIA_UPLOAD_IDLE_MS: 300 });
+  const owner = useUser(t);
+
+  it('cuts off an upload that stops sending, frees its place, and stores nothing of it', async () => {
+    const origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const file = makeText(50 * KB);
+    const stalled = [startUpload(origin, owner, file.length), startUpload(origin, owner, file.length)];
+    stalled[0]!.send(file.subarray(0, 10 * KB));
+    const answers = await Promise.all(stalled.map((upload) => upload.answer));
+    for (const upload of stalled) upload.abort();
+    const cutOff = { status: 408, body: { status: '02', code: 'stalled', message: MEDIA_MESSAGES.stalled(300) } };
+    expect(answers).toEqual([cutOff, cutOff]);
+    await waitForBytesInFlight(t, 0);
+    expect(await countStored(t, owner.user.id)).toEqual({ files: 0, bytes: 0 });
+
+    const next = startUpload(origin, owner, file.length);
+    next.finish(file);
+    expect((await next.answer).status).toBe(200);
+  });
+});
+
 describeDb('media uploads past the quota', () => {
   const t = useTestApp();
   const trial = useUser(t, { plan: 'TRIAL' });

@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream';
+import { AppError } from '../../../shared/errors';
 import { MEDIA_MESSAGES, MediaRefusal } from './media.service';
 
 /**
@@ -42,4 +44,37 @@ export function createMediaUploads(limits: { perAccount: number; bufferBytes: nu
     },
     bytesInFlight: () => bytesInFlight,
   };
+}
+
+/**
+ * An upload's body, read into one buffer of its declared size as it arrives (Fastify's own reader keeps the chunks
+ * and copies them once more at the end: twice the file at its peak). A body that sends nothing for `idleMs` is
+ * cut off (`stalled`): a client trickling a byte now and then would otherwise keep its admission for ever.
+ */
+export function readUploadBody(payload: Readable, size: number, idleMs: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const body = Buffer.allocUnsafe(size);
+    let received = 0;
+    const timer = setTimeout(() => finish(new MediaRefusal('stalled', MEDIA_MESSAGES.stalled(idleMs))), idleMs);
+    function finish(err?: Error) {
+      clearTimeout(timer);
+      payload.off('data', onData).off('end', onEnd).off('error', finish);
+      if (err) {
+        // Nothing more of it is read; the answer goes and the connection closes.
+        payload.resume();
+        reject(err);
+      } else resolve(body);
+    }
+    function onData(chunk: Buffer) {
+      // HTTP/1.1 delivers no more than the Content-Length; checked all the same, the buffer is that long.
+      if (received + chunk.length > size) return finish(new AppError('invalid', MEDIA_MESSAGES.lengthMismatch));
+      chunk.copy(body, received);
+      received += chunk.length;
+      timer.refresh();
+    }
+    function onEnd() {
+      finish(received === size ? undefined : new AppError('invalid', MEDIA_MESSAGES.lengthMismatch));
+    }
+    payload.on('data', onData).on('end', onEnd).on('error', finish);
+  });
 }

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { downloadMedia, getMedia, uploadMedia } from '../../../shared/api/media.calls';
 import { MEDIA_KINDS, MEDIA_TYPES } from '../../../shared/media';
@@ -9,6 +10,7 @@ import { registerCall } from '../../core/register-call';
 import { ok } from '../../http';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
 import { checkMediaLink } from './media-links';
+import { readUploadBody } from './media-uploads';
 import {
   checkMediaSize,
   findMediaById,
@@ -35,13 +37,15 @@ async function admitUpload(ctx: AppContext, req: FastifyRequest, reply: FastifyR
   const declared = req.headers['content-length'];
   if (declared === undefined && req.headers['transfer-encoding'] !== undefined)
     throw new MediaRefusal('lengthRequired', MEDIA_MESSAGES.lengthRequired);
-  // Node's parser has checked the header is a number; no header and no chunks is a request without a body.
-  const size = declared === undefined ? 0 : Number(declared);
+  const size = readDeclaredSize(req);
   const { kind } = req.query as { kind?: string };
   checkMediaSize(size, MEDIA_KINDS.find((known) => known === kind) ?? null);
   const release = ctx.mediaUploads.admit(getSignedInUser(req).id, size);
   reply.raw.once('close', release);
 }
+
+/** An upload's Content-Length: Node's parser has checked it is a number; no header and no chunks is no body. */
+const readDeclaredSize = (req: FastifyRequest) => Number(req.headers['content-length'] ?? 0);
 
 /** A file name in Content-Disposition: an ASCII fallback, and the name itself encoded (RFC 6266, RFC 5987). */
 function toContentDisposition(type: 'inline' | 'attachment', fileName: string | null): string {
@@ -116,7 +120,10 @@ export function registerMediaRoutes(app: FastifyInstance, ctx: AppContext, guard
   // The body is the file itself: its own scope reads any type as bytes, up to the largest file any kind allows.
   void app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: UPLOAD_LIMIT }, (_req, body, done) => done(null, body));
+    // The size was checked and admitted before (admitUpload): the body is read into a buffer of that size.
+    scope.addContentTypeParser('*', { bodyLimit: UPLOAD_LIMIT }, (req: FastifyRequest, payload: Readable) =>
+      readUploadBody(payload, readDeclaredSize(req), ctx.config.MEDIA_UPLOAD_IDLE_MS),
+    );
     registerCall(scope, uploadMedia, {
       tags,
       summary: 'Stores the request body as a file (Content-Type: the type claimed); answers its reference',

@@ -52,6 +52,7 @@ const KIND_OF_REFUSAL: Record<MediaRefusalCode, ErrorKind> = {
   quotaReached: 'limitReached',
   unavailable: 'unavailable',
   lengthRequired: 'invalid',
+  stalled: 'requestTimeout',
   tooManyUploads: 'tooManyRequests',
   serverBusy: 'unavailable',
 };
@@ -86,7 +87,10 @@ export const MEDIA_MESSAGES = {
   quotaReached: (limit: number, planTitle: string) =>
     `The account's storage for files is full (${formatBytes(limit)} on the ${planTitle} plan): older files free their space after the retention period, or upgrade the plan.`,
   unavailable: 'The file could not be stored right now. Please try again in a few minutes.',
+  lengthMismatch: 'The file is not as long as its Content-Length says.',
   lengthRequired: 'Send the file with its size (a Content-Length header): a body of unknown length is not received.',
+  stalled: (idleMs: number) =>
+    `The file stopped arriving: nothing was received for ${idleMs >= 1000 ? `${Math.round(idleMs / 1000)} s` : `${idleMs} ms`}. Please send it again.`,
   tooManyUploads: (perAccount: number) =>
     `${perAccount === 1 ? 'A file' : `${perAccount} files`} of this account ${perAccount === 1 ? 'is' : 'are'} already being uploaded: wait for ${perAccount === 1 ? 'it' : 'one'} to finish, then try again.`,
   serverBusy: 'The server is receiving too many files right now. Please try again in a minute.',
