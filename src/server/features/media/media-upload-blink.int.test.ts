@@ -21,64 +21,58 @@ describeDb('a media upload while the database blinks', () => {
     t.app.inject({ method: 'POST', url: '/api/media', headers: { ...trial.auth, 'content-type': 'image/png' }, payload: makePng(4, 4) });
   const countStored = async () => ({
     files: (await t.db.select({ id: mediaFiles.id }).from(mediaFiles).where(eq(mediaFiles.ownerId, trial.user.id))).length,
-    bytes: (await t.db.select({ key: mediaBytes.key }).from(mediaBytes).where(like(mediaBytes.key, `${trial.user.id}/%`))).length,
+    bytes: (
+      await t.db
+        .select({ key: mediaBytes.key })
+        .from(mediaBytes)
+        .where(like(mediaBytes.key, `${trial.user.id}/%`))
+    ).length,
   });
 
-  /** A lock holder and the terminator. */
-  async function connect() {
+  /**
+   * An upload whose statement like `pattern` waits for the lock `lock` takes (in a transaction of the test's), and
+   * whose connection is ended there: its answer, and the account's files before and after.
+   */
+  async function uploadThroughBlink(lock: string, params: unknown[], pattern: string) {
     const [holder, admin] = await Promise.all([connectToTestDatabase(t), connectToTestDatabase(t)]);
-    return { holder, admin, end: async () => void (await Promise.all([holder.end(), admin.end()])) };
+    try {
+      const before = await countStored();
+      await holder.query('begin');
+      await holder.query(lock, params);
+      const answer = upload();
+      await terminateBlockedOn(admin, pattern);
+      await holder.query('rollback');
+      const res = await answer;
+      return { res, before, after: await countStored() };
+    } finally {
+      await Promise.all([holder.end(), admin.end()]);
+    }
+  }
+
+  /** The blink's answer, then an upload stored as if nothing had happened, readable by its reference. */
+  async function expectRefusedThenStored(blink: Awaited<ReturnType<typeof uploadThroughBlink>>) {
+    expect(blink.res.statusCode).toBe(503);
+    expect(blink.res.json()).toEqual({ status: '99', code: 'unavailable', message: MEDIA_MESSAGES.unavailable });
+    // No record, and no bytes without one: nothing of the file is left, seen or unseen.
+    expect(blink.after).toEqual(blink.before);
+    expect(t.app.ctx.mediaUploads.bytesInFlight()).toBe(0);
+
+    const next = await upload();
+    expect(next.statusCode, next.body).toBe(200);
+    expect(await countStored()).toEqual({ files: blink.before.files + 1, bytes: blink.before.bytes + 1 });
+    const file = await t.app.inject({ method: 'GET', url: `/api/media/${next.json().data.mediaId}`, headers: trial.auth });
+    expect(file.statusCode).toBe(200);
   }
 
   it('answers 503 in the envelope when the bytes cannot be written, keeps nothing, and the next upload is stored', async () => {
-    const { holder, admin, end } = await connect();
-    try {
-      // The bytes' COPY waits for the table: then its connection is ended.
-      await holder.query('begin');
-      await holder.query('lock table media_bytes in share mode');
-      const answer = upload();
-      await terminateBlockedOn(admin, 'copy "media_bytes"%');
-      await holder.query('rollback');
-      const res = await answer;
-      expect(res.statusCode).toBe(503);
-      expect(res.json()).toEqual({ status: '99', code: 'unavailable', message: MEDIA_MESSAGES.unavailable });
-      expect(await countStored()).toEqual({ files: 0, bytes: 0 });
-      expect(t.app.ctx.mediaUploads.bytesInFlight()).toBe(0);
-
-      const next = await upload();
-      expect(next.statusCode, next.body).toBe(200);
-      expect(await countStored()).toEqual({ files: 1, bytes: 1 });
-    } finally {
-      await end();
-    }
+    // The bytes' COPY waits for the table: then its connection is ended.
+    await expectRefusedThenStored(await uploadThroughBlink('lock table media_bytes in share mode', [], 'copy "media_bytes"%'));
   });
 
-  it("answers 503 when the record cannot be written, takes the bytes back out, and the next upload is stored", async () => {
-    const { holder, admin, end } = await connect();
-    try {
-      const before = await countStored();
-      // The bytes are in; the record's transaction waits for the account's row: then its connection is ended.
-      await holder.query('begin');
-      await holder.query('select 1 from users where id = $1 for update', [trial.user.id]);
-      const answer = upload();
-      await terminateBlockedOn(admin, '%from "users"%for no key update%');
-      await holder.query('rollback');
-      const res = await answer;
-      expect(res.statusCode).toBe(503);
-      expect(res.json()).toEqual({ status: '99', code: 'unavailable', message: MEDIA_MESSAGES.unavailable });
-      // No record, and no bytes without one: nothing of the file is left, seen or unseen.
-      expect(await countStored()).toEqual(before);
-      expect(t.app.ctx.mediaUploads.bytesInFlight()).toBe(0);
-
-      const next = await upload();
-      expect(next.statusCode, next.body).toBe(200);
-      const ref = next.json().data;
-      expect(await countStored()).toEqual({ files: before.files + 1, bytes: before.bytes + 1 });
-      const file = await t.app.inject({ method: 'GET', url: `/api/media/${ref.mediaId}`, headers: trial.auth });
-      expect(file.statusCode).toBe(200);
-    } finally {
-      await end();
-    }
+  it('answers 503 when the record cannot be written, takes the bytes back out, and the next upload is stored', async () => {
+    // The bytes are in; the record's transaction waits for the account's row: then its connection is ended.
+    await expectRefusedThenStored(
+      await uploadThroughBlink('select 1 from users where id = $1 for update', [trial.user.id], '%from "users"%for no key update%'),
+    );
   });
 });
-

@@ -20,7 +20,10 @@ const makeText = (size: number) => Buffer.alloc(size, 'Order 42, total 10 GHS\n'
 /** The account's stored files: records and bytes (keys `<accountId>/<mediaId>`). */
 async function countStored(t: TestApp, accountId: string) {
   const files = await t.db.select({ id: mediaFiles.id }).from(mediaFiles).where(eq(mediaFiles.ownerId, accountId));
-  const bytes = await t.db.select({ key: mediaBytes.key }).from(mediaBytes).where(like(mediaBytes.key, `${accountId}/%`));
+  const bytes = await t.db
+    .select({ key: mediaBytes.key })
+    .from(mediaBytes)
+    .where(like(mediaBytes.key, `${accountId}/%`));
   return { files: files.length, bytes: bytes.length };
 }
 
@@ -58,6 +61,34 @@ function startUpload(origin: string, user: SeededUser, size: number | null, quer
       req.destroy();
     },
   };
+}
+
+/** An upload whose body is never sent: its answer, which must come before the body does (a refusal). */
+async function answerUnread(origin: string, user: SeededUser, size: number | null, query = '', contentType = 'text/plain') {
+  const upload = startUpload(origin, user, size, query, contentType);
+  const answer = await upload.answer;
+  upload.abort();
+  return answer;
+}
+
+/** An upload sent whole at once: its answer. */
+function uploadWhole(origin: string, user: SeededUser, file: Buffer) {
+  const upload = startUpload(origin, user, file.length);
+  upload.finish(file);
+  return upload.answer;
+}
+
+/**
+ * One upload of `file` for each user, each sent a quarter of the way and held there (a slow client), once all are
+ * admitted; `finish` sends the rest.
+ */
+async function holdUploads(t: TestApp, origin: string, users: SeededUser[], file: Buffer) {
+  const quarter = Math.floor(file.length / 4);
+  const before = t.app.ctx.mediaUploads.bytesInFlight();
+  const held = users.map((user) => startUpload(origin, user, file.length));
+  for (const upload of held) upload.send(file.subarray(0, quarter));
+  await waitForBytesInFlight(t, before + users.length * file.length);
+  return held.map((upload) => ({ ...upload, finish: () => upload.finish(file.subarray(quarter)) }));
 }
 
 /** Waits until the process holds `bytes` of uploads admitted (the uploads started have passed their checks). */
@@ -111,25 +142,17 @@ describeDb('media uploads in flight: per account and for the process', () => {
 
   it("refuses an account's third upload at once while two are held open, and other accounts upload meanwhile", async () => {
     const file = makeText(10 * KB);
-    const held = [startUpload(origin, owner, file.length), startUpload(origin, owner, file.length)];
-    held[0]!.send(file.subarray(0, 4 * KB));
-    await waitForBytesInFlight(t, 2 * file.length);
+    const held = await holdUploads(t, origin, [owner, owner], file);
 
     // The third is answered with its body never sent: refused before anything is read.
-    const third = startUpload(origin, owner, file.length);
-    const refused = await third.answer;
-    third.abort();
-    expect(refused).toEqual({
+    expect(await answerUnread(origin, owner, file.length)).toEqual({
       status: 429,
       body: { status: '05', code: 'tooManyUploads', message: MEDIA_MESSAGES.tooManyUploads(2) },
     });
 
-    const another = startUpload(origin, other, file.length);
-    another.finish(file);
-    expect((await another.answer).status).toBe(200);
+    expect((await uploadWhole(origin, other, file)).status).toBe(200);
 
-    held[0]!.finish(file.subarray(4 * KB));
-    held[1]!.finish(file);
+    for (const upload of held) upload.finish();
     const answers = await Promise.all(held.map((upload) => upload.answer));
     expect(answers.map((answer) => [answer.status, answer.body.data?.size])).toEqual([
       [200, file.length],
@@ -139,24 +162,18 @@ describeDb('media uploads in flight: per account and for the process', () => {
     expect(await countStored(t, owner.user.id)).toEqual({ files: 2, bytes: 2 });
 
     // Both answered: the account's places are free again.
-    const next = startUpload(origin, owner, file.length);
-    next.finish(file);
-    expect((await next.answer).status).toBe(200);
+    expect((await uploadWhole(origin, owner, file)).status).toBe(200);
   });
 
   it('frees the place of an upload whose client went away mid-body, and stores nothing of it', async () => {
     const fresh = await seedUser(t);
     const file = makeText(20 * KB);
-    const held = [startUpload(origin, fresh, file.length), startUpload(origin, fresh, file.length)];
-    held[0]!.send(file.subarray(0, 8 * KB));
-    await waitForBytesInFlight(t, 2 * file.length);
+    const held = await holdUploads(t, origin, [fresh, fresh], file);
     held[0]!.abort();
     await waitForBytesInFlight(t, file.length);
 
-    const again = startUpload(origin, fresh, file.length);
-    again.finish(file);
-    expect((await again.answer).status).toBe(200);
-    held[1]!.finish(file);
+    expect((await uploadWhole(origin, fresh, file)).status).toBe(200);
+    held[1]!.finish();
     expect((await held[1]!.answer).status).toBe(200);
     expect(await countStored(t, fresh.user.id)).toEqual({ files: 2, bytes: 2 });
   });
@@ -164,41 +181,33 @@ describeDb('media uploads in flight: per account and for the process', () => {
   it("refuses with 503 an upload past the process's bytes in flight, before reading it; a smaller one fits", async () => {
     const [a, b, c] = [await seedUser(t), await seedUser(t), await seedUser(t)];
     const file = makeText(400 * KB);
-    const held = [startUpload(origin, a, file.length), startUpload(origin, b, file.length)];
-    held[1]!.send(file.subarray(0, 100 * KB));
-    await waitForBytesInFlight(t, 2 * file.length);
+    const held = await holdUploads(t, origin, [a, b], file);
 
-    const large = startUpload(origin, c, file.length);
-    const refused = await large.answer;
-    large.abort();
-    expect(refused).toEqual({ status: 503, body: { status: '99', code: 'serverBusy', message: MEDIA_MESSAGES.serverBusy } });
+    expect(await answerUnread(origin, c, file.length)).toEqual({
+      status: 503,
+      body: { status: '99', code: 'serverBusy', message: MEDIA_MESSAGES.serverBusy },
+    });
     expect(await countStored(t, c.user.id)).toEqual({ files: 0, bytes: 0 });
 
     // 800 KB held and 100 KB more: within the 1 MB.
-    const small = startUpload(origin, c, 100 * KB);
-    small.finish(makeText(100 * KB));
-    expect((await small.answer).status).toBe(200);
+    expect((await uploadWhole(origin, c, makeText(100 * KB))).status).toBe(200);
 
-    held[0]!.finish(file);
-    held[1]!.finish(file.subarray(100 * KB));
+    for (const upload of held) upload.finish();
     expect((await Promise.all(held.map((upload) => upload.answer))).map((answer) => answer.status)).toEqual([200, 200]);
     await waitForBytesInFlight(t, 0);
-    const later = startUpload(origin, c, file.length);
-    later.finish(file);
-    expect((await later.answer).status).toBe(200);
+    expect((await uploadWhole(origin, c, file)).status).toBe(200);
   });
 
   it('refuses a body larger than the kind asked for, and a body of unknown length, before reading it', async () => {
-    const image = startUpload(origin, owner, 6 * 1024 * KB, '?kind=image', 'image/png');
-    const tooLarge = await image.answer;
-    image.abort();
-    expect(tooLarge).toEqual({ status: 400, body: { status: '02', code: 'tooLarge', message: MEDIA_MESSAGES.tooLargeForKind('image') } });
+    expect(await answerUnread(origin, owner, 6 * 1024 * KB, '?kind=image', 'image/png')).toEqual({
+      status: 400,
+      body: { status: '02', code: 'tooLarge', message: MEDIA_MESSAGES.tooLargeForKind('image') },
+    });
 
-    const chunked = startUpload(origin, owner, null);
-    chunked.send(makeText(KB));
-    const unknown = await chunked.answer;
-    chunked.abort();
-    expect(unknown).toEqual({ status: 400, body: { status: '02', code: 'lengthRequired', message: MEDIA_MESSAGES.lengthRequired } });
+    expect(await answerUnread(origin, owner, null)).toEqual({
+      status: 400,
+      body: { status: '02', code: 'lengthRequired', message: MEDIA_MESSAGES.lengthRequired },
+    });
     await waitForBytesInFlight(t, 0);
   });
 });
@@ -219,9 +228,7 @@ describeDb('media uploads that stall', () => {
     await waitForBytesInFlight(t, 0);
     expect(await countStored(t, owner.user.id)).toEqual({ files: 0, bytes: 0 });
 
-    const next = startUpload(origin, owner, file.length);
-    next.finish(file);
-    expect((await next.answer).status).toBe(200);
+    expect((await uploadWhole(origin, owner, file)).status).toBe(200);
   });
 });
 
