@@ -149,6 +149,8 @@ describeDb('media uploads in flight: per account and for the process', () => {
       status: 429,
       body: { status: '05', code: 'tooManyUploads', message: MEDIA_MESSAGES.tooManyUploads(2) },
     });
+    // A browser sends the whole body anyway: the same answer reaches it (the body is read and dropped).
+    expect(await uploadWhole(origin, owner, makeText(600 * KB))).toMatchObject({ status: 429, body: { code: 'tooManyUploads' } });
 
     expect((await uploadWhole(origin, other, file)).status).toBe(200);
 
