@@ -205,6 +205,10 @@ describeDb('media uploads in flight: per account and for the process', () => {
       status: 400,
       body: { status: '02', code: 'tooLarge', message: MEDIA_MESSAGES.tooLargeForKind('image') },
     });
+    expect(await answerUnread(origin, owner, 100 * 1024 * KB + 1)).toEqual({
+      status: 400,
+      body: { status: '02', code: 'tooLarge', message: MEDIA_MESSAGES.tooLarge },
+    });
 
     expect(await answerUnread(origin, owner, null)).toEqual({
       status: 400,

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { downloadMedia, getMedia, uploadMedia } from '../../../shared/api/media.calls';
-import { MEDIA_KINDS, MEDIA_TYPES } from '../../../shared/media';
+import { MEDIA_KINDS } from '../../../shared/media';
 import { notAllowed } from '../../../shared/errors';
 import type { AppContext } from '../../context';
 import { getOwnedApp } from '../../core/app-access';
@@ -22,9 +22,6 @@ import {
   toMediaRef,
   withSignedUrl,
 } from './media.service';
-
-/** The largest upload: the largest kind's limit (documents, 100 MB); Fastify stops reading a body past it. */
-const UPLOAD_LIMIT = Math.max(...MEDIA_KINDS.map((kind) => MEDIA_TYPES[kind].maxBytes));
 
 /**
  * An upload's size as its Content-Length declares it, checked and admitted before the body is read
@@ -117,18 +114,18 @@ export function registerMediaRoutes(app: FastifyInstance, ctx: AppContext, guard
     ),
   ];
 
-  // The body is the file itself: its own scope reads any type as bytes, up to the largest file any kind allows.
+  // The body is the file itself: its own scope reads any type as bytes.
   void app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    // The size was checked and admitted before (admitUpload): the body is read into a buffer of that size.
-    scope.addContentTypeParser('*', { bodyLimit: UPLOAD_LIMIT }, (req: FastifyRequest, payload: Readable) =>
+    // The size was checked (at most the largest file any kind allows, 100 MB) and admitted before (admitUpload):
+    // the body is read into a buffer of that size, and no further.
+    scope.addContentTypeParser('*', (req: FastifyRequest, payload: Readable) =>
       readUploadBody(payload, readDeclaredSize(req), ctx.config.MEDIA_UPLOAD_IDLE_MS),
     );
     registerCall(scope, uploadMedia, {
       tags,
       summary: 'Stores the request body as a file (Content-Type: the type claimed); answers its reference',
       onRequest: [guard(), ...uploadLimits, (req, reply) => admitUpload(ctx, req, reply)],
-      bodyLimit: UPLOAD_LIMIT,
       handler: async (req) => {
         const user = getSignedInUser(req);
         const { appId, kind, fileName, caption } = req.query;
