@@ -8,6 +8,7 @@ import { eq, like } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { mediaBytes, mediaFiles } from '../../../db/schema';
 import { makePng } from '../../../../tests/support/media-files';
+import { seedApp } from '../../../../tests/support/seed-app';
 import { seedUser, type SeededUser, type TestApp, useTestApp, useUser } from '../../../../tests/support/test-app';
 import { describeDb } from '../../../../tests/support/test-db';
 import { MEDIA_MESSAGES } from './media.service';
@@ -89,6 +90,20 @@ async function holdUploads(t: TestApp, origin: string, users: SeededUser[], file
   for (const upload of held) upload.send(file.subarray(0, quarter));
   await waitForBytesInFlight(t, before + users.length * file.length);
   return held.map((upload) => ({ ...upload, finish: () => upload.finish(file.subarray(quarter)) }));
+}
+
+/** A record of `size` bytes in the account's storage (its bytes are not needed to count it). */
+async function fillStorage(t: TestApp, ownerId: string, size: number): Promise<void> {
+  await t.db.insert(mediaFiles).values({
+    ownerId,
+    kind: 'video',
+    mimeType: 'video/mp4',
+    size,
+    sha256: '0'.repeat(64),
+    source: 'inbound',
+    backend: 'database',
+    storageKey: `${ownerId}/placeholder`,
+  });
 }
 
 /** Waits until the process holds `bytes` of uploads admitted (the uploads started have passed their checks). */
@@ -200,7 +215,14 @@ describeDb('media uploads in flight: per account and for the process', () => {
     expect((await uploadWhole(origin, c, file)).status).toBe(200);
   });
 
-  it('refuses a body larger than the kind asked for, and a body of unknown length, before reading it', async () => {
+  it("refuses an upload past the account's storage before reading it", async () => {
+    const trial = await seedUser(t, { plan: 'TRIAL' });
+    await fillStorage(t, trial.user.id, 50 * 1024 * KB - 100 * KB);
+    expect(await answerUnread(origin, trial, 200 * KB)).toMatchObject({ status: 402, body: { status: '02', code: 'quotaReached' } });
+    expect((await uploadWhole(origin, trial, makeText(50 * KB))).status).toBe(200);
+  });
+
+  it("refuses a body larger than the kind asked for, for another account's app, and a body of unknown length, before reading it", async () => {
     expect(await answerUnread(origin, owner, 6 * 1024 * KB, '?kind=image', 'image/png')).toEqual({
       status: 400,
       body: { status: '02', code: 'tooLarge', message: MEDIA_MESSAGES.tooLargeForKind('image') },
@@ -209,6 +231,8 @@ describeDb('media uploads in flight: per account and for the process', () => {
       status: 400,
       body: { status: '02', code: 'tooLarge', message: MEDIA_MESSAGES.tooLarge },
     });
+    const appId = await seedApp(t, owner.auth);
+    expect(await answerUnread(origin, other, 10 * KB, `?appId=${appId}`)).toMatchObject({ status: 404, body: { status: '04' } });
 
     expect(await answerUnread(origin, owner, null)).toEqual({
       status: 400,
@@ -244,17 +268,8 @@ describeDb('media uploads past the quota', () => {
 
   it('stores neither a record nor bytes for an upload past the quota, nor for the loser of two racing to the last place', async () => {
     const png = makePng(40, 40, { noise: true });
-    // A record that leaves room for one more PNG and not two (its bytes are not needed to count it).
-    await t.db.insert(mediaFiles).values({
-      ownerId: trial.user.id,
-      kind: 'video',
-      mimeType: 'video/mp4',
-      size: 50 * 1024 * KB - png.length - 10,
-      sha256: '0'.repeat(64),
-      source: 'inbound',
-      backend: 'database',
-      storageKey: `${trial.user.id}/placeholder`,
-    });
+    // A record that leaves room for one more PNG and not two.
+    await fillStorage(t, trial.user.id, 50 * 1024 * KB - png.length - 10);
     const upload = () =>
       t.app.inject({ method: 'POST', url: '/api/media', headers: { ...trial.auth, 'content-type': 'image/png' }, payload: png });
     const answers = await Promise.all([upload(), upload()]);

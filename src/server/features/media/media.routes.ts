@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { downloadMedia, getMedia, uploadMedia } from '../../../shared/api/media.calls';
-import { MEDIA_KINDS } from '../../../shared/media';
+import { uploadMediaQuerySchema } from '../../../shared/api/media.schema';
 import { notAllowed } from '../../../shared/errors';
 import type { AppContext } from '../../context';
 import { getOwnedApp } from '../../core/app-access';
@@ -11,7 +11,9 @@ import { ok } from '../../http';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
 import { checkMediaLink } from './media-links';
 import { readUploadBody } from './media-uploads';
+import type { AuthUser } from '../../core/auth-user';
 import {
+  checkMediaQuota,
   checkMediaSize,
   findMediaById,
   getReadableMedia,
@@ -25,20 +27,34 @@ import {
 
 /**
  * An upload's size as its Content-Length declares it, checked and admitted before the body is read
- * (docs/media.md, "Limits on uploads"): too large for the kind asked for (or any kind) is refused without reading
- * it; past the account's uploads at once, or the process's bytes in flight, it is refused at once. A chunked body
- * (no Content-Length) is refused: its size is not known until it has been read. The admission is released when
- * the answer has gone or the connection closed (`close` comes in both cases), whatever the answer was.
+ * (docs/media.md, "Limits on uploads"): too large for the kind asked for (or any kind), for another account's app,
+ * or past the storage left is refused without reading it; past the account's uploads at once, or the process's
+ * bytes in flight, it is refused at once. A chunked body (no Content-Length) is refused: its size is not known
+ * until it has been read. The admission is released when the answer has gone or the connection closed (`close`
+ * comes in both cases), whatever the answer was.
  */
 async function admitUpload(ctx: AppContext, req: FastifyRequest, reply: FastifyReply): Promise<void> {
   const declared = req.headers['content-length'];
   if (declared === undefined && req.headers['transfer-encoding'] !== undefined)
     throw new MediaRefusal('lengthRequired', MEDIA_MESSAGES.lengthRequired);
   const size = readDeclaredSize(req);
-  const { kind } = req.query as { kind?: string };
-  checkMediaSize(size, MEDIA_KINDS.find((known) => known === kind) ?? null);
-  const release = ctx.mediaUploads.admit(getSignedInUser(req).id, size);
+  // The query is validated after the body is read: what is checked here is taken only when it is well formed.
+  const query = uploadMediaQuerySchema.safeParse(req.query);
+  const { kind, appId } = query.success ? query.data : {};
+  checkMediaSize(size, kind ?? null);
+  const user = getSignedInUser(req);
+  // Another account's app is not found, and a full storage refused, before a byte of the file is read.
+  if (size > 0) await checkMediaQuota(ctx, await getUploadAccountId(ctx, user, appId), size);
+  const release = ctx.mediaUploads.admit(user.id, size);
   reply.raw.once('close', release);
+}
+
+/**
+ * The account an upload's file belongs to: the app owner's for a file for an app (it counts against their storage,
+ * as the files its bot receives do); not found for an app the user does not build.
+ */
+async function getUploadAccountId(ctx: AppContext, user: AuthUser, appId: string | undefined): Promise<string> {
+  return appId ? (await getOwnedApp(ctx, user, appId)).userId : user.id;
 }
 
 /** An upload's Content-Length: Node's parser has checked it is a number; no header and no chunks is no body. */
@@ -129,10 +145,8 @@ export function registerMediaRoutes(app: FastifyInstance, ctx: AppContext, guard
       handler: async (req) => {
         const user = getSignedInUser(req);
         const { appId, kind, fileName, caption } = req.query;
-        // A file for an app counts against the app owner's storage, as the files its bot receives do.
-        const accountId = appId ? (await getOwnedApp(ctx, user, appId)).userId : user.id;
         const ref = await storeMedia(ctx, {
-          accountId,
+          accountId: await getUploadAccountId(ctx, user, appId),
           appId,
           // No body at all is an empty file, refused as one.
           bytes: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),

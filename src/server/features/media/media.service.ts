@@ -150,9 +150,8 @@ export async function storeMedia(ctx: AppContext, input: StoreMediaInput): Promi
   checkMediaSize(bytes.length, kind, input.maxBytes);
   if (kind === 'image') checkImageDimensions(ctx, bytes);
 
-  const quota = await getMediaQuota(ctx, input.accountId);
   // A quick refusal before the bytes travel; the record's insert counts again, locked.
-  if (quota) await checkQuota(ctx.db, input.accountId, bytes.length, quota);
+  const quota = await checkMediaQuota(ctx, input.accountId, bytes.length);
 
   const id = randomUUID();
   const storageKey = `${input.accountId}/${id}`;
@@ -216,6 +215,20 @@ function checkImageDimensions(ctx: AppContext, bytes: Buffer): void {
   const maxPixels = ctx.config.MEDIA_MAX_PIXELS;
   if (dimensions.width * dimensions.height > maxPixels)
     throw new MediaRefusal('imageTooLarge', MEDIA_MESSAGES.imageTooLarge(dimensions.width, dimensions.height, maxPixels));
+}
+
+/**
+ * Refuses (`quotaReached`) a file of `size` bytes the account's storage has no room for: before an upload's body is
+ * read (its Content-Length), and before a file's bytes go to the store. Answers the account's quota (null: none).
+ */
+export async function checkMediaQuota(
+  ctx: AppContext,
+  accountId: string,
+  size: number,
+): Promise<{ limit: number; planTitle: string } | null> {
+  const quota = await getMediaQuota(ctx, accountId);
+  if (quota) await checkQuota(ctx.db, accountId, size, quota);
+  return quota;
 }
 
 async function checkQuota(db: Db, accountId: string, adding: number, quota: { limit: number; planTitle: string }): Promise<void> {
