@@ -21,6 +21,7 @@ const postgresServerFiles = [
   'src/server/features/runtime/db-blink.int.test.ts',
   'src/server/features/contacts/contact-import-blink.int.test.ts',
   'src/server/features/bots/bot-conversations-outage.int.test.ts',
+  'src/server/features/media/media-upload-blink.int.test.ts',
 ];
 
 export default defineConfig({

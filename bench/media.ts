@@ -9,22 +9,13 @@
  *   npx tsx bench/media.ts --rounds=3
  */
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { DEMO_USER } from '../src/server/seed';
 import { makePng } from '../tests/support/media-files';
 import { startS3Server } from '../tests/support/s3-server';
-import { ShippedServer } from './shipped';
+import { readMemoryMb, ShippedServer, signInAsDemo } from './shipped';
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')) as Array<[string, string]>);
 const rounds = Number(args.rounds ?? 6);
 const png = makePng(1290, 1290, { noise: true });
-
-/** VmRSS and VmHWM (the peak) of a process, in MB. */
-function readMemoryMb(pid: number): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? Number.NaN);
-  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
-}
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const ms = (value: number) => `${value.toFixed(0)} ms`;
@@ -33,12 +24,7 @@ async function measure(label: string, env: Record<string, string>): Promise<void
   const children: ChildProcess[] = [];
   const server = await ShippedServer.start({ env, nodeFlags: ['--max-semi-space-size=32'], console: true }, (p) => children.push(p));
   try {
-    const login = await fetch(`${server.baseUrl}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: DEMO_USER.email, password: DEMO_USER.password }),
-    });
-    const auth = { authorization: `Bearer ${((await login.json()) as { token: string }).token}` };
+    const auth = await signInAsDemo(server.baseUrl);
     const pid = server.pids[0]!;
     const before = readMemoryMb(pid);
     const stores: number[] = [];

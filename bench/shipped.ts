@@ -90,9 +90,23 @@ function readCpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
 }
 
-function readRssMb(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return match ? Number(match[1]) / 1024 : Number.NaN;
+/** VmRSS and VmHWM (the peak since the process started) of a process, in MB. */
+export function readMemoryMb(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? Number.NaN);
+  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+}
+
+const readRssMb = (pid: number) => readMemoryMb(pid).rss;
+
+/** Signs in as the seeded demo account: the headers its calls carry. */
+export async function signInAsDemo(baseUrl: string): Promise<{ authorization: string }> {
+  const login = await fetch(`${baseUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: DEMO_USER.email, password: DEMO_USER.password }),
+  });
+  return { authorization: `Bearer ${((await login.json()) as { token: string }).token}` };
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

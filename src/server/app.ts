@@ -72,6 +72,7 @@ import { createPaymentProviders } from './core/payment-providers';
 import { startPayment } from './features/payments/payment-start';
 import { createTimers } from './timers';
 import { createMediaStore } from './features/media/media-store';
+import { createMediaUploads } from './features/media/media-uploads';
 import { refreshMediaLinks } from './features/media/media.service';
 import { loadMediaUrlKey } from './features/media/media-links';
 import { registerMediaFileRoute, registerMediaRoutes } from './features/media/media.routes';
@@ -163,6 +164,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     planStandings: createPlanStandings(),
     usageTallies: createUsageTallies({ db: database.db, now: () => ctx.now() }),
     mediaStore: createMediaStore(config, database),
+    mediaUploads: createMediaUploads({ perAccount: config.MEDIA_UPLOADS_PER_ACCOUNT, bufferBytes: config.MEDIA_UPLOAD_BUFFER_BYTES }),
     // The REST action's runner holds the guarded outbound agents; it is made just below, with this context.
     fetchFile: (address, limits) => serverRunners.fetchFile(address, limits),
     getMediaUrlKey: () => {

@@ -234,6 +234,19 @@ export const configSchema = z
     MEDIA_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(90),
     MEDIA_RETENTION_INTERVAL_MS: z.coerce.number().int().min(0).default(3_600_000),
     MEDIA_MAX_PIXELS: z.coerce.number().int().min(1).default(40_000_000),
+    // Uploads (POST /api/media; docs/media.md, "Limits on uploads"): per minute per account and per address, at once
+    // per account, and the bytes of all uploads this process holds at once (256 MB; below 100 MB the largest
+    // documents can never be received).
+    MEDIA_UPLOAD_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
+    MEDIA_UPLOAD_ADDRESS_RATE_LIMIT: z.coerce.number().int().min(1).default(60),
+    MEDIA_UPLOADS_PER_ACCOUNT: z.coerce.number().int().min(1).default(2),
+    // An upload whose body sends nothing for this long is cut off and its place freed (a stalled or trickling client).
+    MEDIA_UPLOAD_IDLE_MS: z.coerce.number().int().min(100).default(30_000),
+    MEDIA_UPLOAD_BUFFER_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024 * 1024)
+      .default(256 * 1024 * 1024),
   })
   .refine(...requiredWith('AT_USERNAME', 'SMS_PROVIDER', 'africastalking'))
   .refine(...requiredWith('AT_API_KEY', 'SMS_PROVIDER', 'africastalking'))

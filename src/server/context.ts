@@ -8,6 +8,7 @@ import type { SmsProvider } from '../integrations/sms/sms-provider';
 import type { PlanStandings, UsageTallies, GatewayAccessCache, VersionCache, ShortcodeRouteTable } from './core/caches';
 import type { PaymentProviders } from './core/payment-providers';
 import type { MediaStore } from './features/media/media-store';
+import type { MediaUploads } from './features/media/media-uploads';
 import type { FetchFile } from '../actions/restapi';
 
 /** What services need, built once by buildApp and passed explicitly (services never import Fastify). */
@@ -42,6 +43,8 @@ export interface AppContext {
   planStandings: PlanStandings;
   /** Where media files' bytes live: MEDIA_STORE's back end (features/media/media-store.ts). */
   mediaStore: MediaStore;
+  /** The files this process is receiving, bounded per account and in bytes (features/media/media-uploads.ts). */
+  mediaUploads: MediaUploads;
   /**
    * A file by its https address, through the REST action's guarded outbound path (address rules, redirects, size,
    * time): what a bot sends by address is fetched with it (features/bots/whatsapp-media.ts).

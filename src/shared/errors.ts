@@ -32,6 +32,8 @@ export const ERROR_KINDS = {
   /** Not signed in, or a credential (token, password, signature) that does not check out. */
   unauthenticated: { httpStatus: 401, status: STATUS.notAllowed },
   notAllowed: { httpStatus: 403, status: STATUS.notAllowed },
+  /** The request's body stopped arriving (an upload that sent nothing for a while): nothing changed; send it again. */
+  requestTimeout: { httpStatus: 408, status: STATUS.invalid },
   /** A rate limit or a bound on requests in flight was reached; the same request may succeed later. */
   tooManyRequests: { httpStatus: 429, status: STATUS.notAllowed },
   internal: { httpStatus: 500, status: STATUS.internal },
@@ -80,4 +82,5 @@ export const notAllowed = (message = 'You are not allowed to do this') => new Ap
 export const unauthenticated = (message = 'Please log in to continue') => new AppError('unauthenticated', message);
 /** A rate limit was reached (sign-in attempts, the contact form). */
 export const unavailable = (message: string) => new AppError('unavailable', message);
-export const tooManyAttempts = () => new AppError('tooManyRequests', 'Too many attempts. Please wait a minute and try again.');
+export const tooManyAttempts = (message = 'Too many attempts. Please wait a minute and try again.') =>
+  new AppError('tooManyRequests', message);

@@ -68,6 +68,7 @@ export default async function setup(project: TestProject) {
       LOGIN_ADDRESS_RATE_LIMIT: 1000,
       LOGIN_GLOBAL_RATE_LIMIT: 1000,
       IMPORT_ADDRESS_RATE_LIMIT: 1000,
+      MEDIA_UPLOAD_ADDRESS_RATE_LIMIT: 1000,
       EMULATOR_RATE_LIMIT: 1000,
       TEST_HOP_RATE_LIMIT: 100_000,
       OUTBOUND_ALLOW_HOSTS: [`127.0.0.1:${webhookReceiverPort}`],

@@ -19,13 +19,14 @@ export interface TestApp {
 
 /**
  * Every request of a test comes from one address (app.inject) and signs in often (seedUser): the per-address
- * and global sign-in limits, and the per-address import limit, are raised unless a test sets them. The
+ * and global sign-in limits, and the per-address import and upload limits, are raised unless a test sets them. The
  * per-account limits keep their defaults.
  */
 const TEST_SIGN_IN_LIMITS = {
   LOGIN_ADDRESS_RATE_LIMIT: 10_000,
   LOGIN_GLOBAL_RATE_LIMIT: 10_000,
   IMPORT_ADDRESS_RATE_LIMIT: 10_000,
+  MEDIA_UPLOAD_ADDRESS_RATE_LIMIT: 10_000,
   SIGN_IN_SECRET: randomBytes(32).toString('hex'),
   // Media links are signed with a key of the run's, not a file in DATA_DIR.
   MEDIA_URL_SECRET: randomBytes(32).toString('hex'),

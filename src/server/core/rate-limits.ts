@@ -26,16 +26,17 @@ export function createCount(
   };
 }
 
-/** At most `max` attempts a minute under each key, then 429. */
+/** At most `max` attempts a minute under each key, then 429 (with `message`, else "Too many attempts..."). */
 export function createLimit(
   app: FastifyInstance,
   name: string,
   max: number,
   readKey: (req: FastifyRequest) => string | Promise<string>,
+  message?: string,
 ): preHandlerAsyncHookHandler {
   const isExceeded = createCount(app, name, max, readKey);
   return async function limitAttempts(req) {
-    if (await isExceeded(req)) throw tooManyAttempts();
+    if (await isExceeded(req)) throw tooManyAttempts(message);
   };
 }
 

@@ -44,5 +44,9 @@ export const MEDIA_REFUSAL_CODES = [
   'imageTooLarge',
   'quotaReached',
   'unavailable',
+  'lengthRequired',
+  'stalled',
+  'tooManyUploads',
+  'serverBusy',
 ] as const;
 export type MediaRefusalCode = (typeof MEDIA_REFUSAL_CODES)[number];

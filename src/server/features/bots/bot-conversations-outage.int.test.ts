@@ -4,11 +4,10 @@
  * The test holds a lock the record must wait for and ends the connection that waits (pg_terminate_backend), as a
  * failover or restart would. Only on PostgreSQL (int-postgres): PGlite has no connections to end.
  */
-import { eq, sql } from 'drizzle-orm';
-import pg from 'pg';
-import { expect, it, vi } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { expect, it } from 'vitest';
 import { contacts, whatsappFirstMessages, whatsappWindows } from '../../../db/schema';
-import { testDatabaseUrl } from '../../../../tests/support/services';
+import { connectToTestDatabase, terminateBlockedOn } from '../../../../tests/support/db-blink';
 import { seedMenu } from '../../../../tests/support/seed-app';
 import { describeDb } from '../../../../tests/support/test-db';
 import { createApiClient, useTestApp, useUser } from '../../../../tests/support/test-app';
@@ -38,12 +37,7 @@ describeDb('writing first while the database goes away', () => {
     const consent = { whatsapp: { status: 'in' as const, at: '2026-01-02T10:00:00.000Z', source: 'console' as const, detail: null } };
     await t.db.insert(contacts).values({ ownerId: builder.user.id, msisdn: `+${CUSTOMER}`, name: 'Ama', consent });
 
-    const result = (await t.db.execute(sql`select current_database() as name`)) as unknown as { rows: Array<{ name: string }> };
-    const url = new URL(testDatabaseUrl);
-    url.pathname = `/${result.rows[0]!.name}`;
-    const admin = new pg.Client({ connectionString: url.toString() });
-    const holder = new pg.Client({ connectionString: url.toString() });
-    await Promise.all([admin.connect(), holder.connect()]);
+    const [admin, holder] = await Promise.all([connectToTestDatabase(t), connectToTestDatabase(t)]);
     try {
       // Every check passes (reads go on); the record waits for the table, and its connection is ended there.
       await holder.query('begin');
@@ -52,17 +46,7 @@ describeDb('writing first while the database goes away', () => {
         msisdn: `+${CUSTOMER}`,
         template: { name: 'news', language: 'en', variables: { body: { '1': '{{contact.name}}' } } },
       });
-      const pid = await vi.waitFor(
-        async () => {
-          const found = await admin.query<{ pid: number }>(
-            `select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike '%insert into "whatsapp_first_messages"%'`,
-          );
-          expect(found.rows).toHaveLength(1);
-          return found.rows[0]!.pid;
-        },
-        { timeout: 10_000, interval: 25 },
-      );
-      await admin.query('select pg_terminate_backend($1)', [pid]);
+      await terminateBlockedOn(admin, '%insert into "whatsapp_first_messages"%');
       const reply = await starting;
       await holder.query('rollback');
 

@@ -5,12 +5,11 @@
  * (int-postgres): PGlite has no connections to end.
  */
 import { expect, it } from 'vitest';
-import { and, count, eq, sql } from 'drizzle-orm';
-import pg from 'pg';
+import { and, count, eq } from 'drizzle-orm';
 import { contactImports, contacts } from '../../../db/schema';
 import { CONTACT_IMPORT_MESSAGES } from '../../../shared/api/contact-imports.schema';
 import { describeDb } from '../../../../tests/support/test-db';
-import { testDatabaseUrl } from '../../../../tests/support/services';
+import { connectToTestDatabase, terminateBlockedOn, waitForBlockedOn } from '../../../../tests/support/db-blink';
 import { createApiClient, useTestApp, useUser } from '../../../../tests/support/test-app';
 import { waitForContactImports } from './contact-imports.service';
 
@@ -25,16 +24,8 @@ describeDb('a contacts import while the database blinks', () => {
   const countContacts = async () => (await t.db.select({ n: count() }).from(contacts).where(eq(contacts.ownerId, owner.user.id)))[0]!.n;
 
   it('fails the import clearly, counts only the batches written whole, keeps serving, and a new import completes', async () => {
-    // The test's own database (each file gets a clone): the lock holders and the terminator connect to it.
-    const result = (await t.db.execute(sql`select current_database() as name`)) as unknown as { rows: Array<{ name: string }> };
-    const url = new URL(testDatabaseUrl);
-    url.pathname = `/${result.rows[0]!.name}`;
-    const holder = new pg.Client({ connectionString: url.toString() });
-    const jobHolder = new pg.Client({ connectionString: url.toString() });
-    await holder.connect();
-    await jobHolder.connect();
-    const admin = new pg.Client({ connectionString: url.toString() });
-    await admin.connect();
+    // The lock holders and the terminator.
+    const [holder, jobHolder, admin] = await Promise.all([connectToTestDatabase(t), connectToTestDatabase(t), connectToTestDatabase(t)]);
     try {
       await t.db.insert(contacts).values({ ownerId: owner.user.id, msisdn: HELD_NUMBER, name: 'Held' });
       const csv = ['phone,tier', ...Array.from({ length: ROWS }, (_, i) => `${numberOf(i)},gold`)].join('\n');
@@ -51,9 +42,9 @@ describeDb('a contacts import while the database blinks', () => {
       await jobHolder.query('begin');
       await jobHolder.query('select 1 from contact_imports where id = $1 for update', [importId]);
       await holder.query('rollback');
-      await admin.query('select pg_terminate_backend($1)', [await waitForBlockedOn(admin, 'update "contact_imports"%"processed"%')]);
+      await terminateBlockedOn(admin, 'update "contact_imports"%"processed"%');
       // Its first try at recording the failure meets the blink too.
-      await admin.query('select pg_terminate_backend($1)', [await waitForBlockedOn(admin, 'update "contact_imports"%"failure"%')]);
+      await terminateBlockedOn(admin, 'update "contact_imports"%"failure"%');
       await jobHolder.query('rollback');
       await waitForContactImports();
 
@@ -84,16 +75,3 @@ describeDb('a contacts import while the database blinks', () => {
     }
   });
 });
-
-/** Waits until a connection waits for a lock in a statement like `pattern` (ILIKE); its pid. */
-async function waitForBlockedOn(admin: pg.Client, pattern: string): Promise<number> {
-  for (let i = 0; i < 400; i++) {
-    const found = await admin.query<{ pid: number }>(
-      `select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike $1`,
-      [pattern],
-    );
-    if (found.rows[0]) return found.rows[0].pid;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`no statement like ${pattern} waited for a lock`);
-}

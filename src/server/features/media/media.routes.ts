@@ -1,17 +1,64 @@
-import type { FastifyInstance } from 'fastify';
+import type { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { downloadMedia, getMedia, uploadMedia } from '../../../shared/api/media.calls';
-import { MEDIA_KINDS, MEDIA_TYPES } from '../../../shared/media';
+import { uploadMediaQuerySchema } from '../../../shared/api/media.schema';
 import { notAllowed } from '../../../shared/errors';
 import type { AppContext } from '../../context';
 import { getOwnedApp } from '../../core/app-access';
+import { createLimit, readAddress } from '../../core/rate-limits';
 import { registerCall } from '../../core/register-call';
 import { ok } from '../../http';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
 import { checkMediaLink } from './media-links';
-import { findMediaById, getReadableMedia, readStoredBytes, storeMedia, toMediaRef, withSignedUrl } from './media.service';
+import { readUploadBody } from './media-uploads';
+import type { AuthUser } from '../../core/auth-user';
+import {
+  checkMediaQuota,
+  checkMediaSize,
+  findMediaById,
+  getReadableMedia,
+  MEDIA_MESSAGES,
+  MediaRefusal,
+  readStoredBytes,
+  storeMedia,
+  toMediaRef,
+  withSignedUrl,
+} from './media.service';
 
-/** The largest upload: the largest kind's limit (documents, 100 MB); Fastify stops reading a body past it. */
-const UPLOAD_LIMIT = Math.max(...MEDIA_KINDS.map((kind) => MEDIA_TYPES[kind].maxBytes));
+/**
+ * An upload's size as its Content-Length declares it, checked and admitted before the body is read
+ * (docs/media.md, "Limits on uploads"): too large for the kind asked for (or any kind), for another account's app,
+ * or past the storage left is refused without reading it; past the account's uploads at once, or the process's
+ * bytes in flight, it is refused at once. A chunked body (no Content-Length) is refused: its size is not known
+ * until it has been read. The admission is released when the answer has gone or the connection closed (`close`
+ * comes in both cases), whatever the answer was.
+ */
+async function admitUpload(ctx: AppContext, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const declared = req.headers['content-length'];
+  if (declared === undefined && req.headers['transfer-encoding'] !== undefined)
+    throw new MediaRefusal('lengthRequired', MEDIA_MESSAGES.lengthRequired);
+  const size = readDeclaredSize(req);
+  // The query is validated after the body is read: what is checked here is taken only when it is well formed.
+  const query = uploadMediaQuerySchema.safeParse(req.query);
+  const { kind, appId } = query.success ? query.data : {};
+  checkMediaSize(size, kind ?? null);
+  const user = getSignedInUser(req);
+  // Another account's app is not found, and a full storage refused, before a byte of the file is read.
+  if (size > 0) await checkMediaQuota(ctx, await getUploadAccountId(ctx, user, appId), size);
+  const release = ctx.mediaUploads.admit(user.id, size);
+  reply.raw.once('close', release);
+}
+
+/**
+ * The account an upload's file belongs to: the app owner's for a file for an app (it counts against their storage,
+ * as the files its bot receives do); not found for an app the user does not build.
+ */
+async function getUploadAccountId(ctx: AppContext, user: AuthUser, appId: string | undefined): Promise<string> {
+  return appId ? (await getOwnedApp(ctx, user, appId)).userId : user.id;
+}
+
+/** An upload's Content-Length: Node's parser has checked it is a number; no header and no chunks is no body. */
+const readDeclaredSize = (req: FastifyRequest) => Number(req.headers['content-length'] ?? 0);
 
 /** A file name in Content-Disposition: an ASCII fallback, and the name itself encoded (RFC 6266, RFC 5987). */
 function toContentDisposition(type: 'inline' | 'attachment', fileName: string | null): string {
@@ -63,22 +110,43 @@ export function registerMediaRoutes(app: FastifyInstance, ctx: AppContext, guard
     },
   });
 
-  // The body is the file itself: its own scope reads any type as bytes, up to the largest file any kind allows.
+  // Each upload holds its whole body in memory and writes it to the store: a builder uploading by hand never meets
+  // these limits, a script looping over uploads (from one account or many free ones) does. Counted after the guard
+  // and before the body is read, successful or not; then admitted by size (admitUpload).
+  const uploadLimits = [
+    createLimit(
+      app,
+      'media-upload-account',
+      ctx.config.MEDIA_UPLOAD_RATE_LIMIT,
+      (req) => getSignedInUser(req).id,
+      MEDIA_MESSAGES.uploadRate(ctx.config.MEDIA_UPLOAD_RATE_LIMIT),
+    ),
+    createLimit(
+      app,
+      'media-upload-address',
+      ctx.config.MEDIA_UPLOAD_ADDRESS_RATE_LIMIT,
+      readAddress,
+      MEDIA_MESSAGES.uploadAddressRate(ctx.config.MEDIA_UPLOAD_ADDRESS_RATE_LIMIT),
+    ),
+  ];
+
+  // The body is the file itself: its own scope reads any type as bytes.
   void app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: UPLOAD_LIMIT }, (_req, body, done) => done(null, body));
+    // The size was checked (at most the largest file any kind allows, 100 MB) and admitted before (admitUpload):
+    // the body is read into a buffer of that size, and no further.
+    scope.addContentTypeParser('*', (req: FastifyRequest, payload: Readable) =>
+      readUploadBody(payload, readDeclaredSize(req), ctx.config.MEDIA_UPLOAD_IDLE_MS),
+    );
     registerCall(scope, uploadMedia, {
       tags,
       summary: 'Stores the request body as a file (Content-Type: the type claimed); answers its reference',
-      onRequest: guard(),
-      bodyLimit: UPLOAD_LIMIT,
+      onRequest: [guard(), ...uploadLimits, (req, reply) => admitUpload(ctx, req, reply)],
       handler: async (req) => {
         const user = getSignedInUser(req);
         const { appId, kind, fileName, caption } = req.query;
-        // A file for an app counts against the app owner's storage, as the files its bot receives do.
-        const accountId = appId ? (await getOwnedApp(ctx, user, appId)).userId : user.id;
         const ref = await storeMedia(ctx, {
-          accountId,
+          accountId: await getUploadAccountId(ctx, user, appId),
           appId,
           // No body at all is an empty file, refused as one.
           bytes: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),

@@ -52,6 +52,10 @@ const KIND_OF_REFUSAL: Record<MediaRefusalCode, ErrorKind> = {
   imageTooLarge: 'invalid',
   quotaReached: 'limitReached',
   unavailable: 'unavailable',
+  lengthRequired: 'invalid',
+  stalled: 'requestTimeout',
+  tooManyUploads: 'tooManyRequests',
+  serverBusy: 'unavailable',
 };
 
 /** Each kind as a sentence names it, and the types it takes as a person reads them. */
@@ -84,6 +88,16 @@ export const MEDIA_MESSAGES = {
   quotaReached: (limit: number, planTitle: string) =>
     `The account's storage for files is full (${formatBytes(limit)} on the ${planTitle} plan): older files free their space after the retention period, or upgrade the plan.`,
   unavailable: 'The file could not be stored right now. Please try again in a few minutes.',
+  lengthMismatch: 'The file is not as long as its Content-Length says.',
+  lengthRequired: 'Send the file with its size (a Content-Length header): a body of unknown length is not received.',
+  stalled: (idleMs: number) =>
+    `The file stopped arriving: nothing was received for ${idleMs >= 1000 ? `${Math.round(idleMs / 1000)} s` : `${idleMs} ms`}. Please send it again.`,
+  tooManyUploads: (perAccount: number) =>
+    `${perAccount === 1 ? 'A file' : `${perAccount} files`} of this account ${perAccount === 1 ? 'is' : 'are'} already being uploaded: wait for ${perAccount === 1 ? 'it' : 'one'} to finish, then try again.`,
+  serverBusy: 'The server is receiving too many files right now. Please try again in a minute.',
+  uploadRate: (max: number) => `Too many files uploaded: at most ${max} a minute for one account. Please wait a minute and try again.`,
+  uploadAddressRate: (max: number) =>
+    `Too many files uploaded from this address: at most ${max} a minute. Please wait a minute and try again.`,
   notFound: 'File not found',
   gone: 'This file was deleted after the retention period (or at its sender’s request); only its record is kept.',
 } as const;
@@ -124,7 +138,7 @@ export interface StoreMediaInput {
 export async function storeMedia(ctx: AppContext, input: StoreMediaInput): Promise<MediaRef> {
   const { bytes, expectedKind } = input;
   if (bytes.length === 0) throw new MediaRefusal('empty', MEDIA_MESSAGES.empty);
-  checkSize(bytes.length, expectedKind ?? null, input.maxBytes);
+  checkMediaSize(bytes.length, expectedKind ?? null, input.maxBytes);
 
   const sniffed = await sniffMimeType(bytes, input.claimedMimeType, input.fileName);
   if ('unknown' in sniffed) throw new MediaRefusal('unknownType', MEDIA_MESSAGES.unknownType);
@@ -134,12 +148,11 @@ export async function storeMedia(ctx: AppContext, input: StoreMediaInput): Promi
   if (!kind) throw new MediaRefusal('typeNotAllowed', MEDIA_MESSAGES.typeNotAccepted(mimeType));
   if (expectedKind && kind !== expectedKind)
     throw new MediaRefusal('typeNotAllowed', MEDIA_MESSAGES.wrongKind(expectedKind, kind, mimeType));
-  checkSize(bytes.length, kind, input.maxBytes);
+  checkMediaSize(bytes.length, kind, input.maxBytes);
   if (kind === 'image') checkImageDimensions(ctx, bytes);
 
-  const quota = await getMediaQuota(ctx, input.accountId);
   // A quick refusal before the bytes travel; the record's insert counts again, locked.
-  if (quota) await checkQuota(ctx.db, input.accountId, bytes.length, quota);
+  const quota = await checkMediaQuota(ctx, input.accountId, bytes.length);
 
   const id = randomUUID();
   const storageKey = `${input.accountId}/${id}`;
@@ -186,7 +199,11 @@ export async function storeMedia(ctx: AppContext, input: StoreMediaInput): Promi
   return toMediaRef(row);
 }
 
-function checkSize(size: number, kind: MediaKind | null, menuMax: number | undefined): void {
+/**
+ * Refuses a size larger than the kind allows (any kind's largest when it is not known yet), or than a menu's own
+ * smaller limit: before the type is read, and for an upload before its body is (its Content-Length).
+ */
+export function checkMediaSize(size: number, kind: MediaKind | null, menuMax?: number): void {
   const kindMax = kind ? MEDIA_TYPES[kind].maxBytes : LARGEST_FILE;
   if (menuMax !== undefined && menuMax < kindMax && size > menuMax)
     throw new MediaRefusal('tooLarge', MEDIA_MESSAGES.tooLargeForMenu(menuMax));
@@ -199,6 +216,20 @@ function checkImageDimensions(ctx: AppContext, bytes: Buffer): void {
   const maxPixels = ctx.config.MEDIA_MAX_PIXELS;
   if (dimensions.width * dimensions.height > maxPixels)
     throw new MediaRefusal('imageTooLarge', MEDIA_MESSAGES.imageTooLarge(dimensions.width, dimensions.height, maxPixels));
+}
+
+/**
+ * Refuses (`quotaReached`) a file of `size` bytes the account's storage has no room for: before an upload's body is
+ * read (its Content-Length), and before a file's bytes go to the store. Answers the account's quota (null: none).
+ */
+export async function checkMediaQuota(
+  ctx: AppContext,
+  accountId: string,
+  size: number,
+): Promise<{ limit: number; planTitle: string } | null> {
+  const quota = await getMediaQuota(ctx, accountId);
+  if (quota) await checkQuota(ctx.db, accountId, size, quota);
+  return quota;
 }
 
 async function checkQuota(db: Db, accountId: string, adding: number, quota: { limit: number; planTitle: string }): Promise<void> {
