@@ -17,7 +17,13 @@ const MENUS: Array<Partial<MenuInput>> = [
     switchOperations: [
       { operator: 'eq', compareVal: '1', action: 'Terminate', actionParam: 'Your balance is 10' },
       { operator: 'eq', compareVal: '2', action: 'Terminate', actionParam: '', handoff: { reason: 'asked' } },
-      { operator: 'eq', compareVal: '3', action: 'Terminate', actionParam: 'Kofi will answer, {{ session.inputs.home }}', handoff: { reason: '' } },
+      {
+        operator: 'eq',
+        compareVal: '3',
+        action: 'Terminate',
+        actionParam: 'Kofi will answer, {{ session.inputs.home }}',
+        handoff: { reason: '' },
+      },
     ],
   },
 ];
@@ -47,10 +53,17 @@ describe("a rule's handoff (docs/inbox.md)", () => {
 
   it('is refused on a rule that goes to a menu (a handoff ends the session)', () => {
     const menu = buildTestApp([
-      { uniqueId: 'a', isFirst: true, switchOperations: [{ operator: 'eq', compareVal: '1', action: 'goto', actionParam: 'a', handoff: { reason: 'x' } }] },
+      {
+        uniqueId: 'a',
+        isFirst: true,
+        switchOperations: [{ operator: 'eq', compareVal: '1', action: 'goto', actionParam: 'a', handoff: { reason: 'x' } }],
+      },
     ]).menus[0]!;
     expect(validateMenu(menu, [])).toContainEqual(
-      expect.objectContaining({ field: 'switchOperations.0.action', message: 'A rule that hands the conversation to a person ends the session: its action must be Terminate.' }),
+      expect.objectContaining({
+        field: 'switchOperations.0.action',
+        message: 'A rule that hands the conversation to a person ends the session: its action must be Terminate.',
+      }),
     );
   });
 });

@@ -389,7 +389,12 @@ describeDb('authorization, route by route', () => {
         const allowed = audiences.some((audience) => AUDIENCE_MEMBERS[audience]?.includes(name));
         // A stream (server-sent events) never ends: its reply is read as soon as its head is written.
         const isStream = STREAM_ROUTES.has(`${route.method} ${route.url}`);
-        const res = await t.app.inject({ method: route.method as 'GET', url: fill(route.url), headers: account.auth, payloadAsStream: isStream });
+        const res = await t.app.inject({
+          method: route.method as 'GET',
+          url: fill(route.url),
+          headers: account.auth,
+          payloadAsStream: isStream,
+        });
         if (isStream) res.stream().destroy();
         const label = `${route.method} ${route.url} as ${name}`;
         if (!allowed) expect(res.statusCode, label).toBe(403);

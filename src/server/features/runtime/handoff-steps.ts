@@ -36,7 +36,8 @@ export async function answerHandoffKeyword(
   const stored = await env.deps.sessions.get(key);
   const open = stored && !stored.state.ended ? stored : undefined;
   if (stored) await env.deps.sessions.delete(key, target.appId);
-  if (open) env.records.recordSession(open.state, 'abandoned', open.state.currentMenuId, open.caller ?? null, undefined, open.contactMsisdn);
+  if (open)
+    env.records.recordSession(open.state, 'abandoned', open.state.currentMenuId, open.caller ?? null, undefined, open.contactMsisdn);
   const fallback = loaded.compiled.app.languages?.defaultLanguage ?? null;
   const text = getHandoffReply(loaded.handoffKeywords, word.language, fallback);
   await handoffs.openConversation({

@@ -181,7 +181,8 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
       const bot = await delivery.findBot(message);
       if (bot === null) return null;
       if (delivery.opensWindow) recordWindow(message);
-      const reply = typeof bot === 'string' ? toSentenceReply(message, bot) : await answerChatMessage(bot, message, undefined, delivery.handoffs);
+      const reply =
+        typeof bot === 'string' ? toSentenceReply(message, bot) : await answerChatMessage(bot, message, undefined, delivery.handoffs);
       if (reply && delivery.send) await delivery.send(reply);
       return reply;
     });
@@ -215,12 +216,7 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
    * answer), else the conversation's session, the steps, and the reply as WhatsApp messages. `start`: a new session
    * whatever is open (a business writing first).
    */
-  async function answerChatMessage(
-    bot: ChatBot,
-    message: ChatMessage,
-    kind?: 'start',
-    handoffs?: ChatHandoffs,
-  ): Promise<ChatReply | null> {
+  async function answerChatMessage(bot: ChatBot, message: ChatMessage, kind?: 'start', handoffs?: ChatHandoffs): Promise<ChatReply | null> {
     const { appId, environment, caller = null, entryMenuId } = bot;
     const loaded = await getVersion(ctx, appId, environment);
     const keyword = await answerConsentKeyword(env, loaded, message);
