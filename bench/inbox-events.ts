@@ -24,17 +24,15 @@ async function serve(overrides: Partial<Config>): Promise<void> {
   await database.migrate();
   const user = await createUser(database.db, { fullName: 'Agent', ...AGENT, roles: ['CHATBOT'] });
   const appId = randomBytes(16).toString('hex');
-  await database.db
-    .insert(apps)
-    .values({
-      id: appId,
-      userId: user.id,
-      appName: 'Bench Bot',
-      country: 'ghana',
-      shortCode: '',
-      connectionMode: 'none',
-      channel: 'whatsapp',
-    });
+  await database.db.insert(apps).values({
+    id: appId,
+    userId: user.id,
+    appName: 'Bench Bot',
+    country: 'ghana',
+    shortCode: '',
+    connectionMode: 'none',
+    channel: 'whatsapp',
+  });
   const [conversation] = await database.db
     .insert(inboxConversations)
     .values({ ownerId: user.id, appId, msisdn: '+233241000000', reason: 'bench' })
