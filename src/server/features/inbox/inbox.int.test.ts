@@ -87,6 +87,11 @@ describeDb('the inbox', () => {
     expect((await list('unassigned')).conversations.map((c: { conversationId: string }) => c.conversationId)).not.toContain(
       opened.conversationId,
     );
+    const unassigned = (await agent().post(`/api/inbox/conversations/${opened.conversationId}/assign`, { assigneeId: null })).json();
+    expect(unassigned.data.assigneeId).toBeNull();
+    expect((await list('unassigned')).conversations.map((c: { conversationId: string }) => c.conversationId)).toContain(
+      opened.conversationId,
+    );
     const closed = (await agent().post(`/api/inbox/conversations/${opened.conversationId}/close`, {})).json();
     expect(closed.data).toMatchObject({ status: 'closed', unreadCount: 0 });
     expect(closed.data.closedAt).not.toBeNull();
