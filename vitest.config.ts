@@ -22,6 +22,7 @@ const postgresServerFiles = [
   'src/server/features/contacts/contact-import-blink.int.test.ts',
   'src/server/features/bots/bot-conversations-outage.int.test.ts',
   'src/server/features/media/media-upload-blink.int.test.ts',
+  'src/server/features/inbox/inbox-blink.int.test.ts',
 ];
 
 export default defineConfig({

@@ -28,6 +28,7 @@ import { joinScreenParts, RenderBudgetError, renderTemplate, type CompiledTempla
 import type { EngineEventData, Reply, RuleData } from './types';
 import { validateInput } from './validation';
 import { toErrorMessage } from '../shared/errors';
+import { DEFAULT_HANDOFF_TEXT } from '../shared/inbox';
 
 /** Renders a template or reports the fault, or the time budget run out (and ends the hop); null then. */
 function renderOrFail(ctx: HopContext, menu: CompiledMenu, template: CompiledTemplate, part: string): string | null {
@@ -194,7 +195,8 @@ export async function handleInput(ctx: HopContext, raw: unknown, isReplayed = fa
   if (rule.rule.setLanguage !== undefined) setLanguage(ctx, rule.rule.setLanguage);
   if (rule.rule.consent !== undefined) recordConsent(ctx, rule.rule.consent, menu.identifier || menu.uniqueId);
   if (rule.rule.action === 'Terminate') {
-    const thankYou = getLabels(ctx).thankYou;
+    const handoff = rule.rule.handoff;
+    const thankYou = handoff ? DEFAULT_HANDOFF_TEXT : getLabels(ctx).thankYou;
     let text = thankYou;
     const closing = getTranslation(ctx, menu)?.closing[rule.index] ?? rule.closing;
     if (closing) {
@@ -203,7 +205,14 @@ export async function handleInput(ctx: HopContext, raw: unknown, isReplayed = fa
       text = rendered.trim() || thankYou;
     }
     emitEvent(ctx, 'navigated', 'info', `Rule ${rule.index + 1} ended the session`, { menu, data: ruleData });
-    endSession(ctx, text, 'terminate_rule', menu);
+    if (handoff) {
+      ctx.handoff = { reason: handoff.reason };
+      emitEvent(ctx, 'handed_off', 'info', `Rule ${rule.index + 1} handed the conversation to a person`, {
+        menu,
+        data: { reason: handoff.reason },
+      });
+    }
+    endSession(ctx, text, handoff ? 'handoff' : 'terminate_rule', menu);
     return true;
   }
   const target = findMenu(ctx.compiled, rule.rule.actionParam);

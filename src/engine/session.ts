@@ -74,6 +74,7 @@ function createContext(compiled: CompiledApp, deps: EngineDeps, state: SessionSt
     reply: null,
     renderTime,
     contactChanges: null,
+    handoff: null,
     received: null,
   };
 }
@@ -92,6 +93,7 @@ async function runGuarded<A>(ctx: HopContext, step: (ctx: HopContext, arg: A) =>
   }
   const result: HopResult = { state: ctx.state, reply: ctx.reply ?? { text: '', end: true }, events: ctx.events };
   if (ctx.contactChanges) result.contactChanges = ctx.contactChanges;
+  if (ctx.handoff && ctx.state.ended) result.handoff = ctx.handoff;
   return result;
 }
 

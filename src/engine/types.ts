@@ -69,7 +69,7 @@ export interface ContactFields {
 export type RestartReason = 'unreadable_state' | 'app_changed' | 'ended' | 'menu_missing' | 'session_lost';
 
 /** Why a session ended: a fault, a terminating menu or rule, a script's `{ end }`, or a lost session. */
-export type EndReason = 'fault' | 'terminate_menu' | 'terminate_rule' | 'steered' | 'session_lost';
+export type EndReason = 'fault' | 'terminate_menu' | 'terminate_rule' | 'steered' | 'session_lost' | 'handoff';
 
 /** The navigation rule an input matched (or that failed): its index in the menu, operator and compare value. */
 export interface RuleData {
@@ -126,6 +126,8 @@ export interface EngineEventData {
   action_failed: { error: string; elapsedMs: number } | { elapsedMs: number; timedOut: true };
   /** A script's result ended the session or went to a menu. */
   session_steered: { end: string } | { goto: string; menuId: string };
+  /** A rule handed the conversation to a person (docs/inbox.md): the runtime opens an inbox conversation. */
+  handed_off: { reason: string };
   /** Resume on redial: the dialler's dropped session was offered back (offerResume). */
   resume_offered: { fromSessionId: string };
   /** The dialler chose to continue: the dropped session's menu, inputs and variables are this session's now. */
@@ -290,6 +292,8 @@ export interface HopResult {
   events: EngineEvent[];
   /** Set when the hop changed the caller's contact: what the runtime writes with the session's records. */
   contactChanges?: ContactChanges;
+  /** Set when a rule handed the conversation to a person (docs/inbox.md): the runtime opens the inbox conversation. */
+  handoff?: { reason: string };
 }
 
 export type LintLevel = 'error' | 'warning';

@@ -65,6 +65,10 @@ import { registerBotsRoutes } from './features/bots/bots.routes';
 import { registerWhatsAppRoutes } from './features/bots/whatsapp.routes';
 import { registerWhatsAppTemplateRoutes } from './features/bots/whatsapp-templates.routes';
 import { createWhatsApp } from './features/bots/whatsapp-connectors';
+import { createInboxEvents } from './features/inbox/inbox-events';
+import { createChatHandoffs, createInbox } from './features/inbox/inbox.service';
+import { createInboxStreams } from './features/inbox/inbox-stream';
+import { registerInboxRoutes } from './features/inbox/inbox.routes';
 import { createSendsmsRunner } from '../actions/sendsms';
 import { createPaymentpromptRunner } from '../actions/paymentprompt';
 import { checkSmsConsent, createSmsProvider, queueSms } from './features/sms/sms.service';
@@ -236,7 +240,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     admitGatewaySession: createGatewayLimits(app, config),
   });
   app.decorate('runtime', runtime);
-  const whatsapp = createWhatsApp(ctx, runtime);
+  // The inbox (docs/inbox.md): its live events (through Redis when there is one), the runtime's handoffs, which the
+  // connectors give with each linked number's message, the agents' calls and their streams.
+  const inboxEvents = createInboxEvents(redis, app.log);
+  const whatsapp = createWhatsApp(ctx, runtime, createChatHandoffs(ctx, inboxEvents));
+  const inbox = createInbox(ctx, { events: inboxEvents, sender: whatsapp });
+  const inboxStreams = createInboxStreams(inboxEvents, {
+    perAccount: config.INBOX_STREAMS_PER_ACCOUNT,
+    total: config.INBOX_STREAMS_MAX,
+    heartbeatMs: config.INBOX_HEARTBEAT_MS,
+  });
+  // Held connections would keep the server from closing: they end first.
+  app.addHook('preClose', async () => inboxStreams.closeAll());
   // Gateway traffic may run scripts from its first hop: a process serving it loads the workers when main.ts asks,
   // after listen; a console process loads them on first use (a custom action's test run).
   app.decorate('startScripts', servesGateways ? serverRunners.startScripts : async () => {});
@@ -249,6 +264,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await runtime.close();
     await ctx.shortcodeRoutes.close();
     await ctx.gatewayAccess.close();
+    inboxEvents.close();
     await serverRunners.close();
     redis?.disconnect();
     if (ownsDatabase) await database.close();
@@ -331,6 +347,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerWhatsAppRoutes(app, ctx, guard, runtime, whatsapp);
     registerWhatsAppTemplateRoutes(app, ctx, guard);
     registerMediaRoutes(app, ctx, guard);
+    registerInboxRoutes(app, ctx, guard, inbox, inboxStreams);
     ctx.background.run('resume linked WhatsApp numbers', () => whatsapp.resumeLinks());
   }
   registerWebApp(app, config, servesConsole);

@@ -247,6 +247,11 @@ export const configSchema = z
       .int()
       .min(1024 * 1024)
       .default(256 * 1024 * 1024),
+    // The inbox's live streams (docs/inbox.md, "Live"): open at once per account and in this process, and how
+    // often an idle one gets a heartbeat (proxies close a silent connection).
+    INBOX_STREAMS_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(20),
+    INBOX_STREAMS_MAX: z.coerce.number().int().min(1).max(100_000).default(2000),
+    INBOX_HEARTBEAT_MS: z.coerce.number().int().min(1000).max(300_000).default(25_000),
   })
   .refine(...requiredWith('AT_USERNAME', 'SMS_PROVIDER', 'africastalking'))
   .refine(...requiredWith('AT_API_KEY', 'SMS_PROVIDER', 'africastalking'))

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { ConsentKeywords } from '../../shared/contact-consent';
+import type { HandoffKeywords } from '../../shared/inbox';
 import { users } from './accounts';
 
 export const apps = pgTable(
@@ -30,6 +31,8 @@ export const apps = pgTable(
      * STOP and START only with the default answers (docs/contacts.md, "Consent").
      */
     consentKeywords: jsonb('consent_keywords').$type<ConsentKeywords>(),
+    /** A bot's handoff words and answers per language (shared/inbox.ts HandoffKeywords), null for none (docs/inbox.md). */
+    handoffKeywords: jsonb('handoff_keywords').$type<HandoffKeywords>(),
     /** Featured templates are apps too: runnable in the emulator and cloneable by anyone. */
     isTemplate: boolean('is_template').notNull().default(false),
     flagIcon: text('flag_icon').notNull().default(''),

@@ -13,3 +13,4 @@ export * from './webhooks';
 export * from './two-factor';
 export * from './contacts';
 export * from './media';
+export * from './inbox';

@@ -6,6 +6,7 @@ import type { LRUCache } from 'lru-cache';
 import type { subscriptions } from '../../db/schema';
 import type { CompiledApp } from '../../engine';
 import type { ConsentKeywords } from '../../shared/contact-consent';
+import type { HandoffKeywords } from '../../shared/inbox';
 import type { LinkedAppEnv } from '../../shared/api/shortcodes.schema';
 
 /** A compiled app ready to run, or why it cannot run. */
@@ -21,6 +22,8 @@ export type LoadedApp =
       resumeWindowMinutes: number | null;
       /** A bot's own consent words and answers (docs/contacts.md, "Consent"), null for STOP and START only. */
       consentKeywords: ConsentKeywords | null;
+      /** A bot's handoff words and answers (docs/inbox.md), null for none. */
+      handoffKeywords: HandoffKeywords | null;
     }
   | { missing: 'app' | 'version' };
 

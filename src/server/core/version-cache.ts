@@ -41,6 +41,7 @@ export function createVersionCache(db: Db, redis?: Redis): VersionCache {
           resumeOnRedial: apps.resumeOnRedial,
           resumeWindowMinutes: apps.resumeWindowMinutes,
           consentKeywords: apps.consentKeywords,
+          handoffKeywords: apps.handoffKeywords,
         })
         .from(apps)
         .where(eq(apps.id, appId));
@@ -55,6 +56,7 @@ export function createVersionCache(db: Db, redis?: Redis): VersionCache {
             country: app.country,
             resumeWindowMinutes: toResumeWindow(app),
             consentKeywords: app.consentKeywords ?? null,
+            handoffKeywords: app.handoffKeywords ?? null,
           }
         : { missing: 'version' };
       live.set(appId, loaded);
@@ -74,6 +76,7 @@ export function createVersionCache(db: Db, redis?: Redis): VersionCache {
         country: app.country,
         resumeWindowMinutes: toResumeWindow(app),
         consentKeywords: app.consentKeywords ?? null,
+        handoffKeywords: app.handoffKeywords ?? null,
       };
       drafts.set(appId, { stamp, loaded });
       return loaded;

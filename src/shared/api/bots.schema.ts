@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { languageRecord } from '../app/languages';
 import type { ConsentKeywords } from '../contact-consent';
+import type { HandoffKeywords } from '../inbox';
 import { LINK_STATUSES, WHATSAPP_CONNECTORS, type WhatsAppMessage } from '../whatsapp';
 import { DELIVERY_STATUSES } from '../whatsapp-status';
 import { MEDIA_KINDS, type LocationRef, type MediaRef } from '../media';
@@ -83,6 +84,17 @@ export const consentKeywordsSchema = z.object({
   optInReply: languageRecord(consentReply).default({}),
 }) satisfies z.ZodType<ConsentKeywords, z.input<z.ZodType>>;
 
+const handoffWord = z.string().trim().min(1, 'A handoff word cannot be empty').max(40, 'A handoff word is at most 40 characters');
+
+/**
+ * A bot's handoff words and answers per language (docs/inbox.md, "Keywords"): a message that is one of the words hands
+ * the conversation to a person from any screen: `{ words: { en: ['agent', 'human'] }, reply: { en: 'A person will reply shortly.' } }`.
+ */
+export const handoffKeywordsSchema = z.object({
+  words: languageRecord(z.array(handoffWord).max(20)).default({}),
+  reply: languageRecord(z.string().trim().max(1000, 'A handoff answer is at most 1,000 characters')).default({}),
+}) satisfies z.ZodType<HandoffKeywords, z.input<z.ZodType>>;
+
 /** The bot data object: only the editable fields are read. */
 export const updateBotBodySchema = z
   .object({
@@ -92,6 +104,8 @@ export const updateBotBodySchema = z
     status: z.enum(BOT_STATUSES).optional(),
     /** The bot's own consent words and answers; null clears them, absent keeps them. */
     consentKeywords: consentKeywordsSchema.nullable().optional(),
+    /** The bot's handoff words and answers; null clears them, absent keeps them. */
+    handoffKeywords: handoffKeywordsSchema.nullable().optional(),
   })
   .passthrough();
 export type UpdateBotBody = z.infer<typeof updateBotBodySchema>;
@@ -157,6 +171,8 @@ export const botSchema = z.object({
   connectedNumbers: z.number(),
   /** Its own consent words and answers (docs/contacts.md, "Consent"); null: STOP and START only, default answers. */
   consentKeywords: consentKeywordsSchema.nullable(),
+  /** Its handoff words and answers (docs/inbox.md); null: none. */
+  handoffKeywords: handoffKeywordsSchema.nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

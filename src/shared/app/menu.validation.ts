@@ -56,6 +56,7 @@ export const MENU_MESSAGES = {
   targetRequired: 'Select a target menu.',
   targetMissing: 'The target menu does not exist in this app.',
   alwaysNeedsGoto: 'An Always goto rule must go to a menu.',
+  handoffNeedsTerminate: 'A rule that hands the conversation to a person ends the session: its action must be Terminate.',
 } as const;
 
 /** The plugin-level error shown on an action card, per kind (the first two are fixed texts of docs/product.md). */
@@ -144,6 +145,8 @@ export function validateMenu(
       const comparison = compileComparison(rule.operator, rule.compareVal, regexps);
       if (!comparison.ok) errors.push({ field: `${at}.compareVal`, message: comparison.error });
     }
+    if (rule.handoff !== undefined && rule.action !== 'Terminate')
+      errors.push({ field: `${at}.action`, message: MENU_MESSAGES.handoffNeedsTerminate });
     if (rule.action === 'goto') {
       if (rule.actionParam.trim() === '')
         errors.push({ field: `${at}.actionParam`, message: MENU_MESSAGES.targetRequired, code: 'no_target' });

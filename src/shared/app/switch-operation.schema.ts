@@ -55,6 +55,14 @@ export function toMediaSubject(subject: string): [identifier: string, field: str
 export const ruleConsentSchema = z.object({ channel: z.enum(CONSENT_CHANNELS), status: z.enum(['in', 'out']) });
 export type RuleConsent = z.infer<typeof ruleConsentSchema>;
 
+/**
+ * `handoff`, on a Terminate rule of a bot (docs/inbox.md): the rule hands the conversation to a person. The session
+ * ends on the rule's closing text (DEFAULT_HANDOFF_TEXT when it has none) and the runtime opens an inbox
+ * conversation with `reason` and the session's inputs; the contact's messages go to the agents until one closes it.
+ */
+export const ruleHandoffSchema = z.object({ reason: z.string().trim().max(200).default('') });
+export type RuleHandoff = z.infer<typeof ruleHandoffSchema>;
+
 export const switchOperationSchema = z.object({
   subject: ruleSubjectSchema.optional(),
   operator: z.enum(SWITCH_OPERATORS),
@@ -63,5 +71,6 @@ export const switchOperationSchema = z.object({
   actionParam: z.string().max(2000).default(''),
   setLanguage: languageCodeSchema.optional(),
   consent: ruleConsentSchema.optional(),
+  handoff: ruleHandoffSchema.optional(),
 });
 export type SwitchOperation = z.infer<typeof switchOperationSchema>;

@@ -28,6 +28,7 @@ import { deliverTemplate } from './whatsapp-templates.service';
 import { createMediaReader, resolveReplyMedia, storeChatMedia } from './whatsapp-media';
 import type { RenderedTemplate } from '../../../shared/whatsapp-templates';
 import type { SentMessage } from '../../../shared/whatsapp-status';
+import type { ChatHandoffs } from '../../core/inbox-handoffs';
 
 /** The linked number a template goes from. */
 export interface TemplateLink {
@@ -46,6 +47,11 @@ export interface WhatsApp extends WhatsAppConnectors {
    * (docs/whatsapp-templates.md) and is recorded, as the bot's (`ownerId` its account), for its delivery statuses.
    */
   sendTemplate(link: TemplateLink, to: string, template: RenderedTemplate, ownerId: string): Promise<SentMessage[]>;
+  /**
+   * An agent's reply from the inbox (docs/inbox.md): the text goes to the user through the link's connector and is
+   * recorded, as the bot's (`ownerId` its account), for its delivery statuses. Rejects with the connector's error.
+   */
+  sendText(link: TemplateLink, to: string, text: string, ownerId: string): Promise<SentMessage[]>;
   /**
    * A business writing first inside the window: the entry menu goes to the user through the link's connector; the
    * messages sent are recorded for their delivery statuses, as the bot's (`ownerId` its account).
@@ -93,7 +99,11 @@ async function findLinkedBot(
   return bot;
 }
 
-export function createWhatsApp(ctx: AppContext, runtime: Runtime): WhatsApp {
+/**
+ * `handoffs`: the inbox (core/inbox-handoffs.ts), given with each linked number's message, so a conversation handed
+ * to a person takes the contact's messages; without it (tests of the bots alone) no message is handed over.
+ */
+export function createWhatsApp(ctx: AppContext, runtime: Runtime, handoffs?: ChatHandoffs): WhatsApp {
   // Messages being answered, so that close() lets them finish (the runtime keeps their order, per conversation).
   const answering = new Set<Promise<unknown>>();
   function answerMessage(connector: WhatsAppConnector, message: ChatMessage): Promise<unknown> {
@@ -109,6 +119,7 @@ export function createWhatsApp(ctx: AppContext, runtime: Runtime): WhatsApp {
         runtime.recordSentMessages(toSentRows(ready, sent, sentBy, ctx.now()), sentBy.ownerId);
       },
       opensWindow: true,
+      handoffs,
     };
     const run = runtime
       .handleMessage(message, delivery)
@@ -206,6 +217,21 @@ export function createWhatsApp(ctx: AppContext, runtime: Runtime): WhatsApp {
         toSentRows(reply, sent, by, ctx.now()).map((row) => ({ ...row, kind: 'template' })),
         ownerId,
       );
+      return sent;
+    },
+    async sendText(link, to, text, ownerId) {
+      const connector = connectors.get(link.connector as WhatsAppConnectorName);
+      if (!connector) throw new Error(`The ${link.connector} connector is not offered by this installation`);
+      const reply: ChatReply = {
+        linkId: link.id,
+        conversation: toConversation(link.id, to),
+        to,
+        sessionId: '',
+        end: false,
+        messages: [{ type: 'text', text }],
+      };
+      const sent = await connector.send(reply);
+      runtime.recordSentMessages(toSentRows(reply, sent, { ownerId, appId: link.appId, environment: 'live' }, ctx.now()), ownerId);
       return sent;
     },
     startConversation(start, connector, ownerId) {

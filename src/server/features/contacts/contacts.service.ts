@@ -11,6 +11,7 @@ import {
   appLogs,
   apps,
   contacts,
+  inboxConversations,
   sessionInputs,
   sessionRecords,
   smsMessages,
@@ -466,7 +467,8 @@ export async function* exportContacts(ctx: AppContext, user: AuthUser, filter: C
 
 /**
  * What the account's bots kept of the person on WhatsApp: the conversations it started (deleted), the 24-hour window
- * with each of its numbers (deleted), and the messages its bots sent them, kept for the dashboard's delivery counts
+ * with each of its numbers (deleted), its inbox conversations with the account's agents and their messages (deleted,
+ * docs/inbox.md), and the messages its bots sent them, kept for the dashboard's delivery counts
  * with the anonymous token for the number.
  */
 async function eraseWhatsAppTraces(tx: Pick<Db, 'update' | 'delete'>, ownerId: string, msisdn: string, anonymous: string): Promise<void> {
@@ -474,6 +476,7 @@ async function eraseWhatsAppTraces(tx: Pick<Db, 'update' | 'delete'>, ownerId: s
     where ${apps.userId} = ${ownerId}`;
   await tx.delete(whatsappFirstMessages).where(and(eq(whatsappFirstMessages.ownerId, ownerId), eq(whatsappFirstMessages.msisdn, msisdn)));
   await tx.delete(whatsappWindows).where(and(sql`${whatsappWindows.linkId} in (${ownLinks})`, eq(whatsappWindows.msisdn, msisdn)));
+  await tx.delete(inboxConversations).where(and(eq(inboxConversations.ownerId, ownerId), eq(inboxConversations.msisdn, msisdn)));
   await tx
     .update(whatsappMessages)
     .set({ toNumber: anonymous })

@@ -100,6 +100,8 @@ export async function answerHop(env: HopEnv, request: HopRequest): Promise<Forma
 export interface HopAnswer {
   reply: Reply;
   hop: InboundHop;
+  /** A rule handed the conversation to a person (docs/inbox.md): its reason, and the session's inputs then. */
+  handoff?: { reason: string; inputs: Record<string, string> };
 }
 
 /**
@@ -128,6 +130,7 @@ export async function runHop(env: HopEnv, request: HopRequest): Promise<HopAnswe
   const result = await runEngine(env, request, version, { engineHop, hop, stored, dropped: resume.dropped });
   if (!result) return { reply: { text: UNAVAILABLE_TEXT, end: true }, hop };
   await storeHop(env, request, version, { hop, stored, result, resume, contactMsisdn });
+  if (result.handoff) return { reply: result.reply, hop, handoff: { reason: result.handoff.reason, inputs: { ...result.state.inputs } } };
   return { reply: result.reply, hop };
 }
 

@@ -15,6 +15,8 @@ import type { whatsappMessages } from '../../../db/schema';
 import type { EventSinkStats } from './event-sink';
 import type { GatewaySource } from '../../core/gateway-access';
 import { answerConsentKeyword } from './consent-steps';
+import { answerHandoffKeyword, holdForAgents, openForAgents, toHandoffTarget } from './handoff-steps';
+import type { ChatHandoffs } from '../../core/inbox-handoffs';
 import { createHopEnv } from './hop-env';
 import { answerHop, answerRoutedHop, getVersion, routedSessionKey, runHop, sessionKey } from './hop-steps';
 import { createHopTurns } from './hop-turns';
@@ -51,6 +53,11 @@ export interface ChatDelivery {
    * 24-hour window with that number (core/whatsapp-windows.ts), written with the session's records.
    */
   opensWindow?: boolean;
+  /**
+   * A linked number's message: the inbox (docs/inbox.md). A conversation open with the agents takes the message
+   * instead of the bot; a handoff word or a rule's handoff opens one.
+   */
+  handoffs?: ChatHandoffs;
 }
 
 /** A business writing first to a user of a linked number (docs/bots.md, "Writing first"), inside the window. */
@@ -174,7 +181,8 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
       const bot = await delivery.findBot(message);
       if (bot === null) return null;
       if (delivery.opensWindow) recordWindow(message);
-      const reply = typeof bot === 'string' ? toSentenceReply(message, bot) : await answerChatMessage(bot, message);
+      const reply =
+        typeof bot === 'string' ? toSentenceReply(message, bot) : await answerChatMessage(bot, message, undefined, delivery.handoffs);
       if (reply && delivery.send) await delivery.send(reply);
       return reply;
     });
@@ -208,18 +216,37 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
    * answer), else the conversation's session, the steps, and the reply as WhatsApp messages. `start`: a new session
    * whatever is open (a business writing first).
    */
-  async function answerChatMessage(bot: ChatBot, message: ChatMessage, kind?: 'start'): Promise<ChatReply | null> {
+  async function answerChatMessage(bot: ChatBot, message: ChatMessage, kind?: 'start', handoffs?: ChatHandoffs): Promise<ChatReply | null> {
     const { appId, environment, caller = null, entryMenuId } = bot;
     const loaded = await getVersion(ctx, appId, environment);
     const keyword = await answerConsentKeyword(env, loaded, message);
     if (keyword) return keyword.text === null ? null : toSentenceReply(message, keyword.text);
     const key = sessionKey(appId, environment, whatsappAdapter.name, message.conversation, caller);
+    // The inbox (docs/inbox.md): an open conversation takes the message; a handoff word opens one.
+    const target = handoffs ? toHandoffTarget(loaded, appId, message) : null;
+    if (handoffs && target) {
+      const held = await holdForAgents(env, handoffs, target, message);
+      if (held === '') return null;
+      if (held !== undefined) return toSentenceReply(message, held);
+      const handedOver = await answerHandoffKeyword(env, handoffs, loaded, target, key, message);
+      if (handedOver !== undefined) return toSentenceReply(message, handedOver);
+    }
     const hop = readChatMessage(message);
     if (kind) hop.kind = kind;
     if (entryMenuId !== undefined) hop.entryMenuId = entryMenuId;
     const answered = await runHop(env, { appId, environment, caller, key, loaded, adapter: whatsappAdapter, hop });
     // Only a gateway's end notice has no screen; a chat message always has one.
     if (!answered) throw new Error('a WhatsApp message was read as an end hop');
+    // Opened before the screen goes: the customer's next message, in the next turn, reaches the agents.
+    if (answered.handoff && handoffs && target) {
+      const text = await openForAgents(env, handoffs, {
+        ...target,
+        ...answered.handoff,
+        customerText: message.kind === 'text' ? message.text : '',
+        botText: answered.reply.text,
+      });
+      return toChatReply(message, { ...answered.reply, text }, answered.hop.sessionId, bot);
+    }
     return toChatReply(message, answered.reply, answered.hop.sessionId, bot);
   }
 

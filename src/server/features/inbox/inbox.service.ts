@@ -1,0 +1,439 @@
+/**
+ * The inbox (docs/inbox.md): WhatsApp conversations a bot handed to a person, and what the account's agents do with
+ * them. The runtime's side (`createChatHandoffs`: a message held for the agents, a conversation opened) and the
+ * agents' (list, read, reply, note, assign, close) write the same two tables, and every change is told to the
+ * account's open inbox screens (inbox-events.ts) once stored.
+ *
+ * Agents: the account's owner only for now. Dialflow's accounts have no users of their own yet (an account is one
+ * user; a merchant's users are a merchant's), so "assign to a colleague" can only name the owner; the AGENT role
+ * waits for account users (docs/inbox.md, "Agents").
+ */
+import { and, desc, eq, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { apps, inboxConversations, inboxMessages, whatsappLinks, whatsappMessages, whatsappWindows } from '../../../db/schema';
+import {
+  INBOX_MESSAGES,
+  type InboxAssignBody,
+  type InboxConversation,
+  type InboxConversationDetail,
+  type InboxConversationPage,
+  type InboxListQuery,
+  type InboxMessage,
+  type InboxNoteBody,
+  type InboxReplyBody,
+} from '../../../shared/api/inbox.schema';
+import { AppError, conflict, invalid, notFound, toErrorMessage } from '../../../shared/errors';
+import type { InboxAuthor, InboxStatus } from '../../../shared/inbox';
+import type { ChatMessage } from '../../../shared/whatsapp';
+import type { DeliveryStatus } from '../../../shared/whatsapp-status';
+import type { AppContext } from '../../context';
+import type { AuthUser } from '../../core/auth-user';
+import type { ChatHandoffs, Handoff, HandoffTarget } from '../../core/inbox-handoffs';
+import { toWindowState, type WindowState } from '../../core/whatsapp-windows';
+import type { InboxEvents } from './inbox-events';
+
+type ConversationRow = typeof inboxConversations.$inferSelect;
+type MessageRow = typeof inboxMessages.$inferSelect;
+
+/** How an agent's reply leaves: the bots' WhatsApp connectors (features/bots/whatsapp-connectors.ts `sendText`). */
+export interface InboxSender {
+  sendText(
+    link: { id: string; appId: string; connector: string },
+    to: string,
+    text: string,
+    ownerId: string,
+  ): Promise<{ providerMessageId: string }[]>;
+}
+
+/** What the agents' calls need besides the request: the live events and the sender. */
+export interface InboxParts {
+  events: InboxEvents;
+  sender: InboxSender;
+}
+
+/** The latest messages a conversation's read shows. */
+const MESSAGES_SHOWN = 200;
+
+function toConversation(row: ConversationRow, appName: string): InboxConversation {
+  return {
+    conversationId: row.id,
+    appId: row.appId,
+    appName,
+    linkId: row.linkId,
+    msisdn: row.msisdn,
+    channel: 'whatsapp',
+    status: row.status as InboxStatus,
+    assigneeId: row.assigneeId,
+    reason: row.reason,
+    inputs: row.inputs,
+    unreadCount: row.unreadCount,
+    lastMessageAt: row.lastMessageAt.toISOString(),
+    lastInboundAt: row.lastInboundAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    closedAt: row.closedAt?.toISOString() ?? null,
+  };
+}
+
+function toMessage(row: MessageRow, deliveryStatus: string | null = null): InboxMessage {
+  return {
+    messageId: row.id,
+    conversationId: row.conversationId,
+    direction: row.direction as InboxMessage['direction'],
+    author: row.author as InboxAuthor,
+    authorId: row.authorId,
+    text: row.text,
+    mediaId: row.mediaId,
+    sendStatus: row.sendStatus as InboxMessage['sendStatus'],
+    error: row.error,
+    deliveryStatus: (deliveryStatus as DeliveryStatus | null) ?? null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+async function getAppName(ctx: AppContext, appId: string): Promise<string> {
+  const [row] = await ctx.db.select({ appName: apps.appName }).from(apps).where(eq(apps.id, appId));
+  return row?.appName ?? '';
+}
+
+/** What a customer's message says in the inbox: its text (a file's caption), or where a shared location is. */
+function describeInbound(message: ChatMessage): string {
+  if (message.kind === 'location' && message.location) return `Location: ${message.location.latitude},${message.location.longitude}`;
+  return message.text;
+}
+
+/** The runtime's side (core/inbox-handoffs.ts): a message held for the agents, a conversation opened. */
+export function createChatHandoffs(ctx: AppContext, events: InboxEvents): ChatHandoffs {
+  return {
+    async holdMessage(target: HandoffTarget, message: ChatMessage): Promise<boolean> {
+      const now = ctx.now();
+      // One statement decides: a close that commits first sends this message to the bot, one after it finds it here.
+      const held = await ctx.db.transaction(async (tx) => {
+        const [conversation] = await tx
+          .update(inboxConversations)
+          .set({
+            unreadCount: sql`${inboxConversations.unreadCount} + 1`,
+            lastMessageAt: now,
+            lastInboundAt: now,
+            updatedAt: now,
+            linkId: target.linkId,
+          })
+          .where(
+            and(
+              eq(inboxConversations.appId, target.appId),
+              eq(inboxConversations.msisdn, target.msisdn),
+              eq(inboxConversations.status, 'open'),
+            ),
+          )
+          .returning();
+        if (!conversation) return null;
+        const [row] = await tx
+          .insert(inboxMessages)
+          .values({
+            conversationId: conversation.id,
+            direction: 'in',
+            author: 'customer',
+            text: describeInbound(message),
+            mediaId: message.mediaRef?.mediaId || null,
+            createdAt: now,
+          })
+          .returning();
+        return { conversation, row: row! };
+      });
+      if (!held) return false;
+      events.publish(target.ownerId, { type: 'message_added', conversationId: held.conversation.id, message: toMessage(held.row) });
+      return true;
+    },
+
+    async openConversation(handoff: Handoff): Promise<void> {
+      const now = ctx.now();
+      const { conversation, rows } = await ctx.db.transaction(async (tx) => {
+        // The partial unique index keeps one open conversation per bot and contact: a second handoff adds to it.
+        const [conversation] = await tx
+          .insert(inboxConversations)
+          .values({
+            ownerId: handoff.ownerId,
+            appId: handoff.appId,
+            linkId: handoff.linkId,
+            msisdn: handoff.msisdn,
+            reason: handoff.reason,
+            inputs: handoff.inputs,
+            unreadCount: handoff.customerText ? 1 : 0,
+            lastInboundAt: now,
+            lastMessageAt: now,
+            createdAt: now,
+            updatedAt: now,
+          })
+          .onConflictDoUpdate({
+            target: [inboxConversations.appId, inboxConversations.msisdn],
+            targetWhere: sql`${inboxConversations.status} = 'open'`,
+            set: {
+              reason: handoff.reason,
+              inputs: handoff.inputs,
+              linkId: handoff.linkId,
+              unreadCount: sql`${inboxConversations.unreadCount} + ${handoff.customerText ? 1 : 0}`,
+              lastInboundAt: now,
+              lastMessageAt: now,
+              updatedAt: now,
+            },
+          })
+          .returning();
+        const messages: (typeof inboxMessages.$inferInsert)[] = [];
+        if (handoff.customerText)
+          messages.push({
+            conversationId: conversation!.id,
+            direction: 'in',
+            author: 'customer',
+            text: handoff.customerText,
+            createdAt: now,
+          });
+        messages.push({ conversationId: conversation!.id, direction: 'out', author: 'bot', text: handoff.botText, createdAt: now });
+        const rows = await tx.insert(inboxMessages).values(messages).returning();
+        return { conversation: conversation!, rows: rows.sort((a, b) => a.seq - b.seq) };
+      });
+      events.publish(handoff.ownerId, {
+        type: 'conversation_opened',
+        conversation: toConversation(conversation, await getAppName(ctx, handoff.appId).catch(() => '')),
+      });
+      for (const row of rows)
+        events.publish(handoff.ownerId, { type: 'message_added', conversationId: conversation.id, message: toMessage(row) });
+    },
+  };
+}
+
+/** The account's conversation, or 404 (another account's id answers the same as one that does not exist). */
+async function getOwnConversation(ctx: AppContext, user: AuthUser, conversationId: string): Promise<ConversationRow> {
+  const [row] = await ctx.db
+    .select()
+    .from(inboxConversations)
+    .where(and(eq(inboxConversations.id, conversationId), eq(inboxConversations.ownerId, user.id)));
+  if (!row) throw notFound(INBOX_MESSAGES.notFound);
+  return row;
+}
+
+const FILTERS: Record<InboxListQuery['filter'], (user: AuthUser) => SQL> = {
+  open: () => eq(inboxConversations.status, 'open'),
+  mine: (user) => and(eq(inboxConversations.status, 'open'), eq(inboxConversations.assigneeId, user.id))!,
+  unassigned: () => and(eq(inboxConversations.status, 'open'), isNull(inboxConversations.assigneeId))!,
+  closed: () => eq(inboxConversations.status, 'closed'),
+};
+
+/** A page's cursor: the last row's message time and id, so rows with the same time page in a fixed order. */
+const writeCursor = (row: ConversationRow) => Buffer.from(`${row.lastMessageAt.toISOString()}|${row.id}`).toString('base64url');
+
+function readCursor(cursor: string): { at: Date; id: string } {
+  const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
+  const time = new Date(at ?? '');
+  if (!id || !/^[0-9a-f-]{36}$/.test(id) || Number.isNaN(time.getTime()))
+    throw invalid('This page cursor is not one the list gave', { field: 'cursor' });
+  return { at: time, id };
+}
+
+export async function findConversations(ctx: AppContext, user: AuthUser, query: InboxListQuery): Promise<InboxConversationPage> {
+  const after = query.cursor ? readCursor(query.cursor) : null;
+  const rows = await ctx.db
+    .select({ conversation: inboxConversations, appName: apps.appName })
+    .from(inboxConversations)
+    .innerJoin(apps, eq(apps.id, inboxConversations.appId))
+    .where(
+      and(
+        eq(inboxConversations.ownerId, user.id),
+        FILTERS[query.filter](user),
+        after
+          ? or(
+              lt(inboxConversations.lastMessageAt, after.at),
+              and(eq(inboxConversations.lastMessageAt, after.at), lt(inboxConversations.id, after.id)),
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(desc(inboxConversations.lastMessageAt), desc(inboxConversations.id))
+    .limit(query.limit + 1);
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  return {
+    conversations: page.map((r) => toConversation(r.conversation, r.appName)),
+    nextCursor: rows.length > query.limit && last ? writeCursor(last.conversation) : null,
+  };
+}
+
+/** WhatsApp's window with the customer: from their last message, as the bots' records or the inbox saw it last. */
+async function readWindow(ctx: AppContext, row: ConversationRow): Promise<WindowState> {
+  const [window] = row.linkId
+    ? await ctx.db
+        .select({ lastInboundAt: whatsappWindows.lastInboundAt })
+        .from(whatsappWindows)
+        .where(and(eq(whatsappWindows.linkId, row.linkId), eq(whatsappWindows.msisdn, row.msisdn)))
+    : [];
+  const times = [window?.lastInboundAt, row.lastInboundAt].filter((t): t is Date => t instanceof Date);
+  const last = times.length === 0 ? null : new Date(Math.max(...times.map((t) => t.getTime())));
+  return toWindowState(last, ctx.now());
+}
+
+export async function getConversationDetail(ctx: AppContext, user: AuthUser, conversationId: string): Promise<InboxConversationDetail> {
+  const row = await getOwnConversation(ctx, user, conversationId);
+  const latest = await ctx.db
+    .select({ message: inboxMessages, deliveryStatus: whatsappMessages.status })
+    .from(inboxMessages)
+    .leftJoin(
+      whatsappMessages,
+      and(
+        eq(whatsappMessages.providerMessageId, inboxMessages.providerMessageId),
+        row.linkId ? eq(whatsappMessages.linkId, row.linkId) : sql`false`,
+      ),
+    )
+    .where(eq(inboxMessages.conversationId, row.id))
+    .orderBy(desc(inboxMessages.seq))
+    .limit(MESSAGES_SHOWN);
+  return {
+    conversation: toConversation(row, await getAppName(ctx, row.appId)),
+    messages: latest.reverse().map((r) => toMessage(r.message, r.deliveryStatus)),
+    window: await readWindow(ctx, row),
+  };
+}
+
+export async function markConversationRead(ctx: AppContext, user: AuthUser, conversationId: string): Promise<InboxConversation> {
+  await getOwnConversation(ctx, user, conversationId);
+  const [row] = await ctx.db
+    .update(inboxConversations)
+    .set({ unreadCount: 0 })
+    .where(and(eq(inboxConversations.id, conversationId), eq(inboxConversations.ownerId, user.id)))
+    .returning();
+  return toConversation(row!, await getAppName(ctx, row!.appId));
+}
+
+const formatWhen = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+
+/** Replies leave one at a time per conversation, in the order they were written (seq). */
+function createSendQueue() {
+  const tails = new Map<string, Promise<unknown>>();
+  return <T>(key: string, work: () => Promise<T>): Promise<T> => {
+    const run = (tails.get(key) ?? Promise.resolve()).catch(() => undefined).then(work);
+    tails.set(key, run);
+    void run
+      .catch(() => undefined)
+      .finally(() => {
+        if (tails.get(key) === run) tails.delete(key);
+      });
+    return run;
+  };
+}
+
+/** The agents' calls, with their parts (the events, the sender) and the per-conversation order of replies. */
+export function createInbox(ctx: AppContext, parts: InboxParts) {
+  const inTurn = createSendQueue();
+  const publish = (ownerId: string, conversationId: string, row: MessageRow) =>
+    parts.events.publish(ownerId, { type: 'message_added', conversationId, message: toMessage(row) });
+
+  async function reply(user: AuthUser, conversationId: string, body: InboxReplyBody): Promise<InboxMessage> {
+    const conversation = await getOwnConversation(ctx, user, conversationId);
+    if (conversation.status !== 'open') throw conflict(INBOX_MESSAGES.closed);
+    if (body.clientMessageId) {
+      const [sent] = await ctx.db
+        .select()
+        .from(inboxMessages)
+        .where(and(eq(inboxMessages.conversationId, conversation.id), eq(inboxMessages.clientMessageId, body.clientMessageId)));
+      if (sent) return toMessage(sent);
+    }
+    if (!conversation.linkId) throw conflict(INBOX_MESSAGES.noLink);
+    const [link] = await ctx.db.select().from(whatsappLinks).where(eq(whatsappLinks.id, conversation.linkId));
+    if (!link) throw conflict(INBOX_MESSAGES.noLink);
+    if (link.status !== 'CONNECTED') throw conflict(INBOX_MESSAGES.linkNotConnected);
+    const window = await readWindow(ctx, conversation);
+    if (window.state === 'closed')
+      throw conflict(
+        `The 24-hour window with ${conversation.msisdn} closed on ${formatWhen(window.closedAt ?? ctx.now().toISOString())}: WhatsApp lets a business write freely only within 24 hours of the customer's last message, and sending a template from the inbox is not offered yet.`,
+      );
+    // Written before it is sent: a retry with the same client id finds it and sends nothing twice.
+    const [row] = await ctx.db
+      .insert(inboxMessages)
+      .values({
+        conversationId: conversation.id,
+        direction: 'out',
+        author: 'agent',
+        authorId: user.id,
+        text: body.text,
+        clientMessageId: body.clientMessageId ?? null,
+        createdAt: ctx.now(),
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (!row) {
+      // The same client id, written by a request running at the same time: that one sends it.
+      const [twin] = await ctx.db
+        .select()
+        .from(inboxMessages)
+        .where(and(eq(inboxMessages.conversationId, conversation.id), eq(inboxMessages.clientMessageId, body.clientMessageId ?? '')));
+      return toMessage(twin!);
+    }
+    const done = await inTurn(conversation.id, async () => {
+      let providerMessageId: string | null = null;
+      let error = '';
+      try {
+        const sent = await parts.sender.sendText(link, conversation.msisdn.slice(1), body.text, conversation.ownerId);
+        providerMessageId = sent[0]?.providerMessageId ?? null;
+      } catch (err) {
+        error = toErrorMessage(err) || 'The provider refused the message';
+      }
+      const now = ctx.now();
+      const [updated] = await ctx.db
+        .update(inboxMessages)
+        .set({ providerMessageId, sendStatus: error ? 'failed' : 'sent', error })
+        .where(eq(inboxMessages.id, row.id))
+        .returning();
+      await ctx.db.update(inboxConversations).set({ lastMessageAt: now, updatedAt: now }).where(eq(inboxConversations.id, conversation.id));
+      return { row: updated!, error };
+    });
+    publish(conversation.ownerId, conversation.id, done.row);
+    if (done.error) throw new AppError('upstream', `WhatsApp did not take the reply (kept as failed): ${done.error}`);
+    return toMessage(done.row);
+  }
+
+  async function addNote(user: AuthUser, conversationId: string, body: InboxNoteBody): Promise<InboxMessage> {
+    const conversation = await getOwnConversation(ctx, user, conversationId);
+    const [row] = await ctx.db
+      .insert(inboxMessages)
+      .values({
+        conversationId: conversation.id,
+        direction: 'out',
+        author: 'note',
+        authorId: user.id,
+        text: body.text,
+        createdAt: ctx.now(),
+      })
+      .returning();
+    publish(conversation.ownerId, conversation.id, row!);
+    return toMessage(row!);
+  }
+
+  async function assign(user: AuthUser, conversationId: string, body: InboxAssignBody): Promise<InboxConversation> {
+    const conversation = await getOwnConversation(ctx, user, conversationId);
+    // The account's agents: its owner only, until accounts have users of their own (the file's comment).
+    if (body.assigneeId !== null && body.assigneeId !== conversation.ownerId)
+      throw invalid(INBOX_MESSAGES.notAnAgent, { field: 'assigneeId' });
+    const [row] = await ctx.db
+      .update(inboxConversations)
+      .set({ assigneeId: body.assigneeId, updatedAt: ctx.now() })
+      .where(eq(inboxConversations.id, conversation.id))
+      .returning();
+    parts.events.publish(conversation.ownerId, { type: 'conversation_assigned', conversationId: row!.id, assigneeId: row!.assigneeId });
+    return toConversation(row!, await getAppName(ctx, row!.appId));
+  }
+
+  /** Hands the customer back to the bot: their next message starts the flow again. Closing a closed one changes nothing. */
+  async function close(user: AuthUser, conversationId: string): Promise<InboxConversation> {
+    const conversation = await getOwnConversation(ctx, user, conversationId);
+    const now = ctx.now();
+    const [row] = await ctx.db
+      .update(inboxConversations)
+      .set({ status: 'closed', closedAt: now, closedBy: user.id, unreadCount: 0, updatedAt: now })
+      .where(and(eq(inboxConversations.id, conversation.id), eq(inboxConversations.status, 'open')))
+      .returning();
+    if (!row) return toConversation(conversation, await getAppName(ctx, conversation.appId));
+    parts.events.publish(conversation.ownerId, { type: 'conversation_closed', conversationId: row.id });
+    return toConversation(row, await getAppName(ctx, row.appId));
+  }
+
+  return { reply, addNote, assign, close };
+}
+
+export type Inbox = ReturnType<typeof createInbox>;

@@ -1,0 +1,83 @@
+/**
+ * Handing a WhatsApp conversation to a person (docs/inbox.md), the runtime's steps. Before a linked number's message
+ * reaches the bot: a conversation open with the agents takes it (the bot does not run), and one of the bot's handoff
+ * words ends the open session and opens a conversation. After the hop: a rule's handoff opens one. The inbox does
+ * the storing (core/inbox-handoffs.ts); these steps only decide.
+ */
+import { toE164 } from '../../core/msisdn';
+import type { ChatHandoffs, Handoff, HandoffTarget } from '../../core/inbox-handoffs';
+import type { LoadedApp } from '../../core/caches';
+import { getHandoffReply, HANDOFF_FAILED_TEXT, INBOX_UNAVAILABLE_TEXT, readHandoffKeyword } from '../../../shared/inbox';
+import type { ChatMessage } from '../../../shared/whatsapp';
+import type { HopEnv } from './hop-env';
+
+/** Whose conversation a linked number's message is (null: a template, a draft, a sender with no valid number). */
+export function toHandoffTarget(loaded: LoadedApp, appId: string, message: ChatMessage): HandoffTarget | null {
+  if ('missing' in loaded || loaded.isTemplate) return null;
+  const msisdn = toE164(`+${message.from}`);
+  return msisdn === null ? null : { ownerId: loaded.ownerId, appId, linkId: message.linkId, msisdn };
+}
+
+/**
+ * Step: a conversation open with the agents takes the message: the sentence to answer with ('' when held, no
+ * answer), or undefined when none is open and the bot goes on. The inbox not answering (the database) gets
+ * INBOX_UNAVAILABLE_TEXT: whether a person has the conversation is unknown, so the bot must not answer it.
+ */
+export async function holdForAgents(
+  env: HopEnv,
+  handoffs: ChatHandoffs,
+  target: HandoffTarget,
+  message: ChatMessage,
+): Promise<string | undefined> {
+  try {
+    return (await handoffs.holdMessage(target, message)) ? '' : undefined;
+  } catch (err) {
+    env.ctx.log.error({ err, appId: target.appId }, 'the inbox could not be read for a message; the sender was asked to send it again');
+    return INBOX_UNAVAILABLE_TEXT;
+  }
+}
+
+/**
+ * Step: opens the contact's conversation, the session having ended on the handoff. The handoff's text, or
+ * HANDOFF_FAILED_TEXT when the inbox could not take it (the next message starts the flow again).
+ */
+export async function openForAgents(env: HopEnv, handoffs: ChatHandoffs, handoff: Handoff): Promise<string> {
+  try {
+    await handoffs.openConversation(handoff);
+    return handoff.botText;
+  } catch (err) {
+    env.ctx.log.error({ err, appId: handoff.appId }, 'an inbox conversation could not be opened; the customer was told');
+    return HANDOFF_FAILED_TEXT;
+  }
+}
+
+/**
+ * Step: one of the bot's handoff words. The open session (if any) ends, recorded as abandoned, its inputs going to
+ * the conversation; the customer gets the bot's handoff answer. Undefined: not a handoff word.
+ */
+export async function answerHandoffKeyword(
+  env: HopEnv,
+  handoffs: ChatHandoffs,
+  loaded: LoadedApp,
+  target: HandoffTarget,
+  key: string,
+  message: ChatMessage,
+): Promise<string | undefined> {
+  if ('missing' in loaded || message.kind !== 'text') return undefined;
+  const word = readHandoffKeyword(message.text, loaded.handoffKeywords);
+  if (!word) return undefined;
+  const stored = await env.deps.sessions.get(key);
+  const open = stored && !stored.state.ended ? stored : undefined;
+  if (stored) await env.deps.sessions.delete(key, target.appId);
+  if (open)
+    env.records.recordSession(open.state, 'abandoned', open.state.currentMenuId, open.caller ?? null, undefined, open.contactMsisdn);
+  const fallback = loaded.compiled.app.languages?.defaultLanguage ?? null;
+  const text = getHandoffReply(loaded.handoffKeywords, word.language, fallback);
+  return openForAgents(env, handoffs, {
+    ...target,
+    reason: `keyword: ${word.word}`,
+    inputs: { ...(open?.state.inputs ?? {}) },
+    customerText: message.text,
+    botText: text,
+  });
+}

@@ -1,0 +1,85 @@
+import { defineCall } from './contract';
+import { envelopeSchema } from './envelope';
+import { z } from 'zod';
+import {
+  inboxAssignBodySchema,
+  inboxConversationDetailSchema,
+  inboxConversationPageSchema,
+  inboxConversationParamsSchema,
+  inboxConversationSchema,
+  inboxListQuerySchema,
+  inboxMessageSchema,
+  inboxNoteBodySchema,
+  inboxReplyBodySchema,
+} from './inbox.schema';
+
+// The inbox's calls (docs/inbox.md). Keys below ['inbox']: the lists, and each conversation.
+
+/** GET /api/inbox/conversations: the account's conversations, most recent message first, by filter, a page at a time. */
+export const findInboxConversations = defineCall({
+  method: 'GET',
+  path: '/api/inbox/conversations',
+  query: inboxListQuerySchema,
+  reply: envelopeSchema(inboxConversationPageSchema),
+  key: ['inbox', 'conversations'],
+});
+
+/** GET /api/inbox/conversations/{conversationId}: one conversation, its messages and the WhatsApp window. */
+export const getInboxConversation = defineCall({
+  method: 'GET',
+  path: '/api/inbox/conversations/:conversationId',
+  params: inboxConversationParamsSchema,
+  reply: envelopeSchema(inboxConversationDetailSchema),
+  key: ['inbox', 'conversations', ':conversationId'],
+});
+
+/** POST /api/inbox/conversations/{conversationId}/read: the agent has read it (its unread count goes to 0). */
+export const readInboxConversation = defineCall({
+  method: 'POST',
+  path: '/api/inbox/conversations/:conversationId/read',
+  params: inboxConversationParamsSchema,
+  reply: envelopeSchema(inboxConversationSchema),
+});
+
+/** POST /api/inbox/conversations/{conversationId}/replies: a text to the customer, inside WhatsApp's 24-hour window. */
+export const replyInboxConversation = defineCall({
+  method: 'POST',
+  path: '/api/inbox/conversations/:conversationId/replies',
+  params: inboxConversationParamsSchema,
+  body: inboxReplyBodySchema,
+  reply: envelopeSchema(inboxMessageSchema),
+});
+
+/** POST /api/inbox/conversations/{conversationId}/notes: a private note the agents see and the customer never does. */
+export const addInboxNote = defineCall({
+  method: 'POST',
+  path: '/api/inbox/conversations/:conversationId/notes',
+  params: inboxConversationParamsSchema,
+  body: inboxNoteBodySchema,
+  reply: envelopeSchema(inboxMessageSchema),
+});
+
+/** POST /api/inbox/conversations/{conversationId}/assign: to an agent of the account, or to nobody. */
+export const assignInboxConversation = defineCall({
+  method: 'POST',
+  path: '/api/inbox/conversations/:conversationId/assign',
+  params: inboxConversationParamsSchema,
+  body: inboxAssignBodySchema,
+  reply: envelopeSchema(inboxConversationSchema),
+});
+
+/** POST /api/inbox/conversations/{conversationId}/close: hands the customer back to the bot. */
+export const closeInboxConversation = defineCall({
+  method: 'POST',
+  path: '/api/inbox/conversations/:conversationId/close',
+  params: inboxConversationParamsSchema,
+  reply: envelopeSchema(inboxConversationSchema),
+});
+
+/** GET /api/inbox/events: the account's inbox events as server-sent events (`data:` lines of InboxEvent JSON). */
+export const streamInboxEvents = defineCall({
+  method: 'GET',
+  path: '/api/inbox/events',
+  reply: z.string().meta({ description: 'text/event-stream: one `data:` line of InboxEvent JSON per event, `: ping` comments' }),
+  file: true,
+});

@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import { INBOX_AUTHORS, INBOX_STATUSES } from '../inbox';
+import { windowStateSchema } from './bot-conversations.schema';
+
+/**
+ * The inbox (docs/inbox.md): WhatsApp conversations a bot handed to a person, for the account's agents.
+ * - `GET  /api/inbox/conversations?filter=&limit=&cursor=` -> `data`: InboxConversationPage
+ * - `GET  /api/inbox/conversations/{conversationId}` -> `data`: InboxConversationDetail
+ * - `POST /api/inbox/conversations/{conversationId}/read` -> `data`: InboxConversation (unread count 0)
+ * - `POST /api/inbox/conversations/{conversationId}/replies` body {@link inboxReplyBodySchema} -> `data`: InboxMessage
+ * - `POST /api/inbox/conversations/{conversationId}/notes` body {@link inboxNoteBodySchema} -> `data`: InboxMessage
+ * - `POST /api/inbox/conversations/{conversationId}/assign` body {@link inboxAssignBodySchema} -> `data`: InboxConversation
+ * - `POST /api/inbox/conversations/{conversationId}/close` -> `data`: InboxConversation
+ * - `GET  /api/inbox/events`: server-sent events, each `data:` an {@link InboxEvent}
+ */
+
+/** Which conversations a list shows: open ones, the open ones assigned to me, the open ones nobody has, or closed ones. */
+export const INBOX_FILTERS = ['open', 'mine', 'unassigned', 'closed'] as const;
+export type InboxFilter = (typeof INBOX_FILTERS)[number];
+
+export const inboxConversationParamsSchema = z.object({ conversationId: z.uuid('Conversation not found') });
+
+export const inboxListQuerySchema = z.object({
+  filter: z.enum(INBOX_FILTERS).default('open'),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  /** The page after the one that gave this `nextCursor` (most recent message first). */
+  cursor: z.string().max(200).optional(),
+});
+export type InboxListQuery = z.infer<typeof inboxListQuerySchema>;
+
+export const inboxConversationSchema = z.object({
+  conversationId: z.string(),
+  appId: z.string(),
+  appName: z.string(),
+  /** The linked number the customer wrote to (null once it was unlinked: no reply can go). */
+  linkId: z.string().nullable(),
+  /** The customer's number, E.164. */
+  msisdn: z.string(),
+  channel: z.literal('whatsapp'),
+  status: z.enum(INBOX_STATUSES),
+  assigneeId: z.string().nullable(),
+  /** Why the bot handed over: the rule's reason, or `keyword: <word>`. */
+  reason: z.string(),
+  /** The bot session's inputs at the handoff. */
+  inputs: z.record(z.string(), z.string()),
+  unreadCount: z.number(),
+  lastMessageAt: z.string(),
+  lastInboundAt: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  closedAt: z.string().nullable(),
+});
+export type InboxConversation = z.infer<typeof inboxConversationSchema>;
+
+export const inboxConversationPageSchema = z.object({
+  conversations: z.array(inboxConversationSchema),
+  /** Give it as `cursor` for the next page; null on the last. */
+  nextCursor: z.string().nullable(),
+});
+export type InboxConversationPage = z.infer<typeof inboxConversationPageSchema>;
+
+export const inboxMessageSchema = z.object({
+  messageId: z.string(),
+  conversationId: z.string(),
+  direction: z.enum(['in', 'out']),
+  author: z.enum(INBOX_AUTHORS),
+  /** The agent who wrote a reply or a note. */
+  authorId: z.string().nullable(),
+  text: z.string(),
+  mediaId: z.string().nullable(),
+  /** An agent's reply: sent (the provider took it) or failed (with `error`); '' for the others. */
+  sendStatus: z.enum(['sent', 'failed', '']),
+  error: z.string(),
+  /** A sent message's ticks (docs/whatsapp-connectors.md, "Delivery statuses"), null when unknown or not sent. */
+  deliveryStatus: z.enum(['sent', 'delivered', 'read', 'failed']).nullable(),
+  createdAt: z.string(),
+});
+export type InboxMessage = z.infer<typeof inboxMessageSchema>;
+
+export const inboxConversationDetailSchema = z.object({
+  conversation: inboxConversationSchema,
+  /** The conversation's messages in order: the latest 200 (older ones are not shown yet). */
+  messages: z.array(inboxMessageSchema),
+  /** WhatsApp's 24-hour window with the customer: a reply needs it open. */
+  window: windowStateSchema,
+});
+export type InboxConversationDetail = z.infer<typeof inboxConversationDetailSchema>;
+
+const messageText = z
+  .string({ error: 'Write a message' })
+  .trim()
+  .min(1, 'Write a message')
+  .max(4096, 'A WhatsApp message is at most 4,096 characters');
+
+export const inboxReplyBodySchema = z.object({
+  text: messageText,
+  /** The console's own id for this reply: sent again (a retry), it is sent once and answered with the same message. */
+  clientMessageId: z.string().trim().min(1).max(64).optional(),
+});
+export type InboxReplyBody = z.infer<typeof inboxReplyBodySchema>;
+
+export const inboxNoteBodySchema = z.object({ text: messageText });
+export type InboxNoteBody = z.infer<typeof inboxNoteBodySchema>;
+
+export const inboxAssignBodySchema = z.object({
+  /** The agent (a user of the account) to assign to; null leaves it unassigned. */
+  assigneeId: z.uuid('Choose an agent of this account').nullable(),
+});
+export type InboxAssignBody = z.infer<typeof inboxAssignBodySchema>;
+
+/** What the events stream tells the account's agents, one event a `data:` line (snake_case, past tense). */
+export const inboxEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('conversation_opened'), conversation: inboxConversationSchema }),
+  z.object({ type: z.literal('message_added'), conversationId: z.string(), message: inboxMessageSchema }),
+  z.object({ type: z.literal('conversation_assigned'), conversationId: z.string(), assigneeId: z.string().nullable() }),
+  z.object({ type: z.literal('conversation_closed'), conversationId: z.string() }),
+]);
+export type InboxEvent = z.infer<typeof inboxEventSchema>;
+
+export const INBOX_MESSAGES = {
+  notFound: 'Conversation not found',
+  closed: 'This conversation is closed: the customer is talking to the bot again.',
+  noLink: 'The number this customer wrote to is no longer linked: no reply can go.',
+  linkNotConnected: 'The number this customer wrote to is not CONNECTED: link it again before replying.',
+  notAnAgent: 'Choose an agent of this account.',
+  tooManyStreams: 'Too many inbox screens are open for this account: close one and try again.',
+  busy: 'The inbox is busy: please try again in a moment.',
+} as const;

@@ -1,0 +1,53 @@
+/**
+ * Handing a WhatsApp conversation to a person (docs/inbox.md): the bot's own words that ask for a person, and
+ * the answer the customer gets, per language. Shared by the bots' settings, the runtime and the inbox.
+ */
+
+/** What a handoff tells the customer when the builder wrote nothing (a rule's closing text, the bot's reply). */
+export const DEFAULT_HANDOFF_TEXT = 'Thank you. A person will reply to you here shortly.';
+
+/**
+ * Sent when the inbox cannot be read or written (the database not answering): whether a person has the conversation
+ * is unknown, so the bot does not answer either, and nothing is lost silently.
+ */
+export const INBOX_UNAVAILABLE_TEXT = 'Sorry, we could not take your message just now. Please send it again in a few minutes.';
+
+/** Sent instead of the handoff text when the conversation could not be opened: the bot's session has ended. */
+export const HANDOFF_FAILED_TEXT = 'Sorry, we could not reach a person just now. Please try again in a few minutes.';
+
+/** A bot's handoff words and answers (docs/inbox.md, "Keywords"), per language code. */
+export interface HandoffKeywords {
+  /** Words that hand the conversation to a person from any screen: `{ en: ['agent', 'human'] }`. */
+  words: Record<string, string[]>;
+  /** The answer to a handoff word, per language; DEFAULT_HANDOFF_TEXT when none. */
+  reply: Record<string, string>;
+}
+
+/** Compared trimmed, inner spaces folded, in any case (as the consent words are). */
+const normalizeWord = (text: string) => text.trim().replace(/\s+/g, ' ').toLowerCase();
+
+/**
+ * Whether a message is one of the bot's handoff words: the word (lower case) and its language, else null.
+ * @example readHandoffKeyword(' Agent ', { words: { en: ['agent'] }, reply: {} }) // { word: 'agent', language: 'en' }
+ */
+export function readHandoffKeyword(text: string, keywords: HandoffKeywords | null): { word: string; language: string } | null {
+  const said = normalizeWord(text);
+  if (said === '' || !keywords) return null;
+  for (const [language, list] of Object.entries(keywords.words))
+    for (const word of list) if (normalizeWord(word) === said) return { word: said, language };
+  return null;
+}
+
+/** The answer to a handoff word: the bot's in the word's language, else its default language's, else the default. */
+export function getHandoffReply(keywords: HandoffKeywords | null, language: string | null, fallback: string | null): string {
+  const reply = keywords?.reply ?? {};
+  return (language && reply[language]?.trim()) || (fallback && reply[fallback]?.trim()) || DEFAULT_HANDOFF_TEXT;
+}
+
+/** Where a conversation stands: open (with agents) or closed (handed back to the bot). */
+export const INBOX_STATUSES = ['open', 'closed'] as const;
+export type InboxStatus = (typeof INBOX_STATUSES)[number];
+
+/** Who wrote an inbox message: the customer, the bot, an agent (a user), or an agent's private note. */
+export const INBOX_AUTHORS = ['customer', 'bot', 'agent', 'note'] as const;
+export type InboxAuthor = (typeof INBOX_AUTHORS)[number];

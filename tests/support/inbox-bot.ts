@@ -1,0 +1,63 @@
+import { expect } from 'vitest';
+import { createApiClient, type SeededUser, type TestApp } from './test-app';
+import { seedMenu } from './seed-app';
+
+/** A bot that hands customers to the inbox (docs/inbox.md), on a simulated linked number, and its customers' phones. */
+
+export interface LinkedBot {
+  appId: string;
+  linkId: string;
+  secret: string;
+}
+
+/**
+ * A deployed bot on a CONNECTED simulator number: home ("1. Orders / 2. A person"), whose 2 hands over (reason
+ * "asked for a person", no closing text) and whose 1 goes to orders (asks a number, then ends).
+ */
+export async function seedHandoffBot(t: TestApp, builder: SeededUser): Promise<LinkedBot> {
+  const { get, post } = createApiClient(t, builder);
+  const appId = (await post('/api/chatbot/app/create', { appName: 'Shop Bot', description: 'hands over' })).json().data.appId;
+  const done = await seedMenu(t, builder.auth, appId, { userDefinedName: 'done', displayText: 'Thanks', terminate: true });
+  const orders = await seedMenu(t, builder.auth, appId, {
+    userDefinedName: 'order',
+    displayText: 'Your order number?',
+    switchOperations: [{ operator: 'always', action: 'goto', actionParam: done }],
+  });
+  await seedMenu(t, builder.auth, appId, {
+    userDefinedName: 'home',
+    displayText: 'Welcome\n1. Orders\n2. A person',
+    isFirst: true,
+    switchOperations: [
+      { operator: 'eq', compareVal: '1', action: 'goto', actionParam: orders },
+      { operator: 'eq', compareVal: '2', action: 'Terminate', actionParam: '', handoff: { reason: 'asked for a person' } },
+    ],
+  });
+  expect((await get(`/api/deployChanges/${appId}`)).json().status).toBe('00');
+  const linkId = (await post('/api/chatbot/whatsapp/link', { chatBotAppId: appId })).json().linkId as string;
+  const status = (await get(`/api/chatbot/whatsapp/link-status/${linkId}`)).json();
+  const secret = new URL(status.qrCode).searchParams.get('secret')!;
+  await post(`/api/whatsapp-simulator/${linkId}/scan`, { secret, mobileNumber: '+233200000000' }, {});
+  return { appId, linkId, secret };
+}
+
+/** The customer writes on the simulated phone: the texts the bot sent back (none while agents hold the conversation). */
+export async function customerWrites(t: TestApp, bot: LinkedBot, from: string, text: string): Promise<string[]> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/api/whatsapp-simulator/${bot.linkId}/messages`,
+    payload: { secret: bot.secret, from, text, kind: 'text' },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return (res.json().data.messages as Array<{ type: string; text?: string; body?: string }>).map((m) => m.text ?? m.body ?? m.type);
+}
+
+/** What the customer's phone shows as received, in order. */
+export async function received(t: TestApp, bot: LinkedBot, from: string): Promise<string[]> {
+  const res = await t.app.inject({
+    method: 'GET',
+    url: `/api/whatsapp-simulator/${bot.linkId}/messages?secret=${encodeURIComponent(bot.secret)}&from=${from}`,
+  });
+  return (res.json().data.transcript as Array<{ direction: string; message: { text?: string; body?: string } }>)
+    .filter((m) => m.direction === 'out')
+    .map((m) => m.message.text ?? m.message.body ?? '');
+}
