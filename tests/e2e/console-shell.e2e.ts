@@ -159,6 +159,7 @@ describeBrowser('console shell', () => {
       '/my-shortcodes',
       '/sms-outbox',
       '/whatsapp-bots',
+      '/inbox',
       '/contacts',
       '/account-billing',
     ]);
