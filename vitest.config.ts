@@ -13,6 +13,7 @@ const postgresServerFiles = [
   'src/server/features/runtime/db-blink.int.test.ts',
   'src/server/features/contacts/contact-import-blink.int.test.ts',
   'src/server/features/bots/bot-conversations-outage.int.test.ts',
+  'src/server/features/inbox/inbox-blink.int.test.ts',
 ];
 
 export default defineConfig({

@@ -207,7 +207,10 @@ export async function handleInput(ctx: HopContext, raw: unknown, isReplayed = fa
     emitEvent(ctx, 'navigated', 'info', `Rule ${rule.index + 1} ended the session`, { menu, data: ruleData });
     if (handoff) {
       ctx.handoff = { reason: handoff.reason };
-      emitEvent(ctx, 'handed_off', 'info', `Rule ${rule.index + 1} handed the conversation to a person`, { menu, data: { reason: handoff.reason } });
+      emitEvent(ctx, 'handed_off', 'info', `Rule ${rule.index + 1} handed the conversation to a person`, {
+        menu,
+        data: { reason: handoff.reason },
+      });
     }
     endSession(ctx, text, handoff ? 'handoff' : 'terminate_rule', menu);
     return true;

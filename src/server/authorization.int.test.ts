@@ -198,6 +198,16 @@ const ACCESS: Record<string, RouteAccess> = {
   // Writing first (docs/bots.md): the account's own bots only (another's, an admin's included, answers 404; bot-conversations.int.test.ts).
   'GET /api/bots/:botId/conversations/window': ['bot.build', 'chatbot'],
   'POST /api/bots/:botId/conversations': ['bot.build', 'chatbot'],
+  // The inbox (docs/inbox.md): the account's own conversations only; another account's id answers 404 (inbox.int.test.ts).
+  'GET /api/inbox/conversations': ['bot.build', 'chatbot'],
+  'GET /api/inbox/conversations/:conversationId': ['bot.build', 'chatbot'],
+  'POST /api/inbox/conversations/:conversationId/read': ['bot.build', 'chatbot'],
+  'POST /api/inbox/conversations/:conversationId/replies': ['bot.build', 'chatbot'],
+  'POST /api/inbox/conversations/:conversationId/notes': ['bot.build', 'chatbot'],
+  'POST /api/inbox/conversations/:conversationId/assign': ['bot.build', 'chatbot'],
+  'POST /api/inbox/conversations/:conversationId/close': ['bot.build', 'chatbot'],
+  // Server-sent events of the account's own conversations, bounded per account and in all (inbox-events.int.test.ts).
+  'GET /api/inbox/events': ['bot.build', 'chatbot'],
   'POST /api/admin/chatbot-access': ['chatbotAccess.manage'],
   // The simulated phone the simulator connector's QR opens: the link's secret (in the QR) is the credential.
   'GET /api/whatsapp-simulator/:linkId': 'public',
@@ -300,6 +310,8 @@ describeDb('authorization, route by route', () => {
   });
 
   const declared = () => t.app.routeTable.filter((r) => !r.isHidden);
+  /** Routes whose 200 is a stream held open (the inbox's events, inbox-events.int.test.ts). */
+  const STREAM_ROUTES = new Set(['GET /api/inbox/events']);
   const fill = (url: string) =>
     url
       .replace(':appId', appId)
@@ -375,7 +387,15 @@ describeDb('authorization, route by route', () => {
         const audiences = route.access as string[];
         for (const audience of audiences) expect(AUDIENCE_MEMBERS[audience], `audience ${audience}`).toBeDefined();
         const allowed = audiences.some((audience) => AUDIENCE_MEMBERS[audience]?.includes(name));
-        const res = await t.app.inject({ method: route.method as 'GET', url: fill(route.url), headers: account.auth });
+        // A stream (server-sent events) never ends: its reply is read as soon as its head is written.
+        const isStream = STREAM_ROUTES.has(`${route.method} ${route.url}`);
+        const res = await t.app.inject({
+          method: route.method as 'GET',
+          url: fill(route.url),
+          headers: account.auth,
+          payloadAsStream: isStream,
+        });
+        if (isStream) res.stream().destroy();
         const label = `${route.method} ${route.url} as ${name}`;
         if (!allowed) expect(res.statusCode, label).toBe(403);
         // Past the guard: calls that need a body or an object's id answer this empty request 400 or 404.

@@ -6,6 +6,15 @@
 /** What a handoff tells the customer when the builder wrote nothing (a rule's closing text, the bot's reply). */
 export const DEFAULT_HANDOFF_TEXT = 'Thank you. A person will reply to you here shortly.';
 
+/**
+ * Sent when the inbox cannot be read or written (the database not answering): whether a person has the conversation
+ * is unknown, so the bot does not answer either, and nothing is lost silently.
+ */
+export const INBOX_UNAVAILABLE_TEXT = 'Sorry, we could not take your message just now. Please send it again in a few minutes.';
+
+/** Sent instead of the handoff text when the conversation could not be opened: the bot's session has ended. */
+export const HANDOFF_FAILED_TEXT = 'Sorry, we could not reach a person just now. Please try again in a few minutes.';
+
 /** A bot's handoff words and answers (docs/inbox.md, "Keywords"), per language code. */
 export interface HandoffKeywords {
   /** Words that hand the conversation to a person from any screen: `{ en: ['agent', 'human'] }`. */

@@ -61,4 +61,3 @@ export async function received(t: TestApp, bot: LinkedBot, from: string): Promis
     .filter((m) => m.direction === 'out')
     .map((m) => m.message.text ?? m.message.body ?? '');
 }
-

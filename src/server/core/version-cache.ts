@@ -76,7 +76,7 @@ export function createVersionCache(db: Db, redis?: Redis): VersionCache {
         country: app.country,
         resumeWindowMinutes: toResumeWindow(app),
         consentKeywords: app.consentKeywords ?? null,
-            handoffKeywords: app.handoffKeywords ?? null,
+        handoffKeywords: app.handoffKeywords ?? null,
       };
       drafts.set(appId, { stamp, loaded });
       return loaded;

@@ -9,7 +9,15 @@ import { buildApp } from '../../app';
 import { createConfig } from '../../config';
 import { describeDb } from '../../../../tests/support/test-db';
 import { describeRedis, testRedisUrl } from '../../../../tests/support/redis';
-import { createApiClient, createTestApp, seedUser, useTestApp, useUser, type SeededUser, type TestApp } from '../../../../tests/support/test-app';
+import {
+  createApiClient,
+  createTestApp,
+  seedUser,
+  useTestApp,
+  useUser,
+  type SeededUser,
+  type TestApp,
+} from '../../../../tests/support/test-app';
 import { customerWrites, seedHandoffBot } from '../../../../tests/support/inbox-bot';
 
 /**
@@ -95,7 +103,11 @@ describeDb('the inbox event stream', () => {
       if (opened.type !== 'conversation_opened') throw new Error('not an opening');
       const { conversationId } = opened.conversation;
       expect(await mine.next()).toMatchObject({ type: 'message_added', conversationId, message: { author: 'customer', text: '2' } });
-      expect(await mine.next()).toMatchObject({ type: 'message_added', conversationId, message: { author: 'bot', text: DEFAULT_HANDOFF_TEXT } });
+      expect(await mine.next()).toMatchObject({
+        type: 'message_added',
+        conversationId,
+        message: { author: 'bot', text: DEFAULT_HANDOFF_TEXT },
+      });
       await customerWrites(t, bot, '233241000101', 'anyone there?');
       expect(await mine.next()).toMatchObject({ type: 'message_added', message: { author: 'customer', text: 'anyone there?' } });
       const agent = createApiClient(t, builder);
@@ -105,7 +117,11 @@ describeDb('the inbox event stream', () => {
       expect(await mine.next()).toEqual({ type: 'conversation_closed', conversationId });
       // The stranger's screen heard none of that: its first event is its own.
       await createApiClient(t, stranger).post(`/api/inbox/conversations/${strangersConversation}/notes`, { text: 'ours' });
-      expect(await theirs.next()).toMatchObject({ type: 'message_added', conversationId: strangersConversation, message: { text: 'ours' } });
+      expect(await theirs.next()).toMatchObject({
+        type: 'message_added',
+        conversationId: strangersConversation,
+        message: { text: 'ours' },
+      });
     } finally {
       mine.close();
       theirs.close();
@@ -135,11 +151,13 @@ describeDb('the inbox event stream', () => {
     expect([theirs.status, refused.status]).toEqual([200, 429]);
     first.close();
     // Once the server has seen the first reader go, its place is free again.
-    await expect.poll(async () => {
-      const again = await openStream(origin, other.auth);
-      if (again.status === 200) again.close();
-      return again.status;
-    }).toBe(200);
+    await expect
+      .poll(async () => {
+        const again = await openStream(origin, other.auth);
+        if (again.status === 200) again.close();
+        return again.status;
+      })
+      .toBe(200);
     second.close();
     theirs.close();
   });

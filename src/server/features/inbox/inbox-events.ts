@@ -56,8 +56,8 @@ export function createInboxEvents(redis: Redis | undefined, log: FastifyBaseLogg
       });
     },
     subscribe(ownerId, listener) {
-      let set = listeners.get(ownerId);
-      if (!set) listeners.set(ownerId, (set = new Set()));
+      const set = listeners.get(ownerId) ?? new Set<InboxListener>();
+      listeners.set(ownerId, set);
       set.add(listener);
       return () => {
         set.delete(listener);

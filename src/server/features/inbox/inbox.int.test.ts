@@ -59,8 +59,13 @@ describeDb('the inbox', () => {
     expect(read.data.unreadCount).toBe(0);
 
     // The agent replies: the customer's phone gets it, and it is recorded with the provider's id for its ticks.
-    const reply = (await agent().post(`/api/inbox/conversations/${opened.conversationId}/replies`, { text: 'Hello, I am Kofi. Let me look.' })).json();
-    expect(reply).toMatchObject({ status: '00', data: { author: 'agent', authorId: builder.user.id, sendStatus: 'sent', direction: 'out' } });
+    const reply = (
+      await agent().post(`/api/inbox/conversations/${opened.conversationId}/replies`, { text: 'Hello, I am Kofi. Let me look.' })
+    ).json();
+    expect(reply).toMatchObject({
+      status: '00',
+      data: { author: 'agent', authorId: builder.user.id, sendStatus: 'sent', direction: 'out' },
+    });
     expect((await received(t, bot, from)).at(-1)).toBe('Hello, I am Kofi. Let me look.');
     await t.app.runtime.flushEvents();
     const [tick] = await t.db.select().from(inboxMessages).where(eq(inboxMessages.id, reply.data.messageId));
@@ -74,7 +79,9 @@ describeDb('the inbox', () => {
     const note = (await agent().post(`/api/inbox/conversations/${opened.conversationId}/notes`, { text: 'VIP customer' })).json();
     expect(note.data).toMatchObject({ author: 'note', text: 'VIP customer', sendStatus: '' });
     expect((await received(t, bot, from)).includes('VIP customer')).toBe(false);
-    const assigned = (await agent().post(`/api/inbox/conversations/${opened.conversationId}/assign`, { assigneeId: builder.user.id })).json();
+    const assigned = (
+      await agent().post(`/api/inbox/conversations/${opened.conversationId}/assign`, { assigneeId: builder.user.id })
+    ).json();
     expect(assigned.data.assigneeId).toBe(builder.user.id);
     expect((await list('mine')).conversations.map((c: { conversationId: string }) => c.conversationId)).toContain(opened.conversationId);
     expect((await list('unassigned')).conversations.map((c: { conversationId: string }) => c.conversationId)).not.toContain(
@@ -103,7 +110,10 @@ describeDb('the inbox', () => {
       description: 'hands over',
       handoffKeywords: { words: { en: ['agent', 'talk to a human'] }, reply: { en: 'Hold on, a person is coming.' } },
     });
-    expect(update.json(), update.body).toMatchObject({ status: '00', data: { handoffKeywords: { words: { en: ['agent', 'talk to a human'] } } } });
+    expect(update.json(), update.body).toMatchObject({
+      status: '00',
+      data: { handoffKeywords: { words: { en: ['agent', 'talk to a human'] } } },
+    });
     await customerWrites(t, bot, from, 'hi');
     expect(await customerWrites(t, bot, from, '1')).toEqual(['Your order number?']);
     expect(await customerWrites(t, bot, from, '  Talk  to a HUMAN ')).toEqual(['Hold on, a person is coming.']);
@@ -129,7 +139,9 @@ describeDb('the inbox', () => {
     const before = await received(t, bot, from);
     const refused = await agent().post(`/api/inbox/conversations/${conversationId}/replies`, { text: 'Sorry for the wait' });
     expect(refused.statusCode).toBe(409);
-    expect(refused.json().message).toMatch(/^The 24-hour window with \+233241000003 closed on .+ UTC: WhatsApp lets a business write freely/);
+    expect(refused.json().message).toMatch(
+      /^The 24-hour window with \+233241000003 closed on .+ UTC: WhatsApp lets a business write freely/,
+    );
     expect(await received(t, bot, from)).toEqual(before);
     const detail = (await agent().get(`/api/inbox/conversations/${conversationId}`)).json().data;
     expect(detail.window.state).toBe('closed');
@@ -153,7 +165,10 @@ describeDb('the inbox', () => {
     expect(phone.filter((m) => m === 'First agent')).toHaveLength(1);
     expect(phone.filter((m) => m === 'Second agent')).toHaveLength(1);
     expect(phone.filter((m) => m === 'Retried')).toHaveLength(1);
-    const stored = (await agent().get(`/api/inbox/conversations/${conversationId}`)).json().data.messages as Array<{ author: string; text: string }>;
+    const stored = (await agent().get(`/api/inbox/conversations/${conversationId}`)).json().data.messages as Array<{
+      author: string;
+      text: string;
+    }>;
     const agentTexts = stored.filter((m) => m.author === 'agent').map((m) => m.text);
     // The phone got them in the order they were stored.
     expect(phone.filter((m) => agentTexts.includes(m))).toEqual(agentTexts);
@@ -223,4 +238,3 @@ describeDb('the inbox', () => {
     expect(await t.db.select().from(inboxMessages).where(eq(inboxMessages.conversationId, conversationId))).toEqual([]);
   });
 });
-

@@ -36,7 +36,12 @@ type MessageRow = typeof inboxMessages.$inferSelect;
 
 /** How an agent's reply leaves: the bots' WhatsApp connectors (features/bots/whatsapp-connectors.ts `sendText`). */
 export interface InboxSender {
-  sendText(link: { id: string; appId: string; connector: string }, to: string, text: string, ownerId: string): Promise<{ providerMessageId: string }[]>;
+  sendText(
+    link: { id: string; appId: string; connector: string },
+    to: string,
+    text: string,
+    ownerId: string,
+  ): Promise<{ providerMessageId: string }[]>;
 }
 
 /** What the agents' calls need besides the request: the live events and the sender. */
@@ -174,7 +179,13 @@ export function createChatHandoffs(ctx: AppContext, events: InboxEvents): ChatHa
           .returning();
         const messages: (typeof inboxMessages.$inferInsert)[] = [];
         if (handoff.customerText)
-          messages.push({ conversationId: conversation!.id, direction: 'in', author: 'customer', text: handoff.customerText, createdAt: now });
+          messages.push({
+            conversationId: conversation!.id,
+            direction: 'in',
+            author: 'customer',
+            text: handoff.customerText,
+            createdAt: now,
+          });
         messages.push({ conversationId: conversation!.id, direction: 'out', author: 'bot', text: handoff.botText, createdAt: now });
         const rows = await tx.insert(inboxMessages).values(messages).returning();
         return { conversation: conversation!, rows: rows.sort((a, b) => a.seq - b.seq) };
@@ -183,7 +194,8 @@ export function createChatHandoffs(ctx: AppContext, events: InboxEvents): ChatHa
         type: 'conversation_opened',
         conversation: toConversation(conversation, await getAppName(ctx, handoff.appId).catch(() => '')),
       });
-      for (const row of rows) events.publish(handoff.ownerId, { type: 'message_added', conversationId: conversation.id, message: toMessage(row) });
+      for (const row of rows)
+        events.publish(handoff.ownerId, { type: 'message_added', conversationId: conversation.id, message: toMessage(row) });
     },
   };
 }
@@ -211,7 +223,8 @@ const writeCursor = (row: ConversationRow) => Buffer.from(`${row.lastMessageAt.t
 function readCursor(cursor: string): { at: Date; id: string } {
   const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
   const time = new Date(at ?? '');
-  if (!id || !/^[0-9a-f-]{36}$/.test(id) || Number.isNaN(time.getTime())) throw invalid('This page cursor is not one the list gave', { field: 'cursor' });
+  if (!id || !/^[0-9a-f-]{36}$/.test(id) || Number.isNaN(time.getTime()))
+    throw invalid('This page cursor is not one the list gave', { field: 'cursor' });
   return { at: time, id };
 }
 
@@ -296,9 +309,11 @@ function createSendQueue() {
   return <T>(key: string, work: () => Promise<T>): Promise<T> => {
     const run = (tails.get(key) ?? Promise.resolve()).catch(() => undefined).then(work);
     tails.set(key, run);
-    void run.catch(() => undefined).finally(() => {
-      if (tails.get(key) === run) tails.delete(key);
-    });
+    void run
+      .catch(() => undefined)
+      .finally(() => {
+        if (tails.get(key) === run) tails.delete(key);
+      });
     return run;
   };
 }
@@ -365,10 +380,7 @@ export function createInbox(ctx: AppContext, parts: InboxParts) {
         .set({ providerMessageId, sendStatus: error ? 'failed' : 'sent', error })
         .where(eq(inboxMessages.id, row.id))
         .returning();
-      await ctx.db
-        .update(inboxConversations)
-        .set({ lastMessageAt: now, updatedAt: now })
-        .where(eq(inboxConversations.id, conversation.id));
+      await ctx.db.update(inboxConversations).set({ lastMessageAt: now, updatedAt: now }).where(eq(inboxConversations.id, conversation.id));
       return { row: updated!, error };
     });
     publish(conversation.ownerId, conversation.id, done.row);
@@ -380,7 +392,14 @@ export function createInbox(ctx: AppContext, parts: InboxParts) {
     const conversation = await getOwnConversation(ctx, user, conversationId);
     const [row] = await ctx.db
       .insert(inboxMessages)
-      .values({ conversationId: conversation.id, direction: 'out', author: 'note', authorId: user.id, text: body.text, createdAt: ctx.now() })
+      .values({
+        conversationId: conversation.id,
+        direction: 'out',
+        author: 'note',
+        authorId: user.id,
+        text: body.text,
+        createdAt: ctx.now(),
+      })
       .returning();
     publish(conversation.ownerId, conversation.id, row!);
     return toMessage(row!);
@@ -418,4 +437,3 @@ export function createInbox(ctx: AppContext, parts: InboxParts) {
 }
 
 export type Inbox = ReturnType<typeof createInbox>;
-

@@ -5,9 +5,9 @@
  * the storing (core/inbox-handoffs.ts); these steps only decide.
  */
 import { toE164 } from '../../core/msisdn';
-import type { ChatHandoffs, HandoffTarget } from '../../core/inbox-handoffs';
+import type { ChatHandoffs, Handoff, HandoffTarget } from '../../core/inbox-handoffs';
 import type { LoadedApp } from '../../core/caches';
-import { getHandoffReply, readHandoffKeyword } from '../../../shared/inbox';
+import { getHandoffReply, HANDOFF_FAILED_TEXT, INBOX_UNAVAILABLE_TEXT, readHandoffKeyword } from '../../../shared/inbox';
 import type { ChatMessage } from '../../../shared/whatsapp';
 import type { HopEnv } from './hop-env';
 
@@ -16,6 +16,39 @@ export function toHandoffTarget(loaded: LoadedApp, appId: string, message: ChatM
   if ('missing' in loaded || loaded.isTemplate) return null;
   const msisdn = toE164(`+${message.from}`);
   return msisdn === null ? null : { ownerId: loaded.ownerId, appId, linkId: message.linkId, msisdn };
+}
+
+/**
+ * Step: a conversation open with the agents takes the message: the sentence to answer with ('' when held, no
+ * answer), or undefined when none is open and the bot goes on. The inbox not answering (the database) gets
+ * INBOX_UNAVAILABLE_TEXT: whether a person has the conversation is unknown, so the bot must not answer it.
+ */
+export async function holdForAgents(
+  env: HopEnv,
+  handoffs: ChatHandoffs,
+  target: HandoffTarget,
+  message: ChatMessage,
+): Promise<string | undefined> {
+  try {
+    return (await handoffs.holdMessage(target, message)) ? '' : undefined;
+  } catch (err) {
+    env.ctx.log.error({ err, appId: target.appId }, 'the inbox could not be read for a message; the sender was asked to send it again');
+    return INBOX_UNAVAILABLE_TEXT;
+  }
+}
+
+/**
+ * Step: opens the contact's conversation, the session having ended on the handoff. The handoff's text, or
+ * HANDOFF_FAILED_TEXT when the inbox could not take it (the next message starts the flow again).
+ */
+export async function openForAgents(env: HopEnv, handoffs: ChatHandoffs, handoff: Handoff): Promise<string> {
+  try {
+    await handoffs.openConversation(handoff);
+    return handoff.botText;
+  } catch (err) {
+    env.ctx.log.error({ err, appId: handoff.appId }, 'an inbox conversation could not be opened; the customer was told');
+    return HANDOFF_FAILED_TEXT;
+  }
 }
 
 /**
@@ -36,15 +69,15 @@ export async function answerHandoffKeyword(
   const stored = await env.deps.sessions.get(key);
   const open = stored && !stored.state.ended ? stored : undefined;
   if (stored) await env.deps.sessions.delete(key, target.appId);
-  if (open) env.records.recordSession(open.state, 'abandoned', open.state.currentMenuId, open.caller ?? null, undefined, open.contactMsisdn);
+  if (open)
+    env.records.recordSession(open.state, 'abandoned', open.state.currentMenuId, open.caller ?? null, undefined, open.contactMsisdn);
   const fallback = loaded.compiled.app.languages?.defaultLanguage ?? null;
   const text = getHandoffReply(loaded.handoffKeywords, word.language, fallback);
-  await handoffs.openConversation({
+  return openForAgents(env, handoffs, {
     ...target,
     reason: `keyword: ${word.word}`,
     inputs: { ...(open?.state.inputs ?? {}) },
     customerText: message.text,
     botText: text,
   });
-  return text;
 }

@@ -15,7 +15,7 @@ import type { whatsappMessages } from '../../../db/schema';
 import type { EventSinkStats } from './event-sink';
 import type { GatewaySource } from '../../core/gateway-access';
 import { answerConsentKeyword } from './consent-steps';
-import { answerHandoffKeyword, toHandoffTarget } from './handoff-steps';
+import { answerHandoffKeyword, holdForAgents, openForAgents, toHandoffTarget } from './handoff-steps';
 import type { ChatHandoffs } from '../../core/inbox-handoffs';
 import { createHopEnv } from './hop-env';
 import { answerHop, answerRoutedHop, getVersion, routedSessionKey, runHop, sessionKey } from './hop-steps';
@@ -181,7 +181,8 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
       const bot = await delivery.findBot(message);
       if (bot === null) return null;
       if (delivery.opensWindow) recordWindow(message);
-      const reply = typeof bot === 'string' ? toSentenceReply(message, bot) : await answerChatMessage(bot, message, undefined, delivery.handoffs);
+      const reply =
+        typeof bot === 'string' ? toSentenceReply(message, bot) : await answerChatMessage(bot, message, undefined, delivery.handoffs);
       if (reply && delivery.send) await delivery.send(reply);
       return reply;
     });
@@ -215,12 +216,7 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
    * answer), else the conversation's session, the steps, and the reply as WhatsApp messages. `start`: a new session
    * whatever is open (a business writing first).
    */
-  async function answerChatMessage(
-    bot: ChatBot,
-    message: ChatMessage,
-    kind?: 'start',
-    handoffs?: ChatHandoffs,
-  ): Promise<ChatReply | null> {
+  async function answerChatMessage(bot: ChatBot, message: ChatMessage, kind?: 'start', handoffs?: ChatHandoffs): Promise<ChatReply | null> {
     const { appId, environment, caller = null, entryMenuId } = bot;
     const loaded = await getVersion(ctx, appId, environment);
     const keyword = await answerConsentKeyword(env, loaded, message);
@@ -229,7 +225,9 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     // The inbox (docs/inbox.md): an open conversation takes the message; a handoff word opens one.
     const target = handoffs ? toHandoffTarget(loaded, appId, message) : null;
     if (handoffs && target) {
-      if (await handoffs.holdMessage(target, message)) return null;
+      const held = await holdForAgents(env, handoffs, target, message);
+      if (held === '') return null;
+      if (held !== undefined) return toSentenceReply(message, held);
       const handedOver = await answerHandoffKeyword(env, handoffs, loaded, target, key, message);
       if (handedOver !== undefined) return toSentenceReply(message, handedOver);
     }
@@ -240,13 +238,15 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     // Only a gateway's end notice has no screen; a chat message always has one.
     if (!answered) throw new Error('a WhatsApp message was read as an end hop');
     // Opened before the screen goes: the customer's next message, in the next turn, reaches the agents.
-    if (answered.handoff && handoffs && target)
-      await handoffs.openConversation({
+    if (answered.handoff && handoffs && target) {
+      const text = await openForAgents(env, handoffs, {
         ...target,
         ...answered.handoff,
         customerText: message.kind === 'text' ? message.text : '',
         botText: answered.reply.text,
       });
+      return toChatReply(message, { ...answered.reply, text }, answered.hop.sessionId, bot);
+    }
     return toChatReply(message, answered.reply, answered.hop.sessionId, bot);
   }
 
