@@ -1,6 +1,7 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { callApi, createWhatsAppBot, type LoginReplyBody, registerBotBuilder, storeSession } from './accounts';
+import { findViolations } from './axe';
 import { describeBrowser, expectNoSidewaysScroll, launchBrowser, openPage, PHONE, screenshot, screenshotViewport } from './browser';
 
 /**
@@ -141,6 +142,7 @@ describeBrowser('the inbox', () => {
     await visible(thread.locator('[data-author="note"]').getByText('Checked the warehouse: van 3.'));
     await screenshotViewport(inbox, 'inbox-conversation-desktop');
     await screenshot(inbox, 'inbox-conversation-desktop-full');
+    expect(await findViolations(inbox)).toEqual([]);
 
     // The customer's phone shows the reply (read back from the simulator), never the note.
     await phone.reload();
@@ -159,6 +161,7 @@ describeBrowser('the inbox', () => {
     expect(await small.getByTestId('inbox-list').isVisible()).toBe(false);
     await expectNoSidewaysScroll(small);
     await screenshotViewport(small, 'inbox-conversation-phone');
+    expect(await findViolations(small)).toEqual([]);
     await small.getByRole('button', { name: 'All conversations' }).click();
     await visible(small.getByTestId('inbox-list'));
     await small.close();
