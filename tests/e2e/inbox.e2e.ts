@@ -117,6 +117,11 @@ describeBrowser('the inbox', () => {
     const conversation = inbox.getByTestId('inbox-conversation');
     await visible(conversation);
     await visible(conversation.getByTestId('inbox-reason').getByText('Reason: asked for a person'));
+    // The session's answers at the handoff, and the contact's page (the customer became a contact by writing).
+    await visible(conversation.getByTestId('inbox-answers').getByText('A person'));
+    expect(await conversation.getByRole('link', { name: "Open the contact's page" }).getAttribute('href')).toMatch(
+      /^\/contacts\/[0-9a-f-]{36}$/,
+    );
     const thread = conversation.getByTestId('inbox-thread');
     await visible(thread.locator('[data-author="bot"]').getByText(HANDOFF_TEXT));
     await visible(thread.locator('[data-author="customer"]').getByText('2', { exact: true }));

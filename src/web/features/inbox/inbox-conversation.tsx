@@ -52,12 +52,19 @@ function HandoffPanel({ conversation }: { conversation: InboxConversation }) {
           The session had no answers yet.
         </Text>
       ) : (
-        <Table mt={6} fz="sm" withRowBorders={false} verticalSpacing={2} horizontalSpacing="xs" data-testid="inbox-answers">
-          <Table.Caption>The session's answers at the handoff</Table.Caption>
+        <Table
+          mt={6}
+          fz="sm"
+          withRowBorders={false}
+          verticalSpacing={2}
+          horizontalSpacing="xs"
+          aria-label="The session's answers at the handoff"
+          data-testid="inbox-answers"
+        >
           <Table.Tbody>
             {answers.map(([name, value]) => (
               <Table.Tr key={name}>
-                <Table.Th scope="row" fw={500} c="dimmed" w="40%" style={{ overflowWrap: 'anywhere' }}>
+                <Table.Th scope="row" fw={500} c="dimmed" w="40%" style={{ overflowWrap: 'break-word', wordBreak: 'break-word' }}>
                   {name}
                 </Table.Th>
                 <Table.Td style={{ overflowWrap: 'anywhere' }}>{value}</Table.Td>
