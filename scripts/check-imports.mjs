@@ -49,13 +49,15 @@ const WEB_FEATURE_IMPORTERS = {
   menus: ['flowmap', 'logs', 'sessions'],
   // The designer's custom-action picker lists the account's custom actions; a JavaScript action starts from their code.
   'custom-actions': ['menus'],
+  // The sidebar shows the inbox's unread count.
+  inbox: ['console'],
   // The bots' chat simulator and simulated phone reuse the emulator's phone frame, panels and session.
   emulator: ['bots'],
   // Two-factor: the layout's enrolment and advice (console), the reset button on user tables (admins, merchants).
   auth: ['admins', 'console', 'merchants'],
-  // The designer previews a bot's screen with its chat bubble; Subscriptions switches a bot's access; a bot
+  // The designer previews a bot's screen with its chat bubble; the inbox draws a customer's files as the simulator does; Subscriptions switches a bot's access; a bot
   // session's messages and a contact's timeline (what was sent first) show the chat's ticks.
-  bots: ['billing', 'contacts', 'menus', 'sessions'],
+  bots: ['billing', 'contacts', 'inbox', 'menus', 'sessions'],
   // The emulator's action logs panel reads the logs' calls.
   logs: ['emulator'],
   // The featured templates on both homes; the template emulator loads a template.

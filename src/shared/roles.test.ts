@@ -20,10 +20,11 @@ const ADMINS = [
   'ShortCode Providers',
   'Available USSD Extensions',
   'WhatsApp Bots',
+  'Inbox',
   'Contact Requests',
   'Subscriptions',
 ];
-const CHATBOT_USERS = ['WhatsApp Bots'];
+const CHATBOT_USERS = ['WhatsApp Bots', 'Inbox'];
 const SUPER_ADMINS = ['User Management', 'Mail Outbox'];
 const MERCHANTS = ['Manage Merchant Account', 'Merchant Transactions'];
 
@@ -48,7 +49,7 @@ const EXPECTED: Record<keyof typeof SUBJECTS, string[]> = {
   merchant: [...EVERYONE, ...NON_ADMINS, ...MERCHANTS],
   adminNoRole: [...EVERYONE, ...NON_ADMINS],
   adminMerchant: [...EVERYONE, ...NON_ADMINS, 'Merchant Management'],
-  adminDeveloper: [...EVERYONE, 'USSD Apps', 'WhatsApp Bots', 'Merchant Management'],
+  adminDeveloper: [...EVERYONE, 'USSD Apps', 'WhatsApp Bots', 'Inbox', 'Merchant Management'],
   adminSupport: [...EVERYONE, 'USSD Apps', 'Merchant Management', 'Contact Requests', 'Subscriptions'],
 };
 
@@ -132,6 +133,7 @@ describe('getSidebar (who sees which entry)', () => {
       'My USSD Extensions': '/my-shortcodes',
       'SMS Outbox': '/sms-outbox',
       'WhatsApp Bots': '/whatsapp-bots',
+      Inbox: '/inbox',
       Contacts: '/contacts',
       'All Merchants': '/merchant/list',
       'My Merchants': '/merchant/my-merchants',

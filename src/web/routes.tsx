@@ -21,6 +21,7 @@ import { adminsRoutes } from './features/admins/admins.routes';
 import { smsRoutes } from './features/sms/sms.routes';
 import { mailRoutes } from './features/mail/mail.routes';
 import { contactsRoutes } from './features/contacts/contacts.routes';
+import { inboxRoutes } from './features/inbox/inbox.routes';
 import { NotFoundPage } from './components/not-found-page';
 import { PageLoading } from './components/page-loading';
 import { RootLayout } from './components/root-layout';
@@ -41,6 +42,7 @@ export const signedInRoutes: RouteObject[] = [
   ...smsRoutes,
   ...mailRoutes,
   ...contactsRoutes,
+  ...inboxRoutes,
   // Every screen of one bot: 'Bot not found' for an unknown id.
   { element: <AppScreenGuard isBot />, children: [...botScreenRoutes, ...botDesignerRoutes] },
   // Every screen of one app: an unknown or foreign app id shows 'App not found' once, here, for all of them.

@@ -157,6 +157,11 @@ const ROUTE_VISITS: Record<string, Visit> = {
     ready: (page) => page.getByTestId('account-subscription'),
   },
   '/whatsapp-bots': { as: 'chatbot', url: () => '/whatsapp-bots', ready: shown('Akua Orders') },
+  '/inbox': {
+    as: 'chatbot',
+    url: () => '/inbox',
+    ready: (page) => page.getByTestId('inbox-empty').or(page.getByTestId('inbox-list')),
+  },
   '/whatsapp-bot/settings/:appId': {
     as: 'chatbot',
     url: (ids) => `/whatsapp-bot/settings/${ids.botId}`,

@@ -24,6 +24,7 @@ const ADMIN = [
   'ShortCode Providers',
   'Available USSD Extensions',
   'WhatsApp Bots',
+  'Inbox',
   'Contact Requests',
   'Subscriptions',
 ];
@@ -31,7 +32,7 @@ const EXPECTED_SIDEBAR: Record<E2eUserKind, string[]> = {
   private: [...EVERYONE, 'My USSD Apps'],
   admin: ADMIN,
   superAdmin: [...ADMIN, 'User Management', 'Mail Outbox'],
-  chatbot: [...EVERYONE, 'My USSD Apps', 'WhatsApp Bots'],
+  chatbot: [...EVERYONE, 'My USSD Apps', 'WhatsApp Bots', 'Inbox'],
   merchant: [...EVERYONE, 'My USSD Apps', 'Manage Merchant Account', 'Merchant Transactions'],
   support: [...EVERYONE, 'USSD Apps', 'Merchant Management', 'Contact Requests', 'Subscriptions'],
 };
@@ -158,6 +159,7 @@ describeBrowser('console shell', () => {
       '/my-shortcodes',
       '/sms-outbox',
       '/whatsapp-bots',
+      '/inbox',
       '/contacts',
       '/account-billing',
     ]);

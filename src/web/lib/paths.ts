@@ -97,3 +97,7 @@ export const billingPlanPath = (plan: string) => `${BILLING_PATH}?${BILLING_PLAN
 export const ADMIN_SUBSCRIPTIONS_PATH = '/admin/subscriptions';
 
 export const merchantProfilePath = (uuid: string) => `/merchant/profile/${encodeURIComponent(uuid)}`;
+
+/** The contacts list and one contact's page (the contacts area; the inbox links to a customer's). */
+export const CONTACTS_PATH = '/contacts';
+export const contactPath = (contactId: string) => `${CONTACTS_PATH}/${encodeURIComponent(contactId)}`;

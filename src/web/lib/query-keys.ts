@@ -14,7 +14,8 @@ import { queryKey } from './call';
  * lists and records; `['simulated-phone', linkId]` a simulated phone's link and its chats (bots.calls.ts); `['webhooks', appId]` an
  * app's webhook and, below it, its deliveries (webhooks.calls.ts); `['auth', ...]` the signed-in user, API keys and
  * two-factor status; `['monitoring', ...]` the dashboard, live view, finished sessions and a session's path;
- * `['emulator', appId]` the emulator's debug lists of a session (logs.calls.ts).
+ * `['emulator', appId]` the emulator's debug lists of a session (logs.calls.ts); `['inbox']` the inbox's lists and
+ * each conversation (inbox.calls.ts), all reloaded by its live stream.
  */
 export const queryKeys = {
   // Derived from the declarations: screens of other areas invalidate these.

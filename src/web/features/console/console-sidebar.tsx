@@ -1,4 +1,4 @@
-import { NavLink, Skeleton, Stack } from '@mantine/core';
+import { Badge, NavLink, Skeleton, Stack } from '@mantine/core';
 import {
   IconAddressBook,
   IconApps,
@@ -7,6 +7,7 @@ import {
   IconCode,
   IconCreditCard,
   IconHash,
+  IconInbox,
   IconLayoutGrid,
   IconListNumbers,
   IconMail,
@@ -27,6 +28,7 @@ import type { ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import type { SessionUser } from '../../../shared/api/auth.schema';
 import { getSidebar, type SidebarEntry } from '../../../shared/roles';
+import { formatUnread, INBOX_PATH, useInboxUnread } from '../inbox/inbox.api';
 
 /** Icons are the web's business; the entries themselves come only from getSidebar in shared/roles.ts. */
 const ICONS: Record<string, Icon> = {
@@ -40,6 +42,7 @@ const ICONS: Record<string, Icon> = {
   'My USSD Extensions': IconHash,
   'SMS Outbox': IconMessage,
   'WhatsApp Bots': IconBrandWhatsapp,
+  Inbox: IconInbox,
   Contacts: IconAddressBook,
   'Merchant Management': IconBuildingStore,
   'ShortCode Providers': IconPlugConnected,
@@ -63,6 +66,8 @@ interface ConsoleSidebarProps {
 
 export function ConsoleSidebar({ user, onNavigate }: ConsoleSidebarProps) {
   const { pathname } = useLocation();
+  const entries = user ? getSidebar(user) : [];
+  const unread = useInboxUnread(entries.some((entry) => entry.path === INBOX_PATH));
   if (!user) {
     return (
       <Stack gap="xs" aria-busy="true">
@@ -74,6 +79,13 @@ export function ConsoleSidebar({ user, onNavigate }: ConsoleSidebarProps) {
   }
 
   function renderLink(label: string, path: string, entryProps: Record<string, string>, icon?: ReactNode) {
+    // The inbox's unread messages, beside its entry (and said with it to a screen reader).
+    const count =
+      path === INBOX_PATH && unread.count > 0 ? (
+        <Badge size="sm" color="teal" aria-label={`${formatUnread(unread)} unread`} data-testid="sidebar-inbox-unread">
+          {formatUnread(unread)}
+        </Badge>
+      ) : undefined;
     return (
       <NavLink
         key={path}
@@ -81,6 +93,7 @@ export function ConsoleSidebar({ user, onNavigate }: ConsoleSidebarProps) {
         to={path}
         label={label}
         leftSection={icon}
+        rightSection={count}
         active={isActivePath(pathname, path)}
         aria-current={isActivePath(pathname, path) ? 'page' : undefined}
         onClick={onNavigate}
@@ -113,7 +126,7 @@ export function ConsoleSidebar({ user, onNavigate }: ConsoleSidebarProps) {
 
   return (
     <nav aria-label="Main navigation">
-      <Stack gap={2}>{getSidebar(user).map(renderEntry)}</Stack>
+      <Stack gap={2}>{entries.map(renderEntry)}</Stack>
     </nav>
   );
 }

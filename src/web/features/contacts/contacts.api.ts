@@ -1,8 +1,7 @@
 import type { ConsentChannel } from '../../../shared/contact-consent';
 import type { Contact } from '../../../shared/api/contacts.schema';
 
-export const CONTACTS_PATH = '/contacts';
-export const contactPath = (contactId: string) => `${CONTACTS_PATH}/${encodeURIComponent(contactId)}`;
+export { CONTACTS_PATH, contactPath } from '../../lib/paths';
 
 /** Every query of the contacts area sits below this key (the declared calls' keys start with it). */
 export const CONTACTS_KEY = ['contacts'] as const;

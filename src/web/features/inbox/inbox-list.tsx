@@ -1,0 +1,72 @@
+import { Badge, Group, Paper, Text } from '@mantine/core';
+import type { InboxConversation } from '../../../shared/api/inbox.schema';
+import { describeAssignee } from './inbox-conversation';
+import { formatListTime } from './inbox.api';
+import classes from './inbox.module.css';
+
+interface InboxListProps {
+  conversations: InboxConversation[];
+  selectedId: string | null;
+  myId: string | null;
+  onSelect: (conversationId: string) => void;
+  /** More conversations than the list shows. */
+  isCut: boolean;
+}
+
+/** The conversations, most recent message first: the customer, the bot, why, when, unread and who has it. */
+export function InboxList({ conversations, selectedId, myId, onSelect, isCut }: InboxListProps) {
+  return (
+    <Paper withBorder radius="md" style={{ overflow: 'hidden' }}>
+      <ul className={classes.list} aria-label="Conversations" data-testid="inbox-list">
+        {conversations.map((c) => {
+          const isSelected = c.conversationId === selectedId;
+          return (
+            <li key={c.conversationId}>
+              <button
+                type="button"
+                className={`${classes.row} ${isSelected ? classes.rowSelected : ''}`}
+                aria-current={isSelected ? 'true' : undefined}
+                onClick={() => onSelect(c.conversationId)}
+                data-testid="inbox-row"
+                data-msisdn={c.msisdn}
+              >
+                <Group justify="space-between" wrap="nowrap" gap="xs">
+                  <Text fw={c.unreadCount > 0 ? 700 : 600} size="sm" style={{ overflowWrap: 'anywhere' }}>
+                    {c.msisdn}
+                  </Text>
+                  <Group gap={6} wrap="nowrap">
+                    {c.unreadCount > 0 && (
+                      <Badge
+                        size="sm"
+                        circle={c.unreadCount < 10}
+                        color="teal"
+                        aria-label={`${c.unreadCount} unread`}
+                        data-testid="inbox-unread"
+                      >
+                        {c.unreadCount}
+                      </Badge>
+                    )}
+                    <Text size="xs" c="dimmed" component="time" dateTime={c.lastMessageAt}>
+                      {formatListTime(c.lastMessageAt)}
+                    </Text>
+                  </Group>
+                </Group>
+                <Text size="xs" c="dimmed" className={classes.preview}>
+                  {c.appName} · {c.status === 'closed' ? 'Closed' : describeAssignee(c, myId)}
+                </Text>
+                <Text size="sm" className={classes.preview}>
+                  {c.reason || 'Handed to a person'}
+                </Text>
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+      {isCut && (
+        <Text size="xs" c="dimmed" p="sm">
+          The {conversations.length} most recent are shown.
+        </Text>
+      )}
+    </Paper>
+  );
+}

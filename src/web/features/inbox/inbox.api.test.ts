@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import type { InboxConversationDetail } from '../../../shared/api/inbox.schema';
+import { findReplyBlock } from './inbox-composer';
+import { countUnread, formatListTime, formatUnread } from './inbox.api';
+
+const conversation: InboxConversationDetail['conversation'] = {
+  conversationId: 'c1',
+  appId: 'a1',
+  appName: 'Shop',
+  linkId: 'l1',
+  msisdn: '+233200000001',
+  channel: 'whatsapp',
+  status: 'open',
+  assigneeId: null,
+  reason: 'asked for a person',
+  inputs: {},
+  unreadCount: 2,
+  lastMessageAt: '2026-11-29T10:00:00.000Z',
+  lastInboundAt: '2026-11-29T10:00:00.000Z',
+  createdAt: '2026-11-29T09:00:00.000Z',
+  updatedAt: '2026-11-29T10:00:00.000Z',
+  closedAt: null,
+};
+const detail = (change: Partial<InboxConversationDetail>): InboxConversationDetail => ({
+  conversation,
+  messages: [],
+  window: { state: 'open', openUntil: '2026-11-30T10:00:00.000Z' },
+  ...change,
+});
+
+describe('the inbox screen', () => {
+  it('counts the unread messages, 99+ past 99, and + when the list was cut', () => {
+    expect(countUnread([conversation, { ...conversation, unreadCount: 3 }])).toBe(5);
+    expect(formatUnread({ count: 5, more: false })).toBe('5');
+    expect(formatUnread({ count: 5, more: true })).toBe('5+');
+    expect(formatUnread({ count: 120, more: false })).toBe('99+');
+  });
+
+  it("shows today's times as the hour and older ones as the day", () => {
+    const now = new Date(2026, 10, 29, 15, 0);
+    expect(formatListTime(new Date(2026, 10, 29, 9, 5).toISOString(), now)).toBe('09:05');
+    expect(formatListTime(new Date(2026, 10, 27, 9, 5).toISOString(), now)).toBe('27 Nov');
+  });
+
+  it('lets a reply go only in an open conversation on a linked number inside the window, and says why not', () => {
+    expect(findReplyBlock(detail({}))).toBeNull();
+    expect(findReplyBlock(detail({ conversation: { ...conversation, status: 'closed' } }))).toMatch(/^This conversation is closed/);
+    expect(findReplyBlock(detail({ conversation: { ...conversation, linkId: null } }))).toMatch(/no longer linked/);
+    const closed = findReplyBlock(detail({ window: { state: 'closed', closedAt: '2026-11-28T10:00:00.000Z' } }));
+    expect(closed).toMatch(/^WhatsApp's 24-hour window with \+233200000001 closed on .+: a business may write freely only within 24 hours/);
+  });
+});

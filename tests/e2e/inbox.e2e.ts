@@ -1,0 +1,195 @@
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { callApi, createWhatsAppBot, type LoginReplyBody, registerBotBuilder, storeSession } from './accounts';
+import { findViolations } from './axe';
+import { describeBrowser, expectNoSidewaysScroll, launchBrowser, openPage, PHONE, screenshot, screenshotViewport } from './browser';
+
+/**
+ * The inbox (docs/inbox.md), issue 31's journey with two browser contexts: a customer on the simulated phone of a
+ * bot's linked number asks for a person (a rule's handoff); the agent's inbox, open before, shows the conversation
+ * without a reload, with the unread count in the sidebar and the tab's title; the agent assigns it to themself,
+ * reads the customer's next message as it arrives, replies and adds a private note; the customer's phone shows the
+ * reply and not the note; the agent closes (confirmed), and the customer's next message reaches the bot again.
+ * At 1280x800 and 390x844.
+ */
+
+const WIDE = { width: 1280, height: 800 };
+const HANDOFF_TEXT = 'Thank you. A person will reply to you here shortly.';
+/** A number of this file's own for the customer (each bot has its own conversations, but a readable one helps). */
+const CUSTOMER = `23355${String(Date.now()).slice(-7)}`;
+const CUSTOMER_E164 = `+${CUSTOMER}`;
+
+const visible = (locator: Locator, timeout = 10_000) => locator.waitFor({ state: 'visible', timeout });
+
+describeBrowser('the inbox', () => {
+  let browser: Browser;
+  let agent: LoginReplyBody;
+  let appId = '';
+  let linkId = '';
+  let secret = '';
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    agent = await registerBotBuilder('Ama Owusu');
+    appId = await createWhatsAppBot(agent.token, 'Owusu Shop', 'hands customers to a person');
+    const menu = async (body: Record<string, unknown>) => {
+      const reply = await callApi(agent.token, '/api/createMenu', { appId, ...body });
+      expect(reply.status, JSON.stringify(reply)).toBe('00');
+      return reply.uniqueId!;
+    };
+    const done = await menu({ userDefinedName: 'done', displayText: 'Thanks, we will deliver it.', terminate: true });
+    const order = await menu({
+      userDefinedName: 'order',
+      displayText: 'Your order number?',
+      switchOperations: [{ operator: 'always', action: 'goto', actionParam: done }],
+    });
+    await menu({
+      userDefinedName: 'home',
+      displayText: 'Welcome to Owusu Shop\n1. Orders\n2. A person',
+      isFirst: true,
+      switchOperations: [
+        { operator: 'eq', compareVal: '1', action: 'goto', actionParam: order },
+        { operator: 'eq', compareVal: '2', action: 'Terminate', actionParam: '', handoff: { reason: 'asked for a person' } },
+      ],
+    });
+    expect((await callApi(agent.token, `/api/deployChanges/${appId}`)).status).toBe('00');
+    linkId = ((await callApi(agent.token, '/api/chatbot/whatsapp/link', { chatBotAppId: appId })) as unknown as { linkId: string }).linkId;
+    const status = (await callApi(agent.token, `/api/chatbot/whatsapp/link-status/${linkId}`)) as unknown as { qrCode: string };
+    secret = new URL(status.qrCode).searchParams.get('secret')!;
+    const scanned = await callApi(agent.token, `/api/whatsapp-simulator/${linkId}/scan`, { secret, mobileNumber: '+233200000031' });
+    expect(scanned.status, JSON.stringify(scanned)).toBe('00');
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  async function openAgent(viewport: { width: number; height: number }, path = '/inbox'): Promise<Page> {
+    const page = await openPage(browser, viewport);
+    await storeSession(page, agent);
+    await page.goto(path);
+    return page;
+  }
+
+  async function openPhone(): Promise<Page> {
+    const phone = await openPage(browser, PHONE);
+    await phone.goto(`/whatsapp-simulator/${linkId}?secret=${encodeURIComponent(secret)}`);
+    await phone.getByRole('textbox', { name: 'Customer number' }).fill(CUSTOMER);
+    return phone;
+  }
+
+  async function customerSends(phone: Page, text: string) {
+    await phone.getByRole('textbox', { name: 'Message' }).fill(text);
+    await phone.getByRole('button', { name: 'Send' }).click();
+  }
+
+  /** The bot's (or agent's) messages the phone shows, newest last. */
+  const phoneReceived = (phone: Page) => phone.locator('[data-testid="chat-message"][data-direction="out"]');
+
+  it('hands a customer to the agent live, and back to the bot once closed', async () => {
+    const inbox = await openAgent(WIDE);
+    await visible(
+      inbox.getByTestId('inbox-empty').getByText('No conversations yet: when a bot hands a customer to a person, they appear here.'),
+    );
+    await visible(inbox.getByTestId('inbox-live').getByText('Live'));
+    await expect.poll(() => inbox.title()).toBe('Inbox · Dialflow');
+    await screenshotViewport(inbox, 'inbox-empty-desktop');
+    // A mark on the page: still there at the end, so nothing reloaded it.
+    await inbox.evaluate(() => {
+      (window as unknown as { inboxMark: string }).inboxMark = 'not reloaded';
+    });
+
+    // The customer asks for a person on the simulated phone.
+    const phone = await openPhone();
+    await customerSends(phone, 'hi');
+    await visible(phone.getByText('Welcome to Owusu Shop'), 15_000);
+    await customerSends(phone, '2');
+    await visible(phoneReceived(phone).getByText(HANDOFF_TEXT), 15_000);
+
+    // The agent's inbox shows it without a reload: the row, the unread count in the sidebar and the title.
+    const row = inbox.getByTestId('inbox-row').filter({ hasText: CUSTOMER_E164 });
+    await visible(row, 15_000);
+    await visible(row.getByText('asked for a person'));
+    await visible(row.getByText('Owusu Shop · Unassigned'));
+    await visible(inbox.getByTestId('sidebar-inbox-unread'));
+    await expect.poll(() => inbox.title()).toMatch(/^\(\d+\) Inbox · Dialflow$/);
+
+    await row.click();
+    const conversation = inbox.getByTestId('inbox-conversation');
+    await visible(conversation);
+    await visible(conversation.getByTestId('inbox-reason').getByText('Reason: asked for a person'));
+    // The session's answers at the handoff, and the contact's page (the customer became a contact by writing).
+    await visible(conversation.getByTestId('inbox-answers').getByText('A person'));
+    expect(await conversation.getByRole('link', { name: "Open the contact's page" }).getAttribute('href')).toMatch(
+      /^\/contacts\/[0-9a-f-]{36}$/,
+    );
+    const thread = conversation.getByTestId('inbox-thread');
+    await visible(thread.locator('[data-author="bot"]').getByText(HANDOFF_TEXT));
+    await visible(thread.locator('[data-author="customer"]').getByText('2', { exact: true }));
+    // Read: the counts go.
+    await inbox.getByTestId('sidebar-inbox-unread').waitFor({ state: 'detached' });
+    await expect.poll(() => inbox.title()).toBe('Inbox · Dialflow');
+
+    await conversation.getByRole('button', { name: 'Assign to me' }).click();
+    await visible(conversation.getByTestId('inbox-assignee').getByText('Assigned to you'));
+    await visible(row.getByText('Owusu Shop · Assigned to you'));
+
+    // The customer writes again: it reaches the agent, live, and not the bot.
+    await customerSends(phone, 'Where is my order 42?');
+    await visible(thread.locator('[data-author="customer"]').getByText('Where is my order 42?'), 15_000);
+    expect(await phoneReceived(phone).count()).toBe(2);
+
+    await conversation.getByRole('textbox', { name: 'Your reply' }).fill('Hello, this is Ama. Order 42 ships today.');
+    await conversation.getByRole('button', { name: 'Send reply' }).click();
+    await visible(thread.locator('[data-author="agent"]').getByText('Hello, this is Ama. Order 42 ships today.'));
+    await conversation.getByText('Private note').click();
+    await conversation.getByRole('textbox', { name: 'Private note (the customer never sees it)' }).fill('Checked the warehouse: van 3.');
+    await conversation.getByRole('button', { name: 'Add note' }).click();
+    await visible(thread.locator('[data-author="note"]').getByText('Checked the warehouse: van 3.'));
+    await screenshotViewport(inbox, 'inbox-conversation-desktop');
+    await screenshot(inbox, 'inbox-conversation-desktop-full');
+    expect(await findViolations(inbox)).toEqual([]);
+
+    // The customer's phone shows the reply (read back from the simulator), never the note.
+    await phone.reload();
+    await phone.getByRole('textbox', { name: 'Customer number' }).fill(CUSTOMER);
+    await visible(phoneReceived(phone).getByText('Hello, this is Ama. Order 42 ships today.'), 15_000);
+    expect(await phone.getByText('Checked the warehouse').count()).toBe(0);
+    await screenshotViewport(phone, 'inbox-customer-phone');
+
+    // The same conversation on a phone: the list, then the conversation in its place.
+    const small = await openAgent(PHONE);
+    await visible(small.getByTestId('inbox-row').filter({ hasText: CUSTOMER_E164 }));
+    await expectNoSidewaysScroll(small);
+    await screenshotViewport(small, 'inbox-list-phone');
+    await small.getByTestId('inbox-row').filter({ hasText: CUSTOMER_E164 }).click();
+    await visible(small.getByTestId('inbox-thread').getByText('Checked the warehouse: van 3.'));
+    expect(await small.getByTestId('inbox-list').isVisible()).toBe(false);
+    await expectNoSidewaysScroll(small);
+    await screenshotViewport(small, 'inbox-conversation-phone');
+    expect(await findViolations(small)).toEqual([]);
+    await small.getByRole('button', { name: 'All conversations' }).click();
+    await visible(small.getByTestId('inbox-list'));
+    await small.close();
+
+    // Close, confirmed: the customer is handed back to the bot.
+    await conversation.getByRole('button', { name: 'Close', exact: true }).click();
+    const confirm = inbox.getByRole('dialog', { name: 'Close this conversation?' });
+    await visible(confirm);
+    await confirm.getByRole('button', { name: 'Close conversation' }).click();
+    await visible(conversation.getByTestId('inbox-status').getByText('Closed'));
+    await visible(conversation.getByTestId('inbox-reply-blocked').getByText(/This conversation is closed/));
+    expect(await conversation.getByRole('radio', { name: 'Reply to the customer' }).isDisabled()).toBe(true);
+    // It left the Open tab and is on the Closed one.
+    await row.waitFor({ state: 'detached' });
+    await inbox.getByText('Closed', { exact: true }).first().click();
+    await visible(inbox.getByTestId('inbox-row').filter({ hasText: CUSTOMER_E164 }));
+    await screenshotViewport(inbox, 'inbox-closed-desktop');
+
+    // The next message reaches the bot again.
+    await customerSends(phone, 'hi');
+    await visible(phoneReceived(phone).last().getByText('Welcome to Owusu Shop'), 15_000);
+    expect(await inbox.evaluate(() => (window as unknown as { inboxMark?: string }).inboxMark)).toBe('not reloaded');
+    await phone.close();
+    await inbox.close();
+  }, 120_000);
+});
