@@ -87,6 +87,26 @@ interface FoldedRecord {
 /** Two consents of one channel: the later one (the one given last when both have the same time). */
 const laterConsent = (a: ContactConsent | undefined, b: ContactConsent) => (a && a.at > b.at ? a : b);
 
+/**
+ * A contact's record with a later one of the same contact folded in (a session's hops, kept until written): the
+ * later name, the attributes merged, each channel's later consent, the first seen kept.
+ */
+export function foldContactRecord(earlier: ContactRecord, later: ContactRecord): ContactRecord {
+  const folded: ContactRecord = { ownerId: earlier.ownerId, msisdn: earlier.msisdn };
+  const seen = earlier.seen ?? later.seen;
+  if (seen) folded.seen = seen;
+  const name = later.name ?? earlier.name;
+  if (name !== undefined) folded.name = name;
+  if (earlier.attributes || later.attributes) folded.attributes = { ...earlier.attributes, ...later.attributes };
+  if (earlier.consent || later.consent) {
+    const consent: ContactConsentMap = { ...earlier.consent };
+    for (const [channel, given] of Object.entries(later.consent ?? {}) as [ContactChannel, ContactConsent][])
+      consent[channel] = laterConsent(consent[channel], given);
+    folded.consent = consent;
+  }
+  return folded;
+}
+
 function foldRecords(records: ContactRecord[]): FoldedRecord[] {
   const byContact = new Map<string, FoldedRecord>();
   for (const r of records) {
