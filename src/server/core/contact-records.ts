@@ -169,8 +169,10 @@ const RECORD_COLUMNS = sql.raw(`owner_id, msisdn, name, attributes, consent, ${S
 const MERGE_CONSENT = `contacts.consent || coalesce((select jsonb_object_agg(n.key, n.value) from jsonb_each(excluded.consent) n
     where coalesce(contacts.consent -> n.key ->> 'at', '') <= n.value ->> 'at'), '{}'::jsonb)`;
 /**
- * A row is changed only when the batch brings something: a name, attributes, a channel's first seen (or an
- * earlier one: a retry), a consent, or a last seen more than LAST_SEEN_PERIOD_MINUTES after the one stored.
+ * A row is changed only when the batch brings something new: a name or an attribute value other than the one
+ * stored, a channel's first seen (or an earlier one: a retry), a consent, or a last seen more than
+ * LAST_SEEN_PERIOD_MINUTES after the one stored. A returning caller whose session saves what their contact already
+ * holds then costs an index probe, not a new version of the row (and of its attributes' index entries).
  */
 const ON_CONFLICT = sql.raw(`on conflict (owner_id, msisdn) do update set
   name = coalesce(excluded.name, contacts.name),
@@ -181,7 +183,8 @@ const ON_CONFLICT = sql.raw(`on conflict (owner_id, msisdn) do update set
     const [first, last] = SEEN_COLUMNS[c];
     return `${first} = least(contacts.${first}, excluded.${first}), ${last} = greatest(contacts.${last}, excluded.${last})`;
   }).join(',\n  ')}
-  where excluded.name is not null or excluded.attributes <> '{}'::jsonb or excluded.consent <> '{}'::jsonb
+  where (excluded.name is not null and excluded.name is distinct from contacts.name)
+  or not contacts.attributes @> excluded.attributes or excluded.consent <> '{}'::jsonb
   ${CONTACT_CHANNELS.map((c) => {
     const [first, last] = SEEN_COLUMNS[c];
     return `or excluded.${first} < coalesce(contacts.${first}, 'infinity') or excluded.${last} >= contacts.${last} + interval '${LAST_SEEN_PERIOD_MINUTES} minutes'`;

@@ -176,6 +176,27 @@ describeDb('contacts in the runtime', () => {
     ]);
   });
 
+  it('leaves the row as it is when a session saves what the contact already holds, and writes what differs', async () => {
+    const msisdn = '+233241117778';
+    const write = (record: { name?: string; attributes?: Record<string, string> }, now: string) =>
+      writeContactRecords(t.db, [{ ownerId: owner.user.id, msisdn, seen: { channel: 'ussd', at: '2026-11-01T10:00:00.000Z' }, ...record }], new Date(now));
+    await write({ name: 'Efua', attributes: { city: 'Ho', tier: 'gold' } }, '2026-11-01T10:00:00.000Z');
+    await write({ name: 'Efua', attributes: { city: 'Ho' } }, '2026-11-01T10:01:00.000Z');
+    expect(await findContact(owner.user.id, msisdn)).toMatchObject({
+      name: 'Efua',
+      attributes: { city: 'Ho', tier: 'gold' },
+      updatedAt: new Date('2026-11-01T10:00:00.000Z'),
+    });
+    await write({ attributes: { city: 'Keta' } }, '2026-11-01T10:02:00.000Z');
+    expect(await findContact(owner.user.id, msisdn)).toMatchObject({
+      name: 'Efua',
+      attributes: { city: 'Keta', tier: 'gold' },
+      updatedAt: new Date('2026-11-01T10:02:00.000Z'),
+    });
+    await write({ name: 'Efua Mensah' }, '2026-11-01T10:03:00.000Z');
+    expect(await findContact(owner.user.id, msisdn)).toMatchObject({ name: 'Efua Mensah', updatedAt: new Date('2026-11-01T10:03:00.000Z') });
+  });
+
   it('keeps no contact for a number that is none', async () => {
     expect((await africasTalking(appId, 'C-4', 'not-a-number', '')).body).toBe('CON Hello friend! Your name?');
     await t.app.runtime.flushEvents();

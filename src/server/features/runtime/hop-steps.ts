@@ -322,8 +322,8 @@ export async function runEngine(
 
 /**
  * Step: what a hop leaves: its events and inputs as rows, its contact's record (kept with the session until it
- * ends: recordContact), the dialler's session for resume on redial, and the session itself: kept for the next hop, kept ended for a while when the gateway resends hops, or deleted and
- * recorded as completed.
+ * ends: recordContact), the dialler's session for resume on redial, and the session itself: kept for the next
+ * hop, kept ended for a while when the gateway resends hops, or deleted and recorded as completed.
  */
 export async function storeHop(
   env: HopEnv,
