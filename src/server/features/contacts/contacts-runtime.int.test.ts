@@ -10,7 +10,7 @@ import { describeRedis, testRedisUrl } from '../../../../tests/support/redis';
 import { buildApp } from '../../app';
 import { createConfig } from '../../config';
 import { CONTACT_WRITE_SECONDS } from '../runtime/contact-steps';
-import { seedApp, seedMenu, seedShop } from '../../../../tests/support/seed-app';
+import { seedApp, seedMenu, seedShop, seedTwoMenus } from '../../../../tests/support/seed-app';
 import type * as contactRecords from '../../core/contact-records';
 import { LAST_SEEN_PERIOD_MINUTES, writeContactRecords } from '../../core/contact-records';
 import { UNAVAILABLE_TEXT } from '../../../engine';
@@ -179,7 +179,11 @@ describeDb('contacts in the runtime', () => {
   it('leaves the row as it is when a session saves what the contact already holds, and writes what differs', async () => {
     const msisdn = '+233241117778';
     const write = (record: { name?: string; attributes?: Record<string, string> }, now: string) =>
-      writeContactRecords(t.db, [{ ownerId: owner.user.id, msisdn, seen: { channel: 'ussd', at: '2026-11-01T10:00:00.000Z' }, ...record }], new Date(now));
+      writeContactRecords(
+        t.db,
+        [{ ownerId: owner.user.id, msisdn, seen: { channel: 'ussd', at: '2026-11-01T10:00:00.000Z' }, ...record }],
+        new Date(now),
+      );
     await write({ name: 'Efua', attributes: { city: 'Ho', tier: 'gold' } }, '2026-11-01T10:00:00.000Z');
     await write({ name: 'Efua', attributes: { city: 'Ho' } }, '2026-11-01T10:01:00.000Z');
     expect(await findContact(owner.user.id, msisdn)).toMatchObject({
@@ -194,7 +198,10 @@ describeDb('contacts in the runtime', () => {
       updatedAt: new Date('2026-11-01T10:02:00.000Z'),
     });
     await write({ name: 'Efua Mensah' }, '2026-11-01T10:03:00.000Z');
-    expect(await findContact(owner.user.id, msisdn)).toMatchObject({ name: 'Efua Mensah', updatedAt: new Date('2026-11-01T10:03:00.000Z') });
+    expect(await findContact(owner.user.id, msisdn)).toMatchObject({
+      name: 'Efua Mensah',
+      updatedAt: new Date('2026-11-01T10:03:00.000Z'),
+    });
   });
 
   it('keeps no contact for a number that is none', async () => {
@@ -261,7 +268,9 @@ describeDb('contacts in the runtime', () => {
   });
 
   it('writes the contact of a session the gateway abandons, and of one that times out', async () => {
-    expect((await hubtel(appId, 'C-A1', '0241114444', 'Initiation', '*920*55#')).json()).toMatchObject({ Message: 'Hello friend! Your name?' });
+    expect((await hubtel(appId, 'C-A1', '0241114444', 'Initiation', '*920*55#')).json()).toMatchObject({
+      Message: 'Hello friend! Your name?',
+    });
     expect((await hubtel(appId, 'C-A1', '0241114444', 'Response', 'Kwame')).json()).toMatchObject({ Message: 'Thanks Kwame. Your city?' });
     expect((await africasTalking(appId, 'C-A2', '+233241114445', '')).body).toBe('CON Hello friend! Your name?');
     expect((await africasTalking(appId, 'C-A2', '+233241114445', 'Abena')).body).toBe('CON Thanks Abena. Your city?');
@@ -328,23 +337,18 @@ describeDb("a session's contact when its process stops", () => {
   const seedNameApp = async (t: TestApp) => {
     const { auth, user } = await seedUser(t);
     const appId = await seedApp(t, auth, { country: 'ghana' });
-    const done = await seedMenu(t, auth, appId, { userDefinedName: 'done', displayText: 'Bye', terminate: true });
-    await seedMenu(t, auth, appId, {
-      userDefinedName: 'ask',
-      displayText: 'Your name?',
-      saveToContact: 'name',
-      isFirst: true,
-      switchOperations: [{ operator: 'always', compareVal: '', action: 'goto', actionParam: done }],
-    });
+    await seedTwoMenus(
+      t,
+      auth,
+      appId,
+      { userDefinedName: 'ask', displayText: 'Your name?', saveToContact: 'name' },
+      { userDefinedName: 'done', displayText: 'Bye' },
+      { operator: 'always', compareVal: '' },
+    );
     return { appId, ownerId: user.id };
   };
   const hop = (app: FastifyInstance, appId: string, sessionId: string, text: string) =>
-    app.inject({
-      method: 'POST',
-      url: `/ussd/${appId}/test`,
-      payload: new URLSearchParams({ sessionId, serviceCode: '*920*55#', phoneNumber: '+233241117000', networkCode: '62001', text }).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
+    dialTestUrl({ app }, appId, sessionId, '+233241117000', text);
   const findName = async (t: TestApp, ownerId: string) =>
     (
       await t.db
