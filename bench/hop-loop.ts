@@ -7,7 +7,8 @@
  *   npx tsx bench/hop-loop.ts
  *
  * With HOPS_CONTACT=1 the shop's amount menu reads and saves the caller's contact (seed-shop.ts): each session
- * reads its contact once and writes it with its records (docs/contacts.md); HOPS_SESSIONS sets the sessions.
+ * reads its contact once and writes it once, when it ends, with its records (docs/contacts.md); HOPS_SESSIONS sets
+ * the sessions.
  *
  * For a CPU profile with line numbers, bundle it next to the migrations folder (gitignored) and profile that:
  *

@@ -87,6 +87,26 @@ interface FoldedRecord {
 /** Two consents of one channel: the later one (the one given last when both have the same time). */
 const laterConsent = (a: ContactConsent | undefined, b: ContactConsent) => (a && a.at > b.at ? a : b);
 
+/**
+ * A contact's record with a later one of the same contact folded in (a session's hops, kept until written): the
+ * later name, the attributes merged, each channel's later consent, the first seen kept.
+ */
+export function foldContactRecord(earlier: ContactRecord, later: ContactRecord): ContactRecord {
+  const folded: ContactRecord = { ownerId: earlier.ownerId, msisdn: earlier.msisdn };
+  const seen = earlier.seen ?? later.seen;
+  if (seen) folded.seen = seen;
+  const name = later.name ?? earlier.name;
+  if (name !== undefined) folded.name = name;
+  if (earlier.attributes || later.attributes) folded.attributes = { ...earlier.attributes, ...later.attributes };
+  if (earlier.consent || later.consent) {
+    const consent: ContactConsentMap = { ...earlier.consent };
+    for (const [channel, given] of Object.entries(later.consent ?? {}) as [ContactChannel, ContactConsent][])
+      consent[channel] = laterConsent(consent[channel], given);
+    folded.consent = consent;
+  }
+  return folded;
+}
+
 function foldRecords(records: ContactRecord[]): FoldedRecord[] {
   const byContact = new Map<string, FoldedRecord>();
   for (const r of records) {
@@ -149,8 +169,10 @@ const RECORD_COLUMNS = sql.raw(`owner_id, msisdn, name, attributes, consent, ${S
 const MERGE_CONSENT = `contacts.consent || coalesce((select jsonb_object_agg(n.key, n.value) from jsonb_each(excluded.consent) n
     where coalesce(contacts.consent -> n.key ->> 'at', '') <= n.value ->> 'at'), '{}'::jsonb)`;
 /**
- * A row is changed only when the batch brings something: a name, attributes, a channel's first seen (or an
- * earlier one: a retry), a consent, or a last seen more than LAST_SEEN_PERIOD_MINUTES after the one stored.
+ * A row is changed only when the batch brings something new: a name or an attribute value other than the one
+ * stored, a channel's first seen (or an earlier one: a retry), a consent, or a last seen more than
+ * LAST_SEEN_PERIOD_MINUTES after the one stored. A returning caller whose session saves what their contact already
+ * holds then costs an index probe, not a new version of the row (and of its attributes' index entries).
  */
 const ON_CONFLICT = sql.raw(`on conflict (owner_id, msisdn) do update set
   name = coalesce(excluded.name, contacts.name),
@@ -161,7 +183,8 @@ const ON_CONFLICT = sql.raw(`on conflict (owner_id, msisdn) do update set
     const [first, last] = SEEN_COLUMNS[c];
     return `${first} = least(contacts.${first}, excluded.${first}), ${last} = greatest(contacts.${last}, excluded.${last})`;
   }).join(',\n  ')}
-  where excluded.name is not null or excluded.attributes <> '{}'::jsonb or excluded.consent <> '{}'::jsonb
+  where (excluded.name is not null and excluded.name is distinct from contacts.name)
+  or not contacts.attributes @> excluded.attributes or excluded.consent <> '{}'::jsonb
   ${CONTACT_CHANNELS.map((c) => {
     const [first, last] = SEEN_COLUMNS[c];
     return `or excluded.${first} < coalesce(contacts.${first}, 'infinity') or excluded.${last} >= contacts.${last} + interval '${LAST_SEEN_PERIOD_MINUTES} minutes'`;

@@ -4,6 +4,7 @@ import { contacts, sessionRecords } from '../../../db/schema';
 import { seedMenu } from '../../../../tests/support/seed-app';
 import { createApiClient, createTestApp, seedUser, type SeededUser, type TestApp } from '../../../../tests/support/test-app';
 import { describeDb } from '../../../../tests/support/test-db';
+import { CONTACT_WRITE_SECONDS } from '../runtime/contact-steps';
 
 const CUSTOMER = '233241234567';
 const CUSTOMER_E164 = '+233241234567';
@@ -145,5 +146,33 @@ describeDb('contact consent on WhatsApp', () => {
     expect(await send('Reprendre')).toEqual(['You will get messages from Ama Shop again. Send STOP to stop them.']);
     expect(await send('no  more')).toEqual(['Vous ne recevrez plus de messages de Ama Shop.']);
     expect((await findConsent(builder.user.id))?.whatsapp).toMatchObject({ status: 'out', detail: 'no more' });
+  });
+
+  it("writes a conversation's new contact a minute into it, while it goes on", async () => {
+    const from = '233241230001';
+    const say = async (text: string) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/whatsapp-simulator/${linkId}/messages`,
+        payload: { secret, from, text, kind: 'text' },
+      });
+      expect(res.statusCode).toBe(200);
+    };
+    const findSeen = async () => {
+      await t.app.runtime.flushEvents();
+      const [row] = await t.db
+        .select({ firstSeenWhatsapp: contacts.firstSeenWhatsapp })
+        .from(contacts)
+        .where(and(eq(contacts.ownerId, builder.user.id), eq(contacts.msisdn, `+${from}`)));
+      return row;
+    };
+    await say('hi');
+    await say('hello');
+    expect(await findSeen()).toBeUndefined();
+    t.advanceClock(CONTACT_WRITE_SECONDS * 1000);
+    await say('hello again');
+    expect(await findSeen()).toMatchObject({ firstSeenWhatsapp: expect.any(Date) });
+    // The conversation goes on.
+    expect((await t.app.runtime.findActiveSessions(appId)).filter((s) => s.msisdn.endsWith(from))).toHaveLength(1);
   });
 });

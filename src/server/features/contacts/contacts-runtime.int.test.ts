@@ -3,8 +3,14 @@ import { and, eq } from 'drizzle-orm';
 import { contacts, sessionRecords } from '../../../db/schema';
 import { dialTestUrl } from '../../../../tests/support/dial';
 import { describeDb } from '../../../../tests/support/test-db';
-import { useTestApp, useUser } from '../../../../tests/support/test-app';
-import { seedApp, seedMenu, seedShop } from '../../../../tests/support/seed-app';
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { createTestApp, seedUser, useTestApp, useUser, type TestApp } from '../../../../tests/support/test-app';
+import { describeRedis, testRedisUrl } from '../../../../tests/support/redis';
+import { buildApp } from '../../app';
+import { createConfig } from '../../config';
+import { CONTACT_WRITE_SECONDS } from '../runtime/contact-steps';
+import { seedApp, seedMenu, seedShop, seedTwoMenus } from '../../../../tests/support/seed-app';
 import type * as contactRecords from '../../core/contact-records';
 import { LAST_SEEN_PERIOD_MINUTES, writeContactRecords } from '../../core/contact-records';
 import { UNAVAILABLE_TEXT } from '../../../engine';
@@ -127,6 +133,7 @@ describeDb('contacts in the runtime', () => {
     reads.mockClear();
     expect((await africasTalking(shop, 'C-3', '233209998888', '')).body).toMatch(/^CON Welcome/);
     expect((await africasTalking(shop, 'C-3', '233209998888', '1')).body).toBe('CON Enter amount');
+    expect((await africasTalking(shop, 'C-3', '233209998888', '1*5')).body).toBe('END You chose Airtime for GHS 5');
     expect(reads).not.toHaveBeenCalled();
     await t.app.runtime.flushEvents();
     const contact = await findContact(owner.user.id, '+233209998888');
@@ -167,6 +174,34 @@ describeDb('contacts in the runtime', () => {
       minutes(LAST_SEEN_PERIOD_MINUTES + 1),
       'Kojo',
     ]);
+  });
+
+  it('leaves the row as it is when a session saves what the contact already holds, and writes what differs', async () => {
+    const msisdn = '+233241117778';
+    const write = (record: { name?: string; attributes?: Record<string, string> }, now: string) =>
+      writeContactRecords(
+        t.db,
+        [{ ownerId: owner.user.id, msisdn, seen: { channel: 'ussd', at: '2026-11-01T10:00:00.000Z' }, ...record }],
+        new Date(now),
+      );
+    await write({ name: 'Efua', attributes: { city: 'Ho', tier: 'gold' } }, '2026-11-01T10:00:00.000Z');
+    await write({ name: 'Efua', attributes: { city: 'Ho' } }, '2026-11-01T10:01:00.000Z');
+    expect(await findContact(owner.user.id, msisdn)).toMatchObject({
+      name: 'Efua',
+      attributes: { city: 'Ho', tier: 'gold' },
+      updatedAt: new Date('2026-11-01T10:00:00.000Z'),
+    });
+    await write({ attributes: { city: 'Keta' } }, '2026-11-01T10:02:00.000Z');
+    expect(await findContact(owner.user.id, msisdn)).toMatchObject({
+      name: 'Efua',
+      attributes: { city: 'Keta', tier: 'gold' },
+      updatedAt: new Date('2026-11-01T10:02:00.000Z'),
+    });
+    await write({ name: 'Efua Mensah' }, '2026-11-01T10:03:00.000Z');
+    expect(await findContact(owner.user.id, msisdn)).toMatchObject({
+      name: 'Efua Mensah',
+      updatedAt: new Date('2026-11-01T10:03:00.000Z'),
+    });
   });
 
   it('keeps no contact for a number that is none', async () => {
@@ -215,5 +250,152 @@ describeDb('contacts in the runtime', () => {
     expect((await africasTalking(club, 'C-9', '+233241115555', '')).body).toBe('CON Hi friend. 1. Join');
     expect((await africasTalking(club, 'C-9', '+233241115555', '2')).body).toBe('END Welcome, gold member');
     expect(reads).toHaveBeenCalledTimes(3);
+  });
+
+  it("writes a session's contact once, when it ends: nothing while it runs, then what its hops saved and its seen times", async () => {
+    const msisdn = '+233241113333';
+    expect((await africasTalking(appId, 'C-O1', msisdn, '')).body).toBe('CON Hello friend! Your name?');
+    expect((await africasTalking(appId, 'C-O1', msisdn, 'Esi')).body).toBe('CON Thanks Esi. Your city?');
+    await t.app.runtime.flushEvents();
+    expect(await findContact(owner.user.id, msisdn)).toBeUndefined();
+    expect((await africasTalking(appId, 'C-O1', msisdn, 'Esi*Tamale')).body).toBe('END Bye Esi from Tamale');
+    await t.app.runtime.flushEvents();
+    const contact = await findContact(owner.user.id, msisdn);
+    expect(contact).toMatchObject({ name: 'Esi', attributes: { city: 'Tamale' }, lastSeenWhatsapp: null });
+    const [record] = await t.db.select().from(sessionRecords).where(eq(sessionRecords.sessionId, 'C-O1'));
+    expect(contact!.firstSeenUssd).toEqual(record!.startedAt);
+    expect(contact!.lastSeenUssd).toEqual(record!.startedAt);
+  });
+
+  it('writes the contact of a session the gateway abandons, and of one that times out', async () => {
+    expect((await hubtel(appId, 'C-A1', '0241114444', 'Initiation', '*920*55#')).json()).toMatchObject({
+      Message: 'Hello friend! Your name?',
+    });
+    expect((await hubtel(appId, 'C-A1', '0241114444', 'Response', 'Kwame')).json()).toMatchObject({ Message: 'Thanks Kwame. Your city?' });
+    expect((await africasTalking(appId, 'C-A2', '+233241114445', '')).body).toBe('CON Hello friend! Your name?');
+    expect((await africasTalking(appId, 'C-A2', '+233241114445', 'Abena')).body).toBe('CON Thanks Abena. Your city?');
+    await t.app.runtime.flushEvents();
+    expect(await findContact(owner.user.id, '+233241114444')).toBeUndefined();
+    expect(await findContact(owner.user.id, '+233241114445')).toBeUndefined();
+
+    expect((await hubtel(appId, 'C-A1', '', 'Timeout', '')).statusCode).toBe(200);
+    t.advanceClock(181_000);
+    await t.app.runtime.sweepExpired();
+    await t.app.runtime.flushEvents();
+    for (const [sessionId, msisdn, name] of [
+      ['C-A1', '+233241114444', 'Kwame'],
+      ['C-A2', '+233241114445', 'Abena'],
+    ] as const) {
+      const contact = await findContact(owner.user.id, msisdn);
+      expect(contact, sessionId).toMatchObject({ name, attributes: {} });
+      const [record] = await t.db.select().from(sessionRecords).where(eq(sessionRecords.sessionId, sessionId));
+      expect(record, sessionId).toMatchObject({ status: 'abandoned', contactMsisdn: msisdn });
+      expect(contact!.firstSeenUssd, sessionId).toEqual(record!.startedAt);
+    }
+  });
+
+  it(`writes a long session's contact at its first hop ${CONTACT_WRITE_SECONDS} s after the last write, then keeps a new record`, async () => {
+    const notes = await seedApp(t, owner.auth, { country: 'ghana' });
+    // A menu that asks again and again: it goes to itself.
+    const menu = { appId: notes, userDefinedName: 'note', displayText: 'Note?', saveToContact: 'note', isFirst: true };
+    const note = await seedMenu(t, owner.auth, notes, menu);
+    const updated = await t.app.inject({
+      method: 'POST',
+      url: '/api/updateMenu',
+      headers: owner.auth,
+      payload: { ...menu, uniqueId: note, switchOperations: [{ operator: 'always', compareVal: '', action: 'goto', actionParam: note }] },
+    });
+    expect(updated.json()).toMatchObject({ status: '00' });
+    const msisdn = '+233241116666';
+    const half = (CONTACT_WRITE_SECONDS * 1000) / 2;
+    expect((await africasTalking(notes, 'C-L1', msisdn, '')).body).toBe('CON Note?');
+    t.advanceClock(half);
+    expect((await africasTalking(notes, 'C-L1', msisdn, 'a')).body).toBe('CON Note?');
+    await t.app.runtime.flushEvents();
+    expect(await findContact(owner.user.id, msisdn)).toBeUndefined();
+    t.advanceClock(half);
+    expect((await africasTalking(notes, 'C-L1', msisdn, 'a*b')).body).toBe('CON Note?');
+    await t.app.runtime.flushEvents();
+    // Written while the session goes on.
+    expect((await t.app.runtime.findActiveSessions(notes)).map((s) => s.sessionId)).toEqual(['C-L1']);
+    const written = await findContact(owner.user.id, msisdn);
+    expect(written).toMatchObject({ attributes: { note: 'b' } });
+    expect(written!.firstSeenUssd).toBeInstanceOf(Date);
+    // The next change waits for the end again.
+    expect((await africasTalking(notes, 'C-L1', msisdn, 'a*b*c')).body).toBe('CON Note?');
+    await t.app.runtime.flushEvents();
+    expect(await findContact(owner.user.id, msisdn)).toMatchObject({ attributes: { note: 'b' } });
+    t.advanceClock(181_000);
+    await t.app.runtime.sweepExpired();
+    await t.app.runtime.flushEvents();
+    expect(await findContact(owner.user.id, msisdn)).toMatchObject({ attributes: { note: 'c' } });
+  });
+});
+
+/** Sessions a process leaves behind when it stops: the contact records they kept are not lost. */
+describeDb("a session's contact when its process stops", () => {
+  const seedNameApp = async (t: TestApp) => {
+    const { auth, user } = await seedUser(t);
+    const appId = await seedApp(t, auth, { country: 'ghana' });
+    await seedTwoMenus(
+      t,
+      auth,
+      appId,
+      { userDefinedName: 'ask', displayText: 'Your name?', saveToContact: 'name' },
+      { userDefinedName: 'done', displayText: 'Bye' },
+      { operator: 'always', compareVal: '' },
+    );
+    return { appId, ownerId: user.id };
+  };
+  const hop = (app: FastifyInstance, appId: string, sessionId: string, text: string) =>
+    dialTestUrl({ app }, appId, sessionId, '+233241117000', text);
+  const findName = async (t: TestApp, ownerId: string) =>
+    (
+      await t.db
+        .select({ name: contacts.name, firstSeenUssd: contacts.firstSeenUssd })
+        .from(contacts)
+        .where(and(eq(contacts.ownerId, ownerId), eq(contacts.msisdn, '+233241117000')))
+    )[0];
+
+  it('sessions held in memory: written when the server closes', async () => {
+    const t = await createTestApp();
+    try {
+      const { appId, ownerId } = await seedNameApp(t);
+      expect((await hop(t.app, appId, 'P-1', '')).body).toBe('CON Your name?');
+      await t.app.runtime.flushEvents();
+      expect(await findName(t, ownerId)).toBeUndefined();
+      await t.app.close();
+      expect(await findName(t, ownerId)).toMatchObject({ name: null, firstSeenUssd: expect.any(Date) });
+    } finally {
+      await t.close();
+    }
+  });
+
+  describeRedis('sessions in Redis', () => {
+    it('left in Redis by a server that closed: written by the server that sweeps them', async () => {
+      const t = await createTestApp();
+      let offset = 0;
+      const config = createConfig({ NODE_ENV: 'test', REDIS_URL: testRedisUrl, REDIS_KEY_PREFIX: `contact-once-${randomUUID()}:` });
+      const build = () => buildApp(config, { database: t.app.ctx.database, logger: false, now: () => new Date(Date.now() + offset) });
+      try {
+        const { appId, ownerId } = await seedNameApp(t);
+        const first = await build();
+        expect((await hop(first, appId, 'P-2', '')).body).toBe('CON Your name?');
+        await first.close();
+        // The session lives on in Redis (another server may take its next hop): nothing is written for it yet.
+        expect(await findName(t, ownerId)).toBeUndefined();
+        const second = await build();
+        try {
+          offset += 200_000;
+          expect(await second.runtime.sweepExpired()).toBe(1);
+          await second.runtime.flushEvents();
+        } finally {
+          await second.close();
+        }
+        expect(await findName(t, ownerId)).toMatchObject({ name: null, firstSeenUssd: expect.any(Date) });
+      } finally {
+        await t.close();
+      }
+    });
   });
 });

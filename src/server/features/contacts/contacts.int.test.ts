@@ -38,7 +38,9 @@ describeDb('contacts API', () => {
       { userDefinedName: 'other', displayText: 'Other' },
       { userDefinedName: 'bye', displayText: 'Bye' },
     );
+    // Completed: a session's contact is written when it ends (docs/contacts.md, "Written once a session").
     await dial(otherApp, 'B-1', '233241000001', '');
+    await dial(otherApp, 'B-1', '233241000001', '1');
     await t.app.runtime.flushEvents();
   });
 

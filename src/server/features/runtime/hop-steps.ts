@@ -148,7 +148,7 @@ export async function closeSession(env: HopEnv, key: string, appId?: string, isE
     const { state } = stored;
     if (isEndedByUser && state.msisdn)
       await env.deps.sessions.deleteResumable(resumableKey(state.appId, state.environment, stored.caller ?? null, state.msisdn));
-    env.records.recordSession(state, 'abandoned', state.currentMenuId, stored.caller ?? null, undefined, stored.contactMsisdn);
+    env.records.recordAbandoned(stored);
   }
   return null;
 }
@@ -193,8 +193,7 @@ function readConversation(
 ): { hop: InboundHop; stored: StoredSession | undefined } {
   const open = stored && !stored.state.ended ? stored : undefined;
   if (open && hop.kind !== 'start') return { hop: { ...hop, sessionId: open.state.sessionId }, stored: open };
-  if (open)
-    env.records.recordSession(open.state, 'abandoned', open.state.currentMenuId, open.caller ?? null, undefined, open.contactMsisdn);
+  if (open) env.records.recordAbandoned(open);
   return { hop: { ...hop, kind: 'start', sessionId: randomUUID() }, stored: undefined };
 }
 
@@ -318,14 +317,16 @@ export async function runEngine(
   } catch (err) {
     env.ctx.log.error({ err, appId: request.appId }, 'engine failed on a hop');
     await env.deps.sessions.delete(request.key, request.appId);
+    // The session is gone without a record, as before; what it kept for its contact is written.
+    if (stored?.pendingContact && !stored.state.ended) env.records.recordContact(stored.pendingContact.record);
     return null;
   }
 }
 
 /**
- * Step: what a hop leaves: its events and inputs as rows, the dialler's session for resume on redial, and the
- * session itself: kept for the next hop, kept ended for a while when the gateway resends hops, or deleted and
- * recorded as completed.
+ * Step: what a hop leaves: its events and inputs as rows, its contact's record (kept with the session until it
+ * ends: recordContact), the dialler's session for resume on redial, and the session itself: kept for the next
+ * hop, kept ended for a while when the gateway resends hops, or deleted and recorded as completed.
  */
 export async function storeHop(
   env: HopEnv,
@@ -344,13 +345,19 @@ export async function storeHop(
   const { hop, stored, result, resume, contactMsisdn } = run;
   records.recordEvents(result.events, environment, caller, version.ownerId);
   records.recordInputs(stored?.state.inputs ?? {}, result.state, caller, version.ownerId);
-  if (contactMsisdn) recordContact(env, version, run);
+  const pendingContact = recordContact(env, version, run);
   if (resume.diallerKey && resume.windowMinutes !== null) await saveResumable(env, resume.diallerKey, result, resume.windowMinutes, caller);
   const lastHop = hop.hopId === undefined ? undefined : { id: toStoredHopId(hop.hopId), reply: result.reply };
-  const session: StoredSession = { state: result.state, channelState: hop.channelState, caller, lastHop, contactMsisdn };
+  const session: StoredSession = { state: result.state, channelState: hop.channelState, caller, lastHop, contactMsisdn, pendingContact };
   if (!result.reply.end) {
     const ttlSeconds = adapter.conversation?.timeoutSeconds ?? env.ussdTtlSeconds;
-    await deps.sessions.set(key, session, { appId, ttlSeconds });
+    try {
+      await deps.sessions.set(key, session, { appId, ttlSeconds });
+    } catch (err) {
+      // The store lost the hop (Redis down): its contact record is written as its other records were.
+      if (pendingContact) records.recordContact(pendingContact.record);
+      throw err;
+    }
     return;
   }
   if (lastHop) await deps.sessions.keep(key, session, { appId, ttlSeconds: ENDED_SESSION_KEEP_SECONDS });

@@ -4,6 +4,7 @@
  */
 import type { Reply } from '../../../channels';
 import type { ActionOutcome, ActionRequest, ContactFields, SessionState } from '../../../engine';
+import type { ContactRecord } from '../../core/contact-records';
 import type { ActionApp } from './action-runner';
 import type { EventSink } from './event-sink';
 import type { AdmitGatewaySession } from './gateway-limits';
@@ -26,6 +27,18 @@ export interface StoredSession {
   caller?: string | null;
   /** The caller's contact: the number in E.164 form (docs/contacts.md), worked out on the session's first hop. */
   contactMsisdn?: string;
+  /** What the session leaves on its contact and has not written yet (contact-steps.ts, `recordContact`). */
+  pendingContact?: PendingContact;
+}
+
+/**
+ * A session's contact record not written yet (docs/contacts.md, "Written once a session"): the seen on its first
+ * hop and the changes of its later hops folded into one, and when it began (ms), so a long conversation writes it
+ * before it ends.
+ */
+export interface PendingContact {
+  since: number;
+  record: ContactRecord;
 }
 
 export interface RuntimeDeps {

@@ -252,8 +252,7 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
 
   async function sweepExpired(): Promise<number> {
     const expired = await deps.sessions.takeExpired();
-    for (const { state, caller, contactMsisdn } of expired)
-      env.records.recordSession(state, 'abandoned', state.currentMenuId, caller ?? null, undefined, contactMsisdn);
+    for (const stored of expired) env.records.recordAbandoned(stored);
     return expired.length;
   }
 
@@ -279,6 +278,9 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     async close() {
       clearInterval(sweeper);
       await ctx.versions.close();
+      // Sessions held in this process end with it, unrecorded as before; the contact records they kept are written.
+      for (const stored of await deps.sessions.findLostOnExit())
+        if (stored.pendingContact) env.records.recordContact(stored.pendingContact.record);
       await deps.sink.close();
     },
   };

@@ -8,6 +8,7 @@ import type { EngineEvent, SessionState } from '../../../engine';
 import type { ContactRecord } from '../../core/contact-records';
 import type { WindowRecord } from '../../core/whatsapp-windows';
 import type { EventSink } from './event-sink';
+import type { StoredSession } from './runtime-types';
 import type { Environment } from '../../../shared/environment';
 
 export function createSessionRecorder(sink: EventSink, now: () => Date) {
@@ -106,6 +107,16 @@ export function createSessionRecorder(sink: EventSink, now: () => Date) {
   }
 
   /**
+   * A session that ended without completing (the gateway's end notice, a restart word, its timeout): its record,
+   * and the contact record it kept (docs/contacts.md, "Written once a session").
+   */
+  function recordAbandoned(stored: StoredSession): void {
+    const { state } = stored;
+    recordSession(state, 'abandoned', state.currentMenuId, stored.caller ?? null, undefined, stored.contactMsisdn);
+    if (stored.pendingContact) recordContact(stored.pendingContact.record);
+  }
+
+  /**
    * The network refused a dialled code that is not the app's: no session, one system line in the app's logs
    * (the emulator's log panel shows it) so the developer sees why the app did not answer.
    */
@@ -145,7 +156,7 @@ export function createSessionRecorder(sink: EventSink, now: () => Date) {
     );
   }
 
-  /** What a session left on its caller's contact (seen on a channel, a saved name or attribute), written with the rest. */
+  /** What a session leaves on its caller's contact (seen on a channel, a saved name or attribute), written with the rest. */
   function recordContact(record: ContactRecord): void {
     sink.push({ table: 'contacts', row: record }, record.ownerId);
   }
@@ -155,7 +166,7 @@ export function createSessionRecorder(sink: EventSink, now: () => Date) {
     sink.push({ table: 'windows', row: record }, ownerId);
   }
 
-  return { recordEvents, recordInputs, recordSession, recordRefusedDial, recordContact, recordWindow };
+  return { recordEvents, recordInputs, recordSession, recordAbandoned, recordRefusedDial, recordContact, recordWindow };
 }
 
 /**

@@ -25,6 +25,9 @@ describeRedis('redis session store', () => {
       // Under the test's own prefix: a state of this shape in the shared default prefix would trip another run's sweep.
       await createRedisSessionStore<State>(redis).set('handoff:1', { id: 'h', hop: 4 }, { appId: 'handoff', ttlSeconds: 60 });
       expect(await createRedisSessionStore<State>(other).get('handoff:1')).toEqual({ id: 'h', hop: 4 });
+      // Nothing ends with the process that stops: the other goes on with the session.
+      expect(await createRedisSessionStore<State>(redis).findLostOnExit()).toEqual([]);
+      expect(await createRedisSessionStore<State>(other).get('handoff:1')).toEqual({ id: 'h', hop: 4 });
     } finally {
       other.disconnect();
     }

@@ -32,4 +32,19 @@ describe('memory session store', () => {
     time += 60_000;
     expect(await store.takeExpired()).toEqual([]);
   });
+
+  it('hands every session it holds, expired or not, to a process that stops, and none it deleted or kept ended', async () => {
+    let time = 0;
+    const store = createMemorySessionStore<State>({ now: () => time });
+    await store.set('short', { id: 'short', hop: 1 }, { appId: 'x', ttlSeconds: 1 });
+    await store.set('long', { id: 'long', hop: 2 }, { appId: 'y', ttlSeconds: 600 });
+    await store.set('gone', { id: 'gone', hop: 1 }, { appId: 'x', ttlSeconds: 600 });
+    await store.delete('gone', 'x');
+    await store.keep('ended', { id: 'ended', hop: 3 }, { appId: 'x', ttlSeconds: 60 });
+    time += 5_000;
+    expect(await store.findLostOnExit()).toEqual([
+      { id: 'short', hop: 1 },
+      { id: 'long', hop: 2 },
+    ]);
+  });
 });

@@ -22,6 +22,11 @@ export interface SessionStore<T> {
   /** Removes and returns sessions whose inactivity timer ran out (each one once, across processes). */
   takeExpired(limit?: number): Promise<T[]>;
   /**
+   * The sessions that end with this process (shutdown): every one held in memory, expired or not; none in Redis,
+   * where another process (or this one restarted) goes on with them.
+   */
+  findLostOnExit(): Promise<T[]>;
+  /**
    * Resume on redial: the last state of a dialler's session (`key` names the dialler, not a session), saved after
    * each of its hops and kept `ttlSeconds` (the app's window). Apart from live sessions: never listed or swept.
    */
@@ -129,6 +134,9 @@ export function createMemorySessionStore<T extends object>(
       }
       return expired;
     },
+    async findLostOnExit() {
+      return [...sessions.values()].map((entry) => entry.value);
+    },
     async saveResumable(key, value, ttlSeconds) {
       saveTimed(resumable, key, value, ttlSeconds, maxKept);
     },
@@ -206,6 +214,9 @@ export function createRedisSessionStore<T extends object>(redis: Redis, options:
         taken.push(value);
       }
       return taken;
+    },
+    async findLostOnExit() {
+      return [];
     },
     // Redis drops it when the window closes; the expiry inside the value serves a clock that is not Redis's (tests).
     async saveResumable(key, value, ttlSeconds) {
