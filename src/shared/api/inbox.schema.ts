@@ -49,6 +49,13 @@ export const inboxConversationSchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   closedAt: z.string().nullable(),
+  /** The list's (GET /api/inbox/conversations) only: the contact's saved name, null when none. */
+  contactName: z.string().nullable().optional(),
+  /** The list's only: the latest message or note, its text cut to 140 characters; null before any. */
+  lastMessage: z
+    .object({ author: z.enum(INBOX_AUTHORS), text: z.string(), hasMedia: z.boolean() })
+    .nullable()
+    .optional(),
 });
 export type InboxConversation = z.infer<typeof inboxConversationSchema>;
 

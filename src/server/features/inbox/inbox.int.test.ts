@@ -78,6 +78,19 @@ describeDb('the inbox', () => {
     // A note the customer never sees; assign to self; close hands the customer back to the bot.
     const note = (await agent().post(`/api/inbox/conversations/${opened.conversationId}/notes`, { text: 'VIP customer' })).json();
     expect(note.data).toMatchObject({ author: 'note', text: 'VIP customer', sendStatus: '' });
+    // The list gives each row its latest message and the contact's saved name (none saved yet: null).
+    expect(await conversationOf(`+${from}`)).toMatchObject({
+      contactName: null,
+      lastMessage: { author: 'note', text: 'VIP customer', hasMedia: false },
+    });
+    await t.db
+      .insert(contacts)
+      .values({ ownerId: builder.user.id, msisdn: `+${from}`, name: 'Kwesi Appiah' })
+      .onConflictDoUpdate({
+        target: [contacts.ownerId, contacts.msisdn],
+        set: { name: 'Kwesi Appiah' },
+      });
+    expect((await conversationOf(`+${from}`)).contactName).toBe('Kwesi Appiah');
     expect((await received(t, bot, from)).includes('VIP customer')).toBe(false);
     const assigned = (
       await agent().post(`/api/inbox/conversations/${opened.conversationId}/assign`, { assigneeId: builder.user.id })

@@ -8,8 +8,8 @@
  * user; a merchant's users are a merchant's), so "assign to a colleague" can only name the owner; the AGENT role
  * waits for account users (docs/inbox.md, "Agents").
  */
-import { and, desc, eq, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
-import { apps, inboxConversations, inboxMessages, whatsappLinks, whatsappMessages, whatsappWindows } from '../../../db/schema';
+import { and, desc, eq, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { apps, contacts, inboxConversations, inboxMessages, whatsappLinks, whatsappMessages, whatsappWindows } from '../../../db/schema';
 import {
   INBOX_MESSAGES,
   type InboxAssignBody,
@@ -250,9 +250,58 @@ export async function findConversations(ctx: AppContext, user: AuthUser, query: 
     .limit(query.limit + 1);
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
+  const { names, latest } = await findListDetails(
+    ctx,
+    user.id,
+    page.map((r) => r.conversation),
+  );
   return {
-    conversations: page.map((r) => toConversation(r.conversation, r.appName)),
+    conversations: page.map((r) => ({
+      ...toConversation(r.conversation, r.appName),
+      contactName: names.get(r.conversation.msisdn) ?? null,
+      lastMessage: latest.get(r.conversation.id) ?? null,
+    })),
     nextCursor: rows.length > query.limit && last ? writeCursor(last.conversation) : null,
+  };
+}
+
+/** How much of the latest message the list shows. */
+const PREVIEW_CHARACTERS = 140;
+
+/**
+ * What a list row shows beyond the conversation: the contact's saved name (the account's contacts, by number) and
+ * the latest message (the messages' index by conversation and order, one row each). Two queries for the page.
+ */
+async function findListDetails(ctx: AppContext, ownerId: string, rows: ConversationRow[]) {
+  if (rows.length === 0)
+    return { names: new Map<string, string>(), latest: new Map<string, NonNullable<InboxConversation['lastMessage']>>() };
+  const named = await ctx.db
+    .select({ msisdn: contacts.msisdn, name: contacts.name })
+    .from(contacts)
+    .where(and(eq(contacts.ownerId, ownerId), inArray(contacts.msisdn, [...new Set(rows.map((r) => r.msisdn))])));
+  const newest = await ctx.db
+    .selectDistinctOn([inboxMessages.conversationId], {
+      conversationId: inboxMessages.conversationId,
+      author: inboxMessages.author,
+      text: inboxMessages.text,
+      mediaId: inboxMessages.mediaId,
+    })
+    .from(inboxMessages)
+    .where(
+      inArray(
+        inboxMessages.conversationId,
+        rows.map((r) => r.id),
+      ),
+    )
+    .orderBy(inboxMessages.conversationId, desc(inboxMessages.seq));
+  return {
+    names: new Map(named.flatMap((c) => (c.name ? [[c.msisdn, c.name] as const] : []))),
+    latest: new Map(
+      newest.map((m) => [
+        m.conversationId,
+        { author: m.author as InboxAuthor, text: m.text.slice(0, PREVIEW_CHARACTERS), hasMedia: m.mediaId !== null },
+      ]),
+    ),
   };
 }
 

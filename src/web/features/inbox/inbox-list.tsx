@@ -13,7 +13,22 @@ interface InboxListProps {
   isCut: boolean;
 }
 
-/** The conversations, most recent message first: the customer, the bot, why, when, unread and who has it. */
+/** Who wrote the latest message, as the row's preview starts. */
+const PREVIEW_PREFIX: Record<NonNullable<InboxConversation['lastMessage']>['author'], string> = {
+  customer: '',
+  bot: 'Bot: ',
+  agent: 'Agent: ',
+  note: 'Note: ',
+};
+
+/** The row's last line: the latest message, who wrote it first (a file without words as "A file"). */
+export function describeLastMessage(c: InboxConversation): string {
+  const last = c.lastMessage;
+  if (!last || (last.text === '' && !last.hasMedia)) return 'No messages yet';
+  return `${PREVIEW_PREFIX[last.author]}${last.text || 'A file'}`;
+}
+
+/** The conversations, most recent message first: the customer, the bot, the latest message, when, unread and who has it. */
 export function InboxList({ conversations, selectedId, myId, onSelect, isCut }: InboxListProps) {
   return (
     <Paper withBorder radius="md" style={{ overflow: 'hidden' }}>
@@ -32,7 +47,7 @@ export function InboxList({ conversations, selectedId, myId, onSelect, isCut }: 
               >
                 <Group justify="space-between" wrap="nowrap" gap="xs">
                   <Text fw={c.unreadCount > 0 ? 700 : 600} size="sm" style={{ overflowWrap: 'anywhere' }}>
-                    {c.msisdn}
+                    {c.contactName ? `${c.contactName} · ${c.msisdn}` : c.msisdn}
                   </Text>
                   <Group gap={6} wrap="nowrap">
                     {c.unreadCount > 0 && (
@@ -52,10 +67,10 @@ export function InboxList({ conversations, selectedId, myId, onSelect, isCut }: 
                   </Group>
                 </Group>
                 <Text size="xs" c="dimmed" className={classes.preview}>
-                  {c.appName} · {c.status === 'closed' ? 'Closed' : describeAssignee(c, myId)}
+                  {c.appName} · {c.status === 'closed' ? 'Closed' : describeAssignee(c, myId)} · {c.reason || 'Handed to a person'}
                 </Text>
-                <Text size="sm" className={classes.preview}>
-                  {c.reason || 'Handed to a person'}
+                <Text size="sm" className={classes.preview} data-testid="inbox-preview">
+                  {describeLastMessage(c)}
                 </Text>
               </button>
             </li>

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { InboxConversationDetail } from '../../../shared/api/inbox.schema';
 import { findReplyBlock } from './inbox-composer';
+import { describeLastMessage } from './inbox-list';
 import { countUnread, formatListTime, formatUnread } from './inbox.api';
 
 const conversation: InboxConversationDetail['conversation'] = {
@@ -48,5 +49,20 @@ describe('the inbox screen', () => {
     expect(findReplyBlock(detail({ conversation: { ...conversation, linkId: null } }))).toMatch(/no longer linked/);
     const closed = findReplyBlock(detail({ window: { state: 'closed', closedAt: '2026-11-28T10:00:00.000Z' } }));
     expect(closed).toMatch(/^WhatsApp's 24-hour window with \+233200000001 closed on .+: a business may write freely only within 24 hours/);
+  });
+});
+
+describe('describeLastMessage', () => {
+  it('gives the latest message with who wrote it, a file without words as a file, and says when there is none', () => {
+    expect(describeLastMessage({ ...conversation, lastMessage: { author: 'customer', text: 'Where is my order?', hasMedia: false } })).toBe(
+      'Where is my order?',
+    );
+    expect(describeLastMessage({ ...conversation, lastMessage: { author: 'agent', text: 'On its way', hasMedia: false } })).toBe(
+      'Agent: On its way',
+    );
+    expect(describeLastMessage({ ...conversation, lastMessage: { author: 'note', text: 'VIP', hasMedia: false } })).toBe('Note: VIP');
+    expect(describeLastMessage({ ...conversation, lastMessage: { author: 'customer', text: '', hasMedia: true } })).toBe('A file');
+    expect(describeLastMessage({ ...conversation, lastMessage: null })).toBe('No messages yet');
+    expect(describeLastMessage(conversation)).toBe('No messages yet');
   });
 });
