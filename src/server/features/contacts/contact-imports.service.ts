@@ -4,6 +4,7 @@
  * account's large import does not hold up others' requests. One import runs at a time per account.
  */
 import { and, eq, lt, sql } from 'drizzle-orm';
+import { isUuid } from '../../../shared/ids';
 import { type Db, isDataRefusal } from '../../../db/client';
 import { contactImports } from '../../../db/schema';
 import {
@@ -28,8 +29,6 @@ const BATCH_ROWS = 1000;
 const STALE_MS = 10 * 60_000;
 
 type ImportRecord = typeof contactImports.$inferSelect;
-
-const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
 
 function toContactImport(r: ImportRecord): ContactImport {
   return {

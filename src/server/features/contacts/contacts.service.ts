@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, gt, ilike, inArray, isNotNull, like, lt, or, sql, type SQL } from 'drizzle-orm';
+import { isUuid } from '../../../shared/ids';
 import type { Db } from '../../../db/client';
 import {
   actionResults,
@@ -75,8 +76,7 @@ function toContact(row: ContactRow): Contact {
 
 /** A contact of the account; another account's id (or one that is no uuid) is 404, as one that does not exist. */
 async function getOwnContact(db: Db, user: AuthUser, contactId: string): Promise<ContactRow> {
-  const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(contactId);
-  const [row] = isUuid
+  const [row] = isUuid(contactId)
     ? await db
         .select()
         .from(contacts)

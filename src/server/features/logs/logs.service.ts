@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gt, inArray, type Column, type SQL } from 'drizzle-orm';
+import { isUuid } from '../../../shared/ids';
 import { actionResults, appLogs, mediaFiles, sessionInputs } from '../../../db/schema';
 import type { SessionPath } from '../../../shared/api/monitoring.schema';
 import type { MediaRef } from '../../../shared/media';
@@ -130,15 +131,13 @@ export async function findUserInputs(ctx: AppContext, user: AuthUser, appId: str
   });
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * The files among a session's input values (a bot's photo or document input is kept as its media id): each of the
  * app owner's files with a fresh signed link, none once its bytes were deleted. An id of another account's file
  * (typed by a caller) stays plain text.
  */
 async function findInputFiles(ctx: AppContext, ownerId: string, values: string[]): Promise<Map<string, MediaRef>> {
-  const ids = [...new Set(values.filter((value) => UUID.test(value)))];
+  const ids = [...new Set(values.filter(isUuid))];
   if (ids.length === 0) return new Map();
   const files = await ctx.db
     .select()

@@ -4,6 +4,7 @@ import type { SearchBody, SessionMedia } from '../../../shared/api/monitoring.sc
 import type { LocationRef, MediaRef } from '../../../shared/media';
 import { toMediaRef, withSignedUrl } from '../media/media.service';
 import { invalid } from '../../../shared/errors';
+import { isUuid } from '../../../shared/ids';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../../core/auth-user';
 import { getMonitoredApp } from '../../core/app-access';
@@ -19,8 +20,6 @@ type SessionRecordRow = typeof sessionRecords.$inferSelect;
 /** How long an exported file's links to media work: the file is read outside the console, later than a page is. */
 export const EXPORT_LINK_TTL_SECONDS = 7 * 24 * 60 * 60;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * The files and locations of `rows`' sessions as the console shows them: each file read again from the store's
  * records of the app owner's account (another account's id, in a forged or imported record, gets no link) and
@@ -34,9 +33,7 @@ async function signSessionMedia(
 ): Promise<(row: SessionRecordRow) => SessionMedia | undefined> {
   const stored = (row: SessionRecordRow) => (row.media ?? {}) as Record<string, MediaRef | LocationRef>;
   const ids = [
-    ...new Set(
-      rows.flatMap((row) => Object.values(stored(row)).flatMap((m) => ('mediaId' in m && UUID.test(m.mediaId) ? [m.mediaId] : []))),
-    ),
+    ...new Set(rows.flatMap((row) => Object.values(stored(row)).flatMap((m) => ('mediaId' in m && isUuid(m.mediaId) ? [m.mediaId] : [])))),
   ];
   const files =
     ids.length === 0
