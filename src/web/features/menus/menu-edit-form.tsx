@@ -272,7 +272,14 @@ export function MenuEditForm({
                 <MenuFieldsTab values={values} set={set} errors={errors} app={app} />
               </Tabs.Panel>
               <Tabs.Panel value="navigation">
-                <MenuNavigationTab values={values} set={set} errors={errors} menus={menus} languages={listAppLanguages(app.languages)} />
+                <MenuNavigationTab
+                  values={values}
+                  set={set}
+                  errors={errors}
+                  menus={menus}
+                  languages={listAppLanguages(app.languages)}
+                  isBot={app.channel === 'whatsapp'}
+                />
               </Tabs.Panel>
               <Tabs.Panel value="actions">
                 <MenuActionsTab values={values} set={set} errors={errors} editor={editor} setEditor={setEditor} checkAction={checkAction} />

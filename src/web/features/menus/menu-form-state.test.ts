@@ -162,6 +162,26 @@ describe('contact fields in the form', () => {
   });
 });
 
+describe('menu form: a rule that hands to a person', () => {
+  it('loads and saves a handoff and its reason, and a rule without one saves none', () => {
+    const values = form({
+      switchOperations: [
+        { operator: 'eq', compareVal: '2', action: 'Terminate', actionParam: '', handoff: { reason: 'asked for a person' } },
+        { operator: 'eq', compareVal: '3', action: 'Terminate', actionParam: 'Bye' },
+      ],
+    });
+    expect(values.rules[0]!.handoff).toEqual({ reason: 'asked for a person' });
+    const saved = readMenuForm({ ...values, rules: [{ ...values.rules[0]!, handoff: { reason: '  a dispute ' } }, values.rules[1]!] }).body;
+    expect(saved.switchOperations[0]).toMatchObject({ action: 'Terminate', handoff: { reason: 'a dispute' } });
+    expect(saved.switchOperations[1]).not.toHaveProperty('handoff');
+  });
+
+  it('refuses a handoff on a goto rule with the menu check\'s message, on the rule\'s action', () => {
+    const values = form({ switchOperations: [{ operator: 'eq', compareVal: '2', action: 'goto', actionParam: 'm2', handoff: { reason: '' } }] });
+    expect(checkMenuForm(values, others).errors['rules.0.action']?.message).toBe(MENU_MESSAGES.handoffNeedsTerminate);
+  });
+});
+
 describe('menu form: a bot menu media', () => {
   it('loads and reads back an input kind, its rules, attachments, a link button and a location request', () => {
     const media = {

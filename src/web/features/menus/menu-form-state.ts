@@ -21,6 +21,7 @@ import {
   type MenuBody,
   type MenuRef,
   type RuleConsent,
+  type RuleHandoff,
   type SwitchAction,
   type SwitchOperator,
 } from '../../../shared/app';
@@ -39,6 +40,8 @@ export interface RuleDraft {
   setLanguage?: string;
   /** The opt in or out the rule records on the caller's contact (docs/contacts.md, "Consent"). */
   consent?: RuleConsent;
+  /** A bot's Terminate rule that hands the conversation to a person (docs/inbox.md), with the reason agents see. */
+  handoff?: RuleHandoff;
   /** A Terminate rule's closing text per other language, kept with the rule when rules move. */
   closingTranslations?: Record<string, string>;
 }
@@ -261,6 +264,7 @@ export function readMenuForm(values: MenuFormValues): ReadMenuForm {
         actionParam: rule.actionParam,
         ...(rule.setLanguage ? { setLanguage: rule.setLanguage as LanguageCode } : {}),
         ...(rule.consent ? { consent: rule.consent } : {}),
+        ...(rule.handoff ? { handoff: { reason: rule.handoff.reason.trim() } } : {}),
       });
     });
   }

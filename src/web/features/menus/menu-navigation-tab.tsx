@@ -12,6 +12,7 @@ import {
   type SwitchOperator,
 } from '../../../shared/app';
 import type { ConsentChannel } from '../../../shared/contact-consent';
+import { DEFAULT_HANDOFF_TEXT } from '../../../shared/inbox';
 import { createRuleDraft, type FormErrors, type MenuFormValues, type RuleDraft } from './menu-form-state';
 import { RuleSubjectField } from './contact-field-inputs';
 import { MenuRowControls, moveItem, removeItem, updateItem } from './menu-row-buttons';
@@ -25,6 +26,8 @@ interface MenuNavigationTabProps {
   menus: MenuLite[];
   /** The app's languages, default first; empty for an app in one language (no Language field then). */
   languages?: string[];
+  /** A bot's menu: a Terminate rule may hand the conversation to a person (docs/inbox.md). */
+  isBot?: boolean;
 }
 
 const CONSENT_CHANNEL_NAMES: Record<ConsentChannel, string> = { whatsapp: 'WhatsApp', sms: 'SMS', ussd: 'USSD' };
@@ -103,7 +106,7 @@ function SwitchLanguageSelect({ options, value, ...props }: Omit<SelectProps, 'd
 }
 
 /** Navigation tab: Always goto with its target, or the ordered rules (first match wins). */
-export function MenuNavigationTab({ values, set, errors, menus, languages = [] }: MenuNavigationTabProps) {
+export function MenuNavigationTab({ values, set, errors, menus, languages = [], isBot = false }: MenuNavigationTabProps) {
   const languageOptions = [
     { value: '', label: 'Keep the language' },
     ...languages.map((code) => ({ value: code, label: `Switch to ${describeLanguage(code)}` })),
@@ -204,7 +207,8 @@ export function MenuNavigationTab({ values, set, errors, menus, languages = [] }
                   placeholder="Action"
                   data={ACTION_OPTIONS}
                   value={rule.action || null}
-                  onChange={(v) => setRule(i, { action: (v ?? '') as SwitchAction | '', actionParam: '' })}
+                  // A handoff belongs to a Terminate rule only: it goes with the action.
+                  onChange={(v) => setRule(i, { action: (v ?? '') as SwitchAction | '', actionParam: '', handoff: undefined })}
                   error={err(`${at}.action`)}
                   disabled={values.alwaysGoto}
                   w={130}
@@ -213,7 +217,7 @@ export function MenuNavigationTab({ values, set, errors, menus, languages = [] }
                   <TemplateTextInput
                     label="Closing text"
                     aria-label={`Rule ${i + 1} closing text`}
-                    placeholder="Thank you."
+                    placeholder={rule.handoff ? DEFAULT_HANDOFF_TEXT : 'Thank you.'}
                     value={rule.actionParam}
                     onChange={(actionParam) => setRule(i, { actionParam })}
                     error={err(`${at}.actionParam`)}
@@ -258,6 +262,32 @@ export function MenuNavigationTab({ values, set, errors, menus, languages = [] }
                   onMove={(by) => move(i, by)}
                   onRemove={() => set({ rules: removeItem(values.rules, i) })}
                 />
+                {isBot && rule.action === 'Terminate' && (
+                  <Group gap="sm" align="flex-end" wrap="wrap" w="100%" data-testid="rule-handoff">
+                    <Checkbox
+                      label="Hand to a person"
+                      description="The inbox gets the conversation; the bot stops answering this contact until an agent closes it"
+                      aria-label={`Rule ${i + 1} hands to a person`}
+                      checked={rule.handoff !== undefined}
+                      onChange={(e) => setRule(i, { handoff: e.currentTarget.checked ? { reason: '' } : undefined })}
+                      disabled={values.alwaysGoto}
+                      style={{ flex: '1 1 260px' }}
+                    />
+                    {rule.handoff && (
+                      <TextInput
+                        label="Reason agents see"
+                        aria-label={`Rule ${i + 1} handoff reason`}
+                        placeholder="e.g. asked for a person"
+                        maxLength={200}
+                        value={rule.handoff.reason}
+                        onChange={(e) => setRule(i, { handoff: { reason: e.currentTarget.value } })}
+                        error={err(`${at}.handoff.reason`)}
+                        disabled={values.alwaysGoto}
+                        style={{ flex: '2 1 220px' }}
+                      />
+                    )}
+                  </Group>
+                )}
               </Group>
             </Paper>
           );
