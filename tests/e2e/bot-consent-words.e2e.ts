@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { BOT_MESSAGES } from '../../src/shared/api/bots.schema';
+import { DEFAULT_HANDOFF_TEXT } from '../../src/shared/inbox';
 import { callApi, type LoginReplyBody, registerBotBuilder, storeSession } from './accounts';
 import {
   closeToasts,
@@ -16,7 +17,8 @@ import {
 
 /**
  * A bot's own consent words on its Bot Settings tab (docs/contacts.md, "Keywords on WhatsApp"): saved, read back after
- * a reload, and a bad word refused with the API schema's message, changing nothing. A bot of its own (no number).
+ * a reload, and a bad word refused with the API schema's message, changing nothing. Its handoff words on the same tab,
+ * and a menu rule set to hand to a person in the designer (docs/inbox.md). A bot of its own (no number).
  */
 const visible = (locator: Locator, timeout = 10_000) => locator.waitFor({ state: 'visible', timeout });
 const LAPTOP = { width: 1280, height: 800 };
@@ -118,6 +120,72 @@ describeBrowser("a bot's consent words", () => {
     );
     await page.reload();
     await visible(page.getByTestId('bot-settings-error').getByText(BOT_MESSAGES.fetchSettingsFailed), 20_000);
+    await page.close();
+  });
+
+  it('handoff words are saved beside the consent words; a rule hands to a person from the designer, and the handoff is kept when the menu is edited', async () => {
+    const page = await openSettings();
+    const handoff = page.getByRole('form', { name: 'Handoff words' });
+    await visible(handoff.getByTestId('handoff-words-empty'));
+    await handoff.getByRole('button', { name: 'Add a language' }).click();
+    await handoff.getByLabel('Handoff words', { exact: true }).fill('agent');
+    await page.keyboard.press('Enter');
+    await handoff.getByLabel('Handoff words', { exact: true }).fill('talk to a human');
+    await page.keyboard.press('Enter');
+    await handoff.getByRole('textbox', { name: 'Handoff answer' }).fill('A person from our team will answer you here.');
+    await handoff.getByRole('button', { name: 'Save handoff words' }).click();
+    await visible(page.getByText('Handoff words saved'));
+    const bot = (await callApi<{ handoffKeywords: unknown; consentKeywords: unknown }>(token, `/api/chatbot/app/${appId}`)).data;
+    expect(bot.handoffKeywords).toEqual({
+      words: { en: ['agent', 'talk to a human'] },
+      reply: { en: 'A person from our team will answer you here.' },
+    });
+    // The consent words saved before are untouched.
+    expect(bot.consentKeywords).toMatchObject({ optOutWords: { fr: ['arrêt'] } });
+    await page.reload();
+    await visible(handoff.getByText('talk to a human', { exact: true }));
+    await shot(page, 'bot-handoff-words-desktop');
+
+    // The designer: a Terminate rule of the bot's menu hands to a person, with the reason agents see.
+    const done = await callApi<{ uniqueId: string }>(token, '/api/createMenu', {
+      appId,
+      userDefinedName: 'done',
+      displayText: 'Thanks',
+      terminate: true,
+    });
+    expect(done.status).toBe('00');
+    await callApi(token, '/api/createMenu', {
+      appId,
+      userDefinedName: 'home',
+      displayText: 'Welcome\n1. Orders\n2. A person',
+      isFirst: true,
+      switchOperations: [{ operator: 'eq', compareVal: '2', action: 'Terminate', actionParam: '' }],
+    });
+    await page.goto(`/whatsapp-bot/design/${appId}`);
+    const menuForm = page.getByTestId('menu-edit-form');
+    await page.getByRole('button', { name: 'Edit home', exact: true }).click();
+    await menuForm.getByRole('tab', { name: /^Navigation/ }).click();
+    await menuForm.getByRole('checkbox', { name: 'Rule 1 hands to a person' }).check();
+    await menuForm.getByRole('textbox', { name: 'Rule 1 handoff reason' }).fill('asked for a person');
+    expect(await menuForm.getByRole('textbox', { name: 'Rule 1 closing text' }).getAttribute('placeholder')).toBe(DEFAULT_HANDOFF_TEXT);
+    await shot(page, 'designer-rule-handoff-desktop');
+    await menuForm.getByRole('button', { name: 'Save', exact: true }).click();
+    await visible(page.getByText(/Menu (saved|updated)/).first());
+    const homeRule = async () => {
+      const menus = (await callApi<Array<{ userDefinedName: string; switchOperations: unknown[] }>>(token, `/api/getAllMenus/${appId}`))
+        .data;
+      return menus.find((menu) => menu.userDefinedName === 'home')?.switchOperations[0];
+    };
+    expect(await homeRule()).toMatchObject({ action: 'Terminate', handoff: { reason: 'asked for a person' } });
+
+    // Edited again for something else: the handoff stays.
+    await page.reload();
+    await page.getByRole('button', { name: 'Edit home', exact: true }).click();
+    await menuForm.getByRole('textbox', { name: 'Menu text' }).fill('Welcome!\n1. Orders\n2. A person');
+    await menuForm.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect
+      .poll(async () => (await homeRule()) as unknown, { timeout: 10_000 })
+      .toMatchObject({ handoff: { reason: 'asked for a person' } });
     await page.close();
   });
 });

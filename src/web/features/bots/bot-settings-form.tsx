@@ -12,11 +12,12 @@ import { ListSkeleton } from '../../components/list-states';
 import { updateBot } from '../../../shared/api/bots.calls';
 import { call } from '../../lib/call';
 import { BotConsentWordsForm } from './bot-consent-words-form';
+import { BotHandoffWordsForm } from './bot-handoff-words-form';
 import { BOTS_KEY, useBot } from './use-bots';
 
 /**
  * The Bot Settings tab: Bot Name, Description, Status (Active or Inactive) and Update Settings; below, the bot's own
- * consent words.
+ * consent words and its handoff words.
  */
 export function BotSettingsPanel({ appId }: { appId: string }) {
   const { data: bot, error, isPending, refetch } = useBot(appId);
@@ -38,6 +39,7 @@ export function BotSettingsPanel({ appId }: { appId: string }) {
     <Stack gap="lg">
       <BotSettingsForm key={bot.updatedAt} bot={bot} />
       <BotConsentWordsForm key={`consent-${bot.updatedAt}`} bot={bot} />
+      <BotHandoffWordsForm key={`handoff-${bot.updatedAt}`} bot={bot} />
     </Stack>
   );
 }
