@@ -176,8 +176,10 @@ describe('menu form: a rule that hands to a person', () => {
     expect(saved.switchOperations[1]).not.toHaveProperty('handoff');
   });
 
-  it('refuses a handoff on a goto rule with the menu check\'s message, on the rule\'s action', () => {
-    const values = form({ switchOperations: [{ operator: 'eq', compareVal: '2', action: 'goto', actionParam: 'm2', handoff: { reason: '' } }] });
+  it("refuses a handoff on a goto rule with the menu check's message, on the rule's action", () => {
+    const values = form({
+      switchOperations: [{ operator: 'eq', compareVal: '2', action: 'goto', actionParam: 'm2', handoff: { reason: '' } }],
+    });
     expect(checkMenuForm(values, others).errors['rules.0.action']?.message).toBe(MENU_MESSAGES.handoffNeedsTerminate);
   });
 });
