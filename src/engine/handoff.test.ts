@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MenuInput } from '../shared/app';
 import { validateMenu } from '../shared/app/menu.validation';
-import { DEFAULT_HANDOFF_TEXT, getHandoffReply, readHandoffKeyword } from '../shared/inbox';
+import { DEFAULT_CALLBACK_TEXT, DEFAULT_HANDOFF_TEXT, getHandoffReply, readHandoffKeyword } from '../shared/inbox';
 import { compileApp, continueSession, startSession, type EngineDeps, type Hop } from './index';
 import { buildTestApp } from './test-app';
 
@@ -29,7 +29,7 @@ const MENUS: Array<Partial<MenuInput>> = [
 ];
 
 describe("a rule's handoff (docs/inbox.md)", () => {
-  const compiled = compileApp(buildTestApp(MENUS));
+  const compiled = compileApp(buildTestApp(MENUS, { channel: 'whatsapp' }));
 
   it('ends the session on the default text, reports the handoff and its reason, and says so in its events', async () => {
     const first = await startSession(compiled, hop, deps);
@@ -39,6 +39,14 @@ describe("a rule's handoff (docs/inbox.md)", () => {
     expect(handed.state.inputs).toEqual({ home: '2', homeLabel: 'A person' });
     expect(handed.events.find((e) => e.type === 'handed_off')?.data).toEqual({ reason: 'asked' });
     expect(handed.events.find((e) => e.type === 'session_ended')?.data).toEqual({ reason: 'handoff', text: DEFAULT_HANDOFF_TEXT });
+  });
+
+  it('on USSD the default text says a person will call back (a callback request)', async () => {
+    const ussd = compileApp(buildTestApp(MENUS));
+    const first = await startSession(ussd, hop, deps);
+    const handed = await continueSession(ussd, first.state, { ...hop, input: '2' }, deps);
+    expect(handed.reply).toEqual({ text: DEFAULT_CALLBACK_TEXT, end: true });
+    expect(handed.handoff).toEqual({ reason: 'asked' });
   });
 
   it("takes the rule's closing text when it has one; a rule without handoff reports none", async () => {

@@ -28,7 +28,7 @@ import { joinScreenParts, RenderBudgetError, renderTemplate, type CompiledTempla
 import type { EngineEventData, Reply, RuleData } from './types';
 import { validateInput } from './validation';
 import { toErrorMessage } from '../shared/errors';
-import { DEFAULT_HANDOFF_TEXT } from '../shared/inbox';
+import { DEFAULT_CALLBACK_TEXT, DEFAULT_HANDOFF_TEXT } from '../shared/inbox';
 
 /** Renders a template or reports the fault, or the time budget run out (and ends the hop); null then. */
 function renderOrFail(ctx: HopContext, menu: CompiledMenu, template: CompiledTemplate, part: string): string | null {
@@ -196,7 +196,9 @@ export async function handleInput(ctx: HopContext, raw: unknown, isReplayed = fa
   if (rule.rule.consent !== undefined) recordConsent(ctx, rule.rule.consent, menu.identifier || menu.uniqueId);
   if (rule.rule.action === 'Terminate') {
     const handoff = rule.rule.handoff;
-    const thankYou = handoff ? DEFAULT_HANDOFF_TEXT : getLabels(ctx).thankYou;
+    // A handoff on USSD is a callback request: the agent calls the number back (docs/inbox.md).
+    const handoffText = ctx.compiled.app.channel === 'whatsapp' ? DEFAULT_HANDOFF_TEXT : DEFAULT_CALLBACK_TEXT;
+    const thankYou = handoff ? handoffText : getLabels(ctx).thankYou;
     let text = thankYou;
     const closing = getTranslation(ctx, menu)?.closing[rule.index] ?? rule.closing;
     if (closing) {

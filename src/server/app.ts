@@ -228,6 +228,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ...(redis ? { store: createRateLimitStore(redis, 'rate-limit:', app.log) } : {}),
     errorResponseBuilder: () => tooManyAttempts(),
   });
+  // The inbox (docs/inbox.md): its live events (through Redis when there is one) and the runtime's handoffs, which
+  // a USSD rule's callback request uses from the runtime and the connectors give with each linked number's message.
+  const inboxEvents = createInboxEvents(redis, app.log);
+  const handoffs = createChatHandoffs(ctx, inboxEvents);
   const runtime = createRuntime(ctx, {
     sessions: redis
       ? createRedisSessionStore<StoredSession>(redis, { now: nowMs })
@@ -238,12 +242,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     admitLiveSession: (ownerId) => admitLiveSession(ctx, ownerId),
     admitTestHop: createTestHopLimit(app, config.TEST_HOP_RATE_LIMIT),
     admitGatewaySession: createGatewayLimits(app, config),
+    handoffs,
   });
   app.decorate('runtime', runtime);
-  // The inbox (docs/inbox.md): its live events (through Redis when there is one), the runtime's handoffs, which the
-  // connectors give with each linked number's message, the agents' calls and their streams.
-  const inboxEvents = createInboxEvents(redis, app.log);
-  const whatsapp = createWhatsApp(ctx, runtime, createChatHandoffs(ctx, inboxEvents));
+  // The agents' calls and their streams.
+  const whatsapp = createWhatsApp(ctx, runtime, handoffs);
   const inbox = createInbox(ctx, { events: inboxEvents, sender: whatsapp });
   const inboxStreams = createInboxStreams(inboxEvents, {
     perAccount: config.INBOX_STREAMS_PER_ACCOUNT,

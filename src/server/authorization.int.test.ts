@@ -198,16 +198,17 @@ const ACCESS: Record<string, RouteAccess> = {
   // Writing first (docs/bots.md): the account's own bots only (another's, an admin's included, answers 404; bot-conversations.int.test.ts).
   'GET /api/bots/:botId/conversations/window': ['bot.build', 'chatbot'],
   'POST /api/bots/:botId/conversations': ['bot.build', 'chatbot'],
-  // The inbox (docs/inbox.md): the account's own conversations only; another account's id answers 404 (inbox.int.test.ts).
-  'GET /api/inbox/conversations': ['bot.build', 'chatbot'],
-  'GET /api/inbox/conversations/:conversationId': ['bot.build', 'chatbot'],
-  'POST /api/inbox/conversations/:conversationId/read': ['bot.build', 'chatbot'],
-  'POST /api/inbox/conversations/:conversationId/replies': ['bot.build', 'chatbot'],
-  'POST /api/inbox/conversations/:conversationId/notes': ['bot.build', 'chatbot'],
-  'POST /api/inbox/conversations/:conversationId/assign': ['bot.build', 'chatbot'],
-  'POST /api/inbox/conversations/:conversationId/close': ['bot.build', 'chatbot'],
+  // The inbox (docs/inbox.md), every account's (bots' handoffs, USSD callback requests): its own conversations only;
+  // another account's id answers 404 (inbox.int.test.ts).
+  'GET /api/inbox/conversations': 'signedIn',
+  'GET /api/inbox/conversations/:conversationId': 'signedIn',
+  'POST /api/inbox/conversations/:conversationId/read': 'signedIn',
+  'POST /api/inbox/conversations/:conversationId/replies': 'signedIn',
+  'POST /api/inbox/conversations/:conversationId/notes': 'signedIn',
+  'POST /api/inbox/conversations/:conversationId/assign': 'signedIn',
+  'POST /api/inbox/conversations/:conversationId/close': 'signedIn',
   // Server-sent events of the account's own conversations, bounded per account and in all (inbox-events.int.test.ts).
-  'GET /api/inbox/events': ['bot.build', 'chatbot'],
+  'GET /api/inbox/events': 'signedIn',
   'POST /api/admin/chatbot-access': ['chatbotAccess.manage'],
   // The simulated phone the simulator connector's QR opens: the link's secret (in the QR) is the credential.
   'GET /api/whatsapp-simulator/:linkId': 'public',

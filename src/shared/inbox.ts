@@ -7,6 +7,19 @@
 export const DEFAULT_HANDOFF_TEXT = 'Thank you. A person will reply to you here shortly.';
 
 /**
+ * What a USSD app's handoff tells the caller when the builder wrote nothing: on USSD a handoff is a callback request
+ * (docs/inbox.md, "Callback requests"), the agent calls the number back.
+ */
+export const DEFAULT_CALLBACK_TEXT = 'Thank you. A person will call you back on this number shortly.';
+
+/** Sent instead of the callback text when the request could not be stored (the database not answering). */
+export const CALLBACK_FAILED_TEXT = 'Sorry, we could not take your request just now. Please try again in a few minutes.';
+
+/** The channels a conversation comes from: a WhatsApp chat, or a USSD caller's callback request. */
+export const INBOX_CHANNELS = ['whatsapp', 'ussd'] as const;
+export type InboxChannel = (typeof INBOX_CHANNELS)[number];
+
+/**
  * Sent when the inbox cannot be read or written (the database not answering): whether a person has the conversation
  * is unknown, so the bot does not answer either, and nothing is lost silently.
  */

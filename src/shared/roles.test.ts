@@ -10,6 +10,7 @@ const EVERYONE = [
   'Buy USSD ShortCode',
   'My USSD Extensions',
   'SMS Outbox',
+  'Inbox',
   'Contacts',
   'Account Billing',
 ];
@@ -20,11 +21,10 @@ const ADMINS = [
   'ShortCode Providers',
   'Available USSD Extensions',
   'WhatsApp Bots',
-  'Inbox',
   'Contact Requests',
   'Subscriptions',
 ];
-const CHATBOT_USERS = ['WhatsApp Bots', 'Inbox'];
+const CHATBOT_USERS = ['WhatsApp Bots'];
 const SUPER_ADMINS = ['User Management', 'Mail Outbox'];
 const MERCHANTS = ['Manage Merchant Account', 'Merchant Transactions'];
 
@@ -49,7 +49,7 @@ const EXPECTED: Record<keyof typeof SUBJECTS, string[]> = {
   merchant: [...EVERYONE, ...NON_ADMINS, ...MERCHANTS],
   adminNoRole: [...EVERYONE, ...NON_ADMINS],
   adminMerchant: [...EVERYONE, ...NON_ADMINS, 'Merchant Management'],
-  adminDeveloper: [...EVERYONE, 'USSD Apps', 'WhatsApp Bots', 'Inbox', 'Merchant Management'],
+  adminDeveloper: [...EVERYONE, 'USSD Apps', 'WhatsApp Bots', 'Merchant Management'],
   adminSupport: [...EVERYONE, 'USSD Apps', 'Merchant Management', 'Contact Requests', 'Subscriptions'],
 };
 

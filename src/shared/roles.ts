@@ -95,7 +95,7 @@ export const SIDEBAR: SidebarEntry[] = [
   { label: 'My USSD Extensions', path: '/my-shortcodes', audiences: ['everyone'] },
   { label: 'SMS Outbox', path: '/sms-outbox', audiences: ['everyone'] },
   { label: 'WhatsApp Bots', path: '/whatsapp-bots', audiences: ['bot.build', 'chatbot'] },
-  { label: 'Inbox', path: '/inbox', audiences: ['bot.build', 'chatbot'] },
+  { label: 'Inbox', path: '/inbox', audiences: ['everyone'] },
   { label: 'Contacts', path: '/contacts', audiences: ['everyone'] },
   {
     label: 'Merchant Management',

@@ -1,17 +1,23 @@
 /**
- * The runtime's side of handing a WhatsApp conversation to a person (docs/inbox.md). The runtime finds a handoff (a
- * rule's, or one of the bot's handoff words) and asks the inbox to open a conversation; while one is open, the
- * contact's messages go to it instead of the bot. The contract is here, in the core, so the runtime, the bots'
+ * The runtime's side of handing a conversation to a person (docs/inbox.md). The runtime finds a handoff (a rule's,
+ * or one of a bot's handoff words) and asks the inbox to open a conversation; while one is open, a WhatsApp
+ * contact's messages go to it instead of the bot. On USSD a rule's handoff is a callback request: a conversation
+ * with the caller's number and answers, which an agent calls back and marks done. The contract is here, in the core, so the runtime, the bots'
  * connectors and the inbox share it without importing each other; buildApp hands the inbox's implementation to the
  * connectors, which give it to the runtime with each linked number's message.
  */
+import type { InboxChannel } from '../../shared/inbox';
 import type { ChatMessage } from '../../shared/whatsapp';
 
-/** Whose conversation it is: the bot's account and app, the linked number, and the contact (E.164). */
+/**
+ * Whose conversation it is: the app's account and the app, the contact (E.164), and where it came from: a WhatsApp
+ * linked number (replies go from it), or a USSD caller (`linkId` null: the agent calls back).
+ */
 export interface HandoffTarget {
   ownerId: string;
   appId: string;
-  linkId: string;
+  channel: InboxChannel;
+  linkId: string | null;
   msisdn: string;
 }
 
@@ -32,6 +38,9 @@ export interface ChatHandoffs {
    * so the bot does not run; false when none is open.
    */
   holdMessage(target: HandoffTarget, message: ChatMessage): Promise<boolean>;
-  /** Opens the contact's conversation (or adds to the one open) with the reason and the session's inputs. */
+  /**
+   * Opens the contact's conversation (or adds to the one open) with the reason and the session's inputs. Throws
+   * when it could not be stored (the database): the caller tells the customer.
+   */
   openConversation(handoff: Handoff): Promise<void>;
 }

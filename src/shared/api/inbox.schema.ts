@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { INBOX_AUTHORS, INBOX_STATUSES } from '../inbox';
+import { INBOX_AUTHORS, INBOX_CHANNELS, INBOX_STATUSES } from '../inbox';
 import { windowStateSchema } from './bot-conversations.schema';
 
 /**
@@ -36,7 +36,8 @@ export const inboxConversationSchema = z.object({
   linkId: z.string().nullable(),
   /** The customer's number, E.164. */
   msisdn: z.string(),
-  channel: z.literal('whatsapp'),
+  /** whatsapp: a chat handed over; ussd: a caller's callback request (no reply: the agent calls, then closes). */
+  channel: z.enum(INBOX_CHANNELS),
   status: z.enum(INBOX_STATUSES),
   assigneeId: z.string().nullable(),
   /** Why the bot handed over: the rule's reason, or `keyword: <word>`. */
@@ -128,6 +129,7 @@ export const INBOX_MESSAGES = {
   notFound: 'Conversation not found',
   closed: 'This conversation is closed: the customer is talking to the bot again.',
   noLink: 'The number this customer wrote to is no longer linked: no reply can go.',
+  callbackNoReply: 'This is a callback request from a USSD caller: call the number, then mark it done.',
   linkNotConnected: 'The number this customer wrote to is not CONNECTED: link it again before replying.',
   notAnAgent: 'Choose an agent of this account.',
   tooManyStreams: 'Too many inbox screens are open for this account: close one and try again.',

@@ -1,7 +1,8 @@
 /**
  * The inbox while PostgreSQL goes away (docs/inbox.md, "While the agents have it"): a message for a conversation the
  * agents hold, or a handoff, whose write loses its connection, gets a sentence saying so; nothing is half written,
- * the bot does not answer a message a person may have, and the next message goes where it should. The test holds a
+ * the bot does not answer a message a person may have, and the next message goes where it should; a USSD caller's
+ * callback request is refused on the end screen. The test holds a
  * lock the write must wait for and ends the connection that waits (pg_terminate_backend), as a failover would. Only
  * on PostgreSQL (int-postgres): PGlite has no connections to end.
  */
@@ -9,7 +10,15 @@ import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { inboxConversations, inboxMessages } from '../../../db/schema';
-import { HANDOFF_FAILED_TEXT, INBOX_UNAVAILABLE_TEXT, DEFAULT_HANDOFF_TEXT } from '../../../shared/inbox';
+import {
+  CALLBACK_FAILED_TEXT,
+  DEFAULT_CALLBACK_TEXT,
+  DEFAULT_HANDOFF_TEXT,
+  HANDOFF_FAILED_TEXT,
+  INBOX_UNAVAILABLE_TEXT,
+} from '../../../shared/inbox';
+import { dialTestUrl } from '../../../../tests/support/dial';
+import { seedApp, seedMenu } from '../../../../tests/support/seed-app';
 import { testDatabaseUrl } from '../../../../tests/support/services';
 import { describeDb } from '../../../../tests/support/test-db';
 import { useTestApp, useUser } from '../../../../tests/support/test-app';
@@ -35,11 +44,14 @@ describeDb('the inbox while the database goes away', () => {
   });
 
   /** What the customer gets for `text` when the inbox's message write loses its connection. */
-  async function writeDuringBlink(from: string, text: string): Promise<string[]> {
+  const writeDuringBlink = (from: string, text: string) => duringBlink(() => customerWrites(t, bot, from, text));
+
+  /** What `write` answers when the inbox's message write it makes loses its connection. */
+  async function duringBlink<T>(write: () => Promise<T>): Promise<T> {
     await holder.query('begin');
     await holder.query('lock table inbox_messages in exclusive mode');
     try {
-      const writing = customerWrites(t, bot, from, text);
+      const writing = write();
       const pid = await vi.waitFor(
         async () => {
           const found = await admin.query<{ pid: number }>(
@@ -87,5 +99,22 @@ describeDb('the inbox while the database goes away', () => {
         .where(eq(inboxConversations.msisdn, `+${from}`)),
     ).toEqual([]);
     expect(await customerWrites(t, bot, from, 'hello')).toEqual([expect.stringContaining('Welcome')]);
+  });
+
+  it("a USSD caller's callback request that cannot be stored: the caller is told on the end screen, nothing is opened", async () => {
+    const appId = await seedApp(t, builder.auth, { appName: 'Loans' });
+    await seedMenu(t, builder.auth, appId, {
+      userDefinedName: 'home',
+      displayText: 'Loans\n1. Call me back',
+      isFirst: true,
+      switchOperations: [{ operator: 'eq', compareVal: '1', action: 'Terminate', actionParam: '', handoff: { reason: 'call' } }],
+    });
+    await dialTestUrl(t, appId, 'blink-cb', '0241000303');
+    expect((await duringBlink(() => dialTestUrl(t, appId, 'blink-cb', '0241000303', '1'))).body).toBe(`END ${CALLBACK_FAILED_TEXT}`);
+    const opened = () => t.db.select().from(inboxConversations).where(eq(inboxConversations.appId, appId));
+    expect(await opened()).toEqual([]);
+    await dialTestUrl(t, appId, 'blink-cb2', '0241000303');
+    expect((await dialTestUrl(t, appId, 'blink-cb2', '0241000303', '1')).body).toBe(`END ${DEFAULT_CALLBACK_TEXT}`);
+    expect((await opened()).map((row) => [row.channel, row.msisdn])).toEqual([['ussd', '+233241000303']]);
   });
 });

@@ -9,11 +9,12 @@ import type { Inbox } from './inbox.service';
 import type { InboxStreams } from './inbox-stream';
 
 /**
- * The inbox's calls (docs/inbox.md): the account's agents (its owner, for now: inbox.service.ts) who build bots.
+ * The inbox's calls (docs/inbox.md): the account's agents (its owner, for now: inbox.service.ts). Every account has
+ * an inbox: bots hand conversations to it, and USSD apps their callers' callback requests.
  * Every call reads the signed-in account's own conversations only; another account's id answers 404.
  */
 export function registerInboxRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard, inbox: Inbox, streams: InboxStreams): void {
-  const agents = { tags: ['inbox'], onRequest: guard('bot.build', 'chatbot') };
+  const agents = { tags: ['inbox'], onRequest: guard() };
 
   registerCall(app, calls.findInboxConversations, {
     ...agents,

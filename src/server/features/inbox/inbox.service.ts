@@ -22,7 +22,7 @@ import {
   type InboxReplyBody,
 } from '../../../shared/api/inbox.schema';
 import { AppError, conflict, invalid, notFound, toErrorMessage } from '../../../shared/errors';
-import type { InboxAuthor, InboxStatus } from '../../../shared/inbox';
+import type { InboxAuthor, InboxChannel, InboxStatus } from '../../../shared/inbox';
 import type { ChatMessage } from '../../../shared/whatsapp';
 import type { DeliveryStatus } from '../../../shared/whatsapp-status';
 import type { AppContext } from '../../context';
@@ -60,7 +60,7 @@ function toConversation(row: ConversationRow, appName: string): InboxConversatio
     appName,
     linkId: row.linkId,
     msisdn: row.msisdn,
-    channel: 'whatsapp',
+    channel: row.channel as InboxChannel,
     status: row.status as InboxStatus,
     assigneeId: row.assigneeId,
     reason: row.reason,
@@ -153,6 +153,7 @@ export function createChatHandoffs(ctx: AppContext, events: InboxEvents): ChatHa
           .values({
             ownerId: handoff.ownerId,
             appId: handoff.appId,
+            channel: handoff.channel,
             linkId: handoff.linkId,
             msisdn: handoff.msisdn,
             reason: handoff.reason,
@@ -383,6 +384,7 @@ export function createInbox(ctx: AppContext, parts: InboxParts) {
         .where(and(eq(inboxMessages.conversationId, conversation.id), eq(inboxMessages.clientMessageId, body.clientMessageId)));
       if (sent) return toMessage(sent);
     }
+    if (conversation.channel === 'ussd') throw conflict(INBOX_MESSAGES.callbackNoReply);
     if (!conversation.linkId) throw conflict(INBOX_MESSAGES.noLink);
     const [link] = await ctx.db.select().from(whatsappLinks).where(eq(whatsappLinks.id, conversation.linkId));
     if (!link) throw conflict(INBOX_MESSAGES.noLink);

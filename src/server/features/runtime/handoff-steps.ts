@@ -7,15 +7,22 @@
 import { toE164 } from '../../core/msisdn';
 import type { ChatHandoffs, Handoff, HandoffTarget } from '../../core/inbox-handoffs';
 import type { LoadedApp } from '../../core/caches';
-import { getHandoffReply, HANDOFF_FAILED_TEXT, INBOX_UNAVAILABLE_TEXT, readHandoffKeyword } from '../../../shared/inbox';
+import {
+  CALLBACK_FAILED_TEXT,
+  getHandoffReply,
+  HANDOFF_FAILED_TEXT,
+  INBOX_UNAVAILABLE_TEXT,
+  readHandoffKeyword,
+} from '../../../shared/inbox';
 import type { ChatMessage } from '../../../shared/whatsapp';
 import type { HopEnv } from './hop-env';
+import type { HopAnswer, HopRequest } from './hop-steps';
 
 /** Whose conversation a linked number's message is (null: a template, a draft, a sender with no valid number). */
 export function toHandoffTarget(loaded: LoadedApp, appId: string, message: ChatMessage): HandoffTarget | null {
   if ('missing' in loaded || loaded.isTemplate) return null;
   const msisdn = toE164(`+${message.from}`);
-  return msisdn === null ? null : { ownerId: loaded.ownerId, appId, linkId: message.linkId, msisdn };
+  return msisdn === null ? null : { ownerId: loaded.ownerId, appId, channel: 'whatsapp', linkId: message.linkId, msisdn };
 }
 
 /**
@@ -80,4 +87,33 @@ export async function answerHandoffKeyword(
     customerText: message.text,
     botText: text,
   });
+}
+
+/**
+ * Step, for a gateway's hop (USSD): a rule's handoff is a callback request (docs/inbox.md, "Callback requests"). The
+ * conversation opens with the caller's number and the session's answers, and the caller's end screen stays the
+ * rule's text; CALLBACK_FAILED_TEXT when it could not be stored. Only a caller's hop on a gateway URL asks: the
+ * emulator (a console user's own session) and featured templates run the screen and open nothing.
+ */
+export async function requestCallback(env: HopEnv, handoffs: ChatHandoffs, request: HopRequest, answered: HopAnswer): Promise<HopAnswer> {
+  const { loaded } = request;
+  if (!answered.handoff || request.caller !== null || 'missing' in loaded || loaded.isTemplate) return answered;
+  const msisdn = toE164(answered.hop.msisdn, loaded.country);
+  if (msisdn === null) return answered;
+  try {
+    await handoffs.openConversation({
+      ownerId: loaded.ownerId,
+      appId: request.appId,
+      channel: 'ussd',
+      linkId: null,
+      msisdn,
+      ...answered.handoff,
+      customerText: '',
+      botText: answered.reply.text,
+    });
+    return answered;
+  } catch (err) {
+    env.ctx.log.error({ err, appId: request.appId }, 'a callback request could not be stored; the caller was told');
+    return { ...answered, reply: { ...answered.reply, text: CALLBACK_FAILED_TEXT } };
+  }
 }

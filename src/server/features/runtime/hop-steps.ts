@@ -10,6 +10,7 @@
  * Each step reads the runtime's parts from a `HopEnv` (hop-env.ts), built once per runtime. The contact's two steps
  * are in contact-steps.ts.
  */
+import { requestCallback } from './handoff-steps';
 import { createHash, randomUUID } from 'node:crypto';
 import type { ChannelAdapter, FormattedReply, InboundHop, Reply } from '../../../channels';
 import {
@@ -92,7 +93,8 @@ export async function getVersion(ctx: AppContext, appId: string, environment: En
 
 /** One hop, its session's previous hop done (hop-turns.ts): every step in order, then the adapter's reply. */
 export async function answerHop(env: HopEnv, request: HopRequest): Promise<FormattedReply | null> {
-  const answered = await runHop(env, request);
+  let answered = await runHop(env, request);
+  if (answered?.handoff && env.deps.handoffs) answered = await requestCallback(env, env.deps.handoffs, request, answered);
   return answered && request.adapter.formatReply(answered.reply, answered.hop);
 }
 

@@ -5,6 +5,7 @@
 import type { Reply } from '../../../channels';
 import type { ActionOutcome, ActionRequest, ContactFields, SessionState } from '../../../engine';
 import type { ContactRecord } from '../../core/contact-records';
+import type { ChatHandoffs } from '../../core/inbox-handoffs';
 import type { ActionApp } from './action-runner';
 import type { EventSink } from './event-sink';
 import type { AdmitGatewaySession } from './gateway-limits';
@@ -69,6 +70,11 @@ export interface RuntimeDeps {
    * null when the account has none for the number yet. Without it, no contact is read.
    */
   readContact?: (ownerId: string, msisdn: string) => Promise<ContactFields | null>;
+  /**
+   * The inbox (docs/inbox.md): a USSD rule's handoff opens a callback request through it. Without it, the caller
+   * gets the rule's screen and nothing opens. WhatsApp messages carry their own (ChatDelivery.handoffs).
+   */
+  handoffs?: ChatHandoffs;
 }
 
 /**

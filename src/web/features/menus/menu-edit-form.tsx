@@ -278,7 +278,7 @@ export function MenuEditForm({
                   errors={errors}
                   menus={menus}
                   languages={listAppLanguages(app.languages)}
-                  isBot={app.channel === 'whatsapp'}
+                  channel={app.channel === 'whatsapp' ? 'whatsapp' : 'ussd'}
                 />
               </Tabs.Panel>
               <Tabs.Panel value="actions">

@@ -12,7 +12,7 @@ import {
   type SwitchOperator,
 } from '../../../shared/app';
 import type { ConsentChannel } from '../../../shared/contact-consent';
-import { DEFAULT_HANDOFF_TEXT } from '../../../shared/inbox';
+import { DEFAULT_CALLBACK_TEXT, DEFAULT_HANDOFF_TEXT } from '../../../shared/inbox';
 import { createRuleDraft, type FormErrors, type MenuFormValues, type RuleDraft } from './menu-form-state';
 import { RuleSubjectField } from './contact-field-inputs';
 import { MenuRowControls, moveItem, removeItem, updateItem } from './menu-row-buttons';
@@ -26,8 +26,11 @@ interface MenuNavigationTabProps {
   menus: MenuLite[];
   /** The app's languages, default first; empty for an app in one language (no Language field then). */
   languages?: string[];
-  /** A bot's menu: a Terminate rule may hand the conversation to a person (docs/inbox.md). */
-  isBot?: boolean;
+  /**
+   * The app's channel: a Terminate rule may hand to a person (docs/inbox.md), a bot's conversation to the inbox, a
+   * USSD caller as a callback request.
+   */
+  channel?: 'ussd' | 'whatsapp';
 }
 
 const CONSENT_CHANNEL_NAMES: Record<ConsentChannel, string> = { whatsapp: 'WhatsApp', sms: 'SMS', ussd: 'USSD' };
@@ -105,8 +108,22 @@ function SwitchLanguageSelect({ options, value, ...props }: Omit<SelectProps, 'd
   );
 }
 
+/** What handing to a person is on each channel (docs/inbox.md). */
+const HANDOFF_WORDING = {
+  whatsapp: {
+    label: 'Hand to a person',
+    description: 'The inbox gets the conversation; the bot stops answering this contact until an agent closes it',
+    text: DEFAULT_HANDOFF_TEXT,
+  },
+  ussd: {
+    label: 'Ask a person to call back',
+    description: "The inbox gets a callback request with the caller's number and answers; an agent calls and marks it done",
+    text: DEFAULT_CALLBACK_TEXT,
+  },
+} as const;
+
 /** Navigation tab: Always goto with its target, or the ordered rules (first match wins). */
-export function MenuNavigationTab({ values, set, errors, menus, languages = [], isBot = false }: MenuNavigationTabProps) {
+export function MenuNavigationTab({ values, set, errors, menus, languages = [], channel = 'ussd' }: MenuNavigationTabProps) {
   const languageOptions = [
     { value: '', label: 'Keep the language' },
     ...languages.map((code) => ({ value: code, label: `Switch to ${describeLanguage(code)}` })),
@@ -115,6 +132,7 @@ export function MenuNavigationTab({ values, set, errors, menus, languages = [], 
   const setRule = (index: number, patch: Partial<RuleDraft>) => set({ rules: updateItem(values.rules, index, patch) });
   const move = (index: number, by: number) => set({ rules: moveItem(values.rules, index, by) });
   const err = (field: string) => errors[field]?.message;
+  const handoff = HANDOFF_WORDING[channel];
 
   return (
     <Stack gap="md">
@@ -217,7 +235,7 @@ export function MenuNavigationTab({ values, set, errors, menus, languages = [], 
                   <TemplateTextInput
                     label="Closing text"
                     aria-label={`Rule ${i + 1} closing text`}
-                    placeholder={rule.handoff ? DEFAULT_HANDOFF_TEXT : 'Thank you.'}
+                    placeholder={rule.handoff ? handoff.text : 'Thank you.'}
                     value={rule.actionParam}
                     onChange={(actionParam) => setRule(i, { actionParam })}
                     error={err(`${at}.actionParam`)}
@@ -262,11 +280,11 @@ export function MenuNavigationTab({ values, set, errors, menus, languages = [], 
                   onMove={(by) => move(i, by)}
                   onRemove={() => set({ rules: removeItem(values.rules, i) })}
                 />
-                {isBot && rule.action === 'Terminate' && (
+                {rule.action === 'Terminate' && (
                   <Group gap="sm" align="flex-end" wrap="wrap" w="100%" data-testid="rule-handoff">
                     <Checkbox
-                      label="Hand to a person"
-                      description="The inbox gets the conversation; the bot stops answering this contact until an agent closes it"
+                      label={handoff.label}
+                      description={handoff.description}
                       aria-label={`Rule ${i + 1} hands to a person`}
                       checked={rule.handoff !== undefined}
                       onChange={(e) => setRule(i, { handoff: e.currentTarget.checked ? { reason: '' } : undefined })}
