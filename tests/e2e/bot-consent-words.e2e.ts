@@ -3,6 +3,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { BOT_MESSAGES } from '../../src/shared/api/bots.schema';
 import { DEFAULT_HANDOFF_TEXT } from '../../src/shared/inbox';
+import { OFFICE_HOURS_MESSAGES } from '../../src/shared/office-hours';
 import { callApi, type LoginReplyBody, registerBotBuilder, storeSession } from './accounts';
 import {
   closeToasts,
@@ -186,6 +187,39 @@ describeBrowser("a bot's consent words", () => {
     await expect
       .poll(async () => (await homeRule()) as unknown, { timeout: 10_000 })
       .toMatchObject({ handoff: { reason: 'asked for a person' } });
+    await page.close();
+  });
+
+  it('office hours: on, Monday to Friday by default; a closing before the opening is refused on the field; saved and read back', async () => {
+    const page = await openSettings();
+    const hours = page.getByRole('form', { name: 'Office hours' });
+    await visible(hours.getByTestId('office-hours-off'));
+    await hours.getByRole('switch', { name: 'Set office hours' }).click();
+    await hours.getByRole('combobox', { name: 'Time zone' }).click();
+    await page.getByRole('option', { name: 'Africa/Lagos', exact: true }).click();
+    expect(await hours.getByTestId('office-hours-summary').textContent()).toBe('Open Mon-Fri 08:00-17:00 (Africa/Lagos)');
+    await hours.getByLabel('Friday closes').fill('07:00');
+    await hours.getByRole('button', { name: 'Save office hours' }).click();
+    await visible(hours.getByText(OFFICE_HOURS_MESSAGES.order));
+    expect((await callApi<{ officeHours: unknown }>(token, `/api/chatbot/app/${appId}`)).data.officeHours).toBeNull();
+    await hours.getByLabel('Friday closes').fill('13:00');
+    await hours.getByRole('button', { name: 'Add an answer' }).click();
+    await hours.getByRole('textbox', { name: 'Answer 1', exact: true }).fill('We are closed now. Open {hours}.');
+    await shot(page, 'bot-office-hours-desktop');
+    await hours.getByRole('button', { name: 'Save office hours' }).click();
+    await visible(page.getByText('Office hours saved'));
+    const weekday = { from: '08:00', to: '17:00' };
+    expect((await callApi<{ officeHours: unknown }>(token, `/api/chatbot/app/${appId}`)).data.officeHours).toEqual({
+      timeZone: 'Africa/Lagos',
+      days: { mon: weekday, tue: weekday, wed: weekday, thu: weekday, fri: { from: '08:00', to: '13:00' } },
+      closedReply: { en: 'We are closed now. Open {hours}.' },
+    });
+    await page.reload();
+    await visible(page.getByRole('form', { name: 'Office hours' }).getByTestId('office-hours-summary'));
+    expect(await hours.getByTestId('office-hours-summary').textContent()).toBe('Open Mon-Thu 08:00-17:00, Fri 08:00-13:00 (Africa/Lagos)');
+    await page.setViewportSize(PHONE);
+    await expectNoSidewaysScroll(page);
+    await shot(page, 'bot-office-hours-phone');
     await page.close();
   });
 });

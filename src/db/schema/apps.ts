@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { ConsentKeywords } from '../../shared/contact-consent';
 import type { HandoffKeywords } from '../../shared/inbox';
+import type { OfficeHours } from '../../shared/office-hours';
 import { users } from './accounts';
 
 export const apps = pgTable(
@@ -33,6 +34,8 @@ export const apps = pgTable(
     consentKeywords: jsonb('consent_keywords').$type<ConsentKeywords>(),
     /** A bot's handoff words and answers per language (shared/inbox.ts HandoffKeywords), null for none (docs/inbox.md). */
     handoffKeywords: jsonb('handoff_keywords').$type<HandoffKeywords>(),
+    /** When the app's agents answer handoffs (shared/office-hours.ts OfficeHours), null for always (docs/inbox.md). */
+    officeHours: jsonb('office_hours').$type<OfficeHours>(),
     /** Featured templates are apps too: runnable in the emulator and cloneable by anyone. */
     isTemplate: boolean('is_template').notNull().default(false),
     flagIcon: text('flag_icon').notNull().default(''),

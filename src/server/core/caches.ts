@@ -1,6 +1,7 @@
 // The caches every request reaches through the context (context.ts): their shapes only, so the context and the
 // core files that take it depend on no implementation. version-cache.ts, gateway-access.ts and
 // shortcode-route-table.ts build the first three; billing builds the plan standings and usage tallies.
+import type { OfficeHours } from '../../shared/office-hours';
 import type { BlockList } from 'node:net';
 import type { LRUCache } from 'lru-cache';
 import type { subscriptions } from '../../db/schema';
@@ -24,6 +25,8 @@ export type LoadedApp =
       consentKeywords: ConsentKeywords | null;
       /** A bot's handoff words and answers (docs/inbox.md), null for none. */
       handoffKeywords: HandoffKeywords | null;
+      /** When the app's agents answer a handoff (docs/inbox.md, "Office hours"), null for always. */
+      officeHours: OfficeHours | null;
     }
   | { missing: 'app' | 'version' };
 

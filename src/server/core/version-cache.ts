@@ -42,6 +42,7 @@ export function createVersionCache(db: Db, redis?: Redis): VersionCache {
           resumeWindowMinutes: apps.resumeWindowMinutes,
           consentKeywords: apps.consentKeywords,
           handoffKeywords: apps.handoffKeywords,
+          officeHours: apps.officeHours,
         })
         .from(apps)
         .where(eq(apps.id, appId));
@@ -57,6 +58,7 @@ export function createVersionCache(db: Db, redis?: Redis): VersionCache {
             resumeWindowMinutes: toResumeWindow(app),
             consentKeywords: app.consentKeywords ?? null,
             handoffKeywords: app.handoffKeywords ?? null,
+            officeHours: app.officeHours ?? null,
           }
         : { missing: 'version' };
       live.set(appId, loaded);
@@ -77,6 +79,7 @@ export function createVersionCache(db: Db, redis?: Redis): VersionCache {
         resumeWindowMinutes: toResumeWindow(app),
         consentKeywords: app.consentKeywords ?? null,
         handoffKeywords: app.handoffKeywords ?? null,
+        officeHours: app.officeHours ?? null,
       };
       drafts.set(appId, { stamp, loaded });
       return loaded;

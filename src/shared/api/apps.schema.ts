@@ -1,3 +1,4 @@
+import { officeHoursSchema } from '../office-hours';
 import { z } from 'zod';
 import { APP_CHANNELS } from '../app/app-version.schema';
 import { appLanguagesSchema } from '../app/languages';
@@ -149,6 +150,8 @@ export const appSchema = z.object({
   resumeWindowMinutes: z.number(),
   /** The app's languages (docs/languages.md), null for an app in one language. */
   languages: appLanguagesSchema.nullable(),
+  /** When its agents answer a callback request or a handoff (docs/inbox.md, "Office hours"); null: always. */
+  officeHours: officeHoursSchema.nullable(),
   flagIcon: z.string(),
   isTemplate: z.boolean(),
   /** `whatsapp` for a bot (its screens are on /whatsapp-bot/...); every menu, deploy and monitoring call takes either. */
@@ -186,6 +189,8 @@ export const updateAppBodySchema = createAppBodySchema
       .optional(),
     /** The app's languages; null turns them off (the menus keep their translations), absent keeps them. */
     languages: appLanguagesSchema.nullable().optional(),
+    /** When its agents answer; null: always, absent keeps them. */
+    officeHours: officeHoursSchema.nullable().optional(),
   })
   .passthrough();
 

@@ -1,3 +1,4 @@
+import { officeHoursSchema } from '../office-hours';
 import { z } from 'zod';
 import { languageRecord } from '../app/languages';
 import type { ConsentKeywords } from '../contact-consent';
@@ -106,6 +107,8 @@ export const updateBotBodySchema = z
     consentKeywords: consentKeywordsSchema.nullable().optional(),
     /** The bot's handoff words and answers; null clears them, absent keeps them. */
     handoffKeywords: handoffKeywordsSchema.nullable().optional(),
+    /** When its agents answer a handoff; null: always, absent keeps them. */
+    officeHours: officeHoursSchema.nullable().optional(),
   })
   .passthrough();
 export type UpdateBotBody = z.infer<typeof updateBotBodySchema>;
@@ -173,6 +176,8 @@ export const botSchema = z.object({
   consentKeywords: consentKeywordsSchema.nullable(),
   /** Its handoff words and answers (docs/inbox.md); null: none. */
   handoffKeywords: handoffKeywordsSchema.nullable(),
+  /** When its agents answer a handoff (docs/inbox.md, "Office hours"); null: always. */
+  officeHours: officeHoursSchema.nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -56,6 +56,7 @@ function toApp(
     resumeOnRedial: row.resumeOnRedial,
     resumeWindowMinutes: row.resumeWindowMinutes,
     languages: toAppLanguages(row),
+    officeHours: row.officeHours ?? null,
     flagIcon: row.flagIcon,
     isTemplate: row.isTemplate,
     channel: row.channel === 'whatsapp' ? 'whatsapp' : 'ussd',
@@ -196,12 +197,13 @@ export async function updateApp(ctx: AppContext, user: AuthUser, body: UpdateApp
         resumeOnRedial: body.resumeOnRedial ?? existing.resumeOnRedial,
         resumeWindowMinutes: body.resumeWindowMinutes ?? existing.resumeWindowMinutes,
         languages: body.languages === undefined ? existing.languages : body.languages,
+        officeHours: body.officeHours === undefined ? existing.officeHours : body.officeHours,
         updatedAt: ctx.now(),
       })
       .where(eq(apps.id, existing.id))
       .returning(),
   );
-  // The live URL's cached app carries the resume setting: a change applies from the next session.
+  // The live URL's cached app carries the resume setting and office hours: a change applies from the next session.
   ctx.versions.invalidate(existing.id);
   await recordChangeByAdmin(ctx.db, user, existing.userId, 'app_updated', existing.id, { appName: body.appName });
   return getApp(ctx, user, row!.id, origin);

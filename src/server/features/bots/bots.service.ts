@@ -76,6 +76,7 @@ async function toBots(ctx: AppContext, rows: AppRow[]): Promise<Bot[]> {
     connectedNumbers: byApp.get(row.id) ?? 0,
     consentKeywords: row.consentKeywords ?? null,
     handoffKeywords: row.handoffKeywords ?? null,
+    officeHours: row.officeHours ?? null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   }));
@@ -144,11 +145,13 @@ export async function updateBot(ctx: AppContext, user: AuthUser, body: UpdateBot
       status: body.status ?? bot.status,
       consentKeywords: body.consentKeywords === undefined ? bot.consentKeywords : body.consentKeywords,
       handoffKeywords: body.handoffKeywords === undefined ? bot.handoffKeywords : body.handoffKeywords,
+      officeHours: body.officeHours === undefined ? bot.officeHours : body.officeHours,
       updatedAt: ctx.now(),
     })
     .where(eq(apps.id, bot.id))
     .returning();
-  // The live version's cached app carries the consent and handoff words: a change applies from the next message.
+  // The live version's cached app carries the consent and handoff words and the office hours: a change applies from
+  // the next message.
   ctx.versions.invalidate(bot.id);
   await recordChangeByAdmin(ctx.db, user, bot.userId, 'bot_changed', bot.id, { appName: body.appName, status: row!.status });
   return (await toBots(ctx, [row!]))[0]!;

@@ -3,6 +3,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { inboxConversations } from '../../../db/schema';
 import { INBOX_MESSAGES } from '../../../shared/api/inbox.schema';
 import { DEFAULT_CALLBACK_TEXT } from '../../../shared/inbox';
+import { DEFAULT_CLOSED_CALLBACK_TEXT, OFFICE_HOURS_MESSAGES } from '../../../shared/office-hours';
 import { dialTestUrl } from '../../../../tests/support/dial';
 import { seedApp, seedMenu } from '../../../../tests/support/seed-app';
 import { describeDb } from '../../../../tests/support/test-db';
@@ -11,7 +12,8 @@ import { createApiClient, useTestApp, useUser } from '../../../../tests/support/
 /**
  * Callback requests (docs/inbox.md): on USSD a rule's handoff opens an inbox conversation with the caller's number
  * and answers, which an agent calls back and marks done (closes). No reply can go over USSD. The emulator (a console
- * user's own session) shows the screen and opens nothing; another account sees nothing.
+ * user's own session) shows the screen and opens nothing; another account sees nothing. Outside the app's office
+ * hours the caller is told when the team is back.
  */
 describeDb('callback requests from USSD callers', () => {
   const t = useTestApp();
@@ -102,5 +104,32 @@ describeDb('callback requests from USSD callers', () => {
 
     const rows = await t.db.select().from(inboxConversations).where(eq(inboxConversations.appId, appId));
     expect(rows.map((row) => row.msisdn)).toEqual(['+233241112222']);
+  });
+
+  it("outside the app's office hours the caller is told when the team is back; the request still opens", async () => {
+    const app = (await agent().get(`/api/getAppByAppId/${appId}`)).json().data;
+    const weekdays = { from: '08:00', to: '17:00' };
+    const officeHours = { timeZone: 'Africa/Accra', days: { mon: weekdays, tue: weekdays, wed: weekdays, thu: weekdays, fri: weekdays } };
+    const saved = await agent().post('/api/updateApp', {
+      ...app,
+      officeHours: { ...officeHours, days: { mon: { from: '17:00', to: '08:00' } } },
+    });
+    expect(saved.json()).toMatchObject({ status: '02', message: OFFICE_HOURS_MESSAGES.order });
+    expect((await agent().post('/api/updateApp', { ...app, officeHours })).json().status).toBe('00');
+    expect((await agent().get(`/api/getAppByAppId/${appId}`)).json().data.officeHours).toEqual({ ...officeHours, closedReply: {} });
+
+    // The next Monday, 10:00 in Accra (UTC): open. Then 18:00: closed.
+    const now = new Date();
+    const monday = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + ((8 - now.getUTCDay()) % 7 || 7), 10));
+    t.advanceClock(monday.getTime() - Date.now());
+    await dialTestUrl(t, appId, 'cb-open', '0241115555');
+    expect((await dialTestUrl(t, appId, 'cb-open', '0241115555', '2')).body).toBe(`END ${DEFAULT_CALLBACK_TEXT}`);
+    t.advanceClock(8 * 3_600_000);
+    await dialTestUrl(t, appId, 'cb-closed', '0241116666');
+    const closedText = DEFAULT_CLOSED_CALLBACK_TEXT.replace('{hours}', 'Mon-Fri 08:00-17:00');
+    expect((await dialTestUrl(t, appId, 'cb-closed', '0241116666', '2')).body).toBe(`END ${closedText}`);
+    const request = (await openRequests()).find((c) => c.msisdn === '+233241116666')!;
+    const detail = (await agent().get(`/api/inbox/conversations/${request.conversationId}`)).json().data;
+    expect(detail.messages.map((m: { text: string }) => m.text)).toEqual([closedText]);
   });
 });

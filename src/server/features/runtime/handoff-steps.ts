@@ -14,6 +14,8 @@ import {
   INBOX_UNAVAILABLE_TEXT,
   readHandoffKeyword,
 } from '../../../shared/inbox';
+import type { InboxChannel } from '../../../shared/inbox';
+import { getClosedReply, isOpenAt } from '../../../shared/office-hours';
 import type { ChatMessage } from '../../../shared/whatsapp';
 import type { HopEnv } from './hop-env';
 import type { HopAnswer, HopRequest } from './hop-steps';
@@ -42,6 +44,16 @@ export async function holdForAgents(
     env.ctx.log.error({ err, appId: target.appId }, 'the inbox could not be read for a message; the sender was asked to send it again');
     return INBOX_UNAVAILABLE_TEXT;
   }
+}
+
+/**
+ * A handoff's text (`text`: the rule's closing text, the handoff word's answer), or the app's out-of-hours answer in
+ * the session's language when its team is away now (docs/inbox.md, "Office hours").
+ */
+export function toHandoffText(env: HopEnv, loaded: LoadedApp, channel: InboxChannel, language: string | null, text: string): string {
+  const hours = 'missing' in loaded ? null : loaded.officeHours;
+  if (!hours || 'missing' in loaded || isOpenAt(hours, env.ctx.now())) return text;
+  return getClosedReply(hours, language, loaded.compiled.app.languages?.defaultLanguage ?? null, channel);
 }
 
 /**
@@ -79,7 +91,7 @@ export async function answerHandoffKeyword(
   if (open)
     env.records.recordSession(open.state, 'abandoned', open.state.currentMenuId, open.caller ?? null, undefined, open.contactMsisdn);
   const fallback = loaded.compiled.app.languages?.defaultLanguage ?? null;
-  const text = getHandoffReply(loaded.handoffKeywords, word.language, fallback);
+  const text = toHandoffText(env, loaded, 'whatsapp', word.language, getHandoffReply(loaded.handoffKeywords, word.language, fallback));
   return openForAgents(env, handoffs, {
     ...target,
     reason: `keyword: ${word.word}`,
@@ -100,6 +112,8 @@ export async function requestCallback(env: HopEnv, handoffs: ChatHandoffs, reque
   if (!answered.handoff || request.caller !== null || 'missing' in loaded || loaded.isTemplate) return answered;
   const msisdn = toE164(answered.hop.msisdn, loaded.country);
   if (msisdn === null) return answered;
+  const { reason, inputs, language } = answered.handoff;
+  const text = toHandoffText(env, loaded, 'ussd', language, answered.reply.text);
   try {
     await handoffs.openConversation({
       ownerId: loaded.ownerId,
@@ -107,11 +121,12 @@ export async function requestCallback(env: HopEnv, handoffs: ChatHandoffs, reque
       channel: 'ussd',
       linkId: null,
       msisdn,
-      ...answered.handoff,
+      reason,
+      inputs,
       customerText: '',
-      botText: answered.reply.text,
+      botText: text,
     });
-    return answered;
+    return { ...answered, reply: { ...answered.reply, text } };
   } catch (err) {
     env.ctx.log.error({ err, appId: request.appId }, 'a callback request could not be stored; the caller was told');
     return { ...answered, reply: { ...answered.reply, text: CALLBACK_FAILED_TEXT } };

@@ -103,7 +103,7 @@ export interface HopAnswer {
   reply: Reply;
   hop: InboundHop;
   /** A rule handed the conversation to a person (docs/inbox.md): its reason, and the session's inputs then. */
-  handoff?: { reason: string; inputs: Record<string, string> };
+  handoff?: { reason: string; inputs: Record<string, string>; language: string | null };
 }
 
 /**
@@ -132,7 +132,10 @@ export async function runHop(env: HopEnv, request: HopRequest): Promise<HopAnswe
   const result = await runEngine(env, request, version, { engineHop, hop, stored, dropped: resume.dropped });
   if (!result) return { reply: { text: UNAVAILABLE_TEXT, end: true }, hop };
   await storeHop(env, request, version, { hop, stored, result, resume, contactMsisdn });
-  if (result.handoff) return { reply: result.reply, hop, handoff: { reason: result.handoff.reason, inputs: { ...result.state.inputs } } };
+  if (result.handoff) {
+    const handoff = { reason: result.handoff.reason, inputs: { ...result.state.inputs }, language: result.state.language ?? null };
+    return { reply: result.reply, hop, handoff };
+  }
   return { reply: result.reply, hop };
 }
 

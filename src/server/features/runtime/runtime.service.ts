@@ -15,7 +15,7 @@ import type { whatsappMessages } from '../../../db/schema';
 import type { EventSinkStats } from './event-sink';
 import type { GatewaySource } from '../../core/gateway-access';
 import { answerConsentKeyword } from './consent-steps';
-import { answerHandoffKeyword, holdForAgents, openForAgents, toHandoffTarget } from './handoff-steps';
+import { answerHandoffKeyword, holdForAgents, openForAgents, toHandoffTarget, toHandoffText } from './handoff-steps';
 import type { ChatHandoffs } from '../../core/inbox-handoffs';
 import { createHopEnv } from './hop-env';
 import { answerHop, answerRoutedHop, getVersion, routedSessionKey, runHop, sessionKey } from './hop-steps';
@@ -239,11 +239,13 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     if (!answered) throw new Error('a WhatsApp message was read as an end hop');
     // Opened before the screen goes: the customer's next message, in the next turn, reaches the agents.
     if (answered.handoff && handoffs && target) {
+      const { reason, inputs, language } = answered.handoff;
       const text = await openForAgents(env, handoffs, {
         ...target,
-        ...answered.handoff,
+        reason,
+        inputs,
         customerText: message.kind === 'text' ? message.text : '',
-        botText: answered.reply.text,
+        botText: toHandoffText(env, loaded, 'whatsapp', language, answered.reply.text),
       });
       return toChatReply(message, { ...answered.reply, text }, answered.hop.sessionId, bot);
     }

@@ -13,7 +13,9 @@ import {
   type ConnectionMode,
 } from '../../../shared/api/apps.schema';
 import { FormAlert } from '../../components/form-alert';
-import { isNetworkFailure, isOk } from '../../lib/api';
+import { failureText, isNetworkFailure, isOk } from '../../lib/api';
+import { OfficeHoursCard } from '../../components/office-hours-card';
+import { COUNTRY_TIME_ZONES, type OfficeHours } from '../../../shared/office-hours';
 import { queryKeys } from '../../lib/query-keys';
 import { AppCountrySelect, AppDescriptionInput, AppExistingShortcodeInput, AppNameInput, bindText } from './app-detail-fields';
 import { useScrollIntoViewOn } from './use-scroll-into-view-on';
@@ -109,6 +111,7 @@ export function AppSettingsPage() {
             </Stack>
           </Card>
           <AppSettingsForm key={app.appId} app={app} />
+          <AppOfficeHoursCard key={`hours-${app.updatedAt}`} app={app} />
           <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="webhooks-heading">
             <Group justify="space-between" gap="md">
               <div>
@@ -291,5 +294,41 @@ function AppResumeFields(props: {
         maw={340}
       />
     </Stack>
+  );
+}
+
+/**
+ * The app's office hours (docs/inbox.md, "Office hours"): saved on their own, the app object sent back as it came
+ * with them (as the settings form sends it).
+ */
+function AppOfficeHoursCard({ app }: { app: App }) {
+  const queryClient = useQueryClient();
+  const isExisting = app.connectionMode === 'existing-shortcode';
+  const typed = app.customShortCode || app.shortCode;
+  const save = async (officeHours: OfficeHours | null) => {
+    const reply = await call(updateApp, {
+      body: {
+        ...app,
+        connectionMode: app.connectionMode as ConnectionMode,
+        shortCode: isExisting ? typed : app.shortCode,
+        customShortCode: isExisting ? typed : '',
+        officeHours,
+      },
+    });
+    if (!isOk(reply)) {
+      showToast({ color: 'red', title: 'Office hours not saved', message: failureText(reply, 'The office hours could not be saved.') });
+      return false;
+    }
+    showToast({ color: 'teal', title: 'Office hours saved', message: 'Callback requests are answered with these hours from now on.' });
+    await queryClient.invalidateQueries({ queryKey: queryKeys.apps });
+    return true;
+  };
+  return (
+    <OfficeHoursCard
+      value={app.officeHours}
+      defaultTimeZone={COUNTRY_TIME_ZONES[app.country] ?? Intl.DateTimeFormat().resolvedOptions().timeZone}
+      channel="ussd"
+      onSave={save}
+    />
   );
 }

@@ -13,11 +13,13 @@ import { updateBot } from '../../../shared/api/bots.calls';
 import { call } from '../../lib/call';
 import { BotConsentWordsForm } from './bot-consent-words-form';
 import { BotHandoffWordsForm } from './bot-handoff-words-form';
+import { OfficeHoursCard } from '../../components/office-hours-card';
+import type { OfficeHours } from '../../../shared/office-hours';
 import { BOTS_KEY, useBot } from './use-bots';
 
 /**
  * The Bot Settings tab: Bot Name, Description, Status (Active or Inactive) and Update Settings; below, the bot's own
- * consent words and its handoff words.
+ * consent words, its handoff words and its office hours.
  */
 export function BotSettingsPanel({ appId }: { appId: string }) {
   const { data: bot, error, isPending, refetch } = useBot(appId);
@@ -40,6 +42,7 @@ export function BotSettingsPanel({ appId }: { appId: string }) {
       <BotSettingsForm key={bot.updatedAt} bot={bot} />
       <BotConsentWordsForm key={`consent-${bot.updatedAt}`} bot={bot} />
       <BotHandoffWordsForm key={`handoff-${bot.updatedAt}`} bot={bot} />
+      <BotOfficeHoursCard key={`hours-${bot.updatedAt}`} bot={bot} />
     </Stack>
   );
 }
@@ -104,5 +107,32 @@ function BotSettingsForm({ bot }: { bot: Bot }) {
         </Stack>
       </form>
     </Card>
+  );
+}
+
+/** The bot's office hours (docs/inbox.md, "Office hours"), saved on their own on the bot object. */
+function BotOfficeHoursCard({ bot }: { bot: Bot }) {
+  const queryClient = useQueryClient();
+  const save = async (officeHours: OfficeHours | null) => {
+    const reply = await call(updateBot, { body: { ...bot, officeHours } });
+    if (!isOk(reply)) {
+      showToast({ color: 'red', title: 'Office hours not saved', message: failureText(reply, 'The office hours could not be saved.') });
+      return false;
+    }
+    showToast({ color: 'teal', title: 'Office hours saved', message: 'Handoffs are answered with these hours from now on.' });
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: BOTS_KEY }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.app(bot.appId), exact: true }),
+    ]);
+    return true;
+  };
+  // A bot's own time zone starts as the builder's.
+  return (
+    <OfficeHoursCard
+      value={bot.officeHours}
+      defaultTimeZone={Intl.DateTimeFormat().resolvedOptions().timeZone}
+      channel="whatsapp"
+      onSave={save}
+    />
   );
 }

@@ -22,6 +22,7 @@ const app = (appId: string, appName: string): App => ({
   resumeOnRedial: false,
   resumeWindowMinutes: 5,
   languages: null,
+  officeHours: null,
   flagIcon: '',
   isTemplate: false,
   channel: 'ussd',
