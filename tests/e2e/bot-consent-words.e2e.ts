@@ -199,14 +199,14 @@ describeBrowser("a bot's consent words", () => {
     await page.getByRole('option', { name: 'Africa/Lagos', exact: true }).click();
     expect(await hours.getByTestId('office-hours-summary').textContent()).toBe('Open Mon-Fri 08:00-17:00 (Africa/Lagos)');
     await hours.getByLabel('Friday closes').fill('07:00');
-    await hours.getByRole('button', { name: 'Save office hours' }).click();
+    await hours.getByRole('button', { name: 'Update office hours' }).click();
     await visible(hours.getByText(OFFICE_HOURS_MESSAGES.order));
     expect((await callApi<{ officeHours: unknown }>(token, `/api/chatbot/app/${appId}`)).data.officeHours).toBeNull();
     await hours.getByLabel('Friday closes').fill('13:00');
     await hours.getByRole('button', { name: 'Add an answer' }).click();
     await hours.getByRole('textbox', { name: 'Answer 1', exact: true }).fill('We are closed now. Open {hours}.');
     await shot(page, 'bot-office-hours-desktop');
-    await hours.getByRole('button', { name: 'Save office hours' }).click();
+    await hours.getByRole('button', { name: 'Update office hours' }).click();
     await visible(page.getByText('Office hours saved'));
     const weekday = { from: '08:00', to: '17:00' };
     expect((await callApi<{ officeHours: unknown }>(token, `/api/chatbot/app/${appId}`)).data.officeHours).toEqual({

@@ -109,6 +109,22 @@ describeBrowser('resume on redial', () => {
     expect(await toggle.isChecked()).toBe(true);
     expect(await minutes.inputValue()).toBe('3');
     await screenshotTop(page, 'resume-settings-desktop');
+
+    // The office hours card beside it (docs/inbox.md): the app's country's zone to start with, saved on its own.
+    const hours = page.getByRole('form', { name: 'Office hours' });
+    await hours.getByRole('switch', { name: 'Set office hours' }).click();
+    expect(await hours.getByRole('combobox', { name: 'Time zone' }).inputValue()).toBe('Africa/Accra');
+    await hours.getByRole('button', { name: 'Update office hours' }).click();
+    await visible(page.getByText('Office hours saved'));
+    const withHours = await callApi<{ officeHours: { timeZone: string; days: object } }>(
+      owner.reply.token,
+      `/api/getAppByAppId/${app.appId}`,
+    );
+    expect(withHours.data.officeHours).toMatchObject({ timeZone: 'Africa/Accra', days: { mon: { from: '08:00', to: '17:00' } } });
+    // The settings saved before are kept.
+    expect(withHours.data).toMatchObject({ resumeOnRedial: true, resumeWindowMinutes: 3 });
+    await hours.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: 'test-results/screenshots/app-office-hours-desktop.png', animations: 'disabled' });
     await page.context().close();
   });
 

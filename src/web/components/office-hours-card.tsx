@@ -51,13 +51,15 @@ export interface OfficeHoursCardProps {
   channel: 'whatsapp' | 'ussd';
   /** Saves the hours (null: always in); false when the save failed (the caller has said why). */
   onSave: (hours: OfficeHours | null) => Promise<boolean>;
+  /** The card's width: the screen's other cards'. */
+  maw?: number | string;
 }
 
 /**
  * An app's office hours (docs/inbox.md, "Office hours"): on or off, the time zone, one opening a day, and the answer
  * a handoff gets out of hours per language. Checked with the API's own schema before it is sent.
  */
-export function OfficeHoursCard({ value, defaultTimeZone, channel, onSave }: OfficeHoursCardProps) {
+export function OfficeHoursCard({ value, defaultTimeZone, channel, onSave, maw = 640 }: OfficeHoursCardProps) {
   const [isOn, setOn] = useState(value !== null);
   const [timeZone, setTimeZone] = useState(value?.timeZone ?? defaultTimeZone);
   const [days, setDays] = useState(() => toDays(value));
@@ -98,7 +100,7 @@ export function OfficeHoursCard({ value, defaultTimeZone, channel, onSave }: Off
   const preview = isOn && WEEKDAYS.some((day) => days[day].isOpen) ? describeOfficeHours(read()) : '';
   const defaultText = channel === 'ussd' ? DEFAULT_CLOSED_CALLBACK_TEXT : DEFAULT_CLOSED_TEXT;
   return (
-    <Card withBorder radius="lg" padding="lg" maw={640}>
+    <Card withBorder radius="lg" padding="lg" maw={maw}>
       <form onSubmit={handleSubmit} noValidate aria-label="Office hours">
         <Stack gap="md">
           <div>
@@ -233,7 +235,7 @@ export function OfficeHoursCard({ value, defaultTimeZone, channel, onSave }: Off
               </Group>
             </>
           )}
-          <FormSubmitRow label="Save office hours" isSubmitting={isSaving} />
+          <FormSubmitRow label="Update office hours" isSubmitting={isSaving} />
         </Stack>
       </form>
     </Card>

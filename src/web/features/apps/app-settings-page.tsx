@@ -329,6 +329,7 @@ function AppOfficeHoursCard({ app }: { app: App }) {
       defaultTimeZone={COUNTRY_TIME_ZONES[app.country] ?? Intl.DateTimeFormat().resolvedOptions().timeZone}
       channel="ussd"
       onSave={save}
+      maw="100%"
     />
   );
 }
