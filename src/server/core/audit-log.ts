@@ -2,7 +2,7 @@ import type { Db } from '../../db/client';
 import { auditLog } from '../../db/schema';
 import { getRoles, type RoleSubject } from '../../shared/roles';
 
-/** What admins do, in snake_case past tense: the audit log's `action`. */
+/** What admins do (and who gets a sign-in to an account), in snake_case past tense: the audit log's `action`. */
 export const ADMIN_ACTIONS = [
   'merchant_registered',
   'merchant_updated',
@@ -42,6 +42,9 @@ export const ADMIN_ACTIONS = [
   'bot_changed',
   'bot_deleted',
   'two_factor_reset',
+  // Not an admin's: an account's owner adding or removing an inbox agent, a user who signs in (docs/inbox.md).
+  'agent_created',
+  'agent_deleted',
 ] as const;
 export type AdminAction = (typeof ADMIN_ACTIONS)[number];
 
