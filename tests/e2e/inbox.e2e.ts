@@ -2,7 +2,16 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { callApi, createWhatsAppBot, type LoginReplyBody, registerBotBuilder, storeSession } from './accounts';
 import { findViolations } from './axe';
-import { describeBrowser, expectNoSidewaysScroll, launchBrowser, openPage, PHONE, screenshot, screenshotViewport } from './browser';
+import {
+  closeToasts,
+  describeBrowser,
+  expectNoSidewaysScroll,
+  launchBrowser,
+  openPage,
+  PHONE,
+  screenshot,
+  screenshotViewport,
+} from './browser';
 
 /**
  * The inbox (docs/inbox.md), issue 31's journey with two browser contexts: a customer on the simulated phone of a
@@ -191,5 +200,84 @@ describeBrowser('the inbox', () => {
     expect(await inbox.evaluate(() => (window as unknown as { inboxMark?: string }).inboxMark)).toBe('not reloaded');
     await phone.close();
     await inbox.close();
+  }, 120_000);
+
+  it('the owner adds an agent on Agents; the agent signs in, sees only the Inbox, and replies under their name', async () => {
+    const email = `kofi.${Date.now()}@agents.example`;
+    const owner = await openAgent(WIDE, '/inbox/agents');
+    const form = owner.getByRole('form', { name: 'Add an agent' });
+    await visible(form);
+    await form.getByRole('textbox', { name: 'Full name' }).fill('Kofi Boateng');
+    await form.getByRole('textbox', { name: 'Email' }).fill(email);
+    await form.getByLabel('First password').fill('kofi-first');
+    await form.getByRole('button', { name: 'Add agent' }).click();
+    await visible(owner.getByTestId('agent-list').locator(`[data-row="${email}"]`));
+    await owner.mouse.move(0, 0);
+    await closeToasts(owner);
+    await screenshotViewport(owner, 'inbox-agents-desktop');
+    expect(await findViolations(owner)).toEqual([]);
+    const ownerPhone = await openAgent(PHONE, '/inbox/agents');
+    await visible(ownerPhone.getByTestId('agent-list').locator(`[data-row="${email}"]`));
+    await expectNoSidewaysScroll(ownerPhone);
+    await screenshot(ownerPhone, 'inbox-agents-phone');
+    await ownerPhone.close();
+
+    // A second customer asks for a person.
+    const customer = `23356${String(Date.now()).slice(-7)}`;
+    const phone = await openPage(browser, PHONE);
+    await phone.goto(`/whatsapp-simulator/${linkId}?secret=${encodeURIComponent(secret)}`);
+    await phone.getByRole('textbox', { name: 'Customer number' }).fill(customer);
+    await customerSends(phone, 'hi');
+    await visible(phone.getByText('Welcome to Owusu Shop'), 15_000);
+    await customerSends(phone, '2');
+    await visible(phoneReceived(phone).getByText(HANDOFF_TEXT), 15_000);
+
+    // The agent signs in: the console opens on the Inbox, whose sidebar has nothing else; another screen leads back.
+    const agentPage = await openPage(browser, WIDE);
+    await agentPage.goto('/login');
+    await agentPage.getByLabel('Email').fill(email);
+    await agentPage.getByLabel('Password', { exact: true }).fill('kofi-first');
+    await agentPage.getByRole('button', { name: 'Log in' }).click();
+    await expect.poll(() => new URL(agentPage.url()).pathname, { timeout: 10_000 }).toBe('/inbox');
+    const nav = agentPage.getByRole('navigation', { name: 'Main navigation' });
+    await visible(nav.getByRole('link', { name: /Inbox/ }));
+    expect(await nav.getByRole('link').count()).toBe(1);
+    expect(await agentPage.getByRole('button', { name: 'Agents' }).count()).toBe(0);
+    const row = agentPage.getByTestId('inbox-row').filter({ hasText: `+${customer}` });
+    await visible(row, 15_000);
+    await row.click();
+    const conversation = agentPage.getByTestId('inbox-conversation');
+    await conversation.getByRole('button', { name: 'Assign to me' }).click();
+    await visible(conversation.getByTestId('inbox-assignee').getByText('Assigned to you'));
+    await conversation.getByRole('textbox', { name: 'Your reply' }).fill('Kofi here, I will help you.');
+    await conversation.getByRole('button', { name: 'Send reply' }).click();
+    const thread = conversation.getByTestId('inbox-thread');
+    await visible(thread.locator('[data-author="agent"]').getByText('Kofi here, I will help you.'));
+    await visible(thread.locator('[data-author="event"]').getByText('Kofi Boateng took this'));
+    await screenshotViewport(agentPage, 'inbox-agent-desktop');
+    await agentPage.goto('/app-list');
+    await expect.poll(() => new URL(agentPage.url()).pathname, { timeout: 10_000 }).toBe('/inbox');
+
+    // The owner sees the reply under the agent's name, and who has it.
+    await owner.goto('/inbox');
+    await owner
+      .getByTestId('inbox-row')
+      .filter({ hasText: `+${customer}` })
+      .click();
+    await visible(owner.getByTestId('inbox-thread').locator('[data-author="agent"]').getByText('Kofi Boateng'));
+    await visible(owner.getByTestId('inbox-assignee').getByText('Assigned to Kofi Boateng'));
+
+    // The agent's sidebar on a phone.
+    const agentPhone = await openPage(browser, PHONE);
+    await agentPhone.goto('/login');
+    await agentPhone.getByLabel('Email').fill(email);
+    await agentPhone.getByLabel('Password', { exact: true }).fill('kofi-first');
+    await agentPhone.getByRole('button', { name: 'Log in' }).click();
+    await expect.poll(() => new URL(agentPhone.url()).pathname, { timeout: 10_000 }).toBe('/inbox');
+    await agentPhone.getByRole('button', { name: 'Open navigation' }).click();
+    await visible(agentPhone.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: /Inbox/ }));
+    await expectNoSidewaysScroll(agentPhone);
+    await screenshotViewport(agentPhone, 'inbox-agent-sidebar-phone');
+    for (const page of [agentPhone, agentPage, phone, owner]) await page.close();
   }, 120_000);
 });

@@ -1,5 +1,5 @@
-import { Anchor, Badge, Button, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
-import { IconArrowLeft, IconUserCheck, IconUserMinus, IconX } from '@tabler/icons-react';
+import { Anchor, Badge, Button, Group, Paper, Select, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { IconArrowLeft, IconUserCheck, IconX } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
@@ -21,7 +21,7 @@ import { showToast } from '../../lib/toast';
 import { useConfirmedCall } from '../../lib/use-confirmed-call';
 import { InboxComposer } from './inbox-composer';
 import { InboxThread } from './inbox-thread';
-import { INBOX_KEY } from './inbox.api';
+import { describeAssignee, INBOX_KEY, useInboxAgents } from './inbox.api';
 
 /** The contact with exactly this number, if the account has one (a search by number's start may find others). */
 function useContact(msisdn: string): { contact: Contact | null; isPending: boolean } {
@@ -31,10 +31,6 @@ function useContact(msisdn: string): { contact: Contact | null; isPending: boole
   });
   return { contact: query.data?.contacts.find((c) => c.msisdn === msisdn) ?? null, isPending: query.isPending };
 }
-
-/** Who has the conversation, in words. */
-export const describeAssignee = (conversation: Pick<InboxConversation, 'assigneeId'>, myId: string | null) =>
-  conversation.assigneeId === null ? 'Unassigned' : conversation.assigneeId === myId ? 'Assigned to you' : 'Assigned to another agent';
 
 /** The reason and the session's answers at the handoff. */
 function HandoffPanel({ conversation }: { conversation: InboxConversation }) {
@@ -124,6 +120,7 @@ export function InboxConversationPane({ conversationId, myId, onBack }: InboxCon
   const conversation = detail.data?.conversation;
   const { contact, isPending: isContactPending } = useContact(conversation?.msisdn ?? '');
   const unread = conversation?.unreadCount ?? 0;
+  const agents = useInboxAgents();
 
   // Shown is read: the unread count goes to 0, and again when a new message arrives while it is open.
   useEffect(() => {
@@ -180,21 +177,29 @@ export function InboxConversationPane({ conversationId, myId, onBack }: InboxCon
               {isOpen ? 'Open' : 'Closed'}
             </Badge>
             <Badge variant="light" color={c.assigneeId ? 'blue' : 'orange'} data-testid="inbox-assignee">
-              {describeAssignee(c, myId)}
+              {describeAssignee(c, myId, agents)}
             </Badge>
           </Group>
         </div>
         {isOpen && (
           <Group gap="xs">
-            {c.assigneeId === myId ? (
-              <Button variant="default" size="xs" leftSection={<IconUserMinus size={16} />} onClick={() => void assign(null)}>
-                Unassign
-              </Button>
-            ) : (
+            {c.assigneeId !== myId && (
               <Button variant="default" size="xs" leftSection={<IconUserCheck size={16} />} onClick={() => myId && void assign(myId)}>
                 Assign to me
               </Button>
             )}
+            <Select
+              size="xs"
+              w={170}
+              aria-label="Assign to"
+              placeholder="Unassigned"
+              clearable
+              allowDeselect={false}
+              value={c.assigneeId}
+              data={agents.map((a) => ({ value: a.userId, label: a.userId === myId ? `${a.fullName} (you)` : a.fullName }))}
+              onChange={(value) => void assign(value)}
+              data-testid="inbox-assign"
+            />
             <Button
               color="red"
               variant="light"

@@ -27,7 +27,7 @@ function InboxMedia({ mediaId }: { mediaId: string }) {
 }
 
 function authorOf(message: InboxMessage, props: InboxThreadProps): string {
-  const agent = message.authorId !== null && message.authorId === props.myId ? 'You' : 'An agent';
+  const agent = message.authorId !== null && message.authorId === props.myId ? 'You' : message.authorName || 'An agent';
   switch (message.author) {
     case 'customer':
       return props.customerName;
@@ -37,6 +37,8 @@ function authorOf(message: InboxMessage, props: InboxThreadProps): string {
       return agent;
     case 'note':
       return `Private note · ${agent}`;
+    case 'event':
+      return '';
   }
 }
 
@@ -45,17 +47,20 @@ const BUBBLE: Record<InboxMessage['author'], string> = {
   bot: `${classes.bubble} ${classes.bubbleBot}`,
   agent: `${classes.bubble} ${classes.bubbleAgent}`,
   note: `${classes.bubble} ${classes.bubbleNote}`,
+  event: classes.event!,
 };
 const SIDE: Record<InboxMessage['author'], string> = {
   customer: classes.fromCustomer!,
   bot: classes.fromUs!,
   agent: classes.fromUs!,
   note: classes.fromNote!,
+  event: classes.fromNote!,
 };
 
 /**
  * The conversation's messages in order, kept scrolled to the newest: the customer's on the left, the bot's and the
- * agents' on the right (each named), private notes across in yellow, never sent. A log, so a screen reader reads
+ * agents' on the right (each named), private notes across in yellow, never sent; who assigned or closed it, a
+ * small line across ("Ama assigned this to Kofi"). A log, so a screen reader reads
  * each new message as it arrives.
  */
 export function InboxThread(props: InboxThreadProps) {
@@ -83,7 +88,7 @@ export function InboxThread(props: InboxThreadProps) {
           data-author={message.author}
         >
           <div className={BUBBLE[message.author]}>
-            <span className={classes.author}>{authorOf(message, props)}</span>
+            {message.author !== 'event' && <span className={classes.author}>{authorOf(message, props)}</span>}
             {message.mediaId && <InboxMedia mediaId={message.mediaId} />}
             {message.text && <p className={classes.text}>{message.text}</p>}
             <span className={classes.meta}>
