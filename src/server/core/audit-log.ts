@@ -2,7 +2,7 @@ import type { Db } from '../../db/client';
 import { auditLog } from '../../db/schema';
 import { getRoles, type RoleSubject } from '../../shared/roles';
 
-/** What admins do (and who gets a sign-in to an account), in snake_case past tense: the audit log's `action`. */
+/** What admins do, in snake_case past tense: the audit log's `action`. */
 export const ADMIN_ACTIONS = [
   'merchant_registered',
   'merchant_updated',
@@ -42,21 +42,25 @@ export const ADMIN_ACTIONS = [
   'bot_changed',
   'bot_deleted',
   'two_factor_reset',
-  // Not an admin's: an account's owner adding or removing an inbox agent, a user who signs in (docs/inbox.md).
-  'agent_created',
-  'agent_deleted',
 ] as const;
 export type AdminAction = (typeof ADMIN_ACTIONS)[number];
 
 /**
- * Records an admin action: who (id and email as they are now, so the line survives the actor's deletion),
+ * What an account's owner does that the audit log keeps beside the admins' actions: giving someone a sign-in to the
+ * account, or taking it away (inbox agents, docs/inbox.md "Agents").
+ */
+export const ACCOUNT_ACTIONS = ['agent_created', 'agent_deleted'] as const;
+export type AccountAction = (typeof ACCOUNT_ACTIONS)[number];
+
+/**
+ * Records an admin action (or an account's, ACCOUNT_ACTIONS): who (id and email as they are now, so the line survives the actor's deletion),
  * what, on which object. Callers write it in the same transaction as the change when they have one.
  * @example await recordAdminAction(tx, user, 'merchant_deleted', merchant.id, { companyName })
  */
 export async function recordAdminAction(
   db: Pick<Db, 'insert'>,
   actor: { id: string; email: string },
-  action: AdminAction,
+  action: AdminAction | AccountAction,
   targetId: string,
   details: Record<string, unknown> = {},
 ): Promise<void> {
