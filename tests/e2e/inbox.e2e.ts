@@ -19,7 +19,8 @@ import {
  * without a reload, with the unread count in the sidebar and the tab's title; the agent assigns it to themself,
  * reads the customer's next message as it arrives, replies and adds a private note; the customer's phone shows the
  * reply and not the note; the agent closes (confirmed), and the customer's next message reaches the bot again.
- * At 1280x800 and 390x844.
+ * Then the owner adds an agent on the Agents screen, who signs in, sees the Inbox only, takes a conversation and
+ * replies under their own name. At 1280x800 and 390x844.
  */
 
 const WIDE = { width: 1280, height: 800 };
@@ -204,6 +205,16 @@ describeBrowser('the inbox', () => {
 
   it('the owner adds an agent on Agents; the agent signs in, sees only the Inbox, and replies under their name', async () => {
     const email = `kofi.${Date.now()}@agents.example`;
+    /** The agent signs in on the login screen: the console opens on the Inbox. */
+    const signInAgent = async (viewport: { width: number; height: number }) => {
+      const page = await openPage(browser, viewport);
+      await page.goto('/login');
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password', { exact: true }).fill('kofi-first');
+      await page.getByRole('button', { name: 'Log in' }).click();
+      await expect.poll(() => new URL(page.url()).pathname, { timeout: 10_000 }).toBe('/inbox');
+      return page;
+    };
     const owner = await openAgent(WIDE, '/inbox/agents');
     const form = owner.getByRole('form', { name: 'Add an agent' });
     await visible(form);
@@ -233,12 +244,7 @@ describeBrowser('the inbox', () => {
     await visible(phoneReceived(phone).getByText(HANDOFF_TEXT), 15_000);
 
     // The agent signs in: the console opens on the Inbox, whose sidebar has nothing else; another screen leads back.
-    const agentPage = await openPage(browser, WIDE);
-    await agentPage.goto('/login');
-    await agentPage.getByLabel('Email').fill(email);
-    await agentPage.getByLabel('Password', { exact: true }).fill('kofi-first');
-    await agentPage.getByRole('button', { name: 'Log in' }).click();
-    await expect.poll(() => new URL(agentPage.url()).pathname, { timeout: 10_000 }).toBe('/inbox');
+    const agentPage = await signInAgent(WIDE);
     const nav = agentPage.getByRole('navigation', { name: 'Main navigation' });
     await visible(nav.getByRole('link', { name: /Inbox/ }));
     expect(await nav.getByRole('link').count()).toBe(1);
@@ -268,12 +274,7 @@ describeBrowser('the inbox', () => {
     await visible(owner.getByTestId('inbox-assignee').getByText('Assigned to Kofi Boateng'));
 
     // The agent's sidebar on a phone.
-    const agentPhone = await openPage(browser, PHONE);
-    await agentPhone.goto('/login');
-    await agentPhone.getByLabel('Email').fill(email);
-    await agentPhone.getByLabel('Password', { exact: true }).fill('kofi-first');
-    await agentPhone.getByRole('button', { name: 'Log in' }).click();
-    await expect.poll(() => new URL(agentPhone.url()).pathname, { timeout: 10_000 }).toBe('/inbox');
+    const agentPhone = await signInAgent(PHONE);
     await agentPhone.getByRole('button', { name: 'Open navigation' }).click();
     await visible(agentPhone.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: /Inbox/ }));
     await expectNoSidewaysScroll(agentPhone);
