@@ -206,8 +206,13 @@ describeBrowser('the inbox', () => {
   it('the owner adds an agent on Agents; the agent signs in, sees only the Inbox, and replies under their name', async () => {
     const email = `kofi.${Date.now()}@agents.example`;
     /** The agent signs in on the login screen: the console opens on the Inbox. */
+    /** What the server refused the agent's console (it must ask for nothing an agent may not have). */
+    const refused: string[] = [];
     const signInAgent = async (viewport: { width: number; height: number }) => {
       const page = await openPage(browser, viewport);
+      page.on('response', (res) => {
+        if (res.status() === 403) refused.push(res.url());
+      });
       await page.goto('/login');
       await page.getByLabel('Email').fill(email);
       await page.getByLabel('Password', { exact: true }).fill('kofi-first');
@@ -263,6 +268,11 @@ describeBrowser('the inbox', () => {
     await screenshotViewport(agentPage, 'inbox-agent-desktop');
     await agentPage.goto('/app-list');
     await expect.poll(() => new URL(agentPage.url()).pathname, { timeout: 10_000 }).toBe('/inbox');
+    // Their profile: the password and two-factor sign-in, no API keys.
+    await agentPage.goto('/account-profile');
+    await visible(agentPage.getByRole('tab', { name: 'Change Password' }));
+    await visible(agentPage.getByTestId('profile-details').getByText('Inbox agent'));
+    expect(await agentPage.getByRole('tab', { name: 'API keys' }).count()).toBe(0);
 
     // The owner sees the reply under the agent's name, and who has it.
     await owner.goto('/inbox');
@@ -279,6 +289,7 @@ describeBrowser('the inbox', () => {
     await visible(agentPhone.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: /Inbox/ }));
     await expectNoSidewaysScroll(agentPhone);
     await screenshotViewport(agentPhone, 'inbox-agent-sidebar-phone');
+    expect(refused).toEqual([]);
     for (const page of [agentPhone, agentPage, phone, owner]) await page.close();
   }, 120_000);
 });

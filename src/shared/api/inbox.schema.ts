@@ -90,8 +90,19 @@ export const inboxMessageSchema = z.object({
 });
 export type InboxMessage = z.infer<typeof inboxMessageSchema>;
 
+/** The customer as the account's contacts know them (by number): what the conversation shows of the contact. */
+export const inboxContactSchema = z.object({
+  contactId: z.string(),
+  name: z.string().nullable(),
+  language: z.string().nullable(),
+  attributes: z.record(z.string(), z.string()),
+});
+export type InboxContact = z.infer<typeof inboxContactSchema>;
+
 export const inboxConversationDetailSchema = z.object({
   conversation: inboxConversationSchema,
+  /** The account's contact with the customer's number, null when it has none (agents read it here, not on Contacts). */
+  contact: inboxContactSchema.nullable(),
   /** The conversation's messages in order: the latest 200 (older ones are not shown yet). */
   messages: z.array(inboxMessageSchema),
   /** WhatsApp's 24-hour window with the customer: a reply needs it open. */

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
-import { auditLog, inboxConversations, inboxMessages, mailOutbox, users } from '../../../db/schema';
+import { auditLog, contacts, inboxConversations, inboxMessages, mailOutbox, users } from '../../../db/schema';
 import { describeDb } from '../../../../tests/support/test-db';
 import { createApiClient, seedUser, useTestApp, useUser, type SeededUser } from '../../../../tests/support/test-app';
 import { customerWrites, openStream, received, seedHandoffBot, type LinkedBot } from '../../../../tests/support/inbox-bot';
@@ -101,7 +101,14 @@ describeDb('inbox agents', () => {
     expect(await ids('open')).toContain(conversationId);
     expect(await ids('unassigned')).toContain(conversationId);
     expect(await ids('mine')).not.toContain(conversationId);
-    expect((await call('GET', `/api/inbox/conversations/${conversationId}`)).json().data.conversation.reason).toBe('asked for a person');
+    // The conversation gives the contact (agents have no Contacts screen): the owner's, by number.
+    await t.db
+      .insert(contacts)
+      .values({ ownerId: owner.user.id, msisdn: `+${from}`, name: 'Adwoa Mensah', attributes: { tier: 'gold' } })
+      .onConflictDoUpdate({ target: [contacts.ownerId, contacts.msisdn], set: { name: 'Adwoa Mensah', attributes: { tier: 'gold' } } });
+    const detail = (await call('GET', `/api/inbox/conversations/${conversationId}`)).json().data;
+    expect(detail.conversation.reason).toBe('asked for a person');
+    expect(detail.contact).toMatchObject({ name: 'Adwoa Mensah', attributes: { tier: 'gold' } });
     expect((await call('POST', `/api/inbox/conversations/${conversationId}/read`, {})).json().data.unreadCount).toBe(0);
     const reply = (await call('POST', `/api/inbox/conversations/${conversationId}/replies`, { text: 'Hello, Yaw here.' })).json();
     expect(reply.data).toMatchObject({ author: 'agent', authorId: agent.id, authorName: 'Yaw Boateng', sendStatus: 'sent' });

@@ -336,8 +336,13 @@ export async function getConversationDetail(ctx: AppContext, user: AuthUser, con
     .where(eq(inboxMessages.conversationId, row.id))
     .orderBy(desc(inboxMessages.seq))
     .limit(MESSAGES_SHOWN);
+  const [contact] = await ctx.db
+    .select({ contactId: contacts.id, name: contacts.name, language: contacts.language, attributes: contacts.attributes })
+    .from(contacts)
+    .where(and(eq(contacts.ownerId, row.ownerId), eq(contacts.msisdn, row.msisdn)));
   return {
     conversation: toConversation(row, await getAppName(ctx, row.appId)),
+    contact: contact ?? null,
     messages: latest.reverse().map((r) => toMessage(r.message, r.deliveryStatus)),
     window: await readWindow(ctx, row),
   };
