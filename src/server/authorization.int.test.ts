@@ -208,6 +208,8 @@ const ACCESS: Record<string, RouteAccess> = {
   // another account's id answers 404 (inbox.int.test.ts, inbox-agents.int.test.ts).
   'GET /api/inbox/conversations': INBOX_AGENTS,
   'GET /api/inbox/conversations/:conversationId': INBOX_AGENTS,
+  // A file of one of the conversation's messages: agents read the customer's files here, not on /api/media.
+  'GET /api/inbox/conversations/:conversationId/media/:mediaId': INBOX_AGENTS,
   'POST /api/inbox/conversations/:conversationId/read': INBOX_AGENTS,
   'POST /api/inbox/conversations/:conversationId/replies': INBOX_AGENTS,
   'POST /api/inbox/conversations/:conversationId/notes': INBOX_AGENTS,

@@ -1,5 +1,6 @@
 import { defineCall } from './contract';
 import { envelopeSchema, messageSchema } from './envelope';
+import { mediaRefSchema } from './media.schema';
 import { z } from 'zod';
 import {
   createInboxAgentBodySchema,
@@ -85,6 +86,18 @@ export const streamInboxEvents = defineCall({
   path: '/api/inbox/events',
   reply: z.string().meta({ description: 'text/event-stream: one `data:` line of InboxEvent JSON per event, `: ping` comments' }),
   file: true,
+});
+
+/**
+ * GET /api/inbox/conversations/{conversationId}/media/{mediaId}: a file of one of the conversation's messages, with a
+ * signed link to its bytes (agents read the customer's files here: the account's other files are not theirs).
+ */
+export const getInboxMedia = defineCall({
+  method: 'GET',
+  path: '/api/inbox/conversations/:conversationId/media/:mediaId',
+  params: inboxConversationParamsSchema.extend({ mediaId: z.uuid('File not found') }),
+  reply: envelopeSchema(mediaRefSchema),
+  key: ['inbox', 'conversations', ':conversationId', 'media', ':mediaId'],
 });
 
 /** GET /api/inbox/agents: the account's agents, its owner first (whom a conversation may be assigned to). */

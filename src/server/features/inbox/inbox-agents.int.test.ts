@@ -2,6 +2,8 @@ import { and, eq } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
 import { auditLog, contacts, inboxConversations, inboxMessages, mailOutbox, users } from '../../../db/schema';
 import { describeDb } from '../../../../tests/support/test-db';
+import { makePng } from '../../../../tests/support/media-files';
+import { storeMedia } from '../media/media.service';
 import { createApiClient, seedUser, useTestApp, useUser, type SeededUser } from '../../../../tests/support/test-app';
 import { customerWrites, openStream, received, seedHandoffBot, type LinkedBot } from '../../../../tests/support/inbox-bot';
 
@@ -163,6 +165,35 @@ describeDb('inbox agents', () => {
       'Closed by Yaw Boateng',
     ]);
     expect(messages.at(-1)).toMatchObject({ author: 'event', authorId: agent.id, authorName: 'Yaw Boateng' });
+  });
+
+  it("an agent sees the customer's files through the conversation, and no other file of the account", async () => {
+    const agent = await addAgent(owner, 'Efua Asante', `efua.${Date.now()}@agents.test`);
+    const theirAgent = await addAgent(stranger, 'Nana Other', `nana.${Date.now()}@agents.test`);
+    const from = '233241000701';
+    const conversationId = await handOver(from);
+    const store = () => storeMedia(t.app.ctx, { accountId: owner.user.id, source: 'inbound', phone: from, bytes: makePng(2, 2) });
+    const photo = await store();
+    const other = await store();
+    // The customer's photo, held in the conversation as the runtime holds one.
+    await t.db
+      .insert(inboxMessages)
+      .values({ conversationId, direction: 'in', author: 'customer', text: 'my receipt', mediaId: photo.mediaId });
+    const read = (headers: Record<string, string>, mediaId: string) =>
+      t.app.inject({ method: 'GET', url: `/api/inbox/conversations/${conversationId}/media/${mediaId}`, headers });
+    const seen = await read(agent.auth, photo.mediaId);
+    expect(seen.statusCode, seen.body).toBe(200);
+    expect(seen.json().data).toMatchObject({
+      mediaId: photo.mediaId,
+      kind: 'image',
+      url: expect.stringContaining(`/media/${photo.mediaId}`),
+    });
+    expect((await read(owner.auth, photo.mediaId)).statusCode).toBe(200);
+    // Not a file of this conversation; another account's agent; the account's files call.
+    expect((await read(agent.auth, other.mediaId)).statusCode).toBe(404);
+    expect((await read(theirAgent.auth, photo.mediaId)).statusCode).toBe(404);
+    const direct = await t.app.inject({ method: 'GET', url: `/api/media/${photo.mediaId}`, headers: agent.auth });
+    expect(direct.statusCode).toBe(403);
   });
 
   it("an agent's live stream counts under the owner's account; removing the agent ends it and their sign-ins, and unassigns their open conversations", async () => {

@@ -37,6 +37,12 @@ export function registerInboxRoutes(
     summary: 'One conversation, its messages and the WhatsApp window',
     handler: async (req) => ok('OK', await service.getConversationDetail(ctx, getSignedInUser(req), req.params.conversationId)),
   });
+  registerCall(app, calls.getInboxMedia, {
+    ...agents,
+    summary: "A file of one of the conversation's messages, with a signed link",
+    handler: async (req) =>
+      ok('OK', await service.getConversationMedia(ctx, getSignedInUser(req), req.params.conversationId, req.params.mediaId)),
+  });
   registerCall(app, calls.readInboxConversation, {
     ...agents,
     summary: 'Marks a conversation read',

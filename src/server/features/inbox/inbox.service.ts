@@ -32,6 +32,8 @@ import type { ChatHandoffs, Handoff, HandoffTarget } from '../../core/inbox-hand
 import { toWindowState, type WindowState } from '../../core/whatsapp-windows';
 import { findAgent } from './inbox-agents.service';
 import type { InboxEvents } from './inbox-events';
+import { findMediaById, MEDIA_MESSAGES, toMediaRef, withSignedUrl } from '../media/media.service';
+import type { MediaRef } from '../../../shared/media';
 
 type ConversationRow = typeof inboxConversations.$inferSelect;
 type MessageRow = typeof inboxMessages.$inferSelect;
@@ -346,6 +348,19 @@ export async function getConversationDetail(ctx: AppContext, user: AuthUser, con
     messages: latest.reverse().map((r) => toMessage(r.message, r.deliveryStatus)),
     window: await readWindow(ctx, row),
   };
+}
+
+/** A file of one of the conversation's messages, with a fresh signed link (none once its bytes are gone); else 404. */
+export async function getConversationMedia(ctx: AppContext, user: AuthUser, conversationId: string, mediaId: string): Promise<MediaRef> {
+  const conversation = await getOwnConversation(ctx, user, conversationId);
+  const [message] = await ctx.db
+    .select({ id: inboxMessages.id })
+    .from(inboxMessages)
+    .where(and(eq(inboxMessages.conversationId, conversation.id), eq(inboxMessages.mediaId, mediaId)))
+    .limit(1);
+  if (!message) throw notFound(MEDIA_MESSAGES.notFound);
+  const row = await findMediaById(ctx, mediaId);
+  return row.deletedAt ? toMediaRef(row) : withSignedUrl(ctx, toMediaRef(row));
 }
 
 export async function markConversationRead(ctx: AppContext, user: AuthUser, conversationId: string): Promise<InboxConversation> {

@@ -1,7 +1,7 @@
 import { Loader, Text, VisuallyHidden } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { getMedia } from '../../../shared/api/media.calls';
+import { getInboxMedia } from '../../../shared/api/inbox.calls';
 import type { InboxConversation, InboxMessage } from '../../../shared/api/inbox.schema';
 import { callQuery } from '../../lib/call';
 import { ChatRichContent } from '../bots/chat-media';
@@ -18,9 +18,15 @@ interface InboxThreadProps {
   myId: string | null;
 }
 
-/** A file a customer sent, drawn as the chat simulator draws it (a photo, a player, a file card). */
-function InboxMedia({ mediaId }: { mediaId: string }) {
-  const media = useQuery({ ...callQuery(getMedia, { params: { mediaId } }, 'The file could not be loaded.'), staleTime: 5 * 60_000 });
+/**
+ * A file a customer sent, drawn as the chat simulator draws it (a photo, a player, a file card); read through the
+ * conversation, so an agent (who has no Media of the account) sees it too.
+ */
+function InboxMedia({ conversationId, mediaId }: { conversationId: string; mediaId: string }) {
+  const media = useQuery({
+    ...callQuery(getInboxMedia, { params: { conversationId, mediaId } }, 'The file could not be loaded.'),
+    staleTime: 5 * 60_000,
+  });
   if (media.isPending) return <Loader size="xs" aria-label="Loading the file" />;
   if (!media.data) return <Text size="xs">{media.error?.message ?? 'The file could not be loaded.'}</Text>;
   return <ChatRichContent message={{ type: 'media', media: media.data }} />;
@@ -89,7 +95,7 @@ export function InboxThread(props: InboxThreadProps) {
         >
           <div className={BUBBLE[message.author]}>
             {message.author !== 'event' && <span className={classes.author}>{authorOf(message, props)}</span>}
-            {message.mediaId && <InboxMedia mediaId={message.mediaId} />}
+            {message.mediaId && <InboxMedia conversationId={message.conversationId} mediaId={message.mediaId} />}
             {message.text && <p className={classes.text}>{message.text}</p>}
             <span className={classes.meta}>
               <time dateTime={message.createdAt}>{formatListTime(message.createdAt)}</time>
