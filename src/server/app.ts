@@ -350,7 +350,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerWhatsAppRoutes(app, ctx, guard, runtime, whatsapp);
     registerWhatsAppTemplateRoutes(app, ctx, guard);
     registerMediaRoutes(app, ctx, guard);
-    registerInboxRoutes(app, ctx, guard, inbox, inboxStreams);
+    registerInboxRoutes(app, ctx, guard, inbox, { events: inboxEvents, streams: inboxStreams });
     ctx.background.run('resume linked WhatsApp numbers', () => whatsapp.resumeLinks());
   }
   registerWebApp(app, config, servesConsole);

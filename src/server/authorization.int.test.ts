@@ -1,6 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { describeDb } from '../../tests/support/test-db';
-import { type SeededUser, useTestApp, useUser } from '../../tests/support/test-app';
+import { type SeededUser, seedUser, useTestApp, useUser } from '../../tests/support/test-app';
+import { AGENT_REFUSED } from './plugins/guard';
 import { seedApp, seedMenu } from '../../tests/support/seed-app';
 import type { RouteAccess } from './plugins/route-table';
 import { eq } from 'drizzle-orm';
@@ -11,6 +12,11 @@ import { apps, transactions, webhookDeliveries, webhooks } from '../db/schema';
  * from each route's guard) must match it exactly: a new route without a line here, or a route whose guard
  * changed, fails this test. Public routes say why they are safe without a sign-in.
  */
+/** Any signed-in account and its inbox agents: sign-out, who am I, the password, two-factor sign-in (plugins/guard.ts). */
+const SIGNED_IN_AND_AGENTS: RouteAccess = ['everyone', 'agent'];
+/** The inbox's calls: every account, and its agents. */
+const INBOX_AGENTS: RouteAccess = ['everyone', 'agent'];
+
 const ACCESS: Record<string, RouteAccess> = {
   'GET /api/health': 'public', // up/down and counters, nothing of any account
   'GET /ussd/:appId/:environment': 'public', // gateway traffic; the app id (128 random bits) is the address
@@ -32,22 +38,22 @@ const ACCESS: Record<string, RouteAccess> = {
   'POST /api/auth/register': 'public',
   'POST /api/auth/login': 'public',
   'POST /api/merchant/login': 'public',
-  'POST /api/auth/logout': 'signedIn',
-  'GET /api/auth/me': 'signedIn',
+  'POST /api/auth/logout': SIGNED_IN_AND_AGENTS,
+  'GET /api/auth/me': SIGNED_IN_AND_AGENTS,
   'GET /api/apiKeys': 'signedIn',
   'POST /api/apiKey/create': 'signedIn',
   'POST /api/apiKey/revoke': 'signedIn',
   'POST /api/auth/forgot-password': 'public',
   'POST /api/auth/reset-password': 'public', // the single-use reset token is the credential
-  'POST /api/changePassword': 'signedIn',
+  'POST /api/changePassword': SIGNED_IN_AND_AGENTS,
   'POST /api/auth/login/two-factor': 'public', // the single-use challenge from a password sign-in is the credential
-  'GET /api/auth/two-factor': 'signedIn',
-  'POST /api/auth/two-factor/setup': 'signedIn',
-  'POST /api/auth/two-factor/enable': 'signedIn',
-  'POST /api/auth/two-factor/disable': 'signedIn',
-  'POST /api/auth/two-factor/recovery-codes': 'signedIn',
-  'GET /api/auth/two-factor/devices': 'signedIn',
-  'POST /api/auth/two-factor/devices/revoke': 'signedIn',
+  'GET /api/auth/two-factor': SIGNED_IN_AND_AGENTS,
+  'POST /api/auth/two-factor/setup': SIGNED_IN_AND_AGENTS,
+  'POST /api/auth/two-factor/enable': SIGNED_IN_AND_AGENTS,
+  'POST /api/auth/two-factor/disable': SIGNED_IN_AND_AGENTS,
+  'POST /api/auth/two-factor/recovery-codes': SIGNED_IN_AND_AGENTS,
+  'GET /api/auth/two-factor/devices': SIGNED_IN_AND_AGENTS,
+  'POST /api/auth/two-factor/devices/revoke': SIGNED_IN_AND_AGENTS,
   'POST /api/admin/two-factor/reset': ['twoFactor.reset'], // an admin's, super_admin only
   'POST /api/contactus': 'public',
   'GET /api/admin/contact-requests': ['contactRequest.read'],
@@ -198,17 +204,24 @@ const ACCESS: Record<string, RouteAccess> = {
   // Writing first (docs/bots.md): the account's own bots only (another's, an admin's included, answers 404; bot-conversations.int.test.ts).
   'GET /api/bots/:botId/conversations/window': ['bot.build', 'chatbot'],
   'POST /api/bots/:botId/conversations': ['bot.build', 'chatbot'],
-  // The inbox (docs/inbox.md), every account's (bots' handoffs, USSD callback requests): its own conversations only;
-  // another account's id answers 404 (inbox.int.test.ts).
-  'GET /api/inbox/conversations': 'signedIn',
-  'GET /api/inbox/conversations/:conversationId': 'signedIn',
-  'POST /api/inbox/conversations/:conversationId/read': 'signedIn',
-  'POST /api/inbox/conversations/:conversationId/replies': 'signedIn',
-  'POST /api/inbox/conversations/:conversationId/notes': 'signedIn',
-  'POST /api/inbox/conversations/:conversationId/assign': 'signedIn',
-  'POST /api/inbox/conversations/:conversationId/close': 'signedIn',
+  // The inbox (docs/inbox.md), every account's (bots' handoffs, USSD callback requests): its own conversations only,
+  // for its owner and the agents the owner added; another account's id answers 404 (inbox.int.test.ts,
+  // inbox-agents.int.test.ts).
+  'GET /api/inbox/conversations': INBOX_AGENTS,
+  'GET /api/inbox/conversations/:conversationId': INBOX_AGENTS,
+  // A file of one of the conversation's messages: agents read the customer's files here, not on /api/media.
+  'GET /api/inbox/conversations/:conversationId/media/:mediaId': INBOX_AGENTS,
+  'POST /api/inbox/conversations/:conversationId/read': INBOX_AGENTS,
+  'POST /api/inbox/conversations/:conversationId/replies': INBOX_AGENTS,
+  'POST /api/inbox/conversations/:conversationId/notes': INBOX_AGENTS,
+  'POST /api/inbox/conversations/:conversationId/assign': INBOX_AGENTS,
+  'POST /api/inbox/conversations/:conversationId/close': INBOX_AGENTS,
   // Server-sent events of the account's own conversations, bounded per account and in all (inbox-events.int.test.ts).
-  'GET /api/inbox/events': 'signedIn',
+  'GET /api/inbox/events': INBOX_AGENTS,
+  'GET /api/inbox/agents': INBOX_AGENTS,
+  // Adding and removing agents: the account's owner only; another account's agent answers 404.
+  'POST /api/inbox/agents': 'signedIn',
+  'DELETE /api/inbox/agents/:agentId': 'signedIn',
   'POST /api/admin/chatbot-access': ['chatbotAccess.manage'],
   // The simulated phone the simulator connector's QR opens: the link's secret (in the QR) is the credential.
   'GET /api/whatsapp-simulator/:linkId': 'public',
@@ -264,6 +277,11 @@ describeDb('authorization, route by route', () => {
   const adminMerchant = useUser(t, { userType: 'internal_admin', roles: ['MERCHANT'] });
   const adminDeveloper = useUser(t, { userType: 'internal_admin', roles: ['DEVELOPER'] });
   const adminSupport = useUser(t, { userType: 'internal_admin', roles: ['SUPPORT'] });
+  // An inbox agent of the chatbot user's account (docs/inbox.md, "Agents").
+  const agent = {} as SeededUser;
+  beforeAll(async () => {
+    Object.assign(agent, await seedUser(t, { userType: 'agent', agentOf: chatbot.user.id, plan: 'TRIAL' }));
+  });
   let appId: string;
   let menuId: string;
   let actionUuid: string;
@@ -360,6 +378,8 @@ describeDb('authorization, route by route', () => {
    * src/shared/roles.ts, so a change there that the page does not say fails here).
    */
   const AUDIENCE_MEMBERS: Record<string, string[]> = {
+    everyone: ['owner', 'merchant', 'chatbot', 'admin', 'superAdmin', 'adminNoRole', 'adminMerchant', 'adminDeveloper', 'adminSupport'],
+    agent: ['agent'],
     merchant: ['merchant'],
     chatbot: ['chatbot'],
     'merchant.read': ['superAdmin', 'admin', 'adminMerchant', 'adminDeveloper', 'adminSupport'],
@@ -382,8 +402,9 @@ describeDb('authorization, route by route', () => {
   };
 
   it('role-restricted routes answer 403 to every account outside their audiences, and let their audiences in', async () => {
-    const accounts = { owner, merchant, chatbot, admin, superAdmin, adminNoRole, adminMerchant, adminDeveloper, adminSupport };
-    for (const route of declared().filter((r) => Array.isArray(r.access))) {
+    const accounts = { owner, merchant, chatbot, admin, superAdmin, adminNoRole, adminMerchant, adminDeveloper, adminSupport, agent };
+    // Signing out is let in as any other call; it would end the accounts' sessions the later tests use.
+    for (const route of declared().filter((r) => Array.isArray(r.access) && r.url !== '/api/auth/logout')) {
       for (const [name, account] of Object.entries(accounts)) {
         const audiences = route.access as string[];
         for (const audience of audiences) expect(AUDIENCE_MEMBERS[audience], `audience ${audience}`).toBeDefined();
@@ -403,6 +424,53 @@ describeDb('authorization, route by route', () => {
         else expect([200, 400, 404], label).toContain(res.statusCode);
       }
     }
+  });
+
+  it("an inbox agent is refused every route but the inbox's and their own sign-in's, in the guard, before any handler", async () => {
+    // `guard()` routes (any account) refuse agents: apps, menus, contacts, media, billing, API keys, shortcodes...
+    const refused = declared().filter((r) => r.access === 'signedIn');
+    for (const name of [
+      'POST /api/createApp',
+      'GET /api/contacts',
+      'POST /api/media',
+      'GET /api/subscription/current',
+      'POST /api/apiKey/create',
+    ])
+      expect(
+        refused.some((r) => `${r.method} ${r.url}` === name),
+        name,
+      ).toBe(true);
+    for (const route of refused) {
+      const res = await t.app.inject({
+        method: route.method as 'GET',
+        url: fill(route.url),
+        headers: agent.auth,
+        ...(route.method === 'GET' ? {} : { payload: {} }),
+      });
+      expect(res.statusCode, `${route.method} ${route.url}`).toBe(403);
+      expect(res.json(), `${route.method} ${route.url}`).toMatchObject({ status: '05', message: AGENT_REFUSED });
+    }
+    // The owner's app is not theirs to run in the emulator either (its optional sign-in is the same guard).
+    const emulated = await t.app.inject({
+      method: 'POST',
+      url: `/ussd-emulator/${appId}`,
+      headers: agent.auth,
+      payload: { session_id: 'a1', userdata: '*920*12#', msisdn: '233200000000', session_mode: 'start', network_id: 'MTN' },
+    });
+    expect(emulated.statusCode).toBe(403);
+    // No free account: creating an app, a bot, an API key, all refused; and nothing was made.
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/chatbot/app/create', headers: agent.auth, payload: { appName: 'Mine' } }))
+        .statusCode,
+    ).toBe(403);
+    expect((await t.db.select().from(apps).where(eq(apps.userId, agent.user.id))).length).toBe(0);
+    // What an agent may do: who am I, the inbox's list and agents.
+    const me = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: agent.auth });
+    expect(me.json().data).toMatchObject({ role: 'AGENT', userType: 'agent' });
+    const list = await t.app.inject({ method: 'GET', url: '/api/inbox/conversations', headers: agent.auth });
+    expect(list.statusCode).toBe(200);
+    const team = await t.app.inject({ method: 'GET', url: '/api/inbox/agents', headers: agent.auth });
+    expect(team.json().data.map((a: { userId: string }) => a.userId)).toEqual([chatbot.user.id, agent.user.id]);
   });
 
   /** Calls that name one of the owner's objects, sent by another account: each must answer 404, never the object. */

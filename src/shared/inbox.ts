@@ -61,6 +61,9 @@ export function getHandoffReply(keywords: HandoffKeywords | null, language: stri
 export const INBOX_STATUSES = ['open', 'closed'] as const;
 export type InboxStatus = (typeof INBOX_STATUSES)[number];
 
-/** Who wrote an inbox message: the customer, the bot, an agent (a user), or an agent's private note. */
-export const INBOX_AUTHORS = ['customer', 'bot', 'agent', 'note'] as const;
+/**
+ * Who wrote an inbox message: the customer, the bot, an agent (a user), an agent's private note, or an `event`: a
+ * line the inbox writes when an agent assigns or closes the conversation ("Ama assigned this to Kofi").
+ */
+export const INBOX_AUTHORS = ['customer', 'bot', 'agent', 'note', 'event'] as const;
 export type InboxAuthor = (typeof INBOX_AUTHORS)[number];

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { getPermissionScope, getRoles, getSidebar, hasAdminPermission, SIDEBAR, type RoleSubject } from './roles';
+import {
+  canBuildApps,
+  getPermissionScope,
+  getRoleLabel,
+  getRoles,
+  getSidebar,
+  hasAdminPermission,
+  isInAudience,
+  SIDEBAR,
+  type RoleSubject,
+} from './roles';
 
 // The sidebar table of docs/product.md (Roles and the sidebar), written out by hand from that page (not derived from SIDEBAR).
 const EVERYONE = [
@@ -39,6 +49,8 @@ const SUBJECTS = {
   adminMerchant: { userType: 'internal_admin', roles: ['MERCHANT'] },
   adminDeveloper: { userType: 'internal_admin', roles: ['DEVELOPER'] },
   adminSupport: { userType: 'internal_admin', roles: ['SUPPORT'] },
+  // An account's inbox agent: a stray role on the row gives nothing.
+  agent: { userType: 'agent', roles: ['ADMIN', 'CHATBOT'] },
 } satisfies Record<string, RoleSubject>;
 
 const EXPECTED: Record<keyof typeof SUBJECTS, string[]> = {
@@ -51,6 +63,7 @@ const EXPECTED: Record<keyof typeof SUBJECTS, string[]> = {
   adminMerchant: [...EVERYONE, ...NON_ADMINS, 'Merchant Management'],
   adminDeveloper: [...EVERYONE, 'USSD Apps', 'WhatsApp Bots', 'Merchant Management'],
   adminSupport: [...EVERYONE, 'USSD Apps', 'Merchant Management', 'Contact Requests', 'Subscriptions'],
+  agent: ['Inbox'],
 };
 
 const labelsOf = (subject: RoleSubject) => getSidebar(subject).map((entry) => entry.label);
@@ -73,7 +86,17 @@ describe('getRoles (who a user is)', () => {
   });
   it('labels only the remaining accounts private users', () => {
     expect(getRoles(SUBJECTS.private).isPrivateUser).toBe(true);
-    for (const kind of ['admin', 'superAdmin', 'chatbot', 'merchant'] as const) expect(getRoles(SUBJECTS[kind]).isPrivateUser).toBe(false);
+    for (const kind of ['admin', 'superAdmin', 'chatbot', 'merchant', 'agent'] as const)
+      expect(getRoles(SUBJECTS[kind]).isPrivateUser).toBe(false);
+  });
+  it('makes userType agent an agent whose roles count for nothing, who builds no app', () => {
+    expect(getRoles(SUBJECTS.agent)).toMatchObject({ isAgent: true, isAdmin: false, isChatbotUser: false });
+    expect(getRoleLabel(SUBJECTS.agent)).toBe('AGENT');
+    expect(canBuildApps(SUBJECTS.agent)).toBe(false);
+    expect(hasAdminPermission(SUBJECTS.agent, 'bot.build')).toBe(false);
+    expect(isInAudience('everyone', SUBJECTS.agent)).toBe(false);
+    expect(isInAudience('agent', SUBJECTS.agent)).toBe(true);
+    expect(isInAudience('agent', SUBJECTS.private)).toBe(false);
   });
 });
 

@@ -2,7 +2,11 @@
  * Who a user is and which sidebar entries each kind of user sees (docs/product.md, Roles and the sidebar).
  * The web sidebar, the server's role guard and the unit test that checks that table all read this file.
  */
-export const USER_TYPES = ['user', 'internal_admin', 'merchant'] as const;
+/**
+ * `agent`: a person an account's owner added to answer the account's inbox (docs/inbox.md, "Agents"); the user's
+ * `agentOf` names the owner. An agent is in no audience but `agent`: the inbox, their own profile, nothing else.
+ */
+export const USER_TYPES = ['user', 'internal_admin', 'merchant', 'agent'] as const;
 export type UserType = (typeof USER_TYPES)[number];
 
 /** Role names kept on a user. ADMIN..SUPPORT are the roles offered on admin creation. */
@@ -13,8 +17,10 @@ export type RoleName = (typeof ROLE_NAMES)[number];
  * Who may call a route or see a sidebar entry: a kind of account, or an admin whose roles give a permission of
  * the role table below (`'subscription.manage'`: an admin with ADMIN or super_admin). `ownAppsOnly` is every
  * account that sees only the apps it builds (no `tenantApp.read`); `admin` is any admin, whatever their roles.
+ * `everyone` is every account, not its agents: an agent is only ever in `agent` (a route or an entry open to
+ * agents names it: `guard('everyone', 'agent')`).
  */
-export type Audience = 'everyone' | 'ownAppsOnly' | 'admin' | 'chatbot' | 'superAdmin' | 'merchant' | Permission;
+export type Audience = 'everyone' | 'ownAppsOnly' | 'admin' | 'chatbot' | 'superAdmin' | 'merchant' | 'agent' | Permission;
 
 export interface RoleSubject {
   userType: string;
@@ -26,17 +32,28 @@ export interface Roles {
   isSuperAdmin: boolean;
   isChatbotUser: boolean;
   isMerchant: boolean;
+  /** An account's inbox agent (userType `agent`): nothing but the inbox and their own profile. */
+  isAgent: boolean;
   /** The remaining accounts: a label only. */
   isPrivateUser: boolean;
 }
 
 export function getRoles(subject: RoleSubject): Roles {
   const roles = new Set(subject.roles);
-  const isAdmin = subject.userType === 'internal_admin' || roles.has('ADMIN');
+  const isAgent = subject.userType === 'agent';
+  // An agent's roles count for nothing, whatever a row says.
+  const isAdmin = !isAgent && (subject.userType === 'internal_admin' || roles.has('ADMIN'));
   const isSuperAdmin = isAdmin && roles.has('super_admin');
-  const isChatbotUser = roles.has('CHATBOT');
+  const isChatbotUser = !isAgent && roles.has('CHATBOT');
   const isMerchant = subject.userType === 'merchant';
-  return { isAdmin, isSuperAdmin, isChatbotUser, isMerchant, isPrivateUser: !isAdmin && !isChatbotUser && !isMerchant };
+  return {
+    isAdmin,
+    isSuperAdmin,
+    isChatbotUser,
+    isMerchant,
+    isAgent,
+    isPrivateUser: !isAdmin && !isChatbotUser && !isMerchant && !isAgent,
+  };
 }
 
 /** The single word the console shows and the login response carries as `data.role`. */
@@ -45,13 +62,17 @@ export function getRoleLabel(subject: RoleSubject): string {
   if (r.isSuperAdmin) return 'super_admin';
   if (r.isAdmin) return 'ADMIN';
   if (r.isMerchant) return 'MERCHANT';
+  if (r.isAgent) return 'AGENT';
   if (r.isChatbotUser) return 'CHATBOT';
   return 'USER';
 }
 
 export function isInAudience(audience: Audience, subject: RoleSubject): boolean {
   const r = getRoles(subject);
+  if (r.isAgent) return audience === 'agent';
   switch (audience) {
+    case 'agent':
+      return false;
     case 'everyone':
       return true;
     case 'ownAppsOnly':
@@ -95,7 +116,7 @@ export const SIDEBAR: SidebarEntry[] = [
   { label: 'My USSD Extensions', path: '/my-shortcodes', audiences: ['everyone'] },
   { label: 'SMS Outbox', path: '/sms-outbox', audiences: ['everyone'] },
   { label: 'WhatsApp Bots', path: '/whatsapp-bots', audiences: ['bot.build', 'chatbot'] },
-  { label: 'Inbox', path: '/inbox', audiences: ['everyone'] },
+  { label: 'Inbox', path: '/inbox', audiences: ['everyone', 'agent'] },
   { label: 'Contacts', path: '/contacts', audiences: ['everyone'] },
   {
     label: 'Merchant Management',
@@ -284,10 +305,13 @@ export function hasAdminPermission(subject: RoleSubject, permission: Permission)
 /**
  * Whether the account builds apps (creates, clones, imports them, and builds bots): every account but a merchant
  * user who is not marked Developer. Such a user follows the company's transactions and sees no app
- * (docs/merchants.md); the merchant's apps are built by its developers and cloned in by its admins.
+ * (docs/merchants.md); the merchant's apps are built by its developers and cloned in by its admins. An account's
+ * inbox agent builds nothing.
  */
 export function canBuildApps(subject: RoleSubject): boolean {
-  return !getRoles(subject).isMerchant || getPermissionScope(subject, 'merchantApp.build') === 'own';
+  const r = getRoles(subject);
+  if (r.isAgent) return false;
+  return !r.isMerchant || getPermissionScope(subject, 'merchantApp.build') === 'own';
 }
 
 /** The roles an admin may be given on Create Admin and Manage Admin (`GET /api/admin/role-types`). */

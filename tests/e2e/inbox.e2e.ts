@@ -2,7 +2,16 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { callApi, createWhatsAppBot, type LoginReplyBody, registerBotBuilder, storeSession } from './accounts';
 import { findViolations } from './axe';
-import { describeBrowser, expectNoSidewaysScroll, launchBrowser, openPage, PHONE, screenshot, screenshotViewport } from './browser';
+import {
+  closeToasts,
+  describeBrowser,
+  expectNoSidewaysScroll,
+  launchBrowser,
+  openPage,
+  PHONE,
+  screenshot,
+  screenshotViewport,
+} from './browser';
 
 /**
  * The inbox (docs/inbox.md), issue 31's journey with two browser contexts: a customer on the simulated phone of a
@@ -10,7 +19,8 @@ import { describeBrowser, expectNoSidewaysScroll, launchBrowser, openPage, PHONE
  * without a reload, with the unread count in the sidebar and the tab's title; the agent assigns it to themself,
  * reads the customer's next message as it arrives, replies and adds a private note; the customer's phone shows the
  * reply and not the note; the agent closes (confirmed), and the customer's next message reaches the bot again.
- * At 1280x800 and 390x844.
+ * Then the owner adds an agent on the Agents screen, who signs in, sees the Inbox only, takes a conversation and
+ * replies under their own name. At 1280x800 and 390x844.
  */
 
 const WIDE = { width: 1280, height: 800 };
@@ -191,5 +201,95 @@ describeBrowser('the inbox', () => {
     expect(await inbox.evaluate(() => (window as unknown as { inboxMark?: string }).inboxMark)).toBe('not reloaded');
     await phone.close();
     await inbox.close();
+  }, 120_000);
+
+  it('the owner adds an agent on Agents; the agent signs in, sees only the Inbox, and replies under their name', async () => {
+    const email = `kofi.${Date.now()}@agents.example`;
+    /** The agent signs in on the login screen: the console opens on the Inbox. */
+    /** What the server refused the agent's console (it must ask for nothing an agent may not have). */
+    const refused: string[] = [];
+    const signInAgent = async (viewport: { width: number; height: number }) => {
+      const page = await openPage(browser, viewport);
+      page.on('response', (res) => {
+        if (res.status() === 403) refused.push(res.url());
+      });
+      await page.goto('/login');
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password', { exact: true }).fill('kofi-first');
+      await page.getByRole('button', { name: 'Log in' }).click();
+      await expect.poll(() => new URL(page.url()).pathname, { timeout: 10_000 }).toBe('/inbox');
+      return page;
+    };
+    const owner = await openAgent(WIDE, '/inbox/agents');
+    const form = owner.getByRole('form', { name: 'Add an agent' });
+    await visible(form);
+    await form.getByRole('textbox', { name: 'Full name' }).fill('Kofi Boateng');
+    await form.getByRole('textbox', { name: 'Email' }).fill(email);
+    await form.getByLabel('First password').fill('kofi-first');
+    await form.getByRole('button', { name: 'Add agent' }).click();
+    await visible(owner.getByTestId('agent-list').locator(`[data-row="${email}"]`));
+    await owner.mouse.move(0, 0);
+    await closeToasts(owner);
+    await screenshotViewport(owner, 'inbox-agents-desktop');
+    expect(await findViolations(owner)).toEqual([]);
+    const ownerPhone = await openAgent(PHONE, '/inbox/agents');
+    await visible(ownerPhone.getByTestId('agent-list').locator(`[data-row="${email}"]`));
+    await expectNoSidewaysScroll(ownerPhone);
+    await screenshot(ownerPhone, 'inbox-agents-phone');
+    await ownerPhone.close();
+
+    // A second customer asks for a person.
+    const customer = `23356${String(Date.now()).slice(-7)}`;
+    const phone = await openPage(browser, PHONE);
+    await phone.goto(`/whatsapp-simulator/${linkId}?secret=${encodeURIComponent(secret)}`);
+    await phone.getByRole('textbox', { name: 'Customer number' }).fill(customer);
+    await customerSends(phone, 'hi');
+    await visible(phone.getByText('Welcome to Owusu Shop'), 15_000);
+    await customerSends(phone, '2');
+    await visible(phoneReceived(phone).getByText(HANDOFF_TEXT), 15_000);
+
+    // The agent signs in: the console opens on the Inbox, whose sidebar has nothing else; another screen leads back.
+    const agentPage = await signInAgent(WIDE);
+    const nav = agentPage.getByRole('navigation', { name: 'Main navigation' });
+    await visible(nav.getByRole('link', { name: /Inbox/ }));
+    expect(await nav.getByRole('link').count()).toBe(1);
+    expect(await agentPage.getByRole('button', { name: 'Agents' }).count()).toBe(0);
+    const row = agentPage.getByTestId('inbox-row').filter({ hasText: `+${customer}` });
+    await visible(row, 15_000);
+    await row.click();
+    const conversation = agentPage.getByTestId('inbox-conversation');
+    await conversation.getByRole('button', { name: 'Assign to me' }).click();
+    await visible(conversation.getByTestId('inbox-assignee').getByText('Assigned to you'));
+    await conversation.getByRole('textbox', { name: 'Your reply' }).fill('Kofi here, I will help you.');
+    await conversation.getByRole('button', { name: 'Send reply' }).click();
+    const thread = conversation.getByTestId('inbox-thread');
+    await visible(thread.locator('[data-author="agent"]').getByText('Kofi here, I will help you.'));
+    await visible(thread.locator('[data-author="event"]').getByText('Kofi Boateng took this'));
+    await screenshotViewport(agentPage, 'inbox-agent-desktop');
+    await agentPage.goto('/app-list');
+    await expect.poll(() => new URL(agentPage.url()).pathname, { timeout: 10_000 }).toBe('/inbox');
+    // Their profile: the password and two-factor sign-in, no API keys.
+    await agentPage.goto('/account-profile');
+    await visible(agentPage.getByRole('tab', { name: 'Change Password' }));
+    await visible(agentPage.getByTestId('profile-details').getByText('Inbox agent'));
+    expect(await agentPage.getByRole('tab', { name: 'API keys' }).count()).toBe(0);
+
+    // The owner sees the reply under the agent's name, and who has it.
+    await owner.goto('/inbox');
+    await owner
+      .getByTestId('inbox-row')
+      .filter({ hasText: `+${customer}` })
+      .click();
+    await visible(owner.getByTestId('inbox-thread').locator('[data-author="agent"]').getByText('Kofi Boateng'));
+    await visible(owner.getByTestId('inbox-assignee').getByText('Assigned to Kofi Boateng'));
+
+    // The agent's sidebar on a phone.
+    const agentPhone = await signInAgent(PHONE);
+    await agentPhone.getByRole('button', { name: 'Open navigation' }).click();
+    await visible(agentPhone.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: /Inbox/ }));
+    await expectNoSidewaysScroll(agentPhone);
+    await screenshotViewport(agentPhone, 'inbox-agent-sidebar-phone');
+    expect(refused).toEqual([]);
+    for (const page of [agentPhone, agentPage, phone, owner]) await page.close();
   }, 120_000);
 });

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { createApiClient, type SeededUser, type TestApp } from './test-app';
+import type { InboxEvent } from '../../src/shared/api/inbox.schema';
 import { seedMenu } from './seed-app';
 
 /** A bot that hands customers to the inbox (docs/inbox.md), on a simulated linked number, and its customers' phones. */
@@ -60,4 +61,45 @@ export async function received(t: TestApp, bot: LinkedBot, from: string): Promis
   return (res.json().data.transcript as Array<{ direction: string; message: { text?: string; body?: string } }>)
     .filter((m) => m.direction === 'out')
     .map((m) => m.message.text ?? m.message.body ?? '');
+}
+
+/** An inbox events stream (`GET /api/inbox/events`) read as the console reads it: a streaming fetch. */
+export interface InboxStream {
+  status: number;
+  /** The next `data:` event, skipping comments (the heartbeat). */
+  next(): Promise<InboxEvent>;
+  /** The next raw chunk of text, comments included. */
+  nextChunk(): Promise<string>;
+  close(): void;
+}
+
+export async function openStream(origin: string, auth: Record<string, string>): Promise<InboxStream> {
+  const abort = new AbortController();
+  const res = await fetch(`${origin}/api/inbox/events`, { headers: auth, signal: abort.signal });
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffered = '';
+  const nextChunk = async () => {
+    const { value, done } = await reader.read();
+    if (done) throw new Error('the stream ended');
+    return decoder.decode(value, { stream: true });
+  };
+  return {
+    status: res.status,
+    nextChunk,
+    async next() {
+      for (;;) {
+        const end = buffered.indexOf('\n\n');
+        if (end >= 0) {
+          const block = buffered.slice(0, end);
+          buffered = buffered.slice(end + 2);
+          const data = block.split('\n').find((line) => line.startsWith('data: '));
+          if (data) return JSON.parse(data.slice('data: '.length)) as InboxEvent;
+          continue;
+        }
+        buffered += await nextChunk();
+      }
+    },
+    close: () => abort.abort(),
+  };
 }

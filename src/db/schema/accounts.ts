@@ -1,4 +1,4 @@
-import { boolean, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, boolean, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 export const merchants = pgTable('merchants', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -22,16 +22,21 @@ export const users = pgTable(
     mobileNumber: text('mobile_number').notNull().default(''),
     companyName: text('company_name').notNull().default(''),
     passwordHash: text('password_hash').notNull(),
-    /** 'user' | 'internal_admin' | 'merchant' (shared/roles.ts). */
+    /** 'user' | 'internal_admin' | 'merchant' | 'agent' (shared/roles.ts). */
     userType: text('user_type').notNull().default('user'),
     /** Role names: ADMIN, MERCHANT, DEVELOPER, SUPPORT, CHATBOT, super_admin. */
     roles: text('roles').array().notNull().default([]),
     merchantId: uuid('merchant_id').references(() => merchants.id, { onDelete: 'set null' }),
     isDeveloper: boolean('is_developer').notNull().default(false),
+    /**
+     * An inbox agent's account: the owner who added them (docs/inbox.md, "Agents"). Set exactly when `user_type` is
+     * `agent`; deleting the owner deletes their agents.
+     */
+    agentOf: uuid('agent_of').references((): AnyPgColumn => users.id, { onDelete: 'cascade' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('users_merchant_idx').on(t.merchantId)],
+  (t) => [index('users_merchant_idx').on(t.merchantId), index('users_agent_of_idx').on(t.agentOf)],
 );
 
 /** Opaque bearer tokens, stored as SHA-256 hashes so a database leak gives no usable token. */

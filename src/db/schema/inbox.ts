@@ -59,10 +59,12 @@ export const inboxMessages = pgTable(
       .references(() => inboxConversations.id, { onDelete: 'cascade' }),
     /** in (from the customer) or out (to the customer; a note is out and never sent). */
     direction: text('direction').notNull(),
-    /** customer, bot, agent or note (shared/inbox.ts INBOX_AUTHORS). */
+    /** customer, bot, agent, note or event (an assignment, a closing: shared/inbox.ts INBOX_AUTHORS). */
     author: text('author').notNull(),
-    /** The agent who wrote it (agent and note). */
+    /** The agent who wrote it (agent, note and event). */
     authorId: uuid('author_id').references(() => users.id, { onDelete: 'set null' }),
+    /** That agent's name as it was: the line keeps it once the agent is removed. */
+    authorName: text('author_name').notNull().default(''),
     text: text('text').notNull().default(''),
     mediaId: uuid('media_id'),
     /** The provider's id of a sent message, for its ticks (whatsapp_messages). */

@@ -6,6 +6,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
 import { conflict } from '../../shared/errors';
+import type { UserType } from '../../shared/roles';
 import { hashPassword } from './passwords';
 
 export type UserRow = typeof users.$inferSelect;
@@ -16,13 +17,15 @@ export interface CreateUserInput {
   password: string;
   mobileNumber?: string;
   companyName?: string;
-  userType?: 'user' | 'internal_admin' | 'merchant';
+  userType?: UserType;
   roles?: string[];
   merchantId?: string | null;
   isDeveloper?: boolean;
+  /** An inbox agent's owner (userType `agent`). */
+  agentOf?: string;
 }
 
-/** Creates an account. Used by registration, the seed, admin and merchant management, and tests. */
+/** Creates an account. Used by registration, the seed, admin and merchant management, inbox agents, and tests. */
 export async function createUser(db: Db, input: CreateUserInput): Promise<UserRow> {
   const email = input.email.trim().toLowerCase();
   const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
@@ -39,6 +42,7 @@ export async function createUser(db: Db, input: CreateUserInput): Promise<UserRo
       roles: input.roles ?? [],
       merchantId: input.merchantId ?? null,
       isDeveloper: input.isDeveloper ?? false,
+      agentOf: input.agentOf ?? null,
     })
     .returning();
   return user!;

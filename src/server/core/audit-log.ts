@@ -46,14 +46,21 @@ export const ADMIN_ACTIONS = [
 export type AdminAction = (typeof ADMIN_ACTIONS)[number];
 
 /**
- * Records an admin action: who (id and email as they are now, so the line survives the actor's deletion),
+ * What an account's owner does that the audit log keeps beside the admins' actions: giving someone a sign-in to the
+ * account, or taking it away (inbox agents, docs/inbox.md "Agents").
+ */
+export const ACCOUNT_ACTIONS = ['agent_created', 'agent_deleted'] as const;
+export type AccountAction = (typeof ACCOUNT_ACTIONS)[number];
+
+/**
+ * Records an admin action (or an account's, ACCOUNT_ACTIONS): who (id and email as they are now, so the line survives the actor's deletion),
  * what, on which object. Callers write it in the same transaction as the change when they have one.
  * @example await recordAdminAction(tx, user, 'merchant_deleted', merchant.id, { companyName })
  */
 export async function recordAdminAction(
   db: Pick<Db, 'insert'>,
   actor: { id: string; email: string },
-  action: AdminAction,
+  action: AdminAction | AccountAction,
   targetId: string,
   details: Record<string, unknown> = {},
 ): Promise<void> {

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import { isInAudience, type Audience } from '../../shared/roles';
+import { getRoles, isInAudience, type Audience } from '../../shared/roles';
 import { notAllowed, unauthenticated } from '../../shared/errors';
 import { API_KEY_MESSAGES, API_KEY_PREFIX, type ApiKeyScope } from '../../shared/api/api-keys.schema';
 import type { AppContext } from '../context';
@@ -38,6 +38,9 @@ export function getSignedInUser(request: FastifyRequest): AuthUser {
   return request.user;
 }
 
+/** What an agent hears from any route but the inbox's and their own profile's. */
+export const AGENT_REFUSED = "An inbox agent's sign-in opens the inbox only.";
+
 export type Guard = (...audiences: Audience[]) => onRequestAsyncHookHandler;
 
 function readBearer(request: FastifyRequest): string | undefined {
@@ -52,6 +55,10 @@ function readBearer(request: FastifyRequest): string | undefined {
  * or an admin permission of the role table (src/shared/roles.ts): `guard('subscription.manage')`,
  * `guard('bot.build', 'chatbot')` (any one audience is enough). Admin routes name a permission, never `admin`:
  * an admin's roles decide what they may do.
+ *
+ * An account's inbox agent (docs/inbox.md, "Agents") is refused here, 403, by every route whose audiences do not
+ * name `agent`, `guard()` included: the inbox and their own sign-in, profile and password name it
+ * (`guard('everyone', 'agent')`), nothing else does, and a new route is closed to agents until it says otherwise.
  */
 export function createGuard(ctx: AppContext): Guard {
   return (...audiences) => {
@@ -63,7 +70,8 @@ export function createGuard(ctx: AppContext): Guard {
           ? await findUserByToken(ctx, token)
           : undefined;
       if (!user) throw unauthenticated();
-      if (audiences.length > 0 && !audiences.some((a) => isInAudience(a, user))) throw notAllowed();
+      const isAllowed = audiences.length > 0 ? audiences.some((a) => isInAudience(a, user)) : !getRoles(user).isAgent;
+      if (!isAllowed) throw notAllowed(getRoles(user).isAgent ? AGENT_REFUSED : undefined);
       if (!request.routeOptions.config.beforeTwoFactorEnrolment && isTwoFactorRequired(ctx, user)) {
         if (!(await isTwoFactorEnabled(ctx.db, user.id))) throw notAllowed(TWO_FACTOR_MESSAGES.enrolmentRequired);
       }

@@ -1,7 +1,11 @@
 import { defineCall } from './contract';
-import { envelopeSchema } from './envelope';
+import { envelopeSchema, messageSchema } from './envelope';
+import { mediaRefSchema } from './media.schema';
 import { z } from 'zod';
 import {
+  createInboxAgentBodySchema,
+  inboxAgentParamsSchema,
+  inboxAgentSchema,
   inboxAssignBodySchema,
   inboxConversationDetailSchema,
   inboxConversationPageSchema,
@@ -82,4 +86,40 @@ export const streamInboxEvents = defineCall({
   path: '/api/inbox/events',
   reply: z.string().meta({ description: 'text/event-stream: one `data:` line of InboxEvent JSON per event, `: ping` comments' }),
   file: true,
+});
+
+/**
+ * GET /api/inbox/conversations/{conversationId}/media/{mediaId}: a file of one of the conversation's messages, with a
+ * signed link to its bytes (agents read the customer's files here: the account's other files are not theirs).
+ */
+export const getInboxMedia = defineCall({
+  method: 'GET',
+  path: '/api/inbox/conversations/:conversationId/media/:mediaId',
+  params: inboxConversationParamsSchema.extend({ mediaId: z.uuid('File not found') }),
+  reply: envelopeSchema(mediaRefSchema),
+  key: ['inbox', 'conversations', ':conversationId', 'media', ':mediaId'],
+});
+
+/** GET /api/inbox/agents: the account's agents, its owner first (whom a conversation may be assigned to). */
+export const findInboxAgents = defineCall({
+  method: 'GET',
+  path: '/api/inbox/agents',
+  reply: envelopeSchema(z.array(inboxAgentSchema)),
+  key: ['inbox', 'agents'],
+});
+
+/** POST /api/inbox/agents: the account's owner adds an agent, who signs in with the password given here. */
+export const createInboxAgent = defineCall({
+  method: 'POST',
+  path: '/api/inbox/agents',
+  body: createInboxAgentBodySchema,
+  reply: envelopeSchema(inboxAgentSchema),
+});
+
+/** DELETE /api/inbox/agents/{agentId}: the owner removes an agent; their sign-ins and open screens end at once. */
+export const deleteInboxAgent = defineCall({
+  method: 'DELETE',
+  path: '/api/inbox/agents/:agentId',
+  params: inboxAgentParamsSchema,
+  reply: messageSchema,
 });

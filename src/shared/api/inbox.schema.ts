@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { INBOX_AUTHORS, INBOX_CHANNELS, INBOX_STATUSES } from '../inbox';
+import { registerBodySchema } from './auth.schema';
 import { windowStateSchema } from './bot-conversations.schema';
 
 /**
@@ -12,6 +13,9 @@ import { windowStateSchema } from './bot-conversations.schema';
  * - `POST /api/inbox/conversations/{conversationId}/assign` body {@link inboxAssignBodySchema} -> `data`: InboxConversation
  * - `POST /api/inbox/conversations/{conversationId}/close` -> `data`: InboxConversation
  * - `GET  /api/inbox/events`: server-sent events, each `data:` an {@link InboxEvent}
+ * - `GET  /api/inbox/agents` -> `data`: InboxAgent[] (whom a conversation may be assigned to)
+ * - `POST /api/inbox/agents` body {@link createInboxAgentBodySchema} -> `data`: InboxAgent (the account's owner only)
+ * - `DELETE /api/inbox/agents/{agentId}` (the account's owner only): the agent's sign-ins end at once
  */
 
 /** Which conversations a list shows: open ones, the open ones assigned to me, the open ones nobody has, or closed ones. */
@@ -72,8 +76,10 @@ export const inboxMessageSchema = z.object({
   conversationId: z.string(),
   direction: z.enum(['in', 'out']),
   author: z.enum(INBOX_AUTHORS),
-  /** The agent who wrote a reply or a note. */
+  /** The agent who wrote a reply, a note or an event line (null once that agent was removed). */
   authorId: z.string().nullable(),
+  /** That agent's name as it was when written ('' for the customer's and the bot's). */
+  authorName: z.string(),
   text: z.string(),
   mediaId: z.string().nullable(),
   /** An agent's reply: sent (the provider took it) or failed (with `error`); '' for the others. */
@@ -85,8 +91,19 @@ export const inboxMessageSchema = z.object({
 });
 export type InboxMessage = z.infer<typeof inboxMessageSchema>;
 
+/** The customer as the account's contacts know them (by number): what the conversation shows of the contact. */
+export const inboxContactSchema = z.object({
+  contactId: z.string(),
+  name: z.string().nullable(),
+  language: z.string().nullable(),
+  attributes: z.record(z.string(), z.string()),
+});
+export type InboxContact = z.infer<typeof inboxContactSchema>;
+
 export const inboxConversationDetailSchema = z.object({
   conversation: inboxConversationSchema,
+  /** The account's contact with the customer's number, null when it has none (agents read it here, not on Contacts). */
+  contact: inboxContactSchema.nullable(),
   /** The conversation's messages in order: the latest 200 (older ones are not shown yet). */
   messages: z.array(inboxMessageSchema),
   /** WhatsApp's 24-hour window with the customer: a reply needs it open. */
@@ -116,6 +133,22 @@ export const inboxAssignBodySchema = z.object({
 });
 export type InboxAssignBody = z.infer<typeof inboxAssignBodySchema>;
 
+/** One of the account's agents: its owner, or an agent the owner added (docs/inbox.md, "Agents"). */
+export const inboxAgentSchema = z.object({
+  userId: z.string(),
+  fullName: z.string(),
+  email: z.string(),
+  /** The account's owner (listed first). */
+  isOwner: z.boolean(),
+});
+export type InboxAgent = z.infer<typeof inboxAgentSchema>;
+
+/** A new agent: a name, an email no account has, and a first password the owner gives them (they change it). */
+export const createInboxAgentBodySchema = registerBodySchema.pick({ fullName: true, email: true, password: true });
+export type CreateInboxAgentBody = z.infer<typeof createInboxAgentBodySchema>;
+
+export const inboxAgentParamsSchema = z.object({ agentId: z.uuid('Agent not found') });
+
 /** What the events stream tells the account's agents, one event a `data:` line (snake_case, past tense). */
 export const inboxEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('conversation_opened'), conversation: inboxConversationSchema }),
@@ -132,6 +165,7 @@ export const INBOX_MESSAGES = {
   callbackNoReply: 'This is a callback request from a USSD caller: call the number, then mark it done.',
   linkNotConnected: 'The number this customer wrote to is not CONNECTED: link it again before replying.',
   notAnAgent: 'Choose an agent of this account.',
+  agentNotFound: 'Agent not found',
   tooManyStreams: 'Too many inbox screens are open for this account: close one and try again.',
   busy: 'The inbox is busy: please try again in a moment.',
 } as const;

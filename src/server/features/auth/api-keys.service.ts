@@ -86,7 +86,7 @@ export async function findUserByApiKey(ctx: AppContext, key: string): Promise<{ 
   const now = ctx.now();
   if (!row.key.lastUsedAt || now.getTime() - row.key.lastUsedAt.getTime() >= LAST_USED_WRITE_MS)
     await ctx.db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, row.key.id));
-  const { id, email, fullName, userType, roles, merchantId } = row.user;
+  const { id, email, fullName, userType, roles, merchantId, agentOf } = row.user;
   return {
     user: {
       id,
@@ -95,6 +95,7 @@ export async function findUserByApiKey(ctx: AppContext, key: string): Promise<{ 
       userType: userType === 'internal_admin' ? 'user' : userType,
       roles: roles.filter((role) => !ADMIN_ROLES.has(role)),
       merchantId,
+      agentOf,
       // Not a session: logout and password changes revoke sessions, not keys.
       tokenHash: '',
       apiKeyName: row.key.name,

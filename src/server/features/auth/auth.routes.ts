@@ -45,7 +45,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext, guard:
 
   registerCall(app, logoutUser, {
     tags,
-    onRequest: guard(),
+    onRequest: guard('everyone', 'agent'),
     config: { beforeTwoFactorEnrolment: true },
     handler: async (req) => {
       await auth.logout(ctx, getSignedInUser(req));
@@ -55,7 +55,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext, guard:
 
   registerCall(app, getCurrentUser, {
     tags,
-    onRequest: guard(),
+    onRequest: guard('everyone', 'agent'),
     config: { beforeTwoFactorEnrolment: true },
     handler: async (req) => ok('OK', await auth.getSessionUser(ctx.db, getSignedInUser(req).id)),
   });
@@ -82,7 +82,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext, guard:
 
   registerCall(app, changePassword, {
     tags,
-    onRequest: guard(),
+    onRequest: guard('everyone', 'agent'),
     preHandler: limits.changePassword,
     handler: (req) => auth.changePassword(ctx, getSignedInUser(req), req.body),
   });

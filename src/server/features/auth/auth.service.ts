@@ -106,8 +106,8 @@ export async function findUserByToken(ctx: AppContext, token: string): Promise<A
     .innerJoin(users, eq(users.id, authTokens.userId))
     .where(and(eq(authTokens.tokenHash, tokenHash), isNull(authTokens.revokedAt), gt(authTokens.expiresAt, ctx.now())));
   if (!row) return undefined;
-  const { id, email, fullName, userType, roles, merchantId } = row.user;
-  return { id, email, fullName, userType, roles, merchantId, tokenHash };
+  const { id, email, fullName, userType, roles, merchantId, agentOf } = row.user;
+  return { id, email, fullName, userType, roles, merchantId, agentOf, tokenHash };
 }
 
 export async function logout(ctx: AppContext, user: AuthUser): Promise<void> {

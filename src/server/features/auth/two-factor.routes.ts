@@ -33,21 +33,21 @@ export function registerTwoFactorRoutes(app: FastifyInstance, ctx: AppContext, g
 
   registerCall(app, getTwoFactorStatus, {
     tags,
-    onRequest: guard(),
+    onRequest: guard('everyone', 'agent'),
     config: beforeEnrolment,
     handler: async (req) => ok('OK', await twoFactor.getTwoFactorStatus(ctx, getSignedInUser(req))),
   });
 
   registerCall(app, setupTwoFactor, {
     tags,
-    onRequest: guard(),
+    onRequest: guard('everyone', 'agent'),
     config: beforeEnrolment,
     handler: async (req) => ok('Scan the QR code, then enter a code', await twoFactor.setupTwoFactor(ctx, getSignedInUser(req))),
   });
 
   registerCall(app, enableTwoFactor, {
     tags,
-    onRequest: guard(),
+    onRequest: guard('everyone', 'agent'),
     config: beforeEnrolment,
     preHandler: limits.twoFactorCode,
     handler: async (req) => ok(M.enabled, { recoveryCodes: await twoFactor.enableTwoFactor(ctx, getSignedInUser(req), req.body.code) }),
@@ -55,7 +55,7 @@ export function registerTwoFactorRoutes(app: FastifyInstance, ctx: AppContext, g
 
   registerCall(app, disableTwoFactor, {
     tags,
-    onRequest: guard(),
+    onRequest: guard('everyone', 'agent'),
     preHandler: limits.twoFactorCode,
     handler: async (req) => {
       await twoFactor.disableTwoFactor(ctx, getSignedInUser(req), req.body);
@@ -65,7 +65,7 @@ export function registerTwoFactorRoutes(app: FastifyInstance, ctx: AppContext, g
 
   registerCall(app, regenerateRecoveryCodes, {
     tags,
-    onRequest: guard(),
+    onRequest: guard('everyone', 'agent'),
     preHandler: limits.twoFactorCode,
     handler: async (req) =>
       ok(M.regenerated, { recoveryCodes: await twoFactor.regenerateRecoveryCodes(ctx, getSignedInUser(req), req.body.code) }),
@@ -73,13 +73,13 @@ export function registerTwoFactorRoutes(app: FastifyInstance, ctx: AppContext, g
 
   registerCall(app, findRememberedDevices, {
     tags,
-    onRequest: guard(),
+    onRequest: guard('everyone', 'agent'),
     handler: async (req) => ok('OK', await twoFactor.findRememberedDevices(ctx, getSignedInUser(req))),
   });
 
   registerCall(app, revokeRememberedDevice, {
     tags,
-    onRequest: guard(),
+    onRequest: guard('everyone', 'agent'),
     handler: async (req) => {
       await twoFactor.revokeRememberedDevice(ctx, getSignedInUser(req), req.body.uuid);
       return done(M.deviceRevoked);

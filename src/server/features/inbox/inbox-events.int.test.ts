@@ -3,7 +3,6 @@ import { Redis } from 'ioredis';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { inboxConversations } from '../../../db/schema';
-import type { InboxEvent } from '../../../shared/api/inbox.schema';
 import { DEFAULT_HANDOFF_TEXT } from '../../../shared/inbox';
 import { buildApp } from '../../app';
 import { createConfig } from '../../config';
@@ -18,7 +17,7 @@ import {
   type SeededUser,
   type TestApp,
 } from '../../../../tests/support/test-app';
-import { customerWrites, seedHandoffBot } from '../../../../tests/support/inbox-bot';
+import { customerWrites, openStream, seedHandoffBot } from '../../../../tests/support/inbox-bot';
 
 /**
  * The inbox's live stream (docs/inbox.md, "Live") over a real HTTP listener, read as the console reads it: a
@@ -26,46 +25,6 @@ import { customerWrites, seedHandoffBot } from '../../../../tests/support/inbox-
  * heartbeat, and free their place when the reader goes; with Redis, an event stored by one process reaches a
  * stream held by another.
  */
-
-interface Stream {
-  status: number;
-  /** The next `data:` event, skipping comments (the heartbeat). */
-  next(): Promise<InboxEvent>;
-  /** The next raw chunk of text, comments included. */
-  nextChunk(): Promise<string>;
-  close(): void;
-}
-
-async function openStream(origin: string, auth: Record<string, string>): Promise<Stream> {
-  const abort = new AbortController();
-  const res = await fetch(`${origin}/api/inbox/events`, { headers: auth, signal: abort.signal });
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffered = '';
-  const nextChunk = async () => {
-    const { value, done } = await reader.read();
-    if (done) throw new Error('the stream ended');
-    return decoder.decode(value, { stream: true });
-  };
-  return {
-    status: res.status,
-    nextChunk,
-    async next() {
-      for (;;) {
-        const end = buffered.indexOf('\n\n');
-        if (end >= 0) {
-          const block = buffered.slice(0, end);
-          buffered = buffered.slice(end + 2);
-          const data = block.split('\n').find((line) => line.startsWith('data: '));
-          if (data) return JSON.parse(data.slice('data: '.length)) as InboxEvent;
-          continue;
-        }
-        buffered += await nextChunk();
-      }
-    },
-    close: () => abort.abort(),
-  };
-}
 
 /** An open conversation of `owner`'s bot, written as the runtime writes one, for the agents' calls to act on. */
 async function seedConversation(t: TestApp, owner: SeededUser, msisdn: string): Promise<string> {
@@ -113,8 +72,19 @@ describeDb('the inbox event stream', () => {
       const agent = createApiClient(t, builder);
       await agent.post(`/api/inbox/conversations/${conversationId}/assign`, { assigneeId: builder.user.id });
       expect(await mine.next()).toEqual({ type: 'conversation_assigned', conversationId, assigneeId: builder.user.id });
+      // Each assignment and closing also adds its line to the conversation (docs/inbox.md, "Agents").
+      expect(await mine.next()).toMatchObject({
+        type: 'message_added',
+        conversationId,
+        message: { author: 'event', text: 'Test User took this' },
+      });
       await agent.post(`/api/inbox/conversations/${conversationId}/close`, {});
       expect(await mine.next()).toEqual({ type: 'conversation_closed', conversationId });
+      expect(await mine.next()).toMatchObject({
+        type: 'message_added',
+        conversationId,
+        message: { author: 'event', text: 'Closed by Test User' },
+      });
       // The stranger's screen heard none of that: its first event is its own.
       await createApiClient(t, stranger).post(`/api/inbox/conversations/${strangersConversation}/notes`, { text: 'ours' });
       expect(await theirs.next()).toMatchObject({

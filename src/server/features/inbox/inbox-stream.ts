@@ -22,9 +22,14 @@ const MAX_BUFFERED_BYTES = 1024 * 1024;
 export function createInboxStreams(events: InboxEvents, limits: InboxStreamLimits) {
   const perAccount = new Map<string, number>();
   const open = new Set<() => void>();
+  /** Each stream's end, by the user who opened it: a removed agent's screens end at once. */
+  const byUser = new Map<() => void, string>();
 
-  /** Takes the request over and streams the account's events until the client goes or the server closes. */
-  function stream(ownerId: string, req: FastifyRequest, reply: FastifyReply): void {
+  /**
+   * Takes the request over and streams the account's events until the client goes or the server closes. An agent's
+   * stream counts under the account (`ownerId`, their owner's), and is `userId`'s to end.
+   */
+  function stream(ownerId: string, userId: string, req: FastifyRequest, reply: FastifyReply): void {
     const held = perAccount.get(ownerId) ?? 0;
     if (held >= limits.perAccount || open.size >= limits.total) throw new AppError('tooManyRequests', INBOX_MESSAGES.tooManyStreams);
     perAccount.set(ownerId, held + 1);
@@ -36,6 +41,7 @@ export function createInboxStreams(events: InboxEvents, limits: InboxStreamLimit
       clearInterval(heartbeat);
       unsubscribe();
       open.delete(end);
+      byUser.delete(end);
       const left = (perAccount.get(ownerId) ?? 1) - 1;
       if (left > 0) perAccount.set(ownerId, left);
       else perAccount.delete(ownerId);
@@ -62,6 +68,7 @@ export function createInboxStreams(events: InboxEvents, limits: InboxStreamLimit
     const heartbeat = setInterval(() => write(': ping\n\n'), limits.heartbeatMs);
     heartbeat.unref();
     open.add(end);
+    byUser.set(end, userId);
     req.raw.on('close', end);
     res.on('error', end);
   }
@@ -70,6 +77,10 @@ export function createInboxStreams(events: InboxEvents, limits: InboxStreamLimit
     stream,
     /** Streams open now: in all, and for one account. */
     count: (ownerId?: string) => (ownerId === undefined ? open.size : (perAccount.get(ownerId) ?? 0)),
+    /** Ends the user's streams (a removed agent). */
+    closeUser(userId: string) {
+      for (const [end, user] of [...byUser]) if (user === userId) end();
+    },
     /** Ends every stream (the server is closing: a held connection would keep it from closing). */
     closeAll() {
       for (const end of [...open]) end();

@@ -2,19 +2,29 @@ import type { FastifyInstance } from 'fastify';
 import * as calls from '../../../shared/api/inbox.calls';
 import type { AppContext } from '../../context';
 import { registerCall } from '../../core/register-call';
-import { ok } from '../../http';
+import { getAccountId } from '../../core/auth-user';
+import { done, ok } from '../../http';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
 import * as service from './inbox.service';
 import type { Inbox } from './inbox.service';
+import * as team from './inbox-agents.service';
+import type { InboxEvents } from './inbox-events';
 import type { InboxStreams } from './inbox-stream';
 
 /**
- * The inbox's calls (docs/inbox.md): the account's agents (its owner, for now: inbox.service.ts). Every account has
- * an inbox: bots hand conversations to it, and USSD apps their callers' callback requests.
- * Every call reads the signed-in account's own conversations only; another account's id answers 404.
+ * The inbox's calls (docs/inbox.md): the account's agents, that is its owner and the agents the owner added (the `agent` audience: the only routes an agent may call besides their own profile). Every call reads
+ * the account's own conversations only; another account's id answers 404. Every account has an inbox: bots hand
+ * conversations to it, and USSD apps their callers' callback requests. Adding and removing agents is the owner's alone.
  */
-export function registerInboxRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard, inbox: Inbox, streams: InboxStreams): void {
-  const agents = { tags: ['inbox'], onRequest: guard() };
+export function registerInboxRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+  guard: Guard,
+  inbox: Inbox,
+  live: { events: InboxEvents; streams: InboxStreams },
+): void {
+  const agents = { tags: ['inbox'], onRequest: guard('everyone', 'agent') };
+  const owners = { tags: ['inbox'], onRequest: guard() };
 
   registerCall(app, calls.findInboxConversations, {
     ...agents,
@@ -25,6 +35,12 @@ export function registerInboxRoutes(app: FastifyInstance, ctx: AppContext, guard
     ...agents,
     summary: 'One conversation, its messages and the WhatsApp window',
     handler: async (req) => ok('OK', await service.getConversationDetail(ctx, getSignedInUser(req), req.params.conversationId)),
+  });
+  registerCall(app, calls.getInboxMedia, {
+    ...agents,
+    summary: "A file of one of the conversation's messages, with a signed link",
+    handler: async (req) =>
+      ok('OK', await service.getConversationMedia(ctx, getSignedInUser(req), req.params.conversationId, req.params.mediaId)),
   });
   registerCall(app, calls.readInboxConversation, {
     ...agents,
@@ -55,8 +71,27 @@ export function registerInboxRoutes(app: FastifyInstance, ctx: AppContext, guard
     ...agents,
     summary: "The account's inbox events, live (server-sent events)",
     handler: async (req, reply) => {
-      streams.stream(getSignedInUser(req).id, req, reply);
+      const user = getSignedInUser(req);
+      live.streams.stream(getAccountId(user), user.id, req, reply);
       return reply;
+    },
+  });
+  registerCall(app, calls.findInboxAgents, {
+    ...agents,
+    summary: "The account's agents, its owner first",
+    handler: async (req) => ok('OK', await team.findAgents(ctx, getSignedInUser(req))),
+  });
+  registerCall(app, calls.createInboxAgent, {
+    ...owners,
+    summary: 'Adds an agent to the account: a user who signs in and sees its inbox only',
+    handler: async (req) => ok('Agent added', await team.createAgent(ctx, getSignedInUser(req), req.body)),
+  });
+  registerCall(app, calls.deleteInboxAgent, {
+    ...owners,
+    summary: 'Removes an agent: their open conversations go back to nobody, their sign-ins end',
+    handler: async (req) => {
+      await team.deleteAgent(ctx, getSignedInUser(req), req.params.agentId, live);
+      return done('Agent removed');
     },
   });
 }

@@ -4,9 +4,10 @@
  * agents' (list, read, reply, note, assign, close) write the same two tables, and every change is told to the
  * account's open inbox screens (inbox-events.ts) once stored.
  *
- * Agents: the account's owner only for now. Dialflow's accounts have no users of their own yet (an account is one
- * user; a merchant's users are a merchant's), so "assign to a colleague" can only name the owner; the AGENT role
- * waits for account users (docs/inbox.md, "Agents").
+ * Agents: the account's owner and the agents the owner added (users of type `agent` whose `agent_of` is the owner,
+ * features/agents). Every call works on the account's conversations (`getAccountId`: an agent's owner), and an
+ * assignment or a closing is written into the conversation as an `event` line naming who did it (docs/inbox.md,
+ * "Agents").
  */
 import { and, desc, eq, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { apps, contacts, inboxConversations, inboxMessages, whatsappLinks, whatsappMessages, whatsappWindows } from '../../../db/schema';
@@ -26,10 +27,13 @@ import type { InboxAuthor, InboxChannel, InboxStatus } from '../../../shared/inb
 import type { ChatMessage } from '../../../shared/whatsapp';
 import type { DeliveryStatus } from '../../../shared/whatsapp-status';
 import type { AppContext } from '../../context';
-import type { AuthUser } from '../../core/auth-user';
+import { type AuthUser, getAccountId } from '../../core/auth-user';
 import type { ChatHandoffs, Handoff, HandoffTarget } from '../../core/inbox-handoffs';
 import { toWindowState, type WindowState } from '../../core/whatsapp-windows';
+import { findAgent } from './inbox-agents.service';
 import type { InboxEvents } from './inbox-events';
+import { findMediaById, MEDIA_MESSAGES, toMediaRef, withSignedUrl } from '../media/media.service';
+import type { MediaRef } from '../../../shared/media';
 
 type ConversationRow = typeof inboxConversations.$inferSelect;
 type MessageRow = typeof inboxMessages.$inferSelect;
@@ -81,6 +85,7 @@ function toMessage(row: MessageRow, deliveryStatus: string | null = null): Inbox
     direction: row.direction as InboxMessage['direction'],
     author: row.author as InboxAuthor,
     authorId: row.authorId,
+    authorName: row.authorName,
     text: row.text,
     mediaId: row.mediaId,
     sendStatus: row.sendStatus as InboxMessage['sendStatus'],
@@ -206,7 +211,7 @@ async function getOwnConversation(ctx: AppContext, user: AuthUser, conversationI
   const [row] = await ctx.db
     .select()
     .from(inboxConversations)
-    .where(and(eq(inboxConversations.id, conversationId), eq(inboxConversations.ownerId, user.id)));
+    .where(and(eq(inboxConversations.id, conversationId), eq(inboxConversations.ownerId, getAccountId(user))));
   if (!row) throw notFound(INBOX_MESSAGES.notFound);
   return row;
 }
@@ -237,7 +242,7 @@ export async function findConversations(ctx: AppContext, user: AuthUser, query: 
     .innerJoin(apps, eq(apps.id, inboxConversations.appId))
     .where(
       and(
-        eq(inboxConversations.ownerId, user.id),
+        eq(inboxConversations.ownerId, getAccountId(user)),
         FILTERS[query.filter](user),
         after
           ? or(
@@ -253,7 +258,7 @@ export async function findConversations(ctx: AppContext, user: AuthUser, query: 
   const last = page.at(-1);
   const { names, latest } = await findListDetails(
     ctx,
-    user.id,
+    getAccountId(user),
     page.map((r) => r.conversation),
   );
   return {
@@ -334,11 +339,29 @@ export async function getConversationDetail(ctx: AppContext, user: AuthUser, con
     .where(eq(inboxMessages.conversationId, row.id))
     .orderBy(desc(inboxMessages.seq))
     .limit(MESSAGES_SHOWN);
+  const [contact] = await ctx.db
+    .select({ contactId: contacts.id, name: contacts.name, language: contacts.language, attributes: contacts.attributes })
+    .from(contacts)
+    .where(and(eq(contacts.ownerId, row.ownerId), eq(contacts.msisdn, row.msisdn)));
   return {
     conversation: toConversation(row, await getAppName(ctx, row.appId)),
+    contact: contact ?? null,
     messages: latest.reverse().map((r) => toMessage(r.message, r.deliveryStatus)),
     window: await readWindow(ctx, row),
   };
+}
+
+/** A file of one of the conversation's messages, with a fresh signed link (none once its bytes are gone); else 404. */
+export async function getConversationMedia(ctx: AppContext, user: AuthUser, conversationId: string, mediaId: string): Promise<MediaRef> {
+  const conversation = await getOwnConversation(ctx, user, conversationId);
+  const [message] = await ctx.db
+    .select({ id: inboxMessages.id })
+    .from(inboxMessages)
+    .where(and(eq(inboxMessages.conversationId, conversation.id), eq(inboxMessages.mediaId, mediaId)))
+    .limit(1);
+  if (!message) throw notFound(MEDIA_MESSAGES.notFound);
+  const row = await findMediaById(ctx, mediaId);
+  return row.deletedAt ? toMediaRef(row) : withSignedUrl(ctx, toMediaRef(row));
 }
 
 export async function markConversationRead(ctx: AppContext, user: AuthUser, conversationId: string): Promise<InboxConversation> {
@@ -346,7 +369,7 @@ export async function markConversationRead(ctx: AppContext, user: AuthUser, conv
   const [row] = await ctx.db
     .update(inboxConversations)
     .set({ unreadCount: 0 })
-    .where(and(eq(inboxConversations.id, conversationId), eq(inboxConversations.ownerId, user.id)))
+    .where(and(eq(inboxConversations.id, conversationId), eq(inboxConversations.ownerId, getAccountId(user))))
     .returning();
   return toConversation(row!, await getAppName(ctx, row!.appId));
 }
@@ -366,6 +389,13 @@ function createSendQueue() {
       });
     return run;
   };
+}
+
+/** An assignment's line: "Ama assigned this to Kofi", "Ama took this", "Ama unassigned this". */
+function describeAssignment(user: AuthUser, assignee: { id: string; fullName: string } | null): string {
+  if (!assignee) return `${user.fullName} unassigned this`;
+  if (assignee.id === user.id) return `${user.fullName} took this`;
+  return `${user.fullName} assigned this to ${assignee.fullName}`;
 }
 
 /** The agents' calls, with their parts (the events, the sender) and the per-conversation order of replies. */
@@ -402,6 +432,7 @@ export function createInbox(ctx: AppContext, parts: InboxParts) {
         direction: 'out',
         author: 'agent',
         authorId: user.id,
+        authorName: user.fullName,
         text: body.text,
         clientMessageId: body.clientMessageId ?? null,
         createdAt: ctx.now(),
@@ -448,6 +479,7 @@ export function createInbox(ctx: AppContext, parts: InboxParts) {
         direction: 'out',
         author: 'note',
         authorId: user.id,
+        authorName: user.fullName,
         text: body.text,
         createdAt: ctx.now(),
       })
@@ -456,32 +488,58 @@ export function createInbox(ctx: AppContext, parts: InboxParts) {
     return toMessage(row!);
   }
 
+  /** Writes who did what into the conversation (an assignment, a closing), in the same transaction as the change. */
+  async function addEventLine(tx: Pick<AppContext['db'], 'insert'>, user: AuthUser, conversationId: string, text: string) {
+    const [row] = await tx
+      .insert(inboxMessages)
+      .values({
+        conversationId,
+        direction: 'out',
+        author: 'event',
+        authorId: user.id,
+        authorName: user.fullName,
+        text,
+        createdAt: ctx.now(),
+      })
+      .returning();
+    return row!;
+  }
+
   async function assign(user: AuthUser, conversationId: string, body: InboxAssignBody): Promise<InboxConversation> {
     const conversation = await getOwnConversation(ctx, user, conversationId);
-    // The account's agents: its owner only, until accounts have users of their own (the file's comment).
-    if (body.assigneeId !== null && body.assigneeId !== conversation.ownerId)
-      throw invalid(INBOX_MESSAGES.notAnAgent, { field: 'assigneeId' });
-    const [row] = await ctx.db
-      .update(inboxConversations)
-      .set({ assigneeId: body.assigneeId, updatedAt: ctx.now() })
-      .where(eq(inboxConversations.id, conversation.id))
-      .returning();
-    parts.events.publish(conversation.ownerId, { type: 'conversation_assigned', conversationId: row!.id, assigneeId: row!.assigneeId });
-    return toConversation(row!, await getAppName(ctx, row!.appId));
+    const assignee = body.assigneeId === null ? null : await findAgent(ctx, conversation.ownerId, body.assigneeId);
+    if (body.assigneeId !== null && !assignee) throw invalid(INBOX_MESSAGES.notAnAgent, { field: 'assigneeId' });
+    if (conversation.assigneeId === body.assigneeId) return toConversation(conversation, await getAppName(ctx, conversation.appId));
+    const { row, line } = await ctx.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(inboxConversations)
+        .set({ assigneeId: body.assigneeId, updatedAt: ctx.now() })
+        .where(eq(inboxConversations.id, conversation.id))
+        .returning();
+      const line = await addEventLine(tx, user, conversation.id, describeAssignment(user, assignee));
+      return { row: row!, line };
+    });
+    parts.events.publish(conversation.ownerId, { type: 'conversation_assigned', conversationId: row.id, assigneeId: row.assigneeId });
+    publish(conversation.ownerId, conversation.id, line);
+    return toConversation(row, await getAppName(ctx, row.appId));
   }
 
   /** Hands the customer back to the bot: their next message starts the flow again. Closing a closed one changes nothing. */
   async function close(user: AuthUser, conversationId: string): Promise<InboxConversation> {
     const conversation = await getOwnConversation(ctx, user, conversationId);
     const now = ctx.now();
-    const [row] = await ctx.db
-      .update(inboxConversations)
-      .set({ status: 'closed', closedAt: now, closedBy: user.id, unreadCount: 0, updatedAt: now })
-      .where(and(eq(inboxConversations.id, conversation.id), eq(inboxConversations.status, 'open')))
-      .returning();
-    if (!row) return toConversation(conversation, await getAppName(ctx, conversation.appId));
-    parts.events.publish(conversation.ownerId, { type: 'conversation_closed', conversationId: row.id });
-    return toConversation(row, await getAppName(ctx, row.appId));
+    const closed = await ctx.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(inboxConversations)
+        .set({ status: 'closed', closedAt: now, closedBy: user.id, unreadCount: 0, updatedAt: now })
+        .where(and(eq(inboxConversations.id, conversation.id), eq(inboxConversations.status, 'open')))
+        .returning();
+      return row ? { row, line: await addEventLine(tx, user, conversation.id, `Closed by ${user.fullName}`) } : null;
+    });
+    if (!closed) return toConversation(conversation, await getAppName(ctx, conversation.appId));
+    parts.events.publish(conversation.ownerId, { type: 'conversation_closed', conversationId: closed.row.id });
+    publish(conversation.ownerId, conversation.id, closed.line);
+    return toConversation(closed.row, await getAppName(ctx, closed.row.appId));
   }
 
   return { reply, addNote, assign, close };

@@ -63,7 +63,10 @@ function AuditLog() {
   ];
   return (
     <Stack gap="xl">
-      <PageHeader title="Audit Log" description="Every admin action: who did what, to which object, and when. The newest 500." />
+      <PageHeader
+        title="Audit Log"
+        description="Every admin action, and every inbox agent an account added or removed: who did what, to which object, and when. The newest 500."
+      />
       <ListSection
         query={entriesQuery}
         loadingLabel="Loading the audit log"

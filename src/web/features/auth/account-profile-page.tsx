@@ -14,6 +14,7 @@ export function describeRole(user: SessionUser): string {
   if (roles.isSuperAdmin) return 'Super admin';
   if (roles.isAdmin) return 'Admin';
   if (roles.isMerchant) return 'Merchant';
+  if (roles.isAgent) return 'Inbox agent';
   if (roles.isChatbotUser) return 'Chatbot user';
   return 'Private user';
 }
@@ -33,6 +34,8 @@ function ProfileDetail({ label, value }: { label: string; value: string }) {
 
 export function AccountProfilePage() {
   const user = useCurrentUser();
+  // An inbox agent has no API keys (the server refuses them every call but the inbox's and their own sign-in's).
+  const isAgent = !!user && getRoles(user).isAgent;
   const [searchParams] = useSearchParams();
   const initials = (user?.fullName ?? '')
     .split(/\s+/)
@@ -49,7 +52,7 @@ export function AccountProfilePage() {
           Account Settings
         </Title>
         <Text c="dimmed" mt={6}>
-          Your profile, sign-in details, two-factor sign-in and API keys.
+          {isAgent ? 'Your profile, password and two-factor sign-in.' : 'Your profile, sign-in details, two-factor sign-in and API keys.'}
         </Text>
       </div>
       <Grid gap="lg" align="flex-start">
@@ -91,9 +94,11 @@ export function AccountProfilePage() {
                 <Tabs.Tab value="two-factor" leftSection={<IconShieldLock size={16} />}>
                   Two-factor
                 </Tabs.Tab>
-                <Tabs.Tab value="api-keys" leftSection={<IconKey size={16} />}>
-                  API keys
-                </Tabs.Tab>
+                {!isAgent && (
+                  <Tabs.Tab value="api-keys" leftSection={<IconKey size={16} />}>
+                    API keys
+                  </Tabs.Tab>
+                )}
               </Tabs.List>
               <Tabs.Panel value="change-password">
                 <PasswordChangeForm />
@@ -101,9 +106,11 @@ export function AccountProfilePage() {
               <Tabs.Panel value="two-factor">
                 <TwoFactorPanel />
               </Tabs.Panel>
-              <Tabs.Panel value="api-keys">
-                <ApiKeyListPanel />
-              </Tabs.Panel>
+              {!isAgent && (
+                <Tabs.Panel value="api-keys">
+                  <ApiKeyListPanel />
+                </Tabs.Panel>
+              )}
             </Tabs>
           </Card>
         </Grid.Col>

@@ -12,6 +12,8 @@ import { useTwoFactorStatus } from '../auth/two-factor-panel';
 import { ConsoleHeader } from './console-header';
 import { ConsoleSidebar } from './console-sidebar';
 import { useCurrentUser } from '../../lib/use-current-user';
+import { getRoles } from '../../../shared/roles';
+import { INBOX_PATH } from '../inbox/inbox.api';
 
 /**
  * Sends the user to /login when the server says the token is no longer valid (the API helper's unauthorized
@@ -49,6 +51,9 @@ function useSignedOutRedirect() {
   }, [navigate, queryClient]);
 }
 
+/** The screens an inbox agent sees (docs/inbox.md, "Agents"). */
+const AGENT_PATHS = new Set([INBOX_PATH, '/account-profile']);
+
 /**
  * The signed-in console: top bar, the role's sidebar, and the page. Without a stored token it goes to /login,
  * which comes back to the page asked for once the user has signed in.
@@ -66,6 +71,8 @@ export function ConsoleLayout() {
   useEffect(() => navbar.close(), [pathname]);
 
   if (!getToken()) return <Navigate to={loginPath} replace />;
+  // An inbox agent's console is the inbox and their own profile (the server refuses them everything else).
+  if (user && getRoles(user).isAgent && !AGENT_PATHS.has(pathname)) return <Navigate to={INBOX_PATH} replace />;
   // An admin who must enrol sees only the enrolment (the server refuses the console's calls until then).
   if (twoFactor?.required && !twoFactor.enabled && user) return <TwoFactorRequiredPage email={user.email} />;
 

@@ -1,17 +1,15 @@
-import { Anchor, Badge, Button, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
-import { IconArrowLeft, IconUserCheck, IconUserMinus, IconX } from '@tabler/icons-react';
+import { Anchor, Badge, Button, Group, Paper, Select, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { IconArrowLeft, IconUserCheck, IconX } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
-import { findContacts } from '../../../shared/api/contacts.calls';
-import type { Contact } from '../../../shared/api/contacts.schema';
 import {
   assignInboxConversation,
   closeInboxConversation,
   getInboxConversation,
   readInboxConversation,
 } from '../../../shared/api/inbox.calls';
-import type { InboxConversation } from '../../../shared/api/inbox.schema';
+import type { InboxContact, InboxConversation } from '../../../shared/api/inbox.schema';
 import { LoadErrorPanel } from '../../components/load-error-panel';
 import { failureText, isOk } from '../../lib/api';
 import { call, callQuery } from '../../lib/call';
@@ -21,20 +19,9 @@ import { showToast } from '../../lib/toast';
 import { useConfirmedCall } from '../../lib/use-confirmed-call';
 import { InboxComposer } from './inbox-composer';
 import { InboxThread } from './inbox-thread';
-import { INBOX_KEY } from './inbox.api';
-
-/** The contact with exactly this number, if the account has one (a search by number's start may find others). */
-function useContact(msisdn: string): { contact: Contact | null; isPending: boolean } {
-  const query = useQuery({
-    ...callQuery(findContacts, { query: { search: msisdn, limit: 5 } }, 'The contact could not be loaded.'),
-    enabled: msisdn !== '',
-  });
-  return { contact: query.data?.contacts.find((c) => c.msisdn === msisdn) ?? null, isPending: query.isPending };
-}
-
-/** Who has the conversation, in words. */
-export const describeAssignee = (conversation: Pick<InboxConversation, 'assigneeId'>, myId: string | null) =>
-  conversation.assigneeId === null ? 'Unassigned' : conversation.assigneeId === myId ? 'Assigned to you' : 'Assigned to another agent';
+import { describeAssignee, INBOX_KEY, useInboxAgents } from './inbox.api';
+import { useCurrentUser } from '../../lib/use-current-user';
+import { getRoles } from '../../../shared/roles';
 
 /** The reason and the session's answers at the handoff. */
 function HandoffPanel({ conversation }: { conversation: InboxConversation }) {
@@ -77,17 +64,18 @@ function HandoffPanel({ conversation }: { conversation: InboxConversation }) {
   );
 }
 
-/** The contact's fields and a link to their page; a number the account has no contact for says so. */
-function ContactPanel({ contact, isPending }: { contact: Contact | null; isPending: boolean }) {
+/**
+ * The contact's fields (the conversation's read gives them) and a link to their page, not for an agent (who has no
+ * Contacts screen); a number the account has no contact for says so.
+ */
+function ContactPanel({ contact, canOpen }: { contact: InboxContact | null; canOpen: boolean }) {
   const fields = contact ? Object.entries(contact.attributes) : [];
   return (
     <Paper withBorder radius="md" p="sm" component="section" aria-labelledby="inbox-contact">
       <Title order={3} fz="sm" id="inbox-contact">
         Contact
       </Title>
-      {isPending ? (
-        <Skeleton height={14} mt={6} width="60%" />
-      ) : !contact ? (
+      {!contact ? (
         <Text size="xs" c="dimmed" mt={4}>
           No contact with this number yet.
         </Text>
@@ -100,9 +88,11 @@ function ContactPanel({ contact, isPending }: { contact: Contact | null; isPendi
               {key}: {value}
             </Text>
           ))}
-          <Anchor component={Link} to={contactPath(contact.contactId)} size="sm" mt={4}>
-            Open the contact's page
-          </Anchor>
+          {canOpen && (
+            <Anchor component={Link} to={contactPath(contact.contactId)} size="sm" mt={4}>
+              Open the contact's page
+            </Anchor>
+          )}
         </Stack>
       )}
     </Paper>
@@ -122,8 +112,10 @@ export function InboxConversationPane({ conversationId, myId, onBack }: InboxCon
   const confirm = useConfirmedCall(INBOX_KEY);
   const detail = useQuery(callQuery(getInboxConversation, { params: { conversationId } }, 'The conversation could not be loaded.'));
   const conversation = detail.data?.conversation;
-  const { contact, isPending: isContactPending } = useContact(conversation?.msisdn ?? '');
   const unread = conversation?.unreadCount ?? 0;
+  const agents = useInboxAgents();
+  const user = useCurrentUser();
+  const isAgent = !!user && getRoles(user).isAgent;
 
   // Shown is read: the unread count goes to 0, and again when a new message arrives while it is open.
   useEffect(() => {
@@ -153,7 +145,7 @@ export function InboxConversationPane({ conversationId, myId, onBack }: InboxCon
     );
 
   const { messages } = detail.data;
-  const c = detail.data.conversation;
+  const { conversation: c, contact } = detail.data;
   const customerName = contact?.name ?? c.msisdn;
   const isOpen = c.status === 'open';
 
@@ -180,21 +172,29 @@ export function InboxConversationPane({ conversationId, myId, onBack }: InboxCon
               {isOpen ? 'Open' : 'Closed'}
             </Badge>
             <Badge variant="light" color={c.assigneeId ? 'blue' : 'orange'} data-testid="inbox-assignee">
-              {describeAssignee(c, myId)}
+              {describeAssignee(c, myId, agents)}
             </Badge>
           </Group>
         </div>
         {isOpen && (
           <Group gap="xs">
-            {c.assigneeId === myId ? (
-              <Button variant="default" size="xs" leftSection={<IconUserMinus size={16} />} onClick={() => void assign(null)}>
-                Unassign
-              </Button>
-            ) : (
+            {c.assigneeId !== myId && (
               <Button variant="default" size="xs" leftSection={<IconUserCheck size={16} />} onClick={() => myId && void assign(myId)}>
                 Assign to me
               </Button>
             )}
+            <Select
+              size="xs"
+              w={170}
+              aria-label="Assign to"
+              placeholder="Unassigned"
+              clearable
+              allowDeselect={false}
+              value={c.assigneeId}
+              data={agents.map((a) => ({ value: a.userId, label: a.userId === myId ? `${a.fullName} (you)` : a.fullName }))}
+              onChange={(value) => void assign(value)}
+              data-testid="inbox-assign"
+            />
             <Button
               color="red"
               variant="light"
@@ -220,7 +220,7 @@ export function InboxConversationPane({ conversationId, myId, onBack }: InboxCon
       <InboxComposer key={conversationId} detail={detail.data} />
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
         <HandoffPanel conversation={c} />
-        <ContactPanel contact={contact} isPending={isContactPending} />
+        <ContactPanel contact={contact} canOpen={!isAgent} />
       </SimpleGrid>
     </Stack>
   );

@@ -1,7 +1,6 @@
 import { Badge, Group, Paper, Text } from '@mantine/core';
 import type { InboxConversation } from '../../../shared/api/inbox.schema';
-import { describeAssignee } from './inbox-conversation';
-import { formatListTime } from './inbox.api';
+import { describeAssignee, formatListTime, useInboxAgents } from './inbox.api';
 import classes from './inbox.module.css';
 
 interface InboxListProps {
@@ -19,6 +18,7 @@ const PREVIEW_PREFIX: Record<NonNullable<InboxConversation['lastMessage']>['auth
   bot: 'Bot: ',
   agent: 'Agent: ',
   note: 'Note: ',
+  event: '',
 };
 
 /** The row's last line: the latest message, who wrote it first (a file without words as "A file"). */
@@ -30,6 +30,7 @@ export function describeLastMessage(c: InboxConversation): string {
 
 /** The conversations, most recent message first: the customer, the bot, the latest message, when, unread and who has it. */
 export function InboxList({ conversations, selectedId, myId, onSelect, isCut }: InboxListProps) {
+  const agents = useInboxAgents();
   return (
     <Paper withBorder radius="md" style={{ overflow: 'hidden' }}>
       <ul className={classes.list} aria-label="Conversations" data-testid="inbox-list">
@@ -67,7 +68,7 @@ export function InboxList({ conversations, selectedId, myId, onSelect, isCut }: 
                   </Group>
                 </Group>
                 <Text size="xs" c="dimmed" className={classes.preview}>
-                  {c.appName} · {c.status === 'closed' ? 'Closed' : describeAssignee(c, myId)} · {c.reason || 'Handed to a person'}
+                  {c.appName} · {c.status === 'closed' ? 'Closed' : describeAssignee(c, myId, agents)} · {c.reason || 'Handed to a person'}
                 </Text>
                 <Text size="sm" className={classes.preview} data-testid="inbox-preview">
                   {describeLastMessage(c)}

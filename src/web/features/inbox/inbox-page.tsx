@@ -1,9 +1,10 @@
-import { Badge, Box, Grid, Group, Paper, SegmentedControl, Stack, Text, Tooltip } from '@mantine/core';
-import { IconInbox, IconMessageCircle } from '@tabler/icons-react';
+import { Badge, Box, Button, Grid, Group, Paper, SegmentedControl, Stack, Text, Tooltip } from '@mantine/core';
+import { IconInbox, IconMessageCircle, IconUsers } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { INBOX_FILTERS, type InboxFilter } from '../../../shared/api/inbox.schema';
+import { getRoles } from '../../../shared/roles';
 import { EmptyPanel } from '../../components/list-states';
 import { ListSection } from '../../components/list-section';
 import { PageHeader } from '../../components/page-header';
@@ -13,7 +14,7 @@ import { useCurrentUser } from '../../lib/use-current-user';
 import { InboxConversationPane } from './inbox-conversation';
 import { InboxList } from './inbox-list';
 import { openInboxStream, type StreamState } from './inbox-stream';
-import { formatUnread, INBOX_FILTER_LABELS, INBOX_KEY, inboxListQuery, useInboxUnread } from './inbox.api';
+import { formatUnread, INBOX_AGENTS_PATH, INBOX_FILTER_LABELS, INBOX_KEY, inboxListQuery, useInboxUnread } from './inbox.api';
 
 export const INBOX_EMPTY_TEXT = 'No conversations yet: when a bot hands a customer to a person, they appear here.';
 
@@ -108,6 +109,14 @@ export function InboxPage() {
           </Group>
         }
         description="Conversations your WhatsApp bots handed to a person: reply within WhatsApp's 24-hour window, add private notes, assign, and close to hand the customer back to the bot."
+        action={
+          user &&
+          !getRoles(user).isAgent && (
+            <Button component={Link} to={INBOX_AGENTS_PATH} variant="default" leftSection={<IconUsers size={16} />}>
+              Agents
+            </Button>
+          )
+        }
       />
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, md: 5, xl: 4 }} display={{ base: selectedId ? 'none' : 'block', md: 'block' }}>

@@ -1,7 +1,7 @@
 import { Loader, Text, VisuallyHidden } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { getMedia } from '../../../shared/api/media.calls';
+import { getInboxMedia } from '../../../shared/api/inbox.calls';
 import type { InboxConversation, InboxMessage } from '../../../shared/api/inbox.schema';
 import { callQuery } from '../../lib/call';
 import { ChatRichContent } from '../bots/chat-media';
@@ -18,16 +18,22 @@ interface InboxThreadProps {
   myId: string | null;
 }
 
-/** A file a customer sent, drawn as the chat simulator draws it (a photo, a player, a file card). */
-function InboxMedia({ mediaId }: { mediaId: string }) {
-  const media = useQuery({ ...callQuery(getMedia, { params: { mediaId } }, 'The file could not be loaded.'), staleTime: 5 * 60_000 });
+/**
+ * A file a customer sent, drawn as the chat simulator draws it (a photo, a player, a file card); read through the
+ * conversation, so an agent (who has no Media of the account) sees it too.
+ */
+function InboxMedia({ conversationId, mediaId }: { conversationId: string; mediaId: string }) {
+  const media = useQuery({
+    ...callQuery(getInboxMedia, { params: { conversationId, mediaId } }, 'The file could not be loaded.'),
+    staleTime: 5 * 60_000,
+  });
   if (media.isPending) return <Loader size="xs" aria-label="Loading the file" />;
   if (!media.data) return <Text size="xs">{media.error?.message ?? 'The file could not be loaded.'}</Text>;
   return <ChatRichContent message={{ type: 'media', media: media.data }} />;
 }
 
 function authorOf(message: InboxMessage, props: InboxThreadProps): string {
-  const agent = message.authorId !== null && message.authorId === props.myId ? 'You' : 'An agent';
+  const agent = message.authorId !== null && message.authorId === props.myId ? 'You' : message.authorName || 'An agent';
   switch (message.author) {
     case 'customer':
       return props.customerName;
@@ -37,6 +43,8 @@ function authorOf(message: InboxMessage, props: InboxThreadProps): string {
       return agent;
     case 'note':
       return `Private note · ${agent}`;
+    case 'event':
+      return '';
   }
 }
 
@@ -45,17 +53,20 @@ const BUBBLE: Record<InboxMessage['author'], string> = {
   bot: `${classes.bubble} ${classes.bubbleBot}`,
   agent: `${classes.bubble} ${classes.bubbleAgent}`,
   note: `${classes.bubble} ${classes.bubbleNote}`,
+  event: classes.event!,
 };
 const SIDE: Record<InboxMessage['author'], string> = {
   customer: classes.fromCustomer!,
   bot: classes.fromUs!,
   agent: classes.fromUs!,
   note: classes.fromNote!,
+  event: classes.fromNote!,
 };
 
 /**
  * The conversation's messages in order, kept scrolled to the newest: the customer's on the left, the bot's and the
- * agents' on the right (each named), private notes across in yellow, never sent. A log, so a screen reader reads
+ * agents' on the right (each named), private notes across in yellow, never sent; who assigned or closed it, a
+ * small line across ("Ama assigned this to Kofi"). A log, so a screen reader reads
  * each new message as it arrives.
  */
 export function InboxThread(props: InboxThreadProps) {
@@ -83,8 +94,8 @@ export function InboxThread(props: InboxThreadProps) {
           data-author={message.author}
         >
           <div className={BUBBLE[message.author]}>
-            <span className={classes.author}>{authorOf(message, props)}</span>
-            {message.mediaId && <InboxMedia mediaId={message.mediaId} />}
+            {message.author !== 'event' && <span className={classes.author}>{authorOf(message, props)}</span>}
+            {message.mediaId && <InboxMedia conversationId={message.conversationId} mediaId={message.mediaId} />}
             {message.text && <p className={classes.text}>{message.text}</p>}
             <span className={classes.meta}>
               <time dateTime={message.createdAt}>{formatListTime(message.createdAt)}</time>

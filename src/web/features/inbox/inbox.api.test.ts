@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { InboxConversationDetail } from '../../../shared/api/inbox.schema';
 import { findReplyBlock } from './inbox-composer';
 import { describeLastMessage } from './inbox-list';
-import { countUnread, formatListTime, formatUnread } from './inbox.api';
+import { countUnread, describeAssignee, formatListTime, formatUnread } from './inbox.api';
 
 const conversation: InboxConversationDetail['conversation'] = {
   conversationId: 'c1',
@@ -24,6 +24,7 @@ const conversation: InboxConversationDetail['conversation'] = {
 };
 const detail = (change: Partial<InboxConversationDetail>): InboxConversationDetail => ({
   conversation,
+  contact: null,
   messages: [],
   window: { state: 'open', openUntil: '2026-11-30T10:00:00.000Z' },
   ...change,
@@ -35,6 +36,18 @@ describe('the inbox screen', () => {
     expect(formatUnread({ count: 5, more: false })).toBe('5');
     expect(formatUnread({ count: 5, more: true })).toBe('5+');
     expect(formatUnread({ count: 120, more: false })).toBe('99+');
+  });
+
+  it('names who has a conversation: you, an agent of the account by name, or nobody', () => {
+    const agents = [
+      { userId: 'u1', fullName: 'Ama Owusu', email: 'ama@example.com', isOwner: true },
+      { userId: 'u2', fullName: 'Kofi Boateng', email: 'kofi@example.com', isOwner: false },
+    ];
+    expect(describeAssignee({ assigneeId: null }, 'u1', agents)).toBe('Unassigned');
+    expect(describeAssignee({ assigneeId: 'u1' }, 'u1', agents)).toBe('Assigned to you');
+    expect(describeAssignee({ assigneeId: 'u2' }, 'u1', agents)).toBe('Assigned to Kofi Boateng');
+    // The agents not loaded yet (or one removed since): no name to give.
+    expect(describeAssignee({ assigneeId: 'u2' }, 'u1', [])).toBe('Assigned to another agent');
   });
 
   it("shows today's times as the hour and older ones as the day", () => {

@@ -1,10 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { findInboxConversations } from '../../../shared/api/inbox.calls';
-import type { InboxConversation, InboxFilter } from '../../../shared/api/inbox.schema';
+import { findInboxAgents, findInboxConversations } from '../../../shared/api/inbox.calls';
+import type { InboxAgent, InboxConversation, InboxFilter } from '../../../shared/api/inbox.schema';
 import { callQuery } from '../../lib/call';
 
 /** The inbox (docs/inbox.md): its address, a conversation's, and the cache key every inbox query sits below. */
 export const INBOX_PATH = '/inbox';
+/** The owner's screen of the account's agents (docs/inbox.md, "Agents"). */
+export const INBOX_AGENTS_PATH = '/inbox/agents';
 export const INBOX_KEY = ['inbox'] as const;
 
 /** Conversations a list shows: the most recent 100 (the open list's also gives the sidebar's unread count). */
@@ -16,6 +18,21 @@ export const inboxListQuery = (filter: InboxFilter, enabled = true) => ({
   ...callQuery(findInboxConversations, { query: { filter, limit: INBOX_LIST_LIMIT } }, 'The conversations could not be loaded.'),
   enabled,
 });
+
+/** The account's agents, its owner first: whom a conversation may be assigned to, and the names the screens show. */
+export const inboxAgentsQuery = () => callQuery(findInboxAgents, {}, 'The agents could not be loaded.');
+
+export function useInboxAgents(): InboxAgent[] {
+  return useQuery(inboxAgentsQuery()).data ?? [];
+}
+
+/** Who has the conversation, in words: you, an agent by name, or nobody. */
+export function describeAssignee(conversation: Pick<InboxConversation, 'assigneeId'>, myId: string | null, agents: InboxAgent[]): string {
+  if (conversation.assigneeId === null) return 'Unassigned';
+  if (conversation.assigneeId === myId) return 'Assigned to you';
+  const agent = agents.find((a) => a.userId === conversation.assigneeId);
+  return agent ? `Assigned to ${agent.fullName}` : 'Assigned to another agent';
+}
 
 /** Unread messages across the open conversations a list shows. */
 export const countUnread = (conversations: InboxConversation[]) => conversations.reduce((sum, c) => sum + c.unreadCount, 0);
