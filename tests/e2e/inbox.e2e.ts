@@ -2,7 +2,10 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { callApi, createWhatsAppBot, type LoginReplyBody, registerBotBuilder, storeSession } from './accounts';
 import { findViolations } from './axe';
+import { INBOX_MESSAGES } from '../../src/shared/api/inbox.schema';
+import { DEFAULT_CALLBACK_TEXT } from '../../src/shared/inbox';
 import {
+  baseUrl,
   closeToasts,
   describeBrowser,
   expectNoSidewaysScroll,
@@ -292,4 +295,53 @@ describeBrowser('the inbox', () => {
     expect(refused).toEqual([]);
     for (const page of [agentPhone, agentPage, phone, owner]) await page.close();
   }, 120_000);
+
+  it("a USSD caller's callback request: marked as one, with the number to call, notes only, and Mark done", async () => {
+    const app = await callApi<{ appId: string }>(agent.token, '/api/createApp', {
+      appName: 'Owusu Loans',
+      description: 'loans by phone',
+      country: 'ghana',
+      connectionMode: 'existing-shortcode',
+      customShortCode: `*920*${String(Date.now()).slice(-4)}#`,
+      useTemplateTag: false,
+    });
+    expect(app.status, JSON.stringify(app)).toBe('00');
+    const ussdAppId = app.data!.appId;
+    const created = await callApi(agent.token, '/api/createMenu', {
+      appId: ussdAppId,
+      userDefinedName: 'home',
+      displayText: 'Loans\n1. Call me back',
+      isFirst: true,
+      switchOperations: [
+        { operator: 'eq', compareVal: '1', action: 'Terminate', actionParam: '', handoff: { reason: 'wants a loan officer' } },
+      ],
+    });
+    expect(created.status, JSON.stringify(created)).toBe('00');
+    // The caller, through the app's test URL as Africa's Talking posts it.
+    const caller = `+23324${String(Date.now()).slice(-7)}`;
+    const sessionId = `cb-${Date.now()}`;
+    const dial = (text: string) =>
+      fetch(new URL(`/ussd/${ussdAppId}/test`, baseUrl()), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ sessionId, serviceCode: '*920#', phoneNumber: caller, networkCode: '62001', text }),
+      }).then((res) => res.text());
+    await dial('');
+    expect(await dial('1')).toBe(`END ${DEFAULT_CALLBACK_TEXT}`);
+
+    const page = await openAgent(WIDE);
+    const row = page.getByTestId('inbox-row').filter({ hasText: caller });
+    await visible(row.getByText('Callback request: wants a loan officer', { exact: false }));
+    await row.click();
+    await visible(page.getByTestId('inbox-callback'));
+    expect(await page.getByRole('link', { name: `Call ${caller}` }).getAttribute('href')).toBe(`tel:${caller}`);
+    // No reply over USSD: the composer says so and keeps notes.
+    await visible(page.getByText(INBOX_MESSAGES.callbackNoReply));
+    await closeToasts(page);
+    await screenshot(page, 'inbox-callback-desktop');
+    await page.getByRole('button', { name: 'Mark done' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Mark done' }).click();
+    await visible(page.getByTestId('inbox-status').getByText('Closed'));
+    await page.close();
+  });
 });

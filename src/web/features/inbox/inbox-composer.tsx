@@ -14,6 +14,7 @@ type Mode = 'reply' | 'note';
 /** Why a reply cannot go now, in words; null when it can. */
 export function findReplyBlock({ conversation, window }: InboxConversationDetail): string | null {
   if (conversation.status === 'closed') return INBOX_MESSAGES.closed;
+  if (conversation.channel === 'ussd') return INBOX_MESSAGES.callbackNoReply;
   if (!conversation.linkId) return INBOX_MESSAGES.noLink;
   if (window.state === 'closed')
     return `WhatsApp's 24-hour window with ${conversation.msisdn} closed${window.closedAt ? ` on ${formatMoment(window.closedAt)}` : ''}: a business may write freely only within 24 hours of the customer's last message, and sending a template from the inbox is not offered yet. A private note still works; the window opens again when the customer writes.`;

@@ -1,5 +1,5 @@
 import { Anchor, Badge, Button, Group, Paper, Select, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
-import { IconArrowLeft, IconUserCheck, IconX } from '@tabler/icons-react';
+import { IconArrowLeft, IconPhone, IconUserCheck, IconX } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
@@ -148,6 +148,8 @@ export function InboxConversationPane({ conversationId, myId, onBack }: InboxCon
   const { conversation: c, contact } = detail.data;
   const customerName = contact?.name ?? c.msisdn;
   const isOpen = c.status === 'open';
+  // A USSD caller's callback request (docs/inbox.md): called back by phone, then marked done.
+  const isCallback = c.channel === 'ussd';
 
   async function assign(assigneeId: string | null) {
     const reply = await call(assignInboxConversation, { params: { conversationId }, body: { assigneeId } });
@@ -174,7 +176,17 @@ export function InboxConversationPane({ conversationId, myId, onBack }: InboxCon
             <Badge variant="light" color={c.assigneeId ? 'blue' : 'orange'} data-testid="inbox-assignee">
               {describeAssignee(c, myId, agents)}
             </Badge>
+            {isCallback && (
+              <Badge variant="light" color="grape" leftSection={<IconPhone size={12} />} data-testid="inbox-callback">
+                Callback request
+              </Badge>
+            )}
           </Group>
+          {isCallback && isOpen && (
+            <Button component="a" href={`tel:${c.msisdn}`} size="xs" variant="light" mt="xs" leftSection={<IconPhone size={16} />}>
+              Call {c.msisdn}
+            </Button>
+          )}
         </div>
         {isOpen && (
           <Group gap="xs">
@@ -201,17 +213,28 @@ export function InboxConversationPane({ conversationId, myId, onBack }: InboxCon
               size="xs"
               leftSection={<IconX size={16} />}
               onClick={() =>
-                confirm({
-                  title: 'Close this conversation?',
-                  question: `${customerName} is handed back to ${c.appName}: their next message starts the bot's flow again, and no agent can reply until the bot hands them over again.`,
-                  confirmLabel: 'Close conversation',
-                  done: { title: 'Conversation closed', message: 'The customer is talking to the bot again.' },
-                  refused: { title: 'Not closed', message: 'The conversation could not be closed.' },
-                  call: () => call(closeInboxConversation, { params: { conversationId } }),
-                })
+                confirm(
+                  isCallback
+                    ? {
+                        title: 'Mark this callback request done?',
+                        question: `It moves to Closed. If ${customerName} asks again from ${c.appName}, a new request opens.`,
+                        confirmLabel: 'Mark done',
+                        done: { title: 'Callback request done', message: 'It is in the Closed tab.' },
+                        refused: { title: 'Not marked done', message: 'The callback request could not be marked done.' },
+                        call: () => call(closeInboxConversation, { params: { conversationId } }),
+                      }
+                    : {
+                        title: 'Close this conversation?',
+                        question: `${customerName} is handed back to ${c.appName}: their next message starts the bot's flow again, and no agent can reply until the bot hands them over again.`,
+                        confirmLabel: 'Close conversation',
+                        done: { title: 'Conversation closed', message: 'The customer is talking to the bot again.' },
+                        refused: { title: 'Not closed', message: 'The conversation could not be closed.' },
+                        call: () => call(closeInboxConversation, { params: { conversationId } }),
+                      },
+                )
               }
             >
-              Close
+              {isCallback ? 'Mark done' : 'Close'}
             </Button>
           </Group>
         )}

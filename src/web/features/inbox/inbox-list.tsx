@@ -68,7 +68,8 @@ export function InboxList({ conversations, selectedId, myId, onSelect, isCut }: 
                   </Group>
                 </Group>
                 <Text size="xs" c="dimmed" className={classes.preview}>
-                  {c.appName} · {c.status === 'closed' ? 'Closed' : describeAssignee(c, myId, agents)} · {c.reason || 'Handed to a person'}
+                  {c.appName} · {c.status === 'closed' ? 'Closed' : describeAssignee(c, myId, agents)} ·{' '}
+                  {c.channel === 'ussd' ? `Callback request${c.reason ? `: ${c.reason}` : ''}` : c.reason || 'Handed to a person'}
                 </Text>
                 <Text size="sm" className={classes.preview} data-testid="inbox-preview">
                   {describeLastMessage(c)}

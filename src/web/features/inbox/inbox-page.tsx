@@ -108,7 +108,7 @@ export function InboxPage() {
             <LiveBadge stream={stream} />
           </Group>
         }
-        description="Conversations your WhatsApp bots handed to a person: reply within WhatsApp's 24-hour window, add private notes, assign, and close to hand the customer back to the bot."
+        description="Conversations your WhatsApp bots handed to a person, and your USSD callers' callback requests: reply within WhatsApp's 24-hour window, call back, add private notes, assign, and close."
         action={
           user &&
           !getRoles(user).isAgent && (
