@@ -3,10 +3,9 @@
  * before the bytes went into chunks and after, in one run:
  *   - through the server as `npm start` runs it (bench/shipped.ts: embedded PGlite on its thread, the database
  *     store, BILLING=off), for this checkout and an earlier commit (`--before`, default main: `git archive` of it
- *     in a temporary folder, with this checkout's node_modules). Each case starts a fresh server, uploads one file
- *     as the console does (a 100 MB text document, or a 4.8 MB PNG of noise), then fetches it by its signed link.
- *     The peak RSS (VmHWM) is read after the upload, reset (`/proc/<pid>/clear_refs`) and read again after the
- *     fetch: each is the step's own peak, over the RSS before it;
+ *     in a temporary folder, with this checkout's node_modules). Each case uploads one file as the console does (a
+ *     100 MB text document, or a 4.8 MB PNG of noise) to a fresh server, then fetches it by its signed link from
+ *     another fresh server on the same data: each step's peak RSS (VmHWM) is its own, over the RSS before it;
  *   - the chunk size alone (`--sizes=256,512,1024,4096`, KB): a process of its own per size, a file PGlite on its
  *     thread holding only `media_bytes`, a 100 MB file put then read whole through the database store.
  *
@@ -70,44 +69,56 @@ async function compareServers(ref: string): Promise<void> {
 }
 
 async function runServerCase(label: string, root: string, file: { kind: string; type: string; bytes: Buffer }): Promise<void> {
-  const children: ChildProcess[] = [];
-  const server = await ShippedServer.start({ env: { BILLING: 'off' }, nodeFlags: [], console: true, root }, (p) => children.push(p));
+  // One data folder for two servers: the first stores the file, a fresh one serves it (a heap that storing grew
+  // would hide what serving costs).
+  const dataDir = mkdtempSync(join(tmpdir(), 'dialflow-media-data-'));
   try {
-    const auth = await signInAsDemo(server.baseUrl);
-    const pid = server.pids[0]!;
-    const before = readMemoryMb(pid);
-    let started = performance.now();
-    const res = await fetch(`${server.baseUrl}/api/media?kind=${file.kind}`, {
-      method: 'POST',
-      headers: { ...auth, 'content-type': file.type },
-      body: new Uint8Array(file.bytes),
+    const store = await startServer(root, dataDir, async (server, pid) => {
+      const auth = await signInAsDemo(server.baseUrl);
+      const before = readMemoryMb(pid);
+      const started = performance.now();
+      const res = await fetch(`${server.baseUrl}/api/media?kind=${file.kind}`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': file.type },
+        body: new Uint8Array(file.bytes),
+      });
+      const body = (await res.json()) as { data?: { url: string }; message: string };
+      if (res.status !== 200 || !body.data) throw new Error(`upload: ${res.status} ${body.message}`);
+      const seconds = (performance.now() - started) / 1000;
+      const after = readMemoryMb(pid);
+      return { path: new URL(body.data.url).pathname + new URL(body.data.url).search, seconds, before, after };
     });
-    const body = (await res.json()) as { data?: { url: string }; message: string };
-    if (res.status !== 200 || !body.data) throw new Error(`upload: ${res.status} ${body.message}`);
-    const storeSeconds = (performance.now() - started) / 1000;
-    const stored = readMemoryMb(pid);
+    const serve = await startServer(root, dataDir, async (server, pid) => {
+      const before = readMemoryMb(pid);
+      const started = performance.now();
+      const served = await fetch(`${server.baseUrl}${store.path}`);
+      const hash = createHash('sha256');
+      let length = 0;
+      for await (const chunk of served.body!) {
+        hash.update(chunk);
+        length += chunk.length;
+      }
+      const seconds = (performance.now() - started) / 1000;
+      if (served.status !== 200 || hash.digest('hex') !== createHash('sha256').update(file.bytes).digest('hex'))
+        throw new Error(`serve: ${served.status}, ${length} bytes`);
+      return { seconds, before, after: readMemoryMb(pid) };
+    });
+    const step = (what: string, m: typeof serve) =>
+      `${what} ${m.seconds.toFixed(1)} s, peak +${(m.after.peak - m.before.rss).toFixed(0)} MB over ${m.before.rss.toFixed(0)}, ${m.after.rss.toFixed(0)} MB after`;
+    console.log(`${label}: ${step('store', store)}; ${step('serve', serve)} (load ${load()})`);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
 
-    // The peak since now: the serving's own.
-    writeFileSync(`/proc/${pid}/clear_refs`, '5');
-    const beforeServe = readMemoryMb(pid);
-    const url = new URL(body.data.url);
-    started = performance.now();
-    const served = await fetch(`${server.baseUrl}${url.pathname}${url.search}`);
-    const hash = createHash('sha256');
-    let length = 0;
-    for await (const chunk of served.body!) {
-      hash.update(chunk);
-      length += chunk.length;
-    }
-    const serveSeconds = (performance.now() - started) / 1000;
-    const afterServe = readMemoryMb(pid);
-    if (served.status !== 200 || hash.digest('hex') !== createHash('sha256').update(file.bytes).digest('hex'))
-      throw new Error(`serve: ${served.status}, ${length} bytes`);
-    console.log(
-      `${label}: store ${storeSeconds.toFixed(1)} s, peak +${(stored.peak - before.rss).toFixed(0)} MB over ${before.rss.toFixed(0)}, ` +
-        `${stored.rss.toFixed(0)} MB after; serve ${serveSeconds.toFixed(1)} s, peak +${(afterServe.peak - beforeServe.rss).toFixed(0)} MB ` +
-        `over ${beforeServe.rss.toFixed(0)}, ${afterServe.rss.toFixed(0)} MB after (load ${load()})`,
-    );
+/** A fresh server of `root` on `dataDir`, for one step: `step` is given it and its pid. */
+async function startServer<T>(root: string, dataDir: string, step: (server: ShippedServer, pid: number) => Promise<T>): Promise<T> {
+  const children: ChildProcess[] = [];
+  const server = await ShippedServer.start({ env: { BILLING: 'off', DATA_DIR: dataDir }, nodeFlags: [], console: true, root }, (p) =>
+    children.push(p),
+  );
+  try {
+    return await step(server, server.pids[0]!);
   } finally {
     await server.stop();
     server.remove();

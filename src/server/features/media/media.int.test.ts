@@ -265,6 +265,18 @@ describeDb('media links: byte ranges, over real HTTP', () => {
     }
   });
 
+  it('answers HEAD with the headers alone, of the file or of a range', async () => {
+    const whole = await fetch(link, { method: 'HEAD' });
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get('content-length')).toBe(String(size));
+    expect(whole.headers.get('accept-ranges')).toBe('bytes');
+    expect((await bytesOf(whole)).length).toBe(0);
+    const part = await fetch(link, { method: 'HEAD', headers: { range: 'bytes=10-19' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 10-19/${size}`);
+    expect(part.headers.get('content-length')).toBe('10');
+  });
+
   it('answers 416 for a range that starts past the end, with the size', async () => {
     for (const range of [`bytes=${size}-`, `bytes=${size + 10}-${size + 20}`, 'bytes=-0']) {
       const res = await get({ range });

@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { downloadMedia, getMedia, uploadMedia } from '../../../shared/api/media.calls';
 import { uploadMediaQuerySchema } from '../../../shared/api/media.schema';
@@ -109,6 +109,7 @@ export function registerMediaFileRoute(app: FastifyInstance, ctx: AppContext): v
       if (check === 'forged') throw notAllowed('This link to a file is not valid.');
       if (check === 'expired') throw notAllowed('This link to a file has expired: ask for a new one.');
       const row = await findMediaById(ctx, mediaId);
+      if (row.deletedAt) throw new AppError('gone', MEDIA_MESSAGES.gone);
       // A file's bytes never change: their hash is a strong validator.
       const etag = `"${row.sha256}"`;
       const range = readByteRange(req.headers, row.size, etag);
@@ -121,10 +122,11 @@ export function registerMediaFileRoute(app: FastifyInstance, ctx: AppContext): v
         .header('accept-ranges', 'bytes')
         .header('etag', etag);
       if (range === 'unsatisfiable') {
-        if (row.deletedAt) throw new AppError('gone', MEDIA_MESSAGES.gone);
         return reply.code(416).header('content-range', `bytes */${row.size}`).send();
       }
-      const { size, stream } = await openStoredBytes(ctx, row, range ?? undefined);
+      // A HEAD asks for the headers alone: the store is not read (Fastify would read a stream to its end to drop it).
+      const { size, stream } =
+        req.method === 'HEAD' ? { size: row.size, stream: Readable.from([]) } : await openStoredBytes(ctx, row, range ?? undefined);
       if (!range) return reply.header('content-length', size).send(stream);
       return reply
         .code(206)
