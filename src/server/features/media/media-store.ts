@@ -50,11 +50,12 @@ const COPY_SAFE = /^[\x21-\x7E]+$/;
 /**
  * The size of a file's rows in `media_bytes` (the last one shorter), and of the pieces read back. No statement
  * moves more than one through PGlite, whose WebAssembly heap grows to the largest it has held and never shrinks
- * again: a file in one row (as before chunks) took a 100 MB document's hex, 200 MB, through one COPY and cost the
- * server some 1.6 GB. 512 KB measured as fast as 1 MB and 4 MB to store and serve a 100 MB document on PGlite, and
- * smaller chunks only add statements (bench/README.md, "Media files").
+ * again: a file in one row (as before chunks) took a 100 MB document's hex, 200 MB, through one COPY and left the
+ * server some 1.7 GB larger. Measured on PGlite with a 100 MB file (bench/media-chunks.ts, bench/README.md "Media
+ * files"): 1 MB stored and read it about as fast as 2 and 4 MB, faster than 512 and 256 KB (more statements), and
+ * left the heap smaller than the larger sizes did.
  */
-export const MEDIA_CHUNK_BYTES = 512 * 1024;
+export const MEDIA_CHUNK_BYTES = 1024 * 1024;
 
 /**
  * Bytes in `media_bytes`, in rows of MEDIA_CHUNK_BYTES numbered by `seq`, written in one go (all or none:
