@@ -113,6 +113,14 @@ export function registerMediaFileRoute(app: FastifyInstance, ctx: AppContext): v
       // A file's bytes never change: their hash is a strong validator.
       const etag = `"${row.sha256}"`;
       const range = readByteRange(req.headers, row.size, etag);
+      // The store is read before any header is set: a store that fails answers its error alone. A HEAD asks for the
+      // headers alone: the store is not read (Fastify would read a stream to its end to drop it).
+      const opened =
+        range === 'unsatisfiable'
+          ? null
+          : req.method === 'HEAD'
+            ? { size: row.size, stream: Readable.from([]) }
+            : await openStoredBytes(ctx, row, range ?? undefined);
       reply
         .header('content-type', row.mimeType)
         .header('content-disposition', toContentDisposition(row.kind === 'document' ? 'attachment' : 'inline', row.fileName))
@@ -121,12 +129,8 @@ export function registerMediaFileRoute(app: FastifyInstance, ctx: AppContext): v
         .header('cache-control', 'private, max-age=300')
         .header('accept-ranges', 'bytes')
         .header('etag', etag);
-      if (range === 'unsatisfiable') {
-        return reply.code(416).header('content-range', `bytes */${row.size}`).send();
-      }
-      // A HEAD asks for the headers alone: the store is not read (Fastify would read a stream to its end to drop it).
-      const { size, stream } =
-        req.method === 'HEAD' ? { size: row.size, stream: Readable.from([]) } : await openStoredBytes(ctx, row, range ?? undefined);
+      if (!opened || range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${row.size}`).send();
+      const { size, stream } = opened;
       if (!range) return reply.header('content-length', size).send(stream);
       return reply
         .code(206)
