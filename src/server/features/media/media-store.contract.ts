@@ -52,6 +52,12 @@ export function runMediaStoreContract(getStore: () => MediaStore) {
     }
   });
 
+  it('keeps an empty file: it opens with no bytes', async () => {
+    const key = keyOf();
+    await getStore().put(key, Buffer.alloc(0), 'text/plain');
+    expect(await read(key)).toEqual({ size: 0, bytes: Buffer.alloc(0) });
+  });
+
   it('answers null for a key never written, whole or by a range', async () => {
     expect(await read(keyOf())).toBeNull();
     expect(await read(keyOf(), { start: 0, end: 0 })).toBeNull();

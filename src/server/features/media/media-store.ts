@@ -111,6 +111,7 @@ export function createDatabaseMediaStore(
       const rows = await readRows(key);
       if (rows.length === 0) return null;
       const size = rows.reduce((sum, row) => sum + row.size, 0);
+      if (!range && size === 0) return { size, stream: Readable.from([]) };
       const wanted = range ?? { start: 0, end: size - 1 };
       checkRange(wanted, size);
       return { size, stream: Readable.from(readRange(key, rows, wanted), { objectMode: false }) };
