@@ -1,4 +1,6 @@
 import { mkdirSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -32,6 +34,15 @@ export interface Database {
    * stream rather than a statement of parameters.
    */
   copyRows(table: string, columns: string[], text: string): Promise<void>;
+  /**
+   * Loads rows in batches, all or none: `batches` yields each batch's text (COPY's text format, as for copyRows)
+   * when it is sent, so only one is built and held at a time (the media store's chunks of a file). On PostgreSQL
+   * one COPY fed a batch at a time (one statement: all or none by itself); on PGlite one COPY a batch inside one
+   * transaction, since PGlite takes a COPY's input whole. copyRows cannot do this inside `db.transaction`: on
+   * PGlite it waits for the transaction to end (one connection; the transaction waits for it in turn, for ever),
+   * and on PostgreSQL it runs on a connection of its own, outside the transaction.
+   */
+  copyRowsInBatches(table: string, columns: string[], batches: Iterable<string>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -102,6 +113,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
           throw err;
         }
       },
+      async copyRowsInBatches(table, columns, batches) {
+        const client = await pool.connect();
+        try {
+          await pipeline(Readable.from(batches), client.query(copyFrom(copyStatement(table, columns, 'stdin'))));
+          client.release();
+        } catch (err) {
+          client.release(err as Error);
+          throw err;
+        }
+      },
       close: () => pool.end(),
     };
   }
@@ -128,6 +149,18 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       const statement = copyStatement(table, columns, "'/dev/blob'");
       if (client instanceof PgliteThreadClient) await client.copy(statement, text);
       else await client.query(statement, [], { blob: new Blob([text]) });
+    },
+    copyRowsInBatches: async (table, columns, batches) => {
+      const statement = copyStatement(table, columns, "'/dev/blob'");
+      if (client instanceof PgliteThreadClient) {
+        const thread: PgliteThreadClient = client;
+        await thread.transaction(async (tx) => {
+          for (const text of batches) await tx.copy(statement, text);
+        });
+      } else
+        await client.transaction(async (tx) => {
+          for (const text of batches) await tx.query(statement, [], { blob: new Blob([text]) });
+        });
     },
     close: () => client.close(),
   };

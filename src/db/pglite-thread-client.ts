@@ -26,6 +26,8 @@ interface Queryable {
 }
 
 export interface ThreadTransaction extends Queryable {
+  /** `COPY ... FROM '/dev/blob'` inside the transaction (Database.copyRowsInBatches). */
+  copy(sql: string, text: string): Promise<void>;
   rollback(): Promise<void>;
   readonly closed: boolean;
 }
@@ -133,6 +135,10 @@ export class PgliteThreadClient implements Queryable {
       exec: async (sql) => {
         guard();
         return inner.exec(sql);
+      },
+      copy: async (sql, text) => {
+        guard();
+        await this.#call({ op: 'copy', sql, text, txId });
       },
       rollback: async () => {
         guard();

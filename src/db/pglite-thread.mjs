@@ -5,7 +5,7 @@
  *
  *   { op: 'query', sql, params, rowMode, rawTimes, txId? }   -> { rows, fields, affectedRows }
  *   { op: 'exec', sql, txId? }                               -> results
- *   { op: 'copy', sql, text }                                -> null  (COPY ... FROM '/dev/blob', text the blob)
+ *   { op: 'copy', sql, text, txId? }                         -> null  (COPY ... FROM '/dev/blob', text the blob)
  *   { op: 'begin' }                                          -> { txId }  (PGlite's own transaction: other
  *                                                                queries wait for it, as in one thread)
  *   { op: 'end', txId, commit }                              -> null
@@ -113,7 +113,7 @@ async function handle(request) {
     case 'exec':
       return (await target(request.txId).exec(request.sql)).map((r) => ({ rows: r.rows, fields: r.fields, affectedRows: r.affectedRows }));
     case 'copy':
-      await pg.query(request.sql, [], { blob: new Blob([request.text]) });
+      await target(request.txId).query(request.sql, [], { blob: new Blob([request.text]) });
       return null;
     case 'begin':
       return begin();

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { customType, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { customType, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import type { MediaKind } from '../../shared/media';
 import { users } from './accounts';
 import { apps } from './apps';
@@ -63,9 +63,17 @@ export const mediaFiles = pgTable(
   ],
 );
 
-/** The database back end's bytes, by storage key (features/media/media-store.ts). */
-export const mediaBytes = pgTable('media_bytes', {
-  key: text('key').primaryKey(),
-  bytes: bytea('bytes').notNull(),
-  mimeType: text('mime_type').notNull(),
-});
+/**
+ * The database back end's bytes, by storage key, in chunks numbered from 0 (features/media/media-store.ts). A file
+ * stored before chunks is one row, `seq` 0, of any size.
+ */
+export const mediaBytes = pgTable(
+  'media_bytes',
+  {
+    key: text('key').notNull(),
+    seq: integer('seq').notNull().default(0),
+    bytes: bytea('bytes').notNull(),
+    mimeType: text('mime_type').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.seq] })],
+);

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { AwsClient } from 'aws4fetch';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,8 +8,16 @@ import { startS3Server, type TestS3Server } from '../../../../tests/support/s3-s
 import { seedApp } from '../../../../tests/support/seed-app';
 import { createTestApp, seedUser, type TestApp, useTestApp, useUser } from '../../../../tests/support/test-app';
 import { describeDb } from '../../../../tests/support/test-db';
-import { createS3MediaStore } from './media-store';
-import { MediaRefusal, readMedia, storeMedia, sweepExpiredMedia, withSignedUrl, type StoreMediaInput } from './media.service';
+import { createS3MediaStore, MEDIA_CHUNK_BYTES } from './media-store';
+import {
+  MEDIA_MESSAGES,
+  MediaRefusal,
+  readMedia,
+  storeMedia,
+  sweepExpiredMedia,
+  withSignedUrl,
+  type StoreMediaInput,
+} from './media.service';
 
 const MB = 1024 * 1024;
 
@@ -215,6 +223,109 @@ describeDb('media files: storing, refusing, reading', () => {
   });
 });
 
+describeDb('media links: byte ranges, over real HTTP', () => {
+  const t = useTestApp();
+  const owner = useUser(t);
+  // Printable and random (base64 of random bytes): a text document of three chunks and a part, in which a
+  // range shifted by a byte shows.
+  const text = Buffer.from(randomBytes(Math.ceil((3 * MEDIA_CHUNK_BYTES + 1000) * 0.75)).toString('base64'));
+  const size = text.length;
+  let link = '';
+  let etag = '';
+  let mediaId = '';
+  const get = (headers: Record<string, string> = {}) => fetch(link, { headers });
+  const bytesOf = async (res: Response) => Buffer.from(await res.arrayBuffer());
+
+  it('serves the whole file by its link, saying that it takes ranges', async () => {
+    const origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const ref = await storeMedia(t.app.ctx, { accountId: owner.user.id, source: 'upload', bytes: text, claimedMimeType: 'text/plain' });
+    mediaId = ref.mediaId;
+    link = origin + pathOf(withSignedUrl(t.app.ctx, ref).url!);
+    const res = await get();
+    expect(res.status).toBe(200);
+    expect(res.headers.get('accept-ranges')).toBe('bytes');
+    expect(res.headers.get('content-length')).toBe(String(size));
+    expect(res.headers.get('content-type')).toBe('text/plain');
+    expect(res.headers.get('content-disposition')).toBe('attachment');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('content-security-policy')).toContain('sandbox');
+    etag = res.headers.get('etag')!;
+    expect(etag).toMatch(/^"[0-9a-f]{64}"$/);
+    expect((await bytesOf(res)).equals(text)).toBe(true);
+  });
+
+  it('answers 206 with the bytes of one range: the first byte, the last ones, across chunks, to the end', async () => {
+    const cases: Array<[string, number, number]> = [
+      ['bytes=0-0', 0, 0],
+      [`bytes=${MEDIA_CHUNK_BYTES - 2}-${MEDIA_CHUNK_BYTES + 1}`, MEDIA_CHUNK_BYTES - 2, MEDIA_CHUNK_BYTES + 1],
+      [`bytes=10-${2 * MEDIA_CHUNK_BYTES + 10}`, 10, 2 * MEDIA_CHUNK_BYTES + 10],
+      [`bytes=${size - 100}-`, size - 100, size - 1],
+      ['bytes=-1', size - 1, size - 1],
+      [`bytes=${size - 5}-${size + 1000}`, size - 5, size - 1], // an end past the file is cut to it
+      [`bytes=-${size + 10}`, 0, size - 1], // the last N bytes, N more than the file: the whole file
+    ];
+    for (const [range, start, end] of cases) {
+      const res = await get({ range });
+      expect(res.status, range).toBe(206);
+      expect(res.headers.get('content-range'), range).toBe(`bytes ${start}-${end}/${size}`);
+      expect(res.headers.get('content-length'), range).toBe(String(end - start + 1));
+      expect(res.headers.get('content-type'), range).toBe('text/plain');
+      expect(res.headers.get('x-content-type-options'), range).toBe('nosniff');
+      expect((await bytesOf(res)).equals(text.subarray(start, end + 1)), range).toBe(true);
+    }
+  });
+
+  it('answers HEAD with the headers alone, of the file or of a range', async () => {
+    const whole = await fetch(link, { method: 'HEAD' });
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get('content-length')).toBe(String(size));
+    expect(whole.headers.get('accept-ranges')).toBe('bytes');
+    expect((await bytesOf(whole)).length).toBe(0);
+    const part = await fetch(link, { method: 'HEAD', headers: { range: 'bytes=10-19' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 10-19/${size}`);
+    expect(part.headers.get('content-length')).toBe('10');
+  });
+
+  it('answers 416 for a range that starts past the end, with the size', async () => {
+    for (const range of [`bytes=${size}-`, `bytes=${size + 10}-${size + 20}`, 'bytes=-0']) {
+      const res = await get({ range });
+      expect(res.status, range).toBe(416);
+      expect(res.headers.get('content-range'), range).toBe(`bytes */${size}`);
+      await res.body?.cancel();
+    }
+  });
+
+  it('serves the whole file for several ranges, a range it does not read, or an If-Range that is not its ETag', async () => {
+    const wholeFileHeaders: Array<Record<string, string>> = [
+      { range: 'bytes=0-1, 5-6' },
+      { range: 'items=0-1' },
+      { range: 'bytes=9-3' },
+      { range: 'bytes=0-1', 'if-range': '"another"' },
+    ];
+    for (const headers of wholeFileHeaders) {
+      const res = await get(headers);
+      expect(res.status, JSON.stringify(headers)).toBe(200);
+      expect((await bytesOf(res)).equals(text), JSON.stringify(headers)).toBe(true);
+    }
+    const resumed = await get({ range: 'bytes=0-1', 'if-range': etag });
+    expect(resumed.status).toBe(206);
+    expect((await bytesOf(resumed)).toString()).toBe(text.subarray(0, 2).toString());
+  });
+
+  it("answers 410 in the envelope, without the file's headers, for bytes gone from under the record", async () => {
+    // Removed by hand, the record left live: the store answers nothing, before any of the file's headers is set.
+    await t.db.delete(mediaBytes).where(eq(mediaBytes.key, `${owner.user.id}/${mediaId}`));
+    for (const headers of [{}, { range: 'bytes=0-9' }] as Array<Record<string, string>>) {
+      const res = await get(headers);
+      expect(res.status, JSON.stringify(headers)).toBe(410);
+      expect(res.headers.get('content-type'), JSON.stringify(headers)).toMatch(/^application\/json/);
+      expect(res.headers.get('content-disposition'), JSON.stringify(headers)).toBeNull();
+      expect(((await res.json()) as { message: string }).message).toBe(MEDIA_MESSAGES.gone);
+    }
+  });
+});
+
 describeDb('media quota', () => {
   const t = useTestApp();
   const trial = useUser(t, { plan: 'TRIAL' });
@@ -321,6 +432,10 @@ describeDb('media on the S3 back end (s3rver)', () => {
     expect(row).toMatchObject({ backend: 's3', storageKey: `${accountId}/${ref.mediaId}` });
     const file = await t.app.inject({ method: 'GET', url: pathOf(ref.url) });
     expect(file.rawPayload.equals(pdf)).toBe(true);
+    const part = await t.app.inject({ method: 'GET', url: pathOf(ref.url), headers: { range: 'bytes=1-4' } });
+    expect(part.statusCode).toBe(206);
+    expect(part.headers['content-range']).toBe(`bytes 1-4/${pdf.length}`);
+    expect(part.rawPayload.equals(pdf.subarray(1, 5))).toBe(true);
   });
 
   it('takes the bytes back out of the bucket when the record cannot be written', async () => {

@@ -1,8 +1,8 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { downloadMedia, getMedia, uploadMedia } from '../../../shared/api/media.calls';
 import { uploadMediaQuerySchema } from '../../../shared/api/media.schema';
-import { notAllowed } from '../../../shared/errors';
+import { AppError, notAllowed } from '../../../shared/errors';
 import type { AppContext } from '../../context';
 import { getOwnedApp } from '../../core/app-access';
 import { createLimit, readAddress } from '../../core/rate-limits';
@@ -10,6 +10,7 @@ import { registerCall } from '../../core/register-call';
 import { ok } from '../../http';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
 import { checkMediaLink } from './media-links';
+import type { ByteRange } from './media-store';
 import { readUploadBody } from './media-uploads';
 import type { AuthUser } from '../../core/auth-user';
 import {
@@ -19,7 +20,7 @@ import {
   getReadableMedia,
   MEDIA_MESSAGES,
   MediaRefusal,
-  readStoredBytes,
+  openStoredBytes,
   storeMedia,
   toMediaRef,
   withSignedUrl,
@@ -68,9 +69,35 @@ function toContentDisposition(type: 'inline' | 'attachment', fileName: string | 
 }
 
 /**
+ * The one byte range a request asks for in a file of `size` bytes (RFC 9110, 14.2): `bytes=0-499`, `bytes=500-`
+ * (to the end), `bytes=-500` (the last 500), an end past the file cut to it. Null serves the whole file: no Range,
+ * another unit, several ranges (players ask for one; several would need a multipart answer), a header that does
+ * not parse, or an If-Range that is not the file's ETag (the file changed since the client read part of it, which
+ * a file never does, but a validator not ours says nothing). Unsatisfiable is a range starting past the end.
+ */
+export function readByteRange(
+  headers: { range?: string; 'if-range'?: string },
+  size: number,
+  etag: string,
+): ByteRange | 'unsatisfiable' | null {
+  const match = /^bytes=(\d*)-(\d*)$/.exec(headers.range?.trim() ?? '');
+  if (!match || (!match[1] && !match[2])) return null;
+  if (headers['if-range'] !== undefined && headers['if-range'] !== etag) return null;
+  if (!match[1]) {
+    const suffix = Number(match[2]);
+    return suffix === 0 || size === 0 ? 'unsatisfiable' : { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(match[1]);
+  const end = match[2] ? Number(match[2]) : Infinity;
+  if (end < start) return null;
+  return start >= size ? 'unsatisfiable' : { start, end: Math.min(end, size - 1) };
+}
+
+/**
  * A stored file's bytes by signed link (docs/media.md, Links), in every MODE: no sign-in, the link is the
  * credential. The type is the one read from the bytes, never guessed again by the browser (nosniff), and the
- * bytes run no script even opened directly (a sandboxed CSP); documents download rather than open.
+ * bytes run no script even opened directly (a sandboxed CSP); documents download rather than open. The bytes are
+ * streamed from the store, never held whole, and a Range asks for part of them (a player seeking in a video).
  */
 export function registerMediaFileRoute(app: FastifyInstance, ctx: AppContext): void {
   registerCall(app, downloadMedia, {
@@ -82,15 +109,34 @@ export function registerMediaFileRoute(app: FastifyInstance, ctx: AppContext): v
       if (check === 'forged') throw notAllowed('This link to a file is not valid.');
       if (check === 'expired') throw notAllowed('This link to a file has expired: ask for a new one.');
       const row = await findMediaById(ctx, mediaId);
-      const { bytes } = await readStoredBytes(ctx, row);
-      return reply
+      if (row.deletedAt) throw new AppError('gone', MEDIA_MESSAGES.gone);
+      // A file's bytes never change: their hash is a strong validator.
+      const etag = `"${row.sha256}"`;
+      const range = readByteRange(req.headers, row.size, etag);
+      // The store is read before any header is set: a store that fails answers its error alone. A HEAD asks for the
+      // headers alone: the store is not read (Fastify would read a stream to its end to drop it).
+      const opened =
+        range === 'unsatisfiable'
+          ? null
+          : req.method === 'HEAD'
+            ? { size: row.size, stream: Readable.from([]) }
+            : await openStoredBytes(ctx, row, range ?? undefined);
+      reply
         .header('content-type', row.mimeType)
-        .header('content-length', bytes.length)
         .header('content-disposition', toContentDisposition(row.kind === 'document' ? 'attachment' : 'inline', row.fileName))
         .header('x-content-type-options', 'nosniff')
         .header('content-security-policy', "default-src 'none'; sandbox")
         .header('cache-control', 'private, max-age=300')
-        .send(bytes);
+        .header('accept-ranges', 'bytes')
+        .header('etag', etag);
+      if (!opened || range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${row.size}`).send();
+      const { size, stream } = opened;
+      if (!range) return reply.header('content-length', size).send(stream);
+      return reply
+        .code(206)
+        .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
+        .header('content-length', range.end - range.start + 1)
+        .send(stream);
     },
   });
 }

@@ -18,6 +18,7 @@ import { sumLiveBytes } from '../../core/media-usage';
 import { toE164 } from '../../core/msisdn';
 import { getMediaQuota } from '../billing/plan-limits';
 import { signMediaPath } from './media-links';
+import type { ByteRange, OpenedMedia } from './media-store';
 import { readImageDimensions, sniffMimeType } from './media-type';
 
 /**
@@ -289,19 +290,37 @@ export async function readMedia(ctx: AppContext, mediaId: string, accountId: str
   return readStoredBytes(ctx, await getMediaRecord(ctx, mediaId, accountId));
 }
 
-/** The bytes of a record already found (the signed link's route finds it by id alone). */
+/** The bytes of a record already found (the signed link's route finds it by id alone), whole. */
 export async function readStoredBytes(ctx: AppContext, row: MediaRow): Promise<{ bytes: Buffer; ref: MediaRef }> {
-  if (row.deletedAt) throw new AppError('gone', MEDIA_MESSAGES.gone);
-  let bytes: Buffer | null;
+  const { stream } = await openStoredBytes(ctx, row);
   try {
-    bytes = await ctx.mediaStore.get(row.storageKey);
+    return { bytes: Buffer.concat(await stream.toArray()), ref: toMediaRef(row) };
   } catch (err) {
-    ctx.log.error({ err, mediaId: row.id }, 'media store did not answer');
-    throw new MediaRefusal('unavailable', 'The file cannot be read right now. Please try again in a few minutes.');
+    throw unreadable(ctx, row, err);
+  }
+}
+
+/**
+ * The bytes of a record already found, as a stream (the signed link's route serves them so), whole or `range` of
+ * them: 410 gone once the retention period (or an erasure) removed them, `unavailable` when the store does not
+ * answer. A store failing later, while the stream is read, fails the stream.
+ */
+export async function openStoredBytes(ctx: AppContext, row: MediaRow, range?: ByteRange): Promise<OpenedMedia> {
+  if (row.deletedAt) throw new AppError('gone', MEDIA_MESSAGES.gone);
+  let opened: OpenedMedia | null;
+  try {
+    opened = await ctx.mediaStore.open(row.storageKey, range);
+  } catch (err) {
+    throw unreadable(ctx, row, err);
   }
   // Bytes gone from under a live record (removed by hand from the bucket): as gone as retention makes them.
-  if (!bytes) throw new AppError('gone', MEDIA_MESSAGES.gone);
-  return { bytes, ref: toMediaRef(row) };
+  if (!opened) throw new AppError('gone', MEDIA_MESSAGES.gone);
+  return opened;
+}
+
+function unreadable(ctx: AppContext, row: MediaRow, err: unknown): MediaRefusal {
+  ctx.log.error({ err, mediaId: row.id }, 'media store did not answer');
+  return new MediaRefusal('unavailable', 'The file cannot be read right now. Please try again in a few minutes.');
 }
 
 /** A file by id alone, for a signed link (whose signature already names the file); not found when there is none. */

@@ -1,0 +1,1 @@
+ALTER TABLE "media_bytes" ADD COLUMN "seq" integer DEFAULT 0 NOT NULL;
