@@ -3,7 +3,10 @@ import { createApiClient, type SeededUser, type TestApp } from './test-app';
 import type { InboxEvent } from '../../src/shared/api/inbox.schema';
 import { seedMenu } from './seed-app';
 
-/** A bot that hands customers to the inbox (docs/inbox.md), on a simulated linked number, and its customers' phones. */
+/**
+ * Bots on simulated linked numbers: linking one, a bot that hands customers to the inbox (docs/inbox.md), and its
+ * customers' phones.
+ */
 
 export interface LinkedBot {
   appId: string;
@@ -34,11 +37,26 @@ export async function seedHandoffBot(t: TestApp, builder: SeededUser): Promise<L
     ],
   });
   expect((await get(`/api/deployChanges/${appId}`)).json().status).toBe('00');
+  return { appId, ...(await linkSimulatedNumber(t, builder, appId, '+233200000000')) };
+}
+
+/**
+ * Links a deployed bot to a number on the simulator connector as its builder would: the link, the secret its QR
+ * code carries, the scan from the simulated phone. The number is CONNECTED once this returns.
+ */
+export async function linkSimulatedNumber(
+  t: TestApp,
+  builder: Pick<SeededUser, 'auth'>,
+  appId: string,
+  mobileNumber: string,
+): Promise<{ linkId: string; secret: string }> {
+  const { get, post } = createApiClient(t, builder);
   const linkId = (await post('/api/chatbot/whatsapp/link', { chatBotAppId: appId })).json().linkId as string;
   const status = (await get(`/api/chatbot/whatsapp/link-status/${linkId}`)).json();
   const secret = new URL(status.qrCode).searchParams.get('secret')!;
-  await post(`/api/whatsapp-simulator/${linkId}/scan`, { secret, mobileNumber: '+233200000000' }, {});
-  return { appId, linkId, secret };
+  const scanned = (await post(`/api/whatsapp-simulator/${linkId}/scan`, { secret, mobileNumber }, {})).json();
+  expect(scanned).toMatchObject({ status: '00', data: { status: 'CONNECTED' } });
+  return { linkId, secret };
 }
 
 /** The customer writes on the simulated phone: the texts the bot sent back (none while agents hold the conversation). */

@@ -1,3 +1,4 @@
+import { linkSimulatedNumber } from '../../../../tests/support/inbox-bot';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -85,11 +86,7 @@ async function linkBot(t: TestApp, auth: { authorization: string }, name: string
   const appId = created.data.appId as string;
   await design(appId);
   expect((await get(`/api/deployChanges/${appId}`)).json().status).toBe('00');
-  const linkId = (await post('/api/chatbot/whatsapp/link', { chatBotAppId: appId })).json().linkId as string;
-  const qr = (await get(`/api/chatbot/whatsapp/link-status/${linkId}`)).json().qrCode as string;
-  const secret = new URL(qr).searchParams.get('secret')!;
-  const scanned = (await post(`/api/whatsapp-simulator/${linkId}/scan`, { secret, mobileNumber: '+233200000012' }, {})).json();
-  expect(scanned).toMatchObject({ status: '00', data: { status: 'CONNECTED' } });
+  const { linkId, secret } = await linkSimulatedNumber(t, { auth }, appId, '+233200000012');
   const phone = async (body: Record<string, unknown>) => {
     const res = await post(`/api/whatsapp-simulator/${linkId}/messages`, { secret, from: '233209999912', ...body }, {});
     expect(res.statusCode, res.body).toBe(200);

@@ -1,3 +1,4 @@
+import { linkSimulatedNumber } from '../../../../tests/support/inbox-bot';
 import { and, eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { makePdf, makePng, makePngBomb } from '../../../../tests/support/media-files';
@@ -36,12 +37,7 @@ describeDb('WhatsApp media through the store', () => {
     const appId = created.data.appId as string;
     await design(appId);
     expect((await get(`/api/deployChanges/${appId}`)).json().status).toBe('00');
-    const linked = (await post('/api/chatbot/whatsapp/link', { chatBotAppId: appId })).json();
-    const linkId = linked.linkId as string;
-    const qr = (await get(`/api/chatbot/whatsapp/link-status/${linkId}`)).json().qrCode as string;
-    const secret = new URL(qr).searchParams.get('secret')!;
-    const scanned = (await post(`/api/whatsapp-simulator/${linkId}/scan`, { secret, mobileNumber: '+233200000011' }, {})).json();
-    expect(scanned).toMatchObject({ status: '00', data: { status: 'CONNECTED' } });
+    const { linkId, secret } = await linkSimulatedNumber(t, builder, appId, '+233200000011');
     const phone = async (body: Record<string, unknown>) => {
       const res = await post(`/api/whatsapp-simulator/${linkId}/messages`, { secret, from: FROM, ...body }, {});
       expect(res.statusCode, res.body).toBe(200);
