@@ -14,6 +14,7 @@ const EVERYONE = [
   'Buy USSD ShortCode',
   'My USSD Extensions',
   'SMS Outbox',
+  'Inbox',
   'Contacts',
   'Account Billing',
 ];
@@ -24,7 +25,6 @@ const ADMIN = [
   'ShortCode Providers',
   'Available USSD Extensions',
   'WhatsApp Bots',
-  'Inbox',
   'Contact Requests',
   'Subscriptions',
 ];
@@ -32,7 +32,7 @@ const EXPECTED_SIDEBAR: Record<E2eUserKind, string[]> = {
   private: [...EVERYONE, 'My USSD Apps'],
   admin: ADMIN,
   superAdmin: [...ADMIN, 'User Management', 'Mail Outbox'],
-  chatbot: [...EVERYONE, 'My USSD Apps', 'WhatsApp Bots', 'Inbox'],
+  chatbot: [...EVERYONE, 'My USSD Apps', 'WhatsApp Bots'],
   merchant: [...EVERYONE, 'My USSD Apps', 'Manage Merchant Account', 'Merchant Transactions'],
   support: [...EVERYONE, 'USSD Apps', 'Merchant Management', 'Contact Requests', 'Subscriptions'],
 };
