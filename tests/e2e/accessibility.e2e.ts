@@ -162,6 +162,7 @@ const ROUTE_VISITS: Record<string, Visit> = {
     url: () => '/inbox',
     ready: (page) => page.getByTestId('inbox-empty').or(page.getByTestId('inbox-list')),
   },
+  '/inbox/agents': { as: 'chatbot', url: () => '/inbox/agents', ready: heading('Agents') },
   '/whatsapp-bot/settings/:appId': {
     as: 'chatbot',
     url: (ids) => `/whatsapp-bot/settings/${ids.botId}`,
