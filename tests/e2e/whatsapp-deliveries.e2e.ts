@@ -103,7 +103,7 @@ describeBrowser('WhatsApp delivery statuses on the dashboard and the session log
       await visible(panel.getByTestId('delivery-failure').filter({ hasText: FAILURE }));
       // The period is in the address; the test runs (the chat simulator) sent nothing.
       await panel.locator('label', { hasText: '7 days' }).click();
-      await expect.poll(() => new URL(page.url()).searchParams.get('period')).toBe('week');
+      await expect.poll(() => new URL(page.url()).searchParams.get('period'), { timeout: 10_000 }).toBe('week');
       expect(await value('Sent').textContent()).toBe('2');
       await page.locator('label', { hasText: 'Test runs' }).click();
       await visible(panel.getByTestId('delivery-empty'));

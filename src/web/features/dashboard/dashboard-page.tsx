@@ -85,8 +85,9 @@ export function DashboardPage() {
           value={environment}
           onChange={(value) =>
             setSearchParams(
-              (old) => {
-                const next = new URLSearchParams(old);
+              () => {
+                // The address as it is now (delivery-panel.tsx sets the period): never an older render's.
+                const next = new URLSearchParams(window.location.search);
                 if (value === 'test') next.set('environment', 'test');
                 else next.delete('environment');
                 return next;

@@ -46,8 +46,10 @@ export function DeliveryPanel({ appId, environment, refreshMs }: { appId: string
   });
   const choosePeriod = (value: string) =>
     setSearchParams(
-      (old) => {
-        const next = new URLSearchParams(old);
+      () => {
+        // The address as it is now, not as this component last rendered it: the period and the environment are set
+        // by two components, and a second click before a re-render would drop the first one's parameter.
+        const next = new URLSearchParams(window.location.search);
         if (value === 'day') next.delete('period');
         else next.set('period', value);
         return next;
