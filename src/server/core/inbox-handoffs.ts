@@ -2,9 +2,10 @@
  * The runtime's side of handing a conversation to a person (docs/inbox.md). The runtime finds a handoff (a rule's,
  * or one of a bot's handoff words) and asks the inbox to open a conversation; while one is open, a WhatsApp
  * contact's messages go to it instead of the bot. On USSD a rule's handoff is a callback request: a conversation
- * with the caller's number and answers, which an agent calls back and marks done. The contract is here, in the core, so the runtime, the bots'
- * connectors and the inbox share it without importing each other; buildApp hands the inbox's implementation to the
- * connectors, which give it to the runtime with each linked number's message.
+ * with the caller's number and answers, which an agent calls back and marks done. The contract is here, in the core,
+ * so the runtime, the bots' connectors and the inbox share it without importing each other; buildApp hands the
+ * inbox's implementation to the runtime (USSD) and to the connectors, which give it to the runtime with each linked
+ * number's message.
  */
 import type { InboxChannel } from '../../shared/inbox';
 import type { ChatMessage } from '../../shared/whatsapp';

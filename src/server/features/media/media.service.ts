@@ -1,3 +1,4 @@
+import { isUuid } from '../../../shared/ids';
 import { createHash, randomUUID } from 'node:crypto';
 import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
@@ -267,8 +268,6 @@ export function withSignedUrl(ctx: AppContext, ref: MediaRef, ttlSeconds = ctx.c
   const expiresAt = new Date(ctx.now().getTime() + ttlSeconds * 1000);
   return { ...ref, url: getPublicOrigin(ctx.config) + signMediaPath(ctx.getMediaUrlKey(), ref.mediaId, expiresAt) };
 }
-
-const isUuid = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
 
 /** The file's record if `accountId` owns it; not found otherwise (another account's id included). */
 export async function getMediaRecord(ctx: AppContext, mediaId: string, accountId: string): Promise<MediaRow> {

@@ -12,9 +12,9 @@ import {
   getHandoffReply,
   HANDOFF_FAILED_TEXT,
   INBOX_UNAVAILABLE_TEXT,
+  type InboxChannel,
   readHandoffKeyword,
 } from '../../../shared/inbox';
-import type { InboxChannel } from '../../../shared/inbox';
 import { getClosedReply, isOpenAt } from '../../../shared/office-hours';
 import type { ChatMessage } from '../../../shared/whatsapp';
 import type { HopEnv } from './hop-env';
@@ -51,9 +51,8 @@ export async function holdForAgents(
  * the session's language when its team is away now (docs/inbox.md, "Office hours").
  */
 export function toHandoffText(env: HopEnv, loaded: LoadedApp, channel: InboxChannel, language: string | null, text: string): string {
-  const hours = 'missing' in loaded ? null : loaded.officeHours;
-  if (!hours || 'missing' in loaded || isOpenAt(hours, env.ctx.now())) return text;
-  return getClosedReply(hours, language, loaded.compiled.app.languages?.defaultLanguage ?? null, channel);
+  if ('missing' in loaded || !loaded.officeHours || isOpenAt(loaded.officeHours, env.ctx.now())) return text;
+  return getClosedReply(loaded.officeHours, language, loaded.compiled.app.languages?.defaultLanguage ?? null, channel);
 }
 
 /**

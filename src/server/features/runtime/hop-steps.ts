@@ -10,7 +10,6 @@
  * Each step reads the runtime's parts from a `HopEnv` (hop-env.ts), built once per runtime. The contact's two steps
  * are in contact-steps.ts.
  */
-import { requestCallback } from './handoff-steps';
 import { createHash, randomUUID } from 'node:crypto';
 import type { ChannelAdapter, FormattedReply, InboundHop, Reply } from '../../../channels';
 import {
@@ -28,6 +27,7 @@ import { notFound } from '../../../shared/errors';
 import type { AppContext } from '../../context';
 import type { GatewaySource } from '../../core/gateway-access';
 import { readContact, recordContact } from './contact-steps';
+import { requestCallback } from './handoff-steps';
 import type { HopEnv, RunnableApp } from './hop-env';
 import type { Environment, RouteDecision, StoredSession } from './runtime-types';
 import type { LoadedApp } from '../../core/caches';
