@@ -247,6 +247,11 @@ export const configSchema = z
       .int()
       .min(1024 * 1024)
       .default(256 * 1024 * 1024),
+    /**
+     * Agents one account may have (docs/inbox.md, "Agents"): each is a user and an invitation mail, so a free account
+     * cannot mint users or mail strangers without end.
+     */
+    INBOX_AGENTS_PER_ACCOUNT: z.coerce.number().int().min(1).max(10_000).default(50),
     // The inbox's live streams (docs/inbox.md, "Live"): open at once per account and in this process, and how
     // often an idle one gets a heartbeat (proxies close a silent connection).
     INBOX_STREAMS_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(20),

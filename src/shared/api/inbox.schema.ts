@@ -166,6 +166,7 @@ export const INBOX_MESSAGES = {
   linkNotConnected: 'The number this customer wrote to is not CONNECTED: link it again before replying.',
   notAnAgent: 'Choose an agent of this account.',
   agentNotFound: 'Agent not found',
+  tooManyAgents: 'This account has as many agents as it may have: remove one before adding another.',
   tooManyStreams: 'Too many inbox screens are open for this account: close one and try again.',
   busy: 'The inbox is busy: please try again in a moment.',
 } as const;

@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
 import { auditLog, contacts, inboxConversations, inboxMessages, mailOutbox, users } from '../../../db/schema';
+import { INBOX_MESSAGES } from '../../../shared/api/inbox.schema';
 import { describeDb } from '../../../../tests/support/test-db';
 import { makePng } from '../../../../tests/support/media-files';
 import { storeMedia } from '../media/media.service';
@@ -17,7 +18,7 @@ import { customerWrites, openStream, received, seedHandoffBot, type LinkedBot } 
 const asAgent = (token: string) => ({ authorization: `Bearer ${token}` });
 
 describeDb('inbox agents', () => {
-  const t = useTestApp({ INBOX_STREAMS_PER_ACCOUNT: 2 });
+  const t = useTestApp({ INBOX_STREAMS_PER_ACCOUNT: 2, INBOX_AGENTS_PER_ACCOUNT: 8 });
   const owner = useUser(t, { roles: ['CHATBOT'], fullName: 'Ama Owusu' });
   const stranger = useUser(t, { roles: ['CHATBOT'] });
   let bot: LinkedBot;
@@ -255,5 +256,24 @@ describeDb('inbox agents', () => {
     await t.db.delete(users).where(eq(users.id, account.user.id));
     expect(await t.db.select().from(users).where(eq(users.id, agent.id))).toEqual([]);
     expect((await t.app.inject({ method: 'GET', url: '/api/inbox/conversations', headers: agent.auth })).statusCode).toBe(401);
+  });
+
+  it('an account has at most INBOX_AGENTS_PER_ACCOUNT agents: the next is refused and nothing is created or mailed', async () => {
+    const busy = await seedUser(t, { roles: ['CHATBOT'] });
+    const stamp = Date.now();
+    for (const n of [1, 2, 3, 4, 5, 6, 7, 8]) await addAgent(busy, `Agent ${n}`, `agent${n}.${stamp}@agents.test`);
+    const refused = await createApiClient(t, busy).post('/api/inbox/agents', {
+      fullName: 'Agent 9',
+      email: `agent9.${stamp}@agents.test`,
+      password: 'first-pass',
+    });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe(INBOX_MESSAGES.tooManyAgents);
+    expect(
+      await t.db
+        .select()
+        .from(users)
+        .where(eq(users.email, `agent9.${stamp}@agents.test`)),
+    ).toEqual([]);
   });
 });

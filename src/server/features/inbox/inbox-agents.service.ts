@@ -4,10 +4,10 @@
  * and see the owner's inbox, nothing else (the guard refuses them every other route, plugins/guard.ts). Adding
  * and removing one is written to the audit log; the agent gets a mail saying where to sign in.
  */
-import { and, asc, eq, or } from 'drizzle-orm';
+import { and, asc, count, eq, or } from 'drizzle-orm';
 import { inboxConversations, users } from '../../../db/schema';
 import { type CreateInboxAgentBody, INBOX_MESSAGES, type InboxAgent } from '../../../shared/api/inbox.schema';
-import { notFound } from '../../../shared/errors';
+import { conflict, notFound } from '../../../shared/errors';
 import { getPublicOrigin } from '../../config';
 import type { AppContext } from '../../context';
 import { createUser } from '../../core/accounts';
@@ -43,6 +43,8 @@ export async function findAgents(ctx: AppContext, user: AuthUser): Promise<Inbox
 
 /** Adds an agent to the owner's account (email unique across every user, as registration's) and mails them. */
 export async function createAgent(ctx: AppContext, owner: AuthUser, body: CreateInboxAgentBody): Promise<InboxAgent> {
+  const [{ agents }] = (await ctx.db.select({ agents: count() }).from(users).where(eq(users.agentOf, owner.id))) as [{ agents: number }];
+  if (agents >= ctx.config.INBOX_AGENTS_PER_ACCOUNT) throw conflict(INBOX_MESSAGES.tooManyAgents);
   const row = await createUser(ctx.db, { ...body, userType: 'agent', agentOf: owner.id });
   await recordAdminAction(ctx.db, owner, 'agent_created', row.id, { email: row.email, ownerId: owner.id });
   ctx.background.run('agent invitation mail', () =>
