@@ -424,30 +424,31 @@ export function createInbox(ctx: AppContext, parts: InboxParts) {
       throw conflict(
         `The 24-hour window with ${conversation.msisdn} closed on ${formatWhen(window.closedAt ?? ctx.now().toISOString())}: WhatsApp lets a business write freely only within 24 hours of the customer's last message, and sending a template from the inbox is not offered yet.`,
       );
-    // Written before it is sent: a retry with the same client id finds it and sends nothing twice.
-    const [row] = await ctx.db
-      .insert(inboxMessages)
-      .values({
-        conversationId: conversation.id,
-        direction: 'out',
-        author: 'agent',
-        authorId: user.id,
-        authorName: user.fullName,
-        text: body.text,
-        clientMessageId: body.clientMessageId ?? null,
-        createdAt: ctx.now(),
-      })
-      .onConflictDoNothing()
-      .returning();
-    if (!row) {
-      // The same client id, written by a request running at the same time: that one sends it.
-      const [twin] = await ctx.db
-        .select()
-        .from(inboxMessages)
-        .where(and(eq(inboxMessages.conversationId, conversation.id), eq(inboxMessages.clientMessageId, body.clientMessageId ?? '')));
-      return toMessage(twin!);
-    }
+    // Written and sent in the conversation's turn, so two agents' replies are stored (seq) in the order the
+    // phone gets them. Written before it is sent: a retry with the same client id finds it and sends nothing twice.
     const done = await inTurn(conversation.id, async () => {
+      const [row] = await ctx.db
+        .insert(inboxMessages)
+        .values({
+          conversationId: conversation.id,
+          direction: 'out',
+          author: 'agent',
+          authorId: user.id,
+          authorName: user.fullName,
+          text: body.text,
+          clientMessageId: body.clientMessageId ?? null,
+          createdAt: ctx.now(),
+        })
+        .onConflictDoNothing()
+        .returning();
+      if (!row) {
+        // The same client id, written by a request running at the same time: that one sends it.
+        const [twin] = await ctx.db
+          .select()
+          .from(inboxMessages)
+          .where(and(eq(inboxMessages.conversationId, conversation.id), eq(inboxMessages.clientMessageId, body.clientMessageId ?? '')));
+        return { twin: twin! };
+      }
       let providerMessageId: string | null = null;
       let error = '';
       try {
@@ -465,6 +466,7 @@ export function createInbox(ctx: AppContext, parts: InboxParts) {
       await ctx.db.update(inboxConversations).set({ lastMessageAt: now, updatedAt: now }).where(eq(inboxConversations.id, conversation.id));
       return { row: updated!, error };
     });
+    if ('twin' in done) return toMessage(done.twin);
     publish(conversation.ownerId, conversation.id, done.row);
     if (done.error) throw new AppError('upstream', `WhatsApp did not take the reply (kept as failed): ${done.error}`);
     return toMessage(done.row);
