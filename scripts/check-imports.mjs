@@ -49,8 +49,8 @@ const WEB_FEATURE_IMPORTERS = {
   menus: ['flowmap', 'logs', 'sessions'],
   // The designer's custom-action picker lists the account's custom actions; a JavaScript action starts from their code.
   'custom-actions': ['menus'],
-  // The sidebar shows the inbox's unread count.
-  inbox: ['console'],
+  // The sidebar shows the inbox's unread count; an app's dashboard links its inbox figures to the inbox.
+  inbox: ['console', 'dashboard'],
   // The bots' chat simulator and simulated phone reuse the emulator's phone frame, panels and session.
   emulator: ['bots'],
   // Two-factor: the layout's enrolment and advice (console), the reset button on user tables (admins, merchants).

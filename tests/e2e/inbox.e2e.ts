@@ -344,4 +344,28 @@ describeBrowser('the inbox', () => {
     await visible(page.getByTestId('inbox-status').getByText('Closed'));
     await page.close();
   });
+
+  it("the bot's dashboard shows how soon people answered: opened, first response, resolution, and each agent", async () => {
+    const page = await openAgent(WIDE, `/app/dashboard/${appId}?period=week`);
+    const panel = page.getByTestId('inbox-figures');
+    await visible(panel.getByRole('heading', { name: 'Handed to a person' }));
+    // The conversations the tests above opened: Ama answered and closed the first; Kofi answered the second.
+    const card = (label: string) => panel.getByRole('group', { name: label }).getByTestId('dashboard-card-value');
+    await expect.poll(async () => Number(await card('Opened').textContent())).toBeGreaterThanOrEqual(2);
+    expect(await card('First response').textContent()).toMatch(/^\d+ (s|min)/);
+    expect(await card('Resolution time').textContent()).toMatch(/^\d+ (s|min)/);
+    const ama = panel.getByTestId('inbox-agent-figure').filter({ hasText: 'Ama Owusu' });
+    await visible(ama);
+    expect((await ama.locator('td').allTextContents()).slice(1, 4)).toEqual(['1', '1', '1']);
+    await visible(panel.getByTestId('inbox-agent-figure').filter({ hasText: 'Kofi Boateng' }));
+    await screenshot(page, 'inbox-figures-desktop');
+    expect(await findViolations(page)).toEqual([]);
+    await page.setViewportSize(PHONE);
+    await page.reload();
+    await visible(panel.getByTestId('inbox-agent-figure').first());
+    await expectNoSidewaysScroll(page);
+    await panel.scrollIntoViewIfNeeded();
+    await screenshotViewport(page, 'inbox-figures-phone');
+    await page.close();
+  }, 60_000);
 });

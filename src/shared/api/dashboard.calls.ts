@@ -6,6 +6,8 @@ import {
   dashboardSchema,
   deliveryCountsQuerySchema,
   deliveryCountsSchema,
+  inboxFiguresQuerySchema,
+  inboxFiguresSchema,
   liveItemSchema,
 } from './monitoring.schema';
 
@@ -39,4 +41,14 @@ export const getDeliveryCounts = defineCall({
   query: deliveryCountsQuerySchema,
   reply: envelopeSchema(deliveryCountsSchema),
   key: ['monitoring', 'deliveries', ':appId', ':environment', ':period'],
+});
+
+/** GET /api/dashboard/inbox/:appId?period=: the app's conversations handed to a person, and how soon they were answered. */
+export const getInboxFigures = defineCall({
+  method: 'GET',
+  path: '/api/dashboard/inbox/:appId',
+  params: appIdParamsSchema,
+  query: inboxFiguresQuerySchema,
+  reply: envelopeSchema(inboxFiguresSchema),
+  key: ['monitoring', 'inbox', ':appId', ':period'],
 });

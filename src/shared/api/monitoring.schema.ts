@@ -112,12 +112,12 @@ export const dashboardSchema = z.object({
   menuOutcomes: z.array(z.object({ menuId: z.string(), menu: z.string(), completed: z.number(), abandoned: z.number() })),
 });
 
-/** The periods the WhatsApp delivery counts cover, ending now: the last 24 hours, 7 days or 30 days. */
-export const DELIVERY_PERIODS = ['day', 'week', 'month'] as const;
-export type DeliveryPeriod = (typeof DELIVERY_PERIODS)[number];
+/** The periods the dashboard's WhatsApp delivery counts and inbox figures cover, ending now: the last 24 hours, 7 days or 30 days. */
+export const DASHBOARD_PERIODS = ['day', 'week', 'month'] as const;
+export type DashboardPeriod = (typeof DASHBOARD_PERIODS)[number];
 
 export const deliveryCountsQuerySchema = dashboardQuerySchema.extend({
-  period: z.enum(DELIVERY_PERIODS, { message: 'The period must be day, week or month' }).default('day'),
+  period: z.enum(DASHBOARD_PERIODS, { message: 'The period must be day, week or month' }).default('day'),
 });
 
 const deliveryTally = { sent: z.number(), delivered: z.number(), read: z.number(), failed: z.number() };
@@ -127,7 +127,7 @@ const deliveryTally = { sent: z.number(), delivered: z.number(), read: z.number(
  * `sent` counts every message sent, `delivered` those delivered or read, `read` those read, `failed` those failed.
  */
 export const deliveryCountsSchema = z.object({
-  period: z.enum(DELIVERY_PERIODS),
+  period: z.enum(DASHBOARD_PERIODS),
   /** The period's bounds, ISO times: messages with from <= sentAt <= to. */
   from: z.string(),
   to: z.string(),
@@ -136,6 +136,48 @@ export const deliveryCountsSchema = z.object({
   buckets: z.array(z.object({ at: z.string(), ...deliveryTally })),
   /** The commonest failures, most first (at most five): the provider's code (null when it gave none) and words. */
   failureReasons: z.array(z.object({ code: z.number().nullable(), reason: z.string(), messages: z.number() })),
+});
+
+export const inboxFiguresQuerySchema = z.object({
+  period: z.enum(DASHBOARD_PERIODS, { message: 'The period must be day, week or month' }).default('day'),
+});
+
+/** A duration's middle and its 90th percentile, in seconds; null when nothing was measured. */
+const durationSchema = z.object({ medianSeconds: z.number(), p90Seconds: z.number() }).nullable();
+
+/**
+ * The conversations an app handed to a person (docs/inbox.md, "Figures"), over the period: how soon a person
+ * answered (a reply sent; a callback request marked done), how long until closed, and what each agent did.
+ */
+export const inboxFiguresSchema = z.object({
+  period: z.enum(DASHBOARD_PERIODS),
+  from: z.string(),
+  to: z.string(),
+  /** Conversations opened in the period; of those, answered by a person, and still open with no answer. */
+  opened: z.number(),
+  answered: z.number(),
+  waiting: z.number(),
+  /** From opening to the first answer, over the conversations opened in the period and answered. */
+  firstResponse: durationSchema,
+  /** Conversations closed in the period, and from opening to closing over those. */
+  closed: z.number(),
+  resolution: durationSchema,
+  /** Opened and closed by hour (a day) or by day (a week, a month), UTC, only buckets with either. */
+  buckets: z.array(z.object({ at: z.string(), opened: z.number(), closed: z.number() })),
+  /**
+   * Each person who replied or closed in the period, most conversations first (at most 50): the conversations they
+   * replied in, their replies, the conversations they closed, and their first answers' middle time.
+   */
+  agents: z.array(
+    z.object({
+      userId: z.string().nullable(),
+      name: z.string(),
+      conversations: z.number(),
+      replies: z.number(),
+      closed: z.number(),
+      firstResponseMedianSeconds: z.number().nullable(),
+    }),
+  ),
 });
 
 export const sessionMessagesQuerySchema = z.object({

@@ -27,3 +27,23 @@ export const formatMoment = (iso: string | null) =>
 
 /** A badge in a table cell keeps its whole word: the cell grows instead of cutting it to 'AVAILA…'. */
 export const WHOLE_BADGE_STYLES = { label: { overflow: 'visible' } } as const;
+
+/** A waiting time in its two largest units: `45 s`, `1 min 30 s`, `2 h 5 min`, `3 d 4 h`; a dash for none. */
+export function formatDuration(seconds: number | null | undefined): string {
+  if (seconds === null || seconds === undefined || !Number.isFinite(seconds) || seconds < 0) return '—';
+  const units: Array<[string, number]> = [
+    ['d', 86_400],
+    ['h', 3_600],
+    ['min', 60],
+    ['s', 1],
+  ];
+  let left = Math.round(seconds);
+  const parts: string[] = [];
+  for (const [name, size] of units) {
+    const whole = Math.floor(left / size);
+    left -= whole * size;
+    if (whole > 0 || parts.length > 0) parts.push(`${whole} ${name}`);
+    if (parts.length === 2) break;
+  }
+  return parts.length === 0 ? '0 s' : parts.filter((part, i) => i === 0 || !part.startsWith('0 ')).join(' ');
+}

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { findLiveItems, getDashboard, getDeliveryCounts } from '../../../shared/api/dashboard.calls';
+import { findLiveItems, getDashboard, getDeliveryCounts, getInboxFigures } from '../../../shared/api/dashboard.calls';
 import {
   exportSessions,
   findCompletedSessions,
@@ -13,6 +13,7 @@ import { getSignedInUser, type Guard } from '../../plugins/guard';
 import type { Runtime } from '../runtime/runtime.service';
 import { ok } from '../../http';
 import { findLiveSessions, getAppDashboard } from './dashboard.service';
+import * as inboxFigures from './inbox-figures';
 import * as deliveryCounts from './delivery-counts';
 import * as sessionsService from '../sessions/sessions.service';
 import { Readable } from 'node:stream';
@@ -44,6 +45,12 @@ export function registerDashboardRoutes(app: FastifyInstance, ctx: AppContext, g
       const { environment, period } = req.query;
       return ok('OK', await deliveryCounts.getDeliveryCounts(ctx, getSignedInUser(req), req.params.appId, environment, period));
     },
+  });
+
+  registerCall(app, getInboxFigures, {
+    tags,
+    onRequest: guard(),
+    handler: async (req) => ok('OK', await inboxFigures.getInboxFigures(ctx, getSignedInUser(req), req.params.appId, req.query.period)),
   });
 
   registerCall(app, findSessionMessages, {

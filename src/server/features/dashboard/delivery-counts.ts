@@ -5,13 +5,13 @@
  */
 import { and, asc, between, count, desc, eq, sql } from 'drizzle-orm';
 import { whatsappMessages } from '../../../db/schema';
-import type { DeliveryPeriod, Environment } from '../../../shared/api/monitoring.schema';
+import type { DashboardPeriod, Environment } from '../../../shared/api/monitoring.schema';
 import type { DeliveryStatus } from '../../../shared/whatsapp-status';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../../core/auth-user';
 import { getMonitoredApp } from '../../core/app-access';
 
-const PERIOD_HOURS: Record<DeliveryPeriod, number> = { day: 24, week: 7 * 24, month: 30 * 24 };
+const PERIOD_HOURS: Record<DashboardPeriod, number> = { day: 24, week: 7 * 24, month: 30 * 24 };
 
 /** Where each message stands now: delivered counts read ones too, since a read message was delivered. */
 const tally = {
@@ -21,7 +21,7 @@ const tally = {
   failed: sql<number>`count(*) filter (where ${whatsappMessages.status} = 'failed')`.mapWith(Number),
 };
 
-export async function getDeliveryCounts(ctx: AppContext, user: AuthUser, appId: string, environment: Environment, period: DeliveryPeriod) {
+export async function getDeliveryCounts(ctx: AppContext, user: AuthUser, appId: string, environment: Environment, period: DashboardPeriod) {
   const app = await getMonitoredApp(ctx, user, appId);
   const to = ctx.now();
   const from = new Date(to.getTime() - PERIOD_HOURS[period] * 3_600_000);

@@ -466,7 +466,7 @@ export function createInbox(ctx: AppContext, parts: InboxParts) {
       await ctx.db.update(inboxConversations).set({ lastMessageAt: now, updatedAt: now }).where(eq(inboxConversations.id, conversation.id));
       return { row: updated!, error };
     });
-    if ('twin' in done) return toMessage(done.twin);
+    if (done.twin) return toMessage(done.twin);
     publish(conversation.ownerId, conversation.id, done.row);
     if (done.error) throw new AppError('upstream', `WhatsApp did not take the reply (kept as failed): ${done.error}`);
     return toMessage(done.row);

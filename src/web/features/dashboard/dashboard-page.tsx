@@ -13,6 +13,7 @@ import { getDashboard } from '../../../shared/api/dashboard.calls';
 import { call, queryKey } from '../../lib/call';
 import type { DashboardData } from './dashboard.api';
 import { DeliveryPanel } from './delivery-panel';
+import { InboxPanel } from './inbox-panel';
 import { StatCard } from './stat-card';
 import { AppMonitoringHeader } from '../apps/app-monitoring-header';
 import { useApp } from '../apps/use-apps';
@@ -186,6 +187,7 @@ export function DashboardPage() {
         </Paper>
       </SimpleGrid>
       {isBot ? <DeliveryPanel appId={appId} environment={environment} refreshMs={DASHBOARD_REFRESH_MS} /> : null}
+      <InboxPanel appId={appId} refreshMs={DASHBOARD_REFRESH_MS} />
     </Stack>
   );
 }

@@ -1,16 +1,14 @@
 import { BarChart } from '@mantine/charts';
-import { Group, Paper, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconAlertCircle, IconCheck, IconChecks, IconEye } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useSearchParams } from 'react-router';
 import { getDeliveryCounts } from '../../../shared/api/dashboard.calls';
-import type { DeliveryPeriod, Environment } from '../../../shared/api/monitoring.schema';
+import type { DashboardPeriod, Environment } from '../../../shared/api/monitoring.schema';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { callQuery } from '../../lib/call';
 import { DashboardChartTable } from './dashboard-chart-table';
+import { PERIOD_TEXT, PeriodControl, useDashboardPeriod } from './dashboard-period';
 import { StatCard } from './stat-card';
-
-const PERIOD_TEXT: Record<DeliveryPeriod, string> = { day: 'the last 24 hours', week: 'the last 7 days', month: 'the last 30 days' };
 
 const SERIES = [
   { name: 'Sent', color: 'gray.6' },
@@ -20,7 +18,7 @@ const SERIES = [
 ];
 
 /** A bucket's label: the hour (a day's chart) or the date (a week's, a month's), in the viewer's time. */
-function bucketLabel(iso: string, period: DeliveryPeriod): string {
+function bucketLabel(iso: string, period: DashboardPeriod): string {
   const at = new Date(iso);
   return period === 'day'
     ? `${String(at.getHours()).padStart(2, '0')}:00`
@@ -30,12 +28,10 @@ function bucketLabel(iso: string, period: DeliveryPeriod): string {
 /**
  * A bot's WhatsApp messages on its dashboard (docs/monitoring.md, "WhatsApp delivery"): how many it sent in the
  * period and how many were delivered, read or failed, by hour or day, and the commonest failures with their code.
- * The period stays in the page address (`?period=week`), as the environment does.
+ * The period stays in the page address (`?period=week`), as the environment does, and is the inbox figures' too.
  */
 export function DeliveryPanel({ appId, environment, refreshMs }: { appId: string; environment: Environment; refreshMs: number }) {
-  const [searchParams, setSearchParams] = useSearchParams();
-  const asked = searchParams.get('period');
-  const period: DeliveryPeriod = asked === 'week' || asked === 'month' ? asked : 'day';
+  const [period] = useDashboardPeriod();
   const { data, error, refetch } = useQuery({
     ...callQuery(
       getDeliveryCounts,
@@ -44,18 +40,6 @@ export function DeliveryPanel({ appId, environment, refreshMs }: { appId: string
     ),
     refetchInterval: refreshMs,
   });
-  const choosePeriod = (value: string) =>
-    setSearchParams(
-      () => {
-        // The address as it is now, not as this component last rendered it: the period and the environment are set
-        // by two components, and a second click before a re-render would drop the first one's parameter.
-        const next = new URLSearchParams(window.location.search);
-        if (value === 'day') next.delete('period');
-        else next.set('period', value);
-        return next;
-      },
-      { replace: true },
-    );
   const rows = (data?.buckets ?? []).map((b) => ({
     at: bucketLabel(b.at, period),
     Sent: b.sent,
@@ -76,17 +60,7 @@ export function DeliveryPanel({ appId, environment, refreshMs }: { appId: string
               Messages the bot sent in {PERIOD_TEXT[period]}, and what became of them: delivered counts the read ones too.
             </Text>
           </div>
-          <SegmentedControl
-            value={period}
-            onChange={choosePeriod}
-            data={[
-              { value: 'day', label: '24 hours' },
-              { value: 'week', label: '7 days' },
-              { value: 'month', label: '30 days' },
-            ]}
-            aria-label="Messages sent in"
-            data-testid="delivery-period"
-          />
+          <PeriodControl label="Messages sent in" testId="delivery-period" />
         </Group>
         {error ? (
           <LoadErrorAlert
