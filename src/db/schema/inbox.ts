@@ -44,6 +44,9 @@ export const inboxConversations = pgTable(
     uniqueIndex('inbox_conversations_open_uq').on(t.appId, t.msisdn).where(sql`${t.status} = 'open'`),
     index('inbox_conversations_owner_idx').on(t.ownerId, t.status, t.lastMessageAt, t.id),
     index('inbox_conversations_contact_idx').on(t.ownerId, t.msisdn),
+    // The dashboard's figures: an app's conversations opened, and closed, in a period.
+    index('inbox_conversations_app_created_idx').on(t.appId, t.createdAt),
+    index('inbox_conversations_app_closed_idx').on(t.appId, t.closedAt),
   ],
 );
 

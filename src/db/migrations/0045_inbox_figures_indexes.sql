@@ -1,0 +1,2 @@
+CREATE INDEX "inbox_conversations_app_created_idx" ON "inbox_conversations" USING btree ("app_id","created_at");--> statement-breakpoint
+CREATE INDEX "inbox_conversations_app_closed_idx" ON "inbox_conversations" USING btree ("app_id","closed_at");
