@@ -39,7 +39,7 @@ export interface HopContext {
   /** What the hop set on the caller's contact, null while nothing (HopResult.contactChanges). */
   contactChanges: ContactChanges | null;
   /** A rule handed the conversation to a person (HopResult.handoff), null while none. */
-  handoff: { reason: string } | null;
+  handoff: { reason: string; whatsappBotId?: string } | null;
   /** The file or location the hop carries instead of text (Hop.media, Hop.location), null for text. */
   received: Received;
 }

@@ -28,7 +28,7 @@ import { joinScreenParts, RenderBudgetError, renderTemplate, type CompiledTempla
 import type { EngineEventData, Reply, RuleData } from './types';
 import { validateInput } from './validation';
 import { toErrorMessage } from '../shared/errors';
-import { DEFAULT_CALLBACK_TEXT, DEFAULT_HANDOFF_TEXT } from '../shared/inbox';
+import { DEFAULT_CALLBACK_TEXT, DEFAULT_HANDOFF_TEXT, DEFAULT_WHATSAPP_CONTINUE_TEXT } from '../shared/inbox';
 
 /** Renders a template or reports the fault, or the time budget run out (and ends the hop); null then. */
 function renderOrFail(ctx: HopContext, menu: CompiledMenu, template: CompiledTemplate, part: string): string | null {
@@ -197,7 +197,13 @@ export async function handleInput(ctx: HopContext, raw: unknown, isReplayed = fa
   if (rule.rule.action === 'Terminate') {
     const handoff = rule.rule.handoff;
     // A handoff on USSD is a callback request: the agent calls the number back (docs/inbox.md).
-    const handoffText = ctx.compiled.app.channel === 'whatsapp' ? DEFAULT_HANDOFF_TEXT : DEFAULT_CALLBACK_TEXT;
+    // "Continue on WhatsApp" asks the caller to message the bot's number, which the runtime writes in.
+    const handoffText =
+      ctx.compiled.app.channel === 'whatsapp'
+        ? DEFAULT_HANDOFF_TEXT
+        : handoff?.whatsappBotId
+          ? DEFAULT_WHATSAPP_CONTINUE_TEXT
+          : DEFAULT_CALLBACK_TEXT;
     const thankYou = handoff ? handoffText : getLabels(ctx).thankYou;
     let text = thankYou;
     const closing = getTranslation(ctx, menu)?.closing[rule.index] ?? rule.closing;
@@ -208,7 +214,7 @@ export async function handleInput(ctx: HopContext, raw: unknown, isReplayed = fa
     }
     emitEvent(ctx, 'navigated', 'info', `Rule ${rule.index + 1} ended the session`, { menu, data: ruleData });
     if (handoff) {
-      ctx.handoff = { reason: handoff.reason };
+      ctx.handoff = handoff.whatsappBotId ? { reason: handoff.reason, whatsappBotId: handoff.whatsappBotId } : { reason: handoff.reason };
       emitEvent(ctx, 'handed_off', 'info', `Rule ${rule.index + 1} handed the conversation to a person`, {
         menu,
         data: { reason: handoff.reason },

@@ -293,7 +293,7 @@ export interface HopResult {
   /** Set when the hop changed the caller's contact: what the runtime writes with the session's records. */
   contactChanges?: ContactChanges;
   /** Set when a rule handed the conversation to a person (docs/inbox.md): the runtime opens the inbox conversation. */
-  handoff?: { reason: string };
+  handoff?: { reason: string; whatsappBotId?: string };
 }
 
 export type LintLevel = 'error' | 'warning';

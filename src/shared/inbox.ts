@@ -12,6 +12,13 @@ export const DEFAULT_HANDOFF_TEXT = 'Thank you. A person will reply to you here 
  */
 export const DEFAULT_CALLBACK_TEXT = 'Thank you. A person will call you back on this number shortly.';
 
+/**
+ * What a USSD app's "continue on WhatsApp" tells the caller when the builder wrote nothing; `{whatsappNumber}`
+ * (which a closing text may use too) becomes the bot's linked number, as +233...
+ */
+export const DEFAULT_WHATSAPP_CONTINUE_TEXT = 'Thank you. Message us on WhatsApp at {whatsappNumber} and a person will answer you there.';
+export const WHATSAPP_NUMBER_PLACEHOLDER = '{whatsappNumber}';
+
 /** Sent instead of the callback text when the request could not be stored (the database not answering). */
 export const CALLBACK_FAILED_TEXT = 'Sorry, we could not take your request just now. Please try again in a few minutes.';
 

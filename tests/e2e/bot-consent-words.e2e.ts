@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { BOT_MESSAGES } from '../../src/shared/api/bots.schema';
-import { DEFAULT_HANDOFF_TEXT } from '../../src/shared/inbox';
+import { DEFAULT_CALLBACK_TEXT, DEFAULT_HANDOFF_TEXT, DEFAULT_WHATSAPP_CONTINUE_TEXT } from '../../src/shared/inbox';
 import { OFFICE_HOURS_MESSAGES } from '../../src/shared/office-hours';
 import { callApi, type LoginReplyBody, registerBotBuilder, storeSession } from './accounts';
 import {
@@ -187,6 +187,57 @@ describeBrowser("a bot's consent words", () => {
     await expect
       .poll(async () => (await homeRule()) as unknown, { timeout: 10_000 })
       .toMatchObject({ handoff: { reason: 'asked for a person' } });
+    await page.close();
+  });
+
+  it("a USSD app's handoff may continue on WhatsApp with one of the account's bots, saved and shown again", async () => {
+    const app = await callApi<{ appId: string }>(token, '/api/createApp', {
+      appName: 'Yaa Loans',
+      description: 'Loans',
+      country: 'ghana',
+      connectionMode: 'existing-shortcode',
+      customShortCode: '*920*67#',
+      useTemplateTag: false,
+    });
+    expect(app.status, JSON.stringify(app)).toBe('00');
+    const ussdAppId = app.data.appId;
+    await callApi(token, '/api/createMenu', {
+      appId: ussdAppId,
+      userDefinedName: 'home',
+      displayText: 'Loans\n1. Apply\n2. Chat with us',
+      isFirst: true,
+      switchOperations: [{ operator: 'eq', compareVal: '2', action: 'Terminate', actionParam: '' }],
+    });
+    const page = await openPage(browser, LAPTOP);
+    await storeSession(page, user);
+    await page.goto(`/app/design/${ussdAppId}`);
+    const menuForm = page.getByTestId('menu-edit-form');
+    await page.getByRole('button', { name: 'Edit home', exact: true }).click();
+    await menuForm.getByRole('tab', { name: /^Navigation/ }).click();
+    await menuForm.getByRole('checkbox', { name: 'Rule 1 hands to a person' }).check();
+    const where = menuForm.getByLabel('Rule 1 where a person answers', { exact: true });
+    expect(await where.inputValue()).toBe('Call the caller back');
+    expect(await menuForm.getByRole('textbox', { name: 'Rule 1 closing text' }).getAttribute('placeholder')).toBe(DEFAULT_CALLBACK_TEXT);
+    await where.click();
+    await page.getByRole('option', { name: 'Continue on WhatsApp with Yaa Words' }).click();
+    expect(await menuForm.getByRole('textbox', { name: 'Rule 1 closing text' }).getAttribute('placeholder')).toBe(
+      DEFAULT_WHATSAPP_CONTINUE_TEXT,
+    );
+    await shot(page, 'designer-rule-continue-on-whatsapp-desktop');
+    await menuForm.getByRole('button', { name: 'Save', exact: true }).click();
+    await visible(page.getByText(/Menu (saved|updated)/).first());
+    const menus = (await callApi<Array<{ userDefinedName: string; switchOperations: unknown[] }>>(token, `/api/getAllMenus/${ussdAppId}`))
+      .data;
+    expect(menus.find((menu) => menu.userDefinedName === 'home')?.switchOperations[0]).toMatchObject({
+      handoff: { reason: '', whatsappBotId: appId },
+    });
+    await page.reload();
+    await page.getByRole('button', { name: 'Edit home', exact: true }).click();
+    await menuForm.getByRole('tab', { name: /^Navigation/ }).click();
+    await visible(menuForm.getByLabel('Rule 1 where a person answers', { exact: true }));
+    expect(await menuForm.getByLabel('Rule 1 where a person answers', { exact: true }).inputValue()).toBe(
+      'Continue on WhatsApp with Yaa Words',
+    );
     await page.close();
   });
 

@@ -366,6 +366,7 @@ describeBrowser('the inbox', () => {
     await expectNoSidewaysScroll(page);
     await panel.scrollIntoViewIfNeeded();
     await screenshotViewport(page, 'inbox-figures-phone');
+    expect(await findViolations(page)).toEqual([]);
     await page.close();
   }, 60_000);
 });

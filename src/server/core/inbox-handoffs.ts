@@ -31,6 +31,18 @@ export interface Handoff extends HandoffTarget {
   /** What the customer wrote last (the message that led to the handoff), and the bot's answer to it. */
   customerText: string;
   botText: string;
+  /**
+   * Whether the handoff came with the contact's own message on this channel: WhatsApp's 24-hour window opens with it.
+   * False for a USSD caller asked to continue on WhatsApp, who has not written there yet.
+   */
+  inbound: boolean;
+}
+
+/** The linked number a USSD caller is asked to message to continue on WhatsApp (docs/inbox.md). */
+export interface ContinueOnWhatsApp {
+  linkId: string;
+  /** The number as people dial it, E.164 (+233...). */
+  number: string;
 }
 
 export interface ChatHandoffs {
@@ -44,4 +56,9 @@ export interface ChatHandoffs {
    * when it could not be stored (the database): the caller tells the customer.
    */
   openConversation(handoff: Handoff): Promise<void>;
+  /**
+   * The connected linked number of the account's bot `botId` a USSD caller may continue on, or null (not the
+   * account's bot, no number connected, a number without its own): the caller then gets a callback request.
+   */
+  findWhatsAppNumber(ownerId: string, botId: string): Promise<ContinueOnWhatsApp | null>;
 }

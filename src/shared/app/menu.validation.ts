@@ -57,6 +57,8 @@ export const MENU_MESSAGES = {
   targetMissing: 'The target menu does not exist in this app.',
   alwaysNeedsGoto: 'An Always goto rule must go to a menu.',
   handoffNeedsTerminate: 'A rule that hands the conversation to a person ends the session: its action must be Terminate.',
+  handoffBotNotFound: 'Pick one of your WhatsApp bots to continue on.',
+  handoffWhatsAppOnBot: 'A bot hands over in its own chat: continuing on WhatsApp is for USSD apps.',
 } as const;
 
 /** The plugin-level error shown on an action card, per kind (the first two are fixed texts of docs/product.md). */

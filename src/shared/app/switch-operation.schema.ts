@@ -60,7 +60,15 @@ export type RuleConsent = z.infer<typeof ruleConsentSchema>;
  * ends on the rule's closing text (DEFAULT_HANDOFF_TEXT when it has none) and the runtime opens an inbox
  * conversation with `reason` and the session's inputs; the contact's messages go to the agents until one closes it.
  */
-export const ruleHandoffSchema = z.object({ reason: z.string().trim().max(200).default('') });
+export const ruleHandoffSchema = z.object({
+  reason: z.string().trim().max(200).default(''),
+  /**
+   * A USSD app's "continue on WhatsApp" (docs/inbox.md, "Continue on WhatsApp"): the account's bot whose linked number
+   * the caller is asked to message; the conversation opens on that bot, and the caller's first WhatsApp message
+   * reaches the agents. Without it, a USSD handoff is a callback request.
+   */
+  whatsappBotId: z.string().trim().min(1).max(64).optional(),
+});
 export type RuleHandoff = z.infer<typeof ruleHandoffSchema>;
 
 export const switchOperationSchema = z.object({

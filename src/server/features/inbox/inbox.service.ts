@@ -28,7 +28,8 @@ import type { ChatMessage } from '../../../shared/whatsapp';
 import type { DeliveryStatus } from '../../../shared/whatsapp-status';
 import type { AppContext } from '../../context';
 import { type AuthUser, getAccountId } from '../../core/auth-user';
-import type { ChatHandoffs, Handoff, HandoffTarget } from '../../core/inbox-handoffs';
+import type { ChatHandoffs, ContinueOnWhatsApp, Handoff, HandoffTarget } from '../../core/inbox-handoffs';
+import { toE164 } from '../../core/msisdn';
 import { toWindowState, type WindowState } from '../../core/whatsapp-windows';
 import { findAgent } from './inbox-agents.service';
 import type { InboxEvents } from './inbox-events';
@@ -164,7 +165,7 @@ export function createChatHandoffs(ctx: AppContext, events: InboxEvents): ChatHa
             reason: handoff.reason,
             inputs: handoff.inputs,
             unreadCount: handoff.customerText ? 1 : 0,
-            lastInboundAt: now,
+            lastInboundAt: handoff.inbound ? now : null,
             lastMessageAt: now,
             createdAt: now,
             updatedAt: now,
@@ -177,7 +178,7 @@ export function createChatHandoffs(ctx: AppContext, events: InboxEvents): ChatHa
               inputs: handoff.inputs,
               linkId: handoff.linkId,
               unreadCount: sql`${inboxConversations.unreadCount} + ${handoff.customerText ? 1 : 0}`,
-              lastInboundAt: now,
+              lastInboundAt: handoff.inbound ? now : sql`${inboxConversations.lastInboundAt}`,
               lastMessageAt: now,
               updatedAt: now,
             },
@@ -202,6 +203,20 @@ export function createChatHandoffs(ctx: AppContext, events: InboxEvents): ChatHa
       });
       for (const row of rows)
         events.publish(handoff.ownerId, { type: 'message_added', conversationId: conversation.id, message: toMessage(row) });
+    },
+
+    async findWhatsAppNumber(ownerId: string, botId: string): Promise<ContinueOnWhatsApp | null> {
+      const links = await ctx.db
+        .select({ linkId: whatsappLinks.id, mobileNumber: whatsappLinks.mobileNumber })
+        .from(whatsappLinks)
+        .innerJoin(apps, eq(apps.id, whatsappLinks.appId))
+        .where(and(eq(apps.id, botId), eq(apps.userId, ownerId), eq(apps.channel, 'whatsapp'), eq(whatsappLinks.status, 'CONNECTED')))
+        .orderBy(whatsappLinks.createdAt, whatsappLinks.id);
+      for (const link of links) {
+        const number = toE164(link.mobileNumber.startsWith('+') ? link.mobileNumber : `+${link.mobileNumber}`);
+        if (number) return { linkId: link.linkId, number };
+      }
+      return null;
     },
   };
 }

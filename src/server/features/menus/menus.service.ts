@@ -10,6 +10,7 @@ import {
   SpecVersionError,
   stampDefinition,
   toMenuScreen,
+  MENU_MESSAGES,
   validateMenu,
   type AppVersion,
   type Menu,
@@ -70,6 +71,24 @@ function throwIfInvalid(menu: MenuBody, others: readonly MenuRef[], app: AppRow)
   checkMenuLanguages(menu, app);
 }
 
+/**
+ * A rule's "continue on WhatsApp" names one of the account's bots, on a USSD app (docs/inbox.md). The runtime checks
+ * again on each hop (an imported or cloned app may name another account's bot): it then takes a callback request.
+ */
+async function checkHandoffBots(db: Db, menu: MenuBody, app: AppRow): Promise<void> {
+  for (const [i, rule] of menu.switchOperations.entries()) {
+    const botId = rule.handoff?.whatsappBotId;
+    if (!botId) continue;
+    const field = `switchOperations.${i}.handoff.whatsappBotId`;
+    if (app.channel === 'whatsapp') throw invalid(MENU_MESSAGES.handoffWhatsAppOnBot, { field });
+    const [bot] = await db
+      .select({ id: apps.id })
+      .from(apps)
+      .where(and(eq(apps.id, botId), eq(apps.userId, app.userId), eq(apps.channel, 'whatsapp')));
+    if (!bot) throw invalid(MENU_MESSAGES.handoffBotNotFound, { field });
+  }
+}
+
 /** Translations are for the app's other languages only, and a rule switches to one of its languages. */
 function checkMenuLanguages(menu: MenuBody, app: AppRow): void {
   const languages = toAppLanguages(app);
@@ -123,6 +142,7 @@ export async function createMenu(ctx: AppContext, user: AuthUser, body: MenuBody
     await checkMenuLimit(ctx, user, app.id, 1, tx);
     const rows = await findMenuRefs(tx, app.id);
     throwIfInvalid(body, rows, app);
+    await checkHandoffBots(tx, body, app);
     const after = body.parentMenuId ? rows.findIndex((r) => r.uniqueId === body.parentMenuId) : -1;
     const position = after >= 0 ? rows[after]!.position + 1 : body.isFirst || rows.length === 0 ? 0 : rows[rows.length - 1]!.position + 1;
     await tx
@@ -155,6 +175,7 @@ export async function updateMenu(ctx: AppContext, user: AuthUser, body: MenuBody
   const { menu, app } = await getOwnedMenu(ctx, user, body.uniqueId);
   if (body.appId && body.appId !== app.id) throw notFound('Menu not found');
   throwIfInvalid({ ...body, uniqueId: menu.id }, await findMenuRefs(ctx.db, app.id), app);
+  await checkHandoffBots(ctx.db, body, app);
   await ctx.db
     .update(menus)
     .set({ ...toMenuRowValues(body), updatedAt: ctx.now() })

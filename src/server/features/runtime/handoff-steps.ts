@@ -9,11 +9,13 @@ import type { ChatHandoffs, Handoff, HandoffTarget } from '../../core/inbox-hand
 import type { LoadedApp } from '../../core/caches';
 import {
   CALLBACK_FAILED_TEXT,
+  DEFAULT_CALLBACK_TEXT,
   getHandoffReply,
   HANDOFF_FAILED_TEXT,
   INBOX_UNAVAILABLE_TEXT,
   type InboxChannel,
   readHandoffKeyword,
+  WHATSAPP_NUMBER_PLACEHOLDER,
 } from '../../../shared/inbox';
 import { getClosedReply, isOpenAt } from '../../../shared/office-hours';
 import type { ChatMessage } from '../../../shared/whatsapp';
@@ -97,6 +99,7 @@ export async function answerHandoffKeyword(
     inputs: { ...(open?.state.inputs ?? {}) },
     customerText: message.text,
     botText: text,
+    inbound: true,
   });
 }
 
@@ -111,9 +114,32 @@ export async function requestCallback(env: HopEnv, handoffs: ChatHandoffs, reque
   if (!answered.handoff || request.caller !== null || 'missing' in loaded || loaded.isTemplate) return answered;
   const msisdn = toE164(answered.hop.msisdn, loaded.country);
   if (msisdn === null) return answered;
-  const { reason, inputs, language } = answered.handoff;
-  const text = toHandoffText(env, loaded, 'ussd', language, answered.reply.text);
+  const { reason, inputs, language, whatsappBotId } = answered.handoff;
   try {
+    // "Continue on WhatsApp": the conversation opens on the bot, whose number the caller is asked to message. A bot
+    // that is not the account's, or has no number connected now, makes it a callback request instead.
+    const whatsapp = whatsappBotId ? await handoffs.findWhatsAppNumber(loaded.ownerId, whatsappBotId) : null;
+    if (whatsapp && whatsappBotId) {
+      const text = toHandoffText(env, loaded, 'whatsapp', language, answered.reply.text).replaceAll(
+        WHATSAPP_NUMBER_PLACEHOLDER,
+        whatsapp.number,
+      );
+      await handoffs.openConversation({
+        ownerId: loaded.ownerId,
+        appId: whatsappBotId,
+        channel: 'whatsapp',
+        linkId: whatsapp.linkId,
+        msisdn,
+        reason: `${reason || 'asked for a person'} (from the USSD app ${loaded.compiled.app.appName})`,
+        inputs,
+        customerText: '',
+        botText: text,
+        inbound: false,
+      });
+      return { ...answered, reply: { ...answered.reply, text } };
+    }
+    const asked = whatsappBotId ? DEFAULT_CALLBACK_TEXT : answered.reply.text;
+    const text = toHandoffText(env, loaded, 'ussd', language, asked);
     await handoffs.openConversation({
       ownerId: loaded.ownerId,
       appId: request.appId,
@@ -124,6 +150,7 @@ export async function requestCallback(env: HopEnv, handoffs: ChatHandoffs, reque
       inputs,
       customerText: '',
       botText: text,
+      inbound: false,
     });
     return { ...answered, reply: { ...answered.reply, text } };
   } catch (err) {

@@ -103,7 +103,7 @@ export interface HopAnswer {
   reply: Reply;
   hop: InboundHop;
   /** A rule handed the conversation to a person (docs/inbox.md): its reason, and the session's inputs then. */
-  handoff?: { reason: string; inputs: Record<string, string>; language: string | null };
+  handoff?: { reason: string; whatsappBotId?: string; inputs: Record<string, string>; language: string | null };
 }
 
 /**
@@ -133,7 +133,11 @@ export async function runHop(env: HopEnv, request: HopRequest): Promise<HopAnswe
   if (!result) return { reply: { text: UNAVAILABLE_TEXT, end: true }, hop };
   await storeHop(env, request, version, { hop, stored, result, resume, contactMsisdn });
   if (result.handoff) {
-    const handoff = { reason: result.handoff.reason, inputs: { ...result.state.inputs }, language: result.state.language ?? null };
+    const handoff = {
+      ...result.handoff,
+      inputs: { ...result.state.inputs },
+      language: result.state.language ?? null,
+    };
     return { reply: result.reply, hop, handoff };
   }
   return { reply: result.reply, hop };

@@ -245,6 +245,7 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
         reason,
         inputs,
         customerText: message.kind === 'text' ? message.text : '',
+        inbound: true,
         botText: toHandoffText(env, loaded, 'whatsapp', language, answered.reply.text),
       });
       return toChatReply(message, { ...answered.reply, text }, answered.hop.sessionId, bot);

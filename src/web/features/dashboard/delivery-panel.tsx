@@ -124,7 +124,7 @@ function FailureReasons({ reasons }: { reasons: Array<{ code: number | null; rea
           No message failed in this period.
         </Text>
       ) : (
-        <Table.ScrollContainer minWidth={320}>
+        <Table.ScrollContainer minWidth={320} type="native" tabIndex={0} role="region" aria-label="Why messages failed, scrolls sideways">
           <Table striped withTableBorder>
             <Table.Thead>
               <Table.Tr>

@@ -156,7 +156,14 @@ function AgentFigures({ agents }: { agents: AgentFigure[] }) {
           No agent replied or closed a conversation in this period.
         </Text>
       ) : (
-        <Table.ScrollContainer minWidth={520}>
+        // Scrolled sideways on a phone: a region the keyboard can reach and scroll.
+        <Table.ScrollContainer
+          minWidth={520}
+          type="native"
+          tabIndex={0}
+          role="region"
+          aria-label="Conversations per agent, scrolls sideways"
+        >
           <Table striped withTableBorder>
             <Table.Thead>
               <Table.Tr>

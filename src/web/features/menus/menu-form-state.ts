@@ -264,7 +264,14 @@ export function readMenuForm(values: MenuFormValues): ReadMenuForm {
         actionParam: rule.actionParam,
         ...(rule.setLanguage ? { setLanguage: rule.setLanguage as LanguageCode } : {}),
         ...(rule.consent ? { consent: rule.consent } : {}),
-        ...(rule.handoff ? { handoff: { reason: rule.handoff.reason.trim() } } : {}),
+        ...(rule.handoff
+          ? {
+              handoff: {
+                reason: rule.handoff.reason.trim(),
+                ...(rule.handoff.whatsappBotId ? { whatsappBotId: rule.handoff.whatsappBotId } : {}),
+              },
+            }
+          : {}),
       });
     });
   }

@@ -12,7 +12,8 @@ import {
   type SwitchOperator,
 } from '../../../shared/app';
 import type { ConsentChannel } from '../../../shared/contact-consent';
-import { DEFAULT_CALLBACK_TEXT, DEFAULT_HANDOFF_TEXT } from '../../../shared/inbox';
+import { DEFAULT_CALLBACK_TEXT, DEFAULT_HANDOFF_TEXT, DEFAULT_WHATSAPP_CONTINUE_TEXT } from '../../../shared/inbox';
+import { useBots } from '../bots/use-bots';
 import { createRuleDraft, type FormErrors, type MenuFormValues, type RuleDraft } from './menu-form-state';
 import { RuleSubjectField } from './contact-field-inputs';
 import { MenuRowControls, moveItem, removeItem, updateItem } from './menu-row-buttons';
@@ -116,11 +117,51 @@ const HANDOFF_WORDING = {
     text: DEFAULT_HANDOFF_TEXT,
   },
   ussd: {
-    label: 'Ask a person to call back',
-    description: "The inbox gets a callback request with the caller's number and answers; an agent calls and marks it done",
+    label: 'Hand to a person',
+    description: "The inbox gets the caller's number and answers: an agent calls back, or answers on WhatsApp",
     text: DEFAULT_CALLBACK_TEXT,
   },
 } as const;
+
+/**
+ * Where a USSD caller handed to a person is answered (docs/inbox.md): called back, or on WhatsApp through one of the
+ * account's bots, whose number the caller's end screen gives (`{whatsappNumber}` in the closing text).
+ */
+function HandoffWhereSelect({
+  rule,
+  value,
+  onChange,
+  error,
+  disabled,
+}: {
+  rule: number;
+  value: string;
+  onChange: (botId: string) => void;
+  error: string | undefined;
+  disabled: boolean;
+}) {
+  const bots = useBots();
+  const options = [
+    { value: '', label: 'Call the caller back' },
+    ...(bots.data ?? []).map((bot) => ({ value: bot.appId, label: `Continue on WhatsApp with ${bot.appName}` })),
+  ];
+  // A bot the list no longer has (deleted, or not loaded) still shows as chosen, so saving keeps or refuses it visibly.
+  if (value && !options.some((o) => o.value === value)) options.push({ value, label: 'Continue on WhatsApp with a bot not found' });
+  return (
+    <Select
+      label="A person answers"
+      aria-label={`Rule ${rule + 1} where a person answers`}
+      description={value ? "The caller is asked to message the bot's number; agents answer in the inbox" : undefined}
+      data={options}
+      value={value}
+      allowDeselect={false}
+      onChange={(v) => onChange(v ?? '')}
+      error={error}
+      disabled={disabled}
+      style={{ flex: '2 1 260px' }}
+    />
+  );
+}
 
 /** Navigation tab: Always goto with its target, or the ordered rules (first match wins). */
 export function MenuNavigationTab({ values, set, errors, menus, languages = [], channel = 'ussd' }: MenuNavigationTabProps) {
@@ -235,7 +276,7 @@ export function MenuNavigationTab({ values, set, errors, menus, languages = [], 
                   <TemplateTextInput
                     label="Closing text"
                     aria-label={`Rule ${i + 1} closing text`}
-                    placeholder={rule.handoff ? handoff.text : 'Thank you.'}
+                    placeholder={rule.handoff ? (rule.handoff.whatsappBotId ? DEFAULT_WHATSAPP_CONTINUE_TEXT : handoff.text) : 'Thank you.'}
                     value={rule.actionParam}
                     onChange={(actionParam) => setRule(i, { actionParam })}
                     error={err(`${at}.actionParam`)}
@@ -298,10 +339,23 @@ export function MenuNavigationTab({ values, set, errors, menus, languages = [], 
                         placeholder="e.g. asked for a person"
                         maxLength={200}
                         value={rule.handoff.reason}
-                        onChange={(e) => setRule(i, { handoff: { reason: e.currentTarget.value } })}
+                        onChange={(e) => setRule(i, { handoff: { ...rule.handoff, reason: e.currentTarget.value } })}
                         error={err(`${at}.handoff.reason`)}
                         disabled={values.alwaysGoto}
                         style={{ flex: '2 1 220px' }}
+                      />
+                    )}
+                    {rule.handoff && channel === 'ussd' && (
+                      <HandoffWhereSelect
+                        rule={i}
+                        value={rule.handoff.whatsappBotId ?? ''}
+                        onChange={(botId) =>
+                          setRule(i, {
+                            handoff: { reason: rule.handoff?.reason ?? '', ...(botId ? { whatsappBotId: botId } : {}) },
+                          })
+                        }
+                        error={err(`${at}.handoff.whatsappBotId`)}
+                        disabled={values.alwaysGoto}
                       />
                     )}
                   </Group>
