@@ -1,11 +1,12 @@
 import { and, count, eq } from 'drizzle-orm';
-import { beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { inboxConversations, inboxMessages, mediaFiles, whatsappMessages, whatsappWindows } from '../../../db/schema';
 import { INBOX_MESSAGES } from '../../../shared/api/inbox.schema';
 import { MEDIA_MESSAGES } from '../media/media.service';
 import { describeDb } from '../../../../tests/support/test-db';
 import { makePdf, makePng } from '../../../../tests/support/media-files';
-import { createApiClient, useTestApp, useUser, type SeededUser } from '../../../../tests/support/test-app';
+import { createApiClient, seedUser, useTestApp, useUser, type SeededUser } from '../../../../tests/support/test-app';
+import { CLOUD_CUSTOMER, type CloudTestApp, createCloudTestApp, type GraphCall, graphSent } from '../../../../tests/support/cloud-api';
 import { handOver, seedHandoffBot, type LinkedBot } from '../../../../tests/support/inbox-bot';
 
 /**
@@ -178,5 +179,55 @@ describeDb("the inbox's replies with a file", () => {
     const res = await replyTo(conversationId, { mediaId: theirs }, stranger.auth);
     expect(res.statusCode).toBe(404);
     expect(res.json().message).toBe(INBOX_MESSAGES.notFound);
+  });
+});
+
+/**
+ * The same reply on the Cloud API connector: the file goes to Meta first (`POST /{phone-number-id}/media`, its bytes
+ * read from the media store), then the message names Meta's id with the caption; recorded for its ticks.
+ */
+describeDb("the inbox's replies with a file, on the Cloud API", () => {
+  const PHONE_NUMBER_ID = '109876543299';
+  const graph: GraphCall[] = [];
+  let t: CloudTestApp;
+  beforeAll(async () => {
+    t = await createCloudTestApp((call) => {
+      if (call.method === 'GET')
+        return { body: { display_phone_number: '+233 30 123 4599', verified_name: 'Ama Shop', id: PHONE_NUMBER_ID } };
+      graph.push(call);
+      if (call.path === `/${PHONE_NUMBER_ID}/media`) return { body: { id: 'meta-media-7' } };
+      return graphSent(`wamid.agent${graph.length}`);
+    });
+  });
+  afterAll(() => t?.close());
+
+  it("uploads the agent's photo to Meta and sends it with its caption", async () => {
+    const owner = await seedUser(t, { roles: ['CHATBOT'] });
+    const { post } = createApiClient(t, owner);
+    const appId = (await post('/api/chatbot/app/create', { appName: 'Cloud Shop', description: 'hands over' })).json().data.appId;
+    const linked = (await post('/api/chatbot/whatsapp/link', { chatBotAppId: appId, phoneNumberId: PHONE_NUMBER_ID })).json();
+    expect(linked.data, JSON.stringify(linked)).toMatchObject({ status: 'CONNECTED', connector: 'cloud' });
+    // A conversation the customer's message opened just now (the handoff itself is the simulator's tests' matter).
+    const [conversation] = await t.db
+      .insert(inboxConversations)
+      .values({ ownerId: owner.user.id, appId, linkId: linked.data.linkId, msisdn: `+${CLOUD_CUSTOMER}`, lastInboundAt: new Date() })
+      .returning();
+    const uploaded = await t.app.inject({
+      method: 'POST',
+      url: '/api/media?kind=image&fileName=receipt.png',
+      headers: { ...owner.auth, 'content-type': 'image/png' },
+      payload: makePng(6, 4),
+    });
+    const mediaId = uploaded.json().data.mediaId as string;
+
+    const res = await post(`/api/inbox/conversations/${conversation!.id}/replies`, { mediaId, text: 'Your receipt' });
+    expect(res.json(), res.body).toMatchObject({ status: '00', data: { mediaId, text: 'Your receipt', sendStatus: 'sent' } });
+    expect(graph.map((call) => call.path)).toEqual([`/${PHONE_NUMBER_ID}/media`, `/${PHONE_NUMBER_ID}/messages`]);
+    expect(graph[0]!.raw).toContain('receipt.png');
+    expect(graph[1]!.body).toMatchObject({ to: CLOUD_CUSTOMER, type: 'image', image: { id: 'meta-media-7', caption: 'Your receipt' } });
+    await t.app.runtime.flushEvents();
+    const [stored] = await t.db.select().from(inboxMessages).where(eq(inboxMessages.id, res.json().data.messageId));
+    expect(stored!.providerMessageId).toBe('wamid.agent2');
+    expect(await t.db.select().from(whatsappMessages).where(eq(whatsappMessages.providerMessageId, 'wamid.agent2'))).toHaveLength(1);
   });
 });
