@@ -437,7 +437,7 @@ export function createInbox(ctx: AppContext, parts: InboxParts) {
     const media = body.mediaId ? await findReplyMedia(ctx, conversation.ownerId, body.mediaId) : null;
     // Written and sent in the conversation's turn, so two agents' replies are stored (seq) in the order the
     // phone gets them. Written before it is sent: a retry with the same client id finds it and sends nothing twice.
-    const done = await inTurn(conversation.id, async (): Promise<{ twin: MessageRow } | { row: MessageRow; error: string }> => {
+    const done = await inTurn(conversation.id, async () => {
       const [row] = await ctx.db
         .insert(inboxMessages)
         .values({
