@@ -391,14 +391,14 @@ describeBrowser('the inbox', () => {
     const page = await openAgent(WIDE, `/app/dashboard/${appId}?period=week`);
     const panel = page.getByTestId('inbox-figures');
     await visible(panel.getByRole('heading', { name: 'Handed to a person' }));
-    // The conversations the tests above opened: Ama answered and closed the first; Kofi answered the second.
+    // The conversations the tests above opened: Ama answered the first (a text and a photo) and closed it; Kofi answered the second.
     const card = (label: string) => panel.getByRole('group', { name: label }).getByTestId('dashboard-card-value');
     await expect.poll(async () => Number(await card('Opened').textContent())).toBeGreaterThanOrEqual(2);
     expect(await card('First response').textContent()).toMatch(/^\d+ (s|min)/);
     expect(await card('Resolution time').textContent()).toMatch(/^\d+ (s|min)/);
     const ama = panel.getByTestId('inbox-agent-figure').filter({ hasText: 'Ama Owusu' });
     await visible(ama);
-    expect((await ama.locator('td').allTextContents()).slice(1, 4)).toEqual(['1', '1', '1']);
+    expect((await ama.locator('td').allTextContents()).slice(1, 4)).toEqual(['1', '2', '1']);
     await visible(panel.getByTestId('inbox-agent-figure').filter({ hasText: 'Kofi Boateng' }));
     await screenshot(page, 'inbox-figures-desktop');
     expect(await findViolations(page)).toEqual([]);
