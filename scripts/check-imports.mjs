@@ -102,7 +102,7 @@ const SERVER_FEATURE_IMPORTS = {
   'custom-actions/custom-actions.routes': { by: ['runtime'], why: 'the script tester the runners hand the pool' },
   'media/media.service': {
     by: ['admins', 'bots', 'contacts', 'inbox', 'logs', 'merchants', 'runtime', 'sessions'],
-    why: "a bot's files in and out are stored and read for its account; deleting a contact erases the files the number sent, deleting an account the account's files; a REST action's file is stored for the app's account; a session's files are shown (the debug panel's inputs too) and exported with signed links; an inbox conversation's files are shown to its agents",
+    why: "a bot's files in and out are stored and read for its account; deleting a contact erases the files the number sent, deleting an account the account's files; a REST action's file is stored for the app's account; a session's files are shown (the debug panel's inputs too) and exported with signed links; an inbox conversation's files are shown to its agents, and a file an agent replies with is checked for the account",
   },
   'menus/menus.service': { by: ['apps'], why: "an imported app's menus are written as the menus area writes them" },
   'merchants/merchants.service': { by: ['admins'], why: "an admin's assigned merchants" },

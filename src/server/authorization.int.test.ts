@@ -124,8 +124,9 @@ const ACCESS: Record<string, RouteAccess> = {
   'POST /api/contacts/imports': 'signedIn',
   'GET /api/contacts/imports/:importId': 'signedIn',
   'POST /api/contacts/imports/:importId/errors': 'signedIn',
-  // Files the account owns or builds with; another account's file id answers 404 (media.int.test.ts).
-  'POST /api/media': 'signedIn',
+  // Files the account owns or builds with; another account's file id answers 404 (media.int.test.ts). Agents upload
+  // the files they reply with, for their owner's account, and name no app (inbox-media.int.test.ts).
+  'POST /api/media': INBOX_AGENTS,
   'GET /api/media/:mediaId': 'signedIn',
   'GET /media/:mediaId': 'public', // the signed, time-limited link is the credential (media.int.test.ts)
   'GET /payments/sandbox/:reference': 'public', // the checkout token in the link is the credential
@@ -428,12 +429,12 @@ describeDb('authorization, route by route', () => {
   });
 
   it("an inbox agent is refused every route but the inbox's and their own sign-in's, in the guard, before any handler", async () => {
-    // `guard()` routes (any account) refuse agents: apps, menus, contacts, media, billing, API keys, shortcodes...
+    // `guard()` routes (any account) refuse agents: apps, menus, contacts, the account's files, billing, API keys...
     const refused = declared().filter((r) => r.access === 'signedIn');
     for (const name of [
       'POST /api/createApp',
       'GET /api/contacts',
-      'POST /api/media',
+      'GET /api/media/:mediaId',
       'GET /api/subscription/current',
       'POST /api/apiKey/create',
     ])

@@ -4,11 +4,13 @@ import { callApi, createWhatsAppBot, type LoginReplyBody, registerBotBuilder, st
 import { findViolations } from './axe';
 import { INBOX_MESSAGES } from '../../src/shared/api/inbox.schema';
 import { DEFAULT_CALLBACK_TEXT } from '../../src/shared/inbox';
+import { makePng } from '../support/media-files';
 import {
   baseUrl,
   closeToasts,
   describeBrowser,
   expectNoSidewaysScroll,
+  holdRequests,
   launchBrowser,
   openPage,
   PHONE,
@@ -95,6 +97,21 @@ describeBrowser('the inbox', () => {
     await phone.getByRole('button', { name: 'Send' }).click();
   }
 
+  /** Chooses a file with the composer's paperclip. */
+  async function choose(page: Page, name: string, mimeType: string, buffer: Buffer) {
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Attach a file' }).click();
+    await (await chooser).setFiles({ name, mimeType, buffer });
+  }
+
+  /** Chooses a small PNG with the composer's paperclip; answers once it is uploaded (the chip shows its size). */
+  async function attach(page: Page, name: string) {
+    await choose(page, name, 'image/png', makePng(40, 24, { noise: true }));
+    const chip = page.getByTestId('inbox-attachment-chip');
+    await visible(chip.getByText(name));
+    await visible(chip.getByText(/^\d+ KB$/));
+  }
+
   /** The bot's (or agent's) messages the phone shows, newest last. */
   const phoneReceived = (phone: Page) => phone.locator('[data-testid="chat-message"][data-direction="out"]');
 
@@ -154,6 +171,15 @@ describeBrowser('the inbox', () => {
     await conversation.getByRole('textbox', { name: 'Your reply' }).fill('Hello, this is Ama. Order 42 ships today.');
     await conversation.getByRole('button', { name: 'Send reply' }).click();
     await visible(thread.locator('[data-author="agent"]').getByText('Hello, this is Ama. Order 42 ships today.'));
+    // A photo with a caption: chosen with the paperclip, uploaded at once (a chip), sent with the reply.
+    await attach(inbox, 'van-3.png');
+    await screenshotViewport(inbox, 'inbox-attachment-desktop');
+    await conversation.getByRole('textbox', { name: 'Your reply' }).fill('Your parcel on van 3');
+    await conversation.getByRole('button', { name: 'Send reply' }).click();
+    const photo = thread.locator('[data-author="agent"]').filter({ hasText: 'Your parcel on van 3' }).getByTestId('chat-image');
+    await visible(photo, 15_000);
+    await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(40);
+    await conversation.getByTestId('inbox-attachment-chip').waitFor({ state: 'detached' });
     await conversation.getByText('Private note').click();
     await conversation.getByRole('textbox', { name: 'Private note (the customer never sees it)' }).fill('Checked the warehouse: van 3.');
     await conversation.getByRole('button', { name: 'Add note' }).click();
@@ -166,6 +192,7 @@ describeBrowser('the inbox', () => {
     await phone.reload();
     await phone.getByRole('textbox', { name: 'Customer number' }).fill(CUSTOMER);
     await visible(phoneReceived(phone).getByText('Hello, this is Ama. Order 42 ships today.'), 15_000);
+    await visible(phoneReceived(phone).filter({ hasText: 'Your parcel on van 3' }).locator('img'));
     expect(await phone.getByText('Checked the warehouse').count()).toBe(0);
     await screenshotViewport(phone, 'inbox-customer-phone');
 
@@ -180,6 +207,21 @@ describeBrowser('the inbox', () => {
     await expectNoSidewaysScroll(small);
     await screenshotViewport(small, 'inbox-conversation-phone');
     expect(await findViolations(small)).toEqual([]);
+    // A file chosen on a phone, then removed: the chip fits the width.
+    await attach(small, 'a-photo-with-a-rather-long-name-from-the-phone-camera.png');
+    await expectNoSidewaysScroll(small);
+    await screenshotViewport(small, 'inbox-attachment-phone');
+    await small.getByRole('button', { name: 'Remove a-photo-with-a-rather-long-name-from-the-phone-camera.png' }).click();
+    await small.getByTestId('inbox-attachment-chip').waitFor({ state: 'detached' });
+    // Busy while it uploads, then the server's refusal in words (WhatsApp takes no GIF).
+    const release = await holdRequests(small, '**/api/media?*');
+    await choose(small, 'dancing.gif', 'image/gif', Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1'));
+    await visible(small.getByTestId('inbox-attachment-chip').getByText('Uploading…'));
+    await screenshotViewport(small, 'inbox-attachment-uploading-phone');
+    await release();
+    await visible(small.getByTestId('inbox-attachment-error').getByText(/Files of type image\/gif are not accepted/));
+    await screenshotViewport(small, 'inbox-attachment-error-phone');
+    await small.getByRole('button', { name: 'Remove dancing.gif' }).click();
     await small.getByRole('button', { name: 'All conversations' }).click();
     await visible(small.getByTestId('inbox-list'));
     await small.close();
@@ -349,14 +391,14 @@ describeBrowser('the inbox', () => {
     const page = await openAgent(WIDE, `/app/dashboard/${appId}?period=week`);
     const panel = page.getByTestId('inbox-figures');
     await visible(panel.getByRole('heading', { name: 'Handed to a person' }));
-    // The conversations the tests above opened: Ama answered and closed the first; Kofi answered the second.
+    // The conversations the tests above opened: Ama answered the first (a text and a photo) and closed it; Kofi answered the second.
     const card = (label: string) => panel.getByRole('group', { name: label }).getByTestId('dashboard-card-value');
     await expect.poll(async () => Number(await card('Opened').textContent())).toBeGreaterThanOrEqual(2);
     expect(await card('First response').textContent()).toMatch(/^\d+ (s|min)/);
     expect(await card('Resolution time').textContent()).toMatch(/^\d+ (s|min)/);
     const ama = panel.getByTestId('inbox-agent-figure').filter({ hasText: 'Ama Owusu' });
     await visible(ama);
-    expect((await ama.locator('td').allTextContents()).slice(1, 4)).toEqual(['1', '1', '1']);
+    expect((await ama.locator('td').allTextContents()).slice(1, 4)).toEqual(['1', '2', '1']);
     await visible(panel.getByTestId('inbox-agent-figure').filter({ hasText: 'Kofi Boateng' }));
     await screenshot(page, 'inbox-figures-desktop');
     expect(await findViolations(page)).toEqual([]);

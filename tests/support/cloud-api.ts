@@ -30,7 +30,7 @@ export interface GraphCall {
   contentType: string | undefined;
   /** The body's exact text. */
   raw: string;
-  /** The body read as JSON (the Graph API takes objects); `{}` when there was none. */
+  /** The body read as JSON (the Graph API takes objects); `{}` when there was none, or a multipart one. */
   body: Record<string, unknown>;
 }
 
@@ -77,7 +77,8 @@ export async function createCloudTestApp(reply: (call: GraphCall) => GraphReply,
         token: authorization.replace(/^Bearer /, ''),
         contentType: req.headers['content-type'],
         raw,
-        body: raw ? (JSON.parse(raw) as Record<string, unknown>) : {},
+        // A media upload is multipart: its body is left to `raw`.
+        body: raw && !req.headers['content-type']?.startsWith('multipart/') ? (JSON.parse(raw) as Record<string, unknown>) : {},
       });
       res.writeHead(answer.status ?? 200, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
     });

@@ -1,4 +1,6 @@
+import { and, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
+import { inboxConversations } from '../../src/db/schema';
 import { createApiClient, type SeededUser, type TestApp } from './test-app';
 import type { InboxEvent } from '../../src/shared/api/inbox.schema';
 import { seedMenu } from './seed-app';
@@ -68,6 +70,17 @@ export async function customerWrites(t: TestApp, bot: LinkedBot, from: string, t
   });
   expect(res.statusCode, res.body).toBe(200);
   return (res.json().data.messages as Array<{ type: string; text?: string; body?: string }>).map((m) => m.text ?? m.body ?? m.type);
+}
+
+/** A conversation of the bot's, handed over by a customer ("hi", then "2"): its id. */
+export async function handOver(t: TestApp, bot: LinkedBot, from: string): Promise<string> {
+  await customerWrites(t, bot, from, 'hi');
+  await customerWrites(t, bot, from, '2');
+  const [row] = await t.db
+    .select({ id: inboxConversations.id })
+    .from(inboxConversations)
+    .where(and(eq(inboxConversations.msisdn, `+${from}`), eq(inboxConversations.status, 'open')));
+  return row!.id;
 }
 
 /** What the customer's phone shows as received, in order. */

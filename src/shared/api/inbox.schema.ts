@@ -117,11 +117,26 @@ const messageText = z
   .min(1, 'Write a message')
   .max(4096, 'A WhatsApp message is at most 4,096 characters');
 
-export const inboxReplyBodySchema = z.object({
-  text: messageText,
-  /** The console's own id for this reply: sent again (a retry), it is sent once and answered with the same message. */
-  clientMessageId: z.string().trim().min(1).max(64).optional(),
-});
+/** WhatsApp's longest caption on a file. */
+export const INBOX_CAPTION_MAX = 1024;
+
+/**
+ * A reply: a text, or a file the agent uploaded first (POST /api/media, the account's) with an optional caption
+ * (`text`, at most 1,024 characters).
+ */
+export const inboxReplyBodySchema = z
+  .object({
+    text: z.string({ error: 'Write a message' }).trim().max(4096, 'A WhatsApp message is at most 4,096 characters').default(''),
+    /** A file of the account's (docs/media.md), sent with `text` as its caption. */
+    mediaId: z.uuid('File not found').optional(),
+    /** The console's own id for this reply: sent again (a retry), it is sent once and answered with the same message. */
+    clientMessageId: z.string().trim().min(1).max(64).optional(),
+  })
+  .superRefine((body, check) => {
+    if (!body.mediaId && !body.text) check.addIssue({ code: 'custom', path: ['text'], message: 'Write a message' });
+    if (body.mediaId && body.text.length > INBOX_CAPTION_MAX)
+      check.addIssue({ code: 'custom', path: ['text'], message: 'A caption on a file is at most 1,024 characters' });
+  });
 export type InboxReplyBody = z.infer<typeof inboxReplyBodySchema>;
 
 export const inboxNoteBodySchema = z.object({ text: messageText });

@@ -14,6 +14,7 @@ import {
   type ChatReply,
   toConversation,
   type WhatsAppConnectorName,
+  type WhatsAppMessage,
 } from '../../../shared/whatsapp';
 import { createSimulatorConnector, type SimulatorConnector } from '../../../integrations/whatsapp/simulator';
 import type { ConnectorEvents, WhatsAppConnector } from '../../../integrations/whatsapp/whatsapp-connector';
@@ -28,6 +29,7 @@ import { deliverTemplate } from './whatsapp-templates.service';
 import { createMediaReader, resolveReplyMedia, storeChatMedia } from './whatsapp-media';
 import type { RenderedTemplate } from '../../../shared/whatsapp-templates';
 import type { SentMessage } from '../../../shared/whatsapp-status';
+import type { MediaRef } from '../../../shared/media';
 import type { ChatHandoffs } from '../../core/inbox-handoffs';
 
 /** The linked number a template goes from. */
@@ -52,6 +54,12 @@ export interface WhatsApp extends WhatsAppConnectors {
    * recorded, as the bot's (`ownerId` its account), for its delivery statuses. Rejects with the connector's error.
    */
   sendText(link: TemplateLink, to: string, text: string, ownerId: string): Promise<SentMessage[]>;
+  /**
+   * An agent's file from the inbox: one of the account's files (`ownerId`), with `caption` when not empty, goes as
+   * a bot's file does (its bytes read from the media store by the connector) and is recorded for its delivery
+   * statuses. Rejects with the connector's error, or when the account no longer holds the file.
+   */
+  sendMedia(link: TemplateLink, to: string, media: MediaRef, caption: string, ownerId: string): Promise<SentMessage[]>;
   /**
    * A business writing first inside the window: the entry menu goes to the user through the link's connector; the
    * messages sent are recorded for their delivery statuses, as the bot's (`ownerId` its account).
@@ -202,6 +210,29 @@ export function createWhatsApp(ctx: AppContext, runtime: Runtime, handoffs?: Cha
     await connector.startLink(link.id, { resume: true, externalId, phoneNumberId: externalId, accessToken });
   }
 
+  /**
+   * An agent's message (docs/inbox.md): through the link's connector, a file looked up again for the account and
+   * given a fresh link as a bot's is, recorded as the bot's for its delivery statuses.
+   */
+  async function sendAsAgent(link: TemplateLink, to: string, message: WhatsAppMessage, ownerId: string): Promise<SentMessage[]> {
+    const connector = connectors.get(link.connector as WhatsAppConnectorName);
+    if (!connector) throw new Error(`The ${link.connector} connector is not offered by this installation`);
+    const reply: ChatReply = {
+      linkId: link.id,
+      conversation: toConversation(link.id, to),
+      to,
+      sessionId: '',
+      end: false,
+      messages: [message],
+    };
+    // A file the account no longer holds is left out by resolveReplyMedia: nothing would go.
+    const ready = await resolveReplyMedia(ctx, reply, ownerId);
+    if (ready.messages.length === 0) throw new Error('This account no longer holds the file');
+    const sent = await connector.send(ready);
+    runtime.recordSentMessages(toSentRows(ready, sent, { ownerId, appId: link.appId, environment: 'live' }, ctx.now()), ownerId);
+    return sent;
+  }
+
   return {
     offered: [...offered],
     connectorNamed: (name) => connectors.get(name as WhatsAppConnectorName) ?? null,
@@ -219,20 +250,10 @@ export function createWhatsApp(ctx: AppContext, runtime: Runtime, handoffs?: Cha
       );
       return sent;
     },
-    async sendText(link, to, text, ownerId) {
-      const connector = connectors.get(link.connector as WhatsAppConnectorName);
-      if (!connector) throw new Error(`The ${link.connector} connector is not offered by this installation`);
-      const reply: ChatReply = {
-        linkId: link.id,
-        conversation: toConversation(link.id, to),
-        to,
-        sessionId: '',
-        end: false,
-        messages: [{ type: 'text', text }],
-      };
-      const sent = await connector.send(reply);
-      runtime.recordSentMessages(toSentRows(reply, sent, { ownerId, appId: link.appId, environment: 'live' }, ctx.now()), ownerId);
-      return sent;
+    sendText: (link, to, text, ownerId) => sendAsAgent(link, to, { type: 'text', text }, ownerId),
+    sendMedia(link, to, media, caption, ownerId) {
+      const { caption: _stored, url: _url, ...file } = media;
+      return sendAsAgent(link, to, { type: 'media', media: caption ? { ...file, caption } : file }, ownerId);
     },
     startConversation(start, connector, ownerId) {
       const by: SentBy = { ownerId, appId: start.bot.appId, environment: 'live' };

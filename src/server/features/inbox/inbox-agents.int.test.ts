@@ -6,7 +6,7 @@ import { describeDb } from '../../../../tests/support/test-db';
 import { makePng } from '../../../../tests/support/media-files';
 import { storeMedia } from '../media/media.service';
 import { createApiClient, seedUser, useTestApp, useUser, type SeededUser } from '../../../../tests/support/test-app';
-import { customerWrites, openStream, received, seedHandoffBot, type LinkedBot } from '../../../../tests/support/inbox-bot';
+import { handOver, openStream, received, seedHandoffBot, type LinkedBot } from '../../../../tests/support/inbox-bot';
 
 /**
  * An account's inbox agents (docs/inbox.md, "Agents"): the owner adds one (a name, an email, a first password), the
@@ -33,17 +33,6 @@ describeDb('inbox agents', () => {
     const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: 'first-pass' } });
     expect(login.statusCode, login.body).toBe(200);
     return { id: created.json().data.userId as string, auth: asAgent(login.json().token) };
-  }
-
-  /** A conversation of the owner's bot, handed over by a customer. */
-  async function handOver(from: string): Promise<string> {
-    await customerWrites(t, bot, from, 'hi');
-    await customerWrites(t, bot, from, '2');
-    const [row] = await t.db
-      .select()
-      .from(inboxConversations)
-      .where(and(eq(inboxConversations.msisdn, `+${from}`), eq(inboxConversations.status, 'open')));
-    return row!.id;
   }
 
   it('the owner adds an agent, who signs in as an AGENT, is listed, gets a mail; the email is unique; the audit log has it', async () => {
@@ -93,7 +82,7 @@ describeDb('inbox agents', () => {
     const agent = await addAgent(owner, 'Yaw Boateng', `yaw.${Date.now()}@agents.test`);
     const theirAgent = await addAgent(stranger, 'Esi Other', `esi.${Date.now()}@agents.test`);
     const from = '233241000501';
-    const conversationId = await handOver(from);
+    const conversationId = await handOver(t, bot, from);
     const call = (method: 'GET' | 'POST', url: string, payload?: object, headers = agent.auth) =>
       t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
     const ids = async (filter: string, headers = agent.auth) =>
@@ -172,7 +161,7 @@ describeDb('inbox agents', () => {
     const agent = await addAgent(owner, 'Efua Asante', `efua.${Date.now()}@agents.test`);
     const theirAgent = await addAgent(stranger, 'Nana Other', `nana.${Date.now()}@agents.test`);
     const from = '233241000701';
-    const conversationId = await handOver(from);
+    const conversationId = await handOver(t, bot, from);
     const store = () => storeMedia(t.app.ctx, { accountId: owner.user.id, source: 'inbound', phone: from, bytes: makePng(2, 2) });
     const photo = await store();
     const other = await store();
@@ -201,8 +190,8 @@ describeDb('inbox agents', () => {
     const origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const email = `akua.${Date.now()}@agents.test`;
     const agent = await addAgent(owner, 'Akua Sarpong', email);
-    const open = await handOver('233241000601');
-    const done = await handOver('233241000602');
+    const open = await handOver(t, bot, '233241000601');
+    const done = await handOver(t, bot, '233241000602');
     await createApiClient(t, owner).post(`/api/inbox/conversations/${open}/assign`, { assigneeId: agent.id });
     await createApiClient(t, owner).post(`/api/inbox/conversations/${done}/assign`, { assigneeId: agent.id });
     await t.app.inject({ method: 'POST', url: `/api/inbox/conversations/${done}/close`, headers: agent.auth });

@@ -33,20 +33,18 @@ import { toE164 } from '../../core/msisdn';
 import { toWindowState, type WindowState } from '../../core/whatsapp-windows';
 import { findAgent } from './inbox-agents.service';
 import type { InboxEvents } from './inbox-events';
-import { findMediaById, MEDIA_MESSAGES, toMediaRef, withSignedUrl } from '../media/media.service';
-import type { MediaRef } from '../../../shared/media';
+import { checkMediaSize, findMediaById, getMediaRecord, MEDIA_MESSAGES, toMediaRef, withSignedUrl } from '../media/media.service';
+import { mediaKindOf, type MediaRef } from '../../../shared/media';
 
 type ConversationRow = typeof inboxConversations.$inferSelect;
 type MessageRow = typeof inboxMessages.$inferSelect;
 
-/** How an agent's reply leaves: the bots' WhatsApp connectors (features/bots/whatsapp-connectors.ts `sendText`). */
+type SenderLink = { id: string; appId: string; connector: string };
+
+/** How an agent's reply leaves: the bots' WhatsApp connectors (features/bots/whatsapp-connectors.ts `sendText`, `sendMedia`). */
 export interface InboxSender {
-  sendText(
-    link: { id: string; appId: string; connector: string },
-    to: string,
-    text: string,
-    ownerId: string,
-  ): Promise<{ providerMessageId: string }[]>;
+  sendText(link: SenderLink, to: string, text: string, ownerId: string): Promise<{ providerMessageId: string }[]>;
+  sendMedia(link: SenderLink, to: string, media: MediaRef, caption: string, ownerId: string): Promise<{ providerMessageId: string }[]>;
 }
 
 /** What the agents' calls need besides the request: the live events and the sender. */
@@ -391,6 +389,18 @@ export async function markConversationRead(ctx: AppContext, user: AuthUser, conv
 
 const formatWhen = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 
+/**
+ * The file an agent's reply carries: one of the account's files (another account's id is not found, 404), whose
+ * bytes are still stored (410), of a type and size WhatsApp takes for its kind, the limits of a bot's files.
+ */
+async function findReplyMedia(ctx: AppContext, ownerId: string, mediaId: string): Promise<MediaRef> {
+  const row = await getMediaRecord(ctx, mediaId, ownerId);
+  if (row.deletedAt) throw new AppError('gone', MEDIA_MESSAGES.gone);
+  if (mediaKindOf(row.mimeType) !== row.kind) throw invalid(MEDIA_MESSAGES.typeNotAccepted(row.mimeType), { field: 'mediaId' });
+  checkMediaSize(row.size, row.kind);
+  return toMediaRef(row);
+}
+
 /** Replies leave one at a time per conversation, in the order they were written (seq). */
 function createSendQueue() {
   const tails = new Map<string, Promise<unknown>>();
@@ -439,6 +449,7 @@ export function createInbox(ctx: AppContext, parts: InboxParts) {
       throw conflict(
         `The 24-hour window with ${conversation.msisdn} closed on ${formatWhen(window.closedAt ?? ctx.now().toISOString())}: WhatsApp lets a business write freely only within 24 hours of the customer's last message, and sending a template from the inbox is not offered yet.`,
       );
+    const media = body.mediaId ? await findReplyMedia(ctx, conversation.ownerId, body.mediaId) : null;
     // Written and sent in the conversation's turn, so two agents' replies are stored (seq) in the order the
     // phone gets them. Written before it is sent: a retry with the same client id finds it and sends nothing twice.
     const done = await inTurn(conversation.id, async () => {
@@ -451,6 +462,7 @@ export function createInbox(ctx: AppContext, parts: InboxParts) {
           authorId: user.id,
           authorName: user.fullName,
           text: body.text,
+          mediaId: media?.mediaId ?? null,
           clientMessageId: body.clientMessageId ?? null,
           createdAt: ctx.now(),
         })
@@ -467,7 +479,10 @@ export function createInbox(ctx: AppContext, parts: InboxParts) {
       let providerMessageId: string | null = null;
       let error = '';
       try {
-        const sent = await parts.sender.sendText(link, conversation.msisdn.slice(1), body.text, conversation.ownerId);
+        const to = conversation.msisdn.slice(1);
+        const sent = media
+          ? await parts.sender.sendMedia(link, to, media, body.text, conversation.ownerId)
+          : await parts.sender.sendText(link, to, body.text, conversation.ownerId);
         providerMessageId = sent[0]?.providerMessageId ?? null;
       } catch (err) {
         error = toErrorMessage(err) || 'The provider refused the message';

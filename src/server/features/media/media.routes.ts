@@ -12,7 +12,7 @@ import { getSignedInUser, type Guard } from '../../plugins/guard';
 import { checkMediaLink } from './media-links';
 import type { ByteRange } from './media-store';
 import { readUploadBody } from './media-uploads';
-import type { AuthUser } from '../../core/auth-user';
+import { getAccountId, type AuthUser } from '../../core/auth-user';
 import {
   checkMediaQuota,
   checkMediaSize,
@@ -52,10 +52,11 @@ async function admitUpload(ctx: AppContext, req: FastifyRequest, reply: FastifyR
 
 /**
  * The account an upload's file belongs to: the app owner's for a file for an app (it counts against their storage,
- * as the files its bot receives do); not found for an app the user does not build.
+ * as the files its bot receives do); not found for an app the user does not build. An inbox agent's file (a reply
+ * with a file, docs/inbox.md) is their owner's account's; an agent builds no app, so one named is not found.
  */
 async function getUploadAccountId(ctx: AppContext, user: AuthUser, appId: string | undefined): Promise<string> {
-  return appId ? (await getOwnedApp(ctx, user, appId)).userId : user.id;
+  return appId ? (await getOwnedApp(ctx, user, appId)).userId : getAccountId(user);
 }
 
 /** An upload's Content-Length: Node's parser has checked it is a number; no header and no chunks is no body. */
@@ -187,7 +188,8 @@ export function registerMediaRoutes(app: FastifyInstance, ctx: AppContext, guard
     registerCall(scope, uploadMedia, {
       tags,
       summary: 'Stores the request body as a file (Content-Type: the type claimed); answers its reference',
-      onRequest: [guard(), ...uploadLimits, (req, reply) => admitUpload(ctx, req, reply)],
+      // Inbox agents upload the files they reply with, for their owner's account (getUploadAccountId).
+      onRequest: [guard('everyone', 'agent'), ...uploadLimits, (req, reply) => admitUpload(ctx, req, reply)],
       handler: async (req) => {
         const user = getSignedInUser(req);
         const { appId, kind, fileName, caption } = req.query;

@@ -8,6 +8,7 @@ import { failureText, isOk } from '../../lib/api';
 import { call } from '../../lib/call';
 import { formatMoment } from '../../lib/format';
 import { INBOX_KEY } from './inbox.api';
+import { InboxAttachment, useInboxAttachment } from './inbox-attachment';
 
 type Mode = 'reply' | 'note';
 
@@ -33,20 +34,29 @@ export function InboxComposer({ detail }: { detail: InboxConversationDetail }) {
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // A reply's file (inbox-attachment.tsx); a note carries none.
+  const attachment = useInboxAttachment();
+  const media = mode === 'reply' ? attachment.media : null;
+  const ready = Boolean(text.trim() || media) && !(mode === 'reply' && (attachment.uploading || attachment.error));
   const conversationId = detail.conversation.conversationId;
   const { window } = detail;
 
   async function send() {
-    if (!text.trim() || sending) return;
+    if (!ready || sending) return;
     setSending(true);
     setError(null);
     const reply =
       mode === 'reply'
-        ? await call(replyInboxConversation, { params: { conversationId }, body: { text, clientMessageId: crypto.randomUUID() } })
+        ? await call(replyInboxConversation, {
+            params: { conversationId },
+            body: { text, mediaId: media?.mediaId, clientMessageId: crypto.randomUUID() },
+          })
         : await call(addInboxNote, { params: { conversationId }, body: { text } });
     setSending(false);
-    if (isOk(reply)) setText('');
-    else setError(failureText(reply, mode === 'reply' ? 'The reply was not sent.' : 'The note was not saved.'));
+    if (isOk(reply)) {
+      setText('');
+      if (media) attachment.clear();
+    } else setError(failureText(reply, mode === 'reply' ? 'The reply was not sent.' : 'The note was not saved.'));
     await queryClient.invalidateQueries({ queryKey: INBOX_KEY });
   }
 
@@ -97,6 +107,7 @@ export function InboxComposer({ detail }: { detail: InboxConversationDetail }) {
         maxRows={8}
         maxLength={4096}
       />
+      {mode === 'reply' && <InboxAttachment attachment={attachment} disabled={sending} />}
       {error && (
         <Alert color="red" variant="light" role="alert" data-testid="inbox-send-error">
           {error}
@@ -109,7 +120,7 @@ export function InboxComposer({ detail }: { detail: InboxConversationDetail }) {
         <Button
           type="submit"
           loading={sending}
-          disabled={!text.trim()}
+          disabled={!ready}
           leftSection={mode === 'note' ? <IconLock size={16} /> : <IconSend size={16} />}
         >
           {mode === 'reply' ? 'Send reply' : 'Add note'}
