@@ -34,18 +34,19 @@ import { findAgent } from './inbox-agents.service';
 import type { InboxEvents } from './inbox-events';
 import { findMediaById, MEDIA_MESSAGES, toMediaRef, withSignedUrl } from '../media/media.service';
 import type { MediaRef } from '../../../shared/media';
+import { fillContactFields } from '../bots/bot-conversations.service';
+import { listLinkTemplates, readTemplateToSend } from '../bots/whatsapp-templates.service';
+import { toTemplateText, type RenderedTemplate } from '../../../shared/whatsapp-templates';
 
 type ConversationRow = typeof inboxConversations.$inferSelect;
 type MessageRow = typeof inboxMessages.$inferSelect;
 
-/** How an agent's reply leaves: the bots' WhatsApp connectors (features/bots/whatsapp-connectors.ts `sendText`). */
+type SendingLink = { id: string; appId: string; connector: string };
+
+/** How an agent's reply leaves: the bots' WhatsApp connectors (features/bots/whatsapp-connectors.ts `sendText`, `sendTemplate`). */
 export interface InboxSender {
-  sendText(
-    link: { id: string; appId: string; connector: string },
-    to: string,
-    text: string,
-    ownerId: string,
-  ): Promise<{ providerMessageId: string }[]>;
+  sendText(link: SendingLink, to: string, text: string, ownerId: string): Promise<{ providerMessageId: string }[]>;
+  sendTemplate(link: SendingLink, to: string, template: RenderedTemplate, ownerId: string): Promise<{ providerMessageId: string }[]>;
 }
 
 /** What the agents' calls need besides the request: the live events and the sender. */
@@ -88,6 +89,7 @@ function toMessage(row: MessageRow, deliveryStatus: string | null = null): Inbox
     authorName: row.authorName,
     text: row.text,
     mediaId: row.mediaId,
+    template: row.templateName ? { name: row.templateName, language: row.templateLanguage ?? '' } : null,
     sendStatus: row.sendStatus as InboxMessage['sendStatus'],
     error: row.error,
     deliveryStatus: (deliveryStatus as DeliveryStatus | null) ?? null,
@@ -348,7 +350,15 @@ export async function getConversationDetail(ctx: AppContext, user: AuthUser, con
     contact: contact ?? null,
     messages: latest.reverse().map((r) => toMessage(r.message, r.deliveryStatus)),
     window: await readWindow(ctx, row),
+    templates: await findApprovedTemplates(ctx, row),
   };
+}
+
+/** The linked number's APPROVED templates: what an agent may send in this conversation (none on USSD or unlinked). */
+async function findApprovedTemplates(ctx: AppContext, row: ConversationRow) {
+  if (row.channel !== 'whatsapp' || !row.linkId) return [];
+  const { templates } = await listLinkTemplates(ctx, row.linkId, '');
+  return templates.filter((t) => t.status === 'APPROVED');
 }
 
 /** A file of one of the conversation's messages, with a fresh signed link (none once its bytes are gone); else 404. */
@@ -404,6 +414,20 @@ export function createInbox(ctx: AppContext, parts: InboxParts) {
   const publish = (ownerId: string, conversationId: string, row: MessageRow) =>
     parts.events.publish(ownerId, { type: 'message_added', conversationId, message: toMessage(row) });
 
+  /** The approved template an agent chose, filled (a `{{contact.name}}` value takes the customer's contact's field). */
+  async function readTemplateReply(conversation: ConversationRow, linkId: string, choice: NonNullable<InboxReplyBody['template']>) {
+    const [contact] = await ctx.db
+      .select()
+      .from(contacts)
+      .where(and(eq(contacts.ownerId, conversation.ownerId), eq(contacts.msisdn, conversation.msisdn)));
+    return readTemplateToSend(ctx, {
+      linkId,
+      name: choice.name,
+      language: choice.language,
+      values: contact ? fillContactFields(choice.variables, contact) : choice.variables,
+    });
+  }
+
   async function reply(user: AuthUser, conversationId: string, body: InboxReplyBody): Promise<InboxMessage> {
     const conversation = await getOwnConversation(ctx, user, conversationId);
     if (conversation.status !== 'open') throw conflict(INBOX_MESSAGES.closed);
@@ -420,10 +444,13 @@ export function createInbox(ctx: AppContext, parts: InboxParts) {
     if (!link) throw conflict(INBOX_MESSAGES.noLink);
     if (link.status !== 'CONNECTED') throw conflict(INBOX_MESSAGES.linkNotConnected);
     const window = await readWindow(ctx, conversation);
-    if (window.state === 'closed')
+    if (window.state === 'closed' && !body.template)
       throw conflict(
-        `The 24-hour window with ${conversation.msisdn} closed on ${formatWhen(window.closedAt ?? ctx.now().toISOString())}: WhatsApp lets a business write freely only within 24 hours of the customer's last message, and sending a template from the inbox is not offered yet.`,
+        `The 24-hour window with ${conversation.msisdn} closed on ${formatWhen(window.closedAt ?? ctx.now().toISOString())}: WhatsApp lets a business write freely only within 24 hours of the customer's last message; send an approved template instead.`,
       );
+    // A template is read and filled before anything is written: unknown, not approved or half filled, nothing is stored.
+    const template = body.template ? await readTemplateReply(conversation, link.id, body.template) : null;
+    const text = template ? toTemplateText(template) : (body.text ?? '');
     // Written and sent in the conversation's turn, so two agents' replies are stored (seq) in the order the
     // phone gets them. Written before it is sent: a retry with the same client id finds it and sends nothing twice.
     const done = await inTurn(conversation.id, async () => {
@@ -435,7 +462,9 @@ export function createInbox(ctx: AppContext, parts: InboxParts) {
           author: 'agent',
           authorId: user.id,
           authorName: user.fullName,
-          text: body.text,
+          text,
+          templateName: template?.name ?? null,
+          templateLanguage: template?.language ?? null,
           clientMessageId: body.clientMessageId ?? null,
           createdAt: ctx.now(),
         })
@@ -452,7 +481,10 @@ export function createInbox(ctx: AppContext, parts: InboxParts) {
       let providerMessageId: string | null = null;
       let error = '';
       try {
-        const sent = await parts.sender.sendText(link, conversation.msisdn.slice(1), body.text, conversation.ownerId);
+        const to = conversation.msisdn.slice(1);
+        const sent = template
+          ? await parts.sender.sendTemplate(link, to, template, conversation.ownerId)
+          : await parts.sender.sendText(link, to, text, conversation.ownerId);
         providerMessageId = sent[0]?.providerMessageId ?? null;
       } catch (err) {
         error = toErrorMessage(err) || 'The provider refused the message';

@@ -27,6 +27,7 @@ const detail = (change: Partial<InboxConversationDetail>): InboxConversationDeta
   contact: null,
   messages: [],
   window: { state: 'open', openUntil: '2026-11-30T10:00:00.000Z' },
+  templates: [],
   ...change,
 });
 
