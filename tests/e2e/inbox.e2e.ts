@@ -300,6 +300,7 @@ describeBrowser('the inbox', () => {
     // The owner writes a saved reply on its screen (empty first: it says what saved replies are).
     const owner = await openAgent(WIDE, '/inbox/saved-replies');
     await visible(owner.getByTestId('saved-replies-empty'));
+    await screenshotViewport(owner, 'inbox-saved-replies-empty-desktop');
     const form = owner.getByRole('form', { name: 'Add a saved reply' });
     await form.getByRole('textbox', { name: 'Title' }).fill('Delivery time');
     await form.getByRole('textbox', { name: 'Text' }).fill('Deliveries in Accra take two working days.');
@@ -340,6 +341,8 @@ describeBrowser('the inbox', () => {
     const conversation = owner.getByTestId('inbox-conversation');
     const thread = conversation.getByTestId('inbox-thread');
     await conversation.getByRole('button', { name: 'Saved replies' }).click();
+    await visible(owner.getByTestId('inbox-saved-replies').getByText('Delivery time'));
+    await screenshotViewport(owner, 'inbox-saved-replies-menu-desktop');
     await owner.getByTestId('inbox-saved-replies').getByText('Delivery time').click();
     const box = conversation.getByRole('textbox', { name: 'Your reply' });
     await expect.poll(() => box.inputValue()).toBe('Deliveries in Accra take two working days.');
@@ -364,7 +367,7 @@ describeBrowser('the inbox', () => {
       conversation.getByTestId('inbox-window-closed').getByText(/WhatsApp lets a business write first only with an approved template/),
     );
     expect(await conversation.getByRole('textbox', { name: 'Your reply' }).count()).toBe(0);
-    await conversation.getByRole('textbox', { name: 'Template' }).click();
+    await conversation.getByRole('combobox', { name: 'Template' }).click();
     await owner.getByRole('option', { name: 'parcel_ready (en)' }).click();
     await conversation.getByRole('textbox', { name: '{{order}} in the body' }).fill('B-42');
     await visible(conversation.getByTestId('inbox-template-preview').getByText('Your parcel B-42 is ready for pickup.'));

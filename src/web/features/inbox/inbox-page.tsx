@@ -116,7 +116,7 @@ export function InboxPage() {
             <LiveBadge stream={stream} />
           </Group>
         }
-        description="Conversations your WhatsApp bots handed to a person, and your USSD callers' callback requests: reply within WhatsApp's 24-hour window, call back, add private notes, assign, and close."
+        description="Conversations your WhatsApp bots handed to a person, and your USSD callers' callback requests: reply within WhatsApp's 24-hour window (an approved template after it), call back, add private notes, assign, and close."
         action={
           user &&
           !getRoles(user).isAgent && (
