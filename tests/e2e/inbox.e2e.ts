@@ -316,17 +316,6 @@ describeBrowser('the inbox', () => {
     await screenshot(ownerPhone, 'inbox-saved-replies-phone');
     await ownerPhone.close();
 
-    // An approved template on the number (a simulator number's are approved when made).
-    const made = await callApi(agent.token, `/api/chatbot/whatsapp/templates/${linkId}`, {
-      name: 'parcel_ready',
-      language: 'en',
-      category: 'UTILITY',
-      body: 'Your parcel {{order}} is ready for pickup.',
-      buttons: [],
-      examples: { body: { order: 'A-1' } },
-    });
-    expect(made.status, JSON.stringify(made)).toBe('00');
-
     // A third customer asks for a person.
     const customer = `23357${String(Date.now()).slice(-7)}`;
     const writes = (text: string) =>
@@ -367,6 +356,21 @@ describeBrowser('the inbox', () => {
       conversation.getByTestId('inbox-window-closed').getByText(/WhatsApp lets a business write first only with an approved template/),
     );
     expect(await conversation.getByRole('textbox', { name: 'Your reply' }).count()).toBe(0);
+    // No approved template yet: it says so and leads the owner to the bot's Templates tab.
+    await visible(conversation.getByTestId('inbox-no-templates').getByRole('link', { name: "Make one on the bot's Templates tab" }));
+    await screenshot(owner, 'inbox-no-templates-desktop');
+    // An approved template on the number (a simulator number's are approved when made).
+    const made = await callApi(agent.token, `/api/chatbot/whatsapp/templates/${linkId}`, {
+      name: 'parcel_ready',
+      language: 'en',
+      category: 'UTILITY',
+      body: 'Your parcel {{order}} is ready for pickup.',
+      buttons: [],
+      examples: { body: { order: 'A-1' } },
+    });
+    expect(made.status, JSON.stringify(made)).toBe('00');
+
+    await owner.reload();
     await conversation.getByRole('combobox', { name: 'Template' }).click();
     await owner.getByRole('option', { name: 'parcel_ready (en)' }).click();
     await conversation.getByRole('textbox', { name: '{{order}} in the body' }).fill('B-42');
