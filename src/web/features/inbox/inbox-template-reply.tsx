@@ -126,9 +126,9 @@ export function InboxTemplateReply({ detail, canManage }: { detail: InboxConvers
               Make one on the bot's Templates tab
             </Anchor>
           ) : (
-            "Ask the account's owner to make one on the bot's Templates tab."
-          )}{' '}
-          A private note still works, and the window opens again when the customer writes.
+            "Ask the account's owner to make one on the bot's Templates tab"
+          )}
+          . A private note still works, and the window opens again when the customer writes.
         </Text>
       ) : (
         <>
