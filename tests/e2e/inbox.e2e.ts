@@ -23,7 +23,9 @@ import {
  * reads the customer's next message as it arrives, replies and adds a private note; the customer's phone shows the
  * reply and not the note; the agent closes (confirmed), and the customer's next message reaches the bot again.
  * Then the owner adds an agent on the Agents screen, who signs in, sees the Inbox only, takes a conversation and
- * replies under their own name. At 1280x800 and 390x844.
+ * replies under their own name. Last (after the dashboard's figures, which count the conversations above) the owner
+ * writes a saved reply, an agent puts it into the box and sends it, and a closed window's reply is an approved
+ * template. At 1280x800 and 390x844.
  */
 
 const WIDE = { width: 1280, height: 800 };
@@ -296,6 +298,79 @@ describeBrowser('the inbox', () => {
     for (const page of [agentPhone, agentPage, phone, owner]) await page.close();
   }, 120_000);
 
+  it("a USSD caller's callback request: marked as one, with the number to call, notes only, and Mark done", async () => {
+    const app = await callApi<{ appId: string }>(agent.token, '/api/createApp', {
+      appName: 'Owusu Loans',
+      description: 'loans by phone',
+      country: 'ghana',
+      connectionMode: 'existing-shortcode',
+      customShortCode: `*920*${String(Date.now()).slice(-4)}#`,
+      useTemplateTag: false,
+    });
+    expect(app.status, JSON.stringify(app)).toBe('00');
+    const ussdAppId = app.data!.appId;
+    const created = await callApi(agent.token, '/api/createMenu', {
+      appId: ussdAppId,
+      userDefinedName: 'home',
+      displayText: 'Loans\n1. Call me back',
+      isFirst: true,
+      switchOperations: [
+        { operator: 'eq', compareVal: '1', action: 'Terminate', actionParam: '', handoff: { reason: 'wants a loan officer' } },
+      ],
+    });
+    expect(created.status, JSON.stringify(created)).toBe('00');
+    // The caller, through the app's test URL as Africa's Talking posts it.
+    const caller = `+23324${String(Date.now()).slice(-7)}`;
+    const sessionId = `cb-${Date.now()}`;
+    const dial = (text: string) =>
+      fetch(new URL(`/ussd/${ussdAppId}/test`, baseUrl()), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ sessionId, serviceCode: '*920#', phoneNumber: caller, networkCode: '62001', text }),
+      }).then((res) => res.text());
+    await dial('');
+    expect(await dial('1')).toBe(`END ${DEFAULT_CALLBACK_TEXT}`);
+
+    const page = await openAgent(WIDE);
+    const row = page.getByTestId('inbox-row').filter({ hasText: caller });
+    await visible(row.getByText('Callback request: wants a loan officer', { exact: false }));
+    await row.click();
+    await visible(page.getByTestId('inbox-callback'));
+    expect(await page.getByRole('link', { name: `Call ${caller}` }).getAttribute('href')).toBe(`tel:${caller}`);
+    // No reply over USSD: the composer says so and keeps notes.
+    await visible(page.getByText(INBOX_MESSAGES.callbackNoReply));
+    await closeToasts(page);
+    await screenshot(page, 'inbox-callback-desktop');
+    await page.getByRole('button', { name: 'Mark done' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Mark done' }).click();
+    await visible(page.getByTestId('inbox-status').getByText('Closed'));
+    await page.close();
+  });
+
+  it("the bot's dashboard shows how soon people answered: opened, first response, resolution, and each agent", async () => {
+    const page = await openAgent(WIDE, `/app/dashboard/${appId}?period=week`);
+    const panel = page.getByTestId('inbox-figures');
+    await visible(panel.getByRole('heading', { name: 'Handed to a person' }));
+    // The conversations the tests above opened: Ama answered and closed the first; Kofi answered the second.
+    const card = (label: string) => panel.getByRole('group', { name: label }).getByTestId('dashboard-card-value');
+    await expect.poll(async () => Number(await card('Opened').textContent())).toBeGreaterThanOrEqual(2);
+    expect(await card('First response').textContent()).toMatch(/^\d+ (s|min)/);
+    expect(await card('Resolution time').textContent()).toMatch(/^\d+ (s|min)/);
+    const ama = panel.getByTestId('inbox-agent-figure').filter({ hasText: 'Ama Owusu' });
+    await visible(ama);
+    expect((await ama.locator('td').allTextContents()).slice(1, 4)).toEqual(['1', '1', '1']);
+    await visible(panel.getByTestId('inbox-agent-figure').filter({ hasText: 'Kofi Boateng' }));
+    await screenshot(page, 'inbox-figures-desktop');
+    expect(await findViolations(page)).toEqual([]);
+    await page.setViewportSize(PHONE);
+    await page.reload();
+    await visible(panel.getByTestId('inbox-agent-figure').first());
+    await expectNoSidewaysScroll(page);
+    await panel.scrollIntoViewIfNeeded();
+    await screenshotViewport(page, 'inbox-figures-phone');
+    await page.close();
+  }, 60_000);
+
   it('a saved reply put into the box and sent; a closed window offers an approved template, filled, and sends it', async () => {
     // The owner writes a saved reply on its screen (empty first: it says what saved replies are).
     const owner = await openAgent(WIDE, '/inbox/saved-replies');
@@ -396,77 +471,4 @@ describeBrowser('the inbox', () => {
     );
     await owner.close();
   }, 120_000);
-
-  it("a USSD caller's callback request: marked as one, with the number to call, notes only, and Mark done", async () => {
-    const app = await callApi<{ appId: string }>(agent.token, '/api/createApp', {
-      appName: 'Owusu Loans',
-      description: 'loans by phone',
-      country: 'ghana',
-      connectionMode: 'existing-shortcode',
-      customShortCode: `*920*${String(Date.now()).slice(-4)}#`,
-      useTemplateTag: false,
-    });
-    expect(app.status, JSON.stringify(app)).toBe('00');
-    const ussdAppId = app.data!.appId;
-    const created = await callApi(agent.token, '/api/createMenu', {
-      appId: ussdAppId,
-      userDefinedName: 'home',
-      displayText: 'Loans\n1. Call me back',
-      isFirst: true,
-      switchOperations: [
-        { operator: 'eq', compareVal: '1', action: 'Terminate', actionParam: '', handoff: { reason: 'wants a loan officer' } },
-      ],
-    });
-    expect(created.status, JSON.stringify(created)).toBe('00');
-    // The caller, through the app's test URL as Africa's Talking posts it.
-    const caller = `+23324${String(Date.now()).slice(-7)}`;
-    const sessionId = `cb-${Date.now()}`;
-    const dial = (text: string) =>
-      fetch(new URL(`/ussd/${ussdAppId}/test`, baseUrl()), {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ sessionId, serviceCode: '*920#', phoneNumber: caller, networkCode: '62001', text }),
-      }).then((res) => res.text());
-    await dial('');
-    expect(await dial('1')).toBe(`END ${DEFAULT_CALLBACK_TEXT}`);
-
-    const page = await openAgent(WIDE);
-    const row = page.getByTestId('inbox-row').filter({ hasText: caller });
-    await visible(row.getByText('Callback request: wants a loan officer', { exact: false }));
-    await row.click();
-    await visible(page.getByTestId('inbox-callback'));
-    expect(await page.getByRole('link', { name: `Call ${caller}` }).getAttribute('href')).toBe(`tel:${caller}`);
-    // No reply over USSD: the composer says so and keeps notes.
-    await visible(page.getByText(INBOX_MESSAGES.callbackNoReply));
-    await closeToasts(page);
-    await screenshot(page, 'inbox-callback-desktop');
-    await page.getByRole('button', { name: 'Mark done' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Mark done' }).click();
-    await visible(page.getByTestId('inbox-status').getByText('Closed'));
-    await page.close();
-  });
-
-  it("the bot's dashboard shows how soon people answered: opened, first response, resolution, and each agent", async () => {
-    const page = await openAgent(WIDE, `/app/dashboard/${appId}?period=week`);
-    const panel = page.getByTestId('inbox-figures');
-    await visible(panel.getByRole('heading', { name: 'Handed to a person' }));
-    // The conversations the tests above opened: Ama answered and closed the first; Kofi answered the second.
-    const card = (label: string) => panel.getByRole('group', { name: label }).getByTestId('dashboard-card-value');
-    await expect.poll(async () => Number(await card('Opened').textContent())).toBeGreaterThanOrEqual(2);
-    expect(await card('First response').textContent()).toMatch(/^\d+ (s|min)/);
-    expect(await card('Resolution time').textContent()).toMatch(/^\d+ (s|min)/);
-    const ama = panel.getByTestId('inbox-agent-figure').filter({ hasText: 'Ama Owusu' });
-    await visible(ama);
-    expect((await ama.locator('td').allTextContents()).slice(1, 4)).toEqual(['1', '1', '1']);
-    await visible(panel.getByTestId('inbox-agent-figure').filter({ hasText: 'Kofi Boateng' }));
-    await screenshot(page, 'inbox-figures-desktop');
-    expect(await findViolations(page)).toEqual([]);
-    await page.setViewportSize(PHONE);
-    await page.reload();
-    await visible(panel.getByTestId('inbox-agent-figure').first());
-    await expectNoSidewaysScroll(page);
-    await panel.scrollIntoViewIfNeeded();
-    await screenshotViewport(page, 'inbox-figures-phone');
-    await page.close();
-  }, 60_000);
 });
