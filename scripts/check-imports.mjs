@@ -97,6 +97,11 @@ function checkWebFeatureImport(file, spec) {
 // features that may, and why; and never two features each other (a pair both ways is one feature, or a piece
 // that belongs in core).
 const SERVER_FEATURE_IMPORTS = {
+  'bots/bot-conversations.service': {
+    by: ['inbox'],
+    why: "an agent's template takes the contact's fields as a business writing first does",
+  },
+  'bots/whatsapp-templates.service': { by: ['inbox'], why: "an agent sends the linked number's approved templates" },
   'billing/plan-limits': { by: ['apps', 'bots', 'media', 'menus', 'runtime'], why: "what the account's plan lets it build, run and store" },
   'custom-actions/custom-actions.service': { by: ['runtime'], why: "a javascript action runs the account's functions" },
   'custom-actions/custom-actions.routes': { by: ['runtime'], why: 'the script tester the runners hand the pool' },

@@ -224,6 +224,12 @@ const ACCESS: Record<string, RouteAccess> = {
   // Adding and removing agents: the account's owner only; another account's agent answers 404.
   'POST /api/inbox/agents': 'signedIn',
   'DELETE /api/inbox/agents/:agentId': 'signedIn',
+  // Saved replies: the account's agents read them; writing them is the owner's only; another account's id answers 404
+  // (inbox-saved-replies.int.test.ts).
+  'GET /api/inbox/saved-replies': INBOX_AGENTS,
+  'POST /api/inbox/saved-replies': 'signedIn',
+  'POST /api/inbox/saved-replies/:savedReplyId': 'signedIn',
+  'DELETE /api/inbox/saved-replies/:savedReplyId': 'signedIn',
   'POST /api/admin/chatbot-access': ['chatbotAccess.manage'],
   // The simulated phone the simulator connector's QR opens: the link's secret (in the QR) is the credential.
   'GET /api/whatsapp-simulator/:linkId': 'public',

@@ -252,6 +252,8 @@ export const configSchema = z
      * cannot mint users or mail strangers without end.
      */
     INBOX_AGENTS_PER_ACCOUNT: z.coerce.number().int().min(1).max(10_000).default(50),
+    /** Saved replies one account may keep (docs/inbox.md, "Saved replies"): rows a free account could otherwise pile up. */
+    INBOX_SAVED_REPLIES_PER_ACCOUNT: z.coerce.number().int().min(1).max(10_000).default(200),
     // The inbox's live streams (docs/inbox.md, "Live"): open at once per account and in this process, and how
     // often an idle one gets a heartbeat (proxies close a silent connection).
     INBOX_STREAMS_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(20),

@@ -149,8 +149,7 @@ export function renderTemplate(
   ];
   if (problems.length) throw invalid(`Cannot fill the template "${template.name}": ${problems.join('; ')}`);
 
-  const fill = (text: string, place: TemplatePlace) => text.replace(VARIABLE, (whole, name: string) => values[place]?.[name] ?? whole);
-  const parts = readTemplateParts(template.components);
+  const filled = fillTemplateParts(readTemplateParts(template.components), values);
   const parameters: RenderedTemplate['parameters'] = (['header', 'body'] as const).flatMap((place) => {
     const own = variables.filter((v) => v.place === place);
     if (own.length === 0) return [];
@@ -169,12 +168,25 @@ export function renderTemplate(
   return {
     name: template.name,
     language: template.language,
+    ...filled,
+    parameters,
+  };
+}
+
+/** A template's parts with the values given put in; a variable without a value stays as written (`{{1}}`). */
+export function fillTemplateParts(parts: TemplateParts, values: TemplateValues): TemplateParts {
+  const fill = (text: string, place: TemplatePlace) => text.replace(VARIABLE, (whole, name: string) => values[place]?.[name] || whole);
+  return {
     ...(parts.header !== undefined ? { header: fill(parts.header, 'header') } : {}),
     body: fill(parts.body, 'body'),
     ...(parts.footer ? { footer: parts.footer } : {}),
     buttons: parts.buttons,
-    parameters,
   };
+}
+
+/** A filled template as plain text, as the customer reads it: header, body, footer, then its buttons as `[Yes] [No]`. */
+export function toTemplateText(parts: Pick<TemplateParts, 'header' | 'body' | 'footer' | 'buttons'>): string {
+  return [parts.header, parts.body, parts.footer, parts.buttons.map((b) => `[${b}]`).join(' ')].filter(Boolean).join('\n\n');
 }
 
 /** A new template as the console writes it; examples are keyed by variable name (`'1'`, `'first_name'`). */

@@ -163,6 +163,7 @@ const ROUTE_VISITS: Record<string, Visit> = {
     ready: (page) => page.getByTestId('inbox-empty').or(page.getByTestId('inbox-list')),
   },
   '/inbox/agents': { as: 'chatbot', url: () => '/inbox/agents', ready: heading('Agents') },
+  '/inbox/saved-replies': { as: 'chatbot', url: () => '/inbox/saved-replies', ready: heading('Saved replies') },
   '/whatsapp-bot/settings/:appId': {
     as: 'chatbot',
     url: (ids) => `/whatsapp-bot/settings/${ids.botId}`,

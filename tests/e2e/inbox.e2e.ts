@@ -25,7 +25,9 @@ import {
  * reads the customer's next message as it arrives, replies and adds a private note; the customer's phone shows the
  * reply and not the note; the agent closes (confirmed), and the customer's next message reaches the bot again.
  * Then the owner adds an agent on the Agents screen, who signs in, sees the Inbox only, takes a conversation and
- * replies under their own name. At 1280x800 and 390x844.
+ * replies under their own name. Last (after the dashboard's figures, which count the conversations above) the owner
+ * writes a saved reply, an agent puts it into the box and sends it, and a closed window's reply is an approved
+ * template. At 1280x800 and 390x844.
  */
 
 const WIDE = { width: 1280, height: 800 };
@@ -411,4 +413,105 @@ describeBrowser('the inbox', () => {
     expect(await findViolations(page)).toEqual([]);
     await page.close();
   }, 60_000);
+
+  it('a saved reply put into the box and sent; a closed window offers an approved template, filled, and sends it', async () => {
+    // The owner writes a saved reply on its screen (empty first: it says what saved replies are).
+    const owner = await openAgent(WIDE, '/inbox/saved-replies');
+    await visible(owner.getByTestId('saved-replies-empty'));
+    await screenshotViewport(owner, 'inbox-saved-replies-empty-desktop');
+    const form = owner.getByRole('form', { name: 'Add a saved reply' });
+    await form.getByRole('textbox', { name: 'Title' }).fill('Delivery time');
+    await form.getByRole('textbox', { name: 'Text' }).fill('Deliveries in Accra take two working days.');
+    await form.getByRole('button', { name: 'Add saved reply' }).click();
+    await visible(owner.getByTestId('saved-reply-list').locator('[data-row="Delivery time"]'));
+    await owner.mouse.move(0, 0);
+    await closeToasts(owner);
+    await screenshotViewport(owner, 'inbox-saved-replies-desktop');
+    expect(await findViolations(owner)).toEqual([]);
+    const ownerPhone = await openAgent(PHONE, '/inbox/saved-replies');
+    await visible(ownerPhone.getByTestId('saved-reply-list'));
+    await expectNoSidewaysScroll(ownerPhone);
+    await screenshot(ownerPhone, 'inbox-saved-replies-phone');
+    await ownerPhone.close();
+
+    // A third customer asks for a person.
+    const customer = `23357${String(Date.now()).slice(-7)}`;
+    const writes = (text: string) =>
+      callApi(agent.token, `/api/whatsapp-simulator/${linkId}/messages`, { secret, from: customer, text, kind: 'text' });
+    await writes('hi');
+    await writes('2');
+    await owner.goto('/inbox');
+    await owner
+      .getByTestId('inbox-row')
+      .filter({ hasText: `+${customer}` })
+      .click();
+    const conversation = owner.getByTestId('inbox-conversation');
+    const thread = conversation.getByTestId('inbox-thread');
+    await conversation.getByRole('button', { name: 'Saved replies' }).click();
+    await visible(owner.getByTestId('inbox-saved-replies').getByText('Delivery time'));
+    await screenshotViewport(owner, 'inbox-saved-replies-menu-desktop');
+    await owner.getByTestId('inbox-saved-replies').getByText('Delivery time').click();
+    const box = conversation.getByRole('textbox', { name: 'Your reply' });
+    await expect.poll(() => box.inputValue()).toBe('Deliveries in Accra take two working days.');
+    await box.fill('Deliveries in Accra take two working days. Yours leaves today.');
+    await conversation.getByRole('button', { name: 'Send reply' }).click();
+    await visible(thread.locator('[data-author="agent"]').getByText('Yours leaves today.', { exact: false }));
+
+    // The window closed: the browser cannot wait 24 hours, so the conversation's read is answered as a day later
+    // (the server's own refusal and template send on a closed window: inbox-template-replies.int.test.ts). The
+    // template goes through the real server to the customer's phone.
+    const closedAt = new Date(Date.now() - 3_600_000).toISOString();
+    const aDayLater = async (page: Page) =>
+      page.route('**/api/inbox/conversations/*', async (route) => {
+        const res = await route.fetch();
+        const body = await res.json();
+        if (body.data?.window) body.data.window = { state: 'closed', closedAt };
+        await route.fulfill({ response: res, json: body });
+      });
+    await aDayLater(owner);
+    await owner.reload();
+    await visible(
+      conversation.getByTestId('inbox-window-closed').getByText(/WhatsApp lets a business write first only with an approved template/),
+    );
+    expect(await conversation.getByRole('textbox', { name: 'Your reply' }).count()).toBe(0);
+    // No approved template yet: it says so and leads the owner to the bot's Templates tab.
+    await visible(conversation.getByTestId('inbox-no-templates').getByRole('link', { name: "Make one on the bot's Templates tab" }));
+    await screenshot(owner, 'inbox-no-templates-desktop');
+    // An approved template on the number (a simulator number's are approved when made).
+    const made = await callApi(agent.token, `/api/chatbot/whatsapp/templates/${linkId}`, {
+      name: 'parcel_ready',
+      language: 'en',
+      category: 'UTILITY',
+      body: 'Your parcel {{order}} is ready for pickup.',
+      buttons: [],
+      examples: { body: { order: 'A-1' } },
+    });
+    expect(made.status, JSON.stringify(made)).toBe('00');
+
+    await owner.reload();
+    await conversation.getByRole('combobox', { name: 'Template' }).click();
+    await owner.getByRole('option', { name: 'parcel_ready (en)' }).click();
+    await conversation.getByRole('textbox', { name: '{{order}} in the body' }).fill('B-42');
+    await visible(conversation.getByTestId('inbox-template-preview').getByText('Your parcel B-42 is ready for pickup.'));
+    await owner.mouse.move(0, 0);
+    await screenshotViewport(owner, 'inbox-template-reply-desktop');
+    expect(await findViolations(owner)).toEqual([]);
+    const small = await openAgent(PHONE, owner.url().replace(baseUrl(), ''));
+    await aDayLater(small);
+    await small.reload();
+    await visible(small.getByTestId('inbox-window-closed'));
+    await expectNoSidewaysScroll(small);
+    await screenshot(small, 'inbox-template-reply-phone');
+    await small.close();
+    await conversation.getByRole('button', { name: 'Send template' }).click();
+    await visible(thread.locator('[data-author="agent"]').getByText('Your parcel B-42 is ready for pickup.'));
+    const phone = await callApi<{ transcript: Array<{ direction: string; message: { text?: string; body?: string } }> }>(
+      agent.token,
+      `/api/whatsapp-simulator/${linkId}/messages?secret=${encodeURIComponent(secret)}&from=${customer}`,
+    );
+    expect(phone.data!.transcript.filter((m) => m.direction === 'out').map((m) => m.message.text ?? m.message.body)).toContain(
+      'Your parcel B-42 is ready for pickup.',
+    );
+    await owner.close();
+  }, 120_000);
 });

@@ -121,6 +121,7 @@ export function createApiClient(t: TestApp, user: Pick<SeededUser, 'auth'>) {
     get: (url: string, headers: Record<string, string> = user.auth) => t.app.inject({ method: 'GET', url, headers }),
     post: (url: string, payload: object, headers: Record<string, string> = user.auth) =>
       t.app.inject({ method: 'POST', url, headers, payload }),
+    delete: (url: string, headers: Record<string, string> = user.auth) => t.app.inject({ method: 'DELETE', url, headers }),
   };
 }
 

@@ -74,6 +74,9 @@ export const inboxMessages = pgTable(
     providerMessageId: text('provider_message_id'),
     /** The agent's client's id of a reply: the same reply sent twice (a retry) is sent once. */
     clientMessageId: text('client_message_id'),
+    /** An agent's reply sent as a WhatsApp template: its name and language (`text` is what the customer saw). */
+    templateName: text('template_name'),
+    templateLanguage: text('template_language'),
     /** sent, failed (an agent's reply the provider refused) or '' (not sent: in, note). */
     sendStatus: text('send_status').notNull().default(''),
     error: text('error').notNull().default(''),
@@ -83,4 +86,24 @@ export const inboxMessages = pgTable(
     index('inbox_messages_conversation_idx').on(t.conversationId, t.seq),
     uniqueIndex('inbox_messages_client_uq').on(t.conversationId, t.clientMessageId),
   ],
+);
+
+/**
+ * An account's saved replies (docs/inbox.md, "Saved replies"): short answers its agents put into the reply box. The
+ * owner writes them; the agents read them. At most INBOX_SAVED_REPLIES_PER_ACCOUNT per account.
+ */
+export const inboxSavedReplies = pgTable(
+  'inbox_saved_replies',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** The account. */
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    text: text('text').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('inbox_saved_replies_owner_idx').on(t.ownerId, t.title)],
 );

@@ -36,19 +36,20 @@ const variablesSchema = z.strictObject(
   { error: 'Variables go under header or body' },
 );
 
+/** An approved template of the linked number by name and language, with its variables' values. */
+export const templateChoiceSchema = z.object({
+  name: z.string().trim().min(1, 'Give the template name').max(512),
+  language: z.string().trim().min(2, 'Give the template language (en, en_US...)').max(15),
+  variables: variablesSchema.default({}),
+});
+
 export const startConversationBodySchema = z.object({
   msisdn: msisdnSchema,
   /** The menu (its uniqueId) the flow starts at; the bot's first menu when left out. */
   entryMenu: z.string().trim().min(1).max(64).optional(),
   linkId: z.uuid('linkId is not a linked number').optional(),
   /** Needed when the window is closed: an approved template of the linked number, with its variables. */
-  template: z
-    .object({
-      name: z.string().trim().min(1, 'Give the template name').max(512),
-      language: z.string().trim().min(2, 'Give the template language (en, en_US...)').max(15),
-      variables: variablesSchema.default({}),
-    })
-    .optional(),
+  template: templateChoiceSchema.optional(),
 });
 export type StartConversationBody = z.infer<typeof startConversationBodySchema>;
 

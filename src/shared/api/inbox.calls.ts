@@ -15,6 +15,9 @@ import {
   inboxMessageSchema,
   inboxNoteBodySchema,
   inboxReplyBodySchema,
+  inboxSavedReplyBodySchema,
+  inboxSavedReplyParamsSchema,
+  inboxSavedReplySchema,
 } from './inbox.schema';
 
 // The inbox's calls (docs/inbox.md). Keys below ['inbox']: the lists, and each conversation.
@@ -45,7 +48,7 @@ export const readInboxConversation = defineCall({
   reply: envelopeSchema(inboxConversationSchema),
 });
 
-/** POST /api/inbox/conversations/{conversationId}/replies: a text to the customer, inside WhatsApp's 24-hour window. */
+/** POST /api/inbox/conversations/{conversationId}/replies: a text inside WhatsApp's 24-hour window, or an approved template. */
 export const replyInboxConversation = defineCall({
   method: 'POST',
   path: '/api/inbox/conversations/:conversationId/replies',
@@ -121,5 +124,38 @@ export const deleteInboxAgent = defineCall({
   method: 'DELETE',
   path: '/api/inbox/agents/:agentId',
   params: inboxAgentParamsSchema,
+  reply: messageSchema,
+});
+
+/** GET /api/inbox/saved-replies: the account's saved replies, by title (its owner and agents read them). */
+export const findInboxSavedReplies = defineCall({
+  method: 'GET',
+  path: '/api/inbox/saved-replies',
+  reply: envelopeSchema(z.array(inboxSavedReplySchema)),
+  key: ['inbox', 'saved-replies'],
+});
+
+/** POST /api/inbox/saved-replies: the account's owner adds a saved reply. */
+export const createInboxSavedReply = defineCall({
+  method: 'POST',
+  path: '/api/inbox/saved-replies',
+  body: inboxSavedReplyBodySchema,
+  reply: envelopeSchema(inboxSavedReplySchema),
+});
+
+/** POST /api/inbox/saved-replies/{savedReplyId}: the account's owner changes a saved reply's title and text. */
+export const updateInboxSavedReply = defineCall({
+  method: 'POST',
+  path: '/api/inbox/saved-replies/:savedReplyId',
+  params: inboxSavedReplyParamsSchema,
+  body: inboxSavedReplyBodySchema,
+  reply: envelopeSchema(inboxSavedReplySchema),
+});
+
+/** DELETE /api/inbox/saved-replies/{savedReplyId}: the account's owner deletes a saved reply. */
+export const deleteInboxSavedReply = defineCall({
+  method: 'DELETE',
+  path: '/api/inbox/saved-replies/:savedReplyId',
+  params: inboxSavedReplyParamsSchema,
   reply: messageSchema,
 });

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { INBOX_AUTHORS, INBOX_CHANNELS, INBOX_STATUSES } from '../inbox';
 import { registerBodySchema } from './auth.schema';
-import { windowStateSchema } from './bot-conversations.schema';
+import { templateChoiceSchema, windowStateSchema } from './bot-conversations.schema';
+import { whatsappTemplateSchema } from './whatsapp-templates.schema';
 
 /**
  * The inbox (docs/inbox.md): WhatsApp conversations a bot handed to a person, for the account's agents.
@@ -16,6 +17,10 @@ import { windowStateSchema } from './bot-conversations.schema';
  * - `GET  /api/inbox/agents` -> `data`: InboxAgent[] (whom a conversation may be assigned to)
  * - `POST /api/inbox/agents` body {@link createInboxAgentBodySchema} -> `data`: InboxAgent (the account's owner only)
  * - `DELETE /api/inbox/agents/{agentId}` (the account's owner only): the agent's sign-ins end at once
+ * - `GET  /api/inbox/saved-replies` -> `data`: InboxSavedReply[] (the account's, by title)
+ * - `POST /api/inbox/saved-replies` body {@link inboxSavedReplyBodySchema} -> `data`: InboxSavedReply (the owner only)
+ * - `POST /api/inbox/saved-replies/{savedReplyId}` body {@link inboxSavedReplyBodySchema} -> `data`: InboxSavedReply (the owner only)
+ * - `DELETE /api/inbox/saved-replies/{savedReplyId}` (the owner only)
  */
 
 /** Which conversations a list shows: open ones, the open ones assigned to me, the open ones nobody has, or closed ones. */
@@ -82,6 +87,8 @@ export const inboxMessageSchema = z.object({
   authorName: z.string(),
   text: z.string(),
   mediaId: z.string().nullable(),
+  /** An agent's reply sent as a WhatsApp template (its `text` is the filled template the customer saw); null otherwise. */
+  template: z.object({ name: z.string(), language: z.string() }).nullable(),
   /** An agent's reply: sent (the provider took it) or failed (with `error`); '' for the others. */
   sendStatus: z.enum(['sent', 'failed', '']),
   error: z.string(),
@@ -106,8 +113,10 @@ export const inboxConversationDetailSchema = z.object({
   contact: inboxContactSchema.nullable(),
   /** The conversation's messages in order: the latest 200 (older ones are not shown yet). */
   messages: z.array(inboxMessageSchema),
-  /** WhatsApp's 24-hour window with the customer: a reply needs it open. */
+  /** WhatsApp's 24-hour window with the customer: a written reply needs it open; a template goes at any time. */
   window: windowStateSchema,
+  /** The APPROVED templates of the conversation's linked number, which an agent may send (none without a number). */
+  templates: z.array(whatsappTemplateSchema),
 });
 export type InboxConversationDetail = z.infer<typeof inboxConversationDetailSchema>;
 
@@ -121,18 +130,26 @@ const messageText = z
 export const INBOX_CAPTION_MAX = 1024;
 
 /**
- * A reply: a text, or a file the agent uploaded first (POST /api/media, the account's) with an optional caption
- * (`text`, at most 1,024 characters).
+ * A reply: a text (inside WhatsApp's 24-hour window), a file the agent uploaded first (POST /api/media, the
+ * account's) with an optional caption (`text`, at most 1,024 characters), or an approved template (at any time),
+ * never a template with a text or a file.
  */
 export const inboxReplyBodySchema = z
   .object({
     text: z.string({ error: 'Write a message' }).trim().max(4096, 'A WhatsApp message is at most 4,096 characters').default(''),
     /** A file of the account's (docs/media.md), sent with `text` as its caption. */
     mediaId: z.uuid('File not found').optional(),
+    /** An approved template of the conversation's linked number, with its variables (`{{contact.name}}` works too). */
+    template: templateChoiceSchema.optional(),
     /** The console's own id for this reply: sent again (a retry), it is sent once and answered with the same message. */
     clientMessageId: z.string().trim().min(1).max(64).optional(),
   })
   .superRefine((body, check) => {
+    if (body.template) {
+      if (body.text || body.mediaId)
+        check.addIssue({ code: 'custom', path: ['text'], message: 'Write a message or choose a template, not both' });
+      return;
+    }
     if (!body.mediaId && !body.text) check.addIssue({ code: 'custom', path: ['text'], message: 'Write a message' });
     if (body.mediaId && body.text.length > INBOX_CAPTION_MAX)
       check.addIssue({ code: 'custom', path: ['text'], message: 'A caption on a file is at most 1,024 characters' });
@@ -164,6 +181,34 @@ export type CreateInboxAgentBody = z.infer<typeof createInboxAgentBodySchema>;
 
 export const inboxAgentParamsSchema = z.object({ agentId: z.uuid('Agent not found') });
 
+export const SAVED_REPLY_LIMITS = { title: 60, text: 1000 } as const;
+
+/** One of the account's saved replies: a short answer agents put into the reply box and may edit before sending. */
+export const inboxSavedReplySchema = z.object({
+  savedReplyId: z.string(),
+  title: z.string(),
+  text: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type InboxSavedReply = z.infer<typeof inboxSavedReplySchema>;
+
+export const inboxSavedReplyBodySchema = z.object({
+  title: z
+    .string({ error: 'Give the saved reply a title' })
+    .trim()
+    .min(1, 'Give the saved reply a title')
+    .max(SAVED_REPLY_LIMITS.title, `A title is at most ${SAVED_REPLY_LIMITS.title} characters`),
+  text: z
+    .string({ error: 'Write the saved reply' })
+    .trim()
+    .min(1, 'Write the saved reply')
+    .max(SAVED_REPLY_LIMITS.text, `A saved reply is at most ${SAVED_REPLY_LIMITS.text.toLocaleString('en')} characters`),
+});
+export type InboxSavedReplyBody = z.infer<typeof inboxSavedReplyBodySchema>;
+
+export const inboxSavedReplyParamsSchema = z.object({ savedReplyId: z.uuid('Saved reply not found') });
+
 /** What the events stream tells the account's agents, one event a `data:` line (snake_case, past tense). */
 export const inboxEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('conversation_opened'), conversation: inboxConversationSchema }),
@@ -184,4 +229,6 @@ export const INBOX_MESSAGES = {
   tooManyAgents: 'This account has as many agents as it may have: remove one before adding another.',
   tooManyStreams: 'Too many inbox screens are open for this account: close one and try again.',
   busy: 'The inbox is busy: please try again in a moment.',
+  savedReplyNotFound: 'Saved reply not found',
+  tooManySavedReplies: 'This account has as many saved replies as it may have: delete one before adding another.',
 } as const;

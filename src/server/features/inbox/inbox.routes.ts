@@ -8,13 +8,15 @@ import { getSignedInUser, type Guard } from '../../plugins/guard';
 import * as service from './inbox.service';
 import type { Inbox } from './inbox.service';
 import * as team from './inbox-agents.service';
+import * as savedReplies from './inbox-saved-replies.service';
 import type { InboxEvents } from './inbox-events';
 import type { InboxStreams } from './inbox-stream';
 
 /**
  * The inbox's calls (docs/inbox.md): the account's agents, that is its owner and the agents the owner added (the `agent` audience: the only routes an agent may call besides their own profile). Every call reads
  * the account's own conversations only; another account's id answers 404. Every account has an inbox: bots hand
- * conversations to it, and USSD apps their callers' callback requests. Adding and removing agents is the owner's alone.
+ * conversations to it, and USSD apps their callers' callback requests. Adding and removing agents, and writing the
+ * saved replies, is the owner's alone.
  */
 export function registerInboxRoutes(
   app: FastifyInstance,
@@ -49,7 +51,7 @@ export function registerInboxRoutes(
   });
   registerCall(app, calls.replyInboxConversation, {
     ...agents,
-    summary: "An agent's reply to the customer, inside WhatsApp's 24-hour window",
+    summary: "An agent's reply to the customer: a text inside WhatsApp's 24-hour window, or an approved template",
     handler: async (req) => ok('Sent', await inbox.reply(getSignedInUser(req), req.params.conversationId, req.body)),
   });
   registerCall(app, calls.addInboxNote, {
@@ -80,6 +82,30 @@ export function registerInboxRoutes(
     ...agents,
     summary: "The account's agents, its owner first",
     handler: async (req) => ok('OK', await team.findAgents(ctx, getSignedInUser(req))),
+  });
+  registerCall(app, calls.findInboxSavedReplies, {
+    ...agents,
+    summary: "The account's saved replies, by title",
+    handler: async (req) => ok('OK', await savedReplies.findSavedReplies(ctx, getSignedInUser(req))),
+  });
+  registerCall(app, calls.createInboxSavedReply, {
+    ...owners,
+    summary: 'Adds a saved reply the agents may put into the reply box',
+    handler: async (req) => ok('Saved reply added', await savedReplies.createSavedReply(ctx, getSignedInUser(req), req.body)),
+  });
+  registerCall(app, calls.updateInboxSavedReply, {
+    ...owners,
+    summary: "Changes a saved reply's title and text",
+    handler: async (req) =>
+      ok('Saved reply changed', await savedReplies.updateSavedReply(ctx, getSignedInUser(req), req.params.savedReplyId, req.body)),
+  });
+  registerCall(app, calls.deleteInboxSavedReply, {
+    ...owners,
+    summary: 'Deletes a saved reply',
+    handler: async (req) => {
+      await savedReplies.deleteSavedReply(ctx, getSignedInUser(req), req.params.savedReplyId);
+      return done('Saved reply deleted');
+    },
   });
   registerCall(app, calls.createInboxAgent, {
     ...owners,

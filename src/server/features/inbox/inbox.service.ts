@@ -35,16 +35,23 @@ import { findAgent } from './inbox-agents.service';
 import type { InboxEvents } from './inbox-events';
 import { checkMediaSize, findMediaById, getMediaRecord, MEDIA_MESSAGES, toMediaRef, withSignedUrl } from '../media/media.service';
 import { mediaKindOf, type MediaRef } from '../../../shared/media';
+import { fillContactFields } from '../bots/bot-conversations.service';
+import { listLinkTemplates, readTemplateToSend } from '../bots/whatsapp-templates.service';
+import { toTemplateText, type RenderedTemplate } from '../../../shared/whatsapp-templates';
 
 type ConversationRow = typeof inboxConversations.$inferSelect;
 type MessageRow = typeof inboxMessages.$inferSelect;
 
 type SenderLink = { id: string; appId: string; connector: string };
 
-/** How an agent's reply leaves: the bots' WhatsApp connectors (features/bots/whatsapp-connectors.ts `sendText`, `sendMedia`). */
+/**
+ * How an agent's reply leaves: the bots' WhatsApp connectors (features/bots/whatsapp-connectors.ts `sendText`,
+ * `sendMedia`, `sendTemplate`).
+ */
 export interface InboxSender {
   sendText(link: SenderLink, to: string, text: string, ownerId: string): Promise<{ providerMessageId: string }[]>;
   sendMedia(link: SenderLink, to: string, media: MediaRef, caption: string, ownerId: string): Promise<{ providerMessageId: string }[]>;
+  sendTemplate(link: SenderLink, to: string, template: RenderedTemplate, ownerId: string): Promise<{ providerMessageId: string }[]>;
 }
 
 /** What the agents' calls need besides the request: the live events and the sender. */
@@ -87,6 +94,7 @@ function toMessage(row: MessageRow, deliveryStatus: string | null = null): Inbox
     authorName: row.authorName,
     text: row.text,
     mediaId: row.mediaId,
+    template: row.templateName ? { name: row.templateName, language: row.templateLanguage ?? '' } : null,
     sendStatus: row.sendStatus as InboxMessage['sendStatus'],
     error: row.error,
     deliveryStatus: (deliveryStatus as DeliveryStatus | null) ?? null,
@@ -361,7 +369,15 @@ export async function getConversationDetail(ctx: AppContext, user: AuthUser, con
     contact: contact ?? null,
     messages: latest.reverse().map((r) => toMessage(r.message, r.deliveryStatus)),
     window: await readWindow(ctx, row),
+    templates: await findApprovedTemplates(ctx, row),
   };
+}
+
+/** The linked number's APPROVED templates: what an agent may send in this conversation (none on USSD or unlinked). */
+async function findApprovedTemplates(ctx: AppContext, row: ConversationRow) {
+  if (row.channel !== 'whatsapp' || !row.linkId) return [];
+  const { templates } = await listLinkTemplates(ctx, row.linkId, '');
+  return templates.filter((t) => t.status === 'APPROVED');
 }
 
 /** A file of one of the conversation's messages, with a fresh signed link (none once its bytes are gone); else 404. */
@@ -429,6 +445,20 @@ export function createInbox(ctx: AppContext, parts: InboxParts) {
   const publish = (ownerId: string, conversationId: string, row: MessageRow) =>
     parts.events.publish(ownerId, { type: 'message_added', conversationId, message: toMessage(row) });
 
+  /** The approved template an agent chose, filled (a `{{contact.name}}` value takes the customer's contact's field). */
+  async function readTemplateReply(conversation: ConversationRow, linkId: string, choice: NonNullable<InboxReplyBody['template']>) {
+    const [contact] = await ctx.db
+      .select()
+      .from(contacts)
+      .where(and(eq(contacts.ownerId, conversation.ownerId), eq(contacts.msisdn, conversation.msisdn)));
+    return readTemplateToSend(ctx, {
+      linkId,
+      name: choice.name,
+      language: choice.language,
+      values: contact ? fillContactFields(choice.variables, contact) : choice.variables,
+    });
+  }
+
   async function reply(user: AuthUser, conversationId: string, body: InboxReplyBody): Promise<InboxMessage> {
     const conversation = await getOwnConversation(ctx, user, conversationId);
     if (conversation.status !== 'open') throw conflict(INBOX_MESSAGES.closed);
@@ -445,11 +475,14 @@ export function createInbox(ctx: AppContext, parts: InboxParts) {
     if (!link) throw conflict(INBOX_MESSAGES.noLink);
     if (link.status !== 'CONNECTED') throw conflict(INBOX_MESSAGES.linkNotConnected);
     const window = await readWindow(ctx, conversation);
-    if (window.state === 'closed')
+    if (window.state === 'closed' && !body.template)
       throw conflict(
-        `The 24-hour window with ${conversation.msisdn} closed on ${formatWhen(window.closedAt ?? ctx.now().toISOString())}: WhatsApp lets a business write freely only within 24 hours of the customer's last message, and sending a template from the inbox is not offered yet.`,
+        `The 24-hour window with ${conversation.msisdn} closed on ${formatWhen(window.closedAt ?? ctx.now().toISOString())}: WhatsApp lets a business write freely only within 24 hours of the customer's last message; send an approved template instead.`,
       );
     const media = body.mediaId ? await findReplyMedia(ctx, conversation.ownerId, body.mediaId) : null;
+    // A template is read and filled before anything is written: unknown, not approved or half filled, nothing is stored.
+    const template = body.template ? await readTemplateReply(conversation, link.id, body.template) : null;
+    const text = template ? toTemplateText(template) : body.text;
     // Written and sent in the conversation's turn, so two agents' replies are stored (seq) in the order the
     // phone gets them. Written before it is sent: a retry with the same client id finds it and sends nothing twice.
     const done = await inTurn(conversation.id, async () => {
@@ -461,8 +494,10 @@ export function createInbox(ctx: AppContext, parts: InboxParts) {
           author: 'agent',
           authorId: user.id,
           authorName: user.fullName,
-          text: body.text,
+          text,
           mediaId: media?.mediaId ?? null,
+          templateName: template?.name ?? null,
+          templateLanguage: template?.language ?? null,
           clientMessageId: body.clientMessageId ?? null,
           createdAt: ctx.now(),
         })
@@ -480,9 +515,11 @@ export function createInbox(ctx: AppContext, parts: InboxParts) {
       let error = '';
       try {
         const to = conversation.msisdn.slice(1);
-        const sent = media
-          ? await parts.sender.sendMedia(link, to, media, body.text, conversation.ownerId)
-          : await parts.sender.sendText(link, to, body.text, conversation.ownerId);
+        const sent = template
+          ? await parts.sender.sendTemplate(link, to, template, conversation.ownerId)
+          : media
+            ? await parts.sender.sendMedia(link, to, media, text, conversation.ownerId)
+            : await parts.sender.sendText(link, to, text, conversation.ownerId);
         providerMessageId = sent[0]?.providerMessageId ?? null;
       } catch (err) {
         error = toErrorMessage(err) || 'The provider refused the message';

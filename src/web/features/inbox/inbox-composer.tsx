@@ -7,24 +7,27 @@ import { INBOX_MESSAGES, type InboxConversationDetail } from '../../../shared/ap
 import { failureText, isOk } from '../../lib/api';
 import { call } from '../../lib/call';
 import { formatMoment } from '../../lib/format';
+import { useCurrentUser } from '../../lib/use-current-user';
+import { getRoles } from '../../../shared/roles';
 import { INBOX_KEY } from './inbox.api';
 import { InboxAttachment, useInboxAttachment } from './inbox-attachment';
+import { InboxSavedRepliesMenu } from './inbox-saved-replies';
+import { InboxTemplateReply } from './inbox-template-reply';
 
 type Mode = 'reply' | 'note';
 
 /** Why a reply cannot go now, in words; null when it can. */
-export function findReplyBlock({ conversation, window }: InboxConversationDetail): string | null {
+export function findReplyBlock({ conversation }: InboxConversationDetail): string | null {
   if (conversation.status === 'closed') return INBOX_MESSAGES.closed;
   if (conversation.channel === 'ussd') return INBOX_MESSAGES.callbackNoReply;
   if (!conversation.linkId) return INBOX_MESSAGES.noLink;
-  if (window.state === 'closed')
-    return `WhatsApp's 24-hour window with ${conversation.msisdn} closed${window.closedAt ? ` on ${formatMoment(window.closedAt)}` : ''}: a business may write freely only within 24 hours of the customer's last message, and sending a template from the inbox is not offered yet. A private note still works; the window opens again when the customer writes.`;
   return null;
 }
 
 /**
- * The reply box: a text to the customer, or a private note the agents see (the toggle). A reply the window or the
- * conversation does not allow is switched off and the box says why; the server's refusal shows under it.
+ * The reply box: a text to the customer, or a private note the agents see (the toggle). A reply the conversation
+ * does not allow is switched off and the box says why; once WhatsApp's window has closed the reply is an approved
+ * template (InboxTemplateReply). Saved replies put their text into the box. The server's refusal shows under it.
  */
 export function InboxComposer({ detail }: { detail: InboxConversationDetail }) {
   const queryClient = useQueryClient();
@@ -40,6 +43,9 @@ export function InboxComposer({ detail }: { detail: InboxConversationDetail }) {
   const ready = Boolean(text.trim() || media) && !(mode === 'reply' && (attachment.uploading || attachment.error));
   const conversationId = detail.conversation.conversationId;
   const { window } = detail;
+  const user = useCurrentUser();
+  const canManage = !!user && !getRoles(user).isAgent;
+  const needsTemplate = mode === 'reply' && window.state === 'closed';
 
   async function send() {
     if (!ready || sending) return;
@@ -63,7 +69,7 @@ export function InboxComposer({ detail }: { detail: InboxConversationDetail }) {
   return (
     <Stack
       gap="xs"
-      component="form"
+      component={needsTemplate ? 'div' : 'form'}
       aria-label="Reply"
       onSubmit={(event) => {
         event.preventDefault();
@@ -91,41 +97,50 @@ export function InboxComposer({ detail }: { detail: InboxConversationDetail }) {
           </Text>
         )
       )}
-      <Textarea
-        label={mode === 'reply' ? 'Your reply' : 'Private note (the customer never sees it)'}
-        placeholder={mode === 'reply' ? 'Write to the customer' : 'Write a note for the other agents'}
-        value={text}
-        onChange={(event) => setText(event.currentTarget.value)}
-        onKeyDown={(event) => {
-          if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
-            event.preventDefault();
-            void send();
-          }
-        }}
-        autosize
-        minRows={2}
-        maxRows={8}
-        maxLength={4096}
-      />
-      {mode === 'reply' && <InboxAttachment attachment={attachment} disabled={sending} />}
-      {error && (
-        <Alert color="red" variant="light" role="alert" data-testid="inbox-send-error">
-          {error}
-        </Alert>
+      {needsTemplate ? (
+        <InboxTemplateReply detail={detail} canManage={canManage} />
+      ) : (
+        <>
+          <Textarea
+            label={mode === 'reply' ? 'Your reply' : 'Private note (the customer never sees it)'}
+            placeholder={mode === 'reply' ? 'Write to the customer' : 'Write a note for the other agents'}
+            value={text}
+            onChange={(event) => setText(event.currentTarget.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+                event.preventDefault();
+                void send();
+              }
+            }}
+            autosize
+            minRows={2}
+            maxRows={8}
+            maxLength={4096}
+          />
+          {mode === 'reply' && <InboxAttachment attachment={attachment} disabled={sending} />}
+          {error && (
+            <Alert color="red" variant="light" role="alert" data-testid="inbox-send-error">
+              {error}
+            </Alert>
+          )}
+          <Group justify="space-between" gap="xs">
+            <Group gap="xs">
+              <InboxSavedRepliesMenu onChoose={setText} canManage={canManage} />
+              <Text size="xs" c="dimmed" visibleFrom="sm">
+                Ctrl+Enter sends
+              </Text>
+            </Group>
+            <Button
+              type="submit"
+              loading={sending}
+              disabled={!ready}
+              leftSection={mode === 'note' ? <IconLock size={16} /> : <IconSend size={16} />}
+            >
+              {mode === 'reply' ? 'Send reply' : 'Add note'}
+            </Button>
+          </Group>
+        </>
       )}
-      <Group justify="space-between" gap="xs">
-        <Text size="xs" c="dimmed">
-          Ctrl+Enter sends
-        </Text>
-        <Button
-          type="submit"
-          loading={sending}
-          disabled={!ready}
-          leftSection={mode === 'note' ? <IconLock size={16} /> : <IconSend size={16} />}
-        >
-          {mode === 'reply' ? 'Send reply' : 'Add note'}
-        </Button>
-      </Group>
     </Stack>
   );
 }

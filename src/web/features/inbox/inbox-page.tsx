@@ -1,5 +1,5 @@
 import { Badge, Box, Button, Grid, Group, Paper, SegmentedControl, Stack, Text, Tooltip } from '@mantine/core';
-import { IconInbox, IconMessageCircle, IconUsers } from '@tabler/icons-react';
+import { IconInbox, IconMessageBolt, IconMessageCircle, IconUsers } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -14,7 +14,15 @@ import { useCurrentUser } from '../../lib/use-current-user';
 import { InboxConversationPane } from './inbox-conversation';
 import { InboxList } from './inbox-list';
 import { openInboxStream, type StreamState } from './inbox-stream';
-import { formatUnread, INBOX_AGENTS_PATH, INBOX_FILTER_LABELS, INBOX_KEY, inboxListQuery, useInboxUnread } from './inbox.api';
+import {
+  formatUnread,
+  INBOX_AGENTS_PATH,
+  INBOX_SAVED_REPLIES_PATH,
+  INBOX_FILTER_LABELS,
+  INBOX_KEY,
+  inboxListQuery,
+  useInboxUnread,
+} from './inbox.api';
 
 export const INBOX_EMPTY_TEXT = 'No conversations yet: when a bot hands a customer to a person, they appear here.';
 
@@ -108,13 +116,18 @@ export function InboxPage() {
             <LiveBadge stream={stream} />
           </Group>
         }
-        description="Conversations your WhatsApp bots handed to a person, and your USSD callers' callback requests: reply within WhatsApp's 24-hour window, call back, add private notes, assign, and close."
+        description="Conversations your WhatsApp bots handed to a person, and your USSD callers' callback requests: reply within WhatsApp's 24-hour window (an approved template after it), call back, add private notes, assign, and close."
         action={
           user &&
           !getRoles(user).isAgent && (
-            <Button component={Link} to={INBOX_AGENTS_PATH} variant="default" leftSection={<IconUsers size={16} />}>
-              Agents
-            </Button>
+            <Group gap="xs">
+              <Button component={Link} to={INBOX_SAVED_REPLIES_PATH} variant="default" leftSection={<IconMessageBolt size={16} />}>
+                Saved replies
+              </Button>
+              <Button component={Link} to={INBOX_AGENTS_PATH} variant="default" leftSection={<IconUsers size={16} />}>
+                Agents
+              </Button>
+            </Group>
           )
         }
       />

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { InboxConversationDetail } from '../../../shared/api/inbox.schema';
 import { findReplyBlock } from './inbox-composer';
+import { searchSavedReplies } from './inbox-saved-replies';
+import { describeClosedWindow, prefillVariables } from './inbox-template-reply';
 import { describeLastMessage } from './inbox-list';
 import { countUnread, describeAssignee, formatListTime, formatUnread } from './inbox.api';
 
@@ -27,6 +29,7 @@ const detail = (change: Partial<InboxConversationDetail>): InboxConversationDeta
   contact: null,
   messages: [],
   window: { state: 'open', openUntil: '2026-11-30T10:00:00.000Z' },
+  templates: [],
   ...change,
 });
 
@@ -56,12 +59,43 @@ describe('the inbox screen', () => {
     expect(formatListTime(new Date(2026, 10, 27, 9, 5).toISOString(), now)).toBe('27 Nov');
   });
 
-  it('lets a reply go only in an open conversation on a linked number inside the window, and says why not', () => {
+  it('lets a reply go only in an open conversation on a linked number, and says why not; a closed window asks for a template', () => {
     expect(findReplyBlock(detail({}))).toBeNull();
     expect(findReplyBlock(detail({ conversation: { ...conversation, status: 'closed' } }))).toMatch(/^This conversation is closed/);
     expect(findReplyBlock(detail({ conversation: { ...conversation, linkId: null } }))).toMatch(/no longer linked/);
-    const closed = findReplyBlock(detail({ window: { state: 'closed', closedAt: '2026-11-28T10:00:00.000Z' } }));
-    expect(closed).toMatch(/^WhatsApp's 24-hour window with \+233200000001 closed on .+: a business may write freely only within 24 hours/);
+    // A closed window blocks no reply: the reply is a template then (InboxTemplateReply).
+    expect(findReplyBlock(detail({ window: { state: 'closed', closedAt: '2026-11-28T10:00:00.000Z' } }))).toBeNull();
+    expect(describeClosedWindow('2026-11-28T10:00:00.000Z')).toMatch(
+      /^The 24-hour window closed on .+: WhatsApp lets a business write first only with an approved template\.$/,
+    );
+  });
+});
+
+describe('the template reply', () => {
+  const template = {
+    variables: [
+      { place: 'body' as const, name: '1' },
+      { place: 'body' as const, name: 'city' },
+      { place: 'body' as const, name: 'order' },
+    ],
+  };
+  it('prefills the variables that name a contact field, and the first numbered one with the name', () => {
+    const contact = { contactId: 'c', name: 'Ama', language: 'en', attributes: { city: 'Accra' } };
+    expect(prefillVariables(template, contact)).toEqual({ 'body:1': 'Ama', 'body:city': 'Accra' });
+    expect(prefillVariables(template, null)).toEqual({});
+  });
+});
+
+describe('saved replies search', () => {
+  it('keeps the replies whose title or text holds every word typed, any case', () => {
+    const at = '2026-11-29T10:00:00.000Z';
+    const rows = [
+      { savedReplyId: '1', title: 'Opening hours', text: 'We open at 8', createdAt: at, updatedAt: at },
+      { savedReplyId: '2', title: 'Delivery', text: 'Two days in Accra', createdAt: at, updatedAt: at },
+    ];
+    expect(searchSavedReplies(rows, '').map((r) => r.savedReplyId)).toEqual(['1', '2']);
+    expect(searchSavedReplies(rows, 'accra  DAYS').map((r) => r.savedReplyId)).toEqual(['2']);
+    expect(searchSavedReplies(rows, 'open delivery')).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { findInboxAgents, findInboxConversations } from '../../../shared/api/inbox.calls';
+import { findInboxAgents, findInboxConversations, findInboxSavedReplies } from '../../../shared/api/inbox.calls';
 import type { InboxAgent, InboxConversation, InboxFilter } from '../../../shared/api/inbox.schema';
 import { callQuery } from '../../lib/call';
 
@@ -7,6 +7,8 @@ import { callQuery } from '../../lib/call';
 export const INBOX_PATH = '/inbox';
 /** The owner's screen of the account's agents (docs/inbox.md, "Agents"). */
 export const INBOX_AGENTS_PATH = '/inbox/agents';
+/** The owner's screen of the account's saved replies (docs/inbox.md, "Saved replies"). */
+export const INBOX_SAVED_REPLIES_PATH = '/inbox/saved-replies';
 export const INBOX_KEY = ['inbox'] as const;
 
 /** Conversations a list shows: the most recent 100 (the open list's also gives the sidebar's unread count). */
@@ -21,6 +23,9 @@ export const inboxListQuery = (filter: InboxFilter, enabled = true) => ({
 
 /** The account's agents, its owner first: whom a conversation may be assigned to, and the names the screens show. */
 export const inboxAgentsQuery = () => callQuery(findInboxAgents, {}, 'The agents could not be loaded.');
+
+/** The account's saved replies, by title: what the reply box offers to put in. */
+export const inboxSavedRepliesQuery = () => callQuery(findInboxSavedReplies, {}, 'The saved replies could not be loaded.');
 
 export function useInboxAgents(): InboxAgent[] {
   return useQuery(inboxAgentsQuery()).data ?? [];
