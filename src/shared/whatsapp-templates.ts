@@ -290,3 +290,16 @@ export function toTemplateMessage(
   if (interactive && buttons.length) return { type: 'buttons', body: text, buttons };
   return { type: 'text', text: [text, ...buttons.map((b) => `${b.id}. ${b.title}`)].join('\n') };
 }
+
+/** A template's key in a choice of templates: its name and language. */
+export const templateKey = (template: { name: string; language: string }) => `${template.name}:${template.language}`;
+
+/** A variable's key among a template's typed values: its place and name. */
+export const variableKey = (v: TemplateVariable) => `${v.place}:${v.name}`;
+
+/** The values typed for a template's variables (keyed by {@link variableKey}), by place then name, as the calls take them. */
+export function toTemplateValues(variables: TemplateVariable[], typed: Record<string, string>): TemplateValues {
+  const values: TemplateValues = {};
+  for (const v of variables) values[v.place] = { ...values[v.place], [v.name]: typed[variableKey(v)] ?? '' };
+  return values;
+}

@@ -4,8 +4,7 @@ import { IconClockCheck, IconClockExclamation } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ConversationWindow } from '../../../shared/api/bot-conversations.schema';
-import type { WhatsAppTemplate } from '../../../shared/api/whatsapp-templates.schema';
-import type { TemplatePlace, TemplateValues, TemplateVariable } from '../../../shared/whatsapp-templates';
+import { templateKey, toTemplateValues, variableKey } from '../../../shared/whatsapp-templates';
 import { getConversationWindow, startConversation } from '../../../shared/api/bots.calls';
 import { findMenusLite } from '../../../shared/api/menus.calls';
 import { DialogActions } from '../../components/dialog-actions';
@@ -15,17 +14,6 @@ import { showToast } from '../../lib/toast';
 
 /** A phone number long enough to ask about its window (8 digits, as the server's number rule). */
 const isWorthChecking = (msisdn: string) => msisdn.replace(/\D/g, '').length >= 8;
-
-const templateKey = (template: Pick<WhatsAppTemplate, 'name' | 'language'>) => `${template.name}:${template.language}`;
-
-const variableKey = (v: TemplateVariable) => `${v.place}:${v.name}`;
-
-/** The values typed, by place then variable name, as the start call takes them. */
-function toValues(variables: TemplateVariable[], typed: Record<string, string>): TemplateValues {
-  const values: Partial<Record<TemplatePlace, Record<string, string>>> = {};
-  for (const v of variables) values[v.place] = { ...values[v.place], [v.name]: typed[variableKey(v)] ?? '' };
-  return values;
-}
 
 /**
  * Start a conversation: the business writes first to a contact from the bot's connected number (docs/bots.md,
@@ -73,7 +61,7 @@ function StartConversationForm({ appId, onClose }: { appId: string; onClose: () 
         msisdn: msisdn.trim(),
         ...(entryMenu ? { entryMenu } : {}),
         ...(window.data?.needsTemplate && template
-          ? { template: { name: template.name, language: template.language, variables: toValues(template.variables, variables) } }
+          ? { template: { name: template.name, language: template.language, variables: toTemplateValues(template.variables, variables) } }
           : {}),
       },
     });

@@ -1,6 +1,8 @@
+import { BarChart } from '@mantine/charts';
 import { SegmentedControl } from '@mantine/core';
 import { useSearchParams } from 'react-router';
 import type { DashboardPeriod } from '../../../shared/api/monitoring.schema';
+import { DashboardChartTable } from './dashboard-chart-table';
 
 export const PERIOD_TEXT: Record<DashboardPeriod, string> = {
   day: 'the last 24 hours',
@@ -46,5 +48,52 @@ export function PeriodControl({ label, testId }: { label: string; testId: string
       aria-label={label}
       data-testid={testId}
     />
+  );
+}
+
+/** A bucket's label: the hour (a day's chart) or the date (a week's, a month's), in the viewer's time. */
+export function bucketLabel(iso: string, period: DashboardPeriod): string {
+  const at = new Date(iso);
+  return period === 'day'
+    ? `${String(at.getHours()).padStart(2, '0')}:00`
+    : at.toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
+}
+
+/**
+ * A panel's counts per hour (a day) or per day (a week, a month) as bars, with its figures as a table behind Show as
+ * table. `rows` carry `at` (the bucket's label) and one number per series, by the series' name.
+ */
+export function PeriodBarChart({
+  period,
+  caption,
+  series,
+  rows,
+  testId,
+}: {
+  period: DashboardPeriod;
+  /** What is counted, e.g. 'Messages sent': the caption adds "per hour" or "per day". */
+  caption: string;
+  series: Array<{ name: string; color: string }>;
+  rows: Array<{ at: string } & Record<string, string | number>>;
+  testId: string;
+}) {
+  const unit = period === 'day' ? 'hour' : 'day';
+  return (
+    <DashboardChartTable
+      caption={caption.replace('{unit}', unit)}
+      headers={[period === 'day' ? 'Hour' : 'Day', ...series.map((s) => s.name)]}
+      rows={rows.map((r) => [r.at, ...series.map((s) => r[s.name] ?? 0)])}
+      testId={testId}
+    >
+      <BarChart
+        h={240}
+        data={rows}
+        dataKey="at"
+        withLegend
+        legendProps={{ verticalAlign: 'bottom', height: 40 }}
+        series={series}
+        yAxisProps={{ allowDecimals: false }}
+      />
+    </DashboardChartTable>
   );
 }

@@ -1,13 +1,11 @@
-import { BarChart } from '@mantine/charts';
 import { Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconAlertCircle, IconCheck, IconChecks, IconEye } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { getDeliveryCounts } from '../../../shared/api/dashboard.calls';
-import type { DashboardPeriod, Environment } from '../../../shared/api/monitoring.schema';
+import type { Environment } from '../../../shared/api/monitoring.schema';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { callQuery } from '../../lib/call';
-import { DashboardChartTable } from './dashboard-chart-table';
-import { PERIOD_TEXT, PeriodControl, useDashboardPeriod } from './dashboard-period';
+import { bucketLabel, PERIOD_TEXT, PeriodBarChart, PeriodControl, useDashboardPeriod } from './dashboard-period';
 import { StatCard } from './stat-card';
 
 const SERIES = [
@@ -16,14 +14,6 @@ const SERIES = [
   { name: 'Read', color: 'blue.6' },
   { name: 'Failed', color: 'red.6' },
 ];
-
-/** A bucket's label: the hour (a day's chart) or the date (a week's, a month's), in the viewer's time. */
-function bucketLabel(iso: string, period: DashboardPeriod): string {
-  const at = new Date(iso);
-  return period === 'day'
-    ? `${String(at.getHours()).padStart(2, '0')}:00`
-    : at.toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
-}
 
 /**
  * A bot's WhatsApp messages on its dashboard (docs/monitoring.md, "WhatsApp delivery"): how many it sent in the
@@ -85,22 +75,13 @@ export function DeliveryPanel({ appId, environment, refreshMs }: { appId: string
             {rows.length > 0 ? (
               <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
                 <div>
-                  <DashboardChartTable
-                    caption={`Messages sent per ${period === 'day' ? 'hour' : 'day'}, by what became of them`}
-                    headers={[period === 'day' ? 'Hour' : 'Day', ...SERIES.map((s) => s.name)]}
-                    rows={rows.map((r) => [r.at, r.Sent, r.Delivered, r.Read, r.Failed])}
+                  <PeriodBarChart
+                    period={period}
+                    caption="Messages sent per {unit}, by what became of them"
+                    series={SERIES}
+                    rows={rows}
                     testId="table-deliveries"
-                  >
-                    <BarChart
-                      h={240}
-                      data={rows}
-                      dataKey="at"
-                      withLegend
-                      legendProps={{ verticalAlign: 'bottom', height: 40 }}
-                      series={SERIES}
-                      yAxisProps={{ allowDecimals: false }}
-                    />
-                  </DashboardChartTable>
+                  />
                 </div>
                 <FailureReasons reasons={data?.failureReasons ?? []} />
               </SimpleGrid>

@@ -1,30 +1,19 @@
-import { BarChart } from '@mantine/charts';
 import { Anchor, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconClockCheck, IconHourglass, IconMessageCircleUser, IconUserQuestion } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { getInboxFigures } from '../../../shared/api/dashboard.calls';
-import type { DashboardPeriod } from '../../../shared/api/monitoring.schema';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { callQuery } from '../../lib/call';
 import { formatDuration } from '../../lib/format';
 import { INBOX_PATH } from '../inbox/inbox.api';
-import { DashboardChartTable } from './dashboard-chart-table';
-import { PERIOD_TEXT, PeriodControl, useDashboardPeriod } from './dashboard-period';
+import { bucketLabel, PERIOD_TEXT, PeriodBarChart, PeriodControl, useDashboardPeriod } from './dashboard-period';
 import { StatCard } from './stat-card';
 
 const SERIES = [
   { name: 'Opened', color: 'orange.6' },
   { name: 'Closed', color: 'teal.6' },
 ];
-
-/** A bucket's label: the hour (a day's chart) or the date (a week's, a month's), in the viewer's time. */
-function bucketLabel(iso: string, period: DashboardPeriod): string {
-  const at = new Date(iso);
-  return period === 'day'
-    ? `${String(at.getHours()).padStart(2, '0')}:00`
-    : at.toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
-}
 
 /**
  * The conversations an app handed to a person, on its dashboard (docs/inbox.md, "Figures"): how many were opened
@@ -108,22 +97,13 @@ export function InboxPanel({ appId, refreshMs }: { appId: string; refreshMs: num
             {rows.length > 0 ? (
               <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
                 <div>
-                  <DashboardChartTable
-                    caption={`Conversations opened and closed per ${period === 'day' ? 'hour' : 'day'}`}
-                    headers={[period === 'day' ? 'Hour' : 'Day', ...SERIES.map((s) => s.name)]}
-                    rows={rows.map((r) => [r.at, r.Opened, r.Closed])}
+                  <PeriodBarChart
+                    period={period}
+                    caption="Conversations opened and closed per {unit}"
+                    series={SERIES}
+                    rows={rows}
                     testId="table-inbox-figures"
-                  >
-                    <BarChart
-                      h={240}
-                      data={rows}
-                      dataKey="at"
-                      withLegend
-                      legendProps={{ verticalAlign: 'bottom', height: 40 }}
-                      series={SERIES}
-                      yAxisProps={{ allowDecimals: false }}
-                    />
-                  </DashboardChartTable>
+                  />
                 </div>
                 <AgentFigures agents={data?.agents ?? []} />
               </SimpleGrid>

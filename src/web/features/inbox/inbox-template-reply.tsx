@@ -6,28 +6,12 @@ import { Link } from 'react-router';
 import type { WhatsAppTemplate } from '../../../shared/api/whatsapp-templates.schema';
 import type { InboxContact, InboxConversationDetail } from '../../../shared/api/inbox.schema';
 import { replyInboxConversation } from '../../../shared/api/inbox.calls';
-import {
-  fillTemplateParts,
-  toTemplateText,
-  type TemplatePlace,
-  type TemplateValues,
-  type TemplateVariable,
-} from '../../../shared/whatsapp-templates';
+import { fillTemplateParts, templateKey, toTemplateText, toTemplateValues, variableKey } from '../../../shared/whatsapp-templates';
 import { failureText, isOk } from '../../lib/api';
 import { call } from '../../lib/call';
 import { formatMoment } from '../../lib/format';
 import { botSettingsPath } from '../../lib/paths';
 import { INBOX_KEY } from './inbox.api';
-
-const templateKey = (template: Pick<WhatsAppTemplate, 'name' | 'language'>) => `${template.name}:${template.language}`;
-const variableKey = (v: TemplateVariable) => `${v.place}:${v.name}`;
-
-/** The values typed, by place then variable name, as the reply call takes them. */
-function toValues(variables: TemplateVariable[], typed: Record<string, string>): TemplateValues {
-  const values: Partial<Record<TemplatePlace, Record<string, string>>> = {};
-  for (const v of variables) values[v.place] = { ...values[v.place], [v.name]: typed[variableKey(v)] ?? '' };
-  return values;
-}
 
 /** A listed template's parts as the shared filling reads them. */
 const toParts = (t: WhatsAppTemplate) => ({
@@ -95,7 +79,7 @@ export function InboxTemplateReply({ detail, canManage }: { detail: InboxConvers
     const reply = await call(replyInboxConversation, {
       params: { conversationId: conversation.conversationId },
       body: {
-        template: { name: template.name, language: template.language, variables: toValues(template.variables, typed) },
+        template: { name: template.name, language: template.language, variables: toTemplateValues(template.variables, typed) },
         clientMessageId: crypto.randomUUID(),
       },
     });
@@ -159,7 +143,7 @@ export function InboxTemplateReply({ detail, canManage }: { detail: InboxConvers
                 What the customer will read
               </Text>
               <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }} data-testid="inbox-template-preview">
-                {toTemplateText(fillTemplateParts(toParts(template), toValues(template.variables, typed)))}
+                {toTemplateText(fillTemplateParts(toParts(template), toTemplateValues(template.variables, typed)))}
               </Text>
             </Paper>
           )}
