@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { APP_MESSAGES } from '../../src/shared/api/apps.schema';
 import { callApi, type LoginReplyBody, pathOf, registerAccount, storeSession, waitForPath } from './accounts';
 import {
+  capture,
   baseUrl,
   describeBrowser,
   DESKTOP,
@@ -178,7 +179,7 @@ describeBrowser('apps and templates', () => {
     await page.getByRole('tooltip').filter({ hasText: '{amount}' }).waitFor();
     await waitForAnimations(page);
     // The viewport only: a full-page picture of a scrolled page would draw the fixed header mid-page.
-    await page.screenshot({ path: 'test-results/screenshots/apps-create-tooltip-desktop.png' });
+    await capture(page, 'apps-create-tooltip-desktop');
     expect(await findApps(owner.reply.token)).toEqual([]);
     await page.context().close();
   });

@@ -6,6 +6,7 @@ import { findFreePort } from '../support/free-port';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { callApi, type LoginReplyBody, loginByApi, pathOf, registerAccount, storeSession } from './accounts';
 import {
+  capture,
   baseUrl,
   closeToasts,
   describeBrowser,
@@ -62,7 +63,7 @@ async function confirmAndApprove(page: Page, confirmLabel: 'Confirm and Pay' | '
   if (progressShot) {
     // It closes by itself after PROGRESS_CLOSE_MS: photographed as soon as it says so.
     await page.getByRole('dialog', { name: 'Payment', exact: true }).getByText('Payment page opened in a new tab').waitFor();
-    await page.screenshot({ path: `test-results/screenshots/${progressShot}.png` });
+    await capture(page, progressShot);
   }
   // A new tab starts at about:blank: wait for the checkout's own address.
   await checkoutTab.waitForURL(/\/payments\/sandbox\//);

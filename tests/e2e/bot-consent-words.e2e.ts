@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { BOT_MESSAGES } from '../../src/shared/api/bots.schema';
@@ -6,6 +5,7 @@ import { DEFAULT_CALLBACK_TEXT, DEFAULT_HANDOFF_TEXT, DEFAULT_WHATSAPP_CONTINUE_
 import { OFFICE_HOURS_MESSAGES } from '../../src/shared/office-hours';
 import { callApi, type LoginReplyBody, registerBotBuilder, storeSession } from './accounts';
 import {
+  capture,
   closeToasts,
   describeBrowser,
   expectNoSidewaysScroll,
@@ -26,10 +26,9 @@ const LAPTOP = { width: 1280, height: 800 };
 const form = (page: Page) => page.getByRole('form', { name: 'Consent words' });
 
 async function shot(page: Page, name: string): Promise<void> {
-  mkdirSync('test-results/screenshots', { recursive: true });
   await closeToasts(page);
   await waitForAnimations(page);
-  await page.screenshot({ path: `test-results/screenshots/${name}.png`, animations: 'disabled', fullPage: true });
+  await capture(page, name, { animations: 'disabled', fullPage: true });
 }
 
 describeBrowser("a bot's consent words", () => {

@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { describe, expect, inject } from 'vitest';
 import { E2E_USERS, type E2eUserKind } from './fixtures';
 import { storeSession, type LoginReplyBody } from './accounts';
@@ -54,10 +54,27 @@ export async function closeToasts(page: Page): Promise<void> {
   await toasts.first().waitFor({ state: 'detached' });
 }
 
+/**
+ * Whether the browser tests write their screenshots: yes where a person runs them (to look at the screens), not in
+ * CI, where nobody opens them and a full page costs up to a second and a half of a 2-core machine's time.
+ * E2E_SCREENSHOTS=1 or 0 decides either way.
+ */
+export const TAKES_SCREENSHOTS = process.env.E2E_SCREENSHOTS ? process.env.E2E_SCREENSHOTS === '1' : !process.env.CI;
+
+/** Writes test-results/screenshots/<name>.png of a page or an element, when screenshots are taken (TAKES_SCREENSHOTS). */
+export async function capture(
+  target: Pick<Page, 'screenshot'> | Pick<Locator, 'screenshot'>,
+  name: string,
+  options: { fullPage?: boolean; animations?: 'disabled' } = {},
+): Promise<void> {
+  if (!TAKES_SCREENSHOTS) return;
+  mkdirSync('test-results/screenshots', { recursive: true });
+  await target.screenshot({ path: `test-results/screenshots/${name}.png`, ...options });
+}
+
 /** Screenshots land in test-results/screenshots/ so a person can look at them. */
 export async function screenshot(page: Page, name: string): Promise<void> {
-  mkdirSync('test-results/screenshots', { recursive: true });
-  await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true });
+  await capture(page, name, { fullPage: true });
 }
 
 /** The top of the page, once nothing moves, in test-results/screenshots/. */
@@ -70,8 +87,7 @@ export async function screenshotTop(page: Page, name: string): Promise<void> {
 /** What the viewport shows, once nothing moves: for a dialog over the page (a full page would leave the page below uncovered). */
 export async function screenshotViewport(page: Page, name: string): Promise<void> {
   await waitForAnimations(page);
-  mkdirSync('test-results/screenshots', { recursive: true });
-  await page.screenshot({ path: `test-results/screenshots/${name}.png` });
+  await capture(page, name);
 }
 
 /** Nothing on the page scrolls sideways (a phone's width). */

@@ -1,7 +1,7 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { callApi, type LoginReplyBody, registerAccount, storeSession } from './accounts';
-import { describeBrowser, launchBrowser, openPage, PHONE, screenshotTop, waitForAnimations } from './browser';
+import { capture, describeBrowser, launchBrowser, openPage, PHONE, screenshotTop, waitForAnimations } from './browser';
 
 /**
  * A rule's consent choice in the designer (docs/contacts.md, "Consent"): "1. Yes" opts the caller in to WhatsApp,
@@ -79,7 +79,7 @@ describeBrowser("a rule's consent in the designer", () => {
     await page.setViewportSize(PHONE);
     await form(page).getByRole('combobox', { name: 'Rule 2 consent' }).scrollIntoViewIfNeeded();
     await waitForAnimations(page);
-    await page.screenshot({ path: 'test-results/screenshots/consent-rules-phone.png', animations: 'disabled' });
+    await capture(page, 'consent-rules-phone', { animations: 'disabled' });
     await page.setViewportSize(LAPTOP);
     await form(page).getByRole('button', { name: 'Save', exact: true }).click();
     await form(page).waitFor({ state: 'hidden', timeout: 10_000 });

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { getSidebar } from '../../src/shared/roles';
 import { callApi, registerAccount, storeSession, waitForPath, type LoginReplyBody } from './accounts';
-import { baseUrl, DESKTOP, describeBrowser, launchBrowser, openPage, PHONE, screenshot, signIn } from './browser';
+import { capture, baseUrl, DESKTOP, describeBrowser, launchBrowser, openPage, PHONE, screenshot, signIn } from './browser';
 import type { E2eUserKind } from './fixtures';
 
 // The sidebar table of docs/product.md, written out per kind of user (the UI must show exactly these).
@@ -277,7 +277,7 @@ describeBrowser('console shell', () => {
           : [page.getByRole('button', { name: 'Account menu' })];
       const toastBox = (await toast.boundingBox())!;
       for (const target of targets) expect(overlaps(toastBox, (await target.boundingBox())!), name).toBe(false);
-      await page.screenshot({ path: `test-results/screenshots/console-shell-toast-${name}.png` });
+      await capture(page, `console-shell-toast-${name}`);
       await page.context().close();
     }
   });

@@ -1,9 +1,8 @@
-import { mkdirSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CONTACT_FIELD_MESSAGE } from '../../src/shared/app';
 import { callApi, type LoginReplyBody, registerAccount, storeSession } from './accounts';
-import { closeToasts, DESKTOP, describeBrowser, launchBrowser, openPage, PHONE, waitForAnimations } from './browser';
+import { capture, closeToasts, DESKTOP, describeBrowser, launchBrowser, openPage, PHONE, waitForAnimations } from './browser';
 
 /**
  * The designer's contact fields (docs/contacts.md): a menu's "Save the input to contact field" and a rule that tests
@@ -17,10 +16,9 @@ interface MenuRow {
 }
 
 async function shot(page: Page, name: string): Promise<void> {
-  mkdirSync('test-results/screenshots', { recursive: true });
   await closeToasts(page);
   await waitForAnimations(page);
-  await page.screenshot({ path: `test-results/screenshots/${name}.png`, animations: 'disabled', fullPage: true });
+  await capture(page, name, { animations: 'disabled', fullPage: true });
 }
 
 const visible = (locator: Locator, timeout = 10_000) => locator.waitFor({ state: 'visible', timeout });

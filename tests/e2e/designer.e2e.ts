@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MISSING_MENU_TEXT } from '../../src/engine';
@@ -6,7 +5,7 @@ import { MENU_MESSAGES } from '../../src/shared/app';
 import { FORM_MESSAGES } from '../../src/web/features/menus/menu-form-state';
 import { FILTER_DEBOUNCE_MS, SAVE_ORDER_FILTERED_HINT } from '../../src/web/features/menus/menu-list-order';
 import { callApi, type LoginReplyBody, registerAccount, storeSession } from './accounts';
-import { closeToasts, describeBrowser, DESKTOP, launchBrowser, openPage, PHONE, waitForAnimations } from './browser';
+import { capture, closeToasts, describeBrowser, DESKTOP, launchBrowser, openPage, PHONE, waitForAnimations } from './browser';
 
 /**
  * The Menu Design View: a builder's day. Empty list and form errors, five menus with navigation (Always goto and
@@ -28,13 +27,12 @@ interface MenuRow {
 
 /** The whole page: the viewport grows to the page's height, so the console's fixed header and sidebar stay in place. */
 async function shot(page: Page, name: string): Promise<void> {
-  mkdirSync('test-results/screenshots', { recursive: true });
   await closeToasts(page);
   await waitForAnimations(page);
   const viewport = page.viewportSize()!;
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
   if (height > viewport.height) await page.setViewportSize({ width: viewport.width, height });
-  await page.screenshot({ path: `test-results/screenshots/${name}.png`, animations: 'disabled' });
+  await capture(page, name, { animations: 'disabled' });
   if (height > viewport.height) await page.setViewportSize(viewport);
 }
 
@@ -369,7 +367,7 @@ describeBrowser('menu designer', () => {
     for (let y = startY; y > endY; y -= 12) await page.mouse.move(x, y);
     await page.mouse.move(x, endY);
     await visible(page.locator('[data-testid="menu-card"][data-menu="balance"]').and(page.locator('[class*="cardDragging"]')));
-    await page.screenshot({ path: 'test-results/screenshots/designer-dragging-desktop.png', animations: 'disabled' });
+    await capture(page, 'designer-dragging-desktop', { animations: 'disabled' });
     await page.mouse.up();
     await visible(page.getByTestId('order-unsaved'));
     const cardOrder = () => page.getByTestId('menu-card').evaluateAll((els) => els.map((e) => e.getAttribute('data-menu')));

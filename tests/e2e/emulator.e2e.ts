@@ -1,9 +1,18 @@
-import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Locator, Page, Request, Response } from 'playwright-core';
 import { POLL_INTERVAL_MS } from '../../src/web/features/emulator/emulator-session';
 import { callApi, type LoginReplyBody, pathOf, registerAccount, storeSession, waitForPath } from './accounts';
-import { DESKTOP, PHONE, baseUrl, describeBrowser, launchBrowser, openPage, waitForAnimations, waitForEarlierRequests } from './browser';
+import {
+  capture,
+  DESKTOP,
+  PHONE,
+  baseUrl,
+  describeBrowser,
+  launchBrowser,
+  openPage,
+  waitForAnimations,
+  waitForEarlierRequests,
+} from './browser';
 
 interface TemplateRow {
   appId: string;
@@ -32,9 +41,8 @@ const hidden = (locator: Locator, timeout = 10_000) => locator.waitFor({ state: 
 
 /** The phone's screen as the customer sees it (the viewport, not the full page, so the modal shows as it looks). */
 async function shot(page: Page, name: string, fullPage = true): Promise<void> {
-  mkdirSync('test-results/screenshots', { recursive: true });
   await waitForAnimations(page); // the dialog's pop-in
-  await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage, animations: 'disabled' });
+  await capture(page, name, { fullPage, animations: 'disabled' });
 }
 
 async function findTemplate(name: string): Promise<TemplateRow> {

@@ -1,8 +1,7 @@
-import { mkdirSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { callApi, type LoginReplyBody, registerAccount, storeSession } from './accounts';
-import { describeBrowser, DESKTOP, launchBrowser, openPage, PHONE, waitForAnimations } from './browser';
+import { capture, describeBrowser, DESKTOP, launchBrowser, openPage, PHONE, waitForAnimations } from './browser';
 
 /**
  * The flow map: an app with a Terminate rule, an Always goto, a back-enabled menu, an unreachable menu and a
@@ -17,9 +16,8 @@ interface Rule {
 }
 
 async function shot(page: Page, name: string): Promise<void> {
-  mkdirSync('test-results/screenshots', { recursive: true });
   await waitForAnimations(page);
-  await page.screenshot({ path: `test-results/screenshots/${name}.png`, animations: 'disabled' });
+  await capture(page, name, { animations: 'disabled' });
 }
 
 const visible = (page: Page, selector: string, timeout = 15_000) => page.locator(selector).first().waitFor({ state: 'visible', timeout });

@@ -1,7 +1,7 @@
 import type { Browser, Locator, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { callApi, type LoginReplyBody, registerAccount, storeSession, waitForPath } from './accounts';
-import { DESKTOP, describeBrowser, PHONE, launchBrowser, openPage, screenshotTop, waitForAnimations } from './browser';
+import { capture, DESKTOP, describeBrowser, PHONE, launchBrowser, openPage, screenshotTop, waitForAnimations } from './browser';
 
 /**
  * Multi-language apps from the console: French added on Application Settings, a menu translated side by side in the
@@ -117,7 +117,7 @@ describeBrowser('multi-language apps', () => {
     await page.setViewportSize(PHONE);
     await fields.getByRole('textbox', { name: 'Menu text in French' }).scrollIntoViewIfNeeded();
     await waitForAnimations(page);
-    await page.screenshot({ path: 'test-results/screenshots/languages-menu-side-by-side-phone.png', animations: 'disabled' });
+    await capture(page, 'languages-menu-side-by-side-phone', { animations: 'disabled' });
     await page.setViewportSize(DESKTOP);
 
     await form(page).getByTestId('menu-language-switcher').getByText('English (en), default').click();
@@ -178,7 +178,7 @@ describeBrowser('multi-language apps', () => {
     await visible(page.getByTestId('menu-text').getByText('Choix invalide'));
     expect(await page.getByTestId('menu-text').textContent()).toContain('Répondez par un chiffre');
     await waitForAnimations(page);
-    await page.screenshot({ path: 'test-results/screenshots/languages-emulator-french-desktop.png', animations: 'disabled' });
+    await capture(page, 'languages-emulator-french-desktop', { animations: 'disabled' });
     await page.getByRole('textbox', { name: 'Reply' }).fill('1');
     await Promise.all([page.waitForRequest(isEmulatorCall), page.getByRole('button', { name: 'Send', exact: true }).click()]);
     await visible(page.getByTestId('menu-text').getByText('Votre solde est de 20 GHS'));
@@ -202,7 +202,7 @@ describeBrowser('multi-language apps', () => {
     await expect.poll(() => form(page).getByTestId('menu-preview-text').textContent()).toContain('Barka');
     await form(page).getByRole('combobox', { name: 'Language of the texts' }).scrollIntoViewIfNeeded();
     await waitForAnimations(page);
-    await page.screenshot({ path: 'test-results/screenshots/languages-menu-switcher-phone.png', animations: 'disabled' });
+    await capture(page, 'languages-menu-switcher-phone', { animations: 'disabled' });
     await page.context().close();
   });
 });

@@ -1,8 +1,8 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
 import { callApi, type LoginReplyBody, registerAccount, storeSession } from './accounts';
-import { DESKTOP, PHONE, baseUrl, describeBrowser, launchBrowser, waitForAnimations } from './browser';
+import { capture, DESKTOP, PHONE, baseUrl, describeBrowser, launchBrowser, waitForAnimations } from './browser';
 
 /**
  * The monitoring screens against real traffic: an app of three menus, two sessions completed and one left open
@@ -86,9 +86,8 @@ async function hubtelHop(appId: string, body: Record<string, string>): Promise<s
 }
 
 async function shot(page: Page, name: string): Promise<void> {
-  mkdirSync('test-results/screenshots', { recursive: true });
   await waitForAnimations(page);
-  await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true, animations: 'disabled' });
+  await capture(page, name, { fullPage: true, animations: 'disabled' });
 }
 
 async function readDownload(download: Download): Promise<string> {

@@ -1,8 +1,8 @@
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Locator, Page, Response } from 'playwright-core';
-import { DESKTOP, PHONE, baseUrl, describeBrowser, launchBrowser, openPage, screenshot, waitForAnimations } from './browser';
+import { capture, DESKTOP, PHONE, baseUrl, describeBrowser, launchBrowser, openPage, screenshot, waitForAnimations } from './browser';
 import { loginByApi } from './accounts';
 import { E2E_USERS } from './fixtures';
 import { FAQ_ENTRIES } from '../../src/web/features/public/faq.data';
@@ -31,9 +31,8 @@ const PAGES = [
 
 /** Modals and sticky headers look wrong in a full-page capture: this one shows what the visitor sees. */
 async function viewportShot(page: Page, name: string): Promise<void> {
-  mkdirSync('test-results/screenshots', { recursive: true });
   await waitForAnimations(page); // the modal or drawer opening
-  await page.screenshot({ path: `test-results/screenshots/${name}.png`, animations: 'disabled' });
+  await capture(page, name, { animations: 'disabled' });
 }
 
 const visible = (locator: Locator) => locator.waitFor({ state: 'visible', timeout: 10_000 });
@@ -186,7 +185,7 @@ describeBrowser('public site', () => {
     expect(await gallery.getByText(/^(gh|ng|ke)$/i).count()).toBe(0);
     await gallery.scrollIntoViewIfNeeded();
     await waitForAnimations(page);
-    await gallery.screenshot({ path: 'test-results/screenshots/public-template-gallery-desktop.png' });
+    await capture(gallery, 'public-template-gallery-desktop');
     await page.context().close();
   });
 

@@ -2,7 +2,7 @@ import type { Browser, Locator, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { APP_MESSAGES } from '../../src/shared/api/apps.schema';
 import { callApi, type LoginReplyBody, registerAccount, storeSession, waitForPath } from './accounts';
-import { DESKTOP, describeBrowser, launchBrowser, openPage, screenshotTop, waitForAnimations } from './browser';
+import { capture, DESKTOP, describeBrowser, launchBrowser, openPage, screenshotTop, waitForAnimations } from './browser';
 
 /**
  * Resume on redial from the console: the switch and window on Application Settings (its message, saved through
@@ -124,7 +124,7 @@ describeBrowser('resume on redial', () => {
     // The settings saved before are kept.
     expect(withHours.data).toMatchObject({ resumeOnRedial: true, resumeWindowMinutes: 3 });
     await hours.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: 'test-results/screenshots/app-office-hours-desktop.png', animations: 'disabled' });
+    await capture(page, 'app-office-hours-desktop', { animations: 'disabled' });
     await page.context().close();
   });
 
@@ -144,12 +144,12 @@ describeBrowser('resume on redial', () => {
     await visible(menuText(page).getByText(OFFER[0]));
     expect(await menuText(page).textContent()).toContain(OFFER[1]);
     await waitForAnimations(page);
-    await page.screenshot({ path: 'test-results/screenshots/resume-emulator-offer-desktop.png', animations: 'disabled' });
+    await capture(page, 'resume-emulator-offer-desktop', { animations: 'disabled' });
 
     await reply(page, '7', 'Invalid choice');
     await reply(page, '1', 'Kwame to Kumasi');
     await waitForAnimations(page);
-    await page.screenshot({ path: 'test-results/screenshots/resume-emulator-resumed-desktop.png', animations: 'disabled' });
+    await capture(page, 'resume-emulator-resumed-desktop', { animations: 'disabled' });
     await reply(page, '1', 'Booked, Kwame.');
 
     // Application Logs read the same lines: the offer, and which session the new one resumed.
