@@ -254,6 +254,12 @@ export const configSchema = z
     INBOX_AGENTS_PER_ACCOUNT: z.coerce.number().int().min(1).max(10_000).default(50),
     /** Saved replies one account may keep (docs/inbox.md, "Saved replies"): rows a free account could otherwise pile up. */
     INBOX_SAVED_REPLIES_PER_ACCOUNT: z.coerce.number().int().min(1).max(10_000).default(200),
+    /**
+     * Open conversations one app may have (docs/inbox.md, "Limits"): a gateway URL's caller or a flood of numbers
+     * cannot fill the inbox and the database without end. Past it a new handoff is refused as when the inbox cannot
+     * take it; a contact's own open conversation still takes more.
+     */
+    INBOX_OPEN_PER_APP: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
     // The inbox's live streams (docs/inbox.md, "Live"): open at once per account and in this process, and how
     // often an idle one gets a heartbeat (proxies close a silent connection).
     INBOX_STREAMS_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(20),

@@ -9,7 +9,8 @@
  * assignment or a closing is written into the conversation as an `event` line naming who did it (docs/inbox.md,
  * "Agents").
  */
-import { and, desc, eq, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../../db/client';
 import { apps, contacts, inboxConversations, inboxMessages, whatsappLinks, whatsappMessages, whatsappWindows } from '../../../db/schema';
 import {
   INBOX_MESSAGES,
@@ -115,6 +116,23 @@ function describeInbound(message: ChatMessage): string {
 
 /** The runtime's side (core/inbox-handoffs.ts): a message held for the agents, a conversation opened. */
 export function createChatHandoffs(ctx: AppContext, events: InboxEvents): ChatHandoffs {
+  /**
+   * A new conversation past the app's INBOX_OPEN_PER_APP open ones is refused (the caller tells the customer, as when
+   * the inbox cannot take it); the contact's own open one still takes more. Counted on the open conversations'
+   * partial index; handoffs at the same moment may pass it by as many as run at once.
+   */
+  async function checkOpenLimit(tx: Db, handoff: Handoff): Promise<void> {
+    const open = and(eq(inboxConversations.appId, handoff.appId), eq(inboxConversations.status, 'open'));
+    const [own] = await tx
+      .select({ id: inboxConversations.id })
+      .from(inboxConversations)
+      .where(and(open, eq(inboxConversations.msisdn, handoff.msisdn)));
+    if (own) return;
+    const [counted] = await tx.select({ open: count() }).from(inboxConversations).where(open);
+    if ((counted?.open ?? 0) >= ctx.config.INBOX_OPEN_PER_APP)
+      throw conflict(`The app has ${ctx.config.INBOX_OPEN_PER_APP} open conversations, as many as it may have`);
+  }
+
   return {
     async holdMessage(target: HandoffTarget, message: ChatMessage): Promise<boolean> {
       const now = ctx.now();
@@ -159,6 +177,7 @@ export function createChatHandoffs(ctx: AppContext, events: InboxEvents): ChatHa
     async openConversation(handoff: Handoff): Promise<void> {
       const now = ctx.now();
       const { conversation, rows } = await ctx.db.transaction(async (tx) => {
+        await checkOpenLimit(tx, handoff);
         // The partial unique index keeps one open conversation per bot and contact: a second handoff adds to it.
         const [conversation] = await tx
           .insert(inboxConversations)
