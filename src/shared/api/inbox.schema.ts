@@ -215,6 +215,8 @@ export const inboxEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('message_added'), conversationId: z.string(), message: inboxMessageSchema }),
   z.object({ type: z.literal('conversation_assigned'), conversationId: z.string(), assigneeId: z.string().nullable() }),
   z.object({ type: z.literal('conversation_closed'), conversationId: z.string() }),
+  // Between the server's processes only: a removed agent's streams end in every process (never sent to a screen).
+  z.object({ type: z.literal('agent_removed'), userId: z.string() }),
 ]);
 export type InboxEvent = z.infer<typeof inboxEventSchema>;
 

@@ -84,6 +84,8 @@ export async function deleteAgent(
     await recordAdminAction(tx, owner, 'agent_deleted', agent.id, { email: agent.email, ownerId: owner.id, unassigned: rows.length });
     return rows;
   });
+  // This process's streams at once; the others' through the events (with Redis, every process hears them).
   live.streams.closeUser(agent.id);
+  live.events.publish(owner.id, { type: 'agent_removed', userId: agent.id });
   for (const row of unassigned) live.events.publish(owner.id, { type: 'conversation_assigned', conversationId: row.id, assigneeId: null });
 }

@@ -150,11 +150,14 @@ describeRedis('the inbox event stream across processes (Redis)', () => {
     await t?.close();
     plain.disconnect();
   });
+  // The second process listens once, for every test.
+  let otherOrigin: Promise<string> | undefined;
+  const listenOther = () => (otherOrigin ??= other.listen({ port: 0, host: '127.0.0.1' }));
 
   it('an event stored by one process reaches the stream another process holds', async () => {
     const owner = await seedUser(t, { roles: ['CHATBOT'] });
     const conversationId = await seedConversation(t, owner, '+233241000201');
-    const origin = await other.listen({ port: 0, host: '127.0.0.1' });
+    const origin = await listenOther();
     const stream = await openStream(origin, owner.auth);
     try {
       expect(stream.status).toBe(200);
@@ -163,6 +166,30 @@ describeRedis('the inbox event stream across processes (Redis)', () => {
       await createApiClient(t, owner).post(`/api/inbox/conversations/${conversationId}/notes`, { text: 'from process one' });
       const heard = await stream.next();
       expect(heard).toMatchObject({ conversationId, message: { author: 'note', text: 'from process one' } });
+    } finally {
+      stream.close();
+    }
+  });
+
+  it("a removed agent's stream ends in the other process too", async () => {
+    const owner = await seedUser(t, { roles: ['CHATBOT'] });
+    const email = `kofi.${Date.now()}@fleet.test`;
+    const created = await createApiClient(t, owner).post('/api/inbox/agents', { fullName: 'Kofi', email, password: 'first-pass' });
+    expect(created.statusCode, created.body).toBe(200);
+    const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: 'first-pass' } });
+    const origin = await listenOther();
+    const stream = await openStream(origin, { authorization: `Bearer ${login.json().token as string}` });
+    try {
+      expect(stream.status).toBe(200);
+      await expect.poll(async () => ((await plain.pubsub('NUMSUB', `${prefix}inbox`)) as [string, number])[1]).toBe(2);
+      const removed = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/inbox/agents/${created.json().data.userId as string}`,
+        headers: owner.auth,
+      });
+      expect(removed.statusCode, removed.body).toBe(200);
+      // Process two ends the stream it holds: the reader sees its end, with no event written.
+      await expect(stream.next()).rejects.toThrow('the stream ended');
     } finally {
       stream.close();
     }

@@ -64,7 +64,14 @@ export function createInboxStreams(events: InboxEvents, limits: InboxStreamLimit
     });
     // How long a browser's EventSource waits before it reconnects; and a first line, so the client knows it is open.
     res.write('retry: 3000\n: connected\n\n');
-    const unsubscribe = events.subscribe(ownerId, (event: InboxEvent) => write(`data: ${JSON.stringify(event)}\n\n`));
+    const unsubscribe = events.subscribe(ownerId, (event: InboxEvent) => {
+      // A removed agent's streams end here too, whichever process removed them; no screen is told.
+      if (event.type === 'agent_removed') {
+        if (event.userId === userId) end();
+        return;
+      }
+      write(`data: ${JSON.stringify(event)}\n\n`);
+    });
     const heartbeat = setInterval(() => write(': ping\n\n'), limits.heartbeatMs);
     heartbeat.unref();
     open.add(end);
