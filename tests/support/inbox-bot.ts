@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { inboxConversations } from '../../src/db/schema';
+import { inboxConversations, whatsappWindows } from '../../src/db/schema';
 import { createApiClient, type SeededUser, type TestApp } from './test-app';
 import type { InboxEvent } from '../../src/shared/api/inbox.schema';
 import { seedMenu } from './seed-app';
@@ -81,6 +81,20 @@ export async function handOver(t: TestApp, bot: LinkedBot, from: string): Promis
     .from(inboxConversations)
     .where(and(eq(inboxConversations.msisdn, `+${from}`), eq(inboxConversations.status, 'open')));
   return row!.id;
+}
+
+/**
+ * Closes WhatsApp's 24-hour window of a handed-over customer: their last message (the conversation's and the
+ * number's window) 25 hours ago, after the runtime's records are written.
+ */
+export async function closeWindow(t: TestApp, bot: LinkedBot, conversationId: string, from: string): Promise<void> {
+  await t.app.runtime.flushEvents();
+  const longAgo = new Date(Date.now() - 25 * 3_600_000);
+  await t.db.update(inboxConversations).set({ lastInboundAt: longAgo }).where(eq(inboxConversations.id, conversationId));
+  await t.db
+    .update(whatsappWindows)
+    .set({ lastInboundAt: longAgo })
+    .where(and(eq(whatsappWindows.linkId, bot.linkId), eq(whatsappWindows.msisdn, `+${from}`)));
 }
 
 /** What the customer's phone shows as received, in order. */

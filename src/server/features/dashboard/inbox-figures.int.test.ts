@@ -3,7 +3,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { inboxConversations, inboxMessages } from '../../../db/schema';
 import { describeDb } from '../../../../tests/support/test-db';
 import { createApiClient, useTestApp, useUser } from '../../../../tests/support/test-app';
-import { customerWrites, seedHandoffBot, type LinkedBot } from '../../../../tests/support/inbox-bot';
+import { handOver, seedHandoffBot, type LinkedBot } from '../../../../tests/support/inbox-bot';
 
 /**
  * The dashboard's inbox figures (docs/inbox.md, "Figures"): conversations opened, answered and waiting, first
@@ -35,15 +35,6 @@ describeDb('inbox figures on the dashboard', () => {
   };
   const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
 
-  async function handOver(from: string): Promise<string> {
-    await customerWrites(t, bot, from, 'hi');
-    await customerWrites(t, bot, from, '2');
-    const [row] = await t.db
-      .select()
-      .from(inboxConversations)
-      .where(eq(inboxConversations.msisdn, `+${from}`));
-    return row!.id;
-  }
   async function reply(conversationId: string, auth: Record<string, string>, text: string) {
     const res = await t.app.inject({
       method: 'POST',
@@ -72,14 +63,14 @@ describeDb('inbox figures on the dashboard', () => {
   it('measures first responses, resolutions and each agent, over the period only', async () => {
     // A: the owner answers after 2 minutes and closes after 5. B: the agent answers after 1 minute, twice.
     // C: nobody answers yet. D: opened two days ago, answered and closed then: in the week, not the day.
-    const a = await handOver('233241100001');
+    const a = await handOver(t, bot, '233241100001');
     const aReply = await reply(a, owner.auth, 'Looking now');
     expect((await createApiClient(t, owner).post(`/api/inbox/conversations/${a}/close`, {})).statusCode).toBe(200);
-    const b = await handOver('233241100002');
+    const b = await handOver(t, bot, '233241100002');
     const bReply = await reply(b, agentAuth, 'Hello, Kofi here');
     await reply(b, agentAuth, 'Your parcel left today');
-    await handOver('233241100003');
-    const d = await handOver('233241100004');
+    await handOver(t, bot, '233241100003');
+    const d = await handOver(t, bot, '233241100004');
     await reply(d, agentAuth, 'Sorry for the wait');
     expect((await createApiClient(t, owner).post(`/api/inbox/conversations/${d}/close`, {})).statusCode).toBe(200);
 
@@ -151,7 +142,7 @@ describeDb('inbox figures on the dashboard', () => {
         closedBy: owner.user.id,
       })
       .returning();
-    const failed = await handOver('233241100010');
+    const failed = await handOver(t, bot, '233241100010');
     await t.db.insert(inboxMessages).values({
       conversationId: failed,
       direction: 'out',

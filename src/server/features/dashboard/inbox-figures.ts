@@ -22,10 +22,10 @@ const AGENTS_SHOWN = 50;
 type Rows<T> = { rows: T[] };
 const rowsOf = <T>(result: unknown) => (result as Rows<T>).rows;
 
-/** The middle and the 90th percentile of a duration in seconds, over the rows `where` keeps. */
-const percentiles = (seconds: SQL, where: SQL) => sql`
-  percentile_cont(0.5) within group (order by ${seconds}) filter (where ${where}) as median,
-  percentile_cont(0.9) within group (order by ${seconds}) filter (where ${where}) as p90`;
+/** The middle and the 90th percentile of a duration in seconds, over the rows `where` keeps, as `<name>_median`, `<name>_p90`. */
+const percentiles = (name: string, seconds: SQL, where: SQL) => sql`
+  percentile_cont(0.5) within group (order by ${seconds}) filter (where ${where}) as ${sql.raw(`${name}_median`)},
+  percentile_cont(0.9) within group (order by ${seconds}) filter (where ${where}) as ${sql.raw(`${name}_p90`)}`;
 
 const toDuration = (medianSeconds: unknown, p90Seconds: unknown) =>
   medianSeconds === null || medianSeconds === undefined
@@ -64,9 +64,8 @@ export async function getInboxFigures(ctx: AppContext, user: AuthUser, appId: st
           (count(answered_at) filter (where opened_in))::int as answered,
           (count(*) filter (where opened_in and answered_at is null and status = 'open'))::int as waiting,
           (count(*) filter (where closed_in))::int as closed,
-          ${percentiles(sql`extract(epoch from answered_at - created_at)`, sql`opened_in`)},
-          percentile_cont(0.5) within group (order by extract(epoch from closed_at - created_at)) filter (where closed_in) as resolution_median,
-          percentile_cont(0.9) within group (order by extract(epoch from closed_at - created_at)) filter (where closed_in) as resolution_p90
+          ${percentiles('response', sql`extract(epoch from answered_at - created_at)`, sql`opened_in`)},
+          ${percentiles('resolution', sql`extract(epoch from closed_at - created_at)`, sql`closed_in`)}
         from conv
       ),
       replies as (
@@ -116,8 +115,8 @@ export async function getInboxFigures(ctx: AppContext, user: AuthUser, appId: st
     answered: number;
     waiting: number;
     closed: number;
-    median: unknown;
-    p90: unknown;
+    response_median: unknown;
+    response_p90: unknown;
     resolution_median: unknown;
     resolution_p90: unknown;
     agents: AgentRow[] | string;
@@ -130,7 +129,7 @@ export async function getInboxFigures(ctx: AppContext, user: AuthUser, appId: st
     opened: Number(f?.opened ?? 0),
     answered: Number(f?.answered ?? 0),
     waiting: Number(f?.waiting ?? 0),
-    firstResponse: toDuration(f?.median, f?.p90),
+    firstResponse: toDuration(f?.response_median, f?.response_p90),
     closed: Number(f?.closed ?? 0),
     resolution: toDuration(f?.resolution_median, f?.resolution_p90),
     buckets: rowsOf<{ at: string; opened: number; closed: number }>(buckets).map((b) => ({

@@ -1,9 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
-import { contacts, inboxConversations, inboxMessages, whatsappMessages, whatsappWindows } from '../../../db/schema';
+import { contacts, inboxMessages, whatsappMessages } from '../../../db/schema';
 import { describeDb } from '../../../../tests/support/test-db';
 import { createApiClient, useTestApp, useUser } from '../../../../tests/support/test-app';
-import { customerWrites, received, seedHandoffBot, type LinkedBot } from '../../../../tests/support/inbox-bot';
+import { closeWindow, handOver, received, seedHandoffBot, type LinkedBot } from '../../../../tests/support/inbox-bot';
 
 /**
  * An agent's template reply (docs/inbox.md, "Replies"), through the simulator connector: outside WhatsApp's 24-hour
@@ -43,20 +43,8 @@ describeDb('template replies from the inbox', () => {
 
   /** A customer handed over, whose window then closed (their last message 25 hours ago). */
   async function closedConversation(from: string): Promise<string> {
-    await customerWrites(t, bot, from, 'hi');
-    await customerWrites(t, bot, from, '2');
-    const open = (await agent().get('/api/inbox/conversations?filter=open')).json().data.conversations as Array<{
-      conversationId: string;
-      msisdn: string;
-    }>;
-    const { conversationId } = open.find((c) => c.msisdn === `+${from}`)!;
-    await t.app.runtime.flushEvents();
-    const longAgo = new Date(Date.now() - 25 * 3_600_000);
-    await t.db.update(inboxConversations).set({ lastInboundAt: longAgo }).where(eq(inboxConversations.id, conversationId));
-    await t.db
-      .update(whatsappWindows)
-      .set({ lastInboundAt: longAgo })
-      .where(and(eq(whatsappWindows.linkId, bot.linkId), eq(whatsappWindows.msisdn, `+${from}`)));
+    const conversationId = await handOver(t, bot, from);
+    await closeWindow(t, bot, conversationId, from);
     return conversationId;
   }
 
@@ -149,13 +137,7 @@ describeDb('template replies from the inbox', () => {
 
   it('inside the window a template goes too, as Meta allows', async () => {
     const from = '233241100003';
-    await customerWrites(t, bot, from, 'hi');
-    await customerWrites(t, bot, from, '2');
-    const open = (await agent().get('/api/inbox/conversations?filter=open')).json().data.conversations as Array<{
-      conversationId: string;
-      msisdn: string;
-    }>;
-    const { conversationId } = open.find((c) => c.msisdn === `+${from}`)!;
+    const conversationId = await handOver(t, bot, from);
     const res = await agent().post(`/api/inbox/conversations/${conversationId}/replies`, {
       template: { name: 'order_update', language: 'en', variables: { body: { name: 'Esi', order: 'C-1' } } },
     });

@@ -1,10 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
-import { contacts, inboxConversations, inboxMessages, whatsappMessages, whatsappWindows } from '../../../db/schema';
+import { contacts, inboxConversations, inboxMessages, whatsappMessages } from '../../../db/schema';
 import { DEFAULT_HANDOFF_TEXT } from '../../../shared/inbox';
 import { describeDb } from '../../../../tests/support/test-db';
 import { createApiClient, useTestApp, useUser } from '../../../../tests/support/test-app';
-import { customerWrites, received, seedHandoffBot, type LinkedBot } from '../../../../tests/support/inbox-bot';
+import { closeWindow, customerWrites, received, seedHandoffBot, type LinkedBot } from '../../../../tests/support/inbox-bot';
 
 /**
  * The inbox (docs/inbox.md), through the simulator connector: a rule or a handoff word hands the customer to the
@@ -147,13 +147,7 @@ describeDb('the inbox', () => {
     await customerWrites(t, bot, from, 'hi');
     await customerWrites(t, bot, from, '2');
     const { conversationId } = await conversationOf(`+${from}`);
-    await t.app.runtime.flushEvents();
-    const longAgo = new Date(Date.now() - 25 * 3_600_000);
-    await t.db.update(inboxConversations).set({ lastInboundAt: longAgo }).where(eq(inboxConversations.id, conversationId));
-    await t.db
-      .update(whatsappWindows)
-      .set({ lastInboundAt: longAgo })
-      .where(and(eq(whatsappWindows.linkId, bot.linkId), eq(whatsappWindows.msisdn, `+${from}`)));
+    await closeWindow(t, bot, conversationId, from);
     const before = await received(t, bot, from);
     const refused = await agent().post(`/api/inbox/conversations/${conversationId}/replies`, { text: 'Sorry for the wait' });
     expect(refused.statusCode).toBe(409);
