@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
-import { inboxConversations } from '../../../db/schema';
-import { MENU_MESSAGES } from '../../../shared/app';
+import { apps, inboxConversations, menus } from '../../../db/schema';
+import { MENU_MESSAGES, type SwitchOperation } from '../../../shared/app';
 import { DEFAULT_CALLBACK_TEXT } from '../../../shared/inbox';
 import { dialTestUrl } from '../../../../tests/support/dial';
 import { customerWrites, seedHandoffBot, type LinkedBot } from '../../../../tests/support/inbox-bot';
@@ -104,6 +104,28 @@ describeDb('continue on WhatsApp from USSD', () => {
     expect((await dialTestUrl(t, appId, 'wa-3', '0241114444', '2')).body).toBe(`END ${DEFAULT_CALLBACK_TEXT}`);
     const [opened] = await conversationsOf('+233241114444');
     expect(opened).toMatchObject({ appId, channel: 'ussd', linkId: null, reason: 'wants to chat' });
+  });
+
+  it("a rule naming another account's connected bot (an imported app) is a callback request: nothing opens on their bot", async () => {
+    const theirs = await seedHandoffBot(t, stranger);
+    // Written past the save checks, as an import or a clone written before them could be.
+    const [home] = await t.db
+      .select()
+      .from(menus)
+      .where(and(eq(menus.appId, appId), eq(menus.userDefinedName, 'home')));
+    const rules = (home!.switchOperations as SwitchOperation[]).map((rule, i) =>
+      i === 1 ? { ...rule, handoff: { reason: 'wants to chat', whatsappBotId: theirs.appId } } : rule,
+    );
+    await t.db.update(menus).set({ switchOperations: rules }).where(eq(menus.id, home!.id));
+    await t.db.update(apps).set({ updatedAt: new Date() }).where(eq(apps.id, appId));
+    await dialTestUrl(t, appId, 'wa-5', '0241115555');
+    expect((await dialTestUrl(t, appId, 'wa-5', '0241115555', '2')).body).toBe(`END ${DEFAULT_CALLBACK_TEXT}`);
+    const opened = await conversationsOf('+233241115555');
+    expect(opened).toHaveLength(1);
+    expect(opened[0]).toMatchObject({ appId, channel: 'ussd', ownerId: owner.user.id });
+    // The rule back as it was saved.
+    await t.db.update(menus).set({ switchOperations: home!.switchOperations }).where(eq(menus.id, home!.id));
+    await t.db.update(apps).set({ updatedAt: new Date() }).where(eq(apps.id, appId));
   });
 
   it("refuses, when saved, another account's bot, an app that is not a bot, and the choice on a bot's own menu", async () => {
