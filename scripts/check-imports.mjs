@@ -98,10 +98,13 @@ function checkWebFeatureImport(file, spec) {
 // that belongs in core).
 const SERVER_FEATURE_IMPORTS = {
   'bots/bot-conversations.service': {
-    by: ['inbox'],
-    why: "an agent's template takes the contact's fields as a business writing first does",
+    by: ['campaigns', 'inbox'],
+    why: "an agent's template and a campaign's take the contact's fields as a business writing first does",
   },
-  'bots/whatsapp-templates.service': { by: ['inbox'], why: "an agent sends the linked number's approved templates" },
+  'bots/whatsapp-templates.service': {
+    by: ['campaigns', 'inbox'],
+    why: "an agent and a campaign send the linked number's approved templates",
+  },
   'billing/plan-limits': { by: ['apps', 'bots', 'media', 'menus', 'runtime'], why: "what the account's plan lets it build, run and store" },
   'custom-actions/custom-actions.service': { by: ['runtime'], why: "a javascript action runs the account's functions" },
   'custom-actions/custom-actions.routes': { by: ['runtime'], why: 'the script tester the runners hand the pool' },
@@ -118,6 +121,7 @@ const SERVER_FEATURE_IMPORTS = {
   'runtime/runtime.routes': { by: ['shortcodes'], why: "a shared shortcode's gateway URL reads and answers gateways as an app's does" },
   'runtime/runtime.service': { by: ['bots', 'dashboard', 'logs', 'shortcodes'], why: 'the Runtime buildApp hands their routes' },
   'demo-bank/demo-bank.routes': { by: ['runtime'], why: 'actions may call the demo bank in this process' },
+  'sms/sms.service': { by: ['campaigns'], why: "a campaign's SMS joins the outbox the SMS dispatcher sends" },
   'sessions/sessions.service': { by: ['dashboard'], why: 'the dashboard lists and exports sessions' },
   'templates/featured-templates': { by: ['bots'], why: 'the demo bot is written as a template' },
   'webhooks/webhooks.service': { by: ['payments'], why: "a payment's outcome goes out as a webhook event" },

@@ -36,6 +36,8 @@ import { registerDashboardRoutes } from './features/dashboard/dashboard.routes';
 import { registerSmsRoutes } from './features/sms/sms.routes';
 import { registerPaymentsRoutes, registerTransactionsRoutes } from './features/payments/payments.routes';
 import { registerWebhooksRoutes } from './features/webhooks/webhooks.routes';
+import type { CampaignDispatcher } from './features/campaigns/campaign-dispatcher';
+import { registerCampaignsRoutes } from './features/campaigns/campaigns.routes';
 import { registerContactsRoutes } from './features/contacts/contacts.routes';
 import type { WebhookDispatcher } from './features/webhooks/webhook-dispatcher';
 import { createContactReader } from './core/contact-records';
@@ -87,6 +89,8 @@ declare module 'fastify' {
     runtime: Runtime;
     /** Sends queued webhook deliveries (features/webhooks); tests call its deliverDue. */
     webhookDispatcher: WebhookDispatcher;
+    /** Sends campaigns (features/campaigns); tests call its runOnce. */
+    campaignDispatcher: CampaignDispatcher;
     /**
      * Loads the JavaScript workers now if this process serves gateway traffic (see ServerRunners.startScripts);
      * resolves when they are ready.
@@ -276,8 +280,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Timers and dispatchers, the same in every mode (timers.ts): started when the server is ready, stopped in
   // preClose, which runs before onClose, so the database is still open while their last runs finish.
   const webhookRules = createHttpCallRules(ctx);
-  const timers = createTimers(ctx, webhookRules);
+  const timers = createTimers(ctx, webhookRules, { whatsapp });
   app.decorate('webhookDispatcher', timers.webhookDispatcher);
+  app.decorate('campaignDispatcher', timers.campaignDispatcher);
   app.addHook('onReady', async () => timers.start());
   app.addHook('preClose', async () => timers.stop());
 
@@ -343,6 +348,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerTransactionsRoutes(app, ctx, guard);
     registerWebhooksRoutes(app, ctx, guard, timers.webhookDispatcher, webhookRules);
     registerContactsRoutes(app, ctx, guard);
+    registerCampaignsRoutes(app, ctx, guard);
     registerShortcodesRoutes(app, ctx, guard);
     registerBillingRoutes(app, ctx, guard);
     // Linked numbers' connections live in the process that links them (docs/bots.md): the console's.

@@ -124,6 +124,21 @@ const ACCESS: Record<string, RouteAccess> = {
   'POST /api/contacts/imports': 'signedIn',
   'GET /api/contacts/imports/:importId': 'signedIn',
   'POST /api/contacts/imports/:importId/errors': 'signedIn',
+  // Audiences and campaigns: the account's own; another account's id answers 404 (campaigns.int.test.ts).
+  'GET /api/audiences': 'signedIn',
+  'POST /api/audiences': 'signedIn',
+  'POST /api/audiences/reach': 'signedIn',
+  'POST /api/audiences/:audienceId': 'signedIn',
+  'DELETE /api/audiences/:audienceId': 'signedIn',
+  'GET /api/campaigns': 'signedIn',
+  'POST /api/campaigns': 'signedIn',
+  'GET /api/campaigns/:campaignId': 'signedIn',
+  'POST /api/campaigns/:campaignId': 'signedIn',
+  'POST /api/campaigns/:campaignId/schedule': 'signedIn',
+  'POST /api/campaigns/:campaignId/pause': 'signedIn',
+  'POST /api/campaigns/:campaignId/resume': 'signedIn',
+  'POST /api/campaigns/:campaignId/cancel': 'signedIn',
+  'DELETE /api/campaigns/:campaignId': 'signedIn',
   // Files the account owns or builds with; another account's file id answers 404 (media.int.test.ts). Agents upload
   // the files they reply with, for their owner's account, and name no app (inbox-media.int.test.ts).
   'POST /api/media': INBOX_AGENTS,
@@ -270,6 +285,20 @@ const API_KEY_ROUTES: Record<string, 'read' | 'write'> = {
   'POST /api/contacts/imports/:importId/errors': 'read',
   'GET /api/bots/:botId/conversations/window': 'read',
   'POST /api/bots/:botId/conversations': 'write',
+  'GET /api/audiences': 'read',
+  'POST /api/audiences': 'write',
+  'POST /api/audiences/reach': 'read',
+  'POST /api/audiences/:audienceId': 'write',
+  'DELETE /api/audiences/:audienceId': 'write',
+  'GET /api/campaigns': 'read',
+  'POST /api/campaigns': 'write',
+  'GET /api/campaigns/:campaignId': 'read',
+  'POST /api/campaigns/:campaignId': 'write',
+  'POST /api/campaigns/:campaignId/schedule': 'write',
+  'POST /api/campaigns/:campaignId/pause': 'write',
+  'POST /api/campaigns/:campaignId/resume': 'write',
+  'POST /api/campaigns/:campaignId/cancel': 'write',
+  'DELETE /api/campaigns/:campaignId': 'write',
 };
 
 describeDb('authorization, route by route', () => {

@@ -265,6 +265,30 @@ export const configSchema = z
     INBOX_STREAMS_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(20),
     INBOX_STREAMS_MAX: z.coerce.number().int().min(1).max(100_000).default(2000),
     INBOX_HEARTBEAT_MS: z.coerce.number().int().min(1000).max(300_000).default(25_000),
+    // Campaigns (docs/campaigns.md). Saved audiences per account, campaigns scheduled, sending or paused at once per
+    // account, and contacts one campaign may send to: what one account, or many free ones, can make the platform hold.
+    AUDIENCES_PER_ACCOUNT: z.coerce.number().int().min(1).max(10_000).default(100),
+    CAMPAIGNS_ACTIVE_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(5),
+    CAMPAIGN_AUDIENCE_MAX: z.coerce.number().int().min(1).max(10_000_000).default(1_000_000),
+    /** How often a process claims campaign messages; 0 turns its sender off (tests run it themselves). */
+    CAMPAIGN_DISPATCH_INTERVAL_MS: z.coerce.number().int().min(0).default(1000),
+    /**
+     * The pace of a campaign's sends, shared by every process: a WhatsApp Cloud API number's messages a second (Meta's
+     * default throughput is 80) and the simulator's; a linked device's a minute (a personal number that sends fast is
+     * banned); a WhatsApp number's business-initiated messages a day (its messaging limit tier: 250, 1,000, 10,000,
+     * 100,000); the SMS provider's messages a second.
+     */
+    CAMPAIGN_WHATSAPP_PER_SECOND: z.coerce.number().int().min(1).max(1000).default(80),
+    CAMPAIGN_LINKED_DEVICE_PER_MINUTE: z.coerce.number().int().min(1).max(600).default(20),
+    CAMPAIGN_WHATSAPP_DAILY_LIMIT: z.coerce.number().int().min(1).max(10_000_000).default(1000),
+    CAMPAIGN_SMS_PER_SECOND: z.coerce.number().int().min(1).max(1000).default(20),
+    /** How long after a message a reply, a dial or a completed flow counts for the campaign. */
+    CAMPAIGN_ATTRIBUTION_HOURS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 30)
+      .default(72),
   })
   .refine(...requiredWith('AT_USERNAME', 'SMS_PROVIDER', 'africastalking'))
   .refine(...requiredWith('AT_API_KEY', 'SMS_PROVIDER', 'africastalking'))

@@ -2,6 +2,7 @@ import type { AddressRules } from '../actions/net/address-guard';
 import type { AppContext } from './context';
 import { createBillingTimer } from './features/billing/billing-timer';
 import { USAGE_FLUSH_MS } from './features/billing/usage-tallies';
+import { type CampaignDispatcher, type CampaignParts, createCampaignDispatcher } from './features/campaigns/campaign-dispatcher';
 import { createShortcodeTimer } from './features/shortcodes/shortcode-reminders';
 import { createSmsDispatcher, type SmsDispatcher } from './features/sms/sms.service';
 import { createWebhookDispatcher, type WebhookDispatcher } from './features/webhooks/webhook-dispatcher';
@@ -17,6 +18,8 @@ import { sweepExpiredMedia } from './features/media/media.service';
 export interface Timers {
   smsDispatcher: SmsDispatcher;
   webhookDispatcher: WebhookDispatcher;
+  /** Sends campaigns (tests call runOnce). */
+  campaignDispatcher: CampaignDispatcher;
   /** The media retention sweep (tests call runOnce). */
   mediaRetention: PeriodicTask<number>;
   /** When the server is ready. */
@@ -25,8 +28,11 @@ export interface Timers {
   stop(): Promise<void>;
 }
 
-/** `rules`: the outbound address rules webhook deliveries are sent under (the console checks URLs with the same). */
-export function createTimers(ctx: AppContext, rules: AddressRules): Timers {
+/**
+ * `rules`: the outbound address rules webhook deliveries are sent under (the console checks URLs with the same);
+ * `parts.whatsapp`: how a campaign's templates are sent.
+ */
+export function createTimers(ctx: AppContext, rules: AddressRules, parts: { whatsapp: CampaignParts }): Timers {
   const { config } = ctx;
   const smsDispatcher = createSmsDispatcher(ctx, ctx.smsProvider, { intervalMs: config.SMS_DISPATCH_INTERVAL_MS });
   const webhookDispatcher = createWebhookDispatcher(ctx, {
@@ -34,6 +40,8 @@ export function createTimers(ctx: AppContext, rules: AddressRules): Timers {
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     rules,
   });
+  // Every process sends campaigns: each claims its messages, under a pace shared by all (docs/campaigns.md).
+  const campaignDispatcher = createCampaignDispatcher(ctx, parts.whatsapp);
   const shortcodeTimer = createShortcodeTimer(ctx, { intervalMs: config.SHORTCODE_TIMER_INTERVAL_MS });
   const billingTimer = createBillingTimer(ctx, { intervalMs: config.BILLING_TIMER_INTERVAL_MS });
   // Every process that takes traffic counts sessions: its tallies go to the table every second and at close.
@@ -47,9 +55,11 @@ export function createTimers(ctx: AppContext, rules: AddressRules): Timers {
   return {
     smsDispatcher,
     webhookDispatcher,
+    campaignDispatcher,
     mediaRetention,
     start() {
       smsDispatcher.start();
+      campaignDispatcher.start();
       webhookDispatcher.start();
       shortcodeTimer.start();
       billingTimer.start();
@@ -57,6 +67,7 @@ export function createTimers(ctx: AppContext, rules: AddressRules): Timers {
       mediaRetention.start();
     },
     async stop() {
+      await campaignDispatcher.stop();
       await smsDispatcher.stop();
       // close, not stop: the dispatcher's connections go too.
       await webhookDispatcher.close();

@@ -65,7 +65,7 @@ export const DEFAULT_CLOSED_TEXT = 'Thank you. Our team is away now ({hours}): a
 /** The same on USSD, where a handoff is a callback request. */
 export const DEFAULT_CLOSED_CALLBACK_TEXT = 'Thank you. Our team is away now ({hours}): a person will call you back when we are back.';
 
-const isTimeZone = (zone: string) => {
+export const isTimeZone = (zone: string) => {
   try {
     new Intl.DateTimeFormat('en-GB', { timeZone: zone });
     return true;
@@ -73,7 +73,7 @@ const isTimeZone = (zone: string) => {
     return false;
   }
 };
-const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
+export const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 const time = z.string().regex(TIME, OFFICE_HOURS_MESSAGES.time);
 // Compared only once both are times: a bad time gets its own message alone.
 const opening = z
@@ -91,7 +91,7 @@ export const officeHoursSchema = z
 export type OfficeHours = z.infer<typeof officeHoursSchema>;
 
 /** The weekday and time of day `now` is in `timeZone`: `{ day: 'mon', time: '08:05' }`. */
-function readLocalTime(now: Date, timeZone: string): { day: Weekday; time: string } {
+export function readLocalTime(now: Date, timeZone: string): { day: Weekday; time: string } {
   const parts = new Intl.DateTimeFormat('en-GB', {
     timeZone,
     weekday: 'short',

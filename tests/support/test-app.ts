@@ -40,7 +40,11 @@ const TEST_GATEWAY_LIMITS = { GATEWAY_SOURCE_SESSIONS_PER_MINUTE: 100_000 } sati
 /** Tests hop on test URLs as fast as they like; the per-account limit has its own test (runners.int.test.ts). */
 const TEST_HOP_LIMIT = { TEST_HOP_RATE_LIMIT: 100_000 } satisfies Partial<Config>;
 
-const TEST_TIMERS = { BILLING_TIMER_INTERVAL_MS: 0, WEBHOOK_DISPATCH_INTERVAL_MS: 0 } satisfies Partial<Config>;
+const TEST_TIMERS = {
+  BILLING_TIMER_INTERVAL_MS: 0,
+  WEBHOOK_DISPATCH_INTERVAL_MS: 0,
+  CAMPAIGN_DISPATCH_INTERVAL_MS: 0,
+} satisfies Partial<Config>;
 
 /**
  * Admins' forced two-factor enrolment would stop every admin test at its first call: it is off unless a test

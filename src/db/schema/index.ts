@@ -14,3 +14,4 @@ export * from './two-factor';
 export * from './contacts';
 export * from './media';
 export * from './inbox';
+export * from './campaigns';

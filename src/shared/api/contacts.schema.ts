@@ -121,8 +121,8 @@ export const contactFilterSchema = z.object({
 export type ContactFilter = z.infer<typeof contactFilterSchema>;
 
 const CONTACT_CURSOR_MESSAGE = 'Page after a number or before one, not both';
-const CONSENT_FILTER_MESSAGE = 'A consent filter names both a channel and a status (in, out or never)';
-const hasWholeConsentFilter = (f: { consentChannel?: string; consentStatus?: string }) =>
+export const CONSENT_FILTER_MESSAGE = 'A consent filter names both a channel and a status (in, out or never)';
+export const hasWholeConsentFilter = (f: { consentChannel?: string; consentStatus?: string }) =>
   (f.consentChannel === undefined) === (f.consentStatus === undefined);
 
 /**

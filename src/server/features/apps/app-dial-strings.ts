@@ -15,6 +15,7 @@ import type { Db } from '../../../db/client';
 import { APP_MESSAGES, type DialStringHold } from '../../../shared/api/apps.schema';
 import { conflict } from '../../../shared/errors';
 import { isHeldAt } from '../../core/shortcode-holds';
+import { isUniqueViolation } from '../../core/unique-violation';
 
 type Reader = Pick<Db, 'select'>;
 
@@ -54,13 +55,7 @@ export async function findCloneDialString(db: Reader, ownerId: string, shortCode
 }
 
 /** True for the database's refusal of a second app on one dial string in an account (a claim that lost a race). */
-function isDialStringClash(err: unknown): boolean {
-  for (let e: unknown = err; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    const { code, constraint, message } = e as { code?: string; constraint?: string; message?: string };
-    if (code === '23505' && (constraint === 'apps_owner_short_code_uq' || message?.includes('apps_owner_short_code_uq'))) return true;
-  }
-  return false;
-}
+const isDialStringClash = (err: unknown) => isUniqueViolation(err, 'apps_owner_short_code_uq');
 
 /** Runs a write that gives an app `shortCode`; the index's refusal becomes the rule's message. */
 export async function withDialStringClaim<T>(shortCode: string, write: () => Promise<T>): Promise<T> {

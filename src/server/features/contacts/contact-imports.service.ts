@@ -22,6 +22,7 @@ import { toCsvLine } from '../../../shared/table-file';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../../core/auth-user';
 import { type ImportRow, openImportFile } from './contact-import-file';
+import { isUniqueViolation } from '../../core/unique-violation';
 
 /** Rows upserted in one statement. */
 const BATCH_ROWS = 1000;
@@ -155,14 +156,7 @@ export async function waitForContactImports(): Promise<void> {
   while (runningImports.size > 0) await Promise.all([...runningImports]);
 }
 
-function isRunningClash(err: unknown): boolean {
-  for (let e: unknown = err; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    const { code, constraint, message } = e as { code?: string; constraint?: string; message?: string };
-    if (code === '23505' && (constraint === 'contact_imports_one_running_idx' || message?.includes('contact_imports_one_running_idx')))
-      return true;
-  }
-  return false;
-}
+const isRunningClash = (err: unknown) => isUniqueViolation(err, 'contact_imports_one_running_idx');
 
 async function runImport(
   ctx: AppContext,

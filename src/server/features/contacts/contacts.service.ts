@@ -4,13 +4,15 @@
  * and keeps them only as anonymous counts. The runtime's reads and writes are core/contact-records.ts.
  */
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, gt, ilike, inArray, isNotNull, like, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { toContactConditions } from '../../core/contact-filters';
 import { isUuid } from '../../../shared/ids';
 import type { Db } from '../../../db/client';
 import {
   actionResults,
   appLogs,
   apps,
+  campaignMessages,
   contacts,
   inboxConversations,
   sessionInputs,
@@ -28,7 +30,6 @@ import {
   CONTACT_ATTRIBUTE_KEYS_SAMPLE,
   CONTACT_MESSAGES,
   type ContactAttributeKeys,
-  CONTACT_NAME_START_MAX,
   type Contact,
   type ContactDetail,
   type ContactFilter,
@@ -86,45 +87,8 @@ async function getOwnContact(db: Db, user: AuthUser, contactId: string): Promise
   return row;
 }
 
-/** `%` and `_` typed in a search are searched for, not wildcards. */
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-/**
- * A search is a number's start when it is digits (a +, spaces, dashes allowed); else a name's start when it is one
- * or two characters (CONTACT_NAME_START_MAX: too short for the trigram index, so the (owner, lower(name)) index
- * serves it), else a part of a name (the trigram index).
- */
-function toSearchCondition(search: string): SQL {
-  const digits = search.replace(/[\s\-().]/g, '');
-  if (/^\+?\d+$/.test(digits)) return like(contacts.msisdn, `+${escapeLike(digits.replace('+', ''))}%`);
-  if ([...search].length <= CONTACT_NAME_START_MAX)
-    return and(isNotNull(contacts.name), sql`lower(${contacts.name}) like ${`${escapeLike(search.toLowerCase())}%`}`) as SQL;
-  return ilike(contacts.name, `%${escapeLike(search)}%`);
-}
-
-const FIRST_SEEN = { ussd: contacts.firstSeenUssd, whatsapp: contacts.firstSeenWhatsapp, sms: contacts.firstSeenSms } as const;
-
-/** The list's and the export's conditions: the account, then each filter given (attributes and consent are jsonb). */
-function toFilterConditions(ownerId: string, filter: ContactFilter): SQL[] {
-  const conditions = [eq(contacts.ownerId, ownerId)];
-  if (filter.search) conditions.push(toSearchCondition(filter.search));
-  for (const pair of filter.attribute ?? []) {
-    const at = pair.indexOf('=');
-    conditions.push(sql`${contacts.attributes} @> ${JSON.stringify({ [pair.slice(0, at)]: pair.slice(at + 1) })}::jsonb`);
-  }
-  if (filter.consentChannel && filter.consentStatus) {
-    const consent = sql`${contacts.consent} -> ${filter.consentChannel}`;
-    // `@>` so that the consent index serves it (src/db/schema/contacts.ts).
-    const given = JSON.stringify({ [filter.consentChannel]: { status: filter.consentStatus } });
-    conditions.push(filter.consentStatus === 'never' ? sql`${consent} is null` : sql`${contacts.consent} @> ${given}::jsonb`);
-  }
-  // The first time seen is set with the first last seen and then stays: its partial indexes serve the filter.
-  if (filter.seenOn) conditions.push(isNotNull(FIRST_SEEN[filter.seenOn]));
-  return conditions;
-}
-
 export async function listContacts(ctx: AppContext, user: AuthUser, query: ContactListQuery): Promise<ContactList> {
-  const conditions = toFilterConditions(user.id, query);
+  const conditions = toContactConditions(user.id, query);
   // Keyset paging (docs/contacts.md): a page after a number, or before one (read backwards), starts from the
   // (owner, number) index at that number, however deep it is; `offset` skips index entries one by one.
   const backwards = query.before !== undefined;
@@ -344,6 +308,14 @@ export async function deleteContact(ctx: AppContext, user: AuthUser, contactId: 
       .where(contactSessionsOf(user.id, row.msisdn));
     await eraseMessagesAndPayments(tx, user.id, row.msisdn, anonymous, sessions);
     await eraseWhatsAppTraces(tx, user.id, row.msisdn, anonymous);
+    // Campaigns keep the count, not the number; what was not sent yet never is.
+    await tx
+      .update(campaignMessages)
+      .set({
+        msisdn: anonymous,
+        status: sql`case when ${campaignMessages.status} in ('queued', 'claimed') then 'cancelled' else ${campaignMessages.status} end`,
+      })
+      .where(and(eq(campaignMessages.ownerId, user.id), eq(campaignMessages.msisdn, row.msisdn)));
     await tx.delete(contacts).where(eq(contacts.id, row.id));
     return eraseMediaOf(tx, ctx.now(), user.id, row.msisdn);
   });
@@ -421,7 +393,7 @@ const yesNo = (consent: { status: 'in' | 'out' } | null) => (consent ? (consent.
  * how it was given, and first and last seen per channel.
  */
 export async function* exportContacts(ctx: AppContext, user: AuthUser, filter: ContactFilter): AsyncGenerator<string> {
-  const conditions = toFilterConditions(user.id, filter);
+  const conditions = toContactConditions(user.id, filter);
   const keys = await ctx.db.execute(
     sql`select distinct jsonb_object_keys(${contacts.attributes}) as key from ${contacts} where ${and(...conditions)} order by 1`,
   );

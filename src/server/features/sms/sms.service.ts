@@ -4,6 +4,7 @@ import { createAfricasTalkingSmsProvider } from '../../../integrations/sms/afric
 import { createOutboxSmsProvider, type SmsProvider } from '../../../integrations/sms/sms-provider';
 import { invalid, toErrorMessage } from '../../../shared/errors';
 import { hasAdminPermission } from '../../../shared/roles';
+import type { Db } from '../../../db/client';
 import type { Config } from '../../config';
 import type { AppContext } from '../../context';
 import { normalizeMsisdn, toE164 } from '../../core/msisdn';
@@ -55,13 +56,14 @@ function checkSender(sender: string): string {
 /**
  * Queues one SMS: validates it and inserts a QUEUED row; the dispatcher delivers it outside the hop.
  * With `keepInOutbox` (a featured template's test run) the row is kept in the local outbox as sent, whatever
- * SMS_PROVIDER says: the dispatcher never sees it, so nothing leaves the machine.
+ * SMS_PROVIDER says: the dispatcher never sees it, so nothing leaves the machine. `db`: a transaction the row is
+ * written in (a campaign's message is marked sent in the same one).
  * @example `await queueSms(ctx, { appId, ownerId, sessionId, sender: 'Dialflow', recipient: '+233201234567', message: 'Paid' })`
  */
 export async function queueSms(
   ctx: AppContext,
   request: QueueSmsRequest,
-  options: { keepInOutbox?: boolean } = {},
+  options: { keepInOutbox?: boolean; db?: Db } = {},
 ): Promise<{ id: string }> {
   const recipient = normalizeMsisdn(request.recipient);
   if (!recipient) throw invalid('The SMS recipient must be a phone number of 7 to 15 digits, with an optional +', { field: 'mobile' });
@@ -69,7 +71,7 @@ export async function queueSms(
   if (request.message.trim() === '') throw invalid('The SMS message is empty', { field: 'smsMessage' });
   if (request.message.length > SMS_MAX_LENGTH)
     throw invalid(`The SMS message cannot be longer than ${SMS_MAX_LENGTH} characters (6 parts)`, { field: 'smsMessage' });
-  const [row] = await ctx.db
+  const [row] = await (options.db ?? ctx.db)
     .insert(smsMessages)
     .values({
       appId: request.appId,

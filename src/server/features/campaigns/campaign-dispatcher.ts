@@ -1,0 +1,446 @@
+/**
+ * Sends campaigns (docs/campaigns.md, "Sending"), in every process at once. Each run:
+ * 1. ends leases: a message claimed but not handed to a provider goes back to the queue; one handed over (`sending`)
+ *    whose process stopped is marked `unknown` and never sent again (a duplicate is worse than a gap that is shown);
+ * 2. starts the campaigns due, one statement each: the campaign turns `running` and its contacts become its messages
+ *    in the same transaction, so two processes never start one twice and a crash leaves it unstarted;
+ * 3. puts WhatsApp messages that failed after they were sent (the status webhook) on SMS, where the campaign allows it;
+ * 4. claims, per sender (a WhatsApp number, the SMS provider), what its pace allows across every process, and sends:
+ *    a message at a time to the same person, consent read again just before each send;
+ * 5. marks `done` the campaigns with nothing left to send.
+ */
+import { and, eq, inArray, lte, sql } from 'drizzle-orm';
+import { campaignMessages, campaignPacing, campaigns, contacts } from '../../../db/schema';
+import type { CampaignChannels } from '../../../shared/api/campaigns.schema';
+import { AppError, toErrorMessage } from '../../../shared/errors';
+import { readLocalTime } from '../../../shared/office-hours';
+import type { RenderedTemplate } from '../../../shared/whatsapp-templates';
+import type { AppContext } from '../../context';
+import { checkConsent } from '../../core/consent';
+import { setPendingEntry } from '../../core/whatsapp-windows';
+import { createPeriodicTask, type PeriodicTask } from '../../periodic-task';
+import { fillContactFields } from '../bots/bot-conversations.service';
+import { readTemplateToSend } from '../bots/whatsapp-templates.service';
+import { queueSms } from '../sms/sms.service';
+import { toAudienceConditions, toChannelChoice } from './audiences.service';
+import { type CampaignRow, DIAL_PLACEHOLDER, findCampaignLink } from './campaigns.service';
+
+type MessageRow = typeof campaignMessages.$inferSelect;
+type ContactRow = typeof contacts.$inferSelect;
+
+/**
+ * What sending needs besides the database: a WhatsApp number's template send through its connector, recorded as the
+ * bot's message (buildApp hands the WhatsApp connectors' own).
+ */
+export interface CampaignParts {
+  sendTemplate(
+    link: { id: string; appId: string; connector: string },
+    to: string,
+    template: RenderedTemplate,
+    ownerId: string,
+  ): Promise<Array<{ providerMessageId: string }>>;
+}
+
+export interface CampaignDispatchReport {
+  started: number;
+  sent: number;
+  failed: number;
+  fellBack: number;
+  retried: number;
+  skipped: number;
+}
+
+export interface CampaignDispatcherOptions {
+  intervalMs?: number;
+  /** Messages one claim takes at most per sender. */
+  batchSize?: number;
+  /** How long a claimed or sending message is this process's before another may act on it. */
+  leaseMs?: number;
+  /** Sends in flight at once in this process. */
+  concurrency?: number;
+}
+
+export type CampaignDispatcher = PeriodicTask<CampaignDispatchReport>;
+
+const DAY_MS = 86_400_000;
+/** A refusal that says "later": Meta's rate limits (130429 the number's, 131056 one person's) and its own errors. */
+const RETRY_LATER = /\((130429|131056|131000|131016)\)/;
+const MAX_ATTEMPTS = 5;
+/** Why a contact of the audience gets nothing, when the campaign starts. */
+export const SKIPPED_OPTED_OUT = "Opted out of the campaign's channels";
+export const SKIPPED_NO_CONSENT = "Never opted in to the campaign's channels";
+/** The reason a message handed to a provider by a process that stopped is shown with. */
+export const UNKNOWN_REASON =
+  'The process sending it stopped before the provider answered: it may or may not have gone, and is not sent again';
+
+/** Whether `now` is inside the campaign's send window, in its time zone. */
+export function isInSendWindow(row: Pick<CampaignRow, 'sendWindow' | 'timeZone'>, now: Date): boolean {
+  if (!row.sendWindow) return true;
+  const { time } = readLocalTime(now, row.timeZone);
+  return time >= row.sendWindow.from && time < row.sendWindow.to;
+}
+
+/** The SMS a contact gets: the campaign's text with the USSD app's dial string for `{dial}`. */
+export function toSmsText(text: string, dial: string): string {
+  return text.split(DIAL_PLACEHOLDER).join(dial);
+}
+
+export function createCampaignDispatcher(
+  ctx: AppContext,
+  parts: CampaignParts,
+  options: CampaignDispatcherOptions = {},
+): CampaignDispatcher {
+  const batchSize = options.batchSize ?? 100;
+  const leaseMs = options.leaseMs ?? 5 * 60_000;
+  const concurrency = options.concurrency ?? 8;
+  const { config } = ctx;
+
+  async function endLeases(now: Date): Promise<void> {
+    await ctx.db
+      .update(campaignMessages)
+      .set({ status: 'queued', nextAttemptAt: now })
+      .where(and(eq(campaignMessages.status, 'claimed'), lte(campaignMessages.nextAttemptAt, now)));
+    const lost = await ctx.db
+      .update(campaignMessages)
+      .set({ status: 'unknown', reason: UNKNOWN_REASON })
+      .where(and(eq(campaignMessages.status, 'sending'), lte(campaignMessages.nextAttemptAt, now)))
+      .returning({ id: campaignMessages.id, campaignId: campaignMessages.campaignId });
+    if (lost.length > 0) ctx.log.warn({ messages: lost.length }, 'campaign messages a stopped process was sending are marked unknown');
+  }
+
+  /** Starts one due campaign: it turns running and its audience becomes its messages, together. */
+  async function startOne(now: Date): Promise<boolean> {
+    return ctx.db.transaction(async (tx) => {
+      const [due] = await tx
+        .select()
+        .from(campaigns)
+        .where(and(eq(campaigns.status, 'scheduled'), lte(campaigns.startAt, now)))
+        .limit(1)
+        .for('update', { skipLocked: true });
+      if (!due) return false;
+      const conditions = toAudienceConditions(due.ownerId, due.filter, now);
+      const [{ total }] = (await tx
+        .select({ total: sql<number>`count(*)::int` })
+        .from(contacts)
+        .where(and(...conditions))) as [{ total: number }];
+      if (total > config.CAMPAIGN_AUDIENCE_MAX) {
+        await tx
+          .update(campaigns)
+          .set({
+            status: 'paused',
+            pausedReason: `The audience grew to ${total} contacts, more than a campaign may send to`,
+            updatedAt: now,
+          })
+          .where(eq(campaigns.id, due.id));
+        return true;
+      }
+      const choice = toChannelChoice(due.channels as CampaignChannels);
+      await tx.execute(sql`
+        insert into ${campaignMessages} (campaign_id, owner_id, msisdn, channel, status, reason, next_attempt_at, created_at)
+        select ${due.id}, ${due.ownerId}, msisdn,
+          case when choice in ('whatsapp', 'sms') then choice end,
+          case when choice in ('whatsapp', 'sms') then 'queued' else 'skipped' end,
+          case choice when 'opted_out' then ${SKIPPED_OPTED_OUT} when 'no_consent' then ${SKIPPED_NO_CONSENT} end,
+          ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
+        from (select ${contacts.msisdn} as msisdn, ${choice} as choice from ${contacts} where ${and(...conditions)}) chosen
+        on conflict do nothing`);
+      await tx
+        .update(campaigns)
+        .set({ status: 'running', startedAt: now, audienceSize: total, updatedAt: now })
+        .where(eq(campaigns.id, due.id));
+      ctx.log.info({ campaignId: due.id, contacts: total }, 'a campaign started');
+      return true;
+    });
+  }
+
+  /** WhatsApp messages the status webhook said failed go by SMS, while their campaign runs and allows it. */
+  async function fallBack(now: Date): Promise<number> {
+    const moved = (await ctx.db.execute(sql`
+      update ${campaignMessages} m set channel = 'sms', status = 'queued', next_attempt_at = ${now.toISOString()}::timestamptz,
+        fell_back_at = ${now.toISOString()}::timestamptz,
+        reason = 'WhatsApp: ' || coalesce(nullif(w.failure_reason, ''), 'failed')
+      from ${campaigns} c, whatsapp_messages w
+      where m.campaign_id = c.id and c.status = 'running' and c.channels = 'whatsapp_then_sms'
+        and m.channel = 'whatsapp' and m.status = 'sent' and m.fell_back_at is null
+        and w.link_id = c.link_id::text and w.provider_message_id = m.provider_message_id and w.status = 'failed'
+      returning m.id`)) as unknown as { rows: unknown[] };
+    return moved.rows.length;
+  }
+
+  /**
+   * Claims up to what a sender's pace allows now, across every process (the pacing row under an advisory lock):
+   * one message every `intervalMs`, and for a WhatsApp number at most `daily` a day.
+   */
+  async function claim(
+    campaign: CampaignRow,
+    channel: 'whatsapp' | 'sms',
+    key: string,
+    intervalMs: number,
+    daily: number | null,
+    now: Date,
+  ) {
+    return ctx.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`campaign-pacing:${key}`}))`);
+      const [pace] = await tx.select().from(campaignPacing).where(eq(campaignPacing.key, key));
+      // A sender idle for a while may send at most a second's worth (or one message, when slower than that) at once.
+      const nextAt = Math.max(pace?.nextAt.getTime() ?? 0, now.getTime() - Math.max(1000, intervalMs));
+      let room = Math.floor((now.getTime() - nextAt) / intervalMs);
+      const dayFresh = !pace?.dayStart || now.getTime() - pace.dayStart.getTime() >= DAY_MS;
+      const dayStart = dayFresh ? now : pace!.dayStart!;
+      const dayCount = dayFresh ? 0 : pace!.dayCount;
+      if (daily !== null) room = Math.min(room, daily - dayCount);
+      room = Math.min(room, batchSize);
+      if (room <= 0) return [];
+      const m = campaignMessages;
+      const due = tx
+        .select({ id: m.id })
+        .from(m)
+        .where(
+          and(
+            eq(m.campaignId, campaign.id),
+            eq(m.status, 'queued'),
+            eq(m.channel, channel),
+            lte(m.nextAttemptAt, now),
+            // One message at a time to the same person, whichever of the account's campaigns it belongs to.
+            sql`not exists (select 1 from ${m} o where o.owner_id = ${m.ownerId} and o.msisdn = ${m.msisdn}
+              and o.status in ('claimed', 'sending') and o.id <> ${m.id})`,
+          ),
+        )
+        .orderBy(m.nextAttemptAt)
+        .limit(room)
+        .for('update', { skipLocked: true });
+      const rows = await tx
+        .update(m)
+        .set({ status: 'claimed', attempts: sql`${m.attempts} + 1`, nextAttemptAt: new Date(now.getTime() + leaseMs) })
+        .where(and(inArray(m.id, due), eq(m.status, 'queued')))
+        .returning();
+      if (rows.length > 0) {
+        const values = {
+          nextAt: new Date(nextAt + rows.length * intervalMs),
+          dayStart,
+          dayCount: dayCount + rows.length,
+        };
+        await tx
+          .insert(campaignPacing)
+          .values({ key, ...values })
+          .onConflictDoUpdate({ target: campaignPacing.key, set: values });
+      }
+      return rows;
+    });
+  }
+
+  /** Marks a claimed message as handed to the provider, if its campaign still runs; false: paused or cancelled. */
+  async function markSending(row: MessageRow, now: Date): Promise<boolean> {
+    const marked = await ctx.db
+      .update(campaignMessages)
+      .set({ status: 'sending', nextAttemptAt: new Date(now.getTime() + leaseMs) })
+      .where(
+        and(
+          eq(campaignMessages.id, row.id),
+          eq(campaignMessages.status, 'claimed'),
+          sql`exists (select 1 from ${campaigns} where ${campaigns.id} = ${row.campaignId} and ${campaigns.status} = 'running')`,
+        ),
+      )
+      .returning({ id: campaignMessages.id });
+    return marked.length > 0;
+  }
+
+  async function settle(row: MessageRow, set: Partial<MessageRow>): Promise<void> {
+    await ctx.db.update(campaignMessages).set(set).where(eq(campaignMessages.id, row.id));
+  }
+
+  /**
+   * A contact who opted out since the campaign started (or was deleted) gets nothing more from it: not this channel,
+   * nor the other.
+   */
+  async function skip(row: MessageRow, reason: string, report: CampaignDispatchReport) {
+    report.skipped++;
+    return settle(row, { status: 'skipped', reason });
+  }
+
+  /** A message that did not go: again later (a rate limit), by SMS (allowed and opted in), or failed with why. */
+  async function refuse(campaign: CampaignRow, row: MessageRow, reason: string, retryable: boolean, report: CampaignDispatchReport) {
+    const now = ctx.now();
+    if (retryable && row.attempts < MAX_ATTEMPTS) {
+      report.retried++;
+      return settle(row, { status: 'queued', reason, nextAttemptAt: new Date(now.getTime() + 30_000 * 2 ** (row.attempts - 1)) });
+    }
+    if (row.channel === 'whatsapp' && campaign.channels === 'whatsapp_then_sms') {
+      report.fellBack++;
+      return settle(row, { channel: 'sms', status: 'queued', reason: `WhatsApp: ${reason}`, fellBackAt: now, nextAttemptAt: now });
+    }
+    report.failed++;
+    return settle(row, { status: 'failed', reason });
+  }
+
+  async function sendWhatsApp(
+    campaign: CampaignRow,
+    link: { id: string; appId: string; connector: string },
+    row: MessageRow,
+    contact: ContactRow | undefined,
+    report: CampaignDispatchReport,
+  ) {
+    const consent = contact
+      ? checkConsent(contact, 'whatsapp')
+      : { allowed: false as const, reason: `${row.msisdn} is no longer a contact` };
+    if (!consent.allowed) return skip(row, consent.reason, report);
+    const template = campaign.template!;
+    let rendered: RenderedTemplate;
+    try {
+      rendered = await readTemplateToSend(ctx, {
+        linkId: link.id,
+        name: template.name,
+        language: template.language,
+        values: fillContactFields(template.variables, contact!),
+      });
+    } catch (err) {
+      // A contact without a field the template needs fails alone; a template no longer sendable pauses the campaign.
+      const reason = toErrorMessage(err);
+      if (/has no value|variable/i.test(reason)) return refuse(campaign, row, reason, false, report);
+      await pauseFor(campaign, reason);
+      return settle(row, { status: 'queued', attempts: row.attempts - 1 });
+    }
+    if (!(await markSending(row, ctx.now()))) return;
+    try {
+      if (campaign.entryMenuId) await setPendingEntry(ctx.db, link.id, row.msisdn, campaign.entryMenuId, ctx.now());
+      const sent = await parts.sendTemplate(link, row.msisdn.slice(1), rendered, campaign.ownerId);
+      await settle(row, { status: 'sent', providerMessageId: sent[0]?.providerMessageId ?? null, sentAt: ctx.now(), reason: null });
+      report.sent++;
+    } catch (err) {
+      const reason = toErrorMessage(err) || 'The provider refused the message';
+      const retryable = (err instanceof AppError && err.kind === 'upstream') || RETRY_LATER.test(reason);
+      await refuse(campaign, row, reason, retryable, report);
+    }
+  }
+
+  async function sendSms(
+    campaign: CampaignRow,
+    dial: string,
+    row: MessageRow,
+    contact: ContactRow | undefined,
+    report: CampaignDispatchReport,
+  ) {
+    const consent = contact ? checkConsent(contact, 'sms') : { allowed: false as const, reason: `${row.msisdn} is no longer a contact` };
+    if (!consent.allowed) return skip(row, consent.reason, report);
+    if (!(await markSending(row, ctx.now()))) return;
+    // The SMS joins the outbox and the message is marked sent in one transaction: it is queued exactly once, and
+    // the SMS dispatcher delivers it with its own retries.
+    await ctx.db.transaction(async (tx) => {
+      const sms = await queueSms(
+        ctx,
+        {
+          appId: campaign.ussdAppId,
+          ownerId: campaign.ownerId,
+          sessionId: `campaign:${campaign.id}`,
+          sender: campaign.smsSender,
+          recipient: row.msisdn,
+          message: toSmsText(campaign.smsText ?? '', dial),
+        },
+        { db: tx },
+      );
+      await tx
+        .update(campaignMessages)
+        .set({ status: 'sent', smsMessageId: sms.id, sentAt: ctx.now() })
+        .where(eq(campaignMessages.id, row.id));
+    });
+    report.sent++;
+  }
+
+  async function pauseFor(campaign: CampaignRow, reason: string): Promise<void> {
+    await ctx.db
+      .update(campaigns)
+      .set({ status: 'paused', pausedReason: reason, updatedAt: ctx.now() })
+      .where(and(eq(campaigns.id, campaign.id), eq(campaigns.status, 'running')));
+    await ctx.db
+      .update(campaignMessages)
+      .set({ status: 'queued' })
+      .where(and(eq(campaignMessages.campaignId, campaign.id), eq(campaignMessages.status, 'claimed')));
+    ctx.log.warn({ campaignId: campaign.id, reason }, 'a campaign paused itself');
+  }
+
+  /** Runs `work` on each item, `concurrency` at a time. */
+  async function inTurns<T>(items: T[], work: (item: T) => Promise<unknown>): Promise<void> {
+    let next = 0;
+    const lanes = Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+      while (next < items.length) await work(items[next++]!);
+    });
+    await Promise.all(lanes);
+  }
+
+  async function readContacts(ownerId: string, rows: MessageRow[]): Promise<Map<string, ContactRow>> {
+    if (rows.length === 0) return new Map();
+    const found = await ctx.db
+      .select()
+      .from(contacts)
+      .where(
+        and(
+          eq(contacts.ownerId, ownerId),
+          inArray(
+            contacts.msisdn,
+            rows.map((r) => r.msisdn),
+          ),
+        ),
+      );
+    return new Map(found.map((c) => [c.msisdn, c]));
+  }
+
+  async function sendCampaign(campaign: CampaignRow, report: CampaignDispatchReport): Promise<void> {
+    const now = ctx.now();
+    if (!isInSendWindow(campaign, now)) return;
+    if (campaign.channels !== 'sms') {
+      const link = await findCampaignLink(ctx, campaign);
+      if (!link) {
+        await pauseFor(campaign, 'The WhatsApp number is no longer CONNECTED: link it again, then resume.');
+        return;
+      }
+      const linked = link.connector === 'baileys';
+      const intervalMs = linked ? 60_000 / config.CAMPAIGN_LINKED_DEVICE_PER_MINUTE : 1000 / config.CAMPAIGN_WHATSAPP_PER_SECOND;
+      const rows = await claim(campaign, 'whatsapp', `whatsapp:${link.id}`, intervalMs, config.CAMPAIGN_WHATSAPP_DAILY_LIMIT, now);
+      const people = await readContacts(campaign.ownerId, rows);
+      await inTurns(rows, (row) => sendWhatsApp(campaign, link, row, people.get(row.msisdn), report));
+    }
+    if (campaign.channels !== 'whatsapp') {
+      const dial = campaign.ussdAppId ? await readDial(campaign.ussdAppId) : '';
+      const rows = await claim(campaign, 'sms', `sms:${config.SMS_PROVIDER}`, 1000 / config.CAMPAIGN_SMS_PER_SECOND, null, now);
+      const people = await readContacts(campaign.ownerId, rows);
+      await inTurns(rows, (row) => sendSms(campaign, dial, row, people.get(row.msisdn), report));
+    }
+  }
+
+  async function readDial(appId: string): Promise<string> {
+    const result = (await ctx.db.execute(sql`select short_code from apps where id = ${appId}`)) as unknown as {
+      rows: Array<{ short_code: string }>;
+    };
+    return result.rows[0]?.short_code ?? '';
+  }
+
+  async function finish(now: Date): Promise<void> {
+    await ctx.db
+      .update(campaigns)
+      .set({ status: 'done', finishedAt: now, updatedAt: now })
+      .where(
+        and(
+          eq(campaigns.status, 'running'),
+          sql`not exists (select 1 from ${campaignMessages} where ${campaignMessages.campaignId} = ${campaigns.id}
+            and ${campaignMessages.status} in ('queued', 'claimed', 'sending'))`,
+        ),
+      );
+  }
+
+  async function run(): Promise<CampaignDispatchReport> {
+    const report: CampaignDispatchReport = { started: 0, sent: 0, failed: 0, fellBack: 0, retried: 0, skipped: 0 };
+    const now = ctx.now();
+    await endLeases(now);
+    while (await startOne(now)) report.started++;
+    report.fellBack += await fallBack(now);
+    const running = await ctx.db.select().from(campaigns).where(eq(campaigns.status, 'running'));
+    for (const campaign of running) await sendCampaign(campaign, report);
+    await finish(ctx.now());
+    return report;
+  }
+
+  return createPeriodicTask('campaign dispatcher', run, {
+    intervalMs: options.intervalMs ?? config.CAMPAIGN_DISPATCH_INTERVAL_MS,
+    log: ctx.log,
+  });
+}

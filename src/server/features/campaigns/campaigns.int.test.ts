@@ -1,0 +1,307 @@
+import { and, eq } from 'drizzle-orm';
+import { expect, it } from 'vitest';
+import { campaignMessages, campaigns, contacts, smsMessages } from '../../../db/schema';
+import type { ContactConsentMap } from '../../../shared/contact-consent';
+import { linkSimulatedNumber, received, type LinkedBot } from '../../../../tests/support/inbox-bot';
+import { seedApp, seedMenu } from '../../../../tests/support/seed-app';
+import { createApiClient, seedUser, type SeededUser, type TestApp, useTestApp } from '../../../../tests/support/test-app';
+import { describeDb } from '../../../../tests/support/test-db';
+import { createSmsDispatcher } from '../sms/sms.service';
+import { createCampaignDispatcher, SKIPPED_NO_CONSENT, SKIPPED_OPTED_OUT, UNKNOWN_REASON } from './campaign-dispatcher';
+
+/**
+ * Campaigns (docs/campaigns.md) over a simulator WhatsApp number and the SMS outbox: audiences and their reach, a
+ * campaign's start, its channels, its pace, pause, resume and cancel, opt-outs mid-way, and two processes sending
+ * one campaign.
+ */
+
+const AT = '2026-01-02T10:00:00.000Z';
+const optIn = (...channels: Array<'whatsapp' | 'sms'>): ContactConsentMap =>
+  Object.fromEntries(channels.map((channel) => [channel, { status: 'in', at: AT, source: 'console', detail: null }]));
+const optOut = (...channels: Array<'whatsapp' | 'sms'>): ContactConsentMap =>
+  Object.fromEntries(channels.map((channel) => [channel, { status: 'out', at: AT, source: 'keyword', detail: 'STOP' }]));
+
+async function seedContact(
+  t: TestApp,
+  ownerId: string,
+  msisdn: string,
+  consent: ContactConsentMap,
+  fields: { name?: string; tier?: string } = {},
+) {
+  await t.db.insert(contacts).values({
+    ownerId,
+    msisdn,
+    name: fields.name ?? null,
+    consent,
+    attributes: fields.tier ? { tier: fields.tier } : {},
+  });
+}
+
+/** A deployed bot on a CONNECTED simulator number with an approved template `news` ("Hello {{1}}, ..."). */
+async function seedBot(t: TestApp, builder: SeededUser): Promise<LinkedBot> {
+  const { get, post } = createApiClient(t, builder);
+  const appId = (await post('/api/chatbot/app/create', { appName: 'News Bot', description: 'campaigns' })).json().data.appId;
+  await seedMenu(t, builder.auth, appId, { userDefinedName: 'home', displayText: 'Our offers', isFirst: true, terminate: true });
+  expect((await get(`/api/deployChanges/${appId}`)).json().status).toBe('00');
+  const bot = { appId, ...(await linkSimulatedNumber(t, builder, appId, '+233200000000')) };
+  const made = await post(`/api/chatbot/whatsapp/templates/${bot.linkId}`, {
+    name: 'news',
+    language: 'en',
+    category: 'MARKETING',
+    body: 'Hello {{1}}, our new offers are here.',
+    buttons: [],
+    examples: { body: { '1': 'Ama' } },
+  });
+  expect(made.json().status).toBe('00');
+  return bot;
+}
+
+const NEWS = { name: 'news', language: 'en', variables: { body: { '1': '{{contact.name}}' } } };
+
+describeDb('Campaigns', () => {
+  const t = useTestApp({ CAMPAIGN_WHATSAPP_PER_SECOND: 1000, CAMPAIGN_SMS_PER_SECOND: 1000 });
+
+  /** An account with a bot, a USSD app (*920*55#) and contacts: Ama and Kofi on WhatsApp, Esi by SMS, Yaw opted out, Abena never asked. */
+  async function seedAccount() {
+    const owner = await seedUser(t, { roles: ['CHATBOT'] });
+    const api = createApiClient(t, owner);
+    const bot = await seedBot(t, owner);
+    const ussdAppId = await seedApp(t, owner.auth, { customShortCode: '*920*55#' });
+    await seedContact(t, owner.user.id, '+233241000001', optIn('whatsapp', 'sms'), { name: 'Ama', tier: 'gold' });
+    await seedContact(t, owner.user.id, '+233241000002', optIn('whatsapp'), { name: 'Kofi', tier: 'gold' });
+    await seedContact(t, owner.user.id, '+233241000003', optIn('sms'), { name: 'Esi', tier: 'gold' });
+    await seedContact(t, owner.user.id, '+233241000004', optOut('whatsapp', 'sms'), { name: 'Yaw', tier: 'gold' });
+    await seedContact(t, owner.user.id, '+233241000005', {}, { name: 'Abena', tier: 'gold' });
+    await seedContact(t, owner.user.id, '+233241000006', optIn('whatsapp', 'sms'), { name: 'Kwame', tier: 'silver' });
+    const made = await api.post('/api/audiences', { name: 'Gold', filter: { attribute: ['tier=gold'] } });
+    expect(made.json(), made.body).toMatchObject({ status: '00' });
+    const audience = made.json().data;
+    return { owner, api, bot, ussdAppId, audienceId: audience.audienceId as string };
+  }
+
+  type Account = Awaited<ReturnType<typeof seedAccount>>;
+
+  async function draft(account: Account, overrides: Record<string, unknown> = {}) {
+    const res = await account.api.post('/api/campaigns', {
+      name: 'Offers',
+      audienceId: account.audienceId,
+      channels: 'whatsapp_then_sms',
+      botId: account.bot.appId,
+      template: NEWS,
+      ussdAppId: account.ussdAppId,
+      smsText: 'Hello from the shop: dial {dial} for our offers',
+      ...overrides,
+    });
+    expect(res.json(), res.body).toMatchObject({ status: '00' });
+    return res.json().data.campaignId as string;
+  }
+
+  const messagesOf = (campaignId: string) =>
+    t.db
+      .select({
+        msisdn: campaignMessages.msisdn,
+        channel: campaignMessages.channel,
+        status: campaignMessages.status,
+        reason: campaignMessages.reason,
+      })
+      .from(campaignMessages)
+      .where(eq(campaignMessages.campaignId, campaignId))
+      .orderBy(campaignMessages.msisdn);
+
+  it("an audience's reach says how many each channel reaches and why the rest are not", async () => {
+    const account = await seedAccount();
+    const reach = await account.api.post('/api/audiences/reach', { audienceId: account.audienceId, channels: 'whatsapp_then_sms' });
+    expect(reach.json().data).toEqual({ total: 5, whatsapp: 2, sms: 1, optedOut: 1, noConsent: 1 });
+    const smsOnly = await account.api.post('/api/audiences/reach', { filter: { attribute: ['tier=gold'] }, channels: 'sms' });
+    expect(smsOnly.json().data).toEqual({ total: 5, whatsapp: 0, sms: 2, optedOut: 1, noConsent: 2 });
+
+    // The name is the account's own; another account sees none of it.
+    const again = await account.api.post('/api/audiences', { name: 'Gold', filter: {} });
+    expect(again.statusCode).toBe(409);
+    const other = await seedUser(t);
+    const otherApi = createApiClient(t, other);
+    expect((await otherApi.post('/api/audiences/reach', { audienceId: account.audienceId })).statusCode).toBe(404);
+    expect((await otherApi.get('/api/audiences')).json().data).toEqual([]);
+    // A session filter naming another account's app is not found: its callers are not this account's to count.
+    const probe = await otherApi.post('/api/audiences/reach', {
+      filter: { session: { appId: account.ussdAppId, status: 'completed' } },
+    });
+    expect(probe.statusCode).toBe(404);
+  });
+
+  it('sends WhatsApp where the contact opted in, SMS with the dial string where not, and skips the rest with why', async () => {
+    const account = await seedAccount();
+    const campaignId = await draft(account);
+    const scheduled = await account.api.post(`/api/campaigns/${campaignId}/schedule`, {});
+    expect(scheduled.json().data.status).toBe('scheduled');
+
+    const report = await t.app.campaignDispatcher.runOnce();
+    expect(report).toMatchObject({ started: 1, sent: 3, failed: 0 });
+    expect(await messagesOf(campaignId)).toEqual([
+      { msisdn: '+233241000001', channel: 'whatsapp', status: 'sent', reason: null },
+      { msisdn: '+233241000002', channel: 'whatsapp', status: 'sent', reason: null },
+      { msisdn: '+233241000003', channel: 'sms', status: 'sent', reason: null },
+      { msisdn: '+233241000004', channel: null, status: 'skipped', reason: SKIPPED_OPTED_OUT },
+      { msisdn: '+233241000005', channel: null, status: 'skipped', reason: SKIPPED_NO_CONSENT },
+    ]);
+    expect(await received(t, account.bot, '233241000001')).toEqual(['Hello Ama, our new offers are here.']);
+    expect(await received(t, account.bot, '233241000002')).toEqual(['Hello Kofi, our new offers are here.']);
+    const [sms] = await t.db.select().from(smsMessages).where(eq(smsMessages.recipient, '+233241000003'));
+    expect(sms).toMatchObject({ message: 'Hello from the shop: dial *920*55# for our offers', ownerId: account.owner.user.id });
+
+    await t.app.runtime.flushEvents();
+    const campaign = (await account.api.get(`/api/campaigns/${campaignId}`)).json().data;
+    expect(campaign).toMatchObject({ status: 'done', audienceSize: 5 });
+    expect(campaign.results.whatsapp).toMatchObject({ sent: 2, failed: 0 });
+    expect(campaign.results.sms).toMatchObject({ queued: 1, sent: 0 });
+    expect(campaign.results.all).toMatchObject({ skipped: 2 });
+    // The SMS dispatcher sends what the campaign queued.
+    await createSmsDispatcher(t.app.ctx, t.app.ctx.smsProvider).runOnce();
+    expect((await account.api.get(`/api/campaigns/${campaignId}`)).json().data.results.sms).toMatchObject({ queued: 0, sent: 1 });
+
+    // Deleting a contact erases their number from the campaign; its counts stay.
+    const [ama] = await t.db
+      .select({ id: contacts.id })
+      .from(contacts)
+      .where(and(eq(contacts.ownerId, account.owner.user.id), eq(contacts.msisdn, '+233241000001')));
+    expect((await account.api.delete(`/api/contacts/${ama!.id}`)).statusCode).toBe(200);
+    const after = await messagesOf(campaignId);
+    expect(after.some((r) => r.msisdn === '+233241000001')).toBe(false);
+    expect(after.filter((r) => r.msisdn.startsWith('erased:'))).toEqual([expect.objectContaining({ channel: 'whatsapp', status: 'sent' })]);
+    expect((await account.api.get(`/api/campaigns/${campaignId}`)).json().data.results.whatsapp).toMatchObject({ sent: 2 });
+  });
+
+  it('a contact who opts out mid-campaign gets nothing more from it', async () => {
+    const account = await seedAccount();
+    const campaignId = await draft(account, { channels: 'whatsapp' });
+    await account.api.post(`/api/campaigns/${campaignId}/schedule`, {});
+    // Started, not yet sent: the send window is closed for now.
+    await t.db
+      .update(campaigns)
+      .set({ sendWindow: { from: '00:00', to: '00:01' } })
+      .where(eq(campaigns.id, campaignId));
+    await t.app.campaignDispatcher.runOnce();
+    await t.db
+      .update(contacts)
+      .set({ consent: optOut('whatsapp') })
+      .where(and(eq(contacts.ownerId, account.owner.user.id), eq(contacts.msisdn, '+233241000002')));
+    await t.db.update(campaigns).set({ sendWindow: null }).where(eq(campaigns.id, campaignId));
+    await t.app.campaignDispatcher.runOnce();
+    const rows = await messagesOf(campaignId);
+    expect(rows.find((r) => r.msisdn === '+233241000002')).toMatchObject({
+      status: 'skipped',
+      reason: expect.stringMatching(/^\+233241000002 opted out of WhatsApp on 2026-01-02 \(STOP\)$/),
+    });
+    expect(await received(t, account.bot, '233241000002')).toEqual([]);
+    expect(rows.find((r) => r.msisdn === '+233241000001')).toMatchObject({ status: 'sent' });
+  });
+
+  it('pause keeps what is queued, resume sends it, cancel never sends the rest', async () => {
+    const account = await seedAccount();
+    const first = await draft(account, { channels: 'whatsapp' });
+    await account.api.post(`/api/campaigns/${first}/schedule`, {});
+    expect((await account.api.post(`/api/campaigns/${first}/pause`, {})).json().data.status).toBe('paused');
+    expect(await t.app.campaignDispatcher.runOnce()).toMatchObject({ started: 0, sent: 0 });
+    expect((await account.api.post(`/api/campaigns/${first}/resume`, {})).json().data.status).toBe('scheduled');
+    expect(await t.app.campaignDispatcher.runOnce()).toMatchObject({ started: 1, sent: 2 });
+
+    const second = await draft(account, { channels: 'sms', name: 'Later' });
+    await account.api.post(`/api/campaigns/${second}/schedule`, {});
+    await t.db
+      .update(campaigns)
+      .set({ sendWindow: { from: '00:00', to: '00:01' } })
+      .where(eq(campaigns.id, second));
+    await t.app.campaignDispatcher.runOnce();
+    const cancelled = (await account.api.post(`/api/campaigns/${second}/cancel`, {})).json().data;
+    expect(cancelled.status).toBe('cancelled');
+    expect(cancelled.results.all).toMatchObject({ cancelled: 2, sent: 0 });
+    await t.db.update(campaigns).set({ sendWindow: null }).where(eq(campaigns.id, second));
+    await t.app.campaignDispatcher.runOnce();
+    expect(await t.db.select().from(smsMessages).where(eq(smsMessages.ownerId, account.owner.user.id))).toEqual([]);
+    // Ended campaigns cannot be moved again; another account's cannot be touched at all.
+    expect((await account.api.post(`/api/campaigns/${second}/resume`, {})).statusCode).toBe(409);
+    const other = createApiClient(t, await seedUser(t));
+    expect((await other.post(`/api/campaigns/${first}/cancel`, {})).statusCode).toBe(404);
+    expect((await other.get(`/api/campaigns/${first}`)).statusCode).toBe(404);
+  });
+
+  it('refuses to schedule what cannot be sent, and changes nothing', async () => {
+    const account = await seedAccount();
+    const campaignId = await draft(account);
+    const past = await account.api.post(`/api/campaigns/${campaignId}/schedule`, { startAt: '2020-01-01T00:00:00Z' });
+    expect(past.statusCode).toBe(400);
+    const nobody = (await account.api.post('/api/audiences', { name: 'Nobody', filter: { attribute: ['tier=none'] } })).json().data;
+    const empty = await draft(account, { audienceId: nobody.audienceId, name: 'Empty' });
+    const refused = await account.api.post(`/api/campaigns/${empty}/schedule`, {});
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toMatch(/Nobody in this audience can be reached/);
+    const unknownTemplate = await draft(account, { template: { ...NEWS, name: 'missing' }, name: 'No template' });
+    expect((await account.api.post(`/api/campaigns/${unknownTemplate}/schedule`, {})).statusCode).toBe(400);
+    const rows = await t.db.select({ status: campaigns.status }).from(campaigns).where(eq(campaigns.ownerId, account.owner.user.id));
+    expect(rows.map((r) => r.status)).toEqual(['draft', 'draft', 'draft']);
+    // Another account's bot is not found.
+    const other = await seedUser(t, { roles: ['CHATBOT'] });
+    const otherBot = await seedBot(t, other);
+    const foreign = await account.api.post('/api/campaigns', {
+      name: 'Foreign',
+      audienceId: account.audienceId,
+      channels: 'whatsapp',
+      botId: otherBot.appId,
+      template: NEWS,
+    });
+    expect(foreign.statusCode).toBe(404);
+  });
+
+  it('two processes sending one campaign send each message once; a process that stops mid-send loses no queued message', async () => {
+    const account = await seedAccount();
+    const campaignId = await draft(account, { channels: 'whatsapp' });
+    await t.db.insert(contacts).values(
+      Array.from({ length: 20 }, (_, i) => ({
+        ownerId: account.owner.user.id,
+        msisdn: `+2332420000${String(i).padStart(2, '0')}`,
+        name: `Guest ${i}`,
+        consent: optIn('whatsapp'),
+        attributes: { tier: 'gold' },
+      })),
+    );
+    await account.api.post(`/api/campaigns/${campaignId}/schedule`, {});
+    // The provider, as both processes reach it: it records each message handed to it.
+    const sends: string[] = [];
+    const provider = {
+      sendTemplate: async (_link: unknown, to: string) => {
+        sends.push(to);
+        return [{ providerMessageId: `wamid.${to}` }];
+      },
+    };
+    // Process A hands its third message to the provider and never hears back (it stopped there).
+    let handed = 0;
+    const stuck = createCampaignDispatcher(
+      t.app.ctx,
+      {
+        sendTemplate: (link, to) => {
+          if (++handed !== 3) return provider.sendTemplate(link, to);
+          sends.push(to);
+          return new Promise(() => {});
+        },
+      },
+      { intervalMs: 0, concurrency: 1, batchSize: 10 },
+    );
+    void stuck.runOnce();
+    await expect.poll(() => handed, { timeout: 10_000 }).toBe(3);
+    expect(sends).toHaveLength(3);
+    // Process B, at the same time and after A's leases ended.
+    const other = createCampaignDispatcher(t.app.ctx, { sendTemplate: (link, to) => provider.sendTemplate(link, to) }, { intervalMs: 0 });
+    await other.runOnce();
+    t.advanceClock(6 * 60_000);
+    await other.runOnce();
+    const rows = await messagesOf(campaignId);
+    const sent = rows.filter((r) => r.status === 'sent').length;
+    const unknown = rows.filter((r) => r.status === 'unknown');
+    expect(unknown).toEqual([expect.objectContaining({ reason: UNKNOWN_REASON })]);
+    expect(sent).toBe(22 - 1);
+    // Each number handed to the provider once: A's first three (the third never answered) and the rest by B.
+    expect(sends).toHaveLength(22);
+    expect(new Set(sends).size).toBe(22);
+    expect(unknown[0]!.msisdn).toBe(`+${sends[2]}`);
+  });
+});

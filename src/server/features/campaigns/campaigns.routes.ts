@@ -1,0 +1,96 @@
+import type { FastifyInstance } from 'fastify';
+import * as calls from '../../../shared/api/campaigns.calls';
+import type { AppContext } from '../../context';
+import { registerCall } from '../../core/register-call';
+import { done, ok } from '../../http';
+import { getSignedInUser, type Guard } from '../../plugins/guard';
+import * as audiences from './audiences.service';
+import * as campaigns from './campaigns.service';
+
+/** The signed-in account's audiences and campaigns (docs/campaigns.md), for the console and API keys. */
+export function registerCampaignsRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard): void {
+  const tags = ['campaigns'];
+  const reader = { tags, onRequest: guard(), config: { apiKeyScope: 'read' as const } };
+  const writer = { tags, onRequest: guard(), config: { apiKeyScope: 'write' as const } };
+
+  registerCall(app, calls.findAudiences, {
+    ...reader,
+    summary: "The account's saved audiences, by name",
+    handler: async (req) => ok('OK', await audiences.findAudiences(ctx, getSignedInUser(req))),
+  });
+  registerCall(app, calls.createAudience, {
+    ...writer,
+    summary: "Saves an audience: a name and a filter over the account's contacts",
+    handler: async (req) => ok('Audience saved', await audiences.createAudience(ctx, getSignedInUser(req), req.body)),
+  });
+  registerCall(app, calls.getAudienceReach, {
+    ...reader,
+    summary: "How many of an audience's contacts WhatsApp and SMS would reach, and why the others would not be",
+    handler: async (req) => ok('OK', await audiences.getReach(ctx, getSignedInUser(req), req.body)),
+  });
+  registerCall(app, calls.updateAudience, {
+    ...writer,
+    summary: "Changes a saved audience's name and filter",
+    handler: async (req) =>
+      ok('Audience saved', await audiences.updateAudience(ctx, getSignedInUser(req), req.params.audienceId, req.body)),
+  });
+  registerCall(app, calls.deleteAudience, {
+    ...writer,
+    summary: 'Deletes a saved audience; campaigns made from it keep their copy of its filter',
+    handler: async (req) => {
+      await audiences.deleteAudience(ctx, getSignedInUser(req), req.params.audienceId);
+      return done('Audience deleted');
+    },
+  });
+
+  registerCall(app, calls.findCampaigns, {
+    ...reader,
+    summary: "The account's campaigns, newest first, with their results",
+    handler: async (req) => ok('OK', await campaigns.findCampaigns(ctx, getSignedInUser(req))),
+  });
+  registerCall(app, calls.createCampaign, {
+    ...writer,
+    summary: 'A new draft campaign: an audience, the channels and a message per channel',
+    handler: async (req) => ok('Campaign saved', await campaigns.createCampaign(ctx, getSignedInUser(req), req.body)),
+  });
+  registerCall(app, calls.getCampaign, {
+    ...reader,
+    summary: 'One campaign with its results per channel',
+    handler: async (req) => ok('OK', await campaigns.getCampaign(ctx, getSignedInUser(req), req.params.campaignId)),
+  });
+  registerCall(app, calls.updateCampaign, {
+    ...writer,
+    summary: 'Changes a draft campaign',
+    handler: async (req) =>
+      ok('Campaign saved', await campaigns.updateCampaign(ctx, getSignedInUser(req), req.params.campaignId, req.body)),
+  });
+  registerCall(app, calls.scheduleCampaign, {
+    ...writer,
+    summary: 'Schedules a draft to start now or at a time to come, once everything it needs is checked',
+    handler: async (req) =>
+      ok('Campaign scheduled', await campaigns.scheduleCampaign(ctx, getSignedInUser(req), req.params.campaignId, req.body)),
+  });
+  registerCall(app, calls.pauseCampaign, {
+    ...writer,
+    summary: 'Pauses a scheduled or sending campaign',
+    handler: async (req) => ok('Campaign paused', await campaigns.pauseCampaign(ctx, getSignedInUser(req), req.params.campaignId)),
+  });
+  registerCall(app, calls.resumeCampaign, {
+    ...writer,
+    summary: 'Resumes a paused campaign',
+    handler: async (req) => ok('Campaign resumed', await campaigns.resumeCampaign(ctx, getSignedInUser(req), req.params.campaignId)),
+  });
+  registerCall(app, calls.cancelCampaign, {
+    ...writer,
+    summary: 'Cancels a campaign: what was not yet sent is never sent',
+    handler: async (req) => ok('Campaign cancelled', await campaigns.cancelCampaign(ctx, getSignedInUser(req), req.params.campaignId)),
+  });
+  registerCall(app, calls.deleteCampaign, {
+    ...writer,
+    summary: 'Deletes a draft campaign, or one that ended',
+    handler: async (req) => {
+      await campaigns.deleteCampaign(ctx, getSignedInUser(req), req.params.campaignId);
+      return done('Campaign deleted');
+    },
+  });
+}
