@@ -265,7 +265,20 @@ describeBrowser('chat simulator: photos, locations and files', () => {
     const box = (await map.boundingBox())!;
     await page.mouse.click(box.x + box.width * 0.3, box.y + box.height * 0.7);
     await page.waitForFunction(() => (document.querySelector<HTMLInputElement>('input[placeholder="5.6037"]')?.value ?? '') !== '5.6037');
+    const clicked = await latitude.inputValue();
+    // Dragging the pin sets them again.
+    const pinBox = (await dialog.locator('.leaflet-marker-icon').boundingBox())!;
+    await page.mouse.move(pinBox.x + pinBox.width / 2, pinBox.y + pinBox.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(pinBox.x + pinBox.width / 2 + 40, pinBox.y + pinBox.height / 2 - 30, { steps: 5 });
+    await page.mouse.up();
+    await page.waitForFunction(
+      (before) => document.querySelector<HTMLInputElement>('input[placeholder="5.6037"]')?.value !== before,
+      clicked,
+    );
     const picked = { latitude: Number(await latitude.inputValue()), longitude: Number(await longitude.inputValue()) };
+    // North-east of the click: a larger latitude and longitude.
+    expect(picked.latitude).toBeGreaterThan(Number(clicked));
     expect(Math.abs(picked.latitude)).toBeLessThanOrEqual(90);
     expect(Math.abs(picked.longitude)).toBeLessThanOrEqual(180);
     expect(picked).not.toEqual({ latitude: 5.6037, longitude: -0.187 });

@@ -45,26 +45,26 @@ export default function ChatLocationMap({ tileUrl, attribution, point, onPick }:
   /** The point the map itself last gave: the map does not re-centre on its own pick. */
   const picked = useRef<MapPoint | null>(null);
 
+  /** A point the map gave (a click, the pin dropped): to the form, and remembered as the map's own. */
+  const give = useRef((latlng: L.LatLng) => {
+    // A click on a copy of the world east or west of the first still names a longitude within -180..180.
+    const { lat, lng } = latlng.wrap();
+    const next = { latitude: toSixPlaces(lat), longitude: toSixPlaces(lng) };
+    picked.current = next;
+    pick.current(next);
+  });
+
   useEffect(() => {
     const element = container.current;
     if (!element) return;
     const created = L.map(element, { keyboard: false, worldCopyJump: true, zoomSnap: 1 });
     created.setView([0, 0], WORLD_ZOOM);
     L.tileLayer(tileUrl, { attribution, maxZoom: 19 }).addTo(created);
-    const give = (latlng: L.LatLng) => {
-      // A click on a copy of the world east or west of the first still names a longitude within -180..180.
-      const { lat, lng } = latlng.wrap();
-      const next = { latitude: toSixPlaces(lat), longitude: toSixPlaces(lng) };
-      picked.current = next;
-      pick.current(next);
-    };
-    created.on('click', (event: L.LeafletMouseEvent) => give(event.latlng));
+    created.on('click', (event: L.LeafletMouseEvent) => give.current(event.latlng));
     map.current = created;
     // The form opens in a dialog that animates: the map measures itself again whenever its box changes.
     const resize = new ResizeObserver(() => created.invalidateSize());
     resize.observe(element);
-    const onDragEnd = (event: L.LeafletEvent) => give((event.target as L.Marker).getLatLng());
-    created.on('markerdragend', onDragEnd);
     return () => {
       resize.disconnect();
       created.remove();
@@ -85,7 +85,7 @@ export default function ChatLocationMap({ tileUrl, attribution, point, onPick }:
     if (marker.current) marker.current.setLatLng(latlng);
     else {
       const pin = L.marker(latlng, { draggable: true, icon: PIN_ICON, keyboard: false, title: 'The location shared' });
-      pin.on('dragend', () => current.fire('markerdragend', { target: pin }));
+      pin.on('dragend', () => give.current(pin.getLatLng()));
       marker.current = pin.addTo(current);
     }
     const isOwnPick = picked.current?.latitude === point.latitude && picked.current.longitude === point.longitude;
