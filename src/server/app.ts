@@ -18,6 +18,7 @@ import { registerInputGuard } from './plugins/input-guard';
 import { createRateLimitStore } from './plugins/rate-limit-store';
 import { registerRouteTable } from './plugins/route-table';
 import { registerSecurityHeaders } from './plugins/security-headers';
+import { toTileSource } from './core/map-tiles';
 import { createLoggerOptions, registerRequestLog, type LoggerOverrides } from './log';
 import { createGuard } from './plugins/guard';
 import { registerAuthRoutes } from './features/auth/auth.routes';
@@ -288,6 +289,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await registerSecurityHeaders(app, {
     embeddedSignup: !!(ctx.config.WHATSAPP_CLOUD_APP_ID && ctx.config.WHATSAPP_EMBEDDED_SIGNUP_CONFIG_ID),
+    mapTileSource: toTileSource(ctx.config.MAP_TILE_URL),
   });
   await app.register(fastifyFormbody);
   // Gateways send XML or plain text too; the adapters read the raw string.

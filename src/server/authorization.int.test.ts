@@ -247,6 +247,7 @@ const ACCESS: Record<string, RouteAccess> = {
   'DELETE /api/inbox/saved-replies/:savedReplyId': 'signedIn',
   'POST /api/admin/chatbot-access': ['chatbotAccess.manage'],
   // The simulated phone the simulator connector's QR opens: the link's secret (in the QR) is the credential.
+  'GET /api/map-tiles': 'public', // the operator's tile setting for the location form's map, nothing of any account
   'GET /api/whatsapp-simulator/:linkId': 'public',
   'POST /api/whatsapp-simulator/:linkId/scan': 'public',
   'POST /api/whatsapp-simulator/:linkId/messages': 'public',

@@ -88,3 +88,13 @@ it('keeps media in the database by default, and asks for every S3 setting with M
   expect(message).not.toContain('MEDIA_S3_BUCKET');
   expect(() => loadConfig({ MEDIA_S3_BUCKET: 'Not_A_Bucket' })).toThrow(/MEDIA_S3_BUCKET: an S3 bucket name/);
 });
+
+it("maps with OpenStreetMap's tiles unless MAP_TILE_URL says otherwise (off: no map), and refuses a template it cannot read", () => {
+  expect(loadConfig({}).MAP_TILE_URL).toBe('https://tile.openstreetmap.org/{z}/{x}/{y}.png');
+  expect(loadConfig({}).MAP_TILE_ATTRIBUTION).toContain('OpenStreetMap');
+  expect(loadConfig({ MAP_TILE_URL: 'off' }).MAP_TILE_URL).toBe('');
+  expect(loadConfig({ MAP_TILE_URL: '' }).MAP_TILE_URL).toBe('https://tile.openstreetmap.org/{z}/{x}/{y}.png');
+  expect(loadConfig({ MAP_TILE_URL: 'https://{s}.tiles.example.com/{z}/{x}/{y}.png' }).MAP_TILE_URL).toContain('{s}');
+  for (const bad of ['tiles.example.com/{z}/{x}/{y}.png', 'https://tiles.example.com/{z}/{x}.png', 'javascript:{z}{x}{y}'])
+    expect(() => loadConfig({ MAP_TILE_URL: bad }), bad).toThrow(/MAP_TILE_URL/);
+});

@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { newPasswordSchema } from '../shared/api/auth.schema';
 import { WHATSAPP_CONNECTORS, type WhatsAppConnectorName } from '../shared/whatsapp';
+import { DEFAULT_MAP_TILE_ATTRIBUTION, DEFAULT_MAP_TILE_URL, isTileUrl } from './core/map-tiles';
 
 /**
  * The only reader of process.env (docs/architecture.md, How the code looks). Every setting is listed in the README's table; a bad value is
@@ -237,6 +238,19 @@ export const configSchema = z
     // Uploads (POST /api/media; docs/media.md, "Limits on uploads"): per minute per account and per address, at once
     // per account, and the bytes of all uploads this process holds at once (256 MB; below 100 MB the largest
     // documents can never be received).
+    // The map of the console's location form (docs/operations.md, "Map tiles"): a tile address with {z}, {x} and {y}
+    // ({s} for a subdomain), and the credit its provider asks for (HTML, as Leaflet shows it). `off` (an empty
+    // setting is an unset one): no map, the typed form alone. The console's CSP allows images from this host only.
+    MAP_TILE_URL: z
+      .string()
+      .trim()
+      .default(DEFAULT_MAP_TILE_URL)
+      .transform((v) => (v === 'off' ? '' : v))
+      .refine(
+        (v) => v === '' || isTileUrl(v),
+        'an http(s) tile address with {z}, {x} and {y}, e.g. https://tile.example.com/{z}/{x}/{y}.png',
+      ),
+    MAP_TILE_ATTRIBUTION: z.string().trim().max(1000).default(DEFAULT_MAP_TILE_ATTRIBUTION),
     MEDIA_UPLOAD_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
     MEDIA_UPLOAD_ADDRESS_RATE_LIMIT: z.coerce.number().int().min(1).default(60),
     MEDIA_UPLOADS_PER_ACCOUNT: z.coerce.number().int().min(1).default(2),

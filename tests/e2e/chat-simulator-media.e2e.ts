@@ -1,15 +1,27 @@
 import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { LOCATION_MESSAGES } from '../../src/shared/api/bots.schema';
 import { makePdf, makePng } from '../support/media-files';
 import { callApi, createWhatsAppBot, type LoginReplyBody, registerBotBuilder, storeSession } from './accounts';
 import { findViolations } from './axe';
-import { baseUrl, closeToasts, describeBrowser, launchBrowser, openPage, PHONE, screenshot, waitForAnimations } from './browser';
+import {
+  baseUrl,
+  closeToasts,
+  describeBrowser,
+  launchBrowser,
+  openPage,
+  PHONE,
+  screenshot,
+  screenshotViewport,
+  waitForAnimations,
+} from './browser';
 
 /**
  * Media in the console's chat simulator (docs/bots.md, "The chat simulator"): a bot asks for a photo (a real PNG
  * uploaded from the page) and a location (typed), then answers with an uploaded PDF and an image; the bubbles show
- * the thumbnail, the file card and the pin, and the completed session shows the photo and the location.
+ * the thumbnail, the file card and the pin, and the completed session shows the photo and the location. Then the
+ * same bot on a simulated phone: a photo from its attach menu and a location picked on the map (tiles from the
+ * loopback server global-setup starts as MAP_TILE_URL).
  */
 
 const CUSTOMER = '233209770301';
@@ -193,5 +205,113 @@ describeBrowser('chat simulator: photos, locations and files', () => {
     await closeToasts(page);
     await waitForAnimations(page);
     await screenshot(page, 'chat-simulator-media-session-desktop');
+  });
+
+  it('the simulated phone sends a photo and a location picked on the map, and draws them', async () => {
+    const tileOrigin = inject('mapTileOrigin');
+    expect((await callApi(user.token, `/api/deployChanges/${appId}`)).status).toBe('00');
+    const linkId = (await callApi<{ linkId: string }>(user.token, '/api/chatbot/whatsapp/link', { chatBotAppId: appId })).data!.linkId;
+    const status = await callApi<{ qrCode: string }>(user.token, `/api/chatbot/whatsapp/link-status/${linkId}`);
+    const secret = new URL(status.data!.qrCode).searchParams.get('secret')!;
+    expect((await callApi(user.token, `/api/whatsapp-simulator/${linkId}/scan`, { secret, mobileNumber: '+233200000078' })).status).toBe(
+      '00',
+    );
+
+    await page.setViewportSize(DESKTOP_1280);
+    await page.goto(`/whatsapp-simulator/${linkId}?secret=${encodeURIComponent(secret)}`);
+    await page.getByLabel('Customer number').fill('233209770302');
+    await page.getByRole('textbox', { name: 'Message', exact: true }).fill('hi');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await visible(lastBubble().getByText('Send a photo of the damage'));
+
+    // The phone's attach menu is the chat simulator's: a photo goes with the message and shows from the page's copy.
+    await page.getByRole('button', { name: 'Attach' }).click();
+    const menu = page.getByRole('menu');
+    await visible(menu.getByRole('menuitem', { name: 'Location' }));
+    expect(await menu.getByRole('menuitem').allTextContents()).toEqual(['Photo', 'Document', 'Audio', 'Video', 'Location']);
+    await waitForAnimations(page);
+    await screenshotViewport(page, 'simulated-phone-attach-desktop');
+    const chooser = page.waitForEvent('filechooser');
+    await menu.getByRole('menuitem', { name: 'Photo' }).click();
+    await (await chooser).setFiles({ name: 'dent.png', mimeType: 'image/png', buffer: makePng(64, 48, { noise: true }) });
+    await visible(lastBubble().getByRole('button', { name: 'Share location' }));
+    const sentPhoto = page.getByTestId('chat-image').first();
+    await page.waitForFunction(() => {
+      const img = document.querySelector<HTMLImageElement>('[data-testid=chat-image]');
+      return !!img && img.complete && img.naturalWidth === 64;
+    });
+    expect(await sentPhoto.getAttribute('src')).toMatch(/^blob:/);
+
+    // The location request's button opens the form with its map; typed coordinates put the pin on it.
+    await lastBubble().getByRole('button', { name: 'Share location' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Share location' });
+    const map = dialog.getByTestId('location-map');
+    await visible(map);
+    await page.waitForFunction(
+      (origin) => {
+        const tiles = [...document.querySelectorAll<HTMLImageElement>('.leaflet-tile-loaded')];
+        return tiles.length > 0 && tiles.every((tile) => tile.src.startsWith(`${origin}/tiles/`) && tile.naturalWidth === 256);
+      },
+      tileOrigin,
+      { timeout: 10_000 },
+    );
+    expect(await dialog.locator('.leaflet-marker-icon').count()).toBe(0);
+    const latitude = dialog.getByRole('textbox', { name: 'Latitude' });
+    const longitude = dialog.getByRole('textbox', { name: 'Longitude' });
+    await latitude.fill('5.6037');
+    await longitude.fill('-0.187');
+    await visible(dialog.locator('.leaflet-marker-icon'));
+    // A click on the map moves the pin and fills the coordinates: a point on the globe, no longer the typed one.
+    const box = (await map.boundingBox())!;
+    await page.mouse.click(box.x + box.width * 0.3, box.y + box.height * 0.7);
+    await page.waitForFunction(() => (document.querySelector<HTMLInputElement>('input[placeholder="5.6037"]')?.value ?? '') !== '5.6037');
+    const clicked = await latitude.inputValue();
+    // Dragging the pin sets them again.
+    const pinBox = (await dialog.locator('.leaflet-marker-icon').boundingBox())!;
+    await page.mouse.move(pinBox.x + pinBox.width / 2, pinBox.y + pinBox.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(pinBox.x + pinBox.width / 2 + 40, pinBox.y + pinBox.height / 2 - 30, { steps: 5 });
+    await page.mouse.up();
+    await page.waitForFunction(
+      (before) => document.querySelector<HTMLInputElement>('input[placeholder="5.6037"]')?.value !== before,
+      clicked,
+    );
+    const picked = { latitude: Number(await latitude.inputValue()), longitude: Number(await longitude.inputValue()) };
+    // North-east of the click: a larger latitude and longitude.
+    expect(picked.latitude).toBeGreaterThan(Number(clicked));
+    expect(Math.abs(picked.latitude)).toBeLessThanOrEqual(90);
+    expect(Math.abs(picked.longitude)).toBeLessThanOrEqual(180);
+    expect(picked).not.toEqual({ latitude: 5.6037, longitude: -0.187 });
+    await dialog.getByRole('textbox', { name: 'Name' }).fill('Workshop');
+    expect(await findViolations(page)).toEqual([]);
+    await screenshotViewport(page, 'location-map-picker-desktop');
+    await dialog.getByRole('button', { name: 'Share' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    // The phone draws the pin it shared, and the bot took it: the conversation ends with its thanks.
+    const pin = page.getByTestId('chat-location').first();
+    await visible(pin);
+    expect(await pin.textContent()).toContain(`${picked.latitude}, ${picked.longitude}`);
+    expect(await pin.getByRole('link', { name: 'Open map' }).getAttribute('href')).toBe(
+      `https://maps.google.com/?q=${picked.latitude},${picked.longitude}`,
+    );
+    await visible(page.getByText('Thank you: your claim is filed.'));
+    expect(await findViolations(page)).toEqual([]);
+    await closeToasts(page);
+    await waitForAnimations(page);
+    await screenshot(page, 'simulated-phone-media-desktop');
+
+    await page.setViewportSize(PHONE);
+    await waitForAnimations(page);
+    await screenshot(page, 'simulated-phone-media-phone');
+    await page.getByRole('button', { name: 'Attach' }).click();
+    await visible(page.getByRole('menuitem', { name: 'Location' }));
+    await screenshotViewport(page, 'simulated-phone-attach-phone');
+    await page.getByRole('menuitem', { name: 'Location' }).click();
+    await visible(dialog.getByTestId('location-map'));
+    await page.waitForFunction(() => document.querySelectorAll('.leaflet-tile-loaded').length > 0);
+    await page.getByRole('menu').waitFor({ state: 'detached' });
+    expect(await findViolations(page)).toEqual([]);
+    await screenshotViewport(page, 'location-map-picker-phone');
   });
 });

@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { execSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { makePng } from '../support/media-files';
 import type { TestProject } from 'vitest/node';
 import { buildApp } from '../../src/server/app';
 import { createConfig } from '../../src/server/config';
@@ -19,6 +22,8 @@ declare module 'vitest' {
     hasBrowser: boolean;
     /** Where webhooks.e2e.ts's receiver listens: the one local address the server's outbound rules allow. */
     webhookReceiverPort: number;
+    /** The loopback server the location form's map takes its tiles from (MAP_TILE_URL): tests never reach the internet. */
+    mapTileOrigin: string;
   }
 }
 
@@ -30,6 +35,7 @@ export default async function setup(project: TestProject) {
     project.provide('hasBrowser', false);
     project.provide('baseUrl', '');
     project.provide('webhookReceiverPort', 0);
+    project.provide('mapTileOrigin', '');
     return;
   }
   execSync('node scripts/build-web-if-needed.mjs', { stdio: 'inherit' });
@@ -59,6 +65,7 @@ export default async function setup(project: TestProject) {
   // Its own address as PUBLIC_URL: the sandbox checkout a payment opens in a new tab is served from there.
   const port = await findFreePort();
   const webhookReceiverPort = await findFreePort();
+  const tiles = await startTileServer();
   const app = await buildApp(
     createConfig({
       NODE_ENV: 'test',
@@ -72,6 +79,8 @@ export default async function setup(project: TestProject) {
       EMULATOR_RATE_LIMIT: 1000,
       TEST_HOP_RATE_LIMIT: 100_000,
       OUTBOUND_ALLOW_HOSTS: [`127.0.0.1:${webhookReceiverPort}`],
+      MAP_TILE_URL: `${tiles.origin}/tiles/{z}/{x}/{y}.png`,
+      MAP_TILE_ATTRIBUTION: 'Test tiles',
       // The admins' browser tests use the console at once; two-factor.e2e.ts enrols a user of its own.
       TWO_FACTOR_REQUIRED_FOR_ADMINS: false,
       TWO_FACTOR_KEY: randomBytes(32).toString('hex'),
@@ -85,9 +94,26 @@ export default async function setup(project: TestProject) {
   project.provide('baseUrl', `http://127.0.0.1:${port}`);
   project.provide('hasBrowser', true);
   project.provide('webhookReceiverPort', webhookReceiverPort);
+  project.provide('mapTileOrigin', tiles.origin);
 
   return async () => {
     await app.close();
+    await tiles.close();
     await database.close();
   };
+}
+
+/** A tile server on loopback: every tile one pale PNG, as a map's land would be. */
+async function startTileServer(): Promise<{ origin: string; close: () => Promise<void> }> {
+  const tile = makePng(256, 256, { fill: 0xe8 });
+  const server = createServer((req, res) => {
+    if (!/^\/tiles\/\d+\/-?\d+\/-?\d+\.png$/.test(req.url ?? '')) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'image/png', 'cache-control': 'max-age=3600' }).end(tile);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { origin: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }

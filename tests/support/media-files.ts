@@ -27,12 +27,13 @@ function pngHeader(width: number, height: number): Buffer {
 }
 
 /**
- * A valid RGB PNG of `width` × `height`. `noise` fills it with pseudo-random pixels, which deflate cannot shrink:
- * a 1290 × 1290 noisy PNG is about 5 MB, the most WhatsApp takes of an image.
+ * A valid RGB PNG of `width` × `height`, black, or every channel `fill` (0-255). `noise` fills it with
+ * pseudo-random pixels, which deflate cannot shrink: a 1290 × 1290 noisy PNG is about 5 MB, the most WhatsApp
+ * takes of an image.
  */
-export function makePng(width = 1, height = 1, options: { noise?: boolean } = {}): Buffer {
+export function makePng(width = 1, height = 1, options: { noise?: boolean; fill?: number } = {}): Buffer {
   const row = 1 + width * 3;
-  const raw = options.noise ? randomBytes(row * height) : Buffer.alloc(row * height);
+  const raw = options.noise ? randomBytes(row * height) : Buffer.alloc(row * height, options.fill ?? 0);
   // Each row's filter byte: 0 (none).
   for (let i = 0; i < raw.length; i += row) raw[i] = 0;
   return Buffer.concat([PNG_SIGNATURE, pngHeader(width, height), pngChunk('IDAT', deflateSync(raw)), pngChunk('IEND', Buffer.alloc(0))]);

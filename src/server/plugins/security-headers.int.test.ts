@@ -5,6 +5,8 @@ import { useTestApp } from '../../../tests/support/test-app';
 describeDb('security headers', () => {
   const t = useTestApp();
   const proxied = useTestApp({ TRUST_PROXY: 1 });
+  const tiles = useTestApp({ MAP_TILE_URL: 'http://127.0.0.1:8090/tiles/{z}/{x}/{y}.png', MAP_TILE_ATTRIBUTION: 'Local tiles' });
+  const noMap = useTestApp({ MAP_TILE_URL: '' });
   const signup = useTestApp({ WHATSAPP_CLOUD_APP_ID: '4455667788', WHATSAPP_EMBEDDED_SIGNUP_CONFIG_ID: '998877665544' });
 
   it('the console and API send a CSP that forbids framing and foreign scripts, nosniff and no-referrer', async () => {
@@ -53,5 +55,30 @@ describeDb('security headers', () => {
     expect(res.statusCode).toBe(404);
     expect(res.headers['content-security-policy']).toBeUndefined();
     expect(res.headers['x-frame-options']).toBeUndefined();
+  });
+
+  it("lets images in from the map's tile host alone, as MAP_TILE_URL names it, and none when the map is off", async () => {
+    const cspOf = async (app: typeof t.app) =>
+      String((await app.inject({ method: 'GET', url: '/login', headers: { accept: 'text/html' } })).headers['content-security-policy']);
+    const imageSources = (csp: string) =>
+      csp
+        .split(';')
+        .find((d) => d.trim().startsWith('img-src'))
+        ?.trim();
+    expect(imageSources(await cspOf(t.app))).toBe("img-src 'self' data: blob: https://tile.openstreetmap.org");
+    expect(imageSources(await cspOf(tiles.app))).toBe("img-src 'self' data: blob: http://127.0.0.1:8090");
+    expect(imageSources(await cspOf(noMap.app))).toBe("img-src 'self' data: blob:");
+    // Images only: scripts, frames and calls stay with our origin.
+    const csp = await cspOf(tiles.app);
+    expect(csp.match(/127\.0\.0\.1:8090/g)).toHaveLength(1);
+
+    // The console learns the setting without a sign-in (the simulated phone has none).
+    const answer = await tiles.app.inject({ method: 'GET', url: '/api/map-tiles' });
+    expect(answer.json()).toEqual({
+      status: '00',
+      message: 'OK',
+      data: { tileUrl: 'http://127.0.0.1:8090/tiles/{z}/{x}/{y}.png', attribution: 'Local tiles' },
+    });
+    expect((await noMap.app.inject({ method: 'GET', url: '/api/map-tiles' })).json().data.tileUrl).toBe('');
   });
 });

@@ -20,7 +20,10 @@ const HSTS_VALUE = 'max-age=31536000; includeSubDomains';
  * must keep working. Gateway traffic (`isGatewayTraffic` routes) gets none of this; the headers would cost
  * every hop and a gateway reads none of them.
  */
-export async function registerSecurityHeaders(app: FastifyInstance, options: { embeddedSignup?: boolean } = {}): Promise<void> {
+export async function registerSecurityHeaders(
+  app: FastifyInstance,
+  options: { embeddedSignup?: boolean; mapTileSource?: string | null } = {},
+): Promise<void> {
   // WhatsApp Embedded Signup, when set up (docs/whatsapp-connectors.md): the console loads Facebook's JS SDK, which
   // talks to facebook.com through frames and opens its signup in a popup. Nothing of Facebook's otherwise.
   const facebook: Record<string, string[]> = options.embeddedSignup
@@ -36,7 +39,10 @@ export async function registerSecurityHeaders(app: FastifyInstance, options: { e
         'upgrade-insecure-requests': null,
         'style-src': ["'self'", "'unsafe-inline'"],
         'font-src': ["'self'", 'data:'],
-        'img-src': ["'self'", 'data:', 'blob:'],
+        // The location form's map tiles, from the one host MAP_TILE_URL names (images only; nothing when the map is off).
+        'img-src': ["'self'", 'data:', 'blob:', ...(options.mapTileSource ? [options.mapTileSource] : [])],
+        // A file the simulated phone sent plays from the page's own copy.
+        'media-src': ["'self'", 'blob:'],
       },
     },
     frameguard: { action: 'deny' },

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { defineCall } from './contract';
 import { envelopeSchema } from './envelope';
-import { MEDIA_REFUSAL_CODES, mediaLinkQuerySchema, mediaParamsSchema, mediaRefSchema, uploadMediaQuerySchema } from './media.schema';
+import {
+  MEDIA_REFUSAL_CODES,
+  mapTilesSchema,
+  mediaLinkQuerySchema,
+  mediaParamsSchema,
+  mediaRefSchema,
+  uploadMediaQuerySchema,
+} from './media.schema';
 
 // Stored media files (docs/media.md). Key: ['media', mediaId].
 
@@ -37,5 +44,14 @@ export const downloadMedia = defineCall({
   query: mediaLinkQuerySchema,
   reply: z.string().meta({ description: "The file's bytes, with the type read from them" }),
   file: true,
+  auth: false,
+});
+
+/** GET /api/map-tiles: where the location form's map takes its tiles from; public, as the simulated phone is. */
+export const getMapTiles = defineCall({
+  method: 'GET',
+  path: '/api/map-tiles',
+  reply: envelopeSchema(mapTilesSchema),
+  key: ['map-tiles'],
   auth: false,
 });

@@ -50,3 +50,10 @@ export const MEDIA_REFUSAL_CODES = [
   'serverBusy',
 ] as const;
 export type MediaRefusalCode = (typeof MEDIA_REFUSAL_CODES)[number];
+
+/**
+ * The tiles under the location form's map, as the operator set them (MAP_TILE_URL, MAP_TILE_ATTRIBUTION): a Leaflet
+ * address template and the provider's credit (HTML). `tileUrl` empty: no map, the typed form alone.
+ */
+export const mapTilesSchema = z.object({ tileUrl: z.string(), attribution: z.string() });
+export type MapTiles = z.infer<typeof mapTilesSchema>;

@@ -7,6 +7,7 @@ import { createApiClient, useTestApp, useUser } from '../../../../tests/support/
 import { describeDb } from '../../../../tests/support/test-db';
 import { mediaFiles, sessionInputs } from '../../../db/schema';
 import { MEDIA_MESSAGES } from '../media/media.service';
+import { SIMULATED_FILE_MAX_BYTES } from '../../../shared/api/bots.schema';
 
 /**
  * Files between a linked number and its bot (docs/media.md): a user's file is fetched through the connector and
@@ -38,12 +39,14 @@ describeDb('WhatsApp media through the store', () => {
     await design(appId);
     expect((await get(`/api/deployChanges/${appId}`)).json().status).toBe('00');
     const { linkId, secret } = await linkSimulatedNumber(t, builder, appId, '+233200000011');
+    /** The phone's send as answered, refusals included. */
+    const send = (body: Record<string, unknown>) => post(`/api/whatsapp-simulator/${linkId}/messages`, { secret, from: FROM, ...body }, {});
     const phone = async (body: Record<string, unknown>) => {
-      const res = await post(`/api/whatsapp-simulator/${linkId}/messages`, { secret, from: FROM, ...body }, {});
+      const res = await send(body);
       expect(res.statusCode, res.body).toBe(200);
       return res.json().data.messages as Array<Record<string, unknown>>;
     };
-    return { appId, phone };
+    return { appId, phone, send };
   }
 
   const asFile = (bytes: Buffer, mimeType: string, fileName?: string) => ({
@@ -152,6 +155,41 @@ describeDb('WhatsApp media through the store', () => {
     expect(await phone({ text: 'hi', kind: 'text' })).toEqual([
       { type: 'location', location: { latitude: 5.6, longitude: -0.2, name: 'Our shop', address: 'Osu' } },
       { type: 'text', text: 'Here is our price list' },
+    ]);
+  });
+
+  it("checks the simulated phone's locations and files as the chat simulator's: off the globe, missing or too large is 400", async () => {
+    const { phone, send: raw } = await linkedBot('Pins Bot', async (appId) => {
+      const done = await seedMenu(t, builder.auth, appId, {
+        userDefinedName: 'done',
+        displayText: 'Noted {{ session.inputs.where }}',
+        terminate: true,
+      });
+      await seedMenu(t, builder.auth, appId, {
+        userDefinedName: 'where',
+        displayText: 'Where are you?',
+        isFirst: true,
+        inputKind: 'location',
+        requestLocation: true,
+        switchOperations: [{ operator: 'always', action: 'goto', actionParam: done }],
+      });
+    });
+    expect(await phone({ text: 'hi' })).toEqual([{ type: 'locationRequest', body: 'Where are you?' }]);
+    const offGlobe = await raw({ kind: 'location', location: { latitude: 91, longitude: 0 } });
+    expect(offGlobe.statusCode).toBe(400);
+    expect(offGlobe.body).toContain('The latitude is between -90 and 90');
+    const badLongitude = await raw({ kind: 'location', location: { latitude: 5, longitude: -181 } });
+    expect(badLongitude.statusCode).toBe(400);
+    expect(badLongitude.body).toContain('The longitude is between -180 and 180');
+    expect((await raw({ kind: 'location' })).statusCode).toBe(400);
+    expect((await raw({ kind: 'media' })).statusCode).toBe(400);
+    const tooLarge = await raw(asFile(Buffer.alloc(SIMULATED_FILE_MAX_BYTES + 3), 'application/pdf', 'big.pdf'));
+    expect(tooLarge.statusCode).toBe(400);
+    expect(tooLarge.body).toContain('A file of at most 16 MB');
+
+    // None of those reached the bot: the location menu still waits, and takes a place on the globe.
+    expect(await phone({ kind: 'location', location: { latitude: -33.9, longitude: 18.4, name: 'Cape Town' } })).toEqual([
+      { type: 'text', text: 'Noted -33.9,18.4' },
     ]);
   });
 });

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { downloadMedia, getMedia, uploadMedia } from '../../../shared/api/media.calls';
+import { downloadMedia, getMapTiles, getMedia, uploadMedia } from '../../../shared/api/media.calls';
 import { uploadMediaQuerySchema } from '../../../shared/api/media.schema';
 import { AppError, notAllowed } from '../../../shared/errors';
 import type { AppContext } from '../../context';
@@ -145,6 +145,13 @@ export function registerMediaFileRoute(app: FastifyInstance, ctx: AppContext): v
 /** The console's calls: one of the account's files with a fresh link, and an upload. */
 export function registerMediaRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard): void {
   const tags = ['media'];
+  // The operator's setting and nothing of any account: public, for the simulated phone's location form too.
+  const mapTiles = { tileUrl: ctx.config.MAP_TILE_URL, attribution: ctx.config.MAP_TILE_ATTRIBUTION };
+  registerCall(app, getMapTiles, {
+    tags,
+    summary: "Where the location form's map takes its tiles from (empty: no map)",
+    handler: async () => ok('OK', mapTiles),
+  });
   registerCall(app, getMedia, {
     tags,
     summary: "One of the account's files, with a signed link to its bytes",

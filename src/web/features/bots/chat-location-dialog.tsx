@@ -1,7 +1,15 @@
-import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
-import { useState } from 'react';
+import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useState } from 'react';
 import { LOCATION_MESSAGES } from '../../../shared/api/bots.schema';
+import { getMapTiles } from '../../../shared/api/media.calls';
 import type { LocationRef } from '../../../shared/media';
+import { callQuery } from '../../lib/call';
+import type { MapPoint } from './chat-location-map';
+import classes from './chat.module.css';
+
+// Leaflet is loaded when a form with a map first opens, never with the page.
+const ChatLocationMap = lazy(() => import('./chat-location-map'));
 
 interface ChatLocationDialogProps {
   isOpen: boolean;
@@ -16,12 +24,27 @@ function readCoordinate(value: string, bound: number): number | null {
 }
 
 /**
- * The location a customer shares, typed: latitude and longitude (on the globe, in the server's words when not),
- * and an optional name and address, as WhatsApp's location message carries them.
+ * The location a customer shares: latitude and longitude (on the globe, in the server's words when not), and an
+ * optional name and address, as WhatsApp's location message carries them. Where the server names a tile source
+ * (MAP_TILE_URL), a map sets the coordinates too: a click or the dragged pin fills the fields, and coordinates typed
+ * move the pin. The fields stay the way in for keyboards; without a tile source the form is typed alone.
  */
 export function ChatLocationDialog({ isOpen, onClose, onShare }: ChatLocationDialogProps) {
   const [fields, setFields] = useState({ latitude: '', longitude: '', name: '', address: '' });
   const [errors, setErrors] = useState<{ latitude?: string; longitude?: string }>({});
+  const tiles = useQuery({
+    ...callQuery(getMapTiles, {}, 'The map could not be loaded.'),
+    staleTime: Number.POSITIVE_INFINITY,
+    enabled: isOpen,
+  });
+  const tileUrl = tiles.data?.tileUrl ?? '';
+  const latitude = readCoordinate(fields.latitude, 90);
+  const longitude = readCoordinate(fields.longitude, 180);
+  const point: MapPoint | null = latitude !== null && longitude !== null ? { latitude, longitude } : null;
+  function pick(picked: MapPoint) {
+    setFields((old) => ({ ...old, latitude: String(picked.latitude), longitude: String(picked.longitude) }));
+    setErrors({});
+  }
   const set = (name: keyof typeof fields) => (event: React.ChangeEvent<HTMLInputElement>) => {
     const { value } = event.currentTarget;
     setFields((old) => ({ ...old, [name]: value }));
@@ -29,8 +52,6 @@ export function ChatLocationDialog({ isOpen, onClose, onShare }: ChatLocationDia
   };
 
   function share() {
-    const latitude = readCoordinate(fields.latitude, 90);
-    const longitude = readCoordinate(fields.longitude, 180);
     if (latitude === null || longitude === null) {
       setErrors({
         ...(latitude === null ? { latitude: LOCATION_MESSAGES.latitude } : {}),
@@ -55,6 +76,16 @@ export function ChatLocationDialog({ isOpen, onClose, onShare }: ChatLocationDia
         }}
       >
         <Stack gap="sm">
+          {tileUrl && (
+            <Stack gap={4}>
+              <Text size="sm" c="dimmed">
+                Click the map or drag the pin, or type the coordinates.
+              </Text>
+              <Suspense fallback={<div className={classes.map} />}>
+                <ChatLocationMap tileUrl={tileUrl} attribution={tiles.data?.attribution ?? ''} point={point} onPick={pick} />
+              </Suspense>
+            </Stack>
+          )}
           <Group grow align="flex-start">
             <TextInput
               label="Latitude"

@@ -4,7 +4,8 @@ import { IconAlertTriangle, IconBrandWhatsapp, IconDeviceMobileOff, IconLogout, 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router';
-import type { WhatsAppChoice } from '../../../shared/whatsapp';
+import type { LocationRef, MediaKind } from '../../../shared/media';
+import type { WhatsAppChoice, WhatsAppMessage } from '../../../shared/whatsapp';
 import {
   findSimulatedPhoneTranscript,
   getSimulatedPhone,
@@ -12,7 +13,7 @@ import {
   sendSimulatedPhoneMessage,
   setSimulatedPhoneState,
 } from '../../../shared/api/bots.calls';
-import type { SimulatedPhone } from '../../../shared/api/bots.schema';
+import { SIMULATED_FILE_MAX_BYTES, type SimulatedMessageBody, type SimulatedPhone } from '../../../shared/api/bots.schema';
 import { failureText, isOk, readData } from '../../lib/api';
 import { call, callQuery, queryKey } from '../../lib/call';
 import { EmulatorPhoneFrame } from '../emulator/emulator-phone-frame';
@@ -27,6 +28,7 @@ import {
   toCustomerNumber,
 } from './chat-entries';
 import { ChatScreen } from './chat-screen';
+import { readBase64, SIMULATED_FILE_TOO_LARGE, useSentFiles } from './phone-files';
 import { usePhoneReceipts } from './use-phone-receipts';
 import classes from './chat.module.css';
 
@@ -36,6 +38,8 @@ const LINK_FAILED_TEXT = 'This link could not be opened.';
 const phoneInput = (linkId: string, secret: string) => ({ params: { linkId }, query: { secret } });
 const PHONE_NUMBER_ERROR = 'Enter the number being linked, e.g. +233 20 000 0000';
 const CUSTOMER_NUMBER_ERROR = "Enter the customer's number: 8 to 15 digits";
+/** What a send adds to the link's secret and the customer's number. */
+type PhoneMessageBody = Omit<SimulatedMessageBody, 'secret' | 'from'>;
 
 /**
  * The simulated phone (/whatsapp-simulator/{linkId}?secret=...), what the simulator connector's QR code opens:
@@ -269,6 +273,8 @@ function PhoneChat({ link, linkId, secret }: LinkedPhoneProps) {
   const [from, setFrom] = useState(DEFAULT_CUSTOMER_NUMBER);
   const [isWaiting, setWaiting] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [uploading, setUploading] = useState<string | null>(null);
+  const sentFiles = useSentFiles();
   const isNumberValid = isCustomerNumber(from);
   const input = { params: { linkId }, query: { secret, from } };
   // The cached chat is the transcript as bubbles: messages sent here are added to it as they go.
@@ -277,7 +283,12 @@ function PhoneChat({ link, linkId, secret }: LinkedPhoneProps) {
     queryKey: key,
     queryFn: async (): Promise<ChatEntry[]> => {
       const data = readData(await call(findSimulatedPhoneTranscript, input), 'The chat could not be read.');
-      return data.transcript.map(({ id, ...entry }, index) => ({ ...entry, id: index + 1, ...(id ? { messageId: id } : {}) }));
+      return data.transcript.map(({ id, message, ...entry }, index) => ({
+        ...entry,
+        message: sentFiles.show(message),
+        id: index + 1,
+        ...(id ? { messageId: id } : {}),
+      }));
     },
     enabled: isNumberValid,
     // Messages sent here are added as they go: reading the chat again would only race them.
@@ -285,15 +296,15 @@ function PhoneChat({ link, linkId, secret }: LinkedPhoneProps) {
     refetchOnWindowFocus: false,
   });
 
-  async function send(text: string, kind: 'text' | 'choice', shown = text) {
+  /** Shows the customer's message and sends it; the bot's replies are added when they come. */
+  async function deliver(body: PhoneMessageBody, shown: WhatsAppMessage) {
     if (!isNumberValid || isWaiting) return;
     setError(null);
     setWaiting(true);
-    queryClient.setQueryData<ChatEntry[]>(key, (old = []) =>
-      appendEntries(old, 'in', [toCustomerMessage(shown)], new Date().toISOString()),
-    );
-    const reply = await call(sendSimulatedPhoneMessage, { params: { linkId }, body: { secret, from, text, kind, label: shown } });
+    queryClient.setQueryData<ChatEntry[]>(key, (old = []) => appendEntries(old, 'in', [shown], new Date().toISOString()));
+    const reply = await call(sendSimulatedPhoneMessage, { params: { linkId }, body: { secret, from, ...body } });
     setWaiting(false);
+    setUploading(null);
     if (!isOk(reply) || !reply.data) {
       setError(failureText(reply, 'The message was not delivered.'));
       return;
@@ -303,6 +314,26 @@ function PhoneChat({ link, linkId, secret }: LinkedPhoneProps) {
     // The chat read back carries the bot's messages' ids, which the phone's receipts name.
     await transcript.refetch();
   }
+
+  const send = (text: string, kind: 'text' | 'choice', shown = text) => deliver({ text, kind, label: shown }, toCustomerMessage(shown));
+
+  // A phone sends a file's bytes with the message, as WhatsApp does (no console sign-in to upload with): the
+  // server stores it for the bot's account as any file a customer sends, checked the same way.
+  async function sendFile(kind: MediaKind, file: File) {
+    if (!isNumberValid || isWaiting) return;
+    if (file.size > SIMULATED_FILE_MAX_BYTES) {
+      setError(SIMULATED_FILE_TOO_LARGE);
+      return;
+    }
+    setUploading(`Sending ${file.name}…`);
+    const data = await readBase64(file);
+    const mimeType = file.type || 'application/octet-stream';
+    const url = sentFiles.keep(file);
+    const media = { mediaId: '', kind, mimeType, size: file.size, fileName: file.name, url };
+    await deliver({ kind: 'media', file: { data, mimeType, fileName: file.name, kind } }, { type: 'media', media });
+  }
+
+  const sendLocation = (location: LocationRef) => deliver({ kind: 'location', location }, { type: 'location', location });
   const receipts = usePhoneReceipts(linkId, secret, transcript.data ?? []);
   const lastBotMessageId = transcript.data?.findLast((e) => e.messageId)?.messageId;
 
@@ -316,8 +347,11 @@ function PhoneChat({ link, linkId, secret }: LinkedPhoneProps) {
         isWaiting={isWaiting}
         error={!isNumberValid ? CUSTOMER_NUMBER_ERROR : (error ?? transcript.error?.message ?? null)}
         emptyText={`Say hello to ${link.botName}: its first menu answers.`}
+        waitingText={uploading}
         onSend={(text) => void send(text, 'text')}
         onChoose={(choice: WhatsAppChoice) => void send(choice.id, 'choice', choice.title)}
+        onSendFile={(kind, file) => void sendFile(kind, file)}
+        onSendLocation={(location) => void sendLocation(location)}
       />
       <TextInput
         label="Customer number"
