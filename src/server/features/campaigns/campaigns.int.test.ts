@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
-import { campaignMessages, campaigns, contacts, smsMessages } from '../../../db/schema';
+import { campaignMessages, campaigns, contacts, smsMessages, whatsappMessages } from '../../../db/schema';
 import type { ContactConsentMap } from '../../../shared/contact-consent';
 import { linkSimulatedNumber, received, type LinkedBot } from '../../../../tests/support/inbox-bot';
 import { seedApp, seedMenu } from '../../../../tests/support/seed-app';
@@ -151,7 +151,8 @@ describeDb('Campaigns', () => {
 
     await t.app.runtime.flushEvents();
     const campaign = (await account.api.get(`/api/campaigns/${campaignId}`)).json().data;
-    expect(campaign).toMatchObject({ status: 'done', audienceSize: 5 });
+    // Still running: WhatsApp has not yet said what became of its two messages (a failure would go by SMS).
+    expect(campaign).toMatchObject({ status: 'running', audienceSize: 5, linkId: account.bot.linkId });
     expect(campaign.results.whatsapp).toMatchObject({ sent: 2, failed: 0 });
     expect(campaign.results.sms).toMatchObject({ queued: 1, sent: 0 });
     expect(campaign.results.all).toMatchObject({ skipped: 2 });
@@ -303,5 +304,168 @@ describeDb('Campaigns', () => {
     expect(sends).toHaveLength(22);
     expect(new Set(sends).size).toBe(22);
     expect(unknown[0]!.msisdn).toBe(`+${sends[2]}`);
+  });
+
+  it("previews what one contact would get, and sends a test to the builder's own number", async () => {
+    const account = await seedAccount();
+    const campaignId = await draft(account);
+    const preview = (msisdn: string) => account.api.get(`/api/campaigns/${campaignId}/preview?msisdn=${encodeURIComponent(msisdn)}`);
+    expect((await preview('+233241000001')).json().data).toEqual({
+      msisdn: '+233241000001',
+      name: 'Ama',
+      channel: 'whatsapp',
+      reason: null,
+      text: 'Hello Ama, our new offers are here.',
+    });
+    expect((await preview('233241000003')).json().data).toMatchObject({
+      channel: 'sms',
+      text: 'Hello from the shop: dial *920*55# for our offers',
+    });
+    expect((await preview('+233241000004')).json().data).toMatchObject({
+      channel: null,
+      reason: expect.stringMatching(/opted out of WhatsApp/),
+    });
+    expect((await preview('+233249999999')).statusCode).toBe(404);
+
+    const test = (await account.api.post(`/api/campaigns/${campaignId}/test`, {})).json().data;
+    expect(test).toEqual({
+      to: '+233200000000',
+      sent: [
+        { channel: 'whatsapp', ok: true, error: null },
+        { channel: 'sms', ok: true, error: null },
+      ],
+    });
+    expect(await received(t, account.bot, '233200000000')).toEqual(['Hello Test User, our new offers are here.']);
+    // Nothing is recorded on the campaign.
+    expect(await messagesOf(campaignId)).toEqual([]);
+  });
+
+  it('exports a row per contact with its channel, status, why and delivery', async () => {
+    const account = await seedAccount();
+    const campaignId = await draft(account);
+    await account.api.post(`/api/campaigns/${campaignId}/schedule`, {});
+    await t.app.campaignDispatcher.runOnce();
+    await t.app.runtime.flushEvents();
+    const res = await account.api.get(`/api/campaigns/${campaignId}/export`);
+    expect(res.headers['content-type']).toMatch(/text\/csv/);
+    const lines = res.body
+      .trim()
+      .split('\r\n')
+      .map((line) => line.slice(1, -1).split('","'));
+    expect(lines[0]).toEqual([
+      'number',
+      'name',
+      'channel',
+      'status',
+      'reason',
+      'sent_at',
+      'delivery',
+      'replied_at',
+      'dialled_at',
+      'opted_out_at',
+    ]);
+    expect(lines).toHaveLength(6);
+    expect(lines[1]).toEqual(['+233241000001', 'Ama', 'whatsapp', 'sent', '', expect.stringMatching(/^\d{4}-/), 'sent', '', '', '']);
+    expect(lines[3]).toEqual(['+233241000003', 'Esi', 'sms', 'sent', '', expect.stringMatching(/^\d{4}-/), 'queued', '', '', '']);
+    expect(lines[4]).toEqual(['+233241000004', 'Yaw', '', 'skipped', SKIPPED_OPTED_OUT, '', '', '', '', '']);
+  });
+
+  it('pauses itself when its template is no longer approved, and keeps what is queued', async () => {
+    const account = await seedAccount();
+    const campaignId = await draft(account, { channels: 'whatsapp' });
+    await account.api.post(`/api/campaigns/${campaignId}/schedule`, {});
+    const templates = (await account.api.get(`/api/chatbot/whatsapp/templates/${account.bot.linkId}`)).json().data.templates;
+    const news = templates.find((tpl: { name: string }) => tpl.name === 'news');
+    await account.api.post(`/api/chatbot/whatsapp/template/${news.templateId}/status`, { status: 'PAUSED', reason: 'Low quality' });
+    await t.app.campaignDispatcher.runOnce();
+    const campaign = (await account.api.get(`/api/campaigns/${campaignId}`)).json().data;
+    expect(campaign).toMatchObject({ status: 'paused', pausedReason: expect.stringMatching(/"news" is PAUSED, not APPROVED/) });
+    expect(campaign.results.whatsapp).toMatchObject({ queued: 2, sent: 0 });
+    expect(await received(t, account.bot, '233241000001')).toEqual([]);
+  });
+
+  it('a WhatsApp message that fails after it was sent goes by SMS, where the campaign allows it', async () => {
+    const account = await seedAccount();
+    const campaignId = await draft(account);
+    await account.api.post(`/api/campaigns/${campaignId}/schedule`, {});
+    expect(await t.app.campaignDispatcher.runOnce()).toMatchObject({ sent: 3 });
+    // Not done while WhatsApp has not said what became of its messages.
+    expect((await account.api.get(`/api/campaigns/${campaignId}`)).json().data.status).toBe('running');
+    await t.app.runtime.flushEvents();
+    // Meta reports both WhatsApp messages undeliverable (the status webhook's write).
+    await t.db
+      .update(whatsappMessages)
+      .set({ status: 'failed', failureReason: 'Message undeliverable (131026)' })
+      .where(eq(whatsappMessages.linkId, account.bot.linkId));
+    const report = await t.app.campaignDispatcher.runOnce();
+    expect(report).toMatchObject({ fellBack: 2, sent: 1, skipped: 1 });
+    const rows = await messagesOf(campaignId);
+    expect(rows.find((r) => r.msisdn === '+233241000001')).toMatchObject({
+      channel: 'sms',
+      status: 'sent',
+      reason: 'WhatsApp: Message undeliverable (131026)',
+    });
+    // Kofi never opted in to SMS: he gets nothing more.
+    expect(rows.find((r) => r.msisdn === '+233241000002')).toMatchObject({
+      channel: 'sms',
+      status: 'skipped',
+      reason: expect.stringMatching(/never opted in to SMS/),
+    });
+    const campaign = (await account.api.get(`/api/campaigns/${campaignId}`)).json().data;
+    expect(campaign.status).toBe('done');
+    expect(campaign.results.all.fellBack).toBe(2);
+  });
+});
+
+describeDb('Campaigns: pace and cost', () => {
+  const t = useTestApp({
+    CAMPAIGN_WHATSAPP_PER_SECOND: 2,
+    CAMPAIGN_WHATSAPP_DAILY_LIMIT: 3,
+    CAMPAIGN_PRICES: { currency: 'USD', whatsapp: { '233': 0.04, '*': 0.06 }, sms: { '*': 0.02 } },
+  });
+
+  it("keeps to the WhatsApp number's pace and daily limit across runs, and estimates and counts the cost", async () => {
+    const owner = await seedUser(t, { roles: ['CHATBOT'] });
+    const api = createApiClient(t, owner);
+    const bot = await seedBot(t, owner);
+    await t.db.insert(contacts).values(
+      Array.from({ length: 5 }, (_, i) => ({
+        ownerId: owner.user.id,
+        msisdn: `+23324300000${i}`,
+        name: `Guest ${i}`,
+        consent: optIn('whatsapp'),
+      })),
+    );
+    const audience = (await api.post('/api/audiences', { name: 'All', filter: { consentChannel: 'whatsapp', consentStatus: 'in' } })).json()
+      .data;
+    const campaignId = (
+      await api.post('/api/campaigns', {
+        name: 'Paced',
+        audienceId: audience.audienceId,
+        channels: 'whatsapp',
+        botId: bot.appId,
+        template: NEWS,
+      })
+    ).json().data.campaignId;
+    const estimate = (await api.get(`/api/campaigns/${campaignId}`)).json().data.estimate;
+    expect(estimate).toEqual({
+      reach: { total: 5, whatsapp: 5, sms: 0, optedOut: 0, noConsent: 0 },
+      smsParts: null,
+      cost: { currency: 'USD', whatsapp: 0.2, sms: 0, total: 0.2 },
+    });
+    await api.post(`/api/campaigns/${campaignId}/schedule`, {});
+    const sentNow = async () => (await t.app.campaignDispatcher.runOnce()).sent;
+    expect(await sentNow()).toBe(2); // a second's worth at 2 a second
+    expect(await sentNow()).toBe(0);
+    t.advanceClock(500);
+    expect(await sentNow()).toBe(1); // half a second later, one more
+    t.advanceClock(5000);
+    expect(await sentNow()).toBe(0); // the day's 3 are gone
+    t.advanceClock(24 * 3_600_000);
+    expect(await sentNow()).toBe(2); // a day later, the rest
+    const campaign = (await api.get(`/api/campaigns/${campaignId}`)).json().data;
+    expect(campaign).toMatchObject({ status: 'done', estimate: null });
+    expect(campaign.results.cost).toEqual({ currency: 'USD', whatsapp: 0.2, sms: 0, total: 0.2 });
+    expect(campaign.results.timeline.reduce((n: number, p: { sent: number }) => n + p.sent, 0)).toBe(5);
   });
 });
