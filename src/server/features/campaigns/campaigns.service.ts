@@ -5,12 +5,11 @@
  * true whichever process is sending. Another account's campaign, audience, bot or app answers 404.
  */
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import { apps, campaignMessages, campaigns, smsMessages, whatsappLinks } from '../../../db/schema';
+import { apps, campaignMessages, campaigns, whatsappLinks } from '../../../db/schema';
 import {
   CAMPAIGN_MESSAGES,
   type Campaign,
   type CampaignBody,
-  type CampaignFunnel,
   type CampaignStatus,
   type ScheduleBody,
 } from '../../../shared/api/campaigns.schema';
