@@ -6,6 +6,7 @@ import { linkSimulatedNumber, received, type LinkedBot } from '../../../../tests
 import { seedApp, seedMenu } from '../../../../tests/support/seed-app';
 import { createApiClient, seedUser, type SeededUser, type TestApp, useTestApp } from '../../../../tests/support/test-app';
 import { describeDb } from '../../../../tests/support/test-db';
+import { waitForContactImports } from '../contacts/contact-imports.service';
 import { createSmsDispatcher } from '../sms/sms.service';
 import { createCampaignDispatcher, SKIPPED_NO_CONSENT, SKIPPED_OPTED_OUT, UNKNOWN_REASON } from './campaign-dispatcher';
 
@@ -127,6 +128,30 @@ describeDb('Campaigns', () => {
       filter: { session: { appId: account.ussdAppId, status: 'completed' } },
     });
     expect(probe.statusCode).toBe(404);
+  });
+
+  it('a CSV uploaded for one campaign: its contacts merged with their stated consent and tagged, as an audience', async () => {
+    const account = await seedAccount();
+    const csv = 'phone,name,whatsapp_consent,sms_consent\n+233241000001,Ama,,\n0244000010,Efua,yes,\n0244000011,Kojo,,yes\n';
+    const started = await account.api.post('/api/contacts/imports', {
+      csv,
+      defaultCountry: 'ghana',
+      consentSource: 'Signed form at the Accra shop',
+      tag: 'list=spring',
+    });
+    expect(started.json(), started.body).toMatchObject({ status: '00' });
+    await waitForContactImports();
+    const list = (await account.api.post('/api/audiences', { name: 'Spring list', filter: { attribute: ['list=spring'] } })).json().data;
+    const reach = await account.api.post('/api/audiences/reach', { audienceId: list.audienceId, channels: 'whatsapp_then_sms' });
+    // Ama was already a contact (opted in to both, her tier kept); Efua and Kojo are new, with the consent the file gave.
+    expect(reach.json().data).toEqual({ total: 3, whatsapp: 2, sms: 1, optedOut: 0, noConsent: 0 });
+    const [ama] = await t.db
+      .select({ attributes: contacts.attributes })
+      .from(contacts)
+      .where(and(eq(contacts.ownerId, account.owner.user.id), eq(contacts.msisdn, '+233241000001')));
+    expect(ama!.attributes).toEqual({ tier: 'gold', list: 'spring' });
+    const badTag = await account.api.post('/api/contacts/imports', { csv, defaultCountry: 'ghana', consentSource: 'x', tag: 'no tag' });
+    expect(badTag.statusCode).toBe(400);
   });
 
   it('sends WhatsApp where the contact opted in, SMS with the dial string where not, and skips the rest with why', async () => {
