@@ -168,27 +168,28 @@ export function createCampaignDispatcher(
 
   /**
    * Claims up to what a sender's pace allows now, across every process (the pacing row under an advisory lock):
-   * one message every `intervalMs`, and for a WhatsApp number at most `daily` a day.
+   * one message every `intervalMs`, and for a WhatsApp number at most `daily` a day. `share`: how many running
+   * campaigns send through this sender now; each takes its part of the room, so one campaign (one account's, on the
+   * shared SMS provider) cannot take it all run after run.
    */
   async function claim(
     campaign: CampaignRow,
     channel: 'whatsapp' | 'sms',
-    key: string,
-    intervalMs: number,
-    daily: number | null,
+    pace: { key: string; intervalMs: number; daily: number | null; share: number },
     now: Date,
   ) {
+    const { key, intervalMs, daily } = pace;
     return ctx.db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`campaign-pacing:${key}`}))`);
-      const [pace] = await tx.select().from(campaignPacing).where(eq(campaignPacing.key, key));
+      const [stored] = await tx.select().from(campaignPacing).where(eq(campaignPacing.key, key));
       // A sender idle for a while may send at most a second's worth (or one message, when slower than that) at once.
-      const nextAt = Math.max(pace?.nextAt.getTime() ?? 0, now.getTime() - Math.max(1000, intervalMs));
+      const nextAt = Math.max(stored?.nextAt.getTime() ?? 0, now.getTime() - Math.max(1000, intervalMs));
       let room = Math.floor((now.getTime() - nextAt) / intervalMs);
-      const dayFresh = !pace?.dayStart || now.getTime() - pace.dayStart.getTime() >= DAY_MS;
-      const dayStart = dayFresh ? now : pace!.dayStart!;
-      const dayCount = dayFresh ? 0 : pace!.dayCount;
+      const dayFresh = !stored?.dayStart || now.getTime() - stored.dayStart.getTime() >= DAY_MS;
+      const dayStart = dayFresh ? now : stored!.dayStart!;
+      const dayCount = dayFresh ? 0 : stored!.dayCount;
       if (daily !== null) room = Math.min(room, daily - dayCount);
-      room = Math.min(room, batchSize);
+      room = Math.min(Math.ceil(room / pace.share), batchSize);
 
       if (room <= 0) return [];
       const m = campaignMessages;
@@ -395,7 +396,7 @@ export function createCampaignDispatcher(
     return new Map(found.map((c) => [c.msisdn, c]));
   }
 
-  async function sendCampaign(campaign: CampaignRow, report: CampaignDispatchReport): Promise<void> {
+  async function sendCampaign(campaign: CampaignRow, shares: Map<string, number>, report: CampaignDispatchReport): Promise<void> {
     const now = ctx.now();
     if (!isInSendWindow(campaign, now)) return;
     if (campaign.channels !== 'sms') {
@@ -406,13 +407,17 @@ export function createCampaignDispatcher(
       }
       const linked = link.connector === 'baileys';
       const intervalMs = linked ? 60_000 / config.CAMPAIGN_LINKED_DEVICE_PER_MINUTE : 1000 / config.CAMPAIGN_WHATSAPP_PER_SECOND;
-      const rows = await claim(campaign, 'whatsapp', `whatsapp:${link.id}`, intervalMs, config.CAMPAIGN_WHATSAPP_DAILY_LIMIT, now);
+      const key = `whatsapp:${link.id}`;
+      const pace = { key, intervalMs, daily: config.CAMPAIGN_WHATSAPP_DAILY_LIMIT, share: shares.get(key) ?? 1 };
+      const rows = await claim(campaign, 'whatsapp', pace, now);
       const people = await readContacts(campaign.ownerId, rows);
       await inTurns(rows, (row) => sendWhatsApp(campaign, link, row, people.get(row.msisdn), report));
     }
     if (campaign.channels !== 'whatsapp') {
       const dial = await readDial(ctx, campaign.ussdAppId);
-      const rows = await claim(campaign, 'sms', `sms:${config.SMS_PROVIDER}`, 1000 / config.CAMPAIGN_SMS_PER_SECOND, null, now);
+      const key = `sms:${config.SMS_PROVIDER}`;
+      const pace = { key, intervalMs: 1000 / config.CAMPAIGN_SMS_PER_SECOND, daily: null, share: shares.get(key) ?? 1 };
+      const rows = await claim(campaign, 'sms', pace, now);
       const people = await readContacts(campaign.ownerId, rows);
       await inTurns(rows, (row) => sendSms(campaign, dial, row, people.get(row.msisdn), report));
     }
@@ -449,7 +454,14 @@ export function createCampaignDispatcher(
     while (await startOne(now)) report.started++;
     report.fellBack += await fallBack(now);
     const running = await ctx.db.select().from(campaigns).where(eq(campaigns.status, 'running'));
-    for (const campaign of running) await sendCampaign(campaign, report);
+    // How many of the running campaigns share each sender (a WhatsApp number, the SMS provider).
+    const shares = new Map<string, number>();
+    const share = (key: string) => shares.set(key, (shares.get(key) ?? 0) + 1);
+    for (const campaign of running) {
+      if (campaign.channels !== 'sms' && campaign.linkId) share(`whatsapp:${campaign.linkId}`);
+      if (campaign.channels !== 'whatsapp') share(`sms:${config.SMS_PROVIDER}`);
+    }
+    for (const campaign of running) await sendCampaign(campaign, shares, report);
     await finish(ctx.now());
     return report;
   }

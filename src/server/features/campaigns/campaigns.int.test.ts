@@ -446,6 +446,7 @@ describeDb('Campaigns: pace and cost', () => {
   const t = useTestApp({
     CAMPAIGN_WHATSAPP_PER_SECOND: 2,
     CAMPAIGN_WHATSAPP_DAILY_LIMIT: 3,
+    CAMPAIGN_SMS_PER_SECOND: 2,
     CAMPAIGN_PRICES: { currency: 'USD', whatsapp: { '233': 0.04, '*': 0.06 }, sms: { '*': 0.02 } },
   });
 
@@ -492,5 +493,35 @@ describeDb('Campaigns: pace and cost', () => {
     expect(campaign).toMatchObject({ status: 'done', estimate: null });
     expect(campaign.results.cost).toEqual({ currency: 'USD', whatsapp: 0.2, sms: 0, total: 0.2 });
     expect(campaign.results.timeline.reduce((n: number, p: { sent: number }) => n + p.sent, 0)).toBe(5);
+  });
+
+  it("two accounts' SMS campaigns share the SMS provider's pace: neither takes it all", async () => {
+    const start = async (n: number) => {
+      const owner = await seedUser(t, { roles: ['CHATBOT'] });
+      const api = createApiClient(t, owner);
+      await t.db
+        .insert(contacts)
+        .values(Array.from({ length: 4 }, (_, i) => ({ ownerId: owner.user.id, msisdn: `+2332440${n}000${i}`, consent: optIn('sms') })));
+      const audience = (await api.post('/api/audiences', { name: 'SMS', filter: {} })).json().data;
+      const id = (
+        await api.post('/api/campaigns', { name: 'SMS', audienceId: audience.audienceId, channels: 'sms', smsText: 'Offers' })
+      ).json().data.campaignId;
+      await api.post(`/api/campaigns/${id}/schedule`, {});
+      return id as string;
+    };
+    const first = await start(1);
+    const second = await start(2);
+    await t.app.campaignDispatcher.runOnce();
+    const sentOf = async (id: string) =>
+      (
+        await t.db
+          .select()
+          .from(campaignMessages)
+          .where(and(eq(campaignMessages.campaignId, id), eq(campaignMessages.status, 'sent')))
+      ).length;
+    expect([await sentOf(first), await sentOf(second)]).toEqual([1, 1]);
+    t.advanceClock(1000);
+    await t.app.campaignDispatcher.runOnce();
+    expect([await sentOf(first), await sentOf(second)]).toEqual([2, 2]);
   });
 });
