@@ -92,6 +92,7 @@ export function createCampaignDispatcher(
   const batchSize = options.batchSize ?? 100;
   const leaseMs = options.leaseMs ?? 5 * 60_000;
   const concurrency = options.concurrency ?? 8;
+  const dispatchIntervalMs = options.intervalMs ?? ctx.config.CAMPAIGN_DISPATCH_INTERVAL_MS;
   const { config } = ctx;
 
   async function endLeases(now: Date): Promise<void> {
@@ -182,8 +183,9 @@ export function createCampaignDispatcher(
     return ctx.db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`campaign-pacing:${key}`}))`);
       const [stored] = await tx.select().from(campaignPacing).where(eq(campaignPacing.key, key));
-      // A sender idle for a while may send at most a second's worth (or one message, when slower than that) at once.
-      const nextAt = Math.max(stored?.nextAt.getTime() ?? 0, now.getTime() - Math.max(1000, intervalMs));
+      // A sender idle for a while may send at most a second's worth and a run's interval (or one message, when slower
+      // than that) at once: runs a little more than an interval apart then keep the whole pace.
+      const nextAt = Math.max(stored?.nextAt.getTime() ?? 0, now.getTime() - Math.max(1000 + dispatchIntervalMs, intervalMs));
       let room = Math.floor((now.getTime() - nextAt) / intervalMs);
       const dayFresh = !stored?.dayStart || now.getTime() - stored.dayStart.getTime() >= DAY_MS;
       const dayStart = dayFresh ? now : stored!.dayStart!;
@@ -370,6 +372,15 @@ export function createCampaignDispatcher(
     ctx.log.warn({ campaignId: campaign.id, reason }, 'a campaign paused itself');
   }
 
+  /** Claims and sends batch after batch while a claim comes back full: a pace above a batch a run is kept. */
+  async function inBatches(next: () => Promise<MessageRow[]>, send: (rows: MessageRow[]) => Promise<void>): Promise<void> {
+    for (;;) {
+      const rows = await next();
+      if (rows.length > 0) await send(rows);
+      if (rows.length < batchSize) return;
+    }
+  }
+
   /** Runs `work` on each item, `concurrency` at a time. */
   async function inTurns<T>(items: T[], work: (item: T) => Promise<unknown>): Promise<void> {
     let next = 0;
@@ -409,17 +420,19 @@ export function createCampaignDispatcher(
       const intervalMs = linked ? 60_000 / config.CAMPAIGN_LINKED_DEVICE_PER_MINUTE : 1000 / config.CAMPAIGN_WHATSAPP_PER_SECOND;
       const key = `whatsapp:${link.id}`;
       const pace = { key, intervalMs, daily: config.CAMPAIGN_WHATSAPP_DAILY_LIMIT, share: shares.get(key) ?? 1 };
-      const rows = await claim(campaign, 'whatsapp', pace, now);
-      const people = await readContacts(campaign.ownerId, rows);
-      await inTurns(rows, (row) => sendWhatsApp(campaign, link, row, people.get(row.msisdn), report));
+      await inBatches(() => claim(campaign, 'whatsapp', pace, ctx.now()), async (rows) => {
+        const people = await readContacts(campaign.ownerId, rows);
+        await inTurns(rows, (row) => sendWhatsApp(campaign, link, row, people.get(row.msisdn), report));
+      });
     }
     if (campaign.channels !== 'whatsapp') {
       const dial = await readDial(ctx, campaign.ussdAppId);
       const key = `sms:${config.SMS_PROVIDER}`;
       const pace = { key, intervalMs: 1000 / config.CAMPAIGN_SMS_PER_SECOND, daily: null, share: shares.get(key) ?? 1 };
-      const rows = await claim(campaign, 'sms', pace, now);
-      const people = await readContacts(campaign.ownerId, rows);
-      await inTurns(rows, (row) => sendSms(campaign, dial, row, people.get(row.msisdn), report));
+      await inBatches(() => claim(campaign, 'sms', pace, ctx.now()), async (rows) => {
+        const people = await readContacts(campaign.ownerId, rows);
+        await inTurns(rows, (row) => sendSms(campaign, dial, row, people.get(row.msisdn), report));
+      });
     }
   }
 
