@@ -62,9 +62,11 @@ async function main(): Promise<void> {
   };
   const sent = async (campaignId: string) =>
     Number(
-      ((await database.db.execute(
-        sql`select count(*)::int as n from campaign_messages where campaign_id = ${campaignId} and status = 'sent'`,
-      )) as unknown as { rows: Array<{ n: number }> }).rows[0]!.n,
+      (
+        (await database.db.execute(
+          sql`select count(*)::int as n from campaign_messages where campaign_id = ${campaignId} and status = 'sent'`,
+        )) as unknown as { rows: Array<{ n: number }> }
+      ).rows[0]!.n,
     );
   const audience = (await call('POST', '/api/audiences', { name: 'Everyone', filter: {} })).data!.audienceId as string;
 

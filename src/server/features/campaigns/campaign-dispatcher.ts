@@ -420,19 +420,25 @@ export function createCampaignDispatcher(
       const intervalMs = linked ? 60_000 / config.CAMPAIGN_LINKED_DEVICE_PER_MINUTE : 1000 / config.CAMPAIGN_WHATSAPP_PER_SECOND;
       const key = `whatsapp:${link.id}`;
       const pace = { key, intervalMs, daily: config.CAMPAIGN_WHATSAPP_DAILY_LIMIT, share: shares.get(key) ?? 1 };
-      await inBatches(() => claim(campaign, 'whatsapp', pace, ctx.now()), async (rows) => {
-        const people = await readContacts(campaign.ownerId, rows);
-        await inTurns(rows, (row) => sendWhatsApp(campaign, link, row, people.get(row.msisdn), report));
-      });
+      await inBatches(
+        () => claim(campaign, 'whatsapp', pace, ctx.now()),
+        async (rows) => {
+          const people = await readContacts(campaign.ownerId, rows);
+          await inTurns(rows, (row) => sendWhatsApp(campaign, link, row, people.get(row.msisdn), report));
+        },
+      );
     }
     if (campaign.channels !== 'whatsapp') {
       const dial = await readDial(ctx, campaign.ussdAppId);
       const key = `sms:${config.SMS_PROVIDER}`;
       const pace = { key, intervalMs: 1000 / config.CAMPAIGN_SMS_PER_SECOND, daily: null, share: shares.get(key) ?? 1 };
-      await inBatches(() => claim(campaign, 'sms', pace, ctx.now()), async (rows) => {
-        const people = await readContacts(campaign.ownerId, rows);
-        await inTurns(rows, (row) => sendSms(campaign, dial, row, people.get(row.msisdn), report));
-      });
+      await inBatches(
+        () => claim(campaign, 'sms', pace, ctx.now()),
+        async (rows) => {
+          const people = await readContacts(campaign.ownerId, rows);
+          await inTurns(rows, (row) => sendSms(campaign, dial, row, people.get(row.msisdn), report));
+        },
+      );
     }
   }
 
