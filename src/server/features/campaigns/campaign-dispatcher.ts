@@ -336,10 +336,22 @@ export function createCampaignDispatcher(
   ) {
     const consent = contact ? checkConsent(contact, 'sms') : { allowed: false as const, reason: `${row.msisdn} is no longer a contact` };
     if (!consent.allowed) return skip(row, consent.reason, report);
-    if (!(await markSending(row, ctx.now()))) return;
-    // The SMS joins the outbox and the message is marked sent in one transaction: it is queued exactly once, and
-    // the SMS dispatcher delivers it with its own retries.
-    await ctx.db.transaction(async (tx) => {
+    // The message is marked sent (if its campaign still runs) and its SMS joins the outbox in one transaction: a
+    // process that stops anywhere in it leaves neither, so the SMS is queued exactly once; the SMS dispatcher then
+    // delivers it with its own retries.
+    const queued = await ctx.db.transaction(async (tx) => {
+      const [marked] = await tx
+        .update(campaignMessages)
+        .set({ status: 'sent', sentAt: ctx.now() })
+        .where(
+          and(
+            eq(campaignMessages.id, row.id),
+            eq(campaignMessages.status, 'claimed'),
+            sql`exists (select 1 from ${campaigns} where ${campaigns.id} = ${row.campaignId} and ${campaigns.status} = 'running')`,
+          ),
+        )
+        .returning({ id: campaignMessages.id });
+      if (!marked) return false;
       const sms = await queueSms(
         ctx,
         {
@@ -352,11 +364,10 @@ export function createCampaignDispatcher(
         },
         { db: tx },
       );
-      await tx
-        .update(campaignMessages)
-        .set({ status: 'sent', smsMessageId: sms.id, sentAt: ctx.now() })
-        .where(eq(campaignMessages.id, row.id));
+      await tx.update(campaignMessages).set({ smsMessageId: sms.id }).where(eq(campaignMessages.id, row.id));
+      return true;
     });
+    if (!queued) return;
     report.sent++;
   }
 
