@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
-import { campaignMessages, campaigns, contacts, smsMessages, whatsappMessages } from '../../../db/schema';
+import { apps, campaignMessages, campaigns, contacts, smsMessages, whatsappMessages } from '../../../db/schema';
+import { CAMPAIGN_MESSAGES } from '../../../shared/api/campaigns.schema';
 import type { ContactConsentMap } from '../../../shared/contact-consent';
 import { linkSimulatedNumber, received, type LinkedBot } from '../../../../tests/support/inbox-bot';
 import { seedApp, seedMenu } from '../../../../tests/support/seed-app';
@@ -406,6 +407,18 @@ describeDb('Campaigns', () => {
     const campaign = (await account.api.get(`/api/campaigns/${campaignId}`)).json().data;
     expect(campaign).toMatchObject({ status: 'paused', pausedReason: expect.stringMatching(/"news" is PAUSED, not APPROVED/) });
     expect(campaign.results.whatsapp).toMatchObject({ queued: 2, sent: 0 });
+    expect(await received(t, account.bot, '233241000001')).toEqual([]);
+  });
+
+  it('pauses itself when its bot goes to another account, and sends nothing from it', async () => {
+    const account = await seedAccount();
+    const campaignId = await draft(account, { channels: 'whatsapp' });
+    await account.api.post(`/api/campaigns/${campaignId}/schedule`, {});
+    const other = await seedUser(t, { roles: ['CHATBOT'] });
+    await t.db.update(apps).set({ userId: other.user.id }).where(eq(apps.id, account.bot.appId));
+    await t.app.campaignDispatcher.runOnce();
+    const campaign = (await account.api.get(`/api/campaigns/${campaignId}`)).json().data;
+    expect(campaign).toMatchObject({ status: 'paused', pausedReason: CAMPAIGN_MESSAGES.numberGone });
     expect(await received(t, account.bot, '233241000001')).toEqual([]);
   });
 
