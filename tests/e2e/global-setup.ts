@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { execSync } from 'node:child_process';
+import { chromium } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
 import { buildApp } from '../../src/server/app';
 import { createConfig } from '../../src/server/config';
@@ -9,7 +10,7 @@ import { seedDatabase } from '../../src/server/seed';
 import { createUser } from '../../src/server/core/accounts';
 import { findFreePort } from '../support/free-port';
 import { reportMissingService } from '../support/services';
-import { CHROMIUM_PATH } from './chromium';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
 import { E2E_USERS, FIRST_MESSAGE_USER } from './fixtures';
 import { contacts } from '../../src/db/schema';
 
@@ -17,6 +18,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
     hasBrowser: boolean;
+    /** The shared Chromium's address (tests/e2e/browser.ts launchBrowser connects to it); empty when each file launches its own. */
+    chromiumEndpoint: string;
     /** Where webhooks.e2e.ts's receiver listens: the one local address the server's outbound rules allow. */
     webhookReceiverPort: number;
   }
@@ -30,6 +33,7 @@ export default async function setup(project: TestProject) {
     project.provide('hasBrowser', false);
     project.provide('baseUrl', '');
     project.provide('webhookReceiverPort', 0);
+    project.provide('chromiumEndpoint', '');
     return;
   }
   execSync('node scripts/build-web-if-needed.mjs', { stdio: 'inherit' });
@@ -85,8 +89,16 @@ export default async function setup(project: TestProject) {
   project.provide('baseUrl', `http://127.0.0.1:${port}`);
   project.provide('hasBrowser', true);
   project.provide('webhookReceiverPort', webhookReceiverPort);
+  // One Chromium for the tier: each file connects to it (its contexts close when it disconnects) instead of paying
+  // for a launch of its own.
+  const sharedChromium =
+    process.env.E2E_SHARED_BROWSER === '0'
+      ? undefined
+      : await chromium.launchServer({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  project.provide('chromiumEndpoint', sharedChromium?.wsEndpoint() ?? '');
 
   return async () => {
+    await sharedChromium?.close();
     await app.close();
     await database.close();
   };
