@@ -292,7 +292,12 @@ export async function deleteCampaign(ctx: AppContext, user: AuthUser, campaignId
 const CAMPAIGN_LIST_LIMIT = 50;
 
 export async function findCampaigns(ctx: AppContext, user: AuthUser): Promise<Campaign[]> {
-  const rows = await ctx.db.select().from(campaigns).where(eq(campaigns.ownerId, user.id)).orderBy(desc(campaigns.createdAt)).limit(200);
+  const rows = await ctx.db
+    .select()
+    .from(campaigns)
+    .where(eq(campaigns.ownerId, user.id))
+    .orderBy(desc(campaigns.createdAt))
+    .limit(CAMPAIGN_LIST_LIMIT);
   return Promise.all(rows.map((row) => getCampaignResults(ctx, row)));
 }
 
