@@ -10,6 +10,7 @@
  * 5. marks `done` the campaigns with nothing left to send.
  */
 import { and, eq, inArray, lte, sql } from 'drizzle-orm';
+import type { Db } from '../../../db/client';
 import { campaignMessages, campaignPacing, campaigns, contacts } from '../../../db/schema';
 import { CAMPAIGN_MESSAGES, type CampaignChannels } from '../../../shared/api/campaigns.schema';
 import { AppError, toErrorMessage } from '../../../shared/errors';
@@ -243,11 +244,14 @@ export function createCampaignDispatcher(
     });
   }
 
-  /** Marks a claimed message as handed to the provider, if its campaign still runs; false: paused or cancelled. */
-  async function markSending(row: MessageRow, now: Date): Promise<boolean> {
-    const marked = await ctx.db
+  /**
+   * Moves a claimed message on (to `sending`, or `sent`), if it is still claimed and its campaign still runs: false
+   * when a pause, a cancel or another process came first.
+   */
+  async function moveClaimed(db: Pick<Db, 'update'>, row: MessageRow, set: Partial<MessageRow>): Promise<boolean> {
+    const moved = await db
       .update(campaignMessages)
-      .set({ status: 'sending', nextAttemptAt: new Date(now.getTime() + leaseMs) })
+      .set(set)
       .where(
         and(
           eq(campaignMessages.id, row.id),
@@ -256,7 +260,7 @@ export function createCampaignDispatcher(
         ),
       )
       .returning({ id: campaignMessages.id });
-    return marked.length > 0;
+    return moved.length > 0;
   }
 
   async function settle(row: MessageRow, set: Partial<MessageRow>): Promise<void> {
@@ -314,7 +318,7 @@ export function createCampaignDispatcher(
       await pauseFor(campaign, reason);
       return settle(row, { status: 'queued', attempts: row.attempts - 1 });
     }
-    if (!(await markSending(row, ctx.now()))) return;
+    if (!(await moveClaimed(ctx.db, row, { status: 'sending', nextAttemptAt: new Date(ctx.now().getTime() + leaseMs) }))) return;
     try {
       if (campaign.entryMenuId) await setPendingEntry(ctx.db, link.id, row.msisdn, campaign.entryMenuId, ctx.now());
       const sent = await parts.sendTemplate(link, row.msisdn.slice(1), rendered, campaign.ownerId);
@@ -340,18 +344,7 @@ export function createCampaignDispatcher(
     // process that stops anywhere in it leaves neither, so the SMS is queued exactly once; the SMS dispatcher then
     // delivers it with its own retries.
     const queued = await ctx.db.transaction(async (tx) => {
-      const [marked] = await tx
-        .update(campaignMessages)
-        .set({ status: 'sent', sentAt: ctx.now() })
-        .where(
-          and(
-            eq(campaignMessages.id, row.id),
-            eq(campaignMessages.status, 'claimed'),
-            sql`exists (select 1 from ${campaigns} where ${campaigns.id} = ${row.campaignId} and ${campaigns.status} = 'running')`,
-          ),
-        )
-        .returning({ id: campaignMessages.id });
-      if (!marked) return false;
+      if (!(await moveClaimed(tx, row, { status: 'sent', sentAt: ctx.now() }))) return false;
       const sms = await queueSms(
         ctx,
         {
