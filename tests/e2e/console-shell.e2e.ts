@@ -16,6 +16,7 @@ const EVERYONE = [
   'SMS Outbox',
   'Inbox',
   'Contacts',
+  'Campaigns',
   'Account Billing',
 ];
 const ADMIN = [
