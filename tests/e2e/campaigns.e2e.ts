@@ -241,4 +241,44 @@ describeBrowser('campaigns in the console', () => {
     await screenshot(wide, 'campaigns-list-desktop');
     await wide.close();
   });
+
+  it('scheduled for later: pause, resume, and cancel after a confirmation', async () => {
+    const audiences = await callApi<Array<{ audienceId: string; name: string }>>(owner.token, '/api/audiences');
+    const audienceId = audiences.data.find((a) => a.name === 'Gold members')!.audienceId;
+    const made = await callApi<{ campaignId: string }>(owner.token, '/api/campaigns', {
+      name: 'January offers',
+      audienceId,
+      channels: 'sms',
+      smsText: 'Our January offers are in the shop',
+    });
+    expect(made.status, JSON.stringify(made)).toBe('00');
+    const page = await open(`/campaigns/${made.data.campaignId}`);
+    await page.getByRole('button', { name: 'Schedule' }).click();
+    const schedule = page.getByRole('dialog', { name: 'Schedule January offers' });
+    await schedule.getByRole('radio', { name: 'At a date and time' }).check();
+    await visible(schedule.getByLabel('Starts at'));
+    await screenshotViewport(page, 'campaigns-schedule-desktop');
+    await schedule.getByRole('button', { name: 'Schedule' }).click();
+    await visible(page.getByTestId('campaign-status').getByText('Scheduled'));
+    await visible(page.getByTestId('campaign-times').getByText(/starts /));
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await visible(page.getByTestId('campaign-status').getByText('Paused'));
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await visible(page.getByTestId('campaign-status').getByText('Scheduled'));
+    await page.getByRole('button', { name: 'Cancel campaign' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Cancel January offers' });
+    await visible(confirm.getByText('What was not yet sent is never sent', { exact: false }));
+    await screenshotViewport(page, 'campaigns-cancel-desktop');
+    await confirm.getByRole('button', { name: 'Cancel campaign' }).click();
+    await visible(page.getByTestId('campaign-status').getByText('Cancelled'));
+    await visible(page.getByRole('button', { name: 'Delete' }));
+    expect(await page.getByRole('button', { name: 'Pause' }).count()).toBe(0);
+    await page.close();
+
+    const phone = await open(`/campaigns/${made.data.campaignId}`, PHONE);
+    await visible(phone.getByTestId('campaign-status').getByText('Cancelled'));
+    await expectNoSidewaysScroll(phone);
+    await screenshot(phone, 'campaigns-cancelled-phone');
+    await phone.close();
+  });
 });

@@ -2,10 +2,10 @@ import {
   ActionIcon,
   Autocomplete,
   Button,
+  Divider,
   Group,
   Modal,
   NumberInput,
-  SegmentedControl,
   Select,
   SimpleGrid,
   Stack,
@@ -16,13 +16,7 @@ import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { createAudience, updateAudience } from '../../../shared/api/campaigns.calls';
-import {
-  type Audience,
-  type AudienceBody,
-  CAMPAIGN_CHANNELS,
-  type CampaignChannels,
-  audienceBodySchema,
-} from '../../../shared/api/campaigns.schema';
+import { type Audience, type AudienceBody, type CampaignChannels, audienceBodySchema } from '../../../shared/api/campaigns.schema';
 import { findContactAttributeKeys } from '../../../shared/api/contacts.calls';
 import { CONSENT_CHANNELS } from '../../../shared/contact-consent';
 import { DialogActions } from '../../components/dialog-actions';
@@ -31,7 +25,8 @@ import { failureText, isOk } from '../../lib/api';
 import { call, callQuery } from '../../lib/call';
 import { showToast } from '../../lib/toast';
 import { AudienceReachPanel } from './audience-reach-panel';
-import { AUDIENCES_KEY, CHANNELS_LABELS, CONSENT_CHANNEL_LABELS, useAccountApps, useAudienceReach } from './campaigns.api';
+import { CampaignChannelsControl } from './campaign-channels-control';
+import { AUDIENCES_KEY, CONSENT_CHANNEL_LABELS, useAccountApps, useAudienceReach } from './campaigns.api';
 import { readIssues } from './campaign-issues';
 
 interface AttributeRow {
@@ -188,9 +183,7 @@ function AudienceForm({ audience, onClose, onSaved }: Omit<AudienceFormDialogPro
           error={errors.name}
         />
         <Stack gap={6} role="group" aria-label="Contact fields">
-          <Text size="sm" fw={500}>
-            Contact fields
-          </Text>
+          <Divider label="Contact fields" labelPosition="left" />
           {draft.attributes.length === 0 && (
             <Text size="sm" c="dimmed">
               Any field. Add a condition to keep the contacts whose field has a value (tier = gold).
@@ -244,6 +237,7 @@ function AudienceForm({ audience, onClose, onSaved }: Omit<AudienceFormDialogPro
             </Button>
           )}
         </Stack>
+        <Divider label="Consent and activity" labelPosition="left" />
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
           <Select
             label="Consent on"
@@ -290,9 +284,7 @@ function AudienceForm({ audience, onClose, onSaved }: Omit<AudienceFormDialogPro
           />
         </SimpleGrid>
         <Stack gap={6} role="group" aria-label="Sessions">
-          <Text size="sm" fw={500}>
-            Sessions
-          </Text>
+          <Divider label="Sessions" labelPosition="left" />
           <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
             <Select
               label="In the app"
@@ -334,13 +326,7 @@ function AudienceForm({ audience, onClose, onSaved }: Omit<AudienceFormDialogPro
           </SimpleGrid>
         </Stack>
         <Stack gap={6}>
-          <SegmentedControl
-            aria-label="Channels to count the reach for"
-            value={channels}
-            onChange={(v) => setChannels(v as CampaignChannels)}
-            data={CAMPAIGN_CHANNELS.map((value) => ({ value, label: CHANNELS_LABELS[value] }))}
-            fullWidth
-          />
+          <CampaignChannelsControl label="Channels to count the reach for" value={channels} onChange={setChannels} />
           <AudienceReachPanel reach={reach.data} isFetching={reach.isFetching} error={reach.error} />
         </Stack>
         <DialogActions submitLabel="Save audience" onCancel={onClose} isSubmitting={isSaving} />

@@ -4,14 +4,15 @@ import type { AudienceReach } from '../../../shared/api/campaigns.schema';
 interface ReachFigure {
   key: keyof Omit<AudienceReach, 'total'>;
   label: string;
+  /** Any CSS colour: the bar's section and the figure's swatch. */
   color: string;
 }
 
 const FIGURES: ReachFigure[] = [
-  { key: 'whatsapp', label: 'WhatsApp', color: 'teal' },
-  { key: 'sms', label: 'SMS', color: 'blue' },
-  { key: 'optedOut', label: 'Not reached: opted out', color: 'red' },
-  { key: 'noConsent', label: 'Not reached: never opted in', color: 'gray' },
+  { key: 'whatsapp', label: 'WhatsApp', color: 'var(--mantine-color-teal-filled)' },
+  { key: 'sms', label: 'SMS', color: 'var(--mantine-color-blue-filled)' },
+  { key: 'optedOut', label: 'Not reached: opted out', color: 'var(--mantine-color-red-filled)' },
+  { key: 'noConsent', label: 'Not reached: never opted in', color: 'var(--mantine-color-gray-5)' },
 ];
 
 interface AudienceReachPanelProps {
@@ -70,7 +71,7 @@ export function AudienceReachPanel({ reach, isFetching, error, idleText }: Audie
                         width: 10,
                         height: 10,
                         borderRadius: 2,
-                        background: `var(--mantine-color-${f.color}-filled)`,
+                        background: f.color,
                         flexShrink: 0,
                       }}
                     />

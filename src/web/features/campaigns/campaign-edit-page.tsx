@@ -1,31 +1,11 @@
-import {
-  Alert,
-  Anchor,
-  Button,
-  Group,
-  Paper,
-  SegmentedControl,
-  Select,
-  SimpleGrid,
-  Stack,
-  Switch,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Anchor, Button, Group, Paper, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { TimeInput } from '@mantine/dates';
 import { IconDeviceFloppy } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { createCampaign, updateCampaign } from '../../../shared/api/campaigns.calls';
-import {
-  CAMPAIGN_CHANNELS,
-  CAMPAIGN_MESSAGES,
-  type Campaign,
-  type CampaignChannels,
-  campaignBodySchema,
-} from '../../../shared/api/campaigns.schema';
+import { CAMPAIGN_MESSAGES, type Campaign, type CampaignChannels, campaignBodySchema } from '../../../shared/api/campaigns.schema';
 import { templateKey } from '../../../shared/whatsapp-templates';
 import { BackLink } from '../../components/back-link';
 import { FormAlert } from '../../components/form-alert';
@@ -37,6 +17,7 @@ import { failureText, isOk } from '../../lib/api';
 import { call } from '../../lib/call';
 import { showToast } from '../../lib/toast';
 import { AudienceReachPanel } from './audience-reach-panel';
+import { CampaignChannelsControl } from './campaign-channels-control';
 import { readIssues } from './campaign-issues';
 import { CampaignSmsFields } from './campaign-sms-fields';
 import { CampaignWhatsAppFields, type WhatsAppDraft, toValues } from './campaign-whatsapp-fields';
@@ -45,7 +26,6 @@ import {
   CAMPAIGNS_KEY,
   CAMPAIGNS_PATH,
   CHANNELS_DESCRIPTIONS,
-  CHANNELS_LABELS,
   DEFAULT_SMS_TEXT,
   NEW_AUDIENCE_PARAM,
   campaignPath,
@@ -67,6 +47,14 @@ interface CampaignDraft {
   windowFrom: string;
   windowTo: string;
 }
+
+/** The schema paths a field of the form answers for. */
+const FIELD_PATHS: Partial<Record<keyof CampaignDraft, string[]>> = {
+  whatsapp: ['botId', 'template', 'linkId', 'entryMenuId'],
+  hasWindow: ['sendWindow'],
+  windowFrom: ['sendWindow'],
+  windowTo: ['sendWindow'],
+};
 
 const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
@@ -170,7 +158,12 @@ function CampaignForm({ campaign }: { campaign: Campaign | null }) {
   // A new campaign's SMS points to the account's first USSD app.
   const ussdAppId = campaign || draft.ussdAppId ? draft.ussdAppId : (ussdApps[0]?.appId ?? null);
   const reach = useAudienceReach(draft.audienceId ? { audienceId: draft.audienceId, channels: draft.channels } : null);
-  const set = <K extends keyof CampaignDraft>(field: K, value: CampaignDraft[K]) => setDraft((d) => ({ ...d, [field]: value }));
+  const set = <K extends keyof CampaignDraft>(field: K, value: CampaignDraft[K]) => {
+    setDraft((d) => ({ ...d, [field]: value }));
+    // A field's message goes once it is changed; the others stay until the next Save.
+    const paths = FIELD_PATHS[field] ?? [field];
+    setErrors((e) => Object.fromEntries(Object.entries(e).filter(([path]) => !paths.some((p) => path.startsWith(p)))));
+  };
 
   async function save() {
     const parsed = campaignBodySchema.safeParse(toBody({ ...draft, ussdAppId }));
@@ -246,13 +239,7 @@ function CampaignForm({ campaign }: { campaign: Campaign | null }) {
               <Text size="sm" fw={500}>
                 Channels
               </Text>
-              <SegmentedControl
-                aria-label="Channels"
-                value={draft.channels}
-                onChange={(value) => set('channels', value as CampaignChannels)}
-                data={CAMPAIGN_CHANNELS.map((value) => ({ value, label: CHANNELS_LABELS[value] }))}
-                fullWidth
-              />
+              <CampaignChannelsControl label="Channels" value={draft.channels} onChange={(channels) => set('channels', channels)} />
               <Text size="xs" c="dimmed">
                 {CHANNELS_DESCRIPTIONS[draft.channels]}
               </Text>
@@ -282,7 +269,10 @@ function CampaignForm({ campaign }: { campaign: Campaign | null }) {
                 ussdApps={ussdApps}
                 ussdAppId={ussdAppId}
                 smsText={draft.smsText}
-                onChange={(change) => setDraft((d) => ({ ...d, ussdAppId, ...change }))}
+                onChange={(change) => {
+                  if (change.smsText !== undefined) set('smsText', change.smsText);
+                  set('ussdAppId', change.ussdAppId === undefined ? ussdAppId : change.ussdAppId);
+                }}
                 errors={errors}
               />
             </Section>

@@ -4,7 +4,7 @@ import type { Campaign, CampaignFunnel } from '../../../shared/api/campaigns.sch
 type Step = keyof CampaignFunnel;
 
 const STEP_LABELS: Partial<Record<Step, string>> = {
-  queued: 'Queued',
+  queued: 'Waiting to send',
   sent: 'Sent',
   delivered: 'Delivered',
   read: 'Read',
@@ -16,11 +16,14 @@ const STEP_LABELS: Partial<Record<Step, string>> = {
 };
 const STEP_COLORS: Partial<Record<Step, string>> = { optedOut: 'orange', failed: 'red' };
 
-/** The steps each funnel shows: SMS has no read receipt and no reply to a bot; WhatsApp has no dial. */
+/**
+ * The steps each funnel shows: SMS has no delivery or read receipt here and no reply to a bot; WhatsApp has no
+ * dial. `queued` is what waits now (it falls as the rest rise), the others count what happened.
+ */
 const STEPS: Record<'all' | 'whatsapp' | 'sms', Step[]> = {
   all: ['queued', 'sent', 'delivered', 'read', 'replied', 'dialled', 'completed', 'optedOut', 'failed'],
   whatsapp: ['queued', 'sent', 'delivered', 'read', 'replied', 'completed', 'optedOut', 'failed'],
-  sms: ['queued', 'sent', 'delivered', 'dialled', 'completed', 'optedOut', 'failed'],
+  sms: ['queued', 'sent', 'dialled', 'completed', 'optedOut', 'failed'],
 };
 const TITLES = { all: 'In all', whatsapp: 'WhatsApp', sms: 'SMS' } as const;
 
@@ -35,14 +38,23 @@ function describeOthers(funnel: CampaignFunnel, channel: keyof typeof STEPS): st
   return others.join(' · ');
 }
 
+/** The messages that go or went: what the bars are measured against (the skipped and cancelled never go). */
+const countMessages = (f: CampaignFunnel) => f.queued + f.sent + f.failed + f.unknown;
+
 function FunnelBars({ funnel, channel }: { funnel: CampaignFunnel; channel: keyof typeof STEPS }) {
-  const top = Math.max(funnel.queued, 1);
+  const messages = countMessages(funnel);
+  const top = Math.max(messages, 1);
   return (
     <Paper withBorder radius="md" p="md" component="section" aria-label={`Results: ${TITLES[channel]}`} data-testid={`funnel-${channel}`}>
       <Stack gap={8}>
-        <Title order={3} fz="md">
-          {TITLES[channel]}
-        </Title>
+        <Group justify="space-between" gap="xs" wrap="nowrap">
+          <Title order={3} fz="md">
+            {TITLES[channel]}
+          </Title>
+          <Text size="sm" c="dimmed" data-testid={`funnel-${channel}-messages`}>
+            {`${messages} ${messages === 1 ? 'message' : 'messages'}`}
+          </Text>
+        </Group>
         {STEPS[channel].map((step) => (
           <div key={step} data-step={step}>
             <Group justify="space-between" gap="xs" wrap="nowrap">
@@ -63,8 +75,8 @@ function FunnelBars({ funnel, channel }: { funnel: CampaignFunnel; channel: keyo
 }
 
 /**
- * A campaign's results as bars, in all and per channel used: queued, sent, delivered, read, replied or dialled, flow
- * completed, opted out, failed; each bar against what was queued, the counts beside them.
+ * A campaign's results as bars, in all and per channel used: waiting, sent, delivered, read, replied or dialled, flow
+ * completed, opted out, failed; each bar against the messages that go, the counts beside them.
  */
 export function CampaignFunnelPanels({ campaign }: { campaign: Campaign }) {
   const results = campaign.results;

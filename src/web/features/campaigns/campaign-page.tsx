@@ -1,15 +1,16 @@
 import { Alert, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconCalendarEvent, IconPencil, IconPlayerPause, IconPlayerPlay, IconTrash, IconX } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
+import { findBots } from '../../../shared/api/bots.calls';
 import { cancelCampaign, deleteCampaign, pauseCampaign, resumeCampaign } from '../../../shared/api/campaigns.calls';
 import type { Campaign } from '../../../shared/api/campaigns.schema';
 import { BackLink } from '../../components/back-link';
 import { LoadErrorPanel } from '../../components/load-error-panel';
 import { PageLoading } from '../../components/page-loading';
 import { failureText, isOk } from '../../lib/api';
-import { call } from '../../lib/call';
+import { call, callQuery } from '../../lib/call';
 import { formatMoment } from '../../lib/format';
 import { showToast } from '../../lib/toast';
 import { useConfirmedCall } from '../../lib/use-confirmed-call';
@@ -156,7 +157,8 @@ function CampaignView({ campaign }: { campaign: Campaign }) {
   const appNames = new Map((apps.data ?? []).map((a) => [a.appId, a.appName]));
   const audience = audiences.data?.find((a) => a.audienceId === campaign.audienceId);
   const ussdApp = apps.data?.find((a) => a.appId === campaign.ussdAppId);
-  const bot = apps.data?.find((a) => a.appId === campaign.botId);
+  const bots = useQuery({ ...callQuery(findBots, {}, 'The bots could not be loaded.'), enabled: !!campaign.botId });
+  const bot = bots.data?.find((b) => b.appId === campaign.botId);
   const usesWhatsApp = campaign.channels !== 'sms';
   const usesSms = campaign.channels !== 'whatsapp';
 
