@@ -9,6 +9,7 @@ import {
   openPage,
   PHONE,
   screenshot,
+  screenshotTop,
   screenshotViewport,
 } from './browser';
 
@@ -160,7 +161,8 @@ describeBrowser('campaigns in the console', () => {
     await screenshotViewport(page, 'campaigns-audience-form-desktop');
     await dialog.getByRole('button', { name: 'Save audience' }).click();
     await visible(page.getByTestId('audience-filter-words').getByText('tier = gold'));
-    await screenshot(page, 'campaigns-audiences-desktop');
+    await dialog.waitFor({ state: 'hidden' });
+    await screenshotTop(page, 'campaigns-audiences-desktop');
     await page.close();
 
     const phone = await open('/campaigns/audiences', PHONE);

@@ -162,6 +162,7 @@ describeBrowser('console shell', () => {
       '/whatsapp-bots',
       '/inbox',
       '/contacts',
+      '/campaigns',
       '/account-billing',
     ]);
     await page.context().close();
