@@ -350,7 +350,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerTransactionsRoutes(app, ctx, guard);
     registerWebhooksRoutes(app, ctx, guard, timers.webhookDispatcher, webhookRules);
     registerContactsRoutes(app, ctx, guard);
-    registerCampaignsRoutes(app, ctx, guard);
+    registerCampaignsRoutes(app, ctx, guard, whatsapp);
     registerShortcodesRoutes(app, ctx, guard);
     registerBillingRoutes(app, ctx, guard);
     // Linked numbers' connections live in the process that links them (docs/bots.md): the console's.

@@ -139,6 +139,9 @@ const ACCESS: Record<string, RouteAccess> = {
   'POST /api/campaigns/:campaignId/resume': 'signedIn',
   'POST /api/campaigns/:campaignId/cancel': 'signedIn',
   'DELETE /api/campaigns/:campaignId': 'signedIn',
+  'GET /api/campaigns/:campaignId/preview': 'signedIn',
+  'POST /api/campaigns/:campaignId/test': 'signedIn',
+  'GET /api/campaigns/:campaignId/export': 'signedIn',
   // Files the account owns or builds with; another account's file id answers 404 (media.int.test.ts). Agents upload
   // the files they reply with, for their owner's account, and name no app (inbox-media.int.test.ts).
   'POST /api/media': INBOX_AGENTS,
@@ -300,6 +303,9 @@ const API_KEY_ROUTES: Record<string, 'read' | 'write'> = {
   'POST /api/campaigns/:campaignId/resume': 'write',
   'POST /api/campaigns/:campaignId/cancel': 'write',
   'DELETE /api/campaigns/:campaignId': 'write',
+  'GET /api/campaigns/:campaignId/preview': 'read',
+  'POST /api/campaigns/:campaignId/test': 'write',
+  'GET /api/campaigns/:campaignId/export': 'read',
 };
 
 describeDb('authorization, route by route', () => {

@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { newPasswordSchema } from '../shared/api/auth.schema';
 import { WHATSAPP_CONNECTORS, type WhatsAppConnectorName } from '../shared/whatsapp';
+import { campaignPricesSchema } from '../shared/campaign-prices';
 import { DEFAULT_MAP_TILE_ATTRIBUTION, DEFAULT_MAP_TILE_URL, isTileUrl } from './core/map-tiles';
 
 /**
@@ -303,6 +304,23 @@ export const configSchema = z
       .min(1)
       .max(24 * 30)
       .default(72),
+    /**
+     * The prices a campaign's cost is estimated and counted with, as JSON (src/shared/campaign-prices.ts): a currency,
+     * and per channel a price by calling code or `*`. Empty: no cost is shown.
+     */
+    CAMPAIGN_PRICES: z
+      .string()
+      .default('')
+      .transform((text, ctx) => {
+        if (text.trim() === '') return null;
+        try {
+          return JSON.parse(text) as unknown;
+        } catch {
+          ctx.addIssue({ code: 'custom', message: 'CAMPAIGN_PRICES is not JSON' });
+          return z.NEVER;
+        }
+      })
+      .pipe(campaignPricesSchema.nullable()),
   })
   .refine(...requiredWith('AT_USERNAME', 'SMS_PROVIDER', 'africastalking'))
   .refine(...requiredWith('AT_API_KEY', 'SMS_PROVIDER', 'africastalking'))

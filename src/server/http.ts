@@ -1,4 +1,5 @@
-import type { FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from './context';
 
 /**
@@ -27,3 +28,18 @@ export const ok = <T>(message: string, data: T) => ({ status: '00' as const, mes
 
 /** A call that worked and returns nothing but its message ('Menu deleted'). */
 export const done = (message: string) => ({ status: '00' as const, message });
+
+/**
+ * Streams a generated file; its first chunk runs the access and input checks, so a refusal is still an ordinary
+ * error reply.
+ */
+export async function sendCsv(reply: FastifyReply, chunks: AsyncGenerator<string>, fileName: string) {
+  const first = await chunks.next();
+  const stream = Readable.from(
+    (async function* () {
+      if (!first.done) yield first.value;
+      yield* chunks;
+    })(),
+  );
+  return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${fileName}"`).send(stream);
+}

@@ -8,7 +8,10 @@ import {
   audienceSchema,
   campaignBodySchema,
   campaignParamsSchema,
+  campaignPreviewQuerySchema,
+  campaignPreviewSchema,
   campaignSchema,
+  campaignTestSchema,
   reachBodySchema,
   scheduleBodySchema,
 } from './campaigns.schema';
@@ -129,4 +132,31 @@ export const deleteCampaign = defineCall({
   path: '/api/campaigns/:campaignId',
   params: campaignParamsSchema,
   reply: messageSchema,
+});
+
+/** GET /api/campaigns/{campaignId}/preview?msisdn=: what one of the account's contacts would get, and by which channel. */
+export const previewCampaign = defineCall({
+  method: 'GET',
+  path: '/api/campaigns/:campaignId/preview',
+  params: campaignParamsSchema,
+  query: campaignPreviewQuerySchema,
+  reply: envelopeSchema(campaignPreviewSchema),
+  key: ['campaigns', ':campaignId', 'preview'],
+});
+
+/** POST /api/campaigns/{campaignId}/test: sends the campaign's messages to the signed-in user's own number. */
+export const testCampaign = defineCall({
+  method: 'POST',
+  path: '/api/campaigns/:campaignId/test',
+  params: campaignParamsSchema,
+  reply: envelopeSchema(campaignTestSchema),
+});
+
+/** GET /api/campaigns/{campaignId}/export: a CSV file, a row per contact: channel, status, why, delivery, reply, dial. */
+export const exportCampaign = defineCall({
+  method: 'GET',
+  path: '/api/campaigns/:campaignId/export',
+  params: campaignParamsSchema,
+  reply: z.string().meta({ description: 'The CSV file' }),
+  file: true,
 });

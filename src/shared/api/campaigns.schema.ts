@@ -191,6 +191,27 @@ export const campaignFunnelSchema = z.object({
 });
 export type CampaignFunnel = z.infer<typeof campaignFunnelSchema>;
 
+/** A cost in the operator's currency, per channel and in all. */
+export const campaignCostSchema = z.object({ currency: z.string(), whatsapp: z.number(), sms: z.number(), total: z.number() });
+export type CampaignCost = z.infer<typeof campaignCostSchema>;
+
+export const smsPartsSchema = z.object({
+  encoding: z.enum(['GSM-7', 'UCS-2']),
+  parts: z.number(),
+  length: z.number(),
+  nonGsm: z.array(z.string()),
+});
+
+export const campaignEstimateSchema = z.object({
+  reach: audienceReachSchema,
+  /** The SMS as a contact gets it (`{dial}` filled): its parts; null without SMS. */
+  smsParts: smsPartsSchema.nullable(),
+  cost: campaignCostSchema.nullable(),
+});
+export type CampaignEstimate = z.infer<typeof campaignEstimateSchema>;
+
+export const campaignTimelinePointSchema = z.object({ at: z.string(), sent: z.number(), failed: z.number() });
+
 export const campaignSchema = z.object({
   campaignId: z.string(),
   name: z.string(),
@@ -214,6 +235,39 @@ export const campaignSchema = z.object({
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
   /** Per channel and in all; null for a draft or a scheduled campaign (nothing queued yet). */
-  results: z.object({ whatsapp: campaignFunnelSchema, sms: campaignFunnelSchema, all: campaignFunnelSchema }).nullable(),
+  results: z
+    .object({
+      whatsapp: campaignFunnelSchema,
+      sms: campaignFunnelSchema,
+      all: campaignFunnelSchema,
+      /** What the messages sent so far cost (null when the operator set no prices). */
+      cost: campaignCostSchema.nullable(),
+      /** Messages sent and failed per time bucket (a minute, an hour or a day, as the campaign's span asks). */
+      timeline: z.array(campaignTimelinePointSchema),
+    })
+    .nullable(),
+  /** Before it starts (a draft, a scheduled campaign): whom it would reach, its SMS's parts, what it would cost. */
+  estimate: campaignEstimateSchema.nullable(),
 });
 export type Campaign = z.infer<typeof campaignSchema>;
+
+/** What one contact would get: the channel chosen for them (or why none), and the message as it would read. */
+export const campaignPreviewQuerySchema = z.object({
+  msisdn: z.string({ error: "Give a contact's number" }).trim().min(1, "Give a contact's number").max(40),
+});
+export const campaignPreviewSchema = z.object({
+  msisdn: z.string(),
+  name: z.string().nullable(),
+  channel: z.enum(['whatsapp', 'sms']).nullable(),
+  /** Why nothing would go (never opted in, opted out, a template variable the contact has no value for). */
+  reason: z.string().nullable(),
+  text: z.string().nullable(),
+});
+export type CampaignPreview = z.infer<typeof campaignPreviewSchema>;
+
+/** A test send to the signed-in builder's own number: per channel the campaign uses, whether it went. */
+export const campaignTestSchema = z.object({
+  to: z.string(),
+  sent: z.array(z.object({ channel: z.enum(['whatsapp', 'sms']), ok: z.boolean(), error: z.string().nullable() })),
+});
+export type CampaignTest = z.infer<typeof campaignTestSchema>;

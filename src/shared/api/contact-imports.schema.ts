@@ -45,6 +45,15 @@ export type ContactImportPreviewBody = z.infer<typeof contactImportPreviewBodySc
 /** POST /api/contacts/imports: the same, with where the consent in the file was given (required with consent columns). */
 export const contactImportBodySchema = contactImportPreviewBodySchema.extend({
   consentSource: z.string().trim().max(200, 'A consent source is at most 200 characters').optional(),
+  /**
+   * An attribute every imported contact gets, `key=value` (`list=spring-offers`): the file's contacts as one
+   * audience for a campaign (docs/campaigns.md).
+   */
+  tag: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]{0,39}=[^\n]{1,500}$/, 'A tag is key=value, the key as an attribute key (list=spring)')
+    .optional(),
 });
 export type ContactImportBody = z.infer<typeof contactImportBodySchema>;
 

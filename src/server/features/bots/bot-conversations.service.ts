@@ -119,7 +119,7 @@ type ContactRow = typeof contacts.$inferSelect;
  * The template's values with contact fields filled (`{{contact.name}}`, `{{contact.<attribute>}}`; a field the
  * contact does not have is empty, and renderTemplate then refuses it as having no value).
  */
-export function fillContactFields(values: TemplateValues, contact: ContactRow): TemplateValues {
+export function fillContactFields(values: TemplateValues, contact: Pick<ContactRow, 'name' | 'language' | 'attributes'>): TemplateValues {
   const field = (name: string) =>
     (name === 'name' ? contact.name : name === 'language' ? contact.language : contact.attributes[name]) ?? '';
   const fill = (place: Record<string, string>) =>

@@ -23,7 +23,9 @@ import { fillContactFields } from '../bots/bot-conversations.service';
 import { readTemplateToSend } from '../bots/whatsapp-templates.service';
 import { queueSms } from '../sms/sms.service';
 import { toAudienceConditions, toChannelChoice } from './audiences.service';
-import { type CampaignRow, DIAL_PLACEHOLDER, findCampaignLink } from './campaigns.service';
+import { readDial, toSmsText } from './campaign-results';
+import type { CampaignRow } from './campaign-rows';
+import { findCampaignLink } from './campaigns.service';
 
 type MessageRow = typeof campaignMessages.$inferSelect;
 type ContactRow = typeof contacts.$inferSelect;
@@ -66,6 +68,8 @@ const DAY_MS = 86_400_000;
 /** A refusal that says "later": Meta's rate limits (130429 the number's, 131056 one person's) and its own errors. */
 const RETRY_LATER = /\((130429|131056|131000|131016)\)/;
 const MAX_ATTEMPTS = 5;
+/** How long a campaign that may fall back to SMS waits for a WhatsApp message's outcome before it is done. */
+export const FALLBACK_WAIT_MS = 10 * 60_000;
 /** Why a contact of the audience gets nothing, when the campaign starts. */
 export const SKIPPED_OPTED_OUT = "Opted out of the campaign's channels";
 export const SKIPPED_NO_CONSENT = "Never opted in to the campaign's channels";
@@ -78,11 +82,6 @@ export function isInSendWindow(row: Pick<CampaignRow, 'sendWindow' | 'timeZone'>
   if (!row.sendWindow) return true;
   const { time } = readLocalTime(now, row.timeZone);
   return time >= row.sendWindow.from && time < row.sendWindow.to;
-}
-
-/** The SMS a contact gets: the campaign's text with the USSD app's dial string for `{dial}`. */
-export function toSmsText(text: string, dial: string): string {
-  return text.split(DIAL_PLACEHOLDER).join(dial);
 }
 
 export function createCampaignDispatcher(
@@ -169,30 +168,34 @@ export function createCampaignDispatcher(
 
   /**
    * Claims up to what a sender's pace allows now, across every process (the pacing row under an advisory lock):
-   * one message every `intervalMs`, and for a WhatsApp number at most `daily` a day.
+   * one message every `intervalMs`, and for a WhatsApp number at most `daily` a day. `share`: how many running
+   * campaigns send through this sender now; each takes its part of the room, so one campaign (one account's, on the
+   * shared SMS provider) cannot take it all run after run.
    */
   async function claim(
     campaign: CampaignRow,
     channel: 'whatsapp' | 'sms',
-    key: string,
-    intervalMs: number,
-    daily: number | null,
+    pace: { key: string; intervalMs: number; daily: number | null; share: number },
     now: Date,
   ) {
+    const { key, intervalMs, daily } = pace;
     return ctx.db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`campaign-pacing:${key}`}))`);
-      const [pace] = await tx.select().from(campaignPacing).where(eq(campaignPacing.key, key));
+      const [stored] = await tx.select().from(campaignPacing).where(eq(campaignPacing.key, key));
       // A sender idle for a while may send at most a second's worth (or one message, when slower than that) at once.
-      const nextAt = Math.max(pace?.nextAt.getTime() ?? 0, now.getTime() - Math.max(1000, intervalMs));
+      const nextAt = Math.max(stored?.nextAt.getTime() ?? 0, now.getTime() - Math.max(1000, intervalMs));
       let room = Math.floor((now.getTime() - nextAt) / intervalMs);
-      const dayFresh = !pace?.dayStart || now.getTime() - pace.dayStart.getTime() >= DAY_MS;
-      const dayStart = dayFresh ? now : pace!.dayStart!;
-      const dayCount = dayFresh ? 0 : pace!.dayCount;
+      const dayFresh = !stored?.dayStart || now.getTime() - stored.dayStart.getTime() >= DAY_MS;
+      const dayStart = dayFresh ? now : stored!.dayStart!;
+      const dayCount = dayFresh ? 0 : stored!.dayCount;
       if (daily !== null) room = Math.min(room, daily - dayCount);
-      room = Math.min(room, batchSize);
+      room = Math.min(Math.ceil(room / pace.share), batchSize);
+
       if (room <= 0) return [];
       const m = campaignMessages;
-      const due = tx
+      // Chosen first, then claimed by id: an UPDATE ... WHERE id IN (SELECT ... LIMIT n) may run its subquery more
+      // than once and take more than n rows.
+      const due = await tx
         .select({ id: m.id })
         .from(m)
         .where(
@@ -209,10 +212,19 @@ export function createCampaignDispatcher(
         .orderBy(m.nextAttemptAt)
         .limit(room)
         .for('update', { skipLocked: true });
+      if (due.length === 0) return [];
       const rows = await tx
         .update(m)
         .set({ status: 'claimed', attempts: sql`${m.attempts} + 1`, nextAttemptAt: new Date(now.getTime() + leaseMs) })
-        .where(and(inArray(m.id, due), eq(m.status, 'queued')))
+        .where(
+          and(
+            inArray(
+              m.id,
+              due.map((d) => d.id),
+            ),
+            eq(m.status, 'queued'),
+          ),
+        )
         .returning();
       if (rows.length > 0) {
         const values = {
@@ -384,7 +396,7 @@ export function createCampaignDispatcher(
     return new Map(found.map((c) => [c.msisdn, c]));
   }
 
-  async function sendCampaign(campaign: CampaignRow, report: CampaignDispatchReport): Promise<void> {
+  async function sendCampaign(campaign: CampaignRow, shares: Map<string, number>, report: CampaignDispatchReport): Promise<void> {
     const now = ctx.now();
     if (!isInSendWindow(campaign, now)) return;
     if (campaign.channels !== 'sms') {
@@ -395,26 +407,29 @@ export function createCampaignDispatcher(
       }
       const linked = link.connector === 'baileys';
       const intervalMs = linked ? 60_000 / config.CAMPAIGN_LINKED_DEVICE_PER_MINUTE : 1000 / config.CAMPAIGN_WHATSAPP_PER_SECOND;
-      const rows = await claim(campaign, 'whatsapp', `whatsapp:${link.id}`, intervalMs, config.CAMPAIGN_WHATSAPP_DAILY_LIMIT, now);
+      const key = `whatsapp:${link.id}`;
+      const pace = { key, intervalMs, daily: config.CAMPAIGN_WHATSAPP_DAILY_LIMIT, share: shares.get(key) ?? 1 };
+      const rows = await claim(campaign, 'whatsapp', pace, now);
       const people = await readContacts(campaign.ownerId, rows);
       await inTurns(rows, (row) => sendWhatsApp(campaign, link, row, people.get(row.msisdn), report));
     }
     if (campaign.channels !== 'whatsapp') {
-      const dial = campaign.ussdAppId ? await readDial(campaign.ussdAppId) : '';
-      const rows = await claim(campaign, 'sms', `sms:${config.SMS_PROVIDER}`, 1000 / config.CAMPAIGN_SMS_PER_SECOND, null, now);
+      const dial = await readDial(ctx, campaign.ussdAppId);
+      const key = `sms:${config.SMS_PROVIDER}`;
+      const pace = { key, intervalMs: 1000 / config.CAMPAIGN_SMS_PER_SECOND, daily: null, share: shares.get(key) ?? 1 };
+      const rows = await claim(campaign, 'sms', pace, now);
       const people = await readContacts(campaign.ownerId, rows);
       await inTurns(rows, (row) => sendSms(campaign, dial, row, people.get(row.msisdn), report));
     }
   }
 
-  async function readDial(appId: string): Promise<string> {
-    const result = (await ctx.db.execute(sql`select short_code from apps where id = ${appId}`)) as unknown as {
-      rows: Array<{ short_code: string }>;
-    };
-    return result.rows[0]?.short_code ?? '';
-  }
-
+  /**
+   * Marks done the running campaigns with nothing left to send. One that may fall back to SMS also waits, up to
+   * FALLBACK_WAIT_MS after each WhatsApp message, for WhatsApp to say it was delivered, read or failed: a failure
+   * reported by the status webhook still goes by SMS.
+   */
   async function finish(now: Date): Promise<void> {
+    const waitSince = new Date(now.getTime() - FALLBACK_WAIT_MS).toISOString();
     await ctx.db
       .update(campaigns)
       .set({ status: 'done', finishedAt: now, updatedAt: now })
@@ -423,6 +438,11 @@ export function createCampaignDispatcher(
           eq(campaigns.status, 'running'),
           sql`not exists (select 1 from ${campaignMessages} where ${campaignMessages.campaignId} = ${campaigns.id}
             and ${campaignMessages.status} in ('queued', 'claimed', 'sending'))`,
+          sql`(${campaigns.channels} <> 'whatsapp_then_sms' or not exists (
+            select 1 from ${campaignMessages} m
+            left join whatsapp_messages w on w.link_id = ${campaigns.linkId}::text and w.provider_message_id = m.provider_message_id
+            where m.campaign_id = ${campaigns.id} and m.channel = 'whatsapp' and m.status = 'sent'
+              and m.sent_at > ${waitSince}::timestamptz and coalesce(w.status, 'sent') = 'sent'))`,
         ),
       );
   }
@@ -434,7 +454,14 @@ export function createCampaignDispatcher(
     while (await startOne(now)) report.started++;
     report.fellBack += await fallBack(now);
     const running = await ctx.db.select().from(campaigns).where(eq(campaigns.status, 'running'));
-    for (const campaign of running) await sendCampaign(campaign, report);
+    // How many of the running campaigns share each sender (a WhatsApp number, the SMS provider).
+    const shares = new Map<string, number>();
+    const share = (key: string) => shares.set(key, (shares.get(key) ?? 0) + 1);
+    for (const campaign of running) {
+      if (campaign.channels !== 'sms' && campaign.linkId) share(`whatsapp:${campaign.linkId}`);
+      if (campaign.channels !== 'whatsapp') share(`sms:${config.SMS_PROVIDER}`);
+    }
+    for (const campaign of running) await sendCampaign(campaign, shares, report);
     await finish(ctx.now());
     return report;
   }

@@ -1,11 +1,12 @@
 import { and, eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
-import { campaignMessages, campaigns, contacts, smsMessages } from '../../../db/schema';
+import { campaignMessages, campaigns, contacts, smsMessages, whatsappMessages } from '../../../db/schema';
 import type { ContactConsentMap } from '../../../shared/contact-consent';
 import { linkSimulatedNumber, received, type LinkedBot } from '../../../../tests/support/inbox-bot';
 import { seedApp, seedMenu } from '../../../../tests/support/seed-app';
 import { createApiClient, seedUser, type SeededUser, type TestApp, useTestApp } from '../../../../tests/support/test-app';
 import { describeDb } from '../../../../tests/support/test-db';
+import { waitForContactImports } from '../contacts/contact-imports.service';
 import { createSmsDispatcher } from '../sms/sms.service';
 import { createCampaignDispatcher, SKIPPED_NO_CONSENT, SKIPPED_OPTED_OUT, UNKNOWN_REASON } from './campaign-dispatcher';
 
@@ -129,6 +130,30 @@ describeDb('Campaigns', () => {
     expect(probe.statusCode).toBe(404);
   });
 
+  it('a CSV uploaded for one campaign: its contacts merged with their stated consent and tagged, as an audience', async () => {
+    const account = await seedAccount();
+    const csv = 'phone,name,whatsapp_consent,sms_consent\n+233241000001,Ama,,\n0244000010,Efua,yes,\n0244000011,Kojo,,yes\n';
+    const started = await account.api.post('/api/contacts/imports', {
+      csv,
+      defaultCountry: 'ghana',
+      consentSource: 'Signed form at the Accra shop',
+      tag: 'list=spring',
+    });
+    expect(started.json(), started.body).toMatchObject({ status: '00' });
+    await waitForContactImports();
+    const list = (await account.api.post('/api/audiences', { name: 'Spring list', filter: { attribute: ['list=spring'] } })).json().data;
+    const reach = await account.api.post('/api/audiences/reach', { audienceId: list.audienceId, channels: 'whatsapp_then_sms' });
+    // Ama was already a contact (opted in to both, her tier kept); Efua and Kojo are new, with the consent the file gave.
+    expect(reach.json().data).toEqual({ total: 3, whatsapp: 2, sms: 1, optedOut: 0, noConsent: 0 });
+    const [ama] = await t.db
+      .select({ attributes: contacts.attributes })
+      .from(contacts)
+      .where(and(eq(contacts.ownerId, account.owner.user.id), eq(contacts.msisdn, '+233241000001')));
+    expect(ama!.attributes).toEqual({ tier: 'gold', list: 'spring' });
+    const badTag = await account.api.post('/api/contacts/imports', { csv, defaultCountry: 'ghana', consentSource: 'x', tag: 'no tag' });
+    expect(badTag.statusCode).toBe(400);
+  });
+
   it('sends WhatsApp where the contact opted in, SMS with the dial string where not, and skips the rest with why', async () => {
     const account = await seedAccount();
     const campaignId = await draft(account);
@@ -151,7 +176,8 @@ describeDb('Campaigns', () => {
 
     await t.app.runtime.flushEvents();
     const campaign = (await account.api.get(`/api/campaigns/${campaignId}`)).json().data;
-    expect(campaign).toMatchObject({ status: 'done', audienceSize: 5 });
+    // Still running: WhatsApp has not yet said what became of its two messages (a failure would go by SMS).
+    expect(campaign).toMatchObject({ status: 'running', audienceSize: 5, linkId: account.bot.linkId });
     expect(campaign.results.whatsapp).toMatchObject({ sent: 2, failed: 0 });
     expect(campaign.results.sms).toMatchObject({ queued: 1, sent: 0 });
     expect(campaign.results.all).toMatchObject({ skipped: 2 });
@@ -303,5 +329,199 @@ describeDb('Campaigns', () => {
     expect(sends).toHaveLength(22);
     expect(new Set(sends).size).toBe(22);
     expect(unknown[0]!.msisdn).toBe(`+${sends[2]}`);
+  });
+
+  it("previews what one contact would get, and sends a test to the builder's own number", async () => {
+    const account = await seedAccount();
+    const campaignId = await draft(account);
+    const preview = (msisdn: string) => account.api.get(`/api/campaigns/${campaignId}/preview?msisdn=${encodeURIComponent(msisdn)}`);
+    expect((await preview('+233241000001')).json().data).toEqual({
+      msisdn: '+233241000001',
+      name: 'Ama',
+      channel: 'whatsapp',
+      reason: null,
+      text: 'Hello Ama, our new offers are here.',
+    });
+    expect((await preview('233241000003')).json().data).toMatchObject({
+      channel: 'sms',
+      text: 'Hello from the shop: dial *920*55# for our offers',
+    });
+    expect((await preview('+233241000004')).json().data).toMatchObject({
+      channel: null,
+      reason: expect.stringMatching(/opted out of WhatsApp/),
+    });
+    expect((await preview('+233249999999')).statusCode).toBe(404);
+
+    const test = (await account.api.post(`/api/campaigns/${campaignId}/test`, {})).json().data;
+    expect(test).toEqual({
+      to: '+233200000000',
+      sent: [
+        { channel: 'whatsapp', ok: true, error: null },
+        { channel: 'sms', ok: true, error: null },
+      ],
+    });
+    expect(await received(t, account.bot, '233200000000')).toEqual(['Hello Test User, our new offers are here.']);
+    // Nothing is recorded on the campaign.
+    expect(await messagesOf(campaignId)).toEqual([]);
+  });
+
+  it('exports a row per contact with its channel, status, why and delivery', async () => {
+    const account = await seedAccount();
+    const campaignId = await draft(account);
+    await account.api.post(`/api/campaigns/${campaignId}/schedule`, {});
+    await t.app.campaignDispatcher.runOnce();
+    await t.app.runtime.flushEvents();
+    const res = await account.api.get(`/api/campaigns/${campaignId}/export`);
+    expect(res.headers['content-type']).toMatch(/text\/csv/);
+    const lines = res.body
+      .trim()
+      .split('\r\n')
+      .map((line) => line.slice(1, -1).split('","'));
+    expect(lines[0]).toEqual([
+      'number',
+      'name',
+      'channel',
+      'status',
+      'reason',
+      'sent_at',
+      'delivery',
+      'replied_at',
+      'dialled_at',
+      'opted_out_at',
+    ]);
+    expect(lines).toHaveLength(6);
+    expect(lines[1]).toEqual(['+233241000001', 'Ama', 'whatsapp', 'sent', '', expect.stringMatching(/^\d{4}-/), 'sent', '', '', '']);
+    expect(lines[3]).toEqual(['+233241000003', 'Esi', 'sms', 'sent', '', expect.stringMatching(/^\d{4}-/), 'queued', '', '', '']);
+    expect(lines[4]).toEqual(['+233241000004', 'Yaw', '', 'skipped', SKIPPED_OPTED_OUT, '', '', '', '', '']);
+  });
+
+  it('pauses itself when its template is no longer approved, and keeps what is queued', async () => {
+    const account = await seedAccount();
+    const campaignId = await draft(account, { channels: 'whatsapp' });
+    await account.api.post(`/api/campaigns/${campaignId}/schedule`, {});
+    const templates = (await account.api.get(`/api/chatbot/whatsapp/templates/${account.bot.linkId}`)).json().data.templates;
+    const news = templates.find((tpl: { name: string }) => tpl.name === 'news');
+    await account.api.post(`/api/chatbot/whatsapp/template/${news.templateId}/status`, { status: 'PAUSED', reason: 'Low quality' });
+    await t.app.campaignDispatcher.runOnce();
+    const campaign = (await account.api.get(`/api/campaigns/${campaignId}`)).json().data;
+    expect(campaign).toMatchObject({ status: 'paused', pausedReason: expect.stringMatching(/"news" is PAUSED, not APPROVED/) });
+    expect(campaign.results.whatsapp).toMatchObject({ queued: 2, sent: 0 });
+    expect(await received(t, account.bot, '233241000001')).toEqual([]);
+  });
+
+  it('a WhatsApp message that fails after it was sent goes by SMS, where the campaign allows it', async () => {
+    const account = await seedAccount();
+    const campaignId = await draft(account);
+    await account.api.post(`/api/campaigns/${campaignId}/schedule`, {});
+    expect(await t.app.campaignDispatcher.runOnce()).toMatchObject({ sent: 3 });
+    // Not done while WhatsApp has not said what became of its messages.
+    expect((await account.api.get(`/api/campaigns/${campaignId}`)).json().data.status).toBe('running');
+    await t.app.runtime.flushEvents();
+    // Meta reports both WhatsApp messages undeliverable (the status webhook's write).
+    await t.db
+      .update(whatsappMessages)
+      .set({ status: 'failed', failureReason: 'Message undeliverable (131026)' })
+      .where(eq(whatsappMessages.linkId, account.bot.linkId));
+    const report = await t.app.campaignDispatcher.runOnce();
+    expect(report).toMatchObject({ fellBack: 2, sent: 1, skipped: 1 });
+    const rows = await messagesOf(campaignId);
+    expect(rows.find((r) => r.msisdn === '+233241000001')).toMatchObject({
+      channel: 'sms',
+      status: 'sent',
+      reason: 'WhatsApp: Message undeliverable (131026)',
+    });
+    // Kofi never opted in to SMS: he gets nothing more.
+    expect(rows.find((r) => r.msisdn === '+233241000002')).toMatchObject({
+      channel: 'sms',
+      status: 'skipped',
+      reason: expect.stringMatching(/never opted in to SMS/),
+    });
+    const campaign = (await account.api.get(`/api/campaigns/${campaignId}`)).json().data;
+    expect(campaign.status).toBe('done');
+    expect(campaign.results.all.fellBack).toBe(2);
+  });
+});
+
+describeDb('Campaigns: pace and cost', () => {
+  const t = useTestApp({
+    CAMPAIGN_WHATSAPP_PER_SECOND: 2,
+    CAMPAIGN_WHATSAPP_DAILY_LIMIT: 3,
+    CAMPAIGN_SMS_PER_SECOND: 2,
+    CAMPAIGN_PRICES: { currency: 'USD', whatsapp: { '233': 0.04, '*': 0.06 }, sms: { '*': 0.02 } },
+  });
+
+  it("keeps to the WhatsApp number's pace and daily limit across runs, and estimates and counts the cost", async () => {
+    const owner = await seedUser(t, { roles: ['CHATBOT'] });
+    const api = createApiClient(t, owner);
+    const bot = await seedBot(t, owner);
+    await t.db.insert(contacts).values(
+      Array.from({ length: 5 }, (_, i) => ({
+        ownerId: owner.user.id,
+        msisdn: `+23324300000${i}`,
+        name: `Guest ${i}`,
+        consent: optIn('whatsapp'),
+      })),
+    );
+    const audience = (await api.post('/api/audiences', { name: 'All', filter: { consentChannel: 'whatsapp', consentStatus: 'in' } })).json()
+      .data;
+    const campaignId = (
+      await api.post('/api/campaigns', {
+        name: 'Paced',
+        audienceId: audience.audienceId,
+        channels: 'whatsapp',
+        botId: bot.appId,
+        template: NEWS,
+      })
+    ).json().data.campaignId;
+    const estimate = (await api.get(`/api/campaigns/${campaignId}`)).json().data.estimate;
+    expect(estimate).toEqual({
+      reach: { total: 5, whatsapp: 5, sms: 0, optedOut: 0, noConsent: 0 },
+      smsParts: null,
+      cost: { currency: 'USD', whatsapp: 0.2, sms: 0, total: 0.2 },
+    });
+    await api.post(`/api/campaigns/${campaignId}/schedule`, {});
+    const sentNow = async () => (await t.app.campaignDispatcher.runOnce()).sent;
+    expect(await sentNow()).toBe(2); // a second's worth at 2 a second
+    expect(await sentNow()).toBe(0);
+    t.advanceClock(500);
+    expect(await sentNow()).toBe(1); // half a second later, one more
+    t.advanceClock(5000);
+    expect(await sentNow()).toBe(0); // the day's 3 are gone
+    t.advanceClock(24 * 3_600_000);
+    expect(await sentNow()).toBe(2); // a day later, the rest
+    const campaign = (await api.get(`/api/campaigns/${campaignId}`)).json().data;
+    expect(campaign).toMatchObject({ status: 'done', estimate: null });
+    expect(campaign.results.cost).toEqual({ currency: 'USD', whatsapp: 0.2, sms: 0, total: 0.2 });
+    expect(campaign.results.timeline.reduce((n: number, p: { sent: number }) => n + p.sent, 0)).toBe(5);
+  });
+
+  it("two accounts' SMS campaigns share the SMS provider's pace: neither takes it all", async () => {
+    const start = async (n: number) => {
+      const owner = await seedUser(t, { roles: ['CHATBOT'] });
+      const api = createApiClient(t, owner);
+      await t.db
+        .insert(contacts)
+        .values(Array.from({ length: 4 }, (_, i) => ({ ownerId: owner.user.id, msisdn: `+2332440${n}000${i}`, consent: optIn('sms') })));
+      const audience = (await api.post('/api/audiences', { name: 'SMS', filter: {} })).json().data;
+      const id = (
+        await api.post('/api/campaigns', { name: 'SMS', audienceId: audience.audienceId, channels: 'sms', smsText: 'Offers' })
+      ).json().data.campaignId;
+      await api.post(`/api/campaigns/${id}/schedule`, {});
+      return id as string;
+    };
+    const first = await start(1);
+    const second = await start(2);
+    await t.app.campaignDispatcher.runOnce();
+    const sentOf = async (id: string) =>
+      (
+        await t.db
+          .select()
+          .from(campaignMessages)
+          .where(and(eq(campaignMessages.campaignId, id), eq(campaignMessages.status, 'sent')))
+      ).length;
+    expect([await sentOf(first), await sentOf(second)]).toEqual([1, 1]);
+    t.advanceClock(1000);
+    await t.app.campaignDispatcher.runOnce();
+    expect([await sentOf(first), await sentOf(second)]).toEqual([2, 2]);
   });
 });

@@ -2,16 +2,22 @@ import type { FastifyInstance } from 'fastify';
 import * as calls from '../../../shared/api/campaigns.calls';
 import type { AppContext } from '../../context';
 import { registerCall } from '../../core/register-call';
-import { done, ok } from '../../http';
+import { createLimit } from '../../core/rate-limits';
+import { done, ok, sendCsv } from '../../http';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
 import * as audiences from './audiences.service';
+import type { CampaignParts } from './campaign-dispatcher';
+import { exportCampaign } from './campaign-export';
+import { previewCampaign, testCampaign } from './campaign-previews';
 import * as campaigns from './campaigns.service';
 
 /** The signed-in account's audiences and campaigns (docs/campaigns.md), for the console and API keys. */
-export function registerCampaignsRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard): void {
+export function registerCampaignsRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard, parts: CampaignParts): void {
   const tags = ['campaigns'];
   const reader = { tags, onRequest: guard(), config: { apiKeyScope: 'read' as const } };
   const writer = { tags, onRequest: guard(), config: { apiKeyScope: 'write' as const } };
+  // A test send messages the user's own number: counted per account before anything is read.
+  const testLimit = createLimit(app, 'campaign-test-account', 10, (req) => getSignedInUser(req).id);
 
   registerCall(app, calls.findAudiences, {
     ...reader,
@@ -92,5 +98,21 @@ export function registerCampaignsRoutes(app: FastifyInstance, ctx: AppContext, g
       await campaigns.deleteCampaign(ctx, getSignedInUser(req), req.params.campaignId);
       return done('Campaign deleted');
     },
+  });
+  registerCall(app, calls.previewCampaign, {
+    ...reader,
+    summary: "What one of the account's contacts would get, and by which channel (or why nothing would go)",
+    handler: async (req) => ok('OK', await previewCampaign(ctx, getSignedInUser(req), req.params.campaignId, req.query.msisdn)),
+  });
+  registerCall(app, calls.testCampaign, {
+    ...writer,
+    preHandler: testLimit,
+    summary: "Sends the campaign's messages to the signed-in user's own number, on each channel it uses",
+    handler: async (req) => ok('Test sent', await testCampaign(ctx, getSignedInUser(req), req.params.campaignId, parts)),
+  });
+  registerCall(app, calls.exportCampaign, {
+    ...reader,
+    summary: 'A CSV file with a row per contact: channel, status, why, delivery, reply, dial, opt out',
+    handler: async (req, reply) => sendCsv(reply, exportCampaign(ctx, getSignedInUser(req), req.params.campaignId), 'campaign.csv'),
   });
 }

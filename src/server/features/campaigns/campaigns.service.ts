@@ -5,12 +5,11 @@
  * true whichever process is sending. Another account's campaign, audience, bot or app answers 404.
  */
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import { apps, campaignMessages, campaigns, smsMessages, whatsappLinks } from '../../../db/schema';
+import { apps, campaignMessages, campaigns, whatsappLinks } from '../../../db/schema';
 import {
   CAMPAIGN_MESSAGES,
   type Campaign,
   type CampaignBody,
-  type CampaignFunnel,
   type CampaignStatus,
   type ScheduleBody,
 } from '../../../shared/api/campaigns.schema';
@@ -20,32 +19,13 @@ import type { AppContext } from '../../context';
 import type { AuthUser } from '../../core/auth-user';
 import { readTemplateToSend } from '../bots/whatsapp-templates.service';
 import { countReach, getOwnedAudience } from './audiences.service';
-
-export type CampaignRow = typeof campaigns.$inferSelect;
+import { readEstimate, readResults } from './campaign-results';
+import { type CampaignRow, DIAL_PLACEHOLDER } from './campaign-rows';
 
 /** The statuses that hold a place under CAMPAIGNS_ACTIVE_PER_ACCOUNT. */
 const ACTIVE: CampaignStatus[] = ['scheduled', 'running', 'paused'];
 
-/** `{dial}` in an SMS is the USSD app's dial string. */
-export const DIAL_PLACEHOLDER = '{dial}';
-
-const EMPTY_FUNNEL: CampaignFunnel = {
-  queued: 0,
-  sent: 0,
-  delivered: 0,
-  read: 0,
-  replied: 0,
-  dialled: 0,
-  completed: 0,
-  optedOut: 0,
-  failed: 0,
-  unknown: 0,
-  skipped: 0,
-  cancelled: 0,
-  fellBack: 0,
-};
-
-function toCampaign(row: CampaignRow, results: Campaign['results']): Campaign {
+export function toCampaign(row: CampaignRow, results: Campaign['results'], estimate: Campaign['estimate'] = null): Campaign {
   return {
     campaignId: row.id,
     name: row.name,
@@ -69,10 +49,11 @@ function toCampaign(row: CampaignRow, results: Campaign['results']): Campaign {
     startedAt: row.startedAt?.toISOString() ?? null,
     finishedAt: row.finishedAt?.toISOString() ?? null,
     results,
+    estimate,
   };
 }
 
-async function getOwnedCampaign(ctx: AppContext, user: AuthUser, campaignId: string): Promise<CampaignRow> {
+export async function getOwnedCampaign(ctx: AppContext, user: AuthUser, campaignId: string): Promise<CampaignRow> {
   const [row] = await ctx.db
     .select()
     .from(campaigns)
@@ -187,6 +168,7 @@ export async function scheduleCampaign(ctx: AppContext, user: AuthUser, campaign
   const startAt = body.startAt ? new Date(body.startAt) : now;
   // A minute's grace for a clock or a form a little behind.
   if (startAt.getTime() < now.getTime() - 60_000) throw invalid(CAMPAIGN_MESSAGES.startPast, { field: 'startAt' });
+  let linkId = row.linkId;
   if (row.channels !== 'sms') {
     if (!row.template) throw invalid(CAMPAIGN_MESSAGES.templateNeeded, { field: 'template' });
     const link = await findCampaignLink(ctx, row);
@@ -197,6 +179,8 @@ export async function scheduleCampaign(ctx: AppContext, user: AuthUser, campaign
       language: row.template.language,
       values: withStandIns(row.template.variables),
     });
+    // The number it writes from is fixed now: its messages' ticks and replies are read on it.
+    linkId = link.id;
   }
   if (row.channels !== 'whatsapp' && !row.smsText) throw invalid(CAMPAIGN_MESSAGES.smsNeeded, { field: 'smsText' });
   // The saved audience as it is now: a later change to it does not change this campaign.
@@ -215,7 +199,7 @@ export async function scheduleCampaign(ctx: AppContext, user: AuthUser, campaign
     if (active >= ctx.config.CAMPAIGNS_ACTIVE_PER_ACCOUNT) throw conflict(CAMPAIGN_MESSAGES.tooManyRunning);
     const [updated] = await tx
       .update(campaigns)
-      .set({ status: 'scheduled', filter, startAt, updatedAt: now })
+      .set({ status: 'scheduled', filter, startAt, linkId, updatedAt: now })
       .where(and(eq(campaigns.id, campaignId), eq(campaigns.status, 'draft')))
       .returning();
     return updated;
@@ -293,76 +277,12 @@ export async function findCampaigns(ctx: AppContext, user: AuthUser): Promise<Ca
 }
 
 export async function getCampaign(ctx: AppContext, user: AuthUser, campaignId: string): Promise<Campaign> {
-  return getCampaignResults(ctx, await getOwnedCampaign(ctx, user, campaignId));
+  return getCampaignResults(ctx, await getOwnedCampaign(ctx, user, campaignId), { estimate: true });
 }
 
-/**
- * A campaign with its funnel, per channel and in all, read from its messages and what followed them: a WhatsApp
- * message's ticks (whatsapp_messages), an SMS's send (sms_messages), the contact's reply on the number
- * (whatsapp_windows), a session of the USSD app or the bot after the message (session_records), an opt out of the
- * channel after it; each within CAMPAIGN_ATTRIBUTION_HOURS of the message.
- */
-export async function getCampaignResults(ctx: AppContext, row: CampaignRow): Promise<Campaign> {
-  if (!row.startedAt) return toCampaign(row, null);
-  const window = `${ctx.config.CAMPAIGN_ATTRIBUTION_HOURS} hours`;
-  const m = campaignMessages;
-  const flowApps = [row.ussdAppId, row.botId].filter((id): id is string => !!id);
-  const flowAppList =
-    flowApps.length > 0
-      ? sql.join(
-          flowApps.map((id) => sql`${id}`),
-          sql`, `,
-        )
-      : sql`null`;
-  const result = (await ctx.db.execute(sql`
-    select m.channel,
-      count(*) filter (where m.status in ('queued', 'claimed', 'sending') or (m.status = 'sent' and s.status = 'QUEUED')) as queued,
-      count(*) filter (where m.status = 'sent' and coalesce(s.status, 'SENT') = 'SENT' and coalesce(w.status, 'sent') <> 'failed') as sent,
-      count(*) filter (where w.status in ('delivered', 'read')) as delivered,
-      count(*) filter (where w.status = 'read') as read,
-      count(*) filter (where m.channel = 'whatsapp' and win.last_inbound_at > m.sent_at
-        and win.last_inbound_at < m.sent_at + ${window}::interval) as replied,
-      count(*) filter (where m.status = 'sent' and exists (
-        select 1 from session_records r where r.contact_msisdn = m.msisdn and r.app_id = ${row.ussdAppId ?? ''}
-          and r.caller is null and r.started_at > m.sent_at and r.started_at < m.sent_at + ${window}::interval)) as dialled,
-      count(*) filter (where m.status = 'sent' and exists (
-        select 1 from session_records r where r.contact_msisdn = m.msisdn and r.app_id in (${flowAppList})
-          and r.status = 'completed' and r.caller is null and r.started_at > m.sent_at
-          and r.started_at < m.sent_at + ${window}::interval)) as completed,
-      count(*) filter (where m.status = 'sent' and (c.consent -> m.channel ->> 'status') = 'out'
-        and (c.consent -> m.channel ->> 'at')::timestamptz > m.sent_at) as opted_out,
-      count(*) filter (where m.status = 'failed' or s.status = 'FAILED' or w.status = 'failed') as failed,
-      count(*) filter (where m.status = 'unknown') as unknown,
-      count(*) filter (where m.status = 'skipped') as skipped,
-      count(*) filter (where m.status = 'cancelled') as cancelled,
-      count(*) filter (where m.fell_back_at is not null) as fell_back
-    from ${m} m
-    left join ${smsMessages} s on s.id = m.sms_message_id
-    left join whatsapp_messages w on m.channel = 'whatsapp' and w.link_id = ${row.linkId ?? ''}
-      and w.provider_message_id = m.provider_message_id
-    left join whatsapp_windows win on m.channel = 'whatsapp' and win.link_id::text = ${row.linkId ?? ''} and win.msisdn = m.msisdn
-    left join contacts c on c.owner_id = m.owner_id and c.msisdn = m.msisdn
-    where m.campaign_id = ${row.id}
-    group by m.channel`)) as unknown as { rows: Array<Record<string, unknown>> };
-  const byChannel = { whatsapp: { ...EMPTY_FUNNEL }, sms: { ...EMPTY_FUNNEL }, all: { ...EMPTY_FUNNEL } };
-  for (const r of result.rows) {
-    const funnel: CampaignFunnel = {
-      queued: Number(r.queued),
-      sent: Number(r.sent),
-      delivered: Number(r.delivered),
-      read: Number(r.read),
-      replied: Number(r.replied),
-      dialled: Number(r.dialled),
-      completed: Number(r.completed),
-      optedOut: Number(r.opted_out),
-      failed: Number(r.failed),
-      unknown: Number(r.unknown),
-      skipped: Number(r.skipped),
-      cancelled: Number(r.cancelled),
-      fellBack: Number(r.fell_back),
-    };
-    if (r.channel === 'whatsapp' || r.channel === 'sms') byChannel[r.channel] = funnel;
-    for (const key of Object.keys(funnel) as Array<keyof CampaignFunnel>) byChannel.all[key] += funnel[key];
-  }
-  return toCampaign(row, byChannel);
+/** A campaign with its results once started; before that (with `estimate`), whom it would reach and at what cost. */
+export async function getCampaignResults(ctx: AppContext, row: CampaignRow, options: { estimate?: boolean } = {}): Promise<Campaign> {
+  if (row.startedAt) return toCampaign(row, await readResults(ctx, row));
+  const estimate = options.estimate && (row.status === 'draft' || row.status === 'scheduled' || row.status === 'paused');
+  return toCampaign(row, null, estimate ? await readEstimate(ctx, row) : null);
 }

@@ -105,7 +105,9 @@ export async function startContactImport(ctx: AppContext, user: AuthUser, body: 
     throw err;
   }
   const started = job!;
-  const run = runImport(ctx, user.id, started.id, file.rows(), consentSource).catch(async (err: unknown) => {
+  const tag = body.tag ? { key: body.tag.slice(0, body.tag.indexOf('=')), value: body.tag.slice(body.tag.indexOf('=') + 1) } : null;
+  const rows = tag ? withTag(file.rows(), tag) : file.rows();
+  const run = runImport(ctx, user.id, started.id, rows, consentSource).catch(async (err: unknown) => {
     ctx.log.error({ err, importId: started.id }, 'contact import failed');
     await markImportFailed(ctx, started.id, describeImportFailure(err));
   });
@@ -157,6 +159,11 @@ export async function waitForContactImports(): Promise<void> {
 }
 
 const isRunningClash = (err: unknown) => isUniqueViolation(err, 'contact_imports_one_running_idx');
+
+/** Each row with the import's tag among its attributes (the tag wins over a column of the same key). */
+function* withTag(rows: Generator<ImportRow>, tag: { key: string; value: string }): Generator<ImportRow> {
+  for (const row of rows) yield { ...row, attributes: { ...row.attributes, [tag.key]: tag.value } };
+}
 
 async function runImport(
   ctx: AppContext,

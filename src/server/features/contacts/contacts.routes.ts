@@ -1,5 +1,4 @@
-import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { CONTACT_IMPORT_LIMITS } from '../../../shared/api/contact-imports.schema';
 import {
   deleteContact,
@@ -15,28 +14,13 @@ import {
 } from '../../../shared/api/contacts.calls';
 import type { AppContext } from '../../context';
 import { registerCall } from '../../core/register-call';
-import { done, ok } from '../../http';
+import { done, ok, sendCsv } from '../../http';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
 import * as importsService from './contact-imports.service';
 import * as contactsService from './contacts.service';
 
 /** A request carrying a contacts file: the file's cap, as JSON (quotes escaped), with room to spare. */
 const FILE_BODY_LIMIT = CONTACT_IMPORT_LIMITS.maxChars * 2;
-
-/**
- * Streams a generated file; its first chunk runs the access and input checks, so a refusal is still an ordinary
- * error reply.
- */
-async function sendCsv(reply: FastifyReply, chunks: AsyncGenerator<string>, fileName: string) {
-  const first = await chunks.next();
-  const stream = Readable.from(
-    (async function* () {
-      if (!first.done) yield first.value;
-      yield* chunks;
-    })(),
-  );
-  return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${fileName}"`).send(stream);
-}
 
 /** The signed-in account's contacts (docs/contacts.md), for the console and API keys. */
 export function registerContactsRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard): void {
