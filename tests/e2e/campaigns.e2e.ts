@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { callApi, type LoginReplyBody, registerBotBuilder, storeSession } from './accounts';
@@ -212,6 +213,22 @@ describeBrowser('campaigns in the console', () => {
     await visible(page.getByRole('heading', { name: 'December offers' }));
     await visible(page.getByTestId('campaign-status').getByText('Draft'));
     await visible(page.getByTestId('funnel-none'));
+    // Before it starts: reach, the SMS's parts and the cost at the server's prices (2 x 0.04 + 1 part x 0.02).
+    expect(await page.getByTestId('campaign-estimate-parts').textContent()).toBe('1 part, GSM-7, 31 characters');
+    expect(await page.getByTestId('campaign-estimate-cost').textContent()).toBe('USD 0.10 (WhatsApp USD 0.08, SMS USD 0.02)');
+    // Preview per contact: Ama by WhatsApp with her name, Esi by SMS with the dial string, Yaw not at all.
+    const number = page.getByRole('textbox', { name: "A contact's number" });
+    await number.fill('+233241000641');
+    await visible(page.getByTestId('campaign-preview').getByText('By WhatsApp'));
+    expect(await page.getByTestId('campaign-preview-text').textContent()).toContain('Hello Ama, our new offers are here.');
+    await number.fill('+233241000643');
+    await visible(page.getByTestId('campaign-preview').getByText('By SMS'));
+    expect(await page.getByTestId('campaign-preview-text').textContent()).toBe('Dial *920*64# to see our offers');
+    await number.fill('+233241000644');
+    await visible(page.getByTestId('campaign-preview').getByText('Nothing sent'));
+    // A test to the builder's own number first.
+    await page.getByRole('button', { name: 'Send a test to my number' }).click();
+    await visible(page.getByTestId('campaign-test-result').getByText(/^Test to /));
     await screenshot(page, 'campaigns-draft-desktop');
     await page.getByRole('button', { name: 'Schedule' }).click();
     const schedule = page.getByRole('dialog', { name: 'Schedule December offers' });
@@ -221,6 +238,11 @@ describeBrowser('campaigns in the console', () => {
     expect(await page.getByTestId('funnel-whatsapp-sent').textContent()).toBe('2');
     expect(await page.getByTestId('funnel-sms-sent').textContent()).toBe('1');
     expect(await page.getByTestId('funnel-all-others').textContent()).toContain('2 skipped');
+    await expect.poll(() => page.getByTestId('campaign-cost').textContent()).toBe('Cost so far: USD 0.10 (WhatsApp USD 0.08, SMS USD 0.02)');
+    await visible(page.getByRole('region', { name: 'Over time' }).getByRole('button', { name: 'Show as table' }));
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const csv = readFileSync(await download.path(), 'utf8');
+    expect(csv.split('\n').filter((line) => line.includes('+23324100064')).length).toBe(5);
     await screenshot(page, 'campaigns-results-desktop');
     await page.close();
 

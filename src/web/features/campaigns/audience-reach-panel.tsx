@@ -1,4 +1,5 @@
 import { Alert, Group, Loader, Paper, Progress, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
 import type { AudienceReach } from '../../../shared/api/campaigns.schema';
 
 interface ReachFigure {
@@ -21,13 +22,15 @@ interface AudienceReachPanelProps {
   error: Error | null;
   /** Shown instead of figures while there is nothing to count yet (no audience chosen). */
   idleText?: string;
+  /** Figures that go with the reach (a campaign's SMS parts and cost), under it. */
+  children?: ReactNode;
 }
 
 /**
  * How many of an audience's contacts each channel reaches and why the rest are not, as one stacked bar and four
  * figures: WhatsApp N, SMS N, not reached because opted out N, never opted in N.
  */
-export function AudienceReachPanel({ reach, isFetching, error, idleText }: AudienceReachPanelProps) {
+export function AudienceReachPanel({ reach, isFetching, error, idleText, children }: AudienceReachPanelProps) {
   const total = reach?.total ?? 0;
   const reached = reach ? reach.whatsapp + reach.sms : 0;
   return (
@@ -87,6 +90,7 @@ export function AudienceReachPanel({ reach, isFetching, error, idleText }: Audie
             </SimpleGrid>
           </>
         )}
+        {children}
       </Stack>
     </Paper>
   );

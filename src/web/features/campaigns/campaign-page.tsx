@@ -1,23 +1,25 @@
 import { Alert, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { IconCalendarEvent, IconPencil, IconPlayerPause, IconPlayerPlay, IconTrash, IconX } from '@tabler/icons-react';
+import { IconCalendarEvent, IconDownload, IconPencil, IconPlayerPause, IconPlayerPlay, IconTrash, IconX } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { findBots } from '../../../shared/api/bots.calls';
-import { cancelCampaign, deleteCampaign, pauseCampaign, resumeCampaign } from '../../../shared/api/campaigns.calls';
+import { cancelCampaign, deleteCampaign, exportCampaign, pauseCampaign, resumeCampaign } from '../../../shared/api/campaigns.calls';
 import type { Campaign } from '../../../shared/api/campaigns.schema';
 import { BackLink } from '../../components/back-link';
 import { LoadErrorPanel } from '../../components/load-error-panel';
 import { PageLoading } from '../../components/page-loading';
 import { failureText, isOk } from '../../lib/api';
-import { call, callQuery } from '../../lib/call';
+import { call, callQuery, downloadCall } from '../../lib/call';
 import { formatMoment } from '../../lib/format';
 import { showToast } from '../../lib/toast';
 import { useConfirmedCall } from '../../lib/use-confirmed-call';
-import { AudienceReachPanel } from './audience-reach-panel';
+import { CampaignEstimatePanel, describeCost } from './campaign-estimate-panel';
 import { CampaignFunnelPanels } from './campaign-funnel';
+import { CampaignPreviewCard } from './campaign-preview-card';
 import { CampaignScheduleDialog } from './campaign-schedule-dialog';
 import { CampaignStatusBadge } from './campaign-status-badge';
+import { CampaignTimelineChart } from './campaign-timeline-chart';
 import {
   CAMPAIGNS_KEY,
   CAMPAIGNS_PATH,
@@ -25,7 +27,6 @@ import {
   campaignEditPath,
   describeAudienceFilter,
   useAccountApps,
-  useAudienceReach,
   useAudiences,
   useCampaign,
 } from './campaigns.api';
@@ -66,6 +67,30 @@ export function CampaignPage() {
     );
   return <CampaignView campaign={campaign.data} />;
 }
+
+/** Export CSV: a row per contact of the audience, with its channel, status and why, delivery, reply and dial. */
+function CampaignExportButton({ campaign }: { campaign: Campaign }) {
+  const [isExporting, setExporting] = useState(false);
+  async function exportRows() {
+    setExporting(true);
+    const reply = await downloadCall(exportCampaign, { params: { campaignId: campaign.campaignId } }, `${toFileName(campaign.name)}.csv`);
+    setExporting(false);
+    if (!isOk(reply))
+      showToast({ color: 'red', title: 'Export failed', message: failureText(reply, 'The campaign could not be exported.') });
+  }
+  return (
+    <Button variant="default" size="xs" leftSection={<IconDownload size={14} />} loading={isExporting} onClick={() => void exportRows()}>
+      Export CSV
+    </Button>
+  );
+}
+
+/** A campaign's name as a file's: letters, digits and dashes. */
+const toFileName = (name: string) =>
+  name
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .toLowerCase() || 'campaign';
 
 function CampaignActions({ campaign }: { campaign: Campaign }) {
   const queryClient = useQueryClient();
@@ -152,8 +177,8 @@ function CampaignActions({ campaign }: { campaign: Campaign }) {
 function CampaignView({ campaign }: { campaign: Campaign }) {
   const audiences = useAudiences();
   const apps = useAccountApps();
-  const isDraft = campaign.status === 'draft';
-  const reach = useAudienceReach(isDraft && campaign.audienceId ? { audienceId: campaign.audienceId, channels: campaign.channels } : null);
+  // A campaign not yet ended can still be previewed and tested.
+  const isLive = campaign.status !== 'done' && campaign.status !== 'cancelled';
   const appNames = new Map((apps.data ?? []).map((a) => [a.appId, a.appName]));
   const audience = audiences.data?.find((a) => a.audienceId === campaign.audienceId);
   const ussdApp = apps.data?.find((a) => a.appId === campaign.ussdAppId);
@@ -186,13 +211,28 @@ function CampaignView({ campaign }: { campaign: Campaign }) {
           {campaign.pausedReason}
         </Alert>
       )}
+      {campaign.estimate && (
+        <Stack gap="sm">
+          <Title order={2} fz="lg">
+            Before it starts
+          </Title>
+          <CampaignEstimatePanel estimate={campaign.estimate} />
+        </Stack>
+      )}
+      {isLive && <CampaignPreviewCard campaign={campaign} />}
       <Stack gap="sm">
-        <Title order={2} fz="lg">
-          Results
-        </Title>
+        <Group justify="space-between" gap="sm">
+          <Title order={2} fz="lg">
+            Results
+          </Title>
+          {campaign.results && <CampaignExportButton campaign={campaign} />}
+        </Group>
+        {campaign.results?.cost && (
+          <Text size="sm" data-testid="campaign-cost">{`Cost so far: ${describeCost(campaign.results.cost)}`}</Text>
+        )}
         <CampaignFunnelPanels campaign={campaign} />
+        {campaign.results && <CampaignTimelineChart timeline={campaign.results.timeline} />}
       </Stack>
-      {isDraft && campaign.audienceId && <AudienceReachPanel reach={reach.data} isFetching={reach.isFetching} error={reach.error} />}
       <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }} component="section" aria-label="What it sends">
         <Stack gap="md">
           <Title order={2} fz="lg">
