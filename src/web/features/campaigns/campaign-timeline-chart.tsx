@@ -1,3 +1,4 @@
+import '@mantine/charts/styles.css';
 import { BarChart } from '@mantine/charts';
 import { Paper, Stack, Title } from '@mantine/core';
 import type { Campaign } from '../../../shared/api/campaigns.schema';
