@@ -238,7 +238,9 @@ describeBrowser('campaigns in the console', () => {
     expect(await page.getByTestId('funnel-whatsapp-sent').textContent()).toBe('2');
     expect(await page.getByTestId('funnel-sms-sent').textContent()).toBe('1');
     expect(await page.getByTestId('funnel-all-others').textContent()).toContain('2 skipped');
-    await expect.poll(() => page.getByTestId('campaign-cost').textContent()).toBe('Cost so far: USD 0.10 (WhatsApp USD 0.08, SMS USD 0.02)');
+    await expect
+      .poll(() => page.getByTestId('campaign-cost').textContent())
+      .toBe('Cost so far: USD 0.10 (WhatsApp USD 0.08, SMS USD 0.02)');
     await visible(page.getByRole('region', { name: 'Over time' }).getByRole('button', { name: 'Show as table' }));
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     const csv = readFileSync(await download.path(), 'utf8');
