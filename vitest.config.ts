@@ -23,6 +23,8 @@ const postgresServerFiles = [
   'src/server/features/bots/bot-conversations-outage.int.test.ts',
   'src/server/features/media/media-upload-blink.int.test.ts',
   'src/server/features/inbox/inbox-blink.int.test.ts',
+  // Two processes on one database, one of them killed: PGlite lives inside its one process.
+  'src/server/features/campaigns/campaign-kill.int.test.ts',
 ];
 
 export default defineConfig({

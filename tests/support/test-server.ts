@@ -33,6 +33,8 @@ export interface TestServer {
   hop(appId: string, sessionId: string, text: string, timeoutMs: number, serviceCode?: string): Promise<string>;
   /** Stops the server: SIGTERM (it closes its database), SIGKILL if it has not exited in 5 s (a frozen one cannot). */
   close(): Promise<void>;
+  /** Kills the process at once (SIGKILL), as a crash or an out-of-memory kill does: nothing of it runs again. */
+  kill(): Promise<void>;
 }
 
 const CHILD = fileURLToPath(new URL('./test-server-child.ts', import.meta.url));
@@ -82,6 +84,12 @@ export async function startTestServer(options: { users?: number; config?: Partia
     users,
     databaseName,
     isRunning: () => child.exitCode === null && child.signalCode === null,
+    async kill() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+    },
     output: () => output,
     api,
     async createApp(auth, customShortCode, menu) {

@@ -92,6 +92,7 @@ export function createCampaignDispatcher(
   const batchSize = options.batchSize ?? 100;
   const leaseMs = options.leaseMs ?? 5 * 60_000;
   const concurrency = options.concurrency ?? 8;
+  const dispatchIntervalMs = options.intervalMs ?? ctx.config.CAMPAIGN_DISPATCH_INTERVAL_MS;
   const { config } = ctx;
 
   async function endLeases(now: Date): Promise<void> {
@@ -182,8 +183,9 @@ export function createCampaignDispatcher(
     return ctx.db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`campaign-pacing:${key}`}))`);
       const [stored] = await tx.select().from(campaignPacing).where(eq(campaignPacing.key, key));
-      // A sender idle for a while may send at most a second's worth (or one message, when slower than that) at once.
-      const nextAt = Math.max(stored?.nextAt.getTime() ?? 0, now.getTime() - Math.max(1000, intervalMs));
+      // A sender idle for a while may send at most a second's worth and a run's interval (or one message, when slower
+      // than that) at once: runs a little more than an interval apart then keep the whole pace.
+      const nextAt = Math.max(stored?.nextAt.getTime() ?? 0, now.getTime() - Math.max(1000 + dispatchIntervalMs, intervalMs));
       let room = Math.floor((now.getTime() - nextAt) / intervalMs);
       const dayFresh = !stored?.dayStart || now.getTime() - stored.dayStart.getTime() >= DAY_MS;
       const dayStart = dayFresh ? now : stored!.dayStart!;
@@ -334,10 +336,22 @@ export function createCampaignDispatcher(
   ) {
     const consent = contact ? checkConsent(contact, 'sms') : { allowed: false as const, reason: `${row.msisdn} is no longer a contact` };
     if (!consent.allowed) return skip(row, consent.reason, report);
-    if (!(await markSending(row, ctx.now()))) return;
-    // The SMS joins the outbox and the message is marked sent in one transaction: it is queued exactly once, and
-    // the SMS dispatcher delivers it with its own retries.
-    await ctx.db.transaction(async (tx) => {
+    // The message is marked sent (if its campaign still runs) and its SMS joins the outbox in one transaction: a
+    // process that stops anywhere in it leaves neither, so the SMS is queued exactly once; the SMS dispatcher then
+    // delivers it with its own retries.
+    const queued = await ctx.db.transaction(async (tx) => {
+      const [marked] = await tx
+        .update(campaignMessages)
+        .set({ status: 'sent', sentAt: ctx.now() })
+        .where(
+          and(
+            eq(campaignMessages.id, row.id),
+            eq(campaignMessages.status, 'claimed'),
+            sql`exists (select 1 from ${campaigns} where ${campaigns.id} = ${row.campaignId} and ${campaigns.status} = 'running')`,
+          ),
+        )
+        .returning({ id: campaignMessages.id });
+      if (!marked) return false;
       const sms = await queueSms(
         ctx,
         {
@@ -350,11 +364,10 @@ export function createCampaignDispatcher(
         },
         { db: tx },
       );
-      await tx
-        .update(campaignMessages)
-        .set({ status: 'sent', smsMessageId: sms.id, sentAt: ctx.now() })
-        .where(eq(campaignMessages.id, row.id));
+      await tx.update(campaignMessages).set({ smsMessageId: sms.id }).where(eq(campaignMessages.id, row.id));
+      return true;
     });
+    if (!queued) return;
     report.sent++;
   }
 
@@ -368,6 +381,15 @@ export function createCampaignDispatcher(
       .set({ status: 'queued' })
       .where(and(eq(campaignMessages.campaignId, campaign.id), eq(campaignMessages.status, 'claimed')));
     ctx.log.warn({ campaignId: campaign.id, reason }, 'a campaign paused itself');
+  }
+
+  /** Claims and sends batch after batch while a claim comes back full: a pace above a batch a run is kept. */
+  async function inBatches(next: () => Promise<MessageRow[]>, send: (rows: MessageRow[]) => Promise<void>): Promise<void> {
+    for (;;) {
+      const rows = await next();
+      if (rows.length > 0) await send(rows);
+      if (rows.length < batchSize) return;
+    }
   }
 
   /** Runs `work` on each item, `concurrency` at a time. */
@@ -409,17 +431,25 @@ export function createCampaignDispatcher(
       const intervalMs = linked ? 60_000 / config.CAMPAIGN_LINKED_DEVICE_PER_MINUTE : 1000 / config.CAMPAIGN_WHATSAPP_PER_SECOND;
       const key = `whatsapp:${link.id}`;
       const pace = { key, intervalMs, daily: config.CAMPAIGN_WHATSAPP_DAILY_LIMIT, share: shares.get(key) ?? 1 };
-      const rows = await claim(campaign, 'whatsapp', pace, now);
-      const people = await readContacts(campaign.ownerId, rows);
-      await inTurns(rows, (row) => sendWhatsApp(campaign, link, row, people.get(row.msisdn), report));
+      await inBatches(
+        () => claim(campaign, 'whatsapp', pace, ctx.now()),
+        async (rows) => {
+          const people = await readContacts(campaign.ownerId, rows);
+          await inTurns(rows, (row) => sendWhatsApp(campaign, link, row, people.get(row.msisdn), report));
+        },
+      );
     }
     if (campaign.channels !== 'whatsapp') {
       const dial = await readDial(ctx, campaign.ussdAppId);
       const key = `sms:${config.SMS_PROVIDER}`;
       const pace = { key, intervalMs: 1000 / config.CAMPAIGN_SMS_PER_SECOND, daily: null, share: shares.get(key) ?? 1 };
-      const rows = await claim(campaign, 'sms', pace, now);
-      const people = await readContacts(campaign.ownerId, rows);
-      await inTurns(rows, (row) => sendSms(campaign, dial, row, people.get(row.msisdn), report));
+      await inBatches(
+        () => claim(campaign, 'sms', pace, ctx.now()),
+        async (rows) => {
+          const people = await readContacts(campaign.ownerId, rows);
+          await inTurns(rows, (row) => sendSms(campaign, dial, row, people.get(row.msisdn), report));
+        },
+      );
     }
   }
 
