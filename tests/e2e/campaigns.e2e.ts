@@ -128,6 +128,15 @@ describeBrowser('campaigns in the console', () => {
     await screenshot(page, 'campaigns-error-desktop');
     await page.close();
 
+    // The audiences' empty state, and a campaign that is not there.
+    const more = await open('/campaigns/audiences');
+    await visible(more.getByTestId('audiences-empty').getByText('No audiences yet'));
+    await screenshot(more, 'campaigns-audiences-empty-desktop');
+    await more.goto('/campaigns/00000000-0000-4000-8000-000000000000');
+    await visible(more.getByText('Campaign not found'));
+    await screenshot(more, 'campaigns-not-found-desktop');
+    await more.close();
+
     const phone = await open('/campaigns', PHONE);
     await visible(phone.getByTestId('campaigns-empty'));
     await expectNoSidewaysScroll(phone);
@@ -185,6 +194,12 @@ describeBrowser('campaigns in the console', () => {
     await visible(page.getByText('Choose the WhatsApp bot the campaign writes from'));
 
     await page.getByRole('textbox', { name: 'Name' }).fill('December offers');
+    // Leaving with changes asks first.
+    await page.getByRole('link', { name: 'Campaigns' }).first().click();
+    const discard = page.getByRole('dialog', { name: 'Discard changes?' });
+    await visible(discard);
+    await discard.getByRole('button', { name: 'Keep editing' }).click();
+    await discard.waitFor({ state: 'hidden' });
     await page.getByRole('combobox', { name: 'Audience' }).click();
     await page.getByRole('option', { name: 'Gold members' }).click();
     await expect.poll(() => page.getByTestId('audience-reach-total').textContent()).toBe('3 of 5 contacts reached');

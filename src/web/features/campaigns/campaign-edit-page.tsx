@@ -2,7 +2,7 @@ import { Alert, Anchor, Button, Group, Paper, Select, SimpleGrid, Stack, Switch,
 import { TimeInput } from '@mantine/dates';
 import { IconDeviceFloppy } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { createCampaign, updateCampaign } from '../../../shared/api/campaigns.calls';
 import { CAMPAIGN_MESSAGES, type Campaign, type CampaignChannels, campaignBodySchema } from '../../../shared/api/campaigns.schema';
@@ -15,6 +15,7 @@ import { PageHeader } from '../../components/page-header';
 import { PageLoading } from '../../components/page-loading';
 import { failureText, isOk } from '../../lib/api';
 import { call } from '../../lib/call';
+import { useLeaveGuard } from '../../lib/confirm-discard';
 import { showToast } from '../../lib/toast';
 import { AudienceReachPanel } from './audience-reach-panel';
 import { CampaignChannelsControl } from './campaign-channels-control';
@@ -47,6 +48,8 @@ interface CampaignDraft {
   windowFrom: string;
   windowTo: string;
 }
+
+const DISCARD_QUESTION = 'This campaign has changes that are not saved. Leave and lose them?';
 
 /** The schema paths a field of the form answers for. */
 const FIELD_PATHS: Partial<Record<keyof CampaignDraft, string[]>> = {
@@ -148,7 +151,14 @@ function CampaignEditLoader({ campaignId }: { campaignId: string }) {
 function CampaignForm({ campaign }: { campaign: Campaign | null }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [draft, setDraft] = useState(() => toDraft(campaign));
+  const [initial] = useState(() => toDraft(campaign));
+  const [draft, setDraft] = useState(initial);
+  // The saved campaign's id: its page opens once the form no longer counts as changed.
+  const [savedId, setSavedId] = useState<string | null>(null);
+  useLeaveGuard(savedId === null && JSON.stringify(draft) !== JSON.stringify(initial), DISCARD_QUESTION);
+  useEffect(() => {
+    if (savedId) void navigate(campaignPath(savedId));
+  }, [savedId, navigate]);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [refusal, setRefusal] = useState<string | null>(null);
   const [isSaving, setSaving] = useState(false);
@@ -186,7 +196,7 @@ function CampaignForm({ campaign }: { campaign: Campaign | null }) {
     }
     showToast({ color: 'teal', title: 'Draft saved', message: `${reply.data.name} is saved: schedule it from its page.` });
     await queryClient.invalidateQueries({ queryKey: CAMPAIGNS_KEY });
-    void navigate(campaignPath(reply.data.campaignId));
+    setSavedId(reply.data.campaignId);
   }
 
   const usesWhatsApp = draft.channels !== 'sms';
