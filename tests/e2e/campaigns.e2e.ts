@@ -133,7 +133,7 @@ describeBrowser('campaigns in the console', () => {
     await visible(more.getByTestId('audiences-empty').getByText('No audiences yet'));
     await screenshot(more, 'campaigns-audiences-empty-desktop');
     await more.goto('/campaigns/00000000-0000-4000-8000-000000000000');
-    await visible(more.getByText('Campaign not found'));
+    await visible(more.getByTestId('campaign-not-found').getByText('Campaign not found'));
     await screenshot(more, 'campaigns-not-found-desktop');
     await more.close();
 

@@ -9,7 +9,6 @@ import { CAMPAIGN_MESSAGES, type Campaign, type CampaignChannels, campaignBodySc
 import { templateKey } from '../../../shared/whatsapp-templates';
 import { BackLink } from '../../components/back-link';
 import { FormAlert } from '../../components/form-alert';
-import { LoadErrorPanel } from '../../components/load-error-panel';
 import { listTimeZones } from '../../components/office-hours-card';
 import { PageHeader } from '../../components/page-header';
 import { PageLoading } from '../../components/page-loading';
@@ -20,6 +19,7 @@ import { showToast } from '../../lib/toast';
 import { AudienceReachPanel } from './audience-reach-panel';
 import { CampaignChannelsControl } from './campaign-channels-control';
 import { readIssues } from './campaign-issues';
+import { CampaignLoadError } from './campaign-load-error';
 import { CampaignSmsFields } from './campaign-sms-fields';
 import { CampaignWhatsAppFields, type WhatsAppDraft, toValues } from './campaign-whatsapp-fields';
 import {
@@ -135,7 +135,7 @@ export function CampaignEditPage() {
 function CampaignEditLoader({ campaignId }: { campaignId: string }) {
   const campaign = useCampaign(campaignId);
   if (campaign.isPending) return <PageLoading />;
-  if (campaign.error) return <LoadErrorPanel message={campaign.error.message} onRetry={() => void campaign.refetch()} />;
+  if (campaign.error) return <CampaignLoadError error={campaign.error} onRetry={() => void campaign.refetch()} />;
   if (campaign.data.status !== 'draft')
     return (
       <Stack gap="md">

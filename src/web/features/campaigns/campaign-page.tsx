@@ -7,7 +7,6 @@ import { findBots } from '../../../shared/api/bots.calls';
 import { cancelCampaign, deleteCampaign, exportCampaign, pauseCampaign, resumeCampaign } from '../../../shared/api/campaigns.calls';
 import type { Campaign } from '../../../shared/api/campaigns.schema';
 import { BackLink } from '../../components/back-link';
-import { LoadErrorPanel } from '../../components/load-error-panel';
 import { PageLoading } from '../../components/page-loading';
 import { failureText, isOk } from '../../lib/api';
 import { call, callQuery, downloadCall } from '../../lib/call';
@@ -16,6 +15,7 @@ import { showToast } from '../../lib/toast';
 import { useConfirmedCall } from '../../lib/use-confirmed-call';
 import { CampaignEstimatePanel, describeCost } from './campaign-estimate-panel';
 import { CampaignFunnelPanels } from './campaign-funnel';
+import { CampaignLoadError } from './campaign-load-error';
 import { CampaignPreviewCard } from './campaign-preview-card';
 import { CampaignScheduleDialog } from './campaign-schedule-dialog';
 import { CampaignStatusBadge } from './campaign-status-badge';
@@ -62,7 +62,7 @@ export function CampaignPage() {
     return (
       <Stack gap="md">
         <BackLink to={CAMPAIGNS_PATH} label="Campaigns" />
-        <LoadErrorPanel message={campaign.error.message} onRetry={() => void campaign.refetch()} />
+        <CampaignLoadError error={campaign.error} onRetry={() => void campaign.refetch()} />
       </Stack>
     );
   return <CampaignView campaign={campaign.data} />;
