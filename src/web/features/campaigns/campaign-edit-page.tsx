@@ -180,7 +180,7 @@ function CampaignForm({ campaign }: { campaign: Campaign | null }) {
     if (!parsed.success) {
       const issues = readIssues(parsed.error);
       setErrors(issues);
-      setRefusal('Some fields need a change: see the messages below them.');
+      setRefusal(null);
       return;
     }
     setErrors({});
@@ -219,7 +219,13 @@ function CampaignForm({ campaign }: { campaign: Campaign | null }) {
         }}
       >
         <Stack gap="lg">
-          <FormAlert message={refusal} onClose={() => setRefusal(null)} />
+          <FormAlert
+            message={refusal ?? (Object.keys(errors).length > 0 ? 'Some fields need a change: see the messages below them.' : null)}
+            onClose={() => {
+              setRefusal(null);
+              setErrors({});
+            }}
+          />
           <Section title="Audience">
             <TextInput
               label="Name"
