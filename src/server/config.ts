@@ -284,6 +284,7 @@ export const configSchema = z
     // account, and contacts one campaign may send to: what one account, or many free ones, can make the platform hold.
     AUDIENCES_PER_ACCOUNT: z.coerce.number().int().min(1).max(10_000).default(100),
     CAMPAIGNS_ACTIVE_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(5),
+    CAMPAIGNS_PER_ACCOUNT: z.coerce.number().int().min(1).max(100_000).default(1000),
     CAMPAIGN_AUDIENCE_MAX: z.coerce.number().int().min(1).max(10_000_000).default(1_000_000),
     /** How often a process claims campaign messages; 0 turns its sender off (tests run it themselves). */
     CAMPAIGN_DISPATCH_INTERVAL_MS: z.coerce.number().int().min(0).default(1000),

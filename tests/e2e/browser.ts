@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import type { Browser, Locator, Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { describe, expect, inject } from 'vitest';
 import { E2E_USERS, type E2eUserKind } from './fixtures';
 import { storeSession, type LoginReplyBody } from './accounts';
@@ -10,8 +10,13 @@ export const baseUrl = () => inject('baseUrl');
 /** `describe` when Chromium is there, else a skipped describe (global setup already said so loudly). */
 export const describeBrowser: typeof describe = (inject('hasBrowser') ? describe : describe.skip) as typeof describe;
 
+/**
+ * The tier's one Chromium (global setup launches it; connecting takes about half of what a launch does), or one of
+ * the file's own when E2E_SHARED_BROWSER=0. Closing what this returns closes the file's contexts, not the browser.
+ */
 export function launchBrowser(): Promise<Browser> {
-  return launchChromium();
+  const endpoint = inject('chromiumEndpoint');
+  return endpoint ? chromium.connect(endpoint) : launchChromium();
 }
 
 export const DESKTOP = { width: 1366, height: 900 };

@@ -39,8 +39,12 @@ export function writeStoredSession(r: Pick<LoginReplyBody, 'token' | 'data'>): v
   localStorage.setItem('uuid', u.uuid);
 }
 
-/** Stores a login reply the way the login screen does. */
+/**
+ * Stores a login reply the way the login screen does. It writes the console origin's localStorage from a small
+ * page of that origin (the health check's JSON), not the login screen: booting the console only to leave it costs
+ * a page load per sign-in, and every caller opens the screen it tests next.
+ */
 export async function storeSession(page: Page, reply: Pick<LoginReplyBody, 'token' | 'data'>): Promise<void> {
-  await page.goto('/login');
+  await page.goto('/api/health');
   await page.evaluate(writeStoredSession, reply);
 }

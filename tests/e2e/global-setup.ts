@@ -4,6 +4,7 @@ import { execSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { makePng } from '../support/media-files';
+import { chromium } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
 import { buildApp } from '../../src/server/app';
 import { createConfig } from '../../src/server/config';
@@ -12,7 +13,7 @@ import { seedDatabase } from '../../src/server/seed';
 import { createUser } from '../../src/server/core/accounts';
 import { findFreePort } from '../support/free-port';
 import { reportMissingService } from '../support/services';
-import { CHROMIUM_PATH } from './chromium';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
 import { E2E_USERS, FIRST_MESSAGE_USER } from './fixtures';
 import { contacts } from '../../src/db/schema';
 
@@ -20,6 +21,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
     hasBrowser: boolean;
+    /** The shared Chromium's address (tests/e2e/browser.ts launchBrowser connects to it); empty when each file launches its own. */
+    chromiumEndpoint: string;
     /** Where webhooks.e2e.ts's receiver listens: the one local address the server's outbound rules allow. */
     webhookReceiverPort: number;
     /** The loopback server the location form's map takes its tiles from (MAP_TILE_URL): tests never reach the internet. */
@@ -36,6 +39,7 @@ export default async function setup(project: TestProject) {
     project.provide('baseUrl', '');
     project.provide('webhookReceiverPort', 0);
     project.provide('mapTileOrigin', '');
+    project.provide('chromiumEndpoint', '');
     return;
   }
   execSync('node scripts/build-web-if-needed.mjs', { stdio: 'inherit' });
@@ -97,8 +101,16 @@ export default async function setup(project: TestProject) {
   project.provide('hasBrowser', true);
   project.provide('webhookReceiverPort', webhookReceiverPort);
   project.provide('mapTileOrigin', tiles.origin);
+  // One Chromium for the tier: each file connects to it (its contexts close when it disconnects) instead of paying
+  // for a launch of its own.
+  const sharedChromium =
+    process.env.E2E_SHARED_BROWSER === '0'
+      ? undefined
+      : await chromium.launchServer({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  project.provide('chromiumEndpoint', sharedChromium?.wsEndpoint() ?? '');
 
   return async () => {
+    await sharedChromium?.close();
     await app.close();
     await tiles.close();
     await database.close();

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { buffer } from 'node:stream/consumers';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
 import { callApi, type LoginReplyBody, registerAccount, storeSession } from './accounts';
@@ -90,9 +90,12 @@ async function shot(page: Page, name: string): Promise<void> {
   await capture(page, name, { fullPage: true, animations: 'disabled' });
 }
 
+/**
+ * A download's text, BOM kept, read through Playwright (the browser may be another process's: no local path to
+ * open). Buffer's decoding, not a TextDecoder's, which would drop the BOM the CSV check looks for.
+ */
 async function readDownload(download: Download): Promise<string> {
-  const path = await download.path();
-  return readFileSync(path, 'utf8');
+  return (await buffer(await download.createReadStream())).toString('utf8');
 }
 
 /** On a phone a table fits the screen: nothing to scroll sideways to. */

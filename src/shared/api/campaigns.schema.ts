@@ -47,6 +47,8 @@ export const CAMPAIGN_MESSAGES = {
   startPast: 'The start time has passed: choose a later time, or start now',
   emptyAudience: "Nobody in this audience can be reached: no contact has opted in to the campaign's channels",
   audienceTooLarge: 'This audience is larger than a campaign may send to',
+  numberGone: "The WhatsApp number is no longer CONNECTED, or its bot is no longer this account's: link it again, then resume.",
+  tooManyCampaigns: 'You have as many campaigns as an account keeps: delete old ones first',
   tooManyRunning: 'You have as many campaigns scheduled or sending as an account may: wait for one to end or cancel it',
 } as const;
 

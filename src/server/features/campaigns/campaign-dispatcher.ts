@@ -11,7 +11,7 @@
  */
 import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import { campaignMessages, campaignPacing, campaigns, contacts } from '../../../db/schema';
-import type { CampaignChannels } from '../../../shared/api/campaigns.schema';
+import { CAMPAIGN_MESSAGES, type CampaignChannels } from '../../../shared/api/campaigns.schema';
 import { AppError, toErrorMessage } from '../../../shared/errors';
 import { readLocalTime } from '../../../shared/office-hours';
 import type { RenderedTemplate } from '../../../shared/whatsapp-templates';
@@ -424,7 +424,7 @@ export function createCampaignDispatcher(
     if (campaign.channels !== 'sms') {
       const link = await findCampaignLink(ctx, campaign);
       if (!link) {
-        await pauseFor(campaign, 'The WhatsApp number is no longer CONNECTED: link it again, then resume.');
+        await pauseFor(campaign, CAMPAIGN_MESSAGES.numberGone);
         return;
       }
       const linked = link.connector === 'baileys';
@@ -440,7 +440,7 @@ export function createCampaignDispatcher(
       );
     }
     if (campaign.channels !== 'whatsapp') {
-      const dial = await readDial(ctx, campaign.ussdAppId);
+      const dial = await readDial(ctx, campaign);
       const key = `sms:${config.SMS_PROVIDER}`;
       const pace = { key, intervalMs: 1000 / config.CAMPAIGN_SMS_PER_SECOND, daily: null, share: shares.get(key) ?? 1 };
       await inBatches(

@@ -2,7 +2,7 @@
  * What a campaign did and would do (docs/campaigns.md, "Results"): its funnel per channel, read from its messages and
  * what followed them; what it cost; its sends over time; and, before it starts, whom it would reach and at what cost.
  */
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { apps, campaignMessages, contacts, smsMessages } from '../../../db/schema';
 import type { Campaign, CampaignChannels, CampaignCost, CampaignFunnel } from '../../../shared/api/campaigns.schema';
 import { priceOf } from '../../../shared/campaign-prices';
@@ -104,19 +104,20 @@ export function toSmsText(text: string, dial: string): string {
   return text.split(DIAL_PLACEHOLDER).join(dial);
 }
 
-/** The USSD app's dial string ('' without one). */
-export async function readDial(ctx: AppContext, appId: string | null): Promise<string> {
-  if (!appId) return '';
-  const result = (await ctx.db.execute(sql`select ${apps.shortCode} as dial from ${apps} where ${apps.id} = ${appId}`)) as unknown as Rows<{
-    dial: string;
-  }>;
-  return result.rows[0]?.dial ?? '';
+/** The USSD app's dial string ('' without one, or when the app is no longer the campaign's account's). */
+export async function readDial(ctx: AppContext, row: Pick<CampaignRow, 'ownerId' | 'ussdAppId'>): Promise<string> {
+  if (!row.ussdAppId) return '';
+  const [app] = await ctx.db
+    .select({ dial: apps.shortCode })
+    .from(apps)
+    .where(and(eq(apps.id, row.ussdAppId), eq(apps.userId, row.ownerId)));
+  return app?.dial ?? '';
 }
 
 /** The campaign's SMS parts, as a contact gets it; null without SMS. */
 async function readSmsParts(ctx: AppContext, row: CampaignRow): Promise<SmsParts | null> {
   if (row.channels === 'whatsapp' || !row.smsText) return null;
-  return countSmsParts(toSmsText(row.smsText, await readDial(ctx, row.ussdAppId)));
+  return countSmsParts(toSmsText(row.smsText, await readDial(ctx, row)));
 }
 
 /**

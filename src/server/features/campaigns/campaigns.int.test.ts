@@ -1,8 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
-import { campaignMessages, campaigns, contacts, smsMessages, whatsappMessages } from '../../../db/schema';
+import { apps, campaignMessages, campaigns, contacts, smsMessages, whatsappMessages } from '../../../db/schema';
+import { CAMPAIGN_MESSAGES } from '../../../shared/api/campaigns.schema';
 import type { ContactConsentMap } from '../../../shared/contact-consent';
-import { linkSimulatedNumber, received, type LinkedBot } from '../../../../tests/support/inbox-bot';
+import { dialTestUrl } from '../../../../tests/support/dial';
+import { customerWrites, linkSimulatedNumber, received, type LinkedBot } from '../../../../tests/support/inbox-bot';
 import { seedApp, seedMenu } from '../../../../tests/support/seed-app';
 import { createApiClient, seedUser, type SeededUser, type TestApp, useTestApp } from '../../../../tests/support/test-app';
 import { describeDb } from '../../../../tests/support/test-db';
@@ -195,6 +197,29 @@ describeDb('Campaigns', () => {
     expect(after.some((r) => r.msisdn === '+233241000001')).toBe(false);
     expect(after.filter((r) => r.msisdn.startsWith('erased:'))).toEqual([expect.objectContaining({ channel: 'whatsapp', status: 'sent' })]);
     expect((await account.api.get(`/api/campaigns/${campaignId}`)).json().data.results.whatsapp).toMatchObject({ sent: 2 });
+  });
+
+  it('counts a reply on WhatsApp, a dial of the USSD app and its completed session after the message', async () => {
+    const account = await seedAccount();
+    await seedMenu(t, account.owner.auth, account.ussdAppId, {
+      userDefinedName: 'offers',
+      displayText: 'Our offers',
+      isFirst: true,
+      terminate: true,
+    });
+    const campaignId = await draft(account);
+    await account.api.post(`/api/campaigns/${campaignId}/schedule`, {});
+    await t.app.campaignDispatcher.runOnce();
+    t.advanceClock(1000);
+    // Ama answers the template; Esi dials the code her SMS named, and her session completes.
+    await customerWrites(t, account.bot, '233241000001', 'hi');
+    expect((await dialTestUrl(t, account.ussdAppId, 'campaign-dial-1', '233241000003')).statusCode).toBe(200);
+    await t.app.runtime.flushEvents();
+    const results = (await account.api.get(`/api/campaigns/${campaignId}`)).json().data.results;
+    // Ama's reply ran the bot's flow to its end: a completed session on WhatsApp too.
+    expect(results.whatsapp).toMatchObject({ sent: 2, replied: 1, completed: 1 });
+    expect(results.sms).toMatchObject({ dialled: 1, completed: 1 });
+    expect(results.all).toMatchObject({ replied: 1, dialled: 1, completed: 2 });
   });
 
   it('a contact who opts out mid-campaign gets nothing more from it', async () => {
@@ -406,6 +431,18 @@ describeDb('Campaigns', () => {
     const campaign = (await account.api.get(`/api/campaigns/${campaignId}`)).json().data;
     expect(campaign).toMatchObject({ status: 'paused', pausedReason: expect.stringMatching(/"news" is PAUSED, not APPROVED/) });
     expect(campaign.results.whatsapp).toMatchObject({ queued: 2, sent: 0 });
+    expect(await received(t, account.bot, '233241000001')).toEqual([]);
+  });
+
+  it('pauses itself when its bot goes to another account, and sends nothing from it', async () => {
+    const account = await seedAccount();
+    const campaignId = await draft(account, { channels: 'whatsapp' });
+    await account.api.post(`/api/campaigns/${campaignId}/schedule`, {});
+    const other = await seedUser(t, { roles: ['CHATBOT'] });
+    await t.db.update(apps).set({ userId: other.user.id }).where(eq(apps.id, account.bot.appId));
+    await t.app.campaignDispatcher.runOnce();
+    const campaign = (await account.api.get(`/api/campaigns/${campaignId}`)).json().data;
+    expect(campaign).toMatchObject({ status: 'paused', pausedReason: CAMPAIGN_MESSAGES.numberGone });
     expect(await received(t, account.bot, '233241000001')).toEqual([]);
   });
 

@@ -114,11 +114,20 @@ function toValues(body: CampaignBody, audienceFilter: CampaignRow['filter']) {
 export async function createCampaign(ctx: AppContext, user: AuthUser, body: CampaignBody): Promise<Campaign> {
   const { audience } = await checkReferences(ctx, user, body);
   const now = ctx.now();
-  const [row] = await ctx.db
-    .insert(campaigns)
-    .values({ ownerId: user.id, ...toValues(body, audience.filter), status: 'draft', createdAt: now, updatedAt: now })
-    .returning();
-  return toCampaign(row!, null);
+  const row = await ctx.db.transaction(async (tx) => {
+    // Counted under the account's campaigns lock, so two creations at once cannot both pass the cap.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`campaigns:${user.id}`}))`);
+    const [{ kept }] = (await tx.select({ kept: sql<number>`count(*)::int` }).from(campaigns).where(eq(campaigns.ownerId, user.id))) as [
+      { kept: number },
+    ];
+    if (kept >= ctx.config.CAMPAIGNS_PER_ACCOUNT) throw conflict(CAMPAIGN_MESSAGES.tooManyCampaigns);
+    const [inserted] = await tx
+      .insert(campaigns)
+      .values({ ownerId: user.id, ...toValues(body, audience.filter), status: 'draft', createdAt: now, updatedAt: now })
+      .returning();
+    return inserted!;
+  });
+  return toCampaign(row, null);
 }
 
 export async function updateCampaign(ctx: AppContext, user: AuthUser, campaignId: string, body: CampaignBody): Promise<Campaign> {
@@ -144,16 +153,24 @@ function withStandIns(values: TemplateValues): TemplateValues {
 }
 
 /**
- * The linked number a campaign writes from: the one named, or the bot's first CONNECTED one. A number that is not
- * CONNECTED is refused when scheduling; the dispatcher pauses a campaign whose number stops being connected.
+ * The linked number a campaign writes from: the one named, or the bot's first CONNECTED one; the bot must still be the
+ * campaign's account's (an app handed to another account since writes nothing more). A number that is not CONNECTED
+ * is refused when scheduling; the dispatcher pauses a campaign whose number stops being connected.
  */
-export async function findCampaignLink(ctx: AppContext, row: Pick<CampaignRow, 'botId' | 'linkId'>) {
+export async function findCampaignLink(ctx: AppContext, row: Pick<CampaignRow, 'ownerId' | 'botId' | 'linkId'>) {
   const links = await ctx.db
-    .select()
+    .select({ link: whatsappLinks })
     .from(whatsappLinks)
-    .where(row.linkId ? eq(whatsappLinks.id, row.linkId) : eq(whatsappLinks.appId, row.botId ?? ''))
+    .innerJoin(apps, and(eq(apps.id, whatsappLinks.appId), eq(apps.userId, row.ownerId)))
+    .where(
+      and(
+        eq(whatsappLinks.appId, row.botId ?? ''),
+        row.linkId ? eq(whatsappLinks.id, row.linkId) : undefined,
+        eq(whatsappLinks.status, 'CONNECTED'),
+      ),
+    )
     .orderBy(whatsappLinks.createdAt);
-  return links.find((link) => link.status === 'CONNECTED' && link.appId === row.botId) ?? null;
+  return links[0]?.link ?? null;
 }
 
 /**
@@ -271,8 +288,16 @@ export async function deleteCampaign(ctx: AppContext, user: AuthUser, campaignId
   if (rows.length === 0) throw conflict(CAMPAIGN_MESSAGES.cannotDelete);
 }
 
+/** The newest campaigns the list shows, each with its results (a query per started campaign). */
+const CAMPAIGN_LIST_LIMIT = 50;
+
 export async function findCampaigns(ctx: AppContext, user: AuthUser): Promise<Campaign[]> {
-  const rows = await ctx.db.select().from(campaigns).where(eq(campaigns.ownerId, user.id)).orderBy(desc(campaigns.createdAt)).limit(200);
+  const rows = await ctx.db
+    .select()
+    .from(campaigns)
+    .where(eq(campaigns.ownerId, user.id))
+    .orderBy(desc(campaigns.createdAt))
+    .limit(CAMPAIGN_LIST_LIMIT);
   return Promise.all(rows.map((row) => getCampaignResults(ctx, row)));
 }
 
