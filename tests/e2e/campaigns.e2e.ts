@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { buffer } from 'node:stream/consumers';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { callApi, type LoginReplyBody, registerBotBuilder, storeSession } from './accounts';
@@ -258,7 +258,8 @@ describeBrowser('campaigns in the console', () => {
       .toBe('Cost so far: USD 0.10 (WhatsApp USD 0.08, SMS USD 0.02)');
     await visible(page.getByRole('region', { name: 'Over time' }).getByRole('button', { name: 'Show as table' }));
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
-    const csv = readFileSync(await download.path(), 'utf8');
+    // Read as a stream: the download is on the shared browser's side.
+    const csv = (await buffer(await download.createReadStream())).toString('utf8');
     expect(csv.split('\n').filter((line) => line.includes('+23324100064')).length).toBe(5);
     await screenshot(page, 'campaigns-results-desktop');
     await page.close();
