@@ -56,8 +56,8 @@ const WEB_FEATURE_IMPORTERS = {
   // Two-factor: the layout's enrolment and advice (console), the reset button on user tables (admins, merchants).
   auth: ['admins', 'console', 'merchants'],
   // The designer previews a bot's screen with its chat bubble; the inbox draws a customer's files as the simulator does; Subscriptions switches a bot's access; a bot
-  // session's messages and a contact's timeline (what was sent first) show the chat's ticks.
-  bots: ['billing', 'contacts', 'inbox', 'menus', 'sessions'],
+  // session's messages and a contact's timeline (what was sent first) show the chat's ticks; a campaign previews its template as the phone draws it.
+  bots: ['billing', 'campaigns', 'contacts', 'inbox', 'menus', 'sessions'],
   // The emulator's action logs panel reads the logs' calls.
   logs: ['emulator'],
   // The featured templates on both homes; the template emulator loads a template.

@@ -22,6 +22,7 @@ const EVERYONE = [
   'SMS Outbox',
   'Inbox',
   'Contacts',
+  'Campaigns',
   'Account Billing',
 ];
 const NON_ADMINS = ['My USSD Apps'];
@@ -158,6 +159,7 @@ describe('getSidebar (who sees which entry)', () => {
       'WhatsApp Bots': '/whatsapp-bots',
       Inbox: '/inbox',
       Contacts: '/contacts',
+      Campaigns: '/campaigns',
       'All Merchants': '/merchant/list',
       'My Merchants': '/merchant/my-merchants',
       'Register Merchant': '/merchant/register',

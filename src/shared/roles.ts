@@ -118,6 +118,7 @@ export const SIDEBAR: SidebarEntry[] = [
   { label: 'WhatsApp Bots', path: '/whatsapp-bots', audiences: ['bot.build', 'chatbot'] },
   { label: 'Inbox', path: '/inbox', audiences: ['everyone', 'agent'] },
   { label: 'Contacts', path: '/contacts', audiences: ['everyone'] },
+  { label: 'Campaigns', path: '/campaigns', audiences: ['everyone'] },
   {
     label: 'Merchant Management',
     audiences: ['merchant.read', 'merchant.register'],

@@ -22,6 +22,7 @@ import { smsRoutes } from './features/sms/sms.routes';
 import { mailRoutes } from './features/mail/mail.routes';
 import { contactsRoutes } from './features/contacts/contacts.routes';
 import { inboxRoutes } from './features/inbox/inbox.routes';
+import { campaignsRoutes } from './features/campaigns/campaigns.routes';
 import { NotFoundPage } from './components/not-found-page';
 import { PageLoading } from './components/page-loading';
 import { RootLayout } from './components/root-layout';
@@ -43,6 +44,7 @@ export const signedInRoutes: RouteObject[] = [
   ...mailRoutes,
   ...contactsRoutes,
   ...inboxRoutes,
+  ...campaignsRoutes,
   // Every screen of one bot: 'Bot not found' for an unknown id.
   { element: <AppScreenGuard isBot />, children: [...botScreenRoutes, ...botDesignerRoutes] },
   // Every screen of one app: an unknown or foreign app id shows 'App not found' once, here, for all of them.

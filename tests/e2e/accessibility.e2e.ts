@@ -29,6 +29,8 @@ interface Ids {
   simulatedPhonePath: string;
   /** The owner's contact: the emulator's caller of the completed session. */
   contactId: string;
+  /** The owner's draft campaign (SMS only, to an audience of every contact). */
+  campaignId: string;
 }
 
 /**
@@ -151,6 +153,15 @@ const ROUTE_VISITS: Record<string, Visit> = {
   '/sms-outbox': { as: 'private', url: () => '/sms-outbox', ready: heading('SMS Outbox') },
   '/contacts': { as: 'owner', url: () => '/contacts', ready: heading('Contacts') },
   '/contacts/:contactId': { as: 'owner', url: (ids) => `/contacts/${ids.contactId}`, ready: (page) => page.getByTestId('contact-title') },
+  '/campaigns': { as: 'owner', url: () => '/campaigns', ready: shown('A11y offers') },
+  '/campaigns/audiences': { as: 'owner', url: () => '/campaigns/audiences', ready: shown('Everyone') },
+  '/campaigns/new': { as: 'owner', url: () => '/campaigns/new', ready: heading('New campaign') },
+  '/campaigns/:campaignId': {
+    as: 'owner',
+    url: (ids) => `/campaigns/${ids.campaignId}`,
+    ready: (page) => page.getByRole('button', { name: 'Schedule' }),
+  },
+  '/campaigns/:campaignId/edit': { as: 'owner', url: (ids) => `/campaigns/${ids.campaignId}/edit`, ready: heading('Edit A11y offers') },
   '/admin/subscriptions': {
     as: 'admin',
     url: () => '/admin/subscriptions?email=demo@dialflow.local',
@@ -303,7 +314,23 @@ async function createOwnerData(token: string): Promise<Ids> {
   const { merchantUuid, adminUuid } = await findSeededMerchantAndAdmin();
   const { botId, simulatedPhonePath } = await createBotData();
   const contactId = await findContactId(token, '233200000071');
-  return { appId, customActionId, templateId: survey.appId, merchantUuid, adminUuid, botId, simulatedPhonePath, contactId };
+  const campaignId = await createDraftCampaign(token, appId);
+  return { appId, customActionId, templateId: survey.appId, merchantUuid, adminUuid, botId, simulatedPhonePath, contactId, campaignId };
+}
+
+/** A draft campaign of the owner's: SMS only, naming the app's dial string, to an audience of every contact. */
+async function createDraftCampaign(token: string, ussdAppId: string): Promise<string> {
+  const audience = await callApi<{ audienceId: string }>(token, '/api/audiences', { name: 'Everyone', filter: {} });
+  if (audience.status !== '00') throw new Error(`audience create failed: ${JSON.stringify(audience)}`);
+  const campaign = await callApi<{ campaignId: string }>(token, '/api/campaigns', {
+    name: 'A11y offers',
+    audienceId: audience.data.audienceId,
+    channels: 'sms',
+    ussdAppId,
+    smsText: 'Dial {dial} to see our offers',
+  });
+  if (campaign.status !== '00') throw new Error(`campaign create failed: ${JSON.stringify(campaign)}`);
+  return campaign.data.campaignId;
 }
 
 /** The contact a session's caller became: written with the session's records, so asked for until it is there. */

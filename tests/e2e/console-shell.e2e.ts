@@ -16,6 +16,7 @@ const EVERYONE = [
   'SMS Outbox',
   'Inbox',
   'Contacts',
+  'Campaigns',
   'Account Billing',
 ];
 const ADMIN = [
@@ -161,6 +162,7 @@ describeBrowser('console shell', () => {
       '/whatsapp-bots',
       '/inbox',
       '/contacts',
+      '/campaigns',
       '/account-billing',
     ]);
     await page.context().close();

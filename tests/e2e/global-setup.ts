@@ -83,6 +83,8 @@ export default async function setup(project: TestProject) {
       EMULATOR_RATE_LIMIT: 1000,
       TEST_HOP_RATE_LIMIT: 100_000,
       OUTBOUND_ALLOW_HOSTS: [`127.0.0.1:${webhookReceiverPort}`],
+      // A campaign's page shows its cost at these prices (campaigns.e2e.ts).
+      CAMPAIGN_PRICES: { currency: 'USD', whatsapp: { '233': 0.04 }, sms: { '233': 0.02 } },
       MAP_TILE_URL: `${tiles.origin}/tiles/{z}/{x}/{y}.png`,
       MAP_TILE_ATTRIBUTION: 'Test tiles',
       // The admins' browser tests use the console at once; two-factor.e2e.ts enrols a user of its own.

@@ -27,7 +27,7 @@ interface ReplyRow {
 }
 
 /** Every zone the browser knows, the app's country's first. */
-function listTimeZones(first: string): string[] {
+export function listTimeZones(first: string): string[] {
   const all = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : Object.values(COUNTRY_TIME_ZONES);
   return [first, ...all.filter((zone) => zone !== first)];
 }

@@ -94,16 +94,17 @@ export async function uploadFile(path: string, file: Blob): Promise<ApiReply> {
 }
 
 /**
- * A file the server builds (an export): POSTs the body with the bearer token and saves the reply under
- * `fileName`. A refusal comes back as the envelope; it is returned so the caller can show its message.
+ * A file the server builds (an export): POSTs the body (or GETs, for an export without one) with the bearer token
+ * and saves the reply under `fileName`. A refusal comes back as the envelope; it is returned so the caller can show
+ * its message.
  */
-export async function downloadFile(path: string, body: unknown, fileName: string): Promise<ApiReply> {
+export async function downloadFile(path: string, body: unknown, fileName: string, method: 'GET' | 'POST' = 'POST'): Promise<ApiReply> {
   const token = getToken();
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  const headers: Record<string, string> = method === 'POST' ? { 'content-type': 'application/json' } : {};
   if (token) headers.authorization = `Bearer ${token}`;
   let res: Response;
   try {
-    res = await fetch(path, { method: 'POST', headers, body: JSON.stringify(body) });
+    res = await fetch(path, method === 'POST' ? { method, headers, body: JSON.stringify(body) } : { method, headers });
   } catch {
     return {};
   }

@@ -136,5 +136,6 @@ export function callQuery<C extends AnyCall & { key: readonly string[] }>(declar
  * as the envelope, for the caller to show its message.
  */
 export function downloadCall<C extends AnyCall & { file: true }>(declaration: C, input: CallInput<C>, fileName: string): Promise<ApiReply> {
-  return downloadFile(toUrl(declaration, input), fieldsOf(input).body ?? {}, fileName);
+  const method = declaration.method === 'GET' ? 'GET' : 'POST';
+  return downloadFile(toUrl(declaration, input), fieldsOf(input).body ?? {}, fileName, method);
 }

@@ -8,7 +8,7 @@ import { useParams, useSearchParams } from 'react-router';
 import type { Environment } from '../../../shared/api/monitoring.schema';
 import { isOk } from '../../lib/api';
 import { toHourlyRows, type ChartNetwork } from './dashboard-chart';
-import { DashboardChartTable } from './dashboard-chart-table';
+import { ChartTable } from '../../components/chart-table';
 import { getDashboard } from '../../../shared/api/dashboard.calls';
 import { call, queryKey } from '../../lib/call';
 import type { DashboardData } from './dashboard.api';
@@ -128,7 +128,7 @@ export function DashboardPage() {
               No sessions in the last 24 hours
             </Text>
           ) : (
-            <DashboardChartTable
+            <ChartTable
               caption="Finished sessions per hour, by network"
               headers={['Hour', ...hourly.networks.map((network) => network.name), 'Total']}
               rows={hourly.rows.map((row) => {
@@ -151,7 +151,7 @@ export function DashboardPage() {
                 yAxisProps={{ allowDecimals: false }}
               />
               <NetworkLegend networks={hourly.networks} />
-            </DashboardChartTable>
+            </ChartTable>
           )}
         </Paper>
         <Paper withBorder radius="lg" p="lg" data-testid="chart-menu-outcomes">
@@ -166,7 +166,7 @@ export function DashboardPage() {
               No finished sessions yet
             </Text>
           ) : (
-            <DashboardChartTable
+            <ChartTable
               caption="Sessions that ended at each menu"
               headers={['Menu', 'Completed', 'Dropped off']}
               rows={outcomes.map((outcome) => [outcome.menu, outcome.Completed, outcome['Dropped off']])}
@@ -184,7 +184,7 @@ export function DashboardPage() {
                 ]}
                 yAxisProps={{ allowDecimals: false }}
               />
-            </DashboardChartTable>
+            </ChartTable>
           )}
         </Paper>
       </SimpleGrid>

@@ -2,7 +2,7 @@ import { BarChart } from '@mantine/charts';
 import { SegmentedControl } from '@mantine/core';
 import { useSearchParams } from 'react-router';
 import type { DashboardPeriod } from '../../../shared/api/monitoring.schema';
-import { DashboardChartTable } from './dashboard-chart-table';
+import { ChartTable } from '../../components/chart-table';
 
 export const PERIOD_TEXT: Record<DashboardPeriod, string> = {
   day: 'the last 24 hours',
@@ -79,7 +79,7 @@ export function PeriodBarChart({
 }) {
   const unit = period === 'day' ? 'hour' : 'day';
   return (
-    <DashboardChartTable
+    <ChartTable
       caption={caption.replace('{unit}', unit)}
       headers={[period === 'day' ? 'Hour' : 'Day', ...series.map((s) => s.name)]}
       rows={rows.map((r) => [r.at, ...series.map((s) => r[s.name] ?? 0)])}
@@ -94,6 +94,6 @@ export function PeriodBarChart({
         series={series}
         yAxisProps={{ allowDecimals: false }}
       />
-    </DashboardChartTable>
+    </ChartTable>
   );
 }

@@ -2,7 +2,7 @@ import { Button, Table } from '@mantine/core';
 import { IconChartBar, IconTable } from '@tabler/icons-react';
 import { useId, useState, type ReactNode } from 'react';
 
-interface DashboardChartTableProps {
+interface ChartTableProps {
   /** What the table holds, e.g. 'Sessions per hour by network'. */
   caption: string;
   /** The first column's header, then one per figure. */
@@ -17,7 +17,7 @@ interface DashboardChartTableProps {
  * A chart with its figures as a table behind a 'Show as table' switch: the text alternative a screen reader
  * reads (a drawing of bars says nothing), and the exact numbers for anyone who wants them.
  */
-export function DashboardChartTable({ caption, headers, rows, testId, children }: DashboardChartTableProps) {
+export function ChartTable({ caption, headers, rows, testId, children }: ChartTableProps) {
   const [isTableShown, setIsTableShown] = useState(false);
   const tableId = useId();
   return (
