@@ -51,6 +51,8 @@ CREATE TABLE "campaigns" (
 	"time_zone" text DEFAULT 'UTC' NOT NULL,
 	"paused_reason" text,
 	"audience_size" integer,
+	"loaded_until" text,
+	"loaded_at" timestamp (3) with time zone,
 	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
 	"started_at" timestamp (3) with time zone,

@@ -56,8 +56,14 @@ export const campaigns = pgTable(
     timeZone: text('time_zone').notNull().default('UTC'),
     /** Why the campaign paused itself (a template no longer approved, a number no longer connected), else null. */
     pausedReason: text('paused_reason'),
-    /** How many contacts the audience held when it started (queued or skipped). */
+    /** How many of the audience's contacts have become its messages so far (queued or skipped). */
     audienceSize: integer('audience_size'),
+    /**
+     * Loading the audience a batch at a time once started (docs/campaigns.md, "Sending"): the last number made a
+     * message, and when the last batch was (null while loading).
+     */
+    loadedUntil: text('loaded_until'),
+    loadedAt: timestamp('loaded_at', { withTimezone: true, precision: 3 }),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     startedAt: timestamp('started_at', { withTimezone: true, precision: 3 }),

@@ -9,7 +9,7 @@
  *    a message at a time to the same person, consent read again just before each send;
  * 5. marks `done` the campaigns with nothing left to send.
  */
-import { and, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { campaignMessages, campaignPacing, campaigns, contacts } from '../../../db/schema';
 import { CAMPAIGN_MESSAGES, type CampaignChannels } from '../../../shared/api/campaigns.schema';
@@ -61,6 +61,8 @@ export interface CampaignDispatcherOptions {
   leaseMs?: number;
   /** Sends in flight at once in this process. */
   concurrency?: number;
+  /** Contacts of an audience made messages in one statement. */
+  loadBatch?: number;
 }
 
 export type CampaignDispatcher = PeriodicTask<CampaignDispatchReport>;
@@ -93,6 +95,7 @@ export function createCampaignDispatcher(
   const batchSize = options.batchSize ?? 100;
   const leaseMs = options.leaseMs ?? 5 * 60_000;
   const concurrency = options.concurrency ?? 8;
+  const loadBatch = options.loadBatch ?? 5000;
   const dispatchIntervalMs = options.intervalMs ?? ctx.config.CAMPAIGN_DISPATCH_INTERVAL_MS;
   const { config } = ctx;
 
@@ -109,48 +112,74 @@ export function createCampaignDispatcher(
     if (lost.length > 0) ctx.log.warn({ messages: lost.length }, 'campaign messages a stopped process was sending are marked unknown');
   }
 
-  /** Starts one due campaign: it turns running and its audience becomes its messages, together. */
+  /** Starts one due campaign: it turns running (taken FOR UPDATE SKIP LOCKED: one process starts it); its audience loads next. */
   async function startOne(now: Date): Promise<boolean> {
     return ctx.db.transaction(async (tx) => {
       const [due] = await tx
-        .select()
+        .select({ id: campaigns.id })
         .from(campaigns)
         .where(and(eq(campaigns.status, 'scheduled'), lte(campaigns.startAt, now)))
         .limit(1)
         .for('update', { skipLocked: true });
       if (!due) return false;
-      const conditions = toAudienceConditions(due.ownerId, due.filter, now);
-      const [{ total }] = (await tx
-        .select({ total: sql<number>`count(*)::int` })
-        .from(contacts)
-        .where(and(...conditions))) as [{ total: number }];
-      if (total > config.CAMPAIGN_AUDIENCE_MAX) {
-        await tx
-          .update(campaigns)
-          .set({
-            status: 'paused',
-            pausedReason: `The audience grew to ${total} contacts, more than a campaign may send to`,
-            updatedAt: now,
-          })
-          .where(eq(campaigns.id, due.id));
-        return true;
-      }
-      const choice = toChannelChoice(due.channels as CampaignChannels);
-      await tx.execute(sql`
+      await tx
+        .update(campaigns)
+        .set({ status: 'running', startedAt: now, audienceSize: 0, loadedUntil: null, loadedAt: null, updatedAt: now })
+        .where(eq(campaigns.id, due.id));
+      ctx.log.info({ campaignId: due.id }, 'a campaign started');
+      return true;
+    });
+  }
+
+  /**
+   * Makes the next `loadBatch` contacts of a running campaign's audience its messages, in number order from where the
+   * last batch stopped: `queued` with their channel, or `skipped` with why. A batch at a time, so a large audience
+   * never holds the database (on PGlite, every tenant's) in one long statement, and sending starts with the first
+   * batch. The campaign's row is taken FOR UPDATE SKIP LOCKED, so one process loads it at a time; the batch and the
+   * cursor commit together, so a crash repeats nothing and skips nothing.
+   */
+  async function loadOne(campaignId: string, now: Date): Promise<void> {
+    await ctx.db.transaction(async (tx) => {
+      const [campaign] = await tx
+        .select()
+        .from(campaigns)
+        .where(and(eq(campaigns.id, campaignId), eq(campaigns.status, 'running'), isNull(campaigns.loadedAt)))
+        .for('update', { skipLocked: true });
+      if (!campaign) return;
+      const conditions = toAudienceConditions(campaign.ownerId, campaign.filter, now);
+      if (campaign.loadedUntil !== null) conditions.push(gt(contacts.msisdn, campaign.loadedUntil));
+      const choice = toChannelChoice(campaign.channels as CampaignChannels);
+      const loaded = (await tx.execute(sql`
         insert into ${campaignMessages} (campaign_id, owner_id, msisdn, channel, status, reason, next_attempt_at, created_at)
-        select ${due.id}, ${due.ownerId}, msisdn,
+        select ${campaign.id}, ${campaign.ownerId}, msisdn,
           case when choice in ('whatsapp', 'sms') then choice end,
           case when choice in ('whatsapp', 'sms') then 'queued' else 'skipped' end,
           case choice when 'opted_out' then ${SKIPPED_OPTED_OUT} when 'no_consent' then ${SKIPPED_NO_CONSENT} end,
           ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
-        from (select ${contacts.msisdn} as msisdn, ${choice} as choice from ${contacts} where ${and(...conditions)}) chosen
-        on conflict do nothing`);
+        from (select ${contacts.msisdn} as msisdn, ${choice} as choice from ${contacts} where ${and(...conditions)}
+          order by ${contacts.msisdn} limit ${loadBatch}) chosen
+        on conflict do nothing
+        returning msisdn`)) as unknown as { rows: Array<{ msisdn: string }> };
+      const numbers = loaded.rows.map((r) => r.msisdn).sort();
+      const size = (campaign.audienceSize ?? 0) + numbers.length;
+      const done = numbers.length < loadBatch;
+      const grown = size > config.CAMPAIGN_AUDIENCE_MAX;
       await tx
         .update(campaigns)
-        .set({ status: 'running', startedAt: now, audienceSize: total, updatedAt: now })
-        .where(eq(campaigns.id, due.id));
-      ctx.log.info({ campaignId: due.id, contacts: total }, 'a campaign started');
-      return true;
+        .set({
+          audienceSize: size,
+          loadedUntil: numbers.at(-1) ?? campaign.loadedUntil,
+          ...(done ? { loadedAt: now } : {}),
+          ...(grown
+            ? {
+                status: 'paused',
+                pausedReason: `The audience grew to more than ${config.CAMPAIGN_AUDIENCE_MAX} contacts, more than a campaign may send to`,
+              }
+            : {}),
+          updatedAt: now,
+        })
+        .where(eq(campaigns.id, campaign.id));
+      if (done) ctx.log.info({ campaignId: campaign.id, contacts: size }, "a campaign's audience is loaded");
     });
   }
 
@@ -459,6 +488,7 @@ export function createCampaignDispatcher(
       .where(
         and(
           eq(campaigns.status, 'running'),
+          isNotNull(campaigns.loadedAt),
           sql`not exists (select 1 from ${campaignMessages} where ${campaignMessages.campaignId} = ${campaigns.id}
             and ${campaignMessages.status} in ('queued', 'claimed', 'sending'))`,
           sql`(${campaigns.channels} <> 'whatsapp_then_sms' or not exists (
@@ -475,6 +505,11 @@ export function createCampaignDispatcher(
     const now = ctx.now();
     await endLeases(now);
     while (await startOne(now)) report.started++;
+    const loading = await ctx.db
+      .select({ id: campaigns.id })
+      .from(campaigns)
+      .where(and(eq(campaigns.status, 'running'), isNull(campaigns.loadedAt)));
+    for (const { id } of loading) await loadOne(id, now);
     report.fellBack += await fallBack(now);
     const running = await ctx.db.select().from(campaigns).where(eq(campaigns.status, 'running'));
     // How many of the running campaigns share each sender (a WhatsApp number, the SMS provider).

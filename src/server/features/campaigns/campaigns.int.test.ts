@@ -199,6 +199,35 @@ describeDb('Campaigns', () => {
     expect((await account.api.get(`/api/campaigns/${campaignId}`)).json().data.results.whatsapp).toMatchObject({ sent: 2 });
   });
 
+  it('loads a large audience a batch at a time, sending from the first batch on', async () => {
+    const account = await seedAccount();
+    const campaignId = await draft(account);
+    await account.api.post(`/api/campaigns/${campaignId}/schedule`, {});
+    const provider = recordingProvider();
+    const dispatcher = createCampaignDispatcher(t.app.ctx, provider, { intervalMs: 0, loadBatch: 2 });
+    const state = async () => {
+      const [row] = await t.db.select().from(campaigns).where(eq(campaigns.id, campaignId));
+      return { size: row!.audienceSize, loaded: row!.loadedAt !== null, status: row!.status };
+    };
+    await dispatcher.runOnce();
+    // The first two numbers (Ama, Kofi: WhatsApp) are messages, and sent, before the rest is read.
+    expect(await state()).toEqual({ size: 2, loaded: false, status: 'running' });
+    expect(provider.sent).toEqual(['233241000001', '233241000002']);
+    await dispatcher.runOnce();
+    await dispatcher.runOnce();
+    expect(await state()).toEqual({ size: 5, loaded: true, status: 'running' });
+    expect((await messagesOf(campaignId)).map((r) => [r.msisdn, r.status])).toEqual([
+      ['+233241000001', 'sent'],
+      ['+233241000002', 'sent'],
+      ['+233241000003', 'sent'],
+      ['+233241000004', 'skipped'],
+      ['+233241000005', 'skipped'],
+    ]);
+    // Nothing was made twice, whatever the batches.
+    await dispatcher.runOnce();
+    expect(await messagesOf(campaignId)).toHaveLength(5);
+  });
+
   it('counts a reply on WhatsApp, a dial of the USSD app and its completed session after the message', async () => {
     const account = await seedAccount();
     await seedMenu(t, account.owner.auth, account.ussdAppId, {
