@@ -60,8 +60,7 @@ export function toAudienceConditions(ownerId: string, filter: AudienceFilter, no
 }
 
 /** Opted in on a channel: the consent index serves it. */
-export const optedIn = (channel: 'whatsapp' | 'sms') =>
-  sql`${contacts.consent} @> ${JSON.stringify({ [channel]: { status: 'in' } })}::jsonb`;
+const optedIn = (channel: 'whatsapp' | 'sms') => sql`${contacts.consent} @> ${JSON.stringify({ [channel]: { status: 'in' } })}::jsonb`;
 const optedOut = (channel: 'whatsapp' | 'sms') => sql`${contacts.consent} @> ${JSON.stringify({ [channel]: { status: 'out' } })}::jsonb`;
 
 /** The channels a campaign may use, in its order. */

@@ -96,7 +96,7 @@ export async function readResults(ctx: AppContext, row: CampaignRow): Promise<No
     if (r.channel === 'whatsapp' || r.channel === 'sms') byChannel[r.channel] = funnel;
     for (const key of Object.keys(funnel) as Array<keyof CampaignFunnel>) byChannel.all[key] += funnel[key];
   }
-  return { ...byChannel, cost: await readCost(ctx, row, 'sent'), timeline: await readTimeline(ctx, row) };
+  return { ...byChannel, cost: await readCost(ctx, row), timeline: await readTimeline(ctx, row) };
 }
 
 /** The SMS as a contact gets it: the campaign's text with the USSD app's dial string for `{dial}`. */
@@ -142,7 +142,7 @@ function priceCounts(
 }
 
 /** What the campaign's sent messages cost. */
-async function readCost(ctx: AppContext, row: CampaignRow, _which: 'sent'): Promise<CampaignCost | null> {
+async function readCost(ctx: AppContext, row: CampaignRow): Promise<CampaignCost | null> {
   if (!ctx.config.CAMPAIGN_PRICES) return null;
   const counts = (await ctx.db.execute(sql`
     select channel, substr(msisdn, 2, 3) as prefix, count(*)::int as contacts from ${campaignMessages}

@@ -6,6 +6,7 @@ import {
   Group,
   Modal,
   NumberInput,
+  type NumberInputProps,
   Select,
   SimpleGrid,
   Stack,
@@ -266,18 +267,8 @@ function AudienceForm({ audience, onClose, onSaved }: Omit<AudienceFormDialogPro
             onChange={(v) => set('seenOn', v)}
             clearable
           />
-          <NumberInput
+          <DaysInput
             label="Seen in the last"
-            placeholder="Any time"
-            rightSection={
-              <Text size="xs" c="dimmed">
-                days
-              </Text>
-            }
-            rightSectionWidth={48}
-            min={1}
-            max={3650}
-            allowDecimal={false}
             value={draft.seenWithinDays}
             onChange={(v) => set('seenWithinDays', v)}
             error={errors.seenWithinDays}
@@ -306,18 +297,8 @@ function AudienceForm({ audience, onClose, onSaved }: Omit<AudienceFormDialogPro
               disabled={!draft.sessionAppId}
               allowDeselect={false}
             />
-            <NumberInput
+            <DaysInput
               label="Within the last"
-              placeholder="Any time"
-              rightSection={
-                <Text size="xs" c="dimmed">
-                  days
-                </Text>
-              }
-              rightSectionWidth={48}
-              min={1}
-              max={3650}
-              allowDecimal={false}
               value={draft.sessionWithinDays}
               onChange={(v) => set('sessionWithinDays', v)}
               disabled={!draft.sessionAppId}
@@ -332,5 +313,24 @@ function AudienceForm({ audience, onClose, onSaved }: Omit<AudienceFormDialogPro
         <DialogActions submitLabel="Save audience" onCancel={onClose} isSubmitting={isSaving} />
       </Stack>
     </form>
+  );
+}
+
+/** A number of days (1 to 3,650, empty for any time), as the audience filter's "in the last N days" takes it. */
+function DaysInput(props: Pick<NumberInputProps, 'label' | 'value' | 'onChange' | 'disabled' | 'error'>) {
+  return (
+    <NumberInput
+      placeholder="Any time"
+      rightSection={
+        <Text size="xs" c="dimmed">
+          days
+        </Text>
+      }
+      rightSectionWidth={48}
+      min={1}
+      max={3650}
+      allowDecimal={false}
+      {...props}
+    />
   );
 }
