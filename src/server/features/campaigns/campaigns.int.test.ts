@@ -508,6 +508,32 @@ describeDb('Campaigns', () => {
   });
 });
 
+describeDb('Campaigns: what one account can make the platform hold', () => {
+  const t = useTestApp({ AUDIENCES_PER_ACCOUNT: 2, CAMPAIGNS_PER_ACCOUNT: 3, CAMPAIGNS_ACTIVE_PER_ACCOUNT: 1 });
+
+  it('caps audiences, campaigns and campaigns under way per account, even when asked at once, and test sends a minute', async () => {
+    const owner = await seedUser(t, { roles: ['CHATBOT'] });
+    const api = createApiClient(t, owner);
+    await seedContact(t, owner.user.id, '+233246000001', optIn('sms'));
+    const audiences = await Promise.all(['A', 'B', 'C', 'D'].map((name) => api.post('/api/audiences', { name, filter: {} })));
+    expect(audiences.map((r) => r.statusCode).sort()).toEqual([200, 200, 409, 409]);
+    const audienceId = audiences.find((r) => r.statusCode === 200)!.json().data.audienceId;
+    const body = { audienceId, channels: 'sms', smsText: 'Offers' };
+    const made = await Promise.all(['1', '2', '3', '4'].map((name) => api.post('/api/campaigns', { ...body, name })));
+    expect(made.map((r) => r.statusCode).sort()).toEqual([200, 200, 200, 409]);
+    const ids = made.filter((r) => r.statusCode === 200).map((r) => r.json().data.campaignId as string);
+    const scheduled = await Promise.all(ids.map((id) => api.post(`/api/campaigns/${id}/schedule`, {})));
+    expect(scheduled.map((r) => r.statusCode).sort()).toEqual([200, 409, 409]);
+    // Another account is not held back by this one's caps.
+    const other = createApiClient(t, await seedUser(t, { roles: ['CHATBOT'] }));
+    expect((await other.post('/api/audiences', { name: 'A', filter: {} })).statusCode).toBe(200);
+    // A test send messages the user's own number: ten a minute per account.
+    const tests = [];
+    for (let i = 0; i < 11; i++) tests.push((await api.post(`/api/campaigns/${ids[0]}/test`, {})).statusCode);
+    expect(tests.filter((code) => code === 429)).toHaveLength(1);
+  });
+});
+
 describeDb('Campaigns: pace and cost', () => {
   const t = useTestApp({
     CAMPAIGN_WHATSAPP_PER_SECOND: 2,
