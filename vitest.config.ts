@@ -97,6 +97,8 @@ export default defineConfig({
           globalSetup: ['tests/e2e/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // A page under a loaded machine can take longer than vitest's 1 s to show what a poll waits for.
+          expect: { poll: { timeout: 5_000 } },
           fileParallelism: false,
         },
       },

@@ -124,6 +124,11 @@ export const configSchema = z
     AT_API_KEY: z.string().min(1).optional(),
     AT_SMS_URL: z.string().url().default('https://api.africastalking.com/version1/messaging'),
     SMS_DISPATCH_INTERVAL_MS: z.coerce.number().int().min(0).default(2000),
+    // The secret in the address the SMS provider calls back (delivery reports, incoming messages, bulk opt-outs):
+    // /api/sms/callbacks/africastalking/<token>/... Unset: those addresses answer 404.
+    SMS_CALLBACK_TOKEN: z.string().min(16).optional(),
+    // Replies people write to SMS in the local outbox (the console's "Reply as the recipient"), per account a minute.
+    SMS_OUTBOX_REPLIES_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
     // Webhooks (docs/webhooks.md): how often due deliveries are looked for (0 turns the timer off), and the limit on one attempt.
     WEBHOOK_DISPATCH_INTERVAL_MS: z.coerce.number().int().min(0).default(1000),
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
@@ -298,6 +303,11 @@ export const configSchema = z
     CAMPAIGN_LINKED_DEVICE_PER_MINUTE: z.coerce.number().int().min(1).max(600).default(20),
     CAMPAIGN_WHATSAPP_DAILY_LIMIT: z.coerce.number().int().min(1).max(10_000_000).default(1000),
     CAMPAIGN_SMS_PER_SECOND: z.coerce.number().int().min(1).max(1000).default(20),
+    /**
+     * The line every campaign SMS ends with, telling the person how to stop them (most regulators ask for one on
+     * promotional SMS). Empty: none, e.g. where the provider appends its own (Africa's Talking does for bulk sender ids).
+     */
+    CAMPAIGN_SMS_OPT_OUT: z.string().trim().max(60).default('Reply STOP to opt out'),
     /** How long after a message a reply, a dial or a completed flow counts for the campaign. */
     CAMPAIGN_ATTRIBUTION_HOURS: z.coerce
       .number()

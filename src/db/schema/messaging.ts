@@ -31,12 +31,50 @@ export const smsMessages = pgTable(
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     sentAt: timestamp('sent_at', { withTimezone: true, precision: 3 }),
+    /**
+     * What the network said after the provider took it (a delivery report): `submitted` (on its way), `delivered` or
+     * `failed`; null without a report (the outbox, a provider that sends none).
+     */
+    deliveryStatus: text('delivery_status'),
+    /** The delivery report's reason for a failure, in the provider's words. */
+    deliveryError: text('delivery_error'),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true, precision: 3 }),
   },
   (t) => [
+    // A delivery report finds its message by the provider's id; a reply the last message to its number.
+    index('sms_messages_provider_id_idx').on(t.providerMessageId),
+    index('sms_messages_recipient_idx').on(t.recipient, t.sentAt),
     // The dispatcher's scan: only queued rows, by due time.
     index('sms_messages_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'QUEUED'`),
     index('sms_messages_owner_idx').on(t.ownerId, t.createdAt),
     index('sms_messages_app_idx').on(t.appId, t.createdAt),
+  ],
+);
+
+/**
+ * SMS a person sent back (the provider's incoming message, or the outbox's simulated reply). A reply belongs to the
+ * account whose SMS to that number went last (docs/runtime.md, "SMS replies"); a consent keyword in it changes the
+ * contact's SMS consent. The unique (provider, provider message id) makes a redelivered notification a no-op.
+ */
+export const smsReplies = pgTable(
+  'sms_replies',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The SMS it answers: the account's last one to the number. */
+    smsMessageId: uuid('sms_message_id').references(() => smsMessages.id, { onDelete: 'set null' }),
+    msisdn: text('msisdn').notNull(),
+    text: text('text').notNull(),
+    provider: text('provider').notNull(),
+    providerMessageId: text('provider_message_id').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('sms_replies_provider_idx').on(t.provider, t.providerMessageId),
+    index('sms_replies_owner_msisdn_idx').on(t.ownerId, t.msisdn, t.receivedAt),
+    index('sms_replies_message_idx').on(t.smsMessageId),
   ],
 );
 

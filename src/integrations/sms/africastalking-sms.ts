@@ -104,3 +104,53 @@ export function createAfricasTalkingSmsProvider(options: AfricasTalkingSmsOption
     },
   };
 }
+
+/**
+ * Africa's Talking's SMS notifications (its dashboard: SMS -> SMS Callback URLs), POSTed as form fields (or JSON).
+ * Delivery reports: `id` (the messageId the send answered), `status`, `phoneNumber`, `networkCode`, `failureReason`
+ * (on Rejected and Failed: e.g. `InsufficientCredit`, `UserInBlackList`, `DeliveryFailure`,
+ * `DoNotDisturbRejection`), `retryCount`. `Sent`, `Submitted` and `Buffered` are on the way; `Success` is delivered;
+ * `Rejected`, `Failed`, `AbsentSubscriber` and `Expired` failed.
+ */
+const AT_ON_THE_WAY = new Set(['Sent', 'Submitted', 'Buffered']);
+const AT_FAILED = new Set(['Rejected', 'Failed', 'AbsentSubscriber', 'Expired']);
+
+type AtFields = Record<string, unknown>;
+const field = (body: AtFields, key: string) => (typeof body[key] === 'string' ? (body[key] as string).trim() : '');
+
+export function readAtDeliveryReport(
+  body: AtFields,
+): { providerMessageId: string; status: 'submitted' | 'delivered' | 'failed'; error: string | null } | null {
+  const id = field(body, 'id');
+  const status = field(body, 'status');
+  if (!id) return null;
+  if (status === 'Success') return { providerMessageId: id, status: 'delivered', error: null };
+  if (AT_ON_THE_WAY.has(status)) return { providerMessageId: id, status: 'submitted', error: null };
+  if (AT_FAILED.has(status)) {
+    const reason = field(body, 'failureReason');
+    return { providerMessageId: id, status: 'failed', error: reason ? `${status}: ${reason}` : status };
+  }
+  return null;
+}
+
+/**
+ * An incoming message (to one of the account's shortcodes): `from` (the person, `+254711XXXYYY`), `to` (the
+ * shortcode), `text`, `id` (the message's), `linkId`, `date`, `networkCode`.
+ */
+export function readAtIncomingMessage(body: AtFields): { providerMessageId: string; from: string; to: string; text: string } | null {
+  const id = field(body, 'id');
+  const from = field(body, 'from');
+  const text = typeof body.text === 'string' ? body.text : '';
+  if (!id || !from) return null;
+  return { providerMessageId: id, from, to: field(body, 'to'), text: text.slice(0, 918) };
+}
+
+/**
+ * A bulk SMS opt out: a person asked the network to stop an alphanumeric sender id's messages (Africa's Talking
+ * appends the instruction to the first message a sender id sends a number): `senderId`, `phoneNumber`.
+ */
+export function readAtOptOut(body: AtFields): { phoneNumber: string; senderId: string } | null {
+  const phoneNumber = field(body, 'phoneNumber');
+  if (!phoneNumber) return null;
+  return { phoneNumber, senderId: field(body, 'senderId') };
+}

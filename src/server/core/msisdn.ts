@@ -90,3 +90,15 @@ function toCallingCode(country: string | null | undefined): string | null {
   if (/^\+?[1-9]\d{0,3}$/.test(country)) return country.replace('+', '');
   return COUNTRY_CALLING_CODES[country.toLowerCase()] ?? null;
 }
+
+/**
+ * The ways a number may be stored in session records written before they carried the contact's number
+ * (`mobile` as the gateway sent it): E.164, without its +, and national with and without the trunk 0.
+ */
+export function toStoredForms(msisdn: string): string[] {
+  const digits = msisdn.slice(1);
+  const forms = [msisdn, digits];
+  for (const code of new Set(Object.values(COUNTRY_CALLING_CODES)))
+    if (digits.startsWith(code)) forms.push(`0${digits.slice(code.length)}`, digits.slice(code.length));
+  return forms;
+}

@@ -11,6 +11,7 @@ import {
   campaignPreviewQuerySchema,
   campaignPreviewSchema,
   campaignSchema,
+  campaignSettingsSchema,
   campaignTestSchema,
   reachBodySchema,
   scheduleBodySchema,
@@ -65,6 +66,14 @@ export const findCampaigns = defineCall({
   path: '/api/campaigns',
   reply: envelopeSchema(z.array(campaignSchema)),
   key: ['campaigns'],
+});
+
+/** GET /api/campaigns/settings: the installation's settings a campaign form shows (the SMS opt-out line). */
+export const getCampaignSettings = defineCall({
+  method: 'GET',
+  path: '/api/campaigns/settings',
+  reply: envelopeSchema(campaignSettingsSchema),
+  key: ['campaign-settings'],
 });
 
 /** POST /api/campaigns: a new draft campaign. */

@@ -212,6 +212,21 @@ export const campaignEstimateSchema = z.object({
 });
 export type CampaignEstimate = z.infer<typeof campaignEstimateSchema>;
 
+export const campaignFailureSchema = z.object({
+  channel: z.enum(['whatsapp', 'sms']).nullable(),
+  status: z.enum(['failed', 'unknown', 'skipped']),
+  reason: z.string(),
+  count: z.number(),
+});
+export type CampaignFailure = z.infer<typeof campaignFailureSchema>;
+
+/**
+ * The installation's campaign settings a form needs before a campaign exists: the opt-out line every campaign SMS
+ * ends with ('' for none), and whether the operator priced messages.
+ */
+export const campaignSettingsSchema = z.object({ smsOptOut: z.string(), priced: z.boolean() });
+export type CampaignSettings = z.infer<typeof campaignSettingsSchema>;
+
 export const campaignTimelinePointSchema = z.object({ at: z.string(), sent: z.number(), failed: z.number() });
 
 export const campaignSchema = z.object({
@@ -246,6 +261,8 @@ export const campaignSchema = z.object({
       cost: campaignCostSchema.nullable(),
       /** Messages sent and failed per time bucket (a minute, an hour or a day, as the campaign's span asks). */
       timeline: z.array(campaignTimelinePointSchema),
+      /** Why messages failed or were not sent: the most common reasons first (at most 5), with their counts. */
+      failures: z.array(campaignFailureSchema),
     })
     .nullable(),
   /** Before it starts (a draft, a scheduled campaign): whom it would reach, its SMS's parts, what it would cost. */

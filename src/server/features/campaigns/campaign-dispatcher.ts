@@ -382,7 +382,7 @@ export function createCampaignDispatcher(
           sessionId: `campaign:${campaign.id}`,
           sender: campaign.smsSender,
           recipient: row.msisdn,
-          message: toSmsText(campaign.smsText ?? '', dial),
+          message: toSmsText(ctx, campaign.smsText ?? '', dial),
         },
         { db: tx },
       );

@@ -52,7 +52,7 @@ export async function previewCampaign(ctx: AppContext, user: AuthUser, campaignI
       continue;
     }
     const base = { msisdn, name: contact.name, channel, reason: null };
-    if (channel === 'sms') return { ...base, text: toSmsText(row.smsText ?? '', await readDial(ctx, row)) };
+    if (channel === 'sms') return { ...base, text: toSmsText(ctx, row.smsText ?? '', await readDial(ctx, row)) };
     try {
       const { rendered } = await renderTemplateFor(ctx, row, contact);
       return { ...base, text: toTemplateText(rendered) };
@@ -85,7 +85,7 @@ export async function testCampaign(ctx: AppContext, user: AuthUser, campaignId: 
         const { link, rendered } = await renderTemplateFor(ctx, row, fields);
         await parts.sendTemplate(link, to.slice(1), rendered, user.id);
       } else {
-        const message = toSmsText(row.smsText ?? '', await readDial(ctx, row));
+        const message = toSmsText(ctx, row.smsText ?? '', await readDial(ctx, row));
         await queueSms(ctx, {
           appId: row.ussdAppId,
           ownerId: user.id,

@@ -2,9 +2,9 @@
  * What a campaign did and would do (docs/campaigns.md, "Results"): its funnel per channel, read from its messages and
  * what followed them; what it cost; its sends over time; and, before it starts, whom it would reach and at what cost.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { apps, campaignMessages, contacts, smsMessages } from '../../../db/schema';
-import type { Campaign, CampaignChannels, CampaignCost, CampaignFunnel } from '../../../shared/api/campaigns.schema';
+import type { Campaign, CampaignChannels, CampaignCost, CampaignFailure, CampaignFunnel } from '../../../shared/api/campaigns.schema';
 import { priceOf } from '../../../shared/campaign-prices';
 import { countSmsParts, type SmsParts } from '../../../shared/sms-parts';
 import type { AppContext } from '../../context';
@@ -30,14 +30,15 @@ const EMPTY_FUNNEL: CampaignFunnel = {
 };
 
 /**
- * A campaign with its funnel, per channel and in all, read from its messages and what followed them: a WhatsApp
- * message's ticks (whatsapp_messages), an SMS's send (sms_messages), the contact's reply on the number
- * (whatsapp_windows), a session of the USSD app or the bot after the message (session_records), an opt out of the
- * channel after it; each within CAMPAIGN_ATTRIBUTION_HOURS of the message.
+ * A campaign's messages with what followed each, one row per message: the one reading of them that the funnel counts
+ * and the export lists. `delivery` is WhatsApp's tick (sent, delivered, read, failed) or the SMS's (queued, sent,
+ * failed from the outbox; submitted, delivered, failed from the network's delivery report); `replied_at` the first
+ * reply after it (on the WhatsApp number, or an SMS back), `dialled_at` the first session of the USSD app,
+ * `completed` a completed session of the USSD app or the bot, `opted_out_at` an opt out of the channel, each within
+ * CAMPAIGN_ATTRIBUTION_HOURS of the message; `why` the reason a message failed or was not sent, in words.
  */
-export async function readResults(ctx: AppContext, row: CampaignRow): Promise<NonNullable<Campaign['results']>> {
-  const window = `${ctx.config.CAMPAIGN_ATTRIBUTION_HOURS} hours`;
-  const m = campaignMessages;
+export function selectMessageFacts(ctx: AppContext, row: CampaignRow, where: SQL = sql`true`): SQL {
+  const window = sql`${`${ctx.config.CAMPAIGN_ATTRIBUTION_HOURS} hours`}::interval`;
   const flowApps = [row.ussdAppId, row.botId].filter((id): id is string => !!id);
   const flowAppList =
     flowApps.length > 0
@@ -46,36 +47,54 @@ export async function readResults(ctx: AppContext, row: CampaignRow): Promise<No
           sql`, `,
         )
       : sql`null`;
-  const result = (await ctx.db.execute(sql`
-    select m.channel,
-      count(*) filter (where m.status in ('queued', 'claimed', 'sending') or (m.status = 'sent' and s.status = 'QUEUED')) as queued,
-      count(*) filter (where m.status = 'sent' and coalesce(s.status, 'SENT') = 'SENT' and coalesce(w.status, 'sent') <> 'failed') as sent,
-      count(*) filter (where w.status in ('delivered', 'read')) as delivered,
-      count(*) filter (where w.status = 'read') as read,
-      count(*) filter (where m.channel = 'whatsapp' and win.last_inbound_at > m.sent_at
-        and win.last_inbound_at < m.sent_at + ${window}::interval) as replied,
-      count(*) filter (where m.status = 'sent' and exists (
-        select 1 from session_records r where r.contact_msisdn = m.msisdn and r.app_id = ${row.ussdAppId ?? ''}
-          and r.caller is null and r.started_at > m.sent_at and r.started_at < m.sent_at + ${window}::interval)) as dialled,
-      count(*) filter (where m.status = 'sent' and exists (
-        select 1 from session_records r where r.contact_msisdn = m.msisdn and r.app_id in (${flowAppList})
-          and r.status = 'completed' and r.caller is null and r.started_at > m.sent_at
-          and r.started_at < m.sent_at + ${window}::interval)) as completed,
-      count(*) filter (where m.status = 'sent' and (c.consent -> m.channel ->> 'status') = 'out'
-        and (c.consent -> m.channel ->> 'at')::timestamptz > m.sent_at) as opted_out,
-      count(*) filter (where m.status = 'failed' or s.status = 'FAILED' or w.status = 'failed') as failed,
-      count(*) filter (where m.status = 'unknown') as unknown,
-      count(*) filter (where m.status = 'skipped') as skipped,
-      count(*) filter (where m.status = 'cancelled') as cancelled,
-      count(*) filter (where m.fell_back_at is not null) as fell_back
-    from ${m} m
+  const linkId = row.linkId ?? '';
+  return sql`
+    select m.msisdn, c.name, m.channel, m.status, m.sent_at, m.fell_back_at, s.status as sms_status,
+      case when m.channel = 'whatsapp' then w.status when m.channel = 'sms' then coalesce(s.delivery_status, lower(s.status)) end
+        as delivery,
+      case when m.channel = 'whatsapp' then
+          case when win.last_inbound_at > m.sent_at and win.last_inbound_at < m.sent_at + ${window} then win.last_inbound_at end
+        else (select min(r.received_at) from sms_replies r where r.owner_id = m.owner_id and r.msisdn = m.msisdn
+          and r.received_at > m.sent_at and r.received_at < m.sent_at + ${window}) end as replied_at,
+      (select min(r.started_at) from session_records r where r.contact_msisdn = m.msisdn and r.app_id = ${row.ussdAppId ?? ''}
+        and r.caller is null and r.started_at > m.sent_at and r.started_at < m.sent_at + ${window}) as dialled_at,
+      exists (select 1 from session_records r where r.contact_msisdn = m.msisdn and r.app_id in (${flowAppList})
+        and r.status = 'completed' and r.caller is null and r.started_at > m.sent_at
+        and r.started_at < m.sent_at + ${window}) as completed,
+      case when (c.consent -> m.channel ->> 'status') = 'out' and (c.consent -> m.channel ->> 'at')::timestamptz > m.sent_at
+        then (c.consent -> m.channel ->> 'at')::timestamptz end as opted_out_at,
+      coalesce(m.reason, nullif(w.failure_reason, ''), s.delivery_error, s.last_error) as why
+    from ${campaignMessages} m
     left join ${smsMessages} s on s.id = m.sms_message_id
-    left join whatsapp_messages w on m.channel = 'whatsapp' and w.link_id = ${row.linkId ?? ''}
-      and w.provider_message_id = m.provider_message_id
-    left join whatsapp_windows win on m.channel = 'whatsapp' and win.link_id::text = ${row.linkId ?? ''} and win.msisdn = m.msisdn
+    left join whatsapp_messages w on m.channel = 'whatsapp' and w.link_id = ${linkId} and w.provider_message_id = m.provider_message_id
+    left join whatsapp_windows win on m.channel = 'whatsapp' and win.link_id::text = ${linkId} and win.msisdn = m.msisdn
     left join contacts c on c.owner_id = m.owner_id and c.msisdn = m.msisdn
-    where m.campaign_id = ${row.id}
-    group by m.channel`)) as unknown as { rows: Array<Record<string, unknown>> };
+    where m.campaign_id = ${row.id} and ${where}`;
+}
+
+/**
+ * A campaign with its funnel, per channel and in all, counted over its messages' facts (selectMessageFacts), with its
+ * cost, its sends over time and its most common failures.
+ */
+export async function readResults(ctx: AppContext, row: CampaignRow): Promise<NonNullable<Campaign['results']>> {
+  const result = (await ctx.db.execute(sql`
+    select f.channel,
+      count(*) filter (where f.status in ('queued', 'claimed', 'sending') or (f.status = 'sent' and f.sms_status = 'QUEUED')) as queued,
+      count(*) filter (where f.status = 'sent' and coalesce(f.sms_status, 'SENT') = 'SENT' and coalesce(f.delivery, 'sent') <> 'failed')
+        as sent,
+      count(*) filter (where f.delivery in ('delivered', 'read')) as delivered,
+      count(*) filter (where f.delivery = 'read') as read,
+      count(*) filter (where f.replied_at is not null) as replied,
+      count(*) filter (where f.status = 'sent' and f.dialled_at is not null) as dialled,
+      count(*) filter (where f.status = 'sent' and f.completed) as completed,
+      count(*) filter (where f.status = 'sent' and f.opted_out_at is not null) as opted_out,
+      count(*) filter (where f.status = 'failed' or f.delivery = 'failed') as failed,
+      count(*) filter (where f.status = 'unknown') as unknown,
+      count(*) filter (where f.status = 'skipped') as skipped,
+      count(*) filter (where f.status = 'cancelled') as cancelled,
+      count(*) filter (where f.fell_back_at is not null) as fell_back
+    from (${selectMessageFacts(ctx, row)}) f
+    group by f.channel`)) as unknown as Rows<Record<string, unknown>>;
   const byChannel = { whatsapp: { ...EMPTY_FUNNEL }, sms: { ...EMPTY_FUNNEL }, all: { ...EMPTY_FUNNEL } };
   for (const r of result.rows) {
     const funnel: CampaignFunnel = {
@@ -96,12 +115,41 @@ export async function readResults(ctx: AppContext, row: CampaignRow): Promise<No
     if (r.channel === 'whatsapp' || r.channel === 'sms') byChannel[r.channel] = funnel;
     for (const key of Object.keys(funnel) as Array<keyof CampaignFunnel>) byChannel.all[key] += funnel[key];
   }
-  return { ...byChannel, cost: await readCost(ctx, row), timeline: await readTimeline(ctx, row) };
+  return {
+    ...byChannel,
+    cost: await readCost(ctx, row),
+    timeline: await readTimeline(ctx, row),
+    failures: await readFailures(ctx, row),
+  };
 }
 
-/** The SMS as a contact gets it: the campaign's text with the USSD app's dial string for `{dial}`. */
-export function toSmsText(text: string, dial: string): string {
-  return text.split(DIAL_PLACEHOLDER).join(dial);
+/**
+ * The five most common reasons the campaign's messages failed, went nobody knows where, or were not sent, with their
+ * counts; a message failed by the network after it was sent counts under failed with the report's words.
+ */
+async function readFailures(ctx: AppContext, row: CampaignRow): Promise<CampaignFailure[]> {
+  const result = (await ctx.db.execute(sql`
+    select f.channel, case when f.delivery = 'failed' then 'failed' else f.status end as status,
+      coalesce(f.why, 'No reason given') as reason, count(*)::int as count
+    from (${selectMessageFacts(ctx, row)}) f
+    where f.status in ('failed', 'unknown', 'skipped') or f.delivery = 'failed'
+    group by 1, 2, 3 order by 4 desc, 3 limit 5`)) as unknown as Rows<{
+    channel: 'whatsapp' | 'sms' | null;
+    status: CampaignFailure['status'];
+    reason: string;
+    count: number;
+  }>;
+  return result.rows.map((r) => ({ channel: r.channel, status: r.status, reason: r.reason, count: Number(r.count) }));
+}
+
+/**
+ * The SMS as a contact gets it: the campaign's text with the USSD app's dial string for `{dial}`, and the
+ * installation's opt-out line (CAMPAIGN_SMS_OPT_OUT) on a line of its own.
+ */
+export function toSmsText(ctx: AppContext, text: string, dial: string): string {
+  const filled = text.split(DIAL_PLACEHOLDER).join(dial);
+  const optOut = ctx.config.CAMPAIGN_SMS_OPT_OUT;
+  return optOut ? `${filled}\n${optOut}` : filled;
 }
 
 /** The USSD app's dial string ('' without one, or when the app is no longer the campaign's account's). */
@@ -117,7 +165,7 @@ export async function readDial(ctx: AppContext, row: Pick<CampaignRow, 'ownerId'
 /** The campaign's SMS parts, as a contact gets it; null without SMS. */
 async function readSmsParts(ctx: AppContext, row: CampaignRow): Promise<SmsParts | null> {
   if (row.channels === 'whatsapp' || !row.smsText) return null;
-  return countSmsParts(toSmsText(row.smsText, await readDial(ctx, row)));
+  return countSmsParts(toSmsText(ctx, row.smsText, await readDial(ctx, row)));
 }
 
 /**

@@ -59,6 +59,11 @@ export function registerCampaignsRoutes(app: FastifyInstance, ctx: AppContext, g
     summary: 'A new draft campaign: an audience, the channels and a message per channel',
     handler: async (req) => ok('Campaign saved', await campaigns.createCampaign(ctx, getSignedInUser(req), req.body)),
   });
+  registerCall(app, calls.getCampaignSettings, {
+    ...reader,
+    summary: "The installation's campaign settings a form shows: the line every campaign SMS ends with",
+    handler: async () => ok('OK', { smsOptOut: ctx.config.CAMPAIGN_SMS_OPT_OUT, priced: ctx.config.CAMPAIGN_PRICES !== null }),
+  });
   registerCall(app, calls.getCampaign, {
     ...reader,
     summary: 'One campaign with its results per channel',

@@ -18,6 +18,7 @@ import {
   sessionInputs,
   sessionRecords,
   smsMessages,
+  smsReplies,
   transactions,
   webhookDeliveries,
   whatsappFirstMessages,
@@ -46,7 +47,7 @@ import type { DeliveryStatus } from '../../../shared/whatsapp-status';
 import type { AppContext } from '../../context';
 import { deleteErasedMedia, eraseMediaOf } from '../media/media.service';
 import type { AuthUser } from '../../core/auth-user';
-import { COUNTRY_CALLING_CODES } from '../../core/msisdn';
+import { toStoredForms } from '../../core/msisdn';
 
 type ContactRow = typeof contacts.$inferSelect;
 
@@ -148,18 +149,6 @@ export async function findContactAttributeKeys(ctx: AppContext, user: AuthUser):
     keys: rows.map((r) => ({ key: r.key, contacts: Number(r.contacts) })),
     isSampled: Number(rows[0]?.sampled ?? 0) > CONTACT_ATTRIBUTE_KEYS_SAMPLE,
   };
-}
-
-/**
- * The ways a number may be stored in session records written before they carried the contact's number
- * (`mobile` as the gateway sent it): E.164, without its +, and national with and without the trunk 0.
- */
-function toStoredForms(msisdn: string): string[] {
-  const digits = msisdn.slice(1);
-  const forms = [msisdn, digits];
-  for (const code of new Set(Object.values(COUNTRY_CALLING_CODES)))
-    if (digits.startsWith(code)) forms.push(`0${digits.slice(code.length)}`, digits.slice(code.length));
-  return forms;
 }
 
 /** The session records of the account's apps that are the contact's. */
@@ -328,7 +317,7 @@ const KEPT_PAYMENT_METADATA = ['provider', 'network', 'sessionId', 'providerRefe
 
 /**
  * The rest of deleting a contact (docs/contacts.md, "Deleting a contact"), in its transaction: the SMS the account's
- * apps sent the number (number anonymised, text erased; one still queued is not sent), the webhook events that
+ * apps sent the number (number anonymised, text erased; one still queued is not sent) and those they sent back, the webhook events that
  * carry the number or one of the person's sessions (number anonymised, inputs emptied, the receiver's answer
  * dropped), and the payments they made (kept as a financial record: amount, status, times and reference stay, the
  * number becomes the anonymous token and every other metadata key but the provider's goes).
@@ -351,6 +340,11 @@ async function eraseMessagesAndPayments(
       lastError: sql`case when ${smsMessages.status} = 'QUEUED' then 'Not sent: the contact was deleted' else ${smsMessages.lastError} end`,
     })
     .where(and(eq(smsMessages.ownerId, ownerId), inArray(smsMessages.recipient, forms)));
+  // Their replies: the words go, the row stays under the anonymous token (a campaign's replies are still counted).
+  await tx
+    .update(smsReplies)
+    .set({ msisdn: anonymous, text: '(erased)' })
+    .where(and(eq(smsReplies.ownerId, ownerId), eq(smsReplies.msisdn, msisdn)));
   const ofSessions = groupByApp(sessions).map(({ appId, ids }) =>
     and(eq(webhookDeliveries.appId, appId), inArray(sql`${webhookDeliveries.data} ->> 'sessionId'`, ids)),
   );

@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
-import { apps, contacts, smsMessages } from '../../../db/schema';
+import { apps, contacts, smsMessages, smsReplies } from '../../../db/schema';
 import { createAfricasTalkingSmsProvider } from '../../../integrations/sms/africastalking-sms';
 import { createOutboxSmsProvider, type SmsProvider } from '../../../integrations/sms/sms-provider';
 import { invalid, toErrorMessage } from '../../../shared/errors';
@@ -121,17 +121,18 @@ export async function findSmsMessages(ctx: AppContext, user: AuthUser, query: { 
   } else if (!hasAdminPermission(user, 'tenantSession.read')) {
     filters.push(eq(smsMessages.ownerId, user.id));
   }
+  const replies = sql<number>`(select count(*)::int from ${smsReplies} r where r.sms_message_id = ${smsMessages.id})`;
   const rows = await ctx.db
-    .select({ message: smsMessages, appName: apps.appName })
+    .select({ message: smsMessages, appName: apps.appName, replies })
     .from(smsMessages)
     .leftJoin(apps, eq(apps.id, smsMessages.appId))
     .where(filters.length ? and(...filters) : undefined)
     .orderBy(desc(smsMessages.createdAt), desc(smsMessages.id))
     .limit(query.limit ?? 100);
-  return rows.map((row) => toSmsMessage(row.message, row.appName));
+  return rows.map((row) => toSmsMessage(row.message, row.appName, Number(row.replies)));
 }
 
-function toSmsMessage(row: SmsMessageRow, appName: string | null): SmsMessage {
+function toSmsMessage(row: SmsMessageRow, appName: string | null, replies: number): SmsMessage {
   return {
     id: row.id,
     appId: row.appId,
@@ -149,6 +150,10 @@ function toSmsMessage(row: SmsMessageRow, appName: string | null): SmsMessage {
     nextAttemptAt: row.status === 'QUEUED' ? row.nextAttemptAt.toISOString() : null,
     createdAt: row.createdAt.toISOString(),
     sentAt: row.sentAt?.toISOString() ?? null,
+    deliveryStatus: row.deliveryStatus as SmsMessage['deliveryStatus'],
+    deliveryError: row.deliveryError,
+    deliveredAt: row.deliveredAt?.toISOString() ?? null,
+    replies,
   };
 }
 
