@@ -105,6 +105,10 @@ const ACCESS: Record<string, RouteAccess> = {
   'POST /dashboard/search/export': 'signedIn',
   'POST /dashboard/search': 'signedIn',
   'GET /api/sms/outbox': 'signedIn',
+  'GET /api/sms/replies': 'signedIn',
+  'POST /api/sms/outbox/:smsId/reply': 'signedIn', // the account's own outbox message; another's answers 404 (sms-replies.int)
+  // The SMS provider's notifications: the operator's secret in the address is the credential (sms-replies.int.test.ts).
+  'POST /api/sms/callbacks/:provider/:token/:notification': 'public',
   'GET /api/apps/:appId/webhook': 'signedIn',
   'POST /api/apps/:appId/webhook': 'signedIn',
   'POST /api/apps/:appId/webhook/rotate-secret': 'signedIn',
@@ -132,6 +136,7 @@ const ACCESS: Record<string, RouteAccess> = {
   'DELETE /api/audiences/:audienceId': 'signedIn',
   'GET /api/campaigns': 'signedIn',
   'POST /api/campaigns': 'signedIn',
+  'GET /api/campaigns/settings': 'signedIn',
   'GET /api/campaigns/:campaignId': 'signedIn',
   'POST /api/campaigns/:campaignId': 'signedIn',
   'POST /api/campaigns/:campaignId/schedule': 'signedIn',
@@ -296,6 +301,7 @@ const API_KEY_ROUTES: Record<string, 'read' | 'write'> = {
   'DELETE /api/audiences/:audienceId': 'write',
   'GET /api/campaigns': 'read',
   'POST /api/campaigns': 'write',
+  'GET /api/campaigns/settings': 'read',
   'GET /api/campaigns/:campaignId': 'read',
   'POST /api/campaigns/:campaignId': 'write',
   'POST /api/campaigns/:campaignId/schedule': 'write',

@@ -9,6 +9,7 @@ import { seedApp, seedMenu } from '../../../../tests/support/seed-app';
 import { createApiClient, seedUser, type SeededUser, type TestApp, useTestApp } from '../../../../tests/support/test-app';
 import { describeDb } from '../../../../tests/support/test-db';
 import { waitForContactImports } from '../contacts/contact-imports.service';
+import { recordDeliveryReport } from '../sms/sms-replies';
 import { createSmsDispatcher } from '../sms/sms.service';
 import { createCampaignDispatcher, SKIPPED_NO_CONSENT, SKIPPED_OPTED_OUT, UNKNOWN_REASON } from './campaign-dispatcher';
 
@@ -174,7 +175,10 @@ describeDb('Campaigns', () => {
     expect(await received(t, account.bot, '233241000001')).toEqual(['Hello Ama, our new offers are here.']);
     expect(await received(t, account.bot, '233241000002')).toEqual(['Hello Kofi, our new offers are here.']);
     const [sms] = await t.db.select().from(smsMessages).where(eq(smsMessages.recipient, '+233241000003'));
-    expect(sms).toMatchObject({ message: 'Hello from the shop: dial *920*55# for our offers', ownerId: account.owner.user.id });
+    expect(sms).toMatchObject({
+      message: 'Hello from the shop: dial *920*55# for our offers\nReply STOP to opt out',
+      ownerId: account.owner.user.id,
+    });
 
     await t.app.runtime.flushEvents();
     const campaign = (await account.api.get(`/api/campaigns/${campaignId}`)).json().data;
@@ -212,7 +216,7 @@ describeDb('Campaigns', () => {
     await dispatcher.runOnce();
     // The first two numbers (Ama, Kofi: WhatsApp) are messages, and sent, before the rest is read.
     expect(await state()).toEqual({ size: 2, loaded: false, status: 'running' });
-    expect(provider.sent).toEqual(['233241000001', '233241000002']);
+    expect([...provider.sent].sort()).toEqual(['233241000001', '233241000002']);
     await dispatcher.runOnce();
     await dispatcher.runOnce();
     expect(await state()).toEqual({ size: 5, loaded: true, status: 'running' });
@@ -249,6 +253,76 @@ describeDb('Campaigns', () => {
     expect(results.whatsapp).toMatchObject({ sent: 2, replied: 1, completed: 1 });
     expect(results.sms).toMatchObject({ dialled: 1, completed: 1 });
     expect(results.all).toMatchObject({ replied: 1, dialled: 1, completed: 2 });
+  });
+
+  it('counts an SMS the network delivered or not and a reply by SMS, and names why the others did not go', async () => {
+    const account = await seedAccount();
+    const campaignId = await draft(account, { channels: 'sms' });
+    await account.api.post(`/api/campaigns/${campaignId}/schedule`, {});
+    await t.app.campaignDispatcher.runOnce();
+    await createSmsDispatcher(t.app.ctx, t.app.ctx.smsProvider).runOnce();
+    const [ama, esi] = await t.db
+      .select()
+      .from(smsMessages)
+      .where(eq(smsMessages.ownerId, account.owner.user.id))
+      .orderBy(smsMessages.recipient);
+    expect([ama!.recipient, esi!.recipient]).toEqual(['+233241000001', '+233241000003']);
+    // The network's delivery reports: Ama's arrived, Esi's number is blacklisted.
+    await recordDeliveryReport(t.app.ctx, {
+      provider: 'outbox',
+      providerMessageId: ama!.providerMessageId!,
+      status: 'delivered',
+      error: null,
+    });
+    await recordDeliveryReport(t.app.ctx, {
+      provider: 'outbox',
+      providerMessageId: esi!.providerMessageId!,
+      status: 'failed',
+      error: 'Failed: UserInBlackList',
+    });
+    t.advanceClock(60_000);
+    const reply = await account.api.post(`/api/sms/outbox/${ama!.id}/reply`, { text: 'Yes please' });
+    expect(reply.json(), reply.body).toMatchObject({ status: '00', data: { consent: null } });
+
+    const results = (await account.api.get(`/api/campaigns/${campaignId}`)).json().data.results;
+    expect(results.sms).toMatchObject({ sent: 1, delivered: 1, read: 0, replied: 1, failed: 1, skipped: 0 });
+    expect(results.all).toMatchObject({ sent: 1, delivered: 1, replied: 1, failed: 1, skipped: 3 });
+    expect(results.failures).toEqual([
+      { channel: null, status: 'skipped', reason: SKIPPED_NO_CONSENT, count: 2 },
+      { channel: 'sms', status: 'failed', reason: 'Failed: UserInBlackList', count: 1 },
+      { channel: null, status: 'skipped', reason: SKIPPED_OPTED_OUT, count: 1 },
+    ]);
+    const csv = (await account.api.get(`/api/campaigns/${campaignId}/export`)).body.split(/\r?\n/);
+    const rowOf = (msisdn: string) =>
+      csv
+        .find((line) => line.startsWith(`"${msisdn}"`))
+        ?.split(',')
+        .map((cell) => cell.slice(1, -1));
+    // number, name, channel, status, reason, sent_at, delivery, replied_at, dialled_at, opted_out_at
+    expect(rowOf('+233241000001')).toEqual([
+      '+233241000001',
+      'Ama',
+      'sms',
+      'sent',
+      '',
+      expect.any(String),
+      'delivered',
+      expect.any(String),
+      '',
+      '',
+    ]);
+    expect(rowOf('+233241000003')).toEqual([
+      '+233241000003',
+      'Esi',
+      'sms',
+      'sent',
+      'Failed: UserInBlackList',
+      expect.any(String),
+      'failed',
+      '',
+      '',
+      '',
+    ]);
   });
 
   it('a contact who opts out mid-campaign gets nothing more from it', async () => {
@@ -398,7 +472,7 @@ describeDb('Campaigns', () => {
     });
     expect((await preview('233241000003')).json().data).toMatchObject({
       channel: 'sms',
-      text: 'Hello from the shop: dial *920*55# for our offers',
+      text: 'Hello from the shop: dial *920*55# for our offers\nReply STOP to opt out',
     });
     expect((await preview('+233241000004')).json().data).toMatchObject({
       channel: null,
