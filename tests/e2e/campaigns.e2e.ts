@@ -3,6 +3,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { callApi, type LoginReplyBody, registerBotBuilder, storeSession } from './accounts';
 import {
+  baseUrl,
   describeBrowser,
   expectNoSidewaysScroll,
   holdRequests,
@@ -39,14 +40,17 @@ const CONTACTS_CSV = [
 describeBrowser('campaigns in the console', () => {
   let browser: Browser;
   let owner: LoginReplyBody;
+  let botId = '';
+  let linkId = '';
+  let secret = '';
+  let shopId = '';
 
   beforeAll(async () => {
     browser = await launchBrowser();
     owner = await registerBotBuilder('Adwoa Campaigns');
     const token = owner.token;
-    const botId = (
-      await callApi<{ appId: string }>(token, '/api/chatbot/app/create', { appName: 'Adwoa Offers', description: 'campaigns' })
-    ).data.appId;
+    botId = (await callApi<{ appId: string }>(token, '/api/chatbot/app/create', { appName: 'Adwoa Offers', description: 'campaigns' })).data
+      .appId;
     await callApi(token, '/api/createMenu', {
       appId: botId,
       userDefinedName: 'home',
@@ -55,9 +59,9 @@ describeBrowser('campaigns in the console', () => {
       terminate: true,
     });
     expect((await callApi(token, `/api/deployChanges/${botId}`)).status).toBe('00');
-    const linkId = ((await callApi(token, '/api/chatbot/whatsapp/link', { chatBotAppId: botId })) as unknown as { linkId: string }).linkId;
+    linkId = ((await callApi(token, '/api/chatbot/whatsapp/link', { chatBotAppId: botId })) as unknown as { linkId: string }).linkId;
     const status = (await callApi(token, `/api/chatbot/whatsapp/link-status/${linkId}`)) as unknown as { qrCode: string };
-    const secret = new URL(status.qrCode).searchParams.get('secret')!;
+    secret = new URL(status.qrCode).searchParams.get('secret')!;
     expect((await callApi(token, `/api/whatsapp-simulator/${linkId}/scan`, { secret, mobileNumber: '+233200000064' })).status).toBe('00');
     const template = await callApi(token, `/api/chatbot/whatsapp/templates/${linkId}`, {
       name: 'news',
@@ -77,6 +81,16 @@ describeBrowser('campaigns in the console', () => {
       useTemplateTag: false,
     });
     expect(app.status, JSON.stringify(app)).toBe('00');
+    shopId = (app as unknown as { data: { appId: string } }).data.appId;
+    // The code the SMS names answers with the offers and ends: a dial and a completed session.
+    await callApi(token, '/api/createMenu', {
+      appId: shopId,
+      userDefinedName: 'offers',
+      displayText: 'Weekend offers: 2 for 1 on rice',
+      isFirst: true,
+      terminate: true,
+    });
+    expect((await callApi(token, `/api/deployChanges/${shopId}`)).status).toBe('00');
     const started = await callApi<{ importId: string }>(token, '/api/contacts/imports', {
       csv: CONTACTS_CSV,
       defaultCountry: 'ghana',
@@ -229,7 +243,7 @@ describeBrowser('campaigns in the console', () => {
     await visible(page.getByTestId('campaign-status').getByText('Draft'));
     await visible(page.getByTestId('funnel-none'));
     // Before it starts: reach, the SMS's parts and the cost at the server's prices (2 x 0.04 + 1 part x 0.02).
-    expect(await page.getByTestId('campaign-estimate-parts').textContent()).toBe('1 part, GSM-7, 31 characters');
+    expect(await page.getByTestId('campaign-estimate-parts').textContent()).toBe('1 part, GSM-7, 53 characters');
     expect(await page.getByTestId('campaign-estimate-cost').textContent()).toBe('USD 0.10 (WhatsApp USD 0.08, SMS USD 0.02)');
     // Preview per contact: Ama by WhatsApp with her name, Esi by SMS with the dial string, Yaw not at all.
     const number = page.getByRole('textbox', { name: "A contact's number" });
@@ -238,7 +252,7 @@ describeBrowser('campaigns in the console', () => {
     expect(await page.getByTestId('campaign-preview-text').textContent()).toContain('Hello Ama, our new offers are here.');
     await number.fill('+233241000643');
     await visible(page.getByTestId('campaign-preview').getByText('By SMS'));
-    expect(await page.getByTestId('campaign-preview-text').textContent()).toBe('Dial *920*64# to see our offers');
+    expect(await page.getByTestId('campaign-preview-text').textContent()).toBe('Dial *920*64# to see our offers\nReply STOP to opt out');
     await number.fill('+233241000644');
     await visible(page.getByTestId('campaign-preview').getByText('Nothing sent'));
     // A test to the builder's own number first.
@@ -322,5 +336,92 @@ describeBrowser('campaigns in the console', () => {
     await expectNoSidewaysScroll(phone);
     await screenshot(phone, 'campaigns-cancelled-phone');
     await phone.close();
+  });
+
+  // Last: it opts Ama and Esi out of SMS, which the tests before it send to.
+  it('watched as it goes: a reply on WhatsApp, a dial of the code and a STOP by SMS counted; a contact opted out mid-way gets nothing more', async () => {
+    const token = owner.token;
+    const audiences = await callApi<Array<{ audienceId: string; name: string }>>(token, '/api/audiences');
+    const made = await callApi<{ campaignId: string }>(token, '/api/campaigns', {
+      name: 'Weekend offers',
+      audienceId: audiences.data.find((a) => a.name === 'Gold members')!.audienceId,
+      channels: 'whatsapp_then_sms',
+      botId,
+      template: { name: 'news', language: 'en', variables: { body: { '1': '{{contact.name}}' } } },
+      ussdAppId: shopId,
+      smsText: 'Dial {dial} for our weekend offers',
+    });
+    expect(made.status, JSON.stringify(made)).toBe('00');
+    const campaignId = made.data.campaignId;
+    const page = await open(`/campaigns/${campaignId}`);
+    await page.getByRole('button', { name: 'Schedule' }).click();
+    await page.getByRole('dialog', { name: 'Schedule Weekend offers' }).getByRole('button', { name: 'Start now' }).click();
+    // Ama and Kofi by WhatsApp, Esi by SMS; the page follows it without a reload.
+    await expect.poll(() => page.getByTestId('funnel-all-sent').textContent(), { timeout: 20_000 }).toBe('3');
+    await visible(page.getByTestId('campaign-status').getByText('Sending'));
+
+    // Kofi reads the template on his phone and answers it.
+    const kofi = await openPage(browser, PHONE);
+    await kofi.goto(`/whatsapp-simulator/${linkId}?secret=${encodeURIComponent(secret)}`);
+    await kofi.getByLabel('Customer number').fill('233241000642');
+    await visible(kofi.getByText('Hello Kofi, our new offers are here.').last());
+    await kofi.getByRole('textbox', { name: 'Message', exact: true }).fill('Yes please');
+    await kofi.getByRole('button', { name: 'Send', exact: true }).click();
+    await visible(kofi.getByText('Our offers').last());
+    await kofi.context().close();
+
+    // Esi dials the code her SMS named (the network posts it as Africa's Talking does), and writes STOP to the SMS.
+    const dial = await fetch(`${baseUrl()}/ussd/${shopId}/test`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        sessionId: `weekend-${Date.now()}`,
+        serviceCode: '*920*64#',
+        phoneNumber: '233241000643',
+        networkCode: '62001',
+        text: '',
+      }).toString(),
+    });
+    expect(await dial.text()).toContain('Weekend offers: 2 for 1 on rice');
+    const outbox = await callApi<Array<{ id: string; recipient: string; message: string }>>(token, '/api/sms/outbox');
+    const esi = outbox.data.find((m) => m.recipient === '+233241000643' && m.message.includes('weekend offers'))!;
+    expect(esi.message).toBe('Dial *920*64# for our weekend offers\nReply STOP to opt out');
+    const stop = await callApi<{ consent: string | null }>(token, `/api/sms/outbox/${esi.id}/reply`, { text: 'STOP' });
+    expect(stop.data.consent).toBe('out');
+
+    // Mid-way: Ama is opted out of SMS in the console while the campaign waits to hear how her WhatsApp went.
+    const contacts = await callApi<{ contacts: Array<{ contactId: string }> }>(token, '/api/contacts?search=%2B233241000641');
+    const contactPage = await open(`/contacts/${contacts.data.contacts[0]!.contactId}`);
+    await contactPage.locator('[data-consent="sms"]').getByText('Opt out', { exact: true }).click();
+    await visible(contactPage.getByText('Consent saved'));
+    await contactPage.close();
+    // Then her phone says the template failed: the campaign would send it by SMS, but she opted out.
+    const ama = await openPage(browser, PHONE);
+    await ama.route('**/api/whatsapp-simulator/*/receipts', (route) =>
+      route.request().postDataJSON().status === 'failed' ? route.continue() : route.abort(),
+    );
+    await ama.goto(`/whatsapp-simulator/${linkId}?secret=${encodeURIComponent(secret)}`);
+    await ama.getByLabel('Customer number').fill('233241000641');
+    await visible(ama.getByText('Hello Ama, our new offers are here.').last());
+    const failed = ama.waitForResponse((r) => r.url().endsWith('/receipts') && r.request().postDataJSON().status === 'failed');
+    await ama.getByRole('button', { name: "Make the bot's last message fail" }).click();
+    expect((await failed).status()).toBe(200);
+    await ama.context().close();
+
+    // The funnel, read again on its own: Kofi read and replied; Esi dialled, completed, answered and opted out; Ama's
+    // failed template went to SMS and was skipped there, as she had opted out.
+    const others = () => page.getByTestId('funnel-all-others').textContent();
+    await expect.poll(others, { timeout: 20_000 }).toBe('3 skipped · 1 by SMS after WhatsApp failed');
+    expect(await page.getByTestId('funnel-whatsapp-read').textContent()).toBe('1');
+    expect(await page.getByTestId('funnel-whatsapp-replied').textContent()).toBe('1');
+    expect(await page.getByTestId('funnel-sms-dialled').textContent()).toBe('1');
+    expect(await page.getByTestId('funnel-sms-completed').textContent()).toBe('1');
+    expect(await page.getByTestId('funnel-sms-replied').textContent()).toBe('1');
+    expect(await page.getByTestId('funnel-sms-optedOut').textContent()).toBe('1');
+    expect(await page.getByTestId('funnel-all-completed').textContent()).toBe('2');
+    const after = await callApi<Array<{ recipient: string }>>(token, '/api/sms/outbox');
+    expect(after.data.filter((m) => m.recipient === '+233241000641')).toEqual([]);
+    await screenshot(page, 'campaigns-replies-desktop');
+    await page.close();
   });
 });

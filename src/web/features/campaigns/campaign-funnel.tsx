@@ -17,13 +17,14 @@ const STEP_LABELS: Partial<Record<Step, string>> = {
 const STEP_COLORS: Partial<Record<Step, string>> = { optedOut: 'orange', failed: 'red' };
 
 /**
- * The steps each funnel shows: SMS has no delivery or read receipt here and no reply to a bot; WhatsApp has no
- * dial. `queued` is what waits now (it falls as the rest rise), the others count what happened.
+ * The steps each funnel shows: SMS has no read receipt (its delivery comes from the provider's reports, its replies
+ * are SMS back); WhatsApp has no dial. `queued` is what waits now (it falls as the rest rise), the others count what
+ * happened.
  */
 const STEPS: Record<'all' | 'whatsapp' | 'sms', Step[]> = {
   all: ['queued', 'sent', 'delivered', 'read', 'replied', 'dialled', 'completed', 'optedOut', 'failed'],
   whatsapp: ['queued', 'sent', 'delivered', 'read', 'replied', 'completed', 'optedOut', 'failed'],
-  sms: ['queued', 'sent', 'dialled', 'completed', 'optedOut', 'failed'],
+  sms: ['queued', 'sent', 'delivered', 'replied', 'dialled', 'completed', 'optedOut', 'failed'],
 };
 const TITLES = { all: 'In all', whatsapp: 'WhatsApp', sms: 'SMS' } as const;
 
