@@ -39,6 +39,7 @@ import { registerPaymentsRoutes, registerTransactionsRoutes } from './features/p
 import { registerWebhooksRoutes } from './features/webhooks/webhooks.routes';
 import type { CampaignDispatcher } from './features/campaigns/campaign-dispatcher';
 import { registerCampaignsRoutes } from './features/campaigns/campaigns.routes';
+import { createCampaignEvents, createCampaignStreams } from './features/campaigns/campaign-events';
 import { registerContactsRoutes } from './features/contacts/contacts.routes';
 import type { WebhookDispatcher } from './features/webhooks/webhook-dispatcher';
 import { createContactReader } from './core/contact-records';
@@ -253,13 +254,20 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // The agents' calls and their streams.
   const whatsapp = createWhatsApp(ctx, runtime, handoffs);
   const inbox = createInbox(ctx, { events: inboxEvents, sender: whatsapp });
-  const inboxStreams = createInboxStreams(inboxEvents, {
+  const streamLimits = {
     perAccount: config.INBOX_STREAMS_PER_ACCOUNT,
     total: config.INBOX_STREAMS_MAX,
     heartbeatMs: config.INBOX_HEARTBEAT_MS,
-  });
+  };
+  const inboxStreams = createInboxStreams(inboxEvents, streamLimits);
+  // Campaigns' progress, live (docs/campaigns.md): the dispatcher and the routes tell, the screens listen.
+  const campaignEvents = createCampaignEvents(redis, app.log);
+  const campaignStreams = createCampaignStreams(campaignEvents, streamLimits);
   // Held connections would keep the server from closing: they end first.
-  app.addHook('preClose', async () => inboxStreams.closeAll());
+  app.addHook('preClose', async () => {
+    inboxStreams.closeAll();
+    campaignStreams.closeAll();
+  });
   // Gateway traffic may run scripts from its first hop: a process serving it loads the workers when main.ts asks,
   // after listen; a console process loads them on first use (a custom action's test run).
   app.decorate('startScripts', servesGateways ? serverRunners.startScripts : async () => {});
@@ -273,6 +281,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await ctx.shortcodeRoutes.close();
     await ctx.gatewayAccess.close();
     inboxEvents.close();
+    campaignEvents.close();
     await serverRunners.close();
     redis?.disconnect();
     if (ownsDatabase) await database.close();
@@ -281,7 +290,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Timers and dispatchers, the same in every mode (timers.ts): started when the server is ready, stopped in
   // preClose, which runs before onClose, so the database is still open while their last runs finish.
   const webhookRules = createHttpCallRules(ctx);
-  const timers = createTimers(ctx, webhookRules, { whatsapp });
+  const timers = createTimers(ctx, webhookRules, { whatsapp, campaignEvents });
   app.decorate('webhookDispatcher', timers.webhookDispatcher);
   app.decorate('campaignDispatcher', timers.campaignDispatcher);
   app.addHook('onReady', async () => timers.start());
@@ -350,7 +359,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerTransactionsRoutes(app, ctx, guard);
     registerWebhooksRoutes(app, ctx, guard, timers.webhookDispatcher, webhookRules);
     registerContactsRoutes(app, ctx, guard);
-    registerCampaignsRoutes(app, ctx, guard, whatsapp);
+    registerCampaignsRoutes(app, ctx, guard, whatsapp, { events: campaignEvents, streams: campaignStreams });
     registerShortcodesRoutes(app, ctx, guard);
     registerBillingRoutes(app, ctx, guard);
     // Linked numbers' connections live in the process that links them (docs/bots.md): the console's.

@@ -3,6 +3,7 @@ import type { AppContext } from './context';
 import { createBillingTimer } from './features/billing/billing-timer';
 import { USAGE_FLUSH_MS } from './features/billing/usage-tallies';
 import { type CampaignDispatcher, type CampaignParts, createCampaignDispatcher } from './features/campaigns/campaign-dispatcher';
+import type { CampaignEvents } from './features/campaigns/campaign-events';
 import { createShortcodeTimer } from './features/shortcodes/shortcode-reminders';
 import { createSmsDispatcher, type SmsDispatcher } from './features/sms/sms.service';
 import { createWebhookDispatcher, type WebhookDispatcher } from './features/webhooks/webhook-dispatcher';
@@ -30,9 +31,13 @@ export interface Timers {
 
 /**
  * `rules`: the outbound address rules webhook deliveries are sent under (the console checks URLs with the same);
- * `parts.whatsapp`: how a campaign's templates are sent.
+ * `parts.whatsapp`: how a campaign's templates are sent; `parts.campaignEvents`: where the campaigns a run changed are told.
  */
-export function createTimers(ctx: AppContext, rules: AddressRules, parts: { whatsapp: CampaignParts }): Timers {
+export function createTimers(
+  ctx: AppContext,
+  rules: AddressRules,
+  parts: { whatsapp: CampaignParts; campaignEvents: CampaignEvents },
+): Timers {
   const { config } = ctx;
   const smsDispatcher = createSmsDispatcher(ctx, ctx.smsProvider, { intervalMs: config.SMS_DISPATCH_INTERVAL_MS });
   const webhookDispatcher = createWebhookDispatcher(ctx, {
@@ -41,7 +46,7 @@ export function createTimers(ctx: AppContext, rules: AddressRules, parts: { what
     rules,
   });
   // Every process sends campaigns: each claims its messages, under a pace shared by all (docs/campaigns.md).
-  const campaignDispatcher = createCampaignDispatcher(ctx, parts.whatsapp);
+  const campaignDispatcher = createCampaignDispatcher(ctx, parts.whatsapp, { events: parts.campaignEvents });
   const shortcodeTimer = createShortcodeTimer(ctx, { intervalMs: config.SHORTCODE_TIMER_INTERVAL_MS });
   const billingTimer = createBillingTimer(ctx, { intervalMs: config.BILLING_TIMER_INTERVAL_MS });
   // Every process that takes traffic counts sessions: its tallies go to the table every second and at close.

@@ -109,18 +109,22 @@ export async function received(t: TestApp, bot: LinkedBot, from: string): Promis
 }
 
 /** An inbox events stream (`GET /api/inbox/events`) read as the console reads it: a streaming fetch. */
-export interface InboxStream {
+export interface InboxStream<E = InboxEvent> {
   status: number;
   /** The next `data:` event, skipping comments (the heartbeat). */
-  next(): Promise<InboxEvent>;
+  next(): Promise<E>;
   /** The next raw chunk of text, comments included. */
   nextChunk(): Promise<string>;
   close(): void;
 }
 
-export async function openStream(origin: string, auth: Record<string, string>): Promise<InboxStream> {
+export async function openStream<E = InboxEvent>(
+  origin: string,
+  auth: Record<string, string>,
+  path = '/api/inbox/events',
+): Promise<InboxStream<E>> {
   const abort = new AbortController();
-  const res = await fetch(`${origin}/api/inbox/events`, { headers: auth, signal: abort.signal });
+  const res = await fetch(`${origin}${path}`, { headers: auth, signal: abort.signal });
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
   let buffered = '';
@@ -139,7 +143,7 @@ export async function openStream(origin: string, auth: Record<string, string>): 
           const block = buffered.slice(0, end);
           buffered = buffered.slice(end + 2);
           const data = block.split('\n').find((line) => line.startsWith('data: '));
-          if (data) return JSON.parse(data.slice('data: '.length)) as InboxEvent;
+          if (data) return JSON.parse(data.slice('data: '.length)) as E;
           continue;
         }
         buffered += await nextChunk();

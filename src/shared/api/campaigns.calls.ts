@@ -68,6 +68,14 @@ export const findCampaigns = defineCall({
   key: ['campaigns'],
 });
 
+/** GET /api/campaigns/events: the account's campaigns' changes, live (server-sent events, one CampaignEvent per `data:`). */
+export const streamCampaignEvents = defineCall({
+  method: 'GET',
+  path: '/api/campaigns/events',
+  reply: z.string().meta({ description: 'text/event-stream: one `data:` line of CampaignEvent JSON per event, `: ping` comments' }),
+  file: true,
+});
+
 /** GET /api/campaigns/settings: the installation's settings a campaign form shows (the SMS opt-out line). */
 export const getCampaignSettings = defineCall({
   method: 'GET',

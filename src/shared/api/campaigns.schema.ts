@@ -27,6 +27,7 @@ export const CAMPAIGN_MESSAGE_STATUSES = ['queued', 'claimed', 'sending', 'sent'
 export type CampaignMessageStatus = (typeof CAMPAIGN_MESSAGE_STATUSES)[number];
 
 export const CAMPAIGN_MESSAGES = {
+  tooManyStreams: 'Too many campaign screens are open for this account: close one and try again.',
   audienceNotFound: 'Audience not found',
   audienceName: 'Give the audience a name of at most 80 characters',
   audienceNameTaken: 'You already have an audience with this name',
@@ -290,3 +291,14 @@ export const campaignTestSchema = z.object({
   sent: z.array(z.object({ channel: z.enum(['whatsapp', 'sms']), ok: z.boolean(), error: z.string().nullable() })),
 });
 export type CampaignTest = z.infer<typeof campaignTestSchema>;
+
+/**
+ * A live event of `GET /api/campaigns/events`: a campaign of the account changed (it started, sent, fell back, paused,
+ * ended, or someone changed it); its screens read it again.
+ */
+export const campaignEventSchema = z.object({
+  type: z.literal('campaign_changed'),
+  campaignId: z.string(),
+  status: z.enum(CAMPAIGN_STATUSES),
+});
+export type CampaignEvent = z.infer<typeof campaignEventSchema>;

@@ -12,7 +12,7 @@
 import { and, eq, gt, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { campaignMessages, campaignPacing, campaigns, contacts } from '../../../db/schema';
-import { CAMPAIGN_MESSAGES, type CampaignChannels } from '../../../shared/api/campaigns.schema';
+import { CAMPAIGN_MESSAGES, type CampaignChannels, type CampaignStatus } from '../../../shared/api/campaigns.schema';
 import { AppError, toErrorMessage } from '../../../shared/errors';
 import { readLocalTime } from '../../../shared/office-hours';
 import type { RenderedTemplate } from '../../../shared/whatsapp-templates';
@@ -24,6 +24,7 @@ import { fillContactFields } from '../bots/bot-conversations.service';
 import { readTemplateToSend } from '../bots/whatsapp-templates.service';
 import { queueSms } from '../sms/sms.service';
 import { toAudienceConditions, toChannelChoice } from './audiences.service';
+import type { CampaignEvents } from './campaign-events';
 import { readDial, toSmsText } from './campaign-results';
 import type { CampaignRow } from './campaign-rows';
 import { findCampaignLink } from './campaigns.service';
@@ -63,6 +64,8 @@ export interface CampaignDispatcherOptions {
   concurrency?: number;
   /** Contacts of an audience made messages in one statement. */
   loadBatch?: number;
+  /** Where the campaigns a run changed are told (the console's live screens); none in tests that do not listen. */
+  events?: CampaignEvents;
 }
 
 export type CampaignDispatcher = PeriodicTask<CampaignDispatchReport>;
@@ -98,6 +101,8 @@ export function createCampaignDispatcher(
   const loadBatch = options.loadBatch ?? 5000;
   const dispatchIntervalMs = options.intervalMs ?? ctx.config.CAMPAIGN_DISPATCH_INTERVAL_MS;
   const { config } = ctx;
+  /** The campaigns this run changed (started, loaded, sent from, fell back, paused, finished): told at its end. */
+  let touched = new Set<string>();
 
   async function endLeases(now: Date): Promise<void> {
     await ctx.db
@@ -110,10 +115,11 @@ export function createCampaignDispatcher(
       .where(and(eq(campaignMessages.status, 'sending'), lte(campaignMessages.nextAttemptAt, now)))
       .returning({ id: campaignMessages.id, campaignId: campaignMessages.campaignId });
     if (lost.length > 0) ctx.log.warn({ messages: lost.length }, 'campaign messages a stopped process was sending are marked unknown');
+    for (const { campaignId } of lost) touched.add(campaignId);
   }
 
   /** Starts one due campaign: it turns running (taken FOR UPDATE SKIP LOCKED: one process starts it); its audience loads next. */
-  async function startOne(now: Date): Promise<boolean> {
+  async function startOne(now: Date): Promise<string | null> {
     return ctx.db.transaction(async (tx) => {
       const [due] = await tx
         .select({ id: campaigns.id })
@@ -121,13 +127,13 @@ export function createCampaignDispatcher(
         .where(and(eq(campaigns.status, 'scheduled'), lte(campaigns.startAt, now)))
         .limit(1)
         .for('update', { skipLocked: true });
-      if (!due) return false;
+      if (!due) return null;
       await tx
         .update(campaigns)
         .set({ status: 'running', startedAt: now, audienceSize: 0, loadedUntil: null, loadedAt: null, updatedAt: now })
         .where(eq(campaigns.id, due.id));
       ctx.log.info({ campaignId: due.id }, 'a campaign started');
-      return true;
+      return due.id;
     });
   }
 
@@ -193,7 +199,8 @@ export function createCampaignDispatcher(
       where m.campaign_id = c.id and c.status = 'running' and c.channels = 'whatsapp_then_sms'
         and m.channel = 'whatsapp' and m.status = 'sent' and m.fell_back_at is null
         and w.link_id = c.link_id::text and w.provider_message_id = m.provider_message_id and w.status = 'failed'
-      returning m.id`)) as unknown as { rows: unknown[] };
+      returning m.campaign_id`)) as unknown as { rows: Array<{ campaign_id: string }> };
+    for (const row of moved.rows) touched.add(row.campaign_id);
     return moved.rows.length;
   }
 
@@ -394,6 +401,7 @@ export function createCampaignDispatcher(
   }
 
   async function pauseFor(campaign: CampaignRow, reason: string): Promise<void> {
+    touched.add(campaign.id);
     await ctx.db
       .update(campaigns)
       .set({ status: 'paused', pausedReason: reason, updatedAt: ctx.now() })
@@ -482,7 +490,7 @@ export function createCampaignDispatcher(
    */
   async function finish(now: Date): Promise<void> {
     const waitSince = new Date(now.getTime() - FALLBACK_WAIT_MS).toISOString();
-    await ctx.db
+    const finished = await ctx.db
       .update(campaigns)
       .set({ status: 'done', finishedAt: now, updatedAt: now })
       .where(
@@ -497,19 +505,39 @@ export function createCampaignDispatcher(
             where m.campaign_id = ${campaigns.id} and m.channel = 'whatsapp' and m.status = 'sent'
               and m.sent_at > ${waitSince}::timestamptz and coalesce(w.status, 'sent') = 'sent'))`,
         ),
-      );
+      )
+      .returning({ id: campaigns.id });
+    for (const { id } of finished) touched.add(id);
+  }
+
+  /** Tells each changed campaign's account, so its open screens read it again (nothing when nobody listens). */
+  async function tell(): Promise<void> {
+    if (!options.events || touched.size === 0) return;
+    const changed = await ctx.db
+      .select({ id: campaigns.id, ownerId: campaigns.ownerId, status: campaigns.status })
+      .from(campaigns)
+      .where(inArray(campaigns.id, [...touched]));
+    for (const row of changed)
+      options.events.publish(row.ownerId, { type: 'campaign_changed', campaignId: row.id, status: row.status as CampaignStatus });
   }
 
   async function run(): Promise<CampaignDispatchReport> {
     const report: CampaignDispatchReport = { started: 0, sent: 0, failed: 0, fellBack: 0, retried: 0, skipped: 0 };
     const now = ctx.now();
+    touched = new Set();
     await endLeases(now);
-    while (await startOne(now)) report.started++;
+    for (let id = await startOne(now); id; id = await startOne(now)) {
+      report.started++;
+      touched.add(id);
+    }
     const loading = await ctx.db
       .select({ id: campaigns.id })
       .from(campaigns)
       .where(and(eq(campaigns.status, 'running'), isNull(campaigns.loadedAt)));
-    for (const { id } of loading) await loadOne(id, now);
+    for (const { id } of loading) {
+      touched.add(id);
+      await loadOne(id, now);
+    }
     report.fellBack += await fallBack(now);
     const running = await ctx.db.select().from(campaigns).where(eq(campaigns.status, 'running'));
     // How many of the running campaigns share each sender (a WhatsApp number, the SMS provider).
@@ -519,8 +547,13 @@ export function createCampaignDispatcher(
       if (campaign.channels !== 'sms' && campaign.linkId) share(`whatsapp:${campaign.linkId}`);
       if (campaign.channels !== 'whatsapp') share(`sms:${config.SMS_PROVIDER}`);
     }
-    for (const campaign of running) await sendCampaign(campaign, shares, report);
+    for (const campaign of running) {
+      const before = report.sent + report.failed + report.skipped + report.retried;
+      await sendCampaign(campaign, shares, report);
+      if (report.sent + report.failed + report.skipped + report.retried !== before) touched.add(campaign.id);
+    }
     await finish(ctx.now());
+    await tell();
     return report;
   }
 

@@ -6,14 +6,31 @@ import { createLimit } from '../../core/rate-limits';
 import { done, ok, sendCsv } from '../../http';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
 import * as audiences from './audiences.service';
+import type { Campaign } from '../../../shared/api/campaigns.schema';
+import type { AuthUser } from '../../core/auth-user';
+import type { EventStreams } from '../../core/event-streams';
 import type { CampaignParts } from './campaign-dispatcher';
+import type { CampaignEvents } from './campaign-events';
 import { exportCampaign } from './campaign-export';
 import { previewCampaign, testCampaign } from './campaign-previews';
 import * as campaigns from './campaigns.service';
 
-/** The signed-in account's audiences and campaigns (docs/campaigns.md), for the console and API keys. */
-export function registerCampaignsRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard, parts: CampaignParts): void {
+/**
+ * The signed-in account's audiences and campaigns (docs/campaigns.md), for the console and API keys, and their live
+ * stream: a change made here is told to the account's other open screens, as the dispatcher tells its own.
+ */
+export function registerCampaignsRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+  guard: Guard,
+  parts: CampaignParts,
+  live: { events: CampaignEvents; streams: EventStreams },
+): void {
   const tags = ['campaigns'];
+  const told = (user: AuthUser, campaign: Campaign) => {
+    live.events.publish(user.id, { type: 'campaign_changed', campaignId: campaign.campaignId, status: campaign.status });
+    return campaign;
+  };
   const reader = { tags, onRequest: guard(), config: { apiKeyScope: 'read' as const } };
   const writer = { tags, onRequest: guard(), config: { apiKeyScope: 'write' as const } };
   // A test send messages the user's own number: counted per account before anything is read.
@@ -59,6 +76,15 @@ export function registerCampaignsRoutes(app: FastifyInstance, ctx: AppContext, g
     summary: 'A new draft campaign: an audience, the channels and a message per channel',
     handler: async (req) => ok('Campaign saved', await campaigns.createCampaign(ctx, getSignedInUser(req), req.body)),
   });
+  registerCall(app, calls.streamCampaignEvents, {
+    ...reader,
+    summary: "The account's campaigns' changes, live (server-sent events)",
+    handler: async (req, reply) => {
+      const user = getSignedInUser(req);
+      live.streams.stream(user.id, user.id, req, reply);
+      return reply;
+    },
+  });
   registerCall(app, calls.getCampaignSettings, {
     ...reader,
     summary: "The installation's campaign settings a form shows: the line every campaign SMS ends with",
@@ -78,23 +104,34 @@ export function registerCampaignsRoutes(app: FastifyInstance, ctx: AppContext, g
   registerCall(app, calls.scheduleCampaign, {
     ...writer,
     summary: 'Schedules a draft to start now or at a time to come, once everything it needs is checked',
-    handler: async (req) =>
-      ok('Campaign scheduled', await campaigns.scheduleCampaign(ctx, getSignedInUser(req), req.params.campaignId, req.body)),
+    handler: async (req) => {
+      const user = getSignedInUser(req);
+      return ok('Campaign scheduled', told(user, await campaigns.scheduleCampaign(ctx, user, req.params.campaignId, req.body)));
+    },
   });
   registerCall(app, calls.pauseCampaign, {
     ...writer,
     summary: 'Pauses a scheduled or sending campaign',
-    handler: async (req) => ok('Campaign paused', await campaigns.pauseCampaign(ctx, getSignedInUser(req), req.params.campaignId)),
+    handler: async (req) => {
+      const user = getSignedInUser(req);
+      return ok('Campaign paused', told(user, await campaigns.pauseCampaign(ctx, user, req.params.campaignId)));
+    },
   });
   registerCall(app, calls.resumeCampaign, {
     ...writer,
     summary: 'Resumes a paused campaign',
-    handler: async (req) => ok('Campaign resumed', await campaigns.resumeCampaign(ctx, getSignedInUser(req), req.params.campaignId)),
+    handler: async (req) => {
+      const user = getSignedInUser(req);
+      return ok('Campaign resumed', told(user, await campaigns.resumeCampaign(ctx, user, req.params.campaignId)));
+    },
   });
   registerCall(app, calls.cancelCampaign, {
     ...writer,
     summary: 'Cancels a campaign: what was not yet sent is never sent',
-    handler: async (req) => ok('Campaign cancelled', await campaigns.cancelCampaign(ctx, getSignedInUser(req), req.params.campaignId)),
+    handler: async (req) => {
+      const user = getSignedInUser(req);
+      return ok('Campaign cancelled', told(user, await campaigns.cancelCampaign(ctx, user, req.params.campaignId)));
+    },
   });
   registerCall(app, calls.deleteCampaign, {
     ...writer,
