@@ -75,7 +75,7 @@ import { createInboxStreams } from './features/inbox/inbox-stream';
 import { registerInboxRoutes } from './features/inbox/inbox.routes';
 import { createSendsmsRunner } from '../actions/sendsms';
 import { createPaymentpromptRunner } from '../actions/paymentprompt';
-import { checkSmsConsent, createSmsProvider, queueSms } from './features/sms/sms.service';
+import { checkSmsConsent, createSmsProvider, queueSms, type SmsDispatcher } from './features/sms/sms.service';
 import { createPaymentProviders } from './core/payment-providers';
 import { startPayment } from './features/payments/payment-start';
 import { createTimers } from './timers';
@@ -93,6 +93,8 @@ declare module 'fastify' {
     webhookDispatcher: WebhookDispatcher;
     /** Sends campaigns (features/campaigns); tests call its runOnce. */
     campaignDispatcher: CampaignDispatcher;
+    /** Sends queued SMS (features/sms), telling campaigns what it sent; tests call its runOnce. */
+    smsDispatcher: SmsDispatcher;
     /**
      * Loads the JavaScript workers now if this process serves gateway traffic (see ServerRunners.startScripts);
      * resolves when they are ready.
@@ -293,6 +295,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const timers = createTimers(ctx, webhookRules, { whatsapp, campaignEvents });
   app.decorate('webhookDispatcher', timers.webhookDispatcher);
   app.decorate('campaignDispatcher', timers.campaignDispatcher);
+  app.decorate('smsDispatcher', timers.smsDispatcher);
   app.addHook('onReady', async () => timers.start());
   app.addHook('preClose', async () => timers.stop());
 

@@ -3,7 +3,7 @@ import type { AppContext } from './context';
 import { createBillingTimer } from './features/billing/billing-timer';
 import { USAGE_FLUSH_MS } from './features/billing/usage-tallies';
 import { type CampaignDispatcher, type CampaignParts, createCampaignDispatcher } from './features/campaigns/campaign-dispatcher';
-import type { CampaignEvents } from './features/campaigns/campaign-events';
+import { type CampaignEvents, createSmsNotice } from './features/campaigns/campaign-events';
 import { createShortcodeTimer } from './features/shortcodes/shortcode-reminders';
 import { createSmsDispatcher, type SmsDispatcher } from './features/sms/sms.service';
 import { createWebhookDispatcher, type WebhookDispatcher } from './features/webhooks/webhook-dispatcher';
@@ -39,7 +39,10 @@ export function createTimers(
   parts: { whatsapp: CampaignParts; campaignEvents: CampaignEvents },
 ): Timers {
   const { config } = ctx;
-  const smsDispatcher = createSmsDispatcher(ctx, ctx.smsProvider, { intervalMs: config.SMS_DISPATCH_INTERVAL_MS });
+  const smsDispatcher = createSmsDispatcher(ctx, ctx.smsProvider, {
+    intervalMs: config.SMS_DISPATCH_INTERVAL_MS,
+    onSettled: createSmsNotice(ctx, parts.campaignEvents),
+  });
   const webhookDispatcher = createWebhookDispatcher(ctx, {
     intervalMs: config.WEBHOOK_DISPATCH_INTERVAL_MS,
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,

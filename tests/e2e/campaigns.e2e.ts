@@ -262,7 +262,7 @@ describeBrowser('campaigns in the console', () => {
     await page.getByRole('button', { name: 'Schedule' }).click();
     const schedule = page.getByRole('dialog', { name: 'Schedule December offers' });
     await schedule.getByRole('button', { name: 'Start now' }).click();
-    // The dispatcher starts it and sends on its timer; the page reads it again every 5 s while it is live.
+    // The dispatcher starts it and sends on its timer; the page hears each run's change on the live stream.
     await expect.poll(() => page.getByTestId('funnel-all-sent').textContent(), { timeout: 20_000 }).toBe('3');
     expect(await page.getByTestId('funnel-whatsapp-sent').textContent()).toBe('2');
     expect(await page.getByTestId('funnel-sms-sent').textContent()).toBe('1');
@@ -359,6 +359,7 @@ describeBrowser('campaigns in the console', () => {
     // Ama and Kofi by WhatsApp, Esi by SMS; the page follows it without a reload.
     await expect.poll(() => page.getByTestId('funnel-all-sent').textContent(), { timeout: 20_000 }).toBe('3');
     await visible(page.getByTestId('campaign-status').getByText('Sending'));
+    await visible(page.getByTestId('campaign-live').getByText('Live'));
 
     // Kofi reads the template on his phone and answers it.
     const kofi = await openPage(browser, PHONE);

@@ -18,4 +18,5 @@ CREATE UNIQUE INDEX "sms_replies_provider_idx" ON "sms_replies" USING btree ("pr
 CREATE INDEX "sms_replies_owner_msisdn_idx" ON "sms_replies" USING btree ("owner_id","msisdn","received_at");--> statement-breakpoint
 CREATE INDEX "sms_replies_message_idx" ON "sms_replies" USING btree ("sms_message_id");--> statement-breakpoint
 CREATE INDEX "sms_messages_provider_id_idx" ON "sms_messages" USING btree ("provider_message_id");--> statement-breakpoint
-CREATE INDEX "sms_messages_recipient_idx" ON "sms_messages" USING btree ("recipient","sent_at");
+CREATE INDEX "sms_messages_recipient_idx" ON "sms_messages" USING btree ("recipient","sent_at");--> statement-breakpoint
+CREATE INDEX "campaign_messages_sms_idx" ON "campaign_messages" USING btree ("sms_message_id") WHERE "campaign_messages"."sms_message_id" is not null;

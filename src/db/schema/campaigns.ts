@@ -116,6 +116,8 @@ export const campaignMessages = pgTable(
     index('campaign_messages_in_flight_idx').on(t.ownerId, t.msisdn).where(sql`${t.status} in ('claimed', 'sending')`),
     // Erasure of one number's rows.
     index('campaign_messages_msisdn_idx').on(t.ownerId, t.msisdn),
+    // The SMS dispatcher's sends told to the campaigns they belong to (their live screens).
+    index('campaign_messages_sms_idx').on(t.smsMessageId).where(sql`${t.smsMessageId} is not null`),
   ],
 );
 

@@ -8,7 +8,8 @@ import { describeDb } from '../../../../tests/support/test-db';
 
 /**
  * Campaigns' live stream (docs/campaigns.md, "Live") over a real HTTP listener, read as the console reads it: a change
- * made through the API and each dispatcher run that changed a campaign are told to the account's open screens only;
+ * made through the API, each campaign dispatcher run that changed a campaign and each SMS dispatcher run that sent one's
+ * messages are told to the account's open screens only;
  * a run that changed nothing tells nothing; streams are bounded per account.
  */
 
@@ -53,8 +54,11 @@ describeDb('the campaigns event stream', () => {
       const api = createApiClient(t, owner);
       await api.post(`/api/campaigns/${campaignId}/schedule`, {});
       expect(await mine.next()).toEqual({ type: 'campaign_changed', campaignId, status: 'scheduled' });
-      // The dispatcher starts it, sends both SMS and ends it in one run: one event, its state after the run.
+      // The dispatcher starts it, hands both SMS to the outbox and ends it in one run: one event, its state after the run.
       expect(await t.app.campaignDispatcher.runOnce()).toMatchObject({ started: 1, sent: 2 });
+      expect(await mine.next()).toEqual({ type: 'campaign_changed', campaignId, status: 'done' });
+      // The outbox sends them later (its funnel's waiting SMS become sent): told once for the run.
+      expect(await t.app.smsDispatcher.runOnce()).toMatchObject({ sent: 2 });
       expect(await mine.next()).toEqual({ type: 'campaign_changed', campaignId, status: 'done' });
       // A run that changes nothing tells nothing: the next event is the stranger's own campaign, on their stream only.
       await t.app.campaignDispatcher.runOnce();

@@ -162,6 +162,11 @@ export interface SmsDispatcherOptions {
   intervalMs?: number;
   batchSize?: number;
   maxAttempts?: number;
+  /**
+   * The messages a run sent or failed for good, for what shows them (a campaign's live screens); called once a run,
+   * after the rows are written. A failure here is logged and changes nothing sent.
+   */
+  onSettled?: (smsIds: string[]) => Promise<void>;
   /** First retry delay; doubled per attempt, capped at an hour. */
   baseDelayMs?: number;
   /** How long a claimed row is reserved for this process before another may pick it up (crash safety). */
@@ -210,7 +215,7 @@ export function createSmsDispatcher(ctx: AppContext, provider: SmsProvider, opti
       .returning();
   }
 
-  async function deliver(row: SmsMessageRow, report: SmsDispatchReport): Promise<void> {
+  async function deliver(row: SmsMessageRow, report: SmsDispatchReport, settled: string[]): Promise<void> {
     const result = await provider.send({ from: row.sender, to: row.recipient, message: row.message }).catch((err: unknown) => ({
       status: 'FAILED' as const,
       providerMessageId: null,
@@ -223,6 +228,7 @@ export function createSmsDispatcher(ctx: AppContext, provider: SmsProvider, opti
         .set({ status: 'SENT', providerMessageId: result.providerMessageId, sentAt: ctx.now(), lastError: null })
         .where(eq(smsMessages.id, row.id));
       report.sent++;
+      settled.push(row.id);
       if (provider.kind === 'outbox')
         ctx.log.info({ sms: { id: row.id, to: row.recipient, from: row.sender, message: row.message } }, 'SMS kept in the local outbox');
       return;
@@ -239,6 +245,7 @@ export function createSmsDispatcher(ctx: AppContext, provider: SmsProvider, opti
       .where(eq(smsMessages.id, row.id));
     if (isFinal) {
       report.failed++;
+      settled.push(row.id);
       ctx.log.warn({ smsId: row.id, attempts: row.attempts, error: result.error }, 'SMS could not be delivered');
     } else {
       report.retried++;
@@ -247,11 +254,15 @@ export function createSmsDispatcher(ctx: AppContext, provider: SmsProvider, opti
 
   async function run(): Promise<SmsDispatchReport> {
     const report: SmsDispatchReport = { sent: 0, retried: 0, failed: 0 };
+    const settled: string[] = [];
     for (;;) {
       const rows = await claim();
-      await Promise.all(rows.map((row) => deliver(row, report)));
-      if (rows.length < batchSize) return report;
+      await Promise.all(rows.map((row) => deliver(row, report, settled)));
+      if (rows.length < batchSize) break;
     }
+    if (settled.length > 0 && options.onSettled)
+      await options.onSettled(settled).catch((err: unknown) => ctx.log.warn({ err }, 'the settled SMS could not be told'));
+    return report;
   }
 
   return createPeriodicTask('SMS dispatcher', run, { intervalMs, log: ctx.log });

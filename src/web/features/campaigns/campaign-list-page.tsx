@@ -8,7 +8,15 @@ import { type ListColumn, ListTable } from '../../components/list-table';
 import { PageHeader } from '../../components/page-header';
 import { formatMoment } from '../../lib/format';
 import { CampaignStatusBadge } from './campaign-status-badge';
-import { AUDIENCES_PATH, CHANNELS_LABELS, NEW_AUDIENCE_PARAM, NEW_CAMPAIGN_PATH, campaignPath, useCampaigns } from './campaigns.api';
+import {
+  AUDIENCES_PATH,
+  CHANNELS_LABELS,
+  NEW_AUDIENCE_PARAM,
+  NEW_CAMPAIGN_PATH,
+  campaignPath,
+  useCampaigns,
+  useCampaignsLive,
+} from './campaigns.api';
 
 /** Sent, delivered and replied in all, or a dash before anything was queued. */
 function Figures({ campaign }: { campaign: Campaign }) {
@@ -36,6 +44,8 @@ function When({ campaign }: { campaign: Campaign }) {
 /** Campaigns (/campaigns): the account's campaigns, newest first, with their status and figures. */
 export function CampaignListPage() {
   const campaigns = useCampaigns();
+  // Each change (a campaign sending, ending) reads the list again.
+  useCampaignsLive();
   const navigate = useNavigate();
   const newAudiencePath = `${AUDIENCES_PATH}?${NEW_AUDIENCE_PARAM}=1`;
 

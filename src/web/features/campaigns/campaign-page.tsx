@@ -19,6 +19,8 @@ import { CampaignLoadError } from './campaign-load-error';
 import { CampaignPreviewCard } from './campaign-preview-card';
 import { CampaignScheduleDialog } from './campaign-schedule-dialog';
 import { CampaignStatusBadge } from './campaign-status-badge';
+import { LiveBadge } from '../../components/live-badge';
+import type { StreamState } from '../../lib/event-stream';
 import { CampaignTimelineChart } from './campaign-timeline-chart';
 import {
   CAMPAIGNS_KEY,
@@ -29,6 +31,7 @@ import {
   useAccountApps,
   useAudiences,
   useCampaign,
+  useCampaignsLive,
 } from './campaigns.api';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
@@ -57,6 +60,7 @@ function describeTimes(c: Campaign): string {
 export function CampaignPage() {
   const { campaignId = '' } = useParams();
   const campaign = useCampaign(campaignId);
+  const stream = useCampaignsLive();
   if (campaign.isPending) return <PageLoading />;
   if (campaign.error)
     return (
@@ -65,7 +69,7 @@ export function CampaignPage() {
         <CampaignLoadError error={campaign.error} onRetry={() => void campaign.refetch()} />
       </Stack>
     );
-  return <CampaignView campaign={campaign.data} />;
+  return <CampaignView campaign={campaign.data} stream={stream} />;
 }
 
 /** Export CSV: a row per contact of the audience, with its channel, status and why, delivery, reply and dial. */
@@ -174,7 +178,7 @@ function CampaignActions({ campaign }: { campaign: Campaign }) {
   );
 }
 
-function CampaignView({ campaign }: { campaign: Campaign }) {
+function CampaignView({ campaign, stream }: { campaign: Campaign; stream: StreamState }) {
   const audiences = useAudiences();
   const apps = useAccountApps();
   // A campaign not yet ended can still be previewed and tested.
@@ -198,6 +202,9 @@ function CampaignView({ campaign }: { campaign: Campaign }) {
                 {campaign.name}
               </Title>
               <CampaignStatusBadge status={campaign.status} />
+              {(campaign.status === 'scheduled' || campaign.status === 'running' || campaign.status === 'paused') && (
+                <LiveBadge stream={stream} testId="campaign-live" />
+              )}
             </Group>
             <Text c="dimmed" mt={6} size="sm" data-testid="campaign-times">
               {describeTimes(campaign)}

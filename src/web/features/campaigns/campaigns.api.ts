@@ -1,5 +1,5 @@
 import { useDebouncedValue } from '@mantine/hooks';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { findApps } from '../../../shared/api/apps.calls';
 import { findAudiences, findCampaigns, getAudienceReach, getCampaign } from '../../../shared/api/campaigns.calls';
@@ -8,11 +8,14 @@ import {
   type AudienceFilter,
   type CampaignChannels,
   type CampaignStatus,
+  campaignEventSchema,
   reachBodySchema,
 } from '../../../shared/api/campaigns.schema';
 import type { ConsentChannel } from '../../../shared/contact-consent';
 import { readData } from '../../lib/api';
 import { call, callQuery } from '../../lib/call';
+import type { StreamState } from '../../lib/event-stream';
+import { useLiveStream } from '../../lib/use-live-stream';
 
 /** The campaigns area's screens (docs/campaigns.md, "The console"). */
 export const CAMPAIGNS_PATH = '/campaigns';
@@ -102,18 +105,33 @@ export function useCampaigns() {
   return useQuery(callQuery(findCampaigns, {}, 'The campaigns could not be loaded.'));
 }
 
-/** A campaign that is about to send or sending changes by itself: its page reads it again this often. */
-export const LIVE_REFRESH_MS = 5000;
+/**
+ * Replies, dials and receipts count for a campaign without an event being told: a sending campaign's page reads it
+ * again this often besides the live stream.
+ */
+export const ATTRIBUTION_REFRESH_MS = 30_000;
 
-/** GET /api/campaigns/{campaignId}, read again every 5 s while it is scheduled or sending. */
+/** GET /api/campaigns/{campaignId}; read again on each of its live events, and every 30 s while it sends. */
 export function useCampaign(campaignId: string) {
   return useQuery({
     ...callQuery(getCampaign, { params: { campaignId } }, 'The campaign could not be loaded.'),
     retry: false,
-    refetchInterval: (query) => {
-      const status = query.state.data?.status;
-      return status === 'scheduled' || status === 'running' ? LIVE_REFRESH_MS : false;
+    refetchInterval: (query) => (query.state.data?.status === 'running' ? ATTRIBUTION_REFRESH_MS : false),
+  });
+}
+
+/**
+ * The account's campaigns' live stream (GET /api/campaigns/events) while a campaigns screen is open: each change
+ * reads the campaigns' queries again (the list and the campaign it names), as does each (re)connection.
+ */
+export function useCampaignsLive(): StreamState {
+  const queryClient = useQueryClient();
+  return useLiveStream('/api/campaigns/events', campaignEventSchema, {
+    onEvent: (event) => {
+      void queryClient.invalidateQueries({ queryKey: CAMPAIGNS_KEY, exact: true });
+      void queryClient.invalidateQueries({ queryKey: [...CAMPAIGNS_KEY, event.campaignId] });
     },
+    onOpen: () => void queryClient.invalidateQueries({ queryKey: CAMPAIGNS_KEY }),
   });
 }
 

@@ -1,19 +1,19 @@
-import { Badge, Box, Button, Grid, Group, Paper, SegmentedControl, Stack, Text, Tooltip } from '@mantine/core';
+import { Box, Button, Grid, Group, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
 import { IconInbox, IconMessageBolt, IconMessageCircle, IconUsers } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { INBOX_FILTERS, type InboxFilter } from '../../../shared/api/inbox.schema';
+import { INBOX_FILTERS, inboxEventSchema, type InboxFilter } from '../../../shared/api/inbox.schema';
 import { getRoles } from '../../../shared/roles';
 import { EmptyPanel } from '../../components/list-states';
+import { LiveBadge } from '../../components/live-badge';
 import { ListSection } from '../../components/list-section';
 import { PageHeader } from '../../components/page-header';
-import { UNAUTHORIZED_EVENT } from '../../lib/api';
-import { getToken } from '../../lib/session';
+import type { StreamState } from '../../lib/event-stream';
+import { useLiveStream } from '../../lib/use-live-stream';
 import { useCurrentUser } from '../../lib/use-current-user';
 import { InboxConversationPane } from './inbox-conversation';
 import { InboxList } from './inbox-list';
-import { openInboxStream, type StreamState } from './inbox-stream';
 import {
   formatUnread,
   INBOX_AGENTS_PATH,
@@ -36,17 +36,8 @@ const EMPTY_BY_FILTER: Record<InboxFilter, string> = {
 /** Keeps the account's live events coming while the screen is open: every event reloads the inbox's queries. */
 function useInboxLive(): StreamState {
   const queryClient = useQueryClient();
-  const [state, setState] = useState<StreamState>({ state: 'connecting' });
-  useEffect(() => {
-    const reload = () => void queryClient.invalidateQueries({ queryKey: INBOX_KEY });
-    return openInboxStream(getToken, {
-      onEvent: reload,
-      onOpen: reload,
-      onState: setState,
-      onUnauthorized: () => window.dispatchEvent(new Event(UNAUTHORIZED_EVENT)),
-    });
-  }, [queryClient]);
-  return state;
+  const reload = () => void queryClient.invalidateQueries({ queryKey: INBOX_KEY });
+  return useLiveStream('/api/inbox/events', inboxEventSchema, { onEvent: reload, onOpen: reload });
 }
 
 /** The tab's title: "(3) Inbox" while messages are unread. */
@@ -58,23 +49,6 @@ function useInboxTitle(unread: string, count: number) {
       document.title = previous;
     };
   }, [unread, count]);
-}
-
-function LiveBadge({ stream }: { stream: StreamState }) {
-  if (stream.state === 'live')
-    return (
-      <Badge color="teal" variant="light" data-testid="inbox-live">
-        Live
-      </Badge>
-    );
-  const label = stream.state === 'connecting' ? 'Connecting…' : `Reconnecting: ${stream.reason}`;
-  return (
-    <Tooltip label={label} multiline maw={280}>
-      <Badge color="orange" variant="light" data-testid="inbox-live" tabIndex={0}>
-        {stream.state === 'connecting' ? 'Connecting' : 'Reconnecting'}
-      </Badge>
-    </Tooltip>
-  );
 }
 
 const readFilter = (value: string | null): InboxFilter => (INBOX_FILTERS.includes(value as InboxFilter) ? (value as InboxFilter) : 'open');
@@ -113,7 +87,7 @@ export function InboxPage() {
         title={
           <Group gap="sm" component="span">
             Inbox
-            <LiveBadge stream={stream} />
+            <LiveBadge stream={stream} testId="inbox-live" />
           </Group>
         }
         description="Conversations your WhatsApp bots handed to a person, and your USSD callers' callback requests: reply within WhatsApp's 24-hour window (an approved template after it), call back, add private notes, assign, and close."

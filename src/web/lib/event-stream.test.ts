@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { nextDelayMs, readBlocks, toInboxEvent } from './inbox-stream';
+import { inboxEventSchema } from '../../shared/api/inbox.schema';
+import { nextDelayMs, readBlocks, toStreamEvent } from './event-stream';
 
-describe('the inbox stream parser', () => {
+const toInboxEvent = (data: string) => toStreamEvent(inboxEventSchema, data);
+
+describe('the live stream parser', () => {
   it('reads complete blocks, keeps the incomplete rest, drops comments and reads retry', () => {
     const { blocks, rest } = readBlocks('retry: 3000\n: connected\n\ndata: {"a":1}\n\n: ping\n\ndata: {"b"');
     expect(blocks).toEqual([

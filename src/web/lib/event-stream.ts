@@ -1,10 +1,10 @@
 /**
- * The inbox's live stream on the console's side (docs/inbox.md, "Live"): `GET /api/inbox/events` read as server-sent
- * events. A browser's EventSource cannot send the console's bearer token, so the stream is read with fetch and
- * parsed here, and reconnected the way EventSource would: after the server's `retry:` delay, longer after each
- * failure in a row, and not at all once the server no longer takes the token.
+ * A live screen's stream on the console's side (the inbox's `GET /api/inbox/events`, campaigns'
+ * `GET /api/campaigns/events`): server-sent events. A browser's EventSource cannot send the console's bearer token,
+ * so the stream is read with fetch and parsed here, and reconnected the way EventSource would: after the server's
+ * `retry:` delay, longer after each failure in a row, and not at all once the server no longer takes the token.
  */
-import { type InboxEvent, inboxEventSchema } from '../../../shared/api/inbox.schema';
+import type { z } from 'zod';
 
 /** What one block of the stream (the lines up to a blank line) says: its events' data and a new retry delay. */
 export interface StreamBlock {
@@ -37,10 +37,10 @@ export function readBlocks(text: string): { blocks: StreamBlock[]; rest: string 
   return { blocks, rest };
 }
 
-/** One event's data as an InboxEvent, or null when it is not one this console knows (a newer server's). */
-export function toInboxEvent(data: string): InboxEvent | null {
+/** One event's data read with its schema, or null when it is not one this console knows (a newer server's). */
+export function toStreamEvent<S extends z.ZodType>(schema: S, data: string): z.infer<S> | null {
   try {
-    const parsed = inboxEventSchema.safeParse(JSON.parse(data));
+    const parsed = schema.safeParse(JSON.parse(data));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -53,8 +53,8 @@ export const nextDelayMs = (retryMs: number, failures: number) => Math.min(60_00
 /** Where the stream stands, for the screen to say: connecting, live, or waiting to try again (and why). */
 export type StreamState = { state: 'connecting' } | { state: 'live' } | { state: 'waiting'; reason: string };
 
-export interface InboxStreamHandlers {
-  onEvent: (event: InboxEvent) => void;
+export interface StreamHandlers<E> {
+  onEvent: (event: E) => void;
   /** Each time the stream is open: the screen reloads what it missed while it was not. */
   onOpen: () => void;
   onState: (state: StreamState) => void;
@@ -62,8 +62,16 @@ export interface InboxStreamHandlers {
   onUnauthorized: () => void;
 }
 
-/** Opens the stream and keeps it open until the returned function is called. */
-export function openInboxStream(token: () => string | null, handlers: InboxStreamHandlers): () => void {
+/**
+ * Opens the stream at `path` and keeps it open until the returned function is called; each event is read with
+ * `schema` (one it does not know is passed by).
+ */
+export function openEventStream<S extends z.ZodType>(
+  path: string,
+  schema: S,
+  token: () => string | null,
+  handlers: StreamHandlers<z.infer<S>>,
+): () => void {
   let stopped = false;
   let abort: AbortController | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -84,7 +92,7 @@ export function openInboxStream(token: () => string | null, handlers: InboxStrea
     const bearer = token();
     let res: Response;
     try {
-      res = await fetch('/api/inbox/events', {
+      res = await fetch(path, {
         headers: { accept: 'text/event-stream', ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) },
         signal: abort.signal,
         cache: 'no-store',
@@ -114,7 +122,7 @@ export function openInboxStream(token: () => string | null, handlers: InboxStrea
         buffered = rest;
         for (const block of blocks) {
           if (block.retryMs !== null) retryMs = block.retryMs;
-          const event = block.data === null ? null : toInboxEvent(block.data);
+          const event = block.data === null ? null : toStreamEvent(schema, block.data);
           if (event) handlers.onEvent(event);
         }
       }
