@@ -10,7 +10,7 @@ export const FAILURE_STATUS_LABELS: Record<CampaignFailure['status'], string> = 
   skipped: 'Not sent',
 };
 
-const channelOf = (failure: CampaignFailure) => (failure.channel ? CHANNEL_LABELS[failure.channel] : 'No channel');
+const channelOf = (failure: CampaignFailure) => (failure.channel ? CHANNEL_LABELS[failure.channel] : 'None');
 
 /**
  * Why messages did not go: the campaign's most common reasons (at most five, the server's `failures`), with the

@@ -128,14 +128,18 @@ export function useCampaigns() {
 /** A campaign that is about to send or sending changes by itself: its page reads it again this often. */
 export const LIVE_REFRESH_MS = 5000;
 
-/** GET /api/campaigns/{campaignId}, read again every 5 s while it is scheduled or sending. */
+/**
+ * GET /api/campaigns/{campaignId}, read again every 5 s while it is scheduled or sending, or while messages still
+ * wait: a campaign is done once its SMS are in the outbox, and they count as sent once the outbox sends them.
+ */
 export function useCampaign(campaignId: string) {
   return useQuery({
     ...callQuery(getCampaign, { params: { campaignId } }, 'The campaign could not be loaded.'),
     retry: false,
     refetchInterval: (query) => {
-      const status = query.state.data?.status;
-      return status === 'scheduled' || status === 'running' ? LIVE_REFRESH_MS : false;
+      const campaign = query.state.data;
+      const isLive = campaign?.status === 'scheduled' || campaign?.status === 'running' || (campaign?.results?.all.queued ?? 0) > 0;
+      return isLive ? LIVE_REFRESH_MS : false;
     },
   });
 }
