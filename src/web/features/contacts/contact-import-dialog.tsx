@@ -254,9 +254,9 @@ export function ContactImportDialog({ opened, onClose, tagFor, onImported }: Con
               searchable
             />
           </Group>
-          {tag && (
+          {tagFor && (
             <Text size="sm" data-testid="contact-import-tag">
-              Every contact in this file gets the attribute <code>{tag}</code>, new or already there.
+              Every contact in this file gets the attribute <code>{tag ?? "list=<the file's name>"}</code>, new or already there.
             </Text>
           )}
           <FormAlert message={error} onClose={() => setError(null)} />
