@@ -3,7 +3,9 @@ import { listSlugOf, listTagOf, withOptOut } from './campaigns.api';
 
 describe("a campaign's SMS and CSV in the form", () => {
   it('the SMS goes out with the opt-out line on a line of its own, or alone without one', () => {
-    expect(withOptOut('Dial *920*64# to see our offers', 'Reply STOP to opt out')).toBe('Dial *920*64# to see our offers\nReply STOP to opt out');
+    expect(withOptOut('Dial *920*64# to see our offers', 'Reply STOP to opt out')).toBe(
+      'Dial *920*64# to see our offers\nReply STOP to opt out',
+    );
     expect(withOptOut('Dial *920*64#', '')).toBe('Dial *920*64#');
   });
 
