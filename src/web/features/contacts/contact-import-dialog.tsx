@@ -241,6 +241,7 @@ export function ContactImportDialog({ opened, onClose, tagFor, onImported }: Con
                 setCsv(null);
               }}
               clearable
+              clearButtonProps={{ 'aria-label': 'Clear the file' }}
             />
             <Select
               label="Country of national numbers"
