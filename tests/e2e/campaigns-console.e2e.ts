@@ -202,4 +202,34 @@ describeBrowser('the campaign console: the SMS as it goes out, its sender, a CSV
     expect(await page.getByText('Why messages did not go').count()).toBe(0);
     await page.close();
   });
+
+  it('an installation without an opt-out line: nothing said or counted for it; its settings not read: said, counted without', async () => {
+    // The e2e server has the default line; an installation's other settings are stood in for by the call's answer.
+    const page = await openPage(browser, WIDE);
+    await storeSession(page, owner);
+    await page.route('**/api/campaigns/settings', (route) =>
+      route.fulfill({ json: { status: '00', message: 'OK', data: { smsOptOut: '', priced: false } } }),
+    );
+    await page.goto('/campaigns/new');
+    await page.getByText('SMS only', { exact: true }).click();
+    expect(await page.getByTestId('sms-preview').textContent()).toBe('Dial *920*72# to see our offers');
+    expect(await page.getByTestId('sms-parts').textContent()).toBe('1 part, GSM-7, 31 characters');
+    expect(await page.getByTestId('sms-opt-out-note').count()).toBe(0);
+    // Without {dial} and without a line, the text is read as written: no second copy of it.
+    await page.getByRole('textbox', { name: 'SMS text' }).fill('Our offers are in the shop');
+    expect(await page.getByTestId('sms-preview').count()).toBe(0);
+
+    await page.unroute('**/api/campaigns/settings');
+    await page.route('**/api/campaigns/settings', (route) =>
+      route.fulfill({ status: 500, json: { status: '99', message: 'The database is not answering.' } }),
+    );
+    await page.reload();
+    await page.getByText('SMS only', { exact: true }).click();
+    await expect
+      .poll(() => page.getByTestId('sms-opt-out-note').textContent())
+      .toBe('The database is not answering. The parts are counted without the opt-out line the installation may add.');
+    expect(await page.getByTestId('sms-parts').textContent()).toBe('1 part, GSM-7, 31 characters');
+    await screenshot(page, 'campaigns-console-settings-error-desktop');
+    await page.close();
+  });
 });
