@@ -68,6 +68,8 @@ const WEB_FEATURE_IMPORTERS = {
   merchants: ['admins', 'apps'],
   // The live view marks a session's source as the sessions list does.
   sessions: ['dashboard'],
+  // A CSV for one campaign is the contacts import, every contact tagged with the file's name (docs/campaigns.md).
+  contacts: ['campaigns'],
 };
 
 // Two areas never import each other, not even through this list.

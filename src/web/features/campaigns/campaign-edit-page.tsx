@@ -6,6 +6,7 @@ import { type ReactNode, useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { createCampaign, updateCampaign } from '../../../shared/api/campaigns.calls';
 import { CAMPAIGN_MESSAGES, type Campaign, type CampaignChannels, campaignBodySchema } from '../../../shared/api/campaigns.schema';
+import { SMS_SENDER_MESSAGE, isSmsSender } from '../../../shared/sms-sender';
 import { templateKey } from '../../../shared/whatsapp-templates';
 import { BackLink } from '../../components/back-link';
 import { FormAlert } from '../../components/form-alert';
@@ -18,6 +19,7 @@ import { useLeaveGuard } from '../../lib/confirm-discard';
 import { showToast } from '../../lib/toast';
 import { AudienceReachPanel } from './audience-reach-panel';
 import { CampaignChannelsControl } from './campaign-channels-control';
+import { CampaignCsvUpload } from './campaign-csv-upload';
 import { readIssues } from './campaign-issues';
 import { CampaignLoadError } from './campaign-load-error';
 import { CampaignSmsFields } from './campaign-sms-fields';
@@ -43,6 +45,7 @@ interface CampaignDraft {
   whatsapp: WhatsAppDraft;
   ussdAppId: string | null;
   smsText: string;
+  smsSender: string;
   timeZone: string;
   hasWindow: boolean;
   windowFrom: string;
@@ -78,6 +81,7 @@ function toDraft(campaign: Campaign | null): CampaignDraft {
     },
     ussdAppId: campaign?.ussdAppId ?? null,
     smsText: campaign?.smsText ?? DEFAULT_SMS_TEXT,
+    smsSender: campaign?.smsSender ?? '',
     timeZone: campaign?.timeZone ?? browserTimeZone(),
     hasWindow: !!campaign?.sendWindow,
     windowFrom: campaign?.sendWindow?.from ?? '08:00',
@@ -100,6 +104,7 @@ function toBody(draft: CampaignDraft) {
     entryMenuId: usesWhatsApp ? draft.whatsapp.entryMenuId : null,
     ussdAppId: draft.ussdAppId,
     smsText: usesSms ? draft.smsText : null,
+    smsSender: usesSms ? draft.smsSender : '',
     sendWindow: draft.hasWindow ? { from: draft.windowFrom, to: draft.windowTo } : null,
     timeZone: draft.timeZone,
   };
@@ -176,9 +181,12 @@ function CampaignForm({ campaign }: { campaign: Campaign | null }) {
   };
 
   async function save() {
-    const parsed = campaignBodySchema.safeParse(toBody({ ...draft, ussdAppId }));
-    if (!parsed.success) {
-      const issues = readIssues(parsed.error);
+    const body = toBody({ ...draft, ussdAppId });
+    const parsed = campaignBodySchema.safeParse(body);
+    const issues = parsed.success ? {} : readIssues(parsed.error);
+    // The schema takes any sender of 15 characters; the SMS service refuses each message of one it cannot send from.
+    if (!isSmsSender(body.smsSender)) issues.smsSender ??= SMS_SENDER_MESSAGE;
+    if (!parsed.success || Object.keys(issues).length > 0) {
       setErrors(issues);
       setRefusal(null);
       return;
@@ -246,9 +254,17 @@ function CampaignForm({ campaign }: { campaign: Campaign | null }) {
               searchable
               error={errors.audienceId ?? audiences.error?.message}
               description={
-                <Anchor component={Link} to={`${AUDIENCES_PATH}?${NEW_AUDIENCE_PARAM}=1`} size="xs">
-                  Make a new audience
-                </Anchor>
+                <Group component="span" gap={6}>
+                  <Anchor component={Link} to={`${AUDIENCES_PATH}?${NEW_AUDIENCE_PARAM}=1`} size="xs">
+                    Make a new audience
+                  </Anchor>
+                  <span aria-hidden>·</span>
+                  <CampaignCsvUpload
+                    audiences={audiences.data ?? []}
+                    onAudience={(audienceId) => set('audienceId', audienceId)}
+                    onRefusal={setRefusal}
+                  />
+                </Group>
               }
             />
             <Stack gap={6} role="group" aria-label="Channels">
@@ -285,8 +301,10 @@ function CampaignForm({ campaign }: { campaign: Campaign | null }) {
                 ussdApps={ussdApps}
                 ussdAppId={ussdAppId}
                 smsText={draft.smsText}
+                smsSender={draft.smsSender}
                 onChange={(change) => {
                   if (change.smsText !== undefined) set('smsText', change.smsText);
+                  if (change.smsSender !== undefined) set('smsSender', change.smsSender);
                   set('ussdAppId', change.ussdAppId === undefined ? ussdAppId : change.ussdAppId);
                 }}
                 errors={errors}

@@ -14,6 +14,7 @@ import { formatMoment } from '../../lib/format';
 import { showToast } from '../../lib/toast';
 import { useConfirmedCall } from '../../lib/use-confirmed-call';
 import { CampaignEstimatePanel, describeCost } from './campaign-estimate-panel';
+import { CampaignFailuresTable } from './campaign-failures-table';
 import { CampaignFunnelPanels } from './campaign-funnel';
 import { CampaignLoadError } from './campaign-load-error';
 import { CampaignPreviewCard } from './campaign-preview-card';
@@ -238,6 +239,7 @@ function CampaignView({ campaign, stream }: { campaign: Campaign; stream: Stream
           <Text size="sm" data-testid="campaign-cost">{`Cost so far: ${describeCost(campaign.results.cost)}`}</Text>
         )}
         <CampaignFunnelPanels campaign={campaign} />
+        {campaign.results && <CampaignFailuresTable failures={campaign.results.failures} />}
         {campaign.results && <CampaignTimelineChart timeline={campaign.results.timeline} />}
       </Stack>
       <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }} component="section" aria-label="What it sends">
@@ -260,6 +262,7 @@ function CampaignView({ campaign, stream }: { campaign: Campaign; stream: Stream
               </Fact>
             )}
             {usesSms && <Fact label="SMS">{campaign.smsText ?? '—'}</Fact>}
+            {usesSms && <Fact label="SMS sender">{campaign.smsSender || "The SMS provider's default"}</Fact>}
             {usesSms && <Fact label="USSD app">{ussdApp ? `${ussdApp.appName} (${ussdApp.shortCode})` : 'None'}</Fact>}
           </SimpleGrid>
         </Stack>

@@ -2,7 +2,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { findApps } from '../../../shared/api/apps.calls';
-import { findAudiences, findCampaigns, getAudienceReach, getCampaign } from '../../../shared/api/campaigns.calls';
+import { findAudiences, findCampaigns, getAudienceReach, getCampaign, getCampaignSettings } from '../../../shared/api/campaigns.calls';
 import {
   type Audience,
   type AudienceFilter,
@@ -70,6 +70,21 @@ export const DIAL_PLACEHOLDER = '{dial}';
 /** The text an SMS goes out as: `{dial}` replaced by the dial string (left as written without one). */
 export const fillDial = (text: string, dial: string | null) => (dial ? text.split(DIAL_PLACEHOLDER).join(dial) : text);
 
+/** The text a campaign SMS goes out as: the text (its dial string filled), then the installation's opt-out line, if any. */
+export const withOptOut = (text: string, optOut: string) => (optOut ? `${text}\n${optOut}` : text);
+
+/** A CSV file's name as the value of its list tag: `Spring Offers.csv` -> `spring-offers` (`csv` when nothing is left). */
+export const listSlugOf = (fileName: string) =>
+  fileName
+    .replace(/\.csv$/i, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60) || 'csv';
+
+/** The tag a campaign's CSV gives each of its contacts, and the attribute its audience is: `list=spring-offers`. */
+export const listTagOf = (fileName: string) => `list=${listSlugOf(fileName)}`;
+
 const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 /**
@@ -98,6 +113,14 @@ export function describeAudienceFilter(filter: Audience['filter'], appNames: Map
 /** GET /api/audiences. */
 export function useAudiences() {
   return useQuery(callQuery(findAudiences, {}, 'The audiences could not be loaded.'));
+}
+
+/** GET /api/campaigns/settings: the line every campaign SMS ends with, whether messages are priced. */
+export function useCampaignSettings() {
+  return useQuery({
+    ...callQuery(getCampaignSettings, {}, 'The campaign settings could not be loaded.'),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
 }
 
 /** GET /api/campaigns. */

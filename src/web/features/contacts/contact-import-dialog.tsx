@@ -5,6 +5,7 @@ import { useState } from 'react';
 import {
   CONTACT_IMPORT_LIMITS,
   CONTACT_IMPORT_MESSAGES,
+  type ContactImport,
   type ContactImportPreview,
   type ImportColumn,
 } from '../../../shared/api/contact-imports.schema';
@@ -31,7 +32,7 @@ function columnLabel(column: ImportColumn): string {
 }
 
 /** The import's progress, polled until it ends; then its counts and the download of the skipped rows. */
-function ImportProgress({ importId, onDone }: { importId: string; onDone: () => void }) {
+function ImportProgress({ importId, onDone }: { importId: string; onDone: (status: ContactImport['status']) => void }) {
   const queryClient = useQueryClient();
   const job = useQuery({
     ...callQuery(getContactImport, { params: { importId } }, 'The import could not be read.'),
@@ -83,7 +84,7 @@ function ImportProgress({ importId, onDone }: { importId: string; onDone: () => 
           <Button
             onClick={() => {
               void queryClient.invalidateQueries({ queryKey: CONTACTS_KEY });
-              onDone();
+              onDone(data.status);
             }}
           >
             Done
@@ -133,12 +134,24 @@ function PreviewTable({ preview }: { preview: ContactImportPreview }) {
   );
 }
 
+interface ContactImportDialogProps {
+  opened: boolean;
+  onClose: () => void;
+  /**
+   * A tag every contact of the file gets (`list=spring-offers`, from the file's name): the file's contacts as one
+   * audience for a campaign (docs/campaigns.md, "A CSV for one campaign").
+   */
+  tagFor?: (fileName: string) => string;
+  /** Called, before onClose, once an import ended `done` and its Done was pressed: the file and the tag it gave. */
+  onImported?: (done: { fileName: string; tag: string | undefined }) => void;
+}
+
 /**
  * Import CSV: choose a file and the country of numbers written without their country code, see how the file
  * reads (columns, first rows and the number each becomes, the rows that will be skipped and why), state the
  * consent's source when the file carries consent, then import with its progress.
  */
-export function ContactImportDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+export function ContactImportDialog({ opened, onClose, tagFor, onImported }: ContactImportDialogProps) {
   const [file, setFile] = useState<File | null>(null);
   const [country, setCountry] = useState<string | null>('ghana');
   const [csv, setCsv] = useState<string | null>(null);
@@ -147,6 +160,7 @@ export function ContactImportDialog({ opened, onClose }: { opened: boolean; onCl
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [importId, setImportId] = useState<string | null>(null);
+  const tag = file && tagFor ? tagFor(file.name) : undefined;
 
   const reset = () => {
     setFile(null);
@@ -180,7 +194,7 @@ export function ContactImportDialog({ opened, onClose }: { opened: boolean; onCl
     setBusy(true);
     setError(null);
     const reply = await call(startContactImport, {
-      body: { csv, defaultCountry: country as 'ghana', consentSource: consentSource.trim() || undefined },
+      body: { csv, defaultCountry: country as 'ghana', consentSource: consentSource.trim() || undefined, tag },
     });
     setBusy(false);
     if (!isOk(reply) || !reply.data) return setError(failureText(reply, 'The import could not start.'));
@@ -199,7 +213,13 @@ export function ContactImportDialog({ opened, onClose }: { opened: boolean; onCl
       closeOnClickOutside={false}
     >
       {importId ? (
-        <ImportProgress importId={importId} onDone={close} />
+        <ImportProgress
+          importId={importId}
+          onDone={(status) => {
+            if (status === 'done' && file) onImported?.({ fileName: file.name, tag });
+            close();
+          }}
+        />
       ) : (
         <Stack gap="md">
           <Text size="sm" c="dimmed">
@@ -221,6 +241,7 @@ export function ContactImportDialog({ opened, onClose }: { opened: boolean; onCl
                 setCsv(null);
               }}
               clearable
+              clearButtonProps={{ 'aria-label': 'Clear the file' }}
             />
             <Select
               label="Country of national numbers"
@@ -234,6 +255,11 @@ export function ContactImportDialog({ opened, onClose }: { opened: boolean; onCl
               searchable
             />
           </Group>
+          {tagFor && (
+            <Text size="sm" data-testid="contact-import-tag">
+              Every contact in this file gets the attribute <code>{tag ?? "list=<the file's name>"}</code>, new or already there.
+            </Text>
+          )}
           <FormAlert message={error} onClose={() => setError(null)} />
           {!preview && (
             <Group justify="flex-end">

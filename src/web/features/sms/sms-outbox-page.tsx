@@ -1,6 +1,8 @@
-import { Badge, Stack, Text } from '@mantine/core';
-import { IconMessage } from '@tabler/icons-react';
+import { Badge, Button, Stack, Tabs, Text } from '@mantine/core';
+import { IconMessage, IconMessageReply, IconSend } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import type { SmsMessage } from '../../../shared/api/sms.schema';
 import { hasAdminPermission } from '../../../shared/roles';
 import { EmptyPanel } from '../../components/list-states';
@@ -9,12 +11,14 @@ import { PageHeader } from '../../components/page-header';
 import { callQuery } from '../../lib/call';
 import { formatTime } from '../../lib/table-export';
 import { findSmsMessages } from '../../../shared/api/sms.calls';
-import { SMS_OUTBOX_LIMIT } from './sms.api';
+import { OUTBOX_PROVIDER, SMS_OUTBOX_LIMIT, SMS_TAB_PARAM, describeDelivery, describeReplies } from './sms.api';
 import { useCurrentUser } from '../../lib/use-current-user';
 import { type ListColumn, ListTable } from '../../components/list-table';
+import { SmsRepliesPanel } from './sms-replies-panel';
+import { SmsReplyDialog } from './sms-reply-dialog';
 
 export const SMS_OUTBOX_EMPTY_TEXT =
-  "When one of your apps' Send SMS actions runs, the message is listed here. With the local SMS provider (the default, SMS_PROVIDER=outbox) messages stay here and nothing leaves the machine; with Africa's Talking they are sent and listed with how it went.";
+  "When one of your apps' Send SMS actions runs or a campaign sends an SMS, the message is listed here. With the local SMS provider (the default, SMS_PROVIDER=outbox) messages stay here and nothing leaves the machine; with Africa's Talking they are sent and listed with how it went.";
 
 const STATUS_COLORS: Record<SmsMessage['status'], string> = { QUEUED: 'yellow', SENT: 'green', FAILED: 'red' };
 
@@ -22,12 +26,71 @@ const STATUS_COLORS: Record<SmsMessage['status'], string> = { QUEUED: 'yellow', 
 const senderOf = (sms: SmsMessage) => sms.sender || 'Default sender';
 const appOf = (sms: SmsMessage) => sms.appName ?? 'No app';
 
-/** SMS Outbox (/sms-outbox): the SMS the account's apps sent, newest first (GET /api/sms/outbox). */
+/** Its replies, and for a message the local outbox kept, the recipient's reply played from here. */
+function RepliesCell({ sms, onReply }: { sms: SmsMessage; onReply: (sms: SmsMessage) => void }) {
+  return (
+    <Stack gap={6} align="flex-start">
+      <Text size="sm" c={sms.replies === 0 ? 'dimmed' : undefined} style={{ whiteSpace: 'nowrap' }} data-testid="sms-replies-count">
+        {describeReplies(sms.replies)}
+      </Text>
+      {sms.provider === OUTBOX_PROVIDER && (
+        <Button size="compact-xs" variant="light" leftSection={<IconMessageReply size={14} />} onClick={() => onReply(sms)}>
+          Reply as the recipient
+        </Button>
+      )}
+    </Stack>
+  );
+}
+
+/**
+ * SMS Outbox (/sms-outbox): the SMS the account's apps and campaigns sent, newest first (GET /api/sms/outbox), with
+ * their delivery and replies; the Replies tab (?tab=replies) lists what people sent back (GET /api/sms/replies).
+ */
 export function SmsOutboxPage() {
   const user = useCurrentUser();
-  const messagesQuery = useQuery(callQuery(findSmsMessages, { query: { limit: SMS_OUTBOX_LIMIT } }, 'The SMS outbox could not be loaded.'));
+  const [searchParams, setSearchParams] = useSearchParams();
+  const tab = searchParams.get(SMS_TAB_PARAM) === 'replies' ? 'replies' : 'messages';
   // Admins who read callers' sessions read the SMS sent to callers too, every account's.
   const isEveryAccount = user !== null && hasAdminPermission(user, 'tenantSession.read');
+
+  return (
+    <Stack gap="xl">
+      <PageHeader
+        title="SMS Outbox"
+        description={
+          isEveryAccount
+            ? "The SMS apps sent, newest first. Your roles read callers' sessions, so every account's messages are here; the replies are your account's."
+            : 'The SMS your apps and campaigns sent, newest first, with how the network delivered them and what people wrote back.'
+        }
+      />
+      <Tabs
+        value={tab}
+        onChange={(value) => setSearchParams(value === 'replies' ? { [SMS_TAB_PARAM]: 'replies' } : {}, { replace: true })}
+        keepMounted={false}
+      >
+        <Tabs.List mb="lg">
+          <Tabs.Tab value="messages" leftSection={<IconSend size={16} />}>
+            Messages
+          </Tabs.Tab>
+          <Tabs.Tab value="replies" leftSection={<IconMessageReply size={16} />}>
+            Replies
+          </Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="messages">
+          <SmsMessagesPanel />
+        </Tabs.Panel>
+        <Tabs.Panel value="replies">
+          <SmsRepliesPanel />
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}
+
+/** The messages, ten a page, each with its delivery and replies. */
+function SmsMessagesPanel() {
+  const messagesQuery = useQuery(callQuery(findSmsMessages, { query: { limit: SMS_OUTBOX_LIMIT } }, 'The SMS outbox could not be loaded.'));
+  const [replyingTo, setReplyingTo] = useState<SmsMessage | null>(null);
 
   const columns: ListColumn<SmsMessage>[] = [
     {
@@ -72,6 +135,9 @@ export function SmsOutboxPage() {
           <Text size="xs" c="gray.7" hiddenFrom="md" mt={2} style={{ overflowWrap: 'anywhere' }}>
             {appOf(sms)}
           </Text>
+          <Stack hiddenFrom="sm" mt={6}>
+            <RepliesCell sms={sms} onReply={setReplyingTo} />
+          </Stack>
         </>
       ),
     },
@@ -86,31 +152,36 @@ export function SmsOutboxPage() {
     },
     {
       header: 'Status',
-      render: (sms) => (
-        <Stack gap={4} align="flex-start">
-          <Badge variant="light" color={STATUS_COLORS[sms.status]} w="max-content">
-            {sms.status}
-          </Badge>
-          {sms.lastError && (
-            <Text size="xs" c="red.8" maw={220} style={{ overflowWrap: 'anywhere' }}>
-              {sms.lastError}
-            </Text>
-          )}
-        </Stack>
-      ),
+      render: (sms) => {
+        const delivery = describeDelivery(sms);
+        return (
+          <Stack gap={4} align="flex-start">
+            <Badge variant="light" color={STATUS_COLORS[sms.status]} w="max-content">
+              {sms.status}
+            </Badge>
+            {sms.lastError && (
+              <Text size="xs" c="red.8" maw={220} style={{ overflowWrap: 'anywhere' }}>
+                {sms.lastError}
+              </Text>
+            )}
+            {delivery && (
+              <Text size="xs" c={delivery.color} maw={220} style={{ overflowWrap: 'anywhere' }} data-testid="sms-delivery">
+                {delivery.text}
+              </Text>
+            )}
+          </Stack>
+        );
+      },
+    },
+    {
+      header: 'Replies',
+      visibleFrom: 'sm',
+      render: (sms) => <RepliesCell sms={sms} onReply={setReplyingTo} />,
     },
   ];
 
   return (
-    <Stack gap="xl">
-      <PageHeader
-        title="SMS Outbox"
-        description={
-          isEveryAccount
-            ? "The SMS apps sent, newest first. Your roles read callers' sessions, so every account's messages are here."
-            : 'The SMS your apps sent (the Send SMS action), newest first.'
-        }
-      />
+    <>
       <ListSection
         query={messagesQuery}
         loadingLabel="Loading the SMS outbox"
@@ -131,6 +202,7 @@ export function SmsOutboxPage() {
           />
         )}
       </ListSection>
-    </Stack>
+      <SmsReplyDialog sms={replyingTo} onClose={() => setReplyingTo(null)} />
+    </>
   );
 }
