@@ -225,10 +225,10 @@ describeBrowser('campaigns in the console', () => {
     await visible(page.getByTestId('template-preview').getByText('Hello {{contact.name}}, our new offers are here.'));
     // The SMS starts from the app's dial string and counts its parts as it goes out.
     await visible(page.getByTestId('sms-preview').getByText('Dial *920*64# to see our offers'));
-    expect(await page.getByTestId('sms-parts').textContent()).toBe('1 part, GSM-7, 31 characters');
+    expect(await page.getByTestId('sms-parts').textContent()).toBe('1 part, GSM-7, 53 characters');
     const sms = page.getByRole('textbox', { name: 'SMS text' });
     await sms.fill('Dial {dial} to see our offers ✓');
-    expect(await page.getByTestId('sms-parts').textContent()).toBe('1 part, UCS-2, 33 characters: UCS-2 because of "✓"');
+    expect(await page.getByTestId('sms-parts').textContent()).toBe('1 part, UCS-2, 55 characters: UCS-2 because of "✓"');
     await sms.fill('Dial {dial} to see our offers');
     await page.getByRole('switch', { name: 'Send only between set hours' }).click();
     await page.getByLabel('To', { exact: true }).fill('07:00');
