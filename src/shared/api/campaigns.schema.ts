@@ -1,3 +1,4 @@
+import { isSmsSender, SMS_SENDER_MESSAGE } from '../sms-sender';
 import { z } from 'zod';
 import { CONSENT_CHANNELS } from '../contact-consent';
 import { OFFICE_HOURS_MESSAGES, TIME, isTimeZone } from '../office-hours';
@@ -152,7 +153,7 @@ export const campaignBodySchema = z
     /** The USSD app the SMS points to (`{dial}` in the text is its dial string) and whose sessions count as dialled. */
     ussdAppId: z.string().trim().min(1).max(64).nullish(),
     smsText: z.string().trim().max(918, CAMPAIGN_MESSAGES.smsTooLong).nullish(),
-    smsSender: z.string().trim().max(15).default(''),
+    smsSender: z.string().trim().refine(isSmsSender, SMS_SENDER_MESSAGE).default(''),
     sendWindow: sendWindowSchema.nullish(),
     timeZone: z
       .string()

@@ -384,6 +384,19 @@ describeDb('Campaigns', () => {
     const campaignId = await draft(account);
     const past = await account.api.post(`/api/campaigns/${campaignId}/schedule`, { startAt: '2020-01-01T00:00:00Z' });
     expect(past.statusCode).toBe(400);
+    // A sender every SMS would then be refused with is refused when the draft is saved, in the SMS service's words.
+    const badSender = await account.api.post(`/api/campaigns/${campaignId}`, {
+      name: 'Offers',
+      audienceId: account.audienceId,
+      channels: 'sms',
+      ussdAppId: account.ussdAppId,
+      smsText: 'Hi',
+      smsSender: 'Shop: 50% off!',
+    });
+    expect(badSender.json()).toMatchObject({
+      status: '02',
+      message: 'The SMS sender must be a shortcode, a number, or a name of at most 11 letters and digits',
+    });
     const nobody = (await account.api.post('/api/audiences', { name: 'Nobody', filter: { attribute: ['tier=none'] } })).json().data;
     const empty = await draft(account, { audienceId: nobody.audienceId, name: 'Empty' });
     const refused = await account.api.post(`/api/campaigns/${empty}/schedule`, {});

@@ -3,6 +3,7 @@ import { apps, contacts, smsMessages, smsReplies } from '../../../db/schema';
 import { createAfricasTalkingSmsProvider } from '../../../integrations/sms/africastalking-sms';
 import { createOutboxSmsProvider, type SmsProvider } from '../../../integrations/sms/sms-provider';
 import { invalid, toErrorMessage } from '../../../shared/errors';
+import { isSmsSender, SMS_SENDER_MESSAGE } from '../../../shared/sms-sender';
 import { hasAdminPermission } from '../../../shared/roles';
 import type { Db } from '../../../db/client';
 import type { Config } from '../../config';
@@ -46,11 +47,8 @@ function requireKey(value: string | undefined, key: string): string {
 }
 
 function checkSender(sender: string): string {
-  const value = sender.trim();
-  if (value === '') return value;
-  // An alphanumeric sender id has at most 11 characters (GSM); a numeric one is a shortcode or a number.
-  if (/^\+?\d{3,15}$/.test(value) || /^[A-Za-z0-9][A-Za-z0-9 .&_-]{0,10}$/.test(value)) return value;
-  throw invalid('The SMS sender must be a shortcode, a number, or a name of at most 11 letters and digits', { field: 'smsSender' });
+  if (isSmsSender(sender)) return sender.trim();
+  throw invalid(SMS_SENDER_MESSAGE, { field: 'smsSender' });
 }
 
 /**
