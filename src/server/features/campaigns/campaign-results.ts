@@ -74,9 +74,13 @@ export function selectMessageFacts(ctx: AppContext, row: CampaignRow, where: SQL
 
 /**
  * A campaign with its funnel, per channel and in all, counted over its messages' facts (selectMessageFacts), with its
- * cost, its sends over time and its most common failures.
+ * cost, its sends over time and its most common failures (not with `funnelOnly`: the list's).
  */
-export async function readResults(ctx: AppContext, row: CampaignRow): Promise<NonNullable<Campaign['results']>> {
+export async function readResults(
+  ctx: AppContext,
+  row: CampaignRow,
+  options: { funnelOnly?: boolean } = {},
+): Promise<NonNullable<Campaign['results']>> {
   const result = (await ctx.db.execute(sql`
     select f.channel,
       count(*) filter (where f.status in ('queued', 'claimed', 'sending') or (f.status = 'sent' and f.sms_status = 'QUEUED')) as queued,
@@ -115,6 +119,8 @@ export async function readResults(ctx: AppContext, row: CampaignRow): Promise<No
     if (r.channel === 'whatsapp' || r.channel === 'sms') byChannel[r.channel] = funnel;
     for (const key of Object.keys(funnel) as Array<keyof CampaignFunnel>) byChannel.all[key] += funnel[key];
   }
+  // The list needs the funnels only: its cost, timeline and failures are the campaign's page's.
+  if (options.funnelOnly) return { ...byChannel, cost: null, timeline: [], failures: [] };
   return {
     ...byChannel,
     cost: await readCost(ctx, row),

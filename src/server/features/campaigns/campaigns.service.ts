@@ -298,7 +298,7 @@ export async function findCampaigns(ctx: AppContext, user: AuthUser): Promise<Ca
     .where(eq(campaigns.ownerId, user.id))
     .orderBy(desc(campaigns.createdAt))
     .limit(CAMPAIGN_LIST_LIMIT);
-  return Promise.all(rows.map((row) => getCampaignResults(ctx, row)));
+  return Promise.all(rows.map(async (row) => toCampaign(row, row.startedAt ? await readResults(ctx, row, { funnelOnly: true }) : null)));
 }
 
 export async function getCampaign(ctx: AppContext, user: AuthUser, campaignId: string): Promise<Campaign> {

@@ -1,5 +1,6 @@
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import type { z } from 'zod';
 import { findApps } from '../../../shared/api/apps.calls';
 import { findAudiences, findCampaigns, getAudienceReach, getCampaign, getCampaignSettings } from '../../../shared/api/campaigns.calls';
@@ -143,16 +144,27 @@ export function useCampaign(campaignId: string) {
   });
 }
 
+/** The list (a funnel per campaign) is read again at most this often, however many campaigns send at once. */
+export const LIST_REFRESH_MS = 5000;
+
 /**
  * The account's campaigns' live stream (GET /api/campaigns/events) while a campaigns screen is open: each change
- * reads the campaigns' queries again (the list and the campaign it names), as does each (re)connection.
+ * reads the campaign it names again at once, and the list at most every 5 s; each (re)connection reads them all.
  */
 export function useCampaignsLive(): StreamState {
   const queryClient = useQueryClient();
+  const listTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(listTimer.current), []);
+  const readListSoon = () => {
+    listTimer.current ??= setTimeout(() => {
+      listTimer.current = undefined;
+      void queryClient.invalidateQueries({ queryKey: CAMPAIGNS_KEY, exact: true });
+    }, LIST_REFRESH_MS);
+  };
   return useLiveStream('/api/campaigns/events', campaignEventSchema, {
     onEvent: (event) => {
-      void queryClient.invalidateQueries({ queryKey: CAMPAIGNS_KEY, exact: true });
       void queryClient.invalidateQueries({ queryKey: [...CAMPAIGNS_KEY, event.campaignId] });
+      readListSoon();
     },
     onOpen: () => void queryClient.invalidateQueries({ queryKey: CAMPAIGNS_KEY }),
   });
