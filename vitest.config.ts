@@ -40,6 +40,7 @@ const postgresServerFiles = [
   'src/server/features/inbox/inbox-blink.int.test.ts',
   // Two processes on one database, one of them killed: PGlite lives inside its one process.
   'src/server/features/campaigns/campaign-kill.int.test.ts',
+  'src/server/features/campaigns/campaign-blink.int.test.ts',
 ];
 
 const PGLITE = {

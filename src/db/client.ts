@@ -59,6 +59,28 @@ export function isDataRefusal(err: unknown): boolean {
   return typeof code === 'string' && /^(22|23|54)[0-9A-Z]{3}$/.test(code);
 }
 
+/**
+ * drizzle-orm 0.45's transaction() sends BEGIN before the try/finally that gives its client back to the pool
+ * (drizzle-team/drizzle-orm#6241): a BEGIN on a connection that ended while it sat idle in the pool (a restart, a
+ * failover, pg_terminate_backend) kept that client checked out for good, and a few blinks left the pool empty, every
+ * statement of the process waiting for a client. Here a BEGIN that fails gives its client back, with the error (the
+ * pool drops it), and the release drizzle would make once fixed is then a no-op.
+ */
+function releaseOnFailedBegin(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (config: unknown, ...rest: unknown[]) => unknown;
+  client.query = ((config: unknown, ...rest: unknown[]) => {
+    const result = query(config, ...rest);
+    const text = (config as { text?: unknown } | null)?.text;
+    if (result instanceof Promise && typeof text === 'string' && /^begin\b/i.test(text)) {
+      result.catch((err: Error) => {
+        client.release(err);
+        client.release = () => {};
+      });
+    }
+    return result;
+  }) as typeof client.query;
+}
+
 const copyStatement = (table: string, columns: string[], source: string) =>
   `copy "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) from ${source}`;
 
@@ -88,7 +110,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // with no listener, so every client gets one of its own for life. The statement in flight gets the error
     // too, and its caller decides (the event sink retries); the pool drops the dead client when it comes back.
     pool.on('error', () => {});
-    pool.on('connect', (client) => client.on('error', () => {}));
+    pool.on('connect', (client) => {
+      client.on('error', () => {});
+      releaseOnFailedBegin(client);
+    });
     const db: Db = drizzlePg({ client: pool, schema });
     return {
       db,

@@ -55,8 +55,10 @@ const TEST_TWO_FACTOR = {
   TWO_FACTOR_KEY: randomBytes(32).toString('hex'),
 } satisfies Partial<Config>;
 
-/** A whole server on its own database, driven with app.inject() (it never listens). */
-export async function createTestApp(overrides: Partial<Config> = {}, options: Pick<BuildOptions, 'mailer'> = {}): Promise<TestApp> {
+export type TestAppOptions = Pick<BuildOptions, 'mailer' | 'logger'>;
+
+/** A whole server on its own database, driven with app.inject() (it never listens); silent unless `options.logger` says. */
+export async function createTestApp(overrides: Partial<Config> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const testDb = await createTestDatabase();
   let offset = 0;
   const app = await buildApp(
@@ -70,9 +72,9 @@ export async function createTestApp(overrides: Partial<Config> = {}, options: Pi
       ...overrides,
     }),
     {
+      logger: false,
       ...options,
       database: testDb.database,
-      logger: false,
       now: () => new Date(Date.now() + offset),
     },
   );
@@ -94,7 +96,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, options: Pi
  * A test app for the enclosing describe: created before its first test, closed after its last. The object is
  * filled in by that beforeAll hook, so read its fields in hooks and tests, not while the describe is declared.
  */
-export function useTestApp(overrides: Partial<Config> = {}, options: Pick<BuildOptions, 'mailer'> = {}): TestApp {
+export function useTestApp(overrides: Partial<Config> = {}, options: TestAppOptions = {}): TestApp {
   const t = {} as TestApp;
   let created: TestApp | undefined;
   beforeAll(async () => {

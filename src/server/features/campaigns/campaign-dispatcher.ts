@@ -348,23 +348,34 @@ export function createCampaignDispatcher(
         values: fillContactFields(template.variables, contact!),
       });
     } catch (err) {
+      // A database gone fails the run: the message stays claimed and its lease puts it back.
+      if (!(err instanceof AppError)) throw err;
       // A contact without a field the template needs fails alone; a template no longer sendable pauses the campaign.
       const reason = toErrorMessage(err);
       if (/has no value|variable/i.test(reason)) return refuse(campaign, row, reason, false, report);
       await pauseFor(campaign, reason);
       return settle(row, { status: 'queued', attempts: row.attempts - 1 });
     }
-    if (!(await moveClaimed(ctx.db, row, { status: 'sending', nextAttemptAt: new Date(ctx.now().getTime() + leaseMs) }))) return;
+    // Marked `sending` and the reply's entry menu set together: a database gone in between leaves the message claimed,
+    // never `unknown` without the provider having had it.
+    const handing = await ctx.db.transaction(async (tx) => {
+      if (!(await moveClaimed(tx, row, { status: 'sending', nextAttemptAt: new Date(ctx.now().getTime() + leaseMs) }))) return false;
+      if (campaign.entryMenuId) await setPendingEntry(tx, link.id, row.msisdn, campaign.entryMenuId, ctx.now());
+      return true;
+    });
+    if (!handing) return;
+    let sent: Array<{ providerMessageId: string }>;
     try {
-      if (campaign.entryMenuId) await setPendingEntry(ctx.db, link.id, row.msisdn, campaign.entryMenuId, ctx.now());
-      const sent = await parts.sendTemplate(link, row.msisdn.slice(1), rendered, campaign.ownerId);
-      await settle(row, { status: 'sent', providerMessageId: sent[0]?.providerMessageId ?? null, sentAt: ctx.now(), reason: null });
-      report.sent++;
+      sent = await parts.sendTemplate(link, row.msisdn.slice(1), rendered, campaign.ownerId);
     } catch (err) {
       const reason = toErrorMessage(err) || 'The provider refused the message';
       const retryable = (err instanceof AppError && err.kind === 'upstream') || RETRY_LATER.test(reason);
-      await refuse(campaign, row, reason, retryable, report);
+      return refuse(campaign, row, reason, retryable, report);
     }
+    // The provider has it: a database gone now fails the run and leaves it `sending`, and its lease marks it `unknown`,
+    // never refused (a fall back would send it twice) nor sent again.
+    await settle(row, { status: 'sent', providerMessageId: sent[0]?.providerMessageId ?? null, sentAt: ctx.now(), reason: null });
+    report.sent++;
   }
 
   async function sendSms(

@@ -4,9 +4,10 @@ import { apps, campaignMessages, campaigns, contacts, smsMessages, whatsappMessa
 import { CAMPAIGN_MESSAGES } from '../../../shared/api/campaigns.schema';
 import type { ContactConsentMap } from '../../../shared/contact-consent';
 import { dialTestUrl } from '../../../../tests/support/dial';
-import { customerWrites, linkSimulatedNumber, received, type LinkedBot } from '../../../../tests/support/inbox-bot';
+import { NEWS, seedNewsBot } from '../../../../tests/support/campaign-bot';
+import { customerWrites, received } from '../../../../tests/support/inbox-bot';
 import { seedApp, seedMenu } from '../../../../tests/support/seed-app';
-import { createApiClient, seedUser, type SeededUser, type TestApp, useTestApp } from '../../../../tests/support/test-app';
+import { createApiClient, seedUser, type TestApp, useTestApp } from '../../../../tests/support/test-app';
 import { describeDb } from '../../../../tests/support/test-db';
 import { waitForContactImports } from '../contacts/contact-imports.service';
 import { recordDeliveryReport } from '../sms/sms-replies';
@@ -41,27 +42,6 @@ async function seedContact(
   });
 }
 
-/** A deployed bot on a CONNECTED simulator number with an approved template `news` ("Hello {{1}}, ..."). */
-async function seedBot(t: TestApp, builder: SeededUser): Promise<LinkedBot> {
-  const { get, post } = createApiClient(t, builder);
-  const appId = (await post('/api/chatbot/app/create', { appName: 'News Bot', description: 'campaigns' })).json().data.appId;
-  await seedMenu(t, builder.auth, appId, { userDefinedName: 'home', displayText: 'Our offers', isFirst: true, terminate: true });
-  expect((await get(`/api/deployChanges/${appId}`)).json().status).toBe('00');
-  const bot = { appId, ...(await linkSimulatedNumber(t, builder, appId, '+233200000000')) };
-  const made = await post(`/api/chatbot/whatsapp/templates/${bot.linkId}`, {
-    name: 'news',
-    language: 'en',
-    category: 'MARKETING',
-    body: 'Hello {{1}}, our new offers are here.',
-    buttons: [],
-    examples: { body: { '1': 'Ama' } },
-  });
-  expect(made.json().status).toBe('00');
-  return bot;
-}
-
-const NEWS = { name: 'news', language: 'en', variables: { body: { '1': '{{contact.name}}' } } };
-
 describeDb('Campaigns', () => {
   const t = useTestApp({ CAMPAIGN_WHATSAPP_PER_SECOND: 1000, CAMPAIGN_SMS_PER_SECOND: 1000 });
 
@@ -69,7 +49,7 @@ describeDb('Campaigns', () => {
   async function seedAccount() {
     const owner = await seedUser(t, { roles: ['CHATBOT'] });
     const api = createApiClient(t, owner);
-    const bot = await seedBot(t, owner);
+    const bot = await seedNewsBot(t, owner);
     const ussdAppId = await seedApp(t, owner.auth, { customShortCode: '*920*55#' });
     await seedContact(t, owner.user.id, '+233241000001', optIn('whatsapp', 'sms'), { name: 'Ama', tier: 'gold' });
     await seedContact(t, owner.user.id, '+233241000002', optIn('whatsapp'), { name: 'Kofi', tier: 'gold' });
@@ -408,7 +388,7 @@ describeDb('Campaigns', () => {
     expect(rows.map((r) => r.status)).toEqual(['draft', 'draft', 'draft']);
     // Another account's bot is not found.
     const other = await seedUser(t, { roles: ['CHATBOT'] });
-    const otherBot = await seedBot(t, other);
+    const otherBot = await seedNewsBot(t, other);
     const foreign = await account.api.post('/api/campaigns', {
       name: 'Foreign',
       audienceId: account.audienceId,
@@ -632,7 +612,7 @@ describeDb('Campaigns: pace and cost', () => {
   it("keeps to the WhatsApp number's pace and daily limit across runs, and estimates and counts the cost", async () => {
     const owner = await seedUser(t, { roles: ['CHATBOT'] });
     const api = createApiClient(t, owner);
-    const bot = await seedBot(t, owner);
+    const bot = await seedNewsBot(t, owner);
     await t.db.insert(contacts).values(
       Array.from({ length: 5 }, (_, i) => ({
         ownerId: owner.user.id,

@@ -7,9 +7,10 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { count, countDistinct, eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import pino from 'pino';
+import { openDatabase } from '../../../db/client';
 import { appLogs, sessionRecords } from '../../../db/schema';
 import { describeDb, createTestDatabase, type TestDatabase } from '../../../../tests/support/test-db';
-import { testDatabaseUrl } from '../../../../tests/support/services';
+import { createPostgresDatabase, testDatabaseUrl } from '../../../../tests/support/services';
 import { phoneNumberOf, startTestServer, type TestServer } from '../../../../tests/support/test-server';
 import { createEventSink, type EventRecord } from './event-sink';
 
@@ -101,6 +102,29 @@ describeDb('the database blinking', () => {
       expect(sink.stats().retries).toBeGreaterThan(0);
       expect(lines.map((l) => l.msg)).not.toContain('event batch refused; writing its rows one by one');
     });
+  });
+
+  it("gives a transaction's connection back to the pool when its BEGIN fails, so the next one gets a connection", async () => {
+    // A pool of one whose connection refuses BEGIN (left in an aborted transaction: everything but ROLLBACK fails), as a
+    // connection that ended while it sat idle in the pool does.
+    const scratch = await createPostgresDatabase('dialflow_test');
+    const database = await openDatabase({ url: scratch.url, poolSize: 1 });
+    const pool = (database.db as unknown as { $client: pg.Pool }).$client;
+    try {
+      const client = await pool.connect();
+      await client.query('begin');
+      await client.query('select 1 / 0').catch(() => undefined);
+      client.release();
+      await expect(database.db.transaction((tx) => tx.execute(sql`select 1`))).rejects.toThrow();
+      // The refused connection was dropped, not kept checked out: the next transaction gets a new one at once.
+      expect(pool.totalCount - pool.idleCount).toBe(0);
+      const next = await database.db.transaction((tx) => tx.execute(sql`select 2 as n`));
+      expect((next as unknown as { rows: unknown[] }).rows).toEqual([{ n: 2 }]);
+    } finally {
+      // A pool with a connection kept out would never end; dropping the database ends its connections.
+      if (pool.totalCount === pool.idleCount) await database.close();
+      await scratch.drop();
+    }
   });
 
   describeDb('a server process', () => {
