@@ -12,6 +12,7 @@ CREATE TABLE "sms_replies" (
 ALTER TABLE "sms_messages" ADD COLUMN "delivery_status" text;--> statement-breakpoint
 ALTER TABLE "sms_messages" ADD COLUMN "delivery_error" text;--> statement-breakpoint
 ALTER TABLE "sms_messages" ADD COLUMN "delivered_at" timestamp (3) with time zone;--> statement-breakpoint
+ALTER TABLE "whatsapp_links" ADD COLUMN "messaging_limit" text;--> statement-breakpoint
 ALTER TABLE "sms_replies" ADD CONSTRAINT "sms_replies_owner_id_users_id_fk" FOREIGN KEY ("owner_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "sms_replies" ADD CONSTRAINT "sms_replies_sms_message_id_sms_messages_id_fk" FOREIGN KEY ("sms_message_id") REFERENCES "public"."sms_messages"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "sms_replies_provider_idx" ON "sms_replies" USING btree ("provider","provider_message_id");--> statement-breakpoint

@@ -25,6 +25,11 @@ export const whatsappLinks = pgTable(
     statusMessage: text('status_message').notNull().default(''),
     /** The connector's own address of the number: the Cloud API's phone number id; the simulator's scan secret. */
     externalId: text('external_id'),
+    /**
+     * Meta's messaging limit for the number's business (`TIER_250`, `TIER_2K`, ..., `TIER_UNLIMITED`), as its last
+     * `phone_number_quality_update` said; null before one came (campaigns then use CAMPAIGN_WHATSAPP_DAILY_LIMIT).
+     */
+    messagingLimit: text('messaging_limit'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     connectedAt: timestamp('connected_at', { withTimezone: true }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

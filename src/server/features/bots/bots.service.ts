@@ -18,6 +18,7 @@ import {
 import { AppError, conflict, invalid, notFound, toErrorMessage } from '../../../shared/errors';
 import { LINK_STATUSES, WHATSAPP_CONNECTORS, type LinkStatus, type WhatsAppConnectorName } from '../../../shared/whatsapp';
 import { CloudApiError } from '../../../integrations/whatsapp/cloud-api';
+import type { MessagingLimitUpdate } from '../../../integrations/whatsapp/cloud-limits';
 import { createCloudSignup } from '../../../integrations/whatsapp/cloud-signup';
 import type { LinkUpdate, WhatsAppConnector } from '../../../integrations/whatsapp/whatsapp-connector';
 import type { AppContext } from '../../context';
@@ -447,4 +448,24 @@ export async function setChatbotAccess(
     await recordAdminAction(tx, admin, 'chatbot_access_changed', account.id, { email: account.email, enabled });
   });
   return { email: account.email, chatbotAccess: enabled };
+}
+
+/**
+ * Meta's messaging limit changes (a signed `phone_number_quality_update`), kept on the Cloud API numbers they name:
+ * a campaign sends first to at most that many people a day from the number (docs/campaigns.md, "Sending").
+ * @returns how many numbers changed.
+ */
+export async function applyMessagingLimitUpdates(ctx: AppContext, updates: MessagingLimitUpdate[]): Promise<number> {
+  let changed = 0;
+  for (const { mobileNumber, tier } of updates) {
+    const rows = await ctx.db
+      .update(whatsappLinks)
+      .set({ messagingLimit: tier })
+      // Stored in E.164 (+ and digits); Meta's display number is written as people write it.
+      .where(and(eq(whatsappLinks.connector, 'cloud'), inArray(whatsappLinks.mobileNumber, [`+${mobileNumber}`, mobileNumber])))
+      .returning({ id: whatsappLinks.id });
+    if (rows.length === 0) ctx.log.info({ tier }, 'a messaging limit update for no linked number was ignored');
+    changed += rows.length;
+  }
+  return changed;
 }

@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { whatsappLinks } from '../../../db/schema';
 import { describeDb } from '../../../../tests/support/test-db';
 import { createApiClient, seedUser, type SeededUser } from '../../../../tests/support/test-app';
 import {
@@ -320,6 +322,30 @@ describeDb('WhatsApp templates on a Cloud API number', () => {
       status: 'APPROVED',
       reason: '',
     });
+  });
+
+  it("keeps Meta's messaging limit from a signed phone_number_quality_update on the number it names", async () => {
+    const limitOf = async () =>
+      (await t.db.select({ tier: whatsappLinks.messagingLimit }).from(whatsappLinks).where(eq(whatsappLinks.id, linkId)))[0]!.tier;
+    expect(await limitOf()).toBeNull();
+    const upgrade = cloudWebhookBody(
+      'phone_number_quality_update',
+      {
+        display_phone_number: '+233 30 123 4567',
+        event: 'UPGRADE',
+        old_limit: 'TIER_250',
+        max_daily_conversations_per_business: 'TIER_2K',
+      },
+      { id: WABA_ID, time: 1764150000 },
+    );
+    expect((await deliver(upgrade, sign(`${upgrade} `))).statusCode).toBe(401);
+    expect(await limitOf()).toBeNull();
+    expect((await deliver(upgrade, sign(upgrade))).statusCode).toBe(200);
+    expect(await limitOf()).toBe('TIER_2K');
+    // Another business's number changes nothing here.
+    const theirs = cloudWebhookBody('phone_number_quality_update', { display_phone_number: '15550783881', current_limit: 'TIER_50' });
+    expect((await deliver(theirs, sign(theirs))).statusCode).toBe(200);
+    expect(await limitOf()).toBe('TIER_2K');
   });
 
   it("hides a number's templates from another account (404) and deletes them on Meta for their own", async () => {

@@ -20,6 +20,7 @@ import { AppError, invalid, notAllowed, notFound, unauthenticated } from '../../
 import type { MediaRef } from '../../../shared/media';
 import type { CloudApiConnector } from '../../../integrations/whatsapp/cloud-api';
 import { readTemplateStatusUpdates } from '../../../integrations/whatsapp/cloud-templates';
+import { readMessagingLimitUpdates } from '../../../integrations/whatsapp/cloud-limits';
 import { parseJson } from '../../../integrations/payments/payment-provider';
 import type { PhoneMessage, SimulatorConnector } from '../../../integrations/whatsapp/simulator';
 import { toConversation, type ChatMessage, type WhatsAppMessage } from '../../../shared/whatsapp';
@@ -29,7 +30,7 @@ import { ok } from '../../http';
 import { getSignedInUser, type Guard } from '../../plugins/guard';
 import type { ChatBot, Runtime } from '../runtime/runtime.service';
 import { getUserCaller } from '../runtime/emulator-caller';
-import { asLinkStatus, getOwnedBot } from './bots.service';
+import { applyMessagingLimitUpdates, asLinkStatus, getOwnedBot } from './bots.service';
 import type { WhatsApp } from './whatsapp-connectors';
 import { findMessageStatuses, receiveDeliveryUpdate, toSentRows } from './whatsapp-messages';
 import { applyTemplateStatusUpdates } from './whatsapp-templates.service';
@@ -118,7 +119,11 @@ export function registerWhatsAppRoutes(app: FastifyInstance, ctx: AppContext, gu
   });
 
   if (whatsapp.cloud)
-    registerCloudWebhook(app, whatsapp.cloud, (raw) => applyTemplateStatusUpdates(ctx, readTemplateStatusUpdates(parseJson(raw))));
+    registerCloudWebhook(app, whatsapp.cloud, async (raw) => {
+      const body = parseJson(raw);
+      await applyTemplateStatusUpdates(ctx, readTemplateStatusUpdates(body));
+      await applyMessagingLimitUpdates(ctx, readMessagingLimitUpdates(body));
+    });
   if (whatsapp.simulator) registerSimulatorRoutes(app, ctx, whatsapp.simulator);
 }
 
@@ -162,7 +167,8 @@ function registerCloudWebhook(app: FastifyInstance, cloud: CloudApiConnector, on
         const header = req.headers['x-hub-signature-256'];
         const outcome = await cloud.handleWebhook(raw, typeof header === 'string' ? header : undefined);
         if (outcome === 'bad_signature') throw unauthenticated('The delivery is not signed with WHATSAPP_CLOUD_APP_SECRET');
-        // Changes the connector does not read (message_template_status_update) go to their own feature.
+        // Changes the connector does not read (message_template_status_update, phone_number_quality_update) go to
+        // their own features.
         await onSignedDelivery(raw);
         return reply.code(200).send({ status: '00', message: 'OK' });
       },

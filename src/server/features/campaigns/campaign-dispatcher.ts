@@ -15,6 +15,7 @@ import { campaignMessages, campaignPacing, campaigns, contacts } from '../../../
 import { CAMPAIGN_MESSAGES, type CampaignChannels, type CampaignStatus } from '../../../shared/api/campaigns.schema';
 import { AppError, toErrorMessage } from '../../../shared/errors';
 import { readLocalTime } from '../../../shared/office-hours';
+import { toDailyLimit } from '../../../integrations/whatsapp/cloud-limits';
 import type { RenderedTemplate } from '../../../shared/whatsapp-templates';
 import type { AppContext } from '../../context';
 import { checkConsent } from '../../core/consent';
@@ -350,9 +351,10 @@ export function createCampaignDispatcher(
     } catch (err) {
       // A database gone fails the run: the message stays claimed and its lease puts it back.
       if (!(err instanceof AppError)) throw err;
-      // A contact without a field the template needs fails alone; a template no longer sendable pauses the campaign.
+      // A template no longer sendable (gone, not APPROVED: readTemplateToSend names `template.name`) pauses the
+      // campaign; a contact without a value the template needs (renderTemplate's words) fails alone.
       const reason = toErrorMessage(err);
-      if (/has no value|variable/i.test(reason)) return refuse(campaign, row, reason, false, report);
+      if (err.extra?.field !== 'template.name') return refuse(campaign, row, reason, false, report);
       await pauseFor(campaign, reason);
       return settle(row, { status: 'queued', attempts: row.attempts - 1 });
     }
@@ -471,7 +473,10 @@ export function createCampaignDispatcher(
       const linked = link.connector === 'baileys';
       const intervalMs = linked ? 60_000 / config.CAMPAIGN_LINKED_DEVICE_PER_MINUTE : 1000 / config.CAMPAIGN_WHATSAPP_PER_SECOND;
       const key = `whatsapp:${link.id}`;
-      const pace = { key, intervalMs, daily: config.CAMPAIGN_WHATSAPP_DAILY_LIMIT, share: shares.get(key) ?? 1 };
+      // Meta's messaging limit for the number's business when it told one (null: unlimited), else the setting.
+      const told = toDailyLimit(link.messagingLimit);
+      const daily = told === undefined ? config.CAMPAIGN_WHATSAPP_DAILY_LIMIT : told;
+      const pace = { key, intervalMs, daily, share: shares.get(key) ?? 1 };
       await inBatches(
         () => claim(campaign, 'whatsapp', pace, ctx.now()),
         async (rows) => {

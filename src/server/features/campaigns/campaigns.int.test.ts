@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
-import { apps, campaignMessages, campaigns, contacts, smsMessages, whatsappMessages } from '../../../db/schema';
+import { apps, campaignMessages, campaigns, contacts, smsMessages, whatsappLinks, whatsappMessages } from '../../../db/schema';
 import { CAMPAIGN_MESSAGES } from '../../../shared/api/campaigns.schema';
 import type { ContactConsentMap } from '../../../shared/contact-consent';
 import { dialTestUrl } from '../../../../tests/support/dial';
@@ -657,6 +657,53 @@ describeDb('Campaigns: pace and cost', () => {
     expect(campaign).toMatchObject({ status: 'done', estimate: null });
     expect(campaign.results.cost).toEqual({ currency: 'USD', whatsapp: 0.2, sms: 0, total: 0.2 });
     expect(campaign.results.timeline.reduce((n: number, p: { sent: number }) => n + p.sent, 0)).toBe(5);
+  });
+
+  it("once Meta told the number's messaging limit, the campaign keeps to it instead of the setting; a contact without a value fails alone", async () => {
+    const owner = await seedUser(t, { roles: ['CHATBOT'] });
+    const api = createApiClient(t, owner);
+    const bot = await seedNewsBot(t, owner);
+    // Five named contacts, and one without the name the template's {{1}} is filled with.
+    await t.db.insert(contacts).values(
+      Array.from({ length: 6 }, (_, i) => ({
+        ownerId: owner.user.id,
+        msisdn: `+23324400000${i}`,
+        name: i === 5 ? null : `Told ${i}`,
+        consent: optIn('whatsapp'),
+      })),
+    );
+    const audience = (
+      await api.post('/api/audiences', { name: 'Told', filter: { consentChannel: 'whatsapp', consentStatus: 'in' } })
+    ).json().data;
+    const campaignId = (
+      await api.post('/api/campaigns', {
+        name: 'Told',
+        audienceId: audience.audienceId,
+        channels: 'whatsapp',
+        botId: bot.appId,
+        template: NEWS,
+      })
+    ).json().data.campaignId;
+    // The setting says 3 a day; Meta said unlimited (a signed phone_number_quality_update, whatsapp-templates.int).
+    await t.db.update(whatsappLinks).set({ messagingLimit: 'TIER_UNLIMITED' }).where(eq(whatsappLinks.id, bot.linkId));
+    await api.post(`/api/campaigns/${campaignId}/schedule`, {});
+    const clock = frozenClock(t);
+    const dispatcher = createCampaignDispatcher({ ...t.app.ctx, now: clock.now }, recordingProvider(), { intervalMs: 0 });
+    let handled = 0;
+    for (let run = 0; run < 3; run++) {
+      const report = await dispatcher.runOnce();
+      expect(report.sent + report.failed).toBeLessThanOrEqual(2); // the pace of 2 a second still holds
+      handled += report.sent + report.failed;
+      clock.advance(1000);
+    }
+    expect(handled).toBe(6);
+    const campaign = (await api.get(`/api/campaigns/${campaignId}`)).json().data;
+    // Past the setting's 3 a day, within one day; the unnamed contact failed alone and the campaign went on.
+    expect(campaign).toMatchObject({ status: 'done', pausedReason: null });
+    expect(campaign.results.all).toMatchObject({ sent: 5, failed: 1 });
+    expect(campaign.results.failures).toEqual([
+      { channel: 'whatsapp', status: 'failed', reason: expect.stringMatching(/no value for \{\{1\}\} in the body/), count: 1 },
+    ]);
   });
 
   it("two accounts' SMS campaigns share the SMS provider's pace: neither takes it all", async () => {
