@@ -338,6 +338,34 @@ describeBrowser('campaigns in the console', () => {
     await phone.close();
   });
 
+  it('due while its send window is shut: it says it waits, and till when', async () => {
+    const audiences = await callApi<Array<{ audienceId: string; name: string }>>(owner.token, '/api/audiences');
+    // A window of this UTC day that is not now: the late evening in the morning, the small hours after noon.
+    const window = new Date().getUTCHours() < 12 ? { from: '23:00', to: '23:59' } : { from: '00:00', to: '01:00' };
+    const made = await callApi<{ campaignId: string }>(owner.token, '/api/campaigns', {
+      name: 'Night offers',
+      audienceId: audiences.data.find((a) => a.name === 'Gold members')!.audienceId,
+      channels: 'sms',
+      ussdAppId: shopId,
+      smsText: 'Our night offers: dial {dial}',
+      timeZone: 'UTC',
+      sendWindow: window,
+    });
+    expect(made.status, JSON.stringify(made)).toBe('00');
+    const page = await open(`/campaigns/${made.data.campaignId}`);
+    await page.getByRole('button', { name: 'Schedule' }).click();
+    await page.getByRole('dialog', { name: 'Schedule Night offers' }).getByRole('button', { name: 'Start now' }).click();
+    const wait = page.getByTestId('campaign-window-wait');
+    await visible(wait.getByText('Waiting for its send window'));
+    expect(await wait.textContent()).toContain(`It sends between ${window.from} and ${window.to} (UTC)`);
+    await screenshotViewport(page, 'campaigns-window-wait-desktop');
+    await page.getByRole('button', { name: 'Cancel campaign' }).click();
+    await page.getByRole('dialog', { name: 'Cancel Night offers' }).getByRole('button', { name: 'Cancel campaign' }).click();
+    await visible(page.getByTestId('campaign-status').getByText('Cancelled'));
+    expect(await wait.count()).toBe(0);
+    await page.close();
+  });
+
   // Last: it opts Ama and Esi out of SMS, which the tests before it send to.
   it('watched as it goes: a reply on WhatsApp, a dial of the code and a STOP by SMS counted; a contact opted out mid-way gets nothing more', async () => {
     const token = owner.token;

@@ -14,7 +14,7 @@ import type { Db } from '../../../db/client';
 import { campaignMessages, campaignPacing, campaigns, contacts } from '../../../db/schema';
 import { CAMPAIGN_MESSAGES, type CampaignChannels, type CampaignStatus } from '../../../shared/api/campaigns.schema';
 import { AppError, toErrorMessage } from '../../../shared/errors';
-import { readLocalTime } from '../../../shared/office-hours';
+import { isInSendWindow } from '../../../shared/send-window';
 import { toDailyLimit } from '../../../integrations/whatsapp/cloud-limits';
 import type { RenderedTemplate } from '../../../shared/whatsapp-templates';
 import type { AppContext } from '../../context';
@@ -23,7 +23,7 @@ import { setPendingEntry } from '../../core/whatsapp-windows';
 import { createPeriodicTask, type PeriodicTask } from '../../periodic-task';
 import { fillContactFields } from '../bots/bot-conversations.service';
 import { readTemplateToSend } from '../bots/whatsapp-templates.service';
-import { queueSms } from '../sms/sms.service';
+import { queueSms, SMS_MAX_LENGTH } from '../sms/sms.service';
 import { toAudienceConditions, toChannelChoice } from './audiences.service';
 import type { CampaignEvents } from './campaign-events';
 import { readDial, toSmsText } from './campaign-results';
@@ -83,13 +83,6 @@ export const SKIPPED_NO_CONSENT = "Never opted in to the campaign's channels";
 /** The reason a message handed to a provider by a process that stopped is shown with. */
 export const UNKNOWN_REASON =
   'The process sending it stopped before the provider answered: it may or may not have gone, and is not sent again';
-
-/** Whether `now` is inside the campaign's send window, in its time zone. */
-export function isInSendWindow(row: Pick<CampaignRow, 'sendWindow' | 'timeZone'>, now: Date): boolean {
-  if (!row.sendWindow) return true;
-  const { time } = readLocalTime(now, row.timeZone);
-  return time >= row.sendWindow.from && time < row.sendWindow.to;
-}
 
 export function createCampaignDispatcher(
   ctx: AppContext,
@@ -392,6 +385,12 @@ export function createCampaignDispatcher(
     // The message is marked sent (if its campaign still runs) and its SMS joins the outbox in one transaction: a
     // process that stops anywhere in it leaves neither, so the SMS is queued exactly once; the SMS dispatcher then
     // delivers it with its own retries.
+    const message = toSmsText(ctx, campaign.smsText ?? '', dial);
+    // Scheduling checked the length; a dial string made longer since cannot be sent: the campaign waits for its owner.
+    if (message.length > SMS_MAX_LENGTH) {
+      await pauseFor(campaign, CAMPAIGN_MESSAGES.smsTooLongAsSent);
+      return settle(row, { status: 'queued', attempts: row.attempts - 1 });
+    }
     const queued = await ctx.db.transaction(async (tx) => {
       if (!(await moveClaimed(tx, row, { status: 'sent', sentAt: ctx.now() }))) return false;
       const sms = await queueSms(
@@ -402,7 +401,7 @@ export function createCampaignDispatcher(
           sessionId: `campaign:${campaign.id}`,
           sender: campaign.smsSender,
           recipient: row.msisdn,
-          message: toSmsText(ctx, campaign.smsText ?? '', dial),
+          message,
         },
         { db: tx },
       );
@@ -563,9 +562,13 @@ export function createCampaignDispatcher(
       if (campaign.channels !== 'sms' && campaign.linkId) share(`whatsapp:${campaign.linkId}`);
       if (campaign.channels !== 'whatsapp') share(`sms:${config.SMS_PROVIDER}`);
     }
+    // One campaign's failure (a bug its data trips, a refusal nobody foresaw) is logged and never holds back the
+    // others, another account's included; a database gone fails them all, and finish() then fails the run.
     for (const campaign of running) {
       const before = report.sent + report.failed + report.skipped + report.retried;
-      await sendCampaign(campaign, shares, report);
+      await sendCampaign(campaign, shares, report).catch((err: unknown) =>
+        ctx.log.error({ err, campaignId: campaign.id }, 'a campaign could not send in this run'),
+      );
       if (report.sent + report.failed + report.skipped + report.retried !== before) touched.add(campaign.id);
     }
     await finish(ctx.now());

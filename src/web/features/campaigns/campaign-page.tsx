@@ -20,6 +20,7 @@ import { CampaignLoadError } from './campaign-load-error';
 import { CampaignPreviewCard } from './campaign-preview-card';
 import { CampaignScheduleDialog } from './campaign-schedule-dialog';
 import { CampaignStatusBadge } from './campaign-status-badge';
+import { isInSendWindow, readWindowTime } from '../../../shared/send-window';
 import { LiveBadge } from '../../components/live-badge';
 import type { StreamState } from '../../lib/event-stream';
 import { CampaignTimelineChart } from './campaign-timeline-chart';
@@ -55,6 +56,22 @@ function describeTimes(c: Campaign): string {
   if (c.startedAt) times.push(`started ${formatMoment(c.startedAt)}`);
   if (c.finishedAt) times.push(`ended ${formatMoment(c.finishedAt)}`);
   return times.join(' · ');
+}
+
+/**
+ * A campaign due to send while its send window is shut (scheduled in the evening for an 08:00-20:00 window, or
+ * sending when the window closes): says it waits, and till when, rather than looking stuck.
+ */
+function SendWindowWait({ campaign }: { campaign: Campaign }) {
+  const now = new Date();
+  const due = campaign.status === 'running' || (campaign.status === 'scheduled' && !!campaign.startAt && new Date(campaign.startAt) <= now);
+  if (!due || !campaign.sendWindow || isInSendWindow(campaign, now)) return null;
+  const { from, to } = campaign.sendWindow;
+  return (
+    <Alert color="blue" title="Waiting for its send window" data-testid="campaign-window-wait">
+      {`It sends between ${from} and ${to} (${campaign.timeZone}), and it is ${readWindowTime(now, campaign.timeZone)} there now: the rest goes from ${from}.`}
+    </Alert>
+  );
 }
 
 /** A campaign's page (/campaigns/:id): its status and the buttons it allows, what it sends, and its results. */
@@ -214,6 +231,7 @@ function CampaignView({ campaign, stream }: { campaign: Campaign; stream: Stream
           <CampaignActions campaign={campaign} />
         </Group>
       </Stack>
+      <SendWindowWait campaign={campaign} />
       {campaign.status === 'paused' && campaign.pausedReason && (
         <Alert color="orange" title="Paused" data-testid="campaign-paused-reason">
           {campaign.pausedReason}
