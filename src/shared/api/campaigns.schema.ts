@@ -39,6 +39,7 @@ export const CAMPAIGN_MESSAGES = {
   templateNeeded: 'Choose an approved template for WhatsApp',
   smsNeeded: 'Write the SMS text',
   smsTooLong: 'The SMS text is at most 918 characters (6 parts)',
+  smsTooLongAsSent: 'With the dial string and the opt-out line the SMS is over 918 characters (6 parts): shorten the text',
   windowOrder: 'The send window must end after it starts',
   notDraft: 'Only a draft can be changed: this campaign has been scheduled',
   cannotSchedule: 'Only a draft can be scheduled',

@@ -63,7 +63,8 @@ export function selectMessageFacts(ctx: AppContext, row: CampaignRow, where: SQL
         and r.started_at < m.sent_at + ${window}) as completed,
       case when (c.consent -> m.channel ->> 'status') = 'out' and (c.consent -> m.channel ->> 'at')::timestamptz > m.sent_at
         then (c.consent -> m.channel ->> 'at')::timestamptz end as opted_out_at,
-      coalesce(m.reason, nullif(w.failure_reason, ''), s.delivery_error, s.last_error) as why
+      case when m.channel = 'sms' then coalesce(s.delivery_error, s.last_error, m.reason)
+        else coalesce(m.reason, nullif(w.failure_reason, '')) end as why
     from ${campaignMessages} m
     left join ${smsMessages} s on s.id = m.sms_message_id
     left join whatsapp_messages w on m.channel = 'whatsapp' and w.link_id = ${linkId} and w.provider_message_id = m.provider_message_id

@@ -399,6 +399,34 @@ describeDb('Campaigns', () => {
     expect(foreign.statusCode).toBe(404);
   });
 
+  it('an SMS the opt-out line makes too long is refused when scheduled, and pauses its own campaign alone if it grew later', async () => {
+    const account = await seedAccount();
+    const long = await draft(account, { channels: 'sms', name: 'Long', smsText: `${'x'.repeat(900)} {dial}` });
+    const refused = await account.api.post(`/api/campaigns/${long}/schedule`, {});
+    expect(refused.json()).toMatchObject({ status: '02', message: CAMPAIGN_MESSAGES.smsTooLongAsSent });
+    // Scheduled short, then the text grows (as a dial string changed since would make it): the campaign pauses itself
+    // with why, and another account's campaign in the same run still sends.
+    const grown = await draft(account, { channels: 'sms', name: 'Grown' });
+    expect((await account.api.post(`/api/campaigns/${grown}/schedule`, {})).json().status).toBe('00');
+    await t.db
+      .update(campaigns)
+      .set({ smsText: 'y'.repeat(918) })
+      .where(eq(campaigns.id, grown));
+    const other = await seedAccount();
+    const theirs = await draft(other, { channels: 'sms', name: 'Theirs' });
+    await other.api.post(`/api/campaigns/${theirs}/schedule`, {});
+    await t.app.campaignDispatcher.runOnce();
+    expect((await account.api.get(`/api/campaigns/${grown}`)).json().data).toMatchObject({
+      status: 'paused',
+      pausedReason: CAMPAIGN_MESSAGES.smsTooLongAsSent,
+    });
+    expect(
+      (await other.api.get(`/api/campaigns/${theirs}`)).json().data.results.sms.queued +
+        (await other.api.get(`/api/campaigns/${theirs}`)).json().data.results.sms.sent,
+    ).toBe(2);
+    expect(await t.db.select().from(smsMessages).where(eq(smsMessages.ownerId, account.owner.user.id))).toEqual([]);
+  });
+
   it('two processes sending one campaign send each message once; a process that stops mid-send loses no queued message', async () => {
     const account = await seedAccount();
     const campaignId = await draft(account, { channels: 'whatsapp' });

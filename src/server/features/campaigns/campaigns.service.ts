@@ -19,7 +19,8 @@ import type { AppContext } from '../../context';
 import type { AuthUser } from '../../core/auth-user';
 import { readTemplateToSend } from '../bots/whatsapp-templates.service';
 import { countReach, getOwnedAudience } from './audiences.service';
-import { readEstimate, readResults } from './campaign-results';
+import { readDial, readEstimate, readResults, toSmsText } from './campaign-results';
+import { SMS_MAX_LENGTH } from '../sms/sms.service';
 import { type CampaignRow, DIAL_PLACEHOLDER } from './campaign-rows';
 
 /** The statuses that hold a place under CAMPAIGNS_ACTIVE_PER_ACCOUNT. */
@@ -200,6 +201,9 @@ export async function scheduleCampaign(ctx: AppContext, user: AuthUser, campaign
     linkId = link.id;
   }
   if (row.channels !== 'whatsapp' && !row.smsText) throw invalid(CAMPAIGN_MESSAGES.smsNeeded, { field: 'smsText' });
+  // The text as it goes (the dial string in, the opt-out line after) must fit the SMS's six parts.
+  if (row.channels !== 'whatsapp' && toSmsText(ctx, row.smsText ?? '', await readDial(ctx, row)).length > SMS_MAX_LENGTH)
+    throw invalid(CAMPAIGN_MESSAGES.smsTooLongAsSent, { field: 'smsText' });
   // The saved audience as it is now: a later change to it does not change this campaign.
   const audience = row.audienceId ? await getOwnedAudience(ctx, user, row.audienceId) : null;
   const filter = audience?.filter ?? row.filter;

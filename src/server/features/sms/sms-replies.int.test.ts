@@ -6,6 +6,7 @@ import { contacts, smsMessages, smsReplies } from '../../../db/schema';
 import { createAfricasTalkingSmsProvider } from '../../../integrations/sms/africastalking-sms';
 import { describeDb } from '../../../../tests/support/test-db';
 import { seedUser, type TestApp, useTestApp } from '../../../../tests/support/test-app';
+import { seedApp } from '../../../../tests/support/seed-app';
 import { createSmsDispatcher, queueSms } from './sms.service';
 
 /**
@@ -99,7 +100,12 @@ describeDb("SMS notifications from Africa's Talking", () => {
     await post('delivery', { id: delivered.providerMessageId!, status: 'Success', networkCode: '63902', retryCount: '0' });
     await post('delivery', { id: delivered.providerMessageId!, status: 'Buffered' });
     await post('delivery', { id: failed.providerMessageId!, status: 'Failed', failureReason: 'UserInBlackList' });
-    expect((await post('delivery', { id: 'ATXid_nobody', status: 'Success' })).json().message).toBe('No such message');
+    expect((await post('delivery', { id: 'ATXid_nobody', status: 'Success' })).json().message).toBe('Delivery report changed nothing');
+    // A final report does not undo another: a Failed after Success, a Success after Failed, change nothing.
+    expect(
+      (await post('delivery', { id: delivered.providerMessageId!, status: 'Failed', failureReason: 'DeliveryFailure' })).json().message,
+    ).toBe('Delivery report changed nothing');
+    await post('delivery', { id: failed.providerMessageId!, status: 'Success' });
 
     const outbox = (await t.app.inject({ method: 'GET', url: '/api/sms/outbox', headers: owner.auth })).json().data;
     const byRecipient = Object.fromEntries(outbox.map((m: { recipient: string }) => [m.recipient, m]));
@@ -150,6 +156,32 @@ describeDb("SMS notifications from Africa's Talking", () => {
       'No account wrote to this number',
     );
     expect(await t.db.select().from(smsReplies).where(eq(smsReplies.providerMessageId, 'in-3'))).toEqual([]);
+  });
+
+  it('a reply goes to the account that wrote to that number, not to one that wrote the same digits in another country', async () => {
+    const kenyan = await seedUser(t);
+    const rwandan = await seedUser(t);
+    await sendThroughAt(t, at.url, { ownerId: kenyan.user.id, recipient: '+254722123456' });
+    t.advanceClock(1000);
+    // Later, an app in Rwanda texts its own 0722123456: the same national digits, another person.
+    const rwandaApp = await seedApp(t, rwandan.auth, { country: 'rwanda' });
+    const { id } = await queueSms(t.app.ctx, {
+      appId: rwandaApp,
+      ownerId: rwandan.user.id,
+      sender: '',
+      recipient: '0722123456',
+      message: 'Muraho',
+    });
+    await createSmsDispatcher(t.app.ctx, createAfricasTalkingSmsProvider({ username: 'sandbox', apiKey: 'k', baseUrl: at.url })).runOnce();
+    expect((await t.db.select().from(smsMessages).where(eq(smsMessages.id, id)))[0]!.status).toBe('SENT');
+
+    await post('incoming', { from: '+254722123456', to: '20880', text: 'STOP', id: 'in-ke-1' });
+    expect((await t.db.select().from(smsReplies).where(eq(smsReplies.providerMessageId, 'in-ke-1')))[0]!.ownerId).toBe(kenyan.user.id);
+    expect(await smsConsentOf(t, kenyan.user.id, '+254722123456')).toMatchObject({ status: 'out' });
+    expect(await smsConsentOf(t, rwandan.user.id, '+254722123456')).toBeNull();
+    // The Rwandan number's own reply is the Rwandan account's.
+    await post('incoming', { from: '+250722123456', to: '20880', text: 'Yego', id: 'in-rw-1' });
+    expect((await t.db.select().from(smsReplies).where(eq(smsReplies.providerMessageId, 'in-rw-1')))[0]!.ownerId).toBe(rwandan.user.id);
   });
 
   it("a bulk opt-out for a sender id opts the number out for each account that sent it that sender's (or the default's) SMS", async () => {

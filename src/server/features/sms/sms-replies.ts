@@ -4,7 +4,7 @@
  * to that number last (from the sender it was written to, where one did); a consent keyword in it (STOP, START)
  * changes that account's contact's SMS consent, as the same word does on WhatsApp.
  */
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { apps, smsMessages, smsReplies } from '../../../db/schema';
 import { readConsentKeyword } from '../../../shared/contact-consent';
 import { notFound } from '../../../shared/errors';
@@ -24,9 +24,9 @@ export interface DeliveryReport {
 }
 
 /**
- * Records a delivery report on the message it names. A later report never takes a final one back (a `submitted`
- * that arrives after `delivered` changes nothing), so reports may come in any order and more than once.
- * @returns whether a message of that provider had the id.
+ * Records a delivery report on the message it names. A report never takes a final one back (a `submitted` or a
+ * `failed` that arrives after `delivered` changes nothing), so reports may come in any order and more than once.
+ * @returns whether it changed a message (false: no message of that provider has the id, or it was already final).
  */
 export async function recordDeliveryReport(ctx: AppContext, report: DeliveryReport): Promise<boolean> {
   const final = report.status !== 'submitted';
@@ -41,7 +41,8 @@ export async function recordDeliveryReport(ctx: AppContext, report: DeliveryRepo
       and(
         eq(smsMessages.provider, report.provider),
         eq(smsMessages.providerMessageId, report.providerMessageId),
-        final ? sql`true` : sql`${smsMessages.deliveryStatus} is null`,
+        // A report only moves a message on: to `submitted` from nothing, to a final state from nothing or `submitted`.
+        final ? sql`coalesce(${smsMessages.deliveryStatus}, 'submitted') = 'submitted'` : sql`${smsMessages.deliveryStatus} is null`,
       ),
     )
     .returning({ id: smsMessages.id });
@@ -98,17 +99,14 @@ export async function replyFromOutbox(ctx: AppContext, user: AuthUser, smsId: st
 export async function optOutOfSender(ctx: AppContext, provider: string, from: string, senderId: string): Promise<number> {
   const msisdn = toE164(from);
   if (!msisdn) return 0;
-  const owners = await ctx.db
-    .selectDistinct({ ownerId: smsMessages.ownerId })
-    .from(smsMessages)
-    .where(
-      and(
-        inArray(smsMessages.recipient, toStoredForms(msisdn)),
-        eq(smsMessages.provider, provider),
-        inArray(smsMessages.sender, [senderId, '']),
-        sql`${smsMessages.ownerId} is not null`,
-      ),
-    );
+  const sent = await findSentTo(
+    ctx,
+    msisdn,
+    and(eq(smsMessages.provider, provider), inArray(smsMessages.sender, [senderId, ''])) as SQL,
+    [desc(smsMessages.createdAt)],
+    1000,
+  );
+  const owners = [...new Set(sent.map((row) => row.ownerId))].map((ownerId) => ({ ownerId }));
   const at = ctx.now().toISOString();
   let changed = 0;
   for (const { ownerId } of owners) {
@@ -135,17 +133,32 @@ export async function findSmsReplies(ctx: AppContext, user: AuthUser, query: { m
   return rows.map((row) => ({ ...toSmsReply(row), consent: null }));
 }
 
+/**
+ * The SMS sent to the number: rows whose recipient, read with its app's country, is that number. A recipient is kept
+ * as it was written (`0722123456`): the same digits are another country's number for an app elsewhere.
+ */
+async function findSentTo(ctx: AppContext, msisdn: string, where: SQL, order: SQL[], limit: number) {
+  const rows = await ctx.db
+    .select({ id: smsMessages.id, ownerId: smsMessages.ownerId, recipient: smsMessages.recipient, country: apps.country })
+    .from(smsMessages)
+    .leftJoin(apps, eq(apps.id, smsMessages.appId))
+    .where(and(inArray(smsMessages.recipient, toStoredForms(msisdn)), sql`${smsMessages.ownerId} is not null`, where))
+    .orderBy(...order)
+    .limit(limit);
+  return rows.filter((row) => toE164(row.recipient, row.country) === msisdn);
+}
+
 /** The account's last SMS sent to a number, preferring one from the sender the reply was written to. */
 async function findLastSmsTo(ctx: AppContext, msisdn: string, to: string): Promise<{ ownerId: string; smsMessageId: string } | null> {
-  const [row] = await ctx.db
-    .select({ ownerId: smsMessages.ownerId, smsMessageId: smsMessages.id })
-    .from(smsMessages)
-    .where(
-      and(inArray(smsMessages.recipient, toStoredForms(msisdn)), eq(smsMessages.status, 'SENT'), sql`${smsMessages.ownerId} is not null`),
-    )
-    .orderBy(sql`${smsMessages.sender} = ${to} desc`, desc(smsMessages.sentAt))
-    .limit(1);
-  return row?.ownerId ? { ownerId: row.ownerId, smsMessageId: row.smsMessageId } : null;
+  const rows = await findSentTo(
+    ctx,
+    msisdn,
+    eq(smsMessages.status, 'SENT'),
+    [sql`${smsMessages.sender} = ${to} desc`, desc(smsMessages.sentAt)],
+    50,
+  );
+  const row = rows[0];
+  return row?.ownerId ? { ownerId: row.ownerId, smsMessageId: row.id } : null;
 }
 
 /**

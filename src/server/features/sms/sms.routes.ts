@@ -84,8 +84,8 @@ function registerProviderNotifications(app: FastifyInstance, ctx: AppContext): v
       const body = req.body ?? {};
       if (notification === 'delivery') {
         const report = readAtDeliveryReport(body);
-        const found = report ? await smsReplies.recordDeliveryReport(ctx, { provider, ...report }) : false;
-        return done(found ? 'Delivery report recorded' : 'No such message');
+        const changed = report ? await smsReplies.recordDeliveryReport(ctx, { provider, ...report }) : false;
+        return done(changed ? 'Delivery report recorded' : 'Delivery report changed nothing');
       }
       if (notification === 'incoming') {
         const sms = readAtIncomingMessage(body);

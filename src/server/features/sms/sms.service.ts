@@ -161,8 +161,8 @@ export interface SmsDispatcherOptions {
   batchSize?: number;
   maxAttempts?: number;
   /**
-   * The messages a run sent or failed for good, for what shows them (a campaign's live screens); called once a run,
-   * after the rows are written. A failure here is logged and changes nothing sent.
+   * The messages a batch sent or failed for good, for what shows them (a campaign's live screens); called after the
+   * batch's rows are written. A failure here is logged and changes nothing sent.
    */
   onSettled?: (smsIds: string[]) => Promise<void>;
   /** First retry delay; doubled per attempt, capped at an hour. */
@@ -252,15 +252,15 @@ export function createSmsDispatcher(ctx: AppContext, provider: SmsProvider, opti
 
   async function run(): Promise<SmsDispatchReport> {
     const report: SmsDispatchReport = { sent: 0, retried: 0, failed: 0 };
-    const settled: string[] = [];
     for (;;) {
       const rows = await claim();
+      const settled: string[] = [];
       await Promise.all(rows.map((row) => deliver(row, report, settled)));
-      if (rows.length < batchSize) break;
+      // Told a batch at a time: a long drain shows as it goes, and a batch's ids stay few.
+      if (settled.length > 0 && options.onSettled)
+        await options.onSettled(settled).catch((err: unknown) => ctx.log.warn({ err }, 'the settled SMS could not be told'));
+      if (rows.length < batchSize) return report;
     }
-    if (settled.length > 0 && options.onSettled)
-      await options.onSettled(settled).catch((err: unknown) => ctx.log.warn({ err }, 'the settled SMS could not be told'));
-    return report;
   }
 
   return createPeriodicTask('SMS dispatcher', run, { intervalMs, log: ctx.log });
