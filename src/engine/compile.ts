@@ -23,6 +23,7 @@ import {
 } from '../shared/app';
 import type { InputKind } from '../shared/media';
 import { compileDialPattern, type DialPattern } from './dial';
+import type { ScreenCarrier } from './pagination';
 import { compileTemplate, type CompiledTemplate } from './render';
 
 export interface CompiledRule {
@@ -95,6 +96,11 @@ export interface CompiledApp {
   /** Characters one screen may hold (getScreenLimit: the USSD limit, or a WhatsApp message's). */
   screenLimit: number;
   /**
+   * How a screen's length is counted: `ussd` as the network carries it (GSM-7 septets or UCS-2,
+   * src/shared/ussd-encoding.ts), `chat` in UTF-16 units (a WhatsApp message carries any text).
+   */
+  screenCarrier: ScreenCarrier;
+  /**
    * Whether a hop may read or change the caller's contact (a `contact` variable in a template, a menu's
    * saveToContact, a rule on a contact field, a script that may call `contact.get` / `contact.set`): the runtime loads the contact for such an app's sessions only.
    */
@@ -147,6 +153,7 @@ export function compileApp(app: AppVersion): CompiledApp {
     first: order.find((m) => m.menu.isFirst) ?? order[0] ?? null,
     dial: compileDialPattern(app.shortCode),
     screenLimit: getScreenLimit(app),
+    screenCarrier: isBot ? 'chat' : 'ussd',
     actionTemplates: new Map(),
     defaultLanguage: app.languages?.defaultLanguage ?? '',
     labels: compileLabels(app),

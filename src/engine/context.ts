@@ -4,7 +4,7 @@
  */
 import type { Action, EngineLabels } from '../shared/app';
 import type { CompiledApp, CompiledMenu, CompiledTranslation } from './compile';
-import { paginateScreen, toMoreLine, truncateScreen } from './pagination';
+import { measureFor, paginateScreen, toMoreLine, truncateScreen } from './pagination';
 import type { Received } from './media';
 import { buildScope } from './render';
 import type {
@@ -133,14 +133,22 @@ export function isHalted(ctx: HopContext): boolean {
 
 /** Ends the session with `text`; an END screen cannot page, so an overlong one is cut. */
 export function endSession(ctx: HopContext, text: string, reason: EndReason, menu: CompiledMenu | null = null): void {
-  const limit = ctx.compiled.screenLimit;
+  const { screenLimit, screenCarrier } = ctx.compiled;
+  const measured = measureFor(text, screenLimit, screenCarrier);
   let shown = text;
-  if (text.length > limit) {
-    shown = truncateScreen(text, limit);
-    emitEvent(ctx, 'screen_truncated', 'error', `Closing text is ${text.length} characters; cut to the ${limit}-character screen`, {
-      menu,
-      data: { length: text.length, limit },
-    });
+  if (measured.length > measured.limit) {
+    shown = truncateScreen(text, screenLimit, screenCarrier);
+    const how = measured.encoding === 'UCS-2' && screenCarrier === 'ussd' ? ' (UCS-2)' : '';
+    emitEvent(
+      ctx,
+      'screen_truncated',
+      'error',
+      `Closing text is ${measured.length} characters${how}; cut to the ${measured.limit}-character screen`,
+      {
+        menu,
+        data: { length: measured.length, limit: measured.limit },
+      },
+    );
   }
   ctx.state.ended = true;
   ctx.reply = { text: shown, end: true };
@@ -173,7 +181,7 @@ export function getCurrentMenu(ctx: HopContext): CompiledMenu | null {
 export function getShownPages(ctx: HopContext): string[] {
   const { notice, screen } = ctx.state;
   const text = notice === '' ? screen : screen === '' ? notice : `${notice}\n${screen}`;
-  return paginateScreen(text, ctx.compiled.screenLimit, toMoreLine(getLabels(ctx).more));
+  return paginateScreen(text, ctx.compiled.screenLimit, toMoreLine(getLabels(ctx).more), ctx.compiled.screenCarrier);
 }
 
 /** Replies with the current page of the current screen. */

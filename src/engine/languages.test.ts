@@ -113,6 +113,30 @@ describe('lintApp and languages', () => {
     ]);
   });
 
+  it('measures a Twi screen as the network carries it: UCS-2 because of its letters, with GSM look-alikes offered', () => {
+    const twi = ['Yɛma wo akwaaba!', '1. Tɔ airtime', '2. Hwɛ wo sika', '3. Fa sika kɔma obi', '4. Bɔ ka', '5. Mmoa', '6. Sesa wo PIN'];
+    const app = buildTestApp(
+      [
+        {
+          uniqueId: 'home',
+          userDefinedName: 'home',
+          displayText: 'Welcome!\n1. Buy airtime',
+          translations: { tw: { displayText: twi.join('\n') } },
+        },
+      ],
+      { languages: { defaultLanguage: 'en', otherLanguages: ['tw'] } },
+    );
+    const over = lintApp(app).filter((i) => i.code === 'over_length');
+    // 97 characters fit the app's 160 in GSM-7; in UCS-2 the same screen holds 70.
+    expect(over).toEqual([
+      expect.objectContaining({
+        field: 'translations.tw.displayText',
+        message:
+          'The Twi (tw) screen is 97 characters in UCS-2 because of "ɛ", "ɔ" (GSM look-alikes: ɛ → e, ɔ → o), over the 70-character limit; it will be split into 2 pages.',
+      }),
+    ]);
+  });
+
   it('refuses a translated template that does not parse, and warns about a rule switching to a language the app lacks', () => {
     const app = buildTestApp(
       [

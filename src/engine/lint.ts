@@ -18,7 +18,8 @@ import {
   type AppVersion,
 } from '../shared/app';
 import { compileApp, findActionTemplates, findMediaTemplates, getActionTemplate, type CompiledApp, type CompiledMenu } from './compile';
-import { paginateScreen, toMoreLine } from './pagination';
+import { measureFor, paginateScreen, type ScreenCarrier, toMoreLine } from './pagination';
+import { measureScreen } from '../shared/ussd-encoding';
 import { buildScope, compileTemplate, findTemplateVariables, joinScreenParts, renderTemplate, type CompiledTemplate } from './render';
 import { explainUnknownVariable, findKnownVariables, formatVariablePath, type KnownVariables } from './variables';
 import type { LintIssue, RenderTimeAccount, SessionState } from './types';
@@ -224,16 +225,33 @@ function lintScreen(
   } catch (err) {
     return issueAt('warning', m, `${what} fails to render with empty inputs: ${toErrorMessage(err)}`, field);
   }
-  const limit = compiled.screenLimit;
-  if (screen.length <= limit) return null;
+  const { screenLimit, screenCarrier } = compiled;
+  const measured = measureFor(screen, screenLimit, screenCarrier);
+  if (measured.length <= measured.limit) return null;
+  const size = `${measured.length} characters${describeEncoding(screen, screenLimit, screenCarrier)}, over the ${measured.limit}-character limit`;
   if (m.menu.terminate) {
-    const message = `${language ? what.replace('screen', 'closing screen') : 'The closing screen'} is ${screen.length} characters, over the ${limit}-character limit; it will be cut.`;
+    const message = `${language ? what.replace('screen', 'closing screen') : 'The closing screen'} is ${size}; it will be cut.`;
     return { ...issueAt('warning', m, message, field), code: 'over_length' };
   }
   const more = toMoreLine((compiled.labels.get(language) ?? DEFAULT_ENGINE_LABELS).more);
-  const pages = paginateScreen(screen, limit, more).length;
-  const message = `${what} is ${screen.length} characters, over the ${limit}-character limit; it will be split into ${pages} pages.`;
+  const pages = paginateScreen(screen, screenLimit, more, screenCarrier).length;
+  const message = `${what} is ${size}; it will be split into ${pages} pages.`;
   return { ...issueAt('warning', m, message, field), code: 'over_length' };
+}
+
+/**
+ * Why a USSD screen holds fewer characters than the app's limit: the letters that send it as UCS-2, and the GSM
+ * look-alikes the builder may use instead (' in UCS-2 because of "ɛ", "ɔ" (GSM look-alikes: ɛ → e, ɔ → o)'); nothing
+ * for a GSM-7 screen or a chat.
+ */
+function describeEncoding(screen: string, limit: number, carrier: ScreenCarrier): string {
+  if (carrier !== 'ussd') return '';
+  const { encoding, nonGsm, lookAlikes } = measureScreen(screen, limit);
+  if (encoding !== 'UCS-2') return '';
+  const shown = nonGsm.slice(0, 5).map((c) => JSON.stringify(c));
+  const because = `${shown.join(', ')}${nonGsm.length > 5 ? ` and ${nonGsm.length - 5} more` : ''}`;
+  const swaps = Object.entries(lookAlikes).map(([from, to]) => `${from} → ${to}`);
+  return ` in UCS-2 because of ${because}${swaps.length ? ` (GSM look-alikes: ${swaps.join(', ')})` : ''}`;
 }
 
 /**

@@ -31,6 +31,32 @@ describe('paginateScreen', () => {
   });
 });
 
+describe('pages cut to the encoding the network carries', () => {
+  const twi = ['Yɛma wo akwaaba!', '1. Tɔ airtime', '2. Hwɛ wo sika', '3. Fa sika kɔma obi', '4. Bɔ ka', '5. Mmoa', '6. Sesa wo PIN'];
+  it('a Twi menu of 97 characters fits a 160 limit in characters but not as UCS-2: 70 a page', () => {
+    const screen = twi.join('\n');
+    expect(screen.length).toBe(97);
+    const pages = paginateScreen(screen, 160);
+    expect(pages).toHaveLength(2);
+    for (const page of pages) expect(page.length).toBeLessThanOrEqual(70);
+    expect(pages.flatMap((p) => p.split('\n')).filter((l) => l !== MORE_LINE)).toEqual(twi);
+  });
+
+  it('a Hausa closing screen is cut to the UCS-2 limit; an English one of the same length is not', () => {
+    const hausa = 'Na gode! An ƙara kuɗin ku. Za ku sami saƙo idan an gama. Barka da rana, sai an jima.';
+    expect(truncateScreen(hausa, 160).length).toBeLessThanOrEqual(70);
+    const english = 'Thank you! Your money was added. You will get a message when it is done. Good day.';
+    expect(truncateScreen(english, 160)).toBe(english);
+  });
+
+  it('counts a GSM-7 extension character as two septets', () => {
+    const braces = `${'{'.repeat(80)}\n${'}'.repeat(10)}`;
+    // 90 characters, 181 septets: over a 160 limit.
+    expect(paginateScreen(braces, 160)).toHaveLength(2);
+    expect(paginateScreen('x'.repeat(90), 160)).toHaveLength(1);
+  });
+});
+
 describe('truncateScreen', () => {
   it('keeps whole lines, then whole words', () => {
     expect(truncateScreen('Thank you, Ama.\nSee you soon', 20)).toBe('Thank you, Ama.');

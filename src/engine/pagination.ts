@@ -1,7 +1,9 @@
 /**
  * Splitting a long screen into pages. A page that is not the last ends with `98. More`; typing 98
- * shows the next page. Lengths are UTF-16 code units, which never undercounts what a gateway sends.
+ * shows the next page. Lengths are counted as the network carries the screen (src/shared/ussd-encoding.ts).
  */
+import { fitScreenUnits, gsmSeptets, measureScreen, type UssdEncoding } from '../shared/ussd-encoding';
+
 export const NEXT_PAGE_INPUT = '98';
 export const MORE_LINE = `${NEXT_PAGE_INPUT}. More`;
 
@@ -9,17 +11,40 @@ export const MORE_LINE = `${NEXT_PAGE_INPUT}. More`;
 export const toMoreLine = (label: string) => `${NEXT_PAGE_INPUT}. ${label}`;
 
 /**
+ * How a screen's length is counted: `ussd` as the network carries it, `chat` in UTF-16 units (a WhatsApp message
+ * carries any text, so it has no encoding to fit).
+ */
+export type ScreenCarrier = 'ussd' | 'chat';
+
+/** A screen's encoding, length and limit: measureScreen's on USSD; UTF-16 units against the limit in a chat. */
+export function measureFor(text: string, limit: number, carrier: ScreenCarrier): { encoding: UssdEncoding; length: number; limit: number } {
+  return carrier === 'ussd' ? measureScreen(text, limit) : { encoding: 'UCS-2', length: text.length, limit };
+}
+
+/** A text's length in a screen encoding's units (src/shared/ussd-encoding.ts). */
+function unitsOf(text: string, encoding: UssdEncoding): number {
+  if (encoding === 'UCS-2') return text.length;
+  let septets = 0;
+  for (const char of text) septets += gsmSeptets(char) || 1;
+  return septets;
+}
+
+/**
+ * Pages cut to the screen's encoding: a GSM-7 screen to the app's limit in septets (an extension character takes two),
+ * a UCS-2 one (a letter outside GSM-7 anywhere in it) to the UCS-2 characters that limit holds, 70 for 160. Every page
+ * of a screen keeps the screen's encoding: a page is never longer than the network carries.
  * @example paginateScreen('Pick:\n1. A\n2. B', 160) // ['Pick:\n1. A\n2. B']
  * paginateScreen(longText, 160) // ['...\n98. More', '...\n98. More', '...']
  * paginateScreen(longText, 160, toMoreLine('Plus')) // ['...\n98. Plus', ...]
  */
-export function paginateScreen(text: string, limit: number, moreLine: string = MORE_LINE): string[] {
-  if (text.length <= limit) return [text];
-  const budget = limit - moreLine.length - 1;
+export function paginateScreen(text: string, limit: number, moreLine: string = MORE_LINE, carrier: ScreenCarrier = 'ussd'): string[] {
+  const { encoding, length, limit: max } = measureFor(text, limit, carrier);
+  if (length <= max) return [text];
+  const budget = max - unitsOf(moreLine, encoding) - 1;
   const pages: string[] = [];
   let rest = text;
-  while (rest.length > limit) {
-    const cut = findPageCut(rest, budget);
+  while (unitsOf(rest, encoding) > max) {
+    const cut = findPageCut(rest, fitScreenUnits(rest, budget, encoding));
     pages.push(`${rest.slice(0, cut).trimEnd()}\n${moreLine}`);
     rest = rest.slice(cut).replace(/^\n+/, '');
   }
@@ -27,24 +52,26 @@ export function paginateScreen(text: string, limit: number, moreLine: string = M
   return pages;
 }
 
-/** The end of the longest run of whole lines within budget; a single overlong line is cut at a space. */
-function findPageCut(text: string, budget: number): number {
-  const lineBreak = text.lastIndexOf('\n', budget);
+/**
+ * The end of the longest run of whole lines within `end` (the index the budget reaches); a single overlong line is
+ * cut at a space, else at `end` (which never splits a surrogate pair).
+ */
+function findPageCut(text: string, end: number): number {
+  const lineBreak = text.lastIndexOf('\n', end);
   if (lineBreak > 0) return lineBreak;
-  const space = text.lastIndexOf(' ', budget);
-  if (space > budget / 2) return space + 1;
-  // Never split a surrogate pair: an emoji on the cut moves to the next page.
-  const code = text.charCodeAt(budget - 1);
-  return code >= 0xd800 && code <= 0xdbff ? budget - 1 : budget;
+  const space = text.lastIndexOf(' ', end);
+  if (space > end / 2) return space + 1;
+  return end;
 }
 
 /** For an END screen, which cannot page: whole lines within the limit, else whole words, else a hard cut. */
-export function truncateScreen(text: string, limit: number): string {
-  if (text.length <= limit) return text;
-  const lineBreak = text.lastIndexOf('\n', limit);
-  if (lineBreak > limit / 2) return text.slice(0, lineBreak).trimEnd();
-  const space = text.lastIndexOf(' ', limit);
-  if (space > limit / 2) return text.slice(0, space).trimEnd();
-  const code = text.charCodeAt(limit - 1);
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? limit - 1 : limit);
+export function truncateScreen(text: string, limit: number, carrier: ScreenCarrier = 'ussd'): string {
+  const { encoding, length, limit: max } = measureFor(text, limit, carrier);
+  if (length <= max) return text;
+  const end = fitScreenUnits(text, max, encoding);
+  const lineBreak = text.lastIndexOf('\n', end);
+  if (lineBreak > end / 2) return text.slice(0, lineBreak).trimEnd();
+  const space = text.lastIndexOf(' ', end);
+  if (space > end / 2) return text.slice(0, space).trimEnd();
+  return text.slice(0, end);
 }

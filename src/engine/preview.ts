@@ -46,7 +46,10 @@ export function previewMenu(
       renderTemplate(t?.footer ?? menu.footer, scope),
     ]);
     const moreLine = labels ? toMoreLine(labels.more) : MORE_LINE;
-    return { ok: true, pages: menu.menu.terminate ? [screen] : paginateScreen(screen, compiled.screenLimit, moreLine) };
+    return {
+      ok: true,
+      pages: menu.menu.terminate ? [screen] : paginateScreen(screen, compiled.screenLimit, moreLine, compiled.screenCarrier),
+    };
   } catch (err) {
     return { ok: false, error: toErrorMessage(err) };
   }
