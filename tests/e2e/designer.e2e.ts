@@ -448,6 +448,15 @@ describeBrowser('menu designer', () => {
     await visible(preview.getByText('Page 1 of 2'));
     await visible(preview.getByTestId('menu-preview-text').filter({ hasText: '98. More' }));
     await shot(page, 'designer-preview-over-limit-desktop');
+    // A Twi screen of 51 characters fits 160 in GSM-7, but ɛ and ɔ send it as UCS-2: 70 a screen, and the preview says why.
+    await form(page).getByRole('textbox', { name: 'Menu text' }).fill('Akwaaba! Wo ho te sɛn?\n1. Tɔ airtime\n2. Hwɛ wo sika');
+    await expect.poll(() => count.textContent()).toBe('51 / 70 characters · UCS-2');
+    const encoding = preview.getByTestId('menu-encoding');
+    await visible(encoding);
+    expect(await encoding.textContent()).toBe(
+      'Sent as UCS-2 because of "ɛ", "ɔ": 70 characters a screen, not 160. GSM look-alikes: ɛ → e, ɔ → o.',
+    );
+    await shot(page, 'designer-preview-twi-desktop');
     // Leaving with unsaved changes asks first.
     await form(page).getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Discard' }).click();

@@ -215,3 +215,16 @@ describe('edge descriptions (what a screen reader hears)', () => {
     ]);
   });
 });
+
+describe('a box measures its screen as a USSD network carries it', () => {
+  it('GSM-7 in septets (an extension character two), UCS-2 in characters once a Twi letter is in it', () => {
+    const graph = buildFlowGraph(
+      [menu('a', { displayText: 'Pay €5' }), menu('b', { displayText: 'Hwɛ wo sika' })],
+      [],
+      (m) => m.displayText,
+    );
+    const measures = Object.fromEntries(graph.nodes.map((n) => [n.id, n.data.screenMeasure]));
+    expect(measures.a).toEqual({ encoding: 'GSM-7', length: 7 });
+    expect(measures.b).toEqual({ encoding: 'UCS-2', length: 11 });
+  });
+});

@@ -3,6 +3,8 @@
  * with Terminate rules, a synthetic 'missing menu' node per unknown goto target, dashed Back edges, and the
  * lint marks (unreachable, broken target). `layoutFlowGraph` places the nodes with dagre.
  */
+import { MAX_SCREEN_LIMIT } from '../../../shared/app/app-version.schema';
+import { measureScreen, type UssdEncoding } from '../../../shared/ussd-encoding';
 import dagre from '@dagrejs/dagre';
 import type { LintIssue } from '../../../engine';
 import {
@@ -66,8 +68,10 @@ export type FlowNodeData = {
   backIndicator?: string;
   /** The menu's actions, in order, as small badges. */
   actions: FlowActionBadge[];
-  /** The rendered screen's length (menus), for the counter against the app's screen limit. */
+  /** The rendered screen's length (menus), for the counter against the app's screen limit: UTF-16 units. */
   screenLength?: number;
+  /** The same screen as a USSD network carries it (src/shared/ussd-encoding.ts): its encoding and length there. */
+  screenMeasure?: { encoding: UssdEncoding; length: number };
   /** The menu a click opens: the menu itself, the End node's menu, the first menu pointing at a missing one. */
   menuId: string;
   width: number;
@@ -160,6 +164,12 @@ export const missingNodeId = (target: string) => `missing:${target}`;
  * @param screenOf the screen text of a menu (rendered with sample values); the raw texts when absent.
  * @example buildFlowGraph(menus, lintApp(version)).edges.map((e) => e.label) // ['= 1', 'always', ...]
  */
+/** A screen's USSD encoding and length (the limit is the app's: the counter applies it). */
+function measureOf(screen: string): { encoding: UssdEncoding; length: number } {
+  const { encoding, length } = measureScreen(screen, MAX_SCREEN_LIMIT);
+  return { encoding, length };
+}
+
 export function buildFlowGraph(menus: Menu[], lintIssues: FlowLintIssue[], screenOf: (menu: Menu) => string = rawScreen): FlowGraph {
   const byId = new Map(menus.map((m) => [m.uniqueId, m]));
   const marked = new Map(
@@ -287,6 +297,7 @@ export function buildFlowGraph(menus: Menu[], lintIssues: FlowLintIssue[], scree
         ...(hasBack(m) ? { backIndicator: m.goBackInputIndicator } : {}),
         actions,
         screenLength: screen.length,
+        screenMeasure: measureOf(screen),
         menuId: m.uniqueId,
         width: MENU_NODE_WIDTH,
         height: nodeHeight(lines.length, badges.length > 0, actions.length > 0),

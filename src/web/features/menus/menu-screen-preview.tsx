@@ -5,6 +5,7 @@ import type { AppChannel } from '../../../shared/app/app-version.schema';
 import { DEFAULT_SCREEN_LIMIT, type AppLanguages, type AppVersion, type Menu } from '../../../shared/app';
 import { WHATSAPP_LIMITS } from '../../../shared/whatsapp';
 import { compileApp, previewMenu } from '../../../engine';
+import { measureScreen, type ScreenMeasure } from '../../../shared/ussd-encoding';
 import { ChatBubble } from '../bots/chat-bubble';
 import chatClasses from '../bots/chat.module.css';
 import classes from './menus.module.css';
@@ -78,7 +79,24 @@ export function renderMenuPreview(app: PreviewApp, menu: PreviewMenu, inputs: Re
   const paged = previewMenu(compileApp(version(limit)), PREVIEW_ID, sample);
   if (!whole.ok) return { ok: false as const, error: whole.error };
   if (!paged.ok) return { ok: false as const, error: paged.error };
-  return { ok: true as const, length: whole.pages[0]?.length ?? 0, pages: paged.pages };
+  const screen = whole.pages[0] ?? '';
+  // A USSD screen is counted as the network carries it (GSM-7 septets, or UCS-2 at a smaller limit); a bot's message
+  // in UTF-16 units.
+  const measure = app.channel === 'whatsapp' ? null : measureScreen(screen, limit);
+  return { ok: true as const, length: measure?.length ?? screen.length, measure, pages: paged.pages };
+}
+
+/** Why a USSD screen holds fewer characters: the letters that send it as UCS-2, and GSM look-alikes for them. */
+function EncodingNote({ measure, appLimit }: { measure: ScreenMeasure; appLimit: number }) {
+  if (measure.encoding !== 'UCS-2') return null;
+  const swaps = Object.entries(measure.lookAlikes).map(([from, to]) => `${from} → ${to}`);
+  const because = measure.nonGsm.map((c) => JSON.stringify(c)).join(', ');
+  return (
+    <Text size="xs" c="dimmed" data-testid="menu-encoding" style={{ overflowWrap: 'anywhere' }}>
+      {`Sent as UCS-2 because of ${because}: ${measure.limit} characters a screen, not ${appLimit}.`}
+      {swaps.length > 0 && ` GSM look-alikes: ${swaps.join(', ')}.`}
+    </Text>
+  );
 }
 
 /** The live phone preview of the menu being edited, and its character count against the app's screen limit. */
@@ -106,7 +124,9 @@ export function MenuScreenPreview({ app, menu, language }: { app: PreviewApp; me
   );
   const pages = result.ok ? result.pages : [];
   const current = Math.min(page, Math.max(pages.length - 1, 0));
-  const isOver = result.ok && result.length > limit;
+  // The limit the screen is held to: the encoding's on USSD (70 for a 160 screen in UCS-2), the message's in a bot.
+  const shownLimit = result.ok && result.measure ? result.measure.limit : limit;
+  const isOver = result.ok && result.length > shownLimit;
   const isEmpty = result.ok && result.length === 0;
 
   return (
@@ -117,18 +137,19 @@ export function MenuScreenPreview({ app, menu, language }: { app: PreviewApp; me
         </Text>
         {result.ok && (
           <Badge color={isOver ? 'red' : 'teal'} variant={isOver ? 'filled' : 'light'} data-testid="menu-char-count" data-over={isOver}>
-            {result.length} / {limit} characters
+            {result.length} / {shownLimit} characters{result.measure?.encoding === 'UCS-2' ? ' · UCS-2' : ''}
           </Badge>
         )}
       </Group>
       {result.ok && (
         <Progress
-          value={Math.min((result.length / limit) * 100, 100)}
+          value={Math.min((result.length / shownLimit) * 100, 100)}
           color={isOver ? 'red' : 'teal'}
           size="xs"
           aria-label="Characters used"
         />
       )}
+      {result.ok && result.measure && <EncodingNote measure={result.measure} appLimit={limit} />}
       {isBot ? (
         <div className={chatClasses.preview}>
           {result.ok ? (

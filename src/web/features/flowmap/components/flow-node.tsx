@@ -79,7 +79,8 @@ const DOT = { width: 10, height: 10, background: 'var(--mantine-color-blue-6)', 
 const HIDDEN = { opacity: 0 };
 
 /** The length counter: '42/160', red past the limit. */
-function LengthCounter({ length, limit }: { length: number; limit: number }) {
+/** A screen's length against its limit; a USSD screen sent as UCS-2 says so (its limit is the smaller UCS-2 one). */
+function LengthCounter({ length, limit, ucs2 }: { length: number; limit: number; ucs2: boolean }) {
   const over = length > limit;
   return (
     <Text
@@ -88,9 +89,10 @@ function LengthCounter({ length, limit }: { length: number; limit: number }) {
       fw={over ? 700 : 400}
       ff="monospace"
       data-testid="flow-length"
-      aria-label={`${length} of ${limit} characters`}
+      aria-label={`${length} of ${limit} characters${ucs2 ? ', sent as UCS-2' : ''}`}
     >
       {length}/{limit}
+      {ucs2 ? ' UCS-2' : ''}
     </Text>
   );
 }
@@ -188,7 +190,7 @@ export function FlowNodeBox({ data }: NodeProps<MapNode>) {
           {data.title}
         </Text>
         {data.kind === 'menu' && data.screenLength !== undefined && data.screenLimit !== undefined && (
-          <LengthCounter length={data.screenLength} limit={data.screenLimit} />
+          <LengthCounter length={data.screenLength} limit={data.screenLimit} ucs2={data.screenMeasure?.encoding === 'UCS-2'} />
         )}
       </Group>
       {isDetailed ? (

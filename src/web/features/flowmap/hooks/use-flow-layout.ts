@@ -1,3 +1,4 @@
+import { toUcs2Limit } from '../../../../shared/ussd-encoding';
 import { MarkerType, type Edge } from '@xyflow/react';
 import { useMemo } from 'react';
 import { compileApp, previewMenu } from '../../../../engine';
@@ -6,7 +7,15 @@ import { findSampleInputs } from '../../menus/menu-screen-preview';
 import type { useAppMenus } from '../../menus/use-app-menus';
 import { toDraftVersion } from '../../menus/use-menus';
 import type { RuleEdgeData } from '../components/flow-edge';
-import { buildFlowGraph, layoutFlowGraph, NODE_GAP, type FlowDirection, type FlowEdge, type FlowGraph } from '../flow-graph';
+import {
+  buildFlowGraph,
+  layoutFlowGraph,
+  NODE_GAP,
+  type FlowDirection,
+  type FlowEdge,
+  type FlowGraph,
+  type FlowNodeData,
+} from '../flow-graph';
 import { EDGE_COLORS, RULE_IN, RULE_OUT, type MapNode } from '../components/flow-node';
 
 type AppMenus = ReturnType<typeof useAppMenus>;
@@ -89,7 +98,7 @@ export function useFlowLayout(appId: string, data: AppMenus, direction: FlowDire
       id: n.id,
       type: 'flow',
       position: n.position,
-      data: { ...n.data, direction, isEditable, screenLimit: app?.screenLimit },
+      data: { ...n.data, direction, isEditable, ...toCounter(n.data, app) },
       width: n.data.width,
       height: n.data.height,
       draggable: true,
@@ -104,7 +113,7 @@ export function useFlowLayout(appId: string, data: AppMenus, direction: FlowDire
       return toMapEdge(e, direction, isEditable, slot, widthOf.get(e.target) ?? 0);
     });
     return { nodes, edges };
-  }, [graph, direction, isEditable, app?.screenLimit]);
+  }, [graph, direction, isEditable, app]);
 
   const counts: FlowCounts = useMemo(() => {
     const list = graph?.edges ?? [];
@@ -118,4 +127,15 @@ export function useFlowLayout(appId: string, data: AppMenus, direction: FlowDire
   }, [graph, menus]);
 
   return { nodes, edges, counts };
+}
+
+/**
+ * A box's counter: on USSD the screen as the network carries it against the limit of its encoding (a UCS-2 screen
+ * holds 70 of a 160 limit); in a bot the message's length against the app's limit.
+ */
+function toCounter(data: FlowNodeData, app: { screenLimit?: number; channel?: string } | undefined | null) {
+  const limit = app?.screenLimit;
+  if (limit === undefined || app?.channel === 'whatsapp' || !data.screenMeasure) return { screenLimit: limit };
+  const ucs2 = data.screenMeasure.encoding === 'UCS-2';
+  return { screenLength: data.screenMeasure.length, screenLimit: ucs2 ? toUcs2Limit(limit) : limit };
 }
