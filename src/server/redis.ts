@@ -22,3 +22,10 @@ export function connectRedis(config: Pick<Config, 'REDIS_URL' | 'REDIS_KEY_PREFI
 export function getRedisChannel(redis: Redis, name: string): string {
   return `${redis.options.keyPrefix ?? ''}${name}`;
 }
+
+/**
+ * How a subscriber connection (`redis.duplicate(SUBSCRIBER_OPTIONS)`) is made: each one subscribes again itself on
+ * every `ready`, with a catch. ioredis's own resubscription after a reconnect leaves a promise nobody catches, which
+ * rejects ("Connection is closed") when Redis goes again at that moment and would take the process down.
+ */
+export const SUBSCRIBER_OPTIONS = { autoResubscribe: false } as const;

@@ -6,7 +6,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
-import { getRedisChannel } from '../redis';
+import { getRedisChannel, SUBSCRIBER_OPTIONS } from '../redis';
 
 export type AccountListener<E> = (event: E) => void;
 
@@ -32,7 +32,7 @@ export function createAccountEvents<E>(redis: Redis | undefined, log: FastifyBas
   };
   // Under REDIS_KEY_PREFIX, as the version cache's channel: another installation's events on the same Redis are not heard.
   const channel = redis ? getRedisChannel(redis, kind) : '';
-  const subscriber = redis?.duplicate();
+  const subscriber = redis?.duplicate(SUBSCRIBER_OPTIONS);
   if (subscriber) {
     subscriber.on('error', () => {});
     subscriber.on('ready', () => void subscriber.subscribe(channel).catch(() => {}));

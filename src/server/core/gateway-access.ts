@@ -8,7 +8,7 @@ import type { Db } from '../../db/client';
 import { apps, shortcodeProviders } from '../../db/schema';
 import { notAllowed, notFound, unauthenticated } from '../../shared/errors';
 import type { AppContext } from '../context';
-import { getRedisChannel } from '../redis';
+import { getRedisChannel, SUBSCRIBER_OPTIONS } from '../redis';
 import type { GatewayAccessCache, GatewayAccessRule } from './caches';
 
 /**
@@ -88,7 +88,7 @@ export function createGatewayAccessCache(db: Db, redis?: Redis): GatewayAccessCa
   const rules = new LRUCache<string, { rule: GatewayAccessRule | null }>({ max: 20_000, ttl: 60_000 });
   // Under REDIS_KEY_PREFIX, as the route table's: another installation on the same Redis is not heard.
   const channel = redis ? getRedisChannel(redis, 'gateway-access:invalidate') : '';
-  const subscriber = redis?.duplicate();
+  const subscriber = redis?.duplicate(SUBSCRIBER_OPTIONS);
   if (subscriber) {
     subscriber.on('error', () => {});
     // On every (re)connection: a subscription asked for while Redis was down was refused, never sent.

@@ -2,7 +2,7 @@ import { and, eq, gt, or } from 'drizzle-orm';
 import type { Redis } from 'ioredis';
 import type { Db } from '../../db/client';
 import { shortcodePurchases } from '../../db/schema';
-import { getRedisChannel } from '../redis';
+import { getRedisChannel, SUBSCRIBER_OPTIONS } from '../redis';
 import type { ShortcodeRoute, ShortcodeRouteTable } from './caches';
 import type { LinkedAppEnv } from '../../shared/api/shortcodes.schema';
 
@@ -84,7 +84,7 @@ export function createShortcodeRouteTable(db: Db, options: { redis?: Redis; now:
 
   // Under REDIS_KEY_PREFIX: another installation's connections on the same Redis do not drop this table.
   const channel = options.redis ? getRedisChannel(options.redis, 'shortcodes:invalidate') : '';
-  const subscriber = options.redis?.duplicate();
+  const subscriber = options.redis?.duplicate(SUBSCRIBER_OPTIONS);
   if (subscriber) {
     subscriber.on('error', () => {});
     // On every (re)connection: a subscription asked for while Redis was down was refused, never sent.

@@ -5,7 +5,7 @@ import { compileApp } from '../../engine';
 import { apps } from '../../db/schema';
 import type { Db } from '../../db/client';
 import { findLiveVersion, getDraftVersion } from './app-versions';
-import { getRedisChannel } from '../redis';
+import { getRedisChannel, SUBSCRIBER_OPTIONS } from '../redis';
 import type { LoadedApp, VersionCache } from './caches';
 
 const toResumeWindow = (app: { resumeOnRedial: boolean; resumeWindowMinutes: number }) =>
@@ -16,7 +16,7 @@ export function createVersionCache(db: Db, redis?: Redis): VersionCache {
   const drafts = new LRUCache<string, { stamp: number; loaded: LoadedApp }>({ max: 1000 });
   // Under REDIS_KEY_PREFIX: another installation's deploys on the same Redis are not heard here.
   const channel = redis ? getRedisChannel(redis, 'invalidate') : '';
-  const subscriber = redis?.duplicate();
+  const subscriber = redis?.duplicate(SUBSCRIBER_OPTIONS);
   if (subscriber) {
     subscriber.on('error', () => {});
     // On every (re)connection: a subscription asked for while Redis was down was refused, never sent.
