@@ -18,8 +18,8 @@ import {
   type AppVersion,
 } from '../shared/app';
 import { compileApp, findActionTemplates, findMediaTemplates, getActionTemplate, type CompiledApp, type CompiledMenu } from './compile';
-import { measureFor, paginateScreen, type ScreenCarrier, toMoreLine } from './pagination';
-import { measureScreen } from '../shared/ussd-encoding';
+import { measureFor, paginateScreen, toMoreLine } from './pagination';
+import { describeNonGsm, type ScreenMeasure } from '../shared/ussd-encoding';
 import { buildScope, compileTemplate, findTemplateVariables, joinScreenParts, renderTemplate, type CompiledTemplate } from './render';
 import { explainUnknownVariable, findKnownVariables, formatVariablePath, type KnownVariables } from './variables';
 import type { LintIssue, RenderTimeAccount, SessionState } from './types';
@@ -228,7 +228,7 @@ function lintScreen(
   const { screenLimit, screenCarrier } = compiled;
   const measured = measureFor(screen, screenLimit, screenCarrier);
   if (measured.length <= measured.limit) return null;
-  const size = `${measured.length} characters${describeEncoding(screen, screenLimit, screenCarrier)}, over the ${measured.limit}-character limit`;
+  const size = `${measured.length} characters${describeEncoding(measured)}, over the ${measured.limit}-character limit`;
   if (m.menu.terminate) {
     const message = `${language ? what.replace('screen', 'closing screen') : 'The closing screen'} is ${size}; it will be cut.`;
     return { ...issueAt('warning', m, message, field), code: 'over_length' };
@@ -244,14 +244,11 @@ function lintScreen(
  * look-alikes the builder may use instead (' in UCS-2 because of "ɛ", "ɔ" (GSM look-alikes: ɛ → e, ɔ → o)'); nothing
  * for a GSM-7 screen or a chat.
  */
-function describeEncoding(screen: string, limit: number, carrier: ScreenCarrier): string {
-  if (carrier !== 'ussd') return '';
-  const { encoding, nonGsm, lookAlikes } = measureScreen(screen, limit);
-  if (encoding !== 'UCS-2') return '';
-  const shown = nonGsm.slice(0, 5).map((c) => JSON.stringify(c));
-  const because = `${shown.join(', ')}${nonGsm.length > 5 ? ` and ${nonGsm.length - 5} more` : ''}`;
-  const swaps = Object.entries(lookAlikes).map(([from, to]) => `${from} → ${to}`);
-  return ` in UCS-2 because of ${because}${swaps.length ? ` (GSM look-alikes: ${swaps.join(', ')})` : ''}`;
+function describeEncoding(measured: ScreenMeasure): string {
+  // A chat's measure names no characters: only a USSD screen is ever sent as UCS-2 for them.
+  if (measured.encoding !== 'UCS-2' || measured.nonGsm.length === 0) return '';
+  const { because, swaps } = describeNonGsm(measured, 5);
+  return ` in UCS-2 because of ${because}${swaps ? ` (GSM look-alikes: ${swaps})` : ''}`;
 }
 
 /**

@@ -2,7 +2,7 @@
  * Splitting a long screen into pages. A page that is not the last ends with `98. More`; typing 98
  * shows the next page. Lengths are counted as the network carries the screen (src/shared/ussd-encoding.ts).
  */
-import { fitScreenUnits, gsmSeptets, measureScreen, type UssdEncoding } from '../shared/ussd-encoding';
+import { fitScreenUnits, gsmSeptets, measureScreen, type ScreenMeasure, type UssdEncoding } from '../shared/ussd-encoding';
 
 export const NEXT_PAGE_INPUT = '98';
 export const MORE_LINE = `${NEXT_PAGE_INPUT}. More`;
@@ -16,9 +16,9 @@ export const toMoreLine = (label: string) => `${NEXT_PAGE_INPUT}. ${label}`;
  */
 export type ScreenCarrier = 'ussd' | 'chat';
 
-/** A screen's encoding, length and limit: measureScreen's on USSD; UTF-16 units against the limit in a chat. */
-export function measureFor(text: string, limit: number, carrier: ScreenCarrier): { encoding: UssdEncoding; length: number; limit: number } {
-  return carrier === 'ussd' ? measureScreen(text, limit) : { encoding: 'UCS-2', length: text.length, limit };
+/** A screen's measure: measureScreen's on USSD; UTF-16 units against the limit in a chat (no characters to blame). */
+export function measureFor(text: string, limit: number, carrier: ScreenCarrier): ScreenMeasure {
+  return carrier === 'ussd' ? measureScreen(text, limit) : { encoding: 'UCS-2', length: text.length, limit, nonGsm: [], lookAlikes: {} };
 }
 
 /** A text's length in a screen encoding's units (src/shared/ussd-encoding.ts). */

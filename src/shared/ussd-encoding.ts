@@ -123,3 +123,17 @@ export function fitScreenUnits(text: string, budget: number, encoding: UssdEncod
   }
   return index;
 }
+
+/**
+ * A UCS-2 screen's reasons in words, for the lint and the designer: the characters that forced it, quoted (at most
+ * `most`, then "and N more"), and the look-alikes offered ('ɛ → e, ɔ → o'; '' when none).
+ */
+export function describeNonGsm(measure: Pick<ScreenMeasure, 'nonGsm' | 'lookAlikes'>, most = Number.POSITIVE_INFINITY) {
+  const { nonGsm, lookAlikes } = measure;
+  const shown = nonGsm.slice(0, most).map((c) => JSON.stringify(c));
+  const because = `${shown.join(', ')}${nonGsm.length > most ? ` and ${nonGsm.length - most} more` : ''}`;
+  const swaps = Object.entries(lookAlikes)
+    .map(([from, to]) => `${from} → ${to}`)
+    .join(', ');
+  return { because, swaps };
+}

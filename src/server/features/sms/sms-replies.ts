@@ -106,17 +106,17 @@ export async function optOutOfSender(ctx: AppContext, provider: string, from: st
     [desc(smsMessages.createdAt)],
     1000,
   );
-  const owners = [...new Set(sent.map((row) => row.ownerId))].map((ownerId) => ({ ownerId }));
+  const owners = new Set(sent.map((row) => row.ownerId!));
   const at = ctx.now().toISOString();
   let changed = 0;
-  for (const { ownerId } of owners) {
+  for (const ownerId of owners) {
     const consent = {
       status: 'out' as const,
       at,
       source: 'api' as const,
       detail: `the provider's opt-out for sender ${senderId || 'default'}`,
     };
-    if (await changeConsent(ctx.db, { ownerId: ownerId!, msisdn }, 'sms', consent)) changed += 1;
+    if (await changeConsent(ctx.db, { ownerId, msisdn }, 'sms', consent)) changed += 1;
   }
   return changed;
 }

@@ -5,7 +5,7 @@ import type { AppChannel } from '../../../shared/app/app-version.schema';
 import { DEFAULT_SCREEN_LIMIT, type AppLanguages, type AppVersion, type Menu } from '../../../shared/app';
 import { WHATSAPP_LIMITS } from '../../../shared/whatsapp';
 import { compileApp, previewMenu } from '../../../engine';
-import { measureScreen, type ScreenMeasure } from '../../../shared/ussd-encoding';
+import { describeNonGsm, measureScreen, type ScreenMeasure } from '../../../shared/ussd-encoding';
 import { ChatBubble } from '../bots/chat-bubble';
 import chatClasses from '../bots/chat.module.css';
 import classes from './menus.module.css';
@@ -89,12 +89,11 @@ export function renderMenuPreview(app: PreviewApp, menu: PreviewMenu, inputs: Re
 /** Why a USSD screen holds fewer characters: the letters that send it as UCS-2, and GSM look-alikes for them. */
 function EncodingNote({ measure, appLimit }: { measure: ScreenMeasure; appLimit: number }) {
   if (measure.encoding !== 'UCS-2') return null;
-  const swaps = Object.entries(measure.lookAlikes).map(([from, to]) => `${from} → ${to}`);
-  const because = measure.nonGsm.map((c) => JSON.stringify(c)).join(', ');
+  const { because, swaps } = describeNonGsm(measure);
   return (
     <Text size="xs" c="dimmed" data-testid="menu-encoding" style={{ overflowWrap: 'anywhere' }}>
       {`Sent as UCS-2 because of ${because}: ${measure.limit} characters a screen, not ${appLimit}.`}
-      {swaps.length > 0 && ` GSM look-alikes: ${swaps.join(', ')}.`}
+      {swaps && ` GSM look-alikes: ${swaps}.`}
     </Text>
   );
 }
