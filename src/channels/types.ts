@@ -6,6 +6,7 @@
 import { AppError } from '../shared/errors';
 import type { Reply } from '../engine/types';
 import type { LocationRef, MediaRef } from '../shared/media';
+import type { GatewayEnding } from '../shared/session-ends';
 
 export const GATEWAY_NAMES = [
   'africastalking',
@@ -76,6 +77,11 @@ export interface InboundHop {
    * against a timeout or a drop. Resume on redial does not offer such a session back.
    */
   isEndedByUser?: true;
+  /**
+   * On `end`: why the gateway says the session ended, and what else its notice gives (duration, cost, the network's
+   * words), kept on the session's record (shared/session-ends.ts). Left out by a gateway whose end says nothing.
+   */
+  ending?: GatewayEnding;
   /** Per-gateway values the reply must echo (Nalo USERID, Beem request_id, Southpawslab menuId...). */
   raw: Record<string, JsonValue>;
   /**

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { ConsentKeywords } from '../../shared/contact-consent';
+import type { GatewayConnection } from '../../shared/gateway-profiles';
 import type { HandoffKeywords } from '../../shared/inbox';
 import type { OfficeHours } from '../../shared/office-hours';
 import { users } from './accounts';
@@ -25,6 +26,11 @@ export const apps = pgTable(
     /** Resume on redial (docs/runtime.md): a dialler whose session dropped may continue it within the window. */
     resumeOnRedial: boolean('resume_on_redial').notNull().default(false),
     resumeWindowMinutes: integer('resume_window_minutes').notNull().default(5),
+    /**
+     * The gateways the app is connected to, each with the narrower screen limit or response budget its contract sets
+     * (shared/gateway-profiles.ts GatewayConnection); the designer and the lint hold the app to the strictest.
+     */
+    gatewayConnections: jsonb('gateway_connections').$type<GatewayConnection[]>().notNull().default([]),
     /** The app's languages (shared/app/languages.ts AppLanguages), null for an app in one language (docs/languages.md). */
     languages: jsonb('languages'),
     /**

@@ -1,4 +1,5 @@
 import { bigserial, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import type { EndCause } from '../../shared/session-ends';
 
 /** Application logs (the Application Logs screen and the emulator's log panel). */
 export const appLogs = pgTable(
@@ -59,7 +60,7 @@ export const actionResults = pgTable(
   (t) => [index('action_results_session_idx').on(t.appId, t.sessionId)],
 );
 
-/** A finished session: completed (the app ended it) or abandoned (timed out, released by the gateway). */
+/** A finished session: completed (the app ended it) or abandoned (timed out, released by the gateway), and why (`end_cause`). */
 export const sessionRecords = pgTable(
   'session_records',
   {
@@ -84,6 +85,16 @@ export const sessionRecords = pgTable(
      */
     media: jsonb('media'),
     hopCount: integer('hop_count').notNull(),
+    /** Why it ended (shared/session-ends.ts EndCause); null on records kept from before causes were recorded. */
+    endCause: text('end_cause').$type<EndCause>(),
+    /** What the gateway's end notice said, where it says it: the session's length by its clock, its cost, the network's words. */
+    gatewayDurationMs: integer('gateway_duration_ms'),
+    gatewayCost: text('gateway_cost'),
+    gatewayWords: text('gateway_words'),
+    /** Each hop's time in the runtime, from the request to the answer, in ms (in order); null on older records. */
+    hopMs: integer('hop_ms').array(),
+    /** Each hop's time spent in actions, in ms, matching `hopMs`. */
+    actionMs: integer('action_ms').array(),
     startedAt: timestamp('started_at', { withTimezone: true, precision: 3 }).notNull(),
     endedAt: timestamp('ended_at', { withTimezone: true, precision: 3 }).notNull(),
   },
@@ -91,5 +102,6 @@ export const sessionRecords = pgTable(
     index('session_records_app_ended_idx').on(t.appId, t.status, t.endedAt),
     index('session_records_app_time_idx').on(t.appId, t.endedAt),
     index('session_records_contact_idx').on(t.contactMsisdn, t.endedAt),
+    index('session_records_app_cause_idx').on(t.appId, t.endCause, t.endedAt),
   ],
 );

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { appLanguagesSchema } from './languages';
 import { menuSchema } from './menu.schema';
+import { DEFAULT_SCREEN_LIMIT, MAX_SCREEN_LIMIT, MIN_SCREEN_LIMIT } from './screen-limits';
+import { gatewayConnectionsSchema } from '../gateway-profiles';
 
 /** Where an app runs: USSD gateways, or WhatsApp (a bot; docs/bots.md). */
 export const APP_CHANNELS = ['ussd', 'whatsapp'] as const;
@@ -8,11 +10,7 @@ export type AppChannel = (typeof APP_CHANNELS)[number];
 /** A WhatsApp text message's limit: a bot's screens page past it instead of the USSD screen limit. */
 export const WHATSAPP_SCREEN_LIMIT = 4096;
 
-/** 160 characters is the safe screen on many networks; 182 is the USSD protocol maximum. */
-export const DEFAULT_SCREEN_LIMIT = 160;
-export const MAX_SCREEN_LIMIT = 182;
-/** Below this a page cannot hold a line of text and its `98. More`. */
-export const MIN_SCREEN_LIMIT = 60;
+export { DEFAULT_SCREEN_LIMIT, MAX_SCREEN_LIMIT, MIN_SCREEN_LIMIT } from './screen-limits';
 
 /**
  * What the engine runs: an app's menus in order, frozen as a draft snapshot or a deployed version.
@@ -26,6 +24,8 @@ export const appVersionSchema = z.object({
   shortCode: z.string().max(100).default(''),
   useTemplateTag: z.boolean().default(false),
   screenLimit: z.number().int().min(MIN_SCREEN_LIMIT).max(MAX_SCREEN_LIMIT).default(DEFAULT_SCREEN_LIMIT),
+  /** The gateways the app is connected to, with their narrower limits (shared/gateway-profiles.ts); USSD apps only. */
+  gatewayConnections: gatewayConnectionsSchema.optional(),
   /** A bot's screens are WhatsApp messages: `screenLimit` gives way to WHATSAPP_SCREEN_LIMIT. */
   channel: z.enum(APP_CHANNELS).default('ussd'),
   menus: z.array(menuSchema).max(2000),
