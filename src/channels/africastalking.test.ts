@@ -159,6 +159,20 @@ describe('africastalking: end-of-session notification', () => {
     expect(sessionEndHop(parsed)).toMatchObject({ kind: 'end', sessionId: 'ATUid_abc123', input: '' });
   });
 
+  it('says why the session ended: Success completed, Incomplete timed out, Failed a network error with its words', () => {
+    const endingOf = (fields: Record<string, string>) => readGatewayRequest(formRequest({ ...notification, ...fields })).hop.ending;
+    expect(endingOf({ status: 'Incomplete', cost: '', durationInMillis: '61000' })).toEqual({ cause: 'timed_out', durationMs: 61000 });
+    expect(endingOf({ status: 'failed', errorMessage: '  Callback timed out ', durationInMillis: '' })).toEqual({
+      cause: 'network_error',
+      cost: 'KES 0.10',
+      words: 'Callback timed out',
+    });
+    // A status the documentation does not list says only that the gateway ended it.
+    expect(endingOf({ status: 'Aborted' })?.cause).toBe('gateway_ended');
+    // The network's words are kept to 500 characters.
+    expect(endingOf({ status: 'Failed', errorMessage: 'x'.repeat(900) })?.words).toHaveLength(500);
+  });
+
   it('is read by the adapter as an end hop, answered with an empty body; one without sessionId is refused', () => {
     const { adapter, hop } = readGatewayRequest(formRequest(notification));
     expect(adapter.name).toBe('africastalking');
@@ -171,6 +185,7 @@ describe('africastalking: end-of-session notification', () => {
       input: '',
       kind: 'end',
       raw: { status: 'Success' },
+      ending: { cause: 'completed', durationMs: 4500, cost: 'KES 0.10' },
     });
     // Forced with ?gateway=, it is still the notice; read against its session, still an end.
     expect(readGatewayRequest(formRequest(notification), 'africastalking').hop.kind).toBe('end');

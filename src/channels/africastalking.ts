@@ -23,6 +23,7 @@
  */
 import { FIELD_LIMITS, cleanText, getText, hasKeys, peekFields, readFields, type Fields } from './fields';
 import { ChannelError, type ChannelAdapter, type GatewayRequest, type InboundHop, type Reply } from './types';
+import type { EndCause, GatewayEnding } from '../shared/session-ends';
 
 const NAME = 'africastalking' as const;
 const TEXT_TYPE = 'text/plain; charset=utf-8';
@@ -200,6 +201,27 @@ export function parseSessionEndNotification(req: GatewayRequest): SessionEndNoti
   };
 }
 
+/** How Africa's Talking's end statuses read as end causes; any other status says only that the gateway ended it. */
+const END_CAUSE_BY_STATUS = new Map<string, EndCause>([
+  ['success', 'completed'],
+  ['incomplete', 'timed_out'],
+  ['failed', 'network_error'],
+]);
+
+/** The network's words as a session record keeps them: the error message, at most 500 characters. */
+const MAX_WORDS = 500;
+
+/** What the notice says about the session's end, for its record (InboundHop.ending). */
+export function toGatewayEnding(notification: SessionEndNotification): GatewayEnding {
+  const ending: GatewayEnding = { cause: END_CAUSE_BY_STATUS.get(notification.status.trim().toLowerCase()) ?? 'gateway_ended' };
+  if (notification.durationMs !== null) ending.durationMs = notification.durationMs;
+  const cost = notification.cost.trim();
+  if (cost) ending.cost = cost;
+  const words = notification.errorMessage.trim();
+  if (words) ending.words = words.length > MAX_WORDS ? words.slice(0, MAX_WORDS) : words;
+  return ending;
+}
+
 /** The notification as an `end` hop (what `parseRequest` reads it as), so the session closes as any gateway's end. */
 export function sessionEndHop(notification: SessionEndNotification): InboundHop {
   return {
@@ -211,5 +233,6 @@ export function sessionEndHop(notification: SessionEndNotification): InboundHop 
     input: '',
     kind: 'end',
     raw: { status: notification.status },
+    ending: toGatewayEnding(notification),
   };
 }

@@ -48,6 +48,10 @@ describe('beem', () => {
 
   it('reads terminate as the end, even without a payload', () => {
     expect(beem.parseRequest(jsonRequest({ command: 'terminate', session_id: '4574' }))).toMatchObject({ kind: 'end', msisdn: '' });
+    // terminate does not say who ended it: recorded as the gateway's end, and not the user's (resume may offer it back).
+    const end = beem.parseRequest(jsonRequest({ command: 'terminate', session_id: '4574' }));
+    expect(end.ending).toEqual({ cause: 'gateway_ended' });
+    expect(end.isEndedByUser).toBeUndefined();
   });
 
   it('formats the reply echoing request_id', () => {

@@ -72,7 +72,7 @@ export const beem: ChannelAdapter<typeof NAME> = {
     const input = kind === 'continue' ? getText(payload, NAME, 'response', { max: FIELD_LIMITS.input }) : '';
     const raw: Record<string, JsonValue> = {};
     if (requestId !== undefined) raw.request_id = requestId;
-    return {
+    const hop: InboundHop = {
       gateway: NAME,
       sessionId,
       msisdn: getText(fields, NAME, 'msisdn', { nonEmpty: kind !== 'end', max: FIELD_LIMITS.msisdn }),
@@ -83,6 +83,9 @@ export const beem: ChannelAdapter<typeof NAME> = {
       kind,
       raw,
     };
+    // `terminate` does not say who ended the session.
+    if (kind === 'end') hop.ending = { cause: 'gateway_ended' };
+    return hop;
   },
 
   formatReply(reply: Reply, hop: InboundHop): { contentType: string; body: string } {

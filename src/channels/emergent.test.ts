@@ -35,6 +35,13 @@ describe('emergent', () => {
     });
     expect(emergent.parseRequest(jsonRequest({ ...initiation, Type: 'Release', Message: '' })).kind).toBe('end');
     expect(emergent.parseRequest(jsonRequest({ SessionId: 'x', Type: 'Timeout', USERID: '' })).kind).toBe('end');
+    // Why it ended, for the session's record: Release is the user's, Timeout the gateway's clock.
+    expect(emergent.parseRequest(jsonRequest({ ...initiation, Type: 'Release', Message: '' }))).toMatchObject({
+      isEndedByUser: true,
+      ending: { cause: 'user_cancelled' },
+    });
+    expect(emergent.parseRequest(jsonRequest({ SessionId: 'x', Type: 'Timeout', USERID: '' })).ending).toEqual({ cause: 'timed_out' });
+    expect(emergent.parseRequest(jsonRequest({ ...initiation, Type: 'Response', Message: '2' })).ending).toBeUndefined();
   });
 
   it('formats replies with MaskNextRoute', () => {

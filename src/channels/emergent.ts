@@ -12,7 +12,7 @@
  *     -> { kind: 'continue', input: '2', serviceCode: '*718*22#' }
  */
 import { FIELD_LIMITS, cleanText, getText, hasKeys, jsonReply, peekFields, readFields } from './fields';
-import { isHubtelStyleRelease, readHubtelStyleType } from './hubtel';
+import { markHubtelStyleEnd, readHubtelStyleType } from './hubtel';
 import type { ChannelAdapter, GatewayRequest, InboundHop, Reply } from './types';
 
 const NAME = 'emergent' as const;
@@ -44,7 +44,7 @@ export const emergent: ChannelAdapter<typeof NAME> = {
       raw: { Type: type, USERID: userId },
     };
     if (kind === 'start' && message.trim() !== '') hop.dialString = message;
-    if (isHubtelStyleRelease(type)) hop.isEndedByUser = true;
+    markHubtelStyleEnd(hop, type);
     return hop;
   },
 

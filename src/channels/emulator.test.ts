@@ -38,6 +38,13 @@ describe('emulator', () => {
     expect(emulator.parseRequest(jsonRequest({ ...dial, session_mode: 'END', userdata: '' })).kind).toBe('end');
   });
 
+  it("reads its end (the console's Cancel) as the user's, without barring resume on redial", () => {
+    const end = emulator.parseRequest(jsonRequest({ ...dial, session_mode: 'end', userdata: '' }));
+    expect(end.ending).toEqual({ cause: 'user_cancelled' });
+    expect(end.isEndedByUser).toBeUndefined();
+    expect(emulator.parseRequest(jsonRequest(dial)).ending).toBeUndefined();
+  });
+
   it('formats the reply as text and session_mode', () => {
     const hop = emulator.parseRequest(jsonRequest(dial));
     expect(emulator.formatReply({ text: 'Welcome\n1. Balance', end: false }, hop)).toEqual({

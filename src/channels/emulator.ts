@@ -61,6 +61,9 @@ export const emulator: ChannelAdapter<typeof NAME> = {
       raw: appId ? { appId } : {},
     };
     if (kind === 'start' && userdata.trim() !== '') hop.dialString = userdata;
+    // The emulator's Cancel. It is not marked isEndedByUser: it also stands in for a drop, so resume on redial can
+    // be tried in the console.
+    if (kind === 'end') hop.ending = { cause: 'user_cancelled' };
     return hop;
   },
 

@@ -68,6 +68,13 @@ describe('hubtel: documented samples', () => {
     expect(hubtel.parseRequest(jsonRequest({ ...ussdInitiation, Type: 'Response', Message: '1' })).isEndedByUser).toBeUndefined();
   });
 
+  it('says why the session ended: Release the user cancelled, Timeout timed out; other hops say nothing', () => {
+    expect(hubtel.parseRequest(jsonRequest({ SessionId: 's1', Type: 'release' })).ending).toEqual({ cause: 'user_cancelled' });
+    expect(hubtel.parseRequest(jsonRequest({ SessionId: 's1', Type: 'TIMEOUT' })).ending).toEqual({ cause: 'timed_out' });
+    expect(hubtel.parseRequest(jsonRequest({ ...ussdInitiation, Type: 'Response', Message: '1' })).ending).toBeUndefined();
+    expect(hubtel.parseRequest(jsonRequest(ussdInitiation)).ending).toBeUndefined();
+  });
+
   it('formats Response and Release replies with the documented fields', () => {
     const hop = hubtel.parseRequest(jsonRequest({ ...ussdInitiation, ClientState: 'abc' }));
     expect(JSON.parse(hubtel.formatReply({ text: 'Welcome\n1. Buy data\n2. "Quit"', end: false }, hop).body)).toEqual({

@@ -40,7 +40,18 @@ export function readHubtelStyleType(fields: Fields, gateway: GatewayName): { kin
 }
 
 /** `Release` is the user ending the session (`Timeout` is not): read for resume on redial (InboundHop.isEndedByUser). */
-export const isHubtelStyleRelease = (type: string) => type.trim().toLowerCase() === 'release';
+const isHubtelStyleRelease = (type: string) => type.trim().toLowerCase() === 'release';
+
+/** An end hop of Hubtel's shape, marked with why it ended: `Release` the user, `Timeout` the gateway's clock. */
+export function markHubtelStyleEnd(hop: InboundHop, type: string): void {
+  if (hop.kind !== 'end') return;
+  if (isHubtelStyleRelease(type)) {
+    hop.isEndedByUser = true;
+    hop.ending = { cause: 'user_cancelled' };
+  } else {
+    hop.ending = { cause: 'timed_out' };
+  }
+}
 
 /** The first line of the screen, for the `Label` the Hubtel app and web show as a title. */
 function labelOf(text: string): string {
@@ -85,7 +96,7 @@ export const hubtel: ChannelAdapter<typeof NAME> = {
     };
     // On the Hubtel app and web the initiation Message may be blank: there is no dial string then.
     if (kind === 'start' && message.trim() !== '') hop.dialString = message;
-    if (isHubtelStyleRelease(type)) hop.isEndedByUser = true;
+    markHubtelStyleEnd(hop, type);
     return hop;
   },
 

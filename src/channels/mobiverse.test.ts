@@ -43,6 +43,9 @@ describe('mobiverse', () => {
       input: '',
     });
     expect(mobiverse.parseRequest(jsonRequest({ sessionID: 'x', ussdServiceOp: 29 })).kind).toBe('end');
+    // An abort does not say who ended it; a continuing hop says nothing of an end.
+    expect(mobiverse.parseRequest(jsonRequest({ sessionID: 'x', ussdServiceOp: 29 })).ending).toEqual({ cause: 'gateway_ended' });
+    expect(mobiverse.parseRequest(jsonRequest({ ...docRequest, ussdServiceOp: 18, ussdString: '1' })).ending).toBeUndefined();
   });
 
   it('formats the documented reply: 2 continues, 17 ends', () => {

@@ -52,6 +52,8 @@ export const mobiverse: ChannelAdapter<typeof NAME> = {
       raw: { ussdServiceOp: op, ...(country ? { country } : {}) },
     };
     if (kind === 'start' && ussdString.trim() !== '') hop.dialString = ussdString;
+    // An abort (29 and above) does not say who ended the session.
+    if (kind === 'end') hop.ending = { cause: 'gateway_ended' };
     return hop;
   },
 
