@@ -7,7 +7,7 @@ import type { Action, ActionOf } from '../shared/app';
 import { toErrorMessage } from '../shared/errors';
 import { findMenu, getActionTemplate, type CompiledMenu, type CompiledValidation } from './compile';
 import { applyContactChanges } from './contact';
-import { emitEvent, failHop, getScope, type HopContext } from './context';
+import { emitEvent, failHop, failOverBudget, getScope, type HopContext } from './context';
 import { MISSING_MENU_TEXT } from './limits';
 import { renderTemplate } from './render';
 import type { ActionOutcome, ActionRequest, EventLevel } from './types';
@@ -78,7 +78,10 @@ async function callRunner(
       action,
       data: { elapsedMs, timedOut: true },
     });
-    failHop(ctx, `Hop answered with END: ${action.actionName} took ${elapsedMs} ms, past ${budget} budget`, { menu, action });
+    const message = `Hop answered with END: ${action.actionName} took ${elapsedMs} ms, past ${budget} budget`;
+    // Past the hop's budget the gateway would not have waited; past only its own, the action is the app's fault.
+    if (deadline === ctx.deadline) failOverBudget(ctx, message, { menu, action });
+    else failHop(ctx, message, { menu, action });
     return null;
   }
   return { outcome, elapsedMs };

@@ -133,7 +133,8 @@ export function isHalted(ctx: HopContext): boolean {
 
 /** Ends the session with `text`; an END screen cannot page, so an overlong one is cut. */
 export function endSession(ctx: HopContext, text: string, reason: EndReason, menu: CompiledMenu | null = null): void {
-  const { screenLimit, screenCarrier } = ctx.compiled;
+  const screenLimit = getScreenLimitOf(ctx);
+  const { screenCarrier } = ctx.compiled;
   const measured = measureFor(text, screenLimit, screenCarrier);
   let shown = text;
   if (measured.length > measured.limit) {
@@ -169,6 +170,20 @@ export function failHop(
   endSession(ctx, closing, 'fault', about.menu ?? null);
 }
 
+/** The hop's budget is spent: as failHop, but the session ends as over its budget (the gateway would not wait longer). */
+export function failOverBudget(ctx: HopContext, message: string, about: EventAbout<'error_logged'> = {}): void {
+  emitEvent(ctx, 'error_logged', 'error', message, about);
+  endSession(ctx, getLabels(ctx).unavailable, 'over_budget', about.menu ?? null);
+}
+
+/**
+ * The screen limit this hop runs under: the runtime's for the gateway the session came through (EngineLimits.screenLimit),
+ * else the app's own (the designer's and the lint's).
+ */
+export function getScreenLimitOf(ctx: HopContext): number {
+  return ctx.limits.screenLimit ?? ctx.compiled.screenLimit;
+}
+
 export function isOverBudget(ctx: HopContext): boolean {
   return ctx.deps.now() > ctx.deadline;
 }
@@ -181,7 +196,7 @@ export function getCurrentMenu(ctx: HopContext): CompiledMenu | null {
 export function getShownPages(ctx: HopContext): string[] {
   const { notice, screen } = ctx.state;
   const text = notice === '' ? screen : screen === '' ? notice : `${notice}\n${screen}`;
-  return paginateScreen(text, ctx.compiled.screenLimit, toMoreLine(getLabels(ctx).more), ctx.compiled.screenCarrier);
+  return paginateScreen(text, getScreenLimitOf(ctx), toMoreLine(getLabels(ctx).more), ctx.compiled.screenCarrier);
 }
 
 /** Replies with the current page of the current screen. */

@@ -307,3 +307,40 @@ describe('a menu saved before patterns ran on RE2', () => {
     ).toEqual(['switchOperations.0.compareVal', 'inputValidations.0.compareValue']);
   });
 });
+
+describe('the limits of the gateway a session came through', () => {
+  it('ends a hop whose action ran past the hop budget as over budget, one past its own budget as a fault', async () => {
+    const compiled = buildCompiled();
+    const endReason = (result: Awaited<ReturnType<typeof startSession>>) =>
+      result.events.find((e) => e.type === 'session_ended')?.data.reason;
+    // The gateway's budget (hopBudgetMs 2,000) is spent before the action's own 3,000.
+    const overHop = buildDeps(async () => {
+      overHop.tick(2500);
+      return { ok: true, result: { name: 'Ama' } };
+    });
+    overHop.deps.limits = { hopBudgetMs: 2000 };
+    const late = await startSession(compiled, hop, overHop.deps);
+    expect(late.reply).toEqual({ text: 'Service temporarily unavailable. Please try again.', end: true });
+    expect(endReason(late)).toBe('over_budget');
+    // Past only the action's own budget (hop budget 5,000, action 3,000): the app's fault.
+    const overAction = buildDeps(async () => {
+      overAction.tick(3500);
+      return { ok: true, result: { name: 'Ama' } };
+    });
+    expect(endReason(await startSession(compiled, hop, overAction.deps))).toBe('fault');
+  });
+
+  it("pages at the gateway's screen limit when the runtime gives one, else at the app's", async () => {
+    const options = Array.from({ length: 12 }, (_, i) => `${i + 1}. Option number ${i + 1}`).join('\n');
+    const compiled = buildCompiled([{ uniqueId: 'm1', userDefinedName: 'home', displayText: `Pick one\n${options}` }]);
+    const wide = buildDeps();
+    const narrow = buildDeps();
+    narrow.deps.limits = { screenLimit: 120 };
+    const atApp = await startSession(compiled, hop, wide.deps);
+    const atGateway = await startSession(compiled, hop, narrow.deps);
+    expect(atApp.reply.text.length).toBeLessThanOrEqual(160);
+    expect(atApp.reply.text.length).toBeGreaterThan(120);
+    expect(atGateway.reply.text.length).toBeLessThanOrEqual(120);
+    expect(atGateway.reply.text.endsWith('98. More')).toBe(true);
+  });
+});

@@ -68,8 +68,8 @@ export interface ContactFields {
 /** Why a stored session was not continued but started over. `session_lost`: the runtime no longer had it. */
 export type RestartReason = 'unreadable_state' | 'app_changed' | 'ended' | 'menu_missing' | 'session_lost';
 
-/** Why a session ended: a fault, a terminating menu or rule, a script's `{ end }`, or a lost session. */
-export type EndReason = 'fault' | 'terminate_menu' | 'terminate_rule' | 'steered' | 'session_lost' | 'handoff';
+/** Why a session ended: a fault, the hop's budget spent, a terminating menu or rule, a script's `{ end }`, a lost session, a handoff. */
+export type EndReason = 'fault' | 'over_budget' | 'terminate_menu' | 'terminate_rule' | 'steered' | 'session_lost' | 'handoff';
 
 /** The navigation rule an input matched (or that failed): its index in the menu, operator and compare value. */
 export interface RuleData {
@@ -245,6 +245,11 @@ export interface ResumeOffer {
 export interface EngineLimits {
   /** A hop's whole budget. */
   hopBudgetMs: number;
+  /**
+   * The screen limit the hop's screens page and cut at, when the runtime runs the session under its gateway's
+   * (shared/gateway-profiles.ts); left out, the compiled app's.
+   */
+  screenLimit?: number;
   /** One action's budget (capped by what is left of the hop's). */
   actionBudgetMs: number;
   /** Inactivity after which a stored state is stale and the session starts over. */
