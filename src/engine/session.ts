@@ -88,7 +88,8 @@ async function runGuarded<A>(ctx: HopContext, step: (ctx: HopContext, arg: A) =>
   try {
     await step(ctx, arg);
     if (!ctx.reply) failHop(ctx, 'The hop produced no screen');
-    else if (!isHalted(ctx) && isOverBudget(ctx)) failOverBudget(ctx, `Hop answered with END: past the ${ctx.limits.hopBudgetMs} ms budget`);
+    else if (!isHalted(ctx) && isOverBudget(ctx))
+      failOverBudget(ctx, `Hop answered with END: past the ${ctx.limits.hopBudgetMs} ms budget`);
   } catch (err) {
     failHop(ctx, `Engine fault: ${toErrorMessage(err)}`);
   }

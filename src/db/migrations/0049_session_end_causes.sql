@@ -5,4 +5,5 @@ ALTER TABLE "session_records" ADD COLUMN "gateway_cost" text;--> statement-break
 ALTER TABLE "session_records" ADD COLUMN "gateway_words" text;--> statement-breakpoint
 ALTER TABLE "session_records" ADD COLUMN "hop_ms" integer[];--> statement-breakpoint
 ALTER TABLE "session_records" ADD COLUMN "action_ms" integer[];--> statement-breakpoint
-CREATE INDEX "session_records_app_cause_idx" ON "session_records" USING btree ("app_id","end_cause","ended_at");
+CREATE INDEX "session_records_app_cause_idx" ON "session_records" USING btree ("app_id","end_cause","ended_at");--> statement-breakpoint
+CREATE INDEX "session_records_session_idx" ON "session_records" USING btree ("app_id","session_id");

@@ -103,5 +103,7 @@ export const sessionRecords = pgTable(
     index('session_records_app_time_idx').on(t.appId, t.endedAt),
     index('session_records_contact_idx').on(t.contactMsisdn, t.endedAt),
     index('session_records_app_cause_idx').on(t.appId, t.endCause, t.endedAt),
+    // A gateway's end notice finds its session's record by id (core/session-notices.ts).
+    index('session_records_session_idx').on(t.appId, t.sessionId),
   ],
 );

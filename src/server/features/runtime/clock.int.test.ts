@@ -33,10 +33,11 @@ describeDb('the injected clock', () => {
     await t.app.runtime.sweepExpired();
     await t.app.runtime.flushEvents();
     const records = await t.db
-      .select({ status: sessionRecords.status })
+      .select({ status: sessionRecords.status, endCause: sessionRecords.endCause })
       .from(sessionRecords)
       .where(and(eq(sessionRecords.appId, appId), eq(sessionRecords.sessionId, 'idle-1')));
-    expect(records).toEqual([{ status: 'abandoned' }]);
+    // The caller stopped answering: timed out.
+    expect(records).toEqual([{ status: 'abandoned', endCause: 'timed_out' }]);
   });
 
   it("gives an action its whole budget in real time whichever way the clock was moved (a runner's timers are real)", async () => {

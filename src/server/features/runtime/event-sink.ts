@@ -8,6 +8,7 @@ import { actionResults, appLogs, sessionInputs, sessionRecords, whatsappMessages
 import { cleanText } from '../../../channels/fields';
 import { writeContactRecords, type ContactRecord } from '../../core/contact-records';
 import { writeWindowRecords, type WindowRecord } from '../../core/whatsapp-windows';
+import { writeSessionNotices, type SessionNotice } from '../../core/session-notices';
 
 export type EventRecord =
   | { table: 'logs'; row: typeof appLogs.$inferInsert }
@@ -19,10 +20,12 @@ export type EventRecord =
   /** What a session leaves on its caller's contact: upserted, not copied (contact-records.ts). */
   | { table: 'contacts'; row: ContactRecord }
   /** A WhatsApp user's message to a linked number, for its 24-hour window: upserted (core/whatsapp-windows.ts). */
-  | { table: 'windows'; row: WindowRecord };
+  | { table: 'windows'; row: WindowRecord }
+  /** A gateway's end notice for a session already recorded: added to its record (core/session-notices.ts). */
+  | { table: 'notices'; row: SessionNotice };
 
 /** The column of each kind the event tables hold, as COPY's text format writes it. */
-type ColumnKind = 'text' | 'json' | 'time' | 'other';
+type ColumnKind = 'text' | 'json' | 'time' | 'numbers' | 'other';
 
 /** COPY's text format: a backslash, newline, carriage return or tab in a value is written as an escape. */
 const COPY_SPECIAL = /[\\\n\r\t]/;
@@ -53,7 +56,15 @@ function createRowEncoder(table: PgTable) {
   const columns = Object.entries(getTableColumns(table)).filter(([, column]) => column.name !== 'id');
   const keys = columns.map(([key]) => key);
   const kinds: ColumnKind[] = columns.map(([, c]) =>
-    c.dataType === 'json' ? 'json' : c.dataType === 'date' ? 'time' : c.dataType === 'string' ? 'text' : 'other',
+    c.dataType === 'json'
+      ? 'json'
+      : c.dataType === 'date'
+        ? 'time'
+        : c.dataType === 'string'
+          ? 'text'
+          : c.dataType === 'array'
+            ? 'numbers'
+            : 'other',
   );
   // A column the row leaves out takes its default, as an INSERT naming every column would not.
   const fallbacks = columns.map(([, c]) => (c.hasDefault && ['string', 'number', 'boolean'].includes(typeof c.default) ? c.default : null));
@@ -67,6 +78,14 @@ function createRowEncoder(table: PgTable) {
       return escapeCopy(json);
     }
     if (kind === 'time') return value instanceof Date ? value.toISOString() : escapeCopy(String(value));
+    // Integer arrays (a session's hop timings) as an array literal; anything not a finite number is left out.
+    if (kind === 'numbers')
+      return Array.isArray(value)
+        ? `{${value
+            .filter(Number.isFinite)
+            .map((n) => Math.round(n))
+            .join(',')}}`
+        : '\\N';
     return typeof value === 'boolean' ? (value ? 't' : 'f') : escapeCopy(String(value));
   }
   return {
@@ -84,6 +103,7 @@ function createRowEncoder(table: PgTable) {
 const toJsonEncoder = <T>(table: string) => ({ table, columns: [], encode: (row: T) => JSON.stringify(cleanValue(row)) });
 const CONTACT_ENCODER = toJsonEncoder<ContactRecord>('contacts');
 const WINDOW_ENCODER = toJsonEncoder<WindowRecord>('whatsapp_windows');
+const NOTICE_ENCODER = toJsonEncoder<SessionNotice>('session_records');
 
 const ENCODERS = {
   logs: createRowEncoder(appLogs),
@@ -93,6 +113,7 @@ const ENCODERS = {
   whatsappMessages: createRowEncoder(whatsappMessages),
   contacts: CONTACT_ENCODER,
   windows: WINDOW_ENCODER,
+  notices: NOTICE_ENCODER,
 } satisfies Record<EventRecord['table'], unknown>;
 
 export interface EventSinkStats {
@@ -298,6 +319,11 @@ export function createEventSink(
           database.db,
           items.map((i) => JSON.parse(i.line) as WindowRecord),
         );
+      else if (table === 'notices')
+        await writeSessionNotices(
+          database.db,
+          items.map((i) => JSON.parse(i.line) as SessionNotice),
+        );
       else await database.copyRows(name, columns, items.map((i) => i.line).join(''));
       counters.written += items.length;
       if (failures > 0) log.info({ attempts: failures + 1 }, 'the database takes event rows again');
@@ -392,7 +418,9 @@ export function createEventSink(
           ? CONTACT_ENCODER.encode(record.row)
           : record.table === 'windows'
             ? WINDOW_ENCODER.encode(record.row)
-            : ENCODERS[record.table].encode(record.row);
+            : record.table === 'notices'
+              ? NOTICE_ENCODER.encode(record.row)
+              : ENCODERS[record.table].encode(record.row);
       const item: Queued = { seq: seq++, table: record.table, line, ownerId };
       countIn(item);
       if (isSheddable(record)) {

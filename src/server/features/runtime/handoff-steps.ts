@@ -21,6 +21,7 @@ import { getClosedReply, isOpenAt } from '../../../shared/office-hours';
 import type { ChatMessage } from '../../../shared/whatsapp';
 import type { HopEnv } from './hop-env';
 import type { HopAnswer, HopRequest } from './hop-steps';
+import { toSessionEnd } from './session-records';
 
 /** Whose conversation a linked number's message is (null: a template, a draft, a sender with no valid number). */
 export function toHandoffTarget(loaded: LoadedApp, appId: string, message: ChatMessage): HandoffTarget | null {
@@ -89,8 +90,8 @@ export async function answerHandoffKeyword(
   const stored = await env.deps.sessions.get(key);
   const open = stored && !stored.state.ended ? stored : undefined;
   if (stored) await env.deps.sessions.delete(key, target.appId);
-  if (open)
-    env.records.recordSession(open.state, 'abandoned', open.state.currentMenuId, open.caller ?? null, undefined, open.contactMsisdn);
+  // The user asked for a person: they left the bot's session.
+  if (open) env.records.recordSession(open.state, { status: 'abandoned', cause: 'user_cancelled', ...toSessionEnd(open) });
   const fallback = loaded.compiled.app.languages?.defaultLanguage ?? null;
   const text = toHandoffText(env, loaded, 'whatsapp', word.language, getHandoffReply(loaded.handoffKeywords, word.language, fallback));
   return openForAgents(env, handoffs, {

@@ -1,7 +1,8 @@
 /** The runtime's parts every step of a hop reads (hop-steps.ts), made once per runtime by createRuntime. */
 import { randomUUID } from 'node:crypto';
 import type { ChannelAdapter } from '../../../channels';
-import type { EngineDeps } from '../../../engine';
+import { DEFAULT_LIMITS, type EngineDeps, type EngineLimits } from '../../../engine';
+import { hopBudgetFor, resolveGatewayProfile, sessionScreenLimit } from '../../../shared/gateway-profiles';
 import type { AppContext } from '../../context';
 import type { ActionApp } from './action-runner';
 import { createRenderShares } from '../../core/render-shares';
@@ -33,27 +34,47 @@ export function createHopEnv(ctx: AppContext, deps: RuntimeDeps, chatTimeoutSeco
   let idCounter = 0;
   const newId = () => `${idPrefix}-${(++idCounter).toString(36)}`;
   const now = () => ctx.now().getTime();
-  // One limits object per kind of channel, made once: the engine resolves limits by object.
-  const ussdLimits = { sessionTimeoutMs: ussdTtlSeconds * 1000 };
   const chatLimits = { sessionTimeoutMs: chatTimeoutSeconds * 1000 };
-  const depsByVersion = new WeakMap<object, EngineDeps>();
+  // The engine's dependencies per loaded version and gateway, made once: the engine resolves limits by object.
+  const depsByVersion = new WeakMap<object, Map<string, EngineDeps>>();
   // Liquid time on this thread, shared out per account: all of an owner's apps draw on one share.
   const renderShares = createRenderShares();
   function getEngineDeps(version: RunnableApp, appId: string, adapter: ChannelAdapter): EngineDeps {
-    // A loaded version runs on one kind of channel only (checkVersion refuses a bot on a USSD URL and back).
-    let engineDeps = depsByVersion.get(version);
+    let byGateway = depsByVersion.get(version);
+    if (!byGateway) {
+      byGateway = new Map();
+      depsByVersion.set(version, byGateway);
+    }
+    let engineDeps = byGateway.get(adapter.name);
     if (!engineDeps) {
       const appRef: ActionApp = { appId, ownerId: version.ownerId, isTemplate: version.isTemplate };
       engineDeps = {
         now,
         newId,
-        limits: adapter.conversation ? chatLimits : ussdLimits,
+        limits: adapter.conversation ? chatLimits : toGatewayLimits(version, adapter.name, ussdTtlSeconds),
         runAction: (request) => deps.runAction(request, appRef),
         renderTime: renderShares.forAccount(version.ownerId),
       };
-      depsByVersion.set(version, engineDeps);
+      byGateway.set(adapter.name, engineDeps);
     }
     return engineDeps;
   }
   return { ctx, deps, records: createSessionRecorder(deps.sink, ctx.now), getEngineDeps, now, ussdTtlSeconds };
+}
+
+/**
+ * A USSD session's limits under the gateway it came through (docs/runtime.md, "Gateway profiles"): the hop budget
+ * shortened so the answer reaches the gateway within its response budget, and the screen limit narrowed to what the
+ * gateway carries, both as the app's connection to the gateway narrows them. The emulator keeps the compiled app's
+ * screen limit, the strictest of its connected gateways', so what is tried in the console is the narrowest case.
+ */
+function toGatewayLimits(version: RunnableApp, gateway: string, ttlSeconds: number): Partial<EngineLimits> {
+  const { app } = version.compiled;
+  const connections = app.gatewayConnections ?? [];
+  const limits: Partial<EngineLimits> = {
+    sessionTimeoutMs: ttlSeconds * 1000,
+    hopBudgetMs: hopBudgetFor(DEFAULT_LIMITS.hopBudgetMs, resolveGatewayProfile(gateway, connections)),
+  };
+  if (gateway !== 'emulator') limits.screenLimit = sessionScreenLimit(app.screenLimit, gateway, connections);
+  return limits;
 }

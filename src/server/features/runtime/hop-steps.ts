@@ -29,6 +29,7 @@ import type { GatewaySource } from '../../core/gateway-access';
 import { readContact, recordContact } from './contact-steps';
 import { requestCallback } from './handoff-steps';
 import type { HopEnv, RunnableApp } from './hop-env';
+import { addHopTiming, toEndCause, toSessionEnd } from './session-records';
 import type { Environment, RouteDecision, StoredSession } from './runtime-types';
 import type { LoadedApp } from '../../core/caches';
 
@@ -47,6 +48,13 @@ export interface HopRequest {
   rest?: string[];
   /** Gateway URLs: where the request came from, for the limits on new sessions. */
   source?: GatewaySource;
+  /** When the request arrived (performance.now()), for the hop's time on its session's record. */
+  startedAt?: number;
+  /**
+   * Set by the reply deadline (hop-deadline.ts) once the gateway got its end screen because this hop was late: the
+   * hop still finishes, but its session ends there, as over its budget.
+   */
+  late?: { isLate: boolean };
 }
 
 /**
@@ -111,7 +119,7 @@ export interface HopAnswer {
  * gateway gets an empty 200). Gateways' hops are formatted by their adapter (answerHop), a chat's by toChatReply.
  */
 export async function runHop(env: HopEnv, request: HopRequest): Promise<HopAnswer | null> {
-  if (request.hop.kind === 'end') return closeSession(env, request.key, request.appId, request.hop.isEndedByUser);
+  if (request.hop.kind === 'end') return closeSession(env, request.key, request.hop, request.appId);
   // A database writing slower than the traffic comes holds new hops until it catches up, rather than losing
   // their records: the hops of the accounts whose rows fill the buffer (event-sink.ts); null, nothing to wait
   // for, is the usual case.
@@ -145,20 +153,29 @@ export async function runHop(env: HopEnv, request: HopRequest): Promise<HopAnswe
 
 /**
  * Step, for an end hop: the gateway ended the session (released, timed out; Africa's Talking's end notice): it is
- * abandoned where it stood. `appId` defaults to the session's. One the user ended themselves (`isEndedByUser`) is
- * not offered back on redial. The gateway gets an empty 200.
+ * abandoned where it stood, with the cause and the details the gateway gave (`hop.ending`; without one, the gateway
+ * ended it). `appId` defaults to the session's. One the user ended themselves (`isEndedByUser`) is not offered back
+ * on redial. A notice for a session already recorded (ended and kept for resent hops, or gone) adds what it says to
+ * the record; one for a session never seen changes nothing. The gateway gets an empty 200.
  */
-export async function closeSession(env: HopEnv, key: string, appId?: string, isEndedByUser = false): Promise<null> {
+export async function closeSession(env: HopEnv, key: string, hop: InboundHop, appId?: string): Promise<null> {
+  const ending = hop.ending ?? { cause: 'gateway_ended' };
   const stored = await env.deps.sessions.get(key);
-  if (stored) {
-    await env.deps.sessions.delete(key, appId ?? stored.state.appId);
-    // A finished session kept for resent hops was recorded as completed when it ended.
-    if (stored.state.ended) return null;
-    const { state } = stored;
-    if (isEndedByUser && state.msisdn)
-      await env.deps.sessions.deleteResumable(resumableKey(state.appId, state.environment, stored.caller ?? null, state.msisdn));
-    env.records.recordAbandoned(stored);
+  if (!stored) {
+    if (appId && hop.ending) env.records.recordNotice({ appId, gateway: hop.gateway, sessionId: hop.sessionId, ...hop.ending });
+    else env.ctx.log.debug({ appId, gateway: hop.gateway, sessionId: hop.sessionId }, 'an end notice for a session not stored');
+    return null;
   }
+  const { state } = stored;
+  await env.deps.sessions.delete(key, appId ?? state.appId);
+  // A finished session kept for resent hops was recorded when it ended.
+  if (state.ended) {
+    if (hop.ending) env.records.recordNotice({ appId: state.appId, gateway: state.gateway, sessionId: state.sessionId, ...hop.ending });
+    return null;
+  }
+  if (hop.isEndedByUser && state.msisdn)
+    await env.deps.sessions.deleteResumable(resumableKey(state.appId, state.environment, stored.caller ?? null, state.msisdn));
+  env.records.recordAbandoned(stored, ending);
   return null;
 }
 
@@ -202,7 +219,8 @@ function readConversation(
 ): { hop: InboundHop; stored: StoredSession | undefined } {
   const open = stored && !stored.state.ended ? stored : undefined;
   if (open && hop.kind !== 'start') return { hop: { ...hop, sessionId: open.state.sessionId }, stored: open };
-  if (open) env.records.recordAbandoned(open);
+  // A restart word: the user left the open session.
+  if (open) env.records.recordAbandoned(open, { cause: 'user_cancelled' });
   return { hop: { ...hop, kind: 'start', sessionId: randomUUID() }, stored: undefined };
 }
 
@@ -352,12 +370,16 @@ export async function storeHop(
   const { deps, records } = env;
   const { appId, environment, caller, key, adapter } = request;
   const { hop, stored, result, resume, contactMsisdn } = run;
+  const timings = addHopTiming(stored?.timings, performance.now() - (request.startedAt ?? performance.now()), result.events);
   records.recordEvents(result.events, environment, caller, version.ownerId);
   records.recordInputs(stored?.state.inputs ?? {}, result.state, caller, version.ownerId);
   const pendingContact = recordContact(env, version, run);
+  const session: StoredSession = { state: result.state, channelState: hop.channelState, caller, contactMsisdn, pendingContact, timings };
+  // The gateway already has its end screen (hop-deadline.ts): the session ends here, whatever the hop answered.
+  if (request.late?.isLate) return endLateSession(env, request, session);
   if (resume.diallerKey && resume.windowMinutes !== null) await saveResumable(env, resume.diallerKey, result, resume.windowMinutes, caller);
   const lastHop = hop.hopId === undefined ? undefined : { id: toStoredHopId(hop.hopId), reply: result.reply };
-  const session: StoredSession = { state: result.state, channelState: hop.channelState, caller, lastHop, contactMsisdn, pendingContact };
+  session.lastHop = lastHop;
   if (!result.reply.end) {
     const ttlSeconds = adapter.conversation?.timeoutSeconds ?? env.ussdTtlSeconds;
     try {
@@ -371,7 +393,17 @@ export async function storeHop(
   }
   if (lastHop) await deps.sessions.keep(key, session, { appId, ttlSeconds: ENDED_SESSION_KEEP_SECONDS });
   else await deps.sessions.delete(key, appId);
-  records.recordSession(result.state, 'completed', result.state.currentMenuId, caller, version.ownerId, contactMsisdn);
+  records.recordSession(result.state, { status: 'completed', cause: toEndCause(result.events), ...toSessionEnd(session) }, version.ownerId);
+}
+
+/**
+ * A hop that finished after the gateway got its end screen (hop-deadline.ts): the session is over for the caller,
+ * so it is deleted and recorded as over its budget, whatever the hop answered; nothing is saved for resume.
+ */
+async function endLateSession(env: HopEnv, request: HopRequest, session: StoredSession): Promise<void> {
+  await env.deps.sessions.delete(request.key, request.appId);
+  env.records.recordSession(session.state, { status: 'abandoned', cause: 'budget_exceeded', ...toSessionEnd(session) });
+  if (session.pendingContact) env.records.recordContact(session.pendingContact.record);
 }
 
 /**
@@ -395,11 +427,11 @@ async function saveResumable(
 /** A routed hop, its session's previous hop done: its app from its session, or routed by what was dialled. */
 export async function answerRoutedHop(
   env: HopEnv,
-  request: { key: string; adapter: ChannelAdapter; hop: InboundHop; source: GatewaySource | undefined },
+  request: Pick<HopRequest, 'key' | 'adapter' | 'hop' | 'source' | 'startedAt' | 'late'>,
   route: (dialled: string) => Promise<RouteDecision>,
 ): Promise<FormattedReply | null> {
-  const { key, adapter, hop, source } = request;
-  if (hop.kind === 'end') return closeSession(env, key, undefined, hop.isEndedByUser);
+  const { key, adapter, hop, source, startedAt, late } = request;
+  if (hop.kind === 'end') return closeSession(env, key, hop);
   const stored = await env.deps.sessions.get(key);
   const isResent = hop.hopId !== undefined && stored?.lastHop?.id === toStoredHopId(hop.hopId);
   let target: { appId: string; environment: Environment; rest?: string[] };
@@ -412,5 +444,18 @@ export async function answerRoutedHop(
   }
   const { appId, environment, rest } = target;
   const loaded = await loadVersion(env.ctx, appId, environment);
-  return answerHop(env, { appId, environment, caller: null, key, loaded, adapter, hop, lookedUp: { stored }, rest, source });
+  return answerHop(env, {
+    appId,
+    environment,
+    caller: null,
+    key,
+    loaded,
+    adapter,
+    hop,
+    lookedUp: { stored },
+    rest,
+    source,
+    startedAt,
+    late,
+  });
 }

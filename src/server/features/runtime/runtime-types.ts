@@ -8,6 +8,7 @@ import type { ContactRecord } from '../../core/contact-records';
 import type { ChatHandoffs } from '../../core/inbox-handoffs';
 import type { ActionApp } from './action-runner';
 import type { EventSink } from './event-sink';
+import type { HopTimings } from './session-records';
 import type { AdmitGatewaySession } from './gateway-limits';
 import type { SessionStore } from './session-store';
 import type { Environment } from '../../../shared/environment';
@@ -30,6 +31,8 @@ export interface StoredSession {
   contactMsisdn?: string;
   /** What the session leaves on its contact and has not written yet (contact-steps.ts, `recordContact`). */
   pendingContact?: PendingContact;
+  /** Its hops' times so far, for its record (session-records.ts). */
+  timings?: HopTimings;
 }
 
 /**

@@ -20,6 +20,7 @@ import type { ChatHandoffs } from '../../core/inbox-handoffs';
 import { createHopEnv } from './hop-env';
 import { answerHop, answerRoutedHop, getVersion, routedSessionKey, runHop, sessionKey } from './hop-steps';
 import { createHopTurns } from './hop-turns';
+import { answerInTime } from './hop-deadline';
 
 export type { Environment, RouteDecision, RuntimeDeps, StoredSession } from './runtime-types';
 import type { Environment, RouteDecision, RuntimeDeps } from './runtime-types';
@@ -147,13 +148,18 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     caller: string | null = null,
     authorize?: AuthorizeGatewayRequest,
   ): Promise<FormattedReply | null> {
+    const startedAt = performance.now();
     try {
       const source = authorize ? await authorize() : undefined;
       // The version first: an app that does not exist is 404, whatever the request.
       const loaded = await getVersion(ctx, appId, environment);
       const { adapter, hop } = readGatewayRequest(req, gateway);
       const key = sessionKey(appId, environment, adapter.name, hop.sessionId, caller);
-      return await hopTurns.take(key, hop.hopId, () => answerHop(env, { appId, environment, caller, key, loaded, adapter, hop, source }));
+      const late = { isLate: false };
+      const answer = hopTurns.take(key, hop.hopId, () =>
+        answerHop(env, { appId, environment, caller, key, loaded, adapter, hop, source, startedAt, late }),
+      );
+      return await answerInTime(env, { appId, environment, caller, loaded, adapter, hop, startedAt, late }, answer);
     } catch (err) {
       return answerUnavailable(err, req, gateway, appId);
     }
@@ -166,11 +172,16 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     route: (dialled: string) => Promise<RouteDecision>,
     authorize?: AuthorizeGatewayRequest,
   ): Promise<FormattedReply | null> {
+    const startedAt = performance.now();
     try {
       const source = authorize ? await authorize() : undefined;
       const { adapter, hop } = readGatewayRequest(req, gateway);
       const key = routedSessionKey(routeKey, adapter.name, hop.sessionId);
-      return await hopTurns.take(key, hop.hopId, () => answerRoutedHop(env, { key, adapter, hop, source }, route));
+      const late = { isLate: false };
+      const answer = hopTurns.take(key, hop.hopId, () => answerRoutedHop(env, { key, adapter, hop, source, startedAt, late }, route));
+      // The app is not known until the hop is routed: the gateway's own profile applies, and the server's log.
+      const timed = { appId: undefined, environment: undefined, caller: null, loaded: undefined, adapter, hop, startedAt, late };
+      return await answerInTime(env, timed, answer);
     } catch (err) {
       return answerUnavailable(err, req, gateway);
     }
@@ -217,6 +228,7 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
    * whatever is open (a business writing first).
    */
   async function answerChatMessage(bot: ChatBot, message: ChatMessage, kind?: 'start', handoffs?: ChatHandoffs): Promise<ChatReply | null> {
+    const startedAt = performance.now();
     const { appId, environment, caller = null, entryMenuId } = bot;
     const loaded = await getVersion(ctx, appId, environment);
     const keyword = await answerConsentKeyword(env, loaded, message);
@@ -234,7 +246,7 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     const hop = readChatMessage(message);
     if (kind) hop.kind = kind;
     if (entryMenuId !== undefined) hop.entryMenuId = entryMenuId;
-    const answered = await runHop(env, { appId, environment, caller, key, loaded, adapter: whatsappAdapter, hop });
+    const answered = await runHop(env, { appId, environment, caller, key, loaded, adapter: whatsappAdapter, hop, startedAt });
     // Only a gateway's end notice has no screen; a chat message always has one.
     if (!answered) throw new Error('a WhatsApp message was read as an end hop');
     // Opened before the screen goes: the customer's next message, in the next turn, reaches the agents.
@@ -255,7 +267,7 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
 
   async function sweepExpired(): Promise<number> {
     const expired = await deps.sessions.takeExpired();
-    for (const stored of expired) env.records.recordAbandoned(stored);
+    for (const stored of expired) env.records.recordAbandoned(stored, { cause: 'timed_out' });
     return expired.length;
   }
 

@@ -4,7 +4,9 @@
  * runtime calls these; the sink writes them in batches (event-sink.ts). `ownerId`, the app's account, is whose
  * rows they are when the sink decides whom to hold (omitted where the runtime does not know it: a sweep).
  */
-import type { EngineEvent, SessionState } from '../../../engine';
+import type { EndReason, EngineEvent, SessionState } from '../../../engine';
+import type { EndCause, GatewayEnding } from '../../../shared/session-ends';
+import type { SessionNotice } from '../../core/session-notices';
 import type { ContactRecord } from '../../core/contact-records';
 import type { WindowRecord } from '../../core/whatsapp-windows';
 import type { EventSink } from './event-sink';
@@ -72,14 +74,8 @@ export function createSessionRecorder(sink: EventSink, now: () => Date) {
     }
   }
 
-  function recordSession(
-    state: SessionState,
-    status: 'completed' | 'abandoned',
-    lastMenu: string | null,
-    caller: string | null,
-    ownerId?: string,
-    contactMsisdn?: string,
-  ): void {
+  function recordSession(state: SessionState, end: SessionEnd, ownerId?: string): void {
+    const { status, cause, ending, caller = null, contactMsisdn, timings } = end;
     sink.push(
       {
         table: 'sessions',
@@ -94,10 +90,16 @@ export function createSessionRecorder(sink: EventSink, now: () => Date) {
           network: state.network,
           serviceCode: state.serviceCode,
           status,
-          lastMenu,
+          lastMenu: state.currentMenuId,
           inputs: state.inputs,
           media: toStoredMedia(state.media),
           hopCount: state.hopCount,
+          endCause: cause,
+          gatewayDurationMs: ending?.durationMs ?? null,
+          gatewayCost: ending?.cost ?? null,
+          gatewayWords: ending?.words ?? null,
+          hopMs: timings?.hopMs ?? null,
+          actionMs: timings?.actionMs ?? null,
           startedAt: new Date(state.startedAt),
           endedAt: now(),
         },
@@ -108,12 +110,21 @@ export function createSessionRecorder(sink: EventSink, now: () => Date) {
 
   /**
    * A session that ended without completing (the gateway's end notice, a restart word, its timeout): its record,
-   * and the contact record it kept (docs/contacts.md, "Written once a session").
+   * why it ended and what the gateway said of it, and the contact record it kept (docs/contacts.md, "Written once
+   * a session").
    */
-  function recordAbandoned(stored: StoredSession): void {
-    const { state } = stored;
-    recordSession(state, 'abandoned', state.currentMenuId, stored.caller ?? null, undefined, stored.contactMsisdn);
+  function recordAbandoned(stored: StoredSession, ending: GatewayEnding): void {
+    recordSession(stored.state, { status: 'abandoned', ...toSessionEnd(stored), cause: ending.cause, ending });
     if (stored.pendingContact) recordContact(stored.pendingContact.record);
+  }
+
+  /**
+   * A gateway's end notice for a session already recorded (Africa's Talking's comes after the closing screen): what
+   * it says is added to the record. Written after the record, as the sink writes in order; a notice for a session
+   * never recorded changes nothing, and one sent twice writes the same values again.
+   */
+  function recordNotice(notice: SessionNotice, ownerId?: string): void {
+    sink.push({ table: 'notices', row: notice }, ownerId);
   }
 
   /**
@@ -166,7 +177,62 @@ export function createSessionRecorder(sink: EventSink, now: () => Date) {
     sink.push({ table: 'windows', row: record }, ownerId);
   }
 
-  return { recordEvents, recordInputs, recordSession, recordAbandoned, recordRefusedDial, recordContact, recordWindow };
+  return { recordEvents, recordInputs, recordSession, recordAbandoned, recordNotice, recordRefusedDial, recordContact, recordWindow };
+}
+
+/** How a session ended, for its record. `ending`: what the gateway's notice said (its cause is `cause` or another). */
+export interface SessionEnd {
+  status: 'completed' | 'abandoned';
+  cause: EndCause;
+  ending?: GatewayEnding;
+  caller?: string | null;
+  contactMsisdn?: string;
+  timings?: HopTimings;
+}
+
+/** What a stored session gives its record besides its state: whose it is, its contact and its hops' timings. */
+export function toSessionEnd(stored: StoredSession): Pick<SessionEnd, 'caller' | 'contactMsisdn' | 'timings'> {
+  return { caller: stored.caller ?? null, contactMsisdn: stored.contactMsisdn, timings: stored.timings };
+}
+
+/** Why the engine ended a session, as its record's cause (shared/session-ends.ts). */
+const CAUSE_BY_REASON: Record<EndReason, EndCause> = {
+  terminate_menu: 'completed',
+  handoff: 'completed',
+  terminate_rule: 'terminated',
+  steered: 'terminated',
+  fault: 'app_error',
+  over_budget: 'budget_exceeded',
+  session_lost: 'timed_out',
+};
+
+/** The cause of a session the engine ended on this hop, from its `session_ended` event. */
+export function toEndCause(events: readonly EngineEvent[]): EndCause {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]!;
+    if (e.type === 'session_ended') return CAUSE_BY_REASON[e.data.reason];
+  }
+  return 'completed';
+}
+
+/** A session's hops as timed by the runtime: each hop's whole time and its time in actions, in ms, the last MAX_TIMED_HOPS. */
+export interface HopTimings {
+  hopMs: number[];
+  actionMs: number[];
+}
+
+/** A long chat keeps its last hops' timings only, so a stored session does not grow without end. */
+const MAX_TIMED_HOPS = 100;
+
+/** The timings with one more hop: its whole time and the time its actions took (their events' elapsed times). */
+export function addHopTiming(timings: HopTimings | undefined, hopMs: number, events: readonly EngineEvent[]): HopTimings {
+  let actionMs = 0;
+  for (const e of events) if (e.type === 'action_finished' || e.type === 'action_failed') actionMs += e.data.elapsedMs ?? 0;
+  const keep = (list: number[] | undefined, value: number) => [
+    ...(list ?? []).slice(-(MAX_TIMED_HOPS - 1)),
+    Math.max(0, Math.round(value)),
+  ];
+  return { hopMs: keep(timings?.hopMs, hopMs), actionMs: keep(timings?.actionMs, Math.min(actionMs, hopMs)) };
 }
 
 /**
