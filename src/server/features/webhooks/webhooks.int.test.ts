@@ -135,6 +135,8 @@ describeDb('webhooks', () => {
         lastMenuId: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
         inputs: { product: '1', amount: '20' },
         hopCount: 3,
+        // Why it ended: on the shop's closing menu.
+        endCause: 'completed',
       },
     });
     expect(headers['content-type']).toBe('application/json');
