@@ -27,6 +27,7 @@ import { loadTwoFactorKey } from './features/auth/two-factor-key';
 import { registerContactRoutes } from './features/contact/contact.routes';
 import { registerMailRoutes } from './features/mail/mail.routes';
 import { registerHealthRoutes } from './features/health/health.routes';
+import { createOperations } from './features/health/operations';
 import { registerAppsRoutes } from './features/apps/apps.routes';
 import { registerMenusRoutes } from './features/menus/menus.routes';
 import { registerRuntimeRoutes } from './features/runtime/runtime.routes';
@@ -100,6 +101,8 @@ declare module 'fastify' {
      * resolves when they are ready.
      */
     startScripts(): Promise<void>;
+    /** SIGTERM's first step (main.ts): readiness answers 503 while the process still serves. */
+    startDraining(): void;
   }
 }
 
@@ -240,6 +243,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // a USSD rule's callback request uses from the runtime and the connectors give with each linked number's message.
   const inboxEvents = createInboxEvents(redis, app.log);
   const handoffs = createChatHandoffs(ctx, inboxEvents);
+  const operations = createOperations(app, ctx, { redis, eventStats: () => sink.stats(), scriptStats: serverRunners.scriptStats });
+  app.decorate('startDraining', operations.startDraining);
   const runtime = createRuntime(ctx, {
     sessions: redis
       ? createRedisSessionStore<StoredSession>(redis, { now: nowMs })
@@ -251,6 +256,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     admitTestHop: createTestHopLimit(app, config.TEST_HOP_RATE_LIMIT),
     admitGatewaySession: createGatewayLimits(app, config),
     handoffs,
+    metrics: operations.metrics.runtime,
   });
   app.decorate('runtime', runtime);
   // The agents' calls and their streams.
@@ -334,6 +340,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerHealthRoutes(app, ctx, {
     pingRedis: redis ? async () => void (await redis.ping()) : undefined,
     getEventStats: runtime.getEventStats,
+    isDraining: operations.isDraining,
+    metrics: operations.metrics,
   });
   // Every mode: a provider calls back whichever process it reaches, and the sandbox's checkout page is its.
   registerPaymentsRoutes(app, ctx);

@@ -19,6 +19,8 @@ const INBOX_AGENTS: RouteAccess = ['everyone', 'agent'];
 
 const ACCESS: Record<string, RouteAccess> = {
   'GET /api/health': 'public', // up/down and counters, nothing of any account
+  'GET /livez': 'public', // the process answers, nothing more
+  'GET /readyz': 'public', // up/down of the database, Redis and migrations, nothing of any account
   'GET /ussd/:appId/:environment': 'public', // gateway traffic; the app id (128 random bits) is the address
   'POST /ussd/:appId/:environment': 'public',
   'PUT /ussd/:appId/:environment': 'public',

@@ -96,6 +96,15 @@ export const configSchema = z
     GATEWAY_CALLER_SESSIONS_PER_MINUTE: z.coerce.number().int().min(1).default(10),
     GATEWAY_CALLER_SESSIONS_PER_HOUR: z.coerce.number().int().min(1).default(60),
     GATEWAY_SOURCE_SESSIONS_PER_MINUTE: z.coerce.number().int().min(1).default(300),
+    // Metrics in Prometheus' format (docs/operations.md, "Metrics"): /metrics on the main port for a scraper that
+    // sends `Authorization: Bearer <METRICS_TOKEN>`, and/or on a port of its own (METRICS_PORT, on METRICS_HOST,
+    // loopback by default) for an internal network. Neither set: no metrics are served.
+    METRICS_TOKEN: z.string().min(16).optional(),
+    METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+    // On SIGTERM, how long the process answers "not ready" (GET /readyz 503) while still serving, so a load balancer
+    // stops sending traffic before it closes.
+    SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).default(0),
     SMTP_URL: z.string().url().optional(),
     MAIL_FROM: z.string().min(3).default('Dialflow <no-reply@dialflow.local>'),
     WEB_DIST: z.string().default('./dist/web'),

@@ -47,6 +47,9 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     if (isClosing) return;
     isClosing = true;
     app.log.info({ signal }, 'shutting down');
+    // Not ready from now on, still serving: a load balancer stops sending traffic before the server closes.
+    app.startDraining();
+    if (config.SHUTDOWN_DRAIN_MS > 0) await new Promise((done) => setTimeout(done, config.SHUTDOWN_DRAIN_MS));
     const timer = setTimeout(() => {
       app.log.error('shutdown took longer than 10 s; exiting');
       process.exit(1);

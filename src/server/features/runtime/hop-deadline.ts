@@ -43,6 +43,7 @@ export function answerInTime(env: HopEnv, timed: TimedHop, answer: Promise<Forma
       if (isSettled) return;
       isSettled = true;
       timed.late.isLate = true;
+      env.deps.metrics?.countHop(adapter.name, timed.environment ?? 'routed', 'late');
       recordLateAnswer(env, timed, profile.label, profile.budgetMs);
       resolve(adapter.formatReply({ text: UNAVAILABLE_TEXT, end: true }, hop));
     }, waitMs);

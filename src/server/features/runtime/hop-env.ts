@@ -59,7 +59,7 @@ export function createHopEnv(ctx: AppContext, deps: RuntimeDeps, chatTimeoutSeco
     }
     return engineDeps;
   }
-  return { ctx, deps, records: createSessionRecorder(deps.sink, ctx.now), getEngineDeps, now, ussdTtlSeconds };
+  return { ctx, deps, records: createSessionRecorder(deps.sink, ctx.now, deps.metrics), getEngineDeps, now, ussdTtlSeconds };
 }
 
 /**

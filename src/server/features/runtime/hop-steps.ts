@@ -26,6 +26,7 @@ import {
 import { notFound } from '../../../shared/errors';
 import type { AppContext } from '../../context';
 import type { GatewaySource } from '../../core/gateway-access';
+import type { HopOutcome } from '../../core/metrics';
 import { readContact, recordContact } from './contact-steps';
 import { requestCallback } from './handoff-steps';
 import type { HopEnv, RunnableApp } from './hop-env';
@@ -119,7 +120,10 @@ export interface HopAnswer {
  * gateway gets an empty 200). Gateways' hops are formatted by their adapter (answerHop), a chat's by toChatReply.
  */
 export async function runHop(env: HopEnv, request: HopRequest): Promise<HopAnswer | null> {
-  if (request.hop.kind === 'end') return closeSession(env, request.key, request.hop, request.appId);
+  if (request.hop.kind === 'end') {
+    env.deps.metrics?.countHop(request.adapter.name, request.environment, 'notice');
+    return closeSession(env, request.key, request.hop, request.appId);
+  }
   // A database writing slower than the traffic comes holds new hops until it catches up, rather than losing
   // their records: the hops of the accounts whose rows fill the buffer (event-sink.ts); null, nothing to wait
   // for, is the usual case.
@@ -130,15 +134,25 @@ export async function runHop(env: HopEnv, request: HopRequest): Promise<HopAnswe
   if ('reply' in read) return read;
   const { hop, stored } = read;
   const checked = checkVersion(env, request, hop, stored);
-  if ('reply' in checked) return { reply: checked.reply, hop };
+  const count = (outcome: HopOutcome) => env.deps.metrics?.countHop(request.adapter.name, request.environment, outcome);
+  if ('reply' in checked) {
+    count('refused');
+    return { reply: checked.reply, hop };
+  }
   const { version, engineHop } = checked;
   const isNewSession = !(stored && !stored.state.ended) && hop.kind !== 'continue';
   const refusal = await admitHop(env, request, version, engineHop.msisdn, isNewSession);
-  if (refusal !== null) return { reply: { text: refusal, end: true }, hop };
+  if (refusal !== null) {
+    count('refused');
+    return { reply: { text: refusal, end: true }, hop };
+  }
   const contactMsisdn = await readContact(env, version, engineHop, stored);
   const resume = await takeDroppedSession(env, request, version, engineHop.msisdn, isNewSession);
   const result = await runEngine(env, request, version, { engineHop, hop, stored, dropped: resume.dropped });
-  if (!result) return { reply: { text: UNAVAILABLE_TEXT, end: true }, hop };
+  if (!result) {
+    count('unavailable');
+    return { reply: { text: UNAVAILABLE_TEXT, end: true }, hop };
+  }
   await storeHop(env, request, version, { hop, stored, result, resume, contactMsisdn });
   if (result.handoff) {
     const handoff = {
@@ -371,6 +385,10 @@ export async function storeHop(
   const { appId, environment, caller, key, adapter } = request;
   const { hop, stored, result, resume, contactMsisdn } = run;
   const timings = addHopTiming(stored?.timings, performance.now() - (request.startedAt ?? performance.now()), result.events);
+  if (deps.metrics) {
+    deps.metrics.countHop(adapter.name, environment, result.reply.end ? 'ended' : 'continued');
+    deps.metrics.timeHop(timings.hopMs.at(-1)!, timings.actionMs.at(-1)!);
+  }
   records.recordEvents(result.events, environment, caller, version.ownerId);
   records.recordInputs(stored?.state.inputs ?? {}, result.state, caller, version.ownerId);
   const pendingContact = recordContact(env, version, run);
@@ -431,7 +449,10 @@ export async function answerRoutedHop(
   route: (dialled: string) => Promise<RouteDecision>,
 ): Promise<FormattedReply | null> {
   const { key, adapter, hop, source, startedAt, late } = request;
-  if (hop.kind === 'end') return closeSession(env, key, hop);
+  if (hop.kind === 'end') {
+    env.deps.metrics?.countHop(adapter.name, 'routed', 'notice');
+    return closeSession(env, key, hop);
+  }
   const stored = await env.deps.sessions.get(key);
   const isResent = hop.hopId !== undefined && stored?.lastHop?.id === toStoredHopId(hop.hopId);
   let target: { appId: string; environment: Environment; rest?: string[] };

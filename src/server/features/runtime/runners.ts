@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { ActionOf } from '../../../shared/app';
 import { isPlainObject } from '../../../shared/json';
 import type { ActionRunner } from '../../../shared/actions/runner';
-import { createJavascriptPool, type JavascriptPool } from '../../../actions/javascript/pool';
+import { createJavascriptPool, type JavascriptPool, type JavascriptPoolStats } from '../../../actions/javascript/pool';
 import { createJavascriptRunner } from '../../../actions/javascript/javascript.runner';
 import { DEFAULT_JAVASCRIPT_CODE } from '../../../actions/javascript/default-code';
 import { readFileSync } from 'node:fs';
@@ -116,6 +116,8 @@ export interface ServerRunners {
    * (on a loaded machine that can take seconds). Test servers leave the pool lazy.
    */
   startScripts(): Promise<void>;
+  /** The JavaScript pool's figures (queue, refusals, workers), or null while it has not started (metrics). */
+  scriptStats(): JavascriptPoolStats | null;
   close(): Promise<void>;
 }
 
@@ -246,6 +248,7 @@ export function createServerRunners(ctx: AppContext): ServerRunners {
       },
     },
     startScripts: () => pool.ready(),
+    scriptStats: () => (pool.isStarted() ? pool.stats() : null),
     async close() {
       await Promise.all([pool.close(), restapi.close(), dbaccess.close()]);
     },

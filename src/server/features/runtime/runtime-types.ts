@@ -9,6 +9,7 @@ import type { ChatHandoffs } from '../../core/inbox-handoffs';
 import type { ActionApp } from './action-runner';
 import type { EventSink } from './event-sink';
 import type { HopTimings } from './session-records';
+import type { RuntimeMetrics } from '../../core/metrics';
 import type { AdmitGatewaySession } from './gateway-limits';
 import type { SessionStore } from './session-store';
 import type { Environment } from '../../../shared/environment';
@@ -78,6 +79,8 @@ export interface RuntimeDeps {
    * gets the rule's screen and nothing opens. WhatsApp messages carry their own (ChatDelivery.handoffs).
    */
   handoffs?: ChatHandoffs;
+  /** The process's metrics (core/metrics.ts): hops, their time and why sessions ended. Without it, nothing is counted. */
+  metrics?: RuntimeMetrics;
 }
 
 /**

@@ -17,6 +17,7 @@ import type { GatewaySource } from '../../core/gateway-access';
 import { answerConsentKeyword } from './consent-steps';
 import { answerHandoffKeyword, holdForAgents, openForAgents, toHandoffTarget, toHandoffText } from './handoff-steps';
 import type { ChatHandoffs } from '../../core/inbox-handoffs';
+import type { RuntimeMetrics } from '../../core/metrics';
 import { createHopEnv } from './hop-env';
 import { answerHop, answerRoutedHop, getVersion, routedSessionKey, runHop, sessionKey } from './hop-steps';
 import { createHopTurns } from './hop-turns';
@@ -138,7 +139,7 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
   // A conversation's messages take turns the same way, keyed by the conversation. A connector hands messages over
   // without waiting for their replies (Meta wants its 200 at once), so a burst is queued rather than refused.
   const chatTurns = createHopTurns<ChatReply | null>(Number.POSITIVE_INFINITY);
-  const answerUnavailable = createUnavailableAnswer(ctx);
+  const answerUnavailable = createUnavailableAnswer(ctx, deps.metrics);
 
   async function handleRequest(
     appId: string,
@@ -161,7 +162,7 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
       );
       return await answerInTime(env, { appId, environment, caller, loaded, adapter, hop, startedAt, late }, answer);
     } catch (err) {
-      return answerUnavailable(err, req, gateway, appId);
+      return answerUnavailable(err, req, gateway, appId, environment);
     }
   }
 
@@ -183,7 +184,7 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
       const timed = { appId: undefined, environment: undefined, caller: null, loaded: undefined, adapter, hop, startedAt, late };
       return await answerInTime(env, timed, answer);
     } catch (err) {
-      return answerUnavailable(err, req, gateway);
+      return answerUnavailable(err, req, gateway, undefined, 'routed');
     }
   }
 
@@ -308,10 +309,16 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
  * a request no gateway sends) keep their status. During an outage every hop fails the same way: one log line a
  * second says so, with how many it stands for.
  */
-function createUnavailableAnswer(ctx: AppContext) {
+function createUnavailableAnswer(ctx: AppContext, metrics: RuntimeMetrics | undefined) {
   let loggedAt = Number.NEGATIVE_INFINITY;
   let unlogged = 0;
-  return (err: unknown, req: GatewayRequest, gateway: string | undefined, appId?: string): FormattedReply => {
+  return (
+    err: unknown,
+    req: GatewayRequest,
+    gateway: string | undefined,
+    appId: string | undefined,
+    environment: string,
+  ): FormattedReply => {
     if (err instanceof AppError) throw err;
     unlogged++;
     if (performance.now() - loggedAt >= 1000) {
@@ -323,6 +330,7 @@ function createUnavailableAnswer(ctx: AppContext) {
       unlogged = 0;
     }
     const { adapter, hop } = readGatewayRequest(req, gateway);
+    metrics?.countHop(adapter.name, environment, 'unavailable');
     return adapter.formatReply({ text: UNAVAILABLE_TEXT, end: true }, hop);
   };
 }

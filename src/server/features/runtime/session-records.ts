@@ -7,13 +7,14 @@
 import type { EndReason, EngineEvent, SessionState } from '../../../engine';
 import type { EndCause, GatewayEnding } from '../../../shared/session-ends';
 import type { SessionNotice } from '../../core/session-notices';
+import type { RuntimeMetrics } from '../../core/metrics';
 import type { ContactRecord } from '../../core/contact-records';
 import type { WindowRecord } from '../../core/whatsapp-windows';
 import type { EventSink } from './event-sink';
 import type { StoredSession } from './runtime-types';
 import type { Environment } from '../../../shared/environment';
 
-export function createSessionRecorder(sink: EventSink, now: () => Date) {
+export function createSessionRecorder(sink: EventSink, now: () => Date, metrics?: RuntimeMetrics) {
   function recordEvents(events: EngineEvent[], environment: Environment, caller: string | null, ownerId?: string): void {
     for (const e of events) {
       sink.push(
@@ -76,6 +77,7 @@ export function createSessionRecorder(sink: EventSink, now: () => Date) {
 
   function recordSession(state: SessionState, end: SessionEnd, ownerId?: string): void {
     const { status, cause, ending, caller = null, contactMsisdn, timings } = end;
+    metrics?.countSessionEnd(state.gateway, cause);
     sink.push(
       {
         table: 'sessions',
