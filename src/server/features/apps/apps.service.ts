@@ -21,7 +21,7 @@ import { createGatewayKey } from '../../core/gateway-access';
 import { recordAdminAction, recordChangeByAdmin } from '../../core/audit-log';
 import { getAccessibleMerchant } from '../../core/merchant-access';
 import { checkCanBuildApps, checkIsUssdApp, createAppId, getOwnedApp, getReadableApp, isBuiltBy, type AppRow } from '../../core/app-access';
-import { findLiveVersions, toAppLanguages } from '../../core/app-versions';
+import { findLiveVersions, toAppLanguages, toGatewayConnections } from '../../core/app-versions';
 import { checkDialString, findCloneDialString, findDialStringHold, withDialStringClaim } from './app-dial-strings';
 
 /** The app's gateway URLs; with its gateway key on, the key is their last part (docs/runtime.md, "Gateway keys"). */
@@ -57,6 +57,7 @@ function toApp(
     resumeWindowMinutes: row.resumeWindowMinutes,
     languages: toAppLanguages(row),
     officeHours: row.officeHours ?? null,
+    gatewayConnections: toGatewayConnections(row),
     flagIcon: row.flagIcon,
     isTemplate: row.isTemplate,
     channel: row.channel === 'whatsapp' ? 'whatsapp' : 'ussd',
@@ -198,12 +199,14 @@ export async function updateApp(ctx: AppContext, user: AuthUser, body: UpdateApp
         resumeWindowMinutes: body.resumeWindowMinutes ?? existing.resumeWindowMinutes,
         languages: body.languages === undefined ? existing.languages : body.languages,
         officeHours: body.officeHours === undefined ? existing.officeHours : body.officeHours,
+        gatewayConnections: body.gatewayConnections ?? existing.gatewayConnections,
         updatedAt: ctx.now(),
       })
       .where(eq(apps.id, existing.id))
       .returning(),
   );
   // The live URL's cached app carries the resume setting and office hours: a change applies from the next session.
+  // Gateway connections are the draft's at once (the test URL, the designer) and the live URL's from the next deploy.
   ctx.versions.invalidate(existing.id);
   await recordChangeByAdmin(ctx.db, user, existing.userId, 'app_updated', existing.id, { appName: body.appName });
   return getApp(ctx, user, row!.id, origin);
