@@ -48,7 +48,8 @@ describe('gatewayConnectionsSchema', () => {
     expect(messages([connect('emergent', { budgetMs: 8000 })])).toEqual([
       ['0.budgetMs', GATEWAY_CONNECTION_MESSAGES.budgetWider('Emergent', 5000)],
     ]);
-    expect(messages([connect('nalo', { budgetMs: 1500 })]).map(([path]) => path)).toEqual(['0.budgetMs']);
+    expect(messages([connect('nalo', { budgetMs: 1500 })])).toEqual([['0.budgetMs', GATEWAY_CONNECTION_MESSAGES.budgetTooShort]]);
+    expect(messages([connect('nalo', { screenLimit: 59.5 })])).toEqual([['0.screenLimit', GATEWAY_CONNECTION_MESSAGES.screenRange]]);
     expect(messages([connect('nalo', { screenLimit: 100, budgetMs: 6000 }), connect('africastalking')])).toEqual([]);
   });
 });

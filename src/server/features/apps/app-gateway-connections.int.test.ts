@@ -47,7 +47,13 @@ describeDb('app gateway connections', () => {
       '0.budgetMs',
       GATEWAY_CONNECTION_MESSAGES.budgetWider('Emergent', 5000),
     ],
-    ['a budget under the minimum', [{ gateway: 'hubtel', budgetMs: 1500 }], '0.budgetMs', undefined],
+    ['a budget under the minimum', [{ gateway: 'hubtel', budgetMs: 1500 }], '0.budgetMs', GATEWAY_CONNECTION_MESSAGES.budgetTooShort],
+    [
+      'a screen limit under the shortest screen',
+      [{ gateway: 'hubtel', screenLimit: 40 }],
+      '0.screenLimit',
+      GATEWAY_CONNECTION_MESSAGES.screenRange,
+    ],
     ['a gateway the platform does not know', [{ gateway: 'acme' }], '0.gateway', undefined],
   ])('refuses %s with 400 and its message, and changes nothing', async (_what, gatewayConnections, at, message) => {
     const appId = await seedApp(t, owner.auth);
