@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { GATEWAY_CONNECTION_MESSAGES } from '../../src/shared/gateway-profiles';
 import { callApi, type LoginReplyBody, registerAccount, storeSession } from './accounts';
 import { findViolations } from './axe';
-import { capture, closeToasts, describeBrowser, launchBrowser, openPage, PHONE, waitForAnimations } from './browser';
+import { baseUrl, capture, closeToasts, describeBrowser, launchBrowser, openPage, PHONE, waitForAnimations } from './browser';
 
 /**
  * An app's gateways on Application Settings (docs/runtime.md, "Gateway profiles"): connect Nalo, a limit wider than
@@ -49,6 +49,23 @@ describeBrowser('gateway connections', () => {
       isFirst: true,
     });
     if (menu.status !== '00') throw new Error(`createMenu failed: ${JSON.stringify(menu)}`);
+    // A session through Hubtel on the test URL, the caller hanging up: the app has had Hubtel's traffic.
+    for (const Type of ['Initiation', 'Release']) {
+      const hop = { SessionId: 'HB-e2e', Type, Message: Type === 'Initiation' ? '*920*67#' : '', ServiceCode: '920', Operator: 'mtn' };
+      const res = await fetch(`${baseUrl()}/ussd/${appId}/test`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ...hop, ClientState: '', Mobile: '233200000001', Sequence: 1, Platform: 'USSD' }),
+      });
+      if (!res.ok) throw new Error(`Hubtel hop failed: ${res.status} ${await res.text()}`);
+    }
+    // The session's record is written after its last hop has been answered.
+    for (let tries = 0; tries < 50; tries++) {
+      const traffic = await callApi<unknown[]>(owner.reply.token, `/api/getAppGatewayTraffic/${appId}`);
+      if (traffic.data?.length) return;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    throw new Error('The Hubtel session was never recorded');
   });
   afterAll(async () => {
     await browser?.close();
@@ -63,6 +80,9 @@ describeBrowser('gateway connections', () => {
     expect(await line.textContent()).toBe(
       'Connect the gateways your provider uses: the designer then holds menus to the strictest of them.',
     );
+    const hint = section(page).getByTestId('gateway-traffic-hubtel');
+    await visible(hint);
+    expect(await hint.textContent()).toContain('Hubtel sent this app 1 session in the last 30 days but is not connected.');
 
     await page.getByRole('combobox', { name: 'Connect a gateway' }).click();
     await page.getByRole('option', { name: 'Nalo', exact: true }).click();
@@ -95,6 +115,19 @@ describeBrowser('gateway connections', () => {
     expect(await nalo.getByRole('textbox', { name: 'Response budget (seconds)' }).inputValue()).toBe('6');
     expect(await limit.inputValue()).toBe('');
     await shot(section(page), page, 'gateways-settings-desktop');
+
+    // The hint's Connect adds Hubtel (160 characters: Nalo stays the strictest), saved with the rest.
+    await hint.getByRole('button', { name: 'Connect Hubtel' }).click();
+    await visible(section(page).getByRole('group', { name: 'Hubtel' }).getByText('Hubtel · 160 characters · waits 10 s'));
+    expect(await hint.count()).toBe(0);
+    expect(await line.textContent()).toBe('The designer holds menus to the strictest connected gateway (now: 120 characters, Nalo).');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await visible(page.getByRole('alert').filter({ hasText: 'App updated successfully' }));
+    const both = await callApi<{ gatewayConnections: unknown[] }>(owner.reply.token, `/api/getAppByAppId/${appId}`);
+    expect(both.data?.gatewayConnections).toEqual([
+      { gateway: 'nalo', screenLimit: null, budgetMs: 6000 },
+      { gateway: 'hubtel', screenLimit: null, budgetMs: null },
+    ]);
     await page.context().close();
 
     const phone = await openPage(browser, PHONE);

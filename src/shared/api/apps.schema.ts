@@ -2,7 +2,7 @@ import { officeHoursSchema } from '../office-hours';
 import { z } from 'zod';
 import { APP_CHANNELS } from '../app/app-version.schema';
 import { appLanguagesSchema } from '../app/languages';
-import { gatewayConnectionSchema, gatewayConnectionsSchema } from '../gateway-profiles';
+import { gatewayConnectionSchema, gatewayConnectionsSchema, USSD_GATEWAYS } from '../gateway-profiles';
 
 /** Countries for app creation (values, in the product's order). */
 export const APP_COUNTRIES = [
@@ -200,6 +200,17 @@ export const updateAppBodySchema = createAppBodySchema
   .passthrough();
 
 export type UpdateAppBody = z.infer<typeof updateAppBodySchema>;
+
+/** How far back App Settings looks for the gateways that sent the app sessions. */
+export const GATEWAY_TRAFFIC_DAYS = 30;
+
+/** A gateway that sent the app sessions in the last GATEWAY_TRAFFIC_DAYS: how many (test and live URLs), the last one's end. */
+export const gatewayTrafficSchema = z.object({
+  gateway: z.enum(USSD_GATEWAYS),
+  sessions: z.number().int(),
+  lastAt: z.string(),
+});
+export type GatewayTraffic = z.infer<typeof gatewayTrafficSchema>;
 
 export const cloneAppBodySchema = z.object({
   appId: z.string().min(1).max(64),

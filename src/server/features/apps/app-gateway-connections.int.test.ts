@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { describeDb } from '../../../../tests/support/test-db';
 import { createApiClient, useTestApp, useUser } from '../../../../tests/support/test-app';
 import { seedApp, seedShop, updateAppSettings } from '../../../../tests/support/seed-app';
-import { apps } from '../../../db/schema';
+import { apps, sessionRecords } from '../../../db/schema';
 import { APP_MESSAGES } from '../../../shared/api/apps.schema';
 import { GATEWAY_CONNECTION_MESSAGES } from '../../../shared/gateway-profiles';
 import { compileApp } from '../../../engine';
@@ -127,5 +127,48 @@ describeDb('app gateway connections', () => {
     const live = await findLiveVersion(t.db, appId);
     expect(live?.gatewayConnections).toEqual([nalo, africasTalking]);
     expect(compileApp(live!).app.gatewayConnections).toEqual([nalo, africasTalking]);
+  });
+
+  it('lists the gateways that sent the app sessions in the last 30 days, busiest first: never the emulator, another app or older ones', async () => {
+    const appId = await seedApp(t, owner.auth);
+    const other = await seedApp(t, owner.auth);
+    const day = 24 * 60 * 60 * 1000;
+    const record = (app: string, gateway: string, daysAgo: number, environment = 'live') => {
+      const endedAt = new Date(Date.now() - daysAgo * day);
+      return {
+        appId: app,
+        sessionId: `${gateway}-${daysAgo}-${Math.random()}`,
+        environment,
+        gateway,
+        mobile: '233244000111',
+        network: 'MTN',
+        serviceCode: '*920*55#',
+        status: 'completed',
+        inputs: {},
+        hopCount: 2,
+        startedAt: endedAt,
+        endedAt,
+      };
+    };
+    await t.db
+      .insert(sessionRecords)
+      .values([
+        record(appId, 'hubtel', 1),
+        record(appId, 'hubtel', 3, 'test'),
+        record(appId, 'nalo', 2),
+        record(appId, 'emulator', 1, 'test'),
+        record(appId, 'arkesel', 45),
+        record(other, 'beem', 1),
+      ]);
+    const res = await get(`/api/getAppGatewayTraffic/${appId}`);
+    expect(res.json()).toMatchObject({
+      status: '00',
+      data: [
+        { gateway: 'hubtel', sessions: 2 },
+        { gateway: 'nalo', sessions: 1 },
+      ],
+    });
+    expect(Date.parse(res.json().data[0].lastAt)).toBeGreaterThan(Date.now() - 2 * day);
+    expect((await get(`/api/getAppGatewayTraffic/${appId}`, stranger.auth)).statusCode).toBe(404);
   });
 });

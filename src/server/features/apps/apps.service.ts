@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq } from 'drizzle-orm';
-import { apps, menus, users } from '../../../db/schema';
+import { and, asc, count, desc, eq, gte, inArray, max } from 'drizzle-orm';
+import { apps, menus, sessionRecords, users } from '../../../db/schema';
+import { USSD_GATEWAYS } from '../../../shared/gateway-profiles';
 import type { Db } from '../../../db/client';
 import {
   APP_COUNTRIES,
   APP_MESSAGES,
   resolveAppShortcode,
   type App,
+  GATEWAY_TRAFFIC_DAYS,
   type CloneAppBody,
   type CreateAppBody,
+  type GatewayTraffic,
   type UpdateAppBody,
 } from '../../../shared/api/apps.schema';
 import { MERCHANT_MESSAGES } from '../../../shared/api/merchants.schema';
@@ -210,6 +213,28 @@ export async function updateApp(ctx: AppContext, user: AuthUser, body: UpdateApp
   ctx.versions.invalidate(existing.id);
   await recordChangeByAdmin(ctx.db, user, existing.userId, 'app_updated', existing.id, { appName: body.appName });
   return getApp(ctx, user, row!.id, origin);
+}
+
+/**
+ * The USSD gateways that sent the app sessions (test or live URL) in the last GATEWAY_TRAFFIC_DAYS, busiest first:
+ * App Settings offers to connect the ones the app is not connected to. Counts only, no caller's data.
+ */
+export async function findGatewayTraffic(ctx: AppContext, user: AuthUser, appId: string): Promise<GatewayTraffic[]> {
+  const app = await getOwnedApp(ctx, user, appId);
+  checkIsUssdApp(app);
+  const since = new Date(ctx.now().getTime() - GATEWAY_TRAFFIC_DAYS * 24 * 60 * 60 * 1000);
+  const sessions = count();
+  const rows = await ctx.db
+    .select({ gateway: sessionRecords.gateway, sessions, lastAt: max(sessionRecords.endedAt) })
+    .from(sessionRecords)
+    .where(and(eq(sessionRecords.appId, app.id), gte(sessionRecords.endedAt, since), inArray(sessionRecords.gateway, [...USSD_GATEWAYS])))
+    .groupBy(sessionRecords.gateway)
+    .orderBy(desc(sessions), asc(sessionRecords.gateway));
+  return rows.map((r) => ({
+    gateway: r.gateway as GatewayTraffic['gateway'],
+    sessions: r.sessions,
+    lastAt: (r.lastAt ?? since).toISOString(),
+  }));
 }
 
 export async function deleteApp(ctx: AppContext, user: AuthUser, appId: string): Promise<void> {

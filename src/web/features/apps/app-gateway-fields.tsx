@@ -1,5 +1,6 @@
-import { ActionIcon, Group, NumberInput, Paper, Select, SimpleGrid, Stack, Text } from '@mantine/core';
-import { IconTrash } from '@tabler/icons-react';
+import { ActionIcon, Button, Group, NumberInput, Paper, Select, SimpleGrid, Stack, Text } from '@mantine/core';
+import { IconPlugConnected, IconTrash } from '@tabler/icons-react';
+import { GATEWAY_TRAFFIC_DAYS, type GatewayTraffic } from '../../../shared/api/apps.schema';
 import {
   designScreenLimit,
   GATEWAY_PROFILES,
@@ -65,8 +66,15 @@ function describeDesignLimit(appScreenLimit: number, values: readonly GatewayVal
  * The gateways part of the settings form (docs/runtime.md, "Gateway profiles"): the gateways the app is connected
  * to, each with its profile and two optional narrower figures, and a list to connect another.
  */
-export function AppGatewayFields(props: { values: GatewayValues[]; appScreenLimit: number; onChange: (values: GatewayValues[]) => void }) {
+export function AppGatewayFields(props: {
+  values: GatewayValues[];
+  appScreenLimit: number;
+  /** The gateways that sent the app sessions lately (none while they load, or when they cannot be read: a hint only). */
+  traffic?: readonly GatewayTraffic[];
+  onChange: (values: GatewayValues[]) => void;
+}) {
   const { values, onChange } = props;
+  const connect = (gateway: UssdGateway) => onChange([...values, { gateway, screenLimit: '', budgetSeconds: '' }]);
   const problems = checkGatewayValues(values);
   const connected = new Set(values.map((v) => v.gateway));
   const options = USSD_GATEWAYS.filter((g) => !connected.has(g)).map((g) => ({ value: g, label: GATEWAY_PROFILES[g].label }));
@@ -142,13 +150,31 @@ export function AppGatewayFields(props: { values: GatewayValues[]; appScreenLimi
           </Paper>
         );
       })}
+      {(props.traffic ?? [])
+        .filter((t) => !connected.has(t.gateway))
+        .map((t) => (
+          <Group key={t.gateway} gap="xs" justify="space-between" wrap="nowrap" data-testid={`gateway-traffic-${t.gateway}`}>
+            <Text size="sm">
+              {`${GATEWAY_PROFILES[t.gateway].label} sent this app ${t.sessions} session${t.sessions === 1 ? '' : 's'} in the last ${GATEWAY_TRAFFIC_DAYS} days but is not connected.`}
+            </Text>
+            <Button
+              size="xs"
+              variant="light"
+              leftSection={<IconPlugConnected size={14} />}
+              onClick={() => connect(t.gateway)}
+              aria-label={`Connect ${GATEWAY_PROFILES[t.gateway].label}`}
+            >
+              Connect
+            </Button>
+          </Group>
+        ))}
       {options.length > 0 && (
         <Select
           label="Connect a gateway"
           placeholder="Choose a gateway"
           data={options}
           value={null}
-          onChange={(gateway) => gateway && onChange([...values, { gateway: gateway as UssdGateway, screenLimit: '', budgetSeconds: '' }])}
+          onChange={(gateway) => gateway && connect(gateway as UssdGateway)}
           maw={340}
           name="connectGateway"
         />
