@@ -199,6 +199,30 @@ describe('lintApp', () => {
     ]);
   });
 
+  it('holds screens to the strictest connected gateway, and names it: Nalo carries 120 of a 160 app', () => {
+    const home = { userDefinedName: 'home', isFirst: true, terminate: true, displayText: 'x'.repeat(130) };
+    expect(lintApp(buildApp([home])).filter((i) => i.code === 'over_length')).toEqual([]);
+    const connected = lintApp(
+      buildApp([home], {
+        screenLimit: 160,
+        gatewayConnections: [
+          { gateway: 'africastalking', screenLimit: null, budgetMs: null },
+          { gateway: 'nalo', screenLimit: null, budgetMs: null },
+        ],
+      }),
+    );
+    expect(connected.filter((i) => i.code === 'over_length').map((i) => i.message)).toEqual([
+      'The closing screen is 130 characters, over the 120-character limit (Nalo carries 120 characters); it will be cut.',
+    ]);
+    // The app's own limit, when it is the strictest, is named by no gateway.
+    const own = lintApp(
+      buildApp([home], { screenLimit: 100, gatewayConnections: [{ gateway: 'nalo', screenLimit: null, budgetMs: null }] }),
+    );
+    expect(own.find((i) => i.code === 'over_length')?.message).toBe(
+      'The closing screen is 130 characters, over the 100-character limit; it will be cut.',
+    );
+  });
+
   it('warns when the template-tag flag and the shortcode disagree', () => {
     const menus = [{ userDefinedName: 'home', isFirst: true, terminate: true }];
     expect(lintApp(buildApp(menus, { useTemplateTag: true })).map((i) => i.message)).toEqual([

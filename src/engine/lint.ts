@@ -20,6 +20,7 @@ import {
 import { compileApp, findActionTemplates, findMediaTemplates, getActionTemplate, type CompiledApp, type CompiledMenu } from './compile';
 import { measureFor, paginateScreen, toMoreLine } from './pagination';
 import { describeNonGsm, type ScreenMeasure } from '../shared/ussd-encoding';
+import { designScreenLimit, GATEWAY_PROFILES } from '../shared/gateway-profiles';
 import { buildScope, compileTemplate, findTemplateVariables, joinScreenParts, renderTemplate, type CompiledTemplate } from './render';
 import { explainUnknownVariable, findKnownVariables, formatVariablePath, type KnownVariables } from './variables';
 import type { LintIssue, RenderTimeAccount, SessionState } from './types';
@@ -228,7 +229,7 @@ function lintScreen(
   const { screenLimit, screenCarrier } = compiled;
   const measured = measureFor(screen, screenLimit, screenCarrier);
   if (measured.length <= measured.limit) return null;
-  const size = `${measured.length} characters${describeEncoding(measured)}, over the ${measured.limit}-character limit`;
+  const size = `${measured.length} characters${describeEncoding(measured)}, over the ${measured.limit}-character limit${describeNarrowing(compiled)}`;
   if (m.menu.terminate) {
     const message = `${language ? what.replace('screen', 'closing screen') : 'The closing screen'} is ${size}; it will be cut.`;
     return { ...issueAt('warning', m, message, field), code: 'over_length' };
@@ -237,6 +238,13 @@ function lintScreen(
   const pages = paginateScreen(screen, screenLimit, more, screenCarrier).length;
   const message = `${what} is ${size}; it will be split into ${pages} pages.`;
   return { ...issueAt('warning', m, message, field), code: 'over_length' };
+}
+
+/** The connected gateway that holds the app's screens below its own limit (' (Nalo carries 120 characters)'), if one does. */
+function describeNarrowing(compiled: CompiledApp): string {
+  if (compiled.screenCarrier !== 'ussd') return '';
+  const { limit, gateway } = designScreenLimit(compiled.app.screenLimit, compiled.app.gatewayConnections ?? []);
+  return gateway ? ` (${GATEWAY_PROFILES[gateway].label} carries ${limit} characters)` : '';
 }
 
 /**

@@ -65,6 +65,7 @@ const ACCESS: Record<string, RouteAccess> = {
   'POST /api/updateApp': 'signedIn',
   'POST /api/cloneApp': 'signedIn',
   'GET /api/getAppByAppId/:appId': 'signedIn',
+  'GET /api/getAppGatewayTraffic/:appId': 'signedIn', // the app's builder (or an admin); another account's app: 404
   'POST /api/rotateAppGatewayKey/:appId': 'signedIn', // the app's builder (or an admin); another account's app: 404
   'POST /api/removeAppGatewayKey/:appId': 'signedIn',
   'GET /deleteApp/:appId': 'signedIn',
@@ -273,6 +274,7 @@ const API_KEY_ROUTES: Record<string, 'read' | 'write'> = {
   'GET /api/getAllApps': 'read',
   'POST /api/updateApp': 'write',
   'GET /api/getAppByAppId/:appId': 'read',
+  'GET /api/getAppGatewayTraffic/:appId': 'read',
   'GET /api/exportApp/:appId': 'read',
   'POST /api/importApp': 'write',
   'GET /api/getAllMenus/:appId': 'read',
@@ -530,6 +532,7 @@ describeDb('authorization, route by route', () => {
   /** Calls that name one of the owner's objects, sent by another account: each must answer 404, never the object. */
   const foreign: Array<[string, () => { method: 'GET' | 'POST'; url: string; payload?: object }]> = [
     ['GET /api/getAppByAppId/:appId', () => ({ method: 'GET', url: `/api/getAppByAppId/${appId}` })],
+    ['GET /api/getAppGatewayTraffic/:appId', () => ({ method: 'GET', url: `/api/getAppGatewayTraffic/${appId}` })],
     [
       'POST /api/updateApp',
       () => ({

@@ -47,21 +47,35 @@ export const MIN_GATEWAY_BUDGET_MS = 2_000;
  */
 export const HOP_MARGIN_MS = 1_000;
 
+export const GATEWAY_CONNECTION_MESSAGES = {
+  duplicate: 'Each gateway may be connected once.',
+  screenRange: `A screen limit is a whole number of characters from ${MIN_SCREEN_LIMIT} to ${MAX_SCREEN_LIMIT}.`,
+  budgetTooShort: `A response budget is at least ${MIN_GATEWAY_BUDGET_MS / 1000} s: no hop that runs an action answers in less.`,
+  screenWider: (label: string, limit: number) => `${label} carries at most ${limit} characters; a connection can only narrow it.`,
+  budgetWider: (label: string, budgetMs: number) => `${label} waits at most ${budgetMs / 1000} s; a connection can only narrow it.`,
+} as const;
+
 /** An app's connection to one gateway, with the narrower limits the gateway's contract sets, if any. */
 export const gatewayConnectionSchema = z
   .object({
     gateway: z.enum(USSD_GATEWAYS),
-    screenLimit: z.number().int().min(MIN_SCREEN_LIMIT).max(MAX_SCREEN_LIMIT).nullable().default(null),
-    budgetMs: z.number().int().min(MIN_GATEWAY_BUDGET_MS).max(30_000).nullable().default(null),
+    screenLimit: z
+      .number()
+      .int({ message: GATEWAY_CONNECTION_MESSAGES.screenRange })
+      .min(MIN_SCREEN_LIMIT, { message: GATEWAY_CONNECTION_MESSAGES.screenRange })
+      .max(MAX_SCREEN_LIMIT, { message: GATEWAY_CONNECTION_MESSAGES.screenRange })
+      .nullable()
+      .default(null),
+    budgetMs: z
+      .number()
+      .int()
+      .min(MIN_GATEWAY_BUDGET_MS, { message: GATEWAY_CONNECTION_MESSAGES.budgetTooShort })
+      .max(30_000)
+      .nullable()
+      .default(null),
   })
   .strict();
 export type GatewayConnection = z.infer<typeof gatewayConnectionSchema>;
-
-export const GATEWAY_CONNECTION_MESSAGES = {
-  duplicate: 'Each gateway may be connected once.',
-  screenWider: (label: string, limit: number) => `${label} carries at most ${limit} characters; a connection can only narrow it.`,
-  budgetWider: (label: string, budgetMs: number) => `${label} waits at most ${budgetMs / 1000} s; a connection can only narrow it.`,
-} as const;
 
 export const gatewayConnectionsSchema = z
   .array(gatewayConnectionSchema)

@@ -11,6 +11,7 @@ import {
   type Menu,
 } from '../../shared/app';
 import { isPlainObject } from '../../shared/json';
+import { gatewayConnectionsSchema, type GatewayConnection } from '../../shared/gateway-profiles';
 import type { AppRow } from './app-access';
 
 /**
@@ -25,6 +26,13 @@ export function toAppLanguages(row: Pick<AppRow, 'languages'>): AppLanguages | n
   if (row.languages === null) return null;
   const parsed = appLanguagesSchema.safeParse(row.languages);
   return parsed.success ? parsed.data : null;
+}
+
+/** The gateways a USSD app is connected to ([] for a bot, or for a stored value no longer valid). */
+export function toGatewayConnections(row: Pick<AppRow, 'channel' | 'gatewayConnections'>): GatewayConnection[] {
+  if (row.channel !== 'ussd') return [];
+  const parsed = gatewayConnectionsSchema.safeParse(row.gatewayConnections);
+  return parsed.success ? parsed.data : [];
 }
 
 export function toMenu(row: MenuRow): Menu {
@@ -60,6 +68,7 @@ export async function findMenuRows(db: Db, appId: string): Promise<MenuRow[]> {
 export async function getDraftVersion(db: Db, app: AppRow): Promise<AppVersion> {
   const rows = await findMenuRows(db, app.id);
   const languages = toAppLanguages(app);
+  const gatewayConnections = toGatewayConnections(app);
   return appVersionSchema.parse({
     appId: app.id,
     versionId: 'draft',
@@ -70,6 +79,8 @@ export async function getDraftVersion(db: Db, app: AppRow): Promise<AppVersion> 
     channel: app.channel,
     menus: rows.map(toMenu),
     ...(languages ? { languages } : {}),
+    // Left out when there are none, as languages are: a version deployed before connections reads the same.
+    ...(gatewayConnections.length > 0 ? { gatewayConnections } : {}),
   });
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { appLanguagesSchema } from '../app/languages';
+import { gatewayConnectionsSchema } from '../gateway-profiles';
 import { MAX_MENUS_PER_APP } from '../billing/plans';
 import { menuSchema } from '../app/menu.schema';
 import { readSpecVersion, SPEC_VERSION, upgradeDefinition } from '../app/spec-version';
@@ -45,10 +46,14 @@ export const APP_TRANSFER_MESSAGES = {
   secretRemoved: 'A secret was left out of the export: enter it again in the designer.',
 } as const;
 
-/** The app's settings in a file: what the create-app form sets, plus the screen limit and its languages. */
+/**
+ * The app's settings in a file: what the create-app form sets, plus the screen limit, its languages and the gateways
+ * it is connected to (none in a file exported before they were written).
+ */
 export const exportedAppSchema = createAppBodySchema.extend({
   screenLimit: z.number().int().min(60).max(182).default(160),
   languages: appLanguagesSchema.nullish(),
+  gatewayConnections: gatewayConnectionsSchema.default([]),
 });
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { appExportSchema, importAppBodySchema, importAppReplySchema } from './app-transfer.schema';
-import { appSchema, cloneAppBodySchema, createAppBodySchema, updateAppBodySchema } from './apps.schema';
+import { appSchema, cloneAppBodySchema, createAppBodySchema, gatewayTrafficSchema, updateAppBodySchema } from './apps.schema';
 import { appIdParamsSchema, defineCall } from './contract';
 import { envelopeSchema, messageSchema } from './envelope';
 
@@ -46,6 +46,18 @@ export const cloneApp = defineCall({
   path: '/api/cloneApp',
   body: cloneAppBodySchema,
   reply: envelopeSchema(appSchema),
+});
+
+/**
+ * GET /api/getAppGatewayTraffic/:appId: the gateways that sent the app sessions in the last 30 days, busiest first
+ * (App Settings offers to connect those it is not connected to; docs/runtime.md, "Gateway profiles").
+ */
+export const findAppGatewayTraffic = defineCall({
+  method: 'GET',
+  path: '/api/getAppGatewayTraffic/:appId',
+  params: appIdParamsSchema,
+  reply: envelopeSchema(z.array(gatewayTrafficSchema)),
+  key: ['apps', ':appId', 'gateway-traffic'],
 });
 
 /** POST /api/rotateAppGatewayKey/:appId: turns the app's gateway key on with a new one, or replaces it (the old key is refused at once). */

@@ -2,6 +2,7 @@ import { officeHoursSchema } from '../office-hours';
 import { z } from 'zod';
 import { APP_CHANNELS } from '../app/app-version.schema';
 import { appLanguagesSchema } from '../app/languages';
+import { gatewayConnectionSchema, gatewayConnectionsSchema, USSD_GATEWAYS } from '../gateway-profiles';
 
 /** Countries for app creation (values, in the product's order). */
 export const APP_COUNTRIES = [
@@ -152,6 +153,8 @@ export const appSchema = z.object({
   languages: appLanguagesSchema.nullable(),
   /** When its agents answer a callback request or a handoff (docs/inbox.md, "Office hours"); null: always. */
   officeHours: officeHoursSchema.nullable(),
+  /** The gateways the app is connected to and their narrower limits (docs/runtime.md, "Gateway profiles"); [] for a bot. */
+  gatewayConnections: z.array(gatewayConnectionSchema),
   flagIcon: z.string(),
   isTemplate: z.boolean(),
   /** `whatsapp` for a bot (its screens are on /whatsapp-bot/...); every menu, deploy and monitoring call takes either. */
@@ -191,10 +194,23 @@ export const updateAppBodySchema = createAppBodySchema
     languages: appLanguagesSchema.nullable().optional(),
     /** When its agents answer; null: always, absent keeps them. */
     officeHours: officeHoursSchema.nullable().optional(),
+    /** The gateways it is connected to, the whole list ([] disconnects them all); absent keeps them. */
+    gatewayConnections: gatewayConnectionsSchema.optional(),
   })
   .passthrough();
 
 export type UpdateAppBody = z.infer<typeof updateAppBodySchema>;
+
+/** How far back App Settings looks for the gateways that sent the app sessions. */
+export const GATEWAY_TRAFFIC_DAYS = 30;
+
+/** A gateway that sent the app sessions in the last GATEWAY_TRAFFIC_DAYS: how many (test and live URLs), the last one's end. */
+export const gatewayTrafficSchema = z.object({
+  gateway: z.enum(USSD_GATEWAYS),
+  sessions: z.number().int(),
+  lastAt: z.string(),
+});
+export type GatewayTraffic = z.infer<typeof gatewayTrafficSchema>;
 
 export const cloneAppBodySchema = z.object({
   appId: z.string().min(1).max(64),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { appLanguagesSchema } from './languages';
 import { menuSchema } from './menu.schema';
 import { DEFAULT_SCREEN_LIMIT, MAX_SCREEN_LIMIT, MIN_SCREEN_LIMIT } from './screen-limits';
-import { gatewayConnectionsSchema } from '../gateway-profiles';
+import { designScreenLimit, gatewayConnectionsSchema } from '../gateway-profiles';
 
 /** Where an app runs: USSD gateways, or WhatsApp (a bot; docs/bots.md). */
 export const APP_CHANNELS = ['ussd', 'whatsapp'] as const;
@@ -35,7 +35,11 @@ export const appVersionSchema = z.object({
 export type AppVersion = z.infer<typeof appVersionSchema>;
 export type AppVersionInput = z.input<typeof appVersionSchema>;
 
-/** The characters one screen may hold: the app's USSD screen limit, or a WhatsApp message's for a bot. */
-export function getScreenLimit(app: Pick<AppVersion, 'channel' | 'screenLimit'>): number {
-  return app.channel === 'whatsapp' ? WHATSAPP_SCREEN_LIMIT : app.screenLimit;
+/**
+ * The characters one screen may hold as the designer, the lint and the preview count it: a WhatsApp message's for a
+ * bot; on USSD the app's screen limit narrowed by the strictest gateway it is connected to (designScreenLimit), so a
+ * menu that fits passes through every one of them. A session runs under its own gateway's (sessionScreenLimit).
+ */
+export function getScreenLimit(app: Pick<AppVersion, 'channel' | 'screenLimit' | 'gatewayConnections'>): number {
+  return app.channel === 'whatsapp' ? WHATSAPP_SCREEN_LIMIT : designScreenLimit(app.screenLimit, app.gatewayConnections ?? []).limit;
 }

@@ -38,7 +38,7 @@ import type { AppContext } from '../../context';
 import type { AuthUser } from '../../core/auth-user';
 import { checkAppLimit, checkImportLimits, checkMenuLimit } from '../billing/plan-limits';
 import { toMenuRowValues } from '../menus/menus.service';
-import { getDraftVersion } from '../../core/app-versions';
+import { getDraftVersion, toGatewayConnections } from '../../core/app-versions';
 import { createRenderAllowance, DEPLOY_LINT_RENDER_MS } from '../../core/render-shares';
 import { getApp } from './apps.service';
 import { createAppId, checkCanBuildApps, checkIsUssdApp, getOwnedApp } from '../../core/app-access';
@@ -69,6 +69,7 @@ export async function exportApp(ctx: AppContext, user: AuthUser, appId: string):
       customShortCode: app.customShortCode,
       screenLimit: app.screenLimit,
       ...(draft.languages ? { languages: draft.languages } : {}),
+      gatewayConnections: toGatewayConnections(app),
     },
     menus: draft.menus.map(({ appId: _appId, isFirst: _isFirst, mapPosition: _placed, ...menu }, i) =>
       removeSecrets(menu, `menus.${i}`, secretsRemoved),
@@ -178,6 +179,7 @@ function toImportedAppColumns(doc: AppExport, body: ImportAppBody, problems: Imp
     useTemplateTag: settings.useTemplateTag,
     screenLimit: settings.screenLimit,
     languages: settings.languages ?? null,
+    gatewayConnections: settings.gatewayConnections,
   };
   // A new shortcode is typed whole, as when cloning; else the file's settings are checked as the create form's.
   if (body.shortCode) {
@@ -337,6 +339,7 @@ export async function importApp(
     screenLimit: columns.screenLimit,
     channel: 'ussd',
     ...(columns.languages ? { languages: columns.languages } : {}),
+    ...(columns.gatewayConnections.length > 0 ? { gatewayConnections: columns.gatewayConnections } : {}),
     menus: imported,
   });
   const indexOf = new Map(imported.map((menu, i) => [menu.uniqueId, i]));

@@ -5,6 +5,7 @@ import {
   createApp,
   deleteApp,
   exportApp,
+  findAppGatewayTraffic,
   findApps,
   getApp,
   importApp,
@@ -61,6 +62,11 @@ export function registerAppsRoutes(app: FastifyInstance, ctx: AppContext, guard:
   registerCall(app, getApp, {
     ...reader,
     handler: async (req) => ok('OK', await appsService.getApp(ctx, getSignedInUser(req), req.params.appId, getOrigin(ctx, req))),
+  });
+
+  registerCall(app, findAppGatewayTraffic, {
+    ...reader,
+    handler: async (req) => ok('OK', await appsService.findGatewayTraffic(ctx, getSignedInUser(req), req.params.appId)),
   });
 
   registerCall(app, rotateAppGatewayKey, {

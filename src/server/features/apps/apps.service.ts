@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq } from 'drizzle-orm';
-import { apps, menus, users } from '../../../db/schema';
+import { and, asc, count, desc, eq, gte, inArray, max } from 'drizzle-orm';
+import { apps, menus, sessionRecords, users } from '../../../db/schema';
+import { USSD_GATEWAYS } from '../../../shared/gateway-profiles';
 import type { Db } from '../../../db/client';
 import {
   APP_COUNTRIES,
   APP_MESSAGES,
   resolveAppShortcode,
   type App,
+  GATEWAY_TRAFFIC_DAYS,
   type CloneAppBody,
   type CreateAppBody,
+  type GatewayTraffic,
   type UpdateAppBody,
 } from '../../../shared/api/apps.schema';
 import { MERCHANT_MESSAGES } from '../../../shared/api/merchants.schema';
@@ -21,7 +24,7 @@ import { createGatewayKey } from '../../core/gateway-access';
 import { recordAdminAction, recordChangeByAdmin } from '../../core/audit-log';
 import { getAccessibleMerchant } from '../../core/merchant-access';
 import { checkCanBuildApps, checkIsUssdApp, createAppId, getOwnedApp, getReadableApp, isBuiltBy, type AppRow } from '../../core/app-access';
-import { findLiveVersions, toAppLanguages } from '../../core/app-versions';
+import { findLiveVersions, toAppLanguages, toGatewayConnections } from '../../core/app-versions';
 import { checkDialString, findCloneDialString, findDialStringHold, withDialStringClaim } from './app-dial-strings';
 
 /** The app's gateway URLs; with its gateway key on, the key is their last part (docs/runtime.md, "Gateway keys"). */
@@ -57,6 +60,7 @@ function toApp(
     resumeWindowMinutes: row.resumeWindowMinutes,
     languages: toAppLanguages(row),
     officeHours: row.officeHours ?? null,
+    gatewayConnections: toGatewayConnections(row),
     flagIcon: row.flagIcon,
     isTemplate: row.isTemplate,
     channel: row.channel === 'whatsapp' ? 'whatsapp' : 'ussd',
@@ -198,15 +202,39 @@ export async function updateApp(ctx: AppContext, user: AuthUser, body: UpdateApp
         resumeWindowMinutes: body.resumeWindowMinutes ?? existing.resumeWindowMinutes,
         languages: body.languages === undefined ? existing.languages : body.languages,
         officeHours: body.officeHours === undefined ? existing.officeHours : body.officeHours,
+        gatewayConnections: body.gatewayConnections ?? existing.gatewayConnections,
         updatedAt: ctx.now(),
       })
       .where(eq(apps.id, existing.id))
       .returning(),
   );
   // The live URL's cached app carries the resume setting and office hours: a change applies from the next session.
+  // Gateway connections are the draft's at once (the test URL, the designer) and the live URL's from the next deploy.
   ctx.versions.invalidate(existing.id);
   await recordChangeByAdmin(ctx.db, user, existing.userId, 'app_updated', existing.id, { appName: body.appName });
   return getApp(ctx, user, row!.id, origin);
+}
+
+/**
+ * The USSD gateways that sent the app sessions (test or live URL) in the last GATEWAY_TRAFFIC_DAYS, busiest first:
+ * App Settings offers to connect the ones the app is not connected to. Counts only, no caller's data.
+ */
+export async function findGatewayTraffic(ctx: AppContext, user: AuthUser, appId: string): Promise<GatewayTraffic[]> {
+  const app = await getOwnedApp(ctx, user, appId);
+  checkIsUssdApp(app);
+  const since = new Date(ctx.now().getTime() - GATEWAY_TRAFFIC_DAYS * 24 * 60 * 60 * 1000);
+  const sessions = count();
+  const rows = await ctx.db
+    .select({ gateway: sessionRecords.gateway, sessions, lastAt: max(sessionRecords.endedAt) })
+    .from(sessionRecords)
+    .where(and(eq(sessionRecords.appId, app.id), gte(sessionRecords.endedAt, since), inArray(sessionRecords.gateway, [...USSD_GATEWAYS])))
+    .groupBy(sessionRecords.gateway)
+    .orderBy(desc(sessions), asc(sessionRecords.gateway));
+  return rows.map((r) => ({
+    gateway: r.gateway as GatewayTraffic['gateway'],
+    sessions: r.sessions,
+    lastAt: (r.lastAt ?? since).toISOString(),
+  }));
 }
 
 export async function deleteApp(ctx: AppContext, user: AuthUser, appId: string): Promise<void> {

@@ -1,7 +1,7 @@
 import { Badge, Button, Card, Divider, Group, NumberInput, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { showToast } from '../../lib/toast';
 import { IconLockSquareRounded, IconWebhook } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import {
@@ -23,8 +23,9 @@ import { AppTemplateTagField } from './app-template-tag-field';
 import { AppGatewayKeyField } from './app-gateway-key-field';
 import { AppDialStringStatus } from './app-dial-string-status';
 import { AppLanguageFields, readLanguageValues, toLanguageValues, type LanguageValues } from './app-language-fields';
-import { updateApp } from '../../../shared/api/apps.calls';
-import { call } from '../../lib/call';
+import { AppGatewayFields, checkGatewayValues, readGatewayValues, toGatewayValues, type GatewayValues } from './app-gateway-fields';
+import { findAppGatewayTraffic, updateApp } from '../../../shared/api/apps.calls';
+import { call, callQuery } from '../../lib/call';
 import { SAVE_REDIRECT_MS } from './apps.api';
 import { AppNotFoundError, useApp } from './use-apps';
 import { BackLink } from '../../components/back-link';
@@ -147,6 +148,8 @@ function AppSettingsForm({ app }: { app: App }) {
     resumeWindowMinutes: app.resumeWindowMinutes,
   });
   const [languages, setLanguages] = useState<LanguageValues>(() => toLanguageValues(app.languages));
+  const [gateways, setGateways] = useState<GatewayValues[]>(() => toGatewayValues(app.gatewayConnections));
+  const traffic = useQuery(callQuery(findAppGatewayTraffic, { params: { appId: app.appId } }, 'The gateways could not be read.'));
   const [message, setMessage] = useState<string | null>(null);
   const [successMessage, setSuccessMessage] = useState<string | null>(null);
   const [isSaving, setSaving] = useState(false);
@@ -159,7 +162,8 @@ function AppSettingsForm({ app }: { app: App }) {
   async function handleSubmit(event: React.FormEvent) {
     event.preventDefault();
     setAttempt((n) => n + 1);
-    const problem = checkAppSettings(values, isExisting, app.shortCode);
+    // A connection's problem is shown at its field too (AppGatewayFields).
+    const problem = checkAppSettings(values, isExisting, app.shortCode) ?? checkGatewayValues(gateways).values().next().value ?? null;
     setMessage(problem);
     if (problem) return;
     setSaving(true);
@@ -179,6 +183,7 @@ function AppSettingsForm({ app }: { app: App }) {
         // Off, the window field may hold anything: the stored window is kept.
         resumeWindowMinutes: isValidResumeWindow(values.resumeWindowMinutes) ? Number(values.resumeWindowMinutes) : app.resumeWindowMinutes,
         languages: readLanguageValues(languages),
+        gatewayConnections: readGatewayValues(gateways),
       },
     });
     if (isOk(reply)) {
@@ -247,6 +252,8 @@ function AppSettingsForm({ app }: { app: App }) {
         />
         <Divider my="xs" />
         <AppLanguageFields values={languages} onChange={setLanguages} />
+        <Divider my="xs" />
+        <AppGatewayFields values={gateways} appScreenLimit={app.screenLimit} traffic={traffic.data} onChange={setGateways} />
         <Group justify="flex-end" mt="xs">
           <Button variant="default" component={Link} to={APP_LIST_PATH}>
             Cancel

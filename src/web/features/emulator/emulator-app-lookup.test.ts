@@ -23,6 +23,7 @@ const app = (appId: string, appName: string): App => ({
   resumeWindowMinutes: 5,
   languages: null,
   officeHours: null,
+  gatewayConnections: [],
   flagIcon: '',
   isTemplate: false,
   channel: 'ussd',

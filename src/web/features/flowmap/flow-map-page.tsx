@@ -5,6 +5,7 @@ import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { EmptyPanel } from '../../components/list-states';
 import { useAppMenus } from '../menus/use-app-menus';
+import { toPreviewApp } from '../menus/menu-screen-preview';
 import { FlowLegend } from './components/flow-legend';
 import { FlowMapCanvas } from './components/flow-map-canvas';
 import { FlowMapHeader } from './components/flow-map-header';
@@ -80,9 +81,7 @@ export function FlowMapPage() {
     deleteMenu: panels.deleteMenu,
   });
 
-  const previewApp = app
-    ? { appId: app.appId, appName: app.appName, shortCode: app.shortCode, screenLimit: app.screenLimit, channel: app.channel, menus }
-    : { appId, appName: '', shortCode: '' };
+  const previewApp = toPreviewApp(appId, app, menus);
   const path = sessionPath.path;
 
   return (

@@ -20,6 +20,7 @@ import { useMenuEditor } from './use-menu-editor';
 import { useMenuList } from './use-menu-list';
 import { getAppLinks } from '../../lib/paths';
 import { LoadErrorPanel } from '../../components/load-error-panel';
+import { toPreviewApp } from './menu-screen-preview';
 
 /** Wait after a menu update before the lists are read again. */
 export const MENU_REFRESH_DELAY_MS = 500;
@@ -92,17 +93,7 @@ export function MenuDesignPage() {
   };
 
   const { app } = data;
-  const previewApp = app
-    ? {
-        appId: app.appId,
-        appName: app.appName,
-        shortCode: app.shortCode,
-        screenLimit: app.screenLimit,
-        channel: app.channel,
-        languages: app.languages,
-        menus: data.menus,
-      }
-    : { appId, appName: '', shortCode: '' };
+  const previewApp = toPreviewApp(appId, app, data.menus);
 
   // One address per designer: a bot opened under /app/design (or an app under the bots' path) moves to its own.
   const canonical = app && getAppLinks(app).designer;

@@ -2,8 +2,10 @@ import { ActionIcon, Badge, Group, Progress, Stack, Text, TextInput } from '@man
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import type { AppChannel } from '../../../shared/app/app-version.schema';
+import type { App } from '../../../shared/api/apps.schema';
 import { DEFAULT_SCREEN_LIMIT, type AppLanguages, type AppVersion, type Menu } from '../../../shared/app';
 import { WHATSAPP_LIMITS } from '../../../shared/whatsapp';
+import { designScreenLimit, GATEWAY_PROFILES, type GatewayConnection } from '../../../shared/gateway-profiles';
 import { compileApp, previewMenu } from '../../../engine';
 import { describeNonGsm, measureScreen, type ScreenMeasure } from '../../../shared/ussd-encoding';
 import { ChatBubble } from '../bots/chat-bubble';
@@ -21,12 +23,29 @@ export interface PreviewApp {
   appName: string;
   shortCode: string;
   screenLimit?: number;
+  /** The gateways the app is connected to: the preview holds a screen to the strictest (designScreenLimit). */
+  gatewayConnections?: readonly GatewayConnection[];
   /** A bot's screens are WhatsApp messages: a bubble, and a message's limit instead of the USSD screen's. */
   channel?: AppChannel;
   /** The app's languages: the preview can show each (docs/languages.md). */
   languages?: AppLanguages | null;
   /** The app's saved menus: the variables its templates can read (the designer suggests them, the preview samples them). */
   menus?: ReadonlyArray<Pick<Menu, 'uniqueId' | 'userDefinedName' | 'actions' | 'inputKind'>>;
+}
+
+/** What the preview reads of an app (the designer's and the flow map's editors); a bare one while the app loads. */
+export function toPreviewApp(appId: string, app: App | undefined, menus: PreviewApp['menus']): PreviewApp {
+  if (!app) return { appId, appName: '', shortCode: '' };
+  return {
+    appId: app.appId,
+    appName: app.appName,
+    shortCode: app.shortCode,
+    screenLimit: app.screenLimit,
+    gatewayConnections: app.gatewayConnections,
+    channel: app.channel,
+    languages: app.languages,
+    menus,
+  };
 }
 
 type PreviewMenu = Pick<Menu, 'headerText' | 'displayText' | 'footerText' | 'terminate' | 'inputHolder' | 'translations'>;
@@ -101,7 +120,9 @@ function EncodingNote({ measure, appLimit }: { measure: ScreenMeasure; appLimit:
 /** The live phone preview of the menu being edited, and its character count against the app's screen limit. */
 export function MenuScreenPreview({ app, menu, language }: { app: PreviewApp; menu: PreviewMenu; language?: string }) {
   const isBot = app.channel === 'whatsapp';
-  const limit = isBot ? WHATSAPP_LIMITS.text : (app.screenLimit ?? DEFAULT_SCREEN_LIMIT);
+  const design = designScreenLimit(app.screenLimit ?? DEFAULT_SCREEN_LIMIT, app.gatewayConnections ?? []);
+  const limit = isBot ? WHATSAPP_LIMITS.text : design.limit;
+  const narrowedBy = isBot || !design.gateway ? null : GATEWAY_PROFILES[design.gateway].label;
   const t = language ? menu.translations?.[language] : undefined;
   const typedNames = findSampleInputs([
     t?.headerText || menu.headerText,
@@ -147,6 +168,11 @@ export function MenuScreenPreview({ app, menu, language }: { app: PreviewApp; me
           size="xs"
           aria-label="Characters used"
         />
+      )}
+      {narrowedBy && (
+        <Text size="xs" c="dimmed" data-testid="menu-limit-gateway">
+          {`${narrowedBy} carries ${limit} characters a screen: the strictest gateway this app is connected to.`}
+        </Text>
       )}
       {result.ok && result.measure && <EncodingNote measure={result.measure} appLimit={limit} />}
       {isBot ? (

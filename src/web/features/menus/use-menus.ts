@@ -31,6 +31,8 @@ export function toDraftVersion(appId: string, app: App | undefined, menus: Menu[
     screenLimit: app?.screenLimit ?? DEFAULT_SCREEN_LIMIT,
     channel: app?.channel ?? 'ussd',
     menus,
+    // As the server's draft: the lint holds screens to the strictest connected gateway (getScreenLimit).
+    ...(app?.gatewayConnections.length ? { gatewayConnections: app.gatewayConnections } : {}),
   };
 }
 

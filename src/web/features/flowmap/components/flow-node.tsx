@@ -12,6 +12,8 @@ export type MapNodeData = FlowNodeData & {
   isEditable?: boolean;
   /** The app's screen limit, for the length counter. */
   screenLimit?: number;
+  /** The connected gateway that narrows it, when one does ('Nalo carries 120'). */
+  screenGateway?: string;
   /** On the session path shown: the numbers of the steps at this menu (1 is the first screen). */
   pathSteps?: number[];
 };
@@ -80,16 +82,17 @@ const HIDDEN = { opacity: 0 };
 
 /** The length counter: '42/160', red past the limit. */
 /** A screen's length against its limit; a USSD screen sent as UCS-2 says so (its limit is the smaller UCS-2 one). */
-function LengthCounter({ length, limit, ucs2 }: { length: number; limit: number; ucs2: boolean }) {
+function LengthCounter({ length, limit, ucs2, gateway }: { length: number; limit: number; ucs2: boolean; gateway?: string }) {
   const over = length > limit;
   return (
     <Text
+      title={gateway ? `${gateway} characters: the strictest gateway this app is connected to` : undefined}
       size="10px"
       c={over ? 'red.8' : 'dimmed'}
       fw={over ? 700 : 400}
       ff="monospace"
       data-testid="flow-length"
-      aria-label={`${length} of ${limit} characters${ucs2 ? ', sent as UCS-2' : ''}`}
+      aria-label={`${length} of ${limit} characters${ucs2 ? ', sent as UCS-2' : ''}${gateway ? ` (${gateway})` : ''}`}
     >
       {length}/{limit}
       {ucs2 ? ' UCS-2' : ''}
@@ -190,7 +193,12 @@ export function FlowNodeBox({ data }: NodeProps<MapNode>) {
           {data.title}
         </Text>
         {data.kind === 'menu' && data.screenLength !== undefined && data.screenLimit !== undefined && (
-          <LengthCounter length={data.screenLength} limit={data.screenLimit} ucs2={data.screenMeasure?.encoding === 'UCS-2'} />
+          <LengthCounter
+            length={data.screenLength}
+            limit={data.screenLimit}
+            ucs2={data.screenMeasure?.encoding === 'UCS-2'}
+            gateway={data.screenGateway}
+          />
         )}
       </Group>
       {isDetailed ? (

@@ -1,4 +1,6 @@
 import { toUcs2Limit } from '../../../../shared/ussd-encoding';
+import { designScreenLimit, GATEWAY_PROFILES } from '../../../../shared/gateway-profiles';
+import type { App } from '../../../../shared/api/apps.schema';
 import { MarkerType, type Edge } from '@xyflow/react';
 import { useMemo } from 'react';
 import { compileApp, previewMenu } from '../../../../engine';
@@ -25,7 +27,9 @@ const LABEL_GAP = NODE_GAP - 14;
 
 /** Each menu's screen rendered by the engine with sample values (`<name>` for each session.inputs.name). */
 function renderScreens(version: AppVersion): (menu: Menu) => string {
-  const compiled = compileApp({ ...version, screenLimit: Number.MAX_SAFE_INTEGER });
+  // Whole screens: no limit, and no gateway to narrow it (getScreenLimit).
+  const { gatewayConnections: _narrowing, ...whole } = version;
+  const compiled = compileApp({ ...whole, screenLimit: Number.MAX_SAFE_INTEGER });
   return (menu) => {
     const names = findSampleInputs([menu.headerText, menu.displayText, menu.footerText]);
     const inputs = Object.fromEntries(names.map((n) => [n, `<${n}>`]));
@@ -131,11 +135,17 @@ export function useFlowLayout(appId: string, data: AppMenus, direction: FlowDire
 
 /**
  * A box's counter: on USSD the screen as the network carries it against the limit of its encoding (a UCS-2 screen
- * holds 70 of a 160 limit); in a bot the message's length against the app's limit.
+ * holds 70 of a 160 limit), the app's limit narrowed by the strictest gateway it is connected to (named); in a bot
+ * the message's length against the app's limit.
  */
-function toCounter(data: FlowNodeData, app: { screenLimit?: number; channel?: string } | undefined | null) {
-  const limit = app?.screenLimit;
-  if (limit === undefined || app?.channel === 'whatsapp' || !data.screenMeasure) return { screenLimit: limit };
+function toCounter(data: FlowNodeData, app: Pick<App, 'screenLimit' | 'channel' | 'gatewayConnections'> | undefined | null) {
+  if (!app) return {};
+  if (app.channel === 'whatsapp' || !data.screenMeasure) return { screenLimit: app.screenLimit };
+  const { limit, gateway } = designScreenLimit(app.screenLimit, app.gatewayConnections);
   const ucs2 = data.screenMeasure.encoding === 'UCS-2';
-  return { screenLength: data.screenMeasure.length, screenLimit: ucs2 ? toUcs2Limit(limit) : limit };
+  return {
+    screenLength: data.screenMeasure.length,
+    screenLimit: ucs2 ? toUcs2Limit(limit) : limit,
+    ...(gateway ? { screenGateway: `${GATEWAY_PROFILES[gateway].label} carries ${limit}` } : {}),
+  };
 }
