@@ -1,9 +1,11 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { sessionRecords } from '../../../db/schema';
 import { describeDb } from '../../../../tests/support/test-db';
 import { useTestApp, useUser } from '../../../../tests/support/test-app';
-import { seedApp, seedMenu, seedShop } from '../../../../tests/support/seed-app';
+import { seedApp, seedMenu, seedShop, updateAppSettings } from '../../../../tests/support/seed-app';
 
 /** Why sessions end (docs/runtime.md, "Why a session ended"), as the records show it, through the gateways' own wires. */
 describeDb('session end causes', () => {
@@ -175,5 +177,59 @@ describe('screens under the gateway a session came through', () => {
     expect(atScreen.length).toBeLessThanOrEqual(160);
     expect(naloScreen.length).toBeLessThanOrEqual(120);
     expect(naloScreen.endsWith('98. More')).toBe(true);
+  });
+});
+
+describeDb("a hop under its gateway's response budget", () => {
+  const t = useTestApp({ ALLOW_PRIVATE_NETWORK: true });
+  const owner = useUser(t);
+  let server: Server;
+  let appId: string;
+  beforeAll(async () => {
+    // An API that answers after 2.5 s: past a 2 s gateway's budget, within the platform's own 3 s for an action.
+    server = createServer((_req, res) => {
+      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"balance":"10"}'), 2500);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/balance`;
+    appId = await seedApp(t, owner.auth, { customShortCode: '*920*73#' });
+    await seedMenu(t, owner.auth, appId, {
+      userDefinedName: 'balance',
+      displayText: 'Balance {{ actions.lookup.body.balance }}',
+      isFirst: true,
+      terminate: true,
+      actions: [
+        {
+          actionName: 'lookup',
+          actionType: 'pre',
+          inheritsPlugin: 'restapi',
+          code: { method: 'GET', url, contentType: 'application/json' },
+        },
+      ],
+    });
+    // Arkesel's contract for this app says it waits 2 s: hops get 1 s.
+    const saved = await updateAppSettings(t, owner.auth, appId, { gatewayConnections: [{ gateway: 'arkesel', budgetMs: 2000 }] });
+    expect(saved.json().status).toBe('00');
+  });
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it('cuts the action at the shortened hop budget and records the session as over budget', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/ussd/${appId}/test`,
+      payload: { sessionID: 'ARK-1', userID: 'u', msisdn: '+233241234567', newSession: true, userData: '*920*73#', network: 'MTN' },
+    });
+    expect(res.json()).toMatchObject({ continueSession: false, message: 'Service temporarily unavailable. Please try again.' });
+    await t.app.runtime.flushEvents();
+    const [record] = await t.db
+      .select()
+      .from(sessionRecords)
+      .where(and(eq(sessionRecords.appId, appId), eq(sessionRecords.sessionId, 'ARK-1')));
+    expect(record).toMatchObject({ endCause: 'budget_exceeded', gateway: 'arkesel' });
+    // The action was cut at the hop's 1 s, not its own 3 s: its time on the record says so.
+    expect(record!.actionMs![0]).toBeGreaterThanOrEqual(900);
+    expect(record!.actionMs![0]).toBeLessThan(2500);
   });
 });
