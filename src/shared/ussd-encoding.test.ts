@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fitScreenUnits, gsmSeptets, measureScreen, toUcs2Limit } from './ussd-encoding';
+import { applyLookAlikes, fitScreenUnits, gsmSeptets, measureScreen, toUcs2Limit } from './ussd-encoding';
 
 /** Golden cases: screens in the languages our customers add, as the network carries them. */
 describe('a USSD screen as the network carries it', () => {
@@ -42,5 +42,18 @@ describe('a USSD screen as the network carries it', () => {
     expect(fitScreenUnits('abc{de', 5, 'GSM-7')).toBe(4);
     expect(fitScreenUnits('ab👋cd', 3, 'UCS-2')).toBe(2);
     expect(fitScreenUnits('ab👋cd', 4, 'UCS-2')).toBe(4);
+  });
+});
+
+describe('applyLookAlikes', () => {
+  it('puts in the chosen look-alikes and nothing else, by code point', () => {
+    const twi = 'Akwaaba! Wo ho te sɛn?\n1. Tɔ airtime 😀';
+    const measure = measureScreen(twi, 160);
+    const swapped = applyLookAlikes(twi, measure.lookAlikes);
+    // The emoji has no look-alike: it stays, and the screen is still UCS-2 because of it alone.
+    expect(swapped).toBe('Akwaaba! Wo ho te sen?\n1. To airtime 😀');
+    expect(measureScreen(swapped, 160).nonGsm).toEqual(['😀']);
+    expect(measureScreen(applyLookAlikes('Ẹ ku ọjọ́ ₦50', { Ẹ: 'E', ọ: 'o', '₦': 'N' }), 160).nonGsm).toEqual(['\u0301']);
+    expect(applyLookAlikes('no change', {})).toBe('no change');
   });
 });

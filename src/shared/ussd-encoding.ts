@@ -137,3 +137,14 @@ export function describeNonGsm(measure: Pick<ScreenMeasure, 'nonGsm' | 'lookAlik
     .join(', ');
   return { because, swaps };
 }
+
+/**
+ * `text` with the look-alikes a builder chose put in place of the characters they stand for (the designer's "Use GSM
+ * look-alikes"). Only those given change; a character with no look-alike (a combining tone mark, an emoji) stays.
+ * @example applyLookAlikes('Wo ho yɛ? ₦50', { ɛ: 'e', '₦': 'N' }) // 'Wo ho ye? N50'
+ */
+export function applyLookAlikes(text: string, lookAlikes: Readonly<Record<string, string>>): string {
+  let out = '';
+  for (const char of text) out += lookAlikes[char] ?? char;
+  return out;
+}

@@ -457,6 +457,14 @@ describeBrowser('menu designer', () => {
       'Sent as UCS-2 because of "ɛ", "ɔ": 70 characters a screen, not 160. GSM look-alikes: ɛ → e, ɔ → o.',
     );
     await shot(page, 'designer-preview-twi-desktop');
+    // The builder may take the look-alikes: the screen goes back to GSM-7 and its 160 characters.
+    await preview.getByTestId('menu-apply-look-alikes').click();
+    await expect.poll(() => count.textContent()).toBe('51 / 160 characters');
+    expect(await form(page).getByRole('textbox', { name: 'Menu text' }).inputValue()).toBe(
+      'Akwaaba! Wo ho te sen?\n1. To airtime\n2. Hwe wo sika',
+    );
+    await hidden(preview.getByTestId('menu-encoding'));
+    await shot(page, 'designer-preview-twi-look-alikes-desktop');
     // Leaving with unsaved changes asks first.
     await form(page).getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Discard' }).click();

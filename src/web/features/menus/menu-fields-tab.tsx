@@ -2,6 +2,7 @@ import { ActionIcon, Checkbox, Group, SegmentedControl, Select, SimpleGrid, Stac
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { describeLanguage, type AppLanguages } from '../../../shared/app';
+import { applyLookAlikes } from '../../../shared/ussd-encoding';
 import classes from './menus.module.css';
 import { SaveToContactField } from './contact-field-inputs';
 import { MenuTranslationFields } from './menu-translation-fields';
@@ -37,9 +38,33 @@ export function MenuFieldsTab({ values, set, errors, app }: MenuFieldsTabProps) 
           <MenuDefaultFields values={values} set={set} err={err} />
         )}
       </Stack>
-      <MenuScreenPreview app={app} menu={values} language={other || undefined} />
+      <MenuScreenPreview
+        app={app}
+        menu={values}
+        language={other || undefined}
+        onApplyLookAlikes={(lookAlikes) => set(withLookAlikes(values, other, lookAlikes))}
+      />
     </div>
   );
+}
+
+/** The change that puts GSM look-alikes into the screen texts of one language ('' the default) of the menu. */
+function withLookAlikes(values: MenuFormValues, language: string, lookAlikes: Record<string, string>): Partial<MenuFormValues> {
+  const swap = (text: string | undefined) => (text ? applyLookAlikes(text, lookAlikes) : text);
+  if (language === '')
+    return { headerText: swap(values.headerText), displayText: swap(values.displayText), footerText: swap(values.footerText) };
+  const screen = values.translations[language] ?? {};
+  return {
+    translations: {
+      ...values.translations,
+      [language]: {
+        ...screen,
+        headerText: swap(screen.headerText),
+        displayText: swap(screen.displayText),
+        footerText: swap(screen.footerText),
+      },
+    },
+  };
 }
 
 function MenuDefaultFields({

@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Group, Progress, Stack, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, Progress, Stack, Text, TextInput } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import type { AppChannel } from '../../../shared/app/app-version.schema';
@@ -105,20 +105,49 @@ export function renderMenuPreview(app: PreviewApp, menu: PreviewMenu, inputs: Re
   return { ok: true as const, length: measure?.length ?? screen.length, measure, pages: paged.pages };
 }
 
-/** Why a USSD screen holds fewer characters: the letters that send it as UCS-2, and GSM look-alikes for them. */
-function EncodingNote({ measure, appLimit }: { measure: ScreenMeasure; appLimit: number }) {
+/**
+ * Why a USSD screen holds fewer characters: the letters that send it as UCS-2, and GSM look-alikes for them, which the
+ * builder may put in with one click (the words change, so it is offered, never done for them).
+ */
+function EncodingNote({
+  measure,
+  appLimit,
+  onApply,
+}: {
+  measure: ScreenMeasure;
+  appLimit: number;
+  onApply?: (lookAlikes: Record<string, string>) => void;
+}) {
   if (measure.encoding !== 'UCS-2') return null;
   const { because, swaps } = describeNonGsm(measure);
   return (
-    <Text size="xs" c="dimmed" data-testid="menu-encoding" style={{ overflowWrap: 'anywhere' }}>
-      {`Sent as UCS-2 because of ${because}: ${measure.limit} characters a screen, not ${appLimit}.`}
-      {swaps && ` GSM look-alikes: ${swaps}.`}
-    </Text>
+    <Stack gap={4} align="flex-start">
+      <Text size="xs" c="dimmed" data-testid="menu-encoding" style={{ overflowWrap: 'anywhere' }}>
+        {`Sent as UCS-2 because of ${because}: ${measure.limit} characters a screen, not ${appLimit}.`}
+        {swaps && ` GSM look-alikes: ${swaps}.`}
+      </Text>
+      {swaps && onApply && (
+        <Button size="compact-xs" variant="light" data-testid="menu-apply-look-alikes" onClick={() => onApply(measure.lookAlikes)}>
+          Use GSM look-alikes
+        </Button>
+      )}
+    </Stack>
   );
 }
 
 /** The live phone preview of the menu being edited, and its character count against the app's screen limit. */
-export function MenuScreenPreview({ app, menu, language }: { app: PreviewApp; menu: PreviewMenu; language?: string }) {
+export function MenuScreenPreview({
+  app,
+  menu,
+  language,
+  onApplyLookAlikes,
+}: {
+  app: PreviewApp;
+  menu: PreviewMenu;
+  language?: string;
+  /** Puts the offered GSM look-alikes into the shown language's texts (the designer's form); absent, none is offered. */
+  onApplyLookAlikes?: (lookAlikes: Record<string, string>) => void;
+}) {
   const isBot = app.channel === 'whatsapp';
   const design = designScreenLimit(app.screenLimit ?? DEFAULT_SCREEN_LIMIT, app.gatewayConnections ?? []);
   const limit = isBot ? WHATSAPP_LIMITS.text : design.limit;
@@ -174,7 +203,7 @@ export function MenuScreenPreview({ app, menu, language }: { app: PreviewApp; me
           {`${narrowedBy} carries ${limit} characters a screen: the strictest gateway this app is connected to.`}
         </Text>
       )}
-      {result.ok && result.measure && <EncodingNote measure={result.measure} appLimit={limit} />}
+      {result.ok && result.measure && <EncodingNote measure={result.measure} appLimit={limit} onApply={onApplyLookAlikes} />}
       {isBot ? (
         <div className={chatClasses.preview}>
           {result.ok ? (
