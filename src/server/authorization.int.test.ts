@@ -102,6 +102,7 @@ const ACCESS: Record<string, RouteAccess> = {
   'GET /api/dashboard/appDashboard/:appId': 'signedIn',
   'GET /api/dashboard/whatsappMessages/:appId': 'signedIn',
   'GET /api/dashboard/inbox/:appId': 'signedIn',
+  'GET /api/dashboard/sessionHealth/:appId': 'signedIn',
   'GET /api/dashboard/sessionMessages/:appId': 'signedIn',
   'GET /dashboard/completedSessions/:appId': 'signedIn',
   'GET /dashboard/uncompletedSessions/:appId': 'signedIn',
@@ -601,6 +602,7 @@ describeDb('authorization, route by route', () => {
     ['GET /api/dashboard/appDashboard/:appId', () => ({ method: 'GET', url: `/api/dashboard/appDashboard/${appId}` })],
     ['GET /api/dashboard/whatsappMessages/:appId', () => ({ method: 'GET', url: `/api/dashboard/whatsappMessages/${appId}` })],
     ['GET /api/dashboard/inbox/:appId', () => ({ method: 'GET', url: `/api/dashboard/inbox/${appId}` })],
+    ['GET /api/dashboard/sessionHealth/:appId', () => ({ method: 'GET', url: `/api/dashboard/sessionHealth/${appId}` })],
     ['GET /api/dashboard/sessionMessages/:appId', () => ({ method: 'GET', url: `/api/dashboard/sessionMessages/${appId}?sessionId=s1` })],
     ['GET /dashboard/completedSessions/:appId', () => ({ method: 'GET', url: `/dashboard/completedSessions/${appId}` })],
     ['GET /dashboard/uncompletedSessions/:appId', () => ({ method: 'GET', url: `/dashboard/uncompletedSessions/${appId}` })],
@@ -731,6 +733,7 @@ describeDb('authorization, route by route', () => {
       );
       expectReach(await call('GET', `/api/deployChanges/${app}`), reach.edit, 'deploy');
       expectReach(await call('GET', `/dashboard/completedSessions/${app}`), reach.monitor, 'sessions');
+      expectReach(await call('GET', `/api/dashboard/sessionHealth/${app}`), reach.monitor, 'session health');
       expectReach(await call('POST', '/debug/userInputs', { appId: app, sessionId: 's1' }), reach.monitor, 'session inputs');
       expectReach(await call('GET', `/deleteApp/${app}`), reach.edit, 'delete');
       // Refused calls changed nothing: the owner's menu reads as it was, and the app is still there.

@@ -15,3 +15,10 @@ export type E2eUserKind = keyof typeof E2E_USERS;
  * cannot set yet: writing first (first-message.e2e.ts) needs it. Apart from E2E_USERS, whose kinds other files walk.
  */
 export const FIRST_MESSAGE_USER = { email: 'writer@e2e.test', password: 'writer-e2e-1', contact: '+233240000077' } as const;
+
+/**
+ * A USSD builder whose app "Health Shop" global setup seeds with finished sessions as the runtime records them (end
+ * causes, hop and action times, networks, the gateway's words: tests/e2e/session-health-seed.ts), for the
+ * dashboard's session health panels (session-health.e2e.ts). Apart from E2E_USERS, whose kinds other files walk.
+ */
+export const HEALTH_USER = { email: 'health@e2e.test', password: 'health-e2e-1', appName: 'Health Shop' } as const;

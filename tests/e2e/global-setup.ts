@@ -16,6 +16,7 @@ import { reportMissingService } from '../support/services';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
 import { E2E_USERS, FIRST_MESSAGE_USER } from './fixtures';
 import { contacts } from '../../src/db/schema';
+import { seedSessionHealth } from './session-health-seed';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -65,6 +66,8 @@ export default async function setup(project: TestProject) {
     // Not opted in: first-message.e2e.ts opts the contact in on the Contacts screen.
     consent: {},
   });
+  // Finished sessions with end causes and hop times, as the runtime records them (session-health.e2e.ts).
+  await seedSessionHealth(database.db);
 
   // Its own address as PUBLIC_URL: the sandbox checkout a payment opens in a new tab is served from there.
   const port = await findFreePort();

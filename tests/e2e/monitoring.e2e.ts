@@ -309,10 +309,10 @@ describeBrowser('monitoring screens', () => {
       'Telecel',
       'Telecel Ghana (formerly Vodafone), network code 62002',
     ]);
-    expect(await page.locator('thead th').allTextContents()).toEqual(['ID', 'MOBILE', 'NETWORK', 'DATE', 'SOURCE', 'ACTIONS']);
+    expect(await page.locator('thead th').allTextContents()).toEqual(['ID', 'MOBILE', 'NETWORK', 'DATE', 'SOURCE', 'ENDED', 'ACTIONS']);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'CSV' }).click()]);
     const csv = csvCells(await readDownload(download));
-    expect(csv[0]).toEqual(['ID', 'MOBILE', 'NETWORK', 'NETWORK CODE', 'DATE', 'SOURCE', 'INPUTS']);
+    expect(csv[0]).toEqual(['ID', 'MOBILE', 'NETWORK', 'NETWORK CODE', 'DATE', 'SOURCE', 'ENDED', 'GATEWAY SAID', 'INPUTS']);
     expect(csv.find((row) => row[0] === 'live-1')?.slice(1, 4)).toEqual(['+233201000005', 'Telecel', '62002']);
     expect(csv.find((row) => row[0] === 'emu-1')?.slice(2, 4)).toEqual(['MTN', '']);
     expect(csv.find((row) => row[0] === 'emu-1')?.[5]).toBe('Emulator');

@@ -9,6 +9,8 @@ import {
   inboxFiguresQuerySchema,
   inboxFiguresSchema,
   liveItemSchema,
+  sessionHealthQuerySchema,
+  sessionHealthSchema,
 } from './monitoring.schema';
 
 // The dashboard area's calls (src/shared/api/contract.ts): an app's open sessions and its dashboard. Every
@@ -51,4 +53,14 @@ export const getInboxFigures = defineCall({
   query: inboxFiguresQuerySchema,
   reply: envelopeSchema(inboxFiguresSchema),
   key: ['monitoring', 'inbox', ':appId', ':period'],
+});
+
+/** GET /api/dashboard/sessionHealth/:appId?environment=&period=: why the app's sessions ended, by menu and network, and its hop times against each gateway's budget. */
+export const getSessionHealth = defineCall({
+  method: 'GET',
+  path: '/api/dashboard/sessionHealth/:appId',
+  params: appIdParamsSchema,
+  query: sessionHealthQuerySchema,
+  reply: envelopeSchema(sessionHealthSchema),
+  key: ['monitoring', 'session-health', ':appId', ':environment', ':period'],
 });

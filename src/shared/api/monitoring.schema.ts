@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ENVIRONMENTS } from '../environment';
+import { END_CAUSES } from '../session-ends';
 import { DELIVERY_STATUSES } from '../whatsapp-status';
 import { locationSchema } from './bots.schema';
 import { mediaRefSchema } from './media.schema';
@@ -138,6 +139,63 @@ export const deliveryCountsSchema = z.object({
   failureReasons: z.array(z.object({ code: z.number().nullable(), reason: z.string(), messages: z.number() })),
 });
 
+/** The dashboard's session health covers the delivery counts' environment and period. */
+export const sessionHealthQuerySchema = deliveryCountsQuerySchema;
+
+/** Sessions by why they ended (shared/session-ends.ts), in END_CAUSES order; `cause` null for records kept from before causes. */
+const causeCountsSchema = z.array(z.object({ cause: z.enum(END_CAUSES).nullable(), sessions: z.number() }));
+/** A time's middle and its 95th percentile, in milliseconds (interpolated, rounded); null when nothing was measured. */
+const msPercentilesSchema = z.object({ p50Ms: z.number(), p95Ms: z.number() }).nullable();
+
+/**
+ * Why an app's sessions ended and how fast it answered them (docs/monitoring.md, "Session health"): the finished
+ * sessions of one environment in the period (ended between `from` and `to`).
+ */
+export const sessionHealthSchema = z.object({
+  period: z.enum(DASHBOARD_PERIODS),
+  from: z.string(),
+  to: z.string(),
+  sessions: z.number(),
+  causes: causeCountsSchema,
+  /** Per menu where sessions stopped (named as the dashboard's menuOutcomes name it), most sessions first. */
+  menus: z.array(z.object({ menuId: z.string(), menu: z.string(), sessions: z.number(), causes: causeCountsSchema })),
+  /**
+   * Per network as people name it (shared/mobile-networks.ts: `62001` and `MTN` are one), most sessions first:
+   * `completionRate` is completions (COMPLETING_CAUSES) over the sessions with a cause, null when none has one;
+   * `medianHopMs` the middle time of their hops in the runtime, null when none was timed.
+   */
+  networks: z.array(
+    z.object({
+      network: z.string(),
+      detail: z.string(),
+      sessions: z.number(),
+      completionRate: z.number().nullable(),
+      medianHopMs: z.number().nullable(),
+      causes: causeCountsSchema,
+    }),
+  ),
+  /**
+   * Hop times per gateway against its response budget (shared/gateway-profiles.ts, as the app's connections narrow
+   * it; null for a chat channel): a hop's whole time, its time in the runtime (whole less actions) and in actions.
+   */
+  latency: z.array(
+    z.object({
+      gateway: z.string(),
+      label: z.string(),
+      budgetMs: z.number().nullable(),
+      hops: z.number(),
+      overBudget: z.number(),
+      hop: msPercentilesSchema,
+      runtime: msPercentilesSchema,
+      actions: msPercentilesSchema,
+    }),
+  ),
+  /** The five actions with the slowest 95th percentile in those sessions: runs, that percentile (null: never timed), failures. */
+  slowestActions: z.array(
+    z.object({ actionName: z.string(), menuName: z.string(), runs: z.number(), p95Ms: z.number().nullable(), failures: z.number() }),
+  ),
+});
+
 export const inboxFiguresQuerySchema = z.object({
   period: z.enum(DASHBOARD_PERIODS, { message: 'The period must be day, week or month' }).default('day'),
 });
@@ -215,7 +273,18 @@ export const sessionRowSchema = z.object({
   media: sessionMediaSchema.optional(),
   lastMenu: z.string().nullable(),
   status: z.string(),
+  /** Why it ended (shared/session-ends.ts); null on records kept from before causes were recorded. */
+  endCause: z.enum(END_CAUSES).nullable(),
+  /** What the gateway's end notice said, where it said it: the session's length by its clock, its cost, the network's words. */
+  gatewayDurationMs: z.number().nullable(),
+  gatewayCost: z.string().nullable(),
+  gatewayWords: z.string().nullable(),
   ...sessionOrigin,
+});
+
+/** The finished sessions' lists, optionally of one end cause only. */
+export const sessionListQuerySchema = z.object({
+  cause: z.enum(END_CAUSES, { message: `The cause must be one of ${END_CAUSES.join(', ')}` }).optional(),
 });
 
 export const searchBodySchema = z

@@ -6,26 +6,29 @@ import {
   searchBodySchema,
   searchRowSchema,
   sessionMessageSchema,
+  sessionListQuerySchema,
   sessionMessagesQuerySchema,
   sessionRowSchema,
 } from './monitoring.schema';
 
 // The finished sessions' calls (src/shared/api/contract.ts): completed, uncompleted, search and its export.
 
-/** GET /dashboard/completedSessions/:appId: the app's recent completed sessions. */
+/** GET /dashboard/completedSessions/:appId?cause=: the app's recent completed sessions (of one end cause). */
 export const findCompletedSessions = defineCall({
   method: 'GET',
   path: '/dashboard/completedSessions/:appId',
   params: appIdParamsSchema,
+  query: sessionListQuerySchema,
   reply: envelopeSchema(z.array(sessionRowSchema)),
   key: ['monitoring', 'completed', ':appId'],
 });
 
-/** GET /dashboard/uncompletedSessions/:appId: the app's recent abandoned sessions. */
+/** GET /dashboard/uncompletedSessions/:appId?cause=: the app's recent abandoned sessions (of one end cause). */
 export const findUncompletedSessions = defineCall({
   method: 'GET',
   path: '/dashboard/uncompletedSessions/:appId',
   params: appIdParamsSchema,
+  query: sessionListQuerySchema,
   reply: envelopeSchema(z.array(sessionRowSchema)),
   key: ['monitoring', 'uncompleted', ':appId'],
 });

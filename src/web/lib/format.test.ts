@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration } from './format';
+import { formatDuration, formatMs } from './format';
 
 describe('formatDuration', () => {
   it('shows a waiting time in its two largest units, dropping a zero second unit', () => {
@@ -17,5 +17,14 @@ describe('formatDuration', () => {
     expect(formatDuration(null)).toBe('—');
     expect(formatDuration(undefined)).toBe('—');
     expect(formatDuration(-1)).toBe('—');
+  });
+});
+
+describe('formatMs', () => {
+  it('reads milliseconds below a second, tenths of a second above, rounded half up; a dash for none', () => {
+    expect(formatMs(840)).toBe('840 ms');
+    expect(formatMs(3650)).toBe('3.7 s');
+    expect(formatMs(15_000)).toBe('15 s');
+    expect(formatMs(null)).toBe('—');
   });
 });

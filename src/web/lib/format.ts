@@ -29,6 +29,10 @@ export const formatMoment = (iso: string | null) =>
 export const WHOLE_BADGE_STYLES = { label: { overflow: 'visible' } } as const;
 
 /** A waiting time in its two largest units: `45 s`, `1 min 30 s`, `2 h 5 min`, `3 d 4 h`; a dash for none. */
+/** A short time in milliseconds as people read it: `840 ms`, `4.5 s`, `15 s`; '—' when there is none. */
+export const formatMs = (ms: number | null | undefined) =>
+  ms === null || ms === undefined ? '—' : ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+
 export function formatDuration(seconds: number | null | undefined): string {
   if (seconds === null || seconds === undefined || !Number.isFinite(seconds) || seconds < 0) return '—';
   const units: Array<[string, number]> = [

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { findLiveItems, getDashboard, getDeliveryCounts, getInboxFigures } from '../../../shared/api/dashboard.calls';
+import { findLiveItems, getDashboard, getDeliveryCounts, getInboxFigures, getSessionHealth } from '../../../shared/api/dashboard.calls';
 import {
   exportSessions,
   findCompletedSessions,
@@ -15,6 +15,7 @@ import { ok } from '../../http';
 import { findLiveSessions, getAppDashboard } from './dashboard.service';
 import * as inboxFigures from './inbox-figures';
 import * as deliveryCounts from './delivery-counts';
+import * as sessionHealth from './session-health';
 import * as sessionsService from '../sessions/sessions.service';
 import { Readable } from 'node:stream';
 
@@ -53,6 +54,16 @@ export function registerDashboardRoutes(app: FastifyInstance, ctx: AppContext, g
     handler: async (req) => ok('OK', await inboxFigures.getInboxFigures(ctx, getSignedInUser(req), req.params.appId, req.query.period)),
   });
 
+  registerCall(app, getSessionHealth, {
+    tags,
+    onRequest: guard(),
+    handler: async (req) => {
+      await runtime.flushEvents();
+      const { environment, period } = req.query;
+      return ok('OK', await sessionHealth.getSessionHealth(ctx, getSignedInUser(req), req.params.appId, environment, period));
+    },
+  });
+
   registerCall(app, findSessionMessages, {
     tags,
     onRequest: guard(),
@@ -67,7 +78,7 @@ export function registerDashboardRoutes(app: FastifyInstance, ctx: AppContext, g
     onRequest: guard(),
     handler: async (req) => {
       await runtime.flushEvents();
-      return ok('OK', await sessionsService.findSessions(ctx, getSignedInUser(req), req.params.appId, 'completed'));
+      return ok('OK', await sessionsService.findSessions(ctx, getSignedInUser(req), req.params.appId, 'completed', req.query.cause));
     },
   });
 
@@ -77,7 +88,7 @@ export function registerDashboardRoutes(app: FastifyInstance, ctx: AppContext, g
     handler: async (req) => {
       await runtime.flushEvents();
       await runtime.sweepExpired();
-      return ok('OK', await sessionsService.findSessions(ctx, getSignedInUser(req), req.params.appId, 'abandoned'));
+      return ok('OK', await sessionsService.findSessions(ctx, getSignedInUser(req), req.params.appId, 'abandoned', req.query.cause));
     },
   });
 

@@ -1,10 +1,28 @@
 import { and, count, countDistinct, eq, gte, sql, type SQL } from 'drizzle-orm';
 import { appLogs, menus, sessionRecords, transactions } from '../../../db/schema';
-import type { Environment } from '../../../shared/api/monitoring.schema';
+import type { DashboardPeriod, Environment } from '../../../shared/api/monitoring.schema';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../../core/auth-user';
 import { getMonitoredApp } from '../../core/app-access';
 import type { Runtime } from '../runtime/runtime.service';
+
+const PERIOD_HOURS: Record<DashboardPeriod, number> = { day: 24, week: 7 * 24, month: 30 * 24 };
+
+/** A dashboard period's bounds, ending now: the last 24 hours, 7 days or 30 days. */
+export function periodBounds(ctx: AppContext, period: DashboardPeriod): { from: Date; to: Date } {
+  const to = ctx.now();
+  return { from: new Date(to.getTime() - PERIOD_HOURS[period] * 3_600_000), to };
+}
+
+/**
+ * How the dashboard names the menu where sessions stopped, by its id as records keep it ('' when none was reached):
+ * its name, "deleted menu" for one the app no longer has, "before the first menu".
+ */
+export async function findMenuLabels(ctx: AppContext, appId: string): Promise<(menuId: string) => string> {
+  const rows = await ctx.db.select({ id: menus.id, name: menus.userDefinedName }).from(menus).where(eq(menus.appId, appId));
+  const names = new Map(rows.map((m) => [m.id, m.name]));
+  return (menuId) => names.get(menuId) ?? (menuId ? 'deleted menu' : 'before the first menu');
+}
 
 /** The live view: sessions in progress with the screen each caller is looking at. */
 export async function findLiveSessions(ctx: AppContext, user: AuthUser, runtime: Runtime, appId: string) {
@@ -44,7 +62,7 @@ export async function getAppDashboard(ctx: AppContext, user: AuthUser, runtime: 
   const since = new Date(ctx.now().getTime() - 24 * 3_600_000);
   const ofApp = and(eq(sessionRecords.appId, app.id), eq(sessionRecords.environment, environment));
   const isTest = isTestTransaction();
-  const [active, [tx], [users], [menuCount], byHour, outcomes, menuNames] = await Promise.all([
+  const [active, [tx], [users], [menuCount], byHour, outcomes, menuLabel] = await Promise.all([
     runtime.findActiveSessions(app.id),
     ctx.db
       .select({ n: count() })
@@ -74,9 +92,8 @@ export async function getAppDashboard(ctx: AppContext, user: AuthUser, runtime: 
       .from(sessionRecords)
       .where(ofApp)
       .groupBy(sql`1`),
-    ctx.db.select({ id: menus.id, name: menus.userDefinedName }).from(menus).where(eq(menus.appId, app.id)),
+    findMenuLabels(ctx, app.id),
   ]);
-  const names = new Map(menuNames.map((m) => [m.id, m.name]));
   return {
     connectedSessions: active.filter((s) => s.environment === environment).length,
     transactions: tx!.n,
@@ -85,7 +102,7 @@ export async function getAppDashboard(ctx: AppContext, user: AuthUser, runtime: 
     sessionsByHour: byHour.map((r) => ({ hour: r.hour, network: r.network, sessions: r.sessions })),
     menuOutcomes: outcomes.map((o) => ({
       menuId: o.menuId,
-      menu: names.get(o.menuId) ?? (o.menuId ? 'deleted menu' : 'before the first menu'),
+      menu: menuLabel(o.menuId),
       completed: o.completed,
       abandoned: o.abandoned,
     })),

@@ -10,8 +10,7 @@ import type { DeliveryStatus } from '../../../shared/whatsapp-status';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../../core/auth-user';
 import { getMonitoredApp } from '../../core/app-access';
-
-const PERIOD_HOURS: Record<DashboardPeriod, number> = { day: 24, week: 7 * 24, month: 30 * 24 };
+import { periodBounds } from './dashboard.service';
 
 /** Where each message stands now: delivered counts read ones too, since a read message was delivered. */
 const tally = {
@@ -23,8 +22,7 @@ const tally = {
 
 export async function getDeliveryCounts(ctx: AppContext, user: AuthUser, appId: string, environment: Environment, period: DashboardPeriod) {
   const app = await getMonitoredApp(ctx, user, appId);
-  const to = ctx.now();
-  const from = new Date(to.getTime() - PERIOD_HOURS[period] * 3_600_000);
+  const { from, to } = periodBounds(ctx, period);
   const inPeriod = and(
     eq(whatsappMessages.appId, app.id),
     between(whatsappMessages.sentAt, from, to),

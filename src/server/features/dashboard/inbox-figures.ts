@@ -14,8 +14,8 @@ import type { DashboardPeriod } from '../../../shared/api/monitoring.schema';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../../core/auth-user';
 import { getMonitoredApp } from '../../core/app-access';
+import { periodBounds } from './dashboard.service';
 
-const PERIOD_HOURS: Record<DashboardPeriod, number> = { day: 24, week: 7 * 24, month: 30 * 24 };
 /** The agents listed, most conversations first. */
 const AGENTS_SHOWN = 50;
 
@@ -34,8 +34,7 @@ const toDuration = (medianSeconds: unknown, p90Seconds: unknown) =>
 
 export async function getInboxFigures(ctx: AppContext, user: AuthUser, appId: string, period: DashboardPeriod) {
   const app = await getMonitoredApp(ctx, user, appId);
-  const to = ctx.now();
-  const from = new Date(to.getTime() - PERIOD_HOURS[period] * 3_600_000);
+  const { from, to } = periodBounds(ctx, period);
   const [fromAt, toAt] = [sql`${from.toISOString()}::timestamptz`, sql`${to.toISOString()}::timestamptz`];
   const ofApp = sql`${c.ownerId} = ${app.userId} and ${c.appId} = ${app.id}`;
   const unit = sql.raw(period === 'day' ? `'hour'` : `'day'`);

@@ -11,6 +11,7 @@ import { getMonitoredApp } from '../../core/app-access';
 import { toCsvLine, toXmlCell } from '../../../shared/table-file';
 import { describeNetwork } from '../../../shared/mobile-networks';
 import { getSessionSource, SESSION_SOURCE_LABELS } from '../../../shared/session-source';
+import type { EndCause } from '../../../shared/session-ends';
 
 const LIST_LIMIT = 1000;
 export const SEARCH_LIMIT = 5000;
@@ -73,18 +74,25 @@ function toSessionRow(r: SessionRecordRow, media?: SessionMedia) {
     ...(media ? { media } : {}),
     lastMenu: r.lastMenu,
     status: r.status,
+    endCause: r.endCause ?? null,
+    gatewayDurationMs: r.gatewayDurationMs,
+    gatewayCost: r.gatewayCost,
+    gatewayWords: r.gatewayWords,
     environment: r.environment,
     gateway: r.gateway,
   };
 }
 
-/** Completed (the app ended them) or abandoned (timed out, released by the gateway) sessions, newest first. */
-export async function findSessions(ctx: AppContext, user: AuthUser, appId: string, status: 'completed' | 'abandoned') {
+/**
+ * Completed (the app ended them) or abandoned (timed out, released by the gateway) sessions, newest first; of one
+ * end cause only when `cause` is given (records kept from before causes have none, so never match one).
+ */
+export async function findSessions(ctx: AppContext, user: AuthUser, appId: string, status: 'completed' | 'abandoned', cause?: EndCause) {
   const app = await getMonitoredApp(ctx, user, appId);
   const rows = await ctx.db
     .select()
     .from(sessionRecords)
-    .where(and(eq(sessionRecords.appId, app.id), eq(sessionRecords.status, status)))
+    .where(and(eq(sessionRecords.appId, app.id), eq(sessionRecords.status, status), cause ? eq(sessionRecords.endCause, cause) : undefined))
     .orderBy(desc(sessionRecords.endedAt))
     .limit(LIST_LIMIT);
   const mediaOf = await signSessionMedia(ctx, app.userId, rows);

@@ -14,6 +14,7 @@ import { call, queryKey } from '../../lib/call';
 import type { DashboardData } from './dashboard.api';
 import { DeliveryPanel } from './delivery-panel';
 import { InboxPanel } from './inbox-panel';
+import { SessionHealthPanel } from './session-health-panel';
 import { StatCard } from './stat-card';
 import { AppMonitoringHeader } from '../apps/app-monitoring-header';
 import { useApp } from '../apps/use-apps';
@@ -21,6 +22,8 @@ import { useApp } from '../apps/use-apps';
 export const DASHBOARD_REFRESH_MS = 6000;
 /** The inbox figures are about minutes and hours, and cost more to read: every 30 seconds is enough. */
 const INBOX_FIGURES_REFRESH_MS = 30_000;
+/** The session health figures read a period's hop times: every 30 seconds too. */
+const SESSION_HEALTH_REFRESH_MS = 30_000;
 
 /** The dashboard only takes a response whose data has more than 3 keys. */
 export const isDashboardUpdate = (data: unknown): data is DashboardData =>
@@ -56,7 +59,7 @@ const BOT_ENVIRONMENT_TEXT: Record<Environment, string> = {
   test: 'Test runs: chats in the chat simulator, which runs the draft. Counts refresh every 6 seconds.',
 };
 
-/** Dashboard (/app/dashboard/{appId}): four counts refreshed every 6 s, sessions per hour and outcomes per menu. */
+/** Dashboard (/app/dashboard/{appId}): four counts refreshed every 6 s, sessions per hour and outcomes per menu, session health. */
 export function DashboardPage() {
   const { appId = '' } = useParams();
   const isBot = useApp(appId).data?.channel === 'whatsapp';
@@ -188,6 +191,7 @@ export function DashboardPage() {
           )}
         </Paper>
       </SimpleGrid>
+      <SessionHealthPanel appId={appId} environment={environment} refreshMs={SESSION_HEALTH_REFRESH_MS} />
       {isBot ? <DeliveryPanel appId={appId} environment={environment} refreshMs={DASHBOARD_REFRESH_MS} /> : null}
       <InboxPanel appId={appId} refreshMs={INBOX_FIGURES_REFRESH_MS} />
     </Stack>

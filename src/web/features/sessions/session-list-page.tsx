@@ -1,9 +1,9 @@
-import { ActionIcon, Group, Paper, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Group, Paper, Select, Stack, Text, Tooltip } from '@mantine/core';
 import { IconRoute } from '@tabler/icons-react';
 import { useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { isOk } from '../../lib/api';
 import { useMenusLite } from '../menus/use-menus';
 import { findCompletedSessions, findUncompletedSessions } from '../../../shared/api/sessions.calls';
@@ -17,8 +17,11 @@ import { InputsToggle, SessionInputsTable } from './session-inputs-table';
 import { NetworkName } from '../../components/network-name';
 import { getSourceLabel, SessionSourceBadge } from './session-source-badge';
 import { formatTime, inputsAsText } from '../../lib/table-export';
+import { formatMs } from '../../lib/format';
 import { DataTable, type DataTableColumn } from '../../components/data-table';
 import { sessionPathUrl } from '../../lib/paths';
+import { causeLabel } from '../../lib/end-causes';
+import { END_CAUSES, isEndCause, type EndCause } from '../../../shared/session-ends';
 
 type SessionListKind = 'completed' | 'uncompleted';
 
@@ -37,19 +40,45 @@ const COPY: Record<SessionListKind, { title: string; description: string; empty:
 export const sortByMobile = (rows: SessionRow[]) =>
   [...rows].sort((a, b) => a.mobile.localeCompare(b.mobile, undefined, { numeric: true }));
 
+/** A gateway's own account of a session's end, where its end notice gave one: the network's words, its duration and cost. */
+export function describeGatewayEnding(row: Pick<SessionRow, 'gatewayWords' | 'gatewayDurationMs' | 'gatewayCost'>): string {
+  return [
+    row.gatewayWords ? `"${row.gatewayWords}"` : null,
+    row.gatewayDurationMs === null ? null : `${formatMs(row.gatewayDurationMs)} by its clock`,
+    row.gatewayCost ? `cost ${row.gatewayCost}` : null,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
+
 /**
  * Recent Completed Sessions (/app/completesession/{id}) and Uncompleted Sessions (/app/uncompletedsession/{id}):
- * ID, MOBILE, NETWORK, DATE, SOURCE (Live, Test URL, Emulator; and STOPPED AT for abandoned ones), a plus button
- * per row for the inputs.
+ * ID, MOBILE, NETWORK, DATE, SOURCE (Live, Test URL, Emulator; and STOPPED AT for abandoned ones), ENDED (why, and
+ * what the gateway said of it), a plus button per row for the inputs. `?cause=` lists one end cause only (the
+ * dashboard's "Why sessions ended" links here).
  */
 export function SessionListPage({ kind }: { kind: SessionListKind }) {
   const { id = '' } = useParams();
   const copy = COPY[kind];
   const isBot = useApp(id).data?.channel === 'whatsapp';
+  const [searchParams, setSearchParams] = useSearchParams();
+  const asked = searchParams.get('cause') ?? '';
+  const cause: EndCause | undefined = isEndCause(asked) ? asked : undefined;
+  const chooseCause = (value: string | null) =>
+    setSearchParams(
+      () => {
+        const next = new URLSearchParams(window.location.search);
+        if (value && isEndCause(value)) next.set('cause', value);
+        else next.delete('cause');
+        return next;
+      },
+      { replace: true },
+    );
+  const input = { params: { appId: id }, query: cause ? { cause } : {} };
   const sessions = useQuery({
-    queryKey: queryKey(LIST_CALLS[kind], { params: { appId: id } }),
+    queryKey: queryKey(LIST_CALLS[kind], input),
     queryFn: async (): Promise<SessionRow[]> => {
-      const reply = await call(LIST_CALLS[kind], { params: { appId: id } });
+      const reply = await call(LIST_CALLS[kind], input);
       if (isOk(reply) && Array.isArray(reply.data)) return reply.data;
       // These errors are only logged.
       console.error(`Loading ${kind} sessions failed`, reply.message ?? reply);
@@ -66,7 +95,18 @@ export function SessionListPage({ kind }: { kind: SessionListKind }) {
   const isWide = useMediaQuery('(min-width: 48em)', true);
 
   const getTable = () => ({
-    headers: ['ID', 'MOBILE', 'NETWORK', 'NETWORK CODE', 'DATE', 'SOURCE', ...(isUncompleted ? ['STOPPED AT'] : []), 'INPUTS'],
+    headers: [
+      'ID',
+      'MOBILE',
+      'NETWORK',
+      'NETWORK CODE',
+      'DATE',
+      'SOURCE',
+      ...(isUncompleted ? ['STOPPED AT'] : []),
+      'ENDED',
+      'GATEWAY SAID',
+      'INPUTS',
+    ],
     rows: rows.map((r) => {
       const network = describeNetwork(r.network);
       return [
@@ -77,6 +117,8 @@ export function SessionListPage({ kind }: { kind: SessionListKind }) {
         formatTime(r.createdAt),
         getSourceLabel(r),
         ...(isUncompleted ? [stopMenu(r)] : []),
+        causeLabel(r.endCause),
+        describeGatewayEnding(r),
         inputsAsText(r.inputs, r.media),
       ];
     }),
@@ -93,7 +135,7 @@ export function SessionListPage({ kind }: { kind: SessionListKind }) {
           {row.mobile}
           <Text hiddenFrom="sm" size="xs" c="dimmed" data-testid="session-row-details">
             <NetworkName network={row.network} /> · {formatTime(row.createdAt)}
-            {isUncompleted && ` · stopped at ${stopMenu(row)}`}
+            {isUncompleted && ` · stopped at ${stopMenu(row)}`} · {causeLabel(row.endCause)}
             <br />
             <SessionSourceBadge environment={row.environment} gateway={row.gateway} />{' '}
             <Text span ff="monospace" fz="xs">
@@ -111,6 +153,24 @@ export function SessionListPage({ kind }: { kind: SessionListKind }) {
       render: (row) => <SessionSourceBadge environment={row.environment} gateway={row.gateway} />,
     },
     ...(isUncompleted ? [stopColumn] : []),
+    {
+      header: 'ENDED',
+      visibleFrom: 'sm',
+      cellTestId: 'end-cause',
+      render: (row) => {
+        const said = describeGatewayEnding(row);
+        return (
+          <>
+            {causeLabel(row.endCause)}
+            {said ? (
+              <Text size="xs" c="dimmed" data-testid="gateway-ending" style={{ overflowWrap: 'anywhere' }}>
+                {said}
+              </Text>
+            ) : null}
+          </>
+        );
+      },
+    },
     {
       header: 'ACTIONS',
       width: 110,
@@ -139,6 +199,16 @@ export function SessionListPage({ kind }: { kind: SessionListKind }) {
     <Stack gap="lg">
       <AppMonitoringHeader appId={id} screen={kind} title={copy.title} description={copy.description} />
       <Paper withBorder radius="lg" p={{ base: 'sm', sm: 'lg' }}>
+        <Select
+          label="Ended because"
+          value={cause ?? 'any'}
+          onChange={chooseCause}
+          data={[{ value: 'any', label: 'Any cause' }, ...END_CAUSES.map((c) => ({ value: c, label: causeLabel(c) }))]}
+          allowDeselect={false}
+          maw={280}
+          mb="sm"
+          data-testid="session-cause-filter"
+        />
         <DataTable
           rows={rows}
           columns={columns}
@@ -149,12 +219,17 @@ export function SessionListPage({ kind }: { kind: SessionListKind }) {
             </Text>
           }
           exportButtons={{ fileName: `${kind}-sessions-${id}`, getTable, disabled: rows.length === 0 }}
-          minWidth={isWide ? (isUncompleted ? 820 : 700) : 0}
+          minWidth={isWide ? (isUncompleted ? 880 : 760) : 0}
           testId="session-table"
           rowTestId="session-row"
-          emptyText={sessions.isPending ? null : copy.empty}
+          emptyText={sessions.isPending ? null : cause ? `No ${kind} sessions ended this way: ${causeLabel(cause)}` : copy.empty}
           renderDetails={(row) => (
             <>
+              {describeGatewayEnding(row) ? (
+                <Text size="sm" hiddenFrom="sm" mb="xs" data-testid="gateway-ending-details" style={{ overflowWrap: 'anywhere' }}>
+                  The gateway said: {describeGatewayEnding(row)}
+                </Text>
+              ) : null}
               <SessionInputsTable inputs={row.inputs} media={row.media} />
               {isBot ? <SessionMessages appId={id} sessionId={row.sessionId} /> : null}
             </>
