@@ -118,7 +118,10 @@ const SERVER_FEATURE_IMPORTS = {
   'merchants/merchants.service': { by: ['admins'], why: "an admin's assigned merchants" },
   'payments/payment-callbacks': { by: ['billing'], why: 'the billing timer verifies a plan payment left pending' },
   'payments/payment-start': { by: ['billing', 'shortcodes'], why: "plans and shortcodes are paid through payments' checkout" },
-  'runtime/emulator-caller': { by: ['bots', 'logs'], why: 'whom the emulator runs as, when a bot or a log replays a session' },
+  'runtime/emulator-caller': {
+    by: ['bots', 'logs', 'testcases'],
+    why: 'whom the emulator runs as, when a bot, a log or a recorded test case replays a session',
+  },
   'runtime/event-sink': { by: ['health'], why: "health reports the event sink's queue" },
   'runtime/runtime.routes': { by: ['shortcodes'], why: "a shared shortcode's gateway URL reads and answers gateways as an app's does" },
   'runtime/runtime.service': { by: ['bots', 'dashboard', 'logs', 'shortcodes'], why: 'the Runtime buildApp hands their routes' },

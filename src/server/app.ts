@@ -28,6 +28,7 @@ import { registerContactRoutes } from './features/contact/contact.routes';
 import { registerMailRoutes } from './features/mail/mail.routes';
 import { registerHealthRoutes } from './features/health/health.routes';
 import { createOperations } from './features/health/operations';
+import { registerTestCaseRoutes } from './features/testcases/test-cases.routes';
 import { registerAppsRoutes } from './features/apps/apps.routes';
 import { registerMenusRoutes } from './features/menus/menus.routes';
 import { registerRuntimeRoutes } from './features/runtime/runtime.routes';
@@ -379,6 +380,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerWhatsAppTemplateRoutes(app, ctx, guard);
     registerMediaRoutes(app, ctx, guard);
     registerInboxRoutes(app, ctx, guard, inbox, { events: inboxEvents, streams: inboxStreams });
+    registerTestCaseRoutes(app, ctx, guard, {
+      // A case's scripts run as the app's hops do, on the account's share of the pool.
+      runAppScript:
+        ({ appId, ownerId }) =>
+        (request) =>
+          runAction(request, { appId, ownerId, isTemplate: false }),
+      flushEvents: () => runtime.flushEvents(),
+    });
     ctx.background.run('resume linked WhatsApp numbers', () => whatsapp.resumeLinks());
   }
   registerWebApp(app, config, servesConsole);

@@ -135,6 +135,12 @@ const ACCESS: Record<string, RouteAccess> = {
   // Audiences and campaigns: the account's own; another account's id answers 404 (campaigns.int.test.ts).
   'GET /api/audiences': 'signedIn',
   'POST /api/audiences': 'signedIn',
+  'GET /api/apps/:appId/test-cases': 'signedIn',
+  'POST /api/apps/:appId/test-cases': 'signedIn',
+  'POST /api/apps/:appId/test-cases/record': 'signedIn',
+  'POST /api/apps/:appId/test-cases/run': 'signedIn',
+  'PUT /api/apps/:appId/test-cases/:caseId': 'signedIn',
+  'DELETE /api/apps/:appId/test-cases/:caseId': 'signedIn',
   'POST /api/audiences/reach': 'signedIn',
   'POST /api/audiences/:audienceId': 'signedIn',
   'DELETE /api/audiences/:audienceId': 'signedIn',
@@ -302,6 +308,12 @@ const API_KEY_ROUTES: Record<string, 'read' | 'write'> = {
   'POST /api/bots/:botId/conversations': 'write',
   'GET /api/audiences': 'read',
   'POST /api/audiences': 'write',
+  'GET /api/apps/:appId/test-cases': 'read',
+  'POST /api/apps/:appId/test-cases': 'write',
+  'POST /api/apps/:appId/test-cases/record': 'write',
+  'POST /api/apps/:appId/test-cases/run': 'read',
+  'PUT /api/apps/:appId/test-cases/:caseId': 'write',
+  'DELETE /api/apps/:appId/test-cases/:caseId': 'write',
   'POST /api/audiences/reach': 'read',
   'POST /api/audiences/:audienceId': 'write',
   'DELETE /api/audiences/:audienceId': 'write',
@@ -531,8 +543,34 @@ describeDb('authorization, route by route', () => {
   });
 
   /** Calls that name one of the owner's objects, sent by another account: each must answer 404, never the object. */
-  const foreign: Array<[string, () => { method: 'GET' | 'POST'; url: string; payload?: object }]> = [
+  const foreign: Array<[string, () => { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; url: string; payload?: object }]> = [
     ['GET /api/getAppByAppId/:appId', () => ({ method: 'GET', url: `/api/getAppByAppId/${appId}` })],
+    ['GET /api/apps/:appId/test-cases', () => ({ method: 'GET', url: `/api/apps/${appId}/test-cases` })],
+    [
+      'POST /api/apps/:appId/test-cases',
+      () => ({
+        method: 'POST',
+        url: `/api/apps/${appId}/test-cases`,
+        payload: { name: 'Home', steps: [{ input: '', expect: 'Welcome' }] },
+      }),
+    ],
+    [
+      'POST /api/apps/:appId/test-cases/record',
+      () => ({ method: 'POST', url: `/api/apps/${appId}/test-cases/record`, payload: { sessionId: 'none', name: 'x' } }),
+    ],
+    ['POST /api/apps/:appId/test-cases/run', () => ({ method: 'POST', url: `/api/apps/${appId}/test-cases/run` })],
+    [
+      'PUT /api/apps/:appId/test-cases/:caseId',
+      () => ({
+        method: 'PUT',
+        url: `/api/apps/${appId}/test-cases/00000000-0000-4000-8000-000000000000`,
+        payload: { name: 'Home', steps: [{ input: '', expect: 'Welcome' }] },
+      }),
+    ],
+    [
+      'DELETE /api/apps/:appId/test-cases/:caseId',
+      () => ({ method: 'DELETE', url: `/api/apps/${appId}/test-cases/00000000-0000-4000-8000-000000000000` }),
+    ],
     ['GET /api/getAppGatewayTraffic/:appId', () => ({ method: 'GET', url: `/api/getAppGatewayTraffic/${appId}` })],
     [
       'POST /api/updateApp',
@@ -690,7 +728,15 @@ describeDb('authorization, route by route', () => {
 
   it('every call in the foreign-id list is a real call: the owner gets past the ownership check with the same request', async () => {
     // Without this, a malformed request in the list above could answer 404 for the wrong reason.
-    for (const [name, build] of foreign.filter(([n]) => n !== 'GET /deleteApp/:appId' && n !== 'GET /api/custom-action/delete/:uuid')) {
+    // A case id or session that does not exist answers 404 for the owner too: those calls are left out here.
+    const notReal = new Set([
+      'GET /deleteApp/:appId',
+      'GET /api/custom-action/delete/:uuid',
+      'POST /api/apps/:appId/test-cases/record',
+      'PUT /api/apps/:appId/test-cases/:caseId',
+      'DELETE /api/apps/:appId/test-cases/:caseId',
+    ]);
+    for (const [name, build] of foreign.filter(([n]) => !notReal.has(n))) {
       const res = await t.app.inject({ ...build(), headers: owner.auth });
       expect(res.statusCode, `${name}: ${res.body}`).not.toBe(404);
       expect(res.statusCode, `${name}: ${res.body}`).toBeLessThan(500);

@@ -15,3 +15,4 @@ export * from './contacts';
 export * from './media';
 export * from './inbox';
 export * from './campaigns';
+export * from './testing';
