@@ -141,16 +141,14 @@ describeDb('test cases', () => {
     expect((await call('PUT', `/api/apps/${appId}/test-cases/not-a-uuid`, airtime)).statusCode).toBe(404);
 
     const full = await seedShop(t, owner.auth, { customShortCode: '*920*58#' });
-    await t.db
-      .insert(appTestCases)
-      .values(
-        Array.from({ length: MAX_TEST_CASES_PER_APP }, (_, i) => ({
-          appId: full,
-          name: `case ${i}`,
-          msisdn: '233200000000',
-          steps: airtime.steps,
-        })),
-      );
+    await t.db.insert(appTestCases).values(
+      Array.from({ length: MAX_TEST_CASES_PER_APP }, (_, i) => ({
+        appId: full,
+        name: `case ${i}`,
+        msisdn: '233200000000',
+        steps: airtime.steps,
+      })),
+    );
     const over = await call('POST', `/api/apps/${full}/test-cases`, airtime);
     expect(over.statusCode).toBe(400);
     expect(over.json().message).toBe(TEST_CASE_MESSAGES.tooMany);
