@@ -28,6 +28,7 @@ import { registerContactRoutes } from './features/contact/contact.routes';
 import { registerMailRoutes } from './features/mail/mail.routes';
 import { registerHealthRoutes } from './features/health/health.routes';
 import { createOperations } from './features/health/operations';
+import { registerBackupRoute } from './features/health/backups';
 import { registerTestCaseRoutes } from './features/testcases/test-cases.routes';
 import { registerAppsRoutes } from './features/apps/apps.routes';
 import { registerMenusRoutes } from './features/menus/menus.routes';
@@ -344,6 +345,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     isDraining: operations.isDraining,
     metrics: operations.metrics,
   });
+  // The embedded database's own copy, for `npm run backup` while the server runs (features/health/backups.ts).
+  if (ownsDatabase && database.kind === 'pglite') registerBackupRoute(app, database, resolve(config.DATA_DIR));
   // Every mode: a provider calls back whichever process it reaches, and the sandbox's checkout page is its.
   registerPaymentsRoutes(app, ctx);
   // Every mode: a signed link points at PUBLIC_URL, whichever process answers it.

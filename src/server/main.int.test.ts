@@ -134,6 +134,74 @@ describe('npm start on a fresh data folder', () => {
     expect(await server.exited).toBe(0);
   }, 60_000);
 
+  it('backs up while serving traffic, and restores into an empty folder only, with every row', async () => {
+    const server = startServer({});
+    child = server.proc;
+    const port = await server.ready;
+    const templates = (await (await fetch(`http://127.0.0.1:${port}/featuredTemplates`)).json()).data as Array<{
+      appId: string;
+      appName: string;
+    }>;
+    const poll = templates.find((t) => t.appName === 'Community Poll')!;
+    // Sessions run while the copy is taken: each a dial and a vote, each leaving its rows.
+    const vote = async (i: number) => {
+      const body = (session_mode: string, userdata: string) =>
+        JSON.stringify({ session_id: `20261130100000-backup${i}`, userdata, msisdn: '233241234567', session_mode, network_id: 'MTN' });
+      const first = await fetch(`http://127.0.0.1:${port}/ussd-emulator/${poll.appId}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: body('start', '*920*13#'),
+      });
+      const cookie = (first.headers.get('set-cookie') ?? '').split(';')[0]!;
+      await fetch(`http://127.0.0.1:${port}/ussd-emulator/${poll.appId}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie },
+        body: body('continue', '1'),
+      });
+    };
+    const { takeBackup, restoreBackup, BackupError } = await import('../../scripts/backup-restore');
+    const config = { DATA_DIR: dataDir, PORT: port, DATABASE_URL: undefined };
+    const underLoad = join(dataDir, 'under-load.tar');
+    const load = Promise.all(Array.from({ length: 20 }, (_, i) => vote(i)));
+    expect((await takeBackup(config, underLoad)).source).toBe('the running server');
+    await load;
+    // The process owns the folder: the copy comes from it, and the token file is its owner's only.
+    expect(statSync(join(dataDir, 'backup.token')).mode & 0o777).toBe(0o600);
+    expect((await fetch(`http://127.0.0.1:${port}/internal/backup`, { method: 'POST' })).status).toBe(401);
+    // After the load, with its rows written: a second copy holds exactly what the server shows.
+    await expect
+      .poll(async () => (await (await fetch(`http://127.0.0.1:${port}/api/health`)).json()).data.events.buffered, { timeout: 10_000 })
+      .toBe(0);
+    const after = join(dataDir, 'after.tar');
+    await takeBackup(config, after);
+    server.proc.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+
+    // Into a folder that holds a database: refused, nothing touched.
+    await expect(restoreBackup(config, after)).rejects.toThrow(BackupError);
+    const target = mkdtempSync(join(tmpdir(), 'dialflow-restore-'));
+    try {
+      const restoredUnderLoad = await restoreBackup({ DATA_DIR: join(target, 'a'), DATABASE_URL: undefined }, underLoad);
+      const restored = await restoreBackup({ DATA_DIR: join(target, 'b'), DATABASE_URL: undefined }, after);
+      expect(restoredUnderLoad.apps).toBe(restored.apps);
+      expect(restoredUnderLoad.session_records).toBeLessThanOrEqual(restored.session_records!);
+      // Every vote's session is in the copy taken after the load, as it is in the folder itself.
+      expect(restored.session_records).toBeGreaterThanOrEqual(20);
+      const { openDatabase } = await import('../db/client');
+      const source = await openDatabase({ dataDir: join(dataDir, 'pglite') });
+      const { sql } = await import('drizzle-orm');
+      for (const table of Object.keys(restored)) {
+        const result = await source.db.execute(sql.raw(`select count(*)::int as n from ${table}`));
+        expect(Number((result as unknown as { rows: Array<{ n: number }> }).rows[0]!.n), table).toBe(restored[table]);
+      }
+      await source.close();
+      // With no server running, the script opens the folder itself.
+      expect((await takeBackup(config, join(target, 'offline.tar'))).source).toBe('the data folder');
+    } finally {
+      rmSync(target, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it('refuses to start with a bad setting and names it', async () => {
     const server = startServer({ PORT: 'not-a-port' });
     await expect(server.ready).rejects.toThrow(/PORT/);

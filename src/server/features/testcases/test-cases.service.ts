@@ -11,7 +11,7 @@ import {
   type TestCaseBody,
   type TestRun,
 } from '../../../shared/api/test-cases.schema';
-import { invalid, notFound } from '../../../shared/errors';
+import { AppError, invalid, notFound } from '../../../shared/errors';
 import { isUuid } from '../../../shared/ids';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../../core/auth-user';
@@ -184,4 +184,49 @@ export async function runAppTestCases(ctx: AppContext, app: AppRow, runAppScript
 
 export async function runTestCases(ctx: AppContext, user: AuthUser, appId: string, runAppScript: RunAppScript): Promise<TestRun> {
   return runAppTestCases(ctx, await getOwnedApp(ctx, user, appId), runAppScript);
+}
+
+/** The failing cases of a run as a refused deploy names them: each case's first different step. */
+function toFailures(run: TestRun) {
+  return run.results
+    .filter((r) => !r.ok)
+    .map((r) => {
+      const step = r.steps.find((s) => !s.ok);
+      return {
+        id: r.id,
+        name: r.name,
+        error: r.error,
+        step: step ? { input: step.input, difference: step.difference, actual: step.actual } : undefined,
+      };
+    });
+}
+
+/**
+ * Before a deploy (docs/testing-apps.md, "Deploys"): the app's cases against the draft. A failing case refuses the
+ * deploy with the failures named, unless the builder gives a reason to deploy anyway, which goes to the app's logs
+ * with who gave it. An app with no cases deploys as before (null).
+ */
+export async function checkBeforeDeploy(
+  ctx: AppContext,
+  user: AuthUser,
+  app: AppRow,
+  runAppScript: RunAppScript,
+  override: string | undefined,
+): Promise<TestRun | null> {
+  const [held] = await ctx.db.select({ n: count() }).from(appTestCases).where(eq(appTestCases.appId, app.id));
+  if (held!.n === 0) return null;
+  const run = await runAppTestCases(ctx, app, runAppScript);
+  if (run.failed === 0) return run;
+  const reason = override?.trim();
+  if (!reason) throw new AppError('invalid', TEST_CASE_MESSAGES.failing(run.failed, run.total), { extra: { failures: toFailures(run) } });
+  await ctx.db.insert(appLogs).values({
+    appId: app.id,
+    environment: 'live',
+    level: 'system',
+    type: 'deploy_override',
+    message: `${user.email} deployed with ${run.failed} of ${run.total} test cases failing: ${reason.slice(0, 500)}`,
+    data: { failures: toFailures(run).map((f) => f.name), reason: reason.slice(0, 500) },
+    createdAt: ctx.now(),
+  });
+  return run;
 }
