@@ -9,6 +9,7 @@ import { createSmsDispatcher, type SmsDispatcher } from './features/sms/sms.serv
 import { createWebhookDispatcher, type WebhookDispatcher } from './features/webhooks/webhook-dispatcher';
 import { createPeriodicTask, type PeriodicTask } from './periodic-task';
 import { sweepExpiredMedia } from './features/media/media.service';
+import { sweepExpiredRows, type RetentionSweep } from './features/runtime/data-retention';
 
 /**
  * The server's work on timers, the same in every MODE: gateway processes queue SMS and webhook deliveries and
@@ -23,6 +24,8 @@ export interface Timers {
   campaignDispatcher: CampaignDispatcher;
   /** The media retention sweep (tests call runOnce). */
   mediaRetention: PeriodicTask<number>;
+  /** The event rows' retention sweep (tests call runOnce). */
+  dataRetention: PeriodicTask<RetentionSweep>;
   /** When the server is ready. */
   start(): void;
   /** Before the database closes: each timer's run in flight is awaited, then what this process counted is flushed. */
@@ -60,12 +63,19 @@ export function createTimers(
     intervalMs: config.MEDIA_RETENTION_INTERVAL_MS,
     log: ctx.log,
   });
+  // Event rows past DATA_RETENTION_DAYS go in bounded batches (features/runtime/data-retention.ts).
+  const dataRetention = createPeriodicTask('data retention', () => sweepExpiredRows(ctx), {
+    intervalMs: config.DATA_RETENTION_INTERVAL_MS,
+    log: ctx.log,
+  });
   return {
     smsDispatcher,
     webhookDispatcher,
     campaignDispatcher,
     mediaRetention,
+    dataRetention,
     start() {
+      dataRetention.start();
       smsDispatcher.start();
       campaignDispatcher.start();
       webhookDispatcher.start();
@@ -83,6 +93,7 @@ export function createTimers(
       await billingTimer.stop();
       await usageFlush.stop();
       await mediaRetention.stop();
+      await dataRetention.stop();
       await ctx.usageTallies.flush();
     },
   };
