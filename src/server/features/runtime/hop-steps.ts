@@ -176,7 +176,7 @@ export async function closeSession(env: HopEnv, key: string, hop: InboundHop, ap
   const ending = hop.ending ?? { cause: 'gateway_ended' };
   const stored = await env.deps.sessions.get(key);
   if (!stored) {
-    if (appId && hop.ending) env.records.recordNotice({ appId, gateway: hop.gateway, sessionId: hop.sessionId, ...hop.ending });
+    if (appId && addsToRecord(hop)) env.records.recordNotice({ appId, gateway: hop.gateway, sessionId: hop.sessionId, ...ending });
     else env.ctx.log.debug({ appId, gateway: hop.gateway, sessionId: hop.sessionId }, 'an end notice for a session not stored');
     return null;
   }
@@ -184,13 +184,24 @@ export async function closeSession(env: HopEnv, key: string, hop: InboundHop, ap
   await env.deps.sessions.delete(key, appId ?? state.appId);
   // A finished session kept for resent hops was recorded when it ended.
   if (state.ended) {
-    if (hop.ending) env.records.recordNotice({ appId: state.appId, gateway: state.gateway, sessionId: state.sessionId, ...hop.ending });
+    if (addsToRecord(hop)) env.records.recordNotice({ appId: state.appId, gateway: state.gateway, sessionId: state.sessionId, ...ending });
     return null;
   }
   if (hop.isEndedByUser && state.msisdn)
     await env.deps.sessions.deleteResumable(resumableKey(state.appId, state.environment, stored.caller ?? null, state.msisdn));
   env.records.recordAbandoned(stored, ending);
   return null;
+}
+
+/**
+ * Whether an end notice has anything to add to a record already written: a duration, a cost, the network's words, or
+ * a network's failure (core/session-notices.ts). A bare Release or Timeout for a session already closed changes
+ * nothing and writes nothing, however many a forger sends.
+ */
+function addsToRecord(hop: InboundHop): boolean {
+  const ending = hop.ending;
+  if (!ending) return false;
+  return ending.cause === 'network_error' || ending.durationMs !== undefined || ending.cost !== undefined || ending.words !== undefined;
 }
 
 /** What readSession found: the hop read against its session, or the screen it gets at once (a resent hop's). */
