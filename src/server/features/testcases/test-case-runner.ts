@@ -28,10 +28,17 @@ function toPattern(expect: string): RegExp {
  */
 export function checkScreen(actual: string, expect: string): Pick<TestStepResult, 'ok' | 'difference'> {
   if (toPattern(expect).test(actual)) return { ok: true };
+  // The first line at which the expectation, read from its top, stops being on the screen: a line missing, or one
+  // that is there but not right after the lines before it.
   const lines = expect.split('\n');
-  const index = lines.findIndex((line) => !toPattern(line).test(actual));
-  const line = index === -1 ? 0 : index;
-  return { ok: false, difference: { line: line + 1, expected: lines[line] ?? '' } };
+  let index = lines.length - 1;
+  for (let k = 1; k <= lines.length; k++) {
+    if (!toPattern(lines.slice(0, k).join('\n')).test(actual)) {
+      index = k - 1;
+      break;
+    }
+  }
+  return { ok: false, difference: { line: index + 1, expected: lines[index] ?? '' } };
 }
 
 /** The engine's action runner for one case: its recorded replies, real scripts, and a refusal for the rest. */
