@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { callApi, createMenu, createUssdApp, type LoginReplyBody, registerAccount, storeSession, waitForPath } from './accounts';
 import { findViolations } from './axe';
-import { capture, closeToasts, describeBrowser, launchBrowser, openPage, PHONE, waitForAnimations } from './browser';
+import { capture, closeToasts, describeBrowser, holdRequests, launchBrowser, openPage, PHONE, waitForAnimations } from './browser';
 
 /** The Tests screen's own sizes, as its screenshots are looked at (a laptop, a phone). */
 const LAPTOP = { width: 1280, height: 800 };
@@ -198,6 +198,55 @@ describeBrowser('saved test cases in the console', () => {
     await page.getByRole('dialog', { name: 'Delete Unknown name' }).getByRole('button', { name: 'Delete' }).click();
     await page.getByTestId('test-case').filter({ hasText: 'Unknown name' }).waitFor({ state: 'detached' });
     expect(await page.getByTestId('test-case').count()).toBe(1);
+    await page.context().close();
+  }, 60_000);
+
+  it('shows the list loading, a list that could not load with Try again, a run under way, and a run the server refused', async () => {
+    const page = await openPage(browser, LAPTOP);
+    await storeSession(page, owner.reply);
+    const casesUrl = `**/api/apps/${app.appId}/test-cases`;
+    const release = await holdRequests(page, casesUrl);
+    await page.goto(`/app/tests/${app.appId}`);
+    await visible(page.getByLabel('Loading the test cases'));
+    await shots(page, 'loading');
+    await release();
+    await visible(page.getByTestId('test-case').first());
+
+    await page.route(casesUrl, (route) =>
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ status: '99', message: 'Database unavailable' }),
+      }),
+    );
+    await page.reload();
+    const failed = page.getByRole('alert').filter({ hasText: 'Test cases not loaded' });
+    await failed.getByText('Database unavailable').waitFor();
+    await expectNoViolations(page);
+    await shots(page, 'load-error');
+    await page.unroute(casesUrl);
+    await failed.getByRole('button', { name: 'Try again' }).click();
+    await visible(page.getByTestId('test-case').first());
+
+    // A run under way: the button says so and the list waits.
+    const releaseRun = await holdRequests(page, `${casesUrl}/run`);
+    await runAll(page);
+    await visible(page.getByTestId('run-progress').getByText('Running 1 test case against the draft…'));
+    expect(await page.getByRole('button', { name: 'Running…' }).getAttribute('aria-busy')).toBe('true');
+    await shots(page, 'running');
+    await releaseRun();
+    await summary(page).getByText('1 of 1 passed', { exact: false }).waitFor();
+
+    await page.route(`${casesUrl}/run`, (route) =>
+      route.fulfill({
+        status: 429,
+        contentType: 'application/json',
+        body: JSON.stringify({ status: '07', message: 'Too many attempts: wait a minute and try again.' }),
+      }),
+    );
+    await runAll(page);
+    await page.getByText('Too many attempts: wait a minute and try again.').waitFor();
+    expect(await summary(page).count()).toBe(0);
     await page.context().close();
   }, 60_000);
 });
