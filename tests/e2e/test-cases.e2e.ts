@@ -178,6 +178,11 @@ describeBrowser('saved test cases in the console', () => {
     // The name is the server's to refuse: its message shows on the field.
     await drawer.getByText('Give the test case a name (at most 100 characters).').waitFor();
     await drawer.getByRole('textbox', { name: 'Name' }).fill('Unknown name');
+    // Closing with changes not saved asks first.
+    await drawer.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('dialog', { name: 'Discard changes?' }).getByRole('button', { name: 'Keep editing' }).click();
+    await page.getByRole('dialog', { name: 'Discard changes?' }).waitFor({ state: 'detached' });
+    expect(await drawer.getByRole('textbox', { name: 'Name' }).inputValue()).toBe('Unknown name');
     await drawer.getByRole('textbox', { name: 'Step 1: expected screen' }).fill('Welcome {*}Esi Airtime');
     await drawer.getByRole('button', { name: 'Add a step' }).click();
     await drawer.getByRole('textbox', { name: 'Step 2: reply typed' }).fill('Kwame');

@@ -1,8 +1,9 @@
 import { ActionIcon, Alert, Button, Code, Drawer, Group, Paper, SimpleGrid, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconPlus, IconTrash } from '@tabler/icons-react';
-import { useState } from 'react';
+import { type RefObject, useEffect, useRef, useState } from 'react';
 import { MAX_TEST_STEPS, TEST_WILDCARD, type TestCase } from '../../../shared/api/test-cases.schema';
 import { failureText, isOk } from '../../lib/api';
+import { confirmDiscard } from '../../lib/confirm-discard';
 import { showToast } from '../../lib/toast';
 import { useConfirmedCall } from '../../lib/use-confirmed-call';
 import {
@@ -32,10 +33,13 @@ interface TestCaseDrawerProps {
 
 /** Writes a new test case or changes one (its steps, its recorded replies), in a drawer over the Tests screen. */
 export function TestCaseDrawer({ appId, testCase, isOpen, onClose, onChanged }: TestCaseDrawerProps) {
+  // Whether the form holds changes not saved: closing it (Cancel, Escape, the cross, outside) asks first.
+  const isDirty = useRef(false);
+  const close = () => confirmDiscard(isDirty.current, onClose, 'Your changes to this test case are not saved. Discard them?');
   return (
     <Drawer
       opened={isOpen}
-      onClose={onClose}
+      onClose={close}
       position="right"
       size="xl"
       title={
@@ -44,13 +48,36 @@ export function TestCaseDrawer({ appId, testCase, isOpen, onClose, onChanged }: 
         </Title>
       }
     >
-      {isOpen && <TestCaseForm key={testCase?.id ?? 'new'} appId={appId} testCase={testCase} onClose={onClose} onChanged={onChanged} />}
+      {isOpen && (
+        <TestCaseForm
+          key={testCase?.id ?? 'new'}
+          appId={appId}
+          testCase={testCase}
+          isDirty={isDirty}
+          onCancel={close}
+          onClose={onClose}
+          onChanged={onChanged}
+        />
+      )}
     </Drawer>
   );
 }
 
-function TestCaseForm({ appId, testCase, onClose, onChanged }: Omit<TestCaseDrawerProps, 'isOpen'>) {
+interface TestCaseFormProps extends Omit<TestCaseDrawerProps, 'isOpen'> {
+  isDirty: RefObject<boolean>;
+  /** Cancel: closes, asking first when there are changes. */
+  onCancel: () => void;
+}
+
+function TestCaseForm({ appId, testCase, isDirty, onCancel, onClose, onChanged }: TestCaseFormProps) {
   const [values, setValues] = useState<TestCaseFormValues>(() => toFormValues(testCase));
+  const [initial] = useState(values);
+  useEffect(() => {
+    isDirty.current = values !== initial;
+    return () => {
+      isDirty.current = false;
+    };
+  }, [values, initial, isDirty]);
   const [errors, setErrors] = useState<FormErrors>({});
   const save = useSaveTestCase(appId);
   const confirm = useConfirmedCall(testCasesKey(appId));
@@ -289,7 +316,7 @@ function TestCaseForm({ appId, testCase, onClose, onChanged }: Omit<TestCaseDraw
             <span />
           )}
           <Group gap="sm">
-            <Button variant="default" onClick={onClose}>
+            <Button variant="default" onClick={onCancel}>
               Cancel
             </Button>
             <Button type="submit" loading={save.isPending}>
