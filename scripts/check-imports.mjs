@@ -43,6 +43,7 @@ const WEB_FEATURE_IMPORTERS = {
     'sessions',
     'shortcodes',
     'templates',
+    'testcases',
     'webhooks',
   ],
   // The flow map is a second editor of the designer's draft; the logs and sessions name an app's menus.

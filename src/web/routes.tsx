@@ -10,6 +10,7 @@ import { accountRoutes, authRoutes } from './features/auth/auth.routes';
 import { templatesRoutes } from './features/templates/templates.routes';
 import { botDesignerRoutes, menusRoutes } from './features/menus/menus.routes';
 import { flowmapRoutes } from './features/flowmap/flowmap.routes';
+import { testCasesRoutes } from './features/testcases/testcases.routes';
 import { customActionsRoutes } from './features/custom-actions/custom-actions.routes';
 import { dashboardRoutes } from './features/dashboard/dashboard.routes';
 import { logsRoutes } from './features/logs/logs.routes';
@@ -54,6 +55,7 @@ export const signedInRoutes: RouteObject[] = [
       ...appScreenRoutes,
       ...menusRoutes,
       ...flowmapRoutes,
+      ...testCasesRoutes,
       ...dashboardRoutes,
       ...logsRoutes,
       ...sessionsRoutes,

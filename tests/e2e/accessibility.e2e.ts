@@ -95,6 +95,7 @@ const ROUTE_VISITS: Record<string, Visit> = {
     url: (ids) => `/app/dashboard/${ids.appId}?environment=test`,
     ready: (page) => page.getByTestId('chart-menu-outcomes').locator('path.recharts-rectangle').first(),
   },
+  '/app/tests/:appId': { as: 'owner', url: (ids) => `/app/tests/${ids.appId}`, ready: (page) => page.getByTestId('tests-empty') },
   '/app/liveview/:id': { as: 'owner', url: (ids) => `/app/liveview/${ids.appId}`, ready: heading('Live Data') },
   '/app/actionlogs/:id': { as: 'owner', url: (ids) => `/app/actionlogs/${ids.appId}`, ready: heading('Application Logs') },
   '/app/completesession/:id': { as: 'owner', url: (ids) => `/app/completesession/${ids.appId}`, ready: shown('233200000071') },

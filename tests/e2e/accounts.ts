@@ -101,6 +101,29 @@ export async function createWhatsAppBot(token: string, appName: string, descript
   return bot.data.appId;
 }
 
+/** A new USSD app of the signed-in builder on a code of its own (an existing shortcode): its app id. */
+export async function createUssdApp(token: string, app: { appName: string; description: string; shortCode: string }): Promise<string> {
+  const created = await callApi<{ appId: string }>(token, '/api/createApp', {
+    appName: app.appName,
+    description: app.description,
+    country: 'ghana',
+    connectionMode: 'existing-shortcode',
+    customShortCode: app.shortCode,
+    shortCode: '',
+    baseShortCode: '',
+    useTemplateTag: false,
+  });
+  if (created.status !== '00' || !created.data) throw new Error(`createApp failed: ${JSON.stringify(created)}`);
+  return created.data.appId;
+}
+
+/** A new menu of one of the builder's apps (the body of POST /api/createMenu): its uniqueId. */
+export async function createMenu(token: string, menu: Record<string, unknown>): Promise<string> {
+  const created = await callApi(token, '/api/createMenu', menu);
+  if (created.status !== '00') throw new Error(`createMenu failed: ${JSON.stringify(created)}`);
+  return String(created.uniqueId);
+}
+
 export const pathOf = (page: Page) => new URL(page.url()).pathname;
 
 /** Waits until the page is at exactly this path (waitForURL globs would let /merchant/login pass for /login). */

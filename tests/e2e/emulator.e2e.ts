@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Locator, Page, Request, Response } from 'playwright-core';
 import { POLL_INTERVAL_MS } from '../../src/web/features/emulator/emulator-session';
-import { callApi, type LoginReplyBody, pathOf, registerAccount, storeSession, waitForPath } from './accounts';
+import { createMenu, createUssdApp, type LoginReplyBody, pathOf, registerAccount, storeSession, waitForPath } from './accounts';
 import {
   capture,
   DESKTOP,
@@ -56,35 +56,22 @@ async function findTemplate(name: string): Promise<TemplateRow> {
 /** A two-menu app of the user's own: asks a name, thanks them, with a post action that leaves an action result. */
 async function createOwnApp(token: string): Promise<{ appId: string; shortCode: string }> {
   const shortCode = '*920*55#';
-  const app = await callApi<{ appId: string }>(token, '/api/createApp', {
-    appName: 'Kofi Shop',
-    description: 'A shop on a shortcode',
-    country: 'ghana',
-    connectionMode: 'existing-shortcode',
-    customShortCode: shortCode,
-    shortCode: '',
-    baseShortCode: '',
-    useTemplateTag: false,
-  });
-  if (app.status !== '00' || !app.data) throw new Error(`createApp failed: ${JSON.stringify(app)}`);
-  const appId = app.data.appId;
-  const done = await callApi(token, '/api/createMenu', {
+  const appId = await createUssdApp(token, { appName: 'Kofi Shop', description: 'A shop on a shortcode', shortCode });
+  const done = await createMenu(token, {
     appId,
     userDefinedName: 'done',
     displayText: 'Thanks {{ session.inputs.name }}, see you soon.',
     terminate: true,
   });
-  if (done.status !== '00') throw new Error(`createMenu failed: ${JSON.stringify(done)}`);
-  const first = await callApi(token, '/api/createMenu', {
+  await createMenu(token, {
     appId,
     isFirst: true,
     userDefinedName: 'name',
     displayText: 'Welcome to Kofi Shop\nWhat is your name?',
     inputHolder: 'e.g. Ama',
-    switchOperations: [{ operator: 'always', compareVal: '', action: 'goto', actionParam: done.uniqueId }],
+    switchOperations: [{ operator: 'always', compareVal: '', action: 'goto', actionParam: done }],
     actions: [{ actionName: 'greet', actionType: 'post', inheritsPlugin: 'javascript', code: "return { greeting: 'Akwaaba' };" }],
   });
-  if (first.status !== '00') throw new Error(`createMenu failed: ${JSON.stringify(first)}`);
   return { appId, shortCode };
 }
 

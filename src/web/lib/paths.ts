@@ -12,6 +12,8 @@ export const designerPath = (appId: string) => `/app/design/${encodeURIComponent
 export const settingsPath = (appId: string) => `/app-settings/${encodeURIComponent(appId)}`;
 export const emulatorPath = (appId: string) => `/app/emulator/${encodeURIComponent(appId)}`;
 export const webhooksPath = (appId: string) => `/app-webhooks/${encodeURIComponent(appId)}`;
+/** The app's saved test cases and their last run (docs/testing-apps.md). */
+export const testsPath = (appId: string) => `/app/tests/${encodeURIComponent(appId)}`;
 
 /** The flow map (its own route, so linking to it does not load React Flow). */
 export const flowMapPath = (appId: string) => `${designerPath(appId)}/flow`;

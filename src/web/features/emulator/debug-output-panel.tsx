@@ -29,6 +29,8 @@ interface DebugOutputPanelProps {
   sessionId: string | null;
   /** The flow map with this session's path, for a builder's own app (not a template tried). */
   pathUrl?: string | null;
+  /** What the builder may do with the session (Save as test case), under its id. */
+  sessionActions?: ReactNode;
   /** Debug data needs a signed-in user: a visitor trying a template sees how to get it. */
   isSignedOut: boolean;
   userInputs: DebugList<UserInputEntry>;
@@ -102,6 +104,7 @@ export function DebugOutputPanel(props: DebugOutputPanelProps) {
     isMsisdnLocked,
     sessionId,
     pathUrl,
+    sessionActions,
     isSignedOut,
     userInputs,
     actionResults,
@@ -168,6 +171,7 @@ export function DebugOutputPanel(props: DebugOutputPanelProps) {
               </Group>
             </Anchor>
           )}
+          {sessionActions}
         </Stack>
       </Group>
 

@@ -15,6 +15,7 @@ import { EmulatorPhoneFrame } from './emulator-phone-frame';
 import { EmulatorStatusPage } from './emulator-status-page';
 import { MenuDisplayModal, MenuRunningIndicator, MenuScreenAnnouncer } from './menu-display-modal';
 import { PhoneDialPad } from './phone-dial-pad';
+import { SaveTestCaseButton } from './save-test-case-button';
 import { useActionLogs } from './use-action-logs';
 import { useDebugOutput } from './use-debug-output';
 import { useEmulatorSession } from './use-emulator-session';
@@ -240,6 +241,12 @@ function EmulatorWorkspace({ app, homeUrl, isTemplate }: { app: EmulatorApp; hom
             isMsisdnLocked={isSessionOpen}
             sessionId={session.sessionId}
             pathUrl={!isTemplate && session.sessionId ? sessionPathUrl(app.appId, session.sessionId) : null}
+            sessionActions={
+              // Recording reads the signed-in builder's own runs of their own app: not a template tried.
+              !isTemplate && canReadLogs && session.sessionId ? (
+                <SaveTestCaseButton appId={app.appId} sessionId={session.sessionId} />
+              ) : null
+            }
             isSignedOut={!canReadLogs}
             userInputs={debug.userInputs}
             actionResults={debug.actionResults}

@@ -7,13 +7,14 @@ import {
   IconMessageChatbot,
   IconRocket,
   IconSitemap,
+  IconTestPipe,
 } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { App } from '../../../shared/api/apps.schema';
 import { AppScreenTitle } from '../apps/app-screen-title';
 import { useAppExport } from '../apps/use-app-export';
 import { BackLink } from '../../components/back-link';
-import { getAppLinks } from '../../lib/paths';
+import { getAppLinks, testsPath } from '../../lib/paths';
 
 export const DEPLOY_RUNNING_LABEL = 'Deployment in progress';
 
@@ -27,7 +28,7 @@ interface MenuDesignHeaderProps {
 }
 
 /**
- * The designer's title (the app's name, shortcode and live version) and its Flow map, Emulator, Versions and
+ * The designer's title (the app's name, shortcode and live version) and its Flow map, Emulator, Tests, Versions and
  * Deploy buttons, and Export for a USSD app (a file to import elsewhere). A bot's leads back to the bot list and tries the bot in its chat simulator instead.
  */
 export function MenuDesignHeader({ appId, app, isDeploying, onDeploy, onOpenVersions }: MenuDesignHeaderProps) {
@@ -79,6 +80,11 @@ export function MenuDesignHeader({ appId, app, isDeploying, onDeploy, onOpenVers
               leftSection={links.isBot ? <IconMessageChatbot size={18} /> : <IconDeviceMobile size={18} />}
             >
               {links.tester.label}
+            </Button>
+          )}
+          {app && !links?.isBot && (
+            <Button component={Link} to={testsPath(appId)} variant="default" leftSection={<IconTestPipe size={18} />}>
+              Tests
             </Button>
           )}
           {app && !links?.isBot && (
