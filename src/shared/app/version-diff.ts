@@ -220,3 +220,8 @@ export function describeSummary(summary: ChangeSummary): string {
   if (summary.isReordered) parts.push('menus reordered');
   return parts.length ? parts.join(', ') : 'No changes';
 }
+
+/** How a message names a version: `version 3 "Easter promo"`, or `version 3` when it has no name. */
+export function nameVersion(number: number, name: string | null): string {
+  return name ? `version ${number} "${name}"` : `version ${number}`;
+}

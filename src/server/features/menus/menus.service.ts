@@ -13,6 +13,7 @@ import {
   MENU_MESSAGES,
   validateMenu,
   diffVersions,
+  nameVersion,
   summarizeDiff,
   type AppVersion,
   type ChangeSummary,
@@ -410,11 +411,6 @@ function readStoredVersion(stored: unknown, version: number, use: 'rolled back t
     if (err instanceof SpecVersionError) throw invalid(`Version ${version} cannot be ${use}: ${err.message}`);
     throw err;
   }
-}
-
-/** How a message names a version: `version 3 "Easter promo"`, or `version 3` when it has no name. */
-export function nameVersion(number: number, name: string | null): string {
-  return name ? `version ${number} "${name}"` : `version ${number}`;
 }
 
 /**
