@@ -355,10 +355,15 @@ export async function findVersions(ctx: AppContext, user: AuthUser, appId: strin
     .where(eq(appVersions.appId, app.id))
     .orderBy(desc(appVersions.number));
   const liveNumber = rows[0]?.version.number ?? 0;
-  // Each against the one below it in the list (numbers have no gaps: versions are never deleted).
-  return rows.map((r, i) =>
-    toVersionInfo(r.version, r.email, liveNumber, summarizeChanges(rows[i + 1]?.version.definition ?? null, r.version.definition)),
-  );
+  // Each against the one below it in the list (numbers have no gaps: versions are never deleted); each read once.
+  const definitions = rows.map((r) => readDefinition(r.version.definition));
+  return rows.map((r, i) => {
+    const [after, isFirst] = [definitions[i], i === rows.length - 1];
+    const before = isFirst ? null : definitions[i + 1];
+    // Null changes when either side cannot be read (a newer Dialflow deployed it).
+    const changes = after && (isFirst || before) ? summarizeDiff(diffVersions(before ?? null, after)) : null;
+    return toVersionInfo(r.version, r.email, liveNumber, changes);
+  });
 }
 
 /**
