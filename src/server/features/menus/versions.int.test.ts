@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { appVersions } from '../../../db/schema';
 import { describeDb } from '../../../../tests/support/test-db';
@@ -164,5 +164,31 @@ describeDb('readable versions', () => {
     expect(byNumber.get(3)).toMatchObject({ rolledBackFrom: 1, createdBy: owner.user.id, name: 'Easter promo', note: null });
     expect(byNumber.get(5)).toMatchObject({ rolledBackFrom: 2, createdBy: owner.user.id, name: null });
     expect(byNumber.get(5)!.createdAt.getTime()).toBeGreaterThanOrEqual(byNumber.get(4)!.createdAt.getTime());
+  });
+  it('a version stored by a newer Dialflow: no summary for it or the one after it, and it cannot be opened; the others still can', async () => {
+    const { appId, menuId } = await seedGreeting('Hello');
+    await deploy(appId);
+    await setText(appId, menuId, 'Hello again');
+    await deploy(appId);
+    await setText(appId, menuId, 'Hello once more');
+    await deploy(appId);
+    await t.db
+      .update(appVersions)
+      .set({ definition: sql`jsonb_set(${appVersions.definition}, '{specVersion}', '999'::jsonb)` })
+      .where(and(eq(appVersions.appId, appId), eq(appVersions.number, 2)));
+
+    const list = (await get(`/api/getAppVersions/${appId}`)).json().data;
+    expect(list.map((v: { version: number; changes: object | null }) => [v.version, v.changes === null])).toEqual([
+      [3, true],
+      [2, true],
+      [1, false],
+    ]);
+    const opened = await get(`/api/getAppVersion/${appId}/2`);
+    expect(opened.statusCode).toBe(400);
+    expect(opened.json().message).toMatch(/^Version 2 cannot be opened: /);
+    expect((await get(`/api/getAppVersion/${appId}/3?against=1`)).json().data.diff.menus[0].fields[0]).toMatchObject({
+      before: 'Hello',
+      after: 'Hello once more',
+    });
   });
 });
