@@ -81,6 +81,7 @@ const ACCESS: Record<string, RouteAccess> = {
   'POST /api/saveMenuPositions': 'signedIn',
   'GET /api/deployChanges/:appId': 'signedIn',
   'GET /api/getAppVersions/:appId': 'signedIn',
+  'GET /api/getAppVersion/:appId/:version': 'signedIn',
   'POST /api/rollbackVersion': 'signedIn',
   'GET /api/sandbox/accounts/:accountNumber': 'public', // the built-in demo bank's made-up balances
   'POST /streamLogs': 'signedIn',
@@ -292,6 +293,7 @@ const API_KEY_ROUTES: Record<string, 'read' | 'write'> = {
   'POST /api/saveMenuOrder': 'write',
   'GET /api/deployChanges/:appId': 'write',
   'GET /api/getAppVersions/:appId': 'read',
+  'GET /api/getAppVersion/:appId/:version': 'read',
   'POST /api/rollbackVersion': 'write',
   'POST /dashboard/search': 'read',
   'GET /api/contacts': 'read',
@@ -619,6 +621,7 @@ describeDb('authorization, route by route', () => {
     ],
     ['GET /api/deployChanges/:appId', () => ({ method: 'GET', url: `/api/deployChanges/${appId}` })],
     ['GET /api/getAppVersions/:appId', () => ({ method: 'GET', url: `/api/getAppVersions/${appId}` })],
+    ['GET /api/getAppVersion/:appId/:version', () => ({ method: 'GET', url: `/api/getAppVersion/${appId}/1` })],
     ['POST /api/rollbackVersion', () => ({ method: 'POST', url: '/api/rollbackVersion', payload: { appId, version: 1 } })],
     ['POST /streamLogs', () => ({ method: 'POST', url: '/streamLogs', payload: { appId } })],
     ['POST /actionlogs/searchLogs', () => ({ method: 'POST', url: '/actionlogs/searchLogs', payload: { appId } })],

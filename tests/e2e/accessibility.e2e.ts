@@ -85,6 +85,11 @@ const ROUTE_VISITS: Record<string, Visit> = {
     url: (ids) => `/app/design/${ids.appId}`,
     ready: (page) => page.getByRole('button', { name: /^Edit / }).first(),
   },
+  '/app/design/:appId/versions/:version': {
+    as: 'owner',
+    url: (ids) => `/app/design/${ids.appId}/versions/1`,
+    ready: (page) => page.getByTestId('version-menu-facts'),
+  },
   '/app/design/:appId/flow': {
     as: 'owner',
     url: (ids) => `/app/design/${ids.appId}/flow`,
@@ -311,6 +316,9 @@ async function createOwnerData(token: string): Promise<Ids> {
     code: 'return { amount: 1 };',
   });
   const customActionId = action.uuid;
+  // Version 1, so a version's read-only screen has one to show.
+  const deployed = await callApi(token, `/api/deployChanges/${appId}?name=Launch`);
+  if (deployed.status !== '00') throw new Error(`deploy failed: ${JSON.stringify(deployed)}`);
   if (!customActionId) throw new Error(`custom action create failed: ${JSON.stringify(action)}`);
   const { merchantUuid, adminUuid } = await findSeededMerchantAndAdmin();
   const { botId, simulatedPhonePath } = await createBotData();

@@ -242,6 +242,7 @@ describeBrowser('WhatsApp bots', () => {
     // Deploy: linked numbers answer with the deployed version.
     await page.goto(`/whatsapp-bot/design/${appId}`);
     await page.getByTestId('deploy-button').click();
+    await page.getByTestId('deploy-confirm').click();
     await toast(page, 'Deployed version 1');
     await closeToasts(page);
 

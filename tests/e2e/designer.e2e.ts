@@ -81,6 +81,15 @@ async function addMenu(page: Page, after: string | null, identifier: string, tex
   await form(page).getByRole('textbox', { name: 'Menu text' }).fill(text);
 }
 
+/** Deploy, and Deploy again in its dialog (no name, no note). */
+async function deploy(page: Page) {
+  await page.getByTestId('deploy-button').click();
+  await page
+    .getByRole('dialog', { name: /^Deploy/ })
+    .getByRole('button', { name: 'Deploy', exact: true })
+    .click();
+}
+
 async function editMenu(page: Page, identifier: string) {
   await page.getByRole('button', { name: `Edit ${identifier}`, exact: true }).click();
   await visible(form(page).getByText(`Edit menu ${identifier}`, { exact: true }));
@@ -474,13 +483,13 @@ describeBrowser('menu designer', () => {
 
   it('deploy: version 1; a check refuses a goto to a deleted menu and links to it; fixed, version 2; roll back with confirmation', async () => {
     page = await openDesigner();
-    await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+    await deploy(page);
     await toast(page, 'Deployed version 1');
     await visible(page.getByText('Version 1 live'));
     await closeToasts(page);
 
     // Deploying again with nothing changed makes no version: a blue notice says since which.
-    await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+    await deploy(page);
     await toast(page, 'No changes since version 1');
     expect(await page.locator('.mantine-Notification-root').filter({ hasText: 'Nothing to deploy' }).getAttribute('style')).toContain(
       '--notification-color: var(--mantine-color-blue-filled)',
@@ -540,7 +549,7 @@ describeBrowser('menu designer', () => {
       await deployReleased;
       await route.continue();
     });
-    await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+    await deploy(page);
     await visible(page.getByRole('button', { name: 'Deployment in progress' }));
     releaseDeploy();
     await visible(page.getByTestId('deploy-panel'));
@@ -558,7 +567,7 @@ describeBrowser('menu designer', () => {
     await saveMenu(page);
     await closeToasts(page);
 
-    await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+    await deploy(page);
     await toast(page, 'Deployed version 2');
     await visible(page.getByText('Version 2 live'));
     await closeToasts(page);
@@ -577,7 +586,7 @@ describeBrowser('menu designer', () => {
     await toast(page, /Rolled back/);
     const v3 = drawer.locator('[data-testid="version-row"][data-version="3"]');
     await visible(v3.getByText('Live'));
-    await visible(v3.getByText(/rolled back to version 1/));
+    await visible(v3.getByText(/restores version 1/));
     await shot(page, 'designer-versions-after-rollback-desktop');
     await page.context().close();
   });
@@ -624,7 +633,7 @@ describeBrowser('menu designer', () => {
     await saveMenu(page);
     await closeToasts(page);
 
-    await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+    await deploy(page);
     await toast(page, /Deployed version/);
     const warning = page.getByTestId('deploy-warnings').getByTestId('deploy-issue').filter({
       hasText: '{{ session.inputs.name }} in displayText names nothing: no menu has the identifier "name". It shows as empty text.',

@@ -243,8 +243,13 @@ describeBrowser('keyboard only: the builder journey', () => {
       await page.keyboard.press('Enter');
       await toast(page, 'Menu order saved').waitFor();
 
-      // Deploy: the toast is an alert a screen reader says.
+      // Deploy: its dialog opens on the Name field, where Enter deploys; the toast is an alert a screen reader says.
       await tabTo(page, page.getByRole('button', { name: 'Deploy' }), { backwards: true });
+      await page.keyboard.press('Enter');
+      await page.getByRole('textbox', { name: 'Name' }).waitFor();
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.getAttribute('id')))
+        .toBe(await page.getByRole('textbox', { name: 'Name' }).getAttribute('id'));
       await page.keyboard.press('Enter');
       await toast(page, 'Deployed version 1').waitFor();
 

@@ -121,7 +121,12 @@ export const appVersions = pgTable(
     definition: jsonb('definition').notNull(),
     warnings: jsonb('warnings').notNull().default([]),
     rolledBackFrom: integer('rolled_back_from'),
+    /** Who deployed (or rolled back to) it; null for a deleted user. The deployer: no second column names them. */
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    /** The builder's name for the version ("Easter promo", at most 80 characters), null when none was given. */
+    name: text('name'),
+    /** The builder's note on what the version changes or why (at most 1000 characters), null when none was given. */
+    note: text('note'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('app_versions_app_number_uq').on(t.appId, t.number)],

@@ -84,18 +84,20 @@ export async function getMonitoredApp(ctx: AppContext, user: AuthUser, appId: st
 
 /**
  * Who may run an app in the emulator: anyone for a featured template; otherwise whoever may change it (a run
- * calls the app's actions: payments, SMS, its APIs, so reading the design is not enough).
+ * calls the app's actions: payments, SMS, its APIs, so reading the design is not enough). A deployed version
+ * (`isVersion`, "Try in emulator") only for whoever may change the app, template or not.
  * The gateway URLs stay open (gateways do not sign in); their 128-bit app id is the secret there.
  */
-export async function checkEmulatorAccess(ctx: AppContext, user: AuthUser | undefined, appId: string): Promise<void> {
+export async function checkEmulatorAccess(ctx: AppContext, user: AuthUser | undefined, appId: string, isVersion = false): Promise<void> {
   if (user) {
     const { app, isBuilder } = await getReachableApp(ctx, user, appId, 'read');
-    if (!app.isTemplate && !canReachApp(user, app, isBuilder, 'edit')) throw notFound('App not found');
+    // A deployed version (isVersion) is its builder's to try, as its version list is: a template's too.
+    if ((isVersion || !app.isTemplate) && !canReachApp(user, app, isBuilder, 'edit')) throw notFound('App not found');
     return;
   }
   const [row] = await ctx.db.select({ isTemplate: apps.isTemplate }).from(apps).where(eq(apps.id, appId));
   if (!row) throw notFound('App not found');
-  if (!row.isTemplate) throw unauthenticated('Please log in to test this app');
+  if (isVersion || !row.isTemplate) throw unauthenticated('Please log in to test this app');
 }
 
 /**

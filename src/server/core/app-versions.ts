@@ -1,4 +1,4 @@
-import { asc, desc, eq, inArray, max } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, max } from 'drizzle-orm';
 import { appVersions, menus } from '../../db/schema';
 import type { Db } from '../../db/client';
 import {
@@ -93,6 +93,15 @@ export async function findLiveVersion(db: Db, appId: string): Promise<AppVersion
     .orderBy(desc(appVersions.number))
     .limit(1);
   // A definition from a newer spec version throws here: the runtime logs it and answers as for a broken version.
+  return row ? migrateDefinition(row.definition) : undefined;
+}
+
+/** Deployed version `number` of the app, or undefined when it has none of that number. */
+export async function findNumberedVersion(db: Db, appId: string, number: number): Promise<AppVersion | undefined> {
+  const [row] = await db
+    .select({ definition: appVersions.definition })
+    .from(appVersions)
+    .where(and(eq(appVersions.appId, appId), eq(appVersions.number, number)));
   return row ? migrateDefinition(row.definition) : undefined;
 }
 

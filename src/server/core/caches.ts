@@ -38,6 +38,8 @@ export type LoadedApp =
 export interface VersionCache {
   getLive(appId: string): Promise<LoadedApp>;
   getDraft(appId: string): Promise<LoadedApp>;
+  /** Deployed version `number` (the emulator's "Try in emulator"); a version never changes, so it is kept as loaded. */
+  getNumbered(appId: string, number: number): Promise<LoadedApp>;
   /** Drops the cached versions of an app here, and in every process when Redis is configured. */
   invalidate(appId: string): void;
   close(): Promise<void>;

@@ -5,14 +5,17 @@ import { appIdParamsSchema, defineCall } from './contract';
 // logs' (apps.calls.ts, templates.calls.ts, logs.calls.ts).
 
 /**
- * POST /ussd-emulator/{appId}: one hop of the console emulator's session, which runs the app's draft. It speaks the
- * emulator adapter's JSON (src/channels/emulator.ts): the request below, and the screen itself as the reply, not
- * the envelope (`bare`); an unreadable request or an unknown app is refused with the envelope and a 4xx.
+ * POST /ussd-emulator/{appId}: one hop of the console emulator's session, which runs the app's draft (or, with
+ * `?version=N`, a deployed version). It speaks the emulator adapter's JSON (src/channels/emulator.ts): the request
+ * below, and the screen itself as the reply, not the envelope (`bare`); an unreadable request or an unknown app
+ * (or version) is refused with the envelope and a 4xx.
  */
 export const sendEmulatorRequest = defineCall({
   method: 'POST',
   path: '/ussd-emulator/:appId',
   params: appIdParamsSchema,
+  /** `?version=N`: run deployed version N instead of the draft (the versions list's "Try in emulator"); owners only. */
+  query: z.object({ version: z.coerce.number().int().min(1).optional() }),
   body: z.object({
     session_id: z.string().min(1).max(100),
     userdata: z.string().max(1_000_000).default(''),

@@ -4,11 +4,14 @@ import { appIdParamsSchema, defineCall } from './contract';
 import { envelopeSchema, messageSchema } from './envelope';
 import {
   appVersionInfoSchema,
+  deployQuerySchema,
   deployReplySchema,
   lintIssueSchema,
   rollbackBodySchema,
   saveMenuOrderBodySchema,
   saveMenuPositionsBodySchema,
+  versionDetailsQuerySchema,
+  versionDetailsSchema,
 } from './menus.schema';
 
 // An app's menus and versions (src/shared/api/contract.ts). Keys: ['menus', appId] holds the menus and, below it,
@@ -83,13 +86,14 @@ export const saveMenuPositions = defineCall({
 });
 
 /**
- * GET /api/deployChanges/:appId: '00' with the new version; 400 '02' with the pre-deploy checks' errors and
- * warnings; 409 '02' with `unchangedSince` when the draft is the live version already.
+ * GET /api/deployChanges/:appId?name=&note=: '00' with the new version; 400 '02' with the pre-deploy checks' errors
+ * and warnings, or a name or note too long; 409 '02' with `unchangedSince` when the draft is the live version already.
  */
 export const deployChanges = defineCall({
   method: 'GET',
   path: '/api/deployChanges/:appId',
   params: appIdParamsSchema,
+  query: deployQuerySchema,
   reply: deployReplySchema,
   refusal: z.object({
     errors: z.array(lintIssueSchema).optional(),
@@ -107,7 +111,17 @@ export const findAppVersions = defineCall({
   key: ['apps', ':appId', 'versions'],
 });
 
-/** POST /api/rollbackVersion: a new version serving an older one's menus. */
+/** GET /api/getAppVersion/:appId/:version: one version, its menus, and what changed since the one before (or `?against=`). */
+export const findAppVersion = defineCall({
+  method: 'GET',
+  path: '/api/getAppVersion/:appId/:version',
+  params: appIdParamsSchema.extend({ version: z.coerce.number().int().min(1) }),
+  query: versionDetailsQuerySchema,
+  reply: envelopeSchema(versionDetailsSchema),
+  key: ['apps', ':appId', 'versions', ':version'],
+});
+
+/** POST /api/rollbackVersion: a new version serving an older one's menus; the message names the version restored. */
 export const rollbackVersion = defineCall({
   method: 'POST',
   path: '/api/rollbackVersion',

@@ -11,3 +11,4 @@ export * from './spec-version';
 export * from './javascript-syntax';
 export * from './menu.validation';
 export * from './javascript-sdk';
+export * from './version-diff';

@@ -15,6 +15,12 @@ export const webhooksPath = (appId: string) => `/app-webhooks/${encodeURICompone
 /** The app's saved test cases and their last run (docs/testing-apps.md). */
 export const testsPath = (appId: string) => `/app/tests/${encodeURIComponent(appId)}`;
 
+/** One deployed version, read-only (docs/versions.md). */
+export const versionViewPath = (appId: string, version: number) => `${designerPath(appId)}/versions/${version}`;
+
+/** The emulator running a deployed version instead of the draft. */
+export const versionEmulatorPath = (appId: string, version: number) => `${emulatorPath(appId)}?version=${version}`;
+
 /** The flow map (its own route, so linking to it does not load React Flow). */
 export const flowMapPath = (appId: string) => `${designerPath(appId)}/flow`;
 

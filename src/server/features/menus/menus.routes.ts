@@ -3,6 +3,7 @@ import {
   createMenu,
   deleteMenu,
   deployChanges,
+  findAppVersion,
   findAppVersions,
   findMenus,
   findMenusLite,
@@ -79,7 +80,7 @@ export function registerMenusRoutes(app: FastifyInstance, ctx: AppContext, guard
   registerCall(app, deployChanges, {
     ...writer,
     handler: async (req) => {
-      const info = await menusService.deployApp(ctx, getSignedInUser(req), req.params.appId);
+      const info = await menusService.deployApp(ctx, getSignedInUser(req), req.params.appId, req.query);
       const note = info.warnings.length ? ` with ${info.warnings.length} warning${info.warnings.length > 1 ? 's' : ''}` : '';
       return ok(`Deployed version ${info.version}${note}`, info);
     },
@@ -90,11 +91,19 @@ export function registerMenusRoutes(app: FastifyInstance, ctx: AppContext, guard
     handler: async (req) => ok('OK', await menusService.findVersions(ctx, getSignedInUser(req), req.params.appId)),
   });
 
+  registerCall(app, findAppVersion, {
+    ...reader,
+    handler: async (req) => {
+      const { appId, version } = req.params;
+      return ok('OK', await menusService.findVersion(ctx, getSignedInUser(req), appId, version, req.query.against));
+    },
+  });
+
   registerCall(app, rollbackVersion, {
     ...writer,
     handler: async (req) => {
-      const info = await menusService.rollbackVersion(ctx, getSignedInUser(req), req.body.appId, req.body.version);
-      return ok(`Rolled back: version ${info.version} now serves version ${req.body.version}`, info);
+      const { restored, ...info } = await menusService.rollbackVersion(ctx, getSignedInUser(req), req.body.appId, req.body.version);
+      return ok(`Restored ${restored} as version ${info.version}`, info);
     },
   });
 }

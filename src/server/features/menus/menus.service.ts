@@ -12,14 +12,18 @@ import {
   toMenuScreen,
   MENU_MESSAGES,
   validateMenu,
+  diffVersions,
+  nameVersion,
+  summarizeDiff,
   type AppVersion,
+  type ChangeSummary,
   type Menu,
   type MenuBody,
   type MenuLite,
   type MenuRef,
   type MapPosition,
 } from '../../../shared/app';
-import type { AppVersionInfo, LintIssueDto } from '../../../shared/api/menus.schema';
+import type { AppVersionInfo, LintIssueDto, VersionDetails } from '../../../shared/api/menus.schema';
 import { lintApp } from '../../../engine';
 import { AppError, conflict, invalid, notFound } from '../../../shared/errors';
 import { isUuid } from '../../../shared/ids';
@@ -27,7 +31,7 @@ import type { AppContext } from '../../context';
 import type { AuthUser } from '../../core/auth-user';
 import { checkDeployAllowed, checkMenuLimit } from '../billing/plan-limits';
 import { recordChangeByAdmin } from '../../core/audit-log';
-import { findMenuRows, getDraftVersion, toAppLanguages, toMenu, type MenuRow } from '../../core/app-versions';
+import { findLiveVersionNumber, findMenuRows, getDraftVersion, toAppLanguages, toMenu, type MenuRow } from '../../core/app-versions';
 import { getOwnedApp, getReadableApp, type AppRow } from '../../core/app-access';
 import { createRenderAllowance, DEPLOY_LINT_RENDER_MS } from '../../core/render-shares';
 
@@ -256,16 +260,46 @@ function isSameDefinition(draft: AppVersion, stored: unknown): boolean {
 
 type VersionRow = typeof appVersions.$inferSelect;
 
-function toVersionInfo(row: VersionRow, createdBy: string | null, liveNumber: number): AppVersionInfo {
+/** A deploy's optional name and note (GET /api/deployChanges' query, already checked against its schema). */
+export interface DeployNaming {
+  name?: string;
+  note?: string;
+}
+
+/** A stored definition as this code reads it, or null for one it cannot (a newer Dialflow deployed it). */
+function readDefinition(stored: unknown): AppVersion | null {
+  try {
+    return migrateDefinition(stored);
+  } catch {
+    return null;
+  }
+}
+
+/** What changed from `before` (null: nothing before it) to `after`; null when either cannot be read. */
+function summarizeChanges(before: unknown | null, after: unknown): ChangeSummary | null {
+  const [b, a] = [before === null ? null : readDefinition(before), readDefinition(after)];
+  if (!a || (before !== null && !b)) return null;
+  return summarizeDiff(diffVersions(b, a));
+}
+
+function toVersionInfo(row: VersionRow, createdBy: string | null, liveNumber: number, changes: ChangeSummary | null): AppVersionInfo {
   return {
     version: row.number,
+    name: row.name,
+    note: row.note,
     createdAt: row.createdAt.toISOString(),
     createdBy: createdBy ?? '',
     rolledBackFrom: row.rolledBackFrom,
     menuCount: (row.definition as AppVersion).menus.length,
     warnings: row.warnings as LintIssueDto[],
     isLive: row.number === liveNumber,
+    changes,
   };
+}
+
+/** A version's name and note as given to a deploy: blank is none. */
+function toNaming(naming: DeployNaming): { name: string | null; note: string | null } {
+  return { name: naming.name?.trim() || null, note: naming.note?.trim() || null };
 }
 
 /**
@@ -273,7 +307,7 @@ function toVersionInfo(row: VersionRow, createdBy: string | null, liveNumber: nu
  * with every issue listed; warnings are kept on the version. The app row is locked so two deploys of one
  * app take turns instead of racing for a number.
  */
-export async function deployApp(ctx: AppContext, user: AuthUser, appId: string): Promise<AppVersionInfo> {
+export async function deployApp(ctx: AppContext, user: AuthUser, appId: string, naming: DeployNaming = {}): Promise<AppVersionInfo> {
   const app = await getOwnedApp(ctx, user, appId);
   await checkDeployAllowed(ctx, user);
   const info = await ctx.db.transaction(async (tx) => {
@@ -300,12 +334,13 @@ export async function deployApp(ctx: AppContext, user: AuthUser, appId: string):
       throw conflict(`No changes since version ${last.number}`, { unchangedSince: last.number });
     }
     const number = (last?.number ?? 0) + 1;
+    const definition = stampDefinition({ ...draft, versionId: `v${number}` });
     const [row] = await tx
       .insert(appVersions)
-      .values({ appId: app.id, number, definition: stampDefinition({ ...draft, versionId: `v${number}` }), warnings, createdBy: user.id })
+      .values({ appId: app.id, number, definition, warnings, createdBy: user.id, ...toNaming(naming) })
       .returning();
     await recordChangeByAdmin(tx, user, app.userId, 'app_deployed', app.id, { version: number });
-    return toVersionInfo(row!, user.email, number);
+    return toVersionInfo(row!, user.email, number, summarizeChanges(last?.definition ?? null, definition));
   });
   ctx.versions.invalidate(app.id);
   return info;
@@ -320,21 +355,80 @@ export async function findVersions(ctx: AppContext, user: AuthUser, appId: strin
     .where(eq(appVersions.appId, app.id))
     .orderBy(desc(appVersions.number));
   const liveNumber = rows[0]?.version.number ?? 0;
-  return rows.map((r) => toVersionInfo(r.version, r.email, liveNumber));
+  // Each against the one below it in the list (numbers have no gaps: versions are never deleted); each read once.
+  const definitions = rows.map((r) => readDefinition(r.version.definition));
+  return rows.map((r, i) => {
+    const [after, isFirst] = [definitions[i], i === rows.length - 1];
+    const before = isFirst ? null : definitions[i + 1];
+    // Null changes when either side cannot be read (a newer Dialflow deployed it).
+    const changes = after && (isFirst || before) ? summarizeDiff(diffVersions(before ?? null, after)) : null;
+    return toVersionInfo(r.version, r.email, liveNumber, changes);
+  });
 }
 
-/** An earlier version's definition, brought forward to be deployed anew; refused when a newer Dialflow deployed it. */
-function readRollbackTarget(stored: unknown, version: number): AppVersion {
+/**
+ * One version, its menus, and what changed since `against`: another version's number, the draft, or by default
+ * the version before it (none for version 1: every menu is added). 404 for a number the app does not have.
+ */
+export async function findVersion(
+  ctx: AppContext,
+  user: AuthUser,
+  appId: string,
+  version: number,
+  against?: number | 'draft',
+): Promise<VersionDetails> {
+  const app = await getOwnedApp(ctx, user, appId);
+  const find = async (number: number) => {
+    const [row] = await ctx.db
+      .select({ version: appVersions, email: users.email })
+      .from(appVersions)
+      .leftJoin(users, eq(users.id, appVersions.createdBy))
+      .where(and(eq(appVersions.appId, app.id), eq(appVersions.number, number)));
+    return row;
+  };
+  const row = await find(version);
+  if (!row) throw notFound(`Version ${version} not found`);
+  const definition = readStoredVersion(row.version.definition, version, 'opened');
+  const baseNumber = against ?? (version > 1 ? version - 1 : null);
+  let base: AppVersion | null = null;
+  if (baseNumber === 'draft') base = await getDraftVersion(ctx.db, app);
+  else if (baseNumber !== null) {
+    const other = await find(baseNumber);
+    if (!other) throw notFound(`Version ${baseNumber} not found`);
+    base = readStoredVersion(other.version.definition, baseNumber, 'opened');
+  }
+  const liveNumber = (await findLiveVersionNumber(ctx.db, app.id)) ?? 0;
+  // Against the draft, what the draft changes: the version is the older side.
+  const diff = baseNumber === 'draft' ? diffVersions(definition, base!) : diffVersions(base, definition);
+  return {
+    info: toVersionInfo(row.version, row.email, liveNumber, summarizeDiff(diff)),
+    definition,
+    against: baseNumber,
+    diff,
+  };
+}
+
+/** An earlier version's definition, brought forward to be deployed anew or opened; refused when a newer Dialflow deployed it. */
+function readStoredVersion(stored: unknown, version: number, use: 'rolled back to' | 'opened' = 'rolled back to'): AppVersion {
   try {
     return migrateDefinition(stored);
   } catch (err) {
-    if (err instanceof SpecVersionError) throw invalid(`Version ${version} cannot be rolled back to: ${err.message}`);
+    if (err instanceof SpecVersionError) throw invalid(`Version ${version} cannot be ${use}: ${err.message}`);
     throw err;
   }
 }
 
-/** Rolls the live URL back by deploying an earlier version's frozen definition anew; history stays whole. */
-export async function rollbackVersion(ctx: AppContext, user: AuthUser, appId: string, version: number): Promise<AppVersionInfo> {
+/**
+ * Rolls the live URL back by deploying an earlier version's frozen definition anew; history stays whole. The new
+ * version records the rollback (`rolledBackFrom`, who, when) and carries the restored version's name: it serves
+ * the same menus. `restored` names it for the reply's message.
+ */
+export async function rollbackVersion(
+  ctx: AppContext,
+  user: AuthUser,
+  appId: string,
+  version: number,
+): Promise<AppVersionInfo & { restored: string }> {
   const app = await getOwnedApp(ctx, user, appId);
   // A rollback deploys an older version: refused while inactive, as a deploy is.
   await checkDeployAllowed(ctx, user);
@@ -346,20 +440,30 @@ export async function rollbackVersion(ctx: AppContext, user: AuthUser, appId: st
       .where(and(eq(appVersions.appId, app.id), eq(appVersions.number, version)));
     if (!target) throw notFound(`Version ${version} not found`);
     const [last] = await tx
-      .select({ number: appVersions.number })
+      .select({ number: appVersions.number, definition: appVersions.definition })
       .from(appVersions)
       .where(eq(appVersions.appId, app.id))
       .orderBy(desc(appVersions.number))
       .limit(1);
     if (last!.number === version) throw invalid(`Version ${version} is already live.`);
     const number = last!.number + 1;
-    const definition = stampDefinition({ ...readRollbackTarget(target.definition, version), versionId: `v${number}` });
+    const definition = stampDefinition({ ...readStoredVersion(target.definition, version), versionId: `v${number}` });
     const [row] = await tx
       .insert(appVersions)
-      .values({ appId: app.id, number, definition, warnings: target.warnings, rolledBackFrom: version, createdBy: user.id })
+      .values({
+        appId: app.id,
+        number,
+        definition,
+        warnings: target.warnings,
+        rolledBackFrom: version,
+        createdBy: user.id,
+        name: target.name,
+        note: null,
+      })
       .returning();
     await recordChangeByAdmin(tx, user, app.userId, 'app_rolled_back', app.id, { version: number, rolledBackFrom: version });
-    return toVersionInfo(row!, user.email, number);
+    const info = toVersionInfo(row!, user.email, number, summarizeChanges(last!.definition, definition));
+    return { ...info, restored: nameVersion(version, target.name) };
   });
   ctx.versions.invalidate(app.id);
   return info;

@@ -93,10 +93,14 @@ export function loadVersion(ctx: AppContext, appId: string, environment: Environ
   return environment === 'live' ? ctx.versions.getLive(appId) : ctx.versions.getDraft(appId);
 }
 
-/** loadVersion for a URL that names the app: an app that does not exist is 404. */
-export async function getVersion(ctx: AppContext, appId: string, environment: Environment): Promise<LoadedApp> {
-  const loaded = await loadVersion(ctx, appId, environment);
+/**
+ * loadVersion for a URL that names the app: an app that does not exist is 404. `version` (the emulator's) names a
+ * deployed version to run instead, which must exist: 404 too.
+ */
+export async function getVersion(ctx: AppContext, appId: string, environment: Environment, version?: number): Promise<LoadedApp> {
+  const loaded = version ? await ctx.versions.getNumbered(appId, version) : await loadVersion(ctx, appId, environment);
   if ('missing' in loaded && loaded.missing === 'app') throw notFound('App not found');
+  if (version && 'missing' in loaded) throw notFound(`Version ${version} not found`);
   return loaded;
 }
 

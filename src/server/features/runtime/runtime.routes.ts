@@ -81,7 +81,7 @@ export function registerRuntimeRoutes(app: FastifyInstance, ctx: AppContext, gua
   registerCall(app, sendEmulatorRequest, {
     logLevel: 'warn',
     tags: ['runtime'],
-    summary: "The console emulator's channel (its own JSON format); runs the draft.",
+    summary: "The console emulator's channel (its own JSON format); runs the draft, or ?version=N (owners only).",
     // Signed-out visitors (featured templates only) are limited per address; the limit runs after sign-in is
     // checked, so a signed-in user is never counted and a bad token is still a 401.
     config: {
@@ -97,9 +97,13 @@ export function registerRuntimeRoutes(app: FastifyInstance, ctx: AppContext, gua
       if (req.headers.authorization) await signedIn.call(app, req, reply);
     },
     handler: async (req, reply) => {
-      await checkEmulatorAccess(ctx, req.user, req.params.appId);
+      const { version } = req.query;
+      await checkEmulatorAccess(ctx, req.user, req.params.appId, version !== undefined);
       const caller = getEmulatorCaller(req, reply);
-      return sendGatewayReply(reply, await runtime.handleRequest(req.params.appId, 'test', toGatewayRequest(req), 'emulator', caller));
+      return sendGatewayReply(
+        reply,
+        await runtime.handleRequest(req.params.appId, 'test', toGatewayRequest(req), 'emulator', caller, undefined, version),
+      );
     },
   });
 }

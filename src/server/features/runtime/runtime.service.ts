@@ -80,6 +80,7 @@ export interface Runtime {
    * reaches another session, and every row the session writes is marked with it. `authorize` (gateway URLs only)
    * checks the request's key or address and names its source, which puts new sessions under the gateway limits;
    * it runs inside the hop's error handling, so a database that cannot answer it gives the unavailable screen.
+   * `version` (emulator only) runs that deployed version on test instead of the draft, in sessions of its own.
    */
   handleRequest(
     appId: string,
@@ -88,6 +89,7 @@ export interface Runtime {
     gateway?: string,
     caller?: string | null,
     authorize?: AuthorizeGatewayRequest,
+    version?: number,
   ): Promise<FormattedReply | null>;
   /**
    * One gateway request to a URL that serves many apps (`/ussd/provider/{providerId}`). A new session's app comes
@@ -148,14 +150,16 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
     gateway?: string,
     caller: string | null = null,
     authorize?: AuthorizeGatewayRequest,
+    version?: number,
   ): Promise<FormattedReply | null> {
     const startedAt = performance.now();
     try {
       const source = authorize ? await authorize() : undefined;
       // The version first: an app that does not exist is 404, whatever the request.
-      const loaded = await getVersion(ctx, appId, environment);
+      const loaded = await getVersion(ctx, appId, environment, version);
       const { adapter, hop } = readGatewayRequest(req, gateway);
-      const key = sessionKey(appId, environment, adapter.name, hop.sessionId, caller);
+      // A version's sessions are its own: one started on the draft never continues on version 3, nor the reverse.
+      const key = sessionKey(appId, environment, adapter.name, hop.sessionId, caller) + (version ? `#v${version}` : '');
       const late = { isLate: false };
       const answer = hopTurns.take(key, hop.hopId, () =>
         answerHop(env, { appId, environment, caller, key, loaded, adapter, hop, source, startedAt, late }),

@@ -20,7 +20,7 @@ import { useActionLogs } from './use-action-logs';
 import { useDebugOutput } from './use-debug-output';
 import { useEmulatorSession } from './use-emulator-session';
 import classes from './emulator.module.css';
-import { APP_LIST_PATH, designerPath, sessionPathUrl } from '../../lib/paths';
+import { APP_LIST_PATH, designerPath, sessionPathUrl, versionViewPath } from '../../lib/paths';
 
 const DIALER_MOBILE_KEY = 'dialerMobile';
 
@@ -76,14 +76,40 @@ export function EmulatorHomePage({ source }: { source: 'app' | 'template' }) {
   if (result.kind === 'not-found') {
     return <EmulatorStatusPage kind="not-found" appId={appId} isTemplate={isTemplate} homeUrl={isTemplate ? homeUrl : APP_LIST_PATH} />;
   }
-  return <EmulatorWorkspace key={result.app.appId} app={result.app} homeUrl={homeUrl} isTemplate={isTemplate} />;
+  // `?version=N`: a deployed version, opened from the versions list (its builder's only: the server refuses others).
+  const version = isTemplate ? undefined : toVersionNumber(searchParams.get('version'));
+  return (
+    <EmulatorWorkspace
+      key={`${result.app.appId}:${version ?? 'draft'}`}
+      app={result.app}
+      homeUrl={version ? versionViewPath(appId, version) : homeUrl}
+      isTemplate={isTemplate}
+      version={version}
+    />
+  );
 }
 
 function readStoredMsisdn(): string {
   return localStorage.getItem(DIALER_MOBILE_KEY) || DEFAULT_MSISDN;
 }
 
-function EmulatorWorkspace({ app, homeUrl, isTemplate }: { app: EmulatorApp; homeUrl: string; isTemplate: boolean }) {
+/** A version number from the address, or undefined for anything else (the draft runs). */
+function toVersionNumber(value: string | null): number | undefined {
+  const n = Number(value);
+  return value && Number.isInteger(n) && n >= 1 ? n : undefined;
+}
+
+function EmulatorWorkspace({
+  app,
+  homeUrl,
+  isTemplate,
+  version,
+}: {
+  app: EmulatorApp;
+  homeUrl: string;
+  isTemplate: boolean;
+  version: number | undefined;
+}) {
   const navigate = useNavigate();
   const [number, setNumber] = useState(() => toDialDigits(app.shortCode));
   const [dialError, setDialError] = useState<string | null>(null);
@@ -91,7 +117,7 @@ function EmulatorWorkspace({ app, homeUrl, isTemplate }: { app: EmulatorApp; hom
   const [pressedKey, setPressedKey] = useState<string | null>(null);
   const pressTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
 
-  const session = useEmulatorSession({ appId: app.appId, msisdn, network: DEFAULT_NETWORK });
+  const session = useEmulatorSession({ appId: app.appId, msisdn, network: DEFAULT_NETWORK, version });
   // Logs and debug data need a signed-in user; a template's are given out one session at a time.
   const canReadLogs = !!getToken();
   const logs = useActionLogs(app.appId, session.sessionId, !canReadLogs ? 'off' : isTemplate ? 'session' : 'always');
@@ -179,7 +205,12 @@ function EmulatorWorkspace({ app, homeUrl, isTemplate }: { app: EmulatorApp; hom
   const isSessionOpen = phase !== 'idle' && session.screen?.sessionMode !== 'end';
   const hint = dialError
     ? { text: dialError, isError: true }
-    : { text: isTemplate ? 'Press the green key to try this template' : 'Press the green key to run your draft', isError: false };
+    : {
+        text: isTemplate
+          ? 'Press the green key to try this template'
+          : `Press the green key to run ${version ? `version ${version}` : 'your draft'}`,
+        isError: false,
+      };
 
   return (
     <main className={classes.page}>
@@ -193,15 +224,17 @@ function EmulatorWorkspace({ app, homeUrl, isTemplate }: { app: EmulatorApp; hom
                 {app.shortCode}
               </Badge>
             )}
-            <Badge variant="outline" color="gray" radius="sm">
-              {isTemplate ? 'Template' : 'Draft'}
+            <Badge variant="outline" color={version ? 'orange' : 'gray'} radius="sm">
+              {isTemplate ? 'Template' : version ? `Version ${version}` : 'Draft'}
             </Badge>
           </>
         }
         note={
           isTemplate
             ? 'Dial the template as your customers would, then clone it to make it your own.'
-            : 'The emulator runs your latest saved draft, so you can test changes before you deploy them.'
+            : version
+              ? `The emulator runs deployed version ${version} as it was deployed, not your draft.`
+              : 'The emulator runs your latest saved draft, so you can test changes before you deploy them.'
         }
       />
 

@@ -92,6 +92,8 @@ export interface EmulatorRequest {
   session_mode: 'start' | 'continue' | 'end';
   network_id: string;
   appId: string;
+  /** A deployed version to run instead of the draft (`?version=N`, the versions list's "Try in emulator"). */
+  version?: number;
 }
 
 /** What the menu display modal shows; an error is an ended session whose text is the error text. */
@@ -104,13 +106,13 @@ export interface EmulatorScreen {
 }
 
 /**
- * POST /ussd-emulator/{appId} (sendEmulatorRequest, emulator.calls.ts). The reply's optional `inputHolder` (ours,
+ * POST /ussd-emulator/{appId}[?version=N] (sendEmulatorRequest, emulator.calls.ts). The reply's optional `inputHolder` (ours,
  * beside text and session_mode) is the reply box's placeholder. A network failure or an error reply (HTTP 400
  * `{status:'02', message}`, 404 `{status:'04', message:'App not found'}`, or a 200 not in the adapter's shape)
  * becomes `Error making webservice call : {detail}` with mode 'end'.
  */
 export async function requestEmulatorScreen(request: EmulatorRequest): Promise<EmulatorScreen> {
-  const reply = await call(sendEmulatorRequest, { params: { appId: request.appId }, body: request });
+  const reply = await call(sendEmulatorRequest, toEmulatorCall(request));
   if (isNetworkFailure(reply)) return { text: toEmulatorErrorText(NETWORK_DETAIL), sessionMode: 'end', isError: true, inputHolder: '' };
   if (isOk(reply) && reply.data) {
     const { text, session_mode, inputHolder = '' } = reply.data;
@@ -121,7 +123,12 @@ export async function requestEmulatorScreen(request: EmulatorRequest): Promise<E
 
 /** Ends the session on the server when the user presses Cancel; nobody waits for the answer. */
 export function endEmulatorSession(request: Omit<EmulatorRequest, 'session_mode' | 'userdata'>): void {
-  void call(sendEmulatorRequest, { params: { appId: request.appId }, body: { ...request, userdata: '', session_mode: 'end' } });
+  void call(sendEmulatorRequest, toEmulatorCall({ ...request, userdata: '', session_mode: 'end' }));
+}
+
+/** A request as the call sends it: the version, when there is one, in the query string, the rest in the body. */
+function toEmulatorCall({ version, ...body }: EmulatorRequest) {
+  return { params: { appId: body.appId }, query: version ? { version } : {}, body };
 }
 
 /** The result of one poll of a log or debug endpoint. */

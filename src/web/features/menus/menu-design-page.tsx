@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Navigate, useLocation, useParams } from 'react-router';
 import type { LintIssueDto } from '../../../shared/api/menus.schema';
 import type { MenuBody } from '../../../shared/app';
+import { AppDeployDialog } from './app-deploy-dialog';
 import { AppDeployPanel } from './app-deploy-panel';
 import { AppVersionsDrawer } from './app-versions-drawer';
 import classes from './menus.module.css';
@@ -40,6 +41,7 @@ export function MenuDesignPage() {
   const editor = useMenuEditor({ appId, menus: data.menus, isPending: data.isPending, newMenu: list.newMenu, setNewMenu: list.setNewMenu });
   const deployment = useAppDeploy(appId);
   const [isVersionsOpen, setVersionsOpen] = useState(false);
+  const [isDeployOpen, setDeployOpen] = useState(false);
 
   /** Saves the open menu, closes the form, saves the order silently (unless a filter hides part of the list), reads the lists again. */
   const submit = async (body: MenuBody, opened: MenuDraft): Promise<MenuSubmitResult> => {
@@ -105,7 +107,7 @@ export function MenuDesignPage() {
         appId={appId}
         app={app}
         isDeploying={deployment.isDeploying}
-        onDeploy={() => void deployment.deploy()}
+        onDeploy={() => setDeployOpen(true)}
         onOpenVersions={() => setVersionsOpen(true)}
       />
       {deployment.outcome && <AppDeployPanel outcome={deployment.outcome} onOpenMenu={openIssue} onClose={deployment.dismiss} />}
@@ -133,7 +135,16 @@ export function MenuDesignPage() {
           onDirtyChange={editor.setDirty}
         />
       </div>
-      <AppVersionsDrawer appId={appId} opened={isVersionsOpen} onClose={() => setVersionsOpen(false)} />
+      <AppDeployDialog
+        opened={isDeployOpen}
+        nextVersion={app ? (app.liveVersion ?? 0) + 1 : null}
+        onClose={() => setDeployOpen(false)}
+        onDeploy={(naming) => {
+          setDeployOpen(false);
+          void deployment.deploy(naming);
+        }}
+      />
+      <AppVersionsDrawer appId={appId} opened={isVersionsOpen} onClose={() => setVersionsOpen(false)} isBot={app?.channel === 'whatsapp'} />
     </Stack>
   );
 }

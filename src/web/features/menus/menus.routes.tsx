@@ -6,6 +6,11 @@ import type { RouteObject } from 'react-router';
  */
 export const menusRoutes: RouteObject[] = [
   { path: '/app/design/:appId', lazy: async () => ({ Component: (await import('./menu-design-page')).MenuDesignPage }) },
+  // A deployed version, read-only (docs/versions.md): its own screen, so the designer itself is unchanged.
+  {
+    path: '/app/design/:appId/versions/:version',
+    lazy: async () => ({ Component: (await import('./version-view-page')).VersionViewPage }),
+  },
 ];
 
 /** A WhatsApp bot's designer is the same Menu Design View (a bot is an app with channel 'whatsapp'). */

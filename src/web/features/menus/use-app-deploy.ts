@@ -4,11 +4,12 @@ import { useState } from 'react';
 import { failureText, isOk } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
 import type { DeployOutcome } from './app-deploy-panel';
+import type { DeployNaming } from './app-deploy-dialog';
 import { deployChanges } from '../../../shared/api/menus.calls';
 import { call } from '../../lib/call';
 
 /**
- * Deploy: GET /api/deployChanges/{appId}, toasted; the outcome (refused with the checks' errors, or deployed
+ * Deploy: GET /api/deployChanges/{appId}?name=&note= (each only when given), toasted; the outcome (refused with the checks' errors, or deployed
  * with warnings) stays for the deploy panel until dismissed or the next deploy.
  */
 export function useAppDeploy(appId: string) {
@@ -16,10 +17,10 @@ export function useAppDeploy(appId: string) {
   const [isDeploying, setDeploying] = useState(false);
   const [outcome, setOutcome] = useState<DeployOutcome | null>(null);
 
-  const deploy = async () => {
+  const deploy = async ({ name, note }: DeployNaming = { name: '', note: '' }) => {
     setDeploying(true);
     setOutcome(null);
-    const reply = await call(deployChanges, { params: { appId } });
+    const reply = await call(deployChanges, { params: { appId }, query: { ...(name ? { name } : {}), ...(note ? { note } : {}) } });
     setDeploying(false);
     if (isOk(reply) && reply.data) {
       const version = reply.data.version;
@@ -27,7 +28,7 @@ export function useAppDeploy(appId: string) {
       const warnings = reply.data.warnings.length;
       showToast({
         color: 'teal',
-        title: `Deployed version ${version}`,
+        title: `Deployed version ${version}${reply.data.name ? ` "${reply.data.name}"` : ''}`,
         message: warnings ? `Live now, with ${warnings} warning${warnings > 1 ? 's' : ''} to look at.` : 'Your changes are live.',
       });
       await Promise.all([

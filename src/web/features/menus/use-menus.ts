@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import type { App } from '../../../shared/api/apps.schema';
-import type { AppVersionInfo } from '../../../shared/api/menus.schema';
+import type { AppVersionInfo, VersionDetails } from '../../../shared/api/menus.schema';
 import { lintApp, type LintIssue } from '../../../engine';
 import { DEFAULT_SCREEN_LIMIT, type AppVersion, type Menu, type MenuLite } from '../../../shared/app';
 import { type ApiReply, isNetworkFailure, isNotFound, isOk } from '../../lib/api';
 import { queryKeys } from '../../lib/query-keys';
 import { AppNotFoundError } from '../apps/use-apps';
-import { findAppVersions, findMenus, findMenusLite } from '../../../shared/api/menus.calls';
-import { call } from '../../lib/call';
+import { findAppVersion, findAppVersions, findMenus, findMenusLite } from '../../../shared/api/menus.calls';
+import { call, queryKey } from '../../lib/call';
 
 /** The reply's data, or an error carrying the server's message (or ours when the call never got there). */
 function readData<T>(reply: ApiReply<T>, what: string): T {
@@ -69,6 +69,16 @@ export function useAppVersions(appId: string, enabled: boolean) {
   return useQuery({
     queryKey: queryKeys.appVersions(appId),
     queryFn: async (): Promise<AppVersionInfo[]> => readData(await call(findAppVersions, { params: { appId } }), 'versions'),
+    enabled,
+  });
+}
+
+/** One deployed version: its menus and what changed since the one before it (or since `against`). */
+export function useAppVersion(appId: string, version: number, against?: number | 'draft', enabled = true) {
+  const input = { params: { appId, version }, query: against === undefined ? {} : { against } };
+  return useQuery({
+    queryKey: queryKey(findAppVersion, input),
+    queryFn: async (): Promise<VersionDetails> => readData(await call(findAppVersion, input), `version ${version}`),
     enabled,
   });
 }
