@@ -30,6 +30,8 @@ import { registerHealthRoutes } from './features/health/health.routes';
 import { createOperations } from './features/health/operations';
 import { registerBackupRoute } from './features/health/backups';
 import { registerTestCaseRoutes } from './features/testcases/test-cases.routes';
+import { checkBeforeDeploy } from './features/testcases/test-cases.service';
+import type { ActionRequest } from '../shared/actions/runner';
 import { registerAppsRoutes } from './features/apps/apps.routes';
 import { registerMenusRoutes } from './features/menus/menus.routes';
 import { registerRuntimeRoutes } from './features/runtime/runtime.routes';
@@ -339,6 +341,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
   const guard = createGuard(ctx);
+  const testCaseDeps = {
+    // A case's scripts run as the app's hops do, on the account's share of the pool.
+    runAppScript:
+      ({ appId, ownerId }: { appId: string; ownerId: string }) =>
+      (request: ActionRequest) =>
+        runAction(request, { appId, ownerId, isTemplate: false }),
+    flushEvents: () => runtime.flushEvents(),
+  };
   registerHealthRoutes(app, ctx, {
     pingRedis: redis ? async () => void (await redis.ping()) : undefined,
     getEventStats: runtime.getEventStats,
@@ -363,7 +373,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerContactRoutes(app, ctx, guard);
     registerMailRoutes(app, ctx, guard);
     registerAppsRoutes(app, ctx, guard);
-    registerMenusRoutes(app, ctx, guard);
+    // A deploy runs the app's saved test cases first (docs/testing-apps.md, "Deploys").
+    registerMenusRoutes(app, ctx, guard, (user, owned, override) =>
+      checkBeforeDeploy(ctx, user, owned, testCaseDeps.runAppScript, override),
+    );
     registerDemoBankRoutes(app);
     registerLogsRoutes(app, ctx, guard, runtime);
     registerCustomActionsRoutes(app, ctx, guard, serverRunners.tester);
@@ -383,14 +396,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerWhatsAppTemplateRoutes(app, ctx, guard);
     registerMediaRoutes(app, ctx, guard);
     registerInboxRoutes(app, ctx, guard, inbox, { events: inboxEvents, streams: inboxStreams });
-    registerTestCaseRoutes(app, ctx, guard, {
-      // A case's scripts run as the app's hops do, on the account's share of the pool.
-      runAppScript:
-        ({ appId, ownerId }) =>
-        (request) =>
-          runAction(request, { appId, ownerId, isTemplate: false }),
-      flushEvents: () => runtime.flushEvents(),
-    });
+    registerTestCaseRoutes(app, ctx, guard, testCaseDeps);
     ctx.background.run('resume linked WhatsApp numbers', () => whatsapp.resumeLinks());
   }
   registerWebApp(app, config, servesConsole);

@@ -138,6 +138,24 @@ describeBrowser('saved test cases in the console', () => {
     await expectNoViolations(page);
     await shots(page, 'failing-expanded');
 
+    // A deploy runs the cases first: refused, the failing case named; deployed anyway with a reason.
+    await page.goto(`/app/design/${app.appId}`);
+    await page.getByTestId('deploy-button').click();
+    await page.getByTestId('deploy-confirm').click();
+    const failure = page.getByTestId('deploy-test-failure');
+    await visible(failure);
+    expect(await failure.textContent()).toContain('Greets by name');
+    expect(await page.getByTestId('deploy-anyway').isDisabled()).toBe(true);
+    await page.getByRole('textbox', { name: 'Deploy anyway, because' }).fill('The new greeting is intended');
+    await expectNoViolations(page);
+    await shots(page, 'deploy-refused');
+    await page.getByTestId('deploy-anyway').click();
+    await page.getByText('Deployed version 1', { exact: false }).first().waitFor();
+    await closeToasts(page);
+    await page.goto(`/app/tests/${app.appId}`);
+    await runAll(page);
+    await summary(page).getByText('0 of 1 passed', { exact: false }).waitFor();
+
     // The expectation allows what varies: {*} on the first line.
     await row.getByRole('button', { name: 'Edit Greets by name' }).click();
     const drawer = page.getByRole('dialog', { name: 'Edit test case' });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { type FieldError, menuBodySchema, menuLiteSchema, menuSchema } from '../app';
 import { appIdParamsSchema, defineCall } from './contract';
 import { envelopeSchema, messageSchema } from './envelope';
+import { testFailureSchema } from './test-cases.schema';
 import {
   appVersionInfoSchema,
   deployQuerySchema,
@@ -99,6 +100,8 @@ export const deployChanges = defineCall({
     errors: z.array(lintIssueSchema).optional(),
     warnings: z.array(lintIssueSchema).optional(),
     unchangedSince: z.number().optional(),
+    /** Saved test cases that failed (docs/testing-apps.md): each with its first different step. */
+    failures: z.array(testFailureSchema).optional(),
   }),
 });
 

@@ -55,6 +55,8 @@ export const deployQuerySchema = z.object({
     .trim()
     .max(VERSION_NOTE_MAX, { message: `A version note is at most ${VERSION_NOTE_MAX} characters.` })
     .optional(),
+  /** Deploy although saved test cases fail, for this reason (logged; docs/testing-apps.md, "Deploys"). */
+  override: z.string().trim().max(500, { message: 'A reason to deploy anyway is at most 500 characters.' }).optional(),
 });
 
 const changeKindCounts = z.object(Object.fromEntries(CHANGE_KINDS.map((k) => [k, z.number()])) as Record<ChangeKind, z.ZodNumber>);

@@ -92,3 +92,12 @@ export type TestRun = z.infer<typeof testRunSchema>;
 
 export const testCaseParamsSchema = z.object({ appId: z.string().min(1).max(64), caseId: z.string().min(1).max(64) });
 export const testAppParamsSchema = z.object({ appId: z.string().min(1).max(64) });
+
+/** A failed case as a refused deploy names it: its first step that did not show what it expected, or its error. */
+export const testFailureSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  error: z.string().optional(),
+  step: z.object({ input: z.string(), actual: z.string(), difference: testStepResultSchema.shape.difference }).optional(),
+});
+export type TestFailure = z.infer<typeof testFailureSchema>;

@@ -18,7 +18,7 @@ import { getSignedInUser, type Guard } from '../../plugins/guard';
 import { done, ok } from '../../http';
 import * as menusService from './menus.service';
 
-export function registerMenusRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard): void {
+export function registerMenusRoutes(app: FastifyInstance, ctx: AppContext, guard: Guard, beforeDeploy?: menusService.BeforeDeploy): void {
   // Every menus call is for a signed-in account; an API key may read them, and change them with a write key.
   const reader = { tags: ['menus'], config: { apiKeyScope: 'read' as const }, onRequest: guard() };
   const writer = { tags: ['menus'], config: { apiKeyScope: 'write' as const }, onRequest: guard() };
@@ -80,7 +80,7 @@ export function registerMenusRoutes(app: FastifyInstance, ctx: AppContext, guard
   registerCall(app, deployChanges, {
     ...writer,
     handler: async (req) => {
-      const info = await menusService.deployApp(ctx, getSignedInUser(req), req.params.appId, req.query);
+      const info = await menusService.deployApp(ctx, getSignedInUser(req), req.params.appId, req.query, beforeDeploy);
       const note = info.warnings.length ? ` with ${info.warnings.length} warning${info.warnings.length > 1 ? 's' : ''}` : '';
       return ok(`Deployed version ${info.version}${note}`, info);
     },

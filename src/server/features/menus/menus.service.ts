@@ -264,7 +264,16 @@ type VersionRow = typeof appVersions.$inferSelect;
 export interface DeployNaming {
   name?: string;
   note?: string;
+  /** A reason to deploy although saved test cases fail (docs/testing-apps.md, "Deploys"); logged. */
+  override?: string;
 }
+
+/**
+ * What runs before a deploy freezes the draft: the app's saved test cases (features/testcases), given by the server's
+ * wiring; throws to refuse the deploy. Run outside the deploy's transaction: cases take seconds, and the app row
+ * stays unlocked meanwhile.
+ */
+export type BeforeDeploy = (user: AuthUser, app: AppRow, override: string | undefined) => Promise<unknown>;
 
 /** A stored definition as this code reads it, or null for one it cannot (a newer Dialflow deployed it). */
 function readDefinition(stored: unknown): AppVersion | null {
@@ -307,9 +316,16 @@ function toNaming(naming: DeployNaming): { name: string | null; note: string | n
  * with every issue listed; warnings are kept on the version. The app row is locked so two deploys of one
  * app take turns instead of racing for a number.
  */
-export async function deployApp(ctx: AppContext, user: AuthUser, appId: string, naming: DeployNaming = {}): Promise<AppVersionInfo> {
+export async function deployApp(
+  ctx: AppContext,
+  user: AuthUser,
+  appId: string,
+  naming: DeployNaming = {},
+  beforeDeploy?: BeforeDeploy,
+): Promise<AppVersionInfo> {
   const app = await getOwnedApp(ctx, user, appId);
   await checkDeployAllowed(ctx, user);
+  await beforeDeploy?.(user, app, naming.override);
   const info = await ctx.db.transaction(async (tx) => {
     await tx.select({ id: apps.id }).from(apps).where(eq(apps.id, app.id)).for('update');
     const draft = await getDraftVersion(tx, app);

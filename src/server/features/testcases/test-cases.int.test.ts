@@ -1,9 +1,10 @@
 import { beforeAll, expect, it } from 'vitest';
-import { appTestCases } from '../../../db/schema';
+import { and, eq } from 'drizzle-orm';
+import { appLogs, appTestCases } from '../../../db/schema';
 import { MAX_TEST_CASES_PER_APP, TEST_CASE_MESSAGES } from '../../../shared/api/test-cases.schema';
 import { describeDb } from '../../../../tests/support/test-db';
 import { seedUser, useTestApp, useUser } from '../../../../tests/support/test-app';
-import { seedApp, seedMenu, seedShop } from '../../../../tests/support/seed-app';
+import { seedApp, seedMenu, seedShop, updateAppSettings } from '../../../../tests/support/seed-app';
 
 /** Saved test cases (docs/testing-apps.md): written, recorded from the emulator, run against the draft. */
 describeDb('test cases', () => {
@@ -160,5 +161,43 @@ describeDb('test cases', () => {
     const run = await call('POST', `/api/apps/${appId}/test-cases/run`, undefined, { authorization: `Bearer ${key}` });
     expect(run.statusCode).toBe(200);
     expect(run.json().data).toMatchObject({ total: 1, passed: 1 });
+  });
+
+  it('refuses a deploy while a case fails, naming it; deploys with a reason to go anyway, logged; deploys when all pass', async () => {
+    const shop = await seedShop(t, owner.auth, { customShortCode: '*920*59#' });
+    await call('POST', `/api/apps/${shop}/test-cases`, airtime);
+    const bad = (
+      await call('POST', `/api/apps/${shop}/test-cases`, {
+        name: 'Expects GHS 99',
+        steps: [...airtime.steps.slice(0, 2), { input: '20', expect: 'GHS 99' }],
+      })
+    ).json().data;
+    const refused = await call('GET', `/api/deployChanges/${shop}?name=Weekly`);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({
+      message: TEST_CASE_MESSAGES.failing(1, 2),
+      failures: [
+        {
+          id: bad.id,
+          name: 'Expects GHS 99',
+          step: { input: '20', actual: 'You chose Airtime for GHS 20', difference: { line: 1, expected: 'GHS 99' } },
+        },
+      ],
+    });
+    expect((await call('GET', `/api/getAppVersions/${shop}`)).json().data).toEqual([]);
+
+    const anyway = await call('GET', `/api/deployChanges/${shop}?name=Weekly&override=${encodeURIComponent('Price change is intended')}`);
+    expect(anyway.json()).toMatchObject({ status: '00', data: { version: 1, name: 'Weekly' } });
+    const [logged] = await t.db
+      .select()
+      .from(appLogs)
+      .where(and(eq(appLogs.appId, shop), eq(appLogs.type, 'deploy_override')));
+    expect(logged!.message).toBe(`${owner.user.email} deployed with 1 of 2 test cases failing: Price change is intended`);
+
+    // Put right, the next deploy needs no reason.
+    await call('PUT', `/api/apps/${shop}/test-cases/${bad.id}`, { name: 'GHS 20', steps: airtime.steps });
+    expect((await updateAppSettings(t, owner.auth, shop, { appName: 'Shop 2' })).json().status).toBe('00');
+    const clean = await call('GET', `/api/deployChanges/${shop}`);
+    expect(clean.json()).toMatchObject({ status: '00', data: { version: 2 } });
   });
 });

@@ -9,6 +9,7 @@ import {
   TEST_CASE_MESSAGES,
   type TestCase,
   type TestCaseBody,
+  type TestFailure,
   type TestRun,
 } from '../../../shared/api/test-cases.schema';
 import { AppError, invalid, notFound } from '../../../shared/errors';
@@ -187,7 +188,7 @@ export async function runTestCases(ctx: AppContext, user: AuthUser, appId: strin
 }
 
 /** The failing cases of a run as a refused deploy names them: each case's first different step. */
-function toFailures(run: TestRun) {
+function toFailures(run: TestRun): TestFailure[] {
   return run.results
     .filter((r) => !r.ok)
     .map((r) => {
@@ -195,8 +196,8 @@ function toFailures(run: TestRun) {
       return {
         id: r.id,
         name: r.name,
-        error: r.error,
-        step: step ? { input: step.input, difference: step.difference, actual: step.actual } : undefined,
+        ...(r.error ? { error: r.error } : {}),
+        ...(step ? { step: { input: step.input, actual: step.actual, difference: step.difference } } : {}),
       };
     });
 }

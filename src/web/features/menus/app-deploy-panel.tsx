@@ -1,20 +1,30 @@
-import { Alert, Anchor, CloseButton, Group, List, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Button, CloseButton, Group, List, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Link } from 'react-router';
 import type { LintIssueDto } from '../../../shared/api/menus.schema';
+import type { TestFailure } from '../../../shared/api/test-cases.schema';
+import { testsPath } from '../../lib/paths';
 
-/** What the last deploy said: refused with the checks' errors, or deployed (maybe with warnings). */
+/**
+ * What the last deploy said: refused with the checks' errors or the saved test cases that failed, or deployed (maybe
+ * with warnings).
+ */
 export type DeployOutcome =
-  | { kind: 'refused'; message: string; errors: LintIssueDto[]; warnings: LintIssueDto[] }
+  | { kind: 'refused'; message: string; errors: LintIssueDto[]; warnings: LintIssueDto[]; failures: TestFailure[] }
   | { kind: 'deployed'; message: string; version: number; warnings: LintIssueDto[] };
 
 interface AppDeployPanelProps {
+  appId: string;
   outcome: DeployOutcome;
   onOpenMenu: (issue: LintIssueDto) => void;
+  /** Deploys again although test cases fail, for this reason (logged). */
+  onDeployAnyway: (reason: string) => void;
   onClose: () => void;
 }
 
-/** The deploy checks' errors and warnings, each linking to (opening) the menu it names. */
-export function AppDeployPanel({ outcome, onOpenMenu, onClose }: AppDeployPanelProps) {
+/** The deploy checks' errors and warnings, each linking to (opening) the menu it names; failed test cases, with a way on. */
+export function AppDeployPanel({ appId, outcome, onOpenMenu, onDeployAnyway, onClose }: AppDeployPanelProps) {
   const isRefused = outcome.kind === 'refused';
   const errors = isRefused ? outcome.errors : [];
   if (!isRefused && outcome.warnings.length === 0) return null;
@@ -35,6 +45,9 @@ export function AppDeployPanel({ outcome, onOpenMenu, onClose }: AppDeployPanelP
       <CloseButton aria-label="Dismiss the deploy results" onClick={onClose} pos="absolute" top={10} right={10} size="sm" />
       <Stack gap="sm">
         {isRefused && errors.length === 0 && <Text size="sm">{outcome.message}</Text>}
+        {isRefused && outcome.failures.length > 0 && (
+          <FailedCases appId={appId} failures={outcome.failures} onDeployAnyway={onDeployAnyway} />
+        )}
         <IssueList title={`Errors (${errors.length})`} issues={errors} color="red.8" onOpenMenu={onOpenMenu} testId="deploy-errors" />
         <IssueList
           title={`Warnings (${outcome.warnings.length})`}
@@ -86,5 +99,64 @@ function IssueList({
         ))}
       </List>
     </div>
+  );
+}
+
+/** The saved test cases a deploy found failing, each with its first different step; and a reason to deploy anyway. */
+function FailedCases({
+  appId,
+  failures,
+  onDeployAnyway,
+}: {
+  appId: string;
+  failures: TestFailure[];
+  onDeployAnyway: (reason: string) => void;
+}) {
+  const [reason, setReason] = useState('');
+  return (
+    <Stack gap="xs" data-testid="deploy-test-failures">
+      <List size="sm" spacing={4}>
+        {failures.map((f) => (
+          <List.Item key={f.id} data-testid="deploy-test-failure">
+            <Text span size="sm" fw={600}>
+              {f.name}
+            </Text>
+            <Text span size="sm">
+              {f.error
+                ? `: ${f.error}`
+                : f.step?.difference
+                  ? `: after "${f.step.input || 'the dial'}", line ${f.step.difference.line} "${f.step.difference.expected}" is not on the screen`
+                  : ''}
+            </Text>
+          </List.Item>
+        ))}
+      </List>
+      <Anchor component={Link} to={testsPath(appId)} size="sm">
+        Open the test results
+      </Anchor>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (reason.trim()) onDeployAnyway(reason.trim());
+        }}
+      >
+        <Group align="flex-end" gap="xs">
+          <TextInput
+            label="Deploy anyway, because"
+            description="Kept in the app's logs with your name"
+            placeholder="e.g. the price change is intended"
+            maxLength={500}
+            value={reason}
+            onChange={(e) => setReason(e.currentTarget.value)}
+            style={{ flex: 1, minWidth: 200 }}
+            // On the alert's light red, the usual dimmed grey is too faint to read (axe: 4.2:1).
+            styles={{ description: { color: 'var(--mantine-color-gray-8)' } }}
+          />
+          <Button type="submit" color="red" variant="light" disabled={!reason.trim()} data-testid="deploy-anyway">
+            Deploy anyway
+          </Button>
+        </Group>
+      </form>
+    </Stack>
   );
 }

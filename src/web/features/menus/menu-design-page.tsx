@@ -110,7 +110,15 @@ export function MenuDesignPage() {
         onDeploy={() => setDeployOpen(true)}
         onOpenVersions={() => setVersionsOpen(true)}
       />
-      {deployment.outcome && <AppDeployPanel outcome={deployment.outcome} onOpenMenu={openIssue} onClose={deployment.dismiss} />}
+      {deployment.outcome && (
+        <AppDeployPanel
+          appId={appId}
+          outcome={deployment.outcome}
+          onOpenMenu={openIssue}
+          onDeployAnyway={deployment.deployAnyway}
+          onClose={deployment.dismiss}
+        />
+      )}
       {data.loadError && <LoadErrorPanel message={data.loadError.message} onRetry={() => void data.retry()} />}
       <div className={classes.layout}>
         <MenuListPanel

@@ -17,10 +17,14 @@ export function useAppDeploy(appId: string) {
   const [isDeploying, setDeploying] = useState(false);
   const [outcome, setOutcome] = useState<DeployOutcome | null>(null);
 
-  const deploy = async ({ name, note }: DeployNaming = { name: '', note: '' }) => {
+  // The naming of the last deploy, so "Deploy anyway" after failed test cases deploys it as it was named.
+  const [lastNaming, setLastNaming] = useState<DeployNaming>({ name: '', note: '' });
+  const deploy = async ({ name, note, override }: DeployNaming & { override?: string } = { name: '', note: '' }) => {
     setDeploying(true);
     setOutcome(null);
-    const reply = await call(deployChanges, { params: { appId }, query: { ...(name ? { name } : {}), ...(note ? { note } : {}) } });
+    setLastNaming({ name, note });
+    const query = { ...(name ? { name } : {}), ...(note ? { note } : {}), ...(override ? { override } : {}) };
+    const reply = await call(deployChanges, { params: { appId }, query });
     setDeploying(false);
     if (isOk(reply) && reply.data) {
       const version = reply.data.version;
@@ -44,8 +48,14 @@ export function useAppDeploy(appId: string) {
       return;
     }
     showToast({ color: 'red', title: 'Not deployed', message });
-    setOutcome({ kind: 'refused', message, errors: reply.errors ?? [], warnings: reply.warnings ?? [] });
+    setOutcome({ kind: 'refused', message, errors: reply.errors ?? [], warnings: reply.warnings ?? [], failures: reply.failures ?? [] });
   };
 
-  return { isDeploying, outcome, deploy, dismiss: () => setOutcome(null) };
+  return {
+    isDeploying,
+    outcome,
+    deploy,
+    deployAnyway: (override: string) => deploy({ ...lastNaming, override }),
+    dismiss: () => setOutcome(null),
+  };
 }
