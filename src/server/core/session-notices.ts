@@ -18,8 +18,12 @@ export interface SessionNotice {
   words?: string;
 }
 
-/** How far back a notice looks for its session's record: gateways reuse session ids, a day apart at most matters. */
-const NOTICE_LOOKBACK = '1 day';
+/**
+ * How far back a notice looks for its session's record. Africa's Talking sends its notice as the session ends; a
+ * notice later than this changes nothing. The records are found through the (app, ended_at) index, a window of one
+ * app's records per batch of notices, rather than by an index on session ids, which every record's write would pay.
+ */
+const NOTICE_LOOKBACK = '15 minutes';
 
 /**
  * Adds a batch of notices to their sessions' records in one statement. What a notice gives replaces nothing it
