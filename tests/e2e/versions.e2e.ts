@@ -48,11 +48,11 @@ describeBrowser('readable versions', () => {
       country: 'ghana',
       connectionMode: 'existing-shortcode',
       useTemplateTag: false,
-      customShortCode: '*920*81#',
+      customShortCode: '*920*417#',
     });
     if (app.status !== '00' || !app.data) throw new Error(`createApp failed: ${JSON.stringify(app)}`);
     appId = app.data.appId;
-    shortCode = '*920*81#';
+    shortCode = '*920*417#';
     const menu = await callApi(owner.reply.token, '/api/createMenu', {
       appId,
       userDefinedName: 'home',

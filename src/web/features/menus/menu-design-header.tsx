@@ -97,8 +97,11 @@ export function MenuDesignHeader({ appId, app, isDeploying, onDeploy, onOpenVers
           </Button>
           <Button
             leftSection={isDeploying ? <Loader size={16} color="teal.9" /> : <IconRocket size={18} />}
-            onClick={onDeploy}
-            disabled={isDeploying}
+            // Looks disabled while a deploy runs but keeps the focus the deploy dialog hands back to it on closing (a
+            // disabled button would drop it to the page, and a keyboard user would start over from the top).
+            onClick={isDeploying ? undefined : onDeploy}
+            data-disabled={isDeploying || undefined}
+            aria-disabled={isDeploying}
             aria-busy={isDeploying}
             data-testid="deploy-button"
           >
