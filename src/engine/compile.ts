@@ -17,8 +17,11 @@ import {
   type InputValidation,
   type Menu,
   type MenuTranslation,
+  type SubflowVersion,
   type SwitchOperation,
   toMediaSubject,
+  toSubflowMenuId,
+  parseSubflowMenuId,
   toSubjectField,
 } from '../shared/app';
 import type { InputKind } from '../shared/media';
@@ -39,6 +42,8 @@ export interface CompiledRule {
   error: string | null;
   /** The closing text of a Terminate rule. */
   closing: CompiledTemplate | null;
+  /** A rule entering a sub-flow: the templates of the inputs it passes, by input name; null for any other rule. */
+  subflowInputs: Array<{ name: string; value: CompiledTemplate }> | null;
 }
 
 export interface CompiledValidation {
@@ -86,9 +91,28 @@ export interface CompiledMenu {
   sendsMedia: boolean;
 }
 
+/**
+ * A sub-flow the app's rules enter (docs/sub-flows.md): its menus are in `CompiledApp.menus` under
+ * `<sub-flow id>/<uniqueId>` (toSubflowMenuId), its entry is its first menu.
+ */
+export interface CompiledSubflow {
+  id: string;
+  name: string;
+  /** The sub-flow's version frozen in this app version; 0 for its draft. */
+  version: number;
+  entry: CompiledMenu | null;
+  inputs: string[];
+  outputs: Array<{ name: string; value: CompiledTemplate }>;
+  /** Its menus in order, under their compiled ids. */
+  order: CompiledMenu[];
+}
+
 export interface CompiledApp {
   app: AppVersion;
+  /** The app's menus by uniqueId, and its sub-flows' by `<sub-flow id>/<uniqueId>`. */
   menus: Map<string, CompiledMenu>;
+  /** By sub-flow id. */
+  subflows: Map<string, CompiledSubflow>;
   byIdentifier: Map<string, CompiledMenu>;
   order: CompiledMenu[];
   first: CompiledMenu | null;
@@ -143,11 +167,18 @@ export function compileApp(app: AppVersion): CompiledApp {
   const isBot = app.channel === 'whatsapp';
   const order = app.menus.map((menu) => compileMenu(menu, others, isBot));
   const menus = new Map(order.map((m) => [m.uniqueId, m]));
+  const subflows = new Map<string, CompiledSubflow>();
+  for (const subflow of app.subflows ?? []) {
+    const compiledSubflow = compileSubflow(subflow, others, isBot);
+    subflows.set(subflow.id, compiledSubflow);
+    for (const m of compiledSubflow.order) menus.set(m.uniqueId, m);
+  }
   const byIdentifier = new Map<string, CompiledMenu>();
   for (const m of order) if (m.identifier && !byIdentifier.has(m.identifier)) byIdentifier.set(m.identifier, m);
   const compiled: CompiledApp = {
     app,
     menus,
+    subflows,
     byIdentifier,
     order,
     first: order.find((m) => m.menu.isFirst) ?? order[0] ?? null,
@@ -159,9 +190,42 @@ export function compileApp(app: AppVersion): CompiledApp {
     labels: compileLabels(app),
     usesContact: order.some(usesContact) || CONTACT_VARIABLE.test(JSON.stringify(app.menus)),
   };
-  for (const m of order)
+  for (const m of menus.values())
     for (const action of m.menu.actions) for (const source of findActionTemplates(action)) getActionTemplate(compiled, source);
+  if (!compiled.usesContact && subflows.size > 0)
+    compiled.usesContact =
+      [...subflows.values()].some((sf) => sf.order.some(usesContact)) || CONTACT_VARIABLE.test(JSON.stringify(app.subflows));
   return compiled;
+}
+
+/**
+ * A sub-flow's menus under their compiled ids (`<sub-flow id>/<uniqueId>`), its gotos between them renamed the
+ * same way, so a session inside it moves among its own menus only. A goto to a menu it does not have stays as
+ * written: the engine ends such a session as for any missing menu.
+ */
+export function toSubflowMenus(subflow: Pick<SubflowVersion, 'id' | 'menus'>): Menu[] {
+  const ids = new Set(subflow.menus.map((m) => m.uniqueId));
+  const rename = (id: string) => (ids.has(id) ? toSubflowMenuId(subflow.id, id) : id);
+  return subflow.menus.map((menu) => ({
+    ...menu,
+    uniqueId: rename(menu.uniqueId),
+    switchOperations: menu.switchOperations.map((rule) =>
+      rule.action === 'goto' ? { ...rule, actionParam: rename(rule.actionParam) } : rule,
+    ),
+  }));
+}
+
+function compileSubflow(subflow: SubflowVersion, otherLanguages: Set<string>, isBot: boolean): CompiledSubflow {
+  const order = toSubflowMenus(subflow).map((menu) => compileMenu(menu, otherLanguages, isBot));
+  return {
+    id: subflow.id,
+    name: subflow.name,
+    version: subflow.version,
+    entry: order.find((m) => m.menu.isFirst) ?? order[0] ?? null,
+    inputs: subflow.inputs.map((i) => i.name),
+    outputs: subflow.outputs.map((o) => ({ name: o.name, value: compileTemplate(o.value) })),
+    order,
+  };
 }
 
 function compileLabels(app: AppVersion): Map<string, EngineLabels> {
@@ -205,6 +269,9 @@ function compileMenu(menu: Menu, otherLanguages: Set<string>, isBot: boolean): C
       test: comparison === null ? () => true : comparison.ok ? comparison.test : null,
       error: comparison === null || comparison.ok ? null : comparison.error,
       closing: rule.action === 'Terminate' && rule.actionParam.trim() !== '' ? compileTemplate(rule.actionParam) : null,
+      subflowInputs: rule.subflow
+        ? Object.entries(rule.subflow.inputs).map(([name, value]) => ({ name, value: compileTemplate(value) }))
+        : null,
     };
   });
   return {
@@ -280,4 +347,9 @@ export function getActionTemplate(compiled: CompiledApp, source: string): Compil
 /** A goto target is a uniqueId; steering names a menu by identifier. Either is accepted. */
 export function findMenu(compiled: CompiledApp, ref: string): CompiledMenu | null {
   return compiled.menus.get(ref) ?? compiled.byIdentifier.get(ref) ?? null;
+}
+
+/** One of the app's own menus by uniqueId, never a sub-flow's (a session enters those through a rule only). */
+export function findOwnMenu(compiled: CompiledApp, uniqueId: string): CompiledMenu | null {
+  return parseSubflowMenuId(uniqueId) === null ? (compiled.menus.get(uniqueId) ?? null) : null;
 }

@@ -3,7 +3,7 @@
  */
 import { runActions } from './actions';
 import { recordConsent, saveToContact } from './contact';
-import type { CompiledMenu } from './compile';
+import type { CompiledMenu, CompiledRule } from './compile';
 import { findMenu } from './compile';
 import {
   emitEvent,
@@ -28,6 +28,7 @@ import { joinScreenParts, RenderBudgetError, renderTemplate, type CompiledTempla
 import type { EngineEventData, Reply, RuleData } from './types';
 import { validateInput } from './validation';
 import { toErrorMessage } from '../shared/errors';
+import { parseSubflowMenuId } from '../shared/app';
 import { DEFAULT_CALLBACK_TEXT, DEFAULT_HANDOFF_TEXT, DEFAULT_WHATSAPP_CONTINUE_TEXT } from '../shared/inbox';
 
 /** Renders a template or reports the fault, or the time budget run out (and ends the hop); null then. */
@@ -70,6 +71,8 @@ export async function enterMenu(ctx: HopContext, menu: CompiledMenu, from: Compi
     return;
   }
   const { state } = ctx;
+  // A session in a sub-flow that reaches a menu outside it (Back past its first menu, a script's goto) has left it.
+  if (state.frames !== undefined && parseSubflowMenuId(menu.uniqueId)?.subflowId !== state.frames.at(-1)?.subflowId) delete state.frames;
   if (from) {
     state.history.push(from.uniqueId);
     if (state.history.length > ctx.limits.maxHistory) state.history.splice(0, state.history.length - ctx.limits.maxHistory);
@@ -223,6 +226,7 @@ export async function handleInput(ctx: HopContext, raw: unknown, isReplayed = fa
     endSession(ctx, text, handoff ? 'handoff' : 'terminate_rule', menu);
     return true;
   }
+  if (rule.rule.action === 'Return') return returnFromSubflow(ctx, menu, rule, ruleData);
   const target = findMenu(ctx.compiled, rule.rule.actionParam);
   if (!target) {
     // A draft whose target was deleted (a deploy refuses such a version): the caller is told, the logs say which rule.
@@ -235,6 +239,13 @@ export async function handleInput(ctx: HopContext, raw: unknown, isReplayed = fa
     );
     return false;
   }
+  if (rule.subflowInputs !== null) return enterSubflow(ctx, menu, rule, ruleData, target);
+  emitNavigated(ctx, menu, rule, ruleData, target);
+  await enterMenu(ctx, target, menu);
+  return !isHalted(ctx);
+}
+
+function emitNavigated(ctx: HopContext, menu: CompiledMenu, rule: CompiledRule, ruleData: RuleData, target: CompiledMenu): void {
   emitEvent(ctx, 'navigated', 'info', `Rule ${rule.index + 1} went to ${target.identifier}`, {
     menu,
     data: {
@@ -245,7 +256,94 @@ export async function handleInput(ctx: HopContext, raw: unknown, isReplayed = fa
       toId: target.uniqueId,
     },
   });
-  await enterMenu(ctx, target, menu);
+}
+
+/**
+ * A rule entering a sub-flow (docs/sub-flows.md): its inputs rendered into session variables, a frame kept with
+ * the menu it returns to, then the sub-flow's first menu. A sub-flow this version lacks ends the session as a
+ * missing menu does; one inside another is refused (the lint refuses it before a deploy).
+ */
+async function enterSubflow(
+  ctx: HopContext,
+  menu: CompiledMenu,
+  rule: CompiledRule,
+  ruleData: RuleData,
+  returnTo: CompiledMenu,
+): Promise<boolean> {
+  const { state } = ctx;
+  const id = rule.rule.subflow?.id ?? '';
+  const subflow = ctx.compiled.subflows.get(id);
+  if (!subflow?.entry) {
+    failHop(
+      ctx,
+      `Rule ${rule.index + 1} enters a sub-flow this version does not have: ${id}`,
+      { menu, data: { ...ruleData, target: id } },
+      MISSING_MENU_TEXT,
+    );
+    return false;
+  }
+  if (state.frames !== undefined) {
+    failHop(ctx, `Rule ${rule.index + 1} enters a sub-flow from inside another: ${subflow.name}`, { menu });
+    return false;
+  }
+  const vars: Record<string, string> = {};
+  for (const input of rule.subflowInputs ?? []) {
+    const value = renderOrFail(ctx, menu, input.value, `switchOperations.${rule.index}.subflow.inputs.${input.name}`);
+    if (value === null) return false;
+    vars[input.name] = value;
+  }
+  // A new object, not a change in place: a state copied for the next hop may share the previous one's.
+  state.vars = { ...state.vars, ...vars };
+  state.frames = [{ subflowId: subflow.id, from: menu.uniqueId, returnTo: returnTo.uniqueId, historyLength: state.history.length }];
+  emitEvent(ctx, 'subflow_entered', 'info', `Rule ${rule.index + 1} entered the sub-flow ${subflow.name}`, {
+    menu,
+    data: {
+      subflowId: subflow.id,
+      name: subflow.name,
+      version: subflow.version,
+      inputs: Object.keys(vars),
+      returnTo: returnTo.identifier,
+      returnToId: returnTo.uniqueId,
+    },
+  });
+  emitNavigated(ctx, menu, rule, ruleData, subflow.entry);
+  await enterMenu(ctx, subflow.entry, menu);
+  return !isHalted(ctx);
+}
+
+/**
+ * A sub-flow's Return rule: its outputs rendered (in the sub-flow's session) into session variables, its menus
+ * dropped from the Back history, and the session goes on at the menu the entering rule named, Back leading to the
+ * menu that entered it.
+ */
+async function returnFromSubflow(ctx: HopContext, menu: CompiledMenu, rule: CompiledRule, ruleData: RuleData): Promise<boolean> {
+  const { state } = ctx;
+  const frame = state.frames?.at(-1);
+  const subflow = frame ? ctx.compiled.subflows.get(frame.subflowId) : undefined;
+  if (!frame || !subflow) {
+    failHop(ctx, `Rule ${rule.index + 1} returns, but the session is not in a sub-flow`, { menu });
+    return false;
+  }
+  const outputs: Record<string, string> = {};
+  for (const output of subflow.outputs) {
+    const value = renderOrFail(ctx, menu, output.value, `outputs.${output.name}`);
+    if (value === null) return false;
+    outputs[output.name] = value;
+  }
+  const target = findMenu(ctx.compiled, frame.returnTo);
+  if (!target) {
+    failHop(ctx, `The sub-flow ${subflow.name} returns to a menu that no longer exists: ${frame.returnTo}`, { menu }, MISSING_MENU_TEXT);
+    return false;
+  }
+  state.vars = { ...state.vars, ...outputs };
+  delete state.frames;
+  state.history = state.history.slice(0, frame.historyLength);
+  emitEvent(ctx, 'subflow_returned', 'info', `Rule ${rule.index + 1} returned from the sub-flow ${subflow.name}`, {
+    menu,
+    data: { subflowId: subflow.id, name: subflow.name, version: subflow.version, outputs: Object.keys(outputs) },
+  });
+  emitNavigated(ctx, menu, rule, ruleData, target);
+  await enterMenu(ctx, target, findMenu(ctx.compiled, frame.from));
   return !isHalted(ctx);
 }
 

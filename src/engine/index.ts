@@ -8,7 +8,7 @@
  *
  * It imports only src/shared and liquidjs: no clock, ids, network, database or environment of its own.
  */
-export { compileApp, type CompiledApp } from './compile';
+export { compileApp, findOwnMenu, type CompiledApp } from './compile';
 export { startSession, continueSession, resumeLostSession, offerResume } from './session';
 export { extendDialOfApp, isDialOfApp } from './dial';
 export { duplicateRuleMessage, formatLintIssue, lintApp, NO_EXIT_MESSAGE, unknownVariableMessage } from './lint';

@@ -14,10 +14,19 @@ import {
   toMediaVariablePath,
   TRANSLATED_FIELDS,
   createMenuRefIndex,
+  MENU_MESSAGES,
   validateMenu,
   type AppVersion,
 } from '../shared/app';
-import { compileApp, findActionTemplates, findMediaTemplates, getActionTemplate, type CompiledApp, type CompiledMenu } from './compile';
+import {
+  compileApp,
+  findActionTemplates,
+  findMediaTemplates,
+  getActionTemplate,
+  type CompiledApp,
+  type CompiledMenu,
+  type CompiledSubflow,
+} from './compile';
 import { measureFor, paginateScreen, toMoreLine } from './pagination';
 import { describeNonGsm, type ScreenMeasure } from '../shared/ussd-encoding';
 import { designScreenLimit, GATEWAY_PROFILES } from '../shared/gateway-profiles';
@@ -60,6 +69,7 @@ export function lintApp(app: AppVersion, renderTime?: RenderTimeAccount): LintIs
   if (app.menus.length === 0) return [issueAt('error', null, 'The app has no menus.')];
   const compiled = compileApp(app);
 
+  const isSubflow = app.subflowInterface !== undefined;
   const firsts = compiled.order.filter((m) => m.menu.isFirst);
   if (firsts.length === 0) issues.push(issueAt('error', null, 'No menu is marked as the first menu.'));
   if (firsts.length > 1) {
@@ -73,23 +83,14 @@ export function lintApp(app: AppVersion, renderTime?: RenderTimeAccount): LintIs
   }
 
   // One index for all the menus: checking each against a list of the others would be quadratic in the app's size.
-  const refs = createMenuRefIndex(app.menus);
-  const known = findKnownVariables(app);
-  for (const m of compiled.order) {
-    for (const error of validateMenu(m.menu, refs))
-      issues.push({ ...issueAt('error', m, error.message, error.field), ...(error.code ? { code: error.code } : {}) });
-    issues.push(...lintTemplates(compiled, m, known));
-    issues.push(...lintMedia(compiled, m, known));
-    issues.push(...lintScreens(compiled, m, renderTime));
-    issues.push(...lintTranslations(compiled, m));
-    issues.push(...lintDuplicateRules(m));
-    const hasScriptAfter = m.postActions.some((a) => a.inheritsPlugin === 'javascript' || a.inheritsPlugin === 'customAction');
-    if (!m.menu.terminate && !m.alwaysRule && m.rules.length === 0 && !hasScriptAfter) {
-      issues.push(issueAt('warning', m, 'No navigation rule and no end: every input gets "Invalid choice".', 'switchOperations'));
-    }
-  }
-  for (const m of findUnreachableMenus(compiled)) issues.push({ ...issueAt('warning', m, UNREACHABLE_MESSAGE), code: 'unreachable' });
-  for (const m of findLoopsWithoutExit(compiled)) issues.push({ ...issueAt('warning', m, NO_EXIT_MESSAGE), code: 'no_exit' });
+  // The sub-flows' menus are known too: a sub-flow reads the app's inputs, and the app the sub-flow's.
+  const known = findKnownVariables({ ...app, menus: [...app.menus, ...(app.subflows ?? []).flatMap((sf) => sf.menus)] });
+  issues.push(...lintMenus(compiled, compiled.order, known, isSubflow, renderTime));
+  for (const m of findUnreachableMenus(compiled, compiled.order, compiled.first))
+    issues.push({ ...issueAt('warning', m, UNREACHABLE_MESSAGE), code: 'unreachable' });
+  for (const m of findLoopsWithoutExit(compiled, compiled.order, isSubflow))
+    issues.push({ ...issueAt('warning', m, NO_EXIT_MESSAGE), code: 'no_exit' });
+  for (const subflow of compiled.subflows.values()) issues.push(...lintSubflow(compiled, subflow, known, renderTime));
 
   const hasTags = compiled.dial.hasTags;
   if (app.useTemplateTag && !hasTags)
@@ -97,6 +98,108 @@ export function lintApp(app: AppVersion, renderTime?: RenderTimeAccount): LintIs
   if (!app.useTemplateTag && hasTags)
     issues.push(issueAt('warning', null, 'The shortcode has {tags} but the app is not marked template formatted.'));
   return issues;
+}
+
+/** Each menu's own checks, against the menus of its app or sub-flow (`order`). */
+function lintMenus(
+  compiled: CompiledApp,
+  order: CompiledMenu[],
+  known: KnownVariables,
+  isSubflow: boolean,
+  renderTime: RenderTimeAccount | undefined,
+): LintIssue[] {
+  const issues: LintIssue[] = [];
+  // One index for all the menus: checking each against a list of the others would be quadratic in the app's size.
+  const refs = createMenuRefIndex(order.map((m) => m.menu));
+  for (const m of order) {
+    for (const error of validateMenu(m.menu, refs))
+      issues.push({ ...issueAt('error', m, error.message, error.field), ...(error.code ? { code: error.code } : {}) });
+    issues.push(...lintTemplates(compiled, m, known));
+    issues.push(...lintMedia(compiled, m, known));
+    issues.push(...lintScreens(compiled, m, renderTime));
+    issues.push(...lintTranslations(compiled, m));
+    issues.push(...lintDuplicateRules(m));
+    issues.push(...lintSubflowRules(compiled, m, isSubflow));
+    const hasScriptAfter = m.postActions.some((a) => a.inheritsPlugin === 'javascript' || a.inheritsPlugin === 'customAction');
+    if (!m.menu.terminate && !m.alwaysRule && m.rules.length === 0 && !hasScriptAfter) {
+      issues.push(issueAt('warning', m, 'No navigation rule and no end: every input gets "Invalid choice".', 'switchOperations'));
+    }
+  }
+  return issues;
+}
+
+/**
+ * A menu's rules that enter or leave a sub-flow (docs/sub-flows.md): Return only in a sub-flow, no sub-flow entered
+ * from inside one, the sub-flow entered present in the version, and the inputs passed the ones it declares.
+ */
+function lintSubflowRules(compiled: CompiledApp, m: CompiledMenu, isSubflow: boolean): LintIssue[] {
+  const issues: LintIssue[] = [];
+  m.menu.switchOperations.forEach((rule, i) => {
+    const at = `switchOperations.${i}`;
+    if (rule.action === 'Return' && !isSubflow) issues.push(issueAt('error', m, MENU_MESSAGES.returnOutsideSubflow, `${at}.action`));
+    if (rule.subflow === undefined) return;
+    if (isSubflow) {
+      issues.push(issueAt('error', m, MENU_MESSAGES.subflowInSubflow, `${at}.subflow`));
+      return;
+    }
+    const subflow = compiled.subflows.get(rule.subflow.id);
+    if (!subflow) {
+      issues.push(issueAt('error', m, MENU_MESSAGES.subflowNotFound, `${at}.subflow.id`));
+      return;
+    }
+    for (const name of Object.keys(rule.subflow.inputs))
+      if (!subflow.inputs.includes(name))
+        issues.push(
+          issueAt(
+            'warning',
+            m,
+            `Rule ${i + 1} passes "${name}", which the sub-flow ${subflow.name} does not take.`,
+            `${at}.subflow.inputs`,
+          ),
+        );
+    for (const name of subflow.inputs)
+      if (!Object.hasOwn(rule.subflow.inputs, name))
+        issues.push(
+          issueAt(
+            'warning',
+            m,
+            `Rule ${i + 1} gives the sub-flow ${subflow.name} no "${name}": session.vars.${name} keeps what it had.`,
+            `${at}.subflow.inputs`,
+          ),
+        );
+  });
+  return issues;
+}
+
+/**
+ * A sub-flow the app enters, checked as the app runs it: its menus with the app's screen limit and languages, its
+ * outputs' templates, menus it never reaches, loops with no way out (a Return is one), and a sub-flow that never
+ * returns. Its issues name the menu as `<sub-flow> › <menu>`.
+ */
+function lintSubflow(compiled: CompiledApp, subflow: CompiledSubflow, known: KnownVariables, renderTime?: RenderTimeAccount): LintIssue[] {
+  if (!subflow.entry) return [issueAt('error', null, `The sub-flow ${subflow.name} has no menus.`)];
+  const issues = lintMenus(compiled, subflow.order, known, true, renderTime);
+  for (const m of findUnreachableMenus(compiled, subflow.order, subflow.entry))
+    issues.push({ ...issueAt('warning', m, UNREACHABLE_MESSAGE), code: 'unreachable' });
+  for (const m of findLoopsWithoutExit(compiled, subflow.order, true))
+    issues.push({ ...issueAt('warning', m, NO_EXIT_MESSAGE), code: 'no_exit' });
+  for (const output of subflow.outputs)
+    if (!output.value.ok)
+      issues.push(issueAt('error', null, `The sub-flow ${subflow.name}'s output ${output.name}: template error: ${output.value.error}`));
+  if (!subflow.order.some((m) => m.menu.switchOperations.some((r) => r.action === 'Return')))
+    issues.push(issueAt('warning', null, `The sub-flow ${subflow.name} never returns: a session that enters it ends inside it.`));
+  const appIdentifiers = new Set(compiled.order.map((m) => m.identifier.toLowerCase()));
+  for (const m of subflow.order)
+    if (m.identifier !== '' && appIdentifiers.has(m.identifier.toLowerCase()))
+      issues.push(
+        issueAt(
+          'warning',
+          m,
+          `The app has a menu "${m.identifier}" too: both keep session.inputs.${m.identifier}, the later overwriting the earlier.`,
+          'userDefinedName',
+        ),
+      );
+  return issues.map((issue) => (issue.menu !== null ? { ...issue, menu: `${subflow.name} › ${issue.menu}` } : issue));
 }
 
 /** Templates that do not parse (errors), and variables in them that name nothing (warnings, one per variable and field). */
@@ -314,22 +417,22 @@ function findGotoTargets(compiled: CompiledApp, m: CompiledMenu): CompiledMenu[]
  * Menus on a loop from which no path of rules reaches an end: a terminating menu, a Terminate rule, or a menu
  * with a script or custom function (which may end the session or steer anywhere, unseen here).
  */
-function findLoopsWithoutExit(compiled: CompiledApp): CompiledMenu[] {
+function findLoopsWithoutExit(compiled: CompiledApp, order: CompiledMenu[], canReturn: boolean): CompiledMenu[] {
   const isExit = (m: CompiledMenu) =>
     m.menu.terminate ||
-    m.menu.switchOperations.some((r) => r.action === 'Terminate') ||
+    m.menu.switchOperations.some((r) => r.action === 'Terminate' || (canReturn && r.action === 'Return')) ||
     m.menu.actions.some((a) => a.inheritsPlugin === 'javascript' || a.inheritsPlugin === 'customAction');
-  const targets = new Map(compiled.order.map((m) => [m.uniqueId, findGotoTargets(compiled, m)]));
+  const targets = new Map(order.map((m) => [m.uniqueId, findGotoTargets(compiled, m)]));
   // Walk backwards from every exit: whatever reaches one has a way out.
   const leadsTo = new Map<string, CompiledMenu[]>();
-  for (const m of compiled.order)
+  for (const m of order)
     for (const t of targets.get(m.uniqueId)!) {
       const from = leadsTo.get(t.uniqueId);
       if (from) from.push(m);
       else leadsTo.set(t.uniqueId, [m]);
     }
   const canEnd = new Set<string>();
-  const queue = compiled.order.filter(isExit);
+  const queue = order.filter(isExit);
   for (const m of queue) canEnd.add(m.uniqueId);
   while (queue.length > 0) {
     for (const from of leadsTo.get(queue.pop()!.uniqueId) ?? []) {
@@ -341,8 +444,8 @@ function findLoopsWithoutExit(compiled: CompiledApp): CompiledMenu[] {
   }
   // Of the rest, those on a loop: a menu that can reach itself again, that is one in a strongly connected
   // component of two or more menus, or with a rule to itself (one pass over the graph, not a walk per menu).
-  const onLoop = findMenusOnLoops(compiled.order, targets);
-  return compiled.order.filter((m) => !canEnd.has(m.uniqueId) && onLoop.has(m.uniqueId));
+  const onLoop = findMenusOnLoops(order, targets);
+  return order.filter((m) => !canEnd.has(m.uniqueId) && onLoop.has(m.uniqueId));
 }
 
 /**
@@ -398,15 +501,15 @@ function findMenusOnLoops(order: CompiledMenu[], targets: Map<string, CompiledMe
  * Menus no path reaches from the first menu. A script may steer by identifier, so a menu whose
  * identifier appears as a quoted string in any script counts as reachable.
  */
-function findUnreachableMenus(compiled: CompiledApp): CompiledMenu[] {
-  if (!compiled.first) return [];
-  const scripts = compiled.order
+function findUnreachableMenus(compiled: CompiledApp, order: CompiledMenu[], first: CompiledMenu | null): CompiledMenu[] {
+  if (!first) return [];
+  const scripts = order
     .flatMap((m) => [
       ...m.menu.actions.map((a) => (a.inheritsPlugin === 'javascript' ? a.code : '')),
       ...m.menu.inputValidations.map((v) => v.validationFunction),
     ])
     .join('\n');
-  const hasCustomActions = compiled.order.some((m) => m.menu.actions.some((a) => a.inheritsPlugin === 'customAction'));
+  const hasCustomActions = order.some((m) => m.menu.actions.some((a) => a.inheritsPlugin === 'customAction'));
   const quoted = findQuotedNames(scripts);
   // A menu named in quotes by any script counts as reached (a script may steer to it from anywhere).
   const isSteeredTo = (m: CompiledMenu) =>
@@ -414,9 +517,9 @@ function findUnreachableMenus(compiled: CompiledApp): CompiledMenu[] {
     (NAME.test(m.identifier)
       ? quoted.has(m.identifier)
       : [`"${m.identifier}"`, `'${m.identifier}'`, `\`${m.identifier}\``].some((q) => scripts.includes(q)));
-  const reached = new Set<string>([compiled.first.uniqueId]);
-  const queue = [compiled.first];
-  for (const m of compiled.order) {
+  const reached = new Set<string>([first.uniqueId]);
+  const queue = [first];
+  for (const m of order) {
     if (reached.has(m.uniqueId) || !isSteeredTo(m)) continue;
     reached.add(m.uniqueId);
     queue.push(m);
@@ -434,7 +537,7 @@ function findUnreachableMenus(compiled: CompiledApp): CompiledMenu[] {
   }
   // A saved custom function can steer anywhere, and we cannot read it here.
   if (hasCustomActions) return [];
-  return compiled.order.filter((m) => !reached.has(m.uniqueId));
+  return order.filter((m) => !reached.has(m.uniqueId));
 }
 
 /** A menu identifier as the designer allows it (validateMenu); others are looked for in the scripts one by one. */

@@ -4,6 +4,7 @@
  */
 import { findPrefixLanguage } from '../shared/app';
 import type { CompiledApp, CompiledMenu } from './compile';
+import { findOwnMenu } from './compile';
 import { toErrorMessage } from '../shared/errors';
 import {
   emitEvent,
@@ -120,7 +121,7 @@ async function beginSession(ctx: HopContext, dialString: string | undefined, ent
   emitEvent(ctx, 'session_started', 'system', `Session started for ${ctx.state.msisdn || 'unknown number'}`, {
     data: startedData(ctx.state, dialString, reading),
   });
-  await enterFirstMenu(ctx, reading, entryMenuId === undefined ? undefined : ctx.compiled.menus.get(entryMenuId));
+  await enterFirstMenu(ctx, reading, entryMenuId === undefined ? undefined : (findOwnMenu(ctx.compiled, entryMenuId) ?? undefined));
 }
 
 /** A new session's start: what was dialled, and the menu it enters instead of the first (Hop.entryMenuId). */

@@ -128,6 +128,10 @@ export interface EngineEventData {
   session_steered: { end: string } | { goto: string; menuId: string };
   /** A rule handed the conversation to a person (docs/inbox.md): the runtime opens an inbox conversation. */
   handed_off: { reason: string };
+  /** A rule entered a sub-flow (docs/sub-flows.md): its id, name and version, the inputs it passed, where it returns. */
+  subflow_entered: { subflowId: string; name: string; version: number; inputs: string[]; returnTo: string; returnToId: string };
+  /** A sub-flow's Return rule left it: the outputs it set (names; their values are session variables). */
+  subflow_returned: { subflowId: string; name: string; version: number; outputs: string[] };
   /** Resume on redial: the dialler's dropped session was offered back (offerResume). */
   resume_offered: { fromSessionId: string };
   /** The dialler chose to continue: the dropped session's menu, inputs and variables are this session's now. */
@@ -234,6 +238,16 @@ export interface SessionState {
   resumeOffer?: ResumeOffer;
   /** The caller's contact, as loaded on the session's first hop and changed by its inputs since (Hop.contact). */
   contact?: ContactFields;
+  /** While the session is inside a sub-flow (docs/sub-flows.md): where it entered and returns to. Absent outside. */
+  frames?: SubflowFrame[];
+}
+
+/** A sub-flow the session is in: which, the menu that entered it, the menu it returns to, the Back history's length then. */
+export interface SubflowFrame {
+  subflowId: string;
+  from: string;
+  returnTo: string;
+  historyLength: number;
 }
 
 /** What a session showing the resume offer keeps until the dialler answers it. */

@@ -32,6 +32,10 @@ export interface VariableSource {
     inputKind?: string;
     switchOperations?: ReadonlyArray<{ subject?: string }>;
   }>;
+  /** The sub-flows the app enters, whose inputs and outputs are session.vars (docs/sub-flows.md). */
+  subflows?: ReadonlyArray<{ name: string; inputs: ReadonlyArray<{ name: string }>; outputs: ReadonlyArray<{ name: string }> }>;
+  /** A sub-flow's own: the inputs it is given and the outputs it sets, session.vars too. */
+  subflowInterface?: { inputs: ReadonlyArray<{ name: string }>; outputs: ReadonlyArray<{ name: string }> };
 }
 
 export interface KnownVariables {
@@ -42,6 +46,8 @@ export interface KnownVariables {
   actions: Set<string>;
   /** The shortcode's tags, set as session.vars. */
   tags: Set<string>;
+  /** session.vars a sub-flow's inputs and outputs set (the app's sub-flows', or a sub-flow's own), with what sets each. */
+  subflowVars: Map<string, string>;
   /** A javascript action or custom function may set any session.vars name: those are not checked. */
   hasScripts: boolean;
   /** The contact attributes the app's menus save to (others may exist: the console and the API set any). */
@@ -56,7 +62,14 @@ export function findKnownVariables(app: VariableSource): KnownVariables {
     tags: new Set(),
     hasScripts: false,
     contactFields: new Set(),
+    subflowVars: new Map(),
   };
+  for (const subflow of app.subflows ?? []) {
+    for (const input of subflow.inputs) known.subflowVars.set(input.name, `The sub-flow ${subflow.name}'s input ${input.name}`);
+    for (const output of subflow.outputs) known.subflowVars.set(output.name, `The sub-flow ${subflow.name}'s output ${output.name}`);
+  }
+  for (const input of app.subflowInterface?.inputs ?? []) known.subflowVars.set(input.name, `This sub-flow's input ${input.name}`);
+  for (const output of app.subflowInterface?.outputs ?? []) known.subflowVars.set(output.name, `This sub-flow's output ${output.name}`);
   for (const menu of app.menus) {
     const identifier = menu.userDefinedName.trim();
     if (identifier !== '') known.inputs.add(identifier);
@@ -98,7 +111,7 @@ export function explainUnknownVariable(known: KnownVariables, path: TemplateVari
       return known.inputs.has(name) ? `menu "${name}" asks for text, not a file or a location` : `no menu has the identifier "${name}"`;
     }
     if (key === 'vars') {
-      if (typeof name !== 'string' || known.hasScripts || known.tags.has(name)) return null;
+      if (typeof name !== 'string' || known.hasScripts || known.tags.has(name) || known.subflowVars.has(name)) return null;
       return `the shortcode has no {${name}} tag and no script in the app sets variables`;
     }
     if ((SESSION_FIELDS as readonly string[]).includes(key)) return null;
@@ -166,6 +179,7 @@ export function listTemplateVariables(app: VariableSource): TemplateVariable[] {
   }
   for (const name of known.actions) variables.push({ path: formatVariablePath(['actions', name]), detail: `The result of action ${name}` });
   for (const tag of known.tags) variables.push({ path: `session.vars.${tag}`, detail: `The shortcode's {${tag}} tag` });
+  for (const [name, detail] of known.subflowVars) variables.push({ path: formatVariablePath(['session', 'vars', name]), detail });
   for (const key of known.contactFields)
     variables.push({ path: formatVariablePath(['contact', key]), detail: `The contact's ${key}, saved or tested by a menu` });
   variables.push(

@@ -5,7 +5,7 @@
  * review the diff like code.
  *
  * Case file shape:
- *   { description, limits?, app: { appId, shortCode?, screenLimit?, menus: [menu...] },
+ *   { description, limits?, app: { appId, shortCode?, screenLimit?, menus: [menu...], subflows?: [{ id, menus... }] },
  *     hops: [{ start?, dial?, input?, waitMs?, outcomes?: { <actionName>: outcome | outcome[] },
  *              expect: { text, end, events: [{ type, data? }...], errors?, inputs?, vars? } }] }
  * A menu's uniqueId defaults to its userDefinedName and appId to the app's. The first hop always starts a
@@ -107,8 +107,13 @@ function buildDeps(limits: Partial<EngineLimits> | undefined) {
 }
 
 function readApp(golden: GoldenCase) {
-  const menus = golden.app.menus.map((m) => ({ appId: golden.app.appId, uniqueId: m.userDefinedName, ...m }));
-  return appVersionSchema.parse({ ...golden.app, menus });
+  const withIds = (menus: Array<Record<string, unknown>>) =>
+    menus.map((m) => ({ appId: golden.app.appId, uniqueId: m.userDefinedName, ...m }));
+  const subflows = (golden.app.subflows as Array<{ menus: Array<Record<string, unknown>> }> | undefined)?.map((sf) => ({
+    ...sf,
+    menus: withIds(sf.menus),
+  }));
+  return appVersionSchema.parse({ ...golden.app, menus: withIds(golden.app.menus), ...(subflows ? { subflows } : {}) });
 }
 
 function describeHop(result: HopResult, previous: GoldenExpect | undefined): GoldenExpect {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { appLanguagesSchema } from './languages';
 import { menuSchema } from './menu.schema';
+import { MAX_SUBFLOWS_PER_APP, subflowInterfaceSchema, subflowVersionSchema } from './subflow.schema';
 import { DEFAULT_SCREEN_LIMIT, MAX_SCREEN_LIMIT, MIN_SCREEN_LIMIT } from './screen-limits';
 import { designScreenLimit, gatewayConnectionsSchema } from '../gateway-profiles';
 
@@ -31,6 +32,13 @@ export const appVersionSchema = z.object({
   menus: z.array(menuSchema).max(2000),
   /** The app's languages (docs/languages.md); left out for an app in one language. */
   languages: appLanguagesSchema.optional(),
+  /**
+   * The sub-flows the app's rules enter (docs/sub-flows.md): their drafts in the draft, the versions frozen at deploy
+   * in a deployed version. Left out when none.
+   */
+  subflows: z.array(subflowVersionSchema).max(MAX_SUBFLOWS_PER_APP).optional(),
+  /** Set on a sub-flow's own draft (its designer, its emulator run): its menus may Return, and may not enter one. */
+  subflowInterface: subflowInterfaceSchema.optional(),
 });
 export type AppVersion = z.infer<typeof appVersionSchema>;
 export type AppVersionInput = z.input<typeof appVersionSchema>;

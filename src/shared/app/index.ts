@@ -6,6 +6,7 @@ export * from './input-validation.schema';
 export * from './actions.schema';
 export * from './menu-media.schema';
 export * from './menu.schema';
+export * from './subflow.schema';
 export * from './app-version.schema';
 export * from './spec-version';
 export * from './javascript-syntax';

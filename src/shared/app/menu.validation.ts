@@ -59,6 +59,11 @@ export const MENU_MESSAGES = {
   handoffNeedsTerminate: 'A rule that hands the conversation to a person ends the session: its action must be Terminate.',
   handoffBotNotFound: 'Pick one of your WhatsApp bots to continue on.',
   handoffWhatsAppOnBot: 'A bot hands over in its own chat: continuing on WhatsApp is for USSD apps.',
+  subflowNeedsGoto: 'A rule that enters a sub-flow needs a goto action: the menu the session returns to.',
+  subflowRequired: 'Select a sub-flow.',
+  returnOutsideSubflow: "Return leaves a sub-flow: only a sub-flow's menus have it.",
+  subflowInSubflow: 'A sub-flow cannot enter another sub-flow (or itself): enter them one after the other from the app.',
+  subflowNotFound: 'This sub-flow does not exist in your account.',
 } as const;
 
 /** The plugin-level error shown on an action card, per kind (the first two are fixed texts of docs/product.md). */
@@ -149,6 +154,10 @@ export function validateMenu(
     }
     if (rule.handoff !== undefined && rule.action !== 'Terminate')
       errors.push({ field: `${at}.action`, message: MENU_MESSAGES.handoffNeedsTerminate });
+    if (rule.subflow !== undefined && rule.action !== 'goto')
+      errors.push({ field: `${at}.action`, message: MENU_MESSAGES.subflowNeedsGoto });
+    if (rule.subflow !== undefined && rule.subflow.id.trim() === '')
+      errors.push({ field: `${at}.subflow.id`, message: MENU_MESSAGES.subflowRequired });
     if (rule.action === 'goto') {
       if (rule.actionParam.trim() === '')
         errors.push({ field: `${at}.actionParam`, message: MENU_MESSAGES.targetRequired, code: 'no_target' });

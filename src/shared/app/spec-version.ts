@@ -38,6 +38,11 @@ export const DEFINITION_MIGRATIONS: readonly DefinitionMigration[] = [
   // its text alone, as a menu without them does in version 3. The number moves so that older code, which would drop
   // the new fields and take a photo menu for a text one, refuses a version 3 definition (docs/import-export.md).
   (definition) => definition,
+  // 3 -> 4: a rule may enter a sub-flow (`subflow`) and a sub-flow's menu may Return; a version carries the sub-flows
+  // it enters (`subflows`). A version 3 definition has none: its rules go to menus or end, as such rules do in
+  // version 4. The number moves so that older code, which would drop `subflow` and go straight to the return menu,
+  // refuses a version 4 definition (docs/sub-flows.md).
+  (definition) => definition,
 ];
 
 /** The shape this code writes and runs: one more than the versions it migrates from. */

@@ -3,7 +3,8 @@ import { CONSENT_CHANNELS } from '../contact-consent';
 import { languageCodeSchema } from './languages';
 import { SWITCH_OPERATORS } from './operators';
 
-export const SWITCH_ACTIONS = ['goto', 'Terminate'] as const;
+/** `Return` leaves a sub-flow (docs/sub-flows.md): only a sub-flow's menus have it. */
+export const SWITCH_ACTIONS = ['goto', 'Terminate', 'Return'] as const;
 export type SwitchAction = (typeof SWITCH_ACTIONS)[number];
 
 /**
@@ -71,6 +72,17 @@ export const ruleHandoffSchema = z.object({
 });
 export type RuleHandoff = z.infer<typeof ruleHandoffSchema>;
 
+/**
+ * `subflow`, on a goto rule (docs/sub-flows.md): the rule enters that sub-flow of the account, its inputs rendered
+ * (templates, by input name) into session variables first; when the sub-flow returns, the session goes on at the
+ * rule's target menu (`actionParam`) with the sub-flow's outputs in session variables.
+ */
+export const ruleSubflowSchema = z.object({
+  id: z.string().trim().min(1).max(64),
+  inputs: z.record(z.string().max(40), z.string().max(1000)).default({}),
+});
+export type RuleSubflow = z.infer<typeof ruleSubflowSchema>;
+
 export const switchOperationSchema = z.object({
   subject: ruleSubjectSchema.optional(),
   operator: z.enum(SWITCH_OPERATORS),
@@ -80,5 +92,6 @@ export const switchOperationSchema = z.object({
   setLanguage: languageCodeSchema.optional(),
   consent: ruleConsentSchema.optional(),
   handoff: ruleHandoffSchema.optional(),
+  subflow: ruleSubflowSchema.optional(),
 });
 export type SwitchOperation = z.infer<typeof switchOperationSchema>;

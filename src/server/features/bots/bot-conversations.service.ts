@@ -15,6 +15,7 @@ import {
   type StartedConversation,
 } from '../../../shared/api/bot-conversations.schema';
 import { AppError, conflict, invalid, notFound, toErrorMessage, unavailable } from '../../../shared/errors';
+import { findOwnMenu } from '../../../engine';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../../core/auth-user';
 import { checkConsent } from '../../core/consent';
@@ -143,7 +144,7 @@ export async function startConversation(
     if ('missing' in loaded) throw conflict(CONVERSATION_REFUSALS.notDeployed);
     const entryMenu = body.entryMenu ?? loaded.compiled.first?.uniqueId;
     if (entryMenu === undefined) throw conflict(CONVERSATION_REFUSALS.noMenus);
-    if (!loaded.compiled.menus.has(entryMenu))
+    if (!findOwnMenu(loaded.compiled, entryMenu))
       throw invalid(`"${entryMenu}" is not a menu of this bot's deployed version.`, { field: 'entryMenu' });
     const [contact] = await ctx.db
       .select()
