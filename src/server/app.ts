@@ -30,6 +30,7 @@ import { registerHealthRoutes } from './features/health/health.routes';
 import { createOperations } from './features/health/operations';
 import { registerBackupRoute } from './features/health/backups';
 import { registerTestCaseRoutes } from './features/testcases/test-cases.routes';
+import { registerSubflowRoutes } from './features/subflows/subflows.routes';
 import { checkBeforeDeploy } from './features/testcases/test-cases.service';
 import type { ActionRequest } from '../shared/actions/runner';
 import { registerAppsRoutes } from './features/apps/apps.routes';
@@ -397,6 +398,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerMediaRoutes(app, ctx, guard);
     registerInboxRoutes(app, ctx, guard, inbox, { events: inboxEvents, streams: inboxStreams });
     registerTestCaseRoutes(app, ctx, guard, testCaseDeps);
+    registerSubflowRoutes(app, ctx, guard);
     ctx.background.run('resume linked WhatsApp numbers', () => whatsapp.resumeLinks());
   }
   registerWebApp(app, config, servesConsole);

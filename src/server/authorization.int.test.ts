@@ -142,6 +142,12 @@ const ACCESS: Record<string, RouteAccess> = {
   'POST /api/apps/:appId/test-cases/run': 'signedIn',
   'PUT /api/apps/:appId/test-cases/:caseId': 'signedIn',
   'DELETE /api/apps/:appId/test-cases/:caseId': 'signedIn',
+  // Sub-flows: the account's own; another account's id answers 404 (subflows.int.test.ts and the foreign-id list).
+  'GET /api/subflows': 'signedIn',
+  'POST /api/subflows': 'signedIn',
+  'GET /api/subflows/:subflowId': 'signedIn',
+  'PUT /api/subflows/:subflowId': 'signedIn',
+  'DELETE /api/subflows/:subflowId': 'signedIn',
   'POST /api/audiences/reach': 'signedIn',
   'POST /api/audiences/:audienceId': 'signedIn',
   'DELETE /api/audiences/:audienceId': 'signedIn',
@@ -316,6 +322,11 @@ const API_KEY_ROUTES: Record<string, 'read' | 'write'> = {
   'POST /api/apps/:appId/test-cases/run': 'read',
   'PUT /api/apps/:appId/test-cases/:caseId': 'write',
   'DELETE /api/apps/:appId/test-cases/:caseId': 'write',
+  'GET /api/subflows': 'read',
+  'POST /api/subflows': 'write',
+  'GET /api/subflows/:subflowId': 'read',
+  'PUT /api/subflows/:subflowId': 'write',
+  'DELETE /api/subflows/:subflowId': 'write',
   'POST /api/audiences/reach': 'read',
   'POST /api/audiences/:audienceId': 'write',
   'DELETE /api/audiences/:audienceId': 'write',
@@ -359,6 +370,7 @@ describeDb('authorization, route by route', () => {
   let purchaseUuid: string;
   let deliveryId: string;
   let apiKeyUuid: string;
+  let subflowId: string;
   beforeAll(async () => {
     const key = await t.app.inject({
       method: 'POST',
@@ -369,6 +381,8 @@ describeDb('authorization, route by route', () => {
     apiKeyUuid = key.json().data.uuid;
     appId = await seedApp(t, owner.auth);
     menuId = await seedMenu(t, owner.auth, appId, { userDefinedName: 'home', displayText: 'Welcome', terminate: true });
+    subflowId = (await t.app.inject({ method: 'POST', url: '/api/subflows', headers: owner.auth, payload: { name: 'PIN check' } })).json()
+      .data.id;
     const created = await t.app.inject({
       method: 'POST',
       url: '/api/custom-action/create',
@@ -597,6 +611,9 @@ describeDb('authorization, route by route', () => {
     ['POST /api/rotateAppGatewayKey/:appId', () => ({ method: 'POST', url: `/api/rotateAppGatewayKey/${appId}` })],
     ['POST /api/removeAppGatewayKey/:appId', () => ({ method: 'POST', url: `/api/removeAppGatewayKey/${appId}` })],
     ['GET /api/getAllMenus/:appId', () => ({ method: 'GET', url: `/api/getAllMenus/${appId}` })],
+    ['GET /api/subflows/:subflowId', () => ({ method: 'GET', url: `/api/subflows/${subflowId}` })],
+    ['PUT /api/subflows/:subflowId', () => ({ method: 'PUT', url: `/api/subflows/${subflowId}`, payload: { name: 'Taken' } })],
+    ['DELETE /api/subflows/:subflowId', () => ({ method: 'DELETE', url: `/api/subflows/${subflowId}` })],
     ['GET /api/getAllMenusLite/:appId', () => ({ method: 'GET', url: `/api/getAllMenusLite/${appId}` })],
     [
       'POST /api/createMenu',
@@ -739,6 +756,8 @@ describeDb('authorization, route by route', () => {
       'POST /api/apps/:appId/test-cases/record',
       'PUT /api/apps/:appId/test-cases/:caseId',
       'DELETE /api/apps/:appId/test-cases/:caseId',
+      // The owner's delete would succeed: the stranger's 404 is what the list is for.
+      'DELETE /api/subflows/:subflowId',
     ]);
     for (const [name, build] of foreign.filter(([n]) => !notReal.has(n))) {
       const res = await t.app.inject({ ...build(), headers: owner.auth });
@@ -750,7 +769,7 @@ describeDb('authorization, route by route', () => {
   it('the foreign-id list covers every signed-in route that takes an app, menu or function id', () => {
     const covered = new Set(foreign.map(([name]) => name));
     // Admins' routes take ids of the shortcode catalogue (providers, extensions), which belongs to no account.
-    const takesId = declared().filter((r) => r.access === 'signedIn' && /:(appId|uniqueId|uuid)/.test(r.url));
+    const takesId = declared().filter((r) => r.access === 'signedIn' && /:(appId|uniqueId|uuid|subflowId)/.test(r.url));
     for (const route of takesId) expect(covered.has(`${route.method} ${route.url}`), `${route.method} ${route.url}`).toBe(true);
   });
   /** What each admin may do with an app another account builds: the role table's tenantApp.read, tenantApp.edit, tenantSession.read. */

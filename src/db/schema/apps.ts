@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { ConsentKeywords } from '../../shared/contact-consent';
+import type { SubflowInterface } from '../../shared/app/subflow.schema';
 import type { GatewayConnection } from '../../shared/gateway-profiles';
 import type { HandoffKeywords } from '../../shared/inbox';
 import type { OfficeHours } from '../../shared/office-hours';
@@ -50,8 +51,13 @@ export const apps = pgTable(
      * production URLs are served only to a request that presents it (in the URL or an `X-Dialflow-Key` header).
      */
     gatewayKey: text('gateway_key'),
-    /** `ussd`, or `whatsapp` for a bot: same menus, engine and versions, another channel (docs/bots.md). */
+    /**
+     * `ussd`, or `whatsapp` for a bot: same menus, engine and versions, another channel (docs/bots.md). `subflow` for a
+     * sub-flow (docs/sub-flows.md): menus and versions too, never served by a gateway, entered by the apps' rules.
+     */
     channel: text('channel').notNull().default('ussd'),
+    /** A sub-flow's declared inputs and outputs (shared/app/subflow.schema.ts SubflowInterface), null for an app or bot. */
+    subflowInterface: jsonb('subflow_interface').$type<SubflowInterface>(),
     /** A bot's `active` or `inactive` (an inactive bot answers with a polite sentence and runs nothing). */
     status: text('status').notNull().default('active'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

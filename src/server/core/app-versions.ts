@@ -1,14 +1,18 @@
 import { and, asc, desc, eq, inArray, max } from 'drizzle-orm';
-import { appVersions, menus } from '../../db/schema';
+import { apps, appVersions, menus } from '../../db/schema';
 import type { Db } from '../../db/client';
 import {
   appLanguagesSchema,
   appVersionSchema,
   menuSchema,
   migrateDefinition,
+  stampDefinition,
+  subflowInterfaceSchema,
   type AppLanguages,
   type AppVersion,
   type Menu,
+  type SubflowInterface,
+  type SubflowVersion,
 } from '../../shared/app';
 import { isPlainObject } from '../../shared/json';
 import { gatewayConnectionsSchema, type GatewayConnection } from '../../shared/gateway-profiles';
@@ -64,11 +68,23 @@ export async function findMenuRows(db: Db, appId: string): Promise<MenuRow[]> {
   return db.select().from(menus).where(eq(menus.appId, appId)).orderBy(asc(menus.position), asc(menus.createdAt));
 }
 
-/** The draft as the engine runs it (the test URL and the emulator). */
+/** The apps' channel value that marks a sub-flow (docs/sub-flows.md). */
+export const SUBFLOW_CHANNEL = 'subflow';
+
+/** A sub-flow's declared inputs and outputs (none for a stored value no longer valid). */
+export function toSubflowInterface(row: Pick<AppRow, 'subflowInterface'>): SubflowInterface {
+  const parsed = subflowInterfaceSchema.safeParse(row.subflowInterface ?? {});
+  return parsed.success ? parsed.data : { inputs: [], outputs: [] };
+}
+
+/** The draft as the engine runs it (the test URL and the emulator), with the drafts of the sub-flows its rules enter. */
 export async function getDraftVersion(db: Db, app: AppRow): Promise<AppVersion> {
   const rows = await findMenuRows(db, app.id);
   const languages = toAppLanguages(app);
   const gatewayConnections = toGatewayConnections(app);
+  const menuList = rows.map(toMenu);
+  const isSubflow = app.channel === SUBFLOW_CHANNEL;
+  const subflows = isSubflow ? [] : await findSubflowDrafts(db, app.userId, findEnteredSubflows(menuList));
   return appVersionSchema.parse({
     appId: app.id,
     versionId: 'draft',
@@ -76,12 +92,100 @@ export async function getDraftVersion(db: Db, app: AppRow): Promise<AppVersion> 
     shortCode: app.shortCode,
     useTemplateTag: app.useTemplateTag,
     screenLimit: app.screenLimit,
-    channel: app.channel,
-    menus: rows.map(toMenu),
+    // A sub-flow's screens are counted as USSD's, the stricter: the apps that enter it hold it to their own limits.
+    channel: isSubflow ? 'ussd' : app.channel,
+    menus: menuList,
     ...(languages ? { languages } : {}),
     // Left out when there are none, as languages are: a version deployed before connections reads the same.
     ...(gatewayConnections.length > 0 ? { gatewayConnections } : {}),
+    ...(subflows.length > 0 ? { subflows } : {}),
+    ...(isSubflow ? { subflowInterface: toSubflowInterface(app) } : {}),
   });
+}
+
+/** The ids of the sub-flows the menus' rules enter, each once, in the order first met. */
+export function findEnteredSubflows(menuList: readonly Menu[]): string[] {
+  const ids = new Set<string>();
+  for (const menu of menuList) for (const rule of menu.switchOperations) if (rule.subflow) ids.add(rule.subflow.id);
+  return [...ids];
+}
+
+/**
+ * The drafts (version 0) of the owner's sub-flows among `ids`, in that order; an id that is not one of the owner's
+ * sub-flows is left out (the lint names the rule: "This sub-flow does not exist in your account").
+ */
+export async function findSubflowDrafts(db: Db, ownerId: string, ids: readonly string[]): Promise<SubflowVersion[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select()
+    .from(apps)
+    .where(and(inArray(apps.id, [...ids]), eq(apps.userId, ownerId), eq(apps.channel, SUBFLOW_CHANNEL)));
+  const menuRows = await db
+    .select()
+    .from(menus)
+    .where(
+      inArray(
+        menus.appId,
+        rows.map((r) => r.id),
+      ),
+    )
+    .orderBy(asc(menus.position), asc(menus.createdAt));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => {
+    const row = byId.get(id);
+    if (!row) return [];
+    const own = toSubflowInterface(row);
+    const menuList = menuRows.filter((m) => m.appId === id).map(toMenu);
+    return [{ id, name: row.appName, version: 0, inputs: own.inputs, outputs: own.outputs, menus: menuList }];
+  });
+}
+
+/** A sub-flow's version as its own versions list keeps it: an AppVersion of its menus with its inputs and outputs. */
+function toSubflowDefinition(subflow: SubflowVersion, number: number): AppVersion {
+  return appVersionSchema.parse({
+    appId: subflow.id,
+    versionId: `v${number}`,
+    appName: subflow.name,
+    channel: 'ussd',
+    menus: subflow.menus,
+    subflowInterface: { inputs: subflow.inputs, outputs: subflow.outputs },
+  });
+}
+
+const sameSubflow = (a: AppVersion, b: AppVersion) =>
+  JSON.stringify([a.menus, a.subflowInterface, a.appName]) === JSON.stringify([b.menus, b.subflowInterface, b.appName]);
+
+/**
+ * Freezes the sub-flow drafts an app's draft carries, as the app is deployed (docs/sub-flows.md): each becomes the
+ * sub-flow's latest version when that is the same, else a new version of the sub-flow (its row locked, so two apps
+ * deploying at once number it once). Runs in the deploy's transaction; returns the draft with the numbers set.
+ */
+export async function freezeSubflows(tx: Db, draft: AppVersion, deployedBy: string, deployedWith: string): Promise<AppVersion> {
+  if (!draft.subflows?.length) return draft;
+  const frozen: SubflowVersion[] = [];
+  for (const subflow of draft.subflows) {
+    await tx.select({ id: apps.id }).from(apps).where(eq(apps.id, subflow.id)).for('update');
+    const [last] = await tx
+      .select({ number: appVersions.number, definition: appVersions.definition })
+      .from(appVersions)
+      .where(eq(appVersions.appId, subflow.id))
+      .orderBy(desc(appVersions.number))
+      .limit(1);
+    const lastDefinition = last ? migrateDefinition(last.definition) : null;
+    let number = last?.number ?? 0;
+    if (!lastDefinition || !sameSubflow(lastDefinition, toSubflowDefinition(subflow, number))) {
+      number += 1;
+      await tx.insert(appVersions).values({
+        appId: subflow.id,
+        number,
+        definition: stampDefinition(toSubflowDefinition(subflow, number)),
+        createdBy: deployedBy,
+        note: `Frozen by deploying ${deployedWith}`,
+      });
+    }
+    frozen.push({ ...subflow, version: number });
+  }
+  return { ...draft, subflows: frozen };
 }
 
 /** The live version the production URL serves, or undefined before the first deploy. */

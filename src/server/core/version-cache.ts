@@ -1,10 +1,10 @@
 import { LRUCache } from 'lru-cache';
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray, max, ne } from 'drizzle-orm';
 import type { Redis } from 'ioredis';
 import { compileApp } from '../../engine';
 import { apps } from '../../db/schema';
 import type { Db } from '../../db/client';
-import { findLiveVersion, findNumberedVersion, getDraftVersion } from './app-versions';
+import { findLiveVersion, findNumberedVersion, getDraftVersion, SUBFLOW_CHANNEL } from './app-versions';
 import type { AppVersion } from '../../shared/app';
 import type { ConsentKeywords } from '../../shared/contact-consent';
 import type { HandoffKeywords } from '../../shared/inbox';
@@ -79,8 +79,22 @@ export function createVersionCache(db: Db, redis?: Redis): VersionCache {
         officeHours: apps.officeHours,
       })
       .from(apps)
-      .where(eq(apps.id, appId));
+      .where(and(eq(apps.id, appId), ne(apps.channel, SUBFLOW_CHANNEL)));
     return app;
+  }
+
+  async function findDraftStamp(appUpdatedAt: Date, subflows: AppVersion['subflows']): Promise<number> {
+    if (!subflows?.length) return appUpdatedAt.getTime();
+    const [row] = await db
+      .select({ at: max(apps.updatedAt) })
+      .from(apps)
+      .where(
+        inArray(
+          apps.id,
+          subflows.map((sf) => sf.id),
+        ),
+      );
+    return Math.max(appUpdatedAt.getTime(), row?.at ? new Date(row.at).getTime() : 0);
   }
 
   /** A deployed version ready to run with the app's settings, or why there is none. */
@@ -110,9 +124,14 @@ export function createVersionCache(db: Db, redis?: Redis): VersionCache {
     },
     async getDraft(appId) {
       const [app] = await db.select().from(apps).where(eq(apps.id, appId));
-      if (!app) return { missing: 'app' };
-      const stamp = app.updatedAt.getTime();
+      // A sub-flow runs inside the apps that enter it, never by itself (docs/sub-flows.md).
+      if (!app || app.channel === SUBFLOW_CHANNEL) return { missing: 'app' };
       const cached = drafts.get(appId);
+      // The draft changes with the app's menus and with those of the sub-flows it enters: the latest of their times.
+      const stamp = await findDraftStamp(
+        app.updatedAt,
+        cached && !('missing' in cached.loaded) ? cached.loaded.compiled.app.subflows : undefined,
+      );
       if (cached && cached.stamp === stamp) return cached.loaded;
       const loaded = toLoaded(await getDraftVersion(db, app), { ...app, ownerId: app.userId });
       drafts.set(appId, { stamp, loaded });

@@ -1,4 +1,5 @@
-import { and, count, eq, lt, sql } from 'drizzle-orm';
+import { and, count, eq, lt, ne, sql } from 'drizzle-orm';
+import { SUBFLOW_CHANNEL } from '../../core/app-versions';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../../db/client';
 import { apps, menus, usageCounters, users } from '../../../db/schema';
@@ -177,7 +178,8 @@ export async function checkAppLimit(ctx: AppContext, user: RoleSubject & { id: s
   const [row] = await db
     .select({ n: count() })
     .from(apps)
-    .where(and(eq(apps.userId, user.id), eq(apps.isTemplate, false)));
+    // Sub-flows are pieces of apps, bounded on their own (MAX_SUBFLOWS_PER_ACCOUNT), not apps a plan counts.
+    .where(and(eq(apps.userId, user.id), eq(apps.isTemplate, false), ne(apps.channel, SUBFLOW_CHANNEL)));
   if ((row?.n ?? 0) >= limit) throw limitReached(BILLING_MESSAGES.appLimit(limit, PLANS[plan].title));
 }
 
@@ -233,7 +235,7 @@ export async function findUsage(
   const [appCount] = await ctx.db
     .select({ n: count() })
     .from(apps)
-    .where(and(eq(apps.userId, userId), eq(apps.isTemplate, false)));
+    .where(and(eq(apps.userId, userId), eq(apps.isTemplate, false), ne(apps.channel, SUBFLOW_CHANNEL)));
   const perApp = ctx.db
     .select({ n: count().as('n') })
     .from(menus)

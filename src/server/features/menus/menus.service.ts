@@ -31,7 +31,15 @@ import type { AppContext } from '../../context';
 import type { AuthUser } from '../../core/auth-user';
 import { checkDeployAllowed, checkMenuLimit } from '../billing/plan-limits';
 import { recordChangeByAdmin } from '../../core/audit-log';
-import { findLiveVersionNumber, findMenuRows, getDraftVersion, toAppLanguages, toMenu, type MenuRow } from '../../core/app-versions';
+import {
+  findLiveVersionNumber,
+  findMenuRows,
+  freezeSubflows,
+  getDraftVersion,
+  toAppLanguages,
+  toMenu,
+  type MenuRow,
+} from '../../core/app-versions';
 import { getOwnedApp, getReadableApp, type AppRow } from '../../core/app-access';
 import { createRenderAllowance, DEPLOY_LINT_RENDER_MS } from '../../core/render-shares';
 
@@ -345,12 +353,14 @@ export async function deployApp(
       .where(eq(appVersions.appId, app.id))
       .orderBy(desc(appVersions.number))
       .limit(1);
+    // The sub-flows it enters are frozen first: an unchanged one keeps its number, so the comparison holds.
+    const draftFrozen = await freezeSubflows(tx, draft, user.id, `${app.appName}`);
     // A deploy with nothing new would only add a copy of the live version to the history.
-    if (last && isSameDefinition(draft, last.definition)) {
+    if (last && isSameDefinition(draftFrozen, last.definition)) {
       throw conflict(`No changes since version ${last.number}`, { unchangedSince: last.number });
     }
     const number = (last?.number ?? 0) + 1;
-    const definition = stampDefinition({ ...draft, versionId: `v${number}` });
+    const definition = stampDefinition({ ...draftFrozen, versionId: `v${number}` });
     const [row] = await tx
       .insert(appVersions)
       .values({ appId: app.id, number, definition, warnings, createdBy: user.id, ...toNaming(naming) })
