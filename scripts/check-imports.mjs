@@ -48,6 +48,8 @@ const WEB_FEATURE_IMPORTERS = {
   ],
   // The flow map is a second editor of the designer's draft; the logs and sessions name an app's menus.
   menus: ['flowmap', 'logs', 'sessions'],
+  // A designer's goto rule may enter one of the account's sub-flows, picked from their list.
+  subflows: ['menus'],
   // The designer's custom-action picker lists the account's custom actions; a JavaScript action starts from their code.
   'custom-actions': ['menus'],
   // The sidebar shows the inbox's unread count; an app's dashboard links its inbox figures to the inbox.

@@ -426,3 +426,110 @@ describe('previewMenu', () => {
     expect(previewMenu(compiled, 'nope')).toEqual({ ok: false, error: 'No such menu' });
   });
 });
+
+describe('lintApp on sub-flows', () => {
+  const pin = (menus: Array<Partial<MenuInput>>, extra: Record<string, unknown> = {}) => ({
+    id: 'sf1',
+    name: 'PIN check',
+    version: 0,
+    inputs: [{ name: 'amount' }],
+    outputs: [{ name: 'pinOk', value: 'yes' }],
+    menus: menus.map((m) => ({ appId: 'sf1', uniqueId: `id-${String(m.userDefinedName)}`, displayText: 'Text', ...m })),
+    ...extra,
+  });
+  const enter = (target: string, inputs: Record<string, string> = { amount: '5' }) =>
+    ({ ...goto(target), subflow: { id: 'sf1', inputs } }) as const;
+  const returns = { operator: 'eq', compareVal: '1', action: 'Return', actionParam: '' } as const;
+
+  it('checks the sub-flow as the app runs it, naming its menus by the sub-flow', () => {
+    const long = 'x'.repeat(200);
+    const app = buildApp(
+      [
+        { userDefinedName: 'home', isFirst: true, switchOperations: [enter('end')] },
+        { userDefinedName: 'end', terminate: true },
+      ],
+      {
+        subflows: [
+          pin([{ userDefinedName: 'ask', isFirst: true, displayText: long, switchOperations: [returns] }, { userDefinedName: 'lost' }]),
+        ],
+      },
+    );
+    const issues = lintApp(app);
+    expect(issues.filter((i) => i.level === 'error')).toEqual([]);
+    const named = issues.filter((i) => i.menu?.startsWith('PIN check › '));
+    expect(named.map((i) => [i.menu, i.code])).toEqual(
+      expect.arrayContaining([
+        ['PIN check › ask', 'over_length'],
+        ['PIN check › lost', 'unreachable'],
+      ]),
+    );
+    expect(named.every((i) => i.menuId?.startsWith('sf1/'))).toBe(true);
+  });
+
+  it('refuses Return in an app, a sub-flow it does not carry, and a sub-flow entered from a sub-flow', () => {
+    const app = buildApp(
+      [
+        {
+          userDefinedName: 'home',
+          isFirst: true,
+          switchOperations: [returns, { ...goto('end', '2'), subflow: { id: 'gone', inputs: {} } }, enter('end')],
+        },
+        { userDefinedName: 'end', terminate: true },
+      ],
+      { subflows: [pin([{ userDefinedName: 'ask', isFirst: true, switchOperations: [{ ...enter('ask'), compareVal: '3' }, returns] }])] },
+    );
+    const errors = lintApp(app)
+      .filter((i) => i.level === 'error')
+      .map((i) => `${i.menu}: ${i.message}`);
+    expect(errors).toEqual([
+      "home: Return leaves a sub-flow: only a sub-flow's menus have it.",
+      'home: This sub-flow does not exist in your account.',
+      'PIN check › ask: A sub-flow cannot enter another sub-flow (or itself): enter them one after the other from the app.',
+    ]);
+  });
+
+  it('warns for inputs passed and not taken, taken and not passed, a sub-flow that never returns, and shared identifiers', () => {
+    const app = buildApp(
+      [
+        { userDefinedName: 'home', isFirst: true, switchOperations: [enter('end', { amount: '5', extra: 'x' }), enter('end', {})] },
+        { userDefinedName: 'end', terminate: true },
+      ],
+      { subflows: [pin([{ userDefinedName: 'home', isFirst: true, switchOperations: [goto('home')] }])] },
+    );
+    const warnings = lintApp(app)
+      .filter((i) => i.level === 'warning')
+      .map((i) => i.message);
+    expect(warnings).toEqual(
+      expect.arrayContaining([
+        'Rule 1 passes "extra", which the sub-flow PIN check does not take.',
+        'Rule 2 gives the sub-flow PIN check no "amount": session.vars.amount keeps what it had.',
+        'The sub-flow PIN check never returns: a session that enters it ends inside it.',
+        'The app has a menu "home" too: both keep session.inputs.home, the later overwriting the earlier.',
+        NO_EXIT_MESSAGE,
+      ]),
+    );
+  });
+
+  it("knows a sub-flow's inputs and outputs as session variables, in the app and in the sub-flow's own draft", () => {
+    const app = buildApp(
+      [
+        { userDefinedName: 'home', isFirst: true, switchOperations: [enter('end')] },
+        { userDefinedName: 'end', terminate: true, displayText: '{{ session.vars.pinOk }} {{ session.vars.nope }}' },
+      ],
+      {
+        subflows: [pin([{ userDefinedName: 'ask', isFirst: true, displayText: '{{ session.vars.amount }}', switchOperations: [returns] }])],
+      },
+    );
+    const unknown = lintApp(app).filter((i) => i.code === 'unknown_variable');
+    expect(unknown.map((i) => i.message)).toEqual([
+      unknownVariableMessage('session.vars.nope', 'displayText', 'the shortcode has no {nope} tag and no script in the app sets variables'),
+    ]);
+    const own = buildApp(
+      [{ userDefinedName: 'ask', isFirst: true, displayText: '{{ session.vars.amount }}', switchOperations: [returns] }],
+      {
+        subflowInterface: { inputs: [{ name: 'amount' }], outputs: [] },
+      },
+    );
+    expect(lintApp(own)).toEqual([]);
+  });
+});

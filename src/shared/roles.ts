@@ -111,6 +111,7 @@ export const SIDEBAR: SidebarEntry[] = [
   { label: 'My USSD Apps', path: '/app-list', audiences: ['ownAppsOnly'] },
   { label: 'USSD Apps', path: '/app-list-admin', audiences: ['tenantApp.read'] },
   { label: 'My Custom Actions', path: '/custom-functions', audiences: ['everyone'] },
+  { label: 'Sub-flows', path: '/subflows', audiences: ['everyone'] },
   { label: 'Templates', path: '/app-templates', audiences: ['everyone'] },
   { label: 'Buy USSD ShortCode', path: '/buy-shortcode', audiences: ['everyone'] },
   { label: 'My USSD Extensions', path: '/my-shortcodes', audiences: ['everyone'] },

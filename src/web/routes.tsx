@@ -12,6 +12,7 @@ import { botDesignerRoutes, menusRoutes } from './features/menus/menus.routes';
 import { flowmapRoutes } from './features/flowmap/flowmap.routes';
 import { testCasesRoutes } from './features/testcases/testcases.routes';
 import { customActionsRoutes } from './features/custom-actions/custom-actions.routes';
+import { subflowsRoutes } from './features/subflows/subflows.routes';
 import { dashboardRoutes } from './features/dashboard/dashboard.routes';
 import { logsRoutes } from './features/logs/logs.routes';
 import { sessionsRoutes } from './features/sessions/sessions.routes';
@@ -36,6 +37,7 @@ export const signedInRoutes: RouteObject[] = [
   ...appsRoutes,
   ...templatesRoutes,
   ...customActionsRoutes,
+  ...subflowsRoutes,
   ...shortcodesRoutes,
   ...billingRoutes,
   ...merchantsRoutes,

@@ -10,6 +10,7 @@ const EVERYONE = [
   'Get Started',
   'Create App',
   'My Custom Actions',
+  'Sub-flows',
   'Templates',
   'Buy USSD ShortCode',
   'My USSD Extensions',

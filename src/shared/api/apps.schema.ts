@@ -161,6 +161,8 @@ export const appSchema = z.object({
   channel: z.enum(APP_CHANNELS),
   /** A bot's active or inactive; always active for a USSD app. */
   status: z.enum(['active', 'inactive']),
+  /** Set on a sub-flow (docs/sub-flows.md), whose menus the designer edits as an app's; never served by a gateway. */
+  isSubflow: z.literal(true).optional(),
   /** With the gateway key on, both URLs end in it (docs/runtime.md, "Gateway keys"). */
   testUrl: z.string(),
   productionUrl: z.string(),

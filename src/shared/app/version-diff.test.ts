@@ -41,6 +41,37 @@ const v1 = snapshot({
 });
 
 describe('diffVersions', () => {
+  it("shows a sub-flow's new version and its menus' changes, named by the sub-flow", () => {
+    const ask = { uniqueId: 'm-ask', appId: 'sf1', isFirst: true, userDefinedName: 'ask', displayText: 'Enter your PIN' };
+    const subflow = (version: number, displayText: string) => ({
+      id: 'sf1',
+      name: 'PIN check',
+      version,
+      menus: [{ ...ask, displayText }],
+    });
+    const withPin = snapshot({ ...v1, versionId: 'v2', subflows: [subflow(1, 'Enter your PIN')] });
+    const changed = snapshot({ ...v1, versionId: 'v3', subflows: [subflow(2, 'Enter your 4-digit PIN')] });
+    const diff = diffVersions(withPin, changed);
+    expect(diff.app).toEqual([
+      {
+        field: 'subflows',
+        label: 'Sub-flows',
+        kind: 'setting',
+        before: '[\n  "PIN check, version 1"\n]',
+        after: '[\n  "PIN check, version 2"\n]',
+      },
+    ]);
+    expect(diff.menus).toEqual([
+      {
+        uniqueId: 'sf1/m-ask',
+        name: 'PIN check › ask',
+        status: 'changed',
+        fields: [{ field: 'displayText', label: 'Menu text', kind: 'text', before: 'Enter your PIN', after: 'Enter your 4-digit PIN' }],
+      },
+    ]);
+    expect(diffVersions(v1, withPin).menus.map((m) => [m.name, m.status])).toEqual([['PIN check › ask', 'added']]);
+  });
+
   it('finds nothing between a version and its copy read back from storage, box positions aside', () => {
     const moved = snapshot({
       ...v1,

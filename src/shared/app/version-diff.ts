@@ -1,5 +1,6 @@
 import type { AppVersion } from './app-version.schema';
 import type { Menu } from './menu.schema';
+import { toSubflowMenuId } from './subflow.schema';
 
 /**
  * What changed between two snapshots of an app (two deployed versions, or a version and the draft), as the versions
@@ -152,16 +153,32 @@ function compareMenus(before: Menu | undefined, after: Menu | undefined): FieldC
   return out;
 }
 
+/** The sub-flows a version enters, as the Changes view names them: `PIN check, version 2`. */
+const listSubflows = (version: AppVersion) =>
+  (version.subflows ?? []).map((sf) => (sf.version > 0 ? `${sf.name}, version ${sf.version}` : `${sf.name} (draft)`));
+
+/** The app's menus, then its sub-flows' under their ids in the app and named `<sub-flow> › <menu>`, so their changes show too. */
+function withSubflowMenus(version: AppVersion): Menu[] {
+  return [
+    ...version.menus,
+    ...(version.subflows ?? []).flatMap((sf) =>
+      sf.menus.map((m) => ({ ...m, uniqueId: toSubflowMenuId(sf.id, m.uniqueId), userDefinedName: `${sf.name} › ${m.userDefinedName}` })),
+    ),
+  ];
+}
+
 /** What changed from `before` to `after`; `before` null is the first version, every menu of which is added. */
 export function diffVersions(before: AppVersion | null, after: AppVersion): VersionDiff {
   const app: FieldChange[] = [];
   if (before) {
     for (const [key, label] of APP_FIELDS) compare(app, key, label, 'setting', before[key], after[key]);
+    compare(app, 'subflows', 'Sub-flows', 'setting', listSubflows(before), listSubflows(after));
   }
-  const old = new Map((before?.menus ?? []).map((m) => [m.uniqueId, m]));
-  const kept = new Set(after.menus.map((m) => m.uniqueId));
+  const old = new Map((before ? withSubflowMenus(before) : []).map((m) => [m.uniqueId, m]));
+  const afterMenus = withSubflowMenus(after);
+  const kept = new Set(afterMenus.map((m) => m.uniqueId));
   const menus: MenuChange[] = [];
-  for (const menu of after.menus) {
+  for (const menu of afterMenus) {
     const was = old.get(menu.uniqueId);
     if (!was) {
       menus.push({ uniqueId: menu.uniqueId, name: menu.userDefinedName, status: 'added', fields: compareMenus(undefined, menu) });
@@ -178,7 +195,7 @@ export function diffVersions(before: AppVersion | null, after: AppVersion): Vers
       fields,
     });
   }
-  for (const menu of before?.menus ?? []) {
+  for (const menu of before ? withSubflowMenus(before) : []) {
     if (!kept.has(menu.uniqueId))
       menus.push({ uniqueId: menu.uniqueId, name: menu.userDefinedName, status: 'removed', fields: compareMenus(menu, undefined) });
   }

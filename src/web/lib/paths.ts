@@ -57,15 +57,24 @@ export interface AppLinks {
   list: { path: string; label: string };
   designer: string;
   settings: string;
-  /** Where it is tried out: the USSD emulator, or a bot's chat simulator. */
-  tester: { path: string; label: string };
+  /** Where it is tried out: the USSD emulator, or a bot's chat simulator; null for a sub-flow (tried in an app that enters it). */
+  tester: { path: string; label: string } | null;
 }
 
 /**
  * The links of an app's screens by its channel, so every screen both share (the designer, the monitoring
  * screens) leads back to the right list and tester. The monitoring paths are the same for both.
  */
-export function getAppLinks(app: Pick<App, 'appId' | 'channel'>): AppLinks {
+export function getAppLinks(app: Pick<App, 'appId' | 'channel' | 'isSubflow'>): AppLinks {
+  // A sub-flow's menus are designed as an app's; it runs inside the apps that enter it (docs/sub-flows.md).
+  if (app.isSubflow)
+    return {
+      isBot: false,
+      list: { path: '/subflows', label: 'Sub-flows' },
+      designer: designerPath(app.appId),
+      settings: '/subflows',
+      tester: null,
+    };
   if (app.channel === 'whatsapp')
     return {
       isBot: true,

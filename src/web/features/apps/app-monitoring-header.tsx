@@ -48,15 +48,17 @@ export function AppMonitoringHeader({ appId, screen, title, description }: AppMo
             <Button component={Link} to={links.designer} variant="default" size="xs" leftSection={<IconPencil size={14} />}>
               Designer
             </Button>
-            <Button
-              component={Link}
-              to={links.tester.path}
-              variant="default"
-              size="xs"
-              leftSection={links.isBot ? <IconMessageChatbot size={14} /> : <IconDeviceMobile size={14} />}
-            >
-              {links.tester.label}
-            </Button>
+            {links.tester && (
+              <Button
+                component={Link}
+                to={links.tester.path}
+                variant="default"
+                size="xs"
+                leftSection={links.isBot ? <IconMessageChatbot size={14} /> : <IconDeviceMobile size={14} />}
+              >
+                {links.tester.label}
+              </Button>
+            )}
           </Group>
         )}
       </Group>

@@ -42,7 +42,11 @@ export function MenuDesignHeader({ appId, app, isDeploying, onDeploy, onOpenVers
         <AppScreenTitle screen="Menu Design View" app={app}>
           {app && (
             <Group gap={8} mt={4}>
-              {links?.isBot ? (
+              {app.isSubflow ? (
+                <Badge size="sm" variant="light" color="grape">
+                  Sub-flow
+                </Badge>
+              ) : links?.isBot ? (
                 <Badge size="sm" variant="light" color="green" leftSection={<IconBrandWhatsapp size={12} />}>
                   WhatsApp bot
                 </Badge>
@@ -51,7 +55,7 @@ export function MenuDesignHeader({ appId, app, isDeploying, onDeploy, onOpenVers
                   {app.shortCode}
                 </Text>
               )}
-              {app.liveVersion ? (
+              {app.isSubflow ? null : app.liveVersion ? (
                 <Badge size="sm" variant="light" color="teal">
                   Version {app.liveVersion} live
                 </Badge>
@@ -72,7 +76,7 @@ export function MenuDesignHeader({ appId, app, isDeploying, onDeploy, onOpenVers
           >
             Flow map
           </Button>
-          {links && (
+          {links?.tester && (
             <Button
               component={Link}
               to={links.tester.path}
@@ -82,12 +86,12 @@ export function MenuDesignHeader({ appId, app, isDeploying, onDeploy, onOpenVers
               {links.tester.label}
             </Button>
           )}
-          {app && !links?.isBot && (
+          {app && !links?.isBot && !app.isSubflow && (
             <Button component={Link} to={testsPath(appId)} variant="default" leftSection={<IconTestPipe size={18} />}>
               Tests
             </Button>
           )}
-          {app && !links?.isBot && (
+          {app && !links?.isBot && !app.isSubflow && (
             <Button variant="default" leftSection={<IconDownload size={18} />} onClick={() => void exportToFile(app)}>
               Export
             </Button>
@@ -95,18 +99,21 @@ export function MenuDesignHeader({ appId, app, isDeploying, onDeploy, onOpenVers
           <Button variant="default" leftSection={<IconHistory size={18} />} onClick={onOpenVersions}>
             Versions
           </Button>
-          <Button
-            leftSection={isDeploying ? <Loader size={16} color="teal.9" /> : <IconRocket size={18} />}
-            // Looks disabled while a deploy runs but keeps the focus the deploy dialog hands back to it on closing (a
-            // disabled button would drop it to the page, and a keyboard user would start over from the top).
-            onClick={isDeploying ? undefined : onDeploy}
-            data-disabled={isDeploying || undefined}
-            aria-disabled={isDeploying}
-            aria-busy={isDeploying}
-            data-testid="deploy-button"
-          >
-            {isDeploying ? DEPLOY_RUNNING_LABEL : 'Deploy'}
-          </Button>
+          {/* A sub-flow is frozen by the deploys of the apps that enter it (docs/sub-flows.md). */}
+          {!app?.isSubflow && (
+            <Button
+              leftSection={isDeploying ? <Loader size={16} color="teal.9" /> : <IconRocket size={18} />}
+              // Looks disabled while a deploy runs but keeps the focus the deploy dialog hands back to it on closing (a
+              // disabled button would drop it to the page, and a keyboard user would start over from the top).
+              onClick={isDeploying ? undefined : onDeploy}
+              data-disabled={isDeploying || undefined}
+              aria-disabled={isDeploying}
+              aria-busy={isDeploying}
+              data-testid="deploy-button"
+            >
+              {isDeploying ? DEPLOY_RUNNING_LABEL : 'Deploy'}
+            </Button>
+          )}
         </Group>
       </Group>
     </div>

@@ -279,6 +279,7 @@ export function MenuEditForm({
                   menus={menus}
                   languages={listAppLanguages(app.languages)}
                   channel={app.channel === 'whatsapp' ? 'whatsapp' : 'ussd'}
+                  isSubflow={app.isSubflow === true}
                 />
               </Tabs.Panel>
               <Tabs.Panel value="actions">

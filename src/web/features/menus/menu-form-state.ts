@@ -22,6 +22,7 @@ import {
   type MenuRef,
   type RuleConsent,
   type RuleHandoff,
+  type RuleSubflow,
   type SwitchAction,
   type SwitchOperator,
 } from '../../../shared/app';
@@ -42,6 +43,8 @@ export interface RuleDraft {
   consent?: RuleConsent;
   /** A bot's Terminate rule that hands the conversation to a person (docs/inbox.md), with the reason agents see. */
   handoff?: RuleHandoff;
+  /** A goto rule's sub-flow, entered before its target menu (docs/sub-flows.md). */
+  subflow?: RuleSubflow;
   /** A Terminate rule's closing text per other language, kept with the rule when rules move. */
   closingTranslations?: Record<string, string>;
 }
@@ -264,6 +267,7 @@ export function readMenuForm(values: MenuFormValues): ReadMenuForm {
         actionParam: rule.actionParam,
         ...(rule.setLanguage ? { setLanguage: rule.setLanguage as LanguageCode } : {}),
         ...(rule.consent ? { consent: rule.consent } : {}),
+        ...(rule.subflow && rule.action === 'goto' ? { subflow: rule.subflow } : {}),
         ...(rule.handoff
           ? {
               handoff: {

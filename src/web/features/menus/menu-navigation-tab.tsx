@@ -1,4 +1,4 @@
-import { Alert, Checkbox, Group, Paper, Select, type SelectProps, Stack, TextInput } from '@mantine/core';
+import { Alert, Checkbox, Group, Paper, Select, type SelectProps, Stack, Text, TextInput } from '@mantine/core';
 import {
   ALWAYS_OPERATOR,
   describeLanguage,
@@ -14,6 +14,7 @@ import {
 import type { ConsentChannel } from '../../../shared/contact-consent';
 import { DEFAULT_CALLBACK_TEXT, DEFAULT_HANDOFF_TEXT, DEFAULT_WHATSAPP_CONTINUE_TEXT } from '../../../shared/inbox';
 import { useBots } from '../bots/use-bots';
+import { SubflowRuleFields } from '../subflows/subflow-rule-fields';
 import { createRuleDraft, type FormErrors, type MenuFormValues, type RuleDraft } from './menu-form-state';
 import { RuleSubjectField } from './contact-field-inputs';
 import { MenuRowControls, moveItem, removeItem, updateItem } from './menu-row-buttons';
@@ -32,6 +33,8 @@ interface MenuNavigationTabProps {
    * USSD caller as a callback request.
    */
   channel?: 'ussd' | 'whatsapp';
+  /** The menu is a sub-flow's (docs/sub-flows.md): its rules may Return, and may not enter another sub-flow. */
+  isSubflow?: boolean;
 }
 
 const CONSENT_CHANNEL_NAMES: Record<ConsentChannel, string> = { whatsapp: 'WhatsApp', sms: 'SMS', ussd: 'USSD' };
@@ -52,7 +55,10 @@ function fromConsentChoice(choice: string | null): RuleConsent | undefined {
 }
 
 const OPERATOR_OPTIONS = NAVIGATION_OPERATORS.map((op) => ({ value: op, label: OPERATOR_LABELS[op] }));
-const ACTION_OPTIONS = SWITCH_ACTIONS.map((a) => ({ value: a, label: a === 'goto' ? 'goto' : 'Terminate' }));
+const ACTION_LABELS: Record<SwitchAction, string> = { goto: 'goto', Terminate: 'Terminate', Return: 'Return' };
+/** Return is a sub-flow's: an app's menus are not offered it. */
+const toActionOptions = (isSubflow: boolean) =>
+  SWITCH_ACTIONS.filter((a) => isSubflow || a !== 'Return').map((a) => ({ value: a, label: ACTION_LABELS[a] }));
 
 /** Target menus from the lite list: the identifier, with the start of the text to tell them apart. */
 export function toMenuOptions(menus: MenuLite[], selfId?: string) {
@@ -164,7 +170,16 @@ function HandoffWhereSelect({
 }
 
 /** Navigation tab: Always goto with its target, or the ordered rules (first match wins). */
-export function MenuNavigationTab({ values, set, errors, menus, languages = [], channel = 'ussd' }: MenuNavigationTabProps) {
+export function MenuNavigationTab({
+  values,
+  set,
+  errors,
+  menus,
+  languages = [],
+  channel = 'ussd',
+  isSubflow = false,
+}: MenuNavigationTabProps) {
+  const actionOptions = toActionOptions(isSubflow);
   const languageOptions = [
     { value: '', label: 'Keep the language' },
     ...languages.map((code) => ({ value: code, label: `Switch to ${describeLanguage(code)}` })),
@@ -264,10 +279,12 @@ export function MenuNavigationTab({ values, set, errors, menus, languages = [], 
                   label="Then"
                   aria-label={`Rule ${i + 1} action`}
                   placeholder="Action"
-                  data={ACTION_OPTIONS}
+                  data={actionOptions}
                   value={rule.action || null}
-                  // A handoff belongs to a Terminate rule only: it goes with the action.
-                  onChange={(v) => setRule(i, { action: (v ?? '') as SwitchAction | '', actionParam: '', handoff: undefined })}
+                  // A handoff belongs to a Terminate rule only, a sub-flow to a goto: each goes with the action.
+                  onChange={(v) =>
+                    setRule(i, { action: (v ?? '') as SwitchAction | '', actionParam: '', handoff: undefined, subflow: undefined })
+                  }
                   error={err(`${at}.action`)}
                   disabled={values.alwaysGoto}
                   w={130}
@@ -283,6 +300,10 @@ export function MenuNavigationTab({ values, set, errors, menus, languages = [], 
                     disabled={values.alwaysGoto}
                     style={{ flex: '2 1 200px' }}
                   />
+                ) : rule.action === 'Return' ? (
+                  <Text size="sm" c="dimmed" style={{ flex: '2 1 200px', alignSelf: 'center' }} mt={22}>
+                    Leaves the sub-flow with its outputs, back to the app's menu
+                  </Text>
                 ) : (
                   <TargetMenuSelect
                     label="Target menu"
@@ -321,6 +342,15 @@ export function MenuNavigationTab({ values, set, errors, menus, languages = [], 
                   onMove={(by) => move(i, by)}
                   onRemove={() => set({ rules: removeItem(values.rules, i) })}
                 />
+                {rule.action === 'goto' && !isSubflow && (
+                  <SubflowRuleFields
+                    rule={i + 1}
+                    value={rule.subflow}
+                    onChange={(subflow) => setRule(i, { subflow })}
+                    disabled={values.alwaysGoto}
+                    error={err(`${at}.subflow.id`) ?? err(`${at}.subflow`)}
+                  />
+                )}
                 {rule.action === 'Terminate' && (
                   <Group gap="sm" align="flex-end" wrap="wrap" w="100%" data-testid="rule-handoff">
                     <Checkbox

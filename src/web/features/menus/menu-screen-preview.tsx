@@ -31,6 +31,8 @@ export interface PreviewApp {
   languages?: AppLanguages | null;
   /** The app's saved menus: the variables its templates can read (the designer suggests them, the preview samples them). */
   menus?: ReadonlyArray<Pick<Menu, 'uniqueId' | 'userDefinedName' | 'actions' | 'inputKind'>>;
+  /** A sub-flow's menus may Return (docs/sub-flows.md). */
+  isSubflow?: true;
 }
 
 /** What the preview reads of an app (the designer's and the flow map's editors); a bare one while the app loads. */
@@ -45,6 +47,7 @@ export function toPreviewApp(appId: string, app: App | undefined, menus: Preview
     channel: app.channel,
     languages: app.languages,
     menus,
+    ...(app.isSubflow ? { isSubflow: true as const } : {}),
   };
 }
 
