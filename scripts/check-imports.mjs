@@ -48,8 +48,8 @@ const WEB_FEATURE_IMPORTERS = {
   ],
   // The flow map is a second editor of the designer's draft; the logs and sessions name an app's menus.
   menus: ['flowmap', 'logs', 'sessions'],
-  // A designer's goto rule may enter one of the account's sub-flows, picked from their list.
-  subflows: ['menus'],
+  // A designer's goto rule may enter one of the account's sub-flows, picked from their list; the flow map names their boxes.
+  subflows: ['flowmap', 'menus'],
   // The designer's custom-action picker lists the account's custom actions; a JavaScript action starts from their code.
   'custom-actions': ['menus'],
   // The sidebar shows the inbox's unread count; an app's dashboard links its inbox figures to the inbox.
@@ -129,6 +129,7 @@ const SERVER_FEATURE_IMPORTS = {
   'runtime/runtime.routes': { by: ['shortcodes'], why: "a shared shortcode's gateway URL reads and answers gateways as an app's does" },
   'runtime/runtime.service': { by: ['bots', 'dashboard', 'logs', 'shortcodes'], why: 'the Runtime buildApp hands their routes' },
   'demo-bank/demo-bank.routes': { by: ['runtime'], why: 'actions may call the demo bank in this process' },
+  'subflows/subflows.service': { by: ['apps'], why: "an imported app's sub-flows become the account's, within its bound" },
   'sms/sms.service': { by: ['campaigns'], why: "a campaign's SMS joins the outbox the SMS dispatcher sends" },
   'sessions/sessions.service': { by: ['dashboard'], why: 'the dashboard lists and exports sessions' },
   'templates/featured-templates': { by: ['bots'], why: 'the demo bot is written as a template' },

@@ -70,6 +70,8 @@ export interface CompiledMenu {
   menu: Menu;
   uniqueId: string;
   identifier: string;
+  /** How events name the menu: its identifier, or `<sub-flow> › <identifier>` for a sub-flow's (docs/sub-flows.md). */
+  label: string;
   header: CompiledTemplate;
   text: CompiledTemplate;
   footer: CompiledTemplate;
@@ -216,7 +218,11 @@ export function toSubflowMenus(subflow: Pick<SubflowVersion, 'id' | 'menus'>): M
 }
 
 function compileSubflow(subflow: SubflowVersion, otherLanguages: Set<string>, isBot: boolean): CompiledSubflow {
-  const order = toSubflowMenus(subflow).map((menu) => compileMenu(menu, otherLanguages, isBot));
+  const order = toSubflowMenus(subflow).map((menu) => {
+    const compiled = compileMenu(menu, otherLanguages, isBot);
+    compiled.label = `${subflow.name} › ${compiled.identifier}`;
+    return compiled;
+  });
   return {
     id: subflow.id,
     name: subflow.name,
@@ -278,6 +284,7 @@ function compileMenu(menu: Menu, otherLanguages: Set<string>, isBot: boolean): C
     menu,
     uniqueId: menu.uniqueId,
     identifier: menu.userDefinedName.trim(),
+    label: menu.userDefinedName.trim(),
     header: compileTemplate(menu.headerText),
     text: compileTemplate(menu.displayText),
     footer: compileTemplate(menu.footerText),

@@ -95,7 +95,7 @@ export function emitEvent<T extends EngineEventType>(
     appId: ctx.state.appId,
     sessionId: ctx.state.sessionId,
     menuId: about.menu?.uniqueId ?? null,
-    menu: about.menu?.identifier ?? null,
+    menu: about.menu?.label ?? null,
     plugin: about.action?.inheritsPlugin ?? null,
     action: about.action?.actionName ?? null,
     message,

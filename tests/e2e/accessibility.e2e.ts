@@ -76,6 +76,7 @@ const ROUTE_VISITS: Record<string, Visit> = {
     url: () => '/app-templates',
     ready: (page) => page.getByRole('button', { name: 'Clone Community Poll' }),
   },
+  '/subflows': { as: 'private', url: () => '/subflows', ready: heading('Sub-flows') },
   '/custom-functions': { as: 'owner', url: () => '/custom-functions', ready: shown('formatAmount') },
   '/custom-functions/:id': { as: 'owner', url: (ids) => `/custom-functions/${ids.customActionId}`, ready: heading('formatAmount') },
   '/app-settings/:id': { as: 'owner', url: (ids) => `/app-settings/${ids.appId}`, ready: (page) => page.getByLabel('App Name') },

@@ -3,6 +3,7 @@ import { appLanguagesSchema } from '../app/languages';
 import { gatewayConnectionsSchema } from '../gateway-profiles';
 import { MAX_MENUS_PER_APP } from '../billing/plans';
 import { menuSchema } from '../app/menu.schema';
+import { MAX_SUBFLOWS_PER_APP, subflowInputSchema, subflowOutputSchema } from '../app/subflow.schema';
 import { readSpecVersion, SPEC_VERSION, upgradeDefinition } from '../app/spec-version';
 import { isPlainObject } from '../json';
 import { appSchema, createAppBodySchema } from './apps.schema';
@@ -63,6 +64,19 @@ export const exportedAppSchema = createAppBodySchema.extend({
 export const exportedMenuSchema = menuSchema.omit({ appId: true, isFirst: true, mapPosition: true });
 export type ExportedMenu = z.infer<typeof exportedMenuSchema>;
 
+/**
+ * A sub-flow the app's rules enter (docs/sub-flows.md), carried with it: `id` is the file's own name for it, which
+ * the rules' `subflow.id` use; an import makes it a new sub-flow of the importing account. Its first menu is first.
+ */
+export const exportedSubflowSchema = z.object({
+  id: z.string().min(1).max(64),
+  name: z.string().trim().min(1).max(100),
+  inputs: z.array(subflowInputSchema).max(20).default([]),
+  outputs: z.array(subflowOutputSchema).max(20).default([]),
+  menus: z.array(exportedMenuSchema).max(500),
+});
+export type ExportedSubflow = z.infer<typeof exportedSubflowSchema>;
+
 export const appExportSchema = z.object({
   format: z.literal(APP_EXPORT_FORMAT),
   version: z.literal(APP_EXPORT_VERSION),
@@ -72,6 +86,8 @@ export const appExportSchema = z.object({
   app: exportedAppSchema,
   /** In order: the first is the app's first menu. */
   menus: z.array(exportedMenuSchema).max(MAX_MENUS_PER_APP),
+  /** The sub-flows the menus enter; none in a file exported before sub-flows. */
+  subflows: z.array(exportedSubflowSchema).max(MAX_SUBFLOWS_PER_APP).default([]),
   /** Where a secret (a password, an authorization header) was blanked, e.g. `menus.2.actions.0.code.dbpass`. */
   secretsRemoved: z.array(z.string().max(200)).max(2000).default([]),
 });

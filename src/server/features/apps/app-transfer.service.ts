@@ -28,6 +28,7 @@ import {
   SpecVersionError,
   validateMenu,
   type Menu,
+  type SubflowVersion,
 } from '../../../shared/app';
 import { MAX_MENUS_PER_APP } from '../../../shared/billing/plans';
 import { LANGUAGE_MESSAGES, listAppLanguages, type AppLanguages } from '../../../shared/app/languages';
@@ -38,7 +39,8 @@ import type { AppContext } from '../../context';
 import type { AuthUser } from '../../core/auth-user';
 import { checkAppLimit, checkImportLimits, checkMenuLimit } from '../billing/plan-limits';
 import { toMenuRowValues } from '../menus/menus.service';
-import { getDraftVersion, toGatewayConnections } from '../../core/app-versions';
+import { getDraftVersion, SUBFLOW_CHANNEL, toGatewayConnections } from '../../core/app-versions';
+import { checkSubflowLimit } from '../subflows/subflows.service';
 import { createRenderAllowance, DEPLOY_LINT_RENDER_MS } from '../../core/render-shares';
 import { getApp } from './apps.service';
 import { createAppId, checkCanBuildApps, checkIsUssdApp, getOwnedApp } from '../../core/app-access';
@@ -71,12 +73,23 @@ export async function exportApp(ctx: AppContext, user: AuthUser, appId: string):
       ...(draft.languages ? { languages: draft.languages } : {}),
       gatewayConnections: toGatewayConnections(app),
     },
-    menus: draft.menus.map(({ appId: _appId, isFirst: _isFirst, mapPosition: _placed, ...menu }, i) =>
-      removeSecrets(menu, `menus.${i}`, secretsRemoved),
-    ),
+    menus: draft.menus.map((menu, i) => removeSecrets(toExportedMenu(menu), `menus.${i}`, secretsRemoved)),
+    // Each sub-flow its rules enter, as its draft: an import makes it a sub-flow of the importing account.
+    subflows: (draft.subflows ?? []).map((subflow, s) => ({
+      id: subflow.id,
+      name: subflow.name,
+      inputs: subflow.inputs,
+      outputs: subflow.outputs,
+      // Its first menu first: an import takes the first menu of a list as the first.
+      menus: [...subflow.menus]
+        .sort((a, b) => Number(b.isFirst) - Number(a.isFirst))
+        .map((menu, i) => removeSecrets(toExportedMenu(menu), `subflows.${s}.menus.${i}`, secretsRemoved)),
+    })),
     secretsRemoved,
   };
 }
+
+const toExportedMenu = ({ appId: _appId, isFirst: _isFirst, mapPosition: _placed, ...menu }: Menu) => menu;
 
 /** How deep a value nests, walked without recursion so a hostile document cannot exhaust the stack. */
 function measureDepth(value: unknown, limit: number): number {
@@ -209,27 +222,53 @@ function toImportedAppColumns(doc: AppExport, body: ImportAppBody, problems: Imp
  * menu's new id. An id the file does not define is never taken as an existing menu: validateMenu then reports
  * the goto (`The target menu does not exist in this app.`), as the designer would.
  */
-function remapMenus(doc: AppExport, appId: string, problems: ImportProblem[]): Menu[] {
+function remapMenus(
+  fileMenus: readonly ExportedMenu[],
+  appId: string,
+  subflowIds: ReadonlyMap<string, string>,
+  problems: ImportProblem[],
+  at = 'menus',
+): Menu[] {
   const idMap = new Map<string, string>();
-  doc.menus.forEach((menu, i) => {
-    if (idMap.has(menu.uniqueId)) problems.push({ field: `menus.${i}.uniqueId`, message: APP_TRANSFER_MESSAGES.duplicateMenuId });
+  fileMenus.forEach((menu, i) => {
+    if (idMap.has(menu.uniqueId)) problems.push({ field: `${at}.${i}.uniqueId`, message: APP_TRANSFER_MESSAGES.duplicateMenuId });
     else idMap.set(menu.uniqueId, randomUUID());
   });
-  return doc.menus.map((menu, i) => {
+  return fileMenus.map((menu, i) => {
     const parentMenuId = menu.parentMenuId === null ? null : (idMap.get(menu.parentMenuId) ?? null);
     if (menu.parentMenuId !== null && parentMenuId === null)
-      problems.push({ field: `menus.${i}.parentMenuId`, message: APP_TRANSFER_MESSAGES.unknownParent });
+      problems.push({ field: `${at}.${i}.parentMenuId`, message: APP_TRANSFER_MESSAGES.unknownParent });
     return {
       ...menu,
       uniqueId: idMap.get(menu.uniqueId) ?? randomUUID(),
       appId,
       isFirst: i === 0,
       parentMenuId,
-      switchOperations: menu.switchOperations.map((rule) =>
-        rule.action === 'goto' && idMap.has(rule.actionParam) ? { ...rule, actionParam: idMap.get(rule.actionParam)! } : rule,
-      ),
+      switchOperations: menu.switchOperations.map((rule) => {
+        const remapped =
+          rule.action === 'goto' && idMap.has(rule.actionParam) ? { ...rule, actionParam: idMap.get(rule.actionParam)! } : rule;
+        // A rule into a sub-flow the file carries enters the importing account's new copy of it.
+        return remapped.subflow && subflowIds.has(remapped.subflow.id)
+          ? { ...remapped, subflow: { ...remapped.subflow, id: subflowIds.get(remapped.subflow.id)! } }
+          : remapped;
+      }),
     };
   });
+}
+
+async function insertMenus(tx: Parameters<Parameters<AppContext['db']['transaction']>[0]>[0], appId: string, list: Menu[], at: Date) {
+  if (list.length === 0) return;
+  await tx.insert(menus).values(
+    list.map((menu, position) => ({
+      id: menu.uniqueId,
+      appId,
+      position,
+      isFirst: position === 0,
+      ...toMenuRowValues(menu),
+      createdAt: at,
+      updatedAt: at,
+    })),
+  );
 }
 
 const describeAt = (menu: Pick<Menu, 'userDefinedName'>, message: string) =>
@@ -239,12 +278,12 @@ const describeAt = (menu: Pick<Menu, 'userDefinedName'>, message: string) =>
  * Every menu by the designer's rules, each against one index of the file's menus (linear in the file, not a scan
  * of the list per menu), a slice at a time; and every custom function it runs must be the importing account's.
  */
-async function checkMenus(ctx: AppContext, user: AuthUser, imported: Menu[], problems: ImportProblem[]): Promise<void> {
+async function checkMenus(ctx: AppContext, user: AuthUser, imported: Menu[], problems: ImportProblem[], at = 'menus'): Promise<void> {
   const index = createMenuRefIndex(imported);
   for (const [i, menu] of imported.entries()) {
     if (i > 0 && i % MENUS_PER_SLICE === 0) await yieldToEventLoop();
     for (const error of validateMenu(menu, index))
-      problems.push({ field: `menus.${i}.${error.field}`, message: describeAt(menu, error.message) });
+      problems.push({ field: `${at}.${i}.${error.field}`, message: describeAt(menu, error.message) });
   }
   const uuids = imported.flatMap((menu) =>
     menu.actions.flatMap((a) => (a.inheritsPlugin === 'customAction' && a.code.uuid ? [a.code.uuid] : [])),
@@ -263,7 +302,7 @@ async function checkMenus(ctx: AppContext, user: AuthUser, imported: Menu[], pro
   for (const [i, menu] of imported.entries()) {
     for (const [a, action] of menu.actions.entries()) {
       if (action.inheritsPlugin === 'customAction' && action.code.uuid && !owned.has(action.code.uuid))
-        problems.push({ field: `menus.${i}.actions.${a}.code.uuid`, message: describeAt(menu, APP_TRANSFER_MESSAGES.unknownCustomAction) });
+        problems.push({ field: `${at}.${i}.actions.${a}.code.uuid`, message: describeAt(menu, APP_TRANSFER_MESSAGES.unknownCustomAction) });
     }
   }
 }
@@ -302,9 +341,18 @@ export async function importApp(
   const doc = await readAppExport(file, problems);
   const columns = toImportedAppColumns(doc, body, problems);
   const appId = createAppId();
-  const imported = remapMenus(doc, appId, problems);
+  const subflowIds = new Map(doc.subflows.map((sf) => [sf.id, createAppId()]));
+  const imported = remapMenus(doc.menus, appId, subflowIds, problems);
   await checkMenus(ctx, user, imported, problems);
   checkMenuLanguages(imported, columns.languages, problems);
+  const subflows: SubflowVersion[] = [];
+  for (const [s, subflow] of doc.subflows.entries()) {
+    const id = subflowIds.get(subflow.id)!;
+    const at = `subflows.${s}.menus`;
+    const subflowMenus = remapMenus(subflow.menus, id, new Map(), problems, at);
+    await checkMenus(ctx, user, subflowMenus, problems, at);
+    subflows.push({ id, name: subflow.name, version: 0, inputs: subflow.inputs, outputs: subflow.outputs, menus: subflowMenus });
+  }
   const dialStringProblem = await findDialStringProblem(ctx.db, user.id, columns.shortCode, ctx.now());
   if (dialStringProblem) problems.push({ field: 'shortCode', message: dialStringProblem });
   if (problems.length > 0) refuse(problems);
@@ -315,18 +363,24 @@ export async function importApp(
       await checkAppLimit(ctx, user, tx);
       await tx.insert(apps).values({ id: appId, userId: user.id, ...columns, createdAt: ctx.now(), updatedAt: ctx.now() });
       await checkMenuLimit(ctx, user, appId, imported.length, tx);
-      if (imported.length > 0)
-        await tx.insert(menus).values(
-          imported.map((menu, position) => ({
-            id: menu.uniqueId,
-            appId,
-            position,
-            isFirst: position === 0,
-            ...toMenuRowValues(menu),
-            createdAt: ctx.now(),
-            updatedAt: ctx.now(),
-          })),
-        );
+      await insertMenus(tx, appId, imported, ctx.now());
+      if (subflows.length > 0) await checkSubflowLimit(tx, user.id, subflows.length);
+      for (const subflow of subflows) {
+        await tx.insert(apps).values({
+          id: subflow.id,
+          userId: user.id,
+          appName: subflow.name,
+          country: '',
+          shortCode: '',
+          connectionMode: 'shared',
+          channel: SUBFLOW_CHANNEL,
+          subflowInterface: { inputs: subflow.inputs, outputs: subflow.outputs },
+          createdAt: ctx.now(),
+          updatedAt: ctx.now(),
+        });
+        await checkMenuLimit(ctx, user, subflow.id, subflow.menus.length, tx);
+        await insertMenus(tx, subflow.id, subflow.menus, ctx.now());
+      }
     }),
   );
 
@@ -341,6 +395,7 @@ export async function importApp(
     ...(columns.languages ? { languages: columns.languages } : {}),
     ...(columns.gatewayConnections.length > 0 ? { gatewayConnections: columns.gatewayConnections } : {}),
     menus: imported,
+    ...(subflows.length > 0 ? { subflows } : {}),
   });
   const indexOf = new Map(imported.map((menu, i) => [menu.uniqueId, i]));
   const warnings: ImportProblem[] = lintApp(draft, createRenderAllowance(DEPLOY_LINT_RENDER_MS)).map((issue) => {

@@ -106,6 +106,34 @@ describeDb('sub-flows', () => {
     expect((await call('GET', `/api/subflows/${subflowId}`)).json().data.latestVersion).toBe(2);
   });
 
+  it("carries its sub-flows in an export; an import makes them the importing account's, and runs through them", async () => {
+    const file = (await call('GET', `/api/exportApp/${shopId}`)).json().data;
+    expect(file.subflows).toHaveLength(1);
+    expect(file.subflows[0]).toMatchObject({
+      id: subflowId,
+      name: 'PIN check',
+      inputs: [{ name: 'amount' }],
+      outputs: [{ name: 'pinOk' }],
+    });
+    // Its first menu first, as an import reads it.
+    expect(file.subflows[0].menus.map((m: { userDefinedName: string }) => m.userDefinedName)).toEqual(['pin', 'pinTaken']);
+    const imported = (
+      await call('POST', '/api/importApp', { document: file, appName: 'Borrowed shop', shortCode: '*920*74#' }, stranger.auth)
+    ).json();
+    expect(imported.status, JSON.stringify(imported)).toBe('00');
+    const theirs = (await call('GET', '/api/subflows', undefined, stranger.auth)).json().data;
+    expect(theirs).toHaveLength(1);
+    expect(theirs[0]).toMatchObject({ name: 'PIN check', menus: 2, usedBy: [{ appId: imported.data.appId, inDraft: true }] });
+    expect(theirs[0].id).not.toBe(subflowId);
+    const copy = imported.data.appId;
+    await dial(copy, 'i1', '');
+    expect((await dial(copy, 'i1', '1')).body).toContain('GHS 50');
+    await dial(copy, 'i1', '1*4321');
+    expect((await dial(copy, 'i1', '1*4321*1')).body).toBe('END Paid GHS 50 (PIN ok: no)');
+    // The owner's sub-flow is untouched and still used by the owner's app alone.
+    expect((await call('GET', `/api/subflows/${subflowId}`)).json().data.usedBy.map((u: { appId: string }) => u.appId)).toEqual([shopId]);
+  });
+
   it('refuses to delete a sub-flow an app uses, naming the app', async () => {
     const refused = (await call('DELETE', `/api/subflows/${subflowId}`)).json();
     expect(refused.status).not.toBe('00');

@@ -45,13 +45,7 @@ export async function createSubflow(ctx: AppContext, user: AuthUser, input: Subf
   checkCanBuildApps(user);
   const body = subflowBodySchema.parse(input);
   const row = await ctx.db.transaction(async (tx) => {
-    // Counted with the account's row locked, so parallel creations cannot pass the bound together.
-    await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for('no key update');
-    const [held] = await tx
-      .select({ n: count() })
-      .from(apps)
-      .where(and(eq(apps.userId, user.id), eq(apps.channel, SUBFLOW_CHANNEL)));
-    if ((held?.n ?? 0) >= MAX_SUBFLOWS_PER_ACCOUNT) throw conflict(SUBFLOW_API_MESSAGES.tooMany);
+    await checkSubflowLimit(tx, user.id, 1);
     const [inserted] = await tx
       .insert(apps)
       .values({
@@ -69,6 +63,21 @@ export async function createSubflow(ctx: AppContext, user: AuthUser, input: Subf
     return inserted!;
   });
   return (await toSubflows(ctx, [row]))[0]!;
+}
+
+type Tx = Parameters<Parameters<AppContext['db']['transaction']>[0]>[0];
+
+/**
+ * Refuses `adding` more sub-flows past MAX_SUBFLOWS_PER_ACCOUNT (409), counted with the account's row locked, so
+ * parallel creations and imports cannot pass the bound together. In the transaction that inserts them.
+ */
+export async function checkSubflowLimit(tx: Tx, ownerId: string, adding: number): Promise<void> {
+  await tx.select({ id: users.id }).from(users).where(eq(users.id, ownerId)).for('no key update');
+  const [held] = await tx
+    .select({ n: count() })
+    .from(apps)
+    .where(and(eq(apps.userId, ownerId), eq(apps.channel, SUBFLOW_CHANNEL)));
+  if ((held?.n ?? 0) + adding > MAX_SUBFLOWS_PER_ACCOUNT) throw conflict(SUBFLOW_API_MESSAGES.tooMany);
 }
 
 /** Renames the sub-flow or changes its inputs and outputs; the apps' drafts see it at once, their live versions at their next deploy. */
@@ -104,8 +113,6 @@ export async function deleteSubflow(ctx: AppContext, user: AuthUser, subflowId: 
   });
   await recordChangeByAdmin(ctx.db, user, row.userId, 'app_deleted', row.id, { subflow: true });
 }
-
-type Tx = Parameters<Parameters<AppContext['db']['transaction']>[0]>[0];
 
 /**
  * Who uses each sub-flow: the owner's apps and bots whose draft enters it (a rule's `subflow.id`), and those whose

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { lintApp } from '../../../engine';
 import { createMenuDraft, type Menu, type SwitchOperation } from '../../../shared/app';
-import { buildFlowGraph, endNodeId, layoutFlowGraph, missingNodeId, ruleLabel, screenLines, type FlowDirection } from './flow-graph';
+import {
+  buildFlowGraph,
+  endNodeId,
+  layoutFlowGraph,
+  missingNodeId,
+  ruleLabel,
+  screenLines,
+  subflowNodeId,
+  type FlowDirection,
+} from './flow-graph';
 
 const goto = (target: string, operator: SwitchOperation['operator'] = 'eq', compareVal = '1'): SwitchOperation => ({
   operator,
@@ -226,5 +235,35 @@ describe('a box measures its screen as a USSD network carries it', () => {
     const measures = Object.fromEntries(graph.nodes.map((n) => [n.id, n.data.screenMeasure]));
     expect(measures.a).toEqual({ encoding: 'GSM-7', length: 7 });
     expect(measures.b).toEqual({ encoding: 'UCS-2', length: 11 });
+  });
+});
+
+describe('a rule through a sub-flow', () => {
+  it('draws a collapsed box of the sub-flow between the menu and the menu it returns to, Back from there to the menu', () => {
+    const menus = [
+      menu('home', { isFirst: true, switchOperations: [{ ...goto('paid'), subflow: { id: 'sf1', inputs: { amount: '50' } } }] }),
+      menu('paid', { allowGoBack: true, goBackInputIndicator: '0' }),
+    ];
+    const graph = buildFlowGraph(menus, [], undefined, new Map([['sf1', { name: 'PIN check', menus: 2 }]]));
+    const box = graph.nodes.find((n) => n.id === subflowNodeId('home', 0));
+    expect(box?.data).toMatchObject({
+      kind: 'subflow',
+      title: 'PIN check',
+      lines: ['Sub-flow · 2 menus', 'in: amount'],
+      subflowId: 'sf1',
+      menuId: 'home',
+    });
+    expect(graph.edges.map((e) => [e.source, e.target, e.label, e.kind])).toEqual([
+      ['home', subflowNodeId('home', 0), '= 1', 'rule'],
+      [subflowNodeId('home', 0), 'paid', 'returns', 'rule'],
+      ['paid', 'home', 'back 0', 'back'],
+    ]);
+  });
+
+  it('marks a sub-flow the account does not have', () => {
+    const menus = [menu('home', { isFirst: true, switchOperations: [{ ...goto('home'), subflow: { id: 'gone', inputs: {} } }] })];
+    const box = buildFlowGraph(menus, []).nodes.find((n) => n.data.kind === 'subflow');
+    expect(box?.data).toMatchObject({ title: 'Missing sub-flow', badges: ['Broken target'], lines: ['id gone'] });
+    expect(buildFlowGraph(menus, []).edges[0]).toMatchObject({ kind: 'broken' });
   });
 });

@@ -20,7 +20,7 @@ import { findOptionLabel } from './flow-edits';
 /** The lint issue fields the map reads (the engine's LintIssue and the API's LintIssueDto both fit). */
 export type FlowLintIssue = Pick<LintIssue, 'level' | 'menuId' | 'field' | 'message' | 'code'>;
 
-export type FlowNodeKind = 'menu' | 'end' | 'missing';
+export type FlowNodeKind = 'menu' | 'end' | 'missing' | 'subflow';
 export type FlowBadge =
   | 'First'
   | 'Terminate'
@@ -74,6 +74,8 @@ export type FlowNodeData = {
   screenMeasure?: { encoding: UssdEncoding; length: number };
   /** The menu a click opens: the menu itself, the End node's menu, the first menu pointing at a missing one. */
   menuId: string;
+  /** A sub-flow box's sub-flow (docs/sub-flows.md): a click opens its own map. */
+  subflowId?: string;
   width: number;
   height: number;
 };
@@ -158,6 +160,10 @@ const rawScreen = (m: Menu) => [m.headerText, m.displayText, m.footerText].filte
 const hasBack = (m: Menu) => m.allowGoBack && !m.terminate;
 
 export const endNodeId = (menuId: string) => `end:${menuId}`;
+export const subflowNodeId = (menuId: string, rule: number) => `subflow:${menuId}:${rule}`;
+
+/** What the map shows of the account's sub-flows: a name and its menu count, by id. */
+export type FlowSubflows = ReadonlyMap<string, { name: string; menus: number }>;
 export const missingNodeId = (target: string) => `missing:${target}`;
 
 /**
@@ -170,7 +176,12 @@ function measureOf(screen: string): { encoding: UssdEncoding; length: number } {
   return { encoding, length };
 }
 
-export function buildFlowGraph(menus: Menu[], lintIssues: FlowLintIssue[], screenOf: (menu: Menu) => string = rawScreen): FlowGraph {
+export function buildFlowGraph(
+  menus: Menu[],
+  lintIssues: FlowLintIssue[],
+  screenOf: (menu: Menu) => string = rawScreen,
+  subflows: FlowSubflows = new Map(),
+): FlowGraph {
   const byId = new Map(menus.map((m) => [m.uniqueId, m]));
   const marked = new Map(
     LINT_BADGES.map(([code]) => [code, new Set(lintIssues.filter((i) => i.menuId && i.code === code).map((i) => i.menuId!))]),
@@ -179,6 +190,7 @@ export function buildFlowGraph(menus: Menu[], lintIssues: FlowLintIssue[], scree
 
   const edges: FlowEdge[] = [];
   const endNodes: FlowNode[] = [];
+  const subflowNodes: FlowNode[] = [];
   const missing = new Map<string, FlowNode>();
   /** target uniqueId -> menus with a goto to it, for the Back edges. */
   const leadsTo = new Map<string, Set<string>>();
@@ -205,6 +217,50 @@ export function buildFlowGraph(menus: Menu[], lintIssues: FlowLintIssue[], scree
       }
       const target = rule.actionParam.trim();
       const targetMenu = byId.get(target);
+      if (targetMenu && rule.subflow) {
+        // A rule through a sub-flow: a collapsed box of the sub-flow between the menu and where it returns.
+        const box = subflowNodeId(m.uniqueId, i);
+        const known = subflows.get(rule.subflow.id);
+        const name = known?.name ?? 'Missing sub-flow';
+        const lines = [known ? `Sub-flow · ${countOf(known.menus, 'menu')}` : `id ${trimText(rule.subflow.id, 26)}`];
+        const inputs = Object.keys(rule.subflow.inputs);
+        if (inputs.length > 0) lines.push(trimText(`in: ${inputs.join(', ')}`, 26));
+        subflowNodes.push({
+          id: box,
+          data: {
+            kind: 'subflow',
+            title: name,
+            lines,
+            badges: known ? [] : ['Broken target'],
+            actions: [],
+            menuId: m.uniqueId,
+            subflowId: rule.subflow.id,
+            width: SMALL_NODE_WIDTH,
+            height: nodeHeight(lines.length, !known),
+          },
+        });
+        edges.push({
+          id,
+          source: m.uniqueId,
+          target: box,
+          label: condition,
+          kind: known ? 'rule' : 'broken',
+          description: `${from} through the sub-flow ${name}`,
+        });
+        edges.push({
+          id: `${id}:return`,
+          source: box,
+          target,
+          label: 'returns',
+          kind: 'rule',
+          description: `The sub-flow ${name} returns to ${nameOf(targetMenu)}`,
+        });
+        if (target !== m.uniqueId) {
+          if (!leadsTo.has(target)) leadsTo.set(target, new Set());
+          leadsTo.get(target)!.add(m.uniqueId);
+        }
+        return;
+      }
       if (targetMenu) {
         edges.push({ id, source: m.uniqueId, target, label: condition, kind: 'rule', description: `${from} to ${nameOf(targetMenu)}` });
         if (target !== m.uniqueId) {
@@ -305,7 +361,7 @@ export function buildFlowGraph(menus: Menu[], lintIssues: FlowLintIssue[], scree
     };
   });
 
-  return { nodes: [...menuNodes, ...endNodes, ...missing.values()], edges };
+  return { nodes: [...menuNodes, ...endNodes, ...subflowNodes, ...missing.values()], edges };
 }
 
 export type FlowDirection = 'TB' | 'LR';

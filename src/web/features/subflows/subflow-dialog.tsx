@@ -101,7 +101,7 @@ function SubflowForm({ subflow, onClose, onCreated }: Omit<SubflowDialogProps, '
         />
         <VariableRows
           title="Outputs"
-          hint="What the sub-flow gives back on Return: each is session.vars.<name> in the app after it."
+          hint="What it gives back on Return: session.vars.<name> in the app after it."
           rows={outputs}
           setRows={setOutputs}
           errors={errors}

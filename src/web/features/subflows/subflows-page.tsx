@@ -127,7 +127,13 @@ function SubflowCard({ subflow, onEdit, onDelete }: { subflow: Subflow; onEdit: 
       <UsedBy uses={subflow.usedBy} latest={subflow.latestVersion} />
       <Group justify="space-between" mt="md" gap="xs">
         <Group gap="xs">
-          <Button component={Link} to={subflowDesignPath(subflow.id)} variant="light" size="xs" aria-label={`Design ${subflow.name}`}>
+          <Button
+            component={Link}
+            to={subflowDesignPath(subflow.id)}
+            variant="light"
+            size="xs"
+            aria-label={`Design menus of ${subflow.name}`}
+          >
             Design menus
           </Button>
           <Button variant="subtle" size="xs" leftSection={<IconPencil size={14} />} onClick={onEdit} aria-label={`Edit ${subflow.name}`}>

@@ -53,6 +53,7 @@ function borderOf(data: FlowNodeData): string {
   if (data.kind === 'missing' || data.badges.includes('Broken target')) return 'var(--mantine-color-red-6)';
   if (data.badges.includes('Unreachable')) return 'var(--mantine-color-yellow-6)';
   if (data.kind === 'end') return 'var(--mantine-color-grape-5)';
+  if (data.kind === 'subflow') return 'var(--mantine-color-indigo-5)';
   if (data.badges.includes('First')) return 'var(--mantine-color-teal-6)';
   return 'var(--mantine-color-default-border)';
 }
@@ -63,6 +64,7 @@ export function minimapColor(data: FlowNodeData | undefined): string {
   if (data.kind === 'missing' || data.badges.includes('Broken target')) return '#fa5252';
   if (data.badges.includes('Unreachable')) return '#fab005';
   if (data.kind === 'end') return '#cc5de8';
+  if (data.kind === 'subflow') return '#5c7cfa';
   if (data.badges.includes('First')) return '#12b886';
   return '#adb5bd';
 }
@@ -70,6 +72,7 @@ export function minimapColor(data: FlowNodeData | undefined): string {
 function backgroundOf(data: FlowNodeData): string {
   if (data.kind === 'missing') return 'var(--mantine-color-red-light)';
   if (data.kind === 'end') return 'var(--mantine-color-grape-light)';
+  if (data.kind === 'subflow') return 'var(--mantine-color-indigo-light)';
   if (data.badges.includes('Unreachable')) return 'var(--mantine-color-yellow-light)';
   return 'var(--mantine-color-body)';
 }
@@ -122,7 +125,9 @@ export function FlowNodeBox({ data }: NodeProps<MapNode>) {
           ? `Edit ${data.title}`
           : data.kind === 'end'
             ? 'Open the menu that ends here'
-            : 'Open the menu with this target'
+            : data.kind === 'subflow'
+              ? `Open the sub-flow ${data.title}`
+              : 'Open the menu with this target'
       }
       style={{
         position: 'relative',

@@ -16,6 +16,18 @@ interface FlowDecorationsOptions {
   flow: FlowInstance | null;
 }
 
+/** The steps a session was shown one of the sub-flow's menus (`<sub-flow id>/<menu id>`, docs/sub-flows.md): its box's. */
+function findStepsInSubflow(onPath: OnPath, subflowId: string): number[] | undefined {
+  const steps = [...onPath.steps].filter(([menuId]) => menuId.startsWith(`${subflowId}/`)).flatMap(([, s]) => s);
+  return steps.length > 0 ? steps.sort((a, b) => a - b) : undefined;
+}
+
+/** A rule taken, or a sub-flow's way back (`<rule>:return`) when its rule was taken and the menu it returns to shown. */
+function isOnPath(onPath: OnPath, edge: Edge): boolean {
+  if (onPath.rules.has(edge.id)) return true;
+  return edge.id.endsWith(':return') && onPath.rules.has(edge.id.slice(0, -':return'.length)) && onPath.steps.has(edge.target);
+}
+
 /**
  * The laid-out graph as drawn: dragged boxes where they were dropped, the found menu ringed, the session path's
  * steps numbered and its rules thick, the selected rule blue, Back links shown or not. These change only their own
@@ -29,7 +41,12 @@ export function useFlowDecorations({ nodes, edges, movedAt, onPath, showBack, se
       nodes.map((n) => {
         const at = movedAt[n.id];
         const isFound = n.id === foundId;
-        const pathSteps = n.data.kind === 'menu' ? onPath.steps.get(n.id) : undefined;
+        const pathSteps =
+          n.data.kind === 'menu'
+            ? onPath.steps.get(n.id)
+            : n.data.kind === 'subflow' && n.data.subflowId
+              ? findStepsInSubflow(onPath, n.data.subflowId)
+              : undefined;
         if (!at && !isFound && !pathSteps) return n;
         return {
           ...n,
@@ -44,7 +61,7 @@ export function useFlowDecorations({ nodes, edges, movedAt, onPath, showBack, se
       (showBack ? edges : edges.filter((e) => !e.id.startsWith('back:'))).map((e) =>
         e.id === selectedEdgeId
           ? { ...e, selected: true, style: { ...e.style, stroke: 'var(--mantine-color-blue-6)', strokeWidth: 3 } }
-          : onPath.rules.has(e.id)
+          : isOnPath(onPath, e)
             ? {
                 ...e,
                 animated: true,

@@ -8,9 +8,11 @@ import type { AppVersion, Menu } from '../../../../shared/app';
 import { findSampleInputs } from '../../menus/menu-screen-preview';
 import type { useAppMenus } from '../../menus/use-app-menus';
 import { toDraftVersion } from '../../menus/use-menus';
+import { useSubflows } from '../../subflows/subflows.api';
 import type { RuleEdgeData } from '../components/flow-edge';
 import {
   buildFlowGraph,
+  type FlowSubflows,
   layoutFlowGraph,
   NODE_GAP,
   type FlowDirection,
@@ -82,6 +84,13 @@ export interface FlowCounts {
  */
 export function useFlowLayout(appId: string, data: AppMenus, direction: FlowDirection, isEditable: boolean) {
   const { app, menus, lintIssues } = data;
+  // The account's sub-flows name the boxes of rules that go through one (read only when a rule does).
+  const entersSubflow = menus.some((m) => m.switchOperations.some((r) => r.subflow));
+  const { data: subflowList } = useSubflows(entersSubflow);
+  const subflows: FlowSubflows = useMemo(
+    () => new Map((subflowList ?? []).map((sf) => [sf.id, { name: sf.name, menus: sf.menus }])),
+    [subflowList],
+  );
 
   const graph: FlowGraph | null = useMemo(() => {
     if (menus.length === 0) return null;
@@ -92,8 +101,8 @@ export function useFlowLayout(appId: string, data: AppMenus, direction: FlowDire
     } catch {
       // A draft the engine cannot compile still shows, with raw texts (and no lint marks: lintDraft gives none).
     }
-    return buildFlowGraph(menus, lintIssues, screenOf);
-  }, [menus, app, appId, lintIssues]);
+    return buildFlowGraph(menus, lintIssues, screenOf, subflows);
+  }, [menus, app, appId, lintIssues, subflows]);
 
   const { nodes, edges } = useMemo(() => {
     if (!graph) return { nodes: [] as MapNode[], edges: [] as Edge[] };

@@ -52,6 +52,8 @@ export function useFlowPanel({ appId, menus, menuById, editor, isEditable, flow,
 
   /** A box clicked: its menu in the panel (an End box on the Navigation tab), or in the menu list on a narrow screen. */
   const openNode = (node: MapNode) => {
+    // A sub-flow's box opens the sub-flow's own map (docs/sub-flows.md).
+    if (node.data.kind === 'subflow' && node.data.subflowId) return void navigate(`/app/design/${node.data.subflowId}/flow`);
     const tab = node.data.kind === 'menu' ? undefined : 'navigation';
     if (!isEditable) return void navigate(designMenuPath(appId, node.data.menuId, tab));
     openPanel(node.data.menuId, tab ?? 'menu');
