@@ -251,6 +251,8 @@ export const configSchema = z
     MEDIA_RETENTION_INTERVAL_MS: z.coerce.number().int().min(0).default(3_600_000),
     // Days log lines, inputs, action results and session records are kept (0: for ever; at most 10 years), and how
     // often expired ones are deleted (0 turns this process's timer off). docs/operations.md, "Data lifetime".
+    // The most one run of an app's test cases may take (docs/testing-apps.md); the cases after it are reported as not run.
+    TEST_RUN_MAX_MS: z.coerce.number().int().min(1).max(600_000).default(10_000),
     DATA_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(365),
     DATA_RETENTION_INTERVAL_MS: z.coerce.number().int().min(0).default(600_000),
     MEDIA_MAX_PIXELS: z.coerce.number().int().min(1).default(40_000_000),

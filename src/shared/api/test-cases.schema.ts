@@ -16,6 +16,8 @@ export const TEST_CASE_MESSAGES = {
   tooMany: `An app keeps at most ${MAX_TEST_CASES_PER_APP} test cases; delete some first.`,
   stub: 'A recorded reply is at most 16 KB of JSON.',
   noSession: 'That session was not found in your emulator runs of this app.',
+  notRun: (budgetMs: number) =>
+    `Not run: the run stopped after ${budgetMs / 1000} s, its most. Run fewer or quicker cases (recorded replies for slow scripts).`,
   failing: (failed: number, total: number) =>
     `Deploy refused: ${failed} of ${total} test case${total > 1 ? 's' : ''} failed. Fix the app, or deploy anyway with a reason.`,
 } as const;

@@ -201,3 +201,22 @@ describeDb('test cases', () => {
     expect(clean.json()).toMatchObject({ status: '00', data: { version: 2 } });
   });
 });
+
+/** A run is bounded in time (TEST_RUN_MAX_MS): the cases after it are reported as not run, and the run answers. */
+describeDb('test case runs past their time', () => {
+  const t = useTestApp({ TEST_RUN_MAX_MS: 1 });
+  const owner = useUser(t);
+  it('reports the cases it had no time for, by name, and refuses a deploy for them', async () => {
+    const appId = await seedShop(t, owner.auth, { customShortCode: '*920*58#' });
+    const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
+      t.app.inject({ method, url, headers: owner.auth, ...(payload ? { payload } : {}) });
+    for (const n of [1, 2, 3])
+      await call('POST', `/api/apps/${appId}/test-cases`, { name: `Case ${n}`, steps: [{ input: '', expect: 'Welcome to the shop' }] });
+    const run = (await call('POST', `/api/apps/${appId}/test-cases/run`)).json().data;
+    expect(run.total).toBe(3);
+    const notRun = run.results.filter((r: { error?: string }) => r.error === TEST_CASE_MESSAGES.notRun(1));
+    expect(notRun.length).toBeGreaterThan(0);
+    expect(run.failed).toBeGreaterThanOrEqual(notRun.length);
+    expect((await call('GET', `/api/deployChanges/${appId}`)).json().status).not.toBe('00');
+  });
+});

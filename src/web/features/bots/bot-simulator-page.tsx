@@ -9,6 +9,7 @@ import { getToken } from '../../lib/session';
 import { AppNotFoundError, useApp } from '../apps/use-apps';
 import { ActionLogsPanel } from '../emulator/action-logs-panel';
 import { DebugOutputPanel } from '../emulator/debug-output-panel';
+import { SaveTestCaseButton } from '../emulator/save-test-case-button';
 import { useUnauthorizedRedirect } from '../emulator/emulator-home-page';
 import { useLoginPath } from '../../lib/return-path';
 import { EmulatorStatusPage } from '../emulator/emulator-status-page';
@@ -202,6 +203,8 @@ function ChatSimulatorWorkspace({ app }: { app: App }) {
             network="WhatsApp"
             isMsisdnLocked={false}
             sessionId={chat.sessionId}
+            // A conversation with the draft saved as a test case (docs/testing-apps.md), as the emulator's runs are.
+            sessionActions={chat.sessionId ? <SaveTestCaseButton appId={app.appId} sessionId={chat.sessionId} /> : null}
             isSignedOut={false}
             userInputs={debug.userInputs}
             actionResults={debug.actionResults}

@@ -86,7 +86,7 @@ export function MenuDesignHeader({ appId, app, isDeploying, onDeploy, onOpenVers
               {links.tester.label}
             </Button>
           )}
-          {app && !links?.isBot && !app.isSubflow && (
+          {app && !app.isSubflow && (
             <Button component={Link} to={testsPath(appId)} variant="default" leftSection={<IconTestPipe size={18} />}>
               Tests
             </Button>
