@@ -200,6 +200,11 @@ export const PERMISSIONS = [
    * only super admins hold it; an ADMIN holding it could take over a super admin's account.
    */
   'mailOutbox.read',
+  /**
+   * Export and erase one phone number's subscriber data in every account at once (docs/security.md, "Subscriber
+   * data"): callers' personal data across tenants, and its irreversible erasure, so only super admins hold it.
+   */
+  'subscriberData.manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
