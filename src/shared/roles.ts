@@ -141,6 +141,7 @@ export const SIDEBAR: SidebarEntry[] = [
   },
   { label: 'Contact Requests', path: '/admin/contact-requests', audiences: ['contactRequest.read'] },
   { label: 'Mail Outbox', path: '/admin/mail-outbox', audiences: ['mailOutbox.read'] },
+  { label: 'Subscriber Data', path: '/admin/subscriber-data', audiences: ['subscriberData.manage'] },
   { label: 'Subscriptions', path: '/admin/subscriptions', audiences: ['subscription.read'] },
   { label: 'Manage Merchant Account', path: '/merchant/manage-account', audiences: ['merchant'] },
   { label: 'Merchant Transactions', path: '/merchant/trxns', audiences: ['merchant'] },

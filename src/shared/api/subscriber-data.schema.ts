@@ -28,6 +28,25 @@ export const SUBSCRIBER_DATA_KINDS = [
 export type SubscriberDataKind = (typeof SUBSCRIBER_DATA_KINDS)[number];
 export type SubscriberDataCounts = Record<SubscriberDataKind, number>;
 
+/** Each kind as the console names it, and what an erasure does to its rows (docs/security.md, "Subscriber data"). */
+export const SUBSCRIBER_DATA_KIND_INFO: Record<SubscriberDataKind, { label: string; erasure: 'deleted' | 'anonymised' }> = {
+  contacts: { label: 'Contact', erasure: 'deleted' },
+  sessions: { label: 'Sessions', erasure: 'anonymised' },
+  inputs: { label: 'Inputs given', erasure: 'deleted' },
+  actionResults: { label: 'Action results', erasure: 'deleted' },
+  logs: { label: 'Log lines', erasure: 'anonymised' },
+  sms: { label: 'SMS sent', erasure: 'anonymised' },
+  smsReplies: { label: 'SMS replies', erasure: 'anonymised' },
+  whatsappMessages: { label: 'WhatsApp messages sent', erasure: 'anonymised' },
+  firstMessages: { label: 'Conversations the business started', erasure: 'deleted' },
+  windows: { label: 'WhatsApp 24-hour windows', erasure: 'deleted' },
+  inboxConversations: { label: 'Inbox conversations', erasure: 'deleted' },
+  campaignMessages: { label: 'Campaign messages', erasure: 'anonymised' },
+  media: { label: 'Files received', erasure: 'anonymised' },
+  payments: { label: 'Payments', erasure: 'anonymised' },
+  webhookEvents: { label: 'Webhook events', erasure: 'anonymised' },
+};
+
 /** Rows each batch of an erasure writes at most, in one transaction. */
 export const SUBSCRIBER_ERASURE_BATCH = 500;
 
