@@ -21,7 +21,7 @@ import { customerWrites, seedHandoffBot, type LinkedBot } from '../../../../test
 import { seedApp, seedTwoMenus } from '../../../../tests/support/seed-app';
 import { createApiClient, type SeededUser, type TestApp, useTestApp, useUser } from '../../../../tests/support/test-app';
 import { describeDb } from '../../../../tests/support/test-db';
-import { ERASURE_STEPS } from './subscriber-erasure';
+import { ERASURE_STEPS, toSubscriberTarget } from './subscriber-erasure';
 import { waitForSubscriberErasures } from './subscriber-data.service';
 
 /**
@@ -347,6 +347,22 @@ describeDb('subscriber data: erasing a number with many sessions', () => {
       .where(and(eq(sessionRecords.appId, appId), eq(sessionRecords.contactMsisdn, '+233241000077')));
     expect(Number(left[0]!.n)).toBe(0);
     expect(await t.db.select().from(sessionInputs).where(eq(sessionInputs.appId, appId))).toEqual([]);
+  });
+
+  it('a session recorded while an erasure runs (between two of its batches) is erased by the next batch', async () => {
+    await seedSessions('+233241000099', 3, 'W-');
+    const target = toSubscriberTarget(owner.user.id, '+233241000099');
+    const [sessionsStep] = ERASURE_STEPS;
+    const first = await sessionsStep!.erase(t.db, new Date(), target, 2);
+    expect(first.found).toBe(2);
+    // A session that ended meanwhile: its record comes after the batches so far.
+    await seedSessions('+233241000099', 1, 'W-late-');
+    const second = await sessionsStep!.erase(t.db, new Date(), target, 2, first.after);
+    expect(second.found).toBe(2);
+    const third = await sessionsStep!.erase(t.db, new Date(), target, 2, second.after);
+    expect(third.found).toBe(0);
+    const records = await t.db.select().from(sessionRecords).where(eq(sessionRecords.mobile, target.anonymous));
+    expect(records.map((r) => r.sessionId).sort()).toEqual(['W-1', 'W-2', 'W-3', 'W-late-1']);
   });
 
   it('an erasure whose server stopped mid-way is carried on where it was when it is next looked at', async () => {

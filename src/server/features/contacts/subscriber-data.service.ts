@@ -446,9 +446,10 @@ async function runErasure(ctx: AppContext, row: ErasureRow, batch = SUBSCRIBER_E
   const counts: SubscriberDataCounts = { ...emptySubscriberDataCounts(), ...row.counts };
   let batches = row.batches;
   for (const step of ERASURE_STEPS) {
+    let after: number | undefined;
     for (;;) {
       const erased = await ctx.db.transaction(async (tx) => {
-        const result = await step.erase(tx, ctx.now(), target, batch);
+        const result = await step.erase(tx, ctx.now(), target, batch, after);
         for (const [kind, n] of Object.entries(result.counts)) counts[kind as keyof SubscriberDataCounts] += n;
         batches++;
         await tx
@@ -458,6 +459,7 @@ async function runErasure(ctx: AppContext, row: ErasureRow, batch = SUBSCRIBER_E
         return result;
       });
       await deleteErasedMedia(ctx, erased.storageKeys);
+      after = erased.after;
       await yieldToEventLoop();
       if (erased.found < batch) break;
     }

@@ -6,7 +6,7 @@
  * erasure job runs them a bounded batch at a time (subscriber-data.service.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { and, eq, inArray, isNotNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../../../db/client';
 import {
@@ -57,6 +57,12 @@ export interface ErasedRows {
   found: number;
   counts: Partial<SubscriberDataCounts>;
   storageKeys: string[];
+  /**
+   * The last serial id the batch looked at, for a step that walks its table in id order (the next batch starts
+   * after it): over a table with no index on the number, the batches of one step then read the table once between
+   * them, not once each. New rows get higher ids, so one written while the erasure runs is still reached.
+   */
+  after?: number;
 }
 
 /** The account's apps (or every app), for tables that name an app and not its owner. */
@@ -139,15 +145,16 @@ const rowsOf = (result: unknown[]) => result.length;
  * time, gateway, network, status, last menu and hop count (the dashboard's counts) with the anonymous token for
  * the number and no inputs or files.
  */
-async function eraseSessions(tx: Tx, _now: Date, target: SubscriberTarget, limit: number | null): Promise<ErasedRows> {
+async function eraseSessions(tx: Tx, _now: Date, target: SubscriberTarget, limit: number | null, after?: number): Promise<ErasedRows> {
   const condition = subscriberRowsOf(target).sessions;
   const sessions = await tx
     .select({ id: sessionRecords.id, appId: sessionRecords.appId, sessionId: sessionRecords.sessionId })
     .from(sessionRecords)
-    .where(condition)
+    .where(and(condition, after === undefined ? undefined : gt(sessionRecords.id, after)))
+    .orderBy(asc(sessionRecords.id))
     .limit(limit ?? Number.MAX_SAFE_INTEGER);
   const counts = { sessions: sessions.length, inputs: 0, actionResults: 0, logs: 0, webhookEvents: 0 };
-  if (sessions.length === 0) return { found: 0, counts, storageKeys: [] };
+  if (sessions.length === 0) return { found: 0, counts, storageKeys: [], after };
   const byApp = groupByApp(sessions);
   for (const { appId, ids } of byApp) {
     const ofSessions = <T extends { appId: PgColumn; sessionId: PgColumn }>(t: T) => and(eq(t.appId, appId), inArray(t.sessionId, ids));
@@ -174,7 +181,7 @@ async function eraseSessions(tx: Tx, _now: Date, target: SubscriberTarget, limit
         sessions.map((s) => s.id),
       ),
     );
-  return { found: sessions.length, counts, storageKeys: [] };
+  return { found: sessions.length, counts, storageKeys: [], after: sessions.at(-1)!.id };
 }
 
 /** Webhook events keep their type and delivery; the number becomes the token, the inputs and the receiver's answer go. */
@@ -198,7 +205,8 @@ async function anonymiseWebhookEvents(tx: Tx, target: SubscriberTarget, conditio
  */
 interface ErasureStep {
   kind: SubscriberDataKind;
-  erase(tx: Tx, now: Date, target: SubscriberTarget, limit: number | null): Promise<ErasedRows>;
+  /** At most `limit` rows (null: every row), after the id `after` where the step walks its table in id order. */
+  erase(tx: Tx, now: Date, target: SubscriberTarget, limit: number | null, after?: number): Promise<ErasedRows>;
 }
 
 /** A step that changes (or deletes) the rows of one table the condition finds, counted under `kind`. */
@@ -266,13 +274,27 @@ export const ERASURE_STEPS: readonly ErasureStep[] = [
     tx.delete(inboxConversations).where(where(inboxConversations.id, inboxConversations)).returning({ id: inboxConversations.id }),
   ),
   // The messages bots sent the number stay for the dashboard's delivery counts, under the token.
-  rowStep('whatsappMessages', (tx, target, where) =>
-    tx
-      .update(whatsappMessages)
-      .set({ toNumber: target.anonymous })
-      .where(where(whatsappMessages.id, whatsappMessages))
-      .returning({ id: whatsappMessages.id }),
-  ),
+  // (No index holds their number: the batches walk the table in id order.)
+  {
+    kind: 'whatsappMessages',
+    async erase(tx, _now, target, limit, after) {
+      const condition = and(
+        subscriberRowsOf(target).whatsappMessages,
+        after === undefined ? undefined : gt(whatsappMessages.id, after),
+      ) as SQL;
+      const rows = await tx
+        .update(whatsappMessages)
+        .set({ toNumber: target.anonymous })
+        .where(
+          limit === null
+            ? condition
+            : sql`${whatsappMessages.id} in (select ${whatsappMessages.id} from ${whatsappMessages} where ${condition} order by ${whatsappMessages.id} limit ${limit})`,
+        )
+        .returning({ id: whatsappMessages.id });
+      const last = rows.reduce((max, r) => Math.max(max, r.id), after ?? 0);
+      return { found: rows.length, counts: { whatsappMessages: rows.length }, storageKeys: [], after: rows.length > 0 ? last : after };
+    },
+  },
   // Campaigns keep the count, not the number; what was not sent yet never is.
   rowStep('campaignMessages', (tx, target, where) =>
     tx

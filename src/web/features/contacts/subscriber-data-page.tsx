@@ -81,8 +81,8 @@ function SubscriberDataCounts({ counts }: { counts: SubscriberDataSummary['count
   );
 }
 
-/** An erasure's progress, polled until it ends. */
-function ErasureProgress({ scope, erasureId }: { scope: Scope; erasureId: string }) {
+/** An erasure's progress, polled until it ends: rows erased of the rows the look-up counted (`expected`). */
+function ErasureProgress({ scope, erasureId, expected }: { scope: Scope; erasureId: string; expected: number }) {
   const job = useQuery({
     ...callQuery(SCOPES[scope].erasure, { params: { erasureId } }, 'The erasure could not be read.'),
     refetchInterval: (q) => (q.state.data && q.state.data.status !== 'running' ? false : 1000),
@@ -103,7 +103,11 @@ function ErasureProgress({ scope, erasureId }: { scope: Scope; erasureId: string
             {data.status}
           </Badge>
         </Group>
-        <Progress value={running ? 50 : 100} animated={running} aria-label="Erasure progress" />
+        <Progress
+          value={running ? Math.min(99, expected > 0 ? Math.round((erased / expected) * 100) : 0) : 100}
+          animated={running}
+          aria-label="Erasure progress"
+        />
         <Text size="sm" c="dimmed">
           {erased.toLocaleString()} rows erased in {data.batches.toLocaleString()} batches. Reason: {data.reason}
         </Text>
@@ -274,7 +278,11 @@ function SubscriberDataPanel({ scope }: { scope: Scope }) {
               </Button>
             </Group>
           </Group>
-          {erasureId ? <ErasureProgress scope={scope} erasureId={erasureId} /> : <SubscriberDataCounts counts={looked.summary.counts} />}
+          {erasureId ? (
+            <ErasureProgress scope={scope} erasureId={erasureId} expected={total} />
+          ) : (
+            <SubscriberDataCounts counts={looked.summary.counts} />
+          )}
         </Stack>
       )}
       {erasing && looked && (
