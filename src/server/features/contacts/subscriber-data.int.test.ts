@@ -383,16 +383,14 @@ describeDb('subscriber data: erasing a number with many sessions', () => {
         updatedAt: stoppedAt,
       })
       .returning();
-    // While it is running, another erasure of the number is refused.
+    // Asked again (the console after the restart): the stopped erasure is carried on and answered, not a second one.
     const again = await createApiClient(t, owner).post('/api/subscriber-data/erasures', {
       msisdn: '0241000088',
       country: 'ghana',
       reason: 'Again',
     });
-    expect(again.statusCode).toBe(409);
-    expect(again.json().message).toBe(SUBSCRIBER_DATA_MESSAGES.running);
-    const looked = (await createApiClient(t, owner).get(`/api/subscriber-data/erasures/${row!.id}`)).json().data;
-    expect(looked.status).toBe('running');
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json().data).toMatchObject({ erasureId: row!.id, status: 'running', reason: 'Asked by mail' });
     await waitForSubscriberErasures();
     const job = (await createApiClient(t, owner).get(`/api/subscriber-data/erasures/${row!.id}`)).json().data;
     expect(job).toMatchObject({ status: 'done', msisdn: '+233•••••••88' });
@@ -403,5 +401,37 @@ describeDb('subscriber data: erasing a number with many sessions', () => {
       .from(sessionRecords)
       .where(eq(sessionRecords.contactMsisdn, '+233241000088'));
     expect(Number(left!.n)).toBe(0);
+  });
+
+  it("a second erasure of a number whose erasure runs is refused; a stopped one is carried on by its page's next look", async () => {
+    await seedSessions('+233241000066', 4, 'F-');
+    const [row] = await t.db
+      .insert(subscriberErasures)
+      .values({
+        ownerId: owner.user.id,
+        actorId: owner.user.id,
+        actorEmail: owner.email,
+        msisdn: '+233241000066',
+        anonymous: `erased:${randomUUID()}`,
+        reason: 'Asked at the shop',
+      })
+      .returning();
+    // Running now (in another process, say): refused, nothing started.
+    const refused = await createApiClient(t, owner).post('/api/subscriber-data/erasures', { msisdn: '+233241000066', reason: 'Again' });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe(SUBSCRIBER_DATA_MESSAGES.running);
+    expect((await createApiClient(t, owner).get(`/api/subscriber-data/erasures/${row!.id}`)).json().data).toMatchObject({
+      status: 'running',
+      batches: 0,
+    });
+    // That process stopped: ten minutes without a batch, and the page's next look carries the erasure on.
+    await t.db
+      .update(subscriberErasures)
+      .set({ updatedAt: new Date(Date.now() - 10 * 60_000) })
+      .where(eq(subscriberErasures.id, row!.id));
+    expect((await createApiClient(t, owner).get(`/api/subscriber-data/erasures/${row!.id}`)).json().data.status).toBe('running');
+    await waitForSubscriberErasures();
+    const job = (await createApiClient(t, owner).get(`/api/subscriber-data/erasures/${row!.id}`)).json().data;
+    expect(job).toMatchObject({ status: 'done', counts: { sessions: 4, inputs: 4 } });
   });
 });

@@ -373,44 +373,54 @@ export async function startSubscriberErasure(
       })
       .returning();
   } catch (err) {
-    if (isUniqueViolation(err, 'subscriber_erasures_running_idx')) throw conflict(SUBSCRIBER_DATA_MESSAGES.running);
-    throw err;
+    if (!isUniqueViolation(err, 'subscriber_erasures_running_idx')) throw err;
+    // The number's erasure is running already: one whose server stopped is carried on here (and answered), one
+    // still going is refused.
+    const [running] = await ctx.db
+      .select()
+      .from(subscriberErasures)
+      .where(and(ofScope(scope), eq(subscriberErasures.msisdn, msisdn), eq(subscriberErasures.status, 'running')));
+    const resumed = running ? await resumeIfStale(ctx, running) : null;
+    if (!resumed) throw conflict(SUBSCRIBER_DATA_MESSAGES.running);
+    return toSubscriberErasure(resumed);
   }
   startInBackground(ctx, row!);
   return toSubscriberErasure(row!);
 }
 
+const ofScope = (scope: SubscriberScope) =>
+  scope.ownerId === null ? isNull(subscriberErasures.ownerId) : eq(subscriberErasures.ownerId, scope.ownerId);
+
+/**
+ * Carries on a running erasure whose server stopped (no batch for STALE_MS) in this process, where it was: every
+ * step finds what is left by the number, so nothing is erased twice or missed. Claimed by one caller only (the
+ * row's time moves, so a second look finds it fresh); null when it is not stale or another caller took it.
+ */
+async function resumeIfStale(ctx: AppContext, row: ErasureRow): Promise<ErasureRow | null> {
+  if (!isStale(row, ctx.now())) return null;
+  const [claimed] = await ctx.db
+    .update(subscriberErasures)
+    .set({ updatedAt: ctx.now() })
+    .where(and(eq(subscriberErasures.id, row.id), eq(subscriberErasures.updatedAt, row.updatedAt)))
+    .returning();
+  if (!claimed) return null;
+  startInBackground(ctx, claimed);
+  return claimed;
+}
+
 /**
  * An erasure of the scope (another account's, or an account's seen through the platform's routes, is 404). A
- * running one whose server stopped (no batch for STALE_MS) is carried on here, where it was: every step finds
- * what is left by the number, so nothing is erased twice or missed.
+ * running one whose server stopped is carried on by this look at it (resumeIfStale).
  */
 export async function getSubscriberErasure(ctx: AppContext, scope: SubscriberScope, erasureId: string): Promise<SubscriberErasure> {
   const [row] = isUuid(erasureId)
     ? await ctx.db
         .select()
         .from(subscriberErasures)
-        .where(
-          and(
-            eq(subscriberErasures.id, erasureId),
-            scope.ownerId === null ? isNull(subscriberErasures.ownerId) : eq(subscriberErasures.ownerId, scope.ownerId),
-          ),
-        )
+        .where(and(eq(subscriberErasures.id, erasureId), ofScope(scope)))
     : [];
   if (!row) throw notFound(SUBSCRIBER_DATA_MESSAGES.notFound);
-  if (isStale(row, ctx.now())) {
-    // Claimed by one reader only: the row's time moves, so a second look finds it fresh.
-    const [claimed] = await ctx.db
-      .update(subscriberErasures)
-      .set({ updatedAt: ctx.now() })
-      .where(and(eq(subscriberErasures.id, row.id), eq(subscriberErasures.updatedAt, row.updatedAt)))
-      .returning();
-    if (claimed) {
-      startInBackground(ctx, claimed);
-      return toSubscriberErasure(claimed);
-    }
-  }
-  return toSubscriberErasure(row);
+  return toSubscriberErasure((await resumeIfStale(ctx, row)) ?? row);
 }
 
 /** The erasures running in this process (tests wait for them). */
@@ -426,7 +436,12 @@ function startInBackground(ctx: AppContext, row: ErasureRow): void {
     ctx.log.error({ err, erasureId: row.id }, 'subscriber data erasure failed');
     await ctx.db
       .update(subscriberErasures)
-      .set({ status: 'failed', failure: `The erasure stopped: ${toErrorMessage(err)}. Start it again to finish`, updatedAt: ctx.now() })
+      .set({
+        status: 'failed',
+        msisdn: maskMsisdn(row.msisdn),
+        failure: `The erasure stopped: ${toErrorMessage(err)}. Start it again to finish`,
+        updatedAt: ctx.now(),
+      })
       .where(eq(subscriberErasures.id, row.id))
       .catch((error: unknown) => ctx.log.error({ err: error, erasureId: row.id }, 'could not record the erasure as failed'));
   });
