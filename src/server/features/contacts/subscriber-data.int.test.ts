@@ -323,6 +323,23 @@ describeDb('subscriber data: erasing a number with many sessions', () => {
       select ${appId}, ${prefix} || i, 'ask', 'Yaw', now() from generate_series(1, ${n}) as i`);
   }
 
+  /** The owner's erasure of `msisdn` as a process left it running (its time and counts as `state` says). */
+  async function insertRunningErasure(msisdn: string, reason: string, state: Partial<typeof subscriberErasures.$inferInsert> = {}) {
+    const [row] = await t.db
+      .insert(subscriberErasures)
+      .values({
+        ownerId: owner.user.id,
+        actorId: owner.user.id,
+        actorEmail: owner.email,
+        msisdn,
+        anonymous: `erased:${randomUUID()}`,
+        reason,
+        ...state,
+      })
+      .returning();
+    return row!;
+  }
+
   beforeAll(async () => {
     appId = await seedApp(t, owner.auth, { country: 'ghana' });
   });
@@ -368,21 +385,12 @@ describeDb('subscriber data: erasing a number with many sessions', () => {
   it('an erasure whose server stopped mid-way is carried on where it was when it is next looked at', async () => {
     await seedSessions('+233241000088', 20, 'R-');
     const stoppedAt = new Date(Date.now() - 10 * 60_000);
-    const [row] = await t.db
-      .insert(subscriberErasures)
-      .values({
-        ownerId: owner.user.id,
-        actorId: owner.user.id,
-        actorEmail: owner.email,
-        msisdn: '+233241000088',
-        anonymous: `erased:${randomUUID()}`,
-        reason: 'Asked by mail',
-        batches: 1,
-        counts: { sessions: 5 },
-        startedAt: stoppedAt,
-        updatedAt: stoppedAt,
-      })
-      .returning();
+    const row = await insertRunningErasure('+233241000088', 'Asked by mail', {
+      batches: 1,
+      counts: { sessions: 5 },
+      startedAt: stoppedAt,
+      updatedAt: stoppedAt,
+    });
     // Asked again (the console after the restart): the stopped erasure is carried on and answered, not a second one.
     const again = await createApiClient(t, owner).post('/api/subscriber-data/erasures', {
       msisdn: '0241000088',
@@ -390,9 +398,9 @@ describeDb('subscriber data: erasing a number with many sessions', () => {
       reason: 'Again',
     });
     expect(again.statusCode, again.body).toBe(200);
-    expect(again.json().data).toMatchObject({ erasureId: row!.id, status: 'running', reason: 'Asked by mail' });
+    expect(again.json().data).toMatchObject({ erasureId: row.id, status: 'running', reason: 'Asked by mail' });
     await waitForSubscriberErasures();
-    const job = (await createApiClient(t, owner).get(`/api/subscriber-data/erasures/${row!.id}`)).json().data;
+    const job = (await createApiClient(t, owner).get(`/api/subscriber-data/erasures/${row.id}`)).json().data;
     expect(job).toMatchObject({ status: 'done', msisdn: '+233•••••••88' });
     // The five counted before the stop, and the twenty found again (none had been written yet).
     expect(job.counts.sessions).toBe(25);
@@ -405,22 +413,12 @@ describeDb('subscriber data: erasing a number with many sessions', () => {
 
   it("a second erasure of a number whose erasure runs is refused; a stopped one is carried on by its page's next look", async () => {
     await seedSessions('+233241000066', 4, 'F-');
-    const [row] = await t.db
-      .insert(subscriberErasures)
-      .values({
-        ownerId: owner.user.id,
-        actorId: owner.user.id,
-        actorEmail: owner.email,
-        msisdn: '+233241000066',
-        anonymous: `erased:${randomUUID()}`,
-        reason: 'Asked at the shop',
-      })
-      .returning();
+    const row = await insertRunningErasure('+233241000066', 'Asked at the shop');
     // Running now (in another process, say): refused, nothing started.
     const refused = await createApiClient(t, owner).post('/api/subscriber-data/erasures', { msisdn: '+233241000066', reason: 'Again' });
     expect(refused.statusCode).toBe(409);
     expect(refused.json().message).toBe(SUBSCRIBER_DATA_MESSAGES.running);
-    expect((await createApiClient(t, owner).get(`/api/subscriber-data/erasures/${row!.id}`)).json().data).toMatchObject({
+    expect((await createApiClient(t, owner).get(`/api/subscriber-data/erasures/${row.id}`)).json().data).toMatchObject({
       status: 'running',
       batches: 0,
     });
@@ -428,10 +426,10 @@ describeDb('subscriber data: erasing a number with many sessions', () => {
     await t.db
       .update(subscriberErasures)
       .set({ updatedAt: new Date(Date.now() - 10 * 60_000) })
-      .where(eq(subscriberErasures.id, row!.id));
-    expect((await createApiClient(t, owner).get(`/api/subscriber-data/erasures/${row!.id}`)).json().data.status).toBe('running');
+      .where(eq(subscriberErasures.id, row.id));
+    expect((await createApiClient(t, owner).get(`/api/subscriber-data/erasures/${row.id}`)).json().data.status).toBe('running');
     await waitForSubscriberErasures();
-    const job = (await createApiClient(t, owner).get(`/api/subscriber-data/erasures/${row!.id}`)).json().data;
+    const job = (await createApiClient(t, owner).get(`/api/subscriber-data/erasures/${row.id}`)).json().data;
     expect(job).toMatchObject({ status: 'done', counts: { sessions: 4, inputs: 4 } });
   });
 });
