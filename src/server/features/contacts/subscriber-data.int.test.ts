@@ -19,9 +19,10 @@ import { SUBSCRIBER_DATA_MESSAGES, SUBSCRIBER_ERASURE_BATCH } from '../../../sha
 import { dialTestUrl } from '../../../../tests/support/dial';
 import { customerWrites, seedHandoffBot, type LinkedBot } from '../../../../tests/support/inbox-bot';
 import { seedApp, seedTwoMenus } from '../../../../tests/support/seed-app';
-import { createApiClient, type SeededUser, type TestApp, useTestApp, useUser } from '../../../../tests/support/test-app';
+import { createApiClient, type SeededUser, seedUser, type TestApp, useTestApp, useUser } from '../../../../tests/support/test-app';
 import { describeDb } from '../../../../tests/support/test-db';
 import { ERASURE_STEPS, toSubscriberTarget } from './subscriber-erasure';
+import { SUBSCRIBER_DATA_RATE_LIMIT } from './subscriber-data.routes';
 import { waitForSubscriberErasures } from './subscriber-data.service';
 
 /**
@@ -364,6 +365,17 @@ describeDb('subscriber data: erasing a number with many sessions', () => {
       .where(and(eq(sessionRecords.appId, appId), eq(sessionRecords.contactMsisdn, '+233241000077')));
     expect(Number(left[0]!.n)).toBe(0);
     expect(await t.db.select().from(sessionInputs).where(eq(sessionInputs.appId, appId))).toEqual([]);
+  });
+
+  it('exports are limited per account: the eleventh in a minute answers 429', async () => {
+    const limited = await seedUser(t);
+    const api = createApiClient(t, limited);
+    for (let i = 0; i < SUBSCRIBER_DATA_RATE_LIMIT; i++)
+      expect((await api.post('/api/subscriber-data/export', { msisdn: '+233241000055' })).statusCode).toBe(200);
+    const refused = await api.post('/api/subscriber-data/export', { msisdn: '+233241000055' });
+    expect(refused.statusCode).toBe(429);
+    // Another account is not held by it.
+    expect((await createApiClient(t, owner).post('/api/subscriber-data/export', { msisdn: '+233241000055' })).statusCode).toBe(200);
   });
 
   it('a session recorded while an erasure runs (between two of its batches) is erased by the next batch', async () => {
