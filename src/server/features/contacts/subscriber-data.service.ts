@@ -198,7 +198,9 @@ async function toExportedSessions(ctx: AppContext, rows: SessionRow[], appNames:
     const map = new Map<string, T[]>();
     for (const item of list) {
       const key = `${item.appId}\n${item.sessionId}`;
-      map.set(key, [...(map.get(key) ?? []), item]);
+      const list = map.get(key);
+      if (list) list.push(item);
+      else map.set(key, [item]);
     }
     return (r: SessionRow) => map.get(`${r.appId}\n${r.sessionId}`) ?? [];
   };
