@@ -127,11 +127,17 @@ const SERVER_FEATURE_IMPORTS = {
   },
   'runtime/event-sink': { by: ['health'], why: "health reports the event sink's queue" },
   'runtime/runtime.routes': { by: ['shortcodes'], why: "a shared shortcode's gateway URL reads and answers gateways as an app's does" },
-  'runtime/runtime.service': { by: ['bots', 'dashboard', 'logs', 'shortcodes'], why: 'the Runtime buildApp hands their routes' },
+  'runtime/runtime.service': {
+    by: ['bots', 'contacts', 'dashboard', 'logs', 'shortcodes'],
+    why: "the Runtime buildApp hands their routes (a number's erasure asks it for the number's live sessions)",
+  },
   'demo-bank/demo-bank.routes': { by: ['runtime'], why: 'actions may call the demo bank in this process' },
   'subflows/subflows.service': { by: ['apps'], why: "an imported app's sub-flows become the account's, within its bound" },
   'sms/sms.service': { by: ['campaigns'], why: "a campaign's SMS joins the outbox the SMS dispatcher sends" },
-  'sessions/sessions.service': { by: ['dashboard'], why: 'the dashboard lists and exports sessions' },
+  'sessions/sessions.service': {
+    by: ['contacts', 'dashboard'],
+    why: "the dashboard lists and exports sessions; a number's subscriber data export signs its files' links for as long",
+  },
   'templates/featured-templates': { by: ['bots'], why: 'the demo bot is written as a template' },
   'webhooks/webhooks.service': { by: ['payments'], why: "a payment's outcome goes out as a webhook event" },
 };

@@ -47,6 +47,7 @@ import type { CampaignDispatcher } from './features/campaigns/campaign-dispatche
 import { registerCampaignsRoutes } from './features/campaigns/campaigns.routes';
 import { createCampaignEvents, createCampaignStreams } from './features/campaigns/campaign-events';
 import { registerContactsRoutes } from './features/contacts/contacts.routes';
+import { registerSubscriberDataRoutes } from './features/contacts/subscriber-data.routes';
 import type { WebhookDispatcher } from './features/webhooks/webhook-dispatcher';
 import { createContactReader } from './core/contact-records';
 import { createGatewayAccessCache } from './core/gateway-access';
@@ -388,6 +389,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerTransactionsRoutes(app, ctx, guard);
     registerWebhooksRoutes(app, ctx, guard, timers.webhookDispatcher, webhookRules);
     registerContactsRoutes(app, ctx, guard);
+    registerSubscriberDataRoutes(app, ctx, guard, runtime);
     registerCampaignsRoutes(app, ctx, guard, whatsapp, { events: campaignEvents, streams: campaignStreams });
     registerShortcodesRoutes(app, ctx, guard);
     registerBillingRoutes(app, ctx, guard);

@@ -133,6 +133,17 @@ const ACCESS: Record<string, RouteAccess> = {
   'POST /api/contacts/imports': 'signedIn',
   'GET /api/contacts/imports/:importId': 'signedIn',
   'POST /api/contacts/imports/:importId/errors': 'signedIn',
+  // A number's subscriber data: the signed-in account's own only (every account, not its agents; no API key); another
+  // account's erasure id answers 404, and nothing of another account is counted, exported or erased
+  // (subscriber-data.int.test.ts). Every account's at once: `subscriberData.manage` (super admins).
+  'POST /api/subscriber-data/summary': 'signedIn',
+  'POST /api/subscriber-data/export': 'signedIn',
+  'POST /api/subscriber-data/erasures': 'signedIn',
+  'GET /api/subscriber-data/erasures/:erasureId': 'signedIn',
+  'POST /api/admin/subscriber-data/summary': ['subscriberData.manage'],
+  'POST /api/admin/subscriber-data/export': ['subscriberData.manage'],
+  'POST /api/admin/subscriber-data/erasures': ['subscriberData.manage'],
+  'GET /api/admin/subscriber-data/erasures/:erasureId': ['subscriberData.manage'],
   // Audiences and campaigns: the account's own; another account's id answers 404 (campaigns.int.test.ts).
   'GET /api/audiences': 'signedIn',
   'POST /api/audiences': 'signedIn',
@@ -484,6 +495,7 @@ describeDb('authorization, route by route', () => {
     'bot.build': ['superAdmin', 'admin', 'adminDeveloper'],
     'twoFactor.reset': ['superAdmin', 'admin'],
     'mailOutbox.read': ['superAdmin'],
+    'subscriberData.manage': ['superAdmin'],
   };
 
   it('role-restricted routes answer 403 to every account outside their audiences, and let their audiences in', async () => {

@@ -34,6 +34,15 @@ export const done = (message: string) => ({ status: '00' as const, message });
  * error reply.
  */
 export async function sendCsv(reply: FastifyReply, chunks: AsyncGenerator<string>, fileName: string) {
+  return sendGeneratedFile(reply, chunks, fileName, 'text/csv; charset=utf-8');
+}
+
+/** The same for a generated JSON file (a number's subscriber data). */
+export async function sendJsonFile(reply: FastifyReply, chunks: AsyncGenerator<string>, fileName: string) {
+  return sendGeneratedFile(reply, chunks, fileName, 'application/json; charset=utf-8');
+}
+
+async function sendGeneratedFile(reply: FastifyReply, chunks: AsyncGenerator<string>, fileName: string, type: string) {
   const first = await chunks.next();
   const stream = Readable.from(
     (async function* () {
@@ -41,5 +50,5 @@ export async function sendCsv(reply: FastifyReply, chunks: AsyncGenerator<string
       yield* chunks;
     })(),
   );
-  return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${fileName}"`).send(stream);
+  return reply.type(type).header('content-disposition', `attachment; filename="${fileName}"`).send(stream);
 }

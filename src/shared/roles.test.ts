@@ -37,7 +37,7 @@ const ADMINS = [
   'Subscriptions',
 ];
 const CHATBOT_USERS = ['WhatsApp Bots'];
-const SUPER_ADMINS = ['User Management', 'Mail Outbox'];
+const SUPER_ADMINS = ['User Management', 'Mail Outbox', 'Subscriber Data'];
 const MERCHANTS = ['Manage Merchant Account', 'Merchant Transactions'];
 
 const SUBJECTS = {
@@ -172,6 +172,7 @@ describe('getSidebar (who sees which entry)', () => {
       'Audit Log': '/admin/audit-log',
       'Contact Requests': '/admin/contact-requests',
       'Mail Outbox': '/admin/mail-outbox',
+      'Subscriber Data': '/admin/subscriber-data',
       Subscriptions: '/admin/subscriptions',
       'Manage Merchant Account': '/merchant/manage-account',
       'Merchant Transactions': '/merchant/trxns',

@@ -142,6 +142,7 @@ export const SIDEBAR: SidebarEntry[] = [
   },
   { label: 'Contact Requests', path: '/admin/contact-requests', audiences: ['contactRequest.read'] },
   { label: 'Mail Outbox', path: '/admin/mail-outbox', audiences: ['mailOutbox.read'] },
+  { label: 'Subscriber Data', path: '/admin/subscriber-data', audiences: ['subscriberData.manage'] },
   { label: 'Subscriptions', path: '/admin/subscriptions', audiences: ['subscription.read'] },
   { label: 'Manage Merchant Account', path: '/merchant/manage-account', audiences: ['merchant'] },
   { label: 'Merchant Transactions', path: '/merchant/trxns', audiences: ['merchant'] },
@@ -201,6 +202,11 @@ export const PERMISSIONS = [
    * only super admins hold it; an ADMIN holding it could take over a super admin's account.
    */
   'mailOutbox.read',
+  /**
+   * Export and erase one phone number's subscriber data in every account at once (docs/security.md, "Subscriber
+   * data"): callers' personal data across tenants, and its irreversible erasure, so only super admins hold it.
+   */
+  'subscriberData.manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

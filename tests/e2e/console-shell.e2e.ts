@@ -33,7 +33,7 @@ const ADMIN = [
 const EXPECTED_SIDEBAR: Record<E2eUserKind, string[]> = {
   private: [...EVERYONE, 'My USSD Apps'],
   admin: ADMIN,
-  superAdmin: [...ADMIN, 'User Management', 'Mail Outbox'],
+  superAdmin: [...ADMIN, 'User Management', 'Mail Outbox', 'Subscriber Data'],
   chatbot: [...EVERYONE, 'My USSD Apps', 'WhatsApp Bots'],
   merchant: [...EVERYONE, 'My USSD Apps', 'Manage Merchant Account', 'Merchant Transactions'],
   support: [...EVERYONE, 'USSD Apps', 'Merchant Management', 'Contact Requests', 'Subscriptions'],

@@ -91,3 +91,37 @@ export const contactImports = pgTable(
   },
   (t) => [uniqueIndex('contact_imports_one_running_idx').on(t.ownerId).where(sql`status = 'running'`)],
 );
+
+/**
+ * An erasure of one number's subscriber data (docs/security.md, "Subscriber data"): an account's own (`ownerId`), or
+ * every account's (`ownerId` null: an admin's). Written a batch at a time, each batch with the counts it added, so
+ * the console's progress is exact and a server that stopped mid-way leaves a job that carries on where it was.
+ * `msisdn` is the number while it runs and only its masked form once done; the audit log keeps counts, never data.
+ */
+export const subscriberErasures = pgTable(
+  'subscriber_erasures',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    ownerId: uuid('owner_id').references(() => users.id, { onDelete: 'cascade' }),
+    /** Who asked for it (id and email as they were; kept when the user goes). */
+    actorId: uuid('actor_id').notNull(),
+    actorEmail: text('actor_email').notNull(),
+    msisdn: text('msisdn').notNull(),
+    /** What the number becomes where a row stays for the counts: one token per erasure, so a caller still counts once. */
+    anonymous: text('anonymous').notNull(),
+    reason: text('reason').notNull(),
+    /** `running`, `done` or `failed`. */
+    status: text('status').notNull().default('running'),
+    batches: integer('batches').notNull().default(0),
+    counts: jsonb('counts').$type<Record<string, number>>().notNull().default({}),
+    failure: text('failure'),
+    startedAt: timestamp('started_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true, precision: 3 }),
+  },
+  (t) => [
+    // One running erasure of a number per account (and one platform-wide).
+    uniqueIndex('subscriber_erasures_running_idx').on(sql`coalesce(${t.ownerId}::text, '')`, t.msisdn).where(sql`status = 'running'`),
+    index('subscriber_erasures_owner_idx').on(t.ownerId, t.startedAt),
+  ],
+);

@@ -47,9 +47,11 @@ export type AdminAction = (typeof ADMIN_ACTIONS)[number];
 
 /**
  * What an account's owner does that the audit log keeps beside the admins' actions: giving someone a sign-in to the
- * account, or taking it away (inbox agents, docs/inbox.md "Agents").
+ * account, or taking it away (inbox agents, docs/inbox.md "Agents"); and what an owner or an admin does with a
+ * number's subscriber data (docs/security.md, "Subscriber data"): its export, its erasure (with why, and the rows
+ * erased per kind, never the data).
  */
-export const ACCOUNT_ACTIONS = ['agent_created', 'agent_deleted'] as const;
+export const ACCOUNT_ACTIONS = ['agent_created', 'agent_deleted', 'subscriber_data_exported', 'subscriber_data_erased'] as const;
 export type AccountAction = (typeof ACCOUNT_ACTIONS)[number];
 
 /**

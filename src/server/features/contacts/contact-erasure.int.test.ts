@@ -152,7 +152,7 @@ describeDb('deleting a contact: SMS, webhook deliveries and payments', () => {
     expect(sms.filter((m) => m.recipient === token)).toHaveLength(2);
     expect(sms.filter((m) => m.recipient === token).every((m) => m.message === '(erased)')).toBe(true);
     expect(sms.find((m) => m.recipient === token && m.status === 'FAILED')).toMatchObject({
-      lastError: 'Not sent: the contact was deleted',
+      lastError: 'Not sent: the number was erased',
     });
     expect(sms.find((m) => m.recipient === token && m.status === 'SENT')).toBeDefined();
     expect(byRecipient['own 233241000010']!.message).toContain('Hello Yaw');

@@ -1,31 +1,8 @@
-/**
- * An account's contacts as the console and the API see them (docs/contacts.md): list and search, one contact with
- * its recent sessions on every channel, edit, and delete, which erases the person's data from the session records
- * and keeps them only as anonymous counts. The runtime's reads and writes are core/contact-records.ts.
- */
-import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, gt, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { toContactConditions } from '../../core/contact-filters';
 import { isUuid } from '../../../shared/ids';
 import type { Db } from '../../../db/client';
-import {
-  actionResults,
-  appLogs,
-  apps,
-  campaignMessages,
-  contacts,
-  inboxConversations,
-  sessionInputs,
-  sessionRecords,
-  smsMessages,
-  smsReplies,
-  transactions,
-  webhookDeliveries,
-  whatsappFirstMessages,
-  whatsappLinks,
-  whatsappMessages,
-  whatsappWindows,
-} from '../../../db/schema';
+import { apps, contacts, sessionRecords, whatsappFirstMessages, whatsappLinks, whatsappMessages } from '../../../db/schema';
 import {
   CONTACT_ATTRIBUTE_KEYS_MAX,
   CONTACT_ATTRIBUTE_KEYS_SAMPLE,
@@ -45,9 +22,9 @@ import { notFound } from '../../../shared/errors';
 import { toCsvLine } from '../../../shared/table-file';
 import type { DeliveryStatus } from '../../../shared/whatsapp-status';
 import type { AppContext } from '../../context';
-import { deleteErasedMedia, eraseMediaOf } from '../media/media.service';
+import { deleteErasedMedia } from '../media/media.service';
+import { eraseSubscriberDataAtOnce, subscriberRowsOf, toSubscriberTarget } from './subscriber-erasure';
 import type { AuthUser } from '../../core/auth-user';
-import { toStoredForms } from '../../core/msisdn';
 
 type ContactRow = typeof contacts.$inferSelect;
 
@@ -151,15 +128,6 @@ export async function findContactAttributeKeys(ctx: AppContext, user: AuthUser):
   };
 }
 
-/** The session records of the account's apps that are the contact's. */
-function contactSessionsOf(ownerId: string, msisdn: string): SQL {
-  const ownApps = sql`select ${apps.id} from ${apps} where ${apps.userId} = ${ownerId}`;
-  return and(
-    sql`${sessionRecords.appId} in (${ownApps})`,
-    or(eq(sessionRecords.contactMsisdn, msisdn), inArray(sessionRecords.mobile, toStoredForms(msisdn))),
-  ) as SQL;
-}
-
 async function findRecentSessions(db: Db, ownerId: string, msisdn: string): Promise<ContactSession[]> {
   const rows = await db
     .select({
@@ -176,7 +144,7 @@ async function findRecentSessions(db: Db, ownerId: string, msisdn: string): Prom
     })
     .from(sessionRecords)
     .innerJoin(apps, eq(apps.id, sessionRecords.appId))
-    .where(contactSessionsOf(ownerId, msisdn))
+    .where(subscriberRowsOf({ ownerId, msisdn }).sessions)
     .orderBy(desc(sessionRecords.endedAt))
     .limit(RECENT_SESSIONS);
   return rows.map((r) => ({ ...r, startedAt: r.startedAt.toISOString(), endedAt: r.endedAt.toISOString() }));
@@ -269,112 +237,17 @@ function toConsentChanges(user: AuthUser, consent: NonNullable<UpdateContactBody
 }
 
 /**
- * Deletes a contact and erases what its sessions kept of the person, in one transaction: the session records keep
- * their app, time, gateway, network, status, last menu and hop count (the dashboard's counts), their number
- * replaced by one anonymous token (so unique callers still count once) and their inputs and media emptied; the inputs, the
- * action results and the log lines' texts and data of those sessions go, and so do the files the number sent the
- * account's bots (their records kept, emptied of name and caption: docs/media.md).
+ * Deletes a contact and erases what is kept of the person in the account, in one transaction: every step of a
+ * subscriber data erasure (subscriber-erasure.ts; docs/contacts.md, "Deleting a contact") run at once. The session
+ * records keep their app, time, gateway, network, status, last menu and hop count (the dashboard's counts), their
+ * number replaced by one anonymous token (so unique callers still count once); the files the number sent the
+ * account's bots lose their bytes once the transaction has committed (docs/media.md).
  */
 export async function deleteContact(ctx: AppContext, user: AuthUser, contactId: string): Promise<void> {
   const row = await getOwnContact(ctx.db, user, contactId);
-  const anonymous = `erased:${randomUUID()}`;
-  const erasedMedia = await ctx.db.transaction(async (tx) => {
-    const sessions = await tx
-      .select({ appId: sessionRecords.appId, sessionId: sessionRecords.sessionId })
-      .from(sessionRecords)
-      .where(contactSessionsOf(user.id, row.msisdn));
-    for (const { appId, ids } of groupByApp(sessions)) {
-      await tx.delete(sessionInputs).where(and(eq(sessionInputs.appId, appId), inArray(sessionInputs.sessionId, ids)));
-      await tx.delete(actionResults).where(and(eq(actionResults.appId, appId), inArray(actionResults.sessionId, ids)));
-      await tx
-        .update(appLogs)
-        .set({ message: '(erased)', data: null })
-        .where(and(eq(appLogs.appId, appId), inArray(appLogs.sessionId, ids)));
-    }
-    await tx
-      .update(sessionRecords)
-      .set({ mobile: anonymous, contactMsisdn: null, inputs: {}, media: null })
-      .where(contactSessionsOf(user.id, row.msisdn));
-    await eraseMessagesAndPayments(tx, user.id, row.msisdn, anonymous, sessions);
-    await eraseWhatsAppTraces(tx, user.id, row.msisdn, anonymous);
-    // Campaigns keep the count, not the number; what was not sent yet never is.
-    await tx
-      .update(campaignMessages)
-      .set({
-        msisdn: anonymous,
-        status: sql`case when ${campaignMessages.status} in ('queued', 'claimed') then 'cancelled' else ${campaignMessages.status} end`,
-      })
-      .where(and(eq(campaignMessages.ownerId, user.id), eq(campaignMessages.msisdn, row.msisdn)));
-    await tx.delete(contacts).where(eq(contacts.id, row.id));
-    return eraseMediaOf(tx, ctx.now(), user.id, row.msisdn);
-  });
-  // The files the number sent: their records were emptied above; their bytes go once that is committed.
+  const target = toSubscriberTarget(user.id, row.msisdn);
+  const erasedMedia = await ctx.db.transaction((tx) => eraseSubscriberDataAtOnce(tx, ctx.now(), target));
   await deleteErasedMedia(ctx, erasedMedia);
-}
-
-/** A transaction's metadata keys that are no person's data: kept when its payer is erased. */
-const KEPT_PAYMENT_METADATA = ['provider', 'network', 'sessionId', 'providerReference', 'settledBy', 'failureReason', 'error'];
-
-/**
- * The rest of deleting a contact (docs/contacts.md, "Deleting a contact"), in its transaction: the SMS the account's
- * apps sent the number (number anonymised, text erased; one still queued is not sent) and those they sent back, the webhook events that
- * carry the number or one of the person's sessions (number anonymised, inputs emptied, the receiver's answer
- * dropped), and the payments they made (kept as a financial record: amount, status, times and reference stay, the
- * number becomes the anonymous token and every other metadata key but the provider's goes).
- */
-async function eraseMessagesAndPayments(
-  tx: Pick<Db, 'update'>,
-  ownerId: string,
-  msisdn: string,
-  anonymous: string,
-  sessions: Array<{ appId: string; sessionId: string }>,
-): Promise<void> {
-  const forms = toStoredForms(msisdn);
-  const ownApps = sql`select ${apps.id} from ${apps} where ${apps.userId} = ${ownerId}`;
-  await tx
-    .update(smsMessages)
-    .set({
-      recipient: anonymous,
-      message: '(erased)',
-      status: sql`case when ${smsMessages.status} = 'QUEUED' then 'FAILED' else ${smsMessages.status} end`,
-      lastError: sql`case when ${smsMessages.status} = 'QUEUED' then 'Not sent: the contact was deleted' else ${smsMessages.lastError} end`,
-    })
-    .where(and(eq(smsMessages.ownerId, ownerId), inArray(smsMessages.recipient, forms)));
-  // Their replies: the words go, the row stays under the anonymous token (a campaign's replies are still counted).
-  await tx
-    .update(smsReplies)
-    .set({ msisdn: anonymous, text: '(erased)' })
-    .where(and(eq(smsReplies.ownerId, ownerId), eq(smsReplies.msisdn, msisdn)));
-  const ofSessions = groupByApp(sessions).map(({ appId, ids }) =>
-    and(eq(webhookDeliveries.appId, appId), inArray(sql`${webhookDeliveries.data} ->> 'sessionId'`, ids)),
-  );
-  await tx
-    .update(webhookDeliveries)
-    .set({
-      data: sql`case when ${webhookDeliveries.data} ? 'inputs'
-        then ${webhookDeliveries.data} || jsonb_build_object('mobile', ${anonymous}::text, 'inputs', '{}'::jsonb)
-        else ${webhookDeliveries.data} || jsonb_build_object('mobile', ${anonymous}::text) end`,
-      lastResponseExcerpt: null,
-    })
-    .where(
-      and(sql`${webhookDeliveries.appId} in (${ownApps})`, or(inArray(sql`${webhookDeliveries.data} ->> 'mobile'`, forms), ...ofSessions)),
-    );
-  const kept = sql.raw(KEPT_PAYMENT_METADATA.map((key) => `'${key}', metadata -> '${key}'`).join(', '));
-  await tx
-    .update(transactions)
-    .set({ metadata: sql`jsonb_strip_nulls(jsonb_build_object(${kept})) || jsonb_build_object('mobile', ${anonymous}::text)` })
-    .where(and(sql`${transactions.appId} in (${ownApps})`, inArray(sql`${transactions.metadata} ->> 'mobile'`, forms)));
-}
-
-/** Session ids by app, so each statement uses the (app, session) indexes. */
-function groupByApp(sessions: Array<{ appId: string; sessionId: string }>): Array<{ appId: string; ids: string[] }> {
-  const byApp = new Map<string, string[]>();
-  for (const { appId, sessionId } of sessions) {
-    const ids = byApp.get(appId);
-    if (ids) ids.push(sessionId);
-    else byApp.set(appId, [sessionId]);
-  }
-  return [...byApp].map(([appId, ids]) => ({ appId, ids }));
 }
 
 /** Contacts an export reads at a time. */
@@ -429,22 +302,4 @@ export async function* exportContacts(ctx: AppContext, user: AuthUser, filter: C
     yield chunk;
     after = rows[rows.length - 1]!.msisdn;
   }
-}
-
-/**
- * What the account's bots kept of the person on WhatsApp: the conversations it started (deleted), the 24-hour window
- * with each of its numbers (deleted), its inbox conversations with the account's agents and their messages (deleted,
- * docs/inbox.md), and the messages its bots sent them, kept for the dashboard's delivery counts
- * with the anonymous token for the number.
- */
-async function eraseWhatsAppTraces(tx: Pick<Db, 'update' | 'delete'>, ownerId: string, msisdn: string, anonymous: string): Promise<void> {
-  const ownLinks = sql`select ${whatsappLinks.id} from ${whatsappLinks} join ${apps} on ${apps.id} = ${whatsappLinks.appId}
-    where ${apps.userId} = ${ownerId}`;
-  await tx.delete(whatsappFirstMessages).where(and(eq(whatsappFirstMessages.ownerId, ownerId), eq(whatsappFirstMessages.msisdn, msisdn)));
-  await tx.delete(whatsappWindows).where(and(sql`${whatsappWindows.linkId} in (${ownLinks})`, eq(whatsappWindows.msisdn, msisdn)));
-  await tx.delete(inboxConversations).where(and(eq(inboxConversations.ownerId, ownerId), eq(inboxConversations.msisdn, msisdn)));
-  await tx
-    .update(whatsappMessages)
-    .set({ toNumber: anonymous })
-    .where(and(eq(whatsappMessages.userId, ownerId), eq(whatsappMessages.toNumber, msisdn.slice(1))));
 }

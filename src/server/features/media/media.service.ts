@@ -1,6 +1,6 @@
 import { isUuid } from '../../../shared/ids';
 import { createHash, randomUUID } from 'node:crypto';
-import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { apps, mediaFiles, users, type MediaSource } from '../../../db/schema';
 import { formatBytes } from '../../../actions/javascript/limits';
@@ -380,11 +380,11 @@ export async function sweepExpiredMedia(ctx: AppContext): Promise<number> {
 }
 
 /**
- * Erasing a number's data (contacts.service.ts deleteContact): inside the erasure's transaction, the files the
- * number sent the account's bots lose their number, name and caption and are marked deleted; answers their
+ * Erasing a number's subscriber data (contacts/subscriber-erasure.ts): inside the erasure's transaction, the files
+ * `condition` finds (those the number sent) lose their number, name and caption and are marked deleted; answers their
  * storage keys, whose bytes {@link deleteErasedMedia} removes once the transaction has committed.
  */
-export async function eraseMediaOf(tx: Pick<Db, 'update'>, now: Date, ownerId: string, msisdn: string): Promise<string[]> {
+export async function eraseMediaOf(tx: Pick<Db, 'update'>, now: Date, condition: SQL): Promise<string[]> {
   const rows = await tx
     .update(mediaFiles)
     .set({
@@ -393,7 +393,7 @@ export async function eraseMediaOf(tx: Pick<Db, 'update'>, now: Date, ownerId: s
       caption: null,
       deletedAt: sql`coalesce(${mediaFiles.deletedAt}, ${now.toISOString()}::timestamptz)`,
     })
-    .where(and(eq(mediaFiles.ownerId, ownerId), eq(mediaFiles.msisdn, msisdn)))
+    .where(condition)
     .returning({ storageKey: mediaFiles.storageKey });
   return rows.map((r) => r.storageKey);
 }

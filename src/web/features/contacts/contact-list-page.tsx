@@ -16,7 +16,15 @@ import { callQuery, downloadCall } from '../../lib/call';
 import { formatTime } from '../../lib/table-export';
 import { showToast } from '../../lib/toast';
 import { ContactImportDialog } from './contact-import-dialog';
-import { CHANNEL_LABELS, CONSENT_COLORS, CONSENT_STATUS_LABELS, CONTACTS_PAGE, consentStatusOf, contactPath } from './contacts.api';
+import {
+  CHANNEL_LABELS,
+  CONSENT_COLORS,
+  CONSENT_STATUS_LABELS,
+  CONTACTS_PAGE,
+  consentStatusOf,
+  contactPath,
+  SUBSCRIBER_DATA_PATH,
+} from './contacts.api';
 
 export const CONTACTS_EMPTY_TEXT = 'They appear when someone dials your app or writes to your bot, or import a CSV.';
 
@@ -184,6 +192,9 @@ export function ContactListPage() {
         description="The people your apps and bots talk to, one per phone number whichever channel they came by: their details, consent per channel and sessions."
         action={
           <Group gap="sm">
+            <Button variant="subtle" component={Link} to={SUBSCRIBER_DATA_PATH}>
+              Subscriber data
+            </Button>
             <Button variant="default" leftSection={<IconDownload size={16} />} loading={exporting} onClick={() => void exportList()}>
               Export CSV
             </Button>

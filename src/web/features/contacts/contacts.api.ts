@@ -3,6 +3,10 @@ import type { Contact } from '../../../shared/api/contacts.schema';
 
 export { CONTACTS_PATH, contactPath } from '../../lib/paths';
 
+/** A number's subscriber data: the account's own, and every account's (docs/security.md, "Subscriber data"). */
+export const SUBSCRIBER_DATA_PATH = '/contacts/subscriber-data';
+export const PLATFORM_SUBSCRIBER_DATA_PATH = '/admin/subscriber-data';
+
 /** Every query of the contacts area sits below this key (the declared calls' keys start with it). */
 export const CONTACTS_KEY = ['contacts'] as const;
 
