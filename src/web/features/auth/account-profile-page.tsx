@@ -107,7 +107,7 @@ export function AccountProfilePage() {
                 )}
                 {!isAgent && (
                   <Tabs.Tab value="retention" leftSection={<IconDatabase size={16} />}>
-                    Data retention
+                    Retention
                   </Tabs.Tab>
                 )}
               </Tabs.List>

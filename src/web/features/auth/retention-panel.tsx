@@ -71,7 +71,7 @@ export function RetentionPanel() {
       setMessage(failureText(reply, 'The data retention could not be saved.'));
       return;
     }
-    queryClient.setQueryData(queryKey(getAccountRetention), reply);
+    queryClient.setQueryData(queryKey(getAccountRetention), reply.data);
     showToast({ color: 'teal', title: 'Saved', message: reply.message ?? 'Data retention saved' });
   }
 
@@ -110,7 +110,8 @@ export function RetentionPanel() {
                 </Text>
               </div>
               <NumberInput
-                label={`Keep ${figure.label.toLowerCase()} for (days)`}
+                label="Days to keep"
+                aria-label={`Keep ${figure.label.toLowerCase()} for (days)`}
                 placeholder={`${figure.bound}`}
                 min={1}
                 max={figure.bound}
