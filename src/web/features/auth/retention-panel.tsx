@@ -29,10 +29,12 @@ function checkDays(figure: RetentionFigure, value: number | ''): string | null {
 }
 
 type Asks = Partial<Record<RetentionKind, number | ''>>;
-const toAsks = (retention: AccountRetention): Asks => Object.fromEntries(retention.figures.map((f) => [f.kind, f.askedDays ?? ''])) as Asks;
+/** The saved asks; one past today's bound (the plan changed since) shows empty, as it counts: the bound applies. */
+const toAsks = (retention: AccountRetention): Asks =>
+  Object.fromEntries(retention.figures.map((f) => [f.kind, f.askedDays !== null && f.askedDays <= f.bound ? f.askedDays : ''])) as Asks;
 
 /**
- * Account Settings, Data retention: per kind of data, how long it is kept now and the plan's and installation's
+ * Account Settings, Retention: per kind of data, how long it is kept now and the plan's and installation's
  * bounds; the account may keep any kind for fewer days (empty: as long as the bound allows).
  */
 export function RetentionPanel() {
