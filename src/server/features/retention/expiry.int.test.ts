@@ -1,9 +1,10 @@
 import { beforeAll, expect, it } from 'vitest';
-import { count, eq, type SQL, sql } from 'drizzle-orm';
+import { count, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import {
   actionResults,
   appLogs,
+  apps,
   inboxConversations,
   sessionDayCounts,
   sessionInputs,
@@ -78,20 +79,28 @@ describeDb('data retention, per account', () => {
   // Enterprise (no plan figure: the operator's 365 days) asking for 7 days of everything; a trial account (30 days).
   const short = useUser(t);
   const trial = useUser(t, { plan: 'TRIAL' });
+  const later = useUser(t, { plan: 'TRIAL' });
   let shortApp = '';
   let trialApp = '';
+  let laterApp = '';
   const orphanApp = 'ret-orphan';
   let today = new Date();
 
   beforeAll(async () => {
     shortApp = await seedApp(t, short.auth);
     trialApp = await seedApp(t, trial.auth);
+    laterApp = await seedApp(t, later.auth);
     const res = await createApiClient(t, short).post('/api/account/retention', {
       days: { logs: 7, inputs: 7, sessions: 7, actionResults: 7, messages: 7 },
     });
     expect(res.statusCode).toBe(200);
     today = moveClockToTwoAm(t);
-    await seedSessions(t, today, [shortApp, trialApp, orphanApp], 60);
+    await seedSessions(t, today, [shortApp, trialApp, laterApp, orphanApp], 60);
+    // The apps are older than their rows, as real apps are.
+    await t.db
+      .update(apps)
+      .set({ createdAt: new Date(today.getTime() - 90 * DAY) })
+      .where(inArray(apps.id, [shortApp, trialApp, laterApp]));
     // Messages of every kind, a day each for 60 days, for both accounts.
     for (let day = 60; day >= 1; day--) {
       const at = new Date(today.getTime() - day * DAY + 3 * HOUR);
@@ -226,6 +235,13 @@ describeDb('data retention, per account', () => {
     await sweepAll(t);
     expect(await sessionCounts(trialApp)).toEqual({ logs: 30, inputs: 10, results: 10, records: 30 });
     expect(await sessionCounts(shortApp)).toEqual({ logs: 7, inputs: 7, results: 7, records: 7 });
+    expect(await sessionCounts(laterApp)).toEqual({ logs: 30, inputs: 30, results: 30, records: 30 });
+
+    // Another account joins the 10-day group, whose id windows already went past its older rows: they are read again.
+    expect((await createApiClient(t, later).post('/api/account/retention', { days: { inputs: 10 } })).statusCode).toBe(200);
+    await sweepAll(t);
+    expect(await sessionCounts(laterApp)).toEqual({ logs: 30, inputs: 10, results: 30, records: 30 });
+    expect(await sessionCounts(trialApp)).toEqual({ logs: 30, inputs: 10, results: 10, records: 30 });
   });
 });
 
