@@ -110,6 +110,8 @@ const SERVER_FEATURE_IMPORTS = {
     by: ['campaigns', 'inbox'],
     why: "an agent and a campaign send the linked number's approved templates",
   },
+  'billing/subscription': { by: ['retention'], why: "an account's retention starts from its plan's figures" },
+  'retention/daily-counts': { by: ['dashboard'], why: "the dashboard's counts for days past an app's retention" },
   'billing/plan-limits': { by: ['apps', 'bots', 'media', 'menus', 'runtime'], why: "what the account's plan lets it build, run and store" },
   'custom-actions/custom-actions.service': { by: ['runtime'], why: "a javascript action runs the account's functions" },
   'custom-actions/custom-actions.routes': { by: ['runtime'], why: 'the script tester the runners hand the pool' },

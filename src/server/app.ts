@@ -23,6 +23,7 @@ import { createLoggerOptions, registerRequestLog, type LoggerOverrides } from '.
 import { createGuard } from './plugins/guard';
 import { registerAuthRoutes } from './features/auth/auth.routes';
 import { registerApiKeysRoutes } from './features/auth/api-keys.routes';
+import { registerRetentionRoutes } from './features/retention/retention.routes';
 import { loadTwoFactorKey } from './features/auth/two-factor-key';
 import { registerContactRoutes } from './features/contact/contact.routes';
 import { registerMailRoutes } from './features/mail/mail.routes';
@@ -372,6 +373,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (servesConsole) {
     registerAuthRoutes(app, ctx, guard);
     registerApiKeysRoutes(app, ctx, guard);
+    registerRetentionRoutes(app, ctx, guard);
     registerContactRoutes(app, ctx, guard);
     registerMailRoutes(app, ctx, guard);
     registerAppsRoutes(app, ctx, guard);

@@ -45,6 +45,8 @@ const ACCESS: Record<string, RouteAccess> = {
   'GET /api/apiKeys': 'signedIn',
   'POST /api/apiKey/create': 'signedIn',
   'POST /api/apiKey/revoke': 'signedIn',
+  'GET /api/account/retention': 'signedIn',
+  'POST /api/account/retention': 'signedIn',
   'POST /api/auth/forgot-password': 'public',
   'POST /api/auth/reset-password': 'public', // the single-use reset token is the credential
   'POST /api/changePassword': SIGNED_IN_AND_AGENTS,

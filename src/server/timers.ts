@@ -9,7 +9,8 @@ import { createSmsDispatcher, type SmsDispatcher } from './features/sms/sms.serv
 import { createWebhookDispatcher, type WebhookDispatcher } from './features/webhooks/webhook-dispatcher';
 import { createPeriodicTask, type PeriodicTask } from './periodic-task';
 import { sweepExpiredMedia } from './features/media/media.service';
-import { sweepExpiredRows, type RetentionSweep } from './features/runtime/data-retention';
+import { findRetentionGroups } from './features/retention/retention-terms';
+import { sweepExpiredRows, type RetentionSweep } from './features/retention/expiry';
 
 /**
  * The server's work on timers, the same in every MODE: gateway processes queue SMS and webhook deliveries and
@@ -59,11 +60,15 @@ export function createTimers(
   const usageFlush = createPeriodicTask('usage flush', () => ctx.usageTallies.flush(), { intervalMs: USAGE_FLUSH_MS, log: ctx.log });
   // Media files past MEDIA_RETENTION_DAYS lose their bytes (docs/media.md); deletes are idempotent, so
   // processes sweeping at once do no harm.
-  const mediaRetention = createPeriodicTask('media retention', () => sweepExpiredMedia(ctx), {
-    intervalMs: config.MEDIA_RETENTION_INTERVAL_MS,
-    log: ctx.log,
-  });
-  // Event rows past DATA_RETENTION_DAYS go in bounded batches (features/runtime/data-retention.ts).
+  const mediaRetention = createPeriodicTask(
+    'media retention',
+    async () => sweepExpiredMedia(ctx, (await findRetentionGroups(ctx, ['media'])).get('media')),
+    {
+      intervalMs: config.MEDIA_RETENTION_INTERVAL_MS,
+      log: ctx.log,
+    },
+  );
+  // Rows past their account's retention go in bounded batches (features/retention/expiry.ts).
   const dataRetention = createPeriodicTask('data retention', () => sweepExpiredRows(ctx), {
     intervalMs: config.DATA_RETENTION_INTERVAL_MS,
     log: ctx.log,

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { registerAccount, storeSession } from './accounts';
-import { baseUrl, describeBrowser, launchBrowser, openPage } from './browser';
+import { baseUrl, describeBrowser, launchBrowser, openPage, PHONE, screenshot } from './browser';
 
 const getStatus = async (token: string) =>
   (await fetch(`${baseUrl()}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } })).status;
@@ -24,13 +24,13 @@ describeBrowser('account profile', () => {
     await browser?.close();
   });
 
-  it('shows the profile read-only, the Change Password, Two-factor and API keys tabs', async () => {
+  it('shows the profile read-only, the Change Password, Two-factor, API keys and Retention tabs', async () => {
     const page = await openPage(browser);
     const { email, reply } = await registerAccount('Efua Asante');
     await storeSession(page, reply);
     await page.goto('/account-profile');
     await page.getByRole('heading', { name: 'Account Settings' }).waitFor();
-    expect(await page.getByRole('tab').allTextContents()).toEqual(['Change Password', 'Two-factor', 'API keys']);
+    expect(await page.getByRole('tab').allTextContents()).toEqual(['Change Password', 'Two-factor', 'API keys', 'Retention']);
     const details = await page.getByTestId('profile-details').textContent();
     for (const text of ['Efua Asante', email, '233244000111', 'Asante Foods', 'Private user']) expect(details).toContain(text);
     expect(await page.getByTestId('profile-details').locator('input').count()).toBe(0);
@@ -104,6 +104,41 @@ describeBrowser('account profile', () => {
     await page.goto('/account-profile');
     await fillPasswords(page, 'first-pass-1', 'second-pass-2', 'second-pass-2');
     await page.getByText(/^An error occurred\. Please try again!! /).waitFor();
+    await page.context().close();
+  });
+  it('shows how long each kind of data is kept, and keeps some for fewer days; 0 or past the bound is refused', async () => {
+    const { reply } = await registerAccount('Kojo Boateng');
+    for (const [viewport, name] of [
+      [{ width: 1280, height: 800 }, 'desktop'],
+      [PHONE, 'phone'],
+    ] as const) {
+      const page = await openPage(browser, viewport);
+      await storeSession(page, reply);
+      await page.goto('/account-profile?tab=retention');
+      // A new account is on the trial: 30 days of everything.
+      await page.getByTestId('retention-kept-logs').getByText('Kept 30 days').waitFor();
+      await screenshot(page, `account-retention-${name}`);
+      await page.context().close();
+    }
+
+    const page = await openPage(browser);
+    await storeSession(page, reply);
+    await page.goto('/account-profile?tab=retention');
+    const logs = page.getByRole('textbox', { name: 'Keep log lines for (days)' });
+    await logs.fill('0');
+    await page.getByText('At least 1 day.').waitFor();
+    await logs.fill('400');
+    await page.getByText('At most 30 days on this account.').waitFor();
+    await screenshot(page, 'account-retention-refused-desktop');
+    expect(await page.getByRole('button', { name: 'Save retention' }).isDisabled()).toBe(true);
+    await logs.fill('14');
+    await page.getByRole('button', { name: 'Save retention' }).click();
+    await page.getByTestId('retention-kept-logs').getByText('Kept 14 days').waitFor();
+    // Kept after a reload: the account's setting, not the form's.
+    await page.reload();
+    await page.getByTestId('retention-kept-logs').getByText('Kept 14 days').waitFor();
+    expect(await page.getByRole('textbox', { name: 'Keep log lines for (days)' }).inputValue()).toBe('14');
+    expect(await page.getByTestId('retention-kept-sessions').textContent()).toBe('Kept 30 days');
     await page.context().close();
   });
 });

@@ -1,4 +1,5 @@
-import { type AnyPgColumn, boolean, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, boolean, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { RetentionKind } from '../../shared/billing/plans';
 
 export const merchants = pgTable('merchants', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -33,6 +34,8 @@ export const users = pgTable(
      * `agent`; deleting the owner deletes their agents.
      */
     agentOf: uuid('agent_of').references((): AnyPgColumn => users.id, { onDelete: 'cascade' }),
+    /** Days the account asked to keep its data, by kind, below its plan's (docs/operations.md, "Data lifetime"); null: none asked. */
+    retention: jsonb('retention').$type<Partial<Record<RetentionKind, number>>>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -16,3 +16,4 @@ export * from './media';
 export * from './inbox';
 export * from './campaigns';
 export * from './testing';
+export * from './retention';

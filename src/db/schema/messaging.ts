@@ -75,6 +75,8 @@ export const smsReplies = pgTable(
     uniqueIndex('sms_replies_provider_idx').on(t.provider, t.providerMessageId),
     index('sms_replies_owner_msisdn_idx').on(t.ownerId, t.msisdn, t.receivedAt),
     index('sms_replies_message_idx').on(t.smsMessageId),
+    // Expiry by the account's retention (features/retention/expiry.ts); replies come from providers, not hops.
+    index('sms_replies_owner_time_idx').on(t.ownerId, t.receivedAt),
   ],
 );
 

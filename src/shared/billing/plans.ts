@@ -38,6 +38,29 @@ export interface PlanLimits {
 
 const MB = 1024 * 1024;
 
+/**
+ * The kinds of data an account's traffic leaves behind, each with its own lifetime (docs/operations.md, "Data
+ * lifetime"): log lines (and webhook deliveries), inputs, session records, action results, messages (WhatsApp, SMS,
+ * replies, inbox conversations once closed, first messages) and media files.
+ */
+export const RETENTION_KINDS = ['logs', 'inputs', 'sessions', 'actionResults', 'messages', 'media'] as const;
+export type RetentionKind = (typeof RETENTION_KINDS)[number];
+
+/** Days a plan keeps each kind; null: as long as the operator's setting says (DATA_RETENTION_DAYS, MEDIA_RETENTION_DAYS). */
+export type PlanRetention = Record<RetentionKind, number | null>;
+
+/** The longest retention anyone may ask for: ten years less the leap days (the operator's settings' bound too). */
+export const MAX_RETENTION_DAYS = 3650;
+
+const retainAll = (days: number | null): PlanRetention => ({
+  logs: days,
+  inputs: days,
+  sessions: days,
+  actionResults: days,
+  messages: days,
+  media: days,
+});
+
 export interface Plan {
   name: PlanName;
   /** The heading of a card, `Basic`. */
@@ -51,6 +74,8 @@ export interface Plan {
   /** Months one payment buys; null for TRIAL and Enterprise. */
   periodMonths: number | null;
   limits: PlanLimits;
+  /** Days each kind of data is kept, at most (the operator's settings cap them; an account may ask for less). */
+  retention: PlanRetention;
   /** The lines of the plan's card. */
   features: string[];
 }
@@ -71,6 +96,7 @@ export const PLANS: Record<PlanName, Plan> = {
     price: 0,
     periodMonths: null,
     limits: { apps: 2, menus: 20, sessions: 500, sms: 50, mediaBytes: 50 * MB },
+    retention: retainAll(30),
     features: ['2 apps', '20 screen menus', '500 live sessions monthly', '50 SMS monthly', 'Unlimited test sessions in the emulator'],
   },
   'BASIC-3': {
@@ -81,6 +107,7 @@ export const PLANS: Record<PlanName, Plan> = {
     price: 50,
     periodMonths: 3,
     limits: BASIC_LIMITS,
+    retention: retainAll(90),
     features: BASIC_FEATURES,
   },
   'BASIC-6': {
@@ -91,6 +118,7 @@ export const PLANS: Record<PlanName, Plan> = {
     price: 85,
     periodMonths: 6,
     limits: BASIC_LIMITS,
+    retention: retainAll(90),
     features: BASIC_FEATURES,
   },
   STANDARD: {
@@ -101,6 +129,7 @@ export const PLANS: Record<PlanName, Plan> = {
     price: 150,
     periodMonths: 12,
     limits: { apps: 10, menus: null, sessions: 50_000, sms: 2000, mediaBytes: 5 * 1024 * MB },
+    retention: retainAll(180),
     features: ['10 apps', 'Unlimited menus', '50,000 sessions monthly', '2000 SMS monthly', ...ALL_PLANS_INCLUDE, SUPPORT_AND_DEVELOPMENT],
   },
   PREMIUM: {
@@ -112,6 +141,7 @@ export const PLANS: Record<PlanName, Plan> = {
     periodMonths: 12,
     // The published Premium card names no app limit: it has none.
     limits: { apps: null, menus: null, sessions: 100_000, sms: 3000, mediaBytes: 20 * 1024 * MB },
+    retention: retainAll(365),
     features: ['Unlimited menus', '100,000 sessions monthly', '3000 SMS monthly', ...ALL_PLANS_INCLUDE, SUPPORT_AND_DEVELOPMENT],
   },
   ENTERPRISE: {
@@ -122,6 +152,7 @@ export const PLANS: Record<PlanName, Plan> = {
     price: null,
     periodMonths: null,
     limits: { apps: null, menus: null, sessions: null, sms: 3000, mediaBytes: null },
+    retention: retainAll(null),
     features: ['Unlimited menus and sessions', 'API call support', '3000 bulk SMS monthly', 'Connecting any external shortcode', 'Support'],
   },
 };

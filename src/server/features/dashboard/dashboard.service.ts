@@ -4,6 +4,7 @@ import type { DashboardPeriod, Environment } from '../../../shared/api/monitorin
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../../core/auth-user';
 import { getMonitoredApp } from '../../core/app-access';
+import { findCountedBefore, findSessionDayTallies } from '../retention/daily-counts';
 import type { Runtime } from '../runtime/runtime.service';
 
 const PERIOD_HOURS: Record<DashboardPeriod, number> = { day: 24, week: 7 * 24, month: 30 * 24 };
@@ -55,13 +56,16 @@ function isTestTransaction(): SQL {
 
 /**
  * The four cards, plus what a manager reads at a glance: sessions per hour by network, outcomes per menu. One
- * environment at a time (live traffic by default), so emulator runs never inflate the live figures.
+ * environment at a time (live traffic by default), so emulator runs never inflate the live figures. Outcomes per
+ * menu count the days past the app's retention from the daily counts (features/retention/daily-counts.ts); the
+ * users are the callers of the records still kept.
  */
 export async function getAppDashboard(ctx: AppContext, user: AuthUser, runtime: Runtime, appId: string, environment: Environment) {
   const app = await getMonitoredApp(ctx, user, appId);
   const since = new Date(ctx.now().getTime() - 24 * 3_600_000);
   const ofApp = and(eq(sessionRecords.appId, app.id), eq(sessionRecords.environment, environment));
   const isTest = isTestTransaction();
+  const countedBefore = await findCountedBefore(ctx, app.userId);
   const [active, [tx], [users], [menuCount], byHour, outcomes, menuLabel] = await Promise.all([
     runtime.findActiveSessions(app.id),
     ctx.db
@@ -90,17 +94,23 @@ export async function getAppDashboard(ctx: AppContext, user: AuthUser, runtime: 
         abandoned: sql<number>`count(*) filter (where ${sessionRecords.status} = 'abandoned')`.mapWith(Number),
       })
       .from(sessionRecords)
-      .where(ofApp)
+      .where(and(ofApp, countedBefore ? gte(sessionRecords.endedAt, countedBefore) : undefined))
       .groupBy(sql`1`),
     findMenuLabels(ctx, app.id),
   ]);
+  const outcomesByMenu = new Map(outcomes.map((o) => [o.menuId, { ...o }]));
+  for (const day of countedBefore ? await findSessionDayTallies(ctx, app.id, environment, null, countedBefore) : []) {
+    if (day.status !== 'completed' && day.status !== 'abandoned') continue;
+    if (!outcomesByMenu.has(day.menuId)) outcomesByMenu.set(day.menuId, { menuId: day.menuId, completed: 0, abandoned: 0 });
+    outcomesByMenu.get(day.menuId)![day.status] += day.sessions;
+  }
   return {
     connectedSessions: active.filter((s) => s.environment === environment).length,
     transactions: tx!.n,
     totalUsers: users!.n,
     menuCount: menuCount!.n,
     sessionsByHour: byHour.map((r) => ({ hour: r.hour, network: r.network, sessions: r.sessions })),
-    menuOutcomes: outcomes.map((o) => ({
+    menuOutcomes: [...outcomesByMenu.values()].map((o) => ({
       menuId: o.menuId,
       menu: menuLabel(o.menuId),
       completed: o.completed,

@@ -5,7 +5,9 @@
  * (shared/gateway-profiles.ts, as the app's connections narrow it); and the slowest actions they ran.
  *
  * Read from session_records on its (app_id, ended_at) index (the period's records only, whatever the app's history)
- * and from action_results on its (app_id, session_id) index, for those records' sessions.
+ * and from action_results on its (app_id, session_id) index, for those records' sessions. Days past the app's
+ * retention are counted from the daily counts (features/retention/daily-counts.ts): their sessions by cause, menu
+ * and network; times and actions only where the records still are.
  */
 import { and, between, count, eq, sql, type SQL } from 'drizzle-orm';
 import { actionResults as ar, sessionRecords as sr } from '../../../db/schema';
@@ -16,6 +18,7 @@ import { COMPLETING_CAUSES, END_CAUSES, type EndCause } from '../../../shared/se
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../../core/auth-user';
 import { getMonitoredApp } from '../../core/app-access';
+import { findCountedBefore, findSessionDayTallies } from '../retention/daily-counts';
 import { findMenuLabels, periodBounds } from './dashboard.service';
 
 /** The slowest actions listed. */
@@ -66,7 +69,10 @@ const percentiles = (name: string, value: SQL) => sql`
 export async function getSessionHealth(ctx: AppContext, user: AuthUser, appId: string, environment: Environment, period: DashboardPeriod) {
   const app = await getMonitoredApp(ctx, user, appId);
   const { from, to } = periodBounds(ctx, period);
-  const inPeriod = and(eq(sr.appId, app.id), eq(sr.environment, environment), between(sr.endedAt, from, to))!;
+  // Days before `countedBefore` are read from the daily counts, whole; the records from it on.
+  const countedBefore = await findCountedBefore(ctx, app.userId);
+  const isCounted = countedBefore !== null && countedBefore > from;
+  const inPeriod = and(eq(sr.appId, app.id), eq(sr.environment, environment), between(sr.endedAt, isCounted ? countedBefore : from, to))!;
 
   // Each gateway's budget as the app's connections narrow it, for counting the hops that went over it.
   const budgets = [...USSD_GATEWAYS, 'emulator'].map((gateway) => ({
@@ -78,12 +84,13 @@ export async function getSessionHealth(ctx: AppContext, user: AuthUser, appId: s
     sql` `,
   )} end)`;
 
-  const [tallies, latency, slowest, menuLabel] = await Promise.all([
+  const [recordTallies, countedTallies, latency, slowest, menuLabel] = await Promise.all([
     ctx.db
       .select({ menuId: sql<string>`coalesce(${sr.lastMenu}, '')`, network: sr.network, cause: sr.endCause, sessions: count() })
       .from(sr)
       .where(inPeriod)
       .groupBy(sql`1`, sr.network, sr.endCause),
+    isCounted ? findSessionDayTallies(ctx, app.id, environment, from, countedBefore) : [],
     ctx.db.execute(sql`
       select ${sr.gateway} as gateway, count(*)::int as hops,
         (count(*) filter (where h.total > ${budgetOf}))::int as over_budget,
@@ -109,6 +116,7 @@ export async function getSessionHealth(ctx: AppContext, user: AuthUser, appId: s
   const causes = new Map<Cause, number>();
   const menus = new Map<string, CauseTally>();
   const networks = new Map<string, { detail: Set<string>; sent: Set<string>; tally: CauseTally }>();
+  const tallies = [...recordTallies, ...countedTallies.map((c) => ({ ...c, cause: c.cause as EndCause | null }))];
   for (const row of tallies) {
     causes.set(row.cause, (causes.get(row.cause) ?? 0) + row.sessions);
     if (!menus.has(row.menuId)) menus.set(row.menuId, new CauseTally());

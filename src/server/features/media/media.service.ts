@@ -350,20 +350,35 @@ export async function getReadableMedia(ctx: AppContext, user: AuthUser, mediaId:
 const SWEEP_BATCH = 500;
 
 /**
- * Removes the bytes of files older than MEDIA_RETENTION_DAYS, keeping their records (marked `deleted_at`, so a
- * link answers 410 and a session log still shows a file was there). Each file's bytes go first, then its mark:
- * a store that fails leaves the file for the next run. Answers how many files were swept.
+ * Removes the bytes of files past their retention, keeping their records (marked `deleted_at`, so a link answers 410
+ * and a session log still shows a file was there): past MEDIA_RETENTION_DAYS for every account, and past `cutoff`
+ * for each group of accounts that keeps media for fewer days (their plan's or their own figure,
+ * features/retention/retention-terms.ts). Each file's bytes go first, then its mark: a store that fails leaves the
+ * file for the next run. Answers how many files were swept.
  */
-export async function sweepExpiredMedia(ctx: AppContext): Promise<number> {
+export async function sweepExpiredMedia(
+  ctx: AppContext,
+  groups: ReadonlyArray<{ cutoff: Date; ownerIds: string[] }> = [],
+): Promise<number> {
   const days = ctx.config.MEDIA_RETENTION_DAYS;
-  if (days <= 0) return 0;
-  const cutoff = new Date(ctx.now().getTime() - days * DAY_MS);
-  const due = await ctx.db
-    .select({ id: mediaFiles.id, storageKey: mediaFiles.storageKey })
-    .from(mediaFiles)
-    .where(and(isNull(mediaFiles.deletedAt), lt(mediaFiles.createdAt, cutoff)))
-    .orderBy(mediaFiles.createdAt)
-    .limit(SWEEP_BATCH);
+  const bounds = [
+    ...(days > 0 ? [{ cutoff: new Date(ctx.now().getTime() - days * DAY_MS), ownerIds: null }] : []),
+    ...groups.filter((g) => g.ownerIds.length > 0),
+  ];
+  const found = new Map<string, { id: string; storageKey: string }>();
+  for (const { cutoff, ownerIds } of bounds) {
+    if (found.size >= SWEEP_BATCH) break;
+    const rows = await ctx.db
+      .select({ id: mediaFiles.id, storageKey: mediaFiles.storageKey })
+      .from(mediaFiles)
+      .where(
+        and(isNull(mediaFiles.deletedAt), lt(mediaFiles.createdAt, cutoff), ownerIds ? inArray(mediaFiles.ownerId, ownerIds) : undefined),
+      )
+      .orderBy(mediaFiles.createdAt)
+      .limit(SWEEP_BATCH - found.size);
+    for (const row of rows) found.set(row.id, row);
+  }
+  const due = [...found.values()];
   let swept = 0;
   for (const file of due) {
     try {

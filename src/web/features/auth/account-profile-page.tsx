@@ -1,10 +1,11 @@
 import { Avatar, Badge, Card, Divider, Grid, Group, Stack, Tabs, Text, Title } from '@mantine/core';
-import { IconKey, IconLock, IconShieldLock } from '@tabler/icons-react';
+import { IconDatabase, IconKey, IconLock, IconShieldLock } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
 import type { SessionUser } from '../../../shared/api/auth.schema';
 import { getRoles } from '../../../shared/roles';
 import { ApiKeyListPanel } from './api-key-list-panel';
 import { PasswordChangeForm } from './password-change-form';
+import { RetentionPanel } from './retention-panel';
 import { TwoFactorPanel } from './two-factor-panel';
 import { useCurrentUser } from '../../lib/use-current-user';
 
@@ -32,6 +33,9 @@ function ProfileDetail({ label, value }: { label: string; value: string }) {
   );
 }
 
+/** The tabs a link may open with `?tab=`. */
+const TABS = ['change-password', 'two-factor', 'retention'] as const;
+
 export function AccountProfilePage() {
   const user = useCurrentUser();
   // An inbox agent has no API keys (the server refuses them every call but the inbox's and their own sign-in's).
@@ -52,7 +56,9 @@ export function AccountProfilePage() {
           Account Settings
         </Title>
         <Text c="dimmed" mt={6}>
-          {isAgent ? 'Your profile, password and two-factor sign-in.' : 'Your profile, sign-in details, two-factor sign-in and API keys.'}
+          {isAgent
+            ? 'Your profile, password and two-factor sign-in.'
+            : 'Your profile, sign-in details, two-factor sign-in, API keys and how long your data is kept.'}
         </Text>
       </div>
       <Grid gap="lg" align="flex-start">
@@ -86,7 +92,7 @@ export function AccountProfilePage() {
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 8 }}>
           <Card withBorder radius="lg" padding="lg">
-            <Tabs defaultValue={searchParams.get('tab') === 'two-factor' ? 'two-factor' : 'change-password'}>
+            <Tabs defaultValue={TABS.find((tab) => tab === searchParams.get('tab')) ?? 'change-password'}>
               <Tabs.List mb="lg">
                 <Tabs.Tab value="change-password" leftSection={<IconLock size={16} />}>
                   Change Password
@@ -99,6 +105,11 @@ export function AccountProfilePage() {
                     API keys
                   </Tabs.Tab>
                 )}
+                {!isAgent && (
+                  <Tabs.Tab value="retention" leftSection={<IconDatabase size={16} />}>
+                    Retention
+                  </Tabs.Tab>
+                )}
               </Tabs.List>
               <Tabs.Panel value="change-password">
                 <PasswordChangeForm />
@@ -109,6 +120,11 @@ export function AccountProfilePage() {
               {!isAgent && (
                 <Tabs.Panel value="api-keys">
                   <ApiKeyListPanel />
+                </Tabs.Panel>
+              )}
+              {!isAgent && (
+                <Tabs.Panel value="retention">
+                  <RetentionPanel />
                 </Tabs.Panel>
               )}
             </Tabs>

@@ -1,0 +1,123 @@
+/**
+ * The dashboard's counts for days past an app's retention (docs/operations.md, "Daily counts"): finished sessions
+ * counted per app and UTC day, by environment, network, last menu, status and end cause, in `session_day_counts`.
+ *
+ * Each whole day is counted once, an hour after it ended, by the retention sweep before it deletes anything: the
+ * sweep never deletes records of a day not yet counted (expiry.ts), so every expired day has its counts. A day's
+ * records are found by their serial id (the same binary search as expiry's), so counting reads one day's rows by the
+ * primary key and no index is added to the records. Counting again (two processes at once) writes the same figures.
+ *
+ * The dashboard reads the counts for the days before the app's retention cutoff (whose records are gone, or going),
+ * and the records from that day on: a day is read from one source only, so no session counts twice.
+ */
+import { and, eq, gte, lt, sql } from 'drizzle-orm';
+import { dailyRollups, sessionDayCounts } from '../../../db/schema';
+import type { Environment } from '../../../shared/api/monitoring.schema';
+import type { AppContext } from '../../context';
+import { DAY_MS, formatDay } from '../../core/dates';
+import { findCutoffId } from './serial-ids';
+import { findRetentionTerms, getRetentionCutoff, getRetentionDays, startOfUtcDay } from './retention-terms';
+
+const ROLLUP = 'sessions';
+/** A day is counted this long after it ended: records a little late (the sink's batches) are in by then. */
+const SETTLE_MS = 3_600_000;
+/** Ids either side of a day's bounds also read, for records written a little out of order. */
+const ID_MARGIN = 10_000;
+
+const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
+const dayStart = (day: string) => new Date(`${day}T00:00:00.000Z`);
+
+/** Where the counting stands: every day before the returned one is counted; null before the first roll-up. */
+export async function getRolledUpUntil(ctx: AppContext): Promise<Date | null> {
+  const [row] = await ctx.db.select({ through: dailyRollups.through }).from(dailyRollups).where(eq(dailyRollups.name, ROLLUP));
+  return row ? new Date(dayStart(row.through).getTime() + DAY_MS) : null;
+}
+
+/** Counts the whole days not yet counted, oldest first, at most `maxDays` of them; answers how many it counted. */
+export async function rollUpSessionDays(ctx: AppContext, { maxDays = 31 }: { maxDays?: number } = {}): Promise<number> {
+  const until = startOfUtcDay(new Date(ctx.now().getTime() - SETTLE_MS));
+  let next = await getRolledUpUntil(ctx);
+  if (!next) {
+    // The first roll-up starts at the oldest record's day (or today, with none).
+    const [oldest] = rowsOf<{ ended_at: string | Date }>(
+      await ctx.db.execute(sql`select ended_at from session_records order by id limit 1`),
+    );
+    next = oldest ? startOfUtcDay(new Date(oldest.ended_at)) : until;
+    await markThrough(ctx, new Date(next.getTime() - DAY_MS));
+  }
+  let counted = 0;
+  for (; next < until && counted < maxDays; next = new Date(next.getTime() + DAY_MS), counted++) {
+    await countDay(ctx, next);
+    await markThrough(ctx, next);
+  }
+  return counted;
+}
+
+async function markThrough(ctx: AppContext, day: Date): Promise<void> {
+  const through = formatDay(day);
+  await ctx.db
+    .insert(dailyRollups)
+    .values({ name: ROLLUP, through })
+    .onConflictDoUpdate({ target: dailyRollups.name, set: { through: sql`greatest(${dailyRollups.through}, excluded.through)` } });
+}
+
+async function countDay(ctx: AppContext, start: Date): Promise<void> {
+  const end = new Date(start.getTime() + DAY_MS);
+  const low = Math.max(0, (await findCutoffId(ctx, 'session_records', 'ended_at', start)) - ID_MARGIN);
+  const high = (await findCutoffId(ctx, 'session_records', 'ended_at', end)) + ID_MARGIN;
+  await ctx.db.execute(sql`
+    insert into session_day_counts (app_id, day, environment, network, last_menu, status, end_cause, sessions)
+    select app_id, ${formatDay(start)}::date, environment, network, coalesce(last_menu, ''), status, coalesce(end_cause, ''), count(*)::int
+    from session_records
+    where id > ${low} and id <= ${high} and ended_at >= ${start.toISOString()}::timestamptz and ended_at < ${end.toISOString()}::timestamptz
+    group by 1, 3, 4, 5, 6, 7
+    on conflict (app_id, day, environment, network, last_menu, status, end_cause) do update set sessions = excluded.sessions`);
+}
+
+/**
+ * The day from which an app's finished sessions are read from their records (before it, from the daily counts):
+ * the owner's retention cutoff for session records, or the first day not yet counted if that is earlier; null when
+ * its records are kept for ever (records only).
+ */
+export async function findCountedBefore(ctx: AppContext, ownerId: string): Promise<Date | null> {
+  const terms = await findRetentionTerms(ctx, ownerId);
+  const days = terms && getRetentionDays(ctx.config, terms, 'sessions');
+  if (!days) return null;
+  const cutoff = getRetentionCutoff(ctx.now(), days);
+  const until = await getRolledUpUntil(ctx);
+  if (!until) return null;
+  return until < cutoff ? until : cutoff;
+}
+
+export interface SessionDayTally {
+  menuId: string;
+  network: string;
+  status: string;
+  cause: string | null;
+  sessions: number;
+}
+
+/** The app's counted sessions of one environment, on the days from `from` (its day included) to before `before`. */
+export async function findSessionDayTallies(
+  ctx: AppContext,
+  appId: string,
+  environment: Environment,
+  from: Date | null,
+  before: Date,
+): Promise<SessionDayTally[]> {
+  const c = sessionDayCounts;
+  const rows = await ctx.db
+    .select({
+      menuId: c.lastMenu,
+      network: c.network,
+      status: c.status,
+      endCause: c.endCause,
+      sessions: sql<number>`sum(${c.sessions})::int`.mapWith(Number),
+    })
+    .from(c)
+    .where(
+      and(eq(c.appId, appId), eq(c.environment, environment), from ? gte(c.day, formatDay(from)) : undefined, lt(c.day, formatDay(before))),
+    )
+    .groupBy(c.lastMenu, c.network, c.status, c.endCause);
+  return rows.map((r) => ({ menuId: r.menuId, network: r.network, status: r.status, cause: r.endCause || null, sessions: r.sessions }));
+}

@@ -1,0 +1,259 @@
+/**
+ * Expiry of the tables that grow with traffic (docs/operations.md, "Data lifetime"): each row goes once its account's
+ * retention for its kind (retention-terms.ts) is past, a bounded batch at a time, so expiry never holds a hop up and
+ * no index is added to the tables every hop writes to.
+ *
+ * Three ways of finding the rows, by what the table already has:
+ * - the operator's bound, for every account at once, on the event tables the sink appends to: by their serial id.
+ *   Ids grow with time, so the newest id before the cutoff is found by a binary search over the primary key (a few
+ *   dozen point reads whatever the table's size) and everything below it goes in batches of ids;
+ * - an account's shorter retention on a table with an (app or owner, time) index: by that index, for the group of
+ *   accounts keeping the kind for as many days (one group per plan figure and per distinct ask);
+ * - a shorter retention on a table without one (inputs, action results: their only index is the session's): id
+ *   windows between the operator's cutoff and the group's, each statement reading at most `windowSize` rows by the
+ *   primary key and deleting the group's apps' rows among them. How far each group's windows have gone is kept per
+ *   process, so later sweeps read only new windows; a process that starts again, or a group that gains an app older
+ *   than its mark (an account that lowered its retention, a plan that changed), reads the range once more.
+ *
+ * A row a few seconds out of order (two processes' batches) goes a tick early or late. Several processes sweeping at
+ * once delete the same rows at most twice over (a delete is idempotent).
+ */
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { type SQL, sql } from 'drizzle-orm';
+import type { RetentionKind } from '../../../shared/billing/plans';
+import type { AppContext } from '../../context';
+import { getRolledUpUntil, rollUpSessionDays } from './daily-counts';
+import { findCutoffId } from './serial-ids';
+import { findRetentionGroups, getOperatorDays, getRetentionCutoff, type RetentionGroup } from './retention-terms';
+
+interface ExpiringTable {
+  table: string;
+  kind: Exclude<RetentionKind, 'media'>;
+  /** The column that says when the row happened. */
+  at: string;
+  /** The column naming whose row it is: an app or an account (owner). */
+  key: 'app_id' | 'owner_id';
+  /** Rows the sink appends in order, with a serial id: the operator's bound goes by id. */
+  isSerial: boolean;
+  /** How an account's shorter retention finds the rows: its (key, time) index, or id windows. */
+  byIndex: boolean;
+  /** Rows that must stay whatever their age (not yet sent, still open). */
+  keep?: string;
+}
+
+/** Every table that grows with traffic; the docs list each with its kind (docs/operations.md, "Data lifetime"). */
+export const EXPIRING: readonly ExpiringTable[] = [
+  { table: 'app_logs', kind: 'logs', at: 'created_at', key: 'app_id', isSerial: true, byIndex: true },
+  { table: 'session_inputs', kind: 'inputs', at: 'created_at', key: 'app_id', isSerial: true, byIndex: false },
+  { table: 'action_results', kind: 'actionResults', at: 'created_at', key: 'app_id', isSerial: true, byIndex: false },
+  { table: 'session_records', kind: 'sessions', at: 'ended_at', key: 'app_id', isSerial: true, byIndex: true },
+  { table: 'whatsapp_messages', kind: 'messages', at: 'sent_at', key: 'app_id', isSerial: true, byIndex: true },
+  { table: 'sms_messages', kind: 'messages', at: 'created_at', key: 'owner_id', isSerial: false, byIndex: true, keep: "status = 'QUEUED'" },
+  { table: 'sms_replies', kind: 'messages', at: 'received_at', key: 'owner_id', isSerial: false, byIndex: true },
+  {
+    table: 'whatsapp_first_messages',
+    kind: 'messages',
+    at: 'created_at',
+    key: 'app_id',
+    isSerial: false,
+    byIndex: true,
+    keep: "status = 'sending'",
+  },
+  // A closed conversation goes whole, its messages with it (their foreign key); an open one stays.
+  {
+    table: 'inbox_conversations',
+    kind: 'messages',
+    at: 'closed_at',
+    key: 'app_id',
+    isSerial: false,
+    byIndex: true,
+    keep: "status <> 'closed'",
+  },
+  {
+    table: 'webhook_deliveries',
+    kind: 'logs',
+    at: 'created_at',
+    key: 'app_id',
+    isSerial: false,
+    byIndex: true,
+    keep: "status in ('pending', 'sending')",
+  },
+];
+
+const EXPIRING_KINDS = [...new Set(EXPIRING.map((t) => t.kind))];
+/** Keys per statement: a group's apps or owners go in chunks, so no statement carries an unbounded list. */
+const KEYS_PER_STATEMENT = 1000;
+
+const affected = (result: unknown) =>
+  (result as { affectedRows?: number; rowCount?: number }).affectedRows ?? (result as { rowCount?: number }).rowCount ?? 0;
+
+export interface RetentionSweep {
+  /** Rows deleted per table in this sweep. */
+  deleted: Record<string, number>;
+  /** True when a table still had expired rows when the sweep's batches ran out (the next sweep goes on). */
+  isBehind: boolean;
+}
+
+export interface SweepOptions {
+  /** Rows per delete. */
+  batchSize?: number;
+  /** Deletes (or id windows) per table and group in one sweep. */
+  maxBatches?: number;
+  /** Ids one window statement reads, for the tables without a time index. */
+  windowSize?: number;
+}
+
+/** How far a group's id windows have gone in one table: every id up to `throughId` was looked at for `cutoff`. */
+interface WindowMark {
+  throughId: number;
+  cutoff: Date;
+  appIds: Set<string>;
+}
+/** Per process (per context: tests run several apps in one process), per table and group's days. */
+const windowMarks = new WeakMap<AppContext, Map<string, WindowMark>>();
+
+const chunksOf = <T>(items: readonly T[]) => {
+  const chunks: T[][] = [];
+  for (let i = 0; i < items.length; i += KEYS_PER_STATEMENT) chunks.push(items.slice(i, i + KEYS_PER_STATEMENT));
+  return chunks;
+};
+
+/**
+ * One sweep: the sessions' daily counts rolled up first (records only go once their day is counted), then every
+ * expiring table's rows past their accounts' retention, at most `maxBatches` batches of `batchSize` a table and
+ * group.
+ */
+export async function sweepExpiredRows(ctx: AppContext, options: SweepOptions = {}): Promise<RetentionSweep> {
+  const { batchSize = 5000, maxBatches = 20, windowSize = 50_000 } = options;
+  const deleted: Record<string, number> = {};
+  let isBehind = false;
+  const groupsByKind = await findRetentionGroups(ctx, EXPIRING_KINDS);
+  const operatorDays = getOperatorDays(ctx.config, 'logs');
+  if (operatorDays === null && [...groupsByKind.values()].every((groups) => groups.length === 0)) return { deleted, isBehind };
+  await rollUpSessionDays(ctx);
+  // Records go only once their day is counted: never past the day after the last one rolled up.
+  const countedUntil = await getRolledUpUntil(ctx);
+  const clamp = (table: ExpiringTable, cutoff: Date) =>
+    table.table === 'session_records' && countedUntil && countedUntil < cutoff ? countedUntil : cutoff;
+  const operatorCutoff = operatorDays === null ? null : getRetentionCutoff(ctx.now(), operatorDays);
+
+  for (const table of EXPIRING) {
+    deleted[table.table] = 0;
+    const add = (n: number) => {
+      deleted[table.table]! += n;
+    };
+    // The operator's bound, every account at once, by id.
+    let floorId = 0;
+    if (table.isSerial && operatorCutoff) {
+      floorId = await findCutoffId(ctx, table.table, table.at, clamp(table, operatorCutoff));
+      const done = await deleteBelowId(ctx, table, floorId, batchSize, maxBatches, add);
+      isBehind ||= !done;
+    }
+    for (const group of groupsByKind.get(table.kind) ?? []) {
+      // The operator's bound already took these on a serial table.
+      if (table.isSerial && operatorDays !== null && group.days >= operatorDays) continue;
+      const cutoff = clamp(table, group.cutoff);
+      const done = table.byIndex
+        ? await deleteByIndex(ctx, table, group, cutoff, batchSize, maxBatches, add)
+        : await deleteByWindows(ctx, table, group, cutoff, floorId, { windowSize, maxBatches }, add);
+      isBehind ||= !done;
+    }
+  }
+  const total = Object.values(deleted).reduce((a, b) => a + b, 0);
+  if (total > 0) ctx.log.info({ deleted, isBehind }, 'expired rows deleted');
+  return { deleted, isBehind };
+}
+
+/** Every row with an id up to `lastId`, in batches; true when none is left. */
+async function deleteBelowId(
+  ctx: AppContext,
+  { table }: ExpiringTable,
+  lastId: number,
+  batchSize: number,
+  maxBatches: number,
+  add: (n: number) => void,
+): Promise<boolean> {
+  for (let batch = 0; batch < maxBatches && lastId > 0; batch++) {
+    const count = affected(
+      await ctx.db.execute(
+        sql`delete from ${sql.raw(table)} where id in (select id from ${sql.raw(table)} where id <= ${lastId} order by id limit ${batchSize})`,
+      ),
+    );
+    add(count);
+    if (count < batchSize) return true;
+    // Between batches, the hops' own statements get the database.
+    await yieldToEventLoop();
+  }
+  return lastId === 0;
+}
+
+/** The group's rows before `cutoff` by the table's (key, time) index, in batches; true when none is left. */
+async function deleteByIndex(
+  ctx: AppContext,
+  table: ExpiringTable,
+  group: RetentionGroup,
+  cutoff: Date,
+  batchSize: number,
+  maxBatches: number,
+  add: (n: number) => void,
+): Promise<boolean> {
+  const keys = table.key === 'app_id' ? group.apps.map((a) => a.id) : group.ownerIds;
+  const keep: SQL = table.keep ? sql.raw(` and not (${table.keep})`) : sql``;
+  let batches = 0;
+  for (const chunk of chunksOf(keys)) {
+    for (;;) {
+      if (batches++ >= maxBatches) return false;
+      const count = affected(
+        await ctx.db.execute(sql`delete from ${sql.raw(table.table)} where id in (
+          select id from ${sql.raw(table.table)}
+          where ${sql.raw(table.key)} in ${chunk} and ${sql.raw(table.at)} < ${cutoff.toISOString()}::timestamptz${keep}
+          limit ${batchSize})`),
+      );
+      add(count);
+      if (count < batchSize) break;
+      await yieldToEventLoop();
+    }
+  }
+  return true;
+}
+
+/**
+ * The group's rows before `cutoff` on a table without a time index: id windows from where the group's last sweep
+ * stopped (or the operator's cutoff) to the group's cutoff id; true when the windows reached it.
+ */
+async function deleteByWindows(
+  ctx: AppContext,
+  table: ExpiringTable,
+  group: RetentionGroup,
+  cutoff: Date,
+  floorId: number,
+  { windowSize, maxBatches }: { windowSize: number; maxBatches: number },
+  add: (n: number) => void,
+): Promise<boolean> {
+  if (group.apps.length === 0) return true;
+  if (!windowMarks.has(ctx)) windowMarks.set(ctx, new Map());
+  const marks = windowMarks.get(ctx)!;
+  const markKey = `${table.table}:${group.days}`;
+  const mark = marks.get(markKey);
+  // An app new to the group with rows from before the mark's cutoff: its older rows were never looked at for it.
+  const isMarkGood = mark && group.apps.every((app) => mark.appIds.has(app.id) || app.createdAt >= mark.cutoff);
+  let from = Math.max(floorId, isMarkGood ? mark.throughId : 0);
+  const lastId = await findCutoffId(ctx, table.table, table.at, cutoff);
+  const appIds = group.apps.map((a) => a.id);
+  const chunks = chunksOf(appIds);
+  for (let window = 0; window < maxBatches && from < lastId; window++) {
+    const to = Math.min(from + windowSize, lastId);
+    for (const chunk of chunks)
+      add(
+        affected(
+          await ctx.db.execute(
+            sql`delete from ${sql.raw(table.table)} where id > ${from} and id <= ${to} and ${sql.raw(table.key)} in ${chunk}`,
+          ),
+        ),
+      );
+    from = to;
+    marks.set(markKey, { throughId: from, cutoff, appIds: new Set(appIds) });
+    await yieldToEventLoop();
+  }
+  return from >= lastId;
+}
