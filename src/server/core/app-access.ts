@@ -140,5 +140,6 @@ export function checkCanBuildApps(user: AuthUser): void {
 
 /** A bot is an app too, but its settings and copies are the bots area's (features/bots): the USSD calls refuse it. */
 export function checkIsUssdApp(row: AppRow): void {
+  if (row.channel === 'subflow') throw invalid(APP_MESSAGES.isSubflow);
   if (row.channel !== 'ussd') throw invalid(APP_MESSAGES.isBot);
 }

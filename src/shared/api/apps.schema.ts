@@ -45,6 +45,7 @@ export type ConnectionMode = (typeof CONNECTION_MODES)[number];
 export const APP_MESSAGES = {
   incomplete: 'Please complete all fields',
   isBot: 'This is a WhatsApp bot: change it on its Bot Settings',
+  isSubflow: 'This is a sub-flow: change or delete it on the Sub-flows screen (/subflows)',
   noBase: 'Please select top level shortcode',
   noHash: "Shortcode must end with '#'",
   existingFormat: 'Shortcode must start with * and end with # . examples: *966#, *900*200#',

@@ -240,6 +240,8 @@ export async function findGatewayTraffic(ctx: AppContext, user: AuthUser, appId:
 
 export async function deleteApp(ctx: AppContext, user: AuthUser, appId: string): Promise<void> {
   const row = await getOwnedApp(ctx, user, appId);
+  // A sub-flow is deleted on its own screen, which refuses while an app uses it (docs/sub-flows.md).
+  if (row.channel === SUBFLOW_CHANNEL) throw invalid(APP_MESSAGES.isSubflow);
   await ctx.db.transaction(async (tx) => {
     await tx.delete(apps).where(eq(apps.id, row.id));
     await recordChangeByAdmin(tx, user, row.userId, 'app_deleted', row.id, { appName: row.appName });

@@ -1,4 +1,5 @@
 import { beforeAll, expect, it } from 'vitest';
+import { APP_MESSAGES } from '../../../shared/api/apps.schema';
 import { MENU_MESSAGES } from '../../../shared/app';
 import { describeDb } from '../../../../tests/support/test-db';
 import { useTestApp, useUser } from '../../../../tests/support/test-app';
@@ -138,6 +139,10 @@ describeDb('sub-flows', () => {
     const refused = (await call('DELETE', `/api/subflows/${subflowId}`)).json();
     expect(refused.status).not.toBe('00');
     expect(refused.message).toContain('Sub-flow shop');
+    // Nor through the apps' calls: delete, change or export it as an app is refused with where to go.
+    const asApp = (await call('GET', `/deleteApp/${subflowId}`)).json();
+    expect(asApp.message).toBe(APP_MESSAGES.isSubflow);
+    expect((await call('GET', `/api/exportApp/${subflowId}`)).json().message).toBe(APP_MESSAGES.isSubflow);
     expect((await call('GET', `/api/subflows/${subflowId}`)).json().data.name).toBe('PIN check');
   });
 
