@@ -510,6 +510,22 @@ describe('lintApp on sub-flows', () => {
     );
   });
 
+  it("checks only the rules into a sub-flow when its menus are not at hand (the console's designer of an app)", () => {
+    const app = buildApp(
+      [
+        { userDefinedName: 'home', isFirst: true, switchOperations: [enter('end', {})] },
+        { userDefinedName: 'end', terminate: true },
+      ],
+      {
+        subflows: [pin([])],
+      },
+    );
+    expect(lintApp(app, undefined, { hasSubflowMenus: false }).map((i) => i.message)).toEqual([
+      'Rule 1 gives the sub-flow PIN check no "amount": session.vars.amount keeps what it had.',
+    ]);
+    expect(lintApp(app).map((i) => i.message)).toContain('The sub-flow PIN check has no menus.');
+  });
+
   it("knows a sub-flow's inputs and outputs as session variables, in the app and in the sub-flow's own draft", () => {
     const app = buildApp(
       [

@@ -64,7 +64,15 @@ export function formatLintIssue(issue: LintIssue): string {
  * gets a warning instead of its length check. Without it each render has a hop's budget.
  * @example lintApp(version).filter((i) => i.level === 'error') // empty: the version can be deployed
  */
-export function lintApp(app: AppVersion, renderTime?: RenderTimeAccount): LintIssue[] {
+export interface LintOptions {
+  /**
+   * Whether the sub-flows the version carries hold their menus (a deploy's, a run's): the console's designer of an
+   * app knows the account's sub-flows by their inputs and outputs only, and checks the rules that enter them.
+   */
+  hasSubflowMenus?: boolean;
+}
+
+export function lintApp(app: AppVersion, renderTime?: RenderTimeAccount, { hasSubflowMenus = true }: LintOptions = {}): LintIssue[] {
   const issues: LintIssue[] = [];
   if (app.menus.length === 0) return [issueAt('error', null, 'The app has no menus.')];
   const compiled = compileApp(app);
@@ -90,7 +98,7 @@ export function lintApp(app: AppVersion, renderTime?: RenderTimeAccount): LintIs
     issues.push({ ...issueAt('warning', m, UNREACHABLE_MESSAGE), code: 'unreachable' });
   for (const m of findLoopsWithoutExit(compiled, compiled.order, isSubflow))
     issues.push({ ...issueAt('warning', m, NO_EXIT_MESSAGE), code: 'no_exit' });
-  for (const subflow of compiled.subflows.values()) issues.push(...lintSubflow(compiled, subflow, known, renderTime));
+  if (hasSubflowMenus) for (const subflow of compiled.subflows.values()) issues.push(...lintSubflow(compiled, subflow, known, renderTime));
 
   const hasTags = compiled.dial.hasTags;
   if (app.useTemplateTag && !hasTags)
@@ -144,7 +152,8 @@ function lintSubflowRules(compiled: CompiledApp, m: CompiledMenu, isSubflow: boo
     }
     const subflow = compiled.subflows.get(rule.subflow.id);
     if (!subflow) {
-      issues.push(issueAt('error', m, MENU_MESSAGES.subflowNotFound, `${at}.subflow.id`));
+      // A broken target as a deleted menu is: the designer marks it on the rule and its card before any deploy.
+      issues.push({ ...issueAt('error', m, MENU_MESSAGES.subflowNotFound, `${at}.subflow.id`), code: 'missing_target' });
       return;
     }
     for (const name of Object.keys(rule.subflow.inputs))

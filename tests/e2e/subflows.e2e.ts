@@ -122,6 +122,12 @@ describeBrowser('sub-flows in the console', () => {
       .getByRole('tab', { name: /^Navigation/ })
       .click();
     expect(await page.getByRole('combobox', { name: 'Rule 1 action', exact: true }).inputValue()).toBe('Return');
+    // Return is right here: the designer's checks mark nothing.
+    expect(
+      await form(page)
+        .getByRole('tab', { name: /^Navigation/ })
+        .getAttribute('data-has-errors'),
+    ).not.toBe('true');
     await visible(form(page).getByText("Leaves the sub-flow with its outputs, back to the app's menu"));
     await shots(page, 'designer');
 

@@ -1,5 +1,6 @@
 import { officeHoursSchema } from '../office-hours';
 import { z } from 'zod';
+import { subflowInterfaceSchema } from '../app/subflow.schema';
 import { APP_CHANNELS } from '../app/app-version.schema';
 import { appLanguagesSchema } from '../app/languages';
 import { gatewayConnectionSchema, gatewayConnectionsSchema, USSD_GATEWAYS } from '../gateway-profiles';
@@ -164,6 +165,8 @@ export const appSchema = z.object({
   status: z.enum(['active', 'inactive']),
   /** Set on a sub-flow (docs/sub-flows.md), whose menus the designer edits as an app's; never served by a gateway. */
   isSubflow: z.literal(true).optional(),
+  /** A sub-flow's declared inputs and outputs (its designer's lint knows them as session variables). */
+  subflowInterface: subflowInterfaceSchema.optional(),
   /** With the gateway key on, both URLs end in it (docs/runtime.md, "Gateway keys"). */
   testUrl: z.string(),
   productionUrl: z.string(),

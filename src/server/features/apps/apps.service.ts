@@ -24,7 +24,7 @@ import { createGatewayKey } from '../../core/gateway-access';
 import { recordAdminAction, recordChangeByAdmin } from '../../core/audit-log';
 import { getAccessibleMerchant } from '../../core/merchant-access';
 import { checkCanBuildApps, checkIsUssdApp, createAppId, getOwnedApp, getReadableApp, isBuiltBy, type AppRow } from '../../core/app-access';
-import { findLiveVersions, SUBFLOW_CHANNEL, toAppLanguages, toGatewayConnections } from '../../core/app-versions';
+import { findLiveVersions, SUBFLOW_CHANNEL, toAppLanguages, toGatewayConnections, toSubflowInterface } from '../../core/app-versions';
 import { checkDialString, findCloneDialString, findDialStringHold, withDialStringClaim } from './app-dial-strings';
 
 /** The app's gateway URLs; with its gateway key on, the key is their last part (docs/runtime.md, "Gateway keys"). */
@@ -65,7 +65,7 @@ function toApp(
     isTemplate: row.isTemplate,
     channel: row.channel === 'whatsapp' ? 'whatsapp' : 'ussd',
     status: row.status === 'inactive' ? 'inactive' : 'active',
-    ...(row.channel === SUBFLOW_CHANNEL ? { isSubflow: true as const } : {}),
+    ...(row.channel === SUBFLOW_CHANNEL ? { isSubflow: true as const, subflowInterface: toSubflowInterface(row) } : {}),
     ...getGatewayUrls(origin, row.id, gatewayKey),
     hasGatewayKey: row.gatewayKey !== null,
     gatewayKey,

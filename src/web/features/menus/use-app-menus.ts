@@ -8,6 +8,7 @@ import { useApp } from '../apps/use-apps';
 import { createMenu, deleteMenu, findMenus, saveMenuOrder, updateMenu } from '../../../shared/api/menus.calls';
 import { call } from '../../lib/call';
 import { lintDraft, toDraftVersion, useMenus, useMenusLite } from './use-menus';
+import { useSubflows } from '../subflows/subflows.api';
 
 /** `replaced`: the menu as another tab (or teammate) had saved it since the form opened, which this save replaced. */
 export type MenuSaveResult = { ok: true; uniqueId: string; replaced?: Menu } | { ok: false; errors?: FieldError[] };
@@ -48,8 +49,15 @@ export function useAppMenus(appId: string) {
   const menusQuery = useMenus(appId);
   const liteQuery = useMenusLite(appId);
   const menus = useMemo(() => menusQuery.data ?? [], [menusQuery.data]);
+  // The account's sub-flows, read when a rule enters one: the lint checks what such a rule passes.
+  const entersSubflow = menus.some((m) => m.switchOperations.some((r) => r.subflow));
+  const { data: subflows, isPending: isSubflowsPending } = useSubflows(entersSubflow);
   // The deploy checks on the draft, in the browser: a rule whose target was deleted is marked where it is.
-  const lintIssues = useMemo(() => lintDraft(toDraftVersion(appId, appQuery.data, menus)), [appId, appQuery.data, menus]);
+  const lintIssues = useMemo(
+    // Until the sub-flows are read, a rule into one is not taken for a rule into nothing.
+    () => (entersSubflow && isSubflowsPending ? [] : lintDraft(toDraftVersion(appId, appQuery.data, menus, subflows))),
+    [appId, appQuery.data, menus, subflows, entersSubflow, isSubflowsPending],
+  );
 
   const refreshMenus = useCallback(
     () =>

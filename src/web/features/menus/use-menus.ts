@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { App } from '../../../shared/api/apps.schema';
 import type { AppVersionInfo, VersionDetails } from '../../../shared/api/menus.schema';
+import type { Subflow } from '../../../shared/api/subflows.schema';
 import { lintApp, type LintIssue } from '../../../engine';
 import { DEFAULT_SCREEN_LIMIT, type AppVersion, type Menu, type MenuLite } from '../../../shared/app';
 import { type ApiReply, isNetworkFailure, isNotFound, isOk } from '../../lib/api';
@@ -21,7 +22,7 @@ function readData<T>(reply: ApiReply<T>, what: string): T {
 }
 
 /** The draft as the engine runs it (the emulator, the test URL), from the designer's queries. */
-export function toDraftVersion(appId: string, app: App | undefined, menus: Menu[]): AppVersion {
+export function toDraftVersion(appId: string, app: App | undefined, menus: Menu[], subflows?: readonly Subflow[]): AppVersion {
   return {
     appId,
     versionId: 'draft',
@@ -33,6 +34,12 @@ export function toDraftVersion(appId: string, app: App | undefined, menus: Menu[
     menus,
     // As the server's draft: the lint holds screens to the strictest connected gateway (getScreenLimit).
     ...(app?.gatewayConnections.length ? { gatewayConnections: app.gatewayConnections } : {}),
+    // A sub-flow's own designer: its menus may Return, and its inputs and outputs are session variables.
+    ...(app?.isSubflow ? { subflowInterface: app.subflowInterface ?? { inputs: [], outputs: [] } } : {}),
+    // An app's: the account's sub-flows by their inputs and outputs (their menus are their own designers' to check).
+    ...(subflows?.length
+      ? { subflows: subflows.map((sf) => ({ id: sf.id, name: sf.name, version: 0, inputs: sf.inputs, outputs: sf.outputs, menus: [] })) }
+      : {}),
   };
 }
 
@@ -40,7 +47,7 @@ export function toDraftVersion(appId: string, app: App | undefined, menus: Menu[
 export function lintDraft(version: AppVersion): LintIssue[] {
   if (version.menus.length === 0) return [];
   try {
-    return lintApp(version);
+    return lintApp(version, undefined, { hasSubflowMenus: false });
   } catch {
     return [];
   }
