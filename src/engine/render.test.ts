@@ -89,17 +89,21 @@ describe('render time', () => {
 
   it("shares one budget between a hop's templates", async () => {
     let time = 0;
-    // Every reading of the clock is 12 ms later: each render takes 12 ms.
+    // Every reading of the clock is 600 ms later: each render takes 600 ms of a 1,000 ms budget. (Liquid also gets
+    // the budget left as its own wall-clock limit: 400 ms keeps a loaded machine's real render well inside it.)
     const { deps, spent } = buildAccount(Infinity, () => {
-      time += 12;
-      return time - 12;
+      time += 600;
+      return time - 600;
     });
     const upper = '{{ app.name | upcase }}';
-    const result = await startSession(compileMenuApp({ headerText: upper, displayText: upper, footerText: upper }), hop, deps);
-    expect(spent).toEqual([12, 12]);
+    const result = await startSession(compileMenuApp({ headerText: upper, displayText: upper, footerText: upper }), hop, {
+      ...deps,
+      limits: { renderBudgetMs: 1000 },
+    });
+    expect(spent).toEqual([600, 600]);
     expect(result.reply).toEqual({ text: UNAVAILABLE_TEXT, end: true });
     expect(result.events.find((e) => e.type === 'error_logged')?.message).toBe(
-      "Template rendering exceeded its time budget in footerText: 24 ms used, the hop's budget is 20 ms",
+      "Template rendering exceeded its time budget in footerText: 1200 ms used, the hop's budget is 1000 ms",
     );
   });
 
