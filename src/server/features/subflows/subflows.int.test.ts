@@ -2,7 +2,8 @@ import { beforeAll, expect, it } from 'vitest';
 import { APP_MESSAGES } from '../../../shared/api/apps.schema';
 import { MENU_MESSAGES } from '../../../shared/app';
 import { describeDb } from '../../../../tests/support/test-db';
-import { useTestApp, useUser } from '../../../../tests/support/test-app';
+import { seedUser, useTestApp, useUser } from '../../../../tests/support/test-app';
+import { MAX_SUBFLOWS_PER_ACCOUNT, SUBFLOW_API_MESSAGES } from '../../../shared/api/subflows.schema';
 import { seedApp, seedMenu } from '../../../../tests/support/seed-app';
 
 /** Sub-flows (docs/sub-flows.md): shared menus an app's rule enters and returns from, frozen at the app's deploy. */
@@ -162,6 +163,17 @@ describeDb('sub-flows', () => {
     const deploy = (await call('GET', `/api/deployChanges/${theirs}`, undefined, stranger.auth)).json();
     expect(deploy.status).not.toBe('00');
     expect(deploy.message).toContain(MENU_MESSAGES.subflowNotFound);
+  });
+
+  it('keeps an account to 100 sub-flows: the next is refused with the reason, nothing made', async () => {
+    const hoarder = (await seedUser(t)).auth;
+    const made = await Promise.all(
+      Array.from({ length: MAX_SUBFLOWS_PER_ACCOUNT + 2 }, (_, i) => call('POST', '/api/subflows', { name: `Piece ${i}` }, hoarder)),
+    );
+    const refused = made.filter((r) => r.json().status !== '00');
+    expect(refused).toHaveLength(2);
+    expect(refused[0]!.json().message).toBe(SUBFLOW_API_MESSAGES.tooMany);
+    expect((await call('GET', '/api/subflows', undefined, hoarder)).json().data).toHaveLength(MAX_SUBFLOWS_PER_ACCOUNT);
   });
 
   it('refuses bad declarations with their messages, and Return in an app', async () => {
