@@ -204,6 +204,17 @@ describeBrowser('sub-flows in the console', () => {
     await page.getByText('Deployed version 1', { exact: false }).first().waitFor();
     await closeToasts(page);
 
+    // The flow map draws the rule through a collapsed box of the sub-flow, which opens the sub-flow's own map.
+    await page.goto(`/app/design/${payId}/flow`);
+    const box = page.locator('[data-testid="flow-node"][data-kind="subflow"]');
+    // Named once the account's sub-flows are read (until then a plain "Sub-flow", never "Missing").
+    await visible(box.getByText('PIN check'));
+    expect(await box.textContent()).toContain('in: amount');
+    await shots(page, 'flow-map');
+    await box.click();
+    await page.waitForURL(new RegExp(`/app/design/${subflowId}/flow$`));
+    await visible(page.locator('[data-testid="flow-node"][data-menu="pin"]'));
+
     // The version's changes name the sub-flow's menus beside the app's.
     await page.goto(`/app/design/${payId}/versions/1`);
     await page.getByRole('tab', { name: 'Changes (first version)' }).click();

@@ -260,6 +260,13 @@ describe('a rule through a sub-flow', () => {
     ]);
   });
 
+  it('names no box missing while the sub-flows are read', () => {
+    const menus = [menu('home', { isFirst: true, switchOperations: [{ ...goto('home'), subflow: { id: 'sf1', inputs: {} } }] })];
+    const graph = buildFlowGraph(menus, [], undefined, null);
+    expect(graph.nodes.find((n) => n.data.kind === 'subflow')?.data).toMatchObject({ title: 'Sub-flow', badges: [], lines: ['…'] });
+    expect(graph.edges[0]).toMatchObject({ kind: 'rule' });
+  });
+
   it('marks a sub-flow the account does not have', () => {
     const menus = [menu('home', { isFirst: true, switchOperations: [{ ...goto('home'), subflow: { id: 'gone', inputs: {} } }] })];
     const box = buildFlowGraph(menus, []).nodes.find((n) => n.data.kind === 'subflow');

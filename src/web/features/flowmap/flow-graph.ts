@@ -162,8 +162,8 @@ const hasBack = (m: Menu) => m.allowGoBack && !m.terminate;
 export const endNodeId = (menuId: string) => `end:${menuId}`;
 export const subflowNodeId = (menuId: string, rule: number) => `subflow:${menuId}:${rule}`;
 
-/** What the map shows of the account's sub-flows: a name and its menu count, by id. */
-export type FlowSubflows = ReadonlyMap<string, { name: string; menus: number }>;
+/** What the map shows of the account's sub-flows: a name and its menu count, by id; null while they are read. */
+export type FlowSubflows = ReadonlyMap<string, { name: string; menus: number }> | null;
 export const missingNodeId = (target: string) => `missing:${target}`;
 
 /**
@@ -220,9 +220,11 @@ export function buildFlowGraph(
       if (targetMenu && rule.subflow) {
         // A rule through a sub-flow: a collapsed box of the sub-flow between the menu and where it returns.
         const box = subflowNodeId(m.uniqueId, i);
-        const known = subflows.get(rule.subflow.id);
-        const name = known?.name ?? 'Missing sub-flow';
-        const lines = [known ? `Sub-flow · ${countOf(known.menus, 'menu')}` : `id ${trimText(rule.subflow.id, 26)}`];
+        const known = subflows?.get(rule.subflow.id);
+        // While the account's sub-flows are read, a box is a sub-flow not yet named, not a missing one.
+        const isMissing = subflows !== null && !known;
+        const name = known?.name ?? (isMissing ? 'Missing sub-flow' : 'Sub-flow');
+        const lines = [known ? `Sub-flow · ${countOf(known.menus, 'menu')}` : isMissing ? `id ${trimText(rule.subflow.id, 26)}` : '…'];
         const inputs = Object.keys(rule.subflow.inputs);
         if (inputs.length > 0) lines.push(trimText(`in: ${inputs.join(', ')}`, 26));
         subflowNodes.push({
@@ -231,12 +233,12 @@ export function buildFlowGraph(
             kind: 'subflow',
             title: name,
             lines,
-            badges: known ? [] : ['Broken target'],
+            badges: isMissing ? ['Broken target'] : [],
             actions: [],
             menuId: m.uniqueId,
             subflowId: rule.subflow.id,
             width: SMALL_NODE_WIDTH,
-            height: nodeHeight(lines.length, !known),
+            height: nodeHeight(lines.length, isMissing),
           },
         });
         edges.push({
@@ -244,7 +246,7 @@ export function buildFlowGraph(
           source: m.uniqueId,
           target: box,
           label: condition,
-          kind: known ? 'rule' : 'broken',
+          kind: isMissing ? 'broken' : 'rule',
           description: `${from} through the sub-flow ${name}`,
         });
         edges.push({

@@ -88,7 +88,8 @@ export function useFlowLayout(appId: string, data: AppMenus, direction: FlowDire
   const entersSubflow = menus.some((m) => m.switchOperations.some((r) => r.subflow));
   const { data: subflowList } = useSubflows(entersSubflow);
   const subflows: FlowSubflows = useMemo(
-    () => new Map((subflowList ?? []).map((sf) => [sf.id, { name: sf.name, menus: sf.menus }])),
+    // Not read yet (or not readable): null, so no box is called missing for it.
+    () => (subflowList ? new Map(subflowList.map((sf) => [sf.id, { name: sf.name, menus: sf.menus }])) : null),
     [subflowList],
   );
 
