@@ -258,8 +258,11 @@ function describeFindings(findings: Finding[]): string {
 }
 
 async function check(page: Page, screen: string, viewport: ViewportName): Promise<void> {
-  // Skeletons stand in for content still loading: axe looks at the content.
-  await page.waitForFunction(() => !document.querySelector('.mantine-Skeleton-root[data-visible]'));
+  // Skeletons stand in for content still loading: axe looks at the content. A hidden tab's panel keeps its
+  // skeletons (its content loads when the tab opens) and axe skips it: only skeletons on screen are waited for.
+  await page.waitForFunction(
+    () => ![...document.querySelectorAll('.mantine-Skeleton-root[data-visible]')].some((skeleton) => skeleton.checkVisibility()),
+  );
   await waitForAnimations(page);
   const findings = await findViolations(page);
   report[screen] = { ...report[screen], [viewport]: findings };

@@ -156,6 +156,7 @@ describeBrowser('console shell', () => {
       '/create-app',
       '/app-list',
       '/custom-functions',
+      '/subflows',
       '/app-templates',
       '/buy-shortcode',
       '/my-shortcodes',

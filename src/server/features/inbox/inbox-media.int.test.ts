@@ -1,13 +1,13 @@
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { inboxConversations, inboxMessages, mediaFiles, whatsappMessages, whatsappWindows } from '../../../db/schema';
+import { inboxConversations, inboxMessages, mediaFiles, whatsappMessages } from '../../../db/schema';
 import { INBOX_MESSAGES } from '../../../shared/api/inbox.schema';
 import { MEDIA_MESSAGES } from '../media/media.service';
 import { describeDb } from '../../../../tests/support/test-db';
 import { makePdf, makePng } from '../../../../tests/support/media-files';
 import { createApiClient, seedUser, useTestApp, useUser, type SeededUser } from '../../../../tests/support/test-app';
 import { CLOUD_CUSTOMER, type CloudTestApp, createCloudTestApp, type GraphCall, graphSent } from '../../../../tests/support/cloud-api';
-import { handOver, seedHandoffBot, type LinkedBot } from '../../../../tests/support/inbox-bot';
+import { closeWindow, handOver, seedHandoffBot, type LinkedBot } from '../../../../tests/support/inbox-bot';
 
 /**
  * An agent's reply with a file (docs/inbox.md, Replies): the agent uploads it through POST /api/media (for the
@@ -133,13 +133,9 @@ describeDb("the inbox's replies with a file", () => {
     expect(gone.statusCode).toBe(410);
     await unchanged();
 
-    // The window closed two days ago: WhatsApp takes no free message, a file no more than a text.
-    const twoDaysAgo = new Date(Date.now() - 48 * 3600_000);
-    await t.db
-      .update(whatsappWindows)
-      .set({ lastInboundAt: twoDaysAgo })
-      .where(and(eq(whatsappWindows.linkId, bot.linkId), eq(whatsappWindows.msisdn, `+${from}`)));
-    await t.db.update(inboxConversations).set({ lastInboundAt: twoDaysAgo }).where(eq(inboxConversations.id, conversationId));
+    // The window closed (the runtime's records written first, so a late batch cannot reopen it): WhatsApp takes no
+    // free message, a file no more than a text.
+    await closeWindow(t, bot, conversationId, from);
     const closedWindow = await replyTo(conversationId, { mediaId: ours, text: 'Late' });
     expect(closedWindow.statusCode, closedWindow.body).toBe(409);
     expect(closedWindow.json().message).toContain('24-hour window');
