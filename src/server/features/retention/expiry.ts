@@ -18,11 +18,11 @@
  * A row a few seconds out of order (two processes' batches) goes a tick early or late. Several processes sweeping at
  * once delete the same rows at most twice over (a delete is idempotent).
  */
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { setTimeout as sleep, setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { type SQL, sql } from 'drizzle-orm';
 import type { RetentionKind } from '../../../shared/billing/plans';
 import type { AppContext } from '../../context';
-import { getRolledUpUntil, rollUpSessionDays } from './daily-counts';
+import { type DayTally, getRolledUpUntil, rollUpSessionDays, tallyDeleted } from './daily-counts';
 import { findCutoffId } from './serial-ids';
 import { findRetentionGroups, getOperatorDays, getRetentionCutoff, type RetentionGroup } from './retention-terms';
 
@@ -39,6 +39,8 @@ interface ExpiringTable {
   byIndex: boolean;
   /** Rows that must stay whatever their age (not yet sent, still open). */
   keep?: string;
+  /** The dashboard's daily counts the rows are added to as they go (daily-counts.ts `tallyDeleted`). */
+  tally?: DayTally;
 }
 
 /** Every table that grows with traffic; the docs list each with its kind (docs/operations.md, "Data lifetime"). */
@@ -47,7 +49,7 @@ export const EXPIRING: readonly ExpiringTable[] = [
   { table: 'session_inputs', kind: 'inputs', at: 'created_at', key: 'app_id', isSerial: true, byIndex: false },
   { table: 'action_results', kind: 'actionResults', at: 'created_at', key: 'app_id', isSerial: true, byIndex: false },
   { table: 'session_records', kind: 'sessions', at: 'ended_at', key: 'app_id', isSerial: true, byIndex: true },
-  { table: 'whatsapp_messages', kind: 'messages', at: 'sent_at', key: 'app_id', isSerial: true, byIndex: true },
+  { table: 'whatsapp_messages', kind: 'messages', at: 'sent_at', key: 'app_id', isSerial: true, byIndex: true, tally: 'messages' },
   { table: 'sms_messages', kind: 'messages', at: 'created_at', key: 'owner_id', isSerial: false, byIndex: true, keep: "status = 'QUEUED'" },
   { table: 'sms_replies', kind: 'messages', at: 'received_at', key: 'owner_id', isSerial: false, byIndex: true },
   {
@@ -68,6 +70,7 @@ export const EXPIRING: readonly ExpiringTable[] = [
     isSerial: false,
     byIndex: true,
     keep: "status <> 'closed'",
+    tally: 'inbox',
   },
   {
     table: 'webhook_deliveries',
@@ -87,6 +90,12 @@ const KEYS_PER_STATEMENT = 1000;
 const affected = (result: unknown) =>
   (result as { affectedRows?: number; rowCount?: number }).affectedRows ?? (result as { rowCount?: number }).rowCount ?? 0;
 
+/** Deletes the table's rows `where` picks, adding them to its daily counts first where it has them; answers how many went. */
+async function deleteRows(ctx: AppContext, table: ExpiringTable, where: SQL): Promise<number> {
+  if (table.tally) return tallyDeleted(ctx, table.tally, where);
+  return affected(await ctx.db.execute(sql`delete from ${sql.raw(table.table)} where ${where}`));
+}
+
 export interface RetentionSweep {
   /** Rows deleted per table in this sweep. */
   deleted: Record<string, number>;
@@ -101,6 +110,30 @@ export interface SweepOptions {
   maxBatches?: number;
   /** Ids one window statement reads, for the tables without a time index. */
   windowSize?: number;
+  /**
+   * Whether the hops are busy (the event writer behind): between batches the sweep waits while it is, and stops
+   * (behind, for the next sweep) after `busyWaitMs` of waiting, so expiry takes the database's quiet moments.
+   */
+  isBusy?: () => boolean;
+  busyWaitMs?: number;
+}
+
+/** How often a waiting sweep looks again whether the hops are still busy. */
+const BUSY_CHECK_MS = 100;
+
+/**
+ * Between two batches: the hops' own statements get the database, and while they are busy the sweep waits; false
+ * when it waited `busyWaitMs` and they still are (the sweep stops there).
+ */
+function createBreather({ isBusy, busyWaitMs = 5000 }: SweepOptions): () => Promise<boolean> {
+  return async () => {
+    await yieldToEventLoop();
+    for (let waited = 0; isBusy?.(); waited += BUSY_CHECK_MS) {
+      if (waited >= busyWaitMs) return false;
+      await sleep(BUSY_CHECK_MS);
+    }
+    return true;
+  };
 }
 
 /** How far a group's id windows have gone in one table: every id up to `throughId` was looked at for `cutoff`. */
@@ -121,7 +154,7 @@ const chunksOf = <T>(items: readonly T[]) => {
 /**
  * One sweep: the sessions' daily counts rolled up first (records only go once their day is counted), then every
  * expiring table's rows past their accounts' retention, at most `maxBatches` batches of `batchSize` a table and
- * group.
+ * group, waiting between batches while the hops are busy.
  */
 export async function sweepExpiredRows(ctx: AppContext, options: SweepOptions = {}): Promise<RetentionSweep> {
   const { batchSize = 5000, maxBatches = 20, windowSize = 50_000 } = options;
@@ -136,8 +169,9 @@ export async function sweepExpiredRows(ctx: AppContext, options: SweepOptions = 
   const clamp = (table: ExpiringTable, cutoff: Date) =>
     table.table === 'session_records' && countedUntil && countedUntil < cutoff ? countedUntil : cutoff;
   const operatorCutoff = operatorDays === null ? null : getRetentionCutoff(ctx.now(), operatorDays);
+  const batches: Batches = { batchSize, maxBatches, breathe: createBreather(options) };
 
-  for (const table of EXPIRING) {
+  sweep: for (const table of EXPIRING) {
     deleted[table.table] = 0;
     const add = (n: number) => {
       deleted[table.table]! += n;
@@ -146,72 +180,80 @@ export async function sweepExpiredRows(ctx: AppContext, options: SweepOptions = 
     let floorId = 0;
     if (table.isSerial && operatorCutoff) {
       floorId = await findCutoffId(ctx, table.table, table.at, clamp(table, operatorCutoff));
-      const done = await deleteBelowId(ctx, table, floorId, batchSize, maxBatches, add);
-      isBehind ||= !done;
+      const done = await deleteBelowId(ctx, table, floorId, batches, add);
+      isBehind ||= done !== true;
+      if (done === 'busy') break;
     }
     for (const group of groupsByKind.get(table.kind) ?? []) {
       // The operator's bound already took these on a serial table.
       if (table.isSerial && operatorDays !== null && group.days >= operatorDays) continue;
       const cutoff = clamp(table, group.cutoff);
       const done = table.byIndex
-        ? await deleteByIndex(ctx, table, group, cutoff, batchSize, maxBatches, add)
-        : await deleteByWindows(ctx, table, group, cutoff, floorId, { windowSize, maxBatches }, add);
-      isBehind ||= !done;
+        ? await deleteByIndex(ctx, table, group, cutoff, batches, add)
+        : await deleteByWindows(ctx, table, group, cutoff, floorId, { ...batches, windowSize }, add);
+      isBehind ||= done !== true;
+      if (done === 'busy') break sweep;
     }
   }
   const total = Object.values(deleted).reduce((a, b) => a + b, 0);
-  if (total > 0) ctx.log.info({ deleted, isBehind }, 'expired rows deleted');
+  if (total > 0 || isBehind) ctx.log.info({ deleted, isBehind }, 'expired rows deleted');
   return { deleted, isBehind };
 }
 
-/** Every row with an id up to `lastId`, in batches; true when none is left. */
+/** How much one table and group may delete in a sweep, and the pause between its batches. */
+interface Batches {
+  batchSize: number;
+  maxBatches: number;
+  breathe: () => Promise<boolean>;
+}
+
+/** What a table's batches came to: all gone (true), batches ran out (false), or the hops stayed busy ('busy'). */
+type Done = boolean | 'busy';
+
+/** Every row with an id up to `lastId`, in batches. */
 async function deleteBelowId(
   ctx: AppContext,
-  { table }: ExpiringTable,
+  table: ExpiringTable,
   lastId: number,
-  batchSize: number,
-  maxBatches: number,
+  { batchSize, maxBatches, breathe }: Batches,
   add: (n: number) => void,
-): Promise<boolean> {
+): Promise<Done> {
+  const name = sql.raw(table.table);
   for (let batch = 0; batch < maxBatches && lastId > 0; batch++) {
-    const count = affected(
-      await ctx.db.execute(
-        sql`delete from ${sql.raw(table)} where id in (select id from ${sql.raw(table)} where id <= ${lastId} order by id limit ${batchSize})`,
-      ),
-    );
+    const count = await deleteRows(ctx, table, sql`id in (select id from ${name} where id <= ${lastId} order by id limit ${batchSize})`);
     add(count);
     if (count < batchSize) return true;
-    // Between batches, the hops' own statements get the database.
-    await yieldToEventLoop();
+    if (!(await breathe())) return 'busy';
   }
   return lastId === 0;
 }
 
-/** The group's rows before `cutoff` by the table's (key, time) index, in batches; true when none is left. */
+/** The group's rows before `cutoff` by the table's (key, time) index, in batches. */
 async function deleteByIndex(
   ctx: AppContext,
   table: ExpiringTable,
   group: RetentionGroup,
   cutoff: Date,
-  batchSize: number,
-  maxBatches: number,
+  { batchSize, maxBatches, breathe }: Batches,
   add: (n: number) => void,
-): Promise<boolean> {
+): Promise<Done> {
   const keys = table.key === 'app_id' ? group.apps.map((a) => a.id) : group.ownerIds;
   const keep: SQL = table.keep ? sql.raw(` and not (${table.keep})`) : sql``;
+  const name = sql.raw(table.table);
   let batches = 0;
   for (const chunk of chunksOf(keys)) {
     for (;;) {
       if (batches++ >= maxBatches) return false;
-      const count = affected(
-        await ctx.db.execute(sql`delete from ${sql.raw(table.table)} where id in (
-          select id from ${sql.raw(table.table)}
+      const count = await deleteRows(
+        ctx,
+        table,
+        sql`id in (select id from ${name}
           where ${sql.raw(table.key)} in ${chunk} and ${sql.raw(table.at)} < ${cutoff.toISOString()}::timestamptz${keep}
-          limit ${batchSize})`),
+          limit ${batchSize})`,
       );
       add(count);
       if (count < batchSize) break;
-      await yieldToEventLoop();
+      if (!(await breathe())) return 'busy';
     }
   }
   return true;
@@ -227,9 +269,9 @@ async function deleteByWindows(
   group: RetentionGroup,
   cutoff: Date,
   floorId: number,
-  { windowSize, maxBatches }: { windowSize: number; maxBatches: number },
+  { windowSize, maxBatches, breathe }: Batches & { windowSize: number },
   add: (n: number) => void,
-): Promise<boolean> {
+): Promise<Done> {
   if (group.apps.length === 0) return true;
   if (!windowMarks.has(ctx)) windowMarks.set(ctx, new Map());
   const marks = windowMarks.get(ctx)!;
@@ -243,17 +285,10 @@ async function deleteByWindows(
   const chunks = chunksOf(appIds);
   for (let window = 0; window < maxBatches && from < lastId; window++) {
     const to = Math.min(from + windowSize, lastId);
-    for (const chunk of chunks)
-      add(
-        affected(
-          await ctx.db.execute(
-            sql`delete from ${sql.raw(table.table)} where id > ${from} and id <= ${to} and ${sql.raw(table.key)} in ${chunk}`,
-          ),
-        ),
-      );
+    for (const chunk of chunks) add(await deleteRows(ctx, table, sql`id > ${from} and id <= ${to} and ${sql.raw(table.key)} in ${chunk}`));
     from = to;
     marks.set(markKey, { throughId: from, cutoff, appIds: new Set(appIds) });
-    await yieldToEventLoop();
+    if (from < lastId && !(await breathe())) return 'busy';
   }
   return from >= lastId;
 }
