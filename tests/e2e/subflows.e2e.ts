@@ -90,7 +90,10 @@ describeBrowser('sub-flows in the console', () => {
     await dialog.getByRole('textbox', { name: 'Outputs 1 value' }).fill("{% if session.inputs.pin == '1234' %}yes{% else %}no{% endif %}");
     await dialog.getByRole('button', { name: 'Create sub-flow' }).click();
     await visible(dialog.getByText('Two inputs or outputs of a sub-flow cannot have the same name'));
+    await shots(page, 'dialog-refused');
     await dialog.getByRole('textbox', { name: 'Outputs 1 name' }).fill('pinOk');
+    // The error goes with the change.
+    await dialog.getByText('Two inputs or outputs of a sub-flow cannot have the same name').waitFor({ state: 'detached' });
     await waitForAnimations(page);
     await capture(page, 'subflows-dialog-1280', { animations: 'disabled' });
     await dialog.getByRole('button', { name: 'Create sub-flow' }).click();

@@ -1,7 +1,8 @@
-import { Button, Card, EmptyState, Group, Paper, SimpleGrid, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconCode, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { EmptyPanel } from '../../components/list-states';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { PageHeader } from '../../components/page-header';
 import { CustomActionCreateDialog } from './custom-action-create-dialog';
@@ -38,20 +39,17 @@ export function CustomActionListPage() {
       {isPending && <CustomActionListSkeleton />}
       {error && <LoadErrorAlert title="Custom actions not loaded" message={error.message} onRetry={() => void refetch()} />}
       {actions?.length === 0 && (
-        <Paper withBorder radius="lg" p="xl" data-testid="custom-actions-empty">
-          <EmptyState
-            icon={<IconCode size={28} />}
-            withIndicatorBackground
-            title="No custom actions yet"
-            description="Write a function once, test it here with sample session values, then use it from any menu."
-          >
-            <EmptyState.Actions>
-              <Button leftSection={<IconPlus size={16} />} onClick={openCreate}>
-                Create your first action
-              </Button>
-            </EmptyState.Actions>
-          </EmptyState>
-        </Paper>
+        <EmptyPanel
+          testId="custom-actions-empty"
+          icon={<IconCode size={28} />}
+          title="No custom actions yet"
+          description="Write a function once, test it here with sample session values, then use it from any menu."
+          action={
+            <Button leftSection={<IconPlus size={16} />} onClick={openCreate}>
+              Create your first action
+            </Button>
+          }
+        />
       )}
       {actions && actions.length > 0 && (
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md" data-testid="custom-action-cards">

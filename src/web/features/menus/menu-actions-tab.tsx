@@ -4,7 +4,7 @@ import { ACTION_KIND_LABELS, createActionDraft } from '../../../shared/app';
 import { ActionEditForm, describeAction, type ActionEditor } from './action-edit-form';
 import { createActionId, errorsUnder, type ActionDraft, type FormErrors, type MenuFormValues } from './menu-form-state';
 import { MenuRowButton, MenuRowMoveButtons, MenuRowRemoveButton, moveItem, removeItem } from './menu-row-buttons';
-import { MenuRowList } from './menu-row-list';
+import { RowList } from '../../components/row-list';
 
 interface MenuActionsTabProps {
   values: MenuFormValues;
@@ -55,7 +55,7 @@ export function MenuActionsTab({ values, set, errors, editor, setEditor, checkAc
     );
 
   return (
-    <MenuRowList
+    <RowList
       title="Actions"
       description="Pre actions run before the screen shows, post actions after the input is accepted, in this order."
       addLabel="Add action"
@@ -141,7 +141,7 @@ export function MenuActionsTab({ values, set, errors, editor, setEditor, checkAc
         );
       })}
       {editor.mode === 'add' && editor.at >= actions.length && form}
-    </MenuRowList>
+    </RowList>
   );
 }
 

@@ -18,7 +18,7 @@ import { SubflowRuleFields } from '../subflows/subflow-rule-fields';
 import { createRuleDraft, type FormErrors, type MenuFormValues, type RuleDraft } from './menu-form-state';
 import { RuleSubjectField } from './contact-field-inputs';
 import { MenuRowControls, moveItem, removeItem, updateItem } from './menu-row-buttons';
-import { MenuRowList } from './menu-row-list';
+import { RowList } from '../../components/row-list';
 import { TemplateTextInput } from './template-text-input';
 
 interface MenuNavigationTabProps {
@@ -227,7 +227,7 @@ export function MenuNavigationTab({
         </Alert>
       )}
 
-      <MenuRowList
+      <RowList
         title="Rules"
         description="Checked in order against the caller's input, or a field of their contact; the first match wins."
         addLabel="Add rule"
@@ -394,7 +394,7 @@ export function MenuNavigationTab({
             </Paper>
           );
         })}
-      </MenuRowList>
+      </RowList>
     </Stack>
   );
 }

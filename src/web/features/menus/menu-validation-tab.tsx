@@ -3,7 +3,7 @@ import { createValidationDraft, VALIDATION_METHOD_LABELS, VALIDATION_METHODS, ty
 import { nextKey, type FormErrors, type MenuFormValues, type ValidationDraft } from './menu-form-state';
 import { JavascriptCodeEditor } from '../../components/javascript-code-editor';
 import { MenuRowControls, moveItem, removeItem, updateItem } from './menu-row-buttons';
-import { MenuRowList } from './menu-row-list';
+import { RowList } from '../../components/row-list';
 
 interface MenuValidationTabProps {
   values: MenuFormValues;
@@ -31,7 +31,7 @@ export function MenuValidationTab({ values, set, errors }: MenuValidationTabProp
   const move = (index: number, by: number) => set({ validations: moveItem(values.validations, index, by) });
   const err = (field: string) => errors[field];
   return (
-    <MenuRowList
+    <RowList
       title="Input validations"
       description="Run in order before the input is stored; the first failure shows its error message."
       addLabel="Add validation"
@@ -95,6 +95,6 @@ export function MenuValidationTab({ values, set, errors }: MenuValidationTabProp
           </Paper>
         );
       })}
-    </MenuRowList>
+    </RowList>
   );
 }

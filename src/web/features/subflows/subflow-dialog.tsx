@@ -1,11 +1,12 @@
-import { ActionIcon, Alert, Button, Group, Modal, Stack, Text, Textarea, TextInput } from '@mantine/core';
-import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { ActionIcon, Alert, Group, Modal, Stack, Textarea, TextInput } from '@mantine/core';
+import { IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { subflowBodySchema, type Subflow } from '../../../shared/api/subflows.schema';
 import { DialogActions } from '../../components/dialog-actions';
 import { failureText } from '../../lib/api';
 import { showToast } from '../../lib/toast';
 import { useSaveSubflow } from './subflows.api';
+import { RowList } from '../../components/row-list';
 
 interface SubflowDialogProps {
   /** The sub-flow to change, or null to create one. */
@@ -41,6 +42,13 @@ function SubflowForm({ subflow, onClose, onCreated }: Omit<SubflowDialogProps, '
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [refusal, setRefusal] = useState('');
   const save = useSaveSubflow();
+  /** A field's error goes once the field is changed (the next submit checks again). */
+  const forget = (key: string) =>
+    setErrors((current) => {
+      if (!(key in current)) return current;
+      const { [key]: _gone, ...rest } = current;
+      return rest;
+    });
 
   async function handleSubmit(event: React.FormEvent) {
     event.preventDefault();
@@ -78,7 +86,10 @@ function SubflowForm({ subflow, onClose, onCreated }: Omit<SubflowDialogProps, '
           label="Name"
           placeholder="e.g. PIN check"
           value={name}
-          onChange={(e) => setName(e.currentTarget.value)}
+          onChange={(e) => {
+            setName(e.currentTarget.value);
+            forget('name');
+          }}
           error={errors.name}
           data-autofocus
           required
@@ -88,7 +99,10 @@ function SubflowForm({ subflow, onClose, onCreated }: Omit<SubflowDialogProps, '
           placeholder="What it does, for whoever builds with it (optional)"
           minRows={2}
           value={description}
-          onChange={(e) => setDescription(e.currentTarget.value)}
+          onChange={(e) => {
+            setDescription(e.currentTarget.value);
+            forget('description');
+          }}
           error={errors.description}
         />
         <VariableRows
@@ -97,6 +111,7 @@ function SubflowForm({ subflow, onClose, onCreated }: Omit<SubflowDialogProps, '
           rows={inputs}
           setRows={setInputs}
           errors={errors}
+          onEdited={forget}
           path="inputs"
         />
         <VariableRows
@@ -105,6 +120,7 @@ function SubflowForm({ subflow, onClose, onCreated }: Omit<SubflowDialogProps, '
           rows={outputs}
           setRows={setOutputs}
           errors={errors}
+          onEdited={forget}
           path="outputs"
           hasValue
         />
@@ -120,6 +136,7 @@ function VariableRows({
   rows,
   setRows,
   errors,
+  onEdited,
   path,
   hasValue = false,
 }: {
@@ -128,37 +145,26 @@ function VariableRows({
   rows: Row[];
   setRows: (rows: Row[]) => void;
   errors: Record<string, string>;
+  /** Told the error key of each field changed (`outputs.0.name`). */
+  onEdited: (key: string) => void;
   path: string;
   hasValue?: boolean;
 }) {
-  const change = (index: number, patch: Partial<Row>) => setRows(rows.map((r, i) => (i === index ? { ...r, ...patch } : r)));
+  const change = (index: number, patch: Partial<Row>) => {
+    setRows(rows.map((r, i) => (i === index ? { ...r, ...patch } : r)));
+    for (const field of Object.keys(patch)) onEdited(`${path}.${index}.${field}`);
+  };
   const noun = title.toLowerCase().slice(0, -1);
   return (
-    <Stack gap="xs">
-      <Group justify="space-between" align="flex-end">
-        <div>
-          <Text fw={600} size="sm">
-            {title}
-          </Text>
-          <Text size="xs" c="dimmed">
-            {hint}
-          </Text>
-        </div>
-        <Button
-          size="xs"
-          variant="light"
-          leftSection={<IconPlus size={14} />}
-          onClick={() => setRows([...rows, { name: '', description: '', value: '' }])}
-          disabled={rows.length >= 20}
-        >
-          Add {noun}
-        </Button>
-      </Group>
-      {rows.length === 0 && (
-        <Text size="sm" c="dimmed">
-          No {title.toLowerCase()}.
-        </Text>
-      )}
+    <RowList
+      title={title}
+      description={hint}
+      addLabel={`Add ${noun}`}
+      onAdd={() => setRows([...rows, { name: '', description: '', value: '' }])}
+      isAddDisabled={rows.length >= 20}
+      emptyText={`No ${title.toLowerCase()}.`}
+      isEmpty={rows.length === 0}
+    >
       {rows.map((row, i) => (
         <Group key={i} gap="xs" align="flex-start" wrap="wrap">
           <TextInput
@@ -199,6 +205,6 @@ function VariableRows({
           </ActionIcon>
         </Group>
       ))}
-    </Stack>
+    </RowList>
   );
 }

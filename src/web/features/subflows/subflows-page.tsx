@@ -1,8 +1,9 @@
-import { Anchor, Badge, Button, Card, EmptyState, Group, Paper, SimpleGrid, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconHierarchy2, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { Subflow, SubflowUse } from '../../../shared/api/subflows.schema';
+import { EmptyPanel } from '../../components/list-states';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { PageHeader } from '../../components/page-header';
 import { RowAction } from '../../components/row-action';
@@ -50,20 +51,17 @@ export function SubflowsPage() {
       )}
       {error && <LoadErrorAlert title="Sub-flows not loaded" message={error.message} onRetry={() => void refetch()} />}
       {subflows?.length === 0 && (
-        <Paper withBorder radius="lg" p="xl" data-testid="subflows-empty">
-          <EmptyState
-            icon={<IconHierarchy2 size={28} />}
-            withIndicatorBackground
-            title="No sub-flows yet"
-            description="Build a group of menus once, with the inputs it takes and the outputs it gives back; then any menu's rule can enter it and come back."
-          >
-            <EmptyState.Actions>
-              <Button leftSection={<IconPlus size={16} />} onClick={openCreate}>
-                Create your first sub-flow
-              </Button>
-            </EmptyState.Actions>
-          </EmptyState>
-        </Paper>
+        <EmptyPanel
+          testId="subflows-empty"
+          icon={<IconHierarchy2 size={28} />}
+          title="No sub-flows yet"
+          description="Build a group of menus once, with the inputs it takes and the outputs it gives back; then any menu's rule can enter it and come back."
+          action={
+            <Button leftSection={<IconPlus size={16} />} onClick={openCreate}>
+              Create your first sub-flow
+            </Button>
+          }
+        />
       )}
       {subflows && subflows.length > 0 && (
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md" data-testid="subflow-cards">

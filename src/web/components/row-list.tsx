@@ -2,7 +2,7 @@ import { Button, Group, Stack, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import type { CSSProperties, ReactNode } from 'react';
 
-interface MenuRowListProps {
+interface RowListProps {
   title: string;
   /** What the rows do, in one line under the title. */
   description: string;
@@ -18,8 +18,8 @@ interface MenuRowListProps {
   children: ReactNode;
 }
 
-/** One of the menu form's ordered lists (rules, validations, actions): its title, Add button, empty note and rows. */
-export function MenuRowList({ title, description, addLabel, onAdd, isAddDisabled, emptyText, isEmpty, style, children }: MenuRowListProps) {
+/** An ordered list of a form's rows (a menu's rules, validations and actions; a sub-flow's inputs and outputs): its title, Add button, empty note and rows. */
+export function RowList({ title, description, addLabel, onAdd, isAddDisabled, emptyText, isEmpty, style, children }: RowListProps) {
   return (
     <Stack gap="sm" style={style}>
       <Group justify="space-between" wrap="nowrap">
