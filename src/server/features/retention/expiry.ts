@@ -44,6 +44,9 @@ interface ExpiringTable {
 /** Every table that grows with traffic; the docs list each with its kind (docs/operations.md, "Data lifetime"). */
 export const EXPIRING: readonly ExpiringTable[] = [
   { table: 'app_logs', kind: 'logs', at: 'created_at', key: 'app_id', isSerial: true, byIndex: true },
+  // A hop's row holds its inputs too (docs/runtime.md, "What a hop keeps"): an account's shorter retention for
+  // either kind takes that part of the row (expireHopRows); the operator's bound is the same for both.
+  { table: 'app_logs', kind: 'inputs', at: 'created_at', key: 'app_id', isSerial: true, byIndex: true },
   { table: 'session_inputs', kind: 'inputs', at: 'created_at', key: 'app_id', isSerial: true, byIndex: false },
   { table: 'action_results', kind: 'actionResults', at: 'created_at', key: 'app_id', isSerial: true, byIndex: false },
   { table: 'session_records', kind: 'sessions', at: 'ended_at', key: 'app_id', isSerial: true, byIndex: true },
@@ -138,13 +141,15 @@ export async function sweepExpiredRows(ctx: AppContext, options: SweepOptions = 
   const operatorCutoff = operatorDays === null ? null : getRetentionCutoff(ctx.now(), operatorDays);
 
   for (const table of EXPIRING) {
-    deleted[table.table] = 0;
+    deleted[table.table] ??= 0;
     const add = (n: number) => {
       deleted[table.table]! += n;
     };
     // The operator's bound, every account at once, by id.
     let floorId = 0;
-    if (table.isSerial && operatorCutoff) {
+    // app_logs's second entry (its inputs) has nothing left under the operator's bound once its first went.
+    const isSecondPart = table.table === 'app_logs' && table.kind === 'inputs';
+    if (table.isSerial && operatorCutoff && !isSecondPart) {
       floorId = await findCutoffId(ctx, table.table, table.at, clamp(table, operatorCutoff));
       const done = await deleteBelowId(ctx, table, floorId, batchSize, maxBatches, add);
       isBehind ||= !done;
@@ -153,9 +158,13 @@ export async function sweepExpiredRows(ctx: AppContext, options: SweepOptions = 
       // The operator's bound already took these on a serial table.
       if (table.isSerial && operatorDays !== null && group.days >= operatorDays) continue;
       const cutoff = clamp(table, group.cutoff);
-      const done = table.byIndex
-        ? await deleteByIndex(ctx, table, group, cutoff, batchSize, maxBatches, add)
-        : await deleteByWindows(ctx, table, group, cutoff, floorId, { windowSize, maxBatches }, add);
+      const sweep: IndexSweep = { group, cutoff, batchSize, maxBatches, add };
+      const done =
+        table.table === 'app_logs'
+          ? await expireHopRows(ctx, table.kind === 'inputs' ? 'inputs' : 'lines', sweep)
+          : table.byIndex
+            ? await deleteByIndex(ctx, table, sweep)
+            : await deleteByWindows(ctx, table, group, cutoff, floorId, { windowSize, maxBatches }, add);
       isBehind ||= !done;
     }
   }
@@ -187,22 +196,38 @@ async function deleteBelowId(
   return lastId === 0;
 }
 
+/** What a group's sweep of a table by its (key, time) index is given: the rows before `cutoff`, in batches. */
+interface IndexSweep {
+  group: RetentionGroup;
+  cutoff: Date;
+  batchSize: number;
+  maxBatches: number;
+  add: (n: number) => void;
+}
+
+/**
+ * Runs a statement over at most `batchSize` rows (it answers how many it took) until it takes fewer; false when the
+ * sweep's batches (`budget.left`, shared by its statements) ran out first.
+ */
+async function inBatches(budget: { left: number }, batchSize: number, run: () => Promise<number>): Promise<boolean> {
+  for (;;) {
+    if (budget.left-- <= 0) return false;
+    if ((await run()) < batchSize) return true;
+    await yieldToEventLoop();
+  }
+}
+
 /** The group's rows before `cutoff` by the table's (key, time) index, in batches; true when none is left. */
 async function deleteByIndex(
   ctx: AppContext,
   table: ExpiringTable,
-  group: RetentionGroup,
-  cutoff: Date,
-  batchSize: number,
-  maxBatches: number,
-  add: (n: number) => void,
+  { group, cutoff, batchSize, maxBatches, add }: IndexSweep,
 ): Promise<boolean> {
   const keys = table.key === 'app_id' ? group.apps.map((a) => a.id) : group.ownerIds;
   const keep: SQL = table.keep ? sql.raw(` and not (${table.keep})`) : sql``;
-  let batches = 0;
+  const budget = { left: maxBatches };
   for (const chunk of chunksOf(keys)) {
-    for (;;) {
-      if (batches++ >= maxBatches) return false;
+    const isDone = await inBatches(budget, batchSize, async () => {
       const count = affected(
         await ctx.db.execute(sql`delete from ${sql.raw(table.table)} where id in (
           select id from ${sql.raw(table.table)}
@@ -210,9 +235,41 @@ async function deleteByIndex(
           limit ${batchSize})`),
       );
       add(count);
-      if (count < batchSize) break;
-      await yieldToEventLoop();
-    }
+      return count;
+    });
+    if (!isDone) return false;
+  }
+  return true;
+}
+
+/**
+ * A group's shorter retention for log lines or for inputs on `app_logs`, by its (app, time) index: a row that keeps
+ * nothing else goes (a line row; a hop's row without inputs, or whose lines went), and a hop's row that keeps the
+ * other part loses this one (its lines become '[]', or its inputs null). True when none is left.
+ */
+async function expireHopRows(
+  ctx: AppContext,
+  part: 'lines' | 'inputs',
+  { group, cutoff, batchSize, maxBatches, add }: IndexSweep,
+): Promise<boolean> {
+  const steps =
+    part === 'lines'
+      ? { goes: sql`inputs is null`, loses: sql`inputs is not null and lines <> '[]'::jsonb`, set: sql`lines = '[]'::jsonb, data = null` }
+      : { goes: sql`inputs is not null and lines = '[]'::jsonb`, loses: sql`inputs is not null`, set: sql`inputs = null` };
+  const budget = { left: maxBatches };
+  for (const chunk of chunksOf(group.apps.map((a) => a.id))) {
+    const ofRows = (condition: SQL) =>
+      sql`select id from app_logs where app_id in ${chunk} and created_at < ${cutoff.toISOString()}::timestamptz and ${condition} limit ${batchSize}`;
+    const isDeleted = await inBatches(budget, batchSize, async () => {
+      const count = affected(await ctx.db.execute(sql`delete from app_logs where id in (${ofRows(steps.goes)})`));
+      add(count);
+      return count;
+    });
+    if (!isDeleted) return false;
+    const isEmptied = await inBatches(budget, batchSize, async () =>
+      affected(await ctx.db.execute(sql`update app_logs set ${steps.set} where id in (${ofRows(steps.loses)})`)),
+    );
+    if (!isEmptied) return false;
   }
   return true;
 }
