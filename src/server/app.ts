@@ -305,7 +305,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Timers and dispatchers, the same in every mode (timers.ts): started when the server is ready, stopped in
   // preClose, which runs before onClose, so the database is still open while their last runs finish.
   const webhookRules = createHttpCallRules(ctx);
-  const timers = createTimers(ctx, webhookRules, { whatsapp, campaignEvents });
+  const timers = createTimers(ctx, webhookRules, { whatsapp, campaignEvents, eventStats: () => sink.stats() });
   app.decorate('webhookDispatcher', timers.webhookDispatcher);
   app.decorate('campaignDispatcher', timers.campaignDispatcher);
   app.decorate('smsDispatcher', timers.smsDispatcher);

@@ -249,12 +249,15 @@ export const configSchema = z
     // Days a file's bytes are kept (0: for ever); the retention sweep runs this often (0 turns its timer off).
     MEDIA_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(90),
     MEDIA_RETENTION_INTERVAL_MS: z.coerce.number().int().min(0).default(3_600_000),
-    // Days log lines, inputs, action results and session records are kept (0: for ever; at most 10 years), and how
-    // often expired ones are deleted (0 turns this process's timer off). docs/operations.md, "Data lifetime".
     // The most one run of an app's test cases may take (docs/testing-apps.md); the cases after it are reported as not run.
     TEST_RUN_MAX_MS: z.coerce.number().int().min(1).max(600_000).default(10_000),
+    // Days log lines, inputs, action results and session records are kept (0: for ever; at most 10 years), and how
+    // often expired ones are deleted (0 turns this process's timer off). docs/operations.md, "Data lifetime".
     DATA_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(365),
     DATA_RETENTION_INTERVAL_MS: z.coerce.number().int().min(0).default(600_000),
+    // How long a subscriber's erasure waits after its first pass before a second one takes the rows other processes
+    // still held in their event buffers (docs/security.md, "Subscriber data").
+    SUBSCRIBER_ERASURE_SETTLE_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
     MEDIA_MAX_PIXELS: z.coerce.number().int().min(1).default(40_000_000),
     // Uploads (POST /api/media; docs/media.md, "Limits on uploads"): per minute per account and per address, at once
     // per account, and the bytes of all uploads this process holds at once (256 MB; below 100 MB the largest

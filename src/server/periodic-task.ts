@@ -9,13 +9,14 @@ export interface PeriodicTask<T> {
 }
 
 /**
- * Runs `run` every `intervalMs` after the previous run ended (0 leaves the timer off: tests call runOnce). A
- * failed run is logged under `name` and the next one is scheduled as usual.
+ * Runs `run` every `intervalMs` after the previous run ended (0 leaves the timer off: tests call runOnce), or
+ * after `nextDelayMs(result)` when that answers a delay (work left over). A failed run is logged under `name` and
+ * the next one is scheduled as usual.
  */
 export function createPeriodicTask<T>(
   name: string,
   run: () => Promise<T>,
-  options: { intervalMs: number; log: FastifyBaseLogger },
+  options: { intervalMs: number; log: FastifyBaseLogger; nextDelayMs?: (result: T) => number | undefined },
 ): PeriodicTask<T> {
   let timer: NodeJS.Timeout | undefined;
   let running = false;
@@ -27,13 +28,17 @@ export function createPeriodicTask<T>(
     return next;
   }
 
-  function schedule(): void {
+  function schedule(delayMs = options.intervalMs): void {
     if (!running) return;
     timer = setTimeout(() => {
-      runOnce()
-        .catch((err: unknown) => options.log.error({ err }, `${name} run failed`))
-        .finally(schedule);
-    }, options.intervalMs);
+      runOnce().then(
+        (result) => schedule(options.nextDelayMs?.(result)),
+        (err: unknown) => {
+          options.log.error({ err }, `${name} run failed`);
+          schedule();
+        },
+      );
+    }, delayMs);
     timer.unref();
   }
 

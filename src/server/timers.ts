@@ -11,6 +11,15 @@ import { createPeriodicTask, type PeriodicTask } from './periodic-task';
 import { sweepExpiredMedia } from './features/media/media.service';
 import { findRetentionGroups } from './features/retention/retention-terms';
 import { sweepExpiredRows, type RetentionSweep } from './features/retention/expiry';
+import type { EventSinkStats } from './features/runtime/event-sink';
+
+/**
+ * The retention sweep runs again this soon while it is behind (its batches ran out before the expired rows did),
+ * rather than after its interval, so a database that gains more rows a day than one sweep deletes catches up.
+ */
+export const RETENTION_CATCH_UP_MS = 5000;
+/** Event rows waiting past this many mean the hops' writer is behind: the sweep waits for it between batches. */
+export const SWEEP_BUSY_ROWS = 2000;
 
 /**
  * The server's work on timers, the same in every MODE: gateway processes queue SMS and webhook deliveries and
@@ -35,12 +44,13 @@ export interface Timers {
 
 /**
  * `rules`: the outbound address rules webhook deliveries are sent under (the console checks URLs with the same);
- * `parts.whatsapp`: how a campaign's templates are sent; `parts.campaignEvents`: where the campaigns a run changed are told.
+ * `parts.whatsapp`: how a campaign's templates are sent; `parts.campaignEvents`: where the campaigns a run changed
+ * are told; `parts.eventStats`: the hops' event writer, whose backlog the retention sweep gives way to.
  */
 export function createTimers(
   ctx: AppContext,
   rules: AddressRules,
-  parts: { whatsapp: CampaignParts; campaignEvents: CampaignEvents },
+  parts: { whatsapp: CampaignParts; campaignEvents: CampaignEvents; eventStats: () => EventSinkStats },
 ): Timers {
   const { config } = ctx;
   const smsDispatcher = createSmsDispatcher(ctx, ctx.smsProvider, {
@@ -68,9 +78,12 @@ export function createTimers(
       log: ctx.log,
     },
   );
-  // Rows past their account's retention go in bounded batches (features/retention/expiry.ts).
-  const dataRetention = createPeriodicTask('data retention', () => sweepExpiredRows(ctx), {
+  // Rows past their account's retention go in bounded batches (features/retention/expiry.ts), at the hops' quiet
+  // moments, and again soon while some are left.
+  const isBusy = () => parts.eventStats().buffered > SWEEP_BUSY_ROWS;
+  const dataRetention = createPeriodicTask('data retention', () => sweepExpiredRows(ctx, { isBusy }), {
     intervalMs: config.DATA_RETENTION_INTERVAL_MS,
+    nextDelayMs: (sweep) => (sweep.isBehind ? Math.min(RETENTION_CATCH_UP_MS, config.DATA_RETENTION_INTERVAL_MS) : undefined),
     log: ctx.log,
   });
   return {

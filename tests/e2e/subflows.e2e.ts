@@ -210,6 +210,8 @@ describeBrowser('sub-flows in the console', () => {
     // Named once the account's sub-flows are read (until then a plain "Sub-flow", never "Missing").
     await visible(box.getByText('PIN check'));
     expect(await box.textContent()).toContain('in: amount');
+    // The legend says what the box is (only on a map with one).
+    await visible(page.getByTestId('flow-legend').getByText('Sub-flow (click to open its map)'));
     await shots(page, 'flow-map');
     await box.click();
     await page.waitForURL(new RegExp(`/app/design/${subflowId}/flow$`));

@@ -44,6 +44,8 @@ const TEST_TIMERS = {
   BILLING_TIMER_INTERVAL_MS: 0,
   WEBHOOK_DISPATCH_INTERVAL_MS: 0,
   CAMPAIGN_DISPATCH_INTERVAL_MS: 0,
+  // An erasure's second pass comes at once: one process, no other process's buffer to wait for (a test sets a wait).
+  SUBSCRIBER_ERASURE_SETTLE_MS: 0,
 } satisfies Partial<Config>;
 
 /**

@@ -309,7 +309,8 @@ describeDb('subscriber data: one number in one account and in every account', ()
 });
 
 describeDb('subscriber data: erasing a number with many sessions', () => {
-  const t = useTestApp();
+  // The second pass waits as it would for other processes' event buffers, long enough for a test to write in between.
+  const t = useTestApp({ SUBSCRIBER_ERASURE_SETTLE_MS: 1500 });
   const owner = useUser(t);
   let appId: string;
 
@@ -357,8 +358,8 @@ describeDb('subscriber data: erasing a number with many sessions', () => {
     const job = (await createApiClient(t, owner).get(`/api/subscriber-data/erasures/${started.json().data.erasureId}`)).json().data;
     expect(job.status).toBe('done');
     expect(job.counts).toMatchObject({ sessions, inputs: sessions });
-    // Three batches of sessions (500, 500, 7), then one for each other kind.
-    expect(job.batches).toBe(3 + ERASURE_STEPS.length - 1);
+    // Three batches of sessions (500, 500, 7), then one for each other kind; the second pass, one a kind.
+    expect(job.batches).toBe(3 + ERASURE_STEPS.length - 1 + ERASURE_STEPS.length);
     const left = await t.db
       .select({ n: sql<number>`count(*)::int` })
       .from(sessionRecords)
@@ -392,6 +393,25 @@ describeDb('subscriber data: erasing a number with many sessions', () => {
     expect(third.found).toBe(0);
     const records = await t.db.select().from(sessionRecords).where(eq(sessionRecords.mobile, target.anonymous));
     expect(records.map((r) => r.sessionId).sort()).toEqual(['W-1', 'W-2', 'W-3', 'W-late-1']);
+  });
+
+  it('a session another process still held in its buffer when the erasure began is erased by the second pass', async () => {
+    const api = createApiClient(t, owner);
+    const started = await api.post('/api/subscriber-data/erasures', { msisdn: '+233241000044', reason: 'Asked by phone' });
+    expect(started.statusCode, started.body).toBe(200);
+    const url = `/api/subscriber-data/erasures/${started.json().data.erasureId}`;
+    // The first pass finds nothing (a batch a kind); the erasure then waits for other processes' buffers.
+    await expect.poll(async () => (await api.get(url)).json().data.batches, { timeout: 10_000, interval: 20 }).toBe(ERASURE_STEPS.length);
+    expect((await api.get(url)).json().data.status).toBe('running');
+    // Another process writes the sessions of the number it had buffered.
+    await seedSessions('+233241000044', 2, 'L-');
+    await waitForSubscriberErasures();
+    expect((await api.get(url)).json().data).toMatchObject({ status: 'done', counts: { sessions: 2, inputs: 2 } });
+    const [left] = await t.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(sessionRecords)
+      .where(eq(sessionRecords.contactMsisdn, '+233241000044'));
+    expect(Number(left!.n)).toBe(0);
   });
 
   it('an erasure whose server stopped mid-way is carried on where it was when it is next looked at', async () => {

@@ -4,7 +4,7 @@
  * file (read a page at a time, so a number with a million sessions never sits in memory), and erased by a job that
  * writes a bounded batch per transaction with its progress, then records who erased it, why and how many rows.
  */
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { setTimeout as sleep, setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { and, asc, count, eq, gt, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import {
@@ -50,7 +50,7 @@ import { deleteErasedMedia, toMediaRef, withSignedUrl } from '../media/media.ser
 import type { Runtime } from '../runtime/runtime.service';
 import { EXPORT_LINK_TTL_SECONDS } from '../sessions/sessions.service';
 import { countInputs, countLines, findInputsWhere } from '../../core/log-rows';
-import { appsOf, ERASURE_STEPS, subscriberRowsOf, type SubscriberTarget, toSubscriberTarget } from './subscriber-erasure';
+import { appsOf, ERASURE_STEPS, type ErasureStep, subscriberRowsOf, type SubscriberTarget, toSubscriberTarget } from './subscriber-erasure';
 
 /** Whose data a call reaches: the signed-in account's (`ownerId`), or every account's (null: an admin's). */
 export interface SubscriberScope {
@@ -465,30 +465,37 @@ function startInBackground(ctx: AppContext, row: ErasureRow): void {
  * Runs every step a batch at a time (SUBSCRIBER_ERASURE_BATCH rows, one transaction each, with the job's counts),
  * yielding between batches so other requests run; the bytes of erased files go after each batch commits. Rows a
  * step finds while it runs (a session that ended meanwhile) are erased too: a step ends only when a batch finds
- * fewer than its limit. Then, in one transaction, the job is done (its number masked) and the audit log says who
- * erased it, why and how many rows of each kind.
+ * fewer than its limit. Then a second pass, SUBSCRIBER_ERASURE_SETTLE_MS later, each step from where it stopped:
+ * a session of the number that ended on another process just before the erasure began may still be in that
+ * process's event buffer (written within a quarter of a second while the database takes writes). Then, in one
+ * transaction, the job is done (its number masked) and the audit log says who erased it, why and how many rows of
+ * each kind.
  */
 async function runErasure(ctx: AppContext, row: ErasureRow, batch = SUBSCRIBER_ERASURE_BATCH): Promise<void> {
   const target: SubscriberTarget = { ownerId: row.ownerId, msisdn: row.msisdn, anonymous: row.anonymous };
   const counts: SubscriberDataCounts = { ...emptySubscriberDataCounts(), ...row.counts };
   let batches = row.batches;
-  for (const step of ERASURE_STEPS) {
-    let after: number | undefined;
-    for (;;) {
-      const erased = await ctx.db.transaction(async (tx) => {
-        const result = await step.erase(tx, ctx.now(), target, batch, after);
-        for (const [kind, n] of Object.entries(result.counts)) counts[kind as keyof SubscriberDataCounts] += n;
-        batches++;
-        await tx
-          .update(subscriberErasures)
-          .set({ counts, batches, updatedAt: ctx.now() })
-          .where(and(eq(subscriberErasures.id, row.id), eq(subscriberErasures.status, 'running')));
-        return result;
-      });
-      await deleteErasedMedia(ctx, erased.storageKeys);
-      after = erased.after;
-      await yieldToEventLoop();
-      if (erased.found < batch) break;
+  /** Where each step stopped (the last row id it took, for the steps that walk a table in id order). */
+  const cursors = new Map<ErasureStep, number | undefined>();
+  for (const pass of [1, 2]) {
+    if (pass === 2) await sleep(ctx.config.SUBSCRIBER_ERASURE_SETTLE_MS);
+    for (const step of ERASURE_STEPS) {
+      for (;;) {
+        const erased = await ctx.db.transaction(async (tx) => {
+          const result = await step.erase(tx, ctx.now(), target, batch, cursors.get(step));
+          for (const [kind, n] of Object.entries(result.counts)) counts[kind as keyof SubscriberDataCounts] += n;
+          batches++;
+          await tx
+            .update(subscriberErasures)
+            .set({ counts, batches, updatedAt: ctx.now() })
+            .where(and(eq(subscriberErasures.id, row.id), eq(subscriberErasures.status, 'running')));
+          return result;
+        });
+        await deleteErasedMedia(ctx, erased.storageKeys);
+        cursors.set(step, erased.after);
+        await yieldToEventLoop();
+        if (erased.found < batch) break;
+      }
     }
   }
   await ctx.db.transaction(async (tx) => {

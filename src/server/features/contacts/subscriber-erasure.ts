@@ -234,7 +234,7 @@ async function anonymiseWebhookEvents(tx: Tx, target: SubscriberTarget, conditio
  * One kind of the number's rows (docs/security.md, "Subscriber data", says what each keeps). Run in this order:
  * the sessions first, as their webhook events are found by session.
  */
-interface ErasureStep {
+export interface ErasureStep {
   kind: SubscriberDataKind;
   /** At most `limit` rows (null: every row), after the id `after` where the step walks its table in id order. */
   erase(tx: Tx, now: Date, target: SubscriberTarget, limit: number | null, after?: number): Promise<ErasedRows>;

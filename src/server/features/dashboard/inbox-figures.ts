@@ -7,6 +7,9 @@
  * conversations opened in the period; resolution times over those closed in it. All read from inbox_conversations
  * on its (app, created_at) and (app, closed_at) indexes and inbox_messages on its (conversation, seq) index: the cost
  * grows with the app's conversations in the period, not with its history (bench/inbox-conversations.ts).
+ *
+ * Closed conversations that expired (retention) are in the daily counts (retention/daily-counts.ts): they add to
+ * opened, answered and closed and to the chart; the times and the agents' figures are over the ones still kept.
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { inboxConversations as c, inboxMessages as m, users } from '../../../db/schema';
@@ -14,6 +17,7 @@ import type { DashboardPeriod } from '../../../shared/api/monitoring.schema';
 import type { AppContext } from '../../context';
 import type { AuthUser } from '../../core/auth-user';
 import { getMonitoredApp } from '../../core/app-access';
+import { findInboxDayTallies } from '../retention/daily-counts';
 import { periodBounds } from './dashboard.service';
 
 /** The agents listed, most conversations first. */
@@ -55,7 +59,7 @@ export async function getInboxFigures(ctx: AppContext, user: AuthUser, appId: st
       order by ${m.seq} limit 1
     ) first_reply on ${c.channel} <> 'ussd'
     where ${ofApp} and (${c.createdAt} between ${fromAt} and ${toAt} or ${c.closedAt} between ${fromAt} and ${toAt})`;
-  const [figures, buckets] = await Promise.all([
+  const [figures, buckets, expired] = await Promise.all([
     ctx.db.execute(sql`
       with conv as (${conversations}),
       totals as (
@@ -106,6 +110,7 @@ export async function getInboxFigures(ctx: AppContext, user: AuthUser, appId: st
         select ${bucket(sql`${c.closedAt}`)}, 0, 1
           from ${c} where ${ofApp} and ${c.closedAt} between ${fromAt} and ${toAt}
       ) b group by at order by at`),
+    findInboxDayTallies(ctx, app.id, from, to),
   ]);
 
   type AgentRow = { user_id: string | null; name: string; conversations: number; replies: number; closed: number; median: unknown };
@@ -121,21 +126,32 @@ export async function getInboxFigures(ctx: AppContext, user: AuthUser, appId: st
     agents: AgentRow[] | string;
   }>(figures);
   const agents: AgentRow[] = typeof f?.agents === 'string' ? JSON.parse(f.agents) : (f?.agents ?? []);
+  const byAt = new Map(
+    rowsOf<{ at: string; opened: number; closed: number }>(buckets).map((b) => [
+      b.at,
+      { at: b.at, opened: Number(b.opened), closed: Number(b.closed) },
+    ]),
+  );
+  const gone = { opened: 0, answered: 0, closed: 0 };
+  for (const day of expired) {
+    gone.opened += day.opened;
+    gone.answered += day.answered;
+    gone.closed += day.closed;
+    const at = `${day.day}T00:00:00Z`;
+    const bucket = byAt.get(at) ?? { at, opened: 0, closed: 0 };
+    byAt.set(at, { at, opened: bucket.opened + day.opened, closed: bucket.closed + day.closed });
+  }
   return {
     period,
     from: from.toISOString(),
     to: to.toISOString(),
-    opened: Number(f?.opened ?? 0),
-    answered: Number(f?.answered ?? 0),
+    opened: Number(f?.opened ?? 0) + gone.opened,
+    answered: Number(f?.answered ?? 0) + gone.answered,
     waiting: Number(f?.waiting ?? 0),
     firstResponse: toDuration(f?.response_median, f?.response_p90),
-    closed: Number(f?.closed ?? 0),
+    closed: Number(f?.closed ?? 0) + gone.closed,
     resolution: toDuration(f?.resolution_median, f?.resolution_p90),
-    buckets: rowsOf<{ at: string; opened: number; closed: number }>(buckets).map((b) => ({
-      at: b.at,
-      opened: Number(b.opened),
-      closed: Number(b.closed),
-    })),
+    buckets: [...byAt.values()].sort((a, b) => a.at.localeCompare(b.at)),
     agents: agents.map((a) => ({
       userId: a.user_id,
       name: a.name || 'A removed user',

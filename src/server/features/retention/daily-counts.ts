@@ -9,9 +9,13 @@
  *
  * The dashboard reads the counts for the days before the app's retention cutoff (whose records are gone, or going),
  * and the records from that day on: a day is read from one source only, so no session counts twice.
+ *
+ * WhatsApp messages and closed inbox conversations are counted as they go instead (`tallyDeleted`): the statement
+ * that deletes them adds them to their day's counts, so each is counted in its table or in the counts, never both,
+ * and a message's delivery status is the latest it had. The dashboard adds the two sources.
  */
-import { and, eq, gte, lt, sql } from 'drizzle-orm';
-import { dailyRollups, sessionDayCounts } from '../../../db/schema';
+import { and, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
+import { dailyRollups, inboxDayCounts, messageDayCounts, sessionDayCounts } from '../../../db/schema';
 import type { Environment } from '../../../shared/api/monitoring.schema';
 import type { AppContext } from '../../context';
 import { DAY_MS, formatDay } from '../../core/dates';
@@ -120,4 +124,72 @@ export async function findSessionDayTallies(
     )
     .groupBy(c.lastMenu, c.network, c.status, c.endCause);
   return rows.map((r) => ({ menuId: r.menuId, network: r.network, status: r.status, cause: r.endCause || null, sessions: r.sessions }));
+}
+
+/** The daily counts rows are added to as they expire: WhatsApp messages, closed inbox conversations. */
+export type DayTally = 'messages' | 'inbox';
+
+/** The UTC day of a time column, as the counts key it. */
+const utcDay = (column: string) => sql.raw(`(${column} at time zone 'UTC')::date`);
+
+/**
+ * Deletes the rows `where` picks from the tally's table and adds them to their days' counts in the same statement
+ * (a data-modifying CTE: the insert reads what the delete returns, and the conversations' messages as they were
+ * before the delete's cascade); answers how many rows went.
+ */
+export async function tallyDeleted(ctx: AppContext, tally: DayTally, where: SQL): Promise<number> {
+  const counted =
+    tally === 'messages'
+      ? sql`
+    gone as (delete from whatsapp_messages where ${where}
+      returning app_id, environment, status, failure_code, failure_reason, sent_at),
+    counted as (
+      insert into message_day_counts (app_id, day, environment, status, failure_code, failure_reason, messages)
+      select app_id, ${utcDay('sent_at')}, environment, status, failure_code, failure_reason, count(*)::int
+      from gone group by 1, 2, 3, 4, 5, 6
+      on conflict (app_id, day, environment, status, failure_code, failure_reason)
+        do update set messages = message_day_counts.messages + excluded.messages
+      returning 1)`
+      : sql`
+    gone as (delete from inbox_conversations where ${where}
+      returning id, app_id, channel, created_at, closed_at),
+    counted as (
+      insert into inbox_day_counts (app_id, day, opened, answered, closed)
+      select app_id, day, sum(opened)::int, sum(answered)::int, sum(closed)::int from (
+        -- Answered as the figures say: a sent reply by a person, or, for a callback request, being marked done.
+        select app_id, ${utcDay('created_at')} as day, 1 as opened,
+          (case when channel = 'ussd' then closed_at is not null else exists (
+            select 1 from inbox_messages m where m.conversation_id = gone.id and m.author = 'agent' and m.send_status = 'sent'
+          ) end)::int as answered, 0 as closed
+        from gone
+        union all
+        select app_id, ${utcDay('closed_at')}, 0, 0, 1 from gone where closed_at is not null
+      ) d group by 1, 2
+      on conflict (app_id, day) do update set opened = inbox_day_counts.opened + excluded.opened,
+        answered = inbox_day_counts.answered + excluded.answered, closed = inbox_day_counts.closed + excluded.closed
+      returning 1)`;
+  const [row] = rowsOf<{ n: number }>(await ctx.db.execute(sql`with ${counted} select count(*)::int as n from gone`));
+  return Number(row?.n ?? 0);
+}
+
+/** The days of a period's bounds, both included: a counted day is in the period when its date is. */
+const periodDays = (column: typeof messageDayCounts.day | typeof inboxDayCounts.day, from: Date, to: Date) =>
+  sql`${column} between ${formatDay(from)}::date and ${formatDay(to)}::date`;
+
+/** A bot's expired messages of one environment counted on the period's days, by day, status and failure. */
+export async function findMessageDayTallies(ctx: AppContext, appId: string, environment: Environment, from: Date, to: Date) {
+  const c = messageDayCounts;
+  return ctx.db
+    .select({ day: c.day, status: c.status, failureCode: c.failureCode, failureReason: c.failureReason, messages: c.messages })
+    .from(c)
+    .where(and(eq(c.appId, appId), eq(c.environment, environment), periodDays(c.day, from, to)));
+}
+
+/** An app's expired inbox conversations counted on the period's days, by day. */
+export async function findInboxDayTallies(ctx: AppContext, appId: string, from: Date, to: Date) {
+  const c = inboxDayCounts;
+  return ctx.db
+    .select({ day: c.day, opened: c.opened, answered: c.answered, closed: c.closed })
+    .from(c)
+    .where(and(eq(c.appId, appId), periodDays(c.day, from, to)));
 }

@@ -2,6 +2,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { count, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import {
+  inboxMessages,
   actionResults,
   appLogs,
   apps,
@@ -108,6 +109,16 @@ describeDb('data retention, per account', () => {
         [short.user.id, shortApp],
         [trial.user.id, trialApp],
       ] as const) {
+        // Where each message stands varies by day (read, delivered, failed for two reasons, sent), so the dashboard's
+        // delivery figures have every status and failure to keep.
+        const failure =
+          day % 5 === 0
+            ? {
+                failureCode: day % 10 === 0 ? 131047 : 131026,
+                failureReason: day % 10 === 0 ? 'Re-engagement message' : 'Message undeliverable',
+              }
+            : {};
+        const status = day % 5 === 0 ? 'failed' : day % 3 === 0 ? 'read' : day % 2 === 0 ? 'delivered' : 'sent';
         await t.db.insert(whatsappMessages).values({
           userId: owner,
           appId,
@@ -116,6 +127,8 @@ describeDb('data retention, per account', () => {
           toNumber: '233241234567',
           providerMessageId: `m-${appId}-${day}`,
           kind: 'text',
+          status,
+          ...failure,
           sentAt: at,
         });
         await t.db
@@ -129,14 +142,27 @@ describeDb('data retention, per account', () => {
           providerMessageId: `r-${appId}-${day}`,
           receivedAt: at,
         });
-        await t.db.insert(inboxConversations).values({
-          ownerId: owner,
-          appId,
-          msisdn: `+2332412${String(day).padStart(5, '0')}`,
-          status: 'closed',
-          closedAt: at,
-          createdAt: at,
-        });
+        // Opened a day before it was closed; every third answered by a person's reply.
+        const [conversation] = await t.db
+          .insert(inboxConversations)
+          .values({
+            ownerId: owner,
+            appId,
+            msisdn: `+2332412${String(day).padStart(5, '0')}`,
+            status: 'closed',
+            closedAt: at,
+            createdAt: new Date(at.getTime() - DAY),
+          })
+          .returning({ id: inboxConversations.id });
+        if (day % 3 === 0)
+          await t.db.insert(inboxMessages).values({
+            conversationId: conversation!.id,
+            direction: 'out',
+            author: 'agent',
+            text: 'Hello',
+            sendStatus: 'sent',
+            createdAt: new Date(at.getTime() - DAY + HOUR),
+          });
         await t.db.insert(webhookDeliveries).values({
           appId,
           eventId: `e-${appId}-${day}`,
@@ -191,7 +217,11 @@ describeDb('data retention, per account', () => {
     const api = createApiClient(t, appId === shortApp ? short : trial);
     const health = (await api.get(`/api/dashboard/sessionHealth/${appId}?environment=live&period=month`)).json().data;
     const main = (await api.get(`/api/dashboard/appDashboard/${appId}?environment=live`)).json().data;
+    const delivery = (await api.get(`/api/dashboard/whatsappMessages/${appId}?environment=live&period=month`)).json().data;
+    const inbox = (await api.get(`/api/dashboard/inbox/${appId}?period=month`)).json().data;
     return {
+      delivery: { totals: delivery.totals, buckets: delivery.buckets, failureReasons: delivery.failureReasons },
+      inbox: { opened: inbox.opened, answered: inbox.answered, closed: inbox.closed, buckets: inbox.buckets },
       sessions: health.sessions,
       causes: health.causes,
       menus: health.menus,
@@ -204,6 +234,9 @@ describeDb('data retention, per account', () => {
     const before = { short: await dashboard(shortApp), trial: await dashboard(trialApp) };
     expect(before.short.sessions).toBe(30);
     expect(before.short.menuOutcomes).toHaveLength(2);
+    expect(before.short.delivery.totals).toEqual({ sent: 30, delivered: 16, read: 8, failed: 6 });
+    expect(before.short.delivery.failureReasons).toHaveLength(2);
+    expect(before.short.inbox).toMatchObject({ opened: 29, answered: 9, closed: 30 });
 
     expect(await sweepAll(t)).toBeGreaterThan(1);
 
@@ -322,5 +355,33 @@ describeDb('data retention off', () => {
     await t.db.insert(appLogs).values({ appId, sessionId: 's', level: 'info', type: 'x', message: 'm', createdAt: old });
     expect(await sweepExpiredRows(t.app.ctx)).toEqual({ deleted: {}, isBehind: false });
     expect(await countOf(t, appLogs, eq(appLogs.appId, appId))).toBe(1);
+  });
+});
+
+describeDb('data retention at quiet moments', () => {
+  const t = useTestApp({ DATA_RETENTION_DAYS: 30, BILLING: 'off', DATA_RETENTION_INTERVAL_MS: 0 });
+  const owner = useUser(t);
+
+  it('waits between batches while the hops are busy, stops behind when they stay busy, and goes on when they calm', async () => {
+    const appId = await seedApp(t, owner.auth);
+    const old = new Date(t.app.ctx.now().getTime() - 40 * DAY);
+    await t.db
+      .insert(appLogs)
+      .values(
+        Array.from({ length: 20 }, (_, i) => ({ appId, sessionId: `s${i}`, level: 'info', type: 'x', message: 'm', createdAt: old })),
+      );
+
+    // Busy throughout: one batch, then the sweep waits, gives up, and says it is behind (the timer comes back soon).
+    let checks = 0;
+    const busy = await sweepExpiredRows(t.app.ctx, { batchSize: 5, isBusy: () => ++checks > 0, busyWaitMs: 300 });
+    expect(busy).toMatchObject({ isBehind: true, deleted: { app_logs: 5 } });
+    expect(checks).toBeGreaterThanOrEqual(3);
+    expect(await countOf(t, appLogs, eq(appLogs.appId, appId))).toBe(15);
+
+    // Busy for a moment only: the sweep waits it out and finishes.
+    let calmAfter = 2;
+    const calmed = await sweepExpiredRows(t.app.ctx, { batchSize: 5, isBusy: () => calmAfter-- > 0, busyWaitMs: 5000 });
+    expect(calmed).toMatchObject({ isBehind: false, deleted: { app_logs: 15 } });
+    expect(await countOf(t, appLogs, eq(appLogs.appId, appId))).toBe(0);
   });
 });

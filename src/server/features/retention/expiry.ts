@@ -18,11 +18,11 @@
  * A row a few seconds out of order (two processes' batches) goes a tick early or late. Several processes sweeping at
  * once delete the same rows at most twice over (a delete is idempotent).
  */
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { setTimeout as sleep, setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { type SQL, sql } from 'drizzle-orm';
 import type { RetentionKind } from '../../../shared/billing/plans';
 import type { AppContext } from '../../context';
-import { getRolledUpUntil, rollUpSessionDays } from './daily-counts';
+import { type DayTally, getRolledUpUntil, rollUpSessionDays, tallyDeleted } from './daily-counts';
 import { findCutoffId } from './serial-ids';
 import { findRetentionGroups, getOperatorDays, getRetentionCutoff, type RetentionGroup } from './retention-terms';
 
@@ -39,6 +39,8 @@ interface ExpiringTable {
   byIndex: boolean;
   /** Rows that must stay whatever their age (not yet sent, still open). */
   keep?: string;
+  /** The dashboard's daily counts the rows are added to as they go (daily-counts.ts `tallyDeleted`). */
+  tally?: DayTally;
 }
 
 /** Every table that grows with traffic; the docs list each with its kind (docs/operations.md, "Data lifetime"). */
@@ -50,7 +52,7 @@ export const EXPIRING: readonly ExpiringTable[] = [
   { table: 'session_inputs', kind: 'inputs', at: 'created_at', key: 'app_id', isSerial: true, byIndex: false },
   { table: 'action_results', kind: 'actionResults', at: 'created_at', key: 'app_id', isSerial: true, byIndex: false },
   { table: 'session_records', kind: 'sessions', at: 'ended_at', key: 'app_id', isSerial: true, byIndex: true },
-  { table: 'whatsapp_messages', kind: 'messages', at: 'sent_at', key: 'app_id', isSerial: true, byIndex: true },
+  { table: 'whatsapp_messages', kind: 'messages', at: 'sent_at', key: 'app_id', isSerial: true, byIndex: true, tally: 'messages' },
   { table: 'sms_messages', kind: 'messages', at: 'created_at', key: 'owner_id', isSerial: false, byIndex: true, keep: "status = 'QUEUED'" },
   { table: 'sms_replies', kind: 'messages', at: 'received_at', key: 'owner_id', isSerial: false, byIndex: true },
   {
@@ -71,6 +73,7 @@ export const EXPIRING: readonly ExpiringTable[] = [
     isSerial: false,
     byIndex: true,
     keep: "status <> 'closed'",
+    tally: 'inbox',
   },
   {
     table: 'webhook_deliveries',
@@ -90,6 +93,12 @@ const KEYS_PER_STATEMENT = 1000;
 const affected = (result: unknown) =>
   (result as { affectedRows?: number; rowCount?: number }).affectedRows ?? (result as { rowCount?: number }).rowCount ?? 0;
 
+/** Deletes the table's rows `where` picks, adding them to its daily counts first where it has them; answers how many went. */
+async function deleteRows(ctx: AppContext, table: ExpiringTable, where: SQL): Promise<number> {
+  if (table.tally) return tallyDeleted(ctx, table.tally, where);
+  return affected(await ctx.db.execute(sql`delete from ${sql.raw(table.table)} where ${where}`));
+}
+
 export interface RetentionSweep {
   /** Rows deleted per table in this sweep. */
   deleted: Record<string, number>;
@@ -104,6 +113,30 @@ export interface SweepOptions {
   maxBatches?: number;
   /** Ids one window statement reads, for the tables without a time index. */
   windowSize?: number;
+  /**
+   * Whether the hops are busy (the event writer behind): between batches the sweep waits while it is, and stops
+   * (behind, for the next sweep) after `busyWaitMs` of waiting, so expiry takes the database's quiet moments.
+   */
+  isBusy?: () => boolean;
+  busyWaitMs?: number;
+}
+
+/** How often a waiting sweep looks again whether the hops are still busy. */
+const BUSY_CHECK_MS = 100;
+
+/**
+ * Between two batches: the hops' own statements get the database, and while they are busy the sweep waits; false
+ * when it waited `busyWaitMs` and they still are (the sweep stops there).
+ */
+function createBreather({ isBusy, busyWaitMs = 5000 }: SweepOptions): () => Promise<boolean> {
+  return async () => {
+    await yieldToEventLoop();
+    for (let waited = 0; isBusy?.(); waited += BUSY_CHECK_MS) {
+      if (waited >= busyWaitMs) return false;
+      await sleep(BUSY_CHECK_MS);
+    }
+    return true;
+  };
 }
 
 /** How far a group's id windows have gone in one table: every id up to `throughId` was looked at for `cutoff`. */
@@ -124,7 +157,7 @@ const chunksOf = <T>(items: readonly T[]) => {
 /**
  * One sweep: the sessions' daily counts rolled up first (records only go once their day is counted), then every
  * expiring table's rows past their accounts' retention, at most `maxBatches` batches of `batchSize` a table and
- * group.
+ * group, waiting between batches while the hops are busy.
  */
 export async function sweepExpiredRows(ctx: AppContext, options: SweepOptions = {}): Promise<RetentionSweep> {
   const { batchSize = 5000, maxBatches = 20, windowSize = 50_000 } = options;
@@ -139,8 +172,9 @@ export async function sweepExpiredRows(ctx: AppContext, options: SweepOptions = 
   const clamp = (table: ExpiringTable, cutoff: Date) =>
     table.table === 'session_records' && countedUntil && countedUntil < cutoff ? countedUntil : cutoff;
   const operatorCutoff = operatorDays === null ? null : getRetentionCutoff(ctx.now(), operatorDays);
+  const batches: Batches = { batchSize, maxBatches, breathe: createBreather(options) };
 
-  for (const table of EXPIRING) {
+  sweep: for (const table of EXPIRING) {
     deleted[table.table] ??= 0;
     const add = (n: number) => {
       deleted[table.table]! += n;
@@ -151,127 +185,129 @@ export async function sweepExpiredRows(ctx: AppContext, options: SweepOptions = 
     const isSecondPart = table.table === 'app_logs' && table.kind === 'inputs';
     if (table.isSerial && operatorCutoff && !isSecondPart) {
       floorId = await findCutoffId(ctx, table.table, table.at, clamp(table, operatorCutoff));
-      const done = await deleteBelowId(ctx, table, floorId, batchSize, maxBatches, add);
-      isBehind ||= !done;
+      const done = await deleteBelowId(ctx, table, floorId, batches, add);
+      isBehind ||= done !== true;
+      if (done === 'busy') break;
     }
     for (const group of groupsByKind.get(table.kind) ?? []) {
       // The operator's bound already took these on a serial table.
       if (table.isSerial && operatorDays !== null && group.days >= operatorDays) continue;
       const cutoff = clamp(table, group.cutoff);
-      const sweep: IndexSweep = { group, cutoff, batchSize, maxBatches, add };
       const done =
         table.table === 'app_logs'
-          ? await expireHopRows(ctx, table.kind === 'inputs' ? 'inputs' : 'lines', sweep)
+          ? await expireHopRows(ctx, table, group, cutoff, batches, add)
           : table.byIndex
-            ? await deleteByIndex(ctx, table, sweep)
-            : await deleteByWindows(ctx, table, group, cutoff, floorId, { windowSize, maxBatches }, add);
-      isBehind ||= !done;
+            ? await deleteByIndex(ctx, table, group, cutoff, batches, add)
+            : await deleteByWindows(ctx, table, group, cutoff, floorId, { ...batches, windowSize }, add);
+      isBehind ||= done !== true;
+      if (done === 'busy') break sweep;
     }
   }
   const total = Object.values(deleted).reduce((a, b) => a + b, 0);
-  if (total > 0) ctx.log.info({ deleted, isBehind }, 'expired rows deleted');
+  if (total > 0 || isBehind) ctx.log.info({ deleted, isBehind }, 'expired rows deleted');
   return { deleted, isBehind };
 }
 
-/** Every row with an id up to `lastId`, in batches; true when none is left. */
+/** How much one table and group may delete in a sweep, and the pause between its batches. */
+interface Batches {
+  batchSize: number;
+  maxBatches: number;
+  breathe: () => Promise<boolean>;
+}
+
+/** What a table's batches came to: all gone (true), batches ran out (false), or the hops stayed busy ('busy'). */
+type Done = boolean | 'busy';
+
+/** Every row with an id up to `lastId`, in batches. */
 async function deleteBelowId(
   ctx: AppContext,
-  { table }: ExpiringTable,
+  table: ExpiringTable,
   lastId: number,
-  batchSize: number,
-  maxBatches: number,
+  { batchSize, maxBatches, breathe }: Batches,
   add: (n: number) => void,
-): Promise<boolean> {
+): Promise<Done> {
+  const name = sql.raw(table.table);
   for (let batch = 0; batch < maxBatches && lastId > 0; batch++) {
-    const count = affected(
-      await ctx.db.execute(
-        sql`delete from ${sql.raw(table)} where id in (select id from ${sql.raw(table)} where id <= ${lastId} order by id limit ${batchSize})`,
-      ),
-    );
+    const count = await deleteRows(ctx, table, sql`id in (select id from ${name} where id <= ${lastId} order by id limit ${batchSize})`);
     add(count);
     if (count < batchSize) return true;
-    // Between batches, the hops' own statements get the database.
-    await yieldToEventLoop();
+    if (!(await breathe())) return 'busy';
   }
   return lastId === 0;
 }
 
-/** What a group's sweep of a table by its (key, time) index is given: the rows before `cutoff`, in batches. */
-interface IndexSweep {
-  group: RetentionGroup;
-  cutoff: Date;
-  batchSize: number;
-  maxBatches: number;
-  add: (n: number) => void;
-}
-
 /**
- * Runs a statement over at most `batchSize` rows (it answers how many it took) until it takes fewer; false when the
- * sweep's batches (`budget.left`, shared by its statements) ran out first.
+ * Runs `run` over the group's rows before `cutoff` (and matching `also`) by the table's (key, time) index, in
+ * batches: `run` is given `id in (...)` of at most `batchSize` of them and answers how many it took, until it takes
+ * fewer.
  */
-async function inBatches(budget: { left: number }, batchSize: number, run: () => Promise<number>): Promise<boolean> {
-  for (;;) {
-    if (budget.left-- <= 0) return false;
-    if ((await run()) < batchSize) return true;
-    await yieldToEventLoop();
+async function eachBatchByIndex(
+  table: ExpiringTable,
+  group: RetentionGroup,
+  cutoff: Date,
+  { batchSize, maxBatches, breathe }: Batches,
+  also: SQL | undefined,
+  run: (where: SQL) => Promise<number>,
+): Promise<Done> {
+  const keys = table.key === 'app_id' ? group.apps.map((a) => a.id) : group.ownerIds;
+  const keep: SQL = table.keep ? sql.raw(` and not (${table.keep})`) : sql``;
+  const andAlso: SQL = also ? sql` and ${also}` : sql``;
+  const name = sql.raw(table.table);
+  let batches = 0;
+  for (const chunk of chunksOf(keys)) {
+    for (;;) {
+      if (batches++ >= maxBatches) return false;
+      const count = await run(
+        sql`id in (select id from ${name}
+          where ${sql.raw(table.key)} in ${chunk} and ${sql.raw(table.at)} < ${cutoff.toISOString()}::timestamptz${keep}${andAlso}
+          limit ${batchSize})`,
+      );
+      if (count < batchSize) break;
+      if (!(await breathe())) return 'busy';
+    }
   }
+  return true;
 }
 
-/** The group's rows before `cutoff` by the table's (key, time) index, in batches; true when none is left. */
+/** The group's rows before `cutoff` (and matching `also`) by the table's (key, time) index, in batches. */
 async function deleteByIndex(
   ctx: AppContext,
   table: ExpiringTable,
-  { group, cutoff, batchSize, maxBatches, add }: IndexSweep,
-): Promise<boolean> {
-  const keys = table.key === 'app_id' ? group.apps.map((a) => a.id) : group.ownerIds;
-  const keep: SQL = table.keep ? sql.raw(` and not (${table.keep})`) : sql``;
-  const budget = { left: maxBatches };
-  for (const chunk of chunksOf(keys)) {
-    const isDone = await inBatches(budget, batchSize, async () => {
-      const count = affected(
-        await ctx.db.execute(sql`delete from ${sql.raw(table.table)} where id in (
-          select id from ${sql.raw(table.table)}
-          where ${sql.raw(table.key)} in ${chunk} and ${sql.raw(table.at)} < ${cutoff.toISOString()}::timestamptz${keep}
-          limit ${batchSize})`),
-      );
-      add(count);
-      return count;
-    });
-    if (!isDone) return false;
-  }
-  return true;
+  group: RetentionGroup,
+  cutoff: Date,
+  batches: Batches,
+  add: (n: number) => void,
+  also?: SQL,
+): Promise<Done> {
+  return eachBatchByIndex(table, group, cutoff, batches, also, async (where) => {
+    const count = await deleteRows(ctx, table, where);
+    add(count);
+    return count;
+  });
 }
 
 /**
  * A group's shorter retention for log lines or for inputs on `app_logs`, by its (app, time) index: a row that keeps
  * nothing else goes (a line row; a hop's row without inputs, or whose lines went), and a hop's row that keeps the
- * other part loses this one (its lines become '[]', or its inputs null). True when none is left.
+ * other part loses this one (its lines become '[]', or its inputs null).
  */
 async function expireHopRows(
   ctx: AppContext,
-  part: 'lines' | 'inputs',
-  { group, cutoff, batchSize, maxBatches, add }: IndexSweep,
-): Promise<boolean> {
+  table: ExpiringTable,
+  group: RetentionGroup,
+  cutoff: Date,
+  batches: Batches,
+  add: (n: number) => void,
+): Promise<Done> {
   const steps =
-    part === 'lines'
-      ? { goes: sql`inputs is null`, loses: sql`inputs is not null and lines <> '[]'::jsonb`, set: sql`lines = '[]'::jsonb, data = null` }
-      : { goes: sql`inputs is not null and lines = '[]'::jsonb`, loses: sql`inputs is not null`, set: sql`inputs = null` };
-  const budget = { left: maxBatches };
-  for (const chunk of chunksOf(group.apps.map((a) => a.id))) {
-    const ofRows = (condition: SQL) =>
-      sql`select id from app_logs where app_id in ${chunk} and created_at < ${cutoff.toISOString()}::timestamptz and ${condition} limit ${batchSize}`;
-    const isDeleted = await inBatches(budget, batchSize, async () => {
-      const count = affected(await ctx.db.execute(sql`delete from app_logs where id in (${ofRows(steps.goes)})`));
-      add(count);
-      return count;
-    });
-    if (!isDeleted) return false;
-    const isEmptied = await inBatches(budget, batchSize, async () =>
-      affected(await ctx.db.execute(sql`update app_logs set ${steps.set} where id in (${ofRows(steps.loses)})`)),
-    );
-    if (!isEmptied) return false;
-  }
-  return true;
+    table.kind === 'inputs'
+      ? { goes: sql`inputs is not null and lines = '[]'::jsonb`, loses: sql`inputs is not null`, set: sql`inputs = null` }
+      : { goes: sql`inputs is null`, loses: sql`inputs is not null and lines <> '[]'::jsonb`, set: sql`lines = '[]'::jsonb, data = null` };
+  const deleted = await deleteByIndex(ctx, table, group, cutoff, batches, add, steps.goes);
+  if (deleted !== true) return deleted;
+  return eachBatchByIndex(table, group, cutoff, batches, steps.loses, async (where) =>
+    affected(await ctx.db.execute(sql`update app_logs set ${steps.set} where ${where}`)),
+  );
 }
 
 /**
@@ -284,9 +320,9 @@ async function deleteByWindows(
   group: RetentionGroup,
   cutoff: Date,
   floorId: number,
-  { windowSize, maxBatches }: { windowSize: number; maxBatches: number },
+  { windowSize, maxBatches, breathe }: Batches & { windowSize: number },
   add: (n: number) => void,
-): Promise<boolean> {
+): Promise<Done> {
   if (group.apps.length === 0) return true;
   if (!windowMarks.has(ctx)) windowMarks.set(ctx, new Map());
   const marks = windowMarks.get(ctx)!;
@@ -300,17 +336,10 @@ async function deleteByWindows(
   const chunks = chunksOf(appIds);
   for (let window = 0; window < maxBatches && from < lastId; window++) {
     const to = Math.min(from + windowSize, lastId);
-    for (const chunk of chunks)
-      add(
-        affected(
-          await ctx.db.execute(
-            sql`delete from ${sql.raw(table.table)} where id > ${from} and id <= ${to} and ${sql.raw(table.key)} in ${chunk}`,
-          ),
-        ),
-      );
+    for (const chunk of chunks) add(await deleteRows(ctx, table, sql`id > ${from} and id <= ${to} and ${sql.raw(table.key)} in ${chunk}`));
     from = to;
     marks.set(markKey, { throughId: from, cutoff, appIds: new Set(appIds) });
-    await yieldToEventLoop();
+    if (from < lastId && !(await breathe())) return 'busy';
   }
   return from >= lastId;
 }

@@ -203,7 +203,7 @@ export function FlowMapPage() {
               </div>
             )}
           </Group>
-          <FlowLegend isEditable={isEditable} />
+          <FlowLegend isEditable={isEditable} hasSubflows={layout.nodes.some((node) => node.data.kind === 'subflow')} />
         </>
       )}
       <FlowRuleDialog request={rules.ruleRequest} onCancel={rules.cancelRule} onSave={rules.saveRule} />

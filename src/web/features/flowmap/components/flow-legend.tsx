@@ -1,8 +1,8 @@
 import { Group, Text } from '@mantine/core';
 import { EDGE_COLORS } from './flow-node';
 
-/** What the colours and lines mean. */
-export function FlowLegend({ isEditable }: { isEditable: boolean }) {
+/** What the colours and lines mean; the sub-flow box's only when the map has one. */
+export function FlowLegend({ isEditable, hasSubflows = false }: { isEditable: boolean; hasSubflows?: boolean }) {
   const swatch = (border: string, background = 'var(--mantine-color-body)', dashed = false) => (
     <span
       style={{
@@ -28,6 +28,12 @@ export function FlowLegend({ isEditable }: { isEditable: boolean }) {
     [swatch('var(--mantine-color-red-6)'), 'Broken target'],
     [swatch('var(--mantine-color-red-6)', 'var(--mantine-color-red-light)', true), 'Missing menu'],
     [swatch('var(--mantine-color-grape-5)', 'var(--mantine-color-grape-light)', true), 'End (Terminate)'],
+    ...(hasSubflows
+      ? ([[swatch('var(--mantine-color-indigo-5)', 'var(--mantine-color-indigo-light)', true), 'Sub-flow (click to open its map)']] as [
+          React.ReactNode,
+          string,
+        ][])
+      : []),
     [line(EDGE_COLORS.rule), 'Rule: condition'],
     [line(EDGE_COLORS.back, true), 'Back'],
     ...(isEditable ? ([[dot, 'Drag a dot to a menu: a new rule']] as [React.ReactNode, string][]) : []),
