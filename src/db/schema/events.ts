@@ -1,7 +1,28 @@
-import { bigserial, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, index, integer, jsonb, pgTable, pgView, text, timestamp } from 'drizzle-orm/pg-core';
 import type { EndCause } from '../../shared/session-ends';
 
-/** Application logs (the Application Logs screen and the emulator's log panel). */
+/**
+ * One log line of a hop's row (`app_logs.lines`): what a line row has in its columns, `ms` after the row's time
+ * (left out when 0), null fields left out.
+ */
+export interface HopLine {
+  level: string;
+  type: string;
+  menuId?: string;
+  menu?: string;
+  plugin?: string;
+  action?: string;
+  message: string;
+  data?: unknown;
+  ms?: number;
+}
+
+/**
+ * Application logs (the Application Logs screen and the emulator's log panel), two kinds of row (docs/runtime.md,
+ * "What a hop keeps"): a hop's row, its lines in `lines` and the inputs it stored in `inputs` (its own level, type
+ * and message are the placeholder 'hop'); or one line in the columns (`lines` null), as every row was before and as
+ * lines outside a hop are written. Readers read lines through `app_log_lines`, never the rows.
+ */
 export const appLogs = pgTable(
   'app_logs',
   {
@@ -20,11 +41,49 @@ export const appLogs = pgTable(
     message: text('message').notNull(),
     data: jsonb('data'),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull(),
+    /** A hop's row: its lines in order; '[]' once its lines expired before its inputs. */
+    lines: jsonb('lines').$type<HopLine[]>(),
+    /** A hop's row: the inputs it stored (new or changed `session.inputs` entries), [field, value] in order; the debugger's User Inputs. */
+    inputs: jsonb('inputs').$type<Array<[string, string]>>(),
   },
   (t) => [index('app_logs_app_time_idx').on(t.appId, t.createdAt), index('app_logs_session_idx').on(t.appId, t.sessionId)],
 );
 
-/** Each input as given (the debugger's User Inputs). */
+/**
+ * Every log line, one a row, unpacked from `app_logs` (the view the migration creates): a line row as it is, a hop's
+ * row as its lines. `id` is the line's: its row's id times LINE_ID_SCALE plus its place in the row (1, 2, ...; 0 for
+ * a line row), so ids keep the order lines were written in. `createdAt` is the line's time; filters by time and
+ * order go by `rowCreatedAt` and `rowId`, which the row's indexes serve.
+ */
+export const appLogLines = pgView('app_log_lines', {
+  id: bigint('id', { mode: 'number' }).notNull(),
+  rowId: bigint('row_id', { mode: 'number' }).notNull(),
+  appId: text('app_id').notNull(),
+  sessionId: text('session_id').notNull(),
+  environment: text('environment').notNull(),
+  caller: text('caller'),
+  level: text('level').notNull(),
+  type: text('type').notNull(),
+  menuId: text('menu_id'),
+  menu: text('menu'),
+  plugin: text('plugin'),
+  action: text('action'),
+  message: text('message').notNull(),
+  data: jsonb('data'),
+  createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull(),
+  rowCreatedAt: timestamp('row_created_at', { withTimezone: true, precision: 3 }).notNull(),
+}).existing();
+
+/** A hop's row's level, type and message (its lines are in `lines`). */
+export const HOP_ROW = 'hop';
+
+/** A line's id is its row's id times this plus its place in the row: a hop's row holds fewer lines (hop-lines.ts). */
+export const LINE_ID_SCALE = 1000;
+
+/**
+ * Inputs as given, one a row: rows written before a hop's inputs went into its `app_logs` row (the debugger's User
+ * Inputs reads both).
+ */
 export const sessionInputs = pgTable(
   'session_inputs',
   {

@@ -1,11 +1,11 @@
 import { linkSimulatedNumber } from '../../../../tests/support/inbox-bot';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNotNull } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { makePdf, makePng, makePngBomb } from '../../../../tests/support/media-files';
 import { seedMenu } from '../../../../tests/support/seed-app';
 import { createApiClient, useTestApp, useUser } from '../../../../tests/support/test-app';
 import { describeDb } from '../../../../tests/support/test-db';
-import { mediaFiles, sessionInputs } from '../../../db/schema';
+import { appLogs, mediaFiles } from '../../../db/schema';
 import { MEDIA_MESSAGES } from '../media/media.service';
 import { SIMULATED_FILE_MAX_BYTES } from '../../../shared/api/bots.schema';
 
@@ -112,7 +112,10 @@ describeDb('WhatsApp media through the store', () => {
 
     // The session's input is the photo's id; the debug panel's inputs give the file itself, with a signed link.
     await t.app.runtime.flushEvents();
-    const [input] = await t.db.select().from(sessionInputs).where(eq(sessionInputs.appId, appId));
+    const [input] = await t.db
+      .select()
+      .from(appLogs)
+      .where(and(eq(appLogs.appId, appId), isNotNull(appLogs.inputs)));
     const inputs = (await post('/debug/userInputs', { appId, sessionId: input!.sessionId })).json().data;
     expect(inputs).toEqual([
       expect.objectContaining({

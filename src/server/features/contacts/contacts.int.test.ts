@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { type actionResults, appLogs, contacts, sessionInputs, sessionRecords } from '../../../db/schema';
+import { type actionResults, appLogLines, appLogs, contacts, sessionInputs, sessionRecords } from '../../../db/schema';
 import { dialTestUrl } from '../../../../tests/support/dial';
 import { describeDb } from '../../../../tests/support/test-db';
 import { createApiClient, useTestApp, useUser } from '../../../../tests/support/test-app';
@@ -126,10 +126,17 @@ describeDb('contacts API', () => {
         .from(table)
         .where(and(eq(table.appId, appId), eq(table.sessionId, 'A-3')));
     expect(await ofSession(sessionInputs)).toEqual([]);
-    const logs = await t.db
-      .select()
+    // The hops' rows kept their inputs until now: none is left.
+    const hops = await t.db
+      .select({ inputs: appLogs.inputs })
       .from(appLogs)
       .where(and(eq(appLogs.appId, appId), eq(appLogs.sessionId, 'A-3')));
+    expect(hops.length).toBeGreaterThan(0);
+    expect(hops.every((h) => h.inputs === null)).toBe(true);
+    const logs = await t.db
+      .select()
+      .from(appLogLines)
+      .where(and(eq(appLogLines.appId, appId), eq(appLogLines.sessionId, 'A-3')));
     expect(logs.length).toBeGreaterThan(0);
     expect(logs.every((l) => l.message === '(erased)' && l.data === null)).toBe(true);
     expect(JSON.stringify(logs)).not.toContain('Akosua');

@@ -9,6 +9,7 @@ import { and, asc, count, eq, gt, inArray, isNull, sql, type SQL } from 'drizzle
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import {
   actionResults,
+  appLogLines,
   appLogs,
   apps,
   campaignMessages,
@@ -48,6 +49,7 @@ import { isUniqueViolation } from '../../core/unique-violation';
 import { deleteErasedMedia, toMediaRef, withSignedUrl } from '../media/media.service';
 import type { Runtime } from '../runtime/runtime.service';
 import { EXPORT_LINK_TTL_SECONDS } from '../sessions/sessions.service';
+import { countInputs, countLines, findInputsWhere } from '../../core/log-rows';
 import { appsOf, ERASURE_STEPS, type ErasureStep, subscriberRowsOf, type SubscriberTarget, toSubscriberTarget } from './subscriber-erasure';
 
 /** Whose data a call reaches: the signed-in account's (`ownerId`), or every account's (null: an admin's). */
@@ -116,9 +118,17 @@ export async function getSubscriberDataSummary(
   const counts = emptySubscriberDataCounts();
   for (const [kind, table] of Object.entries(tables))
     counts[kind as keyof typeof tables] = await countRows(ctx, table, rows[kind as keyof typeof tables]);
-  counts.inputs = await countRows(ctx, sessionInputs, ofNumberSessions(sessionInputs, rows.sessions));
+  // Inputs: rows of the old layout and those hops' rows hold; log lines: a hop's row counts its lines.
+  const [hops] = await ctx.db
+    .select({
+      inputs: sql<number>`coalesce(sum(${countInputs(appLogs)}), 0)`.mapWith(Number),
+      lines: sql<number>`coalesce(sum(${countLines(appLogs)}), 0)`.mapWith(Number),
+    })
+    .from(appLogs)
+    .where(ofNumberSessions(appLogs, rows.sessions));
+  counts.inputs = (await countRows(ctx, sessionInputs, ofNumberSessions(sessionInputs, rows.sessions))) + (hops?.inputs ?? 0);
   counts.actionResults = await countRows(ctx, actionResults, ofNumberSessions(actionResults, rows.sessions));
-  counts.logs = await countRows(ctx, appLogs, ofNumberSessions(appLogs, rows.sessions));
+  counts.logs = hops?.lines ?? 0;
   return { msisdn, counts, liveSessions: await countLiveSessions(ctx, runtime, scope, msisdn) };
 }
 
@@ -190,9 +200,9 @@ async function toExportedSessions(ctx: AppContext, rows: SessionRow[], appNames:
   const ofPage = (table: { appId: PgColumn; sessionId: PgColumn }) =>
     sql`(${table.appId}, ${table.sessionId}) in (${sql.join(keys, sql`, `)})`;
   const [inputs, results, logs] = await Promise.all([
-    ctx.db.select().from(sessionInputs).where(ofPage(sessionInputs)).orderBy(asc(sessionInputs.id)),
+    findInputsWhere(ctx.db, { inputs: ofPage(sessionInputs), hops: ofPage(appLogs) }),
     ctx.db.select().from(actionResults).where(ofPage(actionResults)).orderBy(asc(actionResults.id)),
-    ctx.db.select().from(appLogs).where(ofPage(appLogs)).orderBy(asc(appLogs.id)),
+    ctx.db.select().from(appLogLines).where(ofPage(appLogLines)).orderBy(asc(appLogLines.id)),
   ]);
   const bySession = <T extends { appId: string; sessionId: string }>(list: T[]) => {
     const map = new Map<string, T[]>();

@@ -6,7 +6,7 @@
  * erasure job runs them a bounded batch at a time (subscriber-data.service.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, gt, inArray, isNotNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../../../db/client';
 import {
@@ -31,6 +31,7 @@ import {
 import { SUBSCRIBER_DATA_MESSAGES, type SubscriberDataCounts, type SubscriberDataKind } from '../../../shared/api/subscriber-data.schema';
 import { toStoredForms } from '../../core/msisdn';
 import { eraseMediaOf } from '../media/media.service';
+import { countInputs, countLines } from '../../core/log-rows';
 
 type Tx = Pick<Db, 'select' | 'update' | 'delete'>;
 
@@ -164,9 +165,39 @@ async function eraseSessions(tx: Tx, _now: Date, target: SubscriberTarget, limit
       await tx
         .update(appLogs)
         .set({ message: SUBSCRIBER_DATA_MESSAGES.erased, data: null })
-        .where(and(ofSessions(appLogs), sql`${appLogs.message} <> ${SUBSCRIBER_DATA_MESSAGES.erased}`))
+        .where(and(ofSessions(appLogs), isNull(appLogs.lines), sql`${appLogs.message} <> ${SUBSCRIBER_DATA_MESSAGES.erased}`))
         .returning({ id: appLogs.id }),
     );
+    // A hop's row: its inputs go, each line keeps its time and kind but not its words or data.
+    const hops = await tx
+      .select({ id: appLogs.id, inputs: countInputs(appLogs) })
+      .from(appLogs)
+      .where(
+        and(
+          ofSessions(appLogs),
+          isNotNull(appLogs.lines),
+          sql`(${appLogs.inputs} is not null or exists (select 1 from jsonb_array_elements(${appLogs.lines}) as e(line)
+            where e.line ->> 'message' <> ${SUBSCRIBER_DATA_MESSAGES.erased} or e.line ? 'data'))`,
+        ),
+      );
+    if (hops.length > 0) {
+      const erased = await tx
+        .update(appLogs)
+        .set({
+          inputs: null,
+          lines: sql`(select coalesce(jsonb_agg(((e.line - 'data') || ${JSON.stringify({ message: SUBSCRIBER_DATA_MESSAGES.erased })}::jsonb) order by e.n), '[]'::jsonb)
+            from jsonb_array_elements(${appLogs.lines}) with ordinality as e(line, n))`,
+        })
+        .where(
+          inArray(
+            appLogs.id,
+            hops.map((h) => h.id),
+          ),
+        )
+        .returning({ lines: countLines(appLogs) });
+      counts.logs += erased.reduce((sum, row) => sum + row.lines, 0);
+      counts.inputs += hops.reduce((sum, row) => sum + row.inputs, 0);
+    }
   }
   const ofTheseSessions = byApp.map(({ appId, ids }) =>
     and(eq(webhookDeliveries.appId, appId), inArray(sql`${webhookDeliveries.data} ->> 'sessionId'`, ids)),

@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, gt, inArray, type Column, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, sql, type Column, type SQL } from 'drizzle-orm';
 import { isUuid } from '../../../shared/ids';
-import { actionResults, appLogs, mediaFiles, sessionInputs } from '../../../db/schema';
+import { actionResults, appLogLines, appLogs, LINE_ID_SCALE, mediaFiles } from '../../../db/schema';
 import type { SessionPath } from '../../../shared/api/monitoring.schema';
 import type { MediaRef } from '../../../shared/media';
 import { invalid, notAllowed } from '../../../shared/errors';
@@ -10,11 +10,16 @@ import { recordChangeByAdmin } from '../../core/audit-log';
 import { getMonitoredApp, type AppRow } from '../../core/app-access';
 import { getUserCaller } from '../runtime/emulator-caller';
 import { toMediaRef, withSignedUrl } from '../media/media.service';
+import { countLines, findInputsGiven } from '../../core/log-rows';
 
 const STREAM_LIMIT = 500;
 const SEARCH_LIMIT = 2000;
 /** A session's path is read from at most this many of its lines (a session has a few per hop). */
 const PATH_LIMIT = 5000;
+/** How long after its row's time a hop's line can be: far longer than a hop runs (the engine's budget, engine/limits.ts). */
+const MAX_HOP_SPAN_MS = 10 * 60_000;
+/** The earliest instant a Date holds. */
+const EARLIEST_DATE_MS = -8.64e15;
 
 function toDate(instant: number | string | undefined): Date {
   if (instant === undefined || instant === '') return new Date(0);
@@ -38,17 +43,22 @@ export async function streamLogs(
   body: { appId: string; timeStamp?: number | string; afterId?: number; sessionId?: string },
 ) {
   const app = await getMonitoredApp(ctx, user, body.appId, body.sessionId);
-  const conditions: SQL[] = [
-    eq(appLogs.appId, app.id),
-    body.afterId !== undefined ? gt(appLogs.id, body.afterId) : gt(appLogs.createdAt, toDate(body.timeStamp)),
-    ...filterToOwnRuns(app, user, appLogs.caller),
-  ];
-  if (body.sessionId) conditions.push(eq(appLogs.sessionId, body.sessionId));
+  const conditions: SQL[] = [eq(appLogLines.appId, app.id), ...filterToOwnRuns(app, user, appLogLines.caller)];
+  if (body.afterId !== undefined) {
+    // The row's id bounds the read (its primary key); the line's id picks up within a row a limit cut.
+    conditions.push(gte(appLogLines.rowId, Math.floor(body.afterId / LINE_ID_SCALE)), gt(appLogLines.id, body.afterId));
+  } else {
+    // A line is at most a hop's length after its row's time (the row's index serves the range).
+    const after = toDate(body.timeStamp);
+    const rowsFrom = new Date(Math.max(after.getTime() - MAX_HOP_SPAN_MS, EARLIEST_DATE_MS));
+    conditions.push(gt(appLogLines.rowCreatedAt, rowsFrom), gt(appLogLines.createdAt, after));
+  }
+  if (body.sessionId) conditions.push(eq(appLogLines.sessionId, body.sessionId));
   const rows = await ctx.db
     .select()
-    .from(appLogs)
+    .from(appLogLines)
     .where(and(...conditions))
-    .orderBy(asc(appLogs.id))
+    .orderBy(asc(appLogLines.id))
     .limit(STREAM_LIMIT);
   return rows.map((r) => ({
     id: r.id,
@@ -82,18 +92,20 @@ export async function searchLogs(
   },
 ) {
   const app = await getMonitoredApp(ctx, user, body.appId);
-  const conditions: SQL[] = [eq(appLogs.appId, app.id)];
-  if (body.filterByLevel && body.level) conditions.push(eq(appLogs.level, body.level));
-  if (body.filterByPlugin && body.plugin) conditions.push(eq(appLogs.plugin, body.plugin));
-  if (body.filterByMenu && body.menuId) conditions.push(eq(appLogs.menuId, body.menuId));
+  const conditions: SQL[] = [eq(appLogLines.appId, app.id)];
+  if (body.filterByLevel && body.level) conditions.push(eq(appLogLines.level, body.level));
+  if (body.filterByPlugin && body.plugin) conditions.push(eq(appLogLines.plugin, body.plugin));
+  if (body.filterByMenu && body.menuId) conditions.push(eq(appLogLines.menuId, body.menuId));
+  // Newest rows first by the row's (app, time) index, so the limit keeps the latest lines.
   const rows = await ctx.db
     .select()
-    .from(appLogs)
+    .from(appLogLines)
     .where(and(...conditions))
-    .orderBy(desc(appLogs.createdAt), desc(appLogs.id))
+    .orderBy(desc(appLogLines.rowCreatedAt), desc(appLogLines.id))
     .limit(SEARCH_LIMIT);
-  // Read newest first so the limit keeps the latest lines, then answer them in the order they happened.
-  return rows.reverse().map((r) => ({
+  // Then in the order they happened, by the line's time (its id breaks a tie).
+  rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id);
+  return rows.map((r) => ({
     id: r.id,
     time: r.createdAt.toISOString(),
     logLevel: r.level,
@@ -106,20 +118,27 @@ export async function searchLogs(
 export async function clearLogs(ctx: AppContext, user: AuthUser, appId: string): Promise<number> {
   const app = await getMonitoredApp(ctx, user, appId);
   if (app.isTemplate) throw notAllowed('The logs of a featured template cannot be cleared');
-  const deleted = await ctx.db.delete(appLogs).where(eq(appLogs.appId, app.id)).returning({ id: appLogs.id });
-  await recordChangeByAdmin(ctx.db, user, app.userId, 'app_logs_cleared', app.id, { lines: deleted.length });
-  return deleted.length;
+  // The lines go; the inputs hops' rows hold stay for the debugger's User Inputs, as inputs always outlived a clear.
+  const lines = await ctx.db.transaction(async (tx) => {
+    const deleted = await tx
+      .delete(appLogs)
+      .where(and(eq(appLogs.appId, app.id), isNull(appLogs.inputs)))
+      .returning({ lines: countLines(appLogs) });
+    const ofKept = and(eq(appLogs.appId, app.id), isNotNull(appLogs.inputs), sql`${appLogs.lines} <> '[]'::jsonb`);
+    const [kept] = await tx
+      .select({ lines: sql<number>`coalesce(sum(${countLines(appLogs)}), 0)`.mapWith(Number) })
+      .from(appLogs)
+      .where(ofKept);
+    await tx.update(appLogs).set({ lines: [] }).where(ofKept);
+    return deleted.reduce((sum, row) => sum + row.lines, kept?.lines ?? 0);
+  });
+  await recordChangeByAdmin(ctx.db, user, app.userId, 'app_logs_cleared', app.id, { lines });
+  return lines;
 }
 
 export async function findUserInputs(ctx: AppContext, user: AuthUser, appId: string, sessionId: string) {
   const app = await getMonitoredApp(ctx, user, appId, sessionId);
-  const rows = await ctx.db
-    .select()
-    .from(sessionInputs)
-    .where(
-      and(eq(sessionInputs.appId, app.id), eq(sessionInputs.sessionId, sessionId), ...filterToOwnRuns(app, user, sessionInputs.caller)),
-    )
-    .orderBy(asc(sessionInputs.id));
+  const rows = await findInputsGiven(ctx.db, app.id, [sessionId], app.isTemplate ? getUserCaller(user.id) : undefined);
   const files = await findInputFiles(
     ctx,
     app.userId,
@@ -150,17 +169,23 @@ async function findInputFiles(ctx: AppContext, ownerId: string, values: string[]
 export async function findSessionPath(ctx: AppContext, user: AuthUser, appId: string, sessionId: string): Promise<SessionPath> {
   const app = await getMonitoredApp(ctx, user, appId, sessionId);
   const rows = await ctx.db
-    .select({ type: appLogs.type, menuId: appLogs.menuId, menu: appLogs.menu, data: appLogs.data, createdAt: appLogs.createdAt })
-    .from(appLogs)
+    .select({
+      type: appLogLines.type,
+      menuId: appLogLines.menuId,
+      menu: appLogLines.menu,
+      data: appLogLines.data,
+      createdAt: appLogLines.createdAt,
+    })
+    .from(appLogLines)
     .where(
       and(
-        eq(appLogs.appId, app.id),
-        eq(appLogs.sessionId, sessionId),
-        inArray(appLogs.type, ['menu_shown', 'navigated', 'session_ended']),
-        ...filterToOwnRuns(app, user, appLogs.caller),
+        eq(appLogLines.appId, app.id),
+        eq(appLogLines.sessionId, sessionId),
+        inArray(appLogLines.type, ['menu_shown', 'navigated', 'session_ended']),
+        ...filterToOwnRuns(app, user, appLogLines.caller),
       ),
     )
-    .orderBy(asc(appLogs.id))
+    .orderBy(asc(appLogLines.id))
     .limit(PATH_LIMIT);
   const path: SessionPath = { steps: [], rules: [], ended: false };
   for (const row of rows) {

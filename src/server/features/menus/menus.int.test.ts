@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
-import { appLogs, appVersions } from '../../../db/schema';
+import { appLogLines, appVersions } from '../../../db/schema';
 import { MISSING_MENU_TEXT } from '../../../engine';
 import { REGEXP_MESSAGES } from '../../../shared/app';
 import { describeDb } from '../../../../tests/support/test-db';
@@ -244,8 +244,8 @@ describeDb('menus API, deploy and versions', () => {
     await t.app.runtime.flushEvents();
     const errors = await t.db
       .select()
-      .from(appLogs)
-      .where(and(eq(appLogs.appId, appId), eq(appLogs.level, 'error')));
+      .from(appLogLines)
+      .where(and(eq(appLogLines.appId, appId), eq(appLogLines.level, 'error')));
     expect(errors).toEqual([
       expect.objectContaining({
         type: 'error_logged',

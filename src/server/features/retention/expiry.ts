@@ -46,6 +46,9 @@ interface ExpiringTable {
 /** Every table that grows with traffic; the docs list each with its kind (docs/operations.md, "Data lifetime"). */
 export const EXPIRING: readonly ExpiringTable[] = [
   { table: 'app_logs', kind: 'logs', at: 'created_at', key: 'app_id', isSerial: true, byIndex: true },
+  // A hop's row holds its inputs too (docs/runtime.md, "What a hop keeps"): an account's shorter retention for
+  // either kind takes that part of the row (expireHopRows); the operator's bound is the same for both.
+  { table: 'app_logs', kind: 'inputs', at: 'created_at', key: 'app_id', isSerial: true, byIndex: true },
   { table: 'session_inputs', kind: 'inputs', at: 'created_at', key: 'app_id', isSerial: true, byIndex: false },
   { table: 'action_results', kind: 'actionResults', at: 'created_at', key: 'app_id', isSerial: true, byIndex: false },
   { table: 'session_records', kind: 'sessions', at: 'ended_at', key: 'app_id', isSerial: true, byIndex: true },
@@ -172,13 +175,15 @@ export async function sweepExpiredRows(ctx: AppContext, options: SweepOptions = 
   const batches: Batches = { batchSize, maxBatches, breathe: createBreather(options) };
 
   sweep: for (const table of EXPIRING) {
-    deleted[table.table] = 0;
+    deleted[table.table] ??= 0;
     const add = (n: number) => {
       deleted[table.table]! += n;
     };
     // The operator's bound, every account at once, by id.
     let floorId = 0;
-    if (table.isSerial && operatorCutoff) {
+    // app_logs's second entry (its inputs) has nothing left under the operator's bound once its first went.
+    const isSecondPart = table.table === 'app_logs' && table.kind === 'inputs';
+    if (table.isSerial && operatorCutoff && !isSecondPart) {
       floorId = await findCutoffId(ctx, table.table, table.at, clamp(table, operatorCutoff));
       const done = await deleteBelowId(ctx, table, floorId, batches, add);
       isBehind ||= done !== true;
@@ -188,9 +193,12 @@ export async function sweepExpiredRows(ctx: AppContext, options: SweepOptions = 
       // The operator's bound already took these on a serial table.
       if (table.isSerial && operatorDays !== null && group.days >= operatorDays) continue;
       const cutoff = clamp(table, group.cutoff);
-      const done = table.byIndex
-        ? await deleteByIndex(ctx, table, group, cutoff, batches, add)
-        : await deleteByWindows(ctx, table, group, cutoff, floorId, { ...batches, windowSize }, add);
+      const done =
+        table.table === 'app_logs'
+          ? await expireHopRows(ctx, table, group, cutoff, batches, add)
+          : table.byIndex
+            ? await deleteByIndex(ctx, table, group, cutoff, batches, add)
+            : await deleteByWindows(ctx, table, group, cutoff, floorId, { ...batches, windowSize }, add);
       isBehind ||= done !== true;
       if (done === 'busy') break sweep;
     }
@@ -228,35 +236,78 @@ async function deleteBelowId(
   return lastId === 0;
 }
 
-/** The group's rows before `cutoff` by the table's (key, time) index, in batches. */
-async function deleteByIndex(
-  ctx: AppContext,
+/**
+ * Runs `run` over the group's rows before `cutoff` (and matching `also`) by the table's (key, time) index, in
+ * batches: `run` is given `id in (...)` of at most `batchSize` of them and answers how many it took, until it takes
+ * fewer.
+ */
+async function eachBatchByIndex(
   table: ExpiringTable,
   group: RetentionGroup,
   cutoff: Date,
   { batchSize, maxBatches, breathe }: Batches,
-  add: (n: number) => void,
+  also: SQL | undefined,
+  run: (where: SQL) => Promise<number>,
 ): Promise<Done> {
   const keys = table.key === 'app_id' ? group.apps.map((a) => a.id) : group.ownerIds;
   const keep: SQL = table.keep ? sql.raw(` and not (${table.keep})`) : sql``;
+  const andAlso: SQL = also ? sql` and ${also}` : sql``;
   const name = sql.raw(table.table);
   let batches = 0;
   for (const chunk of chunksOf(keys)) {
     for (;;) {
       if (batches++ >= maxBatches) return false;
-      const count = await deleteRows(
-        ctx,
-        table,
+      const count = await run(
         sql`id in (select id from ${name}
-          where ${sql.raw(table.key)} in ${chunk} and ${sql.raw(table.at)} < ${cutoff.toISOString()}::timestamptz${keep}
+          where ${sql.raw(table.key)} in ${chunk} and ${sql.raw(table.at)} < ${cutoff.toISOString()}::timestamptz${keep}${andAlso}
           limit ${batchSize})`,
       );
-      add(count);
       if (count < batchSize) break;
       if (!(await breathe())) return 'busy';
     }
   }
   return true;
+}
+
+/** The group's rows before `cutoff` (and matching `also`) by the table's (key, time) index, in batches. */
+async function deleteByIndex(
+  ctx: AppContext,
+  table: ExpiringTable,
+  group: RetentionGroup,
+  cutoff: Date,
+  batches: Batches,
+  add: (n: number) => void,
+  also?: SQL,
+): Promise<Done> {
+  return eachBatchByIndex(table, group, cutoff, batches, also, async (where) => {
+    const count = await deleteRows(ctx, table, where);
+    add(count);
+    return count;
+  });
+}
+
+/**
+ * A group's shorter retention for log lines or for inputs on `app_logs`, by its (app, time) index: a row that keeps
+ * nothing else goes (a line row; a hop's row without inputs, or whose lines went), and a hop's row that keeps the
+ * other part loses this one (its lines become '[]', or its inputs null).
+ */
+async function expireHopRows(
+  ctx: AppContext,
+  table: ExpiringTable,
+  group: RetentionGroup,
+  cutoff: Date,
+  batches: Batches,
+  add: (n: number) => void,
+): Promise<Done> {
+  const steps =
+    table.kind === 'inputs'
+      ? { goes: sql`inputs is not null and lines = '[]'::jsonb`, loses: sql`inputs is not null`, set: sql`inputs = null` }
+      : { goes: sql`inputs is null`, loses: sql`inputs is not null and lines <> '[]'::jsonb`, set: sql`lines = '[]'::jsonb, data = null` };
+  const deleted = await deleteByIndex(ctx, table, group, cutoff, batches, add, steps.goes);
+  if (deleted !== true) return deleted;
+  return eachBatchByIndex(table, group, cutoff, batches, steps.loses, async (where) =>
+    affected(await ctx.db.execute(sql`update app_logs set ${steps.set} where ${where}`)),
+  );
 }
 
 /**

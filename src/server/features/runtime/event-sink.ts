@@ -145,8 +145,14 @@ export interface EventSink {
   stats(): EventSinkStats;
 }
 
-/** debug and info log lines may be shed; session records, inputs, action results and errors never are. */
-const isSheddable = (r: EventRecord) => r.table === 'logs' && (r.row.level === 'debug' || r.row.level === 'info');
+const isQuiet = (level: string) => level === 'debug' || level === 'info';
+
+/**
+ * debug and info log lines may be shed; session records, inputs, action results and errors never are: a hop's row
+ * only when all its lines are debug or info and it stored no input.
+ */
+const isSheddable = (r: EventRecord) =>
+  r.table === 'logs' && (r.row.lines ? !r.row.inputs && r.row.lines.every((line) => isQuiet(line.level)) : isQuiet(r.row.level));
 
 /** A pushed record, encoded: its table, its COPY line and the account it counts against. */
 type Queued = { seq: number; table: EventRecord['table']; line: string; ownerId: string };

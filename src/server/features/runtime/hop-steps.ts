@@ -404,8 +404,7 @@ export async function storeHop(
     deps.metrics.countHop(adapter.name, environment, result.reply.end ? 'ended' : 'continued');
     deps.metrics.timeHop(timings.hopMs.at(-1)!, timings.actionMs.at(-1)!);
   }
-  records.recordEvents(result.events, environment, caller, version.ownerId);
-  records.recordInputs(stored?.state.inputs ?? {}, result.state, caller, version.ownerId);
+  records.recordHop(result.events, stored?.state.inputs ?? {}, result.state, environment, caller, version.ownerId);
   const pendingContact = recordContact(env, version, run);
   const session: StoredSession = { state: result.state, channelState: hop.channelState, caller, contactMsisdn, pendingContact, timings };
   // The gateway already has its end screen (hop-deadline.ts): the session ends here, whatever the hop answered.

@@ -1,7 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, beforeEach, expect, it } from 'vitest';
-import { appLogs, sessionRecords } from '../../../db/schema';
+import { appLogLines, sessionRecords } from '../../../db/schema';
 import { buildApp } from '../../app';
 import { createConfig } from '../../config';
 import { createTestApp, seedUser, useTestApp, useUser, type TestApp } from '../../../../tests/support/test-app';
@@ -64,10 +64,10 @@ const hubtelHop = (app: FastifyInstance, appId: string, SessionId: string, Type:
 async function readLogs(t: TestApp, appId: string, sessionId: string) {
   await t.app.runtime.flushEvents();
   return t.db
-    .select({ type: appLogs.type, message: appLogs.message, data: appLogs.data })
-    .from(appLogs)
-    .where(and(eq(appLogs.appId, appId), eq(appLogs.sessionId, sessionId)))
-    .orderBy(asc(appLogs.createdAt), asc(appLogs.id));
+    .select({ type: appLogLines.type, message: appLogLines.message, data: appLogLines.data })
+    .from(appLogLines)
+    .where(and(eq(appLogLines.appId, appId), eq(appLogLines.sessionId, sessionId)))
+    .orderBy(asc(appLogLines.createdAt), asc(appLogLines.id));
 }
 
 describeDb('resume on redial', () => {

@@ -1,6 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { appLogs, sessionInputs, sessionRecords } from '../../../db/schema';
+import { appLogLines, sessionRecords } from '../../../db/schema';
+import { findInputsGiven } from '../../core/log-rows';
 import { describeDb } from '../../../../tests/support/test-db';
 import { describeRedis, testRedisUrl } from '../../../../tests/support/redis';
 import { createTestApp, seedUser, useTestApp, useUser } from '../../../../tests/support/test-app';
@@ -46,11 +47,10 @@ describeDb('USSD runtime', () => {
       .where(and(eq(sessionRecords.appId, appId), eq(sessionRecords.sessionId, 'AT-1')));
     expect(record).toMatchObject({ status: 'completed', gateway: 'africastalking', mobile: '+233241112222', environment: 'test' });
     expect(record!.inputs).toMatchObject({ product: '2', productLabel: 'Data', amount: '50' });
-    const inputs = await t.db.select().from(sessionInputs).where(eq(sessionInputs.sessionId, 'AT-1'));
-    expect(inputs.map((i) => `${i.fieldName}=${i.fieldValue}`)).toEqual(
-      expect.arrayContaining(['product=2', 'productLabel=Data', 'amount=50']),
-    );
-    const logs = await t.db.select().from(appLogs).where(eq(appLogs.sessionId, 'AT-1'));
+    // Each hop's row holds the inputs it stored, in the order given.
+    const inputs = await findInputsGiven(t.db, appId, ['AT-1']);
+    expect(inputs.map((i) => `${i.fieldName}=${i.fieldValue}`)).toEqual(['product=2', 'productLabel=Data', 'amount=50']);
+    const logs = await t.db.select().from(appLogLines).where(eq(appLogLines.sessionId, 'AT-1'));
     expect(logs.map((l) => l.type)).toEqual(
       expect.arrayContaining(['session_started', 'menu_shown', 'validation_failed', 'session_ended']),
     );

@@ -11,33 +11,48 @@ import type { RuntimeMetrics } from '../../core/metrics';
 import type { ContactRecord } from '../../core/contact-records';
 import type { WindowRecord } from '../../core/whatsapp-windows';
 import type { EventSink } from './event-sink';
+import { HOP_ROW, LINE_ID_SCALE, type HopLine } from '../../../db/schema';
 import type { StoredSession } from './runtime-types';
 import type { Environment } from '../../../shared/environment';
 
 export function createSessionRecorder(sink: EventSink, now: () => Date, metrics?: RuntimeMetrics) {
-  function recordEvents(events: EngineEvent[], environment: Environment, caller: string | null, ownerId?: string): void {
-    for (const e of events) {
-      sink.push(
-        {
-          table: 'logs',
-          row: {
-            appId: e.appId,
-            sessionId: e.sessionId,
-            environment,
-            caller,
-            level: e.level,
-            type: e.type,
-            menuId: e.menuId,
-            menu: e.menu,
-            plugin: e.plugin,
-            action: e.action,
-            message: e.message,
-            data: e.data ?? null,
-            createdAt: new Date(e.time),
-          },
-        },
+  /**
+   * What a hop leaves in the logs, one `app_logs` row (docs/runtime.md, "What a hop keeps"): its events as lines in
+   * order and the inputs it stored (`session.inputs` entries that are new or changed: the debugger's User Inputs);
+   * a hop of more than MAX_HOP_LINES lines takes as many rows as it needs. Each finished or failed action also
+   * leaves an `action_results` row.
+   */
+  function recordHop(
+    events: EngineEvent[],
+    before: Record<string, string>,
+    after: SessionState,
+    environment: Environment,
+    caller: string | null,
+    ownerId?: string,
+  ): void {
+    const inputs: Array<[string, string]> = [];
+    for (const [fieldName, fieldValue] of Object.entries(after.inputs))
+      if (before[fieldName] !== fieldValue) inputs.push([fieldName, fieldValue]);
+    if (events.length === 0) {
+      // A hop without events (none does today) keeps its inputs all the same.
+      if (inputs.length > 0) pushHopRow(after.appId, after.sessionId, after.lastHopAt, [], inputs, environment, caller, ownerId);
+      return;
+    }
+    for (let from = 0; from < events.length; from += MAX_HOP_LINES) {
+      const chunk = events.slice(from, from + MAX_HOP_LINES);
+      const first = chunk[0]!;
+      pushHopRow(
+        first.appId,
+        first.sessionId,
+        first.time,
+        chunk.map((e) => toHopLine(e, first.time)),
+        from === 0 ? inputs : [],
+        environment,
+        caller,
         ownerId,
       );
+    }
+    for (const e of events) {
       if ((e.type === 'action_finished' || e.type === 'action_failed') && e.action) {
         sink.push(
           {
@@ -61,18 +76,34 @@ export function createSessionRecorder(sink: EventSink, now: () => Date, metrics?
     }
   }
 
-  /** Inputs the hop stored (`session.inputs` entries that are new or changed): the debugger's User Inputs. */
-  function recordInputs(before: Record<string, string>, after: SessionState, caller: string | null, ownerId?: string): void {
-    for (const [fieldName, fieldValue] of Object.entries(after.inputs)) {
-      if (before[fieldName] === fieldValue) continue;
-      sink.push(
-        {
-          table: 'inputs',
-          row: { appId: after.appId, sessionId: after.sessionId, caller, fieldName, fieldValue, createdAt: new Date(after.lastHopAt) },
+  function pushHopRow(
+    appId: string,
+    sessionId: string,
+    time: number,
+    lines: HopLine[],
+    inputs: Array<[string, string]>,
+    environment: Environment,
+    caller: string | null,
+    ownerId?: string,
+  ): void {
+    sink.push(
+      {
+        table: 'logs',
+        row: {
+          appId,
+          sessionId,
+          environment,
+          caller,
+          level: HOP_ROW,
+          type: HOP_ROW,
+          message: HOP_ROW,
+          lines,
+          inputs: inputs.length > 0 ? inputs : null,
+          createdAt: new Date(time),
         },
-        ownerId,
-      );
-    }
+      },
+      ownerId,
+    );
   }
 
   function recordSession(state: SessionState, end: SessionEnd, ownerId?: string): void {
@@ -179,7 +210,22 @@ export function createSessionRecorder(sink: EventSink, now: () => Date, metrics?
     sink.push({ table: 'windows', row: record }, ownerId);
   }
 
-  return { recordEvents, recordInputs, recordSession, recordAbandoned, recordNotice, recordRefusedDial, recordContact, recordWindow };
+  return { recordHop, recordSession, recordAbandoned, recordNotice, recordRefusedDial, recordContact, recordWindow };
+}
+
+/** The most lines one `app_logs` row holds: a line's id is its row's id * LINE_ID_SCALE plus its place. */
+const MAX_HOP_LINES = LINE_ID_SCALE - 1;
+
+/** An engine event as a line of its hop's row: its time as ms after the row's, null fields left out. */
+function toHopLine(e: EngineEvent, rowTime: number): HopLine {
+  const line: HopLine = { level: e.level, type: e.type, message: e.message };
+  if (e.menuId !== null) line.menuId = e.menuId;
+  if (e.menu !== null) line.menu = e.menu;
+  if (e.plugin !== null) line.plugin = e.plugin;
+  if (e.action !== null) line.action = e.action;
+  if (e.data !== undefined && e.data !== null) line.data = e.data;
+  if (e.time !== rowTime) line.ms = e.time - rowTime;
+  return line;
 }
 
 /** How a session ended, for its record. `ending`: what the gateway's notice said (its cause is `cause` or another). */

@@ -3,7 +3,7 @@
  * together against the draft (the Test tab, a team's CI through an API key) and before a deploy.
  */
 import { and, asc, count, eq, inArray } from 'drizzle-orm';
-import { actionResults, appLogs, apps, appTestCases } from '../../../db/schema';
+import { actionResults, appLogLines, appLogs, apps, appTestCases } from '../../../db/schema';
 import {
   MAX_TEST_CASES_PER_APP,
   TEST_CASE_MESSAGES,
@@ -125,17 +125,17 @@ export async function recordTestCase(
   await deps.flushEvents();
   const caller = getUserCaller(user.id);
   const events = await ctx.db
-    .select({ type: appLogs.type, data: appLogs.data })
-    .from(appLogs)
+    .select({ type: appLogLines.type, data: appLogLines.data })
+    .from(appLogLines)
     .where(
       and(
-        eq(appLogs.appId, app.id),
-        eq(appLogs.sessionId, sessionId),
-        eq(appLogs.caller, caller),
-        inArray(appLogs.type, ['session_started', 'input_received', 'menu_shown', 'session_ended']),
+        eq(appLogLines.appId, app.id),
+        eq(appLogLines.sessionId, sessionId),
+        eq(appLogLines.caller, caller),
+        inArray(appLogLines.type, ['session_started', 'input_received', 'menu_shown', 'session_ended']),
       ),
     )
-    .orderBy(asc(appLogs.id));
+    .orderBy(asc(appLogLines.id));
   const started = events.find((e) => e.type === 'session_started');
   if (!started) throw notFound(TEST_CASE_MESSAGES.noSession);
   const startedData = started.data as { dialString?: string; msisdn?: string };
