@@ -21,12 +21,13 @@ const healthSchema = z.object({
     redis: componentSchema,
     uptimeSeconds: z.number(),
     /**
-     * The runtime's event buffer: rows written and waiting, debug/info lines shed, rows refused as data, times hops
-     * waited for the writer, writes tried again after the database failed them.
+     * The runtime's event buffer: rows waiting, in the write under way and written, debug/info lines shed, rows
+     * refused as data, times hops waited for the writer, writes tried again after the database failed them.
      */
     events: z
       .object({
         buffered: z.number(),
+        writing: z.number(),
         written: z.number(),
         shed: z.number(),
         failedBatches: z.number(),

@@ -117,7 +117,10 @@ const ENCODERS = {
 } satisfies Record<EventRecord['table'], unknown>;
 
 export interface EventSinkStats {
+  /** Rows waiting to be written (queued, or kept to be tried again). */
   buffered: number;
+  /** Rows in the write under way: written once it commits (0 between writes). */
+  writing: number;
   written: number;
   /** debug and info log lines dropped because the database refused writes for long (see createEventSink). */
   shed: number;
@@ -254,6 +257,8 @@ export function createEventSink(
   let retrying: Queued[] = [];
   let seq = 0;
   const counters = { written: 0, shed: 0, failedBatches: 0, holds: 0, retries: 0 };
+  /** The rows of the batch being written (stats). */
+  let writing = 0;
   // Writes that failed in a row on the database (0: it takes writes), and when the next try may start.
   let failures = 0;
   let retryAt = 0;
@@ -397,7 +402,11 @@ export function createEventSink(
   async function drain(): Promise<void> {
     try {
       while (buffered() > 0 && performance.now() >= retryAt) {
-        const isWritten = await writeBatch(takeBatch());
+        const batch = takeBatch();
+        writing = batch.length;
+        const isWritten = await writeBatch(batch).finally(() => {
+          writing = 0;
+        });
         if (hold && holdingRows() <= resumeAt) releaseHold();
         if (!isWritten) break;
         await yieldToEventLoop();
@@ -471,6 +480,6 @@ export function createEventSink(
         log.error({ rows }, 'event rows could not be written before the process stopped');
       }
     },
-    stats: () => ({ buffered: buffered(), ...counters }),
+    stats: () => ({ buffered: buffered(), writing, ...counters }),
   };
 }
