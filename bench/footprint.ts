@@ -5,6 +5,7 @@
  *   npm run bench:footprint                                   # against BASELINE, the commit before issue 36
  *   npm run bench:footprint -- --before=none                  # this checkout only
  *   npm run bench:footprint -- --before=<commit> --connections=500 --duration=10 --json=/tmp/footprint.json
+ *   npm run bench:footprint -- --also=PGLITE_SHARED_BUFFERS_MB=128   # this checkout once more with these settings
  *
  * What ships, both sides: src/server/main.ts started as `npm start` starts it (bench/shipped.ts: default settings,
  * file PGlite, 127.0.0.1, the console served from this checkout's build, dist/web or --web=, built first as
@@ -33,7 +34,7 @@ const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const BASELINE = '95f708d';
 
 function readOption(name: string): string | undefined {
-  return process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+  return process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 }
 const options = {
   before: readOption('before') ?? BASELINE,
@@ -44,6 +45,8 @@ const options = {
   afterS: Number(readOption('after') ?? 15),
   web: readOption('web'),
   json: readOption('json'),
+  /** Settings (KEY=value, comma-separated) for a third measurement of this checkout: what a setting costs or saves. */
+  also: readOption('also'),
 };
 const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '--max-semi-space-size=32').split(' ').filter(Boolean);
 
@@ -102,8 +105,9 @@ async function prepareDataFolder(web: string): Promise<{ dataDir: string; appId:
   return { dataDir: join(keep, 'data'), appId: server.appId, keep };
 }
 
-async function measure(target: string, root: string, web: string, dataFrom: string, appId: string): Promise<Row> {
-  const server = await ShippedServer.start({ env: { WEB_DIST: web }, console: true, nodeFlags: NODE_FLAGS, root, dataFrom }, track);
+async function measure(target: string, root: string, web: string, dataFrom: string, appId: string, settings = {}): Promise<Row> {
+  const env = { ...settings, WEB_DIST: web };
+  const server = await ShippedServer.start({ env, console: true, nodeFlags: NODE_FLAGS, root, dataFrom }, track);
   try {
     server.appId = appId;
     const pid = server.proc.pid!;
@@ -159,6 +163,10 @@ async function main(): Promise<void> {
   try {
     if (checkout) rows.push(await measure(`before (${checkout.commit.slice(0, 7)})`, checkout.dir, web, data.dataDir, data.appId));
     rows.push(await measure('now', ROOT, web, data.dataDir, data.appId));
+    if (options.also) {
+      const settings = Object.fromEntries(options.also.split(',').map((pair) => pair.split('=') as [string, string]));
+      rows.push(await measure(`now, ${options.also}`, ROOT, web, data.dataDir, data.appId, settings));
+    }
   } finally {
     rmSync(data.keep, { recursive: true, force: true });
     if (checkout) rmSync(checkout.dir, { recursive: true, force: true });
