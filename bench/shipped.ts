@@ -8,8 +8,8 @@
  * harness reads its CPU from /proc/<pid>/stat, its event buffer from /api/health, and what it persisted from
  * its database once it has stopped (SIGTERM drains the buffer).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { execSync, spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, cpSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -42,6 +42,8 @@ export interface ShippedOptions {
   console?: boolean;
   /** Another checkout of the project to run (its src/server/main.ts, its dist/web): an earlier commit to compare with. */
   root?: string;
+  /** A data folder to start on (copied first): a restart on an existing installation rather than a first start. */
+  dataFrom?: string;
 }
 
 /** The event buffer as /api/health reports it (src/server/features/runtime/event-sink.ts). */
@@ -99,6 +101,47 @@ export function readMemoryMb(pid: number): { rss: number; peak: number } {
 
 const readRssMb = (pid: number) => readMemoryMb(pid).rss;
 
+/** A process and its descendants (tsx's esbuild service, say), from /proc/<pid>/task/<tid>/children. */
+function readProcessTree(pid: number): number[] {
+  const children: number[] = [];
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const listed = readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim();
+      if (listed) children.push(...listed.split(' ').map(Number));
+    }
+  } catch {
+    return [];
+  }
+  return [pid, ...children.flatMap(readProcessTree)];
+}
+
+/** VmRSS summed over a process and its descendants, in MB: every thread and worker of each (they share one RSS). */
+export function readTreeRssMb(pid: number): number {
+  return readProcessTree(pid).reduce((sum, each) => {
+    try {
+      return sum + readRssMb(each);
+    } catch {
+      return sum; // exited meanwhile
+    }
+  }, 0);
+}
+
+/**
+ * An earlier commit's tree in a temporary folder (`git archive`), with this checkout's node_modules; `buildConsole`
+ * builds its console as `npm start` would (vite, production).
+ */
+export function prepareCheckout(ref: string, { buildConsole }: { buildConsole: boolean }): { dir: string; commit: string } {
+  const commit = execSync(`git rev-parse --verify ${JSON.stringify(`${ref}^{commit}`)}`, { cwd: ROOT, encoding: 'utf8' }).trim();
+  const dir = mkdtempSync(join(tmpdir(), 'dialflow-before-'));
+  execSync(`git archive --format=tar ${commit} | tar -x -C ${JSON.stringify(dir)}`, { cwd: ROOT, shell: '/bin/bash' });
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  if (buildConsole) {
+    console.log(`Building the console of ${commit.slice(0, 10)} in ${dir}...`);
+    execSync('npx vite build --logLevel error', { cwd: dir, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+  }
+  return { dir, commit };
+}
+
 /** Signs in as the seeded demo account: the headers its calls carry. */
 export async function signInAsDemo(baseUrl: string): Promise<{ authorization: string }> {
   const login = await fetch(`${baseUrl}/api/auth/login`, {
@@ -115,6 +158,8 @@ export class ShippedServer {
   appId = '';
   deployMessage = '';
   pids: number[] = [];
+  /** From the spawn to the first 200 of /api/health (polled every 20 ms). */
+  healthyAfterMs = 0;
   private markCpuMs = 0;
   private markAt = 0;
   private exited: Promise<void>;
@@ -139,6 +184,7 @@ export class ShippedServer {
     const port = await freePort();
     const dir = mkdtempSync(join(tmpdir(), 'dialflow-shipped-'));
     if (!options.console) mkdirSync(join(dir, 'web'));
+    if (options.dataFrom) cpSync(options.dataFrom, join(dir, 'data'), { recursive: true });
     const env: Record<string, string | undefined> = { ...process.env };
     for (const key of CONFIG_KEYS) delete env[key];
     Object.assign(
@@ -200,17 +246,21 @@ export class ShippedServer {
   }
 
   private async waitHealthy(timeoutMs: number): Promise<void> {
-    const deadline = performance.now() + timeoutMs;
+    const startedAt = performance.now();
+    const deadline = startedAt + timeoutMs;
     while (performance.now() < deadline) {
       if (this.proc.exitCode !== null || this.proc.signalCode !== null)
         throw new Error(`the server exited (${this.proc.exitCode ?? this.proc.signalCode})`);
       try {
         const res = await fetch(`${this.baseUrl}/api/health`);
-        if (res.status === 200) return;
+        if (res.status === 200) {
+          this.healthyAfterMs = performance.now() - startedAt;
+          return;
+        }
       } catch {
         // not listening yet
       }
-      await sleep(250);
+      await sleep(20);
     }
     throw new Error(`the server did not answer /api/health within ${timeoutMs / 1000} s`);
   }

@@ -24,15 +24,15 @@
  * are medians. Exit code 1 when a visit failed (a screen never showed).
  */
 import { execSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { rmSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { DEMO_USER } from '../src/server/seed';
 import type { LoginReplyBody } from '../tests/e2e/accounts';
 import { launchChromium, writeStoredSession } from '../tests/e2e/chromium';
-import { ShippedServer } from './shipped';
+import { prepareCheckout, ShippedServer } from './shipped';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
@@ -187,15 +187,6 @@ async function visit(browser: Browser, target: Target, screen: Screen, round: nu
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** A copy of an earlier commit's tree with this checkout's node_modules and its console built by its own config. */
-function prepareCheckout(ref: string): { dir: string; commit: string } {
-  const commit = execSync(`git rev-parse --verify ${JSON.stringify(`${ref}^{commit}`)}`, { cwd: ROOT, encoding: 'utf8' }).trim();
-  const dir = mkdtempSync(join(tmpdir(), 'dialflow-before-'));
-  execSync(`git archive --format=tar ${commit} | tar -x -C ${JSON.stringify(dir)}`, { cwd: ROOT, shell: '/bin/bash' });
-  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
-  console.log(`Building the console of ${commit.slice(0, 10)} in ${dir}...`);
-  execSync('npx vite build --logLevel error', { cwd: dir, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
-  return { dir, commit };
-}
 
 async function signIn(server: ShippedServer): Promise<{ login: LoginReplyBody; appId: string }> {
   const res = await fetch(`${server.baseUrl}/api/auth/login`, {
@@ -316,7 +307,7 @@ async function main(): Promise<number> {
   ).unref();
   console.log(`web-load: ${network.label}; ${options.rounds} rounds; load average ${formatLoad()} at the start`);
   execSync('node scripts/build-web-if-needed.mjs', { cwd: ROOT, stdio: 'inherit' });
-  const checkout = options.before === 'none' ? undefined : prepareCheckout(options.before);
+  const checkout = options.before === 'none' ? undefined : prepareCheckout(options.before, { buildConsole: true });
   const children: ChildProcess[] = [];
   process.on('exit', () => {
     for (const child of children) child.kill('SIGKILL');

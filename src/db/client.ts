@@ -86,14 +86,28 @@ const copyStatement = (table: string, columns: string[], source: string) =>
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
 
+/** PGlite's shared buffers unless PGLITE_SHARED_BUFFERS_MB says otherwise (docs/operations.md, Memory). */
+export const DEFAULT_PGLITE_SHARED_BUFFERS_MB = 16;
+
+/**
+ * PGlite's start parameters: its own defaults, and the memory settings we choose (docs/operations.md, Memory).
+ * PostgreSQL's default shared_buffers (128 MB) is written at start inside PGlite's wasm heap, so it is resident
+ * from the first second; 16 MB holds the hot pages of a hop's writes and lookups, and the operating system's page
+ * cache keeps the rest of the data folder's pages. One connection ever connects: max_connections 8 sizes the
+ * lock and process tables for it rather than for 100.
+ */
+export function pgliteStartParams(sharedBuffersMb = DEFAULT_PGLITE_SHARED_BUFFERS_MB): string[] {
+  return [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffersMb}MB`, '-c', 'max_connections=8'];
+}
+
 export type DatabaseOptions =
   | { url: string; poolSize?: number }
   /**
    * `dataDir` undefined keeps the database in memory; `loadDataDir` starts from a dumped copy. `thread`
    * runs PGlite on its own worker thread (the server does: its CPU work then never delays a hop), with
-   * `lowPriority` below the process's priority.
+   * `lowPriority` below the process's priority. `sharedBuffersMb`: PGlite's shared_buffers (pgliteStartParams).
    */
-  | { dataDir?: string; loadDataDir?: Blob | File; thread?: boolean; lowPriority?: boolean };
+  | { dataDir?: string; loadDataDir?: Blob | File; thread?: boolean; lowPriority?: boolean; sharedBuffersMb?: number };
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if ('url' in options) {
@@ -158,8 +172,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         dataDir: options.dataDir,
         loadDataDir: options.loadDataDir,
         lowPriority: options.lowPriority,
+        startParams: pgliteStartParams(options.sharedBuffersMb),
       })) as unknown as PGlite)
-    : new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir, extensions: { pg_trgm } });
+    : new PGlite({
+        dataDir: options.dataDir,
+        loadDataDir: options.loadDataDir,
+        extensions: { pg_trgm },
+        startParams: pgliteStartParams(options.sharedBuffersMb),
+      });
   await client.waitReady;
   const db: Db = drizzlePglite({ client, schema });
   return {

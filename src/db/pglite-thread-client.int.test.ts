@@ -84,3 +84,29 @@ describe('PGlite on its own thread', () => {
     await expect(client.query('select 1')).rejects.toThrow('the database is closed');
   });
 });
+
+// The memory settings (docs/operations.md, "Memory and start"): PostgreSQL's 128 MB of shared buffers would be
+// resident from the start; the server's thread and in-process PGlite both start with ours.
+describe('PGlite memory settings', () => {
+  const readSettings = async (database: Database) => {
+    const result = await database.db.execute(
+      sql`select current_setting('shared_buffers') as buffers, current_setting('max_connections') as connections`,
+    );
+    return (result as unknown as { rows: unknown[] }).rows[0];
+  };
+
+  it('starts the thread with the shared buffers asked for, and in-process PGlite with 16 MB', async () => {
+    const onThread = await openDatabase({ thread: true, sharedBuffersMb: 24 });
+    try {
+      expect(await readSettings(onThread)).toEqual({ buffers: '24MB', connections: '8' });
+    } finally {
+      await onThread.close();
+    }
+    const inProcess = await openDatabase({});
+    try {
+      expect(await readSettings(inProcess)).toEqual({ buffers: '16MB', connections: '8' });
+    } finally {
+      await inProcess.close();
+    }
+  });
+});

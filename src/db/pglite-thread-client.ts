@@ -37,6 +37,8 @@ export interface PgliteThreadOptions {
   loadDataDir?: Blob;
   /** Run the thread below the process's priority (nice 10): hops first when the CPU is short. */
   lowPriority?: boolean;
+  /** PGlite's startParams (client.ts, pgliteStartParams). */
+  startParams?: string[];
 }
 
 type ErrorData = { message: string; name: string } & Record<string, unknown>;
@@ -71,7 +73,7 @@ export class PgliteThreadClient implements Queryable {
   static async start(options: PgliteThreadOptions = {}): Promise<PgliteThreadClient> {
     const loadDataDir = options.loadDataDir ? await options.loadDataDir.arrayBuffer() : undefined;
     const worker = new Worker(new URL('./pglite-thread.mjs', import.meta.url), {
-      workerData: { dataDir: options.dataDir, loadDataDir, lowPriority: options.lowPriority ?? false },
+      workerData: { dataDir: options.dataDir, loadDataDir, lowPriority: options.lowPriority ?? false, startParams: options.startParams },
       transferList: loadDataDir ? [loadDataDir] : [],
     });
     await new Promise<void>((resolve, reject) => {

@@ -12,7 +12,7 @@
  *   { op: 'dump' }                                           -> ArrayBuffer (dumpDataDir, uncompressed)
  *   { op: 'close' }                                          -> null
  *
- * workerData: { dataDir?, loadDataDir?: ArrayBuffer, lowPriority: boolean }. With lowPriority the thread
+ * workerData: { dataDir?, loadDataDir?: ArrayBuffer, lowPriority: boolean, startParams?: string[] }. With lowPriority the thread
  * runs at nice 10 (Linux: a thread id is a valid target of setpriority), so under a CPU shortage the main
  * thread answering USSD hops is served first and the event writes catch up afterwards (docs/runtime.md,
  * Events: the hop is never slowed by logging).
@@ -47,12 +47,12 @@ function toErrorData(err) {
   return data;
 }
 
-const { dataDir, loadDataDir, lowPriority } = workerData ?? {};
+const { dataDir, loadDataDir, lowPriority, startParams } = workerData ?? {};
 if (lowPriority) lowerPriority();
 
 let pg;
 try {
-  pg = new PGlite({ dataDir, loadDataDir: loadDataDir ? new Blob([loadDataDir]) : undefined, extensions: { pg_trgm } });
+  pg = new PGlite({ dataDir, loadDataDir: loadDataDir ? new Blob([loadDataDir]) : undefined, extensions: { pg_trgm }, startParams });
   await pg.waitReady;
   parentPort.postMessage({ ready: true });
 } catch (err) {

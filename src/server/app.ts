@@ -9,7 +9,8 @@ import fastifyFormbody from '@fastify/formbody';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { getTrustProxy, type Config } from './config';
 import type { AppContext } from './context';
-import { openDatabase, type Database } from '../db/client';
+import type { Database } from '../db/client';
+import { openConfiguredDatabase } from './open-database';
 import { createOutboxMailer, createSmtpMailer, type Mailer } from '../integrations/mail/mailer';
 import { STATUS, tooManyAttempts } from '../shared/errors';
 import { createBackgroundTasks } from './background';
@@ -104,8 +105,8 @@ declare module 'fastify' {
     /** Sends queued SMS (features/sms), telling campaigns what it sent; tests call its runOnce. */
     smsDispatcher: SmsDispatcher;
     /**
-     * Loads the JavaScript workers now if this process serves gateway traffic (see ServerRunners.startScripts);
-     * resolves when they are ready.
+     * Loads every JavaScript worker now if this process serves gateway traffic (see ServerRunners.startScripts);
+     * resolves when they are ready. The server itself leaves them to start with the first script.
      */
     startScripts(): Promise<void>;
     /** SIGTERM's first step (main.ts): readiness answers 503 while the process still serves. */
@@ -116,6 +117,11 @@ declare module 'fastify' {
 export interface BuildOptions {
   /** An open, migrated database; when absent buildApp opens one from the config and closes it on close. */
   database?: Database;
+  /**
+   * The config's database, which the caller started opening (openConfiguredDatabase) before loading this module:
+   * buildApp then migrates and closes it as one it opened.
+   */
+  openingDatabase?: Promise<Database>;
   mailer?: Mailer;
   now?: () => Date;
   /** pino options or false; tests pass false. */
@@ -148,12 +154,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const servesGateways = config.MODE !== 'console';
 
   const ownsDatabase = !options.database;
-  const database =
-    options.database ??
-    // PGlite on its own low-priority thread: the database's CPU work never delays a hop (docs/runtime.md).
-    (await openDatabase(
-      config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: resolve(config.DATA_DIR, 'pglite'), thread: true, lowPriority: true },
-    ));
+  const database = options.database ?? (await (options.openingDatabase ?? openConfiguredDatabase(config)));
   if (ownsDatabase) await database.migrate();
   const redis = connectRedis(config);
   if (redis) watchRedis(redis, app.log);
@@ -283,8 +284,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     inboxStreams.closeAll();
     campaignStreams.closeAll();
   });
-  // Gateway traffic may run scripts from its first hop: a process serving it loads the workers when main.ts asks,
-  // after listen; a console process loads them on first use (a custom action's test run).
+  // Workers start with the first script (a hop's, or a custom action's test run) and stop when idle; tests that
+  // time scripts load them first with this.
   app.decorate('startScripts', servesGateways ? serverRunners.startScripts : async () => {});
 
   // One hook, in order: finish background work and drain the event buffer while the database is still open,

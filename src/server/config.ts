@@ -55,6 +55,10 @@ export const configSchema = z
     HOST: z.string().min(1).default('0.0.0.0'),
     MODE: z.enum(['all', 'console', 'runtime']).default('all'),
     DATA_DIR: z.string().min(1).default('./data'),
+    // The embedded database's shared buffers (no DATABASE_URL), in MB: resident from start (docs/operations.md, Memory).
+    PGLITE_SHARED_BUFFERS_MB: z.coerce.number().int().min(1).max(4096).default(16),
+    // A JavaScript worker without a job this long is stopped; the next script starts one (docs/operations.md, Memory).
+    SCRIPT_WORKER_IDLE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
     DATABASE_URL: z.string().url().optional(),
     REDIS_URL: z.string().url().optional(),
     // Every Redis key and pub/sub channel starts with it, so installations sharing one Redis never meet. `df:` is

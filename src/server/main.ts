@@ -1,6 +1,5 @@
-import { buildApp } from './app';
 import { ConfigError, getPublicOrigin, loadConfig, type Config } from './config';
-import { seedDatabase, DEMO_BOT_USER, DEMO_USER, DEMO_MERCHANT_USER } from './seed';
+import { openConfiguredDatabase } from './open-database';
 
 let config: Config;
 try {
@@ -13,7 +12,14 @@ try {
   throw err;
 }
 
-const app = await buildApp(config);
+// Start-up (docs/operations.md, Memory and start): the database opens (PGlite compiles on its own thread) while the
+// server's modules load; buildApp waits for it, migrates, and the port opens once the routes are registered.
+const openingDatabase = openConfiguredDatabase(config);
+// buildApp awaits it and reports a failure; this only keeps it from counting as unhandled while the modules load.
+openingDatabase.catch(() => {});
+const { buildApp } = await import('./app');
+const { seedDatabase, DEMO_BOT_USER, DEMO_USER, DEMO_MERCHANT_USER } = await import('./seed');
+const app = await buildApp(config, { openingDatabase });
 const seed = await seedDatabase(app.ctx.db, {
   adminEmail: config.ADMIN_EMAIL,
   adminPassword: config.ADMIN_PASSWORD,
@@ -31,10 +37,8 @@ if (seed.seeded) {
   console.log(lines.join('\n'));
 }
 
+// The JavaScript workers and WhatsApp's Baileys start when first needed, not here (docs/operations.md, Memory).
 await app.listen({ port: config.PORT, host: config.HOST });
-// Gateway traffic may run scripts from the first hop: load the workers now, in the background (buildApp decides
-// whether this process serves any).
-void app.startScripts();
 console.log(`Dialflow is running: http://localhost:${config.PORT} (API docs at /api/docs, database ${app.ctx.database.kind})`);
 if (!config.PUBLIC_URL) {
   console.log(`Links in mail (password reset) point to ${getPublicOrigin(config)}; set PUBLIC_URL to the console's public address.`);

@@ -3,7 +3,7 @@
  * routing answer (Azure SQL's redirect) is checked like the first address.
  */
 import net from 'node:net';
-import mssql from 'mssql';
+import type mssql from 'mssql';
 import { resolveGuarded, type AddressRules } from '../net/address-guard';
 import type { ConnectionSettings, DbDriver, DbPool, PoolOptions, QueryOutcome } from './shared';
 
@@ -61,12 +61,27 @@ export function buildMssqlConfig(s: ConnectionSettings, o: PoolOptions, rules: A
   };
 }
 
+/**
+ * The driver (mssql and tedious, some 25 MB of a process's memory) is loaded by the first SQL Server action, not
+ * with the server (docs/operations.md, Memory).
+ */
+let driver: Promise<typeof mssql> | undefined;
+const loadMssql = () => (driver ??= import('mssql').then((module) => module.default));
+
 function openMssqlPool(settings: ConnectionSettings, opts: PoolOptions, rules: AddressRules): DbPool {
-  const pool = new mssql.ConnectionPool(buildMssqlConfig(settings, opts, rules));
-  pool.on('error', () => {});
+  const config = buildMssqlConfig(settings, opts, rules);
+  let opened: Promise<mssql.ConnectionPool> | null = null;
   let connecting: Promise<mssql.ConnectionPool> | null = null;
+  const open = () =>
+    (opened ??= loadMssql().then((module) => {
+      const pool = new module.ConnectionPool(config);
+      pool.on('error', () => {});
+      return pool;
+    }));
   return {
     async start(bound, maxRows) {
+      const mssql = await loadMssql();
+      const pool = await open();
       connecting ??= pool.connect().catch((err: unknown) => {
         connecting = null;
         throw err;
@@ -106,7 +121,9 @@ function openMssqlPool(settings: ConnectionSettings, opts: PoolOptions, rules: A
       void request.query(bound.text);
       return { done, cancel: () => request.cancel() };
     },
-    close: () => pool.close(),
+    close: async () => {
+      if (opened) await (await opened).close();
+    },
   };
 }
 

@@ -411,3 +411,77 @@ describe('javascript pool: watchdog and queue', () => {
     expect(errorOf(await run('return 1', {}, own))).toBe('The javascript pool is closed');
   });
 });
+
+/** Polls the pool's figures until `isDone` holds (workers start and stop on their own time); the figures then. */
+async function waitForStats(on: JavascriptPool, isDone: (stats: ReturnType<JavascriptPool['stats']>) => boolean) {
+  const deadline = Date.now() + WORKERS_START_TIMEOUT_MS;
+  while (!isDone(on.stats()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+  return on.stats();
+}
+
+describe('javascript pool: workers start when needed and stop when idle', () => {
+  it(
+    'starts no worker before the first job, then one for it with its spare',
+    async () => {
+      const own = createJavascriptPool({ size: 2, spares: 1 });
+      try {
+        expect(own.stats()).toMatchObject({ ready: 0, spares: 0, busy: 0 });
+        expect(await run('return session.mobile', {}, own)).toMatchObject({ ok: true, result: '233241234567' });
+        // One job needed one worker: the second of `size` starts only when two jobs want one at once.
+        expect(await waitForStats(own, (s) => s.spares === 1)).toMatchObject({ ready: 1, spares: 1 });
+      } finally {
+        await own.close();
+      }
+    },
+    WORKERS_START_TIMEOUT_MS,
+  );
+
+  it(
+    'stops workers idle for idleMs, the spare with the last, and the next job starts one again with the same limits',
+    async () => {
+      const own = createJavascriptPool({ size: 2, spares: 1, idleMs: 200 });
+      try {
+        await own.ready();
+        expect(own.stats()).toMatchObject({ ready: 2, spares: 1, stopped: 0 });
+        expect(await waitForStats(own, (s) => s.ready === 0 && s.spares === 0)).toMatchObject({ ready: 0, spares: 0, stopped: 3 });
+        // After the shrink: the sandbox is the same (no host objects, the CPU limit, a crash-free answer after it).
+        expect(await run('return typeof process + typeof require', {}, own)).toMatchObject({ ok: true, result: 'undefinedundefined' });
+        expect(errorOf(await run('while (true) {}', {}, own))).toBe('Script used more than 250 ms of CPU');
+        expect(await run('return 3', {}, own)).toMatchObject({ ok: true, result: 3 });
+        expect(own.stats()).toMatchObject({ crashed: 0 });
+      } finally {
+        await own.close();
+      }
+    },
+    WORKERS_START_TIMEOUT_MS,
+  );
+
+  it(
+    'after a shrink, still kills a worker stuck past its CPU limit and answers the next job',
+    async () => {
+      const own = createJavascriptPool({ size: 1, spares: 1, idleMs: 200 });
+      try {
+        expect(await run('return 1', {}, own)).toMatchObject({ ok: true, result: 1 });
+        await waitForStats(own, (s) => s.stopped >= 1 && s.ready === 0 && s.spares === 0);
+        const stuck = await run('for (let i = 0; i < 1000; i++) Array.from({ length: 1e6 });', {}, own);
+        expect(errorOf(stuck)).toBe('Script used more than 250 ms of CPU');
+        expect(own.stats()).toMatchObject({ killed: 1 });
+        expect(await run('return "still here"', {}, own)).toMatchObject({ ok: true, result: 'still here' });
+      } finally {
+        await own.close();
+      }
+    },
+    WORKERS_START_TIMEOUT_MS,
+  );
+
+  it('keeps idle workers for the pool life with idleMs 0', async () => {
+    const own = createJavascriptPool({ size: 1, spares: 0, idleMs: 0 });
+    try {
+      await own.ready();
+      await new Promise((r) => setTimeout(r, 300));
+      expect(own.stats()).toMatchObject({ ready: 1, stopped: 0 });
+    } finally {
+      await own.close();
+    }
+  });
+});

@@ -28,6 +28,12 @@
  * worker is terminated, the job answered, and a replacement started. A stuck tenant costs one worker for a
  * moment, never the whole pool.
  *
+ * Workers start when jobs need them, not with the pool: a job that finds no idle worker starts one (up to `size`,
+ * with the spares beside the first), and a worker idle for `idleMs` is stopped, the spares with the last active
+ * one, so a server whose tenants run no scripts holds no QuickJS heap (docs/operations.md, Memory). The rules
+ * above count started idle workers only, as they did when every worker started with the pool. `ready()` starts
+ * them all at once (tests, a warm-up).
+ *
  * Workers start from worker-entry.mjs, which registers tsx inside the thread and imports worker.ts, so the
  * same code runs under `tsx` (the server) and under vitest, with no build step.
  *
@@ -60,6 +66,11 @@ export interface JavascriptPoolOptions {
   cpuGraceMs?: number;
   /** Jobs one tenant may have waiting for a worker; more are refused at once. Default 64. */
   maxQueuedPerTenant?: number;
+  /**
+   * A worker idle this long is stopped (the spares with the last active one); the next job starts one again
+   * (200-600 ms). 0 keeps started workers for the pool's life. Default 60 s.
+   */
+  idleMs?: number;
 }
 
 export interface JavascriptPoolStats {
@@ -78,13 +89,15 @@ export interface JavascriptPoolStats {
   killed: number;
   /** Workers that exited on their own (a crash) since the pool started. */
   crashed: number;
+  /** Workers stopped after `idleMs` without a job since the pool started. */
+  stopped: number;
 }
 
 export interface JavascriptPool {
   readonly limits: Readonly<JsLimits>;
   /** Never rejects: every failure is an outcome with `ok: false`. */
   run(job: JsJob): Promise<JsOutcome>;
-  /** Resolves once every worker has loaded QuickJS (server start-up, tests); jobs may be sent before. */
+  /** Starts every worker (`size` and the spares) and resolves once each has loaded QuickJS; jobs may be sent before. */
   ready(): Promise<void>;
   stats(): JavascriptPoolStats;
   /** Fails queued and running jobs and terminates the workers. */
@@ -128,12 +141,15 @@ interface Slot {
   cpuWatchdog: NodeJS.Timeout | null;
   /** /proc/self/task/<tid> of the worker thread, when the OS lets us read its CPU time. */
   taskDir: string | null;
+  /** performance.now() when it last became idle (the idle reaper stops it `idleMs` later). */
+  idleSince: number;
 }
 
 const WORKER_URL = new URL('./worker-entry.mjs', import.meta.url);
 const MAX_DEFAULT_SIZE = 8;
 const MAX_START_FAILURES = 3;
 const DEFAULT_MAX_QUEUED_PER_TENANT = 64;
+const DEFAULT_IDLE_MS = 60_000;
 
 export function createJavascriptPool(options: JavascriptPoolOptions = {}): JavascriptPool {
   const limits: JsLimits = { ...DEFAULT_JS_LIMITS, ...options.limits };
@@ -142,6 +158,7 @@ export function createJavascriptPool(options: JavascriptPoolOptions = {}): Javas
   const graceMs = options.graceMs ?? 250;
   const cpuGraceMs = options.cpuGraceMs ?? 250;
   const maxQueuedPerTenant = Math.max(1, options.maxQueuedPerTenant ?? DEFAULT_MAX_QUEUED_PER_TENANT);
+  const idleMs = Math.max(0, options.idleMs ?? DEFAULT_IDLE_MS);
   const maxWorkersPerTenant = Math.ceil(size / 2);
   const maxWorkersPerGroup = Math.ceil(size / 2);
   const maxWorkersPerGroupTenant = Math.ceil(size / 4);
@@ -174,6 +191,8 @@ export function createJavascriptPool(options: JavascriptPoolOptions = {}): Javas
   let lastStartError = '';
   let readyWaiters: Array<() => void> = [];
   let respawnTimer: NodeJS.Timeout | null = null;
+  let reaper: NodeJS.Timeout | null = null;
+  let stopped = 0;
 
   function settle(job: PendingJob, outcome: JsOutcome): void {
     if (job.queueTimer) clearTimeout(job.queueTimer);
@@ -232,7 +251,7 @@ export function createJavascriptPool(options: JavascriptPoolOptions = {}): Javas
       // larger native stack keeps QuickJS's 512 KiB stack check ahead of V8's own overflow of the thread.
       resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16, stackSizeMb: 8 },
     });
-    const slot: Slot = { worker, role, state: 'starting', job: null, watchdog: null, cpuWatchdog: null, taskDir: null };
+    const slot: Slot = { worker, role, state: 'starting', job: null, watchdog: null, cpuWatchdog: null, taskDir: null, idleSince: 0 };
     slots.add(slot);
     worker.unref();
     worker.on('message', (message: WorkerMessage) => onMessage(slot, message));
@@ -250,6 +269,8 @@ export function createJavascriptPool(options: JavascriptPoolOptions = {}): Javas
       startFailures = 0;
       lastStartError = '';
       slot.state = 'idle';
+      slot.idleSince = performance.now();
+      watchIdle();
       slot.taskDir = message.tid && readThreadCpuMs(`/proc/self/task/${message.tid}`) !== null ? `/proc/self/task/${message.tid}` : null;
       if (isAllReady()) {
         for (const wake of readyWaiters) wake();
@@ -262,6 +283,7 @@ export function createJavascriptPool(options: JavascriptPoolOptions = {}): Javas
       const job = releaseJob(slot)!;
       clearWatchdogs(slot);
       slot.state = 'idle';
+      slot.idleSince = performance.now();
       slot.worker.unref();
       settle(job, message.outcome);
       dispatch();
@@ -301,9 +323,8 @@ export function createJavascriptPool(options: JavascriptPoolOptions = {}): Javas
       const delay = Math.min(30_000, 1000 * 2 ** (startFailures - MAX_START_FAILURES));
       respawnTimer = setTimeout(() => {
         respawnTimer = null;
-        const count = (role: Slot['role']) => [...slots].filter((s) => s.role === role).length;
-        while (count('active') < size) spawn('active');
-        while (count('spare') < spares) spawn('spare');
+        // One worker at least: run() refuses while none has started, so without this try nothing would start one.
+        grow(Math.max(1, demand()));
       }, delay);
       respawnTimer.unref();
     }
@@ -344,6 +365,55 @@ export function createJavascriptPool(options: JavascriptPoolOptions = {}): Javas
       slot.cpuWatchdog = setTimeout(check, Math.max(20, limits.cpuMs + cpuGraceMs - used));
     };
     slot.cpuWatchdog = setTimeout(check, limits.cpuMs + cpuGraceMs);
+  }
+
+  function countRole(role: Slot['role']): number {
+    let n = 0;
+    for (const slot of slots) if (slot.role === role) n += 1;
+    return n;
+  }
+
+  /** Active workers the jobs now need: the busy ones and one for each waiting job, at most `size`. */
+  function demand(): number {
+    let busy = 0;
+    for (const slot of slots) if (slot.role === 'active' && slot.state === 'busy') busy += 1;
+    return Math.min(size, busy + queued);
+  }
+
+  /** Starts active workers up to `wanted` (at most `size`), and the spares once any active worker runs. */
+  function grow(wanted: number): void {
+    if (isClosed) return;
+    for (let active = countRole('active'); active < Math.min(size, wanted); active += 1) spawn('active');
+    if (countRole('active') > 0) for (let spare = countRole('spare'); spare < spares; spare += 1) spawn('spare');
+  }
+
+  /** A worker stopped on purpose (idle): gone without being counted as a crash or replaced. */
+  function retire(slot: Slot): void {
+    slot.state = 'gone';
+    slots.delete(slot);
+    stopped += 1;
+    void slot.worker.terminate();
+  }
+
+  /** Checks now and then, while any worker is started, for workers idle `idleMs` (see the doc comment). */
+  function watchIdle(): void {
+    if (idleMs === 0 || reaper || isClosed) return;
+    reaper = setInterval(reapIdle, Math.max(50, Math.min(10_000, idleMs / 2)));
+    reaper.unref();
+  }
+
+  function reapIdle(): void {
+    // A waiting job may be kept off an idle worker by the rules (the reserved one): it is not idle for want of work.
+    if (queued > 0) return;
+    const now = performance.now();
+    for (const slot of [...slots]) {
+      if (slot.role === 'active' && slot.state === 'idle' && now - slot.idleSince >= idleMs) retire(slot);
+    }
+    if (countRole('active') === 0) for (const slot of [...slots]) if (slot.state !== 'busy') retire(slot);
+    if (slots.size === 0 && reaper) {
+      clearInterval(reaper);
+      reaper = null;
+    }
   }
 
   function isAllReady(): boolean {
@@ -453,6 +523,7 @@ export function createJavascriptPool(options: JavascriptPoolOptions = {}): Javas
       enqueue(pending);
       dispatch();
       if (tenant.queue.includes(pending)) {
+        if (startFailures < MAX_START_FAILURES) grow(demand());
         // Waits for a worker no longer than its deadline. Idle workers are unref'd, so this timer is also
         // what keeps a process alive while a job waits for a worker that is still starting.
         pending.queueTimer = setTimeout(() => {
@@ -463,7 +534,8 @@ export function createJavascriptPool(options: JavascriptPoolOptions = {}): Javas
   }
 
   function ready(): Promise<void> {
-    if (isAllReady()) return Promise.resolve();
+    if (startFailures < MAX_START_FAILURES) grow(size);
+    if (isAllReady() || isClosed) return Promise.resolve();
     return new Promise((resolve) => readyWaiters.push(resolve));
   }
 
@@ -471,6 +543,7 @@ export function createJavascriptPool(options: JavascriptPoolOptions = {}): Javas
     if (isClosed) return;
     isClosed = true;
     if (respawnTimer) clearTimeout(respawnTimer);
+    if (reaper) clearInterval(reaper);
     failQueued('The javascript pool is closed');
     const exits: Promise<number>[] = [];
     for (const slot of [...slots]) {
@@ -491,11 +564,9 @@ export function createJavascriptPool(options: JavascriptPoolOptions = {}): Javas
     for (const slot of slots) if (slot.state === 'busy') busy += 1;
     let readySpares = 0;
     for (const slot of slots) if (slot.role === 'spare' && slot.state === 'idle') readySpares += 1;
-    return { size, ready: readyCount(), spares: readySpares, busy, queued, tenants: tenants.size, refused, killed, crashed };
+    return { size, ready: readyCount(), spares: readySpares, busy, queued, tenants: tenants.size, refused, killed, crashed, stopped };
   }
 
-  for (let i = 0; i < size; i += 1) spawn('active');
-  for (let i = 0; i < spares; i += 1) spawn('spare');
   return { limits, run, ready, stats, close };
 }
 

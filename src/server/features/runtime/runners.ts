@@ -22,9 +22,9 @@ import { MediaRefusal, storeMedia, withSignedUrl } from '../media/media.service'
  * The JavaScript pool starts its workers on first use: most requests (and most test servers) never run a
  * script, and a worker takes a few hundred milliseconds to load QuickJS.
  */
-function createLazyPool(): JavascriptPool & { isStarted(): boolean } {
+function createLazyPool(idleMs: number): JavascriptPool & { isStarted(): boolean } {
   let pool: JavascriptPool | undefined;
-  const get = () => (pool ??= createJavascriptPool());
+  const get = () => (pool ??= createJavascriptPool({ idleMs }));
   return {
     get limits() {
       return get().limits;
@@ -111,9 +111,9 @@ export interface ServerRunners {
   /** A file by its https address, through the REST action's guarded path (a bot's file by address: whatsapp-media.ts). */
   fetchFile: FetchFile;
   /**
-   * Starts the JavaScript workers now rather than on the first script: a server that takes traffic calls it
-   * at start, so the first javascript action after a boot does not spend its 3 s waiting for workers to load
-   * (on a loaded machine that can take seconds). Test servers leave the pool lazy.
+   * Starts every JavaScript worker now and resolves when they have loaded (tests that time scripts). The server
+   * does not: workers start with the first script and stop after SCRIPT_WORKER_IDLE_SECONDS without one
+   * (docs/operations.md, Memory); that first script waits for its worker (200-600 ms) within its deadline.
    */
   startScripts(): Promise<void>;
   /** The JavaScript pool's figures (queue, refusals, workers), or null while it has not started (metrics). */
@@ -206,7 +206,7 @@ function createFileKeeper(ctx: AppContext): KeepFile {
 }
 
 export function createServerRunners(ctx: AppContext): ServerRunners {
-  const pool = createLazyPool();
+  const pool = createLazyPool(ctx.config.SCRIPT_WORKER_IDLE_SECONDS * 1000);
   const readScriptGroup = createScriptGroups(ctx);
   const javascript = createJavascriptRunner(pool, (input) => readScriptGroup(input.ownerId));
   const rules = readOutboundRules(ctx);
