@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { AxeResults } from 'axe-core';
 import type { Page } from 'playwright-core';
+import { waitForAnimations } from './browser';
 
 /** axe-core in the browser, for the accessibility sweep and for tests that check a state of their own. */
 
@@ -18,8 +19,12 @@ export interface Finding {
   targets: string[];
 }
 
-/** Runs axe on the page as it is now and returns its serious and critical violations. */
+/**
+ * Runs axe on the page once its animations have settled (a dialog fading in reads as text the colour of its
+ * background) and returns its serious and critical violations.
+ */
 export async function findViolations(page: Page): Promise<Finding[]> {
+  await waitForAnimations(page);
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
   // Only the violations are read: axe skips gathering the nodes of every passed and inapplicable rule.
   const results = await page.evaluate(() =>
