@@ -115,10 +115,14 @@ function readOptions() {
 }
 const options = readOptions();
 const GOAL_RATIO = 0.5;
-/** Issue 17's goals, as ratios measured in one run: shipped against bare and against the peer, pgredis against bare. */
-const SHIPPED_GOAL_RATIO = 0.5;
-const SHIPPED_PEER_GOAL = 3;
-const PGREDIS_GOAL_RATIO = 0.35;
+/**
+ * The footprint goals (issue 36), as ratios measured in one run: shipped's hops a second against bare's, its CPU a
+ * hop at most half the peer's, pgredis's hops a second against bare's; and the rows a hop leaves on the shop.
+ */
+const SHIPPED_GOAL_RATIO = 0.4;
+const SHIPPED_PEER_CPU_GOAL = 0.5;
+const PGREDIS_GOAL_RATIO = 0.3;
+const GOAL_ROWS_PER_HOP = 1.5;
 /** Paced p99 under this in every configuration. */
 const GOAL_PACED_P99_MS = 10;
 /** Hops through the provider URL against hops to the app's own URL, both with sessions in memory. */
@@ -1033,9 +1037,18 @@ async function main(): Promise<number> {
     );
   }
   if (shipped && peer) {
-    const ratio = shipped.load.hopsPerSecond / peer.load.hopsPerSecond;
+    const cpu = cpuPerHop(shipped) / cpuPerHop(peer);
     verdicts.push(
-      `${ratio >= SHIPPED_PEER_GOAL ? 'PASS' : 'FAIL'}  shipped (npm start) vs peer (ussd-builder): ${shipped.load.hopsPerSecond.toFixed(0)} / ${peer.load.hopsPerSecond.toFixed(0)} hops/s = ${fmt(ratio)}x (goal >= ${SHIPPED_PEER_GOAL}x); CPU per hop ${cpuPerHop(shipped).toFixed(0)} µs vs ${cpuPerHop(peer).toFixed(0)} µs = ${fmt(cpuPerHop(peer) / cpuPerHop(shipped))}x`,
+      `${cpu <= SHIPPED_PEER_CPU_GOAL ? 'PASS' : 'FAIL'}  shipped (npm start) vs peer (ussd-builder), CPU per hop: ${cpuPerHop(shipped).toFixed(0)} µs vs ${cpuPerHop(peer).toFixed(0)} µs = ${fmt(cpu)}x (goal <= ${SHIPPED_PEER_CPU_GOAL}x); hops/s ${shipped.load.hopsPerSecond.toFixed(0)} / ${peer.load.hopsPerSecond.toFixed(0)} = ${fmt(shipped.load.hopsPerSecond / peer.load.hopsPerSecond)}x`,
+    );
+  }
+  for (const r of [shipped, pgredis]) {
+    const p = r?.persistence;
+    if (!r || !p) continue;
+    const c = p.counts;
+    const rows = (c.sessionRows + c.logRows + c.inputRows + c.actionRows) / p.hopsServed;
+    verdicts.push(
+      `${rows <= GOAL_ROWS_PER_HOP ? 'PASS' : 'FAIL'}  rows a hop on the shop, ${r.label}: ${fmt(rows)} (goal <= ${GOAL_ROWS_PER_HOP})`,
     );
   }
   if (pgredis && bare) {
