@@ -17,9 +17,9 @@ import type { EventSinkStats } from './features/runtime/event-sink';
  * The retention sweep runs again this soon while it is behind (its batches ran out before the expired rows did),
  * rather than after its interval, so a database that gains more rows a day than one sweep deletes catches up.
  */
-export const RETENTION_CATCH_UP_MS = 5000;
+const RETENTION_CATCH_UP_MS = 5000;
 /** Event rows waiting past this many mean the hops' writer is behind: the sweep waits for it between batches. */
-export const SWEEP_BUSY_ROWS = 2000;
+const SWEEP_BUSY_ROWS = 2000;
 
 /**
  * The server's work on timers, the same in every MODE: gateway processes queue SMS and webhook deliveries and

@@ -49,7 +49,6 @@ export async function getDeliveryCounts(ctx: AppContext, user: AuthUser, appId: 
       .limit(FAILURES_SHOWN),
     findMessageDayTallies(ctx, app.id, environment, from, to),
   ]);
-  if (expired.length === 0) return { period, from: from.toISOString(), to: to.toISOString(), totals: totals!, buckets, failureReasons };
   return { period, from: from.toISOString(), to: to.toISOString(), ...addExpired({ totals: totals!, buckets, failureReasons }, expired) };
 }
 
