@@ -6,8 +6,10 @@
  *   npm run bench:footprint -- --before=none                  # this checkout only
  *   npm run bench:footprint -- --before=<commit> --connections=500 --duration=10 --json=/tmp/footprint.json
  *   npm run bench:footprint -- --also=PGLITE_SHARED_BUFFERS_MB=128   # this checkout once more with these settings
+ *   npm run bench:footprint -- --sources                      # and once more from its sources under tsx
  *
- * What ships, both sides: src/server/main.ts started as `npm start` starts it (bench/shipped.ts: default settings,
+ * What ships, both sides: the server started as `npm start` starts it (bench/shipped.ts: the bundle in dist/server, or
+ * an earlier commit's src/server/main.ts under tsx when it has no bundle; default settings,
  * file PGlite, 127.0.0.1, the console served from this checkout's build, dist/web or --web=, built first as
  * `npm start` builds it). Both start on a copy of one existing data folder: a first start seeds it (the demo
  * accounts) and builds and deploys the bench shop (bench/shop.ts) through the API, then stops. Then, for each side:
@@ -47,6 +49,8 @@ const options = {
   json: readOption('json'),
   /** Settings (KEY=value, comma-separated) for a third measurement of this checkout: what a setting costs or saves. */
   also: readOption('also'),
+  /** This checkout once more from its sources under tsx (as the tests run it): what the bundle saves. */
+  sources: process.argv.includes('--sources'),
 };
 const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '--max-semi-space-size=32').split(' ').filter(Boolean);
 
@@ -105,9 +109,17 @@ async function prepareDataFolder(web: string): Promise<{ dataDir: string; appId:
   return { dataDir: join(keep, 'data'), appId: server.appId, keep };
 }
 
-async function measure(target: string, root: string, web: string, dataFrom: string, appId: string, settings = {}): Promise<Row> {
+interface Side {
+  target: string;
+  root: string;
+  settings?: Record<string, string>;
+  /** The sources under tsx instead of the bundle npm start runs: what the bundle saves. */
+  source?: boolean;
+}
+
+async function measure({ target, root, settings = {}, source }: Side, web: string, dataFrom: string, appId: string): Promise<Row> {
   const env = { ...settings, WEB_DIST: web };
-  const server = await ShippedServer.start({ env, console: true, nodeFlags: NODE_FLAGS, root, dataFrom }, track);
+  const server = await ShippedServer.start({ env, console: true, nodeFlags: NODE_FLAGS, root, dataFrom, source }, track);
   try {
     server.appId = appId;
     const pid = server.proc.pid!;
@@ -161,12 +173,21 @@ async function main(): Promise<void> {
   const data = await prepareDataFolder(web);
   const rows: Row[] = [];
   try {
-    if (checkout) rows.push(await measure(`before (${checkout.commit.slice(0, 7)})`, checkout.dir, web, data.dataDir, data.appId));
-    rows.push(await measure('now', ROOT, web, data.dataDir, data.appId));
-    if (options.also) {
-      const settings = Object.fromEntries(options.also.split(',').map((pair) => pair.split('=') as [string, string]));
-      rows.push(await measure(`now, ${options.also}`, ROOT, web, data.dataDir, data.appId, settings));
-    }
+    const sides: Side[] = [
+      ...(checkout ? [{ target: `before (${checkout.commit.slice(0, 7)})`, root: checkout.dir }] : []),
+      { target: 'now', root: ROOT },
+      ...(options.sources ? [{ target: 'now, sources (tsx)', root: ROOT, source: true }] : []),
+      ...(options.also
+        ? [
+            {
+              target: `now, ${options.also}`,
+              root: ROOT,
+              settings: Object.fromEntries(options.also.split(',').map((pair) => pair.split('=') as [string, string])),
+            },
+          ]
+        : []),
+    ];
+    for (const side of sides) rows.push(await measure(side, web, data.dataDir, data.appId));
   } finally {
     rmSync(data.keep, { recursive: true, force: true });
     if (checkout) rmSync(checkout.dir, { recursive: true, force: true });

@@ -58,6 +58,7 @@ type Target =
   | 'filedb'
   | 'logged'
   | 'nobilling'
+  | 'sources'
   | 'pgnobilling'
   | 'runtime1'
   | 'runtime2';
@@ -70,13 +71,14 @@ const ALL_TARGETS: Target[] = [
   'filedb',
   'logged',
   'nobilling',
+  'sources',
   'pgnobilling',
   'runtime1',
   'runtime2',
 ];
 const SCALE_OUT_TARGETS: Target[] = ['runtime1', 'runtime2'];
-/** The targets that run src/server/main.ts itself (shipped.ts), not a bench child. */
-const SHIPPED_TARGETS: Target[] = ['shipped', 'nobilling', 'pgredis', 'pgnobilling', 'runtime1', 'runtime2'];
+/** The targets that run the server itself as npm start does (shipped.ts), not a bench child. */
+const SHIPPED_TARGETS: Target[] = ['shipped', 'nobilling', 'sources', 'pgredis', 'pgnobilling', 'runtime1', 'runtime2'];
 
 function parseArgs(argv: string[]) {
   const get = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
@@ -284,6 +286,7 @@ const LABELS: Record<Target, string> = {
   filedb: 'diag: Dialflow, memory, file PGlite',
   logged: 'diag: Dialflow, memory, log at info to a file',
   nobilling: 'diag: shipped with BILLING=off',
+  sources: 'diag: shipped from the sources under tsx',
   pgnobilling: 'diag: PostgreSQL + Redis, BILLING=off',
   redis: 'Dialflow, sessions in Redis',
   runtime1: 'scale-out: 1 runtime process, PG + Redis',
@@ -360,7 +363,7 @@ function shippedUnderTest(target: Target, server: ShippedServer, workers: number
     path: `/ussd/${server.appId}/live`,
     appId: server.appId,
     info:
-      `src/server/main.ts as npm start runs it (${workers > 1 ? `${workers} processes behind one port, Node's cluster module; ` : ''}${server.deployMessage}), ` +
+      `${target === 'sources' ? 'src/server/main.ts under tsx' : 'dist/server/main.mjs as npm start runs it'} (${workers > 1 ? `${workers} processes behind one port, Node's cluster module; ` : ''}${server.deployMessage}), ` +
       `${database === 'pglite' ? 'file PGlite under a temporary DATA_DIR' : 'PostgreSQL + Redis'}, default settings` +
       `${Object.entries(SHIPPED_ENV[target]!())
         .filter(([key]) => key === 'MODE' || key === 'BILLING')
@@ -378,6 +381,7 @@ function shippedUnderTest(target: Target, server: ShippedServer, workers: number
 const SHIPPED_ENV: Record<string, () => Record<string, string>> = {
   shipped: () => ({}),
   nobilling: () => ({ BILLING: 'off' }),
+  sources: () => ({}),
   pgnobilling: () => ({ DATABASE_URL: postgresDatabase!.url, REDIS_URL: options.redisUrl, BILLING: 'off' }),
   pgredis: () => ({ DATABASE_URL: postgresDatabase!.url, REDIS_URL: options.redisUrl }),
   runtime1: () => ({ DATABASE_URL: scaleOut!.database.url, REDIS_URL: options.redisUrl, MODE: 'runtime' }),
@@ -386,6 +390,7 @@ const SHIPPED_ENV: Record<string, () => Record<string, string>> = {
 const SHIPPED_DATABASE: Record<string, 'pglite' | 'postgres'> = {
   shipped: 'pglite',
   nobilling: 'pglite',
+  sources: 'pglite',
   pgredis: 'postgres',
   pgnobilling: 'postgres',
   runtime1: 'postgres',
@@ -449,7 +454,13 @@ async function measure(target: Target, profileDir: string | undefined): Promise<
       // --profile: the whole life of the process (start-up and seeding included) is profiled, written at exit.
       if (profileDir && workers === 1) nodeFlags.push('--cpu-prof', `--cpu-prof-dir=${join(profileDir, target)}`);
       shipped = await ShippedServer.start(
-        { env: SHIPPED_ENV[target]!(), workers, appId: target.startsWith('runtime') ? scaleOut!.appId : undefined, nodeFlags },
+        {
+          env: SHIPPED_ENV[target]!(),
+          workers,
+          appId: target.startsWith('runtime') ? scaleOut!.appId : undefined,
+          nodeFlags,
+          source: target === 'sources',
+        },
         trackChild,
       );
       server = shippedUnderTest(target, shipped, workers);
@@ -544,7 +555,7 @@ async function measure(target: Target, profileDir: string | undefined): Promise<
       let persisted: PersistedCounts;
       let seen = endsSeen;
       let served = hopsServed;
-      if (target === 'shipped' || target === 'nobilling') {
+      if (SHIPPED_DATABASE[target] === 'pglite') {
         persisted = await countPersisted({ dataDir: shipped.dataDir }, shipped.appId);
       } else if (target === 'pgredis' || target === 'pgnobilling') {
         persisted = await countPersisted({ url: postgresDatabase!.url, databaseName: postgresDatabase!.name }, shipped.appId);

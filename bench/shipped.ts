@@ -1,6 +1,6 @@
 /**
- * The server as it ships: src/server/main.ts started as `npm start` starts it (`node --max-semi-space-size=32
- * --import tsx src/server/main.ts`, the web build step skipped: WEB_DIST is an empty folder, unless `console` asks
+ * The server as it ships: started as `npm start` starts it (`node --max-semi-space-size=32 dist/server/main.mjs`, the
+ * bundle scripts/build-server-if-needed.mjs builds; the web build step skipped: WEB_DIST is an empty folder, unless `console` asks
  * for the built console), default settings
  * but for the ones a target names (DATABASE_URL, REDIS_URL, MODE), a fresh temporary DATA_DIR, HOST=127.0.0.1
  * (a bench never listens beyond loopback), the log to a file as a service manager would keep it (stdout is not a
@@ -9,7 +9,19 @@
  * its database once it has stopped (SIGTERM drains the buffer).
  */
 import { execSync, spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, cpSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import {
+  closeSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -40,10 +52,26 @@ export interface ShippedOptions {
    * caller builds first), and no shop is seeded or checked (the caller builds what it measures).
    */
   console?: boolean;
-  /** Another checkout of the project to run (its src/server/main.ts, its dist/web): an earlier commit to compare with. */
+  /** Another checkout of the project to run (its server, its dist/web): an earlier commit to compare with. */
   root?: string;
+  /**
+   * Diagnostic: the sources under tsx, as the tests and `npm run dev` run them, instead of the bundle `npm start`
+   * builds and runs (dist/server/main.mjs). A checkout from before the bundle runs its sources either way.
+   */
+  source?: boolean;
   /** A data folder to start on (copied first): a restart on an existing installation rather than a first start. */
   dataFrom?: string;
+}
+
+/**
+ * The server file to run: the bundle `npm start` runs (built first when a source is newer, as npm start does), or the
+ * sources under tsx (`source`, or a checkout from before the bundle).
+ */
+export function serverScript(root: string, source: boolean): string {
+  const build = join(root, 'scripts', 'build-server-if-needed.mjs');
+  if (source || !existsSync(build)) return join(root, 'src', 'server', 'main.ts');
+  execSync('node scripts/build-server-if-needed.mjs', { cwd: root, stdio: 'inherit' });
+  return join(root, 'dist', 'server', 'main.mjs');
 }
 
 /** The event buffer as /api/health reports it (src/server/features/runtime/event-sink.ts). */
@@ -196,10 +224,15 @@ export class ShippedServer {
     const workers = options.workers ?? 1;
     if (workers > 1) env.BENCH_WORKERS = String(workers);
     const root = options.root ?? ROOT;
-    const script = workers > 1 ? join(root, 'bench', 'servers', 'cluster.ts') : join(root, 'src', 'server', 'main.ts');
+    const main = serverScript(root, options.source ?? false);
+    env.BENCH_SERVER_SCRIPT = main;
+    const args =
+      workers > 1
+        ? [...options.nodeFlags, '--import', 'tsx', join(root, 'bench', 'servers', 'cluster.ts')]
+        : [...options.nodeFlags, ...(main.endsWith('.ts') ? ['--import', 'tsx'] : []), main];
     const logFile = join(dir, 'server.log');
     const log = openSync(logFile, 'a');
-    const proc = spawn(process.execPath, [...options.nodeFlags, '--import', 'tsx', script], {
+    const proc = spawn(process.execPath, args, {
       cwd: root,
       env,
       stdio: ['ignore', log, log, ...(workers > 1 ? (['ipc'] as const) : [])],

@@ -1,6 +1,6 @@
 /**
  * Scale-out (`--only=scaleout`): Node's cluster module as the primary, forking BENCH_WORKERS (2) processes of
- * src/server/main.ts, as `npm start` runs it, that all listen on PORT. The primary accepts each connection and
+ * the server as `npm start` runs it (the bundle; the sources with `--source`), that all listen on PORT. The primary accepts each connection and
  * hands it to a worker in turn (round-robin, Node's default on Linux); with keep-alive gateways that is once per
  * connection, never per hop. Workers start one after another, so the first migrates and seeds an empty database
  * before the next one looks at it. The harness gets the workers' pids over IPC (CPU per hop is the sum of every
@@ -10,8 +10,15 @@ import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
 
 const count = Number(process.env.BENCH_WORKERS ?? '2');
-// Workers run main.ts with the primary's node flags (--max-semi-space-size=32 --import tsx).
-cluster.setupPrimary({ exec: fileURLToPath(new URL('../../src/server/main.ts', import.meta.url)) });
+// Workers run the server file the harness names (BENCH_SERVER_SCRIPT: the bundle npm start runs, or the sources) with
+// the primary's node flags, less tsx's loader for the bundle.
+const script = process.env.BENCH_SERVER_SCRIPT ?? fileURLToPath(new URL('../../src/server/main.ts', import.meta.url));
+const execArgv = script.endsWith('.ts') ? process.execArgv : withoutTsx(process.execArgv);
+cluster.setupPrimary({ exec: script, execArgv });
+
+function withoutTsx(args: string[]): string[] {
+  return args.filter((arg, i) => !(arg === 'tsx' && args[i - 1] === '--import') && !(arg === '--import' && args[i + 1] === 'tsx'));
+}
 
 let isStopping = false;
 const workers: Worker[] = [];

@@ -1,7 +1,10 @@
-import { mkdirSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -14,6 +17,8 @@ import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { PgliteThreadClient } from './pglite-thread-client';
 import * as schema from './schema';
+
+const execFileAsync = promisify(execFile);
 
 /**
  * The database, or a transaction on it: drizzle's PgTransaction extends PgDatabase, so a helper that takes a
@@ -100,6 +105,11 @@ export function pgliteStartParams(sharedBuffersMb = DEFAULT_PGLITE_SHARED_BUFFER
   return [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffersMb}MB`, '-c', 'max_connections=8'];
 }
 
+async function createDataFolder(dataDir: string, startParams: string[]): Promise<void> {
+  const script = fileURLToPath(new URL('./pglite-create.mjs', import.meta.url));
+  await execFileAsync(process.execPath, [script, dataDir, JSON.stringify(startParams)], { timeout: 120_000 });
+}
+
 export type DatabaseOptions =
   | { url: string; poolSize?: number }
   /**
@@ -166,14 +176,21 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     };
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const startThread = () =>
+    PgliteThreadClient.start({
+      dataDir: options.dataDir,
+      loadDataDir: options.loadDataDir,
+      lowPriority: options.lowPriority,
+      startParams: pgliteStartParams(options.sharedBuffersMb),
+    });
+  // Creating a data folder (initdb) grows PGlite's WebAssembly memory to about 700 MB, which the process would keep:
+  // the server's thread creates a new folder in a process of its own (pglite-create.mjs, about a second, once), so a
+  // first start holds what a restart holds (docs/operations.md, "Memory and start").
+  const isNewFolder = !!options.dataDir && !options.loadDataDir && !existsSync(join(options.dataDir, 'PG_VERSION'));
+  if (options.thread && isNewFolder) await createDataFolder(options.dataDir!, pgliteStartParams(options.sharedBuffersMb));
   // pg_trgm backs the session word search (migration 0004), as on PostgreSQL (the thread loads it too).
   const client = options.thread
-    ? ((await PgliteThreadClient.start({
-        dataDir: options.dataDir,
-        loadDataDir: options.loadDataDir,
-        lowPriority: options.lowPriority,
-        startParams: pgliteStartParams(options.sharedBuffersMb),
-      })) as unknown as PGlite)
+    ? ((await startThread()) as unknown as PGlite)
     : new PGlite({
         dataDir: options.dataDir,
         loadDataDir: options.loadDataDir,

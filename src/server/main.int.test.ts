@@ -1,20 +1,27 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-/** The README's promise, as a process: start on an empty PGlite, seed, serve, shut down cleanly on SIGTERM. */
+/**
+ * The README's promise, as a process: start on an empty PGlite, seed, serve, shut down cleanly on SIGTERM. The server
+ * runs as `npm start` runs it: built into dist/server (scripts/build-server-if-needed.mjs), its threads and files
+ * found beside the bundle.
+ */
 describe('npm start on a fresh data folder', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'dialflow-start-'));
   let child: ChildProcess | undefined;
+  beforeAll(() => {
+    execFileSync(process.execPath, ['scripts/build-server-if-needed.mjs'], { stdio: 'pipe' });
+  }, 60_000);
   afterAll(() => {
     child?.kill('SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });
   });
 
   function startServer(env: Record<string, string>) {
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    const proc = spawn(process.execPath, ['--max-semi-space-size=32', 'dist/server/main.mjs'], {
       // Vitest sets MODE=test (Vite's mode); the server's MODE means something else.
       env: { ...process.env, MODE: 'all', DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -117,6 +124,18 @@ describe('npm start on a fresh data folder', () => {
       body: 'sessionId=demo-1&serviceCode=*920*11%23&phoneNumber=233241234567&networkCode=62001&text=',
     });
     expect(await live.text()).toBe('CON Airtime Top-Up\n1. My number\n2. Another number');
+
+    // A builder's JavaScript runs in the script pool's worker thread, started from the bundle's own file.
+    const tested = await fetch(`http://127.0.0.1:${port}/api/custom-action/test`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${demoLogin.token}` },
+      body: JSON.stringify({
+        code: 'return Number(session.inputs.amount) * 2;',
+        sessionValues: { inputs: { amount: '21' } },
+        actionResults: {},
+      }),
+    });
+    expect(await tested.json()).toMatchObject({ message: 'Function ran', data: { output: 42, error: null } });
 
     server.proc.kill('SIGTERM');
     expect(await server.exited).toBe(0);
