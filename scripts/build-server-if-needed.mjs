@@ -52,8 +52,9 @@ export async function buildServer() {
       target: 'node20.19',
       format: 'esm',
       packages: 'external',
-      // Names stay as written (an error's class name, a function's): the bundle renames clashing top-level names.
-      keepNames: true,
+      // No keepNames: it wraps every function made, closures in a hop's path too (0.3% of a hop's CPU). The bundle
+      // renames clashing top-level names (a second `log` becomes `log2`), which nothing reads: no code looks at a
+      // function's or a class's name (an error's `name` is Error's unless the class sets it).
       sourcemap: 'linked',
       logLevel: 'warning',
     });
