@@ -51,6 +51,9 @@ function toError(data: ErrorData): Error {
   return err;
 }
 
+/** The database thread's young generation, in MB (both semi-spaces): a few COPY batches' worth. */
+const PGLITE_THREAD_YOUNG_MB = 8;
+
 export class PgliteThreadClient implements Queryable {
   readonly #worker: Worker;
   readonly #pending = new Map<number, Pending>();
@@ -75,6 +78,9 @@ export class PgliteThreadClient implements Queryable {
     const worker = new Worker(new URL('./pglite-thread.mjs', import.meta.url), {
       workerData: { dataDir: options.dataDir, loadDataDir, lowPriority: options.lowPriority ?? false, startParams: options.startParams },
       transferList: loadDataDir ? [loadDataDir] : [],
+      // The thread's JavaScript is small (a query's rows, a COPY's text); without a bound its young generation would
+      // grow to the process's --max-semi-space-size (64 MB under load) and stay (docs/operations.md, Memory).
+      resourceLimits: { maxYoungGenerationSizeMb: PGLITE_THREAD_YOUNG_MB },
     });
     await new Promise<void>((resolve, reject) => {
       const onExit = (code: number) => reject(new Error(`the database thread exited before it was ready (code ${code})`));
