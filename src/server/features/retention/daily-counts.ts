@@ -12,11 +12,13 @@
  *
  * WhatsApp messages and closed inbox conversations are counted as they go instead (`tallyDeleted`): the statement
  * that deletes them adds them to their day's counts, so each is counted in its table or in the counts, never both,
- * and a message's delivery status is the latest it had. The dashboard adds the two sources.
+ * and a message's delivery status is the latest it had; on PostgreSQL a day's partition dropped whole is counted in
+ * the drop's transaction (`tallyPartition`). The dashboard adds the two sources.
  */
 import { and, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
 import { dailyRollups, inboxDayCounts, messageDayCounts, sessionDayCounts } from '../../../db/schema';
 import type { Environment } from '../../../shared/api/monitoring.schema';
+import type { Db } from '../../../db/client';
 import type { AppContext } from '../../context';
 import { DAY_MS, formatDay } from '../../core/dates';
 import { findCutoffId } from './serial-ids';
@@ -137,19 +139,13 @@ const utcDay = (column: string) => sql.raw(`(${column} at time zone 'UTC')::date
  * (a data-modifying CTE: the insert reads what the delete returns, and the conversations' messages as they were
  * before the delete's cascade); answers how many rows went.
  */
-export async function tallyDeleted(ctx: AppContext, tally: DayTally, where: SQL): Promise<number> {
+export async function tallyDeleted(ctx: AppContext, tally: DayTally, where: SQL, from = 'whatsapp_messages'): Promise<number> {
   const counted =
     tally === 'messages'
       ? sql`
-    gone as (delete from whatsapp_messages where ${where}
+    gone as (delete from ${sql.raw(from)} where ${where}
       returning app_id, environment, status, failure_code, failure_reason, sent_at),
-    counted as (
-      insert into message_day_counts (app_id, day, environment, status, failure_code, failure_reason, messages)
-      select app_id, ${utcDay('sent_at')}, environment, status, failure_code, failure_reason, count(*)::int
-      from gone group by 1, 2, 3, 4, 5, 6
-      on conflict (app_id, day, environment, status, failure_code, failure_reason)
-        do update set messages = message_day_counts.messages + excluded.messages
-      returning 1)`
+    counted as (${countMessages(sql`gone`)} returning 1)`
       : sql`
     gone as (delete from inbox_conversations where ${where}
       returning id, app_id, channel, created_at, closed_at),
@@ -170,6 +166,23 @@ export async function tallyDeleted(ctx: AppContext, tally: DayTally, where: SQL)
       returning 1)`;
   const [row] = rowsOf<{ n: number }>(await ctx.db.execute(sql`with ${counted} select count(*)::int as n from gone`));
   return Number(row?.n ?? 0);
+}
+
+/** Adds the WhatsApp messages `source` holds to their days' counts. */
+const countMessages = (source: SQL) => sql`
+  insert into message_day_counts (app_id, day, environment, status, failure_code, failure_reason, messages)
+  select app_id, ${utcDay('sent_at')}, environment, status, failure_code, failure_reason, count(*)::int
+  from ${source} group by 1, 2, 3, 4, 5, 6
+  on conflict (app_id, day, environment, status, failure_code, failure_reason)
+    do update set messages = message_day_counts.messages + excluded.messages`;
+
+/**
+ * Adds every row of a partition about to be dropped (day-partitions.ts) to its day's counts: run in the drop's
+ * transaction, so each message is counted in its table or in the counts, never both.
+ */
+export async function tallyPartition(db: Db, tally: DayTally, partition: string): Promise<void> {
+  if (tally !== 'messages') throw new Error(`no partitions for the ${tally} counts`);
+  await db.execute(countMessages(sql.raw(partition)));
 }
 
 /** The days of a period's bounds, both included: a counted day is in the period when its date is. */

@@ -1,0 +1,224 @@
+import { expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { MIGRATIONS_DIR, openDatabase } from '../../../db/client';
+import { addDayPartitions, dayPartitionName, findPartitions, PARTITIONED_TABLES } from '../../../db/partitions';
+import { actionResults, appLogs, messageDayCounts, sessionRecords, whatsappMessages } from '../../../db/schema';
+import { createPostgresDatabase } from '../../../../tests/support/services';
+import { describeDb, type TestDatabase } from '../../../../tests/support/test-db';
+import { createApiClient, type TestApp, useTestApp, useUser } from '../../../../tests/support/test-app';
+import { seedApp } from '../../../../tests/support/seed-app';
+import { applyDeliveryUpdate } from '../bots/whatsapp-messages';
+import { sweepExpiredRows } from './expiry';
+import { startOfUtcDay } from './retention-terms';
+
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+
+const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
+
+/** A database as a release before partitioning left it: the migrations alone, the event tables plain. */
+async function openUnpartitioned(): Promise<TestDatabase> {
+  const scratch = await createPostgresDatabase('dialflow_test');
+  const database = await openDatabase({ url: scratch.url, poolSize: 4 });
+  await migrate(database.db as unknown as NodePgDatabase, { migrationsFolder: MIGRATIONS_DIR });
+  return {
+    database,
+    async close() {
+      await database.close();
+      await scratch.drop();
+    },
+  };
+}
+
+/** Where a table's rows are: the partition of each, by its message-like column. */
+async function partitionOf(t: TestApp, table: string, where: string): Promise<string[]> {
+  return rowsOf<{ part: string }>(await t.db.execute(sql.raw(`select tableoid::regclass::text as part from ${table} where ${where}`))).map(
+    (r) => r.part,
+  );
+}
+
+const kindOf = async (t: TestApp, table: string) =>
+  rowsOf<{ kind: string }>(await t.db.execute(sql`select relkind::text as kind from pg_class where oid = to_regclass(${table})`))[0]?.kind;
+
+async function seedDay(t: TestApp, appId: string, ownerId: string, at: Date, tag: string): Promise<void> {
+  await t.db.insert(appLogs).values([
+    {
+      appId,
+      sessionId: `s-${tag}`,
+      level: 'hop',
+      type: 'hop',
+      message: 'hop',
+      createdAt: at,
+      lines: [{ level: 'info', type: 'menu_shown', menuId: 'home', message: `Welcome ${tag}` }],
+      inputs: [['name', `Ama ${tag}`]],
+    },
+    { appId, sessionId: `s-${tag}`, level: 'error', type: 'action_error', message: `Boom ${tag}`, createdAt: at },
+  ]);
+  await t.db
+    .insert(actionResults)
+    .values({ appId, sessionId: `s-${tag}`, actionName: 'a', menuName: 'home', plugin: 'javascript', result: { tag }, createdAt: at });
+  await t.db.insert(sessionRecords).values({
+    appId,
+    sessionId: `s-${tag}`,
+    environment: 'live',
+    gateway: 'africastalking',
+    mobile: '233241112222',
+    network: 'MTN',
+    serviceCode: '*920#',
+    status: 'completed',
+    endCause: 'completed',
+    lastMenu: 'bye',
+    inputs: { name: `Ama ${tag}` },
+    hopCount: 1,
+    startedAt: at,
+    endedAt: at,
+  });
+  for (const [i, status] of (['read', 'delivered', 'failed'] as const).entries())
+    await t.db.insert(whatsappMessages).values({
+      userId: ownerId,
+      appId,
+      linkId: `console:${appId}`,
+      environment: 'live',
+      toNumber: '233241112222',
+      providerMessageId: `m-${tag}-${i}`,
+      kind: 'text',
+      status,
+      ...(status === 'failed' ? { failureCode: 131026, failureReason: 'Message undeliverable' } : {}),
+      sentAt: at,
+    });
+}
+
+describeDb('event tables partitioned by day on PostgreSQL', () => {
+  const t = useTestApp({ DATA_RETENTION_DAYS: 2, BILLING: 'off', DATA_RETENTION_INTERVAL_MS: 0 }, { openDatabase: openUnpartitioned });
+  const owner = useUser(t);
+  let appId = '';
+  let today = new Date();
+
+  const reads = async () => {
+    const api = createApiClient(t, owner);
+    const day = today.toISOString().slice(0, 10);
+    const logs = (await api.post('/streamLogs', { appId })).json().data;
+    const search = (await api.post('/actionlogs/searchLogs', { appId, filterByLevel: true, level: 'error' })).json().data;
+    const sessions = (await api.get(`/dashboard/completedSessions/${appId}`)).json().data;
+    const byWord = (await api.post('/dashboard/search', { appId, searchBy: 'word', searchQuery: 'Ama', flatResults: true })).json().data;
+    const byDate = (await api.post('/dashboard/search', { appId, searchBy: 'date', startDate: day, endDate: day })).json().data;
+    const delivery = (await api.get(`/api/dashboard/whatsappMessages/${appId}?environment=live&period=month`)).json().data;
+    return { logs, search, sessions, byWord, byDate, delivery: delivery.totals };
+  };
+
+  it('converts each table holding rows without copying them, and every read path reads them as before', async () => {
+    appId = await seedApp(t, owner.auth);
+    today = startOfUtcDay(t.app.ctx.now());
+    await seedDay(t, appId, owner.user.id, new Date(t.app.ctx.now().getTime() - HOUR), 'before');
+    const files = rowsOf<{ name: string; file: number }>(
+      await t.db.execute(sql`select relname as name, relfilenode as file from pg_class where relname in ('app_logs', 'session_records')`),
+    );
+    const before = await reads();
+    expect(before.logs).toHaveLength(2);
+    expect(before.search).toHaveLength(1);
+    expect(before.sessions).toHaveLength(1);
+    expect(before.delivery).toMatchObject({ sent: 3, failed: 1 });
+
+    await t.app.ctx.database.migrate();
+
+    for (const { table } of PARTITIONED_TABLES) expect(await kindOf(t, table)).toBe('p');
+    expect(await kindOf(t, 'session_inputs')).toBe('r');
+    // The old table is the first partition, its file untouched: no row was copied.
+    for (const { name, file } of files)
+      expect(
+        rowsOf(await t.db.execute(sql`select 1 from pg_class where relname = ${`${name}_before`} and relfilenode = ${file}`)),
+      ).toHaveLength(1);
+    expect(await reads()).toEqual(before);
+    // The webhooks' trigger and the log lines' view are on the partitioned tables.
+    const triggers = await t.db.execute(
+      sql`select tgname from pg_trigger where tgrelid = 'session_records'::regclass and not tgisinternal`,
+    );
+    expect(rowsOf<{ tgname: string }>(triggers).map((r) => r.tgname)).toEqual(['session_records_webhook_events']);
+
+    // The partitions: the old table, the days ahead, the default.
+    const names = (await findPartitions(t.db, 'app_logs')).map((p) => p.name);
+    expect(names).toEqual([
+      'app_logs_before',
+      dayPartitionName('app_logs', new Date(today.getTime() + 2 * DAY)),
+      dayPartitionName('app_logs', new Date(today.getTime() + 3 * DAY)),
+      'app_logs_default',
+    ]);
+
+    // Once more (a restart, another process): nothing changes.
+    await t.app.ctx.database.migrate();
+    expect((await findPartitions(t.db, 'app_logs')).map((p) => p.name)).toEqual(names);
+    expect(await reads()).toEqual(before);
+  });
+
+  it('keeps a delivery status moving by (link, provider id), and refuses the same message written twice', async () => {
+    const update = { linkId: `console:${appId}`, providerMessageId: 'm-before-1', status: 'read' as const, at: Date.now() };
+    expect(await applyDeliveryUpdate(t.app.ctx, update)).toEqual({ found: true, changed: true });
+    const [row] = await t.db.select().from(whatsappMessages).where(sql`provider_message_id = 'm-before-1'`);
+    const { id: _id, ...again } = row!;
+    await expect(t.db.insert(whatsappMessages).values(again)).rejects.toMatchObject({ cause: { code: '23505' } });
+  });
+
+  it('puts a row of a day without a partition in the default one, and into its day once that is made', async () => {
+    const far = new Date(today.getTime() + 5 * DAY + HOUR);
+    const old = new Date('2000-01-01T12:00:00Z');
+    await t.db.insert(appLogs).values([
+      { appId, sessionId: 'far', level: 'info', type: 'x', message: 'far', createdAt: far },
+      { appId, sessionId: 'old', level: 'info', type: 'x', message: 'old', createdAt: old },
+      { appId, sessionId: 'later', level: 'info', type: 'x', message: 'later', createdAt: new Date('2100-01-01T00:00:00Z') },
+    ]);
+    // The old table's partition takes every time before its end; the days after the last made one go to the default.
+    expect(await partitionOf(t, 'app_logs', "message in ('far', 'later', 'old') order by message")).toEqual([
+      'app_logs_default',
+      'app_logs_default',
+      'app_logs_before',
+    ]);
+    // Two days on, the days through three ahead are made: the far row's day among them.
+    expect(await addDayPartitions(t.db, new Date(today.getTime() + 2 * DAY + HOUR))).toBe(2 * PARTITIONED_TABLES.length);
+    expect(await partitionOf(t, 'app_logs', "message = 'far'")).toEqual([
+      dayPartitionName('app_logs', new Date(today.getTime() + 5 * DAY)),
+    ]);
+    expect(await addDayPartitions(t.db, new Date(today.getTime() + 2 * DAY + HOUR))).toBe(0);
+  });
+
+  it("drops each day's partition once the day is past the operator's bound, its messages counted first, and nothing else", async () => {
+    const first = new Date(today.getTime() + 2 * DAY);
+    const second = new Date(today.getTime() + 3 * DAY);
+    await seedDay(t, appId, owner.user.id, new Date(first.getTime() + 3 * HOUR), 'first');
+    await seedDay(t, appId, owner.user.id, new Date(second.getTime() + 3 * HOUR), 'second');
+    // Two days after the first: it is past the 2 days kept, the second is not.
+    t.advanceClock(first.getTime() + 3 * DAY + 2 * HOUR - t.app.ctx.now().getTime());
+    const delivery = (await reads()).delivery;
+    expect(delivery).toMatchObject({ sent: 9, failed: 3 });
+
+    const sweep = await sweepExpiredRows(t.app.ctx);
+    expect(sweep.dropped).toEqual(
+      expect.arrayContaining(PARTITIONED_TABLES.flatMap(({ table }) => [`${table}_before`, dayPartitionName(table, first)])),
+    );
+    expect(sweep.dropped).toHaveLength(2 * PARTITIONED_TABLES.length);
+    expect(sweep.deleted).toMatchObject({ app_logs: 0, whatsapp_messages: 0 });
+    const names = (await findPartitions(t.db, 'whatsapp_messages')).map((p) => p.name);
+    expect(names).not.toContain(dayPartitionName('whatsapp_messages', first));
+    expect(names).toContain(dayPartitionName('whatsapp_messages', second));
+
+    const left = rowsOf<{ session_id: string }>(await t.db.execute(sql`select distinct session_id from app_logs order by 1`));
+    expect(left.map((r) => r.session_id)).toEqual(['far', 'later', 's-second']);
+    const messages = rowsOf<{ n: number }>(await t.db.execute(sql`select count(*)::int as n from whatsapp_messages`))[0]!.n;
+    expect(messages).toBe(3);
+    // The dropped messages are in their days' counts: the dashboard's figures are the same.
+    const counted = await t.db.select().from(messageDayCounts);
+    expect(counted.reduce((n, c) => n + c.messages, 0)).toBe(6);
+    expect((await reads()).delivery).toEqual(delivery);
+
+    // A row of a day long gone now lands in the default partition, and the next sweep deletes it there by id.
+    await t.db
+      .insert(appLogs)
+      .values({ appId, sessionId: 'late', level: 'info', type: 'x', message: 'late', createdAt: new Date('2000-01-01') });
+    expect(await partitionOf(t, 'app_logs', "message = 'late'")).toEqual(['app_logs_default']);
+    const next = await sweepExpiredRows(t.app.ctx);
+    expect(next.dropped).toBeUndefined();
+    expect(next.deleted.app_logs).toBe(1);
+    expect(await partitionOf(t, 'app_logs', "message in ('late', 'later')")).toEqual(['app_logs_default']);
+  });
+});
