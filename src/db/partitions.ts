@@ -78,6 +78,10 @@ export async function findPartitions(db: Db, table: string): Promise<Partition[]
   return partitions.sort((a, b) => order(a) - order(b));
 }
 
+/** SQLSTATE lock_not_available: a lock timeout ran out (drizzle gives the driver's error as its `cause`). */
+export const isLockTimeout = (err: unknown): boolean =>
+  [(err as { code?: string }).code, (err as { cause?: { code?: string } }).cause?.code].includes('55P03');
+
 /** Inside a transaction: waits for the partitions' advisory lock (held to its end), so one process changes them at a time. */
 export async function lockPartitions(tx: Db): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_KEY})`);
@@ -92,7 +96,15 @@ export async function tableExists(db: Db, name: string): Promise<boolean> {
 export async function partitionEventTables(db: Db, now = new Date()): Promise<void> {
   await db.execute(sql`select pg_advisory_lock(${LOCK_KEY})`);
   try {
-    for (const table of PARTITIONED_TABLES) if (!(await isPartitioned(db, table.table))) await convertTable(db, table, now);
+    for (const table of PARTITIONED_TABLES) {
+      if (await isPartitioned(db, table.table)) continue;
+      try {
+        await convertTable(db, table, now);
+      } catch (err) {
+        // A table busy past the lock timeout (a long statement on it) stays as it is until the next start.
+        if (!isLockTimeout(err)) throw err;
+      }
+    }
   } finally {
     await db.execute(sql`select pg_advisory_unlock(${LOCK_KEY})`);
   }

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
@@ -5,7 +6,7 @@ import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { MIGRATIONS_DIR, openDatabase } from '../../../db/client';
 import { addDayPartitions, dayPartitionName, findPartitions, PARTITIONED_TABLES } from '../../../db/partitions';
 import { actionResults, appLogs, messageDayCounts, sessionRecords, whatsappMessages } from '../../../db/schema';
-import { createPostgresDatabase } from '../../../../tests/support/services';
+import { createPostgresDatabase, testDatabaseUrl } from '../../../../tests/support/services';
 import { describeDb, type TestDatabase } from '../../../../tests/support/test-db';
 import { createApiClient, type TestApp, useTestApp, useUser } from '../../../../tests/support/test-app';
 import { seedApp } from '../../../../tests/support/seed-app';
@@ -30,6 +31,14 @@ async function openUnpartitioned(): Promise<TestDatabase> {
       await scratch.drop();
     },
   };
+}
+
+/** The test database's address, for a connection of a test's own. */
+async function urlOfTestDatabase(t: TestApp): Promise<string> {
+  const [row] = rowsOf<{ name: string }>(await t.db.execute(sql`select current_database() as name`));
+  const url = new URL(testDatabaseUrl);
+  url.pathname = `/${row!.name}`;
+  return url.toString();
 }
 
 /** Where a table's rows are: the partition of each, by its message-like column. */
@@ -192,7 +201,24 @@ describeDb('event tables partitioned by day on PostgreSQL', () => {
     const delivery = (await reads()).delivery;
     expect(delivery).toMatchObject({ sent: 9, failed: 3 });
 
-    const sweep = await sweepExpiredRows(t.app.ctx);
+    // A statement holding the day's messages (here a transaction that locked them) past the drop's lock timeout:
+    // the drop gives up with its count undone, and the sweep says it is behind.
+    const blocker = new pg.Client(await urlOfTestDatabase(t));
+    await blocker.connect();
+    await blocker.query('begin');
+    await blocker.query(`lock table ${dayPartitionName('whatsapp_messages', first)} in access share mode`);
+    const blocked = await sweepExpiredRows(t.app.ctx);
+    await blocker.query('rollback');
+    await blocker.end();
+    expect(blocked.isBehind).toBe(true);
+    expect(blocked.dropped).toContain('whatsapp_messages_before');
+    expect(blocked.dropped).not.toContain(dayPartitionName('whatsapp_messages', first));
+    const countedSoFar = await t.db.select().from(messageDayCounts);
+    expect(countedSoFar.reduce((n, c) => n + c.messages, 0)).toBe(3);
+    expect((await reads()).delivery).toEqual(delivery);
+
+    const rest = await sweepExpiredRows(t.app.ctx);
+    const sweep = { ...rest, dropped: [...(blocked.dropped ?? []), ...(rest.dropped ?? [])] };
     expect(sweep.dropped).toEqual(
       expect.arrayContaining(PARTITIONED_TABLES.flatMap(({ table }) => [`${table}_before`, dayPartitionName(table, first)])),
     );

@@ -6,14 +6,12 @@
  * in no order: by time) go in batches.
  */
 import { sql } from 'drizzle-orm';
-import { findPartitions, lockPartitions, type Partition, tableExists } from '../../../db/partitions';
+import { findPartitions, isLockTimeout, lockPartitions, type Partition, tableExists } from '../../../db/partitions';
 import type { AppContext } from '../../context';
 import { type DayTally, tallyPartition } from './daily-counts';
 
 /** How long a drop waits for the table's lock (the hops' writes and reads hold it shared) before trying next sweep. */
 const DROP_LOCK_TIMEOUT = '2s';
-/** SQLSTATE lock_not_available: the lock timeout ran out. */
-const LOCK_NOT_AVAILABLE = '55P03';
 
 export interface PartitionDrops {
   /** The partitions dropped, oldest first. */
@@ -48,11 +46,7 @@ export async function dropPartitionsBefore(
       });
       drops.dropped.push(partition.name);
     } catch (err) {
-      if (
-        (err as { code?: string }).code !== LOCK_NOT_AVAILABLE &&
-        (err as { cause?: { code?: string } }).cause?.code !== LOCK_NOT_AVAILABLE
-      )
-        throw err;
+      if (!isLockTimeout(err)) throw err;
       drops.isLocked = true;
       break;
     }
