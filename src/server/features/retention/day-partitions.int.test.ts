@@ -10,7 +10,7 @@ import { createPostgresDatabase, testDatabaseUrl } from '../../../../tests/suppo
 import { describeDb, type TestDatabase } from '../../../../tests/support/test-db';
 import { createApiClient, type TestApp, useTestApp, useUser } from '../../../../tests/support/test-app';
 import { seedApp } from '../../../../tests/support/seed-app';
-import { applyDeliveryUpdate } from '../bots/whatsapp-messages';
+import { applyDeliveryUpdate, findMessageStatuses } from '../bots/whatsapp-messages';
 import { sweepExpiredRows } from './expiry';
 import { startOfUtcDay } from './retention-terms';
 
@@ -167,6 +167,20 @@ describeDb('event tables partitioned by day on PostgreSQL', () => {
     const [row] = await t.db.select().from(whatsappMessages).where(sql`provider_message_id = 'm-before-1'`);
     const { id: _id, ...again } = row!;
     await expect(t.db.insert(whatsappMessages).values(again)).rejects.toMatchObject({ cause: { code: '23505' } });
+
+    // A message of weeks ago (read late) is found past the recent days looked at first, by its status and its ticks.
+    await t.db
+      .insert(whatsappMessages)
+      .values({ ...again, providerMessageId: 'm-old', status: 'delivered', sentAt: new Date(Date.now() - 20 * DAY) });
+    expect(await applyDeliveryUpdate(t.app.ctx, { ...update, providerMessageId: 'm-old' })).toEqual({ found: true, changed: true });
+    expect(await findMessageStatuses(t.app.ctx, `console:${appId}`, ['m-old', 'm-before-1', 'm-never'])).toEqual(
+      expect.arrayContaining([
+        { id: 'm-old', status: 'read', failureReason: '' },
+        { id: 'm-before-1', status: 'read', failureReason: '' },
+      ]),
+    );
+    expect(await findMessageStatuses(t.app.ctx, `console:${appId}`, ['m-old', 'm-before-1', 'm-never'])).toHaveLength(2);
+    expect(await applyDeliveryUpdate(t.app.ctx, { ...update, providerMessageId: 'm-never' })).toEqual({ found: false, changed: false });
   });
 
   it('puts a row of a day without a partition in the default one, and into its day once that is made', async () => {
@@ -199,7 +213,8 @@ describeDb('event tables partitioned by day on PostgreSQL', () => {
     // Two days after the first: it is past the 2 days kept, the second is not.
     t.advanceClock(first.getTime() + 3 * DAY + 2 * HOUR - t.app.ctx.now().getTime());
     const delivery = (await reads()).delivery;
-    expect(delivery).toMatchObject({ sent: 9, failed: 3 });
+    // Three messages a day seeded, and the one of weeks ago.
+    expect(delivery).toMatchObject({ sent: 10, failed: 3 });
 
     // A statement holding the day's messages (here a transaction that locked them) past the drop's lock timeout:
     // the drop gives up with its count undone, and the sweep says it is behind.
@@ -214,7 +229,7 @@ describeDb('event tables partitioned by day on PostgreSQL', () => {
     expect(blocked.dropped).toContain('whatsapp_messages_before');
     expect(blocked.dropped).not.toContain(dayPartitionName('whatsapp_messages', first));
     const countedSoFar = await t.db.select().from(messageDayCounts);
-    expect(countedSoFar.reduce((n, c) => n + c.messages, 0)).toBe(3);
+    expect(countedSoFar.reduce((n, c) => n + c.messages, 0)).toBe(4);
     expect((await reads()).delivery).toEqual(delivery);
 
     const rest = await sweepExpiredRows(t.app.ctx);
@@ -234,7 +249,7 @@ describeDb('event tables partitioned by day on PostgreSQL', () => {
     expect(messages).toBe(3);
     // The dropped messages are in their days' counts: the dashboard's figures are the same.
     const counted = await t.db.select().from(messageDayCounts);
-    expect(counted.reduce((n, c) => n + c.messages, 0)).toBe(6);
+    expect(counted.reduce((n, c) => n + c.messages, 0)).toBe(7);
     expect((await reads()).delivery).toEqual(delivery);
 
     // A row of a day long gone now lands in the default partition, and the next sweep deletes it there by id.
