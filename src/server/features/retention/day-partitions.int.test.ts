@@ -161,6 +161,42 @@ describeDb('event tables partitioned by day on PostgreSQL', () => {
     expect(await reads()).toEqual(before);
   });
 
+  it("reads the log panel's next lines by its last line's id and time, a row written late included", async () => {
+    const api = createApiClient(t, owner);
+    const first = (await api.post('/streamLogs', { appId })).json().data as Array<{ id: number; timestamp: string; message: string }>;
+    const last = first[first.length - 1]!;
+    // A row written after the last line read but dated two hours before it (its writer held up), and one of now.
+    const late = new Date(new Date(last.timestamp).getTime() - 2 * HOUR);
+    await t.db.insert(appLogs).values([
+      { appId, sessionId: 'late', level: 'info', type: 'x', message: 'Late', createdAt: late },
+      { appId, sessionId: 'now', level: 'info', type: 'x', message: 'Now', createdAt: t.app.ctx.now() },
+    ]);
+    const next = (await api.post('/streamLogs', { appId, afterId: last.id, timeStamp: last.timestamp })).json().data;
+    expect(next.map((l: { message: string }) => l.message)).toEqual(['Late', 'Now']);
+  });
+
+  it("lists an app's newest finished sessions from the last week when it holds a whole list, and from every day else", async () => {
+    const api = createApiClient(t, owner);
+    const list = async () => (await api.get(`/dashboard/completedSessions/${appId}`)).json().data as Array<{ sessionId: string }>;
+    const record = (ids: string, endedAt: string) =>
+      t.db.execute(
+        sql.raw(`insert into session_records (app_id, session_id, environment, gateway, mobile, network, service_code, status, inputs, hop_count, started_at, ended_at)
+          select '${appId}', ${ids}, 'live', 'africastalking', '233241112222', 'MTN', '*920#', 'completed', '{}'::jsonb, 1, ${endedAt}, ${endedAt}
+          from generate_series(1, 1000) n`),
+      );
+    // A few weeks back: fewer than a list in the last week, so the older ones are listed too.
+    await record(`'old-' || n`, `now() - interval '20 days' - n * interval '1 second'`);
+    expect((await list()).filter((s) => s.sessionId.startsWith('old-'))).toHaveLength(1000 - 1);
+    // A whole list of the last week: the newest, none older.
+    await record(`'week-' || n`, `now() - n * interval '1 minute'`);
+    const listed = await list();
+    expect(listed).toHaveLength(1000);
+    expect(listed.some((s) => s.sessionId.startsWith('old-'))).toBe(false);
+    // The session of an hour ago is among the newest; the week's oldest (1,000 minutes back) is not.
+    expect(listed.map((s) => s.sessionId)).toContain('s-before');
+    expect(listed.map((s) => s.sessionId)).not.toContain('week-1000');
+  });
+
   it('keeps a delivery status moving by (link, provider id), and refuses the same message written twice', async () => {
     const update = { linkId: `console:${appId}`, providerMessageId: 'm-before-1', status: 'read' as const, at: Date.now() };
     expect(await applyDeliveryUpdate(t.app.ctx, update)).toEqual({ found: true, changed: true });
