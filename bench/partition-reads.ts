@@ -69,9 +69,18 @@ for (const [label, logs, records] of [
     `${label}: the log panel's next lines (by id)`,
     `select * from ${logs} where app_id = 'app-3' and id > ${lastId} order by id limit 200`,
   );
+  const dayBefore = new Date(Date.now() - 60_000 - 86_400_000 - 600_000).toISOString();
+  await measure(
+    `${label}: the log panel's next lines (by id and its last line's time, as it polls now)`,
+    `select * from ${logs} where app_id = 'app-3' and id > ${lastId} and created_at > '${dayBefore}' order by id limit 200`,
+  );
   await measure(
     `${label}: an app's 100 latest finished sessions`,
     `select * from ${records} where app_id = 'app-3' and status = 'completed' order by ended_at desc limit 100`,
+  );
+  await measure(
+    `${label}: an app's 100 latest finished sessions of the last week (as the lists read first now)`,
+    `select * from ${records} where app_id = 'app-3' and status = 'completed' and ended_at >= '${new Date(Date.now() - 7 * DAY).toISOString()}' order by ended_at desc limit 100`,
   );
   await measure(
     `${label}: an app's sessions of the last day`,
