@@ -93,7 +93,7 @@ export function createTimers(
   });
   // On PostgreSQL the event tables' days ahead get their partitions (db/partitions.ts), whatever the retention.
   const dayPartitions = createPeriodicTask('day partitions', () => addDayPartitions(ctx.db, ctx.now()), {
-    intervalMs: ctx.database.kind === 'postgres' && config.DATA_RETENTION_INTERVAL_MS > 0 ? DAY_PARTITIONS_INTERVAL_MS : 0,
+    intervalMs: ctx.database.kind === 'postgres' ? DAY_PARTITIONS_INTERVAL_MS : 0,
     log: ctx.log,
   });
   return {
