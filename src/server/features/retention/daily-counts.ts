@@ -5,7 +5,7 @@
  * Each whole day is counted once, an hour after it ended, by the retention sweep before it deletes anything: the
  * sweep never deletes records of a day not yet counted (expiry.ts), so every expired day has its counts. A day's
  * records are found by their serial id (the same binary search as expiry's), so counting reads one day's rows by the
- * primary key and no index is added to the records. Counting again (two processes at once) writes the same figures.
+ * primary key and no index is added to the records; on PostgreSQL, a day with its own partition by that partition. Counting again (two processes at once) writes the same figures.
  *
  * The dashboard reads the counts for the days before the app's retention cutoff (whose records are gone, or going),
  * and the records from that day on: a day is read from one source only, so no session counts twice.
@@ -19,6 +19,7 @@ import { and, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
 import { dailyRollups, inboxDayCounts, messageDayCounts, sessionDayCounts } from '../../../db/schema';
 import type { Environment } from '../../../shared/api/monitoring.schema';
 import type { Db } from '../../../db/client';
+import { dayPartitionName, tableExists } from '../../../db/partitions';
 import type { AppContext } from '../../context';
 import { DAY_MS, formatDay } from '../../core/dates';
 import { findCutoffId } from './serial-ids';
@@ -69,13 +70,19 @@ async function markThrough(ctx: AppContext, day: Date): Promise<void> {
 
 async function countDay(ctx: AppContext, start: Date): Promise<void> {
   const end = new Date(start.getTime() + DAY_MS);
-  const low = Math.max(0, (await findCutoffId(ctx, 'session_records', 'ended_at', start)) - ID_MARGIN);
-  const high = (await findCutoffId(ctx, 'session_records', 'ended_at', end)) + ID_MARGIN;
+  // A day with its own partition (PostgreSQL) is picked by its time bounds alone: no ids to look for (each probe
+  // would plan every partition). A day of the table as it was before partitioning, or on PGlite, by ids.
+  let ids = sql``;
+  if (!(await tableExists(ctx.db, dayPartitionName('session_records', start)))) {
+    const low = Math.max(0, (await findCutoffId(ctx, 'session_records', 'ended_at', start)) - ID_MARGIN);
+    const high = (await findCutoffId(ctx, 'session_records', 'ended_at', end)) + ID_MARGIN;
+    ids = sql`id > ${low} and id <= ${high} and `;
+  }
   await ctx.db.execute(sql`
     insert into session_day_counts (app_id, day, environment, network, last_menu, status, end_cause, sessions)
     select app_id, ${formatDay(start)}::date, environment, network, coalesce(last_menu, ''), status, coalesce(end_cause, ''), count(*)::int
     from session_records
-    where id > ${low} and id <= ${high} and ended_at >= ${start.toISOString()}::timestamptz and ended_at < ${end.toISOString()}::timestamptz
+    where ${ids}ended_at >= ${start.toISOString()}::timestamptz and ended_at < ${end.toISOString()}::timestamptz
     group by 1, 3, 4, 5, 6, 7
     on conflict (app_id, day, environment, network, last_menu, status, end_cause) do update set sessions = excluded.sessions`);
 }

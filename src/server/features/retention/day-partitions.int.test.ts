@@ -288,6 +288,14 @@ describeDb('event tables partitioned by day on PostgreSQL', () => {
     expect(counted.reduce((n, c) => n + c.messages, 0)).toBe(7);
     expect((await reads()).delivery).toEqual(delivery);
 
+    // The dropped day's session was counted before, from its partition.
+    const [day] = rowsOf<{ n: number }>(
+      await t.db.execute(
+        sql`select sum(sessions)::int as n from session_day_counts where app_id = ${appId} and day = ${first.toISOString().slice(0, 10)}::date`,
+      ),
+    );
+    expect(day!.n).toBe(1);
+
     // A row of a day long gone now lands in the default partition, and the next sweep deletes it there by id.
     await t.db
       .insert(appLogs)
