@@ -12,6 +12,7 @@
  *
  * Every step is idempotent and runs under an advisory lock, so processes starting at once convert a table once.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import type { Db } from './client';
 
@@ -82,9 +83,14 @@ export async function findPartitions(db: Db, table: string): Promise<Partition[]
 export const isLockTimeout = (err: unknown): boolean =>
   [(err as { code?: string }).code, (err as { cause?: { code?: string } }).cause?.code].includes('55P03');
 
-/** Inside a transaction: waits for the partitions' advisory lock (held to its end), so one process changes them at a time. */
-export async function lockPartitions(tx: Db): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_KEY})`);
+/**
+ * Inside a transaction: takes the partitions' advisory lock (held to its end), so one process changes them at a time;
+ * false when another holds it (the caller leaves the change to its next run). Never waited for: a conversion holding
+ * it builds an index CONCURRENTLY, which waits for every open transaction, a waiting one too (a deadlock).
+ */
+export async function tryLockPartitions(tx: Db): Promise<boolean> {
+  const [row] = rowsOf<{ got: boolean }>(await tx.execute(sql`select pg_try_advisory_xact_lock(${LOCK_KEY}) as got`));
+  return row?.got === true;
 }
 
 /** Whether a table (a partition) is there. */
@@ -94,7 +100,8 @@ export async function tableExists(db: Db, name: string): Promise<boolean> {
 
 /** Converts every event table not yet partitioned, and makes the days ahead (PostgreSQL only; `db` on one connection). */
 export async function partitionEventTables(db: Db, now = new Date()): Promise<void> {
-  await db.execute(sql`select pg_advisory_lock(${LOCK_KEY})`);
+  // Tried every half second rather than waited for, for the same reason as tryLockPartitions.
+  while (!rowsOf<{ got: boolean }>(await db.execute(sql`select pg_try_advisory_lock(${LOCK_KEY}) as got`))[0]?.got) await sleep(500);
   try {
     for (const table of PARTITIONED_TABLES) {
       if (await isPartitioned(db, table.table)) continue;
@@ -199,8 +206,7 @@ export async function addDayPartitions(db: Db, now = new Date()): Promise<number
       const end = addDays(day, 1);
       await db.transaction(async (tx) => {
         const run = (text: string) => tx.execute(sql.raw(text));
-        await lockPartitions(tx);
-        if (await tableExists(tx, name)) return;
+        if (!(await tryLockPartitions(tx)) || (await tableExists(tx, name))) return;
         await run(`set local lock_timeout = '${LOCK_TIMEOUT}'`);
         await run(`create table ${name} (like ${table} including defaults including storage)`);
         const range = `${at} >= ${literal(day)} and ${at} < ${literal(end)}`;

@@ -307,3 +307,26 @@ describeDb('event tables partitioned by day on PostgreSQL', () => {
     expect(await partitionOf(t, 'app_logs', "message in ('late', 'later')")).toEqual(['app_logs_default']);
   });
 });
+
+describeDb('event tables partitioned by processes starting at once', () => {
+  it('converts each table once while three processes start together, none of them failing', async () => {
+    const { database, close } = await openUnpartitioned();
+    const url = await urlOfTestDatabase({ db: database.db } as TestApp);
+    const others = await Promise.all([1, 2].map(() => openDatabase({ url, poolSize: 2 })));
+    try {
+      await database.db.execute(
+        sql`insert into app_logs (app_id, level, type, message, created_at) select 'a', 'info', 't', 'm', now() - g * interval '1 minute' from generate_series(1, 20000) g`,
+      );
+      const started = await Promise.allSettled([database, ...others].map((d) => d.migrate()));
+      expect(started.map((s) => s.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
+      const partitions = (await findPartitions(database.db, 'app_logs')).map((p) => p.name);
+      expect(partitions[0]).toBe('app_logs_before');
+      expect(partitions[partitions.length - 1]).toBe('app_logs_default');
+      const lines = rowsOf<{ n: number }>(await database.db.execute(sql`select count(*)::int as n from app_log_lines`));
+      expect(lines[0]!.n).toBe(20000);
+    } finally {
+      for (const other of others) await other.close();
+      await close();
+    }
+  });
+});

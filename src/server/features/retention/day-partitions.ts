@@ -6,7 +6,7 @@
  * in no order: by time) go in batches.
  */
 import { sql } from 'drizzle-orm';
-import { findPartitions, isLockTimeout, lockPartitions, type Partition, tableExists } from '../../../db/partitions';
+import { findPartitions, isLockTimeout, type Partition, tableExists, tryLockPartitions } from '../../../db/partitions';
 import type { AppContext } from '../../context';
 import { type DayTally, tallyPartition } from './daily-counts';
 
@@ -35,16 +35,25 @@ export async function dropPartitionsBefore(
   if (partitions.length === 0) return null;
   const drops: PartitionDrops = { dropped: [], rest: [], isLocked: false };
   const isPast = (p: Partition) => p.to !== null && p.to <= cutoff;
+  // Dropped here, or by another process meanwhile.
+  const gone = new Set<string>();
   for (const partition of partitions.filter(isPast)) {
     try {
-      await ctx.db.transaction(async (tx) => {
-        await lockPartitions(tx);
-        if (!(await tableExists(tx, partition.name))) return;
+      const outcome = await ctx.db.transaction(async (tx) => {
+        if (!(await tryLockPartitions(tx))) return 'busy';
+        if (!(await tableExists(tx, partition.name))) return 'gone';
         await tx.execute(sql.raw(`set local lock_timeout = '${DROP_LOCK_TIMEOUT}'`));
         if (table.tally) await tallyPartition(tx, table.tally, partition.name);
         await tx.execute(sql.raw(`drop table ${partition.name}`));
+        return 'dropped';
       });
-      drops.dropped.push(partition.name);
+      // Another process is changing the partitions: the next sweep goes on.
+      if (outcome === 'busy') {
+        drops.isLocked = true;
+        break;
+      }
+      gone.add(partition.name);
+      if (outcome === 'dropped') drops.dropped.push(partition.name);
     } catch (err) {
       if (!isLockTimeout(err)) throw err;
       drops.isLocked = true;
@@ -52,8 +61,6 @@ export async function dropPartitionsBefore(
     }
   }
   // The old table's rows were written in time order; the default's are any time's (a far clock, a late row).
-  drops.rest = partitions
-    .filter((p) => p.from === null && !drops.dropped.includes(p.name))
-    .map((p) => ({ name: p.name, isOrdered: p.to !== null }));
+  drops.rest = partitions.filter((p) => p.from === null && !gone.has(p.name)).map((p) => ({ name: p.name, isOrdered: p.to !== null }));
   return drops;
 }
