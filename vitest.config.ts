@@ -41,6 +41,8 @@ const postgresServerFiles = [
   // Two processes on one database, one of them killed: PGlite lives inside its one process.
   'src/server/features/campaigns/campaign-kill.int.test.ts',
   'src/server/features/campaigns/campaign-blink.int.test.ts',
+  // The event tables' day partitions: PostgreSQL's alone (PGlite keeps plain tables).
+  'src/server/features/retention/day-partitions.int.test.ts',
 ];
 
 const PGLITE = {

@@ -6,6 +6,13 @@
  * never part of `npm test`.
  *
  *   npx tsx bench/expiry.ts [--db=pglite|postgres] [--old=200000] [--sessions=20000] [--per-account=1] [--postgres=postgres://...]
+ *     [--day-partition=1] [--inputs=0]
+ *
+ * On PostgreSQL the old day lands in the partition of a table as it was before partitioning (every time before the
+ * day after tomorrow), so the operator's bound deletes it by id; with --day-partition=1 it has its own day's
+ * partition, as every day after the conversion does, and the bound drops it whole (db/partitions.ts). --inputs=0
+ * writes no `session_inputs` rows (no hop writes any since a hop's inputs went into its log row; that table is not
+ * partitioned).
  *
  * By default the operator's bound expires the day (DATA_RETENTION_DAYS=2: every account at once, by id). With
  * --per-account=1 the operator keeps 365 days and the shop's account asks for 2 of everything: its log lines and
@@ -21,6 +28,7 @@ import { type Database, openDatabase } from '../src/db/client';
 import { buildApp } from '../src/server/app';
 import { createConfig } from '../src/server/config';
 import { sweepExpiredRows } from '../src/server/features/retention/expiry';
+import { dayPartitionName, PARTITIONED_TABLES } from '../src/db/partitions';
 import { openScratchDatabase } from './bench-app';
 import { DEFAULT_POSTGRES_URL, readBenchArgs } from './scratch-database';
 import { seedShop } from './seed-shop';
@@ -93,9 +101,28 @@ const countRows = async () =>
     ),
   ) as Record<string, number>;
 
+const oldDay = new Date(Math.floor(Date.now() / DAY) * DAY - 4 * DAY);
+// --day-partition=1: the empty partitions of the tables as they were go, and each day from the old one has its own.
+const dayPartition = args['day-partition'] === '1';
+const withInputs = args.inputs !== '0';
+if (dayPartition) {
+  if (kind !== 'postgres') throw new Error('--day-partition=1 is for --db=postgres');
+  for (const { table } of PARTITIONED_TABLES) {
+    await db.execute(sql.raw(`alter table ${table} detach partition ${table}_before`));
+    await db.execute(sql.raw(`drop table ${table}_before`));
+    for (let day = oldDay; day.getTime() < oldDay.getTime() + 6 * DAY; day = new Date(day.getTime() + DAY)) {
+      const end = new Date(day.getTime() + DAY);
+      await db.execute(
+        sql.raw(
+          `create table ${dayPartitionName(table, day)} partition of ${table} for values from ('${day.toISOString()}') to ('${end.toISOString()}')`,
+        ),
+      );
+    }
+  }
+}
+
 // The old day: as many rows a session as the shop's real sessions write (3 hops: 8 log lines, 3 inputs, 1 record,
 // as the size run below counts them; the shop runs no action), a whole day four days back, in the order they happened, in batches.
-const oldDay = new Date(Math.floor(Date.now() / DAY) * DAY - 4 * DAY);
 const seedStarted = performance.now();
 const BATCH = 20_000;
 for (let from = 0; from < OLD_SESSIONS; from += BATCH) {
@@ -103,7 +130,8 @@ for (let from = 0; from < OLD_SESSIONS; from += BATCH) {
   const at = sql`${oldDay.toISOString()}::timestamptz + (n * interval '1 second') * (86000.0 / ${OLD_SESSIONS})`;
   await db.execute(sql`insert into app_logs (app_id, session_id, environment, level, type, message, created_at)
     select ${appId}, 'old-' || n, 'live', 'info', t, 'Shop: menu shown', ${at} from generate_series(${from}::int, ${to}::int) n, unnest(array['session_started', 'menu_shown', 'input', 'menu_shown', 'input', 'menu_shown', 'input', 'session_ended']) t`);
-  await db.execute(sql`insert into session_inputs (app_id, session_id, field_name, field_value, created_at)
+  if (withInputs)
+    await db.execute(sql`insert into session_inputs (app_id, session_id, field_name, field_value, created_at)
     select ${appId}, 'old-' || n, f, '1', ${at} from generate_series(${from}::int, ${to}::int) n, unnest(array['product', 'amount', 'confirm']) f`);
   await db.execute(sql`insert into session_records (app_id, session_id, environment, gateway, mobile, network, service_code, status, inputs, hop_count, started_at, ended_at)
     select ${appId}, 'old-' || n, 'live', 'africastalking', '23324' || lpad(n::text, 7, '0'), 'MTN', '*920*55#', 'completed', '{}'::jsonb, 3, ${at}, ${at} from generate_series(${from}::int, ${to}::int) n`);
@@ -185,12 +213,14 @@ const beforeMs = performance.now() - beforeStarted;
 let sweeping = true;
 let sweeps = 0;
 let deleted = 0;
+const dropped: string[] = [];
 const sweepStarted = performance.now();
 const sweeper = (async () => {
   for (;;) {
     const result = await sweepExpiredRows(app.ctx);
     sweeps++;
     deleted += Object.values(result.deleted).reduce((a, b) => a + b, 0);
+    dropped.push(...(result.dropped ?? []));
     if (!result.isBehind) break;
   }
   sweeping = false;
@@ -211,6 +241,21 @@ console.log(`before: ${describe(before, beforeMs)}`);
 console.log(`during: ${describe(during, sweepMs)}`);
 console.log(
   `expiry: ${deleted} rows in ${(sweepMs / 1000).toFixed(1)} s over ${sweeps} sweeps (${((deleted / sweepMs) * 1000).toFixed(0)} rows/s)`,
+);
+const oldEnd = new Date(oldDay.getTime() + DAY).toISOString();
+const oldLeft = Object.fromEntries(
+  await Promise.all(
+    EVENT_TABLES.map(async (t) => {
+      const at = t === 'session_records' ? 'ended_at' : 'created_at';
+      return [
+        t,
+        Number(rowsOf<{ n: string }>(await db.execute(sql.raw(`select count(*)::text as n from ${t} where ${at} < '${oldEnd}'`)))[0]!.n),
+      ];
+    }),
+  ),
+);
+console.log(
+  `expiry: ${dropped.length} partitions dropped (${dropped.join(', ') || 'none'}); the old day's rows left ${JSON.stringify(oldLeft)}`,
 );
 await app.close();
 await closeDatabase();

@@ -15,6 +15,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { partitionEventTables } from './partitions';
 import { PgliteThreadClient } from './pglite-thread-client';
 import * as schema from './schema';
 
@@ -29,7 +30,7 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
-  /** Applies the committed migrations (forward only). */
+  /** Applies the committed migrations (forward only); on PostgreSQL, then partitions the event tables (partitions.ts). */
   migrate(): Promise<void>;
   ping(): Promise<void>;
   /**
@@ -142,7 +143,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return {
       db,
       kind: 'postgres',
-      migrate: () => migratePg(drizzlePg({ client: pool }), { migrationsFolder: MIGRATIONS_DIR }),
+      // After the migrations, the event tables partitioned by day (partitions.ts), on one connection for its lock.
+      async migrate() {
+        await migratePg(drizzlePg({ client: pool }), { migrationsFolder: MIGRATIONS_DIR });
+        const client = await pool.connect();
+        try {
+          await partitionEventTables(drizzlePg({ client, schema }));
+        } finally {
+          client.release();
+        }
+      },
       ping: async () => {
         await pool.query('select 1');
       },

@@ -12,12 +12,15 @@ import { sweepExpiredMedia } from './features/media/media.service';
 import { findRetentionGroups } from './features/retention/retention-terms';
 import { sweepExpiredRows, type RetentionSweep } from './features/retention/expiry';
 import type { EventSinkStats } from './features/runtime/event-sink';
+import { addDayPartitions } from '../db/partitions';
 
 /**
  * The retention sweep runs again this soon while it is behind (its batches ran out before the expired rows did),
  * rather than after its interval, so a database that gains more rows a day than one sweep deletes catches up.
  */
 const RETENTION_CATCH_UP_MS = 5000;
+/** The days ahead's partitions are looked at hourly (DAYS_AHEAD days are made: a missed run or two changes nothing). */
+const DAY_PARTITIONS_INTERVAL_MS = 3_600_000;
 /** Event rows waiting past this many mean the hops' writer is behind: the sweep waits for it between batches. */
 const SWEEP_BUSY_ROWS = 2000;
 
@@ -36,6 +39,8 @@ export interface Timers {
   mediaRetention: PeriodicTask<number>;
   /** The event rows' retention sweep (tests call runOnce). */
   dataRetention: PeriodicTask<RetentionSweep>;
+  /** On PostgreSQL, the event tables' partitions of the days ahead (tests call runOnce); answers how many it made. */
+  dayPartitions: PeriodicTask<number>;
   /** When the server is ready. */
   start(): void;
   /** Before the database closes: each timer's run in flight is awaited, then what this process counted is flushed. */
@@ -86,14 +91,21 @@ export function createTimers(
     nextDelayMs: (sweep) => (sweep.isBehind ? Math.min(RETENTION_CATCH_UP_MS, config.DATA_RETENTION_INTERVAL_MS) : undefined),
     log: ctx.log,
   });
+  // On PostgreSQL the event tables' days ahead get their partitions (db/partitions.ts), whatever the retention.
+  const dayPartitions = createPeriodicTask('day partitions', () => addDayPartitions(ctx.db, ctx.now()), {
+    intervalMs: ctx.database.kind === 'postgres' ? DAY_PARTITIONS_INTERVAL_MS : 0,
+    log: ctx.log,
+  });
   return {
     smsDispatcher,
     webhookDispatcher,
     campaignDispatcher,
     mediaRetention,
     dataRetention,
+    dayPartitions,
     start() {
       dataRetention.start();
+      dayPartitions.start();
       smsDispatcher.start();
       campaignDispatcher.start();
       webhookDispatcher.start();
@@ -112,6 +124,7 @@ export function createTimers(
       await usageFlush.stop();
       await mediaRetention.stop();
       await dataRetention.stop();
+      await dayPartitions.stop();
       await ctx.usageTallies.flush();
     },
   };

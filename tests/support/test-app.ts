@@ -7,7 +7,7 @@ import { createUser, type CreateUserInput } from '../../src/server/core/accounts
 import type { Db } from '../../src/db/client';
 import { subscriptions } from '../../src/db/schema';
 import type { PlanName } from '../../src/shared/billing/plans';
-import { createTestDatabase } from './test-db';
+import { createTestDatabase, type TestDatabase } from './test-db';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -57,11 +57,15 @@ const TEST_TWO_FACTOR = {
   TWO_FACTOR_KEY: randomBytes(32).toString('hex'),
 } satisfies Partial<Config>;
 
-export type TestAppOptions = Pick<BuildOptions, 'mailer' | 'logger'>;
+export type TestAppOptions = Pick<BuildOptions, 'mailer' | 'logger'> & {
+  /** The test's own database rather than a copy of the migrated template (one left as an older release had it). */
+  openDatabase?: () => Promise<TestDatabase>;
+};
 
 /** A whole server on its own database, driven with app.inject() (it never listens); silent unless `options.logger` says. */
 export async function createTestApp(overrides: Partial<Config> = {}, options: TestAppOptions = {}): Promise<TestApp> {
-  const testDb = await createTestDatabase();
+  const { openDatabase = createTestDatabase, ...buildOptions } = options;
+  const testDb = await openDatabase();
   let offset = 0;
   const app = await buildApp(
     createConfig({
@@ -75,7 +79,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, options: Te
     }),
     {
       logger: false,
-      ...options,
+      ...buildOptions,
       database: testDb.database,
       now: () => new Date(Date.now() + offset),
     },

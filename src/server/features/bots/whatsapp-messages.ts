@@ -3,7 +3,7 @@
  * statuses"): recorded through the event sink after a connector's send (no round trip on the hop's path), moved
  * forward by the statuses the connectors report, never back, and only for the link they came for.
  */
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, isNull, lte, type SQL, sql } from 'drizzle-orm';
 import { whatsappMessages } from '../../../db/schema';
 import type { ChatReply } from '../../../shared/whatsapp';
 import { statusesBefore, type DeliveryStatus, type DeliveryUpdate, type SentMessage } from '../../../shared/whatsapp-status';
@@ -58,10 +58,31 @@ export async function applyDeliveryUpdate(
   caller?: string,
 ): Promise<{ found: boolean; changed: boolean }> {
   const at = new Date(update.at);
+  const recent = await applyWithin(ctx, update, caller, sentAround(at));
+  return recent.found ? recent : applyWithin(ctx, update, caller);
+}
+
+/**
+ * A status nearly always comes within days of its message: the message is looked for among the messages sent
+ * around then first, so on PostgreSQL the statements plan and read only those days' partitions rather than every
+ * day's (docs/operations.md, "Day partitions on PostgreSQL"), and among all only when it is not there.
+ */
+const RECENT_MS = 2 * 86_400_000;
+const sentAround = (at: Date) =>
+  and(gte(whatsappMessages.sentAt, new Date(at.getTime() - RECENT_MS)), lte(whatsappMessages.sentAt, new Date(at.getTime() + RECENT_MS)));
+
+async function applyWithin(
+  ctx: AppContext,
+  update: DeliveryUpdate,
+  caller: string | undefined,
+  within?: SQL,
+): Promise<{ found: boolean; changed: boolean }> {
+  const at = new Date(update.at);
   const scope = and(
     eq(whatsappMessages.linkId, update.linkId),
     eq(whatsappMessages.providerMessageId, update.providerMessageId),
     caller === undefined ? undefined : eq(whatsappMessages.caller, caller),
+    within,
   );
   const column = whatsappMessages[TIME_COLUMN[update.status]];
   const from = statusesBefore(update.status);
@@ -122,15 +143,22 @@ export interface MessageStatusView {
 /** The statuses of the given provider ids of one link (and caller), for the console to show ticks. */
 export async function findMessageStatuses(ctx: AppContext, linkId: string, ids: string[], caller?: string): Promise<MessageStatusView[]> {
   if (ids.length === 0) return [];
-  const rows = await ctx.db
-    .select({ id: whatsappMessages.providerMessageId, status: whatsappMessages.status, failureReason: whatsappMessages.failureReason })
-    .from(whatsappMessages)
-    .where(
-      and(
-        eq(whatsappMessages.linkId, linkId),
-        inArray(whatsappMessages.providerMessageId, ids),
-        caller === undefined ? undefined : eq(whatsappMessages.caller, caller),
-      ),
-    );
+  const find = (wanted: string[], within?: SQL) =>
+    ctx.db
+      .select({ id: whatsappMessages.providerMessageId, status: whatsappMessages.status, failureReason: whatsappMessages.failureReason })
+      .from(whatsappMessages)
+      .where(
+        and(
+          eq(whatsappMessages.linkId, linkId),
+          inArray(whatsappMessages.providerMessageId, wanted),
+          caller === undefined ? undefined : eq(whatsappMessages.caller, caller),
+          within,
+        ),
+      );
+  // The chat's messages are mostly recent: those days first, then every day for the ids not found there.
+  const rows = await find(ids, sentAround(ctx.now()));
+  const found = new Set(rows.map((r) => r.id));
+  const older = ids.filter((id) => !found.has(id));
+  if (older.length > 0) rows.push(...(await find(older)));
   return rows.map((r) => ({ id: r.id, status: r.status as DeliveryStatus, failureReason: r.failureReason }));
 }

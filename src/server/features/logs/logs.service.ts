@@ -18,6 +18,8 @@ const SEARCH_LIMIT = 2000;
 const PATH_LIMIT = 5000;
 /** How long after its row's time a hop's line can be: far longer than a hop runs (the engine's budget, engine/limits.ts). */
 const MAX_HOP_SPAN_MS = 10 * 60_000;
+/** How much later than its time a row can be written (the event writer held up by a database outage), and still be read. */
+const LATE_ROW_MS = 86_400_000;
 /** The earliest instant a Date holds. */
 const EARLIEST_DATE_MS = -8.64e15;
 
@@ -47,6 +49,12 @@ export async function streamLogs(
   if (body.afterId !== undefined) {
     // The row's id bounds the read (its primary key); the line's id picks up within a row a limit cut.
     conditions.push(gte(appLogLines.rowId, Math.floor(body.afterId / LINE_ID_SCALE)), gt(appLogLines.id, body.afterId));
+    // The last line's time, which the panel sends too, bounds the rows' times a day back (a row written later than
+    // its time by a writer held up): on PostgreSQL the read then plans those days' partitions, not a year's.
+    if (body.timeStamp !== undefined && body.timeStamp !== '') {
+      const from = toDate(body.timeStamp).getTime() - MAX_HOP_SPAN_MS - LATE_ROW_MS;
+      conditions.push(gt(appLogLines.rowCreatedAt, new Date(Math.max(from, EARLIEST_DATE_MS))));
+    }
   } else {
     // A line is at most a hop's length after its row's time (the row's index serves the range).
     const after = toDate(body.timeStamp);

@@ -5,18 +5,21 @@
  * Each whole day is counted once, an hour after it ended, by the retention sweep before it deletes anything: the
  * sweep never deletes records of a day not yet counted (expiry.ts), so every expired day has its counts. A day's
  * records are found by their serial id (the same binary search as expiry's), so counting reads one day's rows by the
- * primary key and no index is added to the records. Counting again (two processes at once) writes the same figures.
+ * primary key and no index is added to the records; on PostgreSQL, a day with its own partition by that partition. Counting again (two processes at once) writes the same figures.
  *
  * The dashboard reads the counts for the days before the app's retention cutoff (whose records are gone, or going),
  * and the records from that day on: a day is read from one source only, so no session counts twice.
  *
  * WhatsApp messages and closed inbox conversations are counted as they go instead (`tallyDeleted`): the statement
  * that deletes them adds them to their day's counts, so each is counted in its table or in the counts, never both,
- * and a message's delivery status is the latest it had. The dashboard adds the two sources.
+ * and a message's delivery status is the latest it had; on PostgreSQL a day's partition dropped whole is counted in
+ * the drop's transaction (`tallyPartition`). The dashboard adds the two sources.
  */
 import { and, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
 import { dailyRollups, inboxDayCounts, messageDayCounts, sessionDayCounts } from '../../../db/schema';
 import type { Environment } from '../../../shared/api/monitoring.schema';
+import type { Db } from '../../../db/client';
+import { dayPartitionName, tableExists } from '../../../db/partitions';
 import type { AppContext } from '../../context';
 import { DAY_MS, formatDay } from '../../core/dates';
 import { findCutoffId } from './serial-ids';
@@ -67,13 +70,19 @@ async function markThrough(ctx: AppContext, day: Date): Promise<void> {
 
 async function countDay(ctx: AppContext, start: Date): Promise<void> {
   const end = new Date(start.getTime() + DAY_MS);
-  const low = Math.max(0, (await findCutoffId(ctx, 'session_records', 'ended_at', start)) - ID_MARGIN);
-  const high = (await findCutoffId(ctx, 'session_records', 'ended_at', end)) + ID_MARGIN;
+  // A day with its own partition (PostgreSQL) is picked by its time bounds alone: no ids to look for (each probe
+  // would plan every partition). A day of the table as it was before partitioning, or on PGlite, by ids.
+  let ids = sql``;
+  if (!(await tableExists(ctx.db, dayPartitionName('session_records', start)))) {
+    const low = Math.max(0, (await findCutoffId(ctx, 'session_records', 'ended_at', start)) - ID_MARGIN);
+    const high = (await findCutoffId(ctx, 'session_records', 'ended_at', end)) + ID_MARGIN;
+    ids = sql`id > ${low} and id <= ${high} and `;
+  }
   await ctx.db.execute(sql`
     insert into session_day_counts (app_id, day, environment, network, last_menu, status, end_cause, sessions)
     select app_id, ${formatDay(start)}::date, environment, network, coalesce(last_menu, ''), status, coalesce(end_cause, ''), count(*)::int
     from session_records
-    where id > ${low} and id <= ${high} and ended_at >= ${start.toISOString()}::timestamptz and ended_at < ${end.toISOString()}::timestamptz
+    where ${ids}ended_at >= ${start.toISOString()}::timestamptz and ended_at < ${end.toISOString()}::timestamptz
     group by 1, 3, 4, 5, 6, 7
     on conflict (app_id, day, environment, network, last_menu, status, end_cause) do update set sessions = excluded.sessions`);
 }
@@ -137,19 +146,13 @@ const utcDay = (column: string) => sql.raw(`(${column} at time zone 'UTC')::date
  * (a data-modifying CTE: the insert reads what the delete returns, and the conversations' messages as they were
  * before the delete's cascade); answers how many rows went.
  */
-export async function tallyDeleted(ctx: AppContext, tally: DayTally, where: SQL): Promise<number> {
+export async function tallyDeleted(ctx: AppContext, tally: DayTally, where: SQL, from = 'whatsapp_messages'): Promise<number> {
   const counted =
     tally === 'messages'
       ? sql`
-    gone as (delete from whatsapp_messages where ${where}
+    gone as (delete from ${sql.raw(from)} where ${where}
       returning app_id, environment, status, failure_code, failure_reason, sent_at),
-    counted as (
-      insert into message_day_counts (app_id, day, environment, status, failure_code, failure_reason, messages)
-      select app_id, ${utcDay('sent_at')}, environment, status, failure_code, failure_reason, count(*)::int
-      from gone group by 1, 2, 3, 4, 5, 6
-      on conflict (app_id, day, environment, status, failure_code, failure_reason)
-        do update set messages = message_day_counts.messages + excluded.messages
-      returning 1)`
+    counted as (${countMessages(sql`gone`)} returning 1)`
       : sql`
     gone as (delete from inbox_conversations where ${where}
       returning id, app_id, channel, created_at, closed_at),
@@ -170,6 +173,23 @@ export async function tallyDeleted(ctx: AppContext, tally: DayTally, where: SQL)
       returning 1)`;
   const [row] = rowsOf<{ n: number }>(await ctx.db.execute(sql`with ${counted} select count(*)::int as n from gone`));
   return Number(row?.n ?? 0);
+}
+
+/** Adds the WhatsApp messages `source` holds to their days' counts. */
+const countMessages = (source: SQL) => sql`
+  insert into message_day_counts (app_id, day, environment, status, failure_code, failure_reason, messages)
+  select app_id, ${utcDay('sent_at')}, environment, status, failure_code, failure_reason, count(*)::int
+  from ${source} group by 1, 2, 3, 4, 5, 6
+  on conflict (app_id, day, environment, status, failure_code, failure_reason)
+    do update set messages = message_day_counts.messages + excluded.messages`;
+
+/**
+ * Adds every row of a partition about to be dropped (day-partitions.ts) to its day's counts: run in the drop's
+ * transaction, so each message is counted in its table or in the counts, never both.
+ */
+export async function tallyPartition(db: Db, tally: DayTally, partition: string): Promise<void> {
+  if (tally !== 'messages') throw new Error(`no partitions for the ${tally} counts`);
+  await db.execute(countMessages(sql.raw(partition)));
 }
 
 /** The days of a period's bounds, both included: a counted day is in the period when its date is. */

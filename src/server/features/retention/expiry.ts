@@ -4,9 +4,11 @@
  * no index is added to the tables every hop writes to.
  *
  * Three ways of finding the rows, by what the table already has:
- * - the operator's bound, for every account at once, on the event tables the sink appends to: by their serial id.
- *   Ids grow with time, so the newest id before the cutoff is found by a binary search over the primary key (a few
- *   dozen point reads whatever the table's size) and everything below it goes in batches of ids;
+ * - the operator's bound, for every account at once, on the event tables the sink appends to: on PostgreSQL, whose
+ *   tables are partitioned by day (db/partitions.ts), each day's partition is dropped whole once the day is past
+ *   (day-partitions.ts); on PGlite, and in the partitions that are not a day's, by their serial id. Ids grow with
+ *   time, so the newest id before the cutoff is found by a binary search over the primary key (a few dozen point
+ *   reads whatever the table's size) and everything below it goes in batches of ids;
  * - an account's shorter retention on a table with an (app or owner, time) index: by that index, for the group of
  *   accounts keeping the kind for as many days (one group per plan figure and per distinct ask);
  * - a shorter retention on a table without one (inputs, action results: their only index is the session's): id
@@ -23,6 +25,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { RetentionKind } from '../../../shared/billing/plans';
 import type { AppContext } from '../../context';
 import { type DayTally, getRolledUpUntil, rollUpSessionDays, tallyDeleted } from './daily-counts';
+import { dropPartitionsBefore } from './day-partitions';
 import { findCutoffId } from './serial-ids';
 import { findRetentionGroups, getOperatorDays, getRetentionCutoff, type RetentionGroup } from './retention-terms';
 
@@ -95,7 +98,7 @@ const affected = (result: unknown) =>
 
 /** Deletes the table's rows `where` picks, adding them to its daily counts first where it has them; answers how many went. */
 async function deleteRows(ctx: AppContext, table: ExpiringTable, where: SQL): Promise<number> {
-  if (table.tally) return tallyDeleted(ctx, table.tally, where);
+  if (table.tally) return tallyDeleted(ctx, table.tally, where, table.table);
   return affected(await ctx.db.execute(sql`delete from ${sql.raw(table.table)} where ${where}`));
 }
 
@@ -104,6 +107,8 @@ export interface RetentionSweep {
   deleted: Record<string, number>;
   /** True when a table still had expired rows when the sweep's batches ran out (the next sweep goes on). */
   isBehind: boolean;
+  /** On PostgreSQL, the day partitions dropped whole (day-partitions.ts); left out when none. */
+  dropped?: string[];
 }
 
 export interface SweepOptions {
@@ -162,6 +167,7 @@ const chunksOf = <T>(items: readonly T[]) => {
 export async function sweepExpiredRows(ctx: AppContext, options: SweepOptions = {}): Promise<RetentionSweep> {
   const { batchSize = 5000, maxBatches = 20, windowSize = 50_000 } = options;
   const deleted: Record<string, number> = {};
+  const dropped: string[] = [];
   let isBehind = false;
   const groupsByKind = await findRetentionGroups(ctx, EXPIRING_KINDS);
   const operatorDays = getOperatorDays(ctx.config, 'logs');
@@ -184,10 +190,25 @@ export async function sweepExpiredRows(ctx: AppContext, options: SweepOptions = 
     // app_logs's second entry (its inputs) has nothing left under the operator's bound once its first went.
     const isSecondPart = table.table === 'app_logs' && table.kind === 'inputs';
     if (table.isSerial && operatorCutoff && !isSecondPart) {
-      floorId = await findCutoffId(ctx, table.table, table.at, clamp(table, operatorCutoff));
-      const done = await deleteBelowId(ctx, table, floorId, batches, add);
+      const cutoff = clamp(table, operatorCutoff);
+      // On PostgreSQL, whole days' partitions go first; what is left past the bound is in the others (day-partitions.ts).
+      const drops = await dropPartitionsBefore(ctx, table, cutoff);
+      if (drops) {
+        dropped.push(...drops.dropped);
+        isBehind ||= drops.isLocked;
+      }
+      let done: Done = true;
+      for (const part of drops?.rest ?? [{ name: table.table, isOrdered: true }]) {
+        const target = { ...table, table: part.name };
+        done = part.isOrdered
+          ? await deleteBelowId(ctx, target, await findCutoffId(ctx, part.name, table.at, cutoff), batches, add)
+          : await deleteBeforeTime(ctx, target, cutoff, batches, add);
+        if (done !== true) break;
+      }
       isBehind ||= done !== true;
       if (done === 'busy') break;
+      // The id windows of the tables without a time index start from the bound's id (the whole table's).
+      if (!table.byIndex) floorId = await findCutoffId(ctx, table.table, table.at, cutoff);
     }
     for (const group of groupsByKind.get(table.kind) ?? []) {
       // The operator's bound already took these on a serial table.
@@ -204,8 +225,8 @@ export async function sweepExpiredRows(ctx: AppContext, options: SweepOptions = 
     }
   }
   const total = Object.values(deleted).reduce((a, b) => a + b, 0);
-  if (total > 0 || isBehind) ctx.log.info({ deleted, isBehind }, 'expired rows deleted');
-  return { deleted, isBehind };
+  if (total > 0 || isBehind || dropped.length > 0) ctx.log.info({ deleted, dropped, isBehind }, 'expired rows deleted');
+  return dropped.length > 0 ? { deleted, isBehind, dropped } : { deleted, isBehind };
 }
 
 /** How much one table and group may delete in a sweep, and the pause between its batches. */
@@ -218,23 +239,31 @@ interface Batches {
 /** What a table's batches came to: all gone (true), batches ran out (false), or the hops stayed busy ('busy'). */
 type Done = boolean | 'busy';
 
-/** Every row with an id up to `lastId`, in batches. */
-async function deleteBelowId(
+/** The rows `pick` chooses (a condition, and an order), in batches, until a batch takes fewer than its size. */
+async function deleteEachBatch(
   ctx: AppContext,
   table: ExpiringTable,
-  lastId: number,
+  pick: SQL,
   { batchSize, maxBatches, breathe }: Batches,
   add: (n: number) => void,
 ): Promise<Done> {
   const name = sql.raw(table.table);
-  for (let batch = 0; batch < maxBatches && lastId > 0; batch++) {
-    const count = await deleteRows(ctx, table, sql`id in (select id from ${name} where id <= ${lastId} order by id limit ${batchSize})`);
+  for (let batch = 0; batch < maxBatches; batch++) {
+    const count = await deleteRows(ctx, table, sql`id in (select id from ${name} where ${pick} limit ${batchSize})`);
     add(count);
     if (count < batchSize) return true;
     if (!(await breathe())) return 'busy';
   }
-  return lastId === 0;
+  return false;
 }
+
+/** Every row with an id up to `lastId`, in batches. */
+const deleteBelowId = (ctx: AppContext, table: ExpiringTable, lastId: number, batches: Batches, add: (n: number) => void) =>
+  lastId === 0 ? Promise.resolve<Done>(true) : deleteEachBatch(ctx, table, sql`id <= ${lastId} order by id`, batches, add);
+
+/** Every row before `cutoff` of a small table in no time order (PostgreSQL's default partition), in batches. */
+const deleteBeforeTime = (ctx: AppContext, table: ExpiringTable, cutoff: Date, batches: Batches, add: (n: number) => void) =>
+  deleteEachBatch(ctx, table, sql`${sql.raw(table.at)} < ${cutoff.toISOString()}::timestamptz`, batches, add);
 
 /**
  * Runs `run` over the group's rows before `cutoff` (and matching `also`) by the table's (key, time) index, in
@@ -257,8 +286,9 @@ async function eachBatchByIndex(
   for (const chunk of chunksOf(keys)) {
     for (;;) {
       if (batches++ >= maxBatches) return false;
+      // The time bound outside too: on a partitioned table the statement then reads only the partitions before it.
       const count = await run(
-        sql`id in (select id from ${name}
+        sql`${sql.raw(table.at)} < ${cutoff.toISOString()}::timestamptz and id in (select id from ${name}
           where ${sql.raw(table.key)} in ${chunk} and ${sql.raw(table.at)} < ${cutoff.toISOString()}::timestamptz${keep}${andAlso}
           limit ${batchSize})`,
       );

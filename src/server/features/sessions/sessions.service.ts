@@ -14,6 +14,8 @@ import { getSessionSource, SESSION_SOURCE_LABELS } from '../../../shared/session
 import type { EndCause } from '../../../shared/session-ends';
 
 const LIST_LIMIT = 1000;
+/** The sessions lists look this far back first (findSessions). */
+const RECENT_LIST_MS = 7 * 86_400_000;
 export const SEARCH_LIMIT = 5000;
 
 type SessionRecordRow = typeof sessionRecords.$inferSelect;
@@ -89,12 +91,24 @@ function toSessionRow(r: SessionRecordRow, media?: SessionMedia) {
  */
 export async function findSessions(ctx: AppContext, user: AuthUser, appId: string, status: 'completed' | 'abandoned', cause?: EndCause) {
   const app = await getMonitoredApp(ctx, user, appId);
-  const rows = await ctx.db
-    .select()
-    .from(sessionRecords)
-    .where(and(eq(sessionRecords.appId, app.id), eq(sessionRecords.status, status), cause ? eq(sessionRecords.endCause, cause) : undefined))
-    .orderBy(desc(sessionRecords.endedAt))
-    .limit(LIST_LIMIT);
+  const newest = (since?: Date) =>
+    ctx.db
+      .select()
+      .from(sessionRecords)
+      .where(
+        and(
+          eq(sessionRecords.appId, app.id),
+          eq(sessionRecords.status, status),
+          cause ? eq(sessionRecords.endCause, cause) : undefined,
+          since ? gte(sessionRecords.endedAt, since) : undefined,
+        ),
+      )
+      .orderBy(desc(sessionRecords.endedAt))
+      .limit(LIST_LIMIT);
+  // The last week first: when it holds a whole list, those are the newest, and on PostgreSQL the read plans that
+  // week's day partitions rather than a year's (docs/operations.md, "Day partitions on PostgreSQL"); else all.
+  const recent = await newest(new Date(ctx.now().getTime() - RECENT_LIST_MS));
+  const rows = recent.length === LIST_LIMIT ? recent : await newest();
   const mediaOf = await signSessionMedia(ctx, app.userId, rows);
   return rows.map((r) => toSessionRow(r, mediaOf(r)));
 }
