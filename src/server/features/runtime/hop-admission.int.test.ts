@@ -15,12 +15,19 @@ describeDb('hop admission on the gateway URLs', () => {
   beforeAll(async () => {
     floodAppId = await seedShop(t, flooder.auth, { customShortCode: '*920*81#' });
     quietAppId = await seedShop(t, quiet.auth, { customShortCode: '*920*82#' });
+    // Live URLs: a deployed version is read from the cache, so nothing before the gate waits on the database and
+    // the requests sent together reach it in one turn of the event loop.
+    for (const [appId, auth] of [
+      [floodAppId, flooder.auth],
+      [quietAppId, quiet.auth],
+    ] as const)
+      expect((await t.app.inject({ method: 'GET', url: `/api/deployChanges/${appId}`, headers: auth })).statusCode).toBe(200);
   });
 
   const start = (appId: string, serviceCode: string, sessionId: string, n: number) =>
     t.app.inject({
       method: 'POST',
-      url: `/ussd/${appId}/test`,
+      url: `/ussd/${appId}/live`,
       payload: new URLSearchParams({
         sessionId,
         serviceCode,
@@ -45,6 +52,11 @@ describeDb('hop admission on the gateway URLs', () => {
         answered.push(name);
         return res;
       });
+    // A hop of each first: both versions are loaded, and the flood is not alone on the thread (an account alone is
+    // never held).
+    expect((await send('warm', floodAppId, '*920*81#', 97)).body).toContain('Welcome to the shop');
+    expect((await send('warm', quietAppId, '*920*82#', 98)).body).toContain('Welcome to the shop');
+    answered.length = 0;
     // All sent in one turn of the event loop: the flood's first hop takes the turn's one slot.
     const flood = [0, 1, 2, 3, 4].map((i) => send(`f${i}`, floodAppId, '*920*81#', i));
     const other = send('q0', quietAppId, '*920*82#', 99);
@@ -52,7 +64,8 @@ describeDb('hop admission on the gateway URLs', () => {
     for (const reply of replies) expect(reply.body).toBe('CON Welcome to the shop\n1. Airtime\n2. Data');
     // The quiet account had started no hop in that turn: under its share, it ran at once; the flood's others each
     // waited for a turn of their own.
-    expect(answered).toEqual(['f0', 'q0', 'f1', 'f2', 'f3', 'f4']);
+    expect(answered.slice(0, 2).sort()).toEqual(['f0', 'q0']);
+    expect(answered.slice(2)).toEqual(['f1', 'f2', 'f3', 'f4']);
     const after = await admissions();
     expect(after.queued - before.queued).toBe(4);
     expect(after.expired - before.expired).toBe(0);

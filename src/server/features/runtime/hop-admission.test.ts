@@ -21,9 +21,30 @@ function buildGate(options: Omit<AdmissionOptions, 'onOutcome'>) {
   return { gate, admit, started, refused, outcomes };
 }
 
+/** A gate another account ('quiet') started a hop on in the turn before: the flood is not alone on the thread. */
+async function buildSharedGate(options: Omit<AdmissionOptions, 'onOutcome'>) {
+  const built = buildGate(options);
+  expect(built.admit('quiet', 'warm')).toBe(true);
+  built.started.length = 0;
+  await nextTurn();
+  return built;
+}
+
 describe('hop admission', () => {
+  it('never holds an account alone on the thread, and holds it from the turn another account starts a hop', async () => {
+    const { gate, admit, started, outcomes } = buildGate({ slots: 2 });
+    for (let i = 0; i < 50; i++) expect(admit('flood', `f${i}`)).toBe(true);
+    expect(admit('quiet', 'q0')).toBe(true);
+    // The quiet account is on the thread now: the flood is past its share of this turn.
+    expect(admit('flood', 'f50')).toBeInstanceOf(Promise);
+    await nextTurn();
+    expect(started).toHaveLength(52);
+    expect(outcomes).toEqual(['queued']);
+    expect(gate.stats()).toEqual({ queued: 0, accounts: 0 });
+  });
+
   it('starts every hop at once while a turn of the loop starts fewer than its slots', async () => {
-    const { gate, admit, started, outcomes } = buildGate({ slots: 4 });
+    const { gate, admit, started, outcomes } = await buildSharedGate({ slots: 4 });
     for (let i = 0; i < 4; i++) expect(admit('flood', `f${i}`)).toBe(true);
     await nextTurn();
     // A new turn: four more at once.
@@ -34,7 +55,7 @@ describe('hop admission', () => {
   });
 
   it("queues an account past its share, starts another account's hop at once, and takes turns round-robin", async () => {
-    const { gate, admit, started, outcomes } = buildGate({ slots: 2 });
+    const { gate, admit, started, outcomes } = await buildSharedGate({ slots: 2 });
     // One turn: the flood's first two fill the slots; its next four wait.
     for (let i = 0; i < 6; i++) void admit('flood', `f${i}`);
     // The quiet account has started none of this turn's hops: under its share (2 slots over 2 accounts), at once.
@@ -57,7 +78,7 @@ describe('hop admission', () => {
   });
 
   it("keeps an account's hops in the order they came: a new one waits behind its queue even in a fresh turn", async () => {
-    const { admit, started } = buildGate({ slots: 1 });
+    const { admit, started } = await buildSharedGate({ slots: 1 });
     void admit('flood', 'f0');
     void admit('flood', 'f1');
     void admit('flood', 'f2');
@@ -70,7 +91,7 @@ describe('hop admission', () => {
   });
 
   it("refuses at once what comes past an account's queue bound, and only that account's", async () => {
-    const { gate, admit, refused, outcomes } = buildGate({ slots: 1, maxQueued: 3 });
+    const { gate, admit, refused, outcomes } = await buildSharedGate({ slots: 1, maxQueued: 3 });
     void admit('flood', 'f0');
     for (let i = 1; i <= 3; i++) expect(admit('flood', `f${i}`)).toBeInstanceOf(Promise);
     expect(admit('flood', 'f4')).toBe(false);
@@ -82,7 +103,7 @@ describe('hop admission', () => {
   });
 
   it('drops a waiting hop whose gateway was answered at its deadline, or that waited its longest, without starting it', async () => {
-    const { gate, admit, started, refused, outcomes } = buildGate({ slots: 1 });
+    const { gate, admit, started, refused, outcomes } = await buildSharedGate({ slots: 1 });
     const late = { isLate: false };
     void admit('flood', 'f0');
     const answered = admit('flood', 'f1', late);
@@ -95,7 +116,7 @@ describe('hop admission', () => {
     expect(refused).toEqual(['f1']);
     expect(outcomes).toEqual(['queued', 'queued', 'expired']);
 
-    const impatient = buildGate({ slots: 1, maxWaitMs: 0 });
+    const impatient = await buildSharedGate({ slots: 1, maxWaitMs: 0 });
     void impatient.admit('chat', 'c0');
     const chat = impatient.admit('chat', 'c1');
     await nextTurn();
@@ -105,7 +126,7 @@ describe('hop admission', () => {
   });
 
   it('holds nothing while a hop runs: hops that throw leave every slot of the next turn', async () => {
-    const { gate, admit, started } = buildGate({ slots: 2 });
+    const { gate, admit, started } = await buildSharedGate({ slots: 2 });
     const failing = async (name: string) => {
       const turn = admit('flood', name);
       if (turn !== true && !(turn !== false && (await turn))) return;
@@ -122,7 +143,7 @@ describe('hop admission', () => {
   });
 
   it('starts what waits when it closes, and every hop at once after; 0 slots turns it off', async () => {
-    const { gate, admit, started } = buildGate({ slots: 1 });
+    const { gate, admit, started } = await buildSharedGate({ slots: 1 });
     void admit('flood', 'f0');
     const waiting = [admit('flood', 'f1'), admit('flood', 'f2')];
     gate.close();

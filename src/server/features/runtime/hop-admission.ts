@@ -8,7 +8,8 @@
  * starts at once, whoever else is flooding. At the end of each turn (setImmediate, after the poll) the queues start
  * up to `slots` hops, round-robin across accounts, one an account a pass: an account with one hop waiting goes ahead
  * of one with 40 queued, and a flood runs `slots` hops a turn however many it has in flight, so the next turn's poll
- * (everyone else's requests) comes after those, not after all of them.
+ * (everyone else's requests) comes after those, not after all of them. An account alone on the thread (no other
+ * account started a hop in the last one to two seconds) is never held: there is no one to share with.
  *
  * A queue holds at most `maxQueued` hops: past it a hop is refused at once, so a flood cannot grow memory. A waiting
  * hop whose gateway got its end screen meanwhile (hop-deadline.ts set `late`), or that waited `maxWaitMs`, leaves the
@@ -42,7 +43,7 @@ export interface AdmissionStats {
 export interface AdmissionOptions {
   /** Hops a turn of the event loop starts before an account over its share waits; 0 turns admission off. */
   slots: number;
-  /** Hops an account may have waiting; past it its hops are refused at once (64). */
+  /** Hops an account may have waiting; past it its hops are refused at once (1,000). */
   maxQueued?: number;
   /** The longest a hop waits for its turn without a gateway deadline of its own (a chat message; 10 s). */
   maxWaitMs?: number;
@@ -63,11 +64,14 @@ interface Queue {
   head: number;
 }
 
+/** How long an account counts as sharing the thread after its last hop started (one generation of `seen`). */
+const SEEN_FOR_MS = 1000;
+
 const lengthOf = (queue: Queue) => queue.items.length - queue.head;
 
 export function createHopAdmission(options: AdmissionOptions): HopAdmission {
   const { slots, onOutcome } = options;
-  const maxQueued = options.maxQueued ?? 64;
+  const maxQueued = options.maxQueued ?? 1000;
   const maxWaitMs = options.maxWaitMs ?? 10_000;
   /** Hops started this turn, in all and per account. */
   let started = 0;
@@ -79,11 +83,31 @@ export function createHopAdmission(options: AdmissionOptions): HopAdmission {
   let queued = 0;
   let isTurnEnding = false;
   let isClosed = false;
+  // The accounts that started hops lately: this generation and the one before (a second each). An account alone
+  // on the thread has no one to share it with: its hops all start at once, as without admission.
+  let seen = new Set<string>();
+  let seenBefore = new Set<string>();
+  let seenSince = performance.now();
+  const hasOnly = (set: Set<string>, ownerId: string) => set.size === 0 || (set.size === 1 && set.has(ownerId));
+  const isAlone = (ownerId: string) => hasOnly(seen, ownerId) && hasOnly(seenBefore, ownerId);
+  function rotateSeen(now: number): void {
+    if (now - seenSince < SEEN_FOR_MS) return;
+    const older = seenBefore;
+    older.clear();
+    if (now - seenSince < 2 * SEEN_FOR_MS) {
+      seenBefore = seen;
+      seen = older;
+    } else {
+      seen.clear();
+    }
+    seenSince = now;
+  }
 
   const shareOf = (ownerId: string) => Math.max(1, Math.floor(slots / (startedBy.size + (startedBy.has(ownerId) ? 0 : 1))));
-  const mayStart = (ownerId: string) => started < slots || (startedBy.get(ownerId) ?? 0) < shareOf(ownerId);
+  const mayStart = (ownerId: string) => started < slots || (startedBy.get(ownerId) ?? 0) < shareOf(ownerId) || isAlone(ownerId);
 
   function start(ownerId: string): void {
+    seen.add(ownerId);
     started++;
     startedBy.set(ownerId, (startedBy.get(ownerId) ?? 0) + 1);
     if (!isTurnEnding) {
@@ -133,6 +157,7 @@ export function createHopAdmission(options: AdmissionOptions): HopAdmission {
     started = 0;
     startedBy.clear();
     const now = performance.now();
+    rotateSeen(now);
     while (order.length > 0 && (started < slots || isClosed)) {
       const queue = order[cursor]!;
       if (!dropExpired(queue, now)) {

@@ -3,8 +3,8 @@
  * adapter in one call (`readGatewayRequest` in src/channels), the version is loaded (`loadVersion`), and once the
  * session's previous hop is done (hop-turns.ts) `answerHop` runs the rest in order:
  *
- *   closeSession (an end hop) | readSession -> checkVersion -> admitHop -> readContact -> takeDroppedSession -> runEngine
- *   -> storeHop
+ *   closeSession (an end hop) | whenCaughtUp -> admission -> readSession -> checkVersion -> admitHop -> readContact
+ *   -> takeDroppedSession -> runEngine -> storeHop
  *
  * (`runHop`) and the adapter formats the reply; a WhatsApp message's reply is written by `toChatReply` instead.
  * Each step reads the runtime's parts from a `HopEnv` (hop-env.ts), built once per runtime. The contact's two steps
