@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { performance } from 'node:perf_hooks';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AdmissionOutcome } from '../../core/metrics';
 import { createHopAdmission, type AdmissionOptions } from './hop-admission';
 
@@ -31,6 +32,10 @@ async function buildSharedGate(options: Omit<AdmissionOptions, 'onOutcome'>) {
 }
 
 describe('hop admission', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
   it('never holds an account alone on the thread, and holds it from the turn another account starts a hop', async () => {
     const { gate, admit, started, outcomes } = buildGate({ slots: 2 });
     for (let i = 0; i < 50; i++) expect(admit('flood', `f${i}`)).toBe(true);
@@ -41,6 +46,26 @@ describe('hop admission', () => {
     expect(started).toHaveLength(52);
     expect(outcomes).toEqual(['queued']);
     expect(gate.stats()).toEqual({ queued: 0, accounts: 0 });
+  });
+
+  it('holds an account alone again once no other account has started a hop for two seconds', async () => {
+    let now = performance.now();
+    vi.spyOn(performance, 'now').mockImplementation(() => now);
+    const { admit, outcomes } = buildGate({ slots: 1 });
+    expect(admit('quiet', 'q0')).toBe(true);
+    await nextTurn();
+    // A second on: the quiet account is still on the thread.
+    now += 1100;
+    expect(admit('flood', 'f0')).toBe(true);
+    expect(admit('flood', 'f1')).toBeInstanceOf(Promise);
+    await nextTurn();
+    await nextTurn();
+    // Two seconds without the quiet account: the flood is alone, and nothing waits.
+    now += 1100;
+    expect(admit('flood', 'f2')).toBe(true);
+    await nextTurn();
+    for (let i = 3; i < 20; i++) expect(admit('flood', `f${i}`)).toBe(true);
+    expect(outcomes).toEqual(['queued']);
   });
 
   it('starts every hop at once while a turn of the loop starts fewer than its slots', async () => {
