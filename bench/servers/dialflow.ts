@@ -65,6 +65,8 @@ try {
       // go to test URLs, and the attacks measure what the hop thread and the pool do about them: the per-account
       // limit on test hops would end them first. With billing (js-tenants.ts --trial) it is on, as it ships.
       ...(billing === 'off' ? { TEST_HOP_RATE_LIMIT: 1_000_000 } : {}),
+      // Hop admission's settings as the environment gives them (HOP_ADMISSION_SLOTS=0: off, to compare).
+      ...(process.env.HOP_ADMISSION_SLOTS ? { HOP_ADMISSION_SLOTS: Number(process.env.HOP_ADMISSION_SLOTS) } : {}),
     }),
     { database, logger: logFile ? { stream: pino.destination({ dest: logFile, sync: false }) } : false },
   );

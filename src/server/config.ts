@@ -93,6 +93,9 @@ export const configSchema = z
     IMPORT_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
     IMPORT_ADDRESS_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
     TEST_HOP_RATE_LIMIT: z.coerce.number().int().min(1).default(120),
+    // Hop admission (docs/runtime.md): past this many hops started in one turn of the event loop, an account over
+    // its share of them waits for a later turn; 0: every hop starts at once.
+    HOP_ADMISSION_SLOTS: z.coerce.number().int().min(0).max(10_000).default(8),
     // Conversations a business starts (POST /api/bots/{botId}/conversations), per account a minute (docs/bots.md).
     CONVERSATION_START_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
     // New sessions on gateway URLs (docs/security.md, "Gateway URLs"): per calling number per app, a minute's and

@@ -18,12 +18,21 @@ import type { JavascriptPoolStats } from '../../actions/javascript/pool';
  */
 export type HopOutcome = 'continued' | 'ended' | 'refused' | 'unavailable' | 'late' | 'notice';
 
+/**
+ * What became of a hop that did not run at once while the process was busy (features/runtime/hop-admission.ts):
+ * `queued` for its account's turn, then `expired` if its gateway's deadline passed first; or `refused`, its account's
+ * queue being full.
+ */
+export type AdmissionOutcome = 'queued' | 'expired' | 'refused';
+
 /** What the runtime reports as it runs (runtime-types.ts RuntimeDeps.metrics). */
 export interface RuntimeMetrics {
   countHop(gateway: string, environment: string, outcome: HopOutcome): void;
   /** A hop's time in the runtime and the part of it spent in actions, in ms. */
   timeHop(hopMs: number, actionMs: number): void;
   countSessionEnd(gateway: string, cause: string): void;
+  /** A hop that did not run at once (features/runtime/hop-admission.ts): queued, then expired waiting; or refused. */
+  countAdmission(outcome: AdmissionOutcome): void;
 }
 
 /** What a scrape reads; each part is optional so a process that has not got one reports without it. */
@@ -81,6 +90,12 @@ export function createMetrics(sources: MetricSources): Metrics {
     help: "A hop's time from the request to the answer (part runtime) and in actions (part actions, hops that ran one)",
     labelNames: ['part'] as const,
     buckets: HOP_BUCKETS,
+    registers: [registry],
+  });
+  const admissions = new Counter({
+    name: 'dialflow_hop_admissions_total',
+    help: "Hops that did not run at once while the process was busy, by outcome: queued for their account's turn, expired waiting (their gateway's deadline passed), refused (their account's queue was full)",
+    labelNames: ['outcome'] as const,
     registers: [registry],
   });
   const sessionEnds = new Counter({
@@ -212,6 +227,7 @@ export function createMetrics(sources: MetricSources): Metrics {
         if (actionMs > 0) hopSeconds.observe({ part: 'actions' }, actionMs / 1000);
       },
       countSessionEnd: (gateway, cause) => sessionEnds.inc({ gateway, cause }),
+      countAdmission: (outcome) => admissions.inc({ outcome }),
     },
   };
 }

@@ -7,6 +7,7 @@ import type { AppContext } from '../../context';
 import type { ActionApp } from './action-runner';
 import { createRenderShares } from '../../core/render-shares';
 import { createSessionRecorder } from './session-records';
+import { createHopAdmission, type HopAdmission } from './hop-admission';
 import type { RuntimeDeps } from './runtime-types';
 import type { LoadedApp } from '../../core/caches';
 
@@ -23,6 +24,8 @@ export interface HopEnv {
   now(): number;
   /** Inactivity after which a USSD session is over (RuntimeDeps.sessionTimeoutSeconds). */
   ussdTtlSeconds: number;
+  /** Each account's share of the hop thread while the process is busy (hop-admission.ts). */
+  admission: HopAdmission;
 }
 
 /** The parts of a HopEnv, made once: ids, the engine's limits and its dependencies per loaded version. */
@@ -59,7 +62,12 @@ export function createHopEnv(ctx: AppContext, deps: RuntimeDeps, chatTimeoutSeco
     }
     return engineDeps;
   }
-  return { ctx, deps, records: createSessionRecorder(deps.sink, ctx.now, deps.metrics), getEngineDeps, now, ussdTtlSeconds };
+  const admission = createHopAdmission({
+    slots: ctx.config.HOP_ADMISSION_SLOTS,
+    onOutcome: (outcome) => deps.metrics?.countAdmission(outcome),
+  });
+  const records = createSessionRecorder(deps.sink, ctx.now, deps.metrics);
+  return { ctx, deps, records, getEngineDeps, now, ussdTtlSeconds, admission };
 }
 
 /**

@@ -3,8 +3,8 @@
  * adapter in one call (`readGatewayRequest` in src/channels), the version is loaded (`loadVersion`), and once the
  * session's previous hop is done (hop-turns.ts) `answerHop` runs the rest in order:
  *
- *   closeSession (an end hop) | readSession -> checkVersion -> admitHop -> readContact -> takeDroppedSession -> runEngine
- *   -> storeHop
+ *   closeSession (an end hop) | whenCaughtUp -> admission -> readSession -> checkVersion -> admitHop -> readContact
+ *   -> takeDroppedSession -> runEngine -> storeHop
  *
  * (`runHop`) and the adapter formats the reply; a WhatsApp message's reply is written by `toChatReply` instead.
  * Each step reads the runtime's parts from a `HopEnv` (hop-env.ts), built once per runtime. The contact's two steps
@@ -131,8 +131,18 @@ export async function runHop(env: HopEnv, request: HopRequest): Promise<HopAnswe
   // A database writing slower than the traffic comes holds new hops until it catches up, rather than losing
   // their records: the hops of the accounts whose rows fill the buffer (event-sink.ts); null, nothing to wait
   // for, is the usual case.
-  const behind = env.deps.sink.whenCaughtUp('ownerId' in request.loaded ? request.loaded.ownerId : '');
+  const ownerId = 'ownerId' in request.loaded ? request.loaded.ownerId : '';
+  const behind = env.deps.sink.whenCaughtUp(ownerId);
   if (behind) await behind;
+  // While the process is busy, each account gets its share of the hop thread (hop-admission.ts): past it, its hops
+  // wait for a later turn of the event loop; one whose gateway's deadline passed meanwhile, or refused for a full
+  // queue, never runs.
+  const turn = env.admission.admit(ownerId, request.late);
+  if (!(turn === true || (turn !== false && (await turn)))) {
+    // A hop the deadline already answered was counted late there.
+    if (!request.late?.isLate) env.deps.metrics?.countHop(request.adapter.name, request.environment, 'refused');
+    return { reply: { text: UNAVAILABLE_TEXT, end: true }, hop: request.hop };
+  }
 
   const read = await readSession(env, request);
   if ('reply' in read) return read;

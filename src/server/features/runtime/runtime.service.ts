@@ -13,6 +13,7 @@ import { toE164 } from '../../core/msisdn';
 import type { AppContext } from '../../context';
 import type { whatsappMessages } from '../../../db/schema';
 import type { EventSinkStats } from './event-sink';
+import type { AdmissionStats } from './hop-admission';
 import type { GatewaySource } from '../../core/gateway-access';
 import { answerConsentKeyword } from './consent-steps';
 import { answerHandoffKeyword, holdForAgents, openForAgents, toHandoffTarget, toHandoffText } from './handoff-steps';
@@ -130,6 +131,8 @@ export interface Runtime {
   /** Records messages a bot sent on WhatsApp through the event sink (features/bots/whatsapp-messages.ts): never waits. */
   recordSentMessages(rows: (typeof whatsappMessages.$inferInsert)[], ownerId: string): void;
   getEventStats(): EventSinkStats;
+  /** Hops running and waiting for their account's turn (hop-admission.ts). */
+  getAdmissionStats(): AdmissionStats;
   close(): Promise<void>;
 }
 
@@ -295,8 +298,10 @@ export function createRuntime(ctx: AppContext, deps: RuntimeDeps): Runtime {
       for (const row of rows) deps.sink.push({ table: 'whatsappMessages', row }, ownerId);
     },
     getEventStats: () => deps.sink.stats(),
+    getAdmissionStats: () => env.admission.stats(),
     async close() {
       clearInterval(sweeper);
+      env.admission.close();
       await ctx.versions.close();
       // Sessions held in this process end with it, unrecorded as before; the contact records they kept are written.
       for (const stored of await deps.sessions.findLostOnExit())
