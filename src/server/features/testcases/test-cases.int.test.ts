@@ -210,10 +210,17 @@ describeDb('test case runs past their time', () => {
     const appId = await seedShop(t, owner.auth, { customShortCode: '*920*58#' });
     const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
       t.app.inject({ method, url, headers: owner.auth, ...(payload ? { payload } : {}) });
-    for (const n of [1, 2, 3])
-      await call('POST', `/api/apps/${appId}/test-cases`, { name: `Case ${n}`, steps: [{ input: '', expect: 'Welcome to the shop' }] });
+    // As many cases as an app may hold, so that even a fast machine's run outlasts the 1 ms (three did not, once).
+    const steps = [
+      { input: '', expect: 'Welcome to the shop\n1. Airtime' },
+      { input: '1', expect: 'Enter amount' },
+      { input: '20', expect: 'You chose Airtime for GHS {*}' },
+    ];
+    await t.db
+      .insert(appTestCases)
+      .values(Array.from({ length: MAX_TEST_CASES_PER_APP }, (_, n) => ({ appId, name: `Case ${n + 1}`, msisdn: '233200000000', steps })));
     const run = (await call('POST', `/api/apps/${appId}/test-cases/run`)).json().data;
-    expect(run.total).toBe(3);
+    expect(run.total).toBe(MAX_TEST_CASES_PER_APP);
     const notRun = run.results.filter((r: { error?: string }) => r.error === TEST_CASE_MESSAGES.notRun(1));
     expect(notRun.length).toBeGreaterThan(0);
     expect(run.failed).toBeGreaterThanOrEqual(notRun.length);
