@@ -43,6 +43,8 @@ const postgresServerFiles = [
   'src/server/features/campaigns/campaign-blink.int.test.ts',
   // The event tables' day partitions: PostgreSQL's alone (PGlite keeps plain tables).
   'src/server/features/retention/day-partitions.int.test.ts',
+  // A fleet's processes starting at once on one database: PGlite is one process's.
+  'src/server/fleet-start.int.test.ts',
 ];
 
 const PGLITE = {

@@ -15,6 +15,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { MIGRATIONS_LOCK_KEY, withSessionLock } from './advisory-lock';
 import { partitionEventTables } from './partitions';
 import { PgliteThreadClient } from './pglite-thread-client';
 import * as schema from './schema';
@@ -143,12 +144,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return {
       db,
       kind: 'postgres',
-      // After the migrations, the event tables partitioned by day (partitions.ts), on one connection for its lock.
+      // On one connection for its locks: the migrations, one process at a time (processes of a fleet start at once),
+      // then the event tables partitioned by day (partitions.ts).
       async migrate() {
-        await migratePg(drizzlePg({ client: pool }), { migrationsFolder: MIGRATIONS_DIR });
         const client = await pool.connect();
         try {
-          await partitionEventTables(drizzlePg({ client, schema }));
+          const single = drizzlePg({ client, schema });
+          await withSessionLock(single, MIGRATIONS_LOCK_KEY, () => migratePg(single, { migrationsFolder: MIGRATIONS_DIR }));
+          await partitionEventTables(single);
         } finally {
           client.release();
         }

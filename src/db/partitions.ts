@@ -12,8 +12,8 @@
  *
  * Every step is idempotent and runs under an advisory lock, so processes starting at once convert a table once.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
+import { PARTITIONS_LOCK_KEY, withSessionLock } from './advisory-lock';
 import type { Db } from './client';
 
 export interface PartitionedTable {
@@ -36,8 +36,6 @@ export const PARTITIONED_TABLES: readonly PartitionedTable[] = [
 /** Days ahead of today that have their partition. */
 export const DAYS_AHEAD = 3;
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** The advisory lock every change of the partitions takes (its own key, "dialflow partitions"). */
-const LOCK_KEY = 7_305_215_001;
 /** How long a step waits for a table's lock before giving up until its next run (the hops' writes are not held long). */
 const LOCK_TIMEOUT = '5s';
 
@@ -89,7 +87,7 @@ export const isLockTimeout = (err: unknown): boolean =>
  * it builds an index CONCURRENTLY, which waits for every open transaction, a waiting one too (a deadlock).
  */
 export async function tryLockPartitions(tx: Db): Promise<boolean> {
-  const [row] = rowsOf<{ got: boolean }>(await tx.execute(sql`select pg_try_advisory_xact_lock(${LOCK_KEY}) as got`));
+  const [row] = rowsOf<{ got: boolean }>(await tx.execute(sql`select pg_try_advisory_xact_lock(${PARTITIONS_LOCK_KEY}) as got`));
   return row?.got === true;
 }
 
@@ -100,9 +98,7 @@ export async function tableExists(db: Db, name: string): Promise<boolean> {
 
 /** Converts every event table not yet partitioned, and makes the days ahead (PostgreSQL only; `db` on one connection). */
 export async function partitionEventTables(db: Db, now = new Date()): Promise<void> {
-  // Tried every half second rather than waited for, for the same reason as tryLockPartitions.
-  while (!rowsOf<{ got: boolean }>(await db.execute(sql`select pg_try_advisory_lock(${LOCK_KEY}) as got`))[0]?.got) await sleep(500);
-  try {
+  await withSessionLock(db, PARTITIONS_LOCK_KEY, async () => {
     for (const table of PARTITIONED_TABLES) {
       if (await isPartitioned(db, table.table)) continue;
       try {
@@ -112,9 +108,7 @@ export async function partitionEventTables(db: Db, now = new Date()): Promise<vo
         if (!isLockTimeout(err)) throw err;
       }
     }
-  } finally {
-    await db.execute(sql`select pg_advisory_unlock(${LOCK_KEY})`);
-  }
+  });
   await addDayPartitions(db, now);
 }
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { count } from 'drizzle-orm';
+import { count, sql } from 'drizzle-orm';
+import { SEED_LOCK_KEY } from '../db/advisory-lock';
 import type { Db } from '../db/client';
 import { merchants, users } from '../db/schema';
 import { createUser } from './core/accounts';
@@ -38,6 +39,15 @@ export const DEMO_PLAN = 'PREMIUM';
  * bot, all on DEMO_PLAN.
  */
 export async function seedDatabase(db: Db, options: SeedOptions): Promise<SeedResult> {
+  // In one transaction under a lock: of processes starting at once on an empty database, one seeds it and the others
+  // then find it seeded (not a second super admin's unique email failing their start); a seed cut short leaves nothing.
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK_KEY})`);
+    return seedEmpty(tx, options);
+  });
+}
+
+async function seedEmpty(db: Db, options: SeedOptions): Promise<SeedResult> {
   const [{ value }] = (await db.select({ value: count() }).from(users)) as [{ value: number }];
   if (value > 0) return { seeded: false };
 
