@@ -1,4 +1,5 @@
-import { createServer } from 'node:net';
+import http from 'node:http';
+import { type AddressInfo, createServer } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeDb } from '../../../../tests/support/test-db';
 import { createTestApp, useTestApp, useUser, type TestApp } from '../../../../tests/support/test-app';
@@ -36,8 +37,25 @@ describeDb('liveness and readiness', () => {
       message: 'ready',
       data: { database: 'up', redis: 'not configured', migrations: 'applied', draining: false },
     });
+    // Over HTTP, kept alive until the process drains; from then on each answer closes its connection, so a proxy's
+    // pooled connection ends after an answer rather than under a request at shutdown.
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const agent = new http.Agent({ keepAlive: true });
+    const connectionOf = (path: string) =>
+      new Promise<string | undefined>((resolve, reject) => {
+        const { port } = t.app.server.address() as AddressInfo;
+        http
+          .get({ host: '127.0.0.1', port, path, agent }, (reply) => {
+            reply.resume();
+            resolve(reply.headers.connection);
+          })
+          .on('error', reject);
+      });
+    expect(await connectionOf('/readyz')).toBe('keep-alive');
     // SIGTERM's first step: still serving, no longer ready.
     t.app.startDraining();
+    expect(await connectionOf('/livez')).toBe('close');
+    agent.destroy();
     const draining = await t.app.inject({ method: 'GET', url: '/readyz' });
     expect(draining.statusCode).toBe(503);
     expect(draining.json()).toMatchObject({ status: '03', message: 'draining', data: { database: 'up', draining: true } });

@@ -42,7 +42,15 @@ export function createOperations(
     metrics,
     isDraining: () => isDraining,
     startDraining() {
+      if (isDraining) return;
       isDraining = true;
+      // Every answer from now on closes its connection: a proxy's kept-alive connection to this process ends after a
+      // whole answer, rather than being closed at shutdown as the proxy sends the next request on it (a request it
+      // cannot send again elsewhere). The listener runs after Fastify's, before any answer is written; it costs a hop
+      // nothing until the process drains.
+      app.server.on('request', (_request, response) => {
+        if (!response.headersSent) response.setHeader('connection', 'close');
+      });
     },
   };
 }
