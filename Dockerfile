@@ -51,7 +51,7 @@ ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data WEB_DIST=/app/dist
 USER dialflow
 VOLUME /data
 EXPOSE 3000
-# Docker's own check (Podman builds in its format only with --format docker): ready, or restarted by its owner.
+# Docker's own check (Podman keeps it only with --format docker): healthy while /readyz answers 200.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 CMD ["node", "ready.mjs"]
 ENTRYPOINT ["/usr/bin/tini", "--"]
 CMD ["node", "--max-semi-space-size=32", "dist/server/main.mjs"]
